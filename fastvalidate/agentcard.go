@@ -1,0 +1,289 @@
+package fastvalidate
+
+// The agentcard profile: draft-aevum-agentcard-00, sections 2, 3 and 5.
+
+func init() {
+	registerProfile("agentcard", "AgentCard per draft-aevum-agentcard-00 (sections 2, 3, 5)", checkAgentCard)
+}
+
+// landauerFloor is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
+const landauerFloor = 2.854e-21
+
+var landauerText = []byte("2.854e-21")
+
+func checkAgentCard(w *walker) {
+	w.res.Profile = "agentcard"
+	root := uint32(0)
+	var seen uint8
+	const (
+		hasAgentID = 1 << iota
+		hasName
+		hasVersion
+		hasCapabilities
+		hasEndpoint
+	)
+	for k := root + 1; k < w.end(root); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "agent_id":
+			seen |= hasAgentID
+			w.checkAgentID(v)
+		case "name":
+			seen |= hasName
+			if w.wantKind(v, kindString) {
+				if n := w.codePoints(v); n < 1 || n > 128 {
+					w.addArg(CodeNameLength, v, "name has %d code points; 1 to 128 are allowed", int64(n))
+				}
+			}
+		case "version":
+			seen |= hasVersion
+			if w.wantKind(v, kindString) && !IsSemVer(w.text(v)) {
+				w.addGot(CodeVersionSemver, v, "version is not Semantic Versioning 2.0.0")
+			}
+		case "capabilities":
+			seen |= hasCapabilities
+			w.checkCapabilities(v)
+		case "endpoint":
+			seen |= hasEndpoint
+			w.checkEndpoint(v)
+		case "pricing":
+			w.checkPricing(v)
+		case "metadata":
+			if w.wantKind(v, kindObject) {
+				if t := w.member(v, "pacr:trust_tier"); t != 0 && w.wantKind(t, kindString) {
+					switch string(w.text(t)) {
+					case "untrusted", "basic", "established", "verified", "banned":
+					default:
+						w.addGot(CodeMetadataTrustTier, t, "pacr:trust_tier is not one of untrusted, basic, established, verified, banned")
+					}
+				}
+			}
+		case "goal_subscriptions":
+			w.checkGoals(v)
+		}
+	}
+	if seen != hasAgentID|hasName|hasVersion|hasCapabilities|hasEndpoint {
+		for i, name := range [...]string{"agent_id", "name", "version", "capabilities", "endpoint"} {
+			if seen&(1<<i) == 0 {
+				w.addMissing(CodeFieldRequired, root, name)
+			}
+		}
+	}
+}
+
+// wantKind reports whether node v has the kind, and reports field.type if not.
+func (w *walker) wantKind(v uint32, k kind) bool {
+	if w.kind(v) == k || k == kindTrue && w.kind(v) == kindFalse {
+		return true
+	}
+	w.addTypeMismatch(v, k)
+	return false
+}
+
+// typeMessages holds "expected X, got Y" for every pair, so that a type
+// finding formats without allocating.
+var typeMessages = func() (t [8][8]string) {
+	for want := kindObject; want <= kindNull; want++ {
+		for got := kindObject; got <= kindNull; got++ {
+			t[want][got] = "expected " + kindName(want) + ", got " + kindName(got)
+		}
+	}
+	return t
+}()
+
+func (w *walker) addTypeMismatch(v uint32, want kind) {
+	w.add(CodeFieldType, v, typeMessages[want][w.kind(v)])
+}
+
+func (w *walker) checkAgentID(v uint32) {
+	if !w.wantKind(v, kindString) {
+		return
+	}
+	id := w.text(v)
+	if !IsAgentID(id) {
+		w.addGot(CodeAgentIDFormat, v, "agent_id is not 26 characters of [0-9A-HJKMNP-TV-Z]")
+		return
+	}
+	ms, ok := ULIDTime(id)
+	if !ok {
+		w.addGot(CodeAgentIDNotULID, v, "agent_id overflows 128 bits (first character above 7): not a decodable ULID")
+		return
+	}
+	if now := w.cfg.now().UnixMilli(); now >= 0 && ms > uint64(now) {
+		w.addGot(CodeAgentIDNotULID, v, "agent_id's ULID timestamp lies in the future")
+	}
+}
+
+func (w *walker) checkCapabilities(v uint32) {
+	if !w.wantKind(v, kindArray) {
+		return
+	}
+	if w.count(v) == 0 {
+		w.add(CodeCapabilitiesEmpty, v, "capabilities must contain at least one entry")
+		return
+	}
+	for c := v + 1; c < w.end(v); c = w.next(c) {
+		if !w.wantKind(c, kindObject) {
+			continue
+		}
+		var id, desc uint32
+		for k := c + 1; k < w.end(c); k = w.next(k + 1) {
+			f := k + 1
+			switch string(w.key(k)) {
+			case "id":
+				id = f
+			case "description":
+				desc = f
+				w.wantKind(f, kindString)
+			case "tags":
+				if w.wantKind(f, kindArray) {
+					for t := f + 1; t < w.end(f); t = w.next(t) {
+						w.wantKind(t, kindString)
+					}
+				}
+			case "input_schema", "output_schema":
+				if w.kind(f) != kindObject && w.kind(f) != kindNull {
+					w.add(CodeFieldType, f, "expected object or null, got "+kindName(w.kind(f)))
+				}
+			}
+		}
+		switch {
+		case id == 0:
+			w.addMissing(CodeFieldRequired, c, "id")
+		case w.wantKind(id, kindString) && !IsCapabilityID(w.text(id)):
+			w.addGot(CodeCapabilityID, id, "capability id does not match ^[a-z0-9][a-z0-9._-]*$")
+		}
+		if desc == 0 {
+			w.add(CodeCapabilityDescriptionMissing, c, "capability has no description (RECOMMENDED by section 2.4.2)")
+		}
+	}
+}
+
+func (w *walker) checkEndpoint(v uint32) {
+	if !w.wantKind(v, kindObject) {
+		return
+	}
+	var protocol, url, auth uint32
+	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
+		switch string(w.key(k)) {
+		case "protocol":
+			protocol = k + 1
+		case "url":
+			url = k + 1
+		case "auth":
+			auth = k + 1
+		}
+	}
+	// proto: 0 unknown, else the protocol's index in the draft's list.
+	proto := 0
+	switch {
+	case protocol == 0:
+		w.addMissing(CodeFieldRequired, v, "protocol")
+	case w.wantKind(protocol, kindString):
+		switch string(w.text(protocol)) {
+		case "http":
+			proto = 1
+		case "https":
+			proto = 2
+		case "grpc", "stdio", "mcp":
+			proto = 3
+		default:
+			w.addGot(CodeEndpointProtocol, protocol, "endpoint.protocol is not one of http, https, grpc, stdio, mcp")
+		}
+	}
+	switch {
+	case url == 0:
+		w.addMissing(CodeFieldRequired, v, "url")
+	case w.wantKind(url, kindString):
+		u, ok := ParseURI(w.text(url))
+		if !ok {
+			w.addGot(CodeEndpointURL, url, "endpoint.url is not an absolute RFC 3986 URI")
+			break
+		}
+		https, http := equalFold(u.Scheme, "https"), equalFold(u.Scheme, "http")
+		switch {
+		case proto == 2 && !https:
+			w.addGot(CodeEndpointURLScheme, url, "protocol https needs an https:// URL")
+		case proto == 1 && !https && !http:
+			w.addGot(CodeEndpointURLScheme, url, "protocol http needs an http:// or https:// URL")
+		}
+		if http {
+			w.addGot(CodeEndpointInsecure, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
+		}
+	}
+	if auth != 0 && w.wantKind(auth, kindObject) {
+		// The draft gives "none" as the default scheme, so it may be absent.
+		if s := w.member(auth, "scheme"); s != 0 && w.wantKind(s, kindString) {
+			switch string(w.text(s)) {
+			case "none", "bearer", "api_key", "oauth2", "mtls":
+			default:
+				w.addGot(CodeEndpointAuthScheme, s, "endpoint.auth.scheme is not one of none, bearer, api_key, oauth2, mtls")
+			}
+		}
+	}
+}
+
+func (w *walker) checkPricing(v uint32) {
+	if !w.wantKind(v, kindObject) {
+		return
+	}
+	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
+		f := k + 1
+		switch string(w.key(k)) {
+		case "base_cost_joules":
+			if !w.wantKind(f, kindNumber) || isZeroNumber(w.numberText(f)) {
+				continue
+			}
+			x, ok := w.number(f)
+			switch {
+			case !ok:
+				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
+			case x < landauerFloor || x == landauerFloor && compareNumber(w.numberText(f), landauerText) < 0:
+				w.addGot(CodePricingLandauer, f, "base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K)")
+			}
+		case "per_token_joules":
+			if !w.wantKind(f, kindNumber) {
+				continue
+			}
+			if _, ok := w.number(f); !ok {
+				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
+			} else if w.sc.tape[f].flags&flagNeg != 0 && !isZeroNumber(w.numberText(f)) {
+				w.addGot(CodePricingPerToken, f, "per_token_joules must not be negative")
+			}
+		}
+	}
+}
+
+var oneText = []byte("1")
+
+func (w *walker) checkGoals(v uint32) {
+	if !w.wantKind(v, kindArray) {
+		return
+	}
+	for g := v + 1; g < w.end(v); g = w.next(g) {
+		if !w.wantKind(g, kindObject) {
+			continue
+		}
+		id := w.member(g, "goal_id")
+		switch {
+		case id == 0:
+			w.addMissing(CodeGoalID, g, "goal_id")
+		case w.kind(id) != kindString:
+			w.add(CodeGoalID, id, typeMessages[kindString][w.kind(id)])
+		}
+		p := w.member(g, "priority")
+		if p == 0 || !w.wantKind(p, kindNumber) {
+			continue
+		}
+		x, ok := w.number(p)
+		switch {
+		case !ok:
+			w.addGot(CodeJSONNumberRange, p, "number does not fit a float64")
+		case x < 0 && !isZeroNumber(w.numberText(p)) || x > 1 || x == 1 && compareNumber(w.numberText(p), oneText) > 0:
+			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
+		case x == 0 && w.sc.tape[p].flags&flagNeg != 0 && !isZeroNumber(w.numberText(p)):
+			// Rounded to -0 from a negative value too small for a float64.
+			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
+		}
+	}
+}

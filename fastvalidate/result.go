@@ -1,0 +1,128 @@
+package fastvalidate
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unsafe"
+)
+
+// Finding is one rule violation or warning in a card.
+//
+// Path and the text in Message are backed by the Result's buffers: they
+// stay valid until the Validator that produced them validates the next
+// card. Use strings.Clone to keep them longer.
+type Finding struct {
+	Code     Code
+	Severity Severity
+	// Path is an RFC 6901 JSON Pointer into the card as decoded ("" is the
+	// card itself). For a missing member it names the member that should
+	// be there, e.g. "/endpoint/url".
+	Path string
+	// Offset is the byte offset in the card of the offending value, or of
+	// the object that lacks a member. For a card given in embedded-string
+	// form it is an offset into the decoded inner document.
+	Offset int
+
+	msg string // a static text, possibly with one %d verb for arg
+	got string // an excerpt of the offending value as it appears in the card
+	arg int64
+}
+
+// Rule returns the finding's rule ID, e.g. "capability.id".
+func (f *Finding) Rule() string { return f.Code.String() }
+
+// Message describes the finding in English. It allocates; it is meant for
+// reports, not for the hot path.
+func (f *Finding) Message() string {
+	return string(f.AppendMessage(nil))
+}
+
+// AppendMessage appends the message to dst.
+func (f *Finding) AppendMessage(dst []byte) []byte {
+	msg := f.msg
+	if msg == "" {
+		msg = ruleTable[f.Code].Description
+	}
+	if i := strings.Index(msg, "%d"); i >= 0 {
+		dst = append(dst, msg[:i]...)
+		dst = strconv.AppendInt(dst, f.arg, 10)
+		dst = append(dst, msg[i+2:]...)
+	} else {
+		dst = append(dst, msg...)
+	}
+	if i := strings.Index(string(dst), "%s"); i >= 0 {
+		// The message names the value itself, e.g. a missing member.
+		tail := string(dst[i+2:])
+		dst = append(append(dst[:i], f.got...), tail...)
+	} else if f.got != "" {
+		dst = append(dst, " (got "...)
+		dst = append(dst, f.got...)
+		dst = append(dst, ')')
+	}
+	return dst
+}
+
+// String formats the finding as "severity: rule: path: message".
+func (f Finding) String() string {
+	return fmt.Sprintf("%s: %s: %s: %s", f.Severity, f.Code, f.Path, f.Message())
+}
+
+// Result is the verdict on one card. It is owned by the Validator that
+// returned it and reused by its next Validate call.
+type Result struct {
+	// Profile names the rule set that judged the card: "agentcard",
+	// "agentcard-schema", "a2a/1.0", ..., or "" when no profile applied.
+	Profile string
+
+	findings []Finding
+	arena    []byte
+	errors   int
+	warnings int
+}
+
+// Valid reports whether the card has no error-severity finding.
+func (r *Result) Valid() bool { return r.errors == 0 }
+
+// Findings returns errors and warnings in the order they were found.
+func (r *Result) Findings() []Finding { return r.findings }
+
+// Errors returns the number of error findings.
+func (r *Result) Errors() int { return r.errors }
+
+// Warnings returns the number of warning findings.
+func (r *Result) Warnings() int { return r.warnings }
+
+func (r *Result) reset() {
+	r.Profile = ""
+	r.findings = r.findings[:0]
+	r.arena = r.arena[:0]
+	r.errors, r.warnings = 0, 0
+}
+
+// maxFindings caps the findings of one card, so that a hostile card with a
+// million bad entries costs bounded memory. The verdict stays exact: the
+// counts go on.
+const maxFindings = 100
+
+func (r *Result) add(f Finding) {
+	if f.Severity == SeverityError {
+		r.errors++
+	} else {
+		r.warnings++
+	}
+	if len(r.findings) < maxFindings {
+		r.findings = append(r.findings, f)
+	}
+}
+
+// arenaString returns the arena bytes from start as a string without
+// copying. The arena only grows during one validation, and a grown arena
+// leaves the old backing array untouched, so earlier strings stay intact.
+func (r *Result) arenaString(start int) string {
+	b := r.arena[start:]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}

@@ -1,0 +1,196 @@
+package fastvalidate
+
+// Code identifies a rule. Its String form (the rule ID, e.g.
+// "agent_id.format") is stable: output formats, summaries and users' scripts
+// key on it. Codes are small integers so that a finding is plain data and
+// reporting one allocates nothing.
+type Code uint16
+
+// Severity says whether a finding fails the card.
+type Severity uint8
+
+const (
+	// SeverityError marks a violated MUST: the card is invalid.
+	SeverityError Severity = iota + 1
+	// SeverityWarning marks a SHOULD or a risk: the card stays valid.
+	SeverityWarning
+)
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	}
+	return "unknown"
+}
+
+// Rules shared by every profile, and those of the agentcard profile. Other
+// profiles number their rules in their own ranges (see the files that define
+// them), so that adding one never renumbers another.
+const (
+	codeInvalid Code = iota
+
+	CodeJSONSyntax
+	CodeJSONUTF8
+	CodeJSONDuplicateKey
+	CodeJSONDepth
+	CodeJSONNumberRange
+	CodeInputTooLarge
+	CodeCardType
+	CodeFieldRequired
+	CodeFieldType
+
+	CodeAgentIDFormat
+	CodeNameLength
+	CodeVersionSemver
+	CodeCapabilitiesEmpty
+	CodeCapabilityID
+	CodeEndpointProtocol
+	CodeEndpointURL
+	CodeEndpointURLScheme
+	CodeEndpointAuthScheme
+	CodePricingLandauer
+	CodePricingPerToken
+	CodeMetadataTrustTier
+	CodeGoalID
+	CodeGoalPriority
+
+	CodeEndpointInsecure
+	CodeCapabilityDescriptionMissing
+	CodeAgentIDNotULID
+
+	CodeProfileUnknown
+)
+
+// Rules of the agentcard-schema profile, named after the JSON Schema keyword
+// that failed.
+const (
+	CodeSchemaType Code = 40 + iota
+	CodeSchemaRequired
+	CodeSchemaAdditionalProperties
+	CodeSchemaPattern
+	CodeSchemaMinLength
+	CodeSchemaMaxLength
+	CodeSchemaMinItems
+	CodeSchemaUniqueItems
+	CodeSchemaEnum
+	CodeSchemaFormat
+	CodeSchemaMinimum
+	CodeSchemaMaximum
+	CodeSchemaOneOf
+)
+
+// maxCode bounds the rule table; profile files take ranges below it.
+const maxCode = 512
+
+// Rule describes one rule for documentation and reports.
+type Rule struct {
+	Code        Code
+	ID          string
+	Severity    Severity // default severity; a policy may raise warnings to errors
+	Profiles    string   // profiles that apply it, comma-separated
+	Description string
+}
+
+var ruleTable [maxCode]Rule
+
+func register(rules ...Rule) {
+	for _, r := range rules {
+		if r.Code == codeInvalid || r.Code >= maxCode || ruleTable[r.Code].ID != "" {
+			panic("fastvalidate: rule code registered twice or out of range: " + r.ID)
+		}
+		ruleTable[r.Code] = r
+	}
+}
+
+const (
+	allProfiles   = "all"
+	agentcardOnly = "agentcard"
+	schemaOnly    = "agentcard-schema"
+)
+
+func init() {
+	register(
+		Rule{CodeJSONSyntax, "json.syntax", SeverityError, allProfiles, "not exactly one RFC 8259 JSON value (bad token, trailing data, control character in a string)"},
+		Rule{CodeJSONUTF8, "json.utf8", SeverityError, allProfiles, "string is not valid UTF-8 or holds an escaped lone surrogate (RFC 7493)"},
+		Rule{CodeJSONDuplicateKey, "json.duplicate-key", SeverityError, allProfiles, "object has the same member name twice (RFC 7493)"},
+		Rule{CodeJSONDepth, "json.depth", SeverityError, allProfiles, "nesting deeper than the limit (512 by default)"},
+		Rule{CodeJSONNumberRange, "json.number-range", SeverityError, allProfiles, "a checked number does not fit a float64"},
+		Rule{CodeInputTooLarge, "input.too-large", SeverityError, allProfiles, "record longer than the size limit"},
+		Rule{CodeCardType, "card.type", SeverityError, allProfiles, "card is not a JSON object (nor a string holding one)"},
+		Rule{CodeFieldRequired, "field.required", SeverityError, agentcardOnly + ",a2a,ma2d", "a required field is missing"},
+		Rule{CodeFieldType, "field.type", SeverityError, agentcardOnly + ",a2a,ma2d", "a field has the wrong JSON type"},
+		Rule{CodeAgentIDFormat, "agent_id.format", SeverityError, agentcardOnly, "agent_id is not 26 characters of [0-9A-HJKMNP-TV-Z]"},
+		Rule{CodeNameLength, "name.length", SeverityError, agentcardOnly, "name is not 1 to 128 Unicode code points"},
+		Rule{CodeVersionSemver, "version.semver", SeverityError, agentcardOnly, "version is not Semantic Versioning 2.0.0"},
+		Rule{CodeCapabilitiesEmpty, "capabilities.empty", SeverityError, agentcardOnly, "capabilities has no entry"},
+		Rule{CodeCapabilityID, "capability.id", SeverityError, agentcardOnly, "capability id does not match ^[a-z0-9][a-z0-9._-]*$"},
+		Rule{CodeEndpointProtocol, "endpoint.protocol", SeverityError, agentcardOnly, "endpoint.protocol is not one of http, https, grpc, stdio, mcp"},
+		Rule{CodeEndpointURL, "endpoint.url", SeverityError, agentcardOnly, "endpoint.url is not an absolute RFC 3986 URI"},
+		Rule{CodeEndpointURLScheme, "endpoint.url-scheme", SeverityError, agentcardOnly, "endpoint.url scheme does not match the protocol (https needs https; http needs http or https)"},
+		Rule{CodeEndpointAuthScheme, "endpoint.auth.scheme", SeverityError, agentcardOnly, "endpoint.auth.scheme is not one of none, bearer, api_key, oauth2, mtls"},
+		Rule{CodePricingLandauer, "pricing.landauer", SeverityError, agentcardOnly, "pricing.base_cost_joules is neither 0 nor >= 2.854e-21 (the Landauer limit at 300 K)"},
+		Rule{CodePricingPerToken, "pricing.per-token", SeverityError, agentcardOnly, "pricing.per_token_joules is negative"},
+		Rule{CodeMetadataTrustTier, "metadata.trust-tier", SeverityError, agentcardOnly, "metadata.pacr:trust_tier is not one of untrusted, basic, established, verified, banned"},
+		Rule{CodeGoalID, "goal.goal-id", SeverityError, agentcardOnly, "goal subscription has no string goal_id"},
+		Rule{CodeGoalPriority, "goal.priority", SeverityError, agentcardOnly, "goal subscription priority is not a number in [0, 1]"},
+		Rule{CodeEndpointInsecure, "endpoint.insecure", SeverityWarning, agentcardOnly, "endpoint.url uses plain http:// (draft section 8.5)"},
+		Rule{CodeCapabilityDescriptionMissing, "capability.description-missing", SeverityWarning, agentcardOnly, "capability has no description (RECOMMENDED)"},
+		Rule{CodeAgentIDNotULID, "agent_id.not-ulid", SeverityWarning, agentcardOnly, "agent_id overflows 128 bits (first character above 7) or its timestamp lies in the future"},
+		Rule{CodeProfileUnknown, "profile.unknown", SeverityError, "auto", "no profile's telltale fields were found in the card"},
+
+		Rule{CodeSchemaType, "schema.type", SeverityError, schemaOnly, "type keyword failed"},
+		Rule{CodeSchemaRequired, "schema.required", SeverityError, schemaOnly, "required keyword failed: a property is missing"},
+		Rule{CodeSchemaAdditionalProperties, "schema.additionalProperties", SeverityError, schemaOnly, "additionalProperties: false failed: a property the schema does not define"},
+		Rule{CodeSchemaPattern, "schema.pattern", SeverityError, schemaOnly, "pattern keyword failed"},
+		Rule{CodeSchemaMinLength, "schema.minLength", SeverityError, schemaOnly, "minLength keyword failed (code points)"},
+		Rule{CodeSchemaMaxLength, "schema.maxLength", SeverityError, schemaOnly, "maxLength keyword failed (code points)"},
+		Rule{CodeSchemaMinItems, "schema.minItems", SeverityError, schemaOnly, "minItems keyword failed"},
+		Rule{CodeSchemaUniqueItems, "schema.uniqueItems", SeverityError, schemaOnly, "uniqueItems keyword failed"},
+		Rule{CodeSchemaEnum, "schema.enum", SeverityError, schemaOnly, "enum keyword failed"},
+		Rule{CodeSchemaFormat, "schema.format", SeverityError, schemaOnly, "format keyword failed (uri: RFC 3986 absolute URI)"},
+		Rule{CodeSchemaMinimum, "schema.minimum", SeverityError, schemaOnly, "minimum keyword failed"},
+		Rule{CodeSchemaMaximum, "schema.maximum", SeverityError, schemaOnly, "maximum keyword failed"},
+		Rule{CodeSchemaOneOf, "schema.oneOf", SeverityError, schemaOnly, "oneOf keyword failed: the value matches no alternative"},
+	)
+}
+
+// String returns the rule ID.
+func (c Code) String() string {
+	if c < maxCode && ruleTable[c].ID != "" {
+		return ruleTable[c].ID
+	}
+	return "unknown"
+}
+
+// Severity returns the rule's default severity.
+func (c Code) Severity() Severity {
+	if c < maxCode {
+		return ruleTable[c].Severity
+	}
+	return SeverityError
+}
+
+// Rules returns every rule, ordered by code, for documentation and
+// --list-rules.
+func Rules() []Rule {
+	var out []Rule
+	for _, r := range ruleTable {
+		if r.ID != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// LookupRule finds a rule by its ID.
+func LookupRule(id string) (Rule, bool) {
+	for _, r := range ruleTable {
+		if r.ID == id && id != "" {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}

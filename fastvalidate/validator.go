@@ -1,0 +1,163 @@
+package fastvalidate
+
+import (
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultMaxDepth is the nesting limit a Validator enforces unless told
+// otherwise: deep enough for any real card, shallow enough that a hostile
+// one costs nothing.
+const DefaultMaxDepth = 512
+
+// Policy selects how strictly risky but legal values are judged.
+type Policy uint8
+
+const (
+	// PolicyDefault reports risky values (plain http, localhost, private
+	// addresses) as warnings.
+	PolicyDefault Policy = iota
+	// PolicyProduction reports them as errors. It makes no network calls.
+	PolicyProduction
+)
+
+// Option configures a Validator.
+type Option func(*config)
+
+type config struct {
+	maxDepth int
+	now      func() time.Time
+	policy   Policy
+}
+
+// WithMaxDepth sets the nesting limit (DefaultMaxDepth by default).
+func WithMaxDepth(n int) Option { return func(c *config) { c.maxDepth = max(n, 1) } }
+
+// WithClock sets the clock used to tell whether an agent_id's timestamp lies
+// in the future (time.Now by default); tests pin it.
+func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+
+// WithPolicy sets the policy (PolicyDefault by default).
+func WithPolicy(p Policy) Option { return func(c *config) { c.policy = p } }
+
+// checkFunc applies one profile's rules to the card at the tape's root.
+type checkFunc func(w *walker)
+
+type profileDef struct {
+	name  string
+	check checkFunc
+	doc   string
+}
+
+var profiles = map[string]profileDef{}
+
+func registerProfile(name, doc string, check checkFunc) {
+	if _, dup := profiles[name]; dup {
+		panic("fastvalidate: profile registered twice: " + name)
+	}
+	profiles[name] = profileDef{name: name, check: check, doc: doc}
+}
+
+// Profiles returns the names of the profiles New accepts, sorted.
+func Profiles() []string {
+	names := make([]string, 0, len(profiles))
+	for n := range profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ProfileDoc returns a one-line description of a profile.
+func ProfileDoc(name string) string { return profiles[name].doc }
+
+// ErrUnknownProfile is returned by New for a profile name it does not know.
+var ErrUnknownProfile = errors.New("fastvalidate: unknown profile")
+
+// Validator checks cards against one profile.
+//
+// A Validator may be reused for any number of cards and allocates nothing
+// after its buffers have grown to the largest card seen. It cannot be used
+// from concurrent goroutines: use one per goroutine, or a Pool.
+type Validator struct {
+	cfg     config
+	profile profileDef
+	w       walker
+}
+
+// New returns a Validator for the named profile (see Profiles).
+func New(profile string, opts ...Option) (*Validator, error) {
+	def, ok := profiles[profile]
+	if !ok {
+		return nil, errors.Join(ErrUnknownProfile, errors.New("fastvalidate: no profile "+strconv.Quote(profile)+"; known: "+strings.Join(Profiles(), ", ")))
+	}
+	v := &Validator{profile: def}
+	v.cfg = config{maxDepth: DefaultMaxDepth, now: time.Now}
+	for _, o := range opts {
+		o(&v.cfg)
+	}
+	v.w.cfg = &v.cfg
+	v.w.sc.maxDepth = v.cfg.maxDepth
+	return v, nil
+}
+
+// MustNew is like New but panics on an unknown profile; for package-level
+// variables.
+func MustNew(profile string, opts ...Option) *Validator {
+	v, err := New(profile, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// Profile returns the profile name the Validator was built for.
+func (v *Validator) Profile() string { return v.profile.name }
+
+// Validate judges one card: a JSON object, or a JSON string whose content
+// is the object (the embedded-string form). The Result is valid until the
+// next call to Validate.
+func (v *Validator) Validate(card []byte) *Result {
+	w := &v.w
+	w.res.reset()
+	w.validate(card, v.profile.check)
+	return &w.res
+}
+
+// Pool hands out Validators of one profile to concurrent goroutines, for
+// request handlers that come and go. Long-lived workers should own a
+// Validator each instead.
+type Pool struct {
+	profile string
+	opts    []Option
+	pool    sync.Pool
+}
+
+// NewPool returns a Pool of Validators for the profile.
+func NewPool(profile string, opts ...Option) (*Pool, error) {
+	if _, err := New(profile, opts...); err != nil {
+		return nil, err
+	}
+	p := &Pool{profile: profile, opts: opts}
+	p.pool.New = func() any { return MustNew(p.profile, p.opts...) }
+	return p, nil
+}
+
+// Get returns a Validator for the caller's exclusive use until Put.
+func (p *Pool) Get() *Validator { return p.pool.Get().(*Validator) }
+
+// Put returns a Validator; its last Result must no longer be used.
+func (p *Pool) Put(v *Validator) { p.pool.Put(v) }
+
+// Valid reports whether the card passes, for callers that need only the
+// verdict. Safe for concurrent use.
+func (p *Pool) Valid(card []byte) bool {
+	v := p.Get()
+	ok := v.Validate(card).Valid()
+	p.Put(v)
+	return ok
+}

@@ -1,0 +1,299 @@
+package fastvalidate
+
+import (
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// walker is what a profile's checks see: the card's bytes, its tape, and the
+// Result being filled. Node indexes are tape indexes; the root is node 0.
+type walker struct {
+	cfg      *config
+	sc       scanner
+	b        []byte // the document the tape describes
+	res      Result
+	embedded []byte   // the decoded inner document of an embedded-string card
+	keyBuf   []byte   // scratch for decoding member names
+	valBuf   []byte   // scratch for decoding string values
+	pathBuf  []uint32 // scratch for rendering paths
+	pathKey  []byte   // scratch for member names in paths, apart from keyBuf
+	profile  string   // set by checks that detect a version
+}
+
+func (w *walker) validate(card []byte, check checkFunc) {
+	w.b = card
+	if !w.sc.scan(card) {
+		w.scanFailed()
+		return
+	}
+	if w.sc.tape[0].kind == kindString {
+		// Section 3: a card may arrive as a JSON string holding the object.
+		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
+		w.b = w.embedded
+		if !w.sc.scan(w.b) {
+			w.scanFailed()
+			return
+		}
+	}
+	if w.sc.tape[0].kind != kindObject {
+		w.addGot(CodeCardType, 0, "card is not a JSON object")
+		return
+	}
+	check(w)
+}
+
+func (w *walker) scanFailed() {
+	sc := &w.sc
+	n := sc.errNode
+	if sc.errKey && n != noParent {
+		n = sc.tape[n].parent
+	}
+	msg := ""
+	switch sc.err {
+	case CodeJSONSyntax:
+		if sc.errOff >= len(w.b) {
+			msg = "unexpected end of input"
+		} else {
+			msg = "unexpected byte at offset %d"
+		}
+	case CodeJSONUTF8:
+		msg = "invalid UTF-8 or lone surrogate at offset %d"
+	case CodeJSONDuplicateKey:
+		msg = "duplicate member name at offset %d"
+	case CodeJSONDepth:
+		msg = "nesting deeper than %d"
+	}
+	arg := int64(sc.errOff)
+	if sc.err == CodeJSONDepth {
+		arg = int64(w.cfg.maxDepth)
+	}
+	start := len(w.res.arena)
+	if n != noParent && n < uint32(len(sc.tape)) {
+		w.appendPath(n)
+	}
+	w.res.add(Finding{Code: sc.err, Severity: SeverityError, Path: w.res.arenaString(start), Offset: sc.errOff, msg: msg, arg: arg})
+}
+
+// Tape access.
+
+func (w *walker) kind(n uint32) kind { return w.sc.tape[n].kind }
+
+// raw returns a string's text as written, escapes included.
+func (w *walker) raw(n uint32) []byte {
+	t := &w.sc.tape[n]
+	return w.b[t.start:t.end]
+}
+
+// text returns a string's decoded content. The slice is either the card's
+// own bytes or scratch that the next call to text overwrites.
+func (w *walker) text(n uint32) []byte {
+	t := &w.sc.tape[n]
+	if t.flags&flagEscaped == 0 {
+		return w.b[t.start:t.end]
+	}
+	w.valBuf = appendUnescaped(w.valBuf[:0], w.b[t.start:t.end])
+	return w.valBuf
+}
+
+// key returns a member name's decoded content, in scratch separate from text.
+func (w *walker) key(n uint32) []byte {
+	t := &w.sc.tape[n]
+	if t.flags&flagEscaped == 0 {
+		return w.b[t.start:t.end]
+	}
+	w.keyBuf = appendUnescaped(w.keyBuf[:0], w.b[t.start:t.end])
+	return w.keyBuf
+}
+
+// codePoints counts a string's Unicode code points.
+func (w *walker) codePoints(n uint32) int {
+	t := &w.sc.tape[n]
+	if t.flags&(flagEscaped|flagNonASCII) == 0 {
+		return int(t.end - t.start)
+	}
+	return utf8.RuneCount(w.text(n))
+}
+
+// next returns the node after n's subtree.
+func (w *walker) next(n uint32) uint32 { return w.sc.next(n) }
+
+// end returns the node past container n's last descendant.
+func (w *walker) end(n uint32) uint32 { return w.sc.tape[n].end }
+
+// count returns the number of members or elements of container n.
+func (w *walker) count(n uint32) int { return int(w.sc.tape[n].count) }
+
+// Iterate an object's members with
+//
+//	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) { v := k + 1 ... }
+//
+// and an array's elements with
+//
+//	for e := arr + 1; e < w.end(arr); e = w.next(e) { ... }
+
+// member finds a member by name, returning its value node, or 0 if absent
+// (node 0 is the root and never a member value).
+func (w *walker) member(obj uint32, name string) uint32 {
+	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
+		if string(w.key(k)) == name {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+// number parses a number node. ok is false when it does not fit a float64.
+func (w *walker) number(n uint32) (float64, bool) {
+	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(w.raw(n)), len(w.raw(n))), 64)
+	return f, err == nil
+}
+
+func (w *walker) numberText(n uint32) []byte { return w.raw(n) }
+
+// Findings.
+
+func (w *walker) severity(c Code) Severity { return ruleTable[c].Severity }
+
+// add reports a finding at node n with a static message.
+func (w *walker) add(c Code, n uint32, msg string) {
+	w.addSev(c, w.severity(c), n, msg, 0)
+}
+
+func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
+	start := len(w.res.arena)
+	w.appendPath(n)
+	w.res.add(Finding{Code: c, Severity: sev, Path: w.res.arenaString(start), Offset: w.offset(n), msg: msg, arg: arg})
+}
+
+// addArg reports a finding whose message has a %d verb for arg.
+func (w *walker) addArg(c Code, n uint32, msg string, arg int64) {
+	w.addSev(c, w.severity(c), n, msg, arg)
+}
+
+// addGot reports a finding at node n quoting the offending value.
+func (w *walker) addGot(c Code, n uint32, msg string) {
+	w.addGotSev(c, w.severity(c), n, msg)
+}
+
+func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
+	start := len(w.res.arena)
+	w.appendPath(n)
+	path := w.res.arenaString(start)
+	start = len(w.res.arena)
+	w.appendExcerpt(n)
+	w.res.add(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(start)})
+}
+
+// addMissing reports a required member name absent from object obj.
+func (w *walker) addMissing(c Code, obj uint32, name string) {
+	start := len(w.res.arena)
+	w.appendPath(obj)
+	w.res.arena = append(w.res.arena, '/')
+	w.res.arena = appendPointerToken(w.res.arena, []byte(name))
+	w.res.add(Finding{Code: c, Severity: w.severity(c), Path: w.res.arenaString(start), Offset: w.offset(obj), msg: "missing required member \"%s\"", got: name})
+}
+
+func (w *walker) offset(n uint32) int {
+	t := &w.sc.tape[n]
+	if t.kind == kindString {
+		return int(t.start) - 1
+	}
+	if t.kind == kindObject || t.kind == kindArray {
+		// A container's start is its bracket.
+		return int(t.start)
+	}
+	return int(t.start)
+}
+
+const maxExcerpt = 64
+
+// appendExcerpt copies the value's JSON text, shortened, into the arena.
+func (w *walker) appendExcerpt(n uint32) {
+	t := &w.sc.tape[n]
+	var text []byte
+	switch t.kind {
+	case kindString:
+		text = w.b[t.start-1 : t.end+1]
+	case kindObject:
+		text = []byte("an object")
+	case kindArray:
+		text = []byte("an array")
+	default:
+		text = w.b[t.start:t.end]
+	}
+	if len(text) > maxExcerpt {
+		cut := maxExcerpt
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		w.res.arena = append(w.res.arena, text[:cut]...)
+		w.res.arena = append(w.res.arena, "…"...)
+		return
+	}
+	w.res.arena = append(w.res.arena, text...)
+}
+
+// appendPath renders node n's JSON Pointer into the arena by walking up the
+// parent links; it only runs when there is something to report.
+func (w *walker) appendPath(n uint32) {
+	tape := w.sc.tape
+	w.pathBuf = w.pathBuf[:0]
+	for x := n; x != noParent && tape[x].parent != noParent; x = tape[x].parent {
+		w.pathBuf = append(w.pathBuf, x)
+	}
+	for i := len(w.pathBuf) - 1; i >= 0; i-- {
+		x := w.pathBuf[i]
+		p := tape[x].parent
+		w.res.arena = append(w.res.arena, '/')
+		if tape[p].kind == kindObject {
+			k := &tape[x-1]
+			name := w.b[k.start:k.end]
+			if k.flags&flagEscaped != 0 {
+				w.pathKey = appendUnescaped(w.pathKey[:0], name)
+				name = w.pathKey
+			}
+			w.res.arena = appendPointerToken(w.res.arena, name)
+			continue
+		}
+		idx := 0
+		for e := p + 1; e < x; e = w.next(e) {
+			idx++
+		}
+		w.res.arena = strconv.AppendInt(w.res.arena, int64(idx), 10)
+	}
+}
+
+// appendPointerToken escapes a member name for a JSON Pointer (RFC 6901).
+func appendPointerToken(dst, name []byte) []byte {
+	for _, c := range name {
+		switch c {
+		case '~':
+			dst = append(dst, '~', '0')
+		case '/':
+			dst = append(dst, '~', '1')
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// kindName names a node's JSON type for messages.
+func kindName(k kind) string {
+	switch k {
+	case kindObject:
+		return "object"
+	case kindArray:
+		return "array"
+	case kindString:
+		return "string"
+	case kindNumber:
+		return "number"
+	case kindTrue, kindFalse:
+		return "boolean"
+	case kindNull:
+		return "null"
+	}
+	return "nothing"
+}

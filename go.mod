@@ -1,0 +1,3 @@
+module github.com/cardscan/cardscan
+
+go 1.26.0
