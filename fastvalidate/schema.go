@@ -1,0 +1,357 @@
+package fastvalidate
+
+// The agentcard-schema profile: the card judged by the AgentCard JSON Schema
+// v1.0 (draft 2020-12) exactly, with format assertion on and
+// additionalProperties: false honoured. The schema and the draft disagree on
+// purpose (protocol values, closed objects, pricing fields, a required
+// capability description), so this is a profile of its own, not a variant
+// of the draft's checks. Each finding is named after the innermost keyword
+// that failed; for a oneOf between an object and null, a value of neither
+// type fails oneOf itself.
+
+func init() {
+	registerProfile("agentcard-schema", "AgentCard JSON Schema v1.0 (draft 2020-12, format asserted, closed objects)", checkSchemaCard)
+}
+
+// schemaType is a JSON Schema type set, one bit per type.
+type schemaType uint8
+
+const (
+	tString schemaType = 1 << iota
+	tNumber
+	tInteger
+	tObject
+	tArray
+	tBoolean
+	tNull
+)
+
+var schemaTypeMessages = map[schemaType]string{
+	tString:          "type: expected string",
+	tNumber:          "type: expected number",
+	tInteger:         "type: expected integer",
+	tObject:          "type: expected object",
+	tArray:           "type: expected array",
+	tString | tNull:  "type: expected string or null",
+	tNumber | tNull:  "type: expected number or null",
+	tObject | tArray: "type: expected object or array",
+}
+
+// hasType reports whether node n is of one of the types, reporting
+// schema.type if not.
+func (w *walker) hasType(n uint32, want schemaType) bool {
+	var got schemaType
+	switch w.kind(n) {
+	case kindString:
+		got = tString
+	case kindNumber:
+		got = tNumber
+		if want&tInteger != 0 && isIntegerNumber(w.numberText(n)) {
+			got |= tInteger
+		}
+	case kindObject:
+		got = tObject
+	case kindArray:
+		got = tArray
+	case kindTrue, kindFalse:
+		got = tBoolean
+	case kindNull:
+		got = tNull
+	}
+	if got&want != 0 {
+		return true
+	}
+	w.addGot(CodeSchemaType, n, schemaTypeMessages[want])
+	return false
+}
+
+func (w *walker) schemaLength(n uint32, minLen, maxLen int) {
+	if c := w.codePoints(n); c < minLen {
+		w.addArg(CodeSchemaMinLength, n, "minLength: string has %d code points, fewer than allowed", int64(c))
+	} else if maxLen > 0 && c > maxLen {
+		w.addArg(CodeSchemaMaxLength, n, "maxLength: string has %d code points, more than allowed", int64(c))
+	}
+}
+
+func (w *walker) schemaURI(n uint32) {
+	if w.hasType(n, tString) {
+		if _, ok := ParseURI(w.text(n)); !ok {
+			w.addGot(CodeSchemaFormat, n, "format: not an absolute URI (RFC 3986)")
+		}
+	}
+}
+
+// schemaMinimumZero checks minimum: 0 on the number's digits, exactly.
+func (w *walker) schemaMinimumZero(n uint32) {
+	if w.sc.tape[n].flags&flagNeg != 0 && !isZeroNumber(w.numberText(n)) {
+		w.addGot(CodeSchemaMinimum, n, "minimum: must be >= 0")
+	}
+}
+
+func (w *walker) schemaAdditional(k uint32) {
+	w.add(CodeSchemaAdditionalProperties, k+1, "additionalProperties: the schema defines no such property")
+}
+
+func checkSchemaCard(w *walker) {
+	w.res.Profile = "agentcard-schema"
+	var seen uint8
+	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "agent_id":
+			seen |= 1
+			if w.hasType(v, tString) && !IsAgentID(w.text(v)) {
+				w.addGot(CodeSchemaPattern, v, "pattern: does not match ^[0-9A-HJKMNP-TV-Z]{26}$")
+			}
+		case "name":
+			seen |= 2
+			if w.hasType(v, tString) {
+				w.schemaLength(v, 1, 128)
+			}
+		case "version":
+			seen |= 4
+			if w.hasType(v, tString) && !IsSemVer(w.text(v)) {
+				w.addGot(CodeSchemaPattern, v, "pattern: not a Semantic Versioning 2.0.0 version")
+			}
+		case "capabilities":
+			seen |= 8
+			if w.hasType(v, tArray) {
+				if w.count(v) < 1 {
+					w.add(CodeSchemaMinItems, v, "minItems: at least 1 capability is required")
+				}
+				for c := v + 1; c < w.end(v); c = w.next(c) {
+					w.schemaCapability(c)
+				}
+			}
+		case "endpoint":
+			seen |= 16
+			w.schemaEndpoint(v)
+		case "pricing":
+			switch w.kind(v) {
+			case kindObject:
+				w.schemaPricing(v)
+			case kindNull:
+			default:
+				w.addGot(CodeSchemaOneOf, v, "oneOf: expected a PricingModel object or null")
+			}
+		case "metadata":
+			w.schemaMetadata(v)
+		default:
+			w.schemaAdditional(k)
+		}
+	}
+	for i, name := range [...]string{"agent_id", "name", "version", "capabilities", "endpoint"} {
+		if seen&(1<<i) == 0 {
+			w.addMissing(CodeSchemaRequired, 0, name)
+		}
+	}
+}
+
+func (w *walker) schemaCapability(c uint32) {
+	if !w.hasType(c, tObject) {
+		return
+	}
+	var seen uint8
+	for k := c + 1; k < w.end(c); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "id":
+			seen |= 1
+			if w.hasType(v, tString) {
+				if !IsCapabilityID(w.text(v)) {
+					w.addGot(CodeSchemaPattern, v, "pattern: does not match ^[a-z0-9][a-z0-9._-]*$")
+				}
+				w.schemaLength(v, 0, 128)
+			}
+		case "description":
+			seen |= 2
+			if w.hasType(v, tString) {
+				w.schemaLength(v, 1, 512)
+			}
+		case "tags":
+			if !w.hasType(v, tArray) {
+				continue
+			}
+			for t := v + 1; t < w.end(v); t = w.next(t) {
+				if w.hasType(t, tString) {
+					w.schemaLength(t, 0, 64)
+				}
+			}
+			if dup := w.duplicateString(v); dup != 0 {
+				w.addGot(CodeSchemaUniqueItems, dup, "uniqueItems: tag appears twice")
+			}
+		case "input_schema", "output_schema":
+			if w.kind(v) != kindObject && w.kind(v) != kindNull {
+				w.addGot(CodeSchemaOneOf, v, "oneOf: expected an object or null")
+			}
+		default:
+			w.schemaAdditional(k)
+		}
+	}
+	if seen&1 == 0 {
+		w.addMissing(CodeSchemaRequired, c, "id")
+	}
+	if seen&2 == 0 {
+		w.addMissing(CodeSchemaRequired, c, "description")
+	}
+}
+
+// duplicateString returns the first string element of arr equal to an
+// earlier one, or 0. Tag lists are short; a long one is sorted by hash so a
+// hostile list costs n log n.
+func (w *walker) duplicateString(arr uint32) uint32 {
+	sc := &w.sc
+	if w.count(arr) <= 16 {
+		for e := arr + 1; e < w.end(arr); e = w.next(e) {
+			if w.kind(e) != kindString {
+				continue
+			}
+			for p := arr + 1; p < e; p = w.next(p) {
+				if w.kind(p) == kindString && sc.sameString(w.b, p, e) {
+					return e
+				}
+			}
+		}
+		return 0
+	}
+	sc.keys = sc.keys[:0]
+	for e := arr + 1; e < w.end(arr); e = w.next(e) {
+		if w.kind(e) == kindString {
+			sc.keys = append(sc.keys, keyRef{hash: sc.stringHash(w.b, e), node: e})
+		}
+	}
+	sortKeyRefs(sc.keys)
+	for x := 1; x < len(sc.keys); x++ {
+		for y := x - 1; y >= 0 && sc.keys[y].hash == sc.keys[x].hash; y-- {
+			if sc.sameString(w.b, sc.keys[y].node, sc.keys[x].node) {
+				return max(sc.keys[x].node, sc.keys[y].node)
+			}
+		}
+	}
+	return 0
+}
+
+func (w *walker) schemaEndpoint(v uint32) {
+	if !w.hasType(v, tObject) {
+		return
+	}
+	var seen uint8
+	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
+		f := k + 1
+		switch string(w.key(k)) {
+		case "protocol":
+			seen |= 1
+			if w.hasType(f, tString) {
+				switch string(w.text(f)) {
+				case "http", "websocket", "sse", "grpc", "mcp", "google_a2a", "native":
+				default:
+					w.addGot(CodeSchemaEnum, f, "enum: not one of http, websocket, sse, grpc, mcp, google_a2a, native")
+				}
+			}
+		case "url":
+			seen |= 2
+			w.schemaURI(f)
+		case "health_url":
+			w.schemaURI(f)
+		case "auth":
+			switch w.kind(f) {
+			case kindObject:
+				w.schemaAuth(f)
+			case kindNull:
+			default:
+				w.addGot(CodeSchemaOneOf, f, "oneOf: expected an AuthConfig object or null")
+			}
+		default:
+			w.schemaAdditional(k)
+		}
+	}
+	if seen&1 == 0 {
+		w.addMissing(CodeSchemaRequired, v, "protocol")
+	}
+	if seen&2 == 0 {
+		w.addMissing(CodeSchemaRequired, v, "url")
+	}
+}
+
+func (w *walker) schemaAuth(a uint32) {
+	hasScheme := false
+	for k := a + 1; k < w.end(a); k = w.next(k + 1) {
+		f := k + 1
+		switch string(w.key(k)) {
+		case "scheme":
+			hasScheme = true
+			if w.hasType(f, tString) {
+				switch string(w.text(f)) {
+				case "none", "bearer", "api_key", "oauth2", "mtls":
+				default:
+					w.addGot(CodeSchemaEnum, f, "enum: not one of none, bearer, api_key, oauth2, mtls")
+				}
+			}
+		case "token_url":
+			w.schemaURI(f)
+		case "header":
+			w.hasType(f, tString)
+		}
+	}
+	if !hasScheme {
+		w.addMissing(CodeSchemaRequired, a, "scheme")
+	}
+}
+
+func (w *walker) schemaPricing(p uint32) {
+	for k := p + 1; k < w.end(p); k = w.next(k + 1) {
+		f := k + 1
+		switch string(w.key(k)) {
+		case "base_cost_joules", "estimated_latency_ms", "cost_per_request":
+			if w.hasType(f, tNumber|tNull) && w.kind(f) == kindNumber {
+				w.schemaMinimumZero(f)
+			}
+		case "currency":
+			if w.hasType(f, tString|tNull) && w.kind(f) == kindString && !isCurrency(w.text(f)) {
+				w.addGot(CodeSchemaPattern, f, "pattern: does not match ^[A-Z]{3,10}$")
+			}
+		default:
+			w.schemaAdditional(k)
+		}
+	}
+}
+
+func isCurrency(b []byte) bool {
+	if len(b) < 3 || len(b) > 10 {
+		return false
+	}
+	for _, c := range b {
+		if c-'A' > 'Z'-'A' {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *walker) schemaMetadata(m uint32) {
+	if !w.hasType(m, tObject) {
+		return
+	}
+	for k := m + 1; k < w.end(m); k = w.next(k + 1) {
+		f := k + 1
+		switch string(w.key(k)) {
+		case "pacr:interaction_count":
+			if w.hasType(f, tInteger) {
+				w.schemaMinimumZero(f)
+			}
+		case "pacr:avg_latency_ms", "pacr:avg_cost_joules", "pacr:influence_rank", "pacr:critical_score":
+			if w.hasType(f, tNumber) {
+				w.schemaMinimumZero(f)
+			}
+		case "pacr:reputation_score":
+			if w.hasType(f, tNumber) {
+				w.schemaMinimumZero(f)
+				if x, ok := w.number(f); !ok || x > 1 || x == 1 && compareNumber(w.numberText(f), oneText) > 0 {
+					if ok || w.sc.tape[f].flags&flagNeg == 0 {
+						w.addGot(CodeSchemaMaximum, f, "maximum: must be <= 1")
+					}
+				}
+			}
+		}
+	}
+}
