@@ -118,7 +118,7 @@ func (w *walker) checkCapabilities(v uint32) {
 	if !w.wantKind(v, kindArray) {
 		return
 	}
-	if w.count(v) == 0 {
+	if w.empty(v) {
 		w.add(CodeCapabilitiesEmpty, v, "capabilities must contain at least one entry")
 		return
 	}

@@ -36,6 +36,7 @@ const (
 	flagNeg  uint8 = 1 << iota // leading minus
 	flagFrac                   // has a fraction part
 	flagExp                    // has an exponent part
+	flagBad                    // not a number by RFC 8259's grammar
 )
 
 const noParent = ^uint32(0)
@@ -47,7 +48,6 @@ type node struct {
 	start  uint32 // byte offset; strings: first byte after the opening quote
 	end    uint32 // strings: offset of the closing quote; numbers: one past the last digit; containers: tape index past the last descendant
 	parent uint32 // tape index of the enclosing container, noParent for the root
-	count  uint32 // containers: number of members or elements
 	kind   kind
 	flags  uint8
 }
@@ -55,7 +55,7 @@ type node struct {
 // scanner holds the reusable buffers of one scan. Not safe for concurrent use.
 type scanner struct {
 	tape     []node
-	stack    []uint32 // open containers, innermost last
+	stack    []frame  // enclosing containers of the open one, outermost first
 	keys     []keyRef // scratch for duplicate detection
 	scratch  []byte   // scratch for unescaping
 	scratch2 []byte
@@ -140,205 +140,264 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-func (s *scanner) push(k kind, start int, flags uint8) uint32 {
-	parent := noParent
-	if n := len(s.stack); n > 0 {
-		parent = s.stack[n-1]
-		s.tape[parent].count++
-	}
-	s.tape = append(s.tape, node{start: uint32(start), parent: parent, kind: k, flags: flags})
-	return uint32(len(s.tape) - 1)
+// frame saves the enclosing container's state while a nested one is open.
+type frame struct {
+	node  uint32
+	count uint32
+}
+
+func (s *scanner) growTape(tape []node) []node {
+	tape = append(tape, make([]node, max(len(tape), 64))...)
+	return tape[:cap(tape)]
 }
 
 // scan reads exactly one JSON value from b onto the tape. It reports false
 // with s.err set at the first violation.
+//
+// The loop keeps the tape, the open container and its member count in
+// locals; a method call per token would cost more than the token.
 func (s *scanner) scan(b []byte) bool {
-	s.tape = s.tape[:0]
-	s.stack = s.stack[:0]
 	s.err = 0
 	if uint64(len(b)) >= 1<<32-1 {
+		s.tape = s.tape[:0]
 		return s.fail(CodeInputTooLarge, 0, noParent, false)
 	}
+	tape := s.tape[:cap(s.tape)]
+	stack := s.stack[:0]
+	nt := uint32(0)
+	parent := noParent
+	count := uint32(0)
+	var (
+		code    Code
+		errOff  int
+		errNode uint32
+		errKey  bool
+		end     int
+		flags   uint8
+		t       *node
+	)
 	i := skipWS(b, 0)
 	if i == len(b) {
-		return s.fail(CodeJSONSyntax, i, noParent, false)
+		code, errOff, errNode = CodeJSONSyntax, i, noParent
+		goto fail
 	}
 
 value:
 	if i >= len(b) {
-		return s.fail(CodeJSONSyntax, i, s.top(), false)
+		code, errOff, errNode = CodeJSONSyntax, i, parent
+		goto fail
 	}
+	if int(nt) == len(tape) {
+		tape = s.growTape(tape)
+	}
+	count++
 	switch c := b[i]; {
+	case c == '"':
+		end, flags, code = scanString(b, i+1)
+		t = &tape[nt]
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
+		nt++
+		if code != 0 {
+			errOff, errNode = end, nt-1
+			goto fail
+		}
+		i = end + 1
 	case c == '{' || c == '[':
-		if len(s.stack) >= s.maxDepth {
-			return s.fail(CodeJSONDepth, i, s.top(), false)
+		if len(stack) >= s.maxDepth {
+			code, errOff, errNode = CodeJSONDepth, i, parent
+			goto fail
 		}
 		k := kindObject
 		if c == '[' {
 			k = kindArray
 		}
-		n := s.push(k, i, 0)
-		s.stack = append(s.stack, n)
+		tape[nt] = node{start: uint32(i), parent: parent, kind: k}
+		stack = append(stack, frame{node: parent, count: count})
+		parent, count = nt, 0
+		nt++
 		i = skipWS(b, i+1)
 		if k == kindObject {
 			if i < len(b) && b[i] == '}' {
 				i++
-				s.closeTop()
-				goto after
+				goto close
 			}
 			goto key
 		}
 		if i < len(b) && b[i] == ']' {
 			i++
-			s.closeTop()
-			goto after
+			goto close
 		}
 		goto value
-	case c == '"':
-		n := s.push(kindString, i+1, 0)
-		end, ok := s.scanString(b, i+1, n, false)
-		if !ok {
-			return false
-		}
-		s.tape[n].end = uint32(end)
-		i = end + 1
 	case c == '-' || c-'0' <= 9:
-		n := s.push(kindNumber, i, 0)
-		end, flags, ok := scanNumber(b, i)
-		if !ok {
-			return s.fail(CodeJSONSyntax, end, n, false)
+		end, flags = scanNumber(b, i)
+		tape[nt] = node{start: uint32(i), end: uint32(end), parent: parent, kind: kindNumber, flags: flags}
+		nt++
+		if flags&flagBad != 0 {
+			code, errOff, errNode = CodeJSONSyntax, end, nt-1
+			goto fail
 		}
-		s.tape[n].end, s.tape[n].flags = uint32(end), flags
 		i = end
-	case c == 't':
-		if !hasLiteral(b, i, "true") {
-			return s.fail(CodeJSONSyntax, i, s.top(), false)
-		}
-		n := s.push(kindTrue, i, 0)
+	case c == 't' && hasLiteral(b, i, "true"):
+		tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindTrue}
+		nt++
 		i += 4
-		s.tape[n].end = uint32(i)
-	case c == 'f':
-		if !hasLiteral(b, i, "false") {
-			return s.fail(CodeJSONSyntax, i, s.top(), false)
-		}
-		n := s.push(kindFalse, i, 0)
+	case c == 'f' && hasLiteral(b, i, "false"):
+		tape[nt] = node{start: uint32(i), end: uint32(i + 5), parent: parent, kind: kindFalse}
+		nt++
 		i += 5
-		s.tape[n].end = uint32(i)
-	case c == 'n':
-		if !hasLiteral(b, i, "null") {
-			return s.fail(CodeJSONSyntax, i, s.top(), false)
-		}
-		n := s.push(kindNull, i, 0)
+	case c == 'n' && hasLiteral(b, i, "null"):
+		tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindNull}
+		nt++
 		i += 4
-		s.tape[n].end = uint32(i)
 	default:
-		return s.fail(CodeJSONSyntax, i, s.top(), false)
+		code, errOff, errNode = CodeJSONSyntax, i, parent
+		goto fail
 	}
 
 after:
-	if len(s.stack) == 0 {
+	if parent == noParent {
 		if i = skipWS(b, i); i != len(b) {
-			return s.fail(CodeJSONSyntax, i, noParent, false)
+			code, errOff, errNode = CodeJSONSyntax, i, noParent
+			goto fail
 		}
+		s.tape, s.stack = tape[:nt], stack
 		return true
 	}
-	i = skipWS(b, i)
-	if i >= len(b) {
-		return s.fail(CodeJSONSyntax, i, s.top(), false)
+	for i < len(b) && wsTable[b[i]] {
+		i++
 	}
-	if top := s.top(); s.tape[top].kind == kindObject {
+	if i >= len(b) {
+		code, errOff, errNode = CodeJSONSyntax, i, parent
+		goto fail
+	}
+	if tape[parent].kind == kindObject {
 		switch b[i] {
 		case ',':
 			i = skipWS(b, i+1)
 			goto key
 		case '}':
 			i++
-			if !s.closeObject(b, top) {
-				return false
-			}
-			goto after
+			goto close
 		}
-		return s.fail(CodeJSONSyntax, i, top, false)
+	} else {
+		switch b[i] {
+		case ',':
+			i = skipWS(b, i+1)
+			goto value
+		case ']':
+			i++
+			goto close
+		}
 	}
-	switch b[i] {
-	case ',':
-		i = skipWS(b, i+1)
-		goto value
-	case ']':
-		i++
-		s.closeTop()
-		goto after
-	}
-	return s.fail(CodeJSONSyntax, i, s.top(), false)
+	code, errOff, errNode = CodeJSONSyntax, i, parent
+	goto fail
 
-key:
-	if i >= len(b) || b[i] != '"' {
-		return s.fail(CodeJSONSyntax, i, s.top(), false)
-	}
+close:
 	{
-		n := s.push(kindString, i+1, 0)
-		end, ok := s.scanString(b, i+1, n, true)
-		if !ok {
-			return false
-		}
-		s.tape[n].end = uint32(end)
-		i = skipWS(b, end+1)
-		if i >= len(b) || b[i] != ':' {
-			return s.fail(CodeJSONSyntax, i, s.top(), false)
-		}
-		i = skipWS(b, i+1)
-	}
-	goto value
-}
-
-func (s *scanner) top() uint32 {
-	if len(s.stack) == 0 {
-		return noParent
-	}
-	return s.stack[len(s.stack)-1]
-}
-
-func (s *scanner) closeTop() {
-	top := s.stack[len(s.stack)-1]
-	s.stack = s.stack[:len(s.stack)-1]
-	s.tape[top].end = uint32(len(s.tape))
-}
-
-// closeObject ends an object and rejects duplicate member names, compared
-// as decoded strings: "a" and "\u0061" are the same name.
-func (s *scanner) closeObject(b []byte, obj uint32) bool {
-	s.closeTop()
-	// Members are counted per key and per value.
-	members := s.tape[obj].count / 2
-	s.tape[obj].count = members
-	if members < 2 {
-		return true
-	}
-	if members <= 16 {
-		for k := obj + 1; k < s.tape[obj].end; k = s.next(k + 1) {
-			for j := obj + 1; j < k; j = s.next(j + 1) {
-				if s.sameString(b, j, k) {
-					return s.fail(CodeJSONDuplicateKey, int(s.tape[k].start)-1, k+1, false)
+		obj := parent
+		tape[obj].end = nt
+		if tape[obj].kind == kindObject {
+			// Members were counted per key and per value.
+			count /= 2
+			if count >= 2 {
+				if dup := s.duplicateKey(b, tape[:nt], obj, count); dup != 0 {
+					code, errOff, errNode = CodeJSONDuplicateKey, int(tape[dup].start)-1, dup+1
+					goto fail
 				}
 			}
 		}
-		return true
+		top := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		parent, count = top.node, top.count
+	}
+	goto after
+
+key:
+	if i >= len(b) || b[i] != '"' {
+		code, errOff, errNode = CodeJSONSyntax, i, parent
+		goto fail
+	}
+	if int(nt) == len(tape) {
+		tape = s.growTape(tape)
+	}
+	count++
+	end, flags, code = scanString(b, i+1)
+	t = &tape[nt]
+	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
+	nt++
+	if code != 0 {
+		errOff, errNode, errKey = end, nt-1, true
+		goto fail
+	}
+	i = end + 1
+	for i < len(b) && wsTable[b[i]] {
+		i++
+	}
+	if i >= len(b) || b[i] != ':' {
+		code, errOff, errNode = CodeJSONSyntax, i, parent
+		goto fail
+	}
+	i = skipWS(b, i+1)
+	goto value
+
+fail:
+	// Containers still open get an end so that paths can be rendered.
+	for x := parent; x != noParent; x = tape[x].parent {
+		tape[x].end = nt
+	}
+	s.tape, s.stack = tape[:nt], stack
+	return s.fail(code, errOff, errNode, errKey)
+}
+
+// duplicateKey returns the key node of the first member of obj whose name
+// repeats an earlier one, or 0. Names compare decoded: "a" and "\u0061" are
+// the same name.
+func (s *scanner) duplicateKey(b []byte, tape []node, obj, members uint32) uint32 {
+	end := tape[obj].end
+	next := func(v uint32) uint32 {
+		if k := tape[v].kind; k == kindObject || k == kindArray {
+			return tape[v].end
+		}
+		return v + 1
+	}
+	if members <= 16 {
+		for k := obj + 1; k < end; k = next(k + 1) {
+			nk := &tape[k]
+			for j := obj + 1; j < k; j = next(j + 1) {
+				nj := &tape[j]
+				// Equal raw text, or escapes on either side: compare decoded.
+				if (nj.flags|nk.flags)&flagEscaped != 0 {
+					if s.sameDecoded(b[nj.start:nj.end], b[nk.start:nk.end]) {
+						return k
+					}
+				} else if nj.end-nj.start == nk.end-nk.start && string(b[nj.start:nj.end]) == string(b[nk.start:nk.end]) {
+					return k
+				}
+			}
+		}
+		return 0
 	}
 	// Large objects: sort member names by hash, then compare neighbours.
 	s.keys = s.keys[:0]
-	for k := obj + 1; k < s.tape[obj].end; k = s.next(k + 1) {
-		s.keys = append(s.keys, keyRef{hash: s.stringHash(b, k), node: k})
+	for k := obj + 1; k < end; k = next(k + 1) {
+		s.keys = append(s.keys, keyRef{hash: s.hashString(b[tape[k].start:tape[k].end], tape[k].flags), node: k})
 	}
 	sortKeyRefs(s.keys)
 	for x := 1; x < len(s.keys); x++ {
 		for y := x - 1; y >= 0 && s.keys[y].hash == s.keys[x].hash; y-- {
-			if s.sameString(b, s.keys[y].node, s.keys[x].node) {
-				later := max(s.keys[x].node, s.keys[y].node)
-				return s.fail(CodeJSONDuplicateKey, int(s.tape[later].start)-1, later+1, false)
+			nx, ny := &tape[s.keys[x].node], &tape[s.keys[y].node]
+			if s.sameDecoded(b[nx.start:nx.end], b[ny.start:ny.end]) {
+				return max(s.keys[x].node, s.keys[y].node)
 			}
 		}
 	}
-	return true
+	return 0
+}
+
+func (s *scanner) sameDecoded(x, y []byte) bool {
+	s.scratch = appendUnescaped(s.scratch[:0], x)
+	s.scratch2 = appendUnescaped(s.scratch2[:0], y)
+	return string(s.scratch) == string(s.scratch2)
 }
 
 // sortKeyRefs is an insertion sort for short inputs and a heap sort beyond,
@@ -388,15 +447,16 @@ func (s *scanner) sameString(b []byte, x, y uint32) bool {
 	if (nx.flags|ny.flags)&flagEscaped == 0 {
 		return string(b[nx.start:nx.end]) == string(b[ny.start:ny.end])
 	}
-	s.scratch = appendUnescaped(s.scratch[:0], b[nx.start:nx.end])
-	s.scratch2 = appendUnescaped(s.scratch2[:0], b[ny.start:ny.end])
-	return string(s.scratch) == string(s.scratch2)
+	return s.sameDecoded(b[nx.start:nx.end], b[ny.start:ny.end])
 }
 
 // stringHash is FNV-1a over the decoded string.
 func (s *scanner) stringHash(b []byte, i uint32) uint64 {
-	text := s.raw(b, i)
-	if s.tape[i].flags&flagEscaped != 0 {
+	return s.hashString(b[s.tape[i].start:s.tape[i].end], s.tape[i].flags)
+}
+
+func (s *scanner) hashString(text []byte, flags uint8) uint64 {
+	if flags&flagEscaped != 0 {
 		s.scratch = appendUnescaped(s.scratch[:0], text)
 		text = s.scratch
 	}
@@ -413,35 +473,35 @@ func hasLiteral(b []byte, i int, lit string) bool {
 }
 
 // scanString checks a string's content from i (just after the opening
-// quote) and returns the offset of the closing quote.
-func (s *scanner) scanString(b []byte, i int, n uint32, isKey bool) (int, bool) {
+// quote). It returns the offset of the closing quote, or of the first bad
+// byte with a non-zero code.
+func scanString(b []byte, i int) (int, uint8, Code) {
 	var flags uint8
 	for {
 		for i+8 <= len(b) && !needsCare(binary.LittleEndian.Uint64(b[i:])) {
 			i += 8
 		}
 		if i >= len(b) {
-			return i, s.fail(CodeJSONSyntax, i, n, isKey)
+			return i, flags, CodeJSONSyntax
 		}
 		switch strClass[b[i]] {
 		case strPlain:
 			i++
 		case strQuote:
-			s.tape[n].flags = flags
-			return i, true
+			return i, flags, 0
 		case strControl:
-			return i, s.fail(CodeJSONSyntax, i, n, isKey)
+			return i, flags, CodeJSONSyntax
 		case strHigh:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
-				return i, s.fail(CodeJSONUTF8, i, n, isKey)
+				return i, flags, CodeJSONUTF8
 			}
 			flags |= flagNonASCII
 			i += size
 		case strBackslash:
 			flags |= flagEscaped
 			if i+1 >= len(b) {
-				return i, s.fail(CodeJSONSyntax, i, n, isKey)
+				return i, flags, CodeJSONSyntax
 			}
 			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -449,25 +509,25 @@ func (s *scanner) scanString(b []byte, i int, n uint32, isKey bool) (int, bool) 
 			case 'u':
 				r, ok := hex4(b, i+2)
 				if !ok {
-					return i, s.fail(CodeJSONSyntax, i, n, isKey)
+					return i, flags, CodeJSONSyntax
 				}
 				switch {
 				case r >= 0xDC00 && r <= 0xDFFF:
-					return i, s.fail(CodeJSONUTF8, i, n, isKey)
+					return i, flags, CodeJSONUTF8
 				case r >= 0xD800 && r <= 0xDBFF:
 					lo, ok := rune(0), false
 					if i+7 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
 						lo, ok = hex4(b, i+8)
 					}
 					if !ok || lo < 0xDC00 || lo > 0xDFFF {
-						return i, s.fail(CodeJSONUTF8, i, n, isKey)
+						return i, flags, CodeJSONUTF8
 					}
 					i += 12
 				default:
 					i += 6
 				}
 			default:
-				return i, s.fail(CodeJSONSyntax, i, n, isKey)
+				return i, flags, CodeJSONSyntax
 			}
 		}
 	}
@@ -485,8 +545,8 @@ func hex4(b []byte, i int) (rune, bool) {
 }
 
 // scanNumber checks the RFC 8259 number grammar from b[i] and returns the
-// offset just past it, or the offset of the first wrong byte.
-func scanNumber(b []byte, i int) (int, uint8, bool) {
+// offset just past it, or the offset of the first wrong byte with flagBad.
+func scanNumber(b []byte, i int) (int, uint8) {
 	var flags uint8
 	if b[i] == '-' {
 		flags |= flagNeg
@@ -494,7 +554,7 @@ func scanNumber(b []byte, i int) (int, uint8, bool) {
 	}
 	switch {
 	case i >= len(b):
-		return i, 0, false
+		return i, flagBad
 	case b[i] == '0':
 		i++
 	case b[i]-'1' <= 8:
@@ -503,13 +563,13 @@ func scanNumber(b []byte, i int) (int, uint8, bool) {
 			i++
 		}
 	default:
-		return i, 0, false
+		return i, flagBad
 	}
 	if i < len(b) && b[i] == '.' {
 		flags |= flagFrac
 		i++
 		if i >= len(b) || b[i]-'0' > 9 {
-			return i, 0, false
+			return i, flagBad
 		}
 		for i < len(b) && b[i]-'0' <= 9 {
 			i++
@@ -522,7 +582,7 @@ func scanNumber(b []byte, i int) (int, uint8, bool) {
 			i++
 		}
 		if i >= len(b) || b[i]-'0' > 9 {
-			return i, 0, false
+			return i, flagBad
 		}
 		for i < len(b) && b[i]-'0' <= 9 {
 			i++
@@ -530,9 +590,9 @@ func scanNumber(b []byte, i int) (int, uint8, bool) {
 	}
 	// A number glued to a letter ("1x", "0x10", "01") is one bad token, not two.
 	if i < len(b) && !wsTable[b[i]] && b[i] != ',' && b[i] != ']' && b[i] != '}' {
-		return i, 0, false
+		return i, flagBad
 	}
-	return i, flags, true
+	return i, flags
 }
 
 // appendUnescaped decodes the raw text of a string the scanner accepted.

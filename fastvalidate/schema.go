@@ -116,7 +116,7 @@ func checkSchemaCard(w *walker) {
 		case "capabilities":
 			seen |= 8
 			if w.hasType(v, tArray) {
-				if w.count(v) < 1 {
+				if w.empty(v) {
 					w.add(CodeSchemaMinItems, v, "minItems: at least 1 capability is required")
 				}
 				for c := v + 1; c < w.end(v); c = w.next(c) {

@@ -121,8 +121,23 @@ func (w *walker) next(n uint32) uint32 { return w.sc.next(n) }
 // end returns the node past container n's last descendant.
 func (w *walker) end(n uint32) uint32 { return w.sc.tape[n].end }
 
-// count returns the number of members or elements of container n.
-func (w *walker) count(n uint32) int { return int(w.sc.tape[n].count) }
+// count returns the number of members or elements of container n. The tape
+// does not store it: the scanner's loop is faster without, and most checks
+// need only emptiness (see empty).
+func (w *walker) count(n uint32) int {
+	c := 0
+	step := w.next
+	if w.kind(n) == kindObject {
+		step = func(k uint32) uint32 { return w.next(k + 1) }
+	}
+	for x := n + 1; x < w.end(n); x = step(x) {
+		c++
+	}
+	return c
+}
+
+// empty reports whether container n has no member or element.
+func (w *walker) empty(n uint32) bool { return w.end(n) == n+1 }
 
 // Iterate an object's members with
 //
