@@ -1,0 +1,331 @@
+// Package report renders verdicts on cards as JSON lines, compiler-style text
+// and GitHub Actions workflow commands.
+//
+// Every renderer appends to a caller-owned buffer and allocates nothing once
+// that buffer and the Encoder's scratch have grown, so a worker can format
+// the verdicts of a whole chunk of records into one reused buffer.
+package report
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// Verdict is the judgement on one card together with where the card came
+// from. Findings are borrowed from a fastvalidate.Result (or built by the
+// caller) and must stay valid while the Verdict is rendered.
+type Verdict struct {
+	Input    string // input name: a path, or "<stdin>"
+	Line     int    // 1-based line where the card starts
+	Offset   int64  // byte offset of the card in the decompressed input
+	Valid    bool
+	Profile  string // the profile that judged the card, "" when none did
+	Findings []fastvalidate.Finding
+}
+
+// FromResult builds the Verdict for a fastvalidate.Result. The Verdict
+// borrows the Result's findings, so it must be rendered before the
+// Validator that produced r validates another card.
+func FromResult(input string, line int, offset int64, r *fastvalidate.Result) Verdict {
+	return Verdict{
+		Input:    input,
+		Line:     line,
+		Offset:   offset,
+		Valid:    r.Valid(),
+		Profile:  r.Profile,
+		Findings: r.Findings(),
+	}
+}
+
+// Encoder holds the scratch space the renderers need for finding messages.
+// An Encoder may be reused for any number of verdicts but not from
+// concurrent goroutines: give each goroutine its own (the zero value is
+// ready to use).
+type Encoder struct {
+	msg []byte
+}
+
+func (e *Encoder) message(f *fastvalidate.Finding) []byte {
+	e.msg = f.AppendMessage(e.msg[:0])
+	return e.msg
+}
+
+// AppendJSONL appends v as one JSON object and a newline, with exactly the
+// keys input, line, offset, valid, profile, errors and warnings; errors and
+// warnings are arrays (possibly empty) of {"rule","path","message"}.
+func (e *Encoder) AppendJSONL(dst []byte, v *Verdict) []byte {
+	dst = append(dst, `{"input":`...)
+	dst = AppendJSONString(dst, v.Input)
+	dst = append(dst, `,"line":`...)
+	dst = strconv.AppendInt(dst, int64(v.Line), 10)
+	dst = append(dst, `,"offset":`...)
+	dst = strconv.AppendInt(dst, v.Offset, 10)
+	dst = append(dst, `,"valid":`...)
+	dst = strconv.AppendBool(dst, v.Valid)
+	dst = append(dst, `,"profile":`...)
+	dst = AppendJSONString(dst, v.Profile)
+	dst = append(dst, `,"errors":[`...)
+	dst = e.appendJSONFindings(dst, v.Findings, fastvalidate.SeverityError)
+	dst = append(dst, `],"warnings":[`...)
+	dst = e.appendJSONFindings(dst, v.Findings, fastvalidate.SeverityWarning)
+	return append(dst, "]}\n"...)
+}
+
+func (e *Encoder) appendJSONFindings(dst []byte, fs []fastvalidate.Finding, sev fastvalidate.Severity) []byte {
+	first := true
+	for i := range fs {
+		f := &fs[i]
+		if f.Severity != sev {
+			continue
+		}
+		if !first {
+			dst = append(dst, ',')
+		}
+		first = false
+		dst = append(dst, `{"rule":`...)
+		dst = AppendJSONString(dst, f.Code.String())
+		dst = append(dst, `,"path":`...)
+		dst = AppendJSONString(dst, f.Path)
+		dst = append(dst, `,"message":`...)
+		dst = appendJSONBytes(dst, e.message(f))
+		dst = append(dst, '}')
+	}
+	return dst
+}
+
+// Style says how AppendText decorates its lines.
+type Style uint8
+
+const (
+	// Plain text, for files and pipes.
+	Plain Style = iota
+	// Color adds ANSI colours, for terminals.
+	Color
+)
+
+const (
+	ansiBold   = "\x1b[1m"
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiCyan   = "\x1b[36m"
+	ansiReset  = "\x1b[0m"
+)
+
+// AppendText appends one line per finding, errors and warnings alike, as
+//
+//	INPUT:LINE: SEVERITY: RULE: POINTER: MESSAGE
+//
+// The pointer of the card itself is empty, so the field is always there and
+// the line splits the same way. Control characters in the input name,
+// pointer and message are escaped so that each finding stays on one line.
+func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		dst = e.appendTextPrefix(dst, v, style)
+		sev, colour := "error", ansiRed
+		if f.Severity == fastvalidate.SeverityWarning {
+			sev, colour = "warning", ansiYellow
+		}
+		if style == Color {
+			dst = append(dst, colour...)
+			dst = append(dst, sev...)
+			dst = append(dst, ansiReset...)
+			dst = append(dst, ": "...)
+			dst = append(dst, ansiCyan...)
+			dst = append(dst, f.Code.String()...)
+			dst = append(dst, ansiReset...)
+		} else {
+			dst = append(dst, sev...)
+			dst = append(dst, ": "...)
+			dst = append(dst, f.Code.String()...)
+		}
+		dst = append(dst, ": "...)
+		dst = appendTextSafe(dst, f.Path)
+		dst = append(dst, ": "...)
+		dst = appendTextSafe(dst, e.message(f))
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+// AppendTextOK appends the line that --all prints for a valid card:
+// INPUT:LINE: ok: PROFILE.
+func (e *Encoder) AppendTextOK(dst []byte, v *Verdict, style Style) []byte {
+	dst = e.appendTextPrefix(dst, v, style)
+	dst = append(dst, "ok: "...)
+	dst = appendTextSafe(dst, v.Profile)
+	return append(dst, '\n')
+}
+
+func (e *Encoder) appendTextPrefix(dst []byte, v *Verdict, style Style) []byte {
+	if style == Color {
+		dst = append(dst, ansiBold...)
+	}
+	dst = appendTextSafe(dst, v.Input)
+	dst = append(dst, ':')
+	dst = strconv.AppendInt(dst, int64(v.Line), 10)
+	dst = append(dst, ':')
+	if style == Color {
+		dst = append(dst, ansiReset...)
+	}
+	return append(dst, ' ')
+}
+
+// AppendGitHub appends one GitHub Actions workflow command per finding:
+//
+//	::error file=INPUT,line=LINE,title=RULE::POINTER: MESSAGE
+//
+// (::warning for warnings), escaped as the runner expects, so that each
+// finding becomes an annotation on the input file.
+func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
+	for i := range v.Findings {
+		f := &v.Findings[i]
+		if f.Severity == fastvalidate.SeverityWarning {
+			dst = append(dst, "::warning file="...)
+		} else {
+			dst = append(dst, "::error file="...)
+		}
+		dst = appendGitHubProperty(dst, v.Input)
+		dst = append(dst, ",line="...)
+		dst = strconv.AppendInt(dst, int64(v.Line), 10)
+		dst = append(dst, ",title="...)
+		dst = appendGitHubProperty(dst, f.Code.String())
+		dst = append(dst, "::"...)
+		dst = appendGitHubData(dst, f.Path)
+		dst = append(dst, ": "...)
+		dst = appendGitHubData(dst, e.message(f))
+		dst = append(dst, '\n')
+	}
+	return dst
+}
+
+// appendGitHubData escapes a workflow command's message as the Actions
+// runner unescapes it (toolkit's escapeData).
+func appendGitHubData[T string | []byte](dst []byte, s T) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%':
+			dst = append(dst, "%25"...)
+		case '\r':
+			dst = append(dst, "%0D"...)
+		case '\n':
+			dst = append(dst, "%0A"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendGitHubProperty escapes a workflow command's property value, which
+// additionally may not hold ':' or ',' (toolkit's escapeProperty).
+func appendGitHubProperty(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '%':
+			dst = append(dst, "%25"...)
+		case '\r':
+			dst = append(dst, "%0D"...)
+		case '\n':
+			dst = append(dst, "%0A"...)
+		case ':':
+			dst = append(dst, "%3A"...)
+		case ',':
+			dst = append(dst, "%2C"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendTextSafe copies s, escaping ASCII control characters and invalid
+// UTF-8 as \xNN so that a hostile card cannot forge or break output lines
+// nor send escape sequences to a terminal.
+func appendTextSafe[T string | []byte](dst []byte, s T) []byte {
+	const hex = "0123456789abcdef"
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+			if r != utf8.RuneError || size > 1 {
+				if r >= 0x80 && r < 0xa0 { // C1 controls
+					dst = append(dst, `\u00`...)
+					dst = append(dst, hex[r>>4], hex[r&0xf])
+				} else {
+					dst = append(dst, s[i:i+size]...)
+				}
+				i += size
+				continue
+			}
+		}
+		dst = append(dst, '\\', 'x', hex[c>>4], hex[c&0xf])
+		i++
+	}
+	return dst
+}
+
+// AppendJSONString appends s as a JSON string. Invalid UTF-8 becomes
+// U+FFFD, so the output is always valid JSON (RFC 8259) and I-JSON.
+func AppendJSONString(dst []byte, s string) []byte {
+	return appendJSONBytes(dst, s)
+}
+
+func appendJSONBytes[T string | []byte](dst []byte, s T) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			// Legal JSON, but JavaScript line terminators: escape them so
+			// that the output can be embedded anywhere.
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\u202`...)
+			dst = append(dst, hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,269 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// judge validates card with the agentcard profile and returns the verdict
+// with its findings copied, so that it outlives the validator's next call.
+func judge(t testing.TB, card string) Verdict {
+	t.Helper()
+	v := fastvalidate.MustNew("agentcard")
+	vd := FromResult("in.ndjson", 7, 1234, v.Validate([]byte(card)))
+	vd.Findings = append([]fastvalidate.Finding(nil), vd.Findings...)
+	for i := range vd.Findings {
+		vd.Findings[i].Path = strings.Clone(vd.Findings[i].Path)
+	}
+	return vd
+}
+
+const (
+	validCard   = `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"n","version":"1.0.0","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"https","url":"https://example.com/a"}}`
+	invalidCard = `{"agent_id":"nope","name":"n","version":"1.0","capabilities":[{"id":"Bad ID"}],"endpoint":{"protocol":"http","url":"http://example.com/\u2028"}}`
+)
+
+type jsonFinding struct {
+	Rule    string `json:"rule"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func TestAppendJSONLMatchesFindings(t *testing.T) {
+	for _, card := range []string{validCard, invalidCard, `[1]`, `{"a":`, "\"{\\\"x\\\":1}\""} {
+		vd := judge(t, card)
+		var e Encoder
+		line := e.AppendJSONL(nil, &vd)
+		if !bytes.HasSuffix(line, []byte("}\n")) || bytes.Count(line, []byte("\n")) != 1 {
+			t.Fatalf("%s: not one line: %q", card, line)
+		}
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(line, &keys); err != nil {
+			t.Fatalf("%s: %v: %s", card, err, line)
+		}
+		var got []string
+		for k := range keys {
+			got = append(got, k)
+		}
+		want := []string{"errors", "input", "line", "offset", "profile", "valid", "warnings"}
+		if !sameSet(got, want) {
+			t.Errorf("keys %v, want %v", got, want)
+		}
+		var rec struct {
+			Input    string        `json:"input"`
+			Line     int           `json:"line"`
+			Offset   int64         `json:"offset"`
+			Valid    bool          `json:"valid"`
+			Profile  string        `json:"profile"`
+			Errors   []jsonFinding `json:"errors"`
+			Warnings []jsonFinding `json:"warnings"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Errors == nil || rec.Warnings == nil {
+			t.Errorf("%s: errors and warnings must be arrays, never null: %s", card, line)
+		}
+		var wantErr, wantWarn []jsonFinding
+		for _, f := range vd.Findings {
+			jf := jsonFinding{f.Code.String(), f.Path, f.Message()}
+			if !utf8.ValidString(jf.Message) {
+				jf.Message = strings.ToValidUTF8(jf.Message, "\uFFFD")
+			}
+			if f.Severity == fastvalidate.SeverityWarning {
+				wantWarn = append(wantWarn, jf)
+			} else {
+				wantErr = append(wantErr, jf)
+			}
+		}
+		if rec.Input != vd.Input || rec.Line != vd.Line || rec.Offset != vd.Offset || rec.Valid != vd.Valid || rec.Profile != vd.Profile {
+			t.Errorf("%s: header %+v, want %+v", card, rec, vd)
+		}
+		if len(rec.Errors)+len(wantErr) > 0 && !reflect.DeepEqual(rec.Errors, wantErr) {
+			t.Errorf("%s: errors %+v, want %+v", card, rec.Errors, wantErr)
+		}
+		if len(rec.Warnings)+len(wantWarn) > 0 && !reflect.DeepEqual(rec.Warnings, wantWarn) {
+			t.Errorf("%s: warnings %+v, want %+v", card, rec.Warnings, wantWarn)
+		}
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	seen := map[string]int{}
+	for _, s := range a {
+		seen[s]++
+	}
+	for _, s := range b {
+		seen[s]--
+	}
+	for _, n := range seen {
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestAppendJSONStringRoundTrips(t *testing.T) {
+	cases := []string{"", "plain", `"quoted" \ back`, "\x00\x01\x1f\x7f", "tab\tnl\ncr\r", "é ☃ 𝄞", "\u2028\u2029", "<&>"}
+	for _, s := range cases {
+		enc := AppendJSONString(nil, s)
+		var got string
+		if err := json.Unmarshal(enc, &got); err != nil {
+			t.Fatalf("%q -> %s: %v", s, enc, err)
+		}
+		if got != s {
+			t.Errorf("%q -> %s -> %q", s, enc, got)
+		}
+		if bytes.ContainsAny(enc, "\u2028\u2029\x7f") {
+			t.Errorf("%q -> %q: line separators and DEL must be escaped", s, enc)
+		}
+	}
+	// Invalid UTF-8 cannot round-trip; it must still give valid JSON.
+	enc := AppendJSONString(nil, "a\xffb\xc3")
+	if !json.Valid(enc) || !utf8.Valid(enc) {
+		t.Errorf("invalid UTF-8 gave %q", enc)
+	}
+	var got string
+	_ = json.Unmarshal(enc, &got)
+	if got != "a\uFFFDb\uFFFD" {
+		t.Errorf("invalid UTF-8 decoded to %q", got)
+	}
+}
+
+func FuzzAppendJSONString(f *testing.F) {
+	f.Add("a\"b\\c\x00\u2028\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		enc := AppendJSONString(nil, s)
+		var got string
+		if err := json.Unmarshal(enc, &got); err != nil {
+			t.Fatalf("%q -> %q: %v", s, enc, err)
+		}
+		if got != strings.ToValidUTF8(s, "\uFFFD") && utf8.ValidString(s) {
+			t.Fatalf("%q -> %q -> %q", s, enc, got)
+		}
+	})
+}
+
+func TestAppendText(t *testing.T) {
+	vd := judge(t, invalidCard)
+	var e Encoder
+	out := string(e.AppendText(nil, &vd, Plain))
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(vd.Findings) {
+		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(vd.Findings), out)
+	}
+	for i, f := range vd.Findings {
+		parts := strings.SplitN(lines[i], ": ", 5)
+		if len(parts) != 5 {
+			t.Fatalf("line %q does not split into 5 fields", lines[i])
+		}
+		if parts[0] != "in.ndjson:7:" && parts[0] != "in.ndjson:7" {
+			t.Errorf("location %q", parts[0])
+		}
+		if parts[1] != f.Severity.String() || parts[2] != f.Code.String() || parts[3] != f.Path {
+			t.Errorf("line %q for finding %v", lines[i], f)
+		}
+	}
+	col := string(e.AppendText(nil, &vd, Color))
+	if !strings.Contains(col, "\x1b[") || stripANSI(col) != out {
+		t.Errorf("coloured text differs from plain beyond escapes:\n%q\n%q", col, out)
+	}
+}
+
+func stripANSI(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b {
+			for i < len(s) && s[i] != 'm' {
+				i++
+			}
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func TestAppendTextEscapesControls(t *testing.T) {
+	got := string(appendTextSafe(nil, "a\nb\x1b[31m\xff\u0085é"))
+	want := `a\x0ab\x1b[31m\xff\u0085é`
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestAppendGitHub(t *testing.T) {
+	vd := judge(t, invalidCard)
+	vd.Input = "dir,with:odd%name\n"
+	var e Encoder
+	out := string(e.AppendGitHub(nil, &vd))
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(vd.Findings) {
+		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(vd.Findings), out)
+	}
+	for i, f := range vd.Findings {
+		want := "::" + f.Severity.String() + " file=dir%2Cwith%3Aodd%25name%0A,line=7,title=" + f.Code.String() + "::" + f.Path + ": "
+		if !strings.HasPrefix(lines[i], want) {
+			t.Errorf("line %q, want prefix %q", lines[i], want)
+		}
+	}
+}
+
+func TestRenderersDoNotAllocate(t *testing.T) {
+	v := fastvalidate.MustNew("agentcard")
+	var e Encoder
+	buf := make([]byte, 0, 1<<16)
+	for _, card := range [][]byte{[]byte(validCard), []byte(invalidCard)} {
+		// The renderers may allocate only what building the finding
+		// messages themselves costs in fastvalidate; three renderers build
+		// each message once.
+		var msgs []byte
+		messagesOnly := func() {
+			fs := v.Validate(card).Findings()
+			for range 3 {
+				for i := range fs {
+					msgs = fs[i].AppendMessage(msgs[:0])
+				}
+			}
+		}
+		render := func() {
+			vd := FromResult("x.ndjson", 1, 0, v.Validate(card))
+			buf = e.AppendJSONL(buf[:0], &vd)
+			buf = e.AppendText(buf, &vd, Color)
+			buf = e.AppendGitHub(buf, &vd)
+			buf = e.AppendTextOK(buf, &vd, Plain)
+		}
+		messagesOnly()
+		render()
+		base := testing.AllocsPerRun(100, messagesOnly)
+		if n := testing.AllocsPerRun(100, render); n > base {
+			t.Errorf("rendering allocates %v times per card, building its messages %v", n, base)
+		}
+		if string(card) == validCard && base != 0 {
+			t.Errorf("a valid card's messages allocate %v times", base)
+		}
+	}
+}
+
+func BenchmarkEncoder_AppendJSONL(b *testing.B) {
+	v := fastvalidate.MustNew("agentcard")
+	card := []byte(invalidCard)
+	var e Encoder
+	var buf []byte
+	b.ReportAllocs()
+	b.SetBytes(int64(len(card)))
+	for b.Loop() {
+		vd := FromResult("x.ndjson", 1, 0, v.Validate(card))
+		buf = e.AppendJSONL(buf[:0], &vd)
+	}
+}
