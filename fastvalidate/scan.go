@@ -3,6 +3,7 @@ package fastvalidate
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -126,6 +127,30 @@ func needsCare(w uint64) bool {
 	quote := w ^ (lsb * '"')
 	bslash := w ^ (lsb * '\\')
 	return ((quote-lsb)&^quote|(bslash-lsb)&^bslash|(w-lsb*0x20)|w)&msb != 0
+}
+
+// plainASCII reports whether b has no backslash, control character or
+// non-ASCII byte.
+func plainASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if !plainWord(binary.LittleEndian.Uint64(b)) {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if strClass[c] != strPlain {
+			return false
+		}
+	}
+	return true
+}
+
+// plainWord reports whether none of the 8 bytes in w is a backslash, a
+// control character or non-ASCII.
+func plainWord(w uint64) bool {
+	bslash := w ^ (lsb * '\\')
+	return ((bslash-lsb)&^bslash|(w-lsb*0x20)|w)&msb == 0
 }
 
 func (s *scanner) fail(c Code, off int, n uint32, inKey bool) bool {
@@ -361,6 +386,28 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj, members uint32) uint3
 		return v + 1
 	}
 	if members <= 16 {
+		// Compare one-word signatures first; only equal ones compare in full.
+		var sigs [16]uint64
+		var keys [16]uint32
+		n := 0
+		for k := obj + 1; k < end; k = next(k + 1) {
+			t := &tape[k]
+			if t.flags&flagEscaped != 0 {
+				goto decoded
+			}
+			sigs[n], keys[n] = nameSignature(b[t.start:t.end]), k
+			for j := 0; j < n; j++ {
+				if sigs[j] == sigs[n] {
+					u := &tape[keys[j]]
+					if string(b[u.start:u.end]) == string(b[t.start:t.end]) {
+						return k
+					}
+				}
+			}
+			n++
+		}
+		return 0
+	decoded:
 		for k := obj + 1; k < end; k = next(k + 1) {
 			nk := &tape[k]
 			for j := obj + 1; j < k; j = next(j + 1) {
@@ -392,6 +439,19 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj, members uint32) uint3
 		}
 	}
 	return 0
+}
+
+// nameSignature packs a member name's length and first bytes into a word.
+func nameSignature(name []byte) uint64 {
+	var w uint64
+	if len(name) >= 8 {
+		w = binary.LittleEndian.Uint64(name)
+	} else {
+		for i, c := range name {
+			w |= uint64(c) << (8 * i)
+		}
+	}
+	return w ^ uint64(len(name))<<56
 }
 
 func (s *scanner) sameDecoded(x, y []byte) bool {
@@ -476,6 +536,28 @@ func hasLiteral(b []byte, i int, lit string) bool {
 // quote). It returns the offset of the closing quote, or of the first bad
 // byte with a non-zero code.
 func scanString(b []byte, i int) (int, uint8, Code) {
+	// Most strings are plain ASCII: find the closing quote with the
+	// vectorised IndexByte, then check the bytes before it a word at a time.
+	// A string with escapes or non-ASCII takes the byte loop below instead.
+	// Member names and short values end within 8 bytes: one word decides.
+	if i+8 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i:])
+		quote := w ^ (lsb * '"')
+		if found := (quote - lsb) &^ quote & msb; found != 0 {
+			// The lowest flagged byte is the first quote; pad what follows
+			// it with a plain letter before checking the rest.
+			n := bits.TrailingZeros64(found) / 8
+			keep := uint64(1)<<(8*n) - 1
+			if plainWord(w&keep | lsb*'a'&^keep) {
+				return i + n, 0, 0
+			}
+			goto slow
+		}
+	}
+	if q := bytes.IndexByte(b[i:], '"'); q >= 0 && plainASCII(b[i:i+q]) {
+		return i + q, 0, 0
+	}
+slow:
 	var flags uint8
 	for {
 		for i+8 <= len(b) && !needsCare(binary.LittleEndian.Uint64(b[i:])) {
