@@ -498,10 +498,6 @@ func (s *scanner) next(i uint32) uint32 {
 	return i + 1
 }
 
-func (s *scanner) raw(b []byte, i uint32) []byte {
-	return b[s.tape[i].start:s.tape[i].end]
-}
-
 func (s *scanner) sameString(b []byte, x, y uint32) bool {
 	nx, ny := &s.tape[x], &s.tape[y]
 	if (nx.flags|ny.flags)&flagEscaped == 0 {

@@ -18,7 +18,6 @@ type walker struct {
 	valBuf   []byte   // scratch for decoding string values
 	pathBuf  []uint32 // scratch for rendering paths
 	pathKey  []byte   // scratch for member names in paths, apart from keyBuf
-	profile  string   // set by checks that detect a version
 }
 
 func (w *walker) validate(card []byte, check checkFunc) {
