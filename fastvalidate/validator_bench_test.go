@@ -1,0 +1,102 @@
+package fastvalidate
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/valyala/fastjson"
+)
+
+// benchSet is a set of cards of about one size; a benchmark cycles through
+// them so that branch predictors do not learn one card by heart.
+type benchSet struct {
+	name  string
+	cards [][]byte
+}
+
+func (s benchSet) meanSize() int64 {
+	n := 0
+	for _, c := range s.cards {
+		n += len(c)
+	}
+	return int64(n / len(s.cards))
+}
+
+func benchSets() []benchSet {
+	small := make([][]byte, 8)
+	medium := make([][]byte, 8)
+	for i := range small {
+		small[i] = []byte(card(map[string]string{
+			"name":         fmt.Sprintf(`"Agent %d"`, i),
+			"capabilities": fmt.Sprintf(`[{"id":"text.op_%d","description":"Summarise a document to a word limit."}]`, i),
+			"endpoint":     `{"protocol":"https","url":"https://agents.example.com/api","auth":{"scheme":"bearer"}}`,
+		}))
+		medium[i] = sizedCard(3 + i%2)
+	}
+	return []benchSet{
+		{"300B", small},
+		{"1.7KB", medium},
+		{"64KB", [][]byte{largeCard(64 << 10)}},
+	}
+}
+
+// BenchmarkValidator_Validate measures the validator beside a baseline that
+// does strictly less: fastjson parsing the same bytes with a reused Parser
+// and checking nothing (it accepts NaN, control characters, bad UTF-8 and
+// duplicate names).
+func BenchmarkValidator_Validate(b *testing.B) {
+	for _, set := range benchSets() {
+		for _, c := range set.cards {
+			if r := MustNew("agentcard").Validate(c); !r.Valid() {
+				b.Fatalf("%s: bench card invalid: %v", set.name, r.Findings())
+			}
+		}
+		b.Run(set.name+"/validate", func(b *testing.B) {
+			v := MustNew("agentcard")
+			b.SetBytes(set.meanSize())
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if !v.Validate(set.cards[i%len(set.cards)]).Valid() {
+					b.Fatal("invalid")
+				}
+				i++
+			}
+		})
+		b.Run(set.name+"/fastjson-parse-only", func(b *testing.B) {
+			var p fastjson.Parser
+			b.SetBytes(set.meanSize())
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, err := p.ParseBytes(set.cards[i%len(set.cards)]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkValidator_ValidateInvalid measures cards that fail, which must
+// not cost more than valid ones.
+func BenchmarkValidator_ValidateInvalid(b *testing.B) {
+	cards := map[string][]byte{
+		"syntax":      []byte(`{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":NaN}`),
+		"rules":       []byte(`{"agent_id":"nope","name":"","version":"1","capabilities":[{"id":"A"}],"endpoint":{"protocol":"https","url":"http://a.example"}}`),
+		"duplicate":   []byte(inMeta(`{"a":1,"b":2,"a":3}`)),
+		"utf8-at-end": append(sizedCard(4)[:len(sizedCard(4))-1], []byte(",\"x\":\"\xff\"}")...),
+	}
+	for name, c := range cards {
+		b.Run(name, func(b *testing.B) {
+			v := MustNew("agentcard")
+			b.SetBytes(int64(len(c)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if v.Validate(c).Valid() {
+					b.Fatal("valid")
+				}
+			}
+		})
+	}
+}
