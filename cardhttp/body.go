@@ -1,0 +1,129 @@
+package cardhttp
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// state is one request's scratch: the buffered card and, while a rejection
+// is being written, the validator holding its findings. States are pooled
+// so that reading and judging a card allocates nothing once warm.
+type state struct {
+	buf   []byte
+	plain []byte // a gzip-encoded upstream card, decoded for judging
+	v     *fastvalidate.Validator
+	rej   Rejection
+}
+
+// maxPooledBuffer keeps a rare huge card from pinning its buffer in the
+// pool for every later small one.
+const maxPooledBuffer = 256 << 10
+
+var states = sync.Pool{New: func() any { return new(state) }}
+
+func getState() *state { return states.Get().(*state) }
+
+func putState(st *state) {
+	if cap(st.buf) > maxPooledBuffer {
+		st.buf = nil
+	}
+	if cap(st.plain) > maxPooledBuffer {
+		st.plain = nil
+	}
+	st.buf, st.plain = st.buf[:0], st.plain[:0]
+	st.v = nil
+	st.rej = Rejection{}
+	states.Put(st)
+}
+
+// errTooLarge reports a body over the cap.
+var errTooLarge = errors.New("cardhttp: body exceeds the size limit")
+
+// readCapped appends r's content to dst. A declared length lets it read in
+// one go into a buffer of the right size; an undeclared one grows the
+// buffer as data arrives. Either way it stops after maxBytes+1 bytes, so an
+// oversized body is never read whole.
+func readCapped(dst []byte, r io.Reader, declared, maxBytes int64) ([]byte, error) {
+	if declared > maxBytes {
+		return dst, errTooLarge
+	}
+	if declared >= 0 {
+		n := int(declared)
+		dst = grow(dst, n)
+		_, err := io.ReadFull(r, dst[len(dst):len(dst)+n])
+		if err != nil {
+			return dst, err
+		}
+		return dst[:len(dst)+n], nil
+	}
+	limit := len(dst) + int(maxBytes) + 1
+	for {
+		if len(dst) == cap(dst) {
+			dst = grow(dst, min(max(512, cap(dst)), limit-len(dst)))
+		}
+		n, err := r.Read(dst[len(dst):min(cap(dst), limit)])
+		dst = dst[:len(dst)+n]
+		if len(dst) >= limit {
+			return dst, errTooLarge
+		}
+		if err == io.EOF {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
+	}
+}
+
+// grow makes room for n more bytes, like slices.Grow but doubling so a
+// stream of small reads costs few copies.
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	nb := make([]byte, len(b), max(2*cap(b), len(b)+n))
+	copy(nb, b)
+	return nb
+}
+
+// cardBody serves a buffered card to the next handler. It gives the buffer
+// back to the pool when closed or when the handler returns, whichever comes
+// first; the lock keeps a reader that outlives the handler (a transport
+// still sending the body upstream) from reading a buffer already reused.
+type cardBody struct {
+	mu  sync.Mutex
+	st  *state
+	off int
+}
+
+func (b *cardBody) Read(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.st == nil {
+		return 0, http.ErrBodyReadAfterClose
+	}
+	if b.off >= len(b.st.buf) {
+		return 0, io.EOF
+	}
+	n := copy(p, b.st.buf[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *cardBody) Close() error {
+	b.release()
+	return nil
+}
+
+func (b *cardBody) release() {
+	b.mu.Lock()
+	if b.st != nil {
+		putState(b.st)
+		b.st = nil
+	}
+	b.mu.Unlock()
+}

@@ -1,0 +1,40 @@
+// Package cardhttp checks agent cards in HTTP traffic, in process, at a cost
+// small enough to pay on every request.
+//
+// # Requests
+//
+// [Middleware] wraps a handler in the usual func(http.Handler) http.Handler
+// shape. A request it applies to (by default a POST, PUT or PATCH of
+// application/agentcard+json or application/json, on any path) has its body
+// read once, up to a cap, and judged:
+//
+//   - a body over the cap is turned away with 413 Content Too Large; a
+//     declared Content-Length over the cap is turned away unread;
+//   - an invalid card is turned away with 422 and an RFC 9457
+//     application/problem+json body listing the findings;
+//   - a valid card reaches the next handler with its body intact, served
+//     from the one buffered copy.
+//
+// [WithRejectFunc] replaces the problem response with one of the caller's.
+//
+// # Responses
+//
+// [ModifyResponse] returns a hook for [net/http/httputil.ReverseProxy] that
+// judges agent cards served by the upstream at the well-known paths of both
+// specs (/.well-known/agentcard, /.well-known/agent-card.json and
+// /.well-known/agent.json) and replaces an invalid one with a 502 problem
+// response. A valid card is passed on byte for byte: signed cards break if
+// re-serialised.
+//
+// # Cost
+//
+// Bodies are read into pooled buffers and judged by pooled validators, so
+// reading and judging a valid card allocates nothing once the pools are
+// warm; handing the body on costs one small allocation.
+//
+// # Profiles
+//
+// Cards are judged by the "auto" profile, which recognises each card's
+// dialect, when this build of fastvalidate has it, and by "agentcard"
+// otherwise; [WithProfile] picks another.
+package cardhttp

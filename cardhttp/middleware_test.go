@@ -1,0 +1,429 @@
+package cardhttp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+func readTestdata(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// problem is the decoded shape of a problem response.
+type problem struct {
+	Type     string    `json:"type"`
+	Title    string    `json:"title"`
+	Status   int       `json:"status"`
+	Detail   string    `json:"detail"`
+	Profile  string    `json:"profile"`
+	Errors   []finding `json:"errors"`
+	Warnings []finding `json:"warnings"`
+}
+
+type finding struct {
+	Rule    string `json:"rule"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func decodeProblem(t *testing.T, resp *http.Response, body []byte) problem {
+	t.Helper()
+	if ct := resp.Header.Get("Content-Type"); ct != ProblemMediaType {
+		t.Fatalf("Content-Type = %q, want %q", ct, ProblemMediaType)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	var p problem
+	if err := dec.Decode(&p); err != nil {
+		t.Fatalf("problem body %q: %v", body, err)
+	}
+	if p.Status != resp.StatusCode {
+		t.Errorf("problem status %d, response status %d", p.Status, resp.StatusCode)
+	}
+	if p.Title != http.StatusText(resp.StatusCode) || p.Type != "about:blank" || p.Detail == "" {
+		t.Errorf("problem type/title/detail = %q/%q/%q", p.Type, p.Title, p.Detail)
+	}
+	return p
+}
+
+// expectedFindings judges card directly, for comparison with what a problem
+// response lists.
+func expectedFindings(t *testing.T, profile string, card []byte) (errs, warns []finding, resultProfile string) {
+	t.Helper()
+	res := fastvalidate.MustNew(profile).Validate(card)
+	for _, f := range res.Findings() {
+		x := finding{Rule: f.Rule(), Path: f.Path, Message: f.Message()}
+		if f.Severity == fastvalidate.SeverityError {
+			errs = append(errs, x)
+		} else {
+			warns = append(warns, x)
+		}
+	}
+	return errs, warns, res.Profile
+}
+
+// recordingHandler remembers what the wrapped handler saw.
+type recordingHandler struct {
+	called bool
+	body   []byte
+	err    error
+}
+
+func (h *recordingHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.called = true
+	h.body, h.err = io.ReadAll(r.Body)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func mustMiddleware(t testing.TB, opts ...Option) func(http.Handler) http.Handler {
+	t.Helper()
+	mw, err := Middleware(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mw
+}
+
+func post(body io.Reader, contentType string) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, "/agents", body)
+	r.Header.Set("Content-Type", contentType)
+	return r
+}
+
+// onlyReader hides bytes.Reader's length so that the request is sent with
+// an unknown length, as a chunked body would be.
+type onlyReader struct{ io.Reader }
+
+func TestMiddleware_ValidCardReachesHandlerIntact(t *testing.T) {
+	card := readTestdata(t, "valid.json")
+	for _, tc := range []struct {
+		name string
+		req  *http.Request
+	}{
+		{"content-length", post(bytes.NewReader(card), MediaType)},
+		{"unknown-length", post(onlyReader{bytes.NewReader(card)}, "application/json; charset=utf-8")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "unknown-length" {
+				tc.req.ContentLength = -1
+			}
+			h := &recordingHandler{}
+			rec := httptest.NewRecorder()
+			mustMiddleware(t)(h).ServeHTTP(rec, tc.req)
+			if rec.Code != http.StatusNoContent || !h.called {
+				t.Fatalf("status %d, handler called %v; body %s", rec.Code, h.called, rec.Body)
+			}
+			if h.err != nil || !bytes.Equal(h.body, card) {
+				t.Fatalf("handler read %q, %v; want the card unchanged", h.body, h.err)
+			}
+		})
+	}
+}
+
+func TestMiddleware_InvalidCardGets422Problem(t *testing.T) {
+	card := readTestdata(t, "invalid.json")
+	h := &recordingHandler{}
+	rec := httptest.NewRecorder()
+	mustMiddleware(t, WithProfile("agentcard"))(h).ServeHTTP(rec, post(bytes.NewReader(card), MediaType))
+	resp := rec.Result()
+	if resp.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", resp.StatusCode)
+	}
+	if h.called {
+		t.Fatal("the next handler saw an invalid card")
+	}
+	p := decodeProblem(t, resp, rec.Body.Bytes())
+	errs, warns, profile := expectedFindings(t, "agentcard", card)
+	if len(errs) == 0 {
+		t.Fatal("testdata/invalid.json is valid; the test proves nothing")
+	}
+	if p.Profile != profile || !equalFindings(p.Errors, errs) || !equalFindings(p.Warnings, warns) {
+		t.Fatalf("problem lists profile %q errors %v warnings %v;\nwant %q %v %v", p.Profile, p.Errors, p.Warnings, profile, errs, warns)
+	}
+}
+
+func equalFindings(a, b []finding) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+func TestMiddleware_OversizedBody(t *testing.T) {
+	const limit = 1000
+	big := bytes.Repeat([]byte(" "), 10*limit)
+	t.Run("declared length is not read", func(t *testing.T) {
+		body := &countingReader{r: bytes.NewReader(big)}
+		r := post(body, MediaType)
+		r.ContentLength = int64(len(big))
+		h := &recordingHandler{}
+		rec := httptest.NewRecorder()
+		mustMiddleware(t, WithMaxBytes(limit))(h).ServeHTTP(rec, r)
+		if rec.Code != http.StatusRequestEntityTooLarge || h.called {
+			t.Fatalf("status %d, handler called %v", rec.Code, h.called)
+		}
+		if body.n != 0 {
+			t.Fatalf("read %d bytes of a body declared too large", body.n)
+		}
+		decodeProblem(t, rec.Result(), rec.Body.Bytes())
+	})
+	t.Run("unknown length is read only up to the cap", func(t *testing.T) {
+		body := &countingReader{r: bytes.NewReader(big)}
+		r := post(body, MediaType)
+		r.ContentLength = -1
+		h := &recordingHandler{}
+		rec := httptest.NewRecorder()
+		mustMiddleware(t, WithMaxBytes(limit))(h).ServeHTTP(rec, r)
+		if rec.Code != http.StatusRequestEntityTooLarge || h.called {
+			t.Fatalf("status %d, handler called %v", rec.Code, h.called)
+		}
+		if body.n > limit+1 {
+			t.Fatalf("read %d bytes, want at most the cap + 1 = %d", body.n, limit+1)
+		}
+		if rec.Header().Get("Connection") != "close" {
+			t.Error("a 413 leaves the connection open with the rest of the body unread")
+		}
+	})
+	t.Run("exactly the cap is accepted", func(t *testing.T) {
+		card := readTestdata(t, "valid.json")
+		padded := append(bytes.Repeat([]byte(" "), limit-len(card)), card...)
+		r := post(onlyReader{bytes.NewReader(padded)}, MediaType)
+		r.ContentLength = -1
+		h := &recordingHandler{}
+		rec := httptest.NewRecorder()
+		mustMiddleware(t, WithMaxBytes(limit))(h).ServeHTTP(rec, r)
+		if rec.Code != http.StatusNoContent || !bytes.Equal(h.body, padded) {
+			t.Fatalf("status %d, handler body %d bytes; want 204 and %d bytes", rec.Code, len(h.body), len(padded))
+		}
+	})
+}
+
+func TestMiddleware_UncheckedRequestsPassThrough(t *testing.T) {
+	notACard := []byte("not json at all")
+	for _, tc := range []struct {
+		name   string
+		opts   []Option
+		method string
+		path   string
+		ctype  string
+		check  bool
+	}{
+		{"GET", nil, http.MethodGet, "/agents", MediaType, false},
+		{"text/plain", nil, http.MethodPost, "/agents", "text/plain", false},
+		{"no content type", nil, http.MethodPost, "/agents", "", false},
+		{"PUT", nil, http.MethodPut, "/agents", MediaType, true},
+		{"media type case and parameters", nil, http.MethodPost, "/agents", " Application/JSON ; charset=utf-8", true},
+		{"other path", []Option{WithPaths("/register")}, http.MethodPost, "/agents", MediaType, false},
+		{"exact path", []Option{WithPaths("/register")}, http.MethodPost, "/register", MediaType, true},
+		{"exact path is not a prefix", []Option{WithPaths("/register")}, http.MethodPost, "/register/x", MediaType, false},
+		{"subtree", []Option{WithPaths("/agents/")}, http.MethodPost, "/agents/7", MediaType, true},
+		{"custom method", []Option{WithMethods("DELETE")}, http.MethodPost, "/agents", MediaType, false},
+		{"custom content type", []Option{WithContentTypes("application/vnd.card")}, http.MethodPost, "/agents", "application/vnd.card", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest(tc.method, tc.path, bytes.NewReader(notACard))
+			if tc.ctype != "" {
+				r.Header.Set("Content-Type", tc.ctype)
+			}
+			h := &recordingHandler{}
+			rec := httptest.NewRecorder()
+			mustMiddleware(t, tc.opts...)(h).ServeHTTP(rec, r)
+			checked := rec.Code == http.StatusUnprocessableEntity
+			if checked != tc.check {
+				t.Fatalf("status %d: checked = %v, want %v", rec.Code, checked, tc.check)
+			}
+			if !tc.check && !bytes.Equal(h.body, notACard) {
+				t.Fatalf("unchecked request's body reached the handler as %q", h.body)
+			}
+		})
+	}
+}
+
+func TestMiddleware_RejectFunc(t *testing.T) {
+	var got struct {
+		status int
+		rules  []string
+	}
+	mw := mustMiddleware(t, WithProfile("agentcard"), WithRejectFunc(func(w http.ResponseWriter, r *http.Request, rej *Rejection) {
+		got.status = rej.Status
+		for _, f := range rej.Result.Findings() {
+			got.rules = append(got.rules, f.Rule())
+		}
+		w.Header().Set("X-Reason", "card")
+		http.Error(w, "no", http.StatusTeapot)
+	}))
+	card := readTestdata(t, "invalid.json")
+	rec := httptest.NewRecorder()
+	mw(&recordingHandler{}).ServeHTTP(rec, post(bytes.NewReader(card), MediaType))
+	if rec.Code != http.StatusTeapot || rec.Header().Get("X-Reason") != "card" {
+		t.Fatalf("the reject func's response was not sent: %d %v", rec.Code, rec.Header())
+	}
+	errs, _, _ := expectedFindings(t, "agentcard", card)
+	if got.status != http.StatusUnprocessableEntity || len(got.rules) < len(errs) {
+		t.Fatalf("reject func saw status %d rules %v", got.status, got.rules)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+func TestMiddleware_UnreadableBody(t *testing.T) {
+	r := post(failingReader{}, MediaType)
+	r.ContentLength = -1
+	h := &recordingHandler{}
+	rec := httptest.NewRecorder()
+	mustMiddleware(t)(h).ServeHTTP(rec, r)
+	if rec.Code != http.StatusBadRequest || h.called {
+		t.Fatalf("status %d, handler called %v", rec.Code, h.called)
+	}
+	p := decodeProblem(t, rec.Result(), rec.Body.Bytes())
+	if strings.Contains(p.Detail, "reset") {
+		t.Errorf("detail leaks the transport error: %q", p.Detail)
+	}
+}
+
+func TestMiddleware_BodyUnusableAfterHandlerReturns(t *testing.T) {
+	var kept io.ReadCloser
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { kept = r.Body })
+	card := readTestdata(t, "valid.json")
+	mustMiddleware(t)(next).ServeHTTP(httptest.NewRecorder(), post(bytes.NewReader(card), MediaType))
+	if _, err := kept.Read(make([]byte, 10)); !errors.Is(err, http.ErrBodyReadAfterClose) {
+		t.Fatalf("read after the handler returned: %v, want ErrBodyReadAfterClose", err)
+	}
+}
+
+func TestMiddleware_UnknownProfile(t *testing.T) {
+	if _, err := Middleware(WithProfile("no-such-profile")); !errors.Is(err, fastvalidate.ErrUnknownProfile) {
+		t.Fatalf("err = %v, want ErrUnknownProfile", err)
+	}
+}
+
+// TestMiddleware_RealCards sends every real-world card through the
+// middleware: its verdict must be the validator's, and a passing card must
+// arrive unchanged.
+func TestMiddleware_RealCards(t *testing.T) {
+	dir := filepath.Join("..", "..", "shared", "corpus", "real")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) == 0 {
+		t.Skip("no real cards in " + dir)
+	}
+	mw := mustMiddleware(t)
+	v := fastvalidate.MustNew(defaultProfile())
+	for _, f := range files {
+		card, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := v.Validate(card).Valid()
+		h := &recordingHandler{}
+		rec := httptest.NewRecorder()
+		mw(h).ServeHTTP(rec, post(bytes.NewReader(card), MediaType))
+		switch {
+		case want && (rec.Code != http.StatusNoContent || !bytes.Equal(h.body, card)):
+			t.Errorf("%s: valid card got %d, body intact %v", filepath.Base(f), rec.Code, bytes.Equal(h.body, card))
+		case !want && rec.Code != http.StatusUnprocessableEntity:
+			t.Errorf("%s: invalid card got %d", filepath.Base(f), rec.Code)
+		case !want:
+			decodeProblem(t, rec.Result(), rec.Body.Bytes())
+		}
+	}
+}
+
+// resettableBody replays one card for every request of an allocation test.
+type resettableBody struct{ bytes.Reader }
+
+func (*resettableBody) Close() error { return nil }
+
+// TestMiddleware_CheckAllocs asserts that reading and judging a valid card
+// allocates nothing once the pools are warm, with and without a declared
+// length.
+func TestMiddleware_CheckAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items under the race detector")
+	}
+	card := readTestdata(t, "valid.json")
+	cfg, pool, err := newConfig(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &checker{cfg: cfg, pool: pool}
+	for _, declared := range []int64{int64(len(card)), -1} {
+		body := &resettableBody{}
+		r := post(body, MediaType)
+		r.Body = body
+		r.ContentLength = declared
+		step := func() {
+			body.Reset(card)
+			st, ok := c.check(r)
+			if !ok {
+				t.Fatalf("valid card rejected with %d", st.rej.Status)
+			}
+			putState(st)
+		}
+		step()
+		if n := testing.AllocsPerRun(1000, step); n != 0 {
+			t.Errorf("declared length %d: %v allocations per valid card, want 0", declared, n)
+		}
+	}
+}
+
+func TestAppendJSONString_MatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", "quote\" backslash\\ slash/", "\x00\x01\x1f\x7f", "tab\tnl\ncr\r", "é ü 日本 🙂", "bad \xff\xfe utf8 \xe2\x82", "\u2028\u2029"} {
+		checkJSONString(t, s)
+	}
+}
+
+func FuzzAppendJSONString(f *testing.F) {
+	f.Add("a\"b\\c\x00\xff")
+	f.Fuzz(func(t *testing.T, s string) { checkJSONString(t, s) })
+}
+
+// checkJSONString requires appendJSONString's output to decode to what
+// encoding/json makes of the same string (invalid bytes become U+FFFD).
+func checkJSONString(t *testing.T, s string) {
+	t.Helper()
+	out := appendJSONString(nil, s)
+	var got string
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("appendJSONString(%q) = %s: %v", s, out, err)
+	}
+	ref, _ := json.Marshal(s)
+	var want string
+	json.Unmarshal(ref, &want)
+	if got != want {
+		t.Fatalf("appendJSONString(%q) decodes to %q, want %q", s, got, want)
+	}
+}

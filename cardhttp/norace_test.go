@@ -1,0 +1,5 @@
+//go:build !race
+
+package cardhttp
+
+const raceEnabled = false
