@@ -74,8 +74,8 @@ type Row struct {
 
 // Table is one corpus's results.
 type Table struct {
-	Corpus   Corpus
-	Rows     []*Row
+	Corpus      Corpus
+	Rows        []*Row
 	Verdicts    map[string][]Verdict // by tool key, one per distinct card
 	Comparisons []*Comparison
 }
