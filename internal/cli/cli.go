@@ -1,0 +1,412 @@
+// Package cli is the cardscan command: a function of its arguments and
+// standard streams that returns the exit status, so that every behaviour
+// can be tested in-process.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/summary"
+)
+
+// Exit statuses. Every path out of Run maps to exactly one of them here.
+const (
+	exitOK      = 0 // every card passed (per --fail-on)
+	exitInvalid = 1 // at least one card failed
+	exitUsage   = 2 // bad flags or arguments
+	exitIO      = 3 // an input or output could not be read, decompressed or written
+)
+
+// usageError is a mistake in the command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// Run runs cardscan with args (without the program name) and returns the
+// exit status.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	con := &console{w: stderr}
+	if len(args) > 0 {
+		switch args[0] {
+		case "summary":
+			return runSummary(args[1:], stdout, con)
+		case "serve", "fetch":
+			if run := subcommands[args[0]]; run != nil {
+				return run(args[1:], stdin, stdout, stderr)
+			}
+			con.errorf("%s is not available in this build", args[0])
+			return exitUsage
+		}
+	}
+	opts, err := parseFlags(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usageText)
+			return exitOK
+		}
+		con.errorf("%s", err.Error())
+		con.hintf("run 'cardscan --help' for usage")
+		return exitUsage
+	}
+	switch {
+	case opts.version:
+		fmt.Fprintf(stdout, "cardscan %s\n", version())
+		return exitOK
+	case opts.listRules:
+		if err := listRules(stdout); err != nil {
+			return exitIO
+		}
+		return exitOK
+	}
+	return scan(opts, stdin, stdout, con)
+}
+
+// subcommands are the commands other packages add: serve and fetch.
+var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{}
+
+type options struct {
+	jobs       int
+	profile    string
+	format     string
+	all        bool
+	quiet      bool
+	validOut   string
+	invalidOut string
+	summary    string
+	progress   string
+	color      string
+	failOn     string
+	maxInvalid int64
+	maxRecord  int
+	chunkSize  int
+	listRules  bool
+	version    bool
+	paths      []string
+}
+
+const usageText = `usage: cardscan [flags] [PATH ...]
+       cardscan summary merge SUMMARY.json ...
+
+Validates agent cards: one per line in NDJSON files (.ndjson, .jsonl, or any
+named file), one document holding a card or an array of cards in .json
+files, each optionally gzip or zstd compressed (told by magic bytes). No
+PATH, or '-', reads standard input. A directory is walked in lexical order
+for *.json, *.ndjson and *.jsonl, each optionally .gz or .zst.
+
+flags:
+  -j, --jobs N            workers (default: the number of CPUs)
+      --profile NAME      rule set: auto or one of --list-rules' profiles (default auto)
+      --format FORMAT     text, jsonl or github (default text)
+      --all               jsonl: a verdict for every card; text: an ok line per valid card
+  -q, --quiet             no findings on stdout, only the summary and the exit status
+      --valid-out FILE    copy every valid record to FILE (.gz or .zst compresses)
+      --invalid-out FILE  copy every invalid record to FILE (.gz or .zst compresses)
+      --summary FILE      write a JSON summary to FILE ('-' for stdout)
+      --progress WHEN     auto, always or never: a progress line on stderr (default auto)
+      --color WHEN        auto, always or never: colour text findings (default auto)
+      --fail-on LEVEL     error, warning or never: what makes the exit status 1 (default error)
+      --max-invalid N     stop after N invalid cards (0: never)
+      --max-record SIZE   longest record judged, e.g. 16MiB (default 16MiB)
+      --chunk-size SIZE   bytes handed to a worker at a time (default 1MiB)
+      --list-rules        print the rules and exit
+      --version           print the version and exit
+
+exit status: 0 every card passed, 1 a card failed, 2 usage error,
+3 an input could not be read or an output written.
+`
+
+// parseFlags parses args, allowing flags after paths (but not after "--").
+func parseFlags(args []string) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("cardscan", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.IntVar(&o.jobs, "j", 0, "")
+	fs.IntVar(&o.jobs, "jobs", 0, "")
+	fs.StringVar(&o.profile, "profile", "auto", "")
+	fs.StringVar(&o.format, "format", "text", "")
+	fs.BoolVar(&o.all, "all", false, "")
+	fs.BoolVar(&o.quiet, "q", false, "")
+	fs.BoolVar(&o.quiet, "quiet", false, "")
+	fs.StringVar(&o.validOut, "valid-out", "", "")
+	fs.StringVar(&o.invalidOut, "invalid-out", "", "")
+	fs.StringVar(&o.summary, "summary", "", "")
+	fs.StringVar(&o.progress, "progress", "auto", "")
+	fs.StringVar(&o.color, "color", "auto", "")
+	fs.StringVar(&o.failOn, "fail-on", "error", "")
+	fs.Int64Var(&o.maxInvalid, "max-invalid", 0, "")
+	maxRecord := sizeFlag(pipeline.DefaultMaxRecord)
+	chunkSize := sizeFlag(pipeline.DefaultChunkSize)
+	fs.Var(&maxRecord, "max-record", "")
+	fs.Var(&chunkSize, "chunk-size", "")
+	fs.BoolVar(&o.listRules, "list-rules", false, "")
+	fs.BoolVar(&o.version, "version", false, "")
+
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usageError{strings.TrimPrefix(err.Error(), "flag provided but not defined: ")}
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(rest) < len(args) && len(args) > 0 && isDashDash(args, rest) {
+			o.paths = append(o.paths, rest...)
+			break
+		}
+		o.paths = append(o.paths, rest[0])
+		rest = rest[1:]
+	}
+	o.maxRecord, o.chunkSize = int(maxRecord), int(chunkSize)
+
+	if o.jobs < 0 || o.jobs > 4096 {
+		return nil, usagef("-j %d: want 1 to 4096 workers", o.jobs)
+	}
+	if o.jobs == 0 {
+		o.jobs = runtime.GOMAXPROCS(0)
+	}
+	if !oneOf(o.format, "text", "jsonl", "github") {
+		return nil, usagef("--format %q: want text, jsonl or github", o.format)
+	}
+	if !oneOf(o.progress, "auto", "always", "never") {
+		return nil, usagef("--progress %q: want auto, always or never", o.progress)
+	}
+	if !oneOf(o.color, "auto", "always", "never") {
+		return nil, usagef("--color %q: want auto, always or never", o.color)
+	}
+	if !oneOf(o.failOn, "error", "warning", "never") {
+		return nil, usagef("--fail-on %q: want error, warning or never", o.failOn)
+	}
+	if o.maxInvalid < 0 {
+		return nil, usagef("--max-invalid %d: want 0 (no limit) or more", o.maxInvalid)
+	}
+	if o.maxRecord < 1 {
+		return nil, usagef("--max-record must be at least 1 byte")
+	}
+	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
+		return nil, usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
+	}
+	if o.validOut != "" && o.validOut == o.invalidOut {
+		return nil, usagef("--valid-out and --invalid-out name the same file %q", o.validOut)
+	}
+	return o, nil
+}
+
+// isDashDash reports whether rest follows a "--" in args, after which
+// everything is a path.
+func isDashDash(args, rest []string) bool {
+	i := len(args) - len(rest) - 1
+	return i >= 0 && args[i] == "--"
+}
+
+func oneOf(s string, choices ...string) bool {
+	for _, c := range choices {
+		if s == c {
+			return true
+		}
+	}
+	return false
+}
+
+// sizeFlag is a byte count written as 123, 64KiB, 16MiB, 1GiB (or K, M,
+// G, KB, MB, GB, all powers of 1024).
+type sizeFlag int
+
+func (s *sizeFlag) String() string { return strconv.Itoa(int(*s)) }
+
+func (s *sizeFlag) Set(v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return err
+	}
+	*s = sizeFlag(n)
+	return nil
+}
+
+func parseSize(v string) (int, error) {
+	t := strings.ToLower(strings.TrimSpace(v))
+	mult := 1
+	for _, u := range []struct {
+		suffix string
+		mult   int
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 0 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("%q is not a size such as 4096, 64KiB or 16MiB", v)
+	}
+	return n * mult, nil
+}
+
+// resolveProfile maps the profile flag to a profile fastvalidate knows:
+// auto means agentcard while no auto profile exists.
+func resolveProfile(name string) (string, error) {
+	if _, err := fastvalidate.New(name); err == nil {
+		return name, nil
+	}
+	if name == "auto" {
+		return "agentcard", nil
+	}
+	return "", usagef("unknown profile %q; known profiles: auto, %s", name, strings.Join(fastvalidate.Profiles(), ", "))
+}
+
+func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
+	start := time.Now()
+	profile, err := resolveProfile(o.profile)
+	if err != nil {
+		con.errorf("%s", err)
+		return exitUsage
+	}
+	inputs, total, walkErrors := expandPaths(o.paths, stdin, con)
+
+	cfg := pipeline.Config{
+		Profile:    profile,
+		Jobs:       o.jobs,
+		ChunkSize:  o.chunkSize,
+		MaxRecord:  o.maxRecord,
+		All:        o.all,
+		MaxInvalid: o.maxInvalid,
+		Findings:   stdout,
+		Stdin:      stdin,
+		Progress:   new(pipeline.Progress),
+		Diagnose:   func(msg string) { con.errorf("%s", msg) },
+	}
+	switch {
+	case o.quiet:
+		cfg.Format = pipeline.FormatNone
+	case o.format == "jsonl":
+		cfg.Format = pipeline.FormatJSONL
+	case o.format == "github":
+		cfg.Format = pipeline.FormatGitHub
+	default:
+		cfg.Format = pipeline.FormatText
+		if wantColor(o.color, stdout) {
+			cfg.Style = report.Color
+		}
+	}
+
+	var outs []*outputFile
+	for _, spec := range []struct {
+		flag, path string
+		dst        *io.Writer
+	}{{"--valid-out", o.validOut, &cfg.ValidOut}, {"--invalid-out", o.invalidOut, &cfg.InvalidOut}} {
+		if spec.path == "" {
+			continue
+		}
+		f, err := createOutput(spec.path)
+		if err != nil {
+			con.errorf("%s %s: %s", spec.flag, spec.path, describe(err))
+			closeOutputs(outs)
+			return exitIO
+		}
+		outs = append(outs, f)
+		*spec.dst = f
+	}
+
+	prog := startProgress(o.progress, con, cfg.Progress, total)
+	st, runErr := pipeline.Run(cfg, inputs)
+	prog.stop()
+
+	if runErr != nil {
+		var oe *pipeline.OutputError
+		if errors.As(runErr, &oe) && oe.Name == "stdout" && isClosedPipe(oe.Err) {
+			// The reader of our output has gone (cardscan ... | head):
+			// that is the end of the run, not an error.
+			closeOutputs(outs)
+			return verdictStatus(o.failOn, &st)
+		}
+	}
+	status := verdictStatus(o.failOn, &st)
+	if runErr != nil {
+		con.errorf("writing %s", runErr)
+		status = exitIO
+	}
+	for _, f := range outs {
+		if err := f.Close(); err != nil {
+			con.errorf("%s %s: %s", f.flagName(o), f.path, describe(err))
+			status = exitIO
+		}
+	}
+
+	sum := summary.Summary{
+		Records:           st.Records,
+		Valid:             st.Valid,
+		Invalid:           st.Invalid,
+		Errors:            st.Errors,
+		Warnings:          st.Warnings,
+		Rules:             st.Rules,
+		Profiles:          map[string]int64{},
+		Inputs:            st.Inputs + int64(walkErrors),
+		InputErrors:       st.InputErrors + int64(walkErrors),
+		BytesRead:         st.BytesRead,
+		BytesDecompressed: st.BytesDecompressed,
+		Seconds:           time.Since(start).Seconds(),
+		StoppedEarly:      st.Stopped,
+		Shards:            1,
+	}
+	for name, n := range st.Profiles {
+		if name == "" {
+			name = "none"
+		}
+		sum.Profiles[name] += n
+	}
+	sum.Finish()
+	if sum.InputErrors > 0 {
+		status = exitIO
+	}
+	if o.summary != "" {
+		if err := sum.WriteFile(o.summary, stdout); err != nil {
+			con.errorf("--summary %s: %s", o.summary, describe(err))
+			status = exitIO
+		}
+	}
+	con.linef("cardscan: %s", sum.Human())
+	return status
+}
+
+// verdictStatus is the exit status the cards call for under --fail-on.
+func verdictStatus(failOn string, st *pipeline.Stats) int {
+	switch {
+	case failOn == "never":
+		return exitOK
+	case st.Invalid > 0:
+		return exitInvalid
+	case failOn == "warning" && st.Warnings > 0:
+		return exitInvalid
+	}
+	return exitOK
+}
+
+func isClosedPipe(err error) bool {
+	return errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe)
+}
+
+func describe(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"text/tabwriter"
+
+	"github.com/cardscan/cardscan/internal/summary"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// version describes the build: the module version (or "devel" in a
+// checkout), the VCS revision when recorded, and the Go version.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = "-dirty"
+			}
+		}
+	}
+	if rev != "" {
+		v += " " + rev[:min(12, len(rev))] + modified
+	}
+	return v + " " + info.GoVersion
+}
+
+// listRules prints the rule table: ID, severity, profiles, description.
+func listRules(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "RULE\tSEVERITY\tPROFILES\tDESCRIPTION")
+	for _, r := range fastvalidate.Rules() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Profiles, r.Description)
+	}
+	return tw.Flush()
+}
+
+// runSummary is `cardscan summary merge A.json B.json ...`: it adds up the
+// summaries of shards and prints the total.
+func runSummary(args []string, stdout io.Writer, con *console) int {
+	if len(args) == 0 || args[0] != "merge" {
+		con.errorf("usage: cardscan summary merge SUMMARY.json ...")
+		return exitUsage
+	}
+	if len(args) == 1 {
+		con.errorf("summary merge: no summary files given")
+		return exitUsage
+	}
+	var total summary.Summary
+	for _, path := range args[1:] {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			con.errorf("%s: %s", path, describe(err))
+			return exitIO
+		}
+		s, err := summary.Unmarshal(b)
+		if err != nil {
+			con.errorf("%s: not a cardscan summary: %s", path, err)
+			return exitIO
+		}
+		total.Add(s)
+	}
+	if err := total.WriteFile("-", stdout); err != nil {
+		if isClosedPipe(err) {
+			return exitOK
+		}
+		con.errorf("writing stdout: %s", err)
+		return exitIO
+	}
+	return exitOK
+}

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cardscan/cardscan/internal/pipeline"
+)
+
+const stdinName = "<stdin>"
+
+// expandPaths turns the command line's paths into inputs, walking
+// directories in lexical order. It returns the total stored size when
+// every input's size is known (else 0), and the number of directory
+// entries that could not be walked, each already diagnosed.
+func expandPaths(paths []string, stdin io.Reader, con *console) (inputs []pipeline.Input, total int64, walkErrors int) {
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	known := true
+	for _, path := range paths {
+		if path == "-" {
+			inputs = append(inputs, pipeline.Input{Name: stdinName})
+			if size, ok := regularSize(stdin); ok {
+				total += size
+			} else {
+				known = false
+			}
+			continue
+		}
+		st, err := os.Stat(path)
+		if err != nil || !st.IsDir() {
+			// A missing file is reported when the reader reaches it, in
+			// order with the verdicts before it.
+			inputs = append(inputs, pipeline.Input{Name: path, Path: path, Document: isDocumentName(path)})
+			if err == nil {
+				total += st.Size()
+			}
+			continue
+		}
+		err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				con.errorf("%s: %s", p, describe(err))
+				walkErrors++
+				return nil
+			}
+			if d.IsDir() || !isCardFileName(p) {
+				return nil
+			}
+			inputs = append(inputs, pipeline.Input{Name: p, Path: p, Document: isDocumentName(p)})
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+			return nil
+		})
+		if err != nil {
+			con.errorf("%s: %s", path, describe(err))
+			walkErrors++
+		}
+	}
+	if !known {
+		total = 0
+	}
+	return inputs, total, walkErrors
+}
+
+func regularSize(r io.Reader) (int64, bool) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return 0, false
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return 0, false
+	}
+	return st.Size(), true
+}
+
+// baseName strips a compression suffix, which names the wrapping, not the
+// content.
+func baseName(path string) string {
+	name := strings.ToLower(filepath.Base(path))
+	for _, suffix := range []string{".gz", ".zst"} {
+		if strings.HasSuffix(name, suffix) {
+			return strings.TrimSuffix(name, suffix)
+		}
+	}
+	return name
+}
+
+func isDocumentName(path string) bool { return strings.HasSuffix(baseName(path), ".json") }
+
+func isCardFileName(path string) bool {
+	name := baseName(path)
+	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".ndjson") || strings.HasSuffix(name, ".jsonl")
+}

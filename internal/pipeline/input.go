@@ -1,0 +1,123 @@
+package pipeline
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Input is one source of records.
+type Input struct {
+	// Name identifies the input in reports: the path as given, or
+	// "<stdin>".
+	Name string
+	// Path is the file to open; "" reads Stdin.
+	Path string
+	// Document marks a .json input: one JSON document holding a card or
+	// an array of cards, rather than one card per line.
+	Document bool
+}
+
+// Limits a compressed stream may not exceed, whatever its headers claim:
+// enough for `zstd --long` (a 128 MiB window), little enough that a
+// hostile stream cannot exhaust memory.
+const (
+	zstdMaxWindow = 128 << 20
+	zstdMaxMemory = 128 << 20
+)
+
+var (
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	gzipMagic = []byte{0x1f, 0x8b}
+)
+
+// countingReader counts the bytes read from an input as stored, before
+// any decompression. n is read by the progress display while the reader
+// runs.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// decoders keeps the decompressors of the reading goroutine, so that a
+// directory of many small compressed files costs one zstd decoder.
+type decoders struct {
+	zstd *zstd.Decoder
+	gzip *gzip.Reader
+	peek *bufio.Reader
+}
+
+// open returns the decompressed stream of r, chosen by magic bytes, and the
+// name of the compression ("" for none).
+func (d *decoders) open(r io.Reader) (io.Reader, string, error) {
+	if d.peek == nil {
+		d.peek = bufio.NewReaderSize(r, 64<<10)
+	} else {
+		d.peek.Reset(r)
+	}
+	head, err := d.peek.Peek(len(zstdMagic))
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, "", err
+	}
+	switch {
+	case bytes.HasPrefix(head, zstdMagic):
+		if d.zstd == nil {
+			d.zstd, err = zstd.NewReader(d.peek,
+				zstd.WithDecoderConcurrency(1),
+				zstd.WithDecoderMaxWindow(zstdMaxWindow),
+				zstd.WithDecoderMaxMemory(zstdMaxMemory))
+		} else {
+			err = d.zstd.Reset(d.peek)
+		}
+		if err != nil {
+			return nil, "zstd", err
+		}
+		return d.zstd, "zstd", nil
+	case bytes.HasPrefix(head, gzipMagic):
+		if d.gzip == nil {
+			d.gzip, err = gzip.NewReader(d.peek)
+		} else {
+			err = d.gzip.Reset(d.peek)
+		}
+		if err != nil {
+			return nil, "gzip", err
+		}
+		return d.gzip, "gzip", nil
+	}
+	return d.peek, "", nil
+}
+
+func (d *decoders) close() {
+	if d.zstd != nil {
+		d.zstd.Close()
+	}
+}
+
+// openFile opens an input, or returns stdin for Path "".
+func openFile(in Input, stdin io.Reader) (io.ReadCloser, error) {
+	if in.Path == "" {
+		return io.NopCloser(stdin), nil
+	}
+	f, err := os.Open(in.Path)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("is a directory")
+	}
+	return f, nil
+}

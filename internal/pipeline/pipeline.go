@@ -1,0 +1,296 @@
+// Package pipeline validates streams of cards in parallel and writes the
+// verdicts in input order.
+//
+// One goroutine reads the inputs, decompresses them and cuts them into
+// chunks of whole lines; workers, each owning a fastvalidate.Validator,
+// judge a chunk's records and render its verdicts into the chunk's own
+// buffers; the caller's goroutine waits for the chunks in the order they
+// were read and copies their buffers out. The number of chunks in flight is
+// fixed, so memory stays bounded by jobs × chunk size (a record longer than
+// a chunk grows one buffer up to the record limit, and a longer one is
+// never held whole).
+package pipeline
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+)
+
+// Format selects how verdicts are written to Config.Findings.
+type Format uint8
+
+const (
+	// FormatNone writes no verdicts (--quiet).
+	FormatNone Format = iota
+	// FormatText writes one compiler-style line per finding.
+	FormatText
+	// FormatJSONL writes one JSON object per invalid card (per card with
+	// Config.All).
+	FormatJSONL
+	// FormatGitHub writes GitHub Actions workflow commands.
+	FormatGitHub
+)
+
+// Defaults for Config's sizes.
+const (
+	DefaultChunkSize = 1 << 20
+	DefaultMaxRecord = 16 << 20
+)
+
+// Config says what a Run does.
+type Config struct {
+	Profile   string // a profile fastvalidate.New accepts
+	Jobs      int    // workers; GOMAXPROCS when 0
+	ChunkSize int    // bytes per chunk; DefaultChunkSize when 0
+	MaxRecord int    // longest record validated; DefaultMaxRecord when 0
+
+	Format Format
+	Style  report.Style
+	All    bool // report valid cards too (jsonl: a verdict each; text: an ok line)
+
+	// MaxInvalid stops the run after that many invalid cards (0: never).
+	MaxInvalid int64
+
+	Findings   io.Writer // stdout
+	ValidOut   io.Writer // receives every valid record, or nil
+	InvalidOut io.Writer // receives every invalid record, or nil
+
+	// Diagnose receives the message of every input that could not be read
+	// completely, in input order, after the verdicts read before the
+	// failure have been written.
+	Diagnose func(msg string)
+
+	// Stdin is read for an Input with an empty Path.
+	Stdin io.Reader
+
+	// Progress, when not nil, is kept up to date while the run goes on.
+	Progress *Progress
+
+	// Options are passed to every fastvalidate.New.
+	Options []fastvalidate.Option
+}
+
+// Progress holds counters that another goroutine may read during a Run.
+type Progress struct {
+	BytesRead atomic.Int64 // bytes read from the inputs as stored
+	Records   atomic.Int64 // records judged and written
+}
+
+// Stats counts what a Run saw.
+type Stats struct {
+	Records  int64
+	Valid    int64
+	Invalid  int64
+	Errors   int64 // error findings
+	Warnings int64 // warning findings
+	// Rules counts the findings of each rule by ID (at most
+	// fastvalidate's per-card cap of findings are seen per card).
+	Rules map[string]int64
+	// Profiles counts cards by the profile that judged them; "" when none
+	// did (e.g. a card that is not JSON, under the auto profile).
+	Profiles map[string]int64
+
+	Inputs            int64
+	InputErrors       int64 // inputs that could not be read to the end
+	BytesRead         int64
+	BytesDecompressed int64
+	// Stopped is set when MaxInvalid ended the run early.
+	Stopped bool
+}
+
+// OutputError wraps a failure to write verdicts or records; the run stops
+// at once. errors.Is(err, syscall.EPIPE) tells a closed pipe.
+type OutputError struct {
+	Name string // "stdout", or the flag naming the output
+	Err  error
+}
+
+func (e *OutputError) Error() string { return e.Name + ": " + e.Err.Error() }
+func (e *OutputError) Unwrap() error { return e.Err }
+
+// Run validates every record of inputs, writes the verdicts and records as
+// cfg says, and returns what it counted. It returns an error only when an
+// output could not be written; unreadable inputs are reported through
+// cfg.Diagnose and counted in Stats.InputErrors.
+func Run(cfg Config, inputs []Input) (Stats, error) {
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if cfg.ChunkSize <= 0 {
+		cfg.ChunkSize = DefaultChunkSize
+	}
+	if cfg.MaxRecord <= 0 {
+		cfg.MaxRecord = DefaultMaxRecord
+	}
+	if cfg.Diagnose == nil {
+		cfg.Diagnose = func(string) {}
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = new(Progress)
+	}
+	if _, err := fastvalidate.New(cfg.Profile, cfg.Options...); err != nil {
+		return Stats{}, err
+	}
+	p := newPipeline(&cfg)
+	return p.run(inputs)
+}
+
+type pipeline struct {
+	cfg     *Config
+	free    chan *chunk // chunks not in flight; its capacity bounds memory
+	order   chan *chunk // chunks in input order, for the writer
+	work    chan *chunk // chunks for the workers
+	stop    chan struct{}
+	stopped atomic.Bool
+
+	bytesRead         *atomic.Int64
+	bytesDecompressed atomic.Int64
+	inputErrors       atomic.Int64
+
+	ruleSlots int
+}
+
+func newPipeline(cfg *Config) *pipeline {
+	inFlight := 2*cfg.Jobs + 2
+	p := &pipeline{
+		cfg:       cfg,
+		free:      make(chan *chunk, inFlight),
+		order:     make(chan *chunk, inFlight),
+		work:      make(chan *chunk, cfg.Jobs),
+		stop:      make(chan struct{}),
+		bytesRead: &cfg.Progress.BytesRead,
+	}
+	for _, r := range fastvalidate.Rules() {
+		p.ruleSlots = max(p.ruleSlots, int(r.Code)+1)
+	}
+	for range inFlight {
+		p.free <- &chunk{done: make(chan struct{}, 1)}
+	}
+	return p
+}
+
+func (p *pipeline) run(inputs []Input) (Stats, error) {
+	go p.read(inputs)
+	for range p.cfg.Jobs {
+		go p.runWorker()
+	}
+	st := Stats{Inputs: int64(len(inputs)), Rules: map[string]int64{}, Profiles: map[string]int64{}}
+	err := p.write(&st)
+	if err != nil || st.Stopped {
+		p.halt()
+	}
+	st.BytesRead = p.bytesRead.Load()
+	st.BytesDecompressed = p.bytesDecompressed.Load()
+	st.InputErrors = p.inputErrors.Load()
+	return st, err
+}
+
+// halt tells the reader to stop early.
+func (p *pipeline) halt() {
+	if p.stopped.CompareAndSwap(false, true) {
+		close(p.stop)
+	}
+}
+
+func (p *pipeline) runWorker() {
+	w := newWorker(p.cfg, p.ruleSlots)
+	for c := range p.work {
+		w.process(c, 0)
+		c.done <- struct{}{}
+	}
+}
+
+// write copies the chunks' output in input order and sums their counts.
+// On an output error or when MaxInvalid is reached it returns at once; the
+// reader and workers then wind down by themselves.
+func (p *pipeline) write(st *Stats) error {
+	cfg := p.cfg
+	var limiter *worker // re-judges the chunk in which MaxInvalid is reached
+	for c := range p.order {
+		<-c.done
+		if cfg.MaxInvalid > 0 && st.Invalid+c.st.invalid >= cfg.MaxInvalid && c.st.invalid > 0 {
+			if limiter == nil {
+				limiter = newWorker(cfg, p.ruleSlots)
+			}
+			limiter.process(c, cfg.MaxInvalid-st.Invalid)
+			st.Stopped = true
+		}
+		if err := p.emit(c, st); err != nil {
+			return err
+		}
+		p.recycle(c)
+		if st.Stopped {
+			return nil
+		}
+	}
+	return nil
+}
+
+func (p *pipeline) emit(c *chunk, st *Stats) error {
+	cfg := p.cfg
+	if len(c.out) > 0 {
+		if _, err := cfg.Findings.Write(c.out); err != nil {
+			return &OutputError{Name: "stdout", Err: err}
+		}
+	}
+	if len(c.validOut) > 0 {
+		if _, err := cfg.ValidOut.Write(c.validOut); err != nil {
+			return &OutputError{Name: "--valid-out", Err: err}
+		}
+	}
+	if len(c.invalidOut) > 0 {
+		if _, err := cfg.InvalidOut.Write(c.invalidOut); err != nil {
+			return &OutputError{Name: "--invalid-out", Err: err}
+		}
+	}
+	s := &c.st
+	st.Records += s.records
+	st.Valid += s.valid
+	st.Invalid += s.invalid
+	st.Errors += s.errors
+	st.Warnings += s.warnings
+	if s.anyFindings {
+		for code, n := range s.rules {
+			if n != 0 {
+				st.Rules[fastvalidate.Code(code).String()] += n
+			}
+		}
+	}
+	for _, pc := range s.profiles {
+		if pc.n != 0 {
+			st.Profiles[pc.name] += pc.n
+		}
+	}
+	cfg.Progress.Records.Add(s.records)
+	if c.kind == kindDiagnostic {
+		cfg.Diagnose(c.diag)
+	}
+	return nil
+}
+
+// recycle returns a chunk to the free list. Buffers grown for one long
+// record are dropped rather than kept for the rest of the run.
+func (p *pipeline) recycle(c *chunk) {
+	if cap(c.buf) > 4*p.cfg.ChunkSize {
+		c.buf = nil
+	}
+	c.out = shrink(c.out, 4*p.cfg.ChunkSize)
+	c.validOut = shrink(c.validOut, 4*p.cfg.ChunkSize)
+	c.invalidOut = shrink(c.invalidOut, 4*p.cfg.ChunkSize)
+	p.free <- c
+}
+
+func shrink(b []byte, limit int) []byte {
+	if cap(b) > limit {
+		return nil
+	}
+	return b[:0]
+}
+
+// errHalted ends reading when the writer has stopped.
+var errHalted = errors.New("halted")

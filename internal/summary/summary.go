@@ -1,0 +1,165 @@
+// Package summary is the JSON report of a cardscan run, and the sum of
+// several such reports for a dump validated in shards.
+package summary
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/bytedance/sonic"
+)
+
+// Summary is what --summary writes. Counts add up under Merge; Seconds is
+// the sum of the runs' wall-clock times and MBPerSecond is recomputed from
+// the sums, i.e. the throughput per process.
+type Summary struct {
+	Records  int64 `json:"records"`
+	Valid    int64 `json:"valid"`
+	Invalid  int64 `json:"invalid"`
+	Errors   int64 `json:"errors"`   // error findings
+	Warnings int64 `json:"warnings"` // warning findings
+	// Rules counts findings by rule ID.
+	Rules map[string]int64 `json:"rules"`
+	// Profiles counts cards by the profile that judged them; "none" for
+	// cards no profile judged.
+	Profiles map[string]int64 `json:"profiles"`
+
+	Inputs            int64   `json:"inputs"`
+	InputErrors       int64   `json:"input_errors"`
+	BytesRead         int64   `json:"bytes_read"`         // as stored, compressed or not
+	BytesDecompressed int64   `json:"bytes_decompressed"` // as judged
+	Seconds           float64 `json:"seconds"`
+	MBPerSecond       float64 `json:"mb_per_second"` // decompressed MB (10^6 bytes) per second
+	// StoppedEarly tells that --max-invalid ended a run before its inputs did.
+	StoppedEarly bool `json:"stopped_early"`
+	// Shards is the number of runs summed up: 1 for one run.
+	Shards int64 `json:"shards"`
+}
+
+// api sorts map keys, so that summaries diff cleanly.
+var api = sonic.Config{SortMapKeys: true, ValidateString: true}.Froze()
+
+// Finish sets the derived fields.
+func (s *Summary) Finish() {
+	if s.Rules == nil {
+		s.Rules = map[string]int64{}
+	}
+	if s.Profiles == nil {
+		s.Profiles = map[string]int64{}
+	}
+	s.MBPerSecond = 0
+	if s.Seconds > 0 {
+		s.MBPerSecond = float64(s.BytesDecompressed) / 1e6 / s.Seconds
+	}
+}
+
+// Add adds o's counts to s.
+func (s *Summary) Add(o *Summary) {
+	s.Records += o.Records
+	s.Valid += o.Valid
+	s.Invalid += o.Invalid
+	s.Errors += o.Errors
+	s.Warnings += o.Warnings
+	if s.Rules == nil {
+		s.Rules = map[string]int64{}
+	}
+	for k, v := range o.Rules {
+		s.Rules[k] += v
+	}
+	if s.Profiles == nil {
+		s.Profiles = map[string]int64{}
+	}
+	for k, v := range o.Profiles {
+		s.Profiles[k] += v
+	}
+	s.Inputs += o.Inputs
+	s.InputErrors += o.InputErrors
+	s.BytesRead += o.BytesRead
+	s.BytesDecompressed += o.BytesDecompressed
+	s.Seconds += o.Seconds
+	s.StoppedEarly = s.StoppedEarly || o.StoppedEarly
+	s.Shards += max(o.Shards, 1)
+	s.Finish()
+}
+
+// Marshal encodes s as indented JSON with a final newline.
+func (s *Summary) Marshal() ([]byte, error) {
+	s.Finish()
+	b, err := api.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// WriteFile writes s to path ("-" for w).
+func (s *Summary) WriteFile(path string, w io.Writer) error {
+	b, err := s.Marshal()
+	if err != nil {
+		return err
+	}
+	if path == "-" {
+		_, err = w.Write(b)
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// Unmarshal decodes a summary, rejecting documents that are not one:
+// unknown members most likely mean a file given by mistake.
+func Unmarshal(b []byte) (*Summary, error) {
+	var s Summary
+	dec := api.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, err
+	}
+	if s.Records != s.Valid+s.Invalid || s.Records < 0 || s.Valid < 0 || s.Invalid < 0 {
+		return nil, fmt.Errorf("records (%d) is not valid (%d) + invalid (%d)", s.Records, s.Valid, s.Invalid)
+	}
+	return &s, nil
+}
+
+// Human is the short summary written to stderr at the end of a run,
+// without a final newline.
+func (s *Summary) Human() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d records: %d valid, %d invalid", s.Records, s.Valid, s.Invalid)
+	if s.Warnings > 0 {
+		fmt.Fprintf(&b, ", %d warnings", s.Warnings)
+	}
+	fmt.Fprintf(&b, "; %.1f MB in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
+	if s.InputErrors > 0 {
+		fmt.Fprintf(&b, "; %d of %d inputs unreadable", s.InputErrors, s.Inputs)
+	}
+	if s.StoppedEarly {
+		b.WriteString("; stopped early at --max-invalid")
+	}
+	if len(s.Rules) > 0 {
+		type kv struct {
+			k string
+			v int64
+		}
+		var top []kv
+		for k, v := range s.Rules {
+			top = append(top, kv{k, v})
+		}
+		sort.Slice(top, func(i, j int) bool {
+			if top[i].v != top[j].v {
+				return top[i].v > top[j].v
+			}
+			return top[i].k < top[j].k
+		})
+		b.WriteString("; top rules:")
+		for i, r := range top[:min(3, len(top))] {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, " %s %d", r.k, r.v)
+		}
+	}
+	return b.String()
+}
