@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench clean
+.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench compare bench-gateway clean
 
 all: build
 
@@ -29,6 +29,25 @@ unit:
 
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./fastvalidate/
+
+# cardscan side by side with the validators users would pick instead, on the
+# dumps `make corpus` writes to bench/out/ (made first if missing) and the
+# real cards; the table goes to stdout and bench/out/compare.md. Needs node
+# and npm for ajv. COMPARE_MB=20 judges only the first 20 MB of each dump.
+COMPARE_RUNS ?= 5
+COMPARE_MB ?= 0
+COMPARE_DUMPS = bench/out/agentcard-100mb.ndjson bench/out/schema-100mb.ndjson bench/out/a2a-100mb.ndjson
+
+compare:
+	@for f in $(COMPARE_DUMPS); do test -f $$f || { $(MAKE) corpus && break; } || exit 1; done
+	cd bench/ajv && npm ci --no-audit --no-fund --loglevel=error
+	cd bench && $(GO) run ./cmd/compare -runs $(COMPARE_RUNS) -mb $(COMPARE_MB)
+
+# fastvalidate in a gateway: the parallel Pool benchmark, zero allocations,
+# and per-card latency percentiles for a 1.7 KB and a 64 KB card.
+bench-gateway:
+	cd bench && $(GO) test -count=1 -run=Gateway -bench=Pool_Validate -benchmem .
+	cd bench && $(GO) run ./cmd/latency
 
 clean:
 	rm -rf bin

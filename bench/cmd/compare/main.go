@@ -27,8 +27,17 @@ func run() int {
 	mb := flag.Float64("mb", 0, "judge only the first `N` MB of each generated dump (0: all of it)")
 	corpora := flag.String("corpora", "draft,schema,a2a,real", "comma-separated corpora to run")
 	tools := flag.String("tools", "", "only the tools whose key matches this `regexp`")
-	command := flag.String("command", compare.Command, "the command to credit in the report")
+	command := flag.String("command", "", "the command to credit in the report (default: the make invocation these flags match)")
 	flag.Parse()
+	if *command == "" {
+		*command = compare.Command
+		if *runs != 5 {
+			*command += fmt.Sprintf(" COMPARE_RUNS=%d", *runs)
+		}
+		if *mb > 0 {
+			*command += fmt.Sprintf(" COMPARE_MB=%g", *mb)
+		}
+	}
 
 	abs := func(p string) string {
 		a, err := filepath.Abs(p)
