@@ -1,0 +1,167 @@
+package fuzz
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// strictReference judges a document the way fastvalidate's strict layer
+// must, built from independent parts: encoding/json for RFC 8259 syntax,
+// unicode/utf8 for the encoding, a scan of the raw text for escaped lone
+// surrogates (encoding/json quietly turns them into U+FFFD), and a token
+// walk for duplicate member names and nesting depth. A document that is a
+// JSON string is judged again on its content, as fastvalidate reads the
+// embedded-string form of a card.
+func strictReference(doc []byte, maxDepth int) (ok bool, why string) {
+	ok, why = strictOnce(doc, maxDepth)
+	if !ok {
+		return false, why
+	}
+	var inner string
+	if trimmed := bytes.TrimLeft(doc, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '"' {
+		if err := json.Unmarshal(doc, &inner); err != nil {
+			return false, "string does not decode: " + err.Error()
+		}
+		return strictOnce([]byte(inner), maxDepth)
+	}
+	return true, ""
+}
+
+func strictOnce(doc []byte, maxDepth int) (bool, string) {
+	if !json.Valid(doc) {
+		return false, "encoding/json.Valid rejects it"
+	}
+	if !utf8.Valid(doc) {
+		return false, "invalid UTF-8"
+	}
+	if loneSurrogateEscape(doc) {
+		return false, "escaped lone surrogate"
+	}
+	return walkTokens(doc, maxDepth)
+}
+
+// loneSurrogateEscape reports whether a string in doc, which encoding/json
+// has accepted, holds a \uXXXX escape of a surrogate that is not the high
+// half of a pair directly followed by the escaped low half.
+func loneSurrogateEscape(doc []byte) bool {
+	inString := false
+	for i := 0; i < len(doc); i++ {
+		c := doc[i]
+		if !inString {
+			inString = c == '"'
+			continue
+		}
+		switch c {
+		case '"':
+			inString = false
+		case '\\':
+			if doc[i+1] != 'u' {
+				i++ // a one-character escape; skip what it escapes
+				continue
+			}
+			r := hexRune(doc[i+2 : i+6])
+			switch {
+			case r >= 0xDC00 && r <= 0xDFFF:
+				return true
+			case r >= 0xD800 && r <= 0xDBFF:
+				if i+12 > len(doc) || doc[i+6] != '\\' || doc[i+7] != 'u' {
+					return true
+				}
+				if lo := hexRune(doc[i+8 : i+12]); lo < 0xDC00 || lo > 0xDFFF {
+					return true
+				}
+				i += 11
+			default:
+				i += 5
+			}
+		}
+	}
+	return false
+}
+
+func hexRune(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			r |= rune(c-'A') + 10
+		}
+	}
+	return r
+}
+
+// walkTokens reads doc with encoding/json's tokenizer and rejects duplicate
+// member names, compared as decoded strings, and nesting deeper than
+// maxDepth.
+func walkTokens(doc []byte, maxDepth int) (bool, string) {
+	type frame struct {
+		object  bool
+		wantKey bool
+		keys    map[string]bool
+	}
+	var stack []*frame
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return true, ""
+		}
+		if err != nil {
+			return false, "token walk: " + err.Error()
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, isDelim := tok.(json.Delim); isDelim && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if s, isString := tok.(string); isString && top != nil && top.object && top.wantKey {
+			if top.keys[s] {
+				return false, "duplicate member name " + strings.ToValidUTF8(s, "?")
+			}
+			top.keys[s] = true
+			top.wantKey = false
+			continue
+		}
+		// A value: after it, an object expects a name again.
+		if top != nil && top.object {
+			top.wantKey = true
+		}
+		if d, isDelim := tok.(json.Delim); isDelim {
+			if len(stack) >= maxDepth {
+				return false, "deeper than the limit"
+			}
+			stack = append(stack, &frame{object: d == '{', wantKey: true, keys: map[string]bool{}})
+		}
+	}
+}
+
+// strictLayerRules are the findings by which the strict layer rejects a
+// document; profile checks run only when it has none.
+var strictLayerRules = map[string]bool{
+	"json.syntax": true, "json.utf8": true, "json.duplicate-key": true, "json.depth": true, "input.too-large": true,
+}
+
+// strictVerdict reads the strict layer's verdict out of a Result.
+func strictVerdict(r *fastvalidate.Result) (ok bool, rule string) {
+	for _, f := range r.Findings() {
+		if strictLayerRules[f.Code.String()] {
+			return false, f.Code.String()
+		}
+	}
+	return true, ""
+}
