@@ -63,6 +63,10 @@ func wantColor(flag string, stdout io.Writer) bool {
 	return isTerminal(stdout)
 }
 
+// nonTTYProgressEvery spaces progress lines that go to a log rather than a
+// terminal.
+var nonTTYProgressEvery = 10 * time.Second
+
 type progress struct {
 	done chan struct{}
 	wg   sync.WaitGroup
@@ -80,7 +84,7 @@ func startProgress(when string, con *console, p *pipeline.Progress, total int64)
 	}
 	every := 250 * time.Millisecond
 	if !tty {
-		every = 10 * time.Second
+		every = nonTTYProgressEvery
 	}
 	start := time.Now()
 	pr.wg.Add(1)

@@ -233,21 +233,8 @@ func (p *pipeline) write(st *Stats) error {
 
 func (p *pipeline) emit(c *chunk, st *Stats) error {
 	cfg := p.cfg
-	if len(c.out) > 0 {
-		if _, err := cfg.Findings.Write(c.out); err != nil {
-			return &OutputError{Name: "stdout", Err: err}
-		}
-	}
-	if len(c.validOut) > 0 {
-		if _, err := cfg.ValidOut.Write(c.validOut); err != nil {
-			return &OutputError{Name: "--valid-out", Err: err}
-		}
-	}
-	if len(c.invalidOut) > 0 {
-		if _, err := cfg.InvalidOut.Write(c.invalidOut); err != nil {
-			return &OutputError{Name: "--invalid-out", Err: err}
-		}
-	}
+	// Count before writing, so that a run cut short by a closed pipe
+	// still knows the verdicts it judged.
 	s := &c.st
 	st.Records += s.records
 	st.Valid += s.valid
@@ -264,6 +251,21 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 	for _, pc := range s.profiles {
 		if pc.n != 0 {
 			st.Profiles[pc.name] += pc.n
+		}
+	}
+	if len(c.out) > 0 {
+		if _, err := cfg.Findings.Write(c.out); err != nil {
+			return &OutputError{Name: "stdout", Err: err}
+		}
+	}
+	if len(c.validOut) > 0 {
+		if _, err := cfg.ValidOut.Write(c.validOut); err != nil {
+			return &OutputError{Name: "--valid-out", Err: err}
+		}
+	}
+	if len(c.invalidOut) > 0 {
+		if _, err := cfg.InvalidOut.Write(c.invalidOut); err != nil {
+			return &OutputError{Name: "--invalid-out", Err: err}
 		}
 	}
 	cfg.Progress.Records.Add(s.records)
