@@ -1,0 +1,185 @@
+// Command perf measures cardscan's throughput on a generated dump of about
+// 100 MB of agentcard cards (1.7 KB each, 5% defective) and prints a table:
+// the validator alone on one core, then cardscan --quiet with -j 1, -j 2,
+// and -j 2 on a zstd copy of the dump. Run it with `make perf`.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/cardscan/cardscan/corpus"
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/klauspost/compress/zstd"
+)
+
+func main() {
+	dir := flag.String("dir", "bin/perf", "where the dump is generated (reused when present)")
+	bin := flag.String("cardscan", "bin/cardscan", "the cardscan binary to measure")
+	size := flag.Int64("size", 100e6, "dump size in bytes")
+	runs := flag.Int("runs", 5, "runs per measurement; the fastest counts")
+	flag.Parse()
+	if err := run(*dir, *bin, *size, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "perf: error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir, bin string, size int64, runs int) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	dump := filepath.Join(dir, fmt.Sprintf("agentcard-%d.ndjson", size))
+	if err := generate(dump, size); err != nil {
+		return err
+	}
+	zdump := dump + ".zst"
+	if err := compress(dump, zdump); err != nil {
+		return err
+	}
+	data, err := os.ReadFile(dump)
+	if err != nil {
+		return err
+	}
+	records := bytes.Count(data, []byte{'\n'})
+	fmt.Printf("dump: %s, %.1f MB, %d cards of %.0f bytes on average; zstd copy %.1f MB\n\n",
+		dump, float64(len(data))/1e6, records, float64(len(data))/float64(records), fileSize(zdump)/1e6)
+
+	core := best(runs, func() time.Duration { return validateAll(data) })
+	coreMBs := float64(len(data)) / 1e6 / core.Seconds()
+
+	type row struct {
+		name string
+		args []string
+	}
+	rows := []row{
+		{"cardscan --quiet -j 1", []string{"--quiet", "--progress", "never", "-j", "1", dump}},
+		{"cardscan --quiet -j 2", []string{"--quiet", "--progress", "never", "-j", "2", dump}},
+		{"cardscan --quiet -j 2 (zstd)", []string{"--quiet", "--progress", "never", "-j", "2", zdump}},
+	}
+	mbs := make([]float64, len(rows))
+	for i, r := range rows {
+		var failed error
+		d := best(runs, func() time.Duration {
+			start := time.Now()
+			cmd := exec.Command(bin, r.args...)
+			err := cmd.Run()
+			if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() > 1) {
+				failed = fmt.Errorf("%s: %v", r.name, err)
+			}
+			return time.Since(start)
+		})
+		if failed != nil {
+			return failed
+		}
+		mbs[i] = float64(len(data)) / 1e6 / d.Seconds()
+	}
+
+	fmt.Printf("| measurement | MB/s | ratio | target |\n|---|---:|---:|---|\n")
+	fmt.Printf("| fastvalidate alone, one goroutine | %.0f | | |\n", coreMBs)
+	fmt.Printf("| %s | %.0f | %.2fx of the validator alone | >= 0.85x |\n", rows[0].name, mbs[0], mbs[0]/coreMBs)
+	fmt.Printf("| %s | %.0f | %.2fx of -j 1 | >= 1.8x |\n", rows[1].name, mbs[1], mbs[1]/mbs[0])
+	fmt.Printf("| %s | %.0f | %.2fx of -j 2 uncompressed | >= 0.75x |\n", rows[2].name, mbs[2], mbs[2]/mbs[1])
+	fmt.Printf("\nbest of %d runs each, wall clock of the whole process, MB = 10^6 bytes of NDJSON.\n", runs)
+	return nil
+}
+
+// generate writes an NDJSON dump of about size bytes with the project's
+// corpus generator, unless it is already there.
+func generate(path string, size int64) error {
+	if fileSize(path) > 0 {
+		return nil
+	}
+	g, err := corpus.New(corpus.Options{Seed: 1, Dialects: []string{"agentcard"}, DefectRate: 0.05})
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var n int64
+	for n < size {
+		c := g.Next()
+		w.Write(c.JSON)
+		w.WriteByte('\n')
+		n += int64(len(c.JSON)) + 1
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func compress(src, dst string) error {
+	if fileSize(dst) > 0 {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst + ".tmp")
+	if err != nil {
+		return err
+	}
+	enc, err := zstd.NewWriter(out)
+	if err != nil {
+		return err
+	}
+	if _, err := enc.ReadFrom(in); err != nil {
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		return err
+	}
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Rename(dst+".tmp", dst)
+}
+
+// validateAll judges every line with one Validator: the ceiling for
+// cardscan -j 1.
+func validateAll(data []byte) time.Duration {
+	v := fastvalidate.MustNew("agentcard")
+	start := time.Now()
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			i = len(data)
+		}
+		v.Validate(data[:i])
+		data = data[min(i+1, len(data)):]
+	}
+	return time.Since(start)
+}
+
+func best(runs int, f func() time.Duration) time.Duration {
+	var ds []time.Duration
+	for range runs {
+		ds = append(ds, f())
+	}
+	return slices.Min(ds)
+}
+
+func fileSize(path string) float64 {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return float64(st.Size())
+}
