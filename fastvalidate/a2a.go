@@ -1,0 +1,788 @@
+package fastvalidate
+
+// The a2a profiles: the A2A Agent Card in each of its incompatible releases.
+// "a2a" detects the release per card; "a2a/0.1" ... "a2a/1.0" force one.
+//
+// What each release requires comes from its published JSON Schema (0.1 to
+// 0.3) and from the REQUIRED markers of the 1.0 proto, as digested in
+// specs/a2a/PROFILE.md. "a2a/0.2" covers 0.2.0 through 0.2.6: they differ
+// only in fields they add, and protocolVersion, required from 0.2.5, tells
+// the later ones apart, so a 0.2 card without it is judged as 0.2.0-0.2.4.
+
+// Rules of the a2a profiles.
+const (
+	CodeA2ARequired Code = 100 + iota
+	CodeA2ANull
+	CodeA2AFieldName
+	CodeA2AProtocolVersion
+	CodeA2AInterface
+	CodeA2ATransport
+	CodeA2ASecurityScheme
+	CodeA2ASecurityRequirement
+	CodeA2ASecurityRef
+	CodeA2ASignatureFormat
+	CodeA2AURL
+	CodeA2AURLRisk
+	CodeA2AHybrid
+	CodeA2ARemoved
+	CodeA2ADeprecated
+	CodeA2AMIME
+	CodeA2ASkillIDUnique
+)
+
+// Profiles columns: "a2a" stands for every A2A version; the others name
+// the versions a rule exists in.
+const (
+	a2aAll    = "a2a"
+	a2aFrom02 = "a2a/0.2,a2a/0.3,a2a/1.0"
+)
+
+func init() {
+	register(
+		Rule{CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"},
+		Rule{CodeA2ANull, "a2a.null", SeverityWarning, a2aFrom02, "an optional member is null; from 0.2 on the schema wants it left out (0.1 allows null)"},
+		Rule{CodeA2AFieldName, "a2a.field-name", SeverityError, a2aAll, "a member is spelled in snake_case; A2A JSON names are camelCase, so readers miss it"},
+		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityError, a2aAll, "protocolVersion names no A2A release (0.2.5, 0.2.6, 0.3.0, 1.0)"},
+		Rule{CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"},
+		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON (an open string: check the spelling)"},
+		Rule{CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"},
+		Rule{CodeA2ASecurityRequirement, "a2a.security-requirement", SeverityError, "a2a/1.0", "a 1.0 security requirement is not {\"schemes\": {NAME: {\"list\": [scopes]}}}"},
+		Rule{CodeA2ASecurityRef, "a2a.security-ref", SeverityError, a2aFrom02, "a security requirement names a scheme the card's securitySchemes does not define"},
+		Rule{CodeA2ASignatureFormat, "a2a.signature-format", SeverityError, "a2a/0.3,a2a/1.0", "a signatures[] entry is not a JWS: protected must be base64url of a JSON object with alg and kid, signature base64url"},
+		Rule{CodeA2AURL, "a2a.url", SeverityError, a2aAll, "a URL is not an absolute URI, or not http(s) where the spec asks for one"},
+		Rule{CodeA2AURLRisk, "a2a.url-risk", SeverityWarning, a2aAll, "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"},
+		Rule{CodeA2AHybrid, "a2a.hybrid", SeverityWarning, "a2a/1.0", "a 1.0 card also carries 0.x fields (url, preferredTransport, additionalInterfaces, protocolVersion, security, supportsAuthenticatedExtendedCard)"},
+		Rule{CodeA2ARemoved, "a2a.removed", SeverityWarning, a2aFrom02, "a member the card's version removed (authentication from 0.2, stateTransitionHistory in 1.0)"},
+		Rule{CodeA2ADeprecated, "a2a.deprecated", SeverityWarning, "a2a/1.0", "an OAuth flow 1.0 deprecates (implicit, password)"},
+		Rule{CodeA2AMIME, "a2a.mime", SeverityWarning, a2aFrom02, "an input or output mode is not a media type (type/subtype)"},
+		Rule{CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"},
+	)
+	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
+	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) { w.checkA2AForced(a2aV01) })
+	registerProfile("a2a/0.2", "A2A Agent Card 0.2.0 to 0.2.6", func(w *walker) { w.checkA2AForced(a2aV02) })
+	registerProfile("a2a/0.3", "A2A Agent Card 0.3", func(w *walker) { w.checkA2AForced(a2aV03) })
+	registerProfile("a2a/1.0", "A2A Agent Card 1.0", func(w *walker) { w.checkA2AForced(a2aV10) })
+}
+
+// a2aVersion is an A2A release the checks tell apart.
+type a2aVersion uint8
+
+const (
+	a2aV01 a2aVersion = iota + 1
+	a2aV02
+	a2aV03
+	a2aV10
+)
+
+var a2aProfileName = [...]string{a2aV01: "a2a/0.1", a2aV02: "a2a/0.2", a2aV03: "a2a/0.3", a2aV10: "a2a/1.0"}
+
+// topMembers holds the value nodes of the top-level members that profile
+// detection and the A2A checks look at; 0 means absent. One pass over the
+// card's keys fills it.
+type topMembers struct {
+	name, description, url, version, protocolVersion, provider    uint32
+	documentationURL, iconURL, capabilities, authentication       uint32
+	securitySchemes, security, securityRequirements               uint32
+	defaultInputModes, defaultOutputModes, skills, extendedCard   uint32
+	preferredTransport, additionalInterfaces, supportedInterfaces uint32
+	signatures                                                    uint32
+
+	agentID, invocation uint32 // the telltales of other profiles
+	snakeCase           bool   // some member is a snake_case spelling of an A2A name
+}
+
+func (w *walker) collectTop(m *topMembers) {
+	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "name":
+			m.name = v
+		case "description":
+			m.description = v
+		case "url":
+			m.url = v
+		case "version":
+			m.version = v
+		case "protocolVersion":
+			m.protocolVersion = v
+		case "provider":
+			m.provider = v
+		case "documentationUrl":
+			m.documentationURL = v
+		case "iconUrl":
+			m.iconURL = v
+		case "capabilities":
+			m.capabilities = v
+		case "authentication":
+			m.authentication = v
+		case "securitySchemes":
+			m.securitySchemes = v
+		case "security":
+			m.security = v
+		case "securityRequirements":
+			m.securityRequirements = v
+		case "defaultInputModes":
+			m.defaultInputModes = v
+		case "defaultOutputModes":
+			m.defaultOutputModes = v
+		case "skills":
+			m.skills = v
+		case "supportsAuthenticatedExtendedCard":
+			m.extendedCard = v
+		case "preferredTransport":
+			m.preferredTransport = v
+		case "additionalInterfaces":
+			m.additionalInterfaces = v
+		case "supportedInterfaces":
+			m.supportedInterfaces = v
+		case "signatures":
+			m.signatures = v
+		case "agent_id":
+			m.agentID = v
+		case "invocation":
+			m.invocation = v
+		default:
+			if snakeAliasOf(w.key(k), inCard) != nil {
+				m.snakeCase = true
+			}
+		}
+	}
+}
+
+// Where a snake_case alias may stand: a name is only reported in the
+// object whose camelCase member it spells.
+const (
+	inCard uint8 = 1 << iota
+	inCapabilities
+	inSkill
+	inInterface
+)
+
+// snakeAliasOf returns the alias a member name of an object in the given
+// scope is, or nil. The 1.0 JSON Schema accepts these aliases, but the spec
+// says JSON names MUST be camelCase, and 0.x readers do not know them.
+func snakeAliasOf(name []byte, scope uint8) *snakeAlias {
+	for i := range snakeAliases {
+		a := &snakeAliases[i]
+		if a.scope&scope != 0 && a.snake == string(name) {
+			return a
+		}
+	}
+	return nil
+}
+
+type snakeAlias struct {
+	snake, camel, msg string
+	scope             uint8
+}
+
+// snakeAliases carries a message per alias, so that reporting one
+// allocates nothing.
+var snakeAliases = func() []snakeAlias {
+	list := []snakeAlias{
+		{snake: "protocol_version", camel: "protocolVersion", scope: inCard | inInterface},
+		{snake: "documentation_url", camel: "documentationUrl", scope: inCard},
+		{snake: "icon_url", camel: "iconUrl", scope: inCard},
+		{snake: "security_schemes", camel: "securitySchemes", scope: inCard},
+		{snake: "security_requirements", camel: "securityRequirements", scope: inCard | inSkill},
+		{snake: "default_input_modes", camel: "defaultInputModes", scope: inCard},
+		{snake: "default_output_modes", camel: "defaultOutputModes", scope: inCard},
+		{snake: "supports_authenticated_extended_card", camel: "supportsAuthenticatedExtendedCard", scope: inCard},
+		{snake: "preferred_transport", camel: "preferredTransport", scope: inCard},
+		{snake: "additional_interfaces", camel: "additionalInterfaces", scope: inCard},
+		{snake: "supported_interfaces", camel: "supportedInterfaces", scope: inCard},
+		{snake: "input_modes", camel: "inputModes", scope: inSkill},
+		{snake: "output_modes", camel: "outputModes", scope: inSkill},
+		{snake: "push_notifications", camel: "pushNotifications", scope: inCapabilities},
+		{snake: "state_transition_history", camel: "stateTransitionHistory", scope: inCapabilities},
+		{snake: "extended_agent_card", camel: "extendedAgentCard", scope: inCapabilities},
+		{snake: "protocol_binding", camel: "protocolBinding", scope: inInterface},
+	}
+	for i := range list {
+		list[i].msg = "snake_case member name; A2A JSON names are camelCase: " + list[i].camel
+	}
+	return list
+}()
+
+func checkA2A(w *walker) {
+	var m topMembers
+	w.collectTop(&m)
+	w.checkA2ADetected(&m)
+}
+
+// checkA2ADetected judges a card by the version its members claim:
+// supportedInterfaces means 1.0; otherwise protocolVersion names a release;
+// otherwise securitySchemes or security mean 0.2 and authentication 0.1. A
+// card with none of these is judged as 0.2.0-0.2.4, the releases that had
+// neither authentication nor protocolVersion.
+func (w *walker) checkA2ADetected(m *topMembers) {
+	ver := a2aVersion(0)
+	switch {
+	case m.supportedInterfaces != 0:
+		ver = a2aV10
+	case m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString:
+		ver = protocolRelease(w.text(m.protocolVersion))
+		if ver == 0 {
+			w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release (0.2.5, 0.2.6, 0.3.0, 1.0); the card is judged by its other members")
+		}
+	}
+	if ver == 0 {
+		switch {
+		case m.securitySchemes != 0 || m.security != 0:
+			ver = a2aV02
+		case m.authentication != 0:
+			ver = a2aV01
+		default:
+			ver = a2aV02
+		}
+	}
+	w.checkA2AVersion(ver, m)
+}
+
+func (w *walker) checkA2AForced(ver a2aVersion) {
+	var m topMembers
+	w.collectTop(&m)
+	w.checkA2AVersion(ver, &m)
+}
+
+// protocolRelease maps a protocolVersion to the release it names: "0.3",
+// "0.3.0" and "0.3.7" all mean 0.3, "1", "1.0" and "1.2" mean 1.0 (a 1.x
+// minor only adds fields). It returns 0 for anything else.
+func protocolRelease(v []byte) a2aVersion {
+	if len(v) == 0 {
+		return 0
+	}
+	major := v[0]
+	rest := v[1:]
+	if major == '1' && len(rest) == 0 {
+		return a2aV10
+	}
+	if len(rest) < 2 || rest[0] != '.' || major != '0' && major != '1' {
+		return 0
+	}
+	// MINOR, then an optional .PATCH, digits only.
+	i := 1
+	minorStart := i
+	for i < len(rest) && rest[i]-'0' <= 9 {
+		i++
+	}
+	minor := rest[minorStart:i]
+	if len(minor) == 0 {
+		return 0
+	}
+	if i < len(rest) {
+		if rest[i] != '.' || i+1 == len(rest) {
+			return 0
+		}
+		for _, c := range rest[i+1:] {
+			if c-'0' > 9 {
+				return 0
+			}
+		}
+	}
+	if major == '1' {
+		return a2aV10
+	}
+	switch string(minor) {
+	case "1":
+		return a2aV01
+	case "2":
+		return a2aV02
+	case "3":
+		return a2aV03
+	}
+	return 0
+}
+
+// Bits of the members a version requires, in the order they are reported.
+const (
+	reqName = 1 << iota
+	reqDescription
+	reqURL
+	reqSupportedInterfaces
+	reqVersion
+	reqProtocolVersion
+	reqCapabilities
+	reqDefaultInputModes
+	reqDefaultOutputModes
+	reqSkills
+)
+
+var requiredNames = [...]string{"name", "description", "url", "supportedInterfaces", "version", "protocolVersion", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"}
+
+var requiredByVersion = [...]uint16{
+	a2aV01: reqName | reqURL | reqVersion | reqCapabilities | reqSkills,
+	a2aV02: reqName | reqDescription | reqURL | reqVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
+	a2aV03: reqName | reqDescription | reqURL | reqVersion | reqProtocolVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
+	a2aV10: reqName | reqDescription | reqSupportedInterfaces | reqVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
+}
+
+// a2aCheck carries what the checks of one card share.
+type a2aCheck struct {
+	w   *walker
+	ver a2aVersion
+	m   *topMembers
+}
+
+func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
+	w.res.Profile = a2aProfileName[ver]
+	c := a2aCheck{w: w, ver: ver, m: m}
+	req := requiredByVersion[ver]
+	present := [...]uint32{m.name, m.description, m.url, m.supportedInterfaces, m.version, m.protocolVersion, m.capabilities, m.defaultInputModes, m.defaultOutputModes, m.skills}
+	for i, n := range present {
+		if n == 0 && req&(1<<i) != 0 {
+			w.addMissing(CodeA2ARequired, 0, requiredNames[i])
+		}
+	}
+	v10 := ver == a2aV10
+
+	c.text(m.name, req&reqName != 0)
+	c.text(m.description, req&reqDescription != 0)
+	c.text(m.version, req&reqVersion != 0)
+	if !v10 {
+		if c.text(m.url, true) {
+			c.url(m.url, urlEndpoint)
+		}
+		if ver >= a2aV02 {
+			c.text(m.protocolVersion, req&reqProtocolVersion != 0)
+		}
+	}
+	if c.present(m.provider) && w.wantKind(m.provider, kindObject) {
+		c.provider(m.provider)
+	}
+	if c.text(m.documentationURL, false) {
+		c.url(m.documentationURL, urlWeb)
+	}
+	if ver >= a2aV02 && c.text(m.iconURL, false) {
+		c.url(m.iconURL, urlWeb)
+	}
+	if c.present(m.capabilities) && w.wantKind(m.capabilities, kindObject) {
+		c.capabilities(m.capabilities)
+	}
+	if m.authentication != 0 {
+		if ver == a2aV01 {
+			if c.present(m.authentication) && w.wantKind(m.authentication, kindObject) {
+				c.authentication(m.authentication)
+			}
+		} else {
+			w.add(CodeA2ARemoved, m.authentication, "authentication was replaced by securitySchemes and security in 0.2")
+		}
+	}
+	if ver >= a2aV02 && c.present(m.securitySchemes) && w.wantKind(m.securitySchemes, kindObject) {
+		c.securitySchemes(m.securitySchemes)
+	}
+	if v10 {
+		if c.present(m.securityRequirements) {
+			c.requirements10(m.securityRequirements)
+		}
+	} else if ver >= a2aV02 && c.present(m.security) {
+		c.requirements0x(m.security)
+	}
+	c.modes(m.defaultInputModes, req&reqDefaultInputModes != 0)
+	c.modes(m.defaultOutputModes, req&reqDefaultOutputModes != 0)
+	if c.present(m.skills) && w.wantKind(m.skills, kindArray) {
+		if v10 && w.count(m.skills) == 0 {
+			w.add(CodeA2ARequired, m.skills, "skills must hold at least one skill")
+		}
+		c.skills(m.skills)
+	}
+	if v10 {
+		if c.present(m.supportedInterfaces) && w.wantKind(m.supportedInterfaces, kindArray) {
+			c.supportedInterfaces(m.supportedInterfaces)
+		}
+		c.hybrid()
+	} else if ver >= a2aV02 {
+		if c.present(m.extendedCard) {
+			w.wantKind(m.extendedCard, kindTrue)
+		}
+		if c.text(m.preferredTransport, false) {
+			c.transport(m.preferredTransport)
+		}
+		if c.present(m.additionalInterfaces) && w.wantKind(m.additionalInterfaces, kindArray) {
+			c.additionalInterfaces(m.additionalInterfaces)
+		}
+	}
+	if ver >= a2aV03 && c.present(m.signatures) && w.wantKind(m.signatures, kindArray) {
+		c.signatures(m.signatures)
+	}
+	if m.snakeCase {
+		c.snakeCase(0, inCard)
+	}
+}
+
+// present reports whether an optional member is there and not null. null
+// is allowed in 0.1, whose spec types optional members as "T | null"; the
+// later schemas want the member left out instead.
+func (c *a2aCheck) present(n uint32) bool {
+	if n == 0 {
+		return false
+	}
+	if c.w.kind(n) == kindNull {
+		if c.ver != a2aV01 {
+			c.w.add(CodeA2ANull, n, "optional member is null; leave it out instead")
+		}
+		return false
+	}
+	return true
+}
+
+// text checks a string member and reports whether it holds one to look at
+// further. A required member that is null is a type error; 1.0 also
+// rejects an empty required string, which proto3 cannot tell from absent.
+func (c *a2aCheck) text(n uint32, required bool) bool {
+	return c.textOf(n, required, CodeA2ARequired)
+}
+
+func (c *a2aCheck) textOf(n uint32, required bool, code Code) bool {
+	if n == 0 {
+		return false
+	}
+	if !required && !c.present(n) {
+		return false
+	}
+	if !c.w.wantKind(n, kindString) {
+		return false
+	}
+	if required && c.ver == a2aV10 && c.w.sc.tape[n].end == c.w.sc.tape[n].start {
+		c.w.add(code, n, "required string is empty")
+		return false
+	}
+	return true
+}
+
+// requiredText checks member n of object obj, which the version requires,
+// reporting a missing or empty one under code.
+func (c *a2aCheck) requiredText(obj, n uint32, code Code, name string) bool {
+	if n == 0 {
+		c.w.addMissing(code, obj, name)
+		return false
+	}
+	return c.textOf(n, true, code)
+}
+
+// stringArray checks an array of strings and reports whether it is one.
+// A required 1.0 array must not be empty.
+func (c *a2aCheck) stringArray(n uint32, required bool) bool {
+	w := c.w
+	if !w.wantKind(n, kindArray) {
+		return false
+	}
+	if required && c.ver == a2aV10 && w.count(n) == 0 {
+		w.add(CodeA2ARequired, n, "required array is empty")
+	}
+	ok := true
+	for e := n + 1; e < w.end(n); e = w.next(e) {
+		ok = w.wantKind(e, kindString) && ok
+	}
+	return ok
+}
+
+// modes checks a list of input or output modes. They are media types from
+// 0.2 on; the 0.1 schema's own default was ["text"], so 0.1 is not held to it.
+func (c *a2aCheck) modes(n uint32, required bool) {
+	if n == 0 || !required && !c.present(n) {
+		return
+	}
+	w := c.w
+	if !c.stringArray(n, required) || c.ver == a2aV01 {
+		return
+	}
+	for e := n + 1; e < w.end(n); e = w.next(e) {
+		if !isMediaType(w.text(e)) {
+			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
+		}
+	}
+}
+
+func (c *a2aCheck) provider(p uint32) {
+	w := c.w
+	var org, url uint32
+	for k := p + 1; k < w.end(p); k = w.next(k + 1) {
+		switch string(w.key(k)) {
+		case "organization":
+			org = k + 1
+		case "url":
+			url = k + 1
+		}
+	}
+	c.requiredText(p, org, CodeA2ARequired, "organization")
+	if c.ver == a2aV01 {
+		if c.text(url, false) {
+			c.url(url, urlWeb)
+		}
+		return
+	}
+	if c.requiredText(p, url, CodeA2ARequired, "url") {
+		c.url(url, urlWeb)
+	}
+}
+
+func (c *a2aCheck) capabilities(caps uint32) {
+	w := c.w
+	for k := caps + 1; k < w.end(caps); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "streaming", "pushNotifications":
+			if c.present(v) {
+				w.wantKind(v, kindTrue)
+			}
+		case "stateTransitionHistory":
+			if c.ver == a2aV10 {
+				w.add(CodeA2ARemoved, v, "stateTransitionHistory was removed in 1.0")
+			} else if c.present(v) {
+				w.wantKind(v, kindTrue)
+			}
+		case "extendedAgentCard":
+			if c.ver == a2aV10 && c.present(v) {
+				w.wantKind(v, kindTrue)
+			}
+		case "extensions":
+			if c.ver >= a2aV02 && c.present(v) && w.wantKind(v, kindArray) {
+				for e := v + 1; e < w.end(v); e = w.next(e) {
+					if w.wantKind(e, kindObject) {
+						c.extension(e)
+					}
+				}
+			}
+		default:
+			c.snakeKey(k, inCapabilities)
+		}
+	}
+}
+
+func (c *a2aCheck) extension(x uint32) {
+	w := c.w
+	var uri uint32
+	for k := x + 1; k < w.end(x); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "uri":
+			uri = v
+		case "description":
+			c.text(v, false)
+		case "required":
+			if c.present(v) {
+				w.wantKind(v, kindTrue)
+			}
+		case "params":
+			if c.present(v) {
+				w.wantKind(v, kindObject)
+			}
+		}
+	}
+	// The 0.x schemas require uri; the 1.0 proto does not mark it, but an
+	// extension without one names nothing.
+	if c.requiredText(x, uri, CodeA2ARequired, "uri") {
+		c.url(uri, urlIdentifier)
+	}
+}
+
+func (c *a2aCheck) authentication(a uint32) {
+	w := c.w
+	var schemes uint32
+	for k := a + 1; k < w.end(a); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "schemes":
+			schemes = v
+		case "credentials":
+			c.text(v, false)
+		}
+	}
+	if schemes == 0 {
+		w.addMissing(CodeA2ARequired, a, "schemes")
+		return
+	}
+	c.stringArray(schemes, false)
+}
+
+func (c *a2aCheck) skills(arr uint32) {
+	w := c.w
+	for s := arr + 1; s < w.end(arr); s = w.next(s) {
+		if !w.wantKind(s, kindObject) {
+			continue
+		}
+		var id, name, desc, tags uint32
+		for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+			v := k + 1
+			switch string(w.key(k)) {
+			case "id":
+				id = v
+			case "name":
+				name = v
+			case "description":
+				desc = v
+			case "tags":
+				tags = v
+			case "examples":
+				if c.present(v) {
+					c.stringArray(v, false)
+				}
+			case "inputModes", "outputModes":
+				c.modes(v, false)
+			case "security":
+				if c.ver == a2aV03 && c.present(v) {
+					c.requirements0x(v)
+				}
+			case "securityRequirements":
+				if c.ver == a2aV10 && c.present(v) {
+					c.requirements10(v)
+				}
+			default:
+				c.snakeKey(k, inSkill)
+			}
+		}
+		c.requiredText(s, id, CodeA2ARequired, "id")
+		c.requiredText(s, name, CodeA2ARequired, "name")
+		if c.ver == a2aV01 {
+			c.text(desc, false)
+			if c.present(tags) {
+				c.stringArray(tags, false)
+			}
+			continue
+		}
+		c.requiredText(s, desc, CodeA2ARequired, "description")
+		switch {
+		case tags == 0:
+			w.addMissing(CodeA2ARequired, s, "tags")
+		case w.kind(tags) == kindNull:
+			w.addTypeMismatch(tags, kindArray)
+		default:
+			c.stringArray(tags, true)
+		}
+		if id != 0 && w.kind(id) == kindString {
+			c.uniqueSkillID(arr, s, id)
+		}
+	}
+}
+
+// uniqueSkillID reports id when an earlier skill of arr, before s, has
+// the same one. Skills are few, so comparing with each earlier one is
+// cheaper than any index.
+func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
+	w := c.w
+	for p := arr + 1; p < s; p = w.next(p) {
+		if w.kind(p) != kindObject {
+			continue
+		}
+		if q := w.member(p, "id"); q != 0 && w.kind(q) == kindString && w.sc.sameString(w.b, q, id) {
+			w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
+			return
+		}
+	}
+}
+
+// supportedInterfaces checks the 1.0 list of interfaces, the first of
+// which is the preferred one.
+func (c *a2aCheck) supportedInterfaces(arr uint32) {
+	w := c.w
+	if w.count(arr) == 0 {
+		w.add(CodeA2ARequired, arr, "supportedInterfaces must hold at least one interface")
+	}
+	for e := arr + 1; e < w.end(arr); e = w.next(e) {
+		if !w.wantKind(e, kindObject) {
+			continue
+		}
+		var url, binding, version uint32
+		for k := e + 1; k < w.end(e); k = w.next(k + 1) {
+			v := k + 1
+			switch string(w.key(k)) {
+			case "url":
+				url = v
+			case "protocolBinding":
+				binding = v
+			case "protocolVersion":
+				version = v
+			case "tenant":
+				c.text(v, false)
+			default:
+				c.snakeKey(k, inInterface)
+			}
+		}
+		if c.requiredText(e, url, CodeA2AInterface, "url") {
+			c.url(url, urlEndpoint)
+		}
+		if c.requiredText(e, binding, CodeA2AInterface, "protocolBinding") {
+			c.transport(binding)
+		}
+		c.requiredText(e, version, CodeA2AInterface, "protocolVersion")
+	}
+}
+
+// additionalInterfaces checks the 0.2.4+ list of extra transports.
+func (c *a2aCheck) additionalInterfaces(arr uint32) {
+	w := c.w
+	for e := arr + 1; e < w.end(arr); e = w.next(e) {
+		if !w.wantKind(e, kindObject) {
+			continue
+		}
+		var url, transport uint32
+		for k := e + 1; k < w.end(e); k = w.next(k + 1) {
+			switch string(w.key(k)) {
+			case "url":
+				url = k + 1
+			case "transport":
+				transport = k + 1
+			}
+		}
+		if c.requiredText(e, url, CodeA2AInterface, "url") {
+			c.url(url, urlEndpoint)
+		}
+		if c.requiredText(e, transport, CodeA2AInterface, "transport") {
+			c.transport(transport)
+		}
+	}
+}
+
+// transport warns about a transport outside the core three. The field is
+// an open string, so another value is legal, but "jsonrpc" is a typo.
+func (c *a2aCheck) transport(n uint32) {
+	switch string(c.w.text(n)) {
+	case "JSONRPC", "GRPC", "HTTP+JSON":
+	default:
+		c.w.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON")
+	}
+}
+
+// hybrid names, in one warning, the 0.x members a 1.0 card carries beside
+// its 1.0 ones; SDKs emit them on purpose for older clients.
+func (c *a2aCheck) hybrid() {
+	m := c.m
+	legacy := [...]uint32{m.url, m.preferredTransport, m.additionalInterfaces, m.protocolVersion, m.security, m.extendedCard}
+	names := [...]string{"url", "preferredTransport", "additionalInterfaces", "protocolVersion", "security", "supportsAuthenticatedExtendedCard"}
+	w := c.w
+	start := -1
+	for i, n := range legacy {
+		if n == 0 {
+			continue
+		}
+		if start < 0 {
+			start = len(w.res.arena)
+		} else {
+			w.res.arena = append(w.res.arena, ", "...)
+		}
+		w.res.arena = append(w.res.arena, names[i]...)
+	}
+	if start < 0 {
+		return
+	}
+	got := w.res.arenaString(start)
+	w.res.add(Finding{Code: CodeA2AHybrid, Severity: w.severity(CodeA2AHybrid), Offset: w.offset(0),
+		msg: "card is judged as A2A 1.0 but also carries the 0.x members %s", got: got})
+}
+
+// snakeCase reports the snake_case spellings of A2A names among obj's
+// members, naming the camelCase one meant.
+func (c *a2aCheck) snakeCase(obj uint32, scope uint8) {
+	w := c.w
+	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
+		c.snakeKey(k, scope)
+	}
+}
+
+// snakeKey reports member k if its name is a snake_case alias.
+func (c *a2aCheck) snakeKey(k uint32, scope uint8) {
+	if a := snakeAliasOf(c.w.key(k), scope); a != nil {
+		c.w.addSev(CodeA2AFieldName, c.w.severity(CodeA2AFieldName), k+1, a.msg, 0)
+	}
+}

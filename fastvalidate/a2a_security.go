@@ -1,0 +1,355 @@
+package fastvalidate
+
+// Security schemes and requirements of the a2a profiles. 0.x schemes are
+// OpenAPI objects discriminated by "type"; 1.0 wraps each in an object
+// holding exactly one of five scheme members (a proto oneof), and its
+// OAuth flows object holds exactly one flow.
+
+func (c *a2aCheck) securitySchemes(obj uint32) {
+	w := c.w
+	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
+		s := k + 1
+		if !w.wantKind(s, kindObject) {
+			continue
+		}
+		if c.ver == a2aV10 {
+			c.scheme10(s)
+		} else {
+			c.scheme0x(s)
+		}
+	}
+}
+
+func (c *a2aCheck) scheme0x(s uint32) {
+	w := c.w
+	var typ, in, name, scheme, flows, oidc, metadata uint32
+	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "type":
+			typ = v
+		case "in":
+			in = v
+		case "name":
+			name = v
+		case "scheme":
+			scheme = v
+		case "flows":
+			flows = v
+		case "openIdConnectUrl":
+			oidc = v
+		case "oauth2MetadataUrl":
+			metadata = v
+		case "description", "bearerFormat":
+			c.text(v, false)
+		}
+	}
+	if !c.requiredText(s, typ, CodeA2ASecurityScheme, "type") {
+		return
+	}
+	switch string(w.text(typ)) {
+	case "apiKey":
+		if c.requiredText(s, in, CodeA2ASecurityScheme, "in") {
+			c.apiKeyLocation(in)
+		}
+		c.requiredText(s, name, CodeA2ASecurityScheme, "name")
+	case "http":
+		c.requiredText(s, scheme, CodeA2ASecurityScheme, "scheme")
+	case "oauth2":
+		if flows == 0 {
+			w.addMissing(CodeA2ASecurityScheme, s, "flows")
+		} else if w.wantKind(flows, kindObject) {
+			c.flows(flows)
+		}
+		if c.ver >= a2aV03 && c.text(metadata, false) {
+			c.url(metadata, urlEndpoint)
+		}
+	case "openIdConnect":
+		if c.requiredText(s, oidc, CodeA2ASecurityScheme, "openIdConnectUrl") {
+			c.url(oidc, urlEndpoint)
+		}
+	case "mutualTLS":
+		if c.ver < a2aV03 {
+			w.addGot(CodeA2ASecurityScheme, typ, "type mutualTLS arrived in 0.3")
+		}
+	default:
+		w.addGot(CodeA2ASecurityScheme, typ, "type is none of apiKey, http, oauth2, openIdConnect, mutualTLS")
+	}
+}
+
+func (c *a2aCheck) apiKeyLocation(n uint32) {
+	switch string(c.w.text(n)) {
+	case "cookie", "header", "query":
+	default:
+		c.w.addGot(CodeA2ASecurityScheme, n, "API key location is none of cookie, header, query")
+	}
+}
+
+// The members of a 1.0 scheme wrapper, one of which it must hold.
+const (
+	scheme10APIKey = iota + 1
+	scheme10HTTP
+	scheme10OAuth2
+	scheme10OIDC
+	scheme10MTLS
+)
+
+func (c *a2aCheck) scheme10(s uint32) {
+	w := c.w
+	held := 0
+	legacy := false
+	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+		v := k + 1
+		which := 0
+		switch string(w.key(k)) {
+		case "apiKeySecurityScheme":
+			which = scheme10APIKey
+		case "httpAuthSecurityScheme":
+			which = scheme10HTTP
+		case "oauth2SecurityScheme":
+			which = scheme10OAuth2
+		case "openIdConnectSecurityScheme":
+			which = scheme10OIDC
+		case "mtlsSecurityScheme":
+			which = scheme10MTLS
+		case "type":
+			legacy = true
+		}
+		if which == 0 {
+			continue
+		}
+		held++
+		if c.present(v) && w.wantKind(v, kindObject) {
+			c.inner10(v, which)
+		}
+	}
+	switch {
+	case held == 0 && legacy:
+		w.add(CodeA2ASecurityScheme, s, "scheme is in the 0.x shape (discriminated by type); 1.0 wraps it, e.g. {\"httpAuthSecurityScheme\": {...}}")
+	case held == 0:
+		w.add(CodeA2ASecurityScheme, s, "scheme holds none of apiKeySecurityScheme, httpAuthSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, mtlsSecurityScheme")
+	case held > 1:
+		w.add(CodeA2ASecurityScheme, s, "scheme wrapper holds more than one scheme; 1.0 allows exactly one")
+	}
+}
+
+func (c *a2aCheck) inner10(s uint32, which int) {
+	w := c.w
+	var location, name, scheme, flows, oidc, metadata uint32
+	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "location":
+			location = v
+		case "name":
+			name = v
+		case "scheme":
+			scheme = v
+		case "flows":
+			flows = v
+		case "openIdConnectUrl":
+			oidc = v
+		case "oauth2MetadataUrl":
+			metadata = v
+		case "description", "bearerFormat":
+			c.text(v, false)
+		}
+	}
+	switch which {
+	case scheme10APIKey:
+		if c.requiredText(s, location, CodeA2ASecurityScheme, "location") {
+			c.apiKeyLocation(location)
+		}
+		c.requiredText(s, name, CodeA2ASecurityScheme, "name")
+	case scheme10HTTP:
+		c.requiredText(s, scheme, CodeA2ASecurityScheme, "scheme")
+	case scheme10OAuth2:
+		if flows == 0 {
+			w.addMissing(CodeA2ASecurityScheme, s, "flows")
+		} else if w.wantKind(flows, kindObject) {
+			c.flows(flows)
+		}
+		if c.text(metadata, false) {
+			c.url(metadata, urlEndpoint)
+		}
+	case scheme10OIDC:
+		if c.requiredText(s, oidc, CodeA2ASecurityScheme, "openIdConnectUrl") {
+			c.url(oidc, urlEndpoint)
+		}
+	}
+}
+
+// OAuth flows.
+const (
+	flowAuthorizationCode = iota + 1
+	flowClientCredentials
+	flowImplicit
+	flowPassword
+	flowDeviceCode
+)
+
+func (c *a2aCheck) flows(obj uint32) {
+	w := c.w
+	held := 0
+	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
+		v := k + 1
+		flow := 0
+		switch string(w.key(k)) {
+		case "authorizationCode":
+			flow = flowAuthorizationCode
+		case "clientCredentials":
+			flow = flowClientCredentials
+		case "implicit":
+			flow = flowImplicit
+		case "password":
+			flow = flowPassword
+		case "deviceCode":
+			if c.ver == a2aV10 {
+				flow = flowDeviceCode
+			}
+		}
+		if flow == 0 {
+			continue
+		}
+		held++
+		if c.ver == a2aV10 && (flow == flowImplicit || flow == flowPassword) {
+			w.add(CodeA2ADeprecated, v, "OAuth flow deprecated in 1.0; use authorizationCode with PKCE, or deviceCode")
+		}
+		if c.present(v) && w.wantKind(v, kindObject) {
+			c.flow(v, flow)
+		}
+	}
+	if c.ver == a2aV10 && held != 1 {
+		w.addArg(CodeA2ASecurityScheme, obj, "flows holds %d flows; 1.0 allows exactly one", int64(held))
+	}
+}
+
+func (c *a2aCheck) flow(f uint32, flow int) {
+	w := c.w
+	var authURL, tokenURL, deviceURL, scopes uint32
+	for k := f + 1; k < w.end(f); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "authorizationUrl":
+			authURL = v
+		case "tokenUrl":
+			tokenURL = v
+		case "deviceAuthorizationUrl":
+			deviceURL = v
+		case "scopes":
+			scopes = v
+		case "refreshUrl":
+			if c.text(v, false) {
+				c.url(v, urlEndpoint)
+			}
+		case "pkceRequired":
+			if c.ver == a2aV10 && c.present(v) {
+				w.wantKind(v, kindTrue)
+			}
+		}
+	}
+	// The deprecated 1.0 flows mark nothing REQUIRED; in 0.x they are
+	// ordinary OpenAPI flows.
+	deprecated10 := c.ver == a2aV10 && (flow == flowImplicit || flow == flowPassword)
+	needAuth := flow == flowAuthorizationCode || flow == flowImplicit && !deprecated10
+	needToken := flow == flowAuthorizationCode || flow == flowClientCredentials || flow == flowDeviceCode || flow == flowPassword && !deprecated10
+	c.flowURL(f, authURL, needAuth, "authorizationUrl")
+	c.flowURL(f, tokenURL, needToken, "tokenUrl")
+	c.flowURL(f, deviceURL, flow == flowDeviceCode, "deviceAuthorizationUrl")
+	switch {
+	case scopes == 0:
+		if !deprecated10 {
+			w.addMissing(CodeA2ASecurityScheme, f, "scopes")
+		}
+	case c.present(scopes) && w.wantKind(scopes, kindObject):
+		for k := scopes + 1; k < w.end(scopes); k = w.next(k + 1) {
+			w.wantKind(k+1, kindString)
+		}
+	}
+}
+
+func (c *a2aCheck) flowURL(f, n uint32, required bool, name string) {
+	if n == 0 {
+		if required {
+			c.w.addMissing(CodeA2ASecurityScheme, f, name)
+		}
+		return
+	}
+	if c.textOf(n, required, CodeA2ASecurityScheme) {
+		c.url(n, urlEndpoint)
+	}
+}
+
+// requirements0x checks a 0.x security list: objects mapping scheme names
+// to lists of scopes.
+func (c *a2aCheck) requirements0x(arr uint32) {
+	w := c.w
+	if !w.wantKind(arr, kindArray) {
+		return
+	}
+	for r := arr + 1; r < w.end(arr); r = w.next(r) {
+		if !w.wantKind(r, kindObject) {
+			continue
+		}
+		for k := r + 1; k < w.end(r); k = w.next(k + 1) {
+			c.schemeRef(k)
+			c.stringArray(k+1, false)
+		}
+	}
+}
+
+// requirements10 checks a 1.0 list of {"schemes": {NAME: {"list": [...]}}}.
+func (c *a2aCheck) requirements10(arr uint32) {
+	w := c.w
+	if !w.wantKind(arr, kindArray) {
+		return
+	}
+	for r := arr + 1; r < w.end(arr); r = w.next(r) {
+		if !w.wantKind(r, kindObject) {
+			continue
+		}
+		for k := r + 1; k < w.end(r); k = w.next(k + 1) {
+			v := k + 1
+			if string(w.key(k)) != "schemes" {
+				w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
+				continue
+			}
+			if !w.wantKind(v, kindObject) {
+				continue
+			}
+			for s := v + 1; s < w.end(v); s = w.next(s + 1) {
+				c.schemeRef(s)
+				c.scopeList(s + 1)
+			}
+		}
+	}
+}
+
+func (c *a2aCheck) scopeList(n uint32) {
+	w := c.w
+	if w.kind(n) != kindObject {
+		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
+		return
+	}
+	for k := n + 1; k < w.end(n); k = w.next(k + 1) {
+		if string(w.key(k)) != "list" {
+			w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
+			continue
+		}
+		c.stringArray(k+1, false)
+	}
+}
+
+// schemeRef reports the member at key node k when its name is not a key
+// of the card's securitySchemes.
+func (c *a2aCheck) schemeRef(k uint32) {
+	w := c.w
+	if ss := c.m.securitySchemes; ss != 0 && w.kind(ss) == kindObject {
+		for d := ss + 1; d < w.end(ss); d = w.next(d + 1) {
+			if w.sc.sameString(w.b, d, k) {
+				return
+			}
+		}
+	}
+	w.add(CodeA2ASecurityRef, k+1, "names a scheme that securitySchemes does not define")
+}

@@ -1,0 +1,191 @@
+package fastvalidate
+
+import (
+	"net/netip"
+	"unsafe"
+)
+
+// urlKind says how strictly a URL member is judged.
+type urlKind uint8
+
+const (
+	// urlIdentifier names something (an extension) and is never fetched:
+	// any absolute URI.
+	urlIdentifier urlKind = iota
+	// urlWeb is a page for people (provider, documentation, icon): any
+	// absolute URI, with the risk checks.
+	urlWeb
+	// urlEndpoint is called by clients (the agent, its interfaces, OAuth
+	// and OpenID endpoints): http or https with a host, and the risk checks.
+	urlEndpoint
+)
+
+func (c *a2aCheck) url(n uint32, kind urlKind) {
+	c.w.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
+}
+
+// checkURL judges the string node n as a URL of the given kind, reporting
+// bad for a malformed one and risk (a warning, an error under the
+// production policy) for one that is well formed but unsafe to call.
+func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
+	u, ok := ParseURI(w.text(n))
+	if !ok {
+		w.addGot(bad, n, "not an absolute URI (RFC 3986)")
+		return
+	}
+	https, http := equalFold(u.Scheme, "https"), equalFold(u.Scheme, "http")
+	if kind == urlEndpoint {
+		if !https && !http {
+			w.addGot(bad, n, "URL must use http or https")
+			return
+		}
+		if len(u.Host) == 0 {
+			w.addGot(bad, n, "URL has no host")
+			return
+		}
+	}
+	if kind == urlIdentifier {
+		return
+	}
+	msg := urlRisk(u, http)
+	if msg == "" {
+		return
+	}
+	sev := w.severity(risk)
+	if w.cfg.policy == PolicyProduction {
+		sev = SeverityError
+	}
+	w.addGotSev(risk, sev, n, msg)
+}
+
+// urlRisk returns why a well-formed URL is unsafe to rely on, or "". It
+// looks at the text only: no name is resolved.
+func urlRisk(u URI, plainHTTP bool) string {
+	if u.HasAuthority && len(u.Host) > 0 {
+		if isLocalhost(u.Host) {
+			return "host is localhost: no other machine reaches it"
+		}
+		if isInternalIP(u.Host) {
+			return "host is a private, loopback, link-local or unspecified IP address"
+		}
+	}
+	if plainHTTP {
+		return "plain http: the connection is neither private nor authenticated"
+	}
+	return ""
+}
+
+// isLocalhost reports "localhost" and names under it (RFC 6761), in any
+// case, with or without the root's trailing dot.
+func isLocalhost(host []byte) bool {
+	if n := len(host); n > 0 && host[n-1] == '.' {
+		host = host[:n-1]
+	}
+	const name = "localhost"
+	if len(host) < len(name) || !equalFold(host[len(host)-len(name):], name) {
+		return false
+	}
+	return len(host) == len(name) || host[len(host)-len(name)-1] == '.'
+}
+
+// isInternalIP reports an IP literal host that is loopback, private (RFC
+// 1918, RFC 4193), link-local or unspecified.
+func isInternalIP(host []byte) bool {
+	var addr netip.Addr
+	if ip4, ok := parseDottedQuad(host); ok {
+		addr = netip.AddrFrom4(ip4)
+	} else {
+		colon := false
+		for _, c := range host {
+			colon = colon || c == ':'
+		}
+		if !colon {
+			return false
+		}
+		// ParseURI has already accepted the literal with netip, so this
+		// cannot fail (and allocate an error).
+		a, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
+		if err != nil {
+			return false
+		}
+		addr = a.Unmap()
+	}
+	return addr.IsLoopback() || addr.IsPrivate() || addr.IsLinkLocalUnicast() || addr.IsUnspecified()
+}
+
+// parseDottedQuad parses an IPv4 address in the dotted-decimal form of RFC
+// 3986's IPv4address: four decimal octets without leading zeros.
+func parseDottedQuad(b []byte) (ip [4]byte, ok bool) {
+	i := 0
+	for part := 0; part < 4; part++ {
+		if part > 0 {
+			if i >= len(b) || b[i] != '.' {
+				return ip, false
+			}
+			i++
+		}
+		start, v := i, 0
+		for i < len(b) && b[i]-'0' <= 9 && i-start < 3 {
+			v = v*10 + int(b[i]-'0')
+			i++
+		}
+		if i == start || v > 255 || b[start] == '0' && i-start > 1 {
+			return ip, false
+		}
+		ip[part] = byte(v)
+	}
+	return ip, i == len(b)
+}
+
+// mediaName marks the characters of an RFC 6838 restricted-name.
+var mediaName = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	for _, c := range "!#$&-^_.+" {
+		t[c] = true
+	}
+	return t
+}()
+
+// isMediaType reports whether b is type/subtype (RFC 6838 names, or the
+// wildcard "*"), optionally followed by parameters after a semicolon.
+func isMediaType(b []byte) bool {
+	i := mediaNameEnd(b, 0)
+	if i < 0 || i >= len(b) || b[i] != '/' {
+		return false
+	}
+	j := mediaNameEnd(b, i+1)
+	if j < 0 {
+		return false
+	}
+	for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
+		j++
+	}
+	return j == len(b) || b[j] == ';'
+}
+
+// mediaNameEnd returns the end of the restricted-name (or "*") at i, or -1.
+func mediaNameEnd(b []byte, i int) int {
+	if i < len(b) && b[i] == '*' {
+		return i + 1
+	}
+	start := i
+	if i >= len(b) || !isAlnum(b[i]) {
+		return -1
+	}
+	for i < len(b) && mediaName[b[i]] {
+		i++
+	}
+	if i-start > 127 {
+		return -1
+	}
+	return i
+}
+
+func isAlnum(c byte) bool {
+	return c-'0' <= 9 || (c|0x20)-'a' <= 'z'-'a'
+}

@@ -1,0 +1,476 @@
+package fastvalidate
+
+// The ma2d profile: the MA2D Agent Card specification (ma2d-agent-card-spec.md,
+// "Specification Version: A2A 1.0", a dialect of its own despite the name).
+// Missing members and wrong JSON types use the shared field.required and
+// field.type rules.
+
+// Rules of the ma2d profile.
+const (
+	CodeMA2DName Code = 200 + iota
+	CodeMA2DVersion
+	CodeMA2DDescription
+	CodeMA2DSkills
+	CodeMA2DSkillName
+	CodeMA2DSkillDescription
+	CodeMA2DProtocol
+	CodeMA2DURL
+	CodeMA2DURLRisk
+	CodeMA2DAuthType
+	CodeMA2DFormat
+	CodeMA2DMode
+	CodeMA2DLanguage
+	CodeMA2DTimestamp
+	CodeMA2DExampleSkill
+)
+
+func init() {
+	register(
+		Rule{CodeMA2DName, "ma2d.name", SeverityError, "ma2d", "name does not match ^[a-z0-9-]+$ or is longer than 50 characters"},
+		Rule{CodeMA2DVersion, "ma2d.version", SeverityError, "ma2d", "version is not Semantic Versioning (X.Y.Z)"},
+		Rule{CodeMA2DDescription, "ma2d.description", SeverityError, "ma2d", "description is not 200 to 2000 characters long"},
+		Rule{CodeMA2DSkills, "ma2d.skills", SeverityError, "ma2d", "skills defines no skill"},
+		Rule{CodeMA2DSkillName, "ma2d.skill-name", SeverityError, "ma2d", "skill name does not match ^[a-z0-9_]+$ (snake_case)"},
+		Rule{CodeMA2DSkillDescription, "ma2d.skill-description", SeverityError, "ma2d", "skill description is shorter than 50 characters"},
+		Rule{CodeMA2DProtocol, "ma2d.protocol", SeverityError, "ma2d", "invocation.protocol is not one of mcp, rest, grpc, graphql, websocket"},
+		Rule{CodeMA2DURL, "ma2d.url", SeverityError, "ma2d", "endpoint, homepage or repository is not an absolute http or https URL"},
+		Rule{CodeMA2DURLRisk, "ma2d.url-risk", SeverityWarning, "ma2d", "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"},
+		Rule{CodeMA2DAuthType, "ma2d.auth-type", SeverityError, "ma2d", "invocation.authentication.type is not one of none, bearer, api_key, oauth2, basic, mtls"},
+		Rule{CodeMA2DFormat, "ma2d.format", SeverityError, "ma2d", "invocation.format is not one of json-rpc, rest, graphql"},
+		Rule{CodeMA2DMode, "ma2d.mode", SeverityError, "ma2d", "an input mode is not text, voice, image, video or file, or an output mode not text, json, speech, image, video or file"},
+		Rule{CodeMA2DLanguage, "ma2d.language", SeverityError, "ma2d", "a language is not an ISO 639-1 code"},
+		Rule{CodeMA2DTimestamp, "ma2d.timestamp", SeverityError, "ma2d", "a timestamp is not ISO 8601 (extended format date or date-time)"},
+		Rule{CodeMA2DExampleSkill, "ma2d.example-skill", SeverityError, "ma2d", "examples[].skill names no skill the card defines"},
+	)
+	registerProfile("ma2d", "MA2D Agent Card (ma2d-agent-card-spec.md)", checkMA2D)
+}
+
+func checkMA2D(w *walker) {
+	w.res.Profile = "ma2d"
+	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
+	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "name":
+			name = v
+		case "version":
+			version = v
+		case "description":
+			description = v
+		case "skills":
+			skills = v
+		case "invocation":
+			invocation = v
+		case "capabilities":
+			capabilities = v
+		case "examples":
+			examples = v
+		case "metadata":
+			metadata = v
+		case "author", "license":
+			w.wantKind(v, kindString)
+		case "homepage", "repository":
+			if w.wantKind(v, kindString) {
+				w.checkURL(v, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
+			}
+		}
+	}
+	for i, n := range [...]uint32{name, version, description, skills, invocation} {
+		if n == 0 {
+			w.addMissing(CodeFieldRequired, 0, [...]string{"name", "version", "description", "skills", "invocation"}[i])
+		}
+	}
+	if name != 0 && w.wantKind(name, kindString) {
+		if text := w.text(name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
+			w.addGot(CodeMA2DName, name, "name must be 1 to 50 characters of [a-z0-9-]")
+		}
+	}
+	if version != 0 && w.wantKind(version, kindString) && !IsSemVer(w.text(version)) {
+		w.addGot(CodeMA2DVersion, version, "version is not Semantic Versioning (X.Y.Z)")
+	}
+	if description != 0 && w.wantKind(description, kindString) {
+		if n := w.codePoints(description); n < 200 || n > 2000 {
+			w.addArg(CodeMA2DDescription, description, "description has %d characters; 200 to 2000 are required", int64(n))
+		}
+	}
+	if skills != 0 && w.wantKind(skills, kindArray) {
+		w.ma2dSkills(skills)
+	}
+	if invocation != 0 && w.wantKind(invocation, kindObject) {
+		w.ma2dInvocation(invocation)
+	}
+	if capabilities != 0 && w.wantKind(capabilities, kindObject) {
+		w.ma2dCapabilities(capabilities)
+	}
+	if examples != 0 && w.wantKind(examples, kindArray) {
+		w.ma2dExamples(examples, skills)
+	}
+	if metadata != 0 && w.wantKind(metadata, kindObject) {
+		w.ma2dMetadata(metadata)
+	}
+}
+
+var ma2dNameChars, ma2dSkillChars = func() (name, skill [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		name[c], skill[c] = true, true
+	}
+	for c := '0'; c <= '9'; c++ {
+		name[c], skill[c] = true, true
+	}
+	name['-'], skill['_'] = true, true
+	return
+}()
+
+func matchTable(b []byte, t *[256]bool) bool {
+	for _, c := range b {
+		if !t[c] {
+			return false
+		}
+	}
+	return true
+}
+
+func (w *walker) ma2dSkills(arr uint32) {
+	if w.count(arr) == 0 {
+		w.add(CodeMA2DSkills, arr, "skills must define at least one skill")
+	}
+	for s := arr + 1; s < w.end(arr); s = w.next(s) {
+		if !w.wantKind(s, kindObject) {
+			continue
+		}
+		var name, desc uint32
+		for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+			v := k + 1
+			switch string(w.key(k)) {
+			case "name":
+				name = v
+			case "description":
+				desc = v
+			case "parameters":
+				w.wantKind(v, kindObject)
+			case "examples":
+				w.wantKind(v, kindArray)
+			case "returns", "mcp_server", "mcp_tool":
+				w.wantKind(v, kindString)
+			}
+		}
+		switch {
+		case name == 0:
+			w.addMissing(CodeFieldRequired, s, "name")
+		case w.wantKind(name, kindString):
+			if text := w.text(name); len(text) == 0 || !matchTable(text, &ma2dSkillChars) {
+				w.addGot(CodeMA2DSkillName, name, "skill name must match ^[a-z0-9_]+$ (snake_case)")
+			}
+		}
+		switch {
+		case desc == 0:
+			w.addMissing(CodeFieldRequired, s, "description")
+		case w.wantKind(desc, kindString):
+			if n := w.codePoints(desc); n < 50 {
+				w.addArg(CodeMA2DSkillDescription, desc, "skill description has %d characters; at least 50 are required", int64(n))
+			}
+		}
+	}
+}
+
+func (w *walker) ma2dInvocation(inv uint32) {
+	var protocol, endpoint uint32
+	for k := inv + 1; k < w.end(inv); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "protocol":
+			protocol = v
+		case "endpoint":
+			endpoint = v
+		case "method":
+			w.wantKind(v, kindString)
+		case "format":
+			if w.wantKind(v, kindString) {
+				switch string(w.text(v)) {
+				case "json-rpc", "rest", "graphql":
+				default:
+					w.addGot(CodeMA2DFormat, v, "format is not one of json-rpc, rest, graphql")
+				}
+			}
+		case "authentication":
+			if !w.wantKind(v, kindObject) {
+				continue
+			}
+			for a := v + 1; a < w.end(v); a = w.next(a + 1) {
+				f := a + 1
+				switch string(w.key(a)) {
+				case "type":
+					if w.wantKind(f, kindString) {
+						switch string(w.text(f)) {
+						case "none", "bearer", "api_key", "oauth2", "basic", "mtls":
+						default:
+							w.addGot(CodeMA2DAuthType, f, "authentication type is not one of none, bearer, api_key, oauth2, basic, mtls")
+						}
+					}
+				case "required":
+					w.wantKind(f, kindTrue)
+				}
+			}
+		}
+	}
+	switch {
+	case protocol == 0:
+		w.addMissing(CodeFieldRequired, inv, "protocol")
+	case w.wantKind(protocol, kindString):
+		switch string(w.text(protocol)) {
+		case "mcp", "rest", "grpc", "graphql", "websocket":
+		default:
+			w.addGot(CodeMA2DProtocol, protocol, "protocol is not one of mcp, rest, grpc, graphql, websocket")
+		}
+	}
+	switch {
+	case endpoint == 0:
+		w.addMissing(CodeFieldRequired, inv, "endpoint")
+	case w.wantKind(endpoint, kindString):
+		w.checkURL(endpoint, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
+	}
+}
+
+func (w *walker) ma2dCapabilities(caps uint32) {
+	for k := caps + 1; k < w.end(caps); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "languages":
+			if w.wantKind(v, kindArray) {
+				for e := v + 1; e < w.end(v); e = w.next(e) {
+					if w.wantKind(e, kindString) && !isISO639_1(w.text(e)) {
+						w.addGot(CodeMA2DLanguage, e, "language is not an ISO 639-1 code")
+					}
+				}
+			}
+		case "domains":
+			w.stringList(v)
+		case "input_modes":
+			if w.wantKind(v, kindArray) {
+				for e := v + 1; e < w.end(v); e = w.next(e) {
+					if !w.wantKind(e, kindString) {
+						continue
+					}
+					switch string(w.text(e)) {
+					case "text", "voice", "image", "video", "file":
+					default:
+						w.addGot(CodeMA2DMode, e, "input mode is not one of text, voice, image, video, file")
+					}
+				}
+			}
+		case "output_modes":
+			if w.wantKind(v, kindArray) {
+				for e := v + 1; e < w.end(v); e = w.next(e) {
+					if !w.wantKind(e, kindString) {
+						continue
+					}
+					switch string(w.text(e)) {
+					case "text", "json", "speech", "image", "video", "file":
+					default:
+						w.addGot(CodeMA2DMode, e, "output mode is not one of text, json, speech, image, video, file")
+					}
+				}
+			}
+		case "streaming", "async", "state_management":
+			w.wantKind(v, kindTrue)
+		case "rate_limit":
+			w.wantKind(v, kindString)
+		}
+	}
+}
+
+// stringList checks an array of strings.
+func (w *walker) stringList(v uint32) {
+	if w.wantKind(v, kindArray) {
+		for e := v + 1; e < w.end(v); e = w.next(e) {
+			w.wantKind(e, kindString)
+		}
+	}
+}
+
+func (w *walker) ma2dExamples(arr, skills uint32) {
+	for x := arr + 1; x < w.end(arr); x = w.next(x) {
+		if !w.wantKind(x, kindObject) {
+			continue
+		}
+		var skill, input, output uint32
+		for k := x + 1; k < w.end(x); k = w.next(k + 1) {
+			v := k + 1
+			switch string(w.key(k)) {
+			case "skill":
+				skill = v
+			case "input":
+				input = v
+			case "output":
+				output = v
+			case "description":
+				w.wantKind(v, kindString)
+			}
+		}
+		switch {
+		case skill == 0:
+			w.addMissing(CodeFieldRequired, x, "skill")
+		case w.wantKind(skill, kindString) && !w.ma2dDefinesSkill(skills, skill):
+			w.addGot(CodeMA2DExampleSkill, skill, "example names no skill the card defines")
+		}
+		for i, n := range [...]uint32{input, output} {
+			if n == 0 {
+				w.addMissing(CodeFieldRequired, x, [...]string{"input", "output"}[i])
+			} else {
+				w.wantKind(n, kindObject)
+			}
+		}
+	}
+}
+
+// ma2dDefinesSkill reports whether some skills[].name equals the string
+// node name.
+func (w *walker) ma2dDefinesSkill(skills, name uint32) bool {
+	if skills == 0 || w.kind(skills) != kindArray {
+		return false
+	}
+	for s := skills + 1; s < w.end(skills); s = w.next(s) {
+		if w.kind(s) != kindObject {
+			continue
+		}
+		if n := w.member(s, "name"); n != 0 && w.kind(n) == kindString && w.sc.sameString(w.b, n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) ma2dMetadata(meta uint32) {
+	for k := meta + 1; k < w.end(meta); k = w.next(k + 1) {
+		v := k + 1
+		switch string(w.key(k)) {
+		case "created_at", "updated_at":
+			if w.wantKind(v, kindString) && !isISO8601(w.text(v)) {
+				w.addGot(CodeMA2DTimestamp, v, "timestamp is not ISO 8601 (e.g. 2026-01-28T12:00:00Z)")
+			}
+		case "tags", "categories":
+			w.stringList(v)
+		}
+	}
+}
+
+// iso639 holds the ISO 639-1 two-letter codes as a bit per second letter,
+// indexed by the first.
+var iso639 = func() (t [26]uint32) {
+	const codes = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy " +
+		"da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz " +
+		"ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv " +
+		"mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu " +
+		"rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty " +
+		"ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
+	for i := 0; i+1 < len(codes); i += 3 {
+		t[codes[i]-'a'] |= 1 << (codes[i+1] - 'a')
+	}
+	return t
+}()
+
+// isISO639_1 reports whether b is a two-letter ISO 639-1 language code, in
+// the lowercase the standard writes.
+func isISO639_1(b []byte) bool {
+	if len(b) != 2 || b[0]-'a' > 25 || b[1]-'a' > 25 {
+		return false
+	}
+	return iso639[b[0]-'a']&(1<<(b[1]-'a')) != 0
+}
+
+// isISO8601 reports whether b is an ISO 8601 calendar date (YYYY-MM-DD) or
+// date-time in the extended format: YYYY-MM-DDThh:mm[:ss[.fraction]]
+// followed by nothing (local time), Z, or an offset ±hh[:mm]. The basic
+// format (no separators) and week or ordinal dates are not accepted.
+func isISO8601(b []byte) bool {
+	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
+		return false
+	}
+	year, ok1 := digits(b[0:4])
+	month, ok2 := digits(b[5:7])
+	day, ok3 := digits(b[8:10])
+	if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) {
+		return false
+	}
+	b = b[10:]
+	if len(b) == 0 {
+		return true
+	}
+	if len(b) < 6 || b[0] != 'T' || b[3] != ':' {
+		return false
+	}
+	hour, ok1 := digits(b[1:3])
+	minute, ok2 := digits(b[4:6])
+	if !ok1 || !ok2 || hour > 24 || minute > 59 {
+		return false
+	}
+	b = b[6:]
+	second := 0
+	if len(b) >= 3 && b[0] == ':' {
+		s, ok := digits(b[1:3])
+		if !ok || s > 60 {
+			return false
+		}
+		second = s
+		b = b[3:]
+		if len(b) > 0 && (b[0] == '.' || b[0] == ',') {
+			i := 1
+			for i < len(b) && b[i]-'0' <= 9 {
+				i++
+			}
+			if i == 1 {
+				return false
+			}
+			b = b[i:]
+		}
+	}
+	if hour == 24 && (minute != 0 || second != 0) {
+		return false
+	}
+	switch {
+	case len(b) == 0:
+		return true
+	case len(b) == 1:
+		return b[0] == 'Z'
+	case b[0] != '+' && b[0] != '-':
+		return false
+	}
+	oh, ok := digits(b[1:min(3, len(b))])
+	if !ok || len(b) < 3 || oh > 23 {
+		return false
+	}
+	b = b[3:]
+	if len(b) == 0 {
+		return true
+	}
+	if b[0] == ':' {
+		b = b[1:]
+	}
+	om, ok := digits(b)
+	return ok && len(b) == 2 && om <= 59
+}
+
+// digits parses b, which must be all ASCII digits.
+func digits(b []byte) (int, bool) {
+	v := 0
+	for _, c := range b {
+		if c-'0' > 9 {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, len(b) > 0
+}
+
+func daysIn(year, month int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
