@@ -42,6 +42,25 @@ perf: build
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./fastvalidate/
 
+.PHONY: sample corpus
+
+# Regenerates corpus/sample.ndjson.zst byte for byte (corpus/cardgen's tests
+# fail when it is stale).
+sample:
+	$(GO) run ./corpus/cardgen -sample -o corpus/sample.ndjson.zst
+
+# Benchmark dumps of about 100 MB in bench/out/ (gitignored). The two
+# AgentCard dumps carry 5% defective cards, as registry dumps do, with a
+# .truth.tsv naming each defect; A2A has no defect kinds, so that dump is
+# all valid. The .zst holds the same cards as agentcard-100mb.ndjson.
+corpus:
+	$(GO) build -o bin/cardgen ./corpus/cardgen
+	mkdir -p bench/out
+	bin/cardgen -seed 1 -size 100MB -dialect agentcard -defects 0.05 -o bench/out/agentcard-100mb.ndjson -truth bench/out/agentcard-100mb.truth.tsv
+	bin/cardgen -seed 1 -size 100MB -dialect agentcard -defects 0.05 -o bench/out/agentcard-100mb.ndjson.zst
+	bin/cardgen -seed 2 -size 100MB -dialect agentcard-schema -defects 0.05 -o bench/out/schema-100mb.ndjson -truth bench/out/schema-100mb.truth.tsv
+	bin/cardgen -seed 3 -size 100MB -dialect a2a -o bench/out/a2a-100mb.ndjson
+
 # cardscan side by side with the validators users would pick instead, on the
 # dumps `make corpus` writes to bench/out/ (made first if missing) and the
 # real cards; the table goes to stdout and bench/out/compare.md. Needs node
