@@ -607,7 +607,7 @@ func TestRealCorpus(t *testing.T) {
 	}
 	vs := parseVerdicts(t, r1.stdout)
 	inputs := map[string]bool{}
-	v := fastvalidate.MustNew("agentcard")
+	v := fastvalidate.MustNew(resolved(t, "auto"))
 	for _, vd := range vs {
 		inputs[vd.Input] = true
 		doc := readFile(t, vd.Input)
