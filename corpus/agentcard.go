@@ -128,7 +128,7 @@ func (b *builder) capabilities(arr int32, n int, schema bool) {
 		b.put(c, "id", b.str(id))
 		// The draft only RECOMMENDS a description; a few real cards lack
 		// one, which costs a warning, not validity.
-		if schema || r.intn(30) != 0 {
+		if schema || r.intn(80) != 0 {
 			b.put(c, "description", b.sentence())
 		}
 		if r.intn(2) == 0 {

@@ -113,7 +113,7 @@ func TestRulesCovered(t *testing.T) {
 func TestCardShape(t *testing.T) {
 	opts := allDialects()
 	opts.Seed = 5
-	cards := generate(t, opts, 3000)
+	cards := generate(t, opts, 1500)
 	for _, c := range cards {
 		if bytes.ContainsAny(c.JSON, "\n\r") {
 			t.Fatalf("%s card (defect %q) spans lines: %q", c.Dialect, c.Defect, c.JSON)

@@ -31,7 +31,7 @@ func TestVerdicts(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Every defect kind at least 8 times, plus a valid card mix.
-			cards := generate(t, corpus.Options{Seed: 7, Dialects: []string{dialect}}, 1500)
+			cards := generate(t, corpus.Options{Seed: 7, Dialects: []string{dialect}}, 800)
 			for _, kind := range corpus.DefectKinds(dialect) {
 				cards = append(cards, generate(t, corpus.Options{Seed: 11, Dialects: []string{dialect}, DefectRate: 1, Defects: []string{kind}}, 8)...)
 			}
