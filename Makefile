@@ -36,8 +36,13 @@ gnu-parallel:
 
 # cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
 # -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy.
+PERF_DUMP = bin/perf/agentcard-100mb.ndjson
+
 perf: build
-	$(GO) run ./internal/perf -dir bin/perf -cardscan bin/cardscan
+	@test -f $(PERF_DUMP) || { mkdir -p bin/perf && \
+	  $(GO) run ./corpus/cardgen -seed 1 -size 100MB -dialect agentcard -defects 0.05 -o $(PERF_DUMP) && \
+	  $(GO) run ./corpus/cardgen -seed 1 -size 100MB -dialect agentcard -defects 0.05 -o $(PERF_DUMP).zst; }
+	$(GO) run ./internal/perf -dump $(PERF_DUMP) -zdump $(PERF_DUMP).zst -cardscan bin/cardscan
 
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./fastvalidate/
