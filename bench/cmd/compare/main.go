@@ -25,7 +25,8 @@ func run() int {
 	shared := flag.String("shared", "", "`dir` with specs/ and corpus/real/ (default: shared/ beside the repository)")
 	runs := flag.Int("runs", 5, "timed runs per tool and corpus; the table shows medians")
 	mb := flag.Float64("mb", 0, "judge only the first `N` MB of each generated dump (0: all of it)")
-	corpora := flag.String("corpora", "draft,schema,a2a,real", "comma-separated corpora to run")
+	corpora := flag.String("corpora", "draft,schema,a2a,real,edges", "comma-separated corpora to run")
+	verbose := flag.Bool("v", false, "log every timed run")
 	tools := flag.String("tools", "", "only the tools whose key matches this `regexp`")
 	command := flag.String("command", "", "the command to credit in the report (default: the make invocation these flags match)")
 	flag.Parse()
@@ -56,6 +57,7 @@ func run() int {
 		MaxBytes: int64(*mb * 1e6),
 		Corpora:  strings.Split(*corpora, ","),
 		Log:      os.Stderr,
+		Verbose:  *verbose,
 	}
 	if cfg.Shared == "" {
 		cfg.Shared = filepath.Join(filepath.Dir(cfg.RepoDir), "shared")

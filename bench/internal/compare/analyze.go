@@ -36,4 +36,16 @@ func analyze(t *Table, cards [][]byte) {
 		fillExcerpts(cmp, cards)
 		t.Comparisons = append(t.Comparisons, cmp)
 	}
+	if t.Expected == nil {
+		return
+	}
+	for _, key := range schemaJudges {
+		if v, ok := t.Verdicts[key]; ok {
+			t.Scores = append(t.Scores, score(key, names[key], v, t.Expected))
+		}
+	}
 }
+
+// schemaJudges are the tools that judge by the JSON Schema, which a
+// corpus's expected verdicts are written for.
+var schemaJudges = []string{"fastvalidate-agentcard-schema", "jsonschema", "ajv"}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -321,7 +322,7 @@ func TestWriteMarkdownRatiosAndTargets(t *testing.T) {
 		}
 	}
 	draft := &Table{
-		Corpus: Corpus{Name: "draft", Title: "Draft dump", Dialect: DialectDraft, Bytes: 100e6, Repeat: 1},
+		Corpus: Corpus{Name: "draft", Title: "Draft dump", Dialect: DialectDraft, Bytes: 100e6, Repeat: 1, Targets: true},
 		Rows: []*Row{
 			row("jsonschema", KindPeer, "fastvalidate-agentcard-schema", 6, 90, 10),
 			row("ajv", KindPeer, "fastvalidate-agentcard-schema", 1, 90, 10),
@@ -349,6 +350,29 @@ func TestWriteMarkdownRatiosAndTargets(t *testing.T) {
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+}
+
+func TestScoreAgainstExpected(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "e.tsv")
+	os.WriteFile(path, []byte("# comment\n0\tvalid\tbase\n1\tinvalid\tbad url\tRFC 3986\n2\tijson\tdup\n3\tvalid\tedge\n"), 0o644)
+	want, err := ReadExpected(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != 4 || want[1].Why != "RFC 3986" || want[2].Verdict != "ijson" {
+		t.Fatalf("ReadExpected = %+v", want)
+	}
+	got := []Verdict{{OK: true}, {OK: true}, {OK: true}, {OK: false}}
+	s := score("k", "n", got, want)
+	if s.Judged != 3 || !slices.Equal(s.Wrong, []int{1, 3}) || s.IJSON != 1 || s.IJSONPassed != 1 {
+		t.Errorf("score = %+v", s)
+	}
+	for _, bad := range []string{"0\tmaybe\tx\n", "1\tvalid\tx\n", "0\tvalid\n"} {
+		os.WriteFile(path, []byte(bad), 0o644)
+		if _, err := ReadExpected(path); err == nil {
+			t.Errorf("ReadExpected accepted %q", bad)
 		}
 	}
 }

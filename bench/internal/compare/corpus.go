@@ -45,6 +45,8 @@ type Corpus struct {
 	Repeat int
 	// Note says how the corpus was prepared, for the report.
 	Note string
+	// Targets marks the corpora the project's speed targets are judged on.
+	Targets bool
 }
 
 // prepareDump makes a corpus from a generated NDJSON dump. With maxBytes >
@@ -206,8 +208,8 @@ func compactLine(raw []byte) []byte {
 	return bytes.ReplaceAll(line, []byte("\r"), []byte(" "))
 }
 
-// prepareReal writes the real cards, repeated until the file holds at least
-// minBytes, to tmp.
+// prepareReal writes the real cards, one per line and repeated until the
+// file holds at least minBytes, to tmp.
 func prepareReal(c Corpus, dir string, minBytes int64, tmp string) (Corpus, error) {
 	lines, uncompacted, err := realCards(dir)
 	if err != nil {
@@ -217,17 +219,40 @@ func prepareReal(c Corpus, dir string, minBytes int64, tmp string) (Corpus, erro
 	for _, l := range lines {
 		once = append(append(once, l...), '\n')
 	}
+	c.Note = fmt.Sprintf("%d files from %s, each compacted to one line", len(lines), dir)
+	if len(uncompacted) > 0 {
+		c.Note += fmt.Sprintf(" (not JSON, so only their line breaks became spaces: %s)", strings.Join(uncompacted, ", "))
+	}
+	return writeRepeated(c, once, minBytes, tmp)
+}
+
+// prepareLines is prepareReal for a small NDJSON file.
+func prepareLines(c Corpus, path string, minBytes int64, tmp string) (Corpus, error) {
+	once, err := os.ReadFile(path)
+	if err != nil {
+		return c, err
+	}
+	if len(once) == 0 {
+		return c, fmt.Errorf("%s is empty", path)
+	}
+	if once[len(once)-1] != '\n' {
+		once = append(once, '\n')
+	}
+	c.Note = filepath.Base(path)
+	return writeRepeated(c, once, minBytes, tmp)
+}
+
+// writeRepeated writes once, repeated until the file holds at least
+// minBytes, and its zstd copy to tmp: too few cards to time are judged many
+// times over, and the counts divided back.
+func writeRepeated(c Corpus, once []byte, minBytes int64, tmp string) (Corpus, error) {
 	c.Repeat = int(max(1, (minBytes+int64(len(once))-1)/int64(len(once))))
 	c.Path = filepath.Join(tmp, c.Name+".ndjson")
 	if err := os.WriteFile(c.Path, bytes.Repeat(once, c.Repeat), 0o644); err != nil {
 		return c, err
 	}
 	c.Bytes = int64(len(once) * c.Repeat)
-	c.Note = fmt.Sprintf("%d files from %s, each compacted to one line (%.1f KB), repeated %d times for timing",
-		len(lines), dir, float64(len(once))/1e3, c.Repeat)
-	if len(uncompacted) > 0 {
-		c.Note += fmt.Sprintf("; not JSON, line breaks turned to spaces: %s", strings.Join(uncompacted, ", "))
-	}
+	c.Note += fmt.Sprintf("; %.1f KB repeated %d times for timing", float64(len(once))/1e3, c.Repeat)
 	c.Zst = c.Path + ".zst"
 	return c, compressFile(c.Path, c.Zst)
 }

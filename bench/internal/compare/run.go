@@ -36,18 +36,25 @@ type Config struct {
 	Corpora  []string       // keys of Corpora to run, in order
 	Tools    *regexp.Regexp // rows to keep, by key; nil keeps all
 	Log      io.Writer      // progress
+	Verbose  bool           // log every sample
 }
 
-// Corpora lists the inputs the comparison knows, by key, with the dump file
-// each is read from (relative to Config.OutDir; "" for the real cards).
+// Corpora lists the inputs the comparison knows, by key. Each is read from
+// a dump in Config.OutDir, a file under the bench directory, or (neither)
+// the real cards.
 var Corpora = []struct {
 	Corpus
-	Dump string
+	Dump, File string
+	// Expect names a file of expected verdicts for File (see ReadExpected),
+	// which the tools judging by the JSON Schema are scored against.
+	Expect string
 }{
-	{Corpus{Name: "draft", Title: "AgentCard dump, draft dialect", Dialect: DialectDraft}, "agentcard-100mb.ndjson"},
-	{Corpus{Name: "schema", Title: "AgentCard dump, JSON Schema dialect", Dialect: DialectSchema}, "schema-100mb.ndjson"},
-	{Corpus{Name: "a2a", Title: "A2A dump", Dialect: DialectA2A}, "a2a-100mb.ndjson"},
-	{Corpus{Name: "real", Title: "Real cards from public repositories", Dialect: DialectMixed}, ""},
+	{Corpus: Corpus{Name: "draft", Title: "AgentCard dump, draft dialect", Dialect: DialectDraft, Targets: true}, Dump: "agentcard-100mb.ndjson"},
+	{Corpus: Corpus{Name: "schema", Title: "AgentCard dump, JSON Schema dialect", Dialect: DialectSchema, Targets: true}, Dump: "schema-100mb.ndjson"},
+	{Corpus: Corpus{Name: "a2a", Title: "A2A dump", Dialect: DialectA2A, Targets: true}, Dump: "a2a-100mb.ndjson"},
+	{Corpus: Corpus{Name: "real", Title: "Real cards from public repositories", Dialect: DialectMixed}},
+	{Corpus: Corpus{Name: "edges", Title: "Edge cases of the JSON Schema's keywords (testdata/schema-edges.ndjson)", Dialect: DialectSchema},
+		File: "testdata/schema-edges.ndjson", Expect: "testdata/schema-edges.expected.tsv"},
 }
 
 // realMinBytes is how large the repeated real-card file is made, so that
@@ -78,6 +85,9 @@ type Table struct {
 	Rows        []*Row
 	Verdicts    map[string][]Verdict // by tool key, one per distinct card
 	Comparisons []*Comparison
+	Expected    []Expected // when the corpus comes with expected verdicts
+	ExpectFile  string
+	Scores      []Score
 }
 
 // Result is everything the report needs.
@@ -115,6 +125,11 @@ func Run(cfg Config) (*Result, error) {
 			continue
 		}
 		t := &Table{Corpus: c, Verdicts: map[string][]Verdict{}}
+		if t.ExpectFile = expectFile(key); t.ExpectFile != "" {
+			if t.Expected, err = ReadExpected(filepath.Join(cfg.BenchDir, t.ExpectFile)); err != nil {
+				return nil, err
+			}
+		}
 		for _, tool := range env.Tools(c) {
 			if cfg.Tools == nil || cfg.Tools.MatchString(tool.Key) {
 				t.Rows = append(t.Rows, &Row{Tool: tool})
@@ -151,6 +166,9 @@ func Run(cfg Config) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
+		if t.Expected != nil && len(t.Expected) != len(cards) {
+			return nil, fmt.Errorf("%s: %d expected verdicts for %d cards", t.ExpectFile, len(t.Expected), len(cards))
+		}
 		analyze(t, cards)
 	}
 
@@ -162,7 +180,11 @@ func Run(cfg Config) (*Result, error) {
 				if row.Err != nil {
 					continue
 				}
-				row.Samples = append(row.Samples, runTool(cfg.BenchDir, row.Tool, t.Corpus, "", tmp))
+				s := runTool(cfg.BenchDir, row.Tool, t.Corpus, "", tmp)
+				row.Samples = append(row.Samples, s)
+				if cfg.Verbose {
+					fmt.Fprintf(cfg.Log, "compare:   %-32s loop %.3fs process %.3fs err=%v\n", row.Tool.Key, s.Report.Seconds, s.Wall, s.Err)
+				}
 			}
 			fmt.Fprintf(cfg.Log, "compare: round %d/%d: %s: %.1fs\n", r+1, cfg.Runs, t.Corpus.Name, time.Since(start).Seconds())
 		}
@@ -224,15 +246,27 @@ func setup(cfg Config, tmp string) (Env, []string, error) {
 	return env, notes, nil
 }
 
+func expectFile(key string) string {
+	for _, known := range Corpora {
+		if known.Name == key {
+			return known.Expect
+		}
+	}
+	return ""
+}
+
 func prepare(cfg Config, key, tmp string) (Corpus, error) {
 	for _, known := range Corpora {
 		if known.Name != key {
 			continue
 		}
-		if known.Dump == "" {
-			return prepareReal(known.Corpus, filepath.Join(cfg.Shared, "corpus", "real"), realMinBytes, tmp)
+		switch {
+		case known.Dump != "":
+			return prepareDump(known.Corpus, filepath.Join(cfg.OutDir, known.Dump), cfg.MaxBytes, tmp)
+		case known.File != "":
+			return prepareLines(known.Corpus, filepath.Join(cfg.BenchDir, known.File), realMinBytes, tmp)
 		}
-		return prepareDump(known.Corpus, filepath.Join(cfg.OutDir, known.Dump), cfg.MaxBytes, tmp)
+		return prepareReal(known.Corpus, filepath.Join(cfg.Shared, "corpus", "real"), realMinBytes, tmp)
 	}
 	return Corpus{}, fmt.Errorf("unknown corpus %q", key)
 }
