@@ -146,9 +146,10 @@ func init() {
 // capKeys name the members of capabilities turned into an object.
 var capKeys = []string{"summarise", "search", "fetch", "rank", "plan", "review", "sign", "notify"}
 
-// jsonDefects break the strict-JSON rules every profile shares. They edit
-// only members every dialect's cards have room for (a fresh top-level
-// member, the written bytes), so any dialect may register them.
+// jsonDefects break the strict-JSON rules every profile shares. They add
+// fresh top-level members or rewrite the written bytes, so any dialect may
+// register them, save json.duplicate-key/escaped, which repeats agent_id
+// and so needs a card that has one.
 var jsonDefects = []defect{
 	{name: "json.syntax/trailing-comma", rule: "json.syntax", post: func(b *builder, c []byte) []byte {
 		return append(c[:len(c)-1], ',', '}')
