@@ -56,8 +56,8 @@ sample:
 
 # Benchmark dumps of about 100 MB in bench/out/ (gitignored). The two
 # AgentCard dumps carry 5% defective cards, as registry dumps do, with a
-# .truth.tsv naming each defect; A2A has no defect kinds, so that dump is
-# all valid. The .zst holds the same cards as agentcard-100mb.ndjson.
+# .truth.tsv naming each defect; the A2A dump, of all four versions, is all
+# valid. The .zst holds the same cards as agentcard-100mb.ndjson.
 corpus:
 	$(GO) build -o bin/cardgen ./corpus/cardgen
 	mkdir -p bench/out

@@ -29,8 +29,7 @@
 // rule capability.id and of no other rule (warnings aside). Within a
 // dialect, kinds are dealt in shuffled rounds, so a run with n defective
 // cards of a dialect holds every kind once n reaches the number of kinds.
-// Only agentcard and agentcard-schema have defect kinds so far; the other
-// dialects give valid cards only.
+// A dialect without defect kinds gives valid cards only.
 //
 // # Adding a dialect or a defect kind
 //
