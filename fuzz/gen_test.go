@@ -6,3 +6,9 @@ import "testing"
 func generatedCards(t testing.TB, n int) [][]byte {
 	return nil
 }
+
+// generatedSchemaCards returns n cards of the agentcard-schema dialect,
+// valid and defective, from the corpus generator.
+func generatedSchemaCards(t testing.TB, n int) [][]byte {
+	return nil
+}

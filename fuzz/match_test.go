@@ -223,11 +223,18 @@ func genURI(r *rand.Rand) []byte {
 	return out
 }
 
-const matcherRuns = 200000
+// matcherRuns is how many generated inputs each matcher differential
+// checks; -short (used under the race detector) takes a tenth.
+func matcherRuns() int {
+	if testing.Short() {
+		return 20000
+	}
+	return 200000
+}
 
 func TestAgentIDDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for range matcherRuns {
+	for range matcherRuns() {
 		checkAgentID(t, genAgentID(r))
 	}
 	for _, s := range []string{"01HZQK3P8EMXR9V7T5N2W4J6C0", "7ZZZZZZZZZZZZZZZZZZZZZZZZZ", "80000000000000000000000000", "00000000000000000000000000"} {
@@ -238,21 +245,21 @@ func TestAgentIDDifferential(t *testing.T) {
 func TestSemVerDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	valid := 0
-	for range matcherRuns {
+	for range matcherRuns() {
 		b := genSemVer(r)
 		checkSemVer(t, b)
 		if semverRef.Match(b) {
 			valid++
 		}
 	}
-	if valid < matcherRuns/20 {
-		t.Errorf("only %d of %d generated versions are valid", valid, matcherRuns)
+	if valid < matcherRuns()/20 {
+		t.Errorf("only %d of %d generated versions are valid", valid, matcherRuns())
 	}
 }
 
 func TestCapabilityIDDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for range matcherRuns {
+	for range matcherRuns() {
 		checkCapabilityID(t, genCapabilityID(r))
 	}
 }
@@ -260,15 +267,15 @@ func TestCapabilityIDDifferential(t *testing.T) {
 func TestURIDifferential(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	valid := 0
-	for range matcherRuns {
+	for range matcherRuns() {
 		b := genURI(r)
 		checkURI(t, b)
 		if uriRef.Match(b) {
 			valid++
 		}
 	}
-	if valid < matcherRuns/10 {
-		t.Errorf("only %d of %d generated URIs are valid", valid, matcherRuns)
+	if valid < matcherRuns()/10 {
+		t.Errorf("only %d of %d generated URIs are valid", valid, matcherRuns())
 	}
 }
 
