@@ -2,12 +2,12 @@ module github.com/cardscan/cardscan/fuzz
 
 go 1.26.0
 
-require github.com/cardscan/cardscan v0.0.0
-
 require (
-	github.com/oklog/ulid/v2 v2.1.2 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	github.com/cardscan/cardscan v0.0.0
+	github.com/oklog/ulid/v2 v2.1.2
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
+
+require golang.org/x/text v0.14.0 // indirect
 
 replace github.com/cardscan/cardscan => ../
