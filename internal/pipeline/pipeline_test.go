@@ -1,0 +1,181 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+)
+
+const card = `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"n","version":"1.0.0","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"https","url":"https://example.com/a"}}`
+
+// randomInput builds NDJSON of valid and invalid cards, blank lines, CRLF
+// endings, long lines and perhaps no final newline.
+func randomInput(r *rand.Rand) []byte {
+	var b bytes.Buffer
+	for range r.IntN(60) {
+		switch r.IntN(8) {
+		case 0:
+			b.WriteString(strings.Repeat(" ", r.IntN(3)))
+		case 1:
+			b.WriteString(`{"padding":"` + strings.Repeat("x", r.IntN(3000)) + `"}`)
+		case 2:
+			b.WriteString(`{"version":"1.0",`)
+		default:
+			b.WriteString(card)
+		}
+		if r.IntN(4) == 0 {
+			b.WriteByte('\r')
+		}
+		b.WriteByte('\n')
+	}
+	if r.IntN(3) == 0 {
+		b.WriteString(card)
+	}
+	return b.Bytes()
+}
+
+// reference judges input the simple way: every non-blank line on its own.
+func reference(input []byte, maxRecord int) (verdicts, valid, invalid []byte) {
+	v := fastvalidate.MustNew("agentcard")
+	var enc report.Encoder
+	line := 0
+	for off := 0; off < len(input); {
+		line++
+		end := bytes.IndexByte(input[off:], '\n')
+		next := len(input)
+		if end >= 0 {
+			end += off
+			next = end + 1
+		} else {
+			end = len(input)
+		}
+		raw, rec := input[off:next], bytes.TrimSuffix(input[off:end], []byte("\r"))
+		offset := off
+		off = next
+		if len(bytes.TrimSpace(rec)) == 0 {
+			continue
+		}
+		var vd report.Verdict
+		if end-offset > maxRecord {
+			vd = report.Verdict{Input: "in", Line: line, Offset: int64(offset), Profile: "agentcard",
+				Findings: []fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}}
+		} else {
+			vd = report.FromResult("in", line, int64(offset), v.Validate(rec))
+			if vd.Profile == "" {
+				vd.Profile = "agentcard"
+			}
+		}
+		verdicts = enc.AppendJSONL(verdicts, &vd)
+		dst := &invalid
+		if vd.Valid {
+			dst = &valid
+		}
+		*dst = append(*dst, raw...)
+		if raw[len(raw)-1] != '\n' {
+			*dst = append(*dst, '\n')
+		}
+	}
+	return verdicts, valid, invalid
+}
+
+// TestChunkingMatchesReference cuts random inputs into chunks of every
+// small size, with short and one-byte reads, and checks that verdicts and
+// out files equal the line-by-line reference.
+func TestChunkingMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	readers := map[string]func(io.Reader) io.Reader{
+		"plain": func(r io.Reader) io.Reader { return r },
+		"half":  iotest.HalfReader,
+		"byte":  iotest.OneByteReader,
+	}
+	for i := range 150 {
+		input := randomInput(r)
+		chunk := 16 + r.IntN(4096)
+		maxRecord := 64 + r.IntN(4096)
+		jobs := 1 + r.IntN(4)
+		for name, wrap := range readers {
+			if name == "byte" && i%10 != 0 {
+				continue
+			}
+			var out, valid, invalid bytes.Buffer
+			st, err := Run(Config{
+				Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: maxRecord,
+				Format: FormatJSONL, All: true, Findings: &out, ValidOut: &valid, InvalidOut: &invalid,
+				Stdin: wrap(bytes.NewReader(input)),
+			}, []Input{{Name: "in"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantOut, wantValid, wantInvalid := reference(input, maxRecord)
+			where := fmt.Sprintf("input %d (%d bytes), %s reads, chunk %d, max record %d, -j %d", i, len(input), name, chunk, maxRecord, jobs)
+			if out.String() != string(wantOut) {
+				t.Fatalf("%s: verdicts differ\n got %s\nwant %s", where, out.String(), wantOut)
+			}
+			if !bytes.Equal(valid.Bytes(), wantValid) || !bytes.Equal(invalid.Bytes(), wantInvalid) {
+				t.Fatalf("%s: out files differ", where)
+			}
+			if st.BytesDecompressed != int64(len(input)) || st.Records != int64(strings.Count(string(wantOut), "\n")) {
+				t.Fatalf("%s: stats %+v", where, st)
+			}
+		}
+	}
+}
+
+// TestDocumentTooLarge streams a .json document over the limit to
+// --invalid-out whole.
+func TestDocumentTooLarge(t *testing.T) {
+	doc := "\n [" + strings.Repeat(card+",\n", 200) + card + "]"
+	for _, chunk := range []int{100, 1 << 20} {
+		var out, invalid bytes.Buffer
+		st, err := Run(Config{
+			Profile: "agentcard", ChunkSize: chunk, MaxRecord: 1000, Format: FormatJSONL,
+			Findings: &out, InvalidOut: &invalid, Stdin: strings.NewReader(doc),
+		}, []Input{{Name: "in", Document: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Records != 1 || st.Invalid != 1 || !strings.Contains(out.String(), `"rule":"input.too-large"`) {
+			t.Errorf("chunk %d: %+v %s", chunk, st, out.String())
+		}
+		if got := invalid.String(); strings.TrimSpace(got) != strings.TrimSpace(doc) {
+			t.Errorf("chunk %d: --invalid-out holds %d bytes, want the %d-byte document", chunk, len(got), len(doc))
+		}
+	}
+}
+
+// TestWorkerDoesNotAllocate: judging and rendering a chunk of valid cards
+// allocates nothing once the chunk's buffers have grown.
+func TestWorkerDoesNotAllocate(t *testing.T) {
+	cfg := &Config{Profile: "agentcard", MaxRecord: DefaultMaxRecord, Format: FormatJSONL, All: true, ValidOut: io.Discard, InvalidOut: io.Discard}
+	w := newWorker(cfg, 512)
+	c := &chunk{kind: kindLines, input: "in", line: 1, buf: []byte(strings.Repeat(card+"\n\r\n", 100))}
+	w.process(c, 0)
+	if c.st.valid != 100 {
+		t.Fatalf("%d valid cards, want 100", c.st.valid)
+	}
+	if n := testing.AllocsPerRun(50, func() { w.process(c, 0) }); n != 0 {
+		t.Errorf("a chunk of 100 valid cards costs %v allocations", n)
+	}
+}
+
+func BenchmarkRun(b *testing.B) {
+	input := bytes.Repeat([]byte(card+"\n"), 50000)
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("j%d", jobs), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(input)))
+			for b.Loop() {
+				if _, err := Run(Config{Profile: "agentcard", Jobs: jobs, Findings: io.Discard, Stdin: bytes.NewReader(input)}, []Input{{Name: "in"}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
