@@ -302,6 +302,10 @@ func TestExplainNamesTheDeliberateDifferences(t *testing.T) {
 		{"valid | /capabilities/*/description schema.required", "capability description"},
 		{"valid | /goal_subscriptions schema.additionalProperties", "closed objects"},
 		{"/name json.duplicate-key | valid", "strict scanner"},
+		{"valid | / type", "embedded-string form"},
+		{"valid | unknown security scheme type", "A2A 1.0 security schemes"},
+		{"/url a2a.required | valid", "a2a-go only decodes"},
+		{"/endpoint/auth field.type | valid", "auth: null"},
 	} {
 		if got := explain(tc.key); !strings.Contains(got, tc.want) {
 			t.Errorf("explain(%q) = %q, want it to mention %q", tc.key, got, tc.want)

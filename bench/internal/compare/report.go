@@ -165,6 +165,12 @@ var glosses = []struct {
 	fragments []string
 	text      string
 }{
+	{[]string{"valid | / type"}, "the draft's embedded-string form, a JSON string holding the card: cardscan unwraps it in every profile, a JSON Schema validator sees a string"},
+	{[]string{"unknown security scheme type"}, "A2A 1.0 security schemes (one member per kind, e.g. openIdConnectSecurityScheme), which a2a-go v0.3 cannot decode"},
+	{[]string{"a2a."}, "a2a-go only decodes: it checks no required member, URL or version rule"},
+	{[]string{"/endpoint/auth", "field.type"}, "auth: null, which the schema allows and the draft does not"},
+	{[]string{"uniqueItems"}, "the schema wants unique tags; the draft does not"},
+	{[]string{"/pricing/currency"}, "the schema's currency pattern; the draft has no currency"},
 	{[]string{"/endpoint/protocol"}, "protocol values: the draft allows http, https, grpc, stdio, mcp; the schema http, websocket, sse, grpc, mcp, google_a2a, native"},
 	{[]string{"/pricing", "additionalProperties"}, "pricing fields: the schema's PricingModel is closed and has no per_token_joules"},
 	{[]string{"/pricing", "pricing."}, "pricing bounds: the draft's Landauer floor and per-token rule, which the schema does not have"},
@@ -175,7 +181,6 @@ var glosses = []struct {
 	{[]string{"metadata.trust-tier"}, "the draft's pacr:trust_tier values; the schema leaves metadata open"},
 	{[]string{"/metadata"}, "the schema types the pacr: metrics; the draft leaves metadata open"},
 	{[]string{"goal."}, "the draft's goal_subscriptions rules"},
-	{[]string{"a2a-go"}, ""},
 	{[]string{"json: "}, "JSON the strict scanner rejects and a lenient parser reads"},
 	{[]string{"json."}, "JSON the strict scanner rejects (duplicate members, invalid UTF-8, lone surrogates, depth) and encoding/json or JSON.parse reads"},
 }
