@@ -7,9 +7,8 @@ import (
 	"runtime/debug"
 	"text/tabwriter"
 
-	"github.com/cardscan/cardscan/internal/summary"
-
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/summary"
 )
 
 // version describes the build: the module version (or "devel" in a
