@@ -150,6 +150,19 @@ func TestDocumentTooLarge(t *testing.T) {
 	}
 }
 
+func TestMaxInvalidInsideDocument(t *testing.T) {
+	doc := "[" + strings.Repeat(card+`,{"name":1},`, 5) + card + "]"
+	var out bytes.Buffer
+	st, err := Run(Config{Profile: "agentcard", Jobs: 2, MaxInvalid: 2, Format: FormatJSONL, All: true, Findings: &out, Stdin: strings.NewReader(doc)},
+		[]Input{{Name: "in", Document: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Invalid != 2 || st.Records != 4 || !st.Stopped || strings.Count(out.String(), "\n") != 4 {
+		t.Errorf("stats %+v, output:\n%s", st, out.String())
+	}
+}
+
 // TestWorkerDoesNotAllocate: judging and rendering a chunk of valid cards
 // allocates nothing once the chunk's buffers have grown.
 func TestWorkerDoesNotAllocate(t *testing.T) {

@@ -125,7 +125,7 @@ func (w *worker) process(c *chunk, limit int64) {
 	case kindLines:
 		w.lines(c, limit)
 	case kindDocument:
-		w.document(c)
+		w.document(c, limit)
 	case kindPiece:
 		if w.cfg.InvalidOut != nil {
 			c.invalidOut = append(c.invalidOut, c.buf...)
@@ -174,7 +174,7 @@ func (w *worker) lines(c *chunk, limit int64) {
 
 // document judges a .json input: each element of a top-level array is a
 // card, anything else is one card.
-func (w *worker) document(c *chunk) {
+func (w *worker) document(c *chunk, limit int64) {
 	doc := c.buf
 	first := 0
 	for first < len(doc) && isSpace(doc[first]) {
@@ -207,6 +207,9 @@ func (w *worker) document(c *chunk) {
 		counted = e.start
 		card := doc[e.start:e.end]
 		w.judge(c, card, card, line, c.offset+int64(e.start))
+		if limit > 0 && c.st.invalid >= limit {
+			return
+		}
 	}
 }
 
