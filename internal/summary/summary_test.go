@@ -1,0 +1,74 @@
+package summary
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func sample() *Summary {
+	s := &Summary{Records: 10, Valid: 7, Invalid: 3, Errors: 4, Warnings: 2,
+		Rules:    map[string]int64{"capability.id": 3, "endpoint.insecure": 2, "json.syntax": 1},
+		Profiles: map[string]int64{"agentcard": 9, "none": 1},
+		Inputs:   2, BytesRead: 500, BytesDecompressed: 2_000_000, Seconds: 0.5, Shards: 1}
+	s.Finish()
+	return s
+}
+
+func TestRoundTrip(t *testing.T) {
+	s := sample()
+	b, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(b), "}\n") || strings.Index(string(b), `"capability.id"`) > strings.Index(string(b), `"json.syntax"`) {
+		t.Errorf("not indented JSON with sorted keys:\n%s", b)
+	}
+	got, err := Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, s) {
+		t.Errorf("round trip gave %+v, want %+v", got, s)
+	}
+	if s.MBPerSecond != 4 {
+		t.Errorf("MB/s %v, want 4", s.MBPerSecond)
+	}
+}
+
+func TestAdd(t *testing.T) {
+	var total Summary
+	a, b := sample(), sample()
+	b.StoppedEarly = true
+	total.Add(a)
+	total.Add(b)
+	if total.Records != 20 || total.Rules["capability.id"] != 6 || total.Profiles["none"] != 2 ||
+		total.Shards != 2 || total.Seconds != 1 || !total.StoppedEarly || total.MBPerSecond != 4 {
+		t.Errorf("sum %+v", total)
+	}
+}
+
+func TestUnmarshalRejects(t *testing.T) {
+	for _, doc := range []string{
+		`{"records":1,"valid":1,"invalid":1}`,
+		`{"records":1,"valid":1,"invalid":0,"surprise":true}`,
+		`[1]`,
+		`{"records":-1,"valid":-1,"invalid":0}`,
+	} {
+		if _, err := Unmarshal([]byte(doc)); err == nil {
+			t.Errorf("%s: accepted", doc)
+		}
+	}
+}
+
+func TestHuman(t *testing.T) {
+	h := sample().Human()
+	for _, want := range []string{"10 records: 7 valid, 3 invalid", "2 warnings", "2.0 MB in 0.50 s (4.0 MB/s)", "top rules: capability.id 3, endpoint.insecure 2, json.syntax 1"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("%q lacks %q", h, want)
+		}
+	}
+	if strings.Contains(h, "\n") {
+		t.Errorf("%q spans lines", h)
+	}
+}
