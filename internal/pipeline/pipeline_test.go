@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -144,8 +145,39 @@ func TestDocumentTooLarge(t *testing.T) {
 		if st.Records != 1 || st.Invalid != 1 || !strings.Contains(out.String(), `"rule":"input.too-large"`) {
 			t.Errorf("chunk %d: %+v %s", chunk, st, out.String())
 		}
-		if got := invalid.String(); strings.TrimSpace(got) != strings.TrimSpace(doc) {
+		if got := invalid.String(); got != doc+"\n" || !strings.Contains(out.String(), `"line":1,"offset":0,`) {
 			t.Errorf("chunk %d: --invalid-out holds %d bytes, want the %d-byte document", chunk, len(got), len(doc))
+		}
+	}
+}
+
+// TestReadErrorAfterLongLine: a stream that breaks after a too-large line
+// still reports it, judges the whole lines after it, and names the break.
+func TestReadErrorAfterLongLine(t *testing.T) {
+	long := strings.Repeat("x", 5000)
+	for _, tc := range []struct {
+		input             string
+		records, complete int64
+	}{
+		{long, 1, 0},
+		{long + "\n" + card + "\n" + card, 2, 1},
+		{card + "\n" + long + "\n" + card + "\n", 3, 2},
+	} {
+		var out, invalid bytes.Buffer
+		var diags []string
+		st, err := Run(Config{
+			Profile: "agentcard", ChunkSize: 64, MaxRecord: 1000, Format: FormatJSONL, All: true,
+			Findings: &out, InvalidOut: &invalid, Diagnose: func(m string) { diags = append(diags, m) },
+			Stdin: io.MultiReader(strings.NewReader(tc.input), iotest.ErrReader(errors.New("boom"))),
+		}, []Input{{Name: "in"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Records != tc.records || st.Valid != tc.complete || st.InputErrors != 1 || len(diags) != 1 || !strings.Contains(diags[0], "boom") {
+			t.Errorf("%.20q...: stats %+v, diagnostics %q", tc.input, st, diags)
+		}
+		if !strings.HasPrefix(invalid.String(), long) && tc.input[0] == 'x' {
+			t.Errorf("--invalid-out lost the long line")
 		}
 	}
 }

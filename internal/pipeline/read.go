@@ -218,97 +218,83 @@ func (cu *cutter) run() error {
 // skipTooLarge handles a record longer than MaxRecord whose first bytes
 // fill the current chunk: it reads on to the end of the line (or
 // document) without keeping more than a chunk at a time, passing the
-// bytes on to --invalid-out if that is wanted, and reports the record.
+// bytes on to --invalid-out if that is wanted, and reports the record. A
+// read error is left for run to meet on its next read.
 func (cu *cutter) skipTooLarge() error {
 	p := cu.p
 	keep := p.cfg.InvalidOut != nil
 	line, offset := cu.line, cu.offset
 	size := int64(0)
-	doc := cu.in.Document
-	// pass sends the current chunk's bytes on as a piece of the record, or
-	// drops them, and starts an empty chunk.
-	pass := func() error {
+	var last byte // the record's last byte so far
+	// pass sends the first n bytes of the current chunk on as a piece of
+	// the record, or drops them, and starts a chunk with the rest.
+	pass := func(n int) error {
 		c := cu.c
-		size += int64(len(c.buf))
+		size += int64(n)
+		if n > 0 {
+			last = c.buf[n-1]
+		}
+		tail := c.buf[n:]
+		if nerr := cu.newChunk(len(tail)); nerr != nil {
+			return nerr
+		}
+		cu.c.buf = append(cu.c.buf, tail...)
 		if keep {
 			c.kind = kindPiece
+			c.buf = c.buf[:n]
 			p.dispatch(c)
 		} else {
 			c.buf = nil
 			p.free <- c
 		}
-		return cu.newChunk(0)
+		return nil
 	}
-	report := func(unterminated bool) error {
+	report := func() error {
 		c, err := p.acquire()
 		if err != nil {
 			return err
 		}
-		c.kind, c.input, c.line, c.offset, c.unterminated = kindTooLarge, cu.in.Name, line, offset, unterminated
+		c.kind, c.input, c.line, c.offset, c.unterminated = kindTooLarge, cu.in.Name, line, offset, last != '\n'
 		c.buf = c.buf[:0]
 		p.dispatch(c)
 		return nil
 	}
-	if err := pass(); err != nil {
+	if err := pass(len(cu.c.buf)); err != nil {
 		return err
 	}
 	for {
 		c := cu.c
 		_, _, err := cu.fill()
-		if !doc {
+		if !cu.in.Document {
 			if i := bytes.IndexByte(c.buf, '\n'); i >= 0 {
-				// The record ends here; the rest of the chunk starts the
-				// next line.
-				size += int64(i + 1)
-				tail := append([]byte(nil), c.buf[i+1:]...)
-				if keep {
-					c.buf = c.buf[:i+1]
-					c.kind = kindPiece
-					p.dispatch(c)
-				} else {
-					p.free <- c
+				// The record ends here; the rest starts the next line.
+				cu.line, cu.offset = line+1, offset+size+int64(i+1)
+				if perr := pass(i + 1); perr != nil {
+					return perr
 				}
-				if rerr := report(false); rerr != nil {
-					return rerr
+				if err != nil {
+					cu.r = errReader{err}
 				}
-				cu.line = line + 1
-				cu.offset = offset + size
-				if nerr := cu.newChunk(len(tail)); nerr != nil {
-					return nerr
-				}
-				cu.c.buf = append(cu.c.buf, tail...)
-				if err != nil && !errors.Is(err, io.EOF) {
-					return err
-				}
-				if errors.Is(err, io.EOF) {
-					// Let run see the end on its next read.
-					cu.r = eofReader{}
-				}
-				return nil
+				return report()
 			}
 		}
 		if err != nil {
-			if perr := pass(); perr != nil {
+			if perr := pass(len(c.buf)); perr != nil {
 				return perr
 			}
-			if rerr := report(true); rerr != nil {
-				return rerr
-			}
 			cu.line, cu.offset = line, offset+size
-			if errors.Is(err, io.EOF) {
-				cu.r = eofReader{}
-				return nil
-			}
-			return err
+			cu.r = errReader{err}
+			return report()
 		}
 		if len(c.buf) == cap(c.buf) {
-			if perr := pass(); perr != nil {
+			if perr := pass(len(c.buf)); perr != nil {
 				return perr
 			}
 		}
 	}
 }
 
-type eofReader struct{}
+// errReader replays the error that ended a stream.
+type errReader struct{ err error }
 
-func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }

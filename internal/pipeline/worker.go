@@ -184,7 +184,8 @@ func (w *worker) document(c *chunk, limit int64) {
 		return // an empty document holds no card
 	}
 	if len(doc) > w.cfg.MaxRecord {
-		w.judgeTooLarge(c, 1+bytes.Count(doc[:first], nl), c.offset+int64(first), bytes.TrimRight(doc[first:], " \t\r\n"))
+		// The record is the whole document, as when it is streamed.
+		w.judgeTooLarge(c, c.line, c.offset, doc)
 		return
 	}
 	if w.splitter == nil {
