@@ -11,7 +11,7 @@ build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck gnu-parallel unit
+test: fmt-check vet staticcheck gnu-parallel unit fuzz-seeds
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -46,6 +46,28 @@ perf: build
 
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./fastvalidate/
+
+# The fuzz/ module (differential tests against independent references, and
+# the fuzz targets): vet and staticcheck, its tests under the race detector
+# with -short sizes, the differentials at full size (100,000 schema cards),
+# the seed corpora, and a short bounded fuzz run of two targets.
+FUZZTIME ?= 10s
+fuzz-seeds: staticcheck
+	cd fuzz && $(GO) vet ./...
+	cd fuzz && $(GOBIN)/staticcheck ./...
+	cd fuzz && $(GO) test -race -short -count=1 ./...
+	cd fuzz && $(GO) test -count=1 -run 'Differential' ./...
+	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=$(FUZZTIME) .
+	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzSchemaDifferential -fuzztime=$(FUZZTIME) .
+
+# Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
+# input is written to fuzz/testdata/fuzz/<target>/: commit it with the fix,
+# and every make test runs it from then on.
+FUZZ_LONG ?= 5m
+.PHONY: fuzz
+fuzz:
+	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI; do \
+	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
 
 .PHONY: sample corpus
 
