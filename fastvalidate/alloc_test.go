@@ -89,6 +89,12 @@ func TestValidate_ZeroAllocs(t *testing.T) {
 		{"embedded string", []byte(jsonString(draftExample))},
 		{"embedded 1.7 KB", []byte(jsonString(string(medium)))},
 	}
+	for i, c := range registryCards(8) {
+		valid = append(valid, struct {
+			name string
+			card []byte
+		}{fmt.Sprintf("generated %d", i), c})
+	}
 	for _, profile := range []string{"agentcard", "agentcard-schema"} {
 		v, err := New(profile, WithClock(fixedClock))
 		if err != nil {

@@ -1,9 +1,11 @@
 package fastvalidate
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 
+	"github.com/cardscan/cardscan/corpus"
 	"github.com/valyala/fastjson"
 )
 
@@ -24,20 +26,54 @@ func (s benchSet) meanSize() int64 {
 
 func benchSets() []benchSet {
 	small := make([][]byte, 8)
-	medium := make([][]byte, 8)
 	for i := range small {
 		small[i] = []byte(card(map[string]string{
 			"name":         fmt.Sprintf(`"Agent %d"`, i),
-			"capabilities": fmt.Sprintf(`[{"id":"text.op_%d","description":"Summarise a document to a word limit."}]`, i),
+			"capabilities": fmt.Sprintf(`[{"id":"text.op_%d","description":"Summarise a document to a word limit.","tags":["text","summary"]}]`, i),
 			"endpoint":     `{"protocol":"https","url":"https://agents.example.com/api","auth":{"scheme":"bearer"}}`,
 		}))
-		medium[i] = sizedCard(3 + i%2)
 	}
 	return []benchSet{
 		{"300B", small},
-		{"1.7KB", medium},
+		{"1.7KB", registryCards(16)},
 		{"64KB", [][]byte{largeCard(64 << 10)}},
 	}
+}
+
+// registryCards returns n valid one-line cards from the corpus generator of
+// the shape registry dumps hold: 3 to 8 capabilities with input schemas and
+// tags, pricing and metadata.
+func registryCards(n int) [][]byte {
+	g, err := corpus.New(corpus.Options{Seed: 1, Dialects: []string{"agentcard"}})
+	if err != nil {
+		panic(err)
+	}
+	var cards [][]byte
+	for len(cards) < n {
+		c := g.Next()
+		var shape struct {
+			Capabilities []struct {
+				Tags        []string        `json:"tags"`
+				InputSchema json.RawMessage `json:"input_schema"`
+			} `json:"capabilities"`
+			Pricing  map[string]any `json:"pricing"`
+			Metadata map[string]any `json:"metadata"`
+		}
+		if c.Variant != "" || json.Unmarshal(c.JSON, &shape) != nil {
+			continue
+		}
+		schemas, tags := 0, 0
+		for _, cap := range shape.Capabilities {
+			if len(cap.InputSchema) > 0 {
+				schemas++
+			}
+			tags += len(cap.Tags)
+		}
+		if k := len(shape.Capabilities); k >= 3 && k <= 8 && schemas > 0 && tags > 0 && shape.Pricing != nil && shape.Metadata != nil {
+			cards = append(cards, c.JSON)
+		}
+	}
+	return cards
 }
 
 // BenchmarkValidator_Validate measures the validator beside a baseline that
