@@ -124,12 +124,12 @@ func writeWhy(w io.Writer, t *Table) {
 		case cmp.Differ == 0:
 			fmt.Fprintf(w, "- %s and %s agree on every card.\n", cmp.A.Name, cmp.B.Name)
 		case cmp.MustAgree && cmp.StrictJSON == cmp.Differ:
-			fmt.Fprintf(w, "- %s and %s differ only on %d cards that are not I-JSON, which cardscan rejects by design "+
-				"and a JSON Schema validator judges after its parser has made them JSON (the last duplicate member wins, "+
-				"bad UTF-8 becomes U+FFFD): %s.\n",
+			fmt.Fprintf(w, "- %s and %s differ only on %d cards that break cardscan's strict JSON rules, which it rejects by design "+
+				"and a JSON Schema validator judges after its parser has read them its own way (the last duplicate member wins, "+
+				"bad UTF-8 becomes U+FFFD, any depth): %s.\n",
 				cmp.A.Name, cmp.B.Name, cmp.Differ, topGroups(cmp, 3))
 		case cmp.MustAgree && cmp.StrictJSON > 0:
-			fmt.Fprintf(w, "- **%s and %s differ on %d cards** (%d of them not I-JSON, rejected by cardscan by design; "+
+			fmt.Fprintf(w, "- **%s and %s differ on %d cards** (%d of them break cardscan's strict JSON rules, rejected by design; "+
 				"the rest, under the same schema, are a bug in one of them; see the details below): %s.\n",
 				cmp.A.Name, cmp.B.Name, cmp.Differ, cmp.StrictJSON, topGroups(cmp, 4))
 		case cmp.MustAgree:
@@ -223,9 +223,9 @@ func writeTargets(w io.Writer, res *Result) {
 				case cmp.Differ == 0:
 					agree, same = "identical verdicts", true
 				case cmp.Differ == cmp.StrictJSON:
-					agree, same = fmt.Sprintf("identical verdicts but for %d cards that are not I-JSON", cmp.Differ), true
+					agree, same = fmt.Sprintf("identical verdicts but for %d cards that break the strict JSON rules", cmp.Differ), true
 				default:
-					agree = fmt.Sprintf("verdicts differ on %d cards (%d not I-JSON)", cmp.Differ, cmp.StrictJSON)
+					agree = fmt.Sprintf("verdicts differ on %d cards (%d of them by the strict JSON rules)", cmp.Differ, cmp.StrictJSON)
 				}
 			}
 			fmt.Fprintf(w, "| %s: `agentcard-schema` ≥ %.0f× %s, identical verdicts | %.1f×, %s | %s |\n",

@@ -140,6 +140,10 @@ func ruleOf(why string) string {
 	return rule
 }
 
+// maxKeyPath bounds a path in a group key: a card nested 500 deep must not
+// make a 2 KB key.
+const maxKeyPath = 60
+
 func normalizePath(p string) string {
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
@@ -150,7 +154,10 @@ func normalizePath(p string) string {
 	if p == "" {
 		return "/"
 	}
-	return strings.Join(segs, "/")
+	if p = strings.Join(segs, "/"); len(p) > maxKeyPath {
+		return p[:maxKeyPath-20] + "…" + p[len(p)-19:]
+	}
+	return p
 }
 
 func normalizeDigits(s string) string {
