@@ -8,9 +8,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cardscan/cardscan/corpus"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the current output")
+var (
+	update          = flag.Bool("update", false, "rewrite the golden files under testdata/ from the current output")
+	updateGenerated = flag.Bool("update-generated", false, "rewrite the generated golden inputs testdata/golden/gen-*.json from the corpus generator (then run -update)")
+)
 
 // goldenProfiles are the profiles each golden input is judged by.
 var goldenProfiles = []string{"agentcard", "agentcard-schema"}
@@ -79,5 +84,40 @@ func compareGolden(t *testing.T, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("findings differ from %s (rerun with -update and review the diff):\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+// TestGoldenGenerated writes generated golden inputs when asked to with
+// -update-generated. They are kept as files, not made on each run, so that
+// a change to the generator never silently changes what the goldens claim.
+// Each file name carries the defect the generator applied.
+func TestGoldenGenerated(t *testing.T) {
+	if !*updateGenerated {
+		t.Skip("run with -update-generated to rewrite testdata/golden/gen-*.json")
+	}
+	old, _ := filepath.Glob(filepath.Join("testdata", "golden", "gen-*"))
+	for _, f := range old {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, dialect := range []string{"agentcard", "agentcard-schema"} {
+		g, err := corpus.New(corpus.Options{Seed: uint64(40 + i), Dialects: []string{dialect}, DefectRate: 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range 12 {
+			c := g.Next()
+			label := "valid"
+			if c.Defect != "" {
+				label = strings.NewReplacer("/", "_", ".", "_").Replace(c.Defect)
+			} else if c.Variant != "" {
+				label = "valid_" + c.Variant
+			}
+			name := fmt.Sprintf("gen-%s-%02d-%s.json", dialect, n, label)
+			if err := os.WriteFile(filepath.Join("testdata", "golden", name), append(c.JSON, '\n'), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
