@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench compare bench-gateway clean perf gnu-parallel
+.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck gnu-parallel unit fuzz-seeds
+test: fmt-check vet staticcheck gnu-parallel unit fuzz-seeds bench-unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -26,6 +26,12 @@ staticcheck:
 
 unit:
 	$(GO) test -race -count=1 ./...
+
+# bench/ is its own module (it pulls in the validators it compares with), so
+# ./... above does not reach it; no npm, no timing, only its checks.
+bench-unit:
+	@command -v $(GOBIN)/staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	cd bench && $(GO) vet ./... && $(GOBIN)/staticcheck ./... && $(GO) test -race -count=1 ./...
 
 # GNU parallel runs cardscan's sharding recipe in internal/cli's tests (they
 # skip without it). Installed from Debian when missing and we may.
