@@ -410,3 +410,57 @@ func FuzzSchemaDifferential(f *testing.F) {
 		checkSchemaDoc(t, v, o, doc)
 	})
 }
+
+// TestSchemaEdgeCases compares the profile with jsonschema v6 on the edges
+// of each keyword that random cards rarely reach: integers written as
+// decimals, numbers beyond float64, exact bounds, escaped duplicates.
+func TestSchemaEdgeCases(t *testing.T) {
+	v := schemaValidator(t)
+	o := loadOracle(t)
+	with := func(member, value string) []byte {
+		return []byte(strings.TrimSuffix(schemaBaseMinimal, "}") + `,"` + member + `":` + value + `}`)
+	}
+	meta := func(k, val string) []byte { return with("metadata", `{"`+k+`":`+val+`}`) }
+	docs := [][]byte{
+		[]byte(schemaBaseMinimal),
+		meta("pacr:interaction_count", "1.0"), meta("pacr:interaction_count", "1e2"), meta("pacr:interaction_count", "12.50e1"),
+		meta("pacr:interaction_count", "1.5"), meta("pacr:interaction_count", "-0"), meta("pacr:interaction_count", "-1"),
+		meta("pacr:interaction_count", "1e400"), meta("pacr:interaction_count", "1e-400"), meta("pacr:interaction_count", "0.1e1"),
+		meta("pacr:interaction_count", "100000000000000000000000000001"), meta("pacr:interaction_count", `"1"`),
+		meta("pacr:reputation_score", "1"), meta("pacr:reputation_score", "1.0"), meta("pacr:reputation_score", "1.00000000000000000001"),
+		meta("pacr:reputation_score", "0.99999999999999999999"), meta("pacr:reputation_score", "1e400"), meta("pacr:reputation_score", "-1e400"),
+		meta("pacr:reputation_score", "-0"), meta("pacr:reputation_score", "-1e-400"), meta("pacr:reputation_score", "null"),
+		meta("pacr:avg_latency_ms", "-0.0"), meta("pacr:avg_latency_ms", "-1e-400"), meta("pacr:critical_score", "1e400"),
+		meta("pacr:trust_tier", `"gold"`), meta("other", `{"a":[1]}`),
+		with("pricing", `null`), with("pricing", `{}`), with("pricing", `[]`), with("pricing", `{"base_cost_joules":null}`),
+		with("pricing", `{"base_cost_joules":-0}`), with("pricing", `{"base_cost_joules":-1e-400}`), with("pricing", `{"base_cost_joules":"1"}`),
+		with("pricing", `{"currency":"USD"}`), with("pricing", `{"currency":"usd"}`), with("pricing", `{"currency":null}`),
+		with("pricing", `{"currency":"ABCDEFGHIJ"}`), with("pricing", `{"currency":"ABCDEFGHIJK"}`), with("pricing", `{"currency":"\u0055SD"}`),
+		with("pricing", `{"per_token_joules":1}`),
+		with("x", `1`), with("goal_subscriptions", `[]`),
+	}
+	for _, caps := range []string{
+		`[{"id":"a","description":"d","tags":["a","a"]}]`, `[{"id":"a","description":"d","tags":["a","\u0061"]}]`,
+		`[{"id":"a","description":"d","tags":["a","A"]}]`, `[{"id":"a","description":"d","tags":[1,1]}]`,
+		`[{"id":"a","description":"d","tags":["` + strings.Repeat("é", 64) + `"]}]`, `[{"id":"a","description":"d","tags":["` + strings.Repeat("é", 65) + `"]}]`,
+		`[{"id":"a","description":"d","input_schema":true}]`, `[{"id":"a","description":"d","input_schema":null,"output_schema":[]}]`,
+		`[{"id":"a","description":""}]`, `[{"id":"` + strings.Repeat("a", 128) + `","description":"d"}]`, `[{"id":"` + strings.Repeat("a", 129) + `","description":"d"}]`,
+		`[{"id":"a"}]`, `[]`, `[1]`, `{}`, `[{"id":"a","description":"d","x":1}]`,
+	} {
+		docs = append(docs, []byte(strings.Replace(schemaBaseMinimal, `[{"id":"a","description":"d"}]`, caps, 1)))
+	}
+	for _, ep := range []string{
+		`{"protocol":"http","url":"https://a.example","auth":null}`, `{"protocol":"http","url":"https://a.example","auth":{}}`,
+		`{"protocol":"http","url":"https://a.example","auth":{"scheme":"none","header":5}}`, `{"protocol":"http","url":"https://a.example","auth":{"scheme":"none","x":5}}`,
+		`{"protocol":"http","url":"https://a.example","auth":{"scheme":"oauth2","token_url":"relative/path"}}`, `{"protocol":"http","url":"https://a.example","auth":"none"}`,
+		`{"protocol":"http","url":"https://a.example","health_url":"https://a.example/h"}`, `{"protocol":"http","url":"https://a.example","health_url":7}`,
+		`{"protocol":"http","url":"mailto:a@b"}`, `{"protocol":"http","url":"https://[::1]/"}`, `{"protocol":"http","url":"https://[::1/"}`,
+		`{"protocol":"google_a2a","url":"urn:x"}`, `{"protocol":"https","url":"https://a"}`, `{"url":"https://a"}`, `{"protocol":"http","url":"https://a","x":1}`,
+	} {
+		docs = append(docs, []byte(strings.Replace(schemaBaseMinimal, `{"protocol":"http","url":"https://a.example"}`, ep, 1)))
+	}
+	docs = append(docs, encodeJSON(schemaBaseMinimal), encodeJSON(string(encodeJSON(schemaBaseMinimal))))
+	for _, doc := range docs {
+		checkSchemaDoc(t, v, o, doc)
+	}
+}
