@@ -3,7 +3,7 @@
 // checks cards today: JSON.parse, then the compiled validate function.
 // Prints the same report line as the Go drivers; only the loop is timed.
 //
-//   node validate.mjs [--schema file] [--verdicts file] corpus.ndjson
+//   node validate.mjs [--schema file] [--verdicts file] [--all-errors] corpus.ndjson
 
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -19,18 +19,21 @@ const { values, positionals } = parseArgs({
       default: fileURLToPath(new URL("../../../shared/specs/agentcard-schema-v1.0.json", import.meta.url)),
     },
     verdicts: { type: "string" },
+    // Collect every error, as cardscan and jsonschema do, instead of
+    // stopping at the first; off by default, as in ajv.
+    "all-errors": { type: "boolean", default: false },
   },
   allowPositionals: true,
 });
 if (positionals.length !== 1) {
-  process.stderr.write("usage: node validate.mjs [--schema file] [--verdicts file] corpus.ndjson\n");
+  process.stderr.write("usage: node validate.mjs [--schema file] [--verdicts file] [--all-errors] corpus.ndjson\n");
   process.exit(2);
 }
 
 // strictTypes is off because the schema pairs "minimum" with
 // ["number", "null"], which is legal 2020-12 that ajv's strict mode only
 // warns about; everything else keeps ajv's defaults.
-const ajv = new Ajv2020({ strictTypes: false });
+const ajv = new Ajv2020({ strictTypes: false, allErrors: values["all-errors"] });
 addFormats(ajv); // "full" mode: uri is checked against the RFC 3986 grammar
 const validate = ajv.compile(JSON.parse(readFileSync(values.schema, "utf8")));
 

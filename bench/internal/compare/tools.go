@@ -97,21 +97,28 @@ func (e Env) schemaPeers() []Tool {
 	js := e.driver("jsonschema", "santhosh-tekuri/jsonschema v6", KindPeer, true, "-schema", e.Schema)
 	js.Versus = "fastvalidate-agentcard-schema"
 	tools := []Tool{js}
-	if e.Node != "" {
-		script := filepath.Join(e.BenchDir, "ajv", "validate.mjs")
-		tools = append(tools, Tool{
-			Key: "ajv", Name: "ajv 8 + ajv-formats (Node.js)", Kind: KindPeer, Judges: true, Verdicts: true,
+	if e.Node == "" {
+		return tools
+	}
+	script := filepath.Join(e.BenchDir, "ajv", "validate.mjs")
+	ajv := func(key, name string, extra ...string) Tool {
+		return Tool{
+			Key: key, Name: name, Kind: KindPeer, Judges: true, Verdicts: true,
 			Versus: "fastvalidate-agentcard-schema",
 			argv: func(c Corpus, verdicts, _ string) []string {
-				args := []string{e.Node, script, "--schema", e.Schema}
+				args := append([]string{e.Node, script, "--schema", e.Schema}, extra...)
 				if verdicts != "" {
 					args = append(args, "--verdicts", verdicts)
 				}
 				return append(args, c.Path)
 			},
-		})
+		}
 	}
-	return tools
+	// ajv stops at a card's first error unless told otherwise; cardscan and
+	// jsonschema report every one, so both ways are shown.
+	all := ajv("ajv-all", "ajv 8 + ajv-formats, allErrors (Node.js)", "--all-errors")
+	all.Verdicts = false // the same verdicts as ajv's
+	return append(tools, ajv("ajv", "ajv 8 + ajv-formats (Node.js)"), all)
 }
 
 func (e Env) a2aPeer() Tool {
