@@ -484,11 +484,14 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 		return
 	}
 	w := c.w
-	if !c.stringArray(n, required) || c.ver == a2aV01 {
+	if !w.wantKind(n, kindArray) {
 		return
 	}
+	if required && c.ver == a2aV10 && w.count(n) == 0 {
+		w.add(CodeA2ARequired, n, "required array is empty")
+	}
 	for e := n + 1; e < w.end(n); e = w.next(e) {
-		if !isMediaType(w.text(e)) {
+		if w.wantKind(e, kindString) && c.ver != a2aV01 && !isMediaType(w.text(e)) {
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}

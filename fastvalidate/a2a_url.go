@@ -28,7 +28,11 @@ func (c *a2aCheck) url(n uint32, kind urlKind) {
 // bad for a malformed one and risk (a warning, an error under the
 // production policy) for one that is well formed but unsafe to call.
 func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
-	u, ok := ParseURI(w.text(n))
+	text := w.text(n)
+	u, ok := parsePlainHTTP(text)
+	if !ok {
+		u, ok = ParseURI(text)
+	}
 	if !ok {
 		w.addGot(bad, n, "not an absolute URI (RFC 3986)")
 		return
@@ -56,6 +60,69 @@ func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
 		sev = SeverityError
 	}
 	w.addGotSev(risk, sev, n, msg)
+}
+
+// plainPath marks the bytes a path or query may hold without a closer
+// look: RFC 3986 unreserved and sub-delims, ":", "@", "/" and "?".
+var plainPath = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = uriClass[c]&(uriUnreserved|uriSubDelim) != 0
+	}
+	t[':'], t['@'], t['/'], t['?'] = true, true, true, true
+	return t
+}()
+
+// plainHost marks the bytes of a registered name made of letters, digits,
+// dots and hyphens, as almost every host is.
+var plainHost = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c], t[c-'a'+'A'] = true, true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	t['.'], t['-'] = true, true
+	return t
+}()
+
+// parsePlainHTTP is ParseURI's fast path for the URLs cards are made of:
+// "http://" or "https://", a host of letters, digits, dots and hyphens, an
+// optional port, and a path and query of plain characters. ok is false for
+// anything else, which ParseURI then judges; when ok is true, ParseURI
+// would have returned the same URI.
+func parsePlainHTTP(b []byte) (u URI, ok bool) {
+	var i int
+	switch {
+	case len(b) > 8 && string(b[:8]) == "https://":
+		i = 8
+	case len(b) > 7 && string(b[:7]) == "http://":
+		i = 7
+	default:
+		return u, false
+	}
+	start := i
+	for i < len(b) && plainHost[b[i]] {
+		i++
+	}
+	if i == start {
+		return u, false
+	}
+	u.Scheme, u.Host, u.HasAuthority = b[:start-3], b[start:i], true
+	if i < len(b) && b[i] == ':' {
+		i++
+		for i < len(b) && b[i]-'0' <= 9 {
+			i++
+		}
+	}
+	if i < len(b) && b[i] != '/' && b[i] != '?' {
+		return u, false
+	}
+	for ; i < len(b); i++ {
+		if !plainPath[b[i]] {
+			return u, false
+		}
+	}
+	return u, true
 }
 
 // urlRisk returns why a well-formed URL is unsafe to rely on, or "". It
@@ -91,6 +158,11 @@ func isLocalhost(host []byte) bool {
 // isInternalIP reports an IP literal host that is loopback, private (RFC
 // 1918, RFC 4193), link-local or unspecified.
 func isInternalIP(host []byte) bool {
+	// A DNS name ends in a letter (or a dot); an IP literal in a digit, a
+	// hex digit or a colon. Most hosts leave here.
+	if last := host[len(host)-1]; last > 'f' || last == '.' {
+		return false
+	}
 	var addr netip.Addr
 	if ip4, ok := parseDottedQuad(host); ok {
 		addr = netip.AddrFrom4(ip4)
