@@ -44,6 +44,7 @@ func TestProfiles_ZeroAllocs(t *testing.T) {
 		{"a2a", "1.0", a2aCard10, true},
 		{"a2a", "0.2 spec sample", specSampleV02Text, true},
 		{"ma2d", "spec example", ma2dCard, true},
+		{"ma2d", "long non-ASCII texts", edited(t, ma2dCard, "/description", jsonString(strings.Repeat("météo — ", 40)), "/skills/0/description", jsonString(strings.Repeat("é", 60))), true},
 		{"auto", "a2a 1.0", a2aCard10, true},
 		{"auto", "ma2d", ma2dCard, true},
 		{"auto", "embedded 0.3", jsonString(a2aCard03), true},
