@@ -72,7 +72,7 @@ fuzz-seeds: staticcheck
 FUZZ_LONG ?= 5m
 .PHONY: fuzz
 fuzz:
-	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI; do \
+	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
 
 .PHONY: sample corpus
