@@ -1,0 +1,5 @@
+//go:build !race
+
+package fastvalidate
+
+const raceEnabled = false
