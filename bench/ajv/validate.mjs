@@ -78,12 +78,14 @@ function eachRecord(fn) {
 
 let records = 0;
 let valid = 0;
+const cpu0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
 eachRecord((line) => {
   records++;
   if (judge(line)) valid++;
 });
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+const cpu = process.cpuUsage(cpu0);
 
 if (values.verdicts) {
   const out = [];
@@ -104,5 +106,6 @@ process.stdout.write(
     invalid: records - valid,
     bytes: buf.length,
     seconds,
+    cpu_seconds: (cpu.user + cpu.system) / 1e6,
   }) + "\n",
 );

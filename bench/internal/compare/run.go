@@ -72,8 +72,9 @@ type Sample struct {
 type Row struct {
 	Tool    Tool
 	Samples []Sample
-	// Loop and Wall are the medians over the successful samples.
-	Loop, Wall float64
+	// Loop, CPU and Wall are the medians over the successful samples:
+	// the loop's wall time, its CPU time, and the process's wall time.
+	Loop, CPU, Wall float64
 	// Report holds the counts, which every run must agree on.
 	Report driver.Report
 	Err    error
@@ -305,7 +306,8 @@ func runTool(dir string, t Tool, c Corpus, verdicts, tmp string) Sample {
 			s.Err = err
 			return s
 		}
-		s.Report = driver.Report{Tool: t.Name, Records: sum.Records, Valid: sum.Valid, Invalid: sum.Invalid, Bytes: c.Bytes, Seconds: sum.Seconds}
+		s.Report = driver.Report{Tool: t.Name, Records: sum.Records, Valid: sum.Valid, Invalid: sum.Invalid, Bytes: c.Bytes, Seconds: sum.Seconds,
+			CPUSeconds: (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Seconds()}
 		if s.Report.Seconds <= 0 {
 			s.Report.Seconds = s.Wall
 		}
@@ -324,7 +326,7 @@ func runTool(dir string, t Tool, c Corpus, verdicts, tmp string) Sample {
 // summarize takes the medians and checks that every run counted alike:
 // a tool whose verdicts change from run to run is broken, not slow.
 func (r *Row) summarize() {
-	var loops, walls []float64
+	var loops, cpus, walls []float64
 	for _, s := range r.Samples {
 		if s.Err != nil {
 			r.Err = s.Err
@@ -337,9 +339,10 @@ func (r *Row) summarize() {
 				r.Report.Valid, r.Report.Records, s.Report.Valid, s.Report.Records)
 		}
 		loops = append(loops, s.Report.Seconds)
+		cpus = append(cpus, s.Report.CPUSeconds)
 		walls = append(walls, s.Wall)
 	}
-	r.Loop, r.Wall = median(loops), median(walls)
+	r.Loop, r.CPU, r.Wall = median(loops), median(cpus), median(walls)
 }
 
 func median(xs []float64) float64 {

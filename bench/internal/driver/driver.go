@@ -12,19 +12,23 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"syscall"
 	"time"
 )
 
 // Report is the line a driver prints on stdout. Bytes counts the NDJSON
 // bytes judged (decompressed, for a compressed input), so that MB/s compares
-// like with like.
+// like with like. Seconds is the loop's wall time; CPUSeconds the CPU time
+// the whole process spent meanwhile, which other processes on a busy
+// machine do not inflate.
 type Report struct {
-	Tool    string  `json:"tool"`
-	Records int     `json:"records"`
-	Valid   int     `json:"valid"`
-	Invalid int     `json:"invalid"`
-	Bytes   int64   `json:"bytes"`
-	Seconds float64 `json:"seconds"`
+	Tool       string  `json:"tool"`
+	Records    int     `json:"records"`
+	Valid      int     `json:"valid"`
+	Invalid    int     `json:"invalid"`
+	Bytes      int64   `json:"bytes"`
+	Seconds    float64 `json:"seconds"`
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 // Judge reports whether one record passes. It is called for every non-empty
@@ -73,9 +77,10 @@ func Fatal(err error) { fail(err) }
 func MainRaw(tool string, loop func(data []byte) Report) {
 	flag.Parse()
 	data := readCorpus()
-	start := time.Now()
+	cpu, start := cpuTime(), time.Now()
 	r := loop(data)
 	r.Seconds = time.Since(start).Seconds()
+	r.CPUSeconds = cpuTime() - cpu
 	r.Tool = tool
 	emit(r)
 }
@@ -83,7 +88,7 @@ func MainRaw(tool string, loop func(data []byte) Report) {
 // Run times judge over every record of data.
 func Run(tool string, data []byte, judge Judge) Report {
 	r := Report{Tool: tool, Bytes: int64(len(data))}
-	start := time.Now()
+	cpu, start := cpuTime(), time.Now()
 	for rest := data; len(rest) > 0; {
 		var rec []byte
 		rec, rest = Next(rest)
@@ -96,6 +101,7 @@ func Run(tool string, data []byte, judge Judge) Report {
 		}
 	}
 	r.Seconds = time.Since(start).Seconds()
+	r.CPUSeconds = cpuTime() - cpu
 	r.Invalid = r.Records - r.Valid
 	return r
 }
@@ -113,6 +119,16 @@ func Next(data []byte) (record, rest []byte) {
 		record = record[:n-1]
 	}
 	return record, rest
+}
+
+// cpuTime returns the user and system CPU seconds of the process so far,
+// every thread included (the garbage collector's too).
+func cpuTime() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 func writeVerdicts(path string, data []byte, explain Explain) error {

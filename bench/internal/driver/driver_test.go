@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRunSplitsLikeEveryOtherDriver(t *testing.T) {
@@ -23,8 +24,8 @@ func TestRunSplitsLikeEveryOtherDriver(t *testing.T) {
 	if r.Records != 4 || r.Valid != 2 || r.Invalid != 2 || r.Bytes != int64(len(data)) || r.Tool != "t" {
 		t.Errorf("report = %+v", r)
 	}
-	if r.Seconds <= 0 {
-		t.Errorf("seconds = %v", r.Seconds)
+	if r.Seconds <= 0 || r.CPUSeconds < 0 {
+		t.Errorf("seconds = %v, CPU seconds = %v", r.Seconds, r.CPUSeconds)
 	}
 }
 
@@ -44,5 +45,18 @@ func TestWriteVerdictsOneLinePerRecord(t *testing.T) {
 	want := "0\t1\n1\t0\t/x: rule: two lines and a tab\n2\t1\n"
 	if !bytes.Equal(got, []byte(want)) {
 		t.Errorf("listing = %q, want %q", got, want)
+	}
+}
+
+func TestRunCountsCPUTime(t *testing.T) {
+	// A judge that burns 50 ms of wall time must show some CPU time: the
+	// column that keeps the table honest on a busy machine.
+	r := Run("t", []byte("x\n"), func([]byte) bool {
+		for start := time.Now(); time.Since(start) < 50*time.Millisecond; {
+		}
+		return true
+	})
+	if r.CPUSeconds <= 0 || r.CPUSeconds > r.Seconds*2+0.01 {
+		t.Errorf("CPU seconds = %v for a %v s loop", r.CPUSeconds, r.Seconds)
 	}
 }
