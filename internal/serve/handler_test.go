@@ -1,0 +1,427 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+const (
+	validCard   = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4.1","capabilities":[{"id":"ledger.summarise","description":"Summarises ledgers."}],"endpoint":{"protocol":"https","url":"https://ledger.example.org/agent"}}`
+	invalidCard = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4","capabilities":[{"id":"Ledger Summarise"}],"endpoint":{"protocol":"http","url":"http://ledger.example.org/agent"}}`
+)
+
+func testConfig() config {
+	return config{
+		listen:          "127.0.0.1:0",
+		profile:         "agentcard",
+		maxBytes:        4096,
+		shutdownTimeout: 5 * time.Second,
+		readTimeout:     readTimeout,
+		writeTimeout:    writeTimeout,
+	}
+}
+
+func newTestServer(t testing.TB, cfg config) *httptest.Server {
+	t.Helper()
+	h, err := newHandler(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// wantVerdict renders the verdict the CLI's encoder gives card, judged
+// directly, for comparison with what the server answers.
+func wantVerdict(profile string, card []byte, line int, offset int64) []byte {
+	res := fastvalidate.MustNew(profile).Validate(card)
+	vd := report.FromResult(inputName, line, offset, res)
+	if vd.Profile == "" && profile != "auto" {
+		vd.Profile = profile
+	}
+	var enc report.Encoder
+	return enc.AppendJSONL(nil, &vd)
+}
+
+func postBody(t testing.TB, url, contentType string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.Post(url, contentType, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+type problem struct {
+	Type   string `json:"type"`
+	Title  string `json:"title"`
+	Status int    `json:"status"`
+	Detail string `json:"detail"`
+}
+
+func requireProblem(t *testing.T, resp *http.Response, body []byte, status int) problem {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Fatalf("status %d, want %d; body %s", resp.StatusCode, status, body)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Fatalf("Content-Type %q, want application/problem+json", ct)
+	}
+	var p problem
+	if err := json.Unmarshal(body, &p); err != nil {
+		t.Fatalf("problem body %s: %v", body, err)
+	}
+	if p.Status != status || p.Detail == "" {
+		t.Fatalf("problem %+v", p)
+	}
+	return p
+}
+
+func TestValidate_SingleCard(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	for _, tc := range []struct {
+		name, ctype, query, profile string
+		card                        string
+	}{
+		{"valid", "application/json", "", "agentcard", validCard},
+		{"invalid", "application/agentcard+json; charset=utf-8", "", "agentcard", invalidCard},
+		{"not json", "application/json", "", "agentcard", "hello"},
+		{"empty", "application/json", "", "agentcard", ""},
+		{"leading blank lines", "application/json", "", "agentcard", "\n\n  " + invalidCard},
+		{"profile query", "application/json", "?profile=agentcard-schema", "agentcard-schema", invalidCard},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := postBody(t, srv.URL+"/v1/validate"+tc.query, tc.ctype, strings.NewReader(tc.card))
+			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/json" {
+				t.Fatalf("status %d, type %q; body %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			}
+			first := len(tc.card) - len(strings.TrimLeft(tc.card, " \n"))
+			want := wantVerdict(tc.profile, []byte(tc.card), 1+strings.Count(tc.card[:first], "\n"), int64(first))
+			if !bytes.Equal(body, want) {
+				t.Fatalf("verdict\n got %s\nwant %s", body, want)
+			}
+		})
+	}
+}
+
+func TestValidate_MalformedRequests(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	url := srv.URL + "/v1/validate"
+	t.Run("wrong content type", func(t *testing.T) {
+		resp, body := postBody(t, url, "text/plain", strings.NewReader(validCard))
+		requireProblem(t, resp, body, http.StatusUnsupportedMediaType)
+		if !strings.Contains(resp.Header.Get("Accept-Post"), ndjsonType) {
+			t.Errorf("Accept-Post = %q", resp.Header.Get("Accept-Post"))
+		}
+	})
+	t.Run("no content type", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(validCard))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		requireProblem(t, resp, body, http.StatusUnsupportedMediaType)
+	})
+	t.Run("compressed", func(t *testing.T) {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(validCard))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Encoding", "gzip")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		requireProblem(t, resp, body, http.StatusUnsupportedMediaType)
+	})
+	t.Run("unknown profile", func(t *testing.T) {
+		resp, body := postBody(t, url+"?profile=nope", "application/json", strings.NewReader(validCard))
+		p := requireProblem(t, resp, body, http.StatusBadRequest)
+		if !strings.Contains(p.Detail, "agentcard") {
+			t.Errorf("detail %q does not list the profiles", p.Detail)
+		}
+	})
+	t.Run("GET", func(t *testing.T) {
+		resp, err := http.Get(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		requireProblem(t, resp, body, http.StatusMethodNotAllowed)
+		if resp.Header.Get("Allow") != "POST" {
+			t.Errorf("Allow = %q", resp.Header.Get("Allow"))
+		}
+	})
+	t.Run("oversized, declared", func(t *testing.T) {
+		big := validCard + strings.Repeat(" ", 5000)
+		resp, body := postBody(t, url, "application/json", strings.NewReader(big))
+		requireProblem(t, resp, body, http.StatusRequestEntityTooLarge)
+	})
+	t.Run("oversized, chunked", func(t *testing.T) {
+		big := validCard + strings.Repeat(" ", 5000)
+		resp, body := postBody(t, url, "application/json", io.MultiReader(strings.NewReader(big)))
+		requireProblem(t, resp, body, http.StatusRequestEntityTooLarge)
+	})
+	t.Run("exactly the cap", func(t *testing.T) {
+		card := validCard + strings.Repeat(" ", 4096-len(validCard))
+		resp, body := postBody(t, url, "application/json", io.MultiReader(strings.NewReader(card)))
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("status %d for a body of exactly the cap: %s", resp.StatusCode, body)
+		}
+	})
+	t.Run("unknown path", func(t *testing.T) {
+		resp, err := http.Get(srv.URL + "/v2/validate")
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		requireProblem(t, resp, body, http.StatusNotFound)
+	})
+}
+
+func TestValidate_NDJSON(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	long := `{"name":"` + strings.Repeat("x", 5000) + `"}`
+	lines := []string{validCard, "", invalidCard + "\r", "  ", long, "[1,2]", "not json", invalidCard}
+	body := strings.Join(lines, "\n") // the last line has no newline
+	resp, got := postBody(t, srv.URL+"/v1/validate", "application/x-ndjson", strings.NewReader(body))
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != ndjsonType {
+		t.Fatalf("status %d, type %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	var want []byte
+	offset := int64(0)
+	for i, l := range lines {
+		rec := strings.TrimSuffix(l, "\r")
+		switch {
+		case len(l) > 4096:
+			vd := report.Verdict{Input: inputName, Line: i + 1, Offset: offset, Profile: "agentcard", Findings: tooLargeFinding[:]}
+			var enc report.Encoder
+			want = enc.AppendJSONL(want, &vd)
+		case strings.TrimSpace(rec) != "":
+			want = append(want, wantVerdict("agentcard", []byte(rec), i+1, offset)...)
+		}
+		offset += int64(len(l)) + 1
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("verdicts\n got %s\nwant %s", got, want)
+	}
+	var rec map[string]json.RawMessage
+	if err := json.Unmarshal(bytes.SplitN(got, []byte("\n"), 2)[0], &rec); err != nil || len(rec) != 7 {
+		t.Fatalf("first verdict is not a 7-key object: %v %v", rec, err)
+	}
+}
+
+// TestValidate_NDJSONStreamsBothWays sends each card only after reading the
+// verdict on the previous one: the server must answer as cards arrive,
+// not after the body ends.
+func TestValidate_NDJSONStreamsBothWays(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	// On failure, dropping the connection lets the handler, and so the
+	// server's Close, finish.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.URL+"/v1/validate", pr)
+	req.Header.Set("Content-Type", ndjsonType)
+	respc := make(chan *http.Response, 1)
+	errc := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			errc <- err
+			return
+		}
+		respc <- resp
+	}()
+	cards := []string{validCard, invalidCard, validCard}
+	var br *bufio.Reader
+	var resp *http.Response
+	for i, card := range cards {
+		if _, err := io.WriteString(pw, card+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if resp == nil {
+			select {
+			case resp = <-respc:
+				defer resp.Body.Close()
+				br = bufio.NewReader(resp.Body)
+			case err := <-errc:
+				t.Fatal(err)
+			case <-time.After(10 * time.Second):
+				t.Fatal("no response headers after the first card")
+			}
+		}
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			t.Fatalf("verdict %d: %v", i+1, err)
+		}
+		var vd struct {
+			Line  int  `json:"line"`
+			Valid bool `json:"valid"`
+		}
+		if err := json.Unmarshal(line, &vd); err != nil || vd.Line != i+1 || vd.Valid != (card == validCard) {
+			t.Fatalf("verdict %d: %s (%v)", i+1, line, err)
+		}
+	}
+	pw.Close()
+	if rest, _ := io.ReadAll(br); len(rest) != 0 {
+		t.Fatalf("unexpected output after the last card: %q", rest)
+	}
+}
+
+func TestHealthz(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	resp, err := http.Get(srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || string(body) != "ok\n" {
+		t.Fatalf("healthz: %d %q", resp.StatusCode, body)
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	url := srv.URL + "/v1/validate"
+	postBody(t, url, "application/json", strings.NewReader(validCard))
+	postBody(t, url, "application/json", strings.NewReader(invalidCard))
+	postBody(t, url, ndjsonType, strings.NewReader(invalidCard+"\n"+validCard+"\n"+invalidCard+"\n"))
+	postBody(t, url, "text/plain", strings.NewReader(validCard))
+
+	// What the metrics must say, from judging the same cards directly.
+	wantRules := map[string]float64{}
+	v := fastvalidate.MustNew("agentcard")
+	for _, c := range []string{validCard, invalidCard, invalidCard, validCard, invalidCard} {
+		for _, f := range v.Validate([]byte(c)).Findings() {
+			wantRules[f.Rule()+"/"+f.Severity.String()]++
+		}
+	}
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	parser := expfmt.NewTextParser(model.UTF8Validation)
+	families, err := parser.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("/metrics is not Prometheus text format: %v", err)
+	}
+	value := func(name string, labels map[string]string) float64 {
+		mf := families[name]
+		if mf == nil {
+			t.Fatalf("no metric %s", name)
+		}
+	metrics:
+		for _, m := range mf.GetMetric() {
+			have := map[string]string{}
+			for _, l := range m.GetLabel() {
+				have[l.GetName()] = l.GetValue()
+			}
+			for k, v := range labels {
+				if have[k] != v {
+					continue metrics
+				}
+			}
+			if h := m.GetHistogram(); h != nil {
+				return float64(h.GetSampleCount())
+			}
+			return m.GetCounter().GetValue()
+		}
+		return 0
+	}
+	if got := value("cardscan_cards_total", map[string]string{"profile": "agentcard", "valid": "true"}); got != 2 {
+		t.Errorf("valid cards = %v, want 2", got)
+	}
+	if got := value("cardscan_cards_total", map[string]string{"profile": "agentcard", "valid": "false"}); got != 3 {
+		t.Errorf("invalid cards = %v, want 3", got)
+	}
+	if len(wantRules) == 0 {
+		t.Fatal("the test cards have no findings")
+	}
+	for key, want := range wantRules {
+		rule, sev, _ := strings.Cut(key, "/")
+		if got := value("cardscan_findings_total", map[string]string{"rule": rule, "severity": sev}); got != want {
+			t.Errorf("findings of %s = %v, want %v", key, got, want)
+		}
+	}
+	if got := value("cardscan_http_requests_total", map[string]string{"handler": "/v1/validate", "code": "200"}); got != 3 {
+		t.Errorf("200 requests = %v, want 3", got)
+	}
+	if got := value("cardscan_http_requests_total", map[string]string{"handler": "/v1/validate", "code": "415"}); got != 1 {
+		t.Errorf("415 requests = %v, want 1", got)
+	}
+	if got := value("cardscan_http_request_duration_seconds", map[string]string{"handler": "/v1/validate", "code": "200"}); got != 3 {
+		t.Errorf("latency samples = %v, want 3", got)
+	}
+}
+
+// TestValidate_RealCards posts every real-world card and compares the
+// verdict with the CLI encoder's rendering of a direct judgement.
+func TestValidate_RealCards(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "shared", "corpus", "real")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) == 0 {
+		t.Skip("no real cards in " + dir)
+	}
+	cfg := testConfig()
+	cfg.profile = defaultProfile()
+	cfg.maxBytes = 2 << 20
+	srv := newTestServer(t, cfg)
+	var ndjson, want bytes.Buffer
+	for i, f := range files {
+		card, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		card = bytes.TrimSpace(card)
+		resp, got := postBody(t, srv.URL+"/v1/validate", "application/json", bytes.NewReader(card))
+		if w := wantVerdict(cfg.profile, card, 1, 0); resp.StatusCode != 200 || !bytes.Equal(got, w) {
+			t.Errorf("%s: %d\n got %s\nwant %s", filepath.Base(f), resp.StatusCode, got, w)
+		}
+		if !bytes.Contains(card, []byte("\n")) {
+			want.Write(wantVerdict(cfg.profile, card, i+1, int64(ndjson.Len())))
+			fmt.Fprintf(&ndjson, "%s\n", card)
+		} else {
+			compact := new(bytes.Buffer)
+			if json.Compact(compact, card) == nil {
+				want.Write(wantVerdict(cfg.profile, compact.Bytes(), i+1, int64(ndjson.Len())))
+				fmt.Fprintf(&ndjson, "%s\n", compact)
+			} else {
+				ndjson.WriteString("\n") // keep line numbers aligned with files
+			}
+		}
+	}
+	resp, got := postBody(t, srv.URL+"/v1/validate", ndjsonType, &ndjson)
+	if resp.StatusCode != 200 || !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("NDJSON of the real cards: status %d, verdicts differ from the CLI encoder's", resp.StatusCode)
+	}
+}

@@ -1,0 +1,100 @@
+package serve
+
+import (
+	"net/http"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are what /metrics exports. Each server has its own registry, so
+// tests can run servers side by side.
+type metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+	cards    *prometheus.CounterVec
+	findings *prometheus.CounterVec
+	rejected prometheus.Counter
+
+	// byRule holds each rule's counter at its default severity, looked up
+	// by code so that counting a finding neither hashes nor allocates.
+	byRule []prometheus.Counter
+	// byProfile holds the valid and invalid card counters of the profiles
+	// known at start; "auto" verdicts name the profile that judged.
+	byProfile map[string]*[2]prometheus.Counter
+}
+
+// latencyBuckets span a small card judged in microseconds to a long
+// NDJSON stream.
+var latencyBuckets = []float64{50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 500e-3, 1, 2.5, 5, 10, 30, 60}
+
+func newMetrics() *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cardscan_http_requests_total",
+			Help: "HTTP requests answered, by endpoint, method and status code.",
+		}, []string{"handler", "method", "code"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "cardscan_http_request_duration_seconds",
+			Help:    "Time from request to the end of the response, by endpoint.",
+			Buckets: latencyBuckets,
+		}, []string{"handler", "method", "code"}),
+		cards: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cardscan_cards_total",
+			Help: "Cards judged, by the profile that judged them and the verdict.",
+		}, []string{"profile", "valid"}),
+		findings: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "cardscan_findings_total",
+			Help: "Findings reported in verdicts, by rule ID and severity.",
+		}, []string{"rule", "severity"}),
+		rejected: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "cardscan_bodies_too_large_total",
+			Help: "Single-card request bodies turned away with 413.",
+		}),
+		byProfile: map[string]*[2]prometheus.Counter{},
+	}
+	m.reg.MustRegister(m.requests, m.duration, m.cards, m.findings, m.rejected,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	for _, r := range fastvalidate.Rules() {
+		for int(r.Code) >= len(m.byRule) {
+			m.byRule = append(m.byRule, nil)
+		}
+		m.byRule[r.Code] = m.findings.WithLabelValues(r.ID, r.Severity.String())
+	}
+	for _, p := range fastvalidate.Profiles() {
+		m.byProfile[p] = &[2]prometheus.Counter{m.cards.WithLabelValues(p, "false"), m.cards.WithLabelValues(p, "true")}
+	}
+	return m
+}
+
+func (m *metrics) instrument(handler string, h http.Handler) http.Handler {
+	labels := prometheus.Labels{"handler": handler}
+	return promhttp.InstrumentHandlerCounter(m.requests.MustCurryWith(labels),
+		promhttp.InstrumentHandlerDuration(m.duration.MustCurryWith(labels), h))
+}
+
+// observe counts a verdict's card and findings.
+func (m *metrics) observe(vd *report.Verdict) {
+	valid := 0
+	if vd.Valid {
+		valid = 1
+	}
+	if c, ok := m.byProfile[vd.Profile]; ok {
+		c[valid].Inc()
+	} else {
+		m.cards.WithLabelValues(vd.Profile, [2]string{"false", "true"}[valid]).Inc()
+	}
+	for i := range vd.Findings {
+		f := &vd.Findings[i]
+		if int(f.Code) < len(m.byRule) && m.byRule[f.Code] != nil && f.Code.Severity() == f.Severity {
+			m.byRule[f.Code].Inc()
+			continue
+		}
+		m.findings.WithLabelValues(f.Code.String(), f.Severity.String()).Inc()
+	}
+}

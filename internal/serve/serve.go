@@ -1,0 +1,165 @@
+// Package serve implements `cardscan serve`: card validation as an HTTP
+// service, for teams that call it over the network.
+//
+//	POST /v1/validate   one card (application/json, application/agentcard+json)
+//	                    answers one verdict object; application/x-ndjson
+//	                    answers one verdict line per card, streamed both ways.
+//	                    ?profile= picks the profile.
+//	GET  /healthz       200 while the server runs.
+//	GET  /metrics       Prometheus text format.
+//
+// A verdict has exactly the shape of a `cardscan --format jsonl` record. A
+// request that is not a card request at all (a wrong content type, an
+// oversized body, an unknown profile) gets an RFC 9457 problem response.
+package serve
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/cardscan/cardscan/cardhttp"
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// Exit codes, as the CLI's.
+const (
+	exitOK    = 0
+	exitUsage = 2
+	exitIO    = 3
+)
+
+// Timeouts bound what a slow or stalled client can hold. A streamed
+// request's deadlines are renewed as it makes progress, so that only a
+// stall, not a long stream, hits them.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 60 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 120 * time.Second
+	maxHeaderBytes    = 64 << 10
+)
+
+type config struct {
+	listen          string
+	profile         string
+	maxBytes        int64
+	shutdownTimeout time.Duration
+	readTimeout     time.Duration
+	writeTimeout    time.Duration
+}
+
+// Run is `cardscan serve ARGS`: it serves until SIGTERM or SIGINT, then
+// finishes the requests in flight and returns 0.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cfg, code, ok := parseArgs(args, stdout, stderr)
+	if !ok {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	ln, err := net.Listen("tcp", cfg.listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		return exitIO
+	}
+	return serve(ctx, cfg, ln, stderr)
+}
+
+func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, ok bool) {
+	fs := flag.NewFlagSet("cardscan serve", flag.ContinueOnError)
+	// Parse errors are reported below in the CLI's own words.
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8089", "listen on `ADDR`")
+	fs.StringVar(&cfg.profile, "profile", "", "judge cards by `PROFILE` when a request names none (default auto, or agentcard where auto is missing)")
+	fs.Int64Var(&cfg.maxBytes, "max-bytes", cardhttp.DefaultMaxBytes, "largest card in `BYTES`: a larger body gets 413, a larger NDJSON line an input.too-large verdict")
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this long for requests in flight")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: cardscan serve [--listen ADDR] [--profile PROFILE] [--max-bytes N] [--shutdown-timeout D]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return cfg, exitOK, false
+		}
+		fmt.Fprintf(stderr, "cardscan: error: %v\ncardscan: hint: cardscan serve -h lists the flags\n", err)
+		return cfg, exitUsage, false
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "cardscan: error: serve takes no arguments, got %q\n", fs.Arg(0))
+		return cfg, exitUsage, false
+	case cfg.maxBytes <= 0:
+		fmt.Fprintf(stderr, "cardscan: error: --max-bytes must be positive\n")
+		return cfg, exitUsage, false
+	}
+	if cfg.profile == "" {
+		cfg.profile = defaultProfile()
+	} else if _, err := fastvalidate.New(cfg.profile); err != nil {
+		fmt.Fprintf(stderr, "cardscan: error: unknown profile %q\ncardscan: hint: profiles are %s\n", cfg.profile, strings.Join(fastvalidate.Profiles(), ", "))
+		return cfg, exitUsage, false
+	}
+	cfg.readTimeout, cfg.writeTimeout = readTimeout, writeTimeout
+	return cfg, exitOK, true
+}
+
+// defaultProfile prefers the profile that recognises every dialect, and
+// falls back to the draft's profile in builds that lack it.
+func defaultProfile() string {
+	if _, err := fastvalidate.New("auto"); err == nil {
+		return "auto"
+	}
+	return "agentcard"
+}
+
+// serve runs the service on ln until ctx is done, then shuts it down
+// gracefully.
+func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) int {
+	h, err := newHandler(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		ln.Close()
+		return exitUsage
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       cfg.readTimeout,
+		WriteTimeout:      cfg.writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          log.New(stderr, "cardscan: http: ", 0),
+	}
+	fmt.Fprintf(stderr, "cardscan: listening on http://%s\n", ln.Addr())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		return exitIO
+	case <-ctx.Done():
+	}
+	fmt.Fprintf(stderr, "cardscan: shutting down: finishing requests in flight\n")
+	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+		<-served
+		fmt.Fprintf(stderr, "cardscan: error: requests still running after %v were cut off\n", cfg.shutdownTimeout)
+		return exitIO
+	}
+	<-served
+	return exitOK
+}
