@@ -356,7 +356,8 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	if ver >= a2aV02 && c.text(m.iconURL, false) {
 		c.url(m.iconURL, urlWeb)
 	}
-	if c.present(m.capabilities) && w.wantKind(m.capabilities, kindObject) {
+	// Required members are never "absent as null": null is a type error.
+	if m.capabilities != 0 && w.wantKind(m.capabilities, kindObject) {
 		c.capabilities(m.capabilities)
 	}
 	if m.authentication != 0 {
@@ -380,14 +381,14 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	}
 	c.modes(m.defaultInputModes, req&reqDefaultInputModes != 0)
 	c.modes(m.defaultOutputModes, req&reqDefaultOutputModes != 0)
-	if c.present(m.skills) && w.wantKind(m.skills, kindArray) {
+	if m.skills != 0 && w.wantKind(m.skills, kindArray) {
 		if v10 && w.count(m.skills) == 0 {
 			w.add(CodeA2ARequired, m.skills, "skills must hold at least one skill")
 		}
 		c.skills(m.skills)
 	}
 	if v10 {
-		if c.present(m.supportedInterfaces) && w.wantKind(m.supportedInterfaces, kindArray) {
+		if m.supportedInterfaces != 0 && w.wantKind(m.supportedInterfaces, kindArray) {
 			c.supportedInterfaces(m.supportedInterfaces)
 		}
 		c.hybrid()
