@@ -89,7 +89,7 @@ func checkMA2D(w *walker) {
 		w.addGot(CodeMA2DVersion, version, "version is not Semantic Versioning (X.Y.Z)")
 	}
 	if description != 0 && w.wantKind(description, kindString) {
-		if n := w.charCount(description); n < 200 || n > 2000 {
+		if n := w.codePoints(description); n < 200 || n > 2000 {
 			w.addArg(CodeMA2DDescription, description, "description has %d characters; 200 to 2000 are required", int64(n))
 		}
 	}
@@ -166,7 +166,7 @@ func (w *walker) ma2dSkills(arr uint32) {
 		case desc == 0:
 			w.addMissing(CodeFieldRequired, s, "description")
 		case w.wantKind(desc, kindString):
-			if n := w.charCount(desc); n < 50 {
+			if n := w.codePoints(desc); n < 50 {
 				w.addArg(CodeMA2DSkillDescription, desc, "skill description has %d characters; at least 50 are required", int64(n))
 			}
 		}
@@ -352,24 +352,6 @@ func (w *walker) ma2dMetadata(meta uint32) {
 			w.stringList(v)
 		}
 	}
-}
-
-// charCount counts the code points of string node n. The scanner has
-// checked the UTF-8, so counting the bytes that start a code point is
-// enough; utf8.RuneCount would convert to a string, which allocates past
-// 32 bytes of non-ASCII text.
-func (w *walker) charCount(n uint32) int {
-	t := &w.sc.tape[n]
-	if t.flags&(flagEscaped|flagNonASCII) == 0 {
-		return int(t.end - t.start)
-	}
-	count := 0
-	for _, c := range w.text(n) {
-		if c&0xC0 != 0x80 {
-			count++
-		}
-	}
-	return count
 }
 
 // iso639 holds the ISO 639-1 two-letter codes as a bit per second letter,

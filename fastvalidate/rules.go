@@ -120,7 +120,7 @@ func init() {
 		Rule{CodeJSONNumberRange, "json.number-range", SeverityError, allProfiles, "a checked number does not fit a float64"},
 		Rule{CodeInputTooLarge, "input.too-large", SeverityError, allProfiles, "record longer than the size limit"},
 		Rule{CodeCardType, "card.type", SeverityError, allProfiles, "card is not a JSON object (nor a string holding one)"},
-		Rule{CodeFieldRequired, "field.required", SeverityError, agentcardOnly + ",a2a,ma2d", "a required field is missing"},
+		Rule{CodeFieldRequired, "field.required", SeverityError, agentcardOnly + ",ma2d", "a required field is missing"},
 		Rule{CodeFieldType, "field.type", SeverityError, agentcardOnly + ",a2a,ma2d", "a field has the wrong JSON type"},
 		Rule{CodeAgentIDFormat, "agent_id.format", SeverityError, agentcardOnly, "agent_id is not 26 characters of [0-9A-HJKMNP-TV-Z]"},
 		Rule{CodeNameLength, "name.length", SeverityError, agentcardOnly, "name is not 1 to 128 Unicode code points"},

@@ -111,7 +111,15 @@ func (w *walker) codePoints(n uint32) int {
 	if t.flags&(flagEscaped|flagNonASCII) == 0 {
 		return int(t.end - t.start)
 	}
-	return utf8.RuneCount(w.text(n))
+	// The scanner has checked the UTF-8, so counting the bytes that start a
+	// code point is enough (utf8.RuneCount allocates on long text).
+	count := 0
+	for _, c := range w.text(n) {
+		if c&0xC0 != 0x80 {
+			count++
+		}
+	}
+	return count
 }
 
 // next returns the node after n's subtree.
