@@ -103,9 +103,9 @@ COMPARE_MB ?= 0
 COMPARE_DUMPS = bench/out/agentcard-100mb.ndjson bench/out/schema-100mb.ndjson bench/out/a2a-100mb.ndjson
 
 compare:
-	@for f in $(COMPARE_DUMPS); do test -f $$f || { $(MAKE) corpus && break; } || exit 1; done
-	cd bench/ajv && npm ci --no-audit --no-fund --loglevel=error
-	cd bench && $(GO) run ./cmd/compare -runs $(COMPARE_RUNS) -mb $(COMPARE_MB)
+	@for f in $(COMPARE_DUMPS); do test -f $$f || { $(MAKE) corpus >&2 && break; } || exit 1; done
+	@cd bench/ajv && npm ci --no-audit --no-fund --loglevel=error >&2
+	@cd bench && $(GO) run ./cmd/compare -runs $(COMPARE_RUNS) -mb $(COMPARE_MB)
 
 # fastvalidate in a gateway: the parallel Pool benchmark, zero allocations,
 # and per-card latency percentiles for a 1.7 KB and a 64 KB card.
