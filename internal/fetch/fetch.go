@@ -1,0 +1,424 @@
+// Package fetch implements `cardscan fetch`: discovery of agent cards over
+// HTTP as the specs describe it, and their validation.
+//
+// For each base URL it GETs /.well-known/agentcard (the AgentCard draft),
+// then /.well-known/agent-card.json and /.well-known/agent.json (A2A), and
+// judges the first card found with the auto profile, together with how it
+// was served: its Content-Type, a Cache-Control header, and the draft's
+// section 8.5 rule that a card's endpoints use the scheme it was fetched
+// over. Fetches are bounded by a timeout, a body cap and at most three
+// redirects, never from https to http.
+package fetch
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/summary"
+	"golang.org/x/term"
+)
+
+// Exit statuses, as the CLI's.
+const (
+	exitOK      = 0
+	exitInvalid = 1
+	exitUsage   = 2
+	exitIO      = 3 // a URL could not be fetched or served no card
+)
+
+const defaultMaxRecord = 2 << 20
+
+type options struct {
+	urls      []string
+	urlsFile  string
+	jobs      int
+	profile   string
+	format    string
+	all       bool
+	failOn    string
+	color     string
+	timeout   time.Duration
+	maxRecord int64
+	// transport replaces the HTTP transport, for tests.
+	transport http.RoundTripper
+}
+
+const usageText = `usage: cardscan fetch [flags] URL ...
+       cardscan fetch [flags] --urls FILE
+
+Discovers the agent card of each URL as the specs describe it: GET
+/.well-known/agentcard, then /.well-known/agent-card.json, then
+/.well-known/agent.json below the URL (a URL naming a .json file or a
+well-known path is fetched as it is), and judges the first card found,
+with how it was served: Content-Type, Cache-Control (section 4 of the
+AgentCard draft) and endpoint schemes against the fetch scheme (section 8.5).
+
+flags:
+      --urls FILE         fetch every URL listed in FILE, one per line ('-' for
+                          standard input; blank lines and # comments skipped)
+  -j, --jobs N            fetches at a time (default 8)
+      --profile NAME      rule set (default auto)
+      --format FORMAT     text, jsonl, github, or cards: a JSON line for every
+                          card found, with its verdict and the card itself
+                          (default text; cards with --urls)
+      --all               jsonl: a verdict for every card; text: an ok line per valid card
+      --color WHEN        auto, always or never (default auto)
+      --fail-on LEVEL     error, warning or never: what makes the exit status 1 (default error)
+      --timeout D         time limit for each request, redirects included (default 10s)
+      --max-record SIZE   largest card read, e.g. 2MiB (default 2MiB)
+
+exit status: 0 every card passed, 1 a card failed, 2 usage error,
+3 a URL could not be fetched or served no card.
+`
+
+// Run is `cardscan fetch ARGS`.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(args, stdin, stdout, stderr, nil)
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport http.RoundTripper) int {
+	o, err := parseArgs(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usageText)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan fetch --help' for usage\n", err)
+		return exitUsage
+	}
+	o.transport = transport
+	urls := o.urls
+	if o.urlsFile != "" {
+		listed, err := readURLList(o.urlsFile, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "cardscan: error: --urls %s: %s\n", o.urlsFile, err)
+			return exitIO
+		}
+		urls = append(urls, listed...)
+	}
+	style := report.Plain
+	if o.format == "text" && wantColor(o.color, stdout) {
+		style = report.Color
+	}
+	return fetchAll(context.Background(), o, urls, stdout, stderr, style)
+}
+
+func parseArgs(args []string) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("cardscan fetch", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&o.urlsFile, "urls", "", "")
+	fs.IntVar(&o.jobs, "j", 8, "")
+	fs.IntVar(&o.jobs, "jobs", 8, "")
+	fs.StringVar(&o.profile, "profile", "auto", "")
+	fs.StringVar(&o.format, "format", "", "")
+	fs.BoolVar(&o.all, "all", false, "")
+	fs.StringVar(&o.failOn, "fail-on", "error", "")
+	fs.StringVar(&o.color, "color", "auto", "")
+	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "")
+	maxRecord := sizeFlag(defaultMaxRecord)
+	fs.Var(&maxRecord, "max-record", "")
+
+	// Flags may follow URLs, as in the CLI.
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, errors.New(strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if i := len(args) - len(rest) - 1; i >= 0 && args[i] == "--" {
+			o.urls = append(o.urls, rest...)
+			break
+		}
+		o.urls = append(o.urls, rest[0])
+		rest = rest[1:]
+	}
+	o.maxRecord = int64(maxRecord)
+	if o.format == "" {
+		o.format = "text"
+		if o.urlsFile != "" {
+			o.format = "cards"
+		}
+	}
+	switch {
+	case len(o.urls) == 0 && o.urlsFile == "":
+		return nil, errors.New("no URL to fetch")
+	case o.jobs < 1 || o.jobs > 1024:
+		return nil, fmt.Errorf("-j %d: want 1 to 1024 fetches at a time", o.jobs)
+	case !oneOf(o.format, "text", "jsonl", "github", "cards"):
+		return nil, fmt.Errorf("--format %q: want text, jsonl, github or cards", o.format)
+	case !oneOf(o.failOn, "error", "warning", "never"):
+		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
+	case !oneOf(o.color, "auto", "always", "never"):
+		return nil, fmt.Errorf("--color %q: want auto, always or never", o.color)
+	case o.timeout <= 0:
+		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
+	case o.maxRecord < 1:
+		return nil, errors.New("--max-record must be at least 1 byte")
+	}
+	profile, err := resolveProfile(o.profile)
+	if err != nil {
+		return nil, err
+	}
+	o.profile = profile
+	return o, nil
+}
+
+func oneOf(s string, choices ...string) bool {
+	for _, c := range choices {
+		if s == c {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveProfile maps the profile flag to a profile fastvalidate knows:
+// auto means agentcard in builds without the auto profile.
+func resolveProfile(name string) (string, error) {
+	if _, err := fastvalidate.New(name); err == nil {
+		return name, nil
+	}
+	if name == "auto" {
+		return "agentcard", nil
+	}
+	return "", fmt.Errorf("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
+}
+
+// readURLList reads one URL per line, skipping blank lines and comments.
+func readURLList(path string, stdin io.Reader) ([]string, error) {
+	var r io.Reader = stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	var urls []string
+	br := bufio.NewReader(r)
+	for {
+		line, err := br.ReadString('\n')
+		if s := strings.TrimSpace(line); s != "" && !strings.HasPrefix(s, "#") {
+			urls = append(urls, s)
+		}
+		if err == io.EOF {
+			return urls, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// result is what one URL came to, rendered.
+type result struct {
+	out     []byte
+	failure string // why no card was judged, or ""
+	stats   summary.Summary
+}
+
+// fetchAll fetches the URLs jobs at a time and writes the results in the
+// order of the URLs.
+func fetchAll(ctx context.Context, o *options, urls []string, stdout, stderr io.Writer, style report.Style) int {
+	start := time.Now()
+	f := newFetcher(o.timeout, o.maxRecord, o.transport)
+	pool, err := fastvalidate.NewPool(o.profile)
+	if err != nil {
+		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		return exitUsage
+	}
+	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
+
+	// queue holds a channel per URL in order; its capacity bounds the
+	// results held while an earlier URL is still being fetched.
+	queue := make(chan chan result, o.jobs)
+	go func() {
+		defer close(queue)
+		sem := make(chan struct{}, o.jobs)
+		for _, u := range urls {
+			done := make(chan result, 1)
+			queue <- done
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				rd := renderers.Get().(*renderer)
+				done <- fetchOne(ctx, f, pool, rd, o.profile, u)
+				renderers.Put(rd)
+			}()
+		}
+	}()
+
+	total := summary.Summary{Shards: 1}
+	writeFailed, writeErr := false, false
+	for done := range queue {
+		res := <-done
+		if res.failure != "" {
+			fmt.Fprintf(stderr, "cardscan: error: %s\n", res.failure)
+		}
+		if !writeFailed && len(res.out) > 0 {
+			if _, err := stdout.Write(res.out); err != nil {
+				writeFailed = true
+				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
+					fmt.Fprintf(stderr, "cardscan: error: writing stdout: %v\n", err)
+					writeErr = true
+				}
+			}
+		}
+		total.Add(&res.stats)
+	}
+	total.Shards = 1
+	total.Seconds = time.Since(start).Seconds()
+	total.Finish()
+	fmt.Fprintf(stderr, "cardscan: %s\n", total.Human())
+
+	status := exitOK
+	switch {
+	case o.failOn == "never":
+	case total.Invalid > 0, o.failOn == "warning" && total.Warnings > 0:
+		status = exitInvalid
+	}
+	if total.InputErrors > 0 || writeErr {
+		status = exitIO
+	}
+	return status
+}
+
+// fetchOne discovers, judges and renders the card of one URL.
+func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *renderer, profile, raw string) result {
+	res := result{stats: summary.Summary{Inputs: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}}}
+	fd, err := f.discover(ctx, raw)
+	if err != nil {
+		res.failure = err.Error()
+		res.stats.InputErrors = 1
+		return res
+	}
+	rec := record{requested: raw, card: fd.body}
+	v := pool.Get()
+	defer pool.Put(v)
+	input := fd.url.Redacted()
+	if fd.tooLarge {
+		rec.vd = report.Verdict{Input: input, Line: 1, Findings: tooLargeFinding[:]}
+	} else {
+		// Locate the card as the CLI does in a .json file: at its first
+		// non-blank byte.
+		first := 0
+		for first < len(fd.body) && strings.IndexByte(" \t\r\n", fd.body[first]) >= 0 {
+			first++
+		}
+		line := 1 + bytes.Count(fd.body[:first], []byte("\n"))
+		rec.vd = report.FromResult(input, line, int64(first), v.Validate(fd.body))
+	}
+	if rec.vd.Profile == "" && profile != "auto" {
+		rec.vd.Profile = profile
+	}
+	rec.extra = httpChecks(fd, fd.body)
+	res.out = rd.append(nil, &rec)
+
+	st := &res.stats
+	st.Records = 1
+	if rec.valid() {
+		st.Valid = 1
+	} else {
+		st.Invalid = 1
+	}
+	errs, warns := rec.counts()
+	st.Errors, st.Warnings = int64(errs), int64(warns)
+	for i := range rec.vd.Findings {
+		st.Rules[rec.vd.Findings[i].Code.String()]++
+	}
+	for _, x := range rec.extra {
+		st.Rules[x.rule]++
+	}
+	name := rec.vd.Profile
+	if name == "" {
+		name = "none"
+	}
+	st.Profiles[name]++
+	st.BytesRead, st.BytesDecompressed = fd.size, fd.size
+	return res
+}
+
+var tooLargeFinding = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}
+
+// compactJSON returns card on one line if it is valid JSON in valid UTF-8.
+func compactJSON(card []byte) ([]byte, bool) {
+	if !utf8.Valid(card) {
+		return nil, false
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, card) != nil {
+		return nil, false
+	}
+	return buf.Bytes(), true
+}
+
+// wantColor follows --color, then NO_COLOR and TERM=dumb, then whether
+// stdout is a terminal, as the CLI does.
+func wantColor(when string, stdout io.Writer) bool {
+	switch when {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	f, ok := stdout.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// sizeFlag is a byte count written as 123, 64KiB, 2MiB, 1GiB (or K, M, G,
+// KB, MB, GB, all powers of 1024), as the CLI's --max-record.
+type sizeFlag int64
+
+func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
+
+func (s *sizeFlag) Set(v string) error {
+	t := strings.ToLower(strings.TrimSpace(v))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<40)/mult {
+		return fmt.Errorf("%q is not a size such as 4096, 64KiB or 2MiB", v)
+	}
+	*s = sizeFlag(n * mult)
+	return nil
+}
