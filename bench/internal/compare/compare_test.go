@@ -303,6 +303,7 @@ func TestExplainNamesTheDeliberateDifferences(t *testing.T) {
 		{"valid | /capabilities/*/description schema.required", "capability description"},
 		{"valid | /goal_subscriptions schema.additionalProperties", "closed objects"},
 		{"/name json.duplicate-key | valid", "strict scanner"},
+		{"/metadata/lineage/*/a/*/a json.depth | valid", "strict scanner"},
 		{"valid | / type", "embedded-string form"},
 		{"valid | unknown security scheme type", "A2A 1.0 security schemes"},
 		{"/url a2a.required | valid", "a2a-go only decodes"},

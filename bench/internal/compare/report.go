@@ -174,6 +174,9 @@ var glosses = []struct {
 	fragments []string
 	text      string
 }{
+	// JSON-level reasons first: a path alone says nothing about them.
+	{[]string{"json: "}, "JSON the strict scanner rejects and a lenient parser reads"},
+	{[]string{"json."}, "JSON the strict scanner rejects (duplicate members, invalid UTF-8, lone surrogates, depth) and encoding/json or JSON.parse reads"},
 	{[]string{"valid | / type"}, "the draft's embedded-string form, a JSON string holding the card: cardscan unwraps it in every profile, a JSON Schema validator sees a string"},
 	{[]string{"unknown security scheme type"}, "A2A 1.0 security schemes (one member per kind, e.g. openIdConnectSecurityScheme), which a2a-go v0.3 cannot decode"},
 	{[]string{"a2a."}, "a2a-go only decodes: it checks no required member, URL or version rule"},
@@ -190,8 +193,6 @@ var glosses = []struct {
 	{[]string{"metadata.trust-tier"}, "the draft's pacr:trust_tier values; the schema leaves metadata open"},
 	{[]string{"/metadata"}, "the schema types the pacr: metrics; the draft leaves metadata open"},
 	{[]string{"goal."}, "the draft's goal_subscriptions rules"},
-	{[]string{"json: "}, "JSON the strict scanner rejects and a lenient parser reads"},
-	{[]string{"json."}, "JSON the strict scanner rejects (duplicate members, invalid UTF-8, lone surrogates, depth) and encoding/json or JSON.parse reads"},
 }
 
 func explain(key string) string {
