@@ -175,7 +175,7 @@ var glosses = []struct {
 	text      string
 }{
 	// JSON-level reasons first: a path alone says nothing about them.
-	{[]string{"json: "}, "JSON the strict scanner rejects and a lenient parser reads"},
+	{[]string{"json: "}, "the JSON parsers themselves disagree"},
 	{[]string{"json."}, "JSON the strict scanner rejects (duplicate members, invalid UTF-8, lone surrogates, depth) and encoding/json or JSON.parse reads"},
 	{[]string{"valid | / type"}, "the draft's embedded-string form, a JSON string holding the card: cardscan unwraps it in every profile, a JSON Schema validator sees a string"},
 	{[]string{"unknown security scheme type"}, "A2A 1.0 security schemes (one member per kind, e.g. openIdConnectSecurityScheme), which a2a-go v0.3 cannot decode"},
