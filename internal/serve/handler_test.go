@@ -316,6 +316,7 @@ func TestMetrics(t *testing.T) {
 	postBody(t, url, "application/json", strings.NewReader(invalidCard))
 	postBody(t, url, ndjsonType, strings.NewReader(invalidCard+"\n"+validCard+"\n"+invalidCard+"\n"))
 	postBody(t, url, "text/plain", strings.NewReader(validCard))
+	postBody(t, url+"?profile=auto", "application/json", strings.NewReader("not json"))
 
 	// What the metrics must say, from judging the same cards directly.
 	wantRules := map[string]float64{}
@@ -324,6 +325,9 @@ func TestMetrics(t *testing.T) {
 		for _, f := range v.Validate([]byte(c)).Findings() {
 			wantRules[f.Rule()+"/"+f.Severity.String()]++
 		}
+	}
+	for _, f := range fastvalidate.MustNew(defaultProfile()).Validate([]byte("not json")).Findings() {
+		wantRules[f.Rule()+"/"+f.Severity.String()]++
 	}
 	resp, err := http.Get(srv.URL + "/metrics")
 	if err != nil {
@@ -364,6 +368,9 @@ func TestMetrics(t *testing.T) {
 	if got := value("cardscan_cards_total", map[string]string{"profile": "agentcard", "valid": "false"}); got != 3 {
 		t.Errorf("invalid cards = %v, want 3", got)
 	}
+	if got := value("cardscan_cards_total", map[string]string{"profile": "none", "valid": "false"}); got != 1 {
+		t.Errorf("cards no profile judged = %v, want 1", got)
+	}
 	if len(wantRules) == 0 {
 		t.Fatal("the test cards have no findings")
 	}
@@ -373,14 +380,14 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("findings of %s = %v, want %v", key, got, want)
 		}
 	}
-	if got := value("cardscan_http_requests_total", map[string]string{"handler": "/v1/validate", "code": "200"}); got != 3 {
-		t.Errorf("200 requests = %v, want 3", got)
+	if got := value("cardscan_http_requests_total", map[string]string{"handler": "/v1/validate", "code": "200"}); got != 4 {
+		t.Errorf("200 requests = %v, want 4", got)
 	}
 	if got := value("cardscan_http_requests_total", map[string]string{"handler": "/v1/validate", "code": "415"}); got != 1 {
 		t.Errorf("415 requests = %v, want 1", got)
 	}
-	if got := value("cardscan_http_request_duration_seconds", map[string]string{"handler": "/v1/validate", "code": "200"}); got != 3 {
-		t.Errorf("latency samples = %v, want 3", got)
+	if got := value("cardscan_http_request_duration_seconds", map[string]string{"handler": "/v1/validate", "code": "200"}); got != 4 {
+		t.Errorf("latency samples = %v, want 4", got)
 	}
 }
 

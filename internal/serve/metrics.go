@@ -2,6 +2,7 @@ package serve
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -23,9 +24,9 @@ type metrics struct {
 	// byRule holds each rule's counter at its default severity, looked up
 	// by code so that counting a finding neither hashes nor allocates.
 	byRule []prometheus.Counter
-	// byProfile holds the valid and invalid card counters of the profiles
-	// known at start; "auto" verdicts name the profile that judged.
-	byProfile map[string]*[2]prometheus.Counter
+	// byProfile caches the invalid and valid card counters of each
+	// profile named in a verdict (a *[2]prometheus.Counter by name).
+	byProfile sync.Map
 }
 
 // latencyBuckets span a small card judged in microseconds to a long
@@ -56,7 +57,6 @@ func newMetrics() *metrics {
 			Name: "cardscan_bodies_too_large_total",
 			Help: "Single-card request bodies turned away with 413.",
 		}),
-		byProfile: map[string]*[2]prometheus.Counter{},
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.cards, m.findings, m.rejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -65,9 +65,6 @@ func newMetrics() *metrics {
 			m.byRule = append(m.byRule, nil)
 		}
 		m.byRule[r.Code] = m.findings.WithLabelValues(r.ID, r.Severity.String())
-	}
-	for _, p := range fastvalidate.Profiles() {
-		m.byProfile[p] = &[2]prometheus.Counter{m.cards.WithLabelValues(p, "false"), m.cards.WithLabelValues(p, "true")}
 	}
 	return m
 }
@@ -84,11 +81,17 @@ func (m *metrics) observe(vd *report.Verdict) {
 	if vd.Valid {
 		valid = 1
 	}
-	if c, ok := m.byProfile[vd.Profile]; ok {
-		c[valid].Inc()
-	} else {
-		m.cards.WithLabelValues(vd.Profile, [2]string{"false", "true"}[valid]).Inc()
+	c, ok := m.byProfile.Load(vd.Profile)
+	if !ok {
+		// As in the CLI's summary, a card no profile judged counts under
+		// "none".
+		name := vd.Profile
+		if name == "" {
+			name = "none"
+		}
+		c, _ = m.byProfile.LoadOrStore(vd.Profile, &[2]prometheus.Counter{m.cards.WithLabelValues(name, "false"), m.cards.WithLabelValues(name, "true")})
 	}
+	c.(*[2]prometheus.Counter)[valid].Inc()
 	for i := range vd.Findings {
 		f := &vd.Findings[i]
 		if int(f.Code) < len(m.byRule) && m.byRule[f.Code] != nil && f.Code.Severity() == f.Severity {

@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -82,10 +83,11 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8089", "listen on `ADDR`")
 	fs.StringVar(&cfg.profile, "profile", "", "judge cards by `PROFILE` when a request names none (default auto, or agentcard where auto is missing)")
-	fs.Int64Var(&cfg.maxBytes, "max-bytes", cardhttp.DefaultMaxBytes, "largest card in `BYTES`: a larger body gets 413, a larger NDJSON line an input.too-large verdict")
+	maxRecord := sizeFlag(cardhttp.DefaultMaxBytes)
+	fs.Var(&maxRecord, "max-record", "largest card, e.g. 2MiB: a larger body gets 413, a larger NDJSON line an input.too-large verdict")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this long for requests in flight")
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: cardscan serve [--listen ADDR] [--profile PROFILE] [--max-bytes N] [--shutdown-timeout D]\n\n")
+		fmt.Fprintf(fs.Output(), "usage: cardscan serve [--listen ADDR] [--profile PROFILE] [--max-record SIZE] [--shutdown-timeout D]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -97,12 +99,13 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 		fmt.Fprintf(stderr, "cardscan: error: %v\ncardscan: hint: cardscan serve -h lists the flags\n", err)
 		return cfg, exitUsage, false
 	}
+	cfg.maxBytes = int64(maxRecord)
 	switch {
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "cardscan: error: serve takes no arguments, got %q\n", fs.Arg(0))
 		return cfg, exitUsage, false
 	case cfg.maxBytes <= 0:
-		fmt.Fprintf(stderr, "cardscan: error: --max-bytes must be positive\n")
+		fmt.Fprintf(stderr, "cardscan: error: --max-record must be at least 1 byte\n")
 		return cfg, exitUsage, false
 	}
 	if cfg.profile == "" {
@@ -162,4 +165,30 @@ func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) i
 	}
 	<-served
 	return exitOK
+}
+
+// sizeFlag is a byte count written as 123, 64KiB, 2MiB, 1GiB (or K, M, G,
+// KB, MB, GB, all powers of 1024), as the CLI's --max-record.
+type sizeFlag int64
+
+func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
+
+func (s *sizeFlag) Set(v string) error {
+	t := strings.ToLower(strings.TrimSpace(v))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 0 || n > (1<<40)/mult {
+		return fmt.Errorf("%q is not a size such as 4096, 64KiB or 2MiB", v)
+	}
+	*s = sizeFlag(n * mult)
+	return nil
 }

@@ -360,7 +360,8 @@ func TestRun_Usage(t *testing.T) {
 		code int
 	}{
 		{[]string{"--profile", "nope"}, exitUsage},
-		{[]string{"--max-bytes", "0"}, exitUsage},
+		{[]string{"--max-record", "0"}, exitUsage},
+		{[]string{"--max-record", "lots"}, exitUsage},
 		{[]string{"extra"}, exitUsage},
 		{[]string{"--no-such-flag"}, exitUsage},
 		{[]string{"--listen", "256.0.0.1:1"}, exitIO},
