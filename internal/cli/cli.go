@@ -16,8 +16,10 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/serve"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -44,12 +46,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "summary":
 			return runSummary(args[1:], stdout, con)
-		case "serve", "fetch":
-			if run := subcommands[args[0]]; run != nil {
-				return run(args[1:], stdin, stdout, stderr)
-			}
-			con.errorf("%s is not available in this build", args[0])
-			return exitUsage
+		case "serve":
+			return serve.Run(args[1:], stdin, stdout, stderr)
+		case "fetch":
+			return fetch.Run(args[1:], stdin, stdout, stderr)
 		}
 	}
 	opts, err := parseFlags(args)
@@ -75,9 +75,6 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return scan(opts, stdin, stdout, con)
 }
 
-// subcommands are the commands other packages add: serve and fetch.
-var subcommands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{}
-
 type options struct {
 	jobs       int
 	profile    string
@@ -100,6 +97,8 @@ type options struct {
 
 const usageText = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
+       cardscan serve [flags]       (validation over HTTP; serve --help)
+       cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
 
 Validates agent cards: one per line in NDJSON files (.ndjson, .jsonl, or any
 named file), one document holding a card or an array of cards in .json
