@@ -655,3 +655,39 @@ func TestAgentCard_ProductionPolicy(t *testing.T) {
 	}
 	checkHits(t, newTestValidator(t, "agentcard").Validate(c), errAt("endpoint.insecure", "/endpoint/url"))
 }
+
+// A finding's Offset is the byte offset of the value it names (a string's
+// opening quote), of the object that lacks a member, or of the byte where
+// strict JSON broke.
+func TestFinding_Offsets(t *testing.T) {
+	cases := []struct {
+		name, doc, rule, at string // at: the text whose first byte Offset names
+	}{
+		{"string value", card(map[string]string{"version": `"1.0"`}), "version.semver", `"1.0"`},
+		{"number value", card(map[string]string{"pricing": `{"base_cost_joules":-5e-30}`}), "pricing.landauer", `-5e-30`},
+		{"array value", card(map[string]string{"capabilities": `[ ]`}), "capabilities.empty", `[ ]`},
+		{"missing member", card(map[string]string{"endpoint": `{"protocol":"https"}`}), "field.required", `{"protocol":"https"}`},
+		{"capability without description", card(map[string]string{"capabilities": `[{"id":"x.y"}]`}), "capability.description-missing", `{"id":"x.y"}`},
+		{"bad byte", card(map[string]string{"name": `"a` + "\x01" + `b"`}), "json.syntax", "\x01"},
+		{"bad UTF-8", card(map[string]string{"name": "\"a\xffb\""}), "json.utf8", "\xff"},
+		{"lone surrogate", card(map[string]string{"name": `"ab\udc00"`}), "json.utf8", `\udc00`},
+		{"duplicate name", card(map[string]string{"metadata": `{"k":1,"k":2}`}), "json.duplicate-key", `"k":2`},
+		{"trailing data", card(nil) + " x", "json.syntax", " x"},
+	}
+	v := newTestValidator(t, "agentcard")
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			want := strings.LastIndex(c.doc, c.at)
+			if c.name == "trailing data" {
+				want++ // the x, past the space
+			}
+			r := v.Validate([]byte(c.doc))
+			if len(r.Findings()) != 1 || r.Findings()[0].Code.String() != c.rule {
+				t.Fatalf("findings %v, want one %s", r.Findings(), c.rule)
+			}
+			if got := r.Findings()[0].Offset; got != want {
+				t.Errorf("Offset = %d, want %d (%q)", got, want, c.doc[want:])
+			}
+		})
+	}
+}
