@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -425,5 +429,65 @@ func checkJSONString(t *testing.T, s string) {
 	json.Unmarshal(ref, &want)
 	if got != want {
 		t.Fatalf("appendJSONString(%q) decodes to %q, want %q", s, got, want)
+	}
+}
+
+// echoHandler answers with the body it read, so that a test can tell
+// whether each request got its own bytes.
+var echoHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Write(body)
+})
+
+// TestMiddleware_ConcurrentBodiesStayApart sends many distinct cards at
+// once, straight to a handler and through a reverse proxy whose transport
+// reads the body: pooled buffers must never carry one request's bytes into
+// another's.
+func TestMiddleware_ConcurrentBodiesStayApart(t *testing.T) {
+	upstream := httptest.NewServer(echoHandler)
+	defer upstream.Close()
+	target, _ := url.Parse(upstream.URL)
+	mw := mustMiddleware(t, WithProfile("agentcard"))
+	for name, next := range map[string]http.Handler{
+		"handler": echoHandler,
+		"proxy":   httputil.NewSingleHostReverseProxy(target),
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(mw(next))
+			defer srv.Close()
+			base := string(readTestdata(t, "valid.json"))
+			var wg sync.WaitGroup
+			errs := make(chan error, 16)
+			for g := range 16 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range 40 {
+						// Cards of different lengths and contents.
+						card := strings.Replace(base, "Summarises a month of ledger entries.", fmt.Sprintf("Card %d-%d %s", g, i, strings.Repeat("x", (g*40+i)%600)), 1)
+						resp, err := http.Post(srv.URL+"/agents", MediaType, strings.NewReader(card))
+						if err != nil {
+							errs <- err
+							return
+						}
+						got, _ := io.ReadAll(resp.Body)
+						resp.Body.Close()
+						if resp.StatusCode != http.StatusOK || string(got) != card {
+							errs <- fmt.Errorf("status %d, body %q, want the card sent", resp.StatusCode, got)
+							return
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
