@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"net/http"
@@ -193,7 +194,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	for first < len(card) && isSpace(card[first]) {
 		first++
 	}
-	line := 1 + strings.Count(string(card[:first]), "\n")
+	line := 1 + bytes.Count(card[:first], newline)
 	v := pool.Get()
 	vd := s.judge(v, card, profile, line, int64(first))
 	sc.out = sc.enc.AppendJSONL(sc.out[:0], &vd)
@@ -220,6 +221,8 @@ func (s *server) judge(v *fastvalidate.Validator, card []byte, profile string, l
 	s.metrics.observe(&vd)
 	return vd
 }
+
+var newline = []byte{'\n'}
 
 var tooLargeFinding = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}
 
