@@ -60,6 +60,28 @@ type config struct {
 	writeTimeout    time.Duration
 }
 
+const usageText = `usage: cardscan serve [flags]
+
+Serves card validation over HTTP until SIGTERM or SIGINT, then finishes the
+requests in flight.
+
+  POST /v1/validate   a card (application/json, application/agentcard+json):
+                      one verdict object, as a --format jsonl record;
+                      NDJSON (application/x-ndjson): one verdict line per card,
+                      streamed; ?profile=NAME picks the profile
+  GET  /healthz       200 while serving
+  GET  /metrics       Prometheus text format
+
+flags:
+      --listen ADDR             address to listen on (default 127.0.0.1:8089)
+      --profile NAME            profile when a request names none (default auto)
+      --max-record SIZE         largest card, e.g. 2MiB (default 2MiB): a larger
+                                body gets 413, a larger NDJSON line an
+                                input.too-large verdict
+      --shutdown-timeout D      on SIGTERM, how long requests in flight may take
+                                (default 30s)
+`
+
 // Run is `cardscan serve ARGS`: it serves until SIGTERM or SIGINT, then
 // finishes the requests in flight and returns 0.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -81,22 +103,18 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 	fs := flag.NewFlagSet("cardscan serve", flag.ContinueOnError)
 	// Parse errors are reported below in the CLI's own words.
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8089", "listen on `ADDR`")
-	fs.StringVar(&cfg.profile, "profile", "", "judge cards by `PROFILE` when a request names none (default auto, or agentcard where auto is missing)")
+	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8089", "")
+	fs.StringVar(&cfg.profile, "profile", "", "")
 	maxRecord := sizeFlag(cardhttp.DefaultMaxBytes)
-	fs.Var(&maxRecord, "max-record", "largest card, e.g. 2MiB: a larger body gets 413, a larger NDJSON line an input.too-large verdict")
-	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "on SIGTERM, wait this long for requests in flight")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: cardscan serve [--listen ADDR] [--profile PROFILE] [--max-record SIZE] [--shutdown-timeout D]\n\n")
-		fs.PrintDefaults()
-	}
+	fs.Var(&maxRecord, "max-record", "")
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "")
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
+			fmt.Fprint(stdout, usageText)
 			return cfg, exitOK, false
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %v\ncardscan: hint: cardscan serve -h lists the flags\n", err)
+		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan serve --help' for usage\n", strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
 		return cfg, exitUsage, false
 	}
 	cfg.maxBytes = int64(maxRecord)
