@@ -160,6 +160,9 @@ func isLocalhost(host []byte) bool {
 func isInternalIP(host []byte) bool {
 	// A DNS name ends in a letter (or a dot); an IP literal in a digit, a
 	// hex digit or a colon. Most hosts leave here.
+	if len(host) == 0 {
+		return false
+	}
 	if last := host[len(host)-1]; last > 'f' || last == '.' {
 		return false
 	}

@@ -91,6 +91,13 @@ var typeMessages = func() (t [8][8]string) {
 	return t
 }()
 
+var schemaOrNullMessages = func() (t [8]string) {
+	for got := kindObject; got <= kindNull; got++ {
+		t[got] = "expected object or null, got " + kindName(got)
+	}
+	return t
+}()
+
 func (w *walker) addTypeMismatch(v uint32, want kind) {
 	w.add(CodeFieldType, v, typeMessages[want][w.kind(v)])
 }
@@ -143,7 +150,7 @@ func (w *walker) checkCapabilities(v uint32) {
 				}
 			case "input_schema", "output_schema":
 				if w.kind(f) != kindObject && w.kind(f) != kindNull {
-					w.add(CodeFieldType, f, "expected object or null, got "+kindName(w.kind(f)))
+					w.add(CodeFieldType, f, schemaOrNullMessages[w.kind(f)])
 				}
 			}
 		}
@@ -207,8 +214,15 @@ func (w *walker) checkEndpoint(v uint32) {
 		case proto == 1 && !https && !http:
 			w.addGot(CodeEndpointURLScheme, url, "protocol http needs an http:// or https:// URL")
 		}
-		if http {
-			w.addGot(CodeEndpointInsecure, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
+		sev := SeverityWarning
+		if w.cfg.policy == PolicyProduction {
+			sev = SeverityError
+		}
+		switch {
+		case u.HasAuthority && (isLocalhost(u.Host) || isInternalIP(u.Host)):
+			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url names localhost or a private, loopback or link-local address: no peer can reach it as published")
+		case http:
+			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
 		}
 	}
 	if auth != 0 && w.wantKind(auth, kindObject) {

@@ -351,7 +351,9 @@ func TestAgentCard_Endpoint(t *testing.T) {
 		{"truncated percent escape", pu("https", "https://a.example/%4"), badURL},
 		{"percent at end", pu("https", "https://a.example/%"), badURL},
 		{"IPv6 literal", pu("https", "https://[2001:db8::1]:8443/api"), nil},
-		{"IPv6 loopback", pu("https", "https://[::1]/"), nil},
+		{"IPv6 loopback", pu("https", "https://[::1]/"), errAt("endpoint.insecure", "/endpoint/url")},
+		{"localhost", pu("https", "https://localhost:8443/"), errAt("endpoint.insecure", "/endpoint/url")},
+		{"private IPv4", pu("https", "https://10.1.2.3/"), errAt("endpoint.insecure", "/endpoint/url")},
 		{"IPv4-mapped IPv6", pu("https", "https://[::ffff:192.0.2.1]/"), nil},
 		{"IPv6 unbracketed", pu("https", "https://2001:db8::1/"), badURL},
 		{"IPv6 bad", pu("https", "https://[2001:db8::g]/"), badURL},
@@ -646,7 +648,6 @@ func equalFindings(a, b []Finding) bool {
 // Under PolicyProduction, risky values are errors (validator.go). Plain
 // http is the agentcard profile's one risky value.
 func TestAgentCard_ProductionPolicy(t *testing.T) {
-	t.Skip("known gap: checkEndpoint reports endpoint.insecure as a warning whatever the policy; remove this skip when WithPolicy(PolicyProduction) raises it to an error")
 	c := []byte(card(map[string]string{"endpoint": endpoint("http", "http://a.example/")}))
 	v := MustNew("agentcard", WithPolicy(PolicyProduction), WithClock(fixedClock))
 	r := v.Validate(c)

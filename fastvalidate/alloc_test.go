@@ -142,10 +142,6 @@ func TestValidate_InvalidAllocsBounded(t *testing.T) {
 		{"1000 findings", card(map[string]string{"capabilities": "[" + strings.Join(many, ",") + "]"})},
 		{"embedded invalid", jsonString(`{"agent_id":"nope"}`)},
 	}
-	// Cases skipped until the code is fixed, with the reason.
-	knownBugs := map[string]string{
-		"agentcard/1000 findings": "agentcard.go checkCapabilities builds the input_schema/output_schema field.type message by string concatenation: one allocation per finding, uncapped",
-	}
 	const limit = 2
 	for _, profile := range []string{"agentcard", "agentcard-schema"} {
 		v, err := New(profile, WithClock(fixedClock))
@@ -154,9 +150,6 @@ func TestValidate_InvalidAllocsBounded(t *testing.T) {
 		}
 		for _, c := range invalid {
 			t.Run(profile+"/"+c.name, func(t *testing.T) {
-				if bug := knownBugs[profile+"/"+c.name]; bug != "" {
-					t.Skip("known bug: " + bug)
-				}
 				b := []byte(c.card)
 				if v.Validate(b).Valid() {
 					t.Fatal("card is valid")

@@ -136,7 +136,7 @@ func init() {
 		Rule{CodeMetadataTrustTier, "metadata.trust-tier", SeverityError, agentcardOnly, "metadata.pacr:trust_tier is not one of untrusted, basic, established, verified, banned"},
 		Rule{CodeGoalID, "goal.goal-id", SeverityError, agentcardOnly, "goal subscription has no string goal_id"},
 		Rule{CodeGoalPriority, "goal.priority", SeverityError, agentcardOnly, "goal subscription priority is not a number in [0, 1]"},
-		Rule{CodeEndpointInsecure, "endpoint.insecure", SeverityWarning, agentcardOnly, "endpoint.url uses plain http:// (draft section 8.5)"},
+		Rule{CodeEndpointInsecure, "endpoint.insecure", SeverityWarning, agentcardOnly, "endpoint.url uses plain http:// (draft section 8.5), localhost or a private address; an error under the production policy"},
 		Rule{CodeCapabilityDescriptionMissing, "capability.description-missing", SeverityWarning, agentcardOnly, "capability has no description (RECOMMENDED)"},
 		Rule{CodeAgentIDNotULID, "agent_id.not-ulid", SeverityWarning, agentcardOnly, "agent_id overflows 128 bits (first character above 7) or its timestamp lies in the future"},
 		Rule{CodeProfileUnknown, "profile.unknown", SeverityError, "auto", "no profile's telltale fields were found in the card"},
