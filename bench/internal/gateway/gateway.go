@@ -21,10 +21,10 @@ type Card struct {
 	Body []byte
 }
 
-// Cards are the test cards under testdata/: a typical 1.7 KB card in the
-// draft dialect (five capabilities, schemas, pricing, metadata, a goal
-// subscription) and a 64 KB one with 122 capabilities, the size of the
-// largest cards seen in registry dumps.
+// Cards are the test cards under testdata/: a 1.7 KB card in the draft
+// dialect, the size of the generated dumps' average (four capabilities,
+// schemas, pricing, metadata, a goal subscription), and a 64 KB one with
+// 122 capabilities for the large end.
 var Cards = []string{"card-1.7k.json", "card-64k.json"}
 
 // LoadCards reads the test cards from dir, without their final newline.
