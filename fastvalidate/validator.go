@@ -32,6 +32,12 @@ type config struct {
 	maxDepth int
 	now      func() time.Time
 	policy   Policy
+	// embedded unwraps a card given as a JSON string holding the object:
+	// the draft's section 3 form, which its own profile (and auto, which
+	// may pick it) must accept. Other specs know no such form.
+	embedded bool
+	// rootType is the rule a non-object card breaks.
+	rootType Code
 }
 
 // WithMaxDepth sets the nesting limit (DefaultMaxDepth by default).
@@ -96,7 +102,13 @@ func New(profile string, opts ...Option) (*Validator, error) {
 		return nil, errors.Join(ErrUnknownProfile, errors.New("fastvalidate: no profile "+strconv.Quote(profile)+"; known: "+strings.Join(Profiles(), ", ")))
 	}
 	v := &Validator{profile: def}
-	v.cfg = config{maxDepth: DefaultMaxDepth, now: time.Now}
+	v.cfg = config{maxDepth: DefaultMaxDepth, now: time.Now, rootType: CodeCardType}
+	switch profile {
+	case "agentcard", "auto":
+		v.cfg.embedded = true
+	case "agentcard-schema":
+		v.cfg.rootType = CodeSchemaType
+	}
 	for _, o := range opts {
 		o(&v.cfg)
 	}

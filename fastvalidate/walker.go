@@ -26,7 +26,7 @@ func (w *walker) validate(card []byte, check checkFunc) {
 		w.scanFailed()
 		return
 	}
-	if w.sc.tape[0].kind == kindString {
+	if w.sc.tape[0].kind == kindString && w.cfg.embedded {
 		// Section 3: a card may arrive as a JSON string holding the object.
 		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
@@ -36,6 +36,10 @@ func (w *walker) validate(card []byte, check checkFunc) {
 		}
 	}
 	if w.sc.tape[0].kind != kindObject {
+		if w.cfg.rootType == CodeSchemaType {
+			w.addGot(CodeSchemaType, 0, "type: expected object")
+			return
+		}
 		w.addGot(CodeCardType, 0, "card is not a JSON object")
 		return
 	}

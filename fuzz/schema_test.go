@@ -89,7 +89,7 @@ type schemaVerdict struct {
 
 func (o *schemaOracle) judge(doc []byte) schemaVerdict {
 	var v schemaVerdict
-	if v.strict, _ = strictReference(doc, fastvalidate.DefaultMaxDepth); !v.strict {
+	if v.strict, _ = strictReference(doc, fastvalidate.DefaultMaxDepth, false); !v.strict {
 		return v
 	}
 	inst, err := decodeInstance(doc)
@@ -106,17 +106,10 @@ func (o *schemaOracle) judge(doc []byte) schemaVerdict {
 	return v
 }
 
-// decodeInstance decodes a card for jsonschema, unwrapping the
-// embedded-string form as fastvalidate does.
+// decodeInstance decodes a card for jsonschema. The schema knows no
+// embedded-string form: a string is an instance like any other.
 func decodeInstance(doc []byte) (any, error) {
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
-	if err != nil {
-		return nil, err
-	}
-	if s, ok := inst.(string); ok {
-		return jsonschema.UnmarshalJSON(strings.NewReader(s))
-	}
-	return inst, nil
+	return jsonschema.UnmarshalJSON(bytes.NewReader(doc))
 }
 
 // uriValues returns the strings the schema checks with format "uri".

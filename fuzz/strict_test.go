@@ -15,13 +15,13 @@ import (
 // must, built from independent parts: encoding/json for RFC 8259 syntax,
 // unicode/utf8 for the encoding, a scan of the raw text for escaped lone
 // surrogates (encoding/json quietly turns them into U+FFFD), and a token
-// walk for duplicate member names and nesting depth. A document that is a
-// JSON string is judged again on its content, as fastvalidate reads the
-// embedded-string form of a card.
-func strictReference(doc []byte, maxDepth int) (ok bool, why string) {
+// walk for duplicate member names and nesting depth. With unwrap, a
+// document that is a JSON string is judged again on its content, as the
+// profiles that accept the draft's embedded-string form read it.
+func strictReference(doc []byte, maxDepth int, unwrap bool) (ok bool, why string) {
 	ok, why = strictOnce(doc, maxDepth)
-	if !ok {
-		return false, why
+	if !ok || !unwrap {
+		return ok, why
 	}
 	var inner string
 	if trimmed := bytes.TrimLeft(doc, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '"' {

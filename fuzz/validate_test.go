@@ -39,7 +39,7 @@ func TestStrictReference(t *testing.T) {
 		{`"{\"a\":1,\"a\":2}"`, false}, {`"{\"a\":\"\\ud800\"}"`, false}, {`"[1,]"`, false}, {`"{}"`, true}, {`"x"`, false},
 	}
 	for _, c := range cases {
-		if ok, why := strictReference([]byte(c.doc), fastvalidate.DefaultMaxDepth); ok != c.ok {
+		if ok, why := strictReference([]byte(c.doc), fastvalidate.DefaultMaxDepth, true); ok != c.ok {
 			t.Errorf("strictReference(%q) = %v (%s), want %v", c.doc, ok, why, c.ok)
 		}
 	}
