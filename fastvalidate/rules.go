@@ -82,6 +82,14 @@ const (
 	CodeSchemaOneOf
 )
 
+// Rules about how a card is served, which only cardscan fetch can see: they
+// judge HTTP responses, not card bytes, so no profile reports them.
+const (
+	CodeHTTPContentType Code = 250 + iota
+	CodeHTTPCacheControl
+	CodeHTTPEndpointScheme
+)
+
 // maxCode bounds the rule table; profile files take ranges below it.
 const maxCode = 512
 
@@ -140,6 +148,10 @@ func init() {
 		Rule{CodeCapabilityDescriptionMissing, "capability.description-missing", SeverityWarning, agentcardOnly, "capability has no description (RECOMMENDED)"},
 		Rule{CodeAgentIDNotULID, "agent_id.not-ulid", SeverityWarning, agentcardOnly, "agent_id overflows 128 bits (first character above 7) or its timestamp lies in the future"},
 		Rule{CodeProfileUnknown, "profile.unknown", SeverityError, "auto", "no profile's telltale fields were found in the card"},
+
+		Rule{CodeHTTPContentType, "http.content-type", SeverityWarning, "fetch", "card served with a media type other than application/agentcard+json or application/json (draft section 3)"},
+		Rule{CodeHTTPCacheControl, "http.cache-control", SeverityWarning, "fetch", "card served without a Cache-Control header (section 4 recommends max-age=3600)"},
+		Rule{CodeHTTPEndpointScheme, "http.endpoint-scheme", SeverityError, "fetch", "an http(s) endpoint's scheme differs from the scheme the card was fetched over (section 8.5)"},
 
 		Rule{CodeSchemaType, "schema.type", SeverityError, schemaOnly, "type keyword failed"},
 		Rule{CodeSchemaRequired, "schema.required", SeverityError, schemaOnly, "required keyword failed: a property is missing"},

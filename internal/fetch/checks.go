@@ -12,10 +12,11 @@ import (
 // Rules about how a card is served, which the card's bytes alone cannot
 // show. They are reported beside the profile's findings, in the same
 // records.
-const (
-	ruleContentType    = "http.content-type"
-	ruleCacheControl   = "http.cache-control"
-	ruleEndpointScheme = "http.endpoint-scheme"
+// Their IDs come from the one rule table, so --list-rules lists them too.
+var (
+	ruleContentType    = fastvalidate.CodeHTTPContentType.String()
+	ruleCacheControl   = fastvalidate.CodeHTTPCacheControl.String()
+	ruleEndpointScheme = fastvalidate.CodeHTTPEndpointScheme.String()
 )
 
 // extraFinding is a finding of one of the rules above.
