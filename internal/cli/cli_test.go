@@ -869,7 +869,11 @@ func TestProgressAndQuiet(t *testing.T) {
 	old := nonTTYProgressEvery
 	nonTTYProgressEvery = time.Millisecond
 	defer func() { nonTTYProgressEvery = old }()
-	r := run(t, string(bigInput(t, 400)), "--progress", "always", "-q", "-j", "1", "--chunk-size", "1KiB")
+	// A slow source, so that progress lines are due before the end.
+	var out, errOut bytes.Buffer
+	code := Run([]string{"--progress", "always", "-q", "-j", "1", "--chunk-size", "1KiB"}, &slowReader{r: bytes.NewReader(bigInput(t, 400))}, &out, &errOut)
+	r := result{code, out.String(), errOut.String()}
+	checkStderr(t, r.stderr)
 	if r.stdout != "" {
 		t.Errorf("--quiet wrote %q", r.stdout)
 	}
@@ -883,6 +887,14 @@ func TestProgressAndQuiet(t *testing.T) {
 	if n := run(t, string(bigInput(t, 10)), "--progress", "never", "-q"); strings.Count(n.stderr, "\n") != 1 {
 		t.Errorf("--progress never: stderr %q", n.stderr)
 	}
+}
+
+// slowReader hands out 16 KiB per read, a millisecond apart.
+type slowReader struct{ r io.Reader }
+
+func (s *slowReader) Read(p []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	return s.r.Read(p[:min(len(p), 16<<10)])
 }
 
 func TestColorFollowsNoColor(t *testing.T) {
