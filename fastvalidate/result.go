@@ -44,6 +44,13 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 	if msg == "" {
 		msg = ruleTable[f.Code].Description
 	}
+	// A message names the value itself with %s (a missing member, say), or
+	// a number with %d; otherwise the value follows in parentheses.
+	if i := strings.Index(msg, "%s"); i >= 0 {
+		dst = append(dst, msg[:i]...)
+		dst = append(dst, f.got...)
+		return append(dst, msg[i+2:]...)
+	}
 	if i := strings.Index(msg, "%d"); i >= 0 {
 		dst = append(dst, msg[:i]...)
 		dst = strconv.AppendInt(dst, f.arg, 10)
@@ -51,11 +58,7 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 	} else {
 		dst = append(dst, msg...)
 	}
-	if i := strings.Index(string(dst), "%s"); i >= 0 {
-		// The message names the value itself, e.g. a missing member.
-		tail := string(dst[i+2:])
-		dst = append(append(dst[:i], f.got...), tail...)
-	} else if f.got != "" {
+	if f.got != "" {
 		dst = append(dst, " (got "...)
 		dst = append(dst, f.got...)
 		dst = append(dst, ')')
