@@ -87,6 +87,7 @@ type options struct {
 	progress   string
 	color      string
 	failOn     string
+	policy     string
 	maxInvalid int64
 	maxRecord  int
 	chunkSize  int
@@ -119,6 +120,8 @@ flags:
       --color WHEN        auto, always or never: colour text findings (default auto)
       --fail-on LEVEL     error, warning or never: what makes the exit status 1 (default error)
       --max-invalid N     stop after N invalid cards (0: never)
+      --policy NAME       default or production: production makes plain http,
+                          localhost and private-address URLs errors (no network calls)
       --max-record SIZE   longest record judged, e.g. 16MiB (default 16MiB)
       --chunk-size SIZE   bytes handed to a worker at a time (default 1MiB)
       --list-rules        print the rules and exit
@@ -148,6 +151,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.StringVar(&o.failOn, "fail-on", "error", "")
 	fs.Int64Var(&o.maxInvalid, "max-invalid", 0, "")
+	fs.StringVar(&o.policy, "policy", "default", "")
 	maxRecord := sizeFlag(pipeline.DefaultMaxRecord)
 	chunkSize := sizeFlag(pipeline.DefaultChunkSize)
 	fs.Var(&maxRecord, "max-record", "")
@@ -193,6 +197,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if !oneOf(o.failOn, "error", "warning", "never") {
 		return nil, usagef("--fail-on %q: want error, warning or never", o.failOn)
+	}
+	if !oneOf(o.policy, "default", "production") {
+		return nil, usagef("--policy %q: want default or production", o.policy)
 	}
 	if o.maxInvalid < 0 {
 		return nil, usagef("--max-invalid %d: want 0 (no limit) or more", o.maxInvalid)
@@ -287,6 +294,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 		MaxRecord:  o.maxRecord,
 		All:        o.all,
 		MaxInvalid: o.maxInvalid,
+		Options:    policyOptions(o.policy),
 		Findings:   stdout,
 		Stdin:      stdin,
 		Progress:   new(pipeline.Progress),
@@ -408,4 +416,12 @@ func describe(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// policyOptions maps --policy to the validator options it stands for.
+func policyOptions(policy string) []fastvalidate.Option {
+	if policy == "production" {
+		return []fastvalidate.Option{fastvalidate.WithPolicy(fastvalidate.PolicyProduction)}
+	}
+	return nil
 }

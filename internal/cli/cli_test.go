@@ -966,3 +966,18 @@ func TestLexicalWalkOrderIsSorted(t *testing.T) {
 		t.Errorf("walk order %v", got)
 	}
 }
+
+func TestPolicy(t *testing.T) {
+	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0.0","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"http","url":"http://a.example/"}}` + "\n"
+	r := run(t, card, "--profile", "agentcard")
+	if r.code != exitOK || !strings.Contains(r.stdout, "warning: endpoint.insecure: /endpoint/url:") {
+		t.Errorf("default policy: exit %d, stdout %q; want exit 0 and an endpoint.insecure warning", r.code, r.stdout)
+	}
+	r = run(t, card, "--profile", "agentcard", "--policy", "production")
+	if r.code != exitInvalid || !strings.Contains(r.stdout, "error: endpoint.insecure: /endpoint/url:") {
+		t.Errorf("production policy: exit %d, stdout %q; want exit 1 and an endpoint.insecure error", r.code, r.stdout)
+	}
+	if r := run(t, card, "--policy", "strict"); r.code != exitUsage || !strings.Contains(r.stderr, `--policy "strict"`) {
+		t.Errorf("unknown policy: exit %d, stderr %q; want a usage error", r.code, r.stderr)
+	}
+}
