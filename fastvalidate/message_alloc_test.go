@@ -1,5 +1,7 @@
 package fastvalidate
+
 import "testing"
+
 func TestAppendMessageAllocs(t *testing.T) {
 	v := MustNew("agentcard")
 	r := v.Validate([]byte(`{"name":"","version":"x","capabilities":[]}`))
