@@ -116,7 +116,14 @@ func (w *walker) checkAgentID(v uint32) {
 		w.addGot(CodeAgentIDNotULID, v, "agent_id overflows 128 bits (first character above 7): not a decodable ULID")
 		return
 	}
-	if now := w.cfg.now().UnixMilli(); now >= 0 && ms > uint64(now) {
+	// The clock is read only when the timestamp is past the last reading:
+	// time moves forward, so an earlier timestamp is in the past for sure.
+	if ms > w.nowMillis {
+		if now := w.cfg.now().UnixMilli(); now >= 0 {
+			w.nowMillis = uint64(now)
+		}
+	}
+	if ms > w.nowMillis {
 		w.addGot(CodeAgentIDNotULID, v, "agent_id's ULID timestamp lies in the future")
 	}
 }

@@ -395,7 +395,7 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj, members uint32) uint3
 			if t.flags&flagEscaped != 0 {
 				goto decoded
 			}
-			sigs[n], keys[n] = nameSignature(b[t.start:t.end]), k
+			sigs[n], keys[n] = nameSignature(b, t.start, t.end), k
 			for j := 0; j < n; j++ {
 				if sigs[j] == sigs[n] {
 					u := &tape[keys[j]]
@@ -441,17 +441,24 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj, members uint32) uint3
 	return 0
 }
 
-// nameSignature packs a member name's length and first bytes into a word.
-func nameSignature(name []byte) uint64 {
+// nameSignature packs the length and first bytes of the member name at
+// b[start:end] into a word. A name is followed by its closing quote and
+// usually more, so one load past a short name stays inside b.
+func nameSignature(b []byte, start, end uint32) uint64 {
+	n := end - start
 	var w uint64
-	if len(name) >= 8 {
-		w = binary.LittleEndian.Uint64(name)
-	} else {
-		for i, c := range name {
+	switch {
+	case int(start)+8 <= len(b):
+		w = binary.LittleEndian.Uint64(b[start:])
+		if n < 8 {
+			w &= 1<<(8*n) - 1
+		}
+	default:
+		for i, c := range b[start:end] {
 			w |= uint64(c) << (8 * i)
 		}
 	}
-	return w ^ uint64(len(name))<<56
+	return w ^ uint64(n)<<56
 }
 
 func (s *scanner) sameDecoded(x, y []byte) bool {

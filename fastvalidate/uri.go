@@ -34,6 +34,17 @@ var uriClass = func() (t [256]uint8) {
 	return t
 }()
 
+// uriTail marks the bytes that stand for themselves after the authority:
+// pchar (unreserved, sub-delims, ":" and "@") plus "/" and "?". In the path
+// a "?" starts the query, which takes the same bytes, so one table serves.
+var uriTail = func() (t [256]bool) {
+	for c := range t {
+		t[c] = uriClass[c]&(uriUnreserved|uriSubDelim) != 0
+	}
+	t[':'], t['@'], t['/'], t['?'] = true, true, true, true
+	return t
+}()
+
 // URI holds the parts of an absolute URI that rules look at; the slices
 // point into the checked bytes.
 type URI struct {
@@ -75,35 +86,22 @@ func ParseURI(b []byte) (URI, bool) {
 		u.Host = host
 		i = end
 	}
-	// Path, then query and fragment: pchar plus "/" ("?" too after the path).
+	// Path, query and fragment: pchar plus "/" and "?", and one "#" that
+	// starts the fragment.
+	fragment := false
 	for i < len(b) {
 		c := b[i]
 		switch {
-		case uriClass[c]&(uriUnreserved|uriSubDelim) != 0, c == ':', c == '@', c == '/':
+		case uriTail[c]:
 			i++
 		case c == '%':
 			if i+2 >= len(b) || hexVal[b[i+1]] < 0 || hexVal[b[i+2]] < 0 {
 				return u, false
 			}
 			i += 3
-		case c == '?':
+		case c == '#' && !fragment:
+			fragment = true
 			i++
-		case c == '#':
-			// The fragment takes "?" and "/" as well, but no second "#".
-			for i++; i < len(b); {
-				c := b[i]
-				switch {
-				case uriClass[c]&(uriUnreserved|uriSubDelim) != 0, c == ':', c == '@', c == '/', c == '?':
-					i++
-				case c == '%':
-					if i+2 >= len(b) || hexVal[b[i+1]] < 0 || hexVal[b[i+2]] < 0 {
-						return u, false
-					}
-					i += 3
-				default:
-					return u, false
-				}
-			}
 		default:
 			return u, false
 		}

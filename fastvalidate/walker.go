@@ -18,6 +18,9 @@ type walker struct {
 	valBuf   []byte   // scratch for decoding string values
 	pathBuf  []uint32 // scratch for rendering paths
 	pathKey  []byte   // scratch for member names in paths, apart from keyBuf
+	// nowMillis is the clock's last reading, for telling future agent_id
+	// timestamps; see checkAgentID.
+	nowMillis uint64
 }
 
 func (w *walker) validate(card []byte, check checkFunc) {
