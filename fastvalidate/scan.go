@@ -542,18 +542,25 @@ func scanString(b []byte, i int) (int, uint8, Code) {
 	// Most strings are plain ASCII: find the closing quote with the
 	// vectorised IndexByte, then check the bytes before it a word at a time.
 	// A string with escapes or non-ASCII takes the byte loop below instead.
-	// Member names and short values end within 8 bytes: one word decides.
-	if i+8 <= len(b) {
-		w := binary.LittleEndian.Uint64(b[i:])
+	// Plain ASCII strings are decided a word at a time for their first 32
+	// bytes: the first quote in a word ends the string unless a byte that
+	// needs care stands before it. Longer strings find their quote with the
+	// vectorised IndexByte. Escapes and non-ASCII take the byte loop below.
+	for j, stop := i, min(i+32, len(b)-7); j < stop; j += 8 {
+		w := binary.LittleEndian.Uint64(b[j:])
 		quote := w ^ (lsb * '"')
-		if found := (quote - lsb) &^ quote & msb; found != 0 {
-			// The lowest flagged byte is the first quote; pad what follows
-			// it with a plain letter before checking the rest.
-			n := bits.TrailingZeros64(found) / 8
-			keep := uint64(1)<<(8*n) - 1
-			if plainWord(w&keep | lsb*'a'&^keep) {
-				return i + n, 0, 0
+		bslash := w ^ (lsb * '\\')
+		care := ((bslash-lsb)&^bslash | (w - lsb*0x20) | w) & msb
+		if quotes := (quote - lsb) &^ quote & msb; quotes != 0 {
+			// Only the lowest flagged quote is exact; a false care flag only
+			// ever sits above a true one, so the bits below the quote decide.
+			first := bits.TrailingZeros64(quotes)
+			if care&(1<<first-1) == 0 {
+				return j + first/8, 0, 0
 			}
+			goto slow
+		}
+		if care != 0 {
 			goto slow
 		}
 	}
