@@ -99,6 +99,21 @@ func BenchmarkValidator_Validate(b *testing.B) {
 				i++
 			}
 		})
+		// The strict pass alone, without any profile rule: what the
+		// validator's floor is, beside fastjson's.
+		b.Run(set.name+"/strict-scan-only", func(b *testing.B) {
+			var sc scanner
+			sc.maxDepth = DefaultMaxDepth
+			b.SetBytes(set.meanSize())
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if !sc.scan(set.cards[i%len(set.cards)]) {
+					b.Fatal("scan failed")
+				}
+				i++
+			}
+		})
 		b.Run(set.name+"/fastjson-parse-only", func(b *testing.B) {
 			var p fastjson.Parser
 			b.SetBytes(set.meanSize())
