@@ -345,7 +345,7 @@ func TestMiddleware_RealCards(t *testing.T) {
 		t.Skip("no real cards in " + dir)
 	}
 	mw := mustMiddleware(t)
-	v := fastvalidate.MustNew(defaultProfile())
+	v := fastvalidate.MustNew("auto")
 	for _, f := range files {
 		card, err := os.ReadFile(f)
 		if err != nil {

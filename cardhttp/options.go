@@ -80,22 +80,13 @@ func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Poo
 		o(c)
 	}
 	if c.profile == "" {
-		c.profile = defaultProfile()
+		c.profile = "auto"
 	}
 	pool, err := fastvalidate.NewPool(c.profile)
 	if err != nil {
 		return nil, nil, err
 	}
 	return c, pool, nil
-}
-
-// defaultProfile prefers the profile that recognises every dialect, and
-// falls back to the draft's profile in builds that lack it.
-func defaultProfile() string {
-	if _, err := fastvalidate.New("auto"); err == nil {
-		return "auto"
-	}
-	return "agentcard"
 }
 
 func (c *config) methodMatches(method string) bool {

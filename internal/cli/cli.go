@@ -10,12 +10,12 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
@@ -152,8 +152,8 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.failOn, "fail-on", "error", "")
 	fs.Int64Var(&o.maxInvalid, "max-invalid", 0, "")
 	fs.StringVar(&o.policy, "policy", "default", "")
-	maxRecord := sizeFlag(pipeline.DefaultMaxRecord)
-	chunkSize := sizeFlag(pipeline.DefaultChunkSize)
+	maxRecord := cmdflag.Size(pipeline.DefaultMaxRecord)
+	chunkSize := cmdflag.Size(pipeline.DefaultChunkSize)
 	fs.Var(&maxRecord, "max-record", "")
 	fs.Var(&chunkSize, "chunk-size", "")
 	fs.BoolVar(&o.listRules, "list-rules", false, "")
@@ -232,48 +232,10 @@ func oneOf(s string, choices ...string) bool {
 	return false
 }
 
-// sizeFlag is a byte count written as 123, 64KiB, 16MiB, 1GiB (or K, M,
-// G, KB, MB, GB, all powers of 1024).
-type sizeFlag int
-
-func (s *sizeFlag) String() string { return strconv.Itoa(int(*s)) }
-
-func (s *sizeFlag) Set(v string) error {
-	n, err := parseSize(v)
-	if err != nil {
-		return err
-	}
-	*s = sizeFlag(n)
-	return nil
-}
-
-func parseSize(v string) (int, error) {
-	t := strings.ToLower(strings.TrimSpace(v))
-	mult := 1
-	for _, u := range []struct {
-		suffix string
-		mult   int
-	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.Atoi(t)
-	if err != nil || n < 0 || n > (1<<40)/mult {
-		return 0, fmt.Errorf("%q is not a size such as 4096, 64KiB or 16MiB", v)
-	}
-	return n * mult, nil
-}
-
-// resolveProfile maps the profile flag to a profile fastvalidate knows:
-// auto means agentcard while no auto profile exists.
+// resolveProfile checks the profile flag names a profile fastvalidate knows.
 func resolveProfile(name string) (string, error) {
 	if _, err := fastvalidate.New(name); err == nil {
 		return name, nil
-	}
-	if name == "auto" {
-		return "agentcard", nil
 	}
 	return "", usagef("unknown profile %q; known profiles: auto, %s", name, strings.Join(fastvalidate.Profiles(), ", "))
 }
@@ -309,7 +271,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 		cfg.Format = pipeline.FormatGitHub
 	default:
 		cfg.Format = pipeline.FormatText
-		if wantColor(o.color, stdout) {
+		if cmdflag.WantColor(o.color, stdout) {
 			cfg.Style = report.Color
 		}
 	}

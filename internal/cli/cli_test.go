@@ -897,33 +897,6 @@ func (s *slowReader) Read(p []byte) (int, error) {
 	return s.r.Read(p[:min(len(p), 16<<10)])
 }
 
-func TestColorFollowsNoColor(t *testing.T) {
-	t.Setenv("NO_COLOR", "1")
-	if wantColor("auto", os.Stdout) {
-		t.Error("NO_COLOR is set, yet colour is on")
-	}
-	if !wantColor("always", io.Discard) || wantColor("never", os.Stdout) {
-		t.Error("--color always/never not obeyed")
-	}
-	t.Setenv("NO_COLOR", "")
-	if wantColor("auto", &bytes.Buffer{}) {
-		t.Error("colour on for a buffer")
-	}
-}
-
-func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int{"4096": 4096, "64KiB": 64 << 10, "16MiB": 16 << 20, "1g": 1 << 30, "2 MB": 2 << 20, "7b": 7} {
-		if got, err := parseSize(in); err != nil || got != want {
-			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "-1", "1.5M", "MiB", "9999999999G"} {
-		if _, err := parseSize(in); err == nil {
-			t.Errorf("parseSize(%q) succeeded", in)
-		}
-	}
-}
-
 func TestUnreadableOutput(t *testing.T) {
 	r := run(t, "{}\n", "--invalid-out", filepath.Join(t.TempDir(), "no", "dir", "x.ndjson"))
 	if r.code != exitIO || !strings.Contains(r.stderr, "--invalid-out") {

@@ -48,21 +48,6 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// wantColor follows --color, then NO_COLOR (https://no-color.org) and
-// TERM=dumb, then whether stdout is a terminal.
-func wantColor(flag string, stdout io.Writer) bool {
-	switch flag {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false
-	}
-	return isTerminal(stdout)
-}
-
 // nonTTYProgressEvery spaces progress lines that go to a log rather than a
 // terminal.
 var nonTTYProgressEvery = 10 * time.Second

@@ -6,12 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bytedance/sonic"
 	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // Rules about how a card is served, which the card's bytes alone cannot
 // show. They are reported beside the profile's findings, in the same
 // records.
+var jsonStd = sonic.ConfigStd
+
 // Their IDs come from the one rule table, so --list-rules lists them too.
 var (
 	ruleContentType    = fastvalidate.CodeHTTPContentType.String()
@@ -79,19 +82,22 @@ type endpoint struct {
 // and additionalInterfaces[].url, MA2D's invocation.endpoint. Only http and
 // https URLs are compared with the fetch scheme; other schemes (grpc, a
 // stdio command) say nothing about the channel the card came over.
+//
+// This runs once per fetched card, outside the validation hot path, so it
+// decodes with sonic in its encoding/json-compatible configuration.
 func endpoints(card []byte) []endpoint {
 	var doc map[string]json.RawMessage
-	if json.Unmarshal(card, &doc) != nil {
+	if jsonStd.Unmarshal(card, &doc) != nil {
 		// The embedded-string form: a JSON string holding the card.
 		var inner string
-		if json.Unmarshal(card, &inner) != nil || json.Unmarshal([]byte(inner), &doc) != nil {
+		if jsonStd.Unmarshal(card, &inner) != nil || jsonStd.Unmarshal([]byte(inner), &doc) != nil {
 			return nil
 		}
 	}
 	var out []endpoint
 	add := func(path string, raw json.RawMessage) {
 		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		if jsonStd.Unmarshal(raw, &s) != nil {
 			return
 		}
 		u, err := url.Parse(strings.TrimSpace(s))
@@ -104,7 +110,7 @@ func endpoints(card []byte) []endpoint {
 	}
 	member := func(raw json.RawMessage, name string) json.RawMessage {
 		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
+		if jsonStd.Unmarshal(raw, &obj) != nil {
 			return nil
 		}
 		return obj[name]
@@ -119,7 +125,7 @@ func endpoints(card []byte) []endpoint {
 	}
 	for _, list := range []string{"supportedInterfaces", "additionalInterfaces"} {
 		var items []json.RawMessage
-		if json.Unmarshal(doc[list], &items) != nil {
+		if jsonStd.Unmarshal(doc[list], &items) != nil {
 			continue
 		}
 		for i, it := range items {

@@ -21,7 +21,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,9 +28,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/summary"
-	"golang.org/x/term"
 )
 
 // Exit statuses, as the CLI's.
@@ -113,7 +112,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport htt
 		urls = append(urls, listed...)
 	}
 	style := report.Plain
-	if o.format == "text" && wantColor(o.color, stdout) {
+	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
 	return fetchAll(context.Background(), o, urls, stdout, stderr, style)
@@ -133,7 +132,7 @@ func parseArgs(args []string) (*options, error) {
 	fs.StringVar(&o.failOn, "fail-on", "error", "")
 	fs.StringVar(&o.color, "color", "auto", "")
 	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "")
-	maxRecord := sizeFlag(defaultMaxRecord)
+	maxRecord := cmdflag.Size(defaultMaxRecord)
 	fs.Var(&maxRecord, "max-record", "")
 
 	// Flags may follow URLs, as in the CLI.
@@ -196,14 +195,10 @@ func oneOf(s string, choices ...string) bool {
 	return false
 }
 
-// resolveProfile maps the profile flag to a profile fastvalidate knows:
-// auto means agentcard in builds without the auto profile.
+// resolveProfile checks the profile flag names a profile fastvalidate knows.
 func resolveProfile(name string) (string, error) {
 	if _, err := fastvalidate.New(name); err == nil {
 		return name, nil
-	}
-	if name == "auto" {
-		return "agentcard", nil
 	}
 	return "", fmt.Errorf("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
 }
@@ -379,46 +374,4 @@ func compactJSON(card []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return buf.Bytes(), true
-}
-
-// wantColor follows --color, then NO_COLOR and TERM=dumb, then whether
-// stdout is a terminal, as the CLI does.
-func wantColor(when string, stdout io.Writer) bool {
-	switch when {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	if os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
-		return false
-	}
-	f, ok := stdout.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// sizeFlag is a byte count written as 123, 64KiB, 2MiB, 1GiB (or K, M, G,
-// KB, MB, GB, all powers of 1024), as the CLI's --max-record.
-type sizeFlag int64
-
-func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
-
-func (s *sizeFlag) Set(v string) error {
-	t := strings.ToLower(strings.TrimSpace(v))
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 || n > (1<<40)/mult {
-		return fmt.Errorf("%q is not a size such as 4096, 64KiB or 2MiB", v)
-	}
-	*s = sizeFlag(n * mult)
-	return nil
 }

@@ -326,7 +326,7 @@ func TestMetrics(t *testing.T) {
 			wantRules[f.Rule()+"/"+f.Severity.String()]++
 		}
 	}
-	for _, f := range fastvalidate.MustNew(defaultProfile()).Validate([]byte("not json")).Findings() {
+	for _, f := range fastvalidate.MustNew("auto").Validate([]byte("not json")).Findings() {
 		wantRules[f.Rule()+"/"+f.Severity.String()]++
 	}
 	resp, err := http.Get(srv.URL + "/metrics")
@@ -400,7 +400,7 @@ func TestValidate_RealCards(t *testing.T) {
 		t.Skip("no real cards in " + dir)
 	}
 	cfg := testConfig()
-	cfg.profile = defaultProfile()
+	cfg.profile = "auto"
 	cfg.maxBytes = 2 << 20
 	srv := newTestServer(t, cfg)
 	var ndjson, want bytes.Buffer

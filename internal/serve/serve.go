@@ -24,13 +24,13 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 )
 
 // Exit codes, as the CLI's.
@@ -105,7 +105,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8089", "")
 	fs.StringVar(&cfg.profile, "profile", "", "")
-	maxRecord := sizeFlag(cardhttp.DefaultMaxBytes)
+	maxRecord := cmdflag.Size(cardhttp.DefaultMaxBytes)
 	fs.Var(&maxRecord, "max-record", "")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "")
 	fs.Usage = func() {}
@@ -127,22 +127,13 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 		return cfg, exitUsage, false
 	}
 	if cfg.profile == "" {
-		cfg.profile = defaultProfile()
+		cfg.profile = "auto"
 	} else if _, err := fastvalidate.New(cfg.profile); err != nil {
 		fmt.Fprintf(stderr, "cardscan: error: unknown profile %q\ncardscan: hint: profiles are %s\n", cfg.profile, strings.Join(fastvalidate.Profiles(), ", "))
 		return cfg, exitUsage, false
 	}
 	cfg.readTimeout, cfg.writeTimeout = readTimeout, writeTimeout
 	return cfg, exitOK, true
-}
-
-// defaultProfile prefers the profile that recognises every dialect, and
-// falls back to the draft's profile in builds that lack it.
-func defaultProfile() string {
-	if _, err := fastvalidate.New("auto"); err == nil {
-		return "auto"
-	}
-	return "agentcard"
 }
 
 // serve runs the service on ln until ctx is done, then shuts it down
@@ -183,30 +174,4 @@ func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) i
 	}
 	<-served
 	return exitOK
-}
-
-// sizeFlag is a byte count written as 123, 64KiB, 2MiB, 1GiB (or K, M, G,
-// KB, MB, GB, all powers of 1024), as the CLI's --max-record.
-type sizeFlag int64
-
-func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
-
-func (s *sizeFlag) Set(v string) error {
-	t := strings.ToLower(strings.TrimSpace(v))
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		mult   int64
-	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 || n > (1<<40)/mult {
-		return fmt.Errorf("%q is not a size such as 4096, 64KiB or 2MiB", v)
-	}
-	*s = sizeFlag(n * mult)
-	return nil
 }

@@ -1,0 +1,39 @@
+package cmdflag
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"testing"
+)
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"4096": 4096, "64KiB": 64 << 10, "16MiB": 16 << 20, "1g": 1 << 30, "2 MB": 2 << 20, "7b": 7, "1024GiB": 1 << 40} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-1", "1.5M", "MiB", "9999999999G", "1025GiB", "12 apples"} {
+		if _, err := ParseSize(in); err == nil {
+			t.Errorf("ParseSize(%q) succeeded", in)
+		}
+	}
+	var s Size
+	if err := s.Set("2MiB"); err != nil || s != 2<<20 || s.String() != "2097152" {
+		t.Errorf("Size.Set(2MiB): %v, %d, %q", err, s, s.String())
+	}
+}
+
+func TestWantColor(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	if WantColor("auto", os.Stdout) {
+		t.Error("NO_COLOR is set, yet colour is on")
+	}
+	if !WantColor("always", io.Discard) || WantColor("never", os.Stdout) {
+		t.Error("--color always/never not obeyed")
+	}
+	t.Setenv("NO_COLOR", "")
+	if WantColor("auto", &bytes.Buffer{}) {
+		t.Error("colour on for a buffer")
+	}
+}
