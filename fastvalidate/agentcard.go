@@ -6,9 +6,7 @@ func init() {
 	registerProfile("agentcard", "AgentCard per draft-aevum-agentcard-00 (sections 2, 3, 5)", checkAgentCard)
 }
 
-// landauerFloor is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
-const landauerFloor = 2.854e-21
-
+// landauerText is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
 var landauerText = []byte("2.854e-21")
 
 func checkAgentCard(w *walker) {
@@ -244,6 +242,11 @@ func (w *walker) checkEndpoint(v uint32) {
 	}
 }
 
+// The number rules compare the digits as written with the bounds, exactly:
+// no float64 rounding can carry 2.8539999999999999999999e-21 up to the
+// Landauer floor or 1.00000000000000000001 down to a priority of 1, and no
+// number is parsed into a float64 just to be compared.
+
 func (w *walker) checkPricing(v uint32) {
 	if !w.wantKind(v, kindObject) {
 		return
@@ -252,23 +255,26 @@ func (w *walker) checkPricing(v uint32) {
 		f := k + 1
 		switch string(w.key(k)) {
 		case "base_cost_joules":
-			if !w.wantKind(f, kindNumber) || isZeroNumber(w.numberText(f)) {
+			if !w.wantKind(f, kindNumber) {
 				continue
 			}
-			x, ok := w.number(f)
+			t := w.numberText(f)
 			switch {
-			case !ok:
+			case isZeroNumber(t):
+			case !fitsFloat64(t):
 				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
-			case x < landauerFloor || x == landauerFloor && compareNumber(w.numberText(f), landauerText) < 0:
+			case compareNumber(t, landauerText) < 0:
 				w.addGot(CodePricingLandauer, f, "base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K)")
 			}
 		case "per_token_joules":
 			if !w.wantKind(f, kindNumber) {
 				continue
 			}
-			if _, ok := w.number(f); !ok {
+			t := w.numberText(f)
+			switch {
+			case !fitsFloat64(t):
 				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
-			} else if w.sc.tape[f].flags&flagNeg != 0 && !isZeroNumber(w.numberText(f)) {
+			case w.sc.tape[f].flags&flagNeg != 0 && !isZeroNumber(t):
 				w.addGot(CodePricingPerToken, f, "per_token_joules must not be negative")
 			}
 		}
@@ -296,14 +302,11 @@ func (w *walker) checkGoals(v uint32) {
 		if p == 0 || !w.wantKind(p, kindNumber) {
 			continue
 		}
-		x, ok := w.number(p)
+		t := w.numberText(p)
 		switch {
-		case !ok:
+		case !fitsFloat64(t):
 			w.addGot(CodeJSONNumberRange, p, "number does not fit a float64")
-		case x < 0 && !isZeroNumber(w.numberText(p)) || x > 1 || x == 1 && compareNumber(w.numberText(p), oneText) > 0:
-			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
-		case x == 0 && w.sc.tape[p].flags&flagNeg != 0 && !isZeroNumber(w.numberText(p)):
-			// Rounded to -0 from a negative value too small for a float64.
+		case w.sc.tape[p].flags&flagNeg != 0 && !isZeroNumber(t) || compareNumber(t, oneText) > 0:
 			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
 		}
 	}

@@ -1,5 +1,10 @@
 package fastvalidate
 
+import (
+	"strconv"
+	"unsafe"
+)
+
 // Exact comparison of JSON number text with a decimal constant. A float64
 // compare is exact everywhere but where the number rounds to the constant
 // itself; only there do the checks fall back to these digits, so that
@@ -154,4 +159,20 @@ func compareNumber(a, b []byte) int {
 		}
 	}
 	return mag * sx
+}
+
+// fitsFloat64 reports whether JSON number text lies within float64's range
+// (magnitude at most math.MaxFloat64, about 1.8e308). A number too small
+// for a float64 fits: it rounds to zero or a subnormal, not to infinity.
+func fitsFloat64(t []byte) bool {
+	d := splitDecimal(t)
+	_, point, zero := d.normal()
+	switch {
+	case zero || point <= 308:
+		return true
+	case point > 309:
+		return false
+	}
+	_, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(t), len(t)), 64)
+	return err == nil
 }
