@@ -382,7 +382,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	c.modes(m.defaultInputModes, req&reqDefaultInputModes != 0)
 	c.modes(m.defaultOutputModes, req&reqDefaultOutputModes != 0)
 	if m.skills != 0 && w.wantKind(m.skills, kindArray) {
-		if v10 && w.count(m.skills) == 0 {
+		if v10 && w.empty(m.skills) {
 			w.add(CodeA2ARequired, m.skills, "skills must hold at least one skill")
 		}
 		c.skills(m.skills)
@@ -468,7 +468,7 @@ func (c *a2aCheck) stringArray(n uint32, required bool) bool {
 	if !w.wantKind(n, kindArray) {
 		return false
 	}
-	if required && c.ver == a2aV10 && w.count(n) == 0 {
+	if required && c.ver == a2aV10 && w.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	ok := true
@@ -488,7 +488,7 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if !w.wantKind(n, kindArray) {
 		return
 	}
-	if required && c.ver == a2aV10 && w.count(n) == 0 {
+	if required && c.ver == a2aV10 && w.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	for e := n + 1; e < w.end(n); e = w.next(e) {
@@ -680,7 +680,7 @@ func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
 // which is the preferred one.
 func (c *a2aCheck) supportedInterfaces(arr uint32) {
 	w := c.w
-	if w.count(arr) == 0 {
+	if w.empty(arr) {
 		w.add(CodeA2ARequired, arr, "supportedInterfaces must hold at least one interface")
 	}
 	for e := arr + 1; e < w.end(arr); e = w.next(e) {

@@ -131,7 +131,7 @@ func matchTable(b []byte, t *[256]bool) bool {
 }
 
 func (w *walker) ma2dSkills(arr uint32) {
-	if w.count(arr) == 0 {
+	if w.empty(arr) {
 		w.add(CodeMA2DSkills, arr, "skills must define at least one skill")
 	}
 	for s := arr + 1; s < w.end(arr); s = w.next(s) {
