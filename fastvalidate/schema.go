@@ -346,10 +346,8 @@ func (w *walker) schemaMetadata(m uint32) {
 		case "pacr:reputation_score":
 			if w.hasType(f, tNumber) {
 				w.schemaMinimumZero(f)
-				if x, ok := w.number(f); !ok || x > 1 || x == 1 && compareNumber(w.numberText(f), oneText) > 0 {
-					if ok || w.sc.tape[f].flags&flagNeg == 0 {
-						w.addGot(CodeSchemaMaximum, f, "maximum: must be <= 1")
-					}
+				if compareNumber(w.numberText(f), oneText) > 0 {
+					w.addGot(CodeSchemaMaximum, f, "maximum: must be <= 1")
 				}
 			}
 		}

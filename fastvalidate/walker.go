@@ -3,7 +3,6 @@ package fastvalidate
 import (
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // walker is what a profile's checks see: the card's bytes, its tape, and the
@@ -170,12 +169,6 @@ func (w *walker) member(obj uint32, name string) uint32 {
 		}
 	}
 	return 0
-}
-
-// number parses a number node. ok is false when it does not fit a float64.
-func (w *walker) number(n uint32) (float64, bool) {
-	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(w.raw(n)), len(w.raw(n))), 64)
-	return f, err == nil
 }
 
 func (w *walker) numberText(n uint32) []byte { return w.raw(n) }
