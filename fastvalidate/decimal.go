@@ -6,10 +6,9 @@ import (
 )
 
 // Exact comparison of JSON number text with a decimal constant. A float64
-// compare is exact everywhere but where the number rounds to the constant
-// itself; only there do the checks fall back to these digits, so that
-// 2.8539999999999999999999e-21 stays below the Landauer floor and
-// 1.00000000000000000001 above a maximum of 1.
+// would round 2.8539999999999999999999e-21 up to the Landauer floor and
+// 1.00000000000000000001 down to a maximum of 1; comparing the digits as
+// written cannot, and costs less than parsing them into a float64.
 
 // decimalParts splits JSON number text (already checked by the scanner)
 // into sign, integer digits, fraction digits and exponent.
