@@ -22,17 +22,7 @@ var agentcardVariants = []variant{
 func buildAgentCard(b *builder) {
 	r := b.r
 	v := b.pickVariant(agentcardVariants)
-	root := b.object()
-	b.put(root, "agent_id", b.ulid())
-	if v == "name-128-code-points" {
-		b.put(root, "name", b.longName(128))
-	} else {
-		b.put(root, "name", b.agentName())
-	}
-	b.put(root, "version", b.semver())
-
-	caps := b.put(root, "capabilities", b.array())
-	b.capabilities(caps, r.between(3, 8), false)
+	root := b.cardHead(v, false)
 
 	endpoint := b.put(root, "endpoint", b.object())
 	b.draftEndpoint(endpoint)
@@ -190,4 +180,21 @@ func (b *builder) draftEndpoint(e int32) {
 		a := b.put(e, "auth", b.object())
 		b.put(a, "scheme", b.str(r.pick(authSchemes)))
 	}
+}
+
+// cardHead starts a card of either AgentCard dialect with the members they
+// share: agent_id, name, version and 3 to 8 capabilities (each with the
+// description the schema dialect requires).
+func (b *builder) cardHead(variant string, schemaDialect bool) int32 {
+	root := b.object()
+	b.put(root, "agent_id", b.ulid())
+	if variant == "name-128-code-points" {
+		b.put(root, "name", b.longName(128))
+	} else {
+		b.put(root, "name", b.agentName())
+	}
+	b.put(root, "version", b.semver())
+	caps := b.put(root, "capabilities", b.array())
+	b.capabilities(caps, b.r.between(3, 8), schemaDialect)
+	return root
 }

@@ -31,16 +31,7 @@ var schemaProtocols = []struct{ protocol, scheme string }{
 func buildSchemaCard(b *builder) {
 	r := b.r
 	v := b.pickVariant(schemaVariants)
-	root := b.object()
-	b.put(root, "agent_id", b.ulid())
-	if v == "name-128-code-points" {
-		b.put(root, "name", b.longName(128))
-	} else {
-		b.put(root, "name", b.agentName())
-	}
-	b.put(root, "version", b.semver())
-	caps := b.put(root, "capabilities", b.array())
-	b.capabilities(caps, r.between(3, 8), true)
+	root := b.cardHead(v, true)
 
 	e := b.put(root, "endpoint", b.object())
 	p := schemaProtocols[r.intn(len(schemaProtocols))]

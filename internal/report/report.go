@@ -204,35 +204,27 @@ func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 // appendGitHubData escapes a workflow command's message as the Actions
 // runner unescapes it (toolkit's escapeData).
 func appendGitHubData[T string | []byte](dst []byte, s T) []byte {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '%':
-			dst = append(dst, "%25"...)
-		case '\r':
-			dst = append(dst, "%0D"...)
-		case '\n':
-			dst = append(dst, "%0A"...)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
+	return appendGitHubEscaped(dst, s, false)
 }
 
 // appendGitHubProperty escapes a workflow command's property value, which
 // additionally may not hold ':' or ',' (toolkit's escapeProperty).
 func appendGitHubProperty(dst []byte, s string) []byte {
+	return appendGitHubEscaped(dst, s, true)
+}
+
+func appendGitHubEscaped[T string | []byte](dst []byte, s T, property bool) []byte {
 	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '%':
+		switch c := s[i]; {
+		case c == '%':
 			dst = append(dst, "%25"...)
-		case '\r':
+		case c == '\r':
 			dst = append(dst, "%0D"...)
-		case '\n':
+		case c == '\n':
 			dst = append(dst, "%0A"...)
-		case ':':
+		case c == ':' && property:
 			dst = append(dst, "%3A"...)
-		case ',':
+		case c == ',' && property:
 			dst = append(dst, "%2C"...)
 		default:
 			dst = append(dst, c)
