@@ -32,6 +32,14 @@ const (
 	flagNonASCII                   // raw text holds bytes >= 0x80
 )
 
+// Object flags.
+const (
+	// flagNameClash marks an object in which two member names fell on the
+	// same bit of the scanner's name filter, or a name had escapes: only
+	// such objects are searched for duplicate names.
+	flagNameClash uint8 = 1 << iota
+)
+
 // Number flags.
 const (
 	flagNeg  uint8 = 1 << iota // leading minus
@@ -129,6 +137,18 @@ func needsCare(w uint64) bool {
 	return ((quote-lsb)&^quote|(bslash-lsb)&^bslash|(w-lsb*0x20)|w)&msb != 0
 }
 
+// stringWord flags, in the top bit of each byte of w, the quotes and the
+// bytes that need care inside a string (backslashes, control characters,
+// non-ASCII). Only flags at or below the lowest true one of each kind are
+// exact: a borrow can carry a false flag upwards, never downwards, so
+// "the first quote, with nothing needing care before it" is decided
+// exactly by quotes and care&(lowest quote - 1).
+func stringWord(w uint64) (quotes, care uint64) {
+	quote := w ^ (lsb * '"')
+	bslash := w ^ (lsb * '\\')
+	return (quote - lsb) &^ quote & msb, ((bslash-lsb)&^bslash | (w - lsb*0x20) | w) & msb
+}
+
 // plainASCII reports whether b has no backslash, control character or
 // non-ASCII byte.
 func plainASCII(b []byte) bool {
@@ -169,6 +189,7 @@ func skipWS(b []byte, i int) int {
 type frame struct {
 	node  uint32
 	count uint32
+	names uint64
 }
 
 func (s *scanner) growTape(tape []node) []node {
@@ -192,14 +213,19 @@ func (s *scanner) scan(b []byte) bool {
 	nt := uint32(0)
 	parent := noParent
 	count := uint32(0)
+	// names is a two-hash Bloom filter of the open object's member names.
+	// A card's objects are small, so most never see two names on one bit
+	// and skip the duplicate search at their close.
+	names := uint64(0)
 	var (
-		code    Code
-		errOff  int
-		errNode uint32
-		errKey  bool
-		end     int
-		flags   uint8
-		t       *node
+		code     Code
+		errOff   int
+		errNode  uint32
+		errKey   bool
+		end      int
+		flags    uint8
+		nameWord uint64
+		t        *node
 	)
 	i := skipWS(b, 0)
 	if i == len(b) {
@@ -218,6 +244,22 @@ value:
 	count++
 	switch c := b[i]; {
 	case c == '"':
+		// Short values (types, tags, enums) end in their first word.
+		if i+17 <= len(b) {
+			quotes, care := stringWord(binary.LittleEndian.Uint64(b[i+1:]))
+			end = i + 1
+			if quotes == 0 && care == 0 {
+				quotes, care = stringWord(binary.LittleEndian.Uint64(b[i+9:]))
+				end = i + 9
+			}
+			if quotes != 0 && care&(quotes&-quotes-1) == 0 {
+				end += bits.TrailingZeros64(quotes) / 8
+				tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: parent, kind: kindString}
+				nt++
+				i = end + 1
+				goto after
+			}
+		}
 		end, flags, code = scanString(b, i+1)
 		t = &tape[nt]
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
@@ -237,8 +279,8 @@ value:
 			k = kindArray
 		}
 		tape[nt] = node{start: uint32(i), parent: parent, kind: k}
-		stack = append(stack, frame{node: parent, count: count})
-		parent, count = nt, 0
+		stack = append(stack, frame{node: parent, count: count, names: names})
+		parent, count, names = nt, 0, 0
 		nt++
 		i = skipWS(b, i+1)
 		if k == kindObject {
@@ -280,6 +322,14 @@ value:
 	}
 
 after:
+	// Compact JSON puts a comma right after most values.
+	if i < len(b) && b[i] == ',' && parent != noParent {
+		i = skipWS(b, i+1)
+		if tape[parent].kind == kindObject {
+			goto key
+		}
+		goto value
+	}
 	if parent == noParent {
 		if i = skipWS(b, i); i != len(b) {
 			code, errOff, errNode = CodeJSONSyntax, i, noParent
@@ -324,7 +374,7 @@ close:
 		if tape[obj].kind == kindObject {
 			// Members were counted per key and per value.
 			count /= 2
-			if count >= 2 {
+			if tape[obj].flags&flagNameClash != 0 {
 				if dup := s.duplicateKey(b, tape[:nt], obj, count); dup != 0 {
 					code, errOff, errNode = CodeJSONDuplicateKey, int(tape[dup].start)-1, dup+1
 					goto fail
@@ -333,7 +383,7 @@ close:
 		}
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		parent, count = top.node, top.count
+		parent, count, names = top.node, top.count, top.names
 	}
 	goto after
 
@@ -346,13 +396,53 @@ key:
 		tape = s.growTape(tape)
 	}
 	count++
+	// The name filter hashes a name's length and first eight bytes. A name
+	// is followed by at least a quote, a colon, a value and a brace, so a
+	// word load from its start stays inside b but in tiny documents; most
+	// names end in that first word, which then decides them on the spot.
+	if i+17 <= len(b) {
+		w := binary.LittleEndian.Uint64(b[i+1:])
+		quotes, care := stringWord(w)
+		if quotes != 0 {
+			if care&(quotes&-quotes-1) == 0 {
+				n := bits.TrailingZeros64(quotes) / 8
+				end, flags = i+1+n, 0
+				nameWord = w & nameMask[n]
+				goto nameScanned
+			}
+		} else if care == 0 {
+			quotes, care = stringWord(binary.LittleEndian.Uint64(b[i+9:]))
+			if quotes != 0 && care&(quotes&-quotes-1) == 0 {
+				end, flags = i+9+bits.TrailingZeros64(quotes)/8, 0
+				nameWord = w
+				goto nameScanned
+			}
+		}
+	}
 	end, flags, code = scanString(b, i+1)
+	if code != 0 {
+		t = &tape[nt]
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
+		nt++
+		errOff, errNode, errKey = end, nt-1, true
+		goto fail
+	}
+	if i+9 <= len(b) {
+		nameWord = binary.LittleEndian.Uint64(b[i+1:]) & nameMask[min(end-i-1, 8)]
+	} else {
+		nameWord = shortName(b[i+1 : min(end, i+9)])
+	}
+nameScanned:
 	t = &tape[nt]
 	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
 	nt++
-	if code != 0 {
-		errOff, errNode, errKey = end, nt-1, true
-		goto fail
+	{
+		h := (nameWord ^ uint64(end-i)) * 0x9E3779B97F4A7C15
+		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits || flags&flagEscaped != 0 {
+			tape[parent].flags |= flagNameClash
+		} else {
+			names |= bits
+		}
 	}
 	i = end + 1
 	for i < len(b) && wsTable[b[i]] {
@@ -439,6 +529,19 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj, members uint32) uint3
 		}
 	}
 	return 0
+}
+
+// nameMask[n] keeps the first n bytes of a little-endian word.
+var nameMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, ^uint64(0)}
+
+// shortName packs a member name of up to eight bytes into a word, for the
+// names too near the end of a document for a word load.
+func shortName(name []byte) uint64 {
+	var h uint64
+	for i, c := range name {
+		h |= uint64(c) << (8 * i)
+	}
+	return h
 }
 
 // nameSignature packs the length and first bytes of the member name at
