@@ -248,6 +248,19 @@ func TestScan_DuplicateKeys(t *testing.T) {
 		{"40 with last repeated", inMeta(obj(append(big, `"k39":1`)...)), errAt("json.duplicate-key", "/metadata/x/k39")},
 		{"40 with middle repeated", inMeta(obj(append(big[:20:20], append([]string{`"k7":7`}, big[20:]...)...)...)), errAt("json.duplicate-key", "/metadata/x/k7")},
 		{"40 with escaped repeat", inMeta(obj(append(big, `"\u006b12":1`)...)), errAt("json.duplicate-key", "/metadata/x/k12")},
+		// The scanner's name filter hashes a name's length and first eight
+		// bytes: names alike in both must still be told apart, and equal
+		// names of every length, near the document's end too, caught.
+		{"long names sharing eight bytes", inMeta(`{"description_a":1,"description_b":2,"descriptionXa":3}`), nil},
+		{"long names repeated", inMeta(`{"a_member_name_longer_than_sixteen":1,"b":2,"a_member_name_longer_than_sixteen":3}`),
+			errAt("json.duplicate-key", "/metadata/x/a_member_name_longer_than_sixteen")},
+		{"eight-byte names repeated", inMeta(`{"12345678":1,"12345678":2}`), errAt("json.duplicate-key", "/metadata/x/12345678")},
+		{"names of 9 to 16 bytes repeated", inMeta(`{"123456789":1,"1234567890123456":2,"1234567890123456":3}`),
+			errAt("json.duplicate-key", "/metadata/x/1234567890123456")},
+		{"repeat at the document's end", `{"ab":1,"ab":2}`, errAt("json.duplicate-key", "/ab")},
+		{"distinct at the document's end", `{"ab":1,"ac":2}`, []hit{{"field.required", "/agent_id"}, {"field.required", "/name"},
+			{"field.required", "/version"}, {"field.required", "/capabilities"}, {"field.required", "/endpoint"}}},
+		{"70 distinct saturate the filter", inMeta(obj(members(70)...)), nil},
 		{"many empty objects", inMeta("[" + strings.Repeat(`{"a":1,"b":2},`, 50) + `{"a":1,"a":2}]`), errAt("json.duplicate-key", "/metadata/x/50/a")},
 	}
 	for _, c := range cases {
