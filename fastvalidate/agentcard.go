@@ -6,8 +6,8 @@ func init() {
 	registerProfile("agentcard", "AgentCard per draft-aevum-agentcard-00 (sections 2, 3, 5)", checkAgentCard)
 }
 
-// landauerText is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
-var landauerText = []byte("2.854e-21")
+// landauerFloor is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
+var landauerFloor = mustDecimal("2.854e-21")
 
 func checkAgentCard(w *walker) {
 	w.res.Profile = "agentcard"
@@ -259,11 +259,12 @@ func (w *walker) checkPricing(v uint32) {
 				continue
 			}
 			t := w.numberText(f)
+			d := parseDecimal(t)
 			switch {
-			case isZeroNumber(t):
-			case !fitsFloat64(t):
+			case d.zero:
+			case !d.fits(t):
 				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
-			case compareNumber(t, landauerText) < 0:
+			case d.cmp(landauerFloor) < 0:
 				w.addGot(CodePricingLandauer, f, "base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K)")
 			}
 		case "per_token_joules":
@@ -281,7 +282,7 @@ func (w *walker) checkPricing(v uint32) {
 	}
 }
 
-var oneText = []byte("1")
+var one = mustDecimal("1")
 
 func (w *walker) checkGoals(v uint32) {
 	if !w.wantKind(v, kindArray) {
@@ -306,7 +307,7 @@ func (w *walker) checkGoals(v uint32) {
 		switch {
 		case !fitsFloat64(t):
 			w.addGot(CodeJSONNumberRange, p, "number does not fit a float64")
-		case w.sc.tape[p].flags&flagNeg != 0 && !isZeroNumber(t) || compareNumber(t, oneText) > 0:
+		case w.sc.tape[p].flags&flagNeg != 0 && !isZeroNumber(t) || compareNumber(t, one) > 0:
 			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
 		}
 	}

@@ -10,16 +10,18 @@ import (
 // 1.00000000000000000001 down to a maximum of 1; comparing the digits as
 // written cannot, and costs less than parsing them into a float64.
 
-// decimalParts splits JSON number text (already checked by the scanner)
-// into sign, integer digits, fraction digits and exponent.
-type decimalParts struct {
-	neg       bool
-	int, frac []byte
-	exp       int
+// decimal is JSON number text (already checked by the scanner) read as
+// ±0.DDD × 10^point, where DDD are the significant digits: int followed by
+// frac, from the first non-zero one.
+type decimal struct {
+	neg, zero bool
+	int, frac []byte // the digits as written
+	first     int    // index into int+frac of the first non-zero digit
+	point     int
 }
 
-func splitDecimal(t []byte) decimalParts {
-	var d decimalParts
+func parseDecimal(t []byte) decimal {
+	var d decimal
 	i := 0
 	if i < len(t) && t[i] == '-' {
 		d.neg = true
@@ -38,6 +40,7 @@ func splitDecimal(t []byte) decimalParts {
 		}
 		d.frac = t[start:i]
 	}
+	exp := 0
 	if i < len(t) && t[i]|0x20 == 'e' {
 		i++
 		neg := false
@@ -47,19 +50,25 @@ func splitDecimal(t []byte) decimalParts {
 		}
 		for ; i < len(t); i++ {
 			// Clamp: beyond a billion the magnitude decides on its own.
-			if d.exp < 1e9 {
-				d.exp = d.exp*10 + int(t[i]-'0')
+			if exp < 1e9 {
+				exp = exp*10 + int(t[i]-'0')
 			}
 		}
 		if neg {
-			d.exp = -d.exp
+			exp = -exp
 		}
 	}
+	n := len(d.int) + len(d.frac)
+	for d.first < n && d.digit(d.first) == '0' {
+		d.first++
+	}
+	d.zero = d.first == n
+	d.point = len(d.int) - d.first + exp
 	return d
 }
 
 // digit returns the k-th digit of int followed by frac, or '0' past the end.
-func (d *decimalParts) digit(k int) byte {
+func (d *decimal) digit(k int) byte {
 	if k < len(d.int) {
 		return d.int[k]
 	}
@@ -70,108 +79,125 @@ func (d *decimalParts) digit(k int) byte {
 	return '0'
 }
 
-// normal returns the index of the first non-zero digit and the decimal
-// exponent of the digit sequence that starts there (value = 0.DDD × 10^point),
-// or zero=true.
-func (d *decimalParts) normal() (first, point int, zero bool) {
-	n := len(d.int) + len(d.frac)
-	for first < n && d.digit(first) == '0' {
-		first++
+func (d *decimal) sign() int {
+	switch {
+	case d.zero:
+		return 0
+	case d.neg:
+		return -1
 	}
-	if first == n {
-		return 0, 0, true
-	}
-	return first, len(d.int) - first + d.exp, false
+	return 1
 }
 
-// isZeroNumber reports whether JSON number text is exactly zero ("-0.0e5" is).
-func isZeroNumber(t []byte) bool {
-	d := splitDecimal(t)
-	_, _, zero := d.normal()
-	return zero
-}
-
-// isIntegerNumber reports whether JSON number text is a mathematical
-// integer, as JSON Schema's "integer" type means it: 1.0 and 1e2 are.
-func isIntegerNumber(t []byte) bool {
-	d := splitDecimal(t)
-	first, point, zero := d.normal()
-	if zero {
-		return true
-	}
-	last := len(d.int) + len(d.frac) - 1
-	for last > first && d.digit(last) == '0' {
-		last--
-	}
-	return last-first+1 <= point
-}
-
-// compareNumber returns -1, 0 or +1 as JSON number text a is below, equal to
-// or above JSON number text b.
-func compareNumber(a, b []byte) int {
-	x, y := splitDecimal(a), splitDecimal(b)
-	xf, xp, xz := x.normal()
-	yf, yp, yz := y.normal()
-	sign := func(neg, zero bool) int {
-		switch {
-		case zero:
-			return 0
-		case neg:
+// cmp returns -1, 0 or +1 as d is below, equal to or above e.
+func (d *decimal) cmp(e *decimal) int {
+	sd, se := d.sign(), e.sign()
+	if sd != se {
+		if sd < se {
 			return -1
 		}
 		return 1
 	}
-	sx, sy := sign(x.neg, xz), sign(y.neg, yz)
-	if sx != sy {
-		if sx < sy {
-			return -1
-		}
-		return 1
-	}
-	if sx == 0 {
+	if sd == 0 {
 		return 0
 	}
 	mag := 0
 	switch {
-	case xp < yp:
+	case d.point < e.point:
 		mag = -1
-	case xp > yp:
+	case d.point > e.point:
 		mag = 1
 	default:
-		nx := len(x.int) + len(x.frac) - xf
-		ny := len(y.int) + len(y.frac) - yf
-		for k := 0; k < max(nx, ny); k++ {
-			dx, dy := x.digit(xf+k), y.digit(yf+k)
-			if k >= nx {
-				dx = '0'
-			}
-			if k >= ny {
-				dy = '0'
-			}
-			if dx != dy {
+		nd := len(d.int) + len(d.frac) - d.first
+		ne := len(e.int) + len(e.frac) - e.first
+		for k := range max(nd, ne) {
+			x, y := d.digit(d.first+k), e.digit(e.first+k)
+			if x != y {
 				mag = 1
-				if dx < dy {
+				if x < y {
 					mag = -1
 				}
 				break
 			}
 		}
 	}
-	return mag * sx
+	return mag * sd
 }
 
-// fitsFloat64 reports whether JSON number text lies within float64's range
+// isInteger reports whether d is a mathematical integer, as JSON Schema's
+// "integer" type means it: 1.0 and 1e2 are.
+func (d *decimal) isInteger() bool {
+	if d.zero {
+		return true
+	}
+	last := len(d.int) + len(d.frac) - 1
+	for last > d.first && d.digit(last) == '0' {
+		last--
+	}
+	return last-d.first+1 <= d.point
+}
+
+// fits reports whether d, parsed from t, lies within float64's range
 // (magnitude at most math.MaxFloat64, about 1.8e308). A number too small
 // for a float64 fits: it rounds to zero or a subnormal, not to infinity.
-func fitsFloat64(t []byte) bool {
-	d := splitDecimal(t)
-	_, point, zero := d.normal()
+func (d *decimal) fits(t []byte) bool {
 	switch {
-	case zero || point <= 308:
+	case d.zero || d.point <= 308:
 		return true
-	case point > 309:
+	case d.point > 309:
 		return false
 	}
 	_, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(t), len(t)), 64)
 	return err == nil
+}
+
+func mustDecimal(s string) *decimal {
+	d := parseDecimal([]byte(s))
+	return &d
+}
+
+// The forms below decide the common numbers from their text alone: a card's
+// numbers are short, and most rules ask only whether one is zero or fits.
+
+// isZeroNumber reports whether JSON number text is exactly zero ("-0.0e5" is).
+func isZeroNumber(t []byte) bool {
+	for _, c := range t {
+		switch {
+		case c|0x20 == 'e':
+			return true
+		case c-'1' <= 8:
+			return false
+		}
+	}
+	return true
+}
+
+// fitsFloat64 reports whether JSON number text lies within float64's range.
+func fitsFloat64(t []byte) bool {
+	// Fewer than 200 characters with an exponent of at most two digits
+	// stay below 1e300.
+	if len(t) < 200 {
+		j := len(t) - 1
+		for j >= 0 && t[j]-'0' <= 9 {
+			j--
+		}
+		if j < 0 || t[j] == '.' || j == 0 && t[j] == '-' || len(t)-1-j <= 2 {
+			return true
+		}
+	}
+	d := parseDecimal(t)
+	return d.fits(t)
+}
+
+// isIntegerNumber reports whether JSON number text is a mathematical integer.
+func isIntegerNumber(t []byte) bool {
+	d := parseDecimal(t)
+	return d.isInteger()
+}
+
+// compareNumber returns -1, 0 or +1 as JSON number text a is below, equal to
+// or above the constant b.
+func compareNumber(a []byte, b *decimal) int {
+	d := parseDecimal(a)
+	return d.cmp(b)
 }

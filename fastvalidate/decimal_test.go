@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"fmt"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -24,6 +25,62 @@ func TestFitsFloat64_AgreesWithParseFloat(t *testing.T) {
 		_, err := strconv.ParseFloat(c, 64)
 		if got, want := fitsFloat64([]byte(c)), err == nil; got != want {
 			t.Errorf("fitsFloat64(%s) = %v, ParseFloat says %v", c, got, want)
+		}
+	}
+}
+
+// The digit comparisons must agree with exact rational arithmetic on every
+// spelling of a number: signs, leading and trailing zeros, exponents.
+func TestDecimal_AgreesWithBigRat(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "0000123456789"[r.IntN(13)]
+		}
+		return string(b)
+	}
+	number := func() string {
+		s := ""
+		if r.IntN(3) == 0 {
+			s = "-"
+		}
+		if r.IntN(3) == 0 {
+			s += "0"
+		} else {
+			s += string(rune('1'+r.IntN(9))) + digits(r.IntN(4))
+		}
+		if r.IntN(2) == 0 {
+			s += "." + digits(1+r.IntN(25))
+		}
+		if r.IntN(2) == 0 {
+			s += []string{"e", "E", "e+", "e-", "E-"}[r.IntN(5)] + strconv.Itoa(r.IntN(30))
+		}
+		return s
+	}
+	constants := []string{"0", "1", "2.854e-21", "-1", "0.5", "100"}
+	cases := []string{"0", "-0", "0.0e5", "-0.000", "1", "1.0", "1.00000000000000000001", "0.99999999999999999999",
+		"10e-1", "100e-2", "2.854e-21", "2.8539999999999999999999e-21", "28.54e-22", "0.0000000000000000000028540",
+		"1e2", "1.5e1", "15e-1", "-2.854e-21"}
+	for range 20000 {
+		cases = append(cases, number())
+	}
+	for _, c := range cases {
+		x, ok := new(big.Rat).SetString(c)
+		if !ok {
+			t.Fatalf("big.Rat cannot read %s", c)
+		}
+		if got, want := isZeroNumber([]byte(c)), x.Sign() == 0; got != want {
+			t.Errorf("isZeroNumber(%s) = %v, want %v", c, got, want)
+		}
+		if got, want := isIntegerNumber([]byte(c)), x.IsInt(); got != want {
+			t.Errorf("isIntegerNumber(%s) = %v, want %v", c, got, want)
+		}
+		for _, k := range constants {
+			y, _ := new(big.Rat).SetString(k)
+			if got, want := compareNumber([]byte(c), mustDecimal(k)), x.Cmp(y); got != want {
+				t.Errorf("compareNumber(%s, %s) = %d, want %d", c, k, got, want)
+			}
 		}
 	}
 }

@@ -346,7 +346,7 @@ func (w *walker) schemaMetadata(m uint32) {
 		case "pacr:reputation_score":
 			if w.hasType(f, tNumber) {
 				w.schemaMinimumZero(f)
-				if compareNumber(w.numberText(f), oneText) > 0 {
+				if compareNumber(w.numberText(f), one) > 0 {
 					w.addGot(CodeSchemaMaximum, f, "maximum: must be <= 1")
 				}
 			}
