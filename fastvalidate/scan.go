@@ -642,28 +642,33 @@ func hasLiteral(b []byte, i int, lit string) bool {
 // quote). It returns the offset of the closing quote, or of the first bad
 // byte with a non-zero code.
 func scanString(b []byte, i int) (int, uint8, Code) {
-	// Most strings are plain ASCII: find the closing quote with the
-	// vectorised IndexByte, then check the bytes before it a word at a time.
-	// A string with escapes or non-ASCII takes the byte loop below instead.
-	// Plain ASCII strings are decided a word at a time for their first 32
-	// bytes: the first quote in a word ends the string unless a byte that
-	// needs care stands before it. Longer strings find their quote with the
-	// vectorised IndexByte. Escapes and non-ASCII take the byte loop below.
-	for j, stop := i, min(i+32, len(b)-7); j < stop; j += 8 {
-		w := binary.LittleEndian.Uint64(b[j:])
-		quote := w ^ (lsb * '"')
-		bslash := w ^ (lsb * '\\')
-		care := ((bslash-lsb)&^bslash | (w - lsb*0x20) | w) & msb
-		if quotes := (quote - lsb) &^ quote & msb; quotes != 0 {
-			// Only the lowest flagged quote is exact; a false care flag only
-			// ever sits above a true one, so the bits below the quote decide.
-			first := bits.TrailingZeros64(quotes)
-			if care&(1<<first-1) == 0 {
-				return j + first/8, 0, 0
-			}
-			goto slow
+	// Plain ASCII strings are decided two words at a time for their first
+	// 128 bytes: the first quote ends the string unless a byte that needs
+	// care stands before it (see stringWord). Longer strings find their
+	// quote with the vectorised IndexByte and check the bytes before it
+	// after. Escapes and non-ASCII take the byte loop below.
+	j, stop := i, min(i+128, len(b))
+	for ; j+16 <= stop; j += 16 {
+		q1, c1 := stringWord(binary.LittleEndian.Uint64(b[j:]))
+		q2, c2 := stringWord(binary.LittleEndian.Uint64(b[j+8:]))
+		if q1|c1|q2|c2 == 0 {
+			continue
 		}
-		if care != 0 {
+		if q1|c1 == 0 {
+			q1, c1 = q2, c2
+			j += 8
+		}
+		if q1 != 0 && c1&(q1&-q1-1) == 0 {
+			return j + bits.TrailingZeros64(q1)/8, 0, 0
+		}
+		goto slow
+	}
+	if j+8 <= stop {
+		q, c := stringWord(binary.LittleEndian.Uint64(b[j:]))
+		if q != 0 && c&(q&-q-1) == 0 {
+			return j + bits.TrailingZeros64(q)/8, 0, 0
+		}
+		if q|c != 0 {
 			goto slow
 		}
 	}

@@ -58,12 +58,12 @@ func referenceScanString(b []byte, i int) (int, uint8, Code) {
 	return i, flags, CodeJSONSyntax
 }
 
-// Every special byte at every position of strings up to 72 bytes long, so
+// Every special byte at every position of strings up to 160 bytes long, so
 // that each word boundary of the fast paths is crossed with and without a
 // byte that needs care before the closing quote.
 func TestScanString_AgreesWithByteLoop(t *testing.T) {
 	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', 'x'}, {'\\'}, {0x01}, {0x1f}, {0x7f}, {0x80}, {0xff}, []byte("é"), []byte("\\u00e9"), []byte("\\ud800"), {' '}}
-	for n := 0; n <= 72; n++ {
+	for n := 0; n <= 160; n++ {
 		for p := 0; p <= n; p++ {
 			for _, sp := range specials {
 				for _, tail := range []string{`"`, `"` + "xxxxxxxxxxxxxxxx", ""} {
@@ -72,6 +72,55 @@ func TestScanString_AgreesWithByteLoop(t *testing.T) {
 					wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
 					if gotCode != wantCode || gotCode == 0 && (gotEnd != wantEnd || gotFlags != wantFlags) {
 						t.Fatalf("scanString(%q) = %d, %b, %v; the byte loop says %d, %b, %v", s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The scanner decides short member names and values in its own loop before
+// it calls scanString: the same strings, as a name and as a value, must end
+// where the byte loop ends them, or fail as it fails.
+func TestScan_StringsAgreeWithByteLoop(t *testing.T) {
+	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', 'x'}, {0x01}, {0x80}, []byte("é"), []byte("\\u00e9"), []byte("\\ud800")}
+	var sc scanner
+	sc.maxDepth = DefaultMaxDepth
+	for n := 0; n <= 40; n++ {
+		for p := 0; p <= n; p++ {
+			for _, sp := range specials {
+				str := append(append(bytes.Repeat([]byte("a"), p), sp...), bytes.Repeat([]byte("b"), n-p)...)
+				for _, form := range []struct{ before, after string }{{`{"`, `":1}`}, {`["`, `"]`}, {`{"k":"`, `"}`}, {`{"`, `":"x","y":2}`}} {
+					doc := append(append([]byte(form.before), str...), form.after...)
+					start := len(form.before)
+					wantEnd, wantFlags, wantCode := referenceScanString(doc, start)
+					ok := sc.scan(doc)
+					// The string ends early on a quote it holds: then the rest
+					// of the form may or may not parse, but it must not parse
+					// where the string itself is bad.
+					if wantCode != 0 {
+						if ok {
+							t.Fatalf("scan(%s) passed; the byte loop fails the string at %d", doc, wantEnd)
+						}
+						continue
+					}
+					if wantEnd != start+len(str) {
+						continue
+					}
+					if !ok {
+						t.Fatalf("scan(%s) failed with %v at %d; the byte loop accepts the string", doc, sc.err, sc.errOff)
+					}
+					var found bool
+					for _, nd := range sc.tape {
+						if nd.kind == kindString && int(nd.start) == start {
+							found = true
+							if int(nd.end) != wantEnd || nd.flags != wantFlags {
+								t.Fatalf("scan(%s): string ends at %d with flags %b; the byte loop says %d, %b", doc, nd.end, nd.flags, wantEnd, wantFlags)
+							}
+						}
+					}
+					if !found {
+						t.Fatalf("scan(%s): no string node at %d", doc, start)
 					}
 				}
 			}
