@@ -118,6 +118,21 @@ func BenchmarkProfile(b *testing.B) {
 				i++
 			}
 		})
+		// The strict pass alone: what is left of the gap to fastjson is the
+		// profile's rules.
+		b.Run(bc.name+"/strict-scan-only", func(b *testing.B) {
+			var sc scanner
+			sc.maxDepth = DefaultMaxDepth
+			b.SetBytes(mean)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if !sc.scan(cards[i%len(cards)]) {
+					b.Fatal("scan failed")
+				}
+				i++
+			}
+		})
 		b.Run(bc.name+"/fastjson", func(b *testing.B) {
 			var p fastjson.Parser
 			b.SetBytes(mean)
