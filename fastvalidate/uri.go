@@ -75,7 +75,26 @@ func ParseURI(b []byte) (URI, bool) {
 	if i+1 < len(b) && b[i] == '/' && b[i+1] == '/' {
 		u.HasAuthority = true
 		i += 2
+		// Nearly every authority is a plain host name with an optional
+		// port: one pass decides it. Anything else (userinfo, an IP
+		// literal, percent-encoding) takes the general path below.
 		end := i
+		for end < len(b) && uriClass[b[end]]&(uriUnreserved|uriSubDelim) != 0 {
+			end++
+		}
+		hostEnd := end
+		if end < len(b) && b[end] == ':' {
+			end++
+			for end < len(b) && b[end]-'0' <= 9 {
+				end++
+			}
+		}
+		if end == len(b) || b[end] == '/' || b[end] == '?' || b[end] == '#' {
+			u.Host = b[i:hostEnd]
+			i = end
+			goto tail
+		}
+		end = i
 		for end < len(b) && b[end] != '/' && b[end] != '?' && b[end] != '#' {
 			end++
 		}
@@ -88,6 +107,7 @@ func ParseURI(b []byte) (URI, bool) {
 	}
 	// Path, query and fragment: pchar plus "/" and "?", and one "#" that
 	// starts the fragment.
+tail:
 	fragment := false
 	for i < len(b) {
 		c := b[i]
