@@ -134,35 +134,56 @@ func (w *walker) checkCapabilities(v uint32) {
 		w.add(CodeCapabilitiesEmpty, v, "capabilities must contain at least one entry")
 		return
 	}
-	for c := v + 1; c < w.end(v); c = w.next(c) {
-		if !w.wantKind(c, kindObject) {
+	// Capabilities are most of a card's members: this loop reads the tape
+	// directly rather than through the walker's accessors.
+	tape := w.sc.tape
+	for c := v + 1; c < tape[v].end; c = w.next(c) {
+		if tape[c].kind != kindObject {
+			w.addTypeMismatch(c, kindObject)
 			continue
 		}
 		var id, desc uint32
-		for k := c + 1; k < w.end(c); k = w.next(k + 1) {
+		for k := c + 1; k < tape[c].end; {
 			f := k + 1
-			switch string(w.key(k)) {
+			name := w.b[tape[k].start:tape[k].end]
+			if tape[k].flags&flagEscaped != 0 {
+				name = w.key(k)
+			}
+			switch string(name) {
 			case "id":
 				id = f
 			case "description":
 				desc = f
-				w.wantKind(f, kindString)
+				if tape[f].kind != kindString {
+					w.addTypeMismatch(f, kindString)
+				}
 			case "tags":
-				if w.wantKind(f, kindArray) {
-					for t := f + 1; t < w.end(f); t = w.next(t) {
-						w.wantKind(t, kindString)
+				if tape[f].kind != kindArray {
+					w.addTypeMismatch(f, kindArray)
+					break
+				}
+				for t := f + 1; t < tape[f].end; t = w.next(t) {
+					if tape[t].kind != kindString {
+						w.addTypeMismatch(t, kindString)
 					}
 				}
 			case "input_schema", "output_schema":
-				if w.kind(f) != kindObject && w.kind(f) != kindNull {
-					w.add(CodeFieldType, f, schemaOrNullMessages[w.kind(f)])
+				if fk := tape[f].kind; fk != kindObject && fk != kindNull {
+					w.add(CodeFieldType, f, schemaOrNullMessages[fk])
 				}
+			}
+			if fk := tape[f].kind; fk == kindObject || fk == kindArray {
+				k = tape[f].end
+			} else {
+				k = f + 1
 			}
 		}
 		switch {
 		case id == 0:
 			w.addMissing(CodeFieldRequired, c, "id")
-		case w.wantKind(id, kindString) && !IsCapabilityID(w.text(id)):
+		case tape[id].kind != kindString:
+			w.addTypeMismatch(id, kindString)
+		case !IsCapabilityID(w.text(id)):
 			w.addGot(CodeCapabilityID, id, "capability id does not match ^[a-z0-9][a-z0-9._-]*$")
 		}
 		if desc == 0 {
@@ -292,14 +313,21 @@ func (w *walker) checkGoals(v uint32) {
 		if !w.wantKind(g, kindObject) {
 			continue
 		}
-		id := w.member(g, "goal_id")
+		var id, p uint32
+		for k := g + 1; k < w.end(g); k = w.next(k + 1) {
+			switch string(w.key(k)) {
+			case "goal_id":
+				id = k + 1
+			case "priority":
+				p = k + 1
+			}
+		}
 		switch {
 		case id == 0:
 			w.addMissing(CodeGoalID, g, "goal_id")
 		case w.kind(id) != kindString:
 			w.add(CodeGoalID, id, typeMessages[kindString][w.kind(id)])
 		}
-		p := w.member(g, "priority")
 		if p == 0 || !w.wantKind(p, kindNumber) {
 			continue
 		}

@@ -110,6 +110,12 @@ func ParseURI(b []byte) (URI, bool) {
 tail:
 	fragment := false
 	for i < len(b) {
+		for i+4 <= len(b) && uriTail[b[i]] && uriTail[b[i+1]] && uriTail[b[i+2]] && uriTail[b[i+3]] {
+			i += 4
+		}
+		if i == len(b) {
+			break
+		}
 		c := b[i]
 		switch {
 		case uriTail[c]:
