@@ -171,9 +171,16 @@ func TestIsCapabilityID(t *testing.T) {
 			t.Errorf("IsCapabilityID(%q) = %v, want %v", s, got, want)
 		}
 	}
-	// Every byte as the first character and as a later one.
+	// Every byte as the first character and at every later position of
+	// an id long enough for the word-at-a-time check and its tail.
 	for c := 0; c < 256; c++ {
-		for _, b := range [][]byte{{byte(c)}, {'a', byte(c)}} {
+		cases := [][]byte{{byte(c)}, {'a', byte(c)}}
+		for p := 1; p < 20; p++ {
+			b := []byte("a0._-z9a0._-z9a0._-z9")[:20]
+			b[p] = byte(c)
+			cases = append(cases, b)
+		}
+		for _, b := range cases {
 			want := capabilityIDRegexp.Match(b)
 			if got := IsCapabilityID(b); got != want {
 				t.Errorf("IsCapabilityID(%q) = %v, want %v", b, got, want)
