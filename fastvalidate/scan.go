@@ -244,13 +244,17 @@ value:
 	count++
 	switch c := b[i]; {
 	case c == '"':
-		// Short values (types, tags, enums) end in their first word.
+		// Short values (types, tags, enums) end in their first two words;
+		// a longer one goes on from where they left off.
+		end = i + 1
 		if i+17 <= len(b) {
 			quotes, care := stringWord(binary.LittleEndian.Uint64(b[i+1:]))
-			end = i + 1
 			if quotes == 0 && care == 0 {
 				quotes, care = stringWord(binary.LittleEndian.Uint64(b[i+9:]))
 				end = i + 9
+				if quotes == 0 && care == 0 {
+					end = i + 17
+				}
 			}
 			if quotes != 0 && care&(quotes&-quotes-1) == 0 {
 				end += bits.TrailingZeros64(quotes) / 8
@@ -259,8 +263,11 @@ value:
 				i = end + 1
 				goto after
 			}
+			if end != i+17 {
+				end = i + 1
+			}
 		}
-		end, flags, code = scanString(b, i+1)
+		end, flags, code = scanString(b, end)
 		t = &tape[nt]
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
 		nt++
