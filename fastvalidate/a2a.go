@@ -92,9 +92,11 @@ type topMembers struct {
 }
 
 func (w *walker) collectTop(m *topMembers) {
-	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
+	tape := w.sc.tape
+	for k := uint32(1); k < tape[0].end; k = skip(tape, k+1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		name := w.memberName(k)
+		switch string(name) {
 		case "name":
 			m.name = v
 		case "description":
@@ -142,7 +144,7 @@ func (w *walker) collectTop(m *topMembers) {
 		case "invocation":
 			m.invocation = v
 		default:
-			if snakeAliasOf(w.key(k), inCard) != nil {
+			if snakeAliasOf(name, inCard) != nil {
 				m.snakeCase = true
 			}
 		}
@@ -317,16 +319,19 @@ var requiredByVersion = [...]uint16{
 	a2aV10: reqName | reqDescription | reqSupportedInterfaces | reqVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
 }
 
-// a2aCheck carries what the checks of one card share.
+// a2aCheck carries what the checks of one card share. tape and b are the
+// walker's, held here so that the loops load them once.
 type a2aCheck struct {
-	w   *walker
-	ver a2aVersion
-	m   *topMembers
+	w    *walker
+	tape []node
+	b    []byte
+	ver  a2aVersion
+	m    *topMembers
 }
 
 func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	w.res.Profile = a2aProfileName[ver]
-	c := a2aCheck{w: w, ver: ver, m: m}
+	c := a2aCheck{w: w, tape: w.sc.tape, b: w.b, ver: ver, m: m}
 	req := requiredByVersion[ver]
 	present := [...]uint32{m.name, m.description, m.url, m.supportedInterfaces, m.version, m.protocolVersion, m.capabilities, m.defaultInputModes, m.defaultOutputModes, m.skills}
 	for i, n := range present {
@@ -347,7 +352,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 			c.text(m.protocolVersion, req&reqProtocolVersion != 0)
 		}
 	}
-	if c.present(m.provider) && w.wantKind(m.provider, kindObject) {
+	if c.present(m.provider) && c.want(m.provider, kindObject) {
 		c.provider(m.provider)
 	}
 	if c.text(m.documentationURL, false) {
@@ -357,19 +362,19 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 		c.url(m.iconURL, urlWeb)
 	}
 	// Required members are never "absent as null": null is a type error.
-	if m.capabilities != 0 && w.wantKind(m.capabilities, kindObject) {
+	if m.capabilities != 0 && c.want(m.capabilities, kindObject) {
 		c.capabilities(m.capabilities)
 	}
 	if m.authentication != 0 {
 		if ver == a2aV01 {
-			if c.present(m.authentication) && w.wantKind(m.authentication, kindObject) {
+			if c.present(m.authentication) && c.want(m.authentication, kindObject) {
 				c.authentication(m.authentication)
 			}
 		} else {
 			w.add(CodeA2ARemoved, m.authentication, "authentication was replaced by securitySchemes and security in 0.2")
 		}
 	}
-	if ver >= a2aV02 && c.present(m.securitySchemes) && w.wantKind(m.securitySchemes, kindObject) {
+	if ver >= a2aV02 && c.present(m.securitySchemes) && c.want(m.securitySchemes, kindObject) {
 		c.securitySchemes(m.securitySchemes)
 	}
 	if v10 {
@@ -381,29 +386,29 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	}
 	c.modes(m.defaultInputModes, req&reqDefaultInputModes != 0)
 	c.modes(m.defaultOutputModes, req&reqDefaultOutputModes != 0)
-	if m.skills != 0 && w.wantKind(m.skills, kindArray) {
-		if v10 && w.empty(m.skills) {
+	if m.skills != 0 && c.want(m.skills, kindArray) {
+		if v10 && c.empty(m.skills) {
 			w.add(CodeA2ARequired, m.skills, "skills must hold at least one skill")
 		}
 		c.skills(m.skills)
 	}
 	if v10 {
-		if m.supportedInterfaces != 0 && w.wantKind(m.supportedInterfaces, kindArray) {
+		if m.supportedInterfaces != 0 && c.want(m.supportedInterfaces, kindArray) {
 			c.supportedInterfaces(m.supportedInterfaces)
 		}
 		c.hybrid()
 	} else if ver >= a2aV02 {
 		if c.present(m.extendedCard) {
-			w.wantKind(m.extendedCard, kindTrue)
+			c.want(m.extendedCard, kindTrue)
 		}
 		if c.text(m.preferredTransport, false) {
 			c.transport(m.preferredTransport)
 		}
-		if c.present(m.additionalInterfaces) && w.wantKind(m.additionalInterfaces, kindArray) {
+		if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, kindArray) {
 			c.additionalInterfaces(m.additionalInterfaces)
 		}
 	}
-	if ver >= a2aV03 && c.present(m.signatures) && w.wantKind(m.signatures, kindArray) {
+	if ver >= a2aV03 && c.present(m.signatures) && c.want(m.signatures, kindArray) {
 		c.signatures(m.signatures)
 	}
 	if m.snakeCase {
@@ -418,13 +423,17 @@ func (c *a2aCheck) present(n uint32) bool {
 	if n == 0 {
 		return false
 	}
-	if c.w.kind(n) == kindNull {
-		if c.ver != a2aV01 {
-			c.w.add(CodeA2ANull, n, "optional member is null; leave it out instead")
-		}
-		return false
+	if c.tape[n].kind != kindNull {
+		return true
 	}
-	return true
+	c.null(n)
+	return false
+}
+
+func (c *a2aCheck) null(n uint32) {
+	if c.ver != a2aV01 {
+		c.w.add(CodeA2ANull, n, "optional member is null; leave it out instead")
+	}
 }
 
 // text checks a string member and reports whether it holds one to look at
@@ -438,17 +447,23 @@ func (c *a2aCheck) textOf(n uint32, required bool, code Code) bool {
 	if n == 0 {
 		return false
 	}
+	if t := &c.tape[n]; t.kind == kindString && (t.end != t.start || !required || c.ver != a2aV10) {
+		return true
+	}
+	return c.badText(n, required, code)
+}
+
+// badText reports what keeps member n, which is no non-empty string, from
+// being a string to look at further.
+func (c *a2aCheck) badText(n uint32, required bool, code Code) bool {
 	if !required && !c.present(n) {
 		return false
 	}
-	if !c.w.wantKind(n, kindString) {
+	if !c.want(n, kindString) {
 		return false
 	}
-	if required && c.ver == a2aV10 && c.w.sc.tape[n].end == c.w.sc.tape[n].start {
-		c.w.add(code, n, "required string is empty")
-		return false
-	}
-	return true
+	c.w.add(code, n, "required string is empty")
+	return false
 }
 
 // requiredText checks member n of object obj, which the version requires,
@@ -465,15 +480,19 @@ func (c *a2aCheck) requiredText(obj, n uint32, code Code, name string) bool {
 // A required 1.0 array must not be empty.
 func (c *a2aCheck) stringArray(n uint32, required bool) bool {
 	w := c.w
-	if !w.wantKind(n, kindArray) {
+	if !c.want(n, kindArray) {
 		return false
 	}
-	if required && c.ver == a2aV10 && w.empty(n) {
+	if required && c.ver == a2aV10 && c.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	ok := true
-	for e := n + 1; e < w.end(n); e = w.next(e) {
-		ok = w.wantKind(e, kindString) && ok
+	tape := c.tape
+	for e := n + 1; e < tape[n].end; e = skip(tape, e) {
+		if tape[e].kind != kindString {
+			w.addTypeMismatch(e, kindString)
+			ok = false
+		}
 	}
 	return ok
 }
@@ -485,24 +504,27 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 		return
 	}
 	w := c.w
-	if !w.wantKind(n, kindArray) {
+	if !c.want(n, kindArray) {
 		return
 	}
-	if required && c.ver == a2aV10 && w.empty(n) {
+	if required && c.ver == a2aV10 && c.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	for e := n + 1; e < w.end(n); e = w.next(e) {
-		if w.wantKind(e, kindString) && c.ver != a2aV01 && !isMediaType(w.text(e)) {
+	tape := c.tape
+	for e := n + 1; e < tape[n].end; e = skip(tape, e) {
+		switch {
+		case tape[e].kind != kindString:
+			w.addTypeMismatch(e, kindString)
+		case c.ver != a2aV01 && !isMediaType(c.str(e)):
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}
 }
 
 func (c *a2aCheck) provider(p uint32) {
-	w := c.w
 	var org, url uint32
-	for k := p + 1; k < w.end(p); k = w.next(k + 1) {
-		switch string(w.key(k)) {
+	for k := p + 1; k < c.end(p); k = c.next(k + 1) {
+		switch string(c.key(k)) {
 		case "organization":
 			org = k + 1
 		case "url":
@@ -523,27 +545,27 @@ func (c *a2aCheck) provider(p uint32) {
 
 func (c *a2aCheck) capabilities(caps uint32) {
 	w := c.w
-	for k := caps + 1; k < w.end(caps); k = w.next(k + 1) {
+	for k := caps + 1; k < c.end(caps); k = c.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "streaming", "pushNotifications":
 			if c.present(v) {
-				w.wantKind(v, kindTrue)
+				c.want(v, kindTrue)
 			}
 		case "stateTransitionHistory":
 			if c.ver == a2aV10 {
 				w.add(CodeA2ARemoved, v, "stateTransitionHistory was removed in 1.0")
 			} else if c.present(v) {
-				w.wantKind(v, kindTrue)
+				c.want(v, kindTrue)
 			}
 		case "extendedAgentCard":
 			if c.ver == a2aV10 && c.present(v) {
-				w.wantKind(v, kindTrue)
+				c.want(v, kindTrue)
 			}
 		case "extensions":
-			if c.ver >= a2aV02 && c.present(v) && w.wantKind(v, kindArray) {
-				for e := v + 1; e < w.end(v); e = w.next(e) {
-					if w.wantKind(e, kindObject) {
+			if c.ver >= a2aV02 && c.present(v) && c.want(v, kindArray) {
+				for e := v + 1; e < c.end(v); e = c.next(e) {
+					if c.want(e, kindObject) {
 						c.extension(e)
 					}
 				}
@@ -555,22 +577,21 @@ func (c *a2aCheck) capabilities(caps uint32) {
 }
 
 func (c *a2aCheck) extension(x uint32) {
-	w := c.w
 	var uri uint32
-	for k := x + 1; k < w.end(x); k = w.next(k + 1) {
+	for k := x + 1; k < c.end(x); k = c.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "uri":
 			uri = v
 		case "description":
 			c.text(v, false)
 		case "required":
 			if c.present(v) {
-				w.wantKind(v, kindTrue)
+				c.want(v, kindTrue)
 			}
 		case "params":
 			if c.present(v) {
-				w.wantKind(v, kindObject)
+				c.want(v, kindObject)
 			}
 		}
 	}
@@ -584,9 +605,9 @@ func (c *a2aCheck) extension(x uint32) {
 func (c *a2aCheck) authentication(a uint32) {
 	w := c.w
 	var schemes uint32
-	for k := a + 1; k < w.end(a); k = w.next(k + 1) {
+	for k := a + 1; k < c.end(a); k = c.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "schemes":
 			schemes = v
 		case "credentials":
@@ -600,16 +621,22 @@ func (c *a2aCheck) authentication(a uint32) {
 	c.stringArray(schemes, false)
 }
 
+// maxSeenSkills bounds the skill ids skills keeps for the uniqueness
+// check; past that many, the earlier skills' ids are looked up again.
+const maxSeenSkills = 32
+
 func (c *a2aCheck) skills(arr uint32) {
 	w := c.w
-	for s := arr + 1; s < w.end(arr); s = w.next(s) {
-		if !w.wantKind(s, kindObject) {
+	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
+	nseen := 0
+	for s := arr + 1; s < c.end(arr); s = c.next(s) {
+		if !c.want(s, kindObject) {
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+		for k := s + 1; k < c.end(s); k = c.next(k + 1) {
 			v := k + 1
-			switch string(w.key(k)) {
+			switch string(c.key(k)) {
 			case "id":
 				id = v
 			case "name":
@@ -649,27 +676,47 @@ func (c *a2aCheck) skills(arr uint32) {
 		switch {
 		case tags == 0:
 			w.addMissing(CodeA2ARequired, s, "tags")
-		case w.kind(tags) == kindNull:
+		case c.tape[tags].kind == kindNull:
 			w.addTypeMismatch(tags, kindArray)
 		default:
 			c.stringArray(tags, true)
 		}
-		if id != 0 && w.kind(id) == kindString {
+		if id == 0 || c.tape[id].kind != kindString {
+			continue
+		}
+		if nseen <= len(seen) {
+			c.uniqueAmong(seen[:nseen], id)
+		} else {
 			c.uniqueSkillID(arr, s, id)
+		}
+		if nseen < len(seen) {
+			seen[nseen] = id
+		}
+		nseen++
+	}
+}
+
+// uniqueAmong reports id when one of the earlier skills' ids is the same.
+// Skills are few, so comparing with each earlier one is cheaper than any
+// index.
+func (c *a2aCheck) uniqueAmong(earlier []uint32, id uint32) {
+	for _, e := range earlier {
+		if c.w.sc.sameString(c.b, e, id) {
+			c.w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
+			return
 		}
 	}
 }
 
 // uniqueSkillID reports id when an earlier skill of arr, before s, has
-// the same one. Skills are few, so comparing with each earlier one is
-// cheaper than any index.
+// the same one, looking each one's id up.
 func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
 	w := c.w
-	for p := arr + 1; p < s; p = w.next(p) {
-		if w.kind(p) != kindObject {
+	for p := arr + 1; p < s; p = c.next(p) {
+		if c.tape[p].kind != kindObject {
 			continue
 		}
-		if q := w.member(p, "id"); q != 0 && w.kind(q) == kindString && w.sc.sameString(w.b, q, id) {
+		if q := w.member(p, "id"); q != 0 && c.tape[q].kind == kindString && w.sc.sameString(w.b, q, id) {
 			w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
 			return
 		}
@@ -680,17 +727,17 @@ func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
 // which is the preferred one.
 func (c *a2aCheck) supportedInterfaces(arr uint32) {
 	w := c.w
-	if w.empty(arr) {
+	if c.empty(arr) {
 		w.add(CodeA2ARequired, arr, "supportedInterfaces must hold at least one interface")
 	}
-	for e := arr + 1; e < w.end(arr); e = w.next(e) {
-		if !w.wantKind(e, kindObject) {
+	for e := arr + 1; e < c.end(arr); e = c.next(e) {
+		if !c.want(e, kindObject) {
 			continue
 		}
 		var url, binding, version uint32
-		for k := e + 1; k < w.end(e); k = w.next(k + 1) {
+		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
 			v := k + 1
-			switch string(w.key(k)) {
+			switch string(c.key(k)) {
 			case "url":
 				url = v
 			case "protocolBinding":
@@ -715,14 +762,13 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 
 // additionalInterfaces checks the 0.2.4+ list of extra transports.
 func (c *a2aCheck) additionalInterfaces(arr uint32) {
-	w := c.w
-	for e := arr + 1; e < w.end(arr); e = w.next(e) {
-		if !w.wantKind(e, kindObject) {
+	for e := arr + 1; e < c.end(arr); e = c.next(e) {
+		if !c.want(e, kindObject) {
 			continue
 		}
 		var url, transport uint32
-		for k := e + 1; k < w.end(e); k = w.next(k + 1) {
-			switch string(w.key(k)) {
+		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
+			switch string(c.key(k)) {
 			case "url":
 				url = k + 1
 			case "transport":
@@ -741,7 +787,7 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 // transport warns about a transport outside the core three. The field is
 // an open string, so another value is legal, but "jsonrpc" is a typo.
 func (c *a2aCheck) transport(n uint32) {
-	switch string(c.w.text(n)) {
+	switch string(c.str(n)) {
 	case "JSONRPC", "GRPC", "HTTP+JSON":
 	default:
 		c.w.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON")
@@ -778,15 +824,14 @@ func (c *a2aCheck) hybrid() {
 // snakeCase reports the snake_case spellings of A2A names among obj's
 // members, naming the camelCase one meant.
 func (c *a2aCheck) snakeCase(obj uint32, scope uint8) {
-	w := c.w
-	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
+	for k := obj + 1; k < c.end(obj); k = c.next(k + 1) {
 		c.snakeKey(k, scope)
 	}
 }
 
 // snakeKey reports member k if its name is a snake_case alias.
 func (c *a2aCheck) snakeKey(k uint32, scope uint8) {
-	if a := snakeAliasOf(c.w.key(k), scope); a != nil {
+	if a := snakeAliasOf(c.key(k), scope); a != nil {
 		c.w.addSev(CodeA2AFieldName, c.w.severity(CodeA2AFieldName), k+1, a.msg, 0)
 	}
 }

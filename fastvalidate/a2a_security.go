@@ -6,10 +6,9 @@ package fastvalidate
 // OAuth flows object holds exactly one flow.
 
 func (c *a2aCheck) securitySchemes(obj uint32) {
-	w := c.w
-	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
+	for k := obj + 1; k < c.end(obj); k = c.next(k + 1) {
 		s := k + 1
-		if !w.wantKind(s, kindObject) {
+		if !c.want(s, kindObject) {
 			continue
 		}
 		if c.ver == a2aV10 {
@@ -23,9 +22,9 @@ func (c *a2aCheck) securitySchemes(obj uint32) {
 func (c *a2aCheck) scheme0x(s uint32) {
 	w := c.w
 	var typ, in, name, scheme, flows, oidc, metadata uint32
-	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "type":
 			typ = v
 		case "in":
@@ -47,7 +46,7 @@ func (c *a2aCheck) scheme0x(s uint32) {
 	if !c.requiredText(s, typ, CodeA2ASecurityScheme, "type") {
 		return
 	}
-	switch string(w.text(typ)) {
+	switch string(c.str(typ)) {
 	case "apiKey":
 		if c.requiredText(s, in, CodeA2ASecurityScheme, "in") {
 			c.apiKeyLocation(in)
@@ -58,7 +57,7 @@ func (c *a2aCheck) scheme0x(s uint32) {
 	case "oauth2":
 		if flows == 0 {
 			w.addMissing(CodeA2ASecurityScheme, s, "flows")
-		} else if w.wantKind(flows, kindObject) {
+		} else if c.want(flows, kindObject) {
 			c.flows(flows)
 		}
 		if c.ver >= a2aV03 && c.text(metadata, false) {
@@ -78,7 +77,7 @@ func (c *a2aCheck) scheme0x(s uint32) {
 }
 
 func (c *a2aCheck) apiKeyLocation(n uint32) {
-	switch string(c.w.text(n)) {
+	switch string(c.str(n)) {
 	case "cookie", "header", "query":
 	default:
 		c.w.addGot(CodeA2ASecurityScheme, n, "API key location is none of cookie, header, query")
@@ -98,10 +97,10 @@ func (c *a2aCheck) scheme10(s uint32) {
 	w := c.w
 	held := 0
 	legacy := false
-	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
 		v := k + 1
 		which := 0
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "apiKeySecurityScheme":
 			which = scheme10APIKey
 		case "httpAuthSecurityScheme":
@@ -119,7 +118,7 @@ func (c *a2aCheck) scheme10(s uint32) {
 			continue
 		}
 		held++
-		if c.present(v) && w.wantKind(v, kindObject) {
+		if c.present(v) && c.want(v, kindObject) {
 			c.inner10(v, which)
 		}
 	}
@@ -136,9 +135,9 @@ func (c *a2aCheck) scheme10(s uint32) {
 func (c *a2aCheck) inner10(s uint32, which int) {
 	w := c.w
 	var location, name, scheme, flows, oidc, metadata uint32
-	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "location":
 			location = v
 		case "name":
@@ -166,7 +165,7 @@ func (c *a2aCheck) inner10(s uint32, which int) {
 	case scheme10OAuth2:
 		if flows == 0 {
 			w.addMissing(CodeA2ASecurityScheme, s, "flows")
-		} else if w.wantKind(flows, kindObject) {
+		} else if c.want(flows, kindObject) {
 			c.flows(flows)
 		}
 		if c.text(metadata, false) {
@@ -191,10 +190,10 @@ const (
 func (c *a2aCheck) flows(obj uint32) {
 	w := c.w
 	held := 0
-	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
+	for k := obj + 1; k < c.end(obj); k = c.next(k + 1) {
 		v := k + 1
 		flow := 0
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "authorizationCode":
 			flow = flowAuthorizationCode
 		case "clientCredentials":
@@ -215,7 +214,7 @@ func (c *a2aCheck) flows(obj uint32) {
 		if c.ver == a2aV10 && (flow == flowImplicit || flow == flowPassword) {
 			w.add(CodeA2ADeprecated, v, "OAuth flow deprecated in 1.0; use authorizationCode with PKCE, or deviceCode")
 		}
-		if c.present(v) && w.wantKind(v, kindObject) {
+		if c.present(v) && c.want(v, kindObject) {
 			c.flow(v, flow)
 		}
 	}
@@ -227,9 +226,9 @@ func (c *a2aCheck) flows(obj uint32) {
 func (c *a2aCheck) flow(f uint32, flow int) {
 	w := c.w
 	var authURL, tokenURL, deviceURL, scopes uint32
-	for k := f + 1; k < w.end(f); k = w.next(k + 1) {
+	for k := f + 1; k < c.end(f); k = c.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(c.key(k)) {
 		case "authorizationUrl":
 			authURL = v
 		case "tokenUrl":
@@ -244,7 +243,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 			}
 		case "pkceRequired":
 			if c.ver == a2aV10 && c.present(v) {
-				w.wantKind(v, kindTrue)
+				c.want(v, kindTrue)
 			}
 		}
 	}
@@ -261,9 +260,9 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 		if !deprecated10 {
 			w.addMissing(CodeA2ASecurityScheme, f, "scopes")
 		}
-	case c.present(scopes) && w.wantKind(scopes, kindObject):
-		for k := scopes + 1; k < w.end(scopes); k = w.next(k + 1) {
-			w.wantKind(k+1, kindString)
+	case c.present(scopes) && c.want(scopes, kindObject):
+		for k := scopes + 1; k < c.end(scopes); k = c.next(k + 1) {
+			c.want(k+1, kindString)
 		}
 	}
 }
@@ -283,15 +282,14 @@ func (c *a2aCheck) flowURL(f, n uint32, required bool, name string) {
 // requirements0x checks a 0.x security list: objects mapping scheme names
 // to lists of scopes.
 func (c *a2aCheck) requirements0x(arr uint32) {
-	w := c.w
-	if !w.wantKind(arr, kindArray) {
+	if !c.want(arr, kindArray) {
 		return
 	}
-	for r := arr + 1; r < w.end(arr); r = w.next(r) {
-		if !w.wantKind(r, kindObject) {
+	for r := arr + 1; r < c.end(arr); r = c.next(r) {
+		if !c.want(r, kindObject) {
 			continue
 		}
-		for k := r + 1; k < w.end(r); k = w.next(k + 1) {
+		for k := r + 1; k < c.end(r); k = c.next(k + 1) {
 			c.schemeRef(k)
 			c.stringArray(k+1, false)
 		}
@@ -301,23 +299,23 @@ func (c *a2aCheck) requirements0x(arr uint32) {
 // requirements10 checks a 1.0 list of {"schemes": {NAME: {"list": [...]}}}.
 func (c *a2aCheck) requirements10(arr uint32) {
 	w := c.w
-	if !w.wantKind(arr, kindArray) {
+	if !c.want(arr, kindArray) {
 		return
 	}
-	for r := arr + 1; r < w.end(arr); r = w.next(r) {
-		if !w.wantKind(r, kindObject) {
+	for r := arr + 1; r < c.end(arr); r = c.next(r) {
+		if !c.want(r, kindObject) {
 			continue
 		}
-		for k := r + 1; k < w.end(r); k = w.next(k + 1) {
+		for k := r + 1; k < c.end(r); k = c.next(k + 1) {
 			v := k + 1
-			if string(w.key(k)) != "schemes" {
+			if string(c.key(k)) != "schemes" {
 				w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
 				continue
 			}
-			if !w.wantKind(v, kindObject) {
+			if !c.want(v, kindObject) {
 				continue
 			}
-			for s := v + 1; s < w.end(v); s = w.next(s + 1) {
+			for s := v + 1; s < c.end(v); s = c.next(s + 1) {
 				c.schemeRef(s)
 				c.scopeList(s + 1)
 			}
@@ -327,12 +325,12 @@ func (c *a2aCheck) requirements10(arr uint32) {
 
 func (c *a2aCheck) scopeList(n uint32) {
 	w := c.w
-	if w.kind(n) != kindObject {
+	if c.tape[n].kind != kindObject {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
 		return
 	}
-	for k := n + 1; k < w.end(n); k = w.next(k + 1) {
-		if string(w.key(k)) != "list" {
+	for k := n + 1; k < c.end(n); k = c.next(k + 1) {
+		if string(c.key(k)) != "list" {
 			w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
 			continue
 		}
@@ -344,8 +342,8 @@ func (c *a2aCheck) scopeList(n uint32) {
 // of the card's securitySchemes.
 func (c *a2aCheck) schemeRef(k uint32) {
 	w := c.w
-	if ss := c.m.securitySchemes; ss != 0 && w.kind(ss) == kindObject {
-		for d := ss + 1; d < w.end(ss); d = w.next(d + 1) {
+	if ss := c.m.securitySchemes; ss != 0 && c.tape[ss].kind == kindObject {
+		for d := ss + 1; d < c.end(ss); d = c.next(d + 1) {
 			if w.sc.sameString(w.b, d, k) {
 				return
 			}

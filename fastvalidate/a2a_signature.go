@@ -9,28 +9,28 @@ import "unicode/utf8"
 
 func (c *a2aCheck) signatures(arr uint32) {
 	w := c.w
-	for e := arr + 1; e < w.end(arr); e = w.next(e) {
-		if !w.wantKind(e, kindObject) {
+	for e := arr + 1; e < c.end(arr); e = c.next(e) {
+		if !c.want(e, kindObject) {
 			continue
 		}
 		var protected, signature uint32
-		for k := e + 1; k < w.end(e); k = w.next(k + 1) {
+		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
 			v := k + 1
-			switch string(w.key(k)) {
+			switch string(c.key(k)) {
 			case "protected":
 				protected = v
 			case "signature":
 				signature = v
 			case "header":
 				if c.present(v) {
-					w.wantKind(v, kindObject)
+					c.want(v, kindObject)
 				}
 			}
 		}
 		if c.requiredText(e, protected, CodeA2ASignatureFormat, "protected") {
 			c.protectedHeader(protected)
 		}
-		if c.requiredText(e, signature, CodeA2ASignatureFormat, "signature") && !isBase64URL(w.text(signature)) {
+		if c.requiredText(e, signature, CodeA2ASignatureFormat, "signature") && !isBase64URL(c.str(signature)) {
 			w.addGot(CodeA2ASignatureFormat, signature, "signature is not unpadded base64url")
 		}
 	}
