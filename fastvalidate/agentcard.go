@@ -70,11 +70,22 @@ func checkAgentCard(w *walker) {
 }
 
 // wantKind reports whether node v has the kind, and reports field.type if not.
+// A boolean is wanted as kindTrue and may be false.
 func (w *walker) wantKind(v uint32, k kind) bool {
-	if w.kind(v) == k || k == kindTrue && w.kind(v) == kindFalse {
+	if w.sc.tape[v].kind == k {
 		return true
 	}
-	w.addTypeMismatch(v, k)
+	return w.otherKind(v, k)
+}
+
+// otherKind is wantKind's rare path, out of line so that wantKind inlines.
+//
+//go:noinline
+func (w *walker) otherKind(v uint32, want kind) bool {
+	if want == kindTrue && w.sc.tape[v].kind == kindFalse {
+		return true
+	}
+	w.addTypeMismatch(v, want)
 	return false
 }
 
