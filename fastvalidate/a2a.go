@@ -92,10 +92,14 @@ type topMembers struct {
 }
 
 func (w *walker) collectTop(m *topMembers) {
-	tape := w.sc.tape
+	tape, b := w.sc.tape, w.b
 	for k := uint32(1); k < tape[0].end; k = skip(tape, k+1) {
 		v := k + 1
-		name := w.memberName(k)
+		t := &tape[k]
+		name := b[t.start:t.end]
+		if t.flags&flagEscaped != 0 {
+			name = w.key(k)
+		}
 		switch string(name) {
 		case "name":
 			m.name = v
@@ -399,7 +403,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 		c.hybrid()
 	} else if ver >= a2aV02 {
 		if c.present(m.extendedCard) {
-			c.want(m.extendedCard, kindTrue)
+			c.wantBool(m.extendedCard)
 		}
 		if c.text(m.preferredTransport, false) {
 			c.transport(m.preferredTransport)
@@ -476,6 +480,13 @@ func (c *a2aCheck) requiredText(obj, n uint32, code Code, name string) bool {
 	return c.textOf(n, true, code)
 }
 
+// goodText reports whether member n is a string that even a required
+// member may be, so that requiredText would report nothing.
+func (c *a2aCheck) goodText(n uint32) bool {
+	t := &c.tape[n]
+	return n != 0 && t.kind == kindString && (t.end != t.start || c.ver != a2aV10)
+}
+
 // stringArray checks an array of strings and reports whether it is one.
 // A required 1.0 array must not be empty.
 func (c *a2aCheck) stringArray(n uint32, required bool) bool {
@@ -503,19 +514,20 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if n == 0 || !required && !c.present(n) {
 		return
 	}
-	w := c.w
 	if !c.want(n, kindArray) {
 		return
 	}
+	w, tape, b := c.w, c.tape, c.b
 	if required && c.ver == a2aV10 && c.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	tape := c.tape
 	for e := n + 1; e < tape[n].end; e = skip(tape, e) {
-		switch {
-		case tape[e].kind != kindString:
+		switch t := &tape[e]; {
+		case t.kind != kindString:
 			w.addTypeMismatch(e, kindString)
-		case c.ver != a2aV01 && !isMediaType(c.str(e)):
+		case c.ver == a2aV01:
+		case t.flags&flagEscaped == 0 && isMediaType(b[t.start:t.end]):
+		case t.flags&flagEscaped == 0 || !isMediaType(w.text(e)):
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}
@@ -524,7 +536,11 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 func (c *a2aCheck) provider(p uint32) {
 	var org, url uint32
 	for k := p + 1; k < c.end(p); k = c.next(k + 1) {
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "organization":
 			org = k + 1
 		case "url":
@@ -547,20 +563,24 @@ func (c *a2aCheck) capabilities(caps uint32) {
 	w := c.w
 	for k := caps + 1; k < c.end(caps); k = c.next(k + 1) {
 		v := k + 1
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "streaming", "pushNotifications":
 			if c.present(v) {
-				c.want(v, kindTrue)
+				c.wantBool(v)
 			}
 		case "stateTransitionHistory":
 			if c.ver == a2aV10 {
 				w.add(CodeA2ARemoved, v, "stateTransitionHistory was removed in 1.0")
 			} else if c.present(v) {
-				c.want(v, kindTrue)
+				c.wantBool(v)
 			}
 		case "extendedAgentCard":
 			if c.ver == a2aV10 && c.present(v) {
-				c.want(v, kindTrue)
+				c.wantBool(v)
 			}
 		case "extensions":
 			if c.ver >= a2aV02 && c.present(v) && c.want(v, kindArray) {
@@ -580,14 +600,18 @@ func (c *a2aCheck) extension(x uint32) {
 	var uri uint32
 	for k := x + 1; k < c.end(x); k = c.next(k + 1) {
 		v := k + 1
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "uri":
 			uri = v
 		case "description":
 			c.text(v, false)
 		case "required":
 			if c.present(v) {
-				c.want(v, kindTrue)
+				c.wantBool(v)
 			}
 		case "params":
 			if c.present(v) {
@@ -607,7 +631,11 @@ func (c *a2aCheck) authentication(a uint32) {
 	var schemes uint32
 	for k := a + 1; k < c.end(a); k = c.next(k + 1) {
 		v := k + 1
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "schemes":
 			schemes = v
 		case "credentials":
@@ -626,17 +654,21 @@ func (c *a2aCheck) authentication(a uint32) {
 const maxSeenSkills = 32
 
 func (c *a2aCheck) skills(arr uint32) {
-	w := c.w
+	w, tape := c.w, c.tape
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	for s := arr + 1; s < c.end(arr); s = c.next(s) {
+	for s := arr + 1; s < tape[arr].end; s = skip(tape, s) {
 		if !c.want(s, kindObject) {
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k := s + 1; k < c.end(s); k = c.next(k + 1) {
+		for k := s + 1; k < tape[s].end; k = skip(tape, k+1) {
 			v := k + 1
-			switch string(c.key(k)) {
+			key, plain := c.rawKey(k)
+			if !plain {
+				key = c.decodedKey(k)
+			}
+			switch string(key) {
 			case "id":
 				id = v
 			case "name":
@@ -663,25 +695,31 @@ func (c *a2aCheck) skills(arr uint32) {
 				c.snakeKey(k, inSkill)
 			}
 		}
-		c.requiredText(s, id, CodeA2ARequired, "id")
-		c.requiredText(s, name, CodeA2ARequired, "name")
 		if c.ver == a2aV01 {
+			if !c.goodText(id) || !c.goodText(name) {
+				c.requiredText(s, id, CodeA2ARequired, "id")
+				c.requiredText(s, name, CodeA2ARequired, "name")
+			}
 			c.text(desc, false)
 			if c.present(tags) {
 				c.stringArray(tags, false)
 			}
 			continue
 		}
-		c.requiredText(s, desc, CodeA2ARequired, "description")
+		if !c.goodText(id) || !c.goodText(name) || !c.goodText(desc) {
+			c.requiredText(s, id, CodeA2ARequired, "id")
+			c.requiredText(s, name, CodeA2ARequired, "name")
+			c.requiredText(s, desc, CodeA2ARequired, "description")
+		}
 		switch {
 		case tags == 0:
 			w.addMissing(CodeA2ARequired, s, "tags")
-		case c.tape[tags].kind == kindNull:
+		case tape[tags].kind == kindNull:
 			w.addTypeMismatch(tags, kindArray)
 		default:
 			c.stringArray(tags, true)
 		}
-		if id == 0 || c.tape[id].kind != kindString {
+		if id == 0 || tape[id].kind != kindString {
 			continue
 		}
 		if nseen <= len(seen) {
@@ -737,7 +775,11 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 		var url, binding, version uint32
 		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
 			v := k + 1
-			switch string(c.key(k)) {
+			key, plain := c.rawKey(k)
+			if !plain {
+				key = c.decodedKey(k)
+			}
+			switch string(key) {
 			case "url":
 				url = v
 			case "protocolBinding":
@@ -768,7 +810,11 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 		}
 		var url, transport uint32
 		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
-			switch string(c.key(k)) {
+			key, plain := c.rawKey(k)
+			if !plain {
+				key = c.decodedKey(k)
+			}
+			switch string(key) {
 			case "url":
 				url = k + 1
 			case "transport":

@@ -24,7 +24,11 @@ func (c *a2aCheck) scheme0x(s uint32) {
 	var typ, in, name, scheme, flows, oidc, metadata uint32
 	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
 		v := k + 1
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "type":
 			typ = v
 		case "in":
@@ -100,7 +104,11 @@ func (c *a2aCheck) scheme10(s uint32) {
 	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
 		v := k + 1
 		which := 0
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "apiKeySecurityScheme":
 			which = scheme10APIKey
 		case "httpAuthSecurityScheme":
@@ -137,7 +145,11 @@ func (c *a2aCheck) inner10(s uint32, which int) {
 	var location, name, scheme, flows, oidc, metadata uint32
 	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
 		v := k + 1
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "location":
 			location = v
 		case "name":
@@ -193,7 +205,11 @@ func (c *a2aCheck) flows(obj uint32) {
 	for k := obj + 1; k < c.end(obj); k = c.next(k + 1) {
 		v := k + 1
 		flow := 0
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "authorizationCode":
 			flow = flowAuthorizationCode
 		case "clientCredentials":
@@ -228,7 +244,11 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 	var authURL, tokenURL, deviceURL, scopes uint32
 	for k := f + 1; k < c.end(f); k = c.next(k + 1) {
 		v := k + 1
-		switch string(c.key(k)) {
+		key, plain := c.rawKey(k)
+		if !plain {
+			key = c.decodedKey(k)
+		}
+		switch string(key) {
 		case "authorizationUrl":
 			authURL = v
 		case "tokenUrl":
@@ -243,7 +263,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 			}
 		case "pkceRequired":
 			if c.ver == a2aV10 && c.present(v) {
-				c.want(v, kindTrue)
+				c.wantBool(v)
 			}
 		}
 	}

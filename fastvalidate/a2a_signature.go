@@ -16,7 +16,11 @@ func (c *a2aCheck) signatures(arr uint32) {
 		var protected, signature uint32
 		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
 			v := k + 1
-			switch string(c.key(k)) {
+			key, plain := c.rawKey(k)
+			if !plain {
+				key = c.decodedKey(k)
+			}
+			switch string(key) {
 			case "protected":
 				protected = v
 			case "signature":

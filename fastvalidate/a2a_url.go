@@ -1,6 +1,8 @@
 package fastvalidate
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"net/netip"
 	"unsafe"
 )
@@ -28,6 +30,22 @@ func (c *a2aCheck) url(n uint32, kind urlKind) {
 // bad for a malformed one and risk (a warning, an error under the
 // production policy) for one that is well formed but unsafe to call.
 func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
+	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 && safeHTTPS(w.b[t.start:t.end]) {
+		return
+	}
+	w.judgeURL(n, kind, bad, risk)
+}
+
+// safeHTTPS reports whether b is a URL that checkURL passes without a
+// word, whatever its kind: plain https (see parsePlainHTTP) to a host that
+// is neither local nor internal.
+func safeHTTPS(b []byte) bool {
+	u, ok := parsePlainHTTP(b)
+	return ok && len(u.Scheme) == len("https") && !isLocalhost(u.Host) && !isInternalIP(u.Host)
+}
+
+// judgeURL is checkURL for any URL.
+func (w *walker) judgeURL(n uint32, kind urlKind, bad, risk Code) {
 	text := w.text(n)
 	u, ok := parsePlainHTTP(text)
 	if !ok {
@@ -62,28 +80,38 @@ func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
 	w.addGotSev(risk, sev, n, msg)
 }
 
-// plainPath marks the bytes a path or query may hold without a closer
-// look: RFC 3986 unreserved and sub-delims, ":", "@", "/" and "?".
-var plainPath = func() (t [256]bool) {
+// Classes of the bytes of a plain http(s) URL, one bit each, so that
+// eight bytes are judged by ANDing their classes.
+const (
+	// plainPath: the bytes a path or query may hold without a closer
+	// look: RFC 3986 unreserved and sub-delims, ":", "@", "/" and "?".
+	plainPath = 1 << iota
+	// plainHost: the bytes of a registered name made of letters, digits,
+	// dots and hyphens, as almost every host is.
+	plainHost
+)
+
+var plainURLClass = func() (t [256]uint8) {
 	for c := 0; c < 256; c++ {
-		t[c] = uriClass[c]&(uriUnreserved|uriSubDelim) != 0
+		if uriClass[c]&(uriUnreserved|uriSubDelim) != 0 {
+			t[c] |= plainPath
+		}
+		if uriClass[c]&uriAlpha != 0 || c >= '0' && c <= '9' || c == '.' || c == '-' {
+			t[c] |= plainHost
+		}
 	}
-	t[':'], t['@'], t['/'], t['?'] = true, true, true, true
+	for _, c := range ":@/?" {
+		t[c] |= plainPath
+	}
 	return t
 }()
 
-// plainHost marks the bytes of a registered name made of letters, digits,
-// dots and hyphens, as almost every host is.
-var plainHost = func() (t [256]bool) {
-	for c := 'a'; c <= 'z'; c++ {
-		t[c], t[c-'a'+'A'] = true, true
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
-	}
-	t['.'], t['-'] = true, true
-	return t
-}()
+// plain8 reports whether all eight bytes of b[i:i+8] are of class.
+func plain8(b []byte, i int, class uint8) bool {
+	b = b[i : i+8]
+	t := &plainURLClass
+	return t[b[0]]&t[b[1]]&t[b[2]]&t[b[3]]&t[b[4]]&t[b[5]]&t[b[6]]&t[b[7]]&class != 0
+}
 
 // parsePlainHTTP is ParseURI's fast path for the URLs cards are made of:
 // "http://" or "https://", a host of letters, digits, dots and hyphens, an
@@ -101,9 +129,7 @@ func parsePlainHTTP(b []byte) (u URI, ok bool) {
 		return u, false
 	}
 	start := i
-	for i < len(b) && plainHost[b[i]] {
-		i++
-	}
+	i = hostEnd(b, i)
 	if i == start {
 		return u, false
 	}
@@ -117,12 +143,50 @@ func parsePlainHTTP(b []byte) (u URI, ok bool) {
 	if i < len(b) && b[i] != '/' && b[i] != '?' {
 		return u, false
 	}
-	for ; i < len(b); i++ {
-		if !plainPath[b[i]] {
+	// Every byte before i is of the path class too (scheme, host, port),
+	// so the last eight bytes may be judged together even where they
+	// reach back before i.
+	for ; i+8 <= len(b); i += 8 {
+		if !plain8(b, i, plainPath) {
 			return u, false
 		}
 	}
+	if i < len(b) && !plain8(b, len(b)-8, plainPath) {
+		return u, false
+	}
 	return u, true
+}
+
+// hostEnd returns the end of the run of plainHost bytes at b[i:].
+func hostEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if m := nonHostBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(b) && plainURLClass[b[i]]&plainHost != 0 {
+		i++
+	}
+	return i
+}
+
+// nonHostBytes flags, in the top bit of each byte of the little-endian
+// word x, the bytes that are not plainHost: not an ASCII letter, digit,
+// dot or hyphen. Each range test adds to bytes of at most 0x7F, so no
+// carry crosses into the next byte.
+func nonHostBytes(x uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	y := x &^ high                   // the low seven bits
+	z := y | ones*0x20               // letters folded to lower case
+	in := func(lo, hi byte) uint64 { // top bit set where lo <= z <= hi
+		return (z + ones*uint64(0x80-lo)) &^ (z + ones*uint64(0x7F-hi))
+	}
+	control := y + ones*0x60 // top bit clear where y < 0x20, which folding would turn into '-', '.' or a digit
+	host := (in('a', 'z') | in('0', '9') | in('-', '.')) & control &^ x
+	return ^host & high
 }
 
 // urlRisk returns why a well-formed URL is unsafe to rely on, or "". It
@@ -229,6 +293,13 @@ var mediaName = func() (t [256]bool) {
 // isMediaType reports whether b is type/subtype (RFC 6838 names, or the
 // wildcard "*"), optionally followed by parameters after a semicolon.
 func isMediaType(b []byte) bool {
+	// Most cards name a few common types: one switch decides them.
+	switch string(b) {
+	case "text/plain", "text/html", "text/csv", "text/markdown", "text/event-stream",
+		"application/json", "application/pdf", "application/xml", "application/octet-stream",
+		"image/png", "image/jpeg", "image/gif", "image/webp", "audio/wav", "audio/mpeg", "video/mp4":
+		return true
+	}
 	i := mediaNameEnd(b, 0)
 	if i < 0 || i >= len(b) || b[i] != '/' {
 		return false
