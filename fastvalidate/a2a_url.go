@@ -37,12 +37,63 @@ func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
 }
 
 // safeHTTPS reports whether b is a URL that checkURL passes without a
-// word, whatever its kind: plain https (see parsePlainHTTP) to a host that
-// is neither local nor internal.
+// word, whatever its kind: one that parsePlainHTTP accepts with the scheme
+// https and a host that is neither local nor internal. It decides the
+// URLs cards are made of eight bytes a step.
 func safeHTTPS(b []byte) bool {
-	u, ok := parsePlainHTTP(b)
-	return ok && len(u.Scheme) == len("https") && !isLocalhost(u.Host) && !isInternalIP(u.Host)
+	const https = "https://"
+	if len(b) <= len(https) || binary.LittleEndian.Uint64(b) != httpsWord {
+		return false
+	}
+	i := len(https)
+	for {
+		if i+8 > len(b) {
+			for i < len(b) && plainURLClass[b[i]]&plainHost != 0 {
+				i++
+			}
+			break
+		}
+		if m := nonHostBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		i += 8
+	}
+	if i == len(https) {
+		return false
+	}
+	// A plain host can only be local if it ends in "localhost" or a dot,
+	// or internal if it ends in the digit of an IPv4 address.
+	if c := b[i-1]; c-'0' <= 9 || c|0x20 == 't' || c == '.' {
+		if host := b[len(https):i]; isLocalhost(host) || isInternalIP(host) {
+			return false
+		}
+	}
+	if i < len(b) && b[i] == ':' {
+		i++
+		for i < len(b) && b[i]-'0' <= 9 {
+			i++
+		}
+	}
+	if i == len(b) {
+		return true
+	}
+	if b[i] != '/' && b[i] != '?' {
+		return false
+	}
+	// Every byte before i is of the path class too (scheme, host, port),
+	// so the last eight bytes may be judged together even where they
+	// reach back before i.
+	for ; i+8 <= len(b); i += 8 {
+		if !plain8(b, i, plainPath) {
+			return false
+		}
+	}
+	return i == len(b) || plain8(b, len(b)-8, plainPath)
 }
+
+// httpsWord is "https://" as a little-endian word.
+const httpsWord = 'h' | 't'<<8 | 't'<<16 | 'p'<<24 | 's'<<32 | ':'<<40 | '/'<<48 | '/'<<56
 
 // judgeURL is checkURL for any URL.
 func (w *walker) judgeURL(n uint32, kind urlKind, bad, risk Code) {
@@ -129,7 +180,9 @@ func parsePlainHTTP(b []byte) (u URI, ok bool) {
 		return u, false
 	}
 	start := i
-	i = hostEnd(b, i)
+	for i < len(b) && plainURLClass[b[i]]&plainHost != 0 {
+		i++
+	}
 	if i == start {
 		return u, false
 	}
@@ -157,19 +210,6 @@ func parsePlainHTTP(b []byte) (u URI, ok bool) {
 	return u, true
 }
 
-// hostEnd returns the end of the run of plainHost bytes at b[i:].
-func hostEnd(b []byte, i int) int {
-	for ; i+8 <= len(b); i += 8 {
-		if m := nonHostBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for i < len(b) && plainURLClass[b[i]]&plainHost != 0 {
-		i++
-	}
-	return i
-}
-
 // nonHostBytes flags, in the top bit of each byte of the little-endian
 // word x, the bytes that are not plainHost: not an ASCII letter, digit,
 // dot or hyphen. Each range test adds to bytes of at most 0x7F, so no
@@ -179,13 +219,17 @@ func nonHostBytes(x uint64) uint64 {
 		ones = 0x0101010101010101
 		high = 0x8080808080808080
 	)
-	y := x &^ high                   // the low seven bits
-	z := y | ones*0x20               // letters folded to lower case
-	in := func(lo, hi byte) uint64 { // top bit set where lo <= z <= hi
-		return (z + ones*uint64(0x80-lo)) &^ (z + ones*uint64(0x7F-hi))
-	}
-	control := y + ones*0x60 // top bit clear where y < 0x20, which folding would turn into '-', '.' or a digit
-	host := (in('a', 'z') | in('0', '9') | in('-', '.')) & control &^ x
+	y := x &^ high     // the low seven bits
+	z := y | ones*0x20 // letters folded to lower case
+	// (z + ones*(0x80-lo)) &^ (z + ones*(0x7F-hi)) has the top bit set
+	// where lo <= z <= hi.
+	letter := (z + ones*(0x80-'a')) &^ (z + ones*(0x7F-'z'))
+	digit := (z + ones*(0x80-'0')) &^ (z + ones*(0x7F-'9'))
+	dotDash := (z + ones*(0x80-'-')) &^ (z + ones*(0x7F-'.'))
+	// Top bit clear where y < 0x20, which folding would turn into '-',
+	// '.' or a digit.
+	control := y + ones*0x60
+	host := (letter | digit | dotDash) & control &^ x
 	return ^host & high
 }
 
@@ -293,13 +337,23 @@ var mediaName = func() (t [256]bool) {
 // isMediaType reports whether b is type/subtype (RFC 6838 names, or the
 // wildcard "*"), optionally followed by parameters after a semicolon.
 func isMediaType(b []byte) bool {
-	// Most cards name a few common types: one switch decides them.
+	return commonMediaType(b) || anyMediaType(b)
+}
+
+// commonMediaType reports the few media types most cards name, in one
+// switch. TestCommonMediaTypes holds the same list.
+func commonMediaType(b []byte) bool {
 	switch string(b) {
 	case "text/plain", "text/html", "text/csv", "text/markdown", "text/event-stream",
 		"application/json", "application/pdf", "application/xml", "application/octet-stream",
 		"image/png", "image/jpeg", "image/gif", "image/webp", "audio/wav", "audio/mpeg", "video/mp4":
 		return true
 	}
+	return false
+}
+
+// anyMediaType is isMediaType for any text.
+func anyMediaType(b []byte) bool {
 	i := mediaNameEnd(b, 0)
 	if i < 0 || i >= len(b) || b[i] != '/' {
 		return false
