@@ -345,24 +345,26 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	}
 	v10 := ver == a2aV10
 
-	c.text(m.name, req&reqName != 0)
-	c.text(m.description, req&reqDescription != 0)
-	c.text(m.version, req&reqVersion != 0)
+	if !c.goodText(m.name) || !c.goodText(m.description) || !c.goodText(m.version) {
+		c.text(m.name, req&reqName != 0)
+		c.text(m.description, req&reqDescription != 0)
+		c.text(m.version, req&reqVersion != 0)
+	}
 	if !v10 {
-		if c.text(m.url, true) {
+		if c.goodText(m.url) || c.text(m.url, true) {
 			c.url(m.url, urlEndpoint)
 		}
-		if ver >= a2aV02 {
+		if ver >= a2aV02 && !c.goodText(m.protocolVersion) {
 			c.text(m.protocolVersion, req&reqProtocolVersion != 0)
 		}
 	}
 	if c.present(m.provider) && c.want(m.provider, kindObject) {
 		c.provider(m.provider)
 	}
-	if c.text(m.documentationURL, false) {
+	if c.optText(m.documentationURL) {
 		c.url(m.documentationURL, urlWeb)
 	}
-	if ver >= a2aV02 && c.text(m.iconURL, false) {
+	if ver >= a2aV02 && c.optText(m.iconURL) {
 		c.url(m.iconURL, urlWeb)
 	}
 	// Required members are never "absent as null": null is a type error.
@@ -480,6 +482,17 @@ func (c *a2aCheck) requiredText(obj, n uint32, code Code, name string) bool {
 	return c.textOf(n, true, code)
 }
 
+// optText is text(n, false) with the common cases inline.
+func (c *a2aCheck) optText(n uint32) bool {
+	if n == 0 {
+		return false
+	}
+	if c.tape[n].kind == kindString {
+		return true
+	}
+	return c.badText(n, false, CodeA2ARequired)
+}
+
 // goodText reports whether member n is a string that even a required
 // member may be, so that requiredText would report nothing.
 func (c *a2aCheck) goodText(n uint32) bool {
@@ -547,14 +560,16 @@ func (c *a2aCheck) provider(p uint32) {
 			url = k + 1
 		}
 	}
-	c.requiredText(p, org, CodeA2ARequired, "organization")
+	if !c.goodText(org) {
+		c.requiredText(p, org, CodeA2ARequired, "organization")
+	}
 	if c.ver == a2aV01 {
-		if c.text(url, false) {
+		if c.optText(url) {
 			c.url(url, urlWeb)
 		}
 		return
 	}
-	if c.requiredText(p, url, CodeA2ARequired, "url") {
+	if c.goodText(url) || c.requiredText(p, url, CodeA2ARequired, "url") {
 		c.url(url, urlWeb)
 	}
 }
@@ -608,7 +623,7 @@ func (c *a2aCheck) extension(x uint32) {
 		case "uri":
 			uri = v
 		case "description":
-			c.text(v, false)
+			c.optText(v)
 		case "required":
 			if c.present(v) {
 				c.wantBool(v)
@@ -621,7 +636,7 @@ func (c *a2aCheck) extension(x uint32) {
 	}
 	// The 0.x schemas require uri; the 1.0 proto does not mark it, but an
 	// extension without one names nothing.
-	if c.requiredText(x, uri, CodeA2ARequired, "uri") {
+	if c.goodText(uri) || c.requiredText(x, uri, CodeA2ARequired, "uri") {
 		c.url(uri, urlIdentifier)
 	}
 }
@@ -639,7 +654,7 @@ func (c *a2aCheck) authentication(a uint32) {
 		case "schemes":
 			schemes = v
 		case "credentials":
-			c.text(v, false)
+			c.optText(v)
 		}
 	}
 	if schemes == 0 {
@@ -654,19 +669,20 @@ func (c *a2aCheck) authentication(a uint32) {
 const maxSeenSkills = 32
 
 func (c *a2aCheck) skills(arr uint32) {
-	w, tape := c.w, c.tape
+	w, tape, b := c.w, c.tape, c.b
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
 	for s := arr + 1; s < tape[arr].end; s = skip(tape, s) {
-		if !c.want(s, kindObject) {
+		if tape[s].kind != kindObject {
+			w.addTypeMismatch(s, kindObject)
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k := s + 1; k < tape[s].end; k = skip(tape, k+1) {
+		for k := s + 1; k < tape[s].end; {
 			v := k + 1
-			key, plain := c.rawKey(k)
-			if !plain {
-				key = c.decodedKey(k)
+			key := b[tape[k].start:tape[k].end]
+			if tape[k].flags&flagEscaped != 0 {
+				key = w.key(k)
 			}
 			switch string(key) {
 			case "id":
@@ -678,7 +694,7 @@ func (c *a2aCheck) skills(arr uint32) {
 			case "tags":
 				tags = v
 			case "examples":
-				if c.present(v) {
+				if !stringsOnly(tape, v) && c.present(v) {
 					c.stringArray(v, false)
 				}
 			case "inputModes", "outputModes":
@@ -694,14 +710,17 @@ func (c *a2aCheck) skills(arr uint32) {
 			default:
 				c.snakeKey(k, inSkill)
 			}
+			k = skip(tape, v)
 		}
 		if c.ver == a2aV01 {
 			if !c.goodText(id) || !c.goodText(name) {
 				c.requiredText(s, id, CodeA2ARequired, "id")
 				c.requiredText(s, name, CodeA2ARequired, "name")
 			}
-			c.text(desc, false)
-			if c.present(tags) {
+			if desc != 0 && tape[desc].kind != kindString {
+				c.text(desc, false)
+			}
+			if tags != 0 && !stringsOnly(tape, tags) && c.present(tags) {
 				c.stringArray(tags, false)
 			}
 			continue
@@ -714,6 +733,7 @@ func (c *a2aCheck) skills(arr uint32) {
 		switch {
 		case tags == 0:
 			w.addMissing(CodeA2ARequired, s, "tags")
+		case stringsOnly(tape, tags) && (c.ver != a2aV10 || tape[tags].end != tags+1):
 		case tape[tags].kind == kindNull:
 			w.addTypeMismatch(tags, kindArray)
 		default:
@@ -734,12 +754,33 @@ func (c *a2aCheck) skills(arr uint32) {
 	}
 }
 
+// stringsOnly reports whether node n is an array of strings only: then
+// every node of its subtree is a string.
+func stringsOnly(tape []node, n uint32) bool {
+	if tape[n].kind != kindArray {
+		return false
+	}
+	for e := n + 1; e < tape[n].end; e++ {
+		if tape[e].kind != kindString {
+			return false
+		}
+	}
+	return true
+}
+
 // uniqueAmong reports id when one of the earlier skills' ids is the same.
 // Skills are few, so comparing with each earlier one is cheaper than any
 // index.
 func (c *a2aCheck) uniqueAmong(earlier []uint32, id uint32) {
+	tape, b := c.tape, c.b
+	t := &tape[id]
 	for _, e := range earlier {
-		if c.w.sc.sameString(c.b, e, id) {
+		u := &tape[e]
+		// Without escapes, different lengths are different ids.
+		if (t.flags|u.flags)&flagEscaped == 0 && t.end-t.start != u.end-u.start {
+			continue
+		}
+		if c.w.sc.sameString(b, e, id) {
 			c.w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
 			return
 		}
@@ -787,18 +828,20 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 			case "protocolVersion":
 				version = v
 			case "tenant":
-				c.text(v, false)
+				c.optText(v)
 			default:
 				c.snakeKey(k, inInterface)
 			}
 		}
-		if c.requiredText(e, url, CodeA2AInterface, "url") {
+		if c.goodText(url) || c.requiredText(e, url, CodeA2AInterface, "url") {
 			c.url(url, urlEndpoint)
 		}
-		if c.requiredText(e, binding, CodeA2AInterface, "protocolBinding") {
+		if c.goodText(binding) || c.requiredText(e, binding, CodeA2AInterface, "protocolBinding") {
 			c.transport(binding)
 		}
-		c.requiredText(e, version, CodeA2AInterface, "protocolVersion")
+		if !c.goodText(version) {
+			c.requiredText(e, version, CodeA2AInterface, "protocolVersion")
+		}
 	}
 }
 
@@ -821,10 +864,10 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 				transport = k + 1
 			}
 		}
-		if c.requiredText(e, url, CodeA2AInterface, "url") {
+		if c.goodText(url) || c.requiredText(e, url, CodeA2AInterface, "url") {
 			c.url(url, urlEndpoint)
 		}
-		if c.requiredText(e, transport, CodeA2AInterface, "transport") {
+		if c.goodText(transport) || c.requiredText(e, transport, CodeA2AInterface, "transport") {
 			c.transport(transport)
 		}
 	}
