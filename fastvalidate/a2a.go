@@ -512,7 +512,7 @@ func (c *a2aCheck) stringArray(n uint32, required bool) bool {
 	}
 	ok := true
 	tape := c.tape
-	for e := n + 1; e < tape[n].end; e = skip(tape, e) {
+	for e, end := n+1, tape[n].end; e < end; e = skip(tape, e) {
 		if tape[e].kind != kindString {
 			w.addTypeMismatch(e, kindString)
 			ok = false
@@ -534,7 +534,7 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if required && c.ver == a2aV10 && c.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	for e := n + 1; e < tape[n].end; e = skip(tape, e) {
+	for e, end := n+1, tape[n].end; e < end; e = skip(tape, e) {
 		switch t := &tape[e]; {
 		case t.kind != kindString:
 			w.addTypeMismatch(e, kindString)
@@ -548,7 +548,7 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 
 func (c *a2aCheck) provider(p uint32) {
 	var org, url uint32
-	for k := p + 1; k < c.end(p); k = c.next(k + 1) {
+	for k, end := p+1, c.end(p); k < end; k = c.next(k + 1) {
 		key, plain := c.rawKey(k)
 		if !plain {
 			key = c.decodedKey(k)
@@ -576,7 +576,7 @@ func (c *a2aCheck) provider(p uint32) {
 
 func (c *a2aCheck) capabilities(caps uint32) {
 	w := c.w
-	for k := caps + 1; k < c.end(caps); k = c.next(k + 1) {
+	for k, end := caps+1, c.end(caps); k < end; k = c.next(k + 1) {
 		v := k + 1
 		key, plain := c.rawKey(k)
 		if !plain {
@@ -599,7 +599,7 @@ func (c *a2aCheck) capabilities(caps uint32) {
 			}
 		case "extensions":
 			if c.ver >= a2aV02 && c.present(v) && c.want(v, kindArray) {
-				for e := v + 1; e < c.end(v); e = c.next(e) {
+				for e, end := v+1, c.end(v); e < end; e = c.next(e) {
 					if c.want(e, kindObject) {
 						c.extension(e)
 					}
@@ -613,7 +613,7 @@ func (c *a2aCheck) capabilities(caps uint32) {
 
 func (c *a2aCheck) extension(x uint32) {
 	var uri uint32
-	for k := x + 1; k < c.end(x); k = c.next(k + 1) {
+	for k, end := x+1, c.end(x); k < end; k = c.next(k + 1) {
 		v := k + 1
 		key, plain := c.rawKey(k)
 		if !plain {
@@ -644,7 +644,7 @@ func (c *a2aCheck) extension(x uint32) {
 func (c *a2aCheck) authentication(a uint32) {
 	w := c.w
 	var schemes uint32
-	for k := a + 1; k < c.end(a); k = c.next(k + 1) {
+	for k, end := a+1, c.end(a); k < end; k = c.next(k + 1) {
 		v := k + 1
 		key, plain := c.rawKey(k)
 		if !plain {
@@ -672,13 +672,13 @@ func (c *a2aCheck) skills(arr uint32) {
 	w, tape, b := c.w, c.tape, c.b
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	for s := arr + 1; s < tape[arr].end; s = skip(tape, s) {
+	for s, end := arr+1, tape[arr].end; s < end; s = skip(tape, s) {
 		if tape[s].kind != kindObject {
 			w.addTypeMismatch(s, kindObject)
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k := s + 1; k < tape[s].end; {
+		for k, end := s+1, tape[s].end; k < end; {
 			v := k + 1
 			key := b[tape[k].start:tape[k].end]
 			if tape[k].flags&flagEscaped != 0 {
@@ -809,12 +809,12 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 	if c.empty(arr) {
 		w.add(CodeA2ARequired, arr, "supportedInterfaces must hold at least one interface")
 	}
-	for e := arr + 1; e < c.end(arr); e = c.next(e) {
+	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
 		if !c.want(e, kindObject) {
 			continue
 		}
 		var url, binding, version uint32
-		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
+		for k, end := e+1, c.end(e); k < end; k = c.next(k + 1) {
 			v := k + 1
 			key, plain := c.rawKey(k)
 			if !plain {
@@ -847,12 +847,12 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 
 // additionalInterfaces checks the 0.2.4+ list of extra transports.
 func (c *a2aCheck) additionalInterfaces(arr uint32) {
-	for e := arr + 1; e < c.end(arr); e = c.next(e) {
+	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
 		if !c.want(e, kindObject) {
 			continue
 		}
 		var url, transport uint32
-		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
+		for k, end := e+1, c.end(e); k < end; k = c.next(k + 1) {
 			key, plain := c.rawKey(k)
 			if !plain {
 				key = c.decodedKey(k)
@@ -913,7 +913,7 @@ func (c *a2aCheck) hybrid() {
 // snakeCase reports the snake_case spellings of A2A names among obj's
 // members, naming the camelCase one meant.
 func (c *a2aCheck) snakeCase(obj uint32, scope uint8) {
-	for k := obj + 1; k < c.end(obj); k = c.next(k + 1) {
+	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
 		c.snakeKey(k, scope)
 	}
 }

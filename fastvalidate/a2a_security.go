@@ -6,7 +6,7 @@ package fastvalidate
 // OAuth flows object holds exactly one flow.
 
 func (c *a2aCheck) securitySchemes(obj uint32) {
-	for k := obj + 1; k < c.end(obj); k = c.next(k + 1) {
+	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
 		s := k + 1
 		if !c.want(s, kindObject) {
 			continue
@@ -22,7 +22,7 @@ func (c *a2aCheck) securitySchemes(obj uint32) {
 func (c *a2aCheck) scheme0x(s uint32) {
 	w := c.w
 	var typ, in, name, scheme, flows, oidc, metadata uint32
-	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
+	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
 		v := k + 1
 		key, plain := c.rawKey(k)
 		if !plain {
@@ -101,7 +101,7 @@ func (c *a2aCheck) scheme10(s uint32) {
 	w := c.w
 	held := 0
 	legacy := false
-	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
+	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
 		v := k + 1
 		which := 0
 		key, plain := c.rawKey(k)
@@ -143,7 +143,7 @@ func (c *a2aCheck) scheme10(s uint32) {
 func (c *a2aCheck) inner10(s uint32, which int) {
 	w := c.w
 	var location, name, scheme, flows, oidc, metadata uint32
-	for k := s + 1; k < c.end(s); k = c.next(k + 1) {
+	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
 		v := k + 1
 		key, plain := c.rawKey(k)
 		if !plain {
@@ -202,7 +202,7 @@ const (
 func (c *a2aCheck) flows(obj uint32) {
 	w := c.w
 	held := 0
-	for k := obj + 1; k < c.end(obj); k = c.next(k + 1) {
+	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
 		v := k + 1
 		flow := 0
 		key, plain := c.rawKey(k)
@@ -242,7 +242,7 @@ func (c *a2aCheck) flows(obj uint32) {
 func (c *a2aCheck) flow(f uint32, flow int) {
 	w := c.w
 	var authURL, tokenURL, deviceURL, scopes uint32
-	for k := f + 1; k < c.end(f); k = c.next(k + 1) {
+	for k, end := f+1, c.end(f); k < end; k = c.next(k + 1) {
 		v := k + 1
 		key, plain := c.rawKey(k)
 		if !plain {
@@ -281,7 +281,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 			w.addMissing(CodeA2ASecurityScheme, f, "scopes")
 		}
 	case c.present(scopes) && c.want(scopes, kindObject):
-		for k := scopes + 1; k < c.end(scopes); k = c.next(k + 1) {
+		for k, end := scopes+1, c.end(scopes); k < end; k = c.next(k + 1) {
 			c.want(k+1, kindString)
 		}
 	}
@@ -305,11 +305,11 @@ func (c *a2aCheck) requirements0x(arr uint32) {
 	if !c.want(arr, kindArray) {
 		return
 	}
-	for r := arr + 1; r < c.end(arr); r = c.next(r) {
+	for r, end := arr+1, c.end(arr); r < end; r = c.next(r) {
 		if !c.want(r, kindObject) {
 			continue
 		}
-		for k := r + 1; k < c.end(r); k = c.next(k + 1) {
+		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
 			c.schemeRef(k)
 			c.stringArray(k+1, false)
 		}
@@ -322,11 +322,11 @@ func (c *a2aCheck) requirements10(arr uint32) {
 	if !c.want(arr, kindArray) {
 		return
 	}
-	for r := arr + 1; r < c.end(arr); r = c.next(r) {
+	for r, end := arr+1, c.end(arr); r < end; r = c.next(r) {
 		if !c.want(r, kindObject) {
 			continue
 		}
-		for k := r + 1; k < c.end(r); k = c.next(k + 1) {
+		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
 			v := k + 1
 			if string(c.key(k)) != "schemes" {
 				w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
@@ -335,7 +335,7 @@ func (c *a2aCheck) requirements10(arr uint32) {
 			if !c.want(v, kindObject) {
 				continue
 			}
-			for s := v + 1; s < c.end(v); s = c.next(s + 1) {
+			for s, end := v+1, c.end(v); s < end; s = c.next(s + 1) {
 				c.schemeRef(s)
 				c.scopeList(s + 1)
 			}
@@ -349,7 +349,7 @@ func (c *a2aCheck) scopeList(n uint32) {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
 		return
 	}
-	for k := n + 1; k < c.end(n); k = c.next(k + 1) {
+	for k, end := n+1, c.end(n); k < end; k = c.next(k + 1) {
 		if string(c.key(k)) != "list" {
 			w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
 			continue
@@ -363,7 +363,7 @@ func (c *a2aCheck) scopeList(n uint32) {
 func (c *a2aCheck) schemeRef(k uint32) {
 	w := c.w
 	if ss := c.m.securitySchemes; ss != 0 && c.tape[ss].kind == kindObject {
-		for d := ss + 1; d < c.end(ss); d = c.next(d + 1) {
+		for d, end := ss+1, c.end(ss); d < end; d = c.next(d + 1) {
 			if w.sc.sameString(w.b, d, k) {
 				return
 			}

@@ -9,12 +9,12 @@ import "unicode/utf8"
 
 func (c *a2aCheck) signatures(arr uint32) {
 	w := c.w
-	for e := arr + 1; e < c.end(arr); e = c.next(e) {
+	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
 		if !c.want(e, kindObject) {
 			continue
 		}
 		var protected, signature uint32
-		for k := e + 1; k < c.end(e); k = c.next(k + 1) {
+		for k, end := e+1, c.end(e); k < end; k = c.next(k + 1) {
 			v := k + 1
 			key, plain := c.rawKey(k)
 			if !plain {
