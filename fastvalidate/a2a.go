@@ -680,8 +680,9 @@ func (c *a2aCheck) skills(arr uint32) {
 		var id, name, desc, tags uint32
 		for k, end := s+1, tape[s].end; k < end; {
 			v := k + 1
-			key := b[tape[k].start:tape[k].end]
-			if tape[k].flags&flagEscaped != 0 {
+			t := &tape[k]
+			key := b[t.start:t.end]
+			if t.flags&flagEscaped != 0 {
 				key = w.key(k)
 			}
 			switch string(key) {

@@ -47,10 +47,16 @@ func init() {
 
 func checkMA2D(w *walker) {
 	w.res.Profile = "ma2d"
+	tape, b := w.sc.tape, w.b
 	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
-	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
+	for k, end := uint32(1), tape[0].end; k < end; k = skip(tape, k+1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		t := &tape[k]
+		key := b[t.start:t.end]
+		if t.flags&flagEscaped != 0 {
+			key = w.key(k)
+		}
+		switch string(key) {
 		case "name":
 			name = v
 		case "version":
@@ -68,33 +74,39 @@ func checkMA2D(w *walker) {
 		case "metadata":
 			metadata = v
 		case "author", "license":
-			w.wantKind(v, kindString)
+			w.wantString(v)
 		case "homepage", "repository":
-			if w.wantKind(v, kindString) {
+			if w.wantString(v) {
 				w.checkURL(v, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
 			}
 		}
 	}
-	for i, n := range [...]uint32{name, version, description, skills, invocation} {
-		if n == 0 {
-			w.addMissing(CodeFieldRequired, 0, [...]string{"name", "version", "description", "skills", "invocation"}[i])
+	if name == 0 || version == 0 || description == 0 || skills == 0 || invocation == 0 {
+		for i, n := range [...]uint32{name, version, description, skills, invocation} {
+			if n == 0 {
+				w.addMissing(CodeFieldRequired, 0, [...]string{"name", "version", "description", "skills", "invocation"}[i])
+			}
 		}
 	}
-	if name != 0 && w.wantKind(name, kindString) {
-		if text := w.text(name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
+	if name != 0 && w.wantString(name) {
+		if text := w.stringAt(name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
 			w.addGot(CodeMA2DName, name, "name must be 1 to 50 characters of [a-z0-9-]")
 		}
 	}
-	if version != 0 && w.wantKind(version, kindString) && !IsSemVer(w.text(version)) {
+	if version != 0 && w.wantString(version) && !IsSemVer(w.stringAt(version)) {
 		w.addGot(CodeMA2DVersion, version, "version is not Semantic Versioning (X.Y.Z)")
 	}
-	if description != 0 && w.wantKind(description, kindString) {
-		if n := w.codePoints(description); n < 200 || n > 2000 {
+	if description != 0 && w.wantString(description) {
+		if n := w.length(description); n < 200 || n > 2000 {
 			w.addArg(CodeMA2DDescription, description, "description has %d characters; 200 to 2000 are required", int64(n))
 		}
 	}
+	// The string name nodes of the skills, for examples[].skill; nil
+	// when there are more skills than seen holds.
+	var seen [maxSeenSkills]uint32
+	var names []uint32
 	if skills != 0 && w.wantKind(skills, kindArray) {
-		w.ma2dSkills(skills)
+		names = w.ma2dSkills(skills, seen[:0])
 	}
 	if invocation != 0 && w.wantKind(invocation, kindObject) {
 		w.ma2dInvocation(invocation)
@@ -103,11 +115,37 @@ func checkMA2D(w *walker) {
 		w.ma2dCapabilities(capabilities)
 	}
 	if examples != 0 && w.wantKind(examples, kindArray) {
-		w.ma2dExamples(examples, skills)
+		w.ma2dExamples(examples, skills, names)
 	}
 	if metadata != 0 && w.wantKind(metadata, kindObject) {
 		w.ma2dMetadata(metadata)
 	}
+}
+
+// wantString is wantKind(n, kindString) with the common case inline.
+func (w *walker) wantString(n uint32) bool {
+	if w.sc.tape[n].kind == kindString {
+		return true
+	}
+	w.addTypeMismatch(n, kindString)
+	return false
+}
+
+// length is codePoints with the common case inline: a string without
+// escapes or non-ASCII bytes has as many code points as bytes.
+func (w *walker) length(n uint32) int {
+	if t := &w.sc.tape[n]; t.flags&(flagEscaped|flagNonASCII) == 0 {
+		return int(t.end - t.start)
+	}
+	return w.codePoints(n)
+}
+
+// stringAt is text with the common case inline.
+func (w *walker) stringAt(n uint32) []byte {
+	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 {
+		return w.b[t.start:t.end]
+	}
+	return w.text(n)
 }
 
 var ma2dNameChars, ma2dSkillChars = func() (name, skill [256]bool) {
@@ -130,18 +168,27 @@ func matchTable(b []byte, t *[256]bool) bool {
 	return true
 }
 
-func (w *walker) ma2dSkills(arr uint32) {
-	if w.empty(arr) {
+// ma2dSkills checks the skills and returns names with the string name of
+// each skill appended, or nil when names has too little room for them.
+func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
+	tape, b := w.sc.tape, w.b
+	if tape[arr].end == arr+1 {
 		w.add(CodeMA2DSkills, arr, "skills must define at least one skill")
 	}
-	for s := arr + 1; s < w.end(arr); s = w.next(s) {
-		if !w.wantKind(s, kindObject) {
+	for s, end := arr+1, tape[arr].end; s < end; s = skip(tape, s) {
+		if tape[s].kind != kindObject {
+			w.addTypeMismatch(s, kindObject)
 			continue
 		}
 		var name, desc uint32
-		for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+		for k, end := s+1, tape[s].end; k < end; k = skip(tape, k+1) {
 			v := k + 1
-			switch string(w.key(k)) {
+			t := &tape[k]
+			key := b[t.start:t.end]
+			if t.flags&flagEscaped != 0 {
+				key = w.key(k)
+			}
+			switch string(key) {
 			case "name":
 				name = v
 			case "description":
@@ -151,42 +198,54 @@ func (w *walker) ma2dSkills(arr uint32) {
 			case "examples":
 				w.wantKind(v, kindArray)
 			case "returns", "mcp_server", "mcp_tool":
-				w.wantKind(v, kindString)
+				w.wantString(v)
 			}
 		}
 		switch {
 		case name == 0:
 			w.addMissing(CodeFieldRequired, s, "name")
-		case w.wantKind(name, kindString):
-			if text := w.text(name); len(text) == 0 || !matchTable(text, &ma2dSkillChars) {
+		case w.wantString(name):
+			if text := w.stringAt(name); len(text) == 0 || !matchTable(text, &ma2dSkillChars) {
 				w.addGot(CodeMA2DSkillName, name, "skill name must match ^[a-z0-9_]+$ (snake_case)")
+			}
+			if names != nil && len(names) < cap(names) {
+				names = append(names, name)
+			} else {
+				names = nil
 			}
 		}
 		switch {
 		case desc == 0:
 			w.addMissing(CodeFieldRequired, s, "description")
-		case w.wantKind(desc, kindString):
-			if n := w.codePoints(desc); n < 50 {
+		case w.wantString(desc):
+			if n := w.length(desc); n < 50 {
 				w.addArg(CodeMA2DSkillDescription, desc, "skill description has %d characters; at least 50 are required", int64(n))
 			}
 		}
 	}
+	return names
 }
 
 func (w *walker) ma2dInvocation(inv uint32) {
+	tape, b := w.sc.tape, w.b
 	var protocol, endpoint uint32
-	for k := inv + 1; k < w.end(inv); k = w.next(k + 1) {
+	for k, end := inv+1, tape[inv].end; k < end; k = skip(tape, k+1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		t := &tape[k]
+		key := b[t.start:t.end]
+		if t.flags&flagEscaped != 0 {
+			key = w.key(k)
+		}
+		switch string(key) {
 		case "protocol":
 			protocol = v
 		case "endpoint":
 			endpoint = v
 		case "method":
-			w.wantKind(v, kindString)
+			w.wantString(v)
 		case "format":
-			if w.wantKind(v, kindString) {
-				switch string(w.text(v)) {
+			if w.wantString(v) {
+				switch string(w.stringAt(v)) {
 				case "json-rpc", "rest", "graphql":
 				default:
 					w.addGot(CodeMA2DFormat, v, "format is not one of json-rpc, rest, graphql")
@@ -196,19 +255,19 @@ func (w *walker) ma2dInvocation(inv uint32) {
 			if !w.wantKind(v, kindObject) {
 				continue
 			}
-			for a := v + 1; a < w.end(v); a = w.next(a + 1) {
+			for a, end := v+1, tape[v].end; a < end; a = skip(tape, a+1) {
 				f := a + 1
 				switch string(w.key(a)) {
 				case "type":
-					if w.wantKind(f, kindString) {
-						switch string(w.text(f)) {
+					if w.wantString(f) {
+						switch string(w.stringAt(f)) {
 						case "none", "bearer", "api_key", "oauth2", "basic", "mtls":
 						default:
 							w.addGot(CodeMA2DAuthType, f, "authentication type is not one of none, bearer, api_key, oauth2, basic, mtls")
 						}
 					}
 				case "required":
-					w.wantKind(f, kindTrue)
+					w.wantBoolean(f)
 				}
 			}
 		}
@@ -216,8 +275,8 @@ func (w *walker) ma2dInvocation(inv uint32) {
 	switch {
 	case protocol == 0:
 		w.addMissing(CodeFieldRequired, inv, "protocol")
-	case w.wantKind(protocol, kindString):
-		switch string(w.text(protocol)) {
+	case w.wantString(protocol):
+		switch string(w.stringAt(protocol)) {
 		case "mcp", "rest", "grpc", "graphql", "websocket":
 		default:
 			w.addGot(CodeMA2DProtocol, protocol, "protocol is not one of mcp, rest, grpc, graphql, websocket")
@@ -226,19 +285,32 @@ func (w *walker) ma2dInvocation(inv uint32) {
 	switch {
 	case endpoint == 0:
 		w.addMissing(CodeFieldRequired, inv, "endpoint")
-	case w.wantKind(endpoint, kindString):
+	case w.wantString(endpoint):
 		w.checkURL(endpoint, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
 	}
 }
 
+// wantBoolean is wantKind(n, kindTrue) with the common case inline.
+func (w *walker) wantBoolean(n uint32) {
+	if k := w.sc.tape[n].kind; k != kindTrue && k != kindFalse {
+		w.addTypeMismatch(n, kindTrue)
+	}
+}
+
 func (w *walker) ma2dCapabilities(caps uint32) {
-	for k := caps + 1; k < w.end(caps); k = w.next(k + 1) {
+	tape, b := w.sc.tape, w.b
+	for k, end := caps+1, tape[caps].end; k < end; k = skip(tape, k+1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		t := &tape[k]
+		key := b[t.start:t.end]
+		if t.flags&flagEscaped != 0 {
+			key = w.key(k)
+		}
+		switch string(key) {
 		case "languages":
 			if w.wantKind(v, kindArray) {
-				for e := v + 1; e < w.end(v); e = w.next(e) {
-					if w.wantKind(e, kindString) && !isISO639_1(w.text(e)) {
+				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
+					if w.wantString(e) && !isISO639_1(w.stringAt(e)) {
 						w.addGot(CodeMA2DLanguage, e, "language is not an ISO 639-1 code")
 					}
 				}
@@ -247,11 +319,11 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 			w.stringList(v)
 		case "input_modes":
 			if w.wantKind(v, kindArray) {
-				for e := v + 1; e < w.end(v); e = w.next(e) {
-					if !w.wantKind(e, kindString) {
+				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
+					if !w.wantString(e) {
 						continue
 					}
-					switch string(w.text(e)) {
+					switch string(w.stringAt(e)) {
 					case "text", "voice", "image", "video", "file":
 					default:
 						w.addGot(CodeMA2DMode, e, "input mode is not one of text, voice, image, video, file")
@@ -260,11 +332,11 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 			}
 		case "output_modes":
 			if w.wantKind(v, kindArray) {
-				for e := v + 1; e < w.end(v); e = w.next(e) {
-					if !w.wantKind(e, kindString) {
+				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
+					if !w.wantString(e) {
 						continue
 					}
-					switch string(w.text(e)) {
+					switch string(w.stringAt(e)) {
 					case "text", "json", "speech", "image", "video", "file":
 					default:
 						w.addGot(CodeMA2DMode, e, "output mode is not one of text, json, speech, image, video, file")
@@ -272,15 +344,18 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 				}
 			}
 		case "streaming", "async", "state_management":
-			w.wantKind(v, kindTrue)
+			w.wantBoolean(v)
 		case "rate_limit":
-			w.wantKind(v, kindString)
+			w.wantString(v)
 		}
 	}
 }
 
 // stringList checks an array of strings.
 func (w *walker) stringList(v uint32) {
+	if stringsOnly(w.sc.tape, v) {
+		return
+	}
 	if w.wantKind(v, kindArray) {
 		for e := v + 1; e < w.end(v); e = w.next(e) {
 			w.wantKind(e, kindString)
@@ -288,15 +363,24 @@ func (w *walker) stringList(v uint32) {
 	}
 }
 
-func (w *walker) ma2dExamples(arr, skills uint32) {
-	for x := arr + 1; x < w.end(arr); x = w.next(x) {
-		if !w.wantKind(x, kindObject) {
+// ma2dExamples checks the examples; names are the string name nodes of
+// the skills, or nil to look them up in skills.
+func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
+	tape, b := w.sc.tape, w.b
+	for x, end := arr+1, tape[arr].end; x < end; x = skip(tape, x) {
+		if tape[x].kind != kindObject {
+			w.addTypeMismatch(x, kindObject)
 			continue
 		}
 		var skill, input, output uint32
-		for k := x + 1; k < w.end(x); k = w.next(k + 1) {
+		for k, end := x+1, tape[x].end; k < end; k = skip(tape, k+1) {
 			v := k + 1
-			switch string(w.key(k)) {
+			t := &tape[k]
+			key := b[t.start:t.end]
+			if t.flags&flagEscaped != 0 {
+				key = w.key(k)
+			}
+			switch string(key) {
 			case "skill":
 				skill = v
 			case "input":
@@ -304,13 +388,15 @@ func (w *walker) ma2dExamples(arr, skills uint32) {
 			case "output":
 				output = v
 			case "description":
-				w.wantKind(v, kindString)
+				w.wantString(v)
 			}
 		}
 		switch {
 		case skill == 0:
 			w.addMissing(CodeFieldRequired, x, "skill")
-		case w.wantKind(skill, kindString) && !w.ma2dDefinesSkill(skills, skill):
+		case !w.wantString(skill):
+		case names != nil && w.sameAsOne(names, skill):
+		case names != nil || !w.ma2dDefinesSkill(skills, skill):
 			w.addGot(CodeMA2DExampleSkill, skill, "example names no skill the card defines")
 		}
 		for i, n := range [...]uint32{input, output} {
@@ -321,6 +407,24 @@ func (w *walker) ma2dExamples(arr, skills uint32) {
 			}
 		}
 	}
+}
+
+// sameAsOne reports whether the string node s equals one of the string
+// nodes of set.
+func (w *walker) sameAsOne(set []uint32, s uint32) bool {
+	tape := w.sc.tape
+	t := &tape[s]
+	for _, n := range set {
+		u := &tape[n]
+		// Without escapes, different lengths are different strings.
+		if (t.flags|u.flags)&flagEscaped == 0 && t.end-t.start != u.end-u.start {
+			continue
+		}
+		if w.sc.sameString(w.b, n, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // ma2dDefinesSkill reports whether some skills[].name equals the string
@@ -341,11 +445,17 @@ func (w *walker) ma2dDefinesSkill(skills, name uint32) bool {
 }
 
 func (w *walker) ma2dMetadata(meta uint32) {
-	for k := meta + 1; k < w.end(meta); k = w.next(k + 1) {
+	tape, b := w.sc.tape, w.b
+	for k, end := meta+1, tape[meta].end; k < end; k = skip(tape, k+1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		t := &tape[k]
+		key := b[t.start:t.end]
+		if t.flags&flagEscaped != 0 {
+			key = w.key(k)
+		}
+		switch string(key) {
 		case "created_at", "updated_at":
-			if w.wantKind(v, kindString) && !isISO8601(w.text(v)) {
+			if w.wantString(v) && !isISO8601(w.stringAt(v)) {
 				w.addGot(CodeMA2DTimestamp, v, "timestamp is not ISO 8601 (e.g. 2026-01-28T12:00:00Z)")
 			}
 		case "tags", "categories":
