@@ -166,3 +166,27 @@ func TestMA2DExampleSkillsBeyondSeen(t *testing.T) {
 		}
 	}
 }
+
+// TestMA2DListsOfAnyKind feeds the ma2d lists whose strings are read
+// inline values of every kind.
+func TestMA2DListsOfAnyKind(t *testing.T) {
+	v := newTestValidator(t, "ma2d")
+	for _, list := range []string{"languages", "input_modes", "output_modes", "domains"} {
+		card := edited(t, ma2dCard, "/capabilities/"+list, `["en", 1, ["x"], {"a": "b"}, null, "\u0074ext", true]`)
+		var got []string
+		for _, f := range v.Validate([]byte(card)).Findings() {
+			got = append(got, f.Code.String()+" "+f.Path)
+		}
+		want := []string{"field.type /capabilities/" + list + "/1", "field.type /capabilities/" + list + "/2",
+			"field.type /capabilities/" + list + "/3", "field.type /capabilities/" + list + "/4", "field.type /capabilities/" + list + "/6"}
+		switch list {
+		case "languages":
+			want = slices.Insert(want, 4, "ma2d.language /capabilities/languages/5")
+		case "input_modes", "output_modes":
+			want = slices.Insert(want, 0, "ma2d.mode /capabilities/"+list+"/0")
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: %q, want %q", list, got, want)
+		}
+	}
+}

@@ -140,6 +140,16 @@ func (w *walker) length(n uint32) int {
 	return w.codePoints(n)
 }
 
+// plainString returns string node n as the card writes it, and true,
+// when it is a string without escapes.
+func (w *walker) plainString(n uint32) ([]byte, bool) {
+	t := &w.sc.tape[n]
+	if t.kind != kindString || t.flags&flagEscaped != 0 {
+		return nil, false
+	}
+	return w.b[t.start:t.end], true
+}
+
 // stringAt is text with the common case inline.
 func (w *walker) stringAt(n uint32) []byte {
 	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 {
@@ -310,6 +320,9 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 		case "languages":
 			if w.wantKind(v, kindArray) {
 				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
+					if text, ok := w.plainString(e); ok && isISO639_1(text) {
+						continue
+					}
 					if w.wantString(e) && !isISO639_1(w.stringAt(e)) {
 						w.addGot(CodeMA2DLanguage, e, "language is not an ISO 639-1 code")
 					}
@@ -320,10 +333,14 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 		case "input_modes":
 			if w.wantKind(v, kindArray) {
 				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
-					if !w.wantString(e) {
-						continue
+					text, ok := w.plainString(e)
+					if !ok {
+						if !w.wantString(e) {
+							continue
+						}
+						text = w.stringAt(e)
 					}
-					switch string(w.stringAt(e)) {
+					switch string(text) {
 					case "text", "voice", "image", "video", "file":
 					default:
 						w.addGot(CodeMA2DMode, e, "input mode is not one of text, voice, image, video, file")
@@ -333,10 +350,14 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 		case "output_modes":
 			if w.wantKind(v, kindArray) {
 				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
-					if !w.wantString(e) {
-						continue
+					text, ok := w.plainString(e)
+					if !ok {
+						if !w.wantString(e) {
+							continue
+						}
+						text = w.stringAt(e)
 					}
-					switch string(w.stringAt(e)) {
+					switch string(text) {
 					case "text", "json", "speech", "image", "video", "file":
 					default:
 						w.addGot(CodeMA2DMode, e, "output mode is not one of text, json, speech, image, video, file")
@@ -493,6 +514,30 @@ func isISO639_1(b []byte) bool {
 // followed by nothing (local time), Z, or an offset ±hh[:mm]. The basic
 // format (no separators) and week or ordinal dates are not accepted.
 func isISO8601(b []byte) bool {
+	return utcSeconds(b) || anyISO8601(b)
+}
+
+// utcSeconds reports the form most cards write, YYYY-MM-DDThh:mm:ssZ,
+// valid and before 24:00, deciding it at fixed positions.
+func utcSeconds(b []byte) bool {
+	if len(b) != 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[19] != 'Z' {
+		return false
+	}
+	var top byte // the largest b[i] - '0': above 9 for any byte not a digit
+	d := func(i int) int {
+		c := b[i] - '0'
+		top = max(top, c)
+		return int(c)
+	}
+	year := d(0)*1000 + d(1)*100 + d(2)*10 + d(3)
+	month, day := d(5)*10+d(6), d(8)*10+d(9)
+	hour, minute, second := d(11)*10+d(12), d(14)*10+d(15), d(17)*10+d(18)
+	return top <= 9 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) &&
+		hour <= 23 && minute <= 59 && second <= 60
+}
+
+// anyISO8601 is isISO8601 for any text.
+func anyISO8601(b []byte) bool {
 	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
 		return false
 	}

@@ -140,3 +140,29 @@ func TestAuto(t *testing.T) {
 		t.Errorf("profile.unknown message %q does not name the members looked for", msg)
 	}
 }
+
+// TestUTCSeconds checks the fixed-position path for timestamps against the
+// general one, with every byte value at every position of a few stamps.
+func TestUTCSeconds(t *testing.T) {
+	fast := 0
+	for _, base := range []string{"2026-01-28T12:00:00Z", "2000-02-29T23:59:60Z", "1900-02-28T00:00:00Z", "2026-12-31T24:00:00Z", "2026-04-30T09:05:07Z"} {
+		for i := range len(base) {
+			for c := 0; c < 256; c++ {
+				b := []byte(base)
+				b[i] = byte(c)
+				if utcSeconds(b) {
+					fast++
+					if !anyISO8601(b) {
+						t.Fatalf("utcSeconds passes %q, the general path does not", b)
+					}
+				}
+				if isISO8601(b) != anyISO8601(b) {
+					t.Fatalf("isISO8601(%q) = %v, the general path says %v", b, isISO8601(b), anyISO8601(b))
+				}
+			}
+		}
+	}
+	if fast < 100 {
+		t.Fatalf("only %d stamps took the fixed-position path", fast)
+	}
+}
