@@ -187,9 +187,9 @@ func skipWS(b []byte, i int) int {
 
 // frame saves the enclosing container's state while a nested one is open.
 type frame struct {
-	node  uint32
-	count uint32
-	names uint64
+	node     uint32
+	inObject bool
+	names    uint64
 }
 
 func (s *scanner) growTape(tape []node) []node {
@@ -200,7 +200,7 @@ func (s *scanner) growTape(tape []node) []node {
 // scan reads exactly one JSON value from b onto the tape. It reports false
 // with s.err set at the first violation.
 //
-// The loop keeps the tape, the open container and its member count in
+// The loop keeps the tape, the open container, its kind and its name filter in
 // locals; a method call per token would cost more than the token.
 func (s *scanner) scan(b []byte) bool {
 	s.err = 0
@@ -212,7 +212,7 @@ func (s *scanner) scan(b []byte) bool {
 	stack := s.stack[:0]
 	nt := uint32(0)
 	parent := noParent
-	count := uint32(0)
+	inObject := false // whether parent is an object, kept out of the tape
 	// names is a two-hash Bloom filter of the open object's member names.
 	// A card's objects are small, so most never see two names on one bit
 	// and skip the duplicate search at their close.
@@ -241,7 +241,6 @@ value:
 	if int(nt) == len(tape) {
 		tape = s.growTape(tape)
 	}
-	count++
 	switch c := b[i]; {
 	case c == '"':
 		// Short values (types, tags, enums) end in their first two words;
@@ -286,8 +285,8 @@ value:
 			k = kindArray
 		}
 		tape[nt] = node{start: uint32(i), parent: parent, kind: k}
-		stack = append(stack, frame{node: parent, count: count, names: names})
-		parent, count, names = nt, 0, 0
+		stack = append(stack, frame{node: parent, inObject: inObject, names: names})
+		parent, inObject, names = nt, k == kindObject, 0
 		nt++
 		i = skipWS(b, i+1)
 		if k == kindObject {
@@ -332,7 +331,7 @@ after:
 	// Compact JSON puts a comma right after most values.
 	if i < len(b) && b[i] == ',' && parent != noParent {
 		i = skipWS(b, i+1)
-		if tape[parent].kind == kindObject {
+		if inObject {
 			goto key
 		}
 		goto value
@@ -352,7 +351,7 @@ after:
 		code, errOff, errNode = CodeJSONSyntax, i, parent
 		goto fail
 	}
-	if tape[parent].kind == kindObject {
+	if inObject {
 		switch b[i] {
 		case ',':
 			i = skipWS(b, i+1)
@@ -378,11 +377,9 @@ close:
 	{
 		obj := parent
 		tape[obj].end = nt
-		if tape[obj].kind == kindObject {
-			// Members were counted per key and per value.
-			count /= 2
+		if inObject {
 			if tape[obj].flags&flagNameClash != 0 {
-				if dup := s.duplicateKey(b, tape[:nt], obj, count); dup != 0 {
+				if dup := s.duplicateKey(b, tape[:nt], obj); dup != 0 {
 					code, errOff, errNode = CodeJSONDuplicateKey, int(tape[dup].start)-1, dup+1
 					goto fail
 				}
@@ -390,7 +387,7 @@ close:
 		}
 		top := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		parent, count, names = top.node, top.count, top.names
+		parent, inObject, names = top.node, top.inObject, top.names
 	}
 	goto after
 
@@ -402,7 +399,6 @@ key:
 	if int(nt) == len(tape) {
 		tape = s.growTape(tape)
 	}
-	count++
 	// The name filter hashes a name's length and first eight bytes. A name
 	// is followed by at least a quote, a colon, a value and a brace, so a
 	// word load from its start stays inside b but in tiny documents; most
@@ -474,13 +470,19 @@ fail:
 // duplicateKey returns the key node of the first member of obj whose name
 // repeats an earlier one, or 0. Names compare decoded: "a" and "\u0061" are
 // the same name.
-func (s *scanner) duplicateKey(b []byte, tape []node, obj, members uint32) uint32 {
+func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 	end := tape[obj].end
 	next := func(v uint32) uint32 {
 		if k := tape[v].kind; k == kindObject || k == kindArray {
 			return tape[v].end
 		}
 		return v + 1
+	}
+	// The scan loop does not count members; only the rare object that
+	// gets here needs its count.
+	members := uint32(0)
+	for k := obj + 1; k < end; k = next(k + 1) {
+		members++
 	}
 	if members <= 16 {
 		// Compare one-word signatures first; only equal ones compare in full.
