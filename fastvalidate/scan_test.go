@@ -321,3 +321,43 @@ func checkScanCase(t *testing.T, name, doc string, want []hit) {
 		}
 	})
 }
+
+// TestScan_NameFilterQuietOnCards holds nameFilterMul to what it was chosen
+// for: the member names of the objects cards are made of do not look like
+// duplicates to the scanner's name filter, so objects of valid cards do not
+// pay for the exact search. Correctness does not depend on it; speed does.
+// The filter sees a name's first eight bytes and its length only, so an
+// A2A 1.0 interface, with protocolBinding beside protocolVersion, is the
+// one object that is always searched.
+func TestScan_NameFilterQuietOnCards(t *testing.T) {
+	var sc scanner
+	sc.maxDepth = DefaultMaxDepth
+	for _, dialect := range []string{"a2a/0.1", "a2a/0.2", "a2a/0.3", "a2a/1.0", "ma2d", "agentcard", "agentcard-schema"} {
+		objects, searched := 0, 0
+		for _, card := range generatedCards(t, 1000, dialect) {
+			if !sc.scan(card) {
+				t.Fatalf("%s: generated card does not scan: %s", dialect, card)
+			}
+			for n := range sc.tape {
+				obj := &sc.tape[n]
+				if obj.kind != kindObject {
+					continue
+				}
+				objects++
+				escaped, binding, version := false, false, false
+				for k := uint32(n) + 1; k < obj.end; k = sc.next(k + 1) {
+					key := &sc.tape[k]
+					escaped = escaped || key.flags&flagEscaped != 0
+					binding = binding || string(card[key.start:key.end]) == "protocolBinding"
+					version = version || string(card[key.start:key.end]) == "protocolVersion"
+				}
+				if obj.flags&flagNameClash != 0 && !escaped && !(binding && version) {
+					searched++
+				}
+			}
+		}
+		if searched != 0 {
+			t.Errorf("%s: %d of %d objects sent to the duplicate search", dialect, searched, objects)
+		}
+	}
+}
