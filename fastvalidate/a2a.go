@@ -338,9 +338,18 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	c := a2aCheck{w: w, tape: w.sc.tape, b: w.b, ver: ver, m: m}
 	req := requiredByVersion[ver]
 	present := [...]uint32{m.name, m.description, m.url, m.supportedInterfaces, m.version, m.protocolVersion, m.capabilities, m.defaultInputModes, m.defaultOutputModes, m.skills}
+	// One bit per member, set without a branch: which are there differs
+	// from card to card, so a branch per member would often be
+	// mispredicted.
+	var have uint16
 	for i, n := range present {
-		if n == 0 && req&(1<<i) != 0 {
-			w.addMissing(CodeA2ARequired, 0, requiredNames[i])
+		have |= uint16(b2u(n != 0)) << i
+	}
+	if missing := req &^ have; missing != 0 {
+		for i := range present {
+			if missing&(1<<i) != 0 {
+				w.addMissing(CodeA2ARequired, 0, requiredNames[i])
+			}
 		}
 	}
 	v10 := ver == a2aV10
@@ -888,6 +897,9 @@ func (c *a2aCheck) transport(n uint32) {
 // its 1.0 ones; SDKs emit them on purpose for older clients.
 func (c *a2aCheck) hybrid() {
 	m := c.m
+	if m.url|m.preferredTransport|m.additionalInterfaces|m.protocolVersion|m.security|m.extendedCard == 0 {
+		return
+	}
 	legacy := [...]uint32{m.url, m.preferredTransport, m.additionalInterfaces, m.protocolVersion, m.security, m.extendedCard}
 	names := [...]string{"url", "preferredTransport", "additionalInterfaces", "protocolVersion", "security", "supportsAuthenticatedExtendedCard"}
 	w := c.w

@@ -1,6 +1,9 @@
 package fastvalidate
 
 import (
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -86,8 +89,9 @@ func TestProfiles_ZeroAllocs(t *testing.T) {
 }
 
 // BenchmarkProfile measures each profile on generated cards of its dialect,
-// beside fastjson parsing the same bytes with a reused Parser and checking
-// nothing: the floor any validator that reads the whole card stands on.
+// and on the cards of shared/corpus/real it finds valid, beside fastjson
+// parsing the same bytes with a reused Parser and checking nothing: the
+// floor any validator that reads the whole card stands on.
 func BenchmarkProfile(b *testing.B) {
 	for _, bc := range []struct {
 		name, profile string
@@ -100,51 +104,17 @@ func BenchmarkProfile(b *testing.B) {
 		{"ma2d", "ma2d", []string{"ma2d"}},
 		{"auto_mixed", "auto", []string{"a2a/0.1", "a2a/0.2", "a2a/0.3", "a2a/1.0", "ma2d", "agentcard"}},
 	} {
-		cards := generatedCards(b, 256, bc.dialects...)
-		total := 0
-		for _, c := range cards {
-			total += len(c)
+		benchCards(b, bc.name, bc.profile, generatedCards(b, 256, bc.dialects...))
+	}
+	// Real cards are mostly pretty-printed, which the generated ones are
+	// not. A family with only a few valid cards gets no row: predictors
+	// would learn them by heart.
+	real := realValidCards(b)
+	for _, family := range []string{"a2a", "ma2d", "agentcard"} {
+		if len(real[family]) < 8 {
+			continue
 		}
-		mean := int64(total / len(cards))
-		b.Run(bc.name+"/cardscan", func(b *testing.B) {
-			v := MustNew(bc.profile)
-			b.SetBytes(mean)
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if !v.Validate(cards[i%len(cards)]).Valid() {
-					b.Fatal("generated card invalid")
-				}
-				i++
-			}
-		})
-		// The strict pass alone: what is left of the gap to fastjson is the
-		// profile's rules.
-		b.Run(bc.name+"/strict-scan-only", func(b *testing.B) {
-			var sc scanner
-			sc.maxDepth = DefaultMaxDepth
-			b.SetBytes(mean)
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if !sc.scan(cards[i%len(cards)]) {
-					b.Fatal("scan failed")
-				}
-				i++
-			}
-		})
-		b.Run(bc.name+"/fastjson", func(b *testing.B) {
-			var p fastjson.Parser
-			b.SetBytes(mean)
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if _, err := p.ParseBytes(cards[i%len(cards)]); err != nil {
-					b.Fatal(err)
-				}
-				i++
-			}
-		})
+		benchCards(b, "real_"+family, family, real[family])
 	}
 	// The spec samples, as one more shape: larger skills, longer prose.
 	for _, bc := range []struct{ name, profile, card string }{
@@ -172,4 +142,83 @@ func BenchmarkProfile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchCards runs the cards through the profile, the strict pass alone and
+// fastjson, cycling through them so that branch predictors cannot learn one
+// card by heart; bytes per op are the cards' mean size.
+func benchCards(b *testing.B, name, profile string, cards [][]byte) {
+	total := 0
+	for _, c := range cards {
+		total += len(c)
+	}
+	mean := int64(total / len(cards))
+	b.Run(name+"/cardscan", func(b *testing.B) {
+		v := MustNew(profile)
+		b.SetBytes(mean)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if !v.Validate(cards[i%len(cards)]).Valid() {
+				b.Fatal("bench card invalid")
+			}
+			i++
+		}
+	})
+	// The strict pass alone: what is left of the gap to fastjson is the
+	// profile's rules.
+	b.Run(name+"/strict-scan-only", func(b *testing.B) {
+		var sc scanner
+		sc.maxDepth = DefaultMaxDepth
+		b.SetBytes(mean)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if !sc.scan(cards[i%len(cards)]) {
+				b.Fatal("scan failed")
+			}
+			i++
+		}
+	})
+	b.Run(name+"/fastjson", func(b *testing.B) {
+		var p fastjson.Parser
+		b.SetBytes(mean)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			if _, err := p.ParseBytes(cards[i%len(cards)]); err != nil {
+				b.Fatal(err)
+			}
+			i++
+		}
+	})
+}
+
+// realValidCards returns the cards of shared/corpus/real that the profile
+// of their family (a2a, ma2d, agentcard), as auto detects it, finds
+// valid; nil where the corpus is absent.
+func realValidCards(b *testing.B) map[string][][]byte {
+	dir, err := findRealCorpus()
+	if err != nil {
+		return nil
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	sort.Strings(files)
+	detect := MustNew("auto")
+	byFamily := map[string][][]byte{}
+	for _, f := range files {
+		card, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		family, _, _ := strings.Cut(detect.Validate(card).Profile, "/")
+		if family == "" || !MustNew(family).Validate(card).Valid() {
+			continue
+		}
+		byFamily[family] = append(byFamily[family], card)
+	}
+	return byFamily
 }

@@ -5,9 +5,7 @@ package fastvalidate
 // a member name without escapes is the card's own bytes, a value of the
 // kind wanted goes on without a call, and reports are made out of line.
 
-// skip returns the node after the value at node i and its subtree. Which
-// kind a value is varies from member to member, so a branch on it would
-// often be mispredicted; the choice is a conditional move instead.
+// skip returns the node after the value at node i and its subtree.
 func skip(tape []node, i uint32) uint32 {
 	t := &tape[i]
 	next, end := i+1, t.end
@@ -66,4 +64,13 @@ func (c *a2aCheck) wantBool(n uint32) {
 	if k := c.tape[n].kind; k != kindTrue && k != kindFalse {
 		c.w.addTypeMismatch(n, kindTrue)
 	}
+}
+
+// b2u is 1 for true and 0 for false, without a branch: the compiler turns
+// it into the flag the comparison set.
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
