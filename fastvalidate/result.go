@@ -79,9 +79,17 @@ type Result struct {
 	Profile string
 
 	findings []Finding
+	unlisted []RuleCount
 	arena    []byte
 	errors   int
 	warnings int
+}
+
+// RuleCount is a number of findings of one rule and severity.
+type RuleCount struct {
+	Code     Code
+	Severity Severity
+	Count    int
 }
 
 // Valid reports whether the card has no error-severity finding.
@@ -96,9 +104,15 @@ func (r *Result) Errors() int { return r.errors }
 // Warnings returns the number of warning findings.
 func (r *Result) Warnings() int { return r.warnings }
 
+// Unlisted counts, per rule and severity, the findings that Errors and
+// Warnings count but Findings does not list, because the card has more
+// than 100. It is nil for other cards.
+func (r *Result) Unlisted() []RuleCount { return r.unlisted }
+
 func (r *Result) reset() {
 	r.Profile = ""
 	r.findings = r.findings[:0]
+	r.unlisted = r.unlisted[:0]
 	r.arena = r.arena[:0]
 	r.errors, r.warnings = 0, 0
 }
@@ -109,14 +123,37 @@ func (r *Result) reset() {
 const maxFindings = 100
 
 func (r *Result) add(f Finding) {
+	if r.full() {
+		r.countUnlisted(f.Code, f.Severity)
+		return
+	}
 	if f.Severity == SeverityError {
 		r.errors++
 	} else {
 		r.warnings++
 	}
-	if len(r.findings) < maxFindings {
-		r.findings = append(r.findings, f)
+	r.findings = append(r.findings, f)
+}
+
+// full reports whether the findings have reached the cap; reporters check
+// it first, so that a finding past the cap costs no path or excerpt.
+func (r *Result) full() bool { return len(r.findings) >= maxFindings }
+
+// countUnlisted counts a finding past the cap. A card has findings of few
+// rules, so a search of the counts so far is enough.
+func (r *Result) countUnlisted(c Code, sev Severity) {
+	if sev == SeverityError {
+		r.errors++
+	} else {
+		r.warnings++
 	}
+	for i := range r.unlisted {
+		if u := &r.unlisted[i]; u.Code == c && u.Severity == sev {
+			u.Count++
+			return
+		}
+	}
+	r.unlisted = append(r.unlisted, RuleCount{Code: c, Severity: sev, Count: 1})
 }
 
 // arenaString returns the arena bytes from start as a string without

@@ -183,6 +183,10 @@ func (w *walker) add(c Code, n uint32, msg string) {
 }
 
 func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
+	if w.res.full() {
+		w.res.countUnlisted(c, sev)
+		return
+	}
 	start := len(w.res.arena)
 	w.appendPath(n)
 	w.res.add(Finding{Code: c, Severity: sev, Path: w.res.arenaString(start), Offset: w.offset(n), msg: msg, arg: arg})
@@ -199,6 +203,10 @@ func (w *walker) addGot(c Code, n uint32, msg string) {
 }
 
 func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
+	if w.res.full() {
+		w.res.countUnlisted(c, sev)
+		return
+	}
 	start := len(w.res.arena)
 	w.appendPath(n)
 	path := w.res.arenaString(start)
@@ -209,6 +217,10 @@ func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
 
 // addMissing reports a required member name absent from object obj.
 func (w *walker) addMissing(c Code, obj uint32, name string) {
+	if w.res.full() {
+		w.res.countUnlisted(c, w.severity(c))
+		return
+	}
 	start := len(w.res.arena)
 	w.appendPath(obj)
 	w.res.arena = append(w.res.arena, '/')

@@ -762,6 +762,24 @@ func (w *errPipeWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// A card with more findings than are listed still counts every one in the
+// summary's rule counts, as in its error and warning totals.
+func TestSummaryCountsFindingsPastTheListCap(t *testing.T) {
+	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad Id","description":"d"},`, 150), ",")
+	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0","capabilities":[` + caps + `],"endpoint":{"protocol":"https","url":"https://a.example/"}}` + "\n"
+	path := filepath.Join(t.TempDir(), "summary.json")
+	r := run(t, card, "--format", "jsonl", "--summary", path)
+	s := readSummary(t, path)
+	vs := parseVerdicts(t, r.stdout)
+	if len(vs) != 1 || len(vs[0].Errors) != 100 {
+		t.Fatalf("want one verdict listing 100 errors, got %+v", vs)
+	}
+	want := map[string]int64{"version.semver": 1, "capability.id": 150}
+	if s.Errors != 151 || !reflect.DeepEqual(s.Rules, want) {
+		t.Errorf("summary: errors %d, rules %v; want 151, %v", s.Errors, s.Rules, want)
+	}
+}
+
 func TestClosedStdoutIsQuiet(t *testing.T) {
 	var errOut bytes.Buffer
 	code := Run([]string{"--chunk-size", "1KiB", "-j", "2"}, bytes.NewReader(bigInput(t, 100)), &errPipeWriter{n: 100}, &errOut)

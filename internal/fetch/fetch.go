@@ -347,9 +347,9 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 	}
 	errs, warns := rec.counts()
 	st.Errors, st.Warnings = int64(errs), int64(warns)
-	for i := range rec.vd.Findings {
-		st.Rules[rec.vd.Findings[i].Code.String()]++
-	}
+	rec.vd.CountRules(func(code fastvalidate.Code, _ fastvalidate.Severity, n int) {
+		st.Rules[code.String()] += int64(n)
+	})
 	for _, x := range rec.extra {
 		st.Rules[x.rule]++
 	}

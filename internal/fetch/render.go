@@ -28,13 +28,13 @@ func (r *record) valid() bool {
 }
 
 func (r *record) counts() (errs, warns int) {
-	for i := range r.vd.Findings {
-		if r.vd.Findings[i].Severity == fastvalidate.SeverityError {
-			errs++
+	r.vd.CountRules(func(_ fastvalidate.Code, sev fastvalidate.Severity, n int) {
+		if sev == fastvalidate.SeverityError {
+			errs += n
 		} else {
-			warns++
+			warns += n
 		}
-	}
+	})
 	for _, f := range r.extra {
 		if f.severity == fastvalidate.SeverityError {
 			errs++

@@ -245,12 +245,12 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 	}
 	s.errors += int64(errs)
 	s.warnings += int64(warns)
-	for i := range vd.Findings {
-		if code := int(vd.Findings[i].Code); code < len(s.rules) {
-			s.rules[code]++
+	vd.CountRules(func(code fastvalidate.Code, _ fastvalidate.Severity, n int) {
+		if int(code) < len(s.rules) {
+			s.rules[code] += int64(n)
 			s.anyFindings = true
 		}
-	}
+	})
 	s.countProfile(vd.Profile)
 
 	switch w.cfg.Format {

@@ -23,6 +23,21 @@ type Verdict struct {
 	Valid    bool
 	Profile  string // the profile that judged the card, "" when none did
 	Findings []fastvalidate.Finding
+	// Unlisted counts the findings past the cap of a Result, which
+	// Findings does not hold; see fastvalidate.Result.Unlisted.
+	Unlisted []fastvalidate.RuleCount
+}
+
+// CountRules calls add once per rule and severity among the verdict's
+// findings, listed or not, with how many there are (a listed finding is
+// passed on its own, with n = 1).
+func (v *Verdict) CountRules(add func(code fastvalidate.Code, sev fastvalidate.Severity, n int)) {
+	for i := range v.Findings {
+		add(v.Findings[i].Code, v.Findings[i].Severity, 1)
+	}
+	for _, u := range v.Unlisted {
+		add(u.Code, u.Severity, u.Count)
+	}
 }
 
 // FromResult builds the Verdict for a fastvalidate.Result. The Verdict
@@ -36,6 +51,7 @@ func FromResult(input string, line int, offset int64, r *fastvalidate.Result) Ve
 		Valid:    r.Valid(),
 		Profile:  r.Profile,
 		Findings: r.Findings(),
+		Unlisted: r.Unlisted(),
 	}
 }
 

@@ -92,12 +92,11 @@ func (m *metrics) observe(vd *report.Verdict) {
 		c, _ = m.byProfile.LoadOrStore(vd.Profile, &[2]prometheus.Counter{m.cards.WithLabelValues(name, "false"), m.cards.WithLabelValues(name, "true")})
 	}
 	c.(*[2]prometheus.Counter)[valid].Inc()
-	for i := range vd.Findings {
-		f := &vd.Findings[i]
-		if int(f.Code) < len(m.byRule) && m.byRule[f.Code] != nil && f.Code.Severity() == f.Severity {
-			m.byRule[f.Code].Inc()
-			continue
+	vd.CountRules(func(code fastvalidate.Code, sev fastvalidate.Severity, n int) {
+		if int(code) < len(m.byRule) && m.byRule[code] != nil && code.Severity() == sev {
+			m.byRule[code].Add(float64(n))
+			return
 		}
-		m.findings.WithLabelValues(f.Code.String(), f.Severity.String()).Inc()
-	}
+		m.findings.WithLabelValues(code.String(), sev.String()).Add(float64(n))
+	})
 }
