@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -126,6 +127,10 @@ func TestAuto(t *testing.T) {
 		{"nothing telltale", `{"name": "x", "description": "y", "endpoints": []}`, "", []hit{{"profile.unknown", ""}}},
 		{"empty card", `{}`, "", []hit{{"profile.unknown", ""}}},
 		{"not an object", `[]`, "", []hit{{"card.type", ""}}},
+		// Only the AgentCard draft has the embedded-string form.
+		{"embedded agentcard", jsonString(agentcard), "agentcard", nil},
+		{"embedded ma2d", jsonString(ma2dCard), "ma2d", []hit{{"card.type", ""}}},
+		{"embedded a2a", jsonString(a2aCard03), "a2a", []hit{{"card.type", ""}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newTestValidator(t, "auto").Validate([]byte(tc.card))
@@ -134,6 +139,19 @@ func TestAuto(t *testing.T) {
 				t.Errorf("Profile = %q, want %q", r.Profile, tc.judged)
 			}
 		})
+	}
+	// What auto says of a card is what the profile it names says.
+	for _, tc := range []struct{ profile, card string }{
+		{"agentcard", jsonString(agentcard)},
+		{"ma2d", jsonString(ma2dCard)},
+		{"a2a", jsonString(a2aCard03)},
+		{"a2a", jsonString(a2aCard10)},
+	} {
+		auto := verdictOf(newTestValidator(t, "auto").Validate([]byte(tc.card)))
+		own := verdictOf(newTestValidator(t, tc.profile).Validate([]byte(tc.card)))
+		if auto[1] != own[1] || !slices.Equal(auto[2:], own[2:]) {
+			t.Errorf("%s card as a string: auto says %v, %s says %v", tc.profile, auto, tc.profile, own)
+		}
 	}
 	r := newTestValidator(t, "auto").Validate([]byte(`{"x": 1}`))
 	if msg := r.Findings()[0].Message(); !strings.Contains(msg, "agent_id") || !strings.Contains(msg, "invocation") || !strings.Contains(msg, "supportedInterfaces") {

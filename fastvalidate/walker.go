@@ -13,6 +13,8 @@ type walker struct {
 	b        []byte // the document the tape describes
 	res      Result
 	embedded []byte   // the decoded inner document of an embedded-string card
+	// unwrapped says the card came as a JSON string and w.b is its content.
+	unwrapped bool
 	keyBuf   []byte   // scratch for decoding member names
 	valBuf   []byte   // scratch for decoding string values
 	pathBuf  []uint32 // scratch for rendering paths
@@ -24,6 +26,7 @@ type walker struct {
 
 func (w *walker) validate(card []byte, check checkFunc) {
 	w.b = card
+	w.unwrapped = false
 	if !w.sc.scan(card) {
 		w.scanFailed()
 		return
@@ -32,6 +35,7 @@ func (w *walker) validate(card []byte, check checkFunc) {
 		// Section 3: a card may arrive as a JSON string holding the object.
 		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
+		w.unwrapped = true
 		if !w.sc.scan(w.b) {
 			w.scanFailed()
 			return
