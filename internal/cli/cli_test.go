@@ -556,7 +556,7 @@ func TestDirectoryOfMixedFiles(t *testing.T) {
 			order = append(order, name)
 		}
 	}
-	want := []string{"a.ndjson.zst", "b/broken.json", "b/list.json", "b/one.json.gz", "c.jsonl"}
+	want := []string{"a.ndjson.zst", "b/broken.json", "b/empty.json", "b/list.json", "b/one.json.gz", "c.jsonl"}
 	if !reflect.DeepEqual(order, want) {
 		t.Errorf("inputs in order %v, want %v", order, want)
 	}
@@ -574,12 +574,73 @@ func TestDirectoryOfMixedFiles(t *testing.T) {
 	if o := byInput["b/one.json.gz"]; len(o) != 1 || o[0].Line != 3 || o[0].Offset != 4 || !o[0].Valid {
 		t.Errorf("single document: %+v", o)
 	}
-	if b := byInput["b/broken.json"]; len(b) != 1 || b[0].Errors[0].Rule != "json.syntax" {
+	// A cut array: its whole element is judged, the missing end is one
+	// more record.
+	if b := byInput["b/broken.json"]; len(b) != 2 || b[0].Offset != 1 || b[0].Errors[0].Rule != "profile.unknown" ||
+		b[1].Offset != 9 || b[1].Errors[0].Rule != "json.syntax" {
 		t.Errorf("broken document: %+v", b)
+	}
+	// White space alone is no JSON value, and not nothing either.
+	if e := byInput["b/empty.json"]; len(e) != 1 || e[0].Valid || e[0].Errors[0].Rule != "json.syntax" {
+		t.Errorf("empty document: %+v", e)
 	}
 	s := readSummary(t, filepath.Join(dir, "s.json.out"))
 	if s.Inputs != 6 || s.Records != int64(len(vs)) {
 		t.Errorf("summary: %d inputs %d records, want 6 and %d", s.Inputs, s.Records, len(vs))
+	}
+}
+
+// An array that is not strict JSON is still split where a lenient reader
+// can: each card up to the one it cannot get past is judged on its own,
+// and the rest of the document is one more record.
+func TestBrokenArraysSplitWhereTheyCan(t *testing.T) {
+	cards := strings.Split(string(readFile(t, cardsFile)), "\n")
+	good := cards[0]
+	if r := run(t, good+"\n", "-q"); r.code != 0 {
+		t.Fatalf("first sample card is not valid: exit %d", r.code)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, doc string
+		want      []string // per record: "ok" or the first rule, in order
+		lines     []int
+	}{
+		{"duplicate name in one card", "[\n" + good + ",\n{\"invocation\":1,\"a\":1,\"a\":2},\n" + good + "\n]\n",
+			[]string{"ok", "json.duplicate-key", "ok"}, []int{2, 3, 4}},
+		{"bad UTF-8 in one card", "[" + good + ",{\"name\":\"\xff\"}," + good + "]",
+			[]string{"ok", "json.utf8", "ok"}, []int{1, 1, 1}},
+		{"syntax error: the rest is one record", "[\n" + good + ",\n{\"invocation\":tru},\n" + good + "\n]",
+			[]string{"ok", "json.syntax"}, []int{2, 3}},
+		{"trailing data", "[" + good + "] x", []string{"ok", "json.syntax"}, []int{1, 1}},
+		{"no closing bracket", "[\n" + good + ",\n" + good + "\n", []string{"ok", "ok", "json.syntax"}, []int{2, 3, 3}},
+		{"broken first card: one record", "[{\"a\":tru}, " + good + "]", []string{"json.syntax"}, []int{1}},
+		{"not an array: one record", "{\"a\":1,\"a\":2}", []string{"json.duplicate-key"}, []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".json")
+			writeFile(t, path, []byte(tc.doc))
+			valid := filepath.Join(dir, "valid.out")
+			invalid := filepath.Join(dir, "invalid.out")
+			r := run(t, "", "--format", "jsonl", "--all", "--valid-out", valid, "--invalid-out", invalid, path)
+			var got []string
+			var lines []int
+			for _, v := range parseVerdicts(t, r.stdout) {
+				lines = append(lines, v.Line)
+				if v.Valid {
+					got = append(got, "ok")
+				} else {
+					got = append(got, v.Errors[0].Rule)
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) || !reflect.DeepEqual(lines, tc.lines) {
+				t.Errorf("records %v at lines %v, want %v at %v", got, lines, tc.want, tc.lines)
+			}
+			// Every byte of a card is in exactly one of the out files.
+			out := string(readFile(t, valid)) + string(readFile(t, invalid))
+			if n := strings.Count(out, good); n != strings.Count(tc.doc, good) {
+				t.Errorf("out files hold the good card %d times, the document %d", n, strings.Count(tc.doc, good))
+			}
+		})
 	}
 }
 
@@ -955,6 +1016,27 @@ func TestLexicalWalkOrderIsSorted(t *testing.T) {
 	}
 	if !sort.StringsAreSorted(got) || len(got) != len(names) {
 		t.Errorf("walk order %v", got)
+	}
+}
+
+// A walked directory yields regular files and links to them; a FIFO with
+// a card file's name would otherwise block the run for ever.
+func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.ndjson"), []byte("{}\n"))
+	if err := os.Symlink(filepath.Join(dir, "a.ndjson"), filepath.Join(dir, "b.ndjson")); err != nil {
+		t.Skip(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "c.ndjson"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	inputs, _, walkErrors := expandPaths([]string{dir}, nil, &console{w: io.Discard})
+	var got []string
+	for _, in := range inputs {
+		got = append(got, filepath.Base(in.Name))
+	}
+	if want := []string{"a.ndjson", "b.ndjson"}; !reflect.DeepEqual(got, want) || walkErrors != 0 {
+		t.Errorf("walk found %v (%d errors), want %v", got, walkErrors, want)
 	}
 }
 

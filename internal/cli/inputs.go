@@ -50,8 +50,15 @@ func expandPaths(paths []string, stdin io.Reader, con *console) (inputs []pipeli
 			if d.IsDir() || !isCardFileName(p) {
 				return nil
 			}
+			// Only regular files, or links to them: a FIFO or device that
+			// happens to match the names would block the walk or never end.
+			// A path named on the command line is read whatever it is.
+			info, err := os.Stat(p)
+			if err == nil && !info.Mode().IsRegular() {
+				return nil
+			}
 			inputs = append(inputs, pipeline.Input{Name: p, Path: p, Document: isDocumentName(p)})
-			if info, err := d.Info(); err == nil {
+			if err == nil {
 				total += info.Size()
 			}
 			return nil

@@ -183,7 +183,9 @@ func (cu *cutter) run() error {
 		}
 		n, short, err := cu.fill()
 		if errors.Is(err, io.EOF) {
-			if len(c.buf) > 0 {
+			// An empty document is still a record (a broken one); an
+			// empty NDJSON input holds none.
+			if len(c.buf) > 0 || doc && cu.offset == 0 {
 				p.dispatch(c)
 			} else {
 				p.free <- c

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -181,7 +182,10 @@ func (w *worker) document(c *chunk, limit int64) {
 		first++
 	}
 	if first == len(doc) {
-		return // an empty document holds no card
+		// No JSON value at all: one record, which the validator calls
+		// json.syntax, rather than a file that passes unseen.
+		w.judge(c, doc[first:], doc, c.line, c.offset)
+		return
 	}
 	if len(doc) > w.cfg.MaxRecord {
 		// The record is the whole document, as when it is streamed.
@@ -195,11 +199,11 @@ func (w *worker) document(c *chunk, limit int64) {
 	isArray := w.splitter.ArrayElements(doc, func(elem []byte, offset int) {
 		w.elems = append(w.elems, element{offset, offset + len(elem)})
 	})
-	if !isArray {
-		last := len(doc)
-		for last > first && isSpace(doc[last-1]) {
-			last--
-		}
+	last := len(doc)
+	for last > first && isSpace(doc[last-1]) {
+		last--
+	}
+	if !isArray && !(doc[first] == '[' && w.salvageElements(doc, first, last)) {
 		w.elems = append(w.elems[:0], element{first, last})
 	}
 	line, counted := c.line, 0
@@ -215,6 +219,60 @@ func (w *worker) document(c *chunk, limit int64) {
 }
 
 var nl = []byte{'\n'}
+
+// salvageElements splits an array that is not strictly valid JSON into
+// records, so that one bad card does not hide the verdicts on the others:
+// each element up to the first one the lenient encoding/json reader cannot
+// get past is a record, and the rest of the document after it is one more.
+// A card judged on its own still meets the strict scanner. It reports
+// whether the document began as an array with at least one element it
+// could split off; otherwise the document stays one record.
+//
+// encoding/json, not the scanner or sonic, because it reads past what the
+// scanner must reject (duplicate names, bad UTF-8) and tells the offset of
+// each element; speed does not matter on this path.
+func (w *worker) salvageElements(doc []byte, first, last int) bool {
+	dec := json.NewDecoder(bytes.NewReader(doc[:last]))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
+		return false
+	}
+	w.elems = w.elems[:0]
+	next := int(dec.InputOffset()) // where the next element may start
+	for {
+		start := skipSeparator(doc, next, last)
+		var raw json.RawMessage
+		if !dec.More() || dec.Decode(&raw) != nil {
+			break
+		}
+		end := int(dec.InputOffset())
+		w.elems = append(w.elems, element{start, end})
+		next = end
+	}
+	if len(w.elems) == 0 {
+		return false
+	}
+	// The rest: whatever broke the document, or its missing end.
+	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') || dec.More() || int(dec.InputOffset()) != last {
+		start := skipSeparator(doc, next, last)
+		w.elems = append(w.elems, element{start, last})
+	}
+	return true
+}
+
+// skipSeparator returns the first offset at or after i, before last, past
+// white space and at most one comma.
+func skipSeparator(doc []byte, i, last int) int {
+	for i < last && isSpace(doc[i]) {
+		i++
+	}
+	if i < last && doc[i] == ',' {
+		i++
+	}
+	for i < last && isSpace(doc[i]) {
+		i++
+	}
+	return i
+}
 
 func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	res := w.v.Validate(rec)
@@ -267,8 +325,8 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		c.out = w.enc.AppendGitHub(c.out, vd)
 	}
 
-	if raw == nil {
-		return // kindTooLarge: the pieces carried the bytes
+	if len(raw) == 0 {
+		return // kindTooLarge, whose pieces carried the bytes, or an empty record
 	}
 	dst := &c.validOut
 	if !vd.Valid {
