@@ -12,13 +12,13 @@ type walker struct {
 	sc       scanner
 	b        []byte // the document the tape describes
 	res      Result
-	embedded []byte   // the decoded inner document of an embedded-string card
+	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content.
 	unwrapped bool
-	keyBuf   []byte   // scratch for decoding member names
-	valBuf   []byte   // scratch for decoding string values
-	pathBuf  []uint32 // scratch for rendering paths
-	pathKey  []byte   // scratch for member names in paths, apart from keyBuf
+	keyBuf    []byte   // scratch for decoding member names
+	valBuf    []byte   // scratch for decoding string values
+	pathBuf   []uint32 // scratch for rendering paths
+	pathKey   []byte   // scratch for member names in paths, apart from keyBuf
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
