@@ -165,7 +165,7 @@ func parseFlags(args []string) (*options, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, usageError{strings.TrimPrefix(err.Error(), "flag provided but not defined: ")}
+			return nil, usageError{cmdflag.ParseError(err)}
 		}
 		rest = fs.Args()
 		if len(rest) == 0 {
@@ -237,7 +237,7 @@ func resolveProfile(name string) (string, error) {
 	if _, err := fastvalidate.New(name); err == nil {
 		return name, nil
 	}
-	return "", usagef("unknown profile %q; known profiles: auto, %s", name, strings.Join(fastvalidate.Profiles(), ", "))
+	return "", usagef("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
 }
 
 func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {

@@ -902,6 +902,12 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("unknown profile message %q does not list %s", r.stderr, p)
 		}
 	}
+	if n := strings.Count(r.stderr, "auto"); n != 1 {
+		t.Errorf("unknown profile message %q names auto %d times", r.stderr, n)
+	}
+	if r := run(t, "", "--nope"); !strings.HasPrefix(r.stderr, "cardscan: error: unknown flag -nope\n") {
+		t.Errorf("unknown flag: stderr %q", r.stderr)
+	}
 }
 
 func TestFlagsAfterPaths(t *testing.T) {

@@ -65,3 +65,13 @@ func WantColor(when string, stdout io.Writer) bool {
 	f, ok := stdout.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// ParseError words an error of flag.FlagSet.Parse for a user: the flag
+// package says "flag provided but not defined" for an unknown flag.
+func ParseError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return "unknown flag " + name
+	}
+	return msg
+}

@@ -2,6 +2,7 @@ package cmdflag
 
 import (
 	"bytes"
+	"flag"
 	"io"
 	"os"
 	"testing"
@@ -35,5 +36,19 @@ func TestWantColor(t *testing.T) {
 	t.Setenv("NO_COLOR", "")
 	if WantColor("auto", &bytes.Buffer{}) {
 		t.Error("colour on for a buffer")
+	}
+}
+
+func TestParseError(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Int("n", 0, "")
+	for args, want := range map[string]string{
+		"--bogus": "unknown flag -bogus",
+		"-n=x":    `invalid value "x" for flag -n: parse error`,
+	} {
+		if got := ParseError(fs.Parse([]string{args})); got != want {
+			t.Errorf("%s: %q, want %q", args, got, want)
+		}
 	}
 }

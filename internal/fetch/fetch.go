@@ -142,7 +142,7 @@ func parseArgs(args []string) (*options, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, err
 			}
-			return nil, errors.New(strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
+			return nil, errors.New(cmdflag.ParseError(err))
 		}
 		rest = fs.Args()
 		if len(rest) == 0 {

@@ -114,7 +114,7 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 			fmt.Fprint(stdout, usageText)
 			return cfg, exitOK, false
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan serve --help' for usage\n", strings.TrimPrefix(err.Error(), "flag provided but not defined: "))
+		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan serve --help' for usage\n", cmdflag.ParseError(err))
 		return cfg, exitUsage, false
 	}
 	cfg.maxBytes = int64(maxRecord)
