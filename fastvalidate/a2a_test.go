@@ -489,7 +489,10 @@ func TestProtocolRelease(t *testing.T) {
 }
 
 func TestA2A_ProductionPolicy(t *testing.T) {
-	card := edited(t, a2aCard10, "/supportedInterfaces/0/url", `"http://localhost:8080/a2a"`, "/provider/url", `"http://example.com"`)
+	// Loopback in the short form browsers read (127.1), and the shared
+	// address space, count as the usual forms do.
+	card := edited(t, a2aCard10, "/supportedInterfaces/0/url", `"http://localhost:8080/a2a"`, "/provider/url", `"http://example.com"`,
+		"/documentationUrl", `"https://127.1/docs"`, "/iconUrl", `"https://100.64.0.9/i.png"`)
 	for _, tc := range []struct {
 		policy Policy
 		sev    Severity
@@ -499,8 +502,8 @@ func TestA2A_ProductionPolicy(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := v.Validate([]byte(card))
-		if len(r.Findings()) != 2 {
-			t.Fatalf("policy %d: findings %v, want two a2a.url-risk", tc.policy, hitsOf(r))
+		if len(r.Findings()) != 4 {
+			t.Fatalf("policy %d: findings %v, want four a2a.url-risk", tc.policy, hitsOf(r))
 		}
 		for _, f := range r.Findings() {
 			if f.Code != CodeA2AURLRisk || f.Severity != tc.sev {
@@ -551,6 +554,13 @@ func TestURLRiskHosts(t *testing.T) {
 		"172.16.0.1": true, "172.32.0.1": false, "192.168.0.1": true, "169.254.0.1": true, "0.0.0.0": true,
 		"8.8.8.8": false, "::1": true, "fe80::1": true, "fc00::1": true, "2001:db8::1": false, "::": true,
 		"::ffff:10.0.0.1": true, "010.0.0.1": false, "1.2.3": false, "256.1.1.1": false, "example.com": false,
+		// IPv4 as browsers and getaddrinfo read it: fewer parts, octal, hex.
+		"127.1": true, "0x7f000001": true, "0X7F.1": true, "0177.0.0.1": true, "2130706433": true,
+		"127.0.0.1.": true, "10.0x1.0.1": true, "0x": true, "0": true, "012.1": true,
+		"0xdeadbeef": false, "08.0.0.1": false, "1.2.3.4.5": false, "deadbeef": false, "4294967296": false,
+		"127.256": true, "127.16777216": false, "1.0x": false, "a.127.0.0.1": false, "127.0.0.1..": false,
+		// Shared address space (RFC 6598).
+		"100.64.0.1": true, "100.127.255.255": true, "100.128.0.1": false, "100.63.255.255": false,
 	} {
 		h := []byte(in)
 		if got := isLocalhost(h) || isInternalIP(h); got != want {

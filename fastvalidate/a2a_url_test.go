@@ -43,6 +43,8 @@ func urlSamples() [][]byte {
 		"https://[::1]/", "https://[2001:db8::1]:443/", "https://x.example/%41", "https://x.example/a#f", "https://exa mple.com",
 		"https://x.example/~user", "https://cafe.example.bad", "https://deadbeef", "https://1.2.3.4.example", "https://-/",
 		"https://x.example?q=1&r=2", "https://x.example/a;b=c,d+e*f(g)!h$i'j@k:l", "https:///x", "https://", "https:/x",
+		"https://127.1/", "https://0x7f000001", "https://0177.0.0.1/a", "https://2130706433", "https://100.64.0.1/",
+		"https://0x7F.1", "https://example.de", "https://a.0x",
 	}
 	var out [][]byte
 	for _, b := range bases {
