@@ -235,8 +235,7 @@ func (s *scanner) scan(b []byte) bool {
 
 value:
 	if i >= len(b) {
-		code, errOff, errNode = CodeJSONSyntax, i, parent
-		goto fail
+		goto badValue
 	}
 	if int(nt) == len(tape) {
 		tape = s.growTape(tape)
@@ -323,8 +322,7 @@ value:
 		nt++
 		i += 4
 	default:
-		code, errOff, errNode = CodeJSONSyntax, i, parent
-		goto fail
+		goto badValue
 	}
 
 after:
@@ -457,6 +455,22 @@ nameScanned:
 	}
 	i = skipWS(b, i+1)
 	goto value
+
+badValue:
+	// No value starts at i. Where a bracket closes the container after a
+	// comma, the container is at fault; otherwise the value that should be
+	// there is, so it gets a node, and with it the member's or element's
+	// path.
+	code, errOff, errNode = CodeJSONSyntax, i, parent
+	if i < len(b) && (b[i] == ']' || b[i] == '}') {
+		goto fail
+	}
+	if int(nt) == len(tape) {
+		tape = s.growTape(tape)
+	}
+	tape[nt] = node{start: uint32(i), end: uint32(i), parent: parent, kind: kindNull}
+	nt++
+	errNode = nt - 1
 
 fail:
 	// Containers still open get an end so that paths can be rendered.

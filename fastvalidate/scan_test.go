@@ -23,21 +23,20 @@ func TestScan_Numbers(t *testing.T) {
 	for _, raw := range valid {
 		checkScanCase(t, raw, inMeta(raw), nil)
 	}
-	// Malformed numbers: a token that starts like a number is the value the
-	// path names; one that cannot start a value names its container.
+	// Malformed numbers, and tokens that start no value at all: the path
+	// names the member whose value is at fault.
 	atX := errAt("json.syntax", "/metadata/x")
-	atMeta := errAt("json.syntax", "/metadata")
 	cases := []struct {
 		raw  string
 		want []hit
 	}{
-		{`NaN`, atMeta},
-		{`nan`, atMeta},
-		{`Infinity`, atMeta},
+		{`NaN`, atX},
+		{`nan`, atX},
+		{`Infinity`, atX},
 		{`-Infinity`, atX},
 		{`-Inf`, atX},
-		{`+1`, atMeta},
-		{`.5`, atMeta},
+		{`+1`, atX},
+		{`.5`, atX},
 		{`01`, atX},
 		{`-01`, atX},
 		{`00`, atX},
@@ -64,9 +63,18 @@ func TestScan_Literals(t *testing.T) {
 	for _, raw := range []string{`true`, `false`, `null`, `[true,false,null]`} {
 		checkScanCase(t, raw, inMeta(raw), nil)
 	}
-	for _, raw := range []string{`True`, `FALSE`, `nul`, `tru`, `nulll`, `truex`, `undefined`, `None`, `'x'`, `x`} {
+	for _, raw := range []string{`True`, `FALSE`, `nul`, `tru`, `undefined`, `None`, `'x'`, `x`} {
+		checkScanCase(t, raw, inMeta(raw), errAt("json.syntax", "/metadata/x"))
+	}
+	// A whole literal with more after it: the value is fine, its container
+	// lacks a comma.
+	for _, raw := range []string{`nulll`, `truex`} {
 		checkScanCase(t, raw, inMeta(raw), errAt("json.syntax", "/metadata"))
 	}
+	// An element or member value that is no literal is named by its own
+	// path, as a malformed number or string is.
+	checkScanCase(t, "bad element", inMeta(`[true,tru]`), errAt("json.syntax", "/metadata/x/1"))
+	checkScanCase(t, "bad member", inMeta(`{"a":{"b":nul}}`), errAt("json.syntax", "/metadata/x/a/b"))
 }
 
 func TestScan_Structure(t *testing.T) {
@@ -78,8 +86,8 @@ func TestScan_Structure(t *testing.T) {
 		{"trailing comma in object", inMeta(`{"a":1,}`), errAt("json.syntax", "/metadata/x")},
 		{"trailing comma in array", inMeta(`[1,]`), errAt("json.syntax", "/metadata/x")},
 		{"trailing comma at top", card(nil)[:len(card(nil))-1] + `,}`, errAt("json.syntax", "")},
-		{"leading comma in array", inMeta(`[,1]`), errAt("json.syntax", "/metadata/x")},
-		{"double comma", inMeta(`[1,,2]`), errAt("json.syntax", "/metadata/x")},
+		{"leading comma in array", inMeta(`[,1]`), errAt("json.syntax", "/metadata/x/0")},
+		{"double comma", inMeta(`[1,,2]`), errAt("json.syntax", "/metadata/x/1")},
 		{"missing comma", inMeta(`[1 2]`), errAt("json.syntax", "/metadata/x")},
 		{"missing colon", inMeta(`{"a" 1}`), errAt("json.syntax", "/metadata/x")},
 		{"missing value", inMeta(`{"a":}`), errAt("json.syntax", "/metadata/x")},
@@ -265,6 +273,17 @@ func TestScan_DuplicateKeys(t *testing.T) {
 	}
 	for _, c := range cases {
 		checkScanCase(t, c.name, c.doc, c.want)
+	}
+}
+
+func TestScan_BOMSaysSo(t *testing.T) {
+	r := newTestValidator(t, "agentcard").Validate([]byte("\ufeff" + card(nil)))
+	if f := r.Findings(); len(f) != 1 || !strings.Contains(f[0].Message(), "byte order mark at offset 0") {
+		t.Errorf("findings %v, want one naming the byte order mark", hitsOf(r))
+	}
+	r = newTestValidator(t, "agentcard").Validate([]byte("\u00a0" + card(nil)))
+	if f := r.Findings(); len(f) != 1 || f[0].Message() != "unexpected byte at offset 0" {
+		t.Errorf("NBSP: findings %v", hitsOf(r))
 	}
 }
 

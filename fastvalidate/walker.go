@@ -63,6 +63,9 @@ func (w *walker) scanFailed() {
 	case CodeJSONSyntax:
 		if sc.errOff >= len(w.b) {
 			msg = "unexpected end of input"
+		} else if sc.errOff == 0 && len(w.b) >= 3 && string(w.b[:3]) == "\xef\xbb\xbf" {
+			// RFC 8259 section 8.1 lets a parser ignore one, and some do not.
+			msg = "byte order mark at offset %d: JSON text must not begin with one"
 		} else {
 			msg = "unexpected byte at offset %d"
 		}
