@@ -427,6 +427,30 @@ func TestCorruptZstdMidStream(t *testing.T) {
 	}
 }
 
+// A zstd stream whose window is over the limit is refused with a message
+// that says so, and how to compress one that is accepted.
+func TestZstdWindowOverLimit(t *testing.T) {
+	// One frame by hand (RFC 8878): a window descriptor of 2^28 bytes,
+	// then the cards as one raw, last block.
+	cards := readFile(t, cardsFile)
+	frame := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, (28 - 10) << 3}
+	header := uint32(1 | len(cards)<<3)
+	frame = append(frame, byte(header), byte(header>>8), byte(header>>16))
+	frame = append(frame, cards...)
+	path := filepath.Join(t.TempDir(), "wide.ndjson.zst")
+	writeFile(t, path, frame)
+	r := run(t, "", "-q", path)
+	if r.code != exitIO || !strings.Contains(r.stderr, "zstd window larger than the 128 MiB accepted") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	// The same frame with a window of 2^27 is read.
+	frame[5] = (27 - 10) << 3
+	writeFile(t, path, frame)
+	if r := run(t, "", "-q", "--fail-on", "never", path); r.code != 0 {
+		t.Errorf("window of 128 MiB: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
 func TestBlankLinesAndCRLF(t *testing.T) {
 	lf := "\n  \n" + strings.ReplaceAll(string(readFile(t, cardsFile)), "\r\n", "\n") + "\t\n\n"
 	crlf := strings.ReplaceAll(lf, "\n", "\r\n")

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"github.com/klauspost/compress/zstd"
 	"io"
 	"io/fs"
 	"strconv"
@@ -58,6 +59,10 @@ func describe(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
+	}
+	// The decoder words a window over its limit as a size limit.
+	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
+		return "zstd window larger than the 128 MiB accepted (compress with --long=27 or less)"
 	}
 	return err.Error()
 }
