@@ -42,7 +42,7 @@ func init() {
 		Rule{CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"},
 		Rule{CodeA2ANull, "a2a.null", SeverityWarning, a2aFrom02, "an optional member is null; from 0.2 on the schema wants it left out (0.1 allows null)"},
 		Rule{CodeA2AFieldName, "a2a.field-name", SeverityError, a2aAll, "a member is spelled in snake_case; A2A JSON names are camelCase, so readers miss it"},
-		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityError, a2aAll, "protocolVersion names no A2A release (0.2.5, 0.2.6, 0.3.0, 1.0)"},
+		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityError, a2aAll, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x)"},
 		Rule{CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"},
 		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON (an open string: check the spelling)"},
 		Rule{CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"},
@@ -229,7 +229,7 @@ func (w *walker) checkA2ADetected(m *topMembers) {
 	case m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString:
 		ver = protocolRelease(w.text(m.protocolVersion))
 		if ver == 0 {
-			w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release (0.2.5, 0.2.6, 0.3.0, 1.0); the card is judged by its other members")
+			w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x); the card is judged by its other members")
 		}
 	}
 	if ver == 0 {
@@ -253,7 +253,8 @@ func (w *walker) checkA2AForced(ver a2aVersion) {
 
 // protocolRelease maps a protocolVersion to the release it names: "0.3",
 // "0.3.0" and "0.3.7" all mean 0.3, "1", "1.0" and "1.2" mean 1.0 (a 1.x
-// minor only adds fields). It returns 0 for anything else.
+// minor only adds fields), any 0.2.x means 0.2. It returns 0 for anything
+// else, 0.1 included: that release had no protocolVersion.
 func protocolRelease(v []byte) a2aVersion {
 	if len(v) == 0 {
 		return 0
@@ -289,9 +290,9 @@ func protocolRelease(v []byte) a2aVersion {
 	if major == '1' {
 		return a2aV10
 	}
+	// 0.1 had no protocolVersion member, so a card that names it claims a
+	// release that could not have said so.
 	switch string(minor) {
-	case "1":
-		return a2aV01
 	case "2":
 		return a2aV02
 	case "3":

@@ -109,7 +109,7 @@ func checkJWSHeader(b []byte) string {
 	if i >= len(b) || b[i] != '{' {
 		return notObject
 	}
-	var alg, kid int // 0 absent, 1 a string, 2 something else
+	var alg, kid int // 0 absent, 1 a string, 2 something else, 3 ""
 	i = skipJSONSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		i++
@@ -131,6 +131,9 @@ func checkJWSHeader(b []byte) string {
 			kind := 2
 			if i < len(b) && b[i] == '"' {
 				kind = 1
+				if i+1 < len(b) && b[i+1] == '"' {
+					kind = 3
+				}
 			}
 			if i = skipJSONValue(b, i, 1); i < 0 {
 				return notObject
@@ -169,8 +172,11 @@ func checkJWSHeader(b []byte) string {
 		return "protected header has no alg"
 	case kid == 0:
 		return "protected header has no kid"
-	case alg != 1 || kid != 1:
+	case alg == 2 || kid == 2:
 		return "protected header's alg and kid must be strings"
+	case alg == 3 || kid == 3:
+		// An empty alg names no algorithm, an empty kid no key.
+		return "protected header's alg and kid must not be empty"
 	}
 	return ""
 }

@@ -168,6 +168,9 @@ func TestA2A03(t *testing.T) {
 		{name: "protected header an array", edits: e("/signatures/0/protected", jsonString(jwsHeader(`["alg","kid"]`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
 		{name: "protected header truncated", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"ES256","kid":"k1"`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
 		{name: "protected header kid a number", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"ES256","kid":7}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
+		{name: "protected header alg empty", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"","kid":"k1"}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
+		{name: "protected header kid empty", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"ES256","kid":""}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
+		{name: "protected header alg of one space", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":" ","kid":"k"}`)))},
 		{name: "protected header alg twice", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"ES256","kid":"k1","alg":"none"}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
 		{name: "protected header with trailing data", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"ES256","kid":"k1"} x`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
 		{name: "protected header with bad UTF-8", edits: e("/signatures/0/protected", jsonString(jwsHeader("{\"alg\":\"ES256\",\"kid\":\"k\xff\"}"))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
@@ -453,6 +456,10 @@ func TestA2A_Detection(t *testing.T) {
 		{"unknown release falls back", edited(t, a2aCard02, "/protocolVersion", `"2.0"`), "a2a/0.2", []string{"a2a.protocol-version"}},
 		{"release spelled with a v", edited(t, a2aCard01, "/protocolVersion", `"v0.3"`), "a2a/0.1", []string{"a2a.protocol-version"}},
 		{"protocolVersion not a string", edited(t, a2aCard01, "/protocolVersion", `0.3`), "a2a/0.1", nil},
+		// 0.1 had no protocolVersion: naming it is an error, and the other
+		// members decide (so the 0.2 checks still run here).
+		{"0.1 named by protocolVersion", edited(t, a2aCard02, "/protocolVersion", `"0.1.0"`, "/securitySchemes/x", `{"type": "bogus"}`), "a2a/0.2", []string{"a2a.protocol-version", "a2a.security-scheme"}},
+		{"0.1 card naming 0.1", edited(t, a2aCard01, "/protocolVersion", `"0.1"`), "a2a/0.1", []string{"a2a.protocol-version"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newTestValidator(t, "a2a").Validate([]byte(tc.card))
@@ -477,7 +484,7 @@ func TestA2A_Detection(t *testing.T) {
 
 func TestProtocolRelease(t *testing.T) {
 	for in, want := range map[string]a2aVersion{
-		"0.1": a2aV01, "0.1.0": a2aV01, "0.2": a2aV02, "0.2.0": a2aV02, "0.2.5": a2aV02, "0.2.6": a2aV02,
+		"0.1": 0, "0.1.0": 0, "0.2": a2aV02, "0.2.0": a2aV02, "0.2.5": a2aV02, "0.2.6": a2aV02,
 		"0.2.9": a2aV02, "0.3": a2aV03, "0.3.0": a2aV03, "0.3.12": a2aV03, "1": a2aV10, "1.0": a2aV10,
 		"1.0.1": a2aV10, "1.3": a2aV10,
 		"": 0, "0": 0, "0.4": 0, "0.": 0, "0.3.": 0, "0.3.x": 0, "v0.3": 0, "2.0": 0, "1.0-rc1": 0, "0.3.0 ": 0, "10.0": 0, ".3": 0,
