@@ -734,22 +734,23 @@ func (c *a2aCheck) skills(arr uint32) {
 			if tags != 0 && !stringsOnly(tape, tags) && c.present(tags) {
 				c.stringArray(tags, false)
 			}
-			continue
+		} else {
+			if !c.goodText(id) || !c.goodText(name) || !c.goodText(desc) {
+				c.requiredText(s, id, CodeA2ARequired, "id")
+				c.requiredText(s, name, CodeA2ARequired, "name")
+				c.requiredText(s, desc, CodeA2ARequired, "description")
+			}
+			switch {
+			case tags == 0:
+				w.addMissing(CodeA2ARequired, s, "tags")
+			case stringsOnly(tape, tags) && (c.ver != a2aV10 || tape[tags].end != tags+1):
+			case tape[tags].kind == kindNull:
+				w.addTypeMismatch(tags, kindArray)
+			default:
+				c.stringArray(tags, true)
+			}
 		}
-		if !c.goodText(id) || !c.goodText(name) || !c.goodText(desc) {
-			c.requiredText(s, id, CodeA2ARequired, "id")
-			c.requiredText(s, name, CodeA2ARequired, "name")
-			c.requiredText(s, desc, CodeA2ARequired, "description")
-		}
-		switch {
-		case tags == 0:
-			w.addMissing(CodeA2ARequired, s, "tags")
-		case stringsOnly(tape, tags) && (c.ver != a2aV10 || tape[tags].end != tags+1):
-		case tape[tags].kind == kindNull:
-			w.addTypeMismatch(tags, kindArray)
-		default:
-			c.stringArray(tags, true)
-		}
+		// Every version calls the id unique within the agent.
 		if id == 0 || tape[id].kind != kindString {
 			continue
 		}

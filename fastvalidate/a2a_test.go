@@ -54,6 +54,8 @@ func TestA2A01(t *testing.T) {
 		{name: "skill without name", edits: e("/skills/0/name", omitted), want: []hit{{"a2a.required", "/skills/0/name"}}},
 		{name: "skill description and tags optional", edits: e("/skills/0/description", omitted, "/skills/0/tags", omitted)},
 		{name: "skill not an object", edits: e("/skills/-", `"search"`), want: []hit{{"field.type", "/skills/1"}}},
+		// 0.1 too says a skill's id is unique within the agent.
+		{name: "duplicate skill id", edits: e("/skills/-", `{"id": "find", "name": "Find again"}`), want: []hit{{"a2a.skill-id-unique", "/skills/1/id"}}},
 		{name: "provider without organization", edits: e("/provider/organization", omitted), want: []hit{{"a2a.required", "/provider/organization"}}},
 		{name: "provider url optional", edits: e("/provider/url", omitted)},
 		{name: "authentication without schemes", edits: e("/authentication/schemes", omitted), want: []hit{{"a2a.required", "/authentication/schemes"}}},
