@@ -412,17 +412,11 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 		if m.supportedInterfaces != 0 && c.want(m.supportedInterfaces, kindArray) {
 			c.supportedInterfaces(m.supportedInterfaces)
 		}
-		c.hybrid()
+		if c.hybrid() {
+			c.legacy()
+		}
 	} else if ver >= a2aV02 {
-		if c.present(m.extendedCard) {
-			c.wantBool(m.extendedCard)
-		}
-		if c.text(m.preferredTransport, false) {
-			c.transport(m.preferredTransport)
-		}
-		if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, kindArray) {
-			c.additionalInterfaces(m.additionalInterfaces)
-		}
+		c.transports0x()
 	}
 	if ver >= a2aV03 && c.present(m.signatures) && c.want(m.signatures, kindArray) {
 		c.signatures(m.signatures)
@@ -711,7 +705,8 @@ func (c *a2aCheck) skills(arr uint32) {
 			case "inputModes", "outputModes":
 				c.modes(v, false)
 			case "security":
-				if c.ver == a2aV03 && c.present(v) {
+				// 0.3's member, which a hybrid 1.0 card keeps for 0.3 clients.
+				if c.ver >= a2aV03 && c.present(v) {
 					c.requirements0x(v)
 				}
 			case "securityRequirements":
@@ -853,6 +848,8 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 		}
 		if !c.goodText(version) {
 			c.requiredText(e, version, CodeA2AInterface, "protocolVersion")
+		} else if protocolRelease(c.str(version)) == 0 {
+			c.w.addGot(CodeA2AProtocolVersion, version, "protocolVersion names no A2A release that has the member")
 		}
 	}
 }
@@ -895,12 +892,43 @@ func (c *a2aCheck) transport(n uint32) {
 	}
 }
 
+// transports0x checks the 0.2+ members about reaching the agent beside url.
+func (c *a2aCheck) transports0x() {
+	m := c.m
+	if c.present(m.extendedCard) {
+		c.wantBool(m.extendedCard)
+	}
+	if c.text(m.preferredTransport, false) {
+		c.transport(m.preferredTransport)
+	}
+	if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, kindArray) {
+		c.additionalInterfaces(m.additionalInterfaces)
+	}
+}
+
+// legacy checks the 0.x members of a hybrid 1.0 card as a 0.3 card's:
+// they are there for 0.x clients, which read them as such.
+func (c *a2aCheck) legacy() {
+	m := c.m
+	if c.optText(m.url) {
+		c.url(m.url, urlEndpoint)
+	}
+	if c.optText(m.protocolVersion) && protocolRelease(c.str(m.protocolVersion)) == 0 {
+		c.w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member")
+	}
+	if c.present(m.security) {
+		c.requirements0x(m.security)
+	}
+	c.transports0x()
+}
+
 // hybrid names, in one warning, the 0.x members a 1.0 card carries beside
-// its 1.0 ones; SDKs emit them on purpose for older clients.
-func (c *a2aCheck) hybrid() {
+// its 1.0 ones; SDKs emit them on purpose for older clients. It reports
+// whether there are any.
+func (c *a2aCheck) hybrid() bool {
 	m := c.m
 	if m.url|m.preferredTransport|m.additionalInterfaces|m.protocolVersion|m.security|m.extendedCard == 0 {
-		return
+		return false
 	}
 	legacy := [...]uint32{m.url, m.preferredTransport, m.additionalInterfaces, m.protocolVersion, m.security, m.extendedCard}
 	names := [...]string{"url", "preferredTransport", "additionalInterfaces", "protocolVersion", "security", "supportsAuthenticatedExtendedCard"}
@@ -917,12 +945,10 @@ func (c *a2aCheck) hybrid() {
 		}
 		w.res.arena = append(w.res.arena, names[i]...)
 	}
-	if start < 0 {
-		return
-	}
 	got := w.res.arenaString(start)
 	w.res.add(Finding{Code: CodeA2AHybrid, Severity: w.severity(CodeA2AHybrid), Offset: w.offset(0),
 		msg: "card is judged as A2A 1.0 but also carries the 0.x members %s", got: got})
+	return true
 }
 
 // snakeCase reports the snake_case spellings of A2A names among obj's

@@ -310,7 +310,11 @@ func (c *a2aCheck) requirements0x(arr uint32) {
 			continue
 		}
 		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
-			c.schemeRef(k)
+			// A name whose value is no scope list is no requirement, and
+			// one finding says so.
+			if c.tape[k+1].kind == kindArray {
+				c.schemeRef(k)
+			}
 			c.stringArray(k+1, false)
 		}
 	}
@@ -362,7 +366,11 @@ func (c *a2aCheck) scopeList(n uint32) {
 // of the card's securitySchemes.
 func (c *a2aCheck) schemeRef(k uint32) {
 	w := c.w
-	if ss := c.m.securitySchemes; ss != 0 && c.tape[ss].kind == kindObject {
+	ss := c.m.securitySchemes
+	if ss != 0 && c.tape[ss].kind != kindObject && c.tape[ss].kind != kindNull {
+		return // securitySchemes has the wrong type, reported already; no name can be looked up
+	}
+	if ss != 0 && c.tape[ss].kind == kindObject {
 		for d, end := ss+1, c.end(ss); d < end; d = c.next(d + 1) {
 			if w.sc.sameString(w.b, d, k) {
 				return
