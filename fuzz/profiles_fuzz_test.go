@@ -49,12 +49,13 @@ func dialectSeeds(t testing.TB) [][]byte {
 	return append(seeds, realCards(t)...)
 }
 
-// findingsOf renders findings without the ones a rule filter drops.
+// findingsOf renders findings, without those whose message holds drop
+// (unless drop is empty).
 func findingsOf(r *fastvalidate.Result, drop string) string {
 	var b strings.Builder
 	for _, f := range r.Findings() {
-		if f.Code.String() != drop {
-			fmt.Fprintf(&b, "|%s %s %q %s", f.Code, f.Severity, f.Path, f.Message())
+		if msg := f.Message(); drop == "" || !strings.Contains(msg, drop) {
+			fmt.Fprintf(&b, "|%s %s %q %s", f.Code, f.Severity, f.Path, msg)
 		}
 	}
 	return b.String()
@@ -92,7 +93,9 @@ func checkProfiles(t *testing.T, vs map[string]*fastvalidate.Validator, fresh ma
 				t.Fatalf("auto judged as %s differs from %s:\n auto: %s\n %s: %s\ninput: %q", judged, want, got, want, other, doc)
 			}
 		case p == "a2a" && isCard:
-			detected := findingsOf(vs["a2a"].Validate(doc), "a2a.protocol-version")
+			// Detection alone reports a protocolVersion that names no
+			// release when it falls back on the other members.
+			detected := findingsOf(vs["a2a"].Validate(doc), "the card is judged by its other members")
 			forced := findingsOf(vs[judged].Validate(doc), "")
 			if detected != forced {
 				t.Fatalf("a2a detecting %s differs from %s forced:\n detected: %s\n forced:   %s\ninput: %q", judged, judged, detected, forced, doc)
