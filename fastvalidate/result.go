@@ -106,7 +106,7 @@ func (r *Result) Warnings() int { return r.warnings }
 
 // Unlisted counts, per rule and severity, the findings that Errors and
 // Warnings count but Findings does not list, because the card has more
-// than 100. It is nil for other cards.
+// than 100. It is empty for other cards.
 func (r *Result) Unlisted() []RuleCount { return r.unlisted }
 
 func (r *Result) reset() {
