@@ -79,51 +79,60 @@ func TestScanString_AgreesWithByteLoop(t *testing.T) {
 	}
 }
 
-// The scanner decides short member names and values in its own loop before
-// it calls scanString: the same strings, as a name and as a value, must end
-// where the byte loop ends them, or fail as it fails.
+// The scanner decides member names and values in its own loop before it
+// calls scanString, from the quote and care bits where the machine has
+// them and from the bytes where it does not: the same strings, as a name
+// and as a value, at offsets that put them across the bits' word
+// boundaries, must end where the byte loop ends them, or fail as it fails.
 func TestScan_StringsAgreeWithByteLoop(t *testing.T) {
 	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', 'x'}, {0x01}, {0x80}, []byte("é"), []byte("\\u00e9"), []byte("\\ud800")}
-	var sc scanner
-	sc.maxDepth = DefaultMaxDepth
-	for n := 0; n <= 40; n++ {
-		for p := 0; p <= n; p++ {
-			for _, sp := range specials {
-				str := append(append(bytes.Repeat([]byte("a"), p), sp...), bytes.Repeat([]byte("b"), n-p)...)
-				for _, form := range []struct{ before, after string }{{`{"`, `":1}`}, {`["`, `"]`}, {`{"k":"`, `"}`}, {`{"`, `":"x","y":2}`}} {
-					doc := append(append([]byte(form.before), str...), form.after...)
-					start := len(form.before)
-					wantEnd, wantFlags, wantCode := referenceScanString(doc, start)
-					ok := sc.scan(doc)
-					// The string ends early on a quote it holds: then the rest
-					// of the form may or may not parse, but it must not parse
-					// where the string itself is bad.
-					if wantCode != 0 {
-						if ok {
-							t.Fatalf("scan(%s) passed; the byte loop fails the string at %d", doc, wantEnd)
+	for _, portable := range []bool{false, true} {
+		var sc scanner
+		sc.maxDepth = DefaultMaxDepth
+		sc.portable = portable
+		for _, pad := range []int{0, 61} {
+			for n := 0; n <= 80; n++ {
+				for p := 0; p <= n; p++ {
+					for _, sp := range specials {
+						str := append(append(bytes.Repeat([]byte("a"), p), sp...), bytes.Repeat([]byte("b"), n-p)...)
+						for _, form := range []struct{ before, after string }{{`{"`, `":1}`}, {`["`, `"]`}, {`{"k":"`, `"}`}, {`{"`, `":"x","y":2}`}} {
+							doc := append(append(append(bytes.Repeat([]byte(" "), pad), form.before...), str...), form.after...)
+							start := pad + len(form.before)
+							checkStringScan(t, &sc, doc, start, len(str))
 						}
-						continue
-					}
-					if wantEnd != start+len(str) {
-						continue
-					}
-					if !ok {
-						t.Fatalf("scan(%s) failed with %v at %d; the byte loop accepts the string", doc, sc.err, sc.errOff)
-					}
-					var found bool
-					for _, nd := range sc.tape {
-						if nd.kind == kindString && int(nd.start) == start {
-							found = true
-							if int(nd.end) != wantEnd || nd.flags != wantFlags {
-								t.Fatalf("scan(%s): string ends at %d with flags %b; the byte loop says %d, %b", doc, nd.end, nd.flags, wantEnd, wantFlags)
-							}
-						}
-					}
-					if !found {
-						t.Fatalf("scan(%s): no string node at %d", doc, start)
 					}
 				}
 			}
 		}
 	}
+}
+
+func checkStringScan(t *testing.T, sc *scanner, doc []byte, start, length int) {
+	t.Helper()
+	wantEnd, wantFlags, wantCode := referenceScanString(doc, start)
+	ok := sc.scan(doc)
+	// The string ends early on a quote it holds: then the rest of the form
+	// may or may not parse, but it must not parse where the string itself
+	// is bad.
+	if wantCode != 0 {
+		if ok {
+			t.Fatalf("portable %v: scan(%s) passed; the byte loop fails the string at %d", sc.portable, doc, wantEnd)
+		}
+		return
+	}
+	if wantEnd != start+length {
+		return
+	}
+	if !ok {
+		t.Fatalf("portable %v: scan(%s) failed with %v at %d; the byte loop accepts the string", sc.portable, doc, sc.err, sc.errOff)
+	}
+	for _, nd := range sc.tape {
+		if nd.kind == kindString && int(nd.start) == start {
+			if int(nd.end) != wantEnd || nd.flags != wantFlags {
+				t.Fatalf("portable %v: scan(%s): string ends at %d with flags %b; the byte loop says %d, %b", sc.portable, doc, nd.end, nd.flags, wantEnd, wantFlags)
+			}
+			return
+		}
+	}
+	t.Fatalf("portable %v: scan(%s): no string node at %d", sc.portable, doc, start)
 }

@@ -1,0 +1,9 @@
+//go:build !purego
+
+package fastvalidate
+
+// haveClassify says whether this machine has classifyBlocks.
+const haveClassify = true
+
+//go:noescape
+func classifyBlocks(b []byte, quotes, care []uint64)

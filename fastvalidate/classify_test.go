@@ -1,0 +1,111 @@
+package fastvalidate
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/cardscan/cardscan/corpus"
+)
+
+// classifyByBytes is what classify computes, a byte at a time: bit i%64 of
+// word i/64 for byte i, and every byte past the end needing care.
+func classifyByBytes(b []byte) (quotes, care []uint64) {
+	words := len(b)/64 + 1
+	quotes, care = make([]uint64, words), make([]uint64, words)
+	for i := range words * 64 {
+		bit := uint64(1) << (i % 64)
+		switch {
+		case i >= len(b):
+			care[i/64] |= bit
+		case b[i] == '"':
+			quotes[i/64] |= bit
+		case b[i] == '\\' || b[i] < 0x20 || b[i] >= 0x80:
+			care[i/64] |= bit
+		}
+	}
+	return quotes, care
+}
+
+func TestClassify_AgreesWithByteLoop(t *testing.T) {
+	if !haveClassify {
+		t.Skip("the scanner does without quote and care bits on this machine")
+	}
+	var sc scanner
+	rng := rand.New(rand.NewPCG(1, 2))
+	// Every byte value at every position of a block, then random text of
+	// every length around the block sizes, heavy in the bytes that matter.
+	for c := range 256 {
+		for p := range 64 {
+			b := bytes.Repeat([]byte("a"), 64)
+			b[p] = byte(c)
+			checkClassify(t, &sc, b)
+		}
+	}
+	alphabet := []byte("a\"\\\x00\x1f\x20\x7f\x80\xbf\xc3\xff{}:, ")
+	for n := 0; n <= 300; n++ {
+		for range 20 {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+			checkClassify(t, &sc, b)
+		}
+	}
+}
+
+func checkClassify(t *testing.T, sc *scanner, b []byte) {
+	t.Helper()
+	sc.classify(b)
+	wantQuotes, wantCare := classifyByBytes(b)
+	if !slices.Equal(sc.quotes, wantQuotes) || !slices.Equal(sc.care, wantCare) {
+		t.Fatalf("classify(%q):\n quotes %x\n care   %x\nthe byte loop says\n quotes %x\n care   %x", b, sc.quotes, sc.care, wantQuotes, wantCare)
+	}
+}
+
+// The scanner with quote and care bits and the one without must read every
+// document alike: the same tape or the same error, for generated cards of
+// every dialect with and without defects, their prefixes, and the real
+// cards.
+func TestScan_BitsAndPortableAgree(t *testing.T) {
+	if !haveClassify {
+		t.Skip("the scanner does without quote and care bits on this machine")
+	}
+	g, err := corpus.New(corpus.Options{Seed: 9, Dialects: corpus.Dialects(), DefectRate: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs [][]byte
+	for range 2000 {
+		docs = append(docs, g.Next().JSON)
+	}
+	for _, d := range docs[:200] {
+		for cut := 1; cut < len(d); cut += 7 {
+			docs = append(docs, d[:cut])
+		}
+	}
+	if dir, err := findRealCorpus(); err == nil {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			docs = append(docs, b)
+		}
+	}
+	var bits, portable scanner
+	bits.maxDepth, portable.maxDepth, portable.portable = DefaultMaxDepth, DefaultMaxDepth, true
+	for _, d := range docs {
+		okBits, okPortable := bits.scan(d), portable.scan(d)
+		if okBits != okPortable || bits.err != portable.err || bits.errOff != portable.errOff || bits.errNode != portable.errNode || bits.errKey != portable.errKey {
+			t.Fatalf("%q:\nwith bits %v %v at %d (node %d)\nportable  %v %v at %d (node %d)", d, okBits, bits.err, bits.errOff, bits.errNode, okPortable, portable.err, portable.errOff, portable.errNode)
+		}
+		if !slices.Equal(bits.tape, portable.tape) {
+			t.Fatalf("%q: the tapes differ", d)
+		}
+	}
+}
