@@ -6,4 +6,4 @@ package fastvalidate
 const haveClassify = true
 
 //go:noescape
-func classifyBlocks(b []byte, quotes, care []uint64)
+func classifyBlocks(b []byte, blocks []charBlock)

@@ -2,17 +2,16 @@
 
 #include "textflag.h"
 
-// func classifyBlocks(b []byte, quotes, care []uint64)
+// func classifyBlocks(b []byte, blocks []charBlock)
 //
-// For each 64-byte block of b, sets one bit per byte in quotes (the byte
-// is '"') and in care (a backslash, a control character or a byte of 0x80
-// or more). len(b) is a multiple of 64; quotes and care have a word for
+// For each 64-byte block of b, sets one bit per byte in the block's quotes
+// (the byte is '"') and care (a backslash, a control character or a byte
+// of 0x80 or more). len(b) is a multiple of 64, and blocks has room for
 // each block. SSE2 only, which every amd64 machine has.
-TEXT ·classifyBlocks(SB), NOSPLIT, $0-72
+TEXT ·classifyBlocks(SB), NOSPLIT, $0-48
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
-	MOVQ quotes_base+24(FP), DI
-	MOVQ care_base+48(FP), DX
+	MOVQ blocks_base+24(FP), DI
 	SHRQ $6, CX
 	JZ   done
 	MOVQ $0x2222222222222222, AX
@@ -52,11 +51,10 @@ loop:
 	CHUNK(32, 32)
 	CHUNK(48, 48)
 	MOVQ R8, (DI)
-	MOVQ R9, (DX)
+	MOVQ R9, 8(DI)
 
 	ADDQ $64, SI
-	ADDQ $8, DI
-	ADDQ $8, DX
+	ADDQ $16, DI
 	DECQ CX
 	JNZ  loop
 

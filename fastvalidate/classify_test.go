@@ -12,22 +12,21 @@ import (
 )
 
 // classifyByBytes is what classify computes, a byte at a time: bit i%64 of
-// word i/64 for byte i, and every byte past the end needing care.
-func classifyByBytes(b []byte) (quotes, care []uint64) {
-	words := len(b)/64 + 1
-	quotes, care = make([]uint64, words), make([]uint64, words)
-	for i := range words * 64 {
+// block i/64 for byte i, and every byte past the end needing care.
+func classifyByBytes(b []byte) []charBlock {
+	blocks := make([]charBlock, len(b)/64+1)
+	for i := range len(blocks) * 64 {
 		bit := uint64(1) << (i % 64)
 		switch {
 		case i >= len(b):
-			care[i/64] |= bit
+			blocks[i/64].care |= bit
 		case b[i] == '"':
-			quotes[i/64] |= bit
+			blocks[i/64].quotes |= bit
 		case b[i] == '\\' || b[i] < 0x20 || b[i] >= 0x80:
-			care[i/64] |= bit
+			blocks[i/64].care |= bit
 		}
 	}
-	return quotes, care
+	return blocks
 }
 
 func TestClassify_AgreesWithByteLoop(t *testing.T) {
@@ -60,9 +59,8 @@ func TestClassify_AgreesWithByteLoop(t *testing.T) {
 func checkClassify(t *testing.T, sc *scanner, b []byte) {
 	t.Helper()
 	sc.classify(b)
-	wantQuotes, wantCare := classifyByBytes(b)
-	if !slices.Equal(sc.quotes, wantQuotes) || !slices.Equal(sc.care, wantCare) {
-		t.Fatalf("classify(%q):\n quotes %x\n care   %x\nthe byte loop says\n quotes %x\n care   %x", b, sc.quotes, sc.care, wantQuotes, wantCare)
+	if want := classifyByBytes(b); !slices.Equal(sc.blocks, want) {
+		t.Fatalf("classify(%q):\n%x\nthe byte loop says\n%x", b, sc.blocks, want)
 	}
 }
 

@@ -76,12 +76,13 @@ type scanner struct {
 	scratch2 []byte
 	maxDepth int
 
-	// quotes and care hold a bit per byte of the document: a quote, and a
-	// byte a string must not hold as is (see classify). They exist only
-	// where the machine computes them a block at a time; portable makes
-	// the scanner do without them as it does elsewhere.
-	quotes, care []uint64
-	portable     bool
+	// blocks holds two words per 64 bytes of the document, a bit per byte:
+	// the quotes, and the bytes a string must not hold as is (see
+	// classify). They exist only where the machine computes them a block
+	// at a time; portable makes the scanner do without them as it does
+	// elsewhere.
+	blocks   []charBlock
+	portable bool
 
 	// The first error found; scanning stops there.
 	err     Code
@@ -210,39 +211,42 @@ func (s *scanner) growTape(tape []node) []node {
 	return tape[:cap(tape)]
 }
 
-// classify fills quotes and care for b. The word past the last block
-// marks every byte as needing care, so that a string still open there
-// goes to scanString, which reports it.
+// charBlock marks, a bit per byte of 64, the quotes and the bytes that
+// need care: a backslash, a control character or a byte of 0x80 and up.
+type charBlock struct{ quotes, care uint64 }
+
+// classify fills s.blocks for b. The block past the last marks every byte
+// as needing care, so that a string still open there goes to scanString,
+// which reports it.
 func (s *scanner) classify(b []byte) {
-	words := len(b)/64 + 1
-	if cap(s.quotes) < words {
-		s.quotes = make([]uint64, words, words+words/4)
-		s.care = make([]uint64, words, words+words/4)
+	n := len(b)/64 + 1
+	if cap(s.blocks) < n {
+		s.blocks = make([]charBlock, n, n+n/4)
 	}
-	s.quotes, s.care = s.quotes[:words], s.care[:words]
+	s.blocks = s.blocks[:n]
 	full := len(b) &^ 63
-	classifyBlocks(b[:full], s.quotes, s.care)
+	classifyBlocks(b[:full], s.blocks)
 	last := full / 64
 	if tail := b[full:]; len(tail) > 0 {
 		// Zero bytes past the end are control characters: they need care.
 		var block [64]byte
 		copy(block[:], tail)
-		classifyBlocks(block[:], s.quotes[last:], s.care[last:])
+		classifyBlocks(block[:], s.blocks[last:])
 	} else {
-		s.quotes[last], s.care[last] = 0, ^uint64(0)
+		s.blocks[last] = charBlock{care: ^uint64(0)}
 	}
 }
 
 // plainStringEndFar returns the offset of the quote that ends a string
-// which goes on past the word it starts in, from the start of word w,
+// which goes on past the block it starts in, from the start of block x,
 // when no byte before it needs care; otherwise ok is false and the string
-// is left to scanString. Most strings end in the word they start in,
+// is left to scanString. Most strings end in the block they start in,
 // which the scan loop decides itself.
-func plainStringEndFar(quotes, care []uint64, w int) (end int, ok bool) {
-	for ; w < len(quotes); w++ {
-		q, k := quotes[w], care[w]
+func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
+	for ; x < len(blocks); x++ {
+		q, k := blocks[x].quotes, blocks[x].care
 		if q != 0 {
-			return w<<6 + bits.TrailingZeros64(q), k&(q&-q-1) == 0
+			return x<<6 + bits.TrailingZeros64(q), k&(q&-q-1) == 0
 		}
 		if k != 0 {
 			break
@@ -285,7 +289,7 @@ func (s *scanner) scan(b []byte) bool {
 	if bitmaps {
 		s.classify(b)
 	}
-	qbits, cbits := s.quotes, s.care
+	blocks := s.blocks
 	i := skipWS(b, 0)
 	if i == len(b) {
 		code, errOff, errNode = CodeJSONSyntax, i, noParent
@@ -305,13 +309,14 @@ value:
 		if bitmaps {
 			// The quote bits from here on end the string unless a byte
 			// that needs care comes first.
-			q, k := qbits[end>>6]>>(end&63), cbits[end>>6]>>(end&63)
+			blk := &blocks[end>>6]
+			q, k := blk.quotes>>(end&63), blk.care>>(end&63)
 			ok := false
 			if q != 0 {
 				ok = k&(q&-q-1) == 0
 				end += bits.TrailingZeros64(q)
 			} else if k == 0 {
-				end, ok = plainStringEndFar(qbits, cbits, end>>6+1)
+				end, ok = plainStringEndFar(blocks, end>>6+1)
 			}
 			if ok {
 				tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: parent, kind: kindString}
@@ -480,13 +485,14 @@ key:
 	// names end in that first word, which then decides them on the spot.
 	if bitmaps {
 		end = i + 1
-		q, k := qbits[end>>6]>>(end&63), cbits[end>>6]>>(end&63)
+		blk := &blocks[end>>6]
+		q, k := blk.quotes>>(end&63), blk.care>>(end&63)
 		ok := false
 		if q != 0 {
 			ok = k&(q&-q-1) == 0
 			end += bits.TrailingZeros64(q)
 		} else if k == 0 {
-			end, ok = plainStringEndFar(qbits, cbits, end>>6+1)
+			end, ok = plainStringEndFar(blocks, end>>6+1)
 		}
 		if ok {
 			flags = 0
