@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "bytes"
+
 // The a2a profiles: the A2A Agent Card in each of its incompatible releases.
 // "a2a" detects the release per card; "a2a/0.1" ... "a2a/1.0" force one.
 //
@@ -158,16 +160,28 @@ func (w *walker) collectTop(m *topMembers) {
 // Where a snake_case alias may stand: a name is only reported in the
 // object whose camelCase member it spells.
 const (
-	inCard uint8 = 1 << iota
+	inCard aliasScope = 1 << iota
 	inCapabilities
 	inSkill
 	inInterface
+	inScheme10     // a 1.0 security scheme wrapper
+	inSchemeBody   // a security scheme's own members, 0.x or wrapped
+	inSchemeBody03 // the same, for the members 0.3 added
+	inFlows        // an OAuth flows object
+	inFlows10      // the same, for the flows 1.0 added
+	inFlow         // an OAuth flow
+	inFlow10       // the same, for the members 1.0 added
 )
+
+type aliasScope uint16
 
 // snakeAliasOf returns the alias a member name of an object in the given
 // scope is, or nil. The 1.0 JSON Schema accepts these aliases, but the spec
 // says JSON names MUST be camelCase, and 0.x readers do not know them.
-func snakeAliasOf(name []byte, scope uint8) *snakeAlias {
+func snakeAliasOf(name []byte, scope aliasScope) *snakeAlias {
+	if bytes.IndexByte(name, '_') < 0 {
+		return nil
+	}
 	for i := range snakeAliases {
 		a := &snakeAliases[i]
 		if a.scope&scope != 0 && a.snake == string(name) {
@@ -179,7 +193,7 @@ func snakeAliasOf(name []byte, scope uint8) *snakeAlias {
 
 type snakeAlias struct {
 	snake, camel, msg string
-	scope             uint8
+	scope             aliasScope
 }
 
 // snakeAliases carries a message per alias, so that reporting one
@@ -203,6 +217,22 @@ var snakeAliases = func() []snakeAlias {
 		{snake: "state_transition_history", camel: "stateTransitionHistory", scope: inCapabilities},
 		{snake: "extended_agent_card", camel: "extendedAgentCard", scope: inCapabilities},
 		{snake: "protocol_binding", camel: "protocolBinding", scope: inInterface},
+		{snake: "api_key_security_scheme", camel: "apiKeySecurityScheme", scope: inScheme10},
+		{snake: "http_auth_security_scheme", camel: "httpAuthSecurityScheme", scope: inScheme10},
+		{snake: "oauth2_security_scheme", camel: "oauth2SecurityScheme", scope: inScheme10},
+		{snake: "open_id_connect_security_scheme", camel: "openIdConnectSecurityScheme", scope: inScheme10},
+		{snake: "mtls_security_scheme", camel: "mtlsSecurityScheme", scope: inScheme10},
+		{snake: "bearer_format", camel: "bearerFormat", scope: inSchemeBody},
+		{snake: "open_id_connect_url", camel: "openIdConnectUrl", scope: inSchemeBody},
+		{snake: "oauth2_metadata_url", camel: "oauth2MetadataUrl", scope: inSchemeBody03},
+		{snake: "authorization_code", camel: "authorizationCode", scope: inFlows},
+		{snake: "client_credentials", camel: "clientCredentials", scope: inFlows},
+		{snake: "device_code", camel: "deviceCode", scope: inFlows10},
+		{snake: "authorization_url", camel: "authorizationUrl", scope: inFlow},
+		{snake: "token_url", camel: "tokenUrl", scope: inFlow},
+		{snake: "refresh_url", camel: "refreshUrl", scope: inFlow},
+		{snake: "device_authorization_url", camel: "deviceAuthorizationUrl", scope: inFlow10},
+		{snake: "pkce_required", camel: "pkceRequired", scope: inFlow10},
 	}
 	for i := range list {
 		list[i].msg = "snake_case member name; A2A JSON names are camelCase: " + list[i].camel
@@ -953,14 +983,14 @@ func (c *a2aCheck) hybrid() bool {
 
 // snakeCase reports the snake_case spellings of A2A names among obj's
 // members, naming the camelCase one meant.
-func (c *a2aCheck) snakeCase(obj uint32, scope uint8) {
+func (c *a2aCheck) snakeCase(obj uint32, scope aliasScope) {
 	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
 		c.snakeKey(k, scope)
 	}
 }
 
 // snakeKey reports member k if its name is a snake_case alias.
-func (c *a2aCheck) snakeKey(k uint32, scope uint8) {
+func (c *a2aCheck) snakeKey(k uint32, scope aliasScope) {
 	if a := snakeAliasOf(c.key(k), scope); a != nil {
 		c.w.addSev(CodeA2AFieldName, c.w.severity(CodeA2AFieldName), k+1, a.msg, 0)
 	}

@@ -45,6 +45,8 @@ func (c *a2aCheck) scheme0x(s uint32) {
 			metadata = v
 		case "description", "bearerFormat":
 			c.text(v, false)
+		default:
+			c.snakeKey(k, c.schemeBodyScope())
 		}
 	}
 	if !c.requiredText(s, typ, CodeA2ASecurityScheme, "type") {
@@ -78,6 +80,15 @@ func (c *a2aCheck) scheme0x(s uint32) {
 	default:
 		w.addGot(CodeA2ASecurityScheme, typ, "type is none of apiKey, http, oauth2, openIdConnect, mutualTLS")
 	}
+}
+
+// schemeBodyScope is where a snake_case name in a scheme's own members
+// may stand: oauth2MetadataUrl arrived in 0.3.
+func (c *a2aCheck) schemeBodyScope() aliasScope {
+	if c.ver >= a2aV03 {
+		return inSchemeBody | inSchemeBody03
+	}
+	return inSchemeBody
 }
 
 func (c *a2aCheck) apiKeyLocation(n uint32) {
@@ -121,6 +132,8 @@ func (c *a2aCheck) scheme10(s uint32) {
 			which = scheme10MTLS
 		case "type":
 			legacy = true
+		default:
+			c.snakeKey(k, inScheme10)
 		}
 		if which == 0 {
 			continue
@@ -164,6 +177,8 @@ func (c *a2aCheck) inner10(s uint32, which int) {
 			metadata = v
 		case "description", "bearerFormat":
 			c.text(v, false)
+		default:
+			c.snakeKey(k, c.schemeBodyScope())
 		}
 	}
 	switch which {
@@ -222,6 +237,12 @@ func (c *a2aCheck) flows(obj uint32) {
 			if c.ver == a2aV10 {
 				flow = flowDeviceCode
 			}
+		default:
+			scope := inFlows
+			if c.ver == a2aV10 {
+				scope |= inFlows10
+			}
+			c.snakeKey(k, scope)
 		}
 		if flow == 0 {
 			continue
@@ -265,6 +286,12 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 			if c.ver == a2aV10 && c.present(v) {
 				c.wantBool(v)
 			}
+		default:
+			scope := inFlow
+			if c.ver == a2aV10 {
+				scope |= inFlow10
+			}
+			c.snakeKey(k, scope)
 		}
 	}
 	// The deprecated 1.0 flows mark nothing REQUIRED; in 0.x they are

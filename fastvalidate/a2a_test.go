@@ -126,6 +126,12 @@ func TestA2A02(t *testing.T) {
 		{name: "clientCredentials token url malformed", edits: e("/securitySchemes/oauth/flows/clientCredentials/tokenUrl", `"token"`), want: []hit{{"a2a.url", "/securitySchemes/oauth/flows/clientCredentials/tokenUrl"}}},
 		{name: "refresh url over plain http", edits: e("/securitySchemes/oauth/flows/authorizationCode/refreshUrl", `"http://auth.example.com/refresh"`), want: []hit{{"a2a.url-risk", "/securitySchemes/oauth/flows/authorizationCode/refreshUrl"}}},
 		{name: "deviceCode is not a 0.x flow", edits: e("/securitySchemes/oauth/flows/deviceCode", `{}`)},
+		// OpenAPI's names are camelCase too; a snake_case one is missed.
+		{name: "snake_case flow", edits: e("/securitySchemes/oauth/flows/client_credentials", `{}`), want: []hit{{"a2a.field-name", "/securitySchemes/oauth/flows/client_credentials"}}},
+		{name: "snake_case flow member", edits: e("/securitySchemes/oauth/flows/authorizationCode/tokenUrl", omitted, "/securitySchemes/oauth/flows/authorizationCode/token_url", `"https://auth.example.com/token"`),
+			want: []hit{{"a2a.field-name", "/securitySchemes/oauth/flows/authorizationCode/token_url"}, {"a2a.security-scheme", "/securitySchemes/oauth/flows/authorizationCode/tokenUrl"}}},
+		{name: "snake_case scheme member", edits: e("/securitySchemes/bearer/bearer_format", `"JWT"`), want: []hit{{"a2a.field-name", "/securitySchemes/bearer/bearer_format"}}},
+		{name: "no 0.2 name to spell", edits: e("/securitySchemes/oauth/oauth2_metadata_url", `"https://auth.example.com/meta"`, "/securitySchemes/oauth/flows/device_code", `{}`, "/securitySchemes/oauth/flows/authorizationCode/pkce_required", `true`)},
 		{name: "openIdConnect without url", edits: e("/securitySchemes/oidc/openIdConnectUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oidc/openIdConnectUrl"}}},
 		{name: "mutualTLS arrived in 0.3", edits: e("/securitySchemes/mtls", `{"type": "mutualTLS"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls/type"}}},
 		{name: "requirement names an undefined scheme", edits: e("/security/-", `{"basic": []}`), want: []hit{{"a2a.security-ref", "/security/2/basic"}}},
@@ -151,6 +157,7 @@ func TestA2A02(t *testing.T) {
 func TestA2A03(t *testing.T) {
 	runA2ATable(t, "a2a/0.3", a2aCard03, []a2aCase{
 		{name: "base card"},
+		{name: "snake_case metadata url", edits: e("/securitySchemes/oauth/oauth2_metadata_url", `"https://auth.example.com/meta"`), want: []hit{{"a2a.field-name", "/securitySchemes/oauth/oauth2_metadata_url"}}},
 		{name: "no protocolVersion", edits: e("/protocolVersion", omitted), want: []hit{{"a2a.required", "/protocolVersion"}}},
 		{name: "protocolVersion not a string", edits: e("/protocolVersion", `0.3`), want: []hit{{"field.type", "/protocolVersion"}}},
 		{name: "preferredTransport optional (the schema wins over the prose)", edits: e("/preferredTransport", omitted)},
@@ -230,6 +237,16 @@ func TestA2A10(t *testing.T) {
 		{name: "0.x scheme shape", edits: e("/securitySchemes/bearer", `{"type": "http", "scheme": "bearer"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/bearer"}}},
 		{name: "wrapper holding two schemes", edits: e("/securitySchemes/mtls/httpAuthSecurityScheme", `{"scheme": "Basic"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
 		{name: "empty wrapper", edits: e("/securitySchemes/mtls", `{}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
+		// The proto's own field names, which proto3 JSON parsers take too;
+		// the spec says JSON names are camelCase.
+		{name: "snake_case wrapper member", edits: e("/securitySchemes/key", `{"api_key_security_scheme": {"location": "header", "name": "X-API-Key"}}`),
+			want: []hit{{"a2a.field-name", "/securitySchemes/key/api_key_security_scheme"}, {"a2a.security-scheme", "/securitySchemes/key"}}},
+		{name: "snake_case scheme members", edits: e("/securitySchemes/bearer/httpAuthSecurityScheme/bearer_format", `"JWT"`, "/securitySchemes/oidc/openIdConnectSecurityScheme/open_id_connect_url", `"https://auth.example.com/oidc"`),
+			want: []hit{{"a2a.field-name", "/securitySchemes/bearer/httpAuthSecurityScheme/bearer_format"}, {"a2a.field-name", "/securitySchemes/oidc/openIdConnectSecurityScheme/open_id_connect_url"}}},
+		{name: "snake_case flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows", `{"device_code": {}}`),
+			want: []hit{{"a2a.field-name", "/securitySchemes/device/oauth2SecurityScheme/flows/device_code"}, {"a2a.security-scheme", "/securitySchemes/device/oauth2SecurityScheme/flows"}}},
+		{name: "snake_case flow members", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkce_required", `true`, "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/device_authorization_url", `"https://auth.example.com/device"`),
+			want: []hit{{"a2a.field-name", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkce_required"}, {"a2a.field-name", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/device_authorization_url"}}},
 		{name: "apiKey location outside the enum", edits: e("/securitySchemes/key/apiKeySecurityScheme/location", `"body"`), want: []hit{{"a2a.security-scheme", "/securitySchemes/key/apiKeySecurityScheme/location"}}},
 		{name: "apiKey with the 0.x in", edits: e("/securitySchemes/key/apiKeySecurityScheme/location", omitted, "/securitySchemes/key/apiKeySecurityScheme/in", `"header"`), want: []hit{{"a2a.security-scheme", "/securitySchemes/key/apiKeySecurityScheme/location"}}},
 		{name: "http scheme empty", edits: e("/securitySchemes/bearer/httpAuthSecurityScheme/scheme", `""`), want: []hit{{"a2a.security-scheme", "/securitySchemes/bearer/httpAuthSecurityScheme/scheme"}}},
