@@ -24,8 +24,10 @@ staticcheck:
 	@command -v $(GOBIN)/staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(GOBIN)/staticcheck ./...
 
+# fastvalidate once more as a machine without the amd64 scanner bits runs it.
 unit:
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -tags purego ./fastvalidate/
 
 # bench/ is its own module (it pulls in the validators it compares with), so
 # ./... above does not reach it; no npm, no timing, only its checks.
@@ -56,7 +58,8 @@ bench:
 # The fuzz/ module (differential tests against independent references, and
 # the fuzz targets): vet and staticcheck, its tests under the race detector
 # with -short sizes, the differentials at full size (100,000 schema cards),
-# the seed corpora, and a short bounded fuzz run of two targets.
+# the seed corpora, and a short bounded fuzz run of two targets; then the
+# scanner's two ways of ending strings against each other, fuzzed as long.
 FUZZTIME ?= 10s
 fuzz-seeds: staticcheck
 	cd fuzz && $(GO) vet ./...
@@ -65,15 +68,19 @@ fuzz-seeds: staticcheck
 	cd fuzz && $(GO) test -count=1 -run 'Differential' ./...
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=$(FUZZTIME) .
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzSchemaDifferential -fuzztime=$(FUZZTIME) .
+	$(GO) test -run=NONE -fuzz=FuzzScan_BitsAndPortableAgree -fuzztime=$(FUZZTIME) ./fastvalidate/
 
 # Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
-# input is written to fuzz/testdata/fuzz/<target>/: commit it with the fix,
+# input is written to testdata/fuzz/<target>/ of the package that failed:
+# commit it with the fix,
 # and every make test runs it from then on.
 FUZZ_LONG ?= 5m
 .PHONY: fuzz
 fuzz:
 	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
+	for t in FuzzScan_BitsAndPortableAgree FuzzParsePlainHTTP FuzzSafeHTTPS; do \
+	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done
 
 .PHONY: sample corpus
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
@@ -106,4 +107,29 @@ func TestScan_BitsAndPortableAgree(t *testing.T) {
 			t.Fatalf("%q: the tapes differ", d)
 		}
 	}
+}
+
+// FuzzScan_BitsAndPortableAgree holds the two ways of finding string ends
+// to each other on any input: the same verdict, error and tape.
+func FuzzScan_BitsAndPortableAgree(f *testing.F) {
+	if !haveClassify {
+		f.Skip("the scanner does without quote and care bits on this machine")
+	}
+	for _, c := range generatedCards(f, 8, "a2a/1.0", "ma2d", "agentcard") {
+		f.Add(c)
+	}
+	for _, s := range []string{`""`, `"\u00e9\""`, "\"a\x01\"", `{"a":"b","a":1}`, `["` + strings.Repeat("x", 70) + `"]`, "\"\xff\"", `{"k":` + strings.Repeat(" ", 63) + `"v"}`} {
+		f.Add([]byte(s))
+	}
+	var bits, portable scanner
+	bits.maxDepth, portable.maxDepth, portable.portable = DefaultMaxDepth, DefaultMaxDepth, true
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		okBits, okPortable := bits.scan(doc), portable.scan(doc)
+		if okBits != okPortable || bits.err != portable.err || bits.errOff != portable.errOff || bits.errNode != portable.errNode || bits.errKey != portable.errKey {
+			t.Fatalf("%q:\nwith bits %v %v at %d (node %d)\nportable  %v %v at %d (node %d)", doc, okBits, bits.err, bits.errOff, bits.errNode, okPortable, portable.err, portable.errOff, portable.errNode)
+		}
+		if !slices.Equal(bits.tape, portable.tape) {
+			t.Fatalf("%q: the tapes differ", doc)
+		}
+	})
 }
