@@ -99,13 +99,19 @@ func TestScan_BitsAndPortableAgree(t *testing.T) {
 	var bits, portable scanner
 	bits.maxDepth, portable.maxDepth, portable.portable = DefaultMaxDepth, DefaultMaxDepth, true
 	for _, d := range docs {
-		okBits, okPortable := bits.scan(d), portable.scan(d)
-		if okBits != okPortable || bits.err != portable.err || bits.errOff != portable.errOff || bits.errNode != portable.errNode || bits.errKey != portable.errKey {
-			t.Fatalf("%q:\nwith bits %v %v at %d (node %d)\nportable  %v %v at %d (node %d)", d, okBits, bits.err, bits.errOff, bits.errNode, okPortable, portable.err, portable.errOff, portable.errNode)
-		}
-		if !slices.Equal(bits.tape, portable.tape) {
-			t.Fatalf("%q: the tapes differ", d)
-		}
+		checkBitsAgree(t, &bits, &portable, d)
+	}
+}
+
+// checkBitsAgree scans doc with and without the quote and care bits.
+func checkBitsAgree(t *testing.T, bits, portable *scanner, doc []byte) {
+	t.Helper()
+	okBits, okPortable := bits.scan(doc), portable.scan(doc)
+	if okBits != okPortable || bits.err != portable.err || bits.errOff != portable.errOff || bits.errNode != portable.errNode || bits.errKey != portable.errKey {
+		t.Fatalf("%q:\nwith bits %v %v at %d (node %d)\nportable  %v %v at %d (node %d)", doc, okBits, bits.err, bits.errOff, bits.errNode, okPortable, portable.err, portable.errOff, portable.errNode)
+	}
+	if !slices.Equal(bits.tape, portable.tape) {
+		t.Fatalf("%q: the tapes differ", doc)
 	}
 }
 
@@ -124,12 +130,6 @@ func FuzzScan_BitsAndPortableAgree(f *testing.F) {
 	var bits, portable scanner
 	bits.maxDepth, portable.maxDepth, portable.portable = DefaultMaxDepth, DefaultMaxDepth, true
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		okBits, okPortable := bits.scan(doc), portable.scan(doc)
-		if okBits != okPortable || bits.err != portable.err || bits.errOff != portable.errOff || bits.errNode != portable.errNode || bits.errKey != portable.errKey {
-			t.Fatalf("%q:\nwith bits %v %v at %d (node %d)\nportable  %v %v at %d (node %d)", doc, okBits, bits.err, bits.errOff, bits.errNode, okPortable, portable.err, portable.errOff, portable.errNode)
-		}
-		if !slices.Equal(bits.tape, portable.tape) {
-			t.Fatalf("%q: the tapes differ", doc)
-		}
+		checkBitsAgree(t, &bits, &portable, doc)
 	})
 }
