@@ -484,6 +484,9 @@ key:
 	// word load from its start stays inside b but in tiny documents; most
 	// names end in that first word, which then decides them on the spot.
 	if bitmaps {
+		// As for a string value above. The two stay written out: as a
+		// function they are past the compiler's inlining budget, and a
+		// call per string costs more than the lookup itself.
 		end = i + 1
 		blk := &blocks[end>>6]
 		q, k := blk.quotes>>(end&63), blk.care>>(end&63)
