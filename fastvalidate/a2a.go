@@ -164,20 +164,19 @@ const (
 	inCapabilities
 	inSkill
 	inInterface
-	inScheme10     // a 1.0 security scheme wrapper
-	inSchemeBody   // a security scheme's own members, 0.x or wrapped
-	inSchemeBody03 // the same, for the members 0.3 added
-	inFlows        // an OAuth flows object
-	inFlows10      // the same, for the flows 1.0 added
-	inFlow         // an OAuth flow
-	inFlow10       // the same, for the members 1.0 added
+	inScheme10   // a 1.0 security scheme wrapper
+	inSchemeBody // a security scheme's own members, 0.x or wrapped
+	inFlows      // an OAuth flows object
+	inFlow       // an OAuth flow
 )
 
 type aliasScope uint16
 
 // snakeAliasOf returns the alias a member name of an object in the given
-// scope is, or nil. The 1.0 JSON Schema accepts these aliases, but the spec
-// says JSON names MUST be camelCase, and 0.x readers do not know them.
+// scope is, or nil. The card's own aliases are proto field names, which
+// the 1.0 JSON Schema and proto3 JSON parsers accept, but the spec says
+// JSON names MUST be camelCase, and 0.x readers do not know them; the
+// security schemes' camelCase names come from OpenAPI.
 func snakeAliasOf(name []byte, scope aliasScope) *snakeAlias {
 	if bytes.IndexByte(name, '_') < 0 {
 		return nil
@@ -194,6 +193,9 @@ func snakeAliasOf(name []byte, scope aliasScope) *snakeAlias {
 type snakeAlias struct {
 	snake, camel, msg string
 	scope             aliasScope
+	// since is the first version with the camelCase member; before it
+	// the snake_case name spells nothing a reader knows. 0 for all.
+	since a2aVersion
 }
 
 // snakeAliases carries a message per alias, so that reporting one
@@ -224,15 +226,15 @@ var snakeAliases = func() []snakeAlias {
 		{snake: "mtls_security_scheme", camel: "mtlsSecurityScheme", scope: inScheme10},
 		{snake: "bearer_format", camel: "bearerFormat", scope: inSchemeBody},
 		{snake: "open_id_connect_url", camel: "openIdConnectUrl", scope: inSchemeBody},
-		{snake: "oauth2_metadata_url", camel: "oauth2MetadataUrl", scope: inSchemeBody03},
+		{snake: "oauth2_metadata_url", camel: "oauth2MetadataUrl", scope: inSchemeBody, since: a2aV03},
 		{snake: "authorization_code", camel: "authorizationCode", scope: inFlows},
 		{snake: "client_credentials", camel: "clientCredentials", scope: inFlows},
-		{snake: "device_code", camel: "deviceCode", scope: inFlows10},
+		{snake: "device_code", camel: "deviceCode", scope: inFlows, since: a2aV10},
 		{snake: "authorization_url", camel: "authorizationUrl", scope: inFlow},
 		{snake: "token_url", camel: "tokenUrl", scope: inFlow},
 		{snake: "refresh_url", camel: "refreshUrl", scope: inFlow},
-		{snake: "device_authorization_url", camel: "deviceAuthorizationUrl", scope: inFlow10},
-		{snake: "pkce_required", camel: "pkceRequired", scope: inFlow10},
+		{snake: "device_authorization_url", camel: "deviceAuthorizationUrl", scope: inFlow, since: a2aV10},
+		{snake: "pkce_required", camel: "pkceRequired", scope: inFlow, since: a2aV10},
 	}
 	for i := range list {
 		list[i].msg = "snake_case member name; A2A JSON names are camelCase: " + list[i].camel
@@ -991,7 +993,7 @@ func (c *a2aCheck) snakeCase(obj uint32, scope aliasScope) {
 
 // snakeKey reports member k if its name is a snake_case alias.
 func (c *a2aCheck) snakeKey(k uint32, scope aliasScope) {
-	if a := snakeAliasOf(c.key(k), scope); a != nil {
+	if a := snakeAliasOf(c.key(k), scope); a != nil && c.ver >= a.since {
 		c.w.addSev(CodeA2AFieldName, c.w.severity(CodeA2AFieldName), k+1, a.msg, 0)
 	}
 }

@@ -46,7 +46,7 @@ func (c *a2aCheck) scheme0x(s uint32) {
 		case "description", "bearerFormat":
 			c.text(v, false)
 		default:
-			c.snakeKey(k, c.schemeBodyScope())
+			c.snakeKey(k, inSchemeBody)
 		}
 	}
 	if !c.requiredText(s, typ, CodeA2ASecurityScheme, "type") {
@@ -80,15 +80,6 @@ func (c *a2aCheck) scheme0x(s uint32) {
 	default:
 		w.addGot(CodeA2ASecurityScheme, typ, "type is none of apiKey, http, oauth2, openIdConnect, mutualTLS")
 	}
-}
-
-// schemeBodyScope is where a snake_case name in a scheme's own members
-// may stand: oauth2MetadataUrl arrived in 0.3.
-func (c *a2aCheck) schemeBodyScope() aliasScope {
-	if c.ver >= a2aV03 {
-		return inSchemeBody | inSchemeBody03
-	}
-	return inSchemeBody
 }
 
 func (c *a2aCheck) apiKeyLocation(n uint32) {
@@ -178,7 +169,7 @@ func (c *a2aCheck) inner10(s uint32, which int) {
 		case "description", "bearerFormat":
 			c.text(v, false)
 		default:
-			c.snakeKey(k, c.schemeBodyScope())
+			c.snakeKey(k, inSchemeBody)
 		}
 	}
 	switch which {
@@ -238,11 +229,7 @@ func (c *a2aCheck) flows(obj uint32) {
 				flow = flowDeviceCode
 			}
 		default:
-			scope := inFlows
-			if c.ver == a2aV10 {
-				scope |= inFlows10
-			}
-			c.snakeKey(k, scope)
+			c.snakeKey(k, inFlows)
 		}
 		if flow == 0 {
 			continue
@@ -287,11 +274,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 				c.wantBool(v)
 			}
 		default:
-			scope := inFlow
-			if c.ver == a2aV10 {
-				scope |= inFlow10
-			}
-			c.snakeKey(k, scope)
+			c.snakeKey(k, inFlow)
 		}
 	}
 	// The deprecated 1.0 flows mark nothing REQUIRED; in 0.x they are
