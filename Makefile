@@ -72,8 +72,7 @@ fuzz-seeds: staticcheck
 
 # Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
 # input is written to testdata/fuzz/<target>/ of the package that failed:
-# commit it with the fix,
-# and every make test runs it from then on.
+# commit it with the fix, and every make test runs it from then on.
 FUZZ_LONG ?= 5m
 .PHONY: fuzz
 fuzz:
