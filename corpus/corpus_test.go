@@ -248,9 +248,23 @@ func TestDefectRate(t *testing.T) {
 	if bad < 120 || bad > 280 {
 		t.Errorf("%d of 4000 cards defective at rate 0.05, want about 200", bad)
 	}
-	for _, c := range generate(t, corpus.Options{Seed: 8, Dialects: []string{"ma2d"}, DefectRate: 1}, 50) {
-		if c.Defect != "" {
-			t.Fatalf("ma2d has no defect kinds, got %s", c.Defect)
+	// At rate 1 every card carries a defect, and kinds are dealt in
+	// rounds, so one round's worth of cards shows every kind once.
+	for _, dialect := range corpus.Dialects() {
+		kinds := corpus.DefectKinds(dialect)
+		if len(kinds) == 0 {
+			t.Errorf("%s has no defect kinds", dialect)
+			continue
+		}
+		seen := map[string]int{}
+		for _, c := range generate(t, corpus.Options{Seed: 8, Dialects: []string{dialect}, DefectRate: 1}, len(kinds)) {
+			if c.Defect == "" {
+				t.Fatalf("%s card without a defect at rate 1", dialect)
+			}
+			seen[c.Defect]++
+		}
+		if len(seen) != len(kinds) {
+			t.Errorf("%s: one round of %d defective cards showed %d kinds, want each of %d once", dialect, len(kinds), len(seen), len(kinds))
 		}
 	}
 }

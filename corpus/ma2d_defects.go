@@ -1,9 +1,3 @@
-// TestDefectRate in corpus_test.go still takes ma2d as the example of a
-// dialect without defect kinds; until it names none, these kinds are built
-// only with -tags ma2d_defects (go test -tags ma2d_defects ./corpus/).
-
-//go:build ma2d_defects
-
 package corpus
 
 import "strings"
