@@ -165,21 +165,24 @@ func benchCards(b *testing.B, name, profile string, cards [][]byte) {
 			i++
 		}
 	})
+	strictScan := func(row string, portable bool) {
+		b.Run(name+"/"+row, func(b *testing.B) {
+			var sc scanner
+			sc.maxDepth, sc.portable = DefaultMaxDepth, portable
+			b.SetBytes(mean)
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if !sc.scan(cards[i%len(cards)]) {
+					b.Fatal("scan failed")
+				}
+				i++
+			}
+		})
+	}
 	// The strict pass alone: what is left of the gap to fastjson is the
 	// profile's rules.
-	b.Run(name+"/strict-scan-only", func(b *testing.B) {
-		var sc scanner
-		sc.maxDepth = DefaultMaxDepth
-		b.SetBytes(mean)
-		b.ReportAllocs()
-		i := 0
-		for b.Loop() {
-			if !sc.scan(cards[i%len(cards)]) {
-				b.Fatal("scan failed")
-			}
-			i++
-		}
-	})
+	strictScan("strict-scan-only", false)
 	// What the amd64 pass over the bytes costs, and the same strict pass
 	// without it, finding string ends a word at a time.
 	if haveClassify {
@@ -193,19 +196,7 @@ func benchCards(b *testing.B, name, profile string, cards [][]byte) {
 				i++
 			}
 		})
-		b.Run(name+"/strict-scan-portable", func(b *testing.B) {
-			var sc scanner
-			sc.maxDepth, sc.portable = DefaultMaxDepth, true
-			b.SetBytes(mean)
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if !sc.scan(cards[i%len(cards)]) {
-					b.Fatal("scan failed")
-				}
-				i++
-			}
-		})
+		strictScan("strict-scan-portable", true)
 	}
 	b.Run(name+"/fastjson", func(b *testing.B) {
 		var p fastjson.Parser
