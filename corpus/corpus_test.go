@@ -256,12 +256,12 @@ func TestDefectRate(t *testing.T) {
 			t.Errorf("%s has no defect kinds", dialect)
 			continue
 		}
-		seen := map[string]int{}
+		seen := map[string]bool{}
 		for _, c := range generate(t, corpus.Options{Seed: 8, Dialects: []string{dialect}, DefectRate: 1}, len(kinds)) {
 			if c.Defect == "" {
 				t.Fatalf("%s card without a defect at rate 1", dialect)
 			}
-			seen[c.Defect]++
+			seen[c.Defect] = true
 		}
 		if len(seen) != len(kinds) {
 			t.Errorf("%s: one round of %d defective cards showed %d kinds, want each of %d once", dialect, len(kinds), len(seen), len(kinds))
