@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"net/netip"
@@ -281,11 +282,9 @@ func isInternalIP(host []byte) bool {
 	if ip4, ok := parseIPv4Host(host); ok {
 		addr = netip.AddrFrom4(ip4)
 	} else {
-		colon := false
-		for _, c := range host {
-			colon = colon || c == ':'
-		}
-		if !colon {
+		// Only an IPv6 literal has a colon; a DNS name ending in a hex
+		// digit ("acme.cafe") leaves here.
+		if bytes.IndexByte(host, ':') < 0 {
 			return false
 		}
 		// ParseURI has already accepted the literal with netip, so this
