@@ -68,7 +68,7 @@ fuzz-seeds: staticcheck
 	cd fuzz && $(GO) test -count=1 -run 'Differential' ./...
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=$(FUZZTIME) .
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzSchemaDifferential -fuzztime=$(FUZZTIME) .
-	$(GO) test -run=NONE -fuzz=FuzzScan_BitsAndPortableAgree -fuzztime=$(FUZZTIME) ./fastvalidate/
+	$(GO) test -run=NONE -fuzz=FuzzClassify_AgreesWithByteLoop -fuzztime=$(FUZZTIME) ./fastvalidate/
 
 # Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
 # input is written to testdata/fuzz/<target>/ of the package that failed:
@@ -78,7 +78,7 @@ FUZZ_LONG ?= 5m
 fuzz:
 	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
-	for t in FuzzScan_BitsAndPortableAgree FuzzParsePlainHTTP FuzzSafeHTTPS; do \
+	for t in FuzzClassify_AgreesWithByteLoop FuzzParsePlainHTTP FuzzSafeHTTPS; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done
 
 .PHONY: sample corpus

@@ -2,7 +2,7 @@
 
 package fastvalidate
 
-// Elsewhere the scanner finds string ends with its word-at-a-time loops.
+// Elsewhere classify computes the bits a word at a time (classifyWords).
 const haveClassify = false
 
 func classifyBlocks(b []byte, blocks []charBlock) {

@@ -30,11 +30,23 @@ func classifyByBytes(b []byte) []charBlock {
 	return blocks
 }
 
+// Both ways of computing the bits, the vector pass where the machine has it
+// and the word-at-a-time one, must agree with the byte loop.
 func TestClassify_AgreesWithByteLoop(t *testing.T) {
-	if !haveClassify {
-		t.Skip("the scanner does without quote and care bits on this machine")
+	for _, tc := range []struct {
+		name     string
+		portable bool
+	}{{"vector", false}, {"words", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !tc.portable && !haveClassify {
+				t.Skip("no vector pass on this machine")
+			}
+			testClassify(t, &scanner{portable: tc.portable})
+		})
 	}
-	var sc scanner
+}
+
+func testClassify(t *testing.T, sc *scanner) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Every byte value at every position of a block, then random text of
 	// every length around the block sizes, heavy in the bytes that matter.
@@ -42,7 +54,7 @@ func TestClassify_AgreesWithByteLoop(t *testing.T) {
 		for p := range 64 {
 			b := bytes.Repeat([]byte("a"), 64)
 			b[p] = byte(c)
-			checkClassify(t, &sc, b)
+			checkClassify(t, sc, b)
 		}
 	}
 	alphabet := []byte("a\"\\\x00\x1f\x20\x7f\x80\xbf\xc3\xff{}:, ")
@@ -52,7 +64,7 @@ func TestClassify_AgreesWithByteLoop(t *testing.T) {
 			for i := range b {
 				b[i] = alphabet[rng.IntN(len(alphabet))]
 			}
-			checkClassify(t, &sc, b)
+			checkClassify(t, sc, b)
 		}
 	}
 }
@@ -65,14 +77,10 @@ func checkClassify(t *testing.T, sc *scanner, b []byte) {
 	}
 }
 
-// The scanner with quote and care bits and the one without must read every
-// document alike: the same tape or the same error, for generated cards of
-// every dialect with and without defects, their prefixes, and the real
-// cards.
-func TestScan_BitsAndPortableAgree(t *testing.T) {
-	if !haveClassify {
-		t.Skip("the scanner does without quote and care bits on this machine")
-	}
+// Both ways must also agree with the byte loop on whole documents:
+// generated cards of every dialect with and without defects, their
+// prefixes, and the real cards.
+func TestClassify_CardsAgreeWithByteLoop(t *testing.T) {
 	g, err := corpus.New(corpus.Options{Seed: 9, Dialects: corpus.Dialects(), DefectRate: 0.5})
 	if err != nil {
 		t.Fatal(err)
@@ -96,40 +104,29 @@ func TestScan_BitsAndPortableAgree(t *testing.T) {
 			docs = append(docs, b)
 		}
 	}
-	var bits, portable scanner
-	bits.maxDepth, portable.maxDepth, portable.portable = DefaultMaxDepth, DefaultMaxDepth, true
+	vector, words := scanner{}, scanner{portable: true}
 	for _, d := range docs {
-		checkBitsAgree(t, &bits, &portable, d)
+		if haveClassify {
+			checkClassify(t, &vector, d)
+		}
+		checkClassify(t, &words, d)
 	}
 }
 
-// checkBitsAgree scans doc with and without the quote and care bits.
-func checkBitsAgree(t *testing.T, bits, portable *scanner, doc []byte) {
-	t.Helper()
-	okBits, okPortable := bits.scan(doc), portable.scan(doc)
-	if okBits != okPortable || bits.err != portable.err || bits.errOff != portable.errOff || bits.errNode != portable.errNode || bits.errKey != portable.errKey {
-		t.Fatalf("%q:\nwith bits %v %v at %d (node %d)\nportable  %v %v at %d (node %d)", doc, okBits, bits.err, bits.errOff, bits.errNode, okPortable, portable.err, portable.errOff, portable.errNode)
-	}
-	if !slices.Equal(bits.tape, portable.tape) {
-		t.Fatalf("%q: the tapes differ", doc)
-	}
-}
-
-// FuzzScan_BitsAndPortableAgree holds the two ways of finding string ends
-// to each other on any input: the same verdict, error and tape.
-func FuzzScan_BitsAndPortableAgree(f *testing.F) {
-	if !haveClassify {
-		f.Skip("the scanner does without quote and care bits on this machine")
-	}
+// FuzzClassify_AgreesWithByteLoop holds both ways of computing the quote
+// and care bits to the byte loop on any input.
+func FuzzClassify_AgreesWithByteLoop(f *testing.F) {
 	for _, c := range generatedCards(f, 8, "a2a/1.0", "ma2d", "agentcard") {
 		f.Add(c)
 	}
 	for _, s := range []string{`""`, `"\u00e9\""`, "\"a\x01\"", `{"a":"b","a":1}`, `["` + strings.Repeat("x", 70) + `"]`, "\"\xff\"", `{"k":` + strings.Repeat(" ", 63) + `"v"}`} {
 		f.Add([]byte(s))
 	}
-	var bits, portable scanner
-	bits.maxDepth, portable.maxDepth, portable.portable = DefaultMaxDepth, DefaultMaxDepth, true
+	vector, words := scanner{}, scanner{portable: true}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		checkBitsAgree(t, &bits, &portable, doc)
+		if haveClassify {
+			checkClassify(t, &vector, doc)
+		}
+		checkClassify(t, &words, doc)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -13,12 +14,12 @@ import (
 // profile checks that follow walk tokens, never bytes. A lenient parser
 // followed by a second, strict pass would read every byte twice.
 //
-// On amd64 a first, vector pass (classify) marks each quote and each byte a
-// string must not hold as is, sixteen bytes an instruction; the scanner then
-// finds where a plain string ends from those bits instead of its bytes. The
-// strings are most of a card's bytes, so the pass costs a tenth of the scan
-// and makes it a fifth faster in all (BenchmarkProfile's classify-only and
-// strict-scan-portable rows).
+// A first pass (classify) marks each quote and each byte a string must not
+// hold as is: on amd64 with vector instructions, sixteen bytes each,
+// elsewhere eight bytes at a time. The scanner then finds where a plain
+// string ends from those bits instead of its bytes; the strings are most of
+// a card's bytes. BenchmarkProfile's classify-only row times the vector
+// pass, and strict-scan-portable the scan with the word-at-a-time one.
 
 type kind uint8
 
@@ -79,17 +80,30 @@ type scanner struct {
 
 	// blocks holds two words per 64 bytes of the document, a bit per byte:
 	// the quotes, and the bytes a string must not hold as is (see
-	// classify). They exist only where the machine computes them a block
-	// at a time; portable makes the scanner do without them as it does
-	// elsewhere.
+	// classify). portable computes them a word at a time, as machines
+	// without the vector pass do, so that tests and benchmarks can hold
+	// the two side by side.
 	blocks   []charBlock
 	portable bool
+
+	// The document being scanned, and the scan loop's locals while it
+	// calls out (see scan).
+	doc    []byte
+	parked loopState
 
 	// The first error found; scanning stops there.
 	err     Code
 	errOff  int
 	errNode uint32 // tape index the error belongs to, noParent for the document
 	errKey  bool   // the error is in the member name of errNode's object
+}
+
+// loopState is what the scan loop keeps in registers.
+type loopState struct {
+	i      int
+	nt     uint32
+	parent uint32
+	names  uint64
 }
 
 type keyRef struct {
@@ -202,14 +216,13 @@ func skipWS(b []byte, i int) int {
 
 // frame saves the enclosing container's state while a nested one is open.
 type frame struct {
-	node     uint32
-	inObject bool
-	names    uint64
+	node  uint32
+	names uint64
 }
 
-func (s *scanner) growTape(tape []node) []node {
-	tape = append(tape, make([]node, max(len(tape), 64))...)
-	return tape[:cap(tape)]
+func (s *scanner) growTape() {
+	s.tape = append(s.tape, make([]node, max(len(s.tape), 64))...)
+	s.tape = s.tape[:cap(s.tape)]
 }
 
 // charBlock marks, a bit per byte of 64, the quotes and the bytes that
@@ -226,16 +239,54 @@ func (s *scanner) classify(b []byte) {
 	}
 	s.blocks = s.blocks[:n]
 	full := len(b) &^ 63
-	classifyBlocks(b[:full], s.blocks)
+	vector := haveClassify && !s.portable
+	if vector {
+		classifyBlocks(b[:full], s.blocks)
+	} else {
+		classifyWords(b[:full], s.blocks)
+	}
 	last := full / 64
 	if tail := b[full:]; len(tail) > 0 {
 		// Zero bytes past the end are control characters: they need care.
 		var block [64]byte
 		copy(block[:], tail)
-		classifyBlocks(block[:], s.blocks[last:])
+		if vector {
+			classifyBlocks(block[:], s.blocks[last:])
+		} else {
+			classifyWords(block[:], s.blocks[last:])
+		}
 	} else {
 		s.blocks[last] = charBlock{care: ^uint64(0)}
 	}
+}
+
+// classifyWords does what classifyBlocks does, eight bytes at a time, for
+// machines without the vector pass.
+func classifyWords(b []byte, blocks []charBlock) {
+	for x := range len(b) / 64 {
+		var quotes, care uint64
+		for j := 0; j < 64; j += 8 {
+			q, c := wordBits(binary.LittleEndian.Uint64(b[x*64+j:]))
+			quotes |= q << j
+			care |= c << j
+		}
+		blocks[x] = charBlock{quotes, care}
+	}
+}
+
+// wordBits returns, a bit per byte of w, its quotes and the bytes that need
+// care. Unlike stringWord's, every flag is exact: no sum here carries from
+// one byte into the next.
+func wordBits(w uint64) (quotes, care uint64) {
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	// zero flags the bytes of x that are 0.
+	zero := func(x uint64) uint64 { return ^(x&low7 + low7 | x) & msb }
+	// A byte below 0x20: its low seven bits plus 0x60 stay under 0x80.
+	control := ^(w&low7 + lsb*0x60) & msb
+	q := zero(w ^ lsb*'"')
+	k := zero(w^lsb*'\\') | w&msb | control
+	// The multiply gathers the top bit of each byte into the top byte.
+	return (q >> 7) * 0x0102040810204080 >> 56, (k >> 7) * 0x0102040810204080 >> 56
 }
 
 // plainStringEndFar returns the offset of the quote that ends a string
@@ -259,19 +310,28 @@ func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
 // scan reads exactly one JSON value from b onto the tape. It reports false
 // with s.err set at the first violation.
 //
-// The loop keeps the tape, the open container, its kind and its name filter in
-// locals; a method call per token would cost more than the token.
+// The loop keeps its position, the tape length, the open container and its
+// name filter in locals, and its common paths call nothing. Go's calling
+// convention keeps no register across a call, so a local still needed
+// after any call in the loop is stored to the stack at the loop's merge
+// points, on every pass, whether the call happens or not. The rare paths
+// that call out (strings with escapes or non-ASCII, numbers, a full tape or
+// stack, the duplicate search) therefore park the locals in s.parked and
+// read them back after the call, which starts them afresh. The tape, the
+// stack and the open container's kind are read through s for the same
+// reason. Per generated A2A 0.2 card this left a tenth of the scan's
+// instructions (callgrind: 12.4K to 10.9K) and a twentieth of Validate's
+// time.
 func (s *scanner) scan(b []byte) bool {
 	s.err = 0
 	if uint64(len(b)) >= 1<<32-1 {
 		s.tape = s.tape[:0]
 		return s.fail(CodeInputTooLarge, 0, noParent, false)
 	}
-	tape := s.tape[:cap(s.tape)]
-	stack := s.stack[:0]
+	s.tape = s.tape[:cap(s.tape)]
+	s.stack = s.stack[:0]
 	nt := uint32(0)
 	parent := noParent
-	inObject := false // whether parent is an object, kept out of the tape
 	// names is a two-hash Bloom filter of the open object's member names.
 	// A card's objects are small, so most never see two names on one bit
 	// and skip the duplicate search at their close.
@@ -286,11 +346,8 @@ func (s *scanner) scan(b []byte) bool {
 		nameWord uint64
 		t        *node
 	)
-	bitmaps := haveClassify && !s.portable
-	if bitmaps {
-		s.classify(b)
-	}
-	blocks := s.blocks
+	s.classify(b)
+	s.doc = b
 	i := skipWS(b, 0)
 	if i == len(b) {
 		code, errOff, errNode = CodeJSONSyntax, i, noParent
@@ -301,55 +358,36 @@ value:
 	if i >= len(b) {
 		goto badValue
 	}
-	if int(nt) == len(tape) {
-		tape = s.growTape(tape)
+	if int(nt) == len(s.tape) {
+		s.parked = loopState{i, nt, parent, names}
+		s.growTape()
+		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
 	}
 	switch c := b[i]; {
 	case c == '"':
+		// The quote bits from here on end the string unless a byte that
+		// needs care comes first.
 		end = i + 1
-		if bitmaps {
-			// The quote bits from here on end the string unless a byte
-			// that needs care comes first.
-			blk := &blocks[end>>6]
-			q, k := blk.quotes>>(end&63), blk.care>>(end&63)
-			ok := false
-			if q != 0 {
-				ok = k&(q&-q-1) == 0
-				end += bits.TrailingZeros64(q)
-			} else if k == 0 {
-				end, ok = plainStringEndFar(blocks, end>>6+1)
-			}
-			if ok {
-				tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: parent, kind: kindString}
-				nt++
-				i = end + 1
-				goto after
-			}
-			end = i + 1
-		} else if i+17 <= len(b) {
-			// Short values (types, tags, enums) end in their first two
-			// words; a longer one goes on from where they left off.
-			quotes, care := stringWord(binary.LittleEndian.Uint64(b[i+1:]))
-			if quotes == 0 && care == 0 {
-				quotes, care = stringWord(binary.LittleEndian.Uint64(b[i+9:]))
-				end = i + 9
-				if quotes == 0 && care == 0 {
-					end = i + 17
-				}
-			}
-			if quotes != 0 && care&(quotes&-quotes-1) == 0 {
-				end += bits.TrailingZeros64(quotes) / 8
-				tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: parent, kind: kindString}
-				nt++
-				i = end + 1
-				goto after
-			}
-			if end != i+17 {
-				end = i + 1
-			}
+		blk := &s.blocks[end>>6]
+		q, k := blk.quotes>>(end&63), blk.care>>(end&63)
+		ok := false
+		if q != 0 {
+			ok = k&(q&-q-1) == 0
+			end += bits.TrailingZeros64(q)
+		} else if k == 0 {
+			end, ok = plainStringEndFar(s.blocks, end>>6+1)
 		}
+		if ok {
+			s.tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: parent, kind: kindString}
+			nt++
+			i = end + 1
+			goto after
+		}
+		end = i + 1
+		s.parked = loopState{i, nt, parent, names}
 		end, flags, code = scanString(b, end)
-		t = &tape[nt]
+		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
+		t = &s.tape[nt]
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
 		nt++
 		if code != 0 {
@@ -358,7 +396,7 @@ value:
 		}
 		i = end + 1
 	case c == '{' || c == '[':
-		if len(stack) >= s.maxDepth {
+		if len(s.stack) >= s.maxDepth {
 			code, errOff, errNode = CodeJSONDepth, i, parent
 			goto fail
 		}
@@ -366,9 +404,15 @@ value:
 		if c == '[' {
 			k = kindArray
 		}
-		tape[nt] = node{start: uint32(i), parent: parent, kind: k}
-		stack = append(stack, frame{node: parent, inObject: inObject, names: names})
-		parent, inObject, names = nt, k == kindObject, 0
+		s.tape[nt] = node{start: uint32(i), parent: parent, kind: k}
+		if len(s.stack) == cap(s.stack) {
+			s.parked = loopState{i, nt, parent, names}
+			s.stack = slices.Grow(s.stack, 1)
+			b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
+		}
+		s.stack = s.stack[:len(s.stack)+1]
+		s.stack[len(s.stack)-1] = frame{node: parent, names: names}
+		parent, names = nt, 0
 		nt++
 		i = skipWS(b, i+1)
 		if k == kindObject {
@@ -384,8 +428,10 @@ value:
 		}
 		goto value
 	case c == '-' || c-'0' <= 9:
+		s.parked = loopState{i, nt, parent, names}
 		end, flags = scanNumber(b, i)
-		tape[nt] = node{start: uint32(i), end: uint32(end), parent: parent, kind: kindNumber, flags: flags}
+		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
+		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: parent, kind: kindNumber, flags: flags}
 		nt++
 		if flags&flagBad != 0 {
 			code, errOff, errNode = CodeJSONSyntax, end, nt-1
@@ -393,15 +439,15 @@ value:
 		}
 		i = end
 	case c == 't' && hasLiteral(b, i, "true"):
-		tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindTrue}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindTrue}
 		nt++
 		i += 4
 	case c == 'f' && hasLiteral(b, i, "false"):
-		tape[nt] = node{start: uint32(i), end: uint32(i + 5), parent: parent, kind: kindFalse}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 5), parent: parent, kind: kindFalse}
 		nt++
 		i += 5
 	case c == 'n' && hasLiteral(b, i, "null"):
-		tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindNull}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindNull}
 		nt++
 		i += 4
 	default:
@@ -412,7 +458,7 @@ after:
 	// Compact JSON puts a comma right after most values.
 	if i < len(b) && b[i] == ',' && parent != noParent {
 		i = skipWS(b, i+1)
-		if inObject {
+		if s.tape[parent].kind == kindObject {
 			goto key
 		}
 		goto value
@@ -422,7 +468,7 @@ after:
 			code, errOff, errNode = CodeJSONSyntax, i, noParent
 			goto fail
 		}
-		s.tape, s.stack = tape[:nt], stack
+		s.tape = s.tape[:nt]
 		return true
 	}
 	for i < len(b) && wsTable[b[i]] {
@@ -432,7 +478,7 @@ after:
 		code, errOff, errNode = CodeJSONSyntax, i, parent
 		goto fail
 	}
-	if inObject {
+	if s.tape[parent].kind == kindObject {
 		switch b[i] {
 		case ',':
 			i = skipWS(b, i+1)
@@ -455,20 +501,21 @@ after:
 	goto fail
 
 close:
-	{
-		obj := parent
-		tape[obj].end = nt
-		if inObject {
-			if tape[obj].flags&flagNameClash != 0 {
-				if dup := s.duplicateKey(b, tape[:nt], obj); dup != 0 {
-					code, errOff, errNode = CodeJSONDuplicateKey, int(tape[dup].start)-1, dup+1
-					goto fail
-				}
-			}
+	s.tape[parent].end = nt
+	if s.tape[parent].flags&flagNameClash != 0 {
+		// Only objects get the flag.
+		s.parked = loopState{i, nt, parent, names}
+		dup := s.duplicateKey(b, s.tape[:nt], parent)
+		b, i, nt, parent = s.doc, s.parked.i, s.parked.nt, s.parked.parent
+		if dup != 0 {
+			code, errOff, errNode = CodeJSONDuplicateKey, int(s.tape[dup].start)-1, dup+1
+			goto fail
 		}
-		top := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		parent, inObject, names = top.node, top.inObject, top.names
+	}
+	{
+		top := s.stack[len(s.stack)-1]
+		s.stack = s.stack[:len(s.stack)-1]
+		parent, names = top.node, top.names
 	}
 	goto after
 
@@ -477,53 +524,39 @@ key:
 		code, errOff, errNode = CodeJSONSyntax, i, parent
 		goto fail
 	}
-	if int(nt) == len(tape) {
-		tape = s.growTape(tape)
+	if int(nt) == len(s.tape) {
+		s.parked = loopState{i, nt, parent, names}
+		s.growTape()
+		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
 	}
 	// The name filter hashes a name's length and first eight bytes. A name
 	// is followed by at least a quote, a colon, a value and a brace, so a
 	// word load from its start stays inside b but in tiny documents; most
 	// names end in that first word, which then decides them on the spot.
-	if bitmaps {
+	{
 		// As for a string value above. The two stay written out: as a
 		// function they are past the compiler's inlining budget, and a
 		// call per string costs more than the lookup itself.
 		end = i + 1
-		blk := &blocks[end>>6]
+		blk := &s.blocks[end>>6]
 		q, k := blk.quotes>>(end&63), blk.care>>(end&63)
 		ok := false
 		if q != 0 {
 			ok = k&(q&-q-1) == 0
 			end += bits.TrailingZeros64(q)
 		} else if k == 0 {
-			end, ok = plainStringEndFar(blocks, end>>6+1)
+			end, ok = plainStringEndFar(s.blocks, end>>6+1)
 		}
 		if ok {
 			flags = 0
 			goto plainName
 		}
-	} else if i+17 <= len(b) {
-		w := binary.LittleEndian.Uint64(b[i+1:])
-		quotes, care := stringWord(w)
-		if quotes != 0 {
-			if care&(quotes&-quotes-1) == 0 {
-				n := bits.TrailingZeros64(quotes) / 8
-				end, flags = i+1+n, 0
-				nameWord = w & nameMask[n]
-				goto nameScanned
-			}
-		} else if care == 0 {
-			quotes, care = stringWord(binary.LittleEndian.Uint64(b[i+9:]))
-			if quotes != 0 && care&(quotes&-quotes-1) == 0 {
-				end, flags = i+9+bits.TrailingZeros64(quotes)/8, 0
-				nameWord = w
-				goto nameScanned
-			}
-		}
 	}
+	s.parked = loopState{i, nt, parent, names}
 	end, flags, code = scanString(b, i+1)
+	b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
 	if code != 0 {
-		t = &tape[nt]
+		t = &s.tape[nt]
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
 		nt++
 		errOff, errNode, errKey = end, nt-1, true
@@ -531,18 +564,17 @@ key:
 	}
 plainName:
 	if i+9 <= len(b) {
-		nameWord = binary.LittleEndian.Uint64(b[i+1:]) & nameMask[min(end-i-1, 8)]
+		nameWord = binary.LittleEndian.Uint64(b[i+1:i+9]) &^ (^uint64(0) << (8 * uint(end-i-1)))
 	} else {
 		nameWord = shortName(b[i+1 : min(end, i+9)])
 	}
-nameScanned:
-	t = &tape[nt]
+	t = &s.tape[nt]
 	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
 	nt++
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
 		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits || flags&flagEscaped != 0 {
-			tape[parent].flags |= flagNameClash
+			s.tape[parent].flags |= flagNameClash
 		} else {
 			names |= bits
 		}
@@ -567,19 +599,19 @@ badValue:
 	if i < len(b) && (b[i] == ']' || b[i] == '}') {
 		goto fail
 	}
-	if int(nt) == len(tape) {
-		tape = s.growTape(tape)
+	if int(nt) == len(s.tape) {
+		s.growTape()
 	}
-	tape[nt] = node{start: uint32(i), end: uint32(i), parent: parent, kind: kindNull}
+	s.tape[nt] = node{start: uint32(i), end: uint32(i), parent: parent, kind: kindNull}
 	nt++
 	errNode = nt - 1
 
 fail:
 	// Containers still open get an end so that paths can be rendered.
-	for x := parent; x != noParent; x = tape[x].parent {
-		tape[x].end = nt
+	for x := parent; x != noParent; x = s.tape[x].parent {
+		s.tape[x].end = nt
 	}
-	s.tape, s.stack = tape[:nt], stack
+	s.tape = s.tape[:nt]
 	return s.fail(code, errOff, errNode, errKey)
 }
 
@@ -666,9 +698,6 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 // protocolVersion, but measured slower for every card than the search is
 // for the cards that hold the pair.
 const nameFilterMul = 0x8bcbcde81355ef2d
-
-// nameMask[n] keeps the first n bytes of a little-endian word.
-var nameMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, ^uint64(0)}
 
 // shortName packs a member name of up to eight bytes into a word, for the
 // names too near the end of a document for a word load.
