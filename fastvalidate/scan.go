@@ -261,32 +261,30 @@ func (s *scanner) classify(b []byte) {
 }
 
 // classifyWords does what classifyBlocks does, eight bytes at a time, for
-// machines without the vector pass.
+// machines without the vector pass. Unlike stringWord's, every flag here is
+// exact: no sum carries from one byte into the next.
 func classifyWords(b []byte, blocks []charBlock) {
+	const low7 = 0x7f7f7f7f7f7f7f7f
 	for x := range len(b) / 64 {
+		block := (*[64]byte)(b[x*64:])
 		var quotes, care uint64
 		for j := 0; j < 64; j += 8 {
-			q, c := wordBits(binary.LittleEndian.Uint64(b[x*64+j:]))
-			quotes |= q << j
-			care |= c << j
+			w := binary.LittleEndian.Uint64(block[j : j+8])
+			// A byte of x is 0 where x&low7 + low7 leaves its top bit
+			// clear and x has none.
+			quote := w ^ lsb*'"'
+			bslash := w ^ lsb*'\\'
+			q := ^(quote&low7 + low7 | quote) & msb
+			k := ^(bslash&low7 + low7 | bslash) & msb
+			// Below 0x20: the low seven bits plus 0x60 stay under 0x80.
+			k |= w&msb | ^(w&low7+lsb*0x60)&msb
+			// The multiply gathers the top bit of each byte into the
+			// top byte.
+			quotes |= (q >> 7) * 0x0102040810204080 >> 56 << j
+			care |= (k >> 7) * 0x0102040810204080 >> 56 << j
 		}
 		blocks[x] = charBlock{quotes, care}
 	}
-}
-
-// wordBits returns, a bit per byte of w, its quotes and the bytes that need
-// care. Unlike stringWord's, every flag is exact: no sum here carries from
-// one byte into the next.
-func wordBits(w uint64) (quotes, care uint64) {
-	const low7 = 0x7f7f7f7f7f7f7f7f
-	// zero flags the bytes of x that are 0.
-	zero := func(x uint64) uint64 { return ^(x&low7 + low7 | x) & msb }
-	// A byte below 0x20: its low seven bits plus 0x60 stay under 0x80.
-	control := ^(w&low7 + lsb*0x60) & msb
-	q := zero(w ^ lsb*'"')
-	k := zero(w^lsb*'\\') | w&msb | control
-	// The multiply gathers the top bit of each byte into the top byte.
-	return (q >> 7) * 0x0102040810204080 >> 56, (k >> 7) * 0x0102040810204080 >> 56
 }
 
 // plainStringEndFar returns the offset of the quote that ends a string
