@@ -356,7 +356,9 @@ value:
 	if i >= len(b) {
 		goto badValue
 	}
-	if int(nt) == len(s.tape) {
+	// Room for this value and the member name that may follow it before
+	// the next value: names need no check of their own.
+	if int(nt)+2 > len(s.tape) {
 		s.parked = loopState{i, nt, parent, names}
 		s.growTape()
 		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
@@ -521,11 +523,6 @@ key:
 	if i >= len(b) || b[i] != '"' {
 		code, errOff, errNode = CodeJSONSyntax, i, parent
 		goto fail
-	}
-	if int(nt) == len(s.tape) {
-		s.parked = loopState{i, nt, parent, names}
-		s.growTape()
-		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
 	}
 	// The name filter hashes a name's length and first eight bytes. A name
 	// is followed by at least a quote, a colon, a value and a brace, so a
