@@ -59,7 +59,8 @@ bench:
 # the fuzz targets): vet and staticcheck, its tests under the race detector
 # with -short sizes, the differentials at full size (100,000 schema cards),
 # the seed corpora, and a short bounded fuzz run of two targets; then the
-# scanner's two ways of ending strings against each other, fuzzed as long.
+# scanner's two ways of computing quote and care bits against a byte loop,
+# fuzzed as long.
 FUZZTIME ?= 10s
 fuzz-seeds: staticcheck
 	cd fuzz && $(GO) vet ./...

@@ -574,7 +574,11 @@ plainName:
 			names |= bits
 		}
 	}
-	i = end + 1
+	// Compact JSON puts the colon right after the name.
+	if i = end + 1; i < len(b) && b[i] == ':' {
+		i = skipWS(b, i+1)
+		goto value
+	}
 	for i < len(b) && wsTable[b[i]] {
 		i++
 	}
