@@ -451,13 +451,18 @@ value:
 		nt++
 		i += 4
 	default:
+		if wsTable[b[i]] {
+			i = skipWS(b, i)
+			goto value
+		}
 		goto badValue
 	}
 
 after:
 	// Compact JSON puts a comma right after most values.
 	if i < len(b) && b[i] == ',' && parent != noParent {
-		i = skipWS(b, i+1)
+		// Whitespace after it is for key and value to skip.
+		i++
 		if s.tape[parent].kind == kindObject {
 			goto key
 		}
@@ -521,6 +526,10 @@ close:
 
 key:
 	if i >= len(b) || b[i] != '"' {
+		if i < len(b) && wsTable[b[i]] {
+			i = skipWS(b, i)
+			goto key
+		}
 		code, errOff, errNode = CodeJSONSyntax, i, parent
 		goto fail
 	}
@@ -576,7 +585,7 @@ plainName:
 	}
 	// Compact JSON puts the colon right after the name.
 	if i = end + 1; i < len(b) && b[i] == ':' {
-		i = skipWS(b, i+1)
+		i++
 		goto value
 	}
 	for i < len(b) && wsTable[b[i]] {
