@@ -414,7 +414,9 @@ value:
 		s.stack[len(s.stack)-1] = frame{node: parent, names: names}
 		parent, names = nt, 0
 		nt++
-		i = skipWS(b, i+1)
+		// Whitespace before the first member or element is for key and
+		// value to skip, and to close an empty container after.
+		i++
 		if k == kindObject {
 			if i < len(b) && b[i] == '}' {
 				i++
@@ -453,6 +455,10 @@ value:
 	default:
 		if wsTable[b[i]] {
 			i = skipWS(b, i)
+			if i < len(b) && b[i] == ']' && parent != noParent && nt == parent+1 && s.tape[parent].kind == kindArray {
+				i++
+				goto close
+			}
 			goto value
 		}
 		goto badValue
@@ -528,6 +534,10 @@ key:
 	if i >= len(b) || b[i] != '"' {
 		if i < len(b) && wsTable[b[i]] {
 			i = skipWS(b, i)
+			if i < len(b) && b[i] == '}' && nt == parent+1 {
+				i++
+				goto close
+			}
 			goto key
 		}
 		code, errOff, errNode = CodeJSONSyntax, i, parent

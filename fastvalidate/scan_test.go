@@ -119,6 +119,18 @@ func TestScan_Structure(t *testing.T) {
 		{"unclosed name", `{"name`, errAt("json.syntax", "")},
 		{"lone open brace", `{`, errAt("json.syntax", "")},
 		{"lone close brace", `}`, errAt("json.syntax", "")},
+		// Whitespace after a bracket, colon or comma is skipped only where
+		// a member name or value does not start at once.
+		{"whitespace everywhere", inMeta("{ \"e\" : { } ,\n\t\"a\" : [ ] , \"b\" :\r\n[ 1 ,\t\"x\" , { \"c\" : null } ] }"), nil},
+		{"whitespace in empty object", inMeta("{\n}"), nil},
+		{"whitespace in empty array", inMeta("[\t]"), nil},
+		{"whitespace then trailing comma in object", inMeta(`{"a":1, }`), errAt("json.syntax", "/metadata/x")},
+		{"whitespace then trailing comma in array", inMeta(`[1, ]`), errAt("json.syntax", "/metadata/x")},
+		{"whitespace then leading comma in array", inMeta(`[ ,1]`), errAt("json.syntax", "/metadata/x/0")},
+		{"whitespace then comma in object", inMeta(`{ ,"a":1}`), errAt("json.syntax", "/metadata/x")},
+		{"whitespace then missing value", inMeta(`{"a": }`), errAt("json.syntax", "/metadata/x")},
+		{"whitespace then bracket of the other kind", inMeta(`[ }`), errAt("json.syntax", "/metadata/x")},
+		{"whitespace then brace of the other kind", inMeta(`{ ]`), errAt("json.syntax", "/metadata/x")},
 	}
 	for _, c := range cases {
 		checkScanCase(t, c.name, c.doc, c.want)
