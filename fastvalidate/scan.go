@@ -543,10 +543,6 @@ key:
 		code, errOff, errNode = CodeJSONSyntax, i, parent
 		goto fail
 	}
-	// The name filter hashes a name's length and first eight bytes. A name
-	// is followed by at least a quote, a colon, a value and a brace, so a
-	// word load from its start stays inside b but in tiny documents; most
-	// names end in that first word, which then decides them on the spot.
 	{
 		// As for a string value above. The two stay written out: as a
 		// function they are past the compiler's inlining budget, and a
