@@ -287,6 +287,16 @@ func classifyWords(b []byte, blocks []charBlock) {
 	}
 }
 
+// nameBytes maps a bit per byte of a member name, the low byte of a mask
+// of the name's bytes in a block, to the mask of those bytes in a word:
+// names of eight bytes and more fill the byte and keep the whole word.
+var nameBytes = func() (t [256]uint64) {
+	for n := range 9 {
+		t[1<<n-1] = ^uint64(0) >> (64 - 8*n)
+	}
+	return t
+}()
+
 // plainStringEndFar returns the offset of the quote that ends a string
 // which goes on past the block it starts in, from the start of block x,
 // when no byte before it needs care; otherwise ok is false and the string
@@ -550,16 +560,23 @@ key:
 		end = i + 1
 		blk := &s.blocks[end>>6]
 		q, k := blk.quotes>>(end&63), blk.care>>(end&63)
-		ok := false
 		if q != 0 {
-			ok = k&(q&-q-1) == 0
-			end += bits.TrailingZeros64(q)
+			if below := q&-q - 1; k&below == 0 {
+				end += bits.TrailingZeros64(q)
+				flags = 0
+				if i+9 <= len(b) {
+					// below has a bit for each byte of the name.
+					nameWord = binary.LittleEndian.Uint64(b[i+1:i+9]) & nameBytes[uint8(below)]
+					goto nameScanned
+				}
+				goto plainName
+			}
 		} else if k == 0 {
-			end, ok = plainStringEndFar(s.blocks, end>>6+1)
-		}
-		if ok {
-			flags = 0
-			goto plainName
+			var ok bool
+			if end, ok = plainStringEndFar(s.blocks, end>>6+1); ok {
+				flags = 0
+				goto plainName
+			}
 		}
 	}
 	s.parked = loopState{i, nt, parent, names}
@@ -578,6 +595,7 @@ plainName:
 	} else {
 		nameWord = shortName(b[i+1 : min(end, i+9)])
 	}
+nameScanned:
 	t = &s.tape[nt]
 	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
 	nt++
