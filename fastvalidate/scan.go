@@ -102,7 +102,7 @@ type scanner struct {
 type loopState struct {
 	i      int
 	nt     uint32
-	parent uint32
+	open   uint64
 	names  uint64
 }
 
@@ -216,7 +216,7 @@ func skipWS(b []byte, i int) int {
 
 // frame saves the enclosing container's state while a nested one is open.
 type frame struct {
-	node  uint32
+	open  uint64
 	names uint64
 }
 
@@ -325,11 +325,10 @@ func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
 // points, on every pass, whether the call happens or not. The rare paths
 // that call out (strings with escapes or non-ASCII, numbers, a full tape or
 // stack, the duplicate search) therefore park the locals in s.parked and
-// read them back after the call, which starts them afresh. The tape, the
-// stack and the open container's kind are read through s for the same
-// reason. Per generated A2A 0.2 card this left a tenth of the scan's
-// instructions (callgrind: 12.4K to 10.9K) and a twentieth of Validate's
-// time.
+// read them back after the call, which starts them afresh. The tape and
+// the stack are read through s for the same reason. Per generated A2A 0.2
+// card this left a tenth of the scan's instructions (callgrind: 12.4K to
+// 10.9K) and a twentieth of Validate's time.
 func (s *scanner) scan(b []byte) bool {
 	s.err = 0
 	if uint64(len(b)) >= 1<<32-1 {
@@ -339,7 +338,10 @@ func (s *scanner) scan(b []byte) bool {
 	s.tape = s.tape[:cap(s.tape)]
 	s.stack = s.stack[:0]
 	nt := uint32(0)
-	parent := noParent
+	// open is the open container: its tape index, noParent at the top,
+	// and bit 32 set for an object. One register holds both, and whether
+	// a comma leads to a member name or a value is a compare, not a load.
+	open := uint64(noParent)
 	// names is a two-hash Bloom filter of the open object's member names.
 	// A card's objects are small, so most never see two names on one bit
 	// and skip the duplicate search at their close.
@@ -369,9 +371,9 @@ value:
 	// Room for this value and the member name that may follow it before
 	// the next value: names need no check of their own.
 	if int(nt)+2 > len(s.tape) {
-		s.parked = loopState{i, nt, parent, names}
+		s.parked = loopState{i, nt, open, names}
 		s.growTape()
-		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
+		b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 	}
 	switch c := b[i]; {
 	case c == '"':
@@ -388,17 +390,17 @@ value:
 			end, ok = plainStringEndFar(s.blocks, end>>6+1)
 		}
 		if ok {
-			s.tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: parent, kind: kindString}
+			s.tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: uint32(open), kind: kindString}
 			nt++
 			i = end + 1
 			goto after
 		}
 		end = i + 1
-		s.parked = loopState{i, nt, parent, names}
+		s.parked = loopState{i, nt, open, names}
 		end, flags, code = scanString(b, end)
-		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
+		b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 		t = &s.tape[nt]
-		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
 		nt++
 		if code != 0 {
 			errOff, errNode = end, nt-1
@@ -407,22 +409,22 @@ value:
 		i = end + 1
 	case c == '{' || c == '[':
 		if len(s.stack) >= s.maxDepth {
-			code, errOff, errNode = CodeJSONDepth, i, parent
+			code, errOff, errNode = CodeJSONDepth, i, uint32(open)
 			goto fail
 		}
 		k := kindObject
 		if c == '[' {
 			k = kindArray
 		}
-		s.tape[nt] = node{start: uint32(i), parent: parent, kind: k}
+		s.tape[nt] = node{start: uint32(i), parent: uint32(open), kind: k}
 		if len(s.stack) == cap(s.stack) {
-			s.parked = loopState{i, nt, parent, names}
+			s.parked = loopState{i, nt, open, names}
 			s.stack = slices.Grow(s.stack, 1)
-			b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
+			b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 		}
 		s.stack = s.stack[:len(s.stack)+1]
-		s.stack[len(s.stack)-1] = frame{node: parent, names: names}
-		parent, names = nt, 0
+		s.stack[len(s.stack)-1] = frame{open: open, names: names}
+		open, names = uint64(nt)|uint64(b2u(k == kindObject))<<32, 0
 		nt++
 		// Whitespace before the first member or element is for key and
 		// value to skip, and to close an empty container after.
@@ -440,10 +442,10 @@ value:
 		}
 		goto value
 	case c == '-' || c-'0' <= 9:
-		s.parked = loopState{i, nt, parent, names}
+		s.parked = loopState{i, nt, open, names}
 		end, flags = scanNumber(b, i)
-		b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
-		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: parent, kind: kindNumber, flags: flags}
+		b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: uint32(open), kind: kindNumber, flags: flags}
 		nt++
 		if flags&flagBad != 0 {
 			code, errOff, errNode = CodeJSONSyntax, end, nt-1
@@ -451,21 +453,21 @@ value:
 		}
 		i = end
 	case c == 't' && hasLiteral(b, i, "true"):
-		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindTrue}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: uint32(open), kind: kindTrue}
 		nt++
 		i += 4
 	case c == 'f' && hasLiteral(b, i, "false"):
-		s.tape[nt] = node{start: uint32(i), end: uint32(i + 5), parent: parent, kind: kindFalse}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 5), parent: uint32(open), kind: kindFalse}
 		nt++
 		i += 5
 	case c == 'n' && hasLiteral(b, i, "null"):
-		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: parent, kind: kindNull}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: uint32(open), kind: kindNull}
 		nt++
 		i += 4
 	default:
 		if wsTable[b[i]] {
 			i = skipWS(b, i)
-			if i < len(b) && b[i] == ']' && parent != noParent && nt == parent+1 && s.tape[parent].kind == kindArray {
+			if i < len(b) && b[i] == ']' && open < 1<<32 && uint32(open) != noParent && nt == uint32(open)+1 {
 				i++
 				goto close
 			}
@@ -476,15 +478,15 @@ value:
 
 after:
 	// Compact JSON puts a comma right after most values.
-	if i < len(b) && b[i] == ',' && parent != noParent {
+	if i < len(b) && b[i] == ',' && open != uint64(noParent) {
 		// Whitespace after it is for key and value to skip.
 		i++
-		if s.tape[parent].kind == kindObject {
+		if open >= 1<<32 {
 			goto key
 		}
 		goto value
 	}
-	if parent == noParent {
+	if open == uint64(noParent) {
 		if i = skipWS(b, i); i != len(b) {
 			code, errOff, errNode = CodeJSONSyntax, i, noParent
 			goto fail
@@ -496,10 +498,10 @@ after:
 		i++
 	}
 	if i >= len(b) {
-		code, errOff, errNode = CodeJSONSyntax, i, parent
+		code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
 		goto fail
 	}
-	if s.tape[parent].kind == kindObject {
+	if open >= 1<<32 {
 		switch b[i] {
 		case ',':
 			i = skipWS(b, i+1)
@@ -518,16 +520,16 @@ after:
 			goto close
 		}
 	}
-	code, errOff, errNode = CodeJSONSyntax, i, parent
+	code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
 	goto fail
 
 close:
-	s.tape[parent].end = nt
-	if s.tape[parent].flags&flagNameClash != 0 {
+	s.tape[uint32(open)].end = nt
+	if s.tape[uint32(open)].flags&flagNameClash != 0 {
 		// Only objects get the flag.
-		s.parked = loopState{i, nt, parent, names}
-		dup := s.duplicateKey(b, s.tape[:nt], parent)
-		b, i, nt, parent = s.doc, s.parked.i, s.parked.nt, s.parked.parent
+		s.parked = loopState{i, nt, open, names}
+		dup := s.duplicateKey(b, s.tape[:nt], uint32(open))
+		b, i, nt, open = s.doc, s.parked.i, s.parked.nt, s.parked.open
 		if dup != 0 {
 			code, errOff, errNode = CodeJSONDuplicateKey, int(s.tape[dup].start)-1, dup+1
 			goto fail
@@ -536,7 +538,7 @@ close:
 	{
 		top := s.stack[len(s.stack)-1]
 		s.stack = s.stack[:len(s.stack)-1]
-		parent, names = top.node, top.names
+		open, names = top.open, top.names
 	}
 	goto after
 
@@ -544,13 +546,13 @@ key:
 	if i >= len(b) || b[i] != '"' {
 		if i < len(b) && wsTable[b[i]] {
 			i = skipWS(b, i)
-			if i < len(b) && b[i] == '}' && nt == parent+1 {
+			if i < len(b) && b[i] == '}' && nt == uint32(open)+1 {
 				i++
 				goto close
 			}
 			goto key
 		}
-		code, errOff, errNode = CodeJSONSyntax, i, parent
+		code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
 		goto fail
 	}
 	{
@@ -579,12 +581,12 @@ key:
 			}
 		}
 	}
-	s.parked = loopState{i, nt, parent, names}
+	s.parked = loopState{i, nt, open, names}
 	end, flags, code = scanString(b, i+1)
-	b, i, nt, parent, names = s.doc, s.parked.i, s.parked.nt, s.parked.parent, s.parked.names
+	b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 	if code != 0 {
 		t = &s.tape[nt]
-		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
 		nt++
 		errOff, errNode, errKey = end, nt-1, true
 		goto fail
@@ -597,12 +599,12 @@ plainName:
 	}
 nameScanned:
 	t = &s.tape[nt]
-	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), parent, kindString, flags
+	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
 	nt++
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
 		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits || flags&flagEscaped != 0 {
-			s.tape[parent].flags |= flagNameClash
+			s.tape[uint32(open)].flags |= flagNameClash
 		} else {
 			names |= bits
 		}
@@ -616,7 +618,7 @@ nameScanned:
 		i++
 	}
 	if i >= len(b) || b[i] != ':' {
-		code, errOff, errNode = CodeJSONSyntax, i, parent
+		code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
 		goto fail
 	}
 	i = skipWS(b, i+1)
@@ -627,20 +629,20 @@ badValue:
 	// comma, the container is at fault; otherwise the value that should be
 	// there is, so it gets a node, and with it the member's or element's
 	// path.
-	code, errOff, errNode = CodeJSONSyntax, i, parent
+	code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
 	if i < len(b) && (b[i] == ']' || b[i] == '}') {
 		goto fail
 	}
 	if int(nt) == len(s.tape) {
 		s.growTape()
 	}
-	s.tape[nt] = node{start: uint32(i), end: uint32(i), parent: parent, kind: kindNull}
+	s.tape[nt] = node{start: uint32(i), end: uint32(i), parent: uint32(open), kind: kindNull}
 	nt++
 	errNode = nt - 1
 
 fail:
 	// Containers still open get an end so that paths can be rendered.
-	for x := parent; x != noParent; x = s.tape[x].parent {
+	for x := uint32(open); x != noParent; x = s.tape[x].parent {
 		s.tape[x].end = nt
 	}
 	s.tape = s.tape[:nt]
