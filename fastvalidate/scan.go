@@ -100,10 +100,10 @@ type scanner struct {
 
 // loopState is what the scan loop keeps in registers.
 type loopState struct {
-	i      int
-	nt     uint32
-	open   uint64
-	names  uint64
+	i     int
+	nt    uint32
+	open  uint64
+	names uint64
 }
 
 type keyRef struct {
