@@ -591,6 +591,11 @@ key:
 		errOff, errNode, errKey = end, nt-1, true
 		goto fail
 	}
+	if flags&flagEscaped != 0 {
+		// The filter sees the raw text, and "a" and "\u0061" are one
+		// name: only the search decodes.
+		s.tape[uint32(open)].flags |= flagNameClash
+	}
 plainName:
 	if i+9 <= len(b) {
 		nameWord = binary.LittleEndian.Uint64(b[i+1:i+9]) &^ (^uint64(0) << (8 * uint(end-i-1)))
@@ -603,7 +608,7 @@ nameScanned:
 	nt++
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
-		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits || flags&flagEscaped != 0 {
+		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits {
 			s.tape[uint32(open)].flags |= flagNameClash
 		} else {
 			names |= bits
