@@ -318,7 +318,7 @@ func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
 // scan reads exactly one JSON value from b onto the tape. It reports false
 // with s.err set at the first violation.
 //
-// The loop keeps its position, the tape length, the open container and its
+// The loop keeps its position, the node count, the open container and its
 // name filter in locals, and its common paths call nothing. Go's calling
 // convention keeps no register across a call, so a local still needed
 // after any call in the loop is stored to the stack at the loop's merge
@@ -597,6 +597,9 @@ key:
 		s.tape[uint32(open)].flags |= flagNameClash
 	}
 plainName:
+	// The name filter hashes a name's length and first eight bytes. A name
+	// is followed by at least a quote, a colon, a value and a brace, so a
+	// word load from its start stays inside b but in tiny documents.
 	if i+9 <= len(b) {
 		nameWord = binary.LittleEndian.Uint64(b[i+1:i+9]) &^ (^uint64(0) << (8 * uint(end-i-1)))
 	} else {
