@@ -390,7 +390,8 @@ value:
 			end, ok = plainStringEndFar(s.blocks, end>>6+1)
 		}
 		if ok {
-			s.tape[nt] = node{start: uint32(i + 1), end: uint32(end), parent: uint32(open), kind: kindString}
+			t = &s.tape[nt]
+			t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, 0
 			nt++
 			i = end + 1
 			goto after
@@ -416,7 +417,8 @@ value:
 		if c == '[' {
 			k = kindArray
 		}
-		s.tape[nt] = node{start: uint32(i), parent: uint32(open), kind: k}
+		t = &s.tape[nt]
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), k, 0
 		if len(s.stack) == cap(s.stack) {
 			s.parked = loopState{i, nt, open, names}
 			s.stack = slices.Grow(s.stack, 1)
