@@ -375,6 +375,7 @@ value:
 		s.growTape()
 		b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 	}
+dispatch:
 	switch c := b[i]; {
 	case c == '"':
 		// The quote bits from here on end the string unless a byte that
@@ -408,6 +409,20 @@ value:
 			goto fail
 		}
 		i = end + 1
+	case c <= ' ':
+		// Pretty-printed JSON and arrays written with ", " come here;
+		// control characters go on to fail.
+		if !wsTable[c] {
+			goto badValue
+		}
+		if i = skipWS(b, i); i >= len(b) {
+			goto badValue
+		}
+		if b[i] == ']' && open < 1<<32 && uint32(open) != noParent && nt == uint32(open)+1 {
+			i++
+			goto close
+		}
+		goto dispatch
 	case c == '{' || c == '[':
 		if len(s.stack) >= s.maxDepth {
 			code, errOff, errNode = CodeJSONDepth, i, uint32(open)
@@ -467,14 +482,6 @@ value:
 		nt++
 		i += 4
 	default:
-		if wsTable[b[i]] {
-			i = skipWS(b, i)
-			if i < len(b) && b[i] == ']' && open < 1<<32 && uint32(open) != noParent && nt == uint32(open)+1 {
-				i++
-				goto close
-			}
-			goto value
-		}
 		goto badValue
 	}
 
@@ -621,6 +628,8 @@ nameScanned:
 	}
 	// Compact JSON puts the colon right after the name.
 	if i = end + 1; i < len(b) && b[i] == ':' {
+		// Whitespace after it, as in pretty-printed JSON or Python's
+		// ": ", is skipped here rather than after a failed dispatch.
 		i++
 		goto value
 	}
