@@ -418,6 +418,7 @@ dispatch:
 		if i = skipWS(b, i); i >= len(b) {
 			goto badValue
 		}
+		// An array with nothing but whitespace in it closes here.
 		if b[i] == ']' && open < 1<<32 && uint32(open) != noParent && nt == uint32(open)+1 {
 			i++
 			goto close
