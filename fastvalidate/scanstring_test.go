@@ -2,12 +2,14 @@ package fastvalidate
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
 // referenceScanString is the byte-at-a-time reading of a JSON string's
-// content that scanString's word-at-a-time fast paths must agree with.
+// content that scanStringBits, led by the quote and care bits, must agree
+// with.
 func referenceScanString(b []byte, i int) (int, uint8, Code) {
 	var flags uint8
 	for i < len(b) {
@@ -59,19 +61,26 @@ func referenceScanString(b []byte, i int) (int, uint8, Code) {
 }
 
 // Every special byte at every position of strings up to 160 bytes long, so
-// that each word boundary of the fast paths is crossed with and without a
-// byte that needs care before the closing quote.
-func TestScanString_AgreesWithByteLoop(t *testing.T) {
-	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', 'x'}, {'\\'}, {0x01}, {0x1f}, {0x7f}, {0x80}, {0xff}, []byte("é"), []byte("\\u00e9"), []byte("\\ud800"), {' '}}
-	for n := 0; n <= 160; n++ {
-		for p := 0; p <= n; p++ {
-			for _, sp := range specials {
-				for _, tail := range []string{`"`, `"` + "xxxxxxxxxxxxxxxx", ""} {
-					s := append(append(append(bytes.Repeat([]byte("a"), p), sp...), bytes.Repeat([]byte("b"), n-p)...), tail...)
-					gotEnd, gotFlags, gotCode := scanString(s, 0)
-					wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
-					if gotCode != wantCode || gotCode == 0 && (gotEnd != wantEnd || gotFlags != wantFlags) {
-						t.Fatalf("scanString(%q) = %d, %b, %v; the byte loop says %d, %b, %v", s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+// that each block boundary of the bits is crossed with and without a byte
+// that needs care before the closing quote, by both ways of computing the
+// bits: the same end, flags and code, and on failure the same offset.
+func TestScanStringBits_AgreesWithByteLoop(t *testing.T) {
+	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', '"'}, {'\\', '\\'}, {'\\', 'x'}, {'\\'}, {0x01}, {0x1f}, {0x7f}, {0x80}, {0xff}, {0xe2, 0x82}, []byte("é"), []byte("€"), []byte("\\u00e9"), []byte("\\ud800"), []byte("\\ud83d\\ude00"), []byte("\\udc00"), {' '}}
+	for _, sc := range []*scanner{{}, {portable: true}} {
+		if !sc.portable && !haveClassify {
+			continue
+		}
+		for n := 0; n <= 160; n++ {
+			for p := 0; p <= n; p++ {
+				for _, sp := range specials {
+					for _, tail := range []string{`"`, `"` + "xxxxxxxxxxxxxxxx", ""} {
+						s := append(append(append(bytes.Repeat([]byte("a"), p), sp...), bytes.Repeat([]byte("b"), n-p)...), tail...)
+						sc.classify(s)
+						gotEnd, gotFlags, gotCode := sc.scanStringBits(s, 0)
+						wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
+						if gotCode != wantCode || gotEnd != wantEnd || gotCode == 0 && gotFlags != wantFlags {
+							t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+						}
 					}
 				}
 			}
@@ -135,4 +144,35 @@ func checkStringScan(t *testing.T, sc *scanner, doc []byte, start, length int) {
 		}
 	}
 	t.Fatalf("portable %v: scan(%s): no string node at %d", sc.portable, doc, start)
+}
+
+// BenchmarkScanString times the string reader the scanner calls for text
+// with escapes or non-ASCII letters, beside the byte loop, on an embedded
+// card (a card as one JSON string, all escaped quotes) and on French text.
+func BenchmarkScanString(b *testing.B) {
+	card := generatedCards(b, 1, "a2a/0.3")[0]
+	for _, tc := range []struct{ name, text string }{
+		{"embedded-card", jsonString(string(card))},
+		{"non-ASCII", jsonString(strings.Repeat("Prévisions météo détaillées — ", 20))},
+	} {
+		doc := []byte(tc.text)
+		var sc scanner
+		sc.classify(doc)
+		b.Run(tc.name+"/bits", func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if _, _, code := sc.scanStringBits(doc, 1); code != 0 {
+					b.Fatal(code)
+				}
+			}
+		})
+		b.Run(tc.name+"/byte-loop", func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			for b.Loop() {
+				if _, _, code := referenceScanString(doc, 1); code != 0 {
+					b.Fatal(code)
+				}
+			}
+		})
+	}
 }
