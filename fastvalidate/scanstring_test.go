@@ -2,8 +2,12 @@ package fastvalidate
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -174,5 +178,38 @@ func BenchmarkScanString(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// appendUnescaped must decode what encoding/json decodes: random text
+// written with every kind of escape, at every length around the word
+// steps, appended after what dst already holds.
+func TestAppendUnescaped_AgreesWithEncodingJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	runes := []rune{'a', 'Z', '0', ' ', '"', '\\', '/', '\b', '\f', '\n', '\r', '\t', 0x01, 0x7f, 'é', '€', 0xffff, 0x1f600, 0x10ffff}
+	short := map[rune]string{'"': `\"`, '\\': `\\`, '/': `\/`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
+	for n := range 2000 {
+		var raw strings.Builder
+		for range n % 40 {
+			r := runes[rng.IntN(len(runes))]
+			switch esc, ok := short[r]; {
+			case ok && (r < 0x20 || r == '"' || r == '\\' || rng.IntN(2) == 0):
+				raw.WriteString(esc)
+			case r < 0x20 || rng.IntN(3) == 0:
+				for _, u := range utf16.Encode([]rune{r}) {
+					fmt.Fprintf(&raw, `\u%04X`, u)
+				}
+			default:
+				raw.WriteRune(r)
+			}
+		}
+		var want string
+		if err := json.Unmarshal([]byte(`"`+raw.String()+`"`), &want); err != nil {
+			t.Fatalf("%q: %v", raw.String(), err)
+		}
+		got := appendUnescaped([]byte("prefix"), []byte(raw.String()))
+		if string(got) != "prefix"+want {
+			t.Fatalf("appendUnescaped(%q) = %q; encoding/json says %q", raw.String(), got[len("prefix"):], want)
+		}
 	}
 }
