@@ -613,51 +613,59 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 		}
 		return v + 1
 	}
-	// The scan loop does not count members; only the rare object that
-	// gets here needs its count.
-	members := uint32(0)
+	// Compare one-word signatures first; only equal ones compare in full.
+	// The scan loop does not count members, so the count is found on the
+	// way: past sixteen, or at a name with escapes, other ways take over.
+	var sigs [16]uint64
+	var keys [16]uint32
+	n := 0
 	for k := obj + 1; k < end; k = next(k + 1) {
-		members++
-	}
-	if members <= 16 {
-		// Compare one-word signatures first; only equal ones compare in full.
-		var sigs [16]uint64
-		var keys [16]uint32
-		n := 0
-		for k := obj + 1; k < end; k = next(k + 1) {
-			t := &tape[k]
-			if t.flags&flagEscaped != 0 {
-				goto decoded
-			}
-			sigs[n], keys[n] = nameSignature(b, t.start, t.end), k
-			for j := 0; j < n; j++ {
-				if sigs[j] == sigs[n] {
-					u := &tape[keys[j]]
-					if string(b[u.start:u.end]) == string(b[t.start:t.end]) {
-						return k
-					}
-				}
-			}
-			n++
+		t := &tape[k]
+		if n == len(sigs) {
+			goto large
 		}
-		return 0
-	decoded:
-		for k := obj + 1; k < end; k = next(k + 1) {
-			nk := &tape[k]
-			for j := obj + 1; j < k; j = next(j + 1) {
-				nj := &tape[j]
-				// Equal raw text, or escapes on either side: compare decoded.
-				if (nj.flags|nk.flags)&flagEscaped != 0 {
-					if s.sameDecoded(b[nj.start:nj.end], b[nk.start:nk.end]) {
-						return k
-					}
-				} else if nj.end-nj.start == nk.end-nk.start && string(b[nj.start:nj.end]) == string(b[nk.start:nk.end]) {
+		if t.flags&flagEscaped != 0 {
+			goto decoded
+		}
+		sig := nameSignature(b, t.start, t.end)
+		for j := range n {
+			if sigs[j] == sig {
+				u := &tape[keys[j]]
+				if string(b[u.start:u.end]) == string(b[t.start:t.end]) {
 					return k
 				}
 			}
 		}
-		return 0
+		sigs[n], keys[n] = sig, k
+		n++
 	}
+	return 0
+decoded:
+	// Names with escapes compare decoded, each with each: only in objects
+	// of up to sixteen members, so that a hostile one cannot make it
+	// quadratic.
+	n = 0
+	for k := obj + 1; k < end; k = next(k + 1) {
+		if n++; n > len(sigs) {
+			goto large
+		}
+	}
+	for k := obj + 1; k < end; k = next(k + 1) {
+		nk := &tape[k]
+		for j := obj + 1; j < k; j = next(j + 1) {
+			nj := &tape[j]
+			// Equal raw text, or escapes on either side: compare decoded.
+			if (nj.flags|nk.flags)&flagEscaped != 0 {
+				if s.sameDecoded(b[nj.start:nj.end], b[nk.start:nk.end]) {
+					return k
+				}
+			} else if nj.end-nj.start == nk.end-nk.start && string(b[nj.start:nj.end]) == string(b[nk.start:nk.end]) {
+				return k
+			}
+		}
+	}
+	return 0
+large:
 	// Large objects: sort member names by hash, then compare neighbours.
 	s.keys = s.keys[:0]
 	for k := obj + 1; k < end; k = next(k + 1) {
@@ -713,7 +721,10 @@ func nameSignature(b []byte, start, end uint32) uint64 {
 			w |= uint64(c) << (8 * i)
 		}
 	}
-	return w ^ uint64(n)<<56
+	// The last byte parts names that share their length and first eight
+	// bytes, as A2A 1.0's protocolBinding and protocolVersion do; before
+	// a name is its opening quote.
+	return w ^ uint64(n)<<56 ^ uint64(b[end-1])<<48
 }
 
 func (s *scanner) sameDecoded(x, y []byte) bool {

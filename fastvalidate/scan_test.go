@@ -269,6 +269,10 @@ func TestScan_DuplicateKeys(t *testing.T) {
 		{"40 with last repeated", inMeta(obj(append(big, `"k39":1`)...)), errAt("json.duplicate-key", "/metadata/x/k39")},
 		{"40 with middle repeated", inMeta(obj(append(big[:20:20], append([]string{`"k7":7`}, big[20:]...)...)...)), errAt("json.duplicate-key", "/metadata/x/k7")},
 		{"40 with escaped repeat", inMeta(obj(append(big, `"\u006b12":1`)...)), errAt("json.duplicate-key", "/metadata/x/k12")},
+		{"escaped first of 41, repeated last", inMeta(obj(append(append([]string{`"\u006b\u0078":0`}, big...), `"kx":1`)...)), errAt("json.duplicate-key", "/metadata/x/kx")},
+		{"16 with escaped repeat", inMeta(obj(append(members(15), `"\u006b3":1`)...)), errAt("json.duplicate-key", "/metadata/x/k3")},
+		{"A2A 1.0 interface names", inMeta(`{"url":"u","protocolBinding":"b","protocolVersion":"v","tenant":"t"}`), nil},
+		{"A2A 1.0 interface name repeated", inMeta(`{"protocolBinding":"b","protocolVersion":"v","protocolBinding":"c"}`), errAt("json.duplicate-key", "/metadata/x/protocolBinding")},
 		// The scanner's name filter hashes a name's length and first eight
 		// bytes: names alike in both must still be told apart, and equal
 		// names of every length, near the document's end too, caught.
