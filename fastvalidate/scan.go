@@ -420,14 +420,20 @@ dispatch:
 	}
 
 after:
-	// Compact JSON puts a comma right after most values.
-	if i < len(b) && b[i] == ',' && open != uint64(noParent) {
-		// Whitespace after it is for key and value to skip.
-		i++
-		if open >= 1<<32 {
-			goto key
+	// Compact JSON puts a comma or the closing bracket right after a value.
+	if i < len(b) {
+		switch c := b[i]; {
+		case c == ',' && open != uint64(noParent):
+			// Whitespace after it is for key and value to skip.
+			i++
+			if open >= 1<<32 {
+				goto key
+			}
+			goto value
+		case c == '}' && open >= 1<<32, c == ']' && open < 1<<32 && open != uint64(noParent):
+			i++
+			goto close
 		}
-		goto value
 	}
 	if open == uint64(noParent) {
 		if i = skipWS(b, i); i != len(b) {
