@@ -163,7 +163,7 @@ func (s *scanner) growTape() {
 type charBlock struct{ quotes, care uint64 }
 
 // classify fills s.blocks for b. The block past the last marks every byte
-// as needing care, so that a string still open there goes to scanString,
+// as needing care, so that a string still open there goes to scanStringBits,
 // which reports it.
 func (s *scanner) classify(b []byte) {
 	n := len(b)/64 + 1
@@ -233,7 +233,7 @@ var nameBytes = func() (t [256]uint64) {
 // plainStringEndFar returns the offset of the quote that ends a string
 // which goes on past the block it starts in, from the start of block x,
 // when no byte before it needs care; otherwise ok is false and the string
-// is left to scanString. Most strings end in the block they start in,
+// is left to scanStringBits. Most strings end in the block they start in,
 // which the scan loop decides itself.
 func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
 	for ; x < len(blocks); x++ {

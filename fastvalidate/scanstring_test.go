@@ -92,11 +92,11 @@ func TestScanStringBits_AgreesWithByteLoop(t *testing.T) {
 	}
 }
 
-// The scanner decides member names and values in its own loop before it
-// calls scanString, from the quote and care bits where the machine has
-// them and from the bytes where it does not: the same strings, as a name
-// and as a value, at offsets that put them across the bits' word
-// boundaries, must end where the byte loop ends them, or fail as it fails.
+// The scanner decides plain member names and values in its own loop from
+// the quote and care bits, and calls scanStringBits for the rest: the same
+// strings, as a name and as a value, at offsets that put them across the
+// bits' block boundaries, with bits of both kinds, must end where the byte
+// loop ends them, or fail as it fails.
 func TestScan_StringsAgreeWithByteLoop(t *testing.T) {
 	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', 'x'}, {0x01}, {0x80}, []byte("é"), []byte("\\u00e9"), []byte("\\ud800")}
 	for _, portable := range []bool{false, true} {
