@@ -678,15 +678,22 @@ large:
 		s.keys = append(s.keys, keyRef{hash: s.hashString(b[tape[k].start:tape[k].end], tape[k].flags), node: k})
 	}
 	sortKeyRefs(s.keys)
+	// Names of one hash lie in member order, so a name equal to one before
+	// it in its run repeats it; the first such member in the object is the
+	// one to report, as the other ways do, whatever the hash order.
+	first := uint32(0)
 	for x := 1; x < len(s.keys); x++ {
 		for y := x - 1; y >= 0 && s.keys[y].hash == s.keys[x].hash; y-- {
 			nx, ny := &tape[s.keys[x].node], &tape[s.keys[y].node]
 			if s.sameDecoded(b[nx.start:nx.end], b[ny.start:ny.end]) {
-				return max(s.keys[x].node, s.keys[y].node)
+				if first == 0 || s.keys[x].node < first {
+					first = s.keys[x].node
+				}
+				break
 			}
 		}
 	}
-	return 0
+	return first
 }
 
 // nameFilterMul mixes a member name's first eight bytes and length into

@@ -270,6 +270,11 @@ func TestScan_DuplicateKeys(t *testing.T) {
 		{"40 with middle repeated", inMeta(obj(append(big[:20:20], append([]string{`"k7":7`}, big[20:]...)...)...)), errAt("json.duplicate-key", "/metadata/x/k7")},
 		{"40 with escaped repeat", inMeta(obj(append(big, `"\u006b12":1`)...)), errAt("json.duplicate-key", "/metadata/x/k12")},
 		{"escaped first of 41, repeated last", inMeta(obj(append(append([]string{`"\u006b\u0078":0`}, big...), `"kx":1`)...)), errAt("json.duplicate-key", "/metadata/x/kx")},
+		// The first member that repeats an earlier name is the one named,
+		// on every way the search goes.
+		{"two repeats in 41, the earlier named", inMeta(obj(append(append([]string{`"kb":0`, `"ka":0`, `"ka":1`}, big[:38]...), `"kb":1`)...)), errAt("json.duplicate-key", "/metadata/x/ka")},
+		{"two repeats in 41, the earlier named, escaped", inMeta(obj(append(append([]string{`"kb":0`, `"ka":0`, `"\u006ba":1`}, big[:38]...), `"kb":1`)...)), errAt("json.duplicate-key", "/metadata/x/ka")},
+		{"repeat within the first 16 of 17", inMeta(obj(append([]string{`"":0`, `"":1`}, members(15)...)...)), errAt("json.duplicate-key", "/metadata/x/")},
 		{"16 with escaped repeat", inMeta(obj(append(members(15), `"\u006b3":1`)...)), errAt("json.duplicate-key", "/metadata/x/k3")},
 		{"A2A 1.0 interface names", inMeta(`{"url":"u","protocolBinding":"b","protocolVersion":"v","tenant":"t"}`), nil},
 		{"A2A 1.0 interface name repeated", inMeta(`{"protocolBinding":"b","protocolVersion":"v","protocolBinding":"c"}`), errAt("json.duplicate-key", "/metadata/x/protocolBinding")},
