@@ -106,6 +106,11 @@ type loopState struct {
 	names uint64
 }
 
+// resume gives the scan loop back its document and its parked locals.
+func (s *scanner) resume() ([]byte, int, uint32, uint64, uint64) {
+	return s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+}
+
 type keyRef struct {
 	hash uint64
 	node uint32
@@ -306,7 +311,7 @@ value:
 	if int(nt)+2 > len(s.tape) {
 		s.parked = loopState{i, nt, open, names}
 		s.growTape()
-		b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+		b, i, nt, open, names = s.resume()
 	}
 dispatch:
 	switch c := b[i]; {
@@ -333,7 +338,7 @@ dispatch:
 		end = i + 1
 		s.parked = loopState{i, nt, open, names}
 		end, flags, code = s.scanStringBits(b, end)
-		b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+		b, i, nt, open, names = s.resume()
 		t = &s.tape[nt]
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
 		nt++
@@ -371,7 +376,7 @@ dispatch:
 		if len(s.stack) == cap(s.stack) {
 			s.parked = loopState{i, nt, open, names}
 			s.stack = slices.Grow(s.stack, 1)
-			b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+			b, i, nt, open, names = s.resume()
 		}
 		s.stack = s.stack[:len(s.stack)+1]
 		s.stack[len(s.stack)-1] = frame{open: open, names: names}
@@ -395,7 +400,7 @@ dispatch:
 	case c == '-' || c-'0' <= 9:
 		s.parked = loopState{i, nt, open, names}
 		end, flags = scanNumber(b, i)
-		b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+		b, i, nt, open, names = s.resume()
 		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: uint32(open), kind: kindNumber, flags: flags}
 		nt++
 		if flags&flagBad != 0 {
@@ -478,7 +483,7 @@ close:
 		// Only objects get the flag.
 		s.parked = loopState{i, nt, open, names}
 		dup := s.duplicateKey(b, s.tape[:nt], uint32(open))
-		b, i, nt, open = s.doc, s.parked.i, s.parked.nt, s.parked.open
+		b, i, nt, open, _ = s.resume()
 		if dup != 0 {
 			code, errOff, errNode = CodeJSONDuplicateKey, int(s.tape[dup].start)-1, dup+1
 			goto fail
@@ -532,7 +537,7 @@ key:
 	}
 	s.parked = loopState{i, nt, open, names}
 	end, flags, code = s.scanStringBits(b, i+1)
-	b, i, nt, open, names = s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+	b, i, nt, open, names = s.resume()
 	if code != 0 {
 		t = &s.tape[nt]
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
