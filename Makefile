@@ -79,7 +79,7 @@ FUZZ_LONG ?= 5m
 fuzz:
 	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
-	for t in FuzzClassify_AgreesWithByteLoop FuzzParsePlainHTTP FuzzSafeHTTPS; do \
+	for t in FuzzClassify_AgreesWithByteLoop FuzzScanStringBits FuzzParsePlainHTTP FuzzSafeHTTPS; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done
 
 .PHONY: sample corpus

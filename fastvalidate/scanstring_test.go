@@ -213,3 +213,25 @@ func TestAppendUnescaped_AgreesWithEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScanStringBits holds the string reader to the byte loop on any text,
+// read from its first byte as a string's content, with both kinds of bits.
+func FuzzScanStringBits(f *testing.F) {
+	for _, s := range []string{`abc"`, `a\"b"`, `\u00e9\ud83d\ude00"`, "é€\"", `\ud800"`, "a\x01\"", `\`, "\xff\"", strings.Repeat(`x\"`, 40) + `"`} {
+		f.Add([]byte(s))
+	}
+	scanners := []*scanner{{portable: true}}
+	if haveClassify {
+		scanners = append(scanners, &scanner{})
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		for _, sc := range scanners {
+			sc.classify(s)
+			gotEnd, gotFlags, gotCode := sc.scanStringBits(s, 0)
+			wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
+			if gotCode != wantCode || gotEnd != wantEnd || gotCode == 0 && gotFlags != wantFlags {
+				t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+			}
+		}
+	})
+}
