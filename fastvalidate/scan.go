@@ -199,31 +199,45 @@ func (s *scanner) classify(b []byte) {
 }
 
 // classifyWords does what classifyBlocks does, eight bytes at a time, for
-// machines without the vector pass. Every flag is exact: no sum carries
-// from one byte into the next.
+// machines without the vector pass.
 func classifyWords(b []byte, blocks []charBlock) {
-	const low7 = 0x7f7f7f7f7f7f7f7f
-	for x := range len(b) / 64 {
-		block := (*[64]byte)(b[x*64:])
+	for x := 0; len(b) >= 64; x++ {
 		var quotes, care uint64
 		for j := 0; j < 64; j += 8 {
-			w := binary.LittleEndian.Uint64(block[j : j+8])
-			// A byte of x is 0 where x&low7 + low7 leaves its top bit
-			// clear and x has none.
-			quote := w ^ lsb*'"'
-			bslash := w ^ lsb*'\\'
-			q := ^(quote&low7 + low7 | quote) & msb
-			k := ^(bslash&low7 + low7 | bslash) & msb
-			// Below 0x20: the low seven bits plus 0x60 stay under 0x80.
-			k |= w&msb | ^(w&low7+lsb*0x60)&msb
-			// The multiply gathers the top bit of each byte into the
-			// top byte.
-			quotes |= (q >> 7) * 0x0102040810204080 >> 56 << j
-			care |= (k >> 7) * 0x0102040810204080 >> 56 << j
+			q, c := wordBits(binary.LittleEndian.Uint64(b[j : j+8]))
+			quotes |= q << j
+			care |= c << j
 		}
 		blocks[x] = charBlock{quotes, care}
+		b = b[64:]
 	}
 }
+
+// wordBits returns a bit per byte of w for its quotes and for the bytes
+// that need care. Every flag is exact: no sum carries from one byte into
+// the next.
+func wordBits(w uint64) (quotes, care uint64) {
+	// A byte of v is 0 where v&low7 + low7 leaves its top bit clear and v
+	// has none.
+	q, c := w^wordQuote, w^wordBackslash
+	q = ^(q&wordLow7 + wordLow7 | q) & wordHigh
+	c = ^(c&wordLow7 + wordLow7 | c) & wordHigh
+	// Below 0x20: the low seven bits plus 0x60 stay under 0x80.
+	c |= (w | ^(w&wordLow7 + wordControl)) & wordHigh
+	// The multiply gathers the top bit of each byte into the top byte.
+	return (q >> 7) * wordGather >> 56, (c >> 7) * wordGather >> 56
+}
+
+// The constants of wordBits, as variables: Go rematerialises a constant
+// at every use, an instruction each, where a variable is an operand.
+var (
+	wordLow7      uint64 = 0x7f7f7f7f7f7f7f7f
+	wordHigh      uint64 = msb
+	wordQuote     uint64 = lsb * '"'
+	wordBackslash uint64 = lsb * '\\'
+	wordControl   uint64 = lsb * 0x60
+	wordGather    uint64 = 0x0102040810204080
+)
 
 // nameBytes maps a bit per byte of a member name, the low byte of a mask
 // of the name's bytes in a block, to the mask of those bytes in a word:
