@@ -588,7 +588,7 @@ nameScanned:
 	// Compact JSON puts the colon right after the name.
 	if i = end + 1; i < len(b) && b[i] == ':' {
 		// Whitespace after it, as in pretty-printed JSON or Python's
-		// ": ", is skipped here rather than after a failed dispatch.
+		// ": ", is for the value's dispatch to skip.
 		i++
 		goto value
 	}
