@@ -183,8 +183,8 @@ func benchCards(b *testing.B, name, profile string, cards [][]byte) {
 	// The strict pass alone: what is left of the gap to fastjson is the
 	// profile's rules.
 	strictScan("strict-scan-only", false)
-	// What the amd64 pass over the bytes costs, and the same strict pass
-	// without it, finding string ends a word at a time.
+	// What the amd64 vector pass over the bytes costs, and the same strict
+	// pass with the bits computed a word at a time, as other machines do.
 	if haveClassify {
 		b.Run(name+"/classify-only", func(b *testing.B) {
 			var sc scanner
