@@ -8,18 +8,18 @@ import (
 	"testing"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "rewrite the rule table in ../README.md from Rules()")
+var updateRules = flag.Bool("update-rules", false, "rewrite the rule table in ../docs/rules.md from Rules()")
 
-// The README's rule table is the documentation users read; it must say
-// exactly what Rules() says, or the two drift apart silently.
-func TestReadmeRuleTable(t *testing.T) {
-	const path = "../README.md"
-	readme, err := os.ReadFile(path)
+// docs/rules.md is the rule reference users read; it must say exactly what
+// Rules() says, or the two drift apart silently.
+func TestRulesDocTable(t *testing.T) {
+	const path = "../docs/rules.md"
+	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const begin, end = "<!-- rules:begin -->\n", "<!-- rules:end -->"
-	i, j := bytes.Index(readme, []byte(begin)), bytes.Index(readme, []byte(end))
+	i, j := bytes.Index(doc, []byte(begin)), bytes.Index(doc, []byte(end))
 	if i < 0 || j < i {
 		t.Fatalf("%s has no %q ... %q block", path, begin, end)
 	}
@@ -28,16 +28,16 @@ func TestReadmeRuleTable(t *testing.T) {
 	for _, r := range Rules() {
 		table.WriteString("| `" + r.ID + "` | " + r.Severity.String() + " | " + r.Profiles + " | " + strings.ReplaceAll(r.Description, "|", `\|`) + " |\n")
 	}
-	got := string(readme[i+len(begin) : j])
+	got := string(doc[i+len(begin) : j])
 	if got == table.String() {
 		return
 	}
-	if *updateReadme {
-		out := append(append(append([]byte{}, readme[:i+len(begin)]...), table.String()...), readme[j:]...)
+	if *updateRules {
+		out := append(append(append([]byte{}, doc[:i+len(begin)]...), table.String()...), doc[j:]...)
 		if err := os.WriteFile(path, out, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README rule table differs from Rules(); run: go test ./fastvalidate -run TestReadmeRuleTable -update-readme\nwant:\n%s", table.String())
+	t.Errorf("%s rule table differs from Rules(); run: go test ./fastvalidate/ -run TestRulesDocTable -update-rules\nwant:\n%s", path, table.String())
 }
