@@ -14,8 +14,8 @@ import (
 
 // The records each validator is known to judge against JSON Schema 2020-12
 // and RFC 3986, as testdata/schema-edges.expected.tsv works them out. The
-// README's comparison cites these lists; a change in either validator fails
-// this test until they, and the README, are brought up to date.
+// comparison in docs/performance.md cites these lists; a change in either
+// validator fails this test until they, and that page, are brought up to date.
 var (
 	// cardscan agrees with the expected verdict on every record.
 	cardscanWrong = []int{}
@@ -101,7 +101,7 @@ func TestSchemaEdgesJSONSchema(t *testing.T) {
 		report(t, cards, want, wrong)
 	}
 	if strict {
-		t.Error("santhosh-tekuri/jsonschema rejected every card that is not I-JSON; the README says it reads them")
+		t.Error("santhosh-tekuri/jsonschema rejected every card that is not I-JSON; docs/performance.md says it reads them")
 	}
 }
 

@@ -124,7 +124,7 @@ func TestBinaryClosedPipe(t *testing.T) {
 	}
 }
 
-// TestGNUParallelRecipe is the README's sharding recipe: GNU parallel cuts
+// TestGNUParallelRecipe is docs/cli.md's sharding recipe: GNU parallel cuts
 // a dump at line boundaries, one cardscan per block writes a summary, and
 // summary merge adds them up to what one process reports.
 func TestGNUParallelRecipe(t *testing.T) {
