@@ -12,24 +12,17 @@ import (
 	"unicode"
 )
 
-// documents are the Markdown files whose links are checked, relative to
-// this directory.
-var documents = []string{
-	"../README.md",
-	"cli.md",
-	"design.md",
-	"development.md",
-	"performance.md",
-	"rules.md",
-}
-
 // inlineLink matches [text](target) where target has no scheme: links to
 // the web are not checked here.
 var inlineLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 
 func TestLinks(t *testing.T) {
+	pages, err := filepath.Glob("*.md")
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no Markdown pages beside the test: %v", err)
+	}
 	anchors := map[string]map[string]bool{}
-	for _, doc := range documents {
+	for _, doc := range append([]string{"../README.md"}, pages...) {
 		text, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
