@@ -3,12 +3,14 @@ package cli
 import (
 	"bufio"
 	"bytes"
+	binenc "encoding/binary"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
@@ -362,6 +364,49 @@ func TestCompressedInputs(t *testing.T) {
 		st, _ := os.Stat(path)
 		if s.BytesRead != st.Size() || s.BytesDecompressed != int64(len(input)) {
 			t.Errorf("%s: bytes read %d decompressed %d, want %d and %d", path, s.BytesRead, s.BytesDecompressed, st.Size(), len(input))
+		}
+	}
+}
+
+// skippableFrame is a zstd skippable frame with the given magic nibble
+// and payload, as pzstd writes one ahead of each compressed frame.
+func skippableFrame(nibble byte, payload []byte) []byte {
+	f := binenc.LittleEndian.AppendUint32(nil, 0x184D2A50|uint32(nibble))
+	f = binenc.LittleEndian.AppendUint32(f, uint32(len(payload)))
+	return append(f, payload...)
+}
+
+// A zstd stream that opens with a skippable frame (pzstd's output, or
+// metadata another tool put first) is zstd, not plain text.
+func TestZstdSkippableFrame(t *testing.T) {
+	input := bigInput(t, 3)
+	dir := t.TempDir()
+	plain := writeFile(t, filepath.Join(dir, "cards.ndjson"), input)
+	want := run(t, "", "--format", "jsonl", "--all", plain)
+	half := len(input) / 2
+	half = bytes.IndexByte(input[half:], '\n') + half + 1
+	size := binenc.LittleEndian.AppendUint32(nil, uint32(len(zstdBytes(t, input[:half]))))
+	inputs := map[string][]byte{
+		"first nibble": append(skippableFrame(0, size), zstdBytes(t, input)...),
+		"last nibble, two frames": slices.Concat(skippableFrame(0xf, nil), zstdBytes(t, input[:half]),
+			skippableFrame(7, []byte("meta")), zstdBytes(t, input[half:])),
+	}
+	if _, err := exec.LookPath("pzstd"); err == nil {
+		cmd := exec.Command("pzstd", "-q", "-c", "-p", "2", plain)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("pzstd: %v", err)
+		}
+		if !bytes.HasPrefix(out, []byte{0x50, 0x2a, 0x4d, 0x18}) {
+			t.Fatalf("pzstd output does not start with a skippable frame: % x", out[:4])
+		}
+		inputs["pzstd"] = out
+	}
+	for name, b := range inputs {
+		path := writeFile(t, filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".ndjson"), b)
+		r := run(t, "", "--format", "jsonl", "--all", path)
+		if got := strings.ReplaceAll(r.stdout, path, plain); got != want.stdout || r.code != want.code {
+			t.Errorf("%s: exit %d, stderr %q; verdicts differ from the uncompressed input", name, r.code, r.stderr)
 		}
 	}
 }

@@ -38,6 +38,16 @@ var (
 	gzipMagic = []byte{0x1f, 0x8b}
 )
 
+// isZstd reports whether head opens a zstd stream: a frame, or a skippable
+// frame (magic 0x184D2A50 to 0x184D2A5F), which pzstd writes ahead of every
+// frame and other tools use for metadata; the decoder skips those.
+func isZstd(head []byte) bool {
+	if bytes.HasPrefix(head, zstdMagic) {
+		return true
+	}
+	return len(head) >= 4 && head[0]&0xf0 == 0x50 && head[1] == 0x2a && head[2] == 0x4d && head[3] == 0x18
+}
+
 // countingReader counts the bytes read from an input as stored, before
 // any decompression. n is read by the progress display while the reader
 // runs.
@@ -73,7 +83,7 @@ func (d *decoders) open(r io.Reader) (io.Reader, string, error) {
 		return nil, "", err
 	}
 	switch {
-	case bytes.HasPrefix(head, zstdMagic):
+	case isZstd(head):
 		if d.zstd == nil {
 			d.zstd, err = zstd.NewReader(d.peek,
 				zstd.WithDecoderConcurrency(1),
