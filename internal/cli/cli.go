@@ -91,6 +91,7 @@ type options struct {
 	maxInvalid int64
 	maxRecord  int
 	chunkSize  int
+	input      string
 	listRules  bool
 	version    bool
 	paths      []string
@@ -101,17 +102,21 @@ const usageText = `usage: cardscan [flags] [PATH ...]
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
 
-Validates agent cards: one per line in NDJSON files (.ndjson, .jsonl, or any
-named file), one document holding a card or an array of cards in .json
-files, each optionally gzip or zstd compressed (told by magic bytes). No
-PATH, or '-', reads standard input. A directory is walked in lexical order
-for *.json, *.ndjson and *.jsonl, each optionally .gz or .zst.
+Validates agent cards: one per line (NDJSON), or JSON texts such as a
+pretty-printed card, an array of cards or several documents in a row,
+told apart by content (--input), each optionally gzip or zstd compressed
+(told by magic bytes). No PATH, or '-', reads standard input. A directory
+is walked in lexical order for *.json, *.ndjson and *.jsonl, each
+optionally .gz or .zst.
 
 flags:
   -j, --jobs N            workers (default: the number of CPUs)
       --profile NAME      rule set: auto or one of --list-rules' profiles (default auto)
       --format FORMAT     text, jsonl or github (default text)
       --all               jsonl: a verdict for every card; text: an ok line per valid card
+      --input FRAMING     auto, ndjson or json: how inputs are cut into cards (default auto:
+                          json when the text starts with '[', or with '{' or '"' on a first
+                          line that is not a whole value; ndjson otherwise)
   -q, --quiet             no findings on stdout, only the summary and the exit status
       --valid-out FILE    copy every valid record to FILE (.gz or .zst compresses)
       --invalid-out FILE  copy every invalid record to FILE (.gz or .zst compresses)
@@ -152,6 +157,7 @@ func parseFlags(args []string) (*options, error) {
 	fs.StringVar(&o.failOn, "fail-on", "error", "")
 	fs.Int64Var(&o.maxInvalid, "max-invalid", 0, "")
 	fs.StringVar(&o.policy, "policy", "default", "")
+	fs.StringVar(&o.input, "input", "auto", "")
 	maxRecord := cmdflag.Size(pipeline.DefaultMaxRecord)
 	chunkSize := cmdflag.Size(pipeline.DefaultChunkSize)
 	fs.Var(&maxRecord, "max-record", "")
@@ -197,6 +203,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if !oneOf(o.failOn, "error", "warning", "never") {
 		return nil, usagef("--fail-on %q: want error, warning or never", o.failOn)
+	}
+	if _, ok := pipeline.ParseFraming(o.input); !ok {
+		return nil, usagef("--input %q: want auto, ndjson or json", o.input)
 	}
 	if !oneOf(o.policy, "default", "production") {
 		return nil, usagef("--policy %q: want default or production", o.policy)
@@ -247,7 +256,8 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 		con.errorf("%s", err)
 		return exitUsage
 	}
-	inputs, total, walkErrors := expandPaths(o.paths, stdin, con)
+	framing, _ := pipeline.ParseFraming(o.input)
+	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con)
 
 	cfg := pipeline.Config{
 		Profile:    profile,
@@ -329,6 +339,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 		Profiles:          map[string]int64{},
 		Inputs:            st.Inputs + int64(walkErrors),
 		InputErrors:       st.InputErrors + int64(walkErrors),
+		Framings:          st.Framings,
 		BytesRead:         st.BytesRead,
 		BytesDecompressed: st.BytesDecompressed,
 		Seconds:           time.Since(start).Seconds(),

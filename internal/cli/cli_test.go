@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/summary"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -625,7 +626,8 @@ func TestDirectoryOfMixedFiles(t *testing.T) {
 			order = append(order, name)
 		}
 	}
-	want := []string{"a.ndjson.zst", "b/broken.json", "b/empty.json", "b/list.json", "b/one.json.gz", "c.jsonl"}
+	// Framing goes by content: b/empty.json holds no value, so no record.
+	want := []string{"a.ndjson.zst", "b/broken.json", "b/list.json", "b/one.json.gz", "c.jsonl"}
 	if !reflect.DeepEqual(order, want) {
 		t.Errorf("inputs in order %v, want %v", order, want)
 	}
@@ -640,18 +642,18 @@ func TestDirectoryOfMixedFiles(t *testing.T) {
 	if l := byInput["b/list.json"]; l[1].Offset != int64(strings.Index(array, lines[1])) {
 		t.Errorf("second element at offset %d, want %d", l[1].Offset, strings.Index(array, lines[1]))
 	}
-	if o := byInput["b/one.json.gz"]; len(o) != 1 || o[0].Line != 3 || o[0].Offset != 4 || !o[0].Valid {
+	// One card on one line is NDJSON, located at its line's start.
+	if o := byInput["b/one.json.gz"]; len(o) != 1 || o[0].Line != 3 || o[0].Offset != 2 || !o[0].Valid {
 		t.Errorf("single document: %+v", o)
 	}
 	// A cut array: its whole element is judged, the missing end is one
-	// more record.
+	// more record, where the input ends.
 	if b := byInput["b/broken.json"]; len(b) != 2 || b[0].Offset != 1 || b[0].Errors[0].Rule != "profile.unknown" ||
-		b[1].Offset != 9 || b[1].Errors[0].Rule != "json.syntax" {
+		b[1].Offset != 10 || b[1].Line != 2 || b[1].Errors[0].Rule != "json.syntax" {
 		t.Errorf("broken document: %+v", b)
 	}
-	// White space alone is no JSON value, and not nothing either.
-	if e := byInput["b/empty.json"]; len(e) != 1 || e[0].Valid || e[0].Errors[0].Rule != "json.syntax" {
-		t.Errorf("empty document: %+v", e)
+	if e := byInput["b/empty.json"]; len(e) != 0 {
+		t.Errorf("white space alone: %+v", e)
 	}
 	s := readSummary(t, filepath.Join(dir, "s.json.out"))
 	if s.Inputs != 6 || s.Records != int64(len(vs)) {
@@ -676,12 +678,14 @@ func TestBrokenArraysSplitWhereTheyCan(t *testing.T) {
 	}{
 		{"duplicate name in one card", "[\n" + good + ",\n{\"invocation\":1,\"a\":1,\"a\":2},\n" + good + "\n]\n",
 			[]string{"ok", "json.duplicate-key", "ok"}, []int{2, 3, 4}},
-		{"bad UTF-8 in one card", "[" + good + ",{\"name\":\"\xff\"}," + good + "]",
-			[]string{"ok", "json.utf8", "ok"}, []int{1, 1, 1}},
-		{"syntax error: the rest is one record", "[\n" + good + ",\n{\"invocation\":tru},\n" + good + "\n]",
-			[]string{"ok", "json.syntax"}, []int{2, 3}},
+		{"bad UTF-8 in one card", "[" + good + ",\n{\"name\":\"\xff\"}," + good + "]",
+			[]string{"ok", "json.utf8", "ok"}, []int{1, 2, 2}},
+		{"bad literal in one card: the others are judged", "[\n" + good + ",\n{\"invocation\":tru},\n" + good + "\n]",
+			[]string{"ok", "json.syntax", "ok"}, []int{2, 3, 4}},
+		{"missing comma: the rest is one record", "[\n" + good + ",\n{\"invocation\":1}\n" + good + "\n]",
+			[]string{"ok", "field.required", "json.syntax"}, []int{2, 3, 4}},
 		{"trailing data", "[" + good + "] x", []string{"ok", "json.syntax"}, []int{1, 1}},
-		{"no closing bracket", "[\n" + good + ",\n" + good + "\n", []string{"ok", "ok", "json.syntax"}, []int{2, 3, 3}},
+		{"no closing bracket", "[\n" + good + ",\n" + good + "\n", []string{"ok", "ok", "json.syntax"}, []int{2, 3, 4}},
 		{"broken first card: one record", "[{\"a\":tru}, " + good + "]", []string{"json.syntax"}, []int{1}},
 		{"not an array: one record", "{\"a\":1,\"a\":2}", []string{"json.duplicate-key"}, []int{1}},
 	} {
@@ -837,7 +841,7 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 	var shards []string
 	for i, part := range splitAtLines(input, 3) {
 		path := filepath.Join(dir, fmt.Sprintf("%d.json", i))
-		run(t, string(part), "-q", "--fail-on", "never", "--summary", path)
+		run(t, string(part), "-q", "--input", "ndjson", "--fail-on", "never", "--summary", path)
 		shards = append(shards, path)
 	}
 	m := run(t, "", append([]string{"summary", "merge"}, shards...)...)
@@ -851,8 +855,11 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 	if merged.Shards != 3 {
 		t.Errorf("merged %d shards", merged.Shards)
 	}
-	merged.Seconds, merged.MBPerSecond, merged.Shards, merged.Inputs = 0, 0, 0, 0
-	whole.Seconds, whole.MBPerSecond, whole.Shards, whole.Inputs = 0, 0, 0, 0
+	if merged.Framings["ndjson"] != 3 || len(merged.Framings) != 1 {
+		t.Errorf("merged framings %v, want 3 ndjson inputs", merged.Framings)
+	}
+	merged.Seconds, merged.MBPerSecond, merged.Shards, merged.Inputs, merged.Framings = 0, 0, 0, 0, nil
+	whole.Seconds, whole.MBPerSecond, whole.Shards, whole.Inputs, whole.Framings = 0, 0, 0, 0, nil
 	if !reflect.DeepEqual(merged, whole) {
 		t.Errorf("merged shards %+v\nwant %+v", merged, whole)
 	}
@@ -1084,7 +1091,7 @@ func TestLexicalWalkOrderIsSorted(t *testing.T) {
 	for _, n := range names {
 		writeFile(t, filepath.Join(dir, n), []byte("{}\n"))
 	}
-	inputs, _, _ := expandPaths([]string{dir}, nil, &console{w: io.Discard})
+	inputs, _, _ := expandPaths([]string{dir}, pipeline.FramingAuto, nil, &console{w: io.Discard})
 	var got []string
 	for _, in := range inputs {
 		got = append(got, in.Name)
@@ -1105,7 +1112,7 @@ func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "c.ndjson"), 0o644); err != nil {
 		t.Skip(err)
 	}
-	inputs, _, walkErrors := expandPaths([]string{dir}, nil, &console{w: io.Discard})
+	inputs, _, walkErrors := expandPaths([]string{dir}, pipeline.FramingAuto, nil, &console{w: io.Discard})
 	var got []string
 	for _, in := range inputs {
 		got = append(got, filepath.Base(in.Name))

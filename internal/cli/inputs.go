@@ -16,14 +16,14 @@ const stdinName = "<stdin>"
 // directories in lexical order. It returns the total stored size when
 // every input's size is known (else 0), and the number of directory
 // entries that could not be walked, each already diagnosed.
-func expandPaths(paths []string, stdin io.Reader, con *console) (inputs []pipeline.Input, total int64, walkErrors int) {
+func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con *console) (inputs []pipeline.Input, total int64, walkErrors int) {
 	if len(paths) == 0 {
 		paths = []string{"-"}
 	}
 	known := true
 	for _, path := range paths {
 		if path == "-" {
-			inputs = append(inputs, pipeline.Input{Name: stdinName})
+			inputs = append(inputs, pipeline.Input{Name: stdinName, Framing: framing})
 			if size, ok := regularSize(stdin); ok {
 				total += size
 			} else {
@@ -35,7 +35,7 @@ func expandPaths(paths []string, stdin io.Reader, con *console) (inputs []pipeli
 		if err != nil || !st.IsDir() {
 			// A missing file is reported when the reader reaches it, in
 			// order with the verdicts before it.
-			inputs = append(inputs, pipeline.Input{Name: path, Path: path, Document: isDocumentName(path)})
+			inputs = append(inputs, pipeline.Input{Name: path, Path: path, Framing: framing})
 			if err == nil {
 				total += st.Size()
 			}
@@ -57,7 +57,7 @@ func expandPaths(paths []string, stdin io.Reader, con *console) (inputs []pipeli
 			if err == nil && !info.Mode().IsRegular() {
 				return nil
 			}
-			inputs = append(inputs, pipeline.Input{Name: p, Path: p, Document: isDocumentName(p)})
+			inputs = append(inputs, pipeline.Input{Name: p, Path: p, Framing: framing})
 			if err == nil {
 				total += info.Size()
 			}
@@ -97,8 +97,6 @@ func baseName(path string) string {
 	}
 	return name
 }
-
-func isDocumentName(path string) bool { return strings.HasSuffix(baseName(path), ".json") }
 
 func isCardFileName(path string) bool {
 	name := baseName(path)

@@ -20,9 +20,9 @@ type Input struct {
 	Name string
 	// Path is the file to open; "" reads Stdin.
 	Path string
-	// Document marks a .json input: one JSON document holding a card or
-	// an array of cards, rather than one card per line.
-	Document bool
+	// Framing says how the input is cut into records; FramingAuto
+	// chooses from its content.
+	Framing Framing
 }
 
 // Limits a compressed stream may not exceed, whatever its headers claim:

@@ -95,8 +95,11 @@ type Stats struct {
 	// did (e.g. a card that is not JSON, under the auto profile).
 	Profiles map[string]int64
 
-	Inputs            int64
-	InputErrors       int64 // inputs that could not be read to the end
+	Inputs      int64
+	InputErrors int64 // inputs that could not be read to the end
+	// Framings counts inputs by the framing they were read with
+	// ("ndjson" or "json"); an input that could not be opened has none.
+	Framings          map[string]int64
 	BytesRead         int64
 	BytesDecompressed int64
 	// Stopped is set when MaxInvalid ended the run early.
@@ -151,6 +154,7 @@ type pipeline struct {
 	bytesRead         *atomic.Int64
 	bytesDecompressed atomic.Int64
 	inputErrors       atomic.Int64
+	framed            [FramingJSON + 1]atomic.Int64
 
 	ruleSlots int
 }
@@ -187,6 +191,12 @@ func (p *pipeline) run(inputs []Input) (Stats, error) {
 	st.BytesRead = p.bytesRead.Load()
 	st.BytesDecompressed = p.bytesDecompressed.Load()
 	st.InputErrors = p.inputErrors.Load()
+	st.Framings = map[string]int64{}
+	for f := range p.framed {
+		if n := p.framed[f].Load(); n > 0 {
+			st.Framings[Framing(f).String()] = n
+		}
+	}
 	return st, err
 }
 

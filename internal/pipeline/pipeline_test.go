@@ -110,7 +110,7 @@ func TestChunkingMatchesReference(t *testing.T) {
 				Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: maxRecord,
 				Format: FormatJSONL, All: true, Findings: &out, ValidOut: &valid, InvalidOut: &invalid,
 				Stdin: wrap(bytes.NewReader(input)),
-			}, []Input{{Name: "in"}})
+			}, []Input{{Name: "in", Framing: FramingNDJSON}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,24 +129,28 @@ func TestChunkingMatchesReference(t *testing.T) {
 	}
 }
 
-// TestDocumentTooLarge streams a .json document over the limit to
-// --invalid-out whole.
-func TestDocumentTooLarge(t *testing.T) {
-	doc := "\n [" + strings.Repeat(card+",\n", 200) + card + "]"
+// TestJSONRecordTooLarge streams an element of a JSON array that is over
+// the limit to --invalid-out whole, and judges the elements around it.
+func TestJSONRecordTooLarge(t *testing.T) {
+	big := `{"padding":[` + strings.Repeat(`"x", `, 400) + `"]"]}`
+	doc := "\n [" + card + ",\n" + big + " ,\n" + card + "]\n" + big
 	for _, chunk := range []int{100, 1 << 20} {
 		var out, invalid bytes.Buffer
 		st, err := Run(Config{
-			Profile: "agentcard", ChunkSize: chunk, MaxRecord: 1000, Format: FormatJSONL,
+			Profile: "agentcard", ChunkSize: chunk, MaxRecord: 1000, Format: FormatJSONL, All: true,
 			Findings: &out, InvalidOut: &invalid, Stdin: strings.NewReader(doc),
-		}, []Input{{Name: "in", Document: true}})
+		}, []Input{{Name: "in", Framing: FramingJSON}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st.Records != 1 || st.Invalid != 1 || !strings.Contains(out.String(), `"rule":"input.too-large"`) {
+		if st.Records != 4 || st.Invalid != 2 || strings.Count(out.String(), `"rule":"input.too-large"`) != 2 {
 			t.Errorf("chunk %d: %+v %s", chunk, st, out.String())
 		}
-		if got := invalid.String(); got != doc+"\n" || !strings.Contains(out.String(), `"line":1,"offset":0,`) {
-			t.Errorf("chunk %d: --invalid-out holds %d bytes, want the %d-byte document", chunk, len(got), len(doc))
+		if want := fmt.Sprintf(`"line":3,"offset":%d,`, strings.Index(doc, big)); !strings.Contains(out.String(), want) {
+			t.Errorf("chunk %d: no verdict with %s in %s", chunk, want, out.String())
+		}
+		if got := invalid.String(); got != big+"\n"+big+"\n" {
+			t.Errorf("chunk %d: --invalid-out holds %d bytes, want the two %d-byte elements", chunk, len(got), len(big))
 		}
 	}
 }
@@ -186,7 +190,7 @@ func TestMaxInvalidInsideDocument(t *testing.T) {
 	doc := "[" + strings.Repeat(card+`,{"name":1},`, 5) + card + "]"
 	var out bytes.Buffer
 	st, err := Run(Config{Profile: "agentcard", Jobs: 2, MaxInvalid: 2, Format: FormatJSONL, All: true, Findings: &out, Stdin: strings.NewReader(doc)},
-		[]Input{{Name: "in", Document: true}})
+		[]Input{{Name: "in", Framing: FramingJSON}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,6 +86,9 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	}
 	cu := cutter{p: p, in: in, r: r}
 	err = cu.run()
+	if cu.framing != FramingAuto {
+		p.framed[cu.framing].Add(1)
+	}
 	if err == nil || err == errHalted {
 		return err
 	}
@@ -98,13 +101,16 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 		"; the rest of the input was not judged")
 }
 
-// cutter cuts one decompressed input into chunks of whole lines (or one
-// whole document).
+// cutter cuts one decompressed input into chunks of whole records.
 type cutter struct {
 	p  *pipeline
 	in Input
 	r  io.Reader
-	c  *chunk // the chunk being filled; its buf starts at a line start
+	c  *chunk // the chunk being filled; its buf starts at a record or line start
+	// framing is the one chosen for the input (FramingAuto until then);
+	// sp finds the records when it is FramingJSON.
+	framing Framing
+	sp      splitter
 	// line and offset locate c.buf[0] (or, after an error, the first byte
 	// that was not judged).
 	line   int
@@ -121,9 +127,10 @@ func (cu *cutter) newChunk(minCap int) error {
 		c.buf = make([]byte, 0, size)
 	}
 	c.buf = c.buf[:0]
+	c.spans = c.spans[:0]
 	c.kind = kindLines
-	if cu.in.Document {
-		c.kind = kindDocument
+	if cu.framing == FramingJSON {
+		c.kind = kindValues
 	}
 	c.input = cu.in.Name
 	c.line, c.offset = cu.line, cu.offset
@@ -159,38 +166,110 @@ func (cu *cutter) cut(n int) error {
 }
 
 func (cu *cutter) run() error {
-	p := cu.p
 	cu.line, cu.offset = 1, 0
 	if err := cu.newChunk(0); err != nil {
 		return err
 	}
-	doc := cu.in.Document
+	cu.framing = cu.in.Framing
+	if cu.framing == FramingAuto {
+		cu.framing = cu.detect()
+	}
+	if cu.framing == FramingJSON {
+		cu.c.kind = kindValues
+		return cu.runJSON()
+	}
+	return cu.runLines()
+}
+
+// grow gives the current chunk room for more of a record that fills it,
+// up to MaxRecord+1 bytes; it reports false when the chunk is that large.
+func (cu *cutter) grow() bool {
+	c := cu.c
+	if len(c.buf) > cu.p.cfg.MaxRecord {
+		return false
+	}
+	grown := make([]byte, len(c.buf), min(2*cap(c.buf), cu.p.cfg.MaxRecord+1))
+	copy(grown, c.buf)
+	c.buf = grown
+	return true
+}
+
+// detect reads until it can tell the framing of the input: JSON when its
+// text starts a value ('{', '[' or '"', after an optional BOM and white
+// space) on a first line that is not one complete value; NDJSON
+// otherwise. A first line still open at MaxRecord bytes is taken for
+// NDJSON. A read error is kept for the framing's reader to meet.
+func (cu *cutter) detect() Framing {
+	eof := false
+	for {
+		b := cu.c.buf
+		i := 0
+		if bytes.HasPrefix(b, utf8BOM) {
+			i = len(utf8BOM)
+		}
+		for i < len(b) && isSpace(b[i]) {
+			i++
+		}
+		if i < len(b) && (len(b) >= len(utf8BOM) || !bytes.HasPrefix(utf8BOM, b)) {
+			switch b[i] {
+			case '{', '[', '"':
+				if nl := bytes.IndexByte(b[i:], '\n'); nl >= 0 {
+					return framingOfLine(b[i : i+nl])
+				}
+				if eof {
+					return framingOfLine(b[i:])
+				}
+			default:
+				return FramingNDJSON
+			}
+		}
+		if eof || len(b) == cap(b) && !cu.grow() {
+			return FramingNDJSON
+		}
+		if _, _, err := cu.fill(); err != nil {
+			// Replayed to the framing's reader, which meets it in turn.
+			cu.r = errReader{err}
+			eof = true
+		}
+	}
+}
+
+// framingOfLine is NDJSON when line holds exactly one complete JSON
+// value (as far as the splitter can tell), JSON otherwise.
+func framingOfLine(line []byte) Framing {
+	var sp splitter
+	sp.reset(0, true) // as after a BOM: the first value is whole, an array too
+	var spans [2]span
+	got := sp.finish(sp.scan(line, 0, spans[:0]))
+	if len(got) == 1 && !got[0].broken {
+		return FramingNDJSON
+	}
+	return FramingJSON
+}
+
+// runLines cuts NDJSON: chunks end after a newline.
+func (cu *cutter) runLines() error {
+	p := cu.p
 	for {
 		c := cu.c
 		if len(c.buf) == cap(c.buf) {
-			if !doc {
-				if i := bytes.LastIndexByte(c.buf, '\n'); i >= 0 {
-					if err := cu.cut(i + 1); err != nil {
-						return err
-					}
-					continue
+			if i := bytes.LastIndexByte(c.buf, '\n'); i >= 0 {
+				if err := cu.cut(i + 1); err != nil {
+					return err
 				}
+				continue
 			}
-			if len(c.buf) > p.cfg.MaxRecord {
+			if !cu.grow() {
 				if err := cu.skipTooLarge(); err != nil {
 					return err
 				}
 				continue
 			}
-			grown := make([]byte, len(c.buf), min(2*cap(c.buf), p.cfg.MaxRecord+1))
-			copy(grown, c.buf)
-			c.buf = grown
 		}
 		n, short, err := cu.fill()
 		if errors.Is(err, io.EOF) {
-			// An empty document is still a record (a broken one); an
-			// empty NDJSON input holds none.
-			if len(c.buf) > 0 || doc && cu.offset == 0 {
+			// An empty input holds no record.
+			if len(c.buf) > 0 {
 				p.dispatch(c)
 			} else {
 				p.free <- c
@@ -200,8 +279,8 @@ func (cu *cutter) run() error {
 		}
 		if err != nil {
 			// Judge the whole lines read before the failure; the rest of
-			// the line (or document) it cut is lost.
-			if i := bytes.LastIndexByte(c.buf, '\n'); i >= 0 && !doc {
+			// the line it cut is lost.
+			if i := bytes.LastIndexByte(c.buf, '\n'); i >= 0 {
 				if cerr := cu.cut(i + 1); cerr != nil {
 					return cerr
 				}
@@ -210,7 +289,7 @@ func (cu *cutter) run() error {
 			cu.c = nil
 			return err
 		}
-		if short && n > 0 && !doc {
+		if short && n > 0 {
 			// The source has no more for now (a pipe): pass on what is
 			// complete rather than wait for a full chunk.
 			if i := bytes.LastIndexByte(c.buf, '\n'); i >= 0 {
@@ -222,9 +301,151 @@ func (cu *cutter) run() error {
 	}
 }
 
-// skipTooLarge handles a record longer than MaxRecord whose first bytes
-// fill the current chunk: it reads on to the end of the line (or
-// document) without keeping more than a chunk at a time, passing the
+// runJSON cuts a sequence of JSON texts: chunks end after a record, and
+// carry the records' spans for the workers.
+func (cu *cutter) runJSON() error {
+	p := cu.p
+	for len(cu.c.buf) < len(utf8BOM) {
+		if _, _, err := cu.fill(); err != nil {
+			cu.r = errReader{err}
+			break
+		}
+	}
+	bom := bytes.HasPrefix(cu.c.buf, utf8BOM)
+	start := int64(0)
+	if bom {
+		start = int64(len(utf8BOM))
+	}
+	cu.sp.reset(start, bom)
+	cu.c.spans = cu.sp.scan(cu.c.buf, cu.c.offset, cu.c.spans[:0])
+	for {
+		c := cu.c
+		if len(c.buf) == cap(c.buf) {
+			if n := cu.jsonCut(); n > 0 {
+				if err := cu.cut(n); err != nil {
+					return err
+				}
+				continue
+			}
+			if !cu.grow() {
+				if err := cu.streamTooLarge(); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		n, short, err := cu.fill()
+		c.spans = cu.sp.scan(c.buf, c.offset, c.spans)
+		if errors.Is(err, io.EOF) {
+			c.spans = cu.sp.finish(c.spans)
+			if len(c.spans) > 0 {
+				p.dispatch(c)
+			} else {
+				p.free <- c
+			}
+			cu.c = nil
+			return nil
+		}
+		if err != nil {
+			// Judge the records read before the failure; the one it cut
+			// is lost.
+			if cutAt := cu.jsonCut(); cutAt > 0 && len(c.spans) > 0 {
+				if cerr := cu.cut(cutAt); cerr != nil {
+					return cerr
+				}
+			}
+			p.free <- cu.c
+			cu.c = nil
+			return err
+		}
+		if short && n > 0 && len(c.spans) > 0 {
+			if cutAt := cu.jsonCut(); cutAt > 0 {
+				if err := cu.cut(cutAt); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// jsonCut returns how many bytes of the current chunk hold only records
+// the splitter has completed: up to the one in progress, or all.
+func (cu *cutter) jsonCut() int {
+	if p := cu.sp.pending(); p >= 0 {
+		return int(p - cu.c.offset)
+	}
+	return len(cu.c.buf)
+}
+
+// streamTooLarge handles a JSON record longer than MaxRecord that fills
+// the current chunk from its start, as skipTooLarge does a line: the
+// splitter follows it to its end without keeping more than a chunk.
+func (cu *cutter) streamTooLarge() error {
+	p := cu.p
+	keep := p.cfg.InvalidOut != nil
+	line, offset := cu.line, cu.offset
+	var last byte // the record's last byte so far
+	pass := func(n int) error {
+		c := cu.c
+		if n > 0 {
+			last = c.buf[n-1]
+		}
+		cu.line += bytes.Count(c.buf[:n], nl)
+		cu.offset += int64(n)
+		tail := c.buf[n:]
+		spans := c.spans
+		if err := cu.newChunk(len(tail)); err != nil {
+			return err
+		}
+		cu.c.buf = append(cu.c.buf, tail...)
+		cu.c.spans, c.spans = append(cu.c.spans, spans...), spans[:0]
+		if keep {
+			c.kind = kindPiece
+			c.buf = c.buf[:n]
+			p.dispatch(c)
+		} else {
+			c.buf = nil
+			p.free <- c
+		}
+		return nil
+	}
+	if err := pass(len(cu.c.buf)); err != nil {
+		return err
+	}
+	for {
+		c := cu.c
+		_, _, err := cu.fill()
+		c.spans = cu.sp.scan(c.buf, c.offset, c.spans)
+		if err != nil {
+			c.spans = cu.sp.finish(c.spans)
+			cu.r = errReader{err}
+		}
+		if len(c.spans) > 0 {
+			// The first record the splitter completes is this one.
+			end := int(c.spans[0].end - c.offset)
+			c.spans = c.spans[:copy(c.spans, c.spans[1:])]
+			if perr := pass(end); perr != nil {
+				return perr
+			}
+			rc, aerr := p.acquire()
+			if aerr != nil {
+				return aerr
+			}
+			rc.kind, rc.input, rc.line, rc.offset, rc.unterminated = kindTooLarge, cu.in.Name, line, offset, last != '\n'
+			rc.buf = rc.buf[:0]
+			p.dispatch(rc)
+			return nil
+		}
+		if len(c.buf) == cap(c.buf) {
+			if perr := pass(len(c.buf)); perr != nil {
+				return perr
+			}
+		}
+	}
+}
+
+// skipTooLarge handles a line longer than MaxRecord whose first bytes
+// fill the current chunk: it reads on to the end of the line without keeping more than a chunk at a time, passing the
 // bytes on to --invalid-out if that is wanted, and reports the record. A
 // read error is left for run to meet on its next read.
 func (cu *cutter) skipTooLarge() error {
@@ -272,18 +493,16 @@ func (cu *cutter) skipTooLarge() error {
 	for {
 		c := cu.c
 		_, _, err := cu.fill()
-		if !cu.in.Document {
-			if i := bytes.IndexByte(c.buf, '\n'); i >= 0 {
-				// The record ends here; the rest starts the next line.
-				cu.line, cu.offset = line+1, offset+size+int64(i+1)
-				if perr := pass(i + 1); perr != nil {
-					return perr
-				}
-				if err != nil {
-					cu.r = errReader{err}
-				}
-				return report()
+		if i := bytes.IndexByte(c.buf, '\n'); i >= 0 {
+			// The record ends here; the rest starts the next line.
+			cu.line, cu.offset = line+1, offset+size+int64(i+1)
+			if perr := pass(i + 1); perr != nil {
+				return perr
 			}
+			if err != nil {
+				cu.r = errReader{err}
+			}
+			return report()
 		}
 		if err != nil {
 			if perr := pass(len(c.buf)); perr != nil {

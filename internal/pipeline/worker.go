@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -14,8 +13,9 @@ type chunkKind uint8
 const (
 	// kindLines holds whole NDJSON lines.
 	kindLines chunkKind = iota
-	// kindDocument holds a whole .json document.
-	kindDocument
+	// kindValues holds whole records of a JSON-framed input, found by
+	// the reader's splitter and listed in spans.
+	kindValues
 	// kindPiece holds bytes of a record too long to judge, on their way to
 	// --invalid-out.
 	kindPiece
@@ -33,6 +33,7 @@ type chunk struct {
 	buf    []byte
 	line   int   // line number of buf[0]
 	offset int64 // offset of buf[0] in the decompressed input
+	spans  []span
 
 	// For kindTooLarge: whether the record ended without a newline.
 	unterminated bool
@@ -90,18 +91,13 @@ func (s *chunkStats) countProfile(name string) {
 type worker struct {
 	cfg       *Config
 	v         *fastvalidate.Validator
-	splitter  *fastvalidate.Validator // splits .json arrays; ArrayElements needs a Validator not in use
 	enc       report.Encoder
 	ruleSlots int
 	// autoProfile marks the auto profile, under which a card no profile
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
-	elems       []element
 	tooLarge    [1]fastvalidate.Finding
-}
-
-type element struct {
-	start, end int
+	syntax      [1]fastvalidate.Finding
 }
 
 func newWorker(cfg *Config, ruleSlots int) *worker {
@@ -112,6 +108,7 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		autoProfile: cfg.Profile == "auto",
 	}
 	w.tooLarge[0] = fastvalidate.Finding{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}
+	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
 	return w
 }
 
@@ -125,8 +122,8 @@ func (w *worker) process(c *chunk, limit int64) {
 	switch c.kind {
 	case kindLines:
 		w.lines(c, limit)
-	case kindDocument:
-		w.document(c, limit)
+	case kindValues:
+		w.values(c, limit)
 	case kindPiece:
 		if w.cfg.InvalidOut != nil {
 			c.invalidOut = append(c.invalidOut, c.buf...)
@@ -173,45 +170,31 @@ func (w *worker) lines(c *chunk, limit int64) {
 	}
 }
 
-// document judges a .json input: each element of a top-level array is a
-// card, anything else is one card.
-func (w *worker) document(c *chunk, limit int64) {
-	doc := c.buf
-	first := 0
-	for first < len(doc) && isSpace(doc[first]) {
-		first++
-	}
-	if first == len(doc) {
-		// No JSON value at all: one record, which the validator calls
-		// json.syntax, rather than a file that passes unseen.
-		w.judge(c, doc[first:], doc, c.line, c.offset)
-		return
-	}
-	if len(doc) > w.cfg.MaxRecord {
-		// The record is the whole document, as when it is streamed.
-		w.judgeTooLarge(c, c.line, c.offset, doc)
-		return
-	}
-	if w.splitter == nil {
-		w.splitter = fastvalidate.MustNew(w.cfg.Profile, w.cfg.Options...)
-	}
-	w.elems = w.elems[:0]
-	isArray := w.splitter.ArrayElements(doc, func(elem []byte, offset int) {
-		w.elems = append(w.elems, element{offset, offset + len(elem)})
-	})
-	last := len(doc)
-	for last > first && isSpace(doc[last-1]) {
-		last--
-	}
-	if !isArray && !(doc[first] == '[' && w.salvageElements(doc, first, last)) {
-		w.elems = append(w.elems[:0], element{first, last})
-	}
+// values judges the records of a JSON-framed chunk.
+func (w *worker) values(c *chunk, limit int64) {
 	line, counted := c.line, 0
-	for _, e := range w.elems {
-		line += bytes.Count(doc[counted:e.start], nl)
-		counted = e.start
-		card := doc[e.start:e.end]
-		w.judge(c, card, card, line, c.offset+int64(e.start))
+	for _, sp := range c.spans {
+		start, end := int(sp.start-c.offset), int(sp.end-c.offset)
+		line += bytes.Count(c.buf[counted:start], nl)
+		counted = start
+		offset := c.offset + int64(start)
+		if sp.broken {
+			for end > start && isSpace(c.buf[end-1]) {
+				end--
+			}
+		}
+		rec := c.buf[start:end:end]
+		if rec == nil {
+			rec = []byte{} // copied as an empty line, unlike a too-large record's nil
+		}
+		switch {
+		case end-start > w.cfg.MaxRecord:
+			w.judgeTooLarge(c, line, offset, rec)
+		case sp.broken:
+			w.judgeBroken(c, rec, line, offset)
+		default:
+			w.judge(c, rec, rec, line, offset)
+		}
 		if limit > 0 && c.st.invalid >= limit {
 			return
 		}
@@ -220,60 +203,6 @@ func (w *worker) document(c *chunk, limit int64) {
 
 var nl = []byte{'\n'}
 
-// salvageElements splits an array that is not strictly valid JSON into
-// records, so that one bad card does not hide the verdicts on the others:
-// each element up to the first one the lenient encoding/json reader cannot
-// get past is a record, and the rest of the document after it is one more.
-// A card judged on its own still meets the strict scanner. It reports
-// whether the document began as an array with at least one element it
-// could split off; otherwise the document stays one record.
-//
-// encoding/json, not the scanner or sonic, because it reads past what the
-// scanner must reject (duplicate names, bad UTF-8) and tells the offset of
-// each element; speed does not matter on this path.
-func (w *worker) salvageElements(doc []byte, first, last int) bool {
-	dec := json.NewDecoder(bytes.NewReader(doc[:last]))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('[') {
-		return false
-	}
-	w.elems = w.elems[:0]
-	next := int(dec.InputOffset()) // where the next element may start
-	for {
-		start := skipSeparator(doc, next, last)
-		var raw json.RawMessage
-		if !dec.More() || dec.Decode(&raw) != nil {
-			break
-		}
-		end := int(dec.InputOffset())
-		w.elems = append(w.elems, element{start, end})
-		next = end
-	}
-	if len(w.elems) == 0 {
-		return false
-	}
-	// The rest: whatever broke the document, or its missing end.
-	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') || dec.More() || int(dec.InputOffset()) != last {
-		start := skipSeparator(doc, next, last)
-		w.elems = append(w.elems, element{start, last})
-	}
-	return true
-}
-
-// skipSeparator returns the first offset at or after i, before last, past
-// white space and at most one comma.
-func skipSeparator(doc []byte, i, last int) int {
-	for i < last && isSpace(doc[i]) {
-		i++
-	}
-	if i < last && doc[i] == ',' {
-		i++
-	}
-	for i < last && isSpace(doc[i]) {
-		i++
-	}
-	return i
-}
-
 func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	res := w.v.Validate(rec)
 	vd := report.FromResult(c.input, line, offset, res)
@@ -281,6 +210,24 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 		vd.Profile = w.v.Profile()
 	}
 	w.account(c, &vd, raw, res.Errors(), res.Warnings())
+}
+
+// judgeBroken judges bytes the splitter found to be no complete value. The
+// validator's verdict names the fault when it sees one; when the fault lies
+// outside the bytes (a missing comma before them, the end of input after
+// a complete element), they are still invalid, as json.syntax.
+func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
+	res := w.v.Validate(rec)
+	vd := report.FromResult(c.input, line, offset, res)
+	if vd.Profile == "" && !w.autoProfile {
+		vd.Profile = w.v.Profile()
+	}
+	errs, warns := res.Errors(), res.Warnings()
+	if vd.Valid {
+		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
+		errs, warns = 1, 0
+	}
+	w.account(c, &vd, rec, errs, warns)
 }
 
 func (w *worker) judgeTooLarge(c *chunk, line int, offset int64, raw []byte) {
@@ -325,8 +272,8 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		c.out = w.enc.AppendGitHub(c.out, vd)
 	}
 
-	if len(raw) == 0 {
-		return // kindTooLarge, whose pieces carried the bytes, or an empty record
+	if raw == nil {
+		return // kindTooLarge, whose pieces carried the bytes
 	}
 	dst := &c.validOut
 	if !vd.Valid {
@@ -335,8 +282,11 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 	if (vd.Valid && w.cfg.ValidOut == nil) || (!vd.Valid && w.cfg.InvalidOut == nil) {
 		return
 	}
+	// A record with no bytes (an input that ended where an element of a
+	// JSON array or its ']' was due) is copied as an empty line, so that
+	// every record is a line or more in exactly one of the files.
 	*dst = append(*dst, raw...)
-	if raw[len(raw)-1] != '\n' {
+	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
 		*dst = append(*dst, '\n')
 	}
 }

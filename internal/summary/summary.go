@@ -27,12 +27,15 @@ type Summary struct {
 	// cards no profile judged.
 	Profiles map[string]int64 `json:"profiles"`
 
-	Inputs            int64   `json:"inputs"`
-	InputErrors       int64   `json:"input_errors"`
-	BytesRead         int64   `json:"bytes_read"`         // as stored, compressed or not
-	BytesDecompressed int64   `json:"bytes_decompressed"` // as judged
-	Seconds           float64 `json:"seconds"`
-	MBPerSecond       float64 `json:"mb_per_second"` // decompressed MB (10^6 bytes) per second
+	Inputs      int64 `json:"inputs"`
+	InputErrors int64 `json:"input_errors"`
+	// Framings counts inputs by the framing they were read with: "ndjson"
+	// or "json" (an input that could not be opened has none).
+	Framings          map[string]int64 `json:"framings"`
+	BytesRead         int64            `json:"bytes_read"`         // as stored, compressed or not
+	BytesDecompressed int64            `json:"bytes_decompressed"` // as judged
+	Seconds           float64          `json:"seconds"`
+	MBPerSecond       float64          `json:"mb_per_second"` // decompressed MB (10^6 bytes) per second
 	// StoppedEarly tells that --max-invalid ended a run before its inputs did.
 	StoppedEarly bool `json:"stopped_early"`
 	// Shards is the number of runs summed up: 1 for one run.
@@ -49,6 +52,9 @@ func (s *Summary) Finish() {
 	}
 	if s.Profiles == nil {
 		s.Profiles = map[string]int64{}
+	}
+	if s.Framings == nil {
+		s.Framings = map[string]int64{}
 	}
 	s.MBPerSecond = 0
 	if s.Seconds > 0 {
@@ -74,6 +80,12 @@ func (s *Summary) Add(o *Summary) {
 	}
 	for k, v := range o.Profiles {
 		s.Profiles[k] += v
+	}
+	if s.Framings == nil {
+		s.Framings = map[string]int64{}
+	}
+	for k, v := range o.Framings {
+		s.Framings[k] += v
 	}
 	s.Inputs += o.Inputs
 	s.InputErrors += o.InputErrors
@@ -132,6 +144,10 @@ func (s *Summary) Human() string {
 		fmt.Fprintf(&b, ", %d warnings", s.Warnings)
 	}
 	fmt.Fprintf(&b, "; %.1f MB in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
+	if f := s.framingText(); f != "" {
+		b.WriteString("; read as ")
+		b.WriteString(f)
+	}
 	if s.InputErrors > 0 {
 		fmt.Fprintf(&b, "; %d of %d inputs unreadable", s.InputErrors, s.Inputs)
 	}
@@ -162,4 +178,24 @@ func (s *Summary) Human() string {
 		}
 	}
 	return b.String()
+}
+
+// framingText says how the inputs were framed: "ndjson" when all of them
+// were read one way, else counts such as "2 ndjson, 1 json".
+func (s *Summary) framingText() string {
+	var names []string
+	for name, n := range s.Framings {
+		if n > 0 {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 1 {
+		return names[0]
+	}
+	parts := make([]string, len(names))
+	for i, name := range names {
+		parts[i] = fmt.Sprintf("%d %s", s.Framings[name], name)
+	}
+	return strings.Join(parts, ", ")
 }
