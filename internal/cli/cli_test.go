@@ -1136,3 +1136,33 @@ func TestPolicy(t *testing.T) {
 		t.Errorf("unknown policy: exit %d, stderr %q; want a usage error", r.code, r.stderr)
 	}
 }
+
+// Every record counted is copied to exactly one of the out files, even
+// one with no bytes of its own: the missing end of an array is an empty
+// line. Inputs of compact records, so that each copy is one line.
+func TestEveryRecordIsCopied(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, input string
+		records     int64
+	}{
+		{"cut array.json", "[{}", 2},
+		{"empty.json", "", 0},
+		{"blank.json", " \n\t\n", 0},
+		{"cut after comma.json", "[{},\n", 2},
+		{"trailing comma.json", "[{},\n{}, ]\n", 3},
+		{"broken element.json", "[{},\n{\"a\":\n{}]\n", 4}, // {}, {"a":, then from line 3 {} and ]
+	} {
+		path := writeFile(t, filepath.Join(dir, tc.name), []byte(tc.input))
+		valid, invalid := filepath.Join(dir, "valid.out"), filepath.Join(dir, "invalid.out")
+		r := run(t, "", "-q", "--summary", "-", "--valid-out", valid, "--invalid-out", invalid, path)
+		s, err := summary.Unmarshal([]byte(r.stdout))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		copies := int64(strings.Count(string(readFile(t, valid))+string(readFile(t, invalid)), "\n"))
+		if s.Records != tc.records || copies != s.Records {
+			t.Errorf("%s: %d records, %d copied; want %d of each", tc.name, s.Records, copies, tc.records)
+		}
+	}
+}
