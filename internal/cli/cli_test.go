@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -1165,4 +1166,57 @@ func TestEveryRecordIsCopied(t *testing.T) {
 			t.Errorf("%s: %d records, %d copied; want %d of each", tc.name, s.Records, copies, tc.records)
 		}
 	}
+}
+
+// TestFramingGolden runs each framing on inputs of every shape, from a
+// file, its gzip and zstd copies and standard input; the verdicts, and the
+// framing the summary names, are in testdata/framing.golden. Compression
+// and stdin must not change them.
+func TestFramingGolden(t *testing.T) {
+	lines := strings.Split(string(readFile(t, cardsFile)), "\n")
+	pretty := func(line string) string {
+		var b bytes.Buffer
+		if err := json.Indent(&b, []byte(line), "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	good, bad := pretty(lines[0]), pretty(lines[1])
+	crlf := strings.ReplaceAll(good+"\n"+bad+"\n", "\n", "\r\n")
+	inputs := []struct{ name, text string }{
+		{"pretty card", good + "\n"},
+		{"pretty array", "[\n" + strings.ReplaceAll(good, "\n", "\n  ") + ",\n  " + strings.ReplaceAll(bad, "\n", "\n  ") + "\n]\n"},
+		{"three pretty cards", good + "\n" + bad + good},
+		{"ndjson named .json", lines[0] + "\n" + lines[1] + "\n\n" + lines[0] + "\n"},
+		{"broken document between good ones", good + "\n" + "{\n  \"name\": \"cut\",\n  \"capabilities\": [\n" + good + "\n"},
+		{"crlf", crlf},
+		{"bom", "\ufeff" + good + "\n" + good + "\n"},
+		{"bom ndjson", "\ufeff" + lines[0] + "\n" + lines[0] + "\n"},
+	}
+	dir := t.TempDir()
+	var out strings.Builder
+	for _, in := range inputs {
+		base := strings.ReplaceAll(in.name, " ", "-")
+		plain := writeFile(t, filepath.Join(dir, base+".json"), []byte(in.text))
+		copies := []string{
+			writeFile(t, filepath.Join(dir, base+".json.gz"), gzipBytes(t, []byte(in.text))),
+			writeFile(t, filepath.Join(dir, base+".json.zst"), zstdBytes(t, []byte(in.text))),
+		}
+		for _, framing := range []string{"auto", "ndjson", "json"} {
+			args := []string{"--profile", "agentcard", "--input", framing, "--format", "jsonl", "--all"}
+			r := run(t, "", append(args, plain)...)
+			stdout := strings.ReplaceAll(r.stdout, plain, "IN")
+			readAs := regexp.MustCompile(`read as [a-z]+`).FindString(r.stderr)
+			fmt.Fprintf(&out, "== %s, --input %s: %s, exit %d\n%s", in.name, framing, readAs, r.code, stdout)
+			for _, path := range copies {
+				if c := run(t, "", append(args, path)...); strings.ReplaceAll(c.stdout, path, "IN") != stdout || c.code != r.code {
+					t.Errorf("%s, --input %s: %s differs from the plain file:\n%s", in.name, framing, filepath.Base(path), c.stdout)
+				}
+			}
+			if s := run(t, in.text, args...); strings.ReplaceAll(s.stdout, stdinName, "IN") != stdout || s.code != r.code {
+				t.Errorf("%s, --input %s: stdin differs from the plain file:\n%s", in.name, framing, s.stdout)
+			}
+		}
+	}
+	golden(t, "framing.golden", out.String())
 }

@@ -75,6 +75,10 @@ const maxSplitDepth = 1 << 20
 // commas and colons; scalars are runs of other bytes. Whatever it lets
 // through, the validator judges.
 //
+// A '{' or '[' in column 1 starts a document: inside a record it is a
+// fault, so that a document cut short inside an array does not take the
+// next one in as an element.
+//
 // At a fault the record in progress (or, between records, the bytes from
 // the fault on) becomes one broken record that runs to the next line
 // starting with '{' or '[' in column 1, at or after the line of the fault
@@ -207,7 +211,8 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 		case clOpen:
 			if c == '[' && s.exp == expTop && !s.bom {
 				s.cards = true // not a record: its elements are
-			} else if !s.valueStart(base+int64(i)) || len(s.stack) == maxSplitDepth {
+			} else if !s.valueStart(base+int64(i)) || len(s.stack) == maxSplitDepth ||
+				base+int64(i) == s.line0 && !s.recordLevel() {
 				i = s.fail(b, base, i, &out)
 				continue
 			}
