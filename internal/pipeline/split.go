@@ -195,8 +195,12 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 		case clSpace:
 			i++
 		case clNewline:
+			// Indentation follows a newline in pretty-printed input.
 			i++
 			s.line0 = base + int64(i)
+			for i < len(b) && b[i] == ' ' {
+				i++
+			}
 		case clQuote:
 			if s.exp == expKey || s.exp == expKeyOrClose {
 				s.key = true
@@ -369,11 +373,13 @@ func zeroBytes(x uint64) uint64 { return (x - lsb) &^ x & msb }
 // that a line cut inside a string does not run into the next lines.
 //
 // Eight bytes are tested at a time for a quote, a backslash or a
-// newline: card text is mostly strings, and BenchmarkFraming shows
-// JSON framing keeping up with NDJSON only this way.
+// newline, since card text is mostly strings.
 func (s *splitter) skipString(b []byte, i int) (int, bool) {
 	if s.escaped {
 		s.escaped = false
+		if b[i] == '\n' {
+			return i, true
+		}
 		i++
 	}
 	for i < len(b) {
@@ -397,6 +403,9 @@ func (s *splitter) skipString(b []byte, i int) (int, bool) {
 			if i+1 == len(b) {
 				s.escaped = true
 				return len(b), false
+			}
+			if b[i+1] == '\n' {
+				return i + 1, true // no escape takes a raw newline either
 			}
 			i += 2
 		case '\n':

@@ -1,0 +1,232 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// jsonRun runs input under JSON framing and returns the verdicts, the
+// copies of the records (valid then invalid) and the stats.
+func jsonRun(t testing.TB, input []byte, chunk, jobs int, wrap func(io.Reader) io.Reader) (string, string, Stats) {
+	var out, valid, invalid bytes.Buffer
+	st, err := Run(Config{
+		Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: 1 << 20,
+		Format: FormatJSONL, All: true, Findings: &out, ValidOut: &valid, InvalidOut: &invalid,
+		Stdin: wrap(bytes.NewReader(input)),
+	}, []Input{{Name: "in", Framing: FramingJSON}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), valid.String() + "\x00" + invalid.String(), st
+}
+
+// piece is one document of a generated input: good, or a cut prefix of an
+// object (which must come out as one broken record).
+type piece struct {
+	text   string
+	broken bool
+}
+
+// buildInput turns fuzz bytes into a sequence of documents separated by
+// newlines, each starting in column 1, and returns it with the offsets at
+// which records must start, found independently: encoding/json reads each
+// good document, and each element of a top-level array is a record.
+func buildInput(data []byte) (input []byte, starts []int64, broken []bool) {
+	var pieces []piece
+	for len(data) >= 2 {
+		op, n := data[0], int(data[1])
+		data = data[2:]
+		obj := map[string]any{"name": strings.Repeat("n\"\\é", n%5), "version": "1.0.0", "list": []any{n, "x", nil, true}}
+		var v any = obj
+		if op&1 == 1 {
+			v = []any{obj, map[string]any{"n": n}, []any{}, "s"}[:n%5]
+		}
+		var b []byte
+		if op&2 == 2 {
+			b, _ = json.MarshalIndent(v, "", "  ")
+		} else {
+			b, _ = json.Marshal(v)
+		}
+		switch {
+		case op&12 == 4 && op&1 == 0:
+			// A cut object: any prefix that is not empty and not whole.
+			cut := 1 + n%(len(b)-1)
+			if t := strings.TrimSpace(string(b[:cut])); t != "" {
+				pieces = append(pieces, piece{string(b[:cut]), true})
+			}
+		case op&12 == 8:
+			pieces = append(pieces, piece{fmt.Sprint(n), false})
+		default:
+			pieces = append(pieces, piece{string(b), false})
+		}
+	}
+	// Reading resumes at a line starting with '{' or '[': a number right
+	// after a cut object is part of the broken record, so none is made.
+	var kept []piece
+	for i := len(pieces) - 1; i >= 0; i-- {
+		p := pieces[i]
+		if p.broken && len(kept) > 0 && !strings.ContainsAny(kept[len(kept)-1].text[:1], "{[") {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	slices.Reverse(kept)
+	for _, p := range kept {
+		at := int64(len(input))
+		if p.broken {
+			starts, broken = append(starts, at), append(broken, true)
+		} else if p.text[0] == '[' {
+			dec := json.NewDecoder(strings.NewReader(p.text))
+			dec.Token()
+			for dec.More() {
+				var raw json.RawMessage
+				before := dec.InputOffset()
+				if dec.Decode(&raw) != nil {
+					panic("generated array does not decode")
+				}
+				// InputOffset is after the separator: find the element.
+				off := before + int64(strings.Index(p.text[before:], string(raw[:1])))
+				starts, broken = append(starts, at+off), append(broken, false)
+			}
+		} else {
+			starts, broken = append(starts, at), append(broken, false)
+		}
+		input = append(append(input, p.text...), '\n')
+	}
+	return input, starts, broken
+}
+
+type offsetVerdict struct {
+	Offset int64 `json:"offset"`
+	Valid  bool  `json:"valid"`
+}
+
+// checkFraming checks that JSON framing finds exactly the records the
+// independent reading finds, broken ones invalid, whatever the chunk size,
+// read size and job count.
+func checkFraming(t *testing.T, data []byte, chunk, jobs int) {
+	input, starts, broken := buildInput(data)
+	out, copies, st := jsonRun(t, input, chunk, jobs, iotest.HalfReader)
+	var got []offsetVerdict
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		var v offsetVerdict
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("verdict %q: %v", line, err)
+		}
+		got = append(got, v)
+	}
+	if len(got) != len(starts) || st.Records != int64(len(starts)) {
+		t.Fatalf("%d records (%d verdicts), want %d, in %q", st.Records, len(got), len(starts), input)
+	}
+	for i, v := range got {
+		if v.Offset != starts[i] || broken[i] && v.Valid {
+			t.Fatalf("record %d: %+v, want offset %d (broken %v), in %q", i, v, starts[i], broken[i], input)
+		}
+	}
+	// Copies: one entry (ending in a newline) per record, whole documents
+	// on one line as written; they add up to the records.
+	if n := strings.Count(copies, "\n"); n < len(starts) {
+		t.Fatalf("%d lines copied for %d records", n, len(starts))
+	}
+	// The same records whatever the cutting.
+	out2, copies2, _ := jsonRun(t, input, 1<<20, 1, func(r io.Reader) io.Reader { return r })
+	out3, copies3, _ := jsonRun(t, input, 16, 3, iotest.OneByteReader)
+	if out2 != out || out3 != out || copies2 != copies || copies3 != copies {
+		t.Fatalf("cutting changes the records of %q", input)
+	}
+}
+
+func FuzzFraming(f *testing.F) {
+	f.Add([]byte{0, 3, 1, 4, 2, 7, 3, 2, 4, 9, 6, 30, 8, 5}, uint16(100), uint8(2))
+	f.Add([]byte{5, 1, 2, 200, 6, 17, 3, 3}, uint16(16), uint8(1))
+	f.Add([]byte{4, 0, 4, 1, 0, 0}, uint16(1000), uint8(4))
+	f.Fuzz(func(t *testing.T, data []byte, chunk uint16, jobs uint8) {
+		if len(data) > 400 {
+			return
+		}
+		checkFraming(t, data, 16+int(chunk)%4096, 1+int(jobs)%4)
+	})
+}
+
+// TestFramingFindsIndependentValues runs the fuzz target's property on
+// generated inputs, so that every go test checks it.
+func TestFramingFindsIndependentValues(t *testing.T) {
+	for seed := range 200 {
+		data := make([]byte, 2+seed%60)
+		for i := range data {
+			data[i] = byte(seed*31 + i*i*7 + i)
+		}
+		checkFraming(t, data, 16+seed*37%3000, 1+seed%4)
+	}
+}
+
+// BenchmarkFraming judges the same cards as NDJSON and as a pretty-printed
+// JSON array (the cards of the shipped sample corpus that are JSON). SetBytes is the
+// NDJSON size for both, so MB/s compares the same cards.
+func BenchmarkFraming(b *testing.B) {
+	f, err := os.Open("../../corpus/sample.ndjson.zst")
+	if err != nil {
+		b.Skip(err)
+	}
+	defer f.Close()
+	dec, err := zstd.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	all, err := io.ReadAll(dec)
+	dec.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The cards that are JSON (the sample has syntax defects too), as
+	// NDJSON and as an indented array.
+	var lines, array bytes.Buffer
+	cards := int64(0)
+	array.WriteString("[")
+	for _, line := range bytes.Split(bytes.TrimSuffix(all, []byte("\n")), []byte("\n")) {
+		if !json.Valid(line) {
+			continue
+		}
+		if cards > 0 {
+			array.WriteString(",")
+		}
+		array.WriteString("\n  ")
+		json.Indent(&array, line, "  ", "  ")
+		lines.Write(line)
+		lines.WriteByte('\n')
+		cards++
+	}
+	array.WriteString("\n]\n")
+	ndjson := lines.Bytes()
+	for _, tc := range []struct {
+		name    string
+		input   []byte
+		framing Framing
+	}{{"ndjson", ndjson, FramingNDJSON}, {"json-array", array.Bytes(), FramingJSON}} {
+		for _, jobs := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/j%d", tc.name, jobs), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(ndjson)))
+				for b.Loop() {
+					st, err := Run(Config{Profile: "auto", Jobs: jobs, Findings: io.Discard, Stdin: bytes.NewReader(tc.input)},
+						[]Input{{Name: "in", Framing: tc.framing}})
+					if err != nil || st.Records != cards {
+						b.Fatal(err, st.Records)
+					}
+				}
+			})
+		}
+	}
+}
