@@ -43,40 +43,40 @@ func putState(st *state) {
 // errTooLarge reports a body over the cap.
 var errTooLarge = errors.New("cardhttp: body exceeds the size limit")
 
-// readCapped appends r's content to dst. A declared length lets it read in
-// one go into a buffer of the right size; an undeclared one grows the
-// buffer as data arrives. Either way it stops after maxBytes+1 bytes, so an
-// oversized body is never read whole.
+// readCapped appends r's content to dst, stopping after maxBytes+1 bytes so
+// that an oversized body is never read whole. The buffer grows as bytes
+// arrive, never to the declared length: a Content-Length is a promise the
+// client need not keep, and allocating it up front let connections that
+// send only headers hold the cap each. A declared length says only where
+// the body ends; a body that ends sooner is an error.
 func readCapped(dst []byte, r io.Reader, declared, maxBytes int64) ([]byte, error) {
 	if declared > maxBytes {
 		return dst, errTooLarge
 	}
-	if declared >= 0 {
-		n := int(declared)
-		dst = grow(dst, n)
-		_, err := io.ReadFull(r, dst[len(dst):len(dst)+n])
-		if err != nil {
-			return dst, err
-		}
-		return dst[:len(dst)+n], nil
-	}
 	limit := len(dst) + int(maxBytes) + 1
-	for {
+	if declared >= 0 {
+		limit = len(dst) + int(declared)
+	}
+	for len(dst) < limit {
 		if len(dst) == cap(dst) {
 			dst = grow(dst, min(max(512, cap(dst)), limit-len(dst)))
 		}
 		n, err := r.Read(dst[len(dst):min(cap(dst), limit)])
 		dst = dst[:len(dst)+n]
-		if len(dst) >= limit {
-			return dst, errTooLarge
-		}
 		if err == io.EOF {
+			if declared >= 0 && len(dst) < limit {
+				return dst, io.ErrUnexpectedEOF
+			}
 			return dst, nil
 		}
 		if err != nil {
 			return dst, err
 		}
 	}
+	if declared < 0 {
+		return dst, errTooLarge
+	}
+	return dst, nil
 }
 
 // grow makes room for n more bytes, like slices.Grow but doubling so a
