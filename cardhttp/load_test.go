@@ -1,12 +1,17 @@
 package cardhttp
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -140,4 +145,109 @@ func TestMiddleware_LoadHeadersOnly(t *testing.T) {
 	if afterHeap > baseHeap+2<<20 {
 		t.Errorf("heap in use went from %d KiB to %d KiB after the connections closed", baseHeap>>10, afterHeap>>10)
 	}
+}
+
+// TestMiddleware_Load413 sends 32 bodies of 8 MiB to a 4 KiB cap, half
+// with a Content-Length and half chunked, each written whole before its
+// response is read, as Python's urllib does. Every client must read the
+// 413 and its problem document: closing with the body unread reset the
+// connection, and the client saw no answer at all. Draining costs no
+// memory: the live heap stays within 8 MiB of the start throughout.
+func TestMiddleware_Load413(t *testing.T) {
+	const (
+		conns     = 32
+		size      = 8 << 20
+		heapBound = 8 << 20
+	)
+	srv := httptest.NewServer(mustMiddleware(t, WithMaxBytes(4096))(discardHandler))
+	defer srv.Close()
+	addr := srv.Listener.Addr().String()
+	body := bytes.Repeat([]byte(" "), size)
+	chunked := append(append([]byte(strconv.FormatInt(size, 16)+"\r\n"), body...), "\r\n0\r\n\r\n"...)
+
+	baseGoroutines := runtime.NumGoroutine()
+	baseHeap := heapInUse()
+	stop := make(chan struct{})
+	peak := make(chan uint64, 1)
+	go func() {
+		var p uint64
+		for {
+			p = max(p, heapInUse())
+			select {
+			case <-stop:
+				peak <- p
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	errs := make([]error, conns)
+	var wg sync.WaitGroup
+	for i := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = sendWholeThenRead(addr, i%2 == 1, body, chunked)
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	duringHeap := <-peak
+	afterGoroutines := settledGoroutines(baseGoroutines)
+	afterHeap := heapInUse()
+	t.Logf("%d bodies of 8 MiB: heap %d → peak %d → %d KiB; goroutines %d → %d",
+		conns, baseHeap>>10, duringHeap>>10, afterHeap>>10, baseGoroutines, afterGoroutines)
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("client %d (chunked %v): %v", i, i%2 == 1, err)
+		}
+	}
+	if duringHeap > baseHeap+heapBound {
+		t.Errorf("draining oversized bodies took the heap from %d KiB to %d KiB; the bound is %d KiB more", baseHeap>>10, duringHeap>>10, heapBound>>10)
+	}
+	if afterGoroutines > baseGoroutines {
+		t.Errorf("goroutines went from %d to %d after the attack", baseGoroutines, afterGoroutines)
+	}
+	if afterHeap > baseHeap+4<<20 {
+		t.Errorf("heap in use went from %d KiB to %d KiB after the attack", baseHeap>>10, afterHeap>>10)
+	}
+}
+
+// sendWholeThenRead posts an oversized card the way clients that do not
+// read while sending do, and requires a 413 problem response.
+func sendWholeThenRead(addr string, isChunked bool, body, chunked []byte) error {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	head := "POST /agents HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+	payload := body
+	if isChunked {
+		head += "Transfer-Encoding: chunked\r\n\r\n"
+		payload = chunked
+	} else {
+		head += "Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"
+	}
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, head); err != nil {
+		return err
+	}
+	if _, err := c.Write(payload); err != nil {
+		return fmt.Errorf("sending the body: %w", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return fmt.Errorf("reading the answer: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	var p problem
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	if err != nil || resp.StatusCode != http.StatusRequestEntityTooLarge || p.Status != http.StatusRequestEntityTooLarge {
+		return fmt.Errorf("status %d, body %q, %v; want a 413 problem", resp.StatusCode, b, err)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/linger"
 )
 
 // Middleware returns a function that wraps a handler so that the agent
@@ -41,10 +42,19 @@ func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	}
 	st, ok := c.check(r)
 	if !ok {
+		tooLarge := st.rej.Status == http.StatusRequestEntityTooLarge
+		if tooLarge {
+			// The rest of the body stays unread: the connection cannot
+			// carry another request.
+			w.Header().Set("Connection", "close")
+		}
 		if c.cfg.reject != nil {
 			c.cfg.reject(w, r, &st.rej)
 		} else {
 			st.rej.WriteProblem(w)
+		}
+		if tooLarge {
+			linger.Drain(w, r, int64(len(st.buf)), c.cfg.drainBytes, c.cfg.drainTimeout)
 		}
 		if st.v != nil {
 			c.pool.Put(st.v)
