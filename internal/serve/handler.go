@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/linger"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -33,10 +35,12 @@ const acceptPost = cardhttp.MediaType + ", application/json, " + ndjsonType
 const flushThreshold = 32 << 10
 
 type server struct {
-	cfg     config
-	pools   map[string]*fastvalidate.Pool // by profile name
-	metrics *metrics
-	scratch sync.Pool // of *scratch
+	cfg      config
+	requests budget                        // validation requests in flight
+	bytes    budget                        // request body bytes buffered
+	pools    map[string]*fastvalidate.Pool // by profile name
+	metrics  *metrics
+	scratch  sync.Pool // of *scratch
 }
 
 // scratch is one request's reusable buffers.
@@ -54,6 +58,8 @@ const maxPooledScratch = 1 << 20
 
 func newHandler(cfg config) (http.Handler, error) {
 	s := &server{cfg: cfg, pools: map[string]*fastvalidate.Pool{}}
+	s.requests.max = int64(cfg.maxInflight)
+	s.bytes.max = cfg.maxInflightBytes
 	for _, name := range fastvalidate.Profiles() {
 		p, err := fastvalidate.NewPool(name)
 		if err != nil {
@@ -99,6 +105,11 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusMethodNotAllowed, "use POST with a card, or NDJSON of cards, as the body")
 		return
 	}
+	if !s.requests.take(1) {
+		s.busy(w, r, 0, "the server is serving its limit of "+strconv.Itoa(s.cfg.maxInflight)+" requests")
+		return
+	}
+	defer s.requests.give(1)
 	profile := s.cfg.profile
 	if r.URL.RawQuery != "" {
 		if p := r.URL.Query().Get("profile"); p != "" {
@@ -146,14 +157,31 @@ func (s *server) putScratch(sc *scratch) {
 	s.scratch.Put(sc)
 }
 
-var errTooLarge = errors.New("body too large")
+var (
+	errTooLarge = errors.New("body too large")
+	errBusy     = errors.New("bytes in flight at the limit")
+)
+
+// busy answers 503 with Retry-After, then reads what is left of the body
+// (read bytes of it were consumed) so that the client can read the answer.
+func (s *server) busy(w http.ResponseWriter, r *http.Request, read int64, detail string) {
+	h := w.Header()
+	h.Set("Retry-After", retryAfterValue)
+	h.Set("Connection", "close")
+	writeProblem(w, http.StatusServiceUnavailable, detail+"; retry after "+retryAfterValue+" s")
+	linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
+}
 
 // readBody reads a whole single-card body into dst, failing with
-// errTooLarge as soon as it passes limit bytes.
-func readBody(dst []byte, r io.Reader, limit int64) ([]byte, error) {
+// errTooLarge as soon as it passes limit bytes, and with errBusy when res
+// cannot cover the buffer it needs.
+func readBody(dst []byte, r io.Reader, limit int64, res *reservation) ([]byte, error) {
 	for {
 		if len(dst) == cap(dst) {
 			dst = slices.Grow(dst, max(4096, cap(dst)))
+		}
+		if !res.cover(cap(dst)) {
+			return dst, errBusy
 		}
 		n, err := r.Read(dst[len(dst):cap(dst)])
 		dst = dst[:len(dst)+n]
@@ -172,16 +200,21 @@ func readBody(dst []byte, r io.Reader, limit int64) ([]byte, error) {
 // single answers one verdict object for a one-card body.
 func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string) {
 	if r.ContentLength > s.cfg.maxBytes {
-		s.tooLarge(w)
+		s.tooLarge(w, r, 0)
 		return
 	}
 	sc := s.getScratch()
 	defer s.putScratch(sc)
+	res := reservation{b: &s.bytes}
+	defer res.release()
 	var err error
-	sc.body, err = readBody(sc.body[:0], r.Body, s.cfg.maxBytes)
+	sc.body, err = readBody(sc.body[:0], r.Body, s.cfg.maxBytes, &res)
 	switch {
 	case errors.Is(err, errTooLarge):
-		s.tooLarge(w)
+		s.tooLarge(w, r, int64(len(sc.body)))
+		return
+	case errors.Is(err, errBusy):
+		s.busy(w, r, int64(len(sc.body)), "the server holds its limit of "+strconv.FormatInt(s.cfg.maxInflightBytes, 10)+" bytes of request bodies")
 		return
 	case err != nil:
 		writeProblem(w, http.StatusBadRequest, "the request body could not be read")
@@ -205,10 +238,13 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	w.Write(sc.out)
 }
 
-func (s *server) tooLarge(w http.ResponseWriter) {
+// tooLarge answers 413, then reads what is left of the body (read bytes of
+// it were consumed) so that the client can read the answer.
+func (s *server) tooLarge(w http.ResponseWriter, r *http.Request, read int64) {
 	s.metrics.rejected.Inc()
 	rej := cardhttp.Rejection{Status: http.StatusRequestEntityTooLarge, MaxBytes: s.cfg.maxBytes}
 	rej.WriteProblem(w)
+	linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
 }
 
 // judge validates one card and counts it. The verdict borrows v's result.
@@ -238,6 +274,16 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	w.Header().Set("Cache-Control", "no-store")
 	sc := s.getScratch()
 	defer s.putScratch(sc)
+	// The stream's fixed buffers count from the start; a line longer
+	// than the read buffer counts as its own buffer grows.
+	res := reservation{b: &s.bytes}
+	defer res.release()
+	fixed := sc.br.Size() + flushThreshold
+	if !res.cover(fixed) {
+		s.busy(w, r, 0, "the server holds its limit of "+strconv.FormatInt(s.cfg.maxInflightBytes, 10)+" bytes of request bodies")
+		return
+	}
+	growLine := func(n int) bool { return res.cover(fixed + n) }
 	sc.br.Reset(r.Body)
 	v := pool.Get()
 	defer pool.Put(v)
@@ -252,16 +298,29 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		return err == nil && rc.Flush() == nil
 	}
 	var offset int64
+	// Only a card is progress: a client that sends blank lines, or a line
+	// a byte at a time, must still finish a card every idleTimeout.
+	lastCard := time.Now()
 	for lineNo := 1; ; lineNo++ {
 		if sc.br.Buffered() == 0 {
 			// About to wait for the client: send what is done, and give
-			// the client a fresh read timeout.
+			// the client a fresh read timeout, up to the idle bound.
 			if !flush() {
 				return
 			}
-			rc.SetReadDeadline(time.Now().Add(s.cfg.readTimeout))
+			deadline := time.Now().Add(s.cfg.readTimeout)
+			if idle := lastCard.Add(s.cfg.idleTimeout); idle.Before(deadline) {
+				deadline = idle
+			}
+			rc.SetReadDeadline(deadline)
 		}
-		rec, n, over, err := readLine(sc.br, &sc.line, s.cfg.maxBytes)
+		rec, n, over, err := readLine(sc.br, &sc.line, s.cfg.maxBytes, growLine)
+		if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, errBusy) {
+			// The verdicts so far are sent; ending without the last
+			// chunk tells the client the stream was cut, not done.
+			flush()
+			panic(http.ErrAbortHandler)
+		}
 		if n == 0 && err != nil {
 			if err == io.EOF {
 				flush()
@@ -281,6 +340,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		case !isBlank(rec):
 			vd := s.judge(v, rec, profile, lineNo, start)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
+			lastCard = time.Now()
 		}
 		if err != nil {
 			// The last line had no newline; a read error other than EOF
@@ -299,13 +359,18 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 // readLine reads the next line of br, without its line ending. The slice is
 // br's own buffer when the line fits in it, else *buf; either way it is
 // valid until the next read. n counts the bytes consumed, ending included.
-// A line longer than limit is consumed but not kept: over is set.
-func readLine(br *bufio.Reader, buf *[]byte, limit int64) (line []byte, n int64, over bool, err error) {
+// A line longer than limit is consumed but not kept: over is set. grow is
+// asked before *buf grows to n bytes; if it says no, readLine stops with
+// errBusy.
+func readLine(br *bufio.Reader, buf *[]byte, limit int64, grow func(n int) bool) (line []byte, n int64, over bool, err error) {
 	frag, err := br.ReadSlice('\n')
 	n = int64(len(frag))
 	if err != bufio.ErrBufferFull {
 		line = frag
 	} else {
+		if !grow(len(frag)) {
+			return nil, n, false, errBusy
+		}
 		*buf = append((*buf)[:0], frag...)
 		for err == bufio.ErrBufferFull {
 			frag, err = br.ReadSlice('\n')
@@ -313,6 +378,9 @@ func readLine(br *bufio.Reader, buf *[]byte, limit int64) (line []byte, n int64,
 			if !over && int64(len(*buf)+len(frag)) > limit+1 {
 				over = true
 				*buf = (*buf)[:0]
+			}
+			if !over && len(*buf)+len(frag) > cap(*buf) && !grow(max(len(*buf)+len(frag), 2*cap(*buf))) {
+				return nil, n, false, errBusy
 			}
 			if !over {
 				*buf = append(*buf, frag...)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/linger"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -34,6 +35,13 @@ func testConfig() config {
 		shutdownTimeout: 5 * time.Second,
 		readTimeout:     readTimeout,
 		writeTimeout:    writeTimeout,
+		idleTimeout:     defaultIdleTimeout,
+
+		maxInflight:      defaultMaxInflight,
+		maxInflightBytes: defaultMaxInflightBytes,
+		maxConns:         connsPerRequest * defaultMaxInflight,
+		lingerBytes:      linger.DefaultMaxBytes,
+		lingerTimeout:    linger.DefaultTimeout,
 	}
 }
 

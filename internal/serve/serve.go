@@ -11,6 +11,33 @@
 // A verdict has exactly the shape of a `cardscan --format jsonl` record. A
 // request that is not a card request at all (a wrong content type, an
 // oversized body, an unknown profile) gets an RFC 9457 problem response.
+//
+// # Limits
+//
+// The server is meant to face clients that are not friendly, so what they
+// can hold is bounded, with defaults sized for a 2-core machine with
+// 24 GiB of memory:
+//
+//   - --max-inflight (256) validation requests at once; one more gets 503
+//     with Retry-After. Judging a card takes microseconds of CPU, so
+//     requests in flight are waiting on their clients, and 256 of them is
+//     far more than 2 cores keep busy.
+//   - --max-inflight-bytes (256 MiB) of request bodies buffered at once,
+//     counted as buffers grow, never from Content-Length; a request that
+//     would pass it gets 503 with Retry-After (an NDJSON stream already
+//     answering is cut). 256 MiB is 128 cards of the 2 MiB cap, about 1%
+//     of the machine's memory, and keeps the worst case well under 1 GiB.
+//   - four connections per in-flight request (1024); more wait in the
+//     listen backlog until one closes. Each costs some 20-40 KiB.
+//   - --idle-timeout (30 s) for a keep-alive connection between requests,
+//     and for an NDJSON stream between cards: blank lines and bytes that
+//     never finish a line do not count as progress. A stream cut this way
+//     ends without its final chunk, so the client sees an error, not a
+//     clean end.
+//   - a body turned away with 413 or 503 is read and discarded, up to
+//     16 MiB and 5 s (see internal/linger), before the connection closes,
+//     so that a client that sends its whole body before reading sees the
+//     answer rather than a reset.
 package serve
 
 import (
@@ -31,6 +58,7 @@ import (
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/linger"
 )
 
 // Exit codes, as the CLI's.
@@ -47,8 +75,18 @@ const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 60 * time.Second
 	writeTimeout      = 60 * time.Second
-	idleTimeout       = 120 * time.Second
 	maxHeaderBytes    = 64 << 10
+)
+
+// Defaults of the limits in the package documentation.
+const (
+	defaultMaxInflight      = 256
+	defaultMaxInflightBytes = 256 << 20
+	defaultIdleTimeout      = 30 * time.Second
+	// connsPerRequest caps connections at a multiple of --max-inflight:
+	// enough for keep-alive clients between requests, few enough that
+	// connections which never send a request hold little.
+	connsPerRequest = 4
 )
 
 type config struct {
@@ -58,6 +96,15 @@ type config struct {
 	shutdownTimeout time.Duration
 	readTimeout     time.Duration
 	writeTimeout    time.Duration
+	idleTimeout     time.Duration
+
+	maxInflight      int
+	maxInflightBytes int64
+	maxConns         int
+	// lingerBytes and lingerTimeout bound how much of a rejected body is
+	// read before closing (see internal/linger).
+	lingerBytes   int64
+	lingerTimeout time.Duration
 }
 
 const usageText = `usage: cardscan serve [flags]
@@ -79,6 +126,14 @@ flags:
                                 body gets 413, a larger NDJSON line an
                                 input.too-large verdict
       --shutdown-timeout D      on SIGTERM, how long requests in flight may take
+                                (default 30s)
+      --max-inflight N          validation requests served at once (default
+                                256); more get 503 with Retry-After, and
+                                connections are capped at 4 times N
+      --max-inflight-bytes SIZE request bodies buffered at once (default
+                                256MiB); past it, 503 with Retry-After
+      --idle-timeout D          how long a connection may wait between
+                                requests, and an NDJSON stream between cards
                                 (default 30s)
 `
 
@@ -108,6 +163,10 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 	maxRecord := cmdflag.Size(cardhttp.DefaultMaxBytes)
 	fs.Var(&maxRecord, "max-record", "")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "")
+	fs.IntVar(&cfg.maxInflight, "max-inflight", defaultMaxInflight, "")
+	maxInflightBytes := cmdflag.Size(defaultMaxInflightBytes)
+	fs.Var(&maxInflightBytes, "max-inflight-bytes", "")
+	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", defaultIdleTimeout, "")
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -118,12 +177,22 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 		return cfg, exitUsage, false
 	}
 	cfg.maxBytes = int64(maxRecord)
+	cfg.maxInflightBytes = int64(maxInflightBytes)
 	switch {
 	case fs.NArg() > 0:
 		fmt.Fprintf(stderr, "cardscan: error: serve takes no arguments, got %q\n", fs.Arg(0))
 		return cfg, exitUsage, false
 	case cfg.maxBytes <= 0:
 		fmt.Fprintf(stderr, "cardscan: error: --max-record must be at least 1 byte\n")
+		return cfg, exitUsage, false
+	case cfg.maxInflight <= 0:
+		fmt.Fprintf(stderr, "cardscan: error: --max-inflight must be at least 1\n")
+		return cfg, exitUsage, false
+	case cfg.maxInflightBytes <= 0:
+		fmt.Fprintf(stderr, "cardscan: error: --max-inflight-bytes must be at least 1 byte\n")
+		return cfg, exitUsage, false
+	case cfg.idleTimeout <= 0:
+		fmt.Fprintf(stderr, "cardscan: error: --idle-timeout must be positive\n")
 		return cfg, exitUsage, false
 	}
 	if cfg.profile == "" {
@@ -133,6 +202,8 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 		return cfg, exitUsage, false
 	}
 	cfg.readTimeout, cfg.writeTimeout = readTimeout, writeTimeout
+	cfg.maxConns = connsPerRequest * cfg.maxInflight
+	cfg.lingerBytes, cfg.lingerTimeout = linger.DefaultMaxBytes, linger.DefaultTimeout
 	return cfg, exitOK, true
 }
 
@@ -150,13 +221,13 @@ func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) i
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       cfg.readTimeout,
 		WriteTimeout:      cfg.writeTimeout,
-		IdleTimeout:       idleTimeout,
+		IdleTimeout:       cfg.idleTimeout,
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          log.New(stderr, "cardscan: http: ", 0),
 	}
 	fmt.Fprintf(stderr, "cardscan: listening on http://%s\n", ln.Addr())
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(limitListener(ln, cfg.maxConns)) }()
 	select {
 	case err := <-served:
 		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
