@@ -1,11 +1,14 @@
 package cardhttp
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"net/http"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
+	"github.com/cardscan/cardscan/internal/mediatype"
 )
 
 // Middleware returns a function that wraps a handler so that the agent
@@ -29,15 +32,41 @@ type checker struct {
 	pool *fastvalidate.Pool
 }
 
-func (c *checker) applies(r *http.Request) bool {
-	return c.cfg.methodMatches(r.Method) &&
-		c.cfg.pathMatches(r.URL.Path) &&
-		c.cfg.contentTypeMatches(r.Header.Get("Content-Type"))
+// verdict is what Middleware does with a request before reading it.
+type verdict int
+
+const (
+	pass   verdict = iota // not a card request: on to the handler unread
+	judge                 // read and judge the card
+	refuse                // a body that cannot be judged: 415
+)
+
+func (c *checker) classify(r *http.Request) verdict {
+	if !c.cfg.methodMatches(r.Method) || !c.cfg.pathMatches(r.URL.Path) {
+		return pass
+	}
+	header := r.Header.Get("Content-Type")
+	if header == "" && (r.Body == nil || r.Body == http.NoBody) {
+		return pass
+	}
+	if t, ok := mediatype.Parse(header); ok && c.cfg.judgesType(t) {
+		return judge
+	}
+	if c.cfg.passOthers {
+		return pass
+	}
+	return refuse
 }
 
 func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handler) {
-	if !c.applies(r) {
+	switch c.classify(r) {
+	case pass:
 		next.ServeHTTP(w, r)
+		return
+	case refuse:
+		rej := Rejection{Status: http.StatusUnsupportedMediaType, Err: errNotJSON}
+		w.Header().Set("Accept-Post", acceptPost)
+		c.rejectWith(w, r, &rej)
 		return
 	}
 	st, ok := c.check(r)
@@ -48,11 +77,10 @@ func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 			// carry another request.
 			w.Header().Set("Connection", "close")
 		}
-		if c.cfg.reject != nil {
-			c.cfg.reject(w, r, &st.rej)
-		} else {
-			st.rej.WriteProblem(w)
+		if st.rej.Status == http.StatusUnsupportedMediaType {
+			w.Header().Set("Accept-Encoding", mediatype.AcceptEncoding)
 		}
+		c.rejectWith(w, r, &st.rej)
 		if tooLarge {
 			linger.Drain(w, r, int64(len(st.buf)), c.cfg.drainBytes, c.cfg.drainTimeout)
 		}
@@ -71,26 +99,63 @@ func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	next.ServeHTTP(w, r)
 }
 
+func (c *checker) rejectWith(w http.ResponseWriter, r *http.Request, rej *Rejection) {
+	if c.cfg.reject != nil {
+		c.cfg.reject(w, r, rej)
+	} else {
+		rej.WriteProblem(w)
+	}
+}
+
+// acceptPost is the Accept-Post sent with a 415 (RFC 9110's 415 asks for
+// one): the JSON family, in its two usual names.
+const acceptPost = MediaType + ", application/json, application/*+json"
+
+var errNotJSON = errors.New("the body is not declared as JSON: send a card as application/agentcard+json or application/json")
+
 // check reads and judges the request's card. On success the state holds the
 // card's bytes; otherwise its rejection is filled in, and for an invalid
 // card the validator that holds the findings is kept in the state until the
 // rejection has been written. It allocates nothing once the pools are warm.
 func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	st = getState()
+	enc := r.Header.Get("Content-Encoding")
+	coding := mediatype.ParseEncoding(enc)
+	if coding == mediatype.Unsupported {
+		st.rej = Rejection{Status: http.StatusUnsupportedMediaType, Err: errors.New(mediatype.UnsupportedEncoding(enc))}
+		return st, false
+	}
 	var err error
 	if r.Body != nil {
 		st.buf, err = readCapped(st.buf[:0], r.Body, r.ContentLength, c.cfg.maxBytes)
 	}
+	card := st.buf
+	if err == nil && coding == mediatype.Gzip {
+		// The handler gets the body as sent, still compressed; the
+		// cap holds for the card decoded too.
+		var zr io.Reader
+		zr, err = mediatype.NewGzipReader(bytes.NewReader(st.buf))
+		if err == nil {
+			st.plain, err = readCapped(st.plain[:0], zr, -1, c.cfg.maxBytes)
+			if err != nil && !errors.Is(err, errTooLarge) {
+				err = mediatype.ErrBadGzip
+			}
+		}
+		card = st.plain
+	}
 	switch {
 	case errors.Is(err, errTooLarge):
 		st.rej = Rejection{Status: http.StatusRequestEntityTooLarge, MaxBytes: c.cfg.maxBytes}
+		return st, false
+	case errors.Is(err, mediatype.ErrBadGzip):
+		st.rej = Rejection{Status: http.StatusBadRequest, Err: err}
 		return st, false
 	case err != nil:
 		st.rej = Rejection{Status: http.StatusBadRequest, Err: errReadBody}
 		return st, false
 	}
 	v := c.pool.Get()
-	res := v.Validate(st.buf)
+	res := v.Validate(card)
 	if res.Valid() {
 		c.pool.Put(v)
 		return st, true

@@ -234,7 +234,15 @@ func TestMiddleware_OversizedBody(t *testing.T) {
 	})
 }
 
-func TestMiddleware_UncheckedRequestsPassThrough(t *testing.T) {
+// TestMiddleware_WhichRequestsAreChecked: a request the middleware cannot
+// judge is refused on a checked method and path, not passed on; JSON in all
+// its names is judged.
+func TestMiddleware_WhichRequestsAreChecked(t *testing.T) {
+	const (
+		passed  = http.StatusNoContent
+		judged  = http.StatusUnprocessableEntity
+		refused = http.StatusUnsupportedMediaType
+	)
 	notACard := []byte("not json at all")
 	for _, tc := range []struct {
 		name   string
@@ -242,34 +250,107 @@ func TestMiddleware_UncheckedRequestsPassThrough(t *testing.T) {
 		method string
 		path   string
 		ctype  string
-		check  bool
+		noBody bool
+		want   int
 	}{
-		{"GET", nil, http.MethodGet, "/agents", MediaType, false},
-		{"text/plain", nil, http.MethodPost, "/agents", "text/plain", false},
-		{"no content type", nil, http.MethodPost, "/agents", "", false},
-		{"PUT", nil, http.MethodPut, "/agents", MediaType, true},
-		{"media type case and parameters", nil, http.MethodPost, "/agents", " Application/JSON ; charset=utf-8", true},
-		{"other path", []Option{WithPaths("/register")}, http.MethodPost, "/agents", MediaType, false},
-		{"exact path", []Option{WithPaths("/register")}, http.MethodPost, "/register", MediaType, true},
-		{"exact path is not a prefix", []Option{WithPaths("/register")}, http.MethodPost, "/register/x", MediaType, false},
-		{"subtree", []Option{WithPaths("/agents/")}, http.MethodPost, "/agents/7", MediaType, true},
-		{"custom method", []Option{WithMethods("DELETE")}, http.MethodPost, "/agents", MediaType, false},
-		{"custom content type", []Option{WithContentTypes("application/vnd.card")}, http.MethodPost, "/agents", "application/vnd.card", true},
+		{"GET", nil, http.MethodGet, "/agents", MediaType, false, passed},
+		{"PUT", nil, http.MethodPut, "/agents", MediaType, false, judged},
+		{"lower-case post", nil, "post", "/agents", MediaType, false, judged},
+		{"media type case and parameters", nil, http.MethodPost, "/agents", " Application/JSON ; charset=utf-8", false, judged},
+		{"text/json", nil, http.MethodPost, "/agents", "text/json", false, judged},
+		{"+json", nil, http.MethodPost, "/agents", "application/vnd.api+json", false, judged},
+		{"text/plain", nil, http.MethodPost, "/agents", "text/plain", false, refused},
+		{"curl's default form type", nil, http.MethodPost, "/agents", "application/x-www-form-urlencoded", false, refused},
+		{"no content type", nil, http.MethodPost, "/agents", "", false, refused},
+		{"a list of types", nil, http.MethodPost, "/agents", "application/json, text/plain", false, refused},
+		{"no content type and no body", nil, http.MethodPost, "/agents", "", true, passed},
+		{"text/plain, others passed", []Option{WithRejectOtherTypes(false)}, http.MethodPost, "/agents", "text/plain", false, passed},
+		{"no content type, others passed", []Option{WithRejectOtherTypes(false)}, http.MethodPost, "/agents", "", false, passed},
+		{"+json, others passed", []Option{WithRejectOtherTypes(false)}, http.MethodPost, "/agents", "application/vnd.api+json", false, judged},
+		{"other path", []Option{WithPaths("/register")}, http.MethodPost, "/agents", "text/plain", false, passed},
+		{"exact path", []Option{WithPaths("/register")}, http.MethodPost, "/register", MediaType, false, judged},
+		{"exact path is not a prefix", []Option{WithPaths("/register")}, http.MethodPost, "/register/x", MediaType, false, passed},
+		{"subtree", []Option{WithPaths("/agents/")}, http.MethodPost, "/agents/7", MediaType, false, judged},
+		{"custom method", []Option{WithMethods("DELETE")}, http.MethodPost, "/agents", MediaType, false, passed},
+		{"custom content type", []Option{WithContentTypes("application/vnd.card")}, http.MethodPost, "/agents", "application/vnd.card", false, judged},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := httptest.NewRequest(tc.method, tc.path, bytes.NewReader(notACard))
+			var body io.Reader = bytes.NewReader(notACard)
+			if tc.noBody {
+				body = nil
+			}
+			r := httptest.NewRequest(tc.method, tc.path, body)
 			if tc.ctype != "" {
 				r.Header.Set("Content-Type", tc.ctype)
 			}
 			h := &recordingHandler{}
 			rec := httptest.NewRecorder()
 			mustMiddleware(t, tc.opts...)(h).ServeHTTP(rec, r)
-			checked := rec.Code == http.StatusUnprocessableEntity
-			if checked != tc.check {
-				t.Fatalf("status %d: checked = %v, want %v", rec.Code, checked, tc.check)
+			if rec.Code != tc.want {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, tc.want, rec.Body)
 			}
-			if !tc.check && !bytes.Equal(h.body, notACard) {
-				t.Fatalf("unchecked request's body reached the handler as %q", h.body)
+			switch tc.want {
+			case passed:
+				if !tc.noBody && !bytes.Equal(h.body, notACard) {
+					t.Fatalf("unchecked request's body reached the handler as %q", h.body)
+				}
+			case refused:
+				decodeProblem(t, rec.Result(), rec.Body.Bytes())
+				if h.called || !strings.Contains(rec.Header().Get("Accept-Post"), "application/json") {
+					t.Fatalf("handler called %v, Accept-Post %q", h.called, rec.Header().Get("Accept-Post"))
+				}
+			}
+		})
+	}
+}
+
+// TestMiddleware_ContentEncoding: a gzip body is judged decoded, within the
+// cap, and reaches the handler as sent; an encoding that cannot be read is
+// refused, not judged as a broken card.
+func TestMiddleware_ContentEncoding(t *testing.T) {
+	valid := readTestdata(t, "valid.json")
+	invalid := readTestdata(t, "invalid.json")
+	bomb := gzipped(t, bytes.Repeat([]byte(" "), 100_000))
+	for _, tc := range []struct {
+		name     string
+		encoding string
+		body     []byte
+		want     int
+	}{
+		{"gzip, valid", "gzip", gzipped(t, valid), http.StatusNoContent},
+		{"gzip, upper case", "GZIP", gzipped(t, valid), http.StatusNoContent},
+		{"gzip, invalid", "gzip", gzipped(t, invalid), http.StatusUnprocessableEntity},
+		{"gzip, not gzip", "gzip", valid, http.StatusBadRequest},
+		{"gzip, truncated", "gzip", gzipped(t, valid)[:40], http.StatusBadRequest},
+		{"gzip, decodes past the cap", "gzip", bomb, http.StatusRequestEntityTooLarge},
+		{"identity", "identity", valid, http.StatusNoContent},
+		{"br", "br", valid, http.StatusUnsupportedMediaType},
+		{"two codings", "gzip, br", valid, http.StatusUnsupportedMediaType},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := post(bytes.NewReader(tc.body), MediaType)
+			r.Header.Set("Content-Encoding", tc.encoding)
+			h := &recordingHandler{}
+			rec := httptest.NewRecorder()
+			mustMiddleware(t, WithProfile("agentcard"), WithMaxBytes(4096))(h).ServeHTTP(rec, r)
+			if rec.Code != tc.want {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, tc.want, rec.Body)
+			}
+			if tc.want == http.StatusNoContent {
+				if !bytes.Equal(h.body, tc.body) {
+					t.Fatalf("the handler got %q, want the body as sent", h.body)
+				}
+				return
+			}
+			p := decodeProblem(t, rec.Result(), rec.Body.Bytes())
+			if tc.want == http.StatusUnsupportedMediaType && rec.Header().Get("Accept-Encoding") == "" {
+				t.Error("a 415 for an encoding without Accept-Encoding")
+			}
+			if tc.want == http.StatusUnprocessableEntity {
+				errs, _, _ := expectedFindings(t, "agentcard", invalid)
+				if !equalFindings(p.Errors, errs) {
+					t.Fatalf("the gzip card's findings %v, want %v", p.Errors, errs)
+				}
 			}
 		})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
+	"github.com/cardscan/cardscan/internal/mediatype"
 )
 
 // DefaultMaxBytes caps a card body unless WithMaxBytes says otherwise. Real
@@ -29,6 +30,7 @@ type config struct {
 	methods      []string
 	paths        []string
 	contentTypes []string
+	passOthers   bool
 	maxBytes     int64
 	drainBytes   int64
 	drainTimeout time.Duration
@@ -40,7 +42,9 @@ type config struct {
 func WithProfile(name string) Option { return func(c *config) { c.profile = name } }
 
 // WithMethods sets the request methods Middleware checks (POST, PUT and PATCH
-// by default). Requests with other methods pass through unchecked.
+// by default), in any letter case: methods are case-sensitive, but a
+// handler or router that is not would otherwise see "post" unchecked.
+// Requests with other methods pass through unchecked.
 func WithMethods(methods ...string) Option {
 	return func(c *config) { c.methods = methods }
 }
@@ -53,13 +57,27 @@ func WithPaths(patterns ...string) Option {
 	return func(c *config) { c.paths = patterns }
 }
 
-// WithContentTypes sets the request media types Middleware checks
-// (application/agentcard+json and application/json by default); parameters
-// such as charset are ignored. Requests of other types pass through
-// unchecked. ModifyResponse judges whatever an upstream serves at a card
-// path, whatever its type.
+// WithContentTypes sets the request media types Middleware checks besides
+// the JSON family (application/json, text/json and every "+json" type,
+// application/agentcard+json among them), which is always checked;
+// parameters such as charset are ignored. ModifyResponse ignores it (see
+// ModifyResponse).
 func WithContentTypes(types ...string) Option {
 	return func(c *config) { c.contentTypes = types }
+}
+
+// WithRejectOtherTypes sets what Middleware does with a request on a
+// checked method and path whose body is of another media type, or of no
+// declared or a malformed one: answer 415 Unsupported Media Type (true,
+// the default) or pass it on unchecked (false). The default is to refuse
+// because a guard that passes what it cannot judge is a guard with a
+// door: most handlers decode a body as JSON whatever its Content-Type,
+// and curl's default type for --data is a form. Pass others only when the
+// middleware covers paths that also take non-card bodies, and better,
+// narrow it with WithPaths. A request with neither a body nor a
+// Content-Type passes either way: there is nothing to judge.
+func WithRejectOtherTypes(reject bool) Option {
+	return func(c *config) { c.passOthers = !reject }
 }
 
 // WithMaxBytes sets the largest card body accepted (DefaultMaxBytes by
@@ -89,7 +107,7 @@ func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Poo
 	c := &config{
 		methods:      []string{http.MethodPost, http.MethodPut, http.MethodPatch},
 		paths:        defaultPaths,
-		contentTypes: []string{MediaType, "application/json"},
+		contentTypes: nil,
 		maxBytes:     DefaultMaxBytes,
 		drainBytes:   linger.DefaultMaxBytes,
 		drainTimeout: linger.DefaultTimeout,
@@ -109,7 +127,7 @@ func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Poo
 
 func (c *config) methodMatches(method string) bool {
 	for _, m := range c.methods {
-		if m == method {
+		if strings.EqualFold(m, method) {
 			return true
 		}
 	}
@@ -128,15 +146,13 @@ func (c *config) pathMatches(path string) bool {
 	return false
 }
 
-// contentTypeMatches compares the media type without parsing parameters:
-// mime.ParseMediaType allocates, and only the type decides.
-func (c *config) contentTypeMatches(header string) bool {
-	if i := strings.IndexByte(header, ';'); i >= 0 {
-		header = header[:i]
+// judgesType reports whether a parsed media type is one Middleware checks.
+func (c *config) judgesType(t string) bool {
+	if mediatype.IsJSON(t) {
+		return true
 	}
-	header = strings.TrimSpace(header)
-	for _, t := range c.contentTypes {
-		if strings.EqualFold(t, header) {
+	for _, ct := range c.contentTypes {
+		if strings.EqualFold(ct, t) {
 			return true
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
+	"github.com/cardscan/cardscan/internal/mediatype"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -121,29 +122,24 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusBadRequest, "unknown profile "+strconv.Quote(profile)+"; profiles are "+strings.Join(fastvalidate.Profiles(), ", "))
 		return
 	}
-	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		w.Header().Set("Accept-Encoding", "identity")
-		writeProblem(w, http.StatusUnsupportedMediaType, "Content-Encoding "+strconv.Quote(enc)+" is not supported; send the body uncompressed")
+	enc := r.Header.Get("Content-Encoding")
+	coding := mediatype.ParseEncoding(enc)
+	if coding == mediatype.Unsupported {
+		w.Header().Set("Accept-Encoding", mediatype.AcceptEncoding)
+		writeProblem(w, http.StatusUnsupportedMediaType, mediatype.UnsupportedEncoding(enc))
 		return
 	}
-	switch mediaType(r.Header.Get("Content-Type")) {
-	case cardhttp.MediaType, "application/json":
-		s.single(w, r, pool, profile)
-	case ndjsonType:
-		s.stream(w, r, pool, profile)
+	// The JSON family is judged as a card, as by cardhttp's middleware.
+	t, ok := mediatype.Parse(r.Header.Get("Content-Type"))
+	switch {
+	case ok && mediatype.IsJSON(t):
+		s.single(w, r, pool, profile, coding)
+	case ok && t == ndjsonType:
+		s.stream(w, r, pool, profile, coding)
 	default:
 		w.Header().Set("Accept-Post", acceptPost)
 		writeProblem(w, http.StatusUnsupportedMediaType, "Content-Type must be one of "+acceptPost)
 	}
-}
-
-// mediaType returns the lowercased type of a Content-Type header, without
-// parameters.
-func mediaType(header string) string {
-	if i := strings.IndexByte(header, ';'); i >= 0 {
-		header = header[:i]
-	}
-	return strings.ToLower(strings.TrimSpace(header))
 }
 
 func (s *server) getScratch() *scratch { return s.scratch.Get().(*scratch) }
@@ -198,7 +194,9 @@ func readBody(dst []byte, r io.Reader, limit int64, res *reservation) ([]byte, e
 }
 
 // single answers one verdict object for a one-card body.
-func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string) {
+// A gzip body is judged decoded; the cap holds for it as sent and as
+// decoded.
+func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string, coding mediatype.Encoding) {
 	if r.ContentLength > s.cfg.maxBytes {
 		s.tooLarge(w, r, 0)
 		return
@@ -207,14 +205,24 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	defer s.putScratch(sc)
 	res := reservation{b: &s.bytes}
 	defer res.release()
+	raw := &cappedReader{r: r.Body, left: s.cfg.maxBytes}
+	var body io.Reader = raw
 	var err error
-	sc.body, err = readBody(sc.body[:0], r.Body, s.cfg.maxBytes, &res)
+	if coding == mediatype.Gzip {
+		body, err = mediatype.NewGzipReader(raw)
+	}
+	if err == nil {
+		sc.body, err = readBody(sc.body[:0], body, s.cfg.maxBytes, &res)
+	}
 	switch {
 	case errors.Is(err, errTooLarge):
-		s.tooLarge(w, r, int64(len(sc.body)))
+		s.tooLarge(w, r, raw.read)
 		return
 	case errors.Is(err, errBusy):
-		s.busy(w, r, int64(len(sc.body)), "the server holds its limit of "+strconv.FormatInt(s.cfg.maxInflightBytes, 10)+" bytes of request bodies")
+		s.busy(w, r, raw.read, "the server holds its limit of "+strconv.FormatInt(s.cfg.maxInflightBytes, 10)+" bytes of request bodies")
+		return
+	case coding == mediatype.Gzip && err != nil && (raw.err == nil || raw.err == io.EOF):
+		writeProblem(w, http.StatusBadRequest, mediatype.ErrBadGzip.Error())
 		return
 	case err != nil:
 		writeProblem(w, http.StatusBadRequest, "the request body could not be read")
@@ -236,6 +244,29 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(sc.out)))
 	w.Write(sc.out)
+}
+
+// cappedReader fails with errTooLarge once more than left bytes are read,
+// and keeps count and its last error.
+type cappedReader struct {
+	r    io.Reader
+	left int64
+	read int64
+	err  error
+}
+
+func (c *cappedReader) Read(p []byte) (int, error) {
+	if c.left < 0 {
+		return 0, errTooLarge
+	}
+	n, err := c.r.Read(p[:min(int64(len(p)), c.left+1)])
+	c.read += int64(n)
+	c.left -= int64(n)
+	c.err = err
+	if c.left < 0 {
+		return n, errTooLarge
+	}
+	return n, err
 }
 
 // tooLarge answers 413, then reads what is left of the body (read bytes of
@@ -265,7 +296,7 @@ var tooLargeFinding = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLa
 // stream answers an NDJSON body with one verdict line per card, in order,
 // as the cards arrive: verdicts are written whenever the input runs dry,
 // so a client can send a card, read its verdict, and send the next.
-func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string) {
+func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string, coding mediatype.Encoding) {
 	rc := http.NewResponseController(w)
 	// HTTP/1 otherwise forbids reading the body after writing the
 	// response; HTTP/2 is always full duplex and says so by failing.
@@ -284,7 +315,16 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		return
 	}
 	growLine := func(n int) bool { return res.cover(fixed + n) }
-	sc.br.Reset(r.Body)
+	var body io.Reader = r.Body
+	if coding == mediatype.Gzip {
+		zr, err := mediatype.NewGzipReader(r.Body)
+		if err != nil {
+			writeProblem(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		body = zr
+	}
+	sc.br.Reset(body)
 	v := pool.Get()
 	defer pool.Put(v)
 

@@ -3,6 +3,7 @@ package serve
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -154,10 +155,10 @@ func TestValidate_MalformedRequests(t *testing.T) {
 		resp.Body.Close()
 		requireProblem(t, resp, body, http.StatusUnsupportedMediaType)
 	})
-	t.Run("compressed", func(t *testing.T) {
+	t.Run("compressed, not gzip", func(t *testing.T) {
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(validCard))
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Content-Encoding", "gzip")
+		req.Header.Set("Content-Encoding", "br")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -165,6 +166,9 @@ func TestValidate_MalformedRequests(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		requireProblem(t, resp, body, http.StatusUnsupportedMediaType)
+		if resp.Header.Get("Accept-Encoding") != "gzip, identity" {
+			t.Errorf("Accept-Encoding = %q", resp.Header.Get("Accept-Encoding"))
+		}
 	})
 	t.Run("unknown profile", func(t *testing.T) {
 		resp, body := postBody(t, url+"?profile=nope", "application/json", strings.NewReader(validCard))
@@ -211,6 +215,62 @@ func TestValidate_MalformedRequests(t *testing.T) {
 		resp.Body.Close()
 		requireProblem(t, resp, body, http.StatusNotFound)
 	})
+}
+
+func gzipped(t *testing.T, s string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write([]byte(s))
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
+
+// TestValidate_TypesAndEncodings: the JSON family is judged as one card, a
+// gzip body is judged decoded within the cap, and what cannot be judged is
+// refused.
+func TestValidate_TypesAndEncodings(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	single := wantVerdict("agentcard", []byte(invalidCard), 1, 0)
+	stream := append(wantVerdict("agentcard", []byte(validCard), 1, 0), wantVerdict("agentcard", []byte(invalidCard), 2, int64(len(validCard)+1))...)
+	for _, tc := range []struct {
+		name, ctype, encoding, body string
+		status                      int
+		want                        []byte
+	}{
+		{"text/json", "text/json", "", invalidCard, 200, single},
+		{"+json", "application/vnd.api+json", "", invalidCard, 200, single},
+		{"a list of types", "application/json, text/plain", "", invalidCard, 415, nil},
+		{"form", "application/x-www-form-urlencoded", "", invalidCard, 415, nil},
+		{"gzip", "application/json", "gzip", gzipped(t, invalidCard), 200, single},
+		{"gzip NDJSON", ndjsonType, "gzip", gzipped(t, validCard+"\n"+invalidCard+"\n"), 200, stream},
+		{"gzip, not gzip", "application/json", "gzip", invalidCard, 400, nil},
+		{"gzip, decodes past the cap", "application/json", "gzip", gzipped(t, strings.Repeat(" ", 100_000)), 413, nil},
+		{"gzip NDJSON, not gzip", ndjsonType, "gzip", invalidCard, 400, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/validate", strings.NewReader(tc.body))
+			req.Header.Set("Content-Type", tc.ctype)
+			if tc.encoding != "" {
+				req.Header.Set("Content-Encoding", tc.encoding)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if tc.status != 200 {
+				requireProblem(t, resp, body, tc.status)
+				return
+			}
+			if resp.StatusCode != 200 || !bytes.Equal(body, tc.want) {
+				t.Fatalf("status %d\n got %s\nwant %s", resp.StatusCode, body, tc.want)
+			}
+		})
+	}
 }
 
 func TestValidate_NDJSON(t *testing.T) {

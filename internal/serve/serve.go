@@ -1,7 +1,8 @@
 // Package serve implements `cardscan serve`: card validation as an HTTP
 // service, for teams that call it over the network.
 //
-//	POST /v1/validate   one card (application/json, application/agentcard+json)
+//	POST /v1/validate   one card (application/json, application/agentcard+json,
+//	                    text/json or any +json type, plain or gzip)
 //	                    answers one verdict object; application/x-ndjson
 //	                    answers one verdict line per card, streamed both ways.
 //	                    ?profile= picks the profile.
@@ -112,8 +113,9 @@ const usageText = `usage: cardscan serve [flags]
 Serves card validation over HTTP until SIGTERM or SIGINT, then finishes the
 requests in flight.
 
-  POST /v1/validate   a card (application/json, application/agentcard+json):
-                      one verdict object, as a --format jsonl record;
+  POST /v1/validate   a card (application/json, application/agentcard+json,
+                      any +json type; plain or gzip): one verdict object,
+                      as a --format jsonl record;
                       NDJSON (application/x-ndjson): one verdict line per card,
                       streamed; ?profile=NAME picks the profile
   GET  /healthz       200 while serving

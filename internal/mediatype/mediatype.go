@@ -1,0 +1,95 @@
+// Package mediatype holds the request rules that cardhttp's middleware and
+// cardscan serve share, so that both judge the same bodies and word the
+// same refusals: which Content-Types are JSON, and which Content-Encodings
+// can be read.
+package mediatype
+
+import (
+	"compress/gzip"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Parse returns the type/subtype of a Content-Type header, lowercased and
+// without parameters, and whether the header is one well-formed media
+// type. A list such as "application/json, text/plain" is not: a
+// Content-Type names one type, and guessing which one a client meant is
+// how unjudged bodies slip through. It allocates only for a header with
+// upper-case letters: mime.ParseMediaType allocates every time.
+func Parse(header string) (string, bool) {
+	if i := strings.IndexByte(header, ';'); i >= 0 {
+		header = header[:i]
+	}
+	t := strings.ToLower(strings.TrimSpace(header))
+	slash := strings.IndexByte(t, '/')
+	if slash <= 0 || slash == len(t)-1 {
+		return t, false
+	}
+	for i := 0; i < len(t); i++ {
+		if i != slash && !isTokenChar(t[i]) {
+			return t, false
+		}
+	}
+	return t, true
+}
+
+// isTokenChar reports whether c may appear in an RFC 9110 token.
+func isTokenChar(c byte) bool {
+	switch {
+	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		return true
+	}
+	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+}
+
+// IsJSON reports whether a parsed media type is JSON: application/json,
+// the older text/json, or any structured "+json" type (RFC 6839), such as
+// application/agentcard+json or application/vnd.api+json.
+func IsJSON(t string) bool {
+	return t == "application/json" || t == "text/json" || strings.HasSuffix(t, "+json")
+}
+
+// Encoding is how a request body is encoded.
+type Encoding int
+
+const (
+	Identity Encoding = iota
+	Gzip
+	Unsupported
+)
+
+// ParseEncoding reads a Content-Encoding header. Only identity and gzip
+// are read: a body that cannot be decoded cannot be judged.
+func ParseEncoding(header string) Encoding {
+	switch strings.ToLower(strings.TrimSpace(header)) {
+	case "", "identity":
+		return Identity
+	case "gzip", "x-gzip":
+		return Gzip
+	}
+	return Unsupported
+}
+
+// AcceptEncoding is the Accept-Encoding sent with a 415 for an encoding
+// that cannot be read (RFC 9110, section 12.5.3).
+const AcceptEncoding = "gzip, identity"
+
+// UnsupportedEncoding is the detail of that 415.
+func UnsupportedEncoding(header string) string {
+	return "Content-Encoding " + strconv.Quote(strings.TrimSpace(header)) + " is not supported; send the body gzip-compressed or uncompressed"
+}
+
+// ErrBadGzip says a body declared gzip could not be decoded.
+var ErrBadGzip = errors.New("the request body is not valid gzip")
+
+// NewGzipReader wraps r in a gzip decoder; a header that is not gzip's is
+// ErrBadGzip.
+func NewGzipReader(r io.Reader) (io.Reader, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, ErrBadGzip
+	}
+	return zr, nil
+}
