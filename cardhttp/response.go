@@ -8,16 +8,27 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/cardscan/cardscan/internal/mediatype"
 )
 
 // ModifyResponse returns a hook for httputil.ReverseProxy's ModifyResponse
-// field. It judges the agent card in every 200 response to a GET of a card
-// path (the well-known paths of both specs unless WithPaths says
-// otherwise), whatever its Content-Type, and replaces an invalid,
-// oversized, unreadable or undecodable one with a 502 problem response. A
-// valid card is passed on exactly as the upstream sent it, headers and
-// bytes. Identity and gzip content encodings are judged; any other encoding
-// is refused, since a card that cannot be read cannot be vouched for.
+// field. It checks every response to a GET of a card path (the well-known
+// paths of both specs unless WithPaths says otherwise) that a client would
+// read as the card: any 2xx with a body, 203 Non-Authoritative
+// Information among them. It replaces with a 502 problem response:
+//
+//   - a card served as anything but JSON (application/json, text/json or
+//     a +json type such as application/agentcard+json), or with no
+//     Content-Type: served as text/html, even a valid card is a page a
+//     browser renders, and a client that trusts the type misreads it;
+//   - a 206 Partial Content: a range of a card cannot be checked;
+//   - an invalid, oversized, unreadable or undecodable card.
+//
+// 204 and 205 (no body) and every other status pass untouched. A valid
+// card is passed on exactly as the upstream sent it, headers and bytes.
+// Identity and gzip content encodings are judged; any other encoding is
+// refused, since a card that cannot be read cannot be vouched for.
 //
 // Of the options it honours WithProfile, WithPaths and WithMaxBytes (which
 // caps the card as sent and as decoded). It fails only for an unknown
@@ -33,7 +44,24 @@ func ModifyResponse(opts ...Option) (func(*http.Response) error, error) {
 
 func (c *checker) checkResponse(resp *http.Response) error {
 	req := resp.Request
-	if req == nil || req.Method != http.MethodGet || resp.StatusCode != http.StatusOK || !c.cfg.pathMatches(req.URL.Path) {
+	if req == nil || req.Method != http.MethodGet || !c.cfg.pathMatches(req.URL.Path) {
+		return nil
+	}
+	switch code := resp.StatusCode; {
+	case code < 200 || code > 299 || code == http.StatusNoContent || code == http.StatusResetContent:
+		return nil
+	case code == http.StatusPartialContent:
+		resp.Body.Close()
+		replaceWithProblem(resp, &Rejection{Status: http.StatusBadGateway, Err: errUpstreamRange})
+		return nil
+	}
+	if header := resp.Header.Get("Content-Type"); !isJSONType(header) {
+		resp.Body.Close()
+		what := "with no Content-Type"
+		if header != "" {
+			what = "as " + strconv.Quote(header)
+		}
+		replaceWithProblem(resp, &Rejection{Status: http.StatusBadGateway, Err: errors.New("the upstream served the agent card " + what + ", not as JSON")})
 		return nil
 	}
 	st := getState()
@@ -58,7 +86,13 @@ func (c *checker) checkResponse(resp *http.Response) error {
 	return nil
 }
 
+func isJSONType(header string) bool {
+	t, ok := mediatype.Parse(header)
+	return ok && mediatype.IsJSON(t)
+}
+
 var (
+	errUpstreamRange    = errors.New("the upstream answered with a range of the agent card, which cannot be checked")
 	errUpstreamRead     = errors.New("the upstream agent card could not be read")
 	errUpstreamTooLarge = errors.New("the upstream agent card exceeds the size limit")
 )

@@ -29,6 +29,7 @@ type upstreamReply struct {
 	body     []byte
 	encoding string
 	chunked  bool
+	ctype    string // "" for application/json, "-" for none
 }
 
 // proxyTo starts an upstream serving replies and a reverse proxy in front
@@ -42,7 +43,14 @@ func proxyTo(t *testing.T, replies map[string]upstreamReply, opts ...Option) str
 			return
 		}
 		h := w.Header()
-		h.Set("Content-Type", "application/json")
+		switch rep.ctype {
+		case "":
+			h.Set("Content-Type", "application/json")
+		case "-":
+			h["Content-Type"] = nil // no sniffing either
+		default:
+			h.Set("Content-Type", rep.ctype)
+		}
 		h.Set("Cache-Control", "max-age=3600")
 		h.Set("ETag", `"v1"`)
 		if rep.encoding != "" {
@@ -156,6 +164,47 @@ func TestModifyResponse(t *testing.T) {
 				} else if p.Errors != nil {
 					t.Fatalf("a card that was never judged has findings: %v", p.Errors)
 				}
+			}
+		})
+	}
+}
+
+// TestModifyResponse_StatusesAndTypes: what a client would read as the card
+// is checked, whatever its 2xx status, and must be served as JSON.
+func TestModifyResponse_StatusesAndTypes(t *testing.T) {
+	valid := readTestdata(t, "valid.json")
+	invalid := readTestdata(t, "invalid.json")
+	for _, tc := range []struct {
+		name  string
+		reply upstreamReply
+		want  int
+	}{
+		{"200 valid", upstreamReply{status: 200, body: valid}, 200},
+		{"203 valid", upstreamReply{status: 203, body: valid}, 203},
+		{"203 invalid", upstreamReply{status: 203, body: invalid}, 502},
+		{"201 invalid", upstreamReply{status: 201, body: invalid}, 502},
+		{"206 of a valid card", upstreamReply{status: 206, body: valid[:20]}, 502},
+		{"204", upstreamReply{status: 204}, 204},
+		{"404 page", upstreamReply{status: 404, body: []byte("<h1>no</h1>"), ctype: "text/html"}, 404},
+		{"500", upstreamReply{status: 500, body: invalid}, 500},
+		{"agentcard+json", upstreamReply{status: 200, body: valid, ctype: MediaType + "; charset=utf-8"}, 200},
+		{"text/json", upstreamReply{status: 200, body: valid, ctype: "text/json"}, 200},
+		{"valid card as text/html", upstreamReply{status: 200, body: valid, ctype: "text/html"}, 502},
+		{"valid card as text/plain", upstreamReply{status: 200, body: valid, ctype: "text/plain"}, 502},
+		{"valid card as octet-stream", upstreamReply{status: 200, body: valid, ctype: "application/octet-stream"}, 502},
+		{"valid card with no type", upstreamReply{status: 200, body: valid, ctype: "-"}, 502},
+		{"valid card as a list of types", upstreamReply{status: 200, body: valid, ctype: "application/json, text/html"}, 502},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			front := proxyTo(t, map[string]upstreamReply{"/.well-known/agentcard": tc.reply}, WithProfile("agentcard"))
+			resp, body := fetchRaw(t, front+"/.well-known/agentcard")
+			if resp.StatusCode != tc.want {
+				t.Fatalf("status %d, want %d; body %s", resp.StatusCode, tc.want, body)
+			}
+			if tc.want == 502 {
+				decodeProblem(t, resp, body)
+			} else if !bytes.Equal(body, tc.reply.body) {
+				t.Fatalf("the proxy changed the body: %q", body)
 			}
 		})
 	}
