@@ -161,7 +161,7 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 		return st, true
 	}
 	st.v = v
-	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res}
+	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.namedProfile()}
 	return st, false
 }
 

@@ -158,3 +158,12 @@ func (c *config) judgesType(t string) bool {
 	}
 	return false
 }
+
+// namedProfile is the profile a rejection names when the result names
+// none: "auto" is a way of choosing, not a rule set, so it is never named.
+func (c *config) namedProfile() string {
+	if c.profile == "auto" {
+		return ""
+	}
+	return c.profile
+}

@@ -24,6 +24,11 @@ type Rejection struct {
 	// owned by a pooled validator: valid only until the reject func
 	// returns.
 	Result *fastvalidate.Result
+	// Profile names the profile that judged an invalid card: the
+	// Result's, or, when that names none (a body that is not a JSON
+	// object), the profile configured unless it is "auto", as in
+	// cardscan serve's verdicts. "" when no profile applied.
+	Profile string
 	// MaxBytes is the cap a 413 rejection exceeded.
 	MaxBytes int64
 	// Err says why the body could not be read, for 400 and some 502s.
@@ -58,7 +63,7 @@ func (rej *Rejection) AppendProblem(dst []byte) []byte {
 	dst = appendJSONString(dst, string(rej.appendDetail(nil)))
 	if res := rej.Result; res != nil {
 		dst = append(dst, `,"profile":`...)
-		dst = appendJSONString(dst, res.Profile)
+		dst = appendJSONString(dst, rej.profile())
 		dst = appendFindings(dst, `,"errors":[`, res, fastvalidate.SeverityError)
 		dst = appendFindings(dst, `,"warnings":[`, res, fastvalidate.SeverityWarning)
 	}
@@ -70,11 +75,14 @@ func (rej *Rejection) appendDetail(dst []byte) []byte {
 	switch {
 	case res != nil:
 		if rej.Status == http.StatusBadGateway {
-			dst = append(dst, "the upstream agent card fails profile "...)
+			dst = append(dst, "the upstream agent card fails"...)
 		} else {
-			dst = append(dst, "the agent card fails profile "...)
+			dst = append(dst, "the agent card fails"...)
 		}
-		dst = append(dst, res.Profile...)
+		if p := rej.profile(); p != "" {
+			dst = append(dst, " profile "...)
+			dst = append(dst, p...)
+		}
 		dst = append(dst, ": "...)
 		dst = appendCount(dst, res.Errors(), "error")
 		dst = append(dst, ", "...)
@@ -87,6 +95,13 @@ func (rej *Rejection) appendDetail(dst []byte) []byte {
 		return append(dst, rej.Err.Error()...)
 	}
 	return append(dst, http.StatusText(rej.Status)...)
+}
+
+func (rej *Rejection) profile() string {
+	if rej.Result != nil && rej.Result.Profile != "" {
+		return rej.Result.Profile
+	}
+	return rej.Profile
 }
 
 func appendCount(dst []byte, n int, noun string) []byte {

@@ -69,7 +69,7 @@ func (c *checker) checkResponse(resp *http.Response) error {
 	if rej.Status == 0 {
 		v := c.pool.Get()
 		if res := v.Validate(card); !res.Valid() {
-			rej = Rejection{Status: http.StatusBadGateway, Result: res}
+			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.namedProfile()}
 			replaceWithProblem(resp, &rej)
 		}
 		c.pool.Put(v)
