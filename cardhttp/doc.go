@@ -4,12 +4,19 @@
 // # Requests
 //
 // [Middleware] wraps a handler in the usual func(http.Handler) http.Handler
-// shape. A request it applies to (by default a POST, PUT or PATCH of
-// application/agentcard+json or application/json, on any path) has its body
-// read once, up to a cap, and judged:
+// shape. A request it applies to (by default a POST, PUT or PATCH, in any
+// letter case, on any path) whose body is JSON (application/json,
+// text/json or any +json type such as application/agentcard+json), plain
+// or gzip, has its body read once, up to a cap, and judged:
 //
 //   - a body over the cap is turned away with 413 Content Too Large; a
-//     declared Content-Length over the cap is turned away unread;
+//     declared Content-Length over the cap is turned away unread. The rest
+//     of the body is then read and discarded, up to 16 MiB for 5 s
+//     ([WithDrain]), so that a client that sends its whole body before
+//     reading sees the 413 rather than a connection reset;
+//   - a body of any other media type, of none, or in an encoding other
+//     than gzip is turned away with 415 ([WithRejectOtherTypes] passes
+//     other types on instead);
 //   - an invalid card is turned away with 422 and an RFC 9457
 //     application/problem+json body listing the findings;
 //   - a valid card reaches the next handler with its body intact, served
@@ -25,6 +32,14 @@
 // /.well-known/agent.json) and replaces an invalid one with a 502 problem
 // response. A valid card is passed on byte for byte: signed cards break if
 // re-serialised.
+//
+// # Hostile clients
+//
+// The buffer for a body grows as its bytes arrive, never to the declared
+// Content-Length, so a connection that promises a large body and sends
+// none holds a few KiB. The middleware does not bound connections or
+// requests in flight: that is the server's job (see cardscan serve's
+// --max-inflight for one way).
 //
 // # Cost
 //
