@@ -759,6 +759,17 @@ func nameSignature(b []byte, start, end uint32) uint64 {
 	return w ^ uint64(n)<<56 ^ uint64(b[end-1])<<48
 }
 
+// decoded returns string node n's content: b's own bytes, or, when it has
+// escapes, s.scratch, which the next call overwrites.
+func (s *scanner) decoded(b []byte, n uint32) []byte {
+	t := &s.tape[n]
+	if t.flags&flagEscaped == 0 {
+		return b[t.start:t.end]
+	}
+	s.scratch = appendUnescaped(s.scratch[:0], b[t.start:t.end])
+	return s.scratch
+}
+
 func (s *scanner) sameDecoded(x, y []byte) bool {
 	s.scratch = appendUnescaped(s.scratch[:0], x)
 	s.scratch2 = appendUnescaped(s.scratch2[:0], y)

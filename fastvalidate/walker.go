@@ -10,7 +10,8 @@ import (
 type walker struct {
 	cfg      *config
 	sc       scanner
-	b        []byte // the document the tape describes
+	header   scanner // reads JWS protected headers (see checkJWSHeader)
+	b        []byte  // the document the tape describes
 	res      Result
 	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content.
