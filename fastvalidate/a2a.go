@@ -60,10 +60,10 @@ func init() {
 		Rule{CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"},
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
-	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) { w.checkA2AForced(a2aV01) })
-	registerProfile("a2a/0.2", "A2A Agent Card 0.2.0 to 0.2.6", func(w *walker) { w.checkA2AForced(a2aV02) })
-	registerProfile("a2a/0.3", "A2A Agent Card 0.3", func(w *walker) { w.checkA2AForced(a2aV03) })
-	registerProfile("a2a/1.0", "A2A Agent Card 1.0", func(w *walker) { w.checkA2AForced(a2aV10) })
+	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
+	registerProfile("a2a/0.2", "A2A Agent Card 0.2.0 to 0.2.6", func(w *walker) string { return w.checkA2AForced(a2aV02) })
+	registerProfile("a2a/0.3", "A2A Agent Card 0.3", func(w *walker) string { return w.checkA2AForced(a2aV03) })
+	registerProfile("a2a/1.0", "A2A Agent Card 1.0", func(w *walker) string { return w.checkA2AForced(a2aV10) })
 }
 
 // a2aVersion is an A2A release the checks tell apart.
@@ -95,7 +95,10 @@ type topMembers struct {
 
 func (w *walker) collectTop(m *topMembers) {
 	tape, b := w.sc.tape, w.b
-	for k := uint32(1); k < tape[0].end; k = skip(tape, k+1) {
+	// k+1 < end rather than k < end: the same on a whole tape, where a
+	// value follows every name, and on one the scan gave up on, where a
+	// name may end the tape (see autoRejected).
+	for k := uint32(1); k+1 < tape[0].end; k = skip(tape, k+1) {
 		v := k + 1
 		t := &tape[k]
 		name := b[t.start:t.end]
@@ -242,45 +245,51 @@ var snakeAliases = func() []snakeAlias {
 	return list
 }()
 
-func checkA2A(w *walker) {
+func checkA2A(w *walker) string {
 	var m topMembers
 	w.collectTop(&m)
-	w.checkA2ADetected(&m)
+	return w.checkA2ADetected(&m)
 }
 
-// checkA2ADetected judges a card by the version its members claim:
+// checkA2ADetected judges a card by the version its members claim.
+func (w *walker) checkA2ADetected(m *topMembers) string {
+	ver, named := w.a2aVersionOf(m)
+	if !named {
+		w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x); the card is judged by its other members")
+	}
+	return w.checkA2AVersion(ver, m)
+}
+
+// a2aVersionOf returns the version a card's members claim:
 // supportedInterfaces means 1.0; otherwise protocolVersion names a release;
 // otherwise securitySchemes or security mean 0.2 and authentication 0.1. A
-// card with none of these is judged as 0.2.0-0.2.4, the releases that had
-// neither authentication nor protocolVersion.
-func (w *walker) checkA2ADetected(m *topMembers) {
-	ver := a2aVersion(0)
+// card with none of these is 0.2.0-0.2.4, the releases that had neither
+// authentication nor protocolVersion. named is false when protocolVersion
+// is a string that names no release.
+func (w *walker) a2aVersionOf(m *topMembers) (ver a2aVersion, named bool) {
+	named = true
 	switch {
 	case m.supportedInterfaces != 0:
-		ver = a2aV10
+		return a2aV10, true
 	case m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString:
-		ver = protocolRelease(w.text(m.protocolVersion))
-		if ver == 0 {
-			w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x); the card is judged by its other members")
+		if ver = protocolRelease(w.text(m.protocolVersion)); ver != 0 {
+			return ver, true
 		}
+		named = false
 	}
-	if ver == 0 {
-		switch {
-		case m.securitySchemes != 0 || m.security != 0:
-			ver = a2aV02
-		case m.authentication != 0:
-			ver = a2aV01
-		default:
-			ver = a2aV02
-		}
+	switch {
+	case m.securitySchemes != 0 || m.security != 0:
+		return a2aV02, named
+	case m.authentication != 0:
+		return a2aV01, named
 	}
-	w.checkA2AVersion(ver, m)
+	return a2aV02, named
 }
 
-func (w *walker) checkA2AForced(ver a2aVersion) {
+func (w *walker) checkA2AForced(ver a2aVersion) string {
 	var m topMembers
 	w.collectTop(&m)
-	w.checkA2AVersion(ver, &m)
+	return w.checkA2AVersion(ver, &m)
 }
 
 // protocolRelease maps a protocolVersion to the release it names: "0.3",
@@ -366,8 +375,7 @@ type a2aCheck struct {
 	m    *topMembers
 }
 
-func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
-	w.res.Profile = a2aProfileName[ver]
+func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 	c := a2aCheck{w: w, tape: w.sc.tape, b: w.b, ver: ver, m: m}
 	req := requiredByVersion[ver]
 	present := [...]uint32{m.name, m.description, m.url, m.supportedInterfaces, m.version, m.protocolVersion, m.capabilities, m.defaultInputModes, m.defaultOutputModes, m.skills}
@@ -456,6 +464,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	if m.snakeCase {
 		c.snakeCase(0, inCard)
 	}
+	return a2aProfileName[ver]
 }
 
 // present reports whether an optional member is there and not null. null

@@ -9,8 +9,7 @@ func init() {
 // landauerFloor is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
 var landauerFloor = mustDecimal("2.854e-21")
 
-func checkAgentCard(w *walker) {
-	w.res.Profile = "agentcard"
+func checkAgentCard(w *walker) string {
 	root := uint32(0)
 	var seen uint8
 	const (
@@ -67,6 +66,7 @@ func checkAgentCard(w *walker) {
 			}
 		}
 	}
+	return "agentcard"
 }
 
 // wantKind reports whether node v has the kind, and reports field.type if not.

@@ -45,8 +45,7 @@ func init() {
 	registerProfile("ma2d", "MA2D Agent Card (ma2d-agent-card-spec.md)", checkMA2D)
 }
 
-func checkMA2D(w *walker) {
-	w.res.Profile = "ma2d"
+func checkMA2D(w *walker) string {
 	tape, b := w.sc.tape, w.b
 	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
 	for k, end := uint32(1), tape[0].end; k < end; k = skip(tape, k+1) {
@@ -120,6 +119,7 @@ func checkMA2D(w *walker) {
 	if metadata != 0 && w.wantKind(metadata, kindObject) {
 		w.ma2dMetadata(metadata)
 	}
+	return "ma2d"
 }
 
 // wantString is wantKind(n, kindString) with the common case inline.

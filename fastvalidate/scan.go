@@ -806,6 +806,21 @@ func sortKeyRefs(k []keyRef) {
 	}
 }
 
+// whole reports whether the scan read node n's subtree to its end: always
+// after a scan that succeeded; after one that failed, unless n is the
+// node where it stopped or encloses it.
+func (s *scanner) whole(n uint32) bool {
+	if s.err == 0 {
+		return true
+	}
+	for x := s.errNode; x != noParent; x = s.tape[x].parent {
+		if x == n {
+			return false
+		}
+	}
+	return true
+}
+
 // next returns the tape index of the value after node i's subtree.
 func (s *scanner) next(i uint32) uint32 {
 	if k := s.tape[i].kind; k == kindObject || k == kindArray {

@@ -92,8 +92,7 @@ func (w *walker) schemaAdditional(k uint32) {
 	w.add(CodeSchemaAdditionalProperties, k+1, "additionalProperties: the schema defines no such property")
 }
 
-func checkSchemaCard(w *walker) {
-	w.res.Profile = "agentcard-schema"
+func checkSchemaCard(w *walker) string {
 	var seen uint8
 	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
 		v := k + 1
@@ -145,6 +144,7 @@ func checkSchemaCard(w *walker) {
 			w.addMissing(CodeSchemaRequired, 0, name)
 		}
 	}
+	return "agentcard-schema"
 }
 
 func (w *walker) schemaCapability(c uint32) {

@@ -25,12 +25,28 @@ type walker struct {
 	nowMillis uint64
 }
 
-func (w *walker) validate(card []byte, check checkFunc) {
+// validate judges card by profile p. Result.Profile is set here and only
+// here, on every path, so that no caller has to fill it in.
+func (w *walker) validate(card []byte, p *profileDef) {
+	if w.readCard(card) {
+		w.res.Profile = p.check(w)
+		return
+	}
+	if p.rejected != nil {
+		w.res.Profile = p.rejected(w)
+		return
+	}
+	w.res.Profile = p.name
+}
+
+// readCard scans card and reports whether it is an object a profile's
+// checks can read; if not, it reports why.
+func (w *walker) readCard(card []byte) bool {
 	w.b = card
 	w.unwrapped = false
 	if !w.sc.scan(card) {
 		w.scanFailed()
-		return
+		return false
 	}
 	if w.sc.tape[0].kind == kindString && w.cfg.embedded {
 		// Section 3: a card may arrive as a JSON string holding the object.
@@ -39,18 +55,18 @@ func (w *walker) validate(card []byte, check checkFunc) {
 		w.unwrapped = true
 		if !w.sc.scan(w.b) {
 			w.scanFailed()
-			return
+			return false
 		}
 	}
 	if w.sc.tape[0].kind != kindObject {
 		if w.cfg.rootType == CodeSchemaType {
 			w.addGot(CodeSchemaType, 0, "type: expected object")
-			return
+			return false
 		}
 		w.addGot(CodeCardType, 0, "card is not a JSON object")
-		return
+		return false
 	}
-	check(w)
+	return true
 }
 
 func (w *walker) scanFailed() {

@@ -117,7 +117,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	}
 	switch mediaType(r.Header.Get("Content-Type")) {
 	case cardhttp.MediaType, "application/json":
-		s.single(w, r, pool, profile)
+		s.single(w, r, pool)
 	case ndjsonType:
 		s.stream(w, r, pool, profile)
 	default:
@@ -170,7 +170,7 @@ func readBody(dst []byte, r io.Reader, limit int64) ([]byte, error) {
 }
 
 // single answers one verdict object for a one-card body.
-func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string) {
+func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool) {
 	if r.ContentLength > s.cfg.maxBytes {
 		s.tooLarge(w)
 		return
@@ -196,7 +196,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	}
 	line := 1 + bytes.Count(card[:first], newline)
 	v := pool.Get()
-	vd := s.judge(v, card, profile, line, int64(first))
+	vd := s.judge(v, card, line, int64(first))
 	sc.out = sc.enc.AppendJSONL(sc.out[:0], &vd)
 	pool.Put(v)
 	h := w.Header()
@@ -212,12 +212,9 @@ func (s *server) tooLarge(w http.ResponseWriter) {
 }
 
 // judge validates one card and counts it. The verdict borrows v's result.
-func (s *server) judge(v *fastvalidate.Validator, card []byte, profile string, line int, offset int64) report.Verdict {
+func (s *server) judge(v *fastvalidate.Validator, card []byte, line int, offset int64) report.Verdict {
 	res := v.Validate(card)
 	vd := report.FromResult(inputName, line, offset, res)
-	if vd.Profile == "" && profile != "auto" {
-		vd.Profile = profile
-	}
 	s.metrics.observe(&vd)
 	return vd
 }
@@ -279,7 +276,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			s.metrics.observe(&vd)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 		case !isBlank(rec):
-			vd := s.judge(v, rec, profile, lineNo, start)
+			vd := s.judge(v, rec, lineNo, start)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 		}
 		if err != nil {
