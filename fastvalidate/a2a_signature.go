@@ -6,7 +6,7 @@ package fastvalidate
 // signature needs keys and the JCS canonical form of the card.
 
 func (c *a2aCheck) signatures(arr uint32) {
-	w := c.w
+	w := c.walker
 	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
 		if !c.want(e, kindObject) {
 			continue
@@ -14,11 +14,7 @@ func (c *a2aCheck) signatures(arr uint32) {
 		var protected, signature uint32
 		for k, end := e+1, c.end(e); k < end; k = c.next(k + 1) {
 			v := k + 1
-			key, plain := c.rawKey(k)
-			if !plain {
-				key = c.decodedKey(k)
-			}
-			switch string(key) {
+			switch string(c.name(k)) {
 			case "protected":
 				protected = v
 			case "signature":
@@ -29,24 +25,24 @@ func (c *a2aCheck) signatures(arr uint32) {
 				}
 			}
 		}
-		if c.requiredText(e, protected, CodeA2ASignatureFormat, "protected") {
+		if c.checkRequiredString(e, protected, CodeA2ASignatureFormat, "protected") {
 			c.protectedHeader(protected)
 		}
-		if c.requiredText(e, signature, CodeA2ASignatureFormat, "signature") && !isBase64URL(c.str(signature)) {
+		if c.checkRequiredString(e, signature, CodeA2ASignatureFormat, "signature") && !isBase64URL(c.str(signature)) {
 			w.addGot(CodeA2ASignatureFormat, signature, "signature is not unpadded base64url")
 		}
 	}
 }
 
 func (c *a2aCheck) protectedHeader(n uint32) {
-	w := c.w
-	src := w.text(n)
+	w := c.walker
+	src := w.str(n)
 	if !isBase64URL(src) {
 		w.addGot(CodeA2ASignatureFormat, n, "protected is not unpadded base64url")
 		return
 	}
 	// Decoding never writes ahead of what it has read, so it may decode
-	// in place when text returned the scratch buffer itself.
+	// in place when str returned the scratch buffer itself.
 	w.valBuf = appendBase64URL(w.valBuf[:0], src)
 	if msg := w.checkJWSHeader(w.valBuf); msg != "" {
 		w.addGot(CodeA2ASignatureFormat, n, msg)

@@ -24,14 +24,14 @@ const (
 )
 
 func (c *a2aCheck) url(n uint32, kind urlKind) {
-	c.w.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
+	c.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
 }
 
 // checkURL judges the string node n as a URL of the given kind, reporting
 // bad for a malformed one and risk (a warning, an error under the
 // production policy) for one that is well formed but unsafe to call.
 func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
-	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 && safeHTTPS(w.b[t.start:t.end]) {
+	if safeHTTPS(w.str(n)) {
 		return
 	}
 	w.judgeURL(n, kind, bad, risk)
@@ -99,7 +99,7 @@ const httpsWord = 'h' | 't'<<8 | 't'<<16 | 'p'<<24 | 's'<<32 | ':'<<40 | '/'<<48
 
 // judgeURL is checkURL for any URL.
 func (w *walker) judgeURL(n uint32, kind urlKind, bad, risk Code) {
-	text := w.text(n)
+	text := w.str(n)
 	u, ok := parsePlainHTTP(text)
 	if !ok {
 		u, ok = ParseURI(text)

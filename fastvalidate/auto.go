@@ -13,6 +13,84 @@ func init() {
 	})
 }
 
+// topMembers holds the value nodes of the top-level members that profile
+// detection and the A2A checks look at; 0 means absent. One pass over the
+// card's keys fills it.
+type topMembers struct {
+	name, description, url, version, protocolVersion, provider    uint32
+	documentationURL, iconURL, capabilities, authentication       uint32
+	securitySchemes, security, securityRequirements               uint32
+	defaultInputModes, defaultOutputModes, skills, extendedCard   uint32
+	preferredTransport, additionalInterfaces, supportedInterfaces uint32
+	signatures                                                    uint32
+
+	agentID, invocation uint32 // the telltales of other profiles
+	snakeCase           bool   // some member is a snake_case spelling of an A2A name
+}
+
+// collectTop fills m from the card's top-level members. It also reads a
+// tape the scan gave up on (see autoRejected): k+1 < end rather than
+// k < end is the same on a whole tape, where a value follows every name,
+// and stops before a name that ends a cut one.
+func (w *walker) collectTop(m *topMembers) {
+	for k := uint32(1); k+1 < w.end(0); k = w.next(k + 1) {
+		v := k + 1
+		name := w.name(k)
+		switch string(name) {
+		case "name":
+			m.name = v
+		case "description":
+			m.description = v
+		case "url":
+			m.url = v
+		case "version":
+			m.version = v
+		case "protocolVersion":
+			m.protocolVersion = v
+		case "provider":
+			m.provider = v
+		case "documentationUrl":
+			m.documentationURL = v
+		case "iconUrl":
+			m.iconURL = v
+		case "capabilities":
+			m.capabilities = v
+		case "authentication":
+			m.authentication = v
+		case "securitySchemes":
+			m.securitySchemes = v
+		case "security":
+			m.security = v
+		case "securityRequirements":
+			m.securityRequirements = v
+		case "defaultInputModes":
+			m.defaultInputModes = v
+		case "defaultOutputModes":
+			m.defaultOutputModes = v
+		case "skills":
+			m.skills = v
+		case "supportsAuthenticatedExtendedCard":
+			m.extendedCard = v
+		case "preferredTransport":
+			m.preferredTransport = v
+		case "additionalInterfaces":
+			m.additionalInterfaces = v
+		case "supportedInterfaces":
+			m.supportedInterfaces = v
+		case "signatures":
+			m.signatures = v
+		case "agent_id":
+			m.agentID = v
+		case "invocation":
+			m.invocation = v
+		default:
+			if snakeAliasOf(name, inCard) != nil {
+				m.snakeCase = true
+			}
+		}
+	}
+}
+
 // dialect is a family of cards auto tells apart.
 type dialect uint8
 
@@ -72,8 +150,7 @@ func checkAuto(w *walker) string {
 // neither does a string holding a card of another dialect than AgentCard:
 // its own profile rejects the string as it is (see notEmbedded).
 func autoRejected(w *walker) string {
-	tape := w.sc.tape
-	if len(tape) == 0 || tape[0].kind != kindObject {
+	if len(w.sc.tape) == 0 || w.kind(0) != kindObject {
 		return ""
 	}
 	var m topMembers

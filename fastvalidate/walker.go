@@ -104,78 +104,12 @@ func (w *walker) scanFailed() {
 	w.res.add(Finding{Code: sc.err, Severity: SeverityError, Path: w.res.arenaString(start), Offset: sc.errOff, msg: msg, arg: arg})
 }
 
-// Tape access.
-
-func (w *walker) kind(n uint32) kind { return w.sc.tape[n].kind }
-
-// raw returns a string's text as written, escapes included.
-func (w *walker) raw(n uint32) []byte {
-	t := &w.sc.tape[n]
-	return w.b[t.start:t.end]
-}
-
-// text returns a string's decoded content. The slice is either the card's
-// own bytes or scratch that the next call to text overwrites.
-func (w *walker) text(n uint32) []byte {
-	t := &w.sc.tape[n]
-	if t.flags&flagEscaped == 0 {
-		return w.b[t.start:t.end]
-	}
-	w.valBuf = appendUnescaped(w.valBuf[:0], w.b[t.start:t.end])
-	return w.valBuf
-}
-
-// key returns a member name's decoded content, in scratch separate from text.
-func (w *walker) key(n uint32) []byte {
-	t := &w.sc.tape[n]
-	if t.flags&flagEscaped == 0 {
-		return w.b[t.start:t.end]
-	}
-	w.keyBuf = appendUnescaped(w.keyBuf[:0], w.b[t.start:t.end])
-	return w.keyBuf
-}
-
-// codePoints counts a string's Unicode code points.
-func (w *walker) codePoints(n uint32) int {
-	t := &w.sc.tape[n]
-	if t.flags&(flagEscaped|flagNonASCII) == 0 {
-		return int(t.end - t.start)
-	}
-	// The scanner has checked the UTF-8, so counting the bytes that start a
-	// code point is enough (utf8.RuneCount allocates on long text).
-	count := 0
-	for _, c := range w.text(n) {
-		if c&0xC0 != 0x80 {
-			count++
-		}
-	}
-	return count
-}
-
-// next returns the node after n's subtree.
-func (w *walker) next(n uint32) uint32 { return w.sc.next(n) }
-
-// end returns the node past container n's last descendant.
-func (w *walker) end(n uint32) uint32 { return w.sc.tape[n].end }
-
-// count returns the number of members or elements of container n. The tape
-// does not store it: the scanner's loop is faster without, and most checks
-// need only emptiness (see empty).
-func (w *walker) count(n uint32) int {
-	c := 0
-	step := w.next
-	if w.kind(n) == kindObject {
-		step = func(k uint32) uint32 { return w.next(k + 1) }
-	}
-	for x := n + 1; x < w.end(n); x = step(x) {
-		c++
-	}
-	return c
-}
-
-// empty reports whether container n has no member or element.
-func (w *walker) empty(n uint32) bool { return w.end(n) == n+1 }
-
+// The walker API: what every profile's checks use to read the tape. The
+// accessors that run for most nodes of a card (kind, next, name, str,
+// codePoints, want) are small enough to be inlined into the loops that
+// call them, and leave what is rare (escapes, non-ASCII text, a wrong
+// type) to a slow path out of line; TestWalker_Inlined holds them to it.
+//
 // Iterate an object's members with
 //
 //	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) { v := k + 1 ... }
@@ -184,18 +118,231 @@ func (w *walker) empty(n uint32) bool { return w.end(n) == n+1 }
 //
 //	for e := arr + 1; e < w.end(arr); e = w.next(e) { ... }
 
+// kind returns node n's JSON type.
+func (w *walker) kind(n uint32) kind { return w.sc.tape[n].kind }
+
+// next returns the node after n's subtree: its next sibling, or its
+// parent's end.
+func (w *walker) next(n uint32) uint32 { return w.sc.next(n) }
+
+// end returns the node past container n's last descendant.
+func (w *walker) end(n uint32) uint32 { return w.sc.tape[n].end }
+
+// empty reports whether container n has no member or element.
+func (w *walker) empty(n uint32) bool { return w.sc.tape[n].end == n+1 }
+
+// count returns the number of members or elements of container n. The tape
+// does not store it: the scanner's loop is faster without, and most checks
+// need only emptiness (see empty).
+func (w *walker) count(n uint32) int {
+	// An object's members step from name to name, past each value.
+	step := uint32(0)
+	if w.kind(n) == kindObject {
+		step = 1
+	}
+	c := 0
+	for x := n + 1; x < w.end(n); x = w.next(x + step) {
+		c++
+	}
+	return c
+}
+
+// raw returns a string's or a number's text as written, escapes included.
+func (w *walker) raw(n uint32) []byte {
+	t := &w.sc.tape[n]
+	return w.b[t.start:t.end]
+}
+
+// str returns string node n decoded. The slice is the card's own bytes, or
+// scratch that the next str call overwrites.
+func (w *walker) str(n uint32) []byte {
+	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 {
+		return w.b[t.start:t.end]
+	}
+	return w.strEscaped(n)
+}
+
+//go:noinline
+func (w *walker) strEscaped(n uint32) []byte {
+	w.valBuf = appendUnescaped(w.valBuf[:0], w.raw(n))
+	return w.valBuf
+}
+
+// name returns member name k decoded, in scratch apart from str's, so
+// that a name and a value may be held at once.
+func (w *walker) name(k uint32) []byte {
+	if t := &w.sc.tape[k]; t.flags&flagEscaped == 0 {
+		return w.b[t.start:t.end]
+	}
+	return w.nameEscaped(k)
+}
+
+//go:noinline
+func (w *walker) nameEscaped(k uint32) []byte {
+	w.keyBuf = appendUnescaped(w.keyBuf[:0], w.raw(k))
+	return w.keyBuf
+}
+
+// codePoints counts a string's Unicode code points.
+func (w *walker) codePoints(n uint32) int {
+	if t := &w.sc.tape[n]; t.flags&(flagEscaped|flagNonASCII) == 0 {
+		return int(t.end - t.start)
+	}
+	return w.codePointsSlow(n)
+}
+
+//go:noinline
+func (w *walker) codePointsSlow(n uint32) int {
+	// The scanner has checked the UTF-8, so counting the bytes that start a
+	// code point is enough (utf8.RuneCount allocates on long text).
+	count := 0
+	for _, c := range w.str(n) {
+		if c&0xC0 != 0x80 {
+			count++
+		}
+	}
+	return count
+}
+
+// emptyString reports whether string node n is "". Escapes never decode
+// to nothing, so the raw text is empty just when the decoded text is.
+func (w *walker) emptyString(n uint32) bool {
+	t := &w.sc.tape[n]
+	return t.end == t.start
+}
+
+// negative reports whether number node n has a leading minus.
+func (w *walker) negative(n uint32) bool { return w.sc.tape[n].flags&flagNeg != 0 }
+
 // member finds a member by name, returning its value node, or 0 if absent
 // (node 0 is the root and never a member value).
 func (w *walker) member(obj uint32, name string) uint32 {
 	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
-		if string(w.key(k)) == name {
+		if string(w.name(k)) == name {
 			return k + 1
 		}
 	}
 	return 0
 }
 
-func (w *walker) numberText(n uint32) []byte { return w.raw(n) }
+// same reports whether string nodes x and y decode to the same text.
+func (w *walker) same(x, y uint32) bool { return w.sc.sameString(w.b, x, y) }
+
+// stringsOnly reports whether node n is an array of strings only: then
+// every node of its subtree is a string.
+func (w *walker) stringsOnly(n uint32) bool {
+	tape := w.sc.tape
+	if tape[n].kind != kindArray {
+		return false
+	}
+	for e := n + 1; e < tape[n].end; e++ {
+		if tape[e].kind != kindString {
+			return false
+		}
+	}
+	return true
+}
+
+// equalsAny reports whether string node s, decoded, equals one of the
+// string nodes of set. Sets are short (skill ids or names), so comparing
+// with each is cheaper than any index.
+func (w *walker) equalsAny(set []uint32, s uint32) bool {
+	tape := w.sc.tape
+	t := &tape[s]
+	for _, n := range set {
+		u := &tape[n]
+		// Without escapes, different lengths are different strings.
+		if (t.flags|u.flags)&flagEscaped == 0 && t.end-t.start != u.end-u.start {
+			continue
+		}
+		if w.same(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindBoolean is what want takes for "true or false".
+const kindBoolean = kindTrue
+
+// want reports whether node n has kind k (kindBoolean: true or false),
+// reporting field.type if not.
+func (w *walker) want(n uint32, k kind) bool {
+	if w.sc.tape[n].kind == k {
+		return true
+	}
+	return w.wantSlow(n, k)
+}
+
+//go:noinline
+func (w *walker) wantSlow(n uint32, k kind) bool {
+	if k == kindBoolean && w.kind(n) == kindFalse {
+		return true
+	}
+	w.addTypeMismatch(n, k)
+	return false
+}
+
+// typeMessages holds "expected X, got Y" for every pair, so that a type
+// finding formats without allocating.
+var typeMessages = func() (t [8][8]string) {
+	for want := kindObject; want <= kindNull; want++ {
+		for got := kindObject; got <= kindNull; got++ {
+			t[want][got] = "expected " + kindName(want) + ", got " + kindName(got)
+		}
+	}
+	return t
+}()
+
+func (w *walker) addTypeMismatch(n uint32, want kind) {
+	w.add(CodeFieldType, n, typeMessages[want][w.kind(n)])
+}
+
+// schemaType is a JSON Schema type set, one bit per type.
+type schemaType uint8
+
+const (
+	tString schemaType = 1 << iota
+	tNumber
+	tInteger
+	tObject
+	tArray
+	tBoolean
+	tNull
+)
+
+// kindTypes maps a node's kind to its JSON Schema type; a number may be
+// an integer too, which wantType decides apart.
+var kindTypes = [8]schemaType{kindString: tString, kindNumber: tNumber, kindObject: tObject, kindArray: tArray, kindTrue: tBoolean, kindFalse: tBoolean, kindNull: tNull}
+
+var schemaTypeMessages = map[schemaType]string{
+	tString:          "type: expected string",
+	tNumber:          "type: expected number",
+	tInteger:         "type: expected integer",
+	tObject:          "type: expected object",
+	tArray:           "type: expected array",
+	tString | tNull:  "type: expected string or null",
+	tNumber | tNull:  "type: expected number or null",
+	tObject | tArray: "type: expected object or array",
+}
+
+// wantType is want for JSON Schema's type keyword: it reports whether node
+// n is of one of the types, reporting schema.type if not.
+func (w *walker) wantType(n uint32, types schemaType) bool {
+	if kindTypes[w.sc.tape[n].kind]&types != 0 {
+		return true
+	}
+	return w.wantTypeSlow(n, types)
+}
+
+//go:noinline
+func (w *walker) wantTypeSlow(n uint32, types schemaType) bool {
+	if types&tInteger != 0 && w.kind(n) == kindNumber && isIntegerNumber(w.raw(n)) {
+		return true
+	}
+	w.addGot(CodeSchemaType, n, schemaTypeMessages[types])
+	return false
+}
 
 // Findings.
 
