@@ -854,3 +854,7 @@ func (c *a2aCheck) snakeKey(k uint32, scope aliasScope) {
 		c.addSev(CodeA2AFieldName, c.severity(CodeA2AFieldName), k+1, a.msg, 0)
 	}
 }
+
+func (c *a2aCheck) url(n uint32, kind urlKind) {
+	c.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
+}

@@ -105,10 +105,13 @@ func (w *walker) scanFailed() {
 }
 
 // The walker API: what every profile's checks use to read the tape. The
-// accessors that run for most nodes of a card (kind, next, name, str,
-// codePoints, want) are small enough to be inlined into the loops that
-// call them, and leave what is rare (escapes, non-ASCII text, a wrong
-// type) to a slow path out of line; TestWalker_Inlined holds them to it.
+// accessors that run for most nodes and take no call (kind, next, end,
+// empty, raw, emptyString, negative) and the type checks (want,
+// wantType), whose rare case is out of line, are inlined into the loops
+// that call them; TestWalker_Inlined holds them to it. str, name and
+// codePoints are calls: with a call in them, even to an out-of-line rare
+// case, they cost the inliner 84 to 86 against its budget of 80
+// (go build -gcflags=-m=2), so they are written as one function each.
 //
 // Iterate an object's members with
 //
@@ -156,43 +159,31 @@ func (w *walker) raw(n uint32) []byte {
 // str returns string node n decoded. The slice is the card's own bytes, or
 // scratch that the next str call overwrites.
 func (w *walker) str(n uint32) []byte {
-	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 {
+	t := &w.sc.tape[n]
+	if t.flags&flagEscaped == 0 {
 		return w.b[t.start:t.end]
 	}
-	return w.strEscaped(n)
-}
-
-//go:noinline
-func (w *walker) strEscaped(n uint32) []byte {
-	w.valBuf = appendUnescaped(w.valBuf[:0], w.raw(n))
+	w.valBuf = appendUnescaped(w.valBuf[:0], w.b[t.start:t.end])
 	return w.valBuf
 }
 
 // name returns member name k decoded, in scratch apart from str's, so
 // that a name and a value may be held at once.
 func (w *walker) name(k uint32) []byte {
-	if t := &w.sc.tape[k]; t.flags&flagEscaped == 0 {
+	t := &w.sc.tape[k]
+	if t.flags&flagEscaped == 0 {
 		return w.b[t.start:t.end]
 	}
-	return w.nameEscaped(k)
-}
-
-//go:noinline
-func (w *walker) nameEscaped(k uint32) []byte {
-	w.keyBuf = appendUnescaped(w.keyBuf[:0], w.raw(k))
+	w.keyBuf = appendUnescaped(w.keyBuf[:0], w.b[t.start:t.end])
 	return w.keyBuf
 }
 
 // codePoints counts a string's Unicode code points.
 func (w *walker) codePoints(n uint32) int {
-	if t := &w.sc.tape[n]; t.flags&(flagEscaped|flagNonASCII) == 0 {
+	t := &w.sc.tape[n]
+	if t.flags&(flagEscaped|flagNonASCII) == 0 {
 		return int(t.end - t.start)
 	}
-	return w.codePointsSlow(n)
-}
-
-//go:noinline
-func (w *walker) codePointsSlow(n uint32) int {
 	// The scanner has checked the UTF-8, so counting the bytes that start a
 	// code point is enough (utf8.RuneCount allocates on long text).
 	count := 0
