@@ -161,6 +161,27 @@ func TestMiddleware_InvalidCardGets422Problem(t *testing.T) {
 	}
 }
 
+// A card the strict scan rejects was still judged by the middleware's
+// profile, and the problem says which.
+func TestMiddleware_SyntaxErrorNamesProfile(t *testing.T) {
+	for _, profile := range []string{"agentcard", "a2a/1.0", "ma2d"} {
+		h := &recordingHandler{}
+		rec := httptest.NewRecorder()
+		mustMiddleware(t, WithProfile(profile))(h).ServeHTTP(rec, post(strings.NewReader(`{"name":`), MediaType))
+		resp := rec.Result()
+		if resp.StatusCode != http.StatusUnprocessableEntity || h.called {
+			t.Fatalf("%s: status %d, handler called %v", profile, resp.StatusCode, h.called)
+		}
+		p := decodeProblem(t, resp, rec.Body.Bytes())
+		if want := "the agent card fails profile " + profile + ": 1 error, 0 warnings"; p.Profile != profile || p.Detail != want {
+			t.Errorf("%s: problem profile %q, detail %q; want %q, %q", profile, p.Profile, p.Detail, profile, want)
+		}
+		if len(p.Errors) != 1 || p.Errors[0].Rule != "json.syntax" {
+			t.Errorf("%s: errors %v, want one json.syntax", profile, p.Errors)
+		}
+	}
+}
+
 func equalFindings(a, b []finding) bool {
 	if len(a) != len(b) {
 		return false

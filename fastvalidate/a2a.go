@@ -60,10 +60,10 @@ func init() {
 		Rule{CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"},
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
-	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) { w.checkA2AForced(a2aV01) })
-	registerProfile("a2a/0.2", "A2A Agent Card 0.2.0 to 0.2.6", func(w *walker) { w.checkA2AForced(a2aV02) })
-	registerProfile("a2a/0.3", "A2A Agent Card 0.3", func(w *walker) { w.checkA2AForced(a2aV03) })
-	registerProfile("a2a/1.0", "A2A Agent Card 1.0", func(w *walker) { w.checkA2AForced(a2aV10) })
+	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
+	registerProfile("a2a/0.2", "A2A Agent Card 0.2.0 to 0.2.6", func(w *walker) string { return w.checkA2AForced(a2aV02) })
+	registerProfile("a2a/0.3", "A2A Agent Card 0.3", func(w *walker) string { return w.checkA2AForced(a2aV03) })
+	registerProfile("a2a/1.0", "A2A Agent Card 1.0", func(w *walker) string { return w.checkA2AForced(a2aV10) })
 }
 
 // a2aVersion is an A2A release the checks tell apart.
@@ -77,85 +77,6 @@ const (
 )
 
 var a2aProfileName = [...]string{a2aV01: "a2a/0.1", a2aV02: "a2a/0.2", a2aV03: "a2a/0.3", a2aV10: "a2a/1.0"}
-
-// topMembers holds the value nodes of the top-level members that profile
-// detection and the A2A checks look at; 0 means absent. One pass over the
-// card's keys fills it.
-type topMembers struct {
-	name, description, url, version, protocolVersion, provider    uint32
-	documentationURL, iconURL, capabilities, authentication       uint32
-	securitySchemes, security, securityRequirements               uint32
-	defaultInputModes, defaultOutputModes, skills, extendedCard   uint32
-	preferredTransport, additionalInterfaces, supportedInterfaces uint32
-	signatures                                                    uint32
-
-	agentID, invocation uint32 // the telltales of other profiles
-	snakeCase           bool   // some member is a snake_case spelling of an A2A name
-}
-
-func (w *walker) collectTop(m *topMembers) {
-	tape, b := w.sc.tape, w.b
-	for k := uint32(1); k < tape[0].end; k = skip(tape, k+1) {
-		v := k + 1
-		t := &tape[k]
-		name := b[t.start:t.end]
-		if t.flags&flagEscaped != 0 {
-			name = w.key(k)
-		}
-		switch string(name) {
-		case "name":
-			m.name = v
-		case "description":
-			m.description = v
-		case "url":
-			m.url = v
-		case "version":
-			m.version = v
-		case "protocolVersion":
-			m.protocolVersion = v
-		case "provider":
-			m.provider = v
-		case "documentationUrl":
-			m.documentationURL = v
-		case "iconUrl":
-			m.iconURL = v
-		case "capabilities":
-			m.capabilities = v
-		case "authentication":
-			m.authentication = v
-		case "securitySchemes":
-			m.securitySchemes = v
-		case "security":
-			m.security = v
-		case "securityRequirements":
-			m.securityRequirements = v
-		case "defaultInputModes":
-			m.defaultInputModes = v
-		case "defaultOutputModes":
-			m.defaultOutputModes = v
-		case "skills":
-			m.skills = v
-		case "supportsAuthenticatedExtendedCard":
-			m.extendedCard = v
-		case "preferredTransport":
-			m.preferredTransport = v
-		case "additionalInterfaces":
-			m.additionalInterfaces = v
-		case "supportedInterfaces":
-			m.supportedInterfaces = v
-		case "signatures":
-			m.signatures = v
-		case "agent_id":
-			m.agentID = v
-		case "invocation":
-			m.invocation = v
-		default:
-			if snakeAliasOf(name, inCard) != nil {
-				m.snakeCase = true
-			}
-		}
-	}
-}
 
 // Where a snake_case alias may stand: a name is only reported in the
 // object whose camelCase member it spells.
@@ -242,45 +163,51 @@ var snakeAliases = func() []snakeAlias {
 	return list
 }()
 
-func checkA2A(w *walker) {
+func checkA2A(w *walker) string {
 	var m topMembers
 	w.collectTop(&m)
-	w.checkA2ADetected(&m)
+	return w.checkA2ADetected(&m)
 }
 
-// checkA2ADetected judges a card by the version its members claim:
+// checkA2ADetected judges a card by the version its members claim.
+func (w *walker) checkA2ADetected(m *topMembers) string {
+	ver, named := w.a2aVersionOf(m)
+	if !named {
+		w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x); the card is judged by its other members")
+	}
+	return w.checkA2AVersion(ver, m)
+}
+
+// a2aVersionOf returns the version a card's members claim:
 // supportedInterfaces means 1.0; otherwise protocolVersion names a release;
 // otherwise securitySchemes or security mean 0.2 and authentication 0.1. A
-// card with none of these is judged as 0.2.0-0.2.4, the releases that had
-// neither authentication nor protocolVersion.
-func (w *walker) checkA2ADetected(m *topMembers) {
-	ver := a2aVersion(0)
+// card with none of these is 0.2.0-0.2.4, the releases that had neither
+// authentication nor protocolVersion. named is false when protocolVersion
+// is a string that names no release.
+func (w *walker) a2aVersionOf(m *topMembers) (ver a2aVersion, named bool) {
+	named = true
 	switch {
 	case m.supportedInterfaces != 0:
-		ver = a2aV10
+		return a2aV10, true
 	case m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString:
-		ver = protocolRelease(w.text(m.protocolVersion))
-		if ver == 0 {
-			w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x); the card is judged by its other members")
+		if ver = protocolRelease(w.str(m.protocolVersion)); ver != 0 {
+			return ver, true
 		}
+		named = false
 	}
-	if ver == 0 {
-		switch {
-		case m.securitySchemes != 0 || m.security != 0:
-			ver = a2aV02
-		case m.authentication != 0:
-			ver = a2aV01
-		default:
-			ver = a2aV02
-		}
+	switch {
+	case m.securitySchemes != 0 || m.security != 0:
+		return a2aV02, named
+	case m.authentication != 0:
+		return a2aV01, named
 	}
-	w.checkA2AVersion(ver, m)
+	return a2aV02, named
 }
 
-func (w *walker) checkA2AForced(ver a2aVersion) {
+func (w *walker) checkA2AForced(ver a2aVersion) string {
 	var m topMembers
 	w.collectTop(&m)
-	w.checkA2AVersion(ver, &m)
+	return w.checkA2AVersion(ver, &m)
 }
 
 // protocolRelease maps a protocolVersion to the release it names: "0.3",
@@ -356,19 +283,16 @@ var requiredByVersion = [...]uint16{
 	a2aV10: reqName | reqDescription | reqSupportedInterfaces | reqVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
 }
 
-// a2aCheck carries what the checks of one card share. tape and b are the
-// walker's, held here so that the loops load them once.
+// a2aCheck carries what the checks of one card share: the walker, whose
+// API its methods use as their own, the version and the top-level members.
 type a2aCheck struct {
-	w    *walker
-	tape []node
-	b    []byte
-	ver  a2aVersion
-	m    *topMembers
+	*walker
+	ver a2aVersion
+	m   *topMembers
 }
 
-func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
-	w.res.Profile = a2aProfileName[ver]
-	c := a2aCheck{w: w, tape: w.sc.tape, b: w.b, ver: ver, m: m}
+func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
+	c := a2aCheck{walker: w, ver: ver, m: m}
 	req := requiredByVersion[ver]
 	present := [...]uint32{m.name, m.description, m.url, m.supportedInterfaces, m.version, m.protocolVersion, m.capabilities, m.defaultInputModes, m.defaultOutputModes, m.skills}
 	// One bit per member, set without a branch: which are there differs
@@ -387,26 +311,26 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	}
 	v10 := ver == a2aV10
 
-	if !c.goodText(m.name) || !c.goodText(m.description) || !c.goodText(m.version) {
-		c.text(m.name, req&reqName != 0)
-		c.text(m.description, req&reqDescription != 0)
-		c.text(m.version, req&reqVersion != 0)
+	if !c.goodString(m.name) || !c.goodString(m.description) || !c.goodString(m.version) {
+		c.checkString(m.name, req&reqName != 0)
+		c.checkString(m.description, req&reqDescription != 0)
+		c.checkString(m.version, req&reqVersion != 0)
 	}
 	if !v10 {
-		if c.goodText(m.url) || c.text(m.url, true) {
+		if c.goodString(m.url) || c.checkString(m.url, true) {
 			c.url(m.url, urlEndpoint)
 		}
-		if ver >= a2aV02 && !c.goodText(m.protocolVersion) {
-			c.text(m.protocolVersion, req&reqProtocolVersion != 0)
+		if ver >= a2aV02 && !c.goodString(m.protocolVersion) {
+			c.checkString(m.protocolVersion, req&reqProtocolVersion != 0)
 		}
 	}
 	if c.present(m.provider) && c.want(m.provider, kindObject) {
 		c.provider(m.provider)
 	}
-	if c.optText(m.documentationURL) {
+	if c.checkOptionalString(m.documentationURL) {
 		c.url(m.documentationURL, urlWeb)
 	}
-	if ver >= a2aV02 && c.optText(m.iconURL) {
+	if ver >= a2aV02 && c.checkOptionalString(m.iconURL) {
 		c.url(m.iconURL, urlWeb)
 	}
 	// Required members are never "absent as null": null is a type error.
@@ -456,6 +380,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) {
 	if m.snakeCase {
 		c.snakeCase(0, inCard)
 	}
+	return a2aProfileName[ver]
 }
 
 // present reports whether an optional member is there and not null. null
@@ -465,7 +390,7 @@ func (c *a2aCheck) present(n uint32) bool {
 	if n == 0 {
 		return false
 	}
-	if c.tape[n].kind != kindNull {
+	if c.kind(n) != kindNull {
 		return true
 	}
 	c.null(n)
@@ -474,72 +399,72 @@ func (c *a2aCheck) present(n uint32) bool {
 
 func (c *a2aCheck) null(n uint32) {
 	if c.ver != a2aV01 {
-		c.w.add(CodeA2ANull, n, "optional member is null; leave it out instead")
+		c.add(CodeA2ANull, n, "optional member is null; leave it out instead")
 	}
 }
 
-// text checks a string member and reports whether it holds one to look at
+// checkString checks a string member and reports whether it holds one to look at
 // further. A required member that is null is a type error; 1.0 also
 // rejects an empty required string, which proto3 cannot tell from absent.
-func (c *a2aCheck) text(n uint32, required bool) bool {
-	return c.textOf(n, required, CodeA2ARequired)
+func (c *a2aCheck) checkString(n uint32, required bool) bool {
+	return c.checkStringAs(n, required, CodeA2ARequired)
 }
 
-func (c *a2aCheck) textOf(n uint32, required bool, code Code) bool {
+func (c *a2aCheck) checkStringAs(n uint32, required bool, code Code) bool {
 	if n == 0 {
 		return false
 	}
-	if t := &c.tape[n]; t.kind == kindString && (t.end != t.start || !required || c.ver != a2aV10) {
+	if c.kind(n) == kindString && (!required || c.ver != a2aV10 || !c.emptyString(n)) {
 		return true
 	}
-	return c.badText(n, required, code)
+	return c.badString(n, required, code)
 }
 
-// badText reports what keeps member n, which is no non-empty string, from
+// badString reports what keeps member n, which is no non-empty string, from
 // being a string to look at further.
-func (c *a2aCheck) badText(n uint32, required bool, code Code) bool {
+func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
 	if !required && !c.present(n) {
 		return false
 	}
 	if !c.want(n, kindString) {
 		return false
 	}
-	c.w.add(code, n, "required string is empty")
+	c.add(code, n, "required string is empty")
 	return false
 }
 
-// requiredText checks member n of object obj, which the version requires,
+// checkRequiredString checks member n of object obj, which the version requires,
 // reporting a missing or empty one under code.
-func (c *a2aCheck) requiredText(obj, n uint32, code Code, name string) bool {
+func (c *a2aCheck) checkRequiredString(obj, n uint32, code Code, name string) bool {
 	if n == 0 {
-		c.w.addMissing(code, obj, name)
+		c.addMissing(code, obj, name)
 		return false
 	}
-	return c.textOf(n, true, code)
+	return c.checkStringAs(n, true, code)
 }
 
-// optText is text(n, false) with the common cases inline.
-func (c *a2aCheck) optText(n uint32) bool {
+// checkOptionalString is checkString(n, false) with the common cases
+// first.
+func (c *a2aCheck) checkOptionalString(n uint32) bool {
 	if n == 0 {
 		return false
 	}
-	if c.tape[n].kind == kindString {
+	if c.kind(n) == kindString {
 		return true
 	}
-	return c.badText(n, false, CodeA2ARequired)
+	return c.badString(n, false, CodeA2ARequired)
 }
 
-// goodText reports whether member n is a string that even a required
-// member may be, so that requiredText would report nothing.
-func (c *a2aCheck) goodText(n uint32) bool {
-	t := &c.tape[n]
-	return n != 0 && t.kind == kindString && (t.end != t.start || c.ver != a2aV10)
+// goodString reports whether member n is a string that even a required
+// member may be, so that checkRequiredString would report nothing.
+func (c *a2aCheck) goodString(n uint32) bool {
+	return n != 0 && c.kind(n) == kindString && (c.ver != a2aV10 || !c.emptyString(n))
 }
 
-// stringArray checks an array of strings and reports whether it is one.
+// checkStringArray checks an array of strings and reports whether it is one.
 // A required 1.0 array must not be empty.
-func (c *a2aCheck) stringArray(n uint32, required bool) bool {
-	w := c.w
+func (c *a2aCheck) checkStringArray(n uint32, required bool) bool {
+	w := c.walker
 	if !c.want(n, kindArray) {
 		return false
 	}
@@ -547,12 +472,8 @@ func (c *a2aCheck) stringArray(n uint32, required bool) bool {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	ok := true
-	tape := c.tape
-	for e, end := n+1, tape[n].end; e < end; e = skip(tape, e) {
-		if tape[e].kind != kindString {
-			w.addTypeMismatch(e, kindString)
-			ok = false
-		}
+	for e, end := n+1, c.end(n); e < end; e = c.next(e) {
+		ok = c.want(e, kindString) && ok
 	}
 	return ok
 }
@@ -566,17 +487,15 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if !c.want(n, kindArray) {
 		return
 	}
-	w, tape, b := c.w, c.tape, c.b
+	w := c.walker
 	if required && c.ver == a2aV10 && c.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	for e, end := n+1, tape[n].end; e < end; e = skip(tape, e) {
-		switch t := &tape[e]; {
-		case t.kind != kindString:
-			w.addTypeMismatch(e, kindString)
+	for e, end := n+1, c.end(n); e < end; e = c.next(e) {
+		switch {
+		case !c.want(e, kindString):
 		case c.ver == a2aV01:
-		case t.flags&flagEscaped == 0 && isMediaType(b[t.start:t.end]):
-		case t.flags&flagEscaped == 0 || !isMediaType(w.text(e)):
+		case !isMediaType(c.str(e)):
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}
@@ -585,53 +504,45 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 func (c *a2aCheck) provider(p uint32) {
 	var org, url uint32
 	for k, end := p+1, c.end(p); k < end; k = c.next(k + 1) {
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
+		switch string(c.name(k)) {
 		case "organization":
 			org = k + 1
 		case "url":
 			url = k + 1
 		}
 	}
-	if !c.goodText(org) {
-		c.requiredText(p, org, CodeA2ARequired, "organization")
+	if !c.goodString(org) {
+		c.checkRequiredString(p, org, CodeA2ARequired, "organization")
 	}
 	if c.ver == a2aV01 {
-		if c.optText(url) {
+		if c.checkOptionalString(url) {
 			c.url(url, urlWeb)
 		}
 		return
 	}
-	if c.goodText(url) || c.requiredText(p, url, CodeA2ARequired, "url") {
+	if c.goodString(url) || c.checkRequiredString(p, url, CodeA2ARequired, "url") {
 		c.url(url, urlWeb)
 	}
 }
 
 func (c *a2aCheck) capabilities(caps uint32) {
-	w := c.w
+	w := c.walker
 	for k, end := caps+1, c.end(caps); k < end; k = c.next(k + 1) {
 		v := k + 1
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
+		switch string(c.name(k)) {
 		case "streaming", "pushNotifications":
 			if c.present(v) {
-				c.wantBool(v)
+				c.want(v, kindBoolean)
 			}
 		case "stateTransitionHistory":
 			if c.ver == a2aV10 {
 				w.add(CodeA2ARemoved, v, "stateTransitionHistory was removed in 1.0")
 			} else if c.present(v) {
-				c.wantBool(v)
+				c.want(v, kindBoolean)
 			}
 		case "extendedAgentCard":
 			if c.ver == a2aV10 && c.present(v) {
-				c.wantBool(v)
+				c.want(v, kindBoolean)
 			}
 		case "extensions":
 			if c.ver >= a2aV02 && c.present(v) && c.want(v, kindArray) {
@@ -651,18 +562,14 @@ func (c *a2aCheck) extension(x uint32) {
 	var uri uint32
 	for k, end := x+1, c.end(x); k < end; k = c.next(k + 1) {
 		v := k + 1
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
+		switch string(c.name(k)) {
 		case "uri":
 			uri = v
 		case "description":
-			c.optText(v)
+			c.checkOptionalString(v)
 		case "required":
 			if c.present(v) {
-				c.wantBool(v)
+				c.want(v, kindBoolean)
 			}
 		case "params":
 			if c.present(v) {
@@ -672,32 +579,28 @@ func (c *a2aCheck) extension(x uint32) {
 	}
 	// The 0.x schemas require uri; the 1.0 proto does not mark it, but an
 	// extension without one names nothing.
-	if c.goodText(uri) || c.requiredText(x, uri, CodeA2ARequired, "uri") {
+	if c.goodString(uri) || c.checkRequiredString(x, uri, CodeA2ARequired, "uri") {
 		c.url(uri, urlIdentifier)
 	}
 }
 
 func (c *a2aCheck) authentication(a uint32) {
-	w := c.w
+	w := c.walker
 	var schemes uint32
 	for k, end := a+1, c.end(a); k < end; k = c.next(k + 1) {
 		v := k + 1
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
+		switch string(c.name(k)) {
 		case "schemes":
 			schemes = v
 		case "credentials":
-			c.optText(v)
+			c.checkOptionalString(v)
 		}
 	}
 	if schemes == 0 {
 		w.addMissing(CodeA2ARequired, a, "schemes")
 		return
 	}
-	c.stringArray(schemes, false)
+	c.checkStringArray(schemes, false)
 }
 
 // maxSeenSkills bounds the skill ids skills keeps for the uniqueness
@@ -705,23 +608,17 @@ func (c *a2aCheck) authentication(a uint32) {
 const maxSeenSkills = 32
 
 func (c *a2aCheck) skills(arr uint32) {
-	w, tape, b := c.w, c.tape, c.b
+	w := c.walker
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	for s, end := arr+1, tape[arr].end; s < end; s = skip(tape, s) {
-		if tape[s].kind != kindObject {
-			w.addTypeMismatch(s, kindObject)
+	for s, end := arr+1, c.end(arr); s < end; s = c.next(s) {
+		if !c.want(s, kindObject) {
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k, end := s+1, tape[s].end; k < end; {
+		for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
 			v := k + 1
-			t := &tape[k]
-			key := b[t.start:t.end]
-			if t.flags&flagEscaped != 0 {
-				key = w.key(k)
-			}
-			switch string(key) {
+			switch string(c.name(k)) {
 			case "id":
 				id = v
 			case "name":
@@ -731,8 +628,8 @@ func (c *a2aCheck) skills(arr uint32) {
 			case "tags":
 				tags = v
 			case "examples":
-				if !stringsOnly(tape, v) && c.present(v) {
-					c.stringArray(v, false)
+				if !c.stringsOnly(v) && c.present(v) {
+					c.checkStringArray(v, false)
 				}
 			case "inputModes", "outputModes":
 				c.modes(v, false)
@@ -748,41 +645,42 @@ func (c *a2aCheck) skills(arr uint32) {
 			default:
 				c.snakeKey(k, inSkill)
 			}
-			k = skip(tape, v)
 		}
 		if c.ver == a2aV01 {
-			if !c.goodText(id) || !c.goodText(name) {
-				c.requiredText(s, id, CodeA2ARequired, "id")
-				c.requiredText(s, name, CodeA2ARequired, "name")
+			if !c.goodString(id) || !c.goodString(name) {
+				c.checkRequiredString(s, id, CodeA2ARequired, "id")
+				c.checkRequiredString(s, name, CodeA2ARequired, "name")
 			}
-			if desc != 0 && tape[desc].kind != kindString {
-				c.text(desc, false)
+			if desc != 0 && c.kind(desc) != kindString {
+				c.checkString(desc, false)
 			}
-			if tags != 0 && !stringsOnly(tape, tags) && c.present(tags) {
-				c.stringArray(tags, false)
+			if tags != 0 && !c.stringsOnly(tags) && c.present(tags) {
+				c.checkStringArray(tags, false)
 			}
 		} else {
-			if !c.goodText(id) || !c.goodText(name) || !c.goodText(desc) {
-				c.requiredText(s, id, CodeA2ARequired, "id")
-				c.requiredText(s, name, CodeA2ARequired, "name")
-				c.requiredText(s, desc, CodeA2ARequired, "description")
+			if !c.goodString(id) || !c.goodString(name) || !c.goodString(desc) {
+				c.checkRequiredString(s, id, CodeA2ARequired, "id")
+				c.checkRequiredString(s, name, CodeA2ARequired, "name")
+				c.checkRequiredString(s, desc, CodeA2ARequired, "description")
 			}
 			switch {
 			case tags == 0:
 				w.addMissing(CodeA2ARequired, s, "tags")
-			case stringsOnly(tape, tags) && (c.ver != a2aV10 || tape[tags].end != tags+1):
-			case tape[tags].kind == kindNull:
+			case c.stringsOnly(tags) && (c.ver != a2aV10 || c.end(tags) != tags+1):
+			case c.kind(tags) == kindNull:
 				w.addTypeMismatch(tags, kindArray)
 			default:
-				c.stringArray(tags, true)
+				c.checkStringArray(tags, true)
 			}
 		}
 		// Every version calls the id unique within the agent.
-		if id == 0 || tape[id].kind != kindString {
+		if id == 0 || c.kind(id) != kindString {
 			continue
 		}
 		if nseen <= len(seen) {
-			c.uniqueAmong(seen[:nseen], id)
+			if c.equalsAny(seen[:nseen], id) {
+				w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
+			}
 		} else {
 			c.uniqueSkillID(arr, s, id)
 		}
@@ -793,48 +691,15 @@ func (c *a2aCheck) skills(arr uint32) {
 	}
 }
 
-// stringsOnly reports whether node n is an array of strings only: then
-// every node of its subtree is a string.
-func stringsOnly(tape []node, n uint32) bool {
-	if tape[n].kind != kindArray {
-		return false
-	}
-	for e := n + 1; e < tape[n].end; e++ {
-		if tape[e].kind != kindString {
-			return false
-		}
-	}
-	return true
-}
-
-// uniqueAmong reports id when one of the earlier skills' ids is the same.
-// Skills are few, so comparing with each earlier one is cheaper than any
-// index.
-func (c *a2aCheck) uniqueAmong(earlier []uint32, id uint32) {
-	tape, b := c.tape, c.b
-	t := &tape[id]
-	for _, e := range earlier {
-		u := &tape[e]
-		// Without escapes, different lengths are different ids.
-		if (t.flags|u.flags)&flagEscaped == 0 && t.end-t.start != u.end-u.start {
-			continue
-		}
-		if c.w.sc.sameString(b, e, id) {
-			c.w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
-			return
-		}
-	}
-}
-
 // uniqueSkillID reports id when an earlier skill of arr, before s, has
 // the same one, looking each one's id up.
 func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
-	w := c.w
+	w := c.walker
 	for p := arr + 1; p < s; p = c.next(p) {
-		if c.tape[p].kind != kindObject {
+		if c.kind(p) != kindObject {
 			continue
 		}
-		if q := w.member(p, "id"); q != 0 && c.tape[q].kind == kindString && w.sc.sameString(w.b, q, id) {
+		if q := w.member(p, "id"); q != 0 && c.kind(q) == kindString && w.same(q, id) {
 			w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
 			return
 		}
@@ -844,7 +709,7 @@ func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
 // supportedInterfaces checks the 1.0 list of interfaces, the first of
 // which is the preferred one.
 func (c *a2aCheck) supportedInterfaces(arr uint32) {
-	w := c.w
+	w := c.walker
 	if c.empty(arr) {
 		w.add(CodeA2ARequired, arr, "supportedInterfaces must hold at least one interface")
 	}
@@ -855,11 +720,7 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 		var url, binding, version uint32
 		for k, end := e+1, c.end(e); k < end; k = c.next(k + 1) {
 			v := k + 1
-			key, plain := c.rawKey(k)
-			if !plain {
-				key = c.decodedKey(k)
-			}
-			switch string(key) {
+			switch string(c.name(k)) {
 			case "url":
 				url = v
 			case "protocolBinding":
@@ -867,21 +728,21 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 			case "protocolVersion":
 				version = v
 			case "tenant":
-				c.optText(v)
+				c.checkOptionalString(v)
 			default:
 				c.snakeKey(k, inInterface)
 			}
 		}
-		if c.goodText(url) || c.requiredText(e, url, CodeA2AInterface, "url") {
+		if c.goodString(url) || c.checkRequiredString(e, url, CodeA2AInterface, "url") {
 			c.url(url, urlEndpoint)
 		}
-		if c.goodText(binding) || c.requiredText(e, binding, CodeA2AInterface, "protocolBinding") {
+		if c.goodString(binding) || c.checkRequiredString(e, binding, CodeA2AInterface, "protocolBinding") {
 			c.transport(binding)
 		}
-		if !c.goodText(version) {
-			c.requiredText(e, version, CodeA2AInterface, "protocolVersion")
+		if !c.goodString(version) {
+			c.checkRequiredString(e, version, CodeA2AInterface, "protocolVersion")
 		} else if protocolRelease(c.str(version)) == 0 {
-			c.w.addGot(CodeA2AProtocolVersion, version, "protocolVersion names no A2A release that has the member")
+			c.addGot(CodeA2AProtocolVersion, version, "protocolVersion names no A2A release that has the member")
 		}
 	}
 }
@@ -894,21 +755,17 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 		}
 		var url, transport uint32
 		for k, end := e+1, c.end(e); k < end; k = c.next(k + 1) {
-			key, plain := c.rawKey(k)
-			if !plain {
-				key = c.decodedKey(k)
-			}
-			switch string(key) {
+			switch string(c.name(k)) {
 			case "url":
 				url = k + 1
 			case "transport":
 				transport = k + 1
 			}
 		}
-		if c.goodText(url) || c.requiredText(e, url, CodeA2AInterface, "url") {
+		if c.goodString(url) || c.checkRequiredString(e, url, CodeA2AInterface, "url") {
 			c.url(url, urlEndpoint)
 		}
-		if c.goodText(transport) || c.requiredText(e, transport, CodeA2AInterface, "transport") {
+		if c.goodString(transport) || c.checkRequiredString(e, transport, CodeA2AInterface, "transport") {
 			c.transport(transport)
 		}
 	}
@@ -920,7 +777,7 @@ func (c *a2aCheck) transport(n uint32) {
 	switch string(c.str(n)) {
 	case "JSONRPC", "GRPC", "HTTP+JSON":
 	default:
-		c.w.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON")
+		c.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON")
 	}
 }
 
@@ -928,9 +785,9 @@ func (c *a2aCheck) transport(n uint32) {
 func (c *a2aCheck) transports0x() {
 	m := c.m
 	if c.present(m.extendedCard) {
-		c.wantBool(m.extendedCard)
+		c.want(m.extendedCard, kindBoolean)
 	}
-	if c.text(m.preferredTransport, false) {
+	if c.checkString(m.preferredTransport, false) {
 		c.transport(m.preferredTransport)
 	}
 	if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, kindArray) {
@@ -942,11 +799,11 @@ func (c *a2aCheck) transports0x() {
 // they are there for 0.x clients, which read them as such.
 func (c *a2aCheck) legacy() {
 	m := c.m
-	if c.optText(m.url) {
+	if c.checkOptionalString(m.url) {
 		c.url(m.url, urlEndpoint)
 	}
-	if c.optText(m.protocolVersion) && protocolRelease(c.str(m.protocolVersion)) == 0 {
-		c.w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member")
+	if c.checkOptionalString(m.protocolVersion) && protocolRelease(c.str(m.protocolVersion)) == 0 {
+		c.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member")
 	}
 	if c.present(m.security) {
 		c.requirements0x(m.security)
@@ -964,7 +821,7 @@ func (c *a2aCheck) hybrid() bool {
 	}
 	legacy := [...]uint32{m.url, m.preferredTransport, m.additionalInterfaces, m.protocolVersion, m.security, m.extendedCard}
 	names := [...]string{"url", "preferredTransport", "additionalInterfaces", "protocolVersion", "security", "supportsAuthenticatedExtendedCard"}
-	w := c.w
+	w := c.walker
 	start := -1
 	for i, n := range legacy {
 		if n == 0 {
@@ -993,7 +850,11 @@ func (c *a2aCheck) snakeCase(obj uint32, scope aliasScope) {
 
 // snakeKey reports member k if its name is a snake_case alias.
 func (c *a2aCheck) snakeKey(k uint32, scope aliasScope) {
-	if a := snakeAliasOf(c.key(k), scope); a != nil && c.ver >= a.since {
-		c.w.addSev(CodeA2AFieldName, c.w.severity(CodeA2AFieldName), k+1, a.msg, 0)
+	if a := snakeAliasOf(c.name(k), scope); a != nil && c.ver >= a.since {
+		c.addSev(CodeA2AFieldName, c.severity(CodeA2AFieldName), k+1, a.msg, 0)
 	}
+}
+
+func (c *a2aCheck) url(n uint32, kind urlKind) {
+	c.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
 }

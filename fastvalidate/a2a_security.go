@@ -19,108 +19,62 @@ func (c *a2aCheck) securitySchemes(obj uint32) {
 	}
 }
 
-func (c *a2aCheck) scheme0x(s uint32) {
-	w := c.w
-	var typ, in, name, scheme, flows, oidc, metadata uint32
-	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
-		v := k + 1
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
-		case "type":
-			typ = v
-		case "in":
-			in = v
-		case "name":
-			name = v
-		case "scheme":
-			scheme = v
-		case "flows":
-			flows = v
-		case "openIdConnectUrl":
-			oidc = v
-		case "oauth2MetadataUrl":
-			metadata = v
-		case "description", "bearerFormat":
-			c.text(v, false)
-		default:
-			c.snakeKey(k, inSchemeBody)
-		}
-	}
-	if !c.requiredText(s, typ, CodeA2ASecurityScheme, "type") {
-		return
-	}
-	switch string(c.str(typ)) {
-	case "apiKey":
-		if c.requiredText(s, in, CodeA2ASecurityScheme, "in") {
-			c.apiKeyLocation(in)
-		}
-		c.requiredText(s, name, CodeA2ASecurityScheme, "name")
-	case "http":
-		c.requiredText(s, scheme, CodeA2ASecurityScheme, "scheme")
-	case "oauth2":
-		if flows == 0 {
-			w.addMissing(CodeA2ASecurityScheme, s, "flows")
-		} else if c.want(flows, kindObject) {
-			c.flows(flows)
-		}
-		if c.ver >= a2aV03 && c.text(metadata, false) {
-			c.url(metadata, urlEndpoint)
-		}
-	case "openIdConnect":
-		if c.requiredText(s, oidc, CodeA2ASecurityScheme, "openIdConnectUrl") {
-			c.url(oidc, urlEndpoint)
-		}
-	case "mutualTLS":
-		if c.ver < a2aV03 {
-			w.addGot(CodeA2ASecurityScheme, typ, "type mutualTLS arrived in 0.3")
-		}
-	default:
-		w.addGot(CodeA2ASecurityScheme, typ, "type is none of apiKey, http, oauth2, openIdConnect, mutualTLS")
-	}
-}
-
-func (c *a2aCheck) apiKeyLocation(n uint32) {
-	switch string(c.str(n)) {
-	case "cookie", "header", "query":
-	default:
-		c.w.addGot(CodeA2ASecurityScheme, n, "API key location is none of cookie, header, query")
-	}
-}
-
-// The members of a 1.0 scheme wrapper, one of which it must hold.
+// Security scheme types, as 0.x's type names them and 1.0's wrapper
+// member does.
 const (
-	scheme10APIKey = iota + 1
-	scheme10HTTP
-	scheme10OAuth2
-	scheme10OIDC
-	scheme10MTLS
+	schemeAPIKey = iota + 1
+	schemeHTTP
+	schemeOAuth2
+	schemeOIDC
+	schemeMTLS
 )
 
+func (c *a2aCheck) scheme0x(s uint32) {
+	body := c.readScheme(s)
+	typ := body.typ
+	if !c.checkRequiredString(s, typ, CodeA2ASecurityScheme, "type") {
+		return
+	}
+	which := 0
+	switch string(c.str(typ)) {
+	case "apiKey":
+		which = schemeAPIKey
+	case "http":
+		which = schemeHTTP
+	case "oauth2":
+		which = schemeOAuth2
+	case "openIdConnect":
+		which = schemeOIDC
+	case "mutualTLS":
+		if c.ver < a2aV03 {
+			c.addGot(CodeA2ASecurityScheme, typ, "type mutualTLS arrived in 0.3")
+		}
+		return
+	default:
+		c.addGot(CodeA2ASecurityScheme, typ, "type is none of apiKey, http, oauth2, openIdConnect, mutualTLS")
+		return
+	}
+	c.checkScheme(s, which, &body)
+}
+
 func (c *a2aCheck) scheme10(s uint32) {
-	w := c.w
+	w := c.walker
 	held := 0
 	legacy := false
 	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
 		v := k + 1
 		which := 0
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
+		switch string(c.name(k)) {
 		case "apiKeySecurityScheme":
-			which = scheme10APIKey
+			which = schemeAPIKey
 		case "httpAuthSecurityScheme":
-			which = scheme10HTTP
+			which = schemeHTTP
 		case "oauth2SecurityScheme":
-			which = scheme10OAuth2
+			which = schemeOAuth2
 		case "openIdConnectSecurityScheme":
-			which = scheme10OIDC
+			which = schemeOIDC
 		case "mtlsSecurityScheme":
-			which = scheme10MTLS
+			which = schemeMTLS
 		case "type":
 			legacy = true
 		default:
@@ -131,7 +85,8 @@ func (c *a2aCheck) scheme10(s uint32) {
 		}
 		held++
 		if c.present(v) && c.want(v, kindObject) {
-			c.inner10(v, which)
+			body := c.readScheme(v)
+			c.checkScheme(v, which, &body)
 		}
 	}
 	switch {
@@ -144,55 +99,82 @@ func (c *a2aCheck) scheme10(s uint32) {
 	}
 }
 
-func (c *a2aCheck) inner10(s uint32, which int) {
-	w := c.w
-	var location, name, scheme, flows, oidc, metadata uint32
+// schemeBody holds the value nodes of the members of a security scheme's
+// body, 0.x or wrapped in 1.0, that its type requires; 0 means absent.
+type schemeBody struct {
+	typ, location, name, scheme, flows, oidc, metadata uint32
+}
+
+// readScheme collects the members of scheme s, checking on the way those
+// any scheme may hold.
+func (c *a2aCheck) readScheme(s uint32) (body schemeBody) {
+	// The API key's place: "in" in 0.x (OpenAPI), "location" in 1.0.
+	location := "in"
+	if c.ver == a2aV10 {
+		location = "location"
+	}
 	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
 		v := k + 1
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
-		case "location":
-			location = v
+		switch string(c.name(k)) {
+		case "type":
+			body.typ = v
 		case "name":
-			name = v
+			body.name = v
 		case "scheme":
-			scheme = v
+			body.scheme = v
 		case "flows":
-			flows = v
+			body.flows = v
 		case "openIdConnectUrl":
-			oidc = v
+			body.oidc = v
 		case "oauth2MetadataUrl":
-			metadata = v
+			body.metadata = v
 		case "description", "bearerFormat":
-			c.text(v, false)
+			c.checkString(v, false)
+		case location:
+			body.location = v
 		default:
 			c.snakeKey(k, inSchemeBody)
 		}
 	}
+	return body
+}
+
+// checkScheme checks scheme s of a type for the members that type needs.
+func (c *a2aCheck) checkScheme(s uint32, which int, body *schemeBody) {
 	switch which {
-	case scheme10APIKey:
-		if c.requiredText(s, location, CodeA2ASecurityScheme, "location") {
-			c.apiKeyLocation(location)
+	case schemeAPIKey:
+		name := "in"
+		if c.ver == a2aV10 {
+			name = "location"
 		}
-		c.requiredText(s, name, CodeA2ASecurityScheme, "name")
-	case scheme10HTTP:
-		c.requiredText(s, scheme, CodeA2ASecurityScheme, "scheme")
-	case scheme10OAuth2:
-		if flows == 0 {
-			w.addMissing(CodeA2ASecurityScheme, s, "flows")
-		} else if c.want(flows, kindObject) {
-			c.flows(flows)
+		if c.checkRequiredString(s, body.location, CodeA2ASecurityScheme, name) {
+			c.apiKeyLocation(body.location)
 		}
-		if c.text(metadata, false) {
-			c.url(metadata, urlEndpoint)
+		c.checkRequiredString(s, body.name, CodeA2ASecurityScheme, "name")
+	case schemeHTTP:
+		c.checkRequiredString(s, body.scheme, CodeA2ASecurityScheme, "scheme")
+	case schemeOAuth2:
+		if body.flows == 0 {
+			c.addMissing(CodeA2ASecurityScheme, s, "flows")
+		} else if c.want(body.flows, kindObject) {
+			c.flows(body.flows)
 		}
-	case scheme10OIDC:
-		if c.requiredText(s, oidc, CodeA2ASecurityScheme, "openIdConnectUrl") {
-			c.url(oidc, urlEndpoint)
+		// oauth2MetadataUrl arrived in 0.3.
+		if c.ver >= a2aV03 && c.checkString(body.metadata, false) {
+			c.url(body.metadata, urlEndpoint)
 		}
+	case schemeOIDC:
+		if c.checkRequiredString(s, body.oidc, CodeA2ASecurityScheme, "openIdConnectUrl") {
+			c.url(body.oidc, urlEndpoint)
+		}
+	}
+}
+
+func (c *a2aCheck) apiKeyLocation(n uint32) {
+	switch string(c.str(n)) {
+	case "cookie", "header", "query":
+	default:
+		c.addGot(CodeA2ASecurityScheme, n, "API key location is none of cookie, header, query")
 	}
 }
 
@@ -206,16 +188,12 @@ const (
 )
 
 func (c *a2aCheck) flows(obj uint32) {
-	w := c.w
+	w := c.walker
 	held := 0
 	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
 		v := k + 1
 		flow := 0
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
+		switch string(c.name(k)) {
 		case "authorizationCode":
 			flow = flowAuthorizationCode
 		case "clientCredentials":
@@ -248,15 +226,11 @@ func (c *a2aCheck) flows(obj uint32) {
 }
 
 func (c *a2aCheck) flow(f uint32, flow int) {
-	w := c.w
+	w := c.walker
 	var authURL, tokenURL, deviceURL, scopes uint32
 	for k, end := f+1, c.end(f); k < end; k = c.next(k + 1) {
 		v := k + 1
-		key, plain := c.rawKey(k)
-		if !plain {
-			key = c.decodedKey(k)
-		}
-		switch string(key) {
+		switch string(c.name(k)) {
 		case "authorizationUrl":
 			authURL = v
 		case "tokenUrl":
@@ -266,12 +240,12 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 		case "scopes":
 			scopes = v
 		case "refreshUrl":
-			if c.text(v, false) {
+			if c.checkString(v, false) {
 				c.url(v, urlEndpoint)
 			}
 		case "pkceRequired":
 			if c.ver == a2aV10 && c.present(v) {
-				c.wantBool(v)
+				c.want(v, kindBoolean)
 			}
 		default:
 			c.snakeKey(k, inFlow)
@@ -300,11 +274,11 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 func (c *a2aCheck) flowURL(f, n uint32, required bool, name string) {
 	if n == 0 {
 		if required {
-			c.w.addMissing(CodeA2ASecurityScheme, f, name)
+			c.addMissing(CodeA2ASecurityScheme, f, name)
 		}
 		return
 	}
-	if c.textOf(n, required, CodeA2ASecurityScheme) {
+	if c.checkStringAs(n, required, CodeA2ASecurityScheme) {
 		c.url(n, urlEndpoint)
 	}
 }
@@ -322,17 +296,17 @@ func (c *a2aCheck) requirements0x(arr uint32) {
 		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
 			// A name whose value is no scope list is no requirement, and
 			// one finding says so.
-			if c.tape[k+1].kind == kindArray {
+			if c.kind(k+1) == kindArray {
 				c.schemeRef(k)
 			}
-			c.stringArray(k+1, false)
+			c.checkStringArray(k+1, false)
 		}
 	}
 }
 
 // requirements10 checks a 1.0 list of {"schemes": {NAME: {"list": [...]}}}.
 func (c *a2aCheck) requirements10(arr uint32) {
-	w := c.w
+	w := c.walker
 	if !c.want(arr, kindArray) {
 		return
 	}
@@ -342,7 +316,7 @@ func (c *a2aCheck) requirements10(arr uint32) {
 		}
 		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
 			v := k + 1
-			if string(c.key(k)) != "schemes" {
+			if string(c.name(k)) != "schemes" {
 				w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
 				continue
 			}
@@ -358,31 +332,31 @@ func (c *a2aCheck) requirements10(arr uint32) {
 }
 
 func (c *a2aCheck) scopeList(n uint32) {
-	w := c.w
-	if c.tape[n].kind != kindObject {
+	w := c.walker
+	if c.kind(n) != kindObject {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
 		return
 	}
 	for k, end := n+1, c.end(n); k < end; k = c.next(k + 1) {
-		if string(c.key(k)) != "list" {
+		if string(c.name(k)) != "list" {
 			w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
 			continue
 		}
-		c.stringArray(k+1, false)
+		c.checkStringArray(k+1, false)
 	}
 }
 
 // schemeRef reports the member at key node k when its name is not a key
 // of the card's securitySchemes.
 func (c *a2aCheck) schemeRef(k uint32) {
-	w := c.w
+	w := c.walker
 	ss := c.m.securitySchemes
-	if ss != 0 && c.tape[ss].kind != kindObject && c.tape[ss].kind != kindNull {
+	if ss != 0 && c.kind(ss) != kindObject && c.kind(ss) != kindNull {
 		return // securitySchemes has the wrong type, reported already; no name can be looked up
 	}
-	if ss != 0 && c.tape[ss].kind == kindObject {
+	if ss != 0 && c.kind(ss) == kindObject {
 		for d, end := ss+1, c.end(ss); d < end; d = c.next(d + 1) {
-			if w.sc.sameString(w.b, d, k) {
+			if w.same(d, k) {
 				return
 			}
 		}

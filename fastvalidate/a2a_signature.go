@@ -1,14 +1,12 @@
 package fastvalidate
 
-import "unicode/utf8"
-
 // Signatures of 0.3 and 1.0 cards are JWS objects (RFC 7515, JSON
 // serialization): the protected header, base64url-encoded JSON with alg and
 // kid, and the signature, base64url. Only the form is checked: verifying a
 // signature needs keys and the JCS canonical form of the card.
 
 func (c *a2aCheck) signatures(arr uint32) {
-	w := c.w
+	w := c.walker
 	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
 		if !c.want(e, kindObject) {
 			continue
@@ -16,11 +14,7 @@ func (c *a2aCheck) signatures(arr uint32) {
 		var protected, signature uint32
 		for k, end := e+1, c.end(e); k < end; k = c.next(k + 1) {
 			v := k + 1
-			key, plain := c.rawKey(k)
-			if !plain {
-				key = c.decodedKey(k)
-			}
-			switch string(key) {
+			switch string(c.name(k)) {
 			case "protected":
 				protected = v
 			case "signature":
@@ -31,26 +25,26 @@ func (c *a2aCheck) signatures(arr uint32) {
 				}
 			}
 		}
-		if c.requiredText(e, protected, CodeA2ASignatureFormat, "protected") {
+		if c.checkRequiredString(e, protected, CodeA2ASignatureFormat, "protected") {
 			c.protectedHeader(protected)
 		}
-		if c.requiredText(e, signature, CodeA2ASignatureFormat, "signature") && !isBase64URL(c.str(signature)) {
+		if c.checkRequiredString(e, signature, CodeA2ASignatureFormat, "signature") && !isBase64URL(c.str(signature)) {
 			w.addGot(CodeA2ASignatureFormat, signature, "signature is not unpadded base64url")
 		}
 	}
 }
 
 func (c *a2aCheck) protectedHeader(n uint32) {
-	w := c.w
-	src := w.text(n)
+	w := c.walker
+	src := w.str(n)
 	if !isBase64URL(src) {
 		w.addGot(CodeA2ASignatureFormat, n, "protected is not unpadded base64url")
 		return
 	}
 	// Decoding never writes ahead of what it has read, so it may decode
-	// in place when text returned the scratch buffer itself.
+	// in place when str returned the scratch buffer itself.
 	w.valBuf = appendBase64URL(w.valBuf[:0], src)
-	if msg := checkJWSHeader(w.valBuf); msg != "" {
+	if msg := w.checkJWSHeader(w.valBuf); msg != "" {
 		w.addGot(CodeA2ASignatureFormat, n, msg)
 	}
 }
@@ -101,69 +95,40 @@ func appendBase64URL(dst, src []byte) []byte {
 	return dst
 }
 
+// maxHeaderDepth bounds the nesting of a protected header, which needs
+// none: its members are flat strings and numbers, with crit a list.
+const maxHeaderDepth = 32
+
 // checkJWSHeader checks that b is one strict JSON object with string
-// members alg and kid, each once, and returns what is wrong, or "".
-func checkJWSHeader(b []byte) string {
+// members alg and kid, and returns what is wrong, or "". The header is
+// read by the scanner that reads cards, on a tape of its own, so that it
+// is held to the same rules: RFC 8259 syntax, I-JSON (RFC 7493), and
+// member names compared decoded, so that "\u0061lg" is alg. RFC 7515
+// section 4 lets a reader either reject a repeated header name or keep
+// the last one; a check of the form cannot know which the verifier will
+// do, so it rejects any.
+func (w *walker) checkJWSHeader(b []byte) string {
 	const notObject = "protected does not decode to a JSON object"
-	i := skipJSONSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return notObject
-	}
-	var alg, kid int // 0 absent, 1 a string, 2 something else, 3 ""
-	i = skipJSONSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		i++
-	} else {
-		for {
-			if i >= len(b) || b[i] != '"' {
-				return notObject
-			}
-			end := skipJSONString(b, i)
-			if end < 0 {
-				return notObject
-			}
-			key := b[i+1 : end-1]
-			i = skipJSONSpace(b, end)
-			if i >= len(b) || b[i] != ':' {
-				return notObject
-			}
-			i = skipJSONSpace(b, i+1)
-			kind := 2
-			if i < len(b) && b[i] == '"' {
-				kind = 1
-				if i+1 < len(b) && b[i+1] == '"' {
-					kind = 3
-				}
-			}
-			if i = skipJSONValue(b, i, 1); i < 0 {
-				return notObject
-			}
-			switch string(key) {
-			case "alg":
-				if alg != 0 {
-					return "protected header has alg twice (RFC 7515 section 4)"
-				}
-				alg = kind
-			case "kid":
-				if kid != 0 {
-					return "protected header has kid twice (RFC 7515 section 4)"
-				}
-				kid = kind
-			}
-			i = skipJSONSpace(b, i)
-			if i < len(b) && b[i] == ',' {
-				i = skipJSONSpace(b, i+1)
-				continue
-			}
-			if i < len(b) && b[i] == '}' {
-				i++
-				break
-			}
-			return notObject
+	sc := &w.header
+	sc.maxDepth = maxHeaderDepth
+	if !sc.scan(b) {
+		if sc.err == CodeJSONDuplicateKey {
+			return "protected header has a member name twice (RFC 7515 section 4)"
 		}
-	}
-	if skipJSONSpace(b, i) != len(b) {
 		return notObject
+	}
+	tape := sc.tape
+	if tape[0].kind != kindObject {
+		return notObject
+	}
+	var alg, kid uint32
+	for k := uint32(1); k < tape[0].end; k = sc.next(k + 1) {
+		switch string(sc.decoded(b, k)) {
+		case "alg":
+			alg = k + 1
+		case "kid":
+			kid = k + 1
+		}
 	}
 	switch {
 	case alg == 0 && kid == 0:
@@ -172,182 +137,13 @@ func checkJWSHeader(b []byte) string {
 		return "protected header has no alg"
 	case kid == 0:
 		return "protected header has no kid"
-	case alg == 2 || kid == 2:
+	case tape[alg].kind != kindString || tape[kid].kind != kindString:
 		return "protected header's alg and kid must be strings"
-	case alg == 3 || kid == 3:
-		// An empty alg names no algorithm, an empty kid no key.
+	case tape[alg].end == tape[alg].start || tape[kid].end == tape[kid].start:
+		// An empty alg names no algorithm, an empty kid no key. Escapes
+		// never decode to nothing, so the raw text is empty or not as
+		// the decoded one is.
 		return "protected header's alg and kid must not be empty"
 	}
 	return ""
-}
-
-// The header is a separate document, so it gets its own small strict
-// reader rather than the card's tape. It only answers "where does this
-// value end", returning -1 for anything RFC 8259 or I-JSON rejects.
-
-const maxHeaderDepth = 32
-
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && wsTable[b[i]] {
-		i++
-	}
-	return i
-}
-
-func skipJSONValue(b []byte, i, depth int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch c := b[i]; {
-	case c == '"':
-		return skipJSONString(b, i)
-	case c == '{' || c == '[':
-		if depth >= maxHeaderDepth {
-			return -1
-		}
-		closer := byte('}')
-		if c == '[' {
-			closer = ']'
-		}
-		i = skipJSONSpace(b, i+1)
-		if i < len(b) && b[i] == closer {
-			return i + 1
-		}
-		for {
-			if c == '{' {
-				if i >= len(b) || b[i] != '"' {
-					return -1
-				}
-				if i = skipJSONString(b, i); i < 0 {
-					return -1
-				}
-				i = skipJSONSpace(b, i)
-				if i >= len(b) || b[i] != ':' {
-					return -1
-				}
-				i = skipJSONSpace(b, i+1)
-			}
-			if i = skipJSONValue(b, i, depth+1); i < 0 {
-				return -1
-			}
-			i = skipJSONSpace(b, i)
-			if i < len(b) && b[i] == ',' {
-				i = skipJSONSpace(b, i+1)
-				continue
-			}
-			if i < len(b) && b[i] == closer {
-				return i + 1
-			}
-			return -1
-		}
-	case c == 't':
-		return skipLiteral(b, i, "true")
-	case c == 'f':
-		return skipLiteral(b, i, "false")
-	case c == 'n':
-		return skipLiteral(b, i, "null")
-	default:
-		return skipJSONNumber(b, i)
-	}
-}
-
-func skipLiteral(b []byte, i int, lit string) int {
-	if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
-		return i + len(lit)
-	}
-	return -1
-}
-
-// skipJSONNumber follows -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
-func skipJSONNumber(b []byte, i int) int {
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(b):
-		return -1
-	case b[i] == '0':
-		i++
-	case b[i]-'1' <= 8:
-		for i < len(b) && b[i]-'0' <= 9 {
-			i++
-		}
-	default:
-		return -1
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		start := i
-		for i < len(b) && b[i]-'0' <= 9 {
-			i++
-		}
-		if i == start {
-			return -1
-		}
-	}
-	if i < len(b) && b[i]|0x20 == 'e' {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(b) && b[i]-'0' <= 9 {
-			i++
-		}
-		if i == start {
-			return -1
-		}
-	}
-	return i
-}
-
-// skipJSONString returns the offset after the string starting at the quote
-// b[i], or -1: control characters, bad escapes, invalid UTF-8 and lone
-// surrogates are rejected, as the card's own scanner rejects them.
-func skipJSONString(b []byte, i int) int {
-	for i++; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '"':
-			return i + 1
-		case c < 0x20:
-			return -1
-		case c == '\\':
-			if i+1 >= len(b) {
-				return -1
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				r, ok := hex4(b, i+2)
-				switch {
-				case !ok || r >= 0xDC00 && r <= 0xDFFF:
-					return -1
-				case r >= 0xD800 && r <= 0xDBFF:
-					if i+7 >= len(b) || b[i+6] != '\\' || b[i+7] != 'u' {
-						return -1
-					}
-					lo, ok := hex4(b, i+8)
-					if !ok || lo < 0xDC00 || lo > 0xDFFF {
-						return -1
-					}
-					i += 12
-				default:
-					i += 6
-				}
-			default:
-				return -1
-			}
-		case c >= 0x80:
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				return -1
-			}
-			i += size
-		default:
-			i++
-		}
-	}
-	return -1
 }

@@ -9,8 +9,7 @@ func init() {
 // landauerFloor is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
 var landauerFloor = mustDecimal("2.854e-21")
 
-func checkAgentCard(w *walker) {
-	w.res.Profile = "agentcard"
+func checkAgentCard(w *walker) string {
 	root := uint32(0)
 	var seen uint8
 	const (
@@ -22,20 +21,20 @@ func checkAgentCard(w *walker) {
 	)
 	for k := root + 1; k < w.end(root); k = w.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "agent_id":
 			seen |= hasAgentID
 			w.checkAgentID(v)
 		case "name":
 			seen |= hasName
-			if w.wantKind(v, kindString) {
+			if w.want(v, kindString) {
 				if n := w.codePoints(v); n < 1 || n > 128 {
 					w.addArg(CodeNameLength, v, "name has %d code points; 1 to 128 are allowed", int64(n))
 				}
 			}
 		case "version":
 			seen |= hasVersion
-			if w.wantKind(v, kindString) && !IsSemVer(w.text(v)) {
+			if w.want(v, kindString) && !IsSemVer(w.str(v)) {
 				w.addGot(CodeVersionSemver, v, "version is not Semantic Versioning 2.0.0")
 			}
 		case "capabilities":
@@ -47,9 +46,9 @@ func checkAgentCard(w *walker) {
 		case "pricing":
 			w.checkPricing(v)
 		case "metadata":
-			if w.wantKind(v, kindObject) {
-				if t := w.member(v, "pacr:trust_tier"); t != 0 && w.wantKind(t, kindString) {
-					switch string(w.text(t)) {
+			if w.want(v, kindObject) {
+				if t := w.member(v, "pacr:trust_tier"); t != 0 && w.want(t, kindString) {
+					switch string(w.str(t)) {
 					case "untrusted", "basic", "established", "verified", "banned":
 					default:
 						w.addGot(CodeMetadataTrustTier, t, "pacr:trust_tier is not one of untrusted, basic, established, verified, banned")
@@ -67,38 +66,8 @@ func checkAgentCard(w *walker) {
 			}
 		}
 	}
+	return "agentcard"
 }
-
-// wantKind reports whether node v has the kind, and reports field.type if not.
-// A boolean is wanted as kindTrue and may be false.
-func (w *walker) wantKind(v uint32, k kind) bool {
-	if w.sc.tape[v].kind == k {
-		return true
-	}
-	return w.otherKind(v, k)
-}
-
-// otherKind is wantKind's rare path, out of line so that wantKind inlines.
-//
-//go:noinline
-func (w *walker) otherKind(v uint32, want kind) bool {
-	if want == kindTrue && w.sc.tape[v].kind == kindFalse {
-		return true
-	}
-	w.addTypeMismatch(v, want)
-	return false
-}
-
-// typeMessages holds "expected X, got Y" for every pair, so that a type
-// finding formats without allocating.
-var typeMessages = func() (t [8][8]string) {
-	for want := kindObject; want <= kindNull; want++ {
-		for got := kindObject; got <= kindNull; got++ {
-			t[want][got] = "expected " + kindName(want) + ", got " + kindName(got)
-		}
-	}
-	return t
-}()
 
 var schemaOrNullMessages = func() (t [8]string) {
 	for got := kindObject; got <= kindNull; got++ {
@@ -107,15 +76,11 @@ var schemaOrNullMessages = func() (t [8]string) {
 	return t
 }()
 
-func (w *walker) addTypeMismatch(v uint32, want kind) {
-	w.add(CodeFieldType, v, typeMessages[want][w.kind(v)])
-}
-
 func (w *walker) checkAgentID(v uint32) {
-	if !w.wantKind(v, kindString) {
+	if !w.want(v, kindString) {
 		return
 	}
-	id := w.text(v)
+	id := w.str(v)
 	if !IsAgentID(id) {
 		w.addGot(CodeAgentIDFormat, v, "agent_id is not 26 characters of [0-9A-HJKMNP-TV-Z]")
 		return
@@ -138,63 +103,44 @@ func (w *walker) checkAgentID(v uint32) {
 }
 
 func (w *walker) checkCapabilities(v uint32) {
-	if !w.wantKind(v, kindArray) {
+	if !w.want(v, kindArray) {
 		return
 	}
 	if w.empty(v) {
 		w.add(CodeCapabilitiesEmpty, v, "capabilities must contain at least one entry")
 		return
 	}
-	// Capabilities are most of a card's members: this loop reads the tape
-	// directly rather than through the walker's accessors.
-	tape := w.sc.tape
-	for c := v + 1; c < tape[v].end; c = w.next(c) {
-		if tape[c].kind != kindObject {
-			w.addTypeMismatch(c, kindObject)
+	for c := v + 1; c < w.end(v); c = w.next(c) {
+		if !w.want(c, kindObject) {
 			continue
 		}
 		var id, desc uint32
-		for k := c + 1; k < tape[c].end; {
+		for k := c + 1; k < w.end(c); k = w.next(k + 1) {
 			f := k + 1
-			name := w.b[tape[k].start:tape[k].end]
-			if tape[k].flags&flagEscaped != 0 {
-				name = w.key(k)
-			}
-			switch string(name) {
+			switch string(w.name(k)) {
 			case "id":
 				id = f
 			case "description":
 				desc = f
-				if tape[f].kind != kindString {
-					w.addTypeMismatch(f, kindString)
-				}
+				w.want(f, kindString)
 			case "tags":
-				if tape[f].kind != kindArray {
-					w.addTypeMismatch(f, kindArray)
+				if !w.want(f, kindArray) {
 					break
 				}
-				for t := f + 1; t < tape[f].end; t = w.next(t) {
-					if tape[t].kind != kindString {
-						w.addTypeMismatch(t, kindString)
-					}
+				for t := f + 1; t < w.end(f); t = w.next(t) {
+					w.want(t, kindString)
 				}
 			case "input_schema", "output_schema":
-				if fk := tape[f].kind; fk != kindObject && fk != kindNull {
+				if fk := w.kind(f); fk != kindObject && fk != kindNull {
 					w.add(CodeFieldType, f, schemaOrNullMessages[fk])
 				}
-			}
-			if fk := tape[f].kind; fk == kindObject || fk == kindArray {
-				k = tape[f].end
-			} else {
-				k = f + 1
 			}
 		}
 		switch {
 		case id == 0:
 			w.addMissing(CodeFieldRequired, c, "id")
-		case tape[id].kind != kindString:
-			w.addTypeMismatch(id, kindString)
-		case !IsCapabilityID(w.text(id)):
+		case !w.want(id, kindString):
+		case !IsCapabilityID(w.str(id)):
 			w.addGot(CodeCapabilityID, id, "capability id does not match ^[a-z0-9][a-z0-9._-]*$")
 		}
 		if desc == 0 {
@@ -204,12 +150,12 @@ func (w *walker) checkCapabilities(v uint32) {
 }
 
 func (w *walker) checkEndpoint(v uint32) {
-	if !w.wantKind(v, kindObject) {
+	if !w.want(v, kindObject) {
 		return
 	}
 	var protocol, url, auth uint32
 	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "protocol":
 			protocol = k + 1
 		case "url":
@@ -223,8 +169,8 @@ func (w *walker) checkEndpoint(v uint32) {
 	switch {
 	case protocol == 0:
 		w.addMissing(CodeFieldRequired, v, "protocol")
-	case w.wantKind(protocol, kindString):
-		switch string(w.text(protocol)) {
+	case w.want(protocol, kindString):
+		switch string(w.str(protocol)) {
 		case "http":
 			proto = 1
 		case "https":
@@ -238,8 +184,8 @@ func (w *walker) checkEndpoint(v uint32) {
 	switch {
 	case url == 0:
 		w.addMissing(CodeFieldRequired, v, "url")
-	case w.wantKind(url, kindString):
-		u, ok := ParseURI(w.text(url))
+	case w.want(url, kindString):
+		u, ok := ParseURI(w.str(url))
 		if !ok {
 			w.addGot(CodeEndpointURL, url, "endpoint.url is not an absolute RFC 3986 URI")
 			break
@@ -262,10 +208,10 @@ func (w *walker) checkEndpoint(v uint32) {
 			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
 		}
 	}
-	if auth != 0 && w.wantKind(auth, kindObject) {
+	if auth != 0 && w.want(auth, kindObject) {
 		// The draft gives "none" as the default scheme, so it may be absent.
-		if s := w.member(auth, "scheme"); s != 0 && w.wantKind(s, kindString) {
-			switch string(w.text(s)) {
+		if s := w.member(auth, "scheme"); s != 0 && w.want(s, kindString) {
+			switch string(w.str(s)) {
 			case "none", "bearer", "api_key", "oauth2", "mtls":
 			default:
 				w.addGot(CodeEndpointAuthScheme, s, "endpoint.auth.scheme is not one of none, bearer, api_key, oauth2, mtls")
@@ -280,17 +226,17 @@ func (w *walker) checkEndpoint(v uint32) {
 // number is parsed into a float64 just to be compared.
 
 func (w *walker) checkPricing(v uint32) {
-	if !w.wantKind(v, kindObject) {
+	if !w.want(v, kindObject) {
 		return
 	}
 	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
 		f := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "base_cost_joules":
-			if !w.wantKind(f, kindNumber) {
+			if !w.want(f, kindNumber) {
 				continue
 			}
-			t := w.numberText(f)
+			t := w.raw(f)
 			d := parseDecimal(t)
 			switch {
 			case d.zero:
@@ -300,14 +246,14 @@ func (w *walker) checkPricing(v uint32) {
 				w.addGot(CodePricingLandauer, f, "base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K)")
 			}
 		case "per_token_joules":
-			if !w.wantKind(f, kindNumber) {
+			if !w.want(f, kindNumber) {
 				continue
 			}
-			t := w.numberText(f)
+			t := w.raw(f)
 			switch {
 			case !fitsFloat64(t):
 				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
-			case w.sc.tape[f].flags&flagNeg != 0 && !isZeroNumber(t):
+			case w.negative(f) && !isZeroNumber(t):
 				w.addGot(CodePricingPerToken, f, "per_token_joules must not be negative")
 			}
 		}
@@ -317,16 +263,16 @@ func (w *walker) checkPricing(v uint32) {
 var one = mustDecimal("1")
 
 func (w *walker) checkGoals(v uint32) {
-	if !w.wantKind(v, kindArray) {
+	if !w.want(v, kindArray) {
 		return
 	}
 	for g := v + 1; g < w.end(v); g = w.next(g) {
-		if !w.wantKind(g, kindObject) {
+		if !w.want(g, kindObject) {
 			continue
 		}
 		var id, p uint32
 		for k := g + 1; k < w.end(g); k = w.next(k + 1) {
-			switch string(w.key(k)) {
+			switch string(w.name(k)) {
 			case "goal_id":
 				id = k + 1
 			case "priority":
@@ -339,14 +285,14 @@ func (w *walker) checkGoals(v uint32) {
 		case w.kind(id) != kindString:
 			w.add(CodeGoalID, id, typeMessages[kindString][w.kind(id)])
 		}
-		if p == 0 || !w.wantKind(p, kindNumber) {
+		if p == 0 || !w.want(p, kindNumber) {
 			continue
 		}
-		t := w.numberText(p)
+		t := w.raw(p)
 		switch {
 		case !fitsFloat64(t):
 			w.addGot(CodeJSONNumberRange, p, "number does not fit a float64")
-		case w.sc.tape[p].flags&flagNeg != 0 && !isZeroNumber(t) || compareNumber(t, one) > 0:
+		case w.negative(p) && !isZeroNumber(t) || compareNumber(t, one) > 0:
 			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
 		}
 	}

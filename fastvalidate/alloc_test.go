@@ -202,3 +202,32 @@ func TestPool_ZeroAllocs(t *testing.T) {
 		}
 	})
 }
+
+// The duplicate searches that sort, those of objects of more than sixteen
+// members and of long tag lists, allocate nothing once warm.
+func TestSortKeyRefs_ZeroAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	var members, tags []string
+	for i := range 40 {
+		members = append(members, fmt.Sprintf(`"m%d":%d`, (i*7)%40, i))
+		tags = append(tags, fmt.Sprintf(`"t%d"`, (i*11)%39))
+	}
+	object := []byte(inMeta("{" + strings.Join(members, ",") + `,"m3":0}`))
+	tagList := []byte(card(map[string]string{"capabilities": `[{"id":"a","description":"d","tags":[` + strings.Join(tags, ",") + `]}]`}))
+	for _, c := range []struct {
+		profile, rule string
+		card          []byte
+	}{
+		{"agentcard", "json.duplicate-key", object},
+		{"agentcard-schema", "schema.uniqueItems", tagList},
+	} {
+		v := newTestValidator(t, c.profile)
+		r := v.Validate(c.card)
+		if r.Valid() || r.Findings()[0].Rule() != c.rule {
+			t.Fatalf("%s: findings %v, want %s first", c.profile, r.Findings(), c.rule)
+		}
+		testAllocs(t, c.profile+" "+c.rule, 0, func() { v.Validate(c.card) })
+	}
+}

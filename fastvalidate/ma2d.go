@@ -45,18 +45,11 @@ func init() {
 	registerProfile("ma2d", "MA2D Agent Card (ma2d-agent-card-spec.md)", checkMA2D)
 }
 
-func checkMA2D(w *walker) {
-	w.res.Profile = "ma2d"
-	tape, b := w.sc.tape, w.b
+func checkMA2D(w *walker) string {
 	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
-	for k, end := uint32(1), tape[0].end; k < end; k = skip(tape, k+1) {
+	for k, end := uint32(1), w.end(0); k < end; k = w.next(k + 1) {
 		v := k + 1
-		t := &tape[k]
-		key := b[t.start:t.end]
-		if t.flags&flagEscaped != 0 {
-			key = w.key(k)
-		}
-		switch string(key) {
+		switch string(w.name(k)) {
 		case "name":
 			name = v
 		case "version":
@@ -74,9 +67,9 @@ func checkMA2D(w *walker) {
 		case "metadata":
 			metadata = v
 		case "author", "license":
-			w.wantString(v)
+			w.want(v, kindString)
 		case "homepage", "repository":
-			if w.wantString(v) {
+			if w.want(v, kindString) {
 				w.checkURL(v, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
 			}
 		}
@@ -88,16 +81,16 @@ func checkMA2D(w *walker) {
 			}
 		}
 	}
-	if name != 0 && w.wantString(name) {
-		if text := w.stringAt(name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
+	if name != 0 && w.want(name, kindString) {
+		if text := w.str(name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
 			w.addGot(CodeMA2DName, name, "name must be 1 to 50 characters of [a-z0-9-]")
 		}
 	}
-	if version != 0 && w.wantString(version) && !IsSemVer(w.stringAt(version)) {
+	if version != 0 && w.want(version, kindString) && !IsSemVer(w.str(version)) {
 		w.addGot(CodeMA2DVersion, version, "version is not Semantic Versioning (X.Y.Z)")
 	}
-	if description != 0 && w.wantString(description) {
-		if n := w.length(description); n < 200 || n > 2000 {
+	if description != 0 && w.want(description, kindString) {
+		if n := w.codePoints(description); n < 200 || n > 2000 {
 			w.addArg(CodeMA2DDescription, description, "description has %d characters; 200 to 2000 are required", int64(n))
 		}
 	}
@@ -105,57 +98,22 @@ func checkMA2D(w *walker) {
 	// when there are more skills than seen holds.
 	var seen [maxSeenSkills]uint32
 	var names []uint32
-	if skills != 0 && w.wantKind(skills, kindArray) {
+	if skills != 0 && w.want(skills, kindArray) {
 		names = w.ma2dSkills(skills, seen[:0])
 	}
-	if invocation != 0 && w.wantKind(invocation, kindObject) {
+	if invocation != 0 && w.want(invocation, kindObject) {
 		w.ma2dInvocation(invocation)
 	}
-	if capabilities != 0 && w.wantKind(capabilities, kindObject) {
+	if capabilities != 0 && w.want(capabilities, kindObject) {
 		w.ma2dCapabilities(capabilities)
 	}
-	if examples != 0 && w.wantKind(examples, kindArray) {
+	if examples != 0 && w.want(examples, kindArray) {
 		w.ma2dExamples(examples, skills, names)
 	}
-	if metadata != 0 && w.wantKind(metadata, kindObject) {
+	if metadata != 0 && w.want(metadata, kindObject) {
 		w.ma2dMetadata(metadata)
 	}
-}
-
-// wantString is wantKind(n, kindString) with the common case inline.
-func (w *walker) wantString(n uint32) bool {
-	if w.sc.tape[n].kind == kindString {
-		return true
-	}
-	w.addTypeMismatch(n, kindString)
-	return false
-}
-
-// length is codePoints with the common case inline: a string without
-// escapes or non-ASCII bytes has as many code points as bytes.
-func (w *walker) length(n uint32) int {
-	if t := &w.sc.tape[n]; t.flags&(flagEscaped|flagNonASCII) == 0 {
-		return int(t.end - t.start)
-	}
-	return w.codePoints(n)
-}
-
-// plainString returns string node n as the card writes it, and true,
-// when it is a string without escapes.
-func (w *walker) plainString(n uint32) ([]byte, bool) {
-	t := &w.sc.tape[n]
-	if t.kind != kindString || t.flags&flagEscaped != 0 {
-		return nil, false
-	}
-	return w.b[t.start:t.end], true
-}
-
-// stringAt is text with the common case inline.
-func (w *walker) stringAt(n uint32) []byte {
-	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 {
-		return w.b[t.start:t.end]
-	}
-	return w.text(n)
+	return "ma2d"
 }
 
 var ma2dNameChars, ma2dSkillChars = func() (name, skill [256]bool) {
@@ -181,41 +139,34 @@ func matchTable(b []byte, t *[256]bool) bool {
 // ma2dSkills checks the skills and returns names with the string name of
 // each skill appended, or nil when names has too little room for them.
 func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
-	tape, b := w.sc.tape, w.b
-	if tape[arr].end == arr+1 {
+	if w.end(arr) == arr+1 {
 		w.add(CodeMA2DSkills, arr, "skills must define at least one skill")
 	}
-	for s, end := arr+1, tape[arr].end; s < end; s = skip(tape, s) {
-		if tape[s].kind != kindObject {
-			w.addTypeMismatch(s, kindObject)
+	for s, end := arr+1, w.end(arr); s < end; s = w.next(s) {
+		if !w.want(s, kindObject) {
 			continue
 		}
 		var name, desc uint32
-		for k, end := s+1, tape[s].end; k < end; k = skip(tape, k+1) {
+		for k, end := s+1, w.end(s); k < end; k = w.next(k + 1) {
 			v := k + 1
-			t := &tape[k]
-			key := b[t.start:t.end]
-			if t.flags&flagEscaped != 0 {
-				key = w.key(k)
-			}
-			switch string(key) {
+			switch string(w.name(k)) {
 			case "name":
 				name = v
 			case "description":
 				desc = v
 			case "parameters":
-				w.wantKind(v, kindObject)
+				w.want(v, kindObject)
 			case "examples":
-				w.wantKind(v, kindArray)
+				w.want(v, kindArray)
 			case "returns", "mcp_server", "mcp_tool":
-				w.wantString(v)
+				w.want(v, kindString)
 			}
 		}
 		switch {
 		case name == 0:
 			w.addMissing(CodeFieldRequired, s, "name")
-		case w.wantString(name):
-			if text := w.stringAt(name); len(text) == 0 || !matchTable(text, &ma2dSkillChars) {
+		case w.want(name, kindString):
+			if text := w.str(name); len(text) == 0 || !matchTable(text, &ma2dSkillChars) {
 				w.addGot(CodeMA2DSkillName, name, "skill name must match ^[a-z0-9_]+$ (snake_case)")
 			}
 			if names != nil && len(names) < cap(names) {
@@ -227,8 +178,8 @@ func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
 		switch {
 		case desc == 0:
 			w.addMissing(CodeFieldRequired, s, "description")
-		case w.wantString(desc):
-			if n := w.length(desc); n < 50 {
+		case w.want(desc, kindString):
+			if n := w.codePoints(desc); n < 50 {
 				w.addArg(CodeMA2DSkillDescription, desc, "skill description has %d characters; at least 50 are required", int64(n))
 			}
 		}
@@ -237,47 +188,41 @@ func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
 }
 
 func (w *walker) ma2dInvocation(inv uint32) {
-	tape, b := w.sc.tape, w.b
 	var protocol, endpoint uint32
-	for k, end := inv+1, tape[inv].end; k < end; k = skip(tape, k+1) {
+	for k, end := inv+1, w.end(inv); k < end; k = w.next(k + 1) {
 		v := k + 1
-		t := &tape[k]
-		key := b[t.start:t.end]
-		if t.flags&flagEscaped != 0 {
-			key = w.key(k)
-		}
-		switch string(key) {
+		switch string(w.name(k)) {
 		case "protocol":
 			protocol = v
 		case "endpoint":
 			endpoint = v
 		case "method":
-			w.wantString(v)
+			w.want(v, kindString)
 		case "format":
-			if w.wantString(v) {
-				switch string(w.stringAt(v)) {
+			if w.want(v, kindString) {
+				switch string(w.str(v)) {
 				case "json-rpc", "rest", "graphql":
 				default:
 					w.addGot(CodeMA2DFormat, v, "format is not one of json-rpc, rest, graphql")
 				}
 			}
 		case "authentication":
-			if !w.wantKind(v, kindObject) {
+			if !w.want(v, kindObject) {
 				continue
 			}
-			for a, end := v+1, tape[v].end; a < end; a = skip(tape, a+1) {
+			for a, end := v+1, w.end(v); a < end; a = w.next(a + 1) {
 				f := a + 1
-				switch string(w.key(a)) {
+				switch string(w.name(a)) {
 				case "type":
-					if w.wantString(f) {
-						switch string(w.stringAt(f)) {
+					if w.want(f, kindString) {
+						switch string(w.str(f)) {
 						case "none", "bearer", "api_key", "oauth2", "basic", "mtls":
 						default:
 							w.addGot(CodeMA2DAuthType, f, "authentication type is not one of none, bearer, api_key, oauth2, basic, mtls")
 						}
 					}
 				case "required":
-					w.wantBoolean(f)
+					w.want(f, kindBoolean)
 				}
 			}
 		}
@@ -285,8 +230,8 @@ func (w *walker) ma2dInvocation(inv uint32) {
 	switch {
 	case protocol == 0:
 		w.addMissing(CodeFieldRequired, inv, "protocol")
-	case w.wantString(protocol):
-		switch string(w.stringAt(protocol)) {
+	case w.want(protocol, kindString):
+		switch string(w.str(protocol)) {
 		case "mcp", "rest", "grpc", "graphql", "websocket":
 		default:
 			w.addGot(CodeMA2DProtocol, protocol, "protocol is not one of mcp, rest, grpc, graphql, websocket")
@@ -295,35 +240,19 @@ func (w *walker) ma2dInvocation(inv uint32) {
 	switch {
 	case endpoint == 0:
 		w.addMissing(CodeFieldRequired, inv, "endpoint")
-	case w.wantString(endpoint):
+	case w.want(endpoint, kindString):
 		w.checkURL(endpoint, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
 	}
 }
 
-// wantBoolean is wantKind(n, kindTrue) with the common case inline.
-func (w *walker) wantBoolean(n uint32) {
-	if k := w.sc.tape[n].kind; k != kindTrue && k != kindFalse {
-		w.addTypeMismatch(n, kindTrue)
-	}
-}
-
 func (w *walker) ma2dCapabilities(caps uint32) {
-	tape, b := w.sc.tape, w.b
-	for k, end := caps+1, tape[caps].end; k < end; k = skip(tape, k+1) {
+	for k, end := caps+1, w.end(caps); k < end; k = w.next(k + 1) {
 		v := k + 1
-		t := &tape[k]
-		key := b[t.start:t.end]
-		if t.flags&flagEscaped != 0 {
-			key = w.key(k)
-		}
-		switch string(key) {
+		switch string(w.name(k)) {
 		case "languages":
-			if w.wantKind(v, kindArray) {
-				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
-					if text, ok := w.plainString(e); ok && isISO639_1(text) {
-						continue
-					}
-					if w.wantString(e) && !isISO639_1(w.stringAt(e)) {
+			if w.want(v, kindArray) {
+				for e, end := v+1, w.end(v); e < end; e = w.next(e) {
+					if w.want(e, kindString) && !isISO639_1(w.str(e)) {
 						w.addGot(CodeMA2DLanguage, e, "language is not an ISO 639-1 code")
 					}
 				}
@@ -331,16 +260,12 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 		case "domains":
 			w.stringList(v)
 		case "input_modes":
-			if w.wantKind(v, kindArray) {
-				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
-					text, ok := w.plainString(e)
-					if !ok {
-						if !w.wantString(e) {
-							continue
-						}
-						text = w.stringAt(e)
+			if w.want(v, kindArray) {
+				for e, end := v+1, w.end(v); e < end; e = w.next(e) {
+					if !w.want(e, kindString) {
+						continue
 					}
-					switch string(text) {
+					switch string(w.str(e)) {
 					case "text", "voice", "image", "video", "file":
 					default:
 						w.addGot(CodeMA2DMode, e, "input mode is not one of text, voice, image, video, file")
@@ -348,16 +273,12 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 				}
 			}
 		case "output_modes":
-			if w.wantKind(v, kindArray) {
-				for e, end := v+1, tape[v].end; e < end; e = skip(tape, e) {
-					text, ok := w.plainString(e)
-					if !ok {
-						if !w.wantString(e) {
-							continue
-						}
-						text = w.stringAt(e)
+			if w.want(v, kindArray) {
+				for e, end := v+1, w.end(v); e < end; e = w.next(e) {
+					if !w.want(e, kindString) {
+						continue
 					}
-					switch string(text) {
+					switch string(w.str(e)) {
 					case "text", "json", "speech", "image", "video", "file":
 					default:
 						w.addGot(CodeMA2DMode, e, "output mode is not one of text, json, speech, image, video, file")
@@ -365,21 +286,21 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 				}
 			}
 		case "streaming", "async", "state_management":
-			w.wantBoolean(v)
+			w.want(v, kindBoolean)
 		case "rate_limit":
-			w.wantString(v)
+			w.want(v, kindString)
 		}
 	}
 }
 
 // stringList checks an array of strings.
 func (w *walker) stringList(v uint32) {
-	if stringsOnly(w.sc.tape, v) {
+	if w.stringsOnly(v) {
 		return
 	}
-	if w.wantKind(v, kindArray) {
+	if w.want(v, kindArray) {
 		for e := v + 1; e < w.end(v); e = w.next(e) {
-			w.wantKind(e, kindString)
+			w.want(e, kindString)
 		}
 	}
 }
@@ -387,21 +308,14 @@ func (w *walker) stringList(v uint32) {
 // ma2dExamples checks the examples; names are the string name nodes of
 // the skills, or nil to look them up in skills.
 func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
-	tape, b := w.sc.tape, w.b
-	for x, end := arr+1, tape[arr].end; x < end; x = skip(tape, x) {
-		if tape[x].kind != kindObject {
-			w.addTypeMismatch(x, kindObject)
+	for x, end := arr+1, w.end(arr); x < end; x = w.next(x) {
+		if !w.want(x, kindObject) {
 			continue
 		}
 		var skill, input, output uint32
-		for k, end := x+1, tape[x].end; k < end; k = skip(tape, k+1) {
+		for k, end := x+1, w.end(x); k < end; k = w.next(k + 1) {
 			v := k + 1
-			t := &tape[k]
-			key := b[t.start:t.end]
-			if t.flags&flagEscaped != 0 {
-				key = w.key(k)
-			}
-			switch string(key) {
+			switch string(w.name(k)) {
 			case "skill":
 				skill = v
 			case "input":
@@ -409,14 +323,14 @@ func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
 			case "output":
 				output = v
 			case "description":
-				w.wantString(v)
+				w.want(v, kindString)
 			}
 		}
 		switch {
 		case skill == 0:
 			w.addMissing(CodeFieldRequired, x, "skill")
-		case !w.wantString(skill):
-		case names != nil && w.sameAsOne(names, skill):
+		case !w.want(skill, kindString):
+		case names != nil && w.equalsAny(names, skill):
 		case names != nil || !w.ma2dDefinesSkill(skills, skill):
 			w.addGot(CodeMA2DExampleSkill, skill, "example names no skill the card defines")
 		}
@@ -424,28 +338,10 @@ func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
 			if n == 0 {
 				w.addMissing(CodeFieldRequired, x, [...]string{"input", "output"}[i])
 			} else {
-				w.wantKind(n, kindObject)
+				w.want(n, kindObject)
 			}
 		}
 	}
-}
-
-// sameAsOne reports whether the string node s equals one of the string
-// nodes of set.
-func (w *walker) sameAsOne(set []uint32, s uint32) bool {
-	tape := w.sc.tape
-	t := &tape[s]
-	for _, n := range set {
-		u := &tape[n]
-		// Without escapes, different lengths are different strings.
-		if (t.flags|u.flags)&flagEscaped == 0 && t.end-t.start != u.end-u.start {
-			continue
-		}
-		if w.sc.sameString(w.b, n, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // ma2dDefinesSkill reports whether some skills[].name equals the string
@@ -458,7 +354,7 @@ func (w *walker) ma2dDefinesSkill(skills, name uint32) bool {
 		if w.kind(s) != kindObject {
 			continue
 		}
-		if n := w.member(s, "name"); n != 0 && w.kind(n) == kindString && w.sc.sameString(w.b, n, name) {
+		if n := w.member(s, "name"); n != 0 && w.kind(n) == kindString && w.same(n, name) {
 			return true
 		}
 	}
@@ -466,166 +362,15 @@ func (w *walker) ma2dDefinesSkill(skills, name uint32) bool {
 }
 
 func (w *walker) ma2dMetadata(meta uint32) {
-	tape, b := w.sc.tape, w.b
-	for k, end := meta+1, tape[meta].end; k < end; k = skip(tape, k+1) {
+	for k, end := meta+1, w.end(meta); k < end; k = w.next(k + 1) {
 		v := k + 1
-		t := &tape[k]
-		key := b[t.start:t.end]
-		if t.flags&flagEscaped != 0 {
-			key = w.key(k)
-		}
-		switch string(key) {
+		switch string(w.name(k)) {
 		case "created_at", "updated_at":
-			if w.wantString(v) && !isISO8601(w.stringAt(v)) {
+			if w.want(v, kindString) && !isISO8601(w.str(v)) {
 				w.addGot(CodeMA2DTimestamp, v, "timestamp is not ISO 8601 (e.g. 2026-01-28T12:00:00Z)")
 			}
 		case "tags", "categories":
 			w.stringList(v)
 		}
 	}
-}
-
-// iso639 holds the ISO 639-1 two-letter codes as a bit per second letter,
-// indexed by the first.
-var iso639 = func() (t [26]uint32) {
-	const codes = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy " +
-		"da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz " +
-		"ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv " +
-		"mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu " +
-		"rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty " +
-		"ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
-	for i := 0; i+1 < len(codes); i += 3 {
-		t[codes[i]-'a'] |= 1 << (codes[i+1] - 'a')
-	}
-	return t
-}()
-
-// isISO639_1 reports whether b is a two-letter ISO 639-1 language code, in
-// the lowercase the standard writes.
-func isISO639_1(b []byte) bool {
-	if len(b) != 2 || b[0]-'a' > 25 || b[1]-'a' > 25 {
-		return false
-	}
-	return iso639[b[0]-'a']&(1<<(b[1]-'a')) != 0
-}
-
-// isISO8601 reports whether b is an ISO 8601 calendar date (YYYY-MM-DD) or
-// date-time in the extended format: YYYY-MM-DDThh:mm[:ss[.fraction]]
-// followed by nothing (local time), Z, or an offset ±hh[:mm]. The basic
-// format (no separators) and week or ordinal dates are not accepted.
-func isISO8601(b []byte) bool {
-	return utcSeconds(b) || anyISO8601(b)
-}
-
-// utcSeconds reports the form most cards write, YYYY-MM-DDThh:mm:ssZ,
-// valid and before 24:00, deciding it at fixed positions.
-func utcSeconds(b []byte) bool {
-	if len(b) != 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[19] != 'Z' {
-		return false
-	}
-	var top byte // the largest b[i] - '0': above 9 for any byte not a digit
-	d := func(i int) int {
-		c := b[i] - '0'
-		top = max(top, c)
-		return int(c)
-	}
-	year := d(0)*1000 + d(1)*100 + d(2)*10 + d(3)
-	month, day := d(5)*10+d(6), d(8)*10+d(9)
-	hour, minute, second := d(11)*10+d(12), d(14)*10+d(15), d(17)*10+d(18)
-	return top <= 9 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) &&
-		hour <= 23 && minute <= 59 && second <= 60
-}
-
-// anyISO8601 is isISO8601 for any text.
-func anyISO8601(b []byte) bool {
-	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
-		return false
-	}
-	year, ok1 := digits(b[0:4])
-	month, ok2 := digits(b[5:7])
-	day, ok3 := digits(b[8:10])
-	if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) {
-		return false
-	}
-	b = b[10:]
-	if len(b) == 0 {
-		return true
-	}
-	if len(b) < 6 || b[0] != 'T' || b[3] != ':' {
-		return false
-	}
-	hour, ok1 := digits(b[1:3])
-	minute, ok2 := digits(b[4:6])
-	if !ok1 || !ok2 || hour > 24 || minute > 59 {
-		return false
-	}
-	b = b[6:]
-	second := 0
-	if len(b) >= 3 && b[0] == ':' {
-		s, ok := digits(b[1:3])
-		if !ok || s > 60 {
-			return false
-		}
-		second = s
-		b = b[3:]
-		if len(b) > 0 && (b[0] == '.' || b[0] == ',') {
-			i := 1
-			for i < len(b) && b[i]-'0' <= 9 {
-				i++
-			}
-			if i == 1 {
-				return false
-			}
-			b = b[i:]
-		}
-	}
-	if hour == 24 && (minute != 0 || second != 0) {
-		return false
-	}
-	switch {
-	case len(b) == 0:
-		return true
-	case len(b) == 1:
-		return b[0] == 'Z'
-	case b[0] != '+' && b[0] != '-':
-		return false
-	}
-	oh, ok := digits(b[1:min(3, len(b))])
-	if !ok || len(b) < 3 || oh > 23 {
-		return false
-	}
-	b = b[3:]
-	if len(b) == 0 {
-		return true
-	}
-	if b[0] == ':' {
-		b = b[1:]
-	}
-	om, ok := digits(b)
-	return ok && len(b) == 2 && om <= 59
-}
-
-// digits parses b, which must be all ASCII digits.
-func digits(b []byte) (int, bool) {
-	v := 0
-	for _, c := range b {
-		if c-'0' > 9 {
-			return 0, false
-		}
-		v = v*10 + int(c-'0')
-	}
-	return v, len(b) > 0
-}
-
-func daysIn(year, month int) int {
-	switch month {
-	case 2:
-		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
 }

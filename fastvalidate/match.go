@@ -160,3 +160,148 @@ func IsCapabilityID(b []byte) bool {
 	}
 	return true
 }
+
+// iso639 holds the ISO 639-1 two-letter codes as a bit per second letter,
+// indexed by the first.
+var iso639 = func() (t [26]uint32) {
+	const codes = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy " +
+		"da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz " +
+		"ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv " +
+		"mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu " +
+		"rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty " +
+		"ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
+	for i := 0; i+1 < len(codes); i += 3 {
+		t[codes[i]-'a'] |= 1 << (codes[i+1] - 'a')
+	}
+	return t
+}()
+
+// isISO639_1 reports whether b is a two-letter ISO 639-1 language code, in
+// the lowercase the standard writes.
+func isISO639_1(b []byte) bool {
+	if len(b) != 2 || b[0]-'a' > 25 || b[1]-'a' > 25 {
+		return false
+	}
+	return iso639[b[0]-'a']&(1<<(b[1]-'a')) != 0
+}
+
+// isISO8601 reports whether b is an ISO 8601 calendar date (YYYY-MM-DD) or
+// date-time in the extended format: YYYY-MM-DDThh:mm[:ss[.fraction]]
+// followed by nothing (local time), Z, or an offset ±hh[:mm]. The basic
+// format (no separators) and week or ordinal dates are not accepted.
+func isISO8601(b []byte) bool {
+	return utcSeconds(b) || anyISO8601(b)
+}
+
+// utcSeconds reports the form most cards write, YYYY-MM-DDThh:mm:ssZ,
+// valid and before 24:00, deciding it at fixed positions.
+func utcSeconds(b []byte) bool {
+	if len(b) != 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[19] != 'Z' {
+		return false
+	}
+	var top byte // the largest b[i] - '0': above 9 for any byte not a digit
+	d := func(i int) int {
+		c := b[i] - '0'
+		top = max(top, c)
+		return int(c)
+	}
+	year := d(0)*1000 + d(1)*100 + d(2)*10 + d(3)
+	month, day := d(5)*10+d(6), d(8)*10+d(9)
+	hour, minute, second := d(11)*10+d(12), d(14)*10+d(15), d(17)*10+d(18)
+	return top <= 9 && month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) &&
+		hour <= 23 && minute <= 59 && second <= 60
+}
+
+// anyISO8601 is isISO8601 for any text.
+func anyISO8601(b []byte) bool {
+	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
+		return false
+	}
+	year, ok1 := digits(b[0:4])
+	month, ok2 := digits(b[5:7])
+	day, ok3 := digits(b[8:10])
+	if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) {
+		return false
+	}
+	b = b[10:]
+	if len(b) == 0 {
+		return true
+	}
+	if len(b) < 6 || b[0] != 'T' || b[3] != ':' {
+		return false
+	}
+	hour, ok1 := digits(b[1:3])
+	minute, ok2 := digits(b[4:6])
+	if !ok1 || !ok2 || hour > 24 || minute > 59 {
+		return false
+	}
+	b = b[6:]
+	second := 0
+	if len(b) >= 3 && b[0] == ':' {
+		s, ok := digits(b[1:3])
+		if !ok || s > 60 {
+			return false
+		}
+		second = s
+		b = b[3:]
+		if len(b) > 0 && (b[0] == '.' || b[0] == ',') {
+			i := 1
+			for i < len(b) && b[i]-'0' <= 9 {
+				i++
+			}
+			if i == 1 {
+				return false
+			}
+			b = b[i:]
+		}
+	}
+	if hour == 24 && (minute != 0 || second != 0) {
+		return false
+	}
+	switch {
+	case len(b) == 0:
+		return true
+	case len(b) == 1:
+		return b[0] == 'Z'
+	case b[0] != '+' && b[0] != '-':
+		return false
+	}
+	oh, ok := digits(b[1:min(3, len(b))])
+	if !ok || len(b) < 3 || oh > 23 {
+		return false
+	}
+	b = b[3:]
+	if len(b) == 0 {
+		return true
+	}
+	if b[0] == ':' {
+		b = b[1:]
+	}
+	om, ok := digits(b)
+	return ok && len(b) == 2 && om <= 59
+}
+
+// digits parses b, which must be all ASCII digits.
+func digits(b []byte) (int, bool) {
+	v := 0
+	for _, c := range b {
+		if c-'0' > 9 {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, len(b) > 0
+}
+
+func daysIn(year, month int) int {
+	switch month {
+	case 2:
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}

@@ -75,7 +75,9 @@ func (f Finding) String() string {
 // returned it and reused by its next Validate call.
 type Result struct {
 	// Profile names the rule set that judged the card: "agentcard",
-	// "agentcard-schema", "a2a/1.0", ..., or "" when no profile applied.
+	// "agentcard-schema", "a2a/1.0", .... Every card gets one, those that
+	// fail strict JSON too, but under "auto" a card whose members name no
+	// dialect (or that is no object), which gets "".
 	Profile string
 
 	findings []Finding

@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -632,12 +633,7 @@ fail:
 // the same name.
 func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 	end := tape[obj].end
-	next := func(v uint32) uint32 {
-		if k := tape[v].kind; k == kindObject || k == kindArray {
-			return tape[v].end
-		}
-		return v + 1
-	}
+	next := s.next
 	// Compare one-word signatures first; only equal ones compare in full.
 	// The scan loop does not count members, so the count is found on the
 	// way: past sixteen, or at a name with escapes, other ways take over.
@@ -759,40 +755,49 @@ func nameSignature(b []byte, start, end uint32) uint64 {
 	return w ^ uint64(n)<<56 ^ uint64(b[end-1])<<48
 }
 
+// decoded returns string node n's content: b's own bytes, or, when it has
+// escapes, s.scratch, which the next call overwrites.
+func (s *scanner) decoded(b []byte, n uint32) []byte {
+	t := &s.tape[n]
+	if t.flags&flagEscaped == 0 {
+		return b[t.start:t.end]
+	}
+	s.scratch = appendUnescaped(s.scratch[:0], b[t.start:t.end])
+	return s.scratch
+}
+
 func (s *scanner) sameDecoded(x, y []byte) bool {
 	s.scratch = appendUnescaped(s.scratch[:0], x)
 	s.scratch2 = appendUnescaped(s.scratch2[:0], y)
 	return string(s.scratch) == string(s.scratch2)
 }
 
-// sortKeyRefs is an insertion sort for short inputs and a heap sort beyond,
-// so that a hostile object cannot make the sort quadratic and nothing allocates.
+// sortKeyRefs sorts by hash, then node. slices.SortFunc's pattern-defeating
+// quicksort falls back to heapsort, so that a hostile object cannot make
+// it quadratic, and sorts in place: TestSortKeyRefs_ZeroAllocs holds the
+// searches that sort to no allocation.
 func sortKeyRefs(k []keyRef) {
-	n := len(k)
-	less := func(a, b keyRef) bool { return a.hash < b.hash || a.hash == b.hash && a.node < b.node }
-	down := func(i, n int) {
-		for {
-			c := 2*i + 1
-			if c >= n {
-				return
-			}
-			if c+1 < n && less(k[c], k[c+1]) {
-				c++
-			}
-			if !less(k[i], k[c]) {
-				return
-			}
-			k[i], k[c] = k[c], k[i]
-			i = c
+	slices.SortFunc(k, func(a, b keyRef) int {
+		if c := cmp.Compare(a.hash, b.hash); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.node, b.node)
+	})
+}
+
+// whole reports whether the scan read node n's subtree to its end: always
+// after a scan that succeeded; after one that failed, unless n is the
+// node where it stopped or encloses it.
+func (s *scanner) whole(n uint32) bool {
+	if s.err == 0 {
+		return true
+	}
+	for x := s.errNode; x != noParent; x = s.tape[x].parent {
+		if x == n {
+			return false
 		}
 	}
-	for i := n/2 - 1; i >= 0; i-- {
-		down(i, n)
-	}
-	for end := n - 1; end > 0; end-- {
-		k[0], k[end] = k[end], k[0]
-		down(0, end)
-	}
+	return true
 }
 
 // next returns the tape index of the value after node i's subtree.
@@ -827,6 +832,15 @@ func (s *scanner) hashString(text []byte, flags uint8) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// b2u is 1 for true and 0 for false, without a branch: the compiler turns
+// it into the flag the comparison set.
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func hasLiteral(b []byte, i int, lit string) bool {

@@ -13,58 +13,6 @@ func init() {
 	registerProfile("agentcard-schema", "AgentCard JSON Schema v1.0 (draft 2020-12, format asserted, closed objects)", checkSchemaCard)
 }
 
-// schemaType is a JSON Schema type set, one bit per type.
-type schemaType uint8
-
-const (
-	tString schemaType = 1 << iota
-	tNumber
-	tInteger
-	tObject
-	tArray
-	tBoolean
-	tNull
-)
-
-var schemaTypeMessages = map[schemaType]string{
-	tString:          "type: expected string",
-	tNumber:          "type: expected number",
-	tInteger:         "type: expected integer",
-	tObject:          "type: expected object",
-	tArray:           "type: expected array",
-	tString | tNull:  "type: expected string or null",
-	tNumber | tNull:  "type: expected number or null",
-	tObject | tArray: "type: expected object or array",
-}
-
-// hasType reports whether node n is of one of the types, reporting
-// schema.type if not.
-func (w *walker) hasType(n uint32, want schemaType) bool {
-	var got schemaType
-	switch w.kind(n) {
-	case kindString:
-		got = tString
-	case kindNumber:
-		got = tNumber
-		if want&tInteger != 0 && isIntegerNumber(w.numberText(n)) {
-			got |= tInteger
-		}
-	case kindObject:
-		got = tObject
-	case kindArray:
-		got = tArray
-	case kindTrue, kindFalse:
-		got = tBoolean
-	case kindNull:
-		got = tNull
-	}
-	if got&want != 0 {
-		return true
-	}
-	w.addGot(CodeSchemaType, n, schemaTypeMessages[want])
-	return false
-}
-
 func (w *walker) schemaLength(n uint32, minLen, maxLen int) {
 	if c := w.codePoints(n); c < minLen {
 		w.addArg(CodeSchemaMinLength, n, "minLength: string has %d code points, fewer than allowed", int64(c))
@@ -74,8 +22,8 @@ func (w *walker) schemaLength(n uint32, minLen, maxLen int) {
 }
 
 func (w *walker) schemaURI(n uint32) {
-	if w.hasType(n, tString) {
-		if _, ok := ParseURI(w.text(n)); !ok {
+	if w.wantType(n, tString) {
+		if _, ok := ParseURI(w.str(n)); !ok {
 			w.addGot(CodeSchemaFormat, n, "format: not an absolute URI (RFC 3986)")
 		}
 	}
@@ -83,7 +31,7 @@ func (w *walker) schemaURI(n uint32) {
 
 // schemaMinimumZero checks minimum: 0 on the number's digits, exactly.
 func (w *walker) schemaMinimumZero(n uint32) {
-	if w.sc.tape[n].flags&flagNeg != 0 && !isZeroNumber(w.numberText(n)) {
+	if w.negative(n) && !isZeroNumber(w.raw(n)) {
 		w.addGot(CodeSchemaMinimum, n, "minimum: must be >= 0")
 	}
 }
@@ -92,30 +40,29 @@ func (w *walker) schemaAdditional(k uint32) {
 	w.add(CodeSchemaAdditionalProperties, k+1, "additionalProperties: the schema defines no such property")
 }
 
-func checkSchemaCard(w *walker) {
-	w.res.Profile = "agentcard-schema"
+func checkSchemaCard(w *walker) string {
 	var seen uint8
 	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "agent_id":
 			seen |= 1
-			if w.hasType(v, tString) && !IsAgentID(w.text(v)) {
+			if w.wantType(v, tString) && !IsAgentID(w.str(v)) {
 				w.addGot(CodeSchemaPattern, v, "pattern: does not match ^[0-9A-HJKMNP-TV-Z]{26}$")
 			}
 		case "name":
 			seen |= 2
-			if w.hasType(v, tString) {
+			if w.wantType(v, tString) {
 				w.schemaLength(v, 1, 128)
 			}
 		case "version":
 			seen |= 4
-			if w.hasType(v, tString) && !IsSemVer(w.text(v)) {
+			if w.wantType(v, tString) && !IsSemVer(w.str(v)) {
 				w.addGot(CodeSchemaPattern, v, "pattern: not a Semantic Versioning 2.0.0 version")
 			}
 		case "capabilities":
 			seen |= 8
-			if w.hasType(v, tArray) {
+			if w.wantType(v, tArray) {
 				if w.empty(v) {
 					w.add(CodeSchemaMinItems, v, "minItems: at least 1 capability is required")
 				}
@@ -145,35 +92,36 @@ func checkSchemaCard(w *walker) {
 			w.addMissing(CodeSchemaRequired, 0, name)
 		}
 	}
+	return "agentcard-schema"
 }
 
 func (w *walker) schemaCapability(c uint32) {
-	if !w.hasType(c, tObject) {
+	if !w.wantType(c, tObject) {
 		return
 	}
 	var seen uint8
 	for k := c + 1; k < w.end(c); k = w.next(k + 1) {
 		v := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "id":
 			seen |= 1
-			if w.hasType(v, tString) {
-				if !IsCapabilityID(w.text(v)) {
+			if w.wantType(v, tString) {
+				if !IsCapabilityID(w.str(v)) {
 					w.addGot(CodeSchemaPattern, v, "pattern: does not match ^[a-z0-9][a-z0-9._-]*$")
 				}
 				w.schemaLength(v, 0, 128)
 			}
 		case "description":
 			seen |= 2
-			if w.hasType(v, tString) {
+			if w.wantType(v, tString) {
 				w.schemaLength(v, 1, 512)
 			}
 		case "tags":
-			if !w.hasType(v, tArray) {
+			if !w.wantType(v, tArray) {
 				continue
 			}
 			for t := v + 1; t < w.end(v); t = w.next(t) {
-				if w.hasType(t, tString) {
+				if w.wantType(t, tString) {
 					w.schemaLength(t, 0, 64)
 				}
 			}
@@ -207,7 +155,7 @@ func (w *walker) duplicateString(arr uint32) uint32 {
 				continue
 			}
 			for p := arr + 1; p < e; p = w.next(p) {
-				if w.kind(p) == kindString && sc.sameString(w.b, p, e) {
+				if w.kind(p) == kindString && w.same(p, e) {
 					return e
 				}
 			}
@@ -223,7 +171,7 @@ func (w *walker) duplicateString(arr uint32) uint32 {
 	sortKeyRefs(sc.keys)
 	for x := 1; x < len(sc.keys); x++ {
 		for y := x - 1; y >= 0 && sc.keys[y].hash == sc.keys[x].hash; y-- {
-			if sc.sameString(w.b, sc.keys[y].node, sc.keys[x].node) {
+			if w.same(sc.keys[y].node, sc.keys[x].node) {
 				return max(sc.keys[x].node, sc.keys[y].node)
 			}
 		}
@@ -232,17 +180,17 @@ func (w *walker) duplicateString(arr uint32) uint32 {
 }
 
 func (w *walker) schemaEndpoint(v uint32) {
-	if !w.hasType(v, tObject) {
+	if !w.wantType(v, tObject) {
 		return
 	}
 	var seen uint8
 	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
 		f := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "protocol":
 			seen |= 1
-			if w.hasType(f, tString) {
-				switch string(w.text(f)) {
+			if w.wantType(f, tString) {
+				switch string(w.str(f)) {
 				case "http", "websocket", "sse", "grpc", "mcp", "google_a2a", "native":
 				default:
 					w.addGot(CodeSchemaEnum, f, "enum: not one of http, websocket, sse, grpc, mcp, google_a2a, native")
@@ -277,11 +225,11 @@ func (w *walker) schemaAuth(a uint32) {
 	hasScheme := false
 	for k := a + 1; k < w.end(a); k = w.next(k + 1) {
 		f := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "scheme":
 			hasScheme = true
-			if w.hasType(f, tString) {
-				switch string(w.text(f)) {
+			if w.wantType(f, tString) {
+				switch string(w.str(f)) {
 				case "none", "bearer", "api_key", "oauth2", "mtls":
 				default:
 					w.addGot(CodeSchemaEnum, f, "enum: not one of none, bearer, api_key, oauth2, mtls")
@@ -290,7 +238,7 @@ func (w *walker) schemaAuth(a uint32) {
 		case "token_url":
 			w.schemaURI(f)
 		case "header":
-			w.hasType(f, tString)
+			w.wantType(f, tString)
 		}
 	}
 	if !hasScheme {
@@ -301,13 +249,13 @@ func (w *walker) schemaAuth(a uint32) {
 func (w *walker) schemaPricing(p uint32) {
 	for k := p + 1; k < w.end(p); k = w.next(k + 1) {
 		f := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "base_cost_joules", "estimated_latency_ms", "cost_per_request":
-			if w.hasType(f, tNumber|tNull) && w.kind(f) == kindNumber {
+			if w.wantType(f, tNumber|tNull) && w.kind(f) == kindNumber {
 				w.schemaMinimumZero(f)
 			}
 		case "currency":
-			if w.hasType(f, tString|tNull) && w.kind(f) == kindString && !isCurrency(w.text(f)) {
+			if w.wantType(f, tString|tNull) && w.kind(f) == kindString && !isCurrency(w.str(f)) {
 				w.addGot(CodeSchemaPattern, f, "pattern: does not match ^[A-Z]{3,10}$")
 			}
 		default:
@@ -329,24 +277,24 @@ func isCurrency(b []byte) bool {
 }
 
 func (w *walker) schemaMetadata(m uint32) {
-	if !w.hasType(m, tObject) {
+	if !w.wantType(m, tObject) {
 		return
 	}
 	for k := m + 1; k < w.end(m); k = w.next(k + 1) {
 		f := k + 1
-		switch string(w.key(k)) {
+		switch string(w.name(k)) {
 		case "pacr:interaction_count":
-			if w.hasType(f, tInteger) {
+			if w.wantType(f, tInteger) {
 				w.schemaMinimumZero(f)
 			}
 		case "pacr:avg_latency_ms", "pacr:avg_cost_joules", "pacr:influence_rank", "pacr:critical_score":
-			if w.hasType(f, tNumber) {
+			if w.wantType(f, tNumber) {
 				w.schemaMinimumZero(f)
 			}
 		case "pacr:reputation_score":
-			if w.hasType(f, tNumber) {
+			if w.wantType(f, tNumber) {
 				w.schemaMinimumZero(f)
-				if compareNumber(w.numberText(f), one) > 0 {
+				if compareNumber(w.raw(f), one) > 0 {
 					w.addGot(CodeSchemaMaximum, f, "maximum: must be <= 1")
 				}
 			}

@@ -50,22 +50,32 @@ func WithClock(now func() time.Time) Option { return func(c *config) { c.now = n
 // WithPolicy sets the policy (PolicyDefault by default).
 func WithPolicy(p Policy) Option { return func(c *config) { c.policy = p } }
 
-// checkFunc applies one profile's rules to the card at the tape's root.
-type checkFunc func(w *walker)
+// checkFunc applies one profile's rules to the card at the tape's root and
+// returns the name of the profile that judged it: the profile's own, or,
+// for one that detects a dialect or version, the one it detected.
+type checkFunc func(w *walker) string
 
 type profileDef struct {
 	name  string
 	check checkFunc
 	doc   string
+	// rejected names the profile of a card the checks never saw, because
+	// the scan rejected it or it is no object; nil means the profile's own
+	// name.
+	rejected func(w *walker) string
 }
 
 var profiles = map[string]profileDef{}
 
 func registerProfile(name, doc string, check checkFunc) {
-	if _, dup := profiles[name]; dup {
-		panic("fastvalidate: profile registered twice: " + name)
+	registerProfileDef(profileDef{name: name, check: check, doc: doc})
+}
+
+func registerProfileDef(def profileDef) {
+	if _, dup := profiles[def.name]; dup {
+		panic("fastvalidate: profile registered twice: " + def.name)
 	}
-	profiles[name] = profileDef{name: name, check: check, doc: doc}
+	profiles[def.name] = def
 }
 
 // Profiles returns the names of the profiles New accepts, sorted.
@@ -136,7 +146,7 @@ func (v *Validator) Profile() string { return v.profile.name }
 func (v *Validator) Validate(card []byte) *Result {
 	w := &v.w
 	w.res.reset()
-	w.validate(card, v.profile.check)
+	w.validate(card, &v.profile)
 	return &w.res
 }
 

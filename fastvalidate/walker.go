@@ -10,7 +10,8 @@ import (
 type walker struct {
 	cfg      *config
 	sc       scanner
-	b        []byte // the document the tape describes
+	header   scanner // reads JWS protected headers (see checkJWSHeader)
+	b        []byte  // the document the tape describes
 	res      Result
 	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content.
@@ -24,12 +25,28 @@ type walker struct {
 	nowMillis uint64
 }
 
-func (w *walker) validate(card []byte, check checkFunc) {
+// validate judges card by profile p. Result.Profile is set here and only
+// here, on every path, so that no caller has to fill it in.
+func (w *walker) validate(card []byte, p *profileDef) {
+	if w.readCard(card) {
+		w.res.Profile = p.check(w)
+		return
+	}
+	if p.rejected != nil {
+		w.res.Profile = p.rejected(w)
+		return
+	}
+	w.res.Profile = p.name
+}
+
+// readCard scans card and reports whether it is an object a profile's
+// checks can read; if not, it reports why.
+func (w *walker) readCard(card []byte) bool {
 	w.b = card
 	w.unwrapped = false
 	if !w.sc.scan(card) {
 		w.scanFailed()
-		return
+		return false
 	}
 	if w.sc.tape[0].kind == kindString && w.cfg.embedded {
 		// Section 3: a card may arrive as a JSON string holding the object.
@@ -38,18 +55,18 @@ func (w *walker) validate(card []byte, check checkFunc) {
 		w.unwrapped = true
 		if !w.sc.scan(w.b) {
 			w.scanFailed()
-			return
+			return false
 		}
 	}
 	if w.sc.tape[0].kind != kindObject {
 		if w.cfg.rootType == CodeSchemaType {
 			w.addGot(CodeSchemaType, 0, "type: expected object")
-			return
+			return false
 		}
 		w.addGot(CodeCardType, 0, "card is not a JSON object")
-		return
+		return false
 	}
-	check(w)
+	return true
 }
 
 func (w *walker) scanFailed() {
@@ -87,19 +104,61 @@ func (w *walker) scanFailed() {
 	w.res.add(Finding{Code: sc.err, Severity: SeverityError, Path: w.res.arenaString(start), Offset: sc.errOff, msg: msg, arg: arg})
 }
 
-// Tape access.
+// The walker API: what every profile's checks use to read the tape. The
+// accessors that run for most nodes and take no call (kind, next, end,
+// empty, raw, emptyString, negative) and the type checks (want,
+// wantType), whose rare case is out of line, are inlined into the loops
+// that call them; TestWalker_Inlined holds them to it. str, name and
+// codePoints are calls: with a call in them, even to an out-of-line rare
+// case, they cost the inliner 84 to 86 against its budget of 80
+// (go build -gcflags=-m=2), so they are written as one function each.
+//
+// Iterate an object's members with
+//
+//	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) { v := k + 1 ... }
+//
+// and an array's elements with
+//
+//	for e := arr + 1; e < w.end(arr); e = w.next(e) { ... }
 
+// kind returns node n's JSON type.
 func (w *walker) kind(n uint32) kind { return w.sc.tape[n].kind }
 
-// raw returns a string's text as written, escapes included.
+// next returns the node after n's subtree: its next sibling, or its
+// parent's end.
+func (w *walker) next(n uint32) uint32 { return w.sc.next(n) }
+
+// end returns the node past container n's last descendant.
+func (w *walker) end(n uint32) uint32 { return w.sc.tape[n].end }
+
+// empty reports whether container n has no member or element.
+func (w *walker) empty(n uint32) bool { return w.sc.tape[n].end == n+1 }
+
+// count returns the number of members or elements of container n. The tape
+// does not store it: the scanner's loop is faster without, and most checks
+// need only emptiness (see empty).
+func (w *walker) count(n uint32) int {
+	// An object's members step from name to name, past each value.
+	step := uint32(0)
+	if w.kind(n) == kindObject {
+		step = 1
+	}
+	c := 0
+	for x := n + 1; x < w.end(n); x = w.next(x + step) {
+		c++
+	}
+	return c
+}
+
+// raw returns a string's or a number's text as written, escapes included.
 func (w *walker) raw(n uint32) []byte {
 	t := &w.sc.tape[n]
 	return w.b[t.start:t.end]
 }
 
-// text returns a string's decoded content. The slice is either the card's
-// own bytes or scratch that the next call to text overwrites.
-func (w *walker) text(n uint32) []byte {
+// str returns string node n decoded. The slice is the card's own bytes, or
+// scratch that the next str call overwrites.
+func (w *walker) str(n uint32) []byte {
 	t := &w.sc.tape[n]
 	if t.flags&flagEscaped == 0 {
 		return w.b[t.start:t.end]
@@ -108,9 +167,10 @@ func (w *walker) text(n uint32) []byte {
 	return w.valBuf
 }
 
-// key returns a member name's decoded content, in scratch separate from text.
-func (w *walker) key(n uint32) []byte {
-	t := &w.sc.tape[n]
+// name returns member name k decoded, in scratch apart from str's, so
+// that a name and a value may be held at once.
+func (w *walker) name(k uint32) []byte {
+	t := &w.sc.tape[k]
 	if t.flags&flagEscaped == 0 {
 		return w.b[t.start:t.end]
 	}
@@ -127,7 +187,7 @@ func (w *walker) codePoints(n uint32) int {
 	// The scanner has checked the UTF-8, so counting the bytes that start a
 	// code point is enough (utf8.RuneCount allocates on long text).
 	count := 0
-	for _, c := range w.text(n) {
+	for _, c := range w.str(n) {
 		if c&0xC0 != 0x80 {
 			count++
 		}
@@ -135,50 +195,145 @@ func (w *walker) codePoints(n uint32) int {
 	return count
 }
 
-// next returns the node after n's subtree.
-func (w *walker) next(n uint32) uint32 { return w.sc.next(n) }
-
-// end returns the node past container n's last descendant.
-func (w *walker) end(n uint32) uint32 { return w.sc.tape[n].end }
-
-// count returns the number of members or elements of container n. The tape
-// does not store it: the scanner's loop is faster without, and most checks
-// need only emptiness (see empty).
-func (w *walker) count(n uint32) int {
-	c := 0
-	step := w.next
-	if w.kind(n) == kindObject {
-		step = func(k uint32) uint32 { return w.next(k + 1) }
-	}
-	for x := n + 1; x < w.end(n); x = step(x) {
-		c++
-	}
-	return c
+// emptyString reports whether string node n is "". Escapes never decode
+// to nothing, so the raw text is empty just when the decoded text is.
+func (w *walker) emptyString(n uint32) bool {
+	t := &w.sc.tape[n]
+	return t.end == t.start
 }
 
-// empty reports whether container n has no member or element.
-func (w *walker) empty(n uint32) bool { return w.end(n) == n+1 }
-
-// Iterate an object's members with
-//
-//	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) { v := k + 1 ... }
-//
-// and an array's elements with
-//
-//	for e := arr + 1; e < w.end(arr); e = w.next(e) { ... }
+// negative reports whether number node n has a leading minus.
+func (w *walker) negative(n uint32) bool { return w.sc.tape[n].flags&flagNeg != 0 }
 
 // member finds a member by name, returning its value node, or 0 if absent
 // (node 0 is the root and never a member value).
 func (w *walker) member(obj uint32, name string) uint32 {
 	for k := obj + 1; k < w.end(obj); k = w.next(k + 1) {
-		if string(w.key(k)) == name {
+		if string(w.name(k)) == name {
 			return k + 1
 		}
 	}
 	return 0
 }
 
-func (w *walker) numberText(n uint32) []byte { return w.raw(n) }
+// same reports whether string nodes x and y decode to the same text.
+func (w *walker) same(x, y uint32) bool { return w.sc.sameString(w.b, x, y) }
+
+// stringsOnly reports whether node n is an array of strings only: then
+// every node of its subtree is a string.
+func (w *walker) stringsOnly(n uint32) bool {
+	tape := w.sc.tape
+	if tape[n].kind != kindArray {
+		return false
+	}
+	for e := n + 1; e < tape[n].end; e++ {
+		if tape[e].kind != kindString {
+			return false
+		}
+	}
+	return true
+}
+
+// equalsAny reports whether string node s, decoded, equals one of the
+// string nodes of set. Sets are short (skill ids or names), so comparing
+// with each is cheaper than any index.
+func (w *walker) equalsAny(set []uint32, s uint32) bool {
+	tape := w.sc.tape
+	t := &tape[s]
+	for _, n := range set {
+		u := &tape[n]
+		// Without escapes, different lengths are different strings.
+		if (t.flags|u.flags)&flagEscaped == 0 && t.end-t.start != u.end-u.start {
+			continue
+		}
+		if w.same(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// kindBoolean is what want takes for "true or false".
+const kindBoolean = kindTrue
+
+// want reports whether node n has kind k (kindBoolean: true or false),
+// reporting field.type if not.
+func (w *walker) want(n uint32, k kind) bool {
+	if w.sc.tape[n].kind == k {
+		return true
+	}
+	return w.wantSlow(n, k)
+}
+
+//go:noinline
+func (w *walker) wantSlow(n uint32, k kind) bool {
+	if k == kindBoolean && w.kind(n) == kindFalse {
+		return true
+	}
+	w.addTypeMismatch(n, k)
+	return false
+}
+
+// typeMessages holds "expected X, got Y" for every pair, so that a type
+// finding formats without allocating.
+var typeMessages = func() (t [8][8]string) {
+	for want := kindObject; want <= kindNull; want++ {
+		for got := kindObject; got <= kindNull; got++ {
+			t[want][got] = "expected " + kindName(want) + ", got " + kindName(got)
+		}
+	}
+	return t
+}()
+
+func (w *walker) addTypeMismatch(n uint32, want kind) {
+	w.add(CodeFieldType, n, typeMessages[want][w.kind(n)])
+}
+
+// schemaType is a JSON Schema type set, one bit per type.
+type schemaType uint8
+
+const (
+	tString schemaType = 1 << iota
+	tNumber
+	tInteger
+	tObject
+	tArray
+	tBoolean
+	tNull
+)
+
+// kindTypes maps a node's kind to its JSON Schema type; a number may be
+// an integer too, which wantType decides apart.
+var kindTypes = [8]schemaType{kindString: tString, kindNumber: tNumber, kindObject: tObject, kindArray: tArray, kindTrue: tBoolean, kindFalse: tBoolean, kindNull: tNull}
+
+var schemaTypeMessages = map[schemaType]string{
+	tString:          "type: expected string",
+	tNumber:          "type: expected number",
+	tInteger:         "type: expected integer",
+	tObject:          "type: expected object",
+	tArray:           "type: expected array",
+	tString | tNull:  "type: expected string or null",
+	tNumber | tNull:  "type: expected number or null",
+	tObject | tArray: "type: expected object or array",
+}
+
+// wantType is want for JSON Schema's type keyword: it reports whether node
+// n is of one of the types, reporting schema.type if not.
+func (w *walker) wantType(n uint32, types schemaType) bool {
+	if kindTypes[w.sc.tape[n].kind]&types != 0 {
+		return true
+	}
+	return w.wantTypeSlow(n, types)
+}
+
+//go:noinline
+func (w *walker) wantTypeSlow(n uint32, types schemaType) bool {
+	if types&tInteger != 0 && w.kind(n) == kindNumber && isIntegerNumber(w.raw(n)) {
+		return true
+	}
+	w.addGot(CodeSchemaType, n, schemaTypeMessages[types])
+	return false
+}
 
 // Findings.
 

@@ -322,6 +322,9 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 	input := fd.url.Redacted()
 	if fd.tooLarge {
 		rec.vd = report.Verdict{Input: input, Line: 1, Findings: tooLargeFinding[:]}
+		if profile != "auto" {
+			rec.vd.Profile = profile
+		}
 	} else {
 		// Locate the card as the CLI does in a .json file: at its first
 		// non-blank byte.
@@ -331,9 +334,6 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 		}
 		line := 1 + bytes.Count(fd.body[:first], []byte("\n"))
 		rec.vd = report.FromResult(input, line, int64(first), v.Validate(fd.body))
-	}
-	if rec.vd.Profile == "" && profile != "auto" {
-		rec.vd.Profile = profile
 	}
 	rec.extra = httpChecks(fd, fd.body)
 	res.out = rd.append(nil, &rec)

@@ -206,9 +206,6 @@ var nl = []byte{'\n'}
 func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	res := w.v.Validate(rec)
 	vd := report.FromResult(c.input, line, offset, res)
-	if vd.Profile == "" && !w.autoProfile {
-		vd.Profile = w.v.Profile()
-	}
 	w.account(c, &vd, raw, res.Errors(), res.Warnings())
 }
 

@@ -133,7 +133,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	t, ok := mediatype.Parse(r.Header.Get("Content-Type"))
 	switch {
 	case ok && mediatype.IsJSON(t):
-		s.single(w, r, pool, profile, coding)
+		s.single(w, r, pool, coding)
 	case ok && t == ndjsonType:
 		s.stream(w, r, pool, profile, coding)
 	default:
@@ -196,7 +196,7 @@ func readBody(dst []byte, r io.Reader, limit int64, res *reservation) ([]byte, e
 // single answers one verdict object for a one-card body.
 // A gzip body is judged decoded; the cap holds for it as sent and as
 // decoded.
-func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string, coding mediatype.Encoding) {
+func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, coding mediatype.Encoding) {
 	if r.ContentLength > s.cfg.maxBytes {
 		s.tooLarge(w, r, 0)
 		return
@@ -237,7 +237,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	}
 	line := 1 + bytes.Count(card[:first], newline)
 	v := pool.Get()
-	vd := s.judge(v, card, profile, line, int64(first))
+	vd := s.judge(v, card, line, int64(first))
 	sc.out = sc.enc.AppendJSONL(sc.out[:0], &vd)
 	pool.Put(v)
 	h := w.Header()
@@ -279,12 +279,9 @@ func (s *server) tooLarge(w http.ResponseWriter, r *http.Request, read int64) {
 }
 
 // judge validates one card and counts it. The verdict borrows v's result.
-func (s *server) judge(v *fastvalidate.Validator, card []byte, profile string, line int, offset int64) report.Verdict {
+func (s *server) judge(v *fastvalidate.Validator, card []byte, line int, offset int64) report.Verdict {
 	res := v.Validate(card)
 	vd := report.FromResult(inputName, line, offset, res)
-	if vd.Profile == "" && profile != "auto" {
-		vd.Profile = profile
-	}
 	s.metrics.observe(&vd)
 	return vd
 }
@@ -378,7 +375,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			s.metrics.observe(&vd)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 		case !isBlank(rec):
-			vd := s.judge(v, rec, profile, lineNo, start)
+			vd := s.judge(v, rec, lineNo, start)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 			lastCard = time.Now()
 		}

@@ -1,12 +1,13 @@
 package fastvalidate
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"net/netip"
-	"unsafe"
 )
+
+// The URL checks of members that profiles call: A2A's URLs, MA2D's
+// endpoint, homepage and repository. A URL's syntax is RFC 3986's
+// (ParseURI, in uri.go); what makes one risky to call is in netaddr.go.
 
 // urlKind says how strictly a URL member is judged.
 type urlKind uint8
@@ -23,15 +24,11 @@ const (
 	urlEndpoint
 )
 
-func (c *a2aCheck) url(n uint32, kind urlKind) {
-	c.w.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
-}
-
 // checkURL judges the string node n as a URL of the given kind, reporting
 // bad for a malformed one and risk (a warning, an error under the
 // production policy) for one that is well formed but unsafe to call.
 func (w *walker) checkURL(n uint32, kind urlKind, bad, risk Code) {
-	if t := &w.sc.tape[n]; t.flags&flagEscaped == 0 && safeHTTPS(w.b[t.start:t.end]) {
+	if safeHTTPS(w.str(n)) {
 		return
 	}
 	w.judgeURL(n, kind, bad, risk)
@@ -99,7 +96,7 @@ const httpsWord = 'h' | 't'<<8 | 't'<<16 | 'p'<<24 | 's'<<32 | ':'<<40 | '/'<<48
 
 // judgeURL is checkURL for any URL.
 func (w *walker) judgeURL(n uint32, kind urlKind, bad, risk Code) {
-	text := w.text(n)
+	text := w.str(n)
 	u, ok := parsePlainHTTP(text)
 	if !ok {
 		u, ok = ParseURI(text)
@@ -250,194 +247,4 @@ func urlRisk(u URI, plainHTTP bool) string {
 		return "plain http: the connection is neither private nor authenticated"
 	}
 	return ""
-}
-
-// isLocalhost reports "localhost" and names under it (RFC 6761), in any
-// case, with or without the root's trailing dot.
-func isLocalhost(host []byte) bool {
-	if n := len(host); n > 0 && host[n-1] == '.' {
-		host = host[:n-1]
-	}
-	const name = "localhost"
-	if len(host) < len(name) || !equalFold(host[len(host)-len(name):], name) {
-		return false
-	}
-	return len(host) == len(name) || host[len(host)-len(name)-1] == '.'
-}
-
-// isInternalIP reports an IP address host that is loopback, private (RFC
-// 1918, RFC 4193), shared (RFC 6598), link-local or unspecified. An IPv4
-// host counts in every form a browser or getaddrinfo reads as one
-// (127.1, 0x7f000001, 0177.0.0.1), not only in RFC 3986's dotted decimal.
-func isInternalIP(host []byte) bool {
-	// A DNS name ends in a letter past 'f' (or a dot); an IP address in a
-	// digit, a hex digit, an x or a colon. Most hosts leave here.
-	if len(host) == 0 {
-		return false
-	}
-	if last := host[len(host)-1] | 0x20; last > 'f' && last != 'x' {
-		return false
-	}
-	var addr netip.Addr
-	if ip4, ok := parseIPv4Host(host); ok {
-		addr = netip.AddrFrom4(ip4)
-	} else {
-		// Only an IPv6 literal has a colon; a DNS name ending in a hex
-		// digit ("acme.cafe") leaves here.
-		if bytes.IndexByte(host, ':') < 0 {
-			return false
-		}
-		// ParseURI has already accepted the literal with netip, so this
-		// cannot fail (and allocate an error).
-		a, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
-		if err != nil {
-			return false
-		}
-		addr = a.Unmap()
-	}
-	return addr.IsLoopback() || addr.IsPrivate() || addr.IsLinkLocalUnicast() || addr.IsUnspecified() || sharedAddressSpace.Contains(addr)
-}
-
-// sharedAddressSpace is the carrier-grade NAT range of RFC 6598: like the
-// private ranges, reachable from no other network.
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
-
-// parseIPv4Host parses a host as the WHATWG URL Standard's IPv4 parser
-// does, which is what browsers and HTTP clients built on getaddrinfo
-// (inet_aton) resolve without asking DNS: one to four dot-separated
-// numbers, each decimal, octal with a leading 0, or hex after 0x; the last
-// fills the remaining bytes; one trailing dot is allowed.
-func parseIPv4Host(b []byte) (ip [4]byte, ok bool) {
-	if n := len(b); n > 1 && b[n-1] == '.' {
-		b = b[:n-1]
-	}
-	var parts [4]uint64
-	n := 0
-	for i := 0; ; {
-		if n == len(parts) {
-			return ip, false
-		}
-		v, next, ok := parseIPv4Number(b, i)
-		if !ok {
-			return ip, false
-		}
-		parts[n] = v
-		n++
-		if next == len(b) {
-			break
-		}
-		if b[next] != '.' {
-			return ip, false
-		}
-		i = next + 1
-	}
-	for _, v := range parts[:n-1] {
-		if v > 255 {
-			return ip, false
-		}
-	}
-	last := parts[n-1]
-	if last >= 1<<(8*(5-n)) {
-		return ip, false
-	}
-	addr := last
-	for i, v := range parts[:n-1] {
-		addr |= v << (8 * (3 - i))
-	}
-	return [4]byte{byte(addr >> 24), byte(addr >> 16), byte(addr >> 8), byte(addr)}, true
-}
-
-// parseIPv4Number parses one number of an IPv4 host from b[i:], up to a
-// dot or the end, returning its value and where it stopped. Values past
-// 2^32 fail, so that no digit string can overflow.
-func parseIPv4Number(b []byte, i int) (v uint64, next int, ok bool) {
-	base := uint64(10)
-	switch {
-	case i+1 < len(b) && b[i] == '0' && b[i+1]|0x20 == 'x':
-		base, i = 16, i+2
-	case i+1 < len(b) && b[i] == '0' && b[i+1] != '.':
-		base, i = 8, i+1
-	}
-	start := i
-	for ; i < len(b) && b[i] != '.'; i++ {
-		d := uint64(hexVal[b[i]])
-		if hexVal[b[i]] < 0 || d >= base {
-			return 0, i, false
-		}
-		if v = v*base + d; v > 1<<32 {
-			return 0, i, false
-		}
-	}
-	// "0x" alone is zero; an empty decimal part is no number.
-	return v, i, i > start || base == 16
-}
-
-// mediaName marks the characters of an RFC 6838 restricted-name.
-var mediaName = func() (t [256]bool) {
-	for c := 'a'; c <= 'z'; c++ {
-		t[c], t[c-'a'+'A'] = true, true
-	}
-	for c := '0'; c <= '9'; c++ {
-		t[c] = true
-	}
-	for _, c := range "!#$&-^_.+" {
-		t[c] = true
-	}
-	return t
-}()
-
-// isMediaType reports whether b is type/subtype (RFC 6838 names, or the
-// wildcard "*"), optionally followed by parameters after a semicolon.
-func isMediaType(b []byte) bool {
-	return commonMediaType(b) || anyMediaType(b)
-}
-
-// commonMediaType reports the few media types most cards name, in one
-// switch. TestCommonMediaTypes holds the same list.
-func commonMediaType(b []byte) bool {
-	switch string(b) {
-	case "text/plain", "text/html", "text/csv", "text/markdown", "text/event-stream",
-		"application/json", "application/pdf", "application/xml", "application/octet-stream",
-		"image/png", "image/jpeg", "image/gif", "image/webp", "audio/wav", "audio/mpeg", "video/mp4":
-		return true
-	}
-	return false
-}
-
-// anyMediaType is isMediaType for any text.
-func anyMediaType(b []byte) bool {
-	i := mediaNameEnd(b, 0)
-	if i < 0 || i >= len(b) || b[i] != '/' {
-		return false
-	}
-	j := mediaNameEnd(b, i+1)
-	if j < 0 {
-		return false
-	}
-	for j < len(b) && (b[j] == ' ' || b[j] == '\t') {
-		j++
-	}
-	return j == len(b) || b[j] == ';'
-}
-
-// mediaNameEnd returns the end of the restricted-name (or "*") at i, or -1.
-func mediaNameEnd(b []byte, i int) int {
-	if i < len(b) && b[i] == '*' {
-		return i + 1
-	}
-	start := i
-	if i >= len(b) || !isAlnum(b[i]) {
-		return -1
-	}
-	for i < len(b) && mediaName[b[i]] {
-		i++
-	}
-	if i-start > 127 {
-		return -1
-	}
-	return i
-}
-
-func isAlnum(c byte) bool {
-	return c-'0' <= 9 || (c|0x20)-'a' <= 'z'-'a'
 }

@@ -28,7 +28,7 @@ func memberCheck(t *testing.T, v *Validator, ver a2aVersion, value string) (*a2a
 		t.Fatalf("%s does not scan", w.b)
 	}
 	w.res.reset()
-	return &a2aCheck{w: w, tape: w.sc.tape, b: w.b, ver: ver, m: &topMembers{}}, 2
+	return &a2aCheck{walker: w, ver: ver, m: &topMembers{}}, 2
 }
 
 func findingsText(r *Result) string {
@@ -39,45 +39,46 @@ func findingsText(r *Result) string {
 	return strings.Join(s, "; ")
 }
 
-// TestTextShortcuts holds goodText to requiredText and optText to
-// text(n, false), for every kind of value in every version.
+// TestTextShortcuts holds goodString to checkRequiredString and
+// checkOptionalString to checkString(n, false), for every kind of value in
+// every version.
 func TestTextShortcuts(t *testing.T) {
 	v := MustNew("a2a")
 	for _, ver := range []a2aVersion{a2aV01, a2aV02, a2aV03, a2aV10} {
 		for _, value := range memberValues {
 			c, n := memberCheck(t, v, ver, value)
-			if c.goodText(n) {
-				if !c.requiredText(0, n, CodeA2ARequired, "m") || len(c.w.res.Findings()) > 0 {
-					t.Errorf("%s %s: goodText passes what requiredText reports: %s", a2aProfileName[ver], value, findingsText(&c.w.res))
+			if c.goodString(n) {
+				if !c.checkRequiredString(0, n, CodeA2ARequired, "m") || len(c.res.Findings()) > 0 {
+					t.Errorf("%s %s: goodString passes what checkRequiredString reports: %s", a2aProfileName[ver], value, findingsText(&c.res))
 				}
 			}
 			c, n = memberCheck(t, v, ver, value)
-			fast := c.optText(n)
-			fastFindings := findingsText(&c.w.res)
+			fast := c.checkOptionalString(n)
+			fastFindings := findingsText(&c.res)
 			c, n = memberCheck(t, v, ver, value)
-			if slow := c.textOf(n, false, CodeA2ARequired); fast != slow || fastFindings != findingsText(&c.w.res) {
-				t.Errorf("%s %s: optText = %v (%s), text = %v (%s)", a2aProfileName[ver], value, fast, fastFindings, slow, findingsText(&c.w.res))
+			if slow := c.checkStringAs(n, false, CodeA2ARequired); fast != slow || fastFindings != findingsText(&c.res) {
+				t.Errorf("%s %s: checkOptionalString = %v (%s), checkString = %v (%s)", a2aProfileName[ver], value, fast, fastFindings, slow, findingsText(&c.res))
 			}
 		}
 		// An absent member: no node.
 		c, _ := memberCheck(t, v, ver, `0`)
-		if c.goodText(0) || c.optText(0) {
+		if c.goodString(0) || c.checkOptionalString(0) {
 			t.Errorf("%s: an absent member passes", a2aProfileName[ver])
 		}
 	}
 }
 
-// TestStringsOnly holds stringsOnly to stringArray: an array it passes
-// is one stringArray finds nothing wrong with, and it passes the arrays
-// of strings.
+// TestStringsOnly holds stringsOnly to checkStringArray: an array it
+// passes is one checkStringArray finds nothing wrong with, and it passes
+// the arrays of strings.
 func TestStringsOnly(t *testing.T) {
 	v := MustNew("a2a")
 	for _, value := range memberValues {
 		c, n := memberCheck(t, v, a2aV03, value)
-		fast := stringsOnly(c.tape, n)
-		if !c.stringArray(n, false) || len(c.w.res.Findings()) > 0 {
+		fast := c.stringsOnly(n)
+		if !c.checkStringArray(n, false) || len(c.res.Findings()) > 0 {
 			if fast {
-				t.Errorf("%s: stringsOnly passes what stringArray reports: %s", value, findingsText(&c.w.res))
+				t.Errorf("%s: stringsOnly passes what checkStringArray reports: %s", value, findingsText(&c.res))
 			}
 			continue
 		}

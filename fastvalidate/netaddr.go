@@ -1,0 +1,131 @@
+package fastvalidate
+
+import (
+	"bytes"
+	"net/netip"
+	"unsafe"
+)
+
+// Hosts that no other machine reaches: localhost names and internal IP
+// addresses, in the forms resolvers and browsers read them. The URL checks
+// of every profile ask these.
+
+// isLocalhost reports "localhost" and names under it (RFC 6761), in any
+// case, with or without the root's trailing dot.
+func isLocalhost(host []byte) bool {
+	if n := len(host); n > 0 && host[n-1] == '.' {
+		host = host[:n-1]
+	}
+	const name = "localhost"
+	if len(host) < len(name) || !equalFold(host[len(host)-len(name):], name) {
+		return false
+	}
+	return len(host) == len(name) || host[len(host)-len(name)-1] == '.'
+}
+
+// isInternalIP reports an IP address host that is loopback, private (RFC
+// 1918, RFC 4193), shared (RFC 6598), link-local or unspecified. An IPv4
+// host counts in every form a browser or getaddrinfo reads as one
+// (127.1, 0x7f000001, 0177.0.0.1), not only in RFC 3986's dotted decimal.
+func isInternalIP(host []byte) bool {
+	// A DNS name ends in a letter past 'f' (or a dot); an IP address in a
+	// digit, a hex digit, an x or a colon. Most hosts leave here.
+	if len(host) == 0 {
+		return false
+	}
+	if last := host[len(host)-1] | 0x20; last > 'f' && last != 'x' {
+		return false
+	}
+	var addr netip.Addr
+	if ip4, ok := parseIPv4Host(host); ok {
+		addr = netip.AddrFrom4(ip4)
+	} else {
+		// Only an IPv6 literal has a colon; a DNS name ending in a hex
+		// digit ("acme.cafe") leaves here.
+		if bytes.IndexByte(host, ':') < 0 {
+			return false
+		}
+		// ParseURI has already accepted the literal with netip, so this
+		// cannot fail (and allocate an error).
+		a, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
+		if err != nil {
+			return false
+		}
+		addr = a.Unmap()
+	}
+	return addr.IsLoopback() || addr.IsPrivate() || addr.IsLinkLocalUnicast() || addr.IsUnspecified() || sharedAddressSpace.Contains(addr)
+}
+
+// sharedAddressSpace is the carrier-grade NAT range of RFC 6598: like the
+// private ranges, reachable from no other network.
+var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
+
+// parseIPv4Host parses a host as the WHATWG URL Standard's IPv4 parser
+// does, which is what browsers and HTTP clients built on getaddrinfo
+// (inet_aton) resolve without asking DNS: one to four dot-separated
+// numbers, each decimal, octal with a leading 0, or hex after 0x; the last
+// fills the remaining bytes; one trailing dot is allowed.
+func parseIPv4Host(b []byte) (ip [4]byte, ok bool) {
+	if n := len(b); n > 1 && b[n-1] == '.' {
+		b = b[:n-1]
+	}
+	var parts [4]uint64
+	n := 0
+	for i := 0; ; {
+		if n == len(parts) {
+			return ip, false
+		}
+		v, next, ok := parseIPv4Number(b, i)
+		if !ok {
+			return ip, false
+		}
+		parts[n] = v
+		n++
+		if next == len(b) {
+			break
+		}
+		if b[next] != '.' {
+			return ip, false
+		}
+		i = next + 1
+	}
+	for _, v := range parts[:n-1] {
+		if v > 255 {
+			return ip, false
+		}
+	}
+	last := parts[n-1]
+	if last >= 1<<(8*(5-n)) {
+		return ip, false
+	}
+	addr := last
+	for i, v := range parts[:n-1] {
+		addr |= v << (8 * (3 - i))
+	}
+	return [4]byte{byte(addr >> 24), byte(addr >> 16), byte(addr >> 8), byte(addr)}, true
+}
+
+// parseIPv4Number parses one number of an IPv4 host from b[i:], up to a
+// dot or the end, returning its value and where it stopped. Values past
+// 2^32 fail, so that no digit string can overflow.
+func parseIPv4Number(b []byte, i int) (v uint64, next int, ok bool) {
+	base := uint64(10)
+	switch {
+	case i+1 < len(b) && b[i] == '0' && b[i+1]|0x20 == 'x':
+		base, i = 16, i+2
+	case i+1 < len(b) && b[i] == '0' && b[i+1] != '.':
+		base, i = 8, i+1
+	}
+	start := i
+	for ; i < len(b) && b[i] != '.'; i++ {
+		d := uint64(hexVal[b[i]])
+		if hexVal[b[i]] < 0 || d >= base {
+			return 0, i, false
+		}
+		if v = v*base + d; v > 1<<32 {
+			return 0, i, false
+		}
+	}
+	// "0x" alone is zero; an empty decimal part is no number.
+	return v, i, i > start || base == 16
+}
