@@ -58,7 +58,7 @@ bench:
 # The fuzz/ module (differential tests against independent references, and
 # the fuzz targets): vet and staticcheck, its tests under the race detector
 # with -short sizes, the differentials at full size (100,000 schema cards),
-# the seed corpora, and a short bounded fuzz run of two targets; then the
+# the seed corpora, and a short bounded fuzz run of three targets; then the
 # scanner's two ways of computing quote and care bits against a byte loop,
 # fuzzed as long.
 FUZZTIME ?= 10s
@@ -69,6 +69,7 @@ fuzz-seeds: staticcheck
 	cd fuzz && $(GO) test -count=1 -run 'Differential' ./...
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=$(FUZZTIME) .
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzSchemaDifferential -fuzztime=$(FUZZTIME) .
+	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzCanonicalDifferential -fuzztime=$(FUZZTIME) .
 	$(GO) test -run=NONE -fuzz=FuzzClassify_AgreesWithByteLoop -fuzztime=$(FUZZTIME) ./fastvalidate/
 
 # Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
@@ -77,7 +78,7 @@ fuzz-seeds: staticcheck
 FUZZ_LONG ?= 5m
 .PHONY: fuzz
 fuzz:
-	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
+	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzCanonicalDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
 	for t in FuzzClassify_AgreesWithByteLoop FuzzScanStringBits FuzzParsePlainHTTP FuzzSafeHTTPS; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done
