@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel
+.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel node-deps
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck gnu-parallel unit fuzz-seeds bench-unit
+test: fmt-check vet staticcheck gnu-parallel node-deps unit fuzz-seeds bench-unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -41,6 +41,13 @@ gnu-parallel:
 	@command -v parallel >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get update -qq && apt-get install -y -qq parallel >/dev/null) ; } || \
 	  echo "warning: GNU parallel is not installed; its recipe test will be skipped"
+
+# Node's jose and canonicalize packages sign and verify cards in cardsig's
+# cross-implementation test (it skips without them), pinned by the lockfile.
+node-deps:
+	@if command -v npm >/dev/null 2>&1; then \
+	  cd cardsig/testdata/node && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "warning: npm is not installed; cardsig's cross-implementation test will be skipped"; fi
 
 # cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
 # -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy.
