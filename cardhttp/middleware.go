@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
 	"github.com/cardscan/cardscan/internal/mediatype"
@@ -158,6 +160,10 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	res := v.Validate(card)
 	if res.Valid() {
 		c.pool.Put(v)
+		if err := c.cfg.requireSignature(st.buf); err != nil {
+			st.rej = Rejection{Status: http.StatusUnprocessableEntity, Err: err}
+			return st, false
+		}
 		return st, true
 	}
 	st.v = v
@@ -169,3 +175,46 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 // (a reset connection, a malformed chunk) come from the transport and tell
 // the client nothing it can act on.
 var errReadBody = errors.New("the request body could not be read")
+
+// SignatureError says why a card has no signature a trusted key verifies.
+type SignatureError struct {
+	// Result lists each signature's outcome; nil when the card could not
+	// be read strictly.
+	Result *cardsig.Result
+	err    error
+}
+
+func (e *SignatureError) Error() string {
+	msg := "the agent card has no signature that verifies with a trusted key"
+	switch {
+	case e.err != nil:
+		return msg + ": " + e.err.Error()
+	case len(e.Result.Signatures) == 0:
+		return msg + ": it is not signed"
+	}
+	for i, s := range e.Result.Signatures {
+		if i == 0 {
+			msg += ": "
+		} else {
+			msg += "; "
+		}
+		msg += "signatures/" + strconv.Itoa(s.Index) + ": " + s.Reason
+	}
+	return msg
+}
+
+// requireSignature returns a *SignatureError unless no signature is
+// required or one verifies.
+func (c *config) requireSignature(card []byte) error {
+	if c.signatures == nil {
+		return nil
+	}
+	res, err := c.signatures.Verify(card)
+	if err != nil {
+		return &SignatureError{err: err}
+	}
+	if !res.Verified() {
+		return &SignatureError{Result: res}
+	}
+	return nil
+}

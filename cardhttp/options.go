@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
 	"github.com/cardscan/cardscan/internal/mediatype"
@@ -35,6 +36,7 @@ type config struct {
 	drainBytes   int64
 	drainTimeout time.Duration
 	reject       func(http.ResponseWriter, *http.Request, *Rejection)
+	signatures   *cardsig.Verifier
 }
 
 // WithProfile sets the profile cards are judged by (see
@@ -102,6 +104,13 @@ func WithDrain(n int64, d time.Duration) Option {
 func WithRejectFunc(fn func(w http.ResponseWriter, r *http.Request, rej *Rejection)) Option {
 	return func(c *config) { c.reject = fn }
 }
+
+// WithSignatures requires a card on the checked paths to carry at least one
+// signature that verifies with a key v trusts (see package cardsig), once
+// it has passed its profile. Middleware turns a card without one away with
+// 422, ModifyResponse replaces it with a 502 problem. Verifying costs what
+// the signature's crypto costs, tens of microseconds a card.
+func WithSignatures(v *cardsig.Verifier) Option { return func(c *config) { c.signatures = v } }
 
 func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Pool, error) {
 	c := &config{
