@@ -5,9 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"strconv"
 
-	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
 	"github.com/cardscan/cardscan/internal/mediatype"
@@ -176,45 +174,11 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 // the client nothing it can act on.
 var errReadBody = errors.New("the request body could not be read")
 
-// SignatureError says why a card has no signature a trusted key verifies.
-type SignatureError struct {
-	// Result lists each signature's outcome; nil when the card could not
-	// be read strictly.
-	Result *cardsig.Result
-	err    error
-}
-
-func (e *SignatureError) Error() string {
-	msg := "the agent card has no signature that verifies with a trusted key"
-	switch {
-	case e.err != nil:
-		return msg + ": " + e.err.Error()
-	case len(e.Result.Signatures) == 0:
-		return msg + ": it is not signed"
-	}
-	for i, s := range e.Result.Signatures {
-		if i == 0 {
-			msg += ": "
-		} else {
-			msg += "; "
-		}
-		msg += "signatures/" + strconv.Itoa(s.Index) + ": " + s.Reason
-	}
-	return msg
-}
-
-// requireSignature returns a *SignatureError unless no signature is
-// required or one verifies.
+// requireSignature returns why card lacks a signature WithSignatures
+// requires, or nil.
 func (c *config) requireSignature(card []byte) error {
 	if c.signatures == nil {
 		return nil
 	}
-	res, err := c.signatures.Verify(card)
-	if err != nil {
-		return &SignatureError{err: err}
-	}
-	if !res.Verified() {
-		return &SignatureError{Result: res}
-	}
-	return nil
+	return c.signatures(card)
 }

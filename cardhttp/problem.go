@@ -32,8 +32,8 @@ type Rejection struct {
 	// MaxBytes is the cap a 413 rejection exceeded.
 	MaxBytes int64
 	// Err says why the body could not be read, for 400 and some 502s, or
-	// why a card that passed its profile lacks a trusted signature under
-	// WithSignatures (a *SignatureError, with 422 or 502).
+	// why a card that passed its profile failed the WithSignatures check
+	// (with 422 or 502).
 	Err error
 }
 

@@ -37,7 +37,7 @@ func TestMiddleware_WithSignatures(t *testing.T) {
 	byOther, _ := cardsig.Sign(card, jose.JSONWebKey{Key: other, KeyID: "gw-2"}, cardsig.SignOptions{})
 	tampered := bytes.Replace(signed, []byte("Ledger"), []byte("Ledgar"), 1)
 
-	mw, err := Middleware(WithSignatures(v), WithPaths("/cards/"))
+	mw, err := Middleware(WithSignatures(v.Check), WithPaths("/cards/"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -324,3 +324,47 @@ func parseHeader(protected string) (header, string) {
 	}
 	return h, ""
 }
+
+// UnverifiedError says why a card has no signature a trusted key verifies.
+type UnverifiedError struct {
+	// Result lists each signature's outcome; nil when the card could not
+	// be read strictly.
+	Result *Result
+	err    error
+}
+
+func (e *UnverifiedError) Error() string {
+	msg := "the agent card has no signature that verifies with a trusted key"
+	switch {
+	case e.err != nil:
+		return msg + ": " + e.err.Error()
+	case len(e.Result.Signatures) == 0:
+		return msg + ": it is not signed"
+	}
+	for i, s := range e.Result.Signatures {
+		if i == 0 {
+			msg += ": "
+		} else {
+			msg += "; "
+		}
+		msg += "signatures/" + strconv.Itoa(s.Index) + ": " + s.Reason
+	}
+	return msg
+}
+
+// Unwrap returns ErrNoCanonicalForm's error for a card that could not be
+// read strictly.
+func (e *UnverifiedError) Unwrap() error { return e.err }
+
+// Check returns nil when at least one signature of card verifies, and an
+// *UnverifiedError otherwise: the form cardhttp.WithSignatures takes.
+func (v *Verifier) Check(card []byte) error {
+	res, err := v.Verify(card)
+	if err != nil {
+		return &UnverifiedError{err: err}
+	}
+	if !res.Verified() {
+		return &UnverifiedError{Result: res}
+	}
+	return nil
+}
