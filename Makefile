@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel
+.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel node-deps
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck gnu-parallel unit fuzz-seeds bench-unit
+test: fmt-check vet staticcheck gnu-parallel node-deps unit fuzz-seeds bench-unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -42,6 +42,13 @@ gnu-parallel:
 	  (apt-get update -qq && apt-get install -y -qq parallel >/dev/null) ; } || \
 	  echo "warning: GNU parallel is not installed; its recipe test will be skipped"
 
+# Node's jose and canonicalize packages sign and verify cards in cardsig's
+# cross-implementation test (it skips without them), pinned by the lockfile.
+node-deps:
+	@if command -v npm >/dev/null 2>&1; then \
+	  cd cardsig/testdata/node && npm ci --no-audit --no-fund --loglevel=error; \
+	else echo "warning: npm is not installed; cardsig's cross-implementation test will be skipped"; fi
+
 # cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
 # -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy.
 PERF_DUMP = bin/perf/agentcard-100mb.ndjson
@@ -52,13 +59,16 @@ perf: build
 	  $(GO) run ./corpus/cardgen -seed 1 -size 100MB -dialect agentcard -defects 0.05 -o $(PERF_DUMP).zst; }
 	$(GO) run ./internal/perf -dump $(PERF_DUMP) -zdump $(PERF_DUMP).zst -cardscan bin/cardscan
 
+# fastvalidate's benchmarks, then signature verification: verifications per
+# second per core for EdDSA, ES256 and RS256 (BenchmarkVerify).
 bench:
 	$(GO) test -run=NONE -bench=. -benchmem ./fastvalidate/
+	$(GO) test -run=NONE -bench=. -benchmem ./cardsig/
 
 # The fuzz/ module (differential tests against independent references, and
 # the fuzz targets): vet and staticcheck, its tests under the race detector
 # with -short sizes, the differentials at full size (100,000 schema cards),
-# the seed corpora, and a short bounded fuzz run of two targets; then the
+# the seed corpora, and a short bounded fuzz run of three targets; then the
 # scanner's two ways of computing quote and care bits against a byte loop,
 # fuzzed as long.
 FUZZTIME ?= 10s
@@ -69,6 +79,7 @@ fuzz-seeds: staticcheck
 	cd fuzz && $(GO) test -count=1 -run 'Differential' ./...
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=$(FUZZTIME) .
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzSchemaDifferential -fuzztime=$(FUZZTIME) .
+	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzCanonicalDifferential -fuzztime=$(FUZZTIME) .
 	$(GO) test -run=NONE -fuzz=FuzzClassify_AgreesWithByteLoop -fuzztime=$(FUZZTIME) ./fastvalidate/
 
 # Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
@@ -77,7 +88,7 @@ fuzz-seeds: staticcheck
 FUZZ_LONG ?= 5m
 .PHONY: fuzz
 fuzz:
-	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
+	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzCanonicalDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
 	for t in FuzzClassify_AgreesWithByteLoop FuzzScanStringBits FuzzParsePlainHTTP FuzzSafeHTTPS; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done

@@ -158,6 +158,10 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	res := v.Validate(card)
 	if res.Valid() {
 		c.pool.Put(v)
+		if err := c.cfg.requireSignature(st.buf); err != nil {
+			st.rej = Rejection{Status: http.StatusUnprocessableEntity, Err: err}
+			return st, false
+		}
 		return st, true
 	}
 	st.v = v
@@ -169,3 +173,12 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 // (a reset connection, a malformed chunk) come from the transport and tell
 // the client nothing it can act on.
 var errReadBody = errors.New("the request body could not be read")
+
+// requireSignature returns why card lacks a signature WithSignatures
+// requires, or nil.
+func (c *config) requireSignature(card []byte) error {
+	if c.signatures == nil {
+		return nil
+	}
+	return c.signatures(card)
+}

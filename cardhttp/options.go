@@ -35,6 +35,7 @@ type config struct {
 	drainBytes   int64
 	drainTimeout time.Duration
 	reject       func(http.ResponseWriter, *http.Request, *Rejection)
+	signatures   func(card []byte) error
 }
 
 // WithProfile sets the profile cards are judged by (see
@@ -101,6 +102,17 @@ func WithDrain(n int64, d time.Duration) Option {
 // call rej.WriteProblem to fall back to the default.
 func WithRejectFunc(fn func(w http.ResponseWriter, r *http.Request, rej *Rejection)) Option {
 	return func(c *config) { c.reject = fn }
+}
+
+// WithSignatures requires a card on the checked paths, once it has passed
+// its profile, to pass check: usually the Check method of a
+// cardsig.Verifier, which asks for at least one signature a trusted key
+// verifies. A card check refuses is turned away with 422 by Middleware and
+// replaced by a 502 problem by ModifyResponse, the error's text as the
+// problem's detail. Taking a func keeps this package on the standard
+// library; cardsig's verification costs what the signature's crypto costs.
+func WithSignatures(check func(card []byte) error) Option {
+	return func(c *config) { c.signatures = check }
 }
 
 func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Pool, error) {

@@ -31,7 +31,9 @@ type Rejection struct {
 	Profile string
 	// MaxBytes is the cap a 413 rejection exceeded.
 	MaxBytes int64
-	// Err says why the body could not be read, for 400 and some 502s.
+	// Err says why the body could not be read, for 400 and some 502s, or
+	// why a card that passed its profile failed the WithSignatures check
+	// (with 422 or 502).
 	Err error
 }
 

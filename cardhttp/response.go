@@ -71,6 +71,9 @@ func (c *checker) checkResponse(resp *http.Response) error {
 		if res := v.Validate(card); !res.Valid() {
 			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.namedProfile()}
 			replaceWithProblem(resp, &rej)
+		} else if err := c.cfg.requireSignature(card); err != nil {
+			rej = Rejection{Status: http.StatusBadGateway, Err: err}
+			replaceWithProblem(resp, &rej)
 		}
 		c.pool.Put(v)
 	} else {

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/cardscan/cardscan v0.0.0
+	github.com/gowebpki/jcs v1.0.1
 	github.com/oklog/ulid/v2 v2.1.2
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )

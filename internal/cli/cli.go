@@ -20,6 +20,7 @@ import (
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/serve"
+	"github.com/cardscan/cardscan/internal/sign"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -50,6 +51,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
 			return fetch.Run(args[1:], stdin, stdout, stderr)
+		case "sign":
+			return sign.Run(args[1:], stdin, stdout, stderr)
 		}
 	}
 	opts, err := parseFlags(args)
@@ -101,6 +104,7 @@ const usageText = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
+       cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,

@@ -1,0 +1,172 @@
+package cardsig
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The limits a jku fetch runs under, as cardscan fetch's for a card: a
+// time limit with redirects included, a body cap and at most three
+// redirects, each of which must itself lie below a trusted prefix.
+const (
+	JKUTimeout   = 10 * time.Second
+	JKUMaxBytes  = 2 << 20
+	jkuRedirects = 3
+)
+
+// jkuResolver follows trusted jku URLs and keeps what each one gave for
+// its whole life, so a run fetches a key set once however many cards name
+// it, and a key set that failed stays failed.
+type jkuResolver struct {
+	prefixes []*url.URL
+	client   *http.Client
+	mu       sync.Mutex
+	sets     map[string]*jkuEntry
+}
+
+type jkuEntry struct {
+	once sync.Once
+	keys *KeySet
+	err  string
+}
+
+// ParseJKUPrefix checks a trusted jku prefix: an absolute https URL with a
+// host, no user info, query or fragment.
+func ParseJKUPrefix(prefix string) (*url.URL, error) {
+	u, err := url.Parse(prefix)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("cardsig: jku prefix %s: %w", strconv.Quote(prefix), err)
+	case u.Scheme != "https" || u.Host == "" || u.Opaque != "":
+		return nil, fmt.Errorf("cardsig: jku prefix %s is not an https URL", strconv.Quote(prefix))
+	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return nil, fmt.Errorf("cardsig: jku prefix %s has user info, a query or a fragment", strconv.Quote(prefix))
+	case hasDotSegment(u):
+		return nil, fmt.Errorf("cardsig: jku prefix %s has dot segments or encoded slashes", strconv.Quote(prefix))
+	}
+	return u, nil
+}
+
+func newJKUResolver(client *http.Client, prefixes []string) (*jkuResolver, error) {
+	r := &jkuResolver{sets: map[string]*jkuEntry{}}
+	for _, p := range prefixes {
+		u, err := ParseJKUPrefix(p)
+		if err != nil {
+			return nil, err
+		}
+		r.prefixes = append(r.prefixes, u)
+	}
+	if client == nil {
+		client = &http.Client{Timeout: JKUTimeout}
+	}
+	c := *client
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) > jkuRedirects {
+			return errors.New("more than 3 redirects")
+		}
+		if !r.trusted(req.URL) {
+			return errors.New("redirect to " + req.URL.Redacted() + ", outside the trusted jku prefixes")
+		}
+		return nil
+	}
+	if c.Timeout == 0 {
+		c.Timeout = JKUTimeout
+	}
+	r.client = &c
+	return r, nil
+}
+
+// trusted reports whether u is https, with a prefix's exact scheme and host
+// (port included), and a path that is the prefix's path or lies below it.
+// Paths with dot segments or encoded slashes, dots or backslashes are
+// refused: a server may resolve them to somewhere outside the prefix.
+func (r *jkuResolver) trusted(u *url.URL) bool {
+	if u.Scheme != "https" || u.User != nil || u.Opaque != "" || u.Fragment != "" || hasDotSegment(u) {
+		return false
+	}
+	for _, p := range r.prefixes {
+		if !strings.EqualFold(u.Host, p.Host) {
+			continue
+		}
+		pp, up := p.EscapedPath(), u.EscapedPath()
+		if up == pp || strings.HasPrefix(up, pp) && (strings.HasSuffix(pp, "/") || up[len(pp)] == '/') {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDotSegment(u *url.URL) bool {
+	p := strings.ToLower(u.EscapedPath())
+	if strings.Contains(p, "%2f") || strings.Contains(p, "%2e") || strings.Contains(p, "%5c") || strings.Contains(p, `\`) {
+		return true
+	}
+	for seg := range strings.SplitSeq(p, "/") {
+		if seg == "." || seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup finds kid in the key set at jku, or says why it cannot.
+func (r *jkuResolver) lookup(jku, kid string) (trustedKey, string) {
+	u, err := url.Parse(jku)
+	if err != nil || !r.trusted(u) {
+		return trustedKey{}, "no trusted key has kid " + strconv.Quote(kid) + ", and jku " + strconv.Quote(jku) + " is outside the trusted jku prefixes"
+	}
+	r.mu.Lock()
+	e := r.sets[u.String()]
+	if e == nil {
+		e = &jkuEntry{}
+		r.sets[u.String()] = e
+	}
+	r.mu.Unlock()
+	e.once.Do(func() { e.keys, e.err = r.fetch(u) })
+	if e.err != "" {
+		return trustedKey{}, "jku " + strconv.Quote(jku) + ": " + e.err
+	}
+	k, ok := e.keys.lookup(kid)
+	if !ok {
+		return k, "no key with kid " + strconv.Quote(kid) + " in the trusted jku " + strconv.Quote(jku)
+	}
+	return k, ""
+}
+
+func (r *jkuResolver) fetch(u *url.URL) (*KeySet, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), r.client.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err.Error()
+	}
+	req.Header.Set("Accept", "application/jwk-set+json, application/json")
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return nil, "fetch failed: " + err.Error()
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, "fetch failed: " + resp.Status
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, JKUMaxBytes+1))
+	if err != nil {
+		return nil, "fetch failed: " + err.Error()
+	}
+	if len(body) > JKUMaxBytes {
+		return nil, "key set larger than " + strconv.Itoa(JKUMaxBytes) + " bytes"
+	}
+	ks, err := ParseKeySet(body)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return ks, ""
+}

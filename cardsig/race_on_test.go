@@ -1,0 +1,5 @@
+//go:build race
+
+package cardsig
+
+const raceEnabled = true

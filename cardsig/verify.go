@@ -1,0 +1,370 @@
+// Package cardsig verifies and makes the signatures of A2A agent cards:
+// detached JWS (RFC 7515) over the card's RFC 8785 canonical form with its
+// signatures member left out (A2A 1.0 section 8.4).
+//
+// The verifier, not the card, decides what is trusted: the keys (a JWK Set
+// the caller loads, and jku URLs only below prefixes it names) and the
+// algorithms. A card's header cannot nominate its own key or pick a weaker
+// algorithm, "none" and the HMAC algorithms are never accepted, and a card
+// or header that is not I-JSON (duplicate names, lone surrogates) does not
+// verify, since two readers could see different contents in it.
+package cardsig
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// Algorithms are the JWS algorithms a Verifier accepts unless told
+// otherwise: every asymmetric signature algorithm of RFC 7518 and RFC 8037
+// that go-jose implements.
+var Algorithms = []string{"EdDSA", "ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"}
+
+// Status is the outcome for one signature.
+type Status uint8
+
+const (
+	// Verified: the signature verifies with a trusted key.
+	Verified Status = iota + 1
+	// Invalid: the signature does not verify, or its entry, its protected
+	// header or the card cannot be read strictly.
+	Invalid
+	// KeyUnknown: no trusted key has the signature's kid.
+	KeyUnknown
+	// AlgRejected: the algorithm is not accepted, or does not fit the key.
+	AlgRejected
+)
+
+func (s Status) String() string {
+	switch s {
+	case Verified:
+		return "verified"
+	case Invalid:
+		return "invalid"
+	case KeyUnknown:
+		return "key-unknown"
+	case AlgRejected:
+		return "alg"
+	}
+	return "unknown"
+}
+
+// Signature is the outcome for one entry of a card's signatures.
+type Signature struct {
+	Index  int    // position in signatures[]
+	Status Status // the outcome
+	KeyID  string // the protected header's kid, if it could be read
+	Alg    string // the protected header's alg, if it could be read
+	Reason string // why it did not verify; "" when verified
+}
+
+// Result is the outcome for a card.
+type Result struct {
+	Signatures []Signature
+	// SignedBy lists the kids of the signatures that verified, each once,
+	// in the order they appear.
+	SignedBy []string
+}
+
+// Verified reports whether at least one signature verified with a trusted
+// key: the card is then signed, whatever the other signatures say.
+func (r *Result) Verified() bool { return len(r.SignedBy) > 0 }
+
+// Option configures a Verifier.
+type Option func(*Verifier) error
+
+// WithAlgorithms sets the accepted algorithms (Algorithms by default).
+// "none" and the HMAC algorithms are refused: a verifier holding an HMAC
+// secret could sign, and "none" proves nothing.
+func WithAlgorithms(algs ...string) Option {
+	return func(v *Verifier) error {
+		v.algs = map[string]bool{}
+		for _, a := range algs {
+			if !slices.Contains(Algorithms, a) {
+				return fmt.Errorf("cardsig: algorithm %s is not accepted (accepted: %v)", strconv.Quote(a), Algorithms)
+			}
+			v.algs[a] = true
+		}
+		return nil
+	}
+}
+
+// WithCanonical sets which members take part in the canonical form
+// (fastvalidate.CanonicalAsIs by default).
+func WithCanonical(mode fastvalidate.CanonicalMode) Option {
+	return func(v *Verifier) error { v.mode = mode; return nil }
+}
+
+// WithTrustedJKU lets a protected header's jku be followed when it lies
+// below one of the prefixes: https URLs of the same scheme and host whose
+// path starts with the prefix's path (see JKUPrefix). Key sets are fetched
+// with client (bounded by JKUTimeout and JKUMaxBytes when nil) and kept
+// for the Verifier's life. Without this option jku is never followed.
+func WithTrustedJKU(client *http.Client, prefixes ...string) Option {
+	return func(v *Verifier) error {
+		r, err := newJKUResolver(client, prefixes)
+		if err != nil {
+			return err
+		}
+		v.jku = r
+		return nil
+	}
+}
+
+// Verifier checks card signatures against a trust store. It is safe for
+// concurrent use.
+type Verifier struct {
+	keys  *KeySet
+	algs  map[string]bool
+	mode  fastvalidate.CanonicalMode
+	jku   *jkuResolver
+	canon sync.Pool
+}
+
+// NewVerifier returns a Verifier that trusts keys.
+func NewVerifier(keys *KeySet, opts ...Option) (*Verifier, error) {
+	v := &Verifier{keys: keys}
+	if err := WithAlgorithms(Algorithms...)(v); err != nil {
+		return nil, err
+	}
+	for _, o := range opts {
+		if err := o(v); err != nil {
+			return nil, err
+		}
+	}
+	v.canon.New = func() any { return new(fastvalidate.Canonicalizer) }
+	return v, nil
+}
+
+// ErrNoCanonicalForm is returned by Verify for a card that is not an
+// I-JSON object: nothing in it can verify.
+var ErrNoCanonicalForm = errors.New("cardsig: card has no RFC 8785 canonical form")
+
+// Verify checks every signature of card. The error is non-nil only when
+// the card itself cannot be read strictly; a card without signatures has
+// an empty Result.
+func (v *Verifier) Verify(card []byte) (*Result, error) {
+	c := v.canon.Get().(*fastvalidate.Canonicalizer)
+	payload, err := c.Append(nil, card, fastvalidate.CanonicalOptions{Mode: v.mode, DropTopLevel: "signatures"})
+	v.canon.Put(c)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoCanonicalForm, err)
+	}
+	entries, err := signatureEntries(card)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Signatures: make([]Signature, 0, len(entries))}
+	for i, e := range entries {
+		s := v.verifyOne(e, payload)
+		s.Index = i
+		res.Signatures = append(res.Signatures, s)
+		if s.Status == Verified && !slices.Contains(res.SignedBy, s.KeyID) {
+			res.SignedBy = append(res.SignedBy, s.KeyID)
+		}
+	}
+	return res, nil
+}
+
+// signatureEntries returns the raw entries of the card's top-level
+// signatures array. The card is I-JSON here, so encoding/json reads the
+// names and values exactly as the scanner did.
+func signatureEntries(card []byte) ([]json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(card, &top); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoCanonicalForm, err)
+	}
+	raw, ok := top["signatures"]
+	if !ok {
+		return nil, nil
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		// Not an array: one entry that can never verify, so that a
+		// verifier requiring a signature says why.
+		return []json.RawMessage{raw}, nil
+	}
+	return entries, nil
+}
+
+func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte) Signature {
+	var e map[string]json.RawMessage
+	if err := json.Unmarshal(entry, &e); err != nil {
+		return Signature{Status: Invalid, Reason: "signatures entry is not an object"}
+	}
+	protected, ok := jsonString(e["protected"])
+	if !ok {
+		return Signature{Status: Invalid, Reason: "protected is missing or not a string"}
+	}
+	sigText, ok := jsonString(e["signature"])
+	if !ok {
+		return Signature{Status: Invalid, Reason: "signature is missing or not a string"}
+	}
+	h, reason := parseHeader(protected)
+	s := Signature{KeyID: h.kid, Alg: h.alg}
+	if reason != "" {
+		s.Status, s.Reason = Invalid, reason
+		return s
+	}
+	if !v.algs[h.alg] {
+		s.Status, s.Reason = AlgRejected, "algorithm "+strconv.Quote(h.alg)+" is not accepted"
+		return s
+	}
+	sig, err := base64.RawURLEncoding.Strict().DecodeString(sigText)
+	if err != nil || len(sig) == 0 {
+		s.Status, s.Reason = Invalid, "signature is not unpadded base64url"
+		return s
+	}
+	key, ok := v.keys.lookup(h.kid)
+	if !ok {
+		var why string
+		switch {
+		case h.jku == "":
+			why = "no trusted key has kid " + strconv.Quote(h.kid)
+		case v.jku == nil:
+			why = "no trusted key has kid " + strconv.Quote(h.kid) + ", and jku is followed only below a trusted prefix"
+		default:
+			key, why = v.jku.lookup(h.jku, h.kid)
+		}
+		if why != "" {
+			s.Status, s.Reason = KeyUnknown, why
+			return s
+		}
+	}
+	if why := keyFits(h.alg, key); why != "" {
+		s.Status, s.Reason = AlgRejected, why
+		return s
+	}
+	// go-jose rebuilds the signing input from the protected header as
+	// given and the payload; the signature goes in re-encoded, so that
+	// only the bytes that were decoded strictly above reach it.
+	compact := protected + ".." + base64.RawURLEncoding.EncodeToString(sig)
+	obj, err := jose.ParseDetached(compact, payload, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)})
+	if err != nil {
+		s.Status, s.Reason = Invalid, "JWS does not parse: "+err.Error()
+		return s
+	}
+	if _, err := obj.Verify(key.Key); err != nil {
+		s.Status, s.Reason = Invalid, "signature does not verify with key "+strconv.Quote(h.kid)
+		return s
+	}
+	s.Status = Verified
+	return s
+}
+
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+type header struct {
+	alg, kid, jku string
+}
+
+// parseHeader reads a protected header strictly: unpadded base64url of an
+// I-JSON object with non-empty string alg and kid, typ "JOSE" if present,
+// jku a string if present, and no crit (no extension is understood here,
+// so a header that marks one critical must be refused, RFC 7515 section
+// 4.1.11) nor b64 (RFC 7797 would change what was signed).
+func parseHeader(protected string) (header, string) {
+	var h header
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(protected)
+	if err != nil {
+		return h, "protected is not unpadded base64url"
+	}
+	if _, err := fastvalidate.AppendCanonical(nil, raw, fastvalidate.CanonicalOptions{MaxDepth: 32}); err != nil {
+		var ce *fastvalidate.CanonicalError
+		if errors.As(err, &ce) {
+			return h, "protected header is not an I-JSON object (" + ce.Code.String() + ")"
+		}
+		return h, "protected header is not an I-JSON object"
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return h, "protected header is not an I-JSON object"
+	}
+	var ok bool
+	if h.alg, ok = jsonString(m["alg"]); !ok || h.alg == "" {
+		return h, "protected header has no non-empty string alg"
+	}
+	if h.kid, ok = jsonString(m["kid"]); !ok || h.kid == "" {
+		return h, "protected header has no non-empty string kid"
+	}
+	if t, present := m["typ"]; present {
+		if typ, ok := jsonString(t); !ok || typ != "JOSE" {
+			return h, "protected header's typ is not \"JOSE\""
+		}
+	}
+	if j, present := m["jku"]; present {
+		if h.jku, ok = jsonString(j); !ok || h.jku == "" {
+			return h, "protected header's jku is not a non-empty string"
+		}
+	}
+	if _, present := m["crit"]; present {
+		return h, "protected header has crit, and no extension is understood"
+	}
+	if _, present := m["b64"]; present {
+		return h, "protected header has b64 (RFC 7797), which card signatures do not use"
+	}
+	return h, ""
+}
+
+// UnverifiedError says why a card has no signature a trusted key verifies.
+type UnverifiedError struct {
+	// Result lists each signature's outcome; nil when the card could not
+	// be read strictly.
+	Result *Result
+	err    error
+}
+
+func (e *UnverifiedError) Error() string {
+	msg := "the agent card has no signature that verifies with a trusted key"
+	switch {
+	case e.err != nil:
+		return msg + ": " + e.err.Error()
+	case len(e.Result.Signatures) == 0:
+		return msg + ": it is not signed"
+	}
+	for i, s := range e.Result.Signatures {
+		if i == 0 {
+			msg += ": "
+		} else {
+			msg += "; "
+		}
+		msg += "signatures/" + strconv.Itoa(s.Index) + ": " + s.Reason
+	}
+	return msg
+}
+
+// Unwrap returns ErrNoCanonicalForm's error for a card that could not be
+// read strictly.
+func (e *UnverifiedError) Unwrap() error { return e.err }
+
+// Check returns nil when at least one signature of card verifies, and an
+// *UnverifiedError otherwise: the form cardhttp.WithSignatures takes.
+func (v *Verifier) Check(card []byte) error {
+	res, err := v.Verify(card)
+	if err != nil {
+		return &UnverifiedError{err: err}
+	}
+	if !res.Verified() {
+		return &UnverifiedError{Result: res}
+	}
+	return nil
+}

@@ -1,0 +1,286 @@
+package fastvalidate
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// RFC 8785 appendix B: IEEE 754 bit patterns and their canonical text.
+var rfc8785Numbers = []struct {
+	bits uint64
+	want string
+}{
+	{0x0000000000000000, "0"},
+	{0x8000000000000000, "0"},
+	{0x0000000000000001, "5e-324"},
+	{0x8000000000000001, "-5e-324"},
+	{0x7fefffffffffffff, "1.7976931348623157e+308"},
+	{0xffefffffffffffff, "-1.7976931348623157e+308"},
+	{0x4340000000000000, "9007199254740992"},
+	{0xc340000000000000, "-9007199254740992"},
+	{0x4430000000000000, "295147905179352830000"},
+	{0x44b52d02c7e14af5, "9.999999999999997e+22"},
+	{0x44b52d02c7e14af6, "1e+23"},
+	{0x44b52d02c7e14af7, "1.0000000000000001e+23"},
+	{0x444b1ae4d6e2ef4e, "999999999999999700000"},
+	{0x444b1ae4d6e2ef4f, "999999999999999900000"},
+	{0x444b1ae4d6e2ef50, "1e+21"},
+	{0x3eb0c6f7a0b5ed8c, "9.999999999999997e-7"},
+	{0x3eb0c6f7a0b5ed8d, "0.000001"},
+	{0x41b3de4355555553, "333333333.3333332"},
+	{0x41b3de4355555554, "333333333.33333325"},
+	{0x41b3de4355555555, "333333333.3333333"},
+	{0x41b3de4355555556, "333333333.3333334"},
+	{0x41b3de4355555557, "333333333.33333343"},
+	{0xbecbf647612f3696, "-0.0000033333333333333333"},
+	{0x43143ff3c1cb0959, "1424953923781206.2"},
+}
+
+func TestAppendECMAScriptNumber_RFC8785Vectors(t *testing.T) {
+	for _, tc := range rfc8785Numbers {
+		f := math.Float64frombits(tc.bits)
+		if got := string(AppendECMAScriptNumber(nil, f)); got != tc.want {
+			t.Errorf("%016x: got %s, want %s", tc.bits, got, tc.want)
+		}
+		// The same number as a card's text, written the way Go writes it
+		// and the way RFC 8785 does, canonicalizes to the same.
+		for _, text := range []string{strconv.FormatFloat(f, 'g', -1, 64), tc.want} {
+			got, err := AppendCanonical(nil, []byte(`{"n":`+text+`}`), CanonicalOptions{})
+			if err != nil {
+				t.Errorf("%s: %v", text, err)
+				continue
+			}
+			if want := `{"n":` + tc.want + `}`; string(got) != want {
+				t.Errorf("%s: got %s, want %s", text, got, want)
+			}
+		}
+	}
+}
+
+func TestAppendCanonical(t *testing.T) {
+	for _, tc := range []struct {
+		name, in, want string
+		opts           CanonicalOptions
+	}{
+		{
+			// RFC 8785 section 3.2.2.
+			name: "rfc8785 primitives",
+			in: `{
+  "numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],
+  "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
+  "literals": [null, true, false]
+}`,
+			want: `{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+		},
+		{
+			// RFC 8785 section 3.2.3: UTF-16 code unit order puts the
+			// emoji (a surrogate pair) before U+FB33.
+			name: "rfc8785 sorting",
+			in: `{
+  "\u20ac": "Euro Sign",
+  "\r": "Carriage Return",
+  "\ufb33": "Hebrew Letter Dalet With Dagesh",
+  "1": "One",
+  "\ud83d\ude00": "Emoji: Grinning Face",
+  "\u0080": "Control",
+  "\u00f6": "Latin Small Letter O With Diaeresis"
+}`,
+			want: "{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u0080\":\"Control\",\"\u00f6\":\"Latin Small Letter O With Diaeresis\",\"\u20ac\":\"Euro Sign\",\"\U0001F600\":\"Emoji: Grinning Face\",\"\ufb33\":\"Hebrew Letter Dalet With Dagesh\"}",
+		},
+		{
+			name: "numbers the task names",
+			in:   `[100.0, -0.0, 1e21, -0, 1E+2, 0.1e1, 123456789012345678]`,
+			want: "", // not an object: see the rejections
+		},
+		{
+			name: "numbers in an object",
+			in:   `{"a":[100.0, -0.0, 1e21, -0, 1E+2, 0.1e1, 123456789012345678, 1e-7, 0.0000001, 5]}`,
+			want: `{"a":[100,0,1e+21,0,100,1,123456789012345680,1e-7,1e-7,5]}`,
+		},
+		{
+			name: "raw UTF-8 and controls",
+			in:   "{\"s\":\"\\u001f\\u007f\\u2028\\ud83d\\ude00 \u00e9\\t\\b\\f\\r\"}",
+			want: "{\"s\":\"\\u001f\u007f\u2028😀 é\\t\\b\\f\\r\"}",
+		},
+		{
+			name: "nested objects sorted, arrays kept in order",
+			in:   `{"b":{"y":1,"x":[3,{"d":1,"c":2}]},"a":true}`,
+			want: `{"a":true,"b":{"x":[3,{"c":2,"d":1}],"y":1}}`,
+		},
+		{
+			name: "a shorter name sorts before a longer one it starts",
+			in:   `{"ab":1,"a":2,"":3}`,
+			want: `{"":3,"a":2,"ab":1}`,
+		},
+		{
+			name: "top-level signatures dropped, nested kept",
+			in:   `{"name":"x","signatures":[{"protected":"e30","signature":"AA"}],"o":{"signatures":1}}`,
+			opts: CanonicalOptions{DropTopLevel: "signatures"},
+			want: `{"name":"x","o":{"signatures":1}}`,
+		},
+		{
+			name: "an escaped signatures name is the same name",
+			in:   `{"name":"x","\u0073ignatures":[]}`,
+			opts: CanonicalOptions{DropTopLevel: "signatures"},
+			want: `{"name":"x"}`,
+		},
+		{
+			name: "as-is keeps empty members",
+			in:   `{"name":"Example Agent","description":"","capabilities":{"streaming":false,"pushNotifications":false,"extensions":[]},"skills":[]}`,
+			want: `{"capabilities":{"extensions":[],"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}`,
+		},
+		{
+			// A2A 1.0 section 8.4.1's example, as the SDKs clean it: they
+			// drop the empty required members too, which the spec keeps.
+			name: "drop-empty on the spec's example",
+			in:   `{"name":"Example Agent","description":"","capabilities":{"streaming":false,"pushNotifications":false,"extensions":[]},"skills":[]}`,
+			opts: CanonicalOptions{Mode: CanonicalDropEmpty},
+			want: `{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}`,
+		},
+		{
+			name: "drop-empty cleans nested containers and array elements",
+			in:   `{"a":{"b":{"c":""},"d":[[],{},"",0,false,null]},"e":[{"f":[]}],"g":" "}`,
+			opts: CanonicalOptions{Mode: CanonicalDropEmpty},
+			want: `{"a":{"d":[0,false,null]},"g":" "}`,
+		},
+		{
+			name: "drop-empty keeps an escaped empty-looking string",
+			in:   `{"a":"\u0000","b":""}`,
+			opts: CanonicalOptions{Mode: CanonicalDropEmpty},
+			want: `{"a":"\u0000"}`,
+		},
+		{
+			name: "drop-empty and signatures",
+			in:   `{"signatures":[{"protected":"e30"}],"x":[]}`,
+			opts: CanonicalOptions{Mode: CanonicalDropEmpty, DropTopLevel: "signatures"},
+			want: `{}`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := AppendCanonical([]byte("prefix:"), []byte(tc.in), tc.opts)
+			if tc.want == "" {
+				if err == nil {
+					t.Fatalf("got %s, want an error", got)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "prefix:" + tc.want; string(got) != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+			}
+		})
+	}
+}
+
+// Whatever the whitespace and member order, one card has one canonical
+// form, and that form is its own canonical form.
+func TestAppendCanonical_OrderAndWhitespace(t *testing.T) {
+	forms := []string{
+		`{"a":1,"b":[1,2,{"x":"y","w":null}]}`,
+		"{ \"b\" : [ 1 , 2 , { \"w\" : null , \"x\" : \"y\" } ] ,\n\t\"a\" : 1.0 }",
+		`{"b":[1,2,{"x":"\u0079","w":null}],"a":1e0}`,
+	}
+	var c Canonicalizer
+	want, err := c.Append(nil, []byte(forms[0]), CanonicalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range forms[1:] {
+		got, err := c.Append(nil, []byte(f), CanonicalOptions{})
+		if err != nil || string(got) != string(want) {
+			t.Errorf("%s: got %s, %v; want %s", f, got, err, want)
+		}
+	}
+	again, err := c.Append(nil, want, CanonicalOptions{})
+	if err != nil || string(again) != string(want) {
+		t.Errorf("canonical form is not a fixed point: %s -> %s, %v", want, again, err)
+	}
+}
+
+func TestAppendCanonical_Rejects(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		code     Code
+	}{
+		{"duplicate name", `{"a":1,"a":2}`, CodeJSONDuplicateKey},
+		{"escaped duplicate name", `{"alg":1,"\u0061lg":2}`, CodeJSONDuplicateKey},
+		{"duplicate in a nested object", `{"x":{"b":1,"b":1}}`, CodeJSONDuplicateKey},
+		{"lone high surrogate", `{"a":"\ud800"}`, CodeJSONUTF8},
+		{"lone low surrogate in a name", `{"\udc00":1}`, CodeJSONUTF8},
+		{"invalid UTF-8", "{\"a\":\"\xff\"}", CodeJSONUTF8},
+		{"number beyond float64", `{"a":1e400}`, CodeJSONNumberRange},
+		{"negative number beyond float64", `{"a":-1.8e308}`, CodeJSONNumberRange},
+		{"not an object", `[1]`, CodeCardType},
+		{"a string", `"{}"`, CodeCardType},
+		{"syntax", `{"a":01}`, CodeJSONSyntax},
+		{"trailing data", `{"a":1} x`, CodeJSONSyntax},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dst := []byte("keep")
+			got, err := AppendCanonical(dst, []byte(tc.in), CanonicalOptions{DropTopLevel: "signatures"})
+			var ce *CanonicalError
+			if !errors.As(err, &ce) || ce.Code != tc.code {
+				t.Fatalf("got %s, %v; want %s", got, err, tc.code)
+			}
+			if !errors.Is(err, ErrNotCanonicalizable) || string(got) != "keep" {
+				t.Errorf("err %v, dst %q", err, got)
+			}
+			if !strings.Contains(err.Error(), tc.code.String()) {
+				t.Errorf("message %q does not name %s", err, tc.code)
+			}
+		})
+	}
+}
+
+func TestAppendCanonical_Depth(t *testing.T) {
+	deep := strings.Repeat(`{"a":`, 20) + "1" + strings.Repeat("}", 20)
+	if _, err := AppendCanonical(nil, []byte(deep), CanonicalOptions{MaxDepth: 10}); err == nil {
+		t.Error("nesting past MaxDepth was accepted")
+	}
+	if _, err := AppendCanonical(nil, []byte(deep), CanonicalOptions{}); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestCompareUTF16(t *testing.T) {
+	for _, tc := range []struct {
+		x, y string
+		sign int
+	}{
+		{"a", "b", -1},
+		{"a", "a", 0},
+		{"a", "ab", -1},
+		{"\uffff", "😀", 1},  // U+FFFF is above the surrogates
+		{"\ue000", "😀", 1},  // so is the private use area
+		{"\ud7ff", "😀", -1}, // below them
+		{"😀", "😁", -1},      // same high surrogate: code point order
+		{"\U00010000", "\U0010ffff", -1},
+		{"é", "z", 1},
+	} {
+		got := compareUTF16([]byte(tc.x), []byte(tc.y))
+		if (got < 0) != (tc.sign < 0) || (got == 0) != (tc.sign == 0) {
+			t.Errorf("compareUTF16(%q, %q) = %d, want sign %d", tc.x, tc.y, got, tc.sign)
+		}
+	}
+}
+
+// BenchmarkAppendCanonical times the canonical form of a generated A2A
+// 1.0 card, the part of a signature check that is not crypto.
+func BenchmarkAppendCanonical(b *testing.B) {
+	card := []byte(`{"name":"Geo Route Planner","description":"Plans routes \u00e9","version":"1.2.0","supportedInterfaces":[{"url":"https://geo.example.com/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],"capabilities":{"streaming":true,"pushNotifications":false},"defaultInputModes":["text/plain"],"defaultOutputModes":["application/json"],"skills":[{"id":"route","name":"Route","description":"Finds a route","tags":["maps","routing"]}],"metadata":{"weight":1.50,"max":1e3}}`)
+	var c Canonicalizer
+	var dst []byte
+	b.ReportAllocs()
+	b.SetBytes(int64(len(card)))
+	for b.Loop() {
+		var err error
+		if dst, err = c.Append(dst[:0], card, CanonicalOptions{DropTopLevel: "signatures"}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
