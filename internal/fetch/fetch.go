@@ -21,6 +21,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -321,7 +322,7 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 	defer pool.Put(v)
 	input := fd.url.Redacted()
 	if fd.tooLarge {
-		rec.vd = report.Verdict{Input: input, Line: 1, Findings: tooLargeFinding[:]}
+		rec.vd = report.TooLarge(input, 1, 0)
 	} else {
 		// Locate the card as the CLI does in a .json file: at its first
 		// non-blank byte.
@@ -335,24 +336,32 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 	if rec.vd.Profile == "" && profile != "auto" {
 		rec.vd.Profile = profile
 	}
-	rec.extra = httpChecks(fd, fd.body)
+	// The serving rules' findings follow the profile's, in a slice of
+	// their own: the profile's belong to the validator.
+	extra := httpChecks(fd, fd.body)
+	rec.vd.Findings = slices.Concat(rec.vd.Findings, extra)
+	for i := range extra {
+		if extra[i].Severity == fastvalidate.SeverityError {
+			rec.vd.Valid = false
+		}
+	}
 	res.out = rd.append(nil, &rec)
 
 	st := &res.stats
 	st.Records = 1
-	if rec.valid() {
+	if rec.vd.Valid {
 		st.Valid = 1
 	} else {
 		st.Invalid = 1
 	}
-	errs, warns := rec.counts()
-	st.Errors, st.Warnings = int64(errs), int64(warns)
-	rec.vd.CountRules(func(code fastvalidate.Code, _ fastvalidate.Severity, n int) {
+	rec.vd.CountRules(func(code fastvalidate.Code, sev fastvalidate.Severity, n int) {
 		st.Rules[code.String()] += int64(n)
+		if sev == fastvalidate.SeverityError {
+			st.Errors += int64(n)
+		} else {
+			st.Warnings += int64(n)
+		}
 	})
-	for _, x := range rec.extra {
-		st.Rules[x.rule]++
-	}
 	name := rec.vd.Profile
 	if name == "" {
 		name = "none"
@@ -361,8 +370,6 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 	st.BytesRead, st.BytesDecompressed = fd.size, fd.size
 	return res
 }
-
-var tooLargeFinding = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}
 
 // compactJSON returns card on one line if it is valid JSON in valid UTF-8.
 func compactJSON(card []byte) ([]byte, bool) {
