@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -90,7 +91,7 @@ func TestBinaryMatchesInProcess(t *testing.T) {
 			t.Errorf("%v: stderr %q vs %q", args, bin.stderr, in.stderr)
 		}
 	}
-	golden(t, "cards.text.golden", runBinary(t, nil, "--profile", "agentcard", cardsFile).stdout)
+	golden.Check(t, "cards.text.golden", runBinary(t, nil, "--profile", "agentcard", cardsFile).stdout)
 }
 
 // TestBinaryClosedPipe is `cardscan ... | head -1`: the run ends quietly.

@@ -6,7 +6,6 @@ import (
 	binenc "encoding/binary"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,13 +22,12 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/summary"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // result is what one cardscan run produced.
 type result struct {
@@ -52,25 +50,6 @@ func checkStderr(t testing.TB, stderr string) {
 	t.Helper()
 	if stderr != "" && (!strings.HasSuffix(stderr, "\n") || strings.HasSuffix(stderr, "\n\n")) {
 		t.Errorf("stderr does not end in exactly one newline: %q", stderr)
-	}
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
 
@@ -194,7 +173,7 @@ func TestGoldenFormats(t *testing.T) {
 			if r.code != exitInvalid {
 				t.Errorf("exit %d, want %d; stderr %s", r.code, exitInvalid, r.stderr)
 			}
-			golden(t, tc.golden, r.stdout)
+			golden.Check(t, tc.golden, r.stdout)
 			// The same through stdin, named <stdin>.
 			s := run(t, string(readFile(t, cardsFile)), append(tc.args, "--profile", "agentcard")...)
 			if want := strings.ReplaceAll(r.stdout, cardsFile, stdinName); s.stdout != want {
@@ -1218,5 +1197,5 @@ func TestFramingGolden(t *testing.T) {
 			}
 		}
 	}
-	golden(t, "framing.golden", out.String())
+	golden.Check(t, "framing.golden", out.String())
 }

@@ -1,16 +1,13 @@
 package fetch
 
 import (
-	"flag"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"github.com/cardscan/cardscan/internal/golden"
+)
 
 // hostsTransport serves each host from its own site, in process, so that
 // records name fixed URLs.
@@ -67,29 +64,7 @@ func TestRender_Golden(t *testing.T) {
 			if code != exitIO {
 				t.Errorf("exit %d, want %d for the URL that serves no card", code, exitIO)
 			}
-			golden(t, tc.golden, out)
+			golden.Check(t, tc.golden, out)
 		})
-	}
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
