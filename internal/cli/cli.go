@@ -16,19 +16,12 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/serve"
 	"github.com/cardscan/cardscan/internal/summary"
-)
-
-// Exit statuses. Every path out of Run maps to exactly one of them here.
-const (
-	exitOK      = 0 // every card passed (per --fail-on)
-	exitInvalid = 1 // at least one card failed
-	exitUsage   = 2 // bad flags or arguments
-	exitIO      = 3 // an input or output could not be read, decompressed or written
 )
 
 // usageError is a mistake in the command line: exit status 2.
@@ -41,7 +34,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // Run runs cardscan with args (without the program name) and returns the
 // exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	con := &console{w: stderr}
+	con := console.New(stderr)
 	if len(args) > 0 {
 		switch args[0] {
 		case "summary":
@@ -56,21 +49,19 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usageText)
-			return exitOK
+			return console.ExitOK
 		}
-		con.errorf("%s", err.Error())
-		con.hintf("run 'cardscan --help' for usage")
-		return exitUsage
+		return con.UsageError("cardscan", err)
 	}
 	switch {
 	case opts.version:
 		fmt.Fprintf(stdout, "cardscan %s\n", version())
-		return exitOK
+		return console.ExitOK
 	case opts.listRules:
 		if err := listRules(stdout); err != nil {
-			return exitIO
+			return console.ExitIO
 		}
-		return exitOK
+		return console.ExitOK
 	}
 	return scan(opts, stdin, stdout, con)
 }
@@ -249,12 +240,12 @@ func resolveProfile(name string) (string, error) {
 	return "", usagef("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
 }
 
-func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
+func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {
 	start := time.Now()
 	profile, err := resolveProfile(o.profile)
 	if err != nil {
-		con.errorf("%s", err)
-		return exitUsage
+		con.Errorf("%s", err)
+		return console.ExitUsage
 	}
 	framing, _ := pipeline.ParseFraming(o.input)
 	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con)
@@ -270,7 +261,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 		Findings:   stdout,
 		Stdin:      stdin,
 		Progress:   new(pipeline.Progress),
-		Diagnose:   func(msg string) { con.errorf("%s", msg) },
+		Diagnose:   func(msg string) { con.Errorf("%s", msg) },
 	}
 	switch {
 	case o.quiet:
@@ -296,9 +287,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 		}
 		f, err := createOutput(spec.path)
 		if err != nil {
-			con.errorf("%s %s: %s", spec.flag, spec.path, describe(err))
+			con.Errorf("%s %s: %s", spec.flag, spec.path, describe(err))
 			closeOutputs(outs)
-			return exitIO
+			return console.ExitIO
 		}
 		outs = append(outs, f)
 		*spec.dst = f
@@ -314,18 +305,18 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 			// The reader of our output has gone (cardscan ... | head):
 			// that is the end of the run, not an error.
 			closeOutputs(outs)
-			return verdictStatus(o.failOn, &st)
+			return console.VerdictStatus(o.failOn, st.Invalid, st.Warnings)
 		}
 	}
-	status := verdictStatus(o.failOn, &st)
+	status := console.VerdictStatus(o.failOn, st.Invalid, st.Warnings)
 	if runErr != nil {
-		con.errorf("writing %s", runErr)
-		status = exitIO
+		con.Errorf("writing %s", runErr)
+		status = console.ExitIO
 	}
 	for _, f := range outs {
 		if err := f.Close(); err != nil {
-			con.errorf("%s %s: %s", f.flagName(o), f.path, describe(err))
-			status = exitIO
+			con.Errorf("%s %s: %s", f.flagName(o), f.path, describe(err))
+			status = console.ExitIO
 		}
 	}
 
@@ -354,29 +345,16 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 	}
 	sum.Finish()
 	if sum.InputErrors > 0 {
-		status = exitIO
+		status = console.ExitIO
 	}
 	if o.summary != "" {
 		if err := sum.WriteFile(o.summary, stdout); err != nil {
-			con.errorf("--summary %s: %s", o.summary, describe(err))
-			status = exitIO
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			status = console.ExitIO
 		}
 	}
-	con.linef("cardscan: %s", sum.Human())
+	con.Printf("%s", sum.Human())
 	return status
-}
-
-// verdictStatus is the exit status the cards call for under --fail-on.
-func verdictStatus(failOn string, st *pipeline.Stats) int {
-	switch {
-	case failOn == "never":
-		return exitOK
-	case st.Invalid > 0:
-		return exitInvalid
-	case failOn == "warning" && st.Warnings > 0:
-		return exitInvalid
-	}
-	return exitOK
 }
 
 func isClosedPipe(err error) bool {

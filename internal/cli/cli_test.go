@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/summary"
@@ -170,8 +171,8 @@ func TestGoldenFormats(t *testing.T) {
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := run(t, "", append(tc.args, "--profile", "agentcard", cardsFile)...)
-			if r.code != exitInvalid {
-				t.Errorf("exit %d, want %d; stderr %s", r.code, exitInvalid, r.stderr)
+			if r.code != console.ExitInvalid {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, console.ExitInvalid, r.stderr)
 			}
 			golden.Check(t, tc.golden, r.stdout)
 			// The same through stdin, named <stdin>.
@@ -422,8 +423,8 @@ func TestCorruptZstdMidStream(t *testing.T) {
 	after := writeFile(t, filepath.Join(dir, "after.ndjson"), readFile(t, cardsFile))
 	sumPath := filepath.Join(dir, "s.json")
 	r := run(t, "", "--format", "jsonl", "--all", "--summary", sumPath, path, after)
-	if r.code != exitIO {
-		t.Errorf("exit %d, want %d", r.code, exitIO)
+	if r.code != console.ExitIO {
+		t.Errorf("exit %d, want %d", r.code, console.ExitIO)
 	}
 	if !strings.Contains(r.stderr, "cardscan: error: "+path+": line ") || !strings.Contains(r.stderr, "offset ") {
 		t.Errorf("stderr does not name the input, line and offset: %q", r.stderr)
@@ -466,7 +467,7 @@ func TestZstdWindowOverLimit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wide.ndjson.zst")
 	writeFile(t, path, frame)
 	r := run(t, "", "-q", path)
-	if r.code != exitIO || !strings.Contains(r.stderr, "zstd window larger than the 128 MiB accepted") {
+	if r.code != console.ExitIO || !strings.Contains(r.stderr, "zstd window larger than the 128 MiB accepted") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	// The same frame with a window of 2^27 is read.
@@ -499,7 +500,7 @@ func TestBlankLinesAndCRLF(t *testing.T) {
 func TestEmptyInput(t *testing.T) {
 	for _, in := range []string{"", "\n\n", "  \r\n"} {
 		r := run(t, in, "--format", "jsonl", "--summary", "-")
-		if r.code != exitOK {
+		if r.code != console.ExitOK {
 			t.Errorf("%q: exit %d", in, r.code)
 		}
 		s, err := summary.Unmarshal([]byte(r.stdout))
@@ -716,7 +717,7 @@ func TestRealCorpus(t *testing.T) {
 	if r1.stdout != r4.stdout || r1.code != r4.code {
 		t.Error("-j 1 and -j 4 disagree on the real corpus")
 	}
-	if r1.code == exitIO || r1.code == exitUsage {
+	if r1.code == console.ExitIO || r1.code == console.ExitUsage {
 		t.Fatalf("exit %d: %s", r1.code, r1.stderr)
 	}
 	vs := parseVerdicts(t, r1.stdout)
@@ -740,7 +741,7 @@ func TestMaxInvalid(t *testing.T) {
 	input := string(bigInput(t, 20))
 	for _, n := range []int{1, 5} {
 		r := run(t, input, "--max-invalid", fmt.Sprint(n), "--format", "jsonl", "--all", "--summary", "-", "-j", "3", "--chunk-size", "1KiB")
-		if r.code != exitInvalid {
+		if r.code != console.ExitInvalid {
 			t.Errorf("exit %d", r.code)
 		}
 		parts := strings.SplitN(r.stdout, "\n{\n", 2)
@@ -774,21 +775,21 @@ func TestFailOn(t *testing.T) {
 		failOn, input string
 		want          int
 	}{
-		{"error", valid, exitOK},
-		{"error", warning, exitOK},
-		{"error", invalid, exitInvalid},
-		{"warning", valid, exitOK},
-		{"warning", warning, exitInvalid},
-		{"warning", invalid, exitInvalid},
-		{"never", invalid, exitOK},
-		{"never", warning, exitOK},
+		{"error", valid, console.ExitOK},
+		{"error", warning, console.ExitOK},
+		{"error", invalid, console.ExitInvalid},
+		{"warning", valid, console.ExitOK},
+		{"warning", warning, console.ExitInvalid},
+		{"warning", invalid, console.ExitInvalid},
+		{"never", invalid, console.ExitOK},
+		{"never", warning, console.ExitOK},
 	} {
 		if r := run(t, tc.input, "--fail-on", tc.failOn, "-q"); r.code != tc.want {
 			t.Errorf("--fail-on %s on %.30q: exit %d, want %d", tc.failOn, tc.input, r.code, tc.want)
 		}
 	}
 	// An unreadable input is exit 3 whatever --fail-on says.
-	if r := run(t, "", "--fail-on", "never", "no/such/file.ndjson"); r.code != exitIO || !strings.Contains(r.stderr, "cardscan: error: no/such/file.ndjson: no such file") {
+	if r := run(t, "", "--fail-on", "never", "no/such/file.ndjson"); r.code != console.ExitIO || !strings.Contains(r.stderr, "cardscan: error: no/such/file.ndjson: no such file") {
 		t.Errorf("missing file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -825,7 +826,7 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 		shards = append(shards, path)
 	}
 	m := run(t, "", append([]string{"summary", "merge"}, shards...)...)
-	if m.code != exitOK {
+	if m.code != console.ExitOK {
 		t.Fatalf("merge: exit %d %s", m.code, m.stderr)
 	}
 	merged, err := summary.Unmarshal([]byte(m.stdout))
@@ -845,12 +846,12 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 	}
 
 	for _, bad := range [][]string{{"summary"}, {"summary", "merge"}, {"summary", "add", shards[0]}} {
-		if r := run(t, "", bad...); r.code != exitUsage {
+		if r := run(t, "", bad...); r.code != console.ExitUsage {
 			t.Errorf("%v: exit %d", bad, r.code)
 		}
 	}
 	notSummary := writeFile(t, filepath.Join(dir, "x.json"), []byte(`{"records":1,"valid":0,"invalid":0}`))
-	if r := run(t, "", "summary", "merge", shards[0], notSummary); r.code != exitIO || !strings.Contains(r.stderr, "x.json") {
+	if r := run(t, "", "summary", "merge", shards[0], notSummary); r.code != console.ExitIO || !strings.Contains(r.stderr, "x.json") {
 		t.Errorf("inconsistent summary: exit %d %q", r.code, r.stderr)
 	}
 }
@@ -903,14 +904,14 @@ func TestClosedStdoutIsQuiet(t *testing.T) {
 	if errOut.Len() != 0 {
 		t.Errorf("stderr %q, want nothing", errOut.String())
 	}
-	if code != exitInvalid {
-		t.Errorf("exit %d, want %d (invalid cards were seen)", code, exitInvalid)
+	if code != console.ExitInvalid {
+		t.Errorf("exit %d, want %d (invalid cards were seen)", code, console.ExitInvalid)
 	}
 }
 
 func TestListRulesAndVersion(t *testing.T) {
 	r := run(t, "", "--list-rules")
-	if r.code != exitOK {
+	if r.code != console.ExitOK {
 		t.Fatalf("exit %d", r.code)
 	}
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
@@ -925,11 +926,11 @@ func TestListRulesAndVersion(t *testing.T) {
 		}
 	}
 	v := run(t, "", "--version")
-	if v.code != exitOK || !strings.HasPrefix(v.stdout, "cardscan ") || !strings.Contains(v.stdout, runtime.Version()) {
+	if v.code != console.ExitOK || !strings.HasPrefix(v.stdout, "cardscan ") || !strings.Contains(v.stdout, runtime.Version()) {
 		t.Errorf("--version: %d %q", v.code, v.stdout)
 	}
 	h := run(t, "", "--help")
-	if h.code != exitOK || !strings.Contains(h.stdout, "--max-invalid") {
+	if h.code != console.ExitOK || !strings.Contains(h.stdout, "--max-invalid") {
 		t.Errorf("--help: %d %q", h.code, h.stdout)
 	}
 }
@@ -943,12 +944,12 @@ func TestUsageErrors(t *testing.T) {
 		r := run(t, "", args...)
 		if args[0] == "serve-not" {
 			// A path, not a subcommand: a missing input.
-			if r.code != exitIO {
+			if r.code != console.ExitIO {
 				t.Errorf("%v: exit %d", args, r.code)
 			}
 			continue
 		}
-		if r.code != exitUsage || !strings.HasPrefix(r.stderr, "cardscan: error: ") {
+		if r.code != console.ExitUsage || !strings.HasPrefix(r.stderr, "cardscan: error: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
@@ -968,11 +969,11 @@ func TestUsageErrors(t *testing.T) {
 
 func TestFlagsAfterPaths(t *testing.T) {
 	a := run(t, "", "--format", "jsonl", cardsFile, "-q")
-	if a.stdout != "" || a.code != exitInvalid {
+	if a.stdout != "" || a.code != console.ExitInvalid {
 		t.Errorf("-q after the path was not taken: %d %q", a.code, a.stdout)
 	}
 	b := run(t, "", "--", "-q")
-	if b.code != exitIO || !strings.Contains(b.stderr, "-q: no such file") {
+	if b.code != console.ExitIO || !strings.Contains(b.stderr, "-q: no such file") {
 		t.Errorf("-- did not end the flags: %d %q", b.code, b.stderr)
 	}
 }
@@ -981,7 +982,7 @@ func TestProfiles(t *testing.T) {
 	card := strings.Split(string(readFile(t, cardsFile)), "\n")[0]
 	for _, p := range append(fastvalidate.Profiles(), "auto") {
 		r := run(t, card+"\n{}\nnot json\n", "--profile", p, "--format", "jsonl", "--all", "--summary", "-")
-		if r.code == exitUsage || r.code == exitIO {
+		if r.code == console.ExitUsage || r.code == console.ExitIO {
 			t.Fatalf("--profile %s: exit %d %s", p, r.code, r.stderr)
 		}
 		vs := parseVerdicts(t, strings.SplitN(r.stdout, "\n{\n", 2)[0]+"\n")
@@ -1040,12 +1041,12 @@ func (s *slowReader) Read(p []byte) (int, error) {
 
 func TestUnreadableOutput(t *testing.T) {
 	r := run(t, "{}\n", "--invalid-out", filepath.Join(t.TempDir(), "no", "dir", "x.ndjson"))
-	if r.code != exitIO || !strings.Contains(r.stderr, "--invalid-out") {
+	if r.code != console.ExitIO || !strings.Contains(r.stderr, "--invalid-out") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	var errOut bytes.Buffer
 	code := Run([]string{"--format", "jsonl"}, strings.NewReader("{}\n"), failingWriter{}, &errOut)
-	if code != exitIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
+	if code != console.ExitIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }
@@ -1059,7 +1060,7 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 func TestSubcommandsDispatch(t *testing.T) {
 	for _, name := range []string{"serve", "fetch"} {
 		r := run(t, "", name, "--no-such-flag")
-		if r.code != exitUsage || strings.Contains(r.stderr, "no such file") {
+		if r.code != console.ExitUsage || strings.Contains(r.stderr, "no such file") {
 			t.Errorf("%s: exit %d %q", name, r.code, r.stderr)
 		}
 	}
@@ -1071,7 +1072,7 @@ func TestLexicalWalkOrderIsSorted(t *testing.T) {
 	for _, n := range names {
 		writeFile(t, filepath.Join(dir, n), []byte("{}\n"))
 	}
-	inputs, _, _ := expandPaths([]string{dir}, pipeline.FramingAuto, nil, &console{w: io.Discard})
+	inputs, _, _ := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard))
 	var got []string
 	for _, in := range inputs {
 		got = append(got, in.Name)
@@ -1092,7 +1093,7 @@ func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "c.ndjson"), 0o644); err != nil {
 		t.Skip(err)
 	}
-	inputs, _, walkErrors := expandPaths([]string{dir}, pipeline.FramingAuto, nil, &console{w: io.Discard})
+	inputs, _, walkErrors := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard))
 	var got []string
 	for _, in := range inputs {
 		got = append(got, filepath.Base(in.Name))
@@ -1105,14 +1106,14 @@ func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
 func TestPolicy(t *testing.T) {
 	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0.0","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"http","url":"http://a.example/"}}` + "\n"
 	r := run(t, card, "--profile", "agentcard")
-	if r.code != exitOK || !strings.Contains(r.stdout, "warning: endpoint.insecure: /endpoint/url:") {
+	if r.code != console.ExitOK || !strings.Contains(r.stdout, "warning: endpoint.insecure: /endpoint/url:") {
 		t.Errorf("default policy: exit %d, stdout %q; want exit 0 and an endpoint.insecure warning", r.code, r.stdout)
 	}
 	r = run(t, card, "--profile", "agentcard", "--policy", "production")
-	if r.code != exitInvalid || !strings.Contains(r.stdout, "error: endpoint.insecure: /endpoint/url:") {
+	if r.code != console.ExitInvalid || !strings.Contains(r.stdout, "error: endpoint.insecure: /endpoint/url:") {
 		t.Errorf("production policy: exit %d, stdout %q; want exit 1 and an endpoint.insecure error", r.code, r.stdout)
 	}
-	if r := run(t, card, "--policy", "strict"); r.code != exitUsage || !strings.Contains(r.stderr, `--policy "strict"`) {
+	if r := run(t, card, "--policy", "strict"); r.code != console.ExitUsage || !strings.Contains(r.stderr, `--policy "strict"`) {
 		t.Errorf("unknown policy: exit %d, stderr %q; want a usage error", r.code, r.stderr)
 	}
 }

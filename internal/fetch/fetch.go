@@ -30,16 +30,9 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/summary"
-)
-
-// Exit statuses, as the CLI's.
-const (
-	exitOK      = 0
-	exitInvalid = 1
-	exitUsage   = 2
-	exitIO      = 3 // a URL could not be fetched or served no card
 )
 
 const defaultMaxRecord = 2 << 20
@@ -93,22 +86,22 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport http.RoundTripper) int {
+	con := console.New(stderr)
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usageText)
-			return exitOK
+			return console.ExitOK
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan fetch --help' for usage\n", err)
-		return exitUsage
+		return con.UsageError("cardscan fetch", err)
 	}
 	o.transport = transport
 	urls := o.urls
 	if o.urlsFile != "" {
 		listed, err := readURLList(o.urlsFile, stdin)
 		if err != nil {
-			fmt.Fprintf(stderr, "cardscan: error: --urls %s: %s\n", o.urlsFile, err)
-			return exitIO
+			con.Errorf("--urls %s: %s", o.urlsFile, err)
+			return console.ExitIO
 		}
 		urls = append(urls, listed...)
 	}
@@ -116,7 +109,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport htt
 	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	return fetchAll(context.Background(), o, urls, stdout, stderr, style)
+	return fetchAll(context.Background(), o, urls, stdout, con, style)
 }
 
 func parseArgs(args []string) (*options, error) {
@@ -244,13 +237,13 @@ type result struct {
 
 // fetchAll fetches the URLs jobs at a time and writes the results in the
 // order of the URLs.
-func fetchAll(ctx context.Context, o *options, urls []string, stdout, stderr io.Writer, style report.Style) int {
+func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, con *console.Console, style report.Style) int {
 	start := time.Now()
 	f := newFetcher(o.timeout, o.maxRecord, o.transport)
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitUsage
+		con.Errorf("%v", err)
+		return console.ExitUsage
 	}
 	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
 
@@ -278,13 +271,13 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout, stderr io.
 	for done := range queue {
 		res := <-done
 		if res.failure != "" {
-			fmt.Fprintf(stderr, "cardscan: error: %s\n", res.failure)
+			con.Errorf("%s", res.failure)
 		}
 		if !writeFailed && len(res.out) > 0 {
 			if _, err := stdout.Write(res.out); err != nil {
 				writeFailed = true
 				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-					fmt.Fprintf(stderr, "cardscan: error: writing stdout: %v\n", err)
+					con.Errorf("writing stdout: %v", err)
 					writeErr = true
 				}
 			}
@@ -294,16 +287,11 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout, stderr io.
 	total.Shards = 1
 	total.Seconds = time.Since(start).Seconds()
 	total.Finish()
-	fmt.Fprintf(stderr, "cardscan: %s\n", total.Human())
+	con.Printf("%s", total.Human())
 
-	status := exitOK
-	switch {
-	case o.failOn == "never":
-	case total.Invalid > 0, o.failOn == "warning" && total.Warnings > 0:
-		status = exitInvalid
-	}
+	status := console.VerdictStatus(o.failOn, total.Invalid, total.Warnings)
 	if total.InputErrors > 0 || writeErr {
-		status = exitIO
+		status = console.ExitIO
 	}
 	return status
 }

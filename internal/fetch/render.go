@@ -1,8 +1,6 @@
 package fetch
 
-import (
-	"github.com/cardscan/cardscan/internal/report"
-)
+import "github.com/cardscan/cardscan/internal/report"
 
 // record is everything said about one fetched card.
 type record struct {

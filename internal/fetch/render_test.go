@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/golden"
 )
 
@@ -61,8 +62,8 @@ func TestRender_Golden(t *testing.T) {
 		t.Run(tc.golden, func(t *testing.T) {
 			args := append([]string{"--max-record", "1KiB"}, tc.args...)
 			code, out, _ := runFetch(t, sites, append(args, urls...)...)
-			if code != exitIO {
-				t.Errorf("exit %d, want %d for the URL that serves no card", code, exitIO)
+			if code != console.ExitIO {
+				t.Errorf("exit %d, want %d for the URL that serves no card", code, console.ExitIO)
 			}
 			golden.Check(t, tc.golden, out)
 		})

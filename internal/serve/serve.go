@@ -31,13 +31,7 @@ import (
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
-)
-
-// Exit codes, as the CLI's.
-const (
-	exitOK    = 0
-	exitUsage = 2
-	exitIO    = 3
+	"github.com/cardscan/cardscan/internal/console"
 )
 
 // Timeouts bound what a slow or stalled client can hold. A streamed
@@ -85,7 +79,8 @@ flags:
 // Run is `cardscan serve ARGS`: it serves until SIGTERM or SIGINT, then
 // finishes the requests in flight and returns 0.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, code, ok := parseArgs(args, stdout, stderr)
+	con := console.New(stderr)
+	cfg, code, ok := parseArgs(args, stdout, con)
 	if !ok {
 		return code
 	}
@@ -93,13 +88,13 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitIO
+		con.Errorf("%v", err)
+		return console.ExitIO
 	}
 	return serve(ctx, cfg, ln, stderr)
 }
 
-func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, ok bool) {
+func parseArgs(args []string, stdout io.Writer, con *console.Console) (cfg config, code int, ok bool) {
 	fs := flag.NewFlagSet("cardscan serve", flag.ContinueOnError)
 	// Parse errors are reported below in the CLI's own words.
 	fs.SetOutput(io.Discard)
@@ -112,38 +107,39 @@ func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, o
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usageText)
-			return cfg, exitOK, false
+			return cfg, console.ExitOK, false
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan serve --help' for usage\n", cmdflag.ParseError(err))
-		return cfg, exitUsage, false
+		return cfg, con.UsageError("cardscan serve", errors.New(cmdflag.ParseError(err))), false
 	}
 	cfg.maxBytes = int64(maxRecord)
 	switch {
 	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "cardscan: error: serve takes no arguments, got %q\n", fs.Arg(0))
-		return cfg, exitUsage, false
+		con.Errorf("serve takes no arguments, got %q", fs.Arg(0))
+		return cfg, console.ExitUsage, false
 	case cfg.maxBytes <= 0:
-		fmt.Fprintf(stderr, "cardscan: error: --max-record must be at least 1 byte\n")
-		return cfg, exitUsage, false
+		con.Errorf("--max-record must be at least 1 byte")
+		return cfg, console.ExitUsage, false
 	}
 	if cfg.profile == "" {
 		cfg.profile = "auto"
 	} else if _, err := fastvalidate.New(cfg.profile); err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: unknown profile %q\ncardscan: hint: profiles are %s\n", cfg.profile, strings.Join(fastvalidate.Profiles(), ", "))
-		return cfg, exitUsage, false
+		con.Errorf("unknown profile %q", cfg.profile)
+		con.Hintf("profiles are %s", strings.Join(fastvalidate.Profiles(), ", "))
+		return cfg, console.ExitUsage, false
 	}
 	cfg.readTimeout, cfg.writeTimeout = readTimeout, writeTimeout
-	return cfg, exitOK, true
+	return cfg, console.ExitOK, true
 }
 
 // serve runs the service on ln until ctx is done, then shuts it down
 // gracefully.
 func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) int {
+	con := console.New(stderr)
 	h, err := newHandler(cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		con.Errorf("%v", err)
 		ln.Close()
-		return exitUsage
+		return console.ExitUsage
 	}
 	srv := &http.Server{
 		Handler:           h,
@@ -154,24 +150,24 @@ func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) i
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          log.New(stderr, "cardscan: http: ", 0),
 	}
-	fmt.Fprintf(stderr, "cardscan: listening on http://%s\n", ln.Addr())
+	con.Printf("listening on http://%s", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
 	case err := <-served:
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitIO
+		con.Errorf("%v", err)
+		return console.ExitIO
 	case <-ctx.Done():
 	}
-	fmt.Fprintf(stderr, "cardscan: shutting down: finishing requests in flight\n")
+	con.Printf("shutting down: finishing requests in flight")
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		srv.Close()
 		<-served
-		fmt.Fprintf(stderr, "cardscan: error: requests still running after %v were cut off\n", cfg.shutdownTimeout)
-		return exitIO
+		con.Errorf("requests still running after %v were cut off", cfg.shutdownTimeout)
+		return console.ExitIO
 	}
 	<-served
-	return exitOK
+	return console.ExitOK
 }
