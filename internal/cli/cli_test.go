@@ -722,7 +722,7 @@ func TestRealCorpus(t *testing.T) {
 	}
 	vs := parseVerdicts(t, r1.stdout)
 	inputs := map[string]bool{}
-	v := fastvalidate.MustNew(resolved(t, "auto"))
+	v := fastvalidate.MustNew("auto")
 	for _, vd := range vs {
 		inputs[vd.Input] = true
 		doc := readFile(t, vd.Input)
@@ -962,8 +962,12 @@ func TestUsageErrors(t *testing.T) {
 	if n := strings.Count(r.stderr, "auto"); n != 1 {
 		t.Errorf("unknown profile message %q names auto %d times", r.stderr, n)
 	}
-	if r := run(t, "", "--nope"); !strings.HasPrefix(r.stderr, "cardscan: error: unknown flag -nope\n") {
-		t.Errorf("unknown flag: stderr %q", r.stderr)
+	// An unknown flag is named as typed.
+	for _, flag := range []string{"--nope", "-nope", "--nope=1"} {
+		want := "cardscan: error: unknown flag " + strings.TrimSuffix(flag, "=1") + "\n"
+		if r := run(t, "", cardsFile, flag); !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("%s: stderr %q, want it to start %q", flag, r.stderr, want)
+		}
 	}
 }
 
@@ -971,6 +975,10 @@ func TestFlagsAfterPaths(t *testing.T) {
 	a := run(t, "", "--format", "jsonl", cardsFile, "-q")
 	if a.stdout != "" || a.code != console.ExitInvalid {
 		t.Errorf("-q after the path was not taken: %d %q", a.code, a.stdout)
+	}
+	o, err := parseFlags([]string{"a.ndjson", "-j4", "b.ndjson", "--format=jsonl", "-", "--all"})
+	if err != nil || o.jobs != 4 || o.format != "jsonl" || !o.all || !reflect.DeepEqual(o.paths, []string{"a.ndjson", "b.ndjson", "-"}) {
+		t.Errorf("flags among paths: %+v, %v", o, err)
 	}
 	b := run(t, "", "--", "-q")
 	if b.code != console.ExitIO || !strings.Contains(b.stderr, "-q: no such file") {
@@ -989,7 +997,7 @@ func TestProfiles(t *testing.T) {
 		if len(vs) != 3 {
 			t.Fatalf("--profile %s: %d verdicts", p, len(vs))
 		}
-		want := fastvalidate.MustNew(resolved(t, p)).Validate([]byte(card))
+		want := fastvalidate.MustNew(p).Validate([]byte(card))
 		if vs[0].Valid != want.Valid() || vs[0].Profile != want.Profile {
 			t.Errorf("--profile %s: %+v, want valid %v profile %q", p, vs[0], want.Valid(), want.Profile)
 		}
@@ -997,14 +1005,6 @@ func TestProfiles(t *testing.T) {
 			t.Errorf("--profile %s: a non-JSON card is judged by %q", p, vs[2].Profile)
 		}
 	}
-}
-
-func resolved(t *testing.T, p string) string {
-	r, err := resolveProfile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 func TestProgressAndQuiet(t *testing.T) {
@@ -1060,10 +1060,47 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 func TestSubcommandsDispatch(t *testing.T) {
 	for _, name := range []string{"serve", "fetch"} {
 		r := run(t, "", name, "--no-such-flag")
-		if r.code != console.ExitUsage || strings.Contains(r.stderr, "no such file") {
-			t.Errorf("%s: exit %d %q", name, r.code, r.stderr)
+		want := "cardscan: error: unknown flag --no-such-flag\ncardscan: hint: run 'cardscan " + name + " --help' for usage\n"
+		if r.code != console.ExitUsage || r.stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want %d, %q", name, r.code, r.stderr, console.ExitUsage, want)
 		}
 	}
+}
+
+// TestJobsValueForms reads -j's value written every usual way, which all
+// mean the same.
+func TestJobsValueForms(t *testing.T) {
+	for _, args := range [][]string{{"-j4"}, {"-j", "4"}, {"-j=4"}, {"--jobs=4"}, {"--jobs", "4"}, {"-jobs", "4"}} {
+		o, err := parseFlags(args)
+		if err != nil || o.jobs != 4 {
+			t.Errorf("%q: %v; want 4 jobs", args, err)
+			continue
+		}
+		// And in a run, as the shell passes it.
+		r := run(t, "", append(args, "--format", "jsonl", cardsFile)...)
+		if want := run(t, "", "-j", "4", "--format", "jsonl", cardsFile); r.code != want.code || r.stdout != want.stdout {
+			t.Errorf("%q: exit %d, stdout %q; want as with -j 4: %d, %q", args, r.code, r.stdout, want.code, want.stdout)
+		}
+	}
+}
+
+// TestHelp pins the three commands' --help pages, and requires each to
+// show every flag its command declares.
+func TestHelp(t *testing.T) {
+	var all strings.Builder
+	for _, cmd := range [][]string{{"--help"}, {"serve", "--help"}, {"fetch", "-h"}} {
+		r := run(t, "", cmd...)
+		if r.code != console.ExitOK || r.stderr != "" {
+			t.Fatalf("%q: exit %d, stderr %q", cmd, r.code, r.stderr)
+		}
+		all.WriteString(r.stdout)
+		if cmd[0] == "--help" {
+			for _, f := range newFlagSet(&options{}).Missing(r.stdout) {
+				t.Errorf("--help does not show --%s as declared", f.Long)
+			}
+		}
+	}
+	golden.Check(t, "help.golden", all.String())
 }
 
 func TestLexicalWalkOrderIsSorted(t *testing.T) {

@@ -47,12 +47,14 @@ type options struct {
 	failOn    string
 	color     string
 	timeout   time.Duration
-	maxRecord int64
+	maxRecord cmdflag.Size
 	// transport replaces the HTTP transport, for tests.
 	transport http.RoundTripper
 }
 
-const usageText = `usage: cardscan fetch [flags] URL ...
+// usageHead and usageTail frame the flags' help, which the flag
+// declarations write.
+const usageHead = `usage: cardscan fetch [flags] URL ...
        cardscan fetch [flags] --urls FILE
 
 Discovers the agent card of each URL as the specs describe it: GET
@@ -63,22 +65,35 @@ with how it was served: Content-Type, Cache-Control (section 4 of the
 AgentCard draft) and endpoint schemes against the fetch scheme (section 8.5).
 
 flags:
-      --urls FILE         fetch every URL listed in FILE, one per line ('-' for
-                          standard input; blank lines and # comments skipped)
-  -j, --jobs N            fetches at a time (default 8)
-      --profile NAME      rule set (default auto)
-      --format FORMAT     text, jsonl, github, or cards: a JSON line for every
-                          card found, with its verdict and the card itself
-                          (default text; cards with --urls)
-      --all               jsonl: a verdict for every card; text: an ok line per valid card
-      --color WHEN        auto, always or never (default auto)
-      --fail-on LEVEL     error, warning or never: what makes the exit status 1 (default error)
-      --timeout D         time limit for each request, redirects included (default 10s)
-      --max-record SIZE   largest card read, e.g. 2MiB (default 2MiB)
+`
 
+const usageTail = `
 exit status: 0 every card passed, 1 a card failed, 2 usage error,
 3 a URL could not be fetched or served no card.
 `
+
+// usage is the text of --help.
+func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
+
+// newFlagSet declares fetch's flags, to be parsed into o.
+func newFlagSet(o *options) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&o.urlsFile, "--urls FILE", "", "fetch every URL listed in FILE, one per line ('-' for\n"+
+		"standard input; blank lines and # comments skipped)")
+	fs.Int(&o.jobs, "-j, --jobs N", 8, "fetches at a time")
+	fs.String(&o.profile, "--profile NAME", "auto", "rule set")
+	// The default depends on --urls, so the help says it.
+	fs.String(&o.format, "--format FORMAT", "", "text, jsonl, github, or cards: a JSON line for every\n"+
+		"card found, with its verdict and the card itself\n"+
+		"(default text; cards with --urls)")
+	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
+	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
+	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
+	fs.Duration(&o.timeout, "--timeout D", 10*time.Second, "time limit for each request, redirects included")
+	o.maxRecord = defaultMaxRecord
+	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card read, e.g. 2MiB")
+	return &fs
+}
 
 // Run is `cardscan fetch ARGS`.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -90,7 +105,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport htt
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
+			fmt.Fprint(stdout, usage())
 			return console.ExitOK
 		}
 		return con.UsageError("cardscan fetch", err)
@@ -114,42 +129,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport htt
 
 func parseArgs(args []string) (*options, error) {
 	o := &options{}
-	fs := flag.NewFlagSet("cardscan fetch", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.StringVar(&o.urlsFile, "urls", "", "")
-	fs.IntVar(&o.jobs, "j", 8, "")
-	fs.IntVar(&o.jobs, "jobs", 8, "")
-	fs.StringVar(&o.profile, "profile", "auto", "")
-	fs.StringVar(&o.format, "format", "", "")
-	fs.BoolVar(&o.all, "all", false, "")
-	fs.StringVar(&o.failOn, "fail-on", "error", "")
-	fs.StringVar(&o.color, "color", "auto", "")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "")
-	maxRecord := cmdflag.Size(defaultMaxRecord)
-	fs.Var(&maxRecord, "max-record", "")
-
-	// Flags may follow URLs, as in the CLI.
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, errors.New(cmdflag.ParseError(err))
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if i := len(args) - len(rest) - 1; i >= 0 && args[i] == "--" {
-			o.urls = append(o.urls, rest...)
-			break
-		}
-		o.urls = append(o.urls, rest[0])
-		rest = rest[1:]
+	urls, err := newFlagSet(o).Parse(args)
+	if err != nil {
+		return nil, err
 	}
-	o.maxRecord = int64(maxRecord)
+	o.urls = urls
 	if o.format == "" {
 		o.format = "text"
 		if o.urlsFile != "" {
@@ -161,40 +145,21 @@ func parseArgs(args []string) (*options, error) {
 		return nil, errors.New("no URL to fetch")
 	case o.jobs < 1 || o.jobs > 1024:
 		return nil, fmt.Errorf("-j %d: want 1 to 1024 fetches at a time", o.jobs)
-	case !oneOf(o.format, "text", "jsonl", "github", "cards"):
+	case !slices.Contains([]string{"text", "jsonl", "github", "cards"}, o.format):
 		return nil, fmt.Errorf("--format %q: want text, jsonl, github or cards", o.format)
-	case !oneOf(o.failOn, "error", "warning", "never"):
+	case !slices.Contains([]string{"error", "warning", "never"}, o.failOn):
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
-	case !oneOf(o.color, "auto", "always", "never"):
+	case !slices.Contains([]string{"auto", "always", "never"}, o.color):
 		return nil, fmt.Errorf("--color %q: want auto, always or never", o.color)
 	case o.timeout <= 0:
 		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
 	}
-	profile, err := resolveProfile(o.profile)
-	if err != nil {
+	if err := cmdflag.CheckProfile(o.profile); err != nil {
 		return nil, err
 	}
-	o.profile = profile
 	return o, nil
-}
-
-func oneOf(s string, choices ...string) bool {
-	for _, c := range choices {
-		if s == c {
-			return true
-		}
-	}
-	return false
-}
-
-// resolveProfile checks the profile flag names a profile fastvalidate knows.
-func resolveProfile(name string) (string, error) {
-	if _, err := fastvalidate.New(name); err == nil {
-		return name, nil
-	}
-	return "", fmt.Errorf("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
 }
 
 // readURLList reads one URL per line, skipping blank lines and comments.
@@ -239,7 +204,7 @@ type result struct {
 // order of the URLs.
 func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, con *console.Console, style report.Style) int {
 	start := time.Now()
-	f := newFetcher(o.timeout, o.maxRecord, o.transport)
+	f := newFetcher(o.timeout, int64(o.maxRecord), o.transport)
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
 		con.Errorf("%v", err)

@@ -512,6 +512,17 @@ func TestUsage(t *testing.T) {
 	if code != console.ExitOK || !strings.Contains(out, "usage: cardscan fetch") {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
+	for _, f := range newFlagSet(&options{}).Missing(out) {
+		t.Errorf("--help does not show --%s as declared", f.Long)
+	}
+	if _, _, errOut := runFetch(t, nil, "http://x", "--bogus"); !strings.HasPrefix(errOut, "cardscan: error: unknown flag --bogus\n") {
+		t.Errorf("stderr %q does not name --bogus as typed", errOut)
+	}
+	for _, args := range [][]string{{"-j4", "http://x"}, {"http://x", "--jobs=4"}, {"--jobs", "4", "http://x"}} {
+		if o, err := parseArgs(args); err != nil || o.jobs != 4 || !slices.Equal(o.urls, []string{"http://x"}) {
+			t.Errorf("%q: %+v, %v; want 4 jobs and the URL", args, o, err)
+		}
+	}
 	var errb bytes.Buffer
 	if code := run([]string{"--urls", filepath.Join(t.TempDir(), "absent")}, nil, &bytes.Buffer{}, &errb, nil); code != console.ExitIO {
 		t.Errorf("missing --urls file: exit %d, stderr %q", code, errb.String())
@@ -527,8 +538,7 @@ func TestRealCards(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no real cards in " + dir)
 	}
-	profile, _ := resolveProfile("auto")
-	v := fastvalidate.MustNew(profile)
+	v := fastvalidate.MustNew("auto")
 	pages := map[string]page{}
 	var urls []string
 	want := map[string][]string{}

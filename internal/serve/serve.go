@@ -54,7 +54,9 @@ type config struct {
 	writeTimeout    time.Duration
 }
 
-const usageText = `usage: cardscan serve [flags]
+// usageHead comes before the flags' help, which the flag declarations
+// write.
+const usageHead = `usage: cardscan serve [flags]
 
 Serves card validation over HTTP until SIGTERM or SIGINT, then finishes the
 requests in flight.
@@ -67,14 +69,25 @@ requests in flight.
   GET  /metrics       Prometheus text format
 
 flags:
-      --listen ADDR             address to listen on (default 127.0.0.1:8089)
-      --profile NAME            profile when a request names none (default auto)
-      --max-record SIZE         largest card, e.g. 2MiB (default 2MiB): a larger
-                                body gets 413, a larger NDJSON line an
-                                input.too-large verdict
-      --shutdown-timeout D      on SIGTERM, how long requests in flight may take
-                                (default 30s)
 `
+
+// usage is the text of --help.
+func usage() string {
+	var maxRecord cmdflag.Size
+	return usageHead + newFlagSet(&config{}, &maxRecord).Help()
+}
+
+// newFlagSet declares serve's flags, to be parsed into cfg and maxRecord.
+func newFlagSet(cfg *config, maxRecord *cmdflag.Size) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&cfg.listen, "--listen ADDR", "127.0.0.1:8089", "address to listen on")
+	fs.String(&cfg.profile, "--profile NAME", "auto", "profile when a request names none")
+	*maxRecord = cardhttp.DefaultMaxBytes
+	fs.Var(maxRecord, "--max-record SIZE", "largest card, e.g. 2MiB: a larger body gets 413,\n"+
+		"a larger NDJSON line an input.too-large verdict")
+	fs.Duration(&cfg.shutdownTimeout, "--shutdown-timeout D", 30*time.Second, "on SIGTERM, how long requests in flight may take")
+	return &fs
+}
 
 // Run is `cardscan serve ARGS`: it serves until SIGTERM or SIGINT, then
 // finishes the requests in flight and returns 0.
@@ -95,32 +108,25 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func parseArgs(args []string, stdout io.Writer, con *console.Console) (cfg config, code int, ok bool) {
-	fs := flag.NewFlagSet("cardscan serve", flag.ContinueOnError)
-	// Parse errors are reported below in the CLI's own words.
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8089", "")
-	fs.StringVar(&cfg.profile, "profile", "", "")
-	maxRecord := cmdflag.Size(cardhttp.DefaultMaxBytes)
-	fs.Var(&maxRecord, "max-record", "")
-	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "")
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
+	var maxRecord cmdflag.Size
+	operands, err := newFlagSet(&cfg, &maxRecord).Parse(args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
+			fmt.Fprint(stdout, usage())
 			return cfg, console.ExitOK, false
 		}
-		return cfg, con.UsageError("cardscan serve", errors.New(cmdflag.ParseError(err))), false
+		return cfg, con.UsageError("cardscan serve", err), false
 	}
 	cfg.maxBytes = int64(maxRecord)
 	switch {
-	case fs.NArg() > 0:
-		con.Errorf("serve takes no arguments, got %q", fs.Arg(0))
+	case len(operands) > 0:
+		con.Errorf("serve takes no arguments, got %q", operands[0])
 		return cfg, console.ExitUsage, false
 	case cfg.maxBytes <= 0:
 		con.Errorf("--max-record must be at least 1 byte")
 		return cfg, console.ExitUsage, false
 	}
-	if cfg.profile == "" {
+	if cfg.profile == "" { // --profile= names no profile: the default
 		cfg.profile = "auto"
 	} else if _, err := fastvalidate.New(cfg.profile); err != nil {
 		con.Errorf("unknown profile %q", cfg.profile)

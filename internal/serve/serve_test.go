@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 )
 
@@ -376,5 +377,29 @@ func TestRun_Usage(t *testing.T) {
 		if tc.code != console.ExitOK && (stderr.Len() == 0 || !strings.HasSuffix(stderr.String(), "\n") || strings.HasSuffix(stderr.String(), "\n\n")) {
 			t.Errorf("Run(%q): stderr %q does not end in exactly one newline", tc.args, stderr.String())
 		}
+	}
+}
+
+// TestRun_Flags reads flags written every usual way, echoes an unknown one
+// as typed, and shows every declared flag in --help.
+func TestRun_Flags(t *testing.T) {
+	for _, args := range [][]string{{"--max-record=1KiB"}, {"-max-record", "1KiB"}, {"--max-record", "1KiB", "--listen=127.0.0.1:0"}} {
+		cfg, code, ok := parseArgs(args, io.Discard, console.New(io.Discard))
+		if !ok || cfg.maxBytes != 1<<10 {
+			t.Errorf("%q: exit %d, max bytes %d; want 1024", args, code, cfg.maxBytes)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	Run([]string{"--bogus=1"}, nil, &stdout, &stderr)
+	if !strings.HasPrefix(stderr.String(), "cardscan: error: unknown flag --bogus\n") {
+		t.Errorf("stderr %q does not name --bogus as typed", stderr.String())
+	}
+	stdout.Reset()
+	if code := Run([]string{"--help"}, nil, &stdout, io.Discard); code != console.ExitOK {
+		t.Fatalf("--help: exit %d", code)
+	}
+	var maxRecord cmdflag.Size
+	for _, f := range newFlagSet(&config{}, &maxRecord).Missing(stdout.String()) {
+		t.Errorf("--help does not show --%s as declared", f.Long)
 	}
 }
