@@ -50,6 +50,6 @@
 // # Profiles
 //
 // Cards are judged by the "auto" profile, which recognises each card's
-// dialect, when this build of fastvalidate has it, and by "agentcard"
-// otherwise; [WithProfile] picks another.
+// dialect; [WithProfile] picks another, and [WithValidatorOptions] passes
+// the validator's own options, such as its policy or nesting limit.
 package cardhttp

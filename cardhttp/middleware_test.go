@@ -506,34 +506,6 @@ func TestMiddleware_CheckAllocs(t *testing.T) {
 	}
 }
 
-func TestAppendJSONString_MatchesEncodingJSON(t *testing.T) {
-	for _, s := range []string{"", "plain", "quote\" backslash\\ slash/", "\x00\x01\x1f\x7f", "tab\tnl\ncr\r", "é ü 日本 🙂", "bad \xff\xfe utf8 \xe2\x82", "\u2028\u2029"} {
-		checkJSONString(t, s)
-	}
-}
-
-func FuzzAppendJSONString(f *testing.F) {
-	f.Add("a\"b\\c\x00\xff")
-	f.Fuzz(func(t *testing.T, s string) { checkJSONString(t, s) })
-}
-
-// checkJSONString requires appendJSONString's output to decode to what
-// encoding/json makes of the same string (invalid bytes become U+FFFD).
-func checkJSONString(t *testing.T, s string) {
-	t.Helper()
-	out := appendJSONString(nil, s)
-	var got string
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("appendJSONString(%q) = %s: %v", s, out, err)
-	}
-	ref, _ := json.Marshal(s)
-	var want string
-	json.Unmarshal(ref, &want)
-	if got != want {
-		t.Fatalf("appendJSONString(%q) decodes to %q, want %q", s, got, want)
-	}
-}
-
 // echoHandler answers with the body it read, so that a test can tell
 // whether each request got its own bytes.
 var echoHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

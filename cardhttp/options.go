@@ -27,6 +27,7 @@ type Option func(*config)
 
 type config struct {
 	profile      string
+	validation   []fastvalidate.Option
 	methods      []string
 	paths        []string
 	contentTypes []string
@@ -41,6 +42,13 @@ type config struct {
 // WithProfile sets the profile cards are judged by (see
 // fastvalidate.Profiles).
 func WithProfile(name string) Option { return func(c *config) { c.profile = name } }
+
+// WithValidatorOptions passes options to the validators that judge cards,
+// such as fastvalidate.WithPolicy(fastvalidate.PolicyProduction) or
+// fastvalidate.WithMaxDepth(64). Options given in several calls add up.
+func WithValidatorOptions(opts ...fastvalidate.Option) Option {
+	return func(c *config) { c.validation = append(c.validation, opts...) }
+}
 
 // WithMethods sets the request methods Middleware checks (POST, PUT and PATCH
 // by default), in any letter case: methods are case-sensitive, but a
@@ -130,7 +138,7 @@ func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Poo
 	if c.profile == "" {
 		c.profile = "auto"
 	}
-	pool, err := fastvalidate.NewPool(c.profile)
+	pool, err := fastvalidate.NewPool(c.profile, c.validation...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,9 +3,9 @@ package cardhttp
 import (
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // ProblemMediaType is the media type of RFC 9457 problem details.
@@ -55,19 +55,20 @@ func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 // AppendProblem appends the rejection as an RFC 9457 problem details
 // object. An invalid card's findings are listed in the extension members
 // "errors" and "warnings", each as {"rule", "path", "message"}: the same
-// shape cardscan's JSON Lines reports use.
+// members, in the same bytes, as cardscan's JSON Lines records.
 func (rej *Rejection) AppendProblem(dst []byte) []byte {
 	dst = append(dst, `{"type":"about:blank","title":`...)
-	dst = appendJSONString(dst, http.StatusText(rej.Status))
+	dst = report.AppendJSONString(dst, http.StatusText(rej.Status))
 	dst = append(dst, `,"status":`...)
 	dst = strconv.AppendInt(dst, int64(rej.Status), 10)
 	dst = append(dst, `,"detail":`...)
-	dst = appendJSONString(dst, string(rej.appendDetail(nil)))
+	dst = report.AppendJSONString(dst, string(rej.appendDetail(nil)))
 	if res := rej.Result; res != nil {
 		dst = append(dst, `,"profile":`...)
-		dst = appendJSONString(dst, rej.profile())
-		dst = appendFindings(dst, `,"errors":[`, res, fastvalidate.SeverityError)
-		dst = appendFindings(dst, `,"warnings":[`, res, fastvalidate.SeverityWarning)
+		dst = report.AppendJSONString(dst, rej.profile())
+		dst = append(dst, ',')
+		var enc report.Encoder
+		dst = enc.AppendFindingArrays(dst, res.Findings())
 	}
 	return append(dst, '}')
 }
@@ -114,65 +115,4 @@ func appendCount(dst []byte, n int, noun string) []byte {
 		dst = append(dst, 's')
 	}
 	return dst
-}
-
-func appendFindings(dst []byte, open string, res *fastvalidate.Result, sev fastvalidate.Severity) []byte {
-	dst = append(dst, open...)
-	first := true
-	for i := range res.Findings() {
-		f := &res.Findings()[i]
-		if f.Severity != sev {
-			continue
-		}
-		if !first {
-			dst = append(dst, ',')
-		}
-		first = false
-		dst = append(dst, `{"rule":`...)
-		dst = appendJSONString(dst, f.Rule())
-		dst = append(dst, `,"path":`...)
-		dst = appendJSONString(dst, f.Path)
-		dst = append(dst, `,"message":`...)
-		dst = appendJSONString(dst, string(f.AppendMessage(nil)))
-		dst = append(dst, '}')
-	}
-	return append(dst, ']')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString quotes s as a JSON string. Bytes that are not UTF-8
-// become U+FFFD: a finding can quote a fragment of a broken card, and the
-// problem document itself must stay valid JSON.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				dst = append(dst, '\\', c)
-			case c == '\n':
-				dst = append(dst, '\\', 'n')
-			case c == '\r':
-				dst = append(dst, '\\', 'r')
-			case c == '\t':
-				dst = append(dst, '\\', 't')
-			case c < 0x20:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			default:
-				dst = append(dst, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, `\ufffd`...)
-		} else {
-			dst = append(dst, s[i:i+size]...)
-		}
-		i += size
-	}
-	return append(dst, '"')
 }

@@ -30,9 +30,9 @@ import (
 // Identity and gzip content encodings are judged; any other encoding is
 // refused, since a card that cannot be read cannot be vouched for.
 //
-// Of the options it honours WithProfile, WithPaths and WithMaxBytes (which
-// caps the card as sent and as decoded). It fails only for an unknown
-// profile.
+// Of the options it honours WithProfile, WithValidatorOptions, WithPaths
+// and WithMaxBytes (which caps the card as sent and as decoded). It fails
+// only for an unknown profile.
 func ModifyResponse(opts ...Option) (func(*http.Response) error, error) {
 	cfg, pool, err := newConfig(wellKnownPaths, opts)
 	if err != nil {

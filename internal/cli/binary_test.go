@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -90,7 +92,7 @@ func TestBinaryMatchesInProcess(t *testing.T) {
 			t.Errorf("%v: stderr %q vs %q", args, bin.stderr, in.stderr)
 		}
 	}
-	golden(t, "cards.text.golden", runBinary(t, nil, "--profile", "agentcard", cardsFile).stdout)
+	golden.Check(t, "cards.text.golden", runBinary(t, nil, "--profile", "agentcard", cardsFile).stdout)
 }
 
 // TestBinaryClosedPipe is `cardscan ... | head -1`: the run ends quietly.
@@ -115,8 +117,8 @@ func TestBinaryClosedPipe(t *testing.T) {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		ws := ee.Sys().(syscall.WaitStatus)
-		if !(ws.Signaled() && ws.Signal() == syscall.SIGPIPE) && ee.ExitCode() != exitInvalid {
-			t.Errorf("exit %v, want SIGPIPE or %d", err, exitInvalid)
+		if !(ws.Signaled() && ws.Signal() == syscall.SIGPIPE) && ee.ExitCode() != console.ExitInvalid {
+			t.Errorf("exit %v, want SIGPIPE or %d", err, console.ExitInvalid)
 		}
 	}
 	if errOut.Len() != 0 {
@@ -147,7 +149,7 @@ func TestGNUParallelRecipe(t *testing.T) {
 		t.Fatalf("%d shards; the recipe should have split the dump", len(files))
 	}
 	merged := runBinary(t, nil, append([]string{"summary", "merge"}, files...)...)
-	if merged.code != exitOK {
+	if merged.code != console.ExitOK {
 		t.Fatalf("merge: %d %s", merged.code, merged.stderr)
 	}
 	whole := runBinary(t, nil, "-q", "--summary", "-", dump)

@@ -10,26 +10,19 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strings"
+	"slices"
 	"syscall"
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/serve"
 	"github.com/cardscan/cardscan/internal/sign"
 	"github.com/cardscan/cardscan/internal/summary"
-)
-
-// Exit statuses. Every path out of Run maps to exactly one of them here.
-const (
-	exitOK      = 0 // every card passed (per --fail-on)
-	exitInvalid = 1 // at least one card failed
-	exitUsage   = 2 // bad flags or arguments
-	exitIO      = 3 // an input or output could not be read, decompressed or written
 )
 
 // usageError is a mistake in the command line: exit status 2.
@@ -42,7 +35,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // Run runs cardscan with args (without the program name) and returns the
 // exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	con := &console{w: stderr}
+	con := console.New(stderr)
 	if len(args) > 0 {
 		switch args[0] {
 		case "summary":
@@ -58,22 +51,20 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts, err := parseFlags(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
-			return exitOK
+			fmt.Fprint(stdout, usage())
+			return console.ExitOK
 		}
-		con.errorf("%s", err.Error())
-		con.hintf("run 'cardscan --help' for usage")
-		return exitUsage
+		return con.UsageError("cardscan", err)
 	}
 	switch {
 	case opts.version:
 		fmt.Fprintf(stdout, "cardscan %s\n", version())
-		return exitOK
+		return console.ExitOK
 	case opts.listRules:
 		if err := listRules(stdout); err != nil {
-			return exitIO
+			return console.ExitIO
 		}
-		return exitOK
+		return console.ExitOK
 	}
 	return scan(opts, stdin, stdout, con)
 }
@@ -92,15 +83,17 @@ type options struct {
 	failOn     string
 	policy     string
 	maxInvalid int64
-	maxRecord  int
-	chunkSize  int
+	maxRecord  cmdflag.Size
+	chunkSize  cmdflag.Size
 	input      string
 	listRules  bool
 	version    bool
 	paths      []string
 }
 
-const usageText = `usage: cardscan [flags] [PATH ...]
+// usageHead and usageTail frame the flags' help, which the flag
+// declarations write.
+const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
@@ -114,81 +107,57 @@ is walked in lexical order for *.json, *.ndjson and *.jsonl, each
 optionally .gz or .zst.
 
 flags:
-  -j, --jobs N            workers (default: the number of CPUs)
-      --profile NAME      rule set: auto or one of --list-rules' profiles (default auto)
-      --format FORMAT     text, jsonl or github (default text)
-      --all               jsonl: a verdict for every card; text: an ok line per valid card
-      --input FRAMING     auto, ndjson or json: how inputs are cut into cards (default auto:
-                          json when the text starts with '[', or with '{' or '"' on a first
-                          line that is not a whole value; ndjson otherwise)
-  -q, --quiet             no findings on stdout, only the summary and the exit status
-      --valid-out FILE    copy every valid record to FILE (.gz or .zst compresses)
-      --invalid-out FILE  copy every invalid record to FILE (.gz or .zst compresses)
-      --summary FILE      write a JSON summary to FILE ('-' for stdout)
-      --progress WHEN     auto, always or never: a progress line on stderr (default auto)
-      --color WHEN        auto, always or never: colour text findings (default auto)
-      --fail-on LEVEL     error, warning or never: what makes the exit status 1 (default error)
-      --max-invalid N     stop after N invalid cards (0: never)
-      --policy NAME       default or production: production makes plain http,
-                          localhost and private-address URLs errors (no network calls)
-      --max-record SIZE   longest record judged, e.g. 16MiB (default 16MiB)
-      --chunk-size SIZE   bytes handed to a worker at a time (default 1MiB)
-      --list-rules        print the rules and exit
-      --version           print the version and exit
+`
 
+const usageTail = `
 exit status: 0 every card passed, 1 a card failed, 2 usage error,
 3 an input could not be read or an output written.
 `
 
-// parseFlags parses args, allowing flags after paths (but not after "--").
+// usage is the text of --help.
+func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
+
+// newFlagSet declares cardscan's flags, to be parsed into o.
+func newFlagSet(o *options) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
+	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
+	fs.String(&o.format, "--format FORMAT", "text", "text, jsonl or github")
+	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
+	// The default's meaning takes more than its name, so the help says it.
+	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards (default auto:\n"+
+		"json when the text starts with '[', or with '{' or '\"' on a first\n"+
+		"line that is not a whole value; ndjson otherwise)").HideDefault()
+	fs.Bool(&o.quiet, "-q, --quiet", "no findings on stdout, only the summary and the exit status")
+	fs.String(&o.validOut, "--valid-out FILE", "", "copy every valid record to FILE (.gz or .zst compresses)")
+	fs.String(&o.invalidOut, "--invalid-out FILE", "", "copy every invalid record to FILE (.gz or .zst compresses)")
+	fs.String(&o.summary, "--summary FILE", "", "write a JSON summary to FILE ('-' for stdout)")
+	fs.String(&o.progress, "--progress WHEN", "auto", "auto, always or never: a progress line on stderr")
+	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never: colour text findings")
+	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
+	fs.Int64(&o.maxInvalid, "--max-invalid N", 0, "stop after N invalid cards (0: never)")
+	fs.String(&o.policy, "--policy NAME", "default", "default or production: production makes plain http,\n"+
+		"localhost and private-address URLs errors (no network calls)").HideDefault()
+	o.maxRecord = pipeline.DefaultMaxRecord
+	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged, e.g. 16MiB")
+	o.chunkSize = pipeline.DefaultChunkSize
+	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
+	fs.Bool(&o.listRules, "--list-rules", "print the rules and exit")
+	fs.Bool(&o.version, "--version", "print the version and exit")
+	return &fs
+}
+
+// parseFlags parses args: flags may follow paths, up to a "--".
 func parseFlags(args []string) (*options, error) {
 	o := &options{}
-	fs := flag.NewFlagSet("cardscan", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.IntVar(&o.jobs, "j", 0, "")
-	fs.IntVar(&o.jobs, "jobs", 0, "")
-	fs.StringVar(&o.profile, "profile", "auto", "")
-	fs.StringVar(&o.format, "format", "text", "")
-	fs.BoolVar(&o.all, "all", false, "")
-	fs.BoolVar(&o.quiet, "q", false, "")
-	fs.BoolVar(&o.quiet, "quiet", false, "")
-	fs.StringVar(&o.validOut, "valid-out", "", "")
-	fs.StringVar(&o.invalidOut, "invalid-out", "", "")
-	fs.StringVar(&o.summary, "summary", "", "")
-	fs.StringVar(&o.progress, "progress", "auto", "")
-	fs.StringVar(&o.color, "color", "auto", "")
-	fs.StringVar(&o.failOn, "fail-on", "error", "")
-	fs.Int64Var(&o.maxInvalid, "max-invalid", 0, "")
-	fs.StringVar(&o.policy, "policy", "default", "")
-	fs.StringVar(&o.input, "input", "auto", "")
-	maxRecord := cmdflag.Size(pipeline.DefaultMaxRecord)
-	chunkSize := cmdflag.Size(pipeline.DefaultChunkSize)
-	fs.Var(&maxRecord, "max-record", "")
-	fs.Var(&chunkSize, "chunk-size", "")
-	fs.BoolVar(&o.listRules, "list-rules", false, "")
-	fs.BoolVar(&o.version, "version", false, "")
-
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, usageError{cmdflag.ParseError(err)}
+	paths, err := newFlagSet(o).Parse(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
 		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if len(rest) < len(args) && len(args) > 0 && isDashDash(args, rest) {
-			o.paths = append(o.paths, rest...)
-			break
-		}
-		o.paths = append(o.paths, rest[0])
-		rest = rest[1:]
+		return nil, usageError{err.Error()}
 	}
-	o.maxRecord, o.chunkSize = int(maxRecord), int(chunkSize)
+	o.paths = paths
 
 	if o.jobs < 0 || o.jobs > 4096 {
 		return nil, usagef("-j %d: want 1 to 4096 workers", o.jobs)
@@ -196,22 +165,22 @@ func parseFlags(args []string) (*options, error) {
 	if o.jobs == 0 {
 		o.jobs = runtime.GOMAXPROCS(0)
 	}
-	if !oneOf(o.format, "text", "jsonl", "github") {
+	if !slices.Contains([]string{"text", "jsonl", "github"}, o.format) {
 		return nil, usagef("--format %q: want text, jsonl or github", o.format)
 	}
-	if !oneOf(o.progress, "auto", "always", "never") {
+	if !slices.Contains([]string{"auto", "always", "never"}, o.progress) {
 		return nil, usagef("--progress %q: want auto, always or never", o.progress)
 	}
-	if !oneOf(o.color, "auto", "always", "never") {
+	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
 		return nil, usagef("--color %q: want auto, always or never", o.color)
 	}
-	if !oneOf(o.failOn, "error", "warning", "never") {
+	if !slices.Contains([]string{"error", "warning", "never"}, o.failOn) {
 		return nil, usagef("--fail-on %q: want error, warning or never", o.failOn)
 	}
 	if _, ok := pipeline.ParseFraming(o.input); !ok {
 		return nil, usagef("--input %q: want auto, ndjson or json", o.input)
 	}
-	if !oneOf(o.policy, "default", "production") {
+	if !slices.Contains([]string{"default", "production"}, o.policy) {
 		return nil, usagef("--policy %q: want default or production", o.policy)
 	}
 	if o.maxInvalid < 0 {
@@ -229,52 +198,27 @@ func parseFlags(args []string) (*options, error) {
 	return o, nil
 }
 
-// isDashDash reports whether rest follows a "--" in args, after which
-// everything is a path.
-func isDashDash(args, rest []string) bool {
-	i := len(args) - len(rest) - 1
-	return i >= 0 && args[i] == "--"
-}
-
-func oneOf(s string, choices ...string) bool {
-	for _, c := range choices {
-		if s == c {
-			return true
-		}
-	}
-	return false
-}
-
-// resolveProfile checks the profile flag names a profile fastvalidate knows.
-func resolveProfile(name string) (string, error) {
-	if _, err := fastvalidate.New(name); err == nil {
-		return name, nil
-	}
-	return "", usagef("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
-}
-
-func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
+func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {
 	start := time.Now()
-	profile, err := resolveProfile(o.profile)
-	if err != nil {
-		con.errorf("%s", err)
-		return exitUsage
+	if err := cmdflag.CheckProfile(o.profile); err != nil {
+		con.Errorf("%s", err)
+		return console.ExitUsage
 	}
 	framing, _ := pipeline.ParseFraming(o.input)
 	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con)
 
 	cfg := pipeline.Config{
-		Profile:    profile,
+		Profile:    o.profile,
 		Jobs:       o.jobs,
-		ChunkSize:  o.chunkSize,
-		MaxRecord:  o.maxRecord,
+		ChunkSize:  int(o.chunkSize),
+		MaxRecord:  int(o.maxRecord),
 		All:        o.all,
 		MaxInvalid: o.maxInvalid,
 		Options:    policyOptions(o.policy),
 		Findings:   stdout,
 		Stdin:      stdin,
 		Progress:   new(pipeline.Progress),
-		Diagnose:   func(msg string) { con.errorf("%s", msg) },
+		Diagnose:   func(msg string) { con.Errorf("%s", msg) },
 	}
 	switch {
 	case o.quiet:
@@ -300,9 +244,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 		}
 		f, err := createOutput(spec.path)
 		if err != nil {
-			con.errorf("%s %s: %s", spec.flag, spec.path, describe(err))
+			con.Errorf("%s %s: %s", spec.flag, spec.path, describe(err))
 			closeOutputs(outs)
-			return exitIO
+			return console.ExitIO
 		}
 		outs = append(outs, f)
 		*spec.dst = f
@@ -318,18 +262,18 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 			// The reader of our output has gone (cardscan ... | head):
 			// that is the end of the run, not an error.
 			closeOutputs(outs)
-			return verdictStatus(o.failOn, &st)
+			return console.VerdictStatus(o.failOn, st.Invalid, st.Warnings)
 		}
 	}
-	status := verdictStatus(o.failOn, &st)
+	status := console.VerdictStatus(o.failOn, st.Invalid, st.Warnings)
 	if runErr != nil {
-		con.errorf("writing %s", runErr)
-		status = exitIO
+		con.Errorf("writing %s", runErr)
+		status = console.ExitIO
 	}
 	for _, f := range outs {
 		if err := f.Close(); err != nil {
-			con.errorf("%s %s: %s", f.flagName(o), f.path, describe(err))
-			status = exitIO
+			con.Errorf("%s %s: %s", f.flagName(o), f.path, describe(err))
+			status = console.ExitIO
 		}
 	}
 
@@ -358,29 +302,16 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console) int {
 	}
 	sum.Finish()
 	if sum.InputErrors > 0 {
-		status = exitIO
+		status = console.ExitIO
 	}
 	if o.summary != "" {
 		if err := sum.WriteFile(o.summary, stdout); err != nil {
-			con.errorf("--summary %s: %s", o.summary, describe(err))
-			status = exitIO
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			status = console.ExitIO
 		}
 	}
-	con.linef("cardscan: %s", sum.Human())
+	con.Printf("%s", sum.Human())
 	return status
-}
-
-// verdictStatus is the exit status the cards call for under --fail-on.
-func verdictStatus(failOn string, st *pipeline.Stats) int {
-	switch {
-	case failOn == "never":
-		return exitOK
-	case st.Invalid > 0:
-		return exitInvalid
-	case failOn == "warning" && st.Warnings > 0:
-		return exitInvalid
-	}
-	return exitOK
 }
 
 func isClosedPipe(err error) bool {

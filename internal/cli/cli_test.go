@@ -6,7 +6,6 @@ import (
 	binenc "encoding/binary"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,13 +22,13 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/summary"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 // result is what one cardscan run produced.
 type result struct {
@@ -52,25 +51,6 @@ func checkStderr(t testing.TB, stderr string) {
 	t.Helper()
 	if stderr != "" && (!strings.HasSuffix(stderr, "\n") || strings.HasSuffix(stderr, "\n\n")) {
 		t.Errorf("stderr does not end in exactly one newline: %q", stderr)
-	}
-}
-
-// golden compares got with testdata/name, or rewrites it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (run go test -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
 
@@ -191,10 +171,10 @@ func TestGoldenFormats(t *testing.T) {
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := run(t, "", append(tc.args, "--profile", "agentcard", cardsFile)...)
-			if r.code != exitInvalid {
-				t.Errorf("exit %d, want %d; stderr %s", r.code, exitInvalid, r.stderr)
+			if r.code != console.ExitInvalid {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, console.ExitInvalid, r.stderr)
 			}
-			golden(t, tc.golden, r.stdout)
+			golden.Check(t, tc.golden, r.stdout)
 			// The same through stdin, named <stdin>.
 			s := run(t, string(readFile(t, cardsFile)), append(tc.args, "--profile", "agentcard")...)
 			if want := strings.ReplaceAll(r.stdout, cardsFile, stdinName); s.stdout != want {
@@ -443,8 +423,8 @@ func TestCorruptZstdMidStream(t *testing.T) {
 	after := writeFile(t, filepath.Join(dir, "after.ndjson"), readFile(t, cardsFile))
 	sumPath := filepath.Join(dir, "s.json")
 	r := run(t, "", "--format", "jsonl", "--all", "--summary", sumPath, path, after)
-	if r.code != exitIO {
-		t.Errorf("exit %d, want %d", r.code, exitIO)
+	if r.code != console.ExitIO {
+		t.Errorf("exit %d, want %d", r.code, console.ExitIO)
 	}
 	if !strings.Contains(r.stderr, "cardscan: error: "+path+": line ") || !strings.Contains(r.stderr, "offset ") {
 		t.Errorf("stderr does not name the input, line and offset: %q", r.stderr)
@@ -487,7 +467,7 @@ func TestZstdWindowOverLimit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wide.ndjson.zst")
 	writeFile(t, path, frame)
 	r := run(t, "", "-q", path)
-	if r.code != exitIO || !strings.Contains(r.stderr, "zstd window larger than the 128 MiB accepted") {
+	if r.code != console.ExitIO || !strings.Contains(r.stderr, "zstd window larger than the 128 MiB accepted") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	// The same frame with a window of 2^27 is read.
@@ -520,7 +500,7 @@ func TestBlankLinesAndCRLF(t *testing.T) {
 func TestEmptyInput(t *testing.T) {
 	for _, in := range []string{"", "\n\n", "  \r\n"} {
 		r := run(t, in, "--format", "jsonl", "--summary", "-")
-		if r.code != exitOK {
+		if r.code != console.ExitOK {
 			t.Errorf("%q: exit %d", in, r.code)
 		}
 		s, err := summary.Unmarshal([]byte(r.stdout))
@@ -737,12 +717,12 @@ func TestRealCorpus(t *testing.T) {
 	if r1.stdout != r4.stdout || r1.code != r4.code {
 		t.Error("-j 1 and -j 4 disagree on the real corpus")
 	}
-	if r1.code == exitIO || r1.code == exitUsage {
+	if r1.code == console.ExitIO || r1.code == console.ExitUsage {
 		t.Fatalf("exit %d: %s", r1.code, r1.stderr)
 	}
 	vs := parseVerdicts(t, r1.stdout)
 	inputs := map[string]bool{}
-	v := fastvalidate.MustNew(resolved(t, "auto"))
+	v := fastvalidate.MustNew("auto")
 	for _, vd := range vs {
 		inputs[vd.Input] = true
 		doc := readFile(t, vd.Input)
@@ -761,7 +741,7 @@ func TestMaxInvalid(t *testing.T) {
 	input := string(bigInput(t, 20))
 	for _, n := range []int{1, 5} {
 		r := run(t, input, "--max-invalid", fmt.Sprint(n), "--format", "jsonl", "--all", "--summary", "-", "-j", "3", "--chunk-size", "1KiB")
-		if r.code != exitInvalid {
+		if r.code != console.ExitInvalid {
 			t.Errorf("exit %d", r.code)
 		}
 		parts := strings.SplitN(r.stdout, "\n{\n", 2)
@@ -795,21 +775,21 @@ func TestFailOn(t *testing.T) {
 		failOn, input string
 		want          int
 	}{
-		{"error", valid, exitOK},
-		{"error", warning, exitOK},
-		{"error", invalid, exitInvalid},
-		{"warning", valid, exitOK},
-		{"warning", warning, exitInvalid},
-		{"warning", invalid, exitInvalid},
-		{"never", invalid, exitOK},
-		{"never", warning, exitOK},
+		{"error", valid, console.ExitOK},
+		{"error", warning, console.ExitOK},
+		{"error", invalid, console.ExitInvalid},
+		{"warning", valid, console.ExitOK},
+		{"warning", warning, console.ExitInvalid},
+		{"warning", invalid, console.ExitInvalid},
+		{"never", invalid, console.ExitOK},
+		{"never", warning, console.ExitOK},
 	} {
 		if r := run(t, tc.input, "--fail-on", tc.failOn, "-q"); r.code != tc.want {
 			t.Errorf("--fail-on %s on %.30q: exit %d, want %d", tc.failOn, tc.input, r.code, tc.want)
 		}
 	}
 	// An unreadable input is exit 3 whatever --fail-on says.
-	if r := run(t, "", "--fail-on", "never", "no/such/file.ndjson"); r.code != exitIO || !strings.Contains(r.stderr, "cardscan: error: no/such/file.ndjson: no such file") {
+	if r := run(t, "", "--fail-on", "never", "no/such/file.ndjson"); r.code != console.ExitIO || !strings.Contains(r.stderr, "cardscan: error: no/such/file.ndjson: no such file") {
 		t.Errorf("missing file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -846,7 +826,7 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 		shards = append(shards, path)
 	}
 	m := run(t, "", append([]string{"summary", "merge"}, shards...)...)
-	if m.code != exitOK {
+	if m.code != console.ExitOK {
 		t.Fatalf("merge: exit %d %s", m.code, m.stderr)
 	}
 	merged, err := summary.Unmarshal([]byte(m.stdout))
@@ -866,12 +846,12 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 	}
 
 	for _, bad := range [][]string{{"summary"}, {"summary", "merge"}, {"summary", "add", shards[0]}} {
-		if r := run(t, "", bad...); r.code != exitUsage {
+		if r := run(t, "", bad...); r.code != console.ExitUsage {
 			t.Errorf("%v: exit %d", bad, r.code)
 		}
 	}
 	notSummary := writeFile(t, filepath.Join(dir, "x.json"), []byte(`{"records":1,"valid":0,"invalid":0}`))
-	if r := run(t, "", "summary", "merge", shards[0], notSummary); r.code != exitIO || !strings.Contains(r.stderr, "x.json") {
+	if r := run(t, "", "summary", "merge", shards[0], notSummary); r.code != console.ExitIO || !strings.Contains(r.stderr, "x.json") {
 		t.Errorf("inconsistent summary: exit %d %q", r.code, r.stderr)
 	}
 }
@@ -924,14 +904,14 @@ func TestClosedStdoutIsQuiet(t *testing.T) {
 	if errOut.Len() != 0 {
 		t.Errorf("stderr %q, want nothing", errOut.String())
 	}
-	if code != exitInvalid {
-		t.Errorf("exit %d, want %d (invalid cards were seen)", code, exitInvalid)
+	if code != console.ExitInvalid {
+		t.Errorf("exit %d, want %d (invalid cards were seen)", code, console.ExitInvalid)
 	}
 }
 
 func TestListRulesAndVersion(t *testing.T) {
 	r := run(t, "", "--list-rules")
-	if r.code != exitOK {
+	if r.code != console.ExitOK {
 		t.Fatalf("exit %d", r.code)
 	}
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
@@ -946,11 +926,11 @@ func TestListRulesAndVersion(t *testing.T) {
 		}
 	}
 	v := run(t, "", "--version")
-	if v.code != exitOK || !strings.HasPrefix(v.stdout, "cardscan ") || !strings.Contains(v.stdout, runtime.Version()) {
+	if v.code != console.ExitOK || !strings.HasPrefix(v.stdout, "cardscan ") || !strings.Contains(v.stdout, runtime.Version()) {
 		t.Errorf("--version: %d %q", v.code, v.stdout)
 	}
 	h := run(t, "", "--help")
-	if h.code != exitOK || !strings.Contains(h.stdout, "--max-invalid") {
+	if h.code != console.ExitOK || !strings.Contains(h.stdout, "--max-invalid") {
 		t.Errorf("--help: %d %q", h.code, h.stdout)
 	}
 }
@@ -964,12 +944,12 @@ func TestUsageErrors(t *testing.T) {
 		r := run(t, "", args...)
 		if args[0] == "serve-not" {
 			// A path, not a subcommand: a missing input.
-			if r.code != exitIO {
+			if r.code != console.ExitIO {
 				t.Errorf("%v: exit %d", args, r.code)
 			}
 			continue
 		}
-		if r.code != exitUsage || !strings.HasPrefix(r.stderr, "cardscan: error: ") {
+		if r.code != console.ExitUsage || !strings.HasPrefix(r.stderr, "cardscan: error: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
@@ -982,18 +962,26 @@ func TestUsageErrors(t *testing.T) {
 	if n := strings.Count(r.stderr, "auto"); n != 1 {
 		t.Errorf("unknown profile message %q names auto %d times", r.stderr, n)
 	}
-	if r := run(t, "", "--nope"); !strings.HasPrefix(r.stderr, "cardscan: error: unknown flag -nope\n") {
-		t.Errorf("unknown flag: stderr %q", r.stderr)
+	// An unknown flag is named as typed.
+	for _, flag := range []string{"--nope", "-nope", "--nope=1"} {
+		want := "cardscan: error: unknown flag " + strings.TrimSuffix(flag, "=1") + "\n"
+		if r := run(t, "", cardsFile, flag); !strings.HasPrefix(r.stderr, want) {
+			t.Errorf("%s: stderr %q, want it to start %q", flag, r.stderr, want)
+		}
 	}
 }
 
 func TestFlagsAfterPaths(t *testing.T) {
 	a := run(t, "", "--format", "jsonl", cardsFile, "-q")
-	if a.stdout != "" || a.code != exitInvalid {
+	if a.stdout != "" || a.code != console.ExitInvalid {
 		t.Errorf("-q after the path was not taken: %d %q", a.code, a.stdout)
 	}
+	o, err := parseFlags([]string{"a.ndjson", "-j4", "b.ndjson", "--format=jsonl", "-", "--all"})
+	if err != nil || o.jobs != 4 || o.format != "jsonl" || !o.all || !reflect.DeepEqual(o.paths, []string{"a.ndjson", "b.ndjson", "-"}) {
+		t.Errorf("flags among paths: %+v, %v", o, err)
+	}
 	b := run(t, "", "--", "-q")
-	if b.code != exitIO || !strings.Contains(b.stderr, "-q: no such file") {
+	if b.code != console.ExitIO || !strings.Contains(b.stderr, "-q: no such file") {
 		t.Errorf("-- did not end the flags: %d %q", b.code, b.stderr)
 	}
 }
@@ -1002,14 +990,14 @@ func TestProfiles(t *testing.T) {
 	card := strings.Split(string(readFile(t, cardsFile)), "\n")[0]
 	for _, p := range append(fastvalidate.Profiles(), "auto") {
 		r := run(t, card+"\n{}\nnot json\n", "--profile", p, "--format", "jsonl", "--all", "--summary", "-")
-		if r.code == exitUsage || r.code == exitIO {
+		if r.code == console.ExitUsage || r.code == console.ExitIO {
 			t.Fatalf("--profile %s: exit %d %s", p, r.code, r.stderr)
 		}
 		vs := parseVerdicts(t, strings.SplitN(r.stdout, "\n{\n", 2)[0]+"\n")
 		if len(vs) != 3 {
 			t.Fatalf("--profile %s: %d verdicts", p, len(vs))
 		}
-		want := fastvalidate.MustNew(resolved(t, p)).Validate([]byte(card))
+		want := fastvalidate.MustNew(p).Validate([]byte(card))
 		if vs[0].Valid != want.Valid() || vs[0].Profile != want.Profile {
 			t.Errorf("--profile %s: %+v, want valid %v profile %q", p, vs[0], want.Valid(), want.Profile)
 		}
@@ -1017,14 +1005,6 @@ func TestProfiles(t *testing.T) {
 			t.Errorf("--profile %s: a non-JSON card is judged by %q", p, vs[2].Profile)
 		}
 	}
-}
-
-func resolved(t *testing.T, p string) string {
-	r, err := resolveProfile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
 }
 
 func TestProgressAndQuiet(t *testing.T) {
@@ -1061,12 +1041,12 @@ func (s *slowReader) Read(p []byte) (int, error) {
 
 func TestUnreadableOutput(t *testing.T) {
 	r := run(t, "{}\n", "--invalid-out", filepath.Join(t.TempDir(), "no", "dir", "x.ndjson"))
-	if r.code != exitIO || !strings.Contains(r.stderr, "--invalid-out") {
+	if r.code != console.ExitIO || !strings.Contains(r.stderr, "--invalid-out") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	var errOut bytes.Buffer
 	code := Run([]string{"--format", "jsonl"}, strings.NewReader("{}\n"), failingWriter{}, &errOut)
-	if code != exitIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
+	if code != console.ExitIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }
@@ -1080,10 +1060,47 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk ful
 func TestSubcommandsDispatch(t *testing.T) {
 	for _, name := range []string{"serve", "fetch"} {
 		r := run(t, "", name, "--no-such-flag")
-		if r.code != exitUsage || strings.Contains(r.stderr, "no such file") {
-			t.Errorf("%s: exit %d %q", name, r.code, r.stderr)
+		want := "cardscan: error: unknown flag --no-such-flag\ncardscan: hint: run 'cardscan " + name + " --help' for usage\n"
+		if r.code != console.ExitUsage || r.stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want %d, %q", name, r.code, r.stderr, console.ExitUsage, want)
 		}
 	}
+}
+
+// TestJobsValueForms reads -j's value written every usual way, which all
+// mean the same.
+func TestJobsValueForms(t *testing.T) {
+	for _, args := range [][]string{{"-j4"}, {"-j", "4"}, {"-j=4"}, {"--jobs=4"}, {"--jobs", "4"}, {"-jobs", "4"}} {
+		o, err := parseFlags(args)
+		if err != nil || o.jobs != 4 {
+			t.Errorf("%q: %v; want 4 jobs", args, err)
+			continue
+		}
+		// And in a run, as the shell passes it.
+		r := run(t, "", append(args, "--format", "jsonl", cardsFile)...)
+		if want := run(t, "", "-j", "4", "--format", "jsonl", cardsFile); r.code != want.code || r.stdout != want.stdout {
+			t.Errorf("%q: exit %d, stdout %q; want as with -j 4: %d, %q", args, r.code, r.stdout, want.code, want.stdout)
+		}
+	}
+}
+
+// TestHelp pins the three commands' --help pages, and requires each to
+// show every flag its command declares.
+func TestHelp(t *testing.T) {
+	var all strings.Builder
+	for _, cmd := range [][]string{{"--help"}, {"serve", "--help"}, {"fetch", "-h"}} {
+		r := run(t, "", cmd...)
+		if r.code != console.ExitOK || r.stderr != "" {
+			t.Fatalf("%q: exit %d, stderr %q", cmd, r.code, r.stderr)
+		}
+		all.WriteString(r.stdout)
+		if cmd[0] == "--help" {
+			for _, f := range newFlagSet(&options{}).Missing(r.stdout) {
+				t.Errorf("--help does not show --%s as declared", f.Long)
+			}
+		}
+	}
+	golden.Check(t, "help.golden", all.String())
 }
 
 func TestLexicalWalkOrderIsSorted(t *testing.T) {
@@ -1092,7 +1109,7 @@ func TestLexicalWalkOrderIsSorted(t *testing.T) {
 	for _, n := range names {
 		writeFile(t, filepath.Join(dir, n), []byte("{}\n"))
 	}
-	inputs, _, _ := expandPaths([]string{dir}, pipeline.FramingAuto, nil, &console{w: io.Discard})
+	inputs, _, _ := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard))
 	var got []string
 	for _, in := range inputs {
 		got = append(got, in.Name)
@@ -1113,7 +1130,7 @@ func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "c.ndjson"), 0o644); err != nil {
 		t.Skip(err)
 	}
-	inputs, _, walkErrors := expandPaths([]string{dir}, pipeline.FramingAuto, nil, &console{w: io.Discard})
+	inputs, _, walkErrors := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard))
 	var got []string
 	for _, in := range inputs {
 		got = append(got, filepath.Base(in.Name))
@@ -1126,14 +1143,14 @@ func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
 func TestPolicy(t *testing.T) {
 	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0.0","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"http","url":"http://a.example/"}}` + "\n"
 	r := run(t, card, "--profile", "agentcard")
-	if r.code != exitOK || !strings.Contains(r.stdout, "warning: endpoint.insecure: /endpoint/url:") {
+	if r.code != console.ExitOK || !strings.Contains(r.stdout, "warning: endpoint.insecure: /endpoint/url:") {
 		t.Errorf("default policy: exit %d, stdout %q; want exit 0 and an endpoint.insecure warning", r.code, r.stdout)
 	}
 	r = run(t, card, "--profile", "agentcard", "--policy", "production")
-	if r.code != exitInvalid || !strings.Contains(r.stdout, "error: endpoint.insecure: /endpoint/url:") {
+	if r.code != console.ExitInvalid || !strings.Contains(r.stdout, "error: endpoint.insecure: /endpoint/url:") {
 		t.Errorf("production policy: exit %d, stdout %q; want exit 1 and an endpoint.insecure error", r.code, r.stdout)
 	}
-	if r := run(t, card, "--policy", "strict"); r.code != exitUsage || !strings.Contains(r.stderr, `--policy "strict"`) {
+	if r := run(t, card, "--policy", "strict"); r.code != console.ExitUsage || !strings.Contains(r.stderr, `--policy "strict"`) {
 		t.Errorf("unknown policy: exit %d, stderr %q; want a usage error", r.code, r.stderr)
 	}
 }
@@ -1218,5 +1235,5 @@ func TestFramingGolden(t *testing.T) {
 			}
 		}
 	}
-	golden(t, "framing.golden", out.String())
+	golden.Check(t, "framing.golden", out.String())
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -51,35 +52,35 @@ func listRules(w io.Writer) error {
 
 // runSummary is `cardscan summary merge A.json B.json ...`: it adds up the
 // summaries of shards and prints the total.
-func runSummary(args []string, stdout io.Writer, con *console) int {
+func runSummary(args []string, stdout io.Writer, con *console.Console) int {
 	if len(args) == 0 || args[0] != "merge" {
-		con.errorf("usage: cardscan summary merge SUMMARY.json ...")
-		return exitUsage
+		con.Errorf("usage: cardscan summary merge SUMMARY.json ...")
+		return console.ExitUsage
 	}
 	if len(args) == 1 {
-		con.errorf("summary merge: no summary files given")
-		return exitUsage
+		con.Errorf("summary merge: no summary files given")
+		return console.ExitUsage
 	}
 	var total summary.Summary
 	for _, path := range args[1:] {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			con.errorf("%s: %s", path, describe(err))
-			return exitIO
+			con.Errorf("%s: %s", path, describe(err))
+			return console.ExitIO
 		}
 		s, err := summary.Unmarshal(b)
 		if err != nil {
-			con.errorf("%s: not a cardscan summary: %s", path, err)
-			return exitIO
+			con.Errorf("%s: not a cardscan summary: %s", path, err)
+			return console.ExitIO
 		}
 		total.Add(s)
 	}
 	if err := total.WriteFile("-", stdout); err != nil {
 		if isClosedPipe(err) {
-			return exitOK
+			return console.ExitOK
 		}
-		con.errorf("writing stdout: %s", err)
-		return exitIO
+		con.Errorf("writing stdout: %s", err)
+		return console.ExitIO
 	}
-	return exitOK
+	return console.ExitOK
 }

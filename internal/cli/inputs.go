@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
 )
 
@@ -16,7 +17,7 @@ const stdinName = "<stdin>"
 // directories in lexical order. It returns the total stored size when
 // every input's size is known (else 0), and the number of directory
 // entries that could not be walked, each already diagnosed.
-func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con *console) (inputs []pipeline.Input, total int64, walkErrors int) {
+func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con *console.Console) (inputs []pipeline.Input, total int64, walkErrors int) {
 	if len(paths) == 0 {
 		paths = []string{"-"}
 	}
@@ -43,7 +44,7 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 		}
 		err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
-				con.errorf("%s: %s", p, describe(err))
+				con.Errorf("%s: %s", p, describe(err))
 				walkErrors++
 				return nil
 			}
@@ -64,7 +65,7 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 			return nil
 		})
 		if err != nil {
-			con.errorf("%s: %s", path, describe(err))
+			con.Errorf("%s: %s", path, describe(err))
 			walkErrors++
 		}
 	}

@@ -1,6 +1,6 @@
 // Package cmdflag holds the command-line conventions that cardscan and its
 // serve and fetch subcommands share, so that a size or a colour choice is
-// read the same way by all three.
+// read the same way by all three, and each declares its flags once (Set).
 package cmdflag
 
 import (
@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cardscan/cardscan/fastvalidate"
 	"golang.org/x/term"
 )
 
@@ -17,7 +18,20 @@ import (
 // M, G, KB, MB, GB: all powers of 1024, since buffers are).
 type Size int64
 
-func (s *Size) String() string { return strconv.FormatInt(int64(*s), 10) }
+// String writes the size in the largest unit that divides it (16MiB), as
+// the help shows a default.
+func (s *Size) String() string {
+	n := int64(*s)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n != 0 && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.suffix
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
 
 // Set parses a size; it implements flag.Value.
 func (s *Size) Set(v string) error {
@@ -50,6 +64,15 @@ func ParseSize(v string) (int64, error) {
 	return n * mult, nil
 }
 
+// CheckProfile returns an error naming the known profiles unless name is
+// one of them.
+func CheckProfile(name string) error {
+	if _, err := fastvalidate.New(name); err != nil {
+		return fmt.Errorf("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
+	}
+	return nil
+}
+
 // WantColor follows a --color flag (always, never, auto), then NO_COLOR
 // (https://no-color.org) and TERM=dumb, then whether stdout is a terminal.
 func WantColor(when string, stdout io.Writer) bool {
@@ -64,14 +87,4 @@ func WantColor(when string, stdout io.Writer) bool {
 	}
 	f, ok := stdout.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// ParseError words an error of flag.FlagSet.Parse for a user: the flag
-// package says "flag provided but not defined" for an unknown flag.
-func ParseError(err error) string {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return "unknown flag " + name
-	}
-	return msg
 }

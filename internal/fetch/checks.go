@@ -10,29 +10,17 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 )
 
-// Rules about how a card is served, which the card's bytes alone cannot
-// show. They are reported beside the profile's findings, in the same
-// records.
+// jsonStd decodes the members endpoints reads: sonic, which the module
+// already uses for summaries, in its configuration that behaves as
+// encoding/json does.
 var jsonStd = sonic.ConfigStd
 
-// Their IDs come from the one rule table, so --list-rules lists them too.
-var (
-	ruleContentType    = fastvalidate.CodeHTTPContentType.String()
-	ruleCacheControl   = fastvalidate.CodeHTTPCacheControl.String()
-	ruleEndpointScheme = fastvalidate.CodeHTTPEndpointScheme.String()
-)
-
-// extraFinding is a finding of one of the rules above.
-type extraFinding struct {
-	rule     string
-	severity fastvalidate.Severity
-	path     string
-	message  string
-}
-
-// httpChecks applies the serving rules of the draft to a fetched card.
-func httpChecks(fd *found, card []byte) []extraFinding {
-	var out []extraFinding
+// httpChecks applies the draft's rules about how a card is served, which
+// the card's bytes alone cannot show. Its findings are reported beside the
+// profile's, in the same records; their rules are in the one rule table, so
+// --list-rules lists them too.
+func httpChecks(fd *found, card []byte) []fastvalidate.Finding {
+	var out []fastvalidate.Finding
 	ct := fd.header.Get("Content-Type")
 	mt := ct
 	if i := strings.IndexByte(mt, ';'); i >= 0 {
@@ -41,22 +29,22 @@ func httpChecks(fd *found, card []byte) []extraFinding {
 	switch mt = strings.ToLower(strings.TrimSpace(mt)); mt {
 	case "application/agentcard+json", "application/json":
 	case "":
-		out = append(out, extraFinding{ruleContentType, fastvalidate.SeverityWarning, "",
-			"served without a Content-Type; the draft's media type is application/agentcard+json (section 3)"})
+		out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPContentType, fastvalidate.SeverityWarning, "",
+			"served without a Content-Type; the draft's media type is application/agentcard+json (section 3)"))
 	default:
-		out = append(out, extraFinding{ruleContentType, fastvalidate.SeverityWarning, "",
-			"served as " + quoteHeader(ct) + "; the draft's media type is application/agentcard+json, and application/json is accepted (section 3)"})
+		out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPContentType, fastvalidate.SeverityWarning, "",
+			"served as "+quoteHeader(ct)+"; the draft's media type is application/agentcard+json, and application/json is accepted (section 3)"))
 	}
 	if fd.header.Get("Cache-Control") == "" {
-		out = append(out, extraFinding{ruleCacheControl, fastvalidate.SeverityWarning, "",
-			"served without a Cache-Control header; the draft recommends max-age=3600 (section 4)"})
+		out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPCacheControl, fastvalidate.SeverityWarning, "",
+			"served without a Cache-Control header; the draft recommends max-age=3600 (section 4)"))
 	}
 	if card != nil {
 		fetched := fd.url.Scheme
 		for _, ep := range endpoints(card) {
 			if ep.scheme != fetched {
-				out = append(out, extraFinding{ruleEndpointScheme, fastvalidate.SeverityError, ep.path,
-					"the endpoint's scheme " + ep.scheme + " differs from the scheme the card was fetched over, " + fetched + " (section 8.5)"})
+				out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPEndpointScheme, fastvalidate.SeverityError, ep.path,
+					"the endpoint's scheme "+ep.scheme+" differs from the scheme the card was fetched over, "+fetched+" (section 8.5)"))
 			}
 		}
 	}
@@ -83,8 +71,8 @@ type endpoint struct {
 // https URLs are compared with the fetch scheme; other schemes (grpc, a
 // stdio command) say nothing about the channel the card came over.
 //
-// This runs once per fetched card, outside the validation hot path, so it
-// decodes with sonic in its encoding/json-compatible configuration.
+// It runs once per fetched card, off the validation hot path, where
+// decoding into maps, which allocates, costs nothing that matters.
 func endpoints(card []byte) []endpoint {
 	var doc map[string]json.RawMessage
 	if jsonStd.Unmarshal(card, &doc) != nil {

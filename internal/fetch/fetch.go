@@ -21,6 +21,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -29,16 +30,9 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/summary"
-)
-
-// Exit statuses, as the CLI's.
-const (
-	exitOK      = 0
-	exitInvalid = 1
-	exitUsage   = 2
-	exitIO      = 3 // a URL could not be fetched or served no card
 )
 
 const defaultMaxRecord = 2 << 20
@@ -53,12 +47,14 @@ type options struct {
 	failOn    string
 	color     string
 	timeout   time.Duration
-	maxRecord int64
+	maxRecord cmdflag.Size
 	// transport replaces the HTTP transport, for tests.
 	transport http.RoundTripper
 }
 
-const usageText = `usage: cardscan fetch [flags] URL ...
+// usageHead and usageTail frame the flags' help, which the flag
+// declarations write.
+const usageHead = `usage: cardscan fetch [flags] URL ...
        cardscan fetch [flags] --urls FILE
 
 Discovers the agent card of each URL as the specs describe it: GET
@@ -69,22 +65,35 @@ with how it was served: Content-Type, Cache-Control (section 4 of the
 AgentCard draft) and endpoint schemes against the fetch scheme (section 8.5).
 
 flags:
-      --urls FILE         fetch every URL listed in FILE, one per line ('-' for
-                          standard input; blank lines and # comments skipped)
-  -j, --jobs N            fetches at a time (default 8)
-      --profile NAME      rule set (default auto)
-      --format FORMAT     text, jsonl, github, or cards: a JSON line for every
-                          card found, with its verdict and the card itself
-                          (default text; cards with --urls)
-      --all               jsonl: a verdict for every card; text: an ok line per valid card
-      --color WHEN        auto, always or never (default auto)
-      --fail-on LEVEL     error, warning or never: what makes the exit status 1 (default error)
-      --timeout D         time limit for each request, redirects included (default 10s)
-      --max-record SIZE   largest card read, e.g. 2MiB (default 2MiB)
+`
 
+const usageTail = `
 exit status: 0 every card passed, 1 a card failed, 2 usage error,
 3 a URL could not be fetched or served no card.
 `
+
+// usage is the text of --help.
+func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
+
+// newFlagSet declares fetch's flags, to be parsed into o.
+func newFlagSet(o *options) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&o.urlsFile, "--urls FILE", "", "fetch every URL listed in FILE, one per line ('-' for\n"+
+		"standard input; blank lines and # comments skipped)")
+	fs.Int(&o.jobs, "-j, --jobs N", 8, "fetches at a time")
+	fs.String(&o.profile, "--profile NAME", "auto", "rule set")
+	// The default depends on --urls, so the help says it.
+	fs.String(&o.format, "--format FORMAT", "", "text, jsonl, github, or cards: a JSON line for every\n"+
+		"card found, with its verdict and the card itself\n"+
+		"(default text; cards with --urls)")
+	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
+	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
+	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
+	fs.Duration(&o.timeout, "--timeout D", 10*time.Second, "time limit for each request, redirects included")
+	o.maxRecord = defaultMaxRecord
+	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card read, e.g. 2MiB")
+	return &fs
+}
 
 // Run is `cardscan fetch ARGS`.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -92,22 +101,22 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport http.RoundTripper) int {
+	con := console.New(stderr)
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
-			return exitOK
+			fmt.Fprint(stdout, usage())
+			return console.ExitOK
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan fetch --help' for usage\n", err)
-		return exitUsage
+		return con.UsageError("cardscan fetch", err)
 	}
 	o.transport = transport
 	urls := o.urls
 	if o.urlsFile != "" {
 		listed, err := readURLList(o.urlsFile, stdin)
 		if err != nil {
-			fmt.Fprintf(stderr, "cardscan: error: --urls %s: %s\n", o.urlsFile, err)
-			return exitIO
+			con.Errorf("--urls %s: %s", o.urlsFile, err)
+			return console.ExitIO
 		}
 		urls = append(urls, listed...)
 	}
@@ -115,47 +124,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport htt
 	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	return fetchAll(context.Background(), o, urls, stdout, stderr, style)
+	return fetchAll(context.Background(), o, urls, stdout, con, style)
 }
 
 func parseArgs(args []string) (*options, error) {
 	o := &options{}
-	fs := flag.NewFlagSet("cardscan fetch", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.StringVar(&o.urlsFile, "urls", "", "")
-	fs.IntVar(&o.jobs, "j", 8, "")
-	fs.IntVar(&o.jobs, "jobs", 8, "")
-	fs.StringVar(&o.profile, "profile", "auto", "")
-	fs.StringVar(&o.format, "format", "", "")
-	fs.BoolVar(&o.all, "all", false, "")
-	fs.StringVar(&o.failOn, "fail-on", "error", "")
-	fs.StringVar(&o.color, "color", "auto", "")
-	fs.DurationVar(&o.timeout, "timeout", 10*time.Second, "")
-	maxRecord := cmdflag.Size(defaultMaxRecord)
-	fs.Var(&maxRecord, "max-record", "")
-
-	// Flags may follow URLs, as in the CLI.
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, errors.New(cmdflag.ParseError(err))
-		}
-		rest = fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if i := len(args) - len(rest) - 1; i >= 0 && args[i] == "--" {
-			o.urls = append(o.urls, rest...)
-			break
-		}
-		o.urls = append(o.urls, rest[0])
-		rest = rest[1:]
+	urls, err := newFlagSet(o).Parse(args)
+	if err != nil {
+		return nil, err
 	}
-	o.maxRecord = int64(maxRecord)
+	o.urls = urls
 	if o.format == "" {
 		o.format = "text"
 		if o.urlsFile != "" {
@@ -167,40 +145,21 @@ func parseArgs(args []string) (*options, error) {
 		return nil, errors.New("no URL to fetch")
 	case o.jobs < 1 || o.jobs > 1024:
 		return nil, fmt.Errorf("-j %d: want 1 to 1024 fetches at a time", o.jobs)
-	case !oneOf(o.format, "text", "jsonl", "github", "cards"):
+	case !slices.Contains([]string{"text", "jsonl", "github", "cards"}, o.format):
 		return nil, fmt.Errorf("--format %q: want text, jsonl, github or cards", o.format)
-	case !oneOf(o.failOn, "error", "warning", "never"):
+	case !slices.Contains([]string{"error", "warning", "never"}, o.failOn):
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
-	case !oneOf(o.color, "auto", "always", "never"):
+	case !slices.Contains([]string{"auto", "always", "never"}, o.color):
 		return nil, fmt.Errorf("--color %q: want auto, always or never", o.color)
 	case o.timeout <= 0:
 		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
 	}
-	profile, err := resolveProfile(o.profile)
-	if err != nil {
+	if err := cmdflag.CheckProfile(o.profile); err != nil {
 		return nil, err
 	}
-	o.profile = profile
 	return o, nil
-}
-
-func oneOf(s string, choices ...string) bool {
-	for _, c := range choices {
-		if s == c {
-			return true
-		}
-	}
-	return false
-}
-
-// resolveProfile checks the profile flag names a profile fastvalidate knows.
-func resolveProfile(name string) (string, error) {
-	if _, err := fastvalidate.New(name); err == nil {
-		return name, nil
-	}
-	return "", fmt.Errorf("unknown profile %q; known profiles: %s", name, strings.Join(fastvalidate.Profiles(), ", "))
 }
 
 // readURLList reads one URL per line, skipping blank lines and comments.
@@ -243,13 +202,13 @@ type result struct {
 
 // fetchAll fetches the URLs jobs at a time and writes the results in the
 // order of the URLs.
-func fetchAll(ctx context.Context, o *options, urls []string, stdout, stderr io.Writer, style report.Style) int {
+func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, con *console.Console, style report.Style) int {
 	start := time.Now()
-	f := newFetcher(o.timeout, o.maxRecord, o.transport)
+	f := newFetcher(o.timeout, int64(o.maxRecord), o.transport)
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitUsage
+		con.Errorf("%v", err)
+		return console.ExitUsage
 	}
 	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
 
@@ -277,13 +236,13 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout, stderr io.
 	for done := range queue {
 		res := <-done
 		if res.failure != "" {
-			fmt.Fprintf(stderr, "cardscan: error: %s\n", res.failure)
+			con.Errorf("%s", res.failure)
 		}
 		if !writeFailed && len(res.out) > 0 {
 			if _, err := stdout.Write(res.out); err != nil {
 				writeFailed = true
 				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-					fmt.Fprintf(stderr, "cardscan: error: writing stdout: %v\n", err)
+					con.Errorf("writing stdout: %v", err)
 					writeErr = true
 				}
 			}
@@ -293,16 +252,11 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout, stderr io.
 	total.Shards = 1
 	total.Seconds = time.Since(start).Seconds()
 	total.Finish()
-	fmt.Fprintf(stderr, "cardscan: %s\n", total.Human())
+	con.Printf("%s", total.Human())
 
-	status := exitOK
-	switch {
-	case o.failOn == "never":
-	case total.Invalid > 0, o.failOn == "warning" && total.Warnings > 0:
-		status = exitInvalid
-	}
+	status := console.VerdictStatus(o.failOn, total.Invalid, total.Warnings)
 	if total.InputErrors > 0 || writeErr {
-		status = exitIO
+		status = console.ExitIO
 	}
 	return status
 }
@@ -321,7 +275,7 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 	defer pool.Put(v)
 	input := fd.url.Redacted()
 	if fd.tooLarge {
-		rec.vd = report.Verdict{Input: input, Line: 1, Findings: tooLargeFinding[:]}
+		rec.vd = report.TooLarge(input, 1, 0)
 		if profile != "auto" {
 			rec.vd.Profile = profile
 		}
@@ -335,24 +289,32 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 		line := 1 + bytes.Count(fd.body[:first], []byte("\n"))
 		rec.vd = report.FromResult(input, line, int64(first), v.Validate(fd.body))
 	}
-	rec.extra = httpChecks(fd, fd.body)
+	// The serving rules' findings follow the profile's, in a slice of
+	// their own: the profile's belong to the validator.
+	extra := httpChecks(fd, fd.body)
+	rec.vd.Findings = slices.Concat(rec.vd.Findings, extra)
+	for i := range extra {
+		if extra[i].Severity == fastvalidate.SeverityError {
+			rec.vd.Valid = false
+		}
+	}
 	res.out = rd.append(nil, &rec)
 
 	st := &res.stats
 	st.Records = 1
-	if rec.valid() {
+	if rec.vd.Valid {
 		st.Valid = 1
 	} else {
 		st.Invalid = 1
 	}
-	errs, warns := rec.counts()
-	st.Errors, st.Warnings = int64(errs), int64(warns)
-	rec.vd.CountRules(func(code fastvalidate.Code, _ fastvalidate.Severity, n int) {
+	rec.vd.CountRules(func(code fastvalidate.Code, sev fastvalidate.Severity, n int) {
 		st.Rules[code.String()] += int64(n)
+		if sev == fastvalidate.SeverityError {
+			st.Errors += int64(n)
+		} else {
+			st.Warnings += int64(n)
+		}
 	})
-	for _, x := range rec.extra {
-		st.Rules[x.rule]++
-	}
 	name := rec.vd.Profile
 	if name == "" {
 		name = "none"
@@ -361,8 +323,6 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 	st.BytesRead, st.BytesDecompressed = fd.size, fd.size
 	return res
 }
-
-var tooLargeFinding = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}
 
 // compactJSON returns card on one line if it is valid JSON in valid UTF-8.
 func compactJSON(card []byte) ([]byte, bool) {

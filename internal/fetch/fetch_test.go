@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
-	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/console"
 )
 
 const (
@@ -200,7 +200,7 @@ func TestDiscovery_OrderAndAccept(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, srv := newSite(t, tc.pages)
 			code, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", srv.URL)
-			if code != exitOK && code != exitInvalid {
+			if code != console.ExitOK && code != console.ExitInvalid {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			if got := s.paths(); !slices.Equal(got, tc.want) {
@@ -225,7 +225,7 @@ func TestDiscovery_BasePathAndDirectURLs(t *testing.T) {
 		"/cards/ledger.json":               {body: httpCard},
 	})
 	code, _, errOut := runFetch(t, nil, srv.URL+"/tenants/7/", srv.URL+"/cards/ledger.json")
-	if code != exitOK {
+	if code != console.ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	got := s.paths()
@@ -238,7 +238,7 @@ func TestDiscovery_BasePathAndDirectURLs(t *testing.T) {
 func TestDiscovery_NoCardAndUnreachable(t *testing.T) {
 	_, srv := newSite(t, map[string]page{})
 	code, out, errOut := runFetch(t, nil, srv.URL)
-	if code != exitIO || out != "" {
+	if code != console.ExitIO || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
 	want := "cardscan: error: " + srv.URL + ": no agent card found (/.well-known/agentcard: 404 Not Found; /.well-known/agent-card.json: 404 Not Found; /.well-known/agent.json: 404 Not Found)\n"
@@ -253,12 +253,12 @@ func TestDiscovery_NoCardAndUnreachable(t *testing.T) {
 	dead := "http://" + ln.Addr().String()
 	ln.Close()
 	code, _, errOut = runFetch(t, nil, dead)
-	if code != exitIO || !strings.Contains(errOut, dead+": cannot reach "+strings.TrimPrefix(dead, "http://")) {
+	if code != console.ExitIO || !strings.Contains(errOut, dead+": cannot reach "+strings.TrimPrefix(dead, "http://")) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 
 	code, _, errOut = runFetch(t, nil, "ftp://example.org/")
-	if code != exitIO || !strings.Contains(errOut, "ftp://example.org/: not an http or https URL") {
+	if code != console.ExitIO || !strings.Contains(errOut, "ftp://example.org/: not an http or https URL") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 }
@@ -269,7 +269,7 @@ func TestDiscovery_Timeout(t *testing.T) {
 	})
 	start := time.Now()
 	code, _, errOut := runFetch(t, nil, "--timeout", "200ms", srv.URL)
-	if code != exitIO || !strings.Contains(errOut, srv.URL+": cannot reach") || !strings.Contains(errOut, "timed out") {
+	if code != console.ExitIO || !strings.Contains(errOut, srv.URL+": cannot reach") || !strings.Contains(errOut, "timed out") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	if d := time.Since(start); d > 4*time.Second {
@@ -300,7 +300,7 @@ func TestDiscovery_Redirects(t *testing.T) {
 	transport := tlsSrv.Client().Transport
 
 	code, out, errOut := runFetch(t, transport, "--format", "jsonl", "--all", tlsSrv.URL+"/three/")
-	if code != exitOK {
+	if code != console.ExitOK {
 		t.Fatalf("three redirects: exit %d: %s", code, errOut)
 	}
 	if recs := decodeRecords(t, out); len(recs) != 1 || recs[0].Input != tlsSrv.URL+"/card" {
@@ -308,7 +308,7 @@ func TestDiscovery_Redirects(t *testing.T) {
 	}
 
 	code, out, errOut = runFetch(t, transport, "--format", "jsonl", "--all", tlsSrv.URL+"/four/")
-	if code != exitOK {
+	if code != console.ExitOK {
 		t.Fatalf("four redirects: exit %d: %s", code, errOut)
 	}
 	if recs := decodeRecords(t, out); len(recs) != 1 || recs[0].Input != tlsSrv.URL+"/four/.well-known/agent-card.json" {
@@ -316,7 +316,7 @@ func TestDiscovery_Redirects(t *testing.T) {
 	}
 
 	code, out, errOut = runFetch(t, transport, tlsSrv.URL+"/down/")
-	if code != exitIO || out != "" || !strings.Contains(errOut, "/.well-known/agentcard: refused redirect from https to http") {
+	if code != console.ExitIO || out != "" || !strings.Contains(errOut, "/.well-known/agentcard: refused redirect from https to http") {
 		t.Fatalf("downgrade: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
@@ -338,12 +338,12 @@ func TestServingChecks(t *testing.T) {
 	}{
 		{"/good/", nil, []string{"endpoint.insecure"}},
 		{"/json/", nil, []string{"endpoint.insecure"}},
-		{"/plain/", nil, []string{"endpoint.insecure", ruleContentType}},
-		{"/none/", nil, []string{"endpoint.insecure", ruleContentType}},
-		{"/nocache/", nil, []string{"endpoint.insecure", ruleCacheControl}},
-		{"/scheme/", []string{ruleEndpointScheme}, nil},
-		{"/a2a/", []string{ruleEndpointScheme}, nil},
-		{"/embedded/", []string{ruleEndpointScheme}, nil},
+		{"/plain/", nil, []string{"endpoint.insecure", "http.content-type"}},
+		{"/none/", nil, []string{"endpoint.insecure", "http.content-type"}},
+		{"/nocache/", nil, []string{"endpoint.insecure", "http.cache-control"}},
+		{"/scheme/", []string{"http.endpoint-scheme"}, nil},
+		{"/a2a/", []string{"http.endpoint-scheme"}, nil},
+		{"/embedded/", []string{"http.endpoint-scheme"}, nil},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			code, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", "--profile", "auto", srv.URL+tc.path)
@@ -362,11 +362,11 @@ func TestServingChecks(t *testing.T) {
 			if !slices.Equal(gotErrs, tc.wantErrs) || !slices.Equal(gotWarns, tc.wantWarns) {
 				t.Fatalf("errors %v warnings %v, want %v %v", gotErrs, gotWarns, tc.wantErrs, tc.wantWarns)
 			}
-			if wantCode := map[bool]int{true: exitOK, false: exitInvalid}[r.Valid]; code != wantCode || r.Valid != (len(r.Errors) == 0) {
+			if wantCode := map[bool]int{true: console.ExitOK, false: console.ExitInvalid}[r.Valid]; code != wantCode || r.Valid != (len(r.Errors) == 0) {
 				t.Fatalf("exit %d, valid %v, errors %v", code, r.Valid, r.Errors)
 			}
 			for _, f := range append(r.Errors, r.Warnings...) {
-				if f.Rule == ruleEndpointScheme && f.Path == "" {
+				if f.Rule == "http.endpoint-scheme" && f.Path == "" {
 					t.Errorf("%s has no path", f.Rule)
 				}
 			}
@@ -384,11 +384,11 @@ func TestBodyCap(t *testing.T) {
 	_, srv := newSite(t, map[string]page{"/.well-known/agentcard": {body: big}})
 	code, out, _ := runFetch(t, nil, "--format", "cards", "--max-record", "2KiB", srv.URL)
 	recs := decodeRecords(t, out)
-	if code != exitInvalid || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"input.too-large"}) || string(recs[0].Card) != "null" {
+	if code != console.ExitInvalid || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"input.too-large"}) || string(recs[0].Card) != "null" {
 		t.Fatalf("exit %d, records %+v", code, recs)
 	}
 	code, _, errOut := runFetch(t, nil, "--max-record", "8KiB", srv.URL)
-	if code != exitOK {
+	if code != console.ExitOK {
 		t.Fatalf("under a larger cap: exit %d: %s", code, errOut)
 	}
 }
@@ -415,7 +415,7 @@ func TestURLsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runFetch(t, nil, "--urls", file, "-j", "6")
-	if code != exitIO {
+	if code != console.ExitIO {
 		t.Fatalf("exit %d, want 3 for the missing card; stderr %s", code, errOut)
 	}
 	if !strings.Contains(errOut, srv.URL+"/missing: no agent card found") {
@@ -444,7 +444,7 @@ func TestURLsFromStdin(t *testing.T) {
 	_, srv := newSite(t, map[string]page{"/.well-known/agentcard": {body: httpCard}})
 	var out, errb bytes.Buffer
 	code := run([]string{"--urls", "-", "--format", "jsonl", "--all"}, strings.NewReader(srv.URL+"\n"), &out, &errb, nil)
-	if code != exitOK || len(decodeRecords(t, out.String())) != 1 {
+	if code != console.ExitOK || len(decodeRecords(t, out.String())) != 1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
@@ -455,7 +455,7 @@ func TestFormats(t *testing.T) {
 	})
 	input := srv.URL + "/.well-known/agentcard"
 	code, out, _ := runFetch(t, nil, "--profile", "agentcard", srv.URL)
-	if code != exitInvalid {
+	if code != console.ExitInvalid {
 		t.Fatalf("exit %d", code)
 	}
 	// Every line is "INPUT:LINE: SEVERITY: RULE: POINTER: MESSAGE", the
@@ -469,7 +469,7 @@ func TestFormats(t *testing.T) {
 		}
 		gotRules = append(gotRules, parts[1])
 	}
-	want := []string{"version.semver", "capability.id", ruleContentType, ruleCacheControl, ruleEndpointScheme}
+	want := []string{"version.semver", "capability.id", "http.content-type", "http.cache-control", "http.endpoint-scheme"}
 	if !slices.Equal(gotRules, want) {
 		t.Fatalf("text rules %v, want %v", gotRules, want)
 	}
@@ -488,24 +488,8 @@ func TestFormats(t *testing.T) {
 	// jsonl: nothing for a valid card without --all.
 	_, okSrv := newSite(t, map[string]page{"/.well-known/agentcard": {body: httpCard}})
 	code, out, _ = runFetch(t, nil, "--format", "jsonl", okSrv.URL)
-	if code != exitOK || out != "" {
+	if code != console.ExitOK || out != "" {
 		t.Fatalf("jsonl without --all: exit %d, printed %q for a valid card", code, out)
-	}
-}
-
-// TestRender_JSONLAsTheCLI pins the merged record writer to the CLI's:
-// without serving findings they must write the same bytes.
-func TestRender_JSONLAsTheCLI(t *testing.T) {
-	v := fastvalidate.MustNew("agentcard")
-	for _, card := range []string{httpsCard, invalidCard, httpCard, "not json", `"{\"a\":1}"`} {
-		res := v.Validate([]byte(card))
-		rec := record{vd: report.FromResult("https://x.example/.well-known/agentcard", 1, 0, res)}
-		var rd renderer
-		got := rd.appendJSON(nil, &rec, false)
-		var enc report.Encoder
-		if want := enc.AppendJSONL(nil, &rec.vd); !bytes.Equal(got, want) {
-			t.Fatalf("%s:\n got %s\nwant %s", card, got, want)
-		}
 	}
 }
 
@@ -520,16 +504,27 @@ func TestUsage(t *testing.T) {
 		{"--no-such-flag"},
 	} {
 		code, out, errOut := runFetch(t, nil, args...)
-		if code != exitUsage || out != "" || !strings.HasPrefix(errOut, "cardscan: error: ") {
+		if code != console.ExitUsage || out != "" || !strings.HasPrefix(errOut, "cardscan: error: ") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 	code, out, _ := runFetch(t, nil, "--help")
-	if code != exitOK || !strings.Contains(out, "usage: cardscan fetch") {
+	if code != console.ExitOK || !strings.Contains(out, "usage: cardscan fetch") {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
+	for _, f := range newFlagSet(&options{}).Missing(out) {
+		t.Errorf("--help does not show --%s as declared", f.Long)
+	}
+	if _, _, errOut := runFetch(t, nil, "http://x", "--bogus"); !strings.HasPrefix(errOut, "cardscan: error: unknown flag --bogus\n") {
+		t.Errorf("stderr %q does not name --bogus as typed", errOut)
+	}
+	for _, args := range [][]string{{"-j4", "http://x"}, {"http://x", "--jobs=4"}, {"--jobs", "4", "http://x"}} {
+		if o, err := parseArgs(args); err != nil || o.jobs != 4 || !slices.Equal(o.urls, []string{"http://x"}) {
+			t.Errorf("%q: %+v, %v; want 4 jobs and the URL", args, o, err)
+		}
+	}
 	var errb bytes.Buffer
-	if code := run([]string{"--urls", filepath.Join(t.TempDir(), "absent")}, nil, &bytes.Buffer{}, &errb, nil); code != exitIO {
+	if code := run([]string{"--urls", filepath.Join(t.TempDir(), "absent")}, nil, &bytes.Buffer{}, &errb, nil); code != console.ExitIO {
 		t.Errorf("missing --urls file: exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -543,8 +538,7 @@ func TestRealCards(t *testing.T) {
 	if len(files) == 0 {
 		t.Skip("no real cards in " + dir)
 	}
-	profile, _ := resolveProfile("auto")
-	v := fastvalidate.MustNew(profile)
+	v := fastvalidate.MustNew("auto")
 	pages := map[string]page{}
 	var urls []string
 	want := map[string][]string{}

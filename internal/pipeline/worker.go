@@ -96,7 +96,6 @@ type worker struct {
 	// autoProfile marks the auto profile, under which a card no profile
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
-	tooLarge    [1]fastvalidate.Finding
 	syntax      [1]fastvalidate.Finding
 }
 
@@ -107,7 +106,6 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		ruleSlots:   ruleSlots,
 		autoProfile: cfg.Profile == "auto",
 	}
-	w.tooLarge[0] = fastvalidate.Finding{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}
 	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
 	return w
 }
@@ -228,7 +226,7 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 }
 
 func (w *worker) judgeTooLarge(c *chunk, line int, offset int64, raw []byte) {
-	vd := report.Verdict{Input: c.input, Line: line, Offset: offset, Findings: w.tooLarge[:]}
+	vd := report.TooLarge(c.input, line, offset)
 	if !w.autoProfile {
 		vd.Profile = w.v.Profile()
 	}

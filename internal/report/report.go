@@ -1,6 +1,11 @@
 // Package report renders verdicts on cards as JSON lines, compiler-style text
 // and GitHub Actions workflow commands.
 //
+// It is the one encoder of what cardscan says about cards: the CLI, serve,
+// fetch and cardhttp's problem documents all write verdicts and findings
+// through it, so that a finding reads the same, byte for byte, wherever it
+// is reported.
+//
 // Every renderer appends to a caller-owned buffer and allocates nothing once
 // that buffer and the Encoder's scratch have grown, so a worker can format
 // the verdicts of a whole chunk of records into one reused buffer.
@@ -55,6 +60,17 @@ func FromResult(input string, line int, offset int64, r *fastvalidate.Result) Ve
 	}
 }
 
+// tooLarge is the one finding on a record over the size limit, shared
+// read-only by every such verdict.
+var tooLarge = [1]fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeInputTooLarge, fastvalidate.SeverityError, "", "")}
+
+// TooLarge builds the Verdict on a record longer than the size limit,
+// which no validator judged: invalid, with the one finding input.too-large
+// and no profile. Its Findings must not be modified.
+func TooLarge(input string, line int, offset int64) Verdict {
+	return Verdict{Input: input, Line: line, Offset: offset, Findings: tooLarge[:]}
+}
+
 // Encoder holds the scratch space the renderers need for finding messages.
 // An Encoder may be reused for any number of verdicts but not from
 // concurrent goroutines: give each goroutine its own (the zero value is
@@ -69,10 +85,19 @@ func (e *Encoder) message(f *fastvalidate.Finding) []byte {
 }
 
 // AppendJSONL appends v as one JSON object and a newline, with exactly the
-// keys input, line, offset, valid, profile, errors and warnings; errors and
-// warnings are arrays (possibly empty) of {"rule","path","message"}.
+// members AppendJSONMembers writes.
 func (e *Encoder) AppendJSONL(dst []byte, v *Verdict) []byte {
-	dst = append(dst, `{"input":`...)
+	dst = append(dst, '{')
+	dst = e.AppendJSONMembers(dst, v)
+	return append(dst, "}\n"...)
+}
+
+// AppendJSONMembers appends the members of v's JSON record, without the
+// braces, for records that carry more members around them: input, line,
+// offset, valid, profile, then the findings as AppendFindingArrays writes
+// them.
+func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
+	dst = append(dst, `"input":`...)
 	dst = AppendJSONString(dst, v.Input)
 	dst = append(dst, `,"line":`...)
 	dst = strconv.AppendInt(dst, int64(v.Line), 10)
@@ -82,11 +107,19 @@ func (e *Encoder) AppendJSONL(dst []byte, v *Verdict) []byte {
 	dst = strconv.AppendBool(dst, v.Valid)
 	dst = append(dst, `,"profile":`...)
 	dst = AppendJSONString(dst, v.Profile)
-	dst = append(dst, `,"errors":[`...)
-	dst = e.appendJSONFindings(dst, v.Findings, fastvalidate.SeverityError)
+	dst = append(dst, ',')
+	return e.AppendFindingArrays(dst, v.Findings)
+}
+
+// AppendFindingArrays appends the members "errors" and "warnings": arrays,
+// possibly empty, of {"rule","path","message"}, each in the order of fs. A
+// verdict record and a problem document list findings this way alike.
+func (e *Encoder) AppendFindingArrays(dst []byte, fs []fastvalidate.Finding) []byte {
+	dst = append(dst, `"errors":[`...)
+	dst = e.appendJSONFindings(dst, fs, fastvalidate.SeverityError)
 	dst = append(dst, `],"warnings":[`...)
-	dst = e.appendJSONFindings(dst, v.Findings, fastvalidate.SeverityWarning)
-	return append(dst, "]}\n"...)
+	dst = e.appendJSONFindings(dst, fs, fastvalidate.SeverityWarning)
+	return append(dst, ']')
 }
 
 func (e *Encoder) appendJSONFindings(dst []byte, fs []fastvalidate.Finding, sev fastvalidate.Severity) []byte {
@@ -280,8 +313,21 @@ func appendTextSafe[T string | []byte](dst []byte, s T) []byte {
 	return dst
 }
 
-// AppendJSONString appends s as a JSON string. Invalid UTF-8 becomes
-// U+FFFD, so the output is always valid JSON (RFC 8259) and I-JSON.
+// AppendJSONString appends s as a JSON string, escaped by the one rule for
+// the JSON cardscan writes by hand (verdict records, fetched-card records,
+// problem documents), so that the same text always gives the same bytes:
+//
+//   - what RFC 8259 requires: '"', '\\' and the C0 controls, as \n, \r, \t
+//     or \u00XX;
+//   - DEL (U+007F) as \u007f: like the C0 controls it is a control
+//     character, which a terminal or log showing the JSON may act on;
+//   - U+2028 and U+2029 as \u2028 and \u2029: legal in JSON, but line
+//     terminators to JavaScript before ES2019 and to some log viewers, so
+//     a record containing them could not be embedded or read line-wise;
+//   - each byte of invalid UTF-8 as \ufffd, as encoding/json does, so the
+//     output is always valid JSON and I-JSON (RFC 7493).
+//
+// Everything else, other non-ASCII text included, is copied as it is.
 func AppendJSONString(dst []byte, s string) []byte {
 	return appendJSONBytes(dst, s)
 }
@@ -323,8 +369,6 @@ func appendJSONBytes[T string | []byte](dst []byte, s T) []byte {
 			continue
 		}
 		if r == '\u2028' || r == '\u2029' {
-			// Legal JSON, but JavaScript line terminators: escape them so
-			// that the output can be embedded anywhere.
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\u202`...)
 			dst = append(dst, hex[r&0xf])

@@ -140,18 +140,50 @@ func TestAppendJSONStringRoundTrips(t *testing.T) {
 	}
 }
 
+// FuzzAppendJSONString requires the output to be valid JSON that decodes
+// to what encoding/json makes of the same string (each invalid byte
+// U+FFFD), and to hold no raw DEL or line separator.
 func FuzzAppendJSONString(f *testing.F) {
-	f.Add("a\"b\\c\x00\u2028\xff")
+	for _, s := range []string{"a\"b\\c\x00\u2028\xff", "\x00\x01\x1f\x7f", "bad \xff\xfe utf8 \xe2\x82", "é ü 日本 🙂"} {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		enc := AppendJSONString(nil, s)
 		var got string
 		if err := json.Unmarshal(enc, &got); err != nil {
 			t.Fatalf("%q -> %q: %v", s, enc, err)
 		}
-		if got != strings.ToValidUTF8(s, "\uFFFD") && utf8.ValidString(s) {
-			t.Fatalf("%q -> %q -> %q", s, enc, got)
+		ref, _ := json.Marshal(s)
+		var want string
+		if err := json.Unmarshal(ref, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Fatalf("%q -> %q decodes to %q, want %q", s, enc, got, want)
+		}
+		if bytes.ContainsAny(enc, "\x7f\u2028\u2029") || !utf8.Valid(enc) {
+			t.Fatalf("%q -> %q: raw DEL, line separator or invalid UTF-8", s, enc)
 		}
 	})
+}
+
+func TestTooLarge(t *testing.T) {
+	vd := TooLarge("big.ndjson", 3, 99)
+	var e Encoder
+	got := string(e.AppendJSONL(nil, &vd))
+	want := `{"input":"big.ndjson","line":3,"offset":99,"valid":false,"profile":"","errors":[{"rule":"input.too-large","path":"","message":"record longer than the size limit"}],"warnings":[]}` + "\n"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	errs := 0
+	vd.CountRules(func(code fastvalidate.Code, sev fastvalidate.Severity, n int) {
+		if code == fastvalidate.CodeInputTooLarge && sev == fastvalidate.SeverityError {
+			errs += n
+		}
+	})
+	if errs != 1 {
+		t.Errorf("counted %d input.too-large errors, want 1", errs)
+	}
 }
 
 func TestAppendText(t *testing.T) {

@@ -288,8 +288,6 @@ func (s *server) judge(v *fastvalidate.Validator, card []byte, line int, offset 
 
 var newline = []byte{'\n'}
 
-var tooLargeFinding = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}
-
 // stream answers an NDJSON body with one verdict line per card, in order,
 // as the cards arrive: verdicts are written whenever the input runs dry,
 // so a client can send a card, read its verdict, and send the next.
@@ -368,7 +366,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		offset += n
 		switch {
 		case over:
-			vd := report.Verdict{Input: inputName, Line: lineNo, Offset: start, Findings: tooLargeFinding[:]}
+			vd := report.TooLarge(inputName, lineNo, start)
 			if profile != "auto" {
 				vd.Profile = profile
 			}

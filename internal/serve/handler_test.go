@@ -288,7 +288,8 @@ func TestValidate_NDJSON(t *testing.T) {
 		rec := strings.TrimSuffix(l, "\r")
 		switch {
 		case len(l) > 4096:
-			vd := report.Verdict{Input: inputName, Line: i + 1, Offset: offset, Profile: "agentcard", Findings: tooLargeFinding[:]}
+			vd := report.TooLarge(inputName, i+1, offset)
+			vd.Profile = "agentcard"
 			var enc report.Encoder
 			want = enc.AppendJSONL(want, &vd)
 		case strings.TrimSpace(rec) != "":

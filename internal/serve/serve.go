@@ -59,14 +59,8 @@ import (
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/linger"
-)
-
-// Exit codes, as the CLI's.
-const (
-	exitOK    = 0
-	exitUsage = 2
-	exitIO    = 3
 )
 
 // Timeouts bound what a slow or stalled client can hold. A streamed
@@ -99,16 +93,19 @@ type config struct {
 	writeTimeout    time.Duration
 	idleTimeout     time.Duration
 
-	maxInflight      int
-	maxInflightBytes int64
-	maxConns         int
+	maxInflight          int
+	maxInflightBytes     int64
+	maxInflightBytesFlag cmdflag.Size
+	maxConns             int
 	// lingerBytes and lingerTimeout bound how much of a rejected body is
 	// read before closing (see internal/linger).
 	lingerBytes   int64
 	lingerTimeout time.Duration
 }
 
-const usageText = `usage: cardscan serve [flags]
+// usageHead comes before the flags' help, which the flag declarations
+// write.
+const usageHead = `usage: cardscan serve [flags]
 
 Serves card validation over HTTP until SIGTERM or SIGINT, then finishes the
 requests in flight.
@@ -122,27 +119,38 @@ requests in flight.
   GET  /metrics       Prometheus text format
 
 flags:
-      --listen ADDR             address to listen on (default 127.0.0.1:8089)
-      --profile NAME            profile when a request names none (default auto)
-      --max-record SIZE         largest card, e.g. 2MiB (default 2MiB): a larger
-                                body gets 413, a larger NDJSON line an
-                                input.too-large verdict
-      --shutdown-timeout D      on SIGTERM, how long requests in flight may take
-                                (default 30s)
-      --max-inflight N          validation requests served at once (default
-                                256); more get 503 with Retry-After, and
-                                connections are capped at 4 times N
-      --max-inflight-bytes SIZE request bodies buffered at once (default
-                                256MiB); past it, 503 with Retry-After
-      --idle-timeout D          how long a connection may wait between
-                                requests, and an NDJSON stream between cards
-                                (default 30s)
 `
+
+// usage is the text of --help.
+func usage() string {
+	var maxRecord cmdflag.Size
+	return usageHead + newFlagSet(&config{}, &maxRecord).Help()
+}
+
+// newFlagSet declares serve's flags, to be parsed into cfg and maxRecord.
+func newFlagSet(cfg *config, maxRecord *cmdflag.Size) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&cfg.listen, "--listen ADDR", "127.0.0.1:8089", "address to listen on")
+	fs.String(&cfg.profile, "--profile NAME", "auto", "profile when a request names none")
+	*maxRecord = cardhttp.DefaultMaxBytes
+	fs.Var(maxRecord, "--max-record SIZE", "largest card, e.g. 2MiB: a larger body gets 413,\n"+
+		"a larger NDJSON line an input.too-large verdict")
+	fs.Duration(&cfg.shutdownTimeout, "--shutdown-timeout D", 30*time.Second, "on SIGTERM, how long requests in flight may take")
+	fs.Int(&cfg.maxInflight, "--max-inflight N", defaultMaxInflight, "validation requests served at once; more get 503\n"+
+		"with Retry-After, and connections are capped at 4 times N")
+	cfg.maxInflightBytesFlag = defaultMaxInflightBytes
+	fs.Var(&cfg.maxInflightBytesFlag, "--max-inflight-bytes SIZE", "request bodies buffered at once; past it, 503\n"+
+		"with Retry-After")
+	fs.Duration(&cfg.idleTimeout, "--idle-timeout D", defaultIdleTimeout, "how long a connection may wait between requests,\n"+
+		"and an NDJSON stream between cards")
+	return &fs
+}
 
 // Run is `cardscan serve ARGS`: it serves until SIGTERM or SIGINT, then
 // finishes the requests in flight and returns 0.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	cfg, code, ok := parseArgs(args, stdout, stderr)
+	con := console.New(stderr)
+	cfg, code, ok := parseArgs(args, stdout, con)
 	if !ok {
 		return code
 	}
@@ -150,73 +158,63 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitIO
+		con.Errorf("%v", err)
+		return console.ExitIO
 	}
 	return serve(ctx, cfg, ln, stderr)
 }
 
-func parseArgs(args []string, stdout, stderr io.Writer) (cfg config, code int, ok bool) {
-	fs := flag.NewFlagSet("cardscan serve", flag.ContinueOnError)
-	// Parse errors are reported below in the CLI's own words.
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.listen, "listen", "127.0.0.1:8089", "")
-	fs.StringVar(&cfg.profile, "profile", "", "")
-	maxRecord := cmdflag.Size(cardhttp.DefaultMaxBytes)
-	fs.Var(&maxRecord, "max-record", "")
-	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 30*time.Second, "")
-	fs.IntVar(&cfg.maxInflight, "max-inflight", defaultMaxInflight, "")
-	maxInflightBytes := cmdflag.Size(defaultMaxInflightBytes)
-	fs.Var(&maxInflightBytes, "max-inflight-bytes", "")
-	fs.DurationVar(&cfg.idleTimeout, "idle-timeout", defaultIdleTimeout, "")
-	fs.Usage = func() {}
-	if err := fs.Parse(args); err != nil {
+func parseArgs(args []string, stdout io.Writer, con *console.Console) (cfg config, code int, ok bool) {
+	var maxRecord cmdflag.Size
+	operands, err := newFlagSet(&cfg, &maxRecord).Parse(args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
-			return cfg, exitOK, false
+			fmt.Fprint(stdout, usage())
+			return cfg, console.ExitOK, false
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan serve --help' for usage\n", cmdflag.ParseError(err))
-		return cfg, exitUsage, false
+		return cfg, con.UsageError("cardscan serve", err), false
 	}
 	cfg.maxBytes = int64(maxRecord)
-	cfg.maxInflightBytes = int64(maxInflightBytes)
+	cfg.maxInflightBytes = int64(cfg.maxInflightBytesFlag)
 	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "cardscan: error: serve takes no arguments, got %q\n", fs.Arg(0))
-		return cfg, exitUsage, false
+	case len(operands) > 0:
+		con.Errorf("serve takes no arguments, got %q", operands[0])
+		return cfg, console.ExitUsage, false
 	case cfg.maxBytes <= 0:
-		fmt.Fprintf(stderr, "cardscan: error: --max-record must be at least 1 byte\n")
-		return cfg, exitUsage, false
+		con.Errorf("--max-record must be at least 1 byte")
+		return cfg, console.ExitUsage, false
 	case cfg.maxInflight <= 0:
-		fmt.Fprintf(stderr, "cardscan: error: --max-inflight must be at least 1\n")
-		return cfg, exitUsage, false
+		con.Errorf("--max-inflight must be at least 1")
+		return cfg, console.ExitUsage, false
 	case cfg.maxInflightBytes <= 0:
-		fmt.Fprintf(stderr, "cardscan: error: --max-inflight-bytes must be at least 1 byte\n")
-		return cfg, exitUsage, false
+		con.Errorf("--max-inflight-bytes must be at least 1 byte")
+		return cfg, console.ExitUsage, false
 	case cfg.idleTimeout <= 0:
-		fmt.Fprintf(stderr, "cardscan: error: --idle-timeout must be positive\n")
-		return cfg, exitUsage, false
+		con.Errorf("--idle-timeout must be positive")
+		return cfg, console.ExitUsage, false
 	}
-	if cfg.profile == "" {
+	if cfg.profile == "" { // --profile= names no profile: the default
 		cfg.profile = "auto"
 	} else if _, err := fastvalidate.New(cfg.profile); err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: unknown profile %q\ncardscan: hint: profiles are %s\n", cfg.profile, strings.Join(fastvalidate.Profiles(), ", "))
-		return cfg, exitUsage, false
+		con.Errorf("unknown profile %q", cfg.profile)
+		con.Hintf("profiles are %s", strings.Join(fastvalidate.Profiles(), ", "))
+		return cfg, console.ExitUsage, false
 	}
 	cfg.readTimeout, cfg.writeTimeout = readTimeout, writeTimeout
 	cfg.maxConns = connsPerRequest * cfg.maxInflight
 	cfg.lingerBytes, cfg.lingerTimeout = linger.DefaultMaxBytes, linger.DefaultTimeout
-	return cfg, exitOK, true
+	return cfg, console.ExitOK, true
 }
 
 // serve runs the service on ln until ctx is done, then shuts it down
 // gracefully.
 func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) int {
+	con := console.New(stderr)
 	h, err := newHandler(cfg)
 	if err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		con.Errorf("%v", err)
 		ln.Close()
-		return exitUsage
+		return console.ExitUsage
 	}
 	srv := &http.Server{
 		Handler:           h,
@@ -227,24 +225,24 @@ func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) i
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          log.New(stderr, "cardscan: http: ", 0),
 	}
-	fmt.Fprintf(stderr, "cardscan: listening on http://%s\n", ln.Addr())
+	con.Printf("listening on http://%s", ln.Addr())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(limitListener(ln, cfg.maxConns)) }()
 	select {
 	case err := <-served:
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitIO
+		con.Errorf("%v", err)
+		return console.ExitIO
 	case <-ctx.Done():
 	}
-	fmt.Fprintf(stderr, "cardscan: shutting down: finishing requests in flight\n")
+	con.Printf("shutting down: finishing requests in flight")
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.shutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		srv.Close()
 		<-served
-		fmt.Fprintf(stderr, "cardscan: error: requests still running after %v were cut off\n", cfg.shutdownTimeout)
-		return exitIO
+		con.Errorf("requests still running after %v were cut off", cfg.shutdownTimeout)
+		return console.ExitIO
 	}
 	<-served
-	return exitOK
+	return console.ExitOK
 }

@@ -18,6 +18,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
 )
 
 // childArgsEnv makes the test binary run `cardscan serve` with these
@@ -198,7 +201,7 @@ func TestServe_Load(t *testing.T) {
 		conns*perConn, conns, elapsed, baseHeap>>10, midHeap>>10, endHeap>>10, baseGoroutines)
 
 	cancel()
-	if code := wait(); code != exitOK {
+	if code := wait(); code != console.ExitOK {
 		t.Fatalf("serve exited %d after shutdown; stderr:\n%s", code, stderr)
 	}
 }
@@ -294,7 +297,7 @@ func TestServe_ShutdownFinishesRequestsInFlight(t *testing.T) {
 	}
 	// ...but the request in flight is served to its end.
 	f.finish(t, invalidCard, 2)
-	if code := wait(); code != exitOK {
+	if code := wait(); code != console.ExitOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	if !strings.Contains(stderr.String(), "shutting down") {
@@ -359,20 +362,44 @@ func TestRun_Usage(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"--profile", "nope"}, exitUsage},
-		{[]string{"--max-record", "0"}, exitUsage},
-		{[]string{"--max-record", "lots"}, exitUsage},
-		{[]string{"extra"}, exitUsage},
-		{[]string{"--no-such-flag"}, exitUsage},
-		{[]string{"--listen", "256.0.0.1:1"}, exitIO},
-		{[]string{"-h"}, exitOK},
+		{[]string{"--profile", "nope"}, console.ExitUsage},
+		{[]string{"--max-record", "0"}, console.ExitUsage},
+		{[]string{"--max-record", "lots"}, console.ExitUsage},
+		{[]string{"extra"}, console.ExitUsage},
+		{[]string{"--no-such-flag"}, console.ExitUsage},
+		{[]string{"--listen", "256.0.0.1:1"}, console.ExitIO},
+		{[]string{"-h"}, console.ExitOK},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := Run(tc.args, nil, &stdout, &stderr); code != tc.code {
 			t.Errorf("Run(%q) = %d, want %d; stderr %q", tc.args, code, tc.code, stderr.String())
 		}
-		if tc.code != exitOK && (stderr.Len() == 0 || !strings.HasSuffix(stderr.String(), "\n") || strings.HasSuffix(stderr.String(), "\n\n")) {
+		if tc.code != console.ExitOK && (stderr.Len() == 0 || !strings.HasSuffix(stderr.String(), "\n") || strings.HasSuffix(stderr.String(), "\n\n")) {
 			t.Errorf("Run(%q): stderr %q does not end in exactly one newline", tc.args, stderr.String())
 		}
+	}
+}
+
+// TestRun_Flags reads flags written every usual way, echoes an unknown one
+// as typed, and shows every declared flag in --help.
+func TestRun_Flags(t *testing.T) {
+	for _, args := range [][]string{{"--max-record=1KiB"}, {"-max-record", "1KiB"}, {"--max-record", "1KiB", "--listen=127.0.0.1:0"}} {
+		cfg, code, ok := parseArgs(args, io.Discard, console.New(io.Discard))
+		if !ok || cfg.maxBytes != 1<<10 {
+			t.Errorf("%q: exit %d, max bytes %d; want 1024", args, code, cfg.maxBytes)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	Run([]string{"--bogus=1"}, nil, &stdout, &stderr)
+	if !strings.HasPrefix(stderr.String(), "cardscan: error: unknown flag --bogus\n") {
+		t.Errorf("stderr %q does not name --bogus as typed", stderr.String())
+	}
+	stdout.Reset()
+	if code := Run([]string{"--help"}, nil, &stdout, io.Discard); code != console.ExitOK {
+		t.Fatalf("--help: exit %d", code)
+	}
+	var maxRecord cmdflag.Size
+	for _, f := range newFlagSet(&config{}, &maxRecord).Missing(stdout.String()) {
+		t.Errorf("--help does not show --%s as declared", f.Long)
 	}
 }

@@ -13,39 +13,43 @@ import (
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
-)
-
-// Exit statuses, as the CLI's.
-const (
-	exitOK    = 0
-	exitUsage = 2
-	exitIO    = 3
+	"github.com/cardscan/cardscan/internal/console"
 )
 
 // maxCard bounds the card read, as the CLI's default --max-record.
 const maxCard = 16 << 20
 
-const usageText = `usage: cardscan sign --key private.jwk [flags] CARD
+// usageHead comes before the flags' help, which their declarations write.
+const usageHead = `usage: cardscan sign --key private.jwk [flags] CARD
 
 Writes CARD (a file, or - for standard input) to standard output with one
 more signature in its signatures array: a detached JWS over the card's
 RFC 8785 canonical form without its signatures, whose protected header
 holds alg, kid and typ "JOSE". The card's own bytes are kept as they are.
 
-flags:
-      --key FILE          the private key, a JWK (EdDSA/Ed25519, EC P-256,
-                          P-384, P-521, or RSA of 2048 bits or more)
-      --kid K             the kid to name (default: the JWK's kid)
-      --alg ALG           EdDSA, ES256, ES384, ES512, RS256, RS384, RS512,
-                          PS256, PS384 or PS512 (default: the JWK's alg, else
-                          EdDSA, ES256/384/512 by curve, or RS256)
-      --jku URL           a key set URL to name in the protected header
-      --canonical MODE    as-is or drop-empty: what is signed (default as-is;
-                          see cardscan --help)
-
 exit status: 0 signed, 2 usage error, 3 the key or card could not be read
 or signed.
+
+flags:
 `
+
+// usage is the text of --help.
+func usage() string { return usageHead + newFlagSet(&options{}).Help() }
+
+// newFlagSet declares sign's flags, to be parsed into o.
+func newFlagSet(o *options) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&o.key, "--key FILE", "", "the private key, a JWK (EdDSA/Ed25519, EC P-256,\n"+
+		"P-384, P-521, or RSA of 2048 bits or more)")
+	fs.String(&o.kid, "--kid K", "", "the kid to name (default: the JWK's kid)")
+	fs.String(&o.alg, "--alg ALG", "", "EdDSA, ES256, ES384, ES512, RS256, RS384, RS512,\n"+
+		"PS256, PS384 or PS512 (default: the JWK's alg, else\n"+
+		"EdDSA, ES256/384/512 by curve, or RS256)")
+	fs.String(&o.jku, "--jku URL", "", "a key set URL to name in the protected header")
+	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: what is signed (see\n"+
+		"docs/signatures.md)")
+	return &fs
+}
 
 type options struct {
 	key, kid, alg, jku, canonical, card string
@@ -53,18 +57,18 @@ type options struct {
 
 // Run is `cardscan sign ARGS`.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	con := console.New(stderr)
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
-			return exitOK
+			fmt.Fprint(stdout, usage())
+			return console.ExitOK
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan sign --help' for usage\n", err)
-		return exitUsage
+		return con.UsageError("cardscan sign", err)
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "cardscan: error: "+format+"\n", a...)
-		return exitIO
+		con.Errorf(format, a...)
+		return console.ExitIO
 	}
 	keyText, err := readLimited(o.key, nil)
 	if err != nil {
@@ -89,34 +93,14 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, err := stdout.Write(signed); err != nil {
 		return fail("writing the signed card: %s", err)
 	}
-	return exitOK
+	return console.ExitOK
 }
 
 func parseArgs(args []string) (*options, error) {
 	o := &options{}
-	fs := flag.NewFlagSet("cardscan sign", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.StringVar(&o.key, "key", "", "")
-	fs.StringVar(&o.kid, "kid", "", "")
-	fs.StringVar(&o.alg, "alg", "", "")
-	fs.StringVar(&o.jku, "jku", "", "")
-	fs.StringVar(&o.canonical, "canonical", "as-is", "")
-	var cards []string
-	// Flags may follow the card, as in the CLI.
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, err
-			}
-			return nil, errors.New(cmdflag.ParseError(err))
-		}
-		if rest = fs.Args(); len(rest) == 0 {
-			break
-		}
-		cards = append(cards, rest[0])
-		rest = rest[1:]
+	cards, err := newFlagSet(o).Parse(args)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case o.key == "":

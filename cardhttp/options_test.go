@@ -1,0 +1,68 @@
+package cardhttp
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// A card with a plain-http endpoint (a warning by default, an error under
+// the production policy) and a nesting depth of 4.
+const httpEndpointCard = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4.1",` +
+	`"capabilities":[{"id":"ledger.summarise","description":"Summarises ledgers.","x":{"y":{}}}],` +
+	`"endpoint":{"protocol":"http","url":"http://ledger.example.org/agent"}}`
+
+// TestWithValidatorOptions requires the validator's options to reach the
+// validators of both Middleware and ModifyResponse: the card passes as it
+// is, and fails under the production policy or a nesting limit of 3.
+func TestWithValidatorOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		opts      []Option
+		wantValid bool
+		wantRule  string
+	}{
+		{"defaults", nil, true, ""},
+		{"policy", []Option{WithValidatorOptions(fastvalidate.WithPolicy(fastvalidate.PolicyProduction))}, false, "endpoint.insecure"},
+		{"max depth", []Option{WithValidatorOptions(fastvalidate.WithMaxDepth(3))}, false, "json.depth"},
+		{"calls add up", []Option{
+			WithValidatorOptions(fastvalidate.WithMaxDepth(3)),
+			WithValidatorOptions(fastvalidate.WithPolicy(fastvalidate.PolicyProduction)),
+		}, false, "json.depth"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := append([]Option{WithProfile("agentcard")}, tc.opts...)
+
+			h := &recordingHandler{}
+			rec := httptest.NewRecorder()
+			mustMiddleware(t, opts...)(h).ServeHTTP(rec, post(strings.NewReader(httpEndpointCard), MediaType))
+			if h.called != tc.wantValid {
+				t.Fatalf("middleware: handler called %v, status %d, body %s", h.called, rec.Code, rec.Body)
+			}
+			if !tc.wantValid {
+				p := decodeProblem(t, rec.Result(), rec.Body.Bytes())
+				if rec.Code != http.StatusUnprocessableEntity || len(p.Errors) == 0 || p.Errors[0].Rule != tc.wantRule {
+					t.Errorf("middleware: status %d, errors %v; want 422 and %s", rec.Code, p.Errors, tc.wantRule)
+				}
+			}
+
+			front := proxyTo(t, map[string]upstreamReply{
+				"/.well-known/agentcard": {status: http.StatusOK, body: []byte(httpEndpointCard)},
+			}, opts...)
+			resp, body := fetchRaw(t, front+"/.well-known/agentcard")
+			switch {
+			case tc.wantValid && (resp.StatusCode != http.StatusOK || !bytes.Equal(body, []byte(httpEndpointCard))):
+				t.Errorf("proxy: status %d, body %s; want the card", resp.StatusCode, body)
+			case !tc.wantValid:
+				p := decodeProblem(t, resp, body)
+				if resp.StatusCode != http.StatusBadGateway || len(p.Errors) == 0 || p.Errors[0].Rule != tc.wantRule {
+					t.Errorf("proxy: status %d, errors %v; want 502 and %s", resp.StatusCode, p.Errors, tc.wantRule)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,53 @@
+package cardhttp
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+)
+
+// TestAppendProblem_FindingsAsJSONL requires a problem document to list
+// findings in the bytes a cardscan --format jsonl record does, text that
+// needs escaping included: DEL and U+2028 quoted from a card are escaped
+// in both, so that neither output carries a raw control character or
+// JavaScript line terminator.
+func TestAppendProblem_FindingsAsJSONL(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		card []byte
+	}{
+		{"testdata/invalid.json", readTestdata(t, "invalid.json")},
+		{"DEL and U+2028", []byte("{\"agent_id\":\"nope\",\"name\":\"n\",\"version\":\"1.0\u2028\x7f\",\"capabilities\":[{\"id\":\"Bad\u2029ID\"}],\"endpoint\":{\"protocol\":\"http\",\"url\":\"http://example.com/\"}}")},
+		{"not JSON", []byte("{\"a\":\x7f}")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := fastvalidate.MustNew("agentcard").Validate(tc.card)
+			if res.Valid() {
+				t.Fatal("the card is valid; the test proves nothing")
+			}
+			rej := Rejection{Status: http.StatusUnprocessableEntity, Result: res}
+			problem := rej.AppendProblem(nil)
+			if !json.Valid(problem) {
+				t.Fatalf("problem is not JSON: %s", problem)
+			}
+			vd := report.FromResult("<request>", 1, 0, res)
+			var enc report.Encoder
+			record := enc.AppendJSONL(nil, &vd)
+
+			// From "profile" to the end of "warnings", in both.
+			from := []byte(`,"profile":`)
+			got := problem[bytes.Index(problem, from) : len(problem)-len("}")]
+			want := record[bytes.Index(record, from) : len(record)-len("}\n")]
+			if !bytes.Equal(got, want) {
+				t.Errorf("problem lists\n%s\nthe JSONL record\n%s", got, want)
+			}
+			if bytes.ContainsAny(problem, "\x7f\u2028\u2029") {
+				t.Errorf("raw DEL or line separator in %q", problem)
+			}
+		})
+	}
+}

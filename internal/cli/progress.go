@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/pipeline"
+)
+
+// nonTTYProgressEvery spaces progress lines that go to a log rather than a
+// terminal.
+var nonTTYProgressEvery = 10 * time.Second
+
+type progress struct {
+	done chan struct{}
+	wg   sync.WaitGroup
+}
+
+// startProgress shows records, MB read, MB/s and, when the total input
+// size is known (total > 0), the ETA. On a terminal the line is redrawn
+// in place four times a second; elsewhere (--progress always into a log)
+// a line is appended every ten seconds.
+func startProgress(when string, con *console.Console, p *pipeline.Progress, total int64) *progress {
+	pr := &progress{done: make(chan struct{})}
+	tty := con.Terminal()
+	if when == "never" || (when == "auto" && !tty) {
+		return pr
+	}
+	every := 250 * time.Millisecond
+	if !tty {
+		every = nonTTYProgressEvery
+	}
+	start := time.Now()
+	pr.wg.Add(1)
+	go func() {
+		defer pr.wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-pr.done:
+				return
+			case <-t.C:
+			}
+			elapsed := time.Since(start).Seconds()
+			read := p.BytesRead.Load()
+			line := fmt.Sprintf("%d records, %.1f MB read, %.1f MB/s", p.Records.Load(), float64(read)/1e6, float64(read)/1e6/elapsed)
+			if total > 0 && read > 0 {
+				left := time.Duration(float64(total-read) / float64(read) * elapsed * float64(time.Second))
+				line += fmt.Sprintf(", %.0f%%, ETA %s", 100*float64(read)/float64(total), left.Round(time.Second))
+			}
+			con.Progress(line)
+		}
+	}()
+	return pr
+}
+
+func (pr *progress) stop() {
+	close(pr.done)
+	pr.wg.Wait()
+}

@@ -1,0 +1,112 @@
+// Package console is how cardscan and its subcommands answer a person: the
+// exit status they return and the lines they write to stderr ("cardscan:
+// error: ..." with an optional "cardscan: hint: ..."), in one voice.
+package console
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"golang.org/x/term"
+)
+
+// Exit statuses. Every command maps each way out to exactly one of them.
+const (
+	ExitOK      = 0 // every card passed (per --fail-on), or there was nothing to judge
+	ExitInvalid = 1 // at least one card failed
+	ExitUsage   = 2 // bad flags or arguments
+	ExitIO      = 3 // an input or output could not be read, fetched, decompressed or written
+)
+
+// VerdictStatus is the exit status the cards call for under --fail-on
+// (error, warning or never).
+func VerdictStatus(failOn string, invalid, warnings int64) int {
+	switch {
+	case failOn == "never":
+		return ExitOK
+	case invalid > 0:
+		return ExitInvalid
+	case failOn == "warning" && warnings > 0:
+		return ExitInvalid
+	}
+	return ExitOK
+}
+
+// name starts every line a command writes to stderr.
+const name = "cardscan"
+
+// Console serialises what goes to stderr: diagnostics, notes such as the
+// summary, and a progress line, which is erased before anything else is
+// written. It is safe for concurrent use.
+type Console struct {
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	progress bool // a progress line without a newline is on screen
+}
+
+// New returns a Console writing to w, usually stderr.
+func New(w io.Writer) *Console {
+	f, ok := w.(*os.File)
+	return &Console{w: w, tty: ok && term.IsTerminal(int(f.Fd()))}
+}
+
+// Terminal reports whether the console writes to a terminal.
+func (c *Console) Terminal() bool { return c.tty }
+
+// Printf writes "cardscan: " and the formatted text as one line.
+func (c *Console) Printf(format string, args ...any) {
+	c.line(name+": "+format, args...)
+}
+
+// Errorf writes "cardscan: error: " and the formatted text: lowercase, no
+// final period.
+func (c *Console) Errorf(format string, args ...any) {
+	c.line(name+": error: "+format, args...)
+}
+
+// Hintf writes "cardscan: hint: " and the formatted text, after an error
+// whose remedy is not obvious.
+func (c *Console) Hintf(format string, args ...any) {
+	c.line(name+": hint: "+format, args...)
+}
+
+// UsageError reports a mistake in the command line of command ("cardscan",
+// "cardscan serve", ...), with a hint to its --help, and returns ExitUsage.
+func (c *Console) UsageError(command string, err error) int {
+	c.Errorf("%s", err)
+	c.Hintf("run '%s --help' for usage", command)
+	return ExitUsage
+}
+
+func (c *Console) line(format string, args ...any) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.clearProgress()
+	fmt.Fprintf(c.w, format+"\n", args...)
+}
+
+// Progress shows "cardscan: " and line as the progress line: on a terminal
+// it replaces the one on screen, which the next other line erases;
+// elsewhere (a log) it is appended as a line of its own.
+func (c *Console) Progress(line string) {
+	line = name + ": " + line
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.tty {
+		io.WriteString(c.w, line+"\n")
+		return
+	}
+	c.clearProgress()
+	io.WriteString(c.w, line)
+	c.progress = true
+}
+
+func (c *Console) clearProgress() {
+	if c.progress {
+		io.WriteString(c.w, "\r\x1b[K")
+		c.progress = false
+	}
+}
