@@ -18,6 +18,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/fetch"
+	"github.com/cardscan/cardscan/internal/mcpserver"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/serve"
@@ -46,6 +47,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fetch.Run(args[1:], stdin, stdout, stderr)
 		case "sign":
 			return sign.Run(args[1:], stdin, stdout, stderr)
+		case "mcp":
+			return mcpserver.Run(args[1:], stdin, stdout, stderr)
 		}
 	}
 	opts, err := parseFlags(args)
@@ -98,6 +101,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
+       cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,

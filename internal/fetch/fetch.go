@@ -196,6 +196,7 @@ func readURLList(path string, stdin io.Reader) ([]string, error) {
 // result is what one URL came to, rendered.
 type result struct {
 	out     []byte
+	text    []byte // rendered by fetchOne's second renderer, when given one
 	failure string // why no card was judged, or ""
 	stats   summary.Summary
 }
@@ -225,7 +226,7 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, 
 			go func() {
 				defer func() { <-sem }()
 				rd := renderers.Get().(*renderer)
-				done <- fetchOne(ctx, f, pool, rd, o.profile, u)
+				done <- fetchOne(ctx, f, pool, rd, nil, o.profile, u)
 				renderers.Put(rd)
 			}()
 		}
@@ -261,8 +262,10 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, 
 	return status
 }
 
-// fetchOne discovers, judges and renders the card of one URL.
-func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *renderer, profile, raw string) result {
+// fetchOne discovers, judges and renders the card of one URL, with rd and,
+// when not nil, text as well (the verdict borrows a pooled validator's
+// Result, so every rendering happens here).
+func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text *renderer, profile, raw string) result {
 	res := result{stats: summary.Summary{Inputs: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}}}
 	fd, err := f.discover(ctx, raw)
 	if err != nil {
@@ -299,6 +302,9 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd *rend
 		}
 	}
 	res.out = rd.append(nil, &rec)
+	if text != nil {
+		res.text = text.append(nil, &rec)
+	}
 
 	st := &res.stats
 	st.Records = 1

@@ -1,0 +1,61 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+)
+
+// Client discovers and judges the card of one URL at a time exactly as the
+// fetch command does each of its URLs, for callers other than the command
+// (cardscan mcp). It is safe for concurrent use.
+type Client struct {
+	f     *fetcher
+	pools map[string]*fastvalidate.Pool
+}
+
+// NewClient returns a Client whose requests are bounded as the command's:
+// timeout for each request, redirects included, and maxRecord bytes of a
+// card read. A nil transport is the command's own.
+func NewClient(timeout time.Duration, maxRecord int64, transport http.RoundTripper) *Client {
+	c := &Client{f: newFetcher(timeout, maxRecord, transport), pools: map[string]*fastvalidate.Pool{}}
+	// One pool per profile, made up front so that Fetch needs no lock.
+	for _, name := range fastvalidate.Profiles() {
+		c.pools[name], _ = fastvalidate.NewPool(name)
+	}
+	return c
+}
+
+// Fetched is what Fetch found for a URL, rendered.
+type Fetched struct {
+	// Record is the line `cardscan fetch --format cards` prints: the JSONL
+	// verdict with the serving rules' findings, the URL as given and the
+	// card as served.
+	Record []byte
+	// Text is what `cardscan fetch --all` prints: an ok line for a valid
+	// card, else a line per finding.
+	Text []byte
+	// Valid is the verdict, the serving rules' errors included.
+	Valid bool
+}
+
+// Fetch discovers the card of url and judges it with the named profile. The
+// error says why no card was found.
+func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error) {
+	pool, ok := c.pools[profile]
+	if !ok {
+		_, err := resolveProfile(profile)
+		return Fetched{}, err
+	}
+	cards := renderer{format: "cards"}
+	text := renderer{format: "text", all: true, style: report.Plain}
+	res := fetchOne(ctx, c.f, pool, &cards, &text, profile, url)
+	if res.failure != "" {
+		return Fetched{}, errors.New(res.failure)
+	}
+	return Fetched{Record: res.out, Text: res.text, Valid: res.stats.Invalid == 0}, nil
+}

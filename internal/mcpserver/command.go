@@ -1,0 +1,238 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cardscan/cardscan/internal/cmdflag"
+)
+
+// Exit statuses, as the CLI's.
+const (
+	exitOK    = 0
+	exitUsage = 2
+	exitIO    = 3
+)
+
+// HTTP timeouts: a client's request is a JSON-RPC message of at most
+// --max-message bytes, and the answer comes within --timeout.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	idleTimeout       = 30 * time.Second
+	maxHeaderBytes    = 64 << 10
+	shutdownTimeout   = 10 * time.Second
+	// Endpoint is where the streamable HTTP transport is served.
+	Endpoint = "/mcp"
+)
+
+const usageText = `usage: cardscan mcp [flags]
+
+Serves cardscan as a Model Context Protocol server: over standard input and
+output (newline-delimited JSON-RPC) by default, for a client that starts it,
+or with --listen over the streamable HTTP transport at http://ADDR/mcp.
+
+tools:
+  validate_card   judge a card (a JSON value, or a string holding its text);
+                  the verdict as a --format jsonl record
+  fetch_card      discover and judge the card at a URL, as cardscan fetch
+  list_rules      every rule a verdict can name
+  explain_rule    what one rule checks
+
+flags:
+      --listen ADDR       serve HTTP on ADDR instead of stdio; a bare :PORT
+                          listens on 127.0.0.1 (loopback)
+      --allow-remote      let --listen take a non-loopback address: the server
+                          has no authentication, so only behind one that does
+      --allow-private     let fetch_card connect to loopback, private and
+                          link-local addresses (refused by default)
+      --max-record SIZE   largest card judged, e.g. 2MiB (default 2MiB); a
+                          larger one gets the input.too-large verdict
+      --max-message SIZE  largest JSON-RPC message read (default 8MiB); a larger
+                          one ends a stdio session and gets 413 over HTTP
+      --timeout D         time limit of a tool call, fetches included (default 10s)
+      --max-inflight N    tool calls run at once (default 8); as many again
+                          wait for a slot, and more are refused as busy
+
+exit status: 0 the client hung up or a signal ended the server, 2 usage
+error, 3 the server could not listen or its connection failed.
+`
+
+type options struct {
+	Config
+	listen      string
+	allowRemote bool
+}
+
+// Run is `cardscan mcp ARGS`: it serves one session on stdin and stdout
+// until the client closes it, or HTTP until SIGTERM or SIGINT.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseArgs(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usageText)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan mcp --help' for usage\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	server := New(o.Config)
+	if o.listen == "" {
+		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: int(o.MaxMessage)}
+		if err := server.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "cardscan: error: mcp session: %v\n", err)
+			return exitIO
+		}
+		return exitOK
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		return exitIO
+	}
+	return serveHTTP(ctx, server, &o.Config, ln, stderr)
+}
+
+func parseArgs(args []string) (*options, error) {
+	o := &options{}
+	fs := flag.NewFlagSet("cardscan mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&o.listen, "listen", "", "")
+	fs.BoolVar(&o.allowRemote, "allow-remote", false, "")
+	fs.BoolVar(&o.AllowPrivate, "allow-private", false, "")
+	maxRecord, maxMessage := cmdflag.Size(DefaultMaxRecord), cmdflag.Size(DefaultMaxMessage)
+	fs.Var(&maxRecord, "max-record", "")
+	fs.Var(&maxMessage, "max-message", "")
+	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "")
+	fs.IntVar(&o.MaxInflight, "max-inflight", DefaultMaxInflight, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, errors.New(cmdflag.ParseError(err))
+	}
+	o.MaxRecord, o.MaxMessage = int64(maxRecord), int64(maxMessage)
+	switch {
+	case fs.NArg() > 0:
+		return nil, fmt.Errorf("mcp takes no arguments, got %q", fs.Arg(0))
+	case o.MaxRecord < 1:
+		return nil, errors.New("--max-record must be at least 1 byte")
+	case o.MaxMessage < 1<<10 || o.MaxMessage > 1<<30:
+		return nil, fmt.Errorf("--max-message %d: want 1KiB to 1GiB", o.MaxMessage)
+	case o.Timeout <= 0:
+		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.Timeout)
+	case o.MaxInflight < 1 || o.MaxInflight > 1024:
+		return nil, fmt.Errorf("--max-inflight %d: want 1 to 1024", o.MaxInflight)
+	}
+	if o.allowRemote && o.listen == "" {
+		return nil, errors.New("--allow-remote needs --listen")
+	}
+	if o.listen != "" {
+		addr, err := listenAddr(o.listen, o.allowRemote)
+		if err != nil {
+			return nil, err
+		}
+		o.listen = addr
+	}
+	return o, nil
+}
+
+// listenAddr checks a --listen address: loopback unless allowRemote, and
+// loopback when it names no host.
+func listenAddr(addr string, allowRemote bool) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("--listen %q: want HOST:PORT or :PORT", addr)
+	}
+	if host == "" {
+		return net.JoinHostPort("127.0.0.1", port), nil
+	}
+	if allowRemote || host == "localhost" {
+		return addr, nil
+	}
+	if ip, err := netip.ParseAddr(host); err == nil && ip.Unmap().IsLoopback() {
+		return addr, nil
+	}
+	return "", fmt.Errorf("--listen %s: %s is not a loopback address; the MCP server has no authentication, "+
+		"so anyone who reached it could use it, fetch_card included, to make requests from this machine "+
+		"(pass --allow-remote to listen there anyway, behind a proxy that authenticates)", addr, host)
+}
+
+// serveHTTP serves the streamable HTTP transport on ln until ctx is done.
+//
+// The handler is stateless: every request stands alone, so a client
+// cannot make the server keep sessions, and JSON answers, not event
+// streams, so that no request outlives its tool call.
+func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.Listener, stderr io.Writer) int {
+	srv := &http.Server{
+		Handler:           NewHTTPHandler(server, cfg),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      cfg.Timeout + readTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          log.New(stderr, "cardscan: http: ", 0),
+	}
+	fmt.Fprintf(stderr, "cardscan: MCP over streamable HTTP at http://%s%s\n", ln.Addr(), Endpoint)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
+		return exitIO
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		srv.Close()
+	}
+	<-served
+	return exitOK
+}
+
+// NewHTTPHandler serves server over the streamable HTTP transport at
+// Endpoint. Past 4*MaxInflight requests at once it answers 503: each
+// request holds its body, up to MaxMessage bytes.
+func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
+	c := *cfg
+	c.setDefaults()
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+		Stateless:           true,
+		JSONResponse:        true,
+		MaxRequestBodyBytes: c.MaxMessage,
+	})
+	slots := make(chan struct{}, 4*c.MaxInflight)
+	mux := http.NewServeMux()
+	mux.Handle(Endpoint, http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+			h.ServeHTTP(w, r)
+		default:
+			w.Header().Set("Retry-After", "1")
+			http.Error(w, "too many requests at once", http.StatusServiceUnavailable)
+		}
+	})))
+	return mux
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
