@@ -1,0 +1,549 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cli"
+	"github.com/cardscan/cardscan/internal/mcpserver"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const realCorpus = "../../../shared/corpus/real"
+
+// connect serves a server made with cfg to an SDK client in memory.
+func connect(t testing.TB, cfg mcpserver.Config) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := mcpserver.New(cfg).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+// call calls a tool; a protocol error fails the test, a tool error does not.
+func call(t testing.TB, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+func text(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+// structured decodes a result's structured content, failing on a tool error.
+func structured(t testing.TB, res *mcp.CallToolResult) map[string]any {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", text(res))
+	}
+	b, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// cliRecords runs the CLI on args and decodes its JSONL records.
+func cliRecords(t testing.TB, args ...string) []map[string]any {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if st := cli.Run(append([]string{"--format", "jsonl", "--all", "--progress", "never"}, args...), strings.NewReader(""), &out, &errOut); st > 1 {
+		t.Fatalf("cardscan %v: status %d: %s", args, st, errOut.String())
+	}
+	var recs []map[string]any
+	for line := range strings.Lines(out.String()) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("cardscan %v: %v: %q", args, err, line)
+		}
+		recs = append(recs, m)
+	}
+	return recs
+}
+
+func TestToolsListGolden(t *testing.T) {
+	cs := connect(t, mcpserver.Config{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(res.Tools, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	golden := filepath.Join("testdata", "tools.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (go test -run TestToolsListGolden -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("tools/list differs from %s (go test -update rewrites it):\n%s", golden, got)
+	}
+	for _, tool := range res.Tools {
+		if tool.InputSchema == nil || tool.OutputSchema == nil || tool.Description == "" {
+			t.Errorf("%s: want an input schema, an output schema and a description", tool.Name)
+		}
+	}
+}
+
+// TestValidateCardAsCLI holds validate_card to the CLI: each real card's
+// text, as a string, gets the record `cardscan --format jsonl --all` gives
+// the file, but for the input's name.
+func TestValidateCardAsCLI(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join(realCorpus, "*.json"))
+	if err != nil || len(paths) == 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no real cards in %s (CI has shared/ beside the checkout)", realCorpus)
+		}
+		t.Skipf("no real cards in %s", realCorpus)
+	}
+	cs := connect(t, mcpserver.Config{})
+	compared := 0
+	for _, policy := range []string{"default", "production"} {
+		for _, path := range paths {
+			card, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := cliRecords(t, "--input", "json", "--policy", policy, path)
+			if len(want) != 1 {
+				continue // not one card: not what validate_card takes
+			}
+			got := structured(t, call(t, cs, "validate_card", map[string]any{"card": string(card), "policy": policy}))
+			if got["input"] != "<card>" {
+				t.Errorf("%s: input %v, want <card>", path, got["input"])
+			}
+			got["input"] = want[0]["input"]
+			if !reflect.DeepEqual(got, want[0]) {
+				t.Errorf("%s, policy %s:\n got %v\nwant %v", filepath.Base(path), policy, got, want[0])
+			}
+			compared++
+		}
+	}
+	if compared < len(paths) {
+		t.Errorf("compared %d verdicts of %d cards under two policies; want at least one per card", compared, len(paths))
+	}
+}
+
+// TestValidateCardValueAsCLI sends cards as JSON values: the bytes reach
+// the validator as sent, so a duplicate member or a long number is judged
+// as the CLI judges the same line.
+func TestValidateCardValueAsCLI(t *testing.T) {
+	lines := []string{
+		`{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"Dup","version":"1.0.0","capabilities":[{"id":"a.b","description":"d"}],"endpoint":{"protocol":"https","url":"https://x.example/a"}}`,
+		`{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"Big","version":"1.0.0","capabilities":[{"id":"a.b","description":"d"}],"endpoint":{"protocol":"https","url":"https://x.example/a"},"pricing":{"landauer":1e400}}`,
+		`["not","a","card"]`,
+		`"{\"agent_id\":\"01ARZ3NDEKTSV4RRFFQ69G5FAV\"}"`,
+	}
+	fixture, err := os.ReadFile("../cli/testdata/cards.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range strings.Lines(string(fixture)) {
+		lines = append(lines, strings.TrimSpace(l))
+	}
+	dir := t.TempDir()
+	cs := connect(t, mcpserver.Config{})
+	for i, line := range lines {
+		if !json.Valid([]byte(line)) {
+			continue // a client cannot send it as a value, only as text
+		}
+		path := filepath.Join(dir, fmt.Sprintf("%d.ndjson", i))
+		if err := os.WriteFile(path, []byte(line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := cliRecords(t, "--input", "ndjson", path)
+		// A string would be taken as the card's text; the embedded form
+		// is a string holding a JSON string.
+		var arg any = json.RawMessage(line)
+		if line[0] == '"' {
+			arg = line
+		}
+		got := structured(t, call(t, cs, "validate_card", map[string]any{"card": arg}))
+		got["input"] = want[0]["input"]
+		if !reflect.DeepEqual(got, want[0]) {
+			t.Errorf("card %d:\n got %v\nwant %v", i, got, want[0])
+		}
+	}
+}
+
+func TestValidateCardText(t *testing.T) {
+	cs := connect(t, mcpserver.Config{})
+	res := call(t, cs, "validate_card", map[string]any{"card": "\n\n  {\"name\": 5}"})
+	m := structured(t, res)
+	if m["line"] != 3.0 || m["offset"] != 4.0 || m["valid"] != false {
+		t.Errorf("record %v: want line 3, offset 4, invalid", m)
+	}
+	txt := text(res)
+	if !strings.HasPrefix(txt, "invalid (") || !strings.Contains(txt, "\n<card>:3: error: ") {
+		t.Errorf("text rendering:\n%s", txt)
+	}
+}
+
+func TestValidateCardTooLarge(t *testing.T) {
+	cs := connect(t, mcpserver.Config{MaxRecord: 64})
+	card := `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"` + strings.Repeat("x", 64) + `"}`
+	for _, arg := range []any{card, json.RawMessage(card)} {
+		m := structured(t, call(t, cs, "validate_card", map[string]any{"card": arg}))
+		errs, _ := m["errors"].([]any)
+		if m["valid"] != false || len(errs) != 1 || errs[0].(map[string]any)["rule"] != "input.too-large" {
+			t.Errorf("%T: got %v, want one input.too-large error", arg, m)
+		}
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	cs := connect(t, mcpserver.Config{})
+	card := json.RawMessage(`{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV"}`)
+	for _, tc := range []struct {
+		tool string
+		args any
+		want string
+	}{
+		{"validate_card", map[string]any{}, `missing argument "card"`},
+		{"validate_card", nil, `missing argument "card"`},
+		{"validate_card", map[string]any{"Card": card}, `unknown argument "Card"`},
+		{"validate_card", json.RawMessage(`{"card":{},"card":{}}`), `argument "card" given twice`},
+		{"validate_card", map[string]any{"card": card, "profile": 5}, `argument "profile": want a string, got a number`},
+		{"validate_card", map[string]any{"card": card, "profile": "agentcards"}, `unknown profile "agentcards"; known profiles: a2a,`},
+		{"validate_card", map[string]any{"card": card, "policy": "strict"}, `"strict" is not a policy`},
+		{"fetch_card", map[string]any{}, `missing argument "url"`},
+		{"fetch_card", map[string]any{"url": []string{"x"}}, `argument "url": want a string, got an array`},
+		{"fetch_card", map[string]any{"url": "ftp://example.com/"}, `not an http or https URL`},
+		{"fetch_card", map[string]any{"url": "https://example.com/", "profile": "x"}, `unknown profile "x"`},
+		{"explain_rule", map[string]any{"rule": "field.Required"}, `no rule "field.Required"; did you mean field.required?`},
+		{"explain_rule", map[string]any{"rule": "a2a.nope"}, `did you mean a2a.`},
+		{"explain_rule", map[string]any{"rule": ""}, `no rule ""`},
+		{"explain_rule", map[string]any{"rule": "x", "verbose": true}, `unknown argument "verbose"; the arguments are "rule"`},
+		{"list_rules", map[string]any{"profile": "a2a"}, `unknown argument "profile"; the arguments are none`},
+	} {
+		res := call(t, cs, tc.tool, tc.args)
+		if !res.IsError || !strings.Contains(text(res), tc.want) {
+			t.Errorf("%s %v: got error=%v %q, want an error holding %q", tc.tool, tc.args, res.IsError, text(res), tc.want)
+		}
+	}
+	// An unknown tool is a protocol error, not a crash.
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope"}); err == nil {
+		t.Error("unknown tool: no error")
+	}
+}
+
+func TestRules(t *testing.T) {
+	cs := connect(t, mcpserver.Config{})
+	m := structured(t, call(t, cs, "list_rules", nil))
+	listed, _ := m["rules"].([]any)
+	rules := fastvalidate.Rules()
+	if len(listed) != len(rules) {
+		t.Fatalf("list_rules: %d rules, the table has %d", len(listed), len(rules))
+	}
+	for i, r := range rules {
+		l := listed[i].(map[string]any)
+		if l["id"] != r.ID || l["severity"] != r.Severity.String() || l["description"] != r.Description {
+			t.Errorf("list_rules[%d] = %v, want %s", i, l, r.ID)
+		}
+		one := structured(t, call(t, cs, "explain_rule", map[string]any{"rule": r.ID}))
+		if !reflect.DeepEqual(one, l) {
+			t.Errorf("explain_rule %s = %v, list_rules says %v", r.ID, one, l)
+		}
+	}
+}
+
+// cardServer serves card at the well-known path of the A2A draft.
+func cardServer(t testing.TB, card string, hold <-chan struct{}) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hold != nil {
+			select {
+			case <-hold:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		if r.URL.Path != "/.well-known/agent-card.json" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, card)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+const a2aCard = `{"protocolVersion":"0.3.0","name":"Echo","description":"Echoes","url":"http://127.0.0.1/a2a","version":"1.0.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"echo","name":"Echo","description":"Echoes","tags":["echo"]}]}`
+
+// TestFetchCardAsFetch holds fetch_card to `cardscan fetch --format cards`.
+func TestFetchCardAsFetch(t *testing.T) {
+	srv := cardServer(t, a2aCard, nil)
+	var out, errOut bytes.Buffer
+	if st := cli.Run([]string{"fetch", "--format", "cards", srv.URL}, nil, &out, &errOut); st > 1 {
+		t.Fatalf("cardscan fetch: status %d: %s", st, errOut.String())
+	}
+	var want map[string]any
+	if err := json.Unmarshal(out.Bytes(), &want); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, mcpserver.Config{AllowPrivate: true})
+	res := call(t, cs, "fetch_card", map[string]any{"url": srv.URL})
+	if got := structured(t, res); !reflect.DeepEqual(got, want) {
+		t.Errorf("fetch_card:\n got %v\nwant %v", got, want)
+	}
+	if !strings.Contains(text(res), srv.URL+"/.well-known/agent-card.json:1: ") {
+		t.Errorf("text rendering:\n%s", text(res))
+	}
+}
+
+// TestFetchCardRefusesPrivate: the caller cannot reach the server's own
+// network unless the operator allowed it.
+func TestFetchCardRefusesPrivate(t *testing.T) {
+	srv := cardServer(t, a2aCard, nil)
+	cs := connect(t, mcpserver.Config{})
+	for _, u := range []string{srv.URL, "http://localhost:1/", "http://[::1]:1/", "http://169.254.169.254/", "http://10.1.2.3/"} {
+		res := call(t, cs, "fetch_card", map[string]any{"url": u})
+		if !res.IsError || !strings.Contains(text(res), "refused to connect to") || !strings.Contains(text(res), "--allow-private") {
+			t.Errorf("%s: got error=%v %q, want a refusal", u, res.IsError, text(res))
+		}
+	}
+}
+
+// TestBounds holds calls to --timeout and --max-inflight: with one slot,
+// a second call waits for it, a third is refused at once, and a call that
+// runs past the timeout ends with an error.
+func TestBounds(t *testing.T) {
+	hold := make(chan struct{})
+	srv := cardServer(t, a2aCard, hold)
+	cs := connect(t, mcpserver.Config{AllowPrivate: true, MaxInflight: 1, Timeout: 2 * time.Second})
+
+	results := make(chan *mcp.CallToolResult, 2)
+	for range 2 {
+		go func() { results <- call(t, cs, "fetch_card", map[string]any{"url": srv.URL}) }()
+	}
+	// The two calls take the slot and the one place in line; wait until
+	// a third is turned away, which shows both are in.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		res := call(t, cs, "list_rules", nil)
+		if res.IsError && strings.Contains(text(res), "server busy") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no call was refused as busy; last: %q", text(res))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	close(hold)
+	for range 2 {
+		if res := <-results; res.IsError {
+			t.Errorf("held call: %s", text(res))
+		}
+	}
+
+	stall := cardServer(t, a2aCard, make(chan struct{}))
+	cs = connect(t, mcpserver.Config{AllowPrivate: true, Timeout: 200 * time.Millisecond})
+	start := time.Now()
+	res := call(t, cs, "fetch_card", map[string]any{"url": stall.URL})
+	if !res.IsError || !strings.Contains(text(res), "timed out") {
+		t.Errorf("stalled fetch: got error=%v %q, want timed out", res.IsError, text(res))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("stalled fetch took %v, the timeout is 200ms", d)
+	}
+}
+
+// TestConcurrentCalls runs many calls of every tool at once; each must get
+// the answer it gets alone (the race detector watches the pools).
+func TestConcurrentCalls(t *testing.T) {
+	srv := cardServer(t, a2aCard, nil)
+	fixture, err := os.ReadFile("../cli/testdata/cards.ndjson")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type job struct {
+		tool string
+		args map[string]any
+	}
+	var jobs []job
+	for l := range strings.Lines(string(fixture)) {
+		if l = strings.TrimSpace(l); json.Valid([]byte(l)) {
+			jobs = append(jobs, job{"validate_card", map[string]any{"card": json.RawMessage(l)}})
+		}
+		if l != "" {
+			jobs = append(jobs, job{"validate_card", map[string]any{"card": l, "profile": "agentcard", "policy": "production"}})
+		}
+	}
+	jobs = append(jobs, job{"fetch_card", map[string]any{"url": srv.URL}}, job{"list_rules", nil}, job{"explain_rule", map[string]any{"rule": "json.syntax"}})
+
+	cs := connect(t, mcpserver.Config{AllowPrivate: true, MaxInflight: 64})
+	want := make([]map[string]any, len(jobs))
+	for i, j := range jobs {
+		want[i] = structured(t, call(t, cs, j.tool, j.args))
+	}
+	const rounds = 4
+	var wg sync.WaitGroup
+	errs := make(chan string, rounds*len(jobs))
+	for r := range rounds {
+		for i, j := range jobs {
+			wg.Go(func() {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: j.tool, Arguments: j.args})
+				switch {
+				case err != nil:
+					errs <- fmt.Sprintf("round %d, %s: %v", r, j.tool, err)
+				case res.IsError:
+					errs <- fmt.Sprintf("round %d, %s: %s", r, j.tool, text(res))
+				default:
+					if got := structured(t, res); !reflect.DeepEqual(got, want[i]) {
+						errs <- fmt.Sprintf("round %d, job %d: got %v, want %v", r, i, got, want[i])
+					}
+				}
+			})
+		}
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+func TestHTTP(t *testing.T) {
+	cfg := mcpserver.Config{MaxMessage: 64 << 10}
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(cfg), &cfg))
+	defer srv.Close()
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: srv.URL + mcpserver.Endpoint, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	m := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{"agent_id":1}`)}))
+	if m["valid"] != false || m["profile"] != "agentcard" {
+		t.Errorf("validate_card over HTTP: %v", m)
+	}
+
+	// A message over --max-message is turned away before it is read.
+	big := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"validate_card","arguments":{"card":%q}}}`, strings.Repeat("x", 64<<10))
+	req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, strings.NewReader(big))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("oversized message: status %d, want 413", resp.StatusCode)
+	}
+}
+
+// TestStdio runs the command on pipes: a session of calls, then a message
+// over --max-message, which ends the session with exit status 3.
+func TestStdio(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- cli.Run([]string{"mcp", "--max-message", "4KiB"}, inR, outW, &stderr)
+		outW.Close()
+	}()
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		&mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{"agent_id":1}`)}))
+	if m["valid"] != false {
+		t.Errorf("validate_card over stdio: %v", m)
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "validate_card", Arguments: map[string]any{"card": strings.Repeat("x", 8<<10)}})
+	if err == nil {
+		t.Error("a message over --max-message got an answer")
+	}
+	select {
+	case st := <-done:
+		if st != 3 || !strings.Contains(stderr.String(), "exceeded the configured maximum") {
+			t.Errorf("status %d, stderr %q; want 3 and the reason", st, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the session did not end")
+	}
+	cs.Close()
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--listen", "0.0.0.0:8090"}, "0.0.0.0 is not a loopback address; the MCP server has no authentication"},
+		{[]string{"--listen", "example.com:8090"}, "is not a loopback address"},
+		{[]string{"--listen", "8090"}, "want HOST:PORT or :PORT"},
+		{[]string{"--allow-remote"}, "--allow-remote needs --listen"},
+		{[]string{"--max-inflight", "0"}, "--max-inflight 0: want 1 to 1024"},
+		{[]string{"--timeout", "0s"}, "want a positive duration"},
+		{[]string{"--max-message", "12"}, "want 1KiB to 1GiB"},
+		{[]string{"--max-record", "0"}, "--max-record must be at least 1 byte"},
+		{[]string{"--nope"}, "unknown flag -nope"},
+		{[]string{"extra"}, `mcp takes no arguments, got "extra"`},
+	} {
+		var out, errOut bytes.Buffer
+		st := cli.Run(append([]string{"mcp"}, tc.args...), strings.NewReader(""), &out, &errOut)
+		if st != 2 || !strings.Contains(errOut.String(), tc.want) || out.Len() != 0 {
+			t.Errorf("mcp %v: status %d, stderr %q; want 2 and %q", tc.args, st, errOut.String(), tc.want)
+		}
+	}
+	var out bytes.Buffer
+	if st := cli.Run([]string{"mcp", "--help"}, nil, &out, io.Discard); st != 0 || !strings.Contains(out.String(), "usage: cardscan mcp") {
+		t.Errorf("mcp --help: status %d, %q", st, out.String())
+	}
+}
