@@ -42,12 +42,19 @@ gnu-parallel:
 	  (apt-get update -qq && apt-get install -y -qq parallel >/dev/null) ; } || \
 	  echo "warning: GNU parallel is not installed; its recipe test will be skipped"
 
-# Node's jose and canonicalize packages sign and verify cards in cardsig's
-# cross-implementation test (it skips without them), pinned by the lockfile.
+# Node packages the tests run, each pinned by its lockfile (the tests skip
+# without them): Node's jose and canonicalize sign and verify cards in
+# cardsig's cross-implementation test; the MCP Inspector is the client
+# internal/mcpserver's tests drive cardscan mcp with. npm ci runs again in
+# a directory only when its lockfile changes.
+NODE_DEPS = cardsig/testdata/node internal/mcpserver/testdata/inspector
 node-deps:
-	@if command -v npm >/dev/null 2>&1; then \
-	  cd cardsig/testdata/node && npm ci --no-audit --no-fund --loglevel=error; \
-	else echo "warning: npm is not installed; cardsig's cross-implementation test will be skipped"; fi
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "warning: npm is not installed; cardsig's cross-implementation test and the MCP Inspector test will be skipped"; \
+	else for d in $(NODE_DEPS); do \
+	  if [ ! -f $$d/node_modules/.package-lock.json ] || [ $$d/package-lock.json -nt $$d/node_modules/.package-lock.json ]; then \
+	    (cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
+	  fi; done; fi
 
 # cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
 # -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy.

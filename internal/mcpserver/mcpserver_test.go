@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -545,5 +546,97 @@ func TestUsageErrors(t *testing.T) {
 	var out bytes.Buffer
 	if st := cli.Run([]string{"mcp", "--help"}, nil, &out, io.Discard); st != 0 || !strings.Contains(out.String(), "usage: cardscan mcp") {
 		t.Errorf("mcp --help: status %d, %q", st, out.String())
+	}
+}
+
+// inspectorDir holds the MCP Inspector, installed by make test (npm ci).
+const inspectorDir = "testdata/inspector"
+
+// TestInspector has a client that is not cardscan's code, the MCP
+// Inspector's CLI mode, list and call the tools over stdio (of a built
+// cardscan) and over streamable HTTP.
+func TestInspector(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cardscan and runs node")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the MCP Inspector cannot run")
+	}
+	inspector := filepath.Join(inspectorDir, "node_modules", "@modelcontextprotocol", "inspector")
+	if _, err := os.Stat(inspector); err != nil {
+		msg := "the MCP Inspector is not installed: make test installs it (npm ci in internal/mcpserver/" + inspectorDir + ")"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	bin := filepath.Join(t.TempDir(), "cardscan")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/cardscan/cardscan/cmd/cardscan").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	home := t.TempDir()
+	run := func(t *testing.T, target []string, args ...string) (map[string]any, string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		argv := append([]string{filepath.Join(inspectorDir, "node_modules", ".bin", "mcp-inspector"), "--cli"}, target...)
+		cmd := exec.CommandContext(ctx, node, append(argv, args...)...)
+		// Its catalog of servers goes where the test cleans up.
+		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_CATALOG_PATH="+filepath.Join(home, "mcp.json"), "NO_COLOR=1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		runErr := cmd.Run()
+		var m map[string]any
+		if err := json.NewDecoder(&stdout).Decode(&m); err != nil {
+			t.Fatalf("inspector %v: %v, output not JSON: %v\nstdout: %s\nstderr: %s", args, runErr, err, stdout.String(), stderr.String())
+		}
+		return m, stderr.String()
+	}
+	cs := connect(t, mcpserver.Config{})
+	// The Inspector parses a JSON argument in JavaScript, which keeps the
+	// last of duplicate members: a card whose bytes matter goes as text.
+	valueCard := `{"agent_id":"01arz3ndektsv4rrffq69g5fav","name":"","version":"1.0","capabilities":[],"endpoint":{"protocol":"http","url":"http://10.0.0.1/a"}}`
+	wantValue := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(valueCard)}))
+	textCard := "{\n  \"agent_id\": \"01ARZ3NDEKTSV4RRFFQ69G5FAV\",\n  \"agent_id\": \"01ARZ3NDEKTSV4RRFFQ69G5FAV\",\n  \"name\": \"Dup\"\n}\n"
+	wantText := structured(t, call(t, cs, "validate_card", map[string]any{"card": textCard, "profile": "agentcard"}))
+	if fmt.Sprint(wantText["errors"]) == "[]" || !strings.Contains(fmt.Sprint(wantText["errors"]), "json.duplicate-key") {
+		t.Fatalf("the text card's verdict %v lacks its duplicate member", wantText)
+	}
+	quoted, _ := json.Marshal(textCard)
+
+	http := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(mcpserver.Config{}), &mcpserver.Config{}))
+	defer http.Close()
+	for _, tr := range []struct {
+		name   string
+		target []string
+	}{
+		{"stdio", []string{bin, "mcp"}},
+		{"http", []string{"--transport", "http", http.URL + mcpserver.Endpoint}},
+	} {
+		t.Run(tr.name, func(t *testing.T) {
+			m, _ := run(t, tr.target, "--method", "tools/list")
+			var names []string
+			for _, tool := range m["tools"].([]any) {
+				names = append(names, tool.(map[string]any)["name"].(string))
+			}
+			if want := []string{"explain_rule", "fetch_card", "list_rules", "validate_card"}; !reflect.DeepEqual(names, want) {
+				t.Errorf("tools/list: %v, want %v", names, want)
+			}
+			m, _ = run(t, tr.target, "--method", "tools/call", "--tool-name", "validate_card", "--tool-arg", "card="+valueCard)
+			if got := m["structuredContent"]; !reflect.DeepEqual(got, any(wantValue)) {
+				t.Errorf("validate_card, a value:\n got %v\nwant %v", got, wantValue)
+			}
+			// A card's text, as a JSON string.
+			m, _ = run(t, tr.target, "--method", "tools/call", "--tool-name", "validate_card", "--tool-arg", "card="+string(quoted), "profile=agentcard")
+			if got := m["structuredContent"]; !reflect.DeepEqual(got, any(wantText)) {
+				t.Errorf("validate_card, text:\n got %v\nwant %v", got, wantText)
+			}
+			// A bad argument is a tool error the client shows, not a crash.
+			m, _ = run(t, tr.target, "--method", "tools/call", "--tool-name", "validate_card", "--tool-arg", "card={}", "profile=nope")
+			if m["isError"] != true || !strings.Contains(fmt.Sprint(m["content"]), `unknown profile "nope"`) {
+				t.Errorf("bad profile: %v", m)
+			}
+		})
 	}
 }
