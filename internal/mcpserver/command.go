@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 )
 
@@ -51,6 +52,8 @@ tools:
   fetch_card      discover and judge the card at a URL, as cardscan fetch
   list_rules      every rule a verdict can name
   explain_rule    what one rule checks
+  verify_signatures  an A2A card's signatures, against the caller's keys
+                  (argument jwks) or --keys; never keys the card names
 
 flags:
       --listen ADDR       serve HTTP on ADDR instead of stdio; a bare :PORT
@@ -59,6 +62,8 @@ flags:
                           has no authentication, so only behind one that does
       --allow-private     let fetch_card connect to loopback, private and
                           link-local addresses (refused by default)
+      --keys FILE         the JWK Set verify_signatures trusts when a call
+                          passes none
       --max-record SIZE   largest card judged, e.g. 2MiB (default 2MiB); a
                           larger one gets the input.too-large verdict
       --max-message SIZE  largest JSON-RPC message read (default 8MiB); a larger
@@ -68,13 +73,15 @@ flags:
                           wait for a slot, and more are refused as busy
 
 exit status: 0 the client hung up or a signal ended the server, 2 usage
-error, 3 the server could not listen or its connection failed.
+error, 3 --keys could not be read, the server could not listen or its
+connection failed.
 `
 
 type options struct {
 	Config
 	listen      string
 	allowRemote bool
+	keys        string
 }
 
 // Run is `cardscan mcp ARGS`: it serves one session on stdin and stdout
@@ -88,6 +95,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan mcp --help' for usage\n", err)
 		return exitUsage
+	}
+	if o.keys != "" {
+		if o.Keys, err = readKeySet(o.keys); err != nil {
+			fmt.Fprintf(stderr, "cardscan: error: --keys %s: %s\n", o.keys, err)
+			return exitIO
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
@@ -116,6 +129,7 @@ func parseArgs(args []string) (*options, error) {
 	fs.StringVar(&o.listen, "listen", "", "")
 	fs.BoolVar(&o.allowRemote, "allow-remote", false, "")
 	fs.BoolVar(&o.AllowPrivate, "allow-private", false, "")
+	fs.StringVar(&o.keys, "keys", "", "")
 	maxRecord, maxMessage := cmdflag.Size(DefaultMaxRecord), cmdflag.Size(DefaultMaxMessage)
 	fs.Var(&maxRecord, "max-record", "")
 	fs.Var(&maxMessage, "max-message", "")
@@ -231,6 +245,27 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 		}
 	})))
 	return mux
+}
+
+// readKeySet reads the JWK Set of --keys.
+func readKeySet(path string) (*cardsig.KeySet, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxKeySet+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxKeySet {
+		return nil, fmt.Errorf("larger than %d bytes", maxKeySet)
+	}
+	return cardsig.ParseKeySet(b)
 }
 
 type nopWriteCloser struct{ io.Writer }

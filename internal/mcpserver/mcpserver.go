@@ -10,6 +10,8 @@
 //	               `cardscan fetch --format cards`
 //	list_rules     every rule, from fastvalidate's rule table
 //	explain_rule   one rule
+//	verify_signatures  a card's signatures against the caller's keys or the
+//	               server's (--keys), never the card's
 //
 // Each returns its result as structured content, whose JSON Schema is
 // derived from the Go types below, and as a short text. A verdict is
@@ -36,6 +38,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/fetch"
 )
 
@@ -65,6 +68,9 @@ type Config struct {
 	// link-local and other non-public addresses. Only the operator can
 	// set it: no tool argument does.
 	AllowPrivate bool
+	// Keys are the keys verify_signatures trusts when a call passes none
+	// (--keys); nil for none.
+	Keys *cardsig.KeySet
 	// Transport replaces fetch_card's HTTP transport, for tests; the
 	// private-address guard does not apply to it.
 	Transport http.RoundTripper
@@ -92,7 +98,8 @@ func New(cfg Config) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "cardscan", Title: "cardscan agent card validator", Version: version()}, &mcp.ServerOptions{
 		Instructions: "Validates agent cards (AgentCard draft, A2A, MA2D) exactly as the cardscan CLI does. " +
 			"validate_card judges a card you hold; fetch_card discovers and judges a published one; " +
-			"list_rules and explain_rule say what each rule ID in a verdict means.",
+			"list_rules and explain_rule say what each rule ID in a verdict means; " +
+			"verify_signatures checks an A2A card's signatures against keys you trust.",
 		// No logging, prompts or resources: tools only.
 		Capabilities: &mcp.ServerCapabilities{},
 	})

@@ -126,6 +126,7 @@ func (t *tools) register(s *mcp.Server) {
 		Description: "Says what one rule (an ID from a verdict, e.g. field.required) checks, its default severity and the profiles that apply it.",
 		Annotations: readOnly,
 	}, outSchema[ruleOut](), t.explainRule)
+	t.registerSignatures(s)
 }
 
 // addTool adds a tool whose arguments are decoded by decodeArgs into an In
@@ -210,17 +211,9 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 	if err != nil {
 		return toolError(err), nil
 	}
-	card, line, offset := []byte(a.Card), 1, int64(0)
-	if a.Card[0] == '"' {
-		// The card's text: judge it as the CLI judges a .json file, from
-		// its first non-blank byte.
-		var text string
-		if err := json.Unmarshal(a.Card, &text); err != nil {
-			return toolError(fmt.Errorf("argument \"card\": %v", err)), nil
-		}
-		card = []byte(text)
-		first := len(card) - len(bytes.TrimLeft(card, " \t\r\n"))
-		line, offset = 1+bytes.Count(card[:first], []byte("\n")), int64(first)
+	card, line, offset, err := cardBytes(a.Card)
+	if err != nil {
+		return toolError(err), nil
 	}
 
 	var vd report.Verdict
@@ -240,6 +233,31 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 		Content:           []mcp.Content{&mcp.TextContent{Text: verdictText(&enc, &vd)}},
 		StructuredContent: json.RawMessage(record),
 	}, nil
+}
+
+// cardBytes returns the card of a card argument: the value's bytes as
+// sent, or the text a string holds, with where the card starts in it
+// (the first non-blank byte, as the CLI locates a card in a .json file).
+func cardBytes(arg json.RawMessage) (card []byte, line int, offset int64, err error) {
+	card, err = textOrValue("card", arg)
+	if err != nil || len(arg) == 0 || arg[0] != '"' {
+		return card, 1, 0, err
+	}
+	first := len(card) - len(bytes.TrimLeft(card, " \t\r\n"))
+	return card, 1 + bytes.Count(card[:first], []byte("\n")), int64(first), nil
+}
+
+// textOrValue returns the text of a JSON string argument, or the bytes of
+// any other value.
+func textOrValue(name string, arg json.RawMessage) ([]byte, error) {
+	if len(arg) == 0 || arg[0] != '"' {
+		return arg, nil
+	}
+	var text string
+	if err := json.Unmarshal(arg, &text); err != nil {
+		return nil, fmt.Errorf("argument %q: %v", name, err)
+	}
+	return []byte(text), nil
 }
 
 var tooLarge = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}

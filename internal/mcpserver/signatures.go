@@ -1,0 +1,134 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// maxKeySet bounds a jwks argument: a JWK Set of a few hundred RSA keys,
+// far more than any signer publishes.
+const maxKeySet = 256 << 10
+
+type verifyArgs struct {
+	Card      json.RawMessage `json:"card" jsonschema:"the signed card: a JSON object, or a string holding the card's text"`
+	JWKS      json.RawMessage `json:"jwks,omitempty" jsonschema:"the public keys to trust: a JWK Set or one JWK (each with a kid), as a JSON value or a string holding its text; without it, the keys the server was started with (--keys). Never taken from the card"`
+	Canonical string          `json:"canonical,omitempty" jsonschema:"what was signed: as-is (default), every member served; or drop-empty, the card without empty strings, arrays and objects, as the A2A SDKs sign"`
+}
+
+type signaturesOut struct {
+	Verified   bool           `json:"verified" jsonschema:"true when at least one signature verifies with a trusted key"`
+	SignedBy   []string       `json:"signedBy" jsonschema:"kids of the signatures that verified"`
+	Signatures []signatureOut `json:"signatures" jsonschema:"each entry of the card's signatures, in order"`
+	Keys       string         `json:"keys" jsonschema:"whose keys were trusted: argument (jwks) or server (--keys)"`
+	Reason     string         `json:"reason,omitempty" jsonschema:"why the card could not be read strictly, when it could not (then nothing verifies)"`
+}
+
+type signatureOut struct {
+	Index  int    `json:"index" jsonschema:"position in the card's signatures"`
+	Status string `json:"status" jsonschema:"verified, invalid, key-unknown or alg"`
+	Kid    string `json:"kid,omitempty" jsonschema:"the protected header's kid, if it could be read"`
+	Alg    string `json:"alg,omitempty" jsonschema:"the protected header's alg, if it could be read"`
+	Reason string `json:"reason,omitempty" jsonschema:"why it did not verify"`
+}
+
+func (t *tools) registerSignatures(s *mcp.Server) {
+	addTool(s, &mcp.Tool{
+		Name:  "verify_signatures",
+		Title: "Verify an agent card's signatures",
+		Description: "Checks each entry of an A2A card's signatures (detached JWS over its RFC 8785 canonical form) " +
+			"against the keys you pass as jwks, or else the server's own (--keys); a key or jku named by the card is never trusted.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
+	}, outSchema[signaturesOut](), t.verifySignatures)
+}
+
+func (t *tools) verifySignatures(ctx context.Context, a *verifyArgs) (*mcp.CallToolResult, error) {
+	var opts []cardsig.Option
+	switch a.Canonical {
+	case "", "as-is":
+	case "drop-empty":
+		opts = append(opts, cardsig.WithCanonical(fastvalidate.CanonicalDropEmpty))
+	default:
+		return toolError(fmt.Errorf("argument \"canonical\": %q: want as-is or drop-empty", a.Canonical)), nil
+	}
+	keys, whose := t.cfg.Keys, "server"
+	if a.JWKS != nil {
+		text, err := textOrValue("jwks", a.JWKS)
+		if err != nil {
+			return toolError(err), nil
+		}
+		if len(text) > maxKeySet {
+			return toolError(fmt.Errorf("argument \"jwks\": %d bytes, more than the %d a key set may have", len(text), maxKeySet)), nil
+		}
+		if keys, err = cardsig.ParseKeySet(text); err != nil {
+			return toolError(fmt.Errorf("argument \"jwks\": %v", err)), nil
+		}
+		whose = "argument"
+	}
+	if keys == nil {
+		return toolError(errors.New("no keys to trust: pass them as jwks (the server was started without --keys)")), nil
+	}
+	card, _, _, err := cardBytes(a.Card)
+	if err != nil {
+		return toolError(err), nil
+	}
+	if int64(len(card)) > t.cfg.MaxRecord {
+		return toolError(fmt.Errorf("argument \"card\": %d bytes, more than the server's limit of %d (--max-record)", len(card), t.cfg.MaxRecord)), nil
+	}
+	v, err := cardsig.NewVerifier(keys, opts...)
+	if err != nil {
+		return toolError(err), nil
+	}
+	// Verification is bounded by the card's size but not interruptible:
+	// the call ends at its deadline and the work runs to its end.
+	type outcome struct {
+		res *cardsig.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := v.Verify(card)
+		done <- outcome{res, err}
+	}()
+	var o outcome
+	select {
+	case o = <-done:
+	case <-ctx.Done():
+		return toolError(fmt.Errorf("verification did not finish in time: %w", ctx.Err())), nil
+	}
+
+	out := signaturesOut{Keys: whose, SignedBy: []string{}, Signatures: []signatureOut{}}
+	var text strings.Builder
+	if o.err != nil {
+		out.Reason = o.err.Error()
+		fmt.Fprintf(&text, "not verified: %s\n", out.Reason)
+		return structured(out, text.String())
+	}
+	out.Verified = o.res.Verified()
+	out.SignedBy = append(out.SignedBy, o.res.SignedBy...)
+	switch {
+	case out.Verified:
+		fmt.Fprintf(&text, "verified: signed by %s\n", strings.Join(out.SignedBy, ", "))
+	case len(o.res.Signatures) == 0:
+		text.WriteString("not verified: the card has no signatures\n")
+	default:
+		text.WriteString("not verified: no signature verifies with a trusted key\n")
+	}
+	for _, s := range o.res.Signatures {
+		so := signatureOut{Index: s.Index, Status: s.Status.String(), Kid: s.KeyID, Alg: s.Alg, Reason: s.Reason}
+		out.Signatures = append(out.Signatures, so)
+		fmt.Fprintf(&text, "/signatures/%d: %s (kid %q, alg %q)", so.Index, so.Status, so.Kid, so.Alg)
+		if so.Reason != "" {
+			text.WriteString(": " + so.Reason)
+		}
+		text.WriteByte('\n')
+	}
+	return structured(out, text.String())
+}
