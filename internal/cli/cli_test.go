@@ -1084,11 +1084,11 @@ func TestJobsValueForms(t *testing.T) {
 	}
 }
 
-// TestHelp pins the three commands' --help pages, and requires each to
+// TestHelp pins the commands' --help pages, and requires each to
 // show every flag its command declares.
 func TestHelp(t *testing.T) {
 	var all strings.Builder
-	for _, cmd := range [][]string{{"--help"}, {"serve", "--help"}, {"fetch", "-h"}} {
+	for _, cmd := range [][]string{{"--help"}, {"serve", "--help"}, {"fetch", "-h"}, {"mcp", "--help"}} {
 		r := run(t, "", cmd...)
 		if r.code != console.ExitOK || r.stderr != "" {
 			t.Fatalf("%q: exit %d, stderr %q", cmd, r.code, r.stderr)

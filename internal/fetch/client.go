@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/report"
 )
 
@@ -48,8 +49,7 @@ type Fetched struct {
 func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error) {
 	pool, ok := c.pools[profile]
 	if !ok {
-		_, err := resolveProfile(profile)
-		return Fetched{}, err
+		return Fetched{}, cmdflag.CheckProfile(profile)
 	}
 	cards := renderer{format: "cards"}
 	text := renderer{format: "text", all: true, style: report.Plain}

@@ -19,13 +19,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmdflag"
-)
-
-// Exit statuses, as the CLI's.
-const (
-	exitOK    = 0
-	exitUsage = 2
-	exitIO    = 3
+	"github.com/cardscan/cardscan/internal/console"
 )
 
 // HTTP timeouts: a client's request is a JSON-RPC message of at most
@@ -40,66 +34,81 @@ const (
 	Endpoint = "/mcp"
 )
 
-const usageText = `usage: cardscan mcp [flags]
+// usageHead and usageTail frame the flags' help, which the flag
+// declarations write.
+const usageHead = `usage: cardscan mcp [flags]
 
 Serves cardscan as a Model Context Protocol server: over standard input and
 output (newline-delimited JSON-RPC) by default, for a client that starts it,
 or with --listen over the streamable HTTP transport at http://ADDR/mcp.
 
 tools:
-  validate_card   judge a card (a JSON value, or a string holding its text);
-                  the verdict as a --format jsonl record
-  fetch_card      discover and judge the card at a URL, as cardscan fetch
-  list_rules      every rule a verdict can name
-  explain_rule    what one rule checks
+  validate_card      judge a card (a JSON value, or a string holding its
+                     text): the verdict as a --format jsonl record
+  fetch_card         discover and judge the card at a URL, as cardscan fetch
+  list_rules         every rule a verdict can name
+  explain_rule       what one rule checks
   verify_signatures  an A2A card's signatures, against the caller's keys
-                  (argument jwks) or --keys; never keys the card names
+                     (argument jwks) or --keys; never keys the card names
 
 flags:
-      --listen ADDR       serve HTTP on ADDR instead of stdio; a bare :PORT
-                          listens on 127.0.0.1 (loopback)
-      --allow-remote      let --listen take a non-loopback address: the server
-                          has no authentication, so only behind one that does
-      --allow-private     let fetch_card connect to loopback, private and
-                          link-local addresses (refused by default)
-      --keys FILE         the JWK Set verify_signatures trusts when a call
-                          passes none
-      --max-record SIZE   largest card judged, e.g. 2MiB (default 2MiB); a
-                          larger one gets the input.too-large verdict
-      --max-message SIZE  largest JSON-RPC message read (default 8MiB); a larger
-                          one ends a stdio session and gets 413 over HTTP
-      --timeout D         time limit of a tool call, fetches included (default 10s)
-      --max-inflight N    tool calls run at once (default 8); as many again
-                          wait for a slot, and more are refused as busy
+`
 
+const usageTail = `
 exit status: 0 the client hung up or a signal ended the server, 2 usage
 error, 3 --keys could not be read, the server could not listen or its
 connection failed.
 `
 
+// usage is the text of --help.
+func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
+
+// newFlagSet declares the command's flags, to be parsed into o.
+func newFlagSet(o *options) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&o.listen, "--listen ADDR", "", "serve HTTP on ADDR instead of stdio; a bare :PORT\n"+
+		"listens on 127.0.0.1 (loopback)")
+	fs.Bool(&o.allowRemote, "--allow-remote", "let --listen take a non-loopback address: the server\n"+
+		"has no authentication, so only behind one that does")
+	fs.Bool(&o.AllowPrivate, "--allow-private", "let fetch_card connect to loopback, private and\n"+
+		"link-local addresses (refused by default)")
+	fs.String(&o.keys, "--keys FILE", "", "the JWK Set verify_signatures trusts when a call\n"+
+		"passes none")
+	o.maxRecord, o.maxMessage = DefaultMaxRecord, DefaultMaxMessage
+	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card judged, e.g. 2MiB; a larger one gets\n"+
+		"the input.too-large verdict")
+	fs.Var(&o.maxMessage, "--max-message SIZE", "largest JSON-RPC message read; a larger one ends a\n"+
+		"stdio session and gets 413 over HTTP")
+	fs.Duration(&o.Timeout, "--timeout D", DefaultTimeout, "time limit of a tool call, fetches included")
+	fs.Int(&o.MaxInflight, "--max-inflight N", DefaultMaxInflight, "tool calls run at once; as many again wait for\n"+
+		"a slot, and more are refused as busy")
+	return &fs
+}
+
 type options struct {
 	Config
-	listen      string
-	allowRemote bool
-	keys        string
+	listen                string
+	allowRemote           bool
+	keys                  string
+	maxRecord, maxMessage cmdflag.Size
 }
 
 // Run is `cardscan mcp ARGS`: it serves one session on stdin and stdout
 // until the client closes it, or HTTP until SIGTERM or SIGINT.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	con := console.New(stderr)
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usageText)
-			return exitOK
+			fmt.Fprint(stdout, usage())
+			return console.ExitOK
 		}
-		fmt.Fprintf(stderr, "cardscan: error: %s\ncardscan: hint: run 'cardscan mcp --help' for usage\n", err)
-		return exitUsage
+		return con.UsageError("cardscan mcp", err)
 	}
 	if o.keys != "" {
 		if o.Keys, err = readKeySet(o.keys); err != nil {
-			fmt.Fprintf(stderr, "cardscan: error: --keys %s: %s\n", o.keys, err)
-			return exitIO
+			con.Errorf("--keys %s: %s", o.keys, err)
+			return console.ExitIO
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -108,43 +117,29 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.listen == "" {
 		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: int(o.MaxMessage)}
 		if err := server.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
-			fmt.Fprintf(stderr, "cardscan: error: mcp session: %v\n", err)
-			return exitIO
+			con.Errorf("mcp session: %v", err)
+			return console.ExitIO
 		}
-		return exitOK
+		return console.ExitOK
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitIO
+		con.Errorf("%v", err)
+		return console.ExitIO
 	}
-	return serveHTTP(ctx, server, &o.Config, ln, stderr)
+	return serveHTTP(ctx, server, &o.Config, ln, con, stderr)
 }
 
 func parseArgs(args []string) (*options, error) {
 	o := &options{}
-	fs := flag.NewFlagSet("cardscan mcp", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	fs.StringVar(&o.listen, "listen", "", "")
-	fs.BoolVar(&o.allowRemote, "allow-remote", false, "")
-	fs.BoolVar(&o.AllowPrivate, "allow-private", false, "")
-	fs.StringVar(&o.keys, "keys", "", "")
-	maxRecord, maxMessage := cmdflag.Size(DefaultMaxRecord), cmdflag.Size(DefaultMaxMessage)
-	fs.Var(&maxRecord, "max-record", "")
-	fs.Var(&maxMessage, "max-message", "")
-	fs.DurationVar(&o.Timeout, "timeout", DefaultTimeout, "")
-	fs.IntVar(&o.MaxInflight, "max-inflight", DefaultMaxInflight, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
-		return nil, errors.New(cmdflag.ParseError(err))
+	operands, err := newFlagSet(o).Parse(args)
+	if err != nil {
+		return nil, err
 	}
-	o.MaxRecord, o.MaxMessage = int64(maxRecord), int64(maxMessage)
+	o.MaxRecord, o.MaxMessage = int64(o.maxRecord), int64(o.maxMessage)
 	switch {
-	case fs.NArg() > 0:
-		return nil, fmt.Errorf("mcp takes no arguments, got %q", fs.Arg(0))
+	case len(operands) > 0:
+		return nil, fmt.Errorf("mcp takes no arguments, got %q", operands[0])
 	case o.MaxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
 	case o.MaxMessage < 1<<10 || o.MaxMessage > 1<<30:
@@ -153,8 +148,7 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.Timeout)
 	case o.MaxInflight < 1 || o.MaxInflight > 1024:
 		return nil, fmt.Errorf("--max-inflight %d: want 1 to 1024", o.MaxInflight)
-	}
-	if o.allowRemote && o.listen == "" {
+	case o.allowRemote && o.listen == "":
 		return nil, errors.New("--allow-remote needs --listen")
 	}
 	if o.listen != "" {
@@ -193,7 +187,7 @@ func listenAddr(addr string, allowRemote bool) (string, error) {
 // The handler is stateless: every request stands alone, so a client
 // cannot make the server keep sessions, and JSON answers, not event
 // streams, so that no request outlives its tool call.
-func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.Listener, stderr io.Writer) int {
+func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.Listener, con *console.Console, stderr io.Writer) int {
 	srv := &http.Server{
 		Handler:           NewHTTPHandler(server, cfg),
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -203,13 +197,13 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          log.New(stderr, "cardscan: http: ", 0),
 	}
-	fmt.Fprintf(stderr, "cardscan: MCP over streamable HTTP at http://%s%s\n", ln.Addr(), Endpoint)
+	con.Printf("MCP over streamable HTTP at http://%s%s", ln.Addr(), Endpoint)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
 	case err := <-served:
-		fmt.Fprintf(stderr, "cardscan: error: %v\n", err)
-		return exitIO
+		con.Errorf("%v", err)
+		return console.ExitIO
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
@@ -218,7 +212,7 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 		srv.Close()
 	}
 	<-served
-	return exitOK
+	return console.ExitOK
 }
 
 // NewHTTPHandler serves server over the streamable HTTP transport at

@@ -159,3 +159,9 @@ func TestListenAddr(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpNamesEveryFlag(t *testing.T) {
+	for _, f := range newFlagSet(&options{}).Missing(usage()) {
+		t.Errorf("mcp --help does not document %v", f)
+	}
+}

@@ -538,7 +538,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--timeout", "0s"}, "want a positive duration"},
 		{[]string{"--max-message", "12"}, "want 1KiB to 1GiB"},
 		{[]string{"--max-record", "0"}, "--max-record must be at least 1 byte"},
-		{[]string{"--nope"}, "unknown flag -nope"},
+		{[]string{"--nope"}, "unknown flag --nope"},
 		{[]string{"extra"}, `mcp takes no arguments, got "extra"`},
 	} {
 		var out, errOut bytes.Buffer

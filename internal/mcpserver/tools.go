@@ -220,7 +220,7 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 	v := pool.Get()
 	defer pool.Put(v)
 	if int64(len(card)) > t.cfg.MaxRecord {
-		vd = report.Verdict{Input: cardInput, Line: line, Offset: offset, Findings: tooLarge[:]}
+		vd = report.TooLarge(cardInput, line, offset)
 		if a.Profile != "" && a.Profile != "auto" {
 			vd.Profile = a.Profile
 		}
@@ -259,8 +259,6 @@ func textOrValue(name string, arg json.RawMessage) ([]byte, error) {
 	}
 	return []byte(text), nil
 }
-
-var tooLarge = [1]fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}
 
 // verdictText is the short rendering of a verdict: a line with the outcome,
 // then the CLI's text line for each finding.
