@@ -487,6 +487,36 @@ func TestHTTP(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("oversized message: status %d, want 413", resp.StatusCode)
 	}
+
+	// A page in a browser cannot reach the server: not by a name that
+	// resolves to loopback (DNS rebinding), nor by a cross-origin request.
+	small := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_rules","arguments":{}}}`
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		want   int
+	}{
+		{"same origin", nil, http.StatusOK},
+		{"another host", map[string]string{"Host": "attacker.example"}, http.StatusForbidden},
+		{"cross-origin", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://attacker.example"}, http.StatusForbidden},
+	} {
+		req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, strings.NewReader(small))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		for k, v := range tc.header {
+			req.Header.Set(k, v)
+		}
+		req.Host = req.Header.Get("Host")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.name, resp.StatusCode, tc.want)
+		}
+	}
 }
 
 // TestStdio runs the command on pipes: a session of calls, then a message
