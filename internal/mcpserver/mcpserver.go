@@ -4,17 +4,17 @@
 //
 // Its tools are
 //
-//	validate_card  a card (a JSON value, or a string holding its text) → the
-//	               verdict as a `cardscan --format jsonl` record
-//	fetch_card     a URL → discovery as `cardscan fetch`, and the record of
-//	               `cardscan fetch --format cards`
-//	list_rules     every rule, from fastvalidate's rule table
-//	explain_rule   one rule
+//	validate_card      a card (a JSON value, or a string holding its text)
+//	                   → the verdict as a `cardscan --format jsonl` record
+//	fetch_card         a URL → discovery as `cardscan fetch`, and the record
+//	                   of `cardscan fetch --format cards`
+//	list_rules         every rule, from fastvalidate's rule table
+//	explain_rule       one rule
 //	verify_signatures  a card's signatures against the caller's keys or the
-//	               server's (--keys), never the card's
+//	                   server's (--keys), never the card's
 //
 // Each returns its result as structured content, whose JSON Schema is
-// derived from the Go types below, and as a short text. A verdict is
+// derived from the Go types in tools.go, and as a short text. A verdict is
 // produced by internal/report's encoder, the CLI's own, and passed on as
 // those bytes, so that it cannot drift from the CLI's record.
 //

@@ -332,6 +332,15 @@ func TestFetchCardAsFetch(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := connect(t, mcpserver.Config{AllowPrivate: true})
+	// The tool does not tell the model of a refusal the operator lifted.
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tool.Name == "fetch_card" && strings.Contains(tool.Description, "refused") {
+			t.Errorf("fetch_card under --allow-private: %q", tool.Description)
+		}
+	}
 	res := call(t, cs, "fetch_card", map[string]any{"url": srv.URL})
 	if got := structured(t, res); !reflect.DeepEqual(got, want) {
 		t.Errorf("fetch_card:\n got %v\nwant %v", got, want)

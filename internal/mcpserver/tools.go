@@ -111,7 +111,7 @@ func (t *tools) register(s *mcp.Server) {
 		Description: "Discovers the agent card of a URL as `cardscan fetch` does (/.well-known/agentcard, then " +
 			"/.well-known/agent-card.json, then /.well-known/agent.json; a URL naming a card is fetched as it is), " +
 			"judges it with how it was served (Content-Type, Cache-Control, endpoint schemes), and returns the verdict " +
-			"with the card. Private and loopback addresses are refused.",
+			"with the card." + privateNote(t.cfg.AllowPrivate),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(true)},
 	}, outSchema[fetchOut](), t.fetchCard)
 	addTool(s, &mcp.Tool{
@@ -127,6 +127,15 @@ func (t *tools) register(s *mcp.Server) {
 		Annotations: readOnly,
 	}, outSchema[ruleOut](), t.explainRule)
 	t.registerSignatures(s)
+}
+
+// privateNote tells a model that fetch_card will not reach private
+// addresses, unless the operator allowed them.
+func privateNote(allowed bool) string {
+	if allowed {
+		return ""
+	}
+	return " Private and loopback addresses are refused."
 }
 
 // addTool adds a tool whose arguments are decoded by decodeArgs into an In
