@@ -206,7 +206,13 @@ func (c Code) Severity() Severity {
 // Rules returns every rule, ordered by code, for documentation and
 // --list-rules.
 func Rules() []Rule {
-	var out []Rule
+	n := 0
+	for i := range ruleTable {
+		if ruleTable[i].ID != "" {
+			n++
+		}
+	}
+	out := make([]Rule, 0, n)
 	for _, r := range ruleTable {
 		if r.ID != "" {
 			out = append(out, r)
