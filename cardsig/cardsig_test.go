@@ -503,3 +503,30 @@ func TestSign_Insertion(t *testing.T) {
 		t.Error("signed with a public key")
 	}
 }
+
+// A card with more signatures than MaxSignatures has only the first ones
+// checked: a signature past the bound does not verify, even a good one.
+func TestVerify_SignatureBound(t *testing.T) {
+	keys := testKeys(t)
+	v := newVerifier(t, keys)
+	card := []byte(testCard)
+	for range MaxSignatures {
+		card = sign(t, string(card), testKey{alg: "EdDSA", priv: withKID(keys[0].priv, "other")}, SignOptions{})
+	}
+	card = sign(t, string(card), keys[0], SignOptions{})
+	res, err := v.Verify(card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.Signatures[len(res.Signatures)-1]
+	if len(res.Signatures) != MaxSignatures+1 || res.Verified() || last.Status != Invalid || !strings.Contains(last.Reason, "not checked") {
+		t.Errorf("%d signatures, verified %v, last %+v", len(res.Signatures), res.Verified(), last)
+	}
+	for _, s := range res.Signatures[:MaxSignatures] {
+		if s.Status != KeyUnknown {
+			t.Errorf("signature %d: %+v, want key-unknown", s.Index, s)
+		}
+	}
+}
+
+func withKID(k jose.JSONWebKey, kid string) jose.JSONWebKey { k.KeyID = kid; return k }

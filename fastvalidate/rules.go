@@ -29,7 +29,8 @@ func (s Severity) String() string {
 // Rules shared by every profile, and those of the agentcard profile. Other
 // profiles number their rules in ranges of their own, so that adding one
 // never renumbers another: agentcard-schema from 40 (below), a2a from 100
-// (a2a.go), ma2d from 200 (ma2d.go) and the fetch checks from 250 (below).
+// (a2a.go), ma2d from 200 (ma2d.go), the fetch checks from 250 and signature
+// verification from 270 (below).
 const (
 	codeInvalid Code = iota
 
@@ -89,6 +90,17 @@ const (
 	CodeHTTPContentType Code = 250 + iota
 	CodeHTTPCacheControl
 	CodeHTTPEndpointScheme
+)
+
+// Rules of A2A signature verification (A2A 1.0 section 8.4), which needs
+// the keys a verifier trusts: no profile reports them; the cardscan command
+// does when given keys (package cardsig verifies). The path of each is the
+// signatures[] entry it judges.
+const (
+	CodeA2ASignatureInvalid Code = 270 + iota
+	CodeA2ASignatureKeyUnknown
+	CodeA2ASignatureAlg
+	CodeA2ASignatureMissing
 )
 
 // maxCode bounds the rule table; profile files take ranges below it.
@@ -154,6 +166,11 @@ func init() {
 		Rule{CodeHTTPCacheControl, "http.cache-control", SeverityWarning, "fetch", "card served without a Cache-Control header (section 4 recommends max-age=3600)"},
 		Rule{CodeHTTPEndpointScheme, "http.endpoint-scheme", SeverityError, "fetch", "an http(s) endpoint's scheme differs from the scheme the card was fetched over (section 8.5)"},
 
+		Rule{CodeA2ASignatureInvalid, "a2a.signature-invalid", SeverityError, "signatures", "a signature does not verify with the trusted key its kid names (the card or its header changed, or is not I-JSON); a warning beside a signature that verifies"},
+		Rule{CodeA2ASignatureKeyUnknown, "a2a.signature-key-unknown", SeverityWarning, "signatures", "no trusted key has the signature's kid, nor a trusted jku; an error under --signatures require unless another signature verifies"},
+		Rule{CodeA2ASignatureAlg, "a2a.signature-alg", SeverityError, "signatures", "the signature's alg is not accepted, or does not fit the key (type, curve, size, the JWK's alg, use or key_ops); a warning beside a signature that verifies"},
+		Rule{CodeA2ASignatureMissing, "a2a.signature-missing", SeverityError, "signatures", "under --signatures require: no signature of the card verifies with a trusted key"},
+
 		Rule{CodeSchemaType, "schema.type", SeverityError, schemaOnly, "type keyword failed"},
 		Rule{CodeSchemaRequired, "schema.required", SeverityError, schemaOnly, "required keyword failed: a property is missing"},
 		Rule{CodeSchemaAdditionalProperties, "schema.additionalProperties", SeverityError, schemaOnly, "additionalProperties: false failed: a property the schema does not define"},
@@ -189,7 +206,13 @@ func (c Code) Severity() Severity {
 // Rules returns every rule, ordered by code, for documentation and
 // --list-rules.
 func Rules() []Rule {
-	var out []Rule
+	n := 0
+	for i := range ruleTable {
+		if ruleTable[i].ID != "" {
+			n++
+		}
+	}
+	out := make([]Rule, 0, n)
 	for _, r := range ruleTable {
 		if r.ID != "" {
 			out = append(out, r)

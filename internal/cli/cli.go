@@ -92,6 +92,11 @@ type options struct {
 	listRules  bool
 	version    bool
 	paths      []string
+
+	keys       repeated
+	trustJKU   repeated
+	signatures string
+	canonical  string
 }
 
 // usageHead and usageTail frame the flags' help, which the flag
@@ -146,6 +151,15 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged, e.g. 16MiB")
 	o.chunkSize = pipeline.DefaultChunkSize
 	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
+	fs.Var(&o.keys, "--keys FILE", "trusted public keys, a JWK Set (repeatable): verify\n"+
+		"the A2A signatures of the cards that carry them")
+	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
+		"prefix (repeatable)")
+	fs.String(&o.signatures, "--signatures MODE", "check", "off, check or require (default check: verify when\n"+
+		"keys are given; require: a card fails unless a\n"+
+		"trusted key verifies one of its signatures)").HideDefault()
+	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
+		"cover (see docs/signatures.md)")
 	fs.Bool(&o.listRules, "--list-rules", "print the rules and exit")
 	fs.Bool(&o.version, "--version", "print the version and exit")
 	return &fs
@@ -196,6 +210,15 @@ func parseFlags(args []string) (*options, error) {
 	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
 		return nil, usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
 	}
+	if !slices.Contains([]string{"off", "check", "require"}, o.signatures) {
+		return nil, usagef("--signatures %q: want off, check or require", o.signatures)
+	}
+	if !slices.Contains([]string{"as-is", "drop-empty"}, o.canonical) {
+		return nil, usagef("--canonical %q: want as-is or drop-empty", o.canonical)
+	}
+	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 {
+		return nil, usagef("--signatures require needs trusted keys: --keys or --trust-jku")
+	}
 	if o.validOut != "" && o.validOut == o.invalidOut {
 		return nil, usagef("--valid-out and --invalid-out name the same file %q", o.validOut)
 	}
@@ -205,6 +228,11 @@ func parseFlags(args []string) (*options, error) {
 func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {
 	start := time.Now()
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
+		con.Errorf("%s", err)
+		return console.ExitUsage
+	}
+	sigs, err := signatureConfig(o)
+	if err != nil {
 		con.Errorf("%s", err)
 		return console.ExitUsage
 	}
@@ -223,6 +251,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		Stdin:      stdin,
 		Progress:   new(pipeline.Progress),
 		Diagnose:   func(msg string) { con.Errorf("%s", msg) },
+		Signatures: sigs,
 	}
 	switch {
 	case o.quiet:
@@ -297,6 +326,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		Seconds:           time.Since(start).Seconds(),
 		StoppedEarly:      st.Stopped,
 		Shards:            1,
+	}
+	if sigs != nil {
+		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings}
 	}
 	for name, n := range st.Profiles {
 		if name == "" {

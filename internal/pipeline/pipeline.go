@@ -73,6 +73,10 @@ type Config struct {
 
 	// Options are passed to every fastvalidate.New.
 	Options []fastvalidate.Option
+
+	// Signatures, when not nil, has the workers verify the signatures of
+	// the cards that carry them.
+	Signatures *Signatures
 }
 
 // Progress holds counters that another goroutine may read during a Run.
@@ -104,6 +108,10 @@ type Stats struct {
 	BytesDecompressed int64
 	// Stopped is set when MaxInvalid ended the run early.
 	Stopped bool
+
+	// With Config.Signatures: the cards carrying signatures, those a
+	// trusted key signed, and the findings of the signature rules.
+	Signed, Verified, SignatureFindings int64
 }
 
 // OutputError wraps a failure to write verdicts or records; the run stops
@@ -251,6 +259,9 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 	st.Invalid += s.invalid
 	st.Errors += s.errors
 	st.Warnings += s.warnings
+	st.Signed += s.signed
+	st.Verified += s.verified
+	st.SignatureFindings += s.signatureFindings
 	if s.anyFindings {
 		for code, n := range s.rules {
 			if n != 0 {

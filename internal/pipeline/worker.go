@@ -53,6 +53,10 @@ type chunkStats struct {
 	anyFindings             bool
 	rules                   []int64 // by fastvalidate.Code
 	profiles                []profileCount
+
+	// Signature verification: cards carrying signatures, cards a trusted
+	// key signed, and the findings of the signature rules.
+	signed, verified, signatureFindings int64
 }
 
 type profileCount struct {
@@ -62,6 +66,7 @@ type profileCount struct {
 
 func (s *chunkStats) reset(ruleSlots int) {
 	s.records, s.valid, s.invalid, s.errors, s.warnings = 0, 0, 0, 0, 0
+	s.signed, s.verified, s.signatureFindings = 0, 0, 0
 	if s.anyFindings || len(s.rules) != ruleSlots {
 		if cap(s.rules) < ruleSlots {
 			s.rules = make([]int64, ruleSlots)
@@ -97,6 +102,8 @@ type worker struct {
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
 	syntax      [1]fastvalidate.Finding
+	// sig is nil unless the run verifies signatures.
+	sig *signatureJudge
 }
 
 func newWorker(cfg *Config, ruleSlots int) *worker {
@@ -107,6 +114,9 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		autoProfile: cfg.Profile == "auto",
 	}
 	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
+	if cfg.Signatures != nil {
+		w.sig = &signatureJudge{cfg: cfg.Signatures}
+	}
 	return w
 }
 
@@ -204,7 +214,11 @@ var nl = []byte{'\n'}
 func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	res := w.v.Validate(rec)
 	vd := report.FromResult(c.input, line, offset, res)
-	w.account(c, &vd, raw, res.Errors(), res.Warnings())
+	errs, warns := res.Errors(), res.Warnings()
+	if w.sig != nil {
+		w.sig.judge(&c.st, &vd, rec, &errs, &warns)
+	}
+	w.account(c, &vd, raw, errs, warns)
 }
 
 // judgeBroken judges bytes the splitter found to be no complete value. The

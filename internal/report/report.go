@@ -31,6 +31,9 @@ type Verdict struct {
 	// Unlisted counts the findings past the cap of a Result, which
 	// Findings does not hold; see fastvalidate.Result.Unlisted.
 	Unlisted []fastvalidate.RuleCount
+	// SignedBy lists the kids of the card's signatures that verified with
+	// a trusted key, when signatures were verified.
+	SignedBy []string
 }
 
 // CountRules calls add once per rule and severity among the verdict's
@@ -95,7 +98,7 @@ func (e *Encoder) AppendJSONL(dst []byte, v *Verdict) []byte {
 // AppendJSONMembers appends the members of v's JSON record, without the
 // braces, for records that carry more members around them: input, line,
 // offset, valid, profile, then the findings as AppendFindingArrays writes
-// them.
+// them, then signed_by (an array of kids) when v.SignedBy is not empty.
 func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	dst = append(dst, `"input":`...)
 	dst = AppendJSONString(dst, v.Input)
@@ -108,7 +111,18 @@ func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	dst = append(dst, `,"profile":`...)
 	dst = AppendJSONString(dst, v.Profile)
 	dst = append(dst, ',')
-	return e.AppendFindingArrays(dst, v.Findings)
+	dst = e.AppendFindingArrays(dst, v.Findings)
+	if len(v.SignedBy) > 0 {
+		dst = append(dst, `,"signed_by":[`...)
+		for i, kid := range v.SignedBy {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSONString(dst, kid)
+		}
+		dst = append(dst, ']')
+	}
+	return dst
 }
 
 // AppendFindingArrays appends the members "errors" and "warnings": arrays,
@@ -200,11 +214,20 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 }
 
 // AppendTextOK appends the line that --all prints for a valid card:
-// INPUT:LINE: ok: PROFILE.
+// INPUT:LINE: ok: PROFILE, and ", signed by KID, KID" when trusted keys
+// verified its signatures.
 func (e *Encoder) AppendTextOK(dst []byte, v *Verdict, style Style) []byte {
 	dst = e.appendTextPrefix(dst, v, style)
 	dst = append(dst, "ok: "...)
 	dst = appendTextSafe(dst, v.Profile)
+	for i, kid := range v.SignedBy {
+		if i == 0 {
+			dst = append(dst, ", signed by "...)
+		} else {
+			dst = append(dst, ", "...)
+		}
+		dst = appendTextSafe(dst, kid)
+	}
 	return append(dst, '\n')
 }
 

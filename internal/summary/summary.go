@@ -40,6 +40,16 @@ type Summary struct {
 	StoppedEarly bool `json:"stopped_early"`
 	// Shards is the number of runs summed up: 1 for one run.
 	Shards int64 `json:"shards"`
+	// Signatures counts what signature verification saw; absent when no
+	// run verified signatures (no keys, or --signatures off).
+	Signatures *Signatures `json:"signatures,omitempty"`
+}
+
+// Signatures counts the outcome of signature verification.
+type Signatures struct {
+	Signed   int64 `json:"signed"`   // cards carrying signatures
+	Verified int64 `json:"verified"` // cards a trusted key signed
+	Findings int64 `json:"findings"` // findings of the a2a.signature-* verification rules
 }
 
 // api sorts map keys, so that summaries diff cleanly.
@@ -94,6 +104,14 @@ func (s *Summary) Add(o *Summary) {
 	s.Seconds += o.Seconds
 	s.StoppedEarly = s.StoppedEarly || o.StoppedEarly
 	s.Shards += max(o.Shards, 1)
+	if o.Signatures != nil {
+		if s.Signatures == nil {
+			s.Signatures = new(Signatures)
+		}
+		s.Signatures.Signed += o.Signatures.Signed
+		s.Signatures.Verified += o.Signatures.Verified
+		s.Signatures.Findings += o.Signatures.Findings
+	}
 	s.Finish()
 }
 
@@ -132,6 +150,9 @@ func Unmarshal(b []byte) (*Summary, error) {
 	if s.Records != s.Valid+s.Invalid || s.Records < 0 || s.Valid < 0 || s.Invalid < 0 {
 		return nil, fmt.Errorf("records (%d) is not valid (%d) + invalid (%d)", s.Records, s.Valid, s.Invalid)
 	}
+	if g := s.Signatures; g != nil && (g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records) {
+		return nil, fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
+	}
 	return &s, nil
 }
 
@@ -142,6 +163,9 @@ func (s *Summary) Human() string {
 	fmt.Fprintf(&b, "%d records: %d valid, %d invalid", s.Records, s.Valid, s.Invalid)
 	if s.Warnings > 0 {
 		fmt.Fprintf(&b, ", %d warnings", s.Warnings)
+	}
+	if g := s.Signatures; g != nil {
+		fmt.Fprintf(&b, "; %d of %d signed cards verified", g.Verified, g.Signed)
 	}
 	fmt.Fprintf(&b, "; %.1f MB in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
 	if f := s.framingText(); f != "" {

@@ -72,3 +72,31 @@ func TestHuman(t *testing.T) {
 		t.Errorf("%q spans lines", h)
 	}
 }
+
+func TestSignatures(t *testing.T) {
+	var total Summary
+	a, b := sample(), sample()
+	total.Add(a)
+	if total.Signatures != nil || strings.Contains(total.Human(), "signed") {
+		t.Errorf("runs that verified nothing gained signature counts: %+v %q", total.Signatures, total.Human())
+	}
+	b.Signatures = &Signatures{Signed: 4, Verified: 3, Findings: 2}
+	total.Add(b)
+	total.Add(b)
+	if want := (Signatures{Signed: 8, Verified: 6, Findings: 4}); total.Signatures == nil || *total.Signatures != want {
+		t.Errorf("sum %+v, want %+v", total.Signatures, want)
+	}
+	if h := total.Human(); !strings.Contains(h, "; 6 of 8 signed cards verified;") {
+		t.Errorf("%q does not count the signed cards", h)
+	}
+	out, err := total.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Unmarshal(out); err != nil || *got.Signatures != *total.Signatures {
+		t.Errorf("round trip: %+v, %v", got, err)
+	}
+	if out, _ := a.Marshal(); strings.Contains(string(out), "signatures") {
+		t.Errorf("a run that verified nothing writes signatures:\n%s", out)
+	}
+}

@@ -1,0 +1,164 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+)
+
+// Signatures says how a Run verifies the signatures of A2A cards (A2A 1.0
+// section 8.4).
+type Signatures struct {
+	// Verifier checks them. One Verifier serves every worker: it is safe
+	// for concurrent use, and sharing it means a trusted jku is fetched
+	// once per run, not once per worker.
+	Verifier *cardsig.Verifier
+	// Require makes a card that no trusted key signed invalid
+	// (a2a.signature-missing), and an unknown kid an error rather than a
+	// warning.
+	Require bool
+}
+
+// maxListed is fastvalidate's cap on the findings a Result lists; the
+// signature findings a verdict gains are held to it as well, and counted
+// past it as the Result counts its own.
+const maxListed = 100
+
+// signatureJudge adds the outcome of signature verification to verdicts.
+// Each worker has its own, for its scratch buffers.
+type signatureJudge struct {
+	cfg      *Signatures
+	extra    []fastvalidate.Finding
+	findings []fastvalidate.Finding
+	unlisted []fastvalidate.RuleCount
+}
+
+// judge verifies rec's signatures, when it may have any, and adds the
+// findings to vd, its counts to errs and warns, and its outcome to s. It
+// runs only when keys are configured.
+func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, errs, warns *int) {
+	j.extra = j.extra[:0]
+	var res *cardsig.Result
+	signed := false
+	// A card that holds neither the name nor an escape that could spell it
+	// has no signatures member: it skips the canonical form and JSON
+	// decoding that Verify starts with.
+	if bytes.Contains(rec, []byte("signatures")) || bytes.Contains(rec, []byte(`\u`)) {
+		card := embedded(rec)
+		r, err := j.cfg.Verifier.Verify(card)
+		switch {
+		case err == nil:
+			res, signed = r, len(r.Signatures) > 0
+		case hasSignatures(card):
+			// Duplicate names, a lone surrogate, a number beyond float64:
+			// two readers may see different cards, so nothing in it can
+			// verify.
+			signed = true
+			j.add(fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError, "/signatures",
+				"no signature can verify: "+strings.TrimPrefix(err.Error(), "cardsig: "))
+		}
+	}
+	verified := res != nil && res.Verified()
+	if res != nil {
+		for _, sig := range res.Signatures {
+			code, sev := fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError
+			switch sig.Status {
+			case cardsig.Verified:
+				continue
+			case cardsig.KeyUnknown:
+				code = fastvalidate.CodeA2ASignatureKeyUnknown
+				if !j.cfg.Require {
+					sev = fastvalidate.SeverityWarning
+				}
+			case cardsig.AlgRejected:
+				code = fastvalidate.CodeA2ASignatureAlg
+			}
+			// One good signature makes the card verified; the others are
+			// still said, but may not veto it: anyone can append an entry
+			// to any card (docs/signatures.md).
+			if verified {
+				sev = fastvalidate.SeverityWarning
+			}
+			j.add(code, sev, "/signatures/"+strconv.Itoa(sig.Index), sig.Reason)
+		}
+		vd.SignedBy = res.SignedBy
+	}
+	if j.cfg.Require && !verified {
+		path, msg := "", "the card is not signed"
+		if signed {
+			path, msg = "/signatures", "no signature verifies with a trusted key"
+		}
+		j.add(fastvalidate.CodeA2ASignatureMissing, fastvalidate.SeverityError, path, msg)
+	}
+
+	if signed {
+		s.signed++
+	}
+	if verified {
+		s.verified++
+	}
+	if len(j.extra) == 0 {
+		return
+	}
+	s.signatureFindings += int64(len(j.extra))
+	j.findings = append(j.findings[:0], vd.Findings...)
+	j.unlisted = append(j.unlisted[:0], vd.Unlisted...)
+	for _, f := range j.extra {
+		if f.Severity == fastvalidate.SeverityError {
+			*errs++
+			vd.Valid = false
+		} else {
+			*warns++
+		}
+		if len(j.findings) < maxListed {
+			j.findings = append(j.findings, f)
+		} else {
+			j.countUnlisted(f)
+		}
+	}
+	vd.Findings, vd.Unlisted = j.findings, j.unlisted
+}
+
+func (j *signatureJudge) add(code fastvalidate.Code, sev fastvalidate.Severity, path, msg string) {
+	j.extra = append(j.extra, fastvalidate.NewFinding(code, sev, path, msg))
+}
+
+func (j *signatureJudge) countUnlisted(f fastvalidate.Finding) {
+	for i := range j.unlisted {
+		if u := &j.unlisted[i]; u.Code == f.Code && u.Severity == f.Severity {
+			u.Count++
+			return
+		}
+	}
+	j.unlisted = append(j.unlisted, fastvalidate.RuleCount{Code: f.Code, Severity: f.Severity, Count: 1})
+}
+
+// embedded returns the card a record holds as a JSON string (a form the
+// validator accepts), or the record itself.
+func embedded(rec []byte) []byte {
+	t := bytes.TrimLeft(rec, " \t\r\n")
+	if len(t) == 0 || t[0] != '"' {
+		return rec
+	}
+	var inner string
+	if json.Unmarshal(t, &inner) != nil {
+		return rec
+	}
+	return []byte(inner)
+}
+
+// hasSignatures reports whether card, which has no canonical form, still
+// reads as an object with a top-level signatures member.
+func hasSignatures(card []byte) bool {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(card, &top) != nil {
+		return false
+	}
+	_, ok := top["signatures"]
+	return ok
+}

@@ -1,0 +1,71 @@
+package pipeline
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/cardscan/cardscan/cardsig"
+)
+
+// TestWorkerWithKeysDoesNotAllocateForUnsignedCards: with keys configured,
+// a card that cannot carry signatures costs no more allocations than
+// without.
+func TestWorkerWithKeysDoesNotAllocateForUnsignedCards(t *testing.T) {
+	v, err := cardsig.NewVerifier(new(cardsig.KeySet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := &Config{Profile: "agentcard", MaxRecord: DefaultMaxRecord, Format: FormatJSONL, All: true, ValidOut: io.Discard, InvalidOut: io.Discard,
+		Signatures: &Signatures{Verifier: v}}
+	w := newWorker(cfg, 512)
+	c := &chunk{kind: kindLines, input: "in", line: 1, buf: []byte(strings.Repeat(card+"\n", 100))}
+	w.process(c, 0)
+	if c.st.valid != 100 || c.st.signed != 0 {
+		t.Fatalf("%d valid, %d signed cards; want 100 and 0", c.st.valid, c.st.signed)
+	}
+	if n := testing.AllocsPerRun(50, func() { w.process(c, 0) }); n != 0 {
+		t.Errorf("a chunk of 100 unsigned cards costs %v allocations with keys configured", n)
+	}
+}
+
+// A card with more findings than a verdict lists still lists no more, and
+// counts its signature findings past the cap.
+func TestSignatureFindingsPastTheListCap(t *testing.T) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad Id","description":"d"},`, 150), ",")
+	bad := strings.Replace(card, `{"id":"a","description":"d"}`, caps, 1)
+	signed, err := cardsig.Sign([]byte(bad), jose.JSONWebKey{Key: priv, KeyID: "stranger"}, cardsig.SignOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := cardsig.NewVerifier(new(cardsig.KeySet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	st, err := Run(Config{Profile: "agentcard", Format: FormatJSONL, Findings: &out, Stdin: strings.NewReader(string(signed) + "\n"),
+		Signatures: &Signatures{Verifier: v, Require: true}}, []Input{{Name: "in"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vd struct{ Errors, Warnings []json.RawMessage }
+	if err := json.Unmarshal([]byte(out.String()), &vd); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(vd.Errors) + len(vd.Warnings); n != maxListed {
+		t.Errorf("%d findings listed, want %d", n, maxListed)
+	}
+	if st.Rules["a2a.signature-key-unknown"] != 1 || st.Rules["a2a.signature-missing"] != 1 || st.Rules["capability.id"] != 150 ||
+		st.Errors != 152 || st.Signed != 1 || st.Verified != 0 || st.SignatureFindings != 2 {
+		t.Errorf("stats %+v", st)
+	}
+}
