@@ -219,9 +219,6 @@ func parseFlags(args []string) (*options, error) {
 	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 {
 		return nil, usagef("--signatures require needs trusted keys: --keys or --trust-jku")
 	}
-	if o.validOut != "" && o.validOut == o.invalidOut {
-		return nil, usagef("--valid-out and --invalid-out name the same file %q", o.validOut)
-	}
 	return o, nil
 }
 
@@ -238,6 +235,11 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	framing, _ := pipeline.ParseFraming(o.input)
 	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con)
+	inputs, err = checkOutputs(o, inputs, stdin, con)
+	if err != nil {
+		con.Errorf("%s", err)
+		return console.ExitUsage
+	}
 
 	cfg := pipeline.Config{
 		Profile:    o.profile,
