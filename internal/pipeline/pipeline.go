@@ -77,6 +77,12 @@ type Config struct {
 	// Signatures, when not nil, has the workers verify the signatures of
 	// the cards that carry them.
 	Signatures *Signatures
+
+	// Interrupt, when closed, ends the run early: no more input is read,
+	// the records already read are judged and written (or, if the writer
+	// is waiting for input, dropped, so that outputs hold whole records
+	// only), and Run returns with Stats.Interrupted set.
+	Interrupt <-chan struct{}
 }
 
 // Progress holds counters that another goroutine may read during a Run.
@@ -108,6 +114,8 @@ type Stats struct {
 	BytesDecompressed int64
 	// Stopped is set when MaxInvalid ended the run early.
 	Stopped bool
+	// Interrupted is set when Config.Interrupt ended the run early.
+	Interrupted bool
 
 	// With Config.Signatures: the cards carrying signatures, those a
 	// trusted key signed, and the findings of the signature rules.
@@ -165,6 +173,7 @@ type pipeline struct {
 	framed            [FramingJSON + 1]atomic.Int64
 
 	ruleSlots int
+	limiter   *worker // re-judges the piece in which MaxInvalid is reached
 }
 
 func newPipeline(cfg *Config) *pipeline {
@@ -181,7 +190,7 @@ func newPipeline(cfg *Config) *pipeline {
 		p.ruleSlots = max(p.ruleSlots, int(r.Code)+1)
 	}
 	for range inFlight {
-		p.free <- &chunk{done: make(chan struct{}, 1)}
+		p.free <- &chunk{done: make(chan struct{}, 1), resume: make(chan struct{}, 1)}
 	}
 	return p
 }
@@ -193,7 +202,12 @@ func (p *pipeline) run(inputs []Input) (Stats, error) {
 	}
 	st := Stats{Inputs: int64(len(inputs)), Rules: map[string]int64{}, Profiles: map[string]int64{}}
 	err := p.write(&st)
-	if err != nil || st.Stopped {
+	select {
+	case <-p.cfg.Interrupt:
+		st.Interrupted = true
+	default:
+	}
+	if err != nil || st.Stopped || st.Interrupted {
 		p.halt()
 	}
 	st.BytesRead = p.bytesRead.Load()
@@ -217,9 +231,11 @@ func (p *pipeline) halt() {
 
 func (p *pipeline) runWorker() {
 	w := newWorker(p.cfg, p.ruleSlots)
+	w.pieceLimit, w.halted = p.cfg.ChunkSize, p.stop
 	for c := range p.work {
-		w.process(c, 0)
-		c.done <- struct{}{}
+		if w.process(c, 0, 0) {
+			c.done <- struct{}{}
+		}
 	}
 }
 
@@ -227,25 +243,62 @@ func (p *pipeline) runWorker() {
 // On an output error or when MaxInvalid is reached it returns at once; the
 // reader and workers then wind down by themselves.
 func (p *pipeline) write(st *Stats) error {
+	for {
+		select {
+		case c, ok := <-p.order:
+			if !ok {
+				return nil
+			}
+			if err := p.writeChunk(c, st); err != nil || st.Stopped {
+				return err
+			}
+		case <-p.cfg.Interrupt:
+			// Write what has been read; the reader stops at its next
+			// chunk, and a read it is blocked in (a terminal, a pipe) is
+			// abandoned with the partial chunk it fills.
+			for {
+				select {
+				case c, ok := <-p.order:
+					if !ok {
+						return nil
+					}
+					if err := p.writeChunk(c, st); err != nil || st.Stopped {
+						return err
+					}
+				default:
+					return nil
+				}
+			}
+		}
+	}
+}
+
+// writeChunk writes c's output, piece by piece, as its worker judges it.
+func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 	cfg := p.cfg
-	var limiter *worker // re-judges the chunk in which MaxInvalid is reached
-	for c := range p.order {
+	for {
 		<-c.done
 		if cfg.MaxInvalid > 0 && st.Invalid+c.st.invalid >= cfg.MaxInvalid && c.st.invalid > 0 {
-			if limiter == nil {
-				limiter = newWorker(cfg, p.ruleSlots)
+			if p.limiter == nil {
+				p.limiter = newWorker(cfg, p.ruleSlots)
 			}
-			limiter.process(c, cfg.MaxInvalid-st.Invalid)
+			p.limiter.process(c, c.from, cfg.MaxInvalid-st.Invalid)
 			st.Stopped = true
 		}
 		if err := p.emit(c, st); err != nil {
 			return err
 		}
-		p.recycle(c)
 		if st.Stopped {
 			return nil
 		}
+		if !c.partial {
+			break
+		}
+		c.out, c.validOut, c.invalidOut = c.out[:0], c.validOut[:0], c.invalidOut[:0]
+		c.st.reset(p.ruleSlots)
+		c.resume <- struct{}{}
 	}
+	p.recycle(c)
 	return nil
 }
 

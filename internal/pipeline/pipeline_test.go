@@ -205,11 +205,11 @@ func TestWorkerDoesNotAllocate(t *testing.T) {
 	cfg := &Config{Profile: "agentcard", MaxRecord: DefaultMaxRecord, Format: FormatJSONL, All: true, ValidOut: io.Discard, InvalidOut: io.Discard}
 	w := newWorker(cfg, 512)
 	c := &chunk{kind: kindLines, input: "in", line: 1, buf: []byte(strings.Repeat(card+"\n\r\n", 100))}
-	w.process(c, 0)
+	w.process(c, 0, 0)
 	if c.st.valid != 100 {
 		t.Fatalf("%d valid cards, want 100", c.st.valid)
 	}
-	if n := testing.AllocsPerRun(50, func() { w.process(c, 0) }); n != 0 {
+	if n := testing.AllocsPerRun(50, func() { w.process(c, 0, 0) }); n != 0 {
 		t.Errorf("a chunk of 100 valid cards costs %v allocations", n)
 	}
 }

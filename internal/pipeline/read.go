@@ -29,6 +29,8 @@ func (p *pipeline) acquire() (*chunk, error) {
 		return c, nil
 	case <-p.stop:
 		return nil, errHalted
+	case <-p.cfg.Interrupt:
+		return nil, errHalted
 	}
 }
 

@@ -25,11 +25,11 @@ func TestWorkerWithKeysDoesNotAllocateForUnsignedCards(t *testing.T) {
 		Signatures: &Signatures{Verifier: v}}
 	w := newWorker(cfg, 512)
 	c := &chunk{kind: kindLines, input: "in", line: 1, buf: []byte(strings.Repeat(card+"\n", 100))}
-	w.process(c, 0)
+	w.process(c, 0, 0)
 	if c.st.valid != 100 || c.st.signed != 0 {
 		t.Fatalf("%d valid, %d signed cards; want 100 and 0", c.st.valid, c.st.signed)
 	}
-	if n := testing.AllocsPerRun(50, func() { w.process(c, 0) }); n != 0 {
+	if n := testing.AllocsPerRun(50, func() { w.process(c, 0, 0) }); n != 0 {
 		t.Errorf("a chunk of 100 unsigned cards costs %v allocations with keys configured", n)
 	}
 }

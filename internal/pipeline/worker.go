@@ -44,7 +44,16 @@ type chunk struct {
 	invalidOut []byte
 	st         chunkStats
 
-	done chan struct{}
+	// done tells the writer that out, validOut, invalidOut and st are
+	// ready: the whole chunk's, or with partial set, a piece of it that the
+	// worker stopped at to keep the verdicts within a chunk's size. The
+	// writer then sends on resume once it has written and reset them.
+	done    chan struct{}
+	resume  chan struct{}
+	partial bool
+	// from is the record (an index among the chunk's records) the current
+	// piece starts with, where --max-invalid re-judges from.
+	from int
 }
 
 type chunkStats struct {
@@ -94,16 +103,30 @@ func (s *chunkStats) countProfile(name string) {
 
 // worker judges chunks with a Validator of its own.
 type worker struct {
-	cfg       *Config
-	v         *fastvalidate.Validator
-	enc       report.Encoder
-	ruleSlots int
+	cfg *Config
+	// pieceLimit is the size of verdicts at which the worker hands a piece
+	// of its chunk's output to the writer and waits (0: never). It bounds
+	// the verdicts held per chunk whatever the records' sizes: a chunk of
+	// two-byte records would otherwise hold a hundred times its size in
+	// verdicts.
+	pieceLimit int
+	halted     <-chan struct{} // closed when the writer has stopped
+	v          *fastvalidate.Validator
+	enc        report.Encoder
+	ruleSlots  int
 	// autoProfile marks the auto profile, under which a card no profile
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
 	syntax      [1]fastvalidate.Finding
 	// sig is nil unless the run verifies signatures.
 	sig *signatureJudge
+
+	// The record being judged among the chunk's, those before skip are
+	// passed over (a re-judge from a piece's start), limit is the
+	// --max-invalid budget, and aborted ends the chunk.
+	index, skip int
+	limit       int64
+	aborted     bool
 }
 
 func newWorker(cfg *Config, ruleSlots int) *worker {
@@ -120,18 +143,22 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 	return w
 }
 
-// process judges c's records. With limit > 0 it stops after that many
-// invalid cards, for the chunk in which --max-invalid is reached.
-func (w *worker) process(c *chunk, limit int64) {
+// process judges c's records from the from'th on. With limit > 0 it stops
+// after that many invalid cards, for the chunk in which --max-invalid is
+// reached. It reports false when the writer stopped while the worker
+// waited for it to take a piece.
+func (w *worker) process(c *chunk, from int, limit int64) bool {
 	c.out = c.out[:0]
 	c.validOut = c.validOut[:0]
 	c.invalidOut = c.invalidOut[:0]
 	c.st.reset(w.ruleSlots)
+	c.partial, c.from = false, from
+	w.index, w.skip, w.limit, w.aborted = 0, from, limit, false
 	switch c.kind {
 	case kindLines:
-		w.lines(c, limit)
+		w.lines(c)
 	case kindValues:
-		w.values(c, limit)
+		w.values(c)
 	case kindPiece:
 		if w.cfg.InvalidOut != nil {
 			c.invalidOut = append(c.invalidOut, c.buf...)
@@ -142,9 +169,43 @@ func (w *worker) process(c *chunk, limit int64) {
 			c.invalidOut = append(c.invalidOut, '\n')
 		}
 	}
+	return !w.aborted
 }
 
-func (w *worker) lines(c *chunk, limit int64) {
+// next is called after each record: it reports whether to go on, handing
+// the output so far to the writer first when it has grown to pieceLimit.
+func (w *worker) next(c *chunk) bool {
+	w.index++
+	if w.limit > 0 && c.st.invalid >= w.limit {
+		return false
+	}
+	if w.pieceLimit == 0 || len(c.out) < w.pieceLimit {
+		return true
+	}
+	c.partial = true
+	c.done <- struct{}{}
+	select {
+	case <-c.resume:
+		// The writer has written and reset the piece.
+		c.partial, c.from = false, w.index
+		return true
+	case <-w.halted:
+		w.aborted = true
+		return false
+	}
+}
+
+// skipping reports whether the current record was judged in an earlier
+// piece; it counts it as passed.
+func (w *worker) skipping() bool {
+	if w.index < w.skip {
+		w.index++
+		return true
+	}
+	return false
+}
+
+func (w *worker) lines(c *chunk) {
 	b := c.buf
 	line := c.line
 	for start := 0; start < len(b); line++ {
@@ -164,7 +225,7 @@ func (w *worker) lines(c *chunk, limit int64) {
 		offset := c.offset + int64(start)
 		length := end - start
 		start = next
-		if isBlank(rec) {
+		if isBlank(rec) || w.skipping() {
 			continue
 		}
 		if length > w.cfg.MaxRecord {
@@ -172,19 +233,22 @@ func (w *worker) lines(c *chunk, limit int64) {
 		} else {
 			w.judge(c, rec, raw, line, offset)
 		}
-		if limit > 0 && c.st.invalid >= limit {
+		if !w.next(c) {
 			return
 		}
 	}
 }
 
 // values judges the records of a JSON-framed chunk.
-func (w *worker) values(c *chunk, limit int64) {
+func (w *worker) values(c *chunk) {
 	line, counted := c.line, 0
 	for _, sp := range c.spans {
 		start, end := int(sp.start-c.offset), int(sp.end-c.offset)
 		line += bytes.Count(c.buf[counted:start], nl)
 		counted = start
+		if w.skipping() {
+			continue
+		}
 		offset := c.offset + int64(start)
 		if sp.broken {
 			for end > start && isSpace(c.buf[end-1]) {
@@ -203,7 +267,7 @@ func (w *worker) values(c *chunk, limit int64) {
 		default:
 			w.judge(c, rec, rec, line, offset)
 		}
-		if limit > 0 && c.st.invalid >= limit {
+		if !w.next(c) {
 			return
 		}
 	}
@@ -219,6 +283,11 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 		w.sig.judge(&c.st, &vd, rec, &errs, &warns)
 	}
 	w.account(c, &vd, raw, errs, warns)
+	if len(rec) > bigRecord {
+		// The validator's working space grew with the record (about 16
+		// bytes per JSON value); a fresh one lets it go.
+		w.v = fastvalidate.MustNew(w.cfg.Profile, w.cfg.Options...)
+	}
 }
 
 // judgeBroken judges bytes the splitter found to be no complete value. The
@@ -299,6 +368,11 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		*dst = append(*dst, '\n')
 	}
 }
+
+// bigRecord is the size past which a record's validator is dropped after
+// use, so that the working space it grew for one large record is not kept
+// for the rest of the run.
+const bigRecord = 1 << 20
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
 
