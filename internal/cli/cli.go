@@ -287,15 +287,19 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		*spec.dst = f
 	}
 
+	sig := catchSignals()
+	defer sig.stop()
+	cfg.Interrupt = sig.interrupt
 	prog := startProgress(o.progress, con, cfg.Progress, total)
 	st, runErr := pipeline.Run(cfg, inputs)
 	prog.stop()
 
 	if runErr != nil {
 		var oe *pipeline.OutputError
-		if errors.As(runErr, &oe) && oe.Name == "stdout" && isClosedPipe(oe.Err) {
-			// The reader of our output has gone (cardscan ... | head):
-			// that is the end of the run, not an error.
+		if errors.As(runErr, &oe) && isClosedPipe(oe.Err) {
+			// The reader of our output, stdout or an out file that is a
+			// pipe, has gone (cardscan ... | head): that is the end of
+			// the run, not an error.
 			closeOutputs(outs)
 			return console.VerdictStatus(o.failOn, st.Invalid, st.Warnings)
 		}
@@ -327,6 +331,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		BytesDecompressed: st.BytesDecompressed,
 		Seconds:           time.Since(start).Seconds(),
 		StoppedEarly:      st.Stopped,
+		Interrupted:       st.Interrupted,
 		Shards:            1,
 	}
 	if sigs != nil {
@@ -349,6 +354,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 	}
 	con.Printf("%s", sum.Human())
+	if st.Interrupted {
+		return sig.status()
+	}
 	return status
 }
 

@@ -38,6 +38,9 @@ type Summary struct {
 	MBPerSecond       float64          `json:"mb_per_second"` // decompressed MB (10^6 bytes) per second
 	// StoppedEarly tells that --max-invalid ended a run before its inputs did.
 	StoppedEarly bool `json:"stopped_early"`
+	// Interrupted tells that a signal (SIGINT, SIGTERM, SIGHUP) ended a
+	// run before its inputs did.
+	Interrupted bool `json:"interrupted"`
 	// Shards is the number of runs summed up: 1 for one run.
 	Shards int64 `json:"shards"`
 	// Signatures counts what signature verification saw; absent when no
@@ -103,6 +106,7 @@ func (s *Summary) Add(o *Summary) {
 	s.BytesDecompressed += o.BytesDecompressed
 	s.Seconds += o.Seconds
 	s.StoppedEarly = s.StoppedEarly || o.StoppedEarly
+	s.Interrupted = s.Interrupted || o.Interrupted
 	s.Shards += max(o.Shards, 1)
 	if o.Signatures != nil {
 		if s.Signatures == nil {
@@ -177,6 +181,9 @@ func (s *Summary) Human() string {
 	}
 	if s.StoppedEarly {
 		b.WriteString("; stopped early at --max-invalid")
+	}
+	if s.Interrupted {
+		b.WriteString("; interrupted")
 	}
 	if len(s.Rules) > 0 {
 		type kv struct {

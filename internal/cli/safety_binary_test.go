@@ -1,0 +1,225 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// waitExit waits up to limit for cmd to end, killing it and failing the
+// test if it does not.
+func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v still running after %v", cmd.Args, limit)
+		return nil
+	}
+}
+
+func exitCode(t *testing.T, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+// TestBinaryOutFileReaderGoes: an out file that is a pipe whose reader
+// goes away ends the run as stdout's does, instead of blocking for ever.
+func TestBinaryOutFileReaderGoes(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	input := writeFile(t, filepath.Join(dir, "big.ndjson"), bigInput(t, 300))
+
+	t.Run("fifo", func(t *testing.T) {
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		cmd := exec.Command(bin, "-q", "--fail-on", "never", "--valid-out", fifo, input)
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := os.OpenFile(fifo, os.O_RDONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.ReadFull(r, make([]byte, 100)); err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		if code := exitCode(t, waitExit(t, cmd, 20*time.Second)); code != exitOK || errOut.Len() != 0 {
+			t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut.String())
+		}
+	})
+
+	t.Run("dev-stdout", func(t *testing.T) {
+		pr, pw, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "-q", "--fail-on", "never", "--valid-out", "/dev/stdout", input)
+		cmd.Stdout = pw
+		var errOut bytes.Buffer
+		cmd.Stderr = &errOut
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pw.Close()
+		if _, err := io.ReadFull(pr, make([]byte, 100)); err != nil {
+			t.Fatal(err)
+		}
+		pr.Close() // | head -c 100
+		if code := exitCode(t, waitExit(t, cmd, 20*time.Second)); code != exitOK || errOut.Len() != 0 {
+			t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut.String())
+		}
+	})
+}
+
+// TestBinarySignals: SIGINT, SIGTERM and SIGHUP end a run in order. The
+// records read are judged and written whole, the zstd and gzip outputs
+// are complete streams, the summary is written and printed, marked
+// interrupted, and the exit status is 128 plus the signal's number.
+func TestBinarySignals(t *testing.T) {
+	bin := binary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			valid, invalid, sum := filepath.Join(dir, "v.ndjson.zst"), filepath.Join(dir, "i.ndjson.gz"), filepath.Join(dir, "s.json")
+			cmd := exec.Command(bin, "--format", "jsonl", "--all", "-j", "2", "--valid-out", valid, "--invalid-out", invalid, "--summary", sum)
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Records, then a line cut in the middle; standard input stays
+			// open, as a producer's pipe would.
+			if _, err := stdin.Write(append(bigInput(t, 20), `{"cut":`...)); err != nil {
+				t.Fatal(err)
+			}
+			out := bufio.NewReader(stdout)
+			first, err := out.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmd.Process.Signal(sig)
+			rest, _ := io.ReadAll(out)
+			code := exitCode(t, waitExit(t, cmd, 20*time.Second))
+			stdin.Close()
+			if code != 128+int(sig) {
+				t.Errorf("exit %d, want %d; stderr %q", code, 128+int(sig), errOut.String())
+			}
+			if !strings.Contains(errOut.String(), "; interrupted") {
+				t.Errorf("stderr %q does not say the run was interrupted", errOut.String())
+			}
+			stdoutAll := first + string(rest)
+			if !strings.HasSuffix(stdoutAll, "\n") {
+				t.Errorf("stdout ends mid-line: %q", stdoutAll[max(0, len(stdoutAll)-40):])
+			}
+			vs := parseVerdicts(t, stdoutAll)
+			s := readSummary(t, sum)
+			if !s.Interrupted || s.Records != int64(len(vs)) || s.Records == 0 {
+				t.Errorf("summary %+v for %d verdicts", s, len(vs))
+			}
+			// decompressFile fails the test on a stream without its end.
+			copies := len(splitRecords(decompressFile(t, valid))) + len(splitRecords(decompressFile(t, invalid)))
+			if int64(copies) != s.Records {
+				t.Errorf("out files hold %d records, the summary counts %d", copies, s.Records)
+			}
+		})
+	}
+}
+
+// TestBinarySecondSignal: a run that cannot finish its in-flight work (its
+// stdout is not read) ends at once on a second signal.
+func TestBinarySecondSignal(t *testing.T) {
+	bin := binary(t)
+	input := writeFile(t, filepath.Join(t.TempDir(), "big.ndjson"), bigInput(t, 300))
+	cmd := exec.Command(bin, "--format", "jsonl", "--all", input)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := stdout.Read(make([]byte, 1)); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := exitCode(t, waitExit(t, cmd, 10*time.Second)); code != 130 {
+		t.Errorf("exit %d, want 130", code)
+	}
+}
+
+// TestBinaryPeakMemory runs inputs whose verdicts are many times their size
+// and checks the peak resident memory against the README's bound: (2 ×
+// jobs + 2) × 3 × chunk size, plus twice the largest record or .json
+// document. The ceiling doubles that, since the Go collector lets the heap
+// grow to twice what is live, and adds 32 MiB for the runtime and the
+// decompressors.
+func TestBinaryPeakMemory(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	const jobs, chunk = 2, 1 << 20
+	zeros := "[" + strings.Repeat("0,", 2<<20-1) + "0]" // 4 MiB, 2 Mi elements
+	doc := writeFile(t, filepath.Join(dir, "zeros.json.zst"), zstdBytes(t, []byte(zeros)))
+	lines := writeFile(t, filepath.Join(dir, "zeros.ndjson"), bytes.Repeat([]byte("0\n"), 2<<20))
+	long := filepath.Join(dir, strings.Repeat("d", 200), strings.Repeat("e", 200), strings.Repeat("f", 200), "zeros.ndjson")
+	writeFile(t, long, bytes.Repeat([]byte("0\n"), 512<<10))
+	for _, tc := range []struct {
+		largest int
+		args    []string
+	}{
+		{len(zeros), []string{"-q", doc}},
+		{len(zeros), []string{"--format", "jsonl", doc}},
+		{2, []string{"--format", "jsonl", lines}},
+		{2, []string{"--format", "text", lines}},
+		{2, []string{"--format", "github", lines}},
+		{2, []string{"--format", "jsonl", long}},
+	} {
+		bound := (2*jobs+2)*3*chunk + 2*tc.largest
+		ceiling := 2*bound + 32<<20
+		cmd := exec.Command(bin, append([]string{"-j", fmt.Sprint(jobs), "--chunk-size", fmt.Sprint(chunk)}, tc.args...)...)
+		if err := cmd.Run(); exitCode(t, err) != exitInvalid {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
+		t.Logf("%v: peak RSS %d MiB, ceiling %d MiB", tc.args[:len(tc.args)-1], peak>>20, ceiling>>20)
+		if peak > int64(ceiling) {
+			t.Errorf("%v: peak RSS %d MiB, over the ceiling of %d MiB", tc.args, peak>>20, ceiling>>20)
+		}
+	}
+}
