@@ -248,12 +248,14 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		MaxRecord:  int(o.maxRecord),
 		All:        o.all,
 		MaxInvalid: o.maxInvalid,
-		Options:    policyOptions(o.policy),
-		Findings:   stdout,
-		Stdin:      stdin,
-		Progress:   new(pipeline.Progress),
-		Diagnose:   func(msg string) { con.Errorf("%s", msg) },
-		Signatures: sigs,
+		// A card that fails the run is reported and copied as failing.
+		FailOnWarning: o.failOn == "warning",
+		Options:       policyOptions(o.policy),
+		Findings:      stdout,
+		Stdin:         stdin,
+		Progress:      new(pipeline.Progress),
+		Diagnose:      func(msg string) { con.Errorf("%s", msg) },
+		Signatures:    sigs,
 	}
 	switch {
 	case o.quiet:

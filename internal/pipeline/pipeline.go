@@ -56,6 +56,11 @@ type Config struct {
 	// MaxInvalid stops the run after that many invalid cards (0: never).
 	MaxInvalid int64
 
+	// FailOnWarning makes a card with a warning fail like one with an
+	// error (--fail-on warning): it is reported, copied and counted as
+	// invalid, in every format.
+	FailOnWarning bool
+
 	Findings   io.Writer // stdout
 	ValidOut   io.Writer // receives every valid record, or nil
 	InvalidOut io.Writer // receives every invalid record, or nil

@@ -282,6 +282,9 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	if w.sig != nil {
 		w.sig.judge(&c.st, &vd, rec, &errs, &warns)
 	}
+	if w.cfg.FailOnWarning && warns > 0 {
+		vd.Valid = false
+	}
 	w.account(c, &vd, raw, errs, warns)
 	if len(rec) > bigRecord {
 		// The validator's working space grew with the record (about 16
