@@ -86,6 +86,7 @@ type options struct {
 	failOn     string
 	policy     string
 	maxInvalid int64
+	requireRec bool
 	maxRecord  cmdflag.Size
 	chunkSize  cmdflag.Size
 	input      string
@@ -145,6 +146,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never: colour text findings")
 	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
 	fs.Int64(&o.maxInvalid, "--max-invalid N", 0, "stop after N invalid cards (0: never)")
+	fs.Bool(&o.requireRec, "--require-records", "exit 1 when no record was read (empty input)")
 	fs.String(&o.policy, "--policy NAME", "default", "default or production: production makes plain http,\n"+
 		"localhost and private-address URLs errors (no network calls)").HideDefault()
 	o.maxRecord = pipeline.DefaultMaxRecord
@@ -353,6 +355,14 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		if err := sum.WriteFile(o.summary, stdout); err != nil {
 			con.Errorf("--summary %s: %s", o.summary, describe(err))
 			status = console.ExitIO
+		}
+	}
+	if st.Records == 0 && !st.Interrupted {
+		// An empty input passes; say so, since it is more often a
+		// mistake (a wrong path, an empty pipe) than a clean dump.
+		con.Printf("warning: no records were read")
+		if o.requireRec && status == console.ExitOK {
+			status = console.ExitInvalid
 		}
 	}
 	con.Printf("%s", sum.Human())

@@ -507,9 +507,21 @@ func TestEmptyInput(t *testing.T) {
 		if err != nil || s.Records != 0 || s.Inputs != 1 {
 			t.Errorf("%q: summary %+v %v", in, s, err)
 		}
-		if !strings.HasPrefix(r.stderr, "cardscan: 0 records") {
+		if !strings.HasPrefix(r.stderr, "cardscan: warning: no records were read\ncardscan: 0 records") {
 			t.Errorf("%q: stderr %q", in, r.stderr)
 		}
+		if r := run(t, in, "-q", "--require-records"); r.code != exitInvalid {
+			t.Errorf("%q: --require-records: exit %d, want %d", in, r.code, exitInvalid)
+		}
+	}
+	// An empty document is a record (an invalid one), so the warning is
+	// not given; a file with a record meets --require-records.
+	path := writeFile(t, filepath.Join(t.TempDir(), "empty.json"), nil)
+	if r := run(t, "", "-q", "--require-records", path); r.code != exitInvalid || strings.Contains(r.stderr, "no records") {
+		t.Errorf("empty .json: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := run(t, "", "-q", "--require-records", "--fail-on", "never", cardsFile); r.code != exitOK || strings.Contains(r.stderr, "no records") {
+		t.Errorf("cards: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 
