@@ -106,6 +106,9 @@ type verdict struct {
 	Profile  string    `json:"profile"`
 	Errors   []finding `json:"errors"`
 	Warnings []finding `json:"warnings"`
+	// Present only for a card with more findings than are listed.
+	ErrorsUnlisted   *int `json:"errors_unlisted"`
+	WarningsUnlisted *int `json:"warnings_unlisted"`
 }
 
 type finding struct {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,5 +42,37 @@ func TestFailOnWarningReportsTheCard(t *testing.T) {
 	v := filepath.Join(dir, "default.valid")
 	if r := run(t, input, "--format", "jsonl", "--valid-out", v); r.code != exitOK || r.stdout != "" || len(readFile(t, v)) != len(input) {
 		t.Errorf("--fail-on error: exit %d, stdout %q", r.code, r.stdout)
+	}
+}
+
+// TestFindingsPastTheCapAreCounted: a card with more findings than the
+// 100 listed says how many were left out, in every format.
+func TestFindingsPastTheCapAreCounted(t *testing.T) {
+	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad Id"},`, 150), ",")
+	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0","capabilities":[` + caps + `],"endpoint":{"protocol":"https","url":"https://a.example/"}}` + "\n"
+	r := run(t, card, "--format", "jsonl", "--summary", "-")
+	parts := strings.SplitN(r.stdout, "\n{\n", 2)
+	vs := parseVerdicts(t, parts[0]+"\n")
+	s := mustSummary(t, "{\n"+parts[1])
+	if len(vs) != 1 || vs[0].ErrorsUnlisted == nil || vs[0].WarningsUnlisted == nil {
+		t.Fatalf("verdicts %+v: want one with errors_unlisted and warnings_unlisted", vs)
+	}
+	v := vs[0]
+	if int64(len(v.Errors)+*v.ErrorsUnlisted) != s.Errors || int64(len(v.Warnings)+*v.WarningsUnlisted) != s.Warnings || len(v.Errors)+len(v.Warnings) != 100 {
+		t.Errorf("%d+%d errors and %d+%d warnings listed and unlisted; the summary counts %d and %d",
+			len(v.Errors), *v.ErrorsUnlisted, len(v.Warnings), *v.WarningsUnlisted, s.Errors, s.Warnings)
+	}
+	note := fmt.Sprintf("%d more errors and %d more warnings not listed", *v.ErrorsUnlisted, *v.WarningsUnlisted)
+	text := run(t, card)
+	if lines := strings.Split(strings.TrimSuffix(text.stdout, "\n"), "\n"); len(lines) != 101 || lines[100] != "<stdin>:1: note: "+note {
+		t.Errorf("text: %d lines, the last %q; want 101, the last naming what is not listed", len(lines), lines[len(lines)-1])
+	}
+	if gh := run(t, card, "--format", "github"); !strings.HasSuffix(gh.stdout, "::notice file=<stdin>,line=1::"+note+"\n") {
+		t.Errorf("github: no notice of what is not listed")
+	}
+	// A card within the cap has no such keys or line.
+	small := run(t, string(readFile(t, cardsFile)), "--format", "jsonl")
+	if strings.Contains(small.stdout, "unlisted") {
+		t.Errorf("a card within the cap has unlisted counts")
 	}
 }

@@ -98,7 +98,9 @@ func (e *Encoder) AppendJSONL(dst []byte, v *Verdict) []byte {
 // AppendJSONMembers appends the members of v's JSON record, without the
 // braces, for records that carry more members around them: input, line,
 // offset, valid, profile, then the findings as AppendFindingArrays writes
-// them, then signed_by (an array of kids) when v.SignedBy is not empty.
+// them, then errors_unlisted and warnings_unlisted, the numbers past the
+// cap of listed findings, when they are not 0, then signed_by (an array of
+// kids) when v.SignedBy is not empty.
 func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	dst = append(dst, `"input":`...)
 	dst = AppendJSONString(dst, v.Input)
@@ -112,6 +114,17 @@ func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	dst = AppendJSONString(dst, v.Profile)
 	dst = append(dst, ',')
 	dst = e.AppendFindingArrays(dst, v.Findings)
+	// A card with more findings than are listed says how many were left
+	// out, when any were.
+	errs, warns := v.unlisted()
+	if errs > 0 {
+		dst = append(dst, `,"errors_unlisted":`...)
+		dst = strconv.AppendInt(dst, int64(errs), 10)
+	}
+	if warns > 0 {
+		dst = append(dst, `,"warnings_unlisted":`...)
+		dst = strconv.AppendInt(dst, int64(warns), 10)
+	}
 	if len(v.SignedBy) > 0 {
 		dst = append(dst, `,"signed_by":[`...)
 		for i, kid := range v.SignedBy {
@@ -134,6 +147,40 @@ func (e *Encoder) AppendFindingArrays(dst []byte, fs []fastvalidate.Finding) []b
 	dst = append(dst, `],"warnings":[`...)
 	dst = e.appendJSONFindings(dst, fs, fastvalidate.SeverityWarning)
 	return append(dst, ']')
+}
+
+// unlisted counts the errors and warnings past the cap of listed findings.
+func (v *Verdict) unlisted() (errs, warns int) {
+	for _, u := range v.Unlisted {
+		if u.Severity == fastvalidate.SeverityWarning {
+			warns += u.Count
+		} else {
+			errs += u.Count
+		}
+	}
+	return errs, warns
+}
+
+// appendUnlisted appends "N more errors and M more warnings not listed".
+func appendUnlisted(dst []byte, errs, warns int) []byte {
+	if errs > 0 {
+		dst = strconv.AppendInt(dst, int64(errs), 10)
+		dst = append(dst, " more error"...)
+		if errs > 1 {
+			dst = append(dst, 's')
+		}
+	}
+	if errs > 0 && warns > 0 {
+		dst = append(dst, " and "...)
+	}
+	if warns > 0 {
+		dst = strconv.AppendInt(dst, int64(warns), 10)
+		dst = append(dst, " more warning"...)
+		if warns > 1 {
+			dst = append(dst, 's')
+		}
+	}
+	return append(dst, " not listed"...)
 }
 
 func (e *Encoder) appendJSONFindings(dst []byte, fs []fastvalidate.Finding, sev fastvalidate.Severity) []byte {
@@ -210,6 +257,13 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 		dst = appendTextSafe(dst, e.message(f))
 		dst = append(dst, '\n')
 	}
+	if errs, warns := v.unlisted(); errs+warns > 0 {
+		// One line, so that a capped card does not look complete.
+		dst = e.appendTextPrefix(dst, v, style)
+		dst = append(dst, "note: "...)
+		dst = appendUnlisted(dst, errs, warns)
+		dst = append(dst, '\n')
+	}
 	return dst
 }
 
@@ -268,6 +322,15 @@ func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 		dst = appendGitHubData(dst, f.Path)
 		dst = append(dst, ": "...)
 		dst = appendGitHubData(dst, e.message(f))
+		dst = append(dst, '\n')
+	}
+	if errs, warns := v.unlisted(); errs+warns > 0 {
+		dst = append(dst, "::notice file="...)
+		dst = appendGitHubProperty(dst, v.Input)
+		dst = append(dst, ",line="...)
+		dst = strconv.AppendInt(dst, int64(v.Line), 10)
+		dst = append(dst, "::"...)
+		dst = appendUnlisted(dst, errs, warns)
 		dst = append(dst, '\n')
 	}
 	return dst
