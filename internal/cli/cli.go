@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -50,24 +51,32 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "mcp":
 			return mcpserver.Run(args[1:], stdin, stdout, stderr)
 		}
+		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
+			// No such file: a first argument that is close to a subcommand
+			// is a typo rather than a missing input.
+			if args[0] == "help" {
+				return writeOut(stdout, con, usage())
+			}
+			if sub := nearestSubcommand(args[0]); sub != "" {
+				con.Errorf("unknown command %q: did you mean %s?", args[0], sub)
+				return console.ExitUsage
+			}
+		}
 	}
 	opts, err := parseFlags(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage())
-			return console.ExitOK
+			return writeOut(stdout, con, usage())
 		}
 		return con.UsageError("cardscan", err)
 	}
 	switch {
 	case opts.version:
-		fmt.Fprintf(stdout, "cardscan %s\n", version())
-		return console.ExitOK
+		return writeOut(stdout, con, "cardscan "+version()+"\n")
 	case opts.listRules:
-		if err := listRules(stdout); err != nil {
-			return console.ExitIO
-		}
-		return console.ExitOK
+		var b strings.Builder
+		listRules(&b)
+		return writeOut(stdout, con, b.String())
 	}
 	return scan(opts, stdin, stdout, con)
 }
@@ -224,6 +233,43 @@ func parseFlags(args []string) (*options, error) {
 	return o, nil
 }
 
+// nearestSubcommand returns the subcommand within two edits (insertions,
+// deletions, substitutions or swaps of neighbours) of name, or "".
+func nearestSubcommand(name string) string {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign"} {
+		if editDistance(name, sub) <= 2 {
+			return sub
+		}
+	}
+	return ""
+}
+
+// editDistance is the optimal string alignment distance between a and b.
+func editDistance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64
+	}
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
+}
+
 func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {
 	start := time.Now()
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
@@ -370,6 +416,18 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		return sig.status()
 	}
 	return status
+}
+
+// writeOut writes text to stdout: exit status 0, or 3 when it could not be
+// written (a full disk, /dev/full), since a script would otherwise take
+// the missing text for success. A closed pipe is a reader that has all it
+// wanted.
+func writeOut(stdout io.Writer, con *console.Console, text string) int {
+	if _, err := io.WriteString(stdout, text); err != nil && !isClosedPipe(err) {
+		con.Errorf("writing stdout: %s", describe(err))
+		return console.ExitIO
+	}
+	return console.ExitOK
 }
 
 func isClosedPipe(err error) bool {

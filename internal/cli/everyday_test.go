@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -74,5 +75,62 @@ func TestFindingsPastTheCapAreCounted(t *testing.T) {
 	small := run(t, string(readFile(t, cardsFile)), "--format", "jsonl")
 	if strings.Contains(small.stdout, "unlisted") {
 		t.Errorf("a card within the cap has unlisted counts")
+	}
+}
+
+// TestTyposOfSubcommands: a first argument that is no file but close to a
+// subcommand is a usage error that names the subcommand; help is the
+// usage.
+func TestTyposOfSubcommands(t *testing.T) {
+	for _, tc := range []struct{ arg, sub string }{{"sever", "serve"}, {"serv", "serve"}, {"fecth", "fetch"}, {"sumary", "summary"}} {
+		r := run(t, "", tc.arg)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "did you mean "+tc.sub+"?") {
+			t.Errorf("%s: exit %d, stderr %q", tc.arg, r.code, r.stderr)
+		}
+	}
+	if r := run(t, "", "help"); r.code != exitOK || r.stdout != usage() {
+		t.Errorf("help: exit %d, stdout %q", r.code, r.stdout)
+	}
+	// A file of that name is an input, and a name far from every
+	// subcommand is a missing input.
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "sever"), []byte("{}\n"))
+	if r := runIn(t, dir, "-q", "sever"); r.code != exitInvalid {
+		t.Errorf("a file named sever: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := run(t, "", "cards.ndjson"); r.code != exitIO || !strings.Contains(r.stderr, "no such file") {
+		t.Errorf("missing input: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// runIn runs cardscan in-process with dir as the working directory.
+func runIn(t *testing.T, dir string, args ...string) result {
+	t.Helper()
+	t.Chdir(dir)
+	return run(t, "", args...)
+}
+
+// TestWriteFailureOfInformation: --version, --help and --list-rules that
+// cannot be written exit 3, not 0.
+func TestWriteFailureOfInformation(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"--help"}, {"--list-rules"}, {"help"}} {
+		var errOut bytes.Buffer
+		code := Run(args, strings.NewReader(""), failingWriter{}, &errOut)
+		if code != exitIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut.String())
+		}
+	}
+}
+
+// TestSummaryMergeOverflow: totals that do not fit an int64 are an error,
+// not a negative count.
+func TestSummaryMergeOverflow(t *testing.T) {
+	dir := t.TempDir()
+	doc := []byte(`{"records":9223372036854775806,"valid":9223372036854775806,"invalid":0}`)
+	a := writeFile(t, filepath.Join(dir, "a.json"), doc)
+	b := writeFile(t, filepath.Join(dir, "b.json"), doc)
+	r := run(t, "", "summary", "merge", a, b)
+	if r.code != exitIO || !strings.Contains(r.stderr, "does not fit") || r.stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

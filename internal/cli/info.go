@@ -73,7 +73,10 @@ func runSummary(args []string, stdout io.Writer, con *console.Console) int {
 			con.Errorf("%s: not a cardscan summary: %s", path, err)
 			return console.ExitIO
 		}
-		total.Add(s)
+		if err := total.Add(s); err != nil {
+			con.Errorf("summary merge: %s: %s", path, err)
+			return console.ExitIO
+		}
 	}
 	if err := total.WriteFile("-", stdout); err != nil {
 		if isClosedPipe(err) {

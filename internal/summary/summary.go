@@ -75,48 +75,71 @@ func (s *Summary) Finish() {
 	}
 }
 
-// Add adds o's counts to s.
-func (s *Summary) Add(o *Summary) {
-	s.Records += o.Records
-	s.Valid += o.Valid
-	s.Invalid += o.Invalid
-	s.Errors += o.Errors
-	s.Warnings += o.Warnings
+// Add adds o's counts to s. It fails, leaving s in part added, when a
+// count would overflow an int64: a total that wrapped round to a small or
+// negative number would be taken for the truth.
+func (s *Summary) Add(o *Summary) error {
+	var overflow string
+	add := func(name string, dst *int64, v int64) {
+		sum := *dst + v
+		if (v > 0 && sum < *dst) || (v < 0 && sum > *dst) {
+			if overflow == "" {
+				overflow = name
+			}
+			return
+		}
+		*dst = sum
+	}
+	add("records", &s.Records, o.Records)
+	add("valid", &s.Valid, o.Valid)
+	add("invalid", &s.Invalid, o.Invalid)
+	add("errors", &s.Errors, o.Errors)
+	add("warnings", &s.Warnings, o.Warnings)
 	if s.Rules == nil {
 		s.Rules = map[string]int64{}
 	}
 	for k, v := range o.Rules {
-		s.Rules[k] += v
+		n := s.Rules[k]
+		add("rules."+k, &n, v)
+		s.Rules[k] = n
 	}
 	if s.Profiles == nil {
 		s.Profiles = map[string]int64{}
 	}
 	for k, v := range o.Profiles {
-		s.Profiles[k] += v
+		n := s.Profiles[k]
+		add("profiles."+k, &n, v)
+		s.Profiles[k] = n
 	}
 	if s.Framings == nil {
 		s.Framings = map[string]int64{}
 	}
 	for k, v := range o.Framings {
-		s.Framings[k] += v
+		n := s.Framings[k]
+		add("framings."+k, &n, v)
+		s.Framings[k] = n
 	}
-	s.Inputs += o.Inputs
-	s.InputErrors += o.InputErrors
-	s.BytesRead += o.BytesRead
-	s.BytesDecompressed += o.BytesDecompressed
+	add("inputs", &s.Inputs, o.Inputs)
+	add("input_errors", &s.InputErrors, o.InputErrors)
+	add("bytes_read", &s.BytesRead, o.BytesRead)
+	add("bytes_decompressed", &s.BytesDecompressed, o.BytesDecompressed)
+	add("shards", &s.Shards, max(o.Shards, 1))
 	s.Seconds += o.Seconds
 	s.StoppedEarly = s.StoppedEarly || o.StoppedEarly
 	s.Interrupted = s.Interrupted || o.Interrupted
-	s.Shards += max(o.Shards, 1)
 	if o.Signatures != nil {
 		if s.Signatures == nil {
 			s.Signatures = new(Signatures)
 		}
-		s.Signatures.Signed += o.Signatures.Signed
-		s.Signatures.Verified += o.Signatures.Verified
-		s.Signatures.Findings += o.Signatures.Findings
+		add("signatures.signed", &s.Signatures.Signed, o.Signatures.Signed)
+		add("signatures.verified", &s.Signatures.Verified, o.Signatures.Verified)
+		add("signatures.findings", &s.Signatures.Findings, o.Signatures.Findings)
 	}
 	s.Finish()
+	if overflow != "" {
+		return fmt.Errorf("%s: the total does not fit a 64-bit integer", overflow)
+	}
+	return nil
 }
 
 // Marshal encodes s as indented JSON with a final newline.
@@ -164,9 +187,9 @@ func Unmarshal(b []byte) (*Summary, error) {
 // without a final newline.
 func (s *Summary) Human() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d records: %d valid, %d invalid", s.Records, s.Valid, s.Invalid)
+	fmt.Fprintf(&b, "%s: %d valid, %d invalid", plural(s.Records, "record"), s.Valid, s.Invalid)
 	if s.Warnings > 0 {
-		fmt.Fprintf(&b, ", %d warnings", s.Warnings)
+		fmt.Fprintf(&b, ", %s", plural(s.Warnings, "warning"))
 	}
 	if g := s.Signatures; g != nil {
 		fmt.Fprintf(&b, "; %d of %d signed cards verified", g.Verified, g.Signed)
@@ -177,7 +200,7 @@ func (s *Summary) Human() string {
 		b.WriteString(f)
 	}
 	if s.InputErrors > 0 {
-		fmt.Fprintf(&b, "; %d of %d inputs unreadable", s.InputErrors, s.Inputs)
+		fmt.Fprintf(&b, "; %d of %s unreadable", s.InputErrors, plural(s.Inputs, "input"))
 	}
 	if s.StoppedEarly {
 		b.WriteString("; stopped early at --max-invalid")
@@ -229,4 +252,12 @@ func (s *Summary) framingText() string {
 		parts[i] = fmt.Sprintf("%d %s", s.Framings[name], name)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// plural is "1 record", "0 records", "2 records".
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -100,3 +100,37 @@ func TestSignatures(t *testing.T) {
 		t.Errorf("a run that verified nothing writes signatures:\n%s", out)
 	}
 }
+
+func TestAddOverflow(t *testing.T) {
+	const big = 1<<63 - 2
+	for _, tc := range []struct {
+		name string
+		a, b Summary
+	}{
+		{"records", Summary{Records: big, Valid: big}, Summary{Records: big, Valid: big}},
+		{"rules.json.syntax", Summary{Rules: map[string]int64{"json.syntax": big}}, Summary{Rules: map[string]int64{"json.syntax": 3}}},
+		{"bytes_read", Summary{BytesRead: big}, Summary{BytesRead: big}},
+	} {
+		var total Summary
+		if err := total.Add(&tc.a); err != nil {
+			t.Fatalf("%s: first add: %v", tc.name, err)
+		}
+		err := total.Add(&tc.b)
+		if err == nil || !strings.Contains(err.Error(), tc.name) {
+			t.Errorf("%s: error %v, want one naming it", tc.name, err)
+		}
+		if total.Records < 0 || total.Valid < 0 || total.BytesRead < 0 || total.Rules["json.syntax"] < 0 {
+			t.Errorf("%s: a count wrapped round: %+v", tc.name, total)
+		}
+	}
+}
+
+func TestHumanPlurals(t *testing.T) {
+	one := &Summary{Records: 1, Valid: 0, Invalid: 1, Warnings: 1, Inputs: 1, InputErrors: 1}
+	if h := one.Human(); !strings.HasPrefix(h, "1 record: 0 valid, 1 invalid, 1 warning;") || !strings.Contains(h, "1 of 1 input unreadable") {
+		t.Errorf("%q", h)
+	}
+	if h := (&Summary{}).Human(); !strings.HasPrefix(h, "0 records: ") {
+		t.Errorf("%q", h)
+	}
+}
