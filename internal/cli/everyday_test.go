@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -132,5 +133,26 @@ func TestSummaryMergeOverflow(t *testing.T) {
 	r := run(t, "", "summary", "merge", a, b)
 	if r.code != exitIO || !strings.Contains(r.stderr, "does not fit") || r.stdout != "" {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// onceEOF is a terminal on which Ctrl-D was typed once: it reports the end
+// of input, and would hand out a line if read again.
+type onceEOF struct{ reads int }
+
+func (r *onceEOF) Read(p []byte) (int, error) {
+	r.reads++
+	if r.reads == 2 {
+		return copy(p, "{}\n"), nil
+	}
+	return 0, io.EOF
+}
+
+// TestEmptyStdinEndsAtOnce: one end of input ends an empty standard input.
+func TestEmptyStdinEndsAtOnce(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := Run([]string{"--format", "jsonl", "--all"}, &onceEOF{}, &out, &errOut)
+	if code != exitOK || out.Len() != 0 || !strings.Contains(errOut.String(), "cardscan: 0 records") {
+		t.Errorf("exit %d, stdout %q, stderr %q: standard input was read past its end", code, out.String(), errOut.String())
 	}
 }

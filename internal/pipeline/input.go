@@ -82,6 +82,12 @@ func (d *decoders) open(r io.Reader) (io.Reader, string, error) {
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, "", err
 	}
+	if len(head) == 0 && err != nil {
+		// The end, at once. bufio hands an EOF out only once, so reading
+		// on from d.peek would read the source again: a terminal would
+		// wait for a second Ctrl-D.
+		return eofReader{}, "", nil
+	}
 	switch {
 	case isZstd(head):
 		if d.zstd == nil {
@@ -131,3 +137,8 @@ func openFile(in Input, stdin io.Reader) (io.ReadCloser, error) {
 	}
 	return f, nil
 }
+
+// eofReader is an input that has ended.
+type eofReader struct{}
+
+func (eofReader) Read([]byte) (int, error) { return 0, io.EOF }
