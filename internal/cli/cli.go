@@ -341,6 +341,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	defer sig.stop()
 	cfg.Interrupt = sig.interrupt
 	prog := startProgress(o.progress, con, cfg.Progress, total)
+	if prog.tty && console.New(stdout).Terminal() {
+		cfg.Findings = con.Around(stdout)
+	}
 	st, runErr := pipeline.Run(cfg, inputs)
 	prog.stop()
 

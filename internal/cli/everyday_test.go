@@ -156,3 +156,4 @@ func TestEmptyStdinEndsAtOnce(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q: standard input was read past its end", code, out.String(), errOut.String())
 	}
 }
+

@@ -16,6 +16,7 @@ var nonTTYProgressEvery = 10 * time.Second
 type progress struct {
 	done chan struct{}
 	wg   sync.WaitGroup
+	tty  bool // redrawn in place on a terminal
 }
 
 // startProgress shows records, MB read, MB/s and, when the total input
@@ -28,6 +29,7 @@ func startProgress(when string, con *console.Console, p *pipeline.Progress, tota
 	if when == "never" || (when == "auto" && !tty) {
 		return pr
 	}
+	pr.tty = tty
 	every := 250 * time.Millisecond
 	if !tty {
 		every = nonTTYProgressEvery

@@ -44,7 +44,8 @@ type Console struct {
 	mu       sync.Mutex
 	w        io.Writer
 	tty      bool
-	progress bool // a progress line without a newline is on screen
+	progress bool   // a progress line without a newline is on screen
+	last     string // the progress line last drawn
 }
 
 // New returns a Console writing to w, usually stderr.
@@ -101,7 +102,31 @@ func (c *Console) Progress(line string) {
 	}
 	c.clearProgress()
 	io.WriteString(c.w, line)
-	c.progress = true
+	c.progress, c.last = true, line
+}
+
+// Around returns w, which shows on the same terminal as the progress line
+// (findings on stdout), wrapped so that each write clears the line first
+// and redraws it after: findings are never glued to the progress text.
+func (c *Console) Around(w io.Writer) io.Writer { return aroundProgress{c, w} }
+
+type aroundProgress struct {
+	c *Console
+	w io.Writer
+}
+
+func (a aroundProgress) Write(p []byte) (int, error) {
+	c := a.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	shown := c.progress
+	c.clearProgress()
+	n, err := a.w.Write(p)
+	if shown {
+		io.WriteString(c.w, c.last)
+		c.progress = true
+	}
+	return n, err
 }
 
 func (c *Console) clearProgress() {

@@ -3,6 +3,7 @@ package console
 import (
 	"bytes"
 	"errors"
+	"io"
 	"testing"
 )
 
@@ -59,5 +60,23 @@ func TestVerdictStatus(t *testing.T) {
 		if got := VerdictStatus(tc.failOn, tc.invalid, tc.warnings); got != tc.want {
 			t.Errorf("VerdictStatus(%q, %d, %d) = %d, want %d", tc.failOn, tc.invalid, tc.warnings, got, tc.want)
 		}
+	}
+}
+
+// TestConsole_AroundProgress: findings written to the same terminal as the
+// progress line clear it first and redraw it after.
+func TestConsole_AroundProgress(t *testing.T) {
+	var b bytes.Buffer
+	c := &Console{w: &b, tty: true}
+	out := c.Around(&b)
+	io.WriteString(out, "in:1: error: x\n") // no progress on screen yet
+	c.Progress("1 records")
+	io.WriteString(out, "in:2: error: y\n")
+	c.Printf("done")
+	want := "in:1: error: x\n" +
+		"cardscan: 1 records\r\x1b[Kin:2: error: y\ncardscan: 1 records" +
+		"\r\x1b[Kcardscan: done\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
