@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -157,3 +158,55 @@ func TestEmptyStdinEndsAtOnce(t *testing.T) {
 	}
 }
 
+// TestControlCharactersInNames: an input name or URL-list entry holding
+// control characters (here an OSC sequence that retitles a terminal)
+// reaches no human-readable output raw, and in jsonl two names that
+// differ only in bytes that are not UTF-8 stay distinct.
+func TestControlCharactersInNames(t *testing.T) {
+	dir := t.TempDir()
+	osc := "a\x1b]0;owned\x07.ndjson"
+	card := "{}\n"
+	bad := writeFile(t, filepath.Join(dir, osc), []byte(card))
+	missing := filepath.Join(dir, "b\x1b[2J.ndjson")
+	for _, format := range []string{"text", "github", "jsonl"} {
+		r := run(t, "", "--format", format, bad, missing)
+		if r.code != exitIO || !strings.Contains(r.stdout, "owned") || !strings.Contains(r.stderr, "no such file") {
+			t.Fatalf("%s: exit %d, stdout %q, stderr %q", format, r.code, r.stdout, r.stderr)
+		}
+		if strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") {
+			t.Errorf("%s: a control character reached the output raw:\n%q\n%q", format, r.stdout, r.stderr)
+		}
+	}
+	// The walk's note names the file escaped too.
+	if r := run(t, "", "-q", "--valid-out", bad, dir); strings.ContainsAny(r.stderr, "\x1b\x07") || !strings.Contains(r.stderr, "not reading") {
+		t.Errorf("walk: stderr %q", r.stderr)
+	}
+
+	a := writeFile(t, filepath.Join(dir, "u", "c\xff.ndjson"), []byte(card))
+	b := writeFile(t, filepath.Join(dir, "u", "c\xfe.ndjson"), []byte(card))
+	r := run(t, "", "--format", "jsonl", a, b)
+	var seen []string
+	for _, line := range strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n") {
+		var v struct {
+			Input       string `json:"input"`
+			InputBase64 []byte `json:"input_base64"`
+		}
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		seen = append(seen, string(v.InputBase64))
+	}
+	if len(seen) != 2 || seen[0] != a || seen[1] != b {
+		t.Errorf("jsonl names %q, want %q and %q", seen, a, b)
+	}
+	// A valid name has no such key.
+	if r := run(t, card, "--format", "jsonl"); strings.Contains(r.stdout, "input_base64") {
+		t.Errorf("valid UTF-8 name: %q", r.stdout)
+	}
+
+	// fetch reads URLs from a list; an entry is named in its error.
+	list := writeFile(t, filepath.Join(dir, "urls.txt"), []byte("ftp://x\x1b]0;owned\x07/\n"))
+	if r := run(t, "", "fetch", "--urls", list); strings.ContainsAny(r.stderr, "\x1b\x07") || !strings.Contains(r.stderr, "owned") {
+		t.Errorf("fetch: stderr %q", r.stderr)
+	}
+}

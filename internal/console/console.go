@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/cardscan/cardscan/internal/report"
 	"golang.org/x/term"
 )
 
@@ -82,11 +83,15 @@ func (c *Console) UsageError(command string, err error) int {
 	return ExitUsage
 }
 
+// line writes one line. Control characters are escaped, whatever their
+// source (a file name, a URL from a list), so that nothing reaches the
+// terminal raw.
 func (c *Console) line(format string, args ...any) {
+	line := report.TextSafe(fmt.Sprintf(format, args...))
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.clearProgress()
-	fmt.Fprintf(c.w, format+"\n", args...)
+	io.WriteString(c.w, line+"\n")
 }
 
 // Progress shows "cardscan: " and line as the progress line: on a terminal

@@ -12,6 +12,7 @@
 package report
 
 import (
+	"encoding/base64"
 	"strconv"
 	"unicode/utf8"
 
@@ -104,6 +105,14 @@ func (e *Encoder) AppendJSONL(dst []byte, v *Verdict) []byte {
 func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	dst = append(dst, `"input":`...)
 	dst = AppendJSONString(dst, v.Input)
+	if !utf8.ValidString(v.Input) {
+		// AppendJSONString writes invalid bytes as U+FFFD, so that two
+		// names differing only there would read the same: the name's
+		// bytes tell them apart.
+		dst = append(dst, `,"input_base64":"`...)
+		dst = base64.StdEncoding.AppendEncode(dst, []byte(v.Input))
+		dst = append(dst, '"')
+	}
 	dst = append(dst, `,"line":`...)
 	dst = strconv.AppendInt(dst, int64(v.Line), 10)
 	dst = append(dst, `,"offset":`...)
@@ -361,11 +370,28 @@ func appendGitHubEscaped[T string | []byte](dst []byte, s T, property bool) []by
 			dst = append(dst, "%3A"...)
 		case c == ',' && property:
 			dst = append(dst, "%2C"...)
+		case c < 0x20 || c == 0x7f:
+			// The runner leaves other control characters alone, and a
+			// log viewer may act on them (an input named with an escape
+			// sequence).
+			dst = append(dst, '\\', 'x', "0123456789abcdef"[c>>4], "0123456789abcdef"[c&0xf])
 		default:
 			dst = append(dst, c)
 		}
 	}
 	return dst
+}
+
+// TextSafe returns s with ASCII control characters and invalid UTF-8
+// escaped as the text format escapes them, for messages to a terminal
+// that name inputs or URLs.
+func TextSafe(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return string(appendTextSafe(make([]byte, 0, len(s)+8), s))
+		}
+	}
+	return s
 }
 
 // appendTextSafe copies s, escaping ASCII control characters and invalid
