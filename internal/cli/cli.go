@@ -96,6 +96,7 @@ type options struct {
 	policy     string
 	maxInvalid int64
 	requireRec bool
+	onCorrupt  string
 	maxRecord  cmdflag.Size
 	chunkSize  cmdflag.Size
 	input      string
@@ -156,6 +157,9 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
 	fs.Int64(&o.maxInvalid, "--max-invalid N", 0, "stop after N invalid cards (0: never)")
 	fs.Bool(&o.requireRec, "--require-records", "exit 1 when no record was read (empty input)")
+	fs.String(&o.onCorrupt, "--on-corrupt WHAT", "keep", "keep or drop: the output of a compressed input that\n"+
+		"turns out corrupt (drop writes none of a compressed input\n"+
+		"until its checksums have passed)")
 	fs.String(&o.policy, "--policy NAME", "default", "default or production: production makes plain http,\n"+
 		"localhost and private-address URLs errors (no network calls)").HideDefault()
 	o.maxRecord = pipeline.DefaultMaxRecord
@@ -208,6 +212,9 @@ func parseFlags(args []string) (*options, error) {
 	}
 	if _, ok := pipeline.ParseFraming(o.input); !ok {
 		return nil, usagef("--input %q: want auto, ndjson or json", o.input)
+	}
+	if !slices.Contains([]string{"keep", "drop"}, o.onCorrupt) {
+		return nil, usagef("--on-corrupt %q: want keep or drop", o.onCorrupt)
 	}
 	if !slices.Contains([]string{"default", "production"}, o.policy) {
 		return nil, usagef("--policy %q: want default or production", o.policy)
@@ -297,13 +304,14 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		All:        o.all,
 		MaxInvalid: o.maxInvalid,
 		// A card that fails the run is reported and copied as failing.
-		FailOnWarning: o.failOn == "warning",
-		Options:       policyOptions(o.policy),
-		Findings:      stdout,
-		Stdin:         stdin,
-		Progress:      new(pipeline.Progress),
-		Diagnose:      func(msg string) { con.Errorf("%s", msg) },
-		Signatures:    sigs,
+		FailOnWarning:  o.failOn == "warning",
+		HoldCompressed: o.onCorrupt == "drop",
+		Options:        policyOptions(o.policy),
+		Findings:       stdout,
+		Stdin:          stdin,
+		Progress:       new(pipeline.Progress),
+		Diagnose:       func(msg string) { con.Errorf("%s", msg) },
+		Signatures:     sigs,
 	}
 	switch {
 	case o.quiet:

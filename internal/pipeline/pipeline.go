@@ -56,6 +56,13 @@ type Config struct {
 	// MaxInvalid stops the run after that many invalid cards (0: never).
 	MaxInvalid int64
 
+	// HoldCompressed holds the output of a compressed input (findings,
+	// record copies and counts) on disk until the input has been read to
+	// its end through every checksum, and drops it if the stream is
+	// corrupt (--on-corrupt drop): no record of a corrupt stream is
+	// written, and none of a compressed input before its end is verified.
+	HoldCompressed bool
+
 	// FailOnWarning makes a card with a warning fail like one with an
 	// error (--fail-on warning): it is reported, copied and counted as
 	// invalid, in every format.
@@ -179,6 +186,12 @@ type pipeline struct {
 
 	ruleSlots int
 	limiter   *worker // re-judges the piece in which MaxInvalid is reached
+	hold      *hold   // with Config.HoldCompressed
+
+	// The input being read, for the chunks the reader takes: its number
+	// (from 1) and whether it is compressed.
+	seq        int
+	compressed bool
 }
 
 func newPipeline(cfg *Config) *pipeline {
@@ -205,8 +218,21 @@ func (p *pipeline) run(inputs []Input) (Stats, error) {
 	for range p.cfg.Jobs {
 		go p.runWorker()
 	}
-	st := Stats{Inputs: int64(len(inputs)), Rules: map[string]int64{}, Profiles: map[string]int64{}}
+	st := newStats()
+	st.Inputs = int64(len(inputs))
+	if p.cfg.HoldCompressed {
+		p.hold = &hold{}
+		defer p.hold.close()
+	}
 	err := p.write(&st)
+	if err == nil && p.hold != nil && p.hold.seq != 0 {
+		// Stopped or interrupted before the end of the stream.
+		var n int64
+		name := p.hold.name
+		if n, err = p.hold.drop(); err == nil && n > 0 {
+			p.cfg.Diagnose(name + ": the run ended before the end of its compressed stream" + dropNote(n))
+		}
+	}
 	select {
 	case <-p.cfg.Interrupt:
 		st.Interrupted = true
@@ -252,6 +278,9 @@ func (p *pipeline) write(st *Stats) error {
 		select {
 		case c, ok := <-p.order:
 			if !ok {
+				if p.hold != nil {
+					return p.hold.release(p.cfg, st)
+				}
 				return nil
 			}
 			if err := p.writeChunk(c, st); err != nil || st.Stopped {
@@ -281,13 +310,23 @@ func (p *pipeline) write(st *Stats) error {
 // writeChunk writes c's output, piece by piece, as its worker judges it.
 func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 	cfg := p.cfg
+	if p.hold != nil && p.hold.seq != 0 && p.hold.seq != c.seq {
+		// The held input has ended without a fault.
+		if err := p.hold.release(cfg, st); err != nil {
+			return err
+		}
+	}
 	for {
 		<-c.done
-		if cfg.MaxInvalid > 0 && st.Invalid+c.st.invalid >= cfg.MaxInvalid && c.st.invalid > 0 {
+		invalid := st.Invalid
+		if h := p.hold; h != nil && h.held(c.seq) != nil {
+			invalid += h.st.Invalid
+		}
+		if cfg.MaxInvalid > 0 && invalid+c.st.invalid >= cfg.MaxInvalid && c.st.invalid > 0 {
 			if p.limiter == nil {
 				p.limiter = newWorker(cfg, p.ruleSlots)
 			}
-			p.limiter.process(c, c.from, cfg.MaxInvalid-st.Invalid)
+			p.limiter.process(c, c.from, cfg.MaxInvalid-invalid)
 			st.Stopped = true
 		}
 		if err := p.emit(c, st); err != nil {
@@ -309,29 +348,23 @@ func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 
 func (p *pipeline) emit(c *chunk, st *Stats) error {
 	cfg := p.cfg
+	if h := p.hold; h != nil {
+		if c.compressed && c.kind != kindDiagnostic {
+			cfg.Progress.Records.Add(c.st.records)
+			return h.keep(c)
+		}
+		if c.kind == kindDiagnostic && h.held(c.seq) != nil {
+			n, err := h.drop()
+			if err != nil {
+				return err
+			}
+			c.diag += dropNote(n)
+		}
+	}
 	// Count before writing, so that a run cut short by a closed pipe
 	// still knows the verdicts it judged.
 	s := &c.st
-	st.Records += s.records
-	st.Valid += s.valid
-	st.Invalid += s.invalid
-	st.Errors += s.errors
-	st.Warnings += s.warnings
-	st.Signed += s.signed
-	st.Verified += s.verified
-	st.SignatureFindings += s.signatureFindings
-	if s.anyFindings {
-		for code, n := range s.rules {
-			if n != 0 {
-				st.Rules[fastvalidate.Code(code).String()] += n
-			}
-		}
-	}
-	for _, pc := range s.profiles {
-		if pc.n != 0 {
-			st.Profiles[pc.name] += pc.n
-		}
-	}
+	st.addChunk(s)
 	if len(c.out) > 0 {
 		if _, err := cfg.Findings.Write(c.out); err != nil {
 			return &OutputError{Name: "stdout", Err: err}
@@ -372,6 +405,8 @@ func shrink(b []byte, limit int) []byte {
 	}
 	return b[:0]
 }
+
+func codeName(code int) string { return fastvalidate.Code(code).String() }
 
 // errHalted ends reading when the writer has stopped.
 var errHalted = errors.New("halted")

@@ -26,6 +26,7 @@ func (p *pipeline) read(inputs []Input) {
 func (p *pipeline) acquire() (*chunk, error) {
 	select {
 	case c := <-p.free:
+		c.seq, c.compressed = p.seq, p.compressed
 		return c, nil
 	case <-p.stop:
 		return nil, errHalted
@@ -72,6 +73,8 @@ func describe(err error) string {
 // readInput reads one input to its end. It returns an error only when the
 // run has been halted; a failing input is diagnosed and skipped.
 func (p *pipeline) readInput(in Input, dec *decoders) error {
+	p.seq++
+	p.compressed = false
 	f, err := openFile(in, p.cfg.Stdin)
 	if err != nil {
 		return p.diagnose(in.Name, describe(err))
@@ -86,6 +89,7 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 		}
 		return p.diagnose(in.Name, what+": "+describe(err))
 	}
+	p.compressed = compression != ""
 	cu := cutter{p: p, in: in, r: r}
 	err = cu.run()
 	if cu.framing != FramingAuto {

@@ -54,6 +54,11 @@ type chunk struct {
 	// from is the record (an index among the chunk's records) the current
 	// piece starts with, where --max-invalid re-judges from.
 	from int
+
+	// The input the chunk belongs to: its number in the run, and whether
+	// it is compressed (for Config.HoldCompressed).
+	seq        int
+	compressed bool
 }
 
 type chunkStats struct {

@@ -1,0 +1,199 @@
+package pipeline
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// hold keeps the output of a compressed input (its verdicts and record
+// copies, and their counts) in a temporary file until the input has been
+// read to its end, so that every gzip member's CRC and every zstd frame's
+// checksum has passed before any of it is written (Config.HoldCompressed).
+// A stream that turns out corrupt may have handed out bytes that are not
+// what was compressed, lines that were never in the dump; its held output
+// is then dropped. Disk, not memory, takes what a large input's output
+// needs.
+type hold struct {
+	seq  int // the input held, or 0 for none
+	name string
+	f    *os.File // unlinked once created
+	w    *bufio.Writer
+	st   Stats
+	buf  []byte
+}
+
+const (
+	heldFindings byte = iota
+	heldValid
+	heldInvalid
+)
+
+func newStats() Stats {
+	return Stats{Rules: map[string]int64{}, Profiles: map[string]int64{}}
+}
+
+// keep adds c's output and counts to the held input's.
+func (h *hold) keep(c *chunk) error {
+	if h.f == nil {
+		f, err := os.CreateTemp("", "cardscan-hold-")
+		if err != nil {
+			return &OutputError{Name: "held output", Err: err}
+		}
+		os.Remove(f.Name())
+		h.f, h.w = f, bufio.NewWriterSize(f, 64<<10)
+	}
+	if h.seq != c.seq {
+		h.seq, h.name, h.st = c.seq, c.input, newStats()
+	}
+	h.st.addChunk(&c.st)
+	for _, seg := range []struct {
+		kind byte
+		b    []byte
+	}{{heldFindings, c.out}, {heldValid, c.validOut}, {heldInvalid, c.invalidOut}} {
+		if len(seg.b) == 0 {
+			continue
+		}
+		var head [1 + binary.MaxVarintLen64]byte
+		head[0] = seg.kind
+		n := binary.PutUvarint(head[1:], uint64(len(seg.b)))
+		h.w.Write(head[:1+n])
+		if _, err := h.w.Write(seg.b); err != nil {
+			return &OutputError{Name: "held output", Err: err}
+		}
+	}
+	return nil
+}
+
+// held reports the counts held for input seq, if any.
+func (h *hold) held(seq int) *Stats {
+	if h.seq == 0 || h.seq != seq {
+		return nil
+	}
+	return &h.st
+}
+
+// release writes the held input's output and adds its counts to st: its
+// stream has ended without a fault.
+func (h *hold) release(cfg *Config, st *Stats) error {
+	if h.seq == 0 {
+		return nil
+	}
+	h.seq = 0
+	st.addStats(&h.st)
+	if err := h.w.Flush(); err != nil {
+		return &OutputError{Name: "held output", Err: err}
+	}
+	if _, err := h.f.Seek(0, io.SeekStart); err != nil {
+		return &OutputError{Name: "held output", Err: err}
+	}
+	r := bufio.NewReaderSize(h.f, 64<<10)
+	for {
+		kind, err := r.ReadByte()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		n, err2 := binary.ReadUvarint(r)
+		if err != nil || err2 != nil {
+			return &OutputError{Name: "held output", Err: errors.Join(err, err2)}
+		}
+		if uint64(cap(h.buf)) < n {
+			h.buf = make([]byte, n)
+		}
+		b := h.buf[:n]
+		if _, err := io.ReadFull(r, b); err != nil {
+			return &OutputError{Name: "held output", Err: err}
+		}
+		dst, name := cfg.Findings, "stdout"
+		switch kind {
+		case heldValid:
+			dst, name = cfg.ValidOut, "--valid-out"
+		case heldInvalid:
+			dst, name = cfg.InvalidOut, "--invalid-out"
+		}
+		if _, err := dst.Write(b); err != nil {
+			return &OutputError{Name: name, Err: err}
+		}
+	}
+	if cap(h.buf) > 4<<20 {
+		h.buf = nil
+	}
+	return h.reset()
+}
+
+// drop forgets the held input's output and returns how many records it
+// held.
+func (h *hold) drop() (records int64, err error) {
+	if h.seq == 0 {
+		return 0, nil
+	}
+	h.seq = 0
+	return h.st.Records, h.reset()
+}
+
+func (h *hold) reset() error {
+	h.w.Reset(h.f)
+	if err := h.f.Truncate(0); err != nil {
+		return &OutputError{Name: "held output", Err: err}
+	}
+	if _, err := h.f.Seek(0, io.SeekStart); err != nil {
+		return &OutputError{Name: "held output", Err: err}
+	}
+	return nil
+}
+
+func (h *hold) close() {
+	if h.f != nil {
+		h.f.Close()
+	}
+}
+
+// dropNote is what a diagnostic adds when held records are dropped.
+func dropNote(records int64) string {
+	return fmt.Sprintf("; the %d records read from it before were not written (--on-corrupt drop)", records)
+}
+
+// addChunk adds a chunk's counts to st.
+func (st *Stats) addChunk(s *chunkStats) {
+	st.Records += s.records
+	st.Valid += s.valid
+	st.Invalid += s.invalid
+	st.Errors += s.errors
+	st.Warnings += s.warnings
+	st.Signed += s.signed
+	st.Verified += s.verified
+	st.SignatureFindings += s.signatureFindings
+	if s.anyFindings {
+		for code, n := range s.rules {
+			if n != 0 {
+				st.Rules[codeName(code)] += n
+			}
+		}
+	}
+	for _, pc := range s.profiles {
+		if pc.n != 0 {
+			st.Profiles[pc.name] += pc.n
+		}
+	}
+}
+
+// addStats adds o's record counts to st.
+func (st *Stats) addStats(o *Stats) {
+	st.Records += o.Records
+	st.Valid += o.Valid
+	st.Invalid += o.Invalid
+	st.Errors += o.Errors
+	st.Warnings += o.Warnings
+	st.Signed += o.Signed
+	st.Verified += o.Verified
+	st.SignatureFindings += o.SignatureFindings
+	for k, n := range o.Rules {
+		st.Rules[k] += n
+	}
+	for k, n := range o.Profiles {
+		st.Profiles[k] += n
+	}
+}
