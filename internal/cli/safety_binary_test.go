@@ -187,7 +187,7 @@ func TestBinarySecondSignal(t *testing.T) {
 }
 
 // TestBinaryPeakMemory runs inputs whose verdicts are many times their size
-// and checks the peak heap against the README's bound: (2 × jobs + 2) × 3
+// and checks the peak heap against the README's bound: (2 × jobs + 2) × 4
 // × chunk size, plus twice the largest record or .json document. The Go
 // collector lets the heap grow to twice what is live before it collects,
 // so the ceiling is twice the bound, plus 16 MiB for the runtime and the
@@ -212,7 +212,7 @@ func TestBinaryPeakMemory(t *testing.T) {
 		{2, []string{"--format", "github", lines}},
 		{2, []string{"--format", "jsonl", long}},
 	} {
-		bound := (2*jobs+2)*3*chunk + 2*tc.largest
+		bound := (2*jobs+2)*4*chunk + 2*tc.largest
 		ceiling := 2*bound + 16<<20
 		cmd := exec.Command(bin, append([]string{"-j", fmt.Sprint(jobs), "--chunk-size", fmt.Sprint(chunk)}, tc.args...)...)
 		cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1")

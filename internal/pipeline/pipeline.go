@@ -6,9 +6,11 @@
 // judge a chunk's records and render its verdicts into the chunk's own
 // buffers; the caller's goroutine waits for the chunks in the order they
 // were read and copies their buffers out. The number of chunks in flight is
-// fixed at 2 × jobs + 2, so memory stays bounded by jobs × chunk size (a
-// record longer than a chunk grows one buffer up to the record limit, and a
-// longer one is never held whole).
+// fixed at 2 × jobs + 2, and a worker whose verdicts reach a chunk's size
+// hands them over in pieces, waiting for its chunk's turn, so memory stays
+// bounded by jobs × chunk size whatever the records' sizes (a record longer
+// than a chunk grows one buffer up to the record limit, and a longer one is
+// never held whole).
 package pipeline
 
 import (
