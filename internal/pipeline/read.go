@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
+	"unsafe"
 )
 
 // read feeds every input to the workers, in order, then closes the queues.
@@ -326,13 +327,17 @@ func (cu *cutter) runJSON() error {
 	cu.c.spans = cu.sp.scan(cu.c.buf, cu.c.offset, cu.c.spans[:0])
 	for {
 		c := cu.c
-		if len(c.buf) == cap(c.buf) {
+		// A chunk of tiny records (an array of digits) ends early, so that
+		// its spans take no more than a quarter of its size.
+		if len(c.buf) == cap(c.buf) || len(c.spans) >= p.cfg.ChunkSize/(4*int(unsafe.Sizeof(span{}))) {
 			if n := cu.jsonCut(); n > 0 {
 				if err := cu.cut(n); err != nil {
 					return err
 				}
 				continue
 			}
+		}
+		if len(c.buf) == cap(c.buf) {
 			if !cu.grow() {
 				if err := cu.streamTooLarge(); err != nil {
 					return err
