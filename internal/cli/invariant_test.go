@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -56,6 +57,7 @@ func TestCountingInvariant(t *testing.T) {
 		vs := parseVerdicts(t, res.stdout)
 		out := append(outLines(readFile(t, valid)), outLines(readFile(t, invalid))...)
 		if int64(len(out)) != s.Records || int64(len(vs)) != s.Records || s.Valid+s.Invalid != s.Records {
+
 			t.Fatalf("seed %d (%v): %d lines in the out files, %d verdicts, summary %d records (%d valid, %d invalid)",
 				seed, args, len(out), len(vs), s.Records, s.Valid, s.Invalid)
 		}
@@ -83,7 +85,14 @@ func outLines(b []byte) []string {
 // endings, perhaps without a final newline, and adds each record to recs
 // as it will be copied.
 func randomNDJSON(r *rand.Rand, cards []string, recs *[]string) []byte {
-	var b bytes.Buffer
+	// A whole JSON value first, so that --input auto reads the file as
+	// NDJSON.
+	first := cards[r.IntN(len(cards))]
+	for !json.Valid([]byte(first)) {
+		first = cards[r.IntN(len(cards))]
+	}
+	b := bytes.NewBufferString(first + "\n")
+	*recs = append(*recs, first)
 	n := r.IntN(40)
 	for i := range n {
 		var rec string

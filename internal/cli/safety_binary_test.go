@@ -125,8 +125,9 @@ func TestBinarySignals(t *testing.T) {
 				t.Fatal(err)
 			}
 			// Records, then a line cut in the middle; standard input stays
-			// open, as a producer's pipe would.
-			if _, err := stdin.Write(append(bigInput(t, 20), `{"cut":`...)); err != nil {
+			// open, as a producer's pipe would. More than the 64 KiB that
+			// --input auto may look at before it picks a framing.
+			if _, err := stdin.Write(append(bigInput(t, 60), `{"cut":`...)); err != nil {
 				t.Fatal(err)
 			}
 			out := bufio.NewReader(stdout)
@@ -187,8 +188,9 @@ func TestBinarySecondSignal(t *testing.T) {
 }
 
 // TestBinaryPeakMemory runs inputs whose verdicts are many times their size
-// and checks the peak heap against the README's bound: (2 × jobs + 2) × 4
-// × chunk size, plus twice the largest record or .json document. The Go
+// and checks the peak heap against the documented bound: (2 × jobs + 2) ×
+// 4 × chunk size, plus twice the largest record, plus 16 bytes per JSON
+// value of the largest record (the validator's tape). The Go
 // collector lets the heap grow to twice what is live before it collects,
 // so the ceiling is twice the bound, plus 16 MiB for the runtime and the
 // decompressors. The heap is read from the child's GC trace: the child's
@@ -203,16 +205,19 @@ func TestBinaryPeakMemory(t *testing.T) {
 	long := filepath.Join(dir, strings.Repeat("d", 200), strings.Repeat("e", 200), strings.Repeat("f", 200), "zeros.ndjson")
 	writeFile(t, long, bytes.Repeat([]byte("0\n"), 512<<10))
 	for _, tc := range []struct {
-		largest int
-		args    []string
+		largest, values int
+		args            []string
 	}{
-		{len(zeros), []string{"--format", "jsonl", doc}},
-		{2, []string{"--format", "jsonl", lines}},
-		{2, []string{"--format", "text", lines}},
-		{2, []string{"--format", "github", lines}},
-		{2, []string{"--format", "jsonl", long}},
+		// On one line, the array is one record of 2 Mi values; read as
+		// JSON, each of them is a record.
+		{len(zeros), 2 << 20, []string{"--format", "jsonl", doc}},
+		{2, 1, []string{"--format", "jsonl", "--input", "json", doc}},
+		{2, 1, []string{"--format", "jsonl", lines}},
+		{2, 1, []string{"--format", "text", lines}},
+		{2, 1, []string{"--format", "github", lines}},
+		{2, 1, []string{"--format", "jsonl", long}},
 	} {
-		bound := (2*jobs+2)*4*chunk + 2*tc.largest
+		bound := (2*jobs+2)*4*chunk + 2*tc.largest + 16*tc.values
 		ceiling := 2*bound + 16<<20
 		cmd := exec.Command(bin, append([]string{"-j", fmt.Sprint(jobs), "--chunk-size", fmt.Sprint(chunk)}, tc.args...)...)
 		cmd.Env = append(os.Environ(), "GODEBUG=gctrace=1")
