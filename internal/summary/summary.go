@@ -36,6 +36,10 @@ type Summary struct {
 	BytesDecompressed int64            `json:"bytes_decompressed"` // as judged
 	Seconds           float64          `json:"seconds"`
 	MBPerSecond       float64          `json:"mb_per_second"` // decompressed MB (10^6 bytes) per second
+	// FetchFailures counts, by rule, the URLs of cardscan fetch that
+	// yielded no card to judge; each is also an input error. Absent from
+	// the summaries of file runs.
+	FetchFailures map[string]int64 `json:"fetch_failures,omitempty"`
 	// StoppedEarly tells that --max-invalid ended a run before its inputs did.
 	StoppedEarly bool `json:"stopped_early"`
 	// Shards is the number of runs summed up: 1 for one run.
@@ -96,6 +100,12 @@ func (s *Summary) Add(o *Summary) {
 	}
 	for k, v := range o.Framings {
 		s.Framings[k] += v
+	}
+	if len(o.FetchFailures) > 0 && s.FetchFailures == nil {
+		s.FetchFailures = map[string]int64{}
+	}
+	for k, v := range o.FetchFailures {
+		s.FetchFailures[k] += v
 	}
 	s.Inputs += o.Inputs
 	s.InputErrors += o.InputErrors
@@ -174,6 +184,11 @@ func (s *Summary) Human() string {
 	}
 	if s.InputErrors > 0 {
 		fmt.Fprintf(&b, "; %d of %d inputs unreadable", s.InputErrors, s.Inputs)
+		if len(s.FetchFailures) > 0 {
+			b.WriteString(" (")
+			b.WriteString(countsText(s.FetchFailures))
+			b.WriteString(")")
+		}
 	}
 	if s.StoppedEarly {
 		b.WriteString("; stopped early at --max-invalid")
@@ -202,6 +217,25 @@ func (s *Summary) Human() string {
 		}
 	}
 	return b.String()
+}
+
+// countsText lists counts as "a 2, b 1", largest first, then by name.
+func countsText(m map[string]int64) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if m[names[i]] != m[names[j]] {
+			return m[names[i]] > m[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // framingText says how the inputs were framed: "ndjson" when all of them
