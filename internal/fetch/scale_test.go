@@ -193,7 +193,10 @@ func TestCrawl(t *testing.T) {
 	if err := os.WriteFile(listFile, list.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"--urls", listFile, "-j", "64", "--per-host", "2", "--timeout", "1s", "--max-record", "4KiB", "--retries", "1"}
+	// --timeout is what the 20 slow URLs cost, in parallel and behind
+	// the window; under the race detector on a loaded machine 1 s cut
+	// off fast URLs too.
+	args := []string{"--urls", listFile, "-j", "64", "--per-host", "2", "--timeout", "3s", "--max-record", "4KiB", "--retries", "1"}
 	public := fmt.Sprintf("127.0.0.1:%d,%s", port, dead)
 
 	// One run, start to end.
@@ -210,8 +213,8 @@ func TestCrawl(t *testing.T) {
 	peak := peakHeapMB(stderr.String())
 	t.Logf("%d URLs in %v, peak heap %d MB; %s", n, elapsed.Round(time.Millisecond), peak, lastLine(stderr.String()))
 	// Bounds with room for a busy machine: under the race detector, on 2
-	// cores with a load average of 20, the crawl took 26 s and its heap
-	// peaked at 16 MB.
+	// cores with a load average of 20, the crawl took 26 to 30 s and its
+	// heap peaked at 12 to 16 MB.
 	if elapsed > 60*time.Second {
 		t.Errorf("10,000 URLs took %v", elapsed)
 	}
