@@ -85,11 +85,21 @@ const (
 )
 
 // Rules about how a card is served, which only cardscan fetch can see: they
-// judge HTTP responses, not card bytes, so no profile reports them.
+// judge HTTP responses, not card bytes, so no profile reports them. From
+// CodeHTTPUnreachable on, each names why a URL yielded no card at all.
 const (
 	CodeHTTPContentType Code = 250 + iota
 	CodeHTTPCacheControl
 	CodeHTTPEndpointScheme
+	CodeHTTPInsecureFetch
+
+	CodeHTTPUnreachable
+	CodeHTTPTimeout
+	CodeHTTPStatus
+	CodeHTTPNotACard
+	CodeHTTPTooLarge
+	CodeHTTPRedirect
+	CodeHTTPBlockedAddress
 )
 
 // Rules of A2A signature verification (A2A 1.0 section 8.4), which needs
@@ -164,7 +174,15 @@ func init() {
 
 		Rule{CodeHTTPContentType, "http.content-type", SeverityWarning, "fetch", "card served with a media type other than application/agentcard+json or application/json (draft section 3)"},
 		Rule{CodeHTTPCacheControl, "http.cache-control", SeverityWarning, "fetch", "card served without a Cache-Control header (section 4 recommends max-age=3600)"},
-		Rule{CodeHTTPEndpointScheme, "http.endpoint-scheme", SeverityError, "fetch", "an http(s) endpoint's scheme differs from the scheme the card was fetched over (section 8.5)"},
+		Rule{CodeHTTPEndpointScheme, "http.endpoint-scheme", SeverityError, "fetch", "an AgentCard's http(s) endpoint's scheme differs from the scheme the card was fetched over (draft section 8.5)"},
+		Rule{CodeHTTPInsecureFetch, "http.insecure-fetch", SeverityWarning, "fetch", "an A2A or MA2D card was fetched over plain http, where anyone on the path could have changed it"},
+		Rule{CodeHTTPUnreachable, "http.unreachable", SeverityError, "fetch", "no card: the host could not be reached (name unknown, connection refused or reset, TLS failed)"},
+		Rule{CodeHTTPTimeout, "http.timeout", SeverityError, "fetch", "no card: connecting, the headers or the body took longer than --connect-timeout or --timeout"},
+		Rule{CodeHTTPStatus, "http.status", SeverityError, "fetch", "no card: every well-known path answered a status other than 200"},
+		Rule{CodeHTTPNotACard, "http.not-a-card", SeverityError, "fetch", "no card: a path answered 200 with HTML, or with a body that does not start as a card does (a JSON object, or a string holding one), and none with a card"},
+		Rule{CodeHTTPTooLarge, "http.too-large", SeverityError, "fetch", "no card judged: the body is larger than --max-record"},
+		Rule{CodeHTTPRedirect, "http.redirect", SeverityError, "fetch", "no card: a redirect was refused (more than 3, from https to http, or to another scheme)"},
+		Rule{CodeHTTPBlockedAddress, "http.blocked-address", SeverityError, "fetch", "no card: the URL, a redirect or a name led to a loopback, private, link-local, CGNAT, multicast or unspecified address (--allow-private allows them)"},
 
 		Rule{CodeA2ASignatureInvalid, "a2a.signature-invalid", SeverityError, "signatures", "a signature does not verify with the trusted key its kid names (the card or its header changed, or is not I-JSON); a warning beside a signature that verifies"},
 		Rule{CodeA2ASignatureKeyUnknown, "a2a.signature-key-unknown", SeverityWarning, "signatures", "no trusted key has the signature's kid, nor a trusted jku; an error under --signatures require unless another signature verifies"},

@@ -15,11 +15,11 @@ import (
 // encoding/json does.
 var jsonStd = sonic.ConfigStd
 
-// httpChecks applies the draft's rules about how a card is served, which
-// the card's bytes alone cannot show. Its findings are reported beside the
-// profile's, in the same records; their rules are in the one rule table, so
-// --list-rules lists them too.
-func httpChecks(fd *found, card []byte) []fastvalidate.Finding {
+// httpChecks applies the rules about how a card is served, which the
+// card's bytes alone cannot show, to a card judged by profile. Its
+// findings are reported beside the profile's, in the same records; their
+// rules are in the one rule table, so --list-rules lists them too.
+func httpChecks(fd *found, card []byte, profile string) []fastvalidate.Finding {
 	var out []fastvalidate.Finding
 	ct := fd.header.Get("Content-Type")
 	mt := ct
@@ -39,14 +39,23 @@ func httpChecks(fd *found, card []byte) []fastvalidate.Finding {
 		out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPCacheControl, fastvalidate.SeverityWarning, "",
 			"served without a Cache-Control header; the draft recommends max-age=3600 (section 4)"))
 	}
-	if card != nil {
-		fetched := fd.url.Scheme
+	fetched := fd.url.Scheme
+	switch {
+	case strings.HasPrefix(profile, "agentcard"):
+		// Section 8.5 of the AgentCard draft, which is where the rule
+		// comes from, binds AgentCards only.
 		for _, ep := range endpoints(card) {
 			if ep.scheme != fetched {
 				out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPEndpointScheme, fastvalidate.SeverityError, ep.path,
 					"the endpoint's scheme "+ep.scheme+" differs from the scheme the card was fetched over, "+fetched+" (section 8.5)"))
 			}
 		}
+	case fetched == "http" && (profile == "a2a" || strings.HasPrefix(profile, "a2a/") || profile == "ma2d"):
+		// Neither A2A nor MA2D says how a card must be fetched; a card
+		// over plain http could have been changed on the way, whatever
+		// its endpoints say.
+		out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPInsecureFetch, fastvalidate.SeverityWarning, "",
+			"fetched over plain http, where anyone on the path could have changed it; serve the card over https"))
 	}
 	return out
 }

@@ -20,10 +20,22 @@ type Client struct {
 }
 
 // NewClient returns a Client whose requests are bounded as the command's:
-// timeout for each request, redirects included, and maxRecord bytes of a
-// card read. A nil transport is the command's own.
+// timeout for each request (a redirect is another) and for each
+// connection, and maxRecord bytes of a card read. A nil transport is the
+// command's own without its address guard: the caller, which decides what
+// may be reached, passes a transport of its own to guard it.
 func NewClient(timeout time.Duration, maxRecord int64, transport http.RoundTripper) *Client {
-	c := &Client{f: newFetcher(timeout, maxRecord, transport), pools: map[string]*fastvalidate.Pool{}}
+	f := newFetcher(netConfig{
+		timeout:        timeout,
+		connectTimeout: timeout,
+		maxBytes:       maxRecord,
+		perHost:        4,
+		retries:        0, // a caller waiting on one answer retries itself
+		userAgent:      defaultUserAgent(),
+		allowPrivate:   true,
+		hooks:          &testHooks{transport: transport},
+	})
+	c := &Client{f: f, pools: map[string]*fastvalidate.Pool{}}
 	// One pool per profile, made up front so that Fetch needs no lock.
 	for _, name := range fastvalidate.Profiles() {
 		c.pools[name], _ = fastvalidate.NewPool(name)
@@ -53,9 +65,9 @@ func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error
 	}
 	cards := renderer{format: "cards"}
 	text := renderer{format: "text", all: true, style: report.Plain}
-	res := fetchOne(ctx, c.f, pool, &cards, &text, profile, url)
-	if res.failure != "" {
-		return Fetched{}, errors.New(res.failure)
+	res := fetchOne(ctx, c.f, pool, &cards, &text, url)
+	if res.fail != nil {
+		return Fetched{}, errors.New(printable(url) + ": " + res.fail.detail)
 	}
 	return Fetched{Record: res.out, Text: res.text, Valid: res.stats.Invalid == 0}, nil
 }

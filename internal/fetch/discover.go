@@ -1,15 +1,22 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // wellKnownPaths are tried in this order: the AgentCard draft (section 4),
@@ -23,31 +30,94 @@ const acceptHeader = "application/agentcard+json, application/json"
 // maxRedirects bounds a discovery's redirect chain.
 const maxRedirects = 3
 
-// fetcher discovers and downloads cards. It is safe for concurrent use.
-type fetcher struct {
-	client   *http.Client
-	maxBytes int64
+// netConfig is how the fetcher reaches the network.
+type netConfig struct {
+	timeout        time.Duration // each request (a redirect is another), body included
+	connectTimeout time.Duration
+	maxBytes       int64
+	perHost        int // requests in flight per host
+	retries        int // further tries of a path that answers 429 or 503
+	maxRetryWait   time.Duration
+	userAgent      string
+	allowPrivate   bool
+	hooks          *testHooks
 }
 
-func newFetcher(timeout time.Duration, maxBytes int64, transport http.RoundTripper) *fetcher {
-	if transport == nil {
-		transport = &http.Transport{
-			Proxy:                 http.ProxyFromEnvironment,
-			DialContext:           (&net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}).DialContext,
-			TLSHandshakeTimeout:   timeout,
-			ResponseHeaderTimeout: timeout,
-			MaxIdleConnsPerHost:   4,
-			IdleConnTimeout:       30 * time.Second,
-			ForceAttemptHTTP2:     true,
-		}
+// testHooks stand in for the network's parts that tests cannot use: DNS,
+// the public CAs and the environment's proxy settings.
+type testHooks struct {
+	lookup  lookupFunc
+	rootCAs *x509.CertPool
+	proxy   func(*http.Request) (*url.URL, error)
+	backoff time.Duration // first wait before retrying without Retry-After
+	// public lists loopback addresses (IP:port) the guard lets through
+	// as if they were public, to play sites on the internet.
+	public map[string]bool
+	// transport replaces the network (and the guard) under the per-host
+	// limit: tests of the output serve fixed host names in process, and
+	// Client's callers bring a transport guarded as they see fit.
+	transport http.RoundTripper
+}
+
+// defaultUserAgent names cardscan and its version, and where to read
+// about it, as a crawler's operator would want a site's logs to show.
+func defaultUserAgent() string {
+	v := "devel"
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	return "cardscan/" + v + " (agent card validator; +https://github.com/cardscan/cardscan)"
+}
+
+// fetcher discovers and downloads cards. It is safe for concurrent use.
+type fetcher struct {
+	client       *http.Client
+	maxBytes     int64
+	retries      int
+	maxRetryWait time.Duration
+	backoff      time.Duration
+	userAgent    string
+}
+
+func newFetcher(c netConfig) *fetcher {
+	h := c.hooks
+	if h == nil {
+		h = &testHooks{}
+	}
+	d := newDialer(net.Dialer{Timeout: c.connectTimeout, KeepAlive: 30 * time.Second}, c.allowPrivate, h.lookup, h.public)
+	proxy := h.proxy
+	if proxy == nil {
+		proxy = http.ProxyFromEnvironment
+	}
+	transport := &http.Transport{
+		Proxy:                 d.proxyFunc(proxy, c.allowPrivate),
+		DialContext:           d.DialContext,
+		TLSClientConfig:       &tls.Config{RootCAs: h.rootCAs},
+		TLSHandshakeTimeout:   c.connectTimeout,
+		ResponseHeaderTimeout: c.timeout,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   c.perHost,
+		IdleConnTimeout:       30 * time.Second,
+		ForceAttemptHTTP2:     true,
+	}
+	var next http.RoundTripper = transport
+	if h.transport != nil {
+		next = h.transport
+	}
+	backoff := h.backoff
+	if backoff == 0 {
+		backoff = 500 * time.Millisecond
 	}
 	return &fetcher{
 		client: &http.Client{
-			Transport:     transport,
-			Timeout:       timeout,
+			Transport:     newHostLimiter(next, c.perHost, c.timeout),
 			CheckRedirect: checkRedirect,
 		},
-		maxBytes: maxBytes,
+		maxBytes:     c.maxBytes,
+		retries:      c.retries,
+		maxRetryWait: c.maxRetryWait,
+		backoff:      backoff,
+		userAgent:    c.userAgent,
 	}
 }
 
@@ -60,6 +130,9 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > maxRedirects {
 		return &redirectError{fmt.Sprintf("more than %d redirects", maxRedirects)}
 	}
+	if s := req.URL.Scheme; s != "http" && s != "https" {
+		return &redirectError{"refused redirect to a " + strconv.Quote(s) + " URL"}
+	}
 	if prev := via[len(via)-1]; prev.URL.Scheme == "https" && req.URL.Scheme != "https" {
 		// A downgrade would let an on-path attacker substitute the card
 		// (draft section 8.5).
@@ -68,13 +141,19 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// found is a card as served.
+// found is a card candidate as served.
 type found struct {
-	url      *url.URL // where it was served, after redirects
-	header   http.Header
-	body     []byte // nil when tooLarge
-	size     int64  // bytes read
-	tooLarge bool
+	url    *url.URL // where it was served, after redirects
+	header http.Header
+	body   []byte
+	size   int64 // bytes read
+}
+
+// failure is why a URL yielded no card to judge: a rule of the fetch
+// group and what happened.
+type failure struct {
+	rule   fastvalidate.Code
+	detail string
 }
 
 // candidates returns the URLs to try for raw, in order: a base URL gets
@@ -115,90 +194,266 @@ func candidates(raw string) ([]*url.URL, error) {
 	return out, nil
 }
 
-// discoverError says why no card was found for a URL.
-type discoverError struct {
-	url      string
-	attempts []string // one reason per URL tried
-	fatal    string   // the host could not be reached at all
+// attempt is what one candidate URL answered when it held no card.
+type attempt struct {
+	rule   fastvalidate.Code
+	reason string
+	final  bool // the other candidates would fare no better: stop
 }
 
-func (e *discoverError) Error() string {
-	if e.fatal != "" {
-		return e.url + ": " + e.fatal
+// rank orders the rules of attempts that let discovery go on, most
+// telling first, to name the failure of a site where no path held a card:
+// a refused redirect may have been the card; a page that answered 200
+// shows the site is there.
+func rank(c fastvalidate.Code) int {
+	switch c {
+	case fastvalidate.CodeHTTPRedirect:
+		return 3
+	case fastvalidate.CodeHTTPNotACard:
+		return 2
 	}
-	return e.url + ": no agent card found (" + strings.Join(e.attempts, "; ") + ")"
+	return 1
 }
 
 // discover finds the card for raw as the specs describe discovery: the
-// first candidate that answers 200 holds it. A candidate that is missing,
-// refused or redirected wrongly moves on to the next; a host that cannot be
-// reached ends the search.
-func (f *fetcher) discover(ctx context.Context, raw string) (*found, error) {
+// first candidate that answers 200 with a card candidate holds it. A
+// candidate that is missing, redirects wrongly or answers something that
+// is not a card (a single-page app's HTML fallback) moves on to the next;
+// a host that cannot be reached, a timeout, a blocked address or a body
+// over the cap ends the search.
+func (f *fetcher) discover(ctx context.Context, raw string) (*found, *failure) {
 	cands, err := candidates(raw)
 	if err != nil {
-		return nil, &discoverError{url: raw, fatal: err.Error()}
+		return nil, &failure{fastvalidate.CodeHTTPUnreachable, err.Error()}
 	}
-	derr := &discoverError{url: raw}
+	var reasons []string
+	rule := fastvalidate.CodeHTTPStatus
 	for _, c := range cands {
-		fd, reason, fatal := f.get(ctx, c)
+		fd, at := f.get(ctx, c)
 		if fd != nil {
 			return fd, nil
-		}
-		if fatal {
-			derr.fatal = "cannot reach " + c.Host + ": " + reason
-			return nil, derr
 		}
 		name := c.Path
 		if len(cands) == 1 {
 			name = c.Redacted()
 		}
-		derr.attempts = append(derr.attempts, name+": "+reason)
+		if at.final {
+			detail := name + ": " + at.reason
+			if at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout {
+				detail = "cannot reach " + c.Host + ": " + at.reason
+			}
+			if len(reasons) > 0 {
+				detail += " (after " + strings.Join(reasons, "; ") + ")"
+			}
+			return nil, &failure{at.rule, detail}
+		}
+		reasons = append(reasons, name+": "+at.reason)
+		if rank(at.rule) > rank(rule) {
+			rule = at.rule
+		}
 	}
-	return nil, derr
+	return nil, &failure{rule, "no agent card found (" + strings.Join(reasons, "; ") + ")"}
 }
 
-// get fetches one candidate. Without a card it says why, and whether the
-// failure rules out the other candidates too.
-func (f *fetcher) get(ctx context.Context, u *url.URL) (fd *found, reason string, fatal bool) {
+// get fetches one candidate, trying again after a 429 or 503 as the
+// server asks. Without a card candidate it says what the URL answered.
+func (f *fetcher) get(ctx context.Context, u *url.URL) (*found, attempt) {
+	for try := 0; ; try++ {
+		fd, at, hint := f.getOnce(ctx, u)
+		if !hint.retry || try >= f.retries {
+			return fd, at
+		}
+		wait := hint.after
+		if !hint.given {
+			wait = f.backoff << try
+		}
+		if wait > f.maxRetryWait {
+			at.reason += fmt.Sprintf(" (Retry-After %v is longer than %v: not retried)", wait, f.maxRetryWait)
+			return nil, at
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, attempt{fastvalidate.CodeHTTPTimeout, "cancelled while waiting to retry", true}
+		}
+	}
+}
+
+// retryHint says whether an answer may be retried, and after how long
+// the server asked for.
+type retryHint struct {
+	retry bool
+	given bool // the server sent a Retry-After that could be read
+	after time.Duration
+}
+
+// getOnce makes one request.
+func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attempt, hint retryHint) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err.Error(), true
+		return nil, attempt{fastvalidate.CodeHTTPUnreachable, err.Error(), true}, hint
 	}
 	req.Header.Set("Accept", acceptHeader)
-	req.Header.Set("User-Agent", "cardscan")
+	req.Header.Set("User-Agent", f.userAgent)
 	resp, err := f.client.Do(req)
 	if err != nil {
 		var re *redirectError
 		if errors.As(err, &re) {
-			return nil, re.msg, false
+			return nil, attempt{fastvalidate.CodeHTTPRedirect, re.msg, false}, hint
 		}
-		return nil, describe(err), true
+		return nil, classify(err), hint
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
+		if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusServiceUnavailable {
+			hint.retry = true
+			hint.after, hint.given = retryAfter(resp.Header.Get("Retry-After"), time.Now())
+		}
 		// Drain a little so the connection can be reused for the next
 		// candidate; a large error page is not worth reading.
 		io.CopyN(io.Discard, resp.Body, 4<<10)
-		return nil, resp.Status, false
+		return nil, attempt{fastvalidate.CodeHTTPStatus, resp.Status, false}, hint
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, f.maxBytes+1))
+	if mt := mediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
+		io.CopyN(io.Discard, resp.Body, 4<<10)
+		return nil, attempt{fastvalidate.CodeHTTPNotACard, "200, served as " + mt + ", not a card", false}, hint
+	}
+	body, verdict, err := readCandidate(resp.Body, f.maxBytes)
 	if err != nil {
-		return nil, "reading the body: " + describe(err), true
+		at := classify(err)
+		at.reason = "reading the body: " + at.reason
+		return nil, at, hint
 	}
-	fd = &found{url: resp.Request.URL, header: resp.Header, body: body, size: int64(len(body))}
-	if int64(len(body)) > f.maxBytes {
-		fd.body, fd.tooLarge = nil, true
+	switch verdict {
+	case notJSON:
+		what := "an empty body"
+		if b := firstByte(body); b >= 0 {
+			what = "a body starting with " + strconv.QuoteRuneToASCII(rune(b))
+		}
+		return nil, attempt{fastvalidate.CodeHTTPNotACard, "200 with " + what + ", not a card", false}, hint
+	case overCap:
+		return nil, attempt{fastvalidate.CodeHTTPTooLarge, fmt.Sprintf("the body is larger than --max-record (%d bytes)", f.maxBytes), true}, hint
 	}
-	return fd, "", false
+	return &found{url: resp.Request.URL, header: resp.Header, body: body, size: int64(len(body))}, attempt{}, hint
+}
+
+// classify names the rule of an error of a request or of its body.
+func classify(err error) attempt {
+	var be *blockedError
+	if errors.As(err, &be) {
+		return attempt{fastvalidate.CodeHTTPBlockedAddress, be.Error(), true}
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+		return attempt{fastvalidate.CodeHTTPTimeout, "timed out", true}
+	}
+	return attempt{fastvalidate.CodeHTTPUnreachable, describe(err), true}
+}
+
+// retryAfter reads a Retry-After header: delay-seconds or an HTTP date
+// (RFC 9110 section 10.2.3). ok is false when it is absent or unreadable.
+func retryAfter(v string, now time.Time) (d time.Duration, ok bool) {
+	v = strings.TrimSpace(v)
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			return 0, false
+		}
+		// Past a day the number means "not today"; a Duration would
+		// overflow long before the int64 does.
+		return time.Duration(min(n, 86400)) * time.Second, true
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0), true
+	}
+	return 0, false
+}
+
+// mediaType is the lower-case type/subtype of a Content-Type.
+func mediaType(ct string) string {
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(ct))
+}
+
+type bodyVerdict int
+
+const (
+	candidate bodyVerdict = iota
+	notJSON               // empty, blank, or a first byte no card starts with
+	overCap               // a candidate longer than the cap
+)
+
+// readCandidate reads a body up to limit bytes, stopping early when its
+// first non-blank byte shows it cannot be a card: an HTML page served with a
+// JSON media type, or a 50 MB error page, costs a few bytes.
+func readCandidate(r io.Reader, limit int64) ([]byte, bodyVerdict, error) {
+	body := make([]byte, 0, 4<<10)
+	decided := false
+	for {
+		if len(body) == cap(body) {
+			body = append(body, 0)[:len(body)]
+		}
+		room := min(int64(cap(body)-len(body)), limit+1-int64(len(body)))
+		n, err := r.Read(body[len(body) : len(body)+int(room)])
+		body = body[:len(body)+n]
+		if !decided {
+			switch b := firstByte(body); {
+			case b >= 0 && !startsCard(byte(b)):
+				return body, notJSON, nil
+			case b >= 0:
+				decided = true
+			}
+		}
+		if int64(len(body)) > limit {
+			if !decided {
+				return body, notJSON, nil
+			}
+			return nil, overCap, nil
+		}
+		if err == io.EOF {
+			if !decided {
+				return body, notJSON, nil
+			}
+			return body, candidate, nil
+		}
+		if err != nil {
+			return nil, candidate, err
+		}
+	}
+}
+
+// firstByte returns the first byte of b after a UTF-8 byte order mark and
+// JSON white space, or -1 when there is none yet.
+func firstByte(b []byte) int {
+	const bom = "\xEF\xBB\xBF"
+	if len(b) < len(bom) && bom[:len(b)] == string(b) {
+		return -1 // perhaps a byte order mark, cut by a short read
+	}
+	b = bytes.TrimPrefix(b, []byte(bom))
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return int(c)
+	}
+	return -1
+}
+
+// startsCard says whether a card can start with c: a JSON object, or a
+// JSON string holding one (the embedded form). The other JSON values are
+// no card either, and letting them through would let a body such as "top
+// secret" (which starts as true does) into the output.
+func startsCard(c byte) bool {
+	return c == '{' || c == '"'
 }
 
 // describe strips what net/http and net wrap around an error (the method,
 // URL and address), which the message names already.
 func describe(err error) string {
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
-		return "timed out"
-	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err

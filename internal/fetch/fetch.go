@@ -4,14 +4,17 @@
 // For each base URL it GETs /.well-known/agentcard (the AgentCard draft),
 // then /.well-known/agent-card.json and /.well-known/agent.json (A2A), and
 // judges the first card found with the auto profile, together with how it
-// was served: its Content-Type, a Cache-Control header, and the draft's
-// section 8.5 rule that a card's endpoints use the scheme it was fetched
-// over. Fetches are bounded by a timeout, a body cap and at most three
-// redirects, never from https to http.
+// was served: its Content-Type, a Cache-Control header, and for AgentCards
+// the draft's section 8.5 rule that a card's endpoints use the scheme it
+// was fetched over (for A2A and MA2D cards, a warning when that scheme is
+// plain http). A path that answers something other than a card (the HTML
+// of a single-page app's fallback) moves on to the next. Fetches are
+// bounded by timeouts, a body cap and at most three redirects, never from
+// https to http, and never to a private address unless allowed; every URL
+// yields one record, a verdict or a fetch failure under its own rule.
 package fetch
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,9 +22,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -37,19 +40,33 @@ import (
 
 const defaultMaxRecord = 2 << 20
 
+// maxPending bounds the bytes of records fetched but not yet written
+// because a URL before them is still being fetched. With the records in
+// flight (at most -j, each up to --max-record and its rendering), it
+// bounds a crawl's memory whatever the list's length.
+const maxPending = 32 << 20
+
 type options struct {
-	urls      []string
-	urlsFile  string
-	jobs      int
-	profile   string
-	format    string
-	all       bool
-	failOn    string
-	color     string
-	timeout   time.Duration
-	maxRecord cmdflag.Size
-	// transport replaces the HTTP transport, for tests.
-	transport http.RoundTripper
+	urls           []string
+	urlsFile       string
+	jobs           int
+	perHost        int
+	profile        string
+	format         string
+	all            bool
+	failOn         string
+	color          string
+	timeout        time.Duration
+	connectTimeout time.Duration
+	retries        int
+	maxRetryWait   time.Duration
+	userAgent      string
+	allowPrivate   bool
+	resume         string
+	maxRecord      cmdflag.Size
+	// hooks replace DNS, the trusted CAs, the proxy settings or the
+	// transport, for tests.
+	hooks *testHooks
 }
 
 // usageHead and usageTail frame the flags' help, which the flag
@@ -63,13 +80,20 @@ Discovers the agent card of each URL as the specs describe it: GET
 well-known path is fetched as it is), and judges the first card found,
 with how it was served: Content-Type, Cache-Control (section 4 of the
 AgentCard draft) and endpoint schemes against the fetch scheme (section 8.5).
+Every URL yields one record: its card's verdict, or why there was no card
+(rules http.unreachable, http.timeout, http.status, http.not-a-card,
+http.too-large, http.redirect, http.blocked-address).
+
+Loopback, private, link-local, CGNAT, multicast and unspecified addresses
+are refused, whether a URL names them, a redirect leads to them or a name
+resolves to them; --allow-private lifts that, for intranet crawls.
 
 flags:
 `
 
 const usageTail = `
 exit status: 0 every card passed, 1 a card failed, 2 usage error,
-3 a URL could not be fetched or served no card.
+3 no URL could be read at all (or the records could not be written).
 `
 
 // usage is the text of --help.
@@ -80,16 +104,25 @@ func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set
 	fs.String(&o.urlsFile, "--urls FILE", "", "fetch every URL listed in FILE, one per line ('-' for\n"+
 		"standard input; blank lines and # comments skipped)")
-	fs.Int(&o.jobs, "-j, --jobs N", 8, "fetches at a time")
+	fs.Int(&o.jobs, "-j, --jobs N", 8, "fetches at a time, across hosts")
+	fs.Int(&o.perHost, "--per-host N", 2, "requests in flight to one host at most")
 	fs.String(&o.profile, "--profile NAME", "auto", "rule set")
 	// The default depends on --urls, so the help says it.
 	fs.String(&o.format, "--format FORMAT", "", "text, jsonl, github, or cards: a JSON line for every\n"+
-		"card found, with its verdict and the card itself\n"+
-		"(default text; cards with --urls)")
+		"URL, with its verdict and the card itself\n"+
+		"(default text; cards with --urls or --resume)")
 	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
 	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
 	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
-	fs.Duration(&o.timeout, "--timeout D", 10*time.Second, "time limit for each request, redirects included")
+	fs.Duration(&o.timeout, "--timeout D", 10*time.Second, "time limit for each request, from when it is sent\n"+
+		"to the end of its body (a redirect is another request)")
+	fs.Duration(&o.connectTimeout, "--connect-timeout D", 5*time.Second, "time limit for each connection, TLS included")
+	fs.Int(&o.retries, "--retries N", 2, "tries more of a path answering 429 or 503")
+	fs.Duration(&o.maxRetryWait, "--max-retry-wait D", 30*time.Second, "longest Retry-After waited for; longer is a failure")
+	fs.String(&o.userAgent, "--user-agent S", defaultUserAgent(), "the User-Agent header (default cardscan/VERSION ...)").HideDefault()
+	fs.Bool(&o.allowPrivate, "--allow-private", "let URLs reach loopback, private and link-local addresses")
+	fs.String(&o.resume, "--resume FILE", "", "append the records to FILE (--format cards), skipping\n"+
+		"the URLs it already holds: a crawl stopped goes on")
 	o.maxRecord = defaultMaxRecord
 	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card read, e.g. 2MiB")
 	return &fs
@@ -100,7 +133,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return run(args, stdin, stdout, stderr, nil)
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport http.RoundTripper) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) int {
 	con := console.New(stderr)
 	o, err := parseArgs(args)
 	if err != nil {
@@ -110,21 +143,45 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, transport htt
 		}
 		return con.UsageError("cardscan fetch", err)
 	}
-	o.transport = transport
-	urls := o.urls
+	o.hooks = hooks
+	var list io.Reader
 	if o.urlsFile != "" {
-		listed, err := readURLList(o.urlsFile, stdin)
+		list = stdin
+		if o.urlsFile != "-" {
+			f, err := os.Open(o.urlsFile)
+			if err != nil {
+				con.Errorf("--urls %s: %s", o.urlsFile, pathErr(err))
+				return console.ExitIO
+			}
+			defer f.Close()
+			list = f
+		}
+	}
+	out := stdout
+	var done map[string]int
+	if o.resume != "" {
+		f, held, err := openResume(o.resume)
 		if err != nil {
-			con.Errorf("--urls %s: %s", o.urlsFile, err)
+			con.Errorf("--resume %s: %s", o.resume, err)
 			return console.ExitIO
 		}
-		urls = append(urls, listed...)
+		defer f.Close()
+		out, done = f, held
 	}
 	style := report.Plain
 	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	return fetchAll(context.Background(), o, urls, stdout, con, style)
+	return fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+}
+
+// pathErr drops the operation and path an *os.PathError repeats.
+func pathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func parseArgs(args []string) (*options, error) {
@@ -136,7 +193,7 @@ func parseArgs(args []string) (*options, error) {
 	o.urls = urls
 	if o.format == "" {
 		o.format = "text"
-		if o.urlsFile != "" {
+		if o.urlsFile != "" || o.resume != "" {
 			o.format = "cards"
 		}
 	}
@@ -151,8 +208,20 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
 	case !slices.Contains([]string{"auto", "always", "never"}, o.color):
 		return nil, fmt.Errorf("--color %q: want auto, always or never", o.color)
+	case o.perHost < 1 || o.perHost > 1024:
+		return nil, fmt.Errorf("--per-host %d: want 1 to 1024 requests at a time", o.perHost)
 	case o.timeout <= 0:
 		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
+	case o.connectTimeout <= 0:
+		return nil, fmt.Errorf("--connect-timeout %v: want a positive duration", o.connectTimeout)
+	case o.retries < 0 || o.retries > 10:
+		return nil, fmt.Errorf("--retries %d: want 0 to 10", o.retries)
+	case o.maxRetryWait < 0:
+		return nil, fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", o.maxRetryWait)
+	case strings.ContainsAny(o.userAgent, "\r\n") || strings.TrimSpace(o.userAgent) == "":
+		return nil, errors.New("--user-agent must be one non-blank line")
+	case o.resume != "" && o.format != "cards":
+		return nil, fmt.Errorf("--resume needs --format cards, whose records name the URL as listed (not %s)", o.format)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
 	}
@@ -162,50 +231,29 @@ func parseArgs(args []string) (*options, error) {
 	return o, nil
 }
 
-// readURLList reads one URL per line, skipping blank lines and comments.
-func readURLList(path string, stdin io.Reader) ([]string, error) {
-	var r io.Reader = stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			var pe *os.PathError
-			if errors.As(err, &pe) {
-				err = pe.Err
-			}
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	var urls []string
-	br := bufio.NewReader(r)
-	for {
-		line, err := br.ReadString('\n')
-		if s := strings.TrimSpace(line); s != "" && !strings.HasPrefix(s, "#") {
-			urls = append(urls, s)
-		}
-		if err == io.EOF {
-			return urls, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-}
-
 // result is what one URL came to, rendered.
 type result struct {
-	out     []byte
-	text    []byte // rendered by fetchOne's second renderer, when given one
-	failure string // why no card was judged, or ""
-	stats   summary.Summary
+	out   []byte
+	text  []byte   // rendered by fetchOne's second renderer, when given one
+	fail  *failure // why no card was judged, or nil
+	stats summary.Summary
 }
 
-// fetchAll fetches the URLs jobs at a time and writes the results in the
-// order of the URLs.
-func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, con *console.Console, style report.Style) int {
+// fetchAll fetches the URLs jobs at a time and writes one record per URL,
+// in the order of the URLs.
+func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer, con *console.Console, style report.Style) int {
 	start := time.Now()
-	f := newFetcher(o.timeout, int64(o.maxRecord), o.transport)
+	f := newFetcher(netConfig{
+		timeout:        o.timeout,
+		connectTimeout: min(o.connectTimeout, o.timeout),
+		maxBytes:       int64(o.maxRecord),
+		perHost:        o.perHost,
+		retries:        o.retries,
+		maxRetryWait:   o.maxRetryWait,
+		userAgent:      o.userAgent,
+		allowPrivate:   o.allowPrivate,
+		hooks:          o.hooks,
+	})
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
 		con.Errorf("%v", err)
@@ -213,21 +261,44 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, 
 	}
 	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
 
-	// queue holds a channel per URL in order; its capacity bounds the
-	// results held while an earlier URL is still being fetched.
-	queue := make(chan chan result, o.jobs)
+	// Records are written in the list's order, so one slow host holds
+	// back the records of the URLs after it. The window of URLs started
+	// past it is wide (a URL that times out after 10 s does not stall a
+	// crawl), and bounded twice: in URLs by queue's capacity, and in
+	// bytes of records waiting to be written by pending, which the
+	// producer checks before each URL it starts.
+	queue := make(chan chan result, max(1024, 16*o.jobs))
+	var pending struct {
+		sync.Mutex
+		bytes int64
+		freed sync.Cond
+	}
+	pending.freed.L = &pending.Mutex
 	go func() {
 		defer close(queue)
 		sem := make(chan struct{}, o.jobs)
-		for _, u := range urls {
+		for {
+			pending.Lock()
+			for pending.bytes > maxPending {
+				pending.freed.Wait()
+			}
+			pending.Unlock()
+			u, ok := src.next()
+			if !ok {
+				return
+			}
 			done := make(chan result, 1)
 			queue <- done
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem }()
 				rd := renderers.Get().(*renderer)
-				done <- fetchOne(ctx, f, pool, rd, nil, o.profile, u)
+				res := fetchOne(ctx, f, pool, rd, nil, u)
 				renderers.Put(rd)
+				pending.Lock()
+				pending.bytes += int64(len(res.out))
+				pending.Unlock()
+				done <- res
 			}()
 		}
 	}()
@@ -236,19 +307,24 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, 
 	writeFailed, writeErr := false, false
 	for done := range queue {
 		res := <-done
-		if res.failure != "" {
-			con.Errorf("%s", res.failure)
-		}
 		if !writeFailed && len(res.out) > 0 {
 			if _, err := stdout.Write(res.out); err != nil {
 				writeFailed = true
 				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-					con.Errorf("writing stdout: %v", err)
+					con.Errorf("writing the records: %v", err)
 					writeErr = true
 				}
 			}
 		}
 		total.Add(&res.stats)
+		pending.Lock()
+		pending.bytes -= int64(len(res.out))
+		pending.freed.Signal()
+		pending.Unlock()
+	}
+	listErr := src.err != nil
+	if listErr {
+		con.Errorf("--urls %s: %v", o.urlsFile, src.err)
 	}
 	total.Shards = 1
 	total.Seconds = time.Since(start).Seconds()
@@ -256,7 +332,9 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, 
 	con.Printf("%s", total.Human())
 
 	status := console.VerdictStatus(o.failOn, total.Invalid, total.Warnings)
-	if total.InputErrors > 0 || writeErr {
+	// A URL that could not be read is a record like any other; only a
+	// run that read none at all failed as a whole.
+	if total.Inputs > 0 && total.InputErrors == total.Inputs || writeErr || listErr {
 		status = console.ExitIO
 	}
 	return status
@@ -265,36 +343,36 @@ func fetchAll(ctx context.Context, o *options, urls []string, stdout io.Writer, 
 // fetchOne discovers, judges and renders the card of one URL, with rd and,
 // when not nil, text as well (the verdict borrows a pooled validator's
 // Result, so every rendering happens here).
-func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text *renderer, profile, raw string) result {
+func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text *renderer, raw string) result {
 	res := result{stats: summary.Summary{Inputs: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}}}
-	fd, err := f.discover(ctx, raw)
-	if err != nil {
-		res.failure = err.Error()
+	fd, fail := f.discover(ctx, raw)
+	if fail != nil {
+		rec := record{requested: raw, vd: report.Verdict{Input: printable(raw), Line: 1, Findings: []fastvalidate.Finding{
+			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", printable(fail.detail)),
+		}}}
+		res.out = rd.append(nil, &rec)
+		if text != nil {
+			res.text = text.append(nil, &rec)
+		}
+		res.fail = fail
 		res.stats.InputErrors = 1
+		res.stats.FetchFailures = map[string]int64{fail.rule.String(): 1}
 		return res
 	}
 	rec := record{requested: raw, card: fd.body}
 	v := pool.Get()
 	defer pool.Put(v)
-	input := fd.url.Redacted()
-	if fd.tooLarge {
-		rec.vd = report.TooLarge(input, 1, 0)
-		if profile != "auto" {
-			rec.vd.Profile = profile
-		}
-	} else {
-		// Locate the card as the CLI does in a .json file: at its first
-		// non-blank byte.
-		first := 0
-		for first < len(fd.body) && strings.IndexByte(" \t\r\n", fd.body[first]) >= 0 {
-			first++
-		}
-		line := 1 + bytes.Count(fd.body[:first], []byte("\n"))
-		rec.vd = report.FromResult(input, line, int64(first), v.Validate(fd.body))
+	// Locate the card as the CLI does in a .json file: at its first
+	// non-blank byte.
+	first := 0
+	for first < len(fd.body) && strings.IndexByte(" \t\r\n", fd.body[first]) >= 0 {
+		first++
 	}
+	line := 1 + bytes.Count(fd.body[:first], []byte("\n"))
+	rec.vd = report.FromResult(fd.url.Redacted(), line, int64(first), v.Validate(fd.body))
 	// The serving rules' findings follow the profile's, in a slice of
 	// their own: the profile's belong to the validator.
-	extra := httpChecks(fd, fd.body)
+	extra := httpChecks(fd, fd.body, rec.vd.Profile)
 	rec.vd.Findings = slices.Concat(rec.vd.Findings, extra)
 	for i := range extra {
 		if extra[i].Severity == fastvalidate.SeverityError {
@@ -328,6 +406,18 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text
 	st.Profiles[name]++
 	st.BytesRead, st.BytesDecompressed = fd.size, fd.size
 	return res
+}
+
+// printable escapes what the URL list or a server put in a message that
+// a terminal would act on: control characters and bytes past ASCII.
+func printable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			q := strconv.QuoteToASCII(s)
+			return q[1 : len(q)-1]
+		}
+	}
+	return s
 }
 
 // compactJSON returns card on one line if it is valid JSON in valid UTF-8.

@@ -2,9 +2,9 @@ package fetch
 
 import (
 	"bytes"
+	"crypto/x509"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -25,6 +25,9 @@ const (
 	httpsCard   = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4.1","capabilities":[{"id":"ledger.summarise","description":"Summarises ledgers."}],"endpoint":{"protocol":"https","url":"https://ledger.example.org/agent"}}`
 	httpCard    = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4.1","capabilities":[{"id":"ledger.summarise","description":"Summarises ledgers."}],"endpoint":{"protocol":"http","url":"http://ledger.example.org/agent"}}`
 	invalidCard = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4","capabilities":[{"id":"Ledger Summarise","description":"x"}],"endpoint":{"protocol":"https","url":"https://ledger.example.org/agent"}}`
+	// ma2dCard is an MA2D card (its invocation says so) with an https
+	// endpoint.
+	ma2dCard = `{"name":"weather","version":"1.0.0","invocation":{"protocol":"rest","endpoint":"https://weather.example.org/api"}}`
 	// a2aCard is an A2A 0.3 card served over http with an https endpoint.
 	a2aCard = `{"name":"Ledger","description":"Summarises ledgers.","url":"https://ledger.example.org/a2a","version":"1.0.0","protocolVersion":"0.3.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"summarise","name":"Summarise","description":"Summarises ledgers.","tags":["finance"]}]}`
 )
@@ -114,12 +117,25 @@ func newTLSSite(t *testing.T, pages map[string]page) (*site, *httptest.Server) {
 	return s, srv
 }
 
-// runFetch runs the command with a transport that trusts the test TLS
-// servers.
-func runFetch(t *testing.T, transport http.RoundTripper, args ...string) (code int, stdout, stderr string) {
+// trusting returns hooks under which the fetcher trusts srv's certificate.
+func trusting(srv *httptest.Server) *testHooks {
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	return &testHooks{rootCAs: pool}
+}
+
+// runFetch runs the command with --allow-private, as the test servers
+// listen on 127.0.0.1, and hooks (nil for none).
+func runFetch(t *testing.T, hooks *testHooks, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return runFetchGuarded(t, hooks, append([]string{"--allow-private"}, args...)...)
+}
+
+// runFetchGuarded runs the command as it is given.
+func runFetchGuarded(t *testing.T, hooks *testHooks, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errb, transport)
+	code = run(args, strings.NewReader(""), &out, &errb, hooks)
 	if errb.Len() > 0 && (!strings.HasSuffix(errb.String(), "\n") || strings.HasSuffix(errb.String(), "\n\n")) {
 		t.Errorf("stderr does not end in exactly one newline: %q", errb.String())
 	}
@@ -235,48 +251,6 @@ func TestDiscovery_BasePathAndDirectURLs(t *testing.T) {
 	}
 }
 
-func TestDiscovery_NoCardAndUnreachable(t *testing.T) {
-	_, srv := newSite(t, map[string]page{})
-	code, out, errOut := runFetch(t, nil, srv.URL)
-	if code != console.ExitIO || out != "" {
-		t.Fatalf("exit %d, stdout %q", code, out)
-	}
-	want := "cardscan: error: " + srv.URL + ": no agent card found (/.well-known/agentcard: 404 Not Found; /.well-known/agent-card.json: 404 Not Found; /.well-known/agent.json: 404 Not Found)\n"
-	if !strings.HasPrefix(errOut, want) {
-		t.Fatalf("stderr %q, want it to start with %q", errOut, want)
-	}
-
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dead := "http://" + ln.Addr().String()
-	ln.Close()
-	code, _, errOut = runFetch(t, nil, dead)
-	if code != console.ExitIO || !strings.Contains(errOut, dead+": cannot reach "+strings.TrimPrefix(dead, "http://")) {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
-
-	code, _, errOut = runFetch(t, nil, "ftp://example.org/")
-	if code != console.ExitIO || !strings.Contains(errOut, "ftp://example.org/: not an http or https URL") {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
-}
-
-func TestDiscovery_Timeout(t *testing.T) {
-	_, srv := newSite(t, map[string]page{
-		"/.well-known/agentcard": {body: httpCard, delay: 5 * time.Second},
-	})
-	start := time.Now()
-	code, _, errOut := runFetch(t, nil, "--timeout", "200ms", srv.URL)
-	if code != console.ExitIO || !strings.Contains(errOut, srv.URL+": cannot reach") || !strings.Contains(errOut, "timed out") {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
-	}
-	if d := time.Since(start); d > 4*time.Second {
-		t.Fatalf("took %v with a 200ms timeout", d)
-	}
-}
-
 func TestDiscovery_Redirects(t *testing.T) {
 	_, plain := newSite(t, map[string]page{
 		"/.well-known/agentcard": {body: httpCard},
@@ -297,9 +271,9 @@ func TestDiscovery_Redirects(t *testing.T) {
 		// A downgrade to http is never followed.
 		"/down/.well-known/agentcard": {location: plain.URL + "/.well-known/agentcard"},
 	}
-	transport := tlsSrv.Client().Transport
+	hooks := trusting(tlsSrv)
 
-	code, out, errOut := runFetch(t, transport, "--format", "jsonl", "--all", tlsSrv.URL+"/three/")
+	code, out, errOut := runFetch(t, hooks, "--format", "jsonl", "--all", tlsSrv.URL+"/three/")
 	if code != console.ExitOK {
 		t.Fatalf("three redirects: exit %d: %s", code, errOut)
 	}
@@ -307,7 +281,7 @@ func TestDiscovery_Redirects(t *testing.T) {
 		t.Fatalf("three redirects: %+v", recs)
 	}
 
-	code, out, errOut = runFetch(t, transport, "--format", "jsonl", "--all", tlsSrv.URL+"/four/")
+	code, out, errOut = runFetch(t, hooks, "--format", "jsonl", "--all", tlsSrv.URL+"/four/")
 	if code != console.ExitOK {
 		t.Fatalf("four redirects: exit %d: %s", code, errOut)
 	}
@@ -315,9 +289,11 @@ func TestDiscovery_Redirects(t *testing.T) {
 		t.Fatalf("four redirects: the card behind them was used: %+v", recs)
 	}
 
-	code, out, errOut = runFetch(t, transport, tlsSrv.URL+"/down/")
-	if code != console.ExitIO || out != "" || !strings.Contains(errOut, "/.well-known/agentcard: refused redirect from https to http") {
-		t.Fatalf("downgrade: exit %d, stdout %q, stderr %q", code, out, errOut)
+	code, out, _ = runFetch(t, hooks, "--format", "jsonl", tlsSrv.URL+"/down/")
+	recs := decodeRecords(t, out)
+	if code != console.ExitIO || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.redirect"}) ||
+		!strings.Contains(recs[0].Errors[0].Message, "/.well-known/agentcard: refused redirect from https to http") {
+		t.Fatalf("downgrade: exit %d, records %+v", code, recs)
 	}
 }
 
@@ -331,6 +307,8 @@ func TestServingChecks(t *testing.T) {
 		"/scheme/.well-known/agentcard":    {body: httpsCard},
 		"/a2a/.well-known/agent-card.json": {body: a2aCard, ctype: "application/json"},
 		"/embedded/.well-known/agentcard":  {body: mustJSONString(httpsCard)},
+		"/a2a-http/.well-known/agent.json": {body: strings.Replace(a2aCard, "https://", "http://", 1), ctype: "application/json"},
+		"/ma2d/.well-known/agent.json":     {body: ma2dCard, ctype: "application/json"},
 	})
 	for _, tc := range []struct {
 		path                string
@@ -342,8 +320,12 @@ func TestServingChecks(t *testing.T) {
 		{"/none/", nil, []string{"endpoint.insecure", "http.content-type"}},
 		{"/nocache/", nil, []string{"endpoint.insecure", "http.cache-control"}},
 		{"/scheme/", []string{"http.endpoint-scheme"}, nil},
-		{"/a2a/", []string{"http.endpoint-scheme"}, nil},
 		{"/embedded/", []string{"http.endpoint-scheme"}, nil},
+		// Section 8.5 binds AgentCards; an A2A or MA2D card over http is
+		// a warning whatever its endpoints' schemes.
+		{"/a2a/", nil, []string{"http.insecure-fetch"}},
+		{"/a2a-http/", nil, []string{"http.insecure-fetch"}},
+		{"/ma2d/", nil, []string{"http.insecure-fetch"}},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
 			code, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", "--profile", "auto", srv.URL+tc.path)
@@ -355,7 +337,7 @@ func TestServingChecks(t *testing.T) {
 			gotErrs, gotWarns := rules(r.Errors), rules(r.Warnings)
 			// The a2a card's own findings depend on the profile; only the
 			// serving rules are pinned for it.
-			if tc.path == "/a2a/" {
+			if tc.path == "/a2a/" || tc.path == "/a2a-http/" || tc.path == "/ma2d/" {
 				gotErrs = slices.DeleteFunc(gotErrs, func(s string) bool { return !strings.HasPrefix(s, "http.") })
 				gotWarns = slices.DeleteFunc(gotWarns, func(s string) bool { return !strings.HasPrefix(s, "http.") })
 			}
@@ -384,7 +366,7 @@ func TestBodyCap(t *testing.T) {
 	_, srv := newSite(t, map[string]page{"/.well-known/agentcard": {body: big}})
 	code, out, _ := runFetch(t, nil, "--format", "cards", "--max-record", "2KiB", srv.URL)
 	recs := decodeRecords(t, out)
-	if code != console.ExitInvalid || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"input.too-large"}) || string(recs[0].Card) != "null" {
+	if code != console.ExitIO || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.too-large"}) || string(recs[0].Card) != "null" {
 		t.Fatalf("exit %d, records %+v", code, recs)
 	}
 	code, _, errOut := runFetch(t, nil, "--max-record", "8KiB", srv.URL)
@@ -415,17 +397,18 @@ func TestURLsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runFetch(t, nil, "--urls", file, "-j", "6")
-	if code != console.ExitIO {
-		t.Fatalf("exit %d, want 3 for the missing card; stderr %s", code, errOut)
-	}
-	if !strings.Contains(errOut, srv.URL+"/missing: no agent card found") {
-		t.Fatalf("stderr does not name the URL without a card: %s", errOut)
+	if code != console.ExitInvalid {
+		t.Fatalf("exit %d, want 1 for the invalid cards (the missing one is a record); stderr %s", code, errOut)
 	}
 	recs := decodeRecords(t, out)
-	if len(recs) != n {
-		t.Fatalf("%d records, want %d", len(recs), n)
+	if len(recs) != n+1 {
+		t.Fatalf("%d records, want %d", len(recs), n+1)
 	}
-	for i, r := range recs {
+	if r := recs[n]; r.URL != srv.URL+"/missing" || r.Valid || string(r.Card) != "null" ||
+		!slices.Equal(rules(r.Errors), []string{"http.status"}) || !strings.HasPrefix(r.Errors[0].Message, "no agent card found (") {
+		t.Fatalf("the URL without a card: %+v", r)
+	}
+	for i, r := range recs[:n] {
 		wantValid := i%3 != 1
 		if r.URL != fmt.Sprintf("%s/a%d", srv.URL, i) || r.Valid != wantValid || r.Line != 2 || r.Offset != 3 {
 			t.Fatalf("record %d: %+v", i, r)
@@ -443,7 +426,7 @@ func TestURLsFile(t *testing.T) {
 func TestURLsFromStdin(t *testing.T) {
 	_, srv := newSite(t, map[string]page{"/.well-known/agentcard": {body: httpCard}})
 	var out, errb bytes.Buffer
-	code := run([]string{"--urls", "-", "--format", "jsonl", "--all"}, strings.NewReader(srv.URL+"\n"), &out, &errb, nil)
+	code := run([]string{"--allow-private", "--urls", "-", "--format", "jsonl", "--all"}, strings.NewReader(srv.URL+"\n"), &out, &errb, nil)
 	if code != console.ExitOK || len(decodeRecords(t, out.String())) != 1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
@@ -560,7 +543,7 @@ func TestRealCards(t *testing.T) {
 	tlsSite.pages = pages
 	list := filepath.Join(t.TempDir(), "urls")
 	os.WriteFile(list, []byte(strings.Join(urls, "\n")), 0o644)
-	_, out, errOut := runFetch(t, srv.Client().Transport, "--urls", list, "-j", "8")
+	_, out, errOut := runFetch(t, trusting(srv), "--urls", list, "-j", "8")
 	recs := decodeRecords(t, out)
 	if len(recs) != len(files) {
 		t.Fatalf("%d records for %d cards; stderr %s", len(recs), len(files), errOut)

@@ -8,7 +8,7 @@ type record struct {
 	// vd is the verdict: the profile's findings, borrowed from a
 	// validator's Result, then the serving rules'.
 	vd   report.Verdict
-	card []byte // the card as served; nil when too large
+	card []byte // the card as served; nil when there is none
 }
 
 // renderer writes records in one of the output formats. Not safe for
@@ -49,7 +49,7 @@ func (rd *renderer) append(dst []byte, r *record) []byte {
 
 // appendCard embeds the card: as JSON when it is valid JSON in valid
 // UTF-8 (compacted to one line, which changes whitespace only), else as a
-// string holding its text, and null when it was too large to keep.
+// string holding its text, and null when there is none.
 func appendCard(dst []byte, card []byte) []byte {
 	if card == nil {
 		return append(dst, "null"...)

@@ -27,8 +27,9 @@ func (h hostsTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // TestRender_Golden pins every output format's bytes on cards with
-// findings of the profile and of the serving rules, a card over the size
-// limit and text that needs escaping.
+// findings of the profile and of the serving rules, text that needs
+// escaping, and the records of URLs without a card (over the size limit,
+// missing, not a card).
 func TestRender_Golden(t *testing.T) {
 	padded := strings.Replace(httpsCard, `"name":"Ledger"`, `"name":"Ledger","pad":"`+strings.Repeat("x", 2048)+`"`, 1)
 	sites := hostsTransport{
@@ -36,7 +37,7 @@ func TestRender_Golden(t *testing.T) {
 		"plain.example": {pages: map[string]page{"/.well-known/agentcard": {body: httpsCard, cache: "-"}}},
 		"odd.example": {pages: map[string]page{"/.well-known/agentcard": {
 			body:  strings.Replace(invalidCard, `"2.4"`, "\"2.4\u2028\x7f\"", 1),
-			ctype: `text/html; charset="%s%d"`, cache: "-",
+			ctype: `text/plain; charset="%s%d"`, cache: "-",
 		}}},
 		"big.example":  {pages: map[string]page{"/.well-known/agentcard": {body: padded}}},
 		"none.example": {pages: map[string]page{}},
@@ -61,9 +62,11 @@ func TestRender_Golden(t *testing.T) {
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			args := append([]string{"--max-record", "1KiB"}, tc.args...)
-			code, out, _ := runFetch(t, sites, append(args, urls...)...)
-			if code != console.ExitIO {
-				t.Errorf("exit %d, want %d for the URL that serves no card", code, console.ExitIO)
+			code, out, _ := runFetch(t, &testHooks{transport: sites}, append(args, urls...)...)
+			// The URLs that serve no card are records; the invalid
+			// cards make the status.
+			if code != console.ExitInvalid {
+				t.Errorf("exit %d, want %d", code, console.ExitInvalid)
 			}
 			golden.Check(t, tc.golden, out)
 		})

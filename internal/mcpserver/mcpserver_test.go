@@ -324,7 +324,7 @@ const a2aCard = `{"protocolVersion":"0.3.0","name":"Echo","description":"Echoes"
 func TestFetchCardAsFetch(t *testing.T) {
 	srv := cardServer(t, a2aCard, nil)
 	var out, errOut bytes.Buffer
-	if st := cli.Run([]string{"fetch", "--format", "cards", srv.URL}, nil, &out, &errOut); st > 1 {
+	if st := cli.Run([]string{"fetch", "--allow-private", "--format", "cards", srv.URL}, nil, &out, &errOut); st > 1 {
 		t.Fatalf("cardscan fetch: status %d: %s", st, errOut.String())
 	}
 	var want map[string]any

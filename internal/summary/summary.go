@@ -36,6 +36,10 @@ type Summary struct {
 	BytesDecompressed int64            `json:"bytes_decompressed"` // as judged
 	Seconds           float64          `json:"seconds"`
 	MBPerSecond       float64          `json:"mb_per_second"` // decompressed MB (10^6 bytes) per second
+	// FetchFailures counts, by rule, the URLs of cardscan fetch that
+	// yielded no card to judge; each is also an input error. Absent from
+	// the summaries of file runs.
+	FetchFailures map[string]int64 `json:"fetch_failures,omitempty"`
 	// StoppedEarly tells that --max-invalid ended a run before its inputs did.
 	StoppedEarly bool `json:"stopped_early"`
 	// Interrupted tells that a signal (SIGINT, SIGTERM, SIGHUP) ended a
@@ -119,6 +123,14 @@ func (s *Summary) Add(o *Summary) error {
 		add("framings."+k, &n, v)
 		s.Framings[k] = n
 	}
+	if len(o.FetchFailures) > 0 && s.FetchFailures == nil {
+		s.FetchFailures = map[string]int64{}
+	}
+	for k, v := range o.FetchFailures {
+		n := s.FetchFailures[k]
+		add("fetch_failures."+k, &n, v)
+		s.FetchFailures[k] = n
+	}
 	add("inputs", &s.Inputs, o.Inputs)
 	add("input_errors", &s.InputErrors, o.InputErrors)
 	add("bytes_read", &s.BytesRead, o.BytesRead)
@@ -201,6 +213,11 @@ func (s *Summary) Human() string {
 	}
 	if s.InputErrors > 0 {
 		fmt.Fprintf(&b, "; %d of %s unreadable", s.InputErrors, plural(s.Inputs, "input"))
+		if len(s.FetchFailures) > 0 {
+			b.WriteString(" (")
+			b.WriteString(countsText(s.FetchFailures))
+			b.WriteString(")")
+		}
 	}
 	if s.StoppedEarly {
 		b.WriteString("; stopped early at --max-invalid")
@@ -232,6 +249,25 @@ func (s *Summary) Human() string {
 		}
 	}
 	return b.String()
+}
+
+// countsText lists counts as "a 2, b 1", largest first, then by name.
+func countsText(m map[string]int64) string {
+	names := make([]string, 0, len(m))
+	for k := range m {
+		names = append(names, k)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if m[names[i]] != m[names[j]] {
+			return m[names[i]] > m[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	parts := make([]string, len(names))
+	for i, k := range names {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // framingText says how the inputs were framed: "ndjson" when all of them

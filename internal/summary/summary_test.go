@@ -134,3 +134,31 @@ func TestHumanPlurals(t *testing.T) {
 		t.Errorf("%q", h)
 	}
 }
+
+// TestFetchFailures: a crawl's failures by rule add up across shards,
+// survive a round trip, and are absent from a file run's summary.
+func TestFetchFailures(t *testing.T) {
+	b, _ := sample().Marshal()
+	if strings.Contains(string(b), "fetch_failures") {
+		t.Errorf("a file run's summary has fetch_failures:\n%s", b)
+	}
+	a := &Summary{Inputs: 3, InputErrors: 2, FetchFailures: map[string]int64{"http.status": 1, "http.timeout": 1}, Shards: 1}
+	c := &Summary{Inputs: 2, InputErrors: 1, FetchFailures: map[string]int64{"http.status": 1}, Shards: 1}
+	var total Summary
+	total.Add(a)
+	total.Add(c)
+	if want := map[string]int64{"http.status": 2, "http.timeout": 1}; !reflect.DeepEqual(total.FetchFailures, want) || total.InputErrors != 3 {
+		t.Fatalf("fetch failures %v, input errors %d", total.FetchFailures, total.InputErrors)
+	}
+	b, err := total.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(b)
+	if err != nil || !reflect.DeepEqual(back.FetchFailures, total.FetchFailures) {
+		t.Fatalf("round trip: %v, %v", back, err)
+	}
+	if h := total.Human(); !strings.Contains(h, "; 3 of 5 inputs unreadable (http.status 2, http.timeout 1)") {
+		t.Errorf("Human() = %q", h)
+	}
+}
