@@ -130,10 +130,15 @@ func (s *splitter) reset(start int64, bom bool) {
 	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom}
 }
 
-// pending returns the first byte of the record in progress, or -1.
+// pending returns the first byte of the record in progress, or -1. Until
+// the first value after a byte order mark starts, that is the mark: the
+// value's record will start there, however much space comes between.
 func (s *splitter) pending() int64 {
-	if s.resync {
+	switch {
+	case s.resync:
 		return s.brokenStart
+	case s.bom:
+		return 0
 	}
 	return s.rec
 }

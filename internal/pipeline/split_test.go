@@ -172,6 +172,25 @@ func TestFramingFindsIndependentValues(t *testing.T) {
 	}
 }
 
+// TestFramingBOMBeforeLongSpace checks that a byte order mark stays with
+// the first value when white space longer than a chunk comes between them:
+// the record starts at the mark, so the chunk must still hold it.
+func TestFramingBOMBeforeLongSpace(t *testing.T) {
+	for _, space := range []int{10, 100, 5000} {
+		input := []byte("\xef\xbb\xbf" + strings.Repeat(" ", space) + `{"a":1}` + "\n" + `{"b":2}` + "\n")
+		out, copies, st := jsonRun(t, input, 64, 1, func(r io.Reader) io.Reader { return r })
+		if st.Records != 2 || st.Invalid != 2 {
+			t.Fatalf("%d spaces: %d records, %d invalid, want 2 and 2:\n%s", space, st.Records, st.Invalid, out)
+		}
+		if !strings.Contains(out, `"offset":0,`) || !strings.Contains(out, "byte order mark") {
+			t.Errorf("%d spaces: the first record is not the BOM's:\n%s", space, out)
+		}
+		if !strings.HasPrefix(copies, "\x00\xef\xbb\xbf") {
+			t.Errorf("%d spaces: the BOM is not copied with its record: %q", space, copies[:min(len(copies), 20)])
+		}
+	}
+}
+
 // framingInputs returns the cards of the shipped sample corpus that are
 // JSON (the sample has syntax defects too) three ways: as NDJSON, as a
 // compact top-level array with one card per line, and as an indented
