@@ -3,7 +3,9 @@ package pipeline
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/bits"
+	"slices"
 )
 
 // Framing says how an input is cut into records.
@@ -51,17 +53,31 @@ type span struct {
 	broken bool
 }
 
-// expectation is what the grammar allows next.
+// expectation is what the grammar allows next: a set of the tokens below,
+// so that the scanner tests each with one AND, and whether the innermost
+// container is an array, so that the scanner need not look at its stack
+// for each comma or closing bracket.
 type expectation uint8
 
 const (
-	expTop          expectation = iota // outside any value: a value or nothing
-	expValue                           // after ':', or after ',' in an array
-	expValueOrClose                    // after '['
-	expKey                             // after ',' in an object
-	expKeyOrClose                      // after '{'
-	expColon                           // after a member name
-	expCommaOrClose                    // after a value in a container
+	allowValue expectation = 1 << iota
+	allowKey
+	allowComma
+	allowColon
+	allowClose
+	outside // no value open: only at the top level
+	inArray // the innermost container is an array
+)
+
+const (
+	expTop          = outside | allowValue              // outside any value: a value or nothing
+	expValue        = allowValue                        // after ':'
+	expElement      = inArray | allowValue              // after ',' in an array
+	expValueOrClose = inArray | allowValue | allowClose // after '['
+	expKey          = allowKey                          // after ',' in an object
+	expKeyOrClose   = allowKey | allowClose             // after '{'
+	expColon        = allowColon                        // after a member name
+	expCommaOrClose = allowComma | allowClose           // after a value in a container (| inArray in an array)
 )
 
 // maxSplitDepth bounds the splitter's stack, so that a stream of
@@ -111,20 +127,20 @@ type splitter struct {
 }
 
 func (s *splitter) reset(start int64, bom bool) {
-	*s = splitter{stack: s.stack[:0], pos: start, rec: -1, bom: bom}
+	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom}
 }
 
-// pending returns the first byte of the record in progress, or -1.
+// pending returns the first byte of the record in progress, or -1. Until
+// the first value after a byte order mark starts, that is the mark: the
+// value's record will start there, however much space comes between.
 func (s *splitter) pending() int64 {
-	if s.resync {
+	switch {
+	case s.resync:
 		return s.brokenStart
+	case s.bom:
+		return 0
 	}
 	return s.rec
-}
-
-// recordLevel reports whether a value starting now is a record.
-func (s *splitter) recordLevel() bool {
-	return len(s.stack) == 0 || len(s.stack) == 1 && s.cards
 }
 
 type byteClass uint8
@@ -156,22 +172,25 @@ var classes = func() (t [256]byteClass) {
 func (s *splitter) scan(b []byte, base int64, out []span) []span {
 	i := int(s.pos - base)
 	for i < len(b) {
-		if s.resync {
+		switch {
+		case s.resync:
 			i = s.seek(b, base, i)
 			if s.resync {
-				break
+				s.pos = base + int64(i)
+				return out
 			}
 			out = append(out, span{s.brokenStart, base + int64(i), true})
-		}
-		if s.inString {
+		case s.inString:
+			// A string that ran past the end of the last piece.
 			var fault bool
 			i, fault = s.skipString(b, i)
 			if fault {
-				i = s.fail(b, base, i, &out)
+				i = s.fail(base, i)
 				continue
 			}
 			if s.inString {
-				break
+				s.pos = base + int64(len(b))
+				return out
 			}
 			i++ // the closing quote
 			if s.key {
@@ -179,96 +198,253 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 			} else {
 				s.valueDone(base+int64(i), &out)
 			}
-			continue
-		}
-		c := b[i]
-		cl := classes[c]
-		if s.inScalar {
-			if cl == clScalar {
+		case s.inScalar:
+			for i < len(b) && classes[b[i]] == clScalar {
 				i++
-				continue
+			}
+			if i == len(b) {
+				s.pos = base + int64(i)
+				return out
 			}
 			s.inScalar = false
 			s.valueDone(base+int64(i), &out)
-		}
-		switch cl {
-		case clSpace:
-			i++
-		case clNewline:
-			// Indentation follows a newline in pretty-printed input.
-			i++
-			s.line0 = base + int64(i)
-			for i < len(b) && b[i] == ' ' {
-				i++
-			}
-		case clQuote:
-			if s.exp == expKey || s.exp == expKeyOrClose {
-				s.key = true
-			} else if s.valueStart(base + int64(i)) {
-				s.key = false
-			} else {
-				i = s.fail(b, base, i, &out)
-				continue
-			}
-			s.inString = true
-			i++
-		case clOpen:
-			if c == '[' && s.exp == expTop && !s.bom {
-				s.cards = true // not a record: its elements are
-			} else if !s.valueStart(base+int64(i)) || len(s.stack) == maxSplitDepth ||
-				base+int64(i) == s.line0 && !s.recordLevel() {
-				i = s.fail(b, base, i, &out)
-				continue
-			}
-			s.stack = append(s.stack, c)
-			s.exp = expKeyOrClose
-			if c == '[' {
-				s.exp = expValueOrClose
-			}
-			i++
-		case clClose:
-			n := len(s.stack)
-			if n == 0 || s.stack[n-1] != c-2 || // '}' - 2 == '{', ']' - 2 == '['
-				s.exp != expCommaOrClose && s.exp != expKeyOrClose && s.exp != expValueOrClose {
-				i = s.fail(b, base, i, &out)
-				continue
-			}
-			s.stack = s.stack[:n-1]
-			i++
-			if n == 1 && s.cards {
-				s.cards = false
-				s.exp = expTop
-			} else {
-				s.valueDone(base+int64(i), &out)
-			}
-		case clComma:
-			if s.exp != expCommaOrClose {
-				i = s.fail(b, base, i, &out)
-				continue
-			}
-			s.exp = expValue
-			if s.stack[len(s.stack)-1] == '{' {
-				s.exp = expKey
-			}
-			i++
-		case clColon:
-			if s.exp != expColon {
-				i = s.fail(b, base, i, &out)
-				continue
-			}
-			s.exp = expValue
-			i++
 		default:
-			if !s.valueStart(base + int64(i)) {
-				i = s.fail(b, base, i, &out)
-				continue
+			var stop tokensStop
+			switch i, stop = s.tokens(b, base, i); stop {
+			case stopRecord:
+				out = append(out, span{s.rec, base + int64(i), false})
+				s.rec = -1
+			case stopDeep:
+				s.stack = slices.Grow(s.stack, 1)
 			}
-			s.inScalar = true
-			i++
 		}
 	}
 	s.pos = base + int64(i)
 	return out
+}
+
+// noRecord stands for s.rec's -1 in tokens, where offsets are relative.
+const noRecord = math.MinInt
+
+// Why tokens returned.
+type tokensStop uint8
+
+const (
+	stopOther  tokensStop = iota // for scan to look at s
+	stopRecord                   // a record ends at the index returned, from s.rec
+	stopDeep                     // a bracket opens at the index returned when s.stack is full
+)
+
+// tokens is scan's loop between tokens. It keeps in locals the state it
+// touches for every token (the depth, and in exp the kind of the innermost
+// container, stand for s.stack, which is touched only at brackets), and
+// calls nothing inside the loop, so that the compiler need not spill those
+// locals around calls. Whatever is rare it leaves to scan, after writing
+// the state back: a record's end, a full stack, a string that holds an
+// escape or runs past b, a scalar cut at the end of b. After a fault it
+// returns with s.resync set, where fail says to look on.
+//
+// Offsets in locals are relative to b.
+func (s *splitter) tokens(b []byte, base int64, i int) (int, tokensStop) {
+	exp, depth, stack := s.exp, len(s.stack), s.stack[:cap(s.stack)]
+	rec, line0 := noRecord, int(s.line0-base)
+	if s.rec >= 0 {
+		rec = int(s.rec - base)
+	}
+	// Records end where a value ends at recDepth: 0, or 1 inside the
+	// array of cards.
+	recDepth := 0
+	if s.cards {
+		recDepth = 1
+	}
+	stop := stopOther
+	for i < len(b) {
+		c := b[i]
+		switch classes[c] {
+		case clQuote:
+			goto str
+		case clSpace:
+			i++
+			continue
+		case clNewline:
+			i++
+			line0 = i
+			// Indentation follows a newline in pretty-printed input:
+			// skip its spaces eight at a time.
+			for i+8 <= len(b) {
+				if x := binary.LittleEndian.Uint64(b[i:]) ^ (' ' * lsb); x != 0 {
+					i += bits.TrailingZeros64(x) >> 3
+					goto indented
+				}
+				i += 8
+			}
+			for i < len(b) && b[i] == ' ' {
+				i++
+			}
+		indented:
+			continue
+		case clColon:
+			if exp != expColon {
+				goto fault
+			}
+			exp = expValue
+			i++
+			continue
+		case clComma:
+			if exp&allowComma == 0 {
+				goto fault
+			}
+			if exp&inArray != 0 {
+				exp = expElement
+			} else {
+				exp = expKey
+			}
+			i++
+			continue
+		case clOpen:
+			if depth == len(stack) && depth < maxSplitDepth {
+				stop = stopDeep
+				goto out
+			}
+			if c == '[' && exp == expTop && !s.bom {
+				recDepth = 1 // not a record: its elements are
+			} else {
+				if exp&allowValue == 0 {
+					goto fault
+				}
+				if rec == noRecord && depth == recDepth {
+					rec = i
+					if s.bom {
+						rec, s.bom = int(-base), false // the record starts at the BOM
+					}
+				}
+				if depth == maxSplitDepth || i == line0 && depth != recDepth {
+					goto fault
+				}
+			}
+			stack[depth] = c
+			depth++
+			exp = expKeyOrClose
+			if c == '[' {
+				exp = expValueOrClose
+			}
+			i++
+			continue
+		case clClose:
+			if exp&allowClose == 0 || (c == ']') != (exp&inArray != 0) {
+				goto fault
+			}
+			depth--
+			i++
+			if depth == 0 && recDepth == 1 {
+				// The array of cards.
+				recDepth, exp = 0, expTop
+				continue
+			}
+			if depth > 0 && stack[depth-1] == '[' {
+				exp |= inArray
+			} else {
+				exp &^= inArray
+			}
+			goto valueEnd
+		default: // clScalar
+			if exp&allowValue == 0 {
+				goto fault
+			}
+			if rec == noRecord && depth == recDepth {
+				rec = i
+				if s.bom {
+					rec, s.bom = int(-base), false
+				}
+			}
+			i++
+			for i < len(b) && classes[b[i]] == clScalar {
+				i++
+			}
+			if i == len(b) {
+				s.inScalar = true
+				goto out
+			}
+			goto valueEnd
+		}
+	str:
+		if exp&allowKey == 0 {
+			if exp&allowValue == 0 {
+				goto fault
+			}
+			if rec == noRecord && depth == recDepth {
+				rec = i
+				if s.bom {
+					rec, s.bom = int(-base), false
+				}
+			}
+		}
+		{
+			// The string's bytes, eight at a time while no quote,
+			// backslash or newline is among them.
+			j := i + 1
+			for j+8 <= len(b) {
+				x := binary.LittleEndian.Uint64(b[j:])
+				q, bs, nl := x^('"'*lsb), x^('\\'*lsb), x^('\n'*lsb)
+				if m := ((q - lsb) &^ q) | ((bs - lsb) &^ bs) | ((nl - lsb) &^ nl); m&msb != 0 {
+					j += bits.TrailingZeros64(m&msb) >> 3
+					break
+				}
+				j += 8
+			}
+			if j >= len(b) || b[j] != '"' {
+				// An escape, a fault or the end of b: scan's
+				// skipString goes on from b[j].
+				s.inString, s.key = true, exp&allowKey != 0
+				i = j
+				goto out
+			}
+			i = j + 1
+		}
+		if exp&allowKey != 0 {
+			exp = expColon
+			if i+1 < len(b) && b[i] == ':' {
+				exp = expValue
+				i++
+				if b[i] == ' ' && i+1 < len(b) {
+					i++
+				}
+			}
+			continue
+		}
+	valueEnd:
+		if depth == recDepth {
+			if depth == 0 {
+				exp = expTop
+			} else {
+				exp = expCommaOrClose | exp&inArray
+			}
+			stop = stopRecord
+			goto out
+		}
+		exp = expCommaOrClose | exp&inArray
+		if i+1 < len(b) && b[i] == ',' {
+			if exp&inArray != 0 {
+				exp = expElement
+			} else {
+				exp = expKey
+			}
+			i++
+		}
+		continue
+	fault:
+		s.exp, s.stack, s.line0, s.cards, s.rec = exp, stack[:depth], base+int64(line0), recDepth == 1, -1
+		if rec != noRecord {
+			s.rec = base + int64(rec)
+		}
+		return s.fail(base, i), stopOther
+	}
+out:
+	s.exp, s.stack, s.line0, s.cards, s.rec = exp, stack[:depth], base+int64(line0), recDepth == 1, -1
+	if rec != noRecord {
+		s.rec = base + int64(rec)
+	}
+	return i, stop
 }
 
 // finish ends the input at s.pos and appends the last records to out.
@@ -293,29 +469,14 @@ func (s *splitter) finish(out []span) []span {
 	return out
 }
 
-func (s *splitter) valueStart(at int64) bool {
-	switch s.exp {
-	case expTop, expValue, expValueOrClose:
-	default:
-		return false
-	}
-	if s.recordLevel() && s.rec < 0 {
-		s.rec = at
-		if s.bom {
-			s.rec, s.bom = 0, false
-		}
-	}
-	return true
-}
-
 func (s *splitter) valueDone(end int64, out *[]span) {
 	switch {
 	case len(s.stack) == 0:
 		s.exp = expTop
 	case len(s.stack) == 1 && s.cards:
-		s.exp = expCommaOrClose
+		s.exp = expCommaOrClose | s.exp&inArray
 	default:
-		s.exp = expCommaOrClose
+		s.exp = expCommaOrClose | s.exp&inArray
 		return
 	}
 	*out = append(*out, span{s.rec, end, false})
@@ -324,7 +485,7 @@ func (s *splitter) valueDone(end int64, out *[]span) {
 
 // fail turns the record in progress into a broken one at the fault at
 // b[i] and returns where to look for the place to resume.
-func (s *splitter) fail(b []byte, base int64, i int, out *[]span) int {
+func (s *splitter) fail(base int64, i int) int {
 	at := base + int64(i)
 	start := s.rec
 	if start < 0 {
@@ -367,13 +528,10 @@ const (
 // lowest set bit is exact (higher ones may be false).
 func zeroBytes(x uint64) uint64 { return (x - lsb) &^ x & msb }
 
-// skipString scans a string's bytes from b[i] to its closing quote. It
-// returns the index of that quote and leaves s.inString set when b ends
-// first. A raw newline is a fault (JSON strings cannot hold one), so
-// that a line cut inside a string does not run into the next lines.
-//
-// Eight bytes are tested at a time for a quote, a backslash or a
-// newline, since card text is mostly strings.
+// skipString scans on from b[i] in a string cut at the end of the last
+// piece. It returns the index of its closing quote and clears
+// s.inString, or returns len(b) when b ends first, or the index of a
+// fault.
 func (s *splitter) skipString(b []byte, i int) (int, bool) {
 	if s.escaped {
 		s.escaped = false
@@ -382,7 +540,35 @@ func (s *splitter) skipString(b []byte, i int) (int, bool) {
 		}
 		i++
 	}
-	for i < len(b) {
+	end, st := stringEnd(b, i)
+	switch st {
+	case strClosed:
+		s.inString = false
+	case strOpenEscaped:
+		s.escaped = true
+	}
+	return end, st == strFault
+}
+
+// How a string's bytes end within a piece of input.
+type stringStop uint8
+
+const (
+	strClosed      stringStop = iota // at its closing quote
+	strFault                         // at a raw newline
+	strOpen                          // at the end of the piece
+	strOpenEscaped                   // at the end, right after a backslash
+)
+
+// stringEnd scans a string's bytes from b[i] and returns the index of its
+// closing quote, of a fault, or len(b). A raw newline is a fault (JSON
+// strings cannot hold one, nor can an escape), so that a line cut inside
+// a string does not run into the next lines.
+//
+// Eight bytes are tested at a time for a quote, a backslash or a
+// newline, since card text is mostly strings.
+func stringEnd(b []byte, i int) (int, stringStop) {
+	for {
 		for i+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[i:])
 			m := zeroBytes(x^('"'*lsb)) | zeroBytes(x^('\\'*lsb)) | zeroBytes(x^('\n'*lsb))
@@ -392,27 +578,25 @@ func (s *splitter) skipString(b []byte, i int) (int, bool) {
 			}
 			i += 8
 		}
+		for i < len(b) && b[i] != '"' && b[i] != '\\' && b[i] != '\n' {
+			i++
+		}
 		if i == len(b) {
-			break
+			return i, strOpen
 		}
 		switch b[i] {
 		case '"':
-			s.inString = false
-			return i, false
-		case '\\':
-			if i+1 == len(b) {
-				s.escaped = true
-				return len(b), false
-			}
-			if b[i+1] == '\n' {
-				return i + 1, true // no escape takes a raw newline either
-			}
-			i += 2
+			return i, strClosed
 		case '\n':
-			return i, true
-		default:
-			i++
+			return i, strFault
 		}
+		// A backslash: the next byte is escaped, unless it is a newline.
+		if i+1 == len(b) {
+			return len(b), strOpenEscaped
+		}
+		if b[i+1] == '\n' {
+			return i + 1, strFault
+		}
+		i += 2
 	}
-	return min(i, len(b)), false
 }

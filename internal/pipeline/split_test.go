@@ -172,10 +172,30 @@ func TestFramingFindsIndependentValues(t *testing.T) {
 	}
 }
 
-// BenchmarkFraming judges the same cards as NDJSON and as a pretty-printed
-// JSON array (the cards of the shipped sample corpus that are JSON). SetBytes is the
-// NDJSON size for both, so MB/s compares the same cards.
-func BenchmarkFraming(b *testing.B) {
+// TestFramingBOMBeforeLongSpace checks that a byte order mark stays with
+// the first value when white space longer than a chunk comes between them:
+// the record starts at the mark, so the chunk must still hold it.
+func TestFramingBOMBeforeLongSpace(t *testing.T) {
+	for _, space := range []int{10, 100, 5000} {
+		input := []byte("\xef\xbb\xbf" + strings.Repeat(" ", space) + `{"a":1}` + "\n" + `{"b":2}` + "\n")
+		out, copies, st := jsonRun(t, input, 64, 1, func(r io.Reader) io.Reader { return r })
+		if st.Records != 2 || st.Invalid != 2 {
+			t.Fatalf("%d spaces: %d records, %d invalid, want 2 and 2:\n%s", space, st.Records, st.Invalid, out)
+		}
+		if !strings.Contains(out, `"offset":0,`) || !strings.Contains(out, "byte order mark") {
+			t.Errorf("%d spaces: the first record is not the BOM's:\n%s", space, out)
+		}
+		if !strings.HasPrefix(copies, "\x00\xef\xbb\xbf") {
+			t.Errorf("%d spaces: the BOM is not copied with its record: %q", space, copies[:min(len(copies), 20)])
+		}
+	}
+}
+
+// framingInputs returns the cards of the shipped sample corpus that are
+// JSON (the sample has syntax defects too) three ways: as NDJSON, as a
+// compact top-level array with one card per line, and as an indented
+// array.
+func framingInputs(b *testing.B) (ndjson, compact, pretty []byte, cards int64) {
 	f, err := os.Open("../../corpus/sample.ndjson.zst")
 	if err != nil {
 		b.Skip(err)
@@ -190,33 +210,42 @@ func BenchmarkFraming(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// The cards that are JSON (the sample has syntax defects too), as
-	// NDJSON and as an indented array.
-	var lines, array bytes.Buffer
-	cards := int64(0)
-	array.WriteString("[")
+	var lines, arr, ind bytes.Buffer
+	arr.WriteString("[")
+	ind.WriteString("[")
 	for _, line := range bytes.Split(bytes.TrimSuffix(all, []byte("\n")), []byte("\n")) {
 		if !json.Valid(line) {
 			continue
 		}
 		if cards > 0 {
-			array.WriteString(",")
+			arr.WriteString(",")
+			ind.WriteString(",")
 		}
-		array.WriteString("\n  ")
-		json.Indent(&array, line, "  ", "  ")
+		arr.WriteString("\n")
+		arr.Write(line)
+		ind.WriteString("\n  ")
+		json.Indent(&ind, line, "  ", "  ")
 		lines.Write(line)
 		lines.WriteByte('\n')
 		cards++
 	}
-	array.WriteString("\n]\n")
-	ndjson := lines.Bytes()
-	for _, tc := range []struct {
-		name    string
-		input   []byte
-		framing Framing
-	}{{"ndjson", ndjson, FramingNDJSON}, {"json-array", array.Bytes(), FramingJSON}} {
-		for _, jobs := range []int{1, 2} {
-			b.Run(fmt.Sprintf("%s/j%d", tc.name, jobs), func(b *testing.B) {
+	arr.WriteString("\n]\n")
+	ind.WriteString("\n]\n")
+	return lines.Bytes(), arr.Bytes(), ind.Bytes(), cards
+}
+
+// BenchmarkFraming judges the same cards as NDJSON, as a compact JSON
+// array and as an indented one. SetBytes is the NDJSON size for all, so
+// MB/s compares cards per second; in-MB/s is per byte of the input.
+func BenchmarkFraming(b *testing.B) {
+	ndjson, compact, pretty, cards := framingInputs(b)
+	for _, jobs := range []int{1, 2} {
+		for _, tc := range []struct {
+			name    string
+			input   []byte
+			framing Framing
+		}{{"ndjson", ndjson, FramingNDJSON}, {"json-compact", compact, FramingJSON}, {"json-pretty", pretty, FramingJSON}} {
+			b.Run(fmt.Sprintf("j%d/%s", jobs, tc.name), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(ndjson)))
 				for b.Loop() {
@@ -226,7 +255,43 @@ func BenchmarkFraming(b *testing.B) {
 						b.Fatal(err, st.Records)
 					}
 				}
+				b.ReportMetric(float64(len(tc.input))*float64(b.N)/1e6/b.Elapsed().Seconds(), "in-MB/s")
 			})
 		}
+	}
+}
+
+// BenchmarkSplitter runs the splitter alone over the compact and the
+// indented array, in 1 MiB pieces as the reader gives it; SetBytes is the
+// input's size.
+func BenchmarkSplitter(b *testing.B) {
+	_, compact, pretty, cards := framingInputs(b)
+	for _, tc := range []struct {
+		name  string
+		input []byte
+	}{{"compact", compact}, {"pretty", pretty}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(tc.input)))
+			var sp splitter
+			spans := make([]span, 0, cards)
+			for b.Loop() {
+				sp.reset(0, false)
+				spans = spans[:0]
+				for off := 0; off < len(tc.input); off += DefaultChunkSize {
+					end := min(off+DefaultChunkSize, len(tc.input))
+					// Each piece starts at the record in progress, as a
+					// chunk does.
+					from := int(sp.pos)
+					if p := sp.pending(); p >= 0 {
+						from = int(p)
+					}
+					spans = sp.scan(tc.input[from:end], int64(from), spans)
+				}
+				if spans = sp.finish(spans); int64(len(spans)) != cards {
+					b.Fatal(len(spans), cards)
+				}
+			}
+		})
 	}
 }
