@@ -53,7 +53,7 @@ func (w *walker) readCard(card []byte) bool {
 		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
 		w.unwrapped = true
-		if !w.sc.scan(w.b) {
+		if !w.sc.scan(w.b) && !w.holdsNoObject(card) {
 			w.scanFailed()
 			return false
 		}
