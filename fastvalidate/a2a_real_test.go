@@ -115,7 +115,11 @@ func verdictOf(r *Result) []string {
 		out[1] = "valid"
 	}
 	for _, f := range r.Findings() {
-		out = append(out, fmt.Sprintf("%-7s %s %s", f.Severity, f.Code, quotePath(f.Path)))
+		line := fmt.Sprintf("%-7s %s %s", f.Severity, f.Code, quotePath(f.Path))
+		if f.Count > 1 {
+			line += fmt.Sprintf(" (%d times)", f.Count)
+		}
+		out = append(out, line)
 	}
 	return out
 }

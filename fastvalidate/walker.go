@@ -372,9 +372,9 @@ func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
 	start := len(w.res.arena)
 	w.appendPath(n)
 	path := w.res.arenaString(start)
-	start = len(w.res.arena)
+	excerpt := len(w.res.arena)
 	w.appendExcerpt(n)
-	w.res.add(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(start)})
+	w.res.addValue(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(excerpt)}, start)
 }
 
 // addMissing reports a required member name absent from object obj.

@@ -39,10 +39,11 @@ type Verdict struct {
 
 // CountRules calls add once per rule and severity among the verdict's
 // findings, listed or not, with how many there are (a listed finding is
-// passed on its own, with n = 1).
+// passed on its own, with n = its Count: once, or as many times as the
+// card repeats it).
 func (v *Verdict) CountRules(add func(code fastvalidate.Code, sev fastvalidate.Severity, n int)) {
 	for i := range v.Findings {
-		add(v.Findings[i].Code, v.Findings[i].Severity, 1)
+		add(v.Findings[i].Code, v.Findings[i].Severity, max(v.Findings[i].Count, 1))
 	}
 	for _, u := range v.Unlisted {
 		add(u.Code, u.Severity, u.Count)

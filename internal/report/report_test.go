@@ -282,3 +282,28 @@ func BenchmarkEncoder_AppendJSONL(b *testing.B) {
 		buf = e.AppendJSONL(buf[:0], &vd)
 	}
 }
+
+// A finding the card repeats with the same value is listed once, says how
+// often in every format, and counts as often as it occurs.
+func TestRepeatedFindingCountsEveryOccurrence(t *testing.T) {
+	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad ID","description":"d"},`, 5), ",")
+	vd := judge(t, `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"n","version":"1.0.0","capabilities":[`+caps+`],"endpoint":{"protocol":"https","url":"https://example.com/a"}}`)
+	if len(vd.Findings) != 1 || vd.Findings[0].Count != 5 {
+		t.Fatalf("findings %v, want one with Count 5", vd.Findings)
+	}
+	n := 0
+	vd.CountRules(func(_ fastvalidate.Code, _ fastvalidate.Severity, k int) { n += k })
+	if n != 5 {
+		t.Errorf("CountRules counts %d, want 5", n)
+	}
+	var e Encoder
+	for name, out := range map[string][]byte{
+		"jsonl":  e.AppendJSONL(nil, &vd),
+		"text":   e.AppendText(nil, &vd, Plain),
+		"github": e.AppendGitHub(nil, &vd),
+	} {
+		if !bytes.Contains(out, []byte("5 times in the card, the first here")) {
+			t.Errorf("%s: %s does not say how often", name, out)
+		}
+	}
+}
