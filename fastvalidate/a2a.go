@@ -176,6 +176,7 @@ func checkA2A(w *walker) string {
 // checkA2ADetected judges a card by the version its members claim.
 func (w *walker) checkA2ADetected(m *topMembers) string {
 	ver, how := w.a2aVersionOf(m)
+	w.res.Assumed = how == versionAssumed
 	if how == versionNoRelease {
 		w.addGot(CodeA2AProtocolVersion, m.protocolVersion, noReleaseMessages[ver])
 	}

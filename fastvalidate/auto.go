@@ -327,7 +327,8 @@ func autoRejected(w *walker) string {
 		if m.supportedInterfaces == 0 && m.protocolVersion != 0 && !w.sc.whole(m.protocolVersion) {
 			return "a2a"
 		}
-		ver, _ := w.a2aVersionOf(&m)
+		ver, how := w.a2aVersionOf(&m)
+		w.res.Assumed = how == versionAssumed
 		return a2aProfileName[ver]
 	}
 	return ""

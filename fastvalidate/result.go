@@ -97,6 +97,14 @@ type Result struct {
 	// fail strict JSON too, but under "auto" a card whose members name no
 	// dialect (or that is no object), which gets "".
 	Profile string
+	// Detected says Profile was chosen for this card by its members, as
+	// the auto and a2a profiles do, rather than fixed by the Validator.
+	Detected bool
+	// Assumed says the card marks no A2A version (none of
+	// supportedInterfaces, protocolVersion, securitySchemes, security,
+	// authentication), so that Profile names the version assumed for it:
+	// a2a/0.2, whose 0.2.0 to 0.2.4 had none of them.
+	Assumed bool
 
 	findings []Finding
 	unlisted []RuleCount
@@ -131,6 +139,7 @@ func (r *Result) Unlisted() []RuleCount { return r.unlisted }
 
 func (r *Result) reset() {
 	r.Profile = ""
+	r.Detected, r.Assumed = false, false
 	r.findings = r.findings[:0]
 	r.unlisted = r.unlisted[:0]
 	r.arena = r.arena[:0]

@@ -307,3 +307,38 @@ func TestRepeatedFindingCountsEveryOccurrence(t *testing.T) {
 		}
 	}
 }
+
+// Text output says which A2A version judged an invalid card whose version
+// its members chose, and when that version was assumed.
+func TestAppendTextNamesTheVersion(t *testing.T) {
+	const noMarker = `{"name":"n","description":"d","url":"https://a.example","version":"1","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}`
+	withVersion := strings.Replace(noMarker, `"version"`, `"protocolVersion":"0.3.0","preferredTransport":"JSONRPC","version"`, 1)
+	invalid := func(card string) string { return strings.Replace(card, `"https://a.example"`, `"a.example"`, 1) }
+	for _, tc := range []struct {
+		profile, card, want string
+	}{
+		{"auto", invalid(noMarker), "in.ndjson:7: note: judged as a2a/0.2 (assumed: no version marker)\n"},
+		{"a2a", invalid(noMarker), "in.ndjson:7: note: judged as a2a/0.2 (assumed: no version marker)\n"},
+		{"auto", invalid(withVersion), "in.ndjson:7: note: judged as a2a/0.3\n"},
+		// A profile that names the version says nothing more.
+		{"a2a/0.2", invalid(noMarker), ""},
+		// Nor does a valid card's warning: its ok line (--all) names it.
+		{"auto", strings.Replace(noMarker, `"text/plain"]`, `"text"]`, 1), ""},
+	} {
+		vd := FromResult("in.ndjson", 7, 0, fastvalidate.MustNew(tc.profile).Validate([]byte(tc.card)))
+		var e Encoder
+		out := string(e.AppendText(nil, &vd, Plain))
+		note := ""
+		if first, _, _ := strings.Cut(out, "\n"); strings.Contains(first, ": note: ") {
+			note = first + "\n"
+		}
+		if note != tc.want {
+			t.Errorf("%s: note %q, want %q; output:\n%s", tc.profile, note, tc.want, out)
+		}
+	}
+	vd := FromResult("in.ndjson", 7, 0, fastvalidate.MustNew("auto").Validate([]byte(noMarker)))
+	var e Encoder
+	if got, want := string(e.AppendTextOK(nil, &vd, Plain)), "in.ndjson:7: ok: a2a/0.2 (assumed: no version marker)\n"; got != want {
+		t.Errorf("ok line %q, want %q", got, want)
+	}
+}
