@@ -98,7 +98,10 @@ type Result struct {
 	// dialect (or that is no object), which gets "".
 	Profile string
 	// Detected says Profile was chosen for this card by its members, as
-	// the auto and a2a profiles do, rather than fixed by the Validator.
+	// the auto and a2a profiles do, rather than fixed by the Validator,
+	// and the card judged by it. It is false for a card that failed
+	// strict JSON or is no object: its Profile only counts it with its
+	// dialect, and its one finding does not depend on the version.
 	Detected bool
 	// Assumed says the card marks no A2A version (none of
 	// supportedInterfaces, protocolVersion, securitySchemes, security,

@@ -147,7 +147,6 @@ func (v *Validator) Validate(card []byte) *Result {
 	w := &v.w
 	w.res.reset()
 	w.validate(card, &v.profile)
-	w.res.Detected = w.res.Profile != "" && w.res.Profile != v.profile.name
 	return &w.res
 }
 

@@ -30,6 +30,7 @@ type walker struct {
 func (w *walker) validate(card []byte, p *profileDef) {
 	if w.readCard(card) {
 		w.res.Profile = p.check(w)
+		w.res.Detected = w.res.Profile != p.name && w.res.Profile != ""
 		return
 	}
 	if p.rejected != nil {
