@@ -49,6 +49,20 @@ func TestA2A_FieldNameByVersion(t *testing.T) {
 		{name: "1.0 interface member only in snake_case", card: edited(t, a2aCard10, "/supportedInterfaces/0/protocolBinding", omitted, "/supportedInterfaces/0/protocol_binding", `"JSONRPC"`), judged: "a2a/1.0",
 			want: []hit{{"a2a.interface", "/supportedInterfaces/0/protocolBinding"}}, says: []string{"spells it protocol_binding"}},
 	})
+	// The severity by version, said outright.
+	for _, tc := range []struct {
+		card string
+		sev  Severity
+	}{
+		{edited(t, a2aCard02, "/icon_url", `"https://a.example.com/i.png"`), SeverityWarning},
+		{edited(t, a2aCard03, "/icon_url", `"https://a.example.com/i.png"`), SeverityWarning},
+		{edited(t, a2aCard10, "/icon_url", `"https://a.example.com/i.png"`), SeverityError},
+	} {
+		r := newTestValidator(t, "a2a").Validate([]byte(tc.card))
+		if fs := r.Findings(); len(fs) != 1 || fs[0].Severity != tc.sev || r.Valid() != (tc.sev == SeverityWarning) {
+			t.Errorf("%s: findings %v, valid %v; want one %s", r.Profile, fs, r.Valid(), tc.sev)
+		}
+	}
 }
 
 // A protocolVersion that names no release leaves the version to the
