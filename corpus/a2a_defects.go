@@ -23,8 +23,6 @@ func init() {
 	}
 	registerDefects("a2a/0.2", a2aDefects02and03...)
 	registerDefects("a2a/0.3", a2aDefects02and03...)
-	registerDefects("a2a/0.2", a2aDefectsDetected...)
-	registerDefects("a2a/0.1", a2aDefectsDetected...)
 	registerDefects("a2a/0.3", a2aDefectsSigned...)
 	registerDefects("a2a/1.0", a2aDefectsSigned...)
 	registerDefects("a2a/1.0", a2aDefects10...)
@@ -83,10 +81,6 @@ func a2aDefectsAll(dialect string) []defect {
 		setOneOf("a2a.url/relative", "a2a.url", endpoint, `"/a2a/v1"`, `"a2a"`, `"//agent.example.com/a2a"`),
 		setOneOf("a2a.url/not-http", "a2a.url", endpoint, `"ftp://agent.example.com/a2a"`, `"grpc://agent.example.com:443"`, `"mailto:agent@example.com"`),
 		setOneOf("a2a.url/documentation-relative", "a2a.url", "/documentationUrl", `"docs/index.html"`, `"www.example.com/docs"`),
-
-		{name: "a2a.field-name/snake-case", rule: "a2a.field-name", edit: func(b *builder) {
-			b.set("/"+b.r.pickS("documentation_url", "icon_url", "protocol_version"), b.url("https", false))
-		}},
 	}
 }
 
@@ -174,12 +168,6 @@ var a2aDefects02and03 = []defect{
 	setOneOf("a2a.url/interface-template", "a2a.url", "/additionalInterfaces", `[{"url":"{BASE_URL}/grpc","transport":"GRPC"}]`, `[{"url":"localhost:50051","transport":"GRPC"}]`),
 }
 
-// a2aDefectsDetected name a release no one published; the card is then
-// judged by its other members, as the version it was built as.
-var a2aDefectsDetected = []defect{
-	setOneOf("a2a.protocol-version/unknown", "a2a.protocol-version", "/protocolVersion", `"0.9"`, `"v0.2.5"`, `"latest"`, `"2.0.0"`, `"0.2.5-beta"`),
-}
-
 // jwsPart encodes a JWS part as base64url without padding.
 func jwsPart(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
 
@@ -216,6 +204,12 @@ func (b *builder) a2aSignature(protected, signature string) {
 
 // a2aDefects10 break the rules of the 1.0 shapes.
 var a2aDefects10 = []defect{
+	// Only 1.0 says JSON names MUST be camelCase; before, a snake_case
+	// name is a warning, and a protocolVersion naming no release too, so
+	// neither is a defect of a 0.x card.
+	{name: "a2a.field-name/snake-case", rule: "a2a.field-name", edit: func(b *builder) {
+		b.set("/"+b.r.pickS("documentation_url", "icon_url"), b.url("https", false))
+	}},
 	setTo("a2a.required/empty-supported-interfaces", "a2a.required", "/supportedInterfaces", `[]`),
 	setTo("a2a.required/empty-skills", "a2a.required", "/skills", `[]`),
 	setTo("a2a.required/empty-input-modes", "a2a.required", "/defaultInputModes", `[]`),

@@ -30,6 +30,7 @@ const (
 	CodeA2ADeprecated
 	CodeA2AMIME
 	CodeA2ASkillIDUnique
+	CodeA2APreferredTransport
 )
 
 // Profiles columns: "a2a" stands for every A2A version; the others name
@@ -43,8 +44,8 @@ func init() {
 	register(
 		Rule{CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"},
 		Rule{CodeA2ANull, "a2a.null", SeverityWarning, a2aFrom02, "an optional member is null; from 0.2 on the schema wants it left out (0.1 allows null)"},
-		Rule{CodeA2AFieldName, "a2a.field-name", SeverityError, a2aAll, "a member is spelled in snake_case; A2A JSON names are camelCase, so readers miss it"},
-		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityError, a2aAll, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x)"},
+		Rule{CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"},
+		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"},
 		Rule{CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"},
 		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON (an open string: check the spelling)"},
 		Rule{CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"},
@@ -58,6 +59,7 @@ func init() {
 		Rule{CodeA2ADeprecated, "a2a.deprecated", SeverityWarning, "a2a/1.0", "an OAuth flow 1.0 deprecates (implicit, password)"},
 		Rule{CodeA2AMIME, "a2a.mime", SeverityWarning, a2aFrom02, "an input or output mode is not a media type (type/subtype)"},
 		Rule{CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"},
+		Rule{CodeA2APreferredTransport, "a2a.preferred-transport", SeverityWarning, "a2a/0.3", "a 0.3 card lacks preferredTransport: the 0.3 text (5.6.1) says REQUIRED and MUST, the 0.3 JSON Schema leaves it optional with default JSONRPC"},
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
 	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
@@ -113,6 +115,7 @@ func snakeAliasOf(name []byte, scope aliasScope) *snakeAlias {
 
 type snakeAlias struct {
 	snake, camel, msg string
+	missingMsg        string // for the camelCase member missing beside it
 	scope             aliasScope
 	// since is the first version with the camelCase member; before it
 	// the snake_case name spells nothing a reader knows. 0 for all.
@@ -159,6 +162,7 @@ var snakeAliases = func() []snakeAlias {
 	}
 	for i := range list {
 		list[i].msg = "snake_case member name; A2A JSON names are camelCase: " + list[i].camel
+		list[i].missingMsg = "missing required member \"%s\"; the card spells it " + list[i].snake + ", which A2A readers do not know"
 	}
 	return list
 }()
@@ -171,37 +175,102 @@ func checkA2A(w *walker) string {
 
 // checkA2ADetected judges a card by the version its members claim.
 func (w *walker) checkA2ADetected(m *topMembers) string {
-	ver, named := w.a2aVersionOf(m)
-	if !named {
-		w.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member (0.2.x, 0.3.x, 1.x); the card is judged by its other members")
+	ver, how := w.a2aVersionOf(m)
+	w.res.Assumed = how == versionAssumed
+	if how == versionNoRelease {
+		w.addGot(CodeA2AProtocolVersion, m.protocolVersion, noReleaseMessages[ver])
 	}
 	return w.checkA2AVersion(ver, m)
 }
 
-// a2aVersionOf returns the version a card's members claim:
-// supportedInterfaces means 1.0; otherwise protocolVersion names a release;
-// otherwise securitySchemes or security mean 0.2 and authentication 0.1. A
-// card with none of these is 0.2.0-0.2.4, the releases that had neither
-// authentication nor protocolVersion. named is false when protocolVersion
-// is a string that names no release.
-func (w *walker) a2aVersionOf(m *topMembers) (ver a2aVersion, named bool) {
-	named = true
+// versionSource says how a2aVersionOf chose a card's version.
+type versionSource uint8
+
+const (
+	versionInterfaces     versionSource = iota + 1 // supportedInterfaces: 1.0
+	versionProtocol                                // protocolVersion names a release
+	versionNoRelease                               // protocolVersion names none: the members decide
+	versionSecurity                                // securitySchemes or security: 0.2
+	versionAuthentication                          // authentication: 0.1
+	versionAssumed                                 // no marker at all: 0.2.0-0.2.4 assumed
+)
+
+var noReleaseMessages = [...]string{
+	a2aV01: "protocolVersion names no A2A release (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged as 0.1, the newest release whose members it uses",
+	a2aV02: "protocolVersion names no A2A release (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged as 0.2, the newest release whose members it uses",
+	a2aV03: "protocolVersion names no A2A release (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged as 0.3, the newest release whose members it uses",
+	a2aV10: "protocolVersion names no A2A release (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged as 1.0, the newest release whose members it uses",
+}
+
+// a2aVersionOf returns the version a card's members claim and how they
+// claim it: supportedInterfaces means 1.0; otherwise protocolVersion names
+// a release; otherwise securitySchemes or security mean 0.2 and
+// authentication 0.1. A card with none of these is 0.2.0-0.2.4, the
+// releases that had neither authentication nor protocolVersion. A
+// protocolVersion string that names no release ("0.2.9", the sample value
+// of the 0.2.5 to 0.3.0 specifications) leaves the choice to the members:
+// the newest release whose members the card uses, 1.0 for
+// securityRequirements, 0.3 for a member 0.3 brought, else as for a card
+// that names no version.
+func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 	switch {
 	case m.supportedInterfaces != 0:
-		return a2aV10, true
+		return a2aV10, versionInterfaces
 	case m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString:
-		if ver = protocolRelease(w.str(m.protocolVersion)); ver != 0 {
-			return ver, true
+		if ver := protocolRelease(w.str(m.protocolVersion)); ver != 0 {
+			return ver, versionProtocol
 		}
-		named = false
+		switch {
+		case m.securityRequirements != 0:
+			return a2aV10, versionNoRelease
+		case w.uses03(m):
+			return a2aV03, versionNoRelease
+		}
+		ver, _ := w.a2aVersionByMembers(m)
+		return ver, versionNoRelease
 	}
+	return w.a2aVersionByMembers(m)
+}
+
+// a2aVersionByMembers is the version of a card that names none.
+func (w *walker) a2aVersionByMembers(m *topMembers) (a2aVersion, versionSource) {
 	switch {
 	case m.securitySchemes != 0 || m.security != 0:
-		return a2aV02, named
+		return a2aV02, versionSecurity
 	case m.authentication != 0:
-		return a2aV01, named
+		return a2aV01, versionAuthentication
 	}
-	return a2aV02, named
+	return a2aV02, versionAssumed
+}
+
+// uses03 reports whether the card has a member 0.3 brought: signatures, a
+// skill's security, a mutualTLS scheme or an oauth2MetadataUrl.
+func (w *walker) uses03(m *topMembers) bool {
+	if m.signatures != 0 {
+		return true
+	}
+	if w.peek(m.skills, kindArray) {
+		for s := m.skills + 1; s < w.end(m.skills); s = w.next(s) {
+			if w.kind(s) == kindObject && w.member(s, "security") != 0 {
+				return true
+			}
+		}
+	}
+	if w.peek(m.securitySchemes, kindObject) {
+		for k := m.securitySchemes + 1; k < w.end(m.securitySchemes); k = w.next(k + 1) {
+			v := k + 1
+			if w.kind(v) != kindObject {
+				continue
+			}
+			if w.member(v, "oauth2MetadataUrl") != 0 {
+				return true
+			}
+			if t := w.member(v, "type"); t != 0 && w.kind(t) == kindString && string(w.str(t)) == "mutualTLS" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (w *walker) checkA2AForced(ver a2aVersion) string {
@@ -210,54 +279,44 @@ func (w *walker) checkA2AForced(ver a2aVersion) string {
 	return w.checkA2AVersion(ver, &m)
 }
 
-// protocolRelease maps a protocolVersion to the release it names: "0.3",
-// "0.3.0" and "0.3.7" all mean 0.3, "1", "1.0" and "1.2" mean 1.0 (a 1.x
-// minor only adds fields), any 0.2.x means 0.2. It returns 0 for anything
-// else, 0.1 included: that release had no protocolVersion.
+// protocolRelease maps a protocolVersion to the release it names: "0.2"
+// and "0.2.0" to "0.2.6" mean 0.2; "0.3" and "0.3.0" mean 0.3; "1", "1.0"
+// and any 1.x.y mean 1.0 (a 1.x minor only adds fields). It returns 0 for
+// anything else: "0.2.9" or "0.3.1", which no release was, and 0.1, which
+// had no protocolVersion, so that a card naming it claims a release that
+// could not have said so.
 func protocolRelease(v []byte) a2aVersion {
-	if len(v) == 0 {
-		return 0
-	}
-	major := v[0]
-	rest := v[1:]
-	if major == '1' && len(rest) == 0 {
+	// The releases by name first: a string switch costs a few compares,
+	// where parsing the version cost a valid card 170 instructions more
+	// (callgrind, BenchmarkProfile/a2a_1.0).
+	switch string(v) {
+	case "1", "1.0", "1.0.0", "1.0.1":
 		return a2aV10
-	}
-	if len(rest) < 2 || rest[0] != '.' || major != '0' && major != '1' {
-		return 0
-	}
-	// MINOR, then an optional .PATCH, digits only.
-	i := 1
-	minorStart := i
-	for i < len(rest) && rest[i]-'0' <= 9 {
-		i++
-	}
-	minor := rest[minorStart:i]
-	if len(minor) == 0 {
-		return 0
-	}
-	if i < len(rest) {
-		if rest[i] != '.' || i+1 == len(rest) {
-			return 0
-		}
-		for _, c := range rest[i+1:] {
-			if c-'0' > 9 {
-				return 0
-			}
-		}
-	}
-	if major == '1' {
-		return a2aV10
-	}
-	// 0.1 had no protocolVersion member, so a card that names it claims a
-	// release that could not have said so.
-	switch string(minor) {
-	case "2":
-		return a2aV02
-	case "3":
+	case "0.3", "0.3.0":
 		return a2aV03
+	case "0.2", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.2.5", "0.2.6":
+		return a2aV02
+	}
+	if len(v) > 2 && v[0] == '1' && v[1] == '.' && minorPatch(v[2:]) {
+		return a2aV10
 	}
 	return 0
+}
+
+// minorPatch reports whether v is MINOR or MINOR.PATCH, digits only.
+func minorPatch(v []byte) bool {
+	parts, digits := 1, 0
+	for _, c := range v {
+		switch {
+		case c-'0' <= 9:
+			digits++
+		case c == '.' && digits > 0 && parts == 1:
+			parts, digits = 2, 0
+		default:
+			return false
+		}
+	}
+	return digits > 0
 }
 
 // Bits of the members a version requires, in the order they are reported.
@@ -289,6 +348,15 @@ type a2aCheck struct {
 	*walker
 	ver a2aVersion
 	m   *topMembers
+	// pending holds the snake_case member names (key nodes) whose
+	// camelCase member is absent, reported at the end unless addMissing
+	// has reported them as the spelling of a missing required member:
+	// one finding for one fault. 0 marks one taken.
+	pending  [8]uint32
+	npending int
+	// taken holds those addMissing reported before snakeKey saw them.
+	taken  [4]uint32
+	ntaken int
 }
 
 func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
@@ -303,11 +371,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 		have |= uint16(b2u(n != 0)) << i
 	}
 	if missing := req &^ have; missing != 0 {
-		for i := range present {
-			if missing&(1<<i) != 0 {
-				w.addMissing(CodeA2ARequired, 0, requiredNames[i])
-			}
-		}
+		c.reportMissing(missing)
 	}
 	v10 := ver == a2aV10
 
@@ -373,12 +437,20 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 		}
 	} else if ver >= a2aV02 {
 		c.transports0x()
+		if ver == a2aV03 && m.preferredTransport == 0 {
+			w.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msgPreferredTransport)
+		}
 	}
 	if ver >= a2aV03 && c.present(m.signatures) && c.want(m.signatures, kindArray) {
 		c.signatures(m.signatures)
 	}
 	if m.snakeCase {
 		c.snakeCase(0, inCard)
+	}
+	for _, k := range c.pending[:c.npending] {
+		if k != 0 {
+			c.reportSnake(k)
+		}
 	}
 	return a2aProfileName[ver]
 }
@@ -848,11 +920,129 @@ func (c *a2aCheck) snakeCase(obj uint32, scope aliasScope) {
 	}
 }
 
-// snakeKey reports member k if its name is a snake_case alias.
+// snakeKey reports member k if its name is a snake_case alias: an error
+// in 1.0, whose spec says "All JSON serializations ... MUST use camelCase";
+// a warning before, whose texts say nothing of it and whose schemas allow
+// members they do not define, so that the card breaks no rule but its
+// readers miss the member.
 func (c *a2aCheck) snakeKey(k uint32, scope aliasScope) {
-	if a := snakeAliasOf(c.name(k), scope); a != nil && c.ver >= a.since {
-		c.addSev(CodeA2AFieldName, c.severity(CodeA2AFieldName), k+1, a.msg, 0)
+	a := snakeAliasOf(c.name(k), scope)
+	if a == nil || c.ver < a.since {
+		return
 	}
+	for _, t := range c.taken[:c.ntaken] {
+		if t == k {
+			return
+		}
+	}
+	if c.npending < len(c.pending) && c.member(c.sc.tape[k+1].parent, a.camel) == 0 {
+		c.pending[c.npending] = k
+		c.npending++
+		return
+	}
+	c.reportSnake(k)
+}
+
+// reportSnake reports the snake_case member name k.
+func (c *a2aCheck) reportSnake(k uint32) {
+	a := snakeAliasOf(c.name(k), ^aliasScope(0))
+	sev := SeverityWarning
+	if c.ver == a2aV10 {
+		sev = SeverityError
+	}
+	c.addSev(CodeA2AFieldName, sev, k+1, a.msg, 0)
+}
+
+// msgPreferredTransport says why a 0.3 card without preferredTransport
+// gets a warning and not an error: the 0.3 sources disagree. PROFILE.md
+// and the schema make it optional; section 5.6.1 of the text says "The
+// preferredTransport field is REQUIRED and MUST be present in every
+// AgentCard". The schema is what 0.3 validators and SDKs apply, so the
+// card passes, but a client may not assume the default the schema names.
+const msgPreferredTransport = "0.3 card without \"%s\": the 0.3 specification text (5.6.1) calls it REQUIRED and MUST, " +
+	"the 0.3 JSON Schema optional with default JSONRPC; name the transport at url"
+
+// msgShape03 names, in the finding for a missing supportedInterfaces, the
+// 0.3 shape of a card that claims 1.0, and whether it passes as 0.3, so
+// that its author knows whether to fix the claim or the shape.
+const (
+	msgShape03Passes = "missing required member \"%s\": the card claims protocolVersion 1.x but has the 0.3 shape " +
+		"(url, no supportedInterfaces) and passes as 0.3; fix the claim (protocolVersion \"0.3.0\") or the shape (supportedInterfaces)"
+	msgShape03Fails = "missing required member \"%s\": the card claims protocolVersion 1.x but has the 0.3 shape " +
+		"(url, no supportedInterfaces), and as 0.3 it has errors too (--profile a2a/0.3 lists them)"
+)
+
+// reportMissing reports the required top-level members in bitmask missing.
+func (c *a2aCheck) reportMissing(missing uint16) {
+	for i := range requiredNames {
+		if missing&(1<<i) == 0 {
+			continue
+		}
+		if i == 3 && c.m.url != 0 { // supportedInterfaces, of a card claiming 1.0
+			msg := msgShape03Fails
+			if c.passesAs03() {
+				msg = msgShape03Passes
+			}
+			c.addMissingMsg(CodeA2ARequired, 0, requiredNames[i], msg)
+			continue
+		}
+		c.addMissing(CodeA2ARequired, 0, requiredNames[i])
+	}
+}
+
+// passesAs03 reports whether the card, judged as 0.3, has no error. The
+// findings of that trial are taken back, leaving the Result as it was.
+func (c *a2aCheck) passesAs03() bool {
+	r := &c.res
+	if r.full() || len(r.unlisted) > 0 {
+		return false // not restorable; and such a card fails anyway
+	}
+	nf, na, errs, warns := len(r.findings), len(r.arena), r.errors, r.warnings
+	c.checkA2AVersion(a2aV03, c.m)
+	pass := r.errors == errs
+	r.findings, r.arena, r.unlisted = r.findings[:nf], r.arena[:na], r.unlisted[:0]
+	r.errors, r.warnings = errs, warns
+	return pass
+}
+
+// addMissing reports a required member absent from object obj, naming
+// the snake_case spelling the object has instead, if any: one finding for
+// one fault, where a missing member and a misspelled one would be two.
+func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
+	for i := range snakeAliases {
+		a := &snakeAliases[i]
+		if a.camel != name {
+			continue
+		}
+		if v := c.member(obj, a.snake); v != 0 {
+			for i, k := range c.pending[:c.npending] {
+				if k == v-1 {
+					c.pending[i] = 0
+				}
+			}
+			if c.ntaken < len(c.taken) {
+				c.taken[c.ntaken] = v - 1
+				c.ntaken++
+			}
+			c.addMissingMsg(code, obj, name, a.missingMsg)
+			return
+		}
+	}
+	c.walker.addMissing(code, obj, name)
+}
+
+// addMissingMsg is addMissing with a message of its own, which names the
+// member with %s.
+func (w *walker) addMissingMsg(c Code, obj uint32, name, msg string) {
+	if w.res.full() {
+		w.res.countUnlisted(c, w.severity(c))
+		return
+	}
+	start := len(w.res.arena)
+	w.appendPath(obj)
+	w.res.arena = append(w.res.arena, '/')
+	w.res.arena = appendPointerToken(w.res.arena, []byte(name))
+	w.res.add(Finding{Code: c, Severity: w.severity(c), Path: w.res.arenaString(start), Offset: w.offset(obj), msg: msg, got: name})
 }
 
 func (c *a2aCheck) url(n uint32, kind urlKind) {

@@ -57,6 +57,7 @@ func findRealCorpus() (string, error) {
 type realVerdict struct {
 	file    string
 	why     string   // hand-written: why an invalid card is invalid
+	notes   []string // hand-written: why a finding is what it is, valid cards too
 	verdict []string // profile line, valid/invalid line, finding lines
 }
 
@@ -65,6 +66,9 @@ func (v *realVerdict) render(b *bytes.Buffer) {
 	fmt.Fprintf(b, "%s\n%s\n", v.verdict[0], v.verdict[1])
 	if v.why != "" {
 		fmt.Fprintf(b, "why: %s\n", v.why)
+	}
+	for _, n := range v.notes {
+		fmt.Fprintf(b, "note: %s\n", n)
 	}
 	for _, l := range v.verdict[2:] {
 		fmt.Fprintf(b, "%s\n", l)
@@ -91,6 +95,8 @@ func parseRealGolden(t *testing.T, data []byte) (header string, entries map[stri
 			head.WriteString(line + "\n")
 		case strings.HasPrefix(line, "why: "):
 			cur.why = strings.TrimPrefix(line, "why: ")
+		case strings.HasPrefix(line, "note: "):
+			cur.notes = append(cur.notes, strings.TrimPrefix(line, "note: "))
 		case line != "":
 			cur.verdict = append(cur.verdict, line)
 		}
@@ -109,7 +115,11 @@ func verdictOf(r *Result) []string {
 		out[1] = "valid"
 	}
 	for _, f := range r.Findings() {
-		out = append(out, fmt.Sprintf("%-7s %s %s", f.Severity, f.Code, quotePath(f.Path)))
+		line := fmt.Sprintf("%-7s %s %s", f.Severity, f.Code, quotePath(f.Path))
+		if f.Count > 1 {
+			line += fmt.Sprintf(" (%d times)", f.Count)
+		}
+		out = append(out, line)
 	}
 	return out
 }
@@ -137,7 +147,8 @@ func TestRealCorpus(t *testing.T) {
 	if header == "" {
 		header = "# Verdicts of the auto profile on every card of shared/corpus/real/: the profile\n" +
 			"# that judged it, valid or invalid, and each finding (severity, rule, JSON Pointer).\n" +
-			"# `why:` lines are written by hand after reading the spec; -update keeps them.\n\n"
+			"# `why:` lines are written by hand after reading the spec; -update keeps them.\n" +
+			"# `note:` lines, also by hand and kept, say why a finding is what it is.\n\n"
 	}
 	out.WriteString(header)
 	seen := map[string]bool{}
@@ -151,7 +162,7 @@ func TestRealCorpus(t *testing.T) {
 		got := &realVerdict{file: name, verdict: verdictOf(v.Validate(card))}
 		w := want[name]
 		if w != nil {
-			got.why = w.why
+			got.why, got.notes = w.why, w.notes
 		}
 		got.render(&out)
 		switch {

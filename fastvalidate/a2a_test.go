@@ -129,7 +129,8 @@ func TestA2A02(t *testing.T) {
 		// OpenAPI's names are camelCase too; a snake_case one is missed.
 		{name: "snake_case flow", edits: e("/securitySchemes/oauth/flows/client_credentials", `{}`), want: []hit{{"a2a.field-name", "/securitySchemes/oauth/flows/client_credentials"}}},
 		{name: "snake_case flow member", edits: e("/securitySchemes/oauth/flows/authorizationCode/tokenUrl", omitted, "/securitySchemes/oauth/flows/authorizationCode/token_url", `"https://auth.example.com/token"`),
-			want: []hit{{"a2a.field-name", "/securitySchemes/oauth/flows/authorizationCode/token_url"}, {"a2a.security-scheme", "/securitySchemes/oauth/flows/authorizationCode/tokenUrl"}}},
+			// One fault, one finding: the missing tokenUrl names token_url.
+			want: []hit{{"a2a.security-scheme", "/securitySchemes/oauth/flows/authorizationCode/tokenUrl"}}},
 		{name: "snake_case scheme member", edits: e("/securitySchemes/bearer/bearer_format", `"JWT"`), want: []hit{{"a2a.field-name", "/securitySchemes/bearer/bearer_format"}}},
 		{name: "no 0.2 name to spell", edits: e("/securitySchemes/oauth/oauth2_metadata_url", `"https://auth.example.com/meta"`, "/securitySchemes/oauth/flows/device_code", `{}`, "/securitySchemes/oauth/flows/authorizationCode/pkce_required", `true`)},
 		{name: "openIdConnect without url", edits: e("/securitySchemes/oidc/openIdConnectUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oidc/openIdConnectUrl"}}},
@@ -160,7 +161,8 @@ func TestA2A03(t *testing.T) {
 		{name: "snake_case metadata url", edits: e("/securitySchemes/oauth/oauth2_metadata_url", `"https://auth.example.com/meta"`), want: []hit{{"a2a.field-name", "/securitySchemes/oauth/oauth2_metadata_url"}}},
 		{name: "no protocolVersion", edits: e("/protocolVersion", omitted), want: []hit{{"a2a.required", "/protocolVersion"}}},
 		{name: "protocolVersion not a string", edits: e("/protocolVersion", `0.3`), want: []hit{{"field.type", "/protocolVersion"}}},
-		{name: "preferredTransport optional (the schema wins over the prose)", edits: e("/preferredTransport", omitted)},
+		// The schema makes it optional, the prose REQUIRED: a warning.
+		{name: "preferredTransport missing", edits: e("/preferredTransport", omitted), want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
 		{name: "metadata url relative", edits: e("/securitySchemes/oauth/oauth2MetadataUrl", `"/meta"`), want: []hit{{"a2a.url", "/securitySchemes/oauth/oauth2MetadataUrl"}}},
 		{name: "skill requirement names an undefined scheme", edits: e("/skills/0/security/0/nope", `[]`), want: []hit{{"a2a.security-ref", "/skills/0/security/0/nope"}}},
 		{name: "interface on loopback", edits: e("/additionalInterfaces/1/url", `"http://127.0.0.1:9000"`), want: []hit{{"a2a.url-risk", "/additionalInterfaces/1/url"}}},
@@ -515,7 +517,10 @@ func TestA2A_Detection(t *testing.T) {
 func TestProtocolRelease(t *testing.T) {
 	for in, want := range map[string]a2aVersion{
 		"0.1": 0, "0.1.0": 0, "0.2": a2aV02, "0.2.0": a2aV02, "0.2.5": a2aV02, "0.2.6": a2aV02,
-		"0.2.9": a2aV02, "0.3": a2aV03, "0.3.0": a2aV03, "0.3.12": a2aV03, "1": a2aV10, "1.0": a2aV10,
+		"0.3": a2aV03, "0.3.0": a2aV03, "1": a2aV10, "1.0": a2aV10,
+		// No release: the sample value of the 0.2.5 to 0.3.0 texts, and
+		// patches that were never published.
+		"0.2.9": 0, "0.2.7": 0, "0.2.10": 0, "0.3.1": 0, "0.3.12": 0,
 		"1.0.1": a2aV10, "1.3": a2aV10,
 		"": 0, "0": 0, "0.4": 0, "0.": 0, "0.3.": 0, "0.3.x": 0, "v0.3": 0, "2.0": 0, "1.0-rc1": 0, "0.3.0 ": 0, "10.0": 0, ".3": 0,
 	} {

@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "bytes"
+
 // The auto profile picks a dialect per card from its top-level member
 // names, in one pass over them, and judges the card by it. Result.Profile
 // names the dialect (and for A2A the version) that judged.
@@ -7,7 +9,7 @@ package fastvalidate
 func init() {
 	registerProfileDef(profileDef{
 		name:     "auto",
-		doc:      "per card: agentcard if agent_id, ma2d if invocation, a2a (version detected) if supportedInterfaces, url or skills",
+		doc:      "per card, by its structure: agentcard, ma2d or a2a (version detected), profile.unknown with a hint when it has too little of any",
 		check:    checkAuto,
 		rejected: autoRejected,
 	})
@@ -24,16 +26,20 @@ type topMembers struct {
 	preferredTransport, additionalInterfaces, supportedInterfaces uint32
 	signatures                                                    uint32
 
-	agentID, invocation uint32 // the telltales of other profiles
-	snakeCase           bool   // some member is a snake_case spelling of an A2A name
+	agentID, endpoint, invocation, examples uint32 // other dialects' members
+	snakeCase                               bool   // some member is a snake_case spelling of an A2A name
 }
 
 // collectTop fills m from the card's top-level members. It also reads a
 // tape the scan gave up on (see autoRejected): k+1 < end rather than
 // k < end is the same on a whole tape, where a value follows every name,
 // and stops before a name that ends a cut one.
-func (w *walker) collectTop(m *topMembers) {
-	for k := uint32(1); k+1 < w.end(0); k = w.next(k + 1) {
+func (w *walker) collectTop(m *topMembers) { w.collectMembers(0, m) }
+
+// collectMembers fills m from the members of object obj, the card or an
+// object nested in it that may be one (see unknown).
+func (w *walker) collectMembers(obj uint32, m *topMembers) {
+	for k := obj + 1; k+1 < w.end(obj); k = w.next(k + 1) {
 		v := k + 1
 		name := w.name(k)
 		switch string(name) {
@@ -81,6 +87,10 @@ func (w *walker) collectTop(m *topMembers) {
 			m.signatures = v
 		case "agent_id":
 			m.agentID = v
+		case "endpoint":
+			m.endpoint = v
+		case "examples":
+			m.examples = v
 		case "invocation":
 			m.invocation = v
 		default:
@@ -101,23 +111,172 @@ const (
 	dialectA2A
 )
 
-// dialect names the family whose telltale members the card has.
-func (m *topMembers) dialect() dialect {
-	switch {
-	case m.agentID != 0:
+// How auto weighs a card's structure. A member only one dialect defines
+// decides alone; the names several kinds of JSON document share (url,
+// capabilities, skills, provider) count only in their dialect's shape, and
+// an A2A card needs two such signs. docs/design.md (Profiles) states the
+// same rule for users; TestAuto_Detection holds its cases.
+const (
+	// dialectDecides is what one member of a dialect's own counts.
+	dialectDecides = 2
+	// dialectThreshold is the weight from which a card is read as a
+	// dialect's: one member of its own, or two lesser signs.
+	dialectThreshold = 2
+)
+
+// dialectOf names the family whose structure the card has, or dialectNone
+// when it has too little of any:
+//
+//   - AgentCard: agent_id with endpoint, or with capabilities as an array
+//     (an agent_id alone names nothing: other formats use the name too);
+//   - MA2D: invocation; or, weighed against A2A, skills in MA2D's shape
+//     (mcp_server, mcp_tool or returns, no id) or examples naming a skill,
+//     2 each, and capabilities holding MA2D's members, 1;
+//   - A2A: any of protocolVersion, supportedInterfaces, preferredTransport,
+//     additionalInterfaces, defaultInputModes, defaultOutputModes or
+//     supportsAuthenticatedExtendedCard; or skills as a non-empty array of
+//     objects each with id and name, 2; or skills empty, url (a string), capabilities (an
+//     object, empty or with an A2A member), provider with organization,
+//     securitySchemes, security, authentication with schemes,
+//     documentationUrl, iconUrl, signatures, a snake_case spelling of an
+//     A2A member, 1 each.
+//
+// A2A wins a tie with MA2D. Peeking into skills and capabilities only
+// happens when no decisive member settled the card, so that a valid card
+// pays for detection with one pass over its top-level names.
+func (w *walker) dialectOf(m *topMembers) dialect {
+	if m.agentID != 0 && (m.endpoint != 0 || m.capabilities != 0 && w.kind(m.capabilities) == kindArray) {
 		return dialectAgentCard
-	case m.invocation != 0:
+	}
+	if m.invocation != 0 {
 		return dialectMA2D
-	case m.supportedInterfaces != 0 || m.url != 0 || m.skills != 0:
+	}
+	if m.protocolVersion|m.supportedInterfaces|m.preferredTransport|m.additionalInterfaces|m.defaultInputModes|m.defaultOutputModes|m.extendedCard != 0 {
 		return dialectA2A
 	}
+	a2a, ma2d := w.a2aWeight(m), w.ma2dWeight(m)
+	switch {
+	case a2a >= dialectThreshold && a2a >= ma2d:
+		return dialectA2A
+	case ma2d >= dialectThreshold:
+		return dialectMA2D
+	}
 	return dialectNone
+}
+
+// peek reports whether node n is of kind k and read whole, so that its
+// contents may be looked at: autoRejected weighs cards the scan gave up
+// on, whose nodes on the path to the failure are unfinished.
+func (w *walker) peek(n uint32, k kind) bool {
+	return n != 0 && w.kind(n) == k && w.sc.whole(n)
+}
+
+// a2aWeight weighs the A2A structure of a card no decisive member marked.
+func (w *walker) a2aWeight(m *topMembers) int {
+	weight := 0
+	if w.peek(m.skills, kindArray) {
+		switch {
+		case w.empty(m.skills):
+			// What the 0.x schemas allow and MA2D does not.
+			weight++
+		case w.skillsWithIDAndName(m.skills):
+			weight += dialectDecides
+		}
+	}
+	if w.peek(m.capabilities, kindObject) && w.a2aCapabilities(m.capabilities) {
+		weight++
+	}
+	if w.peek(m.provider, kindObject) && w.member(m.provider, "organization") != 0 {
+		weight++
+	}
+	if w.peek(m.authentication, kindObject) && w.member(m.authentication, "schemes") != 0 {
+		weight++
+	}
+	for _, sign := range [...]struct {
+		n uint32
+		k kind
+	}{{m.url, kindString}, {m.securitySchemes, kindObject}, {m.security, kindArray}, {m.documentationURL, kindString}, {m.iconURL, kindString}, {m.signatures, kindArray}} {
+		if sign.n != 0 && w.kind(sign.n) == sign.k {
+			weight++
+		}
+	}
+	if m.snakeCase {
+		weight++
+	}
+	return weight
+}
+
+// skillsWithIDAndName reports whether arr holds skills in A2A's shape:
+// objects, each with an id and a name.
+func (w *walker) skillsWithIDAndName(arr uint32) bool {
+	if w.empty(arr) {
+		return false
+	}
+	for s := arr + 1; s < w.end(arr); s = w.next(s) {
+		if w.kind(s) != kindObject || w.member(s, "id") == 0 || w.member(s, "name") == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// a2aCapabilities reports whether caps looks like AgentCapabilities: empty,
+// or with one of its members. MCP's capabilities (tools, prompts) and
+// MA2D's (languages, domains) have none.
+func (w *walker) a2aCapabilities(caps uint32) bool {
+	if w.empty(caps) {
+		return true
+	}
+	for k := caps + 1; k < w.end(caps); k = w.next(k + 1) {
+		switch string(w.name(k)) {
+		case "streaming", "pushNotifications", "stateTransitionHistory", "extensions", "extendedAgentCard":
+			return true
+		}
+	}
+	return false
+}
+
+// ma2dWeight weighs the MA2D structure of a card without invocation.
+func (w *walker) ma2dWeight(m *topMembers) int {
+	weight := 0
+	if w.peek(m.skills, kindArray) && w.ma2dSkillShape(m.skills) {
+		weight += dialectDecides
+	}
+	if w.peek(m.examples, kindArray) && !w.empty(m.examples) {
+		if e := m.examples + 1; w.kind(e) == kindObject && w.member(e, "skill") != 0 {
+			weight += dialectDecides
+		}
+	}
+	if w.peek(m.capabilities, kindObject) {
+		for k := m.capabilities + 1; k < w.end(m.capabilities); k = w.next(k + 1) {
+			switch string(w.name(k)) {
+			case "languages", "domains", "input_modes", "output_modes", "state_management", "rate_limit":
+				weight++
+				return weight
+			}
+		}
+	}
+	return weight
+}
+
+// ma2dSkillShape reports whether a skill of arr has MA2D's own members and no
+// id, which MA2D skills lack and A2A skills require.
+func (w *walker) ma2dSkillShape(arr uint32) bool {
+	for s := arr + 1; s < w.end(arr); s = w.next(s) {
+		if w.kind(s) != kindObject || w.member(s, "id") != 0 {
+			continue
+		}
+		if w.member(s, "mcp_server")|w.member(s, "mcp_tool")|w.member(s, "returns") != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func checkAuto(w *walker) string {
 	var m topMembers
 	w.collectTop(&m)
-	switch m.dialect() {
+	switch w.dialectOf(&m) {
 	case dialectAgentCard:
 		return checkAgentCard(w)
 	case dialectMA2D:
@@ -131,7 +290,7 @@ func checkAuto(w *walker) string {
 		}
 		return w.checkA2ADetected(&m)
 	}
-	w.add(CodeProfileUnknown, 0, "no telltale member: looked for agent_id (agentcard), invocation (ma2d), supportedInterfaces, url and skills (a2a)")
+	w.unknown(&m)
 	return ""
 }
 
@@ -155,7 +314,7 @@ func autoRejected(w *walker) string {
 	}
 	var m topMembers
 	w.collectTop(&m)
-	d := m.dialect()
+	d := w.dialectOf(&m)
 	if w.unwrapped && d != dialectAgentCard {
 		return ""
 	}
@@ -168,7 +327,8 @@ func autoRejected(w *walker) string {
 		if m.supportedInterfaces == 0 && m.protocolVersion != 0 && !w.sc.whole(m.protocolVersion) {
 			return "a2a"
 		}
-		ver, _ := w.a2aVersionOf(&m)
+		ver, how := w.a2aVersionOf(&m)
+		w.res.Assumed = how == versionAssumed
 		return a2aProfileName[ver]
 	}
 	return ""
@@ -184,4 +344,20 @@ func (w *walker) notEmbedded(profile string) bool {
 	}
 	w.res.add(Finding{Code: CodeCardType, Severity: w.severity(CodeCardType), msg: "card is not a JSON object but a string holding one, a form only the AgentCard draft allows; its members are those of %s", got: profile})
 	return false
+}
+
+// holdsNoObject reports whether the text of a string card, which failed
+// to scan as JSON, does not begin as an object would; if so it goes back
+// to card, the string itself, for the checks to call it no object. A
+// string holding "hello" or a list of URLs is valid JSON that is no card
+// (card.type, as under every profile), not a card in the draft's embedded
+// form whose JSON is broken (json.syntax, kept for a text that opens an
+// object).
+func (w *walker) holdsNoObject(card []byte) bool {
+	if text := bytes.TrimLeft(w.b, " \t\n\r"); len(text) > 0 && text[0] == '{' {
+		return false
+	}
+	w.b, w.unwrapped = card, false
+	w.sc.scan(card) // it scanned before, as a string
+	return true
 }

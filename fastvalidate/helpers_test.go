@@ -69,7 +69,7 @@ func checkHits(t *testing.T, r *Result, want []hit) {
 	for _, h := range want {
 		if rule, ok := LookupRule(h.rule); !ok {
 			t.Errorf("expected rule %q is not registered", h.rule)
-		} else if rule.Severity == SeverityError {
+		} else if severityIn(r.Profile, rule.Code) == SeverityError {
 			wantValid = false
 		}
 	}
@@ -78,8 +78,8 @@ func checkHits(t *testing.T, r *Result, want []hit) {
 	}
 	errs, warns := 0, 0
 	for _, f := range r.Findings() {
-		if f.Severity != f.Code.Severity() {
-			t.Errorf("%s: severity %s, rule's default is %s", f.Code, f.Severity, f.Code.Severity())
+		if sev := severityIn(r.Profile, f.Code); f.Severity != sev {
+			t.Errorf("%s: severity %s, the rule's under %s is %s", f.Code, f.Severity, r.Profile, sev)
 		}
 		if f.Severity == SeverityError {
 			errs++
@@ -90,6 +90,16 @@ func checkHits(t *testing.T, r *Result, want []hit) {
 	if errs != r.Errors() || warns != r.Warnings() {
 		t.Errorf("Errors()/Warnings() = %d/%d, findings hold %d/%d", r.Errors(), r.Warnings(), errs, warns)
 	}
+}
+
+// severityIn is a rule's severity in a card judged by profile: its
+// default, but for a snake_case name in a 1.0 card, which the 1.0 spec
+// alone forbids.
+func severityIn(profile string, c Code) Severity {
+	if c == CodeA2AFieldName && profile == "a2a/1.0" {
+		return SeverityError
+	}
+	return c.Severity()
 }
 
 // Default member values of the cards the tables build: each is valid on its

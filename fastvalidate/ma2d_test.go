@@ -119,10 +119,11 @@ func TestAuto(t *testing.T) {
 		{"invocation means ma2d", ma2dCard, "ma2d", nil},
 		{"invocation wins over url", edited(t, ma2dCard, "/url", `"https://a.example.com"`), "ma2d", nil},
 		{"supportedInterfaces means a2a", a2aCard10, "a2a/1.0", nil},
-		{"url means a2a", `{"url": "https://a.example.com"}`, "a2a/0.2", []hit{
-			{"a2a.required", "/name"}, {"a2a.required", "/description"}, {"a2a.required", "/version"}, {"a2a.required", "/capabilities"},
+		{"url and capabilities mean a2a", `{"url": "https://a.example.com", "capabilities": {}}`, "a2a/0.2", []hit{
+			{"a2a.required", "/name"}, {"a2a.required", "/description"}, {"a2a.required", "/version"},
 			{"a2a.required", "/defaultInputModes"}, {"a2a.required", "/defaultOutputModes"}, {"a2a.required", "/skills"},
 		}},
+		{"url alone is too little", `{"url": "https://a.example.com"}`, "", []hit{{"profile.unknown", ""}}},
 		{"skills mean a2a", a2aCard01, "a2a/0.1", nil},
 		{"nothing telltale", `{"name": "x", "description": "y", "endpoints": []}`, "", []hit{{"profile.unknown", ""}}},
 		{"empty card", `{}`, "", []hit{{"profile.unknown", ""}}},

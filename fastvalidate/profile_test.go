@@ -44,7 +44,7 @@ func TestResult_ProfileOfRejectedCard(t *testing.T) {
 func TestResult_ProfileOfRejectedCardUnderAuto(t *testing.T) {
 	dupName := func(card string) string { return strings.Replace(card, "{", `{"name": "again",`, 1) }
 	agentcard := card(nil)
-	hybridCut := strings.Replace(a2aCard10, `"name"`, `"url": "https://a.example", "name"`, 1)
+	hybridCut := strings.Replace(a2aCard10, `"name"`, `"url": "https://a.example", "preferredTransport": "JSONRPC", "name"`, 1)
 	hybridCut = hybridCut[:strings.Index(hybridCut, `"supportedInterfaces"`)]
 	pvLast := strings.Replace(a2aCard03, `"protocolVersion": "0.3.0",`, "", 1)
 	pvLast = pvLast[:strings.LastIndex(pvLast, "}")]

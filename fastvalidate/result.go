@@ -23,10 +23,18 @@ type Finding struct {
 	// the object that lacks a member. For a card given in embedded-string
 	// form it is an offset into the decoded inner document.
 	Offset int
+	// Count is how many times the card has this fault with this value:
+	// a finding that quotes a value stands for every later one of the
+	// same rule, severity, message and value, and Path and Offset name
+	// the first. 0 and 1 both mean once.
+	Count int
 
 	msg string // a static text, possibly with one %d verb for arg
 	got string // an excerpt of the offending value as it appears in the card
 	arg int64
+	// folds marks a finding that quotes a value, which later ones with
+	// the same value fold into (see Result.addValue).
+	folds bool
 }
 
 // Rule returns the finding's rule ID, e.g. "capability.id".
@@ -49,7 +57,7 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 	if i := strings.Index(msg, "%s"); i >= 0 {
 		dst = append(dst, msg[:i]...)
 		dst = append(dst, f.got...)
-		return append(dst, msg[i+2:]...)
+		return f.appendCount(append(dst, msg[i+2:]...))
 	}
 	if i := strings.Index(msg, "%d"); i >= 0 {
 		dst = append(dst, msg[:i]...)
@@ -63,7 +71,17 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 		dst = append(dst, f.got...)
 		dst = append(dst, ')')
 	}
-	return dst
+	return f.appendCount(dst)
+}
+
+// appendCount says how many times a folded finding occurs.
+func (f *Finding) appendCount(dst []byte) []byte {
+	if f.Count <= 1 {
+		return dst
+	}
+	dst = append(dst, "; "...)
+	dst = strconv.AppendInt(dst, int64(f.Count), 10)
+	return append(dst, " times in the card, the first here"...)
 }
 
 // String formats the finding as "severity: rule: path: message".
@@ -79,6 +97,17 @@ type Result struct {
 	// fail strict JSON too, but under "auto" a card whose members name no
 	// dialect (or that is no object), which gets "".
 	Profile string
+	// Detected says Profile was chosen for this card by its members, as
+	// the auto and a2a profiles do, rather than fixed by the Validator,
+	// and the card judged by it. It is false for a card that failed
+	// strict JSON or is no object: its Profile only counts it with its
+	// dialect, and its one finding does not depend on the version.
+	Detected bool
+	// Assumed says the card marks no A2A version (none of
+	// supportedInterfaces, protocolVersion, securitySchemes, security,
+	// authentication), so that Profile names the version assumed for it:
+	// a2a/0.2, whose 0.2.0 to 0.2.4 had none of them.
+	Assumed bool
 
 	findings []Finding
 	unlisted []RuleCount
@@ -113,6 +142,7 @@ func (r *Result) Unlisted() []RuleCount { return r.unlisted }
 
 func (r *Result) reset() {
 	r.Profile = ""
+	r.Detected, r.Assumed = false, false
 	r.findings = r.findings[:0]
 	r.unlisted = r.unlisted[:0]
 	r.arena = r.arena[:0]
@@ -135,6 +165,30 @@ func (r *Result) add(f Finding) {
 		r.warnings++
 	}
 	r.findings = append(r.findings, f)
+}
+
+// addValue adds a finding that quotes a value, whose path and excerpt
+// the arena holds from start on. A finding of the same rule, severity,
+// message and value as an earlier one is that one again, elsewhere in the
+// card (a media type repeated in every skill): it counts there, and its
+// path and excerpt are dropped, so that a report lists each distinct
+// fault once. Errors and Warnings still count every one.
+func (r *Result) addValue(f Finding, start int) {
+	for i := range r.findings {
+		g := &r.findings[i]
+		if g.folds && g.Code == f.Code && g.Severity == f.Severity && g.msg == f.msg && g.got == f.got {
+			g.Count = max(g.Count, 1) + 1
+			if f.Severity == SeverityError {
+				r.errors++
+			} else {
+				r.warnings++
+			}
+			r.arena = r.arena[:start]
+			return
+		}
+	}
+	f.folds = true
+	r.add(f)
 }
 
 // full reports whether the findings have reached the cap; reporters check

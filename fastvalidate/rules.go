@@ -170,7 +170,7 @@ func init() {
 		Rule{CodeEndpointInsecure, "endpoint.insecure", SeverityWarning, agentcardOnly, "endpoint.url uses plain http:// (draft section 8.5), localhost or a private address; an error under the production policy"},
 		Rule{CodeCapabilityDescriptionMissing, "capability.description-missing", SeverityWarning, agentcardOnly, "capability has no description (RECOMMENDED)"},
 		Rule{CodeAgentIDNotULID, "agent_id.not-ulid", SeverityWarning, agentcardOnly, "agent_id overflows 128 bits (first character above 7) or its timestamp lies in the future"},
-		Rule{CodeProfileUnknown, "profile.unknown", SeverityError, "auto", "no profile's telltale fields were found in the card"},
+		Rule{CodeProfileUnknown, "profile.unknown", SeverityError, "auto", "the file has too little of any dialect's structure (docs/design.md); the message says what it looks like when it is something well known"},
 
 		Rule{CodeHTTPContentType, "http.content-type", SeverityWarning, "fetch", "card served with a media type other than application/agentcard+json or application/json (draft section 3)"},
 		Rule{CodeHTTPCacheControl, "http.cache-control", SeverityWarning, "fetch", "card served without a Cache-Control header (section 4 recommends max-age=3600)"},

@@ -30,6 +30,7 @@ type walker struct {
 func (w *walker) validate(card []byte, p *profileDef) {
 	if w.readCard(card) {
 		w.res.Profile = p.check(w)
+		w.res.Detected = w.res.Profile != p.name && w.res.Profile != ""
 		return
 	}
 	if p.rejected != nil {
@@ -53,7 +54,7 @@ func (w *walker) readCard(card []byte) bool {
 		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
 		w.unwrapped = true
-		if !w.sc.scan(w.b) {
+		if !w.sc.scan(w.b) && !w.holdsNoObject(card) {
 			w.scanFailed()
 			return false
 		}
@@ -372,9 +373,9 @@ func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
 	start := len(w.res.arena)
 	w.appendPath(n)
 	path := w.res.arenaString(start)
-	start = len(w.res.arena)
+	excerpt := len(w.res.arena)
 	w.appendExcerpt(n)
-	w.res.add(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(start)})
+	w.res.addValue(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(excerpt)}, start)
 }
 
 // addMissing reports a required member name absent from object obj.

@@ -893,7 +893,12 @@ func (w *errPipeWriter) Write(p []byte) (int, error) {
 // A card with more findings than are listed still counts every one in the
 // summary's rule counts, as in its error and warning totals.
 func TestSummaryCountsFindingsPastTheListCap(t *testing.T) {
-	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad Id","description":"d"},`, 150), ",")
+	// Distinct ids: one repeated would fold into one finding.
+	var each []string
+	for i := range 150 {
+		each = append(each, fmt.Sprintf(`{"id":"Bad Id %d","description":"d"}`, i))
+	}
+	caps := strings.Join(each, ",")
 	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0","capabilities":[` + caps + `],"endpoint":{"protocol":"https","url":"https://a.example/"}}` + "\n"
 	path := filepath.Join(t.TempDir(), "summary.json")
 	r := run(t, card, "--format", "jsonl", "--summary", path)

@@ -222,7 +222,9 @@ func TestSignatureMessages(t *testing.T) {
 	}
 	tampered := strings.Replace(f.sign(t, a2aCard, f.k1, cardsig.SignOptions{}), "Route Planner", "Route Plannex", 1)
 	r = run(t, tampered+"\n", "--keys", f.keys)
-	want = `<stdin>:1: error: a2a.signature-invalid: /signatures/0: signature does not verify with key "k1"` + "\n"
+	// An invalid card says which A2A version judged it, first.
+	want = "<stdin>:1: note: judged as a2a/1.0\n" +
+		`<stdin>:1: error: a2a.signature-invalid: /signatures/0: signature does not verify with key "k1"` + "\n"
 	if r.stdout != want || r.code != console.ExitInvalid {
 		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}

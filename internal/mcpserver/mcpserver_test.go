@@ -477,7 +477,7 @@ func TestHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	m := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{"agent_id":1}`)}))
+	m := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{"agent_id":1,"endpoint":{}}`)}))
 	if m["valid"] != false || m["profile"] != "agentcard" {
 		t.Errorf("validate_card over HTTP: %v", m)
 	}
@@ -545,7 +545,7 @@ func TestStdio(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{"agent_id":1}`)}))
+	m := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{"agent_id":1,"endpoint":{}}`)}))
 	if m["valid"] != false {
 		t.Errorf("validate_card over stdio: %v", m)
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -41,7 +42,12 @@ func TestSignatureFindingsPastTheListCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad Id","description":"d"},`, 150), ",")
+	// Distinct ids: one repeated would fold into one finding.
+	var each []string
+	for i := range 150 {
+		each = append(each, fmt.Sprintf(`{"id":"Bad Id %d","description":"d"}`, i))
+	}
+	caps := strings.Join(each, ",")
 	bad := strings.Replace(card, `{"id":"a","description":"d"}`, caps, 1)
 	signed, err := cardsig.Sign([]byte(bad), jose.JSONWebKey{Key: priv, KeyID: "stranger"}, cardsig.SignOptions{})
 	if err != nil {

@@ -14,6 +14,7 @@ package report
 import (
 	"encoding/base64"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -23,12 +24,16 @@ import (
 // from. Findings are borrowed from a fastvalidate.Result (or built by the
 // caller) and must stay valid while the Verdict is rendered.
 type Verdict struct {
-	Input    string // input name: a path, or "<stdin>"
-	Line     int    // 1-based line where the card starts
-	Offset   int64  // byte offset of the card in the decompressed input
-	Valid    bool
-	Profile  string // the profile that judged the card, "" when none did
-	Findings []fastvalidate.Finding
+	Input   string // input name: a path, or "<stdin>"
+	Line    int    // 1-based line where the card starts
+	Offset  int64  // byte offset of the card in the decompressed input
+	Valid   bool
+	Profile string // the profile that judged the card, "" when none did
+	// Detected says the card's members chose Profile (profiles auto and
+	// a2a), and Assumed that it marks no A2A version, so a2a/0.2 was
+	// assumed; see fastvalidate.Result.
+	Detected, Assumed bool
+	Findings          []fastvalidate.Finding
 	// Unlisted counts the findings past the cap of a Result, which
 	// Findings does not hold; see fastvalidate.Result.Unlisted.
 	Unlisted []fastvalidate.RuleCount
@@ -39,10 +44,11 @@ type Verdict struct {
 
 // CountRules calls add once per rule and severity among the verdict's
 // findings, listed or not, with how many there are (a listed finding is
-// passed on its own, with n = 1).
+// passed on its own, with n = its Count: once, or as many times as the
+// card repeats it).
 func (v *Verdict) CountRules(add func(code fastvalidate.Code, sev fastvalidate.Severity, n int)) {
 	for i := range v.Findings {
-		add(v.Findings[i].Code, v.Findings[i].Severity, 1)
+		add(v.Findings[i].Code, v.Findings[i].Severity, max(v.Findings[i].Count, 1))
 	}
 	for _, u := range v.Unlisted {
 		add(u.Code, u.Severity, u.Count)
@@ -59,6 +65,8 @@ func FromResult(input string, line int, offset int64, r *fastvalidate.Result) Ve
 		Offset:   offset,
 		Valid:    r.Valid(),
 		Profile:  r.Profile,
+		Detected: r.Detected,
+		Assumed:  r.Assumed,
 		Findings: r.Findings(),
 		Unlisted: r.Unlisted(),
 	}
@@ -239,7 +247,25 @@ const (
 // The pointer of the card itself is empty, so the field is always there and
 // the line splits the same way. Control characters in the input name,
 // pointer and message are escaped so that each finding stays on one line.
+//
+// An invalid A2A card whose version its members chose gets a line before
+// its findings saying which, since what the errors ask for depends on it:
+//
+//	INPUT:LINE: note: judged as a2a/0.2 (assumed: no version marker)
+//
+// A valid card's version is on the line AppendTextOK writes for it.
 func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
+	if !v.Valid && len(v.Findings) > 0 && v.Detected && strings.HasPrefix(v.Profile, "a2a/") {
+		dst = e.appendTextPrefix(dst, v, style)
+		if style == Color {
+			dst = append(dst, ansiCyan+"note"+ansiReset...)
+		} else {
+			dst = append(dst, "note"...)
+		}
+		dst = append(dst, ": judged as "...)
+		dst = appendProfile(dst, v)
+		dst = append(dst, '\n')
+	}
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		dst = e.appendTextPrefix(dst, v, style)
@@ -282,7 +308,7 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 func (e *Encoder) AppendTextOK(dst []byte, v *Verdict, style Style) []byte {
 	dst = e.appendTextPrefix(dst, v, style)
 	dst = append(dst, "ok: "...)
-	dst = appendTextSafe(dst, v.Profile)
+	dst = appendProfile(dst, v)
 	for i, kid := range v.SignedBy {
 		if i == 0 {
 			dst = append(dst, ", signed by "...)
@@ -292,6 +318,16 @@ func (e *Encoder) AppendTextOK(dst []byte, v *Verdict, style Style) []byte {
 		dst = appendTextSafe(dst, kid)
 	}
 	return append(dst, '\n')
+}
+
+// appendProfile names the profile that judged the card, saying when its
+// A2A version was assumed.
+func appendProfile(dst []byte, v *Verdict) []byte {
+	dst = appendTextSafe(dst, v.Profile)
+	if v.Assumed {
+		dst = append(dst, " (assumed: no version marker)"...)
+	}
+	return dst
 }
 
 func (e *Encoder) appendTextPrefix(dst []byte, v *Verdict, style Style) []byte {

@@ -282,3 +282,63 @@ func BenchmarkEncoder_AppendJSONL(b *testing.B) {
 		buf = e.AppendJSONL(buf[:0], &vd)
 	}
 }
+
+// A finding the card repeats with the same value is listed once, says how
+// often in every format, and counts as often as it occurs.
+func TestRepeatedFindingCountsEveryOccurrence(t *testing.T) {
+	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad ID","description":"d"},`, 5), ",")
+	vd := judge(t, `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"n","version":"1.0.0","capabilities":[`+caps+`],"endpoint":{"protocol":"https","url":"https://example.com/a"}}`)
+	if len(vd.Findings) != 1 || vd.Findings[0].Count != 5 {
+		t.Fatalf("findings %v, want one with Count 5", vd.Findings)
+	}
+	n := 0
+	vd.CountRules(func(_ fastvalidate.Code, _ fastvalidate.Severity, k int) { n += k })
+	if n != 5 {
+		t.Errorf("CountRules counts %d, want 5", n)
+	}
+	var e Encoder
+	for name, out := range map[string][]byte{
+		"jsonl":  e.AppendJSONL(nil, &vd),
+		"text":   e.AppendText(nil, &vd, Plain),
+		"github": e.AppendGitHub(nil, &vd),
+	} {
+		if !bytes.Contains(out, []byte("5 times in the card, the first here")) {
+			t.Errorf("%s: %s does not say how often", name, out)
+		}
+	}
+}
+
+// Text output says which A2A version judged an invalid card whose version
+// its members chose, and when that version was assumed.
+func TestAppendTextNamesTheVersion(t *testing.T) {
+	const noMarker = `{"name":"n","description":"d","url":"https://a.example","version":"1","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}`
+	withVersion := strings.Replace(noMarker, `"version"`, `"protocolVersion":"0.3.0","preferredTransport":"JSONRPC","version"`, 1)
+	invalid := func(card string) string { return strings.Replace(card, `"https://a.example"`, `"a.example"`, 1) }
+	for _, tc := range []struct {
+		profile, card, want string
+	}{
+		{"auto", invalid(noMarker), "in.ndjson:7: note: judged as a2a/0.2 (assumed: no version marker)\n"},
+		{"a2a", invalid(noMarker), "in.ndjson:7: note: judged as a2a/0.2 (assumed: no version marker)\n"},
+		{"auto", invalid(withVersion), "in.ndjson:7: note: judged as a2a/0.3\n"},
+		// A profile that names the version says nothing more.
+		{"a2a/0.2", invalid(noMarker), ""},
+		// Nor does a valid card's warning: its ok line (--all) names it.
+		{"auto", strings.Replace(noMarker, `"text/plain"]`, `"text"]`, 1), ""},
+	} {
+		vd := FromResult("in.ndjson", 7, 0, fastvalidate.MustNew(tc.profile).Validate([]byte(tc.card)))
+		var e Encoder
+		out := string(e.AppendText(nil, &vd, Plain))
+		note := ""
+		if first, _, _ := strings.Cut(out, "\n"); strings.Contains(first, ": note: ") {
+			note = first + "\n"
+		}
+		if note != tc.want {
+			t.Errorf("%s: note %q, want %q; output:\n%s", tc.profile, note, tc.want, out)
+		}
+	}
+	vd := FromResult("in.ndjson", 7, 0, fastvalidate.MustNew("auto").Validate([]byte(noMarker)))
+	var e Encoder
+	if got, want := string(e.AppendTextOK(nil, &vd, Plain)), "in.ndjson:7: ok: a2a/0.2 (assumed: no version marker)\n"; got != want {
+		t.Errorf("ok line %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,115 @@
+package fastvalidate
+
+import (
+	"strings"
+	"testing"
+)
+
+// versionCase is a card judged under "a2a", the profile that should judge
+// it, its findings, and a text each finding's message (in order) holds.
+type versionCase struct {
+	name, card, judged string
+	want               []hit
+	says               []string
+}
+
+func runVersionCases(t *testing.T, cases []versionCase) {
+	t.Helper()
+	v := newTestValidator(t, "a2a")
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := v.Validate([]byte(tc.card))
+			if r.Profile != tc.judged {
+				t.Errorf("Profile = %q, want %q", r.Profile, tc.judged)
+			}
+			checkHits(t, r, tc.want)
+			for i, text := range tc.says {
+				if i < len(r.Findings()) && !strings.Contains(r.Findings()[i].Message(), text) {
+					t.Errorf("finding %d: message %q does not say %q", i, r.Findings()[i].Message(), text)
+				}
+			}
+		})
+	}
+}
+
+// Only 1.0 says JSON names MUST be camelCase; before, a snake_case name is
+// an extra member the schemas allow, which readers miss: a warning. A
+// required member spelled only in snake_case is one fault, reported once.
+func TestA2A_FieldNameByVersion(t *testing.T) {
+	noInputModes := edited(t, a2aCard03, "/defaultInputModes", omitted, "/default_input_modes", `["text/plain"]`)
+	runVersionCases(t, []versionCase{
+		{name: "0.2 extra snake_case member", card: edited(t, a2aCard02, "/icon_url", `"https://a.example.com/i.png"`), judged: "a2a/0.2",
+			want: []hit{{"a2a.field-name", "/icon_url"}}, says: []string{"camelCase: iconUrl"}},
+		{name: "0.3 extra snake_case member", card: edited(t, a2aCard03, "/documentation_url", `"https://a.example.com/docs"`), judged: "a2a/0.3",
+			want: []hit{{"a2a.field-name", "/documentation_url"}}},
+		{name: "1.0 extra snake_case member", card: edited(t, a2aCard10, "/icon_url", `"https://a.example.com/i.png"`), judged: "a2a/1.0",
+			want: []hit{{"a2a.field-name", "/icon_url"}}},
+		{name: "0.3 required member only in snake_case", card: noInputModes, judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/defaultInputModes"}}, says: []string{"spells it default_input_modes"}},
+		{name: "1.0 interface member only in snake_case", card: edited(t, a2aCard10, "/supportedInterfaces/0/protocolBinding", omitted, "/supportedInterfaces/0/protocol_binding", `"JSONRPC"`), judged: "a2a/1.0",
+			want: []hit{{"a2a.interface", "/supportedInterfaces/0/protocolBinding"}}, says: []string{"spells it protocol_binding"}},
+	})
+	// The severity by version, said outright.
+	for _, tc := range []struct {
+		card string
+		sev  Severity
+	}{
+		{edited(t, a2aCard02, "/icon_url", `"https://a.example.com/i.png"`), SeverityWarning},
+		{edited(t, a2aCard03, "/icon_url", `"https://a.example.com/i.png"`), SeverityWarning},
+		{edited(t, a2aCard10, "/icon_url", `"https://a.example.com/i.png"`), SeverityError},
+	} {
+		r := newTestValidator(t, "a2a").Validate([]byte(tc.card))
+		if fs := r.Findings(); len(fs) != 1 || fs[0].Severity != tc.sev || r.Valid() != (tc.sev == SeverityWarning) {
+			t.Errorf("%s: findings %v, valid %v; want one %s", r.Profile, fs, r.Valid(), tc.sev)
+		}
+	}
+}
+
+// A protocolVersion that names no release leaves the version to the
+// members, with a warning: "0.2.9" on a card with 0.3 members is judged
+// as 0.3, and its 0.3 members are checked.
+func TestA2A_ProtocolVersionNoRelease(t *testing.T) {
+	badSig := edited(t, a2aCard03, "/protocolVersion", `"0.2.9"`, "/signatures/0/protected", `"not base64url!"`)
+	runVersionCases(t, []versionCase{
+		{name: "0.3 card claiming 0.2.9", card: edited(t, a2aCard03, "/protocolVersion", `"0.2.9"`), judged: "a2a/0.3",
+			want: []hit{{"a2a.protocol-version", "/protocolVersion"}}, says: []string{`judged as 0.3, the newest release whose members it uses (got "0.2.9")`}},
+		{name: "0.2.9 with a malformed signature", card: badSig, judged: "a2a/0.3",
+			want: []hit{{"a2a.protocol-version", "/protocolVersion"}, {"a2a.signature-format", "/signatures/0/protected"}}},
+		{name: "0.2.9 with mutualTLS and no signatures", card: edited(t, a2aCard03, "/protocolVersion", `"0.2.9"`, "/signatures", omitted), judged: "a2a/0.3",
+			want: []hit{{"a2a.protocol-version", "/protocolVersion"}}},
+		{name: "0.2 card claiming 0.2.9", card: edited(t, a2aCard02, "/protocolVersion", `"0.2.9"`), judged: "a2a/0.2",
+			want: []hit{{"a2a.protocol-version", "/protocolVersion"}}, says: []string{"judged as 0.2"}},
+		{name: "0.3.1 on a 0.3 card", card: edited(t, a2aCard03, "/protocolVersion", `"0.3.1"`), judged: "a2a/0.3",
+			want: []hit{{"a2a.protocol-version", "/protocolVersion"}}},
+	})
+}
+
+// A card that claims 1.0 in the 0.3 shape is invalid as 1.0, and the
+// finding says whether it passes as 0.3, so its author knows whether to
+// fix the claim or the shape.
+func TestA2A_Claims10With03Shape(t *testing.T) {
+	claims10 := edited(t, a2aCard03, "/protocolVersion", `"1.0"`)
+	// Beside the missing interfaces, 1.0 finds what it finds in any 0.3
+	// card: 0.x security schemes and a removed capability.
+	hybrid := []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}, {"a2a.removed", "/capabilities/stateTransitionHistory"},
+		{"a2a.security-scheme", "/securitySchemes/bearer"}, {"a2a.security-scheme", "/securitySchemes/mtls"}, {"a2a.security-scheme", "/securitySchemes/oauth"}}
+	runVersionCases(t, []versionCase{
+		{name: "passes as 0.3", card: claims10, judged: "a2a/1.0", want: hybrid,
+			says: []string{"has the 0.3 shape (url, no supportedInterfaces) and passes as 0.3; fix the claim"}},
+		{name: "fails as 0.3 too", card: edited(t, claims10, "/defaultOutputModes", omitted), judged: "a2a/1.0",
+			want: append([]hit{{"a2a.required", "/defaultOutputModes"}}, hybrid...), says: []string{"as 0.3 it has errors too"}},
+	})
+	// The trial as 0.3 leaves nothing behind, and costs no allocation.
+	v := newTestValidator(t, "a2a")
+	card := []byte(claims10)
+	testAllocs(t, "claims 1.0", 0, func() { v.Validate(card) })
+}
+
+// 0.3's preferredTransport: REQUIRED in the text, optional in the schema.
+func TestA2A_PreferredTransport03(t *testing.T) {
+	runVersionCases(t, []versionCase{
+		{name: "missing", card: edited(t, a2aCard03, "/preferredTransport", omitted), judged: "a2a/0.3",
+			want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}, says: []string{"text (5.6.1) calls it REQUIRED and MUST, the 0.3 JSON Schema optional with default JSONRPC"}},
+		{name: "0.2 has no such rule", card: edited(t, a2aCard02, "/preferredTransport", omitted), judged: "a2a/0.2"},
+	})
+}
