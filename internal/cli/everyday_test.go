@@ -51,7 +51,12 @@ func TestFailOnWarningReportsTheCard(t *testing.T) {
 // TestFindingsPastTheCapAreCounted: a card with more findings than the
 // 100 listed says how many were left out, in every format.
 func TestFindingsPastTheCapAreCounted(t *testing.T) {
-	caps := strings.TrimSuffix(strings.Repeat(`{"id":"Bad Id"},`, 150), ",")
+	// Distinct ids: one repeated would fold into one finding with a count.
+	var each []string
+	for i := range 150 {
+		each = append(each, fmt.Sprintf(`{"id":"Bad Id %d"}`, i))
+	}
+	caps := strings.Join(each, ",")
 	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0","capabilities":[` + caps + `],"endpoint":{"protocol":"https","url":"https://a.example/"}}` + "\n"
 	r := run(t, card, "--format", "jsonl", "--summary", "-")
 	parts := strings.SplitN(r.stdout, "\n{\n", 2)
