@@ -209,9 +209,9 @@ func TestControlCharactersInNames(t *testing.T) {
 		t.Errorf("valid UTF-8 name: %q", r.stdout)
 	}
 
-	// fetch reads URLs from a list; an entry is named in its error.
+	// fetch reads URLs from a list; an entry is named in its record.
 	list := writeFile(t, filepath.Join(dir, "urls.txt"), []byte("ftp://x\x1b]0;owned\x07/\n"))
-	if r := run(t, "", "fetch", "--urls", list); strings.ContainsAny(r.stderr, "\x1b\x07") || !strings.Contains(r.stderr, "owned") {
-		t.Errorf("fetch: stderr %q", r.stderr)
+	if r := run(t, "", "fetch", "--format", "text", "--urls", list); strings.ContainsAny(r.stdout+r.stderr, "\x1b\x07") || !strings.Contains(r.stdout, "owned") {
+		t.Errorf("fetch: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 }
