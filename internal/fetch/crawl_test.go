@@ -215,7 +215,7 @@ func TestDiscovery_RealServers(t *testing.T) {
 				if f := r.Errors[0]; f.Rule != tc.rule || !strings.Contains(f.Message, tc.detail) {
 					t.Fatalf("failure %s %q, want %s containing %q", f.Rule, f.Message, tc.rule, tc.detail)
 				}
-				if !strings.Contains(errOut, "1 of 1 inputs unreadable ("+tc.rule+" 1)") {
+				if !strings.Contains(errOut, "1 of 1 input unreadable ("+tc.rule+" 1)") {
 					t.Errorf("stderr summary: %s", errOut)
 				}
 			}
