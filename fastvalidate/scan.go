@@ -92,6 +92,12 @@ type scanner struct {
 	doc    []byte
 	parked loopState
 
+	// escapedName is set when a member name has escapes, so that the
+	// walker searches the tape for such names only then. The walker
+	// clears it before each scan (see walker.scan): a list of the names,
+	// or clearing it here, cost the scan loop instructions on every card.
+	escapedName bool
+
 	// The first error found; scanning stops there.
 	err     Code
 	errOff  int
@@ -564,6 +570,7 @@ key:
 		// The filter sees the raw text, and "a" and "\u0061" are one
 		// name: only the search decodes.
 		s.tape[uint32(open)].flags |= flagNameClash
+		s.escapedName = true
 	}
 plainName:
 	// The name filter hashes a name's length and first eight bytes. A name
@@ -633,14 +640,13 @@ fail:
 // the same name.
 func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 	end := tape[obj].end
-	next := s.next
 	// Compare one-word signatures first; only equal ones compare in full.
 	// The scan loop does not count members, so the count is found on the
 	// way: past sixteen, or at a name with escapes, other ways take over.
 	var sigs [16]uint64
 	var keys [16]uint32
 	n := 0
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		t := &tape[k]
 		if n == len(sigs) {
 			goto large
@@ -666,14 +672,14 @@ decoded:
 	// of up to sixteen members, so that a hostile one cannot make it
 	// quadratic.
 	n = 0
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		if n++; n > len(sigs) {
 			goto large
 		}
 	}
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		nk := &tape[k]
-		for j := obj + 1; j < k; j = next(j + 1) {
+		for j := obj + 1; j < k; j = s.next(j + 1) {
 			nj := &tape[j]
 			// Equal raw text, or escapes on either side: compare decoded.
 			if (nj.flags|nk.flags)&flagEscaped != 0 {
@@ -689,7 +695,7 @@ decoded:
 large:
 	// Large objects: sort member names by hash, then compare neighbours.
 	s.keys = s.keys[:0]
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		s.keys = append(s.keys, keyRef{hash: s.hashString(b[tape[k].start:tape[k].end], tape[k].flags), node: k})
 	}
 	sortKeyRefs(s.keys)

@@ -16,10 +16,13 @@ type walker struct {
 	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content.
 	unwrapped bool
-	keyBuf    []byte   // scratch for decoding member names
 	valBuf    []byte   // scratch for decoding string values
 	pathBuf   []uint32 // scratch for rendering paths
-	pathKey   []byte   // scratch for member names in paths, apart from keyBuf
+	pathKey   []byte   // scratch for member names in paths
+	// names holds the member names with escapes decoded, and nameAt,
+	// indexed by tape index, where each lies in it (see scan).
+	names  []byte
+	nameAt []span
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
@@ -44,7 +47,7 @@ func (w *walker) validate(card []byte, p *profileDef) {
 func (w *walker) readCard(card []byte) bool {
 	w.b = card
 	w.unwrapped = false
-	if !w.sc.scan(card) {
+	if !w.scan(card) {
 		w.scanFailed()
 		return false
 	}
@@ -53,7 +56,7 @@ func (w *walker) readCard(card []byte) bool {
 		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
 		w.unwrapped = true
-		if !w.sc.scan(w.b) {
+		if !w.scan(w.b) {
 			w.scanFailed()
 			return false
 		}
@@ -67,6 +70,48 @@ func (w *walker) readCard(card []byte) bool {
 		return false
 	}
 	return true
+}
+
+// scan reads b onto the tape. A tape that a scan gave up on is read too
+// (see autoRejected), so the names are decoded either way.
+func (w *walker) scan(b []byte) bool {
+	w.sc.escapedName = false
+	ok := w.sc.scan(b)
+	if w.sc.escapedName {
+		w.decodeNames(b)
+	}
+	return ok
+}
+
+// span is where a decoded member name lies in walker.names.
+type span struct{ start, end uint32 }
+
+// decodeNames decodes the member names with escapes, which are rare, once
+// per card, so that name needs no call and stays within the inliner's
+// budget: it runs for every member of every object a check reads.
+func (w *walker) decodeNames(b []byte) {
+	tape := w.sc.tape
+	if cap(w.nameAt) < len(tape) {
+		w.nameAt = make([]span, len(tape))
+	}
+	w.nameAt = w.nameAt[:len(tape)]
+	w.names = w.names[:0]
+	for x := range uint32(len(tape)) {
+		// Only an object with a name that has escapes, or two names on
+		// one bit of the scanner's filter, is flagged.
+		if tape[x].kind != kindObject || tape[x].flags&flagNameClash == 0 {
+			continue
+		}
+		// k+1 < end, as in collectTop: on a tape the scan gave up on, a
+		// name may end it, cut or bad, and nothing reads it.
+		for k := x + 1; k+1 < tape[x].end; k = w.sc.next(k + 1) {
+			if t := &tape[k]; t.flags&flagEscaped != 0 {
+				start := len(w.names)
+				w.names = appendUnescaped(w.names, b[t.start:t.end])
+				w.nameAt[k] = span{uint32(start), uint32(len(w.names))}
+			}
+		}
+	}
 }
 
 func (w *walker) scanFailed() {
@@ -106,9 +151,10 @@ func (w *walker) scanFailed() {
 
 // The walker API: what every profile's checks use to read the tape. The
 // accessors that run for most nodes and take no call (kind, next, end,
-// empty, raw, emptyString, negative) and the type checks (want,
+// empty, raw, name, emptyString, negative) and the type checks (want,
 // wantType), whose rare case is out of line, are inlined into the loops
-// that call them; TestWalker_Inlined holds them to it. str, name and
+// that call them; TestWalker_Inlined holds them to it. name takes no call
+// because scan decodes the rare names with escapes beforehand. str and
 // codePoints are calls: with a call in them, even to an out-of-line rare
 // case, they cost the inliner 84 to 86 against its budget of 80
 // (go build -gcflags=-m=2), so they are written as one function each.
@@ -167,15 +213,15 @@ func (w *walker) str(n uint32) []byte {
 	return w.valBuf
 }
 
-// name returns member name k decoded, in scratch apart from str's, so
-// that a name and a value may be held at once.
+// name returns member name k decoded: the card's own bytes, or the text
+// scan decoded for it, which stays until the next card.
 func (w *walker) name(k uint32) []byte {
 	t := &w.sc.tape[k]
-	if t.flags&flagEscaped == 0 {
-		return w.b[t.start:t.end]
+	if t.flags&flagEscaped != 0 {
+		d := w.nameAt[k]
+		return w.names[d.start:d.end]
 	}
-	w.keyBuf = appendUnescaped(w.keyBuf[:0], w.b[t.start:t.end])
-	return w.keyBuf
+	return w.b[t.start:t.end]
 }
 
 // codePoints counts a string's Unicode code points.
@@ -259,17 +305,18 @@ const kindBoolean = kindTrue
 // want reports whether node n has kind k (kindBoolean: true or false),
 // reporting field.type if not.
 func (w *walker) want(n uint32, k kind) bool {
-	if w.sc.tape[n].kind == k {
+	if wantKind[w.sc.tape[n].kind] == k {
 		return true
 	}
 	return w.wantSlow(n, k)
 }
 
+// wantKind maps a node's kind to the kind want takes for it: false is
+// a boolean too, and tells without a call.
+var wantKind = [8]kind{kindObject: kindObject, kindArray: kindArray, kindString: kindString, kindNumber: kindNumber, kindTrue: kindBoolean, kindFalse: kindBoolean, kindNull: kindNull}
+
 //go:noinline
 func (w *walker) wantSlow(n uint32, k kind) bool {
-	if k == kindBoolean && w.kind(n) == kindFalse {
-		return true
-	}
 	w.addTypeMismatch(n, k)
 	return false
 }
