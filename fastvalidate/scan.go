@@ -92,11 +92,12 @@ type scanner struct {
 	doc    []byte
 	parked loopState
 
-	// escapedName is set when a member name has escapes, so that the
-	// walker searches the tape for such names only then. The walker
-	// clears it before each scan (see walker.scan): a list of the names,
-	// or clearing it here, cost the scan loop instructions on every card.
-	escapedName bool
+	// escaped lists the tape indexes of the strings, names and values,
+	// that have escapes, so that the walker can decode them once per card
+	// without searching the tape (see walker.scan). Few cards have any.
+	// classify empties it: a document too large to scan, which leaves the
+	// tape empty, leaves it as it was.
+	escaped []uint32
 
 	// The first error found; scanning stops there.
 	err     Code
@@ -178,6 +179,9 @@ type charBlock struct{ quotes, care uint64 }
 // as needing care, so that a string still open there goes to scanStringBits,
 // which reports it.
 func (s *scanner) classify(b []byte) {
+	// Here rather than in scan: a store there moves the scan loop's
+	// registers about, at a cost to every card.
+	s.escaped = s.escaped[:0]
 	n := len(b)/64 + 1
 	if cap(s.blocks) < n {
 		s.blocks = make([]charBlock, n, n+n/4)
@@ -570,7 +574,6 @@ key:
 		// The filter sees the raw text, and "a" and "\u0061" are one
 		// name: only the search decodes.
 		s.tape[uint32(open)].flags |= flagNameClash
-		s.escapedName = true
 	}
 plainName:
 	// The name filter hashes a name's length and first eight bytes. A name
@@ -860,6 +863,8 @@ func hasLiteral(b []byte, i int, lit string) bool {
 // quote no backslash takes. Text with escapes or non-ASCII letters costs in
 // proportion to those, not to its length: an embedded card, all escaped
 // quotes, reads three times as fast as byte by byte (BenchmarkScanString).
+// A string with escapes that ends well is listed in s.escaped: its node is
+// the next on the tape, whose index the scan loop parked.
 func (s *scanner) scanStringBits(b []byte, i int) (int, uint8, Code) {
 	blocks := s.blocks
 	var flags uint8
@@ -873,6 +878,9 @@ func (s *scanner) scanStringBits(b []byte, i int) (int, uint8, Code) {
 		// TrailingZeros64 of an empty word is 64, past any bit.
 		qi, ki := bits.TrailingZeros64(q), bits.TrailingZeros64(k)
 		if qi < ki {
+			if flags&flagEscaped != 0 {
+				s.escaped = append(s.escaped, s.parked.nt)
+			}
 			return i + qi, flags, 0
 		}
 		i += ki

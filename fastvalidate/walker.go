@@ -16,13 +16,13 @@ type walker struct {
 	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content.
 	unwrapped bool
-	valBuf    []byte   // scratch for decoding string values
+	valBuf    []byte   // scratch for decoding JWS protected headers
 	pathBuf   []uint32 // scratch for rendering paths
 	pathKey   []byte   // scratch for member names in paths
-	// names holds the member names with escapes decoded, and nameAt,
+	// escText holds the card's strings with escapes, decoded, and escAt,
 	// indexed by tape index, where each lies in it (see scan).
-	names  []byte
-	nameAt []span
+	escText []byte
+	escAt   []span
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
@@ -72,45 +72,33 @@ func (w *walker) readCard(card []byte) bool {
 	return true
 }
 
-// scan reads b onto the tape. A tape that a scan gave up on is read too
-// (see autoRejected), so the names are decoded either way.
+// scan reads b onto the tape and decodes its strings with escapes, which
+// are rare, so that str and name need no call and stay within the
+// inliner's budget. A tape the scan gave up on is read too (see
+// autoRejected): the string it stopped in is not listed, and not read.
 func (w *walker) scan(b []byte) bool {
-	w.sc.escapedName = false
 	ok := w.sc.scan(b)
-	if w.sc.escapedName {
-		w.decodeNames(b)
+	if len(w.sc.escaped) != 0 && len(w.sc.tape) != 0 {
+		w.decodeEscaped(b)
 	}
 	return ok
 }
 
-// span is where a decoded member name lies in walker.names.
+// span is where a decoded string lies in walker.escText.
 type span struct{ start, end uint32 }
 
-// decodeNames decodes the member names with escapes, which are rare, once
-// per card, so that name needs no call and stays within the inliner's
-// budget: it runs for every member of every object a check reads.
-func (w *walker) decodeNames(b []byte) {
+func (w *walker) decodeEscaped(b []byte) {
 	tape := w.sc.tape
-	if cap(w.nameAt) < len(tape) {
-		w.nameAt = make([]span, len(tape))
+	if cap(w.escAt) < len(tape) {
+		w.escAt = make([]span, len(tape))
 	}
-	w.nameAt = w.nameAt[:len(tape)]
-	w.names = w.names[:0]
-	for x := range uint32(len(tape)) {
-		// Only an object with a name that has escapes, or two names on
-		// one bit of the scanner's filter, is flagged.
-		if tape[x].kind != kindObject || tape[x].flags&flagNameClash == 0 {
-			continue
-		}
-		// k+1 < end, as in collectTop: on a tape the scan gave up on, a
-		// name may end it, cut or bad, and nothing reads it.
-		for k := x + 1; k+1 < tape[x].end; k = w.sc.next(k + 1) {
-			if t := &tape[k]; t.flags&flagEscaped != 0 {
-				start := len(w.names)
-				w.names = appendUnescaped(w.names, b[t.start:t.end])
-				w.nameAt[k] = span{uint32(start), uint32(len(w.names))}
-			}
-		}
+	w.escAt = w.escAt[:len(tape)]
+	w.escText = w.escText[:0]
+	for _, n := range w.sc.escaped {
+		t := &tape[n]
+		start := len(w.escText)
+		w.escText = appendUnescaped(w.escText, b[t.start:t.end])
+		w.escAt[n] = span{uint32(start), uint32(len(w.escText))}
 	}
 }
 
@@ -151,13 +139,13 @@ func (w *walker) scanFailed() {
 
 // The walker API: what every profile's checks use to read the tape. The
 // accessors that run for most nodes and take no call (kind, next, end,
-// empty, raw, name, emptyString, negative) and the type checks (want,
-// wantType), whose rare case is out of line, are inlined into the loops
-// that call them; TestWalker_Inlined holds them to it. name takes no call
-// because scan decodes the rare names with escapes beforehand. str and
-// codePoints are calls: with a call in them, even to an out-of-line rare
-// case, they cost the inliner 84 to 86 against its budget of 80
-// (go build -gcflags=-m=2), so they are written as one function each.
+// empty, raw, str, name, emptyString, negative) and the type checks
+// (want, wantType), whose rare case is out of line, are inlined into the
+// loops that call them; TestWalker_Inlined holds them to it. str and name
+// take no call because scan decodes the rare strings with escapes
+// beforehand: with a call in them, even to an out-of-line rare case, they
+// cost the inliner 84 to 86 against its budget of 80 (go build
+// -gcflags=-m=2). codePoints, which counts, is a call.
 //
 // Iterate an object's members with
 //
@@ -202,27 +190,19 @@ func (w *walker) raw(n uint32) []byte {
 	return w.b[t.start:t.end]
 }
 
-// str returns string node n decoded. The slice is the card's own bytes, or
-// scratch that the next str call overwrites.
+// str returns string node n decoded: the card's own bytes, or the text
+// scan decoded for it, which stays until the next card.
 func (w *walker) str(n uint32) []byte {
 	t := &w.sc.tape[n]
-	if t.flags&flagEscaped == 0 {
-		return w.b[t.start:t.end]
-	}
-	w.valBuf = appendUnescaped(w.valBuf[:0], w.b[t.start:t.end])
-	return w.valBuf
-}
-
-// name returns member name k decoded: the card's own bytes, or the text
-// scan decoded for it, which stays until the next card.
-func (w *walker) name(k uint32) []byte {
-	t := &w.sc.tape[k]
 	if t.flags&flagEscaped != 0 {
-		d := w.nameAt[k]
-		return w.names[d.start:d.end]
+		d := w.escAt[n]
+		return w.escText[d.start:d.end]
 	}
 	return w.b[t.start:t.end]
 }
+
+// name returns member name k decoded, as str does.
+func (w *walker) name(k uint32) []byte { return w.str(k) }
 
 // codePoints counts a string's Unicode code points.
 func (w *walker) codePoints(n uint32) int {

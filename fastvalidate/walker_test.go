@@ -6,21 +6,21 @@ import (
 	"testing"
 )
 
-// TestWalker_Name reads every member name of each document with name and
-// compares it with encoding/json's decoding of the name's raw text. The
-// documents go through one walker in turn, and every name of a document is
-// held until its last is read, so that text left from an earlier card, or
-// overwritten by a later name, shows.
-func TestWalker_Name(t *testing.T) {
+// TestWalker_Str reads every string of each document with str, and every
+// member name with name, and compares them with encoding/json's decoding
+// of their raw text. The documents go through one walker in turn, and
+// every string of a document is held until its last is read, so that text
+// left from an earlier card, or overwritten by a later string, shows.
+func TestWalker_Str(t *testing.T) {
 	docs := []string{
 		`{"a":1,"\u0061b":{"c\"d":[{"\u00e9":true,"e\u0301":null}],"plain":"x"},"\n":"\\u0061"}`,
-		`{"x":{"y":{"\ud83d\ude00":{"\/":0}}}}`,
+		`{"x":{"y":{"\ud83d\ude00":{"\/":"\ud83d\ude00\/"}}}}`,
 		`{"short":1}`,
-		`{"b":{"\u0062\u0062":2,"bbb":3},"\t\"\\":[]}`,
-		// The embedded-string form: the names are escaped twice.
-		jsonString(`{"\u0073kills":[],"n\u0061me":"x","plain":{"\u0041":1}}`),
-		`[{"\u0061":1}]`,
-		`{"` + strings.Repeat(`\u0078`, 300) + `":1,"y":2}`,
+		`{"b":{"\u0062\u0062":2,"bbb":"\t"},"\t\"\\":["\u0062","b","\"\""]}`,
+		// The embedded-string form: the strings are escaped twice.
+		jsonString(`{"\u0073kills":["\u0061"],"n\u0061me":"x\ny","plain":{"\u0041":1}}`),
+		`[{"\u0061":"\u0062"},"\u0063"]`,
+		`{"` + strings.Repeat(`\u0078`, 300) + `":1,"y":"` + strings.Repeat(`\"`, 300) + `"}`,
 	}
 	w := &newTestValidator(t, "auto").w
 	for _, doc := range docs {
@@ -32,26 +32,36 @@ func TestWalker_Name(t *testing.T) {
 			got  []byte
 			want string
 		}
-		var names []held
+		isName := map[uint32]bool{}
 		for x := range uint32(len(w.sc.tape)) {
-			if w.kind(x) != kindObject {
+			if w.kind(x) == kindObject {
+				for k := x + 1; k < w.end(x); k = w.next(k + 1) {
+					isName[k] = true
+				}
+			}
+		}
+		var strs []held
+		for x := range uint32(len(w.sc.tape)) {
+			if w.kind(x) != kindString {
 				continue
 			}
-			for k := x + 1; k < w.end(x); k = w.next(k + 1) {
-				var want string
-				nd := &w.sc.tape[k]
-				if err := json.Unmarshal(w.b[nd.start-1:nd.end+1], &want); err != nil {
-					panic(err)
-				}
-				names = append(names, held{w.name(k), want})
+			var want string
+			nd := &w.sc.tape[x]
+			if err := json.Unmarshal(w.b[nd.start-1:nd.end+1], &want); err != nil {
+				panic(err)
 			}
+			got := w.str(x)
+			if isName[x] {
+				got = w.name(x)
+			}
+			strs = append(strs, held{got, want})
 		}
-		if len(names) == 0 && w.sc.tape[0].kind == kindObject {
-			t.Fatalf("%s: no names read", doc)
+		if len(strs) == 0 {
+			t.Fatalf("%s: no strings read", doc)
 		}
-		for _, n := range names {
-			if string(n.got) != n.want {
-				t.Errorf("%s: name %q, want %q", doc, n.got, n.want)
+		for _, s := range strs {
+			if string(s.got) != s.want {
+				t.Errorf("%s: %q, want %q", doc, s.got, s.want)
 			}
 		}
 	}
