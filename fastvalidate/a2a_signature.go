@@ -41,6 +41,8 @@ func (c *a2aCheck) protectedHeader(n uint32) {
 		w.addGot(CodeA2ASignatureFormat, n, "protected is not unpadded base64url")
 		return
 	}
+	// Decoding never writes ahead of what it has read, so it may decode
+	// in place when str returned the scratch buffer itself.
 	w.valBuf = appendBase64URL(w.valBuf[:0], src)
 	if msg := w.checkJWSHeader(w.valBuf); msg != "" {
 		w.addGot(CodeA2ASignatureFormat, n, msg)

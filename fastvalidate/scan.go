@@ -93,8 +93,9 @@ type scanner struct {
 	parked loopState
 
 	// escaped lists the tape indexes of the strings, names and values,
-	// that have escapes, so that the walker can decode them once per card
-	// without searching the tape (see walker.scan). Few cards have any.
+	// that have escapes, so that the walker can decode the names once per
+	// card without searching the tape (see walker.scan). Few cards have
+	// any.
 	// classify empties it: a document too large to scan, which leaves the
 	// tape empty, leaves it as it was.
 	escaped []uint32

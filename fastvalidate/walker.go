@@ -16,13 +16,13 @@ type walker struct {
 	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content.
 	unwrapped bool
-	valBuf    []byte   // scratch for decoding JWS protected headers
+	valBuf    []byte   // scratch for decoding string values
 	pathBuf   []uint32 // scratch for rendering paths
 	pathKey   []byte   // scratch for member names in paths
-	// escText holds the card's strings with escapes, decoded, and escAt,
-	// indexed by tape index, where each lies in it (see scan).
-	escText []byte
-	escAt   []span
+	// names holds the card's member names with escapes, decoded, and
+	// nameAt, indexed by tape index, where each lies in it (see scan).
+	names  []byte
+	nameAt []span
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
@@ -72,34 +72,56 @@ func (w *walker) readCard(card []byte) bool {
 	return true
 }
 
-// scan reads b onto the tape and decodes its strings with escapes, which
-// are rare, so that str and name need no call and stay within the
+// scan reads b onto the tape and decodes its member names with escapes,
+// which are rare, so that name needs no call and stays within the
 // inliner's budget. A tape the scan gave up on is read too (see
 // autoRejected): the string it stopped in is not listed, and not read.
 func (w *walker) scan(b []byte) bool {
 	ok := w.sc.scan(b)
 	if len(w.sc.escaped) != 0 && len(w.sc.tape) != 0 {
-		w.decodeEscaped(b)
+		w.decodeNames(b)
 	}
 	return ok
 }
 
-// span is where a decoded string lies in walker.escText.
+// span is where a decoded member name lies in walker.names.
 type span struct{ start, end uint32 }
 
-func (w *walker) decodeEscaped(b []byte) {
+// decodeNames decodes the member names among the strings with escapes.
+// The values are left to str, which decodes only what a check reads: on
+// real cards the strings with escapes are mostly prose that none does.
+func (w *walker) decodeNames(b []byte) {
 	tape := w.sc.tape
-	if cap(w.escAt) < len(tape) {
-		w.escAt = make([]span, len(tape))
+	if cap(w.nameAt) < len(tape) {
+		w.nameAt = make([]span, len(tape))
 	}
-	w.escAt = w.escAt[:len(tape)]
-	w.escText = w.escText[:0]
+	w.nameAt = w.nameAt[:len(tape)]
+	w.names = w.names[:0]
 	for _, n := range w.sc.escaped {
+		if !memberName(tape, b, n) {
+			continue
+		}
 		t := &tape[n]
-		start := len(w.escText)
-		w.escText = appendUnescaped(w.escText, b[t.start:t.end])
-		w.escAt[n] = span{uint32(start), uint32(len(w.escText))}
+		start := len(w.names)
+		w.names = appendUnescaped(w.names, b[t.start:t.end])
+		w.nameAt[n] = span{uint32(start), uint32(len(w.names))}
 	}
+}
+
+// memberName reports whether string node n is a member name: in an
+// object, a value follows a colon and a name does not. The whitespace
+// skipped lies between n and the node before it, so that over a card
+// this reads each byte at most once.
+func memberName(tape []node, b []byte, n uint32) bool {
+	p := tape[n].parent
+	if p == noParent || tape[p].kind != kindObject {
+		return false
+	}
+	i := int(tape[n].start) - 2 // the byte before the opening quote
+	for i >= 0 && wsTable[b[i]] {
+		i--
+	}
+	return i < 0 || b[i] != ':'
 }
 
 func (w *walker) scanFailed() {
@@ -139,13 +161,13 @@ func (w *walker) scanFailed() {
 
 // The walker API: what every profile's checks use to read the tape. The
 // accessors that run for most nodes and take no call (kind, next, end,
-// empty, raw, str, name, emptyString, negative) and the type checks
-// (want, wantType), whose rare case is out of line, are inlined into the
-// loops that call them; TestWalker_Inlined holds them to it. str and name
-// take no call because scan decodes the rare strings with escapes
-// beforehand: with a call in them, even to an out-of-line rare case, they
-// cost the inliner 84 to 86 against its budget of 80 (go build
-// -gcflags=-m=2). codePoints, which counts, is a call.
+// empty, raw, name, emptyString, negative) and the type checks (want,
+// wantType), whose rare case is out of line, are inlined into the loops
+// that call them; TestWalker_Inlined holds them to it. name takes no call
+// because scan decodes the rare names with escapes beforehand. str and
+// codePoints are calls: with a call in them, even to an out-of-line rare
+// case, they cost the inliner 84 to 86 against its budget of 80
+// (go build -gcflags=-m=2), so they are written as one function each.
 //
 // Iterate an object's members with
 //
@@ -190,19 +212,27 @@ func (w *walker) raw(n uint32) []byte {
 	return w.b[t.start:t.end]
 }
 
-// str returns string node n decoded: the card's own bytes, or the text
-// scan decoded for it, which stays until the next card.
+// str returns string node n decoded. The slice is the card's own bytes, or
+// scratch that the next str call overwrites.
 func (w *walker) str(n uint32) []byte {
 	t := &w.sc.tape[n]
+	if t.flags&flagEscaped == 0 {
+		return w.b[t.start:t.end]
+	}
+	w.valBuf = appendUnescaped(w.valBuf[:0], w.b[t.start:t.end])
+	return w.valBuf
+}
+
+// name returns member name k decoded: the card's own bytes, or the text
+// scan decoded for it, which stays until the next card.
+func (w *walker) name(k uint32) []byte {
+	t := &w.sc.tape[k]
 	if t.flags&flagEscaped != 0 {
-		d := w.escAt[n]
-		return w.escText[d.start:d.end]
+		d := w.nameAt[k]
+		return w.names[d.start:d.end]
 	}
 	return w.b[t.start:t.end]
 }
-
-// name returns member name k decoded, as str does.
-func (w *walker) name(k uint32) []byte { return w.str(k) }
 
 // codePoints counts a string's Unicode code points.
 func (w *walker) codePoints(n uint32) int {

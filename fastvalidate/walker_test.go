@@ -8,14 +8,15 @@ import (
 
 // TestWalker_Str reads every string of each document with str, and every
 // member name with name, and compares them with encoding/json's decoding
-// of their raw text. The documents go through one walker in turn, and
-// every string of a document is held until its last is read, so that text
-// left from an earlier card, or overwritten by a later string, shows.
+// of their raw text. The documents go through one walker in turn, and the
+// names of a document are held until its last string is read, so that
+// text left from an earlier card, or overwritten by a later string, shows.
 func TestWalker_Str(t *testing.T) {
 	docs := []string{
 		`{"a":1,"\u0061b":{"c\"d":[{"\u00e9":true,"e\u0301":null}],"plain":"x"},"\n":"\\u0061"}`,
 		`{"x":{"y":{"\ud83d\ude00":{"\/":"\ud83d\ude00\/"}}}}`,
 		`{"short":1}`,
+		"{\n  \"\\u0061\" : \"\\u0062\",\n  \"c\":\t\"\\u0064\",\"\\u0065\"\r\n:[ \"\\u0066\" ]\n}",
 		`{"b":{"\u0062\u0062":2,"bbb":"\t"},"\t\"\\":["\u0062","b","\"\""]}`,
 		// The embedded-string form: the strings are escaped twice.
 		jsonString(`{"\u0073kills":["\u0061"],"n\u0061me":"x\ny","plain":{"\u0041":1}}`),
@@ -50,14 +51,16 @@ func TestWalker_Str(t *testing.T) {
 			if err := json.Unmarshal(w.b[nd.start-1:nd.end+1], &want); err != nil {
 				panic(err)
 			}
-			got := w.str(x)
-			if isName[x] {
-				got = w.name(x)
+			if !isName[x] {
+				if got := w.str(x); string(got) != want {
+					t.Errorf("%s: str %q, want %q", doc, got, want)
+				}
+				continue
 			}
-			strs = append(strs, held{got, want})
+			strs = append(strs, held{w.name(x), want})
 		}
-		if len(strs) == 0 {
-			t.Fatalf("%s: no strings read", doc)
+		if len(strs) == 0 && w.kind(0) == kindObject {
+			t.Fatalf("%s: no names read", doc)
 		}
 		for _, s := range strs {
 			if string(s.got) != s.want {
