@@ -459,11 +459,9 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 // is allowed in 0.1, whose spec types optional members as "T | null"; the
 // later schemas want the member left out instead.
 func (c *a2aCheck) present(n uint32) bool {
-	if n == 0 {
-		return false
-	}
+	// Node 0, for absent, is the card itself: an object, so not null.
 	if c.kind(n) != kindNull {
-		return true
+		return n != 0
 	}
 	c.null(n)
 	return false

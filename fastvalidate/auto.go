@@ -358,6 +358,6 @@ func (w *walker) holdsNoObject(card []byte) bool {
 		return false
 	}
 	w.b, w.unwrapped = card, false
-	w.sc.scan(card) // it scanned before, as a string
+	w.scan(card) // it scanned before, as a string
 	return true
 }

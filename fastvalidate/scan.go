@@ -92,6 +92,14 @@ type scanner struct {
 	doc    []byte
 	parked loopState
 
+	// escaped lists the tape indexes of the strings, names and values,
+	// that have escapes, so that the walker can decode the names once per
+	// card without searching the tape (see walker.scan). Few cards have
+	// any.
+	// classify empties it: a document too large to scan, which leaves the
+	// tape empty, leaves it as it was.
+	escaped []uint32
+
 	// The first error found; scanning stops there.
 	err     Code
 	errOff  int
@@ -172,6 +180,9 @@ type charBlock struct{ quotes, care uint64 }
 // as needing care, so that a string still open there goes to scanStringBits,
 // which reports it.
 func (s *scanner) classify(b []byte) {
+	// Here rather than in scan: a store there moves the scan loop's
+	// registers about, at a cost to every card.
+	s.escaped = s.escaped[:0]
 	n := len(b)/64 + 1
 	if cap(s.blocks) < n {
 		s.blocks = make([]charBlock, n, n+n/4)
@@ -633,14 +644,13 @@ fail:
 // the same name.
 func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 	end := tape[obj].end
-	next := s.next
 	// Compare one-word signatures first; only equal ones compare in full.
 	// The scan loop does not count members, so the count is found on the
 	// way: past sixteen, or at a name with escapes, other ways take over.
 	var sigs [16]uint64
 	var keys [16]uint32
 	n := 0
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		t := &tape[k]
 		if n == len(sigs) {
 			goto large
@@ -666,14 +676,14 @@ decoded:
 	// of up to sixteen members, so that a hostile one cannot make it
 	// quadratic.
 	n = 0
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		if n++; n > len(sigs) {
 			goto large
 		}
 	}
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		nk := &tape[k]
-		for j := obj + 1; j < k; j = next(j + 1) {
+		for j := obj + 1; j < k; j = s.next(j + 1) {
 			nj := &tape[j]
 			// Equal raw text, or escapes on either side: compare decoded.
 			if (nj.flags|nk.flags)&flagEscaped != 0 {
@@ -689,7 +699,7 @@ decoded:
 large:
 	// Large objects: sort member names by hash, then compare neighbours.
 	s.keys = s.keys[:0]
-	for k := obj + 1; k < end; k = next(k + 1) {
+	for k := obj + 1; k < end; k = s.next(k + 1) {
 		s.keys = append(s.keys, keyRef{hash: s.hashString(b[tape[k].start:tape[k].end], tape[k].flags), node: k})
 	}
 	sortKeyRefs(s.keys)
@@ -854,6 +864,8 @@ func hasLiteral(b []byte, i int, lit string) bool {
 // quote no backslash takes. Text with escapes or non-ASCII letters costs in
 // proportion to those, not to its length: an embedded card, all escaped
 // quotes, reads three times as fast as byte by byte (BenchmarkScanString).
+// A string with escapes that ends well is listed in s.escaped: its node is
+// the next on the tape, whose index the scan loop parked.
 func (s *scanner) scanStringBits(b []byte, i int) (int, uint8, Code) {
 	blocks := s.blocks
 	var flags uint8
@@ -867,6 +879,9 @@ func (s *scanner) scanStringBits(b []byte, i int) (int, uint8, Code) {
 		// TrailingZeros64 of an empty word is 64, past any bit.
 		qi, ki := bits.TrailingZeros64(q), bits.TrailingZeros64(k)
 		if qi < ki {
+			if flags&flagEscaped != 0 {
+				s.escaped = append(s.escaped, s.parked.nt)
+			}
 			return i + qi, flags, 0
 		}
 		i += ki

@@ -16,10 +16,13 @@ type walker struct {
 	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content.
 	unwrapped bool
-	keyBuf    []byte   // scratch for decoding member names
 	valBuf    []byte   // scratch for decoding string values
 	pathBuf   []uint32 // scratch for rendering paths
-	pathKey   []byte   // scratch for member names in paths, apart from keyBuf
+	pathKey   []byte   // scratch for member names in paths
+	// names holds the card's member names with escapes, decoded, and
+	// nameAt, indexed by tape index, where each lies in it (see scan).
+	names  []byte
+	nameAt []span
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
@@ -45,7 +48,7 @@ func (w *walker) validate(card []byte, p *profileDef) {
 func (w *walker) readCard(card []byte) bool {
 	w.b = card
 	w.unwrapped = false
-	if !w.sc.scan(card) {
+	if !w.scan(card) {
 		w.scanFailed()
 		return false
 	}
@@ -54,7 +57,7 @@ func (w *walker) readCard(card []byte) bool {
 		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
 		w.unwrapped = true
-		if !w.sc.scan(w.b) && !w.holdsNoObject(card) {
+		if !w.scan(w.b) && !w.holdsNoObject(card) {
 			w.scanFailed()
 			return false
 		}
@@ -68,6 +71,58 @@ func (w *walker) readCard(card []byte) bool {
 		return false
 	}
 	return true
+}
+
+// scan reads b onto the tape and decodes its member names with escapes,
+// which are rare, so that name needs no call and stays within the
+// inliner's budget. A tape the scan gave up on is read too (see
+// autoRejected): the string it stopped in is not listed, and not read.
+func (w *walker) scan(b []byte) bool {
+	ok := w.sc.scan(b)
+	if len(w.sc.escaped) != 0 && len(w.sc.tape) != 0 {
+		w.decodeNames(b)
+	}
+	return ok
+}
+
+// span is where a decoded member name lies in walker.names.
+type span struct{ start, end uint32 }
+
+// decodeNames decodes the member names among the strings with escapes.
+// The values are left to str, which decodes only what a check reads: on
+// real cards the strings with escapes are mostly prose that none does.
+func (w *walker) decodeNames(b []byte) {
+	tape := w.sc.tape
+	if cap(w.nameAt) < len(tape) {
+		w.nameAt = make([]span, len(tape))
+	}
+	w.nameAt = w.nameAt[:len(tape)]
+	w.names = w.names[:0]
+	for _, n := range w.sc.escaped {
+		if !memberName(tape, b, n) {
+			continue
+		}
+		t := &tape[n]
+		start := len(w.names)
+		w.names = appendUnescaped(w.names, b[t.start:t.end])
+		w.nameAt[n] = span{uint32(start), uint32(len(w.names))}
+	}
+}
+
+// memberName reports whether string node n is a member name: in an
+// object, a value follows a colon and a name does not. The whitespace
+// skipped lies between n and the node before it, so that over a card
+// this reads each byte at most once.
+func memberName(tape []node, b []byte, n uint32) bool {
+	p := tape[n].parent
+	if p == noParent || tape[p].kind != kindObject {
+		return false
+	}
+	i := int(tape[n].start) - 2 // the byte before the opening quote
+	for i >= 0 && wsTable[b[i]] {
+		i--
+	}
+	return i < 0 || b[i] != ':'
 }
 
 func (w *walker) scanFailed() {
@@ -107,9 +162,10 @@ func (w *walker) scanFailed() {
 
 // The walker API: what every profile's checks use to read the tape. The
 // accessors that run for most nodes and take no call (kind, next, end,
-// empty, raw, emptyString, negative) and the type checks (want,
+// empty, raw, name, emptyString, negative) and the type checks (want,
 // wantType), whose rare case is out of line, are inlined into the loops
-// that call them; TestWalker_Inlined holds them to it. str, name and
+// that call them; TestWalker_Inlined holds them to it. name takes no call
+// because scan decodes the rare names with escapes beforehand. str and
 // codePoints are calls: with a call in them, even to an out-of-line rare
 // case, they cost the inliner 84 to 86 against its budget of 80
 // (go build -gcflags=-m=2), so they are written as one function each.
@@ -168,15 +224,15 @@ func (w *walker) str(n uint32) []byte {
 	return w.valBuf
 }
 
-// name returns member name k decoded, in scratch apart from str's, so
-// that a name and a value may be held at once.
+// name returns member name k decoded: the card's own bytes, or the text
+// scan decoded for it, which stays until the next card.
 func (w *walker) name(k uint32) []byte {
 	t := &w.sc.tape[k]
-	if t.flags&flagEscaped == 0 {
-		return w.b[t.start:t.end]
+	if t.flags&flagEscaped != 0 {
+		d := w.nameAt[k]
+		return w.names[d.start:d.end]
 	}
-	w.keyBuf = appendUnescaped(w.keyBuf[:0], w.b[t.start:t.end])
-	return w.keyBuf
+	return w.b[t.start:t.end]
 }
 
 // codePoints counts a string's Unicode code points.
@@ -260,17 +316,18 @@ const kindBoolean = kindTrue
 // want reports whether node n has kind k (kindBoolean: true or false),
 // reporting field.type if not.
 func (w *walker) want(n uint32, k kind) bool {
-	if w.sc.tape[n].kind == k {
+	if wantKind[w.sc.tape[n].kind] == k {
 		return true
 	}
 	return w.wantSlow(n, k)
 }
 
+// wantKind maps a node's kind to the kind want takes for it: false is
+// a boolean too, and tells without a call.
+var wantKind = [8]kind{kindObject: kindObject, kindArray: kindArray, kindString: kindString, kindNumber: kindNumber, kindTrue: kindBoolean, kindFalse: kindBoolean, kindNull: kindNull}
+
 //go:noinline
 func (w *walker) wantSlow(n uint32, k kind) bool {
-	if k == kindBoolean && w.kind(n) == kindFalse {
-		return true
-	}
 	w.addTypeMismatch(n, k)
 	return false
 }

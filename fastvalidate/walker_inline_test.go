@@ -25,8 +25,8 @@ func TestWalker_Inlined(t *testing.T) {
 	}
 	for _, fn := range []string{
 		"(*walker).kind", "(*walker).next", "(*walker).end", "(*walker).empty", "(*walker).raw",
-		"(*walker).emptyString", "(*walker).negative", "(*walker).want", "(*walker).wantType",
-		"(*scanner).next",
+		"(*walker).name", "(*walker).emptyString", "(*walker).negative", "(*walker).want",
+		"(*walker).wantType", "(*scanner).next", "(*a2aCheck).present",
 	} {
 		if !inlinable[fn] {
 			t.Errorf("%s is no longer inlinable (go build -gcflags=-m)", fn)
