@@ -115,7 +115,15 @@ func (c *a2aCheck) readScheme(s uint32) (body schemeBody) {
 	}
 	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
 		v := k + 1
-		switch string(c.name(k)) {
+		name := c.name(k)
+		// Compared apart from the switch: a switch on string(name) with a
+		// case that is not a constant converts, and so allocates, for a
+		// name longer than 32 bytes.
+		if string(name) == location {
+			body.location = v
+			continue
+		}
+		switch string(name) {
 		case "type":
 			body.typ = v
 		case "name":
@@ -130,8 +138,6 @@ func (c *a2aCheck) readScheme(s uint32) (body schemeBody) {
 			body.metadata = v
 		case "description", "bearerFormat":
 			c.checkString(v, false)
-		case location:
-			body.location = v
 		default:
 			c.snakeKey(k, inSchemeBody)
 		}

@@ -352,8 +352,13 @@ func (w *walker) notEmbedded(profile string) bool {
 // string holding "hello" or a list of URLs is valid JSON that is no card
 // (card.type, as under every profile), not a card in the draft's embedded
 // form whose JSON is broken (json.syntax, kept for a text that opens an
-// object).
+// object). Text that is JSON but not I-JSON (a duplicate name, a lone
+// surrogate, nesting too deep) keeps its strict finding: the draft's
+// reader would parse it, so it must be judged as strictly as any card.
 func (w *walker) holdsNoObject(card []byte) bool {
+	if w.sc.err != CodeJSONSyntax {
+		return false
+	}
 	if text := bytes.TrimLeft(w.b, " \t\n\r"); len(text) > 0 && text[0] == '{' {
 		return false
 	}

@@ -28,6 +28,14 @@ func strictReference(doc []byte, maxDepth int, unwrap bool) (ok bool, why string
 		if err := json.Unmarshal(doc, &inner); err != nil {
 			return false, "string does not decode: " + err.Error()
 		}
+		// A string whose text is no JSON at all and does not open an
+		// object is no embedded card but a string (card.type): only JSON
+		// text, or text that starts an object, is judged strictly.
+		if !json.Valid([]byte(inner)) {
+			if t := bytes.TrimLeft([]byte(inner), " \t\r\n"); len(t) == 0 || t[0] != '{' {
+				return true, ""
+			}
+		}
 		return strictOnce([]byte(inner), maxDepth)
 	}
 	return true, ""
