@@ -165,7 +165,7 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 		return st, true
 	}
 	st.v = v
-	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.namedProfile()}
+	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.namedProfile(), card: card}
 	return st, false
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 )
@@ -43,6 +44,8 @@ type finding struct {
 	Rule    string `json:"rule"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
 }
 
 func decodeProblem(t *testing.T, resp *http.Response, body []byte) problem {
@@ -71,7 +74,12 @@ func expectedFindings(t *testing.T, profile string, card []byte) (errs, warns []
 	t.Helper()
 	res := fastvalidate.MustNew(profile).Validate(card)
 	for _, f := range res.Findings() {
-		x := finding{Rule: f.Rule(), Path: f.Path, Message: f.Message()}
+		// The line and column of the finding in the body, as editors
+		// count them.
+		before := card[:f.Offset]
+		lineStart := bytes.LastIndexByte(before, '\n') + 1
+		x := finding{Rule: f.Rule(), Path: f.Path, Message: f.Message(),
+			Line: 1 + bytes.Count(before, []byte("\n")), Column: 1 + utf8.RuneCount(before[lineStart:])}
 		if f.Severity == fastvalidate.SeverityError {
 			errs = append(errs, x)
 		} else {

@@ -35,6 +35,9 @@ type Rejection struct {
 	// why a card that passed its profile failed the WithSignatures check
 	// (with 422 or 502).
 	Err error
+
+	// card is the body Result judged, in which its findings are located.
+	card []byte
 }
 
 // WriteProblem writes the rejection as an RFC 9457 problem response.
@@ -54,7 +57,8 @@ func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 
 // AppendProblem appends the rejection as an RFC 9457 problem details
 // object. An invalid card's findings are listed in the extension members
-// "errors" and "warnings", each as {"rule", "path", "message"}: the same
+// "errors" and "warnings", each as {"rule", "path", "message", "line",
+// "column"}, with the finding's line and column in the body: the same
 // members, in the same bytes, as cardscan's JSON Lines records.
 func (rej *Rejection) AppendProblem(dst []byte) []byte {
 	dst = append(dst, `{"type":"about:blank","title":`...)
@@ -68,7 +72,8 @@ func (rej *Rejection) AppendProblem(dst []byte) []byte {
 		dst = report.AppendJSONString(dst, rej.profile())
 		dst = append(dst, ',')
 		var enc report.Encoder
-		dst = enc.AppendFindingArrays(dst, res.Findings())
+		vd := report.Verdict{Line: 1, Column: 1, Card: rej.card, Findings: res.Findings()}
+		dst = enc.AppendFindingArrays(dst, &vd)
 	}
 	return append(dst, '}')
 }

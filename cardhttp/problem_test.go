@@ -29,12 +29,12 @@ func TestAppendProblem_FindingsAsJSONL(t *testing.T) {
 			if res.Valid() {
 				t.Fatal("the card is valid; the test proves nothing")
 			}
-			rej := Rejection{Status: http.StatusUnprocessableEntity, Result: res}
+			rej := Rejection{Status: http.StatusUnprocessableEntity, Result: res, card: tc.card}
 			problem := rej.AppendProblem(nil)
 			if !json.Valid(problem) {
 				t.Fatalf("problem is not JSON: %s", problem)
 			}
-			vd := report.FromResult("<request>", 1, 0, res)
+			vd := report.FromResult("<request>", 1, 1, 0, tc.card, res)
 			var enc report.Encoder
 			record := enc.AppendJSONL(nil, &vd)
 

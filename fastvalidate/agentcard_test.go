@@ -1,6 +1,8 @@
 package fastvalidate
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -593,8 +595,14 @@ func TestAgentCard_EmbeddedStringForm(t *testing.T) {
 				t.Errorf("card %d: embedded verdict %v (%d errors, %d warnings), object %v (%d, %d)",
 					i, got.Valid(), got.Errors(), got.Warnings(), want.Valid(), want.Errors(), want.Warnings())
 			}
-			if !equalFindings(got.Findings(), want.Findings()) {
-				t.Errorf("card %d:\n embedded %v\n object   %v", i, got.Findings(), want.Findings())
+			// Offsets are in the card as given: of the string's text
+			// that decodes to the object's offending byte.
+			wantFindings := slices.Clone(want.Findings())
+			for k := range wantFindings {
+				wantFindings[k].Offset = offsetInString(form, c, wantFindings[k].Offset)
+			}
+			if !equalFindings(got.Findings(), wantFindings) {
+				t.Errorf("card %d:\n embedded %v\n object   %v", i, got.Findings(), wantFindings)
 			}
 		}
 	}
@@ -622,6 +630,22 @@ func jsonStringASCII(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// offsetInString returns the offset in form, a JSON string holding text
+// (with white space around it), of the escape or byte at which the
+// string's text decodes to text[:off] so far, by decoding its prefixes
+// with encoding/json.
+func offsetInString(form, text string, off int) int {
+	start, end := strings.IndexByte(form, '"')+1, strings.LastIndexByte(form, '"')
+	raw := form[start:end]
+	for i := 0; i <= len(raw); i++ {
+		var s string
+		if json.Unmarshal([]byte(`"`+raw[:i]+`"`), &s) == nil && s == text[:off] {
+			return start + i
+		}
+	}
+	return -1
 }
 
 func writeU(b *strings.Builder, r rune) {

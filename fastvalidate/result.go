@@ -1,9 +1,11 @@
 package fastvalidate
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -19,9 +21,14 @@ type Finding struct {
 	// card itself). For a missing member it names the member that should
 	// be there, e.g. "/endpoint/url".
 	Path string
-	// Offset is the byte offset in the card of the offending value, or of
-	// the object that lacks a member. For a card given in embedded-string
-	// form it is an offset into the decoded inner document.
+	// Offset is the byte offset in the card of the offending value (a
+	// string's opening quote), of the object that lacks a member, or, for
+	// a json.* rule, of the byte where the text stops being JSON (see
+	// json.syntax's messages for the few faults Python's json module
+	// places a byte or two earlier, where this does too). For a card given
+	// in embedded-string form it is still an offset in the card as given:
+	// of the byte of the string's text that the offending byte of the
+	// decoded card comes from, or of the escape it comes from.
 	Offset int
 	// Count is how many times the card has this fault with this value:
 	// a finding that quotes a value stands for every later one of the
@@ -210,6 +217,55 @@ func (r *Result) countUnlisted(c Code, sev Severity) {
 		}
 	}
 	r.unlisted = append(r.unlisted, RuleCount{Code: c, Severity: sev, Count: 1})
+}
+
+// unembed maps the findings' offsets in the decoded content of a card
+// given as a JSON string to offsets in the card: raw is the string's text
+// as written, at offset base. A decoded byte maps to its own byte, or to
+// the backslash of the escape it comes from; the end of the content to the
+// closing quote. One pass over raw serves every finding, in the order of
+// their offsets, so that a card with many findings costs no more.
+func (r *Result) unembed(raw []byte, base int) {
+	var order [maxFindings]uint8
+	n := len(r.findings)
+	for i := range n {
+		// Insertion sort: findings come mostly in document order.
+		j := i
+		for ; j > 0 && r.findings[order[j-1]].Offset > r.findings[i].Offset; j-- {
+			order[j] = order[j-1]
+		}
+		order[j] = uint8(i)
+	}
+	i, dec := 0, 0 // raw[i] decodes to the content's byte dec on
+	for _, k := range order[:n] {
+		f := &r.findings[k]
+		for dec < f.Offset && i < len(raw) {
+			if raw[i] != '\\' {
+				run := bytes.IndexByte(raw[i:], '\\')
+				if run < 0 {
+					run = len(raw) - i
+				}
+				run = min(run, f.Offset-dec)
+				i, dec = i+run, dec+run
+				continue
+			}
+			width, size := 2, 1
+			if raw[i+1] == 'u' {
+				// The scan accepted the string: a \u escape is whole, and a
+				// high surrogate has its low one.
+				r, _ := hex4(raw, i+2)
+				width, size = 6, utf8.RuneLen(r)
+				if r >= 0xD800 && r <= 0xDBFF {
+					width, size = 12, 4
+				}
+			}
+			if dec+size > f.Offset {
+				break // inside the escape's bytes
+			}
+			i, dec = i+width, dec+size
+		}
+		f.Offset = base + i
+	}
 }
 
 // arenaString returns the arena bytes from start as a string without

@@ -300,11 +300,11 @@ func TestScan_DuplicateKeys(t *testing.T) {
 
 func TestScan_BOMSaysSo(t *testing.T) {
 	r := newTestValidator(t, "agentcard").Validate([]byte("\ufeff" + card(nil)))
-	if f := r.Findings(); len(f) != 1 || !strings.Contains(f[0].Message(), "byte order mark at offset 0") {
+	if f := r.Findings(); len(f) != 1 || !strings.HasPrefix(f[0].Message(), "byte order mark: ") || f[0].Offset != 0 {
 		t.Errorf("findings %v, want one naming the byte order mark", hitsOf(r))
 	}
 	r = newTestValidator(t, "agentcard").Validate([]byte("\u00a0" + card(nil)))
-	if f := r.Findings(); len(f) != 1 || f[0].Message() != "unexpected byte at offset 0" {
+	if f := r.Findings(); len(f) != 1 || f[0].Message() != "expected a value, found U+00A0 NO-BREAK SPACE" {
 		t.Errorf("NBSP: findings %v", hitsOf(r))
 	}
 }

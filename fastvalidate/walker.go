@@ -14,11 +14,13 @@ type walker struct {
 	b        []byte  // the document the tape describes
 	res      Result
 	embedded []byte // the decoded inner document of an embedded-string card
-	// unwrapped says the card came as a JSON string and w.b is its content.
-	unwrapped bool
-	valBuf    []byte   // scratch for decoding string values
-	pathBuf   []uint32 // scratch for rendering paths
-	pathKey   []byte   // scratch for member names in paths
+	// unwrapped says the card came as a JSON string and w.b is its content;
+	// the string's text lies at card[rawStart:rawEnd].
+	unwrapped        bool
+	rawStart, rawEnd int
+	valBuf           []byte   // scratch for decoding string values
+	pathBuf          []uint32 // scratch for rendering paths
+	pathKey          []byte   // scratch for member names in paths
 	// names holds the card's member names with escapes, decoded, and
 	// nameAt, indexed by tape index, where each lies in it (see scan).
 	names  []byte
@@ -31,16 +33,18 @@ type walker struct {
 // validate judges card by profile p. Result.Profile is set here and only
 // here, on every path, so that no caller has to fill it in.
 func (w *walker) validate(card []byte, p *profileDef) {
-	if w.readCard(card) {
+	switch {
+	case w.readCard(card):
 		w.res.Profile = p.check(w)
 		w.res.Detected = w.res.Profile != p.name && w.res.Profile != ""
-		return
-	}
-	if p.rejected != nil {
+	case p.rejected != nil:
 		w.res.Profile = p.rejected(w)
-		return
+	default:
+		w.res.Profile = p.name
 	}
-	w.res.Profile = p.name
+	if w.unwrapped && len(w.res.findings) > 0 {
+		w.res.unembed(card[w.rawStart:w.rawEnd], w.rawStart)
+	}
 }
 
 // readCard scans card and reports whether it is an object a profile's
@@ -54,6 +58,7 @@ func (w *walker) readCard(card []byte) bool {
 	}
 	if w.sc.tape[0].kind == kindString && w.cfg.embedded {
 		// Section 3: a card may arrive as a JSON string holding the object.
+		w.rawStart, w.rawEnd = int(w.sc.tape[0].start), int(w.sc.tape[0].end)
 		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
 		w.unwrapped = true
@@ -131,33 +136,26 @@ func (w *walker) scanFailed() {
 	if sc.errKey && n != noParent {
 		n = sc.tape[n].parent
 	}
-	msg := ""
+	msg, at := "", sc.errOff
+	arg := int64(sc.errOff)
+	start := len(w.res.arena)
+	if n != noParent && n < uint32(len(sc.tape)) {
+		w.appendPath(n)
+	}
+	path := w.res.arenaString(start)
+	start = len(w.res.arena)
 	switch sc.err {
 	case CodeJSONSyntax:
-		if sc.errOff >= len(w.b) {
-			msg = "unexpected end of input"
-		} else if sc.errOff == 0 && len(w.b) >= 3 && string(w.b[:3]) == "\xef\xbb\xbf" {
-			// RFC 8259 section 8.1 lets a parser ignore one, and some do not.
-			msg = "byte order mark at offset %d: JSON text must not begin with one"
-		} else {
-			msg = "unexpected byte at offset %d"
-		}
+		msg, at = w.describeSyntax()
 	case CodeJSONUTF8:
 		msg = "invalid UTF-8 or lone surrogate at offset %d"
 	case CodeJSONDuplicateKey:
 		msg = "duplicate member name at offset %d"
 	case CodeJSONDepth:
 		msg = "nesting deeper than %d"
-	}
-	arg := int64(sc.errOff)
-	if sc.err == CodeJSONDepth {
 		arg = int64(w.cfg.maxDepth)
 	}
-	start := len(w.res.arena)
-	if n != noParent && n < uint32(len(sc.tape)) {
-		w.appendPath(n)
-	}
-	w.res.add(Finding{Code: sc.err, Severity: SeverityError, Path: w.res.arenaString(start), Offset: sc.errOff, msg: msg, arg: arg})
+	w.res.add(Finding{Code: sc.err, Severity: SeverityError, Path: path, Offset: at, msg: msg, got: w.res.arenaString(start), arg: arg})
 }
 
 // The walker API: what every profile's checks use to read the tape. The

@@ -115,6 +115,8 @@ type finding struct {
 	Rule    string `json:"rule"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
 }
 
 func parseVerdicts(t testing.TB, out string) []verdict {

@@ -72,10 +72,10 @@ func TestFindingsPastTheCapAreCounted(t *testing.T) {
 	}
 	note := fmt.Sprintf("%d more errors and %d more warnings not listed", *v.ErrorsUnlisted, *v.WarningsUnlisted)
 	text := run(t, card)
-	if lines := strings.Split(strings.TrimSuffix(text.stdout, "\n"), "\n"); len(lines) != 101 || lines[100] != "<stdin>:1: note: "+note {
+	if lines := strings.Split(strings.TrimSuffix(text.stdout, "\n"), "\n"); len(lines) != 101 || lines[100] != "<stdin>:1:1: note: "+note {
 		t.Errorf("text: %d lines, the last %q; want 101, the last naming what is not listed", len(lines), lines[len(lines)-1])
 	}
-	if gh := run(t, card, "--format", "github"); !strings.HasSuffix(gh.stdout, "::notice file=<stdin>,line=1::"+note+"\n") {
+	if gh := run(t, card, "--format", "github"); !strings.HasSuffix(gh.stdout, "::notice file=<stdin>,line=1,col=1::"+note+"\n") {
 		t.Errorf("github: no notice of what is not listed")
 	}
 	// A card within the cap has no such keys or line.

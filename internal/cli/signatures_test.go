@@ -216,15 +216,15 @@ func TestSignatureMessages(t *testing.T) {
 	f := newSigFixture(t)
 	jku := f.sign(t, a2aCard, f.stranger, cardsig.SignOptions{JKU: "https://evil.example/keys.json"})
 	r := run(t, jku+"\n", "--format", "text", "--keys", f.keys, "--trust-jku", "https://keys.example/a2a/")
-	want := `<stdin>:1: warning: a2a.signature-key-unknown: /signatures/0: no trusted key has kid "k9", and jku "https://evil.example/keys.json" is outside the trusted jku prefixes` + "\n"
+	want := `<stdin>:1:1: warning: a2a.signature-key-unknown: /signatures/0: no trusted key has kid "k9", and jku "https://evil.example/keys.json" is outside the trusted jku prefixes` + "\n"
 	if r.stdout != want || r.code != console.ExitOK {
 		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
 	tampered := strings.Replace(f.sign(t, a2aCard, f.k1, cardsig.SignOptions{}), "Route Planner", "Route Plannex", 1)
 	r = run(t, tampered+"\n", "--keys", f.keys)
 	// An invalid card says which A2A version judged it, first.
-	want = "<stdin>:1: note: judged as a2a/1.0\n" +
-		`<stdin>:1: error: a2a.signature-invalid: /signatures/0: signature does not verify with key "k1"` + "\n"
+	want = "<stdin>:1:1: note: judged as a2a/1.0\n" +
+		`<stdin>:1:1: error: a2a.signature-invalid: /signatures/0: signature does not verify with key "k1"` + "\n"
 	if r.stdout != want || r.code != console.ExitInvalid {
 		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
@@ -235,7 +235,7 @@ func TestSignatureTextOK(t *testing.T) {
 	f := newSigFixture(t)
 	both := f.sign(t, f.sign(t, a2aCard, f.k1, cardsig.SignOptions{}), f.k2, cardsig.SignOptions{})
 	r := run(t, both+"\n"+a2aCard+"\n", "--all", "--keys", f.keys)
-	want := "<stdin>:1: ok: a2a/1.0, signed by k1, k2\n<stdin>:2: ok: a2a/1.0\n"
+	want := "<stdin>:1:1: ok: a2a/1.0, signed by k1, k2\n<stdin>:2:1: ok: a2a/1.0\n"
 	if r.stdout != want {
 		t.Errorf("stdout %q, want %q", r.stdout, want)
 	}

@@ -363,13 +363,9 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text
 	v := pool.Get()
 	defer pool.Put(v)
 	// Locate the card as the CLI does in a .json file: at its first
-	// non-blank byte.
-	first := 0
-	for first < len(fd.body) && strings.IndexByte(" \t\r\n", fd.body[first]) >= 0 {
-		first++
-	}
-	line := 1 + bytes.Count(fd.body[:first], []byte("\n"))
-	rec.vd = report.FromResult(fd.url.Redacted(), line, int64(first), v.Validate(fd.body))
+	// non-blank byte. White space before it changes no verdict.
+	card, line, col, first := report.Start(fd.body)
+	rec.vd = report.FromResult(fd.url.Redacted(), line, col, first, card, v.Validate(card))
 	// The serving rules' findings follow the profile's, in a slice of
 	// their own: the profile's belong to the validator.
 	extra := httpChecks(fd, fd.body, rec.vd.Profile)

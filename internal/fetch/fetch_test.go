@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -159,6 +160,8 @@ type jsonFinding struct {
 	Rule    string `json:"rule"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
 }
 
 func decodeRecords(t *testing.T, out string) []jsonRecord {
@@ -441,13 +444,15 @@ func TestFormats(t *testing.T) {
 	if code != console.ExitInvalid {
 		t.Fatalf("exit %d", code)
 	}
-	// Every line is "INPUT:LINE: SEVERITY: RULE: POINTER: MESSAGE", the
-	// profile's findings first.
+	// Every line is "INPUT:LINE:COLUMN: SEVERITY: RULE: POINTER: MESSAGE",
+	// the profile's findings first.
 	var gotRules []string
+	located := regexp.MustCompile(`^:1:[0-9]+: `)
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		rest, ok := strings.CutPrefix(line, input+":1: ")
-		parts := strings.SplitN(rest, ": ", 4)
-		if !ok || len(parts) != 4 {
+		rest, ok := strings.CutPrefix(line, input)
+		loc := located.FindString(rest)
+		parts := strings.SplitN(rest[len(loc):], ": ", 4)
+		if !ok || loc == "" || len(parts) != 4 {
 			t.Fatalf("text line %q", line)
 		}
 		gotRules = append(gotRules, parts[1])
@@ -460,11 +465,11 @@ func TestFormats(t *testing.T) {
 	_, out, _ = runFetch(t, nil, "--profile", "agentcard", "--format", "github", srv.URL)
 	escaped := strings.ReplaceAll(input, ":", "%3A")
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if !strings.HasPrefix(line, "::error file="+escaped+",line=1,title=") && !strings.HasPrefix(line, "::warning file="+escaped+",line=1,title=") {
+		if !strings.HasPrefix(line, "::error file="+escaped+",line=1,col=") && !strings.HasPrefix(line, "::warning file="+escaped+",line=1,col=") {
 			t.Fatalf("github line %q", line)
 		}
 	}
-	if !strings.Contains(out, "::warning file="+escaped+",line=1,title=http.cache-control::") {
+	if !strings.Contains(out, "::warning file="+escaped+",line=1,col=1,title=http.cache-control::") {
 		t.Fatalf("github output lacks the serving findings:\n%s", out)
 	}
 

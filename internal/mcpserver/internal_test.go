@@ -52,7 +52,8 @@ func TestOutputTypesMatchEncoder(t *testing.T) {
 	if len(r.Findings()) == 0 {
 		t.Fatal("the card has no findings to compare")
 	}
-	vd := report.FromResult("<card>", 1, 0, r)
+	card := []byte(`{"agent_id":"x","name":"","version":"1","capabilities":[],"endpoint":{"protocol":"http","url":"http://localhost/"}}`)
+	vd := report.FromResult("<card>", 1, 1, 0, card, r)
 	var enc report.Encoder
 	rec := bytes.TrimSpace(enc.AppendJSONL(nil, &vd))
 	if got, want := objectKeys(t, rec), jsonKeys(reflect.TypeFor[verdictOut]()); !reflect.DeepEqual(got, want) {

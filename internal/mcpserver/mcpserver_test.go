@@ -224,7 +224,7 @@ func TestValidateCardText(t *testing.T) {
 		t.Errorf("record %v: want line 3, offset 4, invalid", m)
 	}
 	txt := text(res)
-	if !strings.HasPrefix(txt, "invalid (") || !strings.Contains(txt, "\n<card>:3: error: ") {
+	if !strings.HasPrefix(txt, "invalid (") || !strings.Contains(txt, "\n<card>:3:3: error: ") {
 		t.Errorf("text rendering:\n%s", txt)
 	}
 }
@@ -345,7 +345,7 @@ func TestFetchCardAsFetch(t *testing.T) {
 	if got := structured(t, res); !reflect.DeepEqual(got, want) {
 		t.Errorf("fetch_card:\n got %v\nwant %v", got, want)
 	}
-	if !strings.Contains(text(res), srv.URL+"/.well-known/agent-card.json:1: ") {
+	if !strings.Contains(text(res), srv.URL+"/.well-known/agent-card.json:1:1: ") {
 		t.Errorf("text rendering:\n%s", text(res))
 	}
 }

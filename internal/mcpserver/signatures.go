@@ -75,7 +75,7 @@ func (t *tools) verifySignatures(ctx context.Context, a *verifyArgs) (*mcp.CallT
 	if keys == nil {
 		return toolError(errors.New("no keys to trust: pass them as jwks (the server was started without --keys)")), nil
 	}
-	card, _, _, err := cardBytes(a.Card)
+	card, _, _, _, err := cardBytes(a.Card)
 	if err != nil {
 		return toolError(err), nil
 	}

@@ -56,6 +56,8 @@ type findingOut struct {
 	Rule    string `json:"rule" jsonschema:"stable rule ID; explain_rule describes it"`
 	Path    string `json:"path" jsonschema:"RFC 6901 JSON pointer to the value at fault, empty for the card itself"`
 	Message string `json:"message"`
+	Line    int    `json:"line" jsonschema:"1-based line of the value at fault in the card as given"`
+	Column  int    `json:"column" jsonschema:"1-based column, in Unicode characters, of the value at fault"`
 }
 
 type fetchOut struct {
@@ -220,7 +222,7 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 	if err != nil {
 		return toolError(err), nil
 	}
-	card, line, offset, err := cardBytes(a.Card)
+	card, line, col, offset, err := cardBytes(a.Card)
 	if err != nil {
 		return toolError(err), nil
 	}
@@ -229,12 +231,12 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 	v := pool.Get()
 	defer pool.Put(v)
 	if int64(len(card)) > t.cfg.MaxRecord {
-		vd = report.TooLarge(cardInput, line, offset)
+		vd = report.TooLarge(cardInput, line, col, offset)
 		if a.Profile != "" && a.Profile != "auto" {
 			vd.Profile = a.Profile
 		}
 	} else {
-		vd = report.FromResult(cardInput, line, offset, v.Validate(card))
+		vd = report.FromResult(cardInput, line, col, offset, card, v.Validate(card))
 	}
 	var enc report.Encoder
 	record := bytes.TrimSuffix(enc.AppendJSONL(nil, &vd), []byte("\n"))
@@ -245,15 +247,16 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 }
 
 // cardBytes returns the card of a card argument: the value's bytes as
-// sent, or the text a string holds, with where the card starts in it
-// (the first non-blank byte, as the CLI locates a card in a .json file).
-func cardBytes(arg json.RawMessage) (card []byte, line int, offset int64, err error) {
+// sent, or the text a string holds from where the card starts in it (the
+// first non-blank byte, as the CLI locates a card in a .json file), with
+// that place. White space before a card changes no verdict.
+func cardBytes(arg json.RawMessage) (card []byte, line, col int, offset int64, err error) {
 	card, err = textOrValue("card", arg)
 	if err != nil || len(arg) == 0 || arg[0] != '"' {
-		return card, 1, 0, err
+		return card, 1, 1, 0, err
 	}
-	first := len(card) - len(bytes.TrimLeft(card, " \t\r\n"))
-	return card, 1 + bytes.Count(card[:first], []byte("\n")), int64(first), nil
+	card, line, col, offset = report.Start(card)
+	return card, line, col, offset, nil
 }
 
 // textOrValue returns the text of a JSON string argument, or the bytes of

@@ -68,7 +68,7 @@ func reference(input []byte, maxRecord int) (verdicts, valid, invalid []byte) {
 			vd = report.Verdict{Input: "in", Line: line, Offset: int64(offset), Profile: "agentcard",
 				Findings: []fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}}
 		} else {
-			vd = report.FromResult("in", line, int64(offset), v.Validate(rec))
+			vd = report.FromResult("in", line, 1, int64(offset), rec, v.Validate(rec))
 			if vd.Profile == "" {
 				vd.Profile = "agentcard"
 			}

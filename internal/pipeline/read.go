@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"errors"
+	"github.com/cardscan/cardscan/internal/report"
 	"github.com/klauspost/compress/zstd"
 	"io"
 	"io/fs"
@@ -118,10 +119,10 @@ type cutter struct {
 	// sp finds the records when it is FramingJSON.
 	framing Framing
 	sp      splitter
-	// line and offset locate c.buf[0] (or, after an error, the first byte
-	// that was not judged).
-	line   int
-	offset int64
+	// line, col and offset locate c.buf[0] (or, after an error, the first
+	// byte that was not judged).
+	line, col int
+	offset    int64
 }
 
 func (cu *cutter) newChunk(minCap int) error {
@@ -140,7 +141,7 @@ func (cu *cutter) newChunk(minCap int) error {
 		c.kind = kindValues
 	}
 	c.input = cu.in.Name
-	c.line, c.offset = cu.line, cu.offset
+	c.line, c.col, c.offset = cu.line, cu.col, cu.offset
 	c.unterminated = false
 	cu.c = c
 	return nil
@@ -161,8 +162,7 @@ func (cu *cutter) fill() (n int, short bool, err error) {
 func (cu *cutter) cut(n int) error {
 	c := cu.c
 	tail := c.buf[n:]
-	cu.line += bytes.Count(c.buf[:n], nl)
-	cu.offset += int64(n)
+	cu.advance(c.buf[:n])
 	if err := cu.newChunk(min(2*len(tail), cu.p.cfg.MaxRecord+1)); err != nil {
 		return err
 	}
@@ -172,8 +172,21 @@ func (cu *cutter) cut(n int) error {
 	return nil
 }
 
+// advance moves the cutter's place past b, the bytes sent on. NDJSON is
+// cut after a newline, so only a JSON-framed input, cut where a record
+// starts, has a column to count: on the line b ends in.
+func (cu *cutter) advance(b []byte) {
+	cu.offset += int64(len(b))
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		cu.line += bytes.Count(b, nl)
+		cu.col = 1 + report.CodePoints(b[i+1:])
+		return
+	}
+	cu.col += report.CodePoints(b)
+}
+
 func (cu *cutter) run() error {
-	cu.line, cu.offset = 1, 0
+	cu.line, cu.col, cu.offset = 1, 1, 0
 	if err := cu.newChunk(0); err != nil {
 		return err
 	}
@@ -394,15 +407,14 @@ func (cu *cutter) jsonCut() int {
 func (cu *cutter) streamTooLarge() error {
 	p := cu.p
 	keep := p.cfg.InvalidOut != nil
-	line, offset := cu.line, cu.offset
+	line, col, offset := cu.line, cu.col, cu.offset
 	var last byte // the record's last byte so far
 	pass := func(n int) error {
 		c := cu.c
 		if n > 0 {
 			last = c.buf[n-1]
 		}
-		cu.line += bytes.Count(c.buf[:n], nl)
-		cu.offset += int64(n)
+		cu.advance(c.buf[:n])
 		tail := c.buf[n:]
 		spans := c.spans
 		if err := cu.newChunk(len(tail)); err != nil {
@@ -442,7 +454,7 @@ func (cu *cutter) streamTooLarge() error {
 			if aerr != nil {
 				return aerr
 			}
-			rc.kind, rc.input, rc.line, rc.offset, rc.unterminated = kindTooLarge, cu.in.Name, line, offset, last != '\n'
+			rc.kind, rc.input, rc.line, rc.col, rc.offset, rc.unterminated = kindTooLarge, cu.in.Name, line, col, offset, last != '\n'
 			rc.buf = rc.buf[:0]
 			p.dispatch(rc)
 			return nil
@@ -493,7 +505,7 @@ func (cu *cutter) skipTooLarge() error {
 		if err != nil {
 			return err
 		}
-		c.kind, c.input, c.line, c.offset, c.unterminated = kindTooLarge, cu.in.Name, line, offset, last != '\n'
+		c.kind, c.input, c.line, c.col, c.offset, c.unterminated = kindTooLarge, cu.in.Name, line, 1, offset, last != '\n'
 		c.buf = c.buf[:0]
 		p.dispatch(c)
 		return nil
@@ -506,7 +518,7 @@ func (cu *cutter) skipTooLarge() error {
 		_, _, err := cu.fill()
 		if i := bytes.IndexByte(c.buf, '\n'); i >= 0 {
 			// The record ends here; the rest starts the next line.
-			cu.line, cu.offset = line+1, offset+size+int64(i+1)
+			cu.line, cu.col, cu.offset = line+1, 1, offset+size+int64(i+1)
 			if perr := pass(i + 1); perr != nil {
 				return perr
 			}

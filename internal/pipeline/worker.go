@@ -32,6 +32,7 @@ type chunk struct {
 	input  string
 	buf    []byte
 	line   int   // line number of buf[0]
+	col    int   // column of buf[0], in code points
 	offset int64 // offset of buf[0] in the decompressed input
 	spans  []span
 
@@ -132,6 +133,9 @@ type worker struct {
 	index, skip int
 	limit       int64
 	aborted     bool
+	// colPos and col are the offset in a chunk of JSON-framed records up
+	// to which column has counted, and the column there.
+	colPos, col int
 }
 
 func newWorker(cfg *Config, ruleSlots int) *worker {
@@ -169,7 +173,7 @@ func (w *worker) process(c *chunk, from int, limit int64) bool {
 			c.invalidOut = append(c.invalidOut, c.buf...)
 		}
 	case kindTooLarge:
-		w.judgeTooLarge(c, c.line, c.offset, nil)
+		w.judgeTooLarge(c, c.line, c.col, c.offset, nil)
 		if c.unterminated && w.cfg.InvalidOut != nil {
 			c.invalidOut = append(c.invalidOut, '\n')
 		}
@@ -234,7 +238,7 @@ func (w *worker) lines(c *chunk) {
 			continue
 		}
 		if length > w.cfg.MaxRecord {
-			w.judgeTooLarge(c, line, offset, raw)
+			w.judgeTooLarge(c, line, 1, offset, raw)
 		} else {
 			w.judge(c, rec, raw, line, offset)
 		}
@@ -247,6 +251,7 @@ func (w *worker) lines(c *chunk) {
 // values judges the records of a JSON-framed chunk.
 func (w *worker) values(c *chunk) {
 	line, counted := c.line, 0
+	w.colPos, w.col = 0, c.col
 	for _, sp := range c.spans {
 		start, end := int(sp.start-c.offset), int(sp.end-c.offset)
 		line += bytes.Count(c.buf[counted:start], nl)
@@ -266,7 +271,7 @@ func (w *worker) values(c *chunk) {
 		}
 		switch {
 		case end-start > w.cfg.MaxRecord:
-			w.judgeTooLarge(c, line, offset, rec)
+			w.judgeTooLarge(c, line, w.column(c, start), offset, rec)
 		case sp.broken:
 			w.judgeBroken(c, rec, line, offset)
 		default:
@@ -280,9 +285,31 @@ func (w *worker) values(c *chunk) {
 
 var nl = []byte{'\n'}
 
+// column returns the column at which a record starting at c.buf[i]
+// starts. NDJSON records start a line; JSON-framed ones are counted on
+// from the last record asked for, and only for a verdict that shows the
+// column, so that valid cards cost nothing.
+func (w *worker) column(c *chunk, i int) int {
+	if c.kind != kindValues {
+		return 1
+	}
+	seg := c.buf[w.colPos:i]
+	if j := bytes.LastIndexByte(seg, '\n'); j >= 0 {
+		w.col = 1 + report.CodePoints(seg[j+1:])
+	} else {
+		w.col += report.CodePoints(seg)
+	}
+	w.colPos = i
+	return w.col
+}
+
 func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	res := w.v.Validate(rec)
-	vd := report.FromResult(c.input, line, offset, res)
+	col := 1
+	if c.kind == kindValues && (len(res.Findings()) > 0 || w.cfg.All) {
+		col = w.column(c, int(offset-c.offset))
+	}
+	vd := report.FromResult(c.input, line, col, offset, rec, res)
 	errs, warns := res.Errors(), res.Warnings()
 	if w.sig != nil {
 		w.sig.judge(&c.st, &vd, rec, &errs, &warns)
@@ -304,7 +331,7 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 // a complete element), they are still invalid, as json.syntax.
 func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 	res := w.v.Validate(rec)
-	vd := report.FromResult(c.input, line, offset, res)
+	vd := report.FromResult(c.input, line, w.column(c, int(offset-c.offset)), offset, rec, res)
 	if vd.Profile == "" && !w.autoProfile {
 		vd.Profile = w.v.Profile()
 	}
@@ -316,8 +343,8 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 	w.account(c, &vd, rec, errs, warns)
 }
 
-func (w *worker) judgeTooLarge(c *chunk, line int, offset int64, raw []byte) {
-	vd := report.TooLarge(c.input, line, offset)
+func (w *worker) judgeTooLarge(c *chunk, line, col int, offset int64, raw []byte) {
+	vd := report.TooLarge(c.input, line, col, offset)
 	if !w.autoProfile {
 		vd.Profile = w.v.Profile()
 	}

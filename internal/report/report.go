@@ -12,7 +12,12 @@
 package report
 
 import (
+	"bytes"
+	"cmp"
 	"encoding/base64"
+	"encoding/binary"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,9 +29,16 @@ import (
 // from. Findings are borrowed from a fastvalidate.Result (or built by the
 // caller) and must stay valid while the Verdict is rendered.
 type Verdict struct {
-	Input   string // input name: a path, or "<stdin>"
-	Line    int    // 1-based line where the card starts
-	Offset  int64  // byte offset of the card in the decompressed input
+	Input  string // input name: a path, or "<stdin>"
+	Line   int    // 1-based line where the card starts
+	Column int    // 1-based column, in code points, where the card starts
+	Offset int64  // byte offset of the card in the decompressed input
+	// Card is the card's text as judged, in which the findings' offsets
+	// lie: each finding is reported at its own line and column, worked
+	// out from Line, Column and Card only when the verdict is rendered.
+	// Without it (a record too large to hold) every finding is placed at
+	// the card's start.
+	Card    []byte
 	Valid   bool
 	Profile string // the profile that judged the card, "" when none did
 	// Detected says the card's members chose Profile (profiles auto and
@@ -55,14 +67,17 @@ func (v *Verdict) CountRules(add func(code fastvalidate.Code, sev fastvalidate.S
 	}
 }
 
-// FromResult builds the Verdict for a fastvalidate.Result. The Verdict
-// borrows the Result's findings, so it must be rendered before the
-// Validator that produced r validates another card.
-func FromResult(input string, line int, offset int64, r *fastvalidate.Result) Verdict {
+// FromResult builds the Verdict for a fastvalidate.Result on card, which
+// starts at line and column, offset bytes into input. The Verdict borrows
+// card and the Result's findings, so it must be rendered before either
+// changes: before the Validator that produced r validates another card.
+func FromResult(input string, line, column int, offset int64, card []byte, r *fastvalidate.Result) Verdict {
 	return Verdict{
 		Input:    input,
 		Line:     line,
+		Column:   column,
 		Offset:   offset,
+		Card:     card,
 		Valid:    r.Valid(),
 		Profile:  r.Profile,
 		Detected: r.Detected,
@@ -72,6 +87,19 @@ func FromResult(input string, line int, offset int64, r *fastvalidate.Result) Ve
 	}
 }
 
+// Start finds where the card in text, an input that holds one card, starts:
+// at its first byte that is not JSON white space, as the CLI locates the
+// cards of a JSON-framed input. It returns the card from there, and that
+// byte's line, column and offset in text.
+func Start(text []byte) (card []byte, line, column int, offset int64) {
+	first := 0
+	for first < len(text) && (text[first] == ' ' || text[first] == '\t' || text[first] == '\r' || text[first] == '\n') {
+		first++
+	}
+	lineStart := bytes.LastIndexByte(text[:first], '\n') + 1
+	return text[first:], 1 + bytes.Count(text[:lineStart], newline), 1 + CodePoints(text[lineStart:first]), int64(first)
+}
+
 // tooLarge is the one finding on a record over the size limit, shared
 // read-only by every such verdict.
 var tooLarge = [1]fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeInputTooLarge, fastvalidate.SeverityError, "", "")}
@@ -79,16 +107,104 @@ var tooLarge = [1]fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.Code
 // TooLarge builds the Verdict on a record longer than the size limit,
 // which no validator judged: invalid, with the one finding input.too-large
 // and no profile. Its Findings must not be modified.
-func TooLarge(input string, line int, offset int64) Verdict {
-	return Verdict{Input: input, Line: line, Offset: offset, Findings: tooLarge[:]}
+func TooLarge(input string, line, column int, offset int64) Verdict {
+	return Verdict{Input: input, Line: line, Column: column, Offset: offset, Findings: tooLarge[:]}
 }
 
-// Encoder holds the scratch space the renderers need for finding messages.
-// An Encoder may be reused for any number of verdicts but not from
-// concurrent goroutines: give each goroutine its own (the zero value is
-// ready to use).
+// Location is a place in an input: a 1-based line, and a 1-based column
+// counted in Unicode code points, as editors count them.
+type Location struct {
+	Line, Column int
+}
+
+// Encoder holds the scratch space the renderers need for finding messages
+// and locations. An Encoder may be reused for any number of verdicts but
+// not from concurrent goroutines: give each goroutine its own (the zero
+// value is ready to use).
 type Encoder struct {
-	msg []byte
+	msg   []byte
+	locs  []Location // of each finding of the verdict being rendered
+	order []int32    // the findings by offset, for locate
+}
+
+// start returns where v's card starts.
+func (v *Verdict) start() Location {
+	return Location{v.Line, max(v.Column, 1)}
+}
+
+// locate works out the location of each of v's findings into e.locs. It
+// runs only for a verdict with findings, so that a valid card costs
+// nothing, and takes the findings in the order of their offsets, so that
+// one pass over the card serves them all however many there are.
+func (e *Encoder) locate(v *Verdict) []Location {
+	fs := v.Findings
+	e.locs = slices.Grow(e.locs[:0], len(fs))[:len(fs)]
+	at := v.start()
+	if v.Card == nil {
+		for i := range e.locs {
+			e.locs[i] = at
+		}
+		return e.locs
+	}
+	e.order = e.order[:0]
+	for i := range fs {
+		e.order = append(e.order, int32(i))
+	}
+	// Findings come mostly in the order of the card already.
+	slices.SortStableFunc(e.order, func(a, b int32) int { return cmp.Compare(fs[a].Offset, fs[b].Offset) })
+	pos := 0
+	for _, i := range e.order {
+		if off := min(max(fs[i].Offset, 0), len(v.Card)); off > pos {
+			seg := v.Card[pos:off]
+			if n := bytes.Count(seg, newline); n > 0 {
+				at.Line += n
+				at.Column = 1
+				seg = seg[bytes.LastIndexByte(seg, '\n')+1:]
+			}
+			at.Column += CodePoints(seg)
+			pos = off
+		}
+		e.locs[i] = at
+	}
+	return e.locs
+}
+
+var newline = []byte{'\n'}
+
+// CodePoints counts the Unicode code points in b as columns: every byte
+// but those that continue a UTF-8 sequence. Input that is not UTF-8 is
+// counted all the same, a byte or less a column, never failing.
+//
+// utf8.RuneCount leaves its ASCII fast path at every non-ASCII byte; this
+// skips 32 ASCII bytes at a test and counts the rest a word at a time,
+// since a line longer than a chunk (a JSON array of cards on one line) is
+// counted whole as it is read.
+func CodePoints(b []byte) int {
+	const high = 0x8080808080808080
+	n, cont := len(b), 0
+	for ; len(b) >= 32; b = b[32:] {
+		w0, w1 := binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		w2, w3 := binary.LittleEndian.Uint64(b[16:]), binary.LittleEndian.Uint64(b[24:])
+		if (w0|w1|w2|w3)&high == 0 {
+			continue
+		}
+		// A continuation byte is 10xxxxxx: its top bit set, the next clear.
+		cont += bits.OnesCount64(w0&^(w0<<1)&high) + bits.OnesCount64(w1&^(w1<<1)&high) +
+			bits.OnesCount64(w2&^(w2<<1)&high) + bits.OnesCount64(w3&^(w3<<1)&high)
+	}
+	for _, c := range b {
+		if c&0xC0 == 0x80 {
+			cont++
+		}
+	}
+	return n - cont
+}
+
+// AppendLocation appends loc as "LINE:COLUMN".
+func AppendLocation(dst []byte, loc Location) []byte {
+	dst = strconv.AppendInt(dst, int64(loc.Line), 10)
+	dst = append(dst, ':')
+	return strconv.AppendInt(dst, int64(loc.Column), 10)
 }
 
 func (e *Encoder) message(f *fastvalidate.Finding) []byte {
@@ -105,11 +221,12 @@ func (e *Encoder) AppendJSONL(dst []byte, v *Verdict) []byte {
 }
 
 // AppendJSONMembers appends the members of v's JSON record, without the
-// braces, for records that carry more members around them: input, line,
-// offset, valid, profile, then the findings as AppendFindingArrays writes
-// them, then errors_unlisted and warnings_unlisted, the numbers past the
-// cap of listed findings, when they are not 0, then signed_by (an array of
-// kids) when v.SignedBy is not empty.
+// braces, for records that carry more members around them: input, line
+// and offset of the card, valid, profile, then the findings as
+// AppendFindingArrays writes them, then errors_unlisted and
+// warnings_unlisted, the numbers past the cap of listed findings, when
+// they are not 0, then signed_by (an array of kids) when v.SignedBy is not
+// empty.
 func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	dst = append(dst, `"input":`...)
 	dst = AppendJSONString(dst, v.Input)
@@ -130,7 +247,7 @@ func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	dst = append(dst, `,"profile":`...)
 	dst = AppendJSONString(dst, v.Profile)
 	dst = append(dst, ',')
-	dst = e.AppendFindingArrays(dst, v.Findings)
+	dst = e.AppendFindingArrays(dst, v)
 	// A card with more findings than are listed says how many were left
 	// out, when any were.
 	errs, warns := v.unlisted()
@@ -155,14 +272,20 @@ func (e *Encoder) AppendJSONMembers(dst []byte, v *Verdict) []byte {
 	return dst
 }
 
-// AppendFindingArrays appends the members "errors" and "warnings": arrays,
-// possibly empty, of {"rule","path","message"}, each in the order of fs. A
-// verdict record and a problem document list findings this way alike.
-func (e *Encoder) AppendFindingArrays(dst []byte, fs []fastvalidate.Finding) []byte {
+// AppendFindingArrays appends the members "errors" and "warnings" of v:
+// arrays, possibly empty, of {"rule","path","message","line","column"},
+// each in the order of v.Findings, with the finding's own line and column
+// in the input. A verdict record and a problem document list findings this
+// way alike.
+func (e *Encoder) AppendFindingArrays(dst []byte, v *Verdict) []byte {
+	var locs []Location
+	if len(v.Findings) > 0 {
+		locs = e.locate(v)
+	}
 	dst = append(dst, `"errors":[`...)
-	dst = e.appendJSONFindings(dst, fs, fastvalidate.SeverityError)
+	dst = e.appendJSONFindings(dst, v.Findings, locs, fastvalidate.SeverityError)
 	dst = append(dst, `],"warnings":[`...)
-	dst = e.appendJSONFindings(dst, fs, fastvalidate.SeverityWarning)
+	dst = e.appendJSONFindings(dst, v.Findings, locs, fastvalidate.SeverityWarning)
 	return append(dst, ']')
 }
 
@@ -200,7 +323,7 @@ func appendUnlisted(dst []byte, errs, warns int) []byte {
 	return append(dst, " not listed"...)
 }
 
-func (e *Encoder) appendJSONFindings(dst []byte, fs []fastvalidate.Finding, sev fastvalidate.Severity) []byte {
+func (e *Encoder) appendJSONFindings(dst []byte, fs []fastvalidate.Finding, locs []Location, sev fastvalidate.Severity) []byte {
 	first := true
 	for i := range fs {
 		f := &fs[i]
@@ -217,6 +340,10 @@ func (e *Encoder) appendJSONFindings(dst []byte, fs []fastvalidate.Finding, sev 
 		dst = AppendJSONString(dst, f.Path)
 		dst = append(dst, `,"message":`...)
 		dst = appendJSONBytes(dst, e.message(f))
+		dst = append(dst, `,"line":`...)
+		dst = strconv.AppendInt(dst, int64(locs[i].Line), 10)
+		dst = append(dst, `,"column":`...)
+		dst = strconv.AppendInt(dst, int64(locs[i].Column), 10)
 		dst = append(dst, '}')
 	}
 	return dst
@@ -242,21 +369,25 @@ const (
 
 // AppendText appends one line per finding, errors and warnings alike, as
 //
-//	INPUT:LINE: SEVERITY: RULE: POINTER: MESSAGE
+//	INPUT:LINE:COLUMN: SEVERITY: RULE: POINTER: MESSAGE
 //
-// The pointer of the card itself is empty, so the field is always there and
-// the line splits the same way. Control characters in the input name,
+// where LINE and COLUMN locate the finding in the input. The pointer of
+// the card itself is empty, so the field is always there and the line
+// splits the same way. Control characters in the input name,
 // pointer and message are escaped so that each finding stays on one line.
 //
 // An invalid A2A card whose version its members chose gets a line before
 // its findings saying which, since what the errors ask for depends on it:
 //
-//	INPUT:LINE: note: judged as a2a/0.2 (assumed: no version marker)
+//	INPUT:LINE:COLUMN: note: judged as a2a/0.2 (assumed: no version marker)
 //
 // A valid card's version is on the line AppendTextOK writes for it.
 func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
-	if !v.Valid && len(v.Findings) > 0 && v.Detected && strings.HasPrefix(v.Profile, "a2a/") {
-		dst = e.appendTextPrefix(dst, v, style)
+	if len(v.Findings) == 0 {
+		return dst
+	}
+	if !v.Valid && v.Detected && strings.HasPrefix(v.Profile, "a2a/") {
+		dst = appendTextPrefix(dst, v.Input, v.start(), style)
 		if style == Color {
 			dst = append(dst, ansiCyan+"note"+ansiReset...)
 		} else {
@@ -266,9 +397,10 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 		dst = appendProfile(dst, v)
 		dst = append(dst, '\n')
 	}
+	locs := e.locate(v)
 	for i := range v.Findings {
 		f := &v.Findings[i]
-		dst = e.appendTextPrefix(dst, v, style)
+		dst = appendTextPrefix(dst, v.Input, locs[i], style)
 		sev, colour := "error", ansiRed
 		if f.Severity == fastvalidate.SeverityWarning {
 			sev, colour = "warning", ansiYellow
@@ -294,7 +426,7 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 	}
 	if errs, warns := v.unlisted(); errs+warns > 0 {
 		// One line, so that a capped card does not look complete.
-		dst = e.appendTextPrefix(dst, v, style)
+		dst = appendTextPrefix(dst, v.Input, v.start(), style)
 		dst = append(dst, "note: "...)
 		dst = appendUnlisted(dst, errs, warns)
 		dst = append(dst, '\n')
@@ -303,10 +435,10 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 }
 
 // AppendTextOK appends the line that --all prints for a valid card:
-// INPUT:LINE: ok: PROFILE, and ", signed by KID, KID" when trusted keys
-// verified its signatures.
+// INPUT:LINE:COLUMN: ok: PROFILE, where the card starts, and ", signed
+// by KID, KID" when trusted keys verified its signatures.
 func (e *Encoder) AppendTextOK(dst []byte, v *Verdict, style Style) []byte {
-	dst = e.appendTextPrefix(dst, v, style)
+	dst = appendTextPrefix(dst, v.Input, v.start(), style)
 	dst = append(dst, "ok: "...)
 	dst = appendProfile(dst, v)
 	for i, kid := range v.SignedBy {
@@ -330,13 +462,13 @@ func appendProfile(dst []byte, v *Verdict) []byte {
 	return dst
 }
 
-func (e *Encoder) appendTextPrefix(dst []byte, v *Verdict, style Style) []byte {
+func appendTextPrefix(dst []byte, input string, loc Location, style Style) []byte {
 	if style == Color {
 		dst = append(dst, ansiBold...)
 	}
-	dst = appendTextSafe(dst, v.Input)
+	dst = appendTextSafe(dst, input)
 	dst = append(dst, ':')
-	dst = strconv.AppendInt(dst, int64(v.Line), 10)
+	dst = AppendLocation(dst, loc)
 	dst = append(dst, ':')
 	if style == Color {
 		dst = append(dst, ansiReset...)
@@ -346,11 +478,15 @@ func (e *Encoder) appendTextPrefix(dst []byte, v *Verdict, style Style) []byte {
 
 // AppendGitHub appends one GitHub Actions workflow command per finding:
 //
-//	::error file=INPUT,line=LINE,title=RULE::POINTER: MESSAGE
+//	::error file=INPUT,line=LINE,col=COLUMN,title=RULE::POINTER: MESSAGE
 //
 // (::warning for warnings), escaped as the runner expects, so that each
-// finding becomes an annotation on the input file.
+// finding becomes an annotation at its place in the input file.
 func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
+	if len(v.Findings) == 0 {
+		return dst
+	}
+	locs := e.locate(v)
 	for i := range v.Findings {
 		f := &v.Findings[i]
 		if f.Severity == fastvalidate.SeverityWarning {
@@ -360,7 +496,9 @@ func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 		}
 		dst = appendGitHubProperty(dst, v.Input)
 		dst = append(dst, ",line="...)
-		dst = strconv.AppendInt(dst, int64(v.Line), 10)
+		dst = strconv.AppendInt(dst, int64(locs[i].Line), 10)
+		dst = append(dst, ",col="...)
+		dst = strconv.AppendInt(dst, int64(locs[i].Column), 10)
 		dst = append(dst, ",title="...)
 		dst = appendGitHubProperty(dst, f.Code.String())
 		dst = append(dst, "::"...)
@@ -374,6 +512,8 @@ func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 		dst = appendGitHubProperty(dst, v.Input)
 		dst = append(dst, ",line="...)
 		dst = strconv.AppendInt(dst, int64(v.Line), 10)
+		dst = append(dst, ",col="...)
+		dst = strconv.AppendInt(dst, int64(v.start().Column), 10)
 		dst = append(dst, "::"...)
 		dst = appendUnlisted(dst, errs, warns)
 		dst = append(dst, '\n')

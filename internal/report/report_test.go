@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 func judge(t testing.TB, card string) Verdict {
 	t.Helper()
 	v := fastvalidate.MustNew("agentcard")
-	vd := FromResult("in.ndjson", 7, 1234, v.Validate([]byte(card)))
+	vd := FromResult("in.ndjson", 7, 3, 1234, []byte(card), v.Validate([]byte(card)))
 	vd.Findings = append([]fastvalidate.Finding(nil), vd.Findings...)
 	for i := range vd.Findings {
 		vd.Findings[i].Path = strings.Clone(vd.Findings[i].Path)
@@ -27,16 +28,32 @@ func judge(t testing.TB, card string) Verdict {
 const (
 	validCard   = `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"n","version":"1.0.0","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"https","url":"https://example.com/a"}}`
 	invalidCard = `{"agent_id":"nope","name":"n","version":"1.0","capabilities":[{"id":"Bad ID"}],"endpoint":{"protocol":"http","url":"http://example.com/\u2028"}}`
+	// prettyCard has findings on several lines, after non-ASCII text
+	// and a tab on theirs, and one (the missing endpoint) reported at the
+	// object that lacks it, before the others.
+	prettyCard = "{\n  \"agent_id\": \"nope\",\n  \"name\": \"Ünïcödé\", \"version\": \"1.0\",\n\t\"capabilities\": [{\"id\": \"Bad ID\"},\n    {\"id\": \"ok\", \"description\": \"𝄞\"}, {\"id\": 7}]\n}"
 )
 
 type jsonFinding struct {
 	Rule    string `json:"rule"`
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+}
+
+// wantLocation is where a finding at offset off of card is, card starting
+// at line and column, counted with the strings package.
+func wantLocation(card string, line, column, off int) Location {
+	before := card[:off]
+	if nl := strings.LastIndexByte(before, '\n'); nl >= 0 {
+		return Location{line + strings.Count(before, "\n"), 1 + utf8.RuneCountInString(before[nl+1:])}
+	}
+	return Location{line, column + utf8.RuneCountInString(before)}
 }
 
 func TestAppendJSONLMatchesFindings(t *testing.T) {
-	for _, card := range []string{validCard, invalidCard, `[1]`, `{"a":`, "\"{\\\"x\\\":1}\""} {
+	for _, card := range []string{validCard, invalidCard, prettyCard, `[1]`, `{"a":`, "\"{\\\"x\\\":1}\"", "\"\\u00e9\\n{\\\"x\\\":1}\""} {
 		vd := judge(t, card)
 		var e Encoder
 		line := e.AppendJSONL(nil, &vd)
@@ -72,7 +89,8 @@ func TestAppendJSONLMatchesFindings(t *testing.T) {
 		}
 		var wantErr, wantWarn []jsonFinding
 		for _, f := range vd.Findings {
-			jf := jsonFinding{f.Code.String(), f.Path, f.Message()}
+			loc := wantLocation(card, vd.Line, vd.Column, f.Offset)
+			jf := jsonFinding{f.Code.String(), f.Path, f.Message(), loc.Line, loc.Column}
 			if !utf8.ValidString(jf.Message) {
 				jf.Message = strings.ToValidUTF8(jf.Message, "\uFFFD")
 			}
@@ -168,10 +186,10 @@ func FuzzAppendJSONString(f *testing.F) {
 }
 
 func TestTooLarge(t *testing.T) {
-	vd := TooLarge("big.ndjson", 3, 99)
+	vd := TooLarge("big.ndjson", 3, 5, 99)
 	var e Encoder
 	got := string(e.AppendJSONL(nil, &vd))
-	want := `{"input":"big.ndjson","line":3,"offset":99,"valid":false,"profile":"","errors":[{"rule":"input.too-large","path":"","message":"record longer than the size limit"}],"warnings":[]}` + "\n"
+	want := `{"input":"big.ndjson","line":3,"offset":99,"valid":false,"profile":"","errors":[{"rule":"input.too-large","path":"","message":"record longer than the size limit","line":3,"column":5}],"warnings":[]}` + "\n"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -187,7 +205,7 @@ func TestTooLarge(t *testing.T) {
 }
 
 func TestAppendText(t *testing.T) {
-	vd := judge(t, invalidCard)
+	vd := judge(t, prettyCard)
 	var e Encoder
 	out := string(e.AppendText(nil, &vd, Plain))
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -199,8 +217,9 @@ func TestAppendText(t *testing.T) {
 		if len(parts) != 5 {
 			t.Fatalf("line %q does not split into 5 fields", lines[i])
 		}
-		if parts[0] != "in.ndjson:7:" && parts[0] != "in.ndjson:7" {
-			t.Errorf("location %q", parts[0])
+		loc := wantLocation(prettyCard, 7, 3, f.Offset)
+		if want := fmt.Sprintf("in.ndjson:%d:%d", loc.Line, loc.Column); parts[0] != want {
+			t.Errorf("location %q, want %q", parts[0], want)
 		}
 		if parts[1] != f.Severity.String() || parts[2] != f.Code.String() || parts[3] != f.Path {
 			t.Errorf("line %q for finding %v", lines[i], f)
@@ -235,7 +254,7 @@ func TestAppendTextEscapesControls(t *testing.T) {
 }
 
 func TestAppendGitHub(t *testing.T) {
-	vd := judge(t, invalidCard)
+	vd := judge(t, prettyCard)
 	vd.Input = "dir,with:odd%name\n"
 	var e Encoder
 	out := string(e.AppendGitHub(nil, &vd))
@@ -244,7 +263,8 @@ func TestAppendGitHub(t *testing.T) {
 		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(vd.Findings), out)
 	}
 	for i, f := range vd.Findings {
-		want := "::" + f.Severity.String() + " file=dir%2Cwith%3Aodd%25name%0A,line=7,title=" + f.Code.String() + "::" + f.Path + ": "
+		loc := wantLocation(prettyCard, 7, 3, f.Offset)
+		want := fmt.Sprintf("::%s file=dir%%2Cwith%%3Aodd%%25name%%0A,line=%d,col=%d,title=%s::%s: ", f.Severity, loc.Line, loc.Column, f.Code, f.Path)
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("line %q, want prefix %q", lines[i], want)
 		}
@@ -255,9 +275,9 @@ func TestRenderersDoNotAllocate(t *testing.T) {
 	v := fastvalidate.MustNew("agentcard")
 	var e Encoder
 	buf := make([]byte, 0, 1<<16)
-	for _, card := range [][]byte{[]byte(validCard), []byte(invalidCard)} {
+	for _, card := range [][]byte{[]byte(validCard), []byte(invalidCard), []byte(prettyCard)} {
 		render := func() {
-			vd := FromResult("x.ndjson", 1, 0, v.Validate(card))
+			vd := FromResult("x.ndjson", 1, 1, 0, card, v.Validate(card))
 			buf = e.AppendJSONL(buf[:0], &vd)
 			buf = e.AppendText(buf, &vd, Color)
 			buf = e.AppendGitHub(buf, &vd)
@@ -278,7 +298,7 @@ func BenchmarkEncoder_AppendJSONL(b *testing.B) {
 	b.ReportAllocs()
 	b.SetBytes(int64(len(card)))
 	for b.Loop() {
-		vd := FromResult("x.ndjson", 1, 0, v.Validate(card))
+		vd := FromResult("x.ndjson", 1, 1, 0, card, v.Validate(card))
 		buf = e.AppendJSONL(buf[:0], &vd)
 	}
 }
@@ -308,6 +328,19 @@ func TestRepeatedFindingCountsEveryOccurrence(t *testing.T) {
 	}
 }
 
+// The findings of a verdict without the card's text are placed where the
+// card starts.
+func TestLocateWithoutCard(t *testing.T) {
+	vd := judge(t, prettyCard)
+	vd.Card = nil
+	var e Encoder
+	for _, loc := range e.locate(&vd) {
+		if loc != (Location{7, 3}) {
+			t.Errorf("location %v, want the card's start 7:3", loc)
+		}
+	}
+}
+
 // Text output says which A2A version judged an invalid card whose version
 // its members chose, and when that version was assumed.
 func TestAppendTextNamesTheVersion(t *testing.T) {
@@ -317,15 +350,15 @@ func TestAppendTextNamesTheVersion(t *testing.T) {
 	for _, tc := range []struct {
 		profile, card, want string
 	}{
-		{"auto", invalid(noMarker), "in.ndjson:7: note: judged as a2a/0.2 (assumed: no version marker)\n"},
-		{"a2a", invalid(noMarker), "in.ndjson:7: note: judged as a2a/0.2 (assumed: no version marker)\n"},
-		{"auto", invalid(withVersion), "in.ndjson:7: note: judged as a2a/0.3\n"},
+		{"auto", invalid(noMarker), "in.ndjson:7:1: note: judged as a2a/0.2 (assumed: no version marker)\n"},
+		{"a2a", invalid(noMarker), "in.ndjson:7:1: note: judged as a2a/0.2 (assumed: no version marker)\n"},
+		{"auto", invalid(withVersion), "in.ndjson:7:1: note: judged as a2a/0.3\n"},
 		// A profile that names the version says nothing more.
 		{"a2a/0.2", invalid(noMarker), ""},
 		// Nor does a valid card's warning: its ok line (--all) names it.
 		{"auto", strings.Replace(noMarker, `"text/plain"]`, `"text"]`, 1), ""},
 	} {
-		vd := FromResult("in.ndjson", 7, 0, fastvalidate.MustNew(tc.profile).Validate([]byte(tc.card)))
+		vd := FromResult("in.ndjson", 7, 1, 0, []byte(tc.card), fastvalidate.MustNew(tc.profile).Validate([]byte(tc.card)))
 		var e Encoder
 		out := string(e.AppendText(nil, &vd, Plain))
 		note := ""
@@ -336,9 +369,46 @@ func TestAppendTextNamesTheVersion(t *testing.T) {
 			t.Errorf("%s: note %q, want %q; output:\n%s", tc.profile, note, tc.want, out)
 		}
 	}
-	vd := FromResult("in.ndjson", 7, 0, fastvalidate.MustNew("auto").Validate([]byte(noMarker)))
+	vd := FromResult("in.ndjson", 7, 1, 0, []byte(noMarker), fastvalidate.MustNew("auto").Validate([]byte(noMarker)))
 	var e Encoder
-	if got, want := string(e.AppendTextOK(nil, &vd, Plain)), "in.ndjson:7: ok: a2a/0.2 (assumed: no version marker)\n"; got != want {
+	if got, want := string(e.AppendTextOK(nil, &vd, Plain)), "in.ndjson:7:1: ok: a2a/0.2 (assumed: no version marker)\n"; got != want {
 		t.Errorf("ok line %q, want %q", got, want)
+	}
+}
+
+func TestCodePoints(t *testing.T) {
+	text := strings.Repeat("ascii only, then Ünïcödé 𝄞 and \xff\xfe bytes that are not UTF-8; ", 5)
+	for i := 0; i <= len(text); i++ {
+		for _, s := range []string{text[:i], text[i:]} {
+			want := 0
+			for _, c := range []byte(s) {
+				if c&0xC0 != 0x80 {
+					want++
+				}
+			}
+			if got := CodePoints([]byte(s)); got != want {
+				t.Fatalf("CodePoints(%q) = %d, want %d", s, got, want)
+			}
+			if utf8.ValidString(s) && want != utf8.RuneCountInString(s) {
+				t.Fatalf("%q: %d, utf8 counts %d", s, want, utf8.RuneCountInString(s))
+			}
+		}
+	}
+}
+
+func TestStart(t *testing.T) {
+	for _, tc := range []struct {
+		text, card   string
+		line, column int
+	}{
+		{`{"a":1}`, `{"a":1}`, 1, 1},
+		{"\n\n  \t{}", "{}", 3, 4},
+		{"\r\n {}\n", "{}\n", 2, 2},
+		{"  ", "", 1, 3},
+	} {
+		card, line, column, offset := Start([]byte(tc.text))
+		if string(card) != tc.card || line != tc.line || column != tc.column || offset != int64(len(tc.text)-len(tc.card)) {
+			t.Errorf("Start(%q) = %q, %d, %d, %d", tc.text, card, line, column, offset)
+		}
 	}
 }

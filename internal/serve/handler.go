@@ -2,7 +2,6 @@ package serve
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"io"
 	"net/http"
@@ -229,15 +228,11 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		return
 	}
 	// Line and offset locate the card as the CLI does for a .json file:
-	// where its first non-blank byte is.
-	card := sc.body
-	first := 0
-	for first < len(card) && isSpace(card[first]) {
-		first++
-	}
-	line := 1 + bytes.Count(card[:first], newline)
+	// where its first non-blank byte is. White space before it changes no
+	// verdict.
+	card, line, col, first := report.Start(sc.body)
 	v := pool.Get()
-	vd := s.judge(v, card, line, int64(first))
+	vd := s.judge(v, card, line, col, first)
 	sc.out = sc.enc.AppendJSONL(sc.out[:0], &vd)
 	pool.Put(v)
 	h := w.Header()
@@ -279,14 +274,12 @@ func (s *server) tooLarge(w http.ResponseWriter, r *http.Request, read int64) {
 }
 
 // judge validates one card and counts it. The verdict borrows v's result.
-func (s *server) judge(v *fastvalidate.Validator, card []byte, line int, offset int64) report.Verdict {
+func (s *server) judge(v *fastvalidate.Validator, card []byte, line, col int, offset int64) report.Verdict {
 	res := v.Validate(card)
-	vd := report.FromResult(inputName, line, offset, res)
+	vd := report.FromResult(inputName, line, col, offset, card, res)
 	s.metrics.observe(&vd)
 	return vd
 }
-
-var newline = []byte{'\n'}
 
 // stream answers an NDJSON body with one verdict line per card, in order,
 // as the cards arrive: verdicts are written whenever the input runs dry,
@@ -366,14 +359,14 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		offset += n
 		switch {
 		case over:
-			vd := report.TooLarge(inputName, lineNo, start)
+			vd := report.TooLarge(inputName, lineNo, 1, start)
 			if profile != "auto" {
 				vd.Profile = profile
 			}
 			s.metrics.observe(&vd)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 		case !isBlank(rec):
-			vd := s.judge(v, rec, lineNo, start)
+			vd := s.judge(v, rec, lineNo, 1, start)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 			lastCard = time.Now()
 		}

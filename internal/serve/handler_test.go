@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
@@ -58,10 +59,15 @@ func newTestServer(t testing.TB, cfg config) *httptest.Server {
 }
 
 // wantVerdict renders the verdict the CLI's encoder gives card, judged
-// directly, for comparison with what the server answers.
+// directly, for comparison with what the server answers; the card starts
+// a line.
 func wantVerdict(profile string, card []byte, line int, offset int64) []byte {
+	return wantVerdictAt(profile, card, line, 1, offset)
+}
+
+func wantVerdictAt(profile string, card []byte, line, col int, offset int64) []byte {
 	res := fastvalidate.MustNew(profile).Validate(card)
-	vd := report.FromResult(inputName, line, offset, res)
+	vd := report.FromResult(inputName, line, col, offset, card, res)
 	if vd.Profile == "" && profile != "auto" {
 		vd.Profile = profile
 	}
@@ -127,7 +133,8 @@ func TestValidate_SingleCard(t *testing.T) {
 				t.Fatalf("status %d, type %q; body %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
 			}
 			first := len(tc.card) - len(strings.TrimLeft(tc.card, " \n"))
-			want := wantVerdict(tc.profile, []byte(tc.card), 1+strings.Count(tc.card[:first], "\n"), int64(first))
+			col := 1 + utf8.RuneCountInString(tc.card[strings.LastIndexByte(tc.card[:first], '\n')+1:first])
+			want := wantVerdictAt(tc.profile, []byte(tc.card[first:]), 1+strings.Count(tc.card[:first], "\n"), col, int64(first))
 			if !bytes.Equal(body, want) {
 				t.Fatalf("verdict\n got %s\nwant %s", body, want)
 			}
@@ -288,7 +295,7 @@ func TestValidate_NDJSON(t *testing.T) {
 		rec := strings.TrimSuffix(l, "\r")
 		switch {
 		case len(l) > 4096:
-			vd := report.TooLarge(inputName, i+1, offset)
+			vd := report.TooLarge(inputName, i+1, 1, offset)
 			vd.Profile = "agentcard"
 			var enc report.Encoder
 			want = enc.AppendJSONL(want, &vd)
