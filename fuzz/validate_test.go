@@ -32,11 +32,14 @@ func TestStrictReference(t *testing.T) {
 		{`[{"a":1},{"a":1}]`, true}, {`{"a":{"a":{}},"b":[{"a":1,"b":2}]}`, true}, {`{"x":{"a":1,"a":1}}`, false},
 		{`["\ud800"]`, false}, {`["\udc00"]`, false}, {`["\ud800\u0041"]`, false}, {`["\ud83d\ude00"]`, true},
 		{`["\\ud800"]`, true}, {`["\\\ud800"]`, false}, {"[\"\xff\"]", false}, {"[\"\xed\xa0\x80\"]", false},
-		{`"\ud83d\ude00"`, false}, // a top-level string is judged on its content, which is no JSON
+		// A top-level string whose content is no JSON and opens no object
+		// is a string (card.type), strict JSON; content that opens an
+		// object, or is JSON, is judged strictly.
+		{`"\ud83d\ude00"`, true}, {`"{\"a\":1"`, false}, {`"[{\"a\":1,\"a\":2}]"`, false},
 		{`01`, false}, {`NaN`, false}, {`[1,]`, false}, {` `, false}, {"\ufeff{}", false},
 		{strings.Repeat("[", 512) + strings.Repeat("]", 512), true},
 		{strings.Repeat("[", 513) + strings.Repeat("]", 513), false},
-		{`"{\"a\":1,\"a\":2}"`, false}, {`"{\"a\":\"\\ud800\"}"`, false}, {`"[1,]"`, false}, {`"{}"`, true}, {`"x"`, false},
+		{`"{\"a\":1,\"a\":2}"`, false}, {`"{\"a\":\"\\ud800\"}"`, false}, {`"[1,]"`, true}, {`"{}"`, true}, {`"x"`, true},
 	}
 	for _, c := range cases {
 		if ok, why := strictReference([]byte(c.doc), fastvalidate.DefaultMaxDepth, true); ok != c.ok {
