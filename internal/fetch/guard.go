@@ -20,7 +20,7 @@ import (
 // name that resolves there, a redirect that leads there and a name whose
 // answer changes between two lookups (DNS rebinding) are refused alike.
 
-// Prefixes that addressClass refuses beyond what netip classifies.
+// Prefixes that AddressClass refuses beyond what netip classifies.
 var (
 	cgnat       = netip.MustParsePrefix("100.64.0.0/10") // RFC 6598 shared address space
 	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")     // Linux connects 0.x to the local host
@@ -29,9 +29,10 @@ var (
 	nat64       = netip.MustParsePrefix("64:ff9b::/96")  // RFC 6052: an IPv4 address inside IPv6
 )
 
-// addressClass says why the guard refuses to connect to a, or "" when a
-// is a public address.
-func addressClass(a netip.Addr) string {
+// AddressClass says why the guard refuses to connect to a, or "" when a
+// is a public address. The MCP server's fetch_card guard asks it too, so
+// that both refuse the same addresses.
+func AddressClass(a netip.Addr) string {
 	a = a.Unmap()
 	if nat64.Contains(a) {
 		b := a.As16()
@@ -63,7 +64,7 @@ func addressClass(a netip.Addr) string {
 // blockedError is a connection the guard refused.
 type blockedError struct {
 	addr  string // the address refused, an IP or IP:port
-	class string // what addressClass said
+	class string // what AddressClass said
 	host  string // the name it was reached by, when known and not the IP
 }
 
@@ -77,7 +78,7 @@ func (e *blockedError) Error() string {
 
 // checkAddr refuses an address a connection is about to be made to.
 func checkAddr(addr netip.Addr, host string) error {
-	if class := addressClass(addr); class != "" {
+	if class := AddressClass(addr); class != "" {
 		if host == addr.String() {
 			host = ""
 		}

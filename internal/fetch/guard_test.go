@@ -55,8 +55,8 @@ func TestAddressClass(t *testing.T) {
 		{"64:ff9b::808:808", ""},
 		{"::ffff:8.8.8.8", ""},
 	} {
-		if got := addressClass(netip.MustParseAddr(tc.addr)); got != tc.class {
-			t.Errorf("addressClass(%s) = %q, want %q", tc.addr, got, tc.class)
+		if got := AddressClass(netip.MustParseAddr(tc.addr)); got != tc.class {
+			t.Errorf("AddressClass(%s) = %q, want %q", tc.addr, got, tc.class)
 		}
 	}
 }

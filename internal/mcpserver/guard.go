@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"syscall"
 	"time"
+
+	"github.com/cardscan/cardscan/internal/fetch"
 )
 
 // fetch_card takes its URL from the caller, a model that may be reading
@@ -17,42 +19,6 @@ import (
 // redirect leading there and a name whose answer changes between lookups
 // are refused alike.
 
-var (
-	cgnat       = netip.MustParsePrefix("100.64.0.0/10") // RFC 6598 shared address space
-	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")     // Linux connects 0.x to the local host
-	reserved4   = netip.MustParsePrefix("240.0.0.0/4")   // reserved, and the broadcast address
-	nat64       = netip.MustParsePrefix("64:ff9b::/96")  // RFC 6052: an IPv4 address inside IPv6
-)
-
-// nonPublic says what kind of non-public address a is, or "" for a public
-// one.
-func nonPublic(a netip.Addr) string {
-	a = a.Unmap()
-	if nat64.Contains(a) {
-		b := a.As16()
-		a = netip.AddrFrom4([4]byte(b[12:]))
-	}
-	switch {
-	case !a.IsValid():
-		return "invalid"
-	case a.IsUnspecified() || thisNetwork.Contains(a):
-		return "unspecified"
-	case a.IsLoopback():
-		return "loopback"
-	case a.IsPrivate():
-		return "private"
-	case a.IsLinkLocalUnicast():
-		return "link-local"
-	case a.IsMulticast():
-		return "multicast"
-	case cgnat.Contains(a):
-		return "shared (CGNAT)"
-	case reserved4.Contains(a):
-		return "reserved"
-	}
-	return ""
-}
-
 // refuseNonPublic is a net.Dialer Control function: it runs after
 // resolution, on the address about to be connected to.
 func refuseNonPublic(_, address string, _ syscall.RawConn) error {
@@ -60,7 +26,7 @@ func refuseNonPublic(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("refused to connect to %s: not an IP address", address)
 	}
-	if kind := nonPublic(ap.Addr()); kind != "" {
+	if kind := fetch.AddressClass(ap.Addr()); kind != "" {
 		return fmt.Errorf("refused to connect to %s address %s (the server's operator can allow it with --allow-private)", kind, ap.Addr())
 	}
 	return nil

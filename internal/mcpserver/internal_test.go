@@ -3,7 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"net/netip"
 	"reflect"
 	"sort"
 	"strings"
@@ -104,36 +103,6 @@ func TestSchemasDerive(t *testing.T) {
 	}
 	if s := inSchema[validateArgs](); s.Properties["card"].Type != "" || len(s.Properties["profile"].Enum) != len(fastvalidate.Profiles()) {
 		t.Errorf("validate_card's schema: card %+v, profile %+v", s.Properties["card"], s.Properties["profile"])
-	}
-}
-
-func TestNonPublic(t *testing.T) {
-	for _, tc := range []struct {
-		addr, want string
-	}{
-		{"93.184.215.14", ""},
-		{"2606:2800:21f:cb07:6820:80da:af6b:8b2c", ""},
-		{"127.0.0.1", "loopback"},
-		{"127.8.9.10", "loopback"},
-		{"::1", "loopback"},
-		{"::ffff:127.0.0.1", "loopback"},
-		{"10.0.0.1", "private"},
-		{"172.16.5.4", "private"},
-		{"192.168.1.1", "private"},
-		{"fd00:ec2::254", "private"},
-		{"169.254.169.254", "link-local"},
-		{"fe80::1", "link-local"},
-		{"0.0.0.0", "unspecified"},
-		{"0.1.2.3", "unspecified"},
-		{"::", "unspecified"},
-		{"100.64.0.1", "shared (CGNAT)"},
-		{"224.0.0.1", "multicast"},
-		{"255.255.255.255", "reserved"},
-		{"64:ff9b::a9fe:a9fe", "link-local"}, // 169.254.169.254 via NAT64
-	} {
-		if got := nonPublic(netip.MustParseAddr(tc.addr)); got != tc.want {
-			t.Errorf("nonPublic(%s) = %q, want %q", tc.addr, got, tc.want)
-		}
 	}
 }
 
