@@ -84,5 +84,5 @@ func (s *sarifRun) overLimit() string {
 		return ""
 	}
 	return strconv.FormatInt(n, 10) + " results: GitHub code scanning accepts at most " +
-		strconv.Itoa(report.SARIFResultLimit) + " in a run (split the inputs, or raise --min-level)"
+		strconv.Itoa(report.SARIFResultLimit) + " in a run (split the inputs over several runs)"
 }
