@@ -11,7 +11,7 @@ require (
 	github.com/klauspost/compress v1.20.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/valyala/fastjson v1.6.10
-	golang.org/x/text v0.26.0
+	golang.org/x/text v0.42.0
 )
 
 require (

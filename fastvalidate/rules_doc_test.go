@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 var updateRules = flag.Bool("update-rules", false, "rewrite the rule table in ../docs/rules.md from Rules()")
@@ -40,4 +42,111 @@ func TestRulesDocTable(t *testing.T) {
 		return
 	}
 	t.Errorf("%s rule table differs from Rules(); run: go test ./fastvalidate/ -run TestRulesDocTable -update-rules\nwant:\n%s", path, table.String())
+}
+
+// exampleless are the rules whose examples cannot be a short card judged
+// by a profile: they judge HTTP responses, signatures against trusted
+// keys, or sizes beyond a short example.
+func exampleless(r Rule) bool {
+	return r.Profiles == "fetch" || r.Profiles == "signatures" || r.Code == CodeJSONDepth || r.Code == CodeInputTooLarge
+}
+
+// TestRuleDocs holds every rule of the table to its documentation: what
+// it rests on (a quoted sentence with its source, or a basis), how to fix
+// it, and a failing and a passing example, each judged here by the
+// rule's profile: the failing one must raise that rule and no other, the
+// passing one must not raise it. A rule added without them fails here.
+func TestRuleDocs(t *testing.T) {
+	for _, r := range Rules() {
+		t.Run(r.ID, func(t *testing.T) {
+			d, ok := r.Code.Doc()
+			if !ok {
+				t.Fatalf("%s has no RuleDoc in ruleDocs (rules_doc.go)", r.ID)
+			}
+			if (d.Spec == "") == (d.Basis == "") || (d.Spec != "") != (d.Source != "") {
+				t.Errorf("want either Spec with its Source, or Basis: %+v", d)
+			}
+			if d.Fix == "" {
+				t.Error("no Fix")
+			}
+			if exampleless(r) {
+				if d.Example == "" || d.Fail != "" || d.Pass != "" {
+					t.Errorf("want Example only: %+v", d)
+				}
+				return
+			}
+			if d.Fail == "" || d.Pass == "" || d.Example != "" {
+				t.Fatalf("want Fail and Pass, no Example: %+v", d)
+			}
+			profile := d.Profile
+			if profile == "" {
+				profile, _, _ = strings.Cut(r.Profiles, ",")
+				if profile == allProfiles {
+					profile = "agentcard"
+				}
+			}
+			v, err := New(profile, WithClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := v.Validate([]byte(d.Fail))
+			fs := res.Findings()
+			if len(fs) == 0 {
+				t.Errorf("Fail raises nothing under %s", profile)
+			}
+			for _, f := range fs {
+				if f.Code != r.Code {
+					t.Errorf("Fail raises %s at %q under %s, want only %s", f.Code, f.Path, profile, r.ID)
+				}
+			}
+			for _, f := range v.Validate([]byte(d.Pass)).Findings() {
+				if f.Code == r.Code {
+					t.Errorf("Pass raises %s at %q under %s", f.Code, f.Path, profile)
+				}
+			}
+		})
+	}
+}
+
+// TestRuleDocQuotes finds every quoted sentence in the specifications
+// beside the checkout (../shared/specs), white space aside, so that no
+// quote is paraphrased or made up.
+func TestRuleDocQuotes(t *testing.T) {
+	const dir = "../../shared/specs"
+	var corpus strings.Builder
+	err := filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		corpus.Write(b)
+		corpus.WriteByte(' ')
+		return err
+	})
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("specifications not available: %v", err)
+	}
+	text := normalizeQuote(corpus.String())
+	for _, r := range Rules() {
+		d, _ := r.Code.Doc()
+		if d.Spec != "" && !strings.Contains(text, normalizeQuote(d.Spec)) {
+			t.Errorf("%s: quote not found in %s: %q", r.ID, dir, d.Spec)
+		}
+	}
+}
+
+// normalizeQuote reduces text to its words: white space, markdown's ** and
+// backquotes, and the // of comments continued over lines do not count.
+func normalizeQuote(s string) string {
+	s = strings.NewReplacer("**", "", "`", "").Replace(s)
+	var words []string
+	for _, w := range strings.Fields(s) {
+		if w != "//" {
+			words = append(words, w)
+		}
+	}
+	return strings.Join(words, " ")
 }

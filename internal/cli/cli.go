@@ -50,6 +50,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return sign.Run(args[1:], stdin, stdout, stderr)
 		case "mcp":
 			return mcpserver.Run(args[1:], stdin, stdout, stderr)
+		case "explain":
+			return runExplain(args[1:], stdout, con)
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -75,7 +77,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return writeOut(stdout, con, "cardscan "+version()+"\n")
 	case opts.listRules:
 		var b strings.Builder
-		listRules(&b)
+		if err := listRules(&b, opts.profile); err != nil {
+			con.Errorf("%s", err)
+			return console.ExitUsage
+		}
 		return writeOut(stdout, con, b.String())
 	}
 	return scan(opts, stdin, stdout, con)
@@ -118,6 +123,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
+       cardscan explain RULE        (what a rule checks, why, and how to fix it)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
@@ -142,7 +148,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set
 	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
 	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
-	fs.String(&o.format, "--format FORMAT", "text", "text, jsonl or github")
+	fs.String(&o.format, "--format FORMAT", "text", "text, jsonl, github or sarif")
 	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
 	// The default's meaning takes more than its name, so the help says it.
 	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards (default auto:\n"+
@@ -175,7 +181,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 		"trusted key verifies one of its signatures)").HideDefault()
 	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
 		"cover (see docs/signatures.md)")
-	fs.Bool(&o.listRules, "--list-rules", "print the rules and exit")
+	fs.Bool(&o.listRules, "--list-rules", "print the rules (of --profile, when given) and exit")
 	fs.Bool(&o.version, "--version", "print the version and exit")
 	return &fs
 }
@@ -198,8 +204,8 @@ func parseFlags(args []string) (*options, error) {
 	if o.jobs == 0 {
 		o.jobs = runtime.GOMAXPROCS(0)
 	}
-	if !slices.Contains([]string{"text", "jsonl", "github"}, o.format) {
-		return nil, usagef("--format %q: want text, jsonl or github", o.format)
+	if !slices.Contains([]string{"text", "jsonl", "github", "sarif"}, o.format) {
+		return nil, usagef("--format %q: want text, jsonl, github or sarif", o.format)
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, o.progress) {
 		return nil, usagef("--progress %q: want auto, always or never", o.progress)
@@ -243,7 +249,7 @@ func parseFlags(args []string) (*options, error) {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain"} {
 		if editDistance(name, sub) <= 2 {
 			return sub
 		}
@@ -320,6 +326,8 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		cfg.Format = pipeline.FormatJSONL
 	case o.format == "github":
 		cfg.Format = pipeline.FormatGitHub
+	case o.format == "sarif":
+		cfg.Format = pipeline.FormatSARIF
 	default:
 		cfg.Format = pipeline.FormatText
 		if cmdflag.WantColor(o.color, stdout) {
@@ -351,6 +359,14 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	prog := startProgress(o.progress, con, cfg.Progress, total)
 	if prog.tty && console.New(stdout).Terminal() {
 		cfg.Findings = con.Around(stdout)
+	}
+	var sarif *sarifRun
+	if cfg.Format == pipeline.FormatSARIF {
+		if sarif, err = startSARIF(stdout, &cfg); err != nil {
+			con.Errorf("writing stdout: %s", describe(err))
+			closeOutputs(outs)
+			return console.ExitIO
+		}
 	}
 	st, runErr := pipeline.Run(cfg, inputs)
 	prog.stop()
@@ -420,6 +436,17 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		con.Printf("warning: no records were read")
 		if o.requireRec && status == console.ExitOK {
 			status = console.ExitInvalid
+		}
+	}
+	if sarif != nil && runErr == nil {
+		if err := sarif.finish(&st, sum.InputErrors, status); err != nil {
+			if !isClosedPipe(err) {
+				con.Errorf("writing stdout: %s", describe(err))
+				status = console.ExitIO
+			}
+		}
+		if msg := sarif.overLimit(); msg != "" {
+			con.Printf("warning: %s", msg)
 		}
 	}
 	con.Printf("%s", sum.Human())

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/summary"
 )
@@ -41,10 +42,18 @@ func version() string {
 }
 
 // listRules prints the rule table: ID, severity, profiles, description.
-func listRules(w io.Writer) error {
+// A profile other than auto (the default, which lists every rule) lists
+// only the rules a run under it can report.
+func listRules(w io.Writer, profile string) error {
+	if err := cmdflag.CheckProfile(profile); err != nil {
+		return err
+	}
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tSEVERITY\tPROFILES\tDESCRIPTION")
 	for _, r := range fastvalidate.Rules() {
+		if profile != "auto" && !r.InProfile(profile) {
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.ID, r.Severity, r.Profiles, r.Description)
 	}
 	return tw.Flush()

@@ -36,6 +36,10 @@ const (
 	FormatJSONL
 	// FormatGitHub writes GitHub Actions workflow commands.
 	FormatGitHub
+	// FormatSARIF writes SARIF results (report.AppendSARIF): the caller
+	// writes the log's head and tail around them, and passes Findings
+	// through a report.SARIFWriter.
+	FormatSARIF
 )
 
 // Defaults for Config's sizes.

@@ -383,6 +383,8 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		}
 	case FormatGitHub:
 		c.out = w.enc.AppendGitHub(c.out, vd)
+	case FormatSARIF:
+		c.out = w.enc.AppendSARIF(c.out, vd)
 	}
 
 	if raw == nil {

@@ -16,6 +16,7 @@ import (
 	"cmp"
 	"encoding/base64"
 	"encoding/binary"
+	"hash"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -125,6 +126,15 @@ type Encoder struct {
 	msg   []byte
 	locs  []Location // of each finding of the verdict being rendered
 	order []int32    // the findings by offset, for locate
+
+	// SARIF: the fingerprint hash and its input, and the URI of the last
+	// input rendered.
+	fp       hash.Hash64
+	fpBuf    []byte
+	uriOf    string
+	uriSet   bool
+	uri      []byte
+	uriBased bool
 }
 
 // start returns where v's card starts.

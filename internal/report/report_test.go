@@ -282,6 +282,7 @@ func TestRenderersDoNotAllocate(t *testing.T) {
 			buf = e.AppendText(buf, &vd, Color)
 			buf = e.AppendGitHub(buf, &vd)
 			buf = e.AppendTextOK(buf, &vd, Plain)
+			buf = e.AppendSARIF(buf, &vd)
 		}
 		render()
 		if n := testing.AllocsPerRun(100, render); n != 0 {

@@ -1,0 +1,679 @@
+package fastvalidate
+
+import "strings"
+
+// RuleDoc is a rule's documentation beyond its one-line description: what
+// it rests on, an example of each outcome and how to fix a finding. The
+// rule reference (docs/rules.md), `cardscan explain`, the help of SARIF
+// output and --list-rules are all generated from Rules() and these, so
+// they cannot say different things.
+type RuleDoc struct {
+	// Spec quotes the specification sentence the rule enforces, word for
+	// word, and Source names the document and its section.
+	Spec, Source string
+	// Basis says what a rule rests on when no specification sentence
+	// states it: RFC 8259 and RFC 7493 for the strict JSON layer, a
+	// section of docs/design.md for cardscan's own risk rules.
+	Basis string
+	// Fail is a short card that raises the rule and nothing else, Pass
+	// one that does not raise it; Profile judges both ("" for the first
+	// of the rule's profiles). Rules that judge HTTP responses or
+	// signatures against keys have none: Example says how to see them.
+	Fail, Pass, Profile string
+	Example             string
+	// Fix says how to make the finding go away.
+	Fix string
+}
+
+// Doc returns the rule's documentation; ok is false for a rule that has
+// none, which the package's tests do not allow.
+func (c Code) Doc() (d RuleDoc, ok bool) {
+	d, ok = ruleDocs[c]
+	return d, ok
+}
+
+// InProfile reports whether profile p applies the rule, so that
+// `--list-rules --profile P` lists what a run with --profile P can report.
+// The rules of the strict JSON layer apply everywhere, auto may apply any
+// profile's, a2a any A2A release's, and signature verification's apply to
+// A2A cards; the fetch rules belong to no profile.
+func (r Rule) InProfile(p string) bool {
+	for q := range strings.SplitSeq(r.Profiles, ",") {
+		switch {
+		case q == "fetch":
+		case q == allProfiles, q == p, p == "auto":
+			return true
+		case q == "signatures":
+			if p == "a2a" || strings.HasPrefix(p, "a2a/") {
+				return true
+			}
+		case q == "a2a" && strings.HasPrefix(p, "a2a/"), p == "a2a" && strings.HasPrefix(q, "a2a/"):
+			return true
+		}
+	}
+	return false
+}
+
+// Sources quoted by ruleDocs.
+const (
+	draft    = "draft-aevum-agentcard-00, "
+	strict   = "RFC 8259 and RFC 7493 (I-JSON), which cardscan holds every card to in every profile (docs/design.md, section Strict JSON, in every profile)"
+	schemaIs = "The normative JSON Schema for AgentCard v1.0, expressed in JSON Schema draft 2020-12 [JSON-SCHEMA], is maintained at the reference implementation repository [AGENTCARD-SPEC]."
+	schemaAt = draft + "section 2; the keyword "
+)
+
+// ruleDocs documents each rule of the table, keyed by its code. The
+// sentences in Spec are copied from the specifications as published.
+var ruleDocs = map[Code]RuleDoc{
+	CodeJSONSyntax: {
+		Basis: strict + ": a card is exactly one JSON value, with nothing after it",
+		Fail:  `{"name": "Summariser",}`,
+		Pass:  `{"name": "Summariser"}`,
+		Fix:   "Correct the JSON at the place named: a trailing comma, a missing quote or comma, a comment, or text after the card are the usual causes. A JSON linter shows the same place.",
+	},
+	CodeJSONUTF8: {
+		Basis: strict + ": RFC 7493 section 2.1 requires UTF-8 without escaped lone surrogates",
+		Fail:  `{"name": "\ud800"}`,
+		Pass:  `{"name": "\ud83d\ude00"}`,
+		Fix:   "Save the file as UTF-8, and escape a character outside the Basic Multilingual Plane as a surrogate pair, never half of one.",
+	},
+	CodeJSONDuplicateKey: {
+		Basis: strict + ": RFC 7493 section 2.3 requires member names to be unique, since readers disagree on which duplicate wins",
+		Fail:  `{"name": "Summariser", "name": "Other"}`,
+		Pass:  `{"name": "Summariser"}`,
+		Fix:   "Keep one of the members: readers disagree on which of two the card means.",
+	},
+	CodeJSONDepth: {
+		Basis:   "cardscan's own bound on nesting (docs/design.md, section Strict JSON, in every profile), which keeps a hostile card from exhausting a reader's stack; RFC 8259 section 9 lets a parser set one",
+		Example: "a card nesting arrays or objects more than 512 deep, such as 513 '[' followed by as many ']'; the library's WithMaxDepth sets the limit",
+		Fix:     "Flatten the card: no agent card needs hundreds of levels of nesting.",
+	},
+	CodeJSONNumberRange: {
+		Basis: strict + ": RFC 7493 section 2.2 asks for numbers an IEEE 754 double can hold",
+		Fail:  `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "pricing": {"per_token_joules": 1e999}}`,
+		Pass:  `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "pricing": {"per_token_joules": 1e-24}}`,
+		Fix:   "Write the number within about ±1.8e308, the range of a double.",
+	},
+	CodeInputTooLarge: {
+		Basis:   "cardscan's own bound on a record (--max-record, 16 MiB by default), which keeps memory bounded whatever the input",
+		Example: "any record longer than --max-record, such as a 2 KB card read with --max-record 1KiB",
+		Fix:     "Check that the input is what you meant (a card is a few kilobytes), or raise --max-record.",
+	},
+	CodeCardType: {
+		Spec:    "An AgentCard MUST be serialised as a JSON object [RFC8259].",
+		Source:  draft + "section 3",
+		Fail:    `["Summariser"]`,
+		Pass:    `{"name": "Summariser"}`,
+		Profile: "agentcard",
+		Fix:     "Make the card a JSON object; an array of cards is read as several cards only with --input json.",
+	},
+	CodeFieldRequired: {
+		Spec:   "The fields agent_id, name, version, capabilities, and endpoint are REQUIRED.",
+		Source: draft + "section 2",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Add the member the finding names (its JSON Pointer says where).",
+	},
+	CodeFieldType: {
+		Spec:   "Type:  string",
+		Source: draft + "section 2.2 (name; each member's section states its type)",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": 42, "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Give the member the JSON type its specification states: quote a string, do not quote a number or boolean, wrap a list in [ ].",
+	},
+	CodeAgentIDFormat: {
+		Spec:   "agent_id MUST be exactly 26 characters drawn from the Crockford Base32 alphabet ([0-9A-HJKMNP-TV-Z]).",
+		Source: draft + "section 5, rule 1",
+		Fail:   `{"agent_id": "agent-42", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Generate a ULID (26 characters, upper case, no I, L, O or U) with a ULID library and a secure random source.",
+	},
+	CodeNameLength: {
+		Spec:   "Constraints:  1 to 128 Unicode code points.  MUST NOT be empty.",
+		Source: draft + "section 2.2",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Give the agent a display name of 1 to 128 characters.",
+	},
+	CodeVersionSemver: {
+		Spec:   "version MUST conform to Semantic Versioning 2.0.0.",
+		Source: draft + "section 5, rule 2",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Write MAJOR.MINOR.PATCH, such as 1.0.0, without a leading v or zeros.",
+	},
+	CodeCapabilitiesEmpty: {
+		Spec:   "capabilities MUST contain at least one entry.",
+		Source: draft + "section 5, rule 3",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Declare at least one capability the agent offers.",
+	},
+	CodeCapabilityID: {
+		Spec:   "Each capabilities[i].id MUST match ^[a-z0-9][a-z0-9._-]*$.",
+		Source: draft + "section 5, rule 4",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "Text Summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Use lower-case letters, digits, dots, underscores and hyphens, starting with a letter or digit: text.summarise.",
+	},
+	CodeEndpointProtocol: {
+		Spec:   "endpoint.protocol MUST be one of: http, https, grpc, stdio, mcp.",
+		Source: draft + "section 5, rule 5",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "HTTPS", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Use one of the five values, in lower case.",
+	},
+	CodeEndpointURL: {
+		Spec:   "endpoint.url MUST be a valid URI [RFC3986].",
+		Source: draft + "section 5, rule 6",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "stdio", "url": "run summariser"}}`,
+		Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "stdio", "url": "file:///usr/local/bin/summariser"}}`,
+		Fix:    "Write an absolute URI with a scheme (https://host/path, file:///path), percent-encoding spaces.",
+	},
+	CodeEndpointURLScheme: {
+		Spec:   "The URI MUST be consistent with the declared protocol (e.g., an https endpoint MUST begin with the scheme https://).",
+		Source: draft + "section 2.5.2",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "wss://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Make the URL's scheme match endpoint.protocol, or the protocol match the URL.",
+	},
+	CodeEndpointAuthScheme: {
+		Spec:   "The auth.scheme sub-field MUST be one of: none, bearer, api_key, oauth2, or mtls.",
+		Source: draft + "section 2.5.3",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api", "auth": {"scheme": "basic"}}}`,
+		Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api", "auth": {"scheme": "bearer"}}}`,
+		Fix:    "Use one of the five schemes; leave auth out when none applies.",
+	},
+	CodePricingLandauer: {
+		Spec:   "A base_cost_joules value in the open interval (0, 2.854e-21) is physically impossible and MUST be rejected by conformant validators.",
+		Source: draft + "section 2.6.1",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "pricing": {"base_cost_joules": 1e-22}}`,
+		Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "pricing": {"base_cost_joules": 2.854e-21}}`,
+		Fix:    "State 0 for no energy charge, or a realistic estimate of at least 2.854e-21 J.",
+	},
+	CodePricingPerToken: {
+		Spec:   "If pricing.per_token_joules is present, it MUST be non-negative.",
+		Source: draft + "section 5, rule 8",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "pricing": {"per_token_joules": -1e-24}}`,
+		Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "pricing": {"per_token_joules": 1.4e-24}}`,
+		Fix:    "State 0 or a positive cost per token.",
+	},
+	CodeMetadataTrustTier: {
+		Spec:   "metadata.pacr:trust_tier, if present, MUST be one of: untrusted, basic, established, verified, banned.",
+		Source: draft + "section 5, rule 9",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "metadata": {"pacr:trust_tier": "gold"}}`,
+		Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "metadata": {"pacr:trust_tier": "established"}}`,
+		Fix:    "Use one of the five tiers, or leave the key out (its absence means untrusted).",
+	},
+	CodeGoalID: {
+		Spec:   "Each entry contains a REQUIRED goal_id string, an OPTIONAL human- readable description, and an OPTIONAL priority value in the range [0, 1] indicating the agent's relative commitment to this goal.",
+		Source: draft + "section 2.8",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "goal_subscriptions": [{"priority": 0.8}]}`,
+		Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "goal_subscriptions": [{"goal_id": "01HZQK3P8EMXR9V7T5N2W4J6C1", "priority": 0.8}]}`,
+		Fix:    "Give every goal subscription its goal_id string.",
+	},
+	CodeGoalPriority: {
+		Spec:   "Each entry contains a REQUIRED goal_id string, an OPTIONAL human- readable description, and an OPTIONAL priority value in the range [0, 1] indicating the agent's relative commitment to this goal.",
+		Source: draft + "section 2.8",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "goal_subscriptions": [{"goal_id": "01HZQK3P8EMXR9V7T5N2W4J6C1", "priority": 80}]}`,
+		Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "goal_subscriptions": [{"goal_id": "01HZQK3P8EMXR9V7T5N2W4J6C1", "priority": 0.8}]}`,
+		Fix:    "Write the priority as a number from 0 to 1 (0.8, not 80 or \"high\").",
+	},
+	CodeEndpointInsecure: {
+		Spec:   "Agents SHOULD serve AgentCards exclusively over TLS (https://).",
+		Source: draft + "section 8.5 (the rule also flags localhost and private addresses, cardscan's own risk check: docs/design.md, section Profiles)",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "http", "url": "http://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Serve the endpoint over https, at a public address.",
+	},
+	CodeCapabilityDescriptionMissing: {
+		Spec:   "Implementations SHOULD provide this field.",
+		Source: draft + "section 2.4.2 (capabilities[].description)",
+		Fail:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise"}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Describe the capability in one to three sentences: what it does, what it takes, what it returns.",
+	},
+	CodeAgentIDNotULID: {
+		Spec:   "The agent_id field carries the agent's globally unique identity as a ULID [ULID-SPEC].",
+		Source: draft + "section 2.1 (a ULID is 128 bits, and its first 48 encode when it was made)",
+		Fail:   `{"agent_id": "8ZZZZZZZZZZZZZZZZZZZZZZZZZ", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`,
+		Pass:   acCard,
+		Fix:    "Generate the agent_id with a ULID library rather than by hand.",
+	},
+	CodeProfileUnknown: {
+		Basis:   "cardscan's detection of a card's dialect under the auto profile (docs/design.md, section How auto tells the dialects apart): a file that is none of them cannot be judged by any",
+		Fail:    `{"title": "My agent", "tools": ["search"]}`,
+		Pass:    acCard,
+		Profile: "auto",
+		Fix:     "Check that the file is an agent card; if it is one, name its dialect with --profile to see what it lacks.",
+	},
+
+	CodeSchemaType:                 schemaDoc("type", `"name": 42`, "Give the member the type the schema states."),
+	CodeSchemaRequired:             schemaDoc("required", `-name`, "Add the member the finding names."),
+	CodeSchemaAdditionalProperties: schemaDoc("additionalProperties", `"homepage": "https://agents.example.com"`, "Remove the member, or move it under metadata, which the schema leaves open."),
+	CodeSchemaPattern:              schemaDoc("pattern", `"agent_id": "agent-42"`, "Make the value match the pattern the message quotes."),
+	CodeSchemaMinLength:            schemaDoc("minLength", `"name": ""`, "Lengthen the value to the schema's minimum, in code points."),
+	CodeSchemaMaxLength:            schemaDoc("maxLength", `"capabilities": [{"id": "text.summarise", "description": "Summarises text.", "tags": ["a-tag-that-is-longer-than-sixty-four-characters-which-the-schema-refuses"]}]`, "Shorten the value to the schema's maximum, in code points."),
+	CodeSchemaMinItems:             schemaDoc("minItems", `"capabilities": []`, "Add entries up to the schema's minimum."),
+	CodeSchemaUniqueItems:          schemaDoc("uniqueItems", `"capabilities": [{"id": "text.summarise", "description": "Summarises text.", "tags": ["text", "text"]}]`, "Remove the repeated entries."),
+	CodeSchemaEnum:                 schemaDoc("enum", `"endpoint": {"protocol": "http", "url": "https://agents.example.com/api", "auth": {"scheme": "basic"}}`, "Use one of the values the message lists."),
+	CodeSchemaFormat:               schemaDoc("format", `"endpoint": {"protocol": "http", "url": "agents example"}`, "Write an absolute URI with a scheme, percent-encoding spaces."),
+	CodeSchemaMinimum:              schemaDoc("minimum", `"pricing": {"base_cost_joules": -1}`, "Raise the number to the schema's minimum."),
+	CodeSchemaMaximum:              schemaDoc("maximum", `"metadata": {"pacr:reputation_score": 2}`, "Lower the number to the schema's maximum."),
+	CodeSchemaOneOf:                schemaDoc("oneOf", `"pricing": "free"`, "Make the value one of the alternatives the schema allows (for pricing: an object, or null)."),
+
+	CodeA2ARequired: {
+		Spec:    "Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field MUST be present and set in valid messages.",
+		Source:  "A2A 1.0.1 specification, section 5.7 (each release's schema lists its required members: a2a/PROFILE.md)",
+		Fail:    `{"name": "Recipe Agent", "supportedInterfaces": [` + a2aIface + `], "version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": [` + a2aSkill + `]}`,
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Add the member the finding names, with a value that is not empty.",
+	},
+	CodeA2ANull: {
+		Basis:   "the A2A JSON Schemas from 0.2.0 on (a2a/v0.2.0-a2a.json and later), whose optional members do not admit null, where 0.1's do; readers that map the card to types may fail on it",
+		Fail:    a2a03(`, "documentationUrl": null`),
+		Pass:    a2a03(`, "documentationUrl": "https://docs.example.com/recipes"`),
+		Profile: "a2a/0.3",
+		Fix:     "Leave an optional member out instead of setting it to null.",
+	},
+	CodeA2AFieldName: {
+		Spec:    "All JSON serializations of the A2A protocol data model MUST use camelCase naming for field names, not the snake_case convention used in Protocol Buffer definitions.",
+		Source:  "A2A 1.0.1 specification, section 5.5",
+		Fail:    a2a10("", `, "documentation_url": "https://docs.example.com/recipes"`),
+		Pass:    a2a10("", `, "documentationUrl": "https://docs.example.com/recipes"`),
+		Profile: "a2a/1.0",
+		Fix:     "Spell the member in camelCase (documentationUrl, not documentation_url).",
+	},
+	CodeA2AProtocolVersion: {
+		Spec:    "The specific version of the A2A protocol in use is identified using the Major.Minor elements (e.g. 1.0) of the corresponding A2A specification version.",
+		Source:  "A2A 1.0.1 specification, section 3.6",
+		Fail:    strings.Replace(a2a03(""), `"0.3.0"`, `"0.9.0"`, 1),
+		Pass:    a2a03(""),
+		Profile: "a2a",
+		Fix:     "Name the release the card follows: 0.3.0 for a 0.3 card; a 1.0 card states its version per interface.",
+	},
+	CodeA2AInterface: {
+		Spec:    "Each interface MUST accurately declare its transport protocol and URL",
+		Source:  "A2A 1.0.1 specification, section 8.3.1",
+		Fail:    a2a10(`{"url": "https://agent.example.com/a2a", "protocolVersion": "1.0"}`, ""),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Give each interface its url, protocolBinding and protocolVersion (0.x additionalInterfaces: url and transport).",
+	},
+	CodeA2ATransport: {
+		Spec:    "The core ones officially supported are JSONRPC, GRPC and HTTP+JSON.",
+		Source:  "A2A 1.0.1 a2a.proto, AgentInterface.protocol_binding",
+		Fail:    a2a10(`{"url": "https://agent.example.com/a2a", "protocolBinding": "JSON-RPC", "protocolVersion": "1.0"}`, ""),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Spell a core binding exactly (JSONRPC, GRPC, HTTP+JSON); a binding of your own is best named by a URI.",
+	},
+	CodeA2ASecurityScheme: {
+		Spec:    "This is a discriminated union type based on the OpenAPI 3.2 Security Scheme Object.",
+		Source:  "A2A 1.0.1 a2a.proto, SecurityScheme (a oneof: exactly one scheme per entry)",
+		Fail:    a2a10("", `, "securitySchemes": {"auth": {"httpAuthSecurityScheme": {"scheme": "Bearer"}, "mtlsSecurityScheme": {}}}`),
+		Pass:    a2a10("", `, "securitySchemes": {"auth": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`),
+		Profile: "a2a/1.0",
+		Fix:     "Give each entry of securitySchemes exactly one scheme in its version's shape (1.0: a wrapper such as httpAuthSecurityScheme; 0.x: an object with type).",
+	},
+	CodeA2ASecurityRequirement: {
+		Spec:    "A map of security schemes to the required scopes.",
+		Source:  "A2A 1.0.1 a2a.proto, SecurityRequirement.schemes",
+		Fail:    a2a10("", `, "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}, "securityRequirements": [{"bearer": []}]`),
+		Pass:    a2a10("", `, "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}, "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]`),
+		Profile: "a2a/1.0",
+		Fix:     `Write each requirement as {"schemes": {"NAME": {"list": ["scope", ...]}}}; the 0.x shape {"NAME": []} is what security held.`,
+	},
+	CodeA2ASecurityRef: {
+		Spec:    "Agents MUST authenticate requests using one of the schemes declared in the public AgentCard.securitySchemes and AgentCard.security fields",
+		Source:  "A2A 1.0.1 specification, section 13.3",
+		Fail:    a2a10("", `, "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}, "securityRequirements": [{"schemes": {"oauth": {"list": []}}}]`),
+		Pass:    a2a10("", `, "securitySchemes": {"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}, "securityRequirements": [{"schemes": {"bearer": {"list": []}}}]`),
+		Profile: "a2a/1.0",
+		Fix:     "Define the scheme under securitySchemes, or name one that is defined.",
+	},
+	CodeA2ASignatureFormat: {
+		Spec:    "protected (required, string): Base64url-encoded JSON object containing the JWS Protected Header",
+		Source:  "A2A 1.0.1 specification, section 8.4.2",
+		Fail:    a2a10("", `, "signatures": [{"protected": "not base64url!", "signature": "c2ln"}]`),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Sign the card with a JWS library (cardscan sign does): protected is the base64url of a JSON header holding alg and kid.",
+	},
+	CodeA2AURL: {
+		Spec:    "The URL where this interface is available. Must be a valid absolute HTTPS URL in production.",
+		Source:  "A2A 1.0.1 a2a.proto, AgentInterface.url",
+		Fail:    a2a10(`{"url": "agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}`, ""),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Write the absolute URL, scheme included: https://agent.example.com/a2a.",
+	},
+	CodeA2AURLRisk: {
+		Spec:    "Production deployments MUST use encrypted communication (HTTPS for HTTP-based bindings, TLS for gRPC).",
+		Source:  "A2A 1.0.1 specification, section 7.1 (localhost and private addresses are cardscan's own risk check: docs/design.md, section Profiles)",
+		Fail:    a2a10(`{"url": "http://agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}`, ""),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Publish the agent at an https URL on a public address.",
+	},
+	CodeA2AHybrid: {
+		Basis:   "the A2A 1.0 card's members: url, preferredTransport and additionalInterfaces became supportedInterfaces, security became securityRequirements (a2a/PROFILE.md, 1.0 details); SDKs write both on purpose for older clients, so this is a warning",
+		Fail:    a2a10("", `, "url": "https://agent.example.com/a2a"`),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Drop the 0.x members once no client needs them.",
+	},
+	CodeA2ARemoved: {
+		Basis:   "the release that removed the member: authentication gave way to securitySchemes in 0.2, capabilities.stateTransitionHistory was removed in 1.0 (a2a/PROFILE.md)",
+		Fail:    a2a10("", `, "capabilities": {"stateTransitionHistory": true}`),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Remove the member; for authentication, declare securitySchemes instead.",
+	},
+	CodeA2ADeprecated: {
+		Spec:    "Deprecated: Use Authorization Code + PKCE instead.",
+		Source:  "A2A 1.0.1 a2a.proto, OAuthFlows.implicit",
+		Fail:    a2a10("", `, "securitySchemes": {"oauth": {"oauth2SecurityScheme": {"flows": {"implicit": {"authorizationUrl": "https://auth.example.com/authorize", "scopes": {}}}}}}`),
+		Pass:    a2a10("", `, "securitySchemes": {"oauth": {"oauth2SecurityScheme": {"flows": {"authorizationCode": {"authorizationUrl": "https://auth.example.com/authorize", "tokenUrl": "https://auth.example.com/token", "scopes": {}, "pkceRequired": true}}}}}`),
+		Profile: "a2a/1.0",
+		Fix:     "Offer the authorization code flow with PKCE (or device code) instead.",
+	},
+	CodeA2AMIME: {
+		Spec:    "The media types supported as outputs from this agent.",
+		Source:  "A2A 1.0.1 a2a.proto, AgentCard.default_output_modes",
+		Fail:    strings.Replace(a2a10("", ""), `"defaultOutputModes": ["text/plain"]`, `"defaultOutputModes": ["text"]`, 1),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Write a media type: text/plain rather than text, application/json rather than json.",
+	},
+	CodeA2ASkillIDUnique: {
+		Spec:    "A unique identifier for the agent's skill.",
+		Source:  "A2A 1.0.1 a2a.proto, AgentSkill.id",
+		Fail:    strings.Replace(a2a10("", ""), `"skills": [`+a2aSkill, `"skills": [`+a2aSkill+`, `+a2aSkill, 1),
+		Pass:    a2a10("", ""),
+		Profile: "a2a/1.0",
+		Fix:     "Give each skill an id of its own.",
+	},
+	CodeA2APreferredTransport: {
+		Spec:    "Required declaration: The preferredTransport field is REQUIRED and MUST be present in every AgentCard.",
+		Source:  "A2A 0.3.0 specification, section 5.6.1 (its JSON Schema leaves the member optional, with default JSONRPC)",
+		Fail:    strings.Replace(a2a03(""), `"preferredTransport": "JSONRPC", `, "", 1),
+		Pass:    a2a03(""),
+		Profile: "a2a/0.3",
+		Fix:     `Add "preferredTransport": "JSONRPC" (or the transport the url serves).`,
+	},
+
+	CodeMA2DName: {
+		Spec:   "Pattern: ^[a-z0-9-]+$ (lowercase, numbers, hyphens)",
+		Source: "MA2D Agent Card Specification, name",
+		Fail:   ma2dExample("Weather Assistant", ""),
+		Pass:   ma2dExample("weather-assistant", ""),
+		Fix:    "Write the name in lower case with hyphens, at most 50 characters: weather-assistant.",
+	},
+	CodeMA2DVersion: {
+		Spec:   "Format: Semantic versioning (X.Y.Z)",
+		Source: "MA2D Agent Card Specification, version",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), `"1.0.0"`, `"v1"`, 1),
+		Pass:   ma2dExample("weather-assistant", ""),
+		Fix:    "Write MAJOR.MINOR.PATCH, such as 1.0.0.",
+	},
+	CodeMA2DDescription: {
+		Spec:   "Min Length: 200 characters",
+		Source: "MA2D Agent Card Specification, description",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), ma2dDescription, "Weather.", 1),
+		Pass:   ma2dExample("weather-assistant", ""),
+		Fix:    "Describe the agent in 200 to 2000 characters: what it does, for whom, from what sources.",
+	},
+	CodeMA2DSkills: {
+		Spec:   "At least one skill must be defined",
+		Source: "MA2D Agent Card Specification, Validation",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), `"skills": [`+ma2dSkill+`]`, `"skills": []`, 1),
+		Pass:   ma2dExample("weather-assistant", ""),
+		Fix:    "Define at least one skill, with its name and description.",
+	},
+	CodeMA2DSkillName: {
+		Spec:   "Pattern: ^[a-z0-9_]+$ (snake_case)",
+		Source: "MA2D Agent Card Specification, skills[].name",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), `"get_weather"`, `"get-weather"`, 1),
+		Pass:   ma2dExample("weather-assistant", ""),
+		Fix:    "Write the skill name in snake_case: get_weather.",
+	},
+	CodeMA2DSkillDescription: {
+		Spec:   "Min Length: 50 characters",
+		Source: "MA2D Agent Card Specification, skills[].description",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), ma2dSkillDescription, "Gets weather.", 1),
+		Pass:   ma2dExample("weather-assistant", ""),
+		Fix:    "Describe the skill in at least 50 characters: what it takes and what it returns.",
+	},
+	CodeMA2DProtocol: {
+		Spec:   "Valid Values: mcp, rest, grpc, graphql, websocket",
+		Source: "MA2D Agent Card Specification, invocation.protocol",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), `"protocol": "rest"`, `"protocol": "soap"`, 1),
+		Pass:   ma2dExample("weather-assistant", ""),
+		Fix:    "Use one of the five protocols, in lower case.",
+	},
+	CodeMA2DURL: {
+		Spec:   "URLs must be valid HTTP/HTTPS",
+		Source: "MA2D Agent Card Specification, Validation",
+		Fail:   ma2dExample("weather-assistant", `, "homepage": "weather.example.com"`),
+		Pass:   ma2dExample("weather-assistant", `, "homepage": "https://weather.example.com"`),
+		Fix:    "Write an absolute http or https URL, scheme included.",
+	},
+	CodeMA2DURLRisk: {
+		Basis: "cardscan's own risk check (docs/design.md, section Profiles): a plain http, localhost or private URL in a published card is open to an on-path attacker or points nowhere from outside",
+		Fail:  ma2dExample("weather-assistant", `, "homepage": "http://weather.example.com"`),
+		Pass:  ma2dExample("weather-assistant", `, "homepage": "https://weather.example.com"`),
+		Fix:   "Publish the URL over https at a public address.",
+	},
+	CodeMA2DAuthType: {
+		Spec:   "Valid Values: none, bearer, api_key, oauth2, basic, mtls",
+		Source: "MA2D Agent Card Specification, invocation.authentication.type",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), `"protocol": "rest",`, `"protocol": "rest", "authentication": {"type": "jwt"},`, 1),
+		Pass:   strings.Replace(ma2dExample("weather-assistant", ""), `"protocol": "rest",`, `"protocol": "rest", "authentication": {"type": "bearer"},`, 1),
+		Fix:    "Use one of the six types.",
+	},
+	CodeMA2DFormat: {
+		Spec:   "Valid Values: json-rpc, rest, graphql",
+		Source: "MA2D Agent Card Specification, invocation.format",
+		Fail:   strings.Replace(ma2dExample("weather-assistant", ""), `"protocol": "rest",`, `"protocol": "rest", "format": "xml",`, 1),
+		Pass:   strings.Replace(ma2dExample("weather-assistant", ""), `"protocol": "rest",`, `"protocol": "rest", "format": "rest",`, 1),
+		Fix:    "Use json-rpc, rest or graphql.",
+	},
+	CodeMA2DMode: {
+		Spec:   "Valid Values: text, voice, image, video, file",
+		Source: "MA2D Agent Card Specification, capabilities.input_modes",
+		Fail:   ma2dExample("weather-assistant", `, "capabilities": {"input_modes": ["text/plain"]}`),
+		Pass:   ma2dExample("weather-assistant", `, "capabilities": {"input_modes": ["text"]}`),
+		Fix:    "Use the listed words, not media types: text, voice, image, video, file (outputs: text, json, speech, image, video, file).",
+	},
+	CodeMA2DLanguage: {
+		Spec:   "Supported natural languages (ISO 639-1 codes).",
+		Source: "MA2D Agent Card Specification, capabilities.languages",
+		Fail:   ma2dExample("weather-assistant", `, "capabilities": {"languages": ["english"]}`),
+		Pass:   ma2dExample("weather-assistant", `, "capabilities": {"languages": ["en"]}`),
+		Fix:    "Use two-letter ISO 639-1 codes: en, es, ja.",
+	},
+	CodeMA2DTimestamp: {
+		Spec:   "Timestamps must be ISO 8601",
+		Source: "MA2D Agent Card Specification, Validation",
+		Fail:   ma2dExample("weather-assistant", `, "metadata": {"created_at": "January 1, 2026"}`),
+		Pass:   ma2dExample("weather-assistant", `, "metadata": {"created_at": "2026-01-01T00:00:00Z"}`),
+		Fix:    "Write the date as 2026-01-01 or the date and time as 2026-01-01T00:00:00Z.",
+	},
+	CodeMA2DExampleSkill: {
+		Spec:   "Which skill the example demonstrates.",
+		Source: "MA2D Agent Card Specification, examples[].skill",
+		Fail:   ma2dExample("weather-assistant", `, "examples": [{"skill": "get_forecast", "input": {"city": "Oslo"}, "output": {"temperature": 4}}]`),
+		Pass:   ma2dExample("weather-assistant", `, "examples": [{"skill": "get_weather", "input": {"city": "Oslo"}, "output": {"temperature": 4}}]`),
+		Fix:    "Name a skill the card defines in skills[].",
+	},
+
+	CodeHTTPContentType: {
+		Spec:    "The RECOMMENDED media type for AgentCard documents is application/ agentcard+json (see Section 9.1).",
+		Source:  draft + "section 3",
+		Example: "cardscan fetch on a server that answers the card with Content-Type: text/plain",
+		Fix:     "Serve the card as application/agentcard+json (or application/json).",
+	},
+	CodeHTTPCacheControl: {
+		Spec:    "The response SHOULD include a Cache-Control header.",
+		Source:  draft + "section 4",
+		Example: "cardscan fetch on a server that answers the card with no Cache-Control header",
+		Fix:     "Send Cache-Control: max-age=3600 with the card.",
+	},
+	CodeHTTPEndpointScheme: {
+		Spec:    "Consumers SHOULD reject AgentCards whose endpoint URL scheme differs from the scheme used to fetch the AgentCard.",
+		Source:  draft + "section 8.5",
+		Example: "cardscan fetch https://agent.example.com/ finding a card whose endpoint.url is http://agent.example.com/api",
+		Fix:     "Serve the card and the endpoint over the same scheme, https.",
+	},
+	CodeHTTPInsecureFetch: {
+		Spec:    "Production deployments MUST use encrypted communication (HTTPS for HTTP-based bindings, TLS for gRPC).",
+		Source:  "A2A 1.0.1 specification, section 7.1",
+		Example: "cardscan fetch http://agent.example.com/ finding an A2A card",
+		Fix:     "Serve the card over https.",
+	},
+	CodeHTTPUnreachable: {
+		Basis:   fetchBasis,
+		Example: "cardscan fetch https://no-such-host.example/",
+		Fix:     "Check the host name and that the server accepts TLS connections from outside.",
+	},
+	CodeHTTPTimeout: {
+		Basis:   fetchBasis,
+		Example: "cardscan fetch --timeout 1s on a server that takes longer to answer",
+		Fix:     "Make the server answer sooner, or raise --connect-timeout or --timeout.",
+	},
+	CodeHTTPStatus: {
+		Spec:    "The resource at this URI MUST return an AgentCard object as defined in Section 4.4.1 of the A2A specification.",
+		Source:  "A2A 1.0.1 specification, section 14.3",
+		Example: "cardscan fetch https://agent.example.com/ where every well-known path answers 404",
+		Fix:     "Publish the card at /.well-known/agent-card.json (or another path cardscan fetch tries), answering 200.",
+	},
+	CodeHTTPNotACard: {
+		Spec:    "The resource at this URI MUST return an AgentCard object as defined in Section 4.4.1 of the A2A specification.",
+		Source:  "A2A 1.0.1 specification, section 14.3",
+		Example: "cardscan fetch https://agent.example.com/ where the well-known paths answer 200 with an HTML page",
+		Fix:     "Serve the card's JSON itself at the well-known path, not a page about it.",
+	},
+	CodeHTTPTooLarge: {
+		Basis:   fetchBasis,
+		Example: "cardscan fetch --max-record 1KiB on a 2 KB card",
+		Fix:     "Check what the server sends (a card is a few kilobytes), or raise --max-record.",
+	},
+	CodeHTTPRedirect: {
+		Basis:   fetchBasis,
+		Example: "cardscan fetch https://agent.example.com/ redirected to http://agent.example.com/",
+		Fix:     "Serve the card without redirects, or with at most 3 that stay on https.",
+	},
+	CodeHTTPBlockedAddress: {
+		Basis:   "cardscan fetch's refusal to reach private networks (docs/design.md, section No way into private networks), so that a URL given to it cannot probe the network it runs in",
+		Example: "cardscan fetch http://127.0.0.1:8080/ without --allow-private",
+		Fix:     "Fetch the card from its public address, or pass --allow-private when the private address is meant.",
+	},
+
+	CodeA2ASignatureInvalid: {
+		Spec:    "Verify the signature against the canonicalized payload",
+		Source:  "A2A 1.0.1 specification, section 8.4.3",
+		Example: "cardscan --keys keys.jwks on a signed card changed after signing",
+		Fix:     "Sign the card again after its last change (cardscan sign), with the canonical form the verifier uses (--canonical).",
+	},
+	CodeA2ASignatureKeyUnknown: {
+		Spec:    "Retrieve the public key using the kid and jku (or from a trusted key store)",
+		Source:  "A2A 1.0.1 specification, section 8.4.3",
+		Example: "cardscan --keys keys.jwks on a card signed with a key whose kid keys.jwks lacks",
+		Fix:     "Add the signer's public key to the trusted set, or trust its jku with --trust-jku.",
+	},
+	CodeA2ASignatureAlg: {
+		Spec:    "alg: Algorithm used for signing (e.g., \"ES256\", \"RS256\")",
+		Source:  "A2A 1.0.1 specification, section 8.4.2",
+		Example: "cardscan --keys keys.jwks on a card whose signature names alg HS256, or an alg its key cannot make",
+		Fix:     "Sign with an asymmetric algorithm the key is for (EdDSA, ES256, RS256).",
+	},
+	CodeA2ASignatureMissing: {
+		Spec:    "Clients SHOULD verify at least one signature before trusting an Agent Card",
+		Source:  "A2A 1.0.1 specification, section 8.4.3",
+		Example: "cardscan --keys keys.jwks --signatures require on an unsigned card",
+		Fix:     "Sign the card with a key the verifier trusts (cardscan sign).",
+	},
+}
+
+// acCard is a complete, valid AgentCard, the base of the examples.
+const acCard = `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`
+
+const fetchBasis = "cardscan fetch's own account of why a URL yielded no card (docs/design.md, section cardscan fetch)"
+
+// schemaCard is acCard as the schema accepts it: its Protocol enum has
+// http but not https.
+const schemaCard = `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "http", "url": "https://agents.example.com/api"}}`
+
+// schemaDoc documents the agentcard-schema rule of keyword, whose failing
+// example is schemaCard with change made: a member replaced or added, or
+// removed when change is "-NAME".
+func schemaDoc(keyword, change, fix string) RuleDoc {
+	fail := schemaCard[:len(schemaCard)-1] + ", " + change + "}"
+	if name, ok := strings.CutPrefix(change, "-"); ok {
+		fail = strings.Replace(schemaCard, `"`+name+`": "Summariser", `, "", 1)
+	} else if key, _, _ := strings.Cut(change, ":"); strings.Contains(schemaCard, key+":") {
+		start := strings.Index(schemaCard, key+":")
+		end := start + len(key) + 1
+		depth := 0
+		for i := end; i < len(schemaCard); i++ {
+			switch schemaCard[i] {
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			if depth <= 0 && (schemaCard[i] == ',' || schemaCard[i] == '}' && depth < 0) {
+				end = i
+				break
+			}
+		}
+		fail = schemaCard[:start] + change + schemaCard[end:]
+	}
+	return RuleDoc{
+		Spec:    schemaIs,
+		Source:  schemaAt + keyword + " of agentcard-schema-v1.0.json",
+		Fail:    fail,
+		Pass:    schemaCard,
+		Profile: schemaOnly,
+		Fix:     fix,
+	}
+}
+
+// Parts of the A2A examples: a complete 1.0 card with what is given in
+// place of its interface (ifaces, "" for a2aIface) and extra members
+// appended (a member given twice is not: extra replaces capabilities when
+// it starts with it), and a complete 0.3 card.
+const (
+	a2aIface = `{"url": "https://agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}`
+	a2aSkill = `{"id": "find", "name": "Find recipes", "description": "Finds recipes by ingredient.", "tags": ["cooking"]}`
+)
+
+func a2a10(ifaces, extra string) string {
+	if ifaces == "" {
+		ifaces = a2aIface
+	}
+	caps := `{}`
+	if rest, ok := strings.CutPrefix(extra, `, "capabilities": `); ok {
+		caps, extra = rest, ""
+	}
+	return `{"name": "Recipe Agent", "description": "Finds recipes.", "supportedInterfaces": [` + ifaces + `], "version": "1.0.0", "capabilities": ` + caps +
+		`, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": [` + a2aSkill + `]` + extra + `}`
+}
+
+func a2a03(extra string) string {
+	return `{"protocolVersion": "0.3.0", "name": "Recipe Agent", "description": "Finds recipes.", "url": "https://agent.example.com/a2a", "preferredTransport": "JSONRPC", "version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": [` + a2aSkill + `]` + extra + `}`
+}
+
+// Parts of the MA2D examples.
+const (
+	ma2dDescription      = "Answers questions about the weather in any city of the world: current conditions, hourly and ten-day forecasts, and historical records, in metric or imperial units, drawing on national weather services and refreshed every fifteen minutes."
+	ma2dSkillDescription = "Gets the current temperature, humidity, wind and pressure for a city."
+	ma2dSkill            = `{"name": "get_weather", "description": "` + ma2dSkillDescription + `"}`
+)
+
+func ma2dExample(name, extra string) string {
+	return `{"name": "` + name + `", "version": "1.0.0", "description": "` + ma2dDescription + `", "skills": [` + ma2dSkill +
+		`], "invocation": {"protocol": "rest", "endpoint": "https://api.example.com/weather"}` + extra + `}`
+}

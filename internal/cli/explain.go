@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"strings"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/ruledoc"
+)
+
+const explainUsage = "usage: cardscan explain [--format text|json] RULE"
+
+// runExplain is `cardscan explain RULE`: the rule's documentation, as
+// docs/rules.md has it, in text or as one JSON object.
+func runExplain(args []string, stdout io.Writer, con *console.Console) int {
+	format, id := "text", ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-h" || a == "--help":
+			return writeOut(stdout, con, explainUsage+"\n")
+		case a == "--format" && i+1 < len(args):
+			format = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--format="):
+			format = strings.TrimPrefix(a, "--format=")
+		case strings.HasPrefix(a, "-") || id != "":
+			con.Errorf("%s", explainUsage)
+			return console.ExitUsage
+		default:
+			id = a
+		}
+	}
+	if id == "" {
+		con.Errorf("%s", explainUsage)
+		return console.ExitUsage
+	}
+	if format != "text" && format != "json" {
+		con.Errorf("explain: --format %q: want text or json", format)
+		return console.ExitUsage
+	}
+	r, ok := fastvalidate.LookupRule(id)
+	if !ok {
+		con.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, ruledoc.Closest(id))
+		return console.ExitUsage
+	}
+	if format == "text" {
+		return writeOut(stdout, con, ruledoc.Text(r))
+	}
+	d, _ := r.Code.Doc()
+	var profiles []string
+	for _, p := range fastvalidate.Profiles() {
+		if r.InProfile(p) {
+			profiles = append(profiles, p)
+		}
+	}
+	b, err := json.MarshalIndent(struct {
+		ID          string   `json:"id"`
+		Severity    string   `json:"severity"`
+		Profiles    []string `json:"profiles"`
+		Description string   `json:"description"`
+		Spec        string   `json:"spec,omitempty"`
+		Source      string   `json:"source,omitempty"`
+		Basis       string   `json:"basis,omitempty"`
+		Profile     string   `json:"example_profile,omitempty"`
+		Fail        string   `json:"fails,omitempty"`
+		Pass        string   `json:"passes,omitempty"`
+		Example     string   `json:"example,omitempty"`
+		Fix         string   `json:"fix"`
+		HelpURI     string   `json:"help_uri"`
+	}{r.ID, r.Severity.String(), profiles, r.Description, d.Spec, d.Source, d.Basis,
+		exampleProfile(r, d), d.Fail, d.Pass, d.Example, d.Fix, ruledoc.HelpURI(r.ID)}, "", "  ")
+	if err != nil {
+		con.Errorf("explain: %s", err)
+		return console.ExitIO
+	}
+	return writeOut(stdout, con, string(b)+"\n")
+}
+
+func exampleProfile(r fastvalidate.Rule, d fastvalidate.RuleDoc) string {
+	if d.Fail == "" {
+		return ""
+	}
+	return ruledoc.Profile(r)
+}

@@ -1,0 +1,348 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/golden"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/ruledoc"
+)
+
+// sarifLog is the part of a SARIF log these tests read.
+type sarifLog struct {
+	Runs []struct {
+		ColumnKind         string `json:"columnKind"`
+		OriginalURIBaseIDs map[string]struct {
+			URI string `json:"uri"`
+		} `json:"originalUriBaseIds"`
+		Tool struct {
+			Driver struct {
+				Name  string `json:"name"`
+				Rules []struct {
+					ID      string `json:"id"`
+					HelpURI string `json:"helpUri"`
+					Help    struct {
+						Text string `json:"text"`
+					} `json:"help"`
+					Default struct {
+						Level string `json:"level"`
+					} `json:"defaultConfiguration"`
+				} `json:"rules"`
+			} `json:"driver"`
+		} `json:"tool"`
+		Results     []sarifResult `json:"results"`
+		Invocations []struct {
+			Successful    bool `json:"executionSuccessful"`
+			ExitCode      int  `json:"exitCode"`
+			Notifications []struct {
+				Level   string `json:"level"`
+				Message struct {
+					Text string `json:"text"`
+				} `json:"message"`
+			} `json:"toolExecutionNotifications"`
+		} `json:"invocations"`
+	} `json:"runs"`
+}
+
+type sarifResult struct {
+	RuleID  string `json:"ruleId"`
+	Level   string `json:"level"`
+	Message struct {
+		Text string `json:"text"`
+	} `json:"message"`
+	Locations []struct {
+		Physical struct {
+			Artifact struct {
+				URI       string `json:"uri"`
+				URIBaseID string `json:"uriBaseId"`
+			} `json:"artifactLocation"`
+			Region struct {
+				StartLine   int `json:"startLine"`
+				StartColumn int `json:"startColumn"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
+	} `json:"locations"`
+	Fingerprints map[string]string `json:"partialFingerprints"`
+	Properties   struct {
+		Pointer string `json:"pointer"`
+	} `json:"properties"`
+}
+
+// sarifSchema compiles the official SARIF 2.1.0 schema vendored in
+// testdata/sarif (see its README).
+func sarifSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	f, err := os.Open("testdata/sarif/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	const url = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+	if err := c.AddResource(url, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// checkSARIF validates out against the schema and decodes it.
+func checkSARIF(t *testing.T, schema *jsonschema.Schema, out string) sarifLog {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if err := schema.Validate(inst); err != nil {
+		t.Fatalf("not SARIF 2.1.0: %v", err)
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(log.Runs))
+	}
+	return log
+}
+
+func realCorpusDir(t *testing.T) string {
+	if st, err := os.Stat(realCorpus); err != nil || !st.IsDir() {
+		t.Skipf("real corpus not available: %v", err)
+	}
+	return realCorpus
+}
+
+// TestSARIFMatchesJSONL runs the golden CLI cases in SARIF and checks each
+// log against the official schema, and each result against the jsonl
+// verdicts of the same run: the same findings, in the same order, at the
+// same line and column, with the rule's level, a descriptor in rules[]
+// for exactly the rules that fired, and a fingerprint.
+func TestSARIFMatchesJSONL(t *testing.T) {
+	schema := sarifSchema(t)
+	pretty := writeFile(t, filepath.Join(t.TempDir(), "pretty.json"), []byte("{\n  \"agent_id\": \"nope\",\n  \"name\": \"Ünïcode ✓\", \"version\": \"1\"\n}\n"))
+	abs, err := filepath.Abs(cardsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"cards", []string{"--profile", "agentcard", cardsFile}},
+		{"cards-fail-on-warning", []string{"--profile", "agentcard", "--fail-on", "warning", cardsFile}},
+		{"absolute-inside", []string{"--profile", "agentcard", abs}},
+		{"pretty-outside", []string{"--profile", "agentcard", pretty}},
+		{"real", []string{realCorpusDir(t)}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := run(t, "", append([]string{"--format", "sarif"}, tc.args...)...)
+			j := run(t, "", append([]string{"--format", "jsonl", "--all"}, tc.args...)...)
+			if s.code != j.code {
+				t.Errorf("exit %d, jsonl's %d", s.code, j.code)
+			}
+			log := checkSARIF(t, schema, s.stdout)
+			r := log.Runs[0]
+			if r.ColumnKind != "unicodeCodePoints" {
+				t.Errorf("columnKind %q", r.ColumnKind)
+			}
+			if len(r.Invocations) != 1 || r.Invocations[0].ExitCode != s.code || !r.Invocations[0].Successful {
+				t.Errorf("invocations %+v, want one, successful, exit %d", r.Invocations, s.code)
+			}
+			var want []finding
+			var inputs []string
+			for _, v := range parseVerdicts(t, j.stdout) {
+				for _, f := range v.Errors {
+					want = append(want, f)
+					inputs = append(inputs, v.Input)
+				}
+				for _, f := range v.Warnings {
+					want = append(want, f)
+					inputs = append(inputs, v.Input)
+				}
+			}
+			if len(r.Results) != len(want) || len(want) == 0 {
+				t.Fatalf("%d results, jsonl has %d findings", len(r.Results), len(want))
+			}
+			fired := map[string]bool{}
+			for i, res := range r.Results {
+				// jsonl lists a card's errors before its warnings, SARIF
+				// its findings in the validator's order: match by card.
+				f := findIn(want, inputs, inputs[i], res)
+				if f == nil {
+					t.Errorf("result %d %+v has no jsonl finding", i, res)
+					continue
+				}
+				fired[res.RuleID] = true
+				rule, _ := fastvalidate.LookupRule(res.RuleID)
+				if res.Level != rule.Severity.String() {
+					t.Errorf("%s: level %q, want %q", res.RuleID, res.Level, rule.Severity)
+				}
+				if len(res.Fingerprints["cardscanFinding/v1"]) != 16 {
+					t.Errorf("%s: fingerprints %v", res.RuleID, res.Fingerprints)
+				}
+				loc := res.Locations[0].Physical
+				wantURI, wantBase := filepath.ToSlash(inputs[i]), report.SARIFBase
+				switch {
+				case inputs[i] == abs:
+					wantURI = cardsFile
+				case inputs[i] == pretty, strings.HasPrefix(inputs[i], ".."):
+					// Outside the working directory: where it is.
+					p, _ := filepath.Abs(inputs[i])
+					wantURI, wantBase = "file://"+filepath.ToSlash(p), ""
+				}
+				if loc.Artifact.URI != wantURI || loc.Artifact.URIBaseID != wantBase {
+					t.Errorf("%s: artifact %+v, want %q under %q", res.RuleID, loc.Artifact, wantURI, wantBase)
+				}
+			}
+			var got []string
+			for _, d := range r.Tool.Driver.Rules {
+				got = append(got, d.ID)
+				if !fired[d.ID] {
+					t.Errorf("rules[] has %s, which did not fire", d.ID)
+				}
+				if d.HelpURI != ruledoc.HelpURI(d.ID) || d.Help.Text == "" {
+					t.Errorf("%s: helpUri %q, help %q", d.ID, d.HelpURI, d.Help.Text)
+				}
+			}
+			if len(got) != len(fired) {
+				t.Errorf("rules[] %v, fired %v", got, fired)
+			}
+		})
+	}
+}
+
+// findIn finds the jsonl finding of input that res reports: same rule,
+// pointer, line and column.
+func findIn(fs []finding, inputs []string, input string, res sarifResult) *finding {
+	loc := res.Locations[0].Physical.Region
+	for i := range fs {
+		f := &fs[i]
+		if inputs[i] == input && f.Rule == res.RuleID && f.Path == res.Properties.Pointer &&
+			f.Line == loc.StartLine && f.Column == loc.StartColumn && strings.HasSuffix(res.Message.Text, f.Message) {
+			return f
+		}
+	}
+	return nil
+}
+
+// TestSARIFGolden pins the whole log of the golden cards; the version and
+// the working directory, which vary by build and checkout, are masked.
+func TestSARIFGolden(t *testing.T) {
+	r := run(t, "", "--format", "sarif", "--profile", "agentcard", cardsFile)
+	if r.code != console.ExitInvalid {
+		t.Errorf("exit %d, want %d", r.code, console.ExitInvalid)
+	}
+	checkSARIF(t, sarifSchema(t), r.stdout)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Replace(r.stdout, `"version":"`+version()+`"`, `"version":"VERSION"`, 1)
+	out = strings.Replace(out, `"uri":"file://`+filepath.ToSlash(wd)+`/"`, `"uri":"file:///WORKDIR/"`, 1)
+	golden.Check(t, "cards.sarif.golden", out)
+}
+
+// TestSARIFFingerprintsIgnoreLines inserts lines above every card: each
+// result moves down, and keeps its fingerprint.
+func TestSARIFFingerprintsIgnoreLines(t *testing.T) {
+	schema := sarifSchema(t)
+	dir := t.TempDir()
+	cards := readFile(t, cardsFile)
+	t.Chdir(dir)
+	writeFile(t, "a.ndjson", cards)
+	before := checkSARIF(t, schema, run(t, "", "--format", "sarif", "--profile", "agentcard", "a.ndjson").stdout)
+	writeFile(t, "a.ndjson", append([]byte("\n\n\n"), cards...))
+	after := checkSARIF(t, schema, run(t, "", "--format", "sarif", "--profile", "agentcard", "a.ndjson").stdout)
+	b, a := before.Runs[0].Results, after.Runs[0].Results
+	if len(a) != len(b) || len(a) == 0 {
+		t.Fatalf("%d results, then %d", len(b), len(a))
+	}
+	seen := map[string]bool{}
+	for i := range a {
+		if a[i].Locations[0].Physical.Region.StartLine != b[i].Locations[0].Physical.Region.StartLine+3 {
+			t.Errorf("result %d did not move down 3 lines", i)
+		}
+		fp := a[i].Fingerprints["cardscanFinding/v1"]
+		if fp != b[i].Fingerprints["cardscanFinding/v1"] {
+			t.Errorf("result %d: fingerprint %s became %s", i, b[i].Fingerprints, a[i].Fingerprints)
+		}
+		seen[fp] = true
+	}
+	// Rule and pointer tell the findings of the one input apart, but for
+	// the same rule at the same pointer of two cards.
+	pairs := map[string]bool{}
+	for _, r := range a {
+		pairs[r.RuleID+" "+r.Properties.Pointer] = true
+	}
+	if len(seen) != len(pairs) {
+		t.Errorf("%d fingerprints for %d rule and pointer pairs", len(seen), len(pairs))
+	}
+	// Another input name, another fingerprint.
+	writeFile(t, "b.ndjson", cards)
+	other := checkSARIF(t, schema, run(t, "", "--format", "sarif", "--profile", "agentcard", "b.ndjson").stdout)
+	if fp := other.Runs[0].Results[0].Fingerprints["cardscanFinding/v1"]; seen[fp] {
+		t.Errorf("b.ndjson's first result shares a's fingerprint %s", fp)
+	}
+}
+
+// TestSARIFStdinAndOutside: standard input has no URI, and a file outside
+// the working directory an absolute file URI without a base.
+func TestSARIFStdinAndOutside(t *testing.T) {
+	schema := sarifSchema(t)
+	cards := string(readFile(t, cardsFile))
+	log := checkSARIF(t, schema, run(t, cards, "--format", "sarif", "--profile", "agentcard").stdout)
+	for _, r := range log.Runs[0].Results {
+		if a := r.Locations[0].Physical.Artifact; a.URI != "" || a.URIBaseID != "" {
+			t.Fatalf("stdin result has artifact %+v", a)
+		}
+	}
+	outside := writeFile(t, filepath.Join(t.TempDir(), "x y.ndjson"), []byte(cards))
+	t.Chdir(t.TempDir())
+	log = checkSARIF(t, schema, run(t, "", "--format", "sarif", "--profile", "agentcard", outside).stdout)
+	a := log.Runs[0].Results[0].Locations[0].Physical.Artifact
+	if want := "file://" + strings.ReplaceAll(filepath.ToSlash(outside), " ", "%20"); a.URI != want || a.URIBaseID != "" {
+		t.Errorf("artifact %+v, want uri %s and no base", a, want)
+	}
+}
+
+// TestSARIFOverLimit writes every result of a run past GitHub's limit,
+// and says so on stderr and in the run's notifications.
+func TestSARIFOverLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("judges 20,000 cards")
+	}
+	path := writeFile(t, filepath.Join(t.TempDir(), "big.ndjson"), bigInput(t, 2200))
+	r := run(t, "", "--format", "sarif", "--profile", "agentcard", path)
+	var log sarifLog
+	if err := json.Unmarshal([]byte(r.stdout), &log); err != nil {
+		t.Fatal(err)
+	}
+	n := len(log.Runs[0].Results)
+	if n <= report.SARIFResultLimit {
+		t.Fatalf("%d results: the input is too small for this test", n)
+	}
+	if !strings.Contains(r.stderr, "GitHub code scanning accepts at most 25000") {
+		t.Errorf("stderr says nothing of the limit: %s", r.stderr)
+	}
+	notes := log.Runs[0].Invocations[0].Notifications
+	if len(notes) != 1 || notes[0].Level != "warning" || !strings.Contains(notes[0].Message.Text, "accepts at most 25000") {
+		t.Errorf("notifications %+v", notes)
+	}
+}
