@@ -393,7 +393,9 @@ func (w *walker) wantTypeSlow(n uint32, types schemaType) bool {
 
 // Findings.
 
-func (w *walker) severity(c Code) Severity { return ruleTable[c].Severity }
+// severity is the severity rule c's findings carry: its default, or the
+// Validator's override.
+func (w *walker) severity(c Code) Severity { return w.res.level(c, ruleTable[c].Severity) }
 
 // add reports a finding at node n with a static message.
 func (w *walker) add(c Code, n uint32, msg string) {
@@ -401,6 +403,11 @@ func (w *walker) add(c Code, n uint32, msg string) {
 }
 
 func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
+	// A rule turned off costs no path in the arena, which a card with
+	// many such findings would otherwise fill past the cap's bound.
+	if sev = w.res.level(c, sev); sev == SeverityOff {
+		return
+	}
 	if w.res.full() {
 		w.res.countUnlisted(c, sev)
 		return
@@ -421,6 +428,9 @@ func (w *walker) addGot(c Code, n uint32, msg string) {
 }
 
 func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
+	if sev = w.res.level(c, sev); sev == SeverityOff {
+		return
+	}
 	if w.res.full() {
 		w.res.countUnlisted(c, sev)
 		return
@@ -435,6 +445,9 @@ func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
 
 // addMissing reports a required member name absent from object obj.
 func (w *walker) addMissing(c Code, obj uint32, name string) {
+	if w.severity(c) == SeverityOff {
+		return
+	}
 	if w.res.full() {
 		w.res.countUnlisted(c, w.severity(c))
 		return
