@@ -467,6 +467,10 @@ func (c *a2aCheck) present(n uint32) bool {
 	return false
 }
 
+// null is the rare path of present, kept out of line so that present
+// stays inlinable (TestWalker_Inlined).
+//
+//go:noinline
 func (c *a2aCheck) null(n uint32) {
 	if c.ver != a2aV01 {
 		c.add(CodeA2ANull, n, "optional member is null; leave it out instead")
