@@ -143,10 +143,10 @@ func (s *Set) add(spec, help string, v flag.Value) *Flag {
 	return f
 }
 
-// Given reports whether the last Parse set the flag whose long name (without
-// dashes) is long.
-func (s *Set) Given(long string) bool {
-	f := s.names[long]
+// Given reports whether the last Parse set the flag of that name, long or
+// short, without dashes.
+func (s *Set) Given(name string) bool {
+	f := s.names[name]
 	return f != nil && f.given
 }
 
