@@ -69,7 +69,13 @@ func findConfig(dir string) (string, error) {
 		var found []string
 		for _, name := range configNames {
 			p := filepath.Join(dir, name)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			st, err := os.Stat(p)
+			switch {
+			case err != nil || st.IsDir():
+			case !st.Mode().IsRegular():
+				// A FIFO would block the run until someone writes to it.
+				return "", fmt.Errorf("%s is not a regular file", p)
+			default:
 				found = append(found, p)
 			}
 		}

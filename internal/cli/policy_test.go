@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/cardscan/cardscan/internal/golden"
@@ -49,6 +50,13 @@ func TestFindConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(repo, "a", ".cardscan.yml"), nil)
+	fifo := filepath.Join(root, "fifo")
+	if err := os.MkdirAll(fifo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(fifo, ".cardscan.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	for _, c := range []struct {
 		name, from, want, err string
@@ -58,6 +66,7 @@ func TestFindConfig(t *testing.T) {
 		{"a directory of the name is skipped", dirNamed, "", ""},
 		{"no repository: up to the root", noRepo, filepath.Join(root, "plain", ".cardscan.json"), ""},
 		{"two in one directory", both, "", "are both policy files"},
+		{"a FIFO is refused, not read", fifo, "", ".cardscan.yaml is not a regular file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := findConfig(c.from)
