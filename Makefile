@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel node-deps
+.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel node-deps pre-commit
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck gnu-parallel node-deps unit fuzz-seeds bench-unit
+test: fmt-check vet staticcheck gnu-parallel pre-commit node-deps unit fuzz-seeds bench-unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -41,6 +41,14 @@ gnu-parallel:
 	@command -v parallel >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get update -qq && apt-get install -y -qq parallel >/dev/null) ; } || \
 	  echo "warning: GNU parallel is not installed; its recipe test will be skipped"
+
+# pre-commit runs the hook of .pre-commit-hooks.yaml in
+# internal/integrations' tests (they skip without it). Installed from
+# Debian when missing and we may.
+pre-commit:
+	@command -v pre-commit >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && apt-get install -y -qq pre-commit >/dev/null) ; } || \
+	  echo "warning: pre-commit is not installed; the pre-commit hook's test will be skipped"
 
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in

@@ -106,6 +106,9 @@ func (w *walker) cardAt(obj uint32) string {
 
 // addAt reports a finding at node n whose message names got with %s.
 func (w *walker) addAt(c Code, n uint32, msg, got string) {
+	if w.severity(c) == SeverityOff {
+		return
+	}
 	if w.res.full() {
 		w.res.countUnlisted(c, w.severity(c))
 		return

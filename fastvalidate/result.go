@@ -121,6 +121,8 @@ type Result struct {
 	arena    []byte
 	errors   int
 	warnings int
+	// over is the Validator's severity overrides (WithSeverity), or nil.
+	over *[maxCode]Severity
 }
 
 // RuleCount is a number of findings of one rule and severity.
@@ -162,6 +164,9 @@ func (r *Result) reset() {
 const maxFindings = 100
 
 func (r *Result) add(f Finding) {
+	if f.Severity = r.level(f.Code, f.Severity); f.Severity == SeverityOff {
+		return
+	}
 	if r.full() {
 		r.countUnlisted(f.Code, f.Severity)
 		return
@@ -181,6 +186,10 @@ func (r *Result) add(f Finding) {
 // path and excerpt are dropped, so that a report lists each distinct
 // fault once. Errors and Warnings still count every one.
 func (r *Result) addValue(f Finding, start int) {
+	if f.Severity = r.level(f.Code, f.Severity); f.Severity == SeverityOff {
+		r.arena = r.arena[:start]
+		return
+	}
 	for i := range r.findings {
 		g := &r.findings[i]
 		if g.folds && g.Code == f.Code && g.Severity == f.Severity && g.msg == f.msg && g.got == f.got {
@@ -205,6 +214,9 @@ func (r *Result) full() bool { return len(r.findings) >= maxFindings }
 // countUnlisted counts a finding past the cap. A card has findings of few
 // rules, so a search of the counts so far is enough.
 func (r *Result) countUnlisted(c Code, sev Severity) {
+	if sev = r.level(c, sev); sev == SeverityOff {
+		return
+	}
 	if sev == SeverityError {
 		r.errors++
 	} else {

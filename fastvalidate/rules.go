@@ -22,6 +22,8 @@ func (s Severity) String() string {
 		return "error"
 	case SeverityWarning:
 		return "warning"
+	case SeverityOff:
+		return "off"
 	}
 	return "unknown"
 }

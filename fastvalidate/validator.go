@@ -38,6 +38,11 @@ type config struct {
 	embedded bool
 	// rootType is the rule a non-object card breaks.
 	rootType Code
+	// overrides holds WithSeverity's severities by rule, 0 for none; nil
+	// when there is no override, which is what the hot path checks.
+	overrides *[maxCode]Severity
+	// err is what New returns: an option it refused.
+	err error
 }
 
 // WithMaxDepth sets the nesting limit (DefaultMaxDepth by default).
@@ -122,7 +127,11 @@ func New(profile string, opts ...Option) (*Validator, error) {
 	for _, o := range opts {
 		o(&v.cfg)
 	}
+	if v.cfg.err != nil {
+		return nil, v.cfg.err
+	}
 	v.w.cfg = &v.cfg
+	v.w.res.over = v.cfg.overrides
 	v.w.sc.maxDepth = v.cfg.maxDepth
 	return v, nil
 }

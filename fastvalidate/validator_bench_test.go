@@ -99,6 +99,23 @@ func BenchmarkValidator_Validate(b *testing.B) {
 				i++
 			}
 		})
+		// With severity overrides set, as --rule and a policy file set
+		// them: what the override table costs a valid card.
+		b.Run(set.name+"/validate-overrides", func(b *testing.B) {
+			v := MustNew("agentcard",
+				WithSeverity(CodeVersionSemver, SeverityWarning),
+				WithSeverity(CodeCapabilityDescriptionMissing, SeverityOff),
+				WithSeverity(CodePricingLandauer, SeverityWarning))
+			b.SetBytes(set.meanSize())
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if !v.Validate(set.cards[i%len(set.cards)]).Valid() {
+					b.Fatal("invalid")
+				}
+				i++
+			}
+		})
 		// The strict pass alone, without any profile rule: what the
 		// validator's floor is, beside fastjson's.
 		b.Run(set.name+"/strict-scan-only", func(b *testing.B) {

@@ -393,14 +393,22 @@ func (w *walker) wantTypeSlow(n uint32, types schemaType) bool {
 
 // Findings.
 
-func (w *walker) severity(c Code) Severity { return ruleTable[c].Severity }
+// severity is the severity rule c's findings carry: its default, or the
+// Validator's override.
+func (w *walker) severity(c Code) Severity { return w.res.level(c, ruleTable[c].Severity) }
 
-// add reports a finding at node n with a static message.
+// add reports a finding at node n with a static message. addSev applies the overrides, so add and its like pass the default and
+// stay small enough to inline into the checks that call them.
 func (w *walker) add(c Code, n uint32, msg string) {
-	w.addSev(c, w.severity(c), n, msg, 0)
+	w.addSev(c, ruleTable[c].Severity, n, msg, 0)
 }
 
 func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
+	// A rule turned off costs no path in the arena, which a card with
+	// many such findings would otherwise fill past the cap's bound.
+	if sev = w.res.level(c, sev); sev == SeverityOff {
+		return
+	}
 	if w.res.full() {
 		w.res.countUnlisted(c, sev)
 		return
@@ -412,15 +420,18 @@ func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
 
 // addArg reports a finding whose message has a %d verb for arg.
 func (w *walker) addArg(c Code, n uint32, msg string, arg int64) {
-	w.addSev(c, w.severity(c), n, msg, arg)
+	w.addSev(c, ruleTable[c].Severity, n, msg, arg)
 }
 
 // addGot reports a finding at node n quoting the offending value.
 func (w *walker) addGot(c Code, n uint32, msg string) {
-	w.addGotSev(c, w.severity(c), n, msg)
+	w.addGotSev(c, ruleTable[c].Severity, n, msg)
 }
 
 func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
+	if sev = w.res.level(c, sev); sev == SeverityOff {
+		return
+	}
 	if w.res.full() {
 		w.res.countUnlisted(c, sev)
 		return
@@ -435,6 +446,9 @@ func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
 
 // addMissing reports a required member name absent from object obj.
 func (w *walker) addMissing(c Code, obj uint32, name string) {
+	if w.severity(c) == SeverityOff {
+		return
+	}
 	if w.res.full() {
 		w.res.countUnlisted(c, w.severity(c))
 		return

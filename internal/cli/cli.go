@@ -113,6 +113,13 @@ type options struct {
 	trustJKU   repeated
 	signatures string
 	canonical  string
+
+	// The policy: --config, or the file found; --rule's overrides, after
+	// the file's; --min-level.
+	config     string
+	policyFile *policyFile
+	overrides  []ruleOverride
+	minLevel   string
 }
 
 // usageHead and usageTail frame the flags' help, which the flag
@@ -181,6 +188,13 @@ func newFlagSet(o *options) *cmdflag.Set {
 		"trusted key verifies one of its signatures)").HideDefault()
 	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
 		"cover (see docs/signatures.md)")
+	fs.String(&o.config, "--config FILE", "", "the policy file (default: .cardscan.yaml, .yml or\n"+
+		".json in the working directory or a parent, up to\n"+
+		"the repository's root)")
+	fs.Var(ruleFlag{&o.overrides}, "--rule RULE=LEVEL", "off, warning or error: override a rule's severity\n"+
+		"(repeatable; over the policy file's rules)")
+	fs.String(&o.minLevel, "--min-level LEVEL", "warning", "warning or error: hide findings below LEVEL from the\n"+
+		"output (the counts keep them)")
 	fs.Bool(&o.listRules, "--list-rules", "print the rules (of --profile, when given) and exit")
 	fs.Bool(&o.version, "--version", "print the version and exit")
 	return &fs
@@ -189,7 +203,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 // parseFlags parses args: flags may follow paths, up to a "--".
 func parseFlags(args []string) (*options, error) {
 	o := &options{}
-	paths, err := newFlagSet(o).Parse(args)
+	fset := newFlagSet(o)
+	paths, err := fset.Parse(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
@@ -197,53 +212,74 @@ func parseFlags(args []string) (*options, error) {
 		return nil, usageError{err.Error()}
 	}
 	o.paths = paths
+	// --version and --list-rules judge no card: a policy file, even a
+	// broken one, does not concern them.
+	if !o.version && !o.listRules {
+		if err := applyPolicy(o, fset.Given); err != nil {
+			return nil, usageError{err.Error()}
+		}
+	}
+	if err := checkOptions(o); err != nil {
+		return nil, fromPolicy(o, fset.Given, err)
+	}
+	return o, nil
+}
 
+// checkOptions checks the flags' values, once the policy file has set
+// those the command line did not.
+func checkOptions(o *options) error {
 	if o.jobs < 0 || o.jobs > 4096 {
-		return nil, usagef("-j %d: want 1 to 4096 workers", o.jobs)
+		return usagef("-j %d: want 1 to 4096 workers", o.jobs)
 	}
 	if o.jobs == 0 {
 		o.jobs = runtime.GOMAXPROCS(0)
 	}
 	if !slices.Contains([]string{"text", "jsonl", "github", "sarif"}, o.format) {
-		return nil, usagef("--format %q: want text, jsonl, github or sarif", o.format)
+		return usagef("--format %q: want text, jsonl, github or sarif", o.format)
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, o.progress) {
-		return nil, usagef("--progress %q: want auto, always or never", o.progress)
+		return usagef("--progress %q: want auto, always or never", o.progress)
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
-		return nil, usagef("--color %q: want auto, always or never", o.color)
+		return usagef("--color %q: want auto, always or never", o.color)
 	}
 	if !slices.Contains([]string{"error", "warning", "never"}, o.failOn) {
-		return nil, usagef("--fail-on %q: want error, warning or never", o.failOn)
+		return usagef("--fail-on %q: want error, warning or never", o.failOn)
 	}
 	if _, ok := pipeline.ParseFraming(o.input); !ok {
-		return nil, usagef("--input %q: want auto, ndjson or json", o.input)
+		return usagef("--input %q: want auto, ndjson or json", o.input)
 	}
 	if !slices.Contains([]string{"keep", "drop"}, o.onCorrupt) {
-		return nil, usagef("--on-corrupt %q: want keep or drop", o.onCorrupt)
+		return usagef("--on-corrupt %q: want keep or drop", o.onCorrupt)
 	}
 	if !slices.Contains([]string{"default", "production"}, o.policy) {
-		return nil, usagef("--policy %q: want default or production", o.policy)
+		return usagef("--policy %q: want default or production", o.policy)
 	}
 	if o.maxInvalid < 0 {
-		return nil, usagef("--max-invalid %d: want 0 (no limit) or more", o.maxInvalid)
+		return usagef("--max-invalid %d: want 0 (no limit) or more", o.maxInvalid)
 	}
 	if o.maxRecord < 1 {
-		return nil, usagef("--max-record must be at least 1 byte")
+		return usagef("--max-record must be at least 1 byte")
 	}
 	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
-		return nil, usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
+		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
 	}
 	if !slices.Contains([]string{"off", "check", "require"}, o.signatures) {
-		return nil, usagef("--signatures %q: want off, check or require", o.signatures)
+		return usagef("--signatures %q: want off, check or require", o.signatures)
 	}
 	if !slices.Contains([]string{"as-is", "drop-empty"}, o.canonical) {
-		return nil, usagef("--canonical %q: want as-is or drop-empty", o.canonical)
+		return usagef("--canonical %q: want as-is or drop-empty", o.canonical)
 	}
 	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 {
-		return nil, usagef("--signatures require needs trusted keys: --keys or --trust-jku")
+		return usagef("--signatures require needs trusted keys: --keys or --trust-jku")
 	}
-	return o, nil
+	if !slices.Contains([]string{"warning", "error"}, o.minLevel) {
+		return usagef("--min-level %q: want warning or error", o.minLevel)
+	}
+	if o.minLevel == "error" && o.failOn == "warning" {
+		return usagef("--min-level error would hide the warnings that --fail-on warning fails cards for")
+	}
+	return nil
 }
 
 // nearestSubcommand returns the subcommand within two edits (insertions,
@@ -295,7 +331,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		return console.ExitUsage
 	}
 	framing, _ := pipeline.ParseFraming(o.input)
-	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con)
+	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con, newPathFilter(o.policyFile))
 	inputs, err = checkOutputs(o, inputs, stdin, con)
 	if err != nil {
 		con.Errorf("%s", err)
@@ -312,12 +348,18 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		// A card that fails the run is reported and copied as failing.
 		FailOnWarning:  o.failOn == "warning",
 		HoldCompressed: o.onCorrupt == "drop",
-		Options:        policyOptions(o.policy),
+		Options:        append(policyOptions(o.policy), overrideOptions(o.overrides)...),
 		Findings:       stdout,
 		Stdin:          stdin,
 		Progress:       new(pipeline.Progress),
 		Diagnose:       func(msg string) { con.Errorf("%s", msg) },
 		Signatures:     sigs,
+	}
+	if o.minLevel == "error" {
+		cfg.MinLevel = fastvalidate.SeverityError
+	}
+	if sigs != nil {
+		sigs.Overrides = overrideTable(o.overrides)
 	}
 	switch {
 	case o.quiet:
@@ -410,6 +452,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		StoppedEarly:      st.Stopped,
 		Interrupted:       st.Interrupted,
 		Shards:            1,
+		Overrides:         overridesInForce(o.overrides),
 	}
 	if sigs != nil {
 		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings}

@@ -1126,7 +1126,7 @@ func TestLexicalWalkOrderIsSorted(t *testing.T) {
 	for _, n := range names {
 		writeFile(t, filepath.Join(dir, n), []byte("{}\n"))
 	}
-	inputs, _, _ := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard))
+	inputs, _, _ := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard), nil)
 	var got []string
 	for _, in := range inputs {
 		got = append(got, in.Name)
@@ -1147,7 +1147,7 @@ func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "c.ndjson"), 0o644); err != nil {
 		t.Skip(err)
 	}
-	inputs, _, walkErrors := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard))
+	inputs, _, walkErrors := expandPaths([]string{dir}, pipeline.FramingAuto, nil, console.New(io.Discard), nil)
 	var got []string
 	for _, in := range inputs {
 		got = append(got, filepath.Base(in.Name))

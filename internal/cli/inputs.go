@@ -16,8 +16,9 @@ const stdinName = "<stdin>"
 // expandPaths turns the command line's paths into inputs, walking
 // directories in lexical order. It returns the total stored size when
 // every input's size is known (else 0), and the number of directory
-// entries that could not be walked, each already diagnosed.
-func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con *console.Console) (inputs []pipeline.Input, total int64, walkErrors int) {
+// entries that could not be walked, each already diagnosed. filter, when
+// not nil, is the policy file's include and exclude globs.
+func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con *console.Console, filter *pathFilter) (inputs []pipeline.Input, total int64, walkErrors int) {
 	if len(paths) == 0 {
 		paths = []string{"-"}
 	}
@@ -33,6 +34,9 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 			continue
 		}
 		st, err := os.Stat(path)
+		if filter.excluded(path) {
+			continue
+		}
 		if err != nil || !st.IsDir() {
 			// A missing file is reported when the reader reaches it, in
 			// order with the verdicts before it.
@@ -48,7 +52,13 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 				walkErrors++
 				return nil
 			}
-			if d.IsDir() || !isCardFileName(p) {
+			if d.IsDir() {
+				if p != path && filter.excluded(p) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !isCardFileName(p) || !filter.walked(p) {
 				return nil
 			}
 			// Only regular files, or links to them: a FIFO or device that

@@ -37,6 +37,9 @@ type Flag struct {
 	// value's text at declaration unless that is the zero value.
 	Default string
 	value   flag.Value
+	// given says Parse set the flag, for a command whose defaults come
+	// in part from a file the command line overrides.
+	given bool
 }
 
 // boolFlag is how the flag package tells a switch, which takes no value,
@@ -138,6 +141,13 @@ func (s *Set) add(spec, help string, v flag.Value) *Flag {
 	}
 	s.flags = append(s.flags, f)
 	return f
+}
+
+// Given reports whether the last Parse set the flag of that name, long or
+// short, without dashes.
+func (s *Set) Given(name string) bool {
+	f := s.names[name]
+	return f != nil && f.given
 }
 
 // Flags returns the declared flags, in the order of declaration.
@@ -266,6 +276,7 @@ func (s *Set) Parse(args []string) (operands []string, err error) {
 			}
 			return nil, fmt.Errorf("invalid value %q for flag %s: %v", value, typed, err)
 		}
+		f.given = true
 	}
 	return operands, nil
 }

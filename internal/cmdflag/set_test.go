@@ -176,3 +176,18 @@ func TestSet_BadDeclarationsPanic(t *testing.T) {
 		})
 	}
 }
+
+// Given tells the flags the command line set from those left at their
+// defaults, even when set to the default's value.
+func TestSet_Given(t *testing.T) {
+	var o testFlags
+	s := newTestSet(&o)
+	if _, err := s.Parse([]string{"-j4", "--format=text", "-q", "x"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"jobs": true, "j": true, "format": true, "quiet": true, "all": false, "policy": false, "nonesuch": false} {
+		if got := s.Given(name); got != want {
+			t.Errorf("Given(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -96,6 +96,11 @@ type Config struct {
 	// the cards that carry them.
 	Signatures *Signatures
 
+	// MinLevel, when SeverityError, keeps warnings out of the verdicts
+	// written (--min-level error); Stats and the record copies still
+	// count them. 0 writes every finding.
+	MinLevel fastvalidate.Severity
+
 	// Interrupt, when closed, ends the run early: no more input is read,
 	// the records already read are judged and written (or, if the writer
 	// is waiting for input, dropped, so that outputs hold whole records

@@ -22,6 +22,10 @@ type Signatures struct {
 	// (a2a.signature-missing), and an unknown kid an error rather than a
 	// warning.
 	Require bool
+	// Overrides sets the severity of the a2a.signature-* findings, as
+	// fastvalidate.WithSeverity does the validator's; SeverityOff drops
+	// them.
+	Overrides map[fastvalidate.Code]fastvalidate.Severity
 }
 
 // maxListed is fastvalidate's cap on the findings a Result lists; the
@@ -125,6 +129,12 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, er
 }
 
 func (j *signatureJudge) add(code fastvalidate.Code, sev fastvalidate.Severity, path, msg string) {
+	if o, ok := j.cfg.Overrides[code]; ok {
+		if o == fastvalidate.SeverityOff {
+			return
+		}
+		sev = o
+	}
 	j.extra = append(j.extra, fastvalidate.NewFinding(code, sev, path, msg))
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // TestWorkerWithKeysDoesNotAllocateForUnsignedCards: with keys configured,
@@ -73,5 +74,53 @@ func TestSignatureFindingsPastTheListCap(t *testing.T) {
 	if st.Rules["a2a.signature-key-unknown"] != 1 || st.Rules["a2a.signature-missing"] != 1 || st.Rules["capability.id"] != 150 ||
 		st.Errors != 152 || st.Signed != 1 || st.Verified != 0 || st.SignatureFindings != 2 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// Overrides reach the findings of signature verification: turned off, a
+// finding is gone from the verdict and the counts; lowered, it no longer
+// fails the card.
+func TestSignatureOverrides(t *testing.T) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := cardsig.Sign([]byte(card), jose.JSONWebKey{Key: priv, KeyID: "stranger"}, cardsig.SignOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := cardsig.NewVerifier(new(cardsig.KeySet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name      string
+		overrides map[fastvalidate.Code]fastvalidate.Severity
+		valid     int64
+		errors    int64
+		warnings  int64
+		unknown   int64
+		missing   int64
+	}{
+		{"none", nil, 0, 2, 0, 1, 1},
+		{"missing lowered", map[fastvalidate.Code]fastvalidate.Severity{fastvalidate.CodeA2ASignatureMissing: fastvalidate.SeverityWarning,
+			fastvalidate.CodeA2ASignatureKeyUnknown: fastvalidate.SeverityWarning}, 1, 0, 2, 1, 1},
+		{"unknown off", map[fastvalidate.Code]fastvalidate.Severity{fastvalidate.CodeA2ASignatureKeyUnknown: fastvalidate.SeverityOff}, 0, 1, 0, 0, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out strings.Builder
+			st, err := Run(Config{Profile: "agentcard", Format: FormatJSONL, All: true, Findings: &out, Stdin: strings.NewReader(string(signed) + "\n"),
+				Signatures: &Signatures{Verifier: v, Require: true, Overrides: c.overrides}}, []Input{{Name: "in"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Valid != c.valid || st.Errors != c.errors || st.Warnings != c.warnings ||
+				st.Rules["a2a.signature-key-unknown"] != c.unknown || st.Rules["a2a.signature-missing"] != c.missing {
+				t.Errorf("stats %+v", st)
+			}
+			if c.unknown == 0 && strings.Contains(out.String(), "a2a.signature-key-unknown") {
+				t.Errorf("a finding turned off is reported: %s", out.String())
+			}
+		})
 	}
 }

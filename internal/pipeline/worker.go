@@ -370,6 +370,9 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		}
 	})
 	s.countProfile(vd.Profile)
+	if w.cfg.MinLevel == fastvalidate.SeverityError && warns > 0 {
+		hideWarnings(vd)
+	}
 
 	switch w.cfg.Format {
 	case FormatText:
@@ -421,4 +424,24 @@ func isBlank(b []byte) bool {
 		}
 	}
 	return true
+}
+
+// hideWarnings drops the warnings from the verdict's findings, in place:
+// the Result (or the signature judge) that holds them is done with them
+// once the verdict is written.
+func hideWarnings(vd *report.Verdict) {
+	keep := vd.Findings[:0]
+	for _, f := range vd.Findings {
+		if f.Severity != fastvalidate.SeverityWarning {
+			keep = append(keep, f)
+		}
+	}
+	vd.Findings = keep
+	unlisted := vd.Unlisted[:0]
+	for _, u := range vd.Unlisted {
+		if u.Severity != fastvalidate.SeverityWarning {
+			unlisted = append(unlisted, u)
+		}
+	}
+	vd.Unlisted = unlisted
 }

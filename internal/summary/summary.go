@@ -50,6 +50,9 @@ type Summary struct {
 	// Signatures counts what signature verification saw; absent when no
 	// run verified signatures (no keys, or --signatures off).
 	Signatures *Signatures `json:"signatures,omitempty"`
+	// Overrides maps each rule whose severity a policy file or --rule set
+	// to the level in force: off, warning or error. Absent without any.
+	Overrides map[string]string `json:"overrides,omitempty"`
 }
 
 // Signatures counts the outcome of signature verification.
@@ -146,6 +149,17 @@ func (s *Summary) Add(o *Summary) error {
 		add("signatures.signed", &s.Signatures.Signed, o.Signatures.Signed)
 		add("signatures.verified", &s.Signatures.Verified, o.Signatures.Verified)
 		add("signatures.findings", &s.Signatures.Findings, o.Signatures.Findings)
+	}
+	// Shards run under different overrides were judged by different
+	// rules: a rule set differently in two of them is "mixed".
+	for k, v := range o.Overrides {
+		if s.Overrides == nil {
+			s.Overrides = map[string]string{}
+		}
+		if w, ok := s.Overrides[k]; ok && w != v {
+			v = "mixed"
+		}
+		s.Overrides[k] = v
 	}
 	s.Finish()
 	if overflow != "" {

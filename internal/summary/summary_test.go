@@ -162,3 +162,45 @@ func TestFetchFailures(t *testing.T) {
 		t.Errorf("Human() = %q", h)
 	}
 }
+
+// Overrides survive a round trip and merge as a union; a rule two shards
+// set differently is mixed.
+func TestOverrides(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		a, b map[string]string
+		want map[string]string
+	}{
+		{"none", nil, nil, nil},
+		{"one shard", map[string]string{"version.semver": "warning"}, nil, map[string]string{"version.semver": "warning"}},
+		{"agree", map[string]string{"version.semver": "off"}, map[string]string{"version.semver": "off", "a2a.mime": "error"},
+			map[string]string{"version.semver": "off", "a2a.mime": "error"}},
+		{"differ", map[string]string{"version.semver": "off"}, map[string]string{"version.semver": "warning"},
+			map[string]string{"version.semver": "mixed"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a, b := sample(), sample()
+			a.Overrides, b.Overrides = c.a, c.b
+			var total Summary
+			for _, s := range []*Summary{a, b} {
+				raw, err := s.Marshal()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if (s.Overrides == nil) == strings.Contains(string(raw), `"overrides"`) {
+					t.Errorf("overrides %v marshal as:\n%s", s.Overrides, raw)
+				}
+				back, err := Unmarshal(raw)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := total.Add(back); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !reflect.DeepEqual(total.Overrides, c.want) {
+				t.Errorf("merged %v, want %v", total.Overrides, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,502 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
+)
+
+// configNames are the names of a policy file, in the order they are
+// looked for in each directory.
+var configNames = []string{".cardscan.yaml", ".cardscan.yml", ".cardscan.json"}
+
+// maxConfig bounds a policy file: a few dozen lines are a big one, and a
+// file far larger was named by mistake.
+const maxConfig = 1 << 20
+
+// configFlags are the policy file's keys that stand for a flag of the same
+// name, which overrides them.
+var configFlags = []string{"profile", "policy", "fail-on", "format", "min-level"}
+
+// configKeys are every key a policy file may hold.
+var configKeys = append(slices.Clone(configFlags), "rules", "include", "exclude")
+
+// policyFile is a parsed policy file.
+type policyFile struct {
+	path string
+	// dir is the directory the globs are relative to: the file's.
+	dir string
+	// values holds the keys that stand for flags, with their lines.
+	values map[string]setting
+	// rules are the rules: map's entries in the file's order.
+	rules            []ruleOverride
+	include, exclude []string
+}
+
+type setting struct {
+	value string
+	line  int
+}
+
+// ruleOverride is one rule's severity as a policy file or --rule sets it.
+type ruleOverride struct {
+	code fastvalidate.Code
+	sev  fastvalidate.Severity
+}
+
+// findConfig looks for a policy file in dir and its parents, up to the
+// root of the repository dir lies in (a directory holding .git), or of the
+// file system: a file above the repository belongs to another project, and
+// a checkout in CI must not pick up whatever lies above it. It returns ""
+// when there is none.
+func findConfig(dir string) (string, error) {
+	for {
+		var found []string
+		for _, name := range configNames {
+			p := filepath.Join(dir, name)
+			st, err := os.Stat(p)
+			switch {
+			case err != nil || st.IsDir():
+			case !st.Mode().IsRegular():
+				// A FIFO would block the run until someone writes to it.
+				return "", fmt.Errorf("%s is not a regular file", p)
+			default:
+				found = append(found, p)
+			}
+		}
+		switch len(found) {
+		case 1:
+			return found[0], nil
+		case 0:
+		default:
+			return "", fmt.Errorf("%s and %s are both policy files: keep one", found[0], found[1])
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return "", nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", nil
+		}
+		dir = parent
+	}
+}
+
+// loadPolicy reads and checks a policy file. Every mistake is a usage
+// error naming the file and the line.
+func loadPolicy(path string) (*policyFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", path, describe(err))
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(io.LimitReader(f, maxConfig+1)); err != nil {
+		return nil, fmt.Errorf("%s: %s", path, describe(err))
+	}
+	if buf.Len() > maxConfig {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a policy file", path, maxConfig)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s", path, describe(err))
+	}
+	p := &policyFile{path: path, dir: filepath.Dir(abs), values: map[string]setting{}}
+	at := func(n ast.Node, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", path, n.GetToken().Position.Line, fmt.Sprintf(format, args...))
+	}
+
+	// YAML 1.2 reads JSON as well, so one parser serves the three names.
+	// Its errors, duplicate keys among them, carry the line and column.
+	file, err := parser.ParseBytes(buf.Bytes(), 0)
+	if err != nil {
+		msg := yaml.FormatError(err, false, false)
+		if m := yamlPosition.FindStringSubmatch(msg); m != nil {
+			return nil, fmt.Errorf("%s:%s:%s: %s", path, m[1], m[2], strings.TrimSpace(msg[len(m[0]):]))
+		}
+		return nil, fmt.Errorf("%s: %s", path, strings.TrimSpace(msg))
+	}
+	var root ast.Node
+	for _, doc := range file.Docs {
+		if doc.Body == nil {
+			continue
+		}
+		if root != nil {
+			return nil, at(doc.Body, "a second document: a policy file holds one")
+		}
+		root = doc.Body
+	}
+	if root == nil {
+		return p, nil // an empty file sets nothing
+	}
+	entries, ok := mappingEntries(root)
+	if !ok {
+		return nil, at(root, "want a mapping of keys (%s), got %s", strings.Join(configKeys, ", "), nodeKind(root))
+	}
+	for _, e := range entries {
+		key, ok := scalar(e.Key)
+		if !ok {
+			return nil, at(e.Key, "want a key, got %s", nodeKind(e.Key))
+		}
+		v := e.Value
+		switch {
+		case slices.Contains(configFlags, key):
+			value, ok := scalar(v)
+			if !ok {
+				return nil, at(v, "%s: want a string, got %s", key, nodeKind(v))
+			}
+			if key == "profile" {
+				if err := cmdflag.CheckProfile(value); err != nil {
+					return nil, at(v, "%s", err)
+				}
+			}
+			p.values[key] = setting{value, v.GetToken().Position.Line}
+		case key == "rules":
+			if err := p.readRules(v, at); err != nil {
+				return nil, err
+			}
+		case key == "include" || key == "exclude":
+			globs, err := readGlobs(key, v, at)
+			if err != nil {
+				return nil, err
+			}
+			if key == "include" {
+				p.include = globs
+			} else {
+				p.exclude = globs
+			}
+		default:
+			msg := fmt.Sprintf("unknown key %q; known keys: %s", key, strings.Join(configKeys, ", "))
+			if near := nearest(key, configKeys); near != "" {
+				msg = fmt.Sprintf("unknown key %q: did you mean %s?", key, near)
+			}
+			return nil, at(e.Key, "%s", msg)
+		}
+	}
+	return p, nil
+}
+
+// yamlPosition finds the line and column in a YAML error.
+var yamlPosition = regexp.MustCompile(`^\[(\d+):(\d+)\] `)
+
+// mappingEntries returns the entries of a mapping; a mapping of one entry
+// may parse as the entry alone.
+func mappingEntries(n ast.Node) ([]*ast.MappingValueNode, bool) {
+	switch n := n.(type) {
+	case *ast.MappingNode:
+		return n.Values, true
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{n}, true
+	}
+	return nil, false
+}
+
+// scalar returns the text of a string, number or boolean. A policy file's
+// values are words (off, error, agentcard), which YAML 1.1 would read as
+// booleans: taking the text as written keeps them the words they are.
+func scalar(n ast.Node) (string, bool) {
+	switch n := n.(type) {
+	case *ast.StringNode:
+		return n.Value, true
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
+		return n.GetToken().Value, true
+	}
+	return "", false
+}
+
+func (p *policyFile) readRules(v ast.Node, at func(ast.Node, string, ...any) error) error {
+	if _, null := v.(*ast.NullNode); null {
+		return nil
+	}
+	entries, ok := mappingEntries(v)
+	if !ok {
+		return at(v, "rules: want a mapping of rule IDs to off, warning or error, got %s", nodeKind(v))
+	}
+	for _, e := range entries {
+		id, _ := scalar(e.Key)
+		level, ok := scalar(e.Value)
+		if !ok {
+			return at(e.Value, "rules: %s: want off, warning or error, got %s", id, nodeKind(e.Value))
+		}
+		r, err := parseOverride(id, level)
+		if err != nil {
+			n := ast.Node(e.Key)
+			var le levelError
+			if errors.As(err, &le) {
+				n = e.Value
+			}
+			return at(n, "rules: %s", err)
+		}
+		p.rules = append(p.rules, r)
+	}
+	return nil
+}
+
+func readGlobs(key string, v ast.Node, at func(ast.Node, string, ...any) error) ([]string, error) {
+	nodes := []ast.Node{v}
+	if seq, ok := v.(*ast.SequenceNode); ok {
+		nodes = seq.Values
+	}
+	var globs []string
+	for _, n := range nodes {
+		text, ok := scalar(n)
+		if !ok || text == "" {
+			return nil, at(n, "%s: want a glob or a list of globs, got %s", key, nodeKind(n))
+		}
+		g := strings.TrimPrefix(filepath.ToSlash(text), "./")
+		if !doublestar.ValidatePattern(g) || strings.HasPrefix(g, "/") {
+			return nil, at(n, "%s: %q is not a glob relative to the policy file's directory", key, text)
+		}
+		globs = append(globs, g)
+	}
+	return globs, nil
+}
+
+func nodeKind(n ast.Node) string {
+	switch n.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.NullNode:
+		return "nothing"
+	case *ast.AnchorNode, *ast.AliasNode, *ast.TagNode:
+		return "an anchor, alias or tag (not supported here)"
+	}
+	if s, ok := scalar(n); ok {
+		return strconv.Quote(s)
+	}
+	return "something else"
+}
+
+// levelError is a bad level, as against a bad rule ID: a policy file's
+// message names the level's line.
+type levelError struct{ msg string }
+
+func (e levelError) Error() string { return e.msg }
+
+// parseOverride reads RULE and LEVEL, as --rule and a policy file's rules
+// write them.
+func parseOverride(id, level string) (ruleOverride, error) {
+	r, ok := fastvalidate.LookupRule(id)
+	if !ok {
+		ids := ruleIDs()
+		if near := nearest(id, ids); near != "" {
+			return ruleOverride{}, fmt.Errorf("unknown rule %q; the closest known rule is %s", id, near)
+		}
+		return ruleOverride{}, fmt.Errorf("unknown rule %q (cardscan --list-rules lists them)", id)
+	}
+	sev, ok := fastvalidate.ParseSeverity(level)
+	if !ok {
+		return ruleOverride{}, levelError{fmt.Sprintf("%s: level %q: want off, warning or error", id, level)}
+	}
+	if sev != fastvalidate.SeverityError && fastvalidate.Unjudged(r.Code) {
+		return ruleOverride{}, levelError{fmt.Sprintf("%s cannot be %s: a card it rejects is not judged further", id, sev)}
+	}
+	return ruleOverride{code: r.Code, sev: sev}, nil
+}
+
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range fastvalidate.Rules() {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// nearest returns the candidate closest to name, when it is close enough
+// to be a likely slip (at most a third of name's length in edits, and at
+// least one), or "".
+func nearest(name string, candidates []string) string {
+	best, bestD := "", max(len(name)/3, 1)+1
+	for _, c := range candidates {
+		if d := editDistance(name, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+// ruleFlag is --rule RULE=LEVEL, checked as it is parsed so that the
+// error names the flag.
+type ruleFlag struct{ list *[]ruleOverride }
+
+func (f ruleFlag) String() string { return "" }
+
+func (f ruleFlag) Set(v string) error {
+	id, level, ok := strings.Cut(v, "=")
+	if !ok {
+		return errors.New("want RULE=off, RULE=warning or RULE=error")
+	}
+	r, err := parseOverride(id, level)
+	if err != nil {
+		return err
+	}
+	*f.list = append(*f.list, r)
+	return nil
+}
+
+// applyPolicy finds the policy file (--config, or one in the working
+// directory or a parent) and sets from it what the command line left
+// unset: a flag overrides the file, which overrides the defaults.
+func applyPolicy(o *options, set func(name string) bool) error {
+	path := o.config
+	if path == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil // no directory to look from: no policy file
+		}
+		if path, err = findConfig(wd); err != nil || path == "" {
+			return err
+		}
+		// Messages name the file as the user would reach it from here.
+		if rel, err := filepath.Rel(wd, path); err == nil {
+			path = rel
+		}
+	}
+	p, err := loadPolicy(path)
+	if err != nil {
+		return err
+	}
+	o.policyFile = p
+	dst := map[string]*string{"profile": &o.profile, "policy": &o.policy, "fail-on": &o.failOn, "format": &o.format, "min-level": &o.minLevel}
+	for key, s := range p.values {
+		if !set(key) {
+			*dst[key] = s.value
+		}
+	}
+	// The file's rules come first, so that --rule overrides them.
+	o.overrides = append(slices.Clone(p.rules), o.overrides...)
+	return nil
+}
+
+// fromPolicy rewrites a usage error about a flag whose value came from
+// the policy file so that it names the file and line: the file may set a
+// format that the flag's own check refuses.
+func fromPolicy(o *options, set func(string) bool, err error) error {
+	if o.policyFile == nil {
+		return err
+	}
+	for key, s := range o.policyFile.values {
+		if rest, ok := strings.CutPrefix(err.Error(), "--"+key+" "); ok && !set(key) {
+			return usagef("%s:%d: %s %s", o.policyFile.path, s.line, key, rest)
+		}
+	}
+	return err
+}
+
+// overrideOptions are the validator options for the overrides in force.
+func overrideOptions(rules []ruleOverride) []fastvalidate.Option {
+	var opts []fastvalidate.Option
+	for _, r := range rules {
+		opts = append(opts, fastvalidate.WithSeverity(r.code, r.sev))
+	}
+	return opts
+}
+
+// overridesInForce maps each overridden rule's ID to its level, the last
+// one set winning, for the summary.
+func overridesInForce(rules []ruleOverride) map[string]string {
+	if len(rules) == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for _, r := range rules {
+		m[r.code.String()] = r.sev.String()
+	}
+	return m
+}
+
+// overrideTable is the overrides as a table by rule, for what judges
+// findings outside the validator (signature verification).
+func overrideTable(rules []ruleOverride) map[fastvalidate.Code]fastvalidate.Severity {
+	if len(rules) == 0 {
+		return nil
+	}
+	m := map[fastvalidate.Code]fastvalidate.Severity{}
+	for _, r := range rules {
+		m[r.code] = r.sev
+	}
+	return m
+}
+
+// pathFilter decides from a policy file's include and exclude globs which
+// files are read. The globs are doublestar patterns (** crosses
+// directories) matched against a path relative to the policy file's
+// directory, with forward slashes; a file outside that directory is not
+// filtered.
+type pathFilter struct {
+	dir              string
+	include, exclude []string
+}
+
+func newPathFilter(p *policyFile) *pathFilter {
+	if p == nil || len(p.include) == 0 && len(p.exclude) == 0 {
+		return nil
+	}
+	return &pathFilter{dir: p.dir, include: p.include, exclude: p.exclude}
+}
+
+// rel returns path relative to the filter's directory, or false when it
+// lies outside it.
+func (f *pathFilter) rel(path string) (string, bool) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", false
+	}
+	rel, err := filepath.Rel(f.dir, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+func matchAny(globs []string, rel string) bool {
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(g, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// excluded reports whether an exclude glob matches path: a file named on
+// the command line, or a directory, which the walk then skips whole.
+func (f *pathFilter) excluded(path string) bool {
+	if f == nil {
+		return false
+	}
+	rel, ok := f.rel(path)
+	return ok && rel != "." && matchAny(f.exclude, rel)
+}
+
+// walked reports whether a file a directory walk found is read: it
+// matches an include glob, if there are any, and no exclude glob.
+func (f *pathFilter) walked(path string) bool {
+	if f == nil {
+		return true
+	}
+	rel, ok := f.rel(path)
+	if !ok {
+		return true
+	}
+	if len(f.include) > 0 && !matchAny(f.include, rel) {
+		return false
+	}
+	return !matchAny(f.exclude, rel)
+}
