@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -224,6 +225,66 @@ func BenchmarkRun(b *testing.B) {
 				if _, err := Run(Config{Profile: "agentcard", Jobs: jobs, Findings: io.Discard, Stdin: bytes.NewReader(input)}, []Input{{Name: "in"}}); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// lineSignal is a findings writer that hands each write to a channel.
+type lineSignal chan string
+
+func (s lineSignal) Write(b []byte) (int, error) {
+	s <- string(b)
+	return len(b), nil
+}
+
+// TestPipeFirstCardJudgedAtOnce writes one card to a pipe and keeps it
+// open: its verdict must come without waiting for more input, whatever
+// the framing, as a filter's should.
+func TestPipeFirstCardJudgedAtOnce(t *testing.T) {
+	pretty := "{\n  \"name\": \"n\"\n}\n"
+	for _, tc := range []struct {
+		name    string
+		framing Framing
+		input   string
+	}{
+		{"auto, one line", FramingAuto, card + "\n"},
+		{"auto, pretty", FramingAuto, pretty},
+		{"auto, in an array", FramingAuto, "[\n" + card + ",\n"},
+		{"ndjson", FramingNDJSON, card + "\n"},
+		{"json, one line", FramingJSON, card + "\n"},
+		{"json, pretty", FramingJSON, pretty},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, w := io.Pipe()
+			out := make(lineSignal, 10)
+			done := make(chan error, 1)
+			go func() {
+				_, err := Run(Config{Profile: "agentcard", Jobs: 1, Format: FormatJSONL, All: true, Findings: out, Stdin: r},
+					[]Input{{Name: "in", Framing: tc.framing}})
+				done <- err
+			}()
+			if _, err := io.WriteString(w, tc.input); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case v := <-out:
+				if !strings.Contains(v, `"offset":`) {
+					t.Errorf("verdict %q", v)
+				}
+			case err := <-done:
+				t.Fatalf("Run returned %v before the pipe closed", err)
+			case <-time.After(10 * time.Second):
+				t.Error("no verdict 10 s after the card was written")
+			}
+			w.Close()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Error(err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return 10 s after the pipe closed")
 			}
 		})
 	}

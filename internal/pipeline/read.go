@@ -270,6 +270,14 @@ func framingOfLine(line []byte) Framing {
 // runLines cuts NDJSON: chunks end after a newline.
 func (cu *cutter) runLines() error {
 	p := cu.p
+	// What detect read may hold whole lines already: pass them on before
+	// waiting for more, so that a card written to a pipe that stays open
+	// is judged as soon as its line is complete.
+	if i := bytes.LastIndexByte(cu.c.buf, '\n'); i >= 0 {
+		if err := cu.cut(i + 1); err != nil {
+			return err
+		}
+	}
 	for {
 		c := cu.c
 		if len(c.buf) == cap(c.buf) {
@@ -338,6 +346,15 @@ func (cu *cutter) runJSON() error {
 	}
 	cu.sp.reset(start, bom)
 	cu.c.spans = cu.sp.scan(cu.c.buf, cu.c.offset, cu.c.spans[:0])
+	// Likewise the records complete in what detect and the reads above
+	// gave.
+	if len(cu.c.spans) > 0 {
+		if n := cu.jsonCut(); n > 0 {
+			if err := cu.cut(n); err != nil {
+				return err
+			}
+		}
+	}
 	for {
 		c := cu.c
 		// A chunk of tiny records (an array of digits) ends early, so that

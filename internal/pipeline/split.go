@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // Framing says how an input is cut into records.
@@ -124,10 +126,34 @@ type splitter struct {
 
 	resync      bool  // after a fault: looking for where to resume
 	brokenStart int64 // the broken record's first byte
+
+	// blocks marks the quotes and the bytes that need care in the piece
+	// being scanned, from its index org on (see classify), so that a
+	// string's end is found a 64-byte block at a time.
+	blocks []fastvalidate.CharBlock
+	org    int
 }
 
 func (s *splitter) reset(start int64, bom bool) {
-	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom}
+	*s = splitter{stack: s.stack[:0], blocks: s.blocks[:0], pos: start, exp: expTop, rec: -1, bom: bom}
+}
+
+// classify fills s.blocks for b[org:]. The bytes past the end of b need
+// care, so that a search for a string's end stops at len(b) at the
+// latest.
+func (s *splitter) classify(b []byte, org int) {
+	b = b[org:]
+	n := len(b)/64 + 1
+	if cap(s.blocks) < n {
+		s.blocks = make([]fastvalidate.CharBlock, n, n+n/4)
+	}
+	s.blocks, s.org = s.blocks[:n], org
+	full := len(b) &^ 63
+	fastvalidate.Classify(b[:full], s.blocks)
+	// Zero bytes past the end are control characters: they need care.
+	var block [64]byte
+	copy(block[:], b[full:])
+	fastvalidate.Classify(block[:], s.blocks[n-1:])
 }
 
 // pending returns the first byte of the record in progress, or -1. Until
@@ -171,6 +197,7 @@ var classes = func() (t [256]byteClass) {
 // completes to out.
 func (s *splitter) scan(b []byte, base int64, out []span) []span {
 	i := int(s.pos - base)
+	s.classify(b, i)
 	for i < len(b) {
 		switch {
 		case s.resync:
@@ -247,6 +274,7 @@ const (
 // Offsets in locals are relative to b.
 func (s *splitter) tokens(b []byte, base int64, i int) (int, tokensStop) {
 	exp, depth, stack := s.exp, len(s.stack), s.stack[:cap(s.stack)]
+	blocks, org := s.blocks, s.org
 	rec, line0 := noRecord, int(s.line0-base)
 	if s.rec >= 0 {
 		rec = int(s.rec - base)
@@ -380,24 +408,40 @@ func (s *splitter) tokens(b []byte, base int64, i int) (int, tokensStop) {
 			}
 		}
 		{
-			// The string's bytes, eight at a time while no quote,
+			// The string's bytes, a block at a time, to the first quote
+			// or byte that needs care. That is the end of most strings;
+			// past anything else (a byte of 0x80 and up, or a control
+			// character) the rest goes eight at a time while no quote,
 			// backslash or newline is among them.
 			j := i + 1
-			for j+8 <= len(b) {
-				x := binary.LittleEndian.Uint64(b[j:])
-				q, bs, nl := x^('"'*lsb), x^('\\'*lsb), x^('\n'*lsb)
-				if m := ((q - lsb) &^ q) | ((bs - lsb) &^ bs) | ((nl - lsb) &^ nl); m&msb != 0 {
-					j += bits.TrailingZeros64(m&msb) >> 3
+			for {
+				r := j - org
+				if m := (blocks[r>>6].Quotes() | blocks[r>>6].Care()) >> (r & 63); m != 0 {
+					j += bits.TrailingZeros64(m)
 					break
 				}
-				j += 8
+				j += 64 - r&63
 			}
 			if j >= len(b) || b[j] != '"' {
-				// An escape, a fault or the end of b: scan's
-				// skipString goes on from b[j].
-				s.inString, s.key = true, exp&allowKey != 0
-				i = j
-				goto out
+				if j < len(b) && b[j] != '\\' && b[j] != '\n' {
+					j++
+					for j+8 <= len(b) {
+						x := binary.LittleEndian.Uint64(b[j:])
+						q, bs, nl := x^('"'*lsb), x^('\\'*lsb), x^('\n'*lsb)
+						if m := ((q - lsb) &^ q) | ((bs - lsb) &^ bs) | ((nl - lsb) &^ nl); m&msb != 0 {
+							j += bits.TrailingZeros64(m&msb) >> 3
+							break
+						}
+						j += 8
+					}
+				}
+				if j >= len(b) || b[j] != '"' {
+					// An escape, a fault or the end of b: scan's
+					// skipString goes on from b[j].
+					s.inString, s.key = true, exp&allowKey != 0
+					i = j
+					goto out
+				}
 			}
 			i = j + 1
 		}

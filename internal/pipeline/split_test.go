@@ -295,3 +295,66 @@ func BenchmarkSplitter(b *testing.B) {
 		})
 	}
 }
+
+// splitAll runs the splitter over input in pieces of n bytes, each
+// starting at the record in progress as the reader's chunks do.
+func splitAll(input []byte, n int) []span {
+	var sp splitter
+	sp.reset(0, false)
+	var spans []span
+	for off := 0; off < len(input); off += n {
+		end := min(off+n, len(input))
+		from := int(sp.pos)
+		if p := sp.pending(); p >= 0 {
+			from = int(p)
+		}
+		spans = sp.scan(input[from:end], int64(from), spans)
+	}
+	return sp.finish(spans)
+}
+
+// TestSplitterStringBytesAtEveryOffset puts each kind of byte that stops
+// the search for a string's end at every offset around the 64-byte blocks
+// it is searched by: a record's bounds must be those of the same string
+// with plain letters instead, and a raw newline must break the record.
+func TestSplitterStringBytesAtEveryOffset(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		broken     bool
+	}{
+		{"two-byte UTF-8", "é", false},
+		{"three-byte UTF-8", "€", false},
+		{"control character", "\x01", false},
+		{"delete", "\x7f", false},
+		{"escaped quote", `\"`, false},
+		{"escaped backslash", `\\`, false},
+		{"escape", `\u00e9`, false},
+		{"raw newline", "\n", true},
+		{"escaped newline", "\\\n", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for pad := range 140 {
+				text := strings.Repeat("x", pad) + tc.text + strings.Repeat("y", pad%7)
+				plain := strings.Repeat("x", pad) + strings.Repeat("a", len(tc.text)) + strings.Repeat("y", pad%7)
+				doc := func(s string) []byte {
+					return []byte("[\n{\"k\":\"" + s + "\",\"n\":1},\n{\"b\":[1]}\n]\n")
+				}
+				for _, n := range []int{1 << 20, 64, 7} {
+					got, want := splitAll(doc(text), n), splitAll(doc(plain), n)
+					if len(got) == 0 || len(want) != 2 {
+						t.Fatalf("pad %d, pieces of %d: %+v (plain %+v)", pad, n, got, want)
+					}
+					if tc.broken {
+						if !got[0].broken || got[0].start != 2 {
+							t.Fatalf("pad %d, pieces of %d: %+v, want a broken record at 2", pad, n, got)
+						}
+						continue
+					}
+					if !slices.Equal(got, want) {
+						t.Fatalf("pad %d, pieces of %d: %+v, want %+v", pad, n, got, want)
+					}
+				}
+			}
+		})
+	}
+}
