@@ -51,10 +51,11 @@ const (
 
 // Number flags.
 const (
-	flagNeg  uint8 = 1 << iota // leading minus
-	flagFrac                   // has a fraction part
-	flagExp                    // has an exponent part
-	flagBad                    // not a number by RFC 8259's grammar
+	flagNeg   uint8 = 1 << iota // leading minus
+	flagFrac                    // has a fraction part
+	flagExp                     // has an exponent part
+	flagBad                     // not a number by RFC 8259's grammar
+	flagRange                   // beyond float64's range (json.number-range)
 )
 
 const noParent = ^uint32(0)
@@ -429,8 +430,11 @@ dispatch:
 		b, i, nt, open, names = s.resume()
 		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: uint32(open), kind: kindNumber, flags: flags}
 		nt++
-		if flags&flagBad != 0 {
+		if flags&(flagBad|flagRange) != 0 {
 			code, errOff, errNode = CodeJSONSyntax, end, nt-1
+			if flags&flagBad == 0 {
+				code, errOff = CodeJSONNumberRange, i
+			}
 			goto fail
 		}
 		i = end
@@ -954,8 +958,15 @@ func hex4(b []byte, i int) (rune, bool) {
 
 // scanNumber checks the RFC 8259 number grammar from b[i] and returns the
 // offset just past it, or the offset of the first wrong byte with flagBad.
+// A number that overflows a float64 gets flagRange: encoding/json refuses
+// it and Python reads it as infinity, so no card may hold one, wherever it
+// stands. One that underflows is read as 0 or a subnormal by both (as
+// strconv.ParseFloat does, without error) and passes. Only a number of 200
+// characters or more, or with an exponent of three digits or more, can
+// overflow (fitsFloat64); only such a number is read again to decide.
 func scanNumber(b []byte, i int) (int, uint8) {
 	var flags uint8
+	start, expDigits := i, 0
 	if b[i] == '-' {
 		flags |= flagNeg
 		i++
@@ -992,13 +1003,18 @@ func scanNumber(b []byte, i int) (int, uint8) {
 		if i >= len(b) || b[i]-'0' > 9 {
 			return i, flagBad
 		}
+		digits := i
 		for i < len(b) && b[i]-'0' <= 9 {
 			i++
 		}
+		expDigits = i - digits
 	}
 	// A number glued to a letter ("1x", "0x10", "01") is one bad token, not two.
 	if i < len(b) && !wsTable[b[i]] && b[i] != ',' && b[i] != ']' && b[i] != '}' {
 		return i, flagBad
+	}
+	if (i-start >= 200 || expDigits > 2) && !fitsFloat64(b[start:i]) {
+		flags |= flagRange
 	}
 	return i, flags
 }
