@@ -202,7 +202,7 @@ func (w *walker) checkEndpoint(v uint32) {
 			sev = SeverityError
 		}
 		switch {
-		case u.HasAuthority && (isLocalhost(u.Host) || isInternalIP(u.Host)):
+		case u.HasAuthority && unreachableHost(u.Host):
 			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url names localhost or a private, loopback or link-local address: no peer can reach it as published")
 		case http:
 			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
