@@ -65,8 +65,9 @@ func ipClass(host []byte) string {
 		if bytes.IndexByte(host, ':') < 0 {
 			return ""
 		}
-		// ParseURI has already accepted the literal with netip, so this
-		// cannot fail (and allocate an error).
+		// ParseURI has already accepted a literal with netip, so this
+		// fails (and allocates an error) only for a percent-decoded host
+		// with a colon, which no WHATWG parser reads as a host at all.
 		a, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
 		if err != nil {
 			return ""

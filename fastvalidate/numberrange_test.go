@@ -2,7 +2,6 @@ package fastvalidate
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
@@ -142,6 +141,10 @@ func TestNumberRange_AgreesWithEncodingJSON(t *testing.T) {
 		if rejected {
 			over++
 		}
+		// The prefilter lets no overflowing number through unread.
+		if _, flags := scanNumber([]byte(n), 0); !fitsFloat64([]byte(n)) && flags&flagLong == 0 {
+			t.Errorf("%s overflows but scanNumber did not mark it long", n)
+		}
 	}
 	// Both sides of the boundary must be well represented.
 	if over < len(cases)/5 || over > len(cases)*4/5 {
@@ -151,22 +154,23 @@ func TestNumberRange_AgreesWithEncodingJSON(t *testing.T) {
 }
 
 // The scanner reads a number a second time only when it is long or has an
-// exponent of three digits or more; this holds the first read to its
-// verdict on the numbers that take the second, and on those that do not.
-func TestScanNumber_RangeFlag(t *testing.T) {
+// exponent of three digits or more (flagLong); this holds the first read
+// to that, on numbers on both sides of the prefilter.
+func TestScanNumber_LongFlag(t *testing.T) {
 	for _, c := range []struct {
 		n     string
 		flags uint8
 	}{
-		{"1e400", flagExp | flagRange},
-		{"-1e400", flagNeg | flagExp | flagRange},
-		{"1.5e00400", flagFrac | flagExp | flagRange},
+		{"1e400", flagExp | flagLong},
+		{"-1e400", flagNeg | flagExp | flagLong},
+		{"1.5e00400", flagFrac | flagExp | flagLong},
+		{"1e-400", flagExp | flagLong},
+		{"1e100", flagExp | flagLong},
 		{"1e99", flagExp},
-		{"1e100", flagExp},
-		{"1e-400", flagExp},
-		{strings.Repeat("9", 308), 0},
-		{strings.Repeat("9", 309), flagRange},
-		{fmt.Sprint(strings.Repeat("9", 300), ".", strings.Repeat("9", 300)), flagFrac},
+		{"-1.5e-07", flagNeg | flagFrac | flagExp},
+		{strings.Repeat("9", 199), 0},
+		{strings.Repeat("9", 200), flagLong},
+		{"-0." + strings.Repeat("9", 197), flagNeg | flagFrac | flagLong},
 	} {
 		b := []byte(c.n + ",")
 		end, flags := scanNumber(b, 0)
