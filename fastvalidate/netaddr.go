@@ -30,8 +30,24 @@ func isLocalhost(host []byte) bool {
 // unreachableHost reports a URL's host that no other machine reaches:
 // localhost, or an IP address of ipClass, once decoded (decodeHost).
 func unreachableHost(host []byte) bool {
+	if !mayBeUnreachable(host) {
+		return false
+	}
 	host = decodeHost(host)
 	return isLocalhost(host) || isInternalIP(host)
+}
+
+// mayBeUnreachable reports whether a host as written may decode to
+// localhost or an IP address. A decoded host ends as the written one does
+// unless an escape ends it, and an escape ends in a hex digit; a host
+// ending in a letter past 'f', but for the t of localhost and the x of a
+// bare 0x, is neither. Most hosts leave here, before any decoding.
+func mayBeUnreachable(host []byte) bool {
+	if len(host) == 0 {
+		return false
+	}
+	c := host[len(host)-1] | 0x20
+	return c <= 'f' || c == 't' || c == 'x'
 }
 
 // isInternalIP reports an IP address host that reaches no public server

@@ -236,7 +236,7 @@ func nonHostBytes(x uint64) uint64 {
 // looks at the text only, its host decoded as clients decode it
 // (decodeHost): no name is resolved.
 func urlRisk(u URI, plainHTTP bool) string {
-	if u.HasAuthority && len(u.Host) > 0 {
+	if u.HasAuthority && mayBeUnreachable(u.Host) {
 		host := decodeHost(u.Host)
 		if isLocalhost(host) {
 			return "host is localhost: no other machine reaches it"
