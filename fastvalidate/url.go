@@ -233,13 +233,25 @@ func nonHostBytes(x uint64) uint64 {
 }
 
 // urlRisk returns why a well-formed URL is unsafe to rely on, or "". It
-// looks at the text only: no name is resolved.
+// looks at the text only, its host decoded as clients decode it
+// (decodeHost): no name is resolved.
 func urlRisk(u URI, plainHTTP bool) string {
-	if u.HasAuthority && len(u.Host) > 0 {
-		if isLocalhost(u.Host) {
+	if u.HasAuthority && mayBeUnreachable(u.Host) {
+		host := decodeHost(u.Host)
+		if isLocalhost(host) {
 			return "host is localhost: no other machine reaches it"
 		}
-		if isInternalIP(u.Host) {
+		switch ipClass(host) {
+		case "":
+		case "multicast":
+			return "host is a multicast IP address: it names a group of machines, not a server"
+		case "broadcast":
+			return "host is the broadcast address 255.255.255.255: it names every machine on the local network"
+		case "benchmarking":
+			return "host is in 198.18.0.0/15, set aside for benchmarking networks (RFC 2544): no server on the internet has it"
+		case "reserved":
+			return "host is in 240.0.0.0/4, reserved: no server on the internet has it"
+		default:
 			return "host is a private, loopback, link-local or unspecified IP address"
 		}
 	}

@@ -154,6 +154,9 @@ func (w *walker) scanFailed() {
 	case CodeJSONDepth:
 		msg = "nesting deeper than %d"
 		arg = int64(w.cfg.maxDepth)
+	case CodeJSONNumberRange:
+		msg = "number does not fit a float64"
+		w.appendExcerpt(n)
 	}
 	w.res.add(Finding{Code: sc.err, Severity: SeverityError, Path: path, Offset: at, msg: msg, got: w.res.arenaString(start), arg: arg})
 }

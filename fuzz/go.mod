@@ -9,6 +9,9 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
 
-require golang.org/x/text v0.42.0 // indirect
+require (
+	golang.org/x/net v0.59.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
+)
 
 replace github.com/cardscan/cardscan => ../

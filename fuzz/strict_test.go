@@ -12,8 +12,8 @@ import (
 )
 
 // strictReference judges a document the way fastvalidate's strict layer
-// must, built from independent parts: encoding/json for RFC 8259 syntax,
-// unicode/utf8 for the encoding, a scan of the raw text for escaped lone
+// must, built from independent parts: encoding/json for RFC 8259 syntax
+// and for numbers beyond float64's range, unicode/utf8 for the encoding, a scan of the raw text for escaped lone
 // surrogates (encoding/json quietly turns them into U+FFFD), and a token
 // walk for duplicate member names and nesting depth. With unwrap, a
 // document that is a JSON string is judged again on its content, as the
@@ -51,7 +51,17 @@ func strictOnce(doc []byte, maxDepth int) (bool, string) {
 	if loneSurrogateEscape(doc) {
 		return false, "escaped lone surrogate"
 	}
-	return walkTokens(doc, maxDepth)
+	if ok, why := walkTokens(doc, maxDepth); !ok {
+		return false, why
+	}
+	// Unmarshal into any reads every number as a float64 and fails on one
+	// that overflows; one that underflows reads as 0. Only after the walk:
+	// a document nested too deep is refused for that first.
+	var v any
+	if err := json.Unmarshal(doc, &v); err != nil {
+		return false, "encoding/json.Unmarshal into any: " + err.Error()
+	}
+	return true, ""
 }
 
 // loneSurrogateEscape reports whether a string in doc, which encoding/json
@@ -161,7 +171,8 @@ func walkTokens(doc []byte, maxDepth int) (bool, string) {
 // strictLayerRules are the findings by which the strict layer rejects a
 // document; profile checks run only when it has none.
 var strictLayerRules = map[string]bool{
-	"json.syntax": true, "json.utf8": true, "json.duplicate-key": true, "json.depth": true, "input.too-large": true,
+	"json.syntax": true, "json.utf8": true, "json.duplicate-key": true, "json.depth": true, "json.number-range": true,
+	"input.too-large": true,
 }
 
 // strictVerdict reads the strict layer's verdict out of a Result.

@@ -40,6 +40,9 @@ func TestStrictReference(t *testing.T) {
 		{strings.Repeat("[", 512) + strings.Repeat("]", 512), true},
 		{strings.Repeat("[", 513) + strings.Repeat("]", 513), false},
 		{`"{\"a\":1,\"a\":2}"`, false}, {`"{\"a\":\"\\ud800\"}"`, false}, {`"[1,]"`, true}, {`"{}"`, true}, {`"x"`, true},
+		// A number beyond float64's range, anywhere; one below it reads as 0.
+		{`{"x":[1E400]}`, false}, {`[-1e309]`, false}, {`{"x":1.7976931348623157e308}`, true}, {`1e-400`, true},
+		{`"{\"x\":1e400}"`, false}, {`{"x":1e00000309}`, false},
 	}
 	for _, c := range cases {
 		if ok, why := strictReference([]byte(c.doc), fastvalidate.DefaultMaxDepth, true); ok != c.ok {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/cardscan/cardscan/internal/addrclass"
 )
 
 // A URL list is untrusted input: without a guard, a crawler reading one is
@@ -20,46 +22,11 @@ import (
 // name that resolves there, a redirect that leads there and a name whose
 // answer changes between two lookups (DNS rebinding) are refused alike.
 
-// Prefixes that AddressClass refuses beyond what netip classifies.
-var (
-	cgnat       = netip.MustParsePrefix("100.64.0.0/10") // RFC 6598 shared address space
-	thisNetwork = netip.MustParsePrefix("0.0.0.0/8")     // Linux connects 0.x to the local host
-	reserved4   = netip.MustParsePrefix("240.0.0.0/4")   // reserved, and 255.255.255.255 broadcast
-	siteLocal6  = netip.MustParsePrefix("fec0::/10")     // deprecated site-local, private in practice
-	nat64       = netip.MustParsePrefix("64:ff9b::/96")  // RFC 6052: an IPv4 address inside IPv6
-)
-
 // AddressClass says why the guard refuses to connect to a, or "" when a
-// is a public address. The MCP server's fetch_card guard asks it too, so
-// that both refuse the same addresses.
-func AddressClass(a netip.Addr) string {
-	a = a.Unmap()
-	if nat64.Contains(a) {
-		b := a.As16()
-		a = netip.AddrFrom4([4]byte(b[12:]))
-	}
-	switch {
-	case !a.IsValid():
-		return "invalid"
-	case a.IsUnspecified() || thisNetwork.Contains(a):
-		return "unspecified"
-	case a.IsLoopback():
-		return "loopback"
-	case a.IsPrivate() || siteLocal6.Contains(a):
-		return "private"
-	case a.IsLinkLocalUnicast():
-		// 169.254.169.254 and fd00:ec2::254 (which IsPrivate covers)
-		// are where clouds serve instance credentials.
-		return "link-local"
-	case a.IsMulticast():
-		return "multicast"
-	case cgnat.Contains(a):
-		return "CGNAT"
-	case reserved4.Contains(a):
-		return "reserved"
-	}
-	return ""
-}
+// is a public address. The MCP server's fetch_card guard asks it too, and
+// the URL risk checks of every profile class addresses the same way, so
+// that all refuse the same addresses (see addrclass.Of).
+func AddressClass(a netip.Addr) string { return addrclass.Of(a) }
 
 // blockedError is a connection the guard refused.
 type blockedError struct {

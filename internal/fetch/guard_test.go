@@ -42,7 +42,7 @@ func TestAddressClass(t *testing.T) {
 		{"0.0.0.0", "unspecified"},
 		{"0.1.2.3", "unspecified"},
 		{"::", "unspecified"},
-		{"255.255.255.255", "reserved"},
+		{"255.255.255.255", "broadcast"},
 		{"240.0.0.1", "reserved"},
 
 		{"93.184.216.34", ""},
