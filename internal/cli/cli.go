@@ -42,6 +42,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "summary":
 			return runSummary(args[1:], stdout, con)
+		case "diff":
+			return runDiff(args[1:], stdin, stdout, con)
 		case "serve":
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
@@ -126,6 +128,7 @@ type options struct {
 // declarations write.
 const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
+       cardscan diff [flags] OLD NEW (what changed between two dumps; diff --help)
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
@@ -285,7 +288,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff"} {
 		if editDistance(name, sub) <= 2 {
 			return sub
 		}
