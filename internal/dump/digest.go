@@ -103,7 +103,7 @@ type Digest struct {
 	Valid   bool
 	Sum     [16]byte // of the canonical card, or of the record's bytes when it has none
 	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
-	members []member
+	members []member // decoded only
 }
 
 // Extractor makes digests; one per worker.
@@ -112,11 +112,16 @@ type Extractor struct {
 	canon fastvalidate.Canonicalizer
 	cbuf  []byte
 	mbuf  []byte
-	p     fastjson.Parser
 	p2    fastjson.Parser
 	enc   report.Encoder
 	ebuf  []byte
 	d     Digest
+	// The members of the card being digested, encoded, and the items of
+	// the member being itemised.
+	menc     []byte
+	nmembers int
+	items    []byte
+	nitems   int
 }
 
 // NewExtractor returns an Extractor choosing keys by mode.
@@ -125,7 +130,7 @@ func NewExtractor(mode KeyMode) *Extractor { return &Extractor{mode: mode} }
 // Append appends the encoded digest of the record vd judged.
 func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
 	d := &x.d
-	*d = Digest{Profile: vd.Profile, Input: vd.Input, Line: vd.Line, Valid: vd.Valid, members: d.members[:0]}
+	*d = Digest{Profile: vd.Profile, Input: vd.Input, Line: vd.Line, Valid: vd.Valid}
 	card := vd.Card
 	var source string
 	if isFetchRecord(card) {
@@ -153,7 +158,7 @@ func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
 	case d.Kind == "" || x.mode == KeySource:
 		d.Kind, d.Key = KindRecord, "sha256:"+base64.RawURLEncoding.EncodeToString(d.Sum[:])
 	}
-	return appendDigest(dst, d)
+	return x.appendDigest(dst, d)
 }
 
 // isFetchRecord tells the records of cardscan fetch --format cards, which
@@ -186,44 +191,54 @@ var (
 	warningsHead = []byte(`],"warnings":[`)
 )
 
-// digestCard fills the card's hash, identity and members.
+// digestCard fills the card's hash and identity, and encodes its members
+// into x.enc. It walks the canonical form, which Canonicalizer wrote
+// without white space and with members sorted (canon.go), rather than
+// parsing the card again.
 func (x *Extractor) digestCard(card []byte) {
 	d := &x.d
+	x.menc, x.nmembers = x.menc[:0], 0
 	var err error
-	x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{})
+	if card != nil {
+		x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{})
+	}
 	if err != nil || card == nil {
 		// No canonical form (not JSON, not an object, too large to
 		// hold): the record is its bytes.
-		sum := sha256.Sum256(card)
-		copy(d.Sum[:], sum[:])
+		d.Sum = sum128(card)
 		return
 	}
-	sum := sha256.Sum256(x.cbuf)
-	copy(d.Sum[:], sum[:])
-	v, err := x.p.ParseBytes(x.cbuf)
-	if err != nil {
-		return
-	}
-	obj, _ := v.Object()
-	var vbuf []byte
-	obj.Visit(func(k []byte, mv *fastjson.Value) {
-		vbuf = mv.MarshalTo(vbuf[:0])
-		m := member{name: string(k), sum: xxhash.Sum64(vbuf)}
-		if len(vbuf) <= maxValue {
-			m.value = string(vbuf)
+	d.Sum = sum128(x.cbuf)
+	var key []byte
+	keyRank := len(identity)
+	eachMember(x.cbuf, func(quoted, value []byte) {
+		name := quoted[1 : len(quoted)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			name = []byte(unquote(quoted))
 		}
-		m.items = itemise(m.name, mv)
-		d.members = append(d.members, m)
+		x.nmembers++
+		x.menc = appendBytes(x.menc, name)
+		x.menc = binary.LittleEndian.AppendUint64(x.menc, xxhash.Sum64(value))
+		if len(value) <= maxValue {
+			x.menc = appendBytes(x.menc, value)
+		} else {
+			x.menc = append(x.menc, 0)
+		}
+		x.items, x.nitems = x.items[:0], 0
+		x.itemise(name, value)
+		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
+		x.menc = append(x.menc, x.items...)
+		for rank, id := range identity[:keyRank] {
+			if string(name) != id.member {
+				continue
+			}
+			if v := lookup(value, id.path...); len(v) > 2 && v[0] == '"' {
+				key, keyRank = v, rank
+			}
+		}
 	})
-	switch {
-	case str(v, "agent_id") != "":
-		d.Kind, d.Key = KindAgentID, str(v, "agent_id")
-	case str(v, "url") != "":
-		d.Kind, d.Key = KindURL, str(v, "url")
-	case str(v, "supportedInterfaces", "0", "url") != "":
-		d.Kind, d.Key = KindURL, str(v, "supportedInterfaces", "0", "url")
-	case str(v, "invocation", "endpoint") != "":
-		d.Kind, d.Key = KindEndpoint, str(v, "invocation", "endpoint")
+	if key != nil {
+		d.Kind, d.Key = identity[keyRank].kind, unquote(key)
 	}
 }
 
@@ -234,86 +249,119 @@ func str(v *fastjson.Value, path ...string) string {
 	return ""
 }
 
-// itemise lists the entries of the members a change report names.
-func itemise(name string, v *fastjson.Value) []item {
-	var items []item
-	p := "/" + escapePointer(name)
-	switch name {
+// identity lists where a card's identity lies, first found first: a
+// member, and the path within it to a string.
+var identity = []struct {
+	kind   string
+	member string
+	path   []string
+}{
+	{KindAgentID, "agent_id", nil},
+	{KindURL, "url", nil},
+	{KindURL, "supportedInterfaces", []string{"0", "url"}},
+	{KindEndpoint, "invocation", []string{"endpoint"}},
+}
+
+func sum128(b []byte) (s [16]byte) {
+	full := sha256.Sum256(b)
+	copy(s[:], full[:])
+	return s
+}
+
+func (x *Extractor) item(pointer string, label []byte, sum uint64) {
+	x.nitems++
+	x.items = appendString(x.items, pointer)
+	x.items = appendBytes(x.items, label)
+	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
+}
+
+// itemise lists the entries of the members a change report names; value
+// is the member's canonical value.
+func (x *Extractor) itemise(name, value []byte) {
+	p := "/" + escapePointer(string(name))
+	label := func(v []byte) []byte {
+		if len(v) >= 2 && v[0] == '"' {
+			return []byte(unquote(v))
+		}
+		return nil
+	}
+	switch string(name) {
 	case "url", "version":
-		if v.Type() == fastjson.TypeString {
-			items = append(items, item{pointer: p, label: string(v.GetStringBytes())})
+		if l := label(value); l != nil {
+			x.item(p, l, 0)
 		}
 	case "endpoint": // AgentCard: {"url": ...}
-		if s := str(v, "url"); s != "" {
-			items = append(items, item{pointer: p + "/url", label: s})
+		if l := label(lookup(value, "url")); l != nil {
+			x.item(p+"/url", l, 0)
 		}
 	case "invocation": // MA2D
-		if s := str(v, "endpoint"); s != "" {
-			items = append(items, item{pointer: p + "/endpoint", label: s})
+		if l := label(lookup(value, "endpoint")); l != nil {
+			x.item(p+"/endpoint", l, 0)
 		}
 	case "supportedInterfaces", "additionalInterfaces":
-		for i, e := range v.GetArray() {
-			if s := str(e, "url"); s != "" {
-				items = append(items, item{pointer: p + "/" + strconv.Itoa(i) + "/url", label: s})
+		i := 0
+		eachElement(value, func(e []byte) {
+			if l := label(lookup(e, "url")); l != nil {
+				x.item(p+"/"+strconv.Itoa(i)+"/url", l, 0)
 			}
-		}
+			i++
+		})
 	case "skills", "capabilities":
-		if v.Type() == fastjson.TypeObject {
+		if len(value) > 0 && value[0] == '{' {
 			// A2A and MA2D capabilities: the members set and not false.
-			obj, _ := v.Object()
-			obj.Visit(func(k []byte, e *fastjson.Value) {
-				if t := e.Type(); t != fastjson.TypeFalse && t != fastjson.TypeNull {
-					items = append(items, item{pointer: p + "/" + escapePointer(string(k)), label: string(k)})
+			eachMember(value, func(k, e []byte) {
+				if string(e) != "false" && string(e) != "null" {
+					x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), 0)
 				}
 			})
 			break
 		}
-		for i, e := range v.GetArray() {
-			label := str(e, "id")
-			if label == "" {
-				label = str(e, "name")
+		i := 0
+		eachElement(value, func(e []byte) {
+			l := label(lookup(e, "id"))
+			if l == nil {
+				l = label(lookup(e, "name"))
 			}
-			if label == "" && e.Type() == fastjson.TypeString {
-				label = string(e.GetStringBytes())
+			if l == nil {
+				l = label(e)
 			}
-			if label != "" {
-				items = append(items, item{pointer: p + "/" + strconv.Itoa(i), label: label})
+			if l != nil {
+				x.item(p+"/"+strconv.Itoa(i), l, 0)
 			}
-		}
+			i++
+		})
 	case "securitySchemes":
-		obj, err := v.Object()
-		if err != nil {
-			break
-		}
-		var b []byte
-		obj.Visit(func(k []byte, e *fastjson.Value) {
-			b = e.MarshalTo(b[:0])
-			items = append(items, item{pointer: p + "/" + escapePointer(string(k)), label: string(k), sum: xxhash.Sum64(b)})
+		eachMember(value, func(k, e []byte) {
+			x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), xxhash.Sum64(e))
 		})
 	case "signatures":
-		for i, e := range v.GetArray() {
+		i := 0
+		eachElement(value, func(e []byte) {
 			if kid := signatureKid(e); kid != "" {
-				items = append(items, item{pointer: p + "/" + strconv.Itoa(i), label: kid})
+				x.item(p+"/"+strconv.Itoa(i), []byte(kid), 0)
 			}
-		}
+			i++
+		})
 	}
-	return items
 }
 
 // signatureKid reads the kid of a JWS signature object: from its protected
 // header (base64url JSON), else its unprotected header.
-func signatureKid(sig *fastjson.Value) string {
-	if prot := sig.GetStringBytes("protected"); prot != nil {
-		if raw, err := base64.RawURLEncoding.DecodeString(string(prot)); err == nil {
+func signatureKid(sig []byte) string {
+	if prot := lookup(sig, "protected"); len(prot) > 2 && prot[0] == '"' {
+		if raw, err := base64.RawURLEncoding.DecodeString(unquote(prot)); err == nil {
 			var p fastjson.Parser
 			if h, err := p.ParseBytes(raw); err == nil {
-				if kid := str(h, "kid"); kid != "" {
-					return kid
+				if kid := h.GetStringBytes("kid"); len(kid) > 0 {
+					return string(kid)
 				}
 			}
 		}
 	}
-	return str(sig, "header", "kid")
+	if kid := lookup(sig, "header", "kid"); len(kid) > 2 && kid[0] == '"' {
+		return unquote(kid)
+	}
+	return ""
 }
 
 // escapePointer escapes a member name as a JSON Pointer token (RFC 6901).
@@ -340,7 +388,7 @@ func escapePointer(s string) string {
 // The encoding of a digest: its length, then the kind's index, the key
 // (first, so that a store routes a digest without decoding the rest), and
 // the other fields; strings are length-prefixed.
-func appendDigest(dst []byte, d *Digest) []byte {
+func (x *Extractor) appendDigest(dst []byte, d *Digest) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0) // length, set below
 	dst = append(dst, kindIndex(d.Kind))
@@ -355,20 +403,15 @@ func appendDigest(dst []byte, d *Digest) []byte {
 	}
 	dst = append(dst, d.Sum[:]...)
 	dst = appendString(dst, d.Errors)
-	dst = binary.AppendUvarint(dst, uint64(len(d.members)))
-	for _, m := range d.members {
-		dst = appendString(dst, m.name)
-		dst = binary.LittleEndian.AppendUint64(dst, m.sum)
-		dst = appendString(dst, m.value)
-		dst = binary.AppendUvarint(dst, uint64(len(m.items)))
-		for _, it := range m.items {
-			dst = appendString(dst, it.pointer)
-			dst = appendString(dst, it.label)
-			dst = binary.LittleEndian.AppendUint64(dst, it.sum)
-		}
-	}
+	dst = binary.AppendUvarint(dst, uint64(x.nmembers))
+	dst = append(dst, x.menc...)
 	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 	return dst
+}
+
+func appendBytes(dst []byte, s []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
 }
 
 func appendString(dst []byte, s string) []byte {

@@ -99,14 +99,6 @@ func (s *store) route(b []byte, count bool) error {
 
 func partition(key []byte) int { return int(xxhash.Sum64(key) % Partitions) }
 
-// partitions returns how many partitions the store has: 1 in memory.
-func (s *store) partitions() int {
-	if s.files == nil {
-		return 1
-	}
-	return Partitions
-}
-
 // load returns partition i's digests; the slice is reused by the next load.
 func (s *store) load(i int, buf []byte) ([]byte, error) {
 	if s.files == nil {
