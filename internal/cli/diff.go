@@ -107,7 +107,7 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	framing, _ := pipeline.ParseFraming(o.input)
 	var bytes int64
 	for i, add := range []func([]byte) error{d.AddOld, d.AddNew} {
-		inputs, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con)
+		inputs, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con, nil)
 		cfg := pipeline.Config{
 			Profile:   o.profile,
 			Jobs:      o.jobs,

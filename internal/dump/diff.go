@@ -6,10 +6,8 @@ import (
 	"container/heap"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,10 +112,19 @@ func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
 	return sum, err
 }
 
-// compareSpilled compares partition by partition, each partition's records
-// sorted into a run file, then merges the runs by key.
+// compareSpilled compares partition by partition.
 func (d *Differ) compareSpilled(sum *DiffSummary, w io.Writer) error {
-	runs := make([]*os.File, Partitions)
+	return writeSorted(d.dir, Partitions, func(i int, emit func(key string, line []byte) error) error {
+		return d.comparePart(i, sum, emit)
+	}, w)
+}
+
+// writeSorted calls each for every partition, which emits its lines in key
+// order; each partition's lines go to a run file, and the runs are merged
+// by key into w, so that the output is in key order whatever the number of
+// lines.
+func writeSorted(dir string, parts int, each func(i int, emit func(key string, line []byte) error) error, w io.Writer) error {
+	runs := make([]*os.File, parts)
 	defer func() {
 		for _, f := range runs {
 			if f != nil {
@@ -127,14 +134,14 @@ func (d *Differ) compareSpilled(sum *DiffSummary, w io.Writer) error {
 		}
 	}()
 	var scratch []byte
-	for i := range Partitions {
-		f, err := os.Create(filepath.Join(d.dir, fmt.Sprintf("run-%02d", i)))
+	for i := range parts {
+		f, err := os.CreateTemp(dir, "run-")
 		if err != nil {
 			return err
 		}
 		runs[i] = f
 		bw := bufio.NewWriterSize(f, 32<<10)
-		err = d.comparePart(i, sum, func(key string, line []byte) error {
+		err = each(i, func(key string, line []byte) error {
 			scratch = binary.AppendUvarint(scratch[:0], uint64(len(key)))
 			scratch = append(scratch, key...)
 			scratch = binary.AppendUvarint(scratch, uint64(len(line)))

@@ -122,6 +122,9 @@ type Extractor struct {
 	nmembers int
 	items    []byte
 	nitems   int
+	// endpoints lists the card's endpoint and interface URLs, for
+	// --cross-card.
+	endpoints []string
 }
 
 // NewExtractor returns an Extractor choosing keys by mode.
@@ -129,6 +132,13 @@ func NewExtractor(mode KeyMode) *Extractor { return &Extractor{mode: mode} }
 
 // Append appends the encoded digest of the record vd judged.
 func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
+	x.fill(vd, true)
+	return x.appendDigest(dst, &x.d)
+}
+
+// fill digests the record vd judged into x.d, with the errors of an
+// invalid card when withErrors is set.
+func (x *Extractor) fill(vd report.Verdict, withErrors bool) {
 	d := &x.d
 	*d = Digest{Profile: vd.Profile, Input: vd.Input, Line: vd.Line, Valid: vd.Valid}
 	card := vd.Card
@@ -140,7 +150,7 @@ func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
 			source = str(v, "url")
 			d.Valid = v.GetBool("valid")
 			d.Profile = str(v, "profile")
-			if !d.Valid {
+			if !d.Valid && withErrors {
 				x.ebuf = v.Get("errors").MarshalTo(x.ebuf[:0])
 				d.Errors = string(x.ebuf)
 			}
@@ -148,7 +158,7 @@ func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
 			card = x.mbuf
 		}
 	}
-	if source == "" && !vd.Valid {
+	if source == "" && !vd.Valid && withErrors {
 		d.Errors = x.errors(&vd)
 	}
 	x.digestCard(card)
@@ -156,9 +166,8 @@ func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
 	case source != "" && x.mode != KeyID:
 		d.Kind, d.Key = KindSource, source
 	case d.Kind == "" || x.mode == KeySource:
-		d.Kind, d.Key = KindRecord, "sha256:"+base64.RawURLEncoding.EncodeToString(d.Sum[:])
+		d.Kind, d.Key = KindRecord, "sha256:"+base64Enc.EncodeToString(d.Sum[:])
 	}
-	return x.appendDigest(dst, d)
 }
 
 // isFetchRecord tells the records of cardscan fetch --format cards, which
@@ -197,7 +206,7 @@ var (
 // parsing the card again.
 func (x *Extractor) digestCard(card []byte) {
 	d := &x.d
-	x.menc, x.nmembers = x.menc[:0], 0
+	x.menc, x.nmembers, x.endpoints = x.menc[:0], 0, x.endpoints[:0]
 	var err error
 	if card != nil {
 		x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{})
@@ -286,23 +295,31 @@ func (x *Extractor) itemise(name, value []byte) {
 		return nil
 	}
 	switch string(name) {
-	case "url", "version":
+	case "version":
 		if l := label(value); l != nil {
 			x.item(p, l, 0)
+		}
+	case "url":
+		if l := label(value); l != nil {
+			x.item(p, l, 0)
+			x.endpoints = append(x.endpoints, string(l))
 		}
 	case "endpoint": // AgentCard: {"url": ...}
 		if l := label(lookup(value, "url")); l != nil {
 			x.item(p+"/url", l, 0)
+			x.endpoints = append(x.endpoints, string(l))
 		}
 	case "invocation": // MA2D
 		if l := label(lookup(value, "endpoint")); l != nil {
 			x.item(p+"/endpoint", l, 0)
+			x.endpoints = append(x.endpoints, string(l))
 		}
 	case "supportedInterfaces", "additionalInterfaces":
 		i := 0
 		eachElement(value, func(e []byte) {
 			if l := label(lookup(e, "url")); l != nil {
 				x.item(p+"/"+strconv.Itoa(i)+"/url", l, 0)
+				x.endpoints = append(x.endpoints, string(l))
 			}
 			i++
 		})
@@ -513,3 +530,7 @@ func (r *reader) bytes() []byte {
 	}
 	return r.n(int(n))
 }
+
+// base64Enc writes content keys: sha256: and the first 16 bytes of the
+// canonical form's SHA-256, base64url.
+var base64Enc = base64.RawURLEncoding
