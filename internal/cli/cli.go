@@ -132,7 +132,7 @@ type options struct {
 // declarations write.
 const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
-       cardscan diff [flags] OLD NEW (what changed between two dumps; diff --help)
+       cardscan diff OLD NEW        (what changed between two dumps; diff --help)
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)

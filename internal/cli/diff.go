@@ -66,7 +66,7 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	fs.String(&o.format, "--format FORMAT", "text", "text or jsonl")
 	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout)")
-	fs.String(&o.policy, "--policy NAME", "default", "default or production (as for validation)")
+	fs.String(&o.policy, "--policy NAME", "default", "default or production, as for validation").HideDefault()
 	o.memory = DefaultMemory
 	fs.Var(&o.memory, "--memory SIZE", "digests held in memory before they spill to\n"+
 		"temporary files (hash partitions)")

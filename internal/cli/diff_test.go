@@ -13,6 +13,8 @@ import (
 
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/golden"
 )
 
 // diffRecord is one line of cardscan diff --format jsonl.
@@ -373,4 +375,105 @@ func mapsEqual(a, b map[string]int) bool {
 		}
 	}
 	return true
+}
+
+// TestDiffEdges pins what diff does with repeated keys, cards without
+// identity, fetch output, unreadable inputs and identical dumps.
+func TestDiffEdges(t *testing.T) {
+	a2a := func(url, version string) string {
+		return `{"name":"Agent","description":"An agent.","url":"` + url + `","version":"` + version + `","capabilities":{"streaming":true},"defaultInputModes":["text"],"defaultOutputModes":["text"],"skills":[{"id":"s1","name":"S1","description":"d","tags":["t"]}]}`
+	}
+	keyless := `{"name":"no identity","version":"1"}`
+	fetched := func(url, card string) string {
+		return `{"url":"` + url + `","input":"` + url + `","line":1,"offset":0,"valid":true,"profile":"a2a/0.3","errors":[],"warnings":[],"card":` + card + `}`
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name     string
+		old, new []string
+		args     []string
+		code     int
+		want     []string // change key_kind key, in order
+		dups     int64
+	}{
+		{"identical dumps, reformatted", []string{a2a("https://a.example/", "1")}, []string{strings.ReplaceAll(a2a("https://a.example/", "1"), ",", " ,\t")}, nil, 0, nil, 0},
+		{"the last of a repeated key is compared", []string{a2a("https://a.example/", "1"), a2a("https://a.example/", "2")}, []string{a2a("https://a.example/", "2")}, nil, 0, nil, 1},
+		{"a repeated key in the new dump", []string{a2a("https://a.example/", "1")}, []string{a2a("https://a.example/", "1"), a2a("https://a.example/", "3")}, nil, 1, []string{"changed url https://a.example/"}, 1},
+		{"cards without identity are keyed by content", []string{keyless, a2a("https://b.example/", "1")}, []string{keyless, `{"name":"no identity","version":"2"}`, a2a("https://b.example/", "1")}, nil, 1, []string{"added record sha256:"}, 0},
+		{"fetch output is keyed by the URL fetched", []string{fetched("https://host.example/", a2a("https://a.example/", "1"))}, []string{fetched("https://host.example/", a2a("https://z.example/", "1"))}, nil, 1, []string{"changed source https://host.example/"}, 0},
+		{"--key id keys fetch output by the card", []string{fetched("https://host.example/", a2a("https://a.example/", "1"))}, []string{fetched("https://host.example/", a2a("https://z.example/", "1"))}, []string{"--key", "id"}, 1, []string{"removed url https://a.example/", "added url https://z.example/"}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			oldPath := writeFile(t, filepath.Join(dir, "old.ndjson"), []byte(strings.Join(tc.old, "\n")+"\n"))
+			newPath := writeFile(t, filepath.Join(dir, "new.ndjson"), []byte(strings.Join(tc.new, "\n")+"\n"))
+			args := append([]string{"diff", "--format", "jsonl", "--summary", filepath.Join(dir, "sum.json")}, tc.args...)
+			r := run(t, "", append(args, oldPath, newPath)...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr %s", r.code, tc.code, r.stderr)
+			}
+			var got []string
+			for _, rec := range parseDiff(t, r.stdout) {
+				got = append(got, rec.Change+" "+rec.KeyKind+" "+rec.Key)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tc.want[i]) {
+					t.Errorf("got %q, want %q", got[i], tc.want[i])
+				}
+			}
+			var sum struct {
+				Diff struct {
+					DuplicateKeys int64 `json:"duplicate_keys"`
+				}
+			}
+			if err := json.Unmarshal(readFile(t, filepath.Join(dir, "sum.json")), &sum); err != nil {
+				t.Fatal(err)
+			}
+			if sum.Diff.DuplicateKeys != tc.dups {
+				t.Errorf("duplicate_keys %d, want %d", sum.Diff.DuplicateKeys, tc.dups)
+			}
+		})
+	}
+
+	t.Run("an unreadable dump writes no diff", func(t *testing.T) {
+		good := writeFile(t, filepath.Join(dir, "good.ndjson"), []byte(a2a("https://a.example/", "1")+"\n"))
+		corrupt := zstdBytes(t, []byte(strings.Repeat(a2a("https://a.example/", "1")+"\n", 50)))
+		corrupt = corrupt[:len(corrupt)-8]
+		bad := writeFile(t, filepath.Join(dir, "bad.ndjson.zst"), corrupt)
+		for _, pair := range [][]string{{good, bad}, {good, filepath.Join(dir, "missing.ndjson")}} {
+			r := run(t, "", append([]string{"diff"}, pair...)...)
+			if r.code != console.ExitIO || r.stdout != "" {
+				t.Errorf("%v: exit %d, stdout %q; want 3 and nothing", pair, r.code, r.stdout)
+			}
+		}
+	})
+
+	t.Run("usage", func(t *testing.T) {
+		for _, args := range [][]string{{"diff", "a"}, {"diff", "-", "-"}, {"diff", "--key", "name", "a", "b"}, {"diff", "--format", "github", "a", "b"}, {"diff", "--memory", "1", "a", "b"}} {
+			if r := run(t, "", args...); r.code != console.ExitUsage {
+				t.Errorf("%q: exit %d, want 2", args, r.code)
+			}
+		}
+	})
+}
+
+// TestDiffText pins the text format on a generated pair.
+func TestDiffText(t *testing.T) {
+	old, new, _ := diffPair(t, 60, 3)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "old.ndjson"), ndjson(old))
+	writeFile(t, filepath.Join(dir, "new.ndjson"), ndjson(new))
+	var text, jsonl result
+	// In subtests, so that the golden files are read from here.
+	t.Run("run", func(t *testing.T) {
+		text = runIn(t, dir, "diff", "--color", "never", "old.ndjson", "new.ndjson")
+		jsonl = runIn(t, dir, "diff", "--format", "jsonl", "old.ndjson", "new.ndjson")
+	})
+	if text.code != 1 {
+		t.Fatalf("exit %d; stderr %s", text.code, text.stderr)
+	}
+	golden.Check(t, "diff.text.golden", text.stdout)
+	golden.Check(t, "diff.jsonl.golden", jsonl.stdout)
 }

@@ -68,6 +68,14 @@ func skipString(b []byte, i int) int {
 // eachMember calls f with the raw name (quoted) and value of each member
 // of the object obj.
 func eachMember(obj []byte, f func(name, value []byte)) {
+	untilMember(obj, func(name, value []byte) bool {
+		f(name, value)
+		return true
+	})
+}
+
+// untilMember calls f with each member of obj until f returns false.
+func untilMember(obj []byte, f func(name, value []byte) bool) {
 	if len(obj) < 2 || obj[0] != '{' {
 		return
 	}
@@ -77,7 +85,9 @@ func eachMember(obj []byte, f func(name, value []byte)) {
 			return
 		}
 		vEnd := skip(obj, end+1)
-		f(obj[i:end], obj[end+1:vEnd])
+		if !f(obj[i:end], obj[end+1:vEnd]) {
+			return
+		}
 		if vEnd >= len(obj) || obj[vEnd] != ',' {
 			return
 		}
@@ -107,10 +117,12 @@ func lookup(v []byte, path ...string) []byte {
 		var found []byte
 		switch {
 		case len(v) > 0 && v[0] == '{':
-			eachMember(v, func(name, value []byte) {
-				if found == nil && len(name) == len(p)+2 && string(name[1:len(name)-1]) == p {
+			untilMember(v, func(name, value []byte) bool {
+				if len(name) == len(p)+2 && string(name[1:len(name)-1]) == p {
 					found = value
+					return false
 				}
+				return true
 			})
 		case len(v) > 0 && v[0] == '[':
 			n, err := strconv.Atoi(p)
