@@ -210,4 +210,3 @@ func TestCrossCardFindsPlantedCollisions(t *testing.T) {
 		})
 	}
 }
-
