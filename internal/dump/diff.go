@@ -279,12 +279,16 @@ func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line
 			c.kind, c.old = Removed, mustDecode(o)
 			sum.Removed++
 		default:
+			os, ov, _ := digestHead(o)
+			ns, nv, _ := digestHead(n)
+			if os == ns && ov == nv {
+				sum.Unchanged++
+				kind, _ := digestKey(n)
+				sum.KeyKinds[kind]++
+				continue
+			}
 			c.old, c.new = mustDecode(o), mustDecode(n)
 			switch {
-			case c.old.Sum == c.new.Sum && c.old.Valid == c.new.Valid:
-				sum.Unchanged++
-				sum.KeyKinds[c.new.Kind]++
-				continue
 			case c.old.Valid && !c.new.Valid:
 				c.kind = Broke
 				sum.Broke++

@@ -73,8 +73,10 @@ func kindIndex(k string) byte {
 }
 
 // maxValue is the longest canonical member value a digest keeps, to show
-// as a change's old and new values; longer ones are kept as a hash only.
-const maxValue = 256
+// as a change's old and new values, and only for a string, number or
+// boolean; other and longer values are kept as a hash only. Kept values
+// are most of a digest's size, and a digest of every card is held.
+const maxValue = 64
 
 // item is one entry of an itemised member: where it is and what names it
 // (a skill's id, a URL, a scheme's name, a key id). For a security scheme
@@ -228,7 +230,7 @@ func (x *Extractor) digestCard(card []byte) {
 		x.nmembers++
 		x.menc = appendBytes(x.menc, name)
 		x.menc = binary.LittleEndian.AppendUint64(x.menc, xxhash.Sum64(value))
-		if len(value) <= maxValue {
+		if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
 			x.menc = appendBytes(x.menc, value)
 		} else {
 			x.menc = append(x.menc, 0)
@@ -458,6 +460,20 @@ func digestKey(rec []byte) (kind string, key []byte) {
 		kind = kinds[k]
 	}
 	return kind, key
+}
+
+// digestHead reads what tells whether a key changed from an encoded digest
+// (without its length), allocating nothing.
+func digestHead(rec []byte) (sum [16]byte, valid, ok bool) {
+	r := reader{b: rec}
+	r.byte()
+	r.bytes() // key
+	r.bytes() // profile
+	r.bytes() // input
+	r.uvarint()
+	valid = r.byte() == 1
+	copy(sum[:], r.n(16))
+	return sum, valid, !r.bad
 }
 
 // decodeDigest decodes an encoded digest (without its length).
