@@ -44,6 +44,7 @@ func NewCross(memory int64) (*Cross, error) {
 // each record.
 func (c *Cross) Extract() func(dst []byte, vd report.Verdict) []byte {
 	x := NewExtractor(KeyID)
+	x.claimsOnly = true
 	return x.AppendClaims
 }
 

@@ -125,8 +125,9 @@ type Extractor struct {
 	items    []byte
 	nitems   int
 	// endpoints lists the card's endpoint and interface URLs, for
-	// --cross-card.
-	endpoints []string
+	// --cross-card, for which claimsOnly skips the rest of the members.
+	endpoints  []string
+	claimsOnly bool
 }
 
 // NewExtractor returns an Extractor choosing keys by mode.
@@ -227,18 +228,25 @@ func (x *Extractor) digestCard(card []byte) {
 		if bytes.IndexByte(name, '\\') >= 0 {
 			name = []byte(unquote(quoted))
 		}
-		x.nmembers++
-		x.menc = appendBytes(x.menc, name)
-		x.menc = binary.LittleEndian.AppendUint64(x.menc, xxhash.Sum64(value))
-		if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
-			x.menc = appendBytes(x.menc, value)
-		} else {
-			x.menc = append(x.menc, 0)
-		}
 		x.items, x.nitems = x.items[:0], 0
-		x.itemise(name, value)
-		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
-		x.menc = append(x.menc, x.items...)
+		if x.claimsOnly {
+			// --cross-card needs the identity and the endpoints only.
+			if isEndpointMember(name) {
+				x.itemise(name, value)
+			}
+		} else {
+			x.nmembers++
+			x.menc = appendBytes(x.menc, name)
+			x.menc = binary.LittleEndian.AppendUint64(x.menc, xxhash.Sum64(value))
+			if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
+				x.menc = appendBytes(x.menc, value)
+			} else {
+				x.menc = append(x.menc, 0)
+			}
+			x.itemise(name, value)
+			x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
+			x.menc = append(x.menc, x.items...)
+		}
 		for rank, id := range identity[:keyRank] {
 			if string(name) != id.member {
 				continue
@@ -258,6 +266,14 @@ func str(v *fastjson.Value, path ...string) string {
 		return string(x.GetStringBytes())
 	}
 	return ""
+}
+
+func isEndpointMember(name []byte) bool {
+	switch string(name) {
+	case "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces":
+		return true
+	}
+	return false
 }
 
 // identity lists where a card's identity lies, first found first: a
