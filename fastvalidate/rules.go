@@ -214,7 +214,7 @@ func init() {
 		Rule{CodeSchemaMaximum, "schema.maximum", SeverityError, schemaOnly, "maximum keyword failed"},
 		Rule{CodeSchemaOneOf, "schema.oneOf", SeverityError, schemaOnly, "oneOf keyword failed: the value matches no alternative"},
 
-		Rule{CodeDumpDuplicateID, "dump.duplicate-id", SeverityWarning, "cross-card", "one agent_id, or one A2A card URL, on cards whose content differs"},
+		Rule{CodeDumpDuplicateID, "dump.duplicate-id", SeverityWarning, "cross-card", "one identity (agent_id, A2A card URL, MA2D invocation.endpoint) on cards whose content differs"},
 		Rule{CodeDumpSharedEndpoint, "dump.shared-endpoint", SeverityWarning, "cross-card", "one endpoint or interface URL claimed by cards with different identities"},
 		Rule{CodeDumpDuplicateCard, "dump.duplicate-card", SeverityWarning, "cross-card", "the same card (equal RFC 8785 canonical forms) more than once in the dump"},
 	)
