@@ -216,6 +216,14 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
 		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
 	}
+	if o.summary != "" && o.summary != "-" {
+		out, err := os.Stat(o.summary)
+		for _, p := range paths {
+			if in, ierr := os.Stat(p); samePath(p, o.summary) || err == nil && ierr == nil && in.Mode().IsRegular() && os.SameFile(in, out) {
+				return usagef("--summary %s is also an input; writing it would destroy it", o.summary)
+			}
+		}
+	}
 	return nil
 }
 

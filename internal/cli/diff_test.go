@@ -451,7 +451,7 @@ func TestDiffEdges(t *testing.T) {
 	})
 
 	t.Run("usage", func(t *testing.T) {
-		for _, args := range [][]string{{"diff", "a"}, {"diff", "-", "-"}, {"diff", "--key", "name", "a", "b"}, {"diff", "--format", "github", "a", "b"}, {"diff", "--memory", "1", "a", "b"}} {
+		for _, args := range [][]string{{"diff", "a"}, {"diff", "-", "-"}, {"diff", "--key", "name", "a", "b"}, {"diff", "--format", "github", "a", "b"}, {"diff", "--memory", "1", "a", "b"}, {"diff", "--summary", cardsFile, cardsFile, "b"}} {
 			if r := run(t, "", args...); r.code != console.ExitUsage {
 				t.Errorf("%q: exit %d, want 2", args, r.code)
 			}
