@@ -115,6 +115,15 @@ const (
 	CodeA2ASignatureMissing
 )
 
+// Rules about a whole dump, which no single card can show: cardscan
+// --cross-card reports them once every record is judged. Each finding names
+// every record involved.
+const (
+	CodeDumpDuplicateID Code = 290 + iota
+	CodeDumpSharedEndpoint
+	CodeDumpDuplicateCard
+)
+
 // maxCode bounds the rule table; profile files take ranges below it.
 const maxCode = 512
 
@@ -204,6 +213,10 @@ func init() {
 		Rule{CodeSchemaMinimum, "schema.minimum", SeverityError, schemaOnly, "minimum keyword failed"},
 		Rule{CodeSchemaMaximum, "schema.maximum", SeverityError, schemaOnly, "maximum keyword failed"},
 		Rule{CodeSchemaOneOf, "schema.oneOf", SeverityError, schemaOnly, "oneOf keyword failed: the value matches no alternative"},
+
+		Rule{CodeDumpDuplicateID, "dump.duplicate-id", SeverityWarning, "cross-card", "one identity (agent_id, A2A card URL, MA2D invocation.endpoint) on cards whose content differs"},
+		Rule{CodeDumpSharedEndpoint, "dump.shared-endpoint", SeverityWarning, "cross-card", "one endpoint or interface URL claimed by cards with different identities"},
+		Rule{CodeDumpDuplicateCard, "dump.duplicate-card", SeverityWarning, "cross-card", "the same card (equal RFC 8785 canonical forms) more than once in the dump"},
 	)
 }
 

@@ -41,6 +41,9 @@ func (r Rule) InProfile(p string) bool {
 	for q := range strings.SplitSeq(r.Profiles, ",") {
 		switch {
 		case q == "fetch":
+		case q == "cross-card":
+			// Any run can report them, with --cross-card.
+			return true
 		case q == allProfiles, q == p, p == "auto":
 			return true
 		case q == "signatures":
@@ -595,7 +598,25 @@ var ruleDocs = map[Code]RuleDoc{
 		Example: "cardscan --keys keys.jwks --signatures require on an unsigned card",
 		Fix:     "Sign the card with a key the verifier trusts (cardscan sign).",
 	},
+
+	CodeDumpDuplicateID: {
+		Basis:   crossBasis,
+		Example: "cardscan --cross-card on a dump in which two records carry one agent_id (or A2A url, or MA2D invocation.endpoint) and differ otherwise",
+		Fix:     "Keep one card per agent: drop the stale record, or give a different agent its own identity.",
+	},
+	CodeDumpSharedEndpoint: {
+		Basis:   crossBasis,
+		Example: "cardscan --cross-card on a dump in which cards of two different agent_ids name one endpoint.url",
+		Fix:     "Find which agent really serves the URL; correct or drop the other card, which points callers at an agent it does not describe.",
+	},
+	CodeDumpDuplicateCard: {
+		Basis:   crossBasis,
+		Example: "cardscan --cross-card on a dump that lists one card twice, whatever its white space or member order",
+		Fix:     "Drop the repeated records; a crawler that lists one card twice fetched it under two URLs.",
+	},
 }
+
+const crossBasis = "cardscan's own checks across a whole dump, which no single card can show (docs/cli.md, section Identity across a dump)"
 
 // acCard is a complete, valid AgentCard, the base of the examples.
 const acCard = `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`

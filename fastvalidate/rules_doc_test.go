@@ -46,9 +46,9 @@ func TestRulesDocTable(t *testing.T) {
 
 // exampleless are the rules whose examples cannot be a short card judged
 // by a profile: they judge HTTP responses, signatures against trusted
-// keys, or sizes beyond a short example.
+// keys, a whole dump, or sizes beyond a short example.
 func exampleless(r Rule) bool {
-	return r.Profiles == "fetch" || r.Profiles == "signatures" || r.Code == CodeJSONDepth || r.Code == CodeInputTooLarge
+	return r.Profiles == "fetch" || r.Profiles == "signatures" || r.Profiles == "cross-card" || r.Code == CodeJSONDepth || r.Code == CodeInputTooLarge
 }
 
 // TestRuleDocs holds every rule of the table to its documentation: what

@@ -18,6 +18,7 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/dump"
 	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/mcpserver"
 	"github.com/cardscan/cardscan/internal/pipeline"
@@ -42,6 +43,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "summary":
 			return runSummary(args[1:], stdout, con)
+		case "diff":
+			return runDiff(args[1:], stdin, stdout, con)
 		case "serve":
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
@@ -109,6 +112,9 @@ type options struct {
 	version    bool
 	paths      []string
 
+	crossCard bool
+	memory    cmdflag.Size
+
 	keys       repeated
 	trustJKU   repeated
 	signatures string
@@ -126,6 +132,7 @@ type options struct {
 // declarations write.
 const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
+       cardscan diff OLD NEW        (what changed between two dumps; diff --help)
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
@@ -195,6 +202,12 @@ func newFlagSet(o *options) *cmdflag.Set {
 		"(repeatable; over the policy file's rules)")
 	fs.String(&o.minLevel, "--min-level LEVEL", "warning", "warning or error: hide findings below LEVEL from the\n"+
 		"output (the counts keep them)")
+	fs.Bool(&o.crossCard, "--cross-card", "after all records are judged, report what no single card\n"+
+		"shows: dump.duplicate-id, dump.shared-endpoint and\n"+
+		"dump.duplicate-card (warnings)")
+	o.memory = DefaultMemory
+	fs.Var(&o.memory, "--memory SIZE", "--cross-card's claims held in memory before they spill\n"+
+		"to temporary files")
 	fs.Bool(&o.listRules, "--list-rules", "print the rules (of --profile, when given) and exit")
 	fs.Bool(&o.version, "--version", "print the version and exit")
 	return &fs
@@ -270,6 +283,9 @@ func checkOptions(o *options) error {
 	if !slices.Contains([]string{"as-is", "drop-empty"}, o.canonical) {
 		return usagef("--canonical %q: want as-is or drop-empty", o.canonical)
 	}
+	if o.memory < 1<<10 {
+		return usagef("--memory %d: want at least 1KiB", o.memory)
+	}
 	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 {
 		return usagef("--signatures require needs trusted keys: --keys or --trust-jku")
 	}
@@ -285,7 +301,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff"} {
 		if editDistance(name, sub) <= 2 {
 			return sub
 		}
@@ -395,6 +411,17 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		*spec.dst = f
 	}
 
+	var cross *dump.Cross
+	if o.crossCard {
+		if cross, err = dump.NewCross(int64(o.memory)); err != nil {
+			con.Errorf("--cross-card: %s", describe(err))
+			closeOutputs(outs)
+			return console.ExitIO
+		}
+		defer cross.Close()
+		cfg.Extract, cfg.Collect = cross.Extract, cross.Add
+	}
+
 	sig := catchSignals()
 	defer sig.stop()
 	cfg.Interrupt = sig.interrupt
@@ -412,6 +439,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	st, runErr := pipeline.Run(cfg, inputs)
 	prog.stop()
+	if cross != nil && runErr == nil {
+		runErr = crossCard(cross, cfg, &st, con)
+	}
 
 	if runErr != nil {
 		var oe *pipeline.OutputError
@@ -497,6 +527,34 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		return sig.status()
 	}
 	return status
+}
+
+// crossCard writes --cross-card's findings after the verdicts, in the
+// run's format, and counts them as warnings of their rules. A run that
+// ended early has seen part of the dump, whose claims would mislead.
+func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *console.Console) error {
+	if st.Stopped || st.Interrupted {
+		con.Printf("note: --cross-card skipped: the run ended before its inputs did")
+		return nil
+	}
+	format := ""
+	switch cfg.Format {
+	case pipeline.FormatText:
+		format = "text"
+	case pipeline.FormatJSONL:
+		format = "jsonl"
+	case pipeline.FormatGitHub:
+		format = "github"
+	}
+	counts, err := cross.Finish(cfg.Findings, format, cfg.Style)
+	for rule, n := range counts {
+		st.Rules[rule] += n
+		st.Warnings += n
+	}
+	if err != nil {
+		return &pipeline.OutputError{Name: "stdout", Err: err}
+	}
+	return nil
 }
 
 // writeOut writes text to stdout: exit status 0, or 3 when it could not be

@@ -1105,7 +1105,7 @@ func TestJobsValueForms(t *testing.T) {
 // show every flag its command declares.
 func TestHelp(t *testing.T) {
 	var all strings.Builder
-	for _, cmd := range [][]string{{"--help"}, {"serve", "--help"}, {"fetch", "-h"}, {"mcp", "--help"}} {
+	for _, cmd := range [][]string{{"--help"}, {"serve", "--help"}, {"fetch", "-h"}, {"mcp", "--help"}, {"diff", "--help"}} {
 		r := run(t, "", cmd...)
 		if r.code != console.ExitOK || r.stderr != "" {
 			t.Fatalf("%q: exit %d, stderr %q", cmd, r.code, r.stderr)
@@ -1114,6 +1114,11 @@ func TestHelp(t *testing.T) {
 		if cmd[0] == "--help" {
 			for _, f := range newFlagSet(&options{}).Missing(r.stdout) {
 				t.Errorf("--help does not show --%s as declared", f.Long)
+			}
+		}
+		if cmd[0] == "diff" {
+			for _, f := range newDiffFlagSet(&diffOptions{}).Missing(r.stdout) {
+				t.Errorf("diff --help does not show --%s as declared", f.Long)
 			}
 		}
 	}

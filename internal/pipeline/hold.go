@@ -30,6 +30,7 @@ const (
 	heldFindings byte = iota
 	heldValid
 	heldInvalid
+	heldExtracted
 )
 
 func newStats() Stats {
@@ -53,7 +54,7 @@ func (h *hold) keep(c *chunk) error {
 	for _, seg := range []struct {
 		kind byte
 		b    []byte
-	}{{heldFindings, c.out}, {heldValid, c.validOut}, {heldInvalid, c.invalidOut}} {
+	}{{heldFindings, c.out}, {heldValid, c.validOut}, {heldInvalid, c.invalidOut}, {heldExtracted, c.extracted}} {
 		if len(seg.b) == 0 {
 			continue
 		}
@@ -106,6 +107,12 @@ func (h *hold) release(cfg *Config, st *Stats) error {
 		b := h.buf[:n]
 		if _, err := io.ReadFull(r, b); err != nil {
 			return &OutputError{Name: "held output", Err: err}
+		}
+		if kind == heldExtracted {
+			if err := cfg.Collect(b); err != nil {
+				return &OutputError{Name: "digest", Err: err}
+			}
+			continue
 		}
 		dst, name := cfg.Findings, "stdout"
 		switch kind {

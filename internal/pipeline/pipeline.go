@@ -101,6 +101,20 @@ type Config struct {
 	// count them. 0 writes every finding.
 	MinLevel fastvalidate.Severity
 
+	// Extract, when not nil, is called once per worker for a function
+	// that the worker calls on every verdict it renders, after any
+	// signature or --fail-on verdict change; what it appends to dst is
+	// handed to Collect in input order. The verdict is passed by value, so
+	// that a record's Verdict stays on its worker's stack when Extract is
+	// nil (TestWorkerDoesNotAllocate). It lets a caller keep a digest of
+	// every record (cardscan diff, --cross-card) without judging the
+	// records twice.
+	Extract func() func(dst []byte, vd report.Verdict) []byte
+	// Collect receives the bytes Extract appended, a chunk's (or a
+	// piece's) at a time, in input order, on Run's goroutine. An error
+	// stops the run as an output error does.
+	Collect func(b []byte) error
+
 	// Interrupt, when closed, ends the run early: no more input is read,
 	// the records already read are judged and written (or, if the writer
 	// is waiting for input, dropped, so that outputs hold whole records
@@ -350,6 +364,7 @@ func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 			break
 		}
 		c.out, c.validOut, c.invalidOut = c.out[:0], c.validOut[:0], c.invalidOut[:0]
+		c.extracted = c.extracted[:0]
 		c.st.reset(p.ruleSlots)
 		c.resume <- struct{}{}
 	}
@@ -391,6 +406,11 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 			return &OutputError{Name: "--invalid-out", Err: err}
 		}
 	}
+	if cfg.Collect != nil && len(c.extracted) > 0 {
+		if err := cfg.Collect(c.extracted); err != nil {
+			return &OutputError{Name: "digest", Err: err}
+		}
+	}
 	cfg.Progress.Records.Add(s.records)
 	if c.kind == kindDiagnostic {
 		cfg.Diagnose(c.diag)
@@ -407,6 +427,7 @@ func (p *pipeline) recycle(c *chunk) {
 	c.out = shrink(c.out, 4*p.cfg.ChunkSize)
 	c.validOut = shrink(c.validOut, 4*p.cfg.ChunkSize)
 	c.invalidOut = shrink(c.invalidOut, 4*p.cfg.ChunkSize)
+	c.extracted = shrink(c.extracted, 4*p.cfg.ChunkSize)
 	p.free <- c
 }
 

@@ -43,6 +43,7 @@ type chunk struct {
 	out        []byte
 	validOut   []byte
 	invalidOut []byte
+	extracted  []byte // what Config.Extract appended
 	st         chunkStats
 
 	// done tells the writer that out, validOut, invalidOut and st are
@@ -126,6 +127,8 @@ type worker struct {
 	syntax      [1]fastvalidate.Finding
 	// sig is nil unless the run verifies signatures.
 	sig *signatureJudge
+	// extract is this worker's Config.Extract, or nil.
+	extract func(dst []byte, vd report.Verdict) []byte
 
 	// The record being judged among the chunk's, those before skip are
 	// passed over (a re-judge from a piece's start), limit is the
@@ -149,6 +152,9 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 	if cfg.Signatures != nil {
 		w.sig = &signatureJudge{cfg: cfg.Signatures}
 	}
+	if cfg.Extract != nil {
+		w.extract = cfg.Extract()
+	}
 	return w
 }
 
@@ -160,6 +166,7 @@ func (w *worker) process(c *chunk, from int, limit int64) bool {
 	c.out = c.out[:0]
 	c.validOut = c.validOut[:0]
 	c.invalidOut = c.invalidOut[:0]
+	c.extracted = c.extracted[:0]
 	c.st.reset(w.ruleSlots)
 	c.partial, c.from = false, from
 	w.index, w.skip, w.limit, w.aborted = 0, from, limit, false
@@ -188,7 +195,7 @@ func (w *worker) next(c *chunk) bool {
 	if w.limit > 0 && c.st.invalid >= w.limit {
 		return false
 	}
-	if w.pieceLimit == 0 || len(c.out) < w.pieceLimit {
+	if w.pieceLimit == 0 || len(c.out)+len(c.extracted) < w.pieceLimit {
 		return true
 	}
 	c.partial = true
@@ -370,6 +377,9 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		}
 	})
 	s.countProfile(vd.Profile)
+	if w.extract != nil {
+		c.extracted = w.extract(c.extracted, *vd)
+	}
 	if w.cfg.MinLevel == fastvalidate.SeverityError && warns > 0 {
 		hideWarnings(vd)
 	}

@@ -1,0 +1,212 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/corpus"
+)
+
+// cardEndpoints is the test's own list of the URLs a card claims.
+func cardEndpoints(m map[string]any) []string {
+	var out []string
+	str := func(v any) {
+		if s, ok := v.(string); ok && s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	str(m["url"])
+	if e, ok := m["endpoint"].(map[string]any); ok {
+		str(e["url"])
+	}
+	if e, ok := m["invocation"].(map[string]any); ok {
+		str(e["endpoint"])
+	}
+	for _, name := range []string{"supportedInterfaces", "additionalInterfaces"} {
+		list, _ := m[name].([]any)
+		for _, e := range list {
+			if o, ok := e.(map[string]any); ok {
+				str(o["url"])
+			}
+		}
+	}
+	return out
+}
+
+// crossDump generates two inputs of cards with no identity, endpoint or
+// content in common, then plants collisions of each kind, and returns the
+// findings --cross-card must report, each as "rule: input:line, ...".
+func crossDump(t *testing.T, n int) (a, b [][]byte, want []string) {
+	g, err := corpus.New(corpus.Options{Seed: 5, Dialects: corpus.Dialects(), DefectRate: 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	type card struct {
+		raw []byte
+		m   map[string]any
+	}
+	var cards []card
+	for len(cards) < n {
+		c := g.Next()
+		m, ok := decodeCard(c.JSON)
+		if !ok || canonicalOf(marshalCard(t, m)) != canonicalOf(c.JSON) {
+			continue
+		}
+		key, _ := cardKey(m)
+		claims := append(cardEndpoints(m), "content "+canonicalOf(c.JSON))
+		if key != "" {
+			claims = append(claims, "id "+key)
+		}
+		if slices.ContainsFunc(claims, func(s string) bool { return seen[s] }) {
+			continue
+		}
+		for _, s := range claims {
+			seen[s] = true
+		}
+		cards = append(cards, card{slices.Clone(c.JSON), m})
+	}
+	// Cards go to a (lines 1...) and b alternately.
+	place := func(raw []byte) string {
+		if len(a) <= len(b) {
+			a = append(a, raw)
+			return fmt.Sprintf("a.ndjson:%d", len(a))
+		}
+		b = append(b, raw)
+		return fmt.Sprintf("b.json.gz:%d", len(b)+1) // the array's '[' takes line 1
+	}
+	places := make([]string, len(cards))
+	for i, c := range cards {
+		places[i] = place(c.raw)
+	}
+	var agentcards []int
+	for i, c := range cards {
+		if e, ok := c.m["endpoint"].(map[string]any); ok && c.m["agent_id"] != nil && e["url"] != nil {
+			agentcards = append(agentcards, i)
+		}
+	}
+	for i := 0; i < 12; i++ {
+		c := cards[i*7]
+		switch i % 3 {
+		case 0: // the same card again, reformatted
+			b2, _ := json.MarshalIndent(c.m, "", " ")
+			p := place([]byte(strings.ReplaceAll(string(b2), "\n", "")))
+			want = append(want, "dump.duplicate-card: "+inReadOrder(places[i*7], p))
+		case 1: // its identity on other content
+			if key, _ := cardKey(c.m); key == "" {
+				continue
+			}
+			m := map[string]any{}
+			for k, v := range c.m {
+				m[k] = v
+			}
+			m["description"] = "Another card with the same identity."
+			p := place(marshalCard(t, m))
+			want = append(want, "dump.duplicate-id: "+inReadOrder(places[i*7], p))
+		case 2: // another AgentCard claims an AgentCard's endpoint
+			x, y := agentcards[i], agentcards[len(agentcards)-1-i]
+			m := cards[y].m
+			m["endpoint"].(map[string]any)["url"] = cards[x].m["endpoint"].(map[string]any)["url"]
+			raw := marshalCard(t, m)
+			// y moves: its old record is replaced where it was.
+			if strings.HasPrefix(places[y], "a.") {
+				var line int
+				fmt.Sscanf(places[y], "a.ndjson:%d", &line)
+				a[line-1] = raw
+			} else {
+				var line int
+				fmt.Sscanf(places[y], "b.json.gz:%d", &line)
+				b[line-2] = raw
+			}
+			want = append(want, "dump.shared-endpoint: "+inReadOrder(places[x], places[y]))
+		}
+	}
+	slices.Sort(want)
+	return a, b, want
+}
+
+// inReadOrder lists two places in the order the run reads them.
+func inReadOrder(x, y string) string {
+	if placeLess(y, x) {
+		x, y = y, x
+	}
+	return x + ", " + y
+}
+
+// placeLess orders places as the run reads them: a before b, then by line.
+func placeLess(x, y string) bool {
+	if x[0] != y[0] {
+		return x[0] < y[0]
+	}
+	var lx, ly int
+	fmt.Sscanf(x[strings.IndexByte(x, ':')+1:], "%d", &lx)
+	fmt.Sscanf(y[strings.IndexByte(y, ':')+1:], "%d", &ly)
+	return lx < ly
+}
+
+func TestCrossCardFindsPlantedCollisions(t *testing.T) {
+	a, b, want := crossDump(t, 400)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.ndjson"), ndjson(a))
+	writeFile(t, filepath.Join(dir, "b.json.gz"), gzipBytes(t, jsonArray(b)))
+	kinds := map[string]bool{}
+	for _, w := range want {
+		kinds[w[:strings.IndexByte(w, ':')]] = true
+	}
+	if len(kinds) != 3 {
+		t.Fatalf("planted %v, want all three rules", kinds)
+	}
+	var first string
+	for _, memory := range []string{"1GiB", "1KiB"} {
+		t.Run("memory "+memory, func(t *testing.T) {
+			r := runIn(t, dir, "--cross-card", "--memory", memory, "--format", "jsonl", "--summary", "sum.json", "a.ndjson", "b.json.gz")
+			var got []string
+			for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+				var f struct {
+					Rule     string `json:"rule"`
+					Severity string `json:"severity"`
+					Records  []struct {
+						Input string `json:"input"`
+						Line  int    `json:"line"`
+					} `json:"records"`
+				}
+				if err := json.Unmarshal([]byte(line), &f); err != nil {
+					t.Fatalf("%v: %s", err, line)
+				}
+				if !strings.HasPrefix(f.Rule, "dump.") {
+					continue // a card's own verdict
+				}
+				var places []string
+				for _, p := range f.Records {
+					places = append(places, fmt.Sprintf("%s:%d", p.Input, p.Line))
+				}
+				got = append(got, f.Rule+": "+strings.Join(places, ", "))
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, want) {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			sum := readSummary(t, filepath.Join(dir, "sum.json"))
+			for rule := range kinds {
+				n := 0
+				for _, w := range want {
+					if strings.HasPrefix(w, rule+":") {
+						n++
+					}
+				}
+				if sum.Rules[rule] != int64(n) {
+					t.Errorf("summary counts %d %s, want %d", sum.Rules[rule], rule, n)
+				}
+			}
+			if first == "" {
+				first = r.stdout
+			} else if r.stdout != first {
+				t.Error("--memory 1KiB, which spills, writes other output than 1GiB")
+			}
+		})
+	}
+}

@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/dump"
+	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/report"
+)
+
+// DefaultMemory is --memory's default: the digests diff and --cross-card
+// hold before they spill to temporary files.
+const DefaultMemory = 1 << 30
+
+type diffOptions struct {
+	jobs      int
+	profile   string
+	input     string
+	key       string
+	format    string
+	color     string
+	summary   string
+	policy    string
+	memory    cmdflag.Size
+	maxRecord cmdflag.Size
+	chunkSize cmdflag.Size
+}
+
+const diffUsageHead = `usage: cardscan diff [flags] OLD NEW
+
+Compares two dumps of cards (files or directories, any framing and
+compression validation reads, or cardscan fetch --format cards output):
+one record per key that was added, removed, broke (valid before, invalid
+now), was fixed, or changed, sorted by key. Cards are matched by key (see
+--key); cards whose canonical forms (RFC 8785) are equal are unchanged.
+Of several records with one key in a dump, the last is compared.
+
+flags:
+`
+
+const diffUsageTail = `
+exit status: 0 no key changed, 1 some key changed, 2 usage error,
+3 an input could not be read or an output written.
+`
+
+func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
+	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
+	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards")
+	fs.String(&o.key, "--key KEY", "auto", "auto, source or id: what matches a card across dumps\n"+
+		"(source: the URL of fetch output; id: agent_id, the A2A\n"+
+		"url, or the MA2D invocation.endpoint; auto: source for\n"+
+		"fetch output, else id; a card with neither is keyed by\n"+
+		"its content, sha256:...)")
+	fs.String(&o.format, "--format FORMAT", "text", "text or jsonl")
+	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
+	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout)")
+	fs.String(&o.policy, "--policy NAME", "default", "default or production, as for validation").HideDefault()
+	o.memory = DefaultMemory
+	fs.Var(&o.memory, "--memory SIZE", "digests held in memory before they spill to\n"+
+		"temporary files (hash partitions)")
+	o.maxRecord = pipeline.DefaultMaxRecord
+	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged")
+	o.chunkSize = pipeline.DefaultChunkSize
+	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
+	return &fs
+}
+
+func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+	start := time.Now()
+	o := &diffOptions{}
+	paths, err := newDiffFlagSet(o).Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return writeOut(stdout, con, diffUsageHead+newDiffFlagSet(&diffOptions{}).Help()+diffUsageTail)
+	}
+	if err == nil {
+		err = checkDiffOptions(o, paths)
+	}
+	if err != nil {
+		return con.UsageError("cardscan diff", err)
+	}
+	mode, _ := dump.ParseKeyMode(o.key)
+	d, err := dump.NewDiffer(int64(o.memory))
+	if err != nil {
+		con.Errorf("diff: %s", describe(err))
+		return console.ExitIO
+	}
+	defer d.Close()
+	d.Format = o.format
+	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
+		d.Style = report.Color
+	}
+	sig := catchSignals()
+	defer sig.stop()
+
+	framing, _ := pipeline.ParseFraming(o.input)
+	var bytes int64
+	for i, add := range []func([]byte) error{d.AddOld, d.AddNew} {
+		inputs, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con, nil)
+		cfg := pipeline.Config{
+			Profile:   o.profile,
+			Jobs:      o.jobs,
+			ChunkSize: int(o.chunkSize),
+			MaxRecord: int(o.maxRecord),
+			Format:    pipeline.FormatNone,
+			Options:   policyOptions(o.policy),
+			Stdin:     stdin,
+			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
+			Interrupt: sig.interrupt,
+			Extract: func() func([]byte, report.Verdict) []byte {
+				return dump.NewExtractor(mode).Append
+			},
+			Collect: add,
+		}
+		st, err := pipeline.Run(cfg, inputs)
+		if st.Interrupted {
+			return sig.status()
+		}
+		if err != nil {
+			con.Errorf("diff: %s", describe(err))
+			return console.ExitIO
+		}
+		if st.InputErrors > 0 || walkErrors > 0 {
+			// A dump read in part would show its unread cards as removed
+			// or added: no diff rather than a wrong one.
+			con.Errorf("diff: %s could not be read completely; no diff written", paths[i])
+			return console.ExitIO
+		}
+		bytes += st.BytesDecompressed
+	}
+	sum, err := d.Finish(stdout)
+	if err != nil {
+		if isClosedPipe(err) {
+			return console.ExitInvalid
+		}
+		con.Errorf("diff: writing: %s", describe(err))
+		return console.ExitIO
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if sum.Seconds > 0 {
+		sum.MBPerSecond = float64(bytes) / 1e6 / sum.Seconds
+	}
+	status := console.ExitOK
+	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 {
+		status = console.ExitInvalid
+	}
+	if o.summary != "" {
+		b, err := json.MarshalIndent(struct {
+			Diff dump.DiffSummary `json:"diff"`
+		}{sum}, "", "  ")
+		if err == nil {
+			b = append(b, '\n')
+			if o.summary == "-" {
+				_, err = stdout.Write(b)
+			} else {
+				err = os.WriteFile(o.summary, b, 0o644)
+			}
+		}
+		if err != nil {
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			status = console.ExitIO
+		}
+	}
+	con.Printf("%s", diffHuman(&sum))
+	return status
+}
+
+func checkDiffOptions(o *diffOptions, paths []string) error {
+	if len(paths) != 2 {
+		return usagef("want two dumps, OLD and NEW; got %d", len(paths))
+	}
+	if paths[0] == "-" && paths[1] == "-" {
+		return usagef("OLD and NEW cannot both be standard input")
+	}
+	if o.jobs < 0 || o.jobs > 4096 {
+		return usagef("-j %d: want 1 to 4096 workers", o.jobs)
+	}
+	if o.jobs == 0 {
+		o.jobs = runtime.GOMAXPROCS(0)
+	}
+	if err := cmdflag.CheckProfile(o.profile); err != nil {
+		return usageError{err.Error()}
+	}
+	if _, ok := pipeline.ParseFraming(o.input); !ok {
+		return usagef("--input %q: want auto, ndjson or json", o.input)
+	}
+	if _, ok := dump.ParseKeyMode(o.key); !ok {
+		return usagef("--key %q: want auto, source or id", o.key)
+	}
+	if !slices.Contains([]string{"text", "jsonl"}, o.format) {
+		return usagef("--format %q: want text or jsonl", o.format)
+	}
+	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
+		return usagef("--color %q: want auto, always or never", o.color)
+	}
+	if !slices.Contains([]string{"default", "production"}, o.policy) {
+		return usagef("--policy %q: want default or production", o.policy)
+	}
+	if o.memory < 1<<10 {
+		return usagef("--memory %d: want at least 1KiB", o.memory)
+	}
+	if o.maxRecord < 1 {
+		return usagef("--max-record must be at least 1 byte")
+	}
+	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
+		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
+	}
+	if o.summary != "" && o.summary != "-" {
+		out, err := os.Stat(o.summary)
+		for _, p := range paths {
+			if in, ierr := os.Stat(p); samePath(p, o.summary) || err == nil && ierr == nil && in.Mode().IsRegular() && os.SameFile(in, out) {
+				return usagef("--summary %s is also an input; writing it would destroy it", o.summary)
+			}
+		}
+	}
+	return nil
+}
+
+// diffHuman is diff's line on stderr.
+func diffHuman(s *dump.DiffSummary) string {
+	return fmt.Sprintf("%d old and %d new records: %d added, %d removed, %d broke, %d fixed, %d changed, %d unchanged (%.1f MB/s)",
+		s.OldRecords, s.NewRecords, s.Added, s.Removed, s.Broke, s.Fixed, s.Changed, s.Unchanged, s.MBPerSecond)
+}

@@ -1,0 +1,270 @@
+package dump
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+)
+
+// The groups of --cross-card: a claim each card makes, keyed by what two
+// cards must share to be compared.
+const (
+	groupID       byte = 'i' // key: the identity; other: the content hash
+	groupEndpoint byte = 'e' // key: an endpoint URL; other: the identity
+	groupContent  byte = 'c' // key: the content hash
+)
+
+// Cross finds, across a whole validation run, what no single card shows
+// (--cross-card): dump.duplicate-id, dump.shared-endpoint and
+// dump.duplicate-card. Its claims are held in memory up to a budget, then
+// hash-partitioned to temporary files as diff's digests are.
+type Cross struct {
+	dir string
+	st  *store
+}
+
+// NewCross returns a Cross that holds at most about memory bytes of claims
+// before it spills them.
+func NewCross(memory int64) (*Cross, error) {
+	dir, err := os.MkdirTemp("", "cardscan-cross-")
+	if err != nil {
+		return nil, err
+	}
+	// Grouping the claims takes about three times as much again: the peak
+	// RSS of --cross-card beyond plain validation's was 4.4 times its
+	// claims on the make perf dump (docs/cli.md).
+	return &Cross{dir: dir, st: newStore("claims", dir, max(memory/4, 1))}, nil
+}
+
+// Extract returns a function for pipeline.Config.Extract: the claims of
+// each record.
+func (c *Cross) Extract() func(dst []byte, vd report.Verdict) []byte {
+	x := NewExtractor(KeyID)
+	x.claimsOnly = true
+	return x.AppendClaims
+}
+
+// Add adds claims, as Extract's functions appended them.
+func (c *Cross) Add(b []byte) error { return c.st.add(b) }
+
+// Close removes the temporary files.
+func (c *Cross) Close() {
+	c.st.close()
+	os.RemoveAll(c.dir)
+}
+
+// AppendClaims appends the claims of the record vd judged: its identity,
+// each endpoint URL it names (once), and its content.
+func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict) []byte {
+	x.fill(vd, false)
+	d := &x.d
+	id := d.Kind + " " + d.Key
+	if d.Kind != KindRecord && d.Kind != KindSource {
+		dst = appendClaim(dst, groupID, id, string(d.Sum[:]), d.Input, d.Line)
+	}
+	for i, e := range x.endpoints {
+		if !slices.Contains(x.endpoints[:i], e) {
+			dst = appendClaim(dst, groupEndpoint, e, id, d.Input, d.Line)
+		}
+	}
+	return appendClaim(dst, groupContent, string(d.Sum[:]), "", d.Input, d.Line)
+}
+
+// appendClaim encodes a claim as a digest is framed: the length, the group
+// in place of the key kind, the key, then the rest.
+func appendClaim(dst []byte, group byte, key, other, input string, line int) []byte {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0, group)
+	dst = appendString(dst, key)
+	dst = appendString(dst, other)
+	dst = appendString(dst, input)
+	dst = binary.AppendUvarint(dst, uint64(line))
+	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
+}
+
+// Place is a record named by a finding.
+type Place struct {
+	Input string
+	Line  int
+}
+
+// CrossCounts counts the findings of each dump rule.
+type CrossCounts map[string]int64
+
+// Finish writes the findings to w in format ("text", "jsonl", "github" or
+// "" for none), sorted by rule and key, and counts them.
+func (c *Cross) Finish(w io.Writer, format string, style report.Style) (CrossCounts, error) {
+	counts := CrossCounts{}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var enc report.Encoder
+	each := func(i int, emit func(key string, line []byte) error) error {
+		return c.findPart(i, counts, format, style, &enc, emit)
+	}
+	var err error
+	if c.st.spilled() {
+		err = writeSorted(c.dir, Partitions, each, bw)
+	} else {
+		err = each(0, func(_ string, line []byte) error {
+			_, err := bw.Write(line)
+			return err
+		})
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	return counts, err
+}
+
+type claimGroup struct {
+	group  byte
+	key    string
+	places []Place
+	others []string // distinct
+}
+
+// findPart judges the claims of partition i.
+func (c *Cross) findPart(i int, counts CrossCounts, format string, style report.Style, enc *report.Encoder, emit func(key string, line []byte) error) error {
+	b, err := c.st.load(i, nil)
+	if err != nil {
+		return err
+	}
+	groups := map[string]*claimGroup{}
+	for {
+		rec, rest, ok := nextDigest(b)
+		if !ok {
+			break
+		}
+		b = rest
+		r := reader{b: rec}
+		group := r.byte()
+		key := r.bytes()
+		other := r.bytes()
+		input := r.bytes()
+		line := int(r.uvarint())
+		if r.bad {
+			return fmt.Errorf("a claim's temporary record is garbled")
+		}
+		gk := string(group) + string(key)
+		g := groups[gk]
+		if g == nil {
+			g = &claimGroup{group: group, key: string(key)}
+			groups[gk] = g
+		}
+		g.places = append(g.places, Place{string(input), line})
+		if !slices.Contains(g.others, string(other)) {
+			g.others = append(g.others, string(other))
+		}
+	}
+	type finding struct {
+		sortKey string
+		code    fastvalidate.Code
+		key     string
+		msg     string
+		places  []Place
+	}
+	var out []finding
+	for _, g := range groups {
+		if len(g.places) < 2 {
+			continue
+		}
+		var f finding
+		switch {
+		case g.group == groupID && len(g.others) > 1:
+			f = finding{code: fastvalidate.CodeDumpDuplicateID, key: g.key,
+				msg: fmt.Sprintf("%s is claimed by %d records with %d different contents", g.key, len(g.places), len(g.others))}
+		case g.group == groupEndpoint && len(g.others) > 1:
+			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, key: g.key,
+				msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", g.key, len(g.places), len(g.others))}
+		case g.group == groupContent:
+			key := "sha256:" + base64URL([]byte(g.key))
+			f = finding{code: fastvalidate.CodeDumpDuplicateCard, key: key,
+				msg: fmt.Sprintf("the same card (%s) is in %d records", key, len(g.places))}
+		default:
+			continue
+		}
+		f.places = g.places
+		f.sortKey = f.code.String() + "\x00" + f.key
+		out = append(out, f)
+	}
+	slices.SortFunc(out, func(a, b finding) int {
+		if a.sortKey < b.sortKey {
+			return -1
+		}
+		if a.sortKey > b.sortKey {
+			return 1
+		}
+		return 0
+	})
+	var line []byte
+	for _, f := range out {
+		counts[f.code.String()]++
+		if format == "" {
+			continue
+		}
+		line = appendFinding(line[:0], format, style, enc, f.code, f.key, f.msg, f.places)
+		if err := emit(f.sortKey, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// appendFinding renders a dump finding: in text and github through the
+// renderers of card findings, placed at the first record named, with every
+// record in the message; in jsonl as a record of its own kind, with the
+// records as an array.
+func appendFinding(dst []byte, format string, style report.Style, enc *report.Encoder, code fastvalidate.Code, key, msg string, places []Place) []byte {
+	if format == "jsonl" {
+		dst = append(dst, `{"input":`...)
+		dst = report.AppendJSONString(dst, places[0].Input)
+		dst = append(dst, `,"line":`...)
+		dst = strconv.AppendInt(dst, int64(places[0].Line), 10)
+		dst = append(dst, `,"rule":`...)
+		dst = report.AppendJSONString(dst, code.String())
+		dst = append(dst, `,"severity":`...)
+		dst = report.AppendJSONString(dst, code.Severity().String())
+		dst = append(dst, `,"key":`...)
+		dst = report.AppendJSONString(dst, key)
+		dst = append(dst, `,"message":`...)
+		dst = report.AppendJSONString(dst, msg)
+		dst = append(dst, `,"records":[`...)
+		for i, p := range places {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"input":`...)
+			dst = report.AppendJSONString(dst, p.Input)
+			dst = append(dst, `,"line":`...)
+			dst = strconv.AppendInt(dst, int64(p.Line), 10)
+			dst = append(dst, '}')
+		}
+		return append(dst, "]}\n"...)
+	}
+	full := []byte(msg + ": ")
+	for i, p := range places {
+		if i > 0 {
+			full = append(full, ", "...)
+		}
+		full = append(full, p.Input...)
+		full = append(full, ':')
+		full = strconv.AppendInt(full, int64(p.Line), 10)
+	}
+	fs := []fastvalidate.Finding{fastvalidate.NewFinding(code, code.Severity(), "", string(full))}
+	vd := report.Verdict{Input: places[0].Input, Line: places[0].Line, Column: 1, Valid: true, Findings: fs}
+	if format == "github" {
+		return enc.AppendGitHub(dst, &vd)
+	}
+	return enc.AppendText(dst, &vd, style)
+}
+
+func base64URL(b []byte) string {
+	return base64Enc.EncodeToString(b)
+}

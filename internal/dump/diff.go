@@ -1,0 +1,590 @@
+package dump
+
+import (
+	"bufio"
+	"bytes"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/valyala/fastjson"
+)
+
+// Change kinds, as diff's "change" names them.
+const (
+	Added   = "added"
+	Removed = "removed"
+	Broke   = "broke"
+	Fixed   = "fixed"
+	Changed = "changed"
+)
+
+// DiffSummary is what cardscan diff --summary writes, under "diff".
+type DiffSummary struct {
+	OldRecords int64 `json:"old_records"`
+	NewRecords int64 `json:"new_records"`
+	Added      int64 `json:"added"`
+	Removed    int64 `json:"removed"`
+	Broke      int64 `json:"broke"`
+	Fixed      int64 `json:"fixed"`
+	Changed    int64 `json:"changed"`
+	Unchanged  int64 `json:"unchanged"`
+	// KeyKinds counts the keys of both dumps (each key once) by kind.
+	KeyKinds map[string]int64 `json:"key_kinds"`
+	// DuplicateKeys counts the records whose key a later record of the
+	// same dump took again: only the last record of a key is compared.
+	DuplicateKeys int64   `json:"duplicate_keys"`
+	Seconds       float64 `json:"seconds"`
+	MBPerSecond   float64 `json:"mb_per_second"` // decompressed MB (10^6 bytes) of both dumps per second
+	// Partitions is the number of temporary partitions the digests were
+	// spread over: 1 when they fitted in --memory.
+	Partitions int `json:"partitions"`
+	// SpillBytes is the disk the digests took, 0 when they fitted.
+	SpillBytes int64 `json:"spill_bytes"`
+}
+
+// Differ compares two dumps, fed to it as digests: the old dump's through
+// AddOld, then the new one's through AddNew.
+type Differ struct {
+	dir      string
+	old, new *store
+	// Format is "jsonl" or "text".
+	Format string
+	Style  report.Style
+}
+
+// NewDiffer returns a Differ that holds at most about memory bytes of
+// digests before it spills them to temporary files.
+func NewDiffer(memory int64) (*Differ, error) {
+	dir, err := os.MkdirTemp("", "cardscan-diff-")
+	if err != nil {
+		return nil, err
+	}
+	// The budget is shared by both dumps' digests, and comparing them
+	// takes about twice as much again for the indexes and Go's collector:
+	// the peak RSS of a diff in memory was 3.4 times its digests (the
+	// make perf dump and its zstd copy, docs/cli.md).
+	per := max(memory/6, 1)
+	return &Differ{dir: dir, old: newStore("old", dir, per), new: newStore("new", dir, per), Format: "jsonl"}, nil
+}
+
+// AddOld adds digests of the old dump; AddNew of the new one.
+func (d *Differ) AddOld(b []byte) error { return d.old.add(b) }
+
+// AddNew adds digests of the new dump.
+func (d *Differ) AddNew(b []byte) error { return d.new.add(b) }
+
+// Close removes the temporary files.
+func (d *Differ) Close() {
+	d.old.close()
+	d.new.close()
+	os.RemoveAll(d.dir)
+}
+
+// Finish writes one record per changed key to w, sorted by key, and
+// returns the counts.
+func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
+	sum := DiffSummary{OldRecords: d.old.records, NewRecords: d.new.records, KeyKinds: map[string]int64{}, Partitions: 1}
+	if d.old.spilled() || d.new.spilled() {
+		if err := errors.Join(d.old.spill(), d.new.spill()); err != nil {
+			return sum, err
+		}
+		sum.Partitions = Partitions
+		sum.SpillBytes = d.old.bytes + d.new.bytes
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var err error
+	if sum.Partitions == 1 {
+		err = d.comparePart(0, &sum, func(_ string, line []byte) error {
+			_, err := bw.Write(line)
+			return err
+		})
+	} else {
+		err = d.compareSpilled(&sum, bw)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	return sum, err
+}
+
+// compareSpilled compares partition by partition.
+func (d *Differ) compareSpilled(sum *DiffSummary, w io.Writer) error {
+	return writeSorted(d.dir, Partitions, func(i int, emit func(key string, line []byte) error) error {
+		return d.comparePart(i, sum, emit)
+	}, w)
+}
+
+// writeSorted calls each for every partition, which emits its lines in key
+// order; each partition's lines go to a run file, and the runs are merged
+// by key into w, so that the output is in key order whatever the number of
+// lines.
+func writeSorted(dir string, parts int, each func(i int, emit func(key string, line []byte) error) error, w io.Writer) error {
+	runs := make([]*os.File, parts)
+	defer func() {
+		for _, f := range runs {
+			if f != nil {
+				f.Close()
+				os.Remove(f.Name())
+			}
+		}
+	}()
+	var scratch []byte
+	for i := range parts {
+		f, err := os.CreateTemp(dir, "run-")
+		if err != nil {
+			return err
+		}
+		runs[i] = f
+		bw := bufio.NewWriterSize(f, 32<<10)
+		err = each(i, func(key string, line []byte) error {
+			scratch = binary.AppendUvarint(scratch[:0], uint64(len(key)))
+			scratch = append(scratch, key...)
+			scratch = binary.AppendUvarint(scratch, uint64(len(line)))
+			scratch = append(scratch, line...)
+			_, err := bw.Write(scratch)
+			return err
+		})
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	h := &runHeap{}
+	for _, f := range runs {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		r := &run{r: bufio.NewReaderSize(f, 32<<10)}
+		if ok, err := r.next(); err != nil {
+			return err
+		} else if ok {
+			h.runs = append(h.runs, r)
+		}
+	}
+	heap.Init(h)
+	for len(h.runs) > 0 {
+		r := h.runs[0]
+		if _, err := w.Write(r.line); err != nil {
+			return err
+		}
+		ok, err := r.next()
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(h, 0)
+		} else {
+			heap.Pop(h)
+		}
+	}
+	return nil
+}
+
+// run reads a partition's sorted records back.
+type run struct {
+	r    *bufio.Reader
+	key  []byte
+	line []byte
+}
+
+func (r *run) next() (bool, error) {
+	n, err := binary.ReadUvarint(r.r)
+	if err == io.EOF {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	r.key = slices.Grow(r.key[:0], int(n))[:n]
+	if _, err := io.ReadFull(r.r, r.key); err != nil {
+		return false, err
+	}
+	if n, err = binary.ReadUvarint(r.r); err != nil {
+		return false, err
+	}
+	r.line = slices.Grow(r.line[:0], int(n))[:n]
+	_, err = io.ReadFull(r.r, r.line)
+	return err == nil, err
+}
+
+type runHeap struct{ runs []*run }
+
+func (h *runHeap) Len() int           { return len(h.runs) }
+func (h *runHeap) Less(i, j int) bool { return bytes.Compare(h.runs[i].key, h.runs[j].key) < 0 }
+func (h *runHeap) Swap(i, j int)      { h.runs[i], h.runs[j] = h.runs[j], h.runs[i] }
+func (h *runHeap) Push(x any)         { h.runs = append(h.runs, x.(*run)) }
+func (h *runHeap) Pop() any {
+	r := h.runs[len(h.runs)-1]
+	h.runs = h.runs[:len(h.runs)-1]
+	return r
+}
+
+// index maps each key of a partition to its last digest, counting the
+// records it superseded.
+func index(b []byte, dups *int64) map[string][]byte {
+	m := map[string][]byte{}
+	for {
+		rec, rest, ok := nextDigest(b)
+		if !ok {
+			return m
+		}
+		_, key := digestKey(rec)
+		if _, seen := m[string(key)]; seen {
+			*dups++
+		}
+		m[string(key)] = rec
+		b = rest
+	}
+}
+
+// comparePart compares partition i of both dumps, emitting the records of
+// changed keys in key order.
+func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line []byte) error) error {
+	ob, err := d.old.load(i, nil)
+	if err != nil {
+		return err
+	}
+	om := index(ob, &sum.DuplicateKeys)
+	nb, err := d.new.load(i, nil)
+	if err != nil {
+		return err
+	}
+	nm := index(nb, &sum.DuplicateKeys)
+	keys := make([]string, 0, len(nm)+len(om))
+	for k := range nm {
+		keys = append(keys, k)
+	}
+	for k := range om {
+		if _, ok := nm[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var line []byte
+	for _, k := range keys {
+		o, n := om[k], nm[k]
+		var c change
+		switch {
+		case o == nil:
+			c.kind, c.new = Added, mustDecode(n)
+			sum.Added++
+		case n == nil:
+			c.kind, c.old = Removed, mustDecode(o)
+			sum.Removed++
+		default:
+			os, ov, _ := digestHead(o)
+			ns, nv, _ := digestHead(n)
+			if os == ns && ov == nv {
+				sum.Unchanged++
+				kind, _ := digestKey(n)
+				sum.KeyKinds[kind]++
+				continue
+			}
+			c.old, c.new = mustDecode(o), mustDecode(n)
+			switch {
+			case c.old.Valid && !c.new.Valid:
+				c.kind = Broke
+				sum.Broke++
+			case !c.old.Valid && c.new.Valid:
+				c.kind = Fixed
+				sum.Fixed++
+			default:
+				c.kind = Changed
+				sum.Changed++
+			}
+			c.changes = memberChanges(c.old, c.new)
+		}
+		sum.KeyKinds[c.digest().Kind]++
+		if d.Format == "text" {
+			line = c.appendText(line[:0], d.Style)
+		} else {
+			line = c.appendJSON(line[:0])
+		}
+		if err := emit(k, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mustDecode(rec []byte) *Digest {
+	d, _ := decodeDigest(rec)
+	return d
+}
+
+// change is one record of diff's output.
+type change struct {
+	kind     string
+	old, new *Digest
+	changes  []memberChange
+}
+
+// digest is the new side's digest, or the old one's for a removed key.
+func (c *change) digest() *Digest {
+	if c.new != nil {
+		return c.new
+	}
+	return c.old
+}
+
+// memberChange is one entry of "changes": old and new are JSON texts.
+type memberChange struct {
+	pointer, what string
+	old, new      string
+}
+
+const null = "null"
+
+func jsonString(s string) string { return string(report.AppendJSONString(nil, s)) }
+
+// memberChanges lists what differs between two digests of a key, member by
+// member in name order: every member whose canonical value differs gives
+// at least one entry.
+func memberChanges(o, n *Digest) []memberChange {
+	var out []memberChange
+	names := map[string]bool{}
+	for _, m := range o.members {
+		names[m.name] = true
+	}
+	for _, m := range n.members {
+		names[m.name] = true
+	}
+	sorted := make([]string, 0, len(names))
+	for name := range names {
+		sorted = append(sorted, name)
+	}
+	slices.Sort(sorted)
+	for _, name := range sorted {
+		om, nm := findMember(o, name), findMember(n, name)
+		if om != nil && nm != nil && om.sum == nm.sum {
+			continue
+		}
+		before := len(out)
+		out = appendFacetChanges(out, name, om, nm)
+		if len(out) == before {
+			out = append(out, memberChange{pointer: "/" + escapePointer(name), what: "other", old: memberValue(om), new: memberValue(nm)})
+		}
+	}
+	return out
+}
+
+func findMember(d *Digest, name string) *member {
+	for i := range d.members {
+		if d.members[i].name == name {
+			return &d.members[i]
+		}
+	}
+	return nil
+}
+
+// memberValue is a member's canonical value as JSON, null when absent or
+// too long to have been kept.
+func memberValue(m *member) string {
+	if m == nil || m.value == "" {
+		return null
+	}
+	return m.value
+}
+
+func itemsOf(m *member) []item {
+	if m == nil {
+		return nil
+	}
+	return m.items
+}
+
+// appendFacetChanges appends the changes of the members a change report
+// itemises; it appends nothing when what changed is none of its items.
+func appendFacetChanges(out []memberChange, name string, om, nm *member) []memberChange {
+	oi, ni := itemsOf(om), itemsOf(nm)
+	switch name {
+	case "url", "version", "endpoint", "invocation":
+		what := "endpoint"
+		if name == "version" {
+			what = "version"
+		}
+		ol, nl, p := null, null, ""
+		if len(oi) > 0 {
+			ol, p = jsonString(oi[0].label), oi[0].pointer
+		}
+		if len(ni) > 0 {
+			nl, p = jsonString(ni[0].label), ni[0].pointer
+		}
+		if ol != nl {
+			out = append(out, memberChange{pointer: p, what: what, old: ol, new: nl})
+		}
+	case "supportedInterfaces", "additionalInterfaces":
+		out = appendSetChanges(out, oi, ni, "interface", "interface")
+	case "skills":
+		out = appendSetChanges(out, oi, ni, "skill-removed", "skill-added")
+	case "capabilities":
+		out = appendSetChanges(out, oi, ni, "capability-removed", "capability-added")
+	case "signatures":
+		out = appendSetChanges(out, oi, ni, "signature-kid", "signature-kid")
+	case "securitySchemes":
+		out = appendSetChanges(out, oi, ni, "security-scheme", "security-scheme")
+		for _, o := range oi {
+			for _, n := range ni {
+				if o.label == n.label && o.sum != n.sum {
+					out = append(out, memberChange{pointer: n.pointer, what: "security-scheme", old: jsonString(o.label), new: jsonString(n.label)})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// appendSetChanges reports the labels only one side has: removed ones at
+// their old pointer, added ones at their new one.
+func appendSetChanges(out []memberChange, oi, ni []item, removed, added string) []memberChange {
+	has := func(items []item, label string) bool {
+		return slices.ContainsFunc(items, func(it item) bool { return it.label == label })
+	}
+	for _, o := range oi {
+		if !has(ni, o.label) {
+			out = append(out, memberChange{pointer: o.pointer, what: removed, old: jsonString(o.label), new: null})
+		}
+	}
+	for _, n := range ni {
+		if !has(oi, n.label) {
+			out = append(out, memberChange{pointer: n.pointer, what: added, old: null, new: jsonString(n.label)})
+		}
+	}
+	return out
+}
+
+func (c *change) appendJSON(dst []byte) []byte {
+	d := c.digest()
+	dst = append(dst, `{"change":`...)
+	dst = report.AppendJSONString(dst, c.kind)
+	dst = append(dst, `,"key":`...)
+	dst = report.AppendJSONString(dst, d.Key)
+	dst = append(dst, `,"key_kind":`...)
+	dst = report.AppendJSONString(dst, d.Kind)
+	dst = append(dst, `,"profile":`...)
+	dst = report.AppendJSONString(dst, d.Profile)
+	for _, side := range []struct {
+		name string
+		d    *Digest
+	}{{"old", c.old}, {"new", c.new}} {
+		if side.d == nil {
+			continue
+		}
+		dst = append(dst, `,"`...)
+		dst = append(dst, side.name...)
+		dst = append(dst, `":{"input":`...)
+		dst = report.AppendJSONString(dst, side.d.Input)
+		dst = append(dst, `,"line":`...)
+		dst = strconv.AppendInt(dst, int64(side.d.Line), 10)
+		dst = append(dst, `,"valid":`...)
+		dst = strconv.AppendBool(dst, side.d.Valid)
+		dst = append(dst, '}')
+	}
+	if len(c.changes) > 0 {
+		dst = append(dst, `,"changes":[`...)
+		for i, m := range c.changes {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"pointer":`...)
+			dst = report.AppendJSONString(dst, m.pointer)
+			dst = append(dst, `,"what":`...)
+			dst = report.AppendJSONString(dst, m.what)
+			dst = append(dst, `,"old":`...)
+			dst = append(dst, m.old...)
+			dst = append(dst, `,"new":`...)
+			dst = append(dst, m.new...)
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	if c.kind == Broke && c.new.Errors != "" {
+		dst = append(dst, `,"errors":`...)
+		dst = append(dst, c.new.Errors...)
+	}
+	return append(dst, "}\n"...)
+}
+
+// appendText writes a change as one line:
+//
+//	broke agent_id 01J… old.ndjson:12 -> new.ndjson:40 (agentcard): /version version "1.0" -> "1.1"; errors: card.required
+func (c *change) appendText(dst []byte, style report.Style) []byte {
+	d := c.digest()
+	dst = append(dst, c.kind...)
+	dst = append(dst, ' ')
+	dst = append(dst, d.Kind...)
+	dst = append(dst, ' ')
+	dst = append(dst, report.TextSafe(d.Key)...)
+	dst = append(dst, ' ')
+	if c.old != nil {
+		dst = append(dst, report.TextSafe(c.old.Input)...)
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(c.old.Line), 10)
+	}
+	if c.old != nil && c.new != nil {
+		dst = append(dst, " -> "...)
+	}
+	if c.new != nil {
+		dst = append(dst, report.TextSafe(c.new.Input)...)
+		dst = append(dst, ':')
+		dst = strconv.AppendInt(dst, int64(c.new.Line), 10)
+	}
+	if d.Profile != "" {
+		dst = append(dst, " ("...)
+		dst = append(dst, report.TextSafe(d.Profile)...)
+		dst = append(dst, ')')
+	}
+	sep := ": "
+	for _, m := range c.changes {
+		dst = append(dst, sep...)
+		sep = "; "
+		dst = append(dst, report.TextSafe(m.pointer)...)
+		dst = append(dst, ' ')
+		dst = append(dst, m.what...)
+		dst = append(dst, ' ')
+		dst = append(dst, report.TextSafe(shorten(m.old))...)
+		dst = append(dst, " -> "...)
+		dst = append(dst, report.TextSafe(shorten(m.new))...)
+	}
+	if c.kind == Broke {
+		if rules := errorRules(c.new.Errors); rules != "" {
+			dst = append(dst, sep...)
+			dst = append(dst, "errors: "...)
+			dst = append(dst, report.TextSafe(rules)...)
+		}
+	}
+	return append(dst, '\n')
+}
+
+// shorten keeps a text line readable when a value is long.
+func shorten(s string) string {
+	if len(s) > 80 {
+		return strings.ToValidUTF8(s[:77], "") + "..."
+	}
+	return s
+}
+
+// errorRules lists the rules of an "errors" array, comma-separated.
+func errorRules(errs string) string {
+	var p fastjson.Parser
+	v, err := p.Parse(errs)
+	if err != nil {
+		return ""
+	}
+	var rules []string
+	for _, e := range v.GetArray() {
+		if r := string(e.GetStringBytes("rule")); r != "" && !slices.Contains(rules, r) {
+			rules = append(rules, r)
+		}
+	}
+	return strings.Join(rules, ", ")
+}

@@ -1,0 +1,568 @@
+// Package dump compares whole dumps of cards: cardscan diff (what changed
+// between two dumps, matched by each card's identity) and --cross-card
+// (identity claims that no single card can show, such as two cards with
+// one agent_id).
+//
+// Both keep a digest of every card, made by the validation pipeline's
+// workers as they judge it (pipeline.Config.Extract): its identity, the
+// SHA-256 of its RFC 8785 canonical form, where it came from, its verdict,
+// and a hash of each top-level member, with the few members a change report
+// names (endpoints, version, skills, capabilities, security schemes,
+// signature key ids) itemised. Digests are held in memory up to a budget
+// and hash-partitioned by key to temporary files beyond it (store), so a
+// dump of any size is compared partition by partition.
+package dump
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"strconv"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cespare/xxhash/v2"
+	"github.com/valyala/fastjson"
+)
+
+// KeyMode is --key: how a card's key is chosen.
+type KeyMode uint8
+
+const (
+	// KeyAuto takes the URL of fetch output, else the card's identity.
+	KeyAuto KeyMode = iota
+	// KeySource takes the URL of fetch output; other records fall back
+	// to their content.
+	KeySource
+	// KeyID takes the card's identity, from fetch output's card too.
+	KeyID
+)
+
+// ParseKeyMode reads --key.
+func ParseKeyMode(s string) (KeyMode, bool) {
+	switch s {
+	case "auto":
+		return KeyAuto, true
+	case "source":
+		return KeySource, true
+	case "id":
+		return KeyID, true
+	}
+	return 0, false
+}
+
+// Key kinds, as diff's key_kind names them.
+const (
+	KindAgentID  = "agent_id"
+	KindURL      = "url"
+	KindEndpoint = "endpoint"
+	KindSource   = "source"
+	KindRecord   = "record"
+)
+
+var kinds = [...]string{KindAgentID, KindURL, KindEndpoint, KindSource, KindRecord}
+
+func kindIndex(k string) byte {
+	for i, s := range kinds {
+		if s == k {
+			return byte(i)
+		}
+	}
+	return byte(len(kinds) - 1)
+}
+
+// maxValue is the longest canonical member value a digest keeps, to show
+// as a change's old and new values, and only for a string, number or
+// boolean; other and longer values are kept as a hash only. Kept values
+// are most of a digest's size, and a digest of every card is held.
+const maxValue = 64
+
+// item is one entry of an itemised member: where it is and what names it
+// (a skill's id, a URL, a scheme's name, a key id). For a security scheme
+// sum is the hash of its value, so that an edited scheme shows.
+type item struct {
+	pointer string
+	label   string
+	sum     uint64
+}
+
+// member is a top-level member of a card as a digest keeps it.
+type member struct {
+	name  string
+	sum   uint64 // xxhash of its canonical value
+	value string // its canonical value when at most maxValue bytes
+	items []item
+}
+
+// Digest is what is kept of one record.
+type Digest struct {
+	Kind    string // a key kind
+	Key     string
+	Profile string
+	Input   string
+	Line    int
+	Valid   bool
+	Sum     [16]byte // of the canonical card, or of the record's bytes when it has none
+	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
+	members []member // decoded only
+}
+
+// Extractor makes digests; one per worker.
+type Extractor struct {
+	mode  KeyMode
+	canon fastvalidate.Canonicalizer
+	cbuf  []byte
+	mbuf  []byte
+	p2    fastjson.Parser
+	enc   report.Encoder
+	ebuf  []byte
+	d     Digest
+	// The members of the card being digested, encoded, and the items of
+	// the member being itemised.
+	menc     []byte
+	nmembers int
+	items    []byte
+	nitems   int
+	// endpoints lists the card's endpoint and interface URLs, for
+	// --cross-card, for which claimsOnly skips the rest of the members.
+	endpoints  []string
+	claimsOnly bool
+}
+
+// NewExtractor returns an Extractor choosing keys by mode.
+func NewExtractor(mode KeyMode) *Extractor { return &Extractor{mode: mode} }
+
+// Append appends the encoded digest of the record vd judged.
+func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
+	x.fill(vd, true)
+	return x.appendDigest(dst, &x.d)
+}
+
+// fill digests the record vd judged into x.d, with the errors of an
+// invalid card when withErrors is set.
+func (x *Extractor) fill(vd report.Verdict, withErrors bool) {
+	d := &x.d
+	*d = Digest{Profile: vd.Profile, Input: vd.Input, Line: vd.Line, Valid: vd.Valid}
+	card := vd.Card
+	var source string
+	if isFetchRecord(card) {
+		if v, err := x.p2.ParseBytes(card); err == nil && v.Get("card") != nil && v.Get("valid") != nil {
+			// cardscan fetch --format cards: the verdict and the card are
+			// members of the record.
+			source = str(v, "url")
+			d.Valid = v.GetBool("valid")
+			d.Profile = str(v, "profile")
+			if !d.Valid && withErrors {
+				x.ebuf = v.Get("errors").MarshalTo(x.ebuf[:0])
+				d.Errors = string(x.ebuf)
+			}
+			x.mbuf = v.Get("card").MarshalTo(x.mbuf[:0])
+			card = x.mbuf
+		}
+	}
+	if source == "" && !vd.Valid && withErrors {
+		d.Errors = x.errors(&vd)
+	}
+	x.digestCard(card)
+	switch {
+	case source != "" && x.mode != KeyID:
+		d.Kind, d.Key = KindSource, source
+	case d.Kind == "" || x.mode == KeySource:
+		d.Kind, d.Key = KindRecord, "sha256:"+base64Enc.EncodeToString(d.Sum[:])
+	}
+}
+
+// isFetchRecord tells the records of cardscan fetch --format cards, which
+// it writes starting so, from cards (which rarely start with a url and
+// never have both members), without parsing them.
+func isFetchRecord(b []byte) bool {
+	return bytes.HasPrefix(b, fetchHead) && bytes.Contains(b, fetchCard) && bytes.Contains(b, fetchValid)
+}
+
+var (
+	fetchHead  = []byte(`{"url":`)
+	fetchCard  = []byte(`,"card":`)
+	fetchValid = []byte(`,"valid":`)
+)
+
+// errors returns the "errors" array of vd's jsonl record.
+func (x *Extractor) errors(vd *report.Verdict) string {
+	x.ebuf = x.enc.AppendFindingArrays(x.ebuf[:0], vd)
+	// "errors":[...],"warnings":[...]: a quote inside a message is
+	// escaped, so the first `],"warnings":[` ends the errors.
+	b := bytes.TrimPrefix(x.ebuf, errorsHead)
+	if i := bytes.Index(b, warningsHead); i >= 0 {
+		return string(b[:i+1])
+	}
+	return "[]"
+}
+
+var (
+	errorsHead   = []byte(`"errors":`)
+	warningsHead = []byte(`],"warnings":[`)
+)
+
+// digestCard fills the card's hash and identity, and encodes its members
+// into x.enc. It walks the canonical form, which Canonicalizer wrote
+// without white space and with members sorted (canon.go), rather than
+// parsing the card again.
+func (x *Extractor) digestCard(card []byte) {
+	d := &x.d
+	x.menc, x.nmembers, x.endpoints = x.menc[:0], 0, x.endpoints[:0]
+	var err error
+	if card != nil {
+		x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{})
+	}
+	if err != nil || card == nil {
+		// No canonical form (not JSON, not an object, too large to
+		// hold): the record is its bytes.
+		d.Sum = sum128(card)
+		return
+	}
+	d.Sum = sum128(x.cbuf)
+	var key []byte
+	keyRank := len(identity)
+	eachMember(x.cbuf, func(quoted, value []byte) {
+		name := quoted[1 : len(quoted)-1]
+		if bytes.IndexByte(name, '\\') >= 0 {
+			name = []byte(unquote(quoted))
+		}
+		x.items, x.nitems = x.items[:0], 0
+		if x.claimsOnly {
+			// --cross-card needs the identity and the endpoints only.
+			if isEndpointMember(name) {
+				x.itemise(name, value)
+			}
+		} else {
+			x.nmembers++
+			x.menc = appendBytes(x.menc, name)
+			x.menc = binary.LittleEndian.AppendUint64(x.menc, xxhash.Sum64(value))
+			if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
+				x.menc = appendBytes(x.menc, value)
+			} else {
+				x.menc = append(x.menc, 0)
+			}
+			x.itemise(name, value)
+			x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
+			x.menc = append(x.menc, x.items...)
+		}
+		for rank, id := range identity[:keyRank] {
+			if string(name) != id.member {
+				continue
+			}
+			if v := lookup(value, id.path...); len(v) > 2 && v[0] == '"' {
+				key, keyRank = v, rank
+			}
+		}
+	})
+	if key != nil {
+		d.Kind, d.Key = identity[keyRank].kind, unquote(key)
+	}
+}
+
+func str(v *fastjson.Value, path ...string) string {
+	if x := v.Get(path...); x != nil && x.Type() == fastjson.TypeString {
+		return string(x.GetStringBytes())
+	}
+	return ""
+}
+
+func isEndpointMember(name []byte) bool {
+	switch string(name) {
+	case "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces":
+		return true
+	}
+	return false
+}
+
+// identity lists where a card's identity lies, first found first: a
+// member, and the path within it to a string.
+var identity = []struct {
+	kind   string
+	member string
+	path   []string
+}{
+	{KindAgentID, "agent_id", nil},
+	{KindURL, "url", nil},
+	{KindURL, "supportedInterfaces", []string{"0", "url"}},
+	{KindEndpoint, "invocation", []string{"endpoint"}},
+}
+
+func sum128(b []byte) (s [16]byte) {
+	full := sha256.Sum256(b)
+	copy(s[:], full[:])
+	return s
+}
+
+func (x *Extractor) item(pointer string, label []byte, sum uint64) {
+	x.nitems++
+	x.items = appendString(x.items, pointer)
+	x.items = appendBytes(x.items, label)
+	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
+}
+
+// itemise lists the entries of the members a change report names; value
+// is the member's canonical value.
+func (x *Extractor) itemise(name, value []byte) {
+	p := "/" + escapePointer(string(name))
+	label := func(v []byte) []byte {
+		if len(v) >= 2 && v[0] == '"' {
+			return []byte(unquote(v))
+		}
+		return nil
+	}
+	switch string(name) {
+	case "version":
+		if l := label(value); l != nil {
+			x.item(p, l, 0)
+		}
+	case "url":
+		if l := label(value); l != nil {
+			x.item(p, l, 0)
+			x.endpoints = append(x.endpoints, string(l))
+		}
+	case "endpoint": // AgentCard: {"url": ...}
+		if l := label(lookup(value, "url")); l != nil {
+			x.item(p+"/url", l, 0)
+			x.endpoints = append(x.endpoints, string(l))
+		}
+	case "invocation": // MA2D
+		if l := label(lookup(value, "endpoint")); l != nil {
+			x.item(p+"/endpoint", l, 0)
+			x.endpoints = append(x.endpoints, string(l))
+		}
+	case "supportedInterfaces", "additionalInterfaces":
+		i := 0
+		eachElement(value, func(e []byte) {
+			if l := label(lookup(e, "url")); l != nil {
+				x.item(p+"/"+strconv.Itoa(i)+"/url", l, 0)
+				x.endpoints = append(x.endpoints, string(l))
+			}
+			i++
+		})
+	case "skills", "capabilities":
+		if len(value) > 0 && value[0] == '{' {
+			// A2A and MA2D capabilities: the members set and not false.
+			eachMember(value, func(k, e []byte) {
+				if string(e) != "false" && string(e) != "null" {
+					x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), 0)
+				}
+			})
+			break
+		}
+		i := 0
+		eachElement(value, func(e []byte) {
+			l := label(lookup(e, "id"))
+			if l == nil {
+				l = label(lookup(e, "name"))
+			}
+			if l == nil {
+				l = label(e)
+			}
+			if l != nil {
+				x.item(p+"/"+strconv.Itoa(i), l, 0)
+			}
+			i++
+		})
+	case "securitySchemes":
+		eachMember(value, func(k, e []byte) {
+			x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), xxhash.Sum64(e))
+		})
+	case "signatures":
+		i := 0
+		eachElement(value, func(e []byte) {
+			if kid := signatureKid(e); kid != "" {
+				x.item(p+"/"+strconv.Itoa(i), []byte(kid), 0)
+			}
+			i++
+		})
+	}
+}
+
+// signatureKid reads the kid of a JWS signature object: from its protected
+// header (base64url JSON), else its unprotected header.
+func signatureKid(sig []byte) string {
+	if prot := lookup(sig, "protected"); len(prot) > 2 && prot[0] == '"' {
+		if raw, err := base64.RawURLEncoding.DecodeString(unquote(prot)); err == nil {
+			var p fastjson.Parser
+			if h, err := p.ParseBytes(raw); err == nil {
+				if kid := h.GetStringBytes("kid"); len(kid) > 0 {
+					return string(kid)
+				}
+			}
+		}
+	}
+	if kid := lookup(sig, "header", "kid"); len(kid) > 2 && kid[0] == '"' {
+		return unquote(kid)
+	}
+	return ""
+}
+
+// escapePointer escapes a member name as a JSON Pointer token (RFC 6901).
+func escapePointer(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' || s[i] == '/' {
+			b := make([]byte, 0, len(s)+2)
+			for j := 0; j < len(s); j++ {
+				switch s[j] {
+				case '~':
+					b = append(b, "~0"...)
+				case '/':
+					b = append(b, "~1"...)
+				default:
+					b = append(b, s[j])
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
+}
+
+// The encoding of a digest: its length, then the kind's index, the key
+// (first, so that a store routes a digest without decoding the rest), and
+// the other fields; strings are length-prefixed.
+func (x *Extractor) appendDigest(dst []byte, d *Digest) []byte {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0) // length, set below
+	dst = append(dst, kindIndex(d.Kind))
+	dst = appendString(dst, d.Key)
+	dst = appendString(dst, d.Profile)
+	dst = appendString(dst, d.Input)
+	dst = binary.AppendUvarint(dst, uint64(d.Line))
+	if d.Valid {
+		dst = append(dst, 1)
+	} else {
+		dst = append(dst, 0)
+	}
+	dst = append(dst, d.Sum[:]...)
+	dst = appendString(dst, d.Errors)
+	dst = binary.AppendUvarint(dst, uint64(x.nmembers))
+	dst = append(dst, x.menc...)
+	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
+}
+
+func appendBytes(dst []byte, s []byte) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// nextDigest splits the first encoded digest off b. ok is false when b
+// does not start with a whole one.
+func nextDigest(b []byte) (rec, rest []byte, ok bool) {
+	if len(b) < 4 {
+		return nil, b, false
+	}
+	n := int(binary.LittleEndian.Uint32(b))
+	if len(b) < 4+n {
+		return nil, b, false
+	}
+	return b[4 : 4+n], b[4+n:], true
+}
+
+// digestKey reads the key of an encoded digest (without its length).
+func digestKey(rec []byte) (kind string, key []byte) {
+	r := reader{b: rec}
+	k := r.byte()
+	key = r.bytes()
+	if int(k) < len(kinds) {
+		kind = kinds[k]
+	}
+	return kind, key
+}
+
+// digestHead reads what tells whether a key changed from an encoded digest
+// (without its length), allocating nothing.
+func digestHead(rec []byte) (sum [16]byte, valid, ok bool) {
+	r := reader{b: rec}
+	r.byte()
+	r.bytes() // key
+	r.bytes() // profile
+	r.bytes() // input
+	r.uvarint()
+	valid = r.byte() == 1
+	copy(sum[:], r.n(16))
+	return sum, valid, !r.bad
+}
+
+// decodeDigest decodes an encoded digest (without its length).
+func decodeDigest(rec []byte) (*Digest, bool) {
+	r := reader{b: rec}
+	d := &Digest{}
+	k := r.byte()
+	if int(k) < len(kinds) {
+		d.Kind = kinds[k]
+	}
+	d.Key = string(r.bytes())
+	d.Profile = string(r.bytes())
+	d.Input = string(r.bytes())
+	d.Line = int(r.uvarint())
+	d.Valid = r.byte() == 1
+	copy(d.Sum[:], r.n(16))
+	d.Errors = string(r.bytes())
+	nm := r.uvarint()
+	for i := uint64(0); i < nm && !r.bad; i++ {
+		m := member{name: string(r.bytes())}
+		m.sum = binary.LittleEndian.Uint64(r.n(8))
+		m.value = string(r.bytes())
+		ni := r.uvarint()
+		for j := uint64(0); j < ni && !r.bad; j++ {
+			it := item{pointer: string(r.bytes()), label: string(r.bytes())}
+			it.sum = binary.LittleEndian.Uint64(r.n(8))
+			m.items = append(m.items, it)
+		}
+		d.members = append(d.members, m)
+	}
+	return d, !r.bad
+}
+
+// reader decodes what appendDigest wrote; a short or garbled record sets
+// bad rather than panicking.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+var zero [16]byte
+
+func (r *reader) n(n int) []byte {
+	if r.bad || len(r.b) < n {
+		r.bad = true
+		return zero[:min(n, 16)]
+	}
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *reader) byte() byte { return r.n(1)[0] }
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.bad = true
+		return nil
+	}
+	return r.n(int(n))
+}
+
+// base64Enc writes content keys: sha256: and the first 16 bytes of the
+// canonical form's SHA-256, base64url.
+var base64Enc = base64.RawURLEncoding
