@@ -558,18 +558,18 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if n == 0 || !required && !c.present(n) {
 		return
 	}
-	if !c.want(n, kindArray) {
+	w := c.walker
+	if !w.want(n, kindArray) {
 		return
 	}
-	w := c.walker
-	if required && c.ver == a2aV10 && c.empty(n) {
+	if required && c.ver == a2aV10 && w.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	for e, end := n+1, c.end(n); e < end; e = c.next(e) {
+	for e, end := n+1, w.end(n); e < end; e = w.next(e) {
 		switch {
-		case !c.want(e, kindString):
+		case !w.want(e, kindString):
 		case c.ver == a2aV01:
-		case !isMediaType(c.str(e)):
+		case !isMediaType(w.str(e)):
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}
@@ -685,14 +685,14 @@ func (c *a2aCheck) skills(arr uint32) {
 	w := c.walker
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	for s, end := arr+1, c.end(arr); s < end; s = c.next(s) {
-		if !c.want(s, kindObject) {
+	for s, end := arr+1, w.end(arr); s < end; s = w.next(s) {
+		if !w.want(s, kindObject) {
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
+		for k, end := s+1, w.end(s); k < end; k = w.next(k + 1) {
 			v := k + 1
-			switch string(c.name(k)) {
+			switch string(w.name(k)) {
 			case "id":
 				id = v
 			case "name":
@@ -702,7 +702,7 @@ func (c *a2aCheck) skills(arr uint32) {
 			case "tags":
 				tags = v
 			case "examples":
-				if !c.stringsOnly(v) && c.present(v) {
+				if !w.stringsOnly(v) && c.present(v) {
 					c.checkStringArray(v, false)
 				}
 			case "inputModes", "outputModes":
@@ -725,10 +725,10 @@ func (c *a2aCheck) skills(arr uint32) {
 				c.checkRequiredString(s, id, CodeA2ARequired, "id")
 				c.checkRequiredString(s, name, CodeA2ARequired, "name")
 			}
-			if desc != 0 && c.kind(desc) != kindString {
+			if desc != 0 && w.kind(desc) != kindString {
 				c.checkString(desc, false)
 			}
-			if tags != 0 && !c.stringsOnly(tags) && c.present(tags) {
+			if tags != 0 && !w.stringsOnly(tags) && c.present(tags) {
 				c.checkStringArray(tags, false)
 			}
 		} else {
@@ -740,19 +740,19 @@ func (c *a2aCheck) skills(arr uint32) {
 			switch {
 			case tags == 0:
 				w.addMissing(CodeA2ARequired, s, "tags")
-			case c.stringsOnly(tags) && (c.ver != a2aV10 || c.end(tags) != tags+1):
-			case c.kind(tags) == kindNull:
+			case w.stringsOnly(tags) && (c.ver != a2aV10 || w.end(tags) != tags+1):
+			case w.kind(tags) == kindNull:
 				w.addTypeMismatch(tags, kindArray)
 			default:
 				c.checkStringArray(tags, true)
 			}
 		}
 		// Every version calls the id unique within the agent.
-		if id == 0 || c.kind(id) != kindString {
+		if id == 0 || w.kind(id) != kindString {
 			continue
 		}
 		if nseen <= len(seen) {
-			if c.equalsAny(seen[:nseen], id) {
+			if w.equalsAny(seen[:nseen], id) {
 				w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
 			}
 		} else {

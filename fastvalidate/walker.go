@@ -162,14 +162,12 @@ func (w *walker) scanFailed() {
 }
 
 // The walker API: what every profile's checks use to read the tape. The
-// accessors that run for most nodes and take no call (kind, next, end,
-// empty, raw, name, emptyString, negative) and the type checks (want,
-// wantType), whose rare case is out of line, are inlined into the loops
-// that call them; TestWalker_Inlined holds them to it. name takes no call
-// because scan decodes the rare names with escapes beforehand. str and
-// codePoints are calls: with a call in them, even to an out-of-line rare
-// case, they cost the inliner 84 to 86 against its budget of 80
-// (go build -gcflags=-m=2), so they are written as one function each.
+// accessors that run for most nodes (kind, next, end, empty, raw, name,
+// str, emptyString, negative) and the type checks (want, wantType), whose
+// rare case is out of line, are inlined into the loops that call them;
+// TestWalker_Inlined holds them to it. name takes no call because scan
+// decodes the rare names with escapes beforehand; str reaches its decoder
+// through a parameter (see plainOr). codePoints is a call.
 //
 // Iterate an object's members with
 //
@@ -216,11 +214,27 @@ func (w *walker) raw(n uint32) []byte {
 
 // str returns string node n decoded. The slice is the card's own bytes, or
 // scratch that the next str call overwrites.
-func (w *walker) str(n uint32) []byte {
+func (w *walker) str(n uint32) []byte { return plainOr(w, n, (*walker).unescape) }
+
+// plainOr returns string node n as written when it has no escapes, and
+// decode(w, n) when it has. The decoder is a parameter because the inliner
+// charges a call through a parameter 17 against its budget of 80, and a
+// direct call 57 (cmd/compile/internal/inline): with a direct call to its
+// rare case str would cost 85 and every string a check reads would be a
+// call. Only the rare case calls, through the function value.
+func plainOr(w *walker, n uint32, decode func(*walker, uint32) []byte) []byte {
 	t := &w.sc.tape[n]
 	if t.flags&flagEscaped == 0 {
 		return w.b[t.start:t.end]
 	}
+	return decode(w, n)
+}
+
+// unescape is str's rare case: string node n has escapes.
+//
+//go:noinline
+func (w *walker) unescape(n uint32) []byte {
+	t := &w.sc.tape[n]
 	w.valBuf = appendUnescaped(w.valBuf[:0], w.b[t.start:t.end])
 	return w.valBuf
 }
@@ -324,8 +338,9 @@ func (w *walker) want(n uint32, k kind) bool {
 }
 
 // wantKind maps a node's kind to the kind want takes for it: false is
-// a boolean too, and tells without a call.
-var wantKind = [8]kind{kindObject: kindObject, kindArray: kindArray, kindString: kindString, kindNumber: kindNumber, kindTrue: kindBoolean, kindFalse: kindBoolean, kindNull: kindNull}
+// a boolean too, and tells without a call. It has an entry for every
+// value of a kind's byte so that indexing it needs no bounds check.
+var wantKind = [256]kind{kindObject: kindObject, kindArray: kindArray, kindString: kindString, kindNumber: kindNumber, kindTrue: kindBoolean, kindFalse: kindBoolean, kindNull: kindNull}
 
 //go:noinline
 func (w *walker) wantSlow(n uint32, k kind) bool {
@@ -362,8 +377,9 @@ const (
 )
 
 // kindTypes maps a node's kind to its JSON Schema type; a number may be
-// an integer too, which wantType decides apart.
-var kindTypes = [8]schemaType{kindString: tString, kindNumber: tNumber, kindObject: tObject, kindArray: tArray, kindTrue: tBoolean, kindFalse: tBoolean, kindNull: tNull}
+// an integer too, which wantType decides apart. Like wantKind, it has an
+// entry for every value of a kind's byte.
+var kindTypes = [256]schemaType{kindString: tString, kindNumber: tNumber, kindObject: tObject, kindArray: tArray, kindTrue: tBoolean, kindFalse: tBoolean, kindNull: tNull}
 
 var schemaTypeMessages = map[schemaType]string{
 	tString:          "type: expected string",

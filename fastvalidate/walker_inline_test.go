@@ -25,7 +25,7 @@ func TestWalker_Inlined(t *testing.T) {
 	}
 	for _, fn := range []string{
 		"(*walker).kind", "(*walker).next", "(*walker).end", "(*walker).empty", "(*walker).raw",
-		"(*walker).name", "(*walker).emptyString", "(*walker).negative", "(*walker).want",
+		"(*walker).name", "(*walker).str", "plainOr", "(*walker).emptyString", "(*walker).negative", "(*walker).want",
 		"(*walker).wantType", "(*scanner).next", "(*a2aCheck).present",
 	} {
 		if !inlinable[fn] {
