@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,6 +64,7 @@ type options struct {
 	userAgent      string
 	allowPrivate   bool
 	resume         string
+	summary        string
 	maxRecord      cmdflag.Size
 	// hooks replace DNS, the trusted CAs, the proxy settings or the
 	// transport, for tests.
@@ -123,6 +125,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Bool(&o.allowPrivate, "--allow-private", "let URLs reach loopback, private and link-local addresses")
 	fs.String(&o.resume, "--resume FILE", "", "append the records to FILE (--format cards), skipping\n"+
 		"the URLs it already holds: a crawl stopped goes on")
+	fs.String(&o.summary, "--summary FILE", "", "write a JSON summary to FILE ('-' for stdout), with the\n"+
+		"URLs without a card by rule")
 	o.maxRecord = defaultMaxRecord
 	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card read, e.g. 2MiB")
 	return &fs
@@ -172,7 +176,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	return fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+	status, total := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+	if o.summary != "" && status != console.ExitUsage {
+		if err := total.WriteFile(o.summary, stdout); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, pathErr(err))
+			status = console.ExitIO
+		}
+	}
+	return status
+}
+
+// sameFile tells whether a and b name one file: the same path, or two
+// paths to one existing file.
+func sameFile(a, b string) bool {
+	if b == "" || b == "-" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // pathErr drops the operation and path an *os.PathError repeats.
@@ -224,6 +249,9 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--resume needs --format cards, whose records name the URL as listed (not %s)", o.format)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
+	case o.summary != "" && o.summary != "-" && (sameFile(o.summary, o.urlsFile) || sameFile(o.summary, o.resume)):
+		// Writing the summary would replace the list or the records.
+		return nil, fmt.Errorf("--summary %s is also the URL list or the --resume file", o.summary)
 	}
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
 		return nil, err
@@ -240,8 +268,9 @@ type result struct {
 }
 
 // fetchAll fetches the URLs jobs at a time and writes one record per URL,
-// in the order of the URLs.
-func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer, con *console.Console, style report.Style) int {
+// in the order of the URLs. It returns the exit status and the run's
+// summary.
+func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer, con *console.Console, style report.Style) (int, summary.Summary) {
 	start := time.Now()
 	f := newFetcher(netConfig{
 		timeout:        o.timeout,
@@ -257,7 +286,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
 		con.Errorf("%v", err)
-		return console.ExitUsage
+		return console.ExitUsage, summary.Summary{}
 	}
 	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
 
@@ -337,7 +366,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	if total.Inputs > 0 && total.InputErrors == total.Inputs || writeErr || listErr {
 		status = console.ExitIO
 	}
-	return status
+	return status, total
 }
 
 // fetchOne discovers, judges and renders the card of one URL, with rd and,
