@@ -601,3 +601,64 @@ func TestSummaryFile(t *testing.T) {
 		t.Errorf("unwritable summary: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestPerHost_OtherHostsGoOn lists many URLs of a slow host before a few
+// of a fast one, with -j 8 and --per-host 1: the fast host's URLs must not
+// wait for the slow host's turns, as they would if fetches waiting for a
+// slow host's slot held all of -j. Records stay in the list's order.
+func TestPerHost_OtherHostsGoOn(t *testing.T) {
+	const nSlow, nFast = 24, 8
+	var slowDone atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "application/agentcard+json")
+		fmt.Fprint(w, httpCard)
+		slowDone.Add(1)
+	}))
+	t.Cleanup(slow.Close)
+	var mu sync.Mutex
+	var seen []int64 // slow responses done when each fast request came
+	fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, slowDone.Load())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/agentcard+json")
+		fmt.Fprint(w, httpCard)
+	}))
+	t.Cleanup(fast.Close)
+	var list []string
+	for i := range nSlow {
+		list = append(list, fmt.Sprintf("%s/s%02d", slow.URL, i))
+	}
+	for i := range nFast {
+		list = append(list, fmt.Sprintf("%s/f%02d", fast.URL, i))
+	}
+	code, out, errOut := runFetch(t, nil, "--urls", writeList(t, list), "-j", "8", "--per-host", "1", "--format", "cards")
+	if code != console.ExitOK {
+		t.Fatalf("exit %d; stderr %s", code, errOut)
+	}
+	recs := decodeRecords(t, out)
+	if len(recs) != len(list) {
+		t.Fatalf("%d records for %d URLs", len(recs), len(list))
+	}
+	for i, r := range recs {
+		if r.URL != list[i] || len(r.Card) == 0 {
+			t.Errorf("record %d is for %q (card %q), want %q's card", i, r.URL, r.Card, list[i])
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != nFast {
+		t.Fatalf("the fast host got %d requests, want %d", len(seen), nFast)
+	}
+	// The fast host's URLs are 8 fetches; the slow host serves one URL
+	// per 100 ms. Had they waited behind the slow host's queue, at least
+	// nSlow-8+1 slow URLs would be done before the last fast request.
+	if last := slices.Max(seen); last >= nSlow/2 {
+		t.Errorf("the fast host's last request came after %d of the slow host's %d URLs were done (%v)", last, nSlow, seen)
+	}
+}

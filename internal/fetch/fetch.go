@@ -291,44 +291,97 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
 
 	// Records are written in the list's order, so one slow host holds
-	// back the records of the URLs after it. The window of URLs started
-	// past it is wide (a URL that times out after 10 s does not stall a
-	// crawl), and bounded twice: in URLs by queue's capacity, and in
-	// bytes of records waiting to be written by pending, which the
-	// producer checks before each URL it starts.
+	// back the records of the URLs after it. The window of URLs read past
+	// it is wide (a URL that times out after 10 s does not stall a crawl),
+	// and bounded twice: in URLs by queue's capacity, and in bytes of
+	// records waiting to be written by sched.bytes, which the producer
+	// checks before it reads each URL. Within the window, the producer
+	// starts the first URLs whose hosts have fewer than --per-host of
+	// theirs under way: a URL asks its host one request at a time, so
+	// none of the -j fetches waits on a busy host's turn while URLs of
+	// other hosts wait behind it (TestPerHost_OtherHostsGoOn).
 	queue := make(chan chan result, max(1024, 16*o.jobs))
-	var pending struct {
-		sync.Mutex
-		bytes int64
-		freed sync.Cond
+	type job struct {
+		raw, host string
+		done      chan result
 	}
-	pending.freed.L = &pending.Mutex
+	var sched struct {
+		sync.Mutex
+		wake    sync.Cond // the producer's, on a fetch done or a record written
+		bytes   int64     // of records fetched, not yet written
+		running int
+		perHost map[string]int // URLs under way, by host
+		waiting []job          // read, not started, in the list's order
+		rescan  bool           // a fetch ended: a waiting URL may start
+	}
+	sched.wake.L = &sched.Mutex
+	sched.perHost = map[string]int{}
+	launch := func(j job) {
+		sched.running++
+		if j.host != "" {
+			sched.perHost[j.host]++
+		}
+		go func() {
+			rd := renderers.Get().(*renderer)
+			res := fetchOne(ctx, f, pool, rd, nil, j.raw)
+			renderers.Put(rd)
+			sched.Lock()
+			sched.running--
+			if j.host != "" {
+				if sched.perHost[j.host]--; sched.perHost[j.host] == 0 {
+					delete(sched.perHost, j.host)
+				}
+			}
+			sched.bytes += int64(len(res.out))
+			sched.rescan = true
+			sched.wake.Signal()
+			sched.Unlock()
+			j.done <- res
+		}()
+	}
+	free := func(j job) bool { return j.host == "" || sched.perHost[j.host] < o.perHost }
 	go func() {
 		defer close(queue)
-		sem := make(chan struct{}, o.jobs)
+		sched.Lock()
+		defer sched.Unlock()
+		listed := false
 		for {
-			pending.Lock()
-			for pending.bytes > maxPending {
-				pending.freed.Wait()
+			if sched.rescan {
+				sched.rescan = false
+				for i := 0; i < len(sched.waiting) && sched.running < o.jobs; {
+					if j := sched.waiting[i]; free(j) {
+						sched.waiting = slices.Delete(sched.waiting, i, i+1)
+						launch(j)
+						continue
+					}
+					i++
+				}
 			}
-			pending.Unlock()
-			u, ok := src.next()
-			if !ok {
+			if listed && len(sched.waiting) == 0 {
 				return
 			}
-			done := make(chan result, 1)
-			queue <- done
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem }()
-				rd := renderers.Get().(*renderer)
-				res := fetchOne(ctx, f, pool, rd, nil, u)
-				renderers.Put(rd)
-				pending.Lock()
-				pending.bytes += int64(len(res.out))
-				pending.Unlock()
-				done <- res
-			}()
+			// Only this goroutine sends on queue: room seen here stays.
+			if listed || len(queue) == cap(queue) || sched.bytes > maxPending {
+				sched.wake.Wait()
+				continue
+			}
+			sched.Unlock()
+			u, ok := src.next()
+			sched.Lock()
+			if !ok {
+				listed = true
+				continue
+			}
+			j := job{raw: u, host: hostKey(u), done: make(chan result, 1)}
+			queue <- j.done
+			// Without a fetch ended since the last scan, no URL waiting
+			// before it can start: it goes first only if it can. Else
+			// the scan starts the waiting URLs in the list's order.
+			if !sched.rescan && sched.running < o.jobs && free(j) {
+				launch(j)
+			} else {
+				sched.waiting = append(sched.waiting, j)
+			}
 		}
 	}()
 
@@ -346,10 +399,10 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 			}
 		}
 		total.Add(&res.stats)
-		pending.Lock()
-		pending.bytes -= int64(len(res.out))
-		pending.freed.Signal()
-		pending.Unlock()
+		sched.Lock()
+		sched.bytes -= int64(len(res.out))
+		sched.wake.Signal()
+		sched.Unlock()
 	}
 	listErr := src.err != nil
 	if listErr {
@@ -431,6 +484,16 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text
 	st.Profiles[name]++
 	st.BytesRead, st.BytesDecompressed = fd.size, fd.size
 	return res
+}
+
+// hostKey is the host (name and port) a URL's fetch starts at, as the
+// per-host limit counts them; "" for a URL that fails before any request.
+func hostKey(raw string) string {
+	cands, err := candidates(raw)
+	if err != nil || len(cands) == 0 {
+		return ""
+	}
+	return strings.ToLower(canonicalAddr(cands[0]))
 }
 
 // printable escapes what the URL list or a server put in a message that
