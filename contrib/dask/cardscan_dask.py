@@ -235,6 +235,11 @@ def main(argv):
     args = p.parse_args(argv)
     if args.shard_size < 1 or args.workers < 1 or args.retries < 0:
         p.error("--shard-size and --workers must be at least 1, --retries at least 0")
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError as e:
+        p.error("%s: install Dask's distributed (pip install distributed, or Debian's python3-distributed)" % e)
 
     out = os.path.abspath(args.out)
     if args.dumps:
@@ -266,8 +271,6 @@ def main(argv):
     else:
         atomic_write(plan_path, lambda f: f.write(plan.encode()))
 
-    import dask
-    from distributed import Client, LocalCluster
 
     cluster = None
     with dask.config.set({"temporary-directory": os.path.join(out, ".dask")}):
