@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/summary"
 )
 
 // handlerSite serves one handler per path, and counts requests per path.
@@ -513,4 +516,149 @@ func writeList(t *testing.T, urls []string) string {
 		t.Fatal(err)
 	}
 	return file
+}
+
+// TestSummaryFile checks --summary: the counts of the stderr line, with
+// the URLs without a card by rule, and summaries of a list's halves that
+// add up (summary.Add, as summary merge does) to the whole list's.
+func TestSummaryFile(t *testing.T) {
+	_, srv := newHandlerSite(t, map[string]http.HandlerFunc{
+		"/ok" + agent:  serve("application/agentcard+json", httpsCard),
+		"/bad" + agent: serve("application/agentcard+json", invalidCard),
+		"/a2a" + a2a03: serve("application/json", a2aCard),
+		"/spa" + agent: serve("text/html", html),
+		"/spa" + a2a03: serve("text/html", html),
+		"/spa" + a2a01: serve("text/html", html),
+	})
+	list := []string{srv.URL + "/ok", srv.URL + "/missing", srv.URL + "/bad", srv.URL + "/spa", srv.URL + "/a2a", srv.URL + "/ok", srv.URL + "/missing"}
+	dir := t.TempDir()
+	fetchSummary := func(name string, urls []string) *summary.Summary {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		code, _, errOut := runFetch(t, nil, "--urls", writeList(t, urls), "--format", "jsonl", "--summary", path)
+		if code != console.ExitInvalid {
+			t.Fatalf("exit %d, want 1 (one card is invalid); stderr %s", code, errOut)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := summary.Unmarshal(b)
+		if err != nil {
+			t.Fatalf("%v in %s", err, b)
+		}
+		return s
+	}
+	whole := fetchSummary("whole.json", list)
+	want := summary.Summary{
+		// httpsCard served over http breaks section 8.5.
+		Records: 4, Valid: 1, Invalid: 3, Inputs: 7, InputErrors: 3,
+		FetchFailures: map[string]int64{"http.status": 2, "http.not-a-card": 1},
+		Profiles:      map[string]int64{"agentcard": 3, "a2a/0.3": 1},
+	}
+	got := *whole
+	got.Errors, got.Warnings, got.Rules, got.Framings, got.BytesRead, got.BytesDecompressed, got.Seconds, got.MBPerSecond, got.Shards = 0, 0, nil, nil, 0, 0, 0, 0, 0
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("summary\n%+v\nwant\n%+v", got, want)
+	}
+	if whole.Invalid > 0 && (whole.Errors == 0 || len(whole.Rules) == 0) || whole.Shards != 1 || whole.BytesRead == 0 {
+		t.Errorf("summary counts no findings, bytes or shard: %+v", whole)
+	}
+
+	var sum summary.Summary
+	for i, half := range [][]string{list[:3], list[3:]} {
+		if err := sum.Add(fetchSummary(fmt.Sprintf("half%d.json", i), half)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if sum.Shards != 2 {
+		t.Errorf("%d shards, want 2", sum.Shards)
+	}
+	sum.Seconds, sum.MBPerSecond, sum.Shards = 0, 0, 0
+	whole.Seconds, whole.MBPerSecond, whole.Shards = 0, 0, 0
+	if !reflect.DeepEqual(&sum, whole) {
+		t.Errorf("halves add up to\n%+v\nthe whole list gives\n%+v", sum, *whole)
+	}
+
+	// The summary must not replace the list it reads or the records.
+	file := writeList(t, list)
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(file, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--urls", file, "--summary", file}, {"--resume", file, "--summary", link, srv.URL}} {
+		code, _, errOut := runFetch(t, nil, args...)
+		if code != console.ExitUsage || !strings.Contains(errOut, "--summary") {
+			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	if b, _ := os.ReadFile(file); strings.Count(string(b), "\n") != len(list) {
+		t.Errorf("the list was changed: %q", b)
+	}
+	// An unwritable summary is a failed run.
+	code, _, errOut := runFetch(t, nil, "--summary", filepath.Join(dir, "no", "such.json"), srv.URL+"/ok")
+	if code != console.ExitIO || !strings.Contains(errOut, "--summary") {
+		t.Errorf("unwritable summary: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestPerHost_OtherHostsGoOn lists many URLs of a slow host before a few
+// of a fast one, with -j 8 and --per-host 1: the fast host's URLs must not
+// wait for the slow host's turns, as they would if fetches waiting for a
+// slow host's slot held all of -j. Records stay in the list's order.
+func TestPerHost_OtherHostsGoOn(t *testing.T) {
+	const nSlow, nFast = 24, 8
+	var slowDone atomic.Int64
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "application/agentcard+json")
+		fmt.Fprint(w, httpCard)
+		slowDone.Add(1)
+	}))
+	t.Cleanup(slow.Close)
+	var mu sync.Mutex
+	var seen []int64 // slow responses done when each fast request came
+	fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, slowDone.Load())
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/agentcard+json")
+		fmt.Fprint(w, httpCard)
+	}))
+	t.Cleanup(fast.Close)
+	var list []string
+	for i := range nSlow {
+		list = append(list, fmt.Sprintf("%s/s%02d", slow.URL, i))
+	}
+	for i := range nFast {
+		list = append(list, fmt.Sprintf("%s/f%02d", fast.URL, i))
+	}
+	code, out, errOut := runFetch(t, nil, "--urls", writeList(t, list), "-j", "8", "--per-host", "1", "--format", "cards")
+	if code != console.ExitOK {
+		t.Fatalf("exit %d; stderr %s", code, errOut)
+	}
+	recs := decodeRecords(t, out)
+	if len(recs) != len(list) {
+		t.Fatalf("%d records for %d URLs", len(recs), len(list))
+	}
+	for i, r := range recs {
+		if r.URL != list[i] || len(r.Card) == 0 {
+			t.Errorf("record %d is for %q (card %q), want %q's card", i, r.URL, r.Card, list[i])
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != nFast {
+		t.Fatalf("the fast host got %d requests, want %d", len(seen), nFast)
+	}
+	// The fast host's URLs are 8 fetches; the slow host serves one URL
+	// per 100 ms. Had they waited behind the slow host's queue, at least
+	// nSlow-8+1 slow URLs would be done before the last fast request.
+	if last := slices.Max(seen); last >= nSlow/2 {
+		t.Errorf("the fast host's last request came after %d of the slow host's %d URLs were done (%v)", last, nSlow, seen)
+	}
 }

@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -63,6 +64,7 @@ type options struct {
 	userAgent      string
 	allowPrivate   bool
 	resume         string
+	summary        string
 	maxRecord      cmdflag.Size
 	// hooks replace DNS, the trusted CAs, the proxy settings or the
 	// transport, for tests.
@@ -123,6 +125,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Bool(&o.allowPrivate, "--allow-private", "let URLs reach loopback, private and link-local addresses")
 	fs.String(&o.resume, "--resume FILE", "", "append the records to FILE (--format cards), skipping\n"+
 		"the URLs it already holds: a crawl stopped goes on")
+	fs.String(&o.summary, "--summary FILE", "", "write a JSON summary to FILE ('-' for stdout), with the\n"+
+		"URLs without a card by rule")
 	o.maxRecord = defaultMaxRecord
 	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card read, e.g. 2MiB")
 	return &fs
@@ -172,7 +176,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	return fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+	status, total := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+	if o.summary != "" && status != console.ExitUsage {
+		if err := total.WriteFile(o.summary, stdout); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, pathErr(err))
+			status = console.ExitIO
+		}
+	}
+	return status
+}
+
+// sameFile tells whether a and b name one file: the same path, or two
+// paths to one existing file.
+func sameFile(a, b string) bool {
+	if b == "" || b == "-" {
+		return false
+	}
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, errA := os.Stat(a)
+	sb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
 
 // pathErr drops the operation and path an *os.PathError repeats.
@@ -224,6 +249,9 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--resume needs --format cards, whose records name the URL as listed (not %s)", o.format)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
+	case o.summary != "" && o.summary != "-" && (sameFile(o.summary, o.urlsFile) || sameFile(o.summary, o.resume)):
+		// Writing the summary would replace the list or the records.
+		return nil, fmt.Errorf("--summary %s is also the URL list or the --resume file", o.summary)
 	}
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
 		return nil, err
@@ -240,8 +268,9 @@ type result struct {
 }
 
 // fetchAll fetches the URLs jobs at a time and writes one record per URL,
-// in the order of the URLs.
-func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer, con *console.Console, style report.Style) int {
+// in the order of the URLs. It returns the exit status and the run's
+// summary.
+func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer, con *console.Console, style report.Style) (int, summary.Summary) {
 	start := time.Now()
 	f := newFetcher(netConfig{
 		timeout:        o.timeout,
@@ -257,49 +286,102 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
 		con.Errorf("%v", err)
-		return console.ExitUsage
+		return console.ExitUsage, summary.Summary{}
 	}
 	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
 
 	// Records are written in the list's order, so one slow host holds
-	// back the records of the URLs after it. The window of URLs started
-	// past it is wide (a URL that times out after 10 s does not stall a
-	// crawl), and bounded twice: in URLs by queue's capacity, and in
-	// bytes of records waiting to be written by pending, which the
-	// producer checks before each URL it starts.
+	// back the records of the URLs after it. The window of URLs read past
+	// it is wide (a URL that times out after 10 s does not stall a crawl),
+	// and bounded twice: in URLs by queue's capacity, and in bytes of
+	// records waiting to be written by sched.bytes, which the producer
+	// checks before it reads each URL. Within the window, the producer
+	// starts the first URLs whose hosts have fewer than --per-host of
+	// theirs under way: a URL asks its host one request at a time, so
+	// none of the -j fetches waits on a busy host's turn while URLs of
+	// other hosts wait behind it (TestPerHost_OtherHostsGoOn).
 	queue := make(chan chan result, max(1024, 16*o.jobs))
-	var pending struct {
-		sync.Mutex
-		bytes int64
-		freed sync.Cond
+	type job struct {
+		raw, host string
+		done      chan result
 	}
-	pending.freed.L = &pending.Mutex
+	var sched struct {
+		sync.Mutex
+		wake    sync.Cond // the producer's, on a fetch done or a record written
+		bytes   int64     // of records fetched, not yet written
+		running int
+		perHost map[string]int // URLs under way, by host
+		waiting []job          // read, not started, in the list's order
+		rescan  bool           // a fetch ended: a waiting URL may start
+	}
+	sched.wake.L = &sched.Mutex
+	sched.perHost = map[string]int{}
+	launch := func(j job) {
+		sched.running++
+		if j.host != "" {
+			sched.perHost[j.host]++
+		}
+		go func() {
+			rd := renderers.Get().(*renderer)
+			res := fetchOne(ctx, f, pool, rd, nil, j.raw)
+			renderers.Put(rd)
+			sched.Lock()
+			sched.running--
+			if j.host != "" {
+				if sched.perHost[j.host]--; sched.perHost[j.host] == 0 {
+					delete(sched.perHost, j.host)
+				}
+			}
+			sched.bytes += int64(len(res.out))
+			sched.rescan = true
+			sched.wake.Signal()
+			sched.Unlock()
+			j.done <- res
+		}()
+	}
+	free := func(j job) bool { return j.host == "" || sched.perHost[j.host] < o.perHost }
 	go func() {
 		defer close(queue)
-		sem := make(chan struct{}, o.jobs)
+		sched.Lock()
+		defer sched.Unlock()
+		listed := false
 		for {
-			pending.Lock()
-			for pending.bytes > maxPending {
-				pending.freed.Wait()
+			if sched.rescan {
+				sched.rescan = false
+				for i := 0; i < len(sched.waiting) && sched.running < o.jobs; {
+					if j := sched.waiting[i]; free(j) {
+						sched.waiting = slices.Delete(sched.waiting, i, i+1)
+						launch(j)
+						continue
+					}
+					i++
+				}
 			}
-			pending.Unlock()
-			u, ok := src.next()
-			if !ok {
+			if listed && len(sched.waiting) == 0 {
 				return
 			}
-			done := make(chan result, 1)
-			queue <- done
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem }()
-				rd := renderers.Get().(*renderer)
-				res := fetchOne(ctx, f, pool, rd, nil, u)
-				renderers.Put(rd)
-				pending.Lock()
-				pending.bytes += int64(len(res.out))
-				pending.Unlock()
-				done <- res
-			}()
+			// Only this goroutine sends on queue: room seen here stays.
+			if listed || len(queue) == cap(queue) || sched.bytes > maxPending {
+				sched.wake.Wait()
+				continue
+			}
+			sched.Unlock()
+			u, ok := src.next()
+			sched.Lock()
+			if !ok {
+				listed = true
+				continue
+			}
+			j := job{raw: u, host: hostKey(u), done: make(chan result, 1)}
+			queue <- j.done
+			// Without a fetch ended since the last scan, no URL waiting
+			// before it can start: it goes first only if it can. Else
+			// the scan starts the waiting URLs in the list's order.
+			if !sched.rescan && sched.running < o.jobs && free(j) {
+				launch(j)
+			} else {
+				sched.waiting = append(sched.waiting, j)
+			}
 		}
 	}()
 
@@ -317,10 +399,10 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 			}
 		}
 		total.Add(&res.stats)
-		pending.Lock()
-		pending.bytes -= int64(len(res.out))
-		pending.freed.Signal()
-		pending.Unlock()
+		sched.Lock()
+		sched.bytes -= int64(len(res.out))
+		sched.wake.Signal()
+		sched.Unlock()
 	}
 	listErr := src.err != nil
 	if listErr {
@@ -337,7 +419,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	if total.Inputs > 0 && total.InputErrors == total.Inputs || writeErr || listErr {
 		status = console.ExitIO
 	}
-	return status
+	return status, total
 }
 
 // fetchOne discovers, judges and renders the card of one URL, with rd and,
@@ -402,6 +484,16 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text
 	st.Profiles[name]++
 	st.BytesRead, st.BytesDecompressed = fd.size, fd.size
 	return res
+}
+
+// hostKey is the host (name and port) a URL's fetch starts at, as the
+// per-host limit counts them; "" for a URL that fails before any request.
+func hostKey(raw string) string {
+	cands, err := candidates(raw)
+	if err != nil || len(cands) == 0 {
+		return ""
+	}
+	return strings.ToLower(canonicalAddr(cands[0]))
 }
 
 // printable escapes what the URL list or a server put in a message that

@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// debianPython is Debian's interpreter, which sees Debian's
+// python3-distributed (a python3 earlier on PATH may not).
+const debianPython = "/usr/bin/python3"
+
+const daskRecipe = "../../contrib/dask/cardscan_dask.py"
+
+// TestDaskRecipe runs contrib/dask's recipe on a local Dask cluster of two
+// worker processes: a URL list fetched from a loopback server, and a
+// directory of dumps, each split into shards, each once with a worker
+// killed in the middle of a task. The joined records hold every URL or
+// card exactly once, and the merged summary equals one process's.
+func TestDaskRecipe(t *testing.T) {
+	if out, err := exec.Command(debianPython, "-c", "import distributed").CombinedOutput(); err != nil {
+		t.Skipf("Dask distributed is not installed for %s (make python3-distributed installs it): %v %s", debianPython, err, out)
+	}
+	bin := binary(t)
+	recipe, err := filepath.Abs(daskRecipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	srv := httptest.NewServer(daskSite())
+	t.Cleanup(srv.Close)
+	var urls []string
+	for i := range 40 {
+		urls = append(urls, fmt.Sprintf("%s/s%02d-%s", srv.URL, i, []string{"ok", "bad", "a2a", "spa", "missing", "slow"}[i%6]))
+	}
+	list := writeFile(t, filepath.Join(t.TempDir(), "urls.txt"), []byte("# a crawl\n"+strings.Join(urls, "\n")+"\n\n"))
+	fetchFlags := []string{"--allow-private", "-j", "4", "--timeout", "20s"}
+	dumps := daskDumps(t)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		// one is one process's run of the same input, with --summary FILE.
+		one  []string
+		kill bool
+	}{
+		{"urls", append([]string{"--urls", list, "--shard-size", "7", "--"}, fetchFlags...),
+			append([]string{"fetch", "--urls", list, "--format", "cards", "--fail-on", "never"}, fetchFlags...), false},
+		{"urls-killed", append([]string{"--urls", list, "--shard-size", "7", "--"}, fetchFlags...),
+			append([]string{"fetch", "--urls", list, "--format", "cards", "--fail-on", "never"}, fetchFlags...), true},
+		{"dumps", []string{"--dumps", dumps}, []string{"--format", "jsonl", "--all", "--fail-on", "never", dumps}, false},
+		{"dumps-killed", []string{"--dumps", dumps}, []string{"--format", "jsonl", "--all", "--fail-on", "never", dumps}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out := filepath.Join(dir, "out")
+			marker := filepath.Join(dir, "killed")
+			args := []string{recipe, "--out", out, "--cardscan", bin, "--workers", "2"}
+			if tc.kill {
+				args = append(args, "--test-kill-once", marker)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, debianPython, append(args, tc.args...)...)
+			cmd.Dir = dir
+			cmd.WaitDelay = 10 * time.Second
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("recipe: %v\n%s", err, b)
+			}
+			if _, err := os.Stat(marker); tc.kill && err != nil {
+				t.Fatalf("no worker was killed: %v", err)
+			}
+			if left, _ := filepath.Glob(filepath.Join(out, "shards", ".attempts", "*")); len(left) > 0 {
+				t.Errorf("attempts left over: %q", left)
+			}
+
+			oneSum := filepath.Join(dir, "one.json")
+			cmd = exec.CommandContext(ctx, bin, append(slices.Clone(tc.one), "--summary", oneSum)...)
+			oneOut, err := cmd.Output()
+			if err != nil && cmd.ProcessState.ExitCode() != 3 { // 3: the corrupt dump, or a shard of URLs all failed
+				t.Fatalf("one process: %v", err)
+			}
+			merged, one := readSummary(t, filepath.Join(out, "summary.json")), readSummary(t, oneSum)
+			shards, _ := filepath.Glob(filepath.Join(out, "shards", "[0-9]*"))
+			if merged.Shards != int64(len(shards)) || len(shards) < 2 {
+				t.Errorf("merged %d summaries of %d shards", merged.Shards, len(shards))
+			}
+			merged.Seconds, merged.MBPerSecond, merged.Shards = 0, 0, 0
+			one.Seconds, one.MBPerSecond, one.Shards = 0, 0, 0
+			if !reflect.DeepEqual(merged, one) {
+				t.Errorf("shards add up to\n%+v\none process says\n%+v", merged, one)
+			}
+
+			joined, err := os.ReadFile(filepath.Join(out, "records.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := recordKeys(t, joined), recordKeys(t, oneOut)
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("joined records are not one process's, each once:\n%q\nwant\n%q", got, want)
+			}
+			if strings.HasPrefix(tc.name, "urls") {
+				keys := recordKeys(t, joined)
+				slices.Sort(keys)
+				wantURLs := slices.Sorted(slices.Values(urls))
+				if !slices.Equal(keys, wantURLs) {
+					t.Errorf("records for %q, want each of %q once", keys, wantURLs)
+				}
+			}
+		})
+	}
+}
+
+// daskSite serves the URLs of the test's list by the name's last part:
+// a card, an invalid card, an A2A card at the A2A path, an HTML app
+// shell, nothing, or a card after a delay (a task still running when its
+// worker is killed).
+func daskSite() http.Handler {
+	const card = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4.1","capabilities":[{"id":"ledger.summarise","description":"Summarises ledgers."}],"endpoint":{"protocol":"http","url":"http://ledger.example.org/agent"}}`
+	const invalid = `{"agent_id":"01J0T5Y7ZK3M8Q2R4S6V9W1X3Y","name":"Ledger","version":"2.4","capabilities":[{"id":"Ledger Summarise","description":"x"}],"endpoint":{"protocol":"http","url":"http://ledger.example.org/agent"}}`
+	const a2a = `{"name":"Ledger","description":"Summarises ledgers.","url":"https://ledger.example.org/a2a","version":"1.0.0","protocolVersion":"0.3.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"summarise","name":"Summarise","description":"Summarises ledgers.","tags":["finance"]}]}`
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		site, path, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		kind := site[strings.LastIndexByte(site, '-')+1:]
+		w.Header().Set("Cache-Control", "max-age=3600")
+		switch {
+		case kind == "ok" && path == ".well-known/agentcard":
+			w.Header().Set("Content-Type", "application/agentcard+json")
+			fmt.Fprint(w, card)
+		case kind == "bad" && path == ".well-known/agentcard":
+			w.Header().Set("Content-Type", "application/agentcard+json")
+			fmt.Fprint(w, invalid)
+		case kind == "a2a" && path == ".well-known/agent-card.json":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, a2a)
+		case kind == "spa":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<!doctype html><html><body><div id=root></div></body></html>")
+		case kind == "slow" && path == ".well-known/agentcard":
+			select {
+			case <-time.After(300 * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+			w.Header().Set("Content-Type", "application/agentcard+json")
+			fmt.Fprint(w, card)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+}
+
+// daskDumps writes a directory of dumps as a registry keeps them: plain,
+// gzip and zstd NDJSON, a JSON file, one dump in a subdirectory, one
+// whose gzip stream is cut short, and files a directory walk skips.
+func daskDumps(t *testing.T) string {
+	dir := t.TempDir()
+	cards := readFile(t, cardsFile)
+	writeFile(t, filepath.Join(dir, "2026-01-01.ndjson"), bigInput(t, 3))
+	writeFile(t, filepath.Join(dir, "2026-01-02.ndjson.gz"), gzipBytes(t, bigInput(t, 5)))
+	writeFile(t, filepath.Join(dir, "2026-01-03.ndjson.zst"), zstdBytes(t, cards))
+	writeFile(t, filepath.Join(dir, "old", "2025-12-31.JSONL"), cards)
+	writeFile(t, filepath.Join(dir, "one.json"), []byte(strings.SplitN(string(cards), "\n", 2)[0]))
+	cut := gzipBytes(t, bigInput(t, 4))
+	writeFile(t, filepath.Join(dir, "2026-01-04.ndjson.gz"), cut[:len(cut)*2/3])
+	writeFile(t, filepath.Join(dir, "README.txt"), []byte("not a dump\n"))
+	writeFile(t, filepath.Join(dir, "notes.json.bak"), cards)
+	return dir
+}
+
+// recordKeys names each JSON line of out by what it judged: the URL as
+// listed for --format cards, else input, line and offset. Every line must
+// be a whole JSON object.
+func recordKeys(t *testing.T, out []byte) []string {
+	t.Helper()
+	var keys []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var r struct {
+			URL    *string `json:"url"`
+			Input  string  `json:"input"`
+			Line   int     `json:"line"`
+			Offset int64   `json:"offset"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%v in record %q", err, sc.Bytes())
+		}
+		if r.URL != nil {
+			keys = append(keys, *r.URL)
+		} else {
+			keys = append(keys, fmt.Sprintf("%s:%d:%d", r.Input, r.Line, r.Offset))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
