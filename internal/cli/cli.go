@@ -488,11 +488,20 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings}
 	}
 	for name, n := range st.Profiles {
+		invalid := st.ProfileInvalid[name]
 		if name == "" {
 			name = "none"
 		}
 		sum.Profiles[name] += n
+		if sum.ProfileVerdicts == nil {
+			sum.ProfileVerdicts = map[string]summary.Verdicts{}
+		}
+		v := sum.ProfileVerdicts[name]
+		v.Valid += n - invalid
+		v.Invalid += invalid
+		sum.ProfileVerdicts[name] = v
 	}
+	sum.WorstInputs = st.WorstInputs
 	sum.Finish()
 	if sum.InputErrors > 0 {
 		status = console.ExitIO
