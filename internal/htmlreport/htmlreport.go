@@ -67,6 +67,7 @@ type view struct {
 	RulesChart      *chart
 	RulesDoc        string
 	Worst           []summary.InputCount
+	MaxWorst        int
 	Diff            *diffView
 }
 
@@ -103,7 +104,7 @@ type kindView struct {
 
 // build works out what the template shows.
 func build(s *summary.Summary, d *Diff) *view {
-	v := &view{S: s, RulesDoc: RulesDoc, Worst: s.WorstInputs}
+	v := &view{S: s, RulesDoc: RulesDoc, Worst: s.WorstInputs, MaxWorst: summary.MaxWorstInputs}
 
 	names := make([]string, 0, len(s.Profiles))
 	for name := range s.Profiles {
