@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cardscan/cardscan/internal/summary"
 )
@@ -19,16 +20,20 @@ import (
 //go:embed report.html.tmpl
 var files embed.FS
 
-var page = template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
-	"count": count,
-	"pct":   pct,
-	"value": value,
-	"add":   func(a, b int64) int64 { return a + b },
-	"first": func(m []Member) []Member { return m[:min(len(m), maxChanges)] },
-	"firstErrors": func(e []Error) []Error {
-		return e[:min(len(e), maxChanges)]
-	},
-}).ParseFS(files, "report.html.tmpl"))
+// page is parsed on first use rather than at init: every cardscan run
+// links this package, and few of them write a report.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
+		"count": count,
+		"pct":   pct,
+		"value": value,
+		"add":   func(a, b int64) int64 { return a + b },
+		"first": func(m []Member) []Member { return m[:min(len(m), maxChanges)] },
+		"firstErrors": func(e []Error) []Error {
+			return e[:min(len(e), maxChanges)]
+		},
+	}).ParseFS(files, "report.html.tmpl"))
+})
 
 // RulesDoc is where the rules are explained. docs/rules.md is one table
 // with no anchor per rule, so every rule links to the table; the report
@@ -46,7 +51,7 @@ const (
 // Write renders the report of s, and of d when not nil, to w.
 func Write(w io.Writer, s *summary.Summary, d *Diff) error {
 	var b bytes.Buffer
-	if err := page.Execute(&b, build(s, d)); err != nil {
+	if err := page().Execute(&b, build(s, d)); err != nil {
 		return err
 	}
 	_, err := w.Write(b.Bytes())
