@@ -37,7 +37,7 @@ var page = sync.OnceValue(func() *template.Template {
 
 // RulesDoc is where the rules are explained. docs/rules.md is one table
 // with no anchor per rule, so every rule links to the table; the report
-// also names `cardscan explain RULE` beside each.
+// also names `cardscan explain RULE` under each.
 const RulesDoc = "https://github.com/cardscan/cardscan/blob/main/docs/rules.md#rules"
 
 // Listing bounds.
