@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -35,10 +37,16 @@ var page = sync.OnceValue(func() *template.Template {
 	}).ParseFS(files, "report.html.tmpl"))
 })
 
-// RulesDoc is where the rules are explained. docs/rules.md is one table
-// with no anchor per rule, so every rule links to the table; the report
-// also names `cardscan explain RULE` under each.
-const RulesDoc = "https://github.com/cardscan/cardscan/blob/main/docs/rules.md#rules"
+// knownRules are the rule IDs this cardscan has, each with its section in
+// docs/rules.md and `cardscan explain`. A summary may name others (one
+// written by another version, or edited): those are shown without either.
+var knownRules = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range fastvalidate.Rules() {
+		m[r.ID] = true
+	}
+	return m
+})
 
 // Listing bounds.
 const (
@@ -70,7 +78,6 @@ type view struct {
 	Rules           []ruleRow
 	RulesMore       int
 	RulesChart      *chart
-	RulesDoc        string
 	Worst           []summary.InputCount
 	MaxWorst        int
 	Diff            *diffView
@@ -91,6 +98,7 @@ type dialectRow struct {
 type ruleRow struct {
 	Name  string
 	Count int64
+	Doc   string // the rule's section of docs/rules.md; "" for a rule this cardscan lacks
 }
 
 type diffView struct {
@@ -109,7 +117,7 @@ type kindView struct {
 
 // build works out what the template shows.
 func build(s *summary.Summary, d *Diff) *view {
-	v := &view{S: s, RulesDoc: RulesDoc, Worst: s.WorstInputs, MaxWorst: summary.MaxWorstInputs}
+	v := &view{S: s, Worst: s.WorstInputs, MaxWorst: summary.MaxWorstInputs}
 
 	names := make([]string, 0, len(s.Profiles))
 	for name := range s.Profiles {
@@ -164,7 +172,11 @@ func build(s *summary.Summary, d *Diff) *view {
 	v.MixChart, v.VerdictChart = mix.done(), verdicts.done()
 
 	for name, n := range s.Rules {
-		v.Rules = append(v.Rules, ruleRow{name, n})
+		row := ruleRow{Name: name, Count: n}
+		if knownRules()[name] {
+			row.Doc = ruledoc.HelpURI(name)
+		}
+		v.Rules = append(v.Rules, row)
 	}
 	sort.Slice(v.Rules, func(i, j int) bool {
 		if v.Rules[i].Count != v.Rules[j].Count {
