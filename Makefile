@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel python3-distributed node-deps pre-commit
+.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel python3-distributed node-deps pre-commit chromium
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck gnu-parallel pre-commit python3-distributed node-deps unit fuzz-seeds bench-unit
+test: fmt-check vet staticcheck gnu-parallel pre-commit python3-distributed chromium node-deps unit fuzz-seeds bench-unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -58,6 +58,13 @@ python3-distributed:
 	@/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
 	  (apt-get update -qq && apt-get install -y -qq python3-distributed >/dev/null) ; } || \
 	  echo "warning: python3-distributed is not installed; the Dask recipe test will be skipped"
+
+# Headless Chromium loads cardscan report's page in internal/htmlreport's
+# tests (they skip without it). Installed from Debian when missing and we may.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) ; } || \
+	  echo "warning: chromium is not installed; the HTML report's rendering test will be skipped"
 
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in

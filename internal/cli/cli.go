@@ -45,6 +45,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runSummary(args[1:], stdout, con)
 		case "diff":
 			return runDiff(args[1:], stdin, stdout, con)
+		case "report":
+			return runReport(args[1:], stdin, stdout, con)
 		case "serve":
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
@@ -133,6 +135,7 @@ type options struct {
 const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
        cardscan diff OLD NEW        (what changed between two dumps; diff --help)
+       cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
@@ -301,7 +304,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report"} {
 		if editDistance(name, sub) <= 2 {
 			return sub
 		}
@@ -488,11 +491,20 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings}
 	}
 	for name, n := range st.Profiles {
+		invalid := st.ProfileInvalid[name]
 		if name == "" {
 			name = "none"
 		}
 		sum.Profiles[name] += n
+		if sum.ProfileVerdicts == nil {
+			sum.ProfileVerdicts = map[string]summary.Verdicts{}
+		}
+		v := sum.ProfileVerdicts[name]
+		v.Valid += n - invalid
+		v.Invalid += invalid
+		sum.ProfileVerdicts[name] = v
 	}
+	sum.WorstInputs = st.WorstInputs
 	sum.Finish()
 	if sum.InputErrors > 0 {
 		status = console.ExitIO

@@ -851,8 +851,16 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 	if merged.Framings["ndjson"] != 3 || len(merged.Framings) != 1 {
 		t.Errorf("merged framings %v, want 3 ndjson inputs", merged.Framings)
 	}
-	merged.Seconds, merged.MBPerSecond, merged.Shards, merged.Inputs, merged.Framings = 0, 0, 0, 0, nil
-	whole.Seconds, whole.MBPerSecond, whole.Shards, whole.Inputs, whole.Framings = 0, 0, 0, 0, nil
+	// Each shard read a part of the one input as its standard input.
+	var shardInvalid int64
+	for _, c := range merged.WorstInputs {
+		shardInvalid += c.Invalid
+	}
+	if len(merged.WorstInputs) != 3 || shardInvalid != whole.Invalid {
+		t.Errorf("merged worst inputs %+v, want 3 readings of %d invalid records in all", merged.WorstInputs, whole.Invalid)
+	}
+	merged.Seconds, merged.MBPerSecond, merged.Shards, merged.Inputs, merged.Framings, merged.WorstInputs = 0, 0, 0, 0, nil, nil
+	whole.Seconds, whole.MBPerSecond, whole.Shards, whole.Inputs, whole.Framings, whole.WorstInputs = 0, 0, 0, 0, nil, nil
 	if !reflect.DeepEqual(merged, whole) {
 		t.Errorf("merged shards %+v\nwant %+v", merged, whole)
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/cardscan/cardscan/internal/summary"
 )
 
 // hold keeps the output of a compressed input (its verdicts and record
@@ -34,7 +36,33 @@ const (
 )
 
 func newStats() Stats {
-	return Stats{Rules: map[string]int64{}, Profiles: map[string]int64{}}
+	return Stats{Rules: map[string]int64{}, Profiles: map[string]int64{}, ProfileInvalid: map[string]int64{}}
+}
+
+// inputTally counts the records of the input being read.
+type inputTally struct {
+	seq              int // 0 for none
+	name             string
+	records, invalid int64
+}
+
+// countInput adds records of input seq. The writer sees each input's
+// chunks together and in order, so a new seq ends the previous input.
+func (st *Stats) countInput(seq int, name string, records, invalid int64) {
+	if st.input.seq != seq {
+		st.endInput()
+		st.input = inputTally{seq: seq, name: name}
+	}
+	st.input.records += records
+	st.input.invalid += invalid
+}
+
+// endInput ranks the input being counted among the worst.
+func (st *Stats) endInput() {
+	if t := st.input; t.seq != 0 {
+		st.WorstInputs = summary.KeepWorst(st.WorstInputs, summary.InputCount{Input: t.name, Records: t.records, Invalid: t.invalid})
+	}
+	st.input = inputTally{}
 }
 
 // keep adds c's output and counts to the held input's.
@@ -51,6 +79,7 @@ func (h *hold) keep(c *chunk) error {
 		h.seq, h.name, h.st = c.seq, c.input, newStats()
 	}
 	h.st.addChunk(&c.st)
+	h.st.countInput(c.seq, c.input, c.st.records, c.st.invalid)
 	for _, seg := range []struct {
 		kind byte
 		b    []byte
@@ -184,6 +213,9 @@ func (st *Stats) addChunk(s *chunkStats) {
 		if pc.n != 0 {
 			st.Profiles[pc.name] += pc.n
 		}
+		if pc.invalid != 0 {
+			st.ProfileInvalid[pc.name] += pc.invalid
+		}
 	}
 }
 
@@ -202,5 +234,14 @@ func (st *Stats) addStats(o *Stats) {
 	}
 	for k, n := range o.Profiles {
 		st.Profiles[k] += n
+	}
+	for k, n := range o.ProfileInvalid {
+		st.ProfileInvalid[k] += n
+	}
+	for _, c := range o.WorstInputs {
+		st.WorstInputs = summary.KeepWorst(st.WorstInputs, c)
+	}
+	if t := o.input; t.seq != 0 {
+		st.countInput(t.seq, t.name, t.records, t.invalid)
 	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/summary"
 )
 
 // Format selects how verdicts are written to Config.Findings.
@@ -141,6 +142,13 @@ type Stats struct {
 	// Profiles counts cards by the profile that judged them; "" when none
 	// did (e.g. a card that is not JSON, under the auto profile).
 	Profiles map[string]int64
+	// ProfileInvalid counts, of each profile's cards, the invalid ones.
+	ProfileInvalid map[string]int64
+	// WorstInputs are the inputs with the most invalid records, worst
+	// first (summary.KeepWorst); an input is counted when the next one
+	// starts, so that one entry, not one per chunk, is kept per input.
+	WorstInputs []summary.InputCount
+	input       inputTally
 
 	Inputs      int64
 	InputErrors int64 // inputs that could not be read to the end
@@ -258,6 +266,7 @@ func (p *pipeline) run(inputs []Input) (Stats, error) {
 			p.cfg.Diagnose(name + ": the run ended before the end of its compressed stream" + dropNote(n))
 		}
 	}
+	st.endInput()
 	select {
 	case <-p.cfg.Interrupt:
 		st.Interrupted = true
@@ -391,6 +400,7 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 	// still knows the verdicts it judged.
 	s := &c.st
 	st.addChunk(s)
+	st.countInput(c.seq, c.input, s.records, s.invalid)
 	if len(c.out) > 0 {
 		if _, err := cfg.Findings.Write(c.out); err != nil {
 			return &OutputError{Name: "stdout", Err: err}

@@ -76,8 +76,8 @@ type chunkStats struct {
 }
 
 type profileCount struct {
-	name string
-	n    int64
+	name       string
+	n, invalid int64
 }
 
 func (s *chunkStats) reset(ruleSlots int) {
@@ -92,20 +92,25 @@ func (s *chunkStats) reset(ruleSlots int) {
 	}
 	s.anyFindings = false
 	for i := range s.profiles {
-		s.profiles[i].n = 0
+		s.profiles[i].n, s.profiles[i].invalid = 0, 0
 	}
 }
 
-func (s *chunkStats) countProfile(name string) {
+func (s *chunkStats) countProfile(name string, valid bool) {
+	var invalid int64
+	if !valid {
+		invalid = 1
+	}
 	for i := range s.profiles {
 		if s.profiles[i].name == name {
 			s.profiles[i].n++
+			s.profiles[i].invalid += invalid
 			return
 		}
 	}
 	// A new name, once per chunk for its lifetime: keep a copy, since a
 	// Result's strings may live in the validator's buffers.
-	s.profiles = append(s.profiles, profileCount{name: strings.Clone(name), n: 1})
+	s.profiles = append(s.profiles, profileCount{name: strings.Clone(name), n: 1, invalid: invalid})
 }
 
 // worker judges chunks with a Validator of its own.
@@ -376,7 +381,7 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 			s.anyFindings = true
 		}
 	})
-	s.countProfile(vd.Profile)
+	s.countProfile(vd.Profile, vd.Valid)
 	if w.extract != nil {
 		c.extracted = w.extract(c.extracted, *vd)
 	}

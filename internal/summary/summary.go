@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,6 +54,62 @@ type Summary struct {
 	// Overrides maps each rule whose severity a policy file or --rule set
 	// to the level in force: off, warning or error. Absent without any.
 	Overrides map[string]string `json:"overrides,omitempty"`
+	// ProfileVerdicts splits Profiles' counts into valid and invalid
+	// cards. Absent from summaries written before it existed, so a merge
+	// with one of those covers fewer records than Profiles.
+	ProfileVerdicts map[string]Verdicts `json:"profile_verdicts,omitempty"`
+	// WorstInputs are the inputs with the most invalid records, most
+	// first, at most MaxWorstInputs of them: a run over a million files
+	// keeps its summary small.
+	WorstInputs []InputCount `json:"worst_inputs,omitempty"`
+}
+
+// Verdicts counts the cards of one profile by verdict.
+type Verdicts struct {
+	Valid   int64 `json:"valid"`
+	Invalid int64 `json:"invalid"`
+}
+
+// InputCount is one input's records and invalid records.
+type InputCount struct {
+	Input   string `json:"input"`
+	Records int64  `json:"records"`
+	Invalid int64  `json:"invalid"`
+}
+
+// MaxWorstInputs bounds WorstInputs.
+const MaxWorstInputs = 20
+
+// worse orders inputs by invalid records, most first, then by the share
+// of their records that is invalid, then by name.
+func worse(a, b InputCount) bool {
+	if a.Invalid != b.Invalid {
+		return a.Invalid > b.Invalid
+	}
+	if a.Records != b.Records {
+		return a.Records < b.Records
+	}
+	return a.Input < b.Input
+}
+
+// KeepWorst adds c to list, which is in worst-first order, and returns the
+// list cut to MaxWorstInputs. Inputs without an invalid record are not
+// kept. Two inputs of one name (standard input read twice, or a file in
+// two shards) stay two entries: each is one reading.
+func KeepWorst(list []InputCount, c InputCount) []InputCount {
+	if c.Invalid <= 0 {
+		return list
+	}
+	i := sort.Search(len(list), func(i int) bool { return worse(c, list[i]) })
+	if i >= MaxWorstInputs {
+		return list
+	}
+	if len(list) < MaxWorstInputs {
+		list = append(list, InputCount{})
+	}
+	copy(list[i+1:], list[i:])
+	list[i] = c
+	return list
 }
 
 // Signatures counts the outcome of signature verification.
@@ -161,6 +218,30 @@ func (s *Summary) Add(o *Summary) error {
 		}
 		s.Overrides[k] = v
 	}
+	if len(o.ProfileVerdicts) > 0 && s.ProfileVerdicts == nil {
+		s.ProfileVerdicts = map[string]Verdicts{}
+	}
+	for k, v := range o.ProfileVerdicts {
+		n := s.ProfileVerdicts[k]
+		add("profile_verdicts."+k+".valid", &n.Valid, v.Valid)
+		add("profile_verdicts."+k+".invalid", &n.Invalid, v.Invalid)
+		s.ProfileVerdicts[k] = n
+	}
+	if len(o.WorstInputs) > 0 {
+		// Each input is in one run, so the worst of all are among the
+		// worst of each.
+		merged := slices.Concat(s.WorstInputs, o.WorstInputs)
+		slices.SortStableFunc(merged, func(a, b InputCount) int {
+			switch {
+			case worse(a, b):
+				return -1
+			case worse(b, a):
+				return 1
+			}
+			return 0
+		})
+		s.WorstInputs = merged[:min(len(merged), MaxWorstInputs)]
+	}
 	s.Finish()
 	if overflow != "" {
 		return fmt.Errorf("%s: the total does not fit a 64-bit integer", overflow)
@@ -205,6 +286,19 @@ func Unmarshal(b []byte) (*Summary, error) {
 	}
 	if g := s.Signatures; g != nil && (g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records) {
 		return nil, fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
+	}
+	for k, v := range s.ProfileVerdicts {
+		if v.Valid < 0 || v.Invalid < 0 || v.Valid+v.Invalid > s.Profiles[k] {
+			return nil, fmt.Errorf("profile_verdicts %q: %d valid + %d invalid is not within the profile's %d cards", k, v.Valid, v.Invalid, s.Profiles[k])
+		}
+	}
+	if len(s.WorstInputs) > MaxWorstInputs {
+		return nil, fmt.Errorf("worst_inputs: %d inputs, more than the %d a summary keeps", len(s.WorstInputs), MaxWorstInputs)
+	}
+	for _, c := range s.WorstInputs {
+		if c.Invalid <= 0 || c.Invalid > c.Records || c.Invalid > s.Invalid {
+			return nil, fmt.Errorf("worst_inputs %q: %d invalid of %d records", c.Input, c.Invalid, c.Records)
+		}
 	}
 	return &s, nil
 }

@@ -1,6 +1,7 @@
 package summary
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -202,5 +203,118 @@ func TestOverrides(t *testing.T) {
 				t.Errorf("merged %v, want %v", total.Overrides, c.want)
 			}
 		})
+	}
+}
+
+func TestKeepWorst(t *testing.T) {
+	in := func(name string, records, invalid int64) InputCount {
+		return InputCount{Input: name, Records: records, Invalid: invalid}
+	}
+	for _, tc := range []struct {
+		name string
+		add  []InputCount
+		want []InputCount
+	}{
+		{"most invalid first", []InputCount{in("a", 10, 1), in("b", 10, 5), in("c", 10, 3)},
+			[]InputCount{in("b", 10, 5), in("c", 10, 3), in("a", 10, 1)}},
+		{"a tie goes to the larger share, then the name", []InputCount{in("z", 4, 2), in("y", 2, 2), in("x", 4, 2)},
+			[]InputCount{in("y", 2, 2), in("x", 4, 2), in("z", 4, 2)}},
+		{"inputs with no invalid record are not kept", []InputCount{in("clean", 100, 0), in("bad", 1, 1)},
+			[]InputCount{in("bad", 1, 1)}},
+		{"one name read twice stays two readings", []InputCount{in("-", 3, 1), in("-", 3, 1)},
+			[]InputCount{in("-", 3, 1), in("-", 3, 1)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []InputCount
+			for _, c := range tc.add {
+				got = KeepWorst(got, c)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestKeepWorstBounded(t *testing.T) {
+	var got []InputCount
+	for i := range int64(1000) {
+		got = KeepWorst(got, InputCount{Input: fmt.Sprint(i), Records: 1000, Invalid: i%500 + 1})
+	}
+	if len(got) != MaxWorstInputs {
+		t.Fatalf("%d inputs kept, want %d", len(got), MaxWorstInputs)
+	}
+	// 499 and 999 have 500 invalid records, 498 and 998 have 499, ...
+	for i, c := range got {
+		if want := int64(500 - i/2); c.Invalid != want {
+			t.Errorf("entry %d: %+v, want %d invalid", i, c, want)
+		}
+	}
+}
+
+// Shards merge into what one run over all their inputs would have said.
+func TestAddProfileVerdictsAndWorstInputs(t *testing.T) {
+	var inputs []InputCount
+	for i := range int64(30) {
+		inputs = append(inputs, InputCount{Input: fmt.Sprintf("in%02d", i), Records: 100, Invalid: (i * 7) % 31})
+	}
+	var whole []InputCount
+	for _, c := range inputs {
+		whole = KeepWorst(whole, c)
+	}
+	a, b := sample(), sample()
+	for _, s := range []*Summary{a, b} {
+		s.Records, s.Invalid = s.Records+1000, s.Invalid+1000 // room for the inputs' invalid records
+	}
+	a.ProfileVerdicts = map[string]Verdicts{"agentcard": {Valid: 6, Invalid: 3}, "none": {Invalid: 1}}
+	b.ProfileVerdicts = map[string]Verdicts{"agentcard": {Valid: 7, Invalid: 2}, "none": {Invalid: 1}}
+	for i, c := range inputs {
+		if i%3 == 0 {
+			a.WorstInputs = KeepWorst(a.WorstInputs, c)
+		} else {
+			b.WorstInputs = KeepWorst(b.WorstInputs, c)
+		}
+	}
+	var total Summary
+	for _, s := range []*Summary{a, sample(), b} {
+		if err := total.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := map[string]Verdicts{"agentcard": {Valid: 13, Invalid: 5}, "none": {Invalid: 2}}
+	if !reflect.DeepEqual(total.ProfileVerdicts, want) {
+		t.Errorf("profile_verdicts %v, want %v", total.ProfileVerdicts, want)
+	}
+	if !reflect.DeepEqual(total.WorstInputs, whole) {
+		t.Errorf("worst_inputs\n%v\nwant\n%v", total.WorstInputs, whole)
+	}
+	out, err := total.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back.ProfileVerdicts, want) || !reflect.DeepEqual(back.WorstInputs, whole) {
+		t.Errorf("round trip lost counts:\n%s", out)
+	}
+	if out, _ := sample().Marshal(); strings.Contains(string(out), "profile_verdicts") || strings.Contains(string(out), "worst_inputs") {
+		t.Errorf("a summary without them writes them:\n%s", out)
+	}
+}
+
+func TestUnmarshalRejectsVerdicts(t *testing.T) {
+	for _, doc := range []string{
+		`{"records":1,"valid":1,"invalid":0,"profiles":{"a":1},"profile_verdicts":{"a":{"valid":2,"invalid":0}}}`,
+		`{"records":1,"valid":1,"invalid":0,"profiles":{"a":1},"profile_verdicts":{"b":{"valid":1,"invalid":0}}}`,
+		`{"records":1,"valid":1,"invalid":0,"profiles":{"a":1},"profile_verdicts":{"a":{"valid":-1,"invalid":0}}}`,
+		`{"records":1,"valid":0,"invalid":1,"worst_inputs":[{"input":"x","records":1,"invalid":2}]}`,
+		`{"records":1,"valid":0,"invalid":1,"worst_inputs":[{"input":"x","records":1,"invalid":0}]}`,
+		`{"records":2,"valid":1,"invalid":1,"worst_inputs":[{"input":"x","records":2,"invalid":2}]}`,
+	} {
+		if _, err := Unmarshal([]byte(doc)); err == nil {
+			t.Errorf("%s: accepted", doc)
+		}
 	}
 }

@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/htmlreport"
+	"github.com/cardscan/cardscan/internal/summary"
+)
+
+const reportUsageHead = `usage: cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
+
+Writes one self-contained HTML page (no script, nothing fetched; inline
+SVG charts) from a --summary file: the dialect and version mix, the valid
+and invalid share per profile, the top rules, the worst inputs, and,
+given the JSONL output of cardscan diff, what appeared, broke and was
+fixed. '-' reads the summary or the diff from standard input.
+
+exit status: 0 written, 2 usage error, 3 an input could not be read or
+the report written.
+
+flags:
+`
+
+// maxSummary bounds the summary read: a summary is a few kilobytes, and
+// a file this large was given by mistake.
+const maxSummary = 64 << 20
+
+func newReportFlagSet(out *string) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(out, "-o, --output FILE", "", "where to write the report (- for standard output);\n"+
+		"required. A report that cannot be made leaves FILE as it was")
+	return &fs
+}
+
+// runReport is `cardscan report ARGS`.
+func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+	var out string
+	fs := newReportFlagSet(&out)
+	operands, err := fs.Parse(args)
+	if err == nil {
+		switch {
+		case len(operands) == 0 || len(operands) > 2:
+			err = fmt.Errorf("want a summary file and at most one diff file, got %d files", len(operands))
+		case out == "":
+			err = errors.New("-o FILE is required (- for standard output)")
+		case len(operands) == 2 && operands[0] == "-" && operands[1] == "-":
+			err = errors.New("standard input can hold the summary or the diff, not both")
+		}
+	}
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return writeOut(stdout, con, reportUsageHead+fs.Help())
+		}
+		return con.UsageError("cardscan report", err)
+	}
+
+	b, err := readSummaryFile(operands[0], stdin)
+	if err != nil {
+		con.Errorf("%s: %s", operands[0], err)
+		return console.ExitIO
+	}
+	s, err := summary.Unmarshal(b)
+	if err != nil {
+		con.Errorf("%s: not a cardscan summary: %s", operands[0], err)
+		return console.ExitIO
+	}
+	var d *htmlreport.Diff
+	if len(operands) == 2 {
+		d, err = readDiffFile(operands[1], stdin)
+		if err != nil {
+			con.Errorf("%s: %s", operands[1], err)
+			return console.ExitIO
+		}
+	}
+	var page bytes.Buffer
+	if err := htmlreport.Write(&page, s, d); err != nil {
+		con.Errorf("rendering the report: %s", err)
+		return console.ExitIO
+	}
+	if out == "-" {
+		return writeOut(stdout, con, page.String())
+	}
+	if err := replaceFile(out, page.Bytes()); err != nil {
+		con.Errorf("-o %s: %s", out, describe(err))
+		return console.ExitIO
+	}
+	return console.ExitOK
+}
+
+func readSummaryFile(path string, stdin io.Reader) ([]byte, error) {
+	r, closer, err := openOperand(path, stdin)
+	if err != nil {
+		return nil, describeErr(err)
+	}
+	defer closer()
+	b, err := io.ReadAll(io.LimitReader(r, maxSummary+1))
+	if err != nil {
+		return nil, describeErr(err)
+	}
+	if len(b) > maxSummary {
+		return nil, fmt.Errorf("larger than %d bytes: not a cardscan summary", maxSummary)
+	}
+	return b, nil
+}
+
+func readDiffFile(path string, stdin io.Reader) (*htmlreport.Diff, error) {
+	r, closer, err := openOperand(path, stdin)
+	if err != nil {
+		return nil, describeErr(err)
+	}
+	defer closer()
+	return htmlreport.ReadDiff(r)
+}
+
+func openOperand(path string, stdin io.Reader) (io.Reader, func(), error) {
+	if path == "-" {
+		return stdin, func() {}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+func describeErr(err error) error { return errors.New(describe(err)) }
+
+// replaceFile writes b to path through a temporary file in the same
+// directory, renamed over path once complete: a failed write (a full
+// disk) leaves an earlier report whole rather than cut short. A path
+// that is not a regular file (a FIFO, /dev/stdout) is written in place.
+func replaceFile(path string, b []byte) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(b)
+		return errors.Join(err, f.Close())
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}

@@ -1,0 +1,115 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/internal/console"
+)
+
+const (
+	reportSummary = "../htmlreport/testdata/summary.json"
+	reportDiff    = "../htmlreport/testdata/diff.jsonl"
+)
+
+// A run's summary becomes a report that names its hostile input as text.
+func TestReportOfARun(t *testing.T) {
+	dir := t.TempDir()
+	hostile := filepath.Join(dir, `<script>alert("x").ndjson`)
+	cards := readFile(t, cardsFile)
+	if err := os.WriteFile(hostile, cards, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := filepath.Join(dir, "run.json")
+	if r := run(t, "", "-q", "--fail-on", "never", "--summary", sum, hostile); r.code != console.ExitOK {
+		t.Fatalf("run: %d %s", r.code, r.stderr)
+	}
+	out := filepath.Join(dir, "report.html")
+	r := run(t, "", "report", sum, "-o", out)
+	if r.code != console.ExitOK || r.stdout != "" || r.stderr != "" {
+		t.Fatalf("report: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	page := string(readFile(t, out))
+	if strings.Contains(page, "<script>") || !strings.Contains(page, `&lt;script&gt;alert(&#34;x&#34;).ndjson`) {
+		t.Errorf("the report does not show the input's name as text")
+	}
+	if !strings.Contains(page, `id="verdicts"`) || strings.Contains(page, "written by an older cardscan") {
+		t.Errorf("the report lacks the run's verdicts per profile")
+	}
+}
+
+func TestReportArguments(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	notJSON := filepath.Join(dir, "diff.jsonl")
+	os.WriteFile(notJSON, []byte(`{"change":"added","key":"a"}`+"\nnot json\n"), 0o644)
+	for _, tc := range []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stdout string // a part of it
+		stderr string // a part of it
+	}{
+		{"summary and diff", "", []string{"report", reportSummary, reportDiff, "-o", out}, console.ExitOK, "", ""},
+		{"to stdout", "", []string{"report", "-o", "-", reportSummary}, console.ExitOK, `<h2>Top rules</h2>`, ""},
+		{"summary on stdin", string(readFile(t, reportSummary)), []string{"report", "-", "--output", "-"}, console.ExitOK, `id="inputs"`, ""},
+		{"diff on stdin", string(readFile(t, reportDiff)), []string{"report", reportSummary, "-", "-o", "-"}, console.ExitOK, `id="diff"`, ""},
+		{"help", "", []string{"report", "--help"}, console.ExitOK, "usage: cardscan report SUMMARY.json [DIFF.jsonl] -o report.html", ""},
+		{"no file", "", []string{"report", "-o", out}, console.ExitUsage, "", "want a summary file and at most one diff file, got 0"},
+		{"three files", "", []string{"report", "-o", out, reportSummary, reportDiff, reportDiff}, console.ExitUsage, "", "got 3"},
+		{"no -o", "", []string{"report", reportSummary}, console.ExitUsage, "", "-o FILE is required"},
+		{"stdin twice", "", []string{"report", "-", "-", "-o", out}, console.ExitUsage, "", "not both"},
+		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, console.ExitUsage, "", "format"},
+		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, console.ExitIO, "", "nope.json: no such file or directory"},
+		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, console.ExitIO, "", "diff.jsonl: not a cardscan summary"},
+		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, console.ExitIO, "", "summary.json: line 1: not a diff record"},
+		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, console.ExitIO, "", "diff.jsonl: line 2: not a diff record"},
+		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, console.ExitIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, tc.stdin, tc.args...)
+			if r.code != tc.code || !strings.Contains(r.stdout, tc.stdout) || !strings.Contains(r.stderr, tc.stderr) {
+				t.Errorf("exit %d, stdout %.200q, stderr %q; want %d, %q, %q", r.code, r.stdout, r.stderr, tc.code, tc.stdout, tc.stderr)
+			}
+		})
+	}
+}
+
+// A report that cannot be made leaves the one -o names as it was, and no
+// temporary file beside it.
+func TestReportKeepsOutputOnFailure(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	if r := run(t, "", "report", reportSummary, "-o", out); r.code != console.ExitOK {
+		t.Fatalf("%d %s", r.code, r.stderr)
+	}
+	before := readFile(t, out)
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte("{\n"), 0o644)
+	if r := run(t, "", "report", reportSummary, bad, "-o", out); r.code != console.ExitIO {
+		t.Fatalf("a bad diff: exit %d", r.code)
+	}
+	if after := readFile(t, out); string(after) != string(before) {
+		t.Error("a failed report changed the earlier one")
+	}
+	if r := run(t, "", "report", reportSummary, reportDiff, "-o", out); r.code != console.ExitOK {
+		t.Fatalf("%d %s", r.code, r.stderr)
+	}
+	if after := readFile(t, out); string(after) == string(before) || !strings.Contains(string(after), `id="diff"`) {
+		t.Error("a second report did not replace the first")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 {
+		t.Errorf("%d files in the directory, want report.html and bad.jsonl: %v", len(entries), entries)
+	}
+}
+
+func TestReportSubcommandTypo(t *testing.T) {
+	r := run(t, "", "reprot", "x.json")
+	if r.code != console.ExitUsage || !strings.Contains(r.stderr, "did you mean report?") {
+		t.Errorf("exit %d, %q", r.code, r.stderr)
+	}
+}

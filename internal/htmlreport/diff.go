@@ -1,0 +1,130 @@
+package htmlreport
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Change kinds, as cardscan diff names them, in the order the report
+// shows them.
+var changeKinds = []string{"added", "broke", "fixed", "changed", "removed"}
+
+// MaxListed bounds the records listed per change kind: a diff of two
+// large crawls may change millions of keys, and a page is read by people.
+const MaxListed = 50
+
+// maxLine bounds a diff record: one card's changes and errors, which the
+// validator caps, fit with room to spare.
+const maxLine = 16 << 20
+
+// Diff is what the report keeps of a cardscan diff: every record counted,
+// the first MaxListed of each kind listed.
+type Diff struct {
+	Counts map[string]int64 // records per change kind; "other" for kinds not known here
+	Listed map[string][]Change
+	// Records counts the diff records read; Skipped the JSON objects
+	// without a change member (a summary line, say), which are left out.
+	Records, Skipped int64
+}
+
+// Change is one diff record: a key that was added, removed, broke, was
+// fixed or changed. Members the report does not show are ignored.
+type Change struct {
+	Change  string   `json:"change"`
+	Key     string   `json:"key"`
+	KeyKind string   `json:"key_kind"`
+	Profile string   `json:"profile"`
+	Old     *Side    `json:"old"`
+	New     *Side    `json:"new"`
+	Changes []Member `json:"changes"`
+	Errors  []Error  `json:"errors"`
+}
+
+// Side is where a key's card was in one of the two dumps.
+type Side struct {
+	Input string `json:"input"`
+	Line  int64  `json:"line"`
+	Valid *bool  `json:"valid"`
+}
+
+// Member is one changed member of a card.
+type Member struct {
+	Pointer string          `json:"pointer"`
+	What    string          `json:"what"`
+	Old     json.RawMessage `json:"old"`
+	New     json.RawMessage `json:"new"`
+}
+
+// Error is a finding on the new card of a key that broke.
+type Error struct {
+	Rule    string `json:"rule"`
+	Pointer string `json:"pointer"`
+	Message string `json:"message"`
+}
+
+// ReadDiff reads cardscan diff's JSONL output. A line that is not a JSON
+// object fails the read, naming the line; so does a file of objects none
+// of which is a diff record, which is more likely a file given by mistake
+// than a diff.
+func ReadDiff(r io.Reader) (*Diff, error) {
+	d := &Diff{Counts: map[string]int64{}, Listed: map[string][]Change{}}
+	known := map[string]bool{}
+	for _, k := range changeKinds {
+		known[k] = true
+	}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var line []byte
+	for n := 1; ; n++ {
+		var err error
+		line, err = readLine(br, line[:0])
+		if len(bytes.TrimSpace(line)) > 0 {
+			var c Change
+			if jerr := json.Unmarshal(line, &c); jerr != nil {
+				return nil, fmt.Errorf("line %d: not a diff record: %v", n, jerr)
+			}
+			switch {
+			case c.Change == "":
+				d.Skipped++
+			case known[c.Change]:
+				d.Records++
+				d.Counts[c.Change]++
+				if len(d.Listed[c.Change]) < MaxListed {
+					d.Listed[c.Change] = append(d.Listed[c.Change], c)
+				}
+			default:
+				d.Records++
+				d.Counts["other"]++
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+	}
+	if d.Records == 0 && d.Skipped > 0 {
+		return nil, fmt.Errorf("none of its %d JSON objects is a diff record (no \"change\" member)", d.Skipped)
+	}
+	return d, nil
+}
+
+// readLine appends the next line to buf, without its ending, refusing one
+// longer than maxLine rather than holding it.
+func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		buf = append(buf, chunk...)
+		if len(buf) > maxLine {
+			return nil, fmt.Errorf("longer than %d bytes", maxLine)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(buf, "\r\n"), err
+	}
+}

@@ -1,0 +1,83 @@
+package htmlreport
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestReadDiff(t *testing.T) {
+	rec := func(kind, key string) string {
+		return fmt.Sprintf(`{"change":%q,"key":%q,"key_kind":"url","profile":"a2a/1.0","new":{"input":"n","line":1,"valid":true}}`, kind, key)
+	}
+	many := make([]string, 0, MaxListed+7)
+	for i := range MaxListed + 7 {
+		many = append(many, rec("added", fmt.Sprint(i)))
+	}
+	for _, tc := range []struct {
+		name   string
+		in     string
+		counts map[string]int64
+		listed map[string]int
+		skip   int64
+		err    string
+	}{
+		{"empty", "", map[string]int64{}, map[string]int{}, 0, ""},
+		{"each kind, CRLF and blank lines", strings.Join([]string{rec("added", "a"), "", rec("broke", "b"), rec("fixed", "c"), rec("changed", "d"), rec("removed", "e")}, "\r\n") + "\r\n",
+			map[string]int64{"added": 1, "broke": 1, "fixed": 1, "changed": 1, "removed": 1},
+			map[string]int{"added": 1, "broke": 1, "fixed": 1, "changed": 1, "removed": 1}, 0, ""},
+		{"no final newline", rec("added", "a"), map[string]int64{"added": 1}, map[string]int{"added": 1}, 0, ""},
+		{"unknown members and kinds", `{"change":"renamed","key":"x","extra":[1,2]}` + "\n" + `{"change":"added","key":"y","surprise":{}}` + "\n",
+			map[string]int64{"other": 1, "added": 1}, map[string]int{"added": 1}, 0, ""},
+		{"a summary line is skipped", rec("added", "a") + "\n" + `{"summary":{"added":1}}` + "\n",
+			map[string]int64{"added": 1}, map[string]int{"added": 1}, 1, ""},
+		{"lists are bounded, counts are not", strings.Join(many, "\n"),
+			map[string]int64{"added": MaxListed + 7}, map[string]int{"added": MaxListed}, 0, ""},
+		{"not JSON", rec("added", "a") + "\nnot json\n", nil, nil, 0, "line 2: not a diff record"},
+		{"not an object", "[1,2]\n", nil, nil, 0, "line 1: not a diff record"},
+		{"a summary, not a diff", `{"records":1,"valid":1,"invalid":0}` + "\n", nil, nil, 0, "none of its 1 JSON objects is a diff record"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := ReadDiff(strings.NewReader(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one with %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(d.Counts) != fmt.Sprint(tc.counts) || d.Skipped != tc.skip {
+				t.Errorf("counts %v skipped %d, want %v and %d", d.Counts, d.Skipped, tc.counts, tc.skip)
+			}
+			listed := map[string]int{}
+			for k, l := range d.Listed {
+				listed[k] = len(l)
+			}
+			if fmt.Sprint(listed) != fmt.Sprint(tc.listed) {
+				t.Errorf("listed %v, want %v", listed, tc.listed)
+			}
+		})
+	}
+}
+
+func TestReadDiffRefusesHugeLine(t *testing.T) {
+	in := `{"change":"added","key":"` + strings.Repeat("k", maxLine) + `"}`
+	if _, err := ReadDiff(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), "line 1: longer than") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+func TestReadDiffFields(t *testing.T) {
+	in := `{"change":"broke","key":"k","key_kind":"endpoint","profile":"ma2d","old":{"input":"o","line":12,"valid":true},"new":{"input":"n","line":40,"valid":false},"changes":[{"pointer":"/p","what":"w","old":1,"new":{"a":2}}],"errors":[{"rule":"ma2d.url","pointer":"/invocation","message":"m","severity":"error"}]}`
+	d, err := ReadDiff(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := d.Listed["broke"][0]
+	if c.Key != "k" || c.KeyKind != "endpoint" || c.Profile != "ma2d" || c.Old.Line != 12 || !*c.Old.Valid || c.New.Input != "n" || *c.New.Valid ||
+		c.Changes[0].Pointer != "/p" || string(c.Changes[0].New) != `{"a":2}` || c.Errors[0].Rule != "ma2d.url" || c.Errors[0].Message != "m" {
+		t.Errorf("read %+v", c)
+	}
+}

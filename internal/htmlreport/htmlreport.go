@@ -1,0 +1,347 @@
+// Package htmlreport renders a validation summary, and optionally the
+// changes cardscan diff found between two dumps, as one HTML page that
+// needs nothing else: no script, no font or style sheet to fetch, charts
+// drawn as inline SVG. It reads well at 1280 pixels and prints on A4.
+package htmlreport
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/ruledoc"
+	"github.com/cardscan/cardscan/internal/summary"
+)
+
+//go:embed report.html.tmpl
+var files embed.FS
+
+// page is parsed on first use rather than at init: every cardscan run
+// links this package, and few of them write a report.
+var page = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report.html.tmpl").Funcs(template.FuncMap{
+		"count": count,
+		"pct":   pct,
+		"value": value,
+		"add":   func(a, b int64) int64 { return a + b },
+		"first": func(m []Member) []Member { return m[:min(len(m), maxChanges)] },
+		"firstErrors": func(e []Error) []Error {
+			return e[:min(len(e), maxChanges)]
+		},
+	}).ParseFS(files, "report.html.tmpl"))
+})
+
+// knownRules are the rule IDs this cardscan has, each with its section in
+// docs/rules.md and `cardscan explain`. A summary may name others (one
+// written by another version, or edited): those are shown without either.
+var knownRules = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, r := range fastvalidate.Rules() {
+		m[r.ID] = true
+	}
+	return m
+})
+
+// Listing bounds.
+const (
+	maxRules    = 15 // rules charted and listed
+	maxChanges  = 6  // member changes or errors shown per diff record
+	valueLength = 60 // characters of a changed value shown
+	labelLength = 26 // characters of a chart label; the full one is its tooltip
+)
+
+// Write renders the report of s, and of d when not nil, to w.
+func Write(w io.Writer, s *summary.Summary, d *Diff) error {
+	var b bytes.Buffer
+	if err := page().Execute(&b, build(s, d)); err != nil {
+		return err
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+type view struct {
+	S            *summary.Summary
+	Profiles     []profileRow
+	Dialects     []dialectRow
+	MixChart     *chart
+	VerdictChart *chart
+	// Judged counts the cards profile_verdicts covers: fewer than
+	// Records when merged summaries include ones written before it.
+	Judged, Unsplit int64
+	Rules           []ruleRow
+	RulesMore       int
+	RulesChart      *chart
+	Worst           []summary.InputCount
+	MaxWorst        int
+	Diff            *diffView
+}
+
+type profileRow struct {
+	Name, Dialect, Version string
+	Cards                  int64
+	Verdicts               *summary.Verdicts
+}
+
+type dialectRow struct {
+	Name     string
+	Cards    int64
+	Versions string // "0.3 (12), 1.0 (40)"
+}
+
+type ruleRow struct {
+	Name  string
+	Count int64
+	Doc   string // the rule's section of docs/rules.md; "" for a rule this cardscan lacks
+}
+
+type diffView struct {
+	D     *Diff
+	Kinds []kindView
+	Chart *chart
+}
+
+type kindView struct {
+	Name    string
+	Count   int64
+	Listed  []Change
+	More    int64
+	Heading string
+}
+
+// build works out what the template shows.
+func build(s *summary.Summary, d *Diff) *view {
+	v := &view{S: s, Worst: s.WorstInputs, MaxWorst: summary.MaxWorstInputs}
+
+	names := make([]string, 0, len(s.Profiles))
+	for name := range s.Profiles {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	dialects := map[string]*dialectRow{}
+	var order []string
+	for _, name := range names {
+		dialect, version, _ := strings.Cut(name, "/")
+		row := profileRow{Name: name, Dialect: dialect, Version: version, Cards: s.Profiles[name]}
+		if pv, ok := s.ProfileVerdicts[name]; ok {
+			row.Verdicts = &pv
+			v.Judged += pv.Valid + pv.Invalid
+		}
+		v.Profiles = append(v.Profiles, row)
+		dr := dialects[dialect]
+		if dr == nil {
+			dr = &dialectRow{Name: dialect}
+			dialects[dialect] = dr
+			order = append(order, dialect)
+		}
+		dr.Cards += row.Cards
+		if version != "" {
+			if dr.Versions != "" {
+				dr.Versions += ", "
+			}
+			dr.Versions += version + " (" + count(row.Cards) + ")"
+		}
+	}
+	for _, name := range order {
+		v.Dialects = append(v.Dialects, *dialects[name])
+	}
+	v.Unsplit = s.Records - v.Judged
+
+	mix := &chart{Title: "Cards per profile"}
+	verdicts := &chart{Title: "Valid and invalid share per profile"}
+	var most int64
+	for _, p := range v.Profiles {
+		most = max(most, p.Cards)
+	}
+	for _, p := range v.Profiles {
+		mix.bar(p.Name, []segment{{N: p.Cards, Class: dialectClass(order, p.Dialect)}}, most, count(p.Cards))
+		if pv := p.Verdicts; pv != nil && pv.Valid+pv.Invalid > 0 {
+			all := pv.Valid + pv.Invalid
+			verdicts.bar(p.Name, []segment{
+				{N: pv.Valid, Class: "valid", Title: count(pv.Valid) + " valid"},
+				{N: pv.Invalid, Class: "invalid", Title: count(pv.Invalid) + " invalid"},
+			}, all, pct(pv.Valid, all)+" valid")
+		}
+	}
+	v.MixChart, v.VerdictChart = mix.done(), verdicts.done()
+
+	for name, n := range s.Rules {
+		row := ruleRow{Name: name, Count: n}
+		if knownRules()[name] {
+			row.Doc = ruledoc.HelpURI(name)
+		}
+		v.Rules = append(v.Rules, row)
+	}
+	sort.Slice(v.Rules, func(i, j int) bool {
+		if v.Rules[i].Count != v.Rules[j].Count {
+			return v.Rules[i].Count > v.Rules[j].Count
+		}
+		return v.Rules[i].Name < v.Rules[j].Name
+	})
+	if len(v.Rules) > maxRules {
+		v.RulesMore = len(v.Rules) - maxRules
+		v.Rules = v.Rules[:maxRules]
+	}
+	rules := &chart{Title: "Findings per rule"}
+	for _, r := range v.Rules {
+		rules.bar(r.Name, []segment{{N: r.Count, Class: "rule"}}, v.Rules[0].Count, count(r.Count))
+	}
+	v.RulesChart = rules.done()
+
+	if d != nil {
+		dv := &diffView{D: d}
+		c := &chart{Title: "Changed keys by kind"}
+		var most int64
+		for _, k := range changeKinds {
+			most = max(most, d.Counts[k])
+		}
+		for _, k := range changeKinds {
+			n := d.Counts[k]
+			listed := d.Listed[k]
+			dv.Kinds = append(dv.Kinds, kindView{Name: k, Count: n, Listed: listed, More: n - int64(len(listed)), Heading: headings[k]})
+			c.bar(k, []segment{{N: n, Class: "change-" + k}}, most, count(n))
+		}
+		dv.Chart = c.done()
+		v.Diff = dv
+	}
+	return v
+}
+
+var headings = map[string]string{
+	"added":   "Appeared",
+	"broke":   "Broke: valid before, invalid now",
+	"fixed":   "Fixed: invalid before, valid now",
+	"changed": "Changed",
+	"removed": "Gone",
+}
+
+// dialectClass colours a dialect's bars: one of six classes, by the
+// dialect's place among those of the run.
+func dialectClass(order []string, dialect string) string {
+	for i, d := range order {
+		if d == dialect {
+			return "d" + strconv.Itoa(i%6)
+		}
+	}
+	return "d0"
+}
+
+// count writes n with thousands separators: 1,234,567.
+func count(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// pct is part's share of whole, to one decimal: "12.5%".
+func pct(part, whole int64) string {
+	if whole <= 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(100*float64(part)/float64(whole), 'f', 1, 64) + "%"
+}
+
+// value shows a changed member's JSON value, cut short.
+func value(raw []byte) string {
+	s := string(bytes.TrimSpace(raw))
+	if s == "" {
+		return "null"
+	}
+	return cut(s, valueLength)
+}
+
+// cut shortens s to n characters, marking the cut.
+func cut(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// A chart is a horizontal bar chart: one row per label, each bar one or
+// more segments. Its geometry is worked out here, so the template only
+// places what it is given.
+type chart struct {
+	Title         string
+	Width, Height int
+	LabelX, BarH  int
+	Rows          []row
+}
+
+type row struct {
+	Label, FullLabel string
+	Y, TextY         int
+	Segments         []segment
+	Value            string
+	ValueX           int
+}
+
+type segment struct {
+	N     int64
+	Class string
+	Title string
+	X, W  int
+}
+
+// Chart geometry, in pixels.
+const (
+	chartWidth = 560
+	labelWidth = 190
+	barWidth   = 280
+	rowHeight  = 24
+	barHeight  = 16
+	chartPad   = 6
+)
+
+// bar adds a row whose segments are scaled so that scale fills the bar.
+func (c *chart) bar(label string, segs []segment, scale int64, valueText string) {
+	y := chartPad + len(c.Rows)*rowHeight
+	x := labelWidth
+	for i := range segs {
+		w := 0
+		if scale > 0 {
+			w = int(float64(segs[i].N) / float64(scale) * barWidth)
+		}
+		if segs[i].N > 0 && w < 1 {
+			w = 1 // a count that is there shows, however small
+		}
+		segs[i].X, segs[i].W = x, w
+		if segs[i].Title == "" {
+			segs[i].Title = label + ": " + valueText
+		}
+		x += w
+	}
+	c.Rows = append(c.Rows, row{
+		Label: cut(label, labelLength), FullLabel: label,
+		Y: y, TextY: y + barHeight - 4,
+		Segments: segs, Value: valueText, ValueX: labelWidth + barWidth + 8,
+	})
+}
+
+// done sets the chart's size, or returns nil for a chart with no row.
+func (c *chart) done() *chart {
+	if len(c.Rows) == 0 {
+		return nil
+	}
+	c.Width, c.Height = chartWidth, 2*chartPad+len(c.Rows)*rowHeight-(rowHeight-barHeight)
+	c.LabelX, c.BarH = labelWidth-8, barHeight
+	return c
+}

@@ -1,0 +1,182 @@
+package htmlreport
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/internal/summary"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/report.html")
+
+func fixture(t testing.TB) (*summary.Summary, *Diff) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := summary.Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open("testdata/diff.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := ReadDiff(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, d
+}
+
+func render(t testing.TB, s *summary.Summary, d *Diff) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, s, d); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+func TestGolden(t *testing.T) {
+	s, d := fixture(t)
+	got := render(t, s, d)
+	golden := filepath.Join("testdata", "report.html")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the report differs from %s (go test -run TestGolden -update rewrites it)", golden)
+	}
+}
+
+// Names a summary or diff carries come from dumps and crawls: they are
+// shown as text, never taken for markup.
+func TestEscapesWhatInputsName(t *testing.T) {
+	s, d := fixture(t)
+	page := render(t, s, d)
+	for _, bad := range []string{`<script`, `<img`, `<b>bold`, `"quoted" key`, `onerror=alert(1)>`} {
+		if strings.Contains(strings.ToLower(page), strings.ToLower(bad)) {
+			t.Errorf("the page holds %q unescaped", bad)
+		}
+	}
+	for _, shown := range []string{
+		`&lt;script&gt;alert(&#34;input&#34;)&lt;/script&gt;.json`,
+		`https://agents.example.com/&#34;quoted&#34; key`,
+		`&lt;b&gt;bold&lt;/b&gt;`,
+		`x&#34;&gt;&lt;img src=x onerror=alert(1)&gt;`,
+	} {
+		if !strings.Contains(page, shown) {
+			t.Errorf("the page does not show %q as text", shown)
+		}
+	}
+}
+
+// The page fetches nothing and runs nothing.
+func TestSelfContained(t *testing.T) {
+	s, d := fixture(t)
+	page := render(t, s, d)
+	for _, re := range []string{`(?i)<script`, `(?i)<link`, `(?i)<[a-z]+[^>]*\ssrc=`, `(?i)@import`, `(?i)url\(`, `(?i)@font-face`} {
+		if m := regexp.MustCompile(re).FindString(page); m != "" {
+			t.Errorf("the page holds %q", m)
+		}
+	}
+	if !strings.Contains(page, "@page { size: A4;") || !strings.Contains(page, "@media print") {
+		t.Error("the page has no A4 print rules")
+	}
+}
+
+func TestSections(t *testing.T) {
+	s, d := fixture(t)
+	cases := []struct {
+		name    string
+		s       *summary.Summary
+		d       *Diff
+		want    []string
+		notWant []string
+	}{
+		{"with a diff", s, d,
+			[]string{`id="dialects"`, `id="verdicts"`, `id="rules"`, `id="inputs"`, `id="diff"`,
+				`<td>0.2 (1,200), 0.3 (2,810), 1.0 (4,022)</td>`,
+				`<a href="https://github.com/cardscan/cardscan/blob/main/docs/rules.md#a2arequired"><code>a2a.required</code></a><br><code class="explain">cardscan explain a2a.required</code>`,
+				`<code>x&#34;&gt;&lt;img src=x onerror=alert(1)&gt;</code><br><span class="muted">not a rule of this cardscan</span>`,
+				`and 2 more rules with fewer findings.`, `Broke: valid before, invalid now (1)`,
+				`<code>/skills/2</code> skill-added: <code>null</code> → <code>&#34;search&#34;</code>`},
+			nil},
+		{"without a diff", s, nil, []string{`id="rules"`}, []string{`id="diff"`}},
+		{"an old summary", &summary.Summary{Records: 3, Valid: 1, Invalid: 2, Profiles: map[string]int64{"agentcard": 3}}, nil,
+			[]string{"written by an older cardscan", "does not name its inputs"}, []string{"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"Valid"}},
+		{"no records", &summary.Summary{}, nil, []string{"No cards were judged.", "No findings.", "No input holds an invalid record."}, []string{"<svg"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			page := render(t, tc.s, tc.d)
+			for _, w := range tc.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("the page lacks %q", w)
+				}
+			}
+			for _, w := range tc.notWant {
+				if strings.Contains(page, w) {
+					t.Errorf("the page holds %q", w)
+				}
+			}
+		})
+	}
+}
+
+func TestChartGeometry(t *testing.T) {
+	c := &chart{Title: "t"}
+	c.bar("big", []segment{{N: 1000}}, 1000, "1,000")
+	c.bar("tiny", []segment{{N: 1}}, 1000, "1")
+	c.bar("split", []segment{{N: 3}, {N: 1}}, 4, "75.0%")
+	c.bar("none", []segment{{N: 0}}, 1000, "0")
+	c.done()
+	for _, tc := range []struct {
+		row, seg, x, w int
+	}{
+		{0, 0, labelWidth, barWidth},
+		{1, 0, labelWidth, 1}, // too small to draw to scale, but there
+		{2, 0, labelWidth, barWidth * 3 / 4},
+		{2, 1, labelWidth + barWidth*3/4, barWidth / 4},
+		{3, 0, labelWidth, 0},
+	} {
+		if s := c.Rows[tc.row].Segments[tc.seg]; s.X != tc.x || s.W != tc.w {
+			t.Errorf("row %d segment %d at %d wide %d, want %d and %d", tc.row, tc.seg, s.X, s.W, tc.x, tc.w)
+		}
+	}
+	if c.Width != chartWidth || c.Height != 2*chartPad+3*rowHeight+barHeight {
+		t.Errorf("chart %dx%d", c.Width, c.Height)
+	}
+	if (&chart{}).done() != nil {
+		t.Error("a chart without rows is drawn")
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{count(0), "0"}, {count(999), "999"}, {count(1000), "1,000"}, {count(1234567), "1,234,567"}, {count(-1234), "-1,234"},
+		{pct(1, 3), "33.3%"}, {pct(0, 0), "-"}, {pct(5, 5), "100.0%"},
+		{value(nil), "null"}, {value([]byte(` "a" `)), `"a"`},
+		{value([]byte(`"` + strings.Repeat("é", 100) + `"`)), `"` + strings.Repeat("é", valueLength-2) + "…"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
