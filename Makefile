@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf gnu-parallel python3-distributed node-deps pre-commit chromium
+.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf debian-packages node-deps
 
 all: build
 
@@ -11,7 +11,7 @@ build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck gnu-parallel pre-commit python3-distributed chromium node-deps unit fuzz-seeds bench-unit
+test: fmt-check vet staticcheck debian-packages node-deps unit fuzz-seeds bench-unit
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -35,36 +35,26 @@ bench-unit:
 	@command -v $(GOBIN)/staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	cd bench && $(GO) vet ./... && $(GOBIN)/staticcheck ./... && $(GO) test -race -count=1 ./...
 
-# GNU parallel runs cardscan's sharding recipe in internal/cli's tests (they
-# skip without it). Installed from Debian when missing and we may.
-gnu-parallel:
-	@command -v parallel >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && apt-get install -y -qq parallel >/dev/null) ; } || \
-	  echo "warning: GNU parallel is not installed; its recipe test will be skipped"
-
-# pre-commit runs the hook of .pre-commit-hooks.yaml in
-# internal/integrations' tests (they skip without it). Installed from
-# Debian when missing and we may.
-pre-commit:
-	@command -v pre-commit >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && apt-get install -y -qq pre-commit >/dev/null) ; } || \
-	  echo "warning: pre-commit is not installed; the pre-commit hook's test will be skipped"
-
-# Dask distributed runs contrib/dask's recipe in internal/cli's tests (they
-# skip without it), under Debian's /usr/bin/python3: a python3 first on
-# PATH (pyenv, a virtualenv) may not see Debian's modules. Installed from
-# Debian when missing and we may.
-python3-distributed:
-	@/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && apt-get install -y -qq python3-distributed >/dev/null) ; } || \
-	  echo "warning: python3-distributed is not installed; the Dask recipe test will be skipped"
-
-# Headless Chromium loads cardscan report's page in internal/htmlreport's
-# tests (they skip without it). Installed from Debian when missing and we may.
-chromium:
-	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) ; } || \
-	  echo "warning: chromium is not installed; the HTML report's rendering test will be skipped"
+# Debian packages the tests drive for real (each test skips, naming the
+# package, where it is missing): GNU parallel and Dask distributed run the
+# sharding recipes (internal/cli), pre-commit runs .pre-commit-hooks.yaml
+# (internal/integrations), headless Chromium loads cardscan report's page
+# (internal/htmlreport). Dask is checked under Debian's /usr/bin/python3: a
+# python3 first on PATH (pyenv, a virtualenv) may not see Debian's modules.
+# Whatever is missing is installed in one apt-get run, when we may.
+debian-packages:
+	@missing=""; \
+	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
+	command -v pre-commit >/dev/null 2>&1 || missing="$$missing pre-commit"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || missing="$$missing python3-distributed"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing from Debian:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
+	      echo "warning: could not install$$missing; the tests that need them will be skipped"; \
+	  else echo "warning: not installed:$$missing; the tests that need them will be skipped"; fi; \
+	fi
 
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in

@@ -131,7 +131,7 @@ func TestBinaryClosedPipe(t *testing.T) {
 // summary merge adds them up to what one process reports.
 func TestGNUParallelRecipe(t *testing.T) {
 	if _, err := exec.LookPath("parallel"); err != nil {
-		t.Skip("GNU parallel is not installed (make gnu-parallel installs it)")
+		t.Skip("GNU parallel is not installed (make debian-packages installs it)")
 	}
 	bin := binary(t)
 	dir := t.TempDir()

@@ -31,7 +31,7 @@ const daskRecipe = "../../contrib/dask/cardscan_dask.py"
 // card exactly once, and the merged summary equals one process's.
 func TestDaskRecipe(t *testing.T) {
 	if out, err := exec.Command(debianPython, "-c", "import distributed").CombinedOutput(); err != nil {
-		t.Skipf("Dask distributed is not installed for %s (make python3-distributed installs it): %v %s", debianPython, err, out)
+		t.Skipf("Dask distributed is not installed for %s (make debian-packages installs it): %v %s", debianPython, err, out)
 	}
 	bin := binary(t)
 	recipe, err := filepath.Abs(daskRecipe)

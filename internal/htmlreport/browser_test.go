@@ -107,7 +107,7 @@ const chartBoxes = `Array.from(document.querySelectorAll('svg.chart')).map(e => 
 func TestRenderedByChromium(t *testing.T) {
 	exe := chromium()
 	if exe == "" {
-		t.Skip("chromium is not installed (Debian package chromium; make chromium installs it): the rendering test is skipped")
+		t.Skip("chromium is not installed (Debian package chromium; make debian-packages installs it): the rendering test is skipped")
 	}
 	dir := t.TempDir()
 	s, d := fixture(t)

@@ -350,7 +350,7 @@ func TestPreCommitHook(t *testing.T) {
 	}
 	preCommit, err := exec.LookPath("pre-commit")
 	if err != nil {
-		t.Skip("pre-commit is not installed (Debian package pre-commit; make pre-commit installs it): the hook's test is skipped")
+		t.Skip("pre-commit is not installed (Debian package pre-commit; make debian-packages installs it): the hook's test is skipped")
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
