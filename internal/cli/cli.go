@@ -25,6 +25,7 @@ import (
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/serve"
 	"github.com/cardscan/cardscan/internal/sign"
+	"github.com/cardscan/cardscan/internal/suggest"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -305,37 +306,11 @@ func checkOptions(o *options) error {
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
 	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report"} {
-		if editDistance(name, sub) <= 2 {
+		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}
 	}
 	return ""
-}
-
-// editDistance is the optimal string alignment distance between a and b.
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 64
-	}
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {

@@ -8,6 +8,7 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/ruledoc"
+	"github.com/cardscan/cardscan/internal/suggest"
 )
 
 const explainUsage = "usage: cardscan explain [--format text|json] RULE"
@@ -42,7 +43,11 @@ func runExplain(args []string, stdout io.Writer, con *console.Console) int {
 	}
 	r, ok := fastvalidate.LookupRule(id)
 	if !ok {
-		con.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, ruledoc.Closest(id))
+		if near := suggest.Nearest(id, ruleIDs()); near != "" {
+			con.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, near)
+		} else {
+			con.Errorf("explain: unknown rule %q (cardscan --list-rules lists them)", id)
+		}
 		return console.ExitUsage
 	}
 	if format == "text" {

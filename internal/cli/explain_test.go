@@ -57,6 +57,10 @@ func TestExplainUsage(t *testing.T) {
 	}{
 		{[]string{"explain", "version.semvar"}, `unknown rule "version.semvar": did you mean version.semver?`},
 		{[]string{"explain", "A2A.MINE"}, "did you mean a2a.mime?"},
+		// A swap of neighbours is one slip, not two: Levenshtein distance
+		// ties a2a.url with a2a.null here and suggested the wrong one.
+		{[]string{"explain", "a2a.ulr"}, "did you mean a2a.url?"},
+		{[]string{"explain", "no.such-rule-at-all"}, `unknown rule "no.such-rule-at-all" (cardscan --list-rules lists them)`},
 		{[]string{"explain"}, "usage: cardscan explain"},
 		{[]string{"explain", "a", "b"}, "usage: cardscan explain"},
 		{[]string{"explain", "--format", "yaml", "a2a.mime"}, `--format "yaml": want text or json`},

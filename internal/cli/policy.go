@@ -19,6 +19,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/suggest"
 )
 
 // configNames are the names of a policy file, in the order they are
@@ -182,7 +183,7 @@ func loadPolicy(path string) (*policyFile, error) {
 			}
 		default:
 			msg := fmt.Sprintf("unknown key %q; known keys: %s", key, strings.Join(configKeys, ", "))
-			if near := nearest(key, configKeys); near != "" {
+			if near := suggest.Nearest(key, configKeys); near != "" {
 				msg = fmt.Sprintf("unknown key %q: did you mean %s?", key, near)
 			}
 			return nil, at(e.Key, "%s", msg)
@@ -296,7 +297,7 @@ func parseOverride(id, level string) (ruleOverride, error) {
 	r, ok := fastvalidate.LookupRule(id)
 	if !ok {
 		ids := ruleIDs()
-		if near := nearest(id, ids); near != "" {
+		if near := suggest.Nearest(id, ids); near != "" {
 			return ruleOverride{}, fmt.Errorf("unknown rule %q; the closest known rule is %s", id, near)
 		}
 		return ruleOverride{}, fmt.Errorf("unknown rule %q (cardscan --list-rules lists them)", id)
@@ -317,19 +318,6 @@ func ruleIDs() []string {
 		ids = append(ids, r.ID)
 	}
 	return ids
-}
-
-// nearest returns the candidate closest to name, when it is close enough
-// to be a likely slip (at most a third of name's length in edits, and at
-// least one), or "".
-func nearest(name string, candidates []string) string {
-	best, bestD := "", max(len(name)/3, 1)+1
-	for _, c := range candidates {
-		if d := editDistance(name, c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
 }
 
 // ruleFlag is --rule RULE=LEVEL, checked as it is parsed so that the

@@ -119,37 +119,3 @@ func SARIF(r fastvalidate.Rule) report.SARIFRule {
 		Tags:             strings.Split(r.Profiles, ","),
 	}
 }
-
-// Closest returns the known rule ID nearest to id by edit distance, for
-// the message about an unknown one.
-func Closest(id string) string {
-	best, bestD := "", 1<<30
-	for _, r := range fastvalidate.Rules() {
-		if d := distance(strings.ToLower(id), strings.ToLower(r.ID)); d < bestD {
-			best, bestD = r.ID, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance of a and b, bounded in cost by
-// cutting both at 128 bytes.
-func distance(a, b string) int {
-	a, b = a[:min(len(a), 128)], b[:min(len(b), 128)]
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}

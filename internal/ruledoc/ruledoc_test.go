@@ -64,20 +64,6 @@ func TestAnchorsUnique(t *testing.T) {
 	}
 }
 
-func TestClosest(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"version.semvar", "version.semver"},
-		{"VERSION.SEMVER", "version.semver"},
-		{"a2a.mine", "a2a.mime"},
-		{"json.duplicate-keys", "json.duplicate-key"},
-		{"endpoint.insecur", "endpoint.insecure"},
-	} {
-		if got := Closest(tc.in); got != tc.want {
-			t.Errorf("Closest(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // The text explain prints carries every part of the documentation.
 func TestText(t *testing.T) {
 	for _, r := range fastvalidate.Rules() {
