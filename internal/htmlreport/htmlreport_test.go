@@ -119,6 +119,8 @@ func TestSections(t *testing.T) {
 		{"without a diff", s, nil, []string{`id="rules"`}, []string{`id="diff"`}},
 		{"an old summary", &summary.Summary{Records: 3, Valid: 1, Invalid: 2, Profiles: map[string]int64{"agentcard": 3}}, nil,
 			[]string{"written by an older cardscan", "does not name its inputs"}, []string{"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"Valid"}},
+		{"one input", &summary.Summary{Records: 1, Valid: 1, Inputs: 1, Profiles: map[string]int64{"agentcard": 1}}, nil,
+			[]string{`<p class="muted">1 input; `}, []string{"1 inputs"}},
 		{"no records", &summary.Summary{}, nil, []string{"No cards were judged.", "No findings.", "No input holds an invalid record."}, []string{"<svg"}},
 	}
 	for _, tc := range cases {
