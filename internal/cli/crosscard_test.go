@@ -210,3 +210,114 @@ func TestCrossCardFindsPlantedCollisions(t *testing.T) {
 		})
 	}
 }
+
+// levelDump writes, beside a policy file (when policy is not ""), a dump
+// of valid cards with one dump.duplicate-card (lines 1 and 3) and one
+// dump.duplicate-id (lines 2 and 4) and nothing else across cards.
+func levelDump(t *testing.T, policy string) (dir, idB string) {
+	t.Helper()
+	a := strings.SplitN(string(readFile(t, cardsFile)), "\n", 2)[0]
+	idB = "01BX5ZZKBKACTAV9WEVGEMMVRZ"
+	b := strings.NewReplacer("01ARZ3NDEKTSV4RRFFQ69G5FAV", idB, "weather.example.com", "b.example.com").Replace(a)
+	c := strings.Replace(b, `"1.2.0"`, `"2.0.0"`, 1)
+	if a == b || b == c {
+		t.Fatal("the first card of " + cardsFile + " no longer has the members the test rewrites")
+	}
+	dir = repoWithPolicy(t, ".cardscan.yaml", policy)
+	writeFile(t, filepath.Join(dir, "d.ndjson"), []byte(a+"\n"+b+"\n"+a+"\n"+c+"\n"))
+	return dir, idB
+}
+
+// dumpFinding is a dump finding as jsonl writes it.
+type dumpFinding struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Key      string `json:"key"`
+	Records  []struct {
+		Input string `json:"input"`
+		Line  int    `json:"line"`
+	} `json:"records"`
+}
+
+// dumpFindings returns the dump findings of jsonl output.
+func dumpFindings(t *testing.T, out string) []dumpFinding {
+	t.Helper()
+	var fs []dumpFinding
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		var f dumpFinding
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if strings.HasPrefix(f.Rule, "dump.") {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// TestCrossCardLevels: --rule, a policy file's rules and --min-level
+// apply to dump findings as to a card's: off drops them uncounted, error
+// fails the run per --fail-on without making any record invalid, and
+// --min-level error hides them from the output while they are warnings.
+func TestCrossCardLevels(t *testing.T) {
+	for _, c := range []struct {
+		name, policy string
+		args         []string
+		code         int
+		shown        []string // "rule severity", in output order
+		// the summary's counts of dump.duplicate-card and dump.duplicate-id,
+		// its errors and warnings
+		card, id, errors, warnings int64
+	}{
+		{"defaults", "", nil, exitOK,
+			[]string{"dump.duplicate-card warning", "dump.duplicate-id warning"}, 1, 1, 0, 2},
+		{"off by flag", "", []string{"--rule", "dump.duplicate-card=off"}, exitOK,
+			[]string{"dump.duplicate-id warning"}, 0, 1, 0, 1},
+		{"off by file", "rules:\n  dump.duplicate-id: off\n", nil, exitOK,
+			[]string{"dump.duplicate-card warning"}, 1, 0, 0, 1},
+		{"error by flag fails the run", "", []string{"--rule", "dump.duplicate-card=error"}, exitInvalid,
+			[]string{"dump.duplicate-card error", "dump.duplicate-id warning"}, 1, 1, 1, 1},
+		{"error by file fails the run", "rules:\n  dump.duplicate-id: error\n", nil, exitInvalid,
+			[]string{"dump.duplicate-card warning", "dump.duplicate-id error"}, 1, 1, 1, 1},
+		{"error under --fail-on never", "", []string{"--rule", "dump.duplicate-card=error", "--fail-on", "never"}, exitOK,
+			[]string{"dump.duplicate-card error", "dump.duplicate-id warning"}, 1, 1, 1, 1},
+		{"warnings fail under --fail-on warning", "", []string{"--fail-on", "warning"}, exitInvalid,
+			[]string{"dump.duplicate-card warning", "dump.duplicate-id warning"}, 1, 1, 0, 2},
+		{"--min-level error hides warnings", "", []string{"--min-level", "error"}, exitOK,
+			nil, 1, 1, 0, 2},
+		{"--min-level error shows errors", "", []string{"--min-level", "error", "--rule", "dump.duplicate-id=error"}, exitInvalid,
+			[]string{"dump.duplicate-id error"}, 1, 1, 1, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, _ := levelDump(t, c.policy)
+			args := append([]string{"--cross-card", "--format", "jsonl", "--summary", "sum.json", "d.ndjson",
+				"--valid-out", "valid.ndjson"}, c.args...)
+			r := runIn(t, dir, args...)
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, c.code, r.stderr)
+			}
+			var shown []string
+			for _, f := range dumpFindings(t, r.stdout) {
+				shown = append(shown, f.Rule+" "+f.Severity)
+			}
+			if !slices.Equal(shown, c.shown) {
+				t.Errorf("shown %q, want %q", shown, c.shown)
+			}
+			s := readSummary(t, filepath.Join(dir, "sum.json"))
+			if got, want := []int64{s.Rules["dump.duplicate-card"], s.Rules["dump.duplicate-id"], s.Errors, s.Warnings},
+				[]int64{c.card, c.id, c.errors, c.warnings}; !slices.Equal(got, want) {
+				t.Errorf("summary duplicate-card, duplicate-id, errors, warnings %v, want %v", got, want)
+			}
+			// Dump findings are about the dump: every card stays valid.
+			if s.Valid != 4 || s.Invalid != 0 {
+				t.Errorf("summary valid %d, invalid %d, want 4, 0", s.Valid, s.Invalid)
+			}
+			if n := lines(readFile(t, filepath.Join(dir, "valid.ndjson"))); n != 4 {
+				t.Errorf("--valid-out has %d records, want 4", n)
+			}
+		})
+	}
+}
