@@ -537,6 +537,8 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 		format = "jsonl"
 	case pipeline.FormatGitHub:
 		format = "github"
+	case pipeline.FormatSARIF:
+		format = "sarif"
 	}
 	counts, err := cross.Finish(cfg.Findings, format, cfg.Style)
 	for rule, n := range counts.Rules {

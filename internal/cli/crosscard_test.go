@@ -233,6 +233,7 @@ type dumpFinding struct {
 	Rule     string `json:"rule"`
 	Severity string `json:"severity"`
 	Key      string `json:"key"`
+	KeyKind  string `json:"key_kind"`
 	Records  []struct {
 		Input string `json:"input"`
 		Line  int    `json:"line"`
@@ -319,5 +320,96 @@ func TestCrossCardLevels(t *testing.T) {
 				t.Errorf("--valid-out has %d records, want 4", n)
 			}
 		})
+	}
+}
+
+// TestCrossCardKeyKind: a dump finding's key is the bare key, its kind in
+// key_kind, as diff writes them.
+func TestCrossCardKeyKind(t *testing.T) {
+	dir, idB := levelDump(t, "")
+	writeFile(t, filepath.Join(dir, "e.ndjson"), []byte(
+		`{"protocolVersion":"0.3.0","name":"A","description":"a","url":"https://a2a.example/rpc","version":"1.0.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"s","tags":["t"]}]}`+"\n"+
+			`{"protocolVersion":"0.3.0","name":"B","description":"b","url":"https://a2a.example/rpc","version":"1.0.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"s","tags":["t"]}]}`+"\n"))
+	a := strings.SplitN(string(readFile(t, cardsFile)), "\n", 2)[0]
+	other := strings.Replace(a, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01CX5ZZKBKACTAV9WEVGEMMVRZ", 1)
+	writeFile(t, filepath.Join(dir, "f.ndjson"), []byte(other+"\n"))
+	r := runIn(t, dir, "--cross-card", "--format", "jsonl", "d.ndjson", "e.ndjson", "f.ndjson")
+	var got []string
+	for _, f := range dumpFindings(t, r.stdout) {
+		got = append(got, f.Rule+" "+f.KeyKind+" "+f.Key)
+	}
+	var card string
+	for _, g := range got {
+		if strings.HasPrefix(g, "dump.duplicate-card record sha256:") {
+			card = g
+		}
+	}
+	want := []string{card,
+		"dump.duplicate-id agent_id " + idB,
+		"dump.duplicate-id url https://a2a.example/rpc",
+		"dump.shared-endpoint endpoint https://weather.example.com/agent",
+	}
+	if card == "" || !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestCrossCardSARIF: --format sarif writes each dump finding as a result
+// at its first record, with the others as related locations, its rule in
+// the tool's rules, and a fingerprint that follows the finding, not the
+// records' lines.
+func TestCrossCardSARIF(t *testing.T) {
+	schema := sarifSchema(t)
+	dir, _ := levelDump(t, "")
+	sarif := func() []sarifResult {
+		r := runIn(t, dir, "--cross-card", "--format", "sarif", "--rule", "dump.duplicate-id=error", "d.ndjson")
+		if r.code != exitInvalid {
+			t.Errorf("exit %d, want %d (a dump error); stderr %s", r.code, exitInvalid, r.stderr)
+		}
+		log := checkSARIF(t, schema, r.stdout)
+		var rules []string
+		for _, rule := range log.Runs[0].Tool.Driver.Rules {
+			rules = append(rules, rule.ID)
+		}
+		if want := []string{"dump.duplicate-id", "dump.duplicate-card"}; !slices.Equal(rules, want) {
+			t.Errorf("rules %q, want %q", rules, want)
+		}
+		return log.Runs[0].Results
+	}
+	describe := func(res []sarifResult) []string {
+		var out []string
+		for _, r := range res {
+			s := fmt.Sprintf("%s %s %s:%d", r.RuleID, r.Level, r.Locations[0].Physical.Artifact.URI, r.Locations[0].Physical.Region.StartLine)
+			for _, l := range r.Related {
+				s += fmt.Sprintf(" [%d] %s:%d", l.ID, l.Physical.Artifact.URI, l.Physical.Region.StartLine)
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	before := sarif()
+	if got, want := describe(before), []string{
+		"dump.duplicate-card warning d.ndjson:1 [1] d.ndjson:3",
+		"dump.duplicate-id error d.ndjson:2 [1] d.ndjson:4",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	fp := func(r sarifResult) string { return r.Fingerprints["cardscanFinding/v1"] }
+	if fp(before[0]) == "" || fp(before[0]) == fp(before[1]) {
+		t.Errorf("fingerprints %q and %q: want two, distinct", fp(before[0]), fp(before[1]))
+	}
+	path := filepath.Join(dir, "d.ndjson")
+	writeFile(t, path, append([]byte("\n\n"), readFile(t, path)...))
+	after := sarif()
+	if got, want := describe(after), []string{
+		"dump.duplicate-card warning d.ndjson:3 [1] d.ndjson:5",
+		"dump.duplicate-id error d.ndjson:4 [1] d.ndjson:6",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("results after 2 lines were added:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range after {
+		if fp(after[i]) != fp(before[i]) {
+			t.Errorf("%s: fingerprint %s became %s when its records moved", after[i].RuleID, fp(before[i]), fp(after[i]))
+		}
 	}
 }

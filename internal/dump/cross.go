@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -116,8 +117,8 @@ func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
 	return code.Severity()
 }
 
-// Finish writes the findings to w in format ("text", "jsonl", "github" or
-// "" for none), sorted by rule and key, and counts them.
+// Finish writes the findings to w in format ("text", "jsonl", "github",
+// "sarif" or "" for none), sorted by rule and key, and counts them.
 func (c *Cross) Finish(w io.Writer, format string, style report.Style) (*CrossCounts, error) {
 	counts := &CrossCounts{Rules: map[string]int64{}}
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -183,6 +184,7 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 	type finding struct {
 		sortKey string
 		code    fastvalidate.Code
+		kind    string // of key, as diff's key_kind
 		key     string
 		msg     string
 		places  []Place
@@ -195,14 +197,17 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 		var f finding
 		switch {
 		case g.group == groupID && len(g.others) > 1:
-			f = finding{code: fastvalidate.CodeDumpDuplicateID, key: g.key,
+			// The key is the identity's kind and value, as
+			// AppendClaims joined them.
+			kind, key, _ := strings.Cut(g.key, " ")
+			f = finding{code: fastvalidate.CodeDumpDuplicateID, kind: kind, key: key,
 				msg: fmt.Sprintf("%s is claimed by %d records with %d different contents", g.key, len(g.places), len(g.others))}
 		case g.group == groupEndpoint && len(g.others) > 1:
-			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, key: g.key,
+			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: g.key,
 				msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", g.key, len(g.places), len(g.others))}
 		case g.group == groupContent:
 			key := "sha256:" + base64URL([]byte(g.key))
-			f = finding{code: fastvalidate.CodeDumpDuplicateCard, key: key,
+			f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: key,
 				msg: fmt.Sprintf("the same card (%s) is in %d records", key, len(g.places))}
 		default:
 			continue
@@ -235,7 +240,7 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 		if format == "" || sev == fastvalidate.SeverityWarning && c.MinLevel == fastvalidate.SeverityError {
 			continue
 		}
-		line = appendFinding(line[:0], format, style, enc, f.code, sev, f.key, f.msg, f.places)
+		line = appendFinding(line[:0], format, style, enc, f.code, sev, f.kind, f.key, f.msg, f.places)
 		if err := emit(f.sortKey, line); err != nil {
 			return err
 		}
@@ -246,9 +251,12 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 // appendFinding renders a dump finding: in text and github through the
 // renderers of card findings, placed at the first record named, with every
 // record in the message; in jsonl as a record of its own kind, with the
-// records as an array.
-func appendFinding(dst []byte, format string, style report.Style, enc *report.Encoder, code fastvalidate.Code, sev fastvalidate.Severity, key, msg string, places []Place) []byte {
+// records as an array; in sarif as one result, at the first record, with
+// the others as related locations.
+func appendFinding(dst []byte, format string, style report.Style, enc *report.Encoder, code fastvalidate.Code, sev fastvalidate.Severity, kind, key, msg string, places []Place) []byte {
 	switch format {
+	case "sarif":
+		return enc.AppendSARIFAcross(dst, code, sev, msg, kind, key, places)
 	case "jsonl":
 		dst = append(dst, `{"input":`...)
 		dst = report.AppendJSONString(dst, places[0].Input)
@@ -260,6 +268,8 @@ func appendFinding(dst []byte, format string, style report.Style, enc *report.En
 		dst = report.AppendJSONString(dst, sev.String())
 		dst = append(dst, `,"key":`...)
 		dst = report.AppendJSONString(dst, key)
+		dst = append(dst, `,"key_kind":`...)
+		dst = report.AppendJSONString(dst, kind)
 		dst = append(dst, `,"message":`...)
 		dst = report.AppendJSONString(dst, msg)
 		dst = append(dst, `,"records":[`...)
