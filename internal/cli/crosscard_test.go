@@ -3,9 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
@@ -411,5 +415,109 @@ func TestCrossCardSARIF(t *testing.T) {
 		if fp(after[i]) != fp(before[i]) {
 			t.Errorf("%s: fingerprint %s became %s when its records moved", after[i].RuleID, fp(before[i]), fp(after[i]))
 		}
+	}
+}
+
+// TestFetchOutputEndToEnd: what cardscan fetch --format cards writes is
+// read by --cross-card, which judges the cards inside, and by diff, which
+// keys them by the URL fetched.
+func TestFetchOutputEndToEnd(t *testing.T) {
+	card := func(name, version string) string {
+		return `{"name":"` + name + `","description":"An agent.","url":"https://` + name + `.example/rpc","version":"` + version + `","capabilities":{"streaming":true},"defaultInputModes":["text"],"defaultOutputModes":["text"],"skills":[{"id":"s1","name":"S1","description":"d","tags":["t"]}]}`
+	}
+	var mu sync.Mutex
+	// a and b serve one card; c another of the same identity.
+	pages := map[string]string{"/a.json": card("a", "1.0.0"), "/b.json": card("a", "1.0.0"), "/c.json": card("a", "2.0.0")}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		body, ok := pages[r.URL.Path]
+		mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	// fetch writes name and returns the line of each path's record in it.
+	fetch := func(name string) map[string]int {
+		t.Helper()
+		r := runIn(t, dir, "fetch", "--allow-private", "--format", "cards", "--timeout", "5s",
+			srv.URL+"/a.json", srv.URL+"/b.json", srv.URL+"/c.json")
+		writeFile(t, filepath.Join(dir, name), []byte(r.stdout))
+		lineOf := map[string]int{}
+		for i, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			var rec struct {
+				URL  string          `json:"url"`
+				Card json.RawMessage `json:"card"`
+			}
+			if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Card == nil {
+				t.Fatalf("fetch record %d is not a fetched card (%v): %s", i+1, err, line)
+			}
+			lineOf[strings.TrimPrefix(rec.URL, srv.URL)] = i + 1
+		}
+		if len(lineOf) != 3 {
+			t.Fatalf("fetch wrote records for %v, want the 3 URLs; stderr %s", lineOf, r.stderr)
+		}
+		return lineOf
+	}
+	cross := func(name string) []string {
+		t.Helper()
+		r := runIn(t, dir, "--cross-card", "--format", "jsonl", name)
+		var got []string
+		for _, f := range dumpFindings(t, r.stdout) {
+			var places []string
+			for _, p := range f.Records {
+				places = append(places, fmt.Sprintf("%s:%d", p.Input, p.Line))
+			}
+			got = append(got, f.Rule+" "+f.KeyKind+" "+strings.Join(places, ", "))
+		}
+		return got
+	}
+
+	old := fetch("old.ndjson")
+	at := func(paths ...string) string {
+		var lines []int
+		for _, p := range paths {
+			lines = append(lines, old[p])
+		}
+		slices.Sort(lines)
+		var places []string
+		for _, l := range lines {
+			places = append(places, fmt.Sprintf("old.ndjson:%d", l))
+		}
+		return strings.Join(places, ", ")
+	}
+	want := []string{
+		"dump.duplicate-card record " + at("/a.json", "/b.json"),
+		"dump.duplicate-id url " + at("/a.json", "/b.json", "/c.json"),
+	}
+	if got := cross("old.ndjson"); !slices.Equal(got, want) {
+		t.Errorf("--cross-card on fetch output:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	mu.Lock()
+	pages["/b.json"] = card("b", "1.0.0")
+	pages["/c.json"] = card("c", "2.0.0")
+	mu.Unlock()
+	fetch("new.ndjson")
+	if got := cross("new.ndjson"); len(got) != 0 {
+		t.Errorf("--cross-card on fetch output of distinct cards: %q, want none", got)
+	}
+
+	r := runIn(t, dir, "diff", "--format", "jsonl", "old.ndjson", "new.ndjson")
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var c diffRecord
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		got = append(got, c.Change+" "+c.KeyKind+" "+strings.TrimPrefix(c.Key, srv.URL))
+	}
+	slices.Sort(got)
+	if want := []string{"changed source /b.json", "changed source /c.json"}; !slices.Equal(got, want) {
+		t.Errorf("diff of fetch outputs: %q, want %q; stderr %s", got, want, r.stderr)
 	}
 }
