@@ -397,6 +397,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 			return console.ExitIO
 		}
 		defer cross.Close()
+		cross.Levels, cross.MinLevel = overrideTable(o.overrides), cfg.MinLevel
 		cfg.Extract, cfg.Collect = cross.Extract, cross.Add
 	}
 
@@ -417,8 +418,11 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	st, runErr := pipeline.Run(cfg, inputs)
 	prog.stop()
+	// Dump findings at level error fail the run as an invalid card does,
+	// but judge no card: valid and invalid stay the cards' counts.
+	var dumpErrors int64
 	if cross != nil && runErr == nil {
-		runErr = crossCard(cross, cfg, &st, con)
+		dumpErrors, runErr = crossCard(cross, cfg, &st, con)
 	}
 
 	if runErr != nil {
@@ -428,10 +432,10 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 			// pipe, has gone (cardscan ... | head): that is the end of
 			// the run, not an error.
 			closeOutputs(outs)
-			return console.VerdictStatus(o.failOn, st.Invalid, st.Warnings)
+			return console.VerdictStatus(o.failOn, st.Invalid+dumpErrors, st.Warnings)
 		}
 	}
-	status := console.VerdictStatus(o.failOn, st.Invalid, st.Warnings)
+	status := console.VerdictStatus(o.failOn, st.Invalid+dumpErrors, st.Warnings)
 	if runErr != nil {
 		con.Errorf("writing %s", runErr)
 		status = console.ExitIO
@@ -517,12 +521,13 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 }
 
 // crossCard writes --cross-card's findings after the verdicts, in the
-// run's format, and counts them as warnings of their rules. A run that
-// ended early has seen part of the dump, whose claims would mislead.
-func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *console.Console) error {
+// run's format, counts them under their rules and levels, and returns how
+// many are errors. A run that ended early has seen part of the dump, whose
+// claims would mislead.
+func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *console.Console) (int64, error) {
 	if st.Stopped || st.Interrupted {
 		con.Printf("note: --cross-card skipped: the run ended before its inputs did")
-		return nil
+		return 0, nil
 	}
 	format := ""
 	switch cfg.Format {
@@ -532,16 +537,19 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 		format = "jsonl"
 	case pipeline.FormatGitHub:
 		format = "github"
+	case pipeline.FormatSARIF:
+		format = "sarif"
 	}
 	counts, err := cross.Finish(cfg.Findings, format, cfg.Style)
-	for rule, n := range counts {
+	for rule, n := range counts.Rules {
 		st.Rules[rule] += n
-		st.Warnings += n
 	}
+	st.Errors += counts.Errors
+	st.Warnings += counts.Warnings
 	if err != nil {
-		return &pipeline.OutputError{Name: "stdout", Err: err}
+		return counts.Errors, &pipeline.OutputError{Name: "stdout", Err: err}
 	}
-	return nil
+	return counts.Errors, nil
 }
 
 // writeOut writes text to stdout: exit status 0, or 3 when it could not be

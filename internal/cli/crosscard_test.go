@@ -3,9 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
@@ -208,5 +212,312 @@ func TestCrossCardFindsPlantedCollisions(t *testing.T) {
 				t.Error("--memory 1KiB, which spills, writes other output than 1GiB")
 			}
 		})
+	}
+}
+
+// levelDump writes, beside a policy file (when policy is not ""), a dump
+// of valid cards with one dump.duplicate-card (lines 1 and 3) and one
+// dump.duplicate-id (lines 2 and 4) and nothing else across cards.
+func levelDump(t *testing.T, policy string) (dir, idB string) {
+	t.Helper()
+	a := strings.SplitN(string(readFile(t, cardsFile)), "\n", 2)[0]
+	idB = "01BX5ZZKBKACTAV9WEVGEMMVRZ"
+	b := strings.NewReplacer("01ARZ3NDEKTSV4RRFFQ69G5FAV", idB, "weather.example.com", "b.example.com").Replace(a)
+	c := strings.Replace(b, `"1.2.0"`, `"2.0.0"`, 1)
+	if a == b || b == c {
+		t.Fatal("the first card of " + cardsFile + " no longer has the members the test rewrites")
+	}
+	dir = repoWithPolicy(t, ".cardscan.yaml", policy)
+	writeFile(t, filepath.Join(dir, "d.ndjson"), []byte(a+"\n"+b+"\n"+a+"\n"+c+"\n"))
+	return dir, idB
+}
+
+// dumpFinding is a dump finding as jsonl writes it.
+type dumpFinding struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Key      string `json:"key"`
+	KeyKind  string `json:"key_kind"`
+	Records  []struct {
+		Input string `json:"input"`
+		Line  int    `json:"line"`
+	} `json:"records"`
+}
+
+// dumpFindings returns the dump findings of jsonl output.
+func dumpFindings(t *testing.T, out string) []dumpFinding {
+	t.Helper()
+	var fs []dumpFinding
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if line == "" {
+			continue
+		}
+		var f dumpFinding
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		if strings.HasPrefix(f.Rule, "dump.") {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// TestCrossCardLevels: --rule, a policy file's rules and --min-level
+// apply to dump findings as to a card's: off drops them uncounted, error
+// fails the run per --fail-on without making any record invalid, and
+// --min-level error hides them from the output while they are warnings.
+func TestCrossCardLevels(t *testing.T) {
+	for _, c := range []struct {
+		name, policy string
+		args         []string
+		code         int
+		shown        []string // "rule severity", in output order
+		// the summary's counts of dump.duplicate-card and dump.duplicate-id,
+		// its errors and warnings
+		card, id, errors, warnings int64
+	}{
+		{"defaults", "", nil, exitOK,
+			[]string{"dump.duplicate-card warning", "dump.duplicate-id warning"}, 1, 1, 0, 2},
+		{"off by flag", "", []string{"--rule", "dump.duplicate-card=off"}, exitOK,
+			[]string{"dump.duplicate-id warning"}, 0, 1, 0, 1},
+		{"off by file", "rules:\n  dump.duplicate-id: off\n", nil, exitOK,
+			[]string{"dump.duplicate-card warning"}, 1, 0, 0, 1},
+		{"error by flag fails the run", "", []string{"--rule", "dump.duplicate-card=error"}, exitInvalid,
+			[]string{"dump.duplicate-card error", "dump.duplicate-id warning"}, 1, 1, 1, 1},
+		{"error by file fails the run", "rules:\n  dump.duplicate-id: error\n", nil, exitInvalid,
+			[]string{"dump.duplicate-card warning", "dump.duplicate-id error"}, 1, 1, 1, 1},
+		{"error under --fail-on never", "", []string{"--rule", "dump.duplicate-card=error", "--fail-on", "never"}, exitOK,
+			[]string{"dump.duplicate-card error", "dump.duplicate-id warning"}, 1, 1, 1, 1},
+		{"warnings fail under --fail-on warning", "", []string{"--fail-on", "warning"}, exitInvalid,
+			[]string{"dump.duplicate-card warning", "dump.duplicate-id warning"}, 1, 1, 0, 2},
+		{"--min-level error hides warnings", "", []string{"--min-level", "error"}, exitOK,
+			nil, 1, 1, 0, 2},
+		{"--min-level error shows errors", "", []string{"--min-level", "error", "--rule", "dump.duplicate-id=error"}, exitInvalid,
+			[]string{"dump.duplicate-id error"}, 1, 1, 1, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir, _ := levelDump(t, c.policy)
+			args := append([]string{"--cross-card", "--format", "jsonl", "--summary", "sum.json", "d.ndjson",
+				"--valid-out", "valid.ndjson"}, c.args...)
+			r := runIn(t, dir, args...)
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, c.code, r.stderr)
+			}
+			var shown []string
+			for _, f := range dumpFindings(t, r.stdout) {
+				shown = append(shown, f.Rule+" "+f.Severity)
+			}
+			if !slices.Equal(shown, c.shown) {
+				t.Errorf("shown %q, want %q", shown, c.shown)
+			}
+			s := readSummary(t, filepath.Join(dir, "sum.json"))
+			if got, want := []int64{s.Rules["dump.duplicate-card"], s.Rules["dump.duplicate-id"], s.Errors, s.Warnings},
+				[]int64{c.card, c.id, c.errors, c.warnings}; !slices.Equal(got, want) {
+				t.Errorf("summary duplicate-card, duplicate-id, errors, warnings %v, want %v", got, want)
+			}
+			// Dump findings are about the dump: every card stays valid.
+			if s.Valid != 4 || s.Invalid != 0 {
+				t.Errorf("summary valid %d, invalid %d, want 4, 0", s.Valid, s.Invalid)
+			}
+			if n := lines(readFile(t, filepath.Join(dir, "valid.ndjson"))); n != 4 {
+				t.Errorf("--valid-out has %d records, want 4", n)
+			}
+		})
+	}
+}
+
+// TestCrossCardKeyKind: a dump finding's key is the bare key, its kind in
+// key_kind, as diff writes them.
+func TestCrossCardKeyKind(t *testing.T) {
+	dir, idB := levelDump(t, "")
+	writeFile(t, filepath.Join(dir, "e.ndjson"), []byte(
+		`{"protocolVersion":"0.3.0","name":"A","description":"a","url":"https://a2a.example/rpc","version":"1.0.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"s","tags":["t"]}]}`+"\n"+
+			`{"protocolVersion":"0.3.0","name":"B","description":"b","url":"https://a2a.example/rpc","version":"1.0.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"s","name":"s","description":"s","tags":["t"]}]}`+"\n"))
+	a := strings.SplitN(string(readFile(t, cardsFile)), "\n", 2)[0]
+	other := strings.Replace(a, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "01CX5ZZKBKACTAV9WEVGEMMVRZ", 1)
+	writeFile(t, filepath.Join(dir, "f.ndjson"), []byte(other+"\n"))
+	r := runIn(t, dir, "--cross-card", "--format", "jsonl", "d.ndjson", "e.ndjson", "f.ndjson")
+	var got []string
+	for _, f := range dumpFindings(t, r.stdout) {
+		got = append(got, f.Rule+" "+f.KeyKind+" "+f.Key)
+	}
+	var card string
+	for _, g := range got {
+		if strings.HasPrefix(g, "dump.duplicate-card record sha256:") {
+			card = g
+		}
+	}
+	want := []string{card,
+		"dump.duplicate-id agent_id " + idB,
+		"dump.duplicate-id url https://a2a.example/rpc",
+		"dump.shared-endpoint endpoint https://weather.example.com/agent",
+	}
+	if card == "" || !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestCrossCardSARIF: --format sarif writes each dump finding as a result
+// at its first record, with the others as related locations, its rule in
+// the tool's rules, and a fingerprint that follows the finding, not the
+// records' lines.
+func TestCrossCardSARIF(t *testing.T) {
+	schema := sarifSchema(t)
+	dir, _ := levelDump(t, "")
+	sarif := func() []sarifResult {
+		r := runIn(t, dir, "--cross-card", "--format", "sarif", "--rule", "dump.duplicate-id=error", "d.ndjson")
+		if r.code != exitInvalid {
+			t.Errorf("exit %d, want %d (a dump error); stderr %s", r.code, exitInvalid, r.stderr)
+		}
+		log := checkSARIF(t, schema, r.stdout)
+		var rules []string
+		for _, rule := range log.Runs[0].Tool.Driver.Rules {
+			rules = append(rules, rule.ID)
+		}
+		if want := []string{"dump.duplicate-id", "dump.duplicate-card"}; !slices.Equal(rules, want) {
+			t.Errorf("rules %q, want %q", rules, want)
+		}
+		return log.Runs[0].Results
+	}
+	describe := func(res []sarifResult) []string {
+		var out []string
+		for _, r := range res {
+			s := fmt.Sprintf("%s %s %s:%d", r.RuleID, r.Level, r.Locations[0].Physical.Artifact.URI, r.Locations[0].Physical.Region.StartLine)
+			for _, l := range r.Related {
+				s += fmt.Sprintf(" [%d] %s:%d", l.ID, l.Physical.Artifact.URI, l.Physical.Region.StartLine)
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	before := sarif()
+	if got, want := describe(before), []string{
+		"dump.duplicate-card warning d.ndjson:1 [1] d.ndjson:3",
+		"dump.duplicate-id error d.ndjson:2 [1] d.ndjson:4",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	fp := func(r sarifResult) string { return r.Fingerprints["cardscanFinding/v1"] }
+	if fp(before[0]) == "" || fp(before[0]) == fp(before[1]) {
+		t.Errorf("fingerprints %q and %q: want two, distinct", fp(before[0]), fp(before[1]))
+	}
+	path := filepath.Join(dir, "d.ndjson")
+	writeFile(t, path, append([]byte("\n\n"), readFile(t, path)...))
+	after := sarif()
+	if got, want := describe(after), []string{
+		"dump.duplicate-card warning d.ndjson:3 [1] d.ndjson:5",
+		"dump.duplicate-id error d.ndjson:4 [1] d.ndjson:6",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("results after 2 lines were added:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range after {
+		if fp(after[i]) != fp(before[i]) {
+			t.Errorf("%s: fingerprint %s became %s when its records moved", after[i].RuleID, fp(before[i]), fp(after[i]))
+		}
+	}
+}
+
+// TestFetchOutputEndToEnd: what cardscan fetch --format cards writes is
+// read by --cross-card, which judges the cards inside, and by diff, which
+// keys them by the URL fetched.
+func TestFetchOutputEndToEnd(t *testing.T) {
+	card := func(name, version string) string {
+		return `{"name":"` + name + `","description":"An agent.","url":"https://` + name + `.example/rpc","version":"` + version + `","capabilities":{"streaming":true},"defaultInputModes":["text"],"defaultOutputModes":["text"],"skills":[{"id":"s1","name":"S1","description":"d","tags":["t"]}]}`
+	}
+	var mu sync.Mutex
+	// a and b serve one card; c another of the same identity.
+	pages := map[string]string{"/a.json": card("a", "1.0.0"), "/b.json": card("a", "1.0.0"), "/c.json": card("a", "2.0.0")}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		body, ok := pages[r.URL.Path]
+		mu.Unlock()
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, body)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	// fetch writes name and returns the line of each path's record in it.
+	fetch := func(name string) map[string]int {
+		t.Helper()
+		r := runIn(t, dir, "fetch", "--allow-private", "--format", "cards", "--timeout", "5s",
+			srv.URL+"/a.json", srv.URL+"/b.json", srv.URL+"/c.json")
+		writeFile(t, filepath.Join(dir, name), []byte(r.stdout))
+		lineOf := map[string]int{}
+		for i, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+			var rec struct {
+				URL  string          `json:"url"`
+				Card json.RawMessage `json:"card"`
+			}
+			if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Card == nil {
+				t.Fatalf("fetch record %d is not a fetched card (%v): %s", i+1, err, line)
+			}
+			lineOf[strings.TrimPrefix(rec.URL, srv.URL)] = i + 1
+		}
+		if len(lineOf) != 3 {
+			t.Fatalf("fetch wrote records for %v, want the 3 URLs; stderr %s", lineOf, r.stderr)
+		}
+		return lineOf
+	}
+	cross := func(name string) []string {
+		t.Helper()
+		r := runIn(t, dir, "--cross-card", "--format", "jsonl", name)
+		var got []string
+		for _, f := range dumpFindings(t, r.stdout) {
+			var places []string
+			for _, p := range f.Records {
+				places = append(places, fmt.Sprintf("%s:%d", p.Input, p.Line))
+			}
+			got = append(got, f.Rule+" "+f.KeyKind+" "+strings.Join(places, ", "))
+		}
+		return got
+	}
+
+	old := fetch("old.ndjson")
+	at := func(paths ...string) string {
+		var lines []int
+		for _, p := range paths {
+			lines = append(lines, old[p])
+		}
+		slices.Sort(lines)
+		var places []string
+		for _, l := range lines {
+			places = append(places, fmt.Sprintf("old.ndjson:%d", l))
+		}
+		return strings.Join(places, ", ")
+	}
+	want := []string{
+		"dump.duplicate-card record " + at("/a.json", "/b.json"),
+		"dump.duplicate-id url " + at("/a.json", "/b.json", "/c.json"),
+	}
+	if got := cross("old.ndjson"); !slices.Equal(got, want) {
+		t.Errorf("--cross-card on fetch output:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	mu.Lock()
+	pages["/b.json"] = card("b", "1.0.0")
+	pages["/c.json"] = card("c", "2.0.0")
+	mu.Unlock()
+	fetch("new.ndjson")
+	if got := cross("new.ndjson"); len(got) != 0 {
+		t.Errorf("--cross-card on fetch output of distinct cards: %q, want none", got)
+	}
+
+	r := runIn(t, dir, "diff", "--format", "jsonl", "old.ndjson", "new.ndjson")
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var c diffRecord
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		got = append(got, c.Change+" "+c.KeyKind+" "+strings.TrimPrefix(c.Key, srv.URL))
+	}
+	slices.Sort(got)
+	if want := []string{"changed source /b.json", "changed source /c.json"}; !slices.Equal(got, want) {
+		t.Errorf("diff of fetch outputs: %q, want %q; stderr %s", got, want, r.stderr)
 	}
 }

@@ -70,6 +70,17 @@ type sarifResult struct {
 			} `json:"region"`
 		} `json:"physicalLocation"`
 	} `json:"locations"`
+	Related []struct {
+		ID       int `json:"id"`
+		Physical struct {
+			Artifact struct {
+				URI string `json:"uri"`
+			} `json:"artifactLocation"`
+			Region struct {
+				StartLine int `json:"startLine"`
+			} `json:"region"`
+		} `json:"physicalLocation"`
+	} `json:"relatedLocations"`
 	Fingerprints map[string]string `json:"partialFingerprints"`
 	Properties   struct {
 		Pointer string `json:"pointer"`

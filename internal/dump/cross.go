@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -28,6 +29,14 @@ const (
 type Cross struct {
 	dir string
 	st  *store
+
+	// Levels sets the level of dump rules, as --rule and a policy file
+	// do; a rule it leaves out keeps its default, and SeverityOff drops
+	// the rule's findings uncounted.
+	Levels map[fastvalidate.Code]fastvalidate.Severity
+	// MinLevel, when SeverityError, keeps warnings out of the output;
+	// they are counted all the same, as the cards' are.
+	MinLevel fastvalidate.Severity
 }
 
 // NewCross returns a Cross that holds at most about memory bytes of claims
@@ -91,18 +100,27 @@ func appendClaim(dst []byte, group byte, key, other, input string, line int) []b
 }
 
 // Place is a record named by a finding.
-type Place struct {
-	Input string
-	Line  int
+type Place = report.Place
+
+// CrossCounts counts the findings, those of rules turned off excepted.
+type CrossCounts struct {
+	Rules    map[string]int64 // by rule
+	Errors   int64            // findings at level error
+	Warnings int64            // findings at level warning
 }
 
-// CrossCounts counts the findings of each dump rule.
-type CrossCounts map[string]int64
+// level returns the level of code's findings in this run.
+func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
+	if sev, ok := c.Levels[code]; ok {
+		return sev
+	}
+	return code.Severity()
+}
 
-// Finish writes the findings to w in format ("text", "jsonl", "github" or
-// "" for none), sorted by rule and key, and counts them.
-func (c *Cross) Finish(w io.Writer, format string, style report.Style) (CrossCounts, error) {
-	counts := CrossCounts{}
+// Finish writes the findings to w in format ("text", "jsonl", "github",
+// "sarif" or "" for none), sorted by rule and key, and counts them.
+func (c *Cross) Finish(w io.Writer, format string, style report.Style) (*CrossCounts, error) {
+	counts := &CrossCounts{Rules: map[string]int64{}}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var enc report.Encoder
 	each := func(i int, emit func(key string, line []byte) error) error {
@@ -131,7 +149,7 @@ type claimGroup struct {
 }
 
 // findPart judges the claims of partition i.
-func (c *Cross) findPart(i int, counts CrossCounts, format string, style report.Style, enc *report.Encoder, emit func(key string, line []byte) error) error {
+func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report.Style, enc *report.Encoder, emit func(key string, line []byte) error) error {
 	b, err := c.st.load(i, nil)
 	if err != nil {
 		return err
@@ -158,7 +176,7 @@ func (c *Cross) findPart(i int, counts CrossCounts, format string, style report.
 			g = &claimGroup{group: group, key: string(key)}
 			groups[gk] = g
 		}
-		g.places = append(g.places, Place{string(input), line})
+		g.places = append(g.places, Place{Input: string(input), Line: line})
 		if !slices.Contains(g.others, string(other)) {
 			g.others = append(g.others, string(other))
 		}
@@ -166,6 +184,7 @@ func (c *Cross) findPart(i int, counts CrossCounts, format string, style report.
 	type finding struct {
 		sortKey string
 		code    fastvalidate.Code
+		kind    string // of key, as diff's key_kind
 		key     string
 		msg     string
 		places  []Place
@@ -178,20 +197,23 @@ func (c *Cross) findPart(i int, counts CrossCounts, format string, style report.
 		var f finding
 		switch {
 		case g.group == groupID && len(g.others) > 1:
-			f = finding{code: fastvalidate.CodeDumpDuplicateID, key: g.key,
+			// The key is the identity's kind and value, as
+			// AppendClaims joined them.
+			kind, key, _ := strings.Cut(g.key, " ")
+			f = finding{code: fastvalidate.CodeDumpDuplicateID, kind: kind, key: key,
 				msg: fmt.Sprintf("%s is claimed by %d records with %d different contents", g.key, len(g.places), len(g.others))}
 		case g.group == groupEndpoint && len(g.others) > 1:
-			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, key: g.key,
+			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: g.key,
 				msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", g.key, len(g.places), len(g.others))}
 		case g.group == groupContent:
 			key := "sha256:" + base64URL([]byte(g.key))
-			f = finding{code: fastvalidate.CodeDumpDuplicateCard, key: key,
+			f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: key,
 				msg: fmt.Sprintf("the same card (%s) is in %d records", key, len(g.places))}
 		default:
 			continue
 		}
 		f.places = g.places
-		f.sortKey = f.code.String() + "\x00" + f.key
+		f.sortKey = f.code.String() + "\x00" + g.key
 		out = append(out, f)
 	}
 	slices.SortFunc(out, func(a, b finding) int {
@@ -205,11 +227,20 @@ func (c *Cross) findPart(i int, counts CrossCounts, format string, style report.
 	})
 	var line []byte
 	for _, f := range out {
-		counts[f.code.String()]++
-		if format == "" {
+		sev := c.level(f.code)
+		switch sev {
+		case fastvalidate.SeverityOff:
+			continue
+		case fastvalidate.SeverityError:
+			counts.Errors++
+		default:
+			counts.Warnings++
+		}
+		counts.Rules[f.code.String()]++
+		if format == "" || sev == fastvalidate.SeverityWarning && c.MinLevel == fastvalidate.SeverityError {
 			continue
 		}
-		line = appendFinding(line[:0], format, style, enc, f.code, f.key, f.msg, f.places)
+		line = appendFinding(line[:0], format, style, enc, f.code, sev, f.kind, f.key, f.msg, f.places)
 		if err := emit(f.sortKey, line); err != nil {
 			return err
 		}
@@ -220,9 +251,13 @@ func (c *Cross) findPart(i int, counts CrossCounts, format string, style report.
 // appendFinding renders a dump finding: in text and github through the
 // renderers of card findings, placed at the first record named, with every
 // record in the message; in jsonl as a record of its own kind, with the
-// records as an array.
-func appendFinding(dst []byte, format string, style report.Style, enc *report.Encoder, code fastvalidate.Code, key, msg string, places []Place) []byte {
-	if format == "jsonl" {
+// records as an array; in sarif as one result, at the first record, with
+// the others as related locations.
+func appendFinding(dst []byte, format string, style report.Style, enc *report.Encoder, code fastvalidate.Code, sev fastvalidate.Severity, kind, key, msg string, places []Place) []byte {
+	switch format {
+	case "sarif":
+		return enc.AppendSARIFAcross(dst, code, sev, msg, kind, key, places)
+	case "jsonl":
 		dst = append(dst, `{"input":`...)
 		dst = report.AppendJSONString(dst, places[0].Input)
 		dst = append(dst, `,"line":`...)
@@ -230,9 +265,11 @@ func appendFinding(dst []byte, format string, style report.Style, enc *report.En
 		dst = append(dst, `,"rule":`...)
 		dst = report.AppendJSONString(dst, code.String())
 		dst = append(dst, `,"severity":`...)
-		dst = report.AppendJSONString(dst, code.Severity().String())
+		dst = report.AppendJSONString(dst, sev.String())
 		dst = append(dst, `,"key":`...)
 		dst = report.AppendJSONString(dst, key)
+		dst = append(dst, `,"key_kind":`...)
+		dst = report.AppendJSONString(dst, kind)
 		dst = append(dst, `,"message":`...)
 		dst = report.AppendJSONString(dst, msg)
 		dst = append(dst, `,"records":[`...)
@@ -257,7 +294,7 @@ func appendFinding(dst []byte, format string, style report.Style, enc *report.En
 		full = append(full, ':')
 		full = strconv.AppendInt(full, int64(p.Line), 10)
 	}
-	fs := []fastvalidate.Finding{fastvalidate.NewFinding(code, code.Severity(), "", string(full))}
+	fs := []fastvalidate.Finding{fastvalidate.NewFinding(code, sev, "", string(full))}
 	vd := report.Verdict{Input: places[0].Input, Line: places[0].Line, Column: 1, Valid: true, Findings: fs}
 	if format == "github" {
 		return enc.AppendGitHub(dst, &vd)

@@ -181,24 +181,9 @@ func (e *Encoder) AppendSARIF(dst []byte, v *Verdict) []byte {
 		}
 		e.msg = f.AppendMessage(e.msg)
 		dst = appendJSONBytes(dst, e.msg)
-		dst = append(dst, `},"locations":[{"physicalLocation":{"artifactLocation":{`...)
-		switch {
-		case uri == nil:
-			dst = append(dst, `"description":{"text":"standard input"}`...)
-		case based:
-			dst = append(dst, `"uri":`...)
-			dst = appendJSONBytes(dst, uri)
-			dst = append(dst, `,"uriBaseId":`...)
-			dst = AppendJSONString(dst, SARIFBase)
-		default:
-			dst = append(dst, `"uri":`...)
-			dst = appendJSONBytes(dst, uri)
-		}
-		dst = append(dst, `},"region":{"startLine":`...)
-		dst = strconv.AppendInt(dst, int64(locs[i].Line), 10)
-		dst = append(dst, `,"startColumn":`...)
-		dst = strconv.AppendInt(dst, int64(locs[i].Column), 10)
-		dst = append(dst, `}}}],"partialFingerprints":{"cardscanFinding/v1":"`...)
+		dst = append(dst, `},"locations":[{`...)
+		dst = appendPhysicalLocation(dst, uri, based, locs[i])
+		dst = append(dst, `}],"partialFingerprints":{"cardscanFinding/v1":"`...)
 		dst = e.appendFingerprint(dst, id, uri, f.Path)
 		dst = append(dst, `"},"properties":{"pointer":`...)
 		dst = AppendJSONString(dst, f.Path)
@@ -207,8 +192,83 @@ func (e *Encoder) AppendSARIF(dst []byte, v *Verdict) []byte {
 	return dst
 }
 
+// appendPhysicalLocation appends a location's physicalLocation member:
+// the input as sarifURI returned it, and the place in it.
+func appendPhysicalLocation(dst []byte, uri []byte, based bool, at Location) []byte {
+	dst = append(dst, `"physicalLocation":{"artifactLocation":{`...)
+	switch {
+	case uri == nil:
+		dst = append(dst, `"description":{"text":"standard input"}`...)
+	case based:
+		dst = append(dst, `"uri":`...)
+		dst = appendJSONBytes(dst, uri)
+		dst = append(dst, `,"uriBaseId":`...)
+		dst = AppendJSONString(dst, SARIFBase)
+	default:
+		dst = append(dst, `"uri":`...)
+		dst = appendJSONBytes(dst, uri)
+	}
+	dst = append(dst, `},"region":{"startLine":`...)
+	dst = strconv.AppendInt(dst, int64(at.Line), 10)
+	dst = append(dst, `,"startColumn":`...)
+	dst = strconv.AppendInt(dst, int64(at.Column), 10)
+	return append(dst, `}}`...)
+}
+
+// Place is a record that a finding about several records names.
+type Place struct {
+	Input string
+	Line  int
+}
+
+// AppendSARIFAcross appends the result of a finding about several records
+// (--cross-card's), preceded by a comma as AppendSARIF's are: located at
+// the first record, with every other one in relatedLocations. Its
+// fingerprint hashes the rule and the finding's key, not a record's place,
+// since the records that share a key come and go as a dump changes while
+// the finding stays the same one.
+func (e *Encoder) AppendSARIFAcross(dst []byte, code fastvalidate.Code, sev fastvalidate.Severity, msg, keyKind, key string, places []Place) []byte {
+	id := code.String()
+	dst = append(dst, sarifResultStart...)
+	dst = AppendJSONString(dst, id)
+	if sev == fastvalidate.SeverityWarning {
+		dst = append(dst, `,"level":"warning"`...)
+	} else {
+		dst = append(dst, `,"level":"error"`...)
+	}
+	dst = append(dst, `,"message":{"text":`...)
+	dst = AppendJSONString(dst, msg)
+	dst = append(dst, `},"locations":[{`...)
+	uri, based := e.sarifURI(places[0].Input)
+	dst = appendPhysicalLocation(dst, uri, based, Location{Line: places[0].Line, Column: 1})
+	dst = append(dst, `}]`...)
+	if len(places) > 1 {
+		dst = append(dst, `,"relatedLocations":[`...)
+		for i, p := range places[1:] {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"id":`...)
+			dst = strconv.AppendInt(dst, int64(i+1), 10)
+			dst = append(dst, ',')
+			uri, based := e.sarifURI(p.Input)
+			dst = appendPhysicalLocation(dst, uri, based, Location{Line: p.Line, Column: 1})
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
+	dst = append(dst, `,"partialFingerprints":{"cardscanFinding/v1":"`...)
+	dst = e.appendFingerprint(dst, id, []byte(keyKind), key)
+	dst = append(dst, `"},"properties":{"key":`...)
+	dst = AppendJSONString(dst, key)
+	dst = append(dst, `,"key_kind":`...)
+	dst = AppendJSONString(dst, keyKind)
+	return append(dst, "}}"...)
+}
+
 // appendFingerprint appends the hex FNV-1a hash of rule, input and
-// pointer, each ended by a NUL so that no two triples run together.
+// pointer (AppendSARIFAcross: rule, key kind and key), each ended by a
+// NUL so that no two triples run together.
 func (e *Encoder) appendFingerprint(dst []byte, rule string, uri []byte, pointer string) []byte {
 	if e.fp == nil {
 		e.fp = fnv.New64a()
