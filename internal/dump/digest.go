@@ -5,7 +5,7 @@
 //
 // Both keep a digest of every card, made by the validation pipeline's
 // workers as they judge it (pipeline.Config.Extract): its identity, the
-// SHA-256 of its RFC 8785 canonical form, where it came from, its verdict,
+// XXH3-128 of its RFC 8785 canonical form, where it came from, its verdict,
 // and a hash of each top-level member, with the few members a change report
 // names (endpoints, version, skills, capabilities, security schemes,
 // signature key ids) itemised. Digests are held in memory up to a budget
@@ -15,7 +15,6 @@ package dump
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"strconv"
@@ -24,6 +23,7 @@ import (
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cespare/xxhash/v2"
 	"github.com/valyala/fastjson"
+	"github.com/zeebo/xxh3"
 )
 
 // KeyMode is --key: how a card's key is chosen.
@@ -169,7 +169,7 @@ func (x *Extractor) fill(vd report.Verdict, withErrors bool) {
 	case source != "" && x.mode != KeyID:
 		d.Kind, d.Key = KindSource, source
 	case d.Kind == "" || x.mode == KeySource:
-		d.Kind, d.Key = KindRecord, "sha256:"+base64Enc.EncodeToString(d.Sum[:])
+		d.Kind, d.Key = KindRecord, contentPrefix+base64Enc.EncodeToString(d.Sum[:])
 	}
 }
 
@@ -289,11 +289,15 @@ var identity = []struct {
 	{KindEndpoint, "invocation", []string{"endpoint"}},
 }
 
-func sum128(b []byte) (s [16]byte) {
-	full := sha256.Sum256(b)
-	copy(s[:], full[:])
-	return s
-}
+// sum128 hashes a card's canonical form, which is all that tells whether it
+// changed. A 128-bit hash needs no cryptographic strength for that: the
+// dumps are compared, not defended, and the odds that two of 10^8 distinct
+// cards collide are about n²/2^129 = 10^16/6.8·10^38, under 10^-22.
+// XXH3-128 rather than SHA-256 because the hash was the largest single
+// cost of a digest (BenchmarkValidateDigest under callgrind, see
+// docs/performance.md), and it is XXH3-128 as xxhsum -H2 computes it
+// (TestContentKey), so that a content key can be checked outside cardscan.
+func sum128(b []byte) [16]byte { return xxh3.Hash128(b).Bytes() }
 
 func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 	x.nitems++
@@ -563,6 +567,8 @@ func (r *reader) bytes() []byte {
 	return r.n(int(n))
 }
 
-// base64Enc writes content keys: sha256: and the first 16 bytes of the
-// canonical form's SHA-256, base64url.
+// base64Enc writes content keys: contentPrefix and the canonical form's
+// XXH3-128 (big-endian), base64url.
 var base64Enc = base64.RawURLEncoding
+
+const contentPrefix = "xxh128:"
