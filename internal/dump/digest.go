@@ -306,15 +306,37 @@ func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
 }
 
+// itemAt is item with the pointer p/i/suffix, written in place rather
+// than built as a string: a card has an item per skill.
+func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uint64) {
+	var num [20]byte
+	digits := strconv.AppendInt(num[:0], int64(i), 10)
+	x.nitems++
+	x.items = binary.AppendUvarint(x.items, uint64(len(p)+1+len(digits)+len(suffix)))
+	x.items = append(append(append(append(x.items, p...), '/'), digits...), suffix...)
+	x.items = appendBytes(x.items, label)
+	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
+}
+
 // itemise lists the entries of the members a change report names; value
 // is the member's canonical value.
 func (x *Extractor) itemise(name, value []byte) {
+	switch string(name) {
+	case "version", "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces",
+		"skills", "capabilities", "securitySchemes", "signatures":
+	default:
+		return
+	}
 	p := "/" + escapePointer(string(name))
 	label := func(v []byte) []byte {
-		if len(v) >= 2 && v[0] == '"' {
-			return []byte(unquote(v))
+		if len(v) < 2 || v[0] != '"' {
+			return nil
 		}
-		return nil
+		if bytes.IndexByte(v, '\\') < 0 {
+			// Used only to be copied: no need for a copy of its own.
+			return v[1 : len(v)-1]
+		}
+		return []byte(unquote(v))
 	}
 	switch string(name) {
 	case "version":
@@ -340,7 +362,7 @@ func (x *Extractor) itemise(name, value []byte) {
 		i := 0
 		eachElement(value, func(e []byte) {
 			if l := label(lookup(e, "url")); l != nil {
-				x.item(p+"/"+strconv.Itoa(i)+"/url", l, 0)
+				x.itemAt(p, i, "/url", l, 0)
 				x.endpoints = append(x.endpoints, string(l))
 			}
 			i++
@@ -365,7 +387,7 @@ func (x *Extractor) itemise(name, value []byte) {
 				l = label(e)
 			}
 			if l != nil {
-				x.item(p+"/"+strconv.Itoa(i), l, 0)
+				x.itemAt(p, i, "", l, 0)
 			}
 			i++
 		})
@@ -377,7 +399,7 @@ func (x *Extractor) itemise(name, value []byte) {
 		i := 0
 		eachElement(value, func(e []byte) {
 			if kid := signatureKid(e); kid != "" {
-				x.item(p+"/"+strconv.Itoa(i), []byte(kid), 0)
+				x.itemAt(p, i, "", []byte(kid), 0)
 			}
 			i++
 		})
