@@ -195,7 +195,13 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 			dst = append(dst, ',')
 		}
 		m := c.members[i]
-		dst = c.str(dst, c.names[m.start:m.end], 0)
+		name := c.names[m.start:m.end]
+		if c.sc.tape[m.key].flags&flagEscaped != 0 {
+			// Decoded already: only escaping is left to do.
+			dst = append(appendJCSEscaped(append(dst, '"'), name), '"')
+		} else {
+			dst = c.str(dst, name, 0)
+		}
 		dst = append(dst, ':')
 		var err error
 		if dst, err = c.value(dst, b, m.key+1, dropEmpty, ""); err != nil {
@@ -300,7 +306,11 @@ func (c *Canonicalizer) str(dst, raw []byte, flags uint8) []byte {
 		c.num = appendUnescaped(c.num[:0], raw)
 		dst = appendJCSEscaped(dst, c.num)
 	} else {
-		dst = appendJCSEscaped(dst, raw)
+		// Without a backslash the text is already as RFC 8785 writes it:
+		// the scanner rejects raw control characters and ends the string
+		// at its first quote, so there is nothing to escape and no need
+		// to look (TestCanonicalUnescapedStrings).
+		dst = append(dst, raw...)
 	}
 	return append(dst, '"')
 }

@@ -62,7 +62,7 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 		"(source: the URL of fetch output; id: agent_id, the A2A\n"+
 		"url, or the MA2D invocation.endpoint; auto: source for\n"+
 		"fetch output, else id; a card with neither is keyed by\n"+
-		"its content, sha256:...)")
+		"its content, xxh128:...)")
 	fs.String(&o.format, "--format FORMAT", "text", "text or jsonl")
 	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout)")

@@ -399,7 +399,7 @@ func TestDiffEdges(t *testing.T) {
 		{"identical dumps, reformatted", []string{a2a("https://a.example/", "1")}, []string{strings.ReplaceAll(a2a("https://a.example/", "1"), ",", " ,\t")}, nil, 0, nil, 0},
 		{"the last of a repeated key is compared", []string{a2a("https://a.example/", "1"), a2a("https://a.example/", "2")}, []string{a2a("https://a.example/", "2")}, nil, 0, nil, 1},
 		{"a repeated key in the new dump", []string{a2a("https://a.example/", "1")}, []string{a2a("https://a.example/", "1"), a2a("https://a.example/", "3")}, nil, 1, []string{"changed url https://a.example/"}, 1},
-		{"cards without identity are keyed by content", []string{keyless, a2a("https://b.example/", "1")}, []string{keyless, `{"name":"no identity","version":"2"}`, a2a("https://b.example/", "1")}, nil, 1, []string{"added record sha256:"}, 0},
+		{"cards without identity are keyed by content", []string{keyless, a2a("https://b.example/", "1")}, []string{keyless, `{"name":"no identity","version":"2"}`, a2a("https://b.example/", "1")}, nil, 1, []string{"added record xxh128:"}, 0},
 		{"fetch output is keyed by the URL fetched", []string{fetched("https://host.example/", a2a("https://a.example/", "1"))}, []string{fetched("https://host.example/", a2a("https://z.example/", "1"))}, nil, 1, []string{"changed source https://host.example/"}, 0},
 		{"--key id keys fetch output by the card", []string{fetched("https://host.example/", a2a("https://a.example/", "1"))}, []string{fetched("https://host.example/", a2a("https://z.example/", "1"))}, []string{"--key", "id"}, 1, []string{"removed url https://a.example/", "added url https://z.example/"}, 0},
 	} {

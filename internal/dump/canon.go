@@ -53,6 +53,9 @@ func skipString(b []byte, i int) int {
 			return len(b)
 		}
 		j += k
+		if b[j-1] != '\\' {
+			return j + 1
+		}
 		// A quote preceded by an odd number of backslashes is escaped.
 		n := 0
 		for n < j-i-1 && b[j-1-n] == '\\' {

@@ -206,7 +206,7 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: g.key,
 				msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", g.key, len(g.places), len(g.others))}
 		case g.group == groupContent:
-			key := "sha256:" + base64URL([]byte(g.key))
+			key := contentPrefix + base64URL([]byte(g.key))
 			f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: key,
 				msg: fmt.Sprintf("the same card (%s) is in %d records", key, len(g.places))}
 		default:

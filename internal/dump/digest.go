@@ -5,7 +5,7 @@
 //
 // Both keep a digest of every card, made by the validation pipeline's
 // workers as they judge it (pipeline.Config.Extract): its identity, the
-// SHA-256 of its RFC 8785 canonical form, where it came from, its verdict,
+// XXH3-128 of its RFC 8785 canonical form, where it came from, its verdict,
 // and a hash of each top-level member, with the few members a change report
 // names (endpoints, version, skills, capabilities, security schemes,
 // signature key ids) itemised. Digests are held in memory up to a budget
@@ -15,7 +15,6 @@ package dump
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"strconv"
@@ -24,6 +23,7 @@ import (
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cespare/xxhash/v2"
 	"github.com/valyala/fastjson"
+	"github.com/zeebo/xxh3"
 )
 
 // KeyMode is --key: how a card's key is chosen.
@@ -169,7 +169,7 @@ func (x *Extractor) fill(vd report.Verdict, withErrors bool) {
 	case source != "" && x.mode != KeyID:
 		d.Kind, d.Key = KindSource, source
 	case d.Kind == "" || x.mode == KeySource:
-		d.Kind, d.Key = KindRecord, "sha256:"+base64Enc.EncodeToString(d.Sum[:])
+		d.Kind, d.Key = KindRecord, contentPrefix+base64Enc.EncodeToString(d.Sum[:])
 	}
 }
 
@@ -289,11 +289,15 @@ var identity = []struct {
 	{KindEndpoint, "invocation", []string{"endpoint"}},
 }
 
-func sum128(b []byte) (s [16]byte) {
-	full := sha256.Sum256(b)
-	copy(s[:], full[:])
-	return s
-}
+// sum128 hashes a card's canonical form, which is all that tells whether it
+// changed. A 128-bit hash needs no cryptographic strength for that: the
+// dumps are compared, not defended, and the odds that two of 10^8 distinct
+// cards collide are about n²/2^129 = 10^16/6.8·10^38, under 10^-22.
+// XXH3-128 rather than SHA-256 because the hash was the largest single
+// cost of a digest (BenchmarkValidateDigest under callgrind, see
+// docs/performance.md), and it is XXH3-128 as xxhsum -H2 computes it
+// (TestContentKey), so that a content key can be checked outside cardscan.
+func sum128(b []byte) [16]byte { return xxh3.Hash128(b).Bytes() }
 
 func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 	x.nitems++
@@ -302,15 +306,37 @@ func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
 }
 
+// itemAt is item with the pointer p/i/suffix, written in place rather
+// than built as a string: a card has an item per skill.
+func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uint64) {
+	var num [20]byte
+	digits := strconv.AppendInt(num[:0], int64(i), 10)
+	x.nitems++
+	x.items = binary.AppendUvarint(x.items, uint64(len(p)+1+len(digits)+len(suffix)))
+	x.items = append(append(append(append(x.items, p...), '/'), digits...), suffix...)
+	x.items = appendBytes(x.items, label)
+	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
+}
+
 // itemise lists the entries of the members a change report names; value
 // is the member's canonical value.
 func (x *Extractor) itemise(name, value []byte) {
+	switch string(name) {
+	case "version", "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces",
+		"skills", "capabilities", "securitySchemes", "signatures":
+	default:
+		return
+	}
 	p := "/" + escapePointer(string(name))
 	label := func(v []byte) []byte {
-		if len(v) >= 2 && v[0] == '"' {
-			return []byte(unquote(v))
+		if len(v) < 2 || v[0] != '"' {
+			return nil
 		}
-		return nil
+		if bytes.IndexByte(v, '\\') < 0 {
+			// Used only to be copied: no need for a copy of its own.
+			return v[1 : len(v)-1]
+		}
+		return []byte(unquote(v))
 	}
 	switch string(name) {
 	case "version":
@@ -336,7 +362,7 @@ func (x *Extractor) itemise(name, value []byte) {
 		i := 0
 		eachElement(value, func(e []byte) {
 			if l := label(lookup(e, "url")); l != nil {
-				x.item(p+"/"+strconv.Itoa(i)+"/url", l, 0)
+				x.itemAt(p, i, "/url", l, 0)
 				x.endpoints = append(x.endpoints, string(l))
 			}
 			i++
@@ -361,7 +387,7 @@ func (x *Extractor) itemise(name, value []byte) {
 				l = label(e)
 			}
 			if l != nil {
-				x.item(p+"/"+strconv.Itoa(i), l, 0)
+				x.itemAt(p, i, "", l, 0)
 			}
 			i++
 		})
@@ -373,7 +399,7 @@ func (x *Extractor) itemise(name, value []byte) {
 		i := 0
 		eachElement(value, func(e []byte) {
 			if kid := signatureKid(e); kid != "" {
-				x.item(p+"/"+strconv.Itoa(i), []byte(kid), 0)
+				x.itemAt(p, i, "", []byte(kid), 0)
 			}
 			i++
 		})
@@ -563,6 +589,8 @@ func (r *reader) bytes() []byte {
 	return r.n(int(n))
 }
 
-// base64Enc writes content keys: sha256: and the first 16 bytes of the
-// canonical form's SHA-256, base64url.
+// base64Enc writes content keys: contentPrefix and the canonical form's
+// XXH3-128 (big-endian), base64url.
 var base64Enc = base64.RawURLEncoding
+
+const contentPrefix = "xxh128:"

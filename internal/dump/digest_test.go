@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"encoding/hex"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
@@ -58,4 +59,71 @@ func benchExtract(b *testing.B, mode int) {
 	// What diff holds (or spills) per card, or --cross-card: its memory
 	// and disk per million cards, here with a one-byte input name.
 	b.ReportMetric(float64(out)/float64(len(cards)), "B/card")
+}
+
+// digestOf returns what diff compares of a card: its content hash and the
+// encoded members, which carry each member's hash and its value.
+func digestOf(t *testing.T, x *Extractor, card string) ([16]byte, string) {
+	t.Helper()
+	v := fastvalidate.MustNew("auto")
+	c := []byte(card)
+	rec, _, ok := nextDigest(x.Append(nil, report.FromResult("a", 1, 1, 0, c, v.Validate(c))))
+	if !ok {
+		t.Fatalf("%s: no digest", card)
+	}
+	sum, _, ok := digestHead(rec)
+	if !ok {
+		t.Fatalf("%s: bad digest", card)
+	}
+	return sum, string(x.menc)
+}
+
+// TestDigestEquality: cards whose RFC 8785 canonical forms are equal digest
+// alike, whatever their white space, member order, string escapes or number
+// forms; any change of content digests differently.
+func TestDigestEquality(t *testing.T) {
+	const base = `{"url":"https://a.example/","name":"a","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}]}`
+	x := NewExtractor(KeyAuto)
+	baseSum, baseMembers := digestOf(t, x, base)
+	for _, tc := range []struct {
+		name, card string
+		same       bool
+	}{
+		{"white space", " {\n\t\"url\" : \"https://a.example/\",\r\n \"name\":\"a\", \"version\":\"1\",\"n\":100,\"skills\":[ {\"id\":\"s1\", \"tags\":[ \"x\" ] } ] }\n", true},
+		{"member order", `{"skills":[{"tags":["x"],"id":"s1"}],"n":100,"version":"1","name":"a","url":"https://a.example/"}`, true},
+		{"escaped letter", `{"url":"https://a.example/","name":"\u0061","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}]}`, true},
+		{"escaped solidus", `{"url":"https:\/\/a.example\/","name":"a","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}]}`, true},
+		{"escaped name", `{"url":"https://a.example/","n\u0061me":"a","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}]}`, true},
+		// RFC 8785 writes numbers as ECMAScript does: 100 whatever its form.
+		{"number 100.0", `{"url":"https://a.example/","name":"a","version":"1","n":100.0,"skills":[{"id":"s1","tags":["x"]}]}`, true},
+		{"number 1e2", `{"url":"https://a.example/","name":"a","version":"1","n":1e2,"skills":[{"id":"s1","tags":["x"]}]}`, true},
+		{"number 1E+2", `{"url":"https://a.example/","name":"a","version":"1","n":1E+2,"skills":[{"id":"s1","tags":["x"]}]}`, true},
+		{"string changed", `{"url":"https://a.example/","name":"b","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}]}`, false},
+		{"number changed", `{"url":"https://a.example/","name":"a","version":"1","n":101,"skills":[{"id":"s1","tags":["x"]}]}`, false},
+		{"number became string", `{"url":"https://a.example/","name":"a","version":"1","n":"100","skills":[{"id":"s1","tags":["x"]}]}`, false},
+		{"nested change", `{"url":"https://a.example/","name":"a","version":"1","n":100,"skills":[{"id":"s1","tags":["y"]}]}`, false},
+		{"array order", `{"url":"https://a.example/","name":"a","version":"1","n":100,"skills":[{"id":"s1","tags":["x","z"]}]}`, false},
+		{"member added", `{"url":"https://a.example/","name":"a","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}],"m":null}`, false},
+		{"member removed", `{"url":"https://a.example/","name":"a","version":"1","skills":[{"id":"s1","tags":["x"]}]}`, false},
+		{"name moved", `{"url":"https://a.example/","nam":"a","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}]}`, false},
+		{"value moved between members", `{"url":"https://a.example/","name":"1","version":"a","n":100,"skills":[{"id":"s1","tags":["x"]}]}`, false},
+		{"case changed", `{"url":"https://a.example/","name":"A","version":"1","n":100,"skills":[{"id":"s1","tags":["x"]}]}`, false},
+	} {
+		sum, members := digestOf(t, x, tc.card)
+		if got := sum == baseSum; got != tc.same {
+			t.Errorf("%s: same hash %v, want %v", tc.name, got, tc.same)
+		}
+		if got := members == baseMembers; got != tc.same {
+			t.Errorf("%s: same members %v, want %v", tc.name, got, tc.same)
+		}
+	}
+}
+
+// TestContentKey: a content key is XXH3-128 as xxhsum -H2 writes it (its
+// reference value for no input), big-endian.
+func TestContentKey(t *testing.T) {
+	got := sum128(nil)
+	if want := "99aa06d3014798d86001c324468d497f"; hex.EncodeToString(got[:]) != want {
+		t.Errorf("XXH3-128 of nothing: %x, want %s", got, want)
+	}
 }
