@@ -481,22 +481,34 @@ func (c *a2aCheck) null(n uint32) {
 // further. A required member that is null is a type error; 1.0 also
 // rejects an empty required string, which proto3 cannot tell from absent.
 func (c *a2aCheck) checkString(n uint32, required bool) bool {
-	return c.checkStringAs(n, required, CodeA2ARequired)
+	return stringOr(c, n, required, CodeA2ARequired, (*a2aCheck).badString)
 }
 
 func (c *a2aCheck) checkStringAs(n uint32, required bool, code Code) bool {
-	if n == 0 {
-		return false
-	}
+	return stringOr(c, n, required, code, (*a2aCheck).badString)
+}
+
+// stringOr is checkStringAs's fast path: it reports true for member n
+// when it is a string to look at further, and calls bad otherwise. bad is
+// a parameter for the reason plainOr's decoder is: a direct call would
+// push checkStringAs past the inliner's budget, and every string member
+// a check reads would be a call (TestWalker_Inlined holds them to it).
+func stringOr(c *a2aCheck, n uint32, required bool, code Code, bad func(*a2aCheck, uint32, bool, Code) bool) bool {
+	// Node 0, for absent, is the card itself: an object, so no string.
 	if c.kind(n) == kindString && (!required || c.ver != a2aV10 || !c.emptyString(n)) {
 		return true
 	}
-	return c.badString(n, required, code)
+	return bad(c, n, required, code)
 }
 
-// badString reports what keeps member n, which is no non-empty string, from
-// being a string to look at further.
+// badString reports what keeps member n, which is absent or no non-empty
+// string, from being a string to look at further.
+//
+//go:noinline
 func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
+	if n == 0 {
+		return false
+	}
 	if !required && !c.present(n) {
 		return false
 	}
@@ -510,23 +522,35 @@ func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
 // checkRequiredString checks member n of object obj, which the version requires,
 // reporting a missing or empty one under code.
 func (c *a2aCheck) checkRequiredString(obj, n uint32, code Code, name string) bool {
+	// Node 0, for absent, is the card itself: an object, so no string.
+	if c.kind(n) == kindString && (c.ver != a2aV10 || !c.emptyString(n)) {
+		return true
+	}
+	return requiredOr(c, obj, n, code, name, (*a2aCheck).badRequired)
+}
+
+// requiredOr calls bad, the rare case of checkRequiredString, through a
+// parameter, for the reason stringOr does.
+func requiredOr(c *a2aCheck, obj, n uint32, code Code, name string, bad func(*a2aCheck, uint32, uint32, Code, string) bool) bool {
+	return bad(c, obj, n, code, name)
+}
+
+// badRequired reports a missing, empty or mistyped required member n of
+// object obj.
+//
+//go:noinline
+func (c *a2aCheck) badRequired(obj, n uint32, code Code, name string) bool {
 	if n == 0 {
 		c.addMissing(code, obj, name)
 		return false
 	}
-	return c.checkStringAs(n, true, code)
+	return c.badString(n, true, code)
 }
 
 // checkOptionalString is checkString(n, false) with the common cases
 // first.
 func (c *a2aCheck) checkOptionalString(n uint32) bool {
-	if n == 0 {
-		return false
-	}
-	if c.kind(n) == kindString {
-		return true
-	}
-	return c.badString(n, false, CodeA2ARequired)
+	return stringOr(c, n, false, CodeA2ARequired, (*a2aCheck).badString)
 }
 
 // goodString reports whether member n is a string that even a required
