@@ -709,14 +709,15 @@ func (c *a2aCheck) skills(arr uint32) {
 	w := c.walker
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	for s, end := arr+1, w.end(arr); s < end; s = w.next(s) {
+	tape, b := w.sc.tape, w.b // see nameIn
+	for s, end := arr+1, tape[arr].end; s < end; s = nextIn(tape, s) {
 		if !w.want(s, kindObject) {
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k, end := s+1, w.end(s); k < end; k = w.next(k + 1) {
+		for k, end := s+1, tape[s].end; k < end; k = nextIn(tape, k+1) {
 			v := k + 1
-			switch string(w.name(k)) {
+			switch string(w.nameIn(tape, b, k)) {
 			case "id":
 				id = v
 			case "name":
