@@ -589,11 +589,14 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if required && c.ver == a2aV10 && w.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	for e, end := n+1, w.end(n); e < end; e = w.next(e) {
-		switch {
-		case !w.want(e, kindString):
+	tape, b := w.sc.tape, w.b // see nameIn
+	for e, end := n+1, tape[n].end; e < end; e = nextIn(tape, e) {
+		switch t := &tape[e]; {
+		case t.kind != kindString:
+			w.wantSlow(e, kindString)
 		case c.ver == a2aV01:
-		case !isMediaType(w.str(e)):
+		case t.flags&flagEscaped == 0 && isMediaType(b[t.start:t.end]):
+		case t.flags&flagEscaped == 0 || !isMediaType(w.str(e)):
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}
