@@ -570,8 +570,11 @@ func (c *a2aCheck) checkStringArray(n uint32, required bool) bool {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	ok := true
-	for e, end := n+1, c.end(n); e < end; e = c.next(e) {
-		ok = c.want(e, kindString) && ok
+	tape := w.sc.tape // see nameIn
+	for e, end := n+1, tape[n].end; e < end; e = nextIn(tape, e) {
+		if tape[e].kind != kindString {
+			ok = w.wantSlow(e, kindString) // false, having reported it
+		}
 	}
 	return ok
 }
