@@ -481,22 +481,34 @@ func (c *a2aCheck) null(n uint32) {
 // further. A required member that is null is a type error; 1.0 also
 // rejects an empty required string, which proto3 cannot tell from absent.
 func (c *a2aCheck) checkString(n uint32, required bool) bool {
-	return c.checkStringAs(n, required, CodeA2ARequired)
+	return stringOr(c, n, required, CodeA2ARequired, (*a2aCheck).badString)
 }
 
 func (c *a2aCheck) checkStringAs(n uint32, required bool, code Code) bool {
-	if n == 0 {
-		return false
-	}
+	return stringOr(c, n, required, code, (*a2aCheck).badString)
+}
+
+// stringOr is checkStringAs's fast path: it reports true for member n
+// when it is a string to look at further, and calls bad otherwise. bad is
+// a parameter for the reason plainOr's decoder is: a direct call would
+// push checkStringAs past the inliner's budget, and every string member
+// a check reads would be a call (TestWalker_Inlined holds them to it).
+func stringOr(c *a2aCheck, n uint32, required bool, code Code, bad func(*a2aCheck, uint32, bool, Code) bool) bool {
+	// Node 0, for absent, is the card itself: an object, so no string.
 	if c.kind(n) == kindString && (!required || c.ver != a2aV10 || !c.emptyString(n)) {
 		return true
 	}
-	return c.badString(n, required, code)
+	return bad(c, n, required, code)
 }
 
-// badString reports what keeps member n, which is no non-empty string, from
-// being a string to look at further.
+// badString reports what keeps member n, which is absent or no non-empty
+// string, from being a string to look at further.
+//
+//go:noinline
 func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
+	if n == 0 {
+		return false
+	}
 	if !required && !c.present(n) {
 		return false
 	}
@@ -510,23 +522,35 @@ func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
 // checkRequiredString checks member n of object obj, which the version requires,
 // reporting a missing or empty one under code.
 func (c *a2aCheck) checkRequiredString(obj, n uint32, code Code, name string) bool {
+	// Node 0, for absent, is the card itself: an object, so no string.
+	if c.kind(n) == kindString && (c.ver != a2aV10 || !c.emptyString(n)) {
+		return true
+	}
+	return requiredOr(c, obj, n, code, name, (*a2aCheck).badRequired)
+}
+
+// requiredOr calls bad, the rare case of checkRequiredString, through a
+// parameter, for the reason stringOr does.
+func requiredOr(c *a2aCheck, obj, n uint32, code Code, name string, bad func(*a2aCheck, uint32, uint32, Code, string) bool) bool {
+	return bad(c, obj, n, code, name)
+}
+
+// badRequired reports a missing, empty or mistyped required member n of
+// object obj.
+//
+//go:noinline
+func (c *a2aCheck) badRequired(obj, n uint32, code Code, name string) bool {
 	if n == 0 {
 		c.addMissing(code, obj, name)
 		return false
 	}
-	return c.checkStringAs(n, true, code)
+	return c.badString(n, true, code)
 }
 
 // checkOptionalString is checkString(n, false) with the common cases
 // first.
 func (c *a2aCheck) checkOptionalString(n uint32) bool {
-	if n == 0 {
-		return false
-	}
-	if c.kind(n) == kindString {
-		return true
-	}
-	return c.badString(n, false, CodeA2ARequired)
+	return stringOr(c, n, false, CodeA2ARequired, (*a2aCheck).badString)
 }
 
 // goodString reports whether member n is a string that even a required
@@ -546,8 +570,11 @@ func (c *a2aCheck) checkStringArray(n uint32, required bool) bool {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	ok := true
-	for e, end := n+1, c.end(n); e < end; e = c.next(e) {
-		ok = c.want(e, kindString) && ok
+	tape := w.sc.tape // see nameIn
+	for e, end := n+1, tape[n].end; e < end; e = nextIn(tape, e) {
+		if tape[e].kind != kindString {
+			ok = w.wantSlow(e, kindString) // false, having reported it
+		}
 	}
 	return ok
 }
@@ -565,11 +592,14 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if required && c.ver == a2aV10 && w.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	for e, end := n+1, w.end(n); e < end; e = w.next(e) {
-		switch {
-		case !w.want(e, kindString):
+	tape, b := w.sc.tape, w.b // see nameIn
+	for e, end := n+1, tape[n].end; e < end; e = nextIn(tape, e) {
+		switch t := &tape[e]; {
+		case t.kind != kindString:
+			w.wantSlow(e, kindString)
 		case c.ver == a2aV01:
-		case !isMediaType(w.str(e)):
+		case t.flags&flagEscaped == 0 && isMediaType(b[t.start:t.end]):
+		case t.flags&flagEscaped == 0 || !isMediaType(w.str(e)):
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}
@@ -685,14 +715,15 @@ func (c *a2aCheck) skills(arr uint32) {
 	w := c.walker
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	for s, end := arr+1, w.end(arr); s < end; s = w.next(s) {
+	tape, b := w.sc.tape, w.b // see nameIn
+	for s, end := arr+1, tape[arr].end; s < end; s = nextIn(tape, s) {
 		if !w.want(s, kindObject) {
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k, end := s+1, w.end(s); k < end; k = w.next(k + 1) {
+		for k, end := s+1, tape[s].end; k < end; k = nextIn(tape, k+1) {
 			v := k + 1
-			switch string(w.name(k)) {
+			switch string(w.nameIn(tape, b, k)) {
 			case "id":
 				id = v
 			case "name":

@@ -39,9 +39,10 @@ func (w *walker) collectTop(m *topMembers) { w.collectMembers(0, m) }
 // collectMembers fills m from the members of object obj, the card or an
 // object nested in it that may be one (see unknown).
 func (w *walker) collectMembers(obj uint32, m *topMembers) {
-	for k := obj + 1; k+1 < w.end(obj); k = w.next(k + 1) {
+	tape, b := w.sc.tape, w.b
+	for k, end := obj+1, tape[obj].end; k+1 < end; k = nextIn(tape, k+1) {
 		v := k + 1
-		name := w.name(k)
+		name := w.nameIn(tape, b, k)
 		switch string(name) {
 		case "name":
 			m.name = v

@@ -47,9 +47,10 @@ func init() {
 
 func checkMA2D(w *walker) string {
 	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
-	for k, end := uint32(1), w.end(0); k < end; k = w.next(k + 1) {
+	tape, b := w.sc.tape, w.b // see nameIn
+	for k, end := uint32(1), tape[0].end; k < end; k = nextIn(tape, k+1) {
 		v := k + 1
-		switch string(w.name(k)) {
+		switch string(w.nameIn(tape, b, k)) {
 		case "name":
 			name = v
 		case "version":
@@ -139,6 +140,7 @@ func matchTable(b []byte, t *[256]bool) bool {
 // ma2dSkills checks the skills and returns names with the string name of
 // each skill appended, or nil when names has too little room for them.
 func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
+	tape, b := w.sc.tape, w.b // see nameIn
 	if w.end(arr) == arr+1 {
 		w.add(CodeMA2DSkills, arr, "skills must define at least one skill")
 	}
@@ -147,9 +149,9 @@ func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
 			continue
 		}
 		var name, desc uint32
-		for k, end := s+1, w.end(s); k < end; k = w.next(k + 1) {
+		for k, end := s+1, tape[s].end; k < end; k = nextIn(tape, k+1) {
 			v := k + 1
-			switch string(w.name(k)) {
+			switch string(w.nameIn(tape, b, k)) {
 			case "name":
 				name = v
 			case "description":
@@ -188,10 +190,11 @@ func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
 }
 
 func (w *walker) ma2dInvocation(inv uint32) {
+	tape, b := w.sc.tape, w.b // see nameIn
 	var protocol, endpoint uint32
-	for k, end := inv+1, w.end(inv); k < end; k = w.next(k + 1) {
+	for k, end := inv+1, tape[inv].end; k < end; k = nextIn(tape, k+1) {
 		v := k + 1
-		switch string(w.name(k)) {
+		switch string(w.nameIn(tape, b, k)) {
 		case "protocol":
 			protocol = v
 		case "endpoint":
@@ -210,9 +213,9 @@ func (w *walker) ma2dInvocation(inv uint32) {
 			if !w.want(v, kindObject) {
 				continue
 			}
-			for a, end := v+1, w.end(v); a < end; a = w.next(a + 1) {
+			for a, end := v+1, tape[v].end; a < end; a = nextIn(tape, a+1) {
 				f := a + 1
-				switch string(w.name(a)) {
+				switch string(w.nameIn(tape, b, a)) {
 				case "type":
 					if w.want(f, kindString) {
 						switch string(w.str(f)) {
@@ -246,9 +249,10 @@ func (w *walker) ma2dInvocation(inv uint32) {
 }
 
 func (w *walker) ma2dCapabilities(caps uint32) {
-	for k, end := caps+1, w.end(caps); k < end; k = w.next(k + 1) {
+	tape, b := w.sc.tape, w.b // see nameIn
+	for k, end := caps+1, tape[caps].end; k < end; k = nextIn(tape, k+1) {
 		v := k + 1
-		switch string(w.name(k)) {
+		switch string(w.nameIn(tape, b, k)) {
 		case "languages":
 			if w.want(v, kindArray) {
 				for e, end := v+1, w.end(v); e < end; e = w.next(e) {
@@ -308,14 +312,15 @@ func (w *walker) stringList(v uint32) {
 // ma2dExamples checks the examples; names are the string name nodes of
 // the skills, or nil to look them up in skills.
 func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
+	tape, b := w.sc.tape, w.b // see nameIn
 	for x, end := arr+1, w.end(arr); x < end; x = w.next(x) {
 		if !w.want(x, kindObject) {
 			continue
 		}
 		var skill, input, output uint32
-		for k, end := x+1, w.end(x); k < end; k = w.next(k + 1) {
+		for k, end := x+1, tape[x].end; k < end; k = nextIn(tape, k+1) {
 			v := k + 1
-			switch string(w.name(k)) {
+			switch string(w.nameIn(tape, b, k)) {
 			case "skill":
 				skill = v
 			case "input":
@@ -362,9 +367,10 @@ func (w *walker) ma2dDefinesSkill(skills, name uint32) bool {
 }
 
 func (w *walker) ma2dMetadata(meta uint32) {
-	for k, end := meta+1, w.end(meta); k < end; k = w.next(k + 1) {
+	tape, b := w.sc.tape, w.b // see nameIn
+	for k, end := meta+1, tape[meta].end; k < end; k = nextIn(tape, k+1) {
 		v := k + 1
-		switch string(w.name(k)) {
+		switch string(w.nameIn(tape, b, k)) {
 		case "created_at", "updated_at":
 			if w.want(v, kindString) && !isISO8601(w.str(v)) {
 				w.addGot(CodeMA2DTimestamp, v, "timestamp is not ISO 8601 (e.g. 2026-01-28T12:00:00Z)")

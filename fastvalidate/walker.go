@@ -250,6 +250,27 @@ func (w *walker) name(k uint32) []byte {
 	return w.b[t.start:t.end]
 }
 
+// nameIn is name for a loop that holds the tape and the document in
+// locals: stores through other pointers in the loop (a struct being
+// filled, say) make the compiler reload w.sc.tape and w.b at every use,
+// and locals it keeps in registers. Only a name with escapes reads w.
+func (w *walker) nameIn(tape []node, b []byte, k uint32) []byte {
+	t := &tape[k]
+	if t.flags&flagEscaped != 0 {
+		d := w.nameAt[k]
+		return w.names[d.start:d.end]
+	}
+	return b[t.start:t.end]
+}
+
+// nextIn is next for a loop that holds the tape in a local (see nameIn).
+func nextIn(tape []node, n uint32) uint32 {
+	if k := tape[n].kind; k == kindObject || k == kindArray {
+		return tape[n].end
+	}
+	return n + 1
+}
+
 // codePoints counts a string's Unicode code points.
 func (w *walker) codePoints(n uint32) int {
 	t := &w.sc.tape[n]
