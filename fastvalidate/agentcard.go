@@ -110,14 +110,15 @@ func (w *walker) checkCapabilities(v uint32) {
 		w.add(CodeCapabilitiesEmpty, v, "capabilities must contain at least one entry")
 		return
 	}
-	for c := v + 1; c < w.end(v); c = w.next(c) {
+	tape, b := w.sc.tape, w.b // see nameIn
+	for c, end := v+1, tape[v].end; c < end; c = nextIn(tape, c) {
 		if !w.want(c, kindObject) {
 			continue
 		}
 		var id, desc uint32
-		for k := c + 1; k < w.end(c); k = w.next(k + 1) {
+		for k, members := c+1, tape[c].end; k < members; k = nextIn(tape, k+1) {
 			f := k + 1
-			switch string(w.name(k)) {
+			switch string(w.nameIn(tape, b, k)) {
 			case "id":
 				id = f
 			case "description":
@@ -127,7 +128,7 @@ func (w *walker) checkCapabilities(v uint32) {
 				if !w.want(f, kindArray) {
 					break
 				}
-				for t := f + 1; t < w.end(f); t = w.next(t) {
+				for t, tags := f+1, tape[f].end; t < tags; t = nextIn(tape, t) {
 					w.want(t, kindString)
 				}
 			case "input_schema", "output_schema":
