@@ -1069,23 +1069,6 @@ func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
 	c.walker.addMissing(code, obj, name)
 }
 
-// addMissingMsg is addMissing with a message of its own, which names the
-// member with %s.
-func (w *walker) addMissingMsg(c Code, obj uint32, name, msg string) {
-	if w.severity(c) == SeverityOff {
-		return
-	}
-	if w.res.full() {
-		w.res.countUnlisted(c, w.severity(c))
-		return
-	}
-	start := len(w.res.arena)
-	w.appendPath(obj)
-	w.res.arena = append(w.res.arena, '/')
-	w.res.arena = appendPointerToken(w.res.arena, []byte(name))
-	w.res.add(Finding{Code: c, Severity: w.severity(c), Path: w.res.arenaString(start), Offset: w.offset(obj), msg: msg, got: name})
-}
-
 func (c *a2aCheck) url(n uint32, kind urlKind) {
 	c.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
 }

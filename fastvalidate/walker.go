@@ -484,31 +484,36 @@ func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
 	w.res.addValue(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(excerpt)}, start)
 }
 
-// addMissing reports a required member name absent from object obj.
-func (w *walker) addMissing(c Code, obj uint32, name string) {
-	if w.severity(c) == SeverityOff {
+// addMissingMsg reports a required member name absent from object obj,
+// with a message that names the member with %s.
+func (w *walker) addMissingMsg(c Code, obj uint32, name, msg string) {
+	sev := w.severity(c)
+	if sev == SeverityOff {
 		return
 	}
 	if w.res.full() {
-		w.res.countUnlisted(c, w.severity(c))
+		w.res.countUnlisted(c, sev)
 		return
 	}
 	start := len(w.res.arena)
 	w.appendPath(obj)
 	w.res.arena = append(w.res.arena, '/')
 	w.res.arena = appendPointerToken(w.res.arena, []byte(name))
-	w.res.add(Finding{Code: c, Severity: w.severity(c), Path: w.res.arenaString(start), Offset: w.offset(obj), msg: "missing required member \"%s\"", got: name})
+	w.res.add(Finding{Code: c, Severity: sev, Path: w.res.arenaString(start), Offset: w.offset(obj), msg: msg, got: name})
+}
+
+// addMissing reports a required member name absent from object obj.
+func (w *walker) addMissing(c Code, obj uint32, name string) {
+	w.addMissingMsg(c, obj, name, "missing required member \"%s\"")
 }
 
 func (w *walker) offset(n uint32) int {
 	t := &w.sc.tape[n]
 	if t.kind == kindString {
+		// A string's start is past its opening quote.
 		return int(t.start) - 1
 	}
-	if t.kind == kindObject || t.kind == kindArray {
-		// A container's start is its bracket.
-		return int(t.start)
-	}
+	// A container's start is its bracket; a literal's, its first byte.
 	return int(t.start)
 }
 
