@@ -679,7 +679,7 @@ func TestBrokenArraysSplitWhereTheyCan(t *testing.T) {
 			[]string{"ok", "field.required", "json.syntax"}, []int{2, 3, 4}},
 		{"trailing data", "[" + good + "] x", []string{"ok", "json.syntax"}, []int{1, 1}},
 		{"no closing bracket", "[\n" + good + ",\n" + good + "\n", []string{"ok", "ok", "json.syntax"}, []int{2, 3, 4}},
-		{"broken first card: one record", "[{\"a\":tru}, " + good + "]", []string{"json.syntax"}, []int{1}},
+		{"broken first card on one line: the others are judged", "[{\"a\":tru}, " + good + "]", []string{"json.syntax", "ok"}, []int{1, 1}},
 		{"not an array: one record", "{\"a\":1,\"a\":2}", []string{"json.duplicate-key"}, []int{1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1235,6 +1235,7 @@ func TestFramingGolden(t *testing.T) {
 		{"pretty array", "[\n" + strings.ReplaceAll(good, "\n", "\n  ") + ",\n  " + strings.ReplaceAll(bad, "\n", "\n  ") + "\n]\n"},
 		{"three pretty cards", good + "\n" + bad + good},
 		{"ndjson named .json", lines[0] + "\n" + lines[1] + "\n\n" + lines[0] + "\n"},
+		{"array on one line", "[" + lines[0] + "," + lines[1] + "]\n"},
 		{"broken document between good ones", good + "\n" + "{\n  \"name\": \"cut\",\n  \"capabilities\": [\n" + good + "\n"},
 		{"crlf", crlf},
 		{"bom", "\ufeff" + good + "\n" + good + "\n"},

@@ -85,10 +85,10 @@ func outLines(b []byte) []string {
 // endings, perhaps without a final newline, and adds each record to recs
 // as it will be copied.
 func randomNDJSON(r *rand.Rand, cards []string, recs *[]string) []byte {
-	// A whole JSON value first, so that --input auto reads the file as
-	// NDJSON.
+	// A whole JSON value first, and not an array, so that --input auto
+	// reads the file as NDJSON.
 	first := cards[r.IntN(len(cards))]
-	for !json.Valid([]byte(first)) {
+	for !json.Valid([]byte(first)) || strings.HasPrefix(first, "[") {
 		first = cards[r.IntN(len(cards))]
 	}
 	b := bytes.NewBufferString(first + "\n")

@@ -208,10 +208,10 @@ func TestBinaryPeakMemory(t *testing.T) {
 		largest, values int
 		args            []string
 	}{
-		// On one line, the array is one record of 2 Mi values; read as
-		// JSON, each of them is a record.
-		{len(zeros), 2 << 20, []string{"--format", "jsonl", doc}},
-		{2, 1, []string{"--format", "jsonl", "--input", "json", doc}},
+		// Read as NDJSON, the array is one record of 2 Mi values; read as
+		// JSON (as --input auto reads an array), each of them is a record.
+		{len(zeros), 2 << 20, []string{"--format", "jsonl", "--input", "ndjson", doc}},
+		{2, 1, []string{"--format", "jsonl", doc}},
 		{2, 1, []string{"--format", "jsonl", lines}},
 		{2, 1, []string{"--format", "text", lines}},
 		{2, 1, []string{"--format", "github", lines}},

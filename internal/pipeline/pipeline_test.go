@@ -289,3 +289,38 @@ func TestPipeFirstCardJudgedAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestAutoFraming checks what --input auto chooses from an input's first
+// bytes: an array is read as JSON even when its first line holds all of
+// it, or is longer than MaxRecord; an object or a string as JSON only
+// when its first line does not hold it whole.
+func TestAutoFraming(t *testing.T) {
+	longArray := "[" + strings.Repeat(`{"a":1},`, 500) + `{"a":1}]` + "\n"
+	longObject := `{"a":"` + strings.Repeat("x", 5000) + `"}` + "\n"
+	for _, tc := range []struct {
+		name, input string
+		want        Framing
+		records     int64
+	}{
+		{"array on one line", `[{"a":1},{"b":2}]` + "\n", FramingJSON, 2},
+		{"array, then lines", "[1]\n{\"a\":1}\n", FramingJSON, 2},
+		{"array after BOM and white space", "\ufeff \n [{\"a\":1}]", FramingJSON, 1},
+		{"array longer than MaxRecord", longArray, FramingJSON, 501},
+		{"pretty object", "{\n\"a\": 1\n}\n", FramingJSON, 1},
+		{"object per line", "{\"a\":1}\n{\"a\":2}\n", FramingNDJSON, 2},
+		{"string per line", "\"a\"\n\"b\"\n", FramingNDJSON, 2},
+		{"object longer than MaxRecord", longObject, FramingNDJSON, 1},
+		{"not JSON", "x\n[1]\n", FramingNDJSON, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := Run(Config{Profile: "agentcard", Jobs: 1, ChunkSize: 256, MaxRecord: 1000, Findings: io.Discard,
+				Stdin: strings.NewReader(tc.input)}, []Input{{Name: "in"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Framings[tc.want.String()] != 1 || len(st.Framings) != 1 || st.Records != tc.records {
+				t.Errorf("framings %v, %d records; want %s, %d records", st.Framings, st.Records, tc.want, tc.records)
+			}
+		})
+	}
+}

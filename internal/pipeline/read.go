@@ -215,10 +215,13 @@ func (cu *cutter) grow() bool {
 }
 
 // detect reads until it can tell the framing of the input: JSON when its
-// text starts a value ('{', '[' or '"', after an optional BOM and white
-// space) on a first line that is not one complete value; NDJSON
-// otherwise. A first line still open at MaxRecord bytes is taken for
-// NDJSON. A read error is kept for the framing's reader to meet.
+// text (after an optional BOM and white space) starts an array, or starts
+// an object or a string on a first line that is not one complete value;
+// NDJSON otherwise. An array is a list of records wherever it ends: as
+// one NDJSON record it could only be judged "not an object", and an
+// array written on one line (jq -c -s) is often longer than MaxRecord. A
+// first line still open at MaxRecord bytes is taken for NDJSON. A read
+// error is kept for the framing's reader to meet.
 func (cu *cutter) detect() Framing {
 	eof := false
 	for {
@@ -232,7 +235,9 @@ func (cu *cutter) detect() Framing {
 		}
 		if i < len(b) && (len(b) >= len(utf8BOM) || !bytes.HasPrefix(utf8BOM, b)) {
 			switch b[i] {
-			case '{', '[', '"':
+			case '[':
+				return FramingJSON
+			case '{', '"':
 				if nl := bytes.IndexByte(b[i:], '\n'); nl >= 0 {
 					return framingOfLine(b[i : i+nl])
 				}
