@@ -503,7 +503,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 	}
 	if sarif != nil && runErr == nil {
-		if err := sarif.finish(&st, sum.InputErrors, status); err != nil {
+		if err := sarif.finish(&st, sum.InputErrors, status, overridesInForce(o.overrides)); err != nil {
 			if !isClosedPipe(err) {
 				con.Errorf("writing stdout: %s", describe(err))
 				status = console.ExitIO

@@ -46,8 +46,9 @@ func startSARIF(stdout io.Writer, cfg *pipeline.Config) (*sarifRun, error) {
 }
 
 // finish writes the log's tail: the tool with a descriptor per rule that
-// fired, in the rule table's order, and the invocation.
-func (s *sarifRun) finish(st *pipeline.Stats, inputErrors int64, status int) error {
+// fired, in the rule table's order, and the invocation, with the levels
+// overrides (rule ID to level) gave those rules.
+func (s *sarifRun) finish(st *pipeline.Stats, inputErrors int64, status int, overrides map[string]string) error {
 	t := report.SARIFTail{
 		Name:           "cardscan",
 		Version:        version(),
@@ -58,7 +59,11 @@ func (s *sarifRun) finish(st *pipeline.Stats, inputErrors int64, status int) err
 	}
 	for _, r := range fastvalidate.Rules() {
 		if st.Rules[r.ID] > 0 {
-			t.Rules = append(t.Rules, ruledoc.SARIF(r))
+			d := ruledoc.SARIF(r)
+			if lvl, ok := overrides[r.ID]; ok && lvl != d.Level {
+				t.Overrides = append(t.Overrides, report.SARIFOverride{Rule: len(t.Rules), Level: lvl})
+			}
+			t.Rules = append(t.Rules, d)
 		}
 	}
 	if s.dropped > 0 {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,8 +41,17 @@ type sarifLog struct {
 		} `json:"tool"`
 		Results     []sarifResult `json:"results"`
 		Invocations []struct {
-			Successful    bool `json:"executionSuccessful"`
-			ExitCode      int  `json:"exitCode"`
+			Successful bool `json:"executionSuccessful"`
+			ExitCode   int  `json:"exitCode"`
+			Overrides  []struct {
+				Descriptor struct {
+					ID    string `json:"id"`
+					Index int    `json:"index"`
+				} `json:"descriptor"`
+				Configuration struct {
+					Level string `json:"level"`
+				} `json:"configuration"`
+			} `json:"ruleConfigurationOverrides"`
 			Notifications []struct {
 				Level   string `json:"level"`
 				Message struct {
@@ -355,5 +365,53 @@ func TestSARIFOverLimit(t *testing.T) {
 	notes := log.Runs[0].Invocations[0].Notifications
 	if len(notes) != 1 || notes[0].Level != "warning" || !strings.Contains(notes[0].Message.Text, "accepts at most 25000") {
 		t.Errorf("notifications %+v", notes)
+	}
+}
+
+// TestSARIFRuleOverrides turns one rule that fires as a warning into an
+// error and one that fires as an error into a warning: rules[] keeps
+// their default levels, the invocation's ruleConfigurationOverrides says
+// what the run made of each, and the results carry the new levels.
+func TestSARIFRuleOverrides(t *testing.T) {
+	schema := sarifSchema(t)
+	plain := checkSARIF(t, schema, run(t, "", "--format", "sarif", cardsFile).stdout)
+	flip := map[string]string{"endpoint.insecure": "error", "version.semver": "warning"}
+	for _, r := range plain.Runs[0].Tool.Driver.Rules {
+		if lvl, ok := flip[r.ID]; ok && r.Default.Level == lvl {
+			t.Fatalf("%s is already at level %s", r.ID, lvl)
+		}
+	}
+	if n := len(plain.Runs[0].Tool.Driver.Rules); n == 0 {
+		t.Fatal("no rule fired")
+	}
+	args := []string{"--format", "sarif"}
+	for id, lvl := range flip {
+		args = append(args, "--rule", id+"="+lvl)
+	}
+	r := run(t, "", append(args, cardsFile)...)
+	if r.code != exitInvalid {
+		t.Fatalf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+	}
+	log := checkSARIF(t, schema, r.stdout)
+	rules := log.Runs[0].Tool.Driver.Rules
+	got := map[string]string{}
+	for _, o := range log.Runs[0].Invocations[0].Overrides {
+		if o.Descriptor.Index >= len(rules) || rules[o.Descriptor.Index].ID != o.Descriptor.ID {
+			t.Errorf("override of %s names index %d", o.Descriptor.ID, o.Descriptor.Index)
+		}
+		got[o.Descriptor.ID] = o.Configuration.Level
+	}
+	if !maps.Equal(got, flip) {
+		t.Errorf("overrides %v, want %v", got, flip)
+	}
+	for _, r := range rules {
+		if lvl, ok := flip[r.ID]; ok && r.Default.Level == lvl {
+			t.Errorf("rule %s: defaultConfiguration says %s, the override's level", r.ID, lvl)
+		}
+	}
+	for _, res := range log.Runs[0].Results {
+		if lvl, ok := flip[res.RuleID]; ok && res.Level != lvl {
+			t.Errorf("a %s result at level %s, want %s", res.RuleID, res.Level, lvl)
+		}
 	}
 }

@@ -78,6 +78,16 @@ type SARIFTail struct {
 	Successful bool
 	ExitCode   int
 	Notes      []SARIFNote
+	// Overrides are the levels the run's configuration (a policy file,
+	// --rule) gave rules in Rules other than their default level.
+	Overrides []SARIFOverride
+}
+
+// SARIFOverride is a rule's level in this run where it differs from the
+// rule's default: Rule is the rule's index in SARIFTail.Rules.
+type SARIFOverride struct {
+	Rule  int
+	Level string // "error" or "warning"
 }
 
 // SARIFNote is a notification about the run itself, not a card.
@@ -132,6 +142,25 @@ func AppendSARIFTail(dst []byte, t *SARIFTail) []byte {
 	dst = strconv.AppendBool(dst, t.Successful)
 	dst = append(dst, `,"exitCode":`...)
 	dst = strconv.AppendInt(dst, int64(t.ExitCode), 10)
+	if len(t.Overrides) > 0 {
+		// SARIF 2.1.0 §3.20.5: a rule's defaultConfiguration stays its
+		// default; what this run's configuration made of it is said here,
+		// so that a reader need not infer it from the results' levels.
+		dst = append(dst, `,"ruleConfigurationOverrides":[`...)
+		for i, o := range t.Overrides {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"descriptor":{"id":`...)
+			dst = AppendJSONString(dst, t.Rules[o.Rule].ID)
+			dst = append(dst, `,"index":`...)
+			dst = strconv.AppendInt(dst, int64(o.Rule), 10)
+			dst = append(dst, `},"configuration":{"level":`...)
+			dst = AppendJSONString(dst, o.Level)
+			dst = append(dst, `}}`...)
+		}
+		dst = append(dst, ']')
+	}
 	notes := t.Notes
 	if len(notes) > 0 {
 		dst = append(dst, `,"toolExecutionNotifications":[`...)
