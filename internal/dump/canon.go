@@ -6,11 +6,20 @@ import (
 	"strconv"
 )
 
-// A few readers of RFC 8785 canonical JSON as fastvalidate.Canonicalizer
-// writes it: no white space between tokens, and within strings only '"'
-// and '\' escaped among printable characters. They trust their input to be
-// such, and on anything else stop early rather than fail: a digest is then
-// poorer, never wrong about the card's hash.
+// A few readers of JSON values that a strict scan accepted: member values
+// as fastvalidate.ContentHasher passes them, canonical but for objects and
+// arrays, which are as written, white space and escapes included. They
+// trust their input to be JSON, and on anything else stop early rather
+// than fail: a digest is then poorer, never wrong about the card's hash.
+
+// skipWS returns the index of the first byte from i on that is not JSON
+// white space.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
 
 // skip returns the index just past the value that starts at b[i].
 func skip(b []byte, i int) int {
@@ -38,7 +47,7 @@ func skip(b []byte, i int) int {
 		return len(b)
 	}
 	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' {
+	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\n' && b[j] != '\r' && b[j] != '\t' {
 		j++
 	}
 	return j
@@ -82,34 +91,38 @@ func untilMember(obj []byte, f func(name, value []byte) bool) {
 	if len(obj) < 2 || obj[0] != '{' {
 		return
 	}
-	for i := 1; i < len(obj) && obj[i] == '"'; {
+	for i := skipWS(obj, 1); i < len(obj) && obj[i] == '"'; {
 		end := skipString(obj, i)
-		if end >= len(obj) || obj[end] != ':' {
+		colon := skipWS(obj, end)
+		if colon >= len(obj) || obj[colon] != ':' {
 			return
 		}
-		vEnd := skip(obj, end+1)
-		if !f(obj[i:end], obj[end+1:vEnd]) {
+		vStart := skipWS(obj, colon+1)
+		vEnd := skip(obj, vStart)
+		if !f(obj[i:end], obj[vStart:vEnd]) {
 			return
 		}
-		if vEnd >= len(obj) || obj[vEnd] != ',' {
+		comma := skipWS(obj, vEnd)
+		if comma >= len(obj) || obj[comma] != ',' {
 			return
 		}
-		i = vEnd + 1
+		i = skipWS(obj, comma+1)
 	}
 }
 
 // eachElement calls f with each element of the array arr.
 func eachElement(arr []byte, f func(e []byte)) {
-	if len(arr) < 2 || arr[0] != '[' || arr[1] == ']' {
+	if len(arr) < 2 || arr[0] != '[' {
 		return
 	}
-	for i := 1; i < len(arr); {
+	for i := skipWS(arr, 1); i < len(arr) && arr[i] != ']'; {
 		end := skip(arr, i)
 		f(arr[i:end])
-		if end >= len(arr) || arr[end] != ',' {
+		comma := skipWS(arr, end)
+		if comma >= len(arr) || arr[comma] != ',' {
 			return
 		}
-		i = end + 1
+		i = skipWS(arr, comma+1)
 	}
 }
 
@@ -121,7 +134,7 @@ func lookup(v []byte, path ...string) []byte {
 		switch {
 		case len(v) > 0 && v[0] == '{':
 			untilMember(v, func(name, value []byte) bool {
-				if len(name) == len(p)+2 && string(name[1:len(name)-1]) == p {
+				if isName(name, p) {
 					found = value
 					return false
 				}
@@ -146,6 +159,15 @@ func lookup(v []byte, path ...string) []byte {
 		v = found
 	}
 	return v
+}
+
+// isName reports whether the quoted member name decodes to p.
+func isName(quoted []byte, p string) bool {
+	if len(quoted) == len(p)+2 && string(quoted[1:len(quoted)-1]) == p {
+		return true
+	}
+	// Escapes (rare) make a name longer than what it decodes to.
+	return len(quoted) > len(p)+2 && bytes.IndexByte(quoted, '\\') >= 0 && unquote(quoted) == p
 }
 
 // unquote decodes a JSON string.

@@ -54,7 +54,7 @@ func NewCross(memory int64) (*Cross, error) {
 
 // Extract returns a function for pipeline.Config.Extract: the claims of
 // each record.
-func (c *Cross) Extract() func(dst []byte, vd report.Verdict) []byte {
+func (c *Cross) Extract() func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
 	x := NewExtractor(KeyID)
 	x.claimsOnly = true
 	return x.AppendClaims
@@ -70,9 +70,9 @@ func (c *Cross) Close() {
 }
 
 // AppendClaims appends the claims of the record vd judged: its identity,
-// each endpoint URL it names (once), and its content.
-func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict) []byte {
-	x.fill(vd, false)
+// each endpoint URL it names (once), and its content; v is as for Append.
+func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
+	x.fill(vd, v, false)
 	d := &x.d
 	id := d.Kind + " " + d.Key
 	if d.Kind != KindRecord && d.Kind != KindSource {

@@ -4,8 +4,9 @@
 // one agent_id).
 //
 // Both keep a digest of every card, made by the validation pipeline's
-// workers as they judge it (pipeline.Config.Extract): its identity, the
-// XXH3-128 of its RFC 8785 canonical form, where it came from, its verdict,
+// workers as they judge it (pipeline.Config.Extract): its identity, a
+// 128-bit hash of its content that is equal for cards with equal RFC 8785
+// canonical forms (fastvalidate.ContentHasher), where it came from, its verdict,
 // and a hash of each top-level member, with the few members a change report
 // names (endpoints, version, skills, capabilities, security schemes,
 // signature key ids) itemised. Digests are held in memory up to a budget
@@ -21,7 +22,6 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
-	"github.com/cespare/xxhash/v2"
 	"github.com/valyala/fastjson"
 	"github.com/zeebo/xxh3"
 )
@@ -90,7 +90,7 @@ type item struct {
 // member is a top-level member of a card as a digest keeps it.
 type member struct {
 	name  string
-	sum   uint64 // xxhash of its canonical value
+	sum   uint64 // of its value, as fastvalidate.ContentHasher hashes it
 	value string // its canonical value when at most maxValue bytes
 	items []item
 }
@@ -103,21 +103,22 @@ type Digest struct {
 	Input   string
 	Line    int
 	Valid   bool
-	Sum     [16]byte // of the canonical card, or of the record's bytes when it has none
+	Sum     [16]byte // the card's content hash (contentHash), or of the record's bytes when it has none
 	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
 	members []member // decoded only
 }
 
 // Extractor makes digests; one per worker.
 type Extractor struct {
-	mode  KeyMode
-	canon fastvalidate.Canonicalizer
-	cbuf  []byte
-	mbuf  []byte
-	p2    fastjson.Parser
-	enc   report.Encoder
-	ebuf  []byte
-	d     Digest
+	mode   KeyMode
+	hasher *fastvalidate.ContentHasher
+	canon  fastvalidate.Canonicalizer
+	cbuf   []byte
+	mbuf   []byte
+	p2     fastjson.Parser
+	enc    report.Encoder
+	ebuf   []byte
+	d      Digest
 	// The members of the card being digested, encoded, and the items of
 	// the member being itemised.
 	menc     []byte
@@ -128,49 +129,87 @@ type Extractor struct {
 	// --cross-card, for which claimsOnly skips the rest of the members.
 	endpoints  []string
 	claimsOnly bool
+	// The identity found so far among the members, and its rank in
+	// identity (len(identity) for none).
+	key     []byte
+	keyRank int
+	// The object members whose entries are itemised after the others
+	// (see member), and the one being itemised.
+	later  [3]laterMember
+	nlater int
+	entry  string
+	// The ContentHasher's callbacks, made once: a method value made per
+	// card would be allocated.
+	visitMember, visitEntry func(name, value []byte, sum fastvalidate.Hash128)
+}
+
+// laterMember is an object member whose entries Members lists in order.
+type laterMember struct {
+	name string
+	sum  uint64
 }
 
 // NewExtractor returns an Extractor choosing keys by mode.
-func NewExtractor(mode KeyMode) *Extractor { return &Extractor{mode: mode} }
+func NewExtractor(mode KeyMode) *Extractor {
+	x := &Extractor{mode: mode, hasher: fastvalidate.NewContentHasher(xxh128)}
+	x.visitMember, x.visitEntry = x.member, x.itemiseEntry
+	return x
+}
 
-// Append appends the encoded digest of the record vd judged.
-func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
-	x.fill(vd, true)
+// Append appends the encoded digest of the record vd judged; v is the
+// Validator that judged it, or nil (see pipeline.Config.Extract).
+func (x *Extractor) Append(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
+	x.fill(vd, v, true)
 	return x.appendDigest(dst, &x.d)
 }
 
 // fill digests the record vd judged into x.d, with the errors of an
 // invalid card when withErrors is set.
-func (x *Extractor) fill(vd report.Verdict, withErrors bool) {
+func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withErrors bool) {
 	d := &x.d
 	*d = Digest{Profile: vd.Profile, Input: vd.Input, Line: vd.Line, Valid: vd.Valid}
 	card := vd.Card
 	var source string
 	if isFetchRecord(card) {
-		if v, err := x.p2.ParseBytes(card); err == nil && v.Get("card") != nil && v.Get("valid") != nil {
+		if fv, err := x.p2.ParseBytes(card); err == nil && fv.Get("card") != nil && fv.Get("valid") != nil {
 			// cardscan fetch --format cards: the verdict and the card are
 			// members of the record.
-			source = str(v, "url")
-			d.Valid = v.GetBool("valid")
-			d.Profile = str(v, "profile")
+			source = str(fv, "url")
+			d.Valid = fv.GetBool("valid")
+			d.Profile = str(fv, "profile")
 			if !d.Valid && withErrors {
-				x.ebuf = v.Get("errors").MarshalTo(x.ebuf[:0])
+				x.ebuf = fv.Get("errors").MarshalTo(x.ebuf[:0])
 				d.Errors = string(x.ebuf)
 			}
-			x.mbuf = v.Get("card").MarshalTo(x.mbuf[:0])
+			x.mbuf = fv.Get("card").MarshalTo(x.mbuf[:0])
 			card = x.mbuf
 		}
 	}
 	if source == "" && !vd.Valid && withErrors {
 		d.Errors = x.errors(&vd)
 	}
-	x.digestCard(card)
+	hashed := x.digestCard(card, v)
 	switch {
 	case source != "" && x.mode != KeyID:
 		d.Kind, d.Key = KindSource, source
 	case d.Kind == "" || x.mode == KeySource:
-		d.Kind, d.Key = KindRecord, contentPrefix+base64Enc.EncodeToString(d.Sum[:])
+		d.Kind, d.Key = KindRecord, x.contentKey(card, hashed)
 	}
+}
+
+// contentKey returns the key of a card that has no other: the XXH3-128 of
+// its canonical form (TestContentKey), which anyone can check with xxhsum
+// -H2, or of its bytes when it has none. Only such cards, few in a dump,
+// are canonicalised.
+func (x *Extractor) contentKey(card []byte, hashed bool) string {
+	sum := x.d.Sum
+	if hashed {
+		var err error
+		if x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{}); err == nil {
+			sum = sum128(x.cbuf)
+		}
+	}
+	return contentPrefix + base64Enc.EncodeToString(sum[:])
 }
 
 // isFetchRecord tells the records of cardscan fetch --format cards, which
@@ -204,61 +243,135 @@ var (
 )
 
 // digestCard fills the card's hash and identity, and encodes its members
-// into x.enc. It walks the canonical form, which Canonicalizer wrote
-// without white space and with members sorted (canon.go), rather than
-// parsing the card again.
-func (x *Extractor) digestCard(card []byte) {
+// into x.menc. It reports whether the card has a content hash: whether it
+// is a JSON object. The hash and the members' come from the tape of the
+// Validator that judged the card, when v is that, rather than from a
+// second reading of it (fastvalidate.ContentHasher).
+func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 	d := &x.d
 	x.menc, x.nmembers, x.endpoints = x.menc[:0], 0, x.endpoints[:0]
-	var err error
-	if card != nil {
-		x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{})
-	}
-	if err != nil || card == nil {
-		// No canonical form (not JSON, not an object, too large to
-		// hold): the record is its bytes.
+	if !x.hasher.Load(v, card) {
+		// Not JSON, not an object, too deep: the record is its bytes.
 		d.Sum = sum128(card)
-		return
+		return false
 	}
-	d.Sum = sum128(x.cbuf)
-	var key []byte
-	keyRank := len(identity)
-	eachMember(x.cbuf, func(quoted, value []byte) {
-		name := quoted[1 : len(quoted)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			name = []byte(unquote(quoted))
-		}
-		x.items, x.nitems = x.items[:0], 0
-		if x.claimsOnly {
-			// --cross-card needs the identity and the endpoints only.
-			if isEndpointMember(name) {
-				x.itemise(name, value)
-			}
-		} else {
-			x.nmembers++
-			x.menc = appendBytes(x.menc, name)
-			x.menc = binary.LittleEndian.AppendUint64(x.menc, xxhash.Sum64(value))
-			if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
-				x.menc = appendBytes(x.menc, value)
-			} else {
-				x.menc = append(x.menc, 0)
-			}
+	d.Sum = x.hasher.Sum().Bytes()
+	x.key, x.keyRank, x.nlater = x.key[:0], len(identity), 0
+	x.hasher.Members("", x.visitMember)
+	for _, m := range x.later[:x.nlater] {
+		x.nmembers++
+		x.menc = appendString(x.menc, m.name)
+		x.menc = binary.LittleEndian.AppendUint64(x.menc, m.sum)
+		x.menc = append(x.menc, 0)
+		x.items, x.nitems, x.entry = x.items[:0], 0, m.name
+		x.hasher.Members(m.name, x.visitEntry)
+		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
+		x.menc = append(x.menc, x.items...)
+	}
+	if x.keyRank < len(identity) {
+		d.Kind, d.Key = identity[x.keyRank].kind, unquote(x.key)
+	}
+	return true
+}
+
+// member digests one member of the card: its name, value hash, value when
+// short, and items; value is canonical but for an object or array, which
+// is as written.
+func (x *Extractor) member(name, value []byte, sum fastvalidate.Hash128) {
+	x.items, x.nitems = x.items[:0], 0
+	switch {
+	case x.claimsOnly:
+		// --cross-card needs the identity and the endpoints only.
+		if isEndpointMember(name) {
 			x.itemise(name, value)
-			x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
-			x.menc = append(x.menc, x.items...)
 		}
-		for rank, id := range identity[:keyRank] {
-			if string(name) != id.member {
-				continue
-			}
-			if v := lookup(value, id.path...); len(v) > 2 && v[0] == '"' {
-				key, keyRank = v, rank
-			}
+	case value[0] == '{' && entriesItemised(name) && x.nlater < len(x.later):
+		// Itemised from its entries in canonical order, once Members is
+		// done with the card's.
+		x.later[x.nlater] = laterMember{name: entriesName(name), sum: sum.Lo}
+		x.nlater++
+	default:
+		x.nmembers++
+		x.menc = appendBytes(x.menc, name)
+		x.menc = binary.LittleEndian.AppendUint64(x.menc, sum.Lo)
+		if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
+			x.menc = appendBytes(x.menc, value)
+		} else {
+			x.menc = append(x.menc, 0)
 		}
-	})
-	if key != nil {
-		d.Kind, d.Key = identity[keyRank].kind, unquote(key)
+		x.itemise(name, value)
+		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
+		x.menc = append(x.menc, x.items...)
 	}
+	for rank, id := range identity[:x.keyRank] {
+		if string(name) != id.member {
+			continue
+		}
+		if v := lookup(value, id.path...); len(v) > 2 && v[0] == '"' {
+			x.key, x.keyRank = append(x.key[:0], v...), rank
+		}
+	}
+}
+
+// entriesItemised tells the members whose items, when the member is an
+// object, are its entries: listed in the canonical form's order, which
+// Members keeps, and for a security scheme with its value's hash.
+func entriesItemised(name []byte) bool {
+	return entriesName(name) != ""
+}
+
+func entriesName(name []byte) string {
+	switch string(name) {
+	case "skills":
+		return "skills"
+	case "capabilities":
+		return "capabilities"
+	case "securitySchemes":
+		return "securitySchemes"
+	}
+	return ""
+}
+
+// itemiseEntry itemises an entry of the object member x.entry.
+func (x *Extractor) itemiseEntry(name, value []byte, sum fastvalidate.Hash128) {
+	switch x.entry {
+	case "skills", "capabilities":
+		// A2A and MA2D capabilities: the members set and not false.
+		if string(value) != "false" && string(value) != "null" {
+			x.itemName(x.entry, name, 0)
+		}
+	case "securitySchemes":
+		x.itemName(x.entry, name, sum.Lo)
+	}
+}
+
+// itemName is item with the pointer /member/name and the label name.
+func (x *Extractor) itemName(member string, name []byte, sum uint64) {
+	n := len(member) + 2 + len(name) + bytes.Count(name, tilde) + bytes.Count(name, slash)
+	x.nitems++
+	x.items = binary.AppendUvarint(x.items, uint64(n))
+	x.items = append(append(append(x.items, '/'), member...), '/')
+	x.items = appendPointerToken(x.items, name)
+	x.items = appendBytes(x.items, name)
+	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
+}
+
+var tilde, slash = []byte{'~'}, []byte{'/'}
+
+// appendPointerToken appends name escaped as a JSON Pointer token (RFC
+// 6901).
+func appendPointerToken(dst, name []byte) []byte {
+	for _, c := range name {
+		switch c {
+		case '~':
+			dst = append(dst, "~0"...)
+		case '/':
+			dst = append(dst, "~1"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 func str(v *fastjson.Value, path ...string) string {
@@ -289,8 +402,8 @@ var identity = []struct {
 	{KindEndpoint, "invocation", []string{"endpoint"}},
 }
 
-// sum128 hashes a card's canonical form, which is all that tells whether it
-// changed. A 128-bit hash needs no cryptographic strength for that: the
+// sum128 hashes a canonical form or a record's bytes. A 128-bit hash
+// needs no cryptographic strength to tell whether a card changed: the
 // dumps are compared, not defended, and the odds that two of 10^8 distinct
 // cards collide are about n²/2^129 = 10^16/6.8·10^38, under 10^-22.
 // XXH3-128 rather than SHA-256 because the hash was the largest single
@@ -298,6 +411,13 @@ var identity = []struct {
 // docs/performance.md), and it is XXH3-128 as xxhsum -H2 computes it
 // (TestContentKey), so that a content key can be checked outside cardscan.
 func sum128(b []byte) [16]byte { return xxh3.Hash128(b).Bytes() }
+
+// xxh128 is the ContentHasher's hash: a card's content hash is made of
+// XXH3-128s of its values (fastvalidate/digest.go), with the same odds.
+func xxh128(b []byte, seed uint64) fastvalidate.Hash128 {
+	h := xxh3.Hash128Seed(b, seed)
+	return fastvalidate.Hash128{Hi: h.Hi, Lo: h.Lo}
+}
 
 func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 	x.nitems++
@@ -318,16 +438,33 @@ func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uin
 	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
 }
 
-// itemise lists the entries of the members a change report names; value
-// is the member's canonical value.
+// itemise lists the entries of the members a change report names, but
+// for those of an object member that entriesItemised names; value is the
+// member's value as member has it.
 func (x *Extractor) itemise(name, value []byte) {
+	var p string
 	switch string(name) {
-	case "version", "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces",
-		"skills", "capabilities", "securitySchemes", "signatures":
+	case "version":
+		p = "/version"
+	case "url":
+		p = "/url"
+	case "endpoint":
+		p = "/endpoint"
+	case "invocation":
+		p = "/invocation"
+	case "supportedInterfaces":
+		p = "/supportedInterfaces"
+	case "additionalInterfaces":
+		p = "/additionalInterfaces"
+	case "skills":
+		p = "/skills"
+	case "capabilities":
+		p = "/capabilities"
+	case "signatures":
+		p = "/signatures"
 	default:
 		return
 	}
-	p := "/" + escapePointer(string(name))
 	label := func(v []byte) []byte {
 		if len(v) < 2 || v[0] != '"' {
 			return nil
@@ -368,15 +505,6 @@ func (x *Extractor) itemise(name, value []byte) {
 			i++
 		})
 	case "skills", "capabilities":
-		if len(value) > 0 && value[0] == '{' {
-			// A2A and MA2D capabilities: the members set and not false.
-			eachMember(value, func(k, e []byte) {
-				if string(e) != "false" && string(e) != "null" {
-					x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), 0)
-				}
-			})
-			break
-		}
 		i := 0
 		eachElement(value, func(e []byte) {
 			l := label(lookup(e, "id"))
@@ -390,10 +518,6 @@ func (x *Extractor) itemise(name, value []byte) {
 				x.itemAt(p, i, "", l, 0)
 			}
 			i++
-		})
-	case "securitySchemes":
-		eachMember(value, func(k, e []byte) {
-			x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), xxhash.Sum64(e))
 		})
 	case "signatures":
 		i := 0

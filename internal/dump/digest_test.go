@@ -49,9 +49,9 @@ func benchExtract(b *testing.B, mode int) {
 			res := v.Validate(c)
 			switch mode {
 			case 1:
-				buf = x.Append(buf[:0], report.FromResult("a", 1, 1, 0, c, res))
+				buf = x.Append(buf[:0], report.FromResult("a", 1, 1, 0, c, res), v)
 			case 2:
-				buf = x.AppendClaims(buf[:0], report.FromResult("a", 1, 1, 0, c, res))
+				buf = x.AppendClaims(buf[:0], report.FromResult("a", 1, 1, 0, c, res), v)
 			}
 			out += len(buf)
 		}
@@ -67,7 +67,7 @@ func digestOf(t *testing.T, x *Extractor, card string) ([16]byte, string) {
 	t.Helper()
 	v := fastvalidate.MustNew("auto")
 	c := []byte(card)
-	rec, _, ok := nextDigest(x.Append(nil, report.FromResult("a", 1, 1, 0, c, v.Validate(c))))
+	rec, _, ok := nextDigest(x.Append(nil, report.FromResult("a", 1, 1, 0, c, v.Validate(c)), v))
 	if !ok {
 		t.Fatalf("%s: no digest", card)
 	}

@@ -1,0 +1,387 @@
+package fastvalidate
+
+import (
+	"encoding/binary"
+	"slices"
+	"strconv"
+)
+
+// Content hashes: a hash of a JSON object that is equal for two objects
+// just when their RFC 8785 canonical forms are equal (up to the odds of a
+// collision), taken from the strict scanner's tape rather than from the
+// canonical form, so that a caller that has validated a card hashes it
+// without reading its bytes again.
+//
+// An object's hash is made of one hash per member, of its decoded name and
+// an encoding of its value, summed per 64-bit lane mod 2^64, so that the
+// members' order does not matter, as the canonical form's sorting makes it
+// not matter. The encoding of a value is a tag byte, then:
+//
+//   - a string, its decoded text, length first: the canonical form escapes
+//     text one way only, so two strings are written alike just when they
+//     decode alike;
+//   - a number, its canonical text (canonicalNumber), length first: 1e2,
+//     100.0 and 100 are all 100;
+//   - true, false and null, nothing;
+//   - an array, its elements' encodings in order, and an end tag;
+//   - an object, its hash.
+//
+// Each value's encoding ends where its tag says, so no two values encode
+// alike, and a member's bytes (its name, length first, then its value's
+// encoding) tell its name and value. Hashing a member's bytes in one go,
+// rather than each value on its own, costs one call of the hash function
+// per member instead of one per value.
+//
+// The sum is sound because the scan rejects duplicate names: two objects
+// that differ have different sets of members, so one member hash at least
+// is in one sum and not the other, and with member hashes as good as
+// random the two sums agree in a lane with odds of 2^-64, in both with
+// 2^-128. The sum is hashed once more, so that an object's hash, within
+// its parent's member, is as good as random too.
+
+// Hash128 is a 128-bit hash.
+type Hash128 struct{ Hi, Lo uint64 }
+
+// Bytes returns h big-endian, as xxhsum writes an XXH128.
+func (h Hash128) Bytes() [16]byte {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], h.Hi)
+	binary.BigEndian.PutUint64(b[8:], h.Lo)
+	return b
+}
+
+// HashFunc hashes b under seed; different seeds must give unrelated hash
+// functions, as XXH3's do. It is the caller's, so that the package needs
+// no hashing library.
+type HashFunc func(b []byte, seed uint64) Hash128
+
+// The seeds of the hashes: a member's, and an object's.
+const (
+	seedMember uint64 = 0x9e3779b97f4a7c15 + iota
+	seedObject
+)
+
+// The tags of the encoding of values.
+const (
+	tagString = 's'
+	tagNumber = 'n'
+	tagTrue   = 't'
+	tagFalse  = 'f'
+	tagNull   = 'z'
+	tagArray  = '['
+	tagEnd    = ']'
+	tagObject = 'o'
+)
+
+// ContentHasher hashes JSON objects by their RFC 8785 canonical form (see
+// Hash128's section above). It keeps its buffers between cards and
+// allocates nothing once they have grown to the largest card seen; it
+// cannot be used from concurrent goroutines.
+type ContentHasher struct {
+	hash HashFunc
+
+	sc   scanner // for a document no Validator's tape describes
+	tape []node
+	b    []byte
+	sums []Hash128 // by tape index: of each member, at its name, and of each object
+
+	buf   []byte // the encodings of the members being hashed
+	str   []byte // a string's decoded text
+	num   []byte // a number's canonical text
+	val   []byte // Members' canonical string
+	names []byte // Members' decoded names
+	mem   []member
+}
+
+// NewContentHasher returns a ContentHasher that hashes with hash.
+func NewContentHasher(hash HashFunc) *ContentHasher {
+	h := &ContentHasher{hash: hash}
+	h.sc.maxDepth = DefaultMaxDepth
+	return h
+}
+
+// Load hashes card, a JSON object, and reports whether it is one. When v
+// is not nil and its last Validate read exactly card as the object it is
+// (not a string holding one), it hashes from v's tape; otherwise it scans
+// card itself, with the nesting limit DefaultMaxDepth, which
+// AppendCanonical has too. A Validator allowing deeper nesting is not
+// used, so that whether a card has a hash never depends on the Validator.
+func (h *ContentHasher) Load(v *Validator, card []byte) bool {
+	h.tape, h.b = nil, nil
+	if len(card) == 0 {
+		return false
+	}
+	if v != nil && v.readWhole(card) {
+		h.tape = v.w.sc.tape
+	} else {
+		if !h.sc.scan(card) {
+			return false
+		}
+		h.tape = h.sc.tape
+	}
+	if len(h.tape) == 0 || h.tape[0].kind != kindObject {
+		h.tape = nil
+		return false
+	}
+	h.b = card
+	if cap(h.sums) < len(h.tape) {
+		h.sums = make([]Hash128, len(h.tape), len(h.tape)+len(h.tape)/4)
+	}
+	h.sums = h.sums[:len(h.tape)]
+	h.buf = h.buf[:0]
+	h.object(0)
+	return true
+}
+
+// readWhole reports whether the tape of v's last Validate describes card
+// as a whole, an object or not.
+func (v *Validator) readWhole(card []byte) bool {
+	w := &v.w
+	return !w.unwrapped && w.sc.err == 0 && len(w.b) == len(card) && &w.b[0] == &card[0] &&
+		v.cfg.maxDepth <= DefaultMaxDepth
+}
+
+// Sum returns the hash of the card Load hashed.
+func (h *ContentHasher) Sum() Hash128 {
+	if len(h.sums) == 0 || h.tape == nil {
+		return Hash128{}
+	}
+	return h.sums[0]
+}
+
+// object hashes object n, and each of its members, into h.sums.
+func (h *ContentHasher) object(n uint32) Hash128 {
+	var sum Hash128
+	end := h.tape[n].end
+	start := len(h.buf)
+	for k := n + 1; k < end; {
+		key, kt := k, &h.tape[k]
+		name := h.b[kt.start:kt.end]
+		if kt.flags&flagEscaped != 0 {
+			h.str = appendUnescaped(h.str[:0], name)
+			name = h.str
+		}
+		h.buf = append(binary.AppendUvarint(h.buf, uint64(len(name))), name...)
+		k = h.encode(k + 1)
+		m := h.hash(h.buf[start:], seedMember)
+		h.buf = h.buf[:start]
+		h.sums[key] = m
+		sum.Hi += m.Hi
+		sum.Lo += m.Lo
+	}
+	h.buf = appendHash(h.buf, sum)
+	s := h.hash(h.buf[start:], seedObject)
+	h.buf = h.buf[:start]
+	h.sums[n] = s
+	return s
+}
+
+func appendHash(dst []byte, s Hash128) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, s.Hi)
+	return binary.LittleEndian.AppendUint64(dst, s.Lo)
+}
+
+// encode appends node n's encoding to h.buf and returns the node after
+// its subtree.
+func (h *ContentHasher) encode(n uint32) uint32 {
+	t := &h.tape[n]
+	switch t.kind {
+	case kindString:
+		raw := h.b[t.start:t.end]
+		if t.flags&flagEscaped != 0 {
+			h.str = appendUnescaped(h.str[:0], raw)
+			raw = h.str
+		}
+		h.buf = append(binary.AppendUvarint(append(h.buf, tagString), uint64(len(raw))), raw...)
+	case kindNumber:
+		text := h.b[t.start:t.end]
+		if !canonicalAsIs(text, t.flags) {
+			h.num = canonicalNumber(h.num[:0], text, t.flags)
+			text = h.num
+		}
+		h.buf = append(binary.AppendUvarint(append(h.buf, tagNumber), uint64(len(text))), text...)
+	case kindTrue:
+		h.buf = append(h.buf, tagTrue)
+	case kindFalse:
+		h.buf = append(h.buf, tagFalse)
+	case kindNull:
+		h.buf = append(h.buf, tagNull)
+	case kindArray:
+		h.buf = append(h.buf, tagArray)
+		for e := n + 1; e < t.end; {
+			e = h.encode(e)
+		}
+		h.buf = append(h.buf, tagEnd)
+		return t.end
+	case kindObject:
+		s := h.object(n)
+		h.buf = appendHash(append(h.buf, tagObject), s)
+		return t.end
+	}
+	return n + 1
+}
+
+// Members calls f for each member of an object of the card Load hashed,
+// in the canonical form's order: the card's own members when of is "",
+// else those of the card's member named of, if it is an object.
+// f gets the member's decoded name; its value, as written for an object or
+// array and in canonical form for a string, number or literal; and the
+// member's hash, which changes just when the value's canonical form does.
+// The slices are valid until f returns; f must not call Members.
+func (h *ContentHasher) Members(of string, f func(name, value []byte, sum Hash128)) {
+	if h.tape == nil {
+		return
+	}
+	obj := uint32(0)
+	if of != "" {
+		obj = noParent
+		h.names = h.names[:0]
+		for k := uint32(1); k < h.tape[0].end; k = h.next(k + 1) {
+			if string(h.name(k)) == of {
+				obj = k + 1
+				break
+			}
+		}
+		if obj == noParent || h.tape[obj].kind != kindObject {
+			return
+		}
+	}
+	h.mem, h.names = h.mem[:0], h.names[:0]
+	for k := obj + 1; k < h.tape[obj].end; k = h.next(k + 1) {
+		kt := &h.tape[k]
+		start := len(h.names)
+		if kt.flags&flagEscaped != 0 {
+			h.names = appendUnescaped(h.names, h.b[kt.start:kt.end])
+		} else {
+			h.names = append(h.names, h.b[kt.start:kt.end]...)
+		}
+		h.mem = append(h.mem, member{key: k, start: uint32(start), end: uint32(len(h.names))})
+	}
+	names := h.names
+	slices.SortFunc(h.mem, func(x, y member) int {
+		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
+	})
+	for _, m := range h.mem {
+		f(h.names[m.start:m.end], h.canonicalValue(m.key+1), h.sums[m.key])
+	}
+}
+
+// name returns member name k, decoded into h.names when it has escapes.
+func (h *ContentHasher) name(k uint32) []byte {
+	kt := &h.tape[k]
+	if kt.flags&flagEscaped == 0 {
+		return h.b[kt.start:kt.end]
+	}
+	h.names = appendUnescaped(h.names[:0], h.b[kt.start:kt.end])
+	return h.names
+}
+
+func (h *ContentHasher) next(n uint32) uint32 {
+	if k := h.tape[n].kind; k == kindObject || k == kindArray {
+		return h.tape[n].end
+	}
+	return n + 1
+}
+
+// canonicalValue returns node n as Members passes it.
+func (h *ContentHasher) canonicalValue(n uint32) []byte {
+	t := &h.tape[n]
+	switch t.kind {
+	case kindString:
+		if t.flags&flagEscaped == 0 {
+			// As written: see Canonicalizer.str.
+			return h.b[t.start-1 : t.end+1]
+		}
+		h.str = appendUnescaped(h.str[:0], h.b[t.start:t.end])
+		h.val = append(appendJCSEscaped(append(h.val[:0], '"'), h.str), '"')
+		return h.val
+	case kindNumber:
+		h.num = canonicalNumber(h.num[:0], h.b[t.start:t.end], t.flags)
+		return h.num
+	}
+	return h.b[t.start:h.rawEnd(n)]
+}
+
+// rawEnd returns the offset just past node n's text. The tape keeps where
+// a container starts, not where it ends: it ends past its last
+// descendant's text, and the white space and closing brackets of the
+// containers between that descendant and it.
+func (h *ContentHasher) rawEnd(n uint32) int {
+	t := &h.tape[n]
+	switch t.kind {
+	case kindString:
+		return int(t.end) + 1
+	case kindNumber:
+		return int(t.end)
+	case kindTrue, kindNull:
+		return int(t.start) + 4
+	case kindFalse:
+		return int(t.start) + 5
+	}
+	i := int(t.start) + 1
+	if last := t.end - 1; last > n {
+		// The last node of the subtree is a scalar or an empty container.
+		i = h.rawEnd(last)
+		for x := h.tape[last].parent; x != n; x = h.tape[x].parent {
+			i = skipWS(h.b, i) + 1
+		}
+	}
+	return skipWS(h.b, i) + 1
+}
+
+// canonicalNumber appends the canonical text of a number the scan
+// accepted, as ECMAScript's Number::toString writes the float64 nearest
+// to it (RFC 8785 section 3.2.2.3). The scan has refused every number
+// beyond float64's range (json.number-range).
+func canonicalNumber(dst, text []byte, flags uint8) []byte {
+	if canonicalAsIs(text, flags) {
+		return append(dst, text...)
+	}
+	if string(text) == "-0" {
+		return append(dst, '0')
+	}
+	f, _ := strconv.ParseFloat(string(text), 64)
+	return AppendECMAScriptNumber(dst, f)
+}
+
+// canonicalAsIs reports whether a number is written in canonical form.
+func canonicalAsIs(text []byte, flags uint8) bool {
+	switch flags & (flagFrac | flagExp) {
+	case 0:
+		// An integer of up to 15 digits is a float64 as written, and
+		// ECMAScript writes it the same way, but for a minus zero.
+		return len(text) <= 15 && string(text) != "-0"
+	case flagFrac:
+		return plainDecimal(text)
+	}
+	return false
+}
+
+// plainDecimal reports whether a number with a fraction and no exponent is
+// written as ECMAScript writes it, which parsing and formatting cost a
+// thousand instructions to find out: at most 15 significant digits, none
+// of them a trailing zero, and at least 1e-6. A float64 keeps any 15
+// significant digits (DBL_DIG), so no other string of 15 digits or fewer
+// reads as the same float64, and the shortest digits that read back as it
+// are those; ECMAScript writes them without an exponent from 1e-6 up to
+// 1e21 (TestCanonicalNumberPlainDecimal).
+func plainDecimal(text []byte) bool {
+	if text[len(text)-1] == '0' {
+		return false
+	}
+	i := 0
+	if text[0] == '-' {
+		i = 1
+	}
+	if text[i] != '0' {
+		return len(text)-i-1 <= 15 // the digits, less the point
+	}
+	// 0.000ddd: the zeros after the point are not significant. The last
+	// digit is not a zero, so the loop stops before it.
+	i += 2
+	z := i
+	for text[i] == '0' {
+		i++
+	}
+	return i-z <= 5 && len(text)-i <= 15
+}
