@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 	"strconv"
@@ -88,7 +89,8 @@ type ContentHasher struct {
 	buf   []byte // the encodings of the members being hashed
 	str   []byte // a string's decoded text
 	num   []byte // a number's canonical text
-	val   []byte // Members' canonical string
+	val   []byte // Value.Str's decoded string
+	text  []byte // Value.Text's canonical string
 	names []byte // Members' decoded names
 	mem   []member
 }
@@ -224,11 +226,10 @@ func (h *ContentHasher) encode(n uint32) uint32 {
 // Members calls f for each member of an object of the card Load hashed,
 // in the canonical form's order: the card's own members when of is "",
 // else those of the card's member named of, if it is an object.
-// f gets the member's decoded name; its value, as written for an object or
-// array and in canonical form for a string, number or literal; and the
-// member's hash, which changes just when the value's canonical form does.
-// The slices are valid until f returns; f must not call Members.
-func (h *ContentHasher) Members(of string, f func(name, value []byte, sum Hash128)) {
+// f gets the member's decoded name, valid until f returns; its value; and
+// the member's hash, which changes just when the value's canonical form
+// does. f must not call Members.
+func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum Hash128)) {
 	if h.tape == nil {
 		return
 	}
@@ -262,7 +263,7 @@ func (h *ContentHasher) Members(of string, f func(name, value []byte, sum Hash12
 		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
 	})
 	for _, m := range h.mem {
-		f(h.names[m.start:m.end], h.canonicalValue(m.key+1), h.sums[m.key])
+		f(h.names[m.start:m.end], Value{h, m.key + 1}, h.sums[m.key])
 	}
 }
 
@@ -293,11 +294,11 @@ func (h *ContentHasher) canonicalValue(n uint32) []byte {
 			return h.b[t.start-1 : t.end+1]
 		}
 		h.str = appendUnescaped(h.str[:0], h.b[t.start:t.end])
-		h.val = append(appendJCSEscaped(append(h.val[:0], '"'), h.str), '"')
-		return h.val
+		h.text = append(appendJCSEscaped(append(h.text[:0], '"'), h.str), '"')
+		return h.text
 	case kindNumber:
-		h.num = canonicalNumber(h.num[:0], h.b[t.start:t.end], t.flags)
-		return h.num
+		h.text = canonicalNumber(h.text[:0], h.b[t.start:t.end], t.flags)
+		return h.text
 	}
 	return h.b[t.start:h.rawEnd(n)]
 }
@@ -354,7 +355,43 @@ func canonicalAsIs(text []byte, flags uint8) bool {
 	case flagFrac:
 		return plainDecimal(text)
 	}
-	return false
+	return plainExponent(text)
+}
+
+// plainExponent reports whether a number with an exponent is written as
+// ECMAScript writes it: d[.ddd]e±x with at most 15 significant digits, no
+// trailing zero among them, and an exponent outside -6 to 20 (and within
+// ±300) written with its sign and no leading zero; for the digits, see
+// plainDecimal.
+func plainExponent(text []byte) bool {
+	i := 0
+	if text[0] == '-' {
+		i = 1
+	}
+	if text[i] == '0' {
+		return false
+	}
+	e := bytes.IndexByte(text, 'e')
+	if e < 0 {
+		return false // written with E
+	}
+	mant := text[i:e]
+	if len(mant) > 1 && (mant[1] != '.' || mant[len(mant)-1] == '0' || len(mant) > 16) {
+		return false
+	}
+	exp := text[e+1:]
+	if len(exp) < 2 || (exp[0] != '+' && exp[0] != '-') || exp[1] == '0' || len(exp) > 4 {
+		return false
+	}
+	x := 0
+	for _, c := range exp[1:] {
+		x = x*10 + int(c-'0')
+	}
+	// Subnormal numbers keep fewer digits than 15: stay well above them.
+	if exp[0] == '-' {
+		return x >= 7 && x <= 300
+	}
+	return x >= 21 && x <= 300
 }
 
 // plainDecimal reports whether a number with a fraction and no exponent is
@@ -384,4 +421,90 @@ func plainDecimal(text []byte) bool {
 		i++
 	}
 	return i-z <= 5 && len(text)-i <= 15
+}
+
+// Value is a value of the card a ContentHasher loaded, read from its tape:
+// valid until the next Load. The zero Value stands for one that is absent.
+type Value struct {
+	h *ContentHasher
+	n uint32
+}
+
+// Exists reports whether v is a value rather than an absent one.
+func (v Value) Exists() bool { return v.h != nil }
+
+// IsObject, IsArray and IsString tell v's JSON type.
+func (v Value) IsObject() bool { return v.h != nil && v.h.tape[v.n].kind == kindObject }
+
+func (v Value) IsArray() bool { return v.h != nil && v.h.tape[v.n].kind == kindArray }
+
+func (v Value) IsString() bool { return v.h != nil && v.h.tape[v.n].kind == kindString }
+
+// Member returns the value of object v's member name, or an absent one.
+func (v Value) Member(name string) Value {
+	if !v.IsObject() {
+		return Value{}
+	}
+	h := v.h
+	for k := v.n + 1; k < h.tape[v.n].end; k = h.next(k + 1) {
+		kt := &h.tape[k]
+		if kt.flags&flagEscaped == 0 {
+			if string(h.b[kt.start:kt.end]) == name {
+				return Value{h, k + 1}
+			}
+		} else if h.sc.sameDecoded(h.b[kt.start:kt.end], []byte(name)) {
+			return Value{h, k + 1}
+		}
+	}
+	return Value{}
+}
+
+// First returns array v's first element, or an absent value; Next then
+// returns the element after v.
+func (v Value) First() Value {
+	if !v.IsArray() || v.h.tape[v.n].end == v.n+1 {
+		return Value{}
+	}
+	return Value{v.h, v.n + 1}
+}
+
+// Next returns the element after v in its array, or an absent value.
+func (v Value) Next() Value {
+	if v.h == nil {
+		return Value{}
+	}
+	h := v.h
+	p := h.tape[v.n].parent
+	if p == noParent || h.tape[p].kind != kindArray {
+		return Value{}
+	}
+	if n := h.next(v.n); n < h.tape[p].end {
+		return Value{h, n}
+	}
+	return Value{}
+}
+
+// Str returns string v decoded, or nil for another kind. The slice is the
+// card's own bytes, or scratch that the next Str overwrites.
+func (v Value) Str() []byte {
+	if !v.IsString() {
+		return nil
+	}
+	h := v.h
+	t := &h.tape[v.n]
+	if t.flags&flagEscaped == 0 {
+		return h.b[t.start:t.end]
+	}
+	h.val = appendUnescaped(h.val[:0], h.b[t.start:t.end])
+	return h.val
+}
+
+// Text returns v in canonical form for a string, number or literal, and
+// as written for an object or array. The slice is the card's own bytes,
+// or scratch that the next Text overwrites.
+func (v Value) Text() []byte {
+	if v.h == nil {
+		return nil
+	}
+	return v.h.canonicalValue(v.n)
 }

@@ -435,16 +435,16 @@ func TestContentHashMembers(t *testing.T) {
 		t.Fatal("no hash")
 	}
 	var got []string
-	h.Members("", func(name, value []byte, sum Hash128) {
-		got = append(got, string(name)+"="+string(value))
+	h.Members("", func(name []byte, value Value, sum Hash128) {
+		got = append(got, string(name)+"="+string(value.Text()))
 	})
 	want := `a=1.5 bé="x/y" c="A" e={} s={ "k2" : { } , "k1" : true } z=[ 1 , {"q": [] } ]`
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("members\n%s, want\n%s", g, want)
 	}
 	got = got[:0]
-	h.Members("s", func(name, value []byte, sum Hash128) {
-		got = append(got, string(name)+"="+string(value))
+	h.Members("s", func(name []byte, value Value, sum Hash128) {
+		got = append(got, string(name)+"="+string(value.Text()))
 	})
 	if g := strings.Join(got, " "); g != "k1=true k2={ }" {
 		t.Errorf("members of s: %s", g)
@@ -456,7 +456,7 @@ func TestContentHashMembers(t *testing.T) {
 			t.Fatalf("%s: no hash", card)
 		}
 		var got Hash128
-		h.Members("", func(n, _ []byte, sum Hash128) {
+		h.Members("", func(n []byte, _ Value, sum Hash128) {
 			if string(n) == name {
 				got = sum
 			}
@@ -486,7 +486,9 @@ func TestContentHashDoesNotAllocate(t *testing.T) {
 	v := MustNew("auto")
 	h := NewContentHasher(testHash)
 	var n int
-	visit := func(name, value []byte, sum Hash128) { n += len(value) }
+	visit := func(name []byte, value Value, sum Hash128) {
+		n += len(value.Text()) + len(value.Member("url").Str()) + len(value.First().Next().Str())
+	}
 	run := func() {
 		for _, c := range cards {
 			v.Validate(c)
@@ -523,7 +525,7 @@ func BenchmarkContentHash(b *testing.B) {
 		size += int64(len(c))
 	}
 	h := NewContentHasher(testHash)
-	visit := func(name, value []byte, sum Hash128) {}
+	visit := func(name []byte, value Value, sum Hash128) {}
 	b.SetBytes(size)
 	for b.Loop() {
 		for _, c := range cards {
@@ -551,13 +553,15 @@ func TestCanonicalNumberPlainDecimal(t *testing.T) {
 		if want := AppendECMAScriptNumber(nil, f); string(got) != string(want) {
 			t.Errorf("%s: canonical %s, want %s", s, got, want)
 		}
-		if sc.tape[0].flags&flagExp == 0 && sc.tape[0].flags&flagFrac != 0 && plainDecimal([]byte(s)) {
+		if canonicalAsIs([]byte(s), sc.tape[0].flags) && sc.tape[0].flags&(flagFrac|flagExp) != 0 {
 			passed++
 		}
 	}
 	for _, s := range []string{"0.5", "-0.5", "0.1", "0.000001", "0.0000001", "0.0000010", "123.456", "1.5",
 		"123456789012.345", "1234567890123.456", "0.123456789012345", "0.1234567890123456", "9.999999999999999",
-		"99999999999999.9", "999999999999999.9", "0.30000000000000004", "-0.000001", "-0.0000001", "1.0", "0.0"} {
+		"99999999999999.9", "999999999999999.9", "0.30000000000000004", "-0.000001", "-0.0000001", "1.0", "0.0",
+		"9.6e-14", "2.9e-20", "1e-7", "1e-6", "1e+21", "1e+20", "1e21", "1E-7", "1.0e-7", "1.5e+300", "-1.5e-300",
+		"1.23456789012345e-10", "1.234567890123456e-10", "1e-07", "1e+021", "10e-8", "1.7976931348623157e+308", "4.9e-324", "5e-324"} {
 		check(s)
 	}
 	for range 20000 {
@@ -581,8 +585,57 @@ func TestCanonicalNumberPlainDecimal(t *testing.T) {
 			b.WriteByte(byte('0' + r.IntN(10)))
 		}
 		check(b.String())
+		// And in exponent form.
+		b.Reset()
+		b.WriteByte(byte('1' + r.IntN(9)))
+		if r.IntN(2) == 0 {
+			b.WriteByte('.')
+			for range 1 + r.IntN(16) {
+				b.WriteByte(byte('0' + r.IntN(10)))
+			}
+		}
+		b.WriteString([]string{"e", "E", "e+", "e-", "E-"}[r.IntN(5)])
+		b.WriteString(strconv.Itoa(r.IntN(308)))
+		check(b.String())
 	}
 	if passed < 5000 {
 		t.Errorf("only %d numbers taken as written", passed)
+	}
+}
+
+// TestContentHashValues: a loaded card's values read from the tape.
+func TestContentHashValues(t *testing.T) {
+	card := []byte(`{"a":{"u\u0072l":"x\/y","n":[1,"two",{"k":null},[]]},"b":"c"}`)
+	h := NewContentHasher(testHash)
+	if !h.Load(nil, card) {
+		t.Fatal("no hash")
+	}
+	var a Value
+	h.Members("", func(name []byte, v Value, _ Hash128) {
+		if string(name) == "a" {
+			a = v
+		}
+	})
+	if !a.IsObject() || a.IsArray() || a.IsString() {
+		t.Fatal("a is not an object")
+	}
+	if got := string(a.Member("url").Str()); got != "x/y" {
+		t.Errorf("a.url: %q", got)
+	}
+	if a.Member("b").Exists() || a.Member("url").Member("x").Exists() || a.Member("url").First().Exists() {
+		t.Error("an absent member exists")
+	}
+	var texts []string
+	for e := a.Member("n").First(); e.Exists(); e = e.Next() {
+		texts = append(texts, string(e.Text()))
+	}
+	if got := strings.Join(texts, " "); got != `1 "two" {"k":null} []` {
+		t.Errorf("elements: %s", got)
+	}
+	if a.Member("n").First().Str() != nil {
+		t.Error("a number has a string")
+	}
+	if a.Next().Exists() || (Value{}).Next().Exists() || (Value{}).Member("a").Exists() {
+		t.Error("a value with no next one has one")
 	}
 }

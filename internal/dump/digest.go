@@ -140,7 +140,7 @@ type Extractor struct {
 	entry  string
 	// The ContentHasher's callbacks, made once: a method value made per
 	// card would be allocated.
-	visitMember, visitEntry func(name, value []byte, sum fastvalidate.Hash128)
+	visitMember, visitEntry func(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128)
 }
 
 // laterMember is an object member whose entries Members lists in order.
@@ -269,15 +269,14 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 		x.menc = append(x.menc, x.items...)
 	}
 	if x.keyRank < len(identity) {
-		d.Kind, d.Key = identity[x.keyRank].kind, unquote(x.key)
+		d.Kind, d.Key = identity[x.keyRank].kind, string(x.key)
 	}
 	return true
 }
 
-// member digests one member of the card: its name, value hash, value when
-// short, and items; value is canonical but for an object or array, which
-// is as written.
-func (x *Extractor) member(name, value []byte, sum fastvalidate.Hash128) {
+// member digests one member of the card: its name, hash, canonical value
+// when short, and items.
+func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
 	x.items, x.nitems = x.items[:0], 0
 	switch {
 	case x.claimsOnly:
@@ -285,7 +284,7 @@ func (x *Extractor) member(name, value []byte, sum fastvalidate.Hash128) {
 		if isEndpointMember(name) {
 			x.itemise(name, value)
 		}
-	case value[0] == '{' && entriesItemised(name) && x.nlater < len(x.later):
+	case value.IsObject() && entriesItemised(name) && x.nlater < len(x.later):
 		// Itemised from its entries in canonical order, once Members is
 		// done with the card's.
 		x.later[x.nlater] = laterMember{name: entriesName(name), sum: sum.Lo}
@@ -294,8 +293,8 @@ func (x *Extractor) member(name, value []byte, sum fastvalidate.Hash128) {
 		x.nmembers++
 		x.menc = appendBytes(x.menc, name)
 		x.menc = binary.LittleEndian.AppendUint64(x.menc, sum.Lo)
-		if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
-			x.menc = appendBytes(x.menc, value)
+		if text := scalarText(value); text != nil && len(text) <= maxValue {
+			x.menc = appendBytes(x.menc, text)
 		} else {
 			x.menc = append(x.menc, 0)
 		}
@@ -307,10 +306,39 @@ func (x *Extractor) member(name, value []byte, sum fastvalidate.Hash128) {
 		if string(name) != id.member {
 			continue
 		}
-		if v := lookup(value, id.path...); len(v) > 2 && v[0] == '"' {
+		if v := at(value, id.path...).Str(); len(v) > 0 {
 			x.key, x.keyRank = append(x.key[:0], v...), rank
 		}
 	}
+}
+
+// scalarText returns the canonical text of a string, number or literal,
+// and nil for an object or array.
+func scalarText(v fastvalidate.Value) []byte {
+	if v.IsObject() || v.IsArray() {
+		return nil
+	}
+	return v.Text()
+}
+
+// at follows path (member names, or array indexes in decimal) from v and
+// returns the value there, or an absent one.
+func at(v fastvalidate.Value, path ...string) fastvalidate.Value {
+	for _, p := range path {
+		if v.IsArray() {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				return fastvalidate.Value{}
+			}
+			v = v.First()
+			for ; n > 0 && v.Exists(); n-- {
+				v = v.Next()
+			}
+			continue
+		}
+		v = v.Member(p)
+	}
+	return v
 }
 
 // entriesItemised tells the members whose items, when the member is an
@@ -333,11 +361,11 @@ func entriesName(name []byte) string {
 }
 
 // itemiseEntry itemises an entry of the object member x.entry.
-func (x *Extractor) itemiseEntry(name, value []byte, sum fastvalidate.Hash128) {
+func (x *Extractor) itemiseEntry(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
 	switch x.entry {
 	case "skills", "capabilities":
 		// A2A and MA2D capabilities: the members set and not false.
-		if string(value) != "false" && string(value) != "null" {
+		if text := scalarText(value); string(text) != "false" && string(text) != "null" {
 			x.itemName(x.entry, name, 0)
 		}
 	case "securitySchemes":
@@ -439,9 +467,8 @@ func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uin
 }
 
 // itemise lists the entries of the members a change report names, but
-// for those of an object member that entriesItemised names; value is the
-// member's value as member has it.
-func (x *Extractor) itemise(name, value []byte) {
+// for those of an object member that entriesItemised names.
+func (x *Extractor) itemise(name []byte, value fastvalidate.Value) {
 	var p string
 	switch string(name) {
 	case "version":
@@ -465,76 +492,66 @@ func (x *Extractor) itemise(name, value []byte) {
 	default:
 		return
 	}
-	label := func(v []byte) []byte {
-		if len(v) < 2 || v[0] != '"' {
-			return nil
-		}
-		if bytes.IndexByte(v, '\\') < 0 {
-			// Used only to be copied: no need for a copy of its own.
-			return v[1 : len(v)-1]
-		}
-		return []byte(unquote(v))
-	}
 	switch string(name) {
 	case "version":
-		if l := label(value); l != nil {
+		if l := value.Str(); l != nil {
 			x.item(p, l, 0)
 		}
 	case "url":
-		if l := label(value); l != nil {
+		if l := value.Str(); l != nil {
 			x.item(p, l, 0)
 			x.endpoints = append(x.endpoints, string(l))
 		}
 	case "endpoint": // AgentCard: {"url": ...}
-		if l := label(lookup(value, "url")); l != nil {
+		if l := value.Member("url").Str(); l != nil {
 			x.item(p+"/url", l, 0)
 			x.endpoints = append(x.endpoints, string(l))
 		}
 	case "invocation": // MA2D
-		if l := label(lookup(value, "endpoint")); l != nil {
+		if l := value.Member("endpoint").Str(); l != nil {
 			x.item(p+"/endpoint", l, 0)
 			x.endpoints = append(x.endpoints, string(l))
 		}
 	case "supportedInterfaces", "additionalInterfaces":
 		i := 0
-		eachElement(value, func(e []byte) {
-			if l := label(lookup(e, "url")); l != nil {
+		for e := value.First(); e.Exists(); e = e.Next() {
+			if l := e.Member("url").Str(); l != nil {
 				x.itemAt(p, i, "/url", l, 0)
 				x.endpoints = append(x.endpoints, string(l))
 			}
 			i++
-		})
+		}
 	case "skills", "capabilities":
 		i := 0
-		eachElement(value, func(e []byte) {
-			l := label(lookup(e, "id"))
+		for e := value.First(); e.Exists(); e = e.Next() {
+			l := e.Member("id").Str()
 			if l == nil {
-				l = label(lookup(e, "name"))
+				l = e.Member("name").Str()
 			}
 			if l == nil {
-				l = label(e)
+				l = e.Str()
 			}
 			if l != nil {
 				x.itemAt(p, i, "", l, 0)
 			}
 			i++
-		})
+		}
 	case "signatures":
 		i := 0
-		eachElement(value, func(e []byte) {
+		for e := value.First(); e.Exists(); e = e.Next() {
 			if kid := signatureKid(e); kid != "" {
 				x.itemAt(p, i, "", []byte(kid), 0)
 			}
 			i++
-		})
+		}
 	}
 }
 
 // signatureKid reads the kid of a JWS signature object: from its protected
 // header (base64url JSON), else its unprotected header.
-func signatureKid(sig []byte) string {
-	if prot := lookup(sig, "protected"); len(prot) > 2 && prot[0] == '"' {
-		if raw, err := base64.RawURLEncoding.DecodeString(unquote(prot)); err == nil {
+func signatureKid(sig fastvalidate.Value) string {
+	if prot := sig.Member("protected").Str(); len(prot) > 0 {
+		if raw, err := base64.RawURLEncoding.DecodeString(string(prot)); err == nil {
 			var p fastjson.Parser
 			if h, err := p.ParseBytes(raw); err == nil {
 				if kid := h.GetStringBytes("kid"); len(kid) > 0 {
@@ -543,10 +560,7 @@ func signatureKid(sig []byte) string {
 			}
 		}
 	}
-	if kid := lookup(sig, "header", "kid"); len(kid) > 2 && kid[0] == '"' {
-		return unquote(kid)
-	}
-	return ""
+	return string(sig.Member("header").Member("kid").Str())
 }
 
 // escapePointer escapes a member name as a JSON Pointer token (RFC 6901).
