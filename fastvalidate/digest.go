@@ -13,10 +13,11 @@ import (
 // canonical form, so that a caller that has validated a card hashes it
 // without reading its bytes again.
 //
-// An object's hash is made of one hash per member, of its decoded name and
-// an encoding of its value, summed per 64-bit lane mod 2^64, so that the
+// A card's hash is made of one hash per member, of an encoding of its
+// decoded name and its value, summed per 64-bit lane mod 2^64, so that the
 // members' order does not matter, as the canonical form's sorting makes it
-// not matter. The encoding of a value is a tag byte, then:
+// not matter; Members hands out the members' hashes. The encoding of a
+// value is a tag byte, then:
 //
 //   - a string, its decoded text, length first: the canonical form escapes
 //     text one way only, so two strings are written alike just when they
@@ -25,20 +26,21 @@ import (
 //     100.0 and 100 are all 100;
 //   - true, false and null, nothing;
 //   - an array, its elements' encodings in order, and an end tag;
-//   - an object, its hash.
+//   - an object, its member count, then each member's name, length first,
+//     and value, the members in the canonical form's order (by their
+//     names' UTF-16 code units).
 //
-// Each value's encoding ends where its tag says, so no two values encode
-// alike, and a member's bytes (its name, length first, then its value's
-// encoding) tell its name and value. Hashing a member's bytes in one go,
-// rather than each value on its own, costs one call of the hash function
-// per member instead of one per value.
+// Each value's encoding ends where its tags and lengths say, so no two
+// values encode alike: the encoding is the canonical form in other words.
+// Hashing a member's encoding in one go, rather than each value on its
+// own, costs one call of the hash function per member of the card, not
+// one per value.
 //
-// The sum is sound because the scan rejects duplicate names: two objects
+// The sum is sound because the scan rejects duplicate names: two cards
 // that differ have different sets of members, so one member hash at least
 // is in one sum and not the other, and with member hashes as good as
 // random the two sums agree in a lane with odds of 2^-64, in both with
-// 2^-128. The sum is hashed once more, so that an object's hash, within
-// its parent's member, is as good as random too.
+// 2^-128. The sum is hashed once more to make the card's hash.
 
 // Hash128 is a 128-bit hash.
 type Hash128 struct{ Hi, Lo uint64 }
@@ -71,7 +73,7 @@ const (
 	tagNull   = 'z'
 	tagArray  = '['
 	tagEnd    = ']'
-	tagObject = 'o'
+	tagObject = '{'
 )
 
 // ContentHasher hashes JSON objects by their RFC 8785 canonical form (see
@@ -84,9 +86,11 @@ type ContentHasher struct {
 	sc   scanner // for a document no Validator's tape describes
 	tape []node
 	b    []byte
-	sums []Hash128 // by tape index: of each member, at its name, and of each object
+	sum  Hash128
+	sums []Hash128 // of the card's members, by their names' tape index
 
-	buf   []byte // the encodings of the members being hashed
+	buf   []byte // the encoding of the member being hashed
+	ents  []entry // the members of the objects being encoded, sorted
 	str   []byte // a string's decoded text
 	num   []byte // a number's canonical text
 	val   []byte // Value.Str's decoded string
@@ -130,8 +134,8 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 		h.sums = make([]Hash128, len(h.tape), len(h.tape)+len(h.tape)/4)
 	}
 	h.sums = h.sums[:len(h.tape)]
-	h.buf = h.buf[:0]
-	h.object(0)
+	h.names = h.names[:0]
+	h.sum = h.object(0)
 	return true
 }
 
@@ -145,42 +149,56 @@ func (v *Validator) readWhole(card []byte) bool {
 
 // Sum returns the hash of the card Load hashed.
 func (h *ContentHasher) Sum() Hash128 {
-	if len(h.sums) == 0 || h.tape == nil {
+	if h.tape == nil {
 		return Hash128{}
 	}
-	return h.sums[0]
+	return h.sum
 }
 
-// object hashes object n, and each of its members, into h.sums.
+// object hashes the members of object n into h.sums, and returns the
+// hash of their sum.
 func (h *ContentHasher) object(n uint32) Hash128 {
 	var sum Hash128
-	end := h.tape[n].end
-	start := len(h.buf)
-	for k := n + 1; k < end; {
-		key, kt := k, &h.tape[k]
-		name := h.b[kt.start:kt.end]
-		if kt.flags&flagEscaped != 0 {
-			h.str = appendUnescaped(h.str[:0], name)
-			name = h.str
-		}
-		h.buf = append(binary.AppendUvarint(h.buf, uint64(len(name))), name...)
-		k = h.encode(k + 1)
-		m := h.hash(h.buf[start:], seedMember)
-		h.buf = h.buf[:start]
-		h.sums[key] = m
+	for k := n + 1; k < h.tape[n].end; k = h.next(k + 1) {
+		m := h.member(k)
+		h.sums[k] = m
 		sum.Hi += m.Hi
 		sum.Lo += m.Lo
 	}
-	h.buf = appendHash(h.buf, sum)
-	s := h.hash(h.buf[start:], seedObject)
-	h.buf = h.buf[:start]
-	h.sums[n] = s
-	return s
+	h.buf = appendHash(h.buf[:0], sum)
+	return h.hash(h.buf, seedObject)
+}
+
+// member returns the hash of member k's encoding.
+func (h *ContentHasher) member(k uint32) Hash128 {
+	h.buf = h.appendString(h.buf[:0], k)
+	h.encode(k + 1)
+	return h.hash(h.buf, seedMember)
 }
 
 func appendHash(dst []byte, s Hash128) []byte {
 	dst = binary.LittleEndian.AppendUint64(dst, s.Hi)
 	return binary.LittleEndian.AppendUint64(dst, s.Lo)
+}
+
+// appendString appends string node n decoded, length first.
+func (h *ContentHasher) appendString(dst []byte, n uint32) []byte {
+	t := &h.tape[n]
+	raw := h.b[t.start:t.end]
+	if t.flags&flagEscaped == 0 {
+		return append(binary.LittleEndian.AppendUint32(dst, uint32(len(raw))), raw...)
+	}
+	at := len(dst)
+	dst = appendUnescaped(append(dst, 0, 0, 0, 0), raw)
+	binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
+	return dst
+}
+
+// entry is an object member being encoded: its decoded name, and its name's
+// tape index.
+type entry struct {
+	name []byte
+	key  uint32
 }
 
 // encode appends node n's encoding to h.buf and returns the node after
@@ -189,19 +207,14 @@ func (h *ContentHasher) encode(n uint32) uint32 {
 	t := &h.tape[n]
 	switch t.kind {
 	case kindString:
-		raw := h.b[t.start:t.end]
-		if t.flags&flagEscaped != 0 {
-			h.str = appendUnescaped(h.str[:0], raw)
-			raw = h.str
-		}
-		h.buf = append(binary.AppendUvarint(append(h.buf, tagString), uint64(len(raw))), raw...)
+		h.buf = h.appendString(append(h.buf, tagString), n)
 	case kindNumber:
 		text := h.b[t.start:t.end]
 		if !canonicalAsIs(text, t.flags) {
 			h.num = canonicalNumber(h.num[:0], text, t.flags)
 			text = h.num
 		}
-		h.buf = append(binary.AppendUvarint(append(h.buf, tagNumber), uint64(len(text))), text...)
+		h.buf = append(binary.LittleEndian.AppendUint32(append(h.buf, tagNumber), uint32(len(text))), text...)
 	case kindTrue:
 		h.buf = append(h.buf, tagTrue)
 	case kindFalse:
@@ -216,11 +229,54 @@ func (h *ContentHasher) encode(n uint32) uint32 {
 		h.buf = append(h.buf, tagEnd)
 		return t.end
 	case kindObject:
-		s := h.object(n)
-		h.buf = appendHash(append(h.buf, tagObject), s)
+		h.encodeObject(n)
 		return t.end
 	}
 	return n + 1
+}
+
+// encodeObject appends object n's encoding to h.buf: its members sorted
+// as the canonical form sorts them.
+func (h *ContentHasher) encodeObject(n uint32) {
+	end := h.tape[n].end
+	base := len(h.ents)
+	for k := n + 1; k < end; k = h.next(k + 1) {
+		kt := &h.tape[k]
+		name := h.b[kt.start:kt.end]
+		if kt.flags&flagEscaped != 0 {
+			// Decoded names stay in h.names until the next Load: a slice
+			// of an earlier array, if appending moves it, reads the same.
+			start := len(h.names)
+			h.names = appendUnescaped(h.names, name)
+			name = h.names[start:]
+		}
+		h.ents = append(h.ents, entry{name, k})
+	}
+	ents := h.ents[base:]
+	sortEntries(ents)
+	h.buf = binary.LittleEndian.AppendUint32(append(h.buf, tagObject), uint32(len(ents)))
+	// Nested objects append to h.ents past ents, which stays as it is,
+	// in place or in the array h.ents leaves behind.
+	for _, e := range ents {
+		h.buf = append(binary.LittleEndian.AppendUint32(h.buf, uint32(len(e.name))), e.name...)
+		h.encode(e.key + 1)
+	}
+	h.ents = h.ents[:base]
+}
+
+// sortEntries sorts an object's members by their names' UTF-16 code units
+// (RFC 8785 section 3.2.3): by insertion, for the few members most objects
+// have, else by slices.SortFunc, for the many some card may have.
+func sortEntries(ents []entry) {
+	if len(ents) > 12 {
+		slices.SortFunc(ents, func(x, y entry) int { return compareUTF16(x.name, y.name) })
+		return
+	}
+	for i := 1; i < len(ents); i++ {
+		for j := i; j > 0 && compareUTF16(ents[j].name, ents[j-1].name) < 0; j-- {
+			ents[j], ents[j-1] = ents[j-1], ents[j]
+		}
+	}
 }
 
 // Members calls f for each member of an object of the card Load hashed,
@@ -263,7 +319,11 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
 	})
 	for _, m := range h.mem {
-		f(h.names[m.start:m.end], Value{h, m.key + 1}, h.sums[m.key])
+		sum := h.sums[m.key]
+		if obj != 0 {
+			sum = h.member(m.key)
+		}
+		f(h.names[m.start:m.end], Value{h, m.key + 1}, sum)
 	}
 }
 
