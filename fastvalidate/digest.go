@@ -27,8 +27,7 @@ import (
 //   - true, false and null, nothing;
 //   - an array, its elements' encodings in order, and an end tag;
 //   - an object, its member count, then each member's name, length first,
-//     and value, the members in the canonical form's order (by their
-//     names' UTF-16 code units).
+//     and value, the members in the order of their names' bytes.
 //
 // Each value's encoding ends where its tags and lengths say, so no two
 // values encode alike: the encoding is the canonical form in other words.
@@ -89,13 +88,13 @@ type ContentHasher struct {
 	sum  Hash128
 	sums []Hash128 // of the card's members, by their names' tape index
 
-	buf   []byte // the encoding of the member being hashed
-	ents  []entry // the members of the objects being encoded, sorted
-	str   []byte // a string's decoded text
-	num   []byte // a number's canonical text
-	val   []byte // Value.Str's decoded string
-	text  []byte // Value.Text's canonical string
-	names []byte // Members' decoded names
+	buf   []byte  // the encoding of the member being hashed
+	ents  []entry // the members of the objects being encoded
+	str   []byte  // a string's decoded text
+	num   []byte  // a number's canonical text
+	val   []byte  // Value.Str's decoded string
+	text  []byte  // Value.Text's canonical string
+	names []byte  // Members' decoded names
 	mem   []member
 }
 
@@ -171,9 +170,10 @@ func (h *ContentHasher) object(n uint32) Hash128 {
 
 // member returns the hash of member k's encoding.
 func (h *ContentHasher) member(k uint32) Hash128 {
-	h.buf = h.appendString(h.buf[:0], k)
-	h.encode(k + 1)
-	return h.hash(h.buf, seedMember)
+	buf := h.appendString(h.buf[:0], k)
+	buf, _ = h.encode(buf, k+1)
+	h.buf = buf
+	return h.hash(buf, seedMember)
 }
 
 func appendHash(dst []byte, s Hash128) []byte {
@@ -194,89 +194,127 @@ func (h *ContentHasher) appendString(dst []byte, n uint32) []byte {
 	return dst
 }
 
-// entry is an object member being encoded: its decoded name, and its name's
-// tape index.
-type entry struct {
-	name []byte
-	key  uint32
-}
-
-// encode appends node n's encoding to h.buf and returns the node after
-// its subtree.
-func (h *ContentHasher) encode(n uint32) uint32 {
+// encode appends node n's encoding to buf and returns the node after its
+// subtree. The buffer goes in and out as a value, not through h, so that
+// it stays in registers.
+func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
 	t := &h.tape[n]
 	switch t.kind {
 	case kindString:
-		h.buf = h.appendString(append(h.buf, tagString), n)
+		return h.appendString(append(buf, tagString), n), n + 1
 	case kindNumber:
 		text := h.b[t.start:t.end]
 		if !canonicalAsIs(text, t.flags) {
 			h.num = canonicalNumber(h.num[:0], text, t.flags)
 			text = h.num
 		}
-		h.buf = append(binary.LittleEndian.AppendUint32(append(h.buf, tagNumber), uint32(len(text))), text...)
+		buf = binary.LittleEndian.AppendUint32(append(buf, tagNumber), uint32(len(text)))
+		return append(buf, text...), n + 1
 	case kindTrue:
-		h.buf = append(h.buf, tagTrue)
+		return append(buf, tagTrue), n + 1
 	case kindFalse:
-		h.buf = append(h.buf, tagFalse)
+		return append(buf, tagFalse), n + 1
 	case kindNull:
-		h.buf = append(h.buf, tagNull)
+		return append(buf, tagNull), n + 1
 	case kindArray:
-		h.buf = append(h.buf, tagArray)
+		buf = append(buf, tagArray)
 		for e := n + 1; e < t.end; {
-			e = h.encode(e)
+			buf, e = h.encode(buf, e)
 		}
-		h.buf = append(h.buf, tagEnd)
-		return t.end
-	case kindObject:
-		h.encodeObject(n)
-		return t.end
+		return append(buf, tagEnd), t.end
 	}
-	return n + 1
+	return h.encodeObject(buf, n), t.end
 }
 
-// encodeObject appends object n's encoding to h.buf: its members sorted
-// as the canonical form sorts them.
-func (h *ContentHasher) encodeObject(n uint32) {
+// entry is an object member being encoded: its name's tape index, and
+// what orders most names without reading them again.
+type entry struct {
+	prefix uint64 // the name's first eight bytes, big-endian, zeros after its end
+	key    uint32
+	plain  bool // no escapes: the prefix is of its decoded bytes
+}
+
+// encodeObject appends object n's encoding to buf: its members sorted by
+// their decoded names' bytes. Any one order of names serves to make the
+// encoding independent of the members' order; the canonical form's own,
+// by UTF-16 code units, would cost more to compare.
+func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 	end := h.tape[n].end
 	base := len(h.ents)
 	for k := n + 1; k < end; k = h.next(k + 1) {
 		kt := &h.tape[k]
-		name := h.b[kt.start:kt.end]
-		if kt.flags&flagEscaped != 0 {
-			// Decoded names stay in h.names until the next Load: a slice
-			// of an earlier array, if appending moves it, reads the same.
-			start := len(h.names)
-			h.names = appendUnescaped(h.names, name)
-			name = h.names[start:]
-		}
-		h.ents = append(h.ents, entry{name, k})
+		h.ents = append(h.ents, entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0})
 	}
-	ents := h.ents[base:]
-	sortEntries(ents)
-	h.buf = binary.LittleEndian.AppendUint32(append(h.buf, tagObject), uint32(len(ents)))
-	// Nested objects append to h.ents past ents, which stays as it is,
-	// in place or in the array h.ents leaves behind.
-	for _, e := range ents {
-		h.buf = append(binary.LittleEndian.AppendUint32(h.buf, uint32(len(e.name))), e.name...)
-		h.encode(e.key + 1)
+	h.sortEntries(h.ents[base:])
+	buf = binary.LittleEndian.AppendUint32(append(buf, tagObject), uint32(len(h.ents)-base))
+	for i := base; i < len(h.ents); i++ {
+		// A nested object's entries go past these and are gone before
+		// the next turn.
+		k := h.ents[i].key
+		buf = h.appendString(buf, k)
+		buf, _ = h.encode(buf, k+1)
 	}
 	h.ents = h.ents[:base]
+	return buf
 }
 
-// sortEntries sorts an object's members by their names' UTF-16 code units
-// (RFC 8785 section 3.2.3): by insertion, for the few members most objects
-// have, else by slices.SortFunc, for the many some card may have.
-func sortEntries(ents []entry) {
+// namePrefix returns the first eight bytes of b[start:end], big-endian,
+// with zeros past end.
+func namePrefix(b []byte, start, end uint32) uint64 {
+	n := end - start
+	if int(start)+8 <= len(b) {
+		p := binary.BigEndian.Uint64(b[start:])
+		if n < 8 {
+			p &^= 1<<(64-8*n) - 1
+		}
+		return p
+	}
+	var p uint64
+	for i := range uint32(8) {
+		p <<= 8
+		if i < n {
+			p |= uint64(b[start+i])
+		}
+	}
+	return p
+}
+
+// sortEntries sorts an object's members by name: by insertion, for the
+// few members most objects have, else by slices.SortFunc, for the many
+// some card may have.
+func (h *ContentHasher) sortEntries(ents []entry) {
 	if len(ents) > 12 {
-		slices.SortFunc(ents, func(x, y entry) int { return compareUTF16(x.name, y.name) })
+		slices.SortFunc(ents, h.compareEntries)
 		return
 	}
 	for i := 1; i < len(ents); i++ {
-		for j := i; j > 0 && compareUTF16(ents[j].name, ents[j-1].name) < 0; j-- {
+		for j := i; j > 0 && h.compareEntries(ents[j], ents[j-1]) < 0; j-- {
 			ents[j], ents[j-1] = ents[j-1], ents[j]
 		}
 	}
+}
+
+// compareEntries orders two members by their decoded names' bytes. Names
+// without escapes that differ in their first eight bytes are ordered by
+// those; others are read.
+func (h *ContentHasher) compareEntries(x, y entry) int {
+	if x.plain && y.plain && x.prefix != y.prefix {
+		if x.prefix < y.prefix {
+			return -1
+		}
+		return 1
+	}
+	xt, yt := &h.tape[x.key], &h.tape[y.key]
+	xn, yn := h.b[xt.start:xt.end], h.b[yt.start:yt.end]
+	if xt.flags&flagEscaped != 0 {
+		h.sc.scratch = appendUnescaped(h.sc.scratch[:0], xn)
+		xn = h.sc.scratch
+	}
+	if yt.flags&flagEscaped != 0 {
+		h.sc.scratch2 = appendUnescaped(h.sc.scratch2[:0], yn)
+		yn = h.sc.scratch2
+	}
+	return bytes.Compare(xn, yn)
 }
 
 // Members calls f for each member of an object of the card Load hashed,

@@ -167,7 +167,7 @@ func randomObject(r *rand.Rand, depth int) []byte {
 	if depth == 0 {
 		n++
 	}
-	names := []string{"a", "b", "url", "é", "\U0001F600", "\ue000", "x/y"}
+	names := []string{"a", "b", "url", "é", "\U0001F600", "\ue000", "x/y", "property", "propertyA", "propertyB", "propertyé", "property\U0001F600", "property\ue000"}
 	r.Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
 	for i := range n {
 		if i > 0 {
