@@ -13,27 +13,16 @@ import (
 // canonical form, so that a caller that has validated a card hashes it
 // without reading its bytes again.
 //
-// A card's hash is made of one hash per member, of an encoding of its
-// decoded name and its value, summed per 64-bit lane mod 2^64, so that the
-// members' order does not matter, as the canonical form's sorting makes it
-// not matter; Members hands out the members' hashes. The encoding of a
-// value is a tag byte, then:
-//
-//   - a string, its decoded text, length first: the canonical form escapes
-//     text one way only, so two strings are written alike just when they
-//     decode alike;
-//   - a number, its canonical text (canonicalNumber), length first: 1e2,
-//     100.0 and 100 are all 100;
-//   - true, false and null, nothing;
-//   - an array, its elements' encodings in order, and an end tag;
-//   - an object, its member count, then each member's name, length first,
-//     and value, the members in the order of their names' bytes.
-//
-// Each value's encoding ends where its tags and lengths say, so no two
-// values encode alike: the encoding is the canonical form in other words.
-// Hashing a member's encoding in one go, rather than each value on its
-// own, costs one call of the hash function per member of the card, not
-// one per value.
+// A card's hash is made of one hash per member, of an encoding of the
+// member, summed per 64-bit lane mod 2^64, so that the members' order does
+// not matter, as the canonical form's sorting makes it not matter; Members
+// hands out the members' hashes. The encoding of a member is "name":value
+// in RFC 8785's canonical form, but that the members of nested objects
+// are in the order of their names' bytes (encodeObject): strings and
+// numbers as the canonical form writes them, no white space. So two
+// members encode alike just when their canonical forms are equal, and
+// most are copied from the card as they are (encodeMember). One call of
+// the hash function per member of the card is all the hashing.
 //
 // The sum is sound because the scan rejects duplicate names: two cards
 // that differ have different sets of members, so one member hash at least
@@ -63,18 +52,6 @@ const (
 	seedObject
 )
 
-// The tags of the encoding of values.
-const (
-	tagString = 's'
-	tagNumber = 'n'
-	tagTrue   = 't'
-	tagFalse  = 'f'
-	tagNull   = 'z'
-	tagArray  = '['
-	tagEnd    = ']'
-	tagObject = '{'
-)
-
 // ContentHasher hashes JSON objects by their RFC 8785 canonical form (see
 // Hash128's section above). It keeps its buffers between cards and
 // allocates nothing once they have grown to the largest card seen; it
@@ -95,7 +72,7 @@ type ContentHasher struct {
 	val   []byte  // Value.Str's decoded string
 	text  []byte  // Value.Text's canonical string
 	names []byte  // Members' decoded names
-	mem   []member
+	mem   []sortedName
 }
 
 // NewContentHasher returns a ContentHasher that hashes with hash.
@@ -170,8 +147,7 @@ func (h *ContentHasher) object(n uint32) Hash128 {
 
 // member returns the hash of member k's encoding.
 func (h *ContentHasher) member(k uint32) Hash128 {
-	buf := h.appendString(h.buf[:0], k)
-	buf, _ = h.encode(buf, k+1)
+	buf, _ := h.encodeMember(h.buf[:0], k)
 	h.buf = buf
 	return h.hash(buf, seedMember)
 }
@@ -181,17 +157,36 @@ func appendHash(dst []byte, s Hash128) []byte {
 	return binary.LittleEndian.AppendUint64(dst, s.Lo)
 }
 
-// appendString appends string node n decoded, length first.
-func (h *ContentHasher) appendString(dst []byte, n uint32) []byte {
-	t := &h.tape[n]
-	raw := h.b[t.start:t.end]
-	if t.flags&flagEscaped == 0 {
-		return append(binary.LittleEndian.AppendUint32(dst, uint32(len(raw))), raw...)
+// encodeMember appends member k's encoding, "name":value, to buf and
+// returns the node after it. Written compactly, a member whose name and
+// value need no rewriting is copied in one go.
+func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
+	kt, vt := &h.tape[k], &h.tape[k+1]
+	if kt.flags&flagEscaped != 0 || h.b[kt.end+1] != ':' {
+		buf = append(h.encodeString(buf, kt), ':')
+		return h.encode(buf, k+1)
 	}
-	at := len(dst)
-	dst = appendUnescaped(append(dst, 0, 0, 0, 0), raw)
-	binary.LittleEndian.PutUint32(dst[at:], uint32(len(dst)-at-4))
-	return dst
+	switch vt.kind {
+	case kindString:
+		if vt.flags&flagEscaped == 0 && vt.start == kt.end+3 {
+			return append(buf, h.b[kt.start-1:vt.end+1]...), k + 2
+		}
+	case kindNumber:
+		if vt.start == kt.end+2 && canonicalAsIs(h.b[vt.start:vt.end], vt.flags) {
+			return append(buf, h.b[kt.start-1:vt.end]...), k + 2
+		}
+	}
+	return h.encode(append(buf, h.b[kt.start-1:kt.end+2]...), k+1)
+}
+
+// encodeString appends string t in canonical form.
+func (h *ContentHasher) encodeString(buf []byte, t *node) []byte {
+	if t.flags&flagEscaped == 0 {
+		// As written: see Canonicalizer.str.
+		return append(buf, h.b[t.start-1:t.end+1]...)
+	}
+	h.str = appendUnescaped(h.str[:0], h.b[t.start:t.end])
+	return append(appendJCSEscaped(append(buf, '"'), h.str), '"')
 }
 
 // encode appends node n's encoding to buf and returns the node after its
@@ -201,27 +196,24 @@ func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
 	t := &h.tape[n]
 	switch t.kind {
 	case kindString:
-		return h.appendString(append(buf, tagString), n), n + 1
+		return h.encodeString(buf, t), n + 1
 	case kindNumber:
-		text := h.b[t.start:t.end]
-		if !canonicalAsIs(text, t.flags) {
-			h.num = canonicalNumber(h.num[:0], text, t.flags)
-			text = h.num
-		}
-		buf = binary.LittleEndian.AppendUint32(append(buf, tagNumber), uint32(len(text)))
-		return append(buf, text...), n + 1
+		return canonicalNumber(buf, h.b[t.start:t.end], t.flags), n + 1
 	case kindTrue:
-		return append(buf, tagTrue), n + 1
+		return append(buf, "true"...), n + 1
 	case kindFalse:
-		return append(buf, tagFalse), n + 1
+		return append(buf, "false"...), n + 1
 	case kindNull:
-		return append(buf, tagNull), n + 1
+		return append(buf, "null"...), n + 1
 	case kindArray:
-		buf = append(buf, tagArray)
+		buf = append(buf, '[')
 		for e := n + 1; e < t.end; {
+			if e > n+1 {
+				buf = append(buf, ',')
+			}
 			buf, e = h.encode(buf, e)
 		}
-		return append(buf, tagEnd), t.end
+		return append(buf, ']'), t.end
 	}
 	return h.encodeObject(buf, n), t.end
 }
@@ -246,16 +238,17 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 		h.ents = append(h.ents, entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0})
 	}
 	h.sortEntries(h.ents[base:])
-	buf = binary.LittleEndian.AppendUint32(append(buf, tagObject), uint32(len(h.ents)-base))
+	buf = append(buf, '{')
 	for i := base; i < len(h.ents); i++ {
 		// A nested object's entries go past these and are gone before
 		// the next turn.
-		k := h.ents[i].key
-		buf = h.appendString(buf, k)
-		buf, _ = h.encode(buf, k+1)
+		if i > base {
+			buf = append(buf, ',')
+		}
+		buf, _ = h.encodeMember(buf, h.ents[i].key)
 	}
 	h.ents = h.ents[:base]
-	return buf
+	return append(buf, '}')
 }
 
 // namePrefix returns the first eight bytes of b[start:end], big-endian,
@@ -350,12 +343,32 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 		} else {
 			h.names = append(h.names, h.b[kt.start:kt.end]...)
 		}
-		h.mem = append(h.mem, member{key: k, start: uint32(start), end: uint32(len(h.names))})
+		h.mem = append(h.mem, sortedName{
+			prefix: namePrefix(h.names, uint32(start), uint32(len(h.names))),
+			key:    k, start: uint32(start), end: uint32(len(h.names)),
+			ascii: kt.flags&(flagEscaped|flagNonASCII) == 0,
+		})
 	}
 	names := h.names
-	slices.SortFunc(h.mem, func(x, y member) int {
+	cmp := func(x, y sortedName) int {
+		if x.ascii && y.ascii && x.prefix != y.prefix {
+			// ASCII orders as its UTF-16 code units do.
+			if x.prefix < y.prefix {
+				return -1
+			}
+			return 1
+		}
 		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
-	})
+	}
+	if len(h.mem) > 12 {
+		slices.SortFunc(h.mem, cmp)
+	} else {
+		for i := 1; i < len(h.mem); i++ {
+			for j := i; j > 0 && cmp(h.mem[j], h.mem[j-1]) < 0; j-- {
+				h.mem[j], h.mem[j-1] = h.mem[j-1], h.mem[j]
+			}
+		}
+	}
 	for _, m := range h.mem {
 		sum := h.sums[m.key]
 		if obj != 0 {
@@ -363,6 +376,15 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 		}
 		f(h.names[m.start:m.end], Value{h, m.key + 1}, sum)
 	}
+}
+
+// sortedName is a member as Members sorts it: its name's tape index, where
+// its decoded name lies in h.names, and, for an ASCII name, its first eight
+// bytes, which order most names without reading them again.
+type sortedName struct {
+	prefix          uint64
+	key, start, end uint32
+	ascii           bool
 }
 
 // name returns member name k, decoded into h.names when it has escapes.

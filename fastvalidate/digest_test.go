@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -637,5 +638,39 @@ func TestContentHashValues(t *testing.T) {
 	}
 	if a.Next().Exists() || (Value{}).Next().Exists() || (Value{}).Member("a").Exists() {
 		t.Error("a value with no next one has one")
+	}
+}
+
+// TestContentHashMembersOrder: Members lists names in the canonical form's
+// order, by UTF-16 code units, for few members and for many, with names
+// sharing long prefixes, escaped, and beyond ASCII.
+func TestContentHashMembersOrder(t *testing.T) {
+	names := []string{"propertyB", "property", "propertyA", "\ue000", "\U0001F600", "é", "a", "propertyé", "property\U0001F600", "property\ue000", "zz", "b", "c", "d"}
+	h := NewContentHasher(testHash)
+	for _, n := range []int{3, 6, len(names)} {
+		var card bytes.Buffer
+		card.WriteByte('{')
+		for i, name := range names[:n] {
+			if i > 0 {
+				card.WriteByte(',')
+			}
+			if i%2 == 0 {
+				writeString(rand.New(rand.NewPCG(uint64(i), 0)), &card, []byte(name))
+			} else {
+				card.WriteString(quote(name))
+			}
+			card.WriteString(":1")
+		}
+		card.WriteByte('}')
+		if !h.Load(nil, card.Bytes()) {
+			t.Fatalf("%s: no hash", card.Bytes())
+		}
+		var got []string
+		h.Members("", func(name []byte, _ Value, _ Hash128) { got = append(got, string(name)) })
+		want := slices.Clone(names[:n])
+		slices.SortFunc(want, func(x, y string) int { return compareUTF16([]byte(x), []byte(y)) })
+		if !slices.Equal(got, want) {
+			t.Errorf("%d members: %q, want %q", n, got, want)
+		}
 	}
 }

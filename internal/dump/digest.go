@@ -500,24 +500,24 @@ func (x *Extractor) itemise(name []byte, value fastvalidate.Value) {
 	case "url":
 		if l := value.Str(); l != nil {
 			x.item(p, l, 0)
-			x.endpoints = append(x.endpoints, string(l))
+			x.endpoint(l)
 		}
 	case "endpoint": // AgentCard: {"url": ...}
 		if l := value.Member("url").Str(); l != nil {
-			x.item(p+"/url", l, 0)
-			x.endpoints = append(x.endpoints, string(l))
+			x.item("/endpoint/url", l, 0)
+			x.endpoint(l)
 		}
 	case "invocation": // MA2D
 		if l := value.Member("endpoint").Str(); l != nil {
-			x.item(p+"/endpoint", l, 0)
-			x.endpoints = append(x.endpoints, string(l))
+			x.item("/invocation/endpoint", l, 0)
+			x.endpoint(l)
 		}
 	case "supportedInterfaces", "additionalInterfaces":
 		i := 0
 		for e := value.First(); e.Exists(); e = e.Next() {
 			if l := e.Member("url").Str(); l != nil {
 				x.itemAt(p, i, "/url", l, 0)
-				x.endpoints = append(x.endpoints, string(l))
+				x.endpoint(l)
 			}
 			i++
 		}
@@ -544,6 +544,14 @@ func (x *Extractor) itemise(name []byte, value fastvalidate.Value) {
 			}
 			i++
 		}
+	}
+}
+
+// endpoint notes an endpoint URL the card names, for --cross-card, which
+// alone needs them.
+func (x *Extractor) endpoint(url []byte) {
+	if x.claimsOnly {
+		x.endpoints = append(x.endpoints, string(url))
 	}
 }
 
