@@ -232,6 +232,23 @@ type entry struct {
 // by UTF-16 code units, would cost more to compare.
 func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 	end := h.tape[n].end
+	// Objects of one or two members, most of a card's, need no list.
+	if k1 := n + 1; k1 == end {
+		return append(buf, '{', '}')
+	} else if k2 := h.next(k1 + 1); k2 == end {
+		buf, _ = h.encodeMember(append(buf, '{'), k1)
+		return append(buf, '}')
+	} else if h.next(k2+1) == end {
+		t1, t2 := &h.tape[k1], &h.tape[k2]
+		x := entry{prefix: namePrefix(h.b, t1.start, t1.end), key: k1, plain: t1.flags&flagEscaped == 0}
+		y := entry{prefix: namePrefix(h.b, t2.start, t2.end), key: k2, plain: t2.flags&flagEscaped == 0}
+		if h.compareEntries(x, y) > 0 {
+			k1, k2 = k2, k1
+		}
+		buf, _ = h.encodeMember(append(buf, '{'), k1)
+		buf, _ = h.encodeMember(append(buf, ','), k2)
+		return append(buf, '}')
+	}
 	base := len(h.ents)
 	for k := n + 1; k < end; k = h.next(k + 1) {
 		kt := &h.tape[k]
