@@ -93,9 +93,12 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 	if len(card) == 0 {
 		return false
 	}
-	if v != nil && v.readWhole(card) {
+	switch whole, failed := v.read(card); {
+	case whole:
 		h.tape = v.w.sc.tape
-	} else {
+	case failed:
+		return false
+	default:
 		if !h.sc.scan(card) {
 			return false
 		}
@@ -115,12 +118,24 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 	return true
 }
 
-// readWhole reports whether the tape of v's last Validate describes card
-// as a whole, an object or not.
-func (v *Validator) readWhole(card []byte) bool {
+// read tells what v's last Validate read of card: whole, that its tape
+// describes card as a whole, an object or not; failed, that card is no
+// JSON, as a scan with the nesting limit DefaultMaxDepth would find too.
+func (v *Validator) read(card []byte) (whole, failed bool) {
+	if v == nil {
+		return false, false
+	}
 	w := &v.w
-	return !w.unwrapped && w.sc.err == 0 && len(w.b) == len(card) && &w.b[0] == &card[0] &&
-		v.cfg.maxDepth <= DefaultMaxDepth
+	if w.unwrapped || len(w.b) != len(card) || &w.b[0] != &card[0] {
+		return false, false
+	}
+	switch {
+	case w.sc.err == 0:
+		return v.cfg.maxDepth <= DefaultMaxDepth, false
+	case w.sc.err == CodeJSONDepth:
+		return false, v.cfg.maxDepth >= DefaultMaxDepth
+	}
+	return false, true
 }
 
 // Sum returns the hash of the card Load hashed.

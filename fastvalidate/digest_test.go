@@ -424,6 +424,20 @@ func TestContentHashFromValidator(t *testing.T) {
 	if h.Load(v, broken) {
 		t.Error("a card that is no JSON was hashed")
 	}
+	// Whether a card has a hash does not depend on the Validator's
+	// nesting limit: it is DefaultMaxDepth's.
+	deep := []byte(`{"a":[[[1]]]}`)
+	shallow := MustNew("auto", WithMaxDepth(2))
+	shallow.Validate(deep)
+	if want, _ := contentHash(t, h, deep); !h.Load(shallow, deep) || h.Sum() != want {
+		t.Error("a card deeper than the Validator's limit was not hashed")
+	}
+	deeper := []byte(`{"a":` + strings.Repeat("[", DefaultMaxDepth) + strings.Repeat("]", DefaultMaxDepth) + `}`)
+	lenient := MustNew("auto", WithMaxDepth(2*DefaultMaxDepth))
+	lenient.Validate(deeper)
+	if h.Load(lenient, deeper) {
+		t.Error("a card deeper than DefaultMaxDepth was hashed")
+	}
 }
 
 // TestContentHashMembers: Members lists an object's members in canonical
