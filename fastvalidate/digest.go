@@ -68,7 +68,6 @@ type ContentHasher struct {
 	buf   []byte  // the encoding of the member being hashed
 	ents  []entry // the members of the objects being encoded
 	str   []byte  // a string's decoded text
-	num   []byte  // a number's canonical text
 	val   []byte  // Value.Str's decoded string
 	text  []byte  // Value.Text's canonical string
 	names []byte  // Members' decoded names

@@ -98,7 +98,7 @@ type member struct {
 // Digest is what is kept of one record.
 type Digest struct {
 	Kind    string // a key kind
-	Key     string
+	Key     string // of a decoded digest; an Extractor has it in its key
 	Profile string
 	Input   string
 	Line    int
@@ -125,14 +125,18 @@ type Extractor struct {
 	nmembers int
 	items    []byte
 	nitems   int
-	// endpoints lists the card's endpoint and interface URLs, for
-	// --cross-card, for which claimsOnly skips the rest of the members.
-	endpoints  []string
+	// The card's endpoint and interface URLs, for --cross-card, for
+	// which claimsOnly skips the rest of the members: back to back in
+	// eps, each ending at its epEnds.
+	eps        []byte
+	epEnds     []int
 	claimsOnly bool
-	// The identity found so far among the members, and its rank in
-	// identity (len(identity) for none).
+	// The card's key: while its members are digested, the identity found
+	// so far, of rank keyRank in identity (len(identity) for none). The
+	// digest's Key is left empty: it is set only when one is decoded.
 	key     []byte
 	keyRank int
+	id      []byte // the claims' identity, the key's kind and the key
 	// The object members whose entries are itemised after the others
 	// (see member), and the one being itemised.
 	later  [3]laterMember
@@ -191,9 +195,9 @@ func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withError
 	hashed := x.digestCard(card, v)
 	switch {
 	case source != "" && x.mode != KeyID:
-		d.Kind, d.Key = KindSource, source
+		d.Kind, x.key = KindSource, append(x.key[:0], source...)
 	case d.Kind == "" || x.mode == KeySource:
-		d.Kind, d.Key = KindRecord, x.contentKey(card, hashed)
+		d.Kind, x.key = KindRecord, x.contentKey(x.key[:0], card, hashed)
 	}
 }
 
@@ -201,7 +205,7 @@ func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withError
 // its canonical form (TestContentKey), which anyone can check with xxhsum
 // -H2, or of its bytes when it has none. Only such cards, few in a dump,
 // are canonicalised.
-func (x *Extractor) contentKey(card []byte, hashed bool) string {
+func (x *Extractor) contentKey(dst, card []byte, hashed bool) []byte {
 	sum := x.d.Sum
 	if hashed {
 		var err error
@@ -209,7 +213,7 @@ func (x *Extractor) contentKey(card []byte, hashed bool) string {
 			sum = sum128(x.cbuf)
 		}
 	}
-	return contentPrefix + base64Enc.EncodeToString(sum[:])
+	return base64Enc.AppendEncode(append(dst, contentPrefix...), sum[:])
 }
 
 // isFetchRecord tells the records of cardscan fetch --format cards, which
@@ -249,14 +253,15 @@ var (
 // second reading of it (fastvalidate.ContentHasher).
 func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 	d := &x.d
-	x.menc, x.nmembers, x.endpoints = x.menc[:0], 0, x.endpoints[:0]
+	x.menc, x.nmembers = x.menc[:0], 0
+	x.eps, x.epEnds = x.eps[:0], x.epEnds[:0]
+	x.key, x.keyRank, x.nlater = x.key[:0], len(identity), 0
 	if !x.hasher.Load(v, card) {
 		// Not JSON, not an object, too deep: the record is its bytes.
 		d.Sum = sum128(card)
 		return false
 	}
 	d.Sum = x.hasher.Sum().Bytes()
-	x.key, x.keyRank, x.nlater = x.key[:0], len(identity), 0
 	x.hasher.Members("", x.visitMember)
 	for _, m := range x.later[:x.nlater] {
 		x.nmembers++
@@ -269,7 +274,7 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 		x.menc = append(x.menc, x.items...)
 	}
 	if x.keyRank < len(identity) {
-		d.Kind, d.Key = identity[x.keyRank].kind, string(x.key)
+		d.Kind = identity[x.keyRank].kind
 	}
 	return true
 }
@@ -551,7 +556,8 @@ func (x *Extractor) itemise(name []byte, value fastvalidate.Value) {
 // alone needs them.
 func (x *Extractor) endpoint(url []byte) {
 	if x.claimsOnly {
-		x.endpoints = append(x.endpoints, string(url))
+		x.eps = append(x.eps, url...)
+		x.epEnds = append(x.epEnds, len(x.eps))
 	}
 }
 
@@ -599,7 +605,7 @@ func (x *Extractor) appendDigest(dst []byte, d *Digest) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0) // length, set below
 	dst = append(dst, kindIndex(d.Kind))
-	dst = appendString(dst, d.Key)
+	dst = appendBytes(dst, x.key)
 	dst = appendString(dst, d.Profile)
 	dst = appendString(dst, d.Input)
 	dst = binary.AppendUvarint(dst, uint64(d.Line))
