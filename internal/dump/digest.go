@@ -80,7 +80,8 @@ const maxValue = 64
 
 // item is one entry of an itemised member: where it is and what names it
 // (a skill's id, a URL, a scheme's name, a key id). For a security scheme
-// sum is the hash of its value, so that an edited scheme shows.
+// sum is a hash of it (fastvalidate.ContentHasher.Members), so that an
+// edited scheme shows.
 type item struct {
 	pointer string
 	label   string
@@ -90,7 +91,7 @@ type item struct {
 // member is a top-level member of a card as a digest keeps it.
 type member struct {
 	name  string
-	sum   uint64 // of its value, as fastvalidate.ContentHasher hashes it
+	sum   uint64 // changes just when its value does (fastvalidate.ContentHasher.Members)
 	value string // its canonical value when at most maxValue bytes
 	items []item
 }
@@ -103,7 +104,7 @@ type Digest struct {
 	Input   string
 	Line    int
 	Valid   bool
-	Sum     [16]byte // the card's content hash (contentHash), or of the record's bytes when it has none
+	Sum     [16]byte // the card's content hash (fastvalidate.ContentHasher), or of the record's bytes when it has none
 	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
 	members []member // decoded only
 }
