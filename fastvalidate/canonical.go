@@ -213,20 +213,9 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 }
 
 // number writes the number as ECMAScript's Number.prototype.toString
-// writes the float64 nearest to it (RFC 8785 section 3.2.2.3). The scan
-// has refused every number beyond float64's range (json.number-range).
+// writes the float64 nearest to it (see canonicalNumber).
 func (c *Canonicalizer) number(dst, b []byte, t node) []byte {
-	text := b[t.start:t.end]
-	if t.flags&(flagFrac|flagExp) == 0 && len(text) <= 15 {
-		// An integer of up to 15 digits is a float64 as written, and
-		// ECMAScript writes it the same way, but for a minus zero.
-		if string(text) == "-0" {
-			return append(dst, '0')
-		}
-		return append(dst, text...)
-	}
-	f, _ := strconv.ParseFloat(string(text), 64)
-	return AppendECMAScriptNumber(dst, f)
+	return canonicalNumber(dst, b[t.start:t.end], t.flags)
 }
 
 // AppendECMAScriptNumber appends f as ECMAScript's Number::toString writes

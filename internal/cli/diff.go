@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
@@ -118,7 +119,7 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 			Stdin:     stdin,
 			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
 			Interrupt: sig.interrupt,
-			Extract: func() func([]byte, report.Verdict) []byte {
+			Extract: func() func([]byte, report.Verdict, *fastvalidate.Validator) []byte {
 				return dump.NewExtractor(mode).Append
 			},
 			Collect: add,

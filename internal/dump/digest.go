@@ -4,8 +4,9 @@
 // one agent_id).
 //
 // Both keep a digest of every card, made by the validation pipeline's
-// workers as they judge it (pipeline.Config.Extract): its identity, the
-// XXH3-128 of its RFC 8785 canonical form, where it came from, its verdict,
+// workers as they judge it (pipeline.Config.Extract): its identity, a
+// 128-bit hash of its content that is equal for cards with equal RFC 8785
+// canonical forms (fastvalidate.ContentHasher), where it came from, its verdict,
 // and a hash of each top-level member, with the few members a change report
 // names (endpoints, version, skills, capabilities, security schemes,
 // signature key ids) itemised. Digests are held in memory up to a budget
@@ -21,7 +22,6 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
-	"github.com/cespare/xxhash/v2"
 	"github.com/valyala/fastjson"
 	"github.com/zeebo/xxh3"
 )
@@ -80,7 +80,8 @@ const maxValue = 64
 
 // item is one entry of an itemised member: where it is and what names it
 // (a skill's id, a URL, a scheme's name, a key id). For a security scheme
-// sum is the hash of its value, so that an edited scheme shows.
+// sum is a hash of it (fastvalidate.ContentHasher.Members), so that an
+// edited scheme shows.
 type item struct {
 	pointer string
 	label   string
@@ -90,7 +91,7 @@ type item struct {
 // member is a top-level member of a card as a digest keeps it.
 type member struct {
 	name  string
-	sum   uint64 // xxhash of its canonical value
+	sum   uint64 // changes just when its value does (fastvalidate.ContentHasher.Members)
 	value string // its canonical value when at most maxValue bytes
 	items []item
 }
@@ -98,79 +99,122 @@ type member struct {
 // Digest is what is kept of one record.
 type Digest struct {
 	Kind    string // a key kind
-	Key     string
+	Key     string // of a decoded digest; an Extractor has it in its key
 	Profile string
 	Input   string
 	Line    int
 	Valid   bool
-	Sum     [16]byte // of the canonical card, or of the record's bytes when it has none
+	Sum     [16]byte // the card's content hash (fastvalidate.ContentHasher), or of the record's bytes when it has none
 	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
 	members []member // decoded only
 }
 
 // Extractor makes digests; one per worker.
 type Extractor struct {
-	mode  KeyMode
-	canon fastvalidate.Canonicalizer
-	cbuf  []byte
-	mbuf  []byte
-	p2    fastjson.Parser
-	enc   report.Encoder
-	ebuf  []byte
-	d     Digest
+	mode   KeyMode
+	hasher *fastvalidate.ContentHasher
+	canon  fastvalidate.Canonicalizer
+	cbuf   []byte
+	mbuf   []byte
+	p2     fastjson.Parser
+	enc    report.Encoder
+	ebuf   []byte
+	d      Digest
 	// The members of the card being digested, encoded, and the items of
 	// the member being itemised.
 	menc     []byte
 	nmembers int
 	items    []byte
 	nitems   int
-	// endpoints lists the card's endpoint and interface URLs, for
-	// --cross-card, for which claimsOnly skips the rest of the members.
-	endpoints  []string
+	// The card's endpoint and interface URLs, for --cross-card, for
+	// which claimsOnly skips the rest of the members: back to back in
+	// eps, each ending at its epEnds.
+	eps        []byte
+	epEnds     []int
 	claimsOnly bool
+	// The card's key: while its members are digested, the identity found
+	// so far, of rank keyRank in identity (len(identity) for none). The
+	// digest's Key is left empty: it is set only when one is decoded.
+	key     []byte
+	keyRank int
+	id      []byte // the claims' identity, the key's kind and the key
+	// The object members whose entries are itemised after the others
+	// (see member), and the one being itemised.
+	later  [3]laterMember
+	nlater int
+	entry  string
+	// The ContentHasher's callbacks, made once: a method value made per
+	// card would be allocated.
+	visitMember, visitEntry func(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128)
+}
+
+// laterMember is an object member whose entries Members lists in order.
+type laterMember struct {
+	name string
+	sum  uint64
 }
 
 // NewExtractor returns an Extractor choosing keys by mode.
-func NewExtractor(mode KeyMode) *Extractor { return &Extractor{mode: mode} }
+func NewExtractor(mode KeyMode) *Extractor {
+	x := &Extractor{mode: mode, hasher: fastvalidate.NewContentHasher(xxh128)}
+	x.visitMember, x.visitEntry = x.member, x.itemiseEntry
+	return x
+}
 
-// Append appends the encoded digest of the record vd judged.
-func (x *Extractor) Append(dst []byte, vd report.Verdict) []byte {
-	x.fill(vd, true)
+// Append appends the encoded digest of the record vd judged; v is the
+// Validator that judged it, or nil (see pipeline.Config.Extract).
+func (x *Extractor) Append(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
+	x.fill(vd, v, true)
 	return x.appendDigest(dst, &x.d)
 }
 
 // fill digests the record vd judged into x.d, with the errors of an
 // invalid card when withErrors is set.
-func (x *Extractor) fill(vd report.Verdict, withErrors bool) {
+func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withErrors bool) {
 	d := &x.d
 	*d = Digest{Profile: vd.Profile, Input: vd.Input, Line: vd.Line, Valid: vd.Valid}
 	card := vd.Card
 	var source string
 	if isFetchRecord(card) {
-		if v, err := x.p2.ParseBytes(card); err == nil && v.Get("card") != nil && v.Get("valid") != nil {
+		if fv, err := x.p2.ParseBytes(card); err == nil && fv.Get("card") != nil && fv.Get("valid") != nil {
 			// cardscan fetch --format cards: the verdict and the card are
 			// members of the record.
-			source = str(v, "url")
-			d.Valid = v.GetBool("valid")
-			d.Profile = str(v, "profile")
+			source = str(fv, "url")
+			d.Valid = fv.GetBool("valid")
+			d.Profile = str(fv, "profile")
 			if !d.Valid && withErrors {
-				x.ebuf = v.Get("errors").MarshalTo(x.ebuf[:0])
+				x.ebuf = fv.Get("errors").MarshalTo(x.ebuf[:0])
 				d.Errors = string(x.ebuf)
 			}
-			x.mbuf = v.Get("card").MarshalTo(x.mbuf[:0])
+			x.mbuf = fv.Get("card").MarshalTo(x.mbuf[:0])
 			card = x.mbuf
 		}
 	}
 	if source == "" && !vd.Valid && withErrors {
 		d.Errors = x.errors(&vd)
 	}
-	x.digestCard(card)
+	hashed := x.digestCard(card, v)
 	switch {
 	case source != "" && x.mode != KeyID:
-		d.Kind, d.Key = KindSource, source
+		d.Kind, x.key = KindSource, append(x.key[:0], source...)
 	case d.Kind == "" || x.mode == KeySource:
-		d.Kind, d.Key = KindRecord, contentPrefix+base64Enc.EncodeToString(d.Sum[:])
+		d.Kind, x.key = KindRecord, x.contentKey(x.key[:0], card, hashed)
 	}
+}
+
+// contentKey returns the key of a card that has no other: the XXH3-128 of
+// its canonical form (TestContentKey), which anyone can check with xxhsum
+// -H2, or of its bytes when it has none. Only such cards, few in a dump,
+// are canonicalised.
+func (x *Extractor) contentKey(dst, card []byte, hashed bool) []byte {
+	sum := x.d.Sum
+	if hashed {
+		var err error
+		if x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{}); err == nil {
+			sum = sum128(x.cbuf)
+		}
+	}
+	return base64Enc.AppendEncode(append(dst, contentPrefix...), sum[:])
 }
 
 // isFetchRecord tells the records of cardscan fetch --format cards, which
@@ -204,61 +248,164 @@ var (
 )
 
 // digestCard fills the card's hash and identity, and encodes its members
-// into x.enc. It walks the canonical form, which Canonicalizer wrote
-// without white space and with members sorted (canon.go), rather than
-// parsing the card again.
-func (x *Extractor) digestCard(card []byte) {
+// into x.menc. It reports whether the card has a content hash: whether it
+// is a JSON object. The hash and the members' come from the tape of the
+// Validator that judged the card, when v is that, rather than from a
+// second reading of it (fastvalidate.ContentHasher).
+func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 	d := &x.d
-	x.menc, x.nmembers, x.endpoints = x.menc[:0], 0, x.endpoints[:0]
-	var err error
-	if card != nil {
-		x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{})
-	}
-	if err != nil || card == nil {
-		// No canonical form (not JSON, not an object, too large to
-		// hold): the record is its bytes.
+	x.menc, x.nmembers = x.menc[:0], 0
+	x.eps, x.epEnds = x.eps[:0], x.epEnds[:0]
+	x.key, x.keyRank, x.nlater = x.key[:0], len(identity), 0
+	if !x.hasher.Load(v, card) {
+		// Not JSON, not an object, too deep: the record is its bytes.
 		d.Sum = sum128(card)
-		return
+		return false
 	}
-	d.Sum = sum128(x.cbuf)
-	var key []byte
-	keyRank := len(identity)
-	eachMember(x.cbuf, func(quoted, value []byte) {
-		name := quoted[1 : len(quoted)-1]
-		if bytes.IndexByte(name, '\\') >= 0 {
-			name = []byte(unquote(quoted))
-		}
-		x.items, x.nitems = x.items[:0], 0
-		if x.claimsOnly {
-			// --cross-card needs the identity and the endpoints only.
-			if isEndpointMember(name) {
-				x.itemise(name, value)
-			}
-		} else {
-			x.nmembers++
-			x.menc = appendBytes(x.menc, name)
-			x.menc = binary.LittleEndian.AppendUint64(x.menc, xxhash.Sum64(value))
-			if len(value) <= maxValue && value[0] != '{' && value[0] != '[' {
-				x.menc = appendBytes(x.menc, value)
-			} else {
-				x.menc = append(x.menc, 0)
-			}
+	d.Sum = x.hasher.Sum().Bytes()
+	x.hasher.Members("", x.visitMember)
+	for _, m := range x.later[:x.nlater] {
+		x.nmembers++
+		x.menc = appendString(x.menc, m.name)
+		x.menc = binary.LittleEndian.AppendUint64(x.menc, m.sum)
+		x.menc = append(x.menc, 0)
+		x.items, x.nitems, x.entry = x.items[:0], 0, m.name
+		x.hasher.Members(m.name, x.visitEntry)
+		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
+		x.menc = append(x.menc, x.items...)
+	}
+	if x.keyRank < len(identity) {
+		d.Kind = identity[x.keyRank].kind
+	}
+	return true
+}
+
+// member digests one member of the card: its name, hash, canonical value
+// when short, and items.
+func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
+	x.items, x.nitems = x.items[:0], 0
+	switch {
+	case x.claimsOnly:
+		// --cross-card needs the identity and the endpoints only.
+		if isEndpointMember(name) {
 			x.itemise(name, value)
-			x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
-			x.menc = append(x.menc, x.items...)
 		}
-		for rank, id := range identity[:keyRank] {
-			if string(name) != id.member {
-				continue
-			}
-			if v := lookup(value, id.path...); len(v) > 2 && v[0] == '"' {
-				key, keyRank = v, rank
-			}
+	case value.IsObject() && entriesItemised(name) && x.nlater < len(x.later):
+		// Itemised from its entries in canonical order, once Members is
+		// done with the card's.
+		x.later[x.nlater] = laterMember{name: entriesName(name), sum: sum.Lo}
+		x.nlater++
+	default:
+		x.nmembers++
+		x.menc = appendBytes(x.menc, name)
+		x.menc = binary.LittleEndian.AppendUint64(x.menc, sum.Lo)
+		if text := scalarText(value); text != nil && len(text) <= maxValue {
+			x.menc = appendBytes(x.menc, text)
+		} else {
+			x.menc = append(x.menc, 0)
 		}
-	})
-	if key != nil {
-		d.Kind, d.Key = identity[keyRank].kind, unquote(key)
+		x.itemise(name, value)
+		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
+		x.menc = append(x.menc, x.items...)
 	}
+	for rank, id := range identity[:x.keyRank] {
+		if string(name) != id.member {
+			continue
+		}
+		if v := at(value, id.path...).Str(); len(v) > 0 {
+			x.key, x.keyRank = append(x.key[:0], v...), rank
+		}
+	}
+}
+
+// scalarText returns the canonical text of a string, number or literal,
+// and nil for an object or array.
+func scalarText(v fastvalidate.Value) []byte {
+	if v.IsObject() || v.IsArray() {
+		return nil
+	}
+	return v.Text()
+}
+
+// at follows path (member names, or array indexes in decimal) from v and
+// returns the value there, or an absent one.
+func at(v fastvalidate.Value, path ...string) fastvalidate.Value {
+	for _, p := range path {
+		if v.IsArray() {
+			n, err := strconv.Atoi(p)
+			if err != nil {
+				return fastvalidate.Value{}
+			}
+			v = v.First()
+			for ; n > 0 && v.Exists(); n-- {
+				v = v.Next()
+			}
+			continue
+		}
+		v = v.Member(p)
+	}
+	return v
+}
+
+// entriesItemised tells the members whose items, when the member is an
+// object, are its entries: listed in the canonical form's order, which
+// Members keeps, and for a security scheme with its value's hash.
+func entriesItemised(name []byte) bool {
+	return entriesName(name) != ""
+}
+
+func entriesName(name []byte) string {
+	switch string(name) {
+	case "skills":
+		return "skills"
+	case "capabilities":
+		return "capabilities"
+	case "securitySchemes":
+		return "securitySchemes"
+	}
+	return ""
+}
+
+// itemiseEntry itemises an entry of the object member x.entry.
+func (x *Extractor) itemiseEntry(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
+	switch x.entry {
+	case "skills", "capabilities":
+		// A2A and MA2D capabilities: the members set and not false.
+		if text := scalarText(value); string(text) != "false" && string(text) != "null" {
+			x.itemName(x.entry, name, 0)
+		}
+	case "securitySchemes":
+		x.itemName(x.entry, name, sum.Lo)
+	}
+}
+
+// itemName is item with the pointer /member/name and the label name.
+func (x *Extractor) itemName(member string, name []byte, sum uint64) {
+	n := len(member) + 2 + len(name) + bytes.Count(name, tilde) + bytes.Count(name, slash)
+	x.nitems++
+	x.items = binary.AppendUvarint(x.items, uint64(n))
+	x.items = append(append(append(x.items, '/'), member...), '/')
+	x.items = appendPointerToken(x.items, name)
+	x.items = appendBytes(x.items, name)
+	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
+}
+
+var tilde, slash = []byte{'~'}, []byte{'/'}
+
+// appendPointerToken appends name escaped as a JSON Pointer token (RFC
+// 6901).
+func appendPointerToken(dst, name []byte) []byte {
+	for _, c := range name {
+		switch c {
+		case '~':
+			dst = append(dst, "~0"...)
+		case '/':
+			dst = append(dst, "~1"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 func str(v *fastjson.Value, path ...string) string {
@@ -289,8 +436,8 @@ var identity = []struct {
 	{KindEndpoint, "invocation", []string{"endpoint"}},
 }
 
-// sum128 hashes a card's canonical form, which is all that tells whether it
-// changed. A 128-bit hash needs no cryptographic strength for that: the
+// sum128 hashes a canonical form or a record's bytes. A 128-bit hash
+// needs no cryptographic strength to tell whether a card changed: the
 // dumps are compared, not defended, and the odds that two of 10^8 distinct
 // cards collide are about n²/2^129 = 10^16/6.8·10^38, under 10^-22.
 // XXH3-128 rather than SHA-256 because the hash was the largest single
@@ -298,6 +445,13 @@ var identity = []struct {
 // docs/performance.md), and it is XXH3-128 as xxhsum -H2 computes it
 // (TestContentKey), so that a content key can be checked outside cardscan.
 func sum128(b []byte) [16]byte { return xxh3.Hash128(b).Bytes() }
+
+// xxh128 is the ContentHasher's hash: a card's content hash is made of
+// XXH3-128s of its values (fastvalidate/digest.go), with the same odds.
+func xxh128(b []byte, seed uint64) fastvalidate.Hash128 {
+	h := xxh3.Hash128Seed(b, seed)
+	return fastvalidate.Hash128{Hi: h.Hi, Lo: h.Lo}
+}
 
 func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 	x.nitems++
@@ -318,99 +472,101 @@ func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uin
 	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
 }
 
-// itemise lists the entries of the members a change report names; value
-// is the member's canonical value.
-func (x *Extractor) itemise(name, value []byte) {
+// itemise lists the entries of the members a change report names, but
+// for those of an object member that entriesItemised names.
+func (x *Extractor) itemise(name []byte, value fastvalidate.Value) {
+	var p string
 	switch string(name) {
-	case "version", "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces",
-		"skills", "capabilities", "securitySchemes", "signatures":
+	case "version":
+		p = "/version"
+	case "url":
+		p = "/url"
+	case "endpoint":
+		p = "/endpoint"
+	case "invocation":
+		p = "/invocation"
+	case "supportedInterfaces":
+		p = "/supportedInterfaces"
+	case "additionalInterfaces":
+		p = "/additionalInterfaces"
+	case "skills":
+		p = "/skills"
+	case "capabilities":
+		p = "/capabilities"
+	case "signatures":
+		p = "/signatures"
 	default:
 		return
 	}
-	p := "/" + escapePointer(string(name))
-	label := func(v []byte) []byte {
-		if len(v) < 2 || v[0] != '"' {
-			return nil
-		}
-		if bytes.IndexByte(v, '\\') < 0 {
-			// Used only to be copied: no need for a copy of its own.
-			return v[1 : len(v)-1]
-		}
-		return []byte(unquote(v))
-	}
 	switch string(name) {
 	case "version":
-		if l := label(value); l != nil {
+		if l := value.Str(); l != nil {
 			x.item(p, l, 0)
 		}
 	case "url":
-		if l := label(value); l != nil {
+		if l := value.Str(); l != nil {
 			x.item(p, l, 0)
-			x.endpoints = append(x.endpoints, string(l))
+			x.endpoint(l)
 		}
 	case "endpoint": // AgentCard: {"url": ...}
-		if l := label(lookup(value, "url")); l != nil {
-			x.item(p+"/url", l, 0)
-			x.endpoints = append(x.endpoints, string(l))
+		if l := value.Member("url").Str(); l != nil {
+			x.item("/endpoint/url", l, 0)
+			x.endpoint(l)
 		}
 	case "invocation": // MA2D
-		if l := label(lookup(value, "endpoint")); l != nil {
-			x.item(p+"/endpoint", l, 0)
-			x.endpoints = append(x.endpoints, string(l))
+		if l := value.Member("endpoint").Str(); l != nil {
+			x.item("/invocation/endpoint", l, 0)
+			x.endpoint(l)
 		}
 	case "supportedInterfaces", "additionalInterfaces":
 		i := 0
-		eachElement(value, func(e []byte) {
-			if l := label(lookup(e, "url")); l != nil {
+		for e := value.First(); e.Exists(); e = e.Next() {
+			if l := e.Member("url").Str(); l != nil {
 				x.itemAt(p, i, "/url", l, 0)
-				x.endpoints = append(x.endpoints, string(l))
+				x.endpoint(l)
 			}
 			i++
-		})
-	case "skills", "capabilities":
-		if len(value) > 0 && value[0] == '{' {
-			// A2A and MA2D capabilities: the members set and not false.
-			eachMember(value, func(k, e []byte) {
-				if string(e) != "false" && string(e) != "null" {
-					x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), 0)
-				}
-			})
-			break
 		}
+	case "skills", "capabilities":
 		i := 0
-		eachElement(value, func(e []byte) {
-			l := label(lookup(e, "id"))
+		for e := value.First(); e.Exists(); e = e.Next() {
+			l := e.Member("id").Str()
 			if l == nil {
-				l = label(lookup(e, "name"))
+				l = e.Member("name").Str()
 			}
 			if l == nil {
-				l = label(e)
+				l = e.Str()
 			}
 			if l != nil {
 				x.itemAt(p, i, "", l, 0)
 			}
 			i++
-		})
-	case "securitySchemes":
-		eachMember(value, func(k, e []byte) {
-			x.item(p+"/"+escapePointer(unquote(k)), []byte(unquote(k)), xxhash.Sum64(e))
-		})
+		}
 	case "signatures":
 		i := 0
-		eachElement(value, func(e []byte) {
+		for e := value.First(); e.Exists(); e = e.Next() {
 			if kid := signatureKid(e); kid != "" {
 				x.itemAt(p, i, "", []byte(kid), 0)
 			}
 			i++
-		})
+		}
+	}
+}
+
+// endpoint notes an endpoint URL the card names, for --cross-card, which
+// alone needs them.
+func (x *Extractor) endpoint(url []byte) {
+	if x.claimsOnly {
+		x.eps = append(x.eps, url...)
+		x.epEnds = append(x.epEnds, len(x.eps))
 	}
 }
 
 // signatureKid reads the kid of a JWS signature object: from its protected
 // header (base64url JSON), else its unprotected header.
-func signatureKid(sig []byte) string {
-	if prot := lookup(sig, "protected"); len(prot) > 2 && prot[0] == '"' {
-		if raw, err := base64.RawURLEncoding.DecodeString(unquote(prot)); err == nil {
+func signatureKid(sig fastvalidate.Value) string {
+	if prot := sig.Member("protected").Str(); len(prot) > 0 {
+		if raw, err := base64.RawURLEncoding.DecodeString(string(prot)); err == nil {
 			var p fastjson.Parser
 			if h, err := p.ParseBytes(raw); err == nil {
 				if kid := h.GetStringBytes("kid"); len(kid) > 0 {
@@ -419,10 +575,7 @@ func signatureKid(sig []byte) string {
 			}
 		}
 	}
-	if kid := lookup(sig, "header", "kid"); len(kid) > 2 && kid[0] == '"' {
-		return unquote(kid)
-	}
-	return ""
+	return string(sig.Member("header").Member("kid").Str())
 }
 
 // escapePointer escapes a member name as a JSON Pointer token (RFC 6901).
@@ -453,7 +606,7 @@ func (x *Extractor) appendDigest(dst []byte, d *Digest) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0) // length, set below
 	dst = append(dst, kindIndex(d.Kind))
-	dst = appendString(dst, d.Key)
+	dst = appendBytes(dst, x.key)
 	dst = appendString(dst, d.Profile)
 	dst = appendString(dst, d.Input)
 	dst = binary.AppendUvarint(dst, uint64(d.Line))

@@ -2,6 +2,8 @@ package dump
 
 import (
 	"encoding/hex"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
@@ -49,9 +51,9 @@ func benchExtract(b *testing.B, mode int) {
 			res := v.Validate(c)
 			switch mode {
 			case 1:
-				buf = x.Append(buf[:0], report.FromResult("a", 1, 1, 0, c, res))
+				buf = x.Append(buf[:0], report.FromResult("a", 1, 1, 0, c, res), v)
 			case 2:
-				buf = x.AppendClaims(buf[:0], report.FromResult("a", 1, 1, 0, c, res))
+				buf = x.AppendClaims(buf[:0], report.FromResult("a", 1, 1, 0, c, res), v)
 			}
 			out += len(buf)
 		}
@@ -67,7 +69,7 @@ func digestOf(t *testing.T, x *Extractor, card string) ([16]byte, string) {
 	t.Helper()
 	v := fastvalidate.MustNew("auto")
 	c := []byte(card)
-	rec, _, ok := nextDigest(x.Append(nil, report.FromResult("a", 1, 1, 0, c, v.Validate(c))))
+	rec, _, ok := nextDigest(x.Append(nil, report.FromResult("a", 1, 1, 0, c, v.Validate(c)), v))
 	if !ok {
 		t.Fatalf("%s: no digest", card)
 	}
@@ -125,5 +127,41 @@ func TestContentKey(t *testing.T) {
 	got := sum128(nil)
 	if want := "99aa06d3014798d86001c324468d497f"; hex.EncodeToString(got[:]) != want {
 		t.Errorf("XXH3-128 of nothing: %x, want %s", got, want)
+	}
+}
+
+// TestDigestRoundTrip decodes what Append encodes, and a digest cut short
+// anywhere decodes as bad rather than panicking.
+func TestDigestRoundTrip(t *testing.T) {
+	card := []byte(`{"url":"https://a.example/","version":"1.0","skills":[{"id":"s1"}],"securitySchemes":{"k":{"type":"apiKey"}},"capabilities":{"streaming":true,"push":false}}`)
+	x := NewExtractor(KeyAuto)
+	v := fastvalidate.MustNew("auto")
+	b := x.Append(nil, report.FromResult("in", 3, 1, 0, card, v.Validate(card)), v)
+	rec, rest, ok := nextDigest(b)
+	if !ok || len(rest) != 0 {
+		t.Fatal("not one digest")
+	}
+	d, ok := decodeDigest(rec)
+	if !ok || d.Kind != KindURL || d.Key != "https://a.example/" || d.Input != "in" || d.Line != 3 {
+		t.Fatalf("decoded %+v", d)
+	}
+	var items []string
+	for _, m := range d.members {
+		for _, it := range m.items {
+			items = append(items, it.pointer+"="+it.label)
+		}
+	}
+	// The members of objects itemised by entry come last (digestCard):
+	// the order of members in a digest is its own.
+	slices.Sort(items)
+	want := "/capabilities/streaming=streaming /securitySchemes/k=k /skills/0=s1 /url=https://a.example/ /version=1.0"
+	if got := strings.Join(items, " "); got != want {
+		t.Errorf("items %s, want %s", got, want)
+	}
+	for i := range rec {
+		if _, ok := decodeDigest(rec[:i]); ok && i < len(rec)-1 {
+			// A prefix may end on a field boundary only at the very end.
+			t.Errorf("a digest cut at %d of %d decoded", i, len(rec))
+		}
 	}
 }

@@ -109,8 +109,10 @@ type Config struct {
 	// that a record's Verdict stays on its worker's stack when Extract is
 	// nil (TestWorkerDoesNotAllocate). It lets a caller keep a digest of
 	// every record (cardscan diff, --cross-card) without judging the
-	// records twice.
-	Extract func() func(dst []byte, vd report.Verdict) []byte
+	// records twice. v is the worker's Validator when its last Validate
+	// judged vd.Card, so that what it read of the card can be used again
+	// (fastvalidate.ContentHasher.Load), and nil otherwise.
+	Extract func() func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte
 	// Collect receives the bytes Extract appended, a chunk's (or a
 	// piece's) at a time, in input order, on Run's goroutine. An error
 	// stops the run as an output error does.

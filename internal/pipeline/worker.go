@@ -133,7 +133,7 @@ type worker struct {
 	// sig is nil unless the run verifies signatures.
 	sig *signatureJudge
 	// extract is this worker's Config.Extract, or nil.
-	extract func(dst []byte, vd report.Verdict) []byte
+	extract func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte
 
 	// The record being judged among the chunk's, those before skip are
 	// passed over (a re-judge from a piece's start), limit is the
@@ -329,7 +329,7 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	if w.cfg.FailOnWarning && warns > 0 {
 		vd.Valid = false
 	}
-	w.account(c, &vd, raw, errs, warns)
+	w.account(c, &vd, raw, errs, warns, w.v)
 	if len(rec) > bigRecord {
 		// The validator's working space grew with the record (about 16
 		// bytes per JSON value); a fresh one lets it go.
@@ -352,7 +352,7 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
 		errs, warns = 1, 0
 	}
-	w.account(c, &vd, rec, errs, warns)
+	w.account(c, &vd, rec, errs, warns, w.v)
 }
 
 func (w *worker) judgeTooLarge(c *chunk, line, col int, offset int64, raw []byte) {
@@ -360,12 +360,13 @@ func (w *worker) judgeTooLarge(c *chunk, line, col int, offset int64, raw []byte
 	if !w.autoProfile {
 		vd.Profile = w.v.Profile()
 	}
-	w.account(c, &vd, raw, 1, 0)
+	w.account(c, &vd, raw, 1, 0, nil)
 }
 
 // account counts a verdict, renders it, and copies the record's bytes as
-// read (raw, including any line ending) to the output for its class.
-func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns int) {
+// read (raw, including any line ending) to the output for its class. v is
+// the Validator that judged the record, nil if none did.
+func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns int, v *fastvalidate.Validator) {
 	s := &c.st
 	s.records++
 	if vd.Valid {
@@ -383,7 +384,7 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 	})
 	s.countProfile(vd.Profile, vd.Valid)
 	if w.extract != nil {
-		c.extracted = w.extract(c.extracted, *vd)
+		c.extracted = w.extract(c.extracted, *vd, v)
 	}
 	if w.cfg.MinLevel == fastvalidate.SeverityError && warns > 0 {
 		hideWarnings(vd)

@@ -1,0 +1,661 @@
+package fastvalidate
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+	"strconv"
+)
+
+// Content hashes: a hash of a JSON object that is equal for two objects
+// just when their RFC 8785 canonical forms are equal (up to the odds of a
+// collision), taken from the strict scanner's tape rather than from the
+// canonical form, so that a caller that has validated a card hashes it
+// without reading its bytes again.
+//
+// A card's hash is made of one hash per member, of an encoding of the
+// member, summed per 64-bit lane mod 2^64, so that the members' order does
+// not matter, as the canonical form's sorting makes it not matter; Members
+// hands out the members' hashes. The encoding of a member is "name":value
+// in RFC 8785's canonical form, but that the members of nested objects
+// are in the order of their names' bytes (encodeObject): strings and
+// numbers as the canonical form writes them, no white space. So two
+// members encode alike just when their canonical forms are equal, and
+// most are copied from the card as they are (encodeMember). One call of
+// the hash function per member of the card is all the hashing.
+//
+// The sum is sound because the scan rejects duplicate names: two cards
+// that differ have different sets of members, so one member hash at least
+// is in one sum and not the other, and with member hashes as good as
+// random the two sums agree in a lane with odds of 2^-64, in both with
+// 2^-128. The sum is hashed once more to make the card's hash.
+
+// Hash128 is a 128-bit hash.
+type Hash128 struct{ Hi, Lo uint64 }
+
+// Bytes returns h big-endian, as xxhsum writes an XXH128.
+func (h Hash128) Bytes() [16]byte {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], h.Hi)
+	binary.BigEndian.PutUint64(b[8:], h.Lo)
+	return b
+}
+
+// HashFunc hashes b under seed; different seeds must give unrelated hash
+// functions, as XXH3's do. It is the caller's, so that the package needs
+// no hashing library.
+type HashFunc func(b []byte, seed uint64) Hash128
+
+// The seeds of the hashes: a member's, and an object's.
+const (
+	seedMember uint64 = 0x9e3779b97f4a7c15 + iota
+	seedObject
+)
+
+// ContentHasher hashes JSON objects by their RFC 8785 canonical form (see
+// the head of this file). It keeps its buffers between cards and
+// allocates nothing once they have grown to the largest card seen; it
+// cannot be used from concurrent goroutines.
+type ContentHasher struct {
+	hash HashFunc
+
+	sc   scanner // for a document no Validator's tape describes
+	tape []node
+	b    []byte
+	sum  Hash128
+	sums []Hash128 // of the card's members, by their names' tape index
+
+	buf   []byte  // the encoding of the member being hashed
+	ents  []entry // the members of the objects being encoded
+	str   []byte  // a string's decoded text
+	val   []byte  // Value.Str's decoded string
+	text  []byte  // Value.Text's canonical string
+	names []byte  // Members' decoded names
+	mem   []sortedName
+}
+
+// NewContentHasher returns a ContentHasher that hashes with hash.
+func NewContentHasher(hash HashFunc) *ContentHasher {
+	h := &ContentHasher{hash: hash}
+	h.sc.maxDepth = DefaultMaxDepth
+	return h
+}
+
+// Load hashes card, a JSON object, and reports whether it is one. When v
+// is not nil and its last Validate read exactly card as the object it is
+// (not a string holding one), it hashes from v's tape, and when v found
+// card no JSON it does not look again; otherwise it scans card itself,
+// with the nesting limit DefaultMaxDepth, which AppendCanonical has too.
+// A Validator allowing deeper nesting is not used, so that whether a card
+// has a hash never depends on the Validator.
+func (h *ContentHasher) Load(v *Validator, card []byte) bool {
+	h.tape, h.b = nil, nil
+	if len(card) == 0 {
+		return false
+	}
+	switch whole, failed := v.read(card); {
+	case whole:
+		h.tape = v.w.sc.tape
+	case failed:
+		return false
+	default:
+		if !h.sc.scan(card) {
+			return false
+		}
+		h.tape = h.sc.tape
+	}
+	if len(h.tape) == 0 || h.tape[0].kind != kindObject {
+		h.tape = nil
+		return false
+	}
+	h.b = card
+	if cap(h.sums) < len(h.tape) {
+		h.sums = make([]Hash128, len(h.tape), len(h.tape)+len(h.tape)/4)
+	}
+	h.sums = h.sums[:len(h.tape)]
+	h.sum = h.object(0)
+	return true
+}
+
+// read tells what v's last Validate read of card: whole, that its tape
+// describes card as a whole, an object or not; failed, that card is no
+// JSON, as a scan with the nesting limit DefaultMaxDepth would find too.
+func (v *Validator) read(card []byte) (whole, failed bool) {
+	if v == nil {
+		return false, false
+	}
+	w := &v.w
+	if w.unwrapped || len(w.b) != len(card) || &w.b[0] != &card[0] {
+		return false, false
+	}
+	switch {
+	case w.sc.err == 0:
+		return v.cfg.maxDepth <= DefaultMaxDepth, false
+	case w.sc.err == CodeJSONDepth:
+		return false, v.cfg.maxDepth >= DefaultMaxDepth
+	}
+	return false, true
+}
+
+// Sum returns the hash of the card Load hashed.
+func (h *ContentHasher) Sum() Hash128 {
+	if h.tape == nil {
+		return Hash128{}
+	}
+	return h.sum
+}
+
+// object hashes the members of object n into h.sums, and returns the
+// hash of their sum.
+func (h *ContentHasher) object(n uint32) Hash128 {
+	var sum Hash128
+	for k := n + 1; k < h.tape[n].end; k = h.next(k + 1) {
+		m := h.member(k)
+		h.sums[k] = m
+		sum.Hi += m.Hi
+		sum.Lo += m.Lo
+	}
+	h.buf = appendHash(h.buf[:0], sum)
+	return h.hash(h.buf, seedObject)
+}
+
+// member returns the hash of member k's encoding.
+func (h *ContentHasher) member(k uint32) Hash128 {
+	buf, _ := h.encodeMember(h.buf[:0], k)
+	h.buf = buf
+	return h.hash(buf, seedMember)
+}
+
+func appendHash(dst []byte, s Hash128) []byte {
+	dst = binary.LittleEndian.AppendUint64(dst, s.Hi)
+	return binary.LittleEndian.AppendUint64(dst, s.Lo)
+}
+
+// encodeMember appends member k's encoding, "name":value, to buf and
+// returns the node after it. Written compactly, a member whose name and
+// value need no rewriting is copied in one go.
+func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
+	kt, vt := &h.tape[k], &h.tape[k+1]
+	if kt.flags&flagEscaped != 0 || h.b[kt.end+1] != ':' {
+		buf = append(h.encodeString(buf, kt), ':')
+		return h.encode(buf, k+1)
+	}
+	switch vt.kind {
+	case kindString:
+		if vt.flags&flagEscaped == 0 && vt.start == kt.end+3 {
+			return append(buf, h.b[kt.start-1:vt.end+1]...), k + 2
+		}
+	case kindNumber:
+		if vt.start == kt.end+2 && canonicalAsIs(h.b[vt.start:vt.end], vt.flags) {
+			return append(buf, h.b[kt.start-1:vt.end]...), k + 2
+		}
+	}
+	return h.encode(append(buf, h.b[kt.start-1:kt.end+2]...), k+1)
+}
+
+// encodeString appends string t in canonical form.
+func (h *ContentHasher) encodeString(buf []byte, t *node) []byte {
+	if t.flags&flagEscaped == 0 {
+		// As written: see Canonicalizer.str.
+		return append(buf, h.b[t.start-1:t.end+1]...)
+	}
+	h.str = appendUnescaped(h.str[:0], h.b[t.start:t.end])
+	return append(appendJCSEscaped(append(buf, '"'), h.str), '"')
+}
+
+// encode appends node n's encoding to buf and returns the node after its
+// subtree.
+func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
+	t := &h.tape[n]
+	switch t.kind {
+	case kindString:
+		return h.encodeString(buf, t), n + 1
+	case kindNumber:
+		return canonicalNumber(buf, h.b[t.start:t.end], t.flags), n + 1
+	case kindTrue:
+		return append(buf, "true"...), n + 1
+	case kindFalse:
+		return append(buf, "false"...), n + 1
+	case kindNull:
+		return append(buf, "null"...), n + 1
+	case kindArray:
+		buf = append(buf, '[')
+		for e := n + 1; e < t.end; {
+			if e > n+1 {
+				buf = append(buf, ',')
+			}
+			buf, e = h.encode(buf, e)
+		}
+		return append(buf, ']'), t.end
+	}
+	return h.encodeObject(buf, n), t.end
+}
+
+// entry is an object member being encoded: its name's tape index, and
+// what orders most names without reading them again.
+type entry struct {
+	prefix uint64 // the name's first eight bytes, big-endian, zeros after its end
+	key    uint32
+	plain  bool // no escapes: the prefix is of its decoded bytes
+}
+
+// encodeObject appends object n's encoding to buf: its members sorted by
+// their decoded names' bytes. Any one order of names serves to make the
+// encoding independent of the members' order; the canonical form's own,
+// by UTF-16 code units, would cost more to compare.
+func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
+	end := h.tape[n].end
+	// Objects of one or two members, common in cards, need no list.
+	if k1 := n + 1; k1 == end {
+		return append(buf, '{', '}')
+	} else if k2 := h.next(k1 + 1); k2 == end {
+		buf, _ = h.encodeMember(append(buf, '{'), k1)
+		return append(buf, '}')
+	} else if h.next(k2+1) == end {
+		t1, t2 := &h.tape[k1], &h.tape[k2]
+		x := entry{prefix: namePrefix(h.b, t1.start, t1.end), key: k1, plain: t1.flags&flagEscaped == 0}
+		y := entry{prefix: namePrefix(h.b, t2.start, t2.end), key: k2, plain: t2.flags&flagEscaped == 0}
+		if h.compareEntries(x, y) > 0 {
+			k1, k2 = k2, k1
+		}
+		buf, _ = h.encodeMember(append(buf, '{'), k1)
+		buf, _ = h.encodeMember(append(buf, ','), k2)
+		return append(buf, '}')
+	}
+	base := len(h.ents)
+	for k := n + 1; k < end; k = h.next(k + 1) {
+		kt := &h.tape[k]
+		h.ents = append(h.ents, entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0})
+	}
+	h.sortEntries(h.ents[base:])
+	buf = append(buf, '{')
+	for i := base; i < len(h.ents); i++ {
+		// A nested object's entries go past these and are gone before
+		// the next turn.
+		if i > base {
+			buf = append(buf, ',')
+		}
+		buf, _ = h.encodeMember(buf, h.ents[i].key)
+	}
+	h.ents = h.ents[:base]
+	return append(buf, '}')
+}
+
+// namePrefix returns the first eight bytes of b[start:end], big-endian,
+// with zeros past end.
+func namePrefix(b []byte, start, end uint32) uint64 {
+	n := end - start
+	if int(start)+8 <= len(b) {
+		p := binary.BigEndian.Uint64(b[start:])
+		if n < 8 {
+			p &^= 1<<(64-8*n) - 1
+		}
+		return p
+	}
+	var p uint64
+	for i := range uint32(8) {
+		p <<= 8
+		if i < n {
+			p |= uint64(b[start+i])
+		}
+	}
+	return p
+}
+
+// sortEntries sorts an object's members by name: by insertion, for the
+// few members most objects have, else by slices.SortFunc, for the many
+// some card may have.
+func (h *ContentHasher) sortEntries(ents []entry) {
+	if len(ents) > 12 {
+		slices.SortFunc(ents, h.compareEntries)
+		return
+	}
+	for i := 1; i < len(ents); i++ {
+		for j := i; j > 0 && h.compareEntries(ents[j], ents[j-1]) < 0; j-- {
+			ents[j], ents[j-1] = ents[j-1], ents[j]
+		}
+	}
+}
+
+// compareEntries orders two members by their decoded names' bytes. Names
+// without escapes that differ in their first eight bytes are ordered by
+// those; others are read.
+func (h *ContentHasher) compareEntries(x, y entry) int {
+	if x.plain && y.plain && x.prefix != y.prefix {
+		if x.prefix < y.prefix {
+			return -1
+		}
+		return 1
+	}
+	xt, yt := &h.tape[x.key], &h.tape[y.key]
+	xn, yn := h.b[xt.start:xt.end], h.b[yt.start:yt.end]
+	if xt.flags&flagEscaped != 0 {
+		h.sc.scratch = appendUnescaped(h.sc.scratch[:0], xn)
+		xn = h.sc.scratch
+	}
+	if yt.flags&flagEscaped != 0 {
+		h.sc.scratch2 = appendUnescaped(h.sc.scratch2[:0], yn)
+		yn = h.sc.scratch2
+	}
+	return bytes.Compare(xn, yn)
+}
+
+// Members calls f for each member of an object of the card Load hashed,
+// in the canonical form's order: the card's own members when of is "",
+// else those of the card's member named of, if it is an object.
+// f gets the member's decoded name, valid until f returns; its value; and
+// the member's hash, which changes just when the value's canonical form
+// does. f must not call Members.
+func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum Hash128)) {
+	if h.tape == nil {
+		return
+	}
+	obj := uint32(0)
+	if of != "" {
+		obj = noParent
+		h.names = h.names[:0]
+		for k := uint32(1); k < h.tape[0].end; k = h.next(k + 1) {
+			if string(h.name(k)) == of {
+				obj = k + 1
+				break
+			}
+		}
+		if obj == noParent || h.tape[obj].kind != kindObject {
+			return
+		}
+	}
+	h.mem, h.names = h.mem[:0], h.names[:0]
+	for k := obj + 1; k < h.tape[obj].end; k = h.next(k + 1) {
+		kt := &h.tape[k]
+		start := len(h.names)
+		if kt.flags&flagEscaped != 0 {
+			h.names = appendUnescaped(h.names, h.b[kt.start:kt.end])
+		} else {
+			h.names = append(h.names, h.b[kt.start:kt.end]...)
+		}
+		h.mem = append(h.mem, sortedName{
+			prefix: namePrefix(h.names, uint32(start), uint32(len(h.names))),
+			key:    k, start: uint32(start), end: uint32(len(h.names)),
+			ascii: kt.flags&(flagEscaped|flagNonASCII) == 0,
+		})
+	}
+	names := h.names
+	cmp := func(x, y sortedName) int {
+		if x.ascii && y.ascii && x.prefix != y.prefix {
+			// ASCII orders as its UTF-16 code units do.
+			if x.prefix < y.prefix {
+				return -1
+			}
+			return 1
+		}
+		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
+	}
+	if len(h.mem) > 12 {
+		slices.SortFunc(h.mem, cmp)
+	} else {
+		for i := 1; i < len(h.mem); i++ {
+			for j := i; j > 0 && cmp(h.mem[j], h.mem[j-1]) < 0; j-- {
+				h.mem[j], h.mem[j-1] = h.mem[j-1], h.mem[j]
+			}
+		}
+	}
+	for _, m := range h.mem {
+		sum := h.sums[m.key]
+		if obj != 0 {
+			sum = h.member(m.key)
+		}
+		f(h.names[m.start:m.end], Value{h, m.key + 1}, sum)
+	}
+}
+
+// sortedName is a member as Members sorts it: its name's tape index, where
+// its decoded name lies in h.names, and, for an ASCII name, its first eight
+// bytes, which order most names without reading them again.
+type sortedName struct {
+	prefix          uint64
+	key, start, end uint32
+	ascii           bool
+}
+
+// name returns member name k, decoded into h.names when it has escapes.
+func (h *ContentHasher) name(k uint32) []byte {
+	kt := &h.tape[k]
+	if kt.flags&flagEscaped == 0 {
+		return h.b[kt.start:kt.end]
+	}
+	h.names = appendUnescaped(h.names[:0], h.b[kt.start:kt.end])
+	return h.names
+}
+
+func (h *ContentHasher) next(n uint32) uint32 {
+	if k := h.tape[n].kind; k == kindObject || k == kindArray {
+		return h.tape[n].end
+	}
+	return n + 1
+}
+
+// canonicalValue returns node n as Members passes it.
+func (h *ContentHasher) canonicalValue(n uint32) []byte {
+	t := &h.tape[n]
+	switch t.kind {
+	case kindString:
+		if t.flags&flagEscaped == 0 {
+			// As written: see Canonicalizer.str.
+			return h.b[t.start-1 : t.end+1]
+		}
+		h.str = appendUnescaped(h.str[:0], h.b[t.start:t.end])
+		h.text = append(appendJCSEscaped(append(h.text[:0], '"'), h.str), '"')
+		return h.text
+	case kindNumber:
+		h.text = canonicalNumber(h.text[:0], h.b[t.start:t.end], t.flags)
+		return h.text
+	}
+	return h.b[t.start:h.rawEnd(n)]
+}
+
+// rawEnd returns the offset just past node n's text. The tape keeps where
+// a container starts, not where it ends: it ends past its last
+// descendant's text, and the white space and closing brackets of the
+// containers between that descendant and it.
+func (h *ContentHasher) rawEnd(n uint32) int {
+	t := &h.tape[n]
+	switch t.kind {
+	case kindString:
+		return int(t.end) + 1
+	case kindNumber:
+		return int(t.end)
+	case kindTrue, kindNull:
+		return int(t.start) + 4
+	case kindFalse:
+		return int(t.start) + 5
+	}
+	i := int(t.start) + 1
+	if last := t.end - 1; last > n {
+		// The last node of the subtree is a scalar or an empty container.
+		i = h.rawEnd(last)
+		for x := h.tape[last].parent; x != n; x = h.tape[x].parent {
+			i = skipWS(h.b, i) + 1
+		}
+	}
+	return skipWS(h.b, i) + 1
+}
+
+// canonicalNumber appends the canonical text of a number the scan
+// accepted, as ECMAScript's Number::toString writes the float64 nearest
+// to it (RFC 8785 section 3.2.2.3). The scan has refused every number
+// beyond float64's range (json.number-range).
+func canonicalNumber(dst, text []byte, flags uint8) []byte {
+	if canonicalAsIs(text, flags) {
+		return append(dst, text...)
+	}
+	if string(text) == "-0" {
+		return append(dst, '0')
+	}
+	f, _ := strconv.ParseFloat(string(text), 64)
+	return AppendECMAScriptNumber(dst, f)
+}
+
+// canonicalAsIs reports whether a number is written in canonical form.
+func canonicalAsIs(text []byte, flags uint8) bool {
+	switch flags & (flagFrac | flagExp) {
+	case 0:
+		// An integer of up to 15 digits is a float64 as written, and
+		// ECMAScript writes it the same way, but for a minus zero.
+		return len(text) <= 15 && string(text) != "-0"
+	case flagFrac:
+		return plainDecimal(text)
+	}
+	return plainExponent(text)
+}
+
+// plainExponent reports whether a number with an exponent is written as
+// ECMAScript writes it: d[.ddd]e±x with at most 15 significant digits, no
+// trailing zero among them, and an exponent outside -6 to 20 (and within
+// ±300) written with its sign and no leading zero; for the digits, see
+// plainDecimal.
+func plainExponent(text []byte) bool {
+	i := 0
+	if text[0] == '-' {
+		i = 1
+	}
+	if text[i] == '0' {
+		return false
+	}
+	e := bytes.IndexByte(text, 'e')
+	if e < 0 {
+		return false // written with E
+	}
+	mant := text[i:e]
+	if len(mant) > 1 && (mant[1] != '.' || mant[len(mant)-1] == '0' || len(mant) > 16) {
+		return false
+	}
+	exp := text[e+1:]
+	if len(exp) < 2 || (exp[0] != '+' && exp[0] != '-') || exp[1] == '0' || len(exp) > 4 {
+		return false
+	}
+	x := 0
+	for _, c := range exp[1:] {
+		x = x*10 + int(c-'0')
+	}
+	// Subnormal numbers keep fewer digits than 15: stay well above them.
+	if exp[0] == '-' {
+		return x >= 7 && x <= 300
+	}
+	return x >= 21 && x <= 300
+}
+
+// plainDecimal reports whether a number with a fraction and no exponent is
+// written as ECMAScript writes it, which parsing and formatting took about
+// a thousand instructions a number to find out (BenchmarkValidateDigest
+// under callgrind): at most 15 significant digits, none
+// of them a trailing zero, and at least 1e-6. A float64 keeps any 15
+// significant digits (DBL_DIG), so no other string of 15 digits or fewer
+// reads as the same float64, and the shortest digits that read back as it
+// are those; ECMAScript writes them without an exponent from 1e-6 up to
+// 1e21 (TestCanonicalNumberPlainDecimal).
+func plainDecimal(text []byte) bool {
+	if text[len(text)-1] == '0' {
+		return false
+	}
+	i := 0
+	if text[0] == '-' {
+		i = 1
+	}
+	if text[i] != '0' {
+		return len(text)-i-1 <= 15 // the digits, less the point
+	}
+	// 0.000ddd: the zeros after the point are not significant. The last
+	// digit is not a zero, so the loop stops before it.
+	i += 2
+	z := i
+	for text[i] == '0' {
+		i++
+	}
+	return i-z <= 5 && len(text)-i <= 15
+}
+
+// Value is a value of the card a ContentHasher loaded, read from its tape:
+// valid until the next Load. The zero Value stands for one that is absent.
+type Value struct {
+	h *ContentHasher
+	n uint32
+}
+
+// Exists reports whether v is a value rather than an absent one.
+func (v Value) Exists() bool { return v.h != nil }
+
+// IsObject, IsArray and IsString tell v's JSON type.
+func (v Value) IsObject() bool { return v.h != nil && v.h.tape[v.n].kind == kindObject }
+
+func (v Value) IsArray() bool { return v.h != nil && v.h.tape[v.n].kind == kindArray }
+
+func (v Value) IsString() bool { return v.h != nil && v.h.tape[v.n].kind == kindString }
+
+// Member returns the value of object v's member name, or an absent one.
+func (v Value) Member(name string) Value {
+	if !v.IsObject() {
+		return Value{}
+	}
+	h := v.h
+	for k := v.n + 1; k < h.tape[v.n].end; k = h.next(k + 1) {
+		kt := &h.tape[k]
+		if kt.flags&flagEscaped == 0 {
+			if string(h.b[kt.start:kt.end]) == name {
+				return Value{h, k + 1}
+			}
+		} else if h.sc.sameDecoded(h.b[kt.start:kt.end], []byte(name)) {
+			return Value{h, k + 1}
+		}
+	}
+	return Value{}
+}
+
+// First returns array v's first element, or an absent value; Next then
+// returns the element after v.
+func (v Value) First() Value {
+	if !v.IsArray() || v.h.tape[v.n].end == v.n+1 {
+		return Value{}
+	}
+	return Value{v.h, v.n + 1}
+}
+
+// Next returns the element after v in its array, or an absent value.
+func (v Value) Next() Value {
+	if v.h == nil {
+		return Value{}
+	}
+	h := v.h
+	p := h.tape[v.n].parent
+	if p == noParent || h.tape[p].kind != kindArray {
+		return Value{}
+	}
+	if n := h.next(v.n); n < h.tape[p].end {
+		return Value{h, n}
+	}
+	return Value{}
+}
+
+// Str returns string v decoded, or nil for another kind. The slice is the
+// card's own bytes, or scratch that the next Str overwrites.
+func (v Value) Str() []byte {
+	if !v.IsString() {
+		return nil
+	}
+	h := v.h
+	t := &h.tape[v.n]
+	if t.flags&flagEscaped == 0 {
+		return h.b[t.start:t.end]
+	}
+	h.val = appendUnescaped(h.val[:0], h.b[t.start:t.end])
+	return h.val
+}
+
+// Text returns v in canonical form for a string, number or literal, and
+// as written for an object or array. The slice is the card's own bytes,
+// or scratch that the next Text overwrites.
+func (v Value) Text() []byte {
+	if v.h == nil {
+		return nil
+	}
+	return v.h.canonicalValue(v.n)
+}
