@@ -99,6 +99,10 @@ const maxSplitDepth = 1 << 20
 // and after the record's first byte. Reading resumes there, outside any
 // value, so one broken document cannot swallow a dump of others.
 //
+// Inside a record the bytes are read a 64-byte block at a time from bit
+// masks (see fastRecord); recordExact is the byte loop that takes over
+// where the blocks cannot decide, and the definition they both follow.
+//
 // Offsets are absolute in the decompressed input; scan may be given the
 // input in any pieces, each starting at or before the first byte not yet
 // scanned and holding every byte from the start of the record in
@@ -127,10 +131,14 @@ type splitter struct {
 	resync      bool  // after a fault: looking for where to resume
 	brokenStart int64 // the broken record's first byte
 
+	blocks [blockBatch]blockBits // fastRecord's
+	// exact turns the block path off, so that tests can hold the two
+	// paths against each other.
+	exact bool
 }
 
 func (s *splitter) reset(start int64, bom bool) {
-	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom}
+	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom, exact: s.exact}
 }
 
 // pending returns the first byte of the record in progress, or -1. Until
@@ -332,9 +340,25 @@ const (
 	recordFault                   // at a fault
 )
 
-// record follows a record that opened with a bracket from b[i].
+// record follows a record that opened with a bracket from b[i], with the
+// block path where it can and recordExact where it cannot.
 func (s *splitter) record(b []byte, base int64, i int) (int, recordEnd) {
-	return s.recordExact(b, base, i, len(b))
+	// The block path starts anywhere with at least a block left; after
+	// it hands over, the byte loop takes the next block at least, so that
+	// reading always moves on.
+	for {
+		if !s.exact && len(b)-i >= 64 {
+			var end recordEnd
+			var handover bool
+			if i, end, handover = s.fastRecord(b, base, i); !handover {
+				return i, end
+			}
+		}
+		var end recordEnd
+		if i, end = s.recordExact(b, base, i, min(i+64, len(b))); end != recordOpen || i == len(b) {
+			return i, end
+		}
+	}
 }
 
 // recordExact follows a record that opened with a bracket from b[i] a byte

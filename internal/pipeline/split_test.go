@@ -389,9 +389,11 @@ func TestSplitterFollowsOnlyStringsAndBracketsInRecords(t *testing.T) {
 		{"document starting inside a record", "{\"a\":\n{\"b\":1}}\n{}", []span{{0, 6, true}, {6, 13, false}, {13, 15, true}, {15, 17, false}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, n := range []int{1 << 20, 5, 1} {
-				if got := splitAll([]byte(tc.input), n); !slices.Equal(got, tc.want) {
-					t.Errorf("pieces of %d: %+v, want %+v", n, got, tc.want)
+			for _, exact := range []bool{false, true} {
+				for _, n := range []int{1 << 20, 5, 1} {
+					if got := splitWith([]byte(tc.input), n, exact); !slices.Equal(got, tc.want) {
+						t.Errorf("byte loop only %v, pieces of %d: %+v, want %+v", exact, n, got, tc.want)
+					}
 				}
 			}
 		})

@@ -1,0 +1,214 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// blockBits marks, a bit per byte (bit i for byte i), the bytes of a
+// 64-byte block that the splitter looks at inside a record. Backslashes
+// and newlines share a mask: both are rare in cards written on one line,
+// and where one is marked the bytes tell which.
+type blockBits struct {
+	quotes   uint64 // '"'
+	brackets uint64 // '{', '[', '}' and ']'
+	rare     uint64 // '\\' and '\n'
+}
+
+// blockBatch is how many blocks fastRecord classifies at a time: the
+// call's cost (the caller's registers are saved around it) is shared by
+// more blocks, and the blocks past a record's end are few.
+const blockBatch = 4
+
+// classifyWords computes the bits of len(b)/64 blocks eight bytes at a
+// time, for machines without classifyBlocks' vector pass (and to test that
+// pass against).
+func classifyWords(b []byte, blocks *[blockBatch]blockBits) {
+	for k := 0; k < len(b)/64 && k < blockBatch; k++ {
+		var q, br, rare uint64
+		for j := 0; j < 64; j += 8 {
+			w := binary.LittleEndian.Uint64(b[64*k+j:])
+			// A byte is '{' or '[' when it is '{' with 0x20 set, and
+			// likewise '}' or ']'.
+			w20 := w | 0x20*lsb
+			q |= eqBytes(w, '"') << j
+			br |= (eqBytes(w20, '{') | eqBytes(w20, '}')) << j
+			rare |= (eqBytes(w, '\\') | eqBytes(w, '\n')) << j
+		}
+		blocks[k] = blockBits{q, br, rare}
+	}
+}
+
+// eqBytes returns a bit per byte of w (bit i for byte i) set where the
+// byte is c. Each flag is exact: no sum carries from one byte into the
+// next.
+func eqBytes(w uint64, c byte) uint64 {
+	// A byte of x is 0 where x&low7 + low7 leaves its top bit clear and
+	// x has none.
+	const low7 = 0x7f7f7f7f7f7f7f7f
+	x := w ^ (uint64(c) * lsb)
+	x = ^(x&low7 + low7 | x) & msb
+	// The multiply gathers the top bit of each byte into the top byte.
+	return (x >> 7) * 0x0102040810204080 >> 56
+}
+
+// evenBits has the bits of even index set.
+const evenBits = 0x5555555555555555
+
+// fastDepth is how deep fastRecord follows brackets within a record: it
+// keeps their kinds in the bits of a word. Deeper, recordExact takes over.
+const fastDepth = 64
+
+// fastRecord follows a record that opened with a bracket from b[i] a
+// 64-byte block at a time, while a whole block is left, as recordExact
+// would. It returns as recordExact does, or with handover set at an index
+// where recordExact can go on (the splitter's state is that of
+// recordExact at that index): before a block it cannot follow exactly (a
+// raw newline in a string; a backslash outside one, which escapes
+// nothing there), at a bracket that is a fault or deeper than fastDepth
+// (recordExact finds the fault or follows it there), or where less than a
+// block is left.
+//
+// Per block: the quotes that close or open a string are those not
+// escaped, an escaped byte being the one after an odd run of backslashes
+// (found as simdjson does, by adding the runs that start on odd bits to
+// the backslashes); a prefix XOR of those quotes, carried from block to
+// block, gives the bytes in strings; the brackets outside strings are
+// then taken one by one with their trailing zeros. The loop keeps few
+// locals, so that they stay in registers across the call that classifies
+// the blocks.
+func (s *splitter) fastRecord(b []byte, base int64, i int) (int, recordEnd, bool) {
+	recDepth := s.recDepth()
+	// kinds: a bit per open bracket of the record, innermost lowest, 1
+	// for '{' ('{' and '}' have 0x20 set, '[' and ']' not); depth: how
+	// many.
+	var kinds uint64
+	depth := len(s.stack) - recDepth
+	if depth >= fastDepth {
+		return i, recordOpen, true
+	}
+	for _, c := range s.stack[recDepth:] {
+		kinds = kinds<<1 | uint64(c>>5&1)
+	}
+	// in: all ones when the block starts in a string; esc: 1 when its
+	// first byte is escaped; lineStart: 1 when it starts a line.
+	var in, esc, lineStart uint64
+	if s.inString {
+		in = ^uint64(0)
+	}
+	if s.escaped {
+		esc = 1
+	}
+	if s.line0 == base+int64(i) {
+		lineStart = 1
+	}
+	blocks := &s.blocks
+	for len(b)-i >= 64 {
+		n := min((len(b)-i)/64, blockBatch)
+		classifyBlocks(b[i:i+64*n], blocks)
+		for k := range n {
+			m := &blocks[k]
+			blk := (*[64]byte)(b[i : i+64])
+			// Backslashes and newlines, told apart by their bytes.
+			var bs, nl uint64
+			for r := m.rare; r != 0; r &= r - 1 {
+				p := bits.TrailingZeros64(r)
+				if blk[p] == '\n' {
+					nl |= 1 << p
+				} else {
+					bs |= 1 << p
+				}
+			}
+			// starters: the backslashes that escape the byte after them.
+			quotes, nextEsc, starters := m.quotes, uint64(0), uint64(0)
+			if bs|esc != 0 {
+				bs &^= esc // escaped itself: starts no run
+				follows := bs<<1 | esc
+				oddStarts := bs &^ evenBits &^ follows
+				evenStarts, carry := bits.Add64(oddStarts, bs, 0)
+				escaped := (evenBits ^ evenStarts<<1) & follows
+				quotes &^= escaped
+				nextEsc, starters = carry, bs&^escaped
+			}
+			str := inStrings(quotes, in)
+			// The block is left to recordExact if a string holds a raw
+			// newline (a fault), or a backslash that escapes is outside a
+			// string, where it escapes nothing and str is wrong.
+			if nl&str != 0 || starters&^str != 0 {
+				goto handover
+			}
+			// Column 1: after a newline, or at the block's start if a
+			// line starts there.
+			col1 := nl<<1 | lineStart
+			for br := m.brackets &^ str; br != 0; br &= br - 1 {
+				p := bits.TrailingZeros64(br)
+				c := uint64(blk[p])
+				if c&2 != 0 { // '{' or '['
+					if col1>>p&1 != 0 || depth == fastDepth {
+						return s.fastLeave(kinds, depth, base, i, p, nl, recordOpen, true)
+					}
+					kinds = kinds<<1 | c>>5&1
+					depth++
+					continue
+				}
+				if kinds&1 != c>>5&1 {
+					return s.fastLeave(kinds, depth, base, i, p, nl, recordOpen, true)
+				}
+				kinds >>= 1
+				if depth--; depth == 0 {
+					return s.fastLeave(kinds, depth, base, i, p+1, nl, recordClosed, false)
+				}
+			}
+			if nl != 0 {
+				s.line0 = base + int64(i+64-bits.LeadingZeros64(nl))
+			}
+			lineStart = nl >> 63
+			in = uint64(int64(str) >> 63)
+			esc = nextEsc
+			i += 64
+		}
+	}
+handover:
+	s.setStack(kinds, depth)
+	s.inString, s.escaped = in != 0, esc != 0
+	return i, recordOpen, true
+}
+
+// fastLeave writes fastRecord's state back for the index i+p, out of
+// strings, p being at most 64, and returns fastRecord's results.
+func (s *splitter) fastLeave(kinds uint64, depth int, base int64, i, p int, nl uint64, end recordEnd, handover bool) (int, recordEnd, bool) {
+	if before := nl & (1<<p - 1); before != 0 {
+		s.line0 = base + int64(i+64-bits.LeadingZeros64(before))
+	}
+	s.setStack(kinds, depth)
+	s.inString, s.escaped = false, false
+	return i + p, end, handover
+}
+
+// setStack writes the record's depth open brackets, their kinds in the
+// low bits of kinds, back to s.stack.
+func (s *splitter) setStack(kinds uint64, depth int) {
+	s.stack = s.stack[:s.recDepth()]
+	for d := depth - 1; d >= 0; d-- {
+		c := byte('[')
+		if kinds>>d&1 != 0 {
+			c = '{'
+		}
+		s.stack = append(s.stack, c)
+	}
+}
+
+// inStrings returns the bits of a block's bytes that lie in strings, an
+// opening quote included and a closing one not: the prefix XOR of the
+// quotes that open or close one, with in (all ones or none) saying
+// whether the block starts in a string.
+func inStrings(quotes, in uint64) uint64 {
+	x := quotes
+	x ^= x << 1
+	x ^= x << 2
+	x ^= x << 4
+	x ^= x << 8
+	x ^= x << 16
+	x ^= x << 32
+	return x ^ in
+}

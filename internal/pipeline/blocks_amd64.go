@@ -1,0 +1,9 @@
+//go:build !purego
+
+package pipeline
+
+// classifyBlocks fills blocks[k] for b[64k:64k+64], for each whole block
+// of b up to blockBatch, with SSE2, which every amd64 machine has.
+//
+//go:noescape
+func classifyBlocks(b []byte, blocks *[blockBatch]blockBits)
