@@ -15,16 +15,23 @@ type blockBits struct {
 	rare     uint64 // '\\' and '\n'
 }
 
-// blockBatch is how many blocks fastRecord classifies at a time: the
-// call's cost (the caller's registers are saved around it) is shared by
-// more blocks, and the blocks past a record's end are few.
-const blockBatch = 4
+// classify fills s.blocks for the whole blocks of b[org:], once for each
+// piece of input (the call saves the caller's registers, so it is not
+// made inside fastRecord's loop).
+func (s *splitter) classify(b []byte, org int) {
+	n := (len(b) - org) / 64
+	if cap(s.blocks) < n {
+		s.blocks = make([]blockBits, n, n+n/4)
+	}
+	s.blocks, s.org = s.blocks[:n], org
+	classifyBlocks(b[org:org+64*n], s.blocks)
+}
 
-// classifyWords computes the bits of len(b)/64 blocks eight bytes at a
-// time, for machines without classifyBlocks' vector pass (and to test that
-// pass against).
-func classifyWords(b []byte, blocks *[blockBatch]blockBits) {
-	for k := 0; k < len(b)/64 && k < blockBatch; k++ {
+// classifyWords computes the bits of the blocks of b eight bytes at a time,
+// for machines without classifyBlocks' vector pass (and to test that pass
+// against).
+func classifyWords(b []byte, blocks []blockBits) {
+	for k := range len(b) / 64 {
 		var q, br, rare uint64
 		for j := 0; j < 64; j += 8 {
 			w := binary.LittleEndian.Uint64(b[64*k+j:])
@@ -90,88 +97,99 @@ func (s *splitter) fastRecord(b []byte, base int64, i int) (int, recordEnd, bool
 	for _, c := range s.stack[recDepth:] {
 		kinds = kinds<<1 | uint64(c>>5&1)
 	}
-	// in: all ones when the block starts in a string; esc: 1 when its
-	// first byte is escaped; lineStart: 1 when it starts a line.
-	var in, esc, lineStart uint64
+	// The blocks were classified from b[s.org] on; r is the index of b[i]
+	// in its block, and below marks the bytes before it.
+	if s.org < 0 {
+		s.classify(b, i)
+	}
+	blocks := s.blocks[(i-s.org)/64:]
+	if len(blocks) == 0 {
+		return i, recordOpen, true
+	}
+	// The bytes before b[i] in its block are no longer wanted: their
+	// bits are cleared, so that the loop need not mask them.
+	from, r := i, (i-s.org)%64
+	i -= r
+	below := uint64(1)<<r - 1
+	blocks[0].quotes &^= below
+	blocks[0].brackets &^= below
+	blocks[0].rare &^= below
+	// in: all ones when the block starts in a string; escBit: b[i+r]'s
+	// bit when it is escaped; lineBit: its bit when it starts a line.
+	var in, escBit, lineBit uint64
 	if s.inString {
 		in = ^uint64(0)
 	}
 	if s.escaped {
-		esc = 1
+		escBit = 1 << r
 	}
-	if s.line0 == base+int64(i) {
-		lineStart = 1
+	if s.line0 == base+int64(i+r) {
+		lineBit = 1 << r
 	}
-	blocks := &s.blocks
-	for len(b)-i >= 64 {
-		n := min((len(b)-i)/64, blockBatch)
-		classifyBlocks(b[i:i+64*n], blocks)
-		for k := range n {
-			m := &blocks[k]
-			blk := (*[64]byte)(b[i : i+64])
-			// Backslashes and newlines, told apart by their bytes.
-			var bs, nl uint64
-			for r := m.rare; r != 0; r &= r - 1 {
-				p := bits.TrailingZeros64(r)
-				if blk[p] == '\n' {
-					nl |= 1 << p
-				} else {
-					bs |= 1 << p
-				}
+	for k := range blocks {
+		m := &blocks[k]
+		blk := (*[64]byte)(b[i : i+64])
+		// Backslashes and newlines, told apart by their bytes.
+		var bs, nl uint64
+		for rare := m.rare; rare != 0; rare &= rare - 1 {
+			p := bits.TrailingZeros64(rare)
+			if blk[p] == '\n' {
+				nl |= 1 << p
+			} else {
+				bs |= 1 << p
 			}
-			// starters: the backslashes that escape the byte after them.
-			quotes, nextEsc, starters := m.quotes, uint64(0), uint64(0)
-			if bs|esc != 0 {
-				bs &^= esc // escaped itself: starts no run
-				follows := bs<<1 | esc
-				oddStarts := bs &^ evenBits &^ follows
-				evenStarts, carry := bits.Add64(oddStarts, bs, 0)
-				escaped := (evenBits ^ evenStarts<<1) & follows
-				quotes &^= escaped
-				nextEsc, starters = carry, bs&^escaped
-			}
-			str := inStrings(quotes, in)
-			// The block is left to recordExact if a string holds a raw
-			// newline (a fault), or a backslash that escapes is outside a
-			// string, where it escapes nothing and str is wrong.
-			if nl&str != 0 || starters&^str != 0 {
-				goto handover
-			}
-			// Column 1: after a newline, or at the block's start if a
-			// line starts there.
-			col1 := nl<<1 | lineStart
-			for br := m.brackets &^ str; br != 0; br &= br - 1 {
-				p := bits.TrailingZeros64(br)
-				c := uint64(blk[p])
-				if c&2 != 0 { // '{' or '['
-					if col1>>p&1 != 0 || depth == fastDepth {
-						return s.fastLeave(kinds, depth, base, i, p, nl, recordOpen, true)
-					}
-					kinds = kinds<<1 | c>>5&1
-					depth++
-					continue
-				}
-				if kinds&1 != c>>5&1 {
+		}
+		// starters: the backslashes that escape the byte after them.
+		quotes, nextEsc, starters := m.quotes, uint64(0), uint64(0)
+		if bs|escBit != 0 {
+			bs &^= escBit // escaped itself: starts no run
+			follows := bs<<1 | escBit
+			oddStarts := bs &^ evenBits &^ follows
+			evenStarts, carry := bits.Add64(oddStarts, bs, 0)
+			escaped := (evenBits ^ evenStarts<<1) & follows
+			quotes &^= escaped
+			nextEsc, starters = carry, bs&^escaped
+		}
+		str := inStrings(quotes, in)
+		// The block is left to recordExact if a string holds a raw
+		// newline (a fault), or a backslash that escapes is outside a
+		// string, where it escapes nothing and str is wrong.
+		if nl&str != 0 || starters&^str != 0 {
+			break
+		}
+		// Column 1: after a newline, or where a line starts at b[i+r].
+		col1 := nl<<1 | lineBit
+		for br := m.brackets &^ str; br != 0; br &= br - 1 {
+			p := bits.TrailingZeros64(br)
+			c := uint64(blk[p])
+			if c&2 != 0 { // '{' or '['
+				if col1>>p&1 != 0 || depth == fastDepth {
 					return s.fastLeave(kinds, depth, base, i, p, nl, recordOpen, true)
 				}
-				kinds >>= 1
-				if depth--; depth == 0 {
-					return s.fastLeave(kinds, depth, base, i, p+1, nl, recordClosed, false)
-				}
+				kinds = kinds<<1 | c>>5&1
+				depth++
+				continue
 			}
-			if nl != 0 {
-				s.line0 = base + int64(i+64-bits.LeadingZeros64(nl))
+			if kinds&1 != c>>5&1 {
+				return s.fastLeave(kinds, depth, base, i, p, nl, recordOpen, true)
 			}
-			lineStart = nl >> 63
-			in = uint64(int64(str) >> 63)
-			esc = nextEsc
-			i += 64
+			kinds >>= 1
+			if depth--; depth == 0 {
+				return s.fastLeave(kinds, depth, base, i, p+1, nl, recordClosed, false)
+			}
 		}
+		if nl != 0 {
+			s.line0 = base + int64(i+64-bits.LeadingZeros64(nl))
+		}
+		lineBit = nl >> 63
+		in = uint64(int64(str) >> 63)
+		escBit = nextEsc
+		i += 64
 	}
-handover:
+	// Before the block at b[i], or at b[from] in the first one.
 	s.setStack(kinds, depth)
-	s.inString, s.escaped = in != 0, esc != 0
-	return i, recordOpen, true
+	s.inString, s.escaped = in != 0, escBit != 0
+	return max(i, from), recordOpen, true
 }
 
 // fastLeave writes fastRecord's state back for the index i+p, out of

@@ -3,7 +3,7 @@
 package pipeline
 
 // classifyBlocks fills blocks[k] for b[64k:64k+64], for each whole block
-// of b up to blockBatch, with SSE2, which every amd64 machine has.
+// of b, with SSE2, which every amd64 machine has. blocks has room for them.
 //
 //go:noescape
-func classifyBlocks(b []byte, blocks *[blockBatch]blockBits)
+func classifyBlocks(b []byte, blocks []blockBits)

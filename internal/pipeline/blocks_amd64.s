@@ -22,22 +22,17 @@ DATA blockClose<>+0(SB)/8, $0x7d7d7d7d7d7d7d7d
 DATA blockClose<>+8(SB)/8, $0x7d7d7d7d7d7d7d7d
 GLOBL blockClose<>(SB), RODATA|NOPTR, $16
 
-// func classifyBlocks(b []byte, blocks *[blockBatch]blockBits)
+// func classifyBlocks(b []byte, blocks []blockBits)
 //
-// For each whole 64-byte block of b, up to 4 (blockBatch), sets the
+// For each whole 64-byte block of b, sets the
 // block's quotes, brackets ('{' and '[' are '{' once 0x20 is set, '}' and
 // ']' likewise '}') and rare bits (backslashes and newlines). SSE2 only.
-TEXT ·classifyBlocks(SB), NOSPLIT, $0-32
+TEXT ·classifyBlocks(SB), NOSPLIT, $0-48
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
-	MOVQ blocks+24(FP), DI
+	MOVQ blocks_base+24(FP), DI
 	SHRQ $6, CX
 	JZ   done
-	CMPQ CX, $4
-	JBE  consts
-	MOVQ $4, CX
-
-consts:
 	MOVOU blockQuote<>(SB), X8
 	MOVOU blockBackslash<>(SB), X9
 	MOVOU blockNewline<>(SB), X10

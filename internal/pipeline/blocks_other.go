@@ -2,4 +2,4 @@
 
 package pipeline
 
-func classifyBlocks(b []byte, blocks *[blockBatch]blockBits) { classifyWords(b, blocks) }
+func classifyBlocks(b []byte, blocks []blockBits) { classifyWords(b, blocks) }

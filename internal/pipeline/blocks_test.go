@@ -32,7 +32,7 @@ func TestClassifyBlocks(t *testing.T) {
 	alphabet := []byte("\"\\\n{}[]\x02;=|\x7b\x7d\x5b\x5d\x3b\x3d[\"\x22\x5c\x0a\x0b\x09 a")
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := range 20000 {
-		n := 1 + rng.IntN(blockBatch+1) // one more than a batch at times
+		n := rng.IntN(6)
 		b := make([]byte, 64*n+rng.IntN(64))
 		for i := range b {
 			if rng.IntN(4) == 0 {
@@ -41,17 +41,19 @@ func TestClassifyBlocks(t *testing.T) {
 				b[i] = alphabet[rng.IntN(len(alphabet))]
 			}
 		}
-		var vec, words [blockBatch]blockBits
-		classifyBlocks(b, &vec)
-		classifyWords(b, &words)
-		for k := range min(n, blockBatch) {
+		// One more block than there are, which must be left alone.
+		vec, words := make([]blockBits, n+1), make([]blockBits, n+1)
+		vec[n], words[n] = blockBits{1, 2, 3}, blockBits{1, 2, 3}
+		classifyBlocks(b, vec)
+		classifyWords(b, words)
+		for k := range n {
 			want := byteLoopBits(b[64*k:])
 			if vec[k] != want || words[k] != want {
 				t.Fatalf("round %d, block %d of %q:\nvector %+v\nwords  %+v\nwant   %+v", round, k, b[64*k:64*k+64], vec[k], words[k], want)
 			}
 		}
-		if n > blockBatch && (vec != words) {
-			t.Fatalf("round %d: more than a batch: %+v vs %+v", round, vec, words)
+		if vec[n] != (blockBits{1, 2, 3}) || words[n] != (blockBits{1, 2, 3}) {
+			t.Fatalf("round %d: a block past the end written: %+v, %+v", round, vec[n], words[n])
 		}
 	}
 }
