@@ -72,7 +72,9 @@ node-deps:
 	  fi; done; fi
 
 # cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
-# -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy.
+# -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy; and
+# --input json on the dump's JSON cards as an array beside the same cards
+# as NDJSON (both written to bin/perf/ the first time).
 PERF_DUMP = bin/perf/agentcard-100mb.ndjson
 
 perf: build
