@@ -66,69 +66,40 @@ const evenBits = 0x5555555555555555
 // keeps their kinds in the bits of a word. Deeper, recordExact takes over.
 const fastDepth = 64
 
-// fastRecord follows a record that opened with a bracket from b[i] a
-// 64-byte block at a time, while a whole block is left, as recordExact
-// would. It returns as recordExact does, or with handover set at an index
-// where recordExact can go on (the splitter's state is that of
-// recordExact at that index): before a block it cannot follow exactly (a
-// raw newline in a string; a backslash outside one, which escapes
-// nothing there), at a bracket that is a fault or deeper than fastDepth
-// (recordExact finds the fault or follows it there), or where less than a
-// block is left.
-//
-// Per block: the quotes that close or open a string are those not
-// escaped, an escaped byte being the one after an odd run of backslashes
-// (found as simdjson does, by adding the runs that start on odd bits to
-// the backslashes); a prefix XOR of those quotes, carried from block to
-// block, gives the bytes in strings; the brackets outside strings are
-// then taken one by one with their trailing zeros. The loop keeps few
-// locals, so that they stay in registers across the call that classifies
-// the blocks.
-func (s *splitter) fastRecord(b []byte, base int64, i int) (int, recordEnd, bool) {
-	recDepth := s.recDepth()
+// walkState is what walkBlocks carries from block to block, in and out.
+type walkState struct {
 	// kinds: a bit per open bracket of the record, innermost lowest, 1
 	// for '{' ('{' and '}' have 0x20 set, '[' and ']' not); depth: how
 	// many.
-	var kinds uint64
-	depth := len(s.stack) - recDepth
-	if depth >= fastDepth {
-		return i, recordOpen, true
-	}
-	for _, c := range s.stack[recDepth:] {
-		kinds = kinds<<1 | uint64(c>>5&1)
-	}
-	// The blocks were classified from b[s.org] on; r is the index of b[i]
-	// in its block, and below marks the bytes before it.
-	if s.org < 0 {
-		s.classify(b, i)
-	}
-	blocks := s.blocks[(i-s.org)/64:]
-	if len(blocks) == 0 {
-		return i, recordOpen, true
-	}
-	// The bytes before b[i] in its block are no longer wanted: their
-	// bits are cleared, so that the loop need not mask them.
-	from, r := i, (i-s.org)%64
-	i -= r
-	below := uint64(1)<<r - 1
-	blocks[0].quotes &^= below
-	blocks[0].brackets &^= below
-	blocks[0].rare &^= below
-	// in: all ones when the block starts in a string; escBit: b[i+r]'s
-	// bit when it is escaped; lineBit: its bit when it starts a line.
-	var in, escBit, lineBit uint64
-	if s.inString {
-		in = ^uint64(0)
-	}
-	if s.escaped {
-		escBit = 1 << r
-	}
-	if s.line0 == base+int64(i+r) {
-		lineBit = 1 << r
-	}
-	for k := range blocks {
+	kinds, depth uint64
+	// in: all ones when the block starts in a string; esc: the bit of
+	// its first byte to follow (the byte the record starts at, in the
+	// first block) when that byte is escaped; line: that byte's bit when
+	// it starts a line.
+	in, esc, line uint64
+	// nl: the newlines of the block walkBlocks stopped in; lastNL: those
+	// of the last block it walked through that had any, and lastNLLeft
+	// how many blocks were left from that one on (0: none had any).
+	nl, lastNL uint64
+	lastNLLeft int
+}
+
+// Why walkBlocks stopped.
+const (
+	walkEnd     = iota // past the last block
+	walkBlock          // before block k, which the byte loop must follow
+	walkBracket        // at the bracket p of block k: a fault, or too deep
+	walkClosed         // after the bracket p of block k, which closes the record
+)
+
+// walkBlocksGo is walkBlocks in Go, for machines without the assembly
+// version (and to test it against). b holds the bytes of blocks, from
+// the first.
+func walkBlocksGo(b []byte, blocks []blockBits, st *walkState) (k, p, stop int) {
+	kinds, depth, in, esc, lineBit := st.kinds, st.depth, st.in, st.esc, st.line
+	for k = range blocks {
 		m := &blocks[k]
-		blk := (*[64]byte)(b[i : i+64])
+		blk := (*[64]byte)(b[64*k : 64*k+64])
 		// Backslashes and newlines, told apart by their bytes.
 		var bs, nl uint64
 		for rare := m.rare; rare != 0; rare &= rare - 1 {
@@ -139,11 +110,12 @@ func (s *splitter) fastRecord(b []byte, base int64, i int) (int, recordEnd, bool
 				bs |= 1 << p
 			}
 		}
+		st.nl = nl
 		// starters: the backslashes that escape the byte after them.
 		quotes, nextEsc, starters := m.quotes, uint64(0), uint64(0)
-		if bs|escBit != 0 {
-			bs &^= escBit // escaped itself: starts no run
-			follows := bs<<1 | escBit
+		if bs|esc != 0 {
+			bs &^= esc // escaped itself: starts no run
+			follows := bs<<1 | esc
 			oddStarts := bs &^ evenBits &^ follows
 			evenStarts, carry := bits.Add64(oddStarts, bs, 0)
 			escaped := (evenBits ^ evenStarts<<1) & follows
@@ -151,62 +123,135 @@ func (s *splitter) fastRecord(b []byte, base int64, i int) (int, recordEnd, bool
 			nextEsc, starters = carry, bs&^escaped
 		}
 		str := inStrings(quotes, in)
-		// The block is left to recordExact if a string holds a raw
+		// The block is left to the byte loop if a string holds a raw
 		// newline (a fault), or a backslash that escapes is outside a
 		// string, where it escapes nothing and str is wrong.
 		if nl&str != 0 || starters&^str != 0 {
-			break
+			*st = walkState{kinds, depth, in, esc, lineBit, nl, st.lastNL, st.lastNLLeft}
+			return k, 0, walkBlock
 		}
-		// Column 1: after a newline, or where a line starts at b[i+r].
+		// Column 1: after a newline, or where a line starts at the first
+		// byte to follow.
 		col1 := nl<<1 | lineBit
 		for br := m.brackets &^ str; br != 0; br &= br - 1 {
 			p := bits.TrailingZeros64(br)
 			c := uint64(blk[p])
 			if c&2 != 0 { // '{' or '['
 				if col1>>p&1 != 0 || depth == fastDepth {
-					return s.fastLeave(kinds, depth, base, i, p, nl, recordOpen, true)
+					st.kinds, st.depth = kinds, depth
+					return k, p, walkBracket
 				}
 				kinds = kinds<<1 | c>>5&1
 				depth++
 				continue
 			}
 			if kinds&1 != c>>5&1 {
-				return s.fastLeave(kinds, depth, base, i, p, nl, recordOpen, true)
+				st.kinds, st.depth = kinds, depth
+				return k, p, walkBracket
 			}
 			kinds >>= 1
 			if depth--; depth == 0 {
-				return s.fastLeave(kinds, depth, base, i, p+1, nl, recordClosed, false)
+				st.kinds, st.depth = kinds, depth
+				return k, p, walkClosed
 			}
 		}
 		if nl != 0 {
-			s.line0 = base + int64(i+64-bits.LeadingZeros64(nl))
+			st.lastNL, st.lastNLLeft = nl, len(blocks)-k
 		}
 		lineBit = nl >> 63
 		in = uint64(int64(str) >> 63)
-		escBit = nextEsc
-		i += 64
+		esc = nextEsc
 	}
-	// Before the block at b[i], or at b[from] in the first one.
-	s.setStack(kinds, depth)
-	s.inString, s.escaped = in != 0, escBit != 0
-	return max(i, from), recordOpen, true
+	st.kinds, st.depth, st.in, st.esc, st.line = kinds, depth, in, esc, lineBit
+	return len(blocks), 0, walkEnd
 }
 
-// fastLeave writes fastRecord's state back for the index i+p, out of
-// strings, p being at most 64, and returns fastRecord's results.
-func (s *splitter) fastLeave(kinds uint64, depth int, base int64, i, p int, nl uint64, end recordEnd, handover bool) (int, recordEnd, bool) {
-	if before := nl & (1<<p - 1); before != 0 {
-		s.line0 = base + int64(i+64-bits.LeadingZeros64(before))
+// fastRecord follows a record that opened with a bracket from b[i] a
+// 64-byte block at a time (walkBlocks), while a whole block is left, as
+// recordExact would. It returns as recordExact does, with exactTo -1, or
+// at an index where recordExact can go on (the splitter's state is that
+// of recordExact at that index) and, in exactTo, how far recordExact must
+// go before the blocks can be tried again: the end of a block it cannot
+// follow exactly (a raw newline in a string; a backslash outside one,
+// which escapes nothing there), past a bracket that is a fault or too
+// deep for a walk, or the end of b where less than a block is left.
+//
+// Per block: the quotes that close or open a string are those not
+// escaped, an escaped byte being the one after an odd run of backslashes
+// (found as simdjson does, by adding the runs that start on odd bits to
+// the backslashes); a prefix XOR of those quotes, carried from block to
+// block, gives the bytes in strings; the brackets outside strings are
+// then taken one by one with their trailing zeros.
+func (s *splitter) fastRecord(b []byte, base int64, i int) (_ int, _ recordEnd, exactTo int) {
+	if s.org < 0 {
+		s.classify(b, i)
 	}
-	s.setStack(kinds, depth)
-	s.inString, s.escaped = false, false
-	return i + p, end, handover
+	recDepth := s.recDepth()
+	for {
+		// A walk holds the innermost brackets from floor on, at most
+		// half of fastDepth to start with, in a word; those below stay
+		// in s.stack. A deeper record is walked again from where its
+		// depth leaves the word's.
+		floor := max(recDepth, len(s.stack)-fastDepth/2)
+		st := walkState{depth: uint64(len(s.stack) - floor)}
+		for _, c := range s.stack[floor:] {
+			st.kinds = st.kinds<<1 | uint64(c>>5&1)
+		}
+		// The blocks were classified from b[s.org] on; r is the index
+		// of b[i] in its block.
+		blocks := s.blocks[(i-s.org)/64:]
+		if len(blocks) == 0 {
+			return i, recordOpen, len(b)
+		}
+		// The bytes before b[i] in its block are no longer wanted: their
+		// bits are cleared, so that the loop need not mask them.
+		from, r := i, (i-s.org)%64
+		i -= r
+		below := uint64(1)<<r - 1
+		blocks[0].quotes &^= below
+		blocks[0].brackets &^= below
+		blocks[0].rare &^= below
+		if s.inString {
+			st.in = ^uint64(0)
+		}
+		if s.escaped {
+			st.esc = 1 << r
+		}
+		if s.line0 == base+int64(i+r) {
+			st.line = 1 << r
+		}
+		k, p, stop := walkBlocks(b[i:i+64*len(blocks)], blocks, &st)
+		if st.lastNLLeft != 0 {
+			at := i + 64*(len(blocks)-st.lastNLLeft)
+			s.line0 = base + int64(at+64-bits.LeadingZeros64(st.lastNL))
+		}
+		i += 64 * k
+		switch stop {
+		case walkBlock, walkEnd:
+			// Before the block at b[i], or at b[from] in the first one.
+			s.setStack(floor, st.kinds, int(st.depth))
+			s.inString, s.escaped = st.in != 0, st.esc != 0
+			return max(i, from), recordOpen, min(i+64, len(b))
+		}
+		// At or after the bracket at b[i+p], out of strings.
+		if before := st.nl & (1<<p - 1); before != 0 {
+			s.line0 = base + int64(i+64-bits.LeadingZeros64(before))
+		}
+		s.setStack(floor, st.kinds, int(st.depth))
+		s.inString, s.escaped = false, false
+		if stop == walkBracket {
+			return i + p, recordOpen, i + p + 1
+		}
+		if i += p + 1; floor == recDepth {
+			return i, recordClosed, -1
+		}
+	}
 }
 
-// setStack writes the record's depth open brackets, their kinds in the
-// low bits of kinds, back to s.stack.
-func (s *splitter) setStack(kinds uint64, depth int) {
-	s.stack = s.stack[:s.recDepth()]
+// setStack writes the record's depth open brackets above floor, their
+// kinds in the low bits of kinds, back to s.stack.
+func (s *splitter) setStack(floor int, kinds uint64, depth int) {
+	s.stack = s.stack[:floor]
 	for d := depth - 1; d >= 0; d-- {
 		c := byte('[')
 		if kinds>>d&1 != 0 {

@@ -7,3 +7,9 @@ package pipeline
 //
 //go:noescape
 func classifyBlocks(b []byte, blocks []blockBits)
+
+// walkBlocks is walkBlocksGo in assembly, which keeps its state in
+// registers from block to block.
+//
+//go:noescape
+func walkBlocks(b []byte, blocks []blockBits, st *walkState) (k, p, stop int)

@@ -85,3 +85,216 @@ loop:
 
 done:
 	RET
+
+// func walkBlocks(b []byte, blocks []blockBits, st *walkState) (k, p, stop int)
+//
+// walkBlocksGo, with the same results; see it for what each step means.
+// Registers: SI the block's bytes, DI its bits, CX the blocks left, R8
+// kinds, R9 depth, R10 in, R11 esc, R12 line, DX the block's newlines,
+// BX its backslashes (then the escaping ones, then column 1), R13 the
+// bytes in strings (then a bracket), AX and R14 scratch. The frame holds
+// esc as the block started (0(SP)) and the escaped bits' neighbours
+// (8(SP)).
+TEXT ·walkBlocks(SB), NOSPLIT, $16-80
+	MOVQ b_base+0(FP), SI
+	MOVQ blocks_base+24(FP), DI
+	MOVQ blocks_len+32(FP), CX
+	MOVQ st+48(FP), AX
+	MOVQ 0(AX), R8
+	MOVQ 8(AX), R9
+	MOVQ 16(AX), R10
+	MOVQ 24(AX), R11
+	MOVQ 32(AX), R12
+	TESTQ CX, CX
+	JZ    end
+
+block:
+	MOVQ R11, 0(SP)
+	// Backslashes and newlines, told apart by their bytes.
+	XORQ DX, DX
+	XORQ BX, BX
+	MOVQ 16(DI), AX
+	TESTQ AX, AX
+	JZ    quotes
+
+rare:
+	BSFQ  AX, R14
+	BTRQ  R14, AX
+	CMPB  (SI)(R14*1), $0x0a
+	JNE   backslash
+	BTSQ  R14, DX
+	JMP   rarenext
+
+backslash:
+	BTSQ R14, BX
+
+rarenext:
+	TESTQ AX, AX
+	JNZ   rare
+
+quotes:
+	MOVQ 0(DI), R13
+	MOVQ BX, AX
+	ORQ  R11, AX
+	JZ   prefix
+
+	// Escapes: bs &^= esc; follows = bs<<1 | esc; the odd runs' starts
+	// added to bs; escaped = (even ^ sum<<1) & follows; the sum's carry
+	// is the next block's esc; BX becomes the backslashes that escape.
+	MOVQ R11, AX
+	NOTQ AX
+	ANDQ AX, BX
+	MOVQ BX, AX
+	SHLQ $1, AX
+	ORQ  R11, AX
+	MOVQ AX, 8(SP)
+	NOTQ AX
+	ANDQ BX, AX
+	MOVQ $0xaaaaaaaaaaaaaaaa, R14
+	ANDQ R14, AX
+	ADDQ BX, AX
+	SBBQ R11, R11
+	NEGQ R11
+	SHLQ $1, AX
+	MOVQ $0x5555555555555555, R14
+	XORQ R14, AX
+	ANDQ 8(SP), AX
+	NOTQ AX
+	ANDQ AX, R13
+	ANDQ AX, BX
+
+prefix:
+	// The bytes in strings: a prefix XOR of the quotes, and in.
+	MOVQ R13, AX
+	SHLQ $1, AX
+	XORQ AX, R13
+	MOVQ R13, AX
+	SHLQ $2, AX
+	XORQ AX, R13
+	MOVQ R13, AX
+	SHLQ $4, AX
+	XORQ AX, R13
+	MOVQ R13, AX
+	SHLQ $8, AX
+	XORQ AX, R13
+	MOVQ R13, AX
+	SHLQ $16, AX
+	XORQ AX, R13
+	MOVQ R13, AX
+	SHLQ $32, AX
+	XORQ AX, R13
+	XORQ R10, R13
+	// A newline in a string, or an escaping backslash outside one: the
+	// byte loop follows this block.
+	TESTQ DX, R13
+	JNZ   leaveblock
+	MOVQ  R13, AX
+	NOTQ  AX
+	TESTQ BX, AX
+	JNZ   leaveblock
+	// From here on the block is followed to its end or to a bracket
+	// that stops the walk: in and line can be those of the next block.
+	MOVQ R13, R10
+	SARQ $63, R10
+	MOVQ DX, BX
+	SHLQ $1, BX
+	ORQ  R12, BX
+	MOVQ DX, R12
+	SHRQ $63, R12
+	// The brackets outside strings.
+	MOVQ 8(DI), AX
+	NOTQ R13
+	ANDQ R13, AX
+
+bracket:
+	TESTQ AX, AX
+	JZ    blockend
+	BSFQ  AX, R14
+	BTRQ  R14, AX
+	MOVBLZX (SI)(R14*1), R13
+	TESTB $2, R13
+	JZ    close
+	// '{' or '[': a fault in column 1, and too deep at fastDepth.
+	BTQ   R14, BX
+	JCS   leavebracket
+	CMPQ  R9, $64
+	JEQ   leavebracket
+	SHRQ  $5, R13
+	ANDQ  $1, R13
+	SHLQ  $1, R8
+	ORQ   R13, R8
+	INCQ  R9
+	JMP   bracket
+
+close:
+	SHRQ  $5, R13
+	XORQ  R8, R13
+	TESTB $1, R13
+	JNZ   leavebracket
+	SHRQ  $1, R8
+	DECQ  R9
+	JZ    closed
+	JMP   bracket
+
+blockend:
+	TESTQ DX, DX
+	JZ    next
+	MOVQ  st+48(FP), AX
+	MOVQ  DX, 48(AX)
+	MOVQ  CX, 56(AX)
+
+next:
+	ADDQ $64, SI
+	ADDQ $24, DI
+	DECQ CX
+	JNZ  block
+
+end:
+	MOVQ st+48(FP), AX
+	MOVQ R8, 0(AX)
+	MOVQ R9, 8(AX)
+	MOVQ R10, 16(AX)
+	MOVQ R11, 24(AX)
+	MOVQ R12, 32(AX)
+	MOVQ DX, 40(AX)
+	MOVQ blocks_len+32(FP), AX
+	MOVQ AX, k+56(FP)
+	MOVQ $0, p+64(FP)
+	MOVQ $0, stop+72(FP)
+	RET
+
+leaveblock:
+	// The state as the block started: in and line are not yet changed.
+	MOVQ st+48(FP), AX
+	MOVQ R8, 0(AX)
+	MOVQ R9, 8(AX)
+	MOVQ R10, 16(AX)
+	MOVQ 0(SP), R11
+	MOVQ R11, 24(AX)
+	MOVQ R12, 32(AX)
+	MOVQ DX, 40(AX)
+	MOVQ blocks_len+32(FP), AX
+	SUBQ CX, AX
+	MOVQ AX, k+56(FP)
+	MOVQ $0, p+64(FP)
+	MOVQ $1, stop+72(FP)
+	RET
+
+leavebracket:
+	MOVQ $2, AX
+	JMP  leaveat
+
+closed:
+	MOVQ $3, AX
+
+leaveat:
+	MOVQ AX, stop+72(FP)
+	MOVQ R14, p+64(FP)
+	MOVQ st+48(FP), AX
+	MOVQ R8, 0(AX)
+	MOVQ R9, 8(AX)
+	MOVQ DX, 40(AX)
+	MOVQ blocks_len+32(FP), AX
+	SUBQ CX, AX
+	MOVQ AX, k+56(FP)
+	RET

@@ -189,3 +189,47 @@ func FuzzSplitterBlockPath(f *testing.F) {
 		}
 	})
 }
+
+// TestWalkBlocks holds walkBlocks (assembly on amd64) to walkBlocksGo on
+// random blocks from the bytes that matter and random starting states:
+// the same stop, the same state.
+func TestWalkBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var stops [4]int
+	// The second alphabet, with few brackets, walks past the last block;
+	// the third, without newlines, and a shallow start close records.
+	alphabets := [][]byte{[]byte("{}[]\"\\\n a"), []byte("aaaaaaaaaaaaaaaaaaaa\"\"\\\n{["), []byte("aaaaaaaa}]{[\"")}
+	for round := range 20000 {
+		alphabet := alphabets[round%3]
+		n := 1 + rng.IntN(4)
+		b := make([]byte, 64*n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		blocks := make([]blockBits, n)
+		classifyWords(b, blocks)
+		var st walkState
+		st.depth = 1 + uint64(rng.IntN(fastDepth))
+		if round%2 == 0 {
+			st.depth = 1 + uint64(rng.IntN(3))
+		}
+		st.kinds = rng.Uint64() & (1<<st.depth - 1)
+		if rng.IntN(2) == 0 {
+			st.in = ^uint64(0)
+		}
+		st.esc, st.line = uint64(rng.IntN(2)), uint64(rng.IntN(2))
+		st.lastNL, st.lastNLLeft = rng.Uint64(), rng.IntN(3)
+		asm, port := st, st
+		k1, p1, stop1 := walkBlocks(b, blocks, &asm)
+		k2, p2, stop2 := walkBlocksGo(b, blocks, &port)
+		stops[stop2]++
+		if k1 != k2 || p1 != p2 || stop1 != stop2 || asm != port {
+			t.Fatalf("round %d, from %+v in %q:\nwalkBlocks   %d %d %d %+v\nwalkBlocksGo %d %d %d %+v", round, st, b, k1, p1, stop1, asm, k2, p2, stop2, port)
+		}
+	}
+	for stop, n := range stops {
+		if n < 100 {
+			t.Errorf("only %d of the walks stopped with %d: %v", n, stop, stops)
+		}
+	}
+}

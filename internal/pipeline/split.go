@@ -347,19 +347,18 @@ const (
 // record follows a record that opened with a bracket from b[i], with the
 // block path where it can and recordExact where it cannot.
 func (s *splitter) record(b []byte, base int64, i int) (int, recordEnd) {
-	// The block path starts anywhere with at least a block left; after
-	// it hands over, the byte loop takes the next block at least, so that
-	// reading always moves on.
+	// After the block path hands over, the byte loop goes as far as it
+	// says, so that reading always moves on.
 	for {
+		exactTo := len(b)
 		if !s.exact && len(b)-i >= 64 {
 			var end recordEnd
-			var handover bool
-			if i, end, handover = s.fastRecord(b, base, i); !handover {
+			if i, end, exactTo = s.fastRecord(b, base, i); exactTo < 0 {
 				return i, end
 			}
 		}
 		var end recordEnd
-		if i, end = s.recordExact(b, base, i, min(i+64, len(b))); end != recordOpen || i == len(b) {
+		if i, end = s.recordExact(b, base, i, exactTo); end != recordOpen || i == len(b) {
 			return i, end
 		}
 	}
