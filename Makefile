@@ -24,7 +24,7 @@ staticcheck:
 	@command -v $(GOBIN)/staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(GOBIN)/staticcheck ./...
 
-# fastvalidate and the pipeline (the splitter's block classifier) once more
+# fastvalidate and the pipeline (the splitter's walk over blocks) once more
 # as a machine without their amd64 vector passes runs them.
 unit:
 	$(GO) test -race -count=1 ./...

@@ -15,35 +15,20 @@ type blockBits struct {
 	rare     uint64 // '\\' and '\n'
 }
 
-// classify fills s.blocks for the whole blocks of b[org:], once for each
-// piece of input (the call saves the caller's registers, so it is not
-// made inside fastRecord's loop).
-func (s *splitter) classify(b []byte, org int) {
-	n := (len(b) - org) / 64
-	if cap(s.blocks) < n {
-		s.blocks = make([]blockBits, n, n+n/4)
+// classifyWords computes a block's bits eight bytes at a time, for
+// walkBlocksGo (walkBlocks computes them with SSE2).
+func classifyWords(b *[64]byte) blockBits {
+	var q, br, rare uint64
+	for j := 0; j < 64; j += 8 {
+		w := binary.LittleEndian.Uint64(b[j:])
+		// A byte is '{' or '[' when it is '{' with 0x20 set, and likewise
+		// '}' or ']'.
+		w20 := w | 0x20*lsb
+		q |= eqBytes(w, '"') << j
+		br |= (eqBytes(w20, '{') | eqBytes(w20, '}')) << j
+		rare |= (eqBytes(w, '\\') | eqBytes(w, '\n')) << j
 	}
-	s.blocks, s.org = s.blocks[:n], org
-	classifyBlocks(b[org:org+64*n], s.blocks)
-}
-
-// classifyWords computes the bits of the blocks of b eight bytes at a time,
-// for machines without classifyBlocks' vector pass (and to test that pass
-// against).
-func classifyWords(b []byte, blocks []blockBits) {
-	for k := range len(b) / 64 {
-		var q, br, rare uint64
-		for j := 0; j < 64; j += 8 {
-			w := binary.LittleEndian.Uint64(b[64*k+j:])
-			// A byte is '{' or '[' when it is '{' with 0x20 set, and
-			// likewise '}' or ']'.
-			w20 := w | 0x20*lsb
-			q |= eqBytes(w, '"') << j
-			br |= (eqBytes(w20, '{') | eqBytes(w20, '}')) << j
-			rare |= (eqBytes(w, '\\') | eqBytes(w, '\n')) << j
-		}
-		blocks[k] = blockBits{q, br, rare}
-	}
+	return blockBits{q, br, rare}
 }
 
 // eqBytes returns a bit per byte of w (bit i for byte i) set where the
@@ -72,10 +57,8 @@ type walkState struct {
 	// for '{' ('{' and '}' have 0x20 set, '[' and ']' not); depth: how
 	// many.
 	kinds, depth uint64
-	// in: all ones when the block starts in a string; esc: the bit of
-	// its first byte to follow (the byte the record starts at, in the
-	// first block) when that byte is escaped; line: that byte's bit when
-	// it starts a line.
+	// in: all ones when the block starts in a string; esc: 1 when its
+	// first byte is escaped; line: 1 when that byte starts a line.
 	in, esc, line uint64
 	// nl: the newlines of the block walkBlocks stopped in; lastNL: those
 	// of the last block it walked through that had any, and lastNLLeft
@@ -93,13 +76,13 @@ const (
 )
 
 // walkBlocksGo is walkBlocks in Go, for machines without the assembly
-// version (and to test it against). b holds the bytes of blocks, from
-// the first.
-func walkBlocksGo(b []byte, blocks []blockBits, st *walkState) (k, p, stop int) {
+// version (and to test it against). It walks the whole blocks of b.
+func walkBlocksGo(b []byte, st *walkState) (k, p, stop int) {
 	kinds, depth, in, esc, lineBit := st.kinds, st.depth, st.in, st.esc, st.line
-	for k = range blocks {
-		m := &blocks[k]
+	n := len(b) / 64
+	for k = range n {
 		blk := (*[64]byte)(b[64*k : 64*k+64])
+		m := classifyWords(blk)
 		// Backslashes and newlines, told apart by their bytes.
 		var bs, nl uint64
 		for rare := m.rare; rare != 0; rare &= rare - 1 {
@@ -156,14 +139,14 @@ func walkBlocksGo(b []byte, blocks []blockBits, st *walkState) (k, p, stop int) 
 			}
 		}
 		if nl != 0 {
-			st.lastNL, st.lastNLLeft = nl, len(blocks)-k
+			st.lastNL, st.lastNLLeft = nl, n-k
 		}
 		lineBit = nl >> 63
 		in = uint64(int64(str) >> 63)
 		esc = nextEsc
 	}
 	st.kinds, st.depth, st.in, st.esc, st.line = kinds, depth, in, esc, lineBit
-	return len(blocks), 0, walkEnd
+	return n, 0, walkEnd
 }
 
 // fastRecord follows a record that opened with a bracket from b[i] a
@@ -183,9 +166,6 @@ func walkBlocksGo(b []byte, blocks []blockBits, st *walkState) (k, p, stop int) 
 // block, gives the bytes in strings; the brackets outside strings are
 // then taken one by one with their trailing zeros.
 func (s *splitter) fastRecord(b []byte, base int64, i int) (_ int, _ recordEnd, exactTo int) {
-	if s.org < 0 {
-		s.classify(b, i)
-	}
 	recDepth := s.recDepth()
 	for {
 		// A walk holds the innermost brackets from floor on, at most
@@ -197,41 +177,30 @@ func (s *splitter) fastRecord(b []byte, base int64, i int) (_ int, _ recordEnd, 
 		for _, c := range s.stack[floor:] {
 			st.kinds = st.kinds<<1 | uint64(c>>5&1)
 		}
-		// The blocks were classified from b[s.org] on; r is the index
-		// of b[i] in its block.
-		blocks := s.blocks[(i-s.org)/64:]
-		if len(blocks) == 0 {
+		n := (len(b) - i) / 64
+		if n == 0 {
 			return i, recordOpen, len(b)
 		}
-		// The bytes before b[i] in its block are no longer wanted: their
-		// bits are cleared, so that the loop need not mask them.
-		from, r := i, (i-s.org)%64
-		i -= r
-		below := uint64(1)<<r - 1
-		blocks[0].quotes &^= below
-		blocks[0].brackets &^= below
-		blocks[0].rare &^= below
 		if s.inString {
 			st.in = ^uint64(0)
 		}
 		if s.escaped {
-			st.esc = 1 << r
+			st.esc = 1
 		}
-		if s.line0 == base+int64(i+r) {
-			st.line = 1 << r
+		if s.line0 == base+int64(i) {
+			st.line = 1
 		}
-		k, p, stop := walkBlocks(b[i:i+64*len(blocks)], blocks, &st)
+		k, p, stop := walkBlocks(b[i:i+64*n], &st)
 		if st.lastNLLeft != 0 {
-			at := i + 64*(len(blocks)-st.lastNLLeft)
+			at := i + 64*(n-st.lastNLLeft)
 			s.line0 = base + int64(at+64-bits.LeadingZeros64(st.lastNL))
 		}
 		i += 64 * k
 		switch stop {
 		case walkBlock, walkEnd:
-			// Before the block at b[i], or at b[from] in the first one.
 			s.setStack(floor, st.kinds, int(st.depth))
 			s.inString, s.escaped = st.in != 0, st.esc != 0
-			return max(i, from), recordOpen, min(i+64, len(b))
+			return i, recordOpen, min(i+64, len(b))
 		}
 		// At or after the bracket at b[i+p], out of strings.
 		if before := st.nl & (1<<p - 1); before != 0 {

@@ -22,17 +22,65 @@ DATA blockClose<>+0(SB)/8, $0x7d7d7d7d7d7d7d7d
 DATA blockClose<>+8(SB)/8, $0x7d7d7d7d7d7d7d7d
 GLOBL blockClose<>(SB), RODATA|NOPTR, $16
 
-// func classifyBlocks(b []byte, blocks []blockBits)
+// The bits of the 16 bytes at off(SI), ORed into R13 (quotes), R14
+// (brackets: '{' and '[' are '{' once 0x20 is set, '}' and ']' likewise
+// '}') and BX (backslashes and newlines), each shifted by the chunk's
+// place in the block (the first chunk's need no shift).
+#define CHUNKBITS(off) \
+	MOVOU    off(SI), X0 \
+	MOVOU    X0, X1 \
+	PCMPEQB  X8, X1 \
+	MOVOU    X0, X2 \
+	PCMPEQB  X9, X2 \
+	MOVOU    X0, X3 \
+	PCMPEQB  X10, X3 \
+	POR      X3, X2 \
+	POR      X11, X0 \
+	MOVOU    X0, X4 \
+	PCMPEQB  X12, X4 \
+	PCMPEQB  X13, X0 \
+	POR      X4, X0
+
+#define CHUNK0 \
+	CHUNKBITS(0) \
+	PMOVMSKB X1, R13 \
+	PMOVMSKB X2, BX \
+	PMOVMSKB X0, R14
+
+#define CHUNK(off, shift) \
+	CHUNKBITS(off) \
+	PMOVMSKB X1, AX \
+	SHLQ     $shift, AX \
+	ORQ      AX, R13 \
+	PMOVMSKB X2, AX \
+	SHLQ     $shift, AX \
+	ORQ      AX, BX \
+	PMOVMSKB X0, AX \
+	SHLQ     $shift, AX \
+	ORQ      AX, R14
+
+// func walkBlocks(b []byte, st *walkState) (k, p, stop int)
 //
-// For each whole 64-byte block of b, sets the
-// block's quotes, brackets ('{' and '[' are '{' once 0x20 is set, '}' and
-// ']' likewise '}') and rare bits (backslashes and newlines). SSE2 only.
-TEXT ·classifyBlocks(SB), NOSPLIT, $0-48
-	MOVQ b_base+0(FP), SI
-	MOVQ b_len+8(FP), CX
-	MOVQ blocks_base+24(FP), DI
-	SHRQ $6, CX
-	JZ   done
+// walkBlocksGo, with the same results; see it for what each step means.
+// Registers: SI the block, CX the blocks left, R8 kinds, R9 depth, R10
+// in, R11 esc, R12 line, DX the block's newlines, BX its backslashes
+// (then the escaping ones, then column 1), R13 its quotes (then the
+// bytes in strings, then a bracket), AX and R14 scratch. The frame holds
+// esc as the block started (0(SP)), the block's brackets (8(SP)) and the
+// escaped bits' neighbours (16(SP)).
+TEXT ·walkBlocks(SB), NOSPLIT, $24-56
+	MOVQ  b_base+0(FP), SI
+	MOVQ  b_len+8(FP), CX
+	SHRQ  $6, CX
+	MOVQ  st+24(FP), AX
+	MOVQ  0(AX), R8
+	MOVQ  8(AX), R9
+	MOVQ  16(AX), R10
+	MOVQ  24(AX), R11
+	MOVQ  32(AX), R12
+	XORQ  DX, DX
+	TESTQ CX, CX
+	JZ    end
 	MOVOU blockQuote<>(SB), X8
 	MOVOU blockBackslash<>(SB), X9
 	MOVOU blockNewline<>(SB), X10
@@ -40,90 +88,28 @@ TEXT ·classifyBlocks(SB), NOSPLIT, $0-48
 	MOVOU blockOpen<>(SB), X12
 	MOVOU blockClose<>(SB), X13
 
-	// One 16-byte chunk at offset off: its bits, shifted to the chunk's
-	// place in the block, ORed into R8 (quotes), R9 (brackets) and R10
-	// (rare).
-#define CHUNK(off, shift) \
-	MOVOU    off(SI), X0 \
-	MOVOU    X0, X1 \
-	PCMPEQB  X8, X1 \
-	PMOVMSKB X1, AX \
-	SHLQ     $shift, AX \
-	ORQ      AX, R8 \
-	MOVOU    X0, X2 \
-	PCMPEQB  X9, X2 \
-	MOVOU    X0, X3 \
-	PCMPEQB  X10, X3 \
-	POR      X3, X2 \
-	PMOVMSKB X2, AX \
-	SHLQ     $shift, AX \
-	ORQ      AX, R10 \
-	POR      X11, X0 \
-	MOVOU    X0, X4 \
-	PCMPEQB  X12, X4 \
-	PCMPEQB  X13, X0 \
-	POR      X4, X0 \
-	PMOVMSKB X0, AX \
-	SHLQ     $shift, AX \
-	ORQ      AX, R9
-
-loop:
-	XORQ R8, R8
-	XORQ R9, R9
-	XORQ R10, R10
-	CHUNK(0, 0)
+block:
+	MOVQ R11, 0(SP)
+	CHUNK0
 	CHUNK(16, 16)
 	CHUNK(32, 32)
 	CHUNK(48, 48)
-	MOVQ R8, 0(DI)
-	MOVQ R9, 8(DI)
-	MOVQ R10, 16(DI)
-	ADDQ $64, SI
-	ADDQ $24, DI
-	DECQ CX
-	JNZ  loop
+	MOVQ R14, 8(SP)
 
-done:
-	RET
-
-// func walkBlocks(b []byte, blocks []blockBits, st *walkState) (k, p, stop int)
-//
-// walkBlocksGo, with the same results; see it for what each step means.
-// Registers: SI the block's bytes, DI its bits, CX the blocks left, R8
-// kinds, R9 depth, R10 in, R11 esc, R12 line, DX the block's newlines,
-// BX its backslashes (then the escaping ones, then column 1), R13 the
-// bytes in strings (then a bracket), AX and R14 scratch. The frame holds
-// esc as the block started (0(SP)) and the escaped bits' neighbours
-// (8(SP)).
-TEXT ·walkBlocks(SB), NOSPLIT, $16-80
-	MOVQ b_base+0(FP), SI
-	MOVQ blocks_base+24(FP), DI
-	MOVQ blocks_len+32(FP), CX
-	MOVQ st+48(FP), AX
-	MOVQ 0(AX), R8
-	MOVQ 8(AX), R9
-	MOVQ 16(AX), R10
-	MOVQ 24(AX), R11
-	MOVQ 32(AX), R12
-	TESTQ CX, CX
-	JZ    end
-
-block:
-	MOVQ R11, 0(SP)
 	// Backslashes and newlines, told apart by their bytes.
-	XORQ DX, DX
-	XORQ BX, BX
-	MOVQ 16(DI), AX
+	MOVQ  BX, AX
+	XORQ  DX, DX
+	XORQ  BX, BX
 	TESTQ AX, AX
 	JZ    quotes
 
 rare:
-	BSFQ  AX, R14
-	BTRQ  R14, AX
-	CMPB  (SI)(R14*1), $0x0a
-	JNE   backslash
-	BTSQ  R14, DX
-	JMP   rarenext
+	BSFQ AX, R14
+	BTRQ R14, AX
+	CMPB (SI)(R14*1), $0x0a
+	JNE  backslash
+	BTSQ R14, DX
+	JMP  rarenext
 
 backslash:
 	BTSQ R14, BX
@@ -133,7 +119,6 @@ rarenext:
 	JNZ   rare
 
 quotes:
-	MOVQ 0(DI), R13
 	MOVQ BX, AX
 	ORQ  R11, AX
 	JZ   prefix
@@ -147,7 +132,7 @@ quotes:
 	MOVQ BX, AX
 	SHLQ $1, AX
 	ORQ  R11, AX
-	MOVQ AX, 8(SP)
+	MOVQ AX, 16(SP)
 	NOTQ AX
 	ANDQ BX, AX
 	MOVQ $0xaaaaaaaaaaaaaaaa, R14
@@ -158,7 +143,7 @@ quotes:
 	SHLQ $1, AX
 	MOVQ $0x5555555555555555, R14
 	XORQ R14, AX
-	ANDQ 8(SP), AX
+	ANDQ 16(SP), AX
 	NOTQ AX
 	ANDQ AX, R13
 	ANDQ AX, BX
@@ -184,6 +169,7 @@ prefix:
 	SHLQ $32, AX
 	XORQ AX, R13
 	XORQ R10, R13
+
 	// A newline in a string, or an escaping backslash outside one: the
 	// byte loop follows this block.
 	TESTQ DX, R13
@@ -192,6 +178,7 @@ prefix:
 	NOTQ  AX
 	TESTQ BX, AX
 	JNZ   leaveblock
+
 	// From here on the block is followed to its end or to a bracket
 	// that stops the walk: in and line can be those of the next block.
 	MOVQ R13, R10
@@ -201,30 +188,32 @@ prefix:
 	ORQ  R12, BX
 	MOVQ DX, R12
 	SHRQ $63, R12
+
 	// The brackets outside strings.
-	MOVQ 8(DI), AX
+	MOVQ 8(SP), AX
 	NOTQ R13
 	ANDQ R13, AX
 
 bracket:
-	TESTQ AX, AX
-	JZ    blockend
-	BSFQ  AX, R14
-	BTRQ  R14, AX
+	TESTQ   AX, AX
+	JZ      blockend
+	BSFQ    AX, R14
+	BTRQ    R14, AX
 	MOVBLZX (SI)(R14*1), R13
-	TESTB $2, R13
-	JZ    close
+	TESTB   $2, R13
+	JZ      close
+
 	// '{' or '[': a fault in column 1, and too deep at fastDepth.
-	BTQ   R14, BX
-	JCS   leavebracket
-	CMPQ  R9, $64
-	JEQ   leavebracket
-	SHRQ  $5, R13
-	ANDQ  $1, R13
-	SHLQ  $1, R8
-	ORQ   R13, R8
-	INCQ  R9
-	JMP   bracket
+	BTQ  R14, BX
+	JCS  leavebracket
+	CMPQ R9, $64
+	JEQ  leavebracket
+	SHRQ $5, R13
+	ANDQ $1, R13
+	SHLQ $1, R8
+	ORQ  R13, R8
+	INCQ R9
+	JMP  bracket
 
 close:
 	SHRQ  $5, R13
@@ -239,33 +228,33 @@ close:
 blockend:
 	TESTQ DX, DX
 	JZ    next
-	MOVQ  st+48(FP), AX
+	MOVQ  st+24(FP), AX
 	MOVQ  DX, 48(AX)
 	MOVQ  CX, 56(AX)
 
 next:
 	ADDQ $64, SI
-	ADDQ $24, DI
 	DECQ CX
 	JNZ  block
 
 end:
-	MOVQ st+48(FP), AX
+	MOVQ st+24(FP), AX
 	MOVQ R8, 0(AX)
 	MOVQ R9, 8(AX)
 	MOVQ R10, 16(AX)
 	MOVQ R11, 24(AX)
 	MOVQ R12, 32(AX)
 	MOVQ DX, 40(AX)
-	MOVQ blocks_len+32(FP), AX
-	MOVQ AX, k+56(FP)
-	MOVQ $0, p+64(FP)
-	MOVQ $0, stop+72(FP)
+	MOVQ b_len+8(FP), AX
+	SHRQ $6, AX
+	MOVQ AX, k+32(FP)
+	MOVQ $0, p+40(FP)
+	MOVQ $0, stop+48(FP)
 	RET
 
 leaveblock:
 	// The state as the block started: in and line are not yet changed.
-	MOVQ st+48(FP), AX
+	MOVQ st+24(FP), AX
 	MOVQ R8, 0(AX)
 	MOVQ R9, 8(AX)
 	MOVQ R10, 16(AX)
@@ -273,11 +262,12 @@ leaveblock:
 	MOVQ R11, 24(AX)
 	MOVQ R12, 32(AX)
 	MOVQ DX, 40(AX)
-	MOVQ blocks_len+32(FP), AX
+	MOVQ b_len+8(FP), AX
+	SHRQ $6, AX
 	SUBQ CX, AX
-	MOVQ AX, k+56(FP)
-	MOVQ $0, p+64(FP)
-	MOVQ $1, stop+72(FP)
+	MOVQ AX, k+32(FP)
+	MOVQ $0, p+40(FP)
+	MOVQ $1, stop+48(FP)
 	RET
 
 leavebracket:
@@ -288,13 +278,14 @@ closed:
 	MOVQ $3, AX
 
 leaveat:
-	MOVQ AX, stop+72(FP)
-	MOVQ R14, p+64(FP)
-	MOVQ st+48(FP), AX
+	MOVQ AX, stop+48(FP)
+	MOVQ R14, p+40(FP)
+	MOVQ st+24(FP), AX
 	MOVQ R8, 0(AX)
 	MOVQ R9, 8(AX)
 	MOVQ DX, 40(AX)
-	MOVQ blocks_len+32(FP), AX
+	MOVQ b_len+8(FP), AX
+	SHRQ $6, AX
 	SUBQ CX, AX
-	MOVQ AX, k+56(FP)
+	MOVQ AX, k+32(FP)
 	RET

@@ -25,15 +25,15 @@ func byteLoopBits(b []byte) (m blockBits) {
 	return m
 }
 
-// TestClassifyBlocks holds classifyBlocks (the vector pass on amd64) and
-// classifyWords to the byte loop on random blocks, most of their bytes
-// from those marked and their neighbours (0x20 apart, one apart).
-func TestClassifyBlocks(t *testing.T) {
+// TestClassifyWords holds classifyWords to the byte loop on random
+// blocks, most of their bytes from those marked and their neighbours
+// (0x20 apart, one apart). walkBlocks' own bits are held to these by
+// TestWalkBlocks.
+func TestClassifyWords(t *testing.T) {
 	alphabet := []byte("\"\\\n{}[]\x02;=|\x7b\x7d\x5b\x5d\x3b\x3d[\"\x22\x5c\x0a\x0b\x09 a")
 	rng := rand.New(rand.NewPCG(1, 2))
+	var b [64]byte
 	for round := range 20000 {
-		n := rng.IntN(6)
-		b := make([]byte, 64*n+rng.IntN(64))
 		for i := range b {
 			if rng.IntN(4) == 0 {
 				b[i] = byte(rng.Uint32())
@@ -41,19 +41,8 @@ func TestClassifyBlocks(t *testing.T) {
 				b[i] = alphabet[rng.IntN(len(alphabet))]
 			}
 		}
-		// One more block than there are, which must be left alone.
-		vec, words := make([]blockBits, n+1), make([]blockBits, n+1)
-		vec[n], words[n] = blockBits{1, 2, 3}, blockBits{1, 2, 3}
-		classifyBlocks(b, vec)
-		classifyWords(b, words)
-		for k := range n {
-			want := byteLoopBits(b[64*k:])
-			if vec[k] != want || words[k] != want {
-				t.Fatalf("round %d, block %d of %q:\nvector %+v\nwords  %+v\nwant   %+v", round, k, b[64*k:64*k+64], vec[k], words[k], want)
-			}
-		}
-		if vec[n] != (blockBits{1, 2, 3}) || words[n] != (blockBits{1, 2, 3}) {
-			t.Fatalf("round %d: a block past the end written: %+v, %+v", round, vec[n], words[n])
+		if got, want := classifyWords(&b), byteLoopBits(b[:]); got != want {
+			t.Fatalf("round %d, %q: %+v, want %+v", round, b, got, want)
 		}
 	}
 }
@@ -197,17 +186,18 @@ func TestWalkBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var stops [4]int
 	// The second alphabet, with few brackets, walks past the last block;
-	// the third, without newlines, and a shallow start close records.
-	alphabets := [][]byte{[]byte("{}[]\"\\\n a"), []byte("aaaaaaaaaaaaaaaaaaaa\"\"\\\n{["), []byte("aaaaaaaa}]{[\"")}
+	// the third (no quotes, newlines or backslashes) and a shallow start
+	// close records.
+	// The fourth has the neighbours of the bytes that matter (0x20 apart,
+	// one apart) and bytes of 0x80 and up, for walkBlocks' own bits.
+	alphabets := [][]byte{[]byte("{}[]\"\\\n a"), []byte("aaaaaaaaaaaaaaaaaaaa\"\"\\\n{["), []byte("aaaaaaaa}]{["), []byte("{}[]\"a\x02\x0b\x09;=|\\\x5a\x5c\x5e\x7a\x7c\x7e\x3b\x3d\x21\x23\x7f\x80\xdb\xdd\xfb\xfd\xa2\xff")}
 	for round := range 20000 {
-		alphabet := alphabets[round%3]
+		alphabet := alphabets[round%len(alphabets)]
 		n := 1 + rng.IntN(4)
 		b := make([]byte, 64*n)
 		for i := range b {
 			b[i] = alphabet[rng.IntN(len(alphabet))]
 		}
-		blocks := make([]blockBits, n)
-		classifyWords(b, blocks)
 		var st walkState
 		st.depth = 1 + uint64(rng.IntN(fastDepth))
 		if round%2 == 0 {
@@ -220,8 +210,8 @@ func TestWalkBlocks(t *testing.T) {
 		st.esc, st.line = uint64(rng.IntN(2)), uint64(rng.IntN(2))
 		st.lastNL, st.lastNLLeft = rng.Uint64(), rng.IntN(3)
 		asm, port := st, st
-		k1, p1, stop1 := walkBlocks(b, blocks, &asm)
-		k2, p2, stop2 := walkBlocksGo(b, blocks, &port)
+		k1, p1, stop1 := walkBlocks(b, &asm)
+		k2, p2, stop2 := walkBlocksGo(b, &port)
 		stops[stop2]++
 		if k1 != k2 || p1 != p2 || stop1 != stop2 || asm != port {
 			t.Fatalf("round %d, from %+v in %q:\nwalkBlocks   %d %d %d %+v\nwalkBlocksGo %d %d %d %+v", round, st, b, k1, p1, stop1, asm, k2, p2, stop2, port)

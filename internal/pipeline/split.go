@@ -131,17 +131,13 @@ type splitter struct {
 	resync      bool  // after a fault: looking for where to resume
 	brokenStart int64 // the broken record's first byte
 
-	// blocks holds the bits of the piece being scanned from its index org
-	// on (-1: not yet classified), for fastRecord.
-	blocks []blockBits
-	org    int
 	// exact turns the block path off, so that tests can hold the two
 	// paths against each other.
 	exact bool
 }
 
 func (s *splitter) reset(start int64, bom bool) {
-	*s = splitter{stack: s.stack[:0], blocks: s.blocks[:0], pos: start, exp: expTop, rec: -1, bom: bom, exact: s.exact}
+	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom, exact: s.exact}
 }
 
 // pending returns the first byte of the record in progress, or -1. Until
@@ -194,7 +190,6 @@ var classes = func() (t [256]byteClass) {
 // completes to out.
 func (s *splitter) scan(b []byte, base int64, out []span) []span {
 	i := int(s.pos - base)
-	s.org = -1
 	for i < len(b) {
 		switch {
 		case s.resync:
