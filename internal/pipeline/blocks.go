@@ -172,6 +172,10 @@ func (s *splitter) fastRecord(b []byte, base int64, i int) (_ int, _ recordEnd, 
 		// half of fastDepth to start with, in a word; those below stay
 		// in s.stack. A deeper record is walked again from where its
 		// depth leaves the word's.
+		if len(s.stack) > maxSplitDepth-fastDepth {
+			// Near the depth limit, which only the byte loop checks.
+			return i, recordOpen, min(i+64, len(b))
+		}
 		floor := max(recDepth, len(s.stack)-fastDepth/2)
 		st := walkState{depth: uint64(len(s.stack) - floor)}
 		for _, c := range s.stack[floor:] {

@@ -114,6 +114,11 @@ func differentialInputs(t *testing.T) [][]byte {
 	for pad := range 140 {
 		inputs = append(inputs, []byte(`{"a":[`+strings.Repeat(" ", pad)+"\n"+`{"b":"`+strings.Repeat("y", 200)+`"}`+"\n"))
 	}
+	// A record a little past the splitter's depth limit, closed: broken,
+	// whichever path reaches the limit.
+	for _, d := range []int{1, 17, 33} {
+		inputs = append(inputs, []byte(strings.Repeat("[", maxSplitDepth+d)+strings.Repeat("]", maxSplitDepth+d)+"\n{}\n"))
+	}
 	// Deeper than fastDepth, within a record and from the array of cards.
 	for _, d := range []int{fastDepth - 1, fastDepth, fastDepth + 1, 3 * fastDepth} {
 		deep := strings.Repeat(`{"a":[`, d) + strings.Repeat(`]}`, d)
