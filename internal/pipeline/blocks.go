@@ -47,15 +47,16 @@ func eqBytes(w uint64, c byte) uint64 {
 // evenBits has the bits of even index set.
 const evenBits = 0x5555555555555555
 
-// fastDepth is how deep fastRecord follows brackets within a record: it
-// keeps their kinds in the bits of a word. Deeper, recordExact takes over.
+// fastDepth is how many levels of brackets a walk holds, their kinds in
+// the bits of a word. One level deeper the walk stops at the bracket,
+// recordExact takes it, and a new walk holds the innermost half.
 const fastDepth = 64
 
 // walkState is what walkBlocks carries from block to block, in and out.
 type walkState struct {
-	// kinds: a bit per open bracket of the record, innermost lowest, 1
-	// for '{' ('{' and '}' have 0x20 set, '[' and ']' not); depth: how
-	// many.
+	// kinds: a bit per open bracket the walk holds (the record's
+	// innermost), innermost lowest, 1 for '{' ('{' and '}' have 0x20 set,
+	// '[' and ']' not); depth: how many.
 	kinds, depth uint64
 	// in: all ones when the block starts in a string; esc: 1 when its
 	// first byte is escaped; line: 1 when that byte starts a line.
@@ -72,7 +73,7 @@ const (
 	walkEnd     = iota // past the last block
 	walkBlock          // before block k, which the byte loop must follow
 	walkBracket        // at the bracket p of block k: a fault, or too deep
-	walkClosed         // after the bracket p of block k, which closes the record
+	walkClosed         // after the bracket p of block k, which closes the last held
 )
 
 // walkBlocksGo is walkBlocks in Go, for machines without the assembly
@@ -168,14 +169,14 @@ func walkBlocksGo(b []byte, st *walkState) (k, p, stop int) {
 func (s *splitter) fastRecord(b []byte, base int64, i int) (_ int, _ recordEnd, exactTo int) {
 	recDepth := s.recDepth()
 	for {
-		// A walk holds the innermost brackets from floor on, at most
-		// half of fastDepth to start with, in a word; those below stay
-		// in s.stack. A deeper record is walked again from where its
-		// depth leaves the word's.
 		if len(s.stack) > maxSplitDepth-fastDepth {
 			// Near the depth limit, which only the byte loop checks.
 			return i, recordOpen, min(i+64, len(b))
 		}
+		// A walk holds the innermost brackets from floor on, at most
+		// half of fastDepth to start with, in a word; those below stay
+		// in s.stack. A deeper record is walked again from where its
+		// depth leaves the word's.
 		floor := max(recDepth, len(s.stack)-fastDepth/2)
 		st := walkState{depth: uint64(len(s.stack) - floor)}
 		for _, c := range s.stack[floor:] {
