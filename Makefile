@@ -24,10 +24,11 @@ staticcheck:
 	@command -v $(GOBIN)/staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	$(GOBIN)/staticcheck ./...
 
-# fastvalidate once more as a machine without the amd64 scanner bits runs it.
+# fastvalidate and the pipeline (the splitter's walk over blocks) once more
+# as a machine without their amd64 vector passes runs them.
 unit:
 	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -tags purego ./fastvalidate/
+	$(GO) test -count=1 -tags purego ./fastvalidate/ ./internal/pipeline/
 
 # bench/ is its own module (it pulls in the validators it compares with), so
 # ./... above does not reach it; no npm, no timing, only its checks.
@@ -71,7 +72,9 @@ node-deps:
 	  fi; done; fi
 
 # cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
-# -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy.
+# -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy; and
+# --input json on the dump's JSON cards as an array beside the same cards
+# as NDJSON (both written to bin/perf/ the first time).
 PERF_DUMP = bin/perf/agentcard-100mb.ndjson
 
 perf: build
@@ -91,7 +94,7 @@ bench:
 # with -short sizes, the differentials at full size (100,000 schema cards),
 # the seed corpora, and a short bounded fuzz run of three targets; then the
 # scanner's two ways of computing quote and care bits against a byte loop,
-# fuzzed as long.
+# and the splitter's block path against its byte loop, fuzzed as long.
 FUZZTIME ?= 10s
 fuzz-seeds: staticcheck
 	cd fuzz && $(GO) vet ./...
@@ -102,6 +105,7 @@ fuzz-seeds: staticcheck
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzSchemaDifferential -fuzztime=$(FUZZTIME) .
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzCanonicalDifferential -fuzztime=$(FUZZTIME) .
 	$(GO) test -run=NONE -fuzz=FuzzClassify_AgreesWithByteLoop -fuzztime=$(FUZZTIME) ./fastvalidate/
+	$(GO) test -run=NONE -fuzz=FuzzSplitterBlockPath -fuzztime=$(FUZZTIME) ./internal/pipeline/
 
 # Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
 # input is written to testdata/fuzz/<target>/ of the package that failed:
@@ -113,6 +117,8 @@ fuzz:
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
 	for t in FuzzClassify_AgreesWithByteLoop FuzzScanStringBits FuzzParsePlainHTTP FuzzSafeHTTPS; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done
+	for t in FuzzFraming FuzzSplitterBlockPath; do \
+	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./internal/pipeline/ || exit 1; done
 
 .PHONY: sample corpus
 

@@ -3,8 +3,8 @@ package fastvalidate
 // CharBlock is the scanner's first pass over 64 bytes of text, a bit per
 // byte (bit i for byte i): where the quotes are, and where the bytes a
 // JSON string may not hold as they are (a backslash, a control character
-// or a byte of 0x80 and up). Other passes over JSON text, such as a
-// reader looking for where records end, use it to step over strings.
+// or a byte of 0x80 and up). Other passes over JSON text can use it to
+// step over strings.
 type CharBlock = charBlock
 
 // Quotes has a bit set for each '"'.

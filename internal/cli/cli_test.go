@@ -1237,6 +1237,7 @@ func TestFramingGolden(t *testing.T) {
 		{"ndjson named .json", lines[0] + "\n" + lines[1] + "\n\n" + lines[0] + "\n"},
 		{"array on one line", "[" + lines[0] + "," + lines[1] + "]\n"},
 		{"broken document between good ones", good + "\n" + "{\n  \"name\": \"cut\",\n  \"capabilities\": [\n" + good + "\n"},
+		{"pretty array, a card missing a comma and a colon", "[\n  " + strings.ReplaceAll(good, "\n", "\n  ") + ",\n  {\"name\": \"x\" \"version\" \"1.0\"},\n  " + strings.ReplaceAll(good, "\n", "\n  ") + "\n]\n"},
 		{"crlf", crlf},
 		{"bom", "\ufeff" + good + "\n" + good + "\n"},
 		{"bom ndjson", "\ufeff" + lines[0] + "\n" + lines[0] + "\n"},

@@ -4,11 +4,14 @@
 // alone on one core, then cardscan --quiet with -j 1, -j 2, and -j 2 on the
 // zstd copy; then cardscan --cross-card on the dump and cardscan diff of the
 // dump and its zstd copy (every card matched, none changed: a daily crawl's
-// common case), each beside plain validation with -j 2.
+// common case), each beside plain validation with -j 2; then the dump's
+// JSON cards (the lines that parse) as NDJSON and as a JSON array of one
+// card per line, with -j 2, side by side.
 package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -45,6 +48,10 @@ func run(dump, zdump, bin string, runs int) error {
 	if err != nil {
 		return err
 	}
+	cardsNDJSON, cardsArray, err := framingInputs(dump, data)
+	if err != nil {
+		return err
+	}
 	rows := []struct {
 		name   string
 		args   []string
@@ -55,6 +62,8 @@ func run(dump, zdump, bin string, runs int) error {
 		{"cardscan --quiet -j 2 (zstd)", []string{"--quiet", "--progress", "never", "-j", "2", zdump}, 1},
 		{"cardscan --quiet --cross-card -j 2", []string{"--quiet", "--progress", "never", "--cross-card", "-j", "2", dump}, 1},
 		{"cardscan diff -j 2 (dump, its zstd copy)", []string{"diff", "--format", "jsonl", "-j", "2", dump, zdump}, 2},
+		{"cardscan --quiet -j 2 --input ndjson, the dump's JSON cards", []string{"--quiet", "--progress", "never", "-j", "2", "--input", "ndjson", cardsNDJSON}, 1},
+		{"cardscan --quiet -j 2 --input json, the same cards as an array", []string{"--quiet", "--progress", "never", "-j", "2", "--input", "json", cardsArray}, 1},
 	}
 	// Rounds interleave the measurements, so that on a shared machine a
 	// busy spell slows all of them alike rather than one.
@@ -79,6 +88,10 @@ func run(dump, zdump, bin string, runs int) error {
 	for i, d := range fastest {
 		mbs[i] = rows[i].inputs * float64(len(data)) / 1e6 / d.Seconds()
 	}
+	// The framing rows are of the NDJSON file's bytes, so that they
+	// compare cards per second.
+	cardsMB := fileSize(cardsNDJSON) / 1e6
+	mbs[5], mbs[6] = cardsMB/fastest[5].Seconds(), cardsMB/fastest[6].Seconds()
 
 	fmt.Printf("| measurement | MB/s | ratio | target |\n|---|---:|---:|---|\n")
 	fmt.Printf("| BenchmarkValidator_Validate/1.7KB (8 cards, cache-warm) | %.0f | | |\n", benchMBs)
@@ -88,6 +101,8 @@ func run(dump, zdump, bin string, runs int) error {
 	fmt.Printf("| %s | %.0f | %.2fx of -j 2 uncompressed | >= 0.75x |\n", rows[2].name, mbs[2], mbs[2]/mbs[1])
 	fmt.Printf("| %s | %.0f | %.2fx of -j 2 | >= 0.5x |\n", rows[3].name, mbs[3], mbs[3]/mbs[1])
 	fmt.Printf("| %s | %.0f | %.2fx of -j 2 (MB of both dumps) | >= 0.5x |\n", rows[4].name, mbs[4], mbs[4]/mbs[1])
+	fmt.Printf("| %s | %.0f | | |\n", rows[5].name, mbs[5])
+	fmt.Printf("| %s | %.0f | %.2fx of NDJSON (%.0f MB/s of the array's bytes) | >= 0.8x |\n", rows[6].name, mbs[6], mbs[6]/mbs[5], fileSize(cardsArray)/1e6/fastest[6].Seconds())
 	fmt.Printf("\nfastest of %d interleaved rounds, wall clock of the whole process, MB = 10^6 bytes of NDJSON.\n", runs)
 	return nil
 }
@@ -132,4 +147,35 @@ func fileSize(path string) float64 {
 		return 0
 	}
 	return float64(st.Size())
+}
+
+// framingInputs returns the paths of the dump's JSON cards (its lines that
+// parse) as NDJSON and as a JSON array of one card per line, beside the
+// dump, writing them the first time.
+func framingInputs(dump string, data []byte) (ndjson, array string, err error) {
+	base := strings.TrimSuffix(dump, ".ndjson")
+	ndjson, array = base+"-cards.ndjson", base+"-cards.json"
+	if fileSize(ndjson) > 0 && fileSize(array) > 0 {
+		return ndjson, array, nil
+	}
+	var lines, arr bytes.Buffer
+	arr.WriteString("[")
+	for line := range bytes.Lines(data) {
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if !json.Valid(line) {
+			continue
+		}
+		if lines.Len() > 0 {
+			arr.WriteString(",")
+		}
+		arr.WriteString("\n")
+		arr.Write(line)
+		lines.Write(line)
+		lines.WriteByte('\n')
+	}
+	arr.WriteString("\n]\n")
+	if err := os.WriteFile(ndjson, lines.Bytes(), 0o644); err != nil {
+		return "", "", err
+	}
+	return ndjson, array, os.WriteFile(array, arr.Bytes(), 0o644)
 }

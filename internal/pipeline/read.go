@@ -260,7 +260,8 @@ func (cu *cutter) detect() Framing {
 }
 
 // framingOfLine is NDJSON when line holds exactly one complete JSON
-// value (as far as the splitter can tell), JSON otherwise.
+// value (as far as the splitter can tell: inside a value it follows only
+// strings and brackets), JSON otherwise.
 func framingOfLine(line []byte) Framing {
 	var sp splitter
 	sp.reset(0, true) // as after a BOM: the first value is whole, an array too

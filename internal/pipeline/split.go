@@ -3,11 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/binary"
-	"math"
 	"math/bits"
-	"slices"
-
-	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // Framing says how an input is cut into records.
@@ -55,31 +51,22 @@ type span struct {
 	broken bool
 }
 
-// expectation is what the grammar allows next: a set of the tokens below,
-// so that the scanner tests each with one AND, and whether the innermost
-// container is an array, so that the scanner need not look at its stack
-// for each comma or closing bracket.
+// expectation is what the grammar allows next between records: a set of
+// the tokens below, so that the scanner tests each with one AND. Inside a
+// record only strings and brackets are followed (see splitter).
 type expectation uint8
 
 const (
 	allowValue expectation = 1 << iota
-	allowKey
 	allowComma
-	allowColon
 	allowClose
-	outside // no value open: only at the top level
-	inArray // the innermost container is an array
 )
 
 const (
-	expTop          = outside | allowValue              // outside any value: a value or nothing
-	expValue        = allowValue                        // after ':'
-	expElement      = inArray | allowValue              // after ',' in an array
-	expValueOrClose = inArray | allowValue | allowClose // after '['
-	expKey          = allowKey                          // after ',' in an object
-	expKeyOrClose   = allowKey | allowClose             // after '{'
-	expColon        = allowColon                        // after a member name
-	expCommaOrClose = allowComma | allowClose           // after a value in a container (| inArray in an array)
+	expTop          = allowValue              // outside any value: a value or nothing
+	expElement      = allowValue              // after ',' in the array of cards
+	expValueOrClose = allowValue | allowClose // after the array of cards' '['
+	expCommaOrClose = allowComma | allowClose // after an element of the array of cards
 )
 
 // maxSplitDepth bounds the splitter's stack, so that a stream of
@@ -88,10 +75,19 @@ const (
 // the validator rejects far less deep cards anyway.
 const maxSplitDepth = 1 << 20
 
-// splitter finds the records of a JSON-framed input as it is read. It
-// follows the grammar only as far as framing needs: brackets, strings,
-// commas and colons; scalars are runs of other bytes. Whatever it lets
-// through, the validator judges.
+// splitter finds the records of a JSON-framed input as it is read.
+//
+// Between records (at the top level, and between the elements of a
+// top-level array of cards) it follows the grammar exactly: values, the
+// commas and the ']' of the array of cards. Inside a record that opens
+// with '{' or '[' it follows only what framing needs: strings (their
+// quotes and escapes; a raw newline in a string is a fault, so that an
+// unterminated string cannot run into the lines after it) and brackets
+// (their nesting and matching, and the depth limit). Commas, colons and
+// scalars inside a record are left to the validator, which judges every
+// record's bytes strictly and names the fault with its line and column: a
+// record such as {"a" 1} whose brackets balance is one invalid record, and
+// the next one is read normally.
 //
 // A '{' or '[' in column 1 starts a document: inside a record it is a
 // fault, so that a document cut short inside an array does not take the
@@ -103,6 +99,10 @@ const maxSplitDepth = 1 << 20
 // and after the record's first byte. Reading resumes there, outside any
 // value, so one broken document cannot swallow a dump of others.
 //
+// Inside a record the bytes are read a 64-byte block at a time from bit
+// masks (see fastRecord); recordExact is the byte loop that takes over
+// where the blocks cannot decide, and the definition they both follow.
+//
 // Offsets are absolute in the decompressed input; scan may be given the
 // input in any pieces, each starting at or before the first byte not yet
 // scanned and holding every byte from the start of the record in
@@ -110,10 +110,14 @@ const maxSplitDepth = 1 << 20
 type splitter struct {
 	pos   int64 // next byte to scan
 	line0 int64 // start of the line pos is on
+	// stack holds the open brackets: the array of cards, if any, then
+	// those of the record in progress.
 	stack []byte
-	exp   expectation
+	exp   expectation // between records
 
-	inString, key, escaped, inScalar bool
+	// inString holds inside a string cut at the end of the last piece,
+	// escaped right after a backslash in one.
+	inString, escaped, inScalar bool
 	// cards marks stack[0] as a top-level array whose elements are the
 	// records.
 	cards bool
@@ -127,33 +131,13 @@ type splitter struct {
 	resync      bool  // after a fault: looking for where to resume
 	brokenStart int64 // the broken record's first byte
 
-	// blocks marks the quotes and the bytes that need care in the piece
-	// being scanned, from its index org on (see classify), so that a
-	// string's end is found a 64-byte block at a time.
-	blocks []fastvalidate.CharBlock
-	org    int
+	// exact turns the block path off, so that tests can hold the two
+	// paths against each other.
+	exact bool
 }
 
 func (s *splitter) reset(start int64, bom bool) {
-	*s = splitter{stack: s.stack[:0], blocks: s.blocks[:0], pos: start, exp: expTop, rec: -1, bom: bom}
-}
-
-// classify fills s.blocks for b[org:]. The bytes past the end of b need
-// care, so that a search for a string's end stops at len(b) at the
-// latest.
-func (s *splitter) classify(b []byte, org int) {
-	b = b[org:]
-	n := len(b)/64 + 1
-	if cap(s.blocks) < n {
-		s.blocks = make([]fastvalidate.CharBlock, n, n+n/4)
-	}
-	s.blocks, s.org = s.blocks[:n], org
-	full := len(b) &^ 63
-	fastvalidate.Classify(b[:full], s.blocks)
-	// Zero bytes past the end are control characters: they need care.
-	var block [64]byte
-	copy(block[:], b[full:])
-	fastvalidate.Classify(block[:], s.blocks[n-1:])
+	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom, exact: s.exact}
 }
 
 // pending returns the first byte of the record in progress, or -1. Until
@@ -167,6 +151,15 @@ func (s *splitter) pending() int64 {
 		return 0
 	}
 	return s.rec
+}
+
+// recDepth is the depth at which records start and end: 0, or 1 inside
+// the array of cards.
+func (s *splitter) recDepth() int {
+	if s.cards {
+		return 1
+	}
+	return 0
 }
 
 type byteClass uint8
@@ -197,7 +190,6 @@ var classes = func() (t [256]byteClass) {
 // completes to out.
 func (s *splitter) scan(b []byte, base int64, out []span) []span {
 	i := int(s.pos - base)
-	s.classify(b, i)
 	for i < len(b) {
 		switch {
 		case s.resync:
@@ -207,8 +199,21 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 				return out
 			}
 			out = append(out, span{s.brokenStart, base + int64(i), true})
+		case len(s.stack) > s.recDepth():
+			var end recordEnd
+			if i, end = s.record(b, base, i); end == recordFault {
+				i = s.fail(base, i)
+			} else if end == recordClosed {
+				out = append(out, span{s.rec, base + int64(i), false})
+				s.rec = -1
+				s.exp = expTop
+				if s.cards {
+					s.exp = expCommaOrClose
+				}
+			}
 		case s.inString:
-			// A string that ran past the end of the last piece.
+			// A string value between records that ran past the end of
+			// the last piece.
 			var fault bool
 			i, fault = s.skipString(b, i)
 			if fault {
@@ -220,11 +225,7 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 				return out
 			}
 			i++ // the closing quote
-			if s.key {
-				s.exp = expColon
-			} else {
-				s.valueDone(base+int64(i), &out)
-			}
+			s.valueDone(base+int64(i), &out)
 		case s.inScalar:
 			for i < len(b) && classes[b[i]] == clScalar {
 				i++
@@ -236,154 +237,78 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 			s.inScalar = false
 			s.valueDone(base+int64(i), &out)
 		default:
-			var stop tokensStop
-			switch i, stop = s.tokens(b, base, i); stop {
-			case stopRecord:
-				out = append(out, span{s.rec, base + int64(i), false})
-				s.rec = -1
-			case stopDeep:
-				s.stack = slices.Grow(s.stack, 1)
-			}
+			i, out = s.between(b, base, i, out)
 		}
 	}
 	s.pos = base + int64(i)
 	return out
 }
 
-// noRecord stands for s.rec's -1 in tokens, where offsets are relative.
-const noRecord = math.MinInt
-
-// Why tokens returned.
-type tokensStop uint8
-
-const (
-	stopOther  tokensStop = iota // for scan to look at s
-	stopRecord                   // a record ends at the index returned, from s.rec
-	stopDeep                     // a bracket opens at the index returned when s.stack is full
-)
-
-// tokens is scan's loop between tokens. It keeps in locals the state it
-// touches for every token (the depth, and in exp the kind of the innermost
-// container, stand for s.stack, which is touched only at brackets), and
-// calls nothing inside the loop, so that the compiler need not spill those
-// locals around calls. Whatever is rare it leaves to scan, after writing
-// the state back: a record's end, a full stack, a string that holds an
-// escape or runs past b, a scalar cut at the end of b. After a fault it
-// returns with s.resync set, where fail says to look on.
-//
-// Offsets in locals are relative to b.
-func (s *splitter) tokens(b []byte, base int64, i int) (int, tokensStop) {
-	exp, depth, stack := s.exp, len(s.stack), s.stack[:cap(s.stack)]
-	blocks, org := s.blocks, s.org
-	rec, line0 := noRecord, int(s.line0-base)
-	if s.rec >= 0 {
-		rec = int(s.rec - base)
-	}
-	// Records end where a value ends at recDepth: 0, or 1 inside the
-	// array of cards.
-	recDepth := 0
-	if s.cards {
-		recDepth = 1
-	}
-	stop := stopOther
+// between follows the grammar between records from b[i]. It returns when
+// a record opens with a bracket (for scan to follow it with record), at a
+// fault (with s.resync set, where fail says to look on), at a string or a
+// scalar cut by the end of b, or at the end of b. Offsets in locals are
+// relative to b.
+func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span) {
+	exp, line0 := s.exp, int(s.line0-base)
 	for i < len(b) {
 		c := b[i]
 		switch classes[c] {
-		case clQuote:
-			goto str
 		case clSpace:
 			i++
 			continue
 		case clNewline:
 			i++
 			line0 = i
-			// Indentation follows a newline in pretty-printed input:
-			// skip its spaces eight at a time.
-			for i+8 <= len(b) {
-				if x := binary.LittleEndian.Uint64(b[i:]) ^ (' ' * lsb); x != 0 {
-					i += bits.TrailingZeros64(x) >> 3
-					goto indented
-				}
-				i += 8
-			}
-			for i < len(b) && b[i] == ' ' {
-				i++
-			}
-		indented:
-			continue
-		case clColon:
-			if exp != expColon {
-				goto fault
-			}
-			exp = expValue
-			i++
 			continue
 		case clComma:
 			if exp&allowComma == 0 {
-				goto fault
+				break
 			}
-			if exp&inArray != 0 {
-				exp = expElement
-			} else {
-				exp = expKey
-			}
-			i++
-			continue
-		case clOpen:
-			if depth == len(stack) && depth < maxSplitDepth {
-				stop = stopDeep
-				goto out
-			}
-			if c == '[' && exp == expTop && !s.bom {
-				recDepth = 1 // not a record: its elements are
-			} else {
-				if exp&allowValue == 0 {
-					goto fault
-				}
-				if rec == noRecord && depth == recDepth {
-					rec = i
-					if s.bom {
-						rec, s.bom = int(-base), false // the record starts at the BOM
-					}
-				}
-				if depth == maxSplitDepth || i == line0 && depth != recDepth {
-					goto fault
-				}
-			}
-			stack[depth] = c
-			depth++
-			exp = expKeyOrClose
-			if c == '[' {
-				exp = expValueOrClose
-			}
+			exp = expElement
 			i++
 			continue
 		case clClose:
-			if exp&allowClose == 0 || (c == ']') != (exp&inArray != 0) {
-				goto fault
+			// Only the array of cards can close here: a record's brackets
+			// are record's.
+			if c != ']' || exp&allowClose == 0 {
+				break
 			}
-			depth--
+			s.stack, s.cards, exp = s.stack[:0], false, expTop
 			i++
-			if depth == 0 && recDepth == 1 {
-				// The array of cards.
-				recDepth, exp = 0, expTop
+			continue
+		case clColon:
+		default: // a value: clOpen, clQuote, clScalar
+			if exp&allowValue == 0 {
+				break
+			}
+			if c == '[' && len(s.stack) == 0 && !s.bom {
+				// Not a record: its elements are.
+				s.stack, s.cards, exp = append(s.stack, c), true, expValueOrClose
+				i++
 				continue
 			}
-			if depth > 0 && stack[depth-1] == '[' {
-				exp |= inArray
-			} else {
-				exp &^= inArray
+			s.rec = base + int64(i)
+			if s.bom {
+				s.rec, s.bom = 0, false // the record starts at the BOM
 			}
-			goto valueEnd
-		default: // clScalar
-			if exp&allowValue == 0 {
-				goto fault
-			}
-			if rec == noRecord && depth == recDepth {
-				rec = i
-				if s.bom {
-					rec, s.bom = int(-base), false
+			s.exp, s.line0 = exp, base+int64(line0)
+			switch classes[c] {
+			case clOpen:
+				s.stack = append(s.stack, c)
+				return i + 1, out
+			case clQuote:
+				end, st := stringEnd(b, i+1)
+				switch st {
+				case strFault:
+					return s.fail(base, end), out
+				case strClosed:
+					s.valueDone(base+int64(end+1), &out)
+					exp, i = s.exp, end+1
+					continue
 				}
+				s.inString, s.escaped = true, st == strOpenEscaped
+				return len(b), out
 			}
 			i++
 			for i < len(b) && classes[b[i]] == clScalar {
@@ -391,104 +316,93 @@ func (s *splitter) tokens(b []byte, base int64, i int) (int, tokensStop) {
 			}
 			if i == len(b) {
 				s.inScalar = true
-				goto out
+				return i, out
 			}
-			goto valueEnd
-		}
-	str:
-		if exp&allowKey == 0 {
-			if exp&allowValue == 0 {
-				goto fault
-			}
-			if rec == noRecord && depth == recDepth {
-				rec = i
-				if s.bom {
-					rec, s.bom = int(-base), false
-				}
-			}
-		}
-		{
-			// The string's bytes, a block at a time, to the first quote
-			// or byte that needs care. That is the end of most strings;
-			// past anything else (a byte of 0x80 and up, or a control
-			// character) the rest goes eight at a time while no quote,
-			// backslash or newline is among them.
-			j := i + 1
-			for {
-				r := j - org
-				if m := (blocks[r>>6].Quotes() | blocks[r>>6].Care()) >> (r & 63); m != 0 {
-					j += bits.TrailingZeros64(m)
-					break
-				}
-				j += 64 - r&63
-			}
-			if j >= len(b) || b[j] != '"' {
-				if j < len(b) && b[j] != '\\' && b[j] != '\n' {
-					j++
-					for j+8 <= len(b) {
-						x := binary.LittleEndian.Uint64(b[j:])
-						q, bs, nl := x^('"'*lsb), x^('\\'*lsb), x^('\n'*lsb)
-						if m := ((q - lsb) &^ q) | ((bs - lsb) &^ bs) | ((nl - lsb) &^ nl); m&msb != 0 {
-							j += bits.TrailingZeros64(m&msb) >> 3
-							break
-						}
-						j += 8
-					}
-				}
-				if j >= len(b) || b[j] != '"' {
-					// An escape, a fault or the end of b: scan's
-					// skipString goes on from b[j].
-					s.inString, s.key = true, exp&allowKey != 0
-					i = j
-					goto out
-				}
-			}
-			i = j + 1
-		}
-		if exp&allowKey != 0 {
-			exp = expColon
-			if i+1 < len(b) && b[i] == ':' {
-				exp = expValue
-				i++
-				if b[i] == ' ' && i+1 < len(b) {
-					i++
-				}
-			}
+			s.valueDone(base+int64(i), &out)
+			exp = s.exp
 			continue
 		}
-	valueEnd:
-		if depth == recDepth {
-			if depth == 0 {
-				exp = expTop
-			} else {
-				exp = expCommaOrClose | exp&inArray
-			}
-			stop = stopRecord
-			goto out
-		}
-		exp = expCommaOrClose | exp&inArray
-		if i+1 < len(b) && b[i] == ',' {
-			if exp&inArray != 0 {
-				exp = expElement
-			} else {
-				exp = expKey
-			}
-			i++
-		}
-		continue
-	fault:
-		s.exp, s.stack, s.line0, s.cards, s.rec = exp, stack[:depth], base+int64(line0), recDepth == 1, -1
-		if rec != noRecord {
-			s.rec = base + int64(rec)
-		}
-		return s.fail(base, i), stopOther
+		// A fault.
+		s.exp, s.line0 = exp, base+int64(line0)
+		return s.fail(base, i), out
 	}
-out:
-	s.exp, s.stack, s.line0, s.cards, s.rec = exp, stack[:depth], base+int64(line0), recDepth == 1, -1
-	if rec != noRecord {
-		s.rec = base + int64(rec)
+	s.exp, s.line0 = exp, base+int64(line0)
+	return i, out
+}
+
+// How record returned.
+type recordEnd uint8
+
+const (
+	recordOpen   recordEnd = iota // at the end of b, the record still open
+	recordClosed                  // after the record's last byte
+	recordFault                   // at a fault
+)
+
+// record follows a record that opened with a bracket from b[i], with the
+// block path where it can and recordExact where it cannot.
+func (s *splitter) record(b []byte, base int64, i int) (int, recordEnd) {
+	// After the block path hands over, the byte loop goes as far as it
+	// says, so that reading always moves on.
+	for {
+		exactTo := len(b)
+		if !s.exact && len(b)-i >= 64 {
+			var end recordEnd
+			if i, end, exactTo = s.fastRecord(b, base, i); exactTo < 0 {
+				return i, end
+			}
+		}
+		var end recordEnd
+		if i, end = s.recordExact(b, base, i, exactTo); end != recordOpen || i == len(b) {
+			return i, end
+		}
 	}
-	return i, stop
+}
+
+// recordExact follows a record that opened with a bracket from b[i] a byte
+// at a time: strings and brackets, nothing else. It returns at the
+// record's end, at a fault, or at the first byte outside a string from
+// index stop on.
+func (s *splitter) recordExact(b []byte, base int64, i, stop int) (int, recordEnd) {
+	recDepth := s.recDepth()
+	for i < len(b) {
+		if s.inString {
+			var fault bool
+			if i, fault = s.skipString(b, i); fault {
+				return i, recordFault
+			}
+			if s.inString {
+				return len(b), recordOpen
+			}
+			i++ // the closing quote
+			continue
+		}
+		if i >= stop {
+			return i, recordOpen
+		}
+		switch c := b[i]; c {
+		case '"':
+			s.inString = true
+		case '\n':
+			s.line0 = base + int64(i) + 1
+		case '{', '[':
+			if len(s.stack) >= maxSplitDepth || base+int64(i) == s.line0 {
+				return i, recordFault
+			}
+			s.stack = append(s.stack, c)
+		case '}', ']':
+			// '}' is '{' + 2, ']' is '[' + 2.
+			if s.stack[len(s.stack)-1] != c-2 {
+				return i, recordFault
+			}
+			s.stack = s.stack[:len(s.stack)-1]
+			if len(s.stack) == recDepth {
+				return i + 1, recordClosed
+			}
+		}
+		i++
+	}
+	return i, recordOpen
 }
 
 // finish ends the input at s.pos and appends the last records to out.
@@ -509,19 +423,15 @@ func (s *splitter) finish(out []span) []span {
 		}
 		out = append(out, span{start, s.pos, true})
 	}
-	s.stack, s.rec, s.inScalar, s.inString, s.resync = s.stack[:0], -1, false, false, false
+	s.stack, s.rec, s.inScalar, s.inString, s.escaped, s.resync = s.stack[:0], -1, false, false, false, false
 	return out
 }
 
+// valueDone ends a string or scalar value between records: a record.
 func (s *splitter) valueDone(end int64, out *[]span) {
-	switch {
-	case len(s.stack) == 0:
-		s.exp = expTop
-	case len(s.stack) == 1 && s.cards:
-		s.exp = expCommaOrClose | s.exp&inArray
-	default:
-		s.exp = expCommaOrClose | s.exp&inArray
-		return
+	s.exp = expTop
+	if s.cards {
+		s.exp = expCommaOrClose
 	}
 	*out = append(*out, span{s.rec, end, false})
 	s.rec = -1

@@ -29,18 +29,21 @@ func jsonRun(t testing.TB, input []byte, chunk, jobs int, wrap func(io.Reader) i
 	return out.String(), valid.String() + "\x00" + invalid.String(), st
 }
 
-// piece is one document of a generated input: good, or a cut prefix of an
-// object (which must come out as one broken record).
+// piece is one document of a generated input: good, a cut prefix of an
+// object (which must come out as one broken record), or an object whose
+// strings and brackets are whole but whose commas or colons are wrong
+// (which must come out as one invalid record, the next read as usual).
 type piece struct {
-	text   string
-	broken bool
+	text            string
+	broken, invalid bool
 }
 
 // buildInput turns fuzz bytes into a sequence of documents separated by
 // newlines, each starting in column 1, and returns it with the offsets at
 // which records must start, found independently: encoding/json reads each
-// good document, and each element of a top-level array is a record.
-func buildInput(data []byte) (input []byte, starts []int64, broken []bool) {
+// good document, and each element of a top-level array is a record; bad
+// says which records must be invalid.
+func buildInput(data []byte) (input []byte, starts []int64, bad []bool) {
 	var pieces []piece
 	for len(data) >= 2 {
 		op, n := data[0], int(data[1])
@@ -61,12 +64,18 @@ func buildInput(data []byte) (input []byte, starts []int64, broken []bool) {
 			// A cut object: any prefix that is not empty and not whole.
 			cut := 1 + n%(len(b)-1)
 			if t := strings.TrimSpace(string(b[:cut])); t != "" {
-				pieces = append(pieces, piece{string(b[:cut]), true})
+				pieces = append(pieces, piece{text: string(b[:cut]), broken: true})
 			}
 		case op&12 == 8:
-			pieces = append(pieces, piece{fmt.Sprint(n), false})
+			pieces = append(pieces, piece{text: fmt.Sprint(n)})
+		case op&12 == 12 && op&1 == 0:
+			// Written by encoding/json, so that the member is where the
+			// text says: its colon dropped, a comma or a value added.
+			garbled := [][2]string{{`"version":`, `"version"`}, {`"list":[`, `"list":[,`}, {`"1.0.0"`, `"1.0.0" 7`}}[n%3]
+			text := strings.Replace(strings.Replace(string(b), `": `, `":`, -1), garbled[0], garbled[1], 1)
+			pieces = append(pieces, piece{text: text, invalid: true})
 		default:
-			pieces = append(pieces, piece{string(b), false})
+			pieces = append(pieces, piece{text: string(b)})
 		}
 	}
 	// Reading resumes at a line starting with '{' or '[': a number right
@@ -82,8 +91,8 @@ func buildInput(data []byte) (input []byte, starts []int64, broken []bool) {
 	slices.Reverse(kept)
 	for _, p := range kept {
 		at := int64(len(input))
-		if p.broken {
-			starts, broken = append(starts, at), append(broken, true)
+		if p.broken || p.invalid {
+			starts, bad = append(starts, at), append(bad, true)
 		} else if p.text[0] == '[' {
 			dec := json.NewDecoder(strings.NewReader(p.text))
 			dec.Token()
@@ -95,14 +104,14 @@ func buildInput(data []byte) (input []byte, starts []int64, broken []bool) {
 				}
 				// InputOffset is after the separator: find the element.
 				off := before + int64(strings.Index(p.text[before:], string(raw[:1])))
-				starts, broken = append(starts, at+off), append(broken, false)
+				starts, bad = append(starts, at+off), append(bad, false)
 			}
 		} else {
-			starts, broken = append(starts, at), append(broken, false)
+			starts, bad = append(starts, at), append(bad, false)
 		}
 		input = append(append(input, p.text...), '\n')
 	}
-	return input, starts, broken
+	return input, starts, bad
 }
 
 type offsetVerdict struct {
@@ -111,10 +120,10 @@ type offsetVerdict struct {
 }
 
 // checkFraming checks that JSON framing finds exactly the records the
-// independent reading finds, broken ones invalid, whatever the chunk size,
+// independent reading finds, bad ones invalid, whatever the chunk size,
 // read size and job count.
 func checkFraming(t *testing.T, data []byte, chunk, jobs int) {
-	input, starts, broken := buildInput(data)
+	input, starts, bad := buildInput(data)
 	out, copies, st := jsonRun(t, input, chunk, jobs, iotest.HalfReader)
 	var got []offsetVerdict
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
@@ -131,8 +140,8 @@ func checkFraming(t *testing.T, data []byte, chunk, jobs int) {
 		t.Fatalf("%d records (%d verdicts), want %d, in %q", st.Records, len(got), len(starts), input)
 	}
 	for i, v := range got {
-		if v.Offset != starts[i] || broken[i] && v.Valid {
-			t.Fatalf("record %d: %+v, want offset %d (broken %v), in %q", i, v, starts[i], broken[i], input)
+		if v.Offset != starts[i] || bad[i] && v.Valid {
+			t.Fatalf("record %d: %+v, want offset %d (invalid %v), in %q", i, v, starts[i], bad[i], input)
 		}
 	}
 	// Copies: one entry (ending in a newline) per record, whole documents
@@ -352,6 +361,38 @@ func TestSplitterStringBytesAtEveryOffset(t *testing.T) {
 					}
 					if !slices.Equal(got, want) {
 						t.Fatalf("pad %d, pieces of %d: %+v, want %+v", pad, n, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSplitterFollowsOnlyStringsAndBracketsInRecords checks the records
+// found where a record's commas, colons or scalars are wrong but its
+// strings and brackets are whole (one record, for the validator to judge),
+// and where they are not (a broken record up to the next line starting a
+// document). Between records the grammar is followed exactly.
+func TestSplitterFollowsOnlyStringsAndBracketsInRecords(t *testing.T) {
+	for _, tc := range []struct {
+		name, input string
+		want        []span
+	}{
+		{"missing colon", "{\"a\" 1}\n{\"b\":2}\n", []span{{0, 7, false}, {8, 15, false}}},
+		{"missing comma, same line", `{"a":1 "b":2} {"c":3}`, []span{{0, 13, false}, {14, 21, false}}},
+		{"in the array of cards", `[{"a":1,},{"b" 2},{"c":[1 2]}]`, []span{{1, 9, false}, {10, 17, false}, {18, 29, false}}},
+		{"scalars for keys", `{1:2,,::}` + "\n" + `{"x" "y"}`, []span{{0, 9, false}, {10, 19, false}}},
+		{"outside records, missing comma", "[1 2]\n{\"a\":1}", []span{{1, 2, false}, {3, 6, true}, {6, 13, false}}},
+		{"outside records, trailing comma", "[{\"a\":1},]\n{}", []span{{1, 8, false}, {9, 11, true}, {11, 13, false}}},
+		{"mismatched brackets", "{\"a\":[1}]\n{}", []span{{0, 10, true}, {10, 12, false}}},
+		{"newline in a string", "{\"a\":\"x\n\"}\n{}", []span{{0, 11, true}, {11, 13, false}}},
+		{"document starting inside a record", "{\"a\":\n{\"b\":1}}\n{}", []span{{0, 6, true}, {6, 13, false}, {13, 15, true}, {15, 17, false}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, exact := range []bool{false, true} {
+				for _, n := range []int{1 << 20, 5, 1} {
+					if got := splitWith([]byte(tc.input), n, exact); !slices.Equal(got, tc.want) {
+						t.Errorf("byte loop only %v, pieces of %d: %+v, want %+v", exact, n, got, tc.want)
 					}
 				}
 			}
