@@ -165,15 +165,15 @@ type claimGroup struct {
 
 // findPart judges the claims of partition i.
 func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report.Style, enc *report.Encoder, emit func(key string, line []byte) error) error {
-	b, err := c.st.load(i, nil)
+	blocks, err := c.st.load(i)
 	if err != nil {
 		return err
 	}
 	// The maps are made for every claim at once: growing them took a
 	// third of the time of findPart on the make perf dump.
 	n := 0
-	for rest, ok := b, true; ok; n++ {
-		_, rest, ok = nextDigest(rest)
+	for range eachDigest(blocks) {
+		n++
 	}
 	groups := make(map[string]*claimGroup, n)
 	// The (group, key, other) triples seen, to count each group's distinct
@@ -183,12 +183,7 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 	// Input names, held once rather than once per claim.
 	inputs := map[string]string{}
 	var triple []byte
-	for {
-		rec, rest, ok := nextDigest(b)
-		if !ok {
-			break
-		}
-		b = rest
+	for rec := range eachDigest(blocks) {
 		r := reader{b: rec}
 		group := r.byte()
 		key := r.bytes()

@@ -230,31 +230,27 @@ func (h *runHeap) Pop() any {
 
 // index maps each key of a partition to its last digest, counting the
 // records it superseded.
-func index(b []byte, dups *int64) map[string][]byte {
+func index(blocks [][]byte, dups *int64) map[string][]byte {
 	m := map[string][]byte{}
-	for {
-		rec, rest, ok := nextDigest(b)
-		if !ok {
-			return m
-		}
+	for rec := range eachDigest(blocks) {
 		_, key := digestKey(rec)
 		if _, seen := m[string(key)]; seen {
 			*dups++
 		}
 		m[string(key)] = rec
-		b = rest
 	}
+	return m
 }
 
 // comparePart compares partition i of both dumps, emitting the records of
 // changed keys in key order.
 func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line []byte) error) error {
-	ob, err := d.old.load(i, nil)
+	ob, err := d.old.load(i)
 	if err != nil {
 		return err
 	}
 	om := index(ob, &sum.DuplicateKeys)
-	nb, err := d.new.load(i, nil)
+	nb, err := d.new.load(i)
 	if err != nil {
 		return err
 	}
