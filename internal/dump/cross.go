@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/zeebo/xxh3"
 )
 
 // The groups of --cross-card: a claim each card makes, keyed by what two
@@ -101,6 +103,21 @@ func (x *Extractor) namedBefore(e []byte, n int) bool {
 	return false
 }
 
+// groupHash hashes a claim's group and key, the bytes that encode them at
+// its start; ok is false when the claim is garbled.
+func groupHash(rec []byte) (h uint64, ok bool) {
+	r := reader{b: rec}
+	r.byte()
+	r.bytes()
+	keyEnd := len(rec) - len(r.b)
+	r.bytes()
+	r.bytes()
+	r.uvarint()
+	return xxh3.Hash(rec[:keyEnd]), !r.bad
+}
+
+var errGarbledClaim = errors.New("a claim's temporary record is garbled")
+
 // appendClaim encodes a claim as a digest is framed: the length, the group
 // in place of the key kind, the key, then the rest.
 func appendClaim(dst []byte, group byte, key, other []byte, input string, line int) []byte {
@@ -169,12 +186,28 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 	if err != nil {
 		return err
 	}
+	// Most claims are the only one of their group (a card's content, its
+	// identity, its endpoints), and no finding names fewer than two
+	// records: a first pass counts the claims of each group by a hash of
+	// its group and key, so that only groups that may hold two are built.
+	// Building every group, with its strings and places, took most of
+	// --cross-card's time after the workers on the make perf dump.
+	perGroup := make(map[uint64]uint32)
+	for rec := range eachDigest(blocks) {
+		h, ok := groupHash(rec)
+		if !ok {
+			return errGarbledClaim
+		}
+		perGroup[h]++
+	}
+	n := 0
+	for _, k := range perGroup {
+		if k > 1 {
+			n += int(k)
+		}
+	}
 	// The maps are made for every claim at once: growing them took a
 	// third of the time of findPart on the make perf dump.
-	n := 0
-	for range eachDigest(blocks) {
-		n++
-	}
 	groups := make(map[string]*claimGroup, n)
 	// The (group, key, other) triples seen, to count each group's distinct
 	// others: a list searched per claim made an endpoint that many cards
@@ -184,6 +217,9 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 	inputs := map[string]string{}
 	var triple []byte
 	for rec := range eachDigest(blocks) {
+		if h, _ := groupHash(rec); perGroup[h] < 2 {
+			continue
+		}
 		r := reader{b: rec}
 		group := r.byte()
 		key := r.bytes()
@@ -191,7 +227,7 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 		input := r.bytes()
 		line := int(r.uvarint())
 		if r.bad {
-			return fmt.Errorf("a claim's temporary record is garbled")
+			return errGarbledClaim
 		}
 		gk := string(group) + string(key)
 		g := groups[gk]
