@@ -40,6 +40,10 @@ type Cross struct {
 	// MinLevel, when SeverityError, keeps warnings out of the output;
 	// they are counted all the same, as the cards' are.
 	MinLevel fastvalidate.Severity
+
+	// The group hashes of a partition's claims, in order and sorted,
+	// kept from one partition to the next.
+	hashes, sorted []uint64
 }
 
 // NewCross returns a Cross that holds at most about memory bytes of claims
@@ -192,18 +196,25 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 	// its group and key, so that only groups that may hold two are built.
 	// Building every group, with its strings and places, took most of
 	// --cross-card's time after the workers on the make perf dump.
-	perGroup := make(map[uint64]uint32)
+	// The hashes are sorted rather than counted in a map: a map of every
+	// claim was most of what the first pass cost.
+	hashes := c.hashes[:0]
 	for rec := range eachDigest(blocks) {
 		h, ok := groupHash(rec)
 		if !ok {
 			return errGarbledClaim
 		}
-		perGroup[h]++
+		hashes = append(hashes, h)
 	}
-	n := 0
-	for _, k := range perGroup {
-		if k > 1 {
-			n += int(k)
+	sorted := append(c.sorted[:0], hashes...)
+	slices.Sort(sorted)
+	c.hashes, c.sorted = hashes, sorted
+	shared := map[uint64]struct{}{}
+	n := 0 // claims in groups that may hold two
+	for i, h := range sorted {
+		if i > 0 && h == sorted[i-1] || i+1 < len(sorted) && h == sorted[i+1] {
+			shared[h] = struct{}{}
+			n++
 		}
 	}
 	// The maps are made for every claim at once: growing them took a
@@ -216,8 +227,10 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 	// Input names, held once rather than once per claim.
 	inputs := map[string]string{}
 	var triple []byte
+	claim := -1
 	for rec := range eachDigest(blocks) {
-		if h, _ := groupHash(rec); perGroup[h] < 2 {
+		claim++
+		if _, ok := shared[hashes[claim]]; !ok {
 			continue
 		}
 		r := reader{b: rec}
