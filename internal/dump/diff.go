@@ -3,6 +3,7 @@ package dump
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"container/heap"
 	"encoding/binary"
 	"errors"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/valyala/fastjson"
+	"github.com/zeebo/xxh3"
 )
 
 // Change kinds, as diff's "change" names them.
@@ -57,6 +59,9 @@ type Differ struct {
 	// Format is "jsonl" or "text".
 	Format string
 	Style  report.Style
+
+	// A partition's digests of each dump, kept from one to the next.
+	oldList, newList []keyed
 }
 
 // NewDiffer returns a Differ that holds at most about memory bytes of
@@ -228,18 +233,46 @@ func (h *runHeap) Pop() any {
 	return r
 }
 
-// index maps each key of a partition to its last digest, counting the
-// records it superseded.
-func index(blocks [][]byte, dups *int64) map[string][]byte {
-	m := map[string][]byte{}
+// keyed is a digest with the hash of its key, in a partition's list.
+type keyed struct {
+	hash uint64
+	seq  int // its place in the partition, to tell the last of a key
+	key  []byte
+	rec  []byte
+}
+
+// index lists the last digest of each key of a partition, sorted by the
+// hash of the key, counting the records it superseded. A list sorted
+// once costs a fraction of a map from key to digest, whose every key was
+// a string of its own and hashed at each use: on the make perf dumps the
+// map made up most of the comparison, which runs on one goroutine after
+// the workers.
+func index(blocks [][]byte, list []keyed, dups *int64) []keyed {
+	list = list[:0]
 	for rec := range eachDigest(blocks) {
 		_, key := digestKey(rec)
-		if _, seen := m[string(key)]; seen {
-			*dups++
-		}
-		m[string(key)] = rec
+		list = append(list, keyed{hash: xxh3.Hash(key), seq: len(list), key: key, rec: rec})
 	}
-	return m
+	slices.SortFunc(list, func(a, b keyed) int {
+		if c := cmp.Compare(a.hash, b.hash); c != 0 {
+			return c
+		}
+		// Keys of one hash are the same but for a collision: by key, then
+		// by arrival, so that the last of a key ends its run.
+		if c := bytes.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	out := list[:0]
+	for i, k := range list {
+		if i+1 < len(list) && list[i+1].hash == k.hash && bytes.Equal(list[i+1].key, k.key) {
+			*dups++
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // comparePart compares partition i of both dumps, emitting the records of
@@ -249,25 +282,55 @@ func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line
 	if err != nil {
 		return err
 	}
-	om := index(ob, &sum.DuplicateKeys)
+	d.oldList = index(ob, d.oldList, &sum.DuplicateKeys)
 	nb, err := d.new.load(i)
 	if err != nil {
 		return err
 	}
-	nm := index(nb, &sum.DuplicateKeys)
-	keys := make([]string, 0, len(nm)+len(om))
-	for k := range nm {
-		keys = append(keys, k)
-	}
-	for k := range om {
-		if _, ok := nm[k]; !ok {
-			keys = append(keys, k)
+	d.newList = index(nb, d.newList, &sum.DuplicateKeys)
+	// A merge of the two lists, by hash and key: what is in both and
+	// unchanged is counted at once, the rest is sorted by key to be
+	// written.
+	type pair struct{ key, o, n []byte }
+	var changed []pair
+	ol, nl := d.oldList, d.newList
+	for len(ol) > 0 || len(nl) > 0 {
+		c := 0
+		switch {
+		case len(ol) == 0:
+			c = 1
+		case len(nl) == 0:
+			c = -1
+		default:
+			if c = cmp.Compare(ol[0].hash, nl[0].hash); c == 0 {
+				c = bytes.Compare(ol[0].key, nl[0].key)
+			}
+		}
+		switch {
+		case c < 0:
+			changed = append(changed, pair{ol[0].key, ol[0].rec, nil})
+			ol = ol[1:]
+		case c > 0:
+			changed = append(changed, pair{nl[0].key, nil, nl[0].rec})
+			nl = nl[1:]
+		default:
+			o, n := ol[0].rec, nl[0].rec
+			os, ov, _ := digestHead(o)
+			ns, nv, _ := digestHead(n)
+			if os == ns && ov == nv {
+				sum.Unchanged++
+				kind, _ := digestKey(n)
+				sum.KeyKinds[kind]++
+			} else {
+				changed = append(changed, pair{nl[0].key, o, n})
+			}
+			ol, nl = ol[1:], nl[1:]
 		}
 	}
-	slices.Sort(keys)
+	slices.SortFunc(changed, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
 	var line []byte
-	for _, k := range keys {
-		o, n := om[k], nm[k]
+	for _, p := range changed {
+		o, n := p.o, p.n
 		var c change
 		switch {
 		case o == nil:
@@ -277,14 +340,6 @@ func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line
 			c.kind, c.old = Removed, mustDecode(o)
 			sum.Removed++
 		default:
-			os, ov, _ := digestHead(o)
-			ns, nv, _ := digestHead(n)
-			if os == ns && ov == nv {
-				sum.Unchanged++
-				kind, _ := digestKey(n)
-				sum.KeyKinds[kind]++
-				continue
-			}
 			c.old, c.new = mustDecode(o), mustDecode(n)
 			switch {
 			case c.old.Valid && !c.new.Valid:
@@ -305,7 +360,7 @@ func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line
 		} else {
 			line = c.appendJSON(line[:0])
 		}
-		if err := emit(k, line); err != nil {
+		if err := emit(string(p.key), line); err != nil {
 			return err
 		}
 	}
