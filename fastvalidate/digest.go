@@ -119,12 +119,17 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 
 // read tells what v's last Validate read of card: whole, that its tape
 // describes card as a whole, an object or not; failed, that card is no
-// JSON, as a scan with the nesting limit DefaultMaxDepth would find too.
+// JSON object, as a scan with the nesting limit DefaultMaxDepth would find
+// too: no JSON, or a string, which the validator found holding a card.
 func (v *Validator) read(card []byte) (whole, failed bool) {
 	if v == nil {
 		return false, false
 	}
 	w := &v.w
+	if w.unwrapped && len(w.card) == len(card) && &w.card[0] == &card[0] {
+		// A string holding a card: JSON, but no object.
+		return false, true
+	}
 	if w.unwrapped || len(w.b) != len(card) || &w.b[0] != &card[0] {
 		return false, false
 	}

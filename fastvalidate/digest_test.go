@@ -419,6 +419,13 @@ func TestContentHashFromValidator(t *testing.T) {
 	if h.Load(v, embedded) {
 		t.Error("a string holding a card was hashed")
 	}
+	// Known to be no object from the validator's scan, not scanned again.
+	if whole, failed := v.read(embedded); whole || !failed {
+		t.Errorf("a string holding a card: read %v, %v; want false, true", whole, failed)
+	}
+	if whole, failed := v.read(slices.Clone(embedded)); whole || failed {
+		t.Errorf("other bytes than the validator's string: read %v, %v; want false, false", whole, failed)
+	}
 	broken := []byte(`{"a":1,}`)
 	v.Validate(broken)
 	if h.Load(v, broken) {
