@@ -413,6 +413,19 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 	}
 }
 
+// Each calls f for each member of the card Load hashed, in the order they
+// are written: for a caller to whom the order does not matter, without
+// the sorting that Members does. f gets the member's decoded name, valid
+// until f returns, and its value.
+func (h *ContentHasher) Each(f func(name []byte, value Value)) {
+	if h.tape == nil {
+		return
+	}
+	for k := uint32(1); k < h.tape[0].end; k = h.next(k + 1) {
+		f(h.name(k), Value{h, k + 1})
+	}
+}
+
 // sortedName is a member as Members sorts it: its name's tape index, where
 // its decoded name lies in h.names, and, for an ASCII name, its first eight
 // bytes, which order most names without reading them again.

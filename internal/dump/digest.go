@@ -146,6 +146,7 @@ type Extractor struct {
 	// The ContentHasher's callbacks, made once: a method value made per
 	// card would be allocated.
 	visitMember, visitEntry func(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128)
+	visitClaim              func(name []byte, value fastvalidate.Value)
 }
 
 // laterMember is an object member whose entries Members lists in order.
@@ -157,7 +158,7 @@ type laterMember struct {
 // NewExtractor returns an Extractor choosing keys by mode.
 func NewExtractor(mode KeyMode) *Extractor {
 	x := &Extractor{mode: mode, hasher: fastvalidate.NewContentHasher(xxh128)}
-	x.visitMember, x.visitEntry = x.member, x.itemiseEntry
+	x.visitMember, x.visitEntry, x.visitClaim = x.member, x.itemiseEntry, x.claim
 	return x
 }
 
@@ -263,6 +264,14 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 		return false
 	}
 	d.Sum = x.hasher.Sum().Bytes()
+	if x.claimsOnly {
+		// The claims need no member in order, nor their hashes.
+		x.hasher.Each(x.visitClaim)
+		if x.keyRank < len(identity) {
+			d.Kind = identity[x.keyRank].kind
+		}
+		return true
+	}
 	x.hasher.Members("", x.visitMember)
 	for _, m := range x.later[:x.nlater] {
 		x.nmembers++
@@ -285,11 +294,6 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
 	x.items, x.nitems = x.items[:0], 0
 	switch {
-	case x.claimsOnly:
-		// --cross-card needs the identity and the endpoints only.
-		if isEndpointMember(name) {
-			x.itemise(name, value)
-		}
 	case value.IsObject() && entriesItemised(name) && x.nlater < len(x.later):
 		// Itemised from its entries in canonical order, once Members is
 		// done with the card's.
@@ -308,6 +312,23 @@ func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalida
 		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
 		x.menc = append(x.menc, x.items...)
 	}
+	x.identify(name, value)
+}
+
+// claim takes from one member of the card what --cross-card needs: the
+// identity and the endpoints. Neither depends on the members' order: the
+// identity is the one of least rank, and the endpoints are claims apart.
+func (x *Extractor) claim(name []byte, value fastvalidate.Value) {
+	if isEndpointMember(name) {
+		x.items, x.nitems = x.items[:0], 0
+		x.itemise(name, value)
+	}
+	x.identify(name, value)
+}
+
+// identify notes member name's identity, if it holds one of lower rank
+// than the card's found so far.
+func (x *Extractor) identify(name []byte, value fastvalidate.Value) {
 	for rank, id := range identity[:x.keyRank] {
 		if string(name) != id.member {
 			continue
