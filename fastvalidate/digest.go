@@ -268,11 +268,23 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 		return append(buf, '}')
 	}
 	base := len(h.ents)
+	sorted := true
 	for k := n + 1; k < end; k = h.next(k + 1) {
 		kt := &h.tape[k]
-		h.ents = append(h.ents, entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0})
+		e := entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0}
+		if last := len(h.ents) - 1; sorted && last >= base {
+			// Most pairs are told apart by their prefixes, without a call.
+			if p := h.ents[last]; p.plain && e.plain && p.prefix != e.prefix {
+				sorted = p.prefix < e.prefix
+			} else {
+				sorted = h.compareEntries(p, e) < 0
+			}
+		}
+		h.ents = append(h.ents, e)
 	}
-	h.sortEntries(h.ents[base:])
+	if !sorted {
+		h.sortEntries(h.ents[base:])
+	}
 	buf = append(buf, '{')
 	for i := base; i < len(h.ents); i++ {
 		// A nested object's entries go past these and are gone before
@@ -316,9 +328,19 @@ func (h *ContentHasher) sortEntries(ents []entry) {
 		return
 	}
 	for i := 1; i < len(ents); i++ {
-		for j := i; j > 0 && h.compareEntries(ents[j], ents[j-1]) < 0; j-- {
-			ents[j], ents[j-1] = ents[j-1], ents[j]
+		e, j := ents[i], i
+		for ; j > 0; j-- {
+			p := ents[j-1]
+			if e.plain && p.plain && e.prefix != p.prefix {
+				if e.prefix > p.prefix {
+					break
+				}
+			} else if h.compareEntries(e, p) > 0 {
+				break
+			}
+			ents[j] = p
 		}
+		ents[j] = e
 	}
 }
 
