@@ -394,36 +394,36 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 	h.mem, h.names = h.mem[:0], h.names[:0]
 	for k := obj + 1; k < h.tape[obj].end; k = h.next(k + 1) {
 		kt := &h.tape[k]
-		start := len(h.names)
+		m := sortedName{key: k, start: kt.start, end: kt.end, ascii: kt.flags&(flagEscaped|flagNonASCII) == 0}
 		if kt.flags&flagEscaped != 0 {
+			// Decoded into h.names; names without escapes are read
+			// from the card, not copied.
+			start := len(h.names)
 			h.names = appendUnescaped(h.names, h.b[kt.start:kt.end])
+			m.start, m.end, m.decoded = uint32(start), uint32(len(h.names)), true
 		} else {
-			h.names = append(h.names, h.b[kt.start:kt.end]...)
+			m.prefix = namePrefix(h.b, kt.start, kt.end)
 		}
-		h.mem = append(h.mem, sortedName{
-			prefix: namePrefix(h.names, uint32(start), uint32(len(h.names))),
-			key:    k, start: uint32(start), end: uint32(len(h.names)),
-			ascii: kt.flags&(flagEscaped|flagNonASCII) == 0,
-		})
-	}
-	names := h.names
-	cmp := func(x, y sortedName) int {
-		if x.ascii && y.ascii && x.prefix != y.prefix {
-			// ASCII orders as its UTF-16 code units do.
-			if x.prefix < y.prefix {
-				return -1
-			}
-			return 1
-		}
-		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
+		h.mem = append(h.mem, m)
 	}
 	if len(h.mem) > 12 {
-		slices.SortFunc(h.mem, cmp)
+		slices.SortFunc(h.mem, h.compareNames)
 	} else {
 		for i := 1; i < len(h.mem); i++ {
-			for j := i; j > 0 && cmp(h.mem[j], h.mem[j-1]) < 0; j-- {
-				h.mem[j], h.mem[j-1] = h.mem[j-1], h.mem[j]
+			m, j := h.mem[i], i
+			for ; j > 0; j-- {
+				p := h.mem[j-1]
+				// ASCII orders as its UTF-16 code units do.
+				if m.ascii && p.ascii && m.prefix != p.prefix {
+					if m.prefix > p.prefix {
+						break
+					}
+				} else if h.compareNames(m, p) > 0 {
+					break
+				}
+				h.mem[j] = p
 			}
+			h.mem[j] = m
 		}
 	}
 	for _, m := range h.mem {
@@ -431,7 +431,7 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 		if obj != 0 {
 			sum = h.member(m.key)
 		}
-		f(h.names[m.start:m.end], Value{h, m.key + 1}, sum)
+		f(h.sortedName(m), Value{h, m.key + 1}, sum)
 	}
 }
 
@@ -449,12 +449,32 @@ func (h *ContentHasher) Each(f func(name []byte, value Value)) {
 }
 
 // sortedName is a member as Members sorts it: its name's tape index, where
-// its decoded name lies in h.names, and, for an ASCII name, its first eight
-// bytes, which order most names without reading them again.
+// its decoded name lies, in the card or, when it has escapes, in h.names,
+// and, for an ASCII name, its first eight bytes, which order most names
+// without reading them again.
 type sortedName struct {
 	prefix          uint64
 	key, start, end uint32
-	ascii           bool
+	ascii, decoded  bool
+}
+
+func (h *ContentHasher) sortedName(m sortedName) []byte {
+	if m.decoded {
+		return h.names[m.start:m.end]
+	}
+	return h.b[m.start:m.end]
+}
+
+// compareNames orders two members by their decoded names' UTF-16 code
+// units, as the canonical form does.
+func (h *ContentHasher) compareNames(x, y sortedName) int {
+	if x.ascii && y.ascii && x.prefix != y.prefix {
+		if x.prefix < y.prefix {
+			return -1
+		}
+		return 1
+	}
+	return compareUTF16(h.sortedName(x), h.sortedName(y))
 }
 
 // name returns member name k, decoded into h.names when it has escapes.
