@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"slices"
 	"strconv"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -485,10 +486,19 @@ func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 // than built as a string: a card has an item per skill.
 func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uint64) {
 	var num [20]byte
-	digits := strconv.AppendInt(num[:0], int64(i), 10)
+	digits := num[:1]
+	if i < 10 {
+		num[0] = '0' + byte(i)
+	} else {
+		digits = strconv.AppendInt(num[:0], int64(i), 10)
+	}
+	n := len(p) + 1 + len(digits) + len(suffix)
+	// Room for all of it at once: the appends below then only copy.
+	x.items = slices.Grow(x.items, 2*binary.MaxVarintLen64+n+len(label)+8)
 	x.nitems++
-	x.items = binary.AppendUvarint(x.items, uint64(len(p)+1+len(digits)+len(suffix)))
-	x.items = append(append(append(append(x.items, p...), '/'), digits...), suffix...)
+	x.items = binary.AppendUvarint(x.items, uint64(n))
+	x.items = append(append(x.items, p...), '/')
+	x.items = append(append(x.items, digits...), suffix...)
 	x.items = appendBytes(x.items, label)
 	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
 }
