@@ -194,6 +194,8 @@ func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 		if vt.start == kt.end+2 && canonicalAsIs(h.b[vt.start:vt.end], vt.flags) {
 			return append(buf, h.b[kt.start-1:vt.end]...), k + 2
 		}
+	case kindObject:
+		return h.encodeObject(append(buf, h.b[kt.start-1:kt.end+2]...), k+1), vt.end
 	}
 	return h.encode(append(buf, h.b[kt.start-1:kt.end+2]...), k+1)
 }
@@ -228,6 +230,12 @@ func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
 		for e := n + 1; e < t.end; {
 			if e > n+1 {
 				buf = append(buf, ',')
+			}
+			// Strings, the most common elements, without a call.
+			if et := &h.tape[e]; et.kind == kindString && et.flags&flagEscaped == 0 {
+				buf = append(buf, h.b[et.start-1:et.end+1]...)
+				e++
+				continue
 			}
 			buf, e = h.encode(buf, e)
 		}
