@@ -693,6 +693,19 @@ func TestContentHashMembersOrder(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%d members: %q, want %q", n, got, want)
 		}
+		// Each hands out the same names, decoded, as written.
+		got = got[:0]
+		var values []string
+		h.Each(func(name []byte, v Value) {
+			got = append(got, string(name))
+			values = append(values, string(v.Text()))
+		})
+		if !slices.Equal(got, names[:n]) {
+			t.Errorf("%d members as written: %q, want %q", n, got, names[:n])
+		}
+		if len(values) != n || slices.ContainsFunc(values, func(v string) bool { return v != "1" }) {
+			t.Errorf("%d members as written: values %q", n, values)
+		}
 	}
 }
 
