@@ -200,6 +200,18 @@ func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 	return h.encode(append(buf, h.b[kt.start-1:kt.end+2]...), k+1)
 }
 
+// plainMember returns where member k's text lies when it is a name and a
+// string, neither with escapes, written compactly: its encoding, which
+// the members of nested objects mostly are, copied without the call of
+// encodeMember. Else end is 0.
+func (h *ContentHasher) plainMember(k uint32) (start, end uint32) {
+	kt, vt := &h.tape[k], &h.tape[k+1]
+	if vt.kind == kindString && (kt.flags|vt.flags)&flagEscaped == 0 && vt.start == kt.end+3 {
+		return kt.start - 1, vt.end + 1
+	}
+	return 0, 0
+}
+
 // encodeString appends string t in canonical form.
 func (h *ContentHasher) encodeString(buf []byte, t *node) []byte {
 	if t.flags&flagEscaped == 0 {
@@ -268,11 +280,25 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 		t1, t2 := &h.tape[k1], &h.tape[k2]
 		x := entry{prefix: namePrefix(h.b, t1.start, t1.end), key: k1, plain: t1.flags&flagEscaped == 0}
 		y := entry{prefix: namePrefix(h.b, t2.start, t2.end), key: k2, plain: t2.flags&flagEscaped == 0}
-		if h.compareEntries(x, y) > 0 {
+		if x.plain && y.plain && x.prefix != y.prefix {
+			if x.prefix > y.prefix {
+				k1, k2 = k2, k1
+			}
+		} else if h.compareEntries(x, y) > 0 {
 			k1, k2 = k2, k1
 		}
-		buf, _ = h.encodeMember(append(buf, '{'), k1)
-		buf, _ = h.encodeMember(append(buf, ','), k2)
+		buf = append(buf, '{')
+		if start, end := h.plainMember(k1); end != 0 {
+			buf = append(buf, h.b[start:end]...)
+		} else {
+			buf, _ = h.encodeMember(buf, k1)
+		}
+		buf = append(buf, ',')
+		if start, end := h.plainMember(k2); end != 0 {
+			buf = append(buf, h.b[start:end]...)
+		} else {
+			buf, _ = h.encodeMember(buf, k2)
+		}
 		return append(buf, '}')
 	}
 	base := len(h.ents)
@@ -300,7 +326,11 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 		if i > base {
 			buf = append(buf, ',')
 		}
-		buf, _ = h.encodeMember(buf, h.ents[i].key)
+		if start, end := h.plainMember(h.ents[i].key); end != 0 {
+			buf = append(buf, h.b[start:end]...)
+		} else {
+			buf, _ = h.encodeMember(buf, h.ents[i].key)
+		}
 	}
 	h.ents = h.ents[:base]
 	return append(buf, '}')
@@ -313,7 +343,7 @@ func namePrefix(b []byte, start, end uint32) uint64 {
 	if int(start)+8 <= len(b) {
 		p := binary.BigEndian.Uint64(b[start:])
 		if n < 8 {
-			p &^= 1<<(64-8*n) - 1
+			p &^= ^uint64(0) >> (8 * n & 63) // the mask tells the compiler the shift is short
 		}
 		return p
 	}
