@@ -155,7 +155,13 @@ func (h *ContentHasher) Sum() Hash128 {
 func (h *ContentHasher) object(n uint32) Hash128 {
 	var sum Hash128
 	for k := n + 1; k < h.tape[n].end; k = h.next(k + 1) {
-		m := h.member(k)
+		var m Hash128
+		if start, end := h.plainMember(k); end != 0 {
+			// Its encoding as it lies in the card: hashed there.
+			m = h.hash(h.b[start:end], seedMember)
+		} else {
+			m = h.member(k)
+		}
 		h.sums[k] = m
 		sum.Hi += m.Hi
 		sum.Lo += m.Lo
