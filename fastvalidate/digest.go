@@ -119,12 +119,17 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 
 // read tells what v's last Validate read of card: whole, that its tape
 // describes card as a whole, an object or not; failed, that card is no
-// JSON, as a scan with the nesting limit DefaultMaxDepth would find too.
+// JSON object, as a scan with the nesting limit DefaultMaxDepth would find
+// too: no JSON, or a string, which the validator found holding a card.
 func (v *Validator) read(card []byte) (whole, failed bool) {
 	if v == nil {
 		return false, false
 	}
 	w := &v.w
+	if w.unwrapped && len(w.card) == len(card) && &w.card[0] == &card[0] {
+		// A string holding a card: JSON, but no object.
+		return false, true
+	}
 	if w.unwrapped || len(w.b) != len(card) || &w.b[0] != &card[0] {
 		return false, false
 	}
@@ -150,7 +155,13 @@ func (h *ContentHasher) Sum() Hash128 {
 func (h *ContentHasher) object(n uint32) Hash128 {
 	var sum Hash128
 	for k := n + 1; k < h.tape[n].end; k = h.next(k + 1) {
-		m := h.member(k)
+		var m Hash128
+		if start, end := h.plainMember(k); end != 0 {
+			// Its encoding as it lies in the card: hashed there.
+			m = h.hash(h.b[start:end], seedMember)
+		} else {
+			m = h.member(k)
+		}
 		h.sums[k] = m
 		sum.Hi += m.Hi
 		sum.Lo += m.Lo
@@ -189,8 +200,22 @@ func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 		if vt.start == kt.end+2 && canonicalAsIs(h.b[vt.start:vt.end], vt.flags) {
 			return append(buf, h.b[kt.start-1:vt.end]...), k + 2
 		}
+	case kindObject:
+		return h.encodeObject(append(buf, h.b[kt.start-1:kt.end+2]...), k+1), vt.end
 	}
 	return h.encode(append(buf, h.b[kt.start-1:kt.end+2]...), k+1)
+}
+
+// plainMember returns where member k's text lies when it is a name and a
+// string, neither with escapes, written compactly: its encoding, which
+// the members of nested objects mostly are, copied without the call of
+// encodeMember. Else end is 0.
+func (h *ContentHasher) plainMember(k uint32) (start, end uint32) {
+	kt, vt := &h.tape[k], &h.tape[k+1]
+	if vt.kind == kindString && (kt.flags|vt.flags)&flagEscaped == 0 && vt.start == kt.end+3 {
+		return kt.start - 1, vt.end + 1
+	}
+	return 0, 0
 }
 
 // encodeString appends string t in canonical form.
@@ -224,6 +249,12 @@ func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
 			if e > n+1 {
 				buf = append(buf, ',')
 			}
+			// Strings, the most common elements, without a call.
+			if et := &h.tape[e]; et.kind == kindString && et.flags&flagEscaped == 0 {
+				buf = append(buf, h.b[et.start-1:et.end+1]...)
+				e++
+				continue
+			}
 			buf, e = h.encode(buf, e)
 		}
 		return append(buf, ']'), t.end
@@ -255,19 +286,45 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 		t1, t2 := &h.tape[k1], &h.tape[k2]
 		x := entry{prefix: namePrefix(h.b, t1.start, t1.end), key: k1, plain: t1.flags&flagEscaped == 0}
 		y := entry{prefix: namePrefix(h.b, t2.start, t2.end), key: k2, plain: t2.flags&flagEscaped == 0}
-		if h.compareEntries(x, y) > 0 {
+		if x.plain && y.plain && x.prefix != y.prefix {
+			if x.prefix > y.prefix {
+				k1, k2 = k2, k1
+			}
+		} else if h.compareEntries(x, y) > 0 {
 			k1, k2 = k2, k1
 		}
-		buf, _ = h.encodeMember(append(buf, '{'), k1)
-		buf, _ = h.encodeMember(append(buf, ','), k2)
+		buf = append(buf, '{')
+		if start, end := h.plainMember(k1); end != 0 {
+			buf = append(buf, h.b[start:end]...)
+		} else {
+			buf, _ = h.encodeMember(buf, k1)
+		}
+		buf = append(buf, ',')
+		if start, end := h.plainMember(k2); end != 0 {
+			buf = append(buf, h.b[start:end]...)
+		} else {
+			buf, _ = h.encodeMember(buf, k2)
+		}
 		return append(buf, '}')
 	}
 	base := len(h.ents)
+	sorted := true
 	for k := n + 1; k < end; k = h.next(k + 1) {
 		kt := &h.tape[k]
-		h.ents = append(h.ents, entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0})
+		e := entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0}
+		if last := len(h.ents) - 1; sorted && last >= base {
+			// Most pairs are told apart by their prefixes, without a call.
+			if p := h.ents[last]; p.plain && e.plain && p.prefix != e.prefix {
+				sorted = p.prefix < e.prefix
+			} else {
+				sorted = h.compareEntries(p, e) < 0
+			}
+		}
+		h.ents = append(h.ents, e)
 	}
-	h.sortEntries(h.ents[base:])
+	if !sorted {
+		h.sortEntries(h.ents[base:])
+	}
 	buf = append(buf, '{')
 	for i := base; i < len(h.ents); i++ {
 		// A nested object's entries go past these and are gone before
@@ -275,7 +332,11 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 		if i > base {
 			buf = append(buf, ',')
 		}
-		buf, _ = h.encodeMember(buf, h.ents[i].key)
+		if start, end := h.plainMember(h.ents[i].key); end != 0 {
+			buf = append(buf, h.b[start:end]...)
+		} else {
+			buf, _ = h.encodeMember(buf, h.ents[i].key)
+		}
 	}
 	h.ents = h.ents[:base]
 	return append(buf, '}')
@@ -288,7 +349,7 @@ func namePrefix(b []byte, start, end uint32) uint64 {
 	if int(start)+8 <= len(b) {
 		p := binary.BigEndian.Uint64(b[start:])
 		if n < 8 {
-			p &^= 1<<(64-8*n) - 1
+			p &^= ^uint64(0) >> (8 * n & 63) // the mask tells the compiler the shift is short
 		}
 		return p
 	}
@@ -311,9 +372,19 @@ func (h *ContentHasher) sortEntries(ents []entry) {
 		return
 	}
 	for i := 1; i < len(ents); i++ {
-		for j := i; j > 0 && h.compareEntries(ents[j], ents[j-1]) < 0; j-- {
-			ents[j], ents[j-1] = ents[j-1], ents[j]
+		e, j := ents[i], i
+		for ; j > 0; j-- {
+			p := ents[j-1]
+			if e.plain && p.plain && e.prefix != p.prefix {
+				if e.prefix > p.prefix {
+					break
+				}
+			} else if h.compareEntries(e, p) > 0 {
+				break
+			}
+			ents[j] = p
 		}
+		ents[j] = e
 	}
 }
 
@@ -367,36 +438,36 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 	h.mem, h.names = h.mem[:0], h.names[:0]
 	for k := obj + 1; k < h.tape[obj].end; k = h.next(k + 1) {
 		kt := &h.tape[k]
-		start := len(h.names)
+		m := sortedName{key: k, start: kt.start, end: kt.end, ascii: kt.flags&(flagEscaped|flagNonASCII) == 0}
 		if kt.flags&flagEscaped != 0 {
+			// Decoded into h.names; names without escapes are read
+			// from the card, not copied.
+			start := len(h.names)
 			h.names = appendUnescaped(h.names, h.b[kt.start:kt.end])
+			m.start, m.end, m.decoded = uint32(start), uint32(len(h.names)), true
 		} else {
-			h.names = append(h.names, h.b[kt.start:kt.end]...)
+			m.prefix = namePrefix(h.b, kt.start, kt.end)
 		}
-		h.mem = append(h.mem, sortedName{
-			prefix: namePrefix(h.names, uint32(start), uint32(len(h.names))),
-			key:    k, start: uint32(start), end: uint32(len(h.names)),
-			ascii: kt.flags&(flagEscaped|flagNonASCII) == 0,
-		})
-	}
-	names := h.names
-	cmp := func(x, y sortedName) int {
-		if x.ascii && y.ascii && x.prefix != y.prefix {
-			// ASCII orders as its UTF-16 code units do.
-			if x.prefix < y.prefix {
-				return -1
-			}
-			return 1
-		}
-		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
+		h.mem = append(h.mem, m)
 	}
 	if len(h.mem) > 12 {
-		slices.SortFunc(h.mem, cmp)
+		slices.SortFunc(h.mem, h.compareNames)
 	} else {
 		for i := 1; i < len(h.mem); i++ {
-			for j := i; j > 0 && cmp(h.mem[j], h.mem[j-1]) < 0; j-- {
-				h.mem[j], h.mem[j-1] = h.mem[j-1], h.mem[j]
+			m, j := h.mem[i], i
+			for ; j > 0; j-- {
+				p := h.mem[j-1]
+				// ASCII orders as its UTF-16 code units do.
+				if m.ascii && p.ascii && m.prefix != p.prefix {
+					if m.prefix > p.prefix {
+						break
+					}
+				} else if h.compareNames(m, p) > 0 {
+					break
+				}
+				h.mem[j] = p
 			}
+			h.mem[j] = m
 		}
 	}
 	for _, m := range h.mem {
@@ -404,17 +475,50 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 		if obj != 0 {
 			sum = h.member(m.key)
 		}
-		f(h.names[m.start:m.end], Value{h, m.key + 1}, sum)
+		f(h.sortedName(m), Value{h, m.key + 1}, sum)
+	}
+}
+
+// Each calls f for each member of the card Load hashed, in the order they
+// are written: for a caller to whom the order does not matter, without
+// the sorting that Members does. f gets the member's decoded name, valid
+// until f returns, and its value.
+func (h *ContentHasher) Each(f func(name []byte, value Value)) {
+	if h.tape == nil {
+		return
+	}
+	for k := uint32(1); k < h.tape[0].end; k = h.next(k + 1) {
+		f(h.name(k), Value{h, k + 1})
 	}
 }
 
 // sortedName is a member as Members sorts it: its name's tape index, where
-// its decoded name lies in h.names, and, for an ASCII name, its first eight
-// bytes, which order most names without reading them again.
+// its decoded name lies, in the card or, when it has escapes, in h.names,
+// and, for an ASCII name, its first eight bytes, which order most names
+// without reading them again.
 type sortedName struct {
 	prefix          uint64
 	key, start, end uint32
-	ascii           bool
+	ascii, decoded  bool
+}
+
+func (h *ContentHasher) sortedName(m sortedName) []byte {
+	if m.decoded {
+		return h.names[m.start:m.end]
+	}
+	return h.b[m.start:m.end]
+}
+
+// compareNames orders two members by their decoded names' UTF-16 code
+// units, as the canonical form does.
+func (h *ContentHasher) compareNames(x, y sortedName) int {
+	if x.ascii && y.ascii && x.prefix != y.prefix {
+		if x.prefix < y.prefix {
+			return -1
+		}
+		return 1
+	}
+	return compareUTF16(h.sortedName(x), h.sortedName(y))
 }
 
 // name returns member name k, decoded into h.names when it has escapes.

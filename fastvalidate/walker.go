@@ -18,6 +18,7 @@ type walker struct {
 	// the string's text lies at card[rawStart:rawEnd].
 	unwrapped        bool
 	rawStart, rawEnd int
+	card             []byte   // the card as Validate got it, for ContentHasher.Load
 	valBuf           []byte   // scratch for decoding string values
 	pathBuf          []uint32 // scratch for rendering paths
 	pathKey          []byte   // scratch for member names in paths
@@ -50,7 +51,7 @@ func (w *walker) validate(card []byte, p *profileDef) {
 // readCard scans card and reports whether it is an object a profile's
 // checks can read; if not, it reports why.
 func (w *walker) readCard(card []byte) bool {
-	w.b = card
+	w.b, w.card = card, card
 	w.unwrapped = false
 	if !w.scan(card) {
 		w.scanFailed()

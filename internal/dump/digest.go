@@ -18,6 +18,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"slices"
 	"strconv"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -146,6 +147,7 @@ type Extractor struct {
 	// The ContentHasher's callbacks, made once: a method value made per
 	// card would be allocated.
 	visitMember, visitEntry func(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128)
+	visitClaim              func(name []byte, value fastvalidate.Value)
 }
 
 // laterMember is an object member whose entries Members lists in order.
@@ -157,7 +159,7 @@ type laterMember struct {
 // NewExtractor returns an Extractor choosing keys by mode.
 func NewExtractor(mode KeyMode) *Extractor {
 	x := &Extractor{mode: mode, hasher: fastvalidate.NewContentHasher(xxh128)}
-	x.visitMember, x.visitEntry = x.member, x.itemiseEntry
+	x.visitMember, x.visitEntry, x.visitClaim = x.member, x.itemiseEntry, x.claim
 	return x
 }
 
@@ -263,6 +265,14 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 		return false
 	}
 	d.Sum = x.hasher.Sum().Bytes()
+	if x.claimsOnly {
+		// The claims need no member in order, nor their hashes.
+		x.hasher.Each(x.visitClaim)
+		if x.keyRank < len(identity) {
+			d.Kind = identity[x.keyRank].kind
+		}
+		return true
+	}
 	x.hasher.Members("", x.visitMember)
 	for _, m := range x.later[:x.nlater] {
 		x.nmembers++
@@ -285,11 +295,6 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
 	x.items, x.nitems = x.items[:0], 0
 	switch {
-	case x.claimsOnly:
-		// --cross-card needs the identity and the endpoints only.
-		if isEndpointMember(name) {
-			x.itemise(name, value)
-		}
 	case value.IsObject() && entriesItemised(name) && x.nlater < len(x.later):
 		// Itemised from its entries in canonical order, once Members is
 		// done with the card's.
@@ -308,6 +313,23 @@ func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalida
 		x.menc = binary.AppendUvarint(x.menc, uint64(x.nitems))
 		x.menc = append(x.menc, x.items...)
 	}
+	x.identify(name, value)
+}
+
+// claim takes from one member of the card what --cross-card needs: the
+// identity and the endpoints. Neither depends on the members' order: the
+// identity is the one of least rank, and the endpoints are claims apart.
+func (x *Extractor) claim(name []byte, value fastvalidate.Value) {
+	if isEndpointMember(name) {
+		x.items, x.nitems = x.items[:0], 0
+		x.itemise(name, value)
+	}
+	x.identify(name, value)
+}
+
+// identify notes member name's identity, if it holds one of lower rank
+// than the card's found so far.
+func (x *Extractor) identify(name []byte, value fastvalidate.Value) {
 	for rank, id := range identity[:x.keyRank] {
 		if string(name) != id.member {
 			continue
@@ -464,10 +486,19 @@ func (x *Extractor) item(pointer string, label []byte, sum uint64) {
 // than built as a string: a card has an item per skill.
 func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uint64) {
 	var num [20]byte
-	digits := strconv.AppendInt(num[:0], int64(i), 10)
+	digits := num[:1]
+	if i < 10 {
+		num[0] = '0' + byte(i)
+	} else {
+		digits = strconv.AppendInt(num[:0], int64(i), 10)
+	}
+	n := len(p) + 1 + len(digits) + len(suffix)
+	// Room for all of it at once: the appends below then only copy.
+	x.items = slices.Grow(x.items, 2*binary.MaxVarintLen64+n+len(label)+8)
 	x.nitems++
-	x.items = binary.AppendUvarint(x.items, uint64(len(p)+1+len(digits)+len(suffix)))
-	x.items = append(append(append(append(x.items, p...), '/'), digits...), suffix...)
+	x.items = binary.AppendUvarint(x.items, uint64(n))
+	x.items = append(append(x.items, p...), '/')
+	x.items = append(append(x.items, digits...), suffix...)
 	x.items = appendBytes(x.items, label)
 	x.items = binary.LittleEndian.AppendUint64(x.items, sum)
 }
