@@ -344,7 +344,7 @@ func TestCrossCardKeyKind(t *testing.T) {
 	}
 	var card string
 	for _, g := range got {
-		if strings.HasPrefix(g, "dump.duplicate-card record xxh128:") {
+		if strings.HasPrefix(g, "dump.duplicate-card record content:") {
 			card = g
 		}
 	}

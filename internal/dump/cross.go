@@ -107,6 +107,12 @@ func (x *Extractor) namedBefore(e []byte, n int) bool {
 	return false
 }
 
+// cardSumPrefix starts dump.duplicate-card's key: the card's content hash
+// (Digest.Sum, from its members' hashes), not diff's content key, which
+// is the XXH3-128 of the canonical form and named by contentPrefix, so
+// that a key never claims a hash it is not.
+const cardSumPrefix = "content:"
+
 // groupHash hashes a claim's group and key, the bytes that encode them at
 // its start; ok is false when the claim is garbled.
 func groupHash(rec []byte) (h uint64, ok bool) {
@@ -285,7 +291,7 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: g.key,
 				msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", g.key, len(g.places), g.others)}
 		case g.group == groupContent:
-			key := contentPrefix + base64URL([]byte(g.key))
+			key := cardSumPrefix + base64URL([]byte(g.key))
 			f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: key,
 				msg: fmt.Sprintf("the same card (%s) is in %d records", key, len(g.places))}
 		default:
