@@ -89,6 +89,17 @@ func NewContentHasher(hash HashFunc) *ContentHasher {
 // A Validator allowing deeper nesting is not used, so that whether a card
 // has a hash never depends on the Validator.
 func (h *ContentHasher) Load(v *Validator, card []byte) bool {
+	if !h.Bind(v, card) {
+		return false
+	}
+	h.Hash()
+	return true
+}
+
+// Bind reads card as Load does, without hashing it: Root reads its values,
+// and Hash hashes it when the caller finds it needs the hash after all.
+// Sum, Members and Each need Hash (or Load) to have run.
+func (h *ContentHasher) Bind(v *Validator, card []byte) bool {
 	h.tape, h.b = nil, nil
 	if len(card) == 0 {
 		return false
@@ -113,8 +124,19 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 		h.sums = make([]Hash128, len(h.tape), len(h.tape)+len(h.tape)/4)
 	}
 	h.sums = h.sums[:len(h.tape)]
-	h.sum = h.object(0)
+	h.sum = Hash128{}
 	return true
+}
+
+// Hash hashes the card Bind read.
+func (h *ContentHasher) Hash() { h.sum = h.object(0) }
+
+// Root returns the card Bind (or Load) read, as a Value.
+func (h *ContentHasher) Root() Value {
+	if h.tape == nil {
+		return Value{}
+	}
+	return Value{h: h}
 }
 
 // read tells what v's last Validate read of card: whole, that its tape

@@ -447,6 +447,40 @@ func TestContentHashFromValidator(t *testing.T) {
 	}
 }
 
+// TestContentHashBind: Bind reads a card as Load does without hashing
+// it, Root reads its values, and Hash then gives Load's hash; a card that
+// is no object binds no more than it loads.
+func TestContentHashBind(t *testing.T) {
+	g, err := corpus.New(corpus.Options{Seed: 25, Dialects: corpus.Dialects(), DefectRate: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := MustNew("auto")
+	h, loaded := NewContentHasher(testHash), NewContentHasher(testHash)
+	for range 300 {
+		card := g.Next().JSON
+		v.Validate(card)
+		ok := loaded.Load(v, card)
+		if h.Bind(v, card) != ok {
+			t.Fatalf("Bind and Load disagree on %s", card)
+		}
+		if !ok {
+			if h.Root().Exists() {
+				t.Fatalf("a card that is no object has a root: %s", card)
+			}
+			continue
+		}
+		for _, name := range []string{"name", "url", "agent_id", "version"} {
+			if got, want := h.Root().Member(name).Str(), loaded.Root().Member(name).Str(); string(got) != string(want) {
+				t.Fatalf("member %s: %q bound, %q loaded", name, got, want)
+			}
+		}
+		if h.Hash(); h.Sum() != loaded.Sum() {
+			t.Fatalf("Bind then Hash %x, Load %x: %s", h.Sum(), loaded.Sum(), card)
+		}
+	}
+}
+
 // TestContentHashMembers: Members lists an object's members in canonical
 // order, with each value's hash, its text as written for a container and
 // its canonical form for a scalar.

@@ -107,7 +107,11 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 
 	framing, _ := pipeline.ParseFraming(o.input)
 	var bytes int64
+	var prior func(kind byte, key []byte) ([]byte, bool)
 	for i, add := range []func([]byte) error{d.AddOld, d.AddNew} {
+		if i == 1 {
+			prior = d.Prior()
+		}
 		inputs, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con, nil)
 		cfg := pipeline.Config{
 			Profile:   o.profile,
@@ -120,7 +124,11 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
 			Interrupt: sig.interrupt,
 			Extract: func() func([]byte, report.Verdict, *fastvalidate.Validator) []byte {
-				return dump.NewExtractor(mode).Append
+				x := dump.NewExtractor(mode)
+				if i == 1 {
+					x.SetPrior(prior)
+				}
+				return x.Append
 			},
 			Collect: add,
 		}

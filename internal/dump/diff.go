@@ -62,6 +62,10 @@ type Differ struct {
 
 	// A partition's digests of each dump, kept from one to the next.
 	oldList, newList []keyed
+	// oldIndexed: oldList is the whole old dump's, which Prior indexed,
+	// with oldDups keys superseded.
+	oldIndexed bool
+	oldDups    int64
 }
 
 // NewDiffer returns a Differ that holds at most about memory bytes of
@@ -84,6 +88,32 @@ func (d *Differ) AddOld(b []byte) error { return d.old.add(b) }
 
 // AddNew adds digests of the new dump.
 func (d *Differ) AddNew(b []byte) error { return d.new.add(b) }
+
+// Prior returns, once every digest of the old dump has been added, a
+// function that finds the last of them with a key (see
+// Extractor.SetPrior), safe for concurrent use while the new dump's are
+// added; nil when the old dump's digests are not all in memory.
+func (d *Differ) Prior() func(kind byte, key []byte) ([]byte, bool) {
+	if d.old.spilled() {
+		return nil
+	}
+	d.oldList = index(d.old.blocks, d.oldList, &d.oldDups)
+	d.oldIndexed = true
+	list := d.oldList
+	return func(kind byte, key []byte) ([]byte, bool) {
+		h := xxh3.Hash(key)
+		i, found := slices.BinarySearchFunc(list, keyed{hash: h, key: key}, func(e, t keyed) int {
+			if c := cmp.Compare(e.hash, t.hash); c != 0 {
+				return c
+			}
+			return bytes.Compare(e.key, t.key)
+		})
+		if !found || list[i].rec[0] != kind {
+			return nil, false
+		}
+		return list[i].rec, true
+	}
+}
 
 // Close removes the temporary files.
 func (d *Differ) Close() {
@@ -278,11 +308,16 @@ func index(blocks [][]byte, list []keyed, dups *int64) []keyed {
 // comparePart compares partition i of both dumps, emitting the records of
 // changed keys in key order.
 func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line []byte) error) error {
-	ob, err := d.old.load(i)
-	if err != nil {
-		return err
+	if d.oldIndexed && !d.old.spilled() {
+		// Prior indexed the old dump already.
+		sum.DuplicateKeys += d.oldDups
+	} else {
+		ob, err := d.old.load(i)
+		if err != nil {
+			return err
+		}
+		d.oldList = index(ob, d.oldList, &sum.DuplicateKeys)
 	}
-	d.oldList = index(ob, d.oldList, &sum.DuplicateKeys)
 	nb, err := d.new.load(i)
 	if err != nil {
 		return err

@@ -106,6 +106,7 @@ type Digest struct {
 	Line    int
 	Valid   bool
 	Sum     [16]byte // the card's content hash (fastvalidate.ContentHasher), or of the record's bytes when it has none
+	Raw     [16]byte // the XXH3-128 of the record's bytes, to tell a record the old dump holds as is
 	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
 	members []member // decoded only
 }
@@ -148,6 +149,11 @@ type Extractor struct {
 	// card would be allocated.
 	visitMember, visitEntry func(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128)
 	visitClaim              func(name []byte, value fastvalidate.Value)
+	// prior finds the old dump's digest of a key, for the new dump's
+	// cards (SetPrior); same is that digest when the record is the same
+	// bytes, whose hashes and members the digest then takes as they are.
+	prior func(kind byte, key []byte) ([]byte, bool)
+	same  []byte
 }
 
 // laterMember is an object member whose entries Members lists in order.
@@ -162,6 +168,13 @@ func NewExtractor(mode KeyMode) *Extractor {
 	x.visitMember, x.visitEntry, x.visitClaim = x.member, x.itemiseEntry, x.claim
 	return x
 }
+
+// SetPrior has x look up the old dump's digest of each card's key with
+// prior (Differ.Prior) before hashing the card: a card that is the same
+// bytes as its old record has the same content hash and members, which
+// are copied rather than computed. Cards that change between two crawls
+// are few, and the content hash and members are most of a digest's cost.
+func (x *Extractor) SetPrior(prior func(kind byte, key []byte) ([]byte, bool)) { x.prior = prior }
 
 // Append appends the encoded digest of the record vd judged; v is the
 // Validator that judged it, or nil (see pipeline.Config.Extract).
@@ -195,6 +208,14 @@ func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withError
 	if source == "" && !vd.Valid && withErrors {
 		d.Errors = x.errors(&vd)
 	}
+	x.same = nil
+	if withErrors {
+		// A diff's digest: the new dump's are looked up by it.
+		d.Raw = sum128(card)
+		if x.prior != nil && source == "" && x.mode != KeySource && x.samePrior(card, v) {
+			return
+		}
+	}
 	hashed := x.digestCard(card, v)
 	switch {
 	case source != "" && x.mode != KeyID:
@@ -202,6 +223,31 @@ func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withError
 	case d.Kind == "" || x.mode == KeySource:
 		d.Kind, x.key = KindRecord, x.contentKey(x.key[:0], card, hashed)
 	}
+}
+
+// samePrior reports whether the card has an identity under which the old
+// dump holds a record of the same bytes; if so it sets the key and keeps
+// that record's digest in x.same.
+func (x *Extractor) samePrior(card []byte, v *fastvalidate.Validator) bool {
+	if !x.hasher.Bind(v, card) {
+		return false
+	}
+	root := x.hasher.Root()
+	for _, id := range identity {
+		// The identity of least rank, as identify finds it member by
+		// member.
+		k := at(root.Member(id.member), id.path...).Str()
+		if len(k) == 0 {
+			continue
+		}
+		old, ok := x.prior(kindIndex(id.kind), k)
+		if !ok || priorRaw(old) != x.d.Raw {
+			return false
+		}
+		x.d.Kind, x.key, x.same = id.kind, append(x.key[:0], k...), old
+		return true
+	}
+	return false
 }
 
 // contentKey returns the key of a card that has no other: the XXH3-128 of
@@ -646,12 +692,54 @@ func (x *Extractor) appendDigest(dst []byte, d *Digest) []byte {
 	} else {
 		dst = append(dst, 0)
 	}
-	dst = append(dst, d.Sum[:]...)
-	dst = appendString(dst, d.Errors)
-	dst = binary.AppendUvarint(dst, uint64(x.nmembers))
-	dst = append(dst, x.menc...)
+	if x.same != nil {
+		sum, members := priorTail(x.same)
+		dst = append(dst, sum...)
+		dst = append(dst, d.Raw[:]...)
+		dst = appendString(dst, d.Errors)
+		dst = append(dst, members...)
+	} else {
+		dst = append(dst, d.Sum[:]...)
+		dst = append(dst, d.Raw[:]...)
+		dst = appendString(dst, d.Errors)
+		dst = binary.AppendUvarint(dst, uint64(x.nmembers))
+		dst = append(dst, x.menc...)
+	}
 	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 	return dst
+}
+
+// priorRaw reads the hash of the record's bytes from an encoded digest
+// (without its length); a garbled one gives zeros, which no record's
+// hash is but by a 2^-128 chance.
+func priorRaw(rec []byte) (raw [16]byte) {
+	r := digestReader(rec)
+	r.n(16) // the content hash
+	copy(raw[:], r.n(16))
+	return raw
+}
+
+// priorTail returns the content hash of an encoded digest (without its
+// length) and its members, encoded, as they follow the errors.
+func priorTail(rec []byte) (sum, members []byte) {
+	r := digestReader(rec)
+	sum = r.n(16)
+	r.n(16)   // the record's bytes' hash
+	r.bytes() // errors
+	return sum, r.b
+}
+
+// digestReader reads an encoded digest (without its length) up to its
+// content hash.
+func digestReader(rec []byte) reader {
+	r := reader{b: rec}
+	r.byte()
+	r.bytes() // key
+	r.bytes() // profile
+	r.bytes() // input
+	r.uvarint()
+	r.byte() // valid
+	return r
 }
 
 func appendBytes(dst []byte, s []byte) []byte {
@@ -716,6 +804,7 @@ func decodeDigest(rec []byte) (*Digest, bool) {
 	d.Line = int(r.uvarint())
 	d.Valid = r.byte() == 1
 	copy(d.Sum[:], r.n(16))
+	copy(d.Raw[:], r.n(16))
 	d.Errors = string(r.bytes())
 	nm := r.uvarint()
 	for i := uint64(0); i < nm && !r.bad; i++ {
