@@ -108,9 +108,10 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	framing, _ := pipeline.ParseFraming(o.input)
 	var bytes int64
 	var prior func(kind byte, key []byte) ([]byte, bool)
+	var recall func() func(dst, rec []byte, input string, line int) ([]byte, bool)
 	for i, add := range []func([]byte) error{d.AddOld, d.AddNew} {
 		if i == 1 {
-			prior = d.Prior()
+			prior, recall = d.OldRead()
 		}
 		inputs, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con, nil)
 		cfg := pipeline.Config{
@@ -130,6 +131,7 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 				}
 				return x.Append
 			},
+			Recall:  recall,
 			Collect: add,
 		}
 		st, err := pipeline.Run(cfg, inputs)

@@ -62,10 +62,11 @@ type Differ struct {
 
 	// A partition's digests of each dump, kept from one to the next.
 	oldList, newList []keyed
-	// oldIndexed: oldList is the whole old dump's, which Prior indexed,
-	// with oldDups keys superseded.
+	// oldIndexed: oldList is the whole old dump's, which OldRead indexed,
+	// with oldDups keys superseded; indexing is closed once it has.
 	oldIndexed bool
 	oldDups    int64
+	indexing   chan struct{}
 }
 
 // NewDiffer returns a Differ that holds at most about memory bytes of
@@ -89,20 +90,44 @@ func (d *Differ) AddOld(b []byte) error { return d.old.add(b) }
 // AddNew adds digests of the new dump.
 func (d *Differ) AddNew(b []byte) error { return d.new.add(b) }
 
-// Prior returns, once every digest of the old dump has been added, a
-// function that finds the last of them with a key (see
-// Extractor.SetPrior), safe for concurrent use while the new dump's are
-// added; nil when the old dump's digests are not all in memory.
-func (d *Differ) Prior() func(kind byte, key []byte) ([]byte, bool) {
+// OldRead is called once every digest of the old dump has been added.
+// When they are all in memory it indexes them, on a goroutine of its own
+// so that reading the new dump starts meanwhile, and returns two lookups
+// that wait for the index, each safe for concurrent use:
+//
+//   - prior finds the last digest of a key (Extractor.SetPrior), and
+//   - recall is for pipeline.Config.Recall: a record of the new dump that
+//     is the same bytes as a valid record of the old one has that
+//     record's digest, but for where it is, and need not be judged again,
+//     let alone hashed. An invalid record is judged again, for its errors
+//     name its lines.
+//
+// Both are nil when the old dump's digests are not all in memory.
+func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), recall func() func(dst, rec []byte, input string, line int) ([]byte, bool)) {
 	if d.old.spilled() {
-		return nil
+		return nil, nil
 	}
-	d.oldList = index(d.old.blocks, d.oldList, &d.oldDups)
-	d.oldIndexed = true
-	list := d.oldList
-	return func(kind byte, key []byte) ([]byte, bool) {
-		h := xxh3.Hash(key)
-		i, found := slices.BinarySearchFunc(list, keyed{hash: h, key: key}, func(e, t keyed) int {
+	ready := make(chan struct{})
+	d.indexing = ready
+	// Valid records by the low half of the hash of their bytes, which
+	// the lookup then compares whole: two valid records that agree in the
+	// half only cost the second a judgement.
+	valid := map[uint64][]byte{}
+	go func() {
+		defer close(ready)
+		d.oldList = index(d.old.blocks, d.oldList, &d.oldDups)
+		d.oldIndexed = true
+		for rec := range eachDigest(d.old.blocks) {
+			if r := digestReader(rec); !r.bad && rec[len(rec)-len(r.b)-1] == 1 {
+				raw := priorRaw(rec)
+				valid[binary.LittleEndian.Uint64(raw[8:])] = rec
+			}
+		}
+	}()
+	prior = func(kind byte, key []byte) ([]byte, bool) {
+		<-ready
+		list := d.oldList
+		i, found := slices.BinarySearchFunc(list, keyed{hash: xxh3.Hash(key), key: key}, func(e, t keyed) int {
 			if c := cmp.Compare(e.hash, t.hash); c != 0 {
 				return c
 			}
@@ -113,10 +138,44 @@ func (d *Differ) Prior() func(kind byte, key []byte) ([]byte, bool) {
 		}
 		return list[i].rec, true
 	}
+	recall = func() func(dst, rec []byte, input string, line int) ([]byte, bool) {
+		return func(dst, rec []byte, input string, line int) ([]byte, bool) {
+			<-ready
+			raw := sum128(rec)
+			old, ok := valid[binary.LittleEndian.Uint64(raw[8:])]
+			if !ok || priorRaw(old) != raw {
+				return dst, false
+			}
+			return appendMoved(dst, old, input, line), true
+		}
+	}
+	return prior, recall
+}
+
+// appendMoved appends digest rec (without its length), framed, with its
+// input and line replaced.
+func appendMoved(dst, rec []byte, input string, line int) []byte {
+	start := len(dst)
+	dst = append(dst, 0, 0, 0, 0) // length, set below
+	r := reader{b: rec}
+	r.byte()
+	r.bytes() // key
+	r.bytes() // profile
+	dst = append(dst, rec[:len(rec)-len(r.b)]...)
+	r.bytes() // input
+	r.uvarint()
+	dst = appendString(dst, input)
+	dst = binary.AppendUvarint(dst, uint64(line))
+	dst = append(dst, r.b...)
+	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
+	return dst
 }
 
 // Close removes the temporary files.
 func (d *Differ) Close() {
+	if d.indexing != nil {
+		<-d.indexing
+	}
 	d.old.close()
 	d.new.close()
 	os.RemoveAll(d.dir)
@@ -125,6 +184,9 @@ func (d *Differ) Close() {
 // Finish writes one record per changed key to w, sorted by key, and
 // returns the counts.
 func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
+	if d.indexing != nil {
+		<-d.indexing
+	}
 	sum := DiffSummary{OldRecords: d.old.records, NewRecords: d.new.records, KeyKinds: map[string]int64{}, Partitions: 1}
 	if d.old.spilled() || d.new.spilled() {
 		if err := errors.Join(d.old.spill(), d.new.spill()); err != nil {
@@ -309,7 +371,7 @@ func index(blocks [][]byte, list []keyed, dups *int64) []keyed {
 // changed keys in key order.
 func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line []byte) error) error {
 	if d.oldIndexed && !d.old.spilled() {
-		// Prior indexed the old dump already.
+		// OldRead indexed the old dump already.
 		sum.DuplicateKeys += d.oldDups
 	} else {
 		ob, err := d.old.load(i)

@@ -170,7 +170,7 @@ func NewExtractor(mode KeyMode) *Extractor {
 }
 
 // SetPrior has x look up the old dump's digest of each card's key with
-// prior (Differ.Prior) before hashing the card: a card that is the same
+// prior (Differ.OldRead) before hashing the card: a card that is the same
 // bytes as its old record has the same content hash and members, which
 // are copied rather than computed. Cards that change between two crawls
 // are few, and the content hash and members are most of a digest's cost.

@@ -168,10 +168,11 @@ func TestDigestRoundTrip(t *testing.T) {
 
 // TestPriorDigestIsTheSame digests generated cards of every dialect (with
 // defects) as an old dump, then again as the new dump with the old one's
-// digests to look up (Differ.Prior): a card found there as the same
-// bytes has its hashes and members copied, and its digest must be the
-// one it would have had computed, byte for byte. Cards edited in the new
-// dump must be digested afresh.
+// digests to look up (Differ.OldRead): a card found there as the same
+// bytes has its hashes and members copied, or, when valid, its whole
+// digest recalled, and either must be the digest it would have had
+// computed, byte for byte. Cards edited in the new dump must be digested
+// afresh.
 func TestPriorDigestIsTheSame(t *testing.T) {
 	g, err := corpus.New(corpus.Options{Seed: 7, DefectRate: 0.2})
 	if err != nil {
@@ -194,10 +195,12 @@ func TestPriorDigestIsTheSame(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	prior := d.Prior()
-	if prior == nil {
-		t.Fatal("no prior index in memory")
+	prior, recall := d.OldRead()
+	if prior == nil || recall == nil {
+		t.Fatal("no index of the old dump in memory")
 	}
+	recalls := recall()
+	recalled := 0
 	x := NewExtractor(KeyAuto)
 	x.SetPrior(prior)
 	copied := 0
@@ -218,9 +221,21 @@ func TestPriorDigestIsTheSame(t *testing.T) {
 		if string(got) != string(want) {
 			t.Errorf("card %d: digest with the old dump's differs from the one computed:\n%q\n%q", i, got, want)
 		}
+		if got, ok := recalls(nil, c, "new", i+1); ok {
+			recalled++
+			if !vd.Valid || i%5 == 0 {
+				t.Errorf("card %d (valid %v) recalled", i, vd.Valid)
+			}
+			if string(got) != string(want) {
+				t.Errorf("card %d: recalled digest differs from the one computed:\n%q\n%q", i, got, want)
+			}
+		}
 	}
 	if copied < len(cards)/2 {
 		t.Errorf("only %d of %d cards found the same in the old dump", copied, len(cards))
 	}
-	t.Logf("%d of %d digests copied from the old dump", copied, len(cards))
+	if recalled < len(cards)/2 {
+		t.Errorf("only %d of %d cards recalled from the old dump", recalled, len(cards))
+	}
+	t.Logf("%d of %d digests copied from the old dump, %d records recalled whole", copied, len(cards), recalled)
 }

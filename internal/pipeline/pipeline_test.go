@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -322,5 +323,53 @@ func TestAutoFraming(t *testing.T) {
 				t.Errorf("framings %v, %d records; want %s, %d records", st.Framings, st.Records, tc.want, tc.records)
 			}
 		})
+	}
+}
+
+// TestRecall: records Recall knows are counted as valid and handed to
+// Collect as it wrote them, in input order among those Extract wrote,
+// without being judged.
+func TestRecall(t *testing.T) {
+	var in strings.Builder
+	var want []string
+	for i := 1; i <= 400; i++ {
+		if i%3 == 0 {
+			fmt.Fprintf(&in, "{\"known\":%d}\n", i) // not a card: judged, it would be invalid
+			want = append(want, fmt.Sprintf("R%d", i))
+		} else {
+			fmt.Fprintf(&in, "{\"n\":%d}\n", i)
+			want = append(want, fmt.Sprintf("E%d", i))
+		}
+	}
+	var got []string
+	st, err := Run(Config{
+		Profile: "agentcard", Jobs: 3, ChunkSize: 512, Findings: io.Discard,
+		Stdin: strings.NewReader(in.String()),
+		Extract: func() func([]byte, report.Verdict, *fastvalidate.Validator) []byte {
+			return func(dst []byte, vd report.Verdict, _ *fastvalidate.Validator) []byte {
+				return fmt.Appendf(dst, "E%d\n", vd.Line)
+			}
+		},
+		Recall: func() func(dst, rec []byte, input string, line int) ([]byte, bool) {
+			return func(dst, rec []byte, input string, line int) ([]byte, bool) {
+				if !bytes.HasPrefix(rec, []byte(`{"known":`)) {
+					return dst, false
+				}
+				return fmt.Appendf(dst, "R%d\n", line), true
+			}
+		},
+		Collect: func(b []byte) error {
+			got = append(got, strings.Fields(string(b))...)
+			return nil
+		},
+	}, []Input{{Name: "in"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("collected %v\nwant %v", got, want)
+	}
+	if st.Records != 400 || st.Valid != 133 || st.Invalid != 267 {
+		t.Errorf("%d records, %d valid, %d invalid; want 400, 133 (the recalled), 267", st.Records, st.Valid, st.Invalid)
 	}
 }

@@ -132,8 +132,10 @@ type worker struct {
 	syntax      [1]fastvalidate.Finding
 	// sig is nil unless the run verifies signatures.
 	sig *signatureJudge
-	// extract is this worker's Config.Extract, or nil.
+	// extract is this worker's Config.Extract, or nil; recall its
+	// Config.Recall.
 	extract func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte
+	recall  func(dst, rec []byte, input string, line int) ([]byte, bool)
 
 	// The record being judged among the chunk's, those before skip are
 	// passed over (a re-judge from a piece's start), limit is the
@@ -159,6 +161,9 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 	}
 	if cfg.Extract != nil {
 		w.extract = cfg.Extract()
+		if cfg.Recall != nil && w.sig == nil {
+			w.recall = cfg.Recall()
+		}
 	}
 	return w
 }
@@ -316,6 +321,14 @@ func (w *worker) column(c *chunk, i int) int {
 }
 
 func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
+	if w.recall != nil {
+		if ext, ok := w.recall(c.extracted, rec, c.input, line); ok {
+			c.extracted = ext
+			c.st.records++
+			c.st.valid++
+			return
+		}
+	}
 	res := w.v.Validate(rec)
 	col := 1
 	if c.kind == kindValues && (len(res.Findings()) > 0 || w.cfg.All) {
