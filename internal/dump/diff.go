@@ -118,7 +118,7 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 		d.oldList = index(d.old.blocks, d.oldList, &d.oldDups)
 		d.oldIndexed = true
 		for rec := range eachDigest(d.old.blocks) {
-			if r := digestReader(rec); !r.bad && rec[len(rec)-len(r.b)-1] == 1 {
+			if r, isValid := digestReader(rec); !r.bad && isValid {
 				raw := priorRaw(rec)
 				valid[binary.LittleEndian.Uint64(raw[8:])] = rec
 			}

@@ -713,7 +713,7 @@ func (x *Extractor) appendDigest(dst []byte, d *Digest) []byte {
 // (without its length); a garbled one gives zeros, which no record's
 // hash is but by a 2^-128 chance.
 func priorRaw(rec []byte) (raw [16]byte) {
-	r := digestReader(rec)
+	r, _ := digestReader(rec)
 	r.n(16) // the content hash
 	copy(raw[:], r.n(16))
 	return raw
@@ -722,7 +722,7 @@ func priorRaw(rec []byte) (raw [16]byte) {
 // priorTail returns the content hash of an encoded digest (without its
 // length) and its members, encoded, as they follow the errors.
 func priorTail(rec []byte) (sum, members []byte) {
-	r := digestReader(rec)
+	r, _ := digestReader(rec)
 	sum = r.n(16)
 	r.n(16)   // the record's bytes' hash
 	r.bytes() // errors
@@ -730,16 +730,16 @@ func priorTail(rec []byte) (sum, members []byte) {
 }
 
 // digestReader reads an encoded digest (without its length) up to its
-// content hash.
-func digestReader(rec []byte) reader {
-	r := reader{b: rec}
+// content hash, and tells its verdict.
+func digestReader(rec []byte) (r reader, valid bool) {
+	r = reader{b: rec}
 	r.byte()
 	r.bytes() // key
 	r.bytes() // profile
 	r.bytes() // input
 	r.uvarint()
-	r.byte() // valid
-	return r
+	valid = r.byte() == 1
+	return r, valid
 }
 
 func appendBytes(dst []byte, s []byte) []byte {
@@ -779,13 +779,7 @@ func digestKey(rec []byte) (kind string, key []byte) {
 // digestHead reads what tells whether a key changed from an encoded digest
 // (without its length), allocating nothing.
 func digestHead(rec []byte) (sum [16]byte, valid, ok bool) {
-	r := reader{b: rec}
-	r.byte()
-	r.bytes() // key
-	r.bytes() // profile
-	r.bytes() // input
-	r.uvarint()
-	valid = r.byte() == 1
+	r, valid := digestReader(rec)
 	copy(sum[:], r.n(16))
 	return sum, valid, !r.bad
 }

@@ -307,20 +307,7 @@ func BenchmarkSplitter(b *testing.B) {
 
 // splitAll runs the splitter over input in pieces of n bytes, each
 // starting at the record in progress as the reader's chunks do.
-func splitAll(input []byte, n int) []span {
-	var sp splitter
-	sp.reset(0, false)
-	var spans []span
-	for off := 0; off < len(input); off += n {
-		end := min(off+n, len(input))
-		from := int(sp.pos)
-		if p := sp.pending(); p >= 0 {
-			from = int(p)
-		}
-		spans = sp.scan(input[from:end], int64(from), spans)
-	}
-	return sp.finish(spans)
-}
+func splitAll(input []byte, n int) []span { return splitWith(input, n, false) }
 
 // TestSplitterStringBytesAtEveryOffset puts each kind of byte that stops
 // the search for a string's end at every offset around the 64-byte blocks
