@@ -93,7 +93,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 type options struct {
-	jobs       int
+	readOptions
 	profile    string
 	format     string
 	all        bool
@@ -102,21 +102,15 @@ type options struct {
 	invalidOut string
 	summary    string
 	progress   string
-	color      string
 	failOn     string
-	policy     string
 	maxInvalid int64
 	requireRec bool
 	onCorrupt  string
-	maxRecord  cmdflag.Size
-	chunkSize  cmdflag.Size
-	input      string
 	listRules  bool
 	version    bool
 	paths      []string
 
 	crossCard bool
-	memory    cmdflag.Size
 
 	keys       repeated
 	trustJKU   repeated
@@ -244,36 +238,37 @@ func parseFlags(args []string) (*options, error) {
 
 // checkOptions checks the flags' values, once the policy file has set
 // those the command line did not.
-func checkOptions(o *options) error {
+// readOptions are the flags that validation and diff share: how inputs
+// are read and judged, and the memory for dump-wide work.
+type readOptions struct {
+	jobs      int
+	input     string
+	policy    string
+	color     string
+	memory    cmdflag.Size
+	maxRecord cmdflag.Size
+	chunkSize cmdflag.Size
+}
+
+// check checks the shared flags; a -j of 0 becomes a worker per CPU.
+func (o *readOptions) check() error {
 	if o.jobs < 0 || o.jobs > 4096 {
 		return usagef("-j %d: want 1 to 4096 workers", o.jobs)
 	}
 	if o.jobs == 0 {
 		o.jobs = runtime.GOMAXPROCS(0)
 	}
-	if !slices.Contains([]string{"text", "jsonl", "github", "sarif"}, o.format) {
-		return usagef("--format %q: want text, jsonl, github or sarif", o.format)
-	}
-	if !slices.Contains([]string{"auto", "always", "never"}, o.progress) {
-		return usagef("--progress %q: want auto, always or never", o.progress)
-	}
-	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
-		return usagef("--color %q: want auto, always or never", o.color)
-	}
-	if !slices.Contains([]string{"error", "warning", "never"}, o.failOn) {
-		return usagef("--fail-on %q: want error, warning or never", o.failOn)
-	}
 	if _, ok := pipeline.ParseFraming(o.input); !ok {
 		return usagef("--input %q: want auto, ndjson or json", o.input)
-	}
-	if !slices.Contains([]string{"keep", "drop"}, o.onCorrupt) {
-		return usagef("--on-corrupt %q: want keep or drop", o.onCorrupt)
 	}
 	if !slices.Contains([]string{"default", "production"}, o.policy) {
 		return usagef("--policy %q: want default or production", o.policy)
 	}
-	if o.maxInvalid < 0 {
-		return usagef("--max-invalid %d: want 0 (no limit) or more", o.maxInvalid)
+	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
+		return usagef("--color %q: want auto, always or never", o.color)
+	}
+	if o.memory < 1<<10 {
+		return usagef("--memory %d: want at least 1KiB", o.memory)
 	}
 	if o.maxRecord < 1 {
 		return usagef("--max-record must be at least 1 byte")
@@ -281,14 +276,33 @@ func checkOptions(o *options) error {
 	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
 		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
 	}
+	return nil
+}
+
+func checkOptions(o *options) error {
+	if err := o.readOptions.check(); err != nil {
+		return err
+	}
+	if !slices.Contains([]string{"text", "jsonl", "github", "sarif"}, o.format) {
+		return usagef("--format %q: want text, jsonl, github or sarif", o.format)
+	}
+	if !slices.Contains([]string{"auto", "always", "never"}, o.progress) {
+		return usagef("--progress %q: want auto, always or never", o.progress)
+	}
+	if !slices.Contains([]string{"error", "warning", "never"}, o.failOn) {
+		return usagef("--fail-on %q: want error, warning or never", o.failOn)
+	}
+	if !slices.Contains([]string{"keep", "drop"}, o.onCorrupt) {
+		return usagef("--on-corrupt %q: want keep or drop", o.onCorrupt)
+	}
+	if o.maxInvalid < 0 {
+		return usagef("--max-invalid %d: want 0 (no limit) or more", o.maxInvalid)
+	}
 	if !slices.Contains([]string{"off", "check", "require"}, o.signatures) {
 		return usagef("--signatures %q: want off, check or require", o.signatures)
 	}
 	if !slices.Contains([]string{"as-is", "drop-empty"}, o.canonical) {
 		return usagef("--canonical %q: want as-is or drop-empty", o.canonical)
-	}
-	if o.memory < 1<<10 {
-		return usagef("--memory %d: want at least 1KiB", o.memory)
 	}
 	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 {
 		return usagef("--signatures require needs trusted keys: --keys or --trust-jku")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"slices"
 	"time"
 
@@ -24,17 +23,11 @@ import (
 const DefaultMemory = 1 << 30
 
 type diffOptions struct {
-	jobs      int
-	profile   string
-	input     string
-	key       string
-	format    string
-	color     string
-	summary   string
-	policy    string
-	memory    cmdflag.Size
-	maxRecord cmdflag.Size
-	chunkSize cmdflag.Size
+	readOptions
+	profile string
+	key     string
+	format  string
+	summary string
 }
 
 const diffUsageHead = `usage: cardscan diff [flags] OLD NEW
@@ -194,38 +187,17 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	if paths[0] == "-" && paths[1] == "-" {
 		return usagef("OLD and NEW cannot both be standard input")
 	}
-	if o.jobs < 0 || o.jobs > 4096 {
-		return usagef("-j %d: want 1 to 4096 workers", o.jobs)
-	}
-	if o.jobs == 0 {
-		o.jobs = runtime.GOMAXPROCS(0)
+	if err := o.readOptions.check(); err != nil {
+		return err
 	}
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
 		return usageError{err.Error()}
-	}
-	if _, ok := pipeline.ParseFraming(o.input); !ok {
-		return usagef("--input %q: want auto, ndjson or json", o.input)
 	}
 	if _, ok := dump.ParseKeyMode(o.key); !ok {
 		return usagef("--key %q: want auto, source or id", o.key)
 	}
 	if !slices.Contains([]string{"text", "jsonl"}, o.format) {
 		return usagef("--format %q: want text or jsonl", o.format)
-	}
-	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
-		return usagef("--color %q: want auto, always or never", o.color)
-	}
-	if !slices.Contains([]string{"default", "production"}, o.policy) {
-		return usagef("--policy %q: want default or production", o.policy)
-	}
-	if o.memory < 1<<10 {
-		return usagef("--memory %d: want at least 1KiB", o.memory)
-	}
-	if o.maxRecord < 1 {
-		return usagef("--max-record must be at least 1 byte")
-	}
-	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
-		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
 	}
 	if o.summary != "" && o.summary != "-" {
 		out, err := os.Stat(o.summary)
