@@ -80,6 +80,19 @@ func registryCards(n int) [][]byte {
 // does strictly less: fastjson parsing the same bytes with a reused Parser
 // and checking nothing (it accepts NaN, control characters, bad UTF-8 and
 // duplicate names).
+// benchValid validates cards round and round with v, each to be valid.
+func benchValid(b *testing.B, v *Validator, cards [][]byte, meanSize int64) {
+	b.SetBytes(meanSize)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if !v.Validate(cards[i%len(cards)]).Valid() {
+			b.Fatal("invalid")
+		}
+		i++
+	}
+}
+
 func BenchmarkValidator_Validate(b *testing.B) {
 	for _, set := range benchSets() {
 		for _, c := range set.cards {
@@ -88,16 +101,7 @@ func BenchmarkValidator_Validate(b *testing.B) {
 			}
 		}
 		b.Run(set.name+"/validate", func(b *testing.B) {
-			v := MustNew("agentcard")
-			b.SetBytes(set.meanSize())
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if !v.Validate(set.cards[i%len(set.cards)]).Valid() {
-					b.Fatal("invalid")
-				}
-				i++
-			}
+			benchValid(b, MustNew("agentcard"), set.cards, set.meanSize())
 		})
 		// With severity overrides set, as --rule and a policy file set
 		// them: what the override table costs a valid card.
@@ -106,15 +110,7 @@ func BenchmarkValidator_Validate(b *testing.B) {
 				WithSeverity(CodeVersionSemver, SeverityWarning),
 				WithSeverity(CodeCapabilityDescriptionMissing, SeverityOff),
 				WithSeverity(CodePricingLandauer, SeverityWarning))
-			b.SetBytes(set.meanSize())
-			b.ReportAllocs()
-			i := 0
-			for b.Loop() {
-				if !v.Validate(set.cards[i%len(set.cards)]).Valid() {
-					b.Fatal("invalid")
-				}
-				i++
-			}
+			benchValid(b, v, set.cards, set.meanSize())
 		})
 		// The strict pass alone, without any profile rule: what the
 		// validator's floor is, beside fastjson's.
