@@ -340,7 +340,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	framing, _ := pipeline.ParseFraming(o.input)
 	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con, newPathFilter(o.policyFile))
-	inputs, err = checkOutputs(o, inputs, stdin, con)
+	inputs, err = checkOutputs(o, inputs, stdin, stdout, con)
 	if err != nil {
 		con.Errorf("%s", err)
 		return console.ExitUsage

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
@@ -80,6 +81,12 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	}
 	if err == nil {
 		err = checkDiffOptions(o, paths)
+	}
+	if err == nil {
+		err = guardFiles(
+			[]clobber.File{{Role: "OLD", Path: paths[0]}, {Role: "NEW", Path: paths[1]}},
+			[]clobber.File{{Role: "--summary", Path: o.summary}, {Role: "standard output", Path: "-"}},
+			stdin, stdout)
 	}
 	if err != nil {
 		return con.UsageError("cardscan diff", err)
@@ -198,14 +205,6 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	}
 	if !slices.Contains([]string{"text", "jsonl"}, o.format) {
 		return usagef("--format %q: want text or jsonl", o.format)
-	}
-	if o.summary != "" && o.summary != "-" {
-		out, err := os.Stat(o.summary)
-		for _, p := range paths {
-			if in, ierr := os.Stat(p); samePath(p, o.summary) || err == nil && ierr == nil && in.Mode().IsRegular() && os.SameFile(in, out) {
-				return usagef("--summary %s is also an input; writing it would destroy it", o.summary)
-			}
-		}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/summary"
@@ -68,6 +69,14 @@ func runSummary(args []string, stdout io.Writer, con *console.Console) int {
 	}
 	if len(args) == 1 {
 		con.Errorf("summary merge: no summary files given")
+		return console.ExitUsage
+	}
+	inputs := make([]clobber.File, 0, len(args)-1)
+	for _, path := range args[1:] {
+		inputs = append(inputs, clobber.File{Role: "the summary", Path: path})
+	}
+	if err := guardFiles(inputs, []clobber.File{{Role: "standard output", Path: "-"}}, nil, stdout); err != nil {
+		con.Errorf("summary merge: %s", err)
 		return console.ExitUsage
 	}
 	var total summary.Summary

@@ -3,9 +3,9 @@ package cli
 import (
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
 
@@ -74,67 +74,43 @@ func closeOutputs(outs []*outputFile) {
 	}
 }
 
-// outputSpec is a file the run writes: --valid-out, --invalid-out or
-// --summary.
-type outputSpec struct {
-	flag, path string
-}
-
-func (o *options) outputSpecs() []outputSpec {
-	var specs []outputSpec
-	for _, s := range []outputSpec{{"--valid-out", o.validOut}, {"--invalid-out", o.invalidOut}, {"--summary", o.summary}} {
-		if s.path != "" && s.path != "-" {
-			specs = append(specs, s)
+// outputFiles are the files the run writes: --valid-out, --invalid-out,
+// --summary, and standard output when findings or the summary go there.
+func (o *options) outputFiles() []clobber.File {
+	var files []clobber.File
+	for _, f := range []clobber.File{{Role: "--valid-out", Path: o.validOut}, {Role: "--invalid-out", Path: o.invalidOut}, {Role: "--summary", Path: o.summary}} {
+		if f.Path != "" && f.Path != "-" {
+			files = append(files, f)
 		}
 	}
-	return specs
+	if !o.quiet || o.summary == "-" {
+		files = append(files, clobber.File{Role: "standard output", Path: "-"})
+	}
+	return files
 }
 
 // checkOutputs refuses outputs that would destroy what the run reads or
-// writes: an output that is an input named on the command line (or
-// standard input), or two outputs that are one file. Creating an output
+// writes: an output that is an input named on the command line, standard
+// input, a --keys or policy file, or another output. Creating an output
 // truncates it, so both would lose records. A file that a directory walk
 // found and that is an output (left there by an earlier run) is not read:
 // it is dropped from inputs with a note, since reading it while it grows
-// would never end. Only regular files are compared: two outputs may well
-// both be /dev/null or a terminal.
-func checkOutputs(o *options, inputs []pipeline.Input, stdin io.Reader, con *console.Console) ([]pipeline.Input, error) {
-	specs := o.outputSpecs()
-	if len(specs) == 0 {
-		return inputs, nil
+// would never end.
+func checkOutputs(o *options, inputs []pipeline.Input, stdin io.Reader, stdout io.Writer, con *console.Console) ([]pipeline.Input, error) {
+	g, err := clobber.New(o.outputFiles(), stdin, stdout)
+	if err != nil {
+		return nil, usageError{err.Error()}
 	}
-	infos := make([]os.FileInfo, len(specs))
-	special := make([]bool, len(specs))
-	for i, s := range specs {
-		if st, err := os.Stat(s.path); err == nil {
-			if st.Mode().IsRegular() {
-				infos[i] = st
-			} else {
-				special[i] = true
-			}
-		}
-		for j := range i {
-			if special[i] || special[j] {
-				continue
-			}
-			if samePath(s.path, specs[j].path) || infos[i] != nil && infos[j] != nil && os.SameFile(infos[i], infos[j]) {
-				return nil, usagef("%s and %s name the same file %q", specs[j].flag, s.flag, s.path)
-			}
-		}
+	read := []clobber.File{{Role: "the standard input", Path: "-"}}
+	for _, k := range o.keys {
+		read = append(read, clobber.File{Role: "--keys", Path: k})
 	}
-	clash := func(st os.FileInfo) (outputSpec, bool) {
-		for i, info := range infos {
-			if info != nil && os.SameFile(info, st) {
-				return specs[i], true
-			}
-		}
-		return outputSpec{}, false
+	if o.policyFile != nil {
+		read = append(read, clobber.File{Role: "the policy file", Path: o.policyFile.path})
 	}
-	if f, ok := stdin.(*os.File); ok {
-		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			if s, bad := clash(st); bad {
-				return nil, usagef("%s %s is also the standard input; writing it would destroy it", s.flag, s.path)
-			}
+	for _, f := range read {
+		if err := g.Input(f); err != nil {
+			return nil, usageError{err.Error()}
 		}
 	}
 	named := map[string]bool{}
@@ -143,39 +119,32 @@ func checkOutputs(o *options, inputs []pipeline.Input, stdin io.Reader, con *con
 	}
 	kept := inputs[:0]
 	for _, in := range inputs {
-		st, err := os.Stat(in.Path)
-		if in.Path == "" || err != nil || !st.Mode().IsRegular() {
+		if in.Path == "" {
 			kept = append(kept, in)
 			continue
 		}
-		s, bad := clash(st)
-		switch {
-		case !bad:
+		if named[in.Path] {
+			if err := g.Input(clobber.File{Role: "an input", Path: in.Path}); err != nil {
+				return nil, usageError{err.Error()}
+			}
 			kept = append(kept, in)
-		case named[in.Path]:
-			return nil, usagef("%s %s is also an input; writing it would destroy it", s.flag, s.path)
-		default:
-			con.Printf("note: not reading %s: it is the %s file", in.Name, s.flag)
+			continue
 		}
+		st, err := os.Stat(in.Path)
+		if out, bad := g.Output(st); err == nil && bad {
+			con.Printf("note: not reading %s: it is the %s file", in.Name, out.Role)
+			continue
+		}
+		kept = append(kept, in)
 	}
 	return kept, nil
 }
 
-// samePath reports whether two paths, which need not exist, name the same
-// directory entry: the same name in the same directory once links in the
-// directory's path are resolved.
-func samePath(a, b string) bool {
-	return canonical(a) == canonical(b)
-}
-
-func canonical(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.Clean(path)
+// guardFiles is clobber.Check as a usage error: the report, diff,
+// summary merge and sign commands call it before they write anything.
+func guardFiles(inputs, outputs []clobber.File, stdin io.Reader, stdout io.Writer) error {
+	if err := clobber.Check(inputs, outputs, stdin, stdout); err != nil {
+		return usageError{err.Error()}
 	}
-	dir, base := filepath.Split(abs)
-	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = real
-	}
-	return filepath.Join(dir, base)
+	return nil
 }

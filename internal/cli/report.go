@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/htmlreport"
@@ -55,6 +56,13 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 			err = errors.New("standard input can hold the summary or the diff, not both")
 		}
 	}
+	if err == nil {
+		output := clobber.File{Role: "-o", Path: out}
+		if out == "-" {
+			output.Role = "standard output"
+		}
+		err = guardFiles(reportInputs(operands), []clobber.File{output}, stdin, stdout)
+	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return writeOut(stdout, con, reportUsageHead+fs.Help())
@@ -93,6 +101,15 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return console.ExitIO
 	}
 	return console.ExitOK
+}
+
+// reportInputs names report's operands for the output guard.
+func reportInputs(operands []string) []clobber.File {
+	files := []clobber.File{{Role: "the summary", Path: operands[0]}}
+	if len(operands) == 2 {
+		files = append(files, clobber.File{Role: "the diff", Path: operands[1]})
+	}
+	return files
 }
 
 func readSummaryFile(path string, stdin io.Reader) ([]byte, error) {

@@ -121,34 +121,9 @@ func TestRenderedByChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(exe),
-		chromedp.WindowSize(1280, 800),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-		chromedp.Flag("disable-gpu", true),
-	)
-	if os.Geteuid() == 0 {
-		opts = append(opts, chromedp.NoSandbox) // Chromium refuses to run as root with its sandbox
-	}
-	timeout, cancelTimeout := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancelTimeout()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(timeout, opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(alloc)
-	defer cancel()
+	ctx, pe := startChromium(t, exe, dir)
 
-	var pe pageErrors
-	if err := chromedp.Listen(ctx, pe.listen); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
-	}
-
-	faultyURL := "file://" + faulty
-	pe.take(faultyURL)
-	if err := chromedp.Do(ctx, chromedp.Navigate(faultyURL), chromedp.WaitReady("body")); err != nil {
-		t.Fatal(err)
-	}
-	waitQuiet()
-	if errs := pe.take(""); len(errs) == 0 {
+	if errs := load(t, ctx, pe, faulty); len(errs) == 0 {
 		t.Fatal("a page that calls console.error showed no error: the check below could not fail")
 	}
 
@@ -228,6 +203,108 @@ func TestRenderedByChromium(t *testing.T) {
 	}
 	if !bytes.HasPrefix(pdf, []byte("%PDF-")) {
 		t.Errorf("printing gave %.20q, not a PDF", pdf)
+	}
+}
+
+// startChromium starts a headless Chromium, gathering its pages' errors,
+// and stops it when the test ends.
+func startChromium(t *testing.T, exe, dir string) (context.Context, *pageErrors) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.WindowSize(1280, 800),
+		chromedp.UserDataDir(filepath.Join(dir, "profile")),
+		chromedp.Flag("disable-gpu", true),
+	)
+	if os.Geteuid() == 0 {
+		opts = append(opts, chromedp.NoSandbox) // Chromium refuses to run as root with its sandbox
+	}
+	timeout, cancelTimeout := context.WithTimeout(context.Background(), 90*time.Second)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(timeout, opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancel(); cancelAlloc(); cancelTimeout() })
+	pe := new(pageErrors)
+	if err := chromedp.Listen(ctx, pe.listen); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	return ctx, pe
+}
+
+// load opens path in ctx and returns the errors the page reported.
+func load(t *testing.T, ctx context.Context, pe *pageErrors, path string) []string {
+	t.Helper()
+	url := "file://" + path
+	pe.take(url)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitReady("body")); err != nil {
+		t.Fatal(err)
+	}
+	waitQuiet()
+	return pe.take("")
+}
+
+// hiddenChecks inspects a report as rendered: the text people see (no
+// bidi control left in it, its marks there), and whether every marked
+// hidden character outside the charts sits in an isolating <bdi>.
+const hiddenChecks = `(() => {
+	const marks = Array.from(document.querySelectorAll('span.hidden-char'));
+	return {
+		raw: /[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/.test(document.body.innerText),
+		shown: document.body.innerText.includes('<U+202E>'),
+		marks: marks.length,
+		outside: marks.filter(m => !m.closest('bdi')).map(m => m.parentElement.outerHTML.slice(0, 120)),
+		isolated: marks.every(m => getComputedStyle(m.closest('bdi')).unicodeBidi === 'isolate'),
+	};
+})()`
+
+type hiddenResult struct {
+	Raw      bool     `json:"raw"`
+	Shown    bool     `json:"shown"`
+	Marks    int      `json:"marks"`
+	Outside  []string `json:"outside"`
+	Isolated bool     `json:"isolated"`
+}
+
+// TestHiddenCharactersInChromium: names holding a RIGHT-TO-LEFT OVERRIDE
+// and other hidden characters render as visible marks in isolated text,
+// and the page's Content-Security-Policy lets its style sheet apply and
+// nothing else: a page whose style the policy does not name shows an
+// error, so a policy that blocked the report's own style would be seen.
+func TestHiddenCharactersInChromium(t *testing.T) {
+	exe := chromium()
+	if exe == "" {
+		t.Skip("chromium is not installed (Debian package chromium; make debian-packages installs it): the rendering test is skipped")
+	}
+	dir := t.TempDir()
+	s, d := hostileFixture()
+	report := filepath.Join(dir, "report.html")
+	page := render(t, s, d)
+	if err := os.WriteFile(report, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	blocked := filepath.Join(dir, "blocked.html")
+	if err := os.WriteFile(blocked, []byte(strings.Replace(page, "<style>", "<style>body{}", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, pe := startChromium(t, exe, dir)
+	if errs := load(t, ctx, pe, blocked); len(errs) == 0 {
+		t.Fatal("a style sheet the policy does not name showed no error: the check below could not fail")
+	}
+	for _, e := range load(t, ctx, pe, report) {
+		t.Errorf("the report: %s", e)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[hiddenResult](hiddenChecks))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Raw || !got.Shown || got.Marks == 0 || len(got.Outside) > 0 || !got.Isolated {
+		t.Errorf("as rendered: %+v", got)
+	}
+	bg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`getComputedStyle(document.body).backgroundColor`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bg != "rgb(245, 246, 248)" {
+		t.Errorf("the body's background is %s: the style sheet did not apply", bg)
 	}
 }
 

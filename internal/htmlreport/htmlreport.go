@@ -6,7 +6,9 @@ package htmlreport
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"html/template"
 	"io"
 	"sort"
@@ -19,7 +21,7 @@ import (
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
-//go:embed report.html.tmpl
+//go:embed report.html.tmpl report.css
 var files embed.FS
 
 // page is parsed on first use rather than at init: every cardscan run
@@ -29,12 +31,24 @@ var page = sync.OnceValue(func() *template.Template {
 		"count": count,
 		"pct":   pct,
 		"value": value,
+		"text":  text,
 		"add":   func(a, b int64) int64 { return a + b },
 		"first": func(m []Member) []Member { return m[:min(len(m), maxChanges)] },
 		"firstErrors": func(e []Error) []Error {
 			return e[:min(len(e), maxChanges)]
 		},
 	}).ParseFS(files, "report.html.tmpl"))
+})
+
+// style is the page's style sheet, and policy its Content-Security-Policy:
+// nothing may load or run but that one style sheet, named by its hash.
+var style = sync.OnceValues(func() (template.CSS, string) {
+	css, err := files.ReadFile("report.css")
+	if err != nil {
+		panic(err) // embedded: cannot fail
+	}
+	sum := sha256.Sum256(css)
+	return template.CSS(css), "default-src 'none'; style-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; base-uri 'none'; form-action 'none'"
 })
 
 // knownRules are the rule IDs this cardscan has, each with its section in
@@ -48,12 +62,17 @@ var knownRules = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
-// Listing bounds.
+// Listing bounds. A summary may name any number of profiles (one edited,
+// or merged from many versions): tables and charts list the ones with
+// the most cards and count the rest.
 const (
-	maxRules    = 15 // rules charted and listed
-	maxChanges  = 6  // member changes or errors shown per diff record
-	valueLength = 60 // characters of a changed value shown
-	labelLength = 26 // characters of a chart label; the full one is its tooltip
+	maxRows     = 100 // profiles, and dialects, listed in a table
+	maxBars     = 30  // profiles charted
+	maxVersions = 12  // versions listed per dialect
+	maxRules    = 15  // rules charted and listed
+	maxChanges  = 6   // member changes or errors shown per diff record
+	valueLength = 60  // characters of a changed value shown
+	labelLength = 26  // characters of a chart label; the full one is its tooltip
 )
 
 // Write renders the report of s, and of d when not nil, to w.
@@ -68,8 +87,12 @@ func Write(w io.Writer, s *summary.Summary, d *Diff) error {
 
 type view struct {
 	S            *summary.Summary
+	CSS          template.CSS
+	CSP          string
 	Profiles     []profileRow
 	Dialects     []dialectRow
+	ProfilesMore int64 // profiles not listed
+	DialectsMore int64 // dialects not listed
 	MixChart     *chart
 	VerdictChart *chart
 	// Judged counts the cards profile_verdicts covers: fewer than
@@ -85,14 +108,22 @@ type view struct {
 
 type profileRow struct {
 	Name, Dialect, Version string
+	Class                  string // the dialect's colour
 	Cards                  int64
 	Verdicts               *summary.Verdicts
 }
 
 type dialectRow struct {
-	Name     string
-	Cards    int64
-	Versions string // "0.3 (12), 1.0 (40)"
+	Name         string
+	Class        string // the colour of its bars: one of six, by the dialect's place among those of the run
+	Cards        int64
+	Versions     []versionCount // the first maxVersions, in name order
+	MoreVersions int64
+}
+
+type versionCount struct {
+	Name  string
+	Cards int64
 }
 
 type ruleRow struct {
@@ -115,9 +146,11 @@ type kindView struct {
 	Heading string
 }
 
-// build works out what the template shows.
+// build works out what the template shows, in time linear in the
+// profiles (with a sort): a summary may name tens of thousands.
 func build(s *summary.Summary, d *Diff) *view {
 	v := &view{S: s, Worst: s.WorstInputs, MaxWorst: summary.MaxWorstInputs}
+	v.CSS, v.CSP = style()
 
 	names := make([]string, 0, len(s.Profiles))
 	for name := range s.Profiles {
@@ -125,42 +158,52 @@ func build(s *summary.Summary, d *Diff) *view {
 	}
 	sort.Strings(names)
 	dialects := map[string]*dialectRow{}
-	var order []string
+	var order []*dialectRow
+	profiles := make([]profileRow, 0, len(names))
 	for _, name := range names {
 		dialect, version, _ := strings.Cut(name, "/")
-		row := profileRow{Name: name, Dialect: dialect, Version: version, Cards: s.Profiles[name]}
+		dr := dialects[dialect]
+		if dr == nil {
+			dr = &dialectRow{Name: dialect, Class: "d" + strconv.Itoa(len(order)%6)}
+			dialects[dialect] = dr
+			order = append(order, dr)
+		}
+		row := profileRow{Name: name, Dialect: dialect, Version: version, Class: dr.Class, Cards: s.Profiles[name]}
 		if pv, ok := s.ProfileVerdicts[name]; ok {
 			row.Verdicts = &pv
 			v.Judged += pv.Valid + pv.Invalid
 		}
-		v.Profiles = append(v.Profiles, row)
-		dr := dialects[dialect]
-		if dr == nil {
-			dr = &dialectRow{Name: dialect}
-			dialects[dialect] = dr
-			order = append(order, dialect)
-		}
+		profiles = append(profiles, row)
 		dr.Cards += row.Cards
 		if version != "" {
-			if dr.Versions != "" {
-				dr.Versions += ", "
+			if len(dr.Versions) < maxVersions {
+				dr.Versions = append(dr.Versions, versionCount{version, row.Cards})
+			} else {
+				dr.MoreVersions++
 			}
-			dr.Versions += version + " (" + count(row.Cards) + ")"
 		}
 	}
-	for _, name := range order {
-		v.Dialects = append(v.Dialects, *dialects[name])
+	v.Profiles = largest(profiles, maxRows, func(p profileRow) int64 { return p.Cards })
+	v.ProfilesMore = int64(len(profiles) - len(v.Profiles))
+	for _, dr := range largest(order, maxRows, func(d *dialectRow) int64 { return d.Cards }) {
+		v.Dialects = append(v.Dialects, *dr)
 	}
+	v.DialectsMore = int64(len(order) - len(v.Dialects))
 	v.Unsplit = s.Records - v.Judged
 
+	charted := largest(v.Profiles, maxBars, func(p profileRow) int64 { return p.Cards })
 	mix := &chart{Title: "Cards per profile"}
 	verdicts := &chart{Title: "Valid and invalid share per profile"}
+	if len(charted) < len(profiles) {
+		mix.Title += " (the " + strconv.Itoa(len(charted)) + " with the most cards)"
+		verdicts.Title += " (of the " + strconv.Itoa(len(charted)) + " with the most cards)"
+	}
 	var most int64
-	for _, p := range v.Profiles {
+	for _, p := range charted {
 		most = max(most, p.Cards)
 	}
-	for _, p := range v.Profiles {
-		mix.bar(p.Name, []segment{{N: p.Cards, Class: dialectClass(order, p.Dialect)}}, most, count(p.Cards))
+	for _, p := range charted {
+		mix.bar(p.Name, []segment{{N: p.Cards, Class: p.Class}}, most, count(p.Cards))
 		if pv := p.Verdicts; pv != nil && pv.Valid+pv.Invalid > 0 {
 			all := pv.Valid + pv.Invalid
 			verdicts.bar(p.Name, []segment{
@@ -221,15 +264,24 @@ var headings = map[string]string{
 	"removed": "Gone",
 }
 
-// dialectClass colours a dialect's bars: one of six classes, by the
-// dialect's place among those of the run.
-func dialectClass(order []string, dialect string) string {
-	for i, d := range order {
-		if d == dialect {
-			return "d" + strconv.Itoa(i%6)
-		}
+// largest returns the n rows of most cards, in their order in rows; all
+// of rows when there are no more.
+func largest[T any](rows []T, n int, cards func(T) int64) []T {
+	if len(rows) <= n {
+		return rows
 	}
-	return "d0"
+	idx := make([]int, len(rows))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return cards(rows[idx[a]]) > cards(rows[idx[b]]) })
+	idx = idx[:n]
+	sort.Ints(idx)
+	kept := make([]T, n)
+	for i, j := range idx {
+		kept[i] = rows[j]
+	}
+	return kept
 }
 
 // count writes n with thousands separators: 1,234,567.
@@ -258,22 +310,13 @@ func pct(part, whole int64) string {
 	return strconv.FormatFloat(100*float64(part)/float64(whole), 'f', 1, 64) + "%"
 }
 
-// value shows a changed member's JSON value, cut short.
-func value(raw []byte) string {
+// value shows a changed member's JSON value as text, cut short.
+func value(raw []byte) template.HTML {
 	s := string(bytes.TrimSpace(raw))
 	if s == "" {
-		return "null"
+		return text("null")
 	}
-	return cut(s, valueLength)
-}
-
-// cut shortens s to n characters, marking the cut.
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
+	return text(cut(s, valueLength))
 }
 
 // A chart is a horizontal bar chart: one row per label, each bar one or
@@ -287,11 +330,12 @@ type chart struct {
 }
 
 type row struct {
-	Label, FullLabel string
-	Y, TextY         int
-	Segments         []segment
-	Value            string
-	ValueX           int
+	Label     template.HTML
+	FullLabel string
+	Y, TextY  int
+	Segments  []segment
+	Value     string
+	ValueX    int
 }
 
 type segment struct {
@@ -325,12 +369,12 @@ func (c *chart) bar(label string, segs []segment, scale int64, valueText string)
 		}
 		segs[i].X, segs[i].W = x, w
 		if segs[i].Title == "" {
-			segs[i].Title = label + ": " + valueText
+			segs[i].Title = plain(label) + ": " + valueText
 		}
 		x += w
 	}
 	c.Rows = append(c.Rows, row{
-		Label: cut(label, labelLength), FullLabel: label,
+		Label: svgText(shorten(label, labelLength)), FullLabel: plain(label),
 		Y: y, TextY: y + barHeight - 4,
 		Segments: segs, Value: valueText, ValueX: labelWidth + barWidth + 8,
 	})

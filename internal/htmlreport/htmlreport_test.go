@@ -110,11 +110,11 @@ func TestSections(t *testing.T) {
 	}{
 		{"with a diff", s, d,
 			[]string{`id="dialects"`, `id="verdicts"`, `id="rules"`, `id="inputs"`, `id="diff"`,
-				`<td>0.2 (1,200), 0.3 (2,810), 1.0 (4,022)</td>`,
-				`<a href="https://github.com/cardscan/cardscan/blob/main/docs/rules.md#a2arequired"><code>a2a.required</code></a><br><code class="explain">cardscan explain a2a.required</code>`,
-				`<code>x&#34;&gt;&lt;img src=x onerror=alert(1)&gt;</code><br><span class="muted">not a rule of this cardscan</span>`,
+				`<td><bdi>0.2</bdi> (1,200), <bdi>0.3</bdi> (2,810), <bdi>1.0</bdi> (4,022)</td>`,
+				`<a href="https://github.com/cardscan/cardscan/blob/main/docs/rules.md#a2arequired"><code><bdi>a2a.required</bdi></code></a><br><code class="explain">cardscan explain <bdi>a2a.required</bdi></code>`,
+				`<code><bdi>x&#34;&gt;&lt;img src=x onerror=alert(1)&gt;</bdi></code><br><span class="muted">not a rule of this cardscan</span>`,
 				`and 2 more rules with fewer findings.`, `Broke: valid before, invalid now (1)`,
-				`<code>/skills/2</code> skill-added: <code>null</code> → <code>&#34;search&#34;</code>`},
+				`<code><bdi>/skills/2</bdi></code> <bdi>skill-added</bdi>: <code><bdi>null</bdi></code> → <code><bdi>&#34;search&#34;</bdi></code>`},
 			nil},
 		{"without a diff", s, nil, []string{`id="rules"`}, []string{`id="diff"`}},
 		{"an old summary", &summary.Summary{Records: 3, Valid: 1, Invalid: 2, Profiles: map[string]int64{"agentcard": 3}}, nil,
@@ -174,8 +174,12 @@ func TestFormat(t *testing.T) {
 	}{
 		{count(0), "0"}, {count(999), "999"}, {count(1000), "1,000"}, {count(1234567), "1,234,567"}, {count(-1234), "-1,234"},
 		{pct(1, 3), "33.3%"}, {pct(0, 0), "-"}, {pct(5, 5), "100.0%"},
-		{value(nil), "null"}, {value([]byte(` "a" `)), `"a"`},
-		{value([]byte(`"` + strings.Repeat("é", 100) + `"`)), `"` + strings.Repeat("é", valueLength-2) + "…"},
+		{string(value(nil)), "<bdi>null</bdi>"}, {string(value([]byte(` "a" `))), `<bdi>&#34;a&#34;</bdi>`},
+		{string(value([]byte(`"` + strings.Repeat("é", 100) + `"`))), `<bdi>&#34;` + strings.Repeat("é", valueLength-1) + "… (202 B, cut)</bdi>"},
+		{cut("abc", 3), "abc"}, {cut("abcd", 3), "abc… (4 B, cut)"}, {cut(strings.Repeat("x", 8_400_000), 1), "x… (8.4 MB, cut)"},
+		{shorten("abc", 3), "abc"}, {shorten("abcd", 3), "ab…"},
+		{size(999), "999 B"}, {size(4100), "4.1 kB"}, {size(2_500_000_000), "2.5 GB"},
+		{plain("a\u202eb"), "a<U+202E>b"}, {string(svgText("a\u200bb")), `a<tspan class="hidden-char">&lt;U+200B&gt;</tspan>b`},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

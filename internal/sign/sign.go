@@ -12,6 +12,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 )
@@ -59,6 +60,12 @@ type options struct {
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	con := console.New(stderr)
 	o, err := parseArgs(args)
+	if err == nil {
+		// The signed card goes to standard output: appended to the card
+		// or the key (>>), it would spoil the file it was read from.
+		err = clobber.Check([]clobber.File{{Role: "--key", Path: o.key}, {Role: "the card", Path: o.card}},
+			[]clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout)
+	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage())

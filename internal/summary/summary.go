@@ -5,6 +5,7 @@ package summary
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -15,7 +16,9 @@ import (
 
 // Summary is what --summary writes. Counts add up under Merge; Seconds is
 // the sum of the runs' wall-clock times and MBPerSecond is recomputed from
-// the sums, i.e. the throughput per process.
+// the sums, i.e. the throughput per process. Seconds saturate at the
+// largest float64 and MBPerSecond is capped at MaxMBPerSecond, so that a
+// summary never holds an infinity.
 type Summary struct {
 	Records  int64 `json:"records"`
 	Valid    int64 `json:"valid"`
@@ -77,6 +80,12 @@ type InputCount struct {
 	Invalid int64  `json:"invalid"`
 }
 
+// MaxMBPerSecond caps MBPerSecond: a petabyte a second, far past any
+// machine, is what a run too short for the clock to time (or a summary
+// edited to a subnormal seconds) shows rather than an infinite rate,
+// which JSON cannot hold.
+const MaxMBPerSecond = 1e9
+
 // MaxWorstInputs bounds WorstInputs.
 const MaxWorstInputs = 20
 
@@ -133,15 +142,31 @@ func (s *Summary) Finish() {
 	if s.Framings == nil {
 		s.Framings = map[string]int64{}
 	}
+	s.Seconds = finiteSeconds(s.Seconds)
 	s.MBPerSecond = 0
 	if s.Seconds > 0 {
-		s.MBPerSecond = float64(s.BytesDecompressed) / 1e6 / s.Seconds
+		s.MBPerSecond = min(float64(s.BytesDecompressed)/1e6/s.Seconds, MaxMBPerSecond)
 	}
+}
+
+// finiteSeconds keeps a time JSON can hold: a sum past the largest
+// float64 saturates there, and a time that is no time (negative, NaN,
+// which no run measures) is 0.
+func finiteSeconds(secs float64) float64 {
+	switch {
+	case secs > math.MaxFloat64:
+		return math.MaxFloat64
+	case secs >= 0:
+		return secs
+	}
+	return 0
 }
 
 // Add adds o's counts to s. It fails, leaving s in part added, when a
 // count would overflow an int64: a total that wrapped round to a small or
-// negative number would be taken for the truth.
+// negative number would be taken for the truth, and one that stopped at
+// the largest int64 would break records = valid + invalid. Seconds, which
+// are measured rather than counted, never fail: they saturate.
 func (s *Summary) Add(o *Summary) error {
 	var overflow string
 	add := func(name string, dst *int64, v int64) {
@@ -280,6 +305,9 @@ func Unmarshal(b []byte) (*Summary, error) {
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
 		return nil, err
+	}
+	if s.Seconds < 0 {
+		return nil, fmt.Errorf("seconds is %g, less than none", s.Seconds)
 	}
 	if s.Records != s.Valid+s.Invalid || s.Records < 0 || s.Valid < 0 || s.Invalid < 0 {
 		return nil, fmt.Errorf("records (%d) is not valid (%d) + invalid (%d)", s.Records, s.Valid, s.Invalid)

@@ -2,6 +2,7 @@ package summary
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -316,5 +317,62 @@ func TestUnmarshalRejectsVerdicts(t *testing.T) {
 		if _, err := Unmarshal([]byte(doc)); err == nil {
 			t.Errorf("%s: accepted", doc)
 		}
+	}
+}
+
+// TestAddExtremeFigures: times and rates are figures a merge can always
+// add. Seconds that sum past the largest float64 saturate there, and a
+// rate over a run too short to time is capped; neither becomes +Inf or
+// NaN, which JSON cannot hold.
+func TestAddExtremeFigures(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		a, b        Summary
+		seconds     float64
+		mbPerSecond float64
+	}{
+		{"seconds past the largest float", Summary{Seconds: 1e308, BytesDecompressed: 1e6}, Summary{Seconds: 1e308}, math.MaxFloat64, 1 / math.MaxFloat64},
+		{"a subnormal time", Summary{Seconds: 1e-320, BytesDecompressed: 8 << 20}, Summary{}, 1e-320, MaxMBPerSecond},
+		{"no time", Summary{BytesDecompressed: 1e6}, Summary{}, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var total Summary
+			for _, s := range []*Summary{&tc.a, &tc.b} {
+				if err := total.Add(s); err != nil {
+					t.Fatalf("add: %v", err)
+				}
+			}
+			if total.Seconds != tc.seconds || total.MBPerSecond != tc.mbPerSecond {
+				t.Errorf("%v s at %v MB/s, want %v s at %v MB/s", total.Seconds, total.MBPerSecond, tc.seconds, tc.mbPerSecond)
+			}
+			b, err := total.Marshal()
+			if err != nil {
+				t.Fatalf("marshal: %v", err)
+			}
+			back, err := Unmarshal(b)
+			if err != nil {
+				t.Fatalf("the merged summary does not read back: %v\n%s", err, b)
+			}
+			if back.Seconds != total.Seconds {
+				t.Errorf("read back %v s, wrote %v", back.Seconds, total.Seconds)
+			}
+		})
+	}
+}
+
+// A summary's figures are set before it is written, however they were
+// reached: Marshal never meets an infinity or NaN.
+func TestMarshalNonFinite(t *testing.T) {
+	for _, secs := range []float64{math.Inf(1), math.NaN(), -1} {
+		s := &Summary{Seconds: secs, BytesDecompressed: 1e6}
+		if _, err := s.Marshal(); err != nil {
+			t.Errorf("seconds %v: %v", secs, err)
+		}
+		if math.IsInf(s.Seconds, 0) || math.IsNaN(s.Seconds) || s.Seconds < 0 || math.IsInf(s.MBPerSecond, 0) || math.IsNaN(s.MBPerSecond) {
+			t.Errorf("seconds %v: written as %v s at %v MB/s", secs, s.Seconds, s.MBPerSecond)
+		}
+	}
+	if _, err := Unmarshal([]byte(`{"records":0,"valid":0,"invalid":0,"seconds":-1}`)); err == nil {
+		t.Error("negative seconds accepted")
 	}
 }
