@@ -1,6 +1,9 @@
 package fastvalidate
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // The auto profile picks a dialect per card from its top-level member
 // names, in one pass over them, and judges the card by it. Result.Profile
@@ -356,11 +359,19 @@ func (w *walker) notEmbedded(profile string) bool {
 // object). Text that is JSON but not I-JSON (a duplicate name, a lone
 // surrogate, nesting too deep) keeps its strict finding: the draft's
 // reader would parse it, so it must be judged as strictly as any card.
+//
+// Whether the text is JSON is a question about all of it, not about the
+// first fault the scan met: a repeated name may come before the break, and
+// a text that breaks anywhere is no JSON, whatever came first. The scan
+// stops at its first fault, so for any other than a syntax error the rest
+// is read by encoding/json.Valid, the grammar alone (it takes repeated
+// names, lone surrogates and deep nesting, which are not syntax). This
+// runs only for a string card whose text failed and opens no object.
 func (w *walker) holdsNoObject(card []byte) bool {
-	if w.sc.err != CodeJSONSyntax {
+	if text := bytes.TrimLeft(w.b, " \t\n\r"); len(text) > 0 && text[0] == '{' {
 		return false
 	}
-	if text := bytes.TrimLeft(w.b, " \t\n\r"); len(text) > 0 && text[0] == '{' {
+	if w.sc.err != CodeJSONSyntax && json.Valid(w.b) {
 		return false
 	}
 	w.b, w.unwrapped = card, false

@@ -95,6 +95,15 @@ func TestAuto_StringHoldingNoObject(t *testing.T) {
 		{`"[\"https://a.example\", "`, "card.type"},
 		{`""`, "card.type"},
 		{`"  \n"`, "card.type"},
+		// Broken text is no JSON wherever it breaks: a repeated name, a
+		// lone surrogate or deep nesting before the break does not make
+		// it JSON that is merely not I-JSON.
+		{`"[{\"a\": 1, \"a\": 2}, 1.]"`, "card.type"},
+		{`"[\"\\ud800\", 1.]"`, "card.type"},
+		{`"` + strings.Repeat("[", DefaultMaxDepth+1) + `1.` + `"`, "card.type"},
+		// JSON that is not I-JSON keeps its strict finding.
+		{`"[{\"a\": 1, \"a\": 2}, 1]"`, "json.duplicate-key"},
+		{`"[\"\\ud800\", 1]"`, "json.utf8"},
 		{`"{\"name\": "`, "json.syntax"},
 		{`" \n {\"name\": 1,}"`, "json.syntax"},
 	} {
