@@ -179,6 +179,7 @@ func (w *walker) checkA2ADetected(m *topMembers) string {
 	w.res.Assumed = how == versionAssumed
 	if how == versionNoRelease {
 		w.addGot(CodeA2AProtocolVersion, m.protocolVersion, noReleaseMessages[ver])
+		m.versionJudged = true
 	}
 	return w.checkA2AVersion(ver, m)
 }
@@ -190,6 +191,7 @@ const (
 	versionInterfaces     versionSource = iota + 1 // supportedInterfaces: 1.0
 	versionProtocol                                // protocolVersion names a release
 	versionNoRelease                               // protocolVersion names none: the members decide
+	versionMembers10                               // a member only 1.0 has, nested ones too
 	versionSecurity                                // securitySchemes or security: 0.2
 	versionAuthentication                          // authentication: 0.1
 	versionAssumed                                 // no marker at all: 0.2.0-0.2.4 assumed
@@ -204,14 +206,15 @@ var noReleaseMessages = [...]string{
 
 // a2aVersionOf returns the version a card's members claim and how they
 // claim it: supportedInterfaces means 1.0; otherwise protocolVersion names
-// a release; otherwise securitySchemes or security mean 0.2 and
-// authentication 0.1. A card with none of these is 0.2.0-0.2.4, the
-// releases that had neither authentication nor protocolVersion. A
-// protocolVersion string that names no release ("0.2.9", the sample value
-// of the 0.2.5 to 0.3.0 specifications) leaves the choice to the members:
-// the newest release whose members the card uses, 1.0 for
-// securityRequirements, 0.3 for a member 0.3 brought, else as for a card
-// that names no version.
+// a release, or failing that protocol_version, its proto spelling, does;
+// otherwise a member only 1.0 has means 1.0 (uses10), securitySchemes or
+// security 0.2 and authentication 0.1. A card with none of these is
+// 0.2.0-0.2.4, the releases that had neither authentication nor
+// protocolVersion. A protocolVersion string that names no release
+// ("0.2.9", the sample value of the 0.2.5 to 0.3.0 specifications) leaves
+// the choice to the members: the newest release whose members the card
+// uses, 1.0 for a member only 1.0 has, 0.3 for a member 0.3 brought, else
+// as for a card that names no version.
 func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 	switch {
 	case m.supportedInterfaces != 0:
@@ -221,13 +224,19 @@ func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 			return ver, versionProtocol
 		}
 		switch {
-		case m.securityRequirements != 0:
+		case w.uses10(m):
 			return a2aV10, versionNoRelease
 		case w.uses03(m):
 			return a2aV03, versionNoRelease
 		}
 		ver, _ := w.a2aVersionByMembers(m)
 		return ver, versionNoRelease
+	case m.protocolVersion == 0 && w.peek(m.protocolVersionSnake, kindString):
+		// The release the author meant; a2a.field-name (or a2a.required,
+		// where the release requires protocolVersion) names the spelling.
+		if ver := protocolRelease(w.str(m.protocolVersionSnake)); ver != 0 {
+			return ver, versionProtocol
+		}
 	}
 	return w.a2aVersionByMembers(m)
 }
@@ -235,12 +244,65 @@ func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 // a2aVersionByMembers is the version of a card that names none.
 func (w *walker) a2aVersionByMembers(m *topMembers) (a2aVersion, versionSource) {
 	switch {
+	case w.uses10(m):
+		return a2aV10, versionMembers10
 	case m.securitySchemes != 0 || m.security != 0:
 		return a2aV02, versionSecurity
 	case m.authentication != 0:
 		return a2aV01, versionAuthentication
 	}
 	return a2aV02, versionAssumed
+}
+
+// uses10 reports whether the card has a member only 1.0 has, at the top
+// or nested: securityRequirements, capabilities.extendedAgentCard (the
+// proto's AgentCapabilities.extended_agent_card, where appendix A.2.2
+// moved supportsAuthenticatedExtendedCard), a security scheme in 1.0's
+// one-of wrapper (apiKeySecurityScheme, ...) rather than 0.x's type
+// discriminator, a skill's securityRequirements, or an interface's
+// protocolBinding (0.x's interfaces name a transport). Only cards that
+// name no release pay for the look.
+func (w *walker) uses10(m *topMembers) bool {
+	if m.securityRequirements != 0 {
+		return true
+	}
+	if w.peek(m.capabilities, kindObject) && w.member(m.capabilities, "extendedAgentCard") != 0 {
+		return true
+	}
+	if w.peek(m.securitySchemes, kindObject) {
+		for k := m.securitySchemes + 1; k < w.end(m.securitySchemes); k = w.next(k + 1) {
+			if v := k + 1; w.kind(v) == kindObject && w.sc.whole(v) && w.schemeWrapper10(v) {
+				return true
+			}
+		}
+	}
+	return w.anyMember(m.skills, "securityRequirements") || w.anyMember(m.additionalInterfaces, "protocolBinding")
+}
+
+// schemeWrapper10 reports whether security scheme s holds one of 1.0's
+// scheme members.
+func (w *walker) schemeWrapper10(s uint32) bool {
+	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+		switch string(w.name(k)) {
+		case "apiKeySecurityScheme", "httpAuthSecurityScheme", "oauth2SecurityScheme", "openIdConnectSecurityScheme", "mtlsSecurityScheme":
+			return true
+		}
+	}
+	return false
+}
+
+// anyMember reports whether arr is an array read whole with an object
+// element that has a member called name.
+func (w *walker) anyMember(arr uint32, name string) bool {
+	if !w.peek(arr, kindArray) {
+		return false
+	}
+	for e := arr + 1; e < w.end(arr); e = w.next(e) {
+		if w.kind(e) == kindObject && w.member(e, name) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // uses03 reports whether the card has a member 0.3 brought: signatures, a
@@ -907,7 +969,7 @@ func (c *a2aCheck) legacy() {
 	if c.checkOptionalString(m.url) {
 		c.url(m.url, urlEndpoint)
 	}
-	if c.checkOptionalString(m.protocolVersion) && protocolRelease(c.str(m.protocolVersion)) == 0 {
+	if c.checkOptionalString(m.protocolVersion) && !m.versionJudged && protocolRelease(c.str(m.protocolVersion)) == 0 {
 		c.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member")
 	}
 	if c.present(m.security) {

@@ -113,3 +113,41 @@ func TestA2A_PreferredTransport03(t *testing.T) {
 		{name: "0.2 has no such rule", card: edited(t, a2aCard02, "/preferredTransport", omitted), judged: "a2a/0.2"},
 	})
 }
+
+// Without protocolVersion or supportedInterfaces, the release is the
+// newest whose members the card uses, nested ones too: 1.0's
+// capabilities.extendedAgentCard (appendix A.2.2 moved
+// supportsAuthenticatedExtendedCard there), its security scheme wrappers,
+// a skill's securityRequirements, an interface's protocolBinding. 0.x's
+// type-discriminated schemes keep a card at 0.2.
+func TestA2A_ReleaseByNestedMembers(t *testing.T) {
+	base := `{"name": "x", "description": "d", "version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}]}`
+	missing := []hit{{"a2a.required", "/supportedInterfaces"}}
+	runVersionCases(t, []versionCase{
+		{name: "capabilities.extendedAgentCard", card: edited(t, base, "/capabilities/extendedAgentCard", "true"), judged: "a2a/1.0", want: missing},
+		{name: "a 1.0 scheme wrapper", card: edited(t, base, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`), judged: "a2a/1.0", want: missing},
+		{name: "a skill's securityRequirements", card: edited(t, base, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`, "/skills/0/securityRequirements", `[{"schemes": {"b": {"list": []}}}]`), judged: "a2a/1.0", want: missing},
+		{name: "an interface's protocolBinding", card: edited(t, base, "/additionalInterfaces", `[{"url": "https://a.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]`), judged: "a2a/1.0",
+			want: []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}, {"a2a.interface", "/additionalInterfaces/0/transport"}}},
+		{name: "0.2.9 with extendedAgentCard", card: edited(t, base, "/capabilities/extendedAgentCard", "true", "/protocolVersion", `"0.2.9"`), judged: "a2a/1.0",
+			want: []hit{{"a2a.protocol-version", "/protocolVersion"}, {"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}}},
+		{name: "0.x schemes stay 0.2", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"type": "http", "scheme": "bearer"}}`), judged: "a2a/0.2"},
+		{name: "a named release wins", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/protocolVersion", `"0.2.5"`, "/capabilities/extendedAgentCard", "true"), judged: "a2a/0.2"},
+	})
+}
+
+// A card that states its release only as protocol_version, the proto's
+// field name, is judged under that release, and the spelling is reported
+// as for any snake_case member: under 0.3, which requires the member, as
+// the missing protocolVersion the card spells protocol_version.
+func TestA2A_ProtocolVersionSnakeCase(t *testing.T) {
+	snake03 := edited(t, a2aCard03, "/protocolVersion", omitted, "/protocol_version", `"0.3.0"`)
+	runVersionCases(t, []versionCase{
+		{name: "0.3 by protocol_version", card: snake03, judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}}, says: []string{"spells it protocol_version"}},
+		{name: "0.2.5 by protocol_version", card: edited(t, a2aCard02, "/protocol_version", `"0.2.5"`), judged: "a2a/0.2",
+			want: []hit{{"a2a.field-name", "/protocol_version"}}},
+		{name: "protocol_version naming no release", card: edited(t, a2aCard02, "/protocol_version", `"9.9"`), judged: "a2a/0.2",
+			want: []hit{{"a2a.field-name", "/protocol_version"}}},
+	})
+}
