@@ -47,12 +47,12 @@ func init() {
 		Rule{CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"},
 		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"},
 		Rule{CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"},
-		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON (an open string: check the spelling)"},
+		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON, nor an absolute URI naming a custom binding (1.0 section 5.8: SHOULD be a URI); an open string: check the spelling"},
 		Rule{CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"},
 		Rule{CodeA2ASecurityRequirement, "a2a.security-requirement", SeverityError, "a2a/1.0", "a 1.0 security requirement is not {\"schemes\": {NAME: {\"list\": [scopes]}}}"},
 		Rule{CodeA2ASecurityRef, "a2a.security-ref", SeverityError, a2aFrom02, "a security requirement names a scheme the card's securitySchemes does not define"},
 		Rule{CodeA2ASignatureFormat, "a2a.signature-format", SeverityError, "a2a/0.3,a2a/1.0", "a signatures[] entry is not a JWS: protected must be base64url of a JSON object with alg and kid, signature base64url"},
-		Rule{CodeA2AURL, "a2a.url", SeverityError, a2aAll, "a URL is not an absolute URI, or not http(s) where the spec asks for one"},
+		Rule{CodeA2AURL, "a2a.url", SeverityError, a2aAll, "a URL is not an absolute URI, or not of its interface's binding: http(s) for JSONRPC and HTTP+JSON, host:port, grpc(s) or http(s) for GRPC, any absolute URI for a custom binding"},
 		Rule{CodeA2AURLRisk, "a2a.url-risk", SeverityWarning, a2aAll, "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"},
 		Rule{CodeA2AHybrid, "a2a.hybrid", SeverityWarning, "a2a/1.0", "a 1.0 card also carries 0.x fields (url, preferredTransport, additionalInterfaces, protocolVersion, security, supportsAuthenticatedExtendedCard)"},
 		Rule{CodeA2ARemoved, "a2a.removed", SeverityWarning, a2aFrom02, "a member the card's version removed (authentication from 0.2, stateTransitionHistory in 1.0)"},
@@ -444,7 +444,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 	}
 	if !v10 {
 		if c.goodString(m.url) || c.checkString(m.url, true) {
-			c.url(m.url, urlEndpoint)
+			c.url(m.url, c.preferredURL())
 		}
 		if ver >= a2aV02 && !c.goodString(m.protocolVersion) {
 			c.checkString(m.protocolVersion, req&reqProtocolVersion != 0)
@@ -901,7 +901,7 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 			}
 		}
 		if c.goodString(url) || c.checkRequiredString(e, url, CodeA2AInterface, "url") {
-			c.url(url, urlEndpoint)
+			c.url(url, c.bindingURL(binding))
 		}
 		if c.goodString(binding) || c.checkRequiredString(e, binding, CodeA2AInterface, "protocolBinding") {
 			c.transport(binding)
@@ -930,7 +930,7 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 			}
 		}
 		if c.goodString(url) || c.checkRequiredString(e, url, CodeA2AInterface, "url") {
-			c.url(url, urlEndpoint)
+			c.url(url, c.bindingURL(transport))
 		}
 		if c.goodString(transport) || c.checkRequiredString(e, transport, CodeA2AInterface, "transport") {
 			c.transport(transport)
@@ -938,14 +938,47 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 	}
 }
 
-// transport warns about a transport outside the core three. The field is
-// an open string, so another value is legal, but "jsonrpc" is a typo.
+// transport warns about a transport outside the core three that is no
+// absolute URI either. The field is an open string, and 1.0 section 5.8
+// says a custom binding SHOULD be identified by a URI; "jsonrpc" or
+// "websocket" is a typo or a name no client can look up.
 func (c *a2aCheck) transport(n uint32) {
-	switch string(c.str(n)) {
+	switch v := c.str(n); string(v) {
 	case "JSONRPC", "GRPC", "HTTP+JSON":
 	default:
-		c.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON")
+		if _, ok := ParseURI(v); !ok {
+			c.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON, nor a URI naming a custom binding")
+		}
 	}
+}
+
+// bindingURL is the kind of URL an interface of transport or
+// protocolBinding n has (see docs/rules.md, a2a.url): JSONRPC and
+// HTTP+JSON are HTTP; GRPC dials a target; a custom binding names its own
+// scheme. A core name in another case is judged as that name (its
+// spelling is a2a.transport's), and an interface with no binding as HTTP.
+func (c *a2aCheck) bindingURL(n uint32) urlKind {
+	if n == 0 || c.kind(n) != kindString {
+		return urlEndpoint
+	}
+	switch v := c.str(n); {
+	case equalFold(v, "jsonrpc"), equalFold(v, "http+json"):
+		return urlEndpoint
+	case equalFold(v, "grpc"):
+		return urlGRPC
+	}
+	return urlCustom
+}
+
+// preferredURL is the kind of URL the card's own url is: 0.3 says it
+// "MUST support the transport specified by preferredTransport", so it
+// follows that transport as an interface's url does; 0.1 has no such
+// member, and the default, JSONRPC, is HTTP.
+func (c *a2aCheck) preferredURL() urlKind {
+	if c.ver == a2aV01 || c.m.preferredTransport == 0 {
+		return urlEndpoint
+	}
+	return c.bindingURL(c.m.preferredTransport)
 }
 
 // transports0x checks the 0.2+ members about reaching the agent beside url.
@@ -967,7 +1000,7 @@ func (c *a2aCheck) transports0x() {
 func (c *a2aCheck) legacy() {
 	m := c.m
 	if c.checkOptionalString(m.url) {
-		c.url(m.url, urlEndpoint)
+		c.url(m.url, c.preferredURL())
 	}
 	if c.checkOptionalString(m.protocolVersion) && !m.versionJudged && protocolRelease(c.str(m.protocolVersion)) == 0 {
 		c.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member")
