@@ -1106,7 +1106,7 @@ func (c *a2aCheck) reportMissing(missing uint16) {
 		if missing&(1<<i) == 0 {
 			continue
 		}
-		if i == 3 && c.m.url != 0 { // supportedInterfaces, of a card claiming 1.0
+		if i == 3 && c.m.url != 0 && c.claims10() { // supportedInterfaces, of a card claiming 1.0
 			msg := msgShape03Fails
 			if c.passesAs03() {
 				msg = msgShape03Passes
@@ -1116,6 +1116,13 @@ func (c *a2aCheck) reportMissing(missing uint16) {
 		}
 		c.addMissing(CodeA2ARequired, 0, requiredNames[i])
 	}
+}
+
+// claims10 reports whether the card's protocolVersion names 1.x, as
+// against a card judged as 1.0 by its members (uses10).
+func (c *a2aCheck) claims10() bool {
+	n := c.m.protocolVersion
+	return n != 0 && c.kind(n) == kindString && protocolRelease(c.str(n)) == a2aV10
 }
 
 // passesAs03 reports whether the card, judged as 0.3, has no error. The

@@ -131,6 +131,9 @@ func TestA2A_ReleaseByNestedMembers(t *testing.T) {
 			want: []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}, {"a2a.interface", "/additionalInterfaces/0/transport"}}},
 		{name: "0.2.9 with extendedAgentCard", card: edited(t, base, "/capabilities/extendedAgentCard", "true", "/protocolVersion", `"0.2.9"`), judged: "a2a/1.0",
 			want: []hit{{"a2a.protocol-version", "/protocolVersion"}, {"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}}},
+		// A card that claims no 1.x is not told it does.
+		{name: "url and a 1.0 scheme wrapper", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`), judged: "a2a/1.0",
+			want: []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}}, says: []string{`missing required member "supportedInterfaces"`}},
 		{name: "0.x schemes stay 0.2", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"type": "http", "scheme": "bearer"}}`), judged: "a2a/0.2"},
 		{name: "a named release wins", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/protocolVersion", `"0.2.5"`, "/capabilities/extendedAgentCard", "true"), judged: "a2a/0.2"},
 	})
@@ -150,4 +153,19 @@ func TestA2A_ProtocolVersionSnakeCase(t *testing.T) {
 		{name: "protocol_version naming no release", card: edited(t, a2aCard02, "/protocol_version", `"9.9"`), judged: "a2a/0.2",
 			want: []hit{{"a2a.field-name", "/protocol_version"}}},
 	})
+}
+
+// A card judged as 1.0 by its members, not by a 1.x protocolVersion, is
+// not told that it claims one.
+func TestA2A_MissingInterfacesWithoutClaim(t *testing.T) {
+	card := `{"name": "x", "description": "d", "url": "https://a.example.com/a2a", "version": "1.0.0", "capabilities": {"extendedAgentCard": true}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}]}`
+	r := newTestValidator(t, "a2a").Validate([]byte(card))
+	for _, f := range r.Findings() {
+		if f.Code == CodeA2ARequired && strings.Contains(f.Message(), "claims protocolVersion") {
+			t.Errorf("%s: %s", f.Path, f.Message())
+		}
+	}
+	if r.Profile != "a2a/1.0" || r.Valid() {
+		t.Errorf("Profile %s, valid %v; want an invalid a2a/1.0", r.Profile, r.Valid())
+	}
 }
