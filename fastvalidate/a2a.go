@@ -47,12 +47,12 @@ func init() {
 		Rule{CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"},
 		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"},
 		Rule{CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"},
-		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON (an open string: check the spelling)"},
+		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON, nor an absolute URI naming a custom binding (1.0 section 5.8: SHOULD be a URI); an open string: check the spelling"},
 		Rule{CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"},
 		Rule{CodeA2ASecurityRequirement, "a2a.security-requirement", SeverityError, "a2a/1.0", "a 1.0 security requirement is not {\"schemes\": {NAME: {\"list\": [scopes]}}}"},
 		Rule{CodeA2ASecurityRef, "a2a.security-ref", SeverityError, a2aFrom02, "a security requirement names a scheme the card's securitySchemes does not define"},
 		Rule{CodeA2ASignatureFormat, "a2a.signature-format", SeverityError, "a2a/0.3,a2a/1.0", "a signatures[] entry is not a JWS: protected must be base64url of a JSON object with alg and kid, signature base64url"},
-		Rule{CodeA2AURL, "a2a.url", SeverityError, a2aAll, "a URL is not an absolute URI, or not http(s) where the spec asks for one"},
+		Rule{CodeA2AURL, "a2a.url", SeverityError, a2aAll, "a URL is not an absolute URI, or not of its interface's binding: http(s) for JSONRPC and HTTP+JSON, host:port, grpc(s) or http(s) for GRPC, any absolute URI for a custom binding"},
 		Rule{CodeA2AURLRisk, "a2a.url-risk", SeverityWarning, a2aAll, "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"},
 		Rule{CodeA2AHybrid, "a2a.hybrid", SeverityWarning, "a2a/1.0", "a 1.0 card also carries 0.x fields (url, preferredTransport, additionalInterfaces, protocolVersion, security, supportsAuthenticatedExtendedCard)"},
 		Rule{CodeA2ARemoved, "a2a.removed", SeverityWarning, a2aFrom02, "a member the card's version removed (authentication from 0.2, stateTransitionHistory in 1.0)"},
@@ -179,6 +179,7 @@ func (w *walker) checkA2ADetected(m *topMembers) string {
 	w.res.Assumed = how == versionAssumed
 	if how == versionNoRelease {
 		w.addGot(CodeA2AProtocolVersion, m.protocolVersion, noReleaseMessages[ver])
+		m.versionJudged = true
 	}
 	return w.checkA2AVersion(ver, m)
 }
@@ -190,6 +191,7 @@ const (
 	versionInterfaces     versionSource = iota + 1 // supportedInterfaces: 1.0
 	versionProtocol                                // protocolVersion names a release
 	versionNoRelease                               // protocolVersion names none: the members decide
+	versionMembers10                               // a member only 1.0 has, nested ones too
 	versionSecurity                                // securitySchemes or security: 0.2
 	versionAuthentication                          // authentication: 0.1
 	versionAssumed                                 // no marker at all: 0.2.0-0.2.4 assumed
@@ -204,14 +206,15 @@ var noReleaseMessages = [...]string{
 
 // a2aVersionOf returns the version a card's members claim and how they
 // claim it: supportedInterfaces means 1.0; otherwise protocolVersion names
-// a release; otherwise securitySchemes or security mean 0.2 and
-// authentication 0.1. A card with none of these is 0.2.0-0.2.4, the
-// releases that had neither authentication nor protocolVersion. A
-// protocolVersion string that names no release ("0.2.9", the sample value
-// of the 0.2.5 to 0.3.0 specifications) leaves the choice to the members:
-// the newest release whose members the card uses, 1.0 for
-// securityRequirements, 0.3 for a member 0.3 brought, else as for a card
-// that names no version.
+// a release, or failing that protocol_version, its proto spelling, does;
+// otherwise a member only 1.0 has means 1.0 (uses10), securitySchemes or
+// security 0.2 and authentication 0.1. A card with none of these is
+// 0.2.0-0.2.4, the releases that had neither authentication nor
+// protocolVersion. A protocolVersion string that names no release
+// ("0.2.9", the sample value of the 0.2.5 to 0.3.0 specifications) leaves
+// the choice to the members: the newest release whose members the card
+// uses, 1.0 for a member only 1.0 has, 0.3 for a member 0.3 brought, else
+// as for a card that names no version.
 func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 	switch {
 	case m.supportedInterfaces != 0:
@@ -221,13 +224,19 @@ func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 			return ver, versionProtocol
 		}
 		switch {
-		case m.securityRequirements != 0:
+		case w.uses10(m):
 			return a2aV10, versionNoRelease
 		case w.uses03(m):
 			return a2aV03, versionNoRelease
 		}
 		ver, _ := w.a2aVersionByMembers(m)
 		return ver, versionNoRelease
+	case m.protocolVersion == 0 && w.peek(m.protocolVersionSnake, kindString):
+		// The release the author meant; a2a.field-name (or a2a.required,
+		// where the release requires protocolVersion) names the spelling.
+		if ver := protocolRelease(w.str(m.protocolVersionSnake)); ver != 0 {
+			return ver, versionProtocol
+		}
 	}
 	return w.a2aVersionByMembers(m)
 }
@@ -235,12 +244,65 @@ func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 // a2aVersionByMembers is the version of a card that names none.
 func (w *walker) a2aVersionByMembers(m *topMembers) (a2aVersion, versionSource) {
 	switch {
+	case w.uses10(m):
+		return a2aV10, versionMembers10
 	case m.securitySchemes != 0 || m.security != 0:
 		return a2aV02, versionSecurity
 	case m.authentication != 0:
 		return a2aV01, versionAuthentication
 	}
 	return a2aV02, versionAssumed
+}
+
+// uses10 reports whether the card has a member only 1.0 has, at the top
+// or nested: securityRequirements, capabilities.extendedAgentCard (the
+// proto's AgentCapabilities.extended_agent_card, where appendix A.2.2
+// moved supportsAuthenticatedExtendedCard), a security scheme in 1.0's
+// one-of wrapper (apiKeySecurityScheme, ...) rather than 0.x's type
+// discriminator, a skill's securityRequirements, or an interface's
+// protocolBinding (0.x's interfaces name a transport). Only cards that
+// name no release pay for the look.
+func (w *walker) uses10(m *topMembers) bool {
+	if m.securityRequirements != 0 {
+		return true
+	}
+	if w.peek(m.capabilities, kindObject) && w.member(m.capabilities, "extendedAgentCard") != 0 {
+		return true
+	}
+	if w.peek(m.securitySchemes, kindObject) {
+		for k := m.securitySchemes + 1; k < w.end(m.securitySchemes); k = w.next(k + 1) {
+			if v := k + 1; w.kind(v) == kindObject && w.sc.whole(v) && w.schemeWrapper10(v) {
+				return true
+			}
+		}
+	}
+	return w.anyMember(m.skills, "securityRequirements") || w.anyMember(m.additionalInterfaces, "protocolBinding")
+}
+
+// schemeWrapper10 reports whether security scheme s holds one of 1.0's
+// scheme members.
+func (w *walker) schemeWrapper10(s uint32) bool {
+	for k := s + 1; k < w.end(s); k = w.next(k + 1) {
+		switch string(w.name(k)) {
+		case "apiKeySecurityScheme", "httpAuthSecurityScheme", "oauth2SecurityScheme", "openIdConnectSecurityScheme", "mtlsSecurityScheme":
+			return true
+		}
+	}
+	return false
+}
+
+// anyMember reports whether arr is an array read whole with an object
+// element that has a member called name.
+func (w *walker) anyMember(arr uint32, name string) bool {
+	if !w.peek(arr, kindArray) {
+		return false
+	}
+	for e := arr + 1; e < w.end(arr); e = w.next(e) {
+		if w.kind(e) == kindObject && w.member(e, name) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // uses03 reports whether the card has a member 0.3 brought: signatures, a
@@ -382,7 +444,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 	}
 	if !v10 {
 		if c.goodString(m.url) || c.checkString(m.url, true) {
-			c.url(m.url, urlEndpoint)
+			c.url(m.url, c.preferredURL())
 		}
 		if ver >= a2aV02 && !c.goodString(m.protocolVersion) {
 			c.checkString(m.protocolVersion, req&reqProtocolVersion != 0)
@@ -839,7 +901,7 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 			}
 		}
 		if c.goodString(url) || c.checkRequiredString(e, url, CodeA2AInterface, "url") {
-			c.url(url, urlEndpoint)
+			c.url(url, c.bindingURL(binding))
 		}
 		if c.goodString(binding) || c.checkRequiredString(e, binding, CodeA2AInterface, "protocolBinding") {
 			c.transport(binding)
@@ -868,7 +930,7 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 			}
 		}
 		if c.goodString(url) || c.checkRequiredString(e, url, CodeA2AInterface, "url") {
-			c.url(url, urlEndpoint)
+			c.url(url, c.bindingURL(transport))
 		}
 		if c.goodString(transport) || c.checkRequiredString(e, transport, CodeA2AInterface, "transport") {
 			c.transport(transport)
@@ -876,14 +938,47 @@ func (c *a2aCheck) additionalInterfaces(arr uint32) {
 	}
 }
 
-// transport warns about a transport outside the core three. The field is
-// an open string, so another value is legal, but "jsonrpc" is a typo.
+// transport warns about a transport outside the core three that is no
+// absolute URI either. The field is an open string, and 1.0 section 5.8
+// says a custom binding SHOULD be identified by a URI; "jsonrpc" or
+// "websocket" is a typo or a name no client can look up.
 func (c *a2aCheck) transport(n uint32) {
-	switch string(c.str(n)) {
+	switch v := c.str(n); string(v) {
 	case "JSONRPC", "GRPC", "HTTP+JSON":
 	default:
-		c.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON")
+		if _, ok := ParseURI(v); !ok {
+			c.addGot(CodeA2ATransport, n, "transport is none of the core JSONRPC, GRPC, HTTP+JSON, nor a URI naming a custom binding")
+		}
 	}
+}
+
+// bindingURL is the kind of URL an interface of transport or
+// protocolBinding n has (see docs/rules.md, a2a.url): JSONRPC and
+// HTTP+JSON are HTTP; GRPC dials a target; a custom binding names its own
+// scheme. A core name in another case is judged as that name (its
+// spelling is a2a.transport's), and an interface with no binding as HTTP.
+func (c *a2aCheck) bindingURL(n uint32) urlKind {
+	if n == 0 || c.kind(n) != kindString {
+		return urlEndpoint
+	}
+	switch v := c.str(n); {
+	case equalFold(v, "jsonrpc"), equalFold(v, "http+json"):
+		return urlEndpoint
+	case equalFold(v, "grpc"):
+		return urlGRPC
+	}
+	return urlCustom
+}
+
+// preferredURL is the kind of URL the card's own url is: 0.3 says it
+// "MUST support the transport specified by preferredTransport", so it
+// follows that transport as an interface's url does; 0.1 has no such
+// member, and the default, JSONRPC, is HTTP.
+func (c *a2aCheck) preferredURL() urlKind {
+	if c.ver == a2aV01 || c.m.preferredTransport == 0 {
+		return urlEndpoint
+	}
+	return c.bindingURL(c.m.preferredTransport)
 }
 
 // transports0x checks the 0.2+ members about reaching the agent beside url.
@@ -905,9 +1000,9 @@ func (c *a2aCheck) transports0x() {
 func (c *a2aCheck) legacy() {
 	m := c.m
 	if c.checkOptionalString(m.url) {
-		c.url(m.url, urlEndpoint)
+		c.url(m.url, c.preferredURL())
 	}
-	if c.checkOptionalString(m.protocolVersion) && protocolRelease(c.str(m.protocolVersion)) == 0 {
+	if c.checkOptionalString(m.protocolVersion) && !m.versionJudged && protocolRelease(c.str(m.protocolVersion)) == 0 {
 		c.addGot(CodeA2AProtocolVersion, m.protocolVersion, "protocolVersion names no A2A release that has the member")
 	}
 	if c.present(m.security) {
@@ -1011,7 +1106,7 @@ func (c *a2aCheck) reportMissing(missing uint16) {
 		if missing&(1<<i) == 0 {
 			continue
 		}
-		if i == 3 && c.m.url != 0 { // supportedInterfaces, of a card claiming 1.0
+		if i == 3 && c.m.url != 0 && c.claims10() { // supportedInterfaces, of a card claiming 1.0
 			msg := msgShape03Fails
 			if c.passesAs03() {
 				msg = msgShape03Passes
@@ -1021,6 +1116,13 @@ func (c *a2aCheck) reportMissing(missing uint16) {
 		}
 		c.addMissing(CodeA2ARequired, 0, requiredNames[i])
 	}
+}
+
+// claims10 reports whether the card's protocolVersion names 1.x, as
+// against a card judged as 1.0 by its members (uses10).
+func (c *a2aCheck) claims10() bool {
+	n := c.m.protocolVersion
+	return n != 0 && c.kind(n) == kindString && protocolRelease(c.str(n)) == a2aV10
 }
 
 // passesAs03 reports whether the card, judged as 0.3, has no error. The

@@ -146,7 +146,9 @@ func TestA2A02(t *testing.T) {
 		{name: "transport misspelled", edits: e("/preferredTransport", `"jsonrpc"`), want: []hit{{"a2a.transport", "/preferredTransport"}}},
 		{name: "interface without transport", edits: e("/additionalInterfaces/0/transport", omitted), want: []hit{{"a2a.interface", "/additionalInterfaces/0/transport"}}},
 		{name: "interface without url", edits: e("/additionalInterfaces/0/url", omitted), want: []hit{{"a2a.interface", "/additionalInterfaces/0/url"}}},
-		{name: "interface url not http", edits: e("/additionalInterfaces/0/url", `"grpc://agent.example.com"`), want: []hit{{"a2a.url", "/additionalInterfaces/0/url"}}},
+		// A GRPC interface may be grpc:// (TestA2A10_InterfaceURLByBinding); a JSONRPC one not.
+		{name: "interface url not http", edits: e("/additionalInterfaces/0/url", `"grpc://agent.example.com"`, "/additionalInterfaces/0/transport", `"JSONRPC"`), want: []hit{{"a2a.url", "/additionalInterfaces/0/url"}}},
+		{name: "grpc interface at grpc://", edits: e("/additionalInterfaces/0/url", `"grpc://agent.example.com"`), want: []hit{{"a2a.url-risk", "/additionalInterfaces/0/url"}}},
 		{name: "snake_case card member", edits: e("/default_input_modes", `["text/plain"]`), want: []hit{{"a2a.field-name", "/default_input_modes"}}},
 		{name: "snake_case skill member", edits: e("/skills/0/input_modes", `["text/plain"]`), want: []hit{{"a2a.field-name", "/skills/0/input_modes"}}},
 		{name: "snake_case capability", edits: e("/capabilities/push_notifications", `true`), want: []hit{{"a2a.field-name", "/capabilities/push_notifications"}}},
@@ -609,4 +611,53 @@ func TestURLRiskHosts(t *testing.T) {
 			t.Errorf("risky host %q = %v, want %v", in, got, want)
 		}
 	}
+}
+
+// An interface's URL is judged by its binding: JSONRPC and HTTP+JSON are
+// HTTP, so an absolute http(s) URL (plain http the insecure-transport
+// warning); GRPC's target may be host:port, grpc:// (no TLS: the
+// warning), grpcs:// or https; a custom binding's any absolute URI, as
+// the 1.0.1 text's own wss:// example (sections 5.8 and 12.7). A custom
+// protocolBinding SHOULD be a URI (section 5.8): a warning when it is
+// neither a core name nor an absolute URI.
+func TestA2A10_InterfaceURLByBinding(t *testing.T) {
+	iface := func(url, binding string) []string {
+		return e("/supportedInterfaces/-", `{"url": "`+url+`", "protocolBinding": "`+binding+`", "protocolVersion": "1.0"}`)
+	}
+	const custom = "https://example.com/bindings/websocket/v1"
+	const at = "/supportedInterfaces/2/url"
+	runA2ATable(t, "a2a/1.0", a2aCard10, []a2aCase{
+		{name: "wss custom binding (5.8, 12.7)", edits: iface("wss://agent.example.com/a2a/websocket", custom)},
+		{name: "custom binding urn", edits: iface("urn:example:agent", custom)},
+		{name: "custom binding relative url", edits: iface("/a2a/websocket", custom), want: []hit{{"a2a.url", at}}},
+		{name: "custom binding on localhost", edits: iface("ws://localhost:8080/a2a", custom), want: []hit{{"a2a.url-risk", at}}},
+		{name: "grpc host:port", edits: iface("grpc.agent.example.com:443", "GRPC")},
+		{name: "grpc IPv6 host:port", edits: iface("[2001:db8::1]:443", "GRPC")},
+		{name: "grpc grpcs://", edits: iface("grpcs://grpc.agent.example.com:443", "GRPC")},
+		{name: "grpc https", edits: iface("https://grpc.agent.example.com/a2a", "GRPC")},
+		{name: "grpc grpc:// has no TLS", edits: iface("grpc://grpc.agent.example.com:50051", "GRPC"), want: []hit{{"a2a.url-risk", at}}},
+		{name: "grpc plain http", edits: iface("http://grpc.agent.example.com/a2a", "GRPC"), want: []hit{{"a2a.url-risk", at}}},
+		{name: "grpc host:port on loopback", edits: iface("127.0.0.1:50051", "GRPC"), want: []hit{{"a2a.url-risk", at}}},
+		{name: "grpc wss", edits: iface("wss://grpc.agent.example.com/a2a", "GRPC"), want: []hit{{"a2a.url", at}}},
+		{name: "grpc host without port", edits: iface("grpc.agent.example.com", "GRPC"), want: []hit{{"a2a.url", at}}},
+		{name: "grpc port out of range", edits: iface("grpc.agent.example.com:70000", "GRPC"), want: []hit{{"a2a.url", at}}},
+		{name: "jsonrpc wss", edits: iface("wss://agent.example.com/a2a", "JSONRPC"), want: []hit{{"a2a.url", at}}},
+		{name: "http+json host:port", edits: iface("agent.example.com:443", "HTTP+JSON"), want: []hit{{"a2a.url", at}}},
+		{name: "jsonrpc plain http", edits: iface("http://agent.example.com/a2a", "JSONRPC"), want: []hit{{"a2a.url-risk", at}}},
+		{name: "misspelled core name judged as it", edits: iface("grpc.agent.example.com:443", "grpc"), want: []hit{{"a2a.transport", "/supportedInterfaces/2/protocolBinding"}}},
+		{name: "custom binding not a URI", edits: iface("wss://agent.example.com/a2a", "websocket"), want: []hit{{"a2a.transport", "/supportedInterfaces/2/protocolBinding"}}},
+		// 1.0 extensions: uri an absolute URI, required a boolean.
+		{name: "extension uri relative", edits: e("/capabilities/extensions/0/uri", `"ratings/v1"`), want: []hit{{"a2a.url", "/capabilities/extensions/0/uri"}}},
+		{name: "extension required a string", edits: e("/capabilities/extensions/0/required", `"true"`), want: []hit{{"field.type", "/capabilities/extensions/0/required"}}},
+	})
+}
+
+// The 0.x interfaces and the card's own url follow their transport too.
+func TestA2A03_InterfaceURLByTransport(t *testing.T) {
+	runA2ATable(t, "a2a/0.3", a2aCard03, []a2aCase{
+		{name: "grpc host:port", edits: e("/additionalInterfaces/-", `{"url": "grpc.agent.example.com:443", "transport": "GRPC"}`)},
+		{name: "jsonrpc host:port", edits: e("/additionalInterfaces/-", `{"url": "agent.example.com:443", "transport": "JSONRPC"}`), want: []hit{{"a2a.url", "/additionalInterfaces/2/url"}}},
+		{name: "preferred grpc at host:port", edits: e("/preferredTransport", `"GRPC"`, "/url", `"grpc.agent.example.com:443"`)},
+		{name: "custom transport by URI", edits: e("/additionalInterfaces/-", `{"url": "wss://agent.example.com/ws", "transport": "https://example.com/bindings/websocket/v1"}`)},
+	})
 }

@@ -113,3 +113,59 @@ func TestA2A_PreferredTransport03(t *testing.T) {
 		{name: "0.2 has no such rule", card: edited(t, a2aCard02, "/preferredTransport", omitted), judged: "a2a/0.2"},
 	})
 }
+
+// Without protocolVersion or supportedInterfaces, the release is the
+// newest whose members the card uses, nested ones too: 1.0's
+// capabilities.extendedAgentCard (appendix A.2.2 moved
+// supportsAuthenticatedExtendedCard there), its security scheme wrappers,
+// a skill's securityRequirements, an interface's protocolBinding. 0.x's
+// type-discriminated schemes keep a card at 0.2.
+func TestA2A_ReleaseByNestedMembers(t *testing.T) {
+	base := `{"name": "x", "description": "d", "version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}]}`
+	missing := []hit{{"a2a.required", "/supportedInterfaces"}}
+	runVersionCases(t, []versionCase{
+		{name: "capabilities.extendedAgentCard", card: edited(t, base, "/capabilities/extendedAgentCard", "true"), judged: "a2a/1.0", want: missing},
+		{name: "a 1.0 scheme wrapper", card: edited(t, base, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`), judged: "a2a/1.0", want: missing},
+		{name: "a skill's securityRequirements", card: edited(t, base, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`, "/skills/0/securityRequirements", `[{"schemes": {"b": {"list": []}}}]`), judged: "a2a/1.0", want: missing},
+		{name: "an interface's protocolBinding", card: edited(t, base, "/additionalInterfaces", `[{"url": "https://a.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]`), judged: "a2a/1.0",
+			want: []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}, {"a2a.interface", "/additionalInterfaces/0/transport"}}},
+		{name: "0.2.9 with extendedAgentCard", card: edited(t, base, "/capabilities/extendedAgentCard", "true", "/protocolVersion", `"0.2.9"`), judged: "a2a/1.0",
+			want: []hit{{"a2a.protocol-version", "/protocolVersion"}, {"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}}},
+		// A card that claims no 1.x is not told it does.
+		{name: "url and a 1.0 scheme wrapper", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`), judged: "a2a/1.0",
+			want: []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}}, says: []string{`missing required member "supportedInterfaces"`}},
+		{name: "0.x schemes stay 0.2", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"type": "http", "scheme": "bearer"}}`), judged: "a2a/0.2"},
+		{name: "a named release wins", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/protocolVersion", `"0.2.5"`, "/capabilities/extendedAgentCard", "true"), judged: "a2a/0.2"},
+	})
+}
+
+// A card that states its release only as protocol_version, the proto's
+// field name, is judged under that release, and the spelling is reported
+// as for any snake_case member: under 0.3, which requires the member, as
+// the missing protocolVersion the card spells protocol_version.
+func TestA2A_ProtocolVersionSnakeCase(t *testing.T) {
+	snake03 := edited(t, a2aCard03, "/protocolVersion", omitted, "/protocol_version", `"0.3.0"`)
+	runVersionCases(t, []versionCase{
+		{name: "0.3 by protocol_version", card: snake03, judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}}, says: []string{"spells it protocol_version"}},
+		{name: "0.2.5 by protocol_version", card: edited(t, a2aCard02, "/protocol_version", `"0.2.5"`), judged: "a2a/0.2",
+			want: []hit{{"a2a.field-name", "/protocol_version"}}},
+		{name: "protocol_version naming no release", card: edited(t, a2aCard02, "/protocol_version", `"9.9"`), judged: "a2a/0.2",
+			want: []hit{{"a2a.field-name", "/protocol_version"}}},
+	})
+}
+
+// A card judged as 1.0 by its members, not by a 1.x protocolVersion, is
+// not told that it claims one.
+func TestA2A_MissingInterfacesWithoutClaim(t *testing.T) {
+	card := `{"name": "x", "description": "d", "url": "https://a.example.com/a2a", "version": "1.0.0", "capabilities": {"extendedAgentCard": true}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": [{"id": "s", "name": "S", "description": "d", "tags": ["t"]}]}`
+	r := newTestValidator(t, "a2a").Validate([]byte(card))
+	for _, f := range r.Findings() {
+		if f.Code == CodeA2ARequired && strings.Contains(f.Message(), "claims protocolVersion") {
+			t.Errorf("%s: %s", f.Path, f.Message())
+		}
+	}
+	if r.Profile != "a2a/1.0" || r.Valid() {
+		t.Errorf("Profile %s, valid %v; want an invalid a2a/1.0", r.Profile, r.Valid())
+	}
+}

@@ -1,6 +1,9 @@
 package fastvalidate
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // The auto profile picks a dialect per card from its top-level member
 // names, in one pass over them, and judges the card by it. Result.Profile
@@ -25,6 +28,13 @@ type topMembers struct {
 	defaultInputModes, defaultOutputModes, skills, extendedCard   uint32
 	preferredTransport, additionalInterfaces, supportedInterfaces uint32
 	signatures                                                    uint32
+	// protocolVersionSnake is protocol_version, the proto's field name,
+	// which a card may state its release by (see a2aVersionOf).
+	protocolVersionSnake uint32
+	// versionJudged says a2a.protocol-version has been reported for
+	// protocolVersion already, so that a hybrid card's legacy members
+	// do not report it again.
+	versionJudged bool
 
 	agentID, endpoint, invocation, examples uint32 // other dialects' members
 	snakeCase                               bool   // some member is a snake_case spelling of an A2A name
@@ -94,6 +104,9 @@ func (w *walker) collectMembers(obj uint32, m *topMembers) {
 			m.examples = v
 		case "invocation":
 			m.invocation = v
+		case "protocol_version":
+			m.protocolVersionSnake = v
+			m.snakeCase = true
 		default:
 			if snakeAliasOf(name, inCard) != nil {
 				m.snakeCase = true
@@ -133,9 +146,11 @@ const (
 //   - MA2D: invocation; or, weighed against A2A, skills in MA2D's shape
 //     (mcp_server, mcp_tool or returns, no id) or examples naming a skill,
 //     2 each, and capabilities holding MA2D's members, 1;
-//   - A2A: any of protocolVersion, supportedInterfaces, preferredTransport,
-//     additionalInterfaces, defaultInputModes, defaultOutputModes or
-//     supportsAuthenticatedExtendedCard; or skills as a non-empty array of
+//   - A2A: any of protocolVersion (unless its value is another
+//     protocol's version, see foreignVersion), supportedInterfaces,
+//     preferredTransport, additionalInterfaces, defaultInputModes,
+//     defaultOutputModes or supportsAuthenticatedExtendedCard; or skills
+//     as a non-empty array of
 //     objects each with id and name, 2; or skills empty, url (a string), capabilities (an
 //     object, empty or with an A2A member), provider with organization,
 //     securitySchemes, security, authentication with schemes,
@@ -152,7 +167,8 @@ func (w *walker) dialectOf(m *topMembers) dialect {
 	if m.invocation != 0 {
 		return dialectMA2D
 	}
-	if m.protocolVersion|m.supportedInterfaces|m.preferredTransport|m.additionalInterfaces|m.defaultInputModes|m.defaultOutputModes|m.extendedCard != 0 {
+	if m.supportedInterfaces|m.preferredTransport|m.additionalInterfaces|m.defaultInputModes|m.defaultOutputModes|m.extendedCard != 0 ||
+		m.protocolVersion != 0 && !w.foreignVersion(m.protocolVersion) {
 		return dialectA2A
 	}
 	a2a, ma2d := w.a2aWeight(m), w.ma2dWeight(m)
@@ -163,6 +179,34 @@ func (w *walker) dialectOf(m *topMembers) dialect {
 		return dialectMA2D
 	}
 	return dialectNone
+}
+
+// foreignVersion reports whether protocolVersion node n holds a version
+// no A2A card can state, so that the member, whose name other protocols
+// share, says nothing of A2A: a date, as MCP's versions are (A2A's are
+// Major.Minor, 1.0 section 3.6), or a version before 0.2, which predates
+// the member (it came with 0.2.5). Any other value, a number or "0.2.9"
+// included, is an A2A card's claim, right or wrong (a2a.protocol-version
+// judges it).
+func (w *walker) foreignVersion(n uint32) bool {
+	if !w.peek(n, kindString) {
+		return false
+	}
+	v := w.str(n)
+	return isDateVersion(v) || len(v) >= 3 && v[0] == '0' && v[1] == '.' && (v[2] == '0' || v[2] == '1') && (len(v) == 3 || v[3] == '.')
+}
+
+// isDateVersion reports whether v begins as a YYYY-MM-DD date.
+func isDateVersion(v []byte) bool {
+	if len(v) < 10 || v[4] != '-' || v[7] != '-' {
+		return false
+	}
+	for _, i := range [...]int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if v[i]-'0' > 9 {
+			return false
+		}
+	}
+	return true
 }
 
 // peek reports whether node n is of kind k and read whole, so that its
@@ -356,11 +400,19 @@ func (w *walker) notEmbedded(profile string) bool {
 // object). Text that is JSON but not I-JSON (a duplicate name, a lone
 // surrogate, nesting too deep) keeps its strict finding: the draft's
 // reader would parse it, so it must be judged as strictly as any card.
+//
+// Whether the text is JSON is a question about all of it, not about the
+// first fault the scan met: a repeated name may come before the break, and
+// a text that breaks anywhere is no JSON, whatever came first. The scan
+// stops at its first fault, so for any other than a syntax error the rest
+// is read by encoding/json.Valid, the grammar alone (it takes repeated
+// names, lone surrogates and deep nesting, which are not syntax). This
+// runs only for a string card whose text failed and opens no object.
 func (w *walker) holdsNoObject(card []byte) bool {
-	if w.sc.err != CodeJSONSyntax {
+	if text := bytes.TrimLeft(w.b, " \t\n\r"); len(text) > 0 && text[0] == '{' {
 		return false
 	}
-	if text := bytes.TrimLeft(w.b, " \t\n\r"); len(text) > 0 && text[0] == '{' {
+	if w.sc.err != CodeJSONSyntax && json.Valid(w.b) {
 		return false
 	}
 	w.b, w.unwrapped = card, false

@@ -18,9 +18,15 @@ const (
 		"provider.organization, ...); --profile judges a card as one dialect"
 	msgAgentIDOnly = "agent_id alone is too little of an AgentCard (it wants endpoint or an array capabilities too), " +
 		"and the file has too little of MA2D or A2A"
-	msgERC8004   = "an ERC-8004 agent registration file (its type names EIP-8004), not an agent card; the agent's card, if any, is at an endpoint it lists"
-	msgMCPServer = "an MCP server.json (a server manifest: packages, remotes), not an agent card"
-	msgPlugin    = "an OpenAI plugin manifest (ai-plugin.json), not an agent card"
+	msgERC8004             = "an ERC-8004 agent registration file (its type names EIP-8004), not an agent card; the agent's card, if any, is at an endpoint it lists"
+	msgMCPServer           = "an MCP server.json (a server manifest: packages, remotes), not an agent card"
+	msgPlugin              = "an OpenAI plugin manifest (ai-plugin.json), not an agent card"
+	msgMCPServerDescriptor = "an MCP server descriptor (schema mcp, or a protocolVersion that is a date, as MCP's are, " +
+		"with tools, serverInfo or endpoint), not an agent card"
+	msgCardReference = "a descriptor that refers to an agent card at agentCardUrl (an extension's or service's own document), " +
+		"not a card: validate the card at that URL"
+	msgForeignVersion = "protocolVersion is no A2A version (A2A's are Major.Minor from 0.2 on, 1.0 section 3.6; " +
+		"a date or 0.1 is another protocol's), and the file has too little else of any dialect"
 	msgWrapped   = "not a card but an object holding one: this member is a card (%s); validate it on its own"
 	msgJSONRPC   = "not a card but a JSON-RPC response: its result is a card (%s); validate the result on its own"
 	msgDirectory = "a directory of cards, not a card: its first entry, here, is a card (%s); validate each entry on its own"
@@ -41,8 +47,16 @@ func (w *walker) unknown(m *topMembers) {
 		w.addAt(CodeProfileUnknown, 0, msgMCPServer, "")
 		return
 	}
+	if w.mcpServerDescriptor(m) {
+		w.addAt(CodeProfileUnknown, 0, msgMCPServerDescriptor, "")
+		return
+	}
 	if w.member(0, "name_for_model")|w.member(0, "name_for_human") != 0 {
 		w.addAt(CodeProfileUnknown, 0, msgPlugin, "")
+		return
+	}
+	if w.member(0, "agentCardUrl")|w.member(0, "agent_card_url") != 0 {
+		w.addAt(CodeProfileUnknown, 0, msgCardReference, "")
 		return
 	}
 	if w.nestedCard() {
@@ -52,7 +66,22 @@ func (w *walker) unknown(m *topMembers) {
 		w.addAt(CodeProfileUnknown, 0, msgAgentIDOnly, "")
 		return
 	}
+	if m.protocolVersion != 0 && w.foreignVersion(m.protocolVersion) {
+		w.addGot(CodeProfileUnknown, m.protocolVersion, msgForeignVersion)
+		return
+	}
 	w.addAt(CodeProfileUnknown, 0, msgUnknown, "")
+}
+
+// mcpServerDescriptor reports whether the file is an MCP server's
+// description of itself: it says so in schema, or states a date as its
+// protocolVersion beside one of MCP's members.
+func (w *walker) mcpServerDescriptor(m *topMembers) bool {
+	if s := w.member(0, "schema"); s != 0 && w.kind(s) == kindString && containsFold(w.str(s), "mcp") {
+		return true
+	}
+	return m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString && isDateVersion(w.str(m.protocolVersion)) &&
+		w.member(0, "tools")|w.member(0, "serverInfo")|m.endpoint != 0
 }
 
 // nestedCard reports, and says so, when a top-level member holds a card

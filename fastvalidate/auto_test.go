@@ -31,6 +31,15 @@ func TestAuto_Detection(t *testing.T) {
 		{name: "JSON-RPC result", card: `{"jsonrpc": "2.0", "id": 1, "result": ` + a2aCard02 + `}`, path: "/result", msg: "JSON-RPC response: its result is a card (a2a/0.2)"},
 		{name: "wrapped AgentCard", card: `{"card": ` + agentcard + `}`, path: "/card", msg: "a card (agentcard)"},
 		{name: "wrapped MA2D card", card: `{"data": ` + ma2dCard + `}`, path: "/data", msg: "a card (ma2d)"},
+		// protocolVersion is A2A's only when its value may be an A2A
+		// version: a date is MCP's (A2A's are Major.Minor, 1.0 section
+		// 3.6), and 0.1.0 predates the member (it came with 0.2.5).
+		{name: "MCP server descriptor", card: `{"schema": "mcp", "name": "weather", "version": "1.4.0", "protocolVersion": "2025-11-25", "endpoint": "https://mcp.example/mcp", "tools": [{"name": "forecast", "description": "Forecast"}]}`, msg: "an MCP server descriptor"},
+		{name: "MCP initialize result", card: `{"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "srv", "version": "1.0.0"}}`, msg: "an MCP server descriptor"},
+		{name: "extension commerce descriptor", card: `{"protocol": "acp", "protocolVersion": "0.1.0", "serviceId": "svc-42", "agentCardUrl": "https://shop.example/.well-known/agent-card.json"}`, msg: "refers to an agent card at agentCardUrl"},
+		{name: "protocolVersion of another protocol", card: `{"name": "x", "protocolVersion": "0.1.0", "endpoint": "https://a.example"}`, path: "/protocolVersion", msg: `protocolVersion is no A2A version`},
+		{name: "a2a by its shape, with a date protocolVersion", card: `{"name": "x", "protocolVersion": "2025-06-18", "skills": [{"id": "s", "name": "S"}]}`, profile: "a2a/0.2"},
+		{name: "a2a by protocolVersion 0.2.9", card: `{"protocolVersion": "0.2.9", "name": "x"}`, profile: "a2a/0.2"},
 		// Enough structure: one member of the dialect's own, or two signs.
 		{name: "a2a by defaultInputModes alone", card: `{"name": "x", "defaultInputModes": ["text/plain"]}`, profile: "a2a/0.2"},
 		{name: "a2a by skills with id and name", card: `{"skills": [{"id": "s", "name": "S"}]}`, profile: "a2a/0.2"},
@@ -77,6 +86,8 @@ func TestAuto_HintAllocs(t *testing.T) {
 		`{"agentCard": ` + a2aCard10 + `}`,
 		`{"type": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1", "name": "Bot"}`,
 		`{"url": "https://a.example", "skills": ["a"]}`,
+		`{"schema": "mcp", "protocolVersion": "2025-11-25", "tools": []}`,
+		`{"protocolVersion": "0.1.0", "name": "x"}`,
 	} {
 		card := []byte(c)
 		testAllocs(t, c[:20], 0, func() { v.Validate(card) })
@@ -95,6 +106,15 @@ func TestAuto_StringHoldingNoObject(t *testing.T) {
 		{`"[\"https://a.example\", "`, "card.type"},
 		{`""`, "card.type"},
 		{`"  \n"`, "card.type"},
+		// Broken text is no JSON wherever it breaks: a repeated name, a
+		// lone surrogate or deep nesting before the break does not make
+		// it JSON that is merely not I-JSON.
+		{`"[{\"a\": 1, \"a\": 2}, 1.]"`, "card.type"},
+		{`"[\"\\ud800\", 1.]"`, "card.type"},
+		{`"` + strings.Repeat("[", DefaultMaxDepth+1) + `1.` + `"`, "card.type"},
+		// JSON that is not I-JSON keeps its strict finding.
+		{`"[{\"a\": 1, \"a\": 2}, 1]"`, "json.duplicate-key"},
+		{`"[\"\\ud800\", 1]"`, "json.utf8"},
 		{`"{\"name\": "`, "json.syntax"},
 		{`" \n {\"name\": 1,}"`, "json.syntax"},
 	} {

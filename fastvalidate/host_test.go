@@ -74,7 +74,7 @@ func TestURLRisk_DecodedHosts(t *testing.T) {
 		if !ok {
 			t.Fatalf("ParseURI(%s) failed", raw)
 		}
-		msg := urlRisk(u, false)
+		msg := urlRisk(u, "")
 		if (msg != "") != risky {
 			t.Errorf("urlRisk(%s) = %q, want risky %v", raw, msg, risky)
 		}
@@ -132,7 +132,7 @@ func TestDecodeHost_NoAllocWithoutPercent(t *testing.T) {
 	}
 	for _, raw := range []string{"https://agents.example.com/a", "https://127.0.0.1/", "https://[2002:c0a8:101::1]/"} {
 		u, _ := ParseURI([]byte(raw))
-		testAllocs(t, raw, 0, func() { urlRisk(u, false) })
+		testAllocs(t, raw, 0, func() { urlRisk(u, "") })
 	}
 }
 

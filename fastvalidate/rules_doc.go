@@ -305,8 +305,8 @@ var ruleDocs = map[Code]RuleDoc{
 		Fix:     "Give each interface its url, protocolBinding and protocolVersion (0.x additionalInterfaces: url and transport).",
 	},
 	CodeA2ATransport: {
-		Spec:    "The core ones officially supported are JSONRPC, GRPC and HTTP+JSON.",
-		Source:  "A2A 1.0.1 a2a.proto, AgentInterface.protocol_binding",
+		Spec:    "Custom protocol bindings SHOULD be identified by a URI.",
+		Source:  "A2A 1.0.1 specification, section 5.8; the core bindings are JSONRPC, GRPC and HTTP+JSON (a2a.proto, AgentInterface.protocol_binding: \"The core ones officially supported are JSONRPC, GRPC and HTTP+JSON.\")",
 		Fail:    a2a10(`{"url": "https://agent.example.com/a2a", "protocolBinding": "JSON-RPC", "protocolVersion": "1.0"}`, ""),
 		Pass:    a2a10("", ""),
 		Profile: "a2a/1.0",
@@ -345,8 +345,13 @@ var ruleDocs = map[Code]RuleDoc{
 		Fix:     "Sign the card with a JWS library (cardscan sign does): protected is the base64url of a JSON header holding alg and kid.",
 	},
 	CodeA2AURL: {
-		Spec:    "The URL where this interface is available. Must be a valid absolute HTTPS URL in production.",
-		Source:  "A2A 1.0.1 a2a.proto, AgentInterface.url",
+		Basis: "the interface's binding (protocolBinding; 0.x: transport, and preferredTransport for the card's url, which 0.3 says \"MUST support the transport specified by 'preferredTransport'\"). " +
+			"JSONRPC and HTTP+JSON are HTTP bindings: an absolute http or https URL, plain http being a2a.url-risk by A2A 1.0.1 section 7.1, \"Production deployments MUST use encrypted communication (HTTPS for HTTP-based bindings, TLS for gRPC)\". " +
+			"GRPC: host:port (the form gRPC dials; clarified on the specification's main after 1.0.1), grpc:// (no TLS: a2a.url-risk by the same sentence), grpcs://, or http(s); " +
+			"the proto's \"Must be a valid absolute HTTPS URL in production\" (AgentInterface.url) is lowercase and qualified, no MUST, so it does not decide. " +
+			"A custom binding: any absolute URI (RFC 3986), since the binding defines its scheme: section 5.8's \"Custom protocol bindings SHOULD be identified by a URI\" shows, as section 12.7 does, the interface url \"wss://agent.example.com/a2a/websocket\". " +
+			"An interface without a binding is judged as HTTP; a core name in another case (grpc) as that name. " +
+			"Other URLs: an extension's uri is an identifier, any absolute URI; provider, documentation and icon URLs any absolute URI; OAuth and OpenID endpoints absolute http(s)",
 		Fail:    a2a10(`{"url": "agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}`, ""),
 		Pass:    a2a10("", ""),
 		Profile: "a2a/1.0",

@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -22,6 +23,15 @@ const (
 	// urlEndpoint is called by clients (the agent, its interfaces, OAuth
 	// and OpenID endpoints): http or https with a host, and the risk checks.
 	urlEndpoint
+	// urlGRPC is a gRPC interface's target: host:port, grpc:// (gRPC
+	// without TLS, a risk as plain http is), grpcs:// or http(s), with a
+	// host, and the risk checks.
+	urlGRPC
+	// urlCustom is the URL of an interface of a custom binding, whose
+	// scheme the binding defines (wss:// in the 1.0.1 text's own
+	// examples, sections 5.8 and 12.7): any absolute URI, with the risk
+	// checks.
+	urlCustom
 )
 
 // checkURL judges the string node n as a URL of the given kind, reporting
@@ -97,29 +107,89 @@ const httpsWord = 'h' | 't'<<8 | 't'<<16 | 'p'<<24 | 's'<<32 | ':'<<40 | '/'<<48
 // judgeURL is checkURL for any URL.
 func (w *walker) judgeURL(n uint32, kind urlKind, bad, risk Code) {
 	text := w.str(n)
+	if kind == urlGRPC {
+		// host:port first: as a URI it would read as the scheme "host".
+		if host, ok := hostPort(text); ok {
+			w.urlRisk(n, URI{Host: host, HasAuthority: true}, "", risk)
+			return
+		}
+	}
 	u, ok := parsePlainHTTP(text)
 	if !ok {
 		u, ok = ParseURI(text)
 	}
 	if !ok {
-		w.addGot(bad, n, "not an absolute URI (RFC 3986)")
+		msg := "not an absolute URI (RFC 3986)"
+		if kind == urlGRPC {
+			msg = "not host:port nor an absolute URI (RFC 3986)"
+		}
+		w.addGot(bad, n, msg)
 		return
 	}
 	https, http := equalFold(u.Scheme, "https"), equalFold(u.Scheme, "http")
-	if kind == urlEndpoint {
+	plain := ""
+	if http {
+		plain = msgPlainHTTP
+	}
+	switch kind {
+	case urlIdentifier:
+		return
+	case urlEndpoint:
 		if !https && !http {
 			w.addGot(bad, n, "URL must use http or https")
 			return
 		}
-		if len(u.Host) == 0 {
-			w.addGot(bad, n, "URL has no host")
+	case urlGRPC:
+		switch {
+		case equalFold(u.Scheme, "grpc"):
+			plain = msgPlainGRPC
+		case https || http || equalFold(u.Scheme, "grpcs"):
+		default:
+			w.addGot(bad, n, "a gRPC interface's URL must be host:port, or use grpc, grpcs, http or https")
 			return
 		}
 	}
-	if kind == urlIdentifier {
+	if (kind == urlEndpoint || kind == urlGRPC) && len(u.Host) == 0 {
+		w.addGot(bad, n, "URL has no host")
 		return
 	}
-	msg := urlRisk(u, http)
+	w.urlRisk(n, u, plain, risk)
+}
+
+// Why a URL without TLS is a risk, by scheme.
+const (
+	msgPlainHTTP = "plain http: the connection is neither private nor authenticated"
+	msgPlainGRPC = "grpc:// is gRPC without TLS: the connection is neither private nor authenticated " +
+		"(1.0 section 7.1: TLS for gRPC in production)"
+)
+
+// hostPort returns the host of b when b is a gRPC target of the form
+// host:port (RFC 3986's host, a bracketed IPv6 address included, and a
+// port of 1 to 65535), without scheme or userinfo.
+func hostPort(b []byte) (host []byte, ok bool) {
+	colon := bytes.LastIndexByte(b, ':')
+	if colon <= 0 || len(b)-colon-1 < 1 || len(b)-colon-1 > 5 || bytes.IndexByte(b, '@') >= 0 {
+		return nil, false
+	}
+	port := 0
+	for _, c := range b[colon+1:] {
+		if c-'0' > 9 {
+			return nil, false
+		}
+		port = port*10 + int(c-'0')
+	}
+	if port == 0 || port > 65535 {
+		return nil, false
+	}
+	host, ok = checkAuthority(b)
+	return host, ok && len(host) > 0
+}
+
+// urlRisk reports, under risk, why well-formed URL u at node n is unsafe
+// to rely on: its host (see urlRisk), or plain, the message for a scheme
+// without TLS, or nothing.
+func (w *walker) urlRisk(n uint32, u URI, plain string, risk Code) {
+	msg := urlRisk(u, plain)
 	if msg == "" {
 		return
 	}
@@ -235,7 +305,7 @@ func nonHostBytes(x uint64) uint64 {
 // urlRisk returns why a well-formed URL is unsafe to rely on, or "". It
 // looks at the text only, its host decoded as clients decode it
 // (decodeHost): no name is resolved.
-func urlRisk(u URI, plainHTTP bool) string {
+func urlRisk(u URI, plain string) string {
 	if u.HasAuthority && mayBeUnreachable(u.Host) {
 		host := decodeHost(u.Host)
 		if isLocalhost(host) {
@@ -255,8 +325,5 @@ func urlRisk(u URI, plainHTTP bool) string {
 			return "host is a private, loopback, link-local or unspecified IP address"
 		}
 	}
-	if plainHTTP {
-		return "plain http: the connection is neither private nor authenticated"
-	}
-	return ""
+	return plain
 }
