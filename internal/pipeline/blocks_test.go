@@ -212,7 +212,10 @@ func TestWalkBlocks(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			st.in = ^uint64(0)
 		}
-		st.esc, st.line = uint64(rng.IntN(2)), uint64(rng.IntN(2))
+		st.esc, st.line = uint64(rng.IntN(2)), rng.Uint64()&rng.Uint64()&rng.Uint64()
+		if round%3 == 0 {
+			st.indent = uint64(rng.IntN(maxIndent + 1))
+		}
 		st.lastNL, st.lastNLLeft = rng.Uint64(), rng.IntN(3)
 		asm, port := st, st
 		k1, p1, stop1 := walkBlocks(b, &asm)
