@@ -241,7 +241,7 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 				// the next starts there.
 				out = append(out, span{s.rec, base + int64(i), true})
 				s.rec, s.closedAt, s.recBroken = -1, -1, false
-				s.stack, s.exp, s.lineBlank = s.stack[:1], expElement, true
+				s.stack, s.exp, s.lineBlank = s.stack[:1], expValueOrClose, true
 			}
 		case s.inString:
 			// A string value between records that ran past the end of
@@ -487,7 +487,8 @@ func (s *splitter) record(b []byte, base int64, i int) (int, recordEnd) {
 // a string ends at a raw newline; a close that does not match the
 // innermost open bracket closes the innermost that it matches, or is a
 // stray byte; a '{' or '[' near a line start (see splitter) starts the
-// next element.
+// next element, and a ']' there that matches nothing in the element
+// closes the array.
 func (s *splitter) recordExact(b []byte, base int64, i, stop int) (int, recordEnd) {
 	recDepth := s.recDepth()
 	for i < len(b) {
@@ -534,7 +535,9 @@ func (s *splitter) recordExact(b []byte, base int64, i, stop int) (int, recordEn
 			} else if !s.cards {
 				return i, recordFault
 			} else if !s.popTo(c-2, recDepth) {
-				s.recBroken = true
+				if c == ']' && base+int64(i)-s.line0 <= s.indent {
+					return i, recordSplit // the array of cards' own
+				}
 				break // a stray byte
 			}
 			if len(s.stack) == recDepth {
