@@ -449,6 +449,14 @@ func TestSplitterFollowsOnlyStringsAndBracketsInRecords(t *testing.T) {
 		{"mismatched brackets", "{\"a\":[1}]\n{}", []span{{0, 10, true}, {10, 12, false}}},
 		{"newline in a string", "{\"a\":\"x\n\"}\n{}", []span{{0, 11, true}, {11, 13, false}}},
 		{"document starting inside a record", "{\"a\":\n{\"b\":1}}\n{}", []span{{0, 6, true}, {6, 13, false}, {13, 15, true}, {15, 17, false}}},
+		// In the array of cards each element is one record.
+		{"element missing", `[{},,{}]`, []span{{1, 3, false}, {4, 5, true}, {5, 7, false}}},
+		{"bytes after an element", `[{} x "y" [1] }, {}]`, []span{{1, 15, true}, {17, 19, false}}},
+		{"close matching an outer bracket", `[{"a":[1},{}]`, []span{{1, 9, true}, {10, 12, false}}},
+		{"stray close", `[{"a":1]},{}]`, []span{{1, 9, true}, {10, 12, false}}},
+		{"newline in an element's string", "[{\"a\":\"x\n\"b\":[1]},\n{}]", []span{{1, 17, true}, {19, 21, false}}},
+		{"element indented as its first", "[\n  {\"a\": [\n  {\"b\": 1}\n]\n{}\n", []span{{4, 14, true}, {14, 22, false}, {25, 27, false}}},
+		{"member after an early close", `[{"a":1},"b":2}]`, []span{{1, 8, false}, {9, 15, true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, exact := range []bool{false, true} {
