@@ -59,13 +59,17 @@ type walkState struct {
 	// '[' and ']' not); depth: how many.
 	kinds, depth uint64
 	// in: all ones when the block starts in a string; esc: 1 when its
-	// first byte is escaped; line: 1 when that byte starts a line.
+	// first byte is escaped; line: the newlines of the block before (bit
+	// 63: the block starts a line).
 	in, esc, line uint64
 	// nl: the newlines of the block walkBlocks stopped in; lastNL: those
 	// of the last block it walked through that had any, and lastNLLeft
 	// how many blocks were left from that one on (0: none had any).
 	nl, lastNL uint64
 	lastNLLeft int
+	// indent: an opening bracket at most this many bytes after a line
+	// start stops the walk (see splitter.indent); at most maxIndent.
+	indent uint64
 }
 
 // Why walkBlocks stopped.
@@ -111,17 +115,15 @@ func walkBlocksGo(b []byte, st *walkState) (k, p, stop int) {
 		// newline (a fault), or a backslash that escapes is outside a
 		// string, where it escapes nothing and str is wrong.
 		if nl&str != 0 || starters&^str != 0 {
-			*st = walkState{kinds, depth, in, esc, lineBit, nl, st.lastNL, st.lastNLLeft}
+			*st = walkState{kinds, depth, in, esc, lineBit, nl, st.lastNL, st.lastNLLeft, st.indent}
 			return k, 0, walkBlock
 		}
-		// Column 1: after a newline, or where a line starts at the first
-		// byte to follow.
-		col1 := nl<<1 | lineBit
+		near := nearLineStart(nl, lineBit, st.indent)
 		for br := m.brackets &^ str; br != 0; br &= br - 1 {
 			p := bits.TrailingZeros64(br)
 			c := uint64(blk[p])
 			if c&2 != 0 { // '{' or '['
-				if col1>>p&1 != 0 || depth == fastDepth {
+				if near>>p&1 != 0 || depth == fastDepth {
 					st.kinds, st.depth = kinds, depth
 					return k, p, walkBracket
 				}
@@ -142,12 +144,23 @@ func walkBlocksGo(b []byte, st *walkState) (k, p, stop int) {
 		if nl != 0 {
 			st.lastNL, st.lastNLLeft = nl, n-k
 		}
-		lineBit = nl >> 63
+		lineBit = nl
 		in = uint64(int64(str) >> 63)
 		esc = nextEsc
 	}
 	st.kinds, st.depth, st.in, st.esc, st.line = kinds, depth, in, esc, lineBit
 	return n, 0, walkEnd
+}
+
+// nearLineStart returns the bytes of a block at most indent bytes after
+// a line start, from the block's newlines and those of the block before.
+func nearLineStart(nl, prevNL, indent uint64) uint64 {
+	starts := nl << 1
+	near := starts | prevNL>>63
+	for j := uint64(1); j <= indent; j++ {
+		near |= starts<<j | prevNL>>(63-j)
+	}
+	return near
 }
 
 // fastRecord follows a record that opened with a bracket from b[i] a
@@ -192,9 +205,10 @@ func (s *splitter) fastRecord(b []byte, base int64, i int) (_ int, _ recordEnd, 
 		if s.escaped {
 			st.esc = 1
 		}
-		if s.line0 == base+int64(i) {
-			st.line = 1
+		if k := base + int64(i) - s.line0; k < 64 {
+			st.line = 1 << (63 - k) // the newline before the line
 		}
+		st.indent = uint64(s.indent)
 		k, p, stop := walkBlocks(b[i:i+64*n], &st)
 		if st.lastNLLeft != 0 {
 			at := i + 64*(n-st.lastNLLeft)

@@ -64,11 +64,12 @@ GLOBL blockClose<>(SB), RODATA|NOPTR, $16
 // walkBlocksGo, with the same results; see it for what each step means.
 // Registers: SI the block, CX the blocks left, R8 kinds, R9 depth, R10
 // in, R11 esc, R12 line, DX the block's newlines, BX its backslashes
-// (then the escaping ones, then column 1), R13 its quotes (then the
-// bytes in strings, then a bracket), AX and R14 scratch. The frame holds
-// esc as the block started (0(SP)), the block's brackets (8(SP)) and the
-// escaped bits' neighbours (16(SP)).
-TEXT ·walkBlocks(SB), NOSPLIT, $24-56
+// (then the escaping ones, then the bytes near a line start), R13 its
+// quotes (then the bytes in strings, then a bracket), AX, DI and R14
+// scratch. The frame holds esc as the block started (0(SP)), the block's
+// brackets (8(SP)), the escaped bits' neighbours (16(SP)), indent
+// (24(SP)) and CX while CL counts shifts (32(SP)).
+TEXT ·walkBlocks(SB), NOSPLIT, $40-56
 	MOVQ  b_base+0(FP), SI
 	MOVQ  b_len+8(FP), CX
 	SHRQ  $6, CX
@@ -78,6 +79,8 @@ TEXT ·walkBlocks(SB), NOSPLIT, $24-56
 	MOVQ  16(AX), R10
 	MOVQ  24(AX), R11
 	MOVQ  32(AX), R12
+	MOVQ  64(AX), DX
+	MOVQ  DX, 24(SP)
 	XORQ  DX, DX
 	TESTQ CX, CX
 	JZ    end
@@ -183,11 +186,39 @@ prefix:
 	// that stops the walk: in and line can be those of the next block.
 	MOVQ R13, R10
 	SARQ $63, R10
-	MOVQ DX, BX
-	SHLQ $1, BX
-	ORQ  R12, BX
+
+	// The bytes near a line start (nearLineStart): BX gets the line
+	// starts, each smeared over the indent bytes after it, those of the
+	// block before (R12, its newlines) included; R14 the block's own.
+	MOVQ  DX, R14
+	SHLQ  $1, R14
+	MOVQ  R12, BX
+	SHRQ  $63, BX
+	ORQ   R14, BX
+	MOVQ  24(SP), DI
+	TESTQ DI, DI
+	JZ    neardone
+	MOVQ  CX, 32(SP)
+	MOVQ  $1, DI
+
+near:
+	MOVQ DI, CX
+	MOVQ R14, AX
+	SHLQ CL, AX
+	ORQ  AX, BX
+	MOVQ $63, CX
+	SUBQ DI, CX
+	MOVQ R12, AX
+	SHRQ CL, AX
+	ORQ  AX, BX
+	INCQ DI
+	MOVQ 24(SP), AX
+	CMPQ DI, AX
+	JLS  near
+	MOVQ 32(SP), CX
+
+neardone:
 	MOVQ DX, R12
-	SHRQ $63, R12
 
 	// The brackets outside strings.
 	MOVQ 8(SP), AX
@@ -203,7 +234,8 @@ bracket:
 	TESTB   $2, R13
 	JZ      close
 
-	// '{' or '[': a fault in column 1, and too deep at fastDepth.
+	// '{' or '[': near a line start (for the byte loop to judge), and
+	// too deep at fastDepth.
 	BTQ  R14, BX
 	JCS  leavebracket
 	CMPQ R9, $64

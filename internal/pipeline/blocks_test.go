@@ -124,6 +124,15 @@ func differentialInputs(t *testing.T) [][]byte {
 		deep := strings.Repeat(`{"a":[`, d) + strings.Repeat(`]}`, d)
 		inputs = append(inputs, []byte(deep+"\n"+deep), []byte("[\n"+deep+",\n"+deep+"]"), []byte(deep[:len(deep)-1]+"]"))
 	}
+	// Arrays of cards with one element broken, in each layout.
+	for _, l := range arrayLayouts {
+		for _, d := range arrayDefects {
+			for bad := range 4 {
+				input, _, _ := buildArray(l, d, bad)
+				inputs = append(inputs, []byte(input))
+			}
+		}
+	}
 	for range 3000 {
 		b := slices.Clone(whole[rng.IntN(len(whole))])
 		for range 1 + rng.IntN(3) {
@@ -175,6 +184,7 @@ func TestSplitterBlockPathAgreesWithByteLoop(t *testing.T) {
 func FuzzSplitterBlockPath(f *testing.F) {
 	f.Add([]byte(`{"a":"b\\"c","d":[1,{"e":"\n"}]}`+"\n[\n{\"x\":1}\n]"), uint16(64))
 	f.Add([]byte(`[{"a":1 "b":2},{"c" 3}]`), uint16(5))
+	f.Add([]byte("[\n  {\n    \"a\": \"b,\n    \"c\": [1, {\"d\": 2}]\n  },\n  {\n    \"e\": [[3]\n  },\n  {}}\n]\n"), uint16(64))
 	f.Fuzz(func(t *testing.T, input []byte, n uint16) {
 		size := 1 + int(n)%2048
 		fast, exact := splitWith(input, size, false), splitWith(input, size, true)
@@ -212,7 +222,10 @@ func TestWalkBlocks(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			st.in = ^uint64(0)
 		}
-		st.esc, st.line = uint64(rng.IntN(2)), uint64(rng.IntN(2))
+		st.esc, st.line = uint64(rng.IntN(2)), rng.Uint64()&rng.Uint64()&rng.Uint64()
+		if round%3 == 0 {
+			st.indent = uint64(rng.IntN(maxIndent + 1))
+		}
 		st.lastNL, st.lastNLLeft = rng.Uint64(), rng.IntN(3)
 		asm, port := st, st
 		k1, p1, stop1 := walkBlocks(b, &asm)

@@ -60,6 +60,10 @@ const (
 	allowValue expectation = 1 << iota
 	allowComma
 	allowClose
+	// allowJunk: inside a broken element of the array of cards, whose
+	// bytes run to the next comma or ']' outside its strings and
+	// brackets.
+	allowJunk
 )
 
 const (
@@ -67,7 +71,17 @@ const (
 	expElement      = allowValue              // after ',' in the array of cards
 	expValueOrClose = allowValue | allowClose // after the array of cards' '['
 	expCommaOrClose = allowComma | allowClose // after an element of the array of cards
+	expJunk         = allowValue | allowComma | allowClose | allowJunk
 )
+
+// maxIndent bounds an element's indentation (splitter.indent), so that
+// the block path tests a few bytes after each line start.
+const maxIndent = 16
+
+// maxPopSearch is how many open brackets a close that does not match the
+// innermost one is matched against, so that each costs little however
+// deep the record: past them it is a stray byte.
+const maxPopSearch = 64
 
 // maxSplitDepth bounds the splitter's stack, so that a stream of
 // brackets cannot take memory without end (a record over --max-record is
@@ -131,13 +145,28 @@ type splitter struct {
 	resync      bool  // after a fault: looking for where to resume
 	brokenStart int64 // the broken record's first byte
 
+	// indent is the record in progress' indentation: its first byte's
+	// distance from its line start when only blanks come between (at
+	// most maxIndent), else 0; 0 at the top level. A '{' or '[' at most
+	// indent bytes after a later line's start starts a new document or
+	// element (see splitter).
+	indent int64
+	// lineBlank holds, between records, while the line holds only
+	// blanks so far.
+	lineBlank bool
+	// In the array of cards an element is a record only at the comma or
+	// ']' after it: closedAt is where its value ended (-1 while it has
+	// not), recBroken that something in it or after it is wrong.
+	closedAt  int64
+	recBroken bool
+
 	// exact turns the block path off, so that tests can hold the two
 	// paths against each other.
 	exact bool
 }
 
 func (s *splitter) reset(start int64, bom bool) {
-	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom, exact: s.exact}
+	*s = splitter{stack: s.stack[:0], pos: start, exp: expTop, rec: -1, bom: bom, exact: s.exact, lineBlank: true, closedAt: -1}
 }
 
 // pending returns the first byte of the record in progress, or -1. Until
@@ -201,15 +230,18 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 			out = append(out, span{s.brokenStart, base + int64(i), true})
 		case len(s.stack) > s.recDepth():
 			var end recordEnd
-			if i, end = s.record(b, base, i); end == recordFault {
+			i, end = s.record(b, base, i)
+			switch end {
+			case recordFault:
 				i = s.fail(base, i)
-			} else if end == recordClosed {
-				out = append(out, span{s.rec, base + int64(i), false})
-				s.rec = -1
-				s.exp = expTop
-				if s.cards {
-					s.exp = expCommaOrClose
-				}
+			case recordClosed:
+				s.valueDone(base+int64(i), &out)
+			case recordSplit:
+				// The element ends before the line at b[i], broken;
+				// the next starts there.
+				out = append(out, span{s.rec, base + int64(i), true})
+				s.rec, s.closedAt, s.recBroken = -1, -1, false
+				s.stack, s.exp, s.lineBlank = s.stack[:1], expValueOrClose, true
 			}
 		case s.inString:
 			// A string value between records that ran past the end of
@@ -217,7 +249,7 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 			var fault bool
 			i, fault = s.skipString(b, i)
 			if fault {
-				i = s.fail(base, i)
+				i = s.stringFault(base, i)
 				continue
 			}
 			if s.inString {
@@ -249,6 +281,11 @@ func (s *splitter) scan(b []byte, base int64, out []span) []span {
 // fault (with s.resync set, where fail says to look on), at a string or a
 // scalar cut by the end of b, or at the end of b. Offsets in locals are
 // relative to b.
+//
+// In the array of cards a fault does not leave the array: the element in
+// progress, or one starting at the fault, is broken and runs on to the
+// next comma or ']' outside its strings and brackets (see junk), or to a
+// line whose '{' or '[' is no deeper than its own first line's.
 func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span) {
 	exp, line0 := s.exp, int(s.line0-base)
 	for i < len(b) {
@@ -259,13 +296,14 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 			continue
 		case clNewline:
 			i++
-			line0 = i
+			line0, s.lineBlank = i, true
 			continue
 		case clComma:
 			if exp&allowComma == 0 {
 				break
 			}
-			exp = expElement
+			out = s.elementDone(base+int64(i), out)
+			exp, s.lineBlank = expElement, false
 			i++
 			continue
 		case clClose:
@@ -274,11 +312,19 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 			if c != ']' || exp&allowClose == 0 {
 				break
 			}
-			s.stack, s.cards, exp = s.stack[:0], false, expTop
+			out = s.elementDone(base+int64(i), out)
+			s.stack, s.cards, exp, s.lineBlank = s.stack[:0], false, expTop, false
 			i++
 			continue
 		case clColon:
 		default: // a value: clOpen, clQuote, clScalar
+			if s.cards && s.rec >= 0 && classes[c] == clOpen && i-line0 <= int(s.indent) && base+int64(line0) > s.rec {
+				// An element cut short (no comma after it) or broken
+				// ends before a line that starts the next.
+				out = append(out, span{s.rec, base + int64(i), true})
+				s.rec, s.closedAt, s.recBroken, s.lineBlank = -1, -1, false, true
+				exp = expElement
+			}
 			if exp&allowValue == 0 {
 				break
 			}
@@ -288,10 +334,7 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 				i++
 				continue
 			}
-			s.rec = base + int64(i)
-			if s.bom {
-				s.rec, s.bom = 0, false // the record starts at the BOM
-			}
+			s.startValue(base, i, line0)
 			s.exp, s.line0 = exp, base+int64(line0)
 			switch classes[c] {
 			case clOpen:
@@ -301,7 +344,11 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 				end, st := stringEnd(b, i+1)
 				switch st {
 				case strFault:
-					return s.fail(base, end), out
+					if i = s.stringFault(base, end); !s.resync {
+						exp = s.exp
+						continue
+					}
+					return i, out
 				case strClosed:
 					s.valueDone(base+int64(end+1), &out)
 					exp, i = s.exp, end+1
@@ -324,10 +371,80 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 		}
 		// A fault.
 		s.exp, s.line0 = exp, base+int64(line0)
-		return s.fail(base, i), out
+		if !s.cards {
+			return s.fail(base, i), out
+		}
+		i, out = s.junk(b, base, i, line0, out)
+		exp = s.exp
 	}
 	s.exp, s.line0 = exp, base+int64(line0)
 	return i, out
+}
+
+// startValue notes the start of a value at b[i] between records: a
+// record's first byte, unless it is part of a broken element.
+func (s *splitter) startValue(base int64, i, line0 int) {
+	if s.rec < 0 {
+		s.rec, s.indent = base+int64(i), 0
+		if s.lineBlank && s.cards {
+			s.indent = int64(min(i-line0, maxIndent))
+		}
+	}
+	if s.bom {
+		s.rec, s.bom = 0, false // the record starts at the BOM
+	}
+	s.lineBlank = false
+}
+
+// junk takes the byte at b[i], a fault in the array of cards, into the
+// element in progress, or into one that starts there, which is then
+// broken: the rest of it is followed as values, whatever they are, up to
+// a comma or ']' (exp becomes expJunk). A comma or ']' where an element
+// was due is an element of its own, of that byte.
+func (s *splitter) junk(b []byte, base int64, i, line0 int, out []span) (int, []span) {
+	c := b[i]
+	if s.rec < 0 {
+		if c == ',' || c == ']' {
+			at := base + int64(i)
+			out = append(out, span{at, at + 1, true})
+			s.exp = expCommaOrClose // then read as what it is
+			return i, out
+		}
+		s.startValue(base, i, line0)
+	}
+	s.recBroken, s.exp = true, expJunk
+	if c == '}' || c == ':' {
+		return i + 1, out // what junk does not take as a value
+	}
+	return i, out
+}
+
+// stringFault ends a string at the raw newline at b[i]. Outside the array
+// of cards it is a fault, and it returns where fail says to look on. In
+// it the string's element is broken and goes on from the newline, since
+// no string runs past one.
+func (s *splitter) stringFault(base int64, i int) int {
+	if !s.cards {
+		return s.fail(base, i)
+	}
+	s.inString, s.escaped, s.recBroken, s.exp = false, false, true, expJunk
+	return i
+}
+
+// elementDone ends the element in progress, if any, at the comma or ']'
+// at offset at: a record, which ends with its value unless it is broken.
+func (s *splitter) elementDone(at int64, out []span) []span {
+	if s.rec < 0 {
+		return out
+	}
+	broken := s.recBroken || s.closedAt < 0
+	end := s.closedAt
+	if broken {
+		end = at
+	}
+	out = append(out, span{s.rec, end, broken})
+	s.rec, s.closedAt, s.recBroken = -1, -1, false
+	return out
 }
 
 // How record returned.
@@ -337,6 +454,7 @@ const (
 	recordOpen   recordEnd = iota // at the end of b, the record still open
 	recordClosed                  // after the record's last byte
 	recordFault                   // at a fault
+	recordSplit                   // at a bracket that starts the next element
 )
 
 // record follows a record that opened with a bracket from b[i], with the
@@ -363,13 +481,25 @@ func (s *splitter) record(b []byte, base int64, i int) (int, recordEnd) {
 // at a time: strings and brackets, nothing else. It returns at the
 // record's end, at a fault, or at the first byte outside a string from
 // index stop on.
+//
+// In the array of cards a fault inside an element breaks it and reading
+// goes on, since the element must end where the next one can be found:
+// a string ends at a raw newline; a close that does not match the
+// innermost open bracket closes the innermost that it matches, or is a
+// stray byte; a '{' or '[' near a line start (see splitter) starts the
+// next element, and a ']' there that matches nothing in the element
+// closes the array.
 func (s *splitter) recordExact(b []byte, base int64, i, stop int) (int, recordEnd) {
 	recDepth := s.recDepth()
 	for i < len(b) {
 		if s.inString {
 			var fault bool
 			if i, fault = s.skipString(b, i); fault {
-				return i, recordFault
+				if !s.cards {
+					return i, recordFault
+				}
+				s.inString, s.escaped, s.recBroken = false, false, true
+				continue // at the newline
 			}
 			if s.inString {
 				return len(b), recordOpen
@@ -386,16 +516,30 @@ func (s *splitter) recordExact(b []byte, base int64, i, stop int) (int, recordEn
 		case '\n':
 			s.line0 = base + int64(i) + 1
 		case '{', '[':
-			if len(s.stack) >= maxSplitDepth || base+int64(i) == s.line0 {
+			if len(s.stack) >= maxSplitDepth {
+				return i, recordFault
+			}
+			if base+int64(i)-s.line0 <= s.indent {
+				// Only on a line after the record's first: there no
+				// bracket is this near the line start.
+				if s.cards {
+					return i, recordSplit
+				}
 				return i, recordFault
 			}
 			s.stack = append(s.stack, c)
 		case '}', ']':
 			// '}' is '{' + 2, ']' is '[' + 2.
-			if s.stack[len(s.stack)-1] != c-2 {
+			if s.stack[len(s.stack)-1] == c-2 {
+				s.stack = s.stack[:len(s.stack)-1]
+			} else if !s.cards {
 				return i, recordFault
+			} else if !s.popTo(c-2, recDepth) {
+				if c == ']' && base+int64(i)-s.line0 <= s.indent {
+					return i, recordSplit // the array of cards' own
+				}
+				break // a stray byte
 			}
-			s.stack = s.stack[:len(s.stack)-1]
 			if len(s.stack) == recDepth {
 				return i + 1, recordClosed
 			}
@@ -403,6 +547,20 @@ func (s *splitter) recordExact(b []byte, base int64, i, stop int) (int, recordEn
 		i++
 	}
 	return i, recordOpen
+}
+
+// popTo closes the innermost open bracket of the record that is open,
+// with those inside it, among the innermost maxPopSearch above recDepth,
+// and marks the record broken. It reports false if there is none.
+func (s *splitter) popTo(open byte, recDepth int) bool {
+	s.recBroken = true
+	for j := len(s.stack) - 1; j >= max(recDepth, len(s.stack)-maxPopSearch); j-- {
+		if s.stack[j] == open {
+			s.stack = s.stack[:j]
+			return true
+		}
+	}
+	return false
 }
 
 // finish ends the input at s.pos and appends the last records to out.
@@ -413,6 +571,9 @@ func (s *splitter) finish(out []span) []span {
 	case s.inScalar && len(s.stack) == 0:
 		s.inScalar = false
 		s.valueDone(s.pos, &out)
+	case s.cards && s.rec >= 0 && s.closedAt >= 0 && !s.recBroken && !s.inScalar:
+		// An element whole, and the array cut after it.
+		out = append(out, span{s.rec, s.closedAt, false}, span{s.pos, s.pos, true})
 	case s.rec >= 0 || len(s.stack) > 0:
 		// The input ended inside a value, or inside the array of
 		// cards, where an element or its ']' was due: a record, even
@@ -424,15 +585,19 @@ func (s *splitter) finish(out []span) []span {
 		out = append(out, span{start, s.pos, true})
 	}
 	s.stack, s.rec, s.inScalar, s.inString, s.escaped, s.resync = s.stack[:0], -1, false, false, false, false
+	s.closedAt, s.recBroken, s.indent = -1, false, 0
 	return out
 }
 
-// valueDone ends a string or scalar value between records: a record.
+// valueDone ends a value that ends at offset end: a record, or in the
+// array of cards an element, a record at the comma or ']' after it.
 func (s *splitter) valueDone(end int64, out *[]span) {
-	s.exp = expTop
+	s.lineBlank = false
 	if s.cards {
-		s.exp = expCommaOrClose
+		s.closedAt, s.exp = end, expCommaOrClose
+		return
 	}
+	s.exp = expTop
 	*out = append(*out, span{s.rec, end, false})
 	s.rec = -1
 }
@@ -448,6 +613,7 @@ func (s *splitter) fail(base int64, i int) int {
 	s.stack = s.stack[:0]
 	s.exp, s.inString, s.inScalar, s.escaped, s.cards, s.bom = expTop, false, false, false, false, false
 	s.rec, s.resync, s.brokenStart = -1, true, start
+	s.closedAt, s.recBroken, s.indent = -1, false, 0
 	// Resume at a line start after the record's first byte, and not
 	// before the line of the fault; bytes before b[0] are gone.
 	from := max(s.line0, start+1, base)

@@ -36,13 +36,82 @@ func jsonRun(t testing.TB, input []byte, chunk, jobs int, wrap func(io.Reader) i
 type piece struct {
 	text            string
 	broken, invalid bool
+	// elements holds, for an array of cards with a broken element, where
+	// each element starts in text and whether it is the broken one.
+	elements []arrayElement
+}
+
+type arrayElement struct {
+	start  int64
+	broken bool
+}
+
+// elementDefects break an element of an array of cards (written by
+// encoding/json, so each holds "1.0.0" and a ']' of its own) in ways
+// after which the next element can be found: the next starts a line no
+// deeper than the broken one's, or the defect leaves the strings and
+// the brackets of the other elements as they were. The first two need
+// that line.
+var elementDefects = []func(string) string{
+	func(e string) string { return strings.Replace(e, `"1.0.0"`, `"1.0.0`, 1) },          // unterminated string
+	func(e string) string { i := strings.LastIndexByte(e, '}'); return e[:i] + e[i+1:] }, // missing closing brace
+	func(e string) string { return strings.Replace(e, "]", "", 1) },                      // missing inner bracket
+	func(e string) string { return strings.Replace(e, `"1.0.0"`, `"1.0.0"]`, 1) },        // stray bracket
+	func(e string) string { return e + ` xyz "s" [1]` },                                  // garbage after it
+}
+
+// brokenArray writes an array of cards (objects and arrays) one per line,
+// indented as jq -s . writes it, or on one line, with one element broken,
+// as a piece.
+func brokenArray(obj map[string]any, n int) piece {
+	elems := []any{obj, map[string]any{"n": n}, []any{}, obj, []any{obj}}[:2+n%4]
+	bad, layout := n/3%len(elems), n%3
+	defects := elementDefects
+	if layout == 2 {
+		defects = defects[2:] // on one line no line shows the next element
+	}
+	defect := defects[n/7%len(defects)]
+	if m, isObj := elems[bad].(map[string]any); !isObj || m["version"] == nil {
+		bad = 0 // a card, which each defect changes
+	}
+	text, sep := "[\n", ",\n"
+	if layout == 2 {
+		text, sep = "[", ","
+	}
+	var p piece
+	for i, e := range elems {
+		if i > 0 {
+			text += sep
+		}
+		var b []byte
+		if layout == 1 {
+			b, _ = json.MarshalIndent(e, "  ", "  ")
+			text += "  "
+		} else {
+			b, _ = json.Marshal(e)
+		}
+		el := string(b)
+		if i == bad {
+			el = defect(el)
+		}
+		p.elements = append(p.elements, arrayElement{int64(len(text)), i == bad})
+		text += el
+	}
+	if layout == 2 {
+		p.text = text + "]"
+	} else {
+		p.text = text + "\n]"
+	}
+	return p
 }
 
 // buildInput turns fuzz bytes into a sequence of documents separated by
 // newlines, each starting in column 1, and returns it with the offsets at
 // which records must start, found independently: encoding/json reads each
 // good document, and each element of a top-level array is a record; bad
-// says which records must be invalid.
+// says which records must be invalid. An array of cards may have one
+// element broken (see brokenArray): it is still one record, the others
+// too, each at the offset where it was written.
 func buildInput(data []byte) (input []byte, starts []int64, bad []bool) {
 	var pieces []piece
 	for len(data) >= 2 {
@@ -60,6 +129,8 @@ func buildInput(data []byte) (input []byte, starts []int64, bad []bool) {
 			b, _ = json.Marshal(v)
 		}
 		switch {
+		case op&12 == 4 && op&1 == 1 && n%2 == 1:
+			pieces = append(pieces, brokenArray(obj, n/2))
 		case op&12 == 4 && op&1 == 0:
 			// A cut object: any prefix that is not empty and not whole.
 			cut := 1 + n%(len(b)-1)
@@ -93,6 +164,10 @@ func buildInput(data []byte) (input []byte, starts []int64, bad []bool) {
 		at := int64(len(input))
 		if p.broken || p.invalid {
 			starts, bad = append(starts, at), append(bad, true)
+		} else if p.elements != nil {
+			for _, e := range p.elements {
+				starts, bad = append(starts, at+e.start), append(bad, e.broken)
+			}
 		} else if p.text[0] == '[' {
 			dec := json.NewDecoder(strings.NewReader(p.text))
 			dec.Token()
@@ -369,11 +444,19 @@ func TestSplitterFollowsOnlyStringsAndBracketsInRecords(t *testing.T) {
 		{"missing comma, same line", `{"a":1 "b":2} {"c":3}`, []span{{0, 13, false}, {14, 21, false}}},
 		{"in the array of cards", `[{"a":1,},{"b" 2},{"c":[1 2]}]`, []span{{1, 9, false}, {10, 17, false}, {18, 29, false}}},
 		{"scalars for keys", `{1:2,,::}` + "\n" + `{"x" "y"}`, []span{{0, 9, false}, {10, 19, false}}},
-		{"outside records, missing comma", "[1 2]\n{\"a\":1}", []span{{1, 2, false}, {3, 6, true}, {6, 13, false}}},
-		{"outside records, trailing comma", "[{\"a\":1},]\n{}", []span{{1, 8, false}, {9, 11, true}, {11, 13, false}}},
+		{"outside records, missing comma", "[1 2]\n{\"a\":1}", []span{{1, 4, true}, {6, 13, false}}},
+		{"outside records, trailing comma", "[{\"a\":1},]\n{}", []span{{1, 8, false}, {9, 10, true}, {11, 13, false}}},
 		{"mismatched brackets", "{\"a\":[1}]\n{}", []span{{0, 10, true}, {10, 12, false}}},
 		{"newline in a string", "{\"a\":\"x\n\"}\n{}", []span{{0, 11, true}, {11, 13, false}}},
 		{"document starting inside a record", "{\"a\":\n{\"b\":1}}\n{}", []span{{0, 6, true}, {6, 13, false}, {13, 15, true}, {15, 17, false}}},
+		// In the array of cards each element is one record.
+		{"element missing", `[{},,{}]`, []span{{1, 3, false}, {4, 5, true}, {5, 7, false}}},
+		{"bytes after an element", `[{} x "y" [1] }, {}]`, []span{{1, 15, true}, {17, 19, false}}},
+		{"close matching an outer bracket", `[{"a":[1},{}]`, []span{{1, 9, true}, {10, 12, false}}},
+		{"stray close", `[{"a":1]},{}]`, []span{{1, 9, true}, {10, 12, false}}},
+		{"newline in an element's string", "[{\"a\":\"x\n\"b\":[1]},\n{}]", []span{{1, 17, true}, {19, 21, false}}},
+		{"element indented as its first", "[\n  {\"a\": [\n  {\"b\": 1}\n]\n{}\n", []span{{4, 14, true}, {14, 22, false}, {25, 27, false}}},
+		{"member after an early close", `[{"a":1},"b":2}]`, []span{{1, 8, false}, {9, 15, true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, exact := range []bool{false, true} {
