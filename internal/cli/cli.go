@@ -403,6 +403,16 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		*spec.dst = f
 	}
 
+	var sumFile *pendingFile
+	if o.summary != "" && o.summary != "-" {
+		if sumFile, err = createPending(o.summary); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			closeOutputs(outs)
+			return console.ExitIO
+		}
+		defer sumFile.discard()
+	}
+
 	var cross *dump.Cross
 	if o.crossCard {
 		if cross, err = dump.NewCross(int64(o.memory)); err != nil {
@@ -503,7 +513,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		status = console.ExitIO
 	}
 	if o.summary != "" {
-		if err := sum.WriteFile(o.summary, stdout); err != nil {
+		if err := writeSummary(&sum, sumFile, stdout); err != nil {
 			con.Errorf("--summary %s: %s", o.summary, describe(err))
 			status = console.ExitIO
 		}
