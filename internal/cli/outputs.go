@@ -77,15 +77,19 @@ func closeOutputs(outs []*outputFile) {
 	}
 }
 
-// outputSpec is a file the run writes: --valid-out, --invalid-out or
-// --summary.
+// outputSpec is a file the run writes: --valid-out, --invalid-out,
+// --summary or --format FORMAT=FILE.
 type outputSpec struct {
 	flag, path string
 }
 
 func (o *options) outputSpecs() []outputSpec {
 	var specs []outputSpec
-	for _, s := range []outputSpec{{"--valid-out", o.validOut}, {"--invalid-out", o.invalidOut}, {"--summary", o.summary}} {
+	all := []outputSpec{{"--valid-out", o.validOut}, {"--invalid-out", o.invalidOut}, {"--summary", o.summary}}
+	for _, ff := range o.formatFiles {
+		all = append(all, outputSpec{"--format " + ff.format, ff.path})
+	}
+	for _, s := range all {
 		if s.path != "" && s.path != "-" {
 			specs = append(specs, s)
 		}

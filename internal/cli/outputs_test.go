@@ -125,6 +125,8 @@ func TestUnwritableOutputFoundFirst(t *testing.T) {
 		{"--summary", missing + "/s.json", "-"},
 		{"--valid-out", missing + "/v.ndjson", "-"},
 		{"--invalid-out", missing + "/i.ndjson", "-"},
+		{"--format", "text", "--format", "sarif=" + missing + "/r.sarif", "-"},
+		{"--format", "junit=" + missing + "/r.xml", "-"},
 		{"diff", "--summary", missing + "/s.json", "-", cardsFile},
 	} {
 		in := &unreadInput{}

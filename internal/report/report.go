@@ -124,6 +124,7 @@ type Location struct {
 // value is ready to use).
 type Encoder struct {
 	msg   []byte
+	text  []byte     // a verdict's text lines, for JUnit
 	locs  []Location // of each finding of the verdict being rendered
 	order []int32    // the findings by offset, for locate
 
@@ -135,6 +136,14 @@ type Encoder struct {
 	uriSet   bool
 	uri      []byte
 	uriBased bool
+
+	// Code Quality: the fingerprint hash and the path of the last input
+	// rendered.
+	cqHash   hash.Hash
+	cqOf     string
+	cqSet    bool
+	cqPath   string
+	cqDigest []byte
 }
 
 // start returns where v's card starts.

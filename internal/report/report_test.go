@@ -292,6 +292,8 @@ func TestRenderersDoNotAllocate(t *testing.T) {
 			buf = e.AppendGitHub(buf, &vd)
 			buf = e.AppendTextOK(buf, &vd, Plain)
 			buf = e.AppendSARIF(buf, &vd)
+			buf = e.AppendJUnit(buf, &vd, true)
+			buf = e.AppendCodeQuality(buf, &vd)
 		}
 		render()
 		if n := testing.AllocsPerRun(100, render); n != 0 {
