@@ -83,7 +83,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return writeOut(stdout, con, "cardscan "+version()+"\n")
 	case opts.listRules:
 		var b strings.Builder
-		if err := listRules(&b, opts.profile); err != nil {
+		if err := listRules(&b, opts.profile, opts.format); err != nil {
 			con.Errorf("%s", err)
 			return console.ExitUsage
 		}
@@ -94,21 +94,28 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 type options struct {
 	readOptions
-	profile    string
-	format     string
-	all        bool
-	quiet      bool
-	validOut   string
-	invalidOut string
-	summary    string
-	progress   string
-	failOn     string
-	maxInvalid int64
-	requireRec bool
-	onCorrupt  string
-	listRules  bool
-	version    bool
-	paths      []string
+	profile string
+	format  string
+	// formatGiven says --format named stdout's format; formatFiles are
+	// the --format FORMAT=FILE outputs.
+	formatGiven bool
+	formatFiles []formatFile
+	all         bool
+	quiet       bool
+	validOut    string
+	invalidOut  string
+	summary     string
+	progress    string
+	failOn      string
+	maxInvalid  int64
+	// maxWarnings fails the run past that many warnings (-1: never).
+	maxWarnings   int64
+	stdinFilename string
+	requireRec    bool
+	onCorrupt     string
+	listRules     bool
+	version       bool
+	paths         []string
 
 	crossCard bool
 
@@ -160,13 +167,17 @@ func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set
 	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
 	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
-	fs.String(&o.format, "--format FORMAT", "text", "text, jsonl, github or sarif")
+	o.format = "text"
+	fs.Var(formatFlag{o}, "--format FORMAT", "text, jsonl, github, sarif, junit or codequality;\n"+
+		"FORMAT=FILE writes to FILE (repeatable: several outputs\n"+
+		"in one run, at most one of them stdout)")
 	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
 	// The default's meaning takes more than its name, so the help says it.
 	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards (default auto:\n"+
 		"json when the text starts with '[', or with '{' or '\"' on a first\n"+
 		"line that is not a whole value; ndjson otherwise)").HideDefault()
-	fs.Bool(&o.quiet, "-q, --quiet", "no findings on stdout, only the summary and the exit status")
+	fs.Bool(&o.quiet, "-q, --quiet", "no findings on stdout, only the summary and the exit status\n"+
+		"(a linter's --quiet, errors only, is --min-level error)")
 	fs.String(&o.validOut, "--valid-out FILE", "", "copy every valid record to FILE (.gz or .zst compresses)")
 	fs.String(&o.invalidOut, "--invalid-out FILE", "", "copy every invalid record to FILE (.gz or .zst compresses)")
 	fs.String(&o.summary, "--summary FILE", "", "write a JSON summary to FILE ('-' for stdout)")
@@ -174,6 +185,9 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never: colour text findings")
 	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
 	fs.Int64(&o.maxInvalid, "--max-invalid N", 0, "stop after N invalid cards (0: never)")
+	fs.Int64(&o.maxWarnings, "--max-warnings N", -1, "exit 1 when there are more than N warnings (default -1:\n"+
+		"no limit)").HideDefault()
+	fs.String(&o.stdinFilename, "--stdin-filename F", "", "name standard input F in findings (default <stdin>)")
 	fs.Bool(&o.requireRec, "--require-records", "exit 1 when no record was read (empty input)")
 	fs.String(&o.onCorrupt, "--on-corrupt WHAT", "keep", "keep or drop: the output of a compressed input that\n"+
 		"turns out corrupt (drop writes none of a compressed input\n"+
@@ -223,15 +237,23 @@ func parseFlags(args []string) (*options, error) {
 		return nil, usageError{err.Error()}
 	}
 	o.paths = paths
+	// The policy file's format is stdout's, which --format FORMAT=FILE
+	// leaves to it.
+	given := func(name string) bool {
+		if name == "format" {
+			return o.formatGiven
+		}
+		return fset.Given(name)
+	}
 	// --version and --list-rules judge no card: a policy file, even a
 	// broken one, does not concern them.
 	if !o.version && !o.listRules {
-		if err := applyPolicy(o, fset.Given); err != nil {
+		if err := applyPolicy(o, given); err != nil {
 			return nil, usageError{err.Error()}
 		}
 	}
 	if err := checkOptions(o); err != nil {
-		return nil, fromPolicy(o, fset.Given, err)
+		return nil, fromPolicy(o, given, err)
 	}
 	return o, nil
 }
@@ -283,8 +305,11 @@ func checkOptions(o *options) error {
 	if err := o.readOptions.check(); err != nil {
 		return err
 	}
-	if !slices.Contains([]string{"text", "jsonl", "github", "sarif"}, o.format) {
-		return usagef("--format %q: want text, jsonl, github or sarif", o.format)
+	if err := checkFormats(o); err != nil {
+		return err
+	}
+	if o.maxWarnings < -1 {
+		return usagef("--max-warnings %d: want -1 (no limit) or more", o.maxWarnings)
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, o.progress) {
 		return usagef("--progress %q: want auto, always or never", o.progress)
@@ -340,6 +365,13 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	framing, _ := pipeline.ParseFraming(o.input)
 	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con, newPathFilter(o.policyFile))
+	if o.stdinFilename != "" {
+		for i := range inputs {
+			if inputs[i].Path == "" {
+				inputs[i].Name = o.stdinFilename
+			}
+		}
+	}
 	inputs, err = checkOutputs(o, inputs, stdin, stdout, con)
 	if err != nil {
 		con.Errorf("%s", err)
@@ -369,20 +401,11 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	if sigs != nil {
 		sigs.Overrides = overrideTable(o.overrides)
 	}
-	switch {
+	switch cfg.Format = pipelineFormat(o.format); {
 	case o.quiet:
 		cfg.Format = pipeline.FormatNone
-	case o.format == "jsonl":
-		cfg.Format = pipeline.FormatJSONL
-	case o.format == "github":
-		cfg.Format = pipeline.FormatGitHub
-	case o.format == "sarif":
-		cfg.Format = pipeline.FormatSARIF
-	default:
-		cfg.Format = pipeline.FormatText
-		if cmdflag.WantColor(o.color, stdout) {
-			cfg.Style = report.Color
-		}
+	case cfg.Format == pipeline.FormatText && cmdflag.WantColor(o.color, stdout):
+		cfg.Style = report.Color
 	}
 
 	var outs []*outputFile
@@ -403,6 +426,27 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		*spec.dst = f
 	}
 
+	var sumFile *pendingFile
+	if o.summary != "" && o.summary != "-" {
+		if sumFile, err = createPending(o.summary); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			closeOutputs(outs)
+			return console.ExitIO
+		}
+		defer sumFile.discard()
+	}
+	files, err := openFormatFiles(o, &cfg)
+	if err != nil {
+		con.Errorf("%s", err)
+		closeOutputs(outs)
+		return console.ExitIO
+	}
+	defer func() {
+		for _, f := range files {
+			f.file.discard()
+		}
+	}()
+
 	var cross *dump.Cross
 	if o.crossCard {
 		if cross, err = dump.NewCross(int64(o.memory)); err != nil {
@@ -422,9 +466,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	if prog.tty && console.New(stdout).Terminal() {
 		cfg.Findings = con.Around(stdout)
 	}
-	var sarif *sarifRun
-	if cfg.Format == pipeline.FormatSARIF {
-		if sarif, err = startSARIF(stdout, &cfg); err != nil {
+	var doc document
+	if !o.quiet {
+		if cfg.Findings, doc, err = startDocument(o.format, stdout, cfg.Findings, &cfg); err != nil {
 			con.Errorf("writing stdout: %s", describe(err))
 			closeOutputs(outs)
 			return console.ExitIO
@@ -450,6 +494,9 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 	}
 	status := console.VerdictStatus(o.failOn, st.Invalid+dumpErrors, st.Warnings)
+	if status == console.ExitOK && warningsOver(o, &st) != "" {
+		status = console.ExitInvalid
+	}
 	if runErr != nil {
 		con.Errorf("writing %s", runErr)
 		status = console.ExitIO
@@ -503,7 +550,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		status = console.ExitIO
 	}
 	if o.summary != "" {
-		if err := sum.WriteFile(o.summary, stdout); err != nil {
+		if err := writeSummary(&sum, sumFile, stdout); err != nil {
 			con.Errorf("--summary %s: %s", o.summary, describe(err))
 			status = console.ExitIO
 		}
@@ -516,18 +563,10 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 			status = console.ExitInvalid
 		}
 	}
-	if sarif != nil && runErr == nil {
-		if err := sarif.finish(&st, sum.InputErrors, status, overridesInForce(o.overrides)); err != nil {
-			if !isClosedPipe(err) {
-				con.Errorf("writing stdout: %s", describe(err))
-				status = console.ExitIO
-			}
-		}
-		if msg := sarif.overLimit(); msg != "" {
-			con.Printf("warning: %s", msg)
-		}
+	if runErr == nil {
+		status = finishDocuments(doc, files, &st, sum.InputErrors, status, overridesInForce(o.overrides), con)
 	}
-	con.Printf("%s", sum.Human())
+	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))
 	if st.Interrupted {
 		return sig.status()
 	}

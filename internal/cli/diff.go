@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
@@ -92,6 +91,14 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		return con.UsageError("cardscan diff", err)
 	}
 	mode, _ := dump.ParseKeyMode(o.key)
+	var sumFile *pendingFile
+	if o.summary != "" && o.summary != "-" {
+		if sumFile, err = createPending(o.summary); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			return console.ExitIO
+		}
+		defer sumFile.discard()
+	}
 	d, err := dump.NewDiffer(int64(o.memory))
 	if err != nil {
 		con.Errorf("diff: %s", describe(err))
@@ -172,10 +179,10 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		}{sum}, "", "  ")
 		if err == nil {
 			b = append(b, '\n')
-			if o.summary == "-" {
+			if sumFile == nil {
 				_, err = stdout.Write(b)
 			} else {
-				err = os.WriteFile(o.summary, b, 0o644)
+				err = sumFile.commit(b)
 			}
 		}
 		if err != nil {

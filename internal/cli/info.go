@@ -5,12 +5,14 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -45,9 +47,12 @@ func version() string {
 // listRules prints the rule table: ID, severity, profiles, description.
 // A profile other than auto (the default, which lists every rule) lists
 // only the rules a run under it can report.
-func listRules(w io.Writer, profile string) error {
+func listRules(w io.Writer, profile, format string) error {
 	if err := cmdflag.CheckProfile(profile); err != nil {
 		return err
+	}
+	if format == "jsonl" {
+		return listRulesJSONL(w, profile)
 	}
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tSEVERITY\tPROFILES\tDESCRIPTION")
@@ -104,4 +109,31 @@ func runSummary(args []string, stdout io.Writer, con *console.Console) int {
 		return console.ExitIO
 	}
 	return console.ExitOK
+}
+
+// listRulesJSONL writes a JSON object per rule of profile ("auto": every
+// rule): {"id","severity","profiles":[...],"description"}.
+func listRulesJSONL(w io.Writer, profile string) error {
+	var b []byte
+	for _, r := range fastvalidate.Rules() {
+		if profile != "auto" && !r.InProfile(profile) {
+			continue
+		}
+		b = append(b, `{"id":`...)
+		b = report.AppendJSONString(b, r.ID)
+		b = append(b, `,"severity":`...)
+		b = report.AppendJSONString(b, r.Severity.String())
+		b = append(b, `,"profiles":[`...)
+		for i, p := range strings.Split(r.Profiles, ",") {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = report.AppendJSONString(b, p)
+		}
+		b = append(b, `],"description":`...)
+		b = report.AppendJSONString(b, r.Description)
+		b = append(b, "}\n"...)
+	}
+	_, err := w.Write(b)
+	return err
 }

@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/summary"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -75,10 +79,15 @@ func closeOutputs(outs []*outputFile) {
 }
 
 // outputFiles are the files the run writes: --valid-out, --invalid-out,
-// --summary, and standard output when findings or the summary go there.
+// --summary, each --format FORMAT=FILE, and standard output when findings
+// or the summary go there.
 func (o *options) outputFiles() []clobber.File {
 	var files []clobber.File
-	for _, f := range []clobber.File{{Role: "--valid-out", Path: o.validOut}, {Role: "--invalid-out", Path: o.invalidOut}, {Role: "--summary", Path: o.summary}} {
+	all := []clobber.File{{Role: "--valid-out", Path: o.validOut}, {Role: "--invalid-out", Path: o.invalidOut}, {Role: "--summary", Path: o.summary}}
+	for _, ff := range o.formatFiles {
+		all = append(all, clobber.File{Role: "--format " + ff.format, Path: ff.path})
+	}
+	for _, f := range all {
 		if f.Path != "" && f.Path != "-" {
 			files = append(files, f)
 		}
@@ -147,4 +156,96 @@ func guardFiles(inputs, outputs []clobber.File, stdin io.Reader, stdout io.Write
 		return usageError{err.Error()}
 	}
 	return nil
+}
+
+// pendingFile is an output written whole or streamed during the run
+// (--summary, a --format written to a file). It is created before the
+// first record is read, so that a path that cannot be written is found at
+// once rather than after the whole dump, and it is written to a temporary
+// file beside its path, renamed over it by commit: an earlier file of the
+// name stays whole until the new one is complete, and is left as it was by
+// a run that never commits. A path that exists and is not a regular file
+// (a FIFO, /dev/stdout) is written in place.
+type pendingFile struct {
+	path string
+	f    *os.File
+	tmp  bool // f is a temporary file, to be renamed over path
+}
+
+func createPending(path string) (*pendingFile, error) {
+	// Through a link to the file it names, which is what writing the
+	// path in place would change.
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return nil, &os.PathError{Op: "create", Path: path, Err: syscall.EISDIR}
+		}
+		// Write-only, as createOutput opens its files.
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return nil, err
+		}
+		return &pendingFile{path: path, f: f}, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		// Name the path asked for, not the temporary one.
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return nil, err
+	}
+	return &pendingFile{path: path, f: f, tmp: true}, nil
+}
+
+func (p *pendingFile) Write(b []byte) (int, error) { return p.f.Write(b) }
+
+// commit writes b after what was written so far, and puts the file in
+// place.
+func (p *pendingFile) commit(b []byte) error {
+	_, err := p.f.Write(b)
+	if err == nil && p.tmp {
+		err = p.f.Chmod(0o644)
+	}
+	if cerr := p.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && p.tmp {
+		err = os.Rename(p.f.Name(), p.path)
+	}
+	if err != nil && p.tmp {
+		os.Remove(p.f.Name())
+	}
+	p.f = nil
+	return err
+}
+
+// discard drops what was written, unless commit has run; an earlier file
+// at the path is left as it was.
+func (p *pendingFile) discard() {
+	if p == nil || p.f == nil {
+		return
+	}
+	p.f.Close()
+	if p.tmp {
+		os.Remove(p.f.Name())
+	}
+	p.f = nil
+}
+
+// writeSummary writes sum to its prepared file, or to stdout when there is
+// none ('-').
+func writeSummary(sum *summary.Summary, f *pendingFile, stdout io.Writer) error {
+	if f == nil {
+		return sum.WriteFile("-", stdout)
+	}
+	b, err := sum.Marshal()
+	if err != nil {
+		f.discard()
+		return err
+	}
+	return f.commit(b)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,5 +108,54 @@ func TestOutputsNameOneFile(t *testing.T) {
 	// Devices are not files that records could be lost in.
 	if r := run(t, "{}\n", "-q", "--valid-out", os.DevNull, "--invalid-out", os.DevNull); r.code != exitInvalid {
 		t.Errorf("two outputs to %s: exit %d, stderr %q", os.DevNull, r.code, r.stderr)
+	}
+}
+
+// unreadInput fails no read but remembers whether one was made.
+type unreadInput struct{ read bool }
+
+func (r *unreadInput) Read([]byte) (int, error) { r.read = true; return 0, io.EOF }
+
+// TestUnwritableOutputFoundFirst: an output that cannot be created is
+// reported before the first record is read (on a 2 GB dump, not after
+// it), for every output of validation and diff.
+func TestUnwritableOutputFoundFirst(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no", "such")
+	for _, args := range [][]string{
+		{"--summary", missing + "/s.json", "-"},
+		{"--valid-out", missing + "/v.ndjson", "-"},
+		{"--invalid-out", missing + "/i.ndjson", "-"},
+		{"--format", "text", "--format", "sarif=" + missing + "/r.sarif", "-"},
+		{"--format", "junit=" + missing + "/r.xml", "-"},
+		{"diff", "--summary", missing + "/s.json", "-", cardsFile},
+	} {
+		in := &unreadInput{}
+		var out, errOut bytes.Buffer
+		code := Run(args, in, &out, &errOut)
+		if code != exitIO || in.read || !strings.Contains(errOut.String(), "no such file or directory") {
+			t.Errorf("%v: exit %d, input read %v, stderr %q", args, code, in.read, errOut.String())
+		}
+	}
+}
+
+// TestSummaryReplacedWhole: --summary is written beside its path and
+// renamed over it, leaving no temporary file behind.
+func TestSummaryReplacedWhole(t *testing.T) {
+	dir := t.TempDir()
+	sum := writeFile(t, filepath.Join(dir, "s.json"), []byte("earlier"))
+	for _, args := range [][]string{
+		{"-q", "--summary", sum, cardsFile},
+		{"diff", "--summary", sum, cardsFile, cardsFile},
+	} {
+		r := run(t, "", args...)
+		if r.code == exitIO || r.code == exitUsage {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		if b := readFile(t, sum); !bytes.HasPrefix(b, []byte("{")) {
+			t.Errorf("%v: summary %q", args, b)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+			t.Errorf("%v: %d entries in the directory, want the summary alone", args, len(ents))
+		}
 	}
 }

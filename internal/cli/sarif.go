@@ -26,13 +26,14 @@ type sarifRun struct {
 	dropped int
 }
 
-func startSARIF(stdout io.Writer, cfg *pipeline.Config) (*sarifRun, error) {
+// startSARIF writes the log's head to dst, and makes the writer for the
+// results, over findings, which writes to dst.
+func startSARIF(dst, findings io.Writer, cfg *pipeline.Config) (*sarifRun, error) {
 	wd, _ := os.Getwd()
-	if _, err := stdout.Write(report.AppendSARIFHead(nil, wd)); err != nil {
+	if _, err := dst.Write(report.AppendSARIFHead(nil, wd)); err != nil {
 		return nil, err
 	}
-	s := &sarifRun{stdout: stdout, w: &report.SARIFWriter{W: cfg.Findings}}
-	cfg.Findings = s.w
+	s := &sarifRun{stdout: dst, w: &report.SARIFWriter{W: findings}}
 	diagnose := cfg.Diagnose
 	cfg.Diagnose = func(msg string) {
 		diagnose(msg)

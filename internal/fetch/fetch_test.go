@@ -319,9 +319,9 @@ func TestServingChecks(t *testing.T) {
 	}{
 		{"/good/", nil, []string{"endpoint.insecure"}},
 		{"/json/", nil, []string{"endpoint.insecure"}},
-		{"/plain/", nil, []string{"endpoint.insecure", "http.content-type"}},
-		{"/none/", nil, []string{"endpoint.insecure", "http.content-type"}},
-		{"/nocache/", nil, []string{"endpoint.insecure", "http.cache-control"}},
+		{"/plain/", nil, []string{"http.content-type", "endpoint.insecure"}},
+		{"/none/", nil, []string{"http.content-type", "endpoint.insecure"}},
+		{"/nocache/", nil, []string{"http.cache-control", "endpoint.insecure"}},
 		{"/scheme/", []string{"http.endpoint-scheme"}, nil},
 		{"/embedded/", []string{"http.endpoint-scheme"}, nil},
 		// Section 8.5 binds AgentCards; an A2A or MA2D card over http is
@@ -445,7 +445,8 @@ func TestFormats(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	// Every line is "INPUT:LINE:COLUMN: SEVERITY: RULE: POINTER: MESSAGE",
-	// the profile's findings first.
+	// by position: the serving rules' findings, placed at the card's start,
+	// first.
 	var gotRules []string
 	located := regexp.MustCompile(`^:1:[0-9]+: `)
 	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
@@ -457,7 +458,7 @@ func TestFormats(t *testing.T) {
 		}
 		gotRules = append(gotRules, parts[1])
 	}
-	want := []string{"version.semver", "capability.id", "http.content-type", "http.cache-control", "http.endpoint-scheme"}
+	want := []string{"http.content-type", "http.cache-control", "http.endpoint-scheme", "version.semver", "capability.id"}
 	if !slices.Equal(gotRules, want) {
 		t.Fatalf("text rules %v, want %v", gotRules, want)
 	}

@@ -33,6 +33,8 @@ const (
 	heldValid
 	heldInvalid
 	heldExtracted
+	// heldAlso + i holds Config.Also[i]'s verdicts.
+	heldAlso
 )
 
 func newStats() Stats {
@@ -84,16 +86,28 @@ func (h *hold) keep(c *chunk) error {
 		kind byte
 		b    []byte
 	}{{heldFindings, c.out}, {heldValid, c.validOut}, {heldInvalid, c.invalidOut}, {heldExtracted, c.extracted}} {
-		if len(seg.b) == 0 {
-			continue
+		if err := h.keepSegment(seg.kind, seg.b); err != nil {
+			return err
 		}
-		var head [1 + binary.MaxVarintLen64]byte
-		head[0] = seg.kind
-		n := binary.PutUvarint(head[1:], uint64(len(seg.b)))
-		h.w.Write(head[:1+n])
-		if _, err := h.w.Write(seg.b); err != nil {
-			return &OutputError{Name: "held output", Err: err}
+	}
+	for i, b := range c.also {
+		if err := h.keepSegment(heldAlso+byte(i), b); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+func (h *hold) keepSegment(kind byte, b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	var head [1 + binary.MaxVarintLen64]byte
+	head[0] = kind
+	n := binary.PutUvarint(head[1:], uint64(len(b)))
+	h.w.Write(head[:1+n])
+	if _, err := h.w.Write(b); err != nil {
+		return &OutputError{Name: "held output", Err: err}
 	}
 	return nil
 }
@@ -149,6 +163,10 @@ func (h *hold) release(cfg *Config, st *Stats) error {
 			dst, name = cfg.ValidOut, "--valid-out"
 		case heldInvalid:
 			dst, name = cfg.InvalidOut, "--invalid-out"
+		case heldFindings:
+		default:
+			out := cfg.Also[kind-heldAlso]
+			dst, name = out.W, out.Name
 		}
 		if _, err := dst.Write(b); err != nil {
 			return &OutputError{Name: name, Err: err}

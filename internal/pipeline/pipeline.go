@@ -41,7 +41,22 @@ const (
 	// writes the log's head and tail around them, and passes Findings
 	// through a report.SARIFWriter.
 	FormatSARIF
+	// FormatJUnit writes JUnit XML test cases (report.AppendJUnit): the
+	// caller writes the document around them (report.JUnitWriter).
+	FormatJUnit
+	// FormatCodeQuality writes GitLab Code Quality issues
+	// (report.AppendCodeQuality): the caller writes the array around them
+	// (report.ListWriter).
+	FormatCodeQuality
 )
+
+// Output is a further output of verdicts, beside Config.Findings, in a
+// format of its own (--format FORMAT=FILE).
+type Output struct {
+	Format Format
+	W      io.Writer
+	Name   string // the output, as errors name it
+}
 
 // Defaults for Config's sizes.
 const (
@@ -75,7 +90,10 @@ type Config struct {
 	// invalid, in every format.
 	FailOnWarning bool
 
-	Findings   io.Writer // stdout
+	Findings io.Writer // stdout
+	// Also are further outputs of the verdicts, each in its own format,
+	// written in input order as Findings is.
+	Also       []Output
 	ValidOut   io.Writer // receives every valid record, or nil
 	InvalidOut io.Writer // receives every invalid record, or nil
 
@@ -384,6 +402,7 @@ func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 		}
 		c.out, c.validOut, c.invalidOut = c.out[:0], c.validOut[:0], c.invalidOut[:0]
 		c.extracted = c.extracted[:0]
+		c.resetAlso()
 		c.st.reset(p.ruleSlots)
 		c.resume <- struct{}{}
 	}
@@ -414,6 +433,13 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 	if len(c.out) > 0 {
 		if _, err := cfg.Findings.Write(c.out); err != nil {
 			return &OutputError{Name: "stdout", Err: err}
+		}
+	}
+	for i, b := range c.also {
+		if len(b) > 0 {
+			if _, err := cfg.Also[i].W.Write(b); err != nil {
+				return &OutputError{Name: cfg.Also[i].Name, Err: err}
+			}
 		}
 	}
 	if len(c.validOut) > 0 {
@@ -448,6 +474,9 @@ func (p *pipeline) recycle(c *chunk) {
 	c.validOut = shrink(c.validOut, 4*p.cfg.ChunkSize)
 	c.invalidOut = shrink(c.invalidOut, 4*p.cfg.ChunkSize)
 	c.extracted = shrink(c.extracted, 4*p.cfg.ChunkSize)
+	for i := range c.also {
+		c.also[i] = shrink(c.also[i], 4*p.cfg.ChunkSize)
+	}
 	p.free <- c
 }
 

@@ -41,6 +41,7 @@ type chunk struct {
 	diag         string
 
 	out        []byte
+	also       [][]byte // Config.Also's verdicts, by output
 	validOut   []byte
 	invalidOut []byte
 	extracted  []byte // what Config.Extract appended
@@ -177,6 +178,10 @@ func (w *worker) process(c *chunk, from int, limit int64) bool {
 	c.validOut = c.validOut[:0]
 	c.invalidOut = c.invalidOut[:0]
 	c.extracted = c.extracted[:0]
+	if len(c.also) != len(w.cfg.Also) {
+		c.also = make([][]byte, len(w.cfg.Also))
+	}
+	c.resetAlso()
 	c.st.reset(w.ruleSlots)
 	c.partial, c.from = false, from
 	w.index, w.skip, w.limit, w.aborted = 0, from, limit, false
@@ -205,7 +210,7 @@ func (w *worker) next(c *chunk) bool {
 	if w.limit > 0 && c.st.invalid >= w.limit {
 		return false
 	}
-	if w.pieceLimit == 0 || len(c.out)+len(c.extracted) < w.pieceLimit {
+	if w.pieceLimit == 0 || len(c.out)+len(c.extracted)+c.alsoLen() < w.pieceLimit {
 		return true
 	}
 	c.partial = true
@@ -403,20 +408,9 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		hideWarnings(vd)
 	}
 
-	switch w.cfg.Format {
-	case FormatText:
-		if vd.Valid && w.cfg.All {
-			c.out = w.enc.AppendTextOK(c.out, vd, w.cfg.Style)
-		}
-		c.out = w.enc.AppendText(c.out, vd, w.cfg.Style)
-	case FormatJSONL:
-		if !vd.Valid || w.cfg.All {
-			c.out = w.enc.AppendJSONL(c.out, vd)
-		}
-	case FormatGitHub:
-		c.out = w.enc.AppendGitHub(c.out, vd)
-	case FormatSARIF:
-		c.out = w.enc.AppendSARIF(c.out, vd)
+	c.out = w.render(c.out, w.cfg.Format, w.cfg.Style, vd)
+	for i := range w.cfg.Also {
+		c.also[i] = w.render(c.also[i], w.cfg.Also[i].Format, report.Plain, vd)
 	}
 
 	if raw == nil {
@@ -436,6 +430,44 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
 		*dst = append(*dst, '\n')
 	}
+}
+
+// render appends vd in format.
+func (w *worker) render(dst []byte, format Format, style report.Style, vd *report.Verdict) []byte {
+	switch format {
+	case FormatText:
+		if vd.Valid && w.cfg.All {
+			dst = w.enc.AppendTextOK(dst, vd, style)
+		}
+		dst = w.enc.AppendText(dst, vd, style)
+	case FormatJSONL:
+		if !vd.Valid || w.cfg.All {
+			dst = w.enc.AppendJSONL(dst, vd)
+		}
+	case FormatGitHub:
+		dst = w.enc.AppendGitHub(dst, vd)
+	case FormatSARIF:
+		dst = w.enc.AppendSARIF(dst, vd)
+	case FormatJUnit:
+		dst = w.enc.AppendJUnit(dst, vd, w.cfg.All)
+	case FormatCodeQuality:
+		dst = w.enc.AppendCodeQuality(dst, vd)
+	}
+	return dst
+}
+
+func (c *chunk) resetAlso() {
+	for i := range c.also {
+		c.also[i] = c.also[i][:0]
+	}
+}
+
+func (c *chunk) alsoLen() int {
+	n := 0
+	for _, b := range c.also {
+		n += len(b)
+	}
+	return n
 }
 
 // bigRecord is the size past which a record's validator is dropped after

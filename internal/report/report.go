@@ -124,6 +124,7 @@ type Location struct {
 // value is ready to use).
 type Encoder struct {
 	msg   []byte
+	text  []byte     // a verdict's text lines, for JUnit
 	locs  []Location // of each finding of the verdict being rendered
 	order []int32    // the findings by offset, for locate
 
@@ -135,6 +136,14 @@ type Encoder struct {
 	uriSet   bool
 	uri      []byte
 	uriBased bool
+
+	// Code Quality: the fingerprint hash and the path of the last input
+	// rendered.
+	cqHash   hash.Hash
+	cqOf     string
+	cqSet    bool
+	cqPath   string
+	cqDigest []byte
 }
 
 // start returns where v's card starts.
@@ -142,23 +151,26 @@ func (v *Verdict) start() Location {
 	return Location{v.Line, max(v.Column, 1)}
 }
 
-// locate works out the location of each of v's findings into e.locs. It
-// runs only for a verdict with findings, so that a valid card costs
-// nothing, and takes the findings in the order of their offsets, so that
-// one pass over the card serves them all however many there are.
+// locate works out the location of each of v's findings into e.locs and
+// their order by position into e.order: by offset in the card, findings at
+// one offset in the order of v.Findings (the rules' order), as compilers
+// and linters list theirs. Every renderer writes the findings in that
+// order. It runs only for a verdict with findings, so that a valid card
+// costs nothing, and one pass over the card in that order serves them all
+// however many there are.
 func (e *Encoder) locate(v *Verdict) []Location {
 	fs := v.Findings
 	e.locs = slices.Grow(e.locs[:0], len(fs))[:len(fs)]
+	e.order = e.order[:0]
+	for i := range fs {
+		e.order = append(e.order, int32(i))
+	}
 	at := v.start()
 	if v.Card == nil {
 		for i := range e.locs {
 			e.locs[i] = at
 		}
 		return e.locs
-	}
-	e.order = e.order[:0]
-	for i := range fs {
-		e.order = append(e.order, int32(i))
 	}
 	// Findings come mostly in the order of the card already.
 	slices.SortStableFunc(e.order, func(a, b int32) int { return cmp.Compare(fs[a].Offset, fs[b].Offset) })
@@ -291,6 +303,8 @@ func (e *Encoder) AppendFindingArrays(dst []byte, v *Verdict) []byte {
 	var locs []Location
 	if len(v.Findings) > 0 {
 		locs = e.locate(v)
+	} else {
+		e.order = e.order[:0] // not an earlier verdict's
 	}
 	dst = append(dst, `"errors":[`...)
 	dst = e.appendJSONFindings(dst, v.Findings, locs, fastvalidate.SeverityError)
@@ -335,7 +349,7 @@ func appendUnlisted(dst []byte, errs, warns int) []byte {
 
 func (e *Encoder) appendJSONFindings(dst []byte, fs []fastvalidate.Finding, locs []Location, sev fastvalidate.Severity) []byte {
 	first := true
-	for i := range fs {
+	for _, i := range e.order {
 		f := &fs[i]
 		if f.Severity != sev {
 			continue
@@ -396,7 +410,7 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 	if len(v.Findings) == 0 {
 		return dst
 	}
-	if !v.Valid && v.Detected && strings.HasPrefix(v.Profile, "a2a/") {
+	if v.namesVersion() {
 		dst = appendTextPrefix(dst, v.Input, v.start(), style)
 		if style == Color {
 			dst = append(dst, ansiCyan+"note"+ansiReset...)
@@ -408,7 +422,7 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 		dst = append(dst, '\n')
 	}
 	locs := e.locate(v)
-	for i := range v.Findings {
+	for _, i := range e.order {
 		f := &v.Findings[i]
 		dst = appendTextPrefix(dst, v.Input, locs[i], style)
 		sev, colour := "error", ansiRed
@@ -442,6 +456,13 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 		dst = append(dst, '\n')
 	}
 	return dst
+}
+
+// namesVersion reports whether v's findings come with a note naming the
+// A2A version that judged the card: an invalid card whose members chose
+// it, since what the errors ask for depends on it.
+func (v *Verdict) namesVersion() bool {
+	return !v.Valid && v.Detected && strings.HasPrefix(v.Profile, "a2a/")
 }
 
 // AppendTextOK appends the line that --all prints for a valid card:
@@ -491,13 +512,29 @@ func appendTextPrefix(dst []byte, input string, loc Location, style Style) []byt
 //	::error file=INPUT,line=LINE,col=COLUMN,title=RULE::POINTER: MESSAGE
 //
 // (::warning for warnings), escaped as the runner expects, so that each
-// finding becomes an annotation at its place in the input file.
+// finding becomes an annotation at its place in the input file. The
+// version note AppendText writes comes first, as a notice at the card's
+// start:
+//
+//	::notice file=INPUT,line=LINE,col=COLUMN::judged as a2a/0.2
 func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 	if len(v.Findings) == 0 {
 		return dst
 	}
+	if v.namesVersion() {
+		dst = append(dst, "::notice file="...)
+		dst = appendGitHubProperty(dst, v.Input)
+		dst = append(dst, ",line="...)
+		dst = strconv.AppendInt(dst, int64(v.Line), 10)
+		dst = append(dst, ",col="...)
+		dst = strconv.AppendInt(dst, int64(v.start().Column), 10)
+		dst = append(dst, "::judged as "...)
+		e.msg = appendProfile(e.msg[:0], v)
+		dst = appendGitHubData(dst, e.msg)
+		dst = append(dst, '\n')
+	}
 	locs := e.locate(v)
-	for i := range v.Findings {
+	for _, i := range e.order {
 		f := &v.Findings[i]
 		if f.Severity == fastvalidate.SeverityWarning {
 			dst = append(dst, "::warning file="...)

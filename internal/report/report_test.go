@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -33,6 +34,14 @@ const (
 	// object that lacks it, before the others.
 	prettyCard = "{\n  \"agent_id\": \"nope\",\n  \"name\": \"Ünïcödé\", \"version\": \"1.0\",\n\t\"capabilities\": [{\"id\": \"Bad ID\"},\n    {\"id\": \"ok\", \"description\": \"𝄞\"}, {\"id\": 7}]\n}"
 )
+
+// byPosition returns a copy of fs sorted by offset, findings at one
+// offset in their order in fs: the order every format lists them in.
+func byPosition(fs []fastvalidate.Finding) []fastvalidate.Finding {
+	s := slices.Clone(fs)
+	slices.SortStableFunc(s, func(a, b fastvalidate.Finding) int { return a.Offset - b.Offset })
+	return s
+}
 
 type jsonFinding struct {
 	Rule    string `json:"rule"`
@@ -88,7 +97,7 @@ func TestAppendJSONLMatchesFindings(t *testing.T) {
 			t.Errorf("%s: errors and warnings must be arrays, never null: %s", card, line)
 		}
 		var wantErr, wantWarn []jsonFinding
-		for _, f := range vd.Findings {
+		for _, f := range byPosition(vd.Findings) {
 			loc := wantLocation(card, vd.Line, vd.Column, f.Offset)
 			jf := jsonFinding{f.Code.String(), f.Path, f.Message(), loc.Line, loc.Column}
 			if !utf8.ValidString(jf.Message) {
@@ -212,7 +221,7 @@ func TestAppendText(t *testing.T) {
 	if len(lines) != len(vd.Findings) {
 		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(vd.Findings), out)
 	}
-	for i, f := range vd.Findings {
+	for i, f := range byPosition(vd.Findings) {
 		parts := strings.SplitN(lines[i], ": ", 5)
 		if len(parts) != 5 {
 			t.Fatalf("line %q does not split into 5 fields", lines[i])
@@ -262,7 +271,7 @@ func TestAppendGitHub(t *testing.T) {
 	if len(lines) != len(vd.Findings) {
 		t.Fatalf("%d lines for %d findings:\n%s", len(lines), len(vd.Findings), out)
 	}
-	for i, f := range vd.Findings {
+	for i, f := range byPosition(vd.Findings) {
 		loc := wantLocation(prettyCard, 7, 3, f.Offset)
 		want := fmt.Sprintf("::%s file=dir%%2Cwith%%3Aodd%%25name%%0A,line=%d,col=%d,title=%s::%s: ", f.Severity, loc.Line, loc.Column, f.Code, f.Path)
 		if !strings.HasPrefix(lines[i], want) {
@@ -283,6 +292,8 @@ func TestRenderersDoNotAllocate(t *testing.T) {
 			buf = e.AppendGitHub(buf, &vd)
 			buf = e.AppendTextOK(buf, &vd, Plain)
 			buf = e.AppendSARIF(buf, &vd)
+			buf = e.AppendJUnit(buf, &vd, true)
+			buf = e.AppendCodeQuality(buf, &vd)
 		}
 		render()
 		if n := testing.AllocsPerRun(100, render); n != 0 {
@@ -410,6 +421,124 @@ func TestStart(t *testing.T) {
 		card, line, column, offset := Start([]byte(tc.text))
 		if string(card) != tc.card || line != tc.line || column != tc.column || offset != int64(len(tc.text)-len(tc.card)) {
 			t.Errorf("Start(%q) = %q, %d, %d, %d", tc.text, card, line, column, offset)
+		}
+	}
+}
+
+// positions returns the LINE:COLUMN of each finding line of out, in
+// order, for the line-per-finding formats.
+func positions(t *testing.T, format string, out []byte) []Location {
+	t.Helper()
+	var locs []Location
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		var loc Location
+		switch format {
+		case "text":
+			if strings.Contains(line, ": note: ") {
+				continue
+			}
+			parts := strings.SplitN(line, ":", 4)
+			fmt.Sscanf(parts[1]+" "+parts[2], "%d %d", &loc.Line, &loc.Column)
+		case "github":
+			if strings.HasPrefix(line, "::notice") {
+				continue
+			}
+			_, rest, _ := strings.Cut(line, ",line=")
+			fmt.Sscanf(strings.Replace(rest, ",col=", " ", 1), "%d %d", &loc.Line, &loc.Column)
+		case "sarif":
+			if !strings.Contains(line, `"ruleId"`) {
+				continue
+			}
+			_, rest, _ := strings.Cut(line, `"startLine":`)
+			fmt.Sscanf(strings.Replace(rest, `,"startColumn":`, " ", 1), "%d %d", &loc.Line, &loc.Column)
+		}
+		locs = append(locs, loc)
+	}
+	return locs
+}
+
+func sorted(locs []Location) bool {
+	for i := 1; i < len(locs); i++ {
+		if a, b := locs[i-1], locs[i]; a.Line > b.Line || a.Line == b.Line && a.Column > b.Column {
+			return false
+		}
+	}
+	return true
+}
+
+// Every format lists a card's findings by position, as compilers and
+// linters do, not in the order of the rules that found them.
+func TestFindingsInPositionOrder(t *testing.T) {
+	vd := judge(t, prettyCard)
+	var e Encoder
+	inRuleOrder := make([]Location, len(vd.Findings))
+	for i, f := range vd.Findings {
+		inRuleOrder[i] = wantLocation(prettyCard, 7, 3, f.Offset)
+	}
+	if sorted(inRuleOrder) {
+		t.Fatalf("the card's findings are already in position order: %v", inRuleOrder)
+	}
+	for format, out := range map[string][]byte{
+		"text":   e.AppendText(nil, &vd, Plain),
+		"github": e.AppendGitHub(nil, &vd),
+		"sarif":  e.AppendSARIF(nil, &vd),
+	} {
+		got := positions(t, format, out)
+		if len(got) != len(vd.Findings) || !sorted(got) {
+			t.Errorf("%s: positions %v, want the %d findings by position:\n%s", format, got, len(vd.Findings), out)
+		}
+	}
+	var rec struct{ Errors, Warnings []jsonFinding }
+	if err := json.Unmarshal(e.AppendJSONL(nil, &vd), &rec); err != nil {
+		t.Fatal(err)
+	}
+	for _, list := range [][]jsonFinding{rec.Errors, rec.Warnings} {
+		var got []Location
+		for _, f := range list {
+			got = append(got, Location{f.Line, f.Column})
+		}
+		if !sorted(got) {
+			t.Errorf("jsonl: positions %v, want them in order", got)
+		}
+	}
+}
+
+// Findings at one position keep the order of their rules.
+func TestFindingsAtOnePositionKeepRuleOrder(t *testing.T) {
+	card := []byte(`{"a":1}`)
+	vd := Verdict{Input: "in", Line: 1, Column: 1, Card: card, Findings: []fastvalidate.Finding{
+		fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "/a", "second"),
+		fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "", "first"),
+		fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "", "also first"),
+	}}
+	vd.Findings[0].Offset = 5
+	var e Encoder
+	got := string(e.AppendText(nil, &vd, Plain))
+	want := "in:1:1: error: json.syntax: : first\nin:1:1: error: json.syntax: : also first\nin:1:6: error: json.syntax: /a: second\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// GitHub annotations say, as text does, which A2A release the errors of
+// a card whose members chose it assume: a notice at the card's start,
+// before its findings.
+func TestAppendGitHubNamesTheVersion(t *testing.T) {
+	const card = `{"name":"n","description":"d","url":"a.example","version":"1","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[]}`
+	for _, tc := range []struct{ profile, want string }{
+		{"auto", "::notice file=in.ndjson,line=7,col=1::judged as a2a/0.2 (assumed: no version marker)\n"},
+		{"a2a/0.2", ""},
+	} {
+		vd := FromResult("in.ndjson", 7, 1, 0, []byte(card), fastvalidate.MustNew(tc.profile).Validate([]byte(card)))
+		var e Encoder
+		out := string(e.AppendGitHub(nil, &vd))
+		first, _, _ := strings.Cut(out, "\n")
+		note := ""
+		if strings.HasPrefix(first, "::notice") {
+			note = first + "\n"
+		}
+		if note != tc.want || !strings.Contains(out, "::error ") {
+			t.Errorf("%s: note %q, want %q; output:\n%s", tc.profile, note, tc.want, out)
 		}
 	}
 }

@@ -193,7 +193,7 @@ func (e *Encoder) AppendSARIF(dst []byte, v *Verdict) []byte {
 	}
 	uri, based := e.sarifURI(v.Input)
 	locs := e.locate(v)
-	for i := range v.Findings {
+	for _, i := range e.order {
 		f := &v.Findings[i]
 		id := f.Code.String()
 		dst = append(dst, sarifResultStart...)
