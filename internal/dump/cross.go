@@ -617,6 +617,7 @@ func (fw *findingWriter) write(f finding, places []Place, spilled *placeList) er
 	}
 	return fw.stream(f, sev, spilled)
 }
+
 // appendFinding renders a dump finding: in text and github through the
 // renderers of card findings, placed at the first record named, with every
 // record in the message; in jsonl as a record of its own kind, with the

@@ -48,12 +48,13 @@ var liveDirs = struct {
 // message names the file or directory, which an *os.PathError's message
 // shown without its path would not.
 type SpillError struct {
+	What string // "temporary file", or what else Path is
 	Path string
 	Err  error
 }
 
 func (e *SpillError) Error() string {
-	return fmt.Sprintf("temporary file %s: %v", e.Path, e.Err)
+	return fmt.Sprintf("%s %s: %v", e.What, e.Path, e.Err)
 }
 
 func (e *SpillError) Unwrap() error { return e.Err }
@@ -72,7 +73,7 @@ func spillErr(path string, err error) error {
 	if errors.As(err, &pe) {
 		path, err = pe.Path, pe.Err
 	}
-	return &SpillError{Path: path, Err: err}
+	return &SpillError{What: "temporary file", Path: path, Err: err}
 }
 
 // ensure returns the directory, making it on first use.
@@ -86,7 +87,11 @@ func (d *spillDir) ensure() (string, error) {
 	pattern := spillPrefix + strconv.Itoa(os.Getpid()) + "-"
 	path, err := os.MkdirTemp(tmp, pattern)
 	if err != nil {
-		return "", spillErr(filepath.Join(tmp, pattern+"*"), err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", &SpillError{What: "making a temporary directory in", Path: tmp + " ($TMPDIR)", Err: err}
 	}
 	lock, err := lockFile(filepath.Join(path, lockName))
 	if err != nil {
