@@ -474,7 +474,7 @@ func (g *groupClaims) judge(out *findingWriter) error {
 	}
 	places := make([]Place, 0, g.n)
 	inputs := map[string]string{}
-	g.places.each(func(input []byte, line int) error {
+	err := g.places.each(func(input []byte, line int) error {
 		name, ok := inputs[string(input)]
 		if !ok {
 			name = string(input)
@@ -483,6 +483,9 @@ func (g *groupClaims) judge(out *findingWriter) error {
 		places = append(places, Place{Input: name, Line: line})
 		return nil
 	})
+	if err != nil {
+		return err
+	}
 	return out.write(f, places, nil)
 }
 
@@ -686,14 +689,16 @@ func base64URL(b []byte) string {
 // finding with the first place, and the others go where they would.
 func (fw *findingWriter) stream(f finding, sev fastvalidate.Severity, spilled *placeList) error {
 	var first Place
-	n := 0
-	spilled.each(func(input []byte, line int) error {
-		if n == 0 {
-			first = Place{Input: string(input), Line: line}
+	errFirst := errors.New("first place read")
+	if err := spilled.each(func(input []byte, line int) error {
+		first = Place{Input: string(input), Line: line}
+		return errFirst
+	}); err != errFirst {
+		if err == nil {
+			err = errGarbledClaim
 		}
-		n++
-		return nil
-	})
+		return err
+	}
 	msg := f.msg
 	if fw.format == "text" || fw.format == "github" {
 		// The message lists the places; they go at its end.
