@@ -63,7 +63,7 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	fs.String(&o.policy, "--policy NAME", "default", "default or production, as for validation").HideDefault()
 	o.memory = DefaultMemory
 	fs.Var(&o.memory, "--memory SIZE", "digests held in memory before they spill to\n"+
-		"temporary files (hash partitions)")
+		"sorted temporary files, made only then")
 	o.maxRecord = pipeline.DefaultMaxRecord
 	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged")
 	o.chunkSize = pipeline.DefaultChunkSize

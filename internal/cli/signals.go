@@ -5,13 +5,16 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+
+	"github.com/cardscan/cardscan/internal/dump"
 )
 
 // signals turns SIGINT, SIGTERM and SIGHUP into an orderly end of the run:
 // the first closes interrupt, so that the records read so far are judged
 // and written whole, compressed outputs are closed properly and the
 // summary is written, marked interrupted; a second one ends the process at
-// once, for a user who will not wait.
+// once, for a user who will not wait, removing diff's and --cross-card's
+// temporary files first.
 type signals struct {
 	ch        chan os.Signal
 	interrupt chan struct{}
@@ -38,6 +41,9 @@ func catchSignals() *signals {
 		}
 		select {
 		case sig := <-s.ch:
+			// Deferred calls do not run past os.Exit: the temporary
+			// files they would remove go first.
+			dump.RemoveSpillDirs()
 			os.Exit(128 + int(sig.(syscall.Signal)))
 		case <-s.done:
 		}

@@ -28,10 +28,14 @@ const (
 // Cross finds, across a whole validation run, what no single card shows
 // (--cross-card): dump.duplicate-id, dump.shared-endpoint and
 // dump.duplicate-card. Its claims are held in memory up to a budget, then
-// hash-partitioned to temporary files as diff's digests are.
+// sorted to temporary files as diff's digests are, by rule and key, and
+// judged a group at a time as they are merged.
 type Cross struct {
-	dir string
+	dir *spillDir
 	st  *store
+	// groupBudget bounds what a group of claims of one key holds in
+	// memory, its places and its others each, when the claims spilled.
+	groupBudget int64
 
 	// Levels sets the level of dump rules, as --rule and a policy file
 	// do; a rule it leaves out keeps its default, and SeverityOff drops
@@ -49,15 +53,49 @@ type Cross struct {
 // NewCross returns a Cross that holds at most about memory bytes of claims
 // before it spills them.
 func NewCross(memory int64) (*Cross, error) {
-	dir, err := os.MkdirTemp("", "cardscan-cross-")
-	if err != nil {
-		return nil, err
-	}
+	removeStaleOnce()
+	dir := &spillDir{}
 	// Grouping the claims takes about three times as much again: the peak
 	// RSS of --cross-card beyond plain validation's was 4.4 times its
 	// claims on the make perf dump (docs/cli.md).
-	return &Cross{dir: dir, st: newStore("claims", dir, max(memory/4, 1))}, nil
+	budget := max(memory/4, 1)
+	return &Cross{dir: dir, st: newStore("claims", dir, budget, byGroup), groupBudget: max(budget/4, 1)}, nil
 }
+
+// byGroup is the sort key of claims: the rule of the findings their group
+// makes, in the rules' name order, then the key, which is the order
+// Finish writes the findings in.
+func byGroup(rec []byte) (byte, []byte) {
+	r := reader{b: rec}
+	group := r.byte()
+	return groupRank[group], r.bytes()
+}
+
+// groupCode pairs a group with the rule of its findings.
+type groupCode struct {
+	group byte
+	code  fastvalidate.Code
+}
+
+var groupCodes = []groupCode{
+	{groupID, fastvalidate.CodeDumpDuplicateID},
+	{groupEndpoint, fastvalidate.CodeDumpSharedEndpoint},
+	{groupContent, fastvalidate.CodeDumpDuplicateCard},
+}
+
+// groupRank places each group by its rule's name; a byte that is no group
+// ranks last.
+var groupRank = func() (rank [256]byte) {
+	for i := range rank {
+		rank[i] = byte(len(groupCodes))
+	}
+	codes := slices.Clone(groupCodes)
+	slices.SortFunc(codes, func(a, b groupCode) int { return strings.Compare(a.code.String(), b.code.String()) })
+	for i, g := range codes {
+		rank[g.group] = byte(i)
+	}
+	return rank
+}()
 
 // Extract returns a function for pipeline.Config.Extract: the claims of
 // each record.
@@ -73,7 +111,7 @@ func (c *Cross) Add(b []byte) error { return c.st.add(b) }
 // Close removes the temporary files.
 func (c *Cross) Close() {
 	c.st.close()
-	os.RemoveAll(c.dir)
+	c.dir.remove()
 }
 
 // AppendClaims appends the claims of the record vd judged: its identity,
@@ -164,18 +202,12 @@ func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
 func (c *Cross) Finish(w io.Writer, format string, style report.Style) (*CrossCounts, error) {
 	counts := &CrossCounts{Rules: map[string]int64{}}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var enc report.Encoder
-	each := func(i int, emit func(key string, line []byte) error) error {
-		return c.findPart(i, counts, format, style, &enc, emit)
-	}
+	out := &findingWriter{c: c, counts: counts, format: format, style: style, w: bw}
 	var err error
 	if c.st.spilled() {
-		err = writeSorted(c.dir, Partitions, each, bw)
+		err = c.findSorted(out)
 	} else {
-		err = each(0, func(_ string, line []byte) error {
-			_, err := bw.Write(line)
-			return err
-		})
+		err = c.findInMemory(out)
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -190,12 +222,46 @@ type claimGroup struct {
 	others int // distinct
 }
 
-// findPart judges the claims of partition i.
-func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report.Style, enc *report.Encoder, emit func(key string, line []byte) error) error {
-	blocks, err := c.st.load(i)
-	if err != nil {
-		return err
+// groupFinding returns the finding a group of n claims of one group and
+// key makes, others of them distinct, if any.
+func groupFinding(group byte, key string, n, others int) (finding, bool) {
+	if n < 2 {
+		return finding{}, false
 	}
+	var f finding
+	switch {
+	case group == groupID && others > 1:
+		// The key is the identity's kind and value, as AppendClaims
+		// joined them.
+		kind, id, _ := strings.Cut(key, " ")
+		f = finding{code: fastvalidate.CodeDumpDuplicateID, kind: kind, key: id,
+			msg: fmt.Sprintf("%s is claimed by %d records with %d different contents", key, n, others)}
+	case group == groupEndpoint && others > 1:
+		f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: key,
+			msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", key, n, others)}
+	case group == groupContent:
+		k := cardSumPrefix + base64URL([]byte(key))
+		f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: k,
+			msg: fmt.Sprintf("the same card (%s) is in %d records", k, n)}
+	default:
+		return finding{}, false
+	}
+	f.sortKey = f.code.String() + "\x00" + key
+	return f, true
+}
+
+// finding is a finding about several records, but for the records.
+type finding struct {
+	sortKey string
+	code    fastvalidate.Code
+	kind    string // of key, as diff's key_kind
+	key     string
+	msg     string
+}
+
+// findInMemory judges the claims, all in memory.
+func (c *Cross) findInMemory(out *findingWriter) error {
+	blocks := c.st.blocks
 	// Most claims are the only one of their group (a card's content, its
 	// identity, its endpoints), and no finding names fewer than two
 	// records: a first pass counts the claims of each group by a hash of
@@ -266,71 +332,293 @@ func (c *Cross) findPart(i int, counts *CrossCounts, format string, style report
 			g.others++
 		}
 	}
-	type finding struct {
-		sortKey string
-		code    fastvalidate.Code
-		kind    string // of key, as diff's key_kind
-		key     string
-		msg     string
-		places  []Place
+	type placed struct {
+		finding
+		places []Place
 	}
-	var out []finding
+	var found []placed
 	for _, g := range groups {
-		if len(g.places) < 2 {
-			continue
+		if f, ok := groupFinding(g.group, g.key, len(g.places), g.others); ok {
+			found = append(found, placed{f, g.places})
 		}
-		var f finding
-		switch {
-		case g.group == groupID && g.others > 1:
-			// The key is the identity's kind and value, as
-			// AppendClaims joined them.
-			kind, key, _ := strings.Cut(g.key, " ")
-			f = finding{code: fastvalidate.CodeDumpDuplicateID, kind: kind, key: key,
-				msg: fmt.Sprintf("%s is claimed by %d records with %d different contents", g.key, len(g.places), g.others)}
-		case g.group == groupEndpoint && g.others > 1:
-			f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: g.key,
-				msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", g.key, len(g.places), g.others)}
-		case g.group == groupContent:
-			key := cardSumPrefix + base64URL([]byte(g.key))
-			f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: key,
-				msg: fmt.Sprintf("the same card (%s) is in %d records", key, len(g.places))}
-		default:
-			continue
-		}
-		f.places = g.places
-		f.sortKey = f.code.String() + "\x00" + g.key
-		out = append(out, f)
 	}
-	slices.SortFunc(out, func(a, b finding) int {
-		if a.sortKey < b.sortKey {
-			return -1
-		}
-		if a.sortKey > b.sortKey {
-			return 1
-		}
-		return 0
-	})
-	var line []byte
-	for _, f := range out {
-		sev := c.level(f.code)
-		switch sev {
-		case fastvalidate.SeverityOff:
-			continue
-		case fastvalidate.SeverityError:
-			counts.Errors++
-		default:
-			counts.Warnings++
-		}
-		counts.Rules[f.code.String()]++
-		if format == "" || sev == fastvalidate.SeverityWarning && c.MinLevel == fastvalidate.SeverityError {
-			continue
-		}
-		line = appendFinding(line[:0], format, style, enc, f.code, sev, f.kind, f.key, f.msg, f.places)
-		if err := emit(f.sortKey, line); err != nil {
+	slices.SortFunc(found, func(a, b placed) int { return strings.Compare(a.sortKey, b.sortKey) })
+	for _, f := range found {
+		if err := out.write(f.finding, f.places, nil); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// findSorted judges the claims as the store merges them, in the order of
+// the findings, one group of claims of a group and key at a time. A group
+// holds its places and its distinct others in memory up to groupBudget
+// each, and spills them beyond: one key that every record claims is judged
+// in bounded memory too.
+func (c *Cross) findSorted(out *findingWriter) error {
+	m, err := c.st.stream()
+	if err != nil {
+		return err
+	}
+	g := &groupClaims{
+		places: placeList{dir: c.dir, limit: int(c.groupBudget)},
+		others: newStore("others", c.dir, c.groupBudget, wholeDigest),
+	}
+	defer g.close()
+	for {
+		rec, ok, err := m.next()
+		if err != nil {
+			return err
+		}
+		var group byte
+		var key, other, input []byte
+		var line int
+		if ok {
+			r := reader{b: rec}
+			group, key, other, input, line = r.byte(), r.bytes(), r.bytes(), r.bytes(), int(r.uvarint())
+			if r.bad {
+				return errGarbledClaim
+			}
+			if g.n > 0 && group == g.group && bytes.Equal(key, g.key) {
+				if err := g.add(other, input, line); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if g.n > 0 {
+			if err := g.judge(out); err != nil {
+				return err
+			}
+		}
+		if !ok {
+			return nil
+		}
+		g.reset(group, key)
+		if err := g.add(other, input, line); err != nil {
+			return err
+		}
+	}
+}
+
+// wholeDigest is the sort key of a group's others: the whole of each.
+func wholeDigest(rec []byte) (byte, []byte) { return 0, rec }
+
+// groupClaims are the claims of one group and key, as findSorted reads
+// them.
+type groupClaims struct {
+	group  byte
+	key    []byte
+	n      int
+	places placeList
+	others *store
+	frame  []byte
+}
+
+func (g *groupClaims) reset(group byte, key []byte) {
+	g.group, g.key, g.n = group, append(g.key[:0], key...), 0
+	g.places.reset()
+	g.others.reset()
+}
+
+func (g *groupClaims) add(other, input []byte, line int) error {
+	g.n++
+	if g.group != groupContent {
+		g.frame = binary.LittleEndian.AppendUint32(g.frame[:0], uint32(len(other)))
+		if err := g.others.add(append(g.frame, other...)); err != nil {
+			return err
+		}
+	}
+	return g.places.add(input, line)
+}
+
+// distinct counts the distinct others, as the store sorts them.
+func (g *groupClaims) distinct() (int, error) {
+	m, err := g.others.stream()
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	var last []byte
+	for {
+		rec, ok, err := m.next()
+		if err != nil || !ok {
+			return n, err
+		}
+		if n == 0 || !bytes.Equal(rec, last) {
+			n++
+			last = append(last[:0], rec...)
+		}
+	}
+}
+
+// judge writes the group's finding, if it makes one.
+func (g *groupClaims) judge(out *findingWriter) error {
+	if g.n < 2 {
+		return nil
+	}
+	others := 0
+	if g.group != groupContent {
+		var err error
+		if others, err = g.distinct(); err != nil {
+			return err
+		}
+	}
+	f, ok := groupFinding(g.group, string(g.key), g.n, others)
+	if !ok {
+		return nil
+	}
+	if g.places.f != nil {
+		return out.write(f, nil, &g.places)
+	}
+	places := make([]Place, 0, g.n)
+	inputs := map[string]string{}
+	err := g.places.each(func(input []byte, line int) error {
+		name, ok := inputs[string(input)]
+		if !ok {
+			name = string(input)
+			inputs[name] = name
+		}
+		places = append(places, Place{Input: name, Line: line})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return out.write(f, places, nil)
+}
+
+func (g *groupClaims) close() {
+	g.places.reset()
+	g.others.close()
+}
+
+// placeList holds the places of a group's claims, in memory up to limit
+// bytes and in a temporary file beyond.
+type placeList struct {
+	dir   *spillDir
+	limit int
+	buf   []byte // each place: its line, its input's length, its input
+	f     *os.File
+	w     *bufio.Writer
+}
+
+func (p *placeList) add(input []byte, line int) error {
+	p.buf = binary.AppendUvarint(p.buf, uint64(line))
+	p.buf = appendBytes(p.buf, input)
+	if len(p.buf) <= p.limit {
+		return nil
+	}
+	if p.f == nil {
+		f, err := p.dir.create("places")
+		if err != nil {
+			return err
+		}
+		p.f, p.w = f, bufio.NewWriterSize(f, runBufSize)
+	}
+	_, err := p.w.Write(p.buf)
+	p.buf = p.buf[:0]
+	return spillErr(p.f.Name(), err)
+}
+
+// each calls fn with every place in the order added; input is valid
+// during the call only.
+func (p *placeList) each(fn func(input []byte, line int) error) error {
+	read := func(b []byte) ([]byte, error) {
+		r := reader{b: b}
+		for len(r.b) > 0 {
+			line := int(r.uvarint())
+			input := r.bytes()
+			if r.bad {
+				return nil, errGarbledClaim
+			}
+			if err := fn(input, line); err != nil {
+				return nil, err
+			}
+		}
+		return r.b, nil
+	}
+	if p.f == nil {
+		_, err := read(p.buf)
+		return err
+	}
+	if _, err := p.w.Write(p.buf); err != nil {
+		return spillErr(p.f.Name(), err)
+	}
+	p.buf = p.buf[:0]
+	if err := p.w.Flush(); err != nil {
+		return spillErr(p.f.Name(), err)
+	}
+	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
+		return spillErr(p.f.Name(), err)
+	}
+	br := bufio.NewReaderSize(p.f, runBufSize)
+	var rec []byte
+	for {
+		line, err := binary.ReadUvarint(br)
+		if err == io.EOF {
+			return nil
+		}
+		var n uint64
+		if err == nil {
+			n, err = binary.ReadUvarint(br)
+		}
+		if err == nil {
+			rec = slices.Grow(rec[:0], int(n))[:n]
+			_, err = io.ReadFull(br, rec)
+		}
+		if err != nil {
+			return spillErr(p.f.Name(), fmt.Errorf("%w: %w", errGarbledClaim, err))
+		}
+		if err := fn(rec, int(line)); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *placeList) reset() {
+	p.buf = p.buf[:0]
+	if p.f != nil {
+		p.f.Close()
+		os.Remove(p.f.Name())
+		p.f, p.w = nil, nil
+	}
+}
+
+// findingWriter counts findings and writes those shown.
+type findingWriter struct {
+	c      *Cross
+	counts *CrossCounts
+	format string
+	style  report.Style
+	enc    report.Encoder
+	w      io.Writer
+	line   []byte
+}
+
+// write counts f and writes it with its places: places, or those spilled
+// streamed from spilled, which its line need not then hold whole.
+func (fw *findingWriter) write(f finding, places []Place, spilled *placeList) error {
+	sev := fw.c.level(f.code)
+	switch sev {
+	case fastvalidate.SeverityOff:
+		return nil
+	case fastvalidate.SeverityError:
+		fw.counts.Errors++
+	default:
+		fw.counts.Warnings++
+	}
+	fw.counts.Rules[f.code.String()]++
+	if fw.format == "" || sev == fastvalidate.SeverityWarning && fw.c.MinLevel == fastvalidate.SeverityError {
+		return nil
+	}
+	if spilled == nil {
+		fw.line = appendFinding(fw.line[:0], fw.format, fw.style, &fw.enc, f.code, sev, f.kind, f.key, f.msg, places)
+		_, err := fw.w.Write(fw.line)
+		return err
+	}
+	return fw.stream(f, sev, spilled)
 }
 
 // appendFinding renders a dump finding: in text and github through the
@@ -362,11 +650,7 @@ func appendFinding(dst []byte, format string, style report.Style, enc *report.En
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, `{"input":`...)
-			dst = report.AppendJSONString(dst, p.Input)
-			dst = append(dst, `,"line":`...)
-			dst = strconv.AppendInt(dst, int64(p.Line), 10)
-			dst = append(dst, '}')
+			dst = appendJSONPlace(dst, p)
 		}
 		return append(dst, "]}\n"...)
 	}
@@ -387,6 +671,91 @@ func appendFinding(dst []byte, format string, style report.Style, enc *report.En
 	return enc.AppendText(dst, &vd, style)
 }
 
+// appendJSONPlace appends a record of a jsonl finding's "records".
+func appendJSONPlace(dst []byte, p Place) []byte {
+	dst = append(dst, `{"input":`...)
+	dst = report.AppendJSONString(dst, p.Input)
+	dst = append(dst, `,"line":`...)
+	dst = strconv.AppendInt(dst, int64(p.Line), 10)
+	return append(dst, '}')
+}
+
 func base64URL(b []byte) string {
 	return base64Enc.EncodeToString(b)
+}
+
+// stream writes f with the places spilled, byte for byte as appendFinding
+// would with all of them, a place at a time: appendFinding renders the
+// finding with the first place, and the others go where they would.
+func (fw *findingWriter) stream(f finding, sev fastvalidate.Severity, spilled *placeList) error {
+	var first Place
+	errFirst := errors.New("first place read")
+	if err := spilled.each(func(input []byte, line int) error {
+		first = Place{Input: string(input), Line: line}
+		return errFirst
+	}); err != errFirst {
+		if err == nil {
+			err = errGarbledClaim
+		}
+		return err
+	}
+	msg := f.msg
+	if fw.format == "text" || fw.format == "github" {
+		// The message lists the places; they go at its end.
+		msg += ": " + first.Input + ":" + strconv.Itoa(first.Line)
+	}
+	head := appendFinding(nil, fw.format, fw.style, &fw.enc, f.code, sev, f.kind, f.key, f.msg, []Place{first})
+	var cut int // where the places after the first go
+	var open, shut string
+	switch fw.format {
+	case "jsonl":
+		cut = len(head) - len("]}\n")
+	case "sarif":
+		cut = bytes.Index(head, []byte(`,"partialFingerprints":`))
+		open, shut = `,"relatedLocations":[`, "]"
+	default:
+		var esc []byte
+		if fw.format == "github" {
+			esc = report.AppendGitHubData(nil, msg)
+		} else {
+			esc = []byte(report.TextSafe(msg))
+		}
+		cut = bytes.LastIndex(head, esc) + len(esc)
+	}
+	if cut < 0 || cut > len(head) {
+		return fmt.Errorf("cannot stream a %s finding", fw.format)
+	}
+	if _, err := io.WriteString(fw.w, string(head[:cut])+open); err != nil {
+		return err
+	}
+	i := -1
+	err := spilled.each(func(input []byte, line int) error {
+		if i++; i == 0 {
+			return nil
+		}
+		b := fw.line[:0]
+		p := Place{Input: string(input), Line: line}
+		switch fw.format {
+		case "jsonl":
+			b = append(b, ',')
+			b = appendJSONPlace(b, p)
+		case "sarif":
+			if i > 1 {
+				b = append(b, ',')
+			}
+			b = fw.enc.AppendSARIFRelated(b, i, p)
+		case "github":
+			b = report.AppendGitHubData(b, ", "+p.Input+":"+strconv.Itoa(p.Line))
+		default:
+			b = append(b, report.TextSafe(", "+p.Input+":"+strconv.Itoa(p.Line))...)
+		}
+		fw.line = b
+		_, err := fw.w.Write(b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(fw.w, shut+string(head[cut:]))
+	return err
 }

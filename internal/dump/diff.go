@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"container/heap"
 	"encoding/binary"
-	"errors"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,8 +41,8 @@ type DiffSummary struct {
 	DuplicateKeys int64   `json:"duplicate_keys"`
 	Seconds       float64 `json:"seconds"`
 	MBPerSecond   float64 `json:"mb_per_second"` // decompressed MB (10^6 bytes) of both dumps per second
-	// Partitions is the number of temporary partitions the digests were
-	// spread over: 1 when they fitted in --memory.
+	// Partitions is the number of sorted runs the digests were written
+	// to, both dumps' together: 1 when they fitted in --memory.
 	Partitions int `json:"partitions"`
 	// SpillBytes is the disk the digests took, 0 when they fitted.
 	SpillBytes int64 `json:"spill_bytes"`
@@ -54,7 +51,7 @@ type DiffSummary struct {
 // Differ compares two dumps, fed to it as digests: the old dump's through
 // AddOld, then the new one's through AddNew.
 type Differ struct {
-	dir      string
+	dir      *spillDir
 	old, new *store
 	// Format is "jsonl" or "text".
 	Format string
@@ -70,18 +67,18 @@ type Differ struct {
 }
 
 // NewDiffer returns a Differ that holds at most about memory bytes of
-// digests before it spills them to temporary files.
+// digests before it spills them to temporary files, in a directory made
+// only then. It removes the spill directories that runs which were killed
+// left behind.
 func NewDiffer(memory int64) (*Differ, error) {
-	dir, err := os.MkdirTemp("", "cardscan-diff-")
-	if err != nil {
-		return nil, err
-	}
+	removeStaleOnce()
+	dir := &spillDir{}
 	// The budget is shared by both dumps' digests, and comparing them
 	// takes about twice as much again for the indexes and Go's collector:
 	// the peak RSS of a diff in memory was 3.4 times its digests (the
 	// make perf dump and its zstd copy, docs/cli.md).
 	per := max(memory/6, 1)
-	return &Differ{dir: dir, old: newStore("old", dir, per), new: newStore("new", dir, per), Format: "jsonl"}, nil
+	return &Differ{dir: dir, old: newStore("old", dir, per, byKey), new: newStore("new", dir, per, byKey), Format: "jsonl"}, nil
 }
 
 // AddOld adds digests of the old dump; AddNew of the new one.
@@ -178,7 +175,7 @@ func (d *Differ) Close() {
 	}
 	d.old.close()
 	d.new.close()
-	os.RemoveAll(d.dir)
+	d.dir.remove()
 }
 
 // Finish writes one record per changed key to w, sorted by key, and
@@ -188,22 +185,13 @@ func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
 		<-d.indexing
 	}
 	sum := DiffSummary{OldRecords: d.old.records, NewRecords: d.new.records, KeyKinds: map[string]int64{}, Partitions: 1}
-	if d.old.spilled() || d.new.spilled() {
-		if err := errors.Join(d.old.spill(), d.new.spill()); err != nil {
-			return sum, err
-		}
-		sum.Partitions = Partitions
-		sum.SpillBytes = d.old.bytes + d.new.bytes
-	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var err error
-	if sum.Partitions == 1 {
-		err = d.comparePart(0, &sum, func(_ string, line []byte) error {
-			_, err := bw.Write(line)
-			return err
-		})
+	if d.old.spilled() || d.new.spilled() {
+		sum.SpillBytes = d.old.bytes + d.new.bytes
+		err = d.compareSorted(&sum, bw)
 	} else {
-		err = d.compareSpilled(&sum, bw)
+		err = d.compareInMemory(&sum, bw)
 	}
 	if err == nil {
 		err = bw.Flush()
@@ -211,118 +199,114 @@ func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
 	return sum, err
 }
 
-// compareSpilled compares partition by partition.
-func (d *Differ) compareSpilled(sum *DiffSummary, w io.Writer) error {
-	return writeSorted(d.dir, Partitions, func(i int, emit func(key string, line []byte) error) error {
-		return d.comparePart(i, sum, emit)
-	}, w)
-}
-
-// writeSorted calls each for every partition, which emits its lines in key
-// order; each partition's lines go to a run file, and the runs are merged
-// by key into w, so that the output is in key order whatever the number of
-// lines.
-func writeSorted(dir string, parts int, each func(i int, emit func(key string, line []byte) error) error, w io.Writer) error {
-	runs := make([]*os.File, parts)
-	defer func() {
-		for _, f := range runs {
-			if f != nil {
-				f.Close()
-				os.Remove(f.Name())
+// compareSorted compares the dumps as their stores stream them, in key
+// order: only the last digest of each key of each dump is held.
+func (d *Differ) compareSorted(sum *DiffSummary, w io.Writer) error {
+	var olds, news *merger
+	err := d.old.spill()
+	if err == nil {
+		err = d.new.spill()
+	}
+	if err == nil {
+		olds, err = d.old.stream()
+	}
+	if err == nil {
+		news, err = d.new.stream()
+	}
+	if err != nil {
+		return err
+	}
+	sum.Partitions = len(d.old.runs) + len(d.new.runs)
+	ol, nl := &lastOfKey{m: olds}, &lastOfKey{m: news}
+	o, err := ol.next(&sum.DuplicateKeys)
+	if err != nil {
+		return err
+	}
+	n, err := nl.next(&sum.DuplicateKeys)
+	if err != nil {
+		return err
+	}
+	var line []byte
+	for o != nil || n != nil {
+		c := 0
+		switch {
+		case o == nil:
+			c = 1
+		case n == nil:
+			c = -1
+		default:
+			_, ok := digestKey(o)
+			_, nk := digestKey(n)
+			c = bytes.Compare(ok, nk)
+		}
+		po, pn := o, n
+		if c > 0 {
+			po = nil
+		} else if c < 0 {
+			pn = nil
+		}
+		if line, err = d.writeChange(line, po, pn, sum, w); err != nil {
+			return err
+		}
+		if c <= 0 {
+			if o, err = ol.next(&sum.DuplicateKeys); err != nil {
+				return err
 			}
 		}
-	}()
-	var scratch []byte
-	for i := range parts {
-		f, err := os.CreateTemp(dir, "run-")
-		if err != nil {
-			return err
-		}
-		runs[i] = f
-		bw := bufio.NewWriterSize(f, 32<<10)
-		err = each(i, func(key string, line []byte) error {
-			scratch = binary.AppendUvarint(scratch[:0], uint64(len(key)))
-			scratch = append(scratch, key...)
-			scratch = binary.AppendUvarint(scratch, uint64(len(line)))
-			scratch = append(scratch, line...)
-			_, err := bw.Write(scratch)
-			return err
-		})
-		if err == nil {
-			err = bw.Flush()
-		}
-		if err != nil {
-			return err
-		}
-	}
-	h := &runHeap{}
-	for _, f := range runs {
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		r := &run{r: bufio.NewReaderSize(f, 32<<10)}
-		if ok, err := r.next(); err != nil {
-			return err
-		} else if ok {
-			h.runs = append(h.runs, r)
-		}
-	}
-	heap.Init(h)
-	for len(h.runs) > 0 {
-		r := h.runs[0]
-		if _, err := w.Write(r.line); err != nil {
-			return err
-		}
-		ok, err := r.next()
-		if err != nil {
-			return err
-		}
-		if ok {
-			heap.Fix(h, 0)
-		} else {
-			heap.Pop(h)
+		if c >= 0 {
+			if n, err = nl.next(&sum.DuplicateKeys); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// run reads a partition's sorted records back.
-type run struct {
-	r    *bufio.Reader
-	key  []byte
-	line []byte
+// lastOfKey reads a store's stream a key at a time.
+type lastOfKey struct {
+	m         *merger
+	last, cur []byte
+	started   bool
+	done      bool
 }
 
-func (r *run) next() (bool, error) {
-	n, err := binary.ReadUvarint(r.r)
-	if err == io.EOF {
-		return false, nil
+// next returns the last digest of the next key, nil after the last key,
+// counting in dups the digests it superseded. What it returns is valid
+// until the next call but one.
+func (l *lastOfKey) next(dups *int64) ([]byte, error) {
+	if !l.started {
+		l.started = true
+		rec, ok, err := l.m.next()
+		if err != nil || !ok {
+			l.done = true
+			return nil, err
+		}
+		l.cur = append(l.cur[:0], rec...)
 	}
-	if err != nil {
-		return false, err
+	if l.done {
+		return nil, nil
 	}
-	r.key = slices.Grow(r.key[:0], int(n))[:n]
-	if _, err := io.ReadFull(r.r, r.key); err != nil {
-		return false, err
+	// The two buffers take turns, so that the digest returned last stays
+	// whole while the next is read.
+	l.last, l.cur = l.cur, l.last
+	_, key := digestKey(l.last)
+	for {
+		rec, ok, err := l.m.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			l.done = true
+			return l.last, nil
+		}
+		if _, k := digestKey(rec); !bytes.Equal(k, key) {
+			l.cur = append(l.cur[:0], rec...)
+			return l.last, nil
+		}
+		*dups++
+		l.last = append(l.last[:0], rec...)
+		_, key = digestKey(l.last)
 	}
-	if n, err = binary.ReadUvarint(r.r); err != nil {
-		return false, err
-	}
-	r.line = slices.Grow(r.line[:0], int(n))[:n]
-	_, err = io.ReadFull(r.r, r.line)
-	return err == nil, err
-}
-
-type runHeap struct{ runs []*run }
-
-func (h *runHeap) Len() int           { return len(h.runs) }
-func (h *runHeap) Less(i, j int) bool { return bytes.Compare(h.runs[i].key, h.runs[j].key) < 0 }
-func (h *runHeap) Swap(i, j int)      { h.runs[i], h.runs[j] = h.runs[j], h.runs[i] }
-func (h *runHeap) Push(x any)         { h.runs = append(h.runs, x.(*run)) }
-func (h *runHeap) Pop() any {
-	r := h.runs[len(h.runs)-1]
-	h.runs = h.runs[:len(h.runs)-1]
-	return r
 }
 
 // keyed is a digest with the hash of its key, in a partition's list.
@@ -367,24 +351,16 @@ func index(blocks [][]byte, list []keyed, dups *int64) []keyed {
 	return out
 }
 
-// comparePart compares partition i of both dumps, emitting the records of
-// changed keys in key order.
-func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line []byte) error) error {
-	if d.oldIndexed && !d.old.spilled() {
+// compareInMemory compares the dumps' digests, all in memory, writing
+// the records of changed keys in key order.
+func (d *Differ) compareInMemory(sum *DiffSummary, w io.Writer) error {
+	if d.oldIndexed {
 		// OldRead indexed the old dump already.
 		sum.DuplicateKeys += d.oldDups
 	} else {
-		ob, err := d.old.load(i)
-		if err != nil {
-			return err
-		}
-		d.oldList = index(ob, d.oldList, &sum.DuplicateKeys)
+		d.oldList = index(d.old.blocks, d.oldList, &sum.DuplicateKeys)
 	}
-	nb, err := d.new.load(i)
-	if err != nil {
-		return err
-	}
-	d.newList = index(nb, d.newList, &sum.DuplicateKeys)
+	d.newList = index(d.new.blocks, d.newList, &sum.DuplicateKeys)
 	// A merge of the two lists, by hash and key: what is in both and
 	// unchanged is counted at once, the rest is sorted by key to be
 	// written.
@@ -426,42 +402,58 @@ func (d *Differ) comparePart(i int, sum *DiffSummary, emit func(key string, line
 	}
 	slices.SortFunc(changed, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
 	var line []byte
+	var err error
 	for _, p := range changed {
-		o, n := p.o, p.n
-		var c change
-		switch {
-		case o == nil:
-			c.kind, c.new = Added, mustDecode(n)
-			sum.Added++
-		case n == nil:
-			c.kind, c.old = Removed, mustDecode(o)
-			sum.Removed++
-		default:
-			c.old, c.new = mustDecode(o), mustDecode(n)
-			switch {
-			case c.old.Valid && !c.new.Valid:
-				c.kind = Broke
-				sum.Broke++
-			case !c.old.Valid && c.new.Valid:
-				c.kind = Fixed
-				sum.Fixed++
-			default:
-				c.kind = Changed
-				sum.Changed++
-			}
-			c.changes = memberChanges(c.old, c.new)
-		}
-		sum.KeyKinds[c.digest().Kind]++
-		if d.Format == "text" {
-			line = c.appendText(line[:0], d.Style)
-		} else {
-			line = c.appendJSON(line[:0])
-		}
-		if err := emit(string(p.key), line); err != nil {
+		if line, err = d.writeChange(line, p.o, p.n, sum, w); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writeChange writes the record of a key whose old digest is o and new
+// one n, either nil when the key is in one dump only, unless they are the
+// same, and counts it. line is scratch space, returned for reuse.
+func (d *Differ) writeChange(line, o, n []byte, sum *DiffSummary, w io.Writer) ([]byte, error) {
+	var c change
+	switch {
+	case o == nil:
+		c.kind, c.new = Added, mustDecode(n)
+		sum.Added++
+	case n == nil:
+		c.kind, c.old = Removed, mustDecode(o)
+		sum.Removed++
+	default:
+		os, ov, _ := digestHead(o)
+		ns, nv, _ := digestHead(n)
+		if os == ns && ov == nv {
+			sum.Unchanged++
+			kind, _ := digestKey(n)
+			sum.KeyKinds[kind]++
+			return line, nil
+		}
+		c.old, c.new = mustDecode(o), mustDecode(n)
+		switch {
+		case c.old.Valid && !c.new.Valid:
+			c.kind = Broke
+			sum.Broke++
+		case !c.old.Valid && c.new.Valid:
+			c.kind = Fixed
+			sum.Fixed++
+		default:
+			c.kind = Changed
+			sum.Changed++
+		}
+		c.changes = memberChanges(c.old, c.new)
+	}
+	sum.KeyKinds[c.digest().Kind]++
+	if d.Format == "text" {
+		line = c.appendText(line[:0], d.Style)
+	} else {
+		line = c.appendJSON(line[:0])
+	}
+	_, err := w.Write(line)
+	return line, err
 }
 
 func mustDecode(rec []byte) *Digest {

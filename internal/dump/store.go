@@ -2,46 +2,55 @@ package dump
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
+	"container/heap"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
-
-	"github.com/cespare/xxhash/v2"
+	"slices"
 )
 
-// Partitions is the number of temporary files a store spreads its digests
-// over once they outgrow its budget. A partition is loaded whole to be
-// compared, so 64 keeps a 10-million-card dump's partitions to tens of
-// megabytes each (docs/performance.md) with few open files.
-const Partitions = 64
-
-// store holds encoded digests in memory up to budget bytes, then spills
-// them, and every later one, to Partitions files by the hash of their key;
-// a digest's partition depends on its key only, so two stores' partitions
-// i hold the same keys. Digests keep their order of arrival within a
-// partition, so that the last of a key's records stays last.
+// store holds encoded digests in memory up to budget bytes. Past that it
+// sorts them by their sort key and writes them to a temporary file as one
+// sorted run, and starts again; stream merges the runs. An external sort
+// rather than hash partitions loaded whole: no choice of keys, however
+// skewed or repeated, makes any part of the work hold more than the
+// budget, since a merge holds one digest per run. Digests of one sort key
+// keep their order of arrival, so that the last of a key's records stays
+// last.
 type store struct {
-	name   string // "old", "new" or "cards": part of the files' names
-	dir    string // temporary directory, shared by a run's stores
+	name   string    // "old", "new", "claims": part of the files' names
+	dir    *spillDir // shared by a run's stores
 	budget int64
-	// blocks hold the digests in memory, when not spilled, each block
-	// whole digests. One buffer grown by append copied all that it held
-	// at each doubling, in one memmove that page-faulted into fresh memory
-	// and that the garbage collector, stopping goroutines for its stack
-	// scans, waited on: a fifth of diff's CPU on the make perf dumps.
+	// sortKey is what the store's digests are ordered by: rank, then key
+	// in byte order.
+	sortKey func(rec []byte) (rank byte, key []byte)
+	// blocks hold the digests in memory, each block whole digests. One
+	// buffer grown by append copied all that it held at each doubling, in
+	// one memmove that page-faulted into fresh memory and that the garbage
+	// collector, stopping goroutines for its stack scans, waited on: a
+	// fifth of diff's CPU on the make perf dumps.
 	blocks  [][]byte
-	held    int64  // bytes in blocks
-	loaded  []byte // the partition load read last, once spilled
-	files   []*os.File
-	ws      []*bufio.Writer
+	free    [][]byte // emptied blocks, reused after a run is written
+	held    int64    // bytes in blocks
+	runs    []*os.File
+	entries []sortEntry
 	records int64
 	bytes   int64 // of digests added: the disk a spilled store takes
 }
 
-func newStore(name, dir string, budget int64) *store {
-	return &store{name: name, dir: dir, budget: budget}
+func newStore(name string, dir *spillDir, budget int64, sortKey func([]byte) (byte, []byte)) *store {
+	return &store{name: name, dir: dir, budget: budget, sortKey: sortKey}
+}
+
+// byKey is the sort key of diff's digests: their key alone.
+func byKey(rec []byte) (byte, []byte) {
+	_, key := digestKey(rec)
+	return 0, key
 }
 
 // blockSize is the least size of a store's block of digests in memory.
@@ -50,104 +59,271 @@ const blockSize = 1 << 20
 // add adds b, digests back to back as Extractor.Append writes them.
 func (s *store) add(b []byte) error {
 	s.bytes += int64(len(b))
-	if s.files == nil {
-		for rest := b; ; {
-			_, r, ok := nextDigest(rest)
-			if !ok {
-				break
-			}
-			s.records++
-			rest = r
+	for rest := b; ; {
+		_, r, ok := nextDigest(rest)
+		if !ok {
+			break
 		}
-		last := len(s.blocks) - 1
-		if last < 0 || cap(s.blocks[last])-len(s.blocks[last]) < len(b) {
-			s.blocks = append(s.blocks, make([]byte, 0, max(blockSize, len(b))))
-			last++
-		}
-		s.blocks[last] = append(s.blocks[last], b...)
-		s.held += int64(len(b))
-		if s.held > s.budget {
-			return s.spill()
-		}
-		return nil
+		s.records++
+		rest = r
 	}
-	return s.route(b, true)
-}
-
-func (s *store) spilled() bool { return s.files != nil }
-
-// spill moves the digests in memory to the partition files.
-func (s *store) spill() error {
-	if s.files != nil {
-		return nil
-	}
-	s.files = make([]*os.File, Partitions)
-	s.ws = make([]*bufio.Writer, Partitions)
-	for i := range s.files {
-		f, err := os.Create(filepath.Join(s.dir, fmt.Sprintf("%s-%02d", s.name, i)))
-		if err != nil {
-			return err
+	last := len(s.blocks) - 1
+	if last < 0 || cap(s.blocks[last])-len(s.blocks[last]) < len(b) {
+		var blk []byte
+		if n := len(s.free); n > 0 && cap(s.free[n-1]) >= len(b) {
+			blk, s.free = s.free[n-1], s.free[:n-1]
+		} else {
+			blk = make([]byte, 0, max(blockSize, len(b)))
 		}
-		s.files[i], s.ws[i] = f, bufio.NewWriterSize(f, 32<<10)
+		s.blocks = append(s.blocks, blk)
+		last++
 	}
-	for _, b := range s.blocks {
-		if err := s.route(b, false); err != nil {
-			return err
-		}
+	s.blocks[last] = append(s.blocks[last], b...)
+	s.held += int64(len(b))
+	if s.held > s.budget {
+		return s.spill()
 	}
-	s.blocks, s.held = nil, 0
 	return nil
 }
 
-// route writes each digest of b to its partition.
-func (s *store) route(b []byte, count bool) error {
-	for {
-		rec, rest, ok := nextDigest(b)
-		if !ok {
-			return nil
-		}
-		if count {
-			s.records++
-		}
-		_, key := digestKey(rec)
-		w := s.ws[partition(key)]
-		if _, err := w.Write(b[:len(b)-len(rest)]); err != nil {
-			return err
-		}
-		b = rest
+func (s *store) spilled() bool { return len(s.runs) > 0 }
+
+// spill writes the digests in memory to a sorted run.
+func (s *store) spill() error {
+	if s.held == 0 {
+		return nil
 	}
+	f, err := s.dir.create(s.name)
+	if err != nil {
+		return err
+	}
+	s.runs = append(s.runs, f)
+	w := bufio.NewWriterSize(f, runBufSize)
+	var frame [4]byte
+	for _, e := range s.sorted() {
+		binary.LittleEndian.PutUint32(frame[:], uint32(len(e.rec)))
+		w.Write(frame[:])
+		w.Write(e.rec)
+	}
+	if err := w.Flush(); err != nil {
+		return spillErr(f.Name(), err)
+	}
+	for _, b := range s.blocks {
+		s.free = append(s.free, b[:0])
+	}
+	s.blocks, s.held = s.blocks[:0], 0
+	clear(s.entries)
+	return nil
 }
 
-func partition(key []byte) int { return int(xxhash.Sum64(key) % Partitions) }
+// sortEntry is a digest in memory, with its sort key and place of arrival.
+type sortEntry struct {
+	rank byte
+	seq  int
+	key  []byte
+	rec  []byte
+}
 
-// load returns partition i's digests, in pieces of whole digests; what
-// it returns is reused by the next load.
-func (s *store) load(i int) ([][]byte, error) {
-	if s.files == nil {
-		return s.blocks, nil
+func compareEntries(a, b sortEntry) int {
+	if c := cmp.Compare(a.rank, b.rank); c != 0 {
+		return c
 	}
-	if err := s.ws[i].Flush(); err != nil {
+	if c := bytes.Compare(a.key, b.key); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
+}
+
+// sorted returns the digests in memory in sort order.
+func (s *store) sorted() []sortEntry {
+	list := s.entries[:0]
+	for rec := range eachDigest(s.blocks) {
+		rank, key := s.sortKey(rec)
+		list = append(list, sortEntry{rank: rank, seq: len(list), key: key, rec: rec})
+	}
+	slices.SortFunc(list, compareEntries)
+	s.entries = list
+	return list
+}
+
+// runBufSize is the buffer of each run read or written; a merge reads at
+// most fanIn runs at once.
+const runBufSize = 32 << 10
+
+// fanIn is how many runs one merge reads at once: their buffers take at
+// most half the budget.
+func (s *store) fanIn() int {
+	return int(min(max(s.budget/(2*runBufSize), 2), 256))
+}
+
+// stream returns every digest in sort order, those of one sort key in the
+// order they were added. A digest stream returns is valid until its next
+// call.
+func (s *store) stream() (*merger, error) {
+	if !s.spilled() {
+		return &merger{mem: s.sorted()}, nil
+	}
+	if err := s.spill(); err != nil {
 		return nil, err
 	}
-	f := s.files[i]
-	st, err := f.Stat()
+	// Merge consecutive runs fanIn at a time, each merge's run in place of
+	// those it merged, so that runs stay in order of arrival, a pass over
+	// all of them at a time, until one merge reads them all: each digest
+	// is copied once per pass, and the passes are the log to the base
+	// fanIn of the number of runs.
+	for fan := s.fanIn(); len(s.runs) > fan; {
+		var merged []*os.File
+		for i := 0; i < len(s.runs); i += fan {
+			if i+1 == len(s.runs) {
+				merged = append(merged, s.runs[i])
+				break
+			}
+			f, err := s.mergeRuns(s.runs[i:min(i+fan, len(s.runs))])
+			if err != nil {
+				s.runs = append(merged, s.runs[i:]...)
+				return nil, err
+			}
+			merged = append(merged, f)
+		}
+		s.runs = merged
+	}
+	return s.openRuns(s.runs)
+}
+
+// mergeRuns merges runs into a new one, and removes them.
+func (s *store) mergeRuns(runs []*os.File) (*os.File, error) {
+	m, err := s.openRuns(runs)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	f, err := s.dir.create(s.name)
+	if err != nil {
 		return nil, err
 	}
-	if int64(cap(s.loaded)) < st.Size() {
-		s.loaded = make([]byte, st.Size())
+	w := bufio.NewWriterSize(f, runBufSize)
+	var frame [4]byte
+	for {
+		rec, ok, err := m.next()
+		if err != nil || !ok {
+			if err == nil {
+				err = w.Flush()
+			}
+			for _, r := range runs {
+				r.Close()
+				os.Remove(r.Name())
+			}
+			if err != nil {
+				f.Close()
+				os.Remove(f.Name())
+				return nil, spillErr(f.Name(), err)
+			}
+			return f, nil
+		}
+		binary.LittleEndian.PutUint32(frame[:], uint32(len(rec)))
+		w.Write(frame[:])
+		w.Write(rec)
 	}
-	buf := s.loaded[:st.Size()]
-	if _, err := io.ReadFull(f, buf); err != nil {
-		return nil, err
-	}
-	return [][]byte{buf}, nil
 }
 
-// eachDigest yields the digests of blocks, as load returns them.
+// openRuns returns a merger reading runs from their starts.
+func (s *store) openRuns(runs []*os.File) (*merger, error) {
+	m := &merger{}
+	for i, f := range runs {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, spillErr(f.Name(), err)
+		}
+		r := &runReader{f: f, r: bufio.NewReaderSize(f, runBufSize), seq: i, sortKey: s.sortKey}
+		ok, err := r.next()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			m.runs = append(m.runs, r)
+		}
+	}
+	heap.Init(m)
+	return m, nil
+}
+
+// merger yields digests in sort order: from memory, or merged from runs.
+type merger struct {
+	mem  []sortEntry
+	runs []*runReader // a heap
+	last *runReader   // whose digest next returned last, to be advanced
+}
+
+// next returns the next digest, valid until the next call.
+func (m *merger) next() ([]byte, bool, error) {
+	if m.runs == nil && m.last == nil {
+		if len(m.mem) == 0 {
+			return nil, false, nil
+		}
+		rec := m.mem[0].rec
+		m.mem = m.mem[1:]
+		return rec, true, nil
+	}
+	if m.last != nil {
+		ok, err := m.last.next()
+		if err != nil {
+			return nil, false, err
+		}
+		if ok {
+			heap.Fix(m, 0)
+		} else {
+			heap.Pop(m)
+		}
+		m.last = nil
+	}
+	if len(m.runs) == 0 {
+		return nil, false, nil
+	}
+	m.last = m.runs[0]
+	return m.last.rec, true, nil
+}
+
+func (m *merger) Len() int { return len(m.runs) }
+func (m *merger) Less(i, j int) bool {
+	a, b := m.runs[i], m.runs[j]
+	return compareEntries(sortEntry{rank: a.rank, seq: a.seq, key: a.key}, sortEntry{rank: b.rank, seq: b.seq, key: b.key}) < 0
+}
+func (m *merger) Swap(i, j int) { m.runs[i], m.runs[j] = m.runs[j], m.runs[i] }
+func (m *merger) Push(x any)    { m.runs = append(m.runs, x.(*runReader)) }
+func (m *merger) Pop() any {
+	r := m.runs[len(m.runs)-1]
+	m.runs = m.runs[:len(m.runs)-1]
+	return r
+}
+
+// runReader reads a sorted run back, a digest at a time.
+type runReader struct {
+	f       *os.File
+	r       *bufio.Reader
+	seq     int // the run's place among the runs merged: earlier runs hold earlier digests
+	sortKey func([]byte) (byte, []byte)
+	rec     []byte
+	rank    byte
+	key     []byte
+}
+
+var errGarbledRun = errors.New("garbled digest")
+
+func (r *runReader) next() (bool, error) {
+	var frame [4]byte
+	if _, err := io.ReadFull(r.r, frame[:]); err == io.EOF {
+		return false, nil
+	} else if err != nil {
+		return false, spillErr(r.f.Name(), err)
+	}
+	n := int(binary.LittleEndian.Uint32(frame[:]))
+	r.rec = slices.Grow(r.rec[:0], n)[:n]
+	if _, err := io.ReadFull(r.r, r.rec); err != nil {
+		return false, spillErr(r.f.Name(), fmt.Errorf("%w: %w", errGarbledRun, err))
+	}
+	r.rank, r.key = r.sortKey(r.rec)
+	return true, nil
+}
+
+// eachDigest yields the digests of blocks.
 func eachDigest(blocks [][]byte) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for _, b := range blocks {
@@ -162,14 +338,24 @@ func eachDigest(blocks [][]byte) iter.Seq[[]byte] {
 	}
 }
 
-// close removes the partition files.
-func (s *store) close() {
-	for _, f := range s.files {
-		if f == nil {
-			continue
-		}
+// reset empties the store for reuse.
+func (s *store) reset() {
+	for _, f := range s.runs {
 		f.Close()
 		os.Remove(f.Name())
 	}
-	s.files, s.ws, s.blocks, s.loaded = nil, nil, nil, nil
+	for _, b := range s.blocks {
+		s.free = append(s.free, b[:0])
+	}
+	s.runs, s.blocks, s.held = s.runs[:0], s.blocks[:0], 0
+	s.records, s.bytes = 0, 0
+}
+
+// close removes the runs.
+func (s *store) close() {
+	for _, f := range s.runs {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	s.runs, s.blocks, s.free, s.entries = nil, nil, nil, nil
 }

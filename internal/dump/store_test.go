@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -9,13 +10,14 @@ import (
 
 // TestStoreKeepsEveryDigest adds 3 MiB of digests in batches of random
 // size, so that the store holds several blocks in memory, or spills them
-// partway: every digest comes back once, in the order added within its
-// partition.
+// to sorted runs (with a budget so small that the runs are merged in
+// several passes): every digest comes back once, in key order, those of
+// one key in the order added.
 func TestStoreKeepsEveryDigest(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	var digests [][]byte
 	for i := range 12000 {
-		d := appendClaim(nil, groupID, fmt.Appendf(nil, "key-%d", i%5000), make([]byte, r.IntN(600)), "in", i)
+		d := appendClaim(nil, groupID, fmt.Appendf(nil, "key-%d", r.IntN(5000)), make([]byte, r.IntN(600)), "in", i)
 		digests = append(digests, d)
 	}
 	total := 0
@@ -25,9 +27,20 @@ func TestStoreKeepsEveryDigest(t *testing.T) {
 	if total < 3<<20 {
 		t.Fatalf("only %d bytes of digests", total)
 	}
-	for _, budget := range []int64{1 << 40, 1 << 20} {
+	want := make([]string, len(digests))
+	for i, d := range digests {
+		want[i] = string(d[4:]) // past the length
+	}
+	slices.SortStableFunc(want, func(a, b string) int {
+		_, ka := digestKey([]byte(a))
+		_, kb := digestKey([]byte(b))
+		return bytes.Compare(ka, kb)
+	})
+	for _, budget := range []int64{1 << 40, 1 << 20, 16 << 10} {
 		t.Run(fmt.Sprint(budget), func(t *testing.T) {
-			st := newStore("t", t.TempDir(), budget)
+			dir := &spillDir{}
+			defer dir.remove()
+			st := newStore("t", dir, budget, byKey)
 			defer st.close()
 			for rest := digests; len(rest) > 0; {
 				n := min(len(rest), 1+r.IntN(300))
@@ -46,32 +59,27 @@ func TestStoreKeepsEveryDigest(t *testing.T) {
 			if !st.spilled() && len(st.blocks) < 2 {
 				t.Fatalf("%d blocks in memory", len(st.blocks))
 			}
-			parts := 1
-			if st.spilled() {
-				parts = Partitions
+			runs := len(st.runs)
+			m, err := st.stream()
+			if err != nil {
+				t.Fatal(err)
 			}
-			want := make([][]string, parts)
-			for _, d := range digests {
-				rec := d[4:] // past the length
-				_, key := digestKey(rec)
-				p := 0
-				if st.spilled() {
-					p = partition(key)
-				}
-				want[p] = append(want[p], string(rec))
+			if budget == 16<<10 && (runs <= st.fanIn() || len(st.runs) > st.fanIn()) {
+				t.Errorf("%d runs merged to %d, fan-in %d: want more than one pass", runs, len(st.runs), st.fanIn())
 			}
-			for i := range parts {
-				blocks, err := st.load(i)
+			var got []string
+			for {
+				rec, ok, err := m.next()
 				if err != nil {
 					t.Fatal(err)
 				}
-				var got []string
-				for d := range eachDigest(blocks) {
-					got = append(got, string(d))
+				if !ok {
+					break
 				}
-				if !slices.Equal(got, want[i]) {
-					t.Errorf("partition %d: %d digests back, want %d in order", i, len(got), len(want[i]))
-				}
+				got = append(got, string(rec))
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%d digests back, want %d in key order", len(got), len(want))
 			}
 		})
 	}

@@ -574,6 +574,10 @@ func appendGitHubData[T string | []byte](dst []byte, s T) []byte {
 	return appendGitHubEscaped(dst, s, false)
 }
 
+// AppendGitHubData escapes s as AppendGitHub escapes a message, for a
+// writer that streams a message in pieces.
+func AppendGitHubData(dst []byte, s string) []byte { return appendGitHubData(dst, s) }
+
 // appendGitHubProperty escapes a workflow command's property value, which
 // additionally may not hold ':' or ',' (toolkit's escapeProperty).
 func appendGitHubProperty(dst []byte, s string) []byte {

@@ -277,12 +277,7 @@ func (e *Encoder) AppendSARIFAcross(dst []byte, code fastvalidate.Code, sev fast
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(dst, `{"id":`...)
-			dst = strconv.AppendInt(dst, int64(i+1), 10)
-			dst = append(dst, ',')
-			uri, based := e.sarifURI(p.Input)
-			dst = appendPhysicalLocation(dst, uri, based, Location{Line: p.Line, Column: 1})
-			dst = append(dst, '}')
+			dst = e.AppendSARIFRelated(dst, i+1, p)
 		}
 		dst = append(dst, ']')
 	}
@@ -293,6 +288,18 @@ func (e *Encoder) AppendSARIFAcross(dst []byte, code fastvalidate.Code, sev fast
 	dst = append(dst, `,"key_kind":`...)
 	dst = AppendJSONString(dst, keyKind)
 	return append(dst, "}}"...)
+}
+
+// AppendSARIFRelated appends the related location of id, one of the
+// places after the first that AppendSARIFAcross lists, for a writer that
+// streams a result with more places than it holds.
+func (e *Encoder) AppendSARIFRelated(dst []byte, id int, p Place) []byte {
+	dst = append(dst, `{"id":`...)
+	dst = strconv.AppendInt(dst, int64(id), 10)
+	dst = append(dst, ',')
+	uri, based := e.sarifURI(p.Input)
+	dst = appendPhysicalLocation(dst, uri, based, Location{Line: p.Line, Column: 1})
+	return append(dst, '}')
 }
 
 // appendFingerprint appends the hex FNV-1a hash of rule, input and
