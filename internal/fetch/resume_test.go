@@ -16,22 +16,32 @@ import (
 const resumeRecords = `{"url":"https://a.example/","input":"https://a.example/.well-known/agentcard","line":1,"offset":0,"valid":true,"profile":"agentcard","errors":[],"warnings":[],"card":{}}` + "\n" +
 	`{"url":"https://b.example/","input":"https://b.example/","line":1,"offset":0,"valid":false,"profile":"","errors":[],"warnings":[],"card":null}` + "\n"
 
-// openResumeMeasured runs openResume on a file holding content and
-// returns what it returns, with the bytes it allocated.
-func openResumeMeasured(t *testing.T, content []byte) (path string, done map[string]int, tail resumeTail, err error, alloc uint64) {
+// resumeRun is what openResume returned for a file, and what it
+// allocated.
+type resumeRun struct {
+	path  string
+	done  map[string]int
+	tail  resumeTail
+	err   error
+	alloc uint64
+}
+
+// openResumeMeasured runs openResume on a file holding content.
+func openResumeMeasured(t *testing.T, content []byte) resumeRun {
 	t.Helper()
-	path = filepath.Join(t.TempDir(), "out.ndjson")
-	if err := os.WriteFile(path, content, 0o644); err != nil {
+	r := resumeRun{path: filepath.Join(t.TempDir(), "out.ndjson")}
+	if err := os.WriteFile(r.path, content, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	f, done, tail, err := openResume(path, maxResumeLine(defaultMaxRecord))
+	f, done, tail, err := openResume(r.path, maxResumeLine(defaultMaxRecord))
 	runtime.ReadMemStats(&after)
 	if f != nil {
 		f.Close()
 	}
-	return path, done, tail, err, after.TotalAlloc - before.TotalAlloc
+	r.done, r.tail, r.err, r.alloc = done, tail, err, after.TotalAlloc-before.TotalAlloc
+	return r
 }
 
 // TestResumeDamagedTail: a damaged tail after the last record (NUL bytes
@@ -60,7 +70,8 @@ func TestResumeDamagedTail(t *testing.T) {
 		{"a line not a record, cut short", bytes.Repeat([]byte("x"), 16<<20), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path, done, tail, err, alloc := openResumeMeasured(t, append([]byte(resumeRecords), c.tail...))
+			r := openResumeMeasured(t, append([]byte(resumeRecords), c.tail...))
+			path, done, tail, err, alloc := r.path, r.done, r.tail, r.err, r.alloc
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,9 +93,8 @@ func TestResumeDamagedTail(t *testing.T) {
 			}
 		})
 	}
-	_, _, tail, err, _ := openResumeMeasured(t, []byte(resumeRecords))
-	if err != nil || tail != (resumeTail{}) {
-		t.Errorf("whole records: tail %+v, error %v; want no tail", tail, err)
+	if r := openResumeMeasured(t, []byte(resumeRecords)); r.err != nil || r.tail != (resumeTail{}) {
+		t.Errorf("whole records: tail %+v, error %v; want no tail", r.tail, r.err)
 	}
 }
 
@@ -107,7 +117,8 @@ func TestResumeRefusesOtherFiles(t *testing.T) {
 		{"an overlong line", resumeRecords + long, fmt.Sprintf(":3: longer than %d bytes", maxResumeLine(defaultMaxRecord)), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			path, _, _, err, alloc := openResumeMeasured(t, []byte(c.content))
+			r := openResumeMeasured(t, []byte(c.content))
+			path, err, alloc := r.path, r.err, r.alloc
 			if err == nil || !strings.HasPrefix(err.Error(), path+c.want) {
 				t.Errorf("error %v, want %s%s", err, path, c.want)
 			}
