@@ -59,6 +59,15 @@ func (c *checker) classify(r *http.Request) verdict {
 }
 
 func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	if len(r.TransferEncoding) > 0 && r.Header.Get("Content-Length") != "" {
+		// The shape of request smuggling, which RFC 9112 (section 6.1)
+		// lets a server reject and has it close the connection after.
+		// net/http deletes the Content-Length of a chunked request
+		// before any handler runs; another server may hand it on.
+		w.Header().Set("Connection", "close")
+		c.rejectWith(w, r, &Rejection{Status: http.StatusBadRequest, Err: errFramingConflict})
+		return
+	}
 	switch c.classify(r) {
 	case pass:
 		next.ServeHTTP(w, r)
@@ -110,6 +119,8 @@ func (c *checker) rejectWith(w http.ResponseWriter, r *http.Request, rej *Reject
 // acceptPost is the Accept-Post sent with a 415 (RFC 9110's 415 asks for
 // one): the JSON family, in its two usual names.
 const acceptPost = MediaType + ", application/json, application/*+json"
+
+var errFramingConflict = errors.New("the request has both Content-Length and Transfer-Encoding, which frame its body differently (RFC 9112, section 6.1)")
 
 var errNotJSON = errors.New("the body is not declared as JSON: send a card as application/agentcard+json or application/json")
 

@@ -117,14 +117,24 @@ func loadPolicy(path string) (*policyFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %s", path, describe(err))
 	}
-	p := &policyFile{path: path, dir: filepath.Dir(abs), values: map[string]setting{}}
+	return parsePolicy(path, filepath.Dir(abs), buf.Bytes())
+}
+
+// parsePolicy reads the policy file path holds, src, whose globs are
+// relative to dir.
+func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
+	p := &policyFile{path: path, dir: dir, values: map[string]setting{}}
 	at := func(n ast.Node, format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", path, n.GetToken().Position.Line, fmt.Sprintf(format, args...))
 	}
 
 	// YAML 1.2 reads JSON as well, so one parser serves the three names.
 	// Its errors, duplicate keys among them, carry the line and column.
-	file, err := parser.ParseBytes(buf.Bytes(), 0)
+	tokens, err := scanPolicy(path, src)
+	if err != nil {
+		return nil, err
+	}
+	file, err := parser.Parse(tokens, 0)
 	if err != nil {
 		msg := yaml.FormatError(err, false, false)
 		if m := yamlPosition.FindStringSubmatch(msg); m != nil {

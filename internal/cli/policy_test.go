@@ -360,7 +360,7 @@ func TestPolicyErrors(t *testing.T) {
 		{"two documents", ".cardscan.yaml", "profile: agentcard\n---\nformat: jsonl\n", nil,
 			`.cardscan.yaml:3: a second document: a policy file holds one`},
 		{"an alias", ".cardscan.yaml", "profile: &p agentcard\npolicy: *p\n", nil,
-			`.cardscan.yaml:1: profile: want a string, got an anchor, alias or tag (not supported here)`},
+			`.cardscan.yaml:1:10: an anchor (&p): a policy file takes none`},
 		{"a rule's level a list", ".cardscan.yaml", "rules:\n  version.semver: [off]\n", nil,
 			`.cardscan.yaml:2: rules: version.semver: want off, warning or error, got a list`},
 		{"not a mapping", ".cardscan.yaml", "- profile\n", nil,

@@ -164,10 +164,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 	out := stdout
 	var done map[string]int
 	if o.resume != "" {
-		f, held, err := openResume(o.resume)
+		f, held, tail, err := openResume(o.resume, maxResumeLine(int64(o.maxRecord)))
 		if err != nil {
-			con.Errorf("--resume %s: %s", o.resume, err)
+			con.Errorf("--resume %s", err)
 			return console.ExitIO
+		}
+		if tail.bytes > 0 {
+			con.Printf("--resume %s:%d: cut off the damaged tail from this line on (%d bytes: a record cut short, or NUL bytes); its URLs are fetched again", o.resume, tail.line, tail.bytes)
 		}
 		defer f.Close()
 		out, done = f, held

@@ -62,51 +62,161 @@ func (s *urlSource) next() (string, bool) {
 	}
 }
 
+// maxResumeLine is the longest line of a --resume file that is read as a
+// record, for a --max-record of maxRecord: the card escaped as a string
+// (at worst six bytes for one, \u0000) and its findings. A longer line is
+// not a record this command wrote with that --max-record, and is never
+// held in memory.
+func maxResumeLine(maxRecord int64) int64 {
+	return 6*maxRecord + 4<<20
+}
+
+// resumeTail is the damaged tail openResume cut off: from line on, bytes
+// long.
+type resumeTail struct {
+	line  int
+	bytes int64
+}
+
 // openResume opens the output of an earlier run for appending and counts
-// the URLs its records hold. A last line without a newline is a record
-// cut short when that run was stopped: it is cut off, and its URL fetched
-// again. A line that is not a cards record means the file is not such an
-// output, and nothing is written to it.
-func openResume(path string) (*os.File, map[string]int, error) {
+// the URLs its records hold. Its damaged tail is cut off, and its URLs
+// fetched again: a last line without a newline (a record cut short when
+// that run was stopped) and, before it, lines of NUL bytes or none (what
+// a file system leaves of blocks it had allocated but not written when the
+// machine stopped). Any other line that is not a cards record, or a NUL
+// line before a record, means the file is not such an output, and nothing
+// is written to it. A line is read in at most maxLine bytes, and a NUL
+// line not at all, so that a damaged file costs no more memory than a
+// record.
+func openResume(path string, maxLine int64) (*os.File, map[string]int, resumeTail, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, nil, pathErr(err)
+		return nil, nil, resumeTail{}, fmt.Errorf("%s: %w", path, pathErr(err))
 	}
+	done, complete, tail, err := readResume(bufio.NewReaderSize(f, 64<<10), maxLine)
+	var bad badLine
+	switch {
+	case errors.As(err, &bad):
+		err = fmt.Errorf("%s:%d: %s; not appending to it", path, bad.line, bad.msg)
+	case err == nil:
+		if err = f.Truncate(complete); err == nil {
+			_, err = f.Seek(complete, io.SeekStart)
+		}
+	}
+	if err != nil {
+		f.Close()
+		if bad.line == 0 {
+			err = fmt.Errorf("%s: %w", path, pathErr(err))
+		}
+		return nil, nil, resumeTail{}, err
+	}
+	return f, done, tail, nil
+}
+
+// badLine is a line of a --resume file that shows it is not an output of
+// fetch --format cards.
+type badLine struct {
+	line int
+	msg  string
+}
+
+func (e badLine) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+// readResume reads a --resume file's records and returns the URLs they
+// hold, the length of the file up to the last of them, and the damaged
+// tail after it.
+func readResume(r *bufio.Reader, maxLine int64) (map[string]int, int64, resumeTail, error) {
 	done := map[string]int{}
-	br := bufio.NewReaderSize(f, 64<<10)
-	var complete int64 // bytes up to the last newline
+	var (
+		complete int64 // bytes up to the last record's newline
+		tail     resumeTail
+		line     resumeLine
+	)
 	for lineNo := 1; ; lineNo++ {
-		line, err := br.ReadSlice('\n')
-		for errors.Is(err, bufio.ErrBufferFull) {
-			// A record longer than the buffer: keep reading it.
-			var more []byte
-			more, err = br.ReadSlice('\n')
-			line = append(bytes.Clone(line), more...)
+		if err := line.read(r, maxLine); err != nil && err != io.EOF {
+			return nil, 0, resumeTail{}, err
 		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			f.Close()
-			return nil, nil, err
+		switch {
+		case line.size == 0: // the end
+			return done, complete, tail, nil
+		case !line.terminated:
+			if tail.line == 0 {
+				tail.line = lineNo
+			}
+			tail.bytes += line.size
+			return done, complete, tail, nil
+		case line.blank:
+			if tail.line == 0 {
+				tail.line = lineNo
+			}
+			tail.bytes += line.size
+			continue
+		case tail.line != 0:
+			return nil, 0, resumeTail{}, badLine{tail.line, "not a record of --format cards, and records follow"}
+		case line.size > maxLine:
+			return nil, 0, resumeTail{}, badLine{lineNo, fmt.Sprintf("longer than %d bytes, which no record of --format cards with this --max-record is", maxLine)}
 		}
 		var rec struct {
 			URL *string `json:"url"`
 		}
-		if sonic.ConfigStd.Unmarshal(line, &rec) != nil || rec.URL == nil {
-			f.Close()
-			return nil, nil, fmt.Errorf("line %d is not a record of --format cards; not appending to it", lineNo)
+		if !line.kept || sonic.ConfigStd.Unmarshal(line.text, &rec) != nil || rec.URL == nil {
+			return nil, 0, resumeTail{}, badLine{lineNo, "not a record of --format cards"}
 		}
 		done[*rec.URL]++
-		complete += int64(len(line))
+		complete += line.size
 	}
-	if err := f.Truncate(complete); err != nil {
-		f.Close()
-		return nil, nil, err
+}
+
+// resumeLine is one line of a --resume file.
+type resumeLine struct {
+	// text is the line with its newline, when kept; its array is kept
+	// from line to line.
+	text []byte
+	// kept says text holds the line: it starts as a record does, with
+	// {, and is at most the longest a record can be. Any other line is
+	// only measured.
+	kept bool
+	// size is the line's length in bytes, its newline included.
+	size int64
+	// terminated says the line ends with a newline.
+	terminated bool
+	// blank says the line holds only NUL bytes, or nothing.
+	blank bool
+}
+
+// read reads the next line from r, keeping at most maxLine bytes of it.
+func (l *resumeLine) read(r *bufio.Reader, maxLine int64) error {
+	l.text, l.size, l.terminated, l.blank = l.text[:0], 0, false, true
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if l.size == 0 {
+			l.kept = len(chunk) > 0 && chunk[0] == '{'
+		}
+		l.size += int64(len(chunk))
+		body := chunk
+		if err == nil {
+			body = chunk[:len(chunk)-1]
+			l.terminated = true
+		}
+		l.blank = l.blank && len(bytes.Trim(body, "\x00")) == 0
+		l.kept = l.kept && l.size <= maxLine
+		if l.kept {
+			l.text = appendDoubling(l.text, chunk, maxLine)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return err
+		}
 	}
-	if _, err := f.Seek(complete, io.SeekStart); err != nil {
-		f.Close()
-		return nil, nil, err
+}
+
+// appendDoubling appends chunk to text, doubling its array when it is
+// full but never past limit, so that a line of n bytes allocates under
+// 2n, where append's gentler growth for large slices allocated 5n.
+func appendDoubling(text, chunk []byte, limit int64) []byte {
+	if need := len(text) + len(chunk); need > cap(text) {
+		grown := make([]byte, len(text), min(max(2*cap(text), need), int(limit)))
+		copy(grown, text)
+		text = grown
 	}
-	return f, done, nil
+	return append(text, chunk...)
 }

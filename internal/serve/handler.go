@@ -80,7 +80,27 @@ func newHandler(cfg config) (http.Handler, error) {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusNotFound, "no such endpoint: "+r.URL.Path+" (try POST /v1/validate)")
 	})
-	return mux, nil
+	return closeAfterChunked(mux), nil
+}
+
+// closeAfterChunked closes the connection after every request with a
+// chunked body. A request with both Content-Length and Transfer-Encoding
+// is the shape of request smuggling: a proxy in front that frames it by
+// its Content-Length sees one request where the server, framing it by its
+// chunks, sees a second one in the same bytes. RFC 9112 (section 6.1) has
+// the server close the connection after responding to it, so that nothing
+// after it is read as a request. net/http (as of Go 1.26) neither does
+// that nor lets a handler tell such a request from a chunked one (it
+// deletes the Content-Length first: golang/go#80942), so every chunked
+// request ends its connection. Chunked bodies are NDJSON streams and
+// uploads of unknown length, for which a new connection costs little.
+func closeAfterChunked(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.TransferEncoding) > 0 {
+			w.Header().Set("Connection", "close")
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func healthz(w http.ResponseWriter, r *http.Request) {

@@ -27,7 +27,8 @@
 //     counted as buffers grow, never from Content-Length; a request that
 //     would pass it gets 503 with Retry-After (an NDJSON stream already
 //     answering is cut). 256 MiB is 128 cards of the 2 MiB cap, about 1%
-//     of the machine's memory, and keeps the worst case well under 1 GiB.
+//     of the machine's memory. The runtime's memory limit is set to it
+//     plus 32 MiB, so that the process's RSS stays within it plus 64 MiB.
 //   - four connections per in-flight request (1024); more wait in the
 //     listen backlog until one closes. Each costs some 20-40 KiB.
 //   - --idle-timeout (30 s) for a keep-alive connection between requests,
@@ -52,6 +53,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -83,6 +85,27 @@ const (
 	// connections which never send a request hold little.
 	connsPerRequest = 4
 )
+
+// memoryHeadroom is what the runtime may hold beyond the bytes budget:
+// the connections around the bodies (the server's buffers and goroutine
+// stacks), the validators' pools and the metrics. With the binary's code
+// and data, which the runtime does not manage (some 10 to 25 MiB of RSS),
+// it stays within the documented 64 MiB over the budget.
+const memoryHeadroom = 32 << 20
+
+// limitMemory sets the Go runtime's memory limit to the bytes budget plus
+// memoryHeadroom, so that the documented bound is what the process holds:
+// the budget counts bodies as buffers grow, but the collector would let
+// the heap grow to twice what is live before collecting (300 stalled
+// uploads held 346 MiB of RSS against a 256 MiB budget). Past the limit
+// the collector runs more often, not the process out of memory. A lower
+// limit the operator set (GOMEMLIMIT) stays.
+func limitMemory(budget int64) {
+	limit := budget + memoryHeadroom
+	if debug.SetMemoryLimit(-1) > limit {
+		debug.SetMemoryLimit(limit)
+	}
+}
 
 type config struct {
 	listen          string
@@ -154,6 +177,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !ok {
 		return code
 	}
+	limitMemory(cfg.maxInflightBytes)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	ln, err := net.Listen("tcp", cfg.listen)
