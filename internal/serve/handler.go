@@ -91,7 +91,7 @@ func newHandler(cfg config) (http.Handler, error) {
 // the server close the connection after responding to it, so that nothing
 // after it is read as a request. net/http (as of Go 1.26) neither does
 // that nor lets a handler tell such a request from a chunked one (it
-// deletes the Content-Length first: golang/go#80942), so every chunked
+// deletes the Content-Length first), so every chunked
 // request ends its connection. Chunked bodies are NDJSON streams and
 // uploads of unknown length, for which a new connection costs little.
 func closeAfterChunked(next http.Handler) http.Handler {
