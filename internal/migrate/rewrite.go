@@ -418,12 +418,12 @@ func (c *card10) schemeDown(s *node, at string) any {
 		return e.Raw()
 	}
 	typ := typeOf(wrapper)
-	be := w.edit(body)
-	if len(body.members) > 0 {
-		be.InsertBefore(body.members[0].name, "type", typ)
-	} else {
-		be.Append(kv{"type", typ})
+	if len(body.members) == 0 {
+		c.note(fastvalidate.CodeMigrateSecurityScheme, "rewrote", at+"/"+wrapper, at, fmt.Sprintf("%s unwrapped to a type %q scheme", wrapper, typ), specSch)
+		return w.wrap(s, obj{{"type", typ}})
 	}
+	be := w.edit(body)
+	be.InsertBefore(body.members[0].name, "type", typ)
 	if typ == "apiKey" {
 		be.Rename("location", "in")
 	}
