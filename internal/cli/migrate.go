@@ -54,8 +54,8 @@ flags:
 
 const migrateUsageTail = `
 exit status: 0 done, 1 a card was refused or fails the target where its
-source passed (or, with --check, would change), 2 usage error, 3 an input
-could not be read or an output written.
+source passed (with --check: a card would change, or is signed), 2 usage
+error, 3 an input could not be read or an output written.
 `
 
 func newMigrateFlagSet(o *migrateOptions) *cmdflag.Set {
@@ -184,7 +184,11 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	switch {
 	case r.ioErrors > 0:
 		return console.ExitIO
-	case r.counts[migrate.StatusRefused]+r.counts[migrate.StatusFailed] > 0, o.check && r.wouldRun:
+	case o.check:
+		if r.wouldRun {
+			return console.ExitInvalid
+		}
+	case r.counts[migrate.StatusRefused]+r.counts[migrate.StatusFailed] > 0:
 		return console.ExitInvalid
 	}
 	return console.ExitOK
@@ -346,7 +350,11 @@ func (r *migrateRun) one(name string, line int, card []byte) []byte {
 	r.rec.Input, r.rec.Line = name, line
 	r.buf = r.m.Migrate(r.buf[:0], card, &r.rec)
 	r.counts[r.rec.Status]++
-	if r.rec.Changed() {
+	// A card --check fails: one that would change, or a signed one that
+	// would need a change it is refused; a file that is no A2A card (a
+	// package.json under a walked directory) does not fail it.
+	if r.rec.Changed() || r.rec.Status == migrate.StatusFailed ||
+		(r.rec.Status == migrate.StatusRefused && len(r.rec.Changes) > 0 && r.rec.Changes[0].Rule == "migrate.signed") {
 		r.wouldRun = true
 	}
 	if r.records != nil {
