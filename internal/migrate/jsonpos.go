@@ -327,16 +327,3 @@ func reindent(text []byte, oldBase, newBase string) []byte {
 		}
 	}
 }
-
-// compact removes the white space between tokens, for a card written as
-// one line of NDJSON.
-func compact(src []byte) []byte {
-	if bytes.IndexByte(src, '\n') < 0 && bytes.IndexByte(src, '\r') < 0 {
-		return src
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, src); err != nil {
-		return src
-	}
-	return b.Bytes()
-}
