@@ -138,7 +138,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
-       cardscan migrate --to a2a/1.0 CARD  (move cards between A2A releases; migrate --help)
+       cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
