@@ -124,6 +124,24 @@ const (
 	CodeDumpDuplicateCard
 )
 
+// Rules of cardscan migrate, which moves a card between A2A releases: each
+// names a member it moved, or one it could not carry, between the two
+// releases' sections. No profile reports them.
+const (
+	CodeMigrateInterfaces Code = 310 + iota
+	CodeMigrateExtendedCard
+	CodeMigrateSecurityRequirements
+	CodeMigrateSecurityScheme
+	CodeMigrateRemoved
+	CodeMigrateDeprecatedFlow
+	CodeMigrateFlows
+	CodeMigrateSchemeUnsupported
+	CodeMigrateProtocolVersion
+	CodeMigrateSigned
+	CodeMigrateUnsupported
+	CodeMigrateInvalidResult
+)
+
 // maxCode bounds the rule table; profile files take ranges below it.
 const maxCode = 512
 
@@ -199,6 +217,19 @@ func init() {
 		Rule{CodeA2ASignatureKeyUnknown, "a2a.signature-key-unknown", SeverityWarning, "signatures", "no trusted key has the signature's kid, nor a trusted jku; an error under --signatures require unless another signature verifies"},
 		Rule{CodeA2ASignatureAlg, "a2a.signature-alg", SeverityError, "signatures", "the signature's alg is not accepted, or does not fit the key (type, curve, size, the JWK's alg, use or key_ops); a warning beside a signature that verifies"},
 		Rule{CodeA2ASignatureMissing, "a2a.signature-missing", SeverityError, "signatures", "under --signatures require: no signature of the card verifies with a trusted key"},
+
+		Rule{CodeMigrateInterfaces, "migrate.interfaces", SeverityWarning, "migrate", "url, preferredTransport, additionalInterfaces and protocolVersion (0.x) moved to or from supportedInterfaces (1.0)"},
+		Rule{CodeMigrateExtendedCard, "migrate.extended-card", SeverityWarning, "migrate", "supportsAuthenticatedExtendedCard (0.x) moved to or from capabilities.extendedAgentCard (1.0)"},
+		Rule{CodeMigrateSecurityRequirements, "migrate.security-requirements", SeverityWarning, "migrate", "security (0.x) rewritten to or from securityRequirements (1.0), on the card or a skill"},
+		Rule{CodeMigrateSecurityScheme, "migrate.security-scheme", SeverityWarning, "migrate", "a security scheme rewritten between the 0.x shape (discriminated by type) and the 1.0 wrapper"},
+		Rule{CodeMigrateRemoved, "migrate.removed", SeverityWarning, "migrate", "a member with no counterpart in the target release was dropped (stateTransitionHistory, tenant, pkceRequired)"},
+		Rule{CodeMigrateDeprecatedFlow, "migrate.deprecated-flow", SeverityWarning, "migrate", "an OAuth implicit or password flow carried into 1.0, which deprecates it"},
+		Rule{CodeMigrateFlows, "migrate.flows", SeverityWarning, "migrate", "a 0.x OAuth scheme with several flows: 1.0 holds exactly one, the others were dropped"},
+		Rule{CodeMigrateSchemeUnsupported, "migrate.scheme-unsupported", SeverityWarning, "migrate", "a security scheme or flow the target release cannot express (0.3 has no device code flow; an unknown type)"},
+		Rule{CodeMigrateProtocolVersion, "migrate.protocol-version", SeverityWarning, "migrate", "the interfaces keep the protocol version their endpoints speak, which differs from the card's release"},
+		Rule{CodeMigrateSigned, "migrate.signed", SeverityError, "migrate", "the card is signed and migrating changes the signed content: refused, or signatures dropped or replaced as asked"},
+		Rule{CodeMigrateUnsupported, "migrate.unsupported", SeverityError, "migrate", "the card cannot be migrated: not a JSON object, or from a release migrate does not move (0.1) or to the release it has"},
+		Rule{CodeMigrateInvalidResult, "migrate.invalid-result", SeverityError, "migrate", "the migrated card fails the target release's rules although the card passed its own"},
 
 		Rule{CodeSchemaType, "schema.type", SeverityError, schemaOnly, "type keyword failed"},
 		Rule{CodeSchemaRequired, "schema.required", SeverityError, schemaOnly, "required keyword failed: a property is missing"},

@@ -40,7 +40,7 @@ func (c Code) Doc() (d RuleDoc, ok bool) {
 func (r Rule) InProfile(p string) bool {
 	for q := range strings.SplitSeq(r.Profiles, ",") {
 		switch {
-		case q == "fetch":
+		case q == "fetch", q == "migrate":
 		case q == "cross-card":
 			// Any run can report them, with --cross-card.
 			return true
@@ -56,6 +56,12 @@ func (r Rule) InProfile(p string) bool {
 	}
 	return false
 }
+
+// Sources quoted by the migrate rules' docs: the two releases' sections.
+const (
+	migrateExample = "cardscan migrate --to a2a/1.0 (or --to a2a/0.3) on a card; the report record names the rule"
+	migrateFix     = "Nothing to fix: the record says what moved where; review the migrated card's diff."
+)
 
 // Sources quoted by ruleDocs.
 const (
@@ -602,6 +608,75 @@ var ruleDocs = map[Code]RuleDoc{
 		Source:  "A2A 1.0.1 specification, section 8.4.3",
 		Example: "cardscan --keys keys.jwks --signatures require on an unsigned card",
 		Fix:     "Sign the card with a key the verifier trusts (cardscan sign).",
+	},
+
+	CodeMigrateInterfaces: {
+		Spec:    "The first entry in `supportedInterfaces` represents the preferred interface",
+		Source:  "A2A 1.0.1 specification, sections 4.4.1, 4.4.6 and 8.3.1; from A2A 0.3.0, sections 5.5 and 5.6.1-5.6.2 (0.2.5: 5.5)",
+		Example: migrateExample,
+		Fix:     migrateFix,
+	},
+	CodeMigrateExtendedCard: {
+		Spec:    "Version 1.0 relocates the extended agent card capability from a top-level field to the capabilities object for architectural consistency.",
+		Source:  "A2A 1.0.1 specification, Appendix A.2.2 and section 4.4.3; from A2A 0.3.0, section 5.5 (0.2.5: 5.5)",
+		Example: migrateExample,
+		Fix:     migrateFix,
+	},
+	CodeMigrateSecurityRequirements: {
+		Spec:    "repeated SecurityRequirement security_requirements = 9;",
+		Source:  "A2A 1.0.1 proto, AgentCard and AgentSkill (section 4.4.1, 4.4.5); from A2A 0.3.0, sections 5.5 and 5.5.4 (security)",
+		Example: migrateExample,
+		Fix:     migrateFix,
+	},
+	CodeMigrateSecurityScheme: {
+		Spec:    "API key-based authentication.",
+		Source:  "A2A 1.0.1 proto, SecurityScheme's oneof scheme (section 4.5.1), whose members wrap each scheme; from A2A 0.3.0, section 5.5.3 (discriminated by type)",
+		Example: migrateExample,
+		Fix:     migrateFix,
+	},
+	CodeMigrateRemoved: {
+		Basis:   "The target release defines no member to carry the value (A2A 1.0.1 section 4.4.3 has no stateTransitionHistory; A2A 0.3.0 sections 5.5.5 and 5.5.3 have no tenant, pkceRequired); docs/cli.md, section migrate",
+		Example: migrateExample,
+		Fix:     "Check that no reader of the migrated card needs the dropped member; keep the source card for those that do.",
+	},
+	CodeMigrateDeprecatedFlow: {
+		Spec:    "Deprecated: Use Authorization Code + PKCE instead.",
+		Source:  "A2A 1.0.1 proto, OAuthFlows.implicit (section 4.5.7; password likewise); from A2A 0.3.0, section 5.5.3",
+		Example: migrateExample,
+		Fix:     "Offer the authorization code flow with PKCE, or device code, instead of implicit or password.",
+	},
+	CodeMigrateFlows: {
+		Spec:    "Defines the configuration for the supported OAuth 2.0 flows.",
+		Source:  "A2A 1.0.1 proto, OAuthFlows (section 4.5.7), whose flows are a oneof: exactly one; from A2A 0.3.0, section 5.5.3 (any number)",
+		Example: migrateExample,
+		Fix:     "Declare each dropped flow as a security scheme of its own and name it in securityRequirements as an alternative.",
+	},
+	CodeMigrateSchemeUnsupported: {
+		Basis:   "The target release has no shape for the scheme or flow: A2A 0.3.0 section 5.5.3 (OpenAPI flows: implicit, password, clientCredentials, authorizationCode) has no deviceCode of A2A 1.0.1 section 4.5.10; docs/cli.md, section migrate",
+		Example: migrateExample,
+		Fix:     "Offer a flow both releases know (authorization code or client credentials) beside it.",
+	},
+	CodeMigrateProtocolVersion: {
+		Spec:    "The version of the A2A protocol this interface exposes.",
+		Source:  "A2A 1.0.1 proto, AgentInterface.protocol_version (section 4.4.6); A2A 0.3.0 section 5.5 (protocolVersion)",
+		Example: migrateExample,
+		Fix:     "When the agent's endpoints speak the card's release, set each interface's protocolVersion to it.",
+	},
+	CodeMigrateSigned: {
+		Spec:    "The payload is the card without `signatures`, canonicalized with RFC 8785 (JCS)",
+		Source:  "A2A 1.0.1 specification, section 8.4 (as digested in specs/a2a/PROFILE.md); A2A 0.3.0 section 5.5.6",
+		Example: "cardscan migrate --to a2a/1.0 on a card with signatures (refused); --drop-signatures drops them, --key K signs the migrated card",
+		Fix:     "Re-sign the migrated card with the agent's key: cardscan migrate --key K, or cardscan sign.",
+	},
+	CodeMigrateUnsupported: {
+		Basis:   "migrate moves A2A 0.2 and 0.3 cards to 1.0 and 1.0 cards to 0.3 (docs/cli.md, section migrate); other input has no defined mapping",
+		Example: "cardscan migrate --to a2a/1.0 on an A2A 0.1 card or a file that is not JSON",
+		Fix:     "Fix the card's JSON first (cardscan CARD), or migrate between the releases named.",
+	},
+	CodeMigrateInvalidResult: {
+		Basis:   "migrate judges every migrated card by the target profile in the same run (docs/cli.md, section migrate); a valid card must stay valid",
+		Example: migrateExample,
+		Fix:     "The record lists the target's errors; report the card, which migrate should have carried.",
 	},
 
 	CodeDumpDuplicateID: {

@@ -26,6 +26,12 @@ if [[ ${#paths[@]} -eq 0 ]]; then
   paths=(.)
 fi
 
+# migrate-check: fail first while a card would change under cardscan
+# migrate --to the named release.
+if [[ -n ${INPUT_MIGRATE_CHECK:-} ]]; then
+  "$cardscan" migrate --check --report /dev/null --to "$INPUT_MIGRATE_CHECK" -- "${paths[@]}" || exit $?
+fi
+
 if [[ $format == sarif ]]; then
   # The report is a file for upload-sarif; the summary line still goes
   # to the log.

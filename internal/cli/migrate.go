@@ -1,0 +1,504 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/migrate"
+	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+type migrateOptions struct {
+	to, from       string
+	keepLegacy     bool
+	dropSignatures bool
+	key, keyID     string
+	write, noBack  bool
+	check          bool
+	out, report    string
+	policy         string
+	maxRecord      cmdflag.Size
+}
+
+const migrateUsageHead = `usage: cardscan migrate --to a2a/1.0|a2a/0.3 [flags] [PATH ...]
+
+Moves A2A agent cards between releases: 0.2 and 0.3 cards to 1.0, 1.0
+cards to 0.3. PATH is a card file (.json, kept as the author laid it
+out: only the members that move change), a directory of them, an NDJSON
+dump (.ndjson, .jsonl, also zstd or gzip compressed: one migrated card
+per line out), or - for standard input (the default). Every migrated
+card is judged by the target release; one JSON record per card says
+what moved where, under a migrate.* rule, and what could not be carried.
+
+Cards go to standard output (a single card file as laid out, otherwise
+one card per line), to -o FILE, or back into their files with --write.
+The records go to --report FILE, or to standard output when the cards
+do not.
+
+flags:
+`
+
+const migrateUsageTail = `
+exit status: 0 done, 1 a card was refused or fails the target where its
+source passed (with --check: a card would change, or is signed), 2 usage
+error, 3 an input could not be read or an output written.
+`
+
+func newMigrateFlagSet(o *migrateOptions) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&o.to, "--to RELEASE", "", "a2a/1.0 or a2a/0.3: the release to write")
+	fs.String(&o.from, "--from RELEASE", "auto", "auto (each card's own) or a2a/0.2, a2a/0.3, a2a/1.0")
+	fs.Bool(&o.keepLegacy, "--keep-legacy", "with --to a2a/1.0: keep the 0.x members beside the\n1.0 ones, for readers of either release (a hybrid)")
+	fs.Bool(&o.dropSignatures, "--drop-signatures", "drop a signed card's signatures, which the migration\nbreaks (a signed card is refused otherwise)")
+	fs.String(&o.key, "--key FILE", "", "sign each migrated card that was signed with this\nprivate JWK, in place of its old signatures")
+	fs.String(&o.keyID, "--kid KID", "", "the kid of --key's signatures (default: the JWK's)")
+	fs.Bool(&o.write, "--write", "write each changed card back into its file (a file\nthat does not change is not touched)")
+	fs.Bool(&o.noBack, "--no-backup", "with --write: keep no FILE.orig copy of the original")
+	fs.Bool(&o.check, "--check", "write nothing; exit 1 when a card would change")
+	fs.String(&o.out, "-o, --output FILE", "", "write the migrated cards to FILE")
+	fs.String(&o.report, "--report FILE", "", "write the JSON records to FILE ('-' for stdout)")
+	fs.String(&o.policy, "--policy NAME", "default", "default or production, as for validation").HideDefault()
+	o.maxRecord = pipeline.DefaultMaxRecord
+	fs.Var(&o.maxRecord, "--max-record SIZE", "longest card read")
+	return &fs
+}
+
+// migrateRun is one run's outputs and counts.
+type migrateRun struct {
+	o        *migrateOptions
+	m        *migrate.Migrator
+	con      *console.Console
+	cards    io.Writer // nil: no cards written to a stream
+	records  *bufio.Writer
+	asIs     bool // the one card file goes out as laid out
+	counts   map[string]int
+	wouldRun bool
+	ioErrors int
+	rec      migrate.Record
+	buf      []byte
+}
+
+func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+	o := &migrateOptions{}
+	paths, err := newMigrateFlagSet(o).Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return writeOut(stdout, con, migrateUsageHead+newMigrateFlagSet(&migrateOptions{}).Help()+migrateUsageTail)
+	}
+	if err == nil {
+		err = checkMigrateOptions(o, paths)
+	}
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	if err == nil {
+		var ins []clobber.File
+		for _, p := range paths {
+			ins = append(ins, clobber.File{Role: "the input", Path: p})
+		}
+		var outs []clobber.File
+		if o.out != "" {
+			outs = append(outs, clobber.File{Role: "-o", Path: o.out})
+		}
+		if o.report != "" {
+			outs = append(outs, clobber.File{Role: "--report", Path: o.report})
+		}
+		err = guardFiles(ins, outs, stdin, stdout)
+	}
+	var mopts migrate.Options
+	if err == nil {
+		mopts, err = migrateOptionsOf(o)
+	}
+	if err != nil {
+		return con.UsageError("cardscan migrate", err)
+	}
+	m, err := migrate.New(mopts)
+	if err != nil {
+		return con.UsageError("cardscan migrate", usageError{err.Error()})
+	}
+	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
+	r := &migrateRun{o: o, m: m, con: con, counts: map[string]int{}, ioErrors: walkErrors}
+	var closers []func() error
+	reportTo := o.report
+	if reportTo == "" && (o.write || o.check || o.out != "") {
+		reportTo = "-"
+	}
+	switch {
+	case o.write || o.check:
+	case o.out != "":
+		f, err := os.Create(o.out)
+		if err != nil {
+			con.Errorf("-o %s: %s", o.out, describe(err))
+			return console.ExitIO
+		}
+		bw := bufio.NewWriterSize(f, 256<<10)
+		r.cards = bw
+		closers = append(closers, func() error { return errors.Join(bw.Flush(), f.Close()) })
+	default:
+		bw := bufio.NewWriterSize(stdout, 256<<10)
+		r.cards = bw
+		closers = append(closers, bw.Flush)
+	}
+	switch reportTo {
+	case "":
+	case "-":
+		r.records = bufio.NewWriterSize(stdout, 64<<10)
+		closers = append(closers, r.records.Flush)
+	default:
+		f, err := os.Create(reportTo)
+		if err != nil {
+			con.Errorf("--report %s: %s", reportTo, describe(err))
+			return console.ExitIO
+		}
+		r.records = bufio.NewWriterSize(f, 64<<10)
+		w := r.records
+		closers = append(closers, func() error { return errors.Join(w.Flush(), f.Close()) })
+	}
+	r.asIs = len(inputs) == 1 && wholeCardName(inputs[0].Path)
+	for _, in := range inputs {
+		if err := r.input(in, stdin); err != nil {
+			con.Errorf("migrate: %s: %s", in.Name, describe(err))
+			r.ioErrors++
+		}
+	}
+	for _, c := range closers {
+		if err := c(); err != nil && !isClosedPipe(err) {
+			con.Errorf("migrate: writing: %s", describe(err))
+			r.ioErrors++
+		}
+	}
+	con.Printf("%s", r.summary())
+	switch {
+	case r.ioErrors > 0:
+		return console.ExitIO
+	case o.check:
+		if r.wouldRun {
+			return console.ExitInvalid
+		}
+	case r.counts[migrate.StatusRefused]+r.counts[migrate.StatusFailed] > 0:
+		return console.ExitInvalid
+	}
+	return console.ExitOK
+}
+
+func checkMigrateOptions(o *migrateOptions, paths []string) error {
+	if o.to == "" {
+		return usagef("--to is required: a2a/1.0 or a2a/0.3")
+	}
+	n := 0
+	for _, b := range []bool{o.write, o.check, o.out != ""} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return usagef("--write, --check and -o exclude each other")
+	}
+	if o.noBack && !o.write {
+		return usagef("--no-backup needs --write")
+	}
+	if o.write && (len(paths) == 0 || containsStdin(paths)) {
+		return usagef("--write rewrites files: standard input has none (use -o)")
+	}
+	if o.key != "" && o.dropSignatures {
+		return usagef("--key re-signs the cards --drop-signatures would leave unsigned: give one")
+	}
+	if o.policy != "default" && o.policy != "production" {
+		return usagef("--policy %q: want default or production", o.policy)
+	}
+	if o.maxRecord < 1 {
+		return usagef("--max-record must be at least 1 byte")
+	}
+	return nil
+}
+
+func containsStdin(paths []string) bool {
+	for _, p := range paths {
+		if p == "-" {
+			return true
+		}
+	}
+	return false
+}
+
+func migrateOptionsOf(o *migrateOptions) (migrate.Options, error) {
+	mo := migrate.Options{To: o.to, From: o.from, KeepLegacy: o.keepLegacy, DropSignatures: o.dropSignatures, Validate: policyOptions(o.policy)}
+	if o.key != "" {
+		b, err := os.ReadFile(o.key)
+		if err != nil {
+			return mo, usagef("--key %s: %s", o.key, describe(err))
+		}
+		k, err := cardsig.ParsePrivateKey(b)
+		if err != nil {
+			return mo, usagef("--key %s: %s", o.key, err)
+		}
+		mo.SignKey = &k
+		mo.SignOpts = cardsig.SignOptions{KeyID: o.keyID}
+	}
+	return mo, nil
+}
+
+// wholeCardName says a path holds one card, laid out by its author: a
+// .json file, not compressed. Other inputs are read as NDJSON.
+func wholeCardName(path string) bool {
+	name := strings.ToLower(path)
+	return path != "" && strings.HasSuffix(name, ".json")
+}
+
+// input migrates one input: a whole card file or an NDJSON stream.
+func (r *migrateRun) input(in pipeline.Input, stdin io.Reader) error {
+	var src io.Reader = stdin
+	if in.Path != "" {
+		f, err := os.Open(in.Path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		src = f
+	}
+	br := bufio.NewReaderSize(src, 256<<10)
+	dec, compressed, err := decompress(br)
+	if err != nil {
+		return err
+	}
+	if c, ok := dec.(io.Closer); ok && compressed {
+		defer c.Close()
+	}
+	if compressed && r.o.write {
+		return errors.New("--write cannot rewrite a compressed dump; use -o")
+	}
+	if wholeCardName(in.Path) || (in.Path == "" && !firstLineIsCard(dec.(*bufio.Reader))) {
+		return r.wholeCard(in, dec)
+	}
+	return r.lines(in, dec)
+}
+
+func decompress(br *bufio.Reader) (io.Reader, bool, error) {
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+		d, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128<<20), zstd.WithDecoderMaxMemory(128<<20))
+		if err != nil {
+			return nil, true, err
+		}
+		return bufio.NewReaderSize(d.IOReadCloser(), 256<<10), true, nil
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		g, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, true, err
+		}
+		return bufio.NewReaderSize(g, 256<<10), true, nil
+	}
+	return br, false, nil
+}
+
+// firstLineIsCard says standard input is NDJSON: its first line holds a
+// whole object. A pretty-printed card's first line is a lone brace.
+func firstLineIsCard(br *bufio.Reader) bool {
+	for n := 1; n <= br.Size(); n *= 2 {
+		b, err := br.Peek(min(n*1024, br.Size()))
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			line := bytes.TrimSpace(b[:i])
+			return len(line) > 1 && line[0] == '{' && line[len(line)-1] == '}'
+		}
+		if err != nil {
+			line := bytes.TrimSpace(b)
+			return len(line) > 1 && line[0] == '{' && line[len(line)-1] == '}' && json.Valid(line)
+		}
+	}
+	return true
+}
+
+func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
+	card, err := io.ReadAll(io.LimitReader(src, int64(r.o.maxRecord)+1))
+	if err != nil {
+		return err
+	}
+	if len(card) > int(r.o.maxRecord) {
+		return fmt.Errorf("longer than --max-record (%d bytes)", int64(r.o.maxRecord))
+	}
+	out := r.one(in.Name, 0, card)
+	switch {
+	case r.o.write:
+		if r.rec.Changed() && r.rec.Status != migrate.StatusFailed {
+			return r.replace(in.Path, out, card)
+		}
+	case r.cards != nil:
+		if !r.asIs {
+			out = append(compact(out), '\n')
+		}
+		_, err = r.cards.Write(out)
+	}
+	return err
+}
+
+// one migrates a card and writes its record.
+func (r *migrateRun) one(name string, line int, card []byte) []byte {
+	r.rec.Input, r.rec.Line = name, line
+	r.buf = r.m.Migrate(r.buf[:0], card, &r.rec)
+	r.counts[r.rec.Status]++
+	// A card --check fails: one that would change, or a signed one that
+	// would need a change it is refused; a file that is no A2A card (a
+	// package.json under a walked directory) does not fail it.
+	if r.rec.Changed() || r.rec.Status == migrate.StatusFailed ||
+		(r.rec.Status == migrate.StatusRefused && len(r.rec.Changes) > 0 && r.rec.Changes[0].Rule == "migrate.signed") {
+		r.wouldRun = true
+	}
+	if r.records != nil {
+		b, _ := json.Marshal(&r.rec) // a Record always marshals
+		r.records.Write(append(b, '\n'))
+	}
+	return r.buf
+}
+
+func compact(b []byte) []byte {
+	if bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0 {
+		return bytes.TrimSpace(b)
+	}
+	var c bytes.Buffer
+	if err := json.Compact(&c, b); err != nil {
+		return bytes.TrimSpace(b)
+	}
+	return c.Bytes()
+}
+
+// lines migrates an NDJSON stream, one card per line; with --write, into
+// a temporary file renamed over the input only if a card changed.
+func (r *migrateRun) lines(in pipeline.Input, src io.Reader) error {
+	br := src.(*bufio.Reader)
+	var tmp *os.File
+	var tw *bufio.Writer
+	out := r.cards
+	if r.o.write {
+		var err error
+		if tmp, err = os.CreateTemp(filepath.Dir(in.Path), "."+filepath.Base(in.Path)+".*"); err != nil {
+			return err
+		}
+		defer os.Remove(tmp.Name())
+		defer tmp.Close()
+		tw = bufio.NewWriterSize(tmp, 256<<10)
+		out = tw
+	}
+	changed := false
+	var long []byte
+	for line := 1; ; line++ {
+		b, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], b...)
+			for errors.Is(err, bufio.ErrBufferFull) && len(long) <= int(r.o.maxRecord) {
+				b, err = br.ReadSlice('\n')
+				long = append(long, b...)
+			}
+			b = long
+		}
+		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+			return fmt.Errorf("line %d: %w", line, err)
+		}
+		if len(b) == 0 && err != nil {
+			break
+		}
+		text := bytes.TrimRight(b, "\r\n")
+		if len(text) > int(r.o.maxRecord) {
+			r.con.Errorf("migrate: %s:%d: longer than --max-record (%d bytes); the line is kept as it was", in.Name, line, int64(r.o.maxRecord))
+			r.ioErrors++
+			for errors.Is(err, bufio.ErrBufferFull) {
+				b, err = br.ReadSlice('\n')
+				if out != nil {
+					out.Write(b)
+				}
+			}
+			continue
+		}
+		res := text
+		if len(bytes.TrimSpace(text)) > 0 {
+			migrated := r.one(in.Name, line, text)
+			if r.rec.Changed() && r.rec.Status != migrate.StatusFailed {
+				res, changed = compact(migrated), true
+			}
+		}
+		if out != nil {
+			term := b[len(text):]
+			if len(term) == 0 && !r.o.write {
+				term = []byte{'\n'}
+			}
+			out.Write(res)
+			if _, werr := out.Write(term); werr != nil {
+				return werr
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if !r.o.write || !changed {
+		return nil
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return r.commit(in.Path, tmp)
+}
+
+// replace writes a changed card file through a temporary file renamed
+// over it, keeping a copy of the original unless --no-backup.
+func (r *migrateRun) replace(path string, out, orig []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	if _, err := tmp.Write(out); err != nil {
+		return err
+	}
+	return r.commit(path, tmp)
+}
+
+func (r *migrateRun) commit(path string, tmp *os.File) error {
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if !r.o.noBack {
+		// A hard link keeps the original's bytes under FILE.orig without
+		// copying them; a file system without links gets a copy.
+		os.Remove(path + ".orig")
+		if err := os.Link(path, path+".orig"); err != nil {
+			b, rerr := os.ReadFile(path)
+			if rerr != nil {
+				return rerr
+			}
+			if werr := os.WriteFile(path+".orig", b, st.Mode().Perm()); werr != nil {
+				return werr
+			}
+		}
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func (r *migrateRun) summary() string {
+	return fmt.Sprintf("migrate: %d migrated, %d unchanged, %d refused, %d failed the target",
+		r.counts[migrate.StatusMigrated], r.counts[migrate.StatusUnchanged], r.counts[migrate.StatusRefused], r.counts[migrate.StatusFailed])
+}
