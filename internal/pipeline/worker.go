@@ -366,11 +366,33 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 		vd.Profile = w.v.Profile()
 	}
 	errs, warns := res.Errors(), res.Warnings()
-	if vd.Valid {
+	switch {
+	case vd.Valid:
 		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
 		errs, warns = 1, 0
+	case !hasJSONFault(vd.Findings):
+		// The bytes are one JSON value, judged on its own merits, but the
+		// document is broken just after it (a missing comma): say so
+		// where the comma should be, or the syntax error would be lost
+		// behind the card's own findings.
+		fault := w.syntax[0]
+		fault.Offset = len(rec)
+		vd.Findings = append(append(make([]fastvalidate.Finding, 0, len(vd.Findings)+1), vd.Findings...), fault)
+		errs++
 	}
 	w.account(c, &vd, rec, errs, warns, w.v)
+}
+
+// hasJSONFault reports whether findings say the bytes are no complete
+// JSON value. A repeated name, bad UTF-8 or a huge number are faults of a
+// value that is otherwise whole, and say nothing of the framing.
+func hasJSONFault(findings []fastvalidate.Finding) bool {
+	for _, f := range findings {
+		if f.Code == fastvalidate.CodeJSONSyntax || f.Code == fastvalidate.CodeJSONDepth {
+			return true
+		}
+	}
+	return false
 }
 
 func (w *worker) judgeTooLarge(c *chunk, line, col int, offset int64, raw []byte) {
