@@ -10,8 +10,9 @@ package fastvalidate
 // Disagreement is one kind of value the draft and the schema judge
 // differently.
 type Disagreement struct {
-	// Member is where the value stands, as a JSON Pointer in which *
-	// stands for any array index or member name.
+	// Member is where the value stands, as JSON Pointers (comma-separated)
+	// in which * stands for any array index or member name; "" is the card
+	// itself.
 	Member string
 	// Value says which values are in dispute.
 	Value string
@@ -73,8 +74,8 @@ var disagreements = [numDisagreements]Disagreement{
 	disTags:               {"/capabilities/*/tags", "a tag longer than 64 code points, or the same tag twice", false, "2.4.4", nil, []Code{CodeSchemaMaxLength, CodeSchemaUniqueItems}},
 	disAuthSchemeMissing:  {"/endpoint/auth/scheme", "absent (the draft's default is none; the schema requires it)", false, "2.5.3", nil, []Code{CodeSchemaRequired}},
 	disSchemaOnlyMember:   {"/endpoint/health_url, /endpoint/auth/token_url, /endpoint/auth/header, /pricing/estimated_latency_ms, /pricing/cost_per_request, /pricing/currency", "a value the schema's type, format, minimum or pattern refuses (the draft does not define these members)", false, "5, rule 10", nil, []Code{CodeSchemaType, CodeSchemaFormat, CodeSchemaMinimum, CodeSchemaPattern}},
-	disPACRStatistics:     {"/metadata/pacr:interaction_count and the other pacr: statistics", "a value of another type, below 0, or a reputation score above 1 (the draft does not define these keys)", false, "2.7", nil, []Code{CodeSchemaType, CodeSchemaMinimum, CodeSchemaMaximum}},
-	disEmbeddedString:     {"(the card)", "a JSON string holding the card (the embedded-string form)", false, "3", nil, []Code{CodeSchemaType}},
+	disPACRStatistics:     {"/metadata/pacr:interaction_count, /metadata/pacr:avg_latency_ms, /metadata/pacr:avg_cost_joules, /metadata/pacr:reputation_score, /metadata/pacr:influence_rank, /metadata/pacr:critical_score", "a value of another type, below 0, or a reputation score above 1 (the draft does not define these keys)", false, "2.7", nil, []Code{CodeSchemaType, CodeSchemaMinimum, CodeSchemaMaximum}},
+	disEmbeddedString:     {"", "a JSON string holding the card (the embedded-string form)", false, "3", nil, []Code{CodeSchemaType}},
 }
 
 // disagreementNotes is what a finding's message ends with for each
