@@ -47,12 +47,8 @@ func checkAgentCard(w *walker) string {
 			w.checkPricing(v)
 		case "metadata":
 			if w.want(v, kindObject) {
-				if t := w.member(v, "pacr:trust_tier"); t != 0 && w.want(t, kindString) {
-					switch string(w.str(t)) {
-					case "untrusted", "basic", "established", "verified", "banned":
-					default:
-						w.addGot(CodeMetadataTrustTier, t, "pacr:trust_tier is not one of untrusted, basic, established, verified, banned")
-					}
+				if t := w.member(v, "pacr:trust_tier"); t != 0 {
+					w.checkTrustTier(t)
 				}
 			}
 		case "goal_subscriptions":
@@ -67,6 +63,32 @@ func checkAgentCard(w *walker) string {
 		}
 	}
 	return "agentcard"
+}
+
+// checkTrustTier checks metadata's pacr:trust_tier, which the schema does
+// not define: metadata is open there, so any value passes it.
+func (w *walker) checkTrustTier(t uint32) {
+	w.note = disTrustTier
+	if w.want(t, kindString) {
+		switch string(w.str(t)) {
+		case "untrusted", "basic", "established", "verified", "banned":
+		default:
+			w.addGot(CodeMetadataTrustTier, t, "pacr:trust_tier is not one of untrusted, basic, established, verified, banned")
+		}
+	}
+	w.note = noDisagreement
+}
+
+// wantOrDisputedNull is want for a member the draft types as k and the
+// schema as k or null: the finding of a null says that the schema allows it.
+func (w *walker) wantOrDisputedNull(n uint32, k kind, d disagreement) bool {
+	if w.kind(n) != kindNull {
+		return w.want(n, k)
+	}
+	w.note = d
+	w.addTypeMismatch(n, k)
+	w.note = noDisagreement
+	return false
 }
 
 var schemaOrNullMessages = func() (t [8]string) {
@@ -87,7 +109,7 @@ func (w *walker) checkAgentID(v uint32) {
 	}
 	ms, ok := ULIDTime(id)
 	if !ok {
-		w.addGot(CodeAgentIDNotULID, v, "agent_id overflows 128 bits (first character above 7): not a decodable ULID")
+		w.addNotULID(v, "agent_id overflows 128 bits (first character above 7): not a decodable ULID")
 		return
 	}
 	// The clock is read only when the timestamp is past the last reading:
@@ -98,8 +120,16 @@ func (w *walker) checkAgentID(v uint32) {
 		}
 	}
 	if ms > w.nowMillis {
-		w.addGot(CodeAgentIDNotULID, v, "agent_id's ULID timestamp lies in the future")
+		w.addNotULID(v, "agent_id's ULID timestamp lies in the future")
 	}
+}
+
+// addNotULID reports an agent_id that is no ULID of section 2.1, which the
+// schema, having the pattern only, lets pass.
+func (w *walker) addNotULID(v uint32, msg string) {
+	w.note = disNotULID
+	w.addGot(CodeAgentIDNotULID, v, msg)
+	w.note = noDisagreement
 }
 
 func (w *walker) checkCapabilities(v uint32) {
@@ -145,7 +175,9 @@ func (w *walker) checkCapabilities(v uint32) {
 			w.addGot(CodeCapabilityID, id, "capability id does not match ^[a-z0-9][a-z0-9._-]*$")
 		}
 		if desc == 0 {
-			w.add(CodeCapabilityDescriptionMissing, c, "capability has no description (RECOMMENDED by section 2.4.2)")
+			w.note = disDescriptionMissing
+			w.add(CodeCapabilityDescriptionMissing, c, "capability has no description (RECOMMENDED)")
+			w.note = noDisagreement
 		}
 	}
 }
@@ -178,6 +210,10 @@ func (w *walker) checkEndpoint(v uint32) {
 			proto = 2
 		case "grpc", "stdio", "mcp":
 			proto = 3
+		case "websocket", "sse", "google_a2a", "native":
+			w.note = disProtocolSchemaOnly
+			w.addGot(CodeEndpointProtocol, protocol, "endpoint.protocol is not one of http, https, grpc, stdio, mcp")
+			w.note = noDisagreement
 		default:
 			w.addGot(CodeEndpointProtocol, protocol, "endpoint.protocol is not one of http, https, grpc, stdio, mcp")
 		}
@@ -196,7 +232,10 @@ func (w *walker) checkEndpoint(v uint32) {
 		case proto == 2 && !https:
 			w.addGot(CodeEndpointURLScheme, url, "protocol https needs an https:// URL")
 		case proto == 1 && !https && !http:
+			// The schema's http takes any URI (its own examples have wss://).
+			w.note = disURLScheme
 			w.addGot(CodeEndpointURLScheme, url, "protocol http needs an http:// or https:// URL")
+			w.note = noDisagreement
 		}
 		sev := SeverityWarning
 		if w.cfg.policy == PolicyProduction {
@@ -209,7 +248,7 @@ func (w *walker) checkEndpoint(v uint32) {
 			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
 		}
 	}
-	if auth != 0 && w.want(auth, kindObject) {
+	if auth != 0 && w.wantOrDisputedNull(auth, kindObject, disAuthNull) {
 		// The draft gives "none" as the default scheme, so it may be absent.
 		if s := w.member(auth, "scheme"); s != 0 && w.want(s, kindString) {
 			switch string(w.str(s)) {
@@ -228,18 +267,23 @@ func (w *walker) checkEndpoint(v uint32) {
 // already rejected every number beyond float64's range (json.number-range).
 
 func (w *walker) checkPricing(v uint32) {
-	if !w.want(v, kindObject) {
+	if !w.wantOrDisputedNull(v, kindObject, disPricingNull) {
 		return
 	}
 	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
 		f := k + 1
 		switch string(w.name(k)) {
 		case "base_cost_joules":
-			if !w.want(f, kindNumber) {
+			if !w.wantOrDisputedNull(f, kindNumber, disBaseCostNull) {
 				continue
 			}
 			if d := parseDecimal(w.raw(f)); !d.zero && d.cmp(landauerFloor) < 0 {
+				// The schema's minimum is 0: it refuses a negative cost too.
+				if !w.negative(f) {
+					w.note = disBelowLandauer
+				}
 				w.addGot(CodePricingLandauer, f, "base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K)")
+				w.note = noDisagreement
 			}
 		case "per_token_joules":
 			if !w.want(f, kindNumber) {

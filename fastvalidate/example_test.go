@@ -29,10 +29,10 @@ func ExampleValidator_Validate() {
 	// valid: false errors: 4 warnings: 2
 	// error	version.semver	/version	version is not Semantic Versioning 2.0.0 (got "1.2")
 	// error	capability.id	/capabilities/0/id	capability id does not match ^[a-z0-9][a-z0-9._-]*$ (got "Text.Summarise")
-	// warning	capability.description-missing	/capabilities/0	capability has no description (RECOMMENDED by section 2.4.2)
+	// warning	capability.description-missing	/capabilities/0	capability has no description (RECOMMENDED); draft section 2.4.2 allows this; the AgentCard JSON Schema v1.0 does not
 	// error	endpoint.url-scheme	/endpoint/url	protocol https needs an https:// URL (got "http://agents.example.com/api")
 	// warning	endpoint.insecure	/endpoint/url	endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5) (got "http://agents.example.com/api")
-	// error	pricing.landauer	/pricing/base_cost_joules	base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K) (got 1e-22)
+	// error	pricing.landauer	/pricing/base_cost_joules	base_cost_joules must be 0 or at least 2.854e-21 J (the Landauer limit at 300 K) (got 1e-22); the AgentCard JSON Schema v1.0 allows this; draft section 2.6.1 does not
 }
 
 // A card embedded in another document as a JSON string is judged as the

@@ -42,6 +42,9 @@ type Finding struct {
 	// folds marks a finding that quotes a value, which later ones with
 	// the same value fold into (see Result.addValue).
 	folds bool
+	// note is the disagreement of the draft and the schema the finding
+	// reports, if any: its message says so.
+	note disagreement
 }
 
 // Rule returns the finding's rule ID, e.g. "capability.id".
@@ -64,7 +67,7 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 	if i := strings.Index(msg, "%s"); i >= 0 {
 		dst = append(dst, msg[:i]...)
 		dst = append(dst, f.got...)
-		return f.appendCount(append(dst, msg[i+2:]...))
+		return f.appendCount(f.appendNote(append(dst, msg[i+2:]...)))
 	}
 	if i := strings.Index(msg, "%d"); i >= 0 {
 		dst = append(dst, msg[:i]...)
@@ -78,7 +81,16 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 		dst = append(dst, f.got...)
 		dst = append(dst, ')')
 	}
-	return f.appendCount(dst)
+	return f.appendCount(f.appendNote(dst))
+}
+
+// appendNote says where the draft and the schema disagree on the value.
+func (f *Finding) appendNote(dst []byte) []byte {
+	if f.note == noDisagreement || f.note >= numDisagreements {
+		return dst
+	}
+	dst = append(dst, "; "...)
+	return append(dst, disagreementNotes[f.note]...)
 }
 
 // appendCount says how many times a folded finding occurs.
@@ -192,7 +204,7 @@ func (r *Result) addValue(f Finding, start int) {
 	}
 	for i := range r.findings {
 		g := &r.findings[i]
-		if g.folds && g.Code == f.Code && g.Severity == f.Severity && g.msg == f.msg && g.got == f.got {
+		if g.folds && g.Code == f.Code && g.Severity == f.Severity && g.msg == f.msg && g.got == f.got && g.note == f.note {
 			g.Count = max(g.Count, 1) + 1
 			if f.Severity == SeverityError {
 				r.errors++

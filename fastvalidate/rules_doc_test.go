@@ -44,6 +44,61 @@ func TestRulesDocTable(t *testing.T) {
 	t.Errorf("%s rule table differs from Rules(); run: go test ./fastvalidate/ -run TestRulesDocTable -update-rules\nwant:\n%s", path, table.String())
 }
 
+// TestDisagreementsDocTable holds docs/rules.md's table of the draft's and
+// the schema's disagreements to Disagreements(), as TestRulesDocTable does
+// the rule table (and -update-rules rewrites it too).
+func TestDisagreementsDocTable(t *testing.T) {
+	const path = "../docs/rules.md"
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- disagreements:begin -->\n", "<!-- disagreements:end -->"
+	i, j := bytes.Index(doc, []byte(begin)), bytes.Index(doc, []byte(end))
+	if i < 0 || j < i {
+		t.Fatalf("%s has no %q ... %q block", path, begin, end)
+	}
+	var table strings.Builder
+	table.WriteString("| where | the value | passes | draft section | `agentcard` reports | `agentcard-schema` reports |\n|---|---|---|---|---|---|\n")
+	for _, d := range Disagreements() {
+		passes := "the schema"
+		if !d.SchemaAllows {
+			passes = "the draft"
+		}
+		cell := func(codes []Code) string {
+			if len(codes) == 0 {
+				return "nothing"
+			}
+			names := make([]string, len(codes))
+			for k, c := range codes {
+				names[k] = "`" + c.String() + "`"
+				if c.Severity() == SeverityWarning {
+					names[k] += " (a warning)"
+				}
+			}
+			return strings.Join(names, ", ")
+		}
+		where := "the card itself"
+		if d.Member != "" {
+			where = "`" + strings.ReplaceAll(d.Member, ", ", "`, `") + "`"
+		}
+		row := []string{where, d.Value, passes, d.Section, cell(d.Draft), cell(d.Schema)}
+		table.WriteString("| " + strings.Join(row, " | ") + " |\n")
+	}
+	got := string(doc[i+len(begin) : j])
+	if got == table.String() {
+		return
+	}
+	if *updateRules {
+		out := append(append(append([]byte{}, doc[:i+len(begin)]...), table.String()...), doc[j:]...)
+		if err := os.WriteFile(path, out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s disagreement table differs from Disagreements(); run: go test ./fastvalidate/ -run TestDisagreementsDocTable -update-rules\nwant:\n%s", path, table.String())
+}
+
 // exampleless are the rules whose examples cannot be a short card judged
 // by a profile: they judge HTTP responses, signatures against trusted
 // keys, a whole dump, or sizes beyond a short example.

@@ -36,8 +36,20 @@ func (w *walker) schemaMinimumZero(n uint32) {
 	}
 }
 
-func (w *walker) schemaAdditional(k uint32) {
+// schemaAdditional reports member k, which the schema's closed object does
+// not define: d names the draft's reason to allow it.
+func (w *walker) schemaAdditional(k uint32, d disagreement) {
+	w.note = d
 	w.add(CodeSchemaAdditionalProperties, k+1, "additionalProperties: the schema defines no such property")
+	w.note = noDisagreement
+}
+
+// schemaOnlyURI checks a URI member the schema defines and the draft does
+// not, so that the draft ignores it (section 5, rule 10).
+func (w *walker) schemaOnlyURI(n uint32) {
+	w.note = disSchemaOnlyMember
+	w.schemaURI(n)
+	w.note = noDisagreement
 }
 
 func checkSchemaCard(w *walker) string {
@@ -83,8 +95,10 @@ func checkSchemaCard(w *walker) string {
 			}
 		case "metadata":
 			w.schemaMetadata(v)
+		case "goal_subscriptions":
+			w.schemaAdditional(k, disGoalSubscriptions)
 		default:
-			w.schemaAdditional(k)
+			w.schemaAdditional(k, disUnknownMember)
 		}
 	}
 	for i, name := range [...]string{"agent_id", "name", "version", "capabilities", "endpoint"} {
@@ -109,12 +123,16 @@ func (w *walker) schemaCapability(c uint32) {
 				if !IsCapabilityID(w.str(v)) {
 					w.addGot(CodeSchemaPattern, v, "pattern: does not match ^[a-z0-9][a-z0-9._-]*$")
 				}
+				w.note = disCapabilityIDLength
 				w.schemaLength(v, 0, 128)
+				w.note = noDisagreement
 			}
 		case "description":
 			seen |= 2
 			if w.wantType(v, tString) {
+				w.note = disDescriptionLength
 				w.schemaLength(v, 1, 512)
+				w.note = noDisagreement
 			}
 		case "tags":
 			if !w.wantType(v, tArray) {
@@ -122,25 +140,31 @@ func (w *walker) schemaCapability(c uint32) {
 			}
 			for t := v + 1; t < w.end(v); t = w.next(t) {
 				if w.wantType(t, tString) {
+					w.note = disTags
 					w.schemaLength(t, 0, 64)
+					w.note = noDisagreement
 				}
 			}
 			if dup := w.duplicateString(v); dup != 0 {
+				w.note = disTags
 				w.addGot(CodeSchemaUniqueItems, dup, "uniqueItems: tag appears twice")
+				w.note = noDisagreement
 			}
 		case "input_schema", "output_schema":
 			if w.kind(v) != kindObject && w.kind(v) != kindNull {
 				w.addGot(CodeSchemaOneOf, v, "oneOf: expected an object or null")
 			}
 		default:
-			w.schemaAdditional(k)
+			w.schemaAdditional(k, disUnknownMember)
 		}
 	}
 	if seen&1 == 0 {
 		w.addMissing(CodeSchemaRequired, c, "id")
 	}
 	if seen&2 == 0 {
+		w.note = disDescriptionMissing
 		w.addMissing(CodeSchemaRequired, c, "description")
+		w.note = noDisagreement
 	}
 }
 
@@ -192,6 +216,10 @@ func (w *walker) schemaEndpoint(v uint32) {
 			if w.wantType(f, tString) {
 				switch string(w.str(f)) {
 				case "http", "websocket", "sse", "grpc", "mcp", "google_a2a", "native":
+				case "https", "stdio":
+					w.note = disProtocolDraftOnly
+					w.addGot(CodeSchemaEnum, f, "enum: not one of http, websocket, sse, grpc, mcp, google_a2a, native")
+					w.note = noDisagreement
 				default:
 					w.addGot(CodeSchemaEnum, f, "enum: not one of http, websocket, sse, grpc, mcp, google_a2a, native")
 				}
@@ -200,7 +228,7 @@ func (w *walker) schemaEndpoint(v uint32) {
 			seen |= 2
 			w.schemaURI(f)
 		case "health_url":
-			w.schemaURI(f)
+			w.schemaOnlyURI(f)
 		case "auth":
 			switch w.kind(f) {
 			case kindObject:
@@ -210,7 +238,7 @@ func (w *walker) schemaEndpoint(v uint32) {
 				w.addGot(CodeSchemaOneOf, f, "oneOf: expected an AuthConfig object or null")
 			}
 		default:
-			w.schemaAdditional(k)
+			w.schemaAdditional(k, disUnknownMember)
 		}
 	}
 	if seen&1 == 0 {
@@ -236,13 +264,18 @@ func (w *walker) schemaAuth(a uint32) {
 				}
 			}
 		case "token_url":
-			w.schemaURI(f)
+			w.schemaOnlyURI(f)
 		case "header":
+			w.note = disSchemaOnlyMember
 			w.wantType(f, tString)
+			w.note = noDisagreement
 		}
 	}
 	if !hasScheme {
+		// The draft's default scheme is none (section 2.5.3).
+		w.note = disAuthSchemeMissing
 		w.addMissing(CodeSchemaRequired, a, "scheme")
+		w.note = noDisagreement
 	}
 }
 
@@ -250,16 +283,26 @@ func (w *walker) schemaPricing(p uint32) {
 	for k := p + 1; k < w.end(p); k = w.next(k + 1) {
 		f := k + 1
 		switch string(w.name(k)) {
-		case "base_cost_joules", "estimated_latency_ms", "cost_per_request":
+		case "base_cost_joules":
 			if w.wantType(f, tNumber|tNull) && w.kind(f) == kindNumber {
 				w.schemaMinimumZero(f)
 			}
+		case "estimated_latency_ms", "cost_per_request":
+			w.note = disSchemaOnlyMember
+			if w.wantType(f, tNumber|tNull) && w.kind(f) == kindNumber {
+				w.schemaMinimumZero(f)
+			}
+			w.note = noDisagreement
 		case "currency":
+			w.note = disSchemaOnlyMember
 			if w.wantType(f, tString|tNull) && w.kind(f) == kindString && !isCurrency(w.str(f)) {
 				w.addGot(CodeSchemaPattern, f, "pattern: does not match ^[A-Z]{3,10}$")
 			}
+			w.note = noDisagreement
+		case "per_token_joules":
+			w.schemaAdditional(k, disPerTokenJoules)
 		default:
-			w.schemaAdditional(k)
+			w.schemaAdditional(k, disUnknownMember)
 		}
 	}
 }
@@ -280,6 +323,9 @@ func (w *walker) schemaMetadata(m uint32) {
 	if !w.wantType(m, tObject) {
 		return
 	}
+	// The draft defines none of these keys, and section 2.7 forbids
+	// rejecting a card for a metadata key it does not know.
+	w.note = disPACRStatistics
 	for k := m + 1; k < w.end(m); k = w.next(k + 1) {
 		f := k + 1
 		switch string(w.name(k)) {
@@ -300,4 +346,5 @@ func (w *walker) schemaMetadata(m uint32) {
 			}
 		}
 	}
+	w.note = noDisagreement
 }

@@ -29,11 +29,16 @@ type walker struct {
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
+	// note is the disagreement of the draft and the schema that the
+	// findings reported now are about: a check sets it around the value
+	// in dispute, and every finding added meanwhile carries it.
+	note disagreement
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
 // here, on every path, so that no caller has to fill it in.
 func (w *walker) validate(card []byte, p *profileDef) {
+	w.note = noDisagreement
 	switch {
 	case w.readCard(card):
 		w.res.Profile = p.check(w)
@@ -70,13 +75,30 @@ func (w *walker) readCard(card []byte) bool {
 	}
 	if w.sc.tape[0].kind != kindObject {
 		if w.cfg.rootType == CodeSchemaType {
+			if w.sc.tape[0].kind == kindString && w.holdsObjectText() {
+				w.note = disEmbeddedString
+			}
 			w.addGot(CodeSchemaType, 0, "type: expected object")
+			w.note = noDisagreement
 			return false
 		}
 		w.addGot(CodeCardType, 0, "card is not a JSON object")
 		return false
 	}
 	return true
+}
+
+// holdsObjectText reports whether the root string's content starts as a
+// JSON object does: the draft's embedded-string form (section 3), which
+// the schema, typing the card as an object, does not know.
+func (w *walker) holdsObjectText() bool {
+	w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
+	for _, c := range w.embedded {
+		if !wsTable[c] {
+			return c == '{'
+		}
+	}
+	return false
 }
 
 // scan reads b onto the tape and decodes its member names with escapes,
@@ -456,7 +478,7 @@ func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
 	}
 	start := len(w.res.arena)
 	w.appendPath(n)
-	w.res.add(Finding{Code: c, Severity: sev, Path: w.res.arenaString(start), Offset: w.offset(n), msg: msg, arg: arg})
+	w.res.add(Finding{Code: c, Severity: sev, Path: w.res.arenaString(start), Offset: w.offset(n), msg: msg, arg: arg, note: w.note})
 }
 
 // addArg reports a finding whose message has a %d verb for arg.
@@ -482,7 +504,7 @@ func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {
 	path := w.res.arenaString(start)
 	excerpt := len(w.res.arena)
 	w.appendExcerpt(n)
-	w.res.addValue(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(excerpt)}, start)
+	w.res.addValue(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(excerpt), note: w.note}, start)
 }
 
 // addMissingMsg reports a required member name absent from object obj,
@@ -500,7 +522,7 @@ func (w *walker) addMissingMsg(c Code, obj uint32, name, msg string) {
 	w.appendPath(obj)
 	w.res.arena = append(w.res.arena, '/')
 	w.res.arena = appendPointerToken(w.res.arena, []byte(name))
-	w.res.add(Finding{Code: c, Severity: sev, Path: w.res.arenaString(start), Offset: w.offset(obj), msg: msg, got: name})
+	w.res.add(Finding{Code: c, Severity: sev, Path: w.res.arenaString(start), Offset: w.offset(obj), msg: msg, got: name, note: w.note})
 }
 
 // addMissing reports a required member name absent from object obj.

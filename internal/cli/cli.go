@@ -529,6 +529,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		Interrupted:       st.Interrupted,
 		Shards:            1,
 		Overrides:         overridesInForce(o.overrides),
+		SchemaWouldPass:   st.SchemaWouldPass,
 	}
 	if sigs != nil {
 		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings}

@@ -104,6 +104,9 @@ type view struct {
 	Worst           []summary.InputCount
 	MaxWorst        int
 	Diff            *diffView
+	// DisagreementsDoc is the table of where the draft and its schema
+	// disagree, for the cards that pass the schema alone.
+	DisagreementsDoc string
 }
 
 type profileRow struct {
@@ -149,7 +152,7 @@ type kindView struct {
 // build works out what the template shows, in time linear in the
 // profiles (with a sort): a summary may name tens of thousands.
 func build(s *summary.Summary, d *Diff) *view {
-	v := &view{S: s, Worst: s.WorstInputs, MaxWorst: summary.MaxWorstInputs}
+	v := &view{S: s, Worst: s.WorstInputs, MaxWorst: summary.MaxWorstInputs, DisagreementsDoc: ruledoc.DocURL + "#where-the-draft-and-its-schema-disagree"}
 	v.CSS, v.CSP = style()
 
 	names := make([]string, 0, len(s.Profiles))

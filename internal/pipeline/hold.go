@@ -220,6 +220,7 @@ func (st *Stats) addChunk(s *chunkStats) {
 	st.Signed += s.signed
 	st.Verified += s.verified
 	st.SignatureFindings += s.signatureFindings
+	st.SchemaWouldPass += s.schemaWouldPass
 	if s.anyFindings {
 		for code, n := range s.rules {
 			if n != 0 {
@@ -247,6 +248,7 @@ func (st *Stats) addStats(o *Stats) {
 	st.Signed += o.Signed
 	st.Verified += o.Verified
 	st.SignatureFindings += o.SignatureFindings
+	st.SchemaWouldPass += o.SchemaWouldPass
 	for k, n := range o.Rules {
 		st.Rules[k] += n
 	}

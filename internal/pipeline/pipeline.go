@@ -193,6 +193,12 @@ type Stats struct {
 	// With Config.Signatures: the cards carrying signatures, those a
 	// trusted key signed, and the findings of the signature rules.
 	Signed, Verified, SignatureFindings int64
+
+	// SchemaWouldPass counts the cards the agentcard profile (or auto,
+	// for an AgentCard) judged invalid that the agentcard-schema profile
+	// passes: where draft-aevum-agentcard-00 and the AgentCard JSON Schema
+	// v1.0 disagree (docs/rules.md). Only invalid cards are judged again.
+	SchemaWouldPass int64
 }
 
 // OutputError wraps a failure to write verdicts or records; the run stops

@@ -373,3 +373,28 @@ func TestRecall(t *testing.T) {
 		t.Errorf("%d records, %d valid, %d invalid; want 400, 133 (the recalled), 267", st.Records, st.Valid, st.Invalid)
 	}
 }
+
+// TestSchemaWouldPass counts the AgentCards the draft fails and the
+// AgentCard JSON Schema v1.0 passes, under agentcard and auto alike, and
+// no others: not those both fail, nor invalid cards of other dialects.
+func TestSchemaWouldPass(t *testing.T) {
+	schemaOnly := strings.Replace(card, `"protocol":"https"`, `"protocol":"google_a2a"`, 1)
+	authNull := strings.Replace(card, `"protocol":"https","url":"https://example.com/a"`, `"protocol":"http","url":"https://example.com/a","auth":null`, 1)
+	bothFail := strings.Replace(card, `"url":"https://example.com/a"`, `"url":"https://example.com/a","auth":null`, 1) // https: no schema protocol
+	a2aInvalid := `{"protocolVersion":"0.3.0","name":"a","description":"d","url":"https://example.com/a2a","version":"1"}`
+	input := strings.Join([]string{card, schemaOnly, authNull, bothFail, `{"name":1}`, a2aInvalid, schemaOnly}, "\n") + "\n"
+	for _, tc := range []struct {
+		profile string
+		want    int64
+	}{{"agentcard", 3}, {"auto", 3}, {"agentcard-schema", 0}, {"a2a", 0}} {
+		for _, jobs := range []int{1, 2} {
+			st, err := Run(Config{Profile: tc.profile, Jobs: jobs, ChunkSize: 300, Findings: io.Discard, Stdin: strings.NewReader(input)}, []Input{{Name: "in"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.SchemaWouldPass != tc.want || st.Records != 7 {
+				t.Errorf("%s, %d jobs: %d of %d records would pass the schema, want %d", tc.profile, jobs, st.SchemaWouldPass, st.Records, tc.want)
+			}
+		}
+	}
+}

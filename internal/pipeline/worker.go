@@ -74,6 +74,9 @@ type chunkStats struct {
 	// Signature verification: cards carrying signatures, cards a trusted
 	// key signed, and the findings of the signature rules.
 	signed, verified, signatureFindings int64
+	// schemaWouldPass counts the invalid AgentCards that the
+	// agentcard-schema profile passes (Stats.SchemaWouldPass).
+	schemaWouldPass int64
 }
 
 type profileCount struct {
@@ -83,7 +86,7 @@ type profileCount struct {
 
 func (s *chunkStats) reset(ruleSlots int) {
 	s.records, s.valid, s.invalid, s.errors, s.warnings = 0, 0, 0, 0, 0
-	s.signed, s.verified, s.signatureFindings = 0, 0, 0
+	s.signed, s.verified, s.signatureFindings, s.schemaWouldPass = 0, 0, 0, 0
 	if s.anyFindings || len(s.rules) != ruleSlots {
 		if cap(s.rules) < ruleSlots {
 			s.rules = make([]int64, ruleSlots)
@@ -125,8 +128,11 @@ type worker struct {
 	pieceLimit int
 	halted     <-chan struct{} // closed when the writer has stopped
 	v          *fastvalidate.Validator
-	enc        report.Encoder
-	ruleSlots  int
+	// schema judges again, by the AgentCard JSON Schema v1.0, the cards v
+	// judged invalid by the draft; made for the first of them.
+	schema    *fastvalidate.Validator
+	enc       report.Encoder
+	ruleSlots int
 	// autoProfile marks the auto profile, under which a card no profile
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
@@ -347,12 +353,27 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	if w.cfg.FailOnWarning && warns > 0 {
 		vd.Valid = false
 	}
+	if !vd.Valid && res.Profile == "agentcard" && w.schemaPasses(rec) {
+		c.st.schemaWouldPass++
+	}
 	w.account(c, &vd, raw, errs, warns, w.v)
 	if len(rec) > bigRecord {
 		// The validator's working space grew with the record (about 16
 		// bytes per JSON value); a fresh one lets it go.
 		w.v = fastvalidate.MustNew(w.cfg.Profile, w.cfg.Options...)
+		w.schema = nil
 	}
+}
+
+// schemaPasses reports whether the agentcard-schema profile, with the
+// run's options, passes an AgentCard the draft's profile failed: the
+// draft and its schema disagree on it. Valid cards never come here, so
+// that the second judgement costs only the failures.
+func (w *worker) schemaPasses(rec []byte) bool {
+	if w.schema == nil {
+		w.schema = fastvalidate.MustNew("agentcard-schema", w.cfg.Options...)
+	}
+	return w.schema.Validate(rec).Valid()
 }
 
 // judgeBroken judges bytes the splitter found to be no complete value. The

@@ -65,6 +65,10 @@ type Summary struct {
 	// first, at most MaxWorstInputs of them: a run over a million files
 	// keeps its summary small.
 	WorstInputs []InputCount `json:"worst_inputs,omitempty"`
+	// SchemaWouldPass counts the invalid AgentCards, judged by the draft,
+	// that the AgentCard JSON Schema v1.0 passes: where the two disagree
+	// (docs/rules.md). Absent when none.
+	SchemaWouldPass int64 `json:"schema_would_pass,omitempty"`
 }
 
 // Verdicts counts the cards of one profile by verdict.
@@ -221,6 +225,7 @@ func (s *Summary) Add(o *Summary) error {
 	add("bytes_read", &s.BytesRead, o.BytesRead)
 	add("bytes_decompressed", &s.BytesDecompressed, o.BytesDecompressed)
 	add("shards", &s.Shards, max(o.Shards, 1))
+	add("schema_would_pass", &s.SchemaWouldPass, o.SchemaWouldPass)
 	s.Seconds += o.Seconds
 	s.StoppedEarly = s.StoppedEarly || o.StoppedEarly
 	s.Interrupted = s.Interrupted || o.Interrupted
@@ -312,6 +317,9 @@ func Unmarshal(b []byte) (*Summary, error) {
 	if s.Records != s.Valid+s.Invalid || s.Records < 0 || s.Valid < 0 || s.Invalid < 0 {
 		return nil, fmt.Errorf("records (%d) is not valid (%d) + invalid (%d)", s.Records, s.Valid, s.Invalid)
 	}
+	if s.SchemaWouldPass < 0 || s.SchemaWouldPass > s.Invalid {
+		return nil, fmt.Errorf("schema_would_pass (%d) is not within the %d invalid records", s.SchemaWouldPass, s.Invalid)
+	}
 	if g := s.Signatures; g != nil && (g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records) {
 		return nil, fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
 	}
@@ -338,6 +346,9 @@ func (s *Summary) Human() string {
 	fmt.Fprintf(&b, "%s: %d valid, %d invalid", plural(s.Records, "record"), s.Valid, s.Invalid)
 	if s.Warnings > 0 {
 		fmt.Fprintf(&b, ", %s", plural(s.Warnings, "warning"))
+	}
+	if s.SchemaWouldPass > 0 {
+		fmt.Fprintf(&b, "; %d of the invalid pass the AgentCard JSON Schema v1.0", s.SchemaWouldPass)
 	}
 	if g := s.Signatures; g != nil {
 		fmt.Fprintf(&b, "; %d of %d signed cards verified", g.Verified, g.Signed)

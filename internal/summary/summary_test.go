@@ -376,3 +376,54 @@ func TestMarshalNonFinite(t *testing.T) {
 		t.Error("negative seconds accepted")
 	}
 }
+
+// TestSchemaWouldPass: the count of invalid AgentCards the schema passes
+// survives the JSON, adds up under merge, shows on the summary line only
+// when there are some, and cannot exceed the invalid records.
+func TestSchemaWouldPass(t *testing.T) {
+	a, b := sample(), sample()
+	a.SchemaWouldPass, b.SchemaWouldPass = 2, 1
+	text, err := a.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"schema_would_pass": 2`) {
+		t.Errorf("summary lacks the count:\n%s", text)
+	}
+	back, err := Unmarshal(text)
+	if err != nil || back.SchemaWouldPass != 2 {
+		t.Fatalf("read back %+v, %v", back, err)
+	}
+	var total Summary
+	if err := total.Add(a); err != nil {
+		t.Fatal(err)
+	}
+	if err := total.Add(b); err != nil {
+		t.Fatal(err)
+	}
+	if total.SchemaWouldPass != 3 {
+		t.Errorf("merged %d, want 3", total.SchemaWouldPass)
+	}
+	if h := total.Human(); !strings.Contains(h, "; 3 of the invalid pass the AgentCard JSON Schema v1.0") {
+		t.Errorf("%q does not say how many pass the schema", h)
+	}
+	if h := sample().Human(); strings.Contains(h, "Schema") {
+		t.Errorf("%q mentions the schema without a card that passes it", h)
+	}
+	if text, _ := sample().Marshal(); strings.Contains(string(text), "schema_would_pass") {
+		t.Errorf("a summary without such cards names the count:\n%s", text)
+	}
+	for _, doc := range []string{
+		`{"records":3,"valid":1,"invalid":2,"schema_would_pass":3}`,
+		`{"records":3,"valid":1,"invalid":2,"schema_would_pass":-1}`,
+	} {
+		if _, err := Unmarshal([]byte(doc)); err == nil {
+			t.Errorf("%s: accepted", doc)
+		}
+	}
+	over := sample()
+	over.SchemaWouldPass = math.MaxInt64
+	if err := total.Add(over); err == nil || !strings.Contains(err.Error(), "schema_would_pass") {
+		t.Errorf("overflow: %v", err)
+	}
+}
