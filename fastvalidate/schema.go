@@ -13,6 +13,14 @@ func init() {
 	registerProfile("agentcard-schema", "AgentCard JSON Schema v1.0 (draft 2020-12, format asserted, closed objects)", checkSchemaCard)
 }
 
+// The schema's required members and the messages for strings outside an
+// enumeration, from the member table.
+var (
+	schemaRequired      = requiredIn(&schemaMembers, only1)
+	msgSchemaProtocol   = enumMessage("enum: not one of ", schemaProtocols)
+	msgSchemaAuthScheme = enumMessage("enum: not one of ", authSchemes)
+)
+
 func (w *walker) schemaLength(n uint32, minLen, maxLen int) {
 	if c := w.codePoints(n); c < minLen {
 		w.addArg(CodeSchemaMinLength, n, "minLength: string has %d code points, fewer than allowed", int64(c))
@@ -87,7 +95,7 @@ func checkSchemaCard(w *walker) string {
 			w.schemaAdditional(k)
 		}
 	}
-	for i, name := range [...]string{"agent_id", "name", "version", "capabilities", "endpoint"} {
+	for i, name := range schemaRequired {
 		if seen&(1<<i) == 0 {
 			w.addMissing(CodeSchemaRequired, 0, name)
 		}
@@ -189,12 +197,8 @@ func (w *walker) schemaEndpoint(v uint32) {
 		switch string(w.name(k)) {
 		case "protocol":
 			seen |= 1
-			if w.wantType(f, tString) {
-				switch string(w.str(f)) {
-				case "http", "websocket", "sse", "grpc", "mcp", "google_a2a", "native":
-				default:
-					w.addGot(CodeSchemaEnum, f, "enum: not one of http, websocket, sse, grpc, mcp, google_a2a, native")
-				}
+			if w.wantType(f, tString) && !inEnum(w.str(f), schemaProtocols) {
+				w.addGot(CodeSchemaEnum, f, msgSchemaProtocol)
 			}
 		case "url":
 			seen |= 2
@@ -228,12 +232,8 @@ func (w *walker) schemaAuth(a uint32) {
 		switch string(w.name(k)) {
 		case "scheme":
 			hasScheme = true
-			if w.wantType(f, tString) {
-				switch string(w.str(f)) {
-				case "none", "bearer", "api_key", "oauth2", "mtls":
-				default:
-					w.addGot(CodeSchemaEnum, f, "enum: not one of none, bearer, api_key, oauth2, mtls")
-				}
+			if w.wantType(f, tString) && !inEnum(w.str(f), authSchemes) {
+				w.addGot(CodeSchemaEnum, f, msgSchemaAuthScheme)
 			}
 		case "token_url":
 			w.schemaURI(f)
