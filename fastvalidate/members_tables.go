@@ -97,7 +97,7 @@ var a2aMembers = memberSpec{types: tObject, members: []memberSpec{
 				}})},
 		}},
 	{name: "authentication", in: in01, types: tObject, nullable: inAll,
-		doc: "Authentication requirements for the agent.",
+		doc: "The client discovers the server's required authentication schemes via the `authentication` field in the [`AgentCard`](#55-agentcard-object-structure).",
 		members: []memberSpec{
 			{name: "schemes", types: tArray, required: inAll, items: &memberSpec{types: tString}},
 			{name: "credentials", types: tString, nullable: inAll},
@@ -265,8 +265,8 @@ var schemaMembers = memberSpec{types: tObject, closed: true, members: []memberSp
 		members: []memberSpec{
 			{name: "pacr:interaction_count", types: tInteger, minimum: "0", rangeRule: CodeSchemaMinimum,
 				doc: "Count of PACR records involving this agent_id."},
-			schemaMeasure("pacr:avg_latency_ms", "Time-decay-weighted average latency in milliseconds", ""),
-			schemaMeasure("pacr:avg_cost_joules", "Time-decay-weighted average energy cost in Joules", ""),
+			schemaMeasure("pacr:avg_latency_ms", "Time-decay-weighted average latency in milliseconds: Σ(Ω.time × exp(-λΔt)) / Σ(exp(-λΔt)).", ""),
+			schemaMeasure("pacr:avg_cost_joules", "Time-decay-weighted average energy cost in Joules: Σ(Ω.energy × exp(-λΔt)) / Σ(exp(-λΔt)).", ""),
 			schemaMeasure("pacr:reputation_score", "Higher is better.", "1"),
 			schemaMeasure("pacr:influence_rank", "PageRank variant on causal interaction graph. Measures how central this agent is to overall system flow.", ""),
 			schemaMeasure("pacr:critical_score", "Betweenness centrality score. Higher means more other agents depend on routing through this agent.", ""),
