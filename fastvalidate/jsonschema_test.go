@@ -3,13 +3,16 @@ package fastvalidate_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cardscan/cardscan/corpus"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/klauspost/compress/zstd"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -200,4 +203,103 @@ func forDescriptions(v any, f func(string)) {
 			forDescriptions(e, f)
 		}
 	}
+}
+
+// TestJSONSchema_Sound judges generated cards (every dialect, half of
+// them with a defect), corpus/sample.ndjson.zst and the real cards under
+// ../shared/corpus/real with every profile and its schema, and fails
+// for each card a schema rejects that cardscan accepts: a schema may
+// miss faults (docs/schema.md lists what it cannot say), never invent
+// one.
+func TestJSONSchema_Sound(t *testing.T) {
+	schemas := compileSchemas(t)
+	var cards [][]byte
+	for _, dialect := range corpus.Dialects() {
+		g, err := corpus.New(corpus.Options{Seed: 41, Dialects: []string{dialect}, DefectRate: 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 300 {
+			cards = append(cards, g.Next().JSON)
+		}
+	}
+	cards = append(cards, sampleCards(t)...)
+	real := realCards(t)
+	cards = append(cards, real...)
+	rejected, unsound := 0, 0
+	for _, p := range fastvalidate.SchemaProfiles() {
+		v := fastvalidate.MustNew(p)
+		for _, card := range cards {
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(card))
+			if err != nil {
+				continue // no JSON value: cardscan rejects it, no schema can judge it
+			}
+			if schemas[p].Validate(doc) == nil {
+				continue
+			}
+			rejected++
+			if r := v.Validate(card); r.Valid() {
+				unsound++
+				if unsound <= 10 {
+					t.Errorf("%s: the schema rejects a card cardscan accepts: %v\n%s", p, schemas[p].Validate(doc), card)
+				}
+			}
+		}
+	}
+	t.Logf("%d cards (%d real) judged by %d profiles: %d rejections by a schema, %d of them cards cardscan accepts",
+		len(cards), len(real), len(schemas), rejected, unsound)
+	if rejected == 0 {
+		t.Error("no schema rejected any card: the check shows nothing")
+	}
+}
+
+func sampleCards(t *testing.T) [][]byte {
+	t.Helper()
+	f, err := os.Open("../corpus/sample.ndjson.zst")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := zstd.NewReader(f, zstd.WithDecoderMaxMemory(64<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	b, err := io.ReadAll(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cards [][]byte
+	for line := range bytes.SplitSeq(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) > 0 {
+			cards = append(cards, line)
+		}
+	}
+	if len(cards) == 0 {
+		t.Fatal("corpus/sample.ndjson.zst holds no card")
+	}
+	return cards
+}
+
+// realCards reads the real cards in place, or none when they are absent.
+func realCards(t *testing.T) [][]byte {
+	t.Helper()
+	dir := "../../shared/corpus/real"
+	if _, err := os.Stat(dir); err != nil {
+		dir = "../shared/corpus/real"
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Log("no real cards at ../shared/corpus/real: only generated cards are judged")
+		return nil
+	}
+	var cards [][]byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards = append(cards, b)
+	}
+	return cards
 }
