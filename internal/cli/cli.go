@@ -48,6 +48,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runDiff(args[1:], stdin, stdout, con)
 		case "report":
 			return runReport(args[1:], stdin, stdout, con)
+		case "schema":
+			return runSchema(args[1:], stdin, stdout, con)
 		case "serve":
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
@@ -143,6 +145,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
+       cardscan schema PROFILE      (a JSON Schema of a profile for editors; schema --help)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
@@ -344,7 +347,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "schema"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}
