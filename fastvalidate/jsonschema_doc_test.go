@@ -1,8 +1,10 @@
 package fastvalidate
 
 import (
+	"encoding/json"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,5 +76,39 @@ func TestSchemaDoc_BeyondSchema(t *testing.T) {
 	}
 	if got != string(doc) {
 		t.Errorf("%s: the rules beyond the schemas have changed (run go test -update after checking)", path)
+	}
+}
+
+// TestSchemaStoreCatalog checks contrib/schemastore/catalog.json: the
+// file names the docs promise, pointing at a golden schema of this
+// repository, which TestJSONSchema_Golden keeps equal to the generator.
+func TestSchemaStoreCatalog(t *testing.T) {
+	b, err := os.ReadFile("../contrib/schemastore/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var catalog struct {
+		Schemas []struct {
+			FileMatch []string `json:"fileMatch"`
+			URL       string   `json:"url"`
+		} `json:"schemas"`
+	}
+	if err := json.Unmarshal(b, &catalog); err != nil {
+		t.Fatal(err)
+	}
+	if len(catalog.Schemas) != 1 {
+		t.Fatalf("catalog has %d entries, want 1", len(catalog.Schemas))
+	}
+	e := catalog.Schemas[0]
+	if want := []string{"agent-card.json", ".well-known/agent-card.json", "agent.json"}; !slices.Equal(e.FileMatch, want) {
+		t.Errorf("fileMatch %q, want %q", e.FileMatch, want)
+	}
+	const prefix = "https://raw.githubusercontent.com/cardscan/cardscan/main/"
+	rel, ok := strings.CutPrefix(e.URL, prefix)
+	if !ok {
+		t.Fatalf("url %s is not under %s", e.URL, prefix)
+	}
+	if _, err := os.Stat("../" + rel); err != nil || rel != "fastvalidate/testdata/jsonschema/a2a.schema.json" {
+		t.Errorf("url %s names no golden a2a schema of the repository (%v)", e.URL, err)
 	}
 }

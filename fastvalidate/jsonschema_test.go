@@ -16,11 +16,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// schemaFile is where profile's schema's golden file lives under testdata.
-func schemaFile(profile string) string {
-	return "jsonschema/" + strings.ReplaceAll(profile, "/", "-") + ".schema.json"
-}
-
 // compileSchemas compiles every profile's schema with
 // santhosh-tekuri/jsonschema, refusing any reference it would have to
 // load: the schemas are self-contained.

@@ -130,17 +130,6 @@ func (s variants) has(v variants) bool { return s&v != 0 }
 // checkedIn reports whether the checks look at the member in variant v.
 func (m *memberSpec) checkedIn(v variants) bool { return m.in == 0 || m.in&v != 0 }
 
-// memberOf returns the member of obj called name, or panics: the checks
-// ask only for members their table declares.
-func memberOf(obj *memberSpec, name string) *memberSpec {
-	for i := range obj.members {
-		if obj.members[i].name == name {
-			return &obj.members[i]
-		}
-	}
-	panic("fastvalidate: member table has no member " + name)
-}
-
 // inEnum reports whether s is one of enum.
 func inEnum(s []byte, enum []string) bool {
 	for _, e := range enum {
