@@ -64,10 +64,10 @@ debian-packages:
 # cardsig's cross-implementation test; the MCP Inspector is the client
 # internal/mcpserver's tests drive cardscan mcp with. npm ci runs again in
 # a directory only when its lockfile changes.
-NODE_DEPS = cardsig/testdata/node internal/mcpserver/testdata/inspector
+NODE_DEPS = cardsig/testdata/node internal/mcpserver/testdata/inspector fastvalidate/testdata/ajv
 node-deps:
 	@if ! command -v npm >/dev/null 2>&1; then \
-	  echo "warning: npm is not installed; cardsig's cross-implementation test and the MCP Inspector test will be skipped"; \
+	  echo "warning: npm is not installed; cardsig's cross-implementation test, the MCP Inspector test and the ajv schema test will be skipped"; \
 	else for d in $(NODE_DEPS); do \
 	  if [ ! -f $$d/node_modules/.package-lock.json ] || [ $$d/package-lock.json -nt $$d/node_modules/.package-lock.json ]; then \
 	    (cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \

@@ -1,6 +1,9 @@
 package fastvalidate
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // The a2a profiles: the A2A Agent Card in each of its incompatible releases.
 // "a2a" detects the release per card; "a2a/0.1" ... "a2a/1.0" force one.
@@ -397,12 +400,20 @@ const (
 
 var requiredNames = [...]string{"name", "description", "url", "supportedInterfaces", "version", "protocolVersion", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"}
 
-var requiredByVersion = [...]uint16{
-	a2aV01: reqName | reqURL | reqVersion | reqCapabilities | reqSkills,
-	a2aV02: reqName | reqDescription | reqURL | reqVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
-	a2aV03: reqName | reqDescription | reqURL | reqVersion | reqProtocolVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
-	a2aV10: reqName | reqDescription | reqSupportedInterfaces | reqVersion | reqCapabilities | reqDefaultInputModes | reqDefaultOutputModes | reqSkills,
-}
+// requiredByVersion holds each version's required members as bits of
+// requiredNames, from the member table.
+var requiredByVersion = func() (req [a2aV10 + 1]uint16) {
+	for ver := a2aV01; ver <= a2aV10; ver++ {
+		for _, name := range requiredIn(&a2aMembers, 1<<ver) {
+			i := slices.Index(requiredNames[:], name)
+			if i < 0 {
+				panic("fastvalidate: required A2A member without a bit: " + name)
+			}
+			req[ver] |= 1 << i
+		}
+	}
+	return req
+}()
 
 // a2aCheck carries what the checks of one card share: the walker, whose
 // API its methods use as their own, the version and the top-level members.

@@ -6,6 +6,15 @@ func init() {
 	registerProfile("agentcard", "AgentCard per draft-aevum-agentcard-00 (sections 2, 3, 5)", checkAgentCard)
 }
 
+// The draft's required members and the messages for strings outside an
+// enumeration, from the member table.
+var (
+	draftRequired      = requiredIn(&draftMembers, only1)
+	msgTrustTier       = enumMessage("pacr:trust_tier is not one of ", trustTiers)
+	msgDraftProtocol   = enumMessage("endpoint.protocol is not one of ", draftProtocols)
+	msgDraftAuthScheme = enumMessage("endpoint.auth.scheme is not one of ", authSchemes)
+)
+
 // landauerFloor is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
 var landauerFloor = mustDecimal("2.854e-21")
 
@@ -56,7 +65,7 @@ func checkAgentCard(w *walker) string {
 		}
 	}
 	if seen != hasAgentID|hasName|hasVersion|hasCapabilities|hasEndpoint {
-		for i, name := range [...]string{"agent_id", "name", "version", "capabilities", "endpoint"} {
+		for i, name := range draftRequired {
 			if seen&(1<<i) == 0 {
 				w.addMissing(CodeFieldRequired, root, name)
 			}
@@ -70,10 +79,8 @@ func checkAgentCard(w *walker) string {
 func (w *walker) checkTrustTier(t uint32) {
 	w.note = disTrustTier
 	if w.want(t, kindString) {
-		switch string(w.str(t)) {
-		case "untrusted", "basic", "established", "verified", "banned":
-		default:
-			w.addGot(CodeMetadataTrustTier, t, "pacr:trust_tier is not one of untrusted, basic, established, verified, banned")
+		if !inEnum(w.str(t), trustTiers) {
+			w.addGot(CodeMetadataTrustTier, t, msgTrustTier)
 		}
 	}
 	w.note = noDisagreement
@@ -203,19 +210,21 @@ func (w *walker) checkEndpoint(v uint32) {
 	case protocol == 0:
 		w.addMissing(CodeFieldRequired, v, "protocol")
 	case w.want(protocol, kindString):
-		switch string(w.str(protocol)) {
-		case "http":
+		switch p := w.str(protocol); {
+		case string(p) == "http":
 			proto = 1
-		case "https":
+		case string(p) == "https":
 			proto = 2
-		case "grpc", "stdio", "mcp":
+		case inEnum(p, draftProtocols):
 			proto = 3
-		case "websocket", "sse", "google_a2a", "native":
+		case inEnum(p, schemaProtocols):
+			// The schema's values the draft lacks: http, grpc and mcp
+			// are taken above.
 			w.note = disProtocolSchemaOnly
-			w.addGot(CodeEndpointProtocol, protocol, "endpoint.protocol is not one of http, https, grpc, stdio, mcp")
+			w.addGot(CodeEndpointProtocol, protocol, msgDraftProtocol)
 			w.note = noDisagreement
 		default:
-			w.addGot(CodeEndpointProtocol, protocol, "endpoint.protocol is not one of http, https, grpc, stdio, mcp")
+			w.addGot(CodeEndpointProtocol, protocol, msgDraftProtocol)
 		}
 	}
 	switch {
@@ -250,12 +259,8 @@ func (w *walker) checkEndpoint(v uint32) {
 	}
 	if auth != 0 && w.wantOrDisputedNull(auth, kindObject, disAuthNull) {
 		// The draft gives "none" as the default scheme, so it may be absent.
-		if s := w.member(auth, "scheme"); s != 0 && w.want(s, kindString) {
-			switch string(w.str(s)) {
-			case "none", "bearer", "api_key", "oauth2", "mtls":
-			default:
-				w.addGot(CodeEndpointAuthScheme, s, "endpoint.auth.scheme is not one of none, bearer, api_key, oauth2, mtls")
-			}
+		if s := w.member(auth, "scheme"); s != 0 && w.want(s, kindString) && !inEnum(w.str(s), authSchemes) {
+			w.addGot(CodeEndpointAuthScheme, s, msgDraftAuthScheme)
 		}
 	}
 }

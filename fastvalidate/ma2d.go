@@ -45,6 +45,17 @@ func init() {
 	registerProfile("ma2d", "MA2D Agent Card (ma2d-agent-card-spec.md)", checkMA2D)
 }
 
+// MA2D's required members and the messages for strings outside an
+// enumeration, from the member table.
+var (
+	ma2dRequired      = requiredIn(&ma2dMembers, only1)
+	msgMA2DFormat     = enumMessage("format is not one of ", ma2dFormats)
+	msgMA2DAuthType   = enumMessage("authentication type is not one of ", ma2dAuthTypes)
+	msgMA2DProtocol   = enumMessage("protocol is not one of ", ma2dProtocols)
+	msgMA2DInputMode  = enumMessage("input mode is not one of ", ma2dInputModes)
+	msgMA2DOutputMode = enumMessage("output mode is not one of ", ma2dOutputModes)
+)
+
 func checkMA2D(w *walker) string {
 	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
 	tape, b := w.sc.tape, w.b // see nameIn
@@ -78,7 +89,7 @@ func checkMA2D(w *walker) string {
 	if name == 0 || version == 0 || description == 0 || skills == 0 || invocation == 0 {
 		for i, n := range [...]uint32{name, version, description, skills, invocation} {
 			if n == 0 {
-				w.addMissing(CodeFieldRequired, 0, [...]string{"name", "version", "description", "skills", "invocation"}[i])
+				w.addMissing(CodeFieldRequired, 0, ma2dRequired[i])
 			}
 		}
 	}
@@ -202,12 +213,8 @@ func (w *walker) ma2dInvocation(inv uint32) {
 		case "method":
 			w.want(v, kindString)
 		case "format":
-			if w.want(v, kindString) {
-				switch string(w.str(v)) {
-				case "json-rpc", "rest", "graphql":
-				default:
-					w.addGot(CodeMA2DFormat, v, "format is not one of json-rpc, rest, graphql")
-				}
+			if w.want(v, kindString) && !inEnum(w.str(v), ma2dFormats) {
+				w.addGot(CodeMA2DFormat, v, msgMA2DFormat)
 			}
 		case "authentication":
 			if !w.want(v, kindObject) {
@@ -217,12 +224,8 @@ func (w *walker) ma2dInvocation(inv uint32) {
 				f := a + 1
 				switch string(w.nameIn(tape, b, a)) {
 				case "type":
-					if w.want(f, kindString) {
-						switch string(w.str(f)) {
-						case "none", "bearer", "api_key", "oauth2", "basic", "mtls":
-						default:
-							w.addGot(CodeMA2DAuthType, f, "authentication type is not one of none, bearer, api_key, oauth2, basic, mtls")
-						}
+					if w.want(f, kindString) && !inEnum(w.str(f), ma2dAuthTypes) {
+						w.addGot(CodeMA2DAuthType, f, msgMA2DAuthType)
 					}
 				case "required":
 					w.want(f, kindBoolean)
@@ -234,10 +237,8 @@ func (w *walker) ma2dInvocation(inv uint32) {
 	case protocol == 0:
 		w.addMissing(CodeFieldRequired, inv, "protocol")
 	case w.want(protocol, kindString):
-		switch string(w.str(protocol)) {
-		case "mcp", "rest", "grpc", "graphql", "websocket":
-		default:
-			w.addGot(CodeMA2DProtocol, protocol, "protocol is not one of mcp, rest, grpc, graphql, websocket")
+		if !inEnum(w.str(protocol), ma2dProtocols) {
+			w.addGot(CodeMA2DProtocol, protocol, msgMA2DProtocol)
 		}
 	}
 	switch {
@@ -269,10 +270,8 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 					if !w.want(e, kindString) {
 						continue
 					}
-					switch string(w.str(e)) {
-					case "text", "voice", "image", "video", "file":
-					default:
-						w.addGot(CodeMA2DMode, e, "input mode is not one of text, voice, image, video, file")
+					if !inEnum(w.str(e), ma2dInputModes) {
+						w.addGot(CodeMA2DMode, e, msgMA2DInputMode)
 					}
 				}
 			}
@@ -282,10 +281,8 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 					if !w.want(e, kindString) {
 						continue
 					}
-					switch string(w.str(e)) {
-					case "text", "json", "speech", "image", "video", "file":
-					default:
-						w.addGot(CodeMA2DMode, e, "output mode is not one of text, json, speech, image, video, file")
+					if !inEnum(w.str(e), ma2dOutputModes) {
+						w.addGot(CodeMA2DMode, e, msgMA2DOutputMode)
 					}
 				}
 			}

@@ -13,6 +13,14 @@ func init() {
 	registerProfile("agentcard-schema", "AgentCard JSON Schema v1.0 (draft 2020-12, format asserted, closed objects)", checkSchemaCard)
 }
 
+// The schema's required members and the messages for strings outside an
+// enumeration, from the member table.
+var (
+	schemaRequired      = requiredIn(&schemaMembers, only1)
+	msgSchemaProtocol   = enumMessage("enum: not one of ", schemaProtocols)
+	msgSchemaAuthScheme = enumMessage("enum: not one of ", authSchemes)
+)
+
 func (w *walker) schemaLength(n uint32, minLen, maxLen int) {
 	if c := w.codePoints(n); c < minLen {
 		w.addArg(CodeSchemaMinLength, n, "minLength: string has %d code points, fewer than allowed", int64(c))
@@ -101,7 +109,7 @@ func checkSchemaCard(w *walker) string {
 			w.schemaAdditional(k, disUnknownMember)
 		}
 	}
-	for i, name := range [...]string{"agent_id", "name", "version", "capabilities", "endpoint"} {
+	for i, name := range schemaRequired {
 		if seen&(1<<i) == 0 {
 			w.addMissing(CodeSchemaRequired, 0, name)
 		}
@@ -213,16 +221,12 @@ func (w *walker) schemaEndpoint(v uint32) {
 		switch string(w.name(k)) {
 		case "protocol":
 			seen |= 1
-			if w.wantType(f, tString) {
-				switch string(w.str(f)) {
-				case "http", "websocket", "sse", "grpc", "mcp", "google_a2a", "native":
-				case "https", "stdio":
+			if w.wantType(f, tString) && !inEnum(w.str(f), schemaProtocols) {
+				if s := string(w.str(f)); s == "https" || s == "stdio" {
 					w.note = disProtocolDraftOnly
-					w.addGot(CodeSchemaEnum, f, "enum: not one of http, websocket, sse, grpc, mcp, google_a2a, native")
-					w.note = noDisagreement
-				default:
-					w.addGot(CodeSchemaEnum, f, "enum: not one of http, websocket, sse, grpc, mcp, google_a2a, native")
 				}
+				w.addGot(CodeSchemaEnum, f, msgSchemaProtocol)
+				w.note = noDisagreement
 			}
 		case "url":
 			seen |= 2
@@ -256,12 +260,8 @@ func (w *walker) schemaAuth(a uint32) {
 		switch string(w.name(k)) {
 		case "scheme":
 			hasScheme = true
-			if w.wantType(f, tString) {
-				switch string(w.str(f)) {
-				case "none", "bearer", "api_key", "oauth2", "mtls":
-				default:
-					w.addGot(CodeSchemaEnum, f, "enum: not one of none, bearer, api_key, oauth2, mtls")
-				}
+			if w.wantType(f, tString) && !inEnum(w.str(f), authSchemes) {
+				w.addGot(CodeSchemaEnum, f, msgSchemaAuthScheme)
 			}
 		case "token_url":
 			w.schemaOnlyURI(f)

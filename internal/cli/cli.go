@@ -50,6 +50,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runReport(args[1:], stdin, stdout, con)
 		case "migrate":
 			return runMigrate(args[1:], stdin, stdout, con)
+		case "schema":
+			return runSchema(args[1:], stdin, stdout, con)
 		case "serve":
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
@@ -146,6 +148,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
        cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
+       cardscan schema PROFILE      (a JSON Schema of a profile for editors; schema --help)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
@@ -347,7 +350,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}
