@@ -148,6 +148,13 @@ var a2aDefects02and03 = []defect{
 		b.put(f, "scopes", b.object())
 	}},
 	{name: "a2a.security-scheme/1.0-wrapper", rule: "a2a.security-scheme", edit: func(b *builder) {
+		// A card that names no release and holds a 1.0 wrapper is read as
+		// 1.0 (the newest release whose members it uses), where the
+		// wrapper is right and url is the fault; the defect is a 0.x
+		// card's, so the card names its release.
+		if b.at("/protocolVersion") == none {
+			b.set("/protocolVersion", b.str("0.2.5"))
+		}
 		s := b.put(b.a2aSchemes0x(), "bearerAuth", b.object())
 		h := b.put(s, "httpAuthSecurityScheme", b.object())
 		b.put(h, "scheme", b.str("Bearer"))
@@ -165,7 +172,7 @@ var a2aDefects02and03 = []defect{
 		i := b.push(ifaces, b.object())
 		b.put(i, "url", b.url("https", false))
 	}},
-	setOneOf("a2a.url/interface-template", "a2a.url", "/additionalInterfaces", `[{"url":"{BASE_URL}/grpc","transport":"GRPC"}]`, `[{"url":"localhost:50051","transport":"GRPC"}]`),
+	setOneOf("a2a.url/interface-template", "a2a.url", "/additionalInterfaces", `[{"url":"{BASE_URL}/grpc","transport":"GRPC"}]`, `[{"url":"{HOST}:50051","transport":"GRPC"}]`),
 }
 
 // jwsPart encodes a JWS part as base64url without padding.
