@@ -196,20 +196,11 @@ func hasNonASCII(b []byte) bool {
 	return false
 }
 
-// Bits of what checkRunes has reported in one string: each rule once per
-// string, at its first character.
-const (
-	seenBidi = 1 << iota
-	seenInvisible
-	seenTag
-	seenVS
-	seenPrivate
-	seenUnassigned
-)
-
 // checkRunes judges the characters of text, string node n's decoded
 // value, which holds bytes beyond ASCII.
 func (w *walker) checkRunes(n uint32, text []byte, name bool) {
+	// seen has bit c-CodeContentBidiControl set once rule c is reported
+	// for this string: each rule once, at its first character.
 	var seen uint8
 	prev := rune(' ') // the last character that is neither a selector nor a modifier
 	var last rune     // the character just before
@@ -320,13 +311,15 @@ func variedBy(base, vs rune) bool {
 }
 
 // joinerFits reports whether a zero-width joiner or non-joiner sits where
-// it is legitimate: between two letters of a script whose shaping uses
-// it (ZWNJ in Persian words, ZWJ for Indic half forms), or, for ZWJ,
+// it is legitimate: after a letter of a script whose shaping uses it
+// (ZWNJ in Persian words, ZWJ for Indic half forms), or, for ZWJ,
 // between two pictographs of an emoji ZWJ sequence. Go's tables have no
 // Extended_Pictographic, so a pictograph is a symbol of category So, the
 // category of every emoji that joins (UTS #51 annex A).
 func joinerFits(j, prev, next rune) bool {
-	if joiningScript(prev) && joiningScript(next) {
+	if joiningScript(prev) {
+		// A joiner may end a word too: Malayalam wrote chillus as a
+		// consonant, a virama and ZWJ before Unicode 5.1.
 		return true
 	}
 	return j == 0x200D && unicode.Is(unicode.So, prev) && unicode.Is(unicode.So, next)

@@ -236,7 +236,7 @@ func (w *walker) matchPatterns() {
 			}
 		}
 	}
-	if bytes.IndexAny(text, patterns.literalBytes) < 0 {
+	if !bytes.ContainsAny(text, patterns.literalBytes) {
 		return
 	}
 	for _, l := range patterns.literals {
