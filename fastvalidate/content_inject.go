@@ -1,8 +1,8 @@
 package fastvalidate
 
 import (
-	"bytes"
 	_ "embed"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,8 +34,12 @@ type patternToken struct {
 	gap   int
 }
 
+// literalPattern is a "literal" line. anchor is the offset in text of
+// its first byte that is neither a letter, a digit nor a space, which
+// every literal has: the text is searched for those bytes only.
 type literalPattern struct {
 	kind, id, text string
+	anchor         int
 }
 
 type patternSet struct {
@@ -43,14 +47,15 @@ type patternSet struct {
 	words    []wordPattern
 	literals []literalPattern
 	// byFirst lists, for each word a pattern starts with, the patterns
-	// that do; anchorLen has bit l of entry c set when one of those words
-	// starts with byte c and is l bytes long, so that most words of a
-	// text are passed over with one lookup and no map access.
-	byFirst   map[string][]int
-	anchorLen [256]uint64
-	// literalBytes are the first bytes of the literals: a text holding
-	// none of them is searched for none.
-	literalBytes string
+	// that do; firstWords has the bit of firstKey set for each of those
+	// words, so that most words of a text are passed over with one lookup
+	// and no map access.
+	byFirst    map[string][]int
+	firstWords [1 << 16 / 64]uint64
+	// byAnchor lists the literals by their anchor byte: one pass over a
+	// text finds the places where any literal can match.
+	byAnchor [256][]int
+	anchors  [256]bool
 }
 
 var patterns = mustParsePatterns(patternsText)
@@ -87,10 +92,8 @@ func mustParsePatterns(text string) *patternSet {
 			}
 			for _, first := range wp.tokens[0].words {
 				p.byFirst[first] = append(p.byFirst[first], len(p.words))
-				if len(first) >= 64 {
-					bad()
-				}
-				p.anchorLen[first[0]] |= 1 << len(first)
+				k := firstKey([]byte(first))
+				p.firstWords[k/64] |= 1 << (k % 64)
 			}
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
@@ -98,10 +101,13 @@ func mustParsePatterns(text string) *patternSet {
 			// card text is.
 			rest := strings.SplitN(line, " ", 4)[3]
 			lit := string(appendFolded(nil, []byte(rest)))
-			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: lit})
-			if !strings.Contains(p.literalBytes, lit[:1]) {
-				p.literalBytes += lit[:1]
+			anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
+			if anchor < 0 {
+				bad()
 			}
+			p.byAnchor[lit[anchor]] = append(p.byAnchor[lit[anchor]], len(p.literals))
+			p.anchors[lit[anchor]] = true
+			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor})
 		default:
 			bad()
 		}
@@ -127,15 +133,24 @@ var lowerASCII = func() (t [utf8.RuneSelf]byte) {
 }()
 
 // appendLowerASCII appends ASCII text lowercased, white space collapsed.
+// It writes into dst grown once, which is what keeps it cheap: it reads
+// every byte of every text of every card.
 func appendLowerASCII(dst, text []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, len(text))[:n+len(text)]
+	prev := byte(0)
+	if n > 0 {
+		prev = dst[n-1]
+	}
 	for _, c := range text {
 		c = lowerASCII[c&0x7F]
-		if c == ' ' && len(dst) > 0 && dst[len(dst)-1] == ' ' {
-			continue
+		dst[n] = c
+		if c != ' ' || prev != ' ' {
+			n++
 		}
-		dst = append(dst, c)
+		prev = c
 	}
-	return dst
+	return dst[:n]
 }
 
 // foldOther stands for a character beyond ASCII that passes for none:
@@ -222,7 +237,7 @@ func (w *walker) matchPatterns() {
 	var reported uint8
 	for i, s := range w.words {
 		word := text[s.start:s.end]
-		if len(word) >= 64 || patterns.anchorLen[word[0]]&(1<<len(word)) == 0 {
+		if k := firstKey(word); patterns.firstWords[k/64]&(1<<(k%64)) == 0 {
 			continue
 		}
 		for _, pi := range patterns.byFirst[string(word)] {
@@ -236,20 +251,33 @@ func (w *walker) matchPatterns() {
 			}
 		}
 	}
-	if !bytes.ContainsAny(text, patterns.literalBytes) {
-		return
-	}
-	for _, l := range patterns.literals {
-		at := bytes.Index(text, []byte(l.text))
-		if at < 0 {
+	for at, c := range text {
+		if !patterns.anchors[c] {
 			continue
 		}
-		bit := patternKindBit(l.kind)
-		if reported&bit == 0 {
-			reported |= bit
-			w.reportPattern(l.kind, l.id, text[at:at+len(l.text)], uint32(at))
+		for _, li := range patterns.byAnchor[c] {
+			l := &patterns.literals[li]
+			start := at - l.anchor
+			if start < 0 || start+len(l.text) > len(text) || string(text[start:start+len(l.text)]) != l.text {
+				continue
+			}
+			if bit := patternKindBit(l.kind); reported&bit == 0 {
+				reported |= bit
+				w.reportPattern(l.kind, l.id, text[start:start+len(l.text)], uint32(start))
+			}
 		}
 	}
+}
+
+// firstKey hashes a word by its length and its first, second and last
+// bytes into 16 bits, for patternSet.firstWords.
+func firstKey(word []byte) uint32 {
+	n := len(word)
+	h := uint32(word[0])*0x9E37 ^ uint32(word[n-1])*0x85EB ^ uint32(n)*0xC2B3
+	if n > 1 {
+		h ^= uint32(word[1]) * 0x27D5
+	}
+	return (h ^ h>>16) & 0xFFFF
 }
 
 // matchWords matches tokens against the words from i on and returns the
