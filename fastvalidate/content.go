@@ -44,9 +44,6 @@ const (
 	CodeContentLinkIPHost
 	CodeContentIDNHost
 	CodeContentLinkOrigin
-	// CodeContentImpersonation is judged across a dump (cardscan
-	// --cross-card), like the dump.* rules.
-	CodeContentImpersonation
 )
 
 func init() {
@@ -66,7 +63,6 @@ func init() {
 		Rule{CodeContentLinkIPHost, "content.link-ip-host", SeverityWarning, allProfiles, "a link's host is a public IP address literal, which no certificate name or reader can vouch for"},
 		Rule{CodeContentIDNHost, "content.idn-host", SeverityWarning, allProfiles, "a link's internationalised host has a label that mixes scripts or passes for ASCII (whole-script confusable, e.g. Cyrillic аррӏе)"},
 		Rule{CodeContentLinkOrigin, "content.link-origin", SeverityWarning, allProfiles, "provider.url or documentationUrl lies on another registrable domain (public suffix list) than every interface of the card; reported only under the production policy or a severity a policy file gives it, since honest cards often link a parent company's site"},
-		Rule{CodeContentImpersonation, "content.impersonation", SeverityWarning, "cross-card", "two cards' names or provider organisations share a UTS #39 confusable skeleton but not their text, and come from different hosts"},
 	)
 }
 
