@@ -21,7 +21,10 @@ require (
 	golang.org/x/term v0.47.0
 )
 
-require golang.org/x/text v0.42.0 // indirect
+require (
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659 // indirect
+	golang.org/x/text v0.42.0 // indirect
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -107,5 +107,19 @@ func ExampleRules() {
 	// json.number-range    error
 	// input.too-large      error
 	// card.type            error
+	// content.bidi-control warning
+	// content.invisible    warning
+	// content.tag-character warning
+	// content.variation-selector warning
+	// content.private-use  warning
+	// content.unassigned   warning
+	// content.mixed-script warning
+	// content.injection    warning
+	// content.hidden-markup warning
+	// content.link-scheme  warning
+	// content.link-userinfo warning
+	// content.link-ip-host warning
+	// content.idn-host     warning
+	// content.link-origin  warning
 	// pricing.base_cost_joules is neither 0 nor >= 2.854e-21 (the Landauer limit at 300 K)
 }

@@ -31,8 +31,9 @@ func (s Severity) String() string {
 // Rules shared by every profile, and those of the agentcard profile. Other
 // profiles number their rules in ranges of their own, so that adding one
 // never renumbers another: agentcard-schema from 40 (below), a2a from 100
-// (a2a.go), ma2d from 200 (ma2d.go), the fetch checks from 250 and signature
-// verification from 270 (below).
+// (a2a.go), ma2d from 200 (ma2d.go), the fetch checks from 250, signature
+// verification from 270 and dump's from 290 (below), migrate's from 310
+// (below) and the content group from 330 (content.go).
 const (
 	codeInvalid Code = iota
 

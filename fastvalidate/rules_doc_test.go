@@ -140,7 +140,11 @@ func TestRuleDocs(t *testing.T) {
 					profile = "agentcard"
 				}
 			}
-			v, err := New(profile, WithClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }))
+			opts := []Option{WithClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) })}
+			if optIn(r.Code) {
+				opts = append(opts, WithPolicy(PolicyProduction))
+			}
+			v, err := New(profile, opts...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -26,6 +26,15 @@ type walker struct {
 	// nameAt, indexed by tape index, where each lies in it (see scan).
 	names  []byte
 	nameAt []span
+	// fold holds the folded texts of the object the content rules read,
+	// foldAt where each member's starts, words the words of fold, and
+	// hostBuf the registrable domains of the card's interfaces (see
+	// checkContent).
+	fold    []byte
+	foldAt  []foldMark
+	words   []span
+	hostBuf []byte
+	domains *domainCache
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
@@ -42,6 +51,7 @@ func (w *walker) validate(card []byte, p *profileDef) {
 	switch {
 	case w.readCard(card):
 		w.res.Profile = p.check(w)
+		w.checkContent()
 		w.res.Detected = w.res.Profile != p.name && w.res.Profile != ""
 	case p.rejected != nil:
 		w.res.Profile = p.rejected(w)

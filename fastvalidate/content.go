@@ -1,0 +1,527 @@
+package fastvalidate
+
+//go:generate go run ./internal/foldgen -o content_fold.go
+
+import (
+	"sort"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The content rules read what a language model choosing an agent reads: a
+// card's names, descriptions, tags and examples, and the links it gives
+// (docs/design.md, section Content rules). They run on every profile,
+// after the profile's own checks, over the strings the scan has decoded,
+// and judge members by name wherever they stand, so that one pass serves
+// every dialect:
+//
+//   - names: name, title, displayName, organization (mixed scripts are
+//     judged here, besides everything judged in texts);
+//   - texts: description, summary, examples, tags;
+//   - links: every string member whose name ends in url, uri or href
+//     (any case), and endpoint.
+//
+// A card whose strings are all printable ASCII without escapes costs a
+// lowercase copy of its texts and one table lookup per word: the checks of
+// hidden characters run only on strings the scan flagged as holding bytes
+// beyond ASCII or escapes.
+
+// Rules of the content group: what a card says to the model that reads
+// it. Warnings by default; the production policy makes the ones that no
+// honest card needs errors (see contentSeverity).
+const (
+	CodeContentBidiControl Code = 330 + iota
+	CodeContentInvisible
+	CodeContentTagCharacter
+	CodeContentVariationSelector
+	CodeContentPrivateUse
+	CodeContentUnassigned
+	CodeContentMixedScript
+	CodeContentInjection
+	CodeContentHiddenMarkup
+	CodeContentLinkScheme
+	CodeContentLinkUserinfo
+	CodeContentLinkIPHost
+	CodeContentIDNHost
+	CodeContentLinkOrigin
+)
+
+func init() {
+	const prod = "; an error under the production policy"
+	register(
+		Rule{CodeContentBidiControl, "content.bidi-control", SeverityWarning, allProfiles, "a name or text holds a bidi embedding, override or isolate control (U+202A-202E, U+2066-2069), which makes it display in another order than a model reads it" + prod},
+		Rule{CodeContentInvisible, "content.invisible", SeverityWarning, allProfiles, "a name or text holds an invisible format character (zero-width space, joiner or non-joiner outside emoji and the scripts that need them, word joiner, BOM, soft hyphen...)"},
+		Rule{CodeContentTagCharacter, "content.tag-character", SeverityWarning, allProfiles, "a name or text holds Unicode tag characters (U+E0000-E007F) outside an emoji flag sequence: invisible text a model reads" + prod},
+		Rule{CodeContentVariationSelector, "content.variation-selector", SeverityWarning, allProfiles, "a name or text holds a variation selector that follows no character it can vary (a run of them can smuggle hidden bytes)" + prod},
+		Rule{CodeContentPrivateUse, "content.private-use", SeverityWarning, allProfiles, "a name or text holds a private-use code point, which has no meaning a reader can rely on"},
+		Rule{CodeContentUnassigned, "content.unassigned", SeverityWarning, allProfiles, "a name or text holds a code point unassigned in the Unicode version cardscan is built with, or a noncharacter"},
+		Rule{CodeContentMixedScript, "content.mixed-script", SeverityWarning, allProfiles, "a word of a name mixes scripts below UTS #39's moderately restrictive level (Latin with Cyrillic, say), the shape of a homoglyph spoof"},
+		Rule{CodeContentInjection, "content.injection", SeverityWarning, allProfiles, "a name, text or the texts of one object together hold an instruction aimed at the model that reads the card (ignore previous instructions, role-play, chat-template markers, tool-call syntax, requests to send secrets)" + prod},
+		Rule{CodeContentHiddenMarkup, "content.hidden-markup", SeverityWarning, allProfiles, "a name or text holds markup that hides text from a human reader but not from a model (HTML comments, display:none, zero-size or transparent text, empty links)" + prod},
+		Rule{CodeContentLinkScheme, "content.link-scheme", SeverityWarning, allProfiles, "a link uses javascript:, vbscript:, data: or file:, which run code or read local files instead of leading to a page" + prod},
+		Rule{CodeContentLinkUserinfo, "content.link-userinfo", SeverityWarning, allProfiles, "a link has userinfo (user@ or user:password@ before the host), which hides the real host behind a familiar name or leaks a credential" + prod},
+		Rule{CodeContentLinkIPHost, "content.link-ip-host", SeverityWarning, allProfiles, "a link's host is a public IP address literal, which no certificate name or reader can vouch for"},
+		Rule{CodeContentIDNHost, "content.idn-host", SeverityWarning, allProfiles, "a link's internationalised host has a label that mixes scripts or passes for ASCII (whole-script confusable, e.g. Cyrillic аррӏе)"},
+		Rule{CodeContentLinkOrigin, "content.link-origin", SeverityWarning, allProfiles, "provider.url or documentationUrl lies on another registrable domain (public suffix list) than every interface of the card; reported only under the production policy or a severity a policy file gives it, since honest cards often link a parent company's site"},
+	)
+}
+
+// contentSeverity is the severity of content rule c under the policy:
+// under production, the rules that no honest card trips are errors.
+func (w *walker) contentSeverity(c Code) Severity {
+	if optIn(c) && w.cfg.policy != PolicyProduction {
+		return SeverityOff
+	}
+	if w.cfg.policy == PolicyProduction {
+		switch c {
+		case CodeContentBidiControl, CodeContentTagCharacter, CodeContentVariationSelector, CodeContentInjection,
+			CodeContentHiddenMarkup, CodeContentLinkScheme, CodeContentLinkUserinfo:
+			return SeverityError
+		}
+	}
+	return ruleTable[c].Severity
+}
+
+// optIn reports whether rule c is reported only under the production
+// policy or a severity given it: content.link-origin, since 8 of the 97
+// real cards of the test corpus link a provider or documentation site on
+// another domain honestly.
+func optIn(c Code) bool { return c == CodeContentLinkOrigin }
+
+// Member classes for the content rules.
+const (
+	memberOther = iota
+	memberIsName
+	memberText
+	memberLink
+)
+
+// classifyMember says what the content rules read member name k as.
+func classifyMember(k []byte) uint8 {
+	switch string(k) {
+	case "name", "title", "displayName", "organization":
+		return memberIsName
+	case "description", "summary", "examples", "tags":
+		return memberText
+	case "endpoint":
+		return memberLink
+	}
+	if n := len(k); n >= 3 {
+		a, b, c := k[n-3]|0x20, k[n-2]|0x20, k[n-1]|0x20
+		if a == 'u' && (b == 'r' && (c == 'l' || c == 'i')) || n >= 4 && k[n-4]|0x20 == 'h' && a == 'r' && b == 'e' && c == 'f' {
+			return memberLink
+		}
+	}
+	return memberOther
+}
+
+// checkContent applies the content rules to the card on the tape. Each
+// object's names and texts are folded together (see foldText), so that an
+// instruction split over a name and a description is read whole.
+func (w *walker) checkContent() {
+	tape := w.sc.tape
+	for o := uint32(0); o < uint32(len(tape)); o++ {
+		if tape[o].kind != kindObject || tape[o].end == o+1 {
+			continue
+		}
+		w.fold = w.fold[:0]
+		w.foldAt = w.foldAt[:0]
+		for k := o + 1; k < tape[o].end; k = nextIn(tape, k+1) {
+			v := k + 1
+			class := classifyMember(w.nameIn(tape, w.b, k))
+			switch {
+			case class == memberOther:
+			case class == memberLink:
+				if tape[v].kind == kindString {
+					w.checkLink(v)
+				}
+			case tape[v].kind == kindString:
+				w.checkText(v, class == memberIsName)
+			case tape[v].kind == kindArray:
+				for e := v + 1; e < tape[v].end; e = nextIn(tape, e) {
+					if tape[e].kind == kindString {
+						w.checkText(e, class == memberIsName)
+					}
+				}
+			}
+		}
+		if len(w.fold) != 0 {
+			w.matchPatterns()
+		}
+	}
+	w.checkLinkOrigin()
+}
+
+// checkText judges string node n, a name when name is set, and appends
+// its folded form to the object's.
+func (w *walker) checkText(n uint32, name bool) {
+	t := &w.sc.tape[n]
+	text := w.b[t.start:t.end]
+	if t.flags&(flagEscaped|flagNonASCII) != 0 {
+		text = w.str(n)
+		if hasNonASCII(text) {
+			w.checkRunes(n, text, name)
+			w.foldAt = append(w.foldAt, foldMark{at: uint32(len(w.fold)), node: n})
+			w.fold = appendFolded(w.fold, text)
+			w.fold = append(w.fold, ' ')
+			return
+		}
+	}
+	w.foldAt = append(w.foldAt, foldMark{at: uint32(len(w.fold)), node: n})
+	w.fold = appendLowerASCII(w.fold, text)
+	w.fold = append(w.fold, ' ')
+}
+
+// foldMark says where a member's folded text starts in walker.fold.
+type foldMark struct{ at, node uint32 }
+
+func hasNonASCII(b []byte) bool {
+	for len(b) >= 8 {
+		x := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		if x&0x8080808080808080 != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRunes judges the characters of text, string node n's decoded
+// value, which holds bytes beyond ASCII.
+func (w *walker) checkRunes(n uint32, text []byte, name bool) {
+	// seen has bit c-CodeContentBidiControl set once rule c is reported
+	// for this string: each rule once, at its first character.
+	var seen uint8
+	prev := rune(' ') // the last character that is neither a selector nor a modifier
+	var last rune     // the character just before
+	idx := 0
+	for i := 0; i < len(text); idx++ {
+		r, size := utf8.DecodeRune(text[i:])
+		i += size
+		if r < utf8.RuneSelf {
+			prev, last = r, r
+			continue
+		}
+		code, skip := w.judgeRune(text, i, r, prev, last)
+		i += skip
+		if code != 0 {
+			bit := uint8(1) << (code - CodeContentBidiControl)
+			if seen&bit == 0 {
+				seen |= bit
+				w.addRune(code, n, r, idx)
+			}
+		}
+		last = r
+		if !unicode.Is(unicode.Variation_Selector, r) && (r < 0x1F3FB || r > 0x1F3FF) {
+			prev = r
+		}
+	}
+	if name {
+		w.checkMixedScript(n, text)
+	}
+}
+
+// judgeRune returns the rule character r, before text[i:], breaks, or 0;
+// skip is how many bytes after r belong to it (an emoji tag sequence).
+// prev is the character r follows, emoji modifiers and variation
+// selectors aside, and last the one just before it.
+func (w *walker) judgeRune(text []byte, i int, r, prev, last rune) (code Code, skip int) {
+	switch {
+	case unicode.Is(unicode.Bidi_Control, r):
+		// The marks (LRM, RLM, ALM) change no order on their own; the
+		// embeddings, overrides and isolates do.
+		if r != 0x200E && r != 0x200F && r != 0x061C {
+			return CodeContentBidiControl, 0
+		}
+	case r == 0x1F3F4:
+		return 0, tagSequence(text[i:])
+	case r >= 0xE0000 && r <= 0xE007F:
+		return CodeContentTagCharacter, 0
+	case unicode.Is(unicode.Variation_Selector, r):
+		if !variedBy(last, r) {
+			return CodeContentVariationSelector, 0
+		}
+	case r == 0x200D || r == 0x200C:
+		next, _ := utf8.DecodeRune(text[i:])
+		if !joinerFits(r, prev, next) {
+			return CodeContentInvisible, 0
+		}
+	case unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r):
+		if !unicode.Is(unicode.Prepended_Concatenation_Mark, r) {
+			return CodeContentInvisible, 0
+		}
+	case unicode.Is(unicode.Co, r):
+		return CodeContentPrivateUse, 0
+	case !assigned(r):
+		return CodeContentUnassigned, 0
+	}
+	return 0, 0
+}
+
+// assigned reports whether r has a general category other than Cn
+// (unassigned, noncharacters included) in the Unicode tables Go ships.
+func assigned(r rune) bool { return !unicode.Is(unicode.Cn, r) }
+
+// tagSequence returns the length of the emoji tag sequence after a black
+// flag (U+1F3F4): tag characters U+E0020-E007E ending with CANCEL TAG
+// U+E007F, as the subdivision flags of England, Scotland and Wales are
+// written (UTS #51 section 2.8); 0 if none follows.
+func tagSequence(b []byte) int {
+	i, count := 0, 0
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == 0xE007F && count > 0:
+			return i + size
+		case r >= 0xE0020 && r <= 0xE007E && count < 32:
+			count++
+			i += size
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// variedBy reports whether variation selector vs may follow base: the
+// emoji and text selectors and the standardised variants any visible
+// character, the ideographic variation selectors an ideograph, the
+// Mongolian free variation selectors a Mongolian letter. A selector after
+// another, after a space or first in a string varies nothing.
+func variedBy(base, vs rune) bool {
+	switch {
+	case base <= ' ' || unicode.IsSpace(base) || unicode.Is(unicode.Variation_Selector, base) || unicode.Is(unicode.Cf, base):
+		return false
+	case vs >= 0xE0100:
+		return unicode.Is(unicode.Ideographic, base)
+	case vs >= 0x180B && vs <= 0x180F:
+		return unicode.Is(unicode.Mongolian, base)
+	}
+	return true
+}
+
+// joinerFits reports whether a zero-width joiner or non-joiner sits where
+// it is legitimate: after a letter of a script whose shaping uses it
+// (ZWNJ in Persian words, ZWJ for Indic half forms), or, for ZWJ,
+// between two pictographs of an emoji ZWJ sequence. Go's tables have no
+// Extended_Pictographic, so a pictograph is a symbol of category So, the
+// category of every emoji that joins (UTS #51 annex A).
+func joinerFits(j, prev, next rune) bool {
+	if joiningScript(prev) {
+		// A joiner may end a word too: Malayalam wrote chillus as a
+		// consonant, a virama and ZWJ before Unicode 5.1.
+		return true
+	}
+	return j == 0x200D && unicode.Is(unicode.So, prev) && unicode.Is(unicode.So, next)
+}
+
+// joiningScripts are the scripts whose orthography uses ZWJ or ZWNJ
+// (The Unicode Standard, section 23.2, Layout Controls).
+var joiningScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Syriac, unicode.Nko, unicode.Mongolian, unicode.Devanagari, unicode.Bengali,
+	unicode.Gurmukhi, unicode.Gujarati, unicode.Oriya, unicode.Tamil, unicode.Telugu, unicode.Kannada,
+	unicode.Malayalam, unicode.Sinhala, unicode.Khmer, unicode.Myanmar, unicode.Tibetan, unicode.Hebrew,
+	unicode.Inherited,
+}
+
+func joiningScript(r rune) bool { return r >= 0x80 && unicode.In(r, joiningScripts...) }
+
+// addRune reports rule c at string node n for character r, the idx-th of
+// the string, naming it by code point: the character itself is what the
+// reader cannot see.
+func (w *walker) addRune(c Code, n uint32, r rune, idx int) {
+	sev := w.res.level(c, w.contentSeverity(c))
+	if sev == SeverityOff {
+		return
+	}
+	if w.res.full() {
+		w.res.countUnlisted(c, sev)
+		return
+	}
+	start := len(w.res.arena)
+	w.appendPath(n)
+	path := w.res.arenaString(start)
+	got := len(w.res.arena)
+	w.res.arena = appendCodePoint(w.res.arena, r)
+	w.res.arena = append(w.res.arena, " at character "...)
+	w.res.arena = appendUint(w.res.arena, uint64(idx+1))
+	w.res.add(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: "%s", got: w.res.arenaString(got)})
+}
+
+// addContent reports rule c at node n with a message whose %s is what
+// the arena holds from got on (path first, from start).
+func (w *walker) addContent(c Code, n uint32, msg string, detail []byte) {
+	sev := w.res.level(c, w.contentSeverity(c))
+	if sev == SeverityOff {
+		return
+	}
+	if w.res.full() {
+		w.res.countUnlisted(c, sev)
+		return
+	}
+	start := len(w.res.arena)
+	w.appendPath(n)
+	path := w.res.arenaString(start)
+	got := len(w.res.arena)
+	w.res.arena = append(w.res.arena, detail...)
+	w.res.add(Finding{Code: c, Severity: sev, Path: path, Offset: w.offset(n), msg: msg, got: w.res.arenaString(got)})
+}
+
+func appendUint(dst []byte, v uint64) []byte {
+	var buf [20]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = byte('0' + v%10)
+		v /= 10
+		if v == 0 {
+			break
+		}
+	}
+	return append(dst, buf[i:]...)
+}
+
+// Scripts, for UTS #39 restriction levels. Go's tables give each
+// character's Script, not its Script_Extensions: characters shared by
+// several scripts are mostly Common or Inherited, which the levels ignore.
+var (
+	likelyScripts = []*unicode.RangeTable{unicode.Latin, unicode.Han, unicode.Cyrillic, unicode.Greek, unicode.Arabic,
+		unicode.Hebrew, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Devanagari, unicode.Thai, unicode.Bopomofo}
+	// allScripts is unicode.Scripts in a fixed order, for the rest.
+	allScripts = func() []*unicode.RangeTable {
+		names := make([]string, 0, len(unicode.Scripts))
+		for name := range unicode.Scripts {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		t := make([]*unicode.RangeTable, len(names))
+		for i, name := range names {
+			t[i] = unicode.Scripts[name]
+		}
+		return t
+	}()
+)
+
+// scriptOf returns r's script, nil for Common, Inherited and unknown.
+func scriptOf(r rune) *unicode.RangeTable {
+	if r < utf8.RuneSelf {
+		if r|0x20 >= 'a' && r|0x20 <= 'z' {
+			return unicode.Latin
+		}
+		return nil
+	}
+	if unicode.Is(unicode.Common, r) || unicode.Is(unicode.Inherited, r) {
+		return nil
+	}
+	for _, s := range likelyScripts {
+		if unicode.Is(s, r) {
+			return s
+		}
+	}
+	for _, s := range allScripts {
+		if unicode.Is(s, r) {
+			return s
+		}
+	}
+	return nil
+}
+
+// scriptSet collects the scripts of a word; four are more than any
+// restriction level allows.
+type scriptSet struct {
+	s [4]*unicode.RangeTable
+	n int
+}
+
+func (s *scriptSet) add(t *unicode.RangeTable) {
+	for i := 0; i < s.n; i++ {
+		if s.s[i] == t {
+			return
+		}
+	}
+	if s.n < len(s.s) {
+		s.s[s.n] = t
+		s.n++
+	}
+}
+
+func (s *scriptSet) has(t *unicode.RangeTable) bool {
+	for i := 0; i < s.n; i++ {
+		if s.s[i] == t {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether every script of s is Latin or one of allowed.
+func (s *scriptSet) within(allowed ...*unicode.RangeTable) bool {
+next:
+	for i := 0; i < s.n; i++ {
+		if s.s[i] == unicode.Latin {
+			continue
+		}
+		for _, a := range allowed {
+			if s.s[i] == a {
+				continue next
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// moderatelyRestrictive reports whether a word of scripts s meets UTS #39
+// section 5.2's moderately restrictive level: one script; or Latin with
+// Han and Hiragana and Katakana, with Han and Bopomofo, or with Han and
+// Hangul (highly restrictive); or Latin and one other script but Cyrillic
+// or Greek.
+func (s *scriptSet) moderatelyRestrictive() bool {
+	switch {
+	case s.n <= 1:
+		return true
+	case s.within(unicode.Han, unicode.Hiragana, unicode.Katakana), s.within(unicode.Han, unicode.Bopomofo), s.within(unicode.Han, unicode.Hangul):
+		return true
+	case s.n == 2 && s.has(unicode.Latin):
+		return !s.has(unicode.Cyrillic) && !s.has(unicode.Greek)
+	}
+	return false
+}
+
+// checkMixedScript judges each word of name text (a run of characters
+// of some script: Common and Inherited ones, spaces, digits and
+// punctuation, separate words) by UTS #39's moderately restrictive level.
+// Words of fewer than three letters pass: they imitate nothing worth
+// spoofing, and honest names write symbols so ("Mη").
+func (w *walker) checkMixedScript(n uint32, text []byte) {
+	var set scriptSet
+	letters := 0
+	for i := 0; i <= len(text); {
+		var r rune = ' '
+		size := 1
+		if i < len(text) {
+			r, size = utf8.DecodeRune(text[i:])
+		}
+		i += size
+		s := scriptOf(r)
+		if s != nil {
+			set.add(s)
+			letters++
+			continue
+		}
+		if unicode.Is(unicode.Inherited, r) && i < len(text) {
+			continue
+		}
+		if letters >= 3 && !set.moderatelyRestrictive() {
+			w.addGot(CodeContentMixedScript, n, "a word mixes scripts (UTS #39 restriction level below moderately restrictive)")
+			return
+		}
+		set, letters = scriptSet{}, 0
+	}
+}

@@ -1,0 +1,274 @@
+package fastvalidate
+
+import (
+	"bytes"
+	"net/netip"
+	"unicode"
+	"unsafe"
+
+	"github.com/cespare/xxhash/v2"
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+)
+
+// checkLink judges string node n, a link member's value, by the content
+// rules on links. A value that is no URL at all is left to the profile's
+// own rules.
+func (w *walker) checkLink(n uint32) {
+	u := w.str(n)
+	for len(u) > 0 && u[0] <= ' ' {
+		u = u[1:]
+	}
+	colon := bytes.IndexByte(u, ':')
+	if colon <= 0 {
+		return
+	}
+	switch scheme := u[:colon]; {
+	case equalFold(scheme, "javascript"), equalFold(scheme, "vbscript"), equalFold(scheme, "data"):
+		w.addContentGot(CodeContentLinkScheme, n, "link scheme runs code or reads local files")
+		return
+	case equalFold(scheme, "file"):
+		if !w.stdioEndpoint(n) {
+			w.addContentGot(CodeContentLinkScheme, n, "link scheme runs code or reads local files")
+		}
+		return
+	}
+	rest := u[colon+1:]
+	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+		return
+	}
+	authority := rest[2:]
+	if end := bytes.IndexAny(authority, "/?#"); end >= 0 {
+		authority = authority[:end]
+	}
+	host := authority
+	if at := bytes.LastIndexByte(authority, '@'); at >= 0 {
+		w.addContentGot(CodeContentLinkUserinfo, n, "link has userinfo before its host")
+		host = authority[at+1:]
+	}
+	host = stripPort(host)
+	if len(host) == 0 {
+		return
+	}
+	if ipLiteral(host) {
+		if !isInternalIP(host) {
+			w.addContentGot(CodeContentLinkIPHost, n, "link's host is an IP address")
+		}
+		return
+	}
+	if hasNonASCII(host) || bytes.Contains(host, []byte("xn--")) || bytes.Contains(host, []byte("XN--")) {
+		w.checkIDNHost(n, host)
+	}
+}
+
+// stdioEndpoint reports whether link n is the url of an AgentCard
+// endpoint whose protocol is stdio, which names a local program.
+func (w *walker) stdioEndpoint(n uint32) bool {
+	p := w.sc.tape[n].parent
+	proto := w.member(p, "protocol")
+	return proto != 0 && w.kind(proto) == kindString && string(w.raw(proto)) == "stdio"
+}
+
+// stripPort returns host without a port, and an IPv6 literal without its
+// brackets.
+func stripPort(h []byte) []byte {
+	if len(h) > 0 && h[0] == '[' {
+		if end := bytes.IndexByte(h, ']'); end > 0 {
+			return h[1:end]
+		}
+		return h[1:]
+	}
+	if c := bytes.LastIndexByte(h, ':'); c >= 0 {
+		return h[:c]
+	}
+	return h
+}
+
+// ipLiteral reports whether host is an IP address: IPv6 (its brackets
+// stripped), or IPv4 in any form the WHATWG URL Standard reads as one
+// (0x7f.1, 2130706433).
+func ipLiteral(host []byte) bool {
+	if bytes.IndexByte(host, ':') >= 0 {
+		_, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
+		return err == nil
+	}
+	_, ok := parseIPv4Host(host)
+	return ok
+}
+
+// checkIDNHost judges an internationalised host, given in Unicode or as
+// punycode: each label must meet UTS #39's moderately restrictive level
+// and, when it has no Latin, must not fold entirely to ASCII (a
+// whole-script confusable of an ASCII label).
+func (w *walker) checkIDNHost(n uint32, host []byte) {
+	uni, err := idna.ToUnicode(string(host))
+	if err != nil {
+		// A punycode label that does not decode is the profile's to
+		// judge as a host; here there is nothing to read.
+		return
+	}
+	for label := range bytes.SplitSeq([]byte(uni), []byte{'.'}) {
+		if !hasNonASCII(label) {
+			continue
+		}
+		var set scriptSet
+		passes := true
+		for _, r := range string(label) {
+			if s := scriptOf(r); s != nil {
+				set.add(s)
+			}
+			if r >= 0x80 && foldRune(r) == "" {
+				passes = false
+			}
+		}
+		switch {
+		case !set.moderatelyRestrictive():
+			w.addContentGot(CodeContentIDNHost, n, "a label of the link's host mixes scripts")
+			return
+		case passes && !set.has(unicode.Latin):
+			w.addContentGot(CodeContentIDNHost, n, "a label of the link's host passes for ASCII letters it is not")
+			return
+		}
+	}
+}
+
+// addContentGot reports content rule c at node n quoting its value.
+func (w *walker) addContentGot(c Code, n uint32, msg string) {
+	w.addGotSev(c, w.contentSeverity(c), n, msg)
+}
+
+// linkHost returns the host of the URL in string node n, or nil.
+func (w *walker) linkHost(n uint32) []byte {
+	if w.sc.tape[n].kind != kindString {
+		return nil
+	}
+	u, ok := ParseURI(w.str(n))
+	if !ok || !u.HasAuthority {
+		return nil
+	}
+	return u.Host
+}
+
+// checkLinkOrigin reports provider.url and documentationUrl when they lie
+// on another registrable domain than every interface of the card, which
+// a card that borrows a well-known provider's name and site would. It
+// says nothing when no interface has a registrable domain (localhost, an
+// address, a name under no public suffix).
+//
+// The public suffix list's lookup allocates for a host it has not seen
+// lately (see domainCache), so the rule costs nothing while it is off,
+// as it is by default.
+func (w *walker) checkLinkOrigin() {
+	if w.res.level(CodeContentLinkOrigin, w.contentSeverity(CodeContentLinkOrigin)) == SeverityOff {
+		return
+	}
+	// The domains are copied: a URL with escapes decodes into scratch
+	// that the next str call reuses.
+	var ifaces [8]span
+	nIfaces := 0
+	w.hostBuf = w.hostBuf[:0]
+	addIface := func(n uint32) {
+		if n == 0 || nIfaces == len(ifaces) {
+			return
+		}
+		if d := w.registrableDomain(w.linkHost(n)); d != nil {
+			start := len(w.hostBuf)
+			w.hostBuf = append(w.hostBuf, d...)
+			ifaces[nIfaces] = span{uint32(start), uint32(len(w.hostBuf))}
+			nIfaces++
+		}
+	}
+	addIface(w.member(0, "url"))
+	if ep := w.member(0, "endpoint"); ep != 0 && w.kind(ep) == kindObject {
+		addIface(w.member(ep, "url"))
+	}
+	if inv := w.member(0, "invocation"); inv != 0 && w.kind(inv) == kindObject {
+		addIface(w.member(inv, "endpoint"))
+	}
+	for _, list := range [...]string{"supportedInterfaces", "additionalInterfaces"} {
+		arr := w.member(0, list)
+		if arr == 0 || w.kind(arr) != kindArray {
+			continue
+		}
+		for e := arr + 1; e < w.end(arr); e = w.next(e) {
+			if w.kind(e) == kindObject {
+				addIface(w.member(e, "url"))
+			}
+		}
+	}
+	if nIfaces == 0 {
+		return
+	}
+	check := func(n uint32) {
+		if n == 0 {
+			return
+		}
+		d := w.registrableDomain(w.linkHost(n))
+		if d == nil {
+			return
+		}
+		for _, i := range ifaces[:nIfaces] {
+			if equalFoldBytes(w.hostBuf[i.start:i.end], d) {
+				return
+			}
+		}
+		w.addContentGot(CodeContentLinkOrigin, n, "link lies on another registrable domain than the card's interfaces")
+	}
+	if p := w.member(0, "provider"); p != 0 && w.kind(p) == kindObject {
+		check(w.member(p, "url"))
+	}
+	check(w.member(0, "documentationUrl"))
+}
+
+// registrableDomain returns host's eTLD+1 by the public suffix list, a
+// suffix of host, or nil for a host that has none (an address, a bare
+// name, a public suffix itself).
+func (w *walker) registrableDomain(host []byte) []byte {
+	if len(host) > 0 && host[len(host)-1] == '.' {
+		host = host[:len(host)-1]
+	}
+	if len(host) == 0 || bytes.IndexByte(host, '.') < 0 || ipLiteral(host) {
+		return nil
+	}
+	if w.domains == nil {
+		w.domains = new(domainCache)
+	}
+	slot := &w.domains[xxhash.Sum64(host)%uint64(len(w.domains))]
+	if slot.cut == 0 || !bytes.Equal(slot.host, host) {
+		slot.host = append(slot.host[:0], host...)
+		slot.cut = -1
+		if d, err := publicsuffix.EffectiveTLDPlusOne(string(host)); err == nil {
+			slot.cut = int32(len(host)-len(d)) + 1
+		}
+	}
+	if slot.cut < 0 {
+		return nil
+	}
+	return host[slot.cut-1:]
+}
+
+// domainCache remembers the registrable domains of the hosts seen last,
+// one per slot by hash: publicsuffix allocates for every host it is
+// asked about (it first tries the host as an IP address, and the error
+// is an allocation), and a dump's cards name the same hosts again and
+// again.
+type domainCache [256]domainSlot
+
+// domainSlot is a host and where its registrable domain starts, plus
+// one; -1 for none, 0 for an empty slot.
+type domainSlot struct {
+	host []byte
+	cut  int32
+}
+
+func equalFoldBytes(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i]|0x20 != b[i]|0x20 {
+			return false
+		}
+	}
+	return true
+}

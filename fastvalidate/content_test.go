@@ -1,0 +1,201 @@
+package fastvalidate
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// contentCases reads a testdata/content table: tab-separated fields, the
+// last a card; # starts a comment.
+func contentCases(t *testing.T, name string, fields int) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata/content", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]string
+	for i, line := range strings.Split(string(b), "\n") {
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		f := strings.SplitN(line, "\t", fields)
+		if len(f) != fields {
+			t.Fatalf("%s:%d: want %d tab-separated fields", name, i+1, fields)
+		}
+		rows = append(rows, f)
+	}
+	return rows
+}
+
+// profileOf picks the profile a test card is written for.
+func profileOf(card string) string {
+	if strings.Contains(card, `"agent_id"`) {
+		return "agentcard"
+	}
+	return "a2a"
+}
+
+// TestContentHostile finds every hostile card of the corpus, each evasion
+// of each rule, and holds every pattern of the set to a card it finds.
+func TestContentHostile(t *testing.T) {
+	validators := map[string]*Validator{}
+	found := map[string]bool{}
+	for _, row := range contentCases(t, "hostile.tsv", 3) {
+		rule, note, card := row[0], row[1], row[2]
+		p := profileOf(card)
+		v := validators[p]
+		if v == nil {
+			v = MustNew(p)
+			validators[p] = v
+		}
+		res := v.Validate([]byte(card))
+		want, _ := strings.CutPrefix(note, "pattern ")
+		want, _, _ = strings.Cut(want, " ")
+		hit := false
+		for _, f := range res.Findings() {
+			if f.Code.String() != rule {
+				continue
+			}
+			msg := f.Message()
+			if strings.HasPrefix(note, "pattern ") {
+				if !strings.Contains(msg, "pattern "+want+" ") {
+					continue
+				}
+				found[want] = true
+			}
+			hit = true
+		}
+		if !hit {
+			t.Errorf("%s (%s): not found; findings %v\n%s", rule, note, hitsOf(res), card)
+		}
+	}
+	for _, p := range patterns.words {
+		if !found[p.id] {
+			t.Errorf("pattern %s has no hostile card that finds it", p.id)
+		}
+	}
+	for _, p := range patterns.literals {
+		if !found[p.id] {
+			t.Errorf("pattern %s has no hostile card that finds it", p.id)
+		}
+	}
+}
+
+// TestContentHonest holds honest cards in many scripts, with emoji
+// sequences, math and currency, to no content finding, under either
+// policy.
+func TestContentHonest(t *testing.T) {
+	for _, policy := range []Policy{PolicyDefault, PolicyProduction} {
+		validators := map[string]*Validator{}
+		for _, row := range contentCases(t, "honest.tsv", 2) {
+			note, card := row[0], row[1]
+			p := profileOf(card)
+			v := validators[p]
+			if v == nil {
+				v = MustNew(p, WithPolicy(policy))
+				validators[p] = v
+			}
+			for _, f := range v.Validate([]byte(card)).Findings() {
+				// content.link-origin judges where a card links, which
+				// honest cards may do elsewhere; it is opt-in for that.
+				if strings.HasPrefix(f.Code.String(), "content.") && !optIn(f.Code) {
+					t.Errorf("policy %d, %s: %s at %s: %s", policy, note, f.Code, f.Path, f.Message())
+				}
+			}
+		}
+	}
+}
+
+// TestContentRealCorpus measures the content rules' false alarms on the
+// real cards: none may be an error, and fewer than 1% of the cards may
+// have a content warning.
+func TestContentRealCorpus(t *testing.T) {
+	dir := realCorpusDir(t)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := MustNew("auto")
+	cards, warned := 0, 0
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cards++
+		any := false
+		for _, f := range v.Validate(b).Findings() {
+			if !strings.HasPrefix(f.Code.String(), "content.") {
+				continue
+			}
+			if f.Severity == SeverityError {
+				t.Errorf("%s: content error %s at %s", e.Name(), f.Code, f.Path)
+			}
+			t.Logf("%s: %s at %s: %s", e.Name(), f.Code, f.Path, f.Message())
+			any = true
+		}
+		if any {
+			warned++
+		}
+	}
+	t.Logf("content warnings on %d of %d real cards", warned, cards)
+	if warned*100 >= cards {
+		t.Errorf("content warnings on %d of %d real cards, want under 1%%", warned, cards)
+	}
+}
+
+// TestContent_ZeroAllocs holds the content rules to no allocation on clean
+// cards, ASCII or not, and on a card whose text holds escapes. A card
+// with an internationalised host is the exception: golang.org/x/net/idna
+// allocates to decode it.
+func TestContent_ZeroAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	for _, row := range contentCases(t, "honest.tsv", 2) {
+		note, card := row[0], []byte(row[1])
+		if strings.HasPrefix(note, "IDN") {
+			continue
+		}
+		v := MustNew(profileOf(row[1]))
+		testAllocs(t, note, 0, func() { v.Validate(card) })
+	}
+	v := MustNew("agentcard")
+	escaped := []byte(acWith(`Summariser \"v2\"`, `Summarises text.\nLine two.`))
+	testAllocs(t, "escaped ASCII", 0, func() { v.Validate(escaped) })
+}
+
+// TestContentProductionRaises checks that the production policy makes
+// the rules no honest card trips errors, and leaves the others warnings.
+func TestContentProductionRaises(t *testing.T) {
+	for c, want := range map[Code]Severity{CodeContentInjection: SeverityError, CodeContentBidiControl: SeverityError, CodeContentMixedScript: SeverityWarning} {
+		d, _ := c.Doc()
+		v := MustNew("agentcard", WithPolicy(PolicyProduction))
+		fs := v.Validate([]byte(d.Fail)).Findings()
+		if len(fs) == 0 || fs[0].Code != c || fs[0].Severity != want {
+			t.Errorf("%s under production: %v, want one %s", c, fs, want)
+		}
+	}
+}
+
+// TestFoldText checks the folding the patterns are matched on.
+func TestFoldText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Ignore  PREVIOUS\tinstructions": "ignore previous instructions",
+		"іgnоrе":                         "ignore", // Cyrillic і, о, е
+		"ｉｇｎｏｒｅ":                         "ignore", // full width
+		"ig\u200bno\u00adre":             "ignore", // zero width, soft hyphen
+		"i\u0308gnore":                   "ignore", // combining diaeresis
+		"\uff1c|im_start|\uff1e":         "<|im_start|>",
+		"要約":                             "\x80\x80",
+	} {
+		if got := string(appendFolded(nil, []byte(in))); got != want {
+			t.Errorf("fold(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
