@@ -205,6 +205,11 @@ func (v *Verifier) findKey(h header, origins []string) (keyChoice, Status, strin
 	if k, ok := v.keys.lookup(h.kid); ok {
 		return keyChoice{key: k, how: "kid " + strconv.Quote(h.kid) + " is in the trusted key set (any origin)", anyOrigin: true}, 0, ""
 	}
+	if h.jku != "" && v.jku != nil {
+		if k, why := v.jku.lookup(h.jku, h.kid); why == "" {
+			return keyChoice{key: k, how: "kid " + strconv.Quote(h.kid) + " is in the jku " + strconv.Quote(h.jku) + " below a trusted prefix (any origin)", anyOrigin: true}, 0, ""
+		}
+	}
 	t := v.trust
 	if t == nil {
 		return v.findLegacy(h)

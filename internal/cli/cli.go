@@ -123,6 +123,8 @@ type options struct {
 	trustJKU   repeated
 	signatures string
 	canonical  string
+	trustFile  string
+	now        string
 
 	// The policy: --config, or the file found; --rule's overrides, after
 	// the file's; --min-level.
@@ -202,6 +204,10 @@ func newFlagSet(o *options) *cmdflag.Set {
 		"the A2A signatures of the cards that carry them")
 	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
 		"prefix (repeatable)")
+	fs.String(&o.trustFile, "--trust FILE", "", "a trust policy binding signing keys to origins (see\n"+
+		"docs/signatures.md); also the policy file's trust section")
+	fs.String(&o.now, "--now TIME", "", "judge signature expiry at this RFC 3339 time, for\n"+
+		"reproducible runs (default: the clock)")
 	fs.String(&o.signatures, "--signatures MODE", "check", "off, check or require (default check: verify when\n"+
 		"keys are given; require: a card fails unless a\n"+
 		"trusted key verifies one of its signatures)").HideDefault()
@@ -329,8 +335,11 @@ func checkOptions(o *options) error {
 	if !slices.Contains([]string{"as-is", "drop-empty"}, o.canonical) {
 		return usagef("--canonical %q: want as-is or drop-empty", o.canonical)
 	}
-	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 {
-		return usagef("--signatures require needs trusted keys: --keys or --trust-jku")
+	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 && !o.hasTrust() {
+		return usagef("--signatures require needs trusted keys: --keys, --trust-jku or --trust")
+	}
+	if _, err := parseNow(o.now); err != nil {
+		return usagef("%s", err)
 	}
 	if !slices.Contains([]string{"warning", "error"}, o.minLevel) {
 		return usagef("--min-level %q: want warning or error", o.minLevel)
@@ -528,7 +537,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		Overrides:         overridesInForce(o.overrides),
 	}
 	if sigs != nil {
-		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings}
+		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings, Outcomes: st.SignatureOutcomes}
 	}
 	for name, n := range st.Profiles {
 		invalid := st.ProfileInvalid[name]

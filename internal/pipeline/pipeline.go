@@ -193,6 +193,10 @@ type Stats struct {
 	// With Config.Signatures: the cards carrying signatures, those a
 	// trusted key signed, and the findings of the signature rules.
 	Signed, Verified, SignatureFindings int64
+	// SignatureOutcomes counts the signatures checked by outcome
+	// (cardsig.Status's names: verified, untrusted-origin, expired,
+	// revoked, key-unknown, invalid, alg); nil when none was checked.
+	SignatureOutcomes map[string]int64
 }
 
 // OutputError wraps a failure to write verdicts or records; the run stops

@@ -74,6 +74,8 @@ type chunkStats struct {
 	// Signature verification: cards carrying signatures, cards a trusted
 	// key signed, and the findings of the signature rules.
 	signed, verified, signatureFindings int64
+	// outcomes counts signatures by cardsig.Status.
+	outcomes [signatureStatuses]int64
 }
 
 type profileCount struct {
@@ -84,6 +86,7 @@ type profileCount struct {
 func (s *chunkStats) reset(ruleSlots int) {
 	s.records, s.valid, s.invalid, s.errors, s.warnings = 0, 0, 0, 0, 0
 	s.signed, s.verified, s.signatureFindings = 0, 0, 0
+	s.outcomes = [signatureStatuses]int64{}
 	if s.anyFindings || len(s.rules) != ruleSlots {
 		if cap(s.rules) < ruleSlots {
 			s.rules = make([]int64, ruleSlots)
