@@ -21,8 +21,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/go-jose/go-jose/v4"
-
 	"github.com/cardscan/cardscan/fastvalidate"
 )
 
@@ -295,17 +293,8 @@ func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte, origins []st
 		s.Status, s.Reason = AlgRejected, why
 		return s
 	}
-	// go-jose rebuilds the signing input from the protected header as
-	// given and the payload; the signature goes in re-encoded, so that
-	// only the bytes that were decoded strictly above reach it.
-	compact := protected + ".." + base64.RawURLEncoding.EncodeToString(sig)
-	obj, err := jose.ParseDetached(compact, payload, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)})
-	if err != nil {
-		s.Status, s.Reason = Invalid, "JWS does not parse: "+err.Error()
-		return s
-	}
-	if _, err := obj.Verify(key.Key); err != nil {
-		s.Status, s.Reason = Invalid, "signature does not verify with key "+strconv.Quote(h.kid)
+	if err := checkJWS(protected, sig, h.alg, key, payload); err != nil {
+		s.Status, s.Reason = Invalid, err.Error()
 		return s
 	}
 	return v.judgeGood(s, h, choice, origins)

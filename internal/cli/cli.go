@@ -58,6 +58,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return mcpserver.Run(args[1:], stdin, stdout, stderr)
 		case "explain":
 			return runExplain(args[1:], stdout, con)
+		case "verify":
+			return runVerify(args[1:], stdin, stdout, con)
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -143,6 +145,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
+       cardscan verify [--explain] CARD (why a card's signatures verify or not)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
 
@@ -353,7 +356,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "verify", "explain", "diff", "report"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}
