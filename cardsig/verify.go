@@ -456,8 +456,12 @@ func (e *UnverifiedError) Unwrap() error { return e.err }
 
 // Check returns nil when at least one signature of card verifies, and an
 // *UnverifiedError otherwise: the form cardhttp.WithSignatures takes.
-func (v *Verifier) Check(card []byte) error {
-	res, err := v.Verify(card)
+func (v *Verifier) Check(card []byte) error { return v.CheckFrom(card, "") }
+
+// CheckFrom is Check for a card fetched from the URL fetchedFrom: the form
+// cardhttp.WithTrust takes.
+func (v *Verifier) CheckFrom(card []byte, fetchedFrom string) error {
+	res, err := v.VerifyFrom(card, fetchedFrom)
 	if err != nil {
 		return &UnverifiedError{err: err}
 	}
