@@ -61,10 +61,11 @@ debian-packages:
 
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in
-# cardsig's cross-implementation test; the MCP Inspector is the client
+# cardsig's cross-implementation test; @a2a-js/sdk signs and verifies
+# cards in cardsig's SDK interop test; the MCP Inspector is the client
 # internal/mcpserver's tests drive cardscan mcp with. npm ci runs again in
 # a directory only when its lockfile changes.
-NODE_DEPS = cardsig/testdata/node internal/mcpserver/testdata/inspector fastvalidate/testdata/ajv
+NODE_DEPS = cardsig/testdata/node cardsig/testdata/a2ajs internal/mcpserver/testdata/inspector fastvalidate/testdata/ajv
 node-deps:
 	@if ! command -v npm >/dev/null 2>&1; then \
 	  echo "warning: npm is not installed; cardsig's cross-implementation test, the MCP Inspector test and the ajv schema test will be skipped"; \

@@ -8,6 +8,7 @@ require (
 	github.com/a2aproject/a2a-go v0.3.3
 	github.com/bytedance/sonic v1.15.5
 	github.com/cardscan/cardscan v0.0.0-00010101000000-000000000000
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/klauspost/compress v1.20.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/valyala/fastjson v1.6.10

@@ -169,7 +169,7 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	res := v.Validate(card)
 	if res.Valid() {
 		c.pool.Put(v)
-		if err := c.cfg.requireSignature(st.buf); err != nil {
+		if err := c.cfg.requireSignature(st.buf, ""); err != nil {
 			st.rej = Rejection{Status: http.StatusUnprocessableEntity, Err: err}
 			return st, false
 		}
@@ -185,11 +185,14 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 // the client nothing it can act on.
 var errReadBody = errors.New("the request body could not be read")
 
-// requireSignature returns why card lacks a signature WithSignatures
-// requires, or nil.
-func (c *config) requireSignature(card []byte) error {
-	if c.signatures == nil {
-		return nil
+// requireSignature returns why card, fetched from the URL from ("" when
+// posted), lacks a signature WithTrust or WithSignatures requires, or nil.
+func (c *config) requireSignature(card []byte, from string) error {
+	switch {
+	case c.trust != nil:
+		return c.trust(card, from)
+	case c.signatures != nil:
+		return c.signatures(card)
 	}
-	return c.signatures(card)
+	return nil
 }

@@ -37,6 +37,7 @@ type config struct {
 	drainTimeout time.Duration
 	reject       func(http.ResponseWriter, *http.Request, *Rejection)
 	signatures   func(card []byte) error
+	trust        func(card []byte, fetchedFrom string) error
 }
 
 // WithProfile sets the profile cards are judged by (see
@@ -121,6 +122,21 @@ func WithRejectFunc(fn func(w http.ResponseWriter, r *http.Request, rej *Rejecti
 // library; cardsig's verification costs what the signature's crypto costs.
 func WithSignatures(check func(card []byte) error) Option {
 	return func(c *config) { c.signatures = check }
+}
+
+// WithTrust is WithSignatures for a verifier that binds keys to origins:
+// check is told, besides the card, the URL it was fetched from, which
+// ModifyResponse knows (the upstream request's URL) and Middleware does
+// not (""). Usually it is a cardsig.Verifier made WithTrust:
+//
+//	cardhttp.WithTrust(func(card []byte, from string) error {
+//		res, err := verifier.VerifyFrom(card, from)
+//		...
+//	})
+//
+// or cardsig.Verifier.CheckFrom. It replaces WithSignatures when both are given.
+func WithTrust(check func(card []byte, fetchedFrom string) error) Option {
+	return func(c *config) { c.trust = check }
 }
 
 func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Pool, error) {

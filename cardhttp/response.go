@@ -71,7 +71,7 @@ func (c *checker) checkResponse(resp *http.Response) error {
 		if res := v.Validate(card); !res.Valid() {
 			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.namedProfile(), card: card}
 			replaceWithProblem(resp, &rej)
-		} else if err := c.cfg.requireSignature(card); err != nil {
+		} else if err := c.cfg.requireSignature(card, upstreamURL(resp)); err != nil {
 			rej = Rejection{Status: http.StatusBadGateway, Err: err}
 			replaceWithProblem(resp, &rej)
 		}
@@ -149,4 +149,12 @@ func replaceWithProblem(resp *http.Response, rej *Rejection) {
 	resp.Uncompressed = false
 	resp.ContentLength = int64(len(body))
 	resp.Body = io.NopCloser(bytes.NewReader(body))
+}
+
+// upstreamURL is the URL the card was fetched from, "" when unknown.
+func upstreamURL(resp *http.Response) string {
+	if resp.Request == nil || resp.Request.URL == nil {
+		return ""
+	}
+	return resp.Request.URL.String()
 }

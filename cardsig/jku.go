@@ -27,9 +27,29 @@ const (
 // it, and a key set that failed stays failed.
 type jkuResolver struct {
 	prefixes []*url.URL
-	client   *http.Client
-	mu       sync.Mutex
-	sets     map[string]*jkuEntry
+	*keyFetcher
+}
+
+// keyFetcher fetches key sets by URL, each once for its whole life.
+type keyFetcher struct {
+	client *http.Client
+	mu     sync.Mutex
+	sets   map[string]*jkuEntry
+}
+
+// newKeyFetcher returns a keyFetcher whose client is a copy of client
+// (bounded by JKUTimeout when nil or unbounded) that follows a redirect
+// only when redirect allows it.
+func newKeyFetcher(client *http.Client, redirect func(*http.Request, []*http.Request) error) *keyFetcher {
+	if client == nil {
+		client = &http.Client{Timeout: JKUTimeout}
+	}
+	c := *client
+	c.CheckRedirect = redirect
+	if c.Timeout == 0 {
+		c.Timeout = JKUTimeout
+	}
+	return &keyFetcher{client: &c, sets: map[string]*jkuEntry{}}
 }
 
 type jkuEntry struct {
@@ -56,7 +76,7 @@ func ParseJKUPrefix(prefix string) (*url.URL, error) {
 }
 
 func newJKUResolver(client *http.Client, prefixes []string) (*jkuResolver, error) {
-	r := &jkuResolver{sets: map[string]*jkuEntry{}}
+	r := &jkuResolver{}
 	for _, p := range prefixes {
 		u, err := ParseJKUPrefix(p)
 		if err != nil {
@@ -64,11 +84,7 @@ func newJKUResolver(client *http.Client, prefixes []string) (*jkuResolver, error
 		}
 		r.prefixes = append(r.prefixes, u)
 	}
-	if client == nil {
-		client = &http.Client{Timeout: JKUTimeout}
-	}
-	c := *client
-	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+	r.keyFetcher = newKeyFetcher(client, func(req *http.Request, via []*http.Request) error {
 		if len(via) > jkuRedirects {
 			return errors.New("more than 3 redirects")
 		}
@@ -76,11 +92,7 @@ func newJKUResolver(client *http.Client, prefixes []string) (*jkuResolver, error
 			return errors.New("redirect to " + req.URL.Redacted() + ", outside the trusted jku prefixes")
 		}
 		return nil
-	}
-	if c.Timeout == 0 {
-		c.Timeout = JKUTimeout
-	}
-	r.client = &c
+	})
 	return r, nil
 }
 
@@ -123,33 +135,40 @@ func (r *jkuResolver) lookup(jku, kid string) (trustedKey, string) {
 	if err != nil || !r.trusted(u) {
 		return trustedKey{}, "no trusted key has kid " + strconv.Quote(kid) + ", and jku " + strconv.Quote(jku) + " is outside the trusted jku prefixes"
 	}
-	r.mu.Lock()
-	e := r.sets[u.String()]
-	if e == nil {
-		e = &jkuEntry{}
-		r.sets[u.String()] = e
+	keys, why := r.get(u)
+	if why != "" {
+		return trustedKey{}, "jku " + strconv.Quote(jku) + ": " + why
 	}
-	r.mu.Unlock()
-	e.once.Do(func() { e.keys, e.err = r.fetch(u) })
-	if e.err != "" {
-		return trustedKey{}, "jku " + strconv.Quote(jku) + ": " + e.err
-	}
-	k, ok := e.keys.lookup(kid)
+	k, ok := keys.lookup(kid)
 	if !ok {
 		return k, "no key with kid " + strconv.Quote(kid) + " in the trusted jku " + strconv.Quote(jku)
 	}
 	return k, ""
 }
 
-func (r *jkuResolver) fetch(u *url.URL) (*KeySet, string) {
-	ctx, cancel := context.WithTimeout(context.Background(), r.client.Timeout)
+// get returns the key set at u, fetching it the first time it is asked
+// for; a key set that failed stays failed.
+func (f *keyFetcher) get(u *url.URL) (*KeySet, string) {
+	f.mu.Lock()
+	e := f.sets[u.String()]
+	if e == nil {
+		e = &jkuEntry{}
+		f.sets[u.String()] = e
+	}
+	f.mu.Unlock()
+	e.once.Do(func() { e.keys, e.err = f.fetch(u) })
+	return e.keys, e.err
+}
+
+func (f *keyFetcher) fetch(u *url.URL) (*KeySet, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), f.client.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, err.Error()
 	}
 	req.Header.Set("Accept", "application/jwk-set+json, application/json")
-	resp, err := r.client.Do(req)
+	resp, err := f.client.Do(req)
 	if err != nil {
 		return nil, "fetch failed: " + err.Error()
 	}

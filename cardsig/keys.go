@@ -1,15 +1,18 @@
 package cardsig
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/go-jose/go-jose/v4"
 
@@ -27,6 +30,10 @@ type KeySet struct {
 type trustedKey struct {
 	jose.JSONWebKey
 	ops []string
+	// notBefore and notAfter are the JWK's nbf and exp (NumericDate, as
+	// RFC 7519 section 2 writes them), zero when absent: a key set may
+	// carry both the retiring and the new key of a rotation.
+	notBefore, notAfter time.Time
 }
 
 // ErrKeySet is wrapped by every error ParseKeySet returns.
@@ -67,6 +74,15 @@ func ParseKeySet(data []byte) (*KeySet, error) {
 		if ops, ok := members["key_ops"]; ok {
 			if err := json.Unmarshal(ops, &k.ops); err != nil {
 				return nil, fmt.Errorf("%w: key %d: key_ops is not an array of strings", ErrKeySet, i)
+			}
+		}
+		for name, at := range map[string]*time.Time{"nbf": &k.notBefore, "exp": &k.notAfter} {
+			if raw, ok := members[name]; ok {
+				t, ok := numericDate(raw)
+				if !ok {
+					return nil, fmt.Errorf("%w: key %d: %s is not a NumericDate (seconds since 1970)", ErrKeySet, i, name)
+				}
+				*at = t
 			}
 		}
 		if err := s.add(k); err != nil {
@@ -188,4 +204,26 @@ func keyType(k trustedKey) string {
 		return "RSA"
 	}
 	return "unknown"
+}
+
+// numericDate reads a JSON number of seconds since 1970 (RFC 7519 section
+// 2), whole or not, within the years 1970 to 9999.
+func numericDate(raw json.RawMessage) (time.Time, bool) {
+	var f float64
+	if len(raw) == 0 || raw[0] == '"' || json.Unmarshal(raw, &f) != nil || f < 0 || f > 253402300799 {
+		return time.Time{}, false
+	}
+	sec := int64(f)
+	return time.Unix(sec, int64((f-float64(sec))*1e9)).UTC(), true
+}
+
+// Thumbprint returns the RFC 7638 JWK thumbprint of key (SHA-256,
+// unpadded base64url): the name a trust policy pins and revokes keys by.
+func Thumbprint(key jose.JSONWebKey) (string, error) {
+	pub := key.Public()
+	sum, err := pub.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return "", fmt.Errorf("cardsig: thumbprint: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(sum), nil
 }

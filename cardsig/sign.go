@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/rsa"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-jose/go-jose/v4"
 
@@ -61,7 +63,12 @@ type SignOptions struct {
 	KeyID string // the protected header's kid; the JWK's kid when ""
 	Alg   string // the algorithm; DefaultAlgorithm(key) when ""
 	JKU   string // a jku to name in the protected header, if any
-	Mode  fastvalidate.CanonicalMode
+	// X5C is a certificate chain (DER, leaf first) to put in the
+	// protected header, for verifiers that trust keys by certificate.
+	X5C [][]byte
+	// IssuedAt and Expires, when not zero, become iat and exp.
+	IssuedAt, Expires time.Time
+	Mode              fastvalidate.CanonicalMode
 }
 
 // Sign returns card with one more signature in its signatures array
@@ -95,6 +102,19 @@ func Sign(card []byte, key jose.JSONWebKey, opts SignOptions) ([]byte, error) {
 	hdr := map[jose.HeaderKey]any{"kid": kid, "typ": "JOSE"}
 	if opts.JKU != "" {
 		hdr["jku"] = opts.JKU
+	}
+	if len(opts.X5C) > 0 {
+		chain := make([]string, len(opts.X5C))
+		for i, der := range opts.X5C {
+			chain[i] = base64.StdEncoding.EncodeToString(der)
+		}
+		hdr["x5c"] = chain
+	}
+	if !opts.IssuedAt.IsZero() {
+		hdr["iat"] = opts.IssuedAt.Unix()
+	}
+	if !opts.Expires.IsZero() {
+		hdr["exp"] = opts.Expires.Unix()
 	}
 	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.SignatureAlgorithm(alg), Key: key.Key}, &jose.SignerOptions{ExtraHeaders: hdr})
 	if err != nil {

@@ -19,8 +19,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-
-	"github.com/go-jose/go-jose/v4"
+	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 )
@@ -43,7 +42,19 @@ const (
 	KeyUnknown
 	// AlgRejected: the algorithm is not accepted, or does not fit the key.
 	AlgRejected
+	// UntrustedOrigin: the signature verifies, but its key is not allowed
+	// for an origin of the card (WithTrust).
+	UntrustedOrigin
+	// Expired: the signature verifies, but it or its key is past its exp
+	// or before its nbf, or its x5c certificate has expired.
+	Expired
+	// Revoked: the signature verifies, but the trust policy revokes its
+	// key's thumbprint.
+	Revoked
 )
+
+// Statuses lists every Status in the order reports count them.
+var Statuses = []Status{Verified, UntrustedOrigin, Expired, Revoked, KeyUnknown, Invalid, AlgRejected}
 
 func (s Status) String() string {
 	switch s {
@@ -55,6 +66,12 @@ func (s Status) String() string {
 		return "key-unknown"
 	case AlgRejected:
 		return "alg"
+	case UntrustedOrigin:
+		return "untrusted-origin"
+	case Expired:
+		return "expired"
+	case Revoked:
+		return "revoked"
 	}
 	return "unknown"
 }
@@ -66,6 +83,10 @@ type Signature struct {
 	KeyID  string // the protected header's kid, if it could be read
 	Alg    string // the protected header's alg, if it could be read
 	Reason string // why it did not verify; "" when verified
+	// Key says which key was chosen and why, when one was.
+	Key string
+	// Thumbprint is the RFC 7638 thumbprint of that key.
+	Thumbprint string
 }
 
 // Result is the outcome for a card.
@@ -74,6 +95,9 @@ type Result struct {
 	// SignedBy lists the kids of the signatures that verified, each once,
 	// in the order they appear.
 	SignedBy []string
+	// Origins are the origins the keys had to be allowed for (with
+	// WithTrust): the card's interfaces', then the one it was fetched from.
+	Origins []string
 }
 
 // Verified reports whether at least one signature verified with a trusted
@@ -128,6 +152,8 @@ type Verifier struct {
 	algs  map[string]bool
 	mode  fastvalidate.CanonicalMode
 	jku   *jkuResolver
+	trust *Trust
+	fetch *keyFetcher
 	canon sync.Pool
 }
 
@@ -161,6 +187,13 @@ var ErrNoCanonicalForm = errors.New("cardsig: card has no RFC 8785 canonical for
 // the card itself cannot be read strictly; a card without signatures has
 // an empty Result.
 func (v *Verifier) Verify(card []byte) (*Result, error) {
+	return v.VerifyFrom(card, "")
+}
+
+// VerifyFrom is Verify for a card fetched from the URL fetchedFrom ("" for
+// none): with WithTrust, a key must then be allowed for that URL's origin
+// as well as for the card's own.
+func (v *Verifier) VerifyFrom(card []byte, fetchedFrom string) (*Result, error) {
 	c := v.canon.Get().(*fastvalidate.Canonicalizer)
 	payload, err := c.Append(nil, card, fastvalidate.CanonicalOptions{Mode: v.mode, DropTopLevel: "signatures"})
 	v.canon.Put(c)
@@ -172,10 +205,22 @@ func (v *Verifier) Verify(card []byte) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Signatures: make([]Signature, 0, len(entries))}
+	if v.trust != nil && len(entries) > 0 {
+		res.Origins = CardOrigins(card)
+		if fetchedFrom != "" {
+			o, err := Origin(fetchedFrom)
+			if err != nil {
+				return nil, fmt.Errorf("cardsig: fetched from %w", err)
+			}
+			if !slices.Contains(res.Origins, o) {
+				res.Origins = append(res.Origins, o)
+			}
+		}
+	}
 	for i, e := range entries {
 		var s Signature
 		if i < MaxSignatures {
-			s = v.verifyOne(e, payload)
+			s = v.verifyOne(e, payload, res.Origins)
 		} else {
 			s = Signature{Status: Invalid, Reason: "not checked: only a card's first " + strconv.Itoa(MaxSignatures) + " signatures are"}
 		}
@@ -209,7 +254,7 @@ func signatureEntries(card []byte) ([]json.RawMessage, error) {
 	return entries, nil
 }
 
-func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte) Signature {
+func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte, origins []string) Signature {
 	var e map[string]json.RawMessage
 	if err := json.Unmarshal(entry, &e); err != nil {
 		return Signature{Status: Invalid, Reason: "signatures entry is not an object"}
@@ -237,38 +282,55 @@ func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte) Signature {
 		s.Status, s.Reason = Invalid, "signature is not unpadded base64url"
 		return s
 	}
-	key, ok := v.keys.lookup(h.kid)
-	if !ok {
-		var why string
-		switch {
-		case h.jku == "":
-			why = "no trusted key has kid " + strconv.Quote(h.kid)
-		case v.jku == nil:
-			why = "no trusted key has kid " + strconv.Quote(h.kid) + ", and jku is followed only below a trusted prefix"
-		default:
-			key, why = v.jku.lookup(h.jku, h.kid)
-		}
-		if why != "" {
-			s.Status, s.Reason = KeyUnknown, why
-			return s
-		}
+	choice, status, why := v.findKey(h, origins)
+	if status != 0 {
+		s.Status, s.Reason = status, why
+		return s
 	}
+	key := choice.key
+	s.Key = choice.how
 	if why := keyFits(h.alg, key); why != "" {
 		s.Status, s.Reason = AlgRejected, why
 		return s
 	}
-	// go-jose rebuilds the signing input from the protected header as
-	// given and the payload; the signature goes in re-encoded, so that
-	// only the bytes that were decoded strictly above reach it.
-	compact := protected + ".." + base64.RawURLEncoding.EncodeToString(sig)
-	obj, err := jose.ParseDetached(compact, payload, []jose.SignatureAlgorithm{jose.SignatureAlgorithm(h.alg)})
-	if err != nil {
-		s.Status, s.Reason = Invalid, "JWS does not parse: "+err.Error()
+	if err := checkJWS(protected, sig, h.alg, key, payload); err != nil {
+		s.Status, s.Reason = Invalid, err.Error()
 		return s
 	}
-	if _, err := obj.Verify(key.Key); err != nil {
-		s.Status, s.Reason = Invalid, "signature does not verify with key "+strconv.Quote(h.kid)
+	return v.judgeGood(s, h, choice, origins)
+}
+
+// judgeGood decides what a signature that verifies with the chosen key is
+// worth: revoked, expired, not allowed for an origin, or verified.
+func (v *Verifier) judgeGood(s Signature, h header, c keyChoice, origins []string) Signature {
+	var err error
+	if s.Thumbprint, err = Thumbprint(c.key.JSONWebKey); err != nil {
+		s.Status, s.Reason = Invalid, err.Error()
 		return s
+	}
+	now := time.Now()
+	if v.trust != nil {
+		now = v.trust.Now()
+		if v.trust.revoked(s.Thumbprint) {
+			s.Status, s.Reason = Revoked, "key "+strconv.Quote(h.kid)+" (thumbprint "+s.Thumbprint+") is revoked"
+			return s
+		}
+	}
+	if why := expiry(h, c.key, now); why != "" {
+		s.Status, s.Reason = Expired, why
+		return s
+	}
+	if v.trust != nil {
+		if len(origins) == 0 && !c.anyOrigin {
+			s.Status, s.Reason = UntrustedOrigin, "the card names no origin (no interface URL), so no origin-bound key can sign for it"
+			return s
+		}
+		for _, o := range origins {
+			if why := v.trust.allowedFor(c, s.Thumbprint, o); why != "" {
+				s.Status, s.Reason = UntrustedOrigin, why
+				return s
+			}
+		}
 	}
 	s.Status = Verified
 	return s
@@ -285,8 +347,15 @@ func jsonString(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
+// maxChain bounds an x5c chain: real ones are two or three certificates,
+// and each one parsed costs time.
+const maxChain = 8
+
 type header struct {
 	alg, kid, jku string
+	x5c           []string
+	// exp, nbf and iat are zero when the header has none.
+	exp, nbf, iat time.Time
 }
 
 // parseHeader reads a protected header strictly: unpadded base64url of an
@@ -326,6 +395,23 @@ func parseHeader(protected string) (header, string) {
 	if j, present := m["jku"]; present {
 		if h.jku, ok = jsonString(j); !ok || h.jku == "" {
 			return h, "protected header's jku is not a non-empty string"
+		}
+	}
+	if x, present := m["x5c"]; present {
+		if json.Unmarshal(x, &h.x5c) != nil || len(h.x5c) == 0 {
+			return h, "protected header's x5c is not a non-empty array of strings"
+		}
+		if len(h.x5c) > maxChain {
+			return h, "protected header's x5c has more than " + strconv.Itoa(maxChain) + " certificates"
+		}
+	}
+	for name, at := range map[string]*time.Time{"exp": &h.exp, "nbf": &h.nbf, "iat": &h.iat} {
+		if raw, present := m[name]; present {
+			t, ok := numericDate(raw)
+			if !ok {
+				return h, "protected header's " + name + " is not a NumericDate (seconds since 1970)"
+			}
+			*at = t
 		}
 	}
 	if _, present := m["crit"]; present {
@@ -370,8 +456,12 @@ func (e *UnverifiedError) Unwrap() error { return e.err }
 
 // Check returns nil when at least one signature of card verifies, and an
 // *UnverifiedError otherwise: the form cardhttp.WithSignatures takes.
-func (v *Verifier) Check(card []byte) error {
-	res, err := v.Verify(card)
+func (v *Verifier) Check(card []byte) error { return v.CheckFrom(card, "") }
+
+// CheckFrom is Check for a card fetched from the URL fetchedFrom: the form
+// cardhttp.WithTrust takes.
+func (v *Verifier) CheckFrom(card []byte, fetchedFrom string) error {
+	res, err := v.VerifyFrom(card, fetchedFrom)
 	if err != nil {
 		return &UnverifiedError{err: err}
 	}

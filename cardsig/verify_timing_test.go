@@ -1,7 +1,11 @@
 package cardsig
 
 import (
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // BenchmarkVerify times one card with one signature, all of Verify:
@@ -29,4 +33,55 @@ func BenchmarkVerify(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "verifications/s")
 		})
 	}
+}
+
+// BenchmarkTrustOutcome times Verify under a trust policy for a card that
+// ends in each outcome (ES256, one signature), beside fastvalidate's
+// plain validation of the same card: what a registry pays per card.
+func BenchmarkTrustOutcome(b *testing.B) {
+	keys := testKeys(b)
+	k := keys[1] // ES256
+	thumb, _ := Thumbprint(k.priv)
+	pinned := keySetOf(b, k.priv)
+	card := originCard("https://a.example")
+	signed := sign(b, card, k, SignOptions{})
+	policy := func(revoked ...string) *Verifier {
+		return trustVerifier(b, &Trust{Origins: map[string]*OriginTrust{"https://a.example": {Keys: pinned}, "https://b.example": {Keys: keySetOf(b, keys[0].priv)}}, Revoked: revoked})
+	}
+	tampered := []byte(strings.Replace(string(signed), "Plans routes", "Plans routez", 1))
+	for _, tc := range []struct {
+		name string
+		v    *Verifier
+		card []byte
+		want Status
+	}{
+		{"verified", policy(), signed, Verified},
+		{"untrusted-origin", policy(), sign(b, originCard("https://b.example"), k, SignOptions{}), UntrustedOrigin},
+		{"revoked", policy(thumb), signed, Revoked},
+		{"expired", trustVerifier(b, &Trust{Origins: map[string]*OriginTrust{"https://a.example": {Keys: pinned}}}), sign(b, card, k, SignOptions{Expires: fixedNow.Add(-time.Hour)}), Expired},
+		{"key-unknown", policy(), sign(b, card, keys[2], SignOptions{}), KeyUnknown},
+		{"invalid", policy(), tampered, Invalid},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(tc.card)))
+			for b.Loop() {
+				res, err := tc.v.Verify(tc.card)
+				if err != nil || res.Signatures[0].Status != tc.want {
+					b.Fatalf("got %+v, %v; want %v", res, err, tc.want)
+				}
+			}
+		})
+	}
+	b.Run("plain-validation", func(b *testing.B) {
+		val, err := fastvalidate.New("auto")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		b.SetBytes(int64(len(signed)))
+		for b.Loop() {
+			val.Validate(signed)
+		}
+	})
 }

@@ -114,6 +114,9 @@ const (
 	CodeA2ASignatureKeyUnknown
 	CodeA2ASignatureAlg
 	CodeA2ASignatureMissing
+	CodeA2ASignatureUntrustedOrigin
+	CodeA2ASignatureExpired
+	CodeA2ASignatureRevoked
 )
 
 // Rules about a whole dump, which no single card can show: cardscan
@@ -218,6 +221,9 @@ func init() {
 		Rule{CodeA2ASignatureKeyUnknown, "a2a.signature-key-unknown", SeverityWarning, "signatures", "no trusted key has the signature's kid, nor a trusted jku; an error under --signatures require unless another signature verifies"},
 		Rule{CodeA2ASignatureAlg, "a2a.signature-alg", SeverityError, "signatures", "the signature's alg is not accepted, or does not fit the key (type, curve, size, the JWK's alg, use or key_ops); a warning beside a signature that verifies"},
 		Rule{CodeA2ASignatureMissing, "a2a.signature-missing", SeverityError, "signatures", "under --signatures require: no signature of the card verifies with a trusted key"},
+		Rule{CodeA2ASignatureUntrustedOrigin, "a2a.signature-untrusted-origin", SeverityError, "signatures", "a signature verifies, but the trust policy does not allow its key for an origin of the card (its interfaces' or the one it was fetched from); a warning beside a signature that verifies"},
+		Rule{CodeA2ASignatureExpired, "a2a.signature-expired", SeverityError, "signatures", "a signature verifies, but it or its key is past its exp or before its nbf (the JWK's, the protected header's or the x5c certificate's); a warning beside a signature that verifies"},
+		Rule{CodeA2ASignatureRevoked, "a2a.signature-revoked", SeverityError, "signatures", "a signature verifies, but the trust policy revokes its key's thumbprint; a warning beside a signature that verifies"},
 
 		Rule{CodeMigrateInterfaces, "migrate.interfaces", SeverityWarning, "migrate", "url, preferredTransport, additionalInterfaces and protocolVersion (0.x) moved to or from supportedInterfaces (1.0)"},
 		Rule{CodeMigrateExtendedCard, "migrate.extended-card", SeverityWarning, "migrate", "supportsAuthenticatedExtendedCard (0.x) moved to or from capabilities.extendedAgentCard (1.0)"},

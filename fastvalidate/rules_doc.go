@@ -678,6 +678,24 @@ var ruleDocs = map[Code]RuleDoc{
 		Example: migrateExample,
 		Fix:     "The record lists the target's errors; report the card, which migrate should have carried.",
 	},
+	CodeA2ASignatureUntrustedOrigin: {
+		Spec:    "Clients MAY maintain a trusted key store for known agent providers",
+		Source:  "A2A 1.0.1 specification, section 8.4.3; cardscan's trust policy binds each provider's keys to its origins (docs/signatures.md)",
+		Example: "cardscan --trust trust.yaml on a card whose interfaces are on b.example, signed by the key pinned for a.example",
+		Fix:     "Sign with a key the origin of the card's interfaces publishes or the policy pins for it, or correct the interface URLs.",
+	},
+	CodeA2ASignatureExpired: {
+		Spec:    "Expired or revoked keys MUST NOT be used for verification",
+		Source:  "A2A 1.0.1 specification, section 8.4.3; exp and nbf as RFC 7519 sections 4.1.4 and 4.1.5 define them, in the protected header or the JWK, and an x5c certificate's validity",
+		Example: "cardscan --trust trust.yaml --now 2026-03-01T00:00:00Z on a card signed with a key whose JWK exp is in 2025",
+		Fix:     "Sign the card again with the origin's current key, and keep the retiring key in the key set only until its exp.",
+	},
+	CodeA2ASignatureRevoked: {
+		Spec:    "Expired or revoked keys MUST NOT be used for verification",
+		Source:  "A2A 1.0.1 specification, section 8.4.3; the trust policy's revoked list of RFC 7638 thumbprints (docs/signatures.md)",
+		Example: "cardscan --trust trust.yaml on a card signed by a key whose thumbprint the policy's revoked list holds",
+		Fix:     "Sign the card again with a key that is not revoked.",
+	},
 
 	CodeDumpDuplicateID: {
 		Basis:   crossBasis,

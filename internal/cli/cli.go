@@ -62,6 +62,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return mcpserver.Run(args[1:], stdin, stdout, stderr)
 		case "explain":
 			return runExplain(args[1:], stdout, con)
+		case "verify":
+			return runVerify(args[1:], stdin, stdout, con)
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -127,6 +129,8 @@ type options struct {
 	trustJKU   repeated
 	signatures string
 	canonical  string
+	trustFile  string
+	now        string
 
 	// The policy: --config, or the file found; --rule's overrides, after
 	// the file's; --min-level.
@@ -145,6 +149,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
+       cardscan verify [--explain] CARD (why a card's signatures verify or not)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
        cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
@@ -208,6 +213,10 @@ func newFlagSet(o *options) *cmdflag.Set {
 		"the A2A signatures of the cards that carry them")
 	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
 		"prefix (repeatable)")
+	fs.String(&o.trustFile, "--trust FILE", "", "a trust policy binding signing keys to origins (see\n"+
+		"docs/signatures.md); also the policy file's trust section")
+	fs.String(&o.now, "--now TIME", "", "judge signature expiry at this RFC 3339 time, for\n"+
+		"reproducible runs (default: the clock)")
 	fs.String(&o.signatures, "--signatures MODE", "check", "off, check or require (default check: verify when\n"+
 		"keys are given; require: a card fails unless a\n"+
 		"trusted key verifies one of its signatures)").HideDefault()
@@ -335,8 +344,11 @@ func checkOptions(o *options) error {
 	if !slices.Contains([]string{"as-is", "drop-empty"}, o.canonical) {
 		return usagef("--canonical %q: want as-is or drop-empty", o.canonical)
 	}
-	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 {
-		return usagef("--signatures require needs trusted keys: --keys or --trust-jku")
+	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 && !o.hasTrust() {
+		return usagef("--signatures require needs trusted keys: --keys, --trust-jku or --trust")
+	}
+	if _, err := parseNow(o.now); err != nil {
+		return usagef("%s", err)
 	}
 	if !slices.Contains([]string{"warning", "error"}, o.minLevel) {
 		return usagef("--min-level %q: want warning or error", o.minLevel)
@@ -350,7 +362,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}
@@ -535,7 +547,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		SchemaWouldPass:   st.SchemaWouldPass,
 	}
 	if sigs != nil {
-		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings}
+		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings, Outcomes: st.SignatureOutcomes}
 	}
 	for name, n := range st.Profiles {
 		invalid := st.ProfileInvalid[name]

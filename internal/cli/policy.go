@@ -35,7 +35,7 @@ const maxConfig = 1 << 20
 var configFlags = []string{"profile", "policy", "fail-on", "format", "min-level"}
 
 // configKeys are every key a policy file may hold.
-var configKeys = append(slices.Clone(configFlags), "rules", "include", "exclude")
+var configKeys = append(slices.Clone(configFlags), "rules", "include", "exclude", "trust")
 
 // policyFile is a parsed policy file.
 type policyFile struct {
@@ -47,6 +47,8 @@ type policyFile struct {
 	// rules are the rules: map's entries in the file's order.
 	rules            []ruleOverride
 	include, exclude []string
+	// trust is the trust section, read when signatures are verified.
+	trust ast.Node
 }
 
 type setting struct {
@@ -128,29 +130,9 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 		return fmt.Errorf("%s:%d: %s", path, n.GetToken().Position.Line, fmt.Sprintf(format, args...))
 	}
 
-	// YAML 1.2 reads JSON as well, so one parser serves the three names.
-	// Its errors, duplicate keys among them, carry the line and column.
-	tokens, err := scanPolicy(path, src)
+	root, err := readPolicyRoot(path, src)
 	if err != nil {
 		return nil, err
-	}
-	file, err := parser.Parse(tokens, 0)
-	if err != nil {
-		msg := yaml.FormatError(err, false, false)
-		if m := yamlPosition.FindStringSubmatch(msg); m != nil {
-			return nil, fmt.Errorf("%s:%s:%s: %s", path, m[1], m[2], strings.TrimSpace(msg[len(m[0]):]))
-		}
-		return nil, fmt.Errorf("%s: %s", path, strings.TrimSpace(msg))
-	}
-	var root ast.Node
-	for _, doc := range file.Docs {
-		if doc.Body == nil {
-			continue
-		}
-		if root != nil {
-			return nil, at(doc.Body, "a second document: a policy file holds one")
-		}
-		root = doc.Body
 	}
 	if root == nil {
 		return p, nil // an empty file sets nothing
@@ -181,6 +163,13 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 			if err := p.readRules(v, at); err != nil {
 				return nil, err
 			}
+		case key == "trust":
+			// Checked now, so that a mistake is a usage error whatever
+			// the run verifies; read again when a verifier is built.
+			if _, err := parseTrust(path, dir, v); err != nil {
+				return nil, err
+			}
+			p.trust = v
 		case key == "include" || key == "exclude":
 			globs, err := readGlobs(key, v, at)
 			if err != nil {
@@ -200,6 +189,40 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 		}
 	}
 	return p, nil
+}
+
+// readPolicyRoot parses a policy file (or a trust policy file) under the
+// hostile-input limits of scanPolicy and returns its one document's body,
+// nil for an empty file. Errors name the file, line and column.
+func readPolicyRoot(path string, src []byte) (ast.Node, error) {
+	at := func(n ast.Node, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", path, n.GetToken().Position.Line, fmt.Sprintf(format, args...))
+	}
+	// YAML 1.2 reads JSON as well, so one parser serves the three names.
+	// Its errors, duplicate keys among them, carry the line and column.
+	tokens, err := scanPolicy(path, src)
+	if err != nil {
+		return nil, err
+	}
+	file, err := parser.Parse(tokens, 0)
+	if err != nil {
+		msg := yaml.FormatError(err, false, false)
+		if m := yamlPosition.FindStringSubmatch(msg); m != nil {
+			return nil, fmt.Errorf("%s:%s:%s: %s", path, m[1], m[2], strings.TrimSpace(msg[len(m[0]):]))
+		}
+		return nil, fmt.Errorf("%s: %s", path, strings.TrimSpace(msg))
+	}
+	var root ast.Node
+	for _, doc := range file.Docs {
+		if doc.Body == nil {
+			continue
+		}
+		if root != nil {
+			return nil, at(doc.Body, "a second document: a policy file holds one")
+		}
+		root = doc.Body
+	}
+	return root, nil
 }
 
 // yamlPosition finds the line and column in a YAML error.

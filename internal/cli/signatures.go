@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/pipeline"
 )
 
@@ -26,7 +27,45 @@ const maxKeySet = cardsig.JKUMaxBytes
 // not to be verified: with --signatures off, or with no keys, when only
 // their form is checked (a2a.signature-format).
 func signatureConfig(o *options) (*pipeline.Signatures, error) {
-	if o.signatures == "off" || len(o.keys) == 0 && len(o.trustJKU) == 0 {
+	v, err := signatureVerifier(o)
+	if v == nil || err != nil {
+		return nil, err
+	}
+	return &pipeline.Signatures{Verifier: v, Require: o.signatures == "require"}, nil
+}
+
+// hasTrust reports whether a trust policy is in force: --trust, or the
+// policy file's trust section.
+func (o *options) hasTrust() bool {
+	return o.trustFile != "" || o.policyFile != nil && o.policyFile.trust != nil
+}
+
+// trustPolicy reads the trust policy in force, nil when there is none.
+// --trust wins over the policy file's section, as flags do.
+func trustPolicy(o *options) (*cardsig.Trust, error) {
+	var t *cardsig.Trust
+	var err error
+	switch {
+	case o.trustFile != "":
+		t, err = loadTrust(o.trustFile)
+	case o.policyFile != nil && o.policyFile.trust != nil:
+		p := o.policyFile
+		t, err = parseTrust(p.path, p.dir, p.trust)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.Now, _ = parseNow(o.now)
+	t.Client = fetch.KeySetClient(cardsig.JKUTimeout, false)
+	return t, nil
+}
+
+// signatureVerifier builds the verifier the flags and the trust policy
+// ask for, or nil when signatures are not to be verified.
+func signatureVerifier(o *options) (*cardsig.Verifier, error) {
+	if o.signatures == "off" || len(o.keys) == 0 && len(o.trustJKU) == 0 && !o.hasTrust() {
 		return nil, nil
 	}
 	keys := new(cardsig.KeySet)
@@ -51,11 +90,22 @@ func signatureConfig(o *options) (*pipeline.Signatures, error) {
 		// nil: the client cardsig bounds as cardscan fetch is bounded.
 		opts = append(opts, cardsig.WithTrustedJKU(nil, o.trustJKU...))
 	}
+	trust, err := trustPolicy(o)
+	if err != nil {
+		return nil, err
+	}
+	if trust != nil {
+		opts = append(opts, cardsig.WithTrust(trust))
+	} else if o.now != "" {
+		// Without a policy the clock still judges exp and nbf.
+		now, _ := parseNow(o.now)
+		opts = append(opts, cardsig.WithTrust(&cardsig.Trust{Now: now, Origins: map[string]*cardsig.OriginTrust{}}))
+	}
 	v, err := cardsig.NewVerifier(keys, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("--trust-jku: %s", strings.TrimPrefix(err.Error(), "cardsig: "))
 	}
-	return &pipeline.Signatures{Verifier: v, Require: o.signatures == "require"}, nil
+	return v, nil
 }
 
 func readKeySet(path string) ([]byte, error) {

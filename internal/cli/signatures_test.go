@@ -284,7 +284,7 @@ func TestSignaturesLeaveUnsignedCardsAlone(t *testing.T) {
 		}
 		s, p := readSummary(t, name), readSummary(t, filepath.Join(dir, "plain.json"))
 		wantSigs := extra[0] == "--keys" && len(extra) == 2
-		if (s.Signatures != nil) != wantSigs || s.Signatures != nil && *s.Signatures != (summary.Signatures{}) {
+		if (s.Signatures != nil) != wantSigs || s.Signatures != nil && !reflect.DeepEqual(*s.Signatures, summary.Signatures{}) {
 			t.Errorf("%v: summary signatures %+v", extra, s.Signatures)
 		}
 		s.Signatures, s.Seconds, s.MBPerSecond, p.Seconds, p.MBPerSecond = nil, 0, 0, 0, 0
@@ -306,15 +306,15 @@ func TestSignatureSummaryAndMerge(t *testing.T) {
 		input string
 		want  summary.Signatures
 	}{
-		{good + "\n" + unknown + "\n" + a2aCard + "\n", summary.Signatures{Signed: 2, Verified: 1, Findings: 1}},
-		{tampered + "\n" + good + "\n", summary.Signatures{Signed: 2, Verified: 1, Findings: 1}},
+		{good + "\n" + unknown + "\n" + a2aCard + "\n", summary.Signatures{Signed: 2, Verified: 1, Findings: 1, Outcomes: map[string]int64{"verified": 1, "key-unknown": 1}}},
+		{tampered + "\n" + good + "\n", summary.Signatures{Signed: 2, Verified: 1, Findings: 1, Outcomes: map[string]int64{"verified": 1, "invalid": 1}}},
 	}
 	var paths []string
 	for i, sh := range shards {
 		path := filepath.Join(dir, string(rune('a'+i))+".json")
 		run(t, sh.input, "-q", "--keys", f.keys, "--summary", path)
 		s := readSummary(t, path)
-		if s.Signatures == nil || *s.Signatures != sh.want {
+		if s.Signatures == nil || !reflect.DeepEqual(*s.Signatures, sh.want) {
 			t.Errorf("shard %d: signatures %+v, want %+v", i, s.Signatures, sh.want)
 		}
 		paths = append(paths, path)
@@ -333,8 +333,8 @@ func TestSignatureSummaryAndMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := summary.Signatures{Signed: 4, Verified: 2, Findings: 2}
-	if merged.Signatures == nil || *merged.Signatures != want || merged.Rules["a2a.signature-invalid"] != 1 || merged.Rules["a2a.signature-key-unknown"] != 1 {
+	want := summary.Signatures{Signed: 4, Verified: 2, Findings: 2, Outcomes: map[string]int64{"verified": 2, "key-unknown": 1, "invalid": 1}}
+	if merged.Signatures == nil || !reflect.DeepEqual(*merged.Signatures, want) || merged.Rules["a2a.signature-invalid"] != 1 || merged.Rules["a2a.signature-key-unknown"] != 1 {
 		t.Errorf("merged signatures %+v, rules %v; want %+v", merged.Signatures, merged.Rules, want)
 	}
 	// A summary whose signature counts cannot be is not one.

@@ -71,3 +71,21 @@ func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error
 	}
 	return Fetched{Record: res.out, Text: res.text, Valid: res.stats.Invalid == 0}, nil
 }
+
+// KeySetClient returns a client for the key sets a trust policy fetches
+// from origins (origin-jwks, a same-origin jku): cardscan fetch's network
+// with its address guard, so that a card naming a private address cannot
+// make cardscan reach into the network it runs in, unless allowPrivate.
+func KeySetClient(timeout time.Duration, allowPrivate bool) *http.Client {
+	f := newFetcher(netConfig{
+		timeout:        timeout,
+		connectTimeout: timeout,
+		maxBytes:       1,
+		perHost:        4,
+		userAgent:      defaultUserAgent(),
+		allowPrivate:   allowPrivate,
+	})
+	c := *f.client
+	c.Timeout = timeout
+	return &c
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -221,6 +222,14 @@ func (st *Stats) addChunk(s *chunkStats) {
 	st.Verified += s.verified
 	st.SignatureFindings += s.signatureFindings
 	st.SchemaWouldPass += s.schemaWouldPass
+	for status, n := range s.outcomes {
+		if n != 0 {
+			if st.SignatureOutcomes == nil {
+				st.SignatureOutcomes = map[string]int64{}
+			}
+			st.SignatureOutcomes[cardsig.Status(status).String()] += n
+		}
+	}
 	if s.anyFindings {
 		for code, n := range s.rules {
 			if n != 0 {

@@ -199,6 +199,10 @@ type Stats struct {
 	// passes: where draft-aevum-agentcard-00 and the AgentCard JSON Schema
 	// v1.0 disagree (docs/rules.md). Only invalid cards are judged again.
 	SchemaWouldPass int64
+	// SignatureOutcomes counts the signatures checked by outcome
+	// (cardsig.Status's names: verified, untrusted-origin, expired,
+	// revoked, key-unknown, invalid, alg); nil when none was checked.
+	SignatureOutcomes map[string]int64
 }
 
 // OutputError wraps a failure to write verdicts or records; the run stops

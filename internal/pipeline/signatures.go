@@ -28,6 +28,9 @@ type Signatures struct {
 	Overrides map[fastvalidate.Code]fastvalidate.Severity
 }
 
+// signatureStatuses bounds the cardsig.Status values counted.
+const signatureStatuses = int(cardsig.Revoked) + 1
+
 // maxListed is fastvalidate's cap on the findings a Result lists; the
 // signature findings a verdict gains are held to it as well, and counted
 // past it as the Result counts its own.
@@ -63,6 +66,7 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, er
 			// two readers may see different cards, so nothing in it can
 			// verify.
 			signed = true
+			s.outcomes[cardsig.Invalid]++
 			j.add(fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError, "/signatures",
 				"no signature can verify: "+strings.TrimPrefix(err.Error(), "cardsig: "))
 		}
@@ -70,10 +74,19 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, er
 	verified := res != nil && res.Verified()
 	if res != nil {
 		for _, sig := range res.Signatures {
+			if int(sig.Status) < signatureStatuses {
+				s.outcomes[sig.Status]++
+			}
 			code, sev := fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError
 			switch sig.Status {
 			case cardsig.Verified:
 				continue
+			case cardsig.UntrustedOrigin:
+				code = fastvalidate.CodeA2ASignatureUntrustedOrigin
+			case cardsig.Expired:
+				code = fastvalidate.CodeA2ASignatureExpired
+			case cardsig.Revoked:
+				code = fastvalidate.CodeA2ASignatureRevoked
 			case cardsig.KeyUnknown:
 				code = fastvalidate.CodeA2ASignatureKeyUnknown
 				if !j.cfg.Require {

@@ -77,6 +77,8 @@ type chunkStats struct {
 	// schemaWouldPass counts the invalid AgentCards that the
 	// agentcard-schema profile passes (Stats.SchemaWouldPass).
 	schemaWouldPass int64
+	// outcomes counts signatures by cardsig.Status.
+	outcomes [signatureStatuses]int64
 }
 
 type profileCount struct {
@@ -87,6 +89,7 @@ type profileCount struct {
 func (s *chunkStats) reset(ruleSlots int) {
 	s.records, s.valid, s.invalid, s.errors, s.warnings = 0, 0, 0, 0, 0
 	s.signed, s.verified, s.signatureFindings, s.schemaWouldPass = 0, 0, 0, 0
+	s.outcomes = [signatureStatuses]int64{}
 	if s.anyFindings || len(s.rules) != ruleSlots {
 		if cap(s.rules) < ruleSlots {
 			s.rules = make([]int64, ruleSlots)

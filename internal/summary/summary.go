@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bytedance/sonic"
@@ -130,7 +131,15 @@ type Signatures struct {
 	Signed   int64 `json:"signed"`   // cards carrying signatures
 	Verified int64 `json:"verified"` // cards a trusted key signed
 	Findings int64 `json:"findings"` // findings of the a2a.signature-* verification rules
+	// Outcomes counts the signatures checked by outcome: verified,
+	// untrusted-origin, expired, revoked, key-unknown, invalid, alg.
+	// Absent from summaries written before it existed.
+	Outcomes map[string]int64 `json:"outcomes,omitempty"`
 }
+
+// SignatureOutcomes are the names Signatures.Outcomes counts, in the
+// order reports list them (cardsig.Statuses).
+var SignatureOutcomes = []string{"verified", "untrusted-origin", "expired", "revoked", "key-unknown", "invalid", "alg"}
 
 // api sorts map keys, so that summaries diff cleanly.
 var api = sonic.Config{SortMapKeys: true, ValidateString: true}.Froze()
@@ -236,6 +245,14 @@ func (s *Summary) Add(o *Summary) error {
 		add("signatures.signed", &s.Signatures.Signed, o.Signatures.Signed)
 		add("signatures.verified", &s.Signatures.Verified, o.Signatures.Verified)
 		add("signatures.findings", &s.Signatures.Findings, o.Signatures.Findings)
+		for k, v := range o.Signatures.Outcomes {
+			if s.Signatures.Outcomes == nil {
+				s.Signatures.Outcomes = map[string]int64{}
+			}
+			n := s.Signatures.Outcomes[k]
+			add("signatures.outcomes."+k, &n, v)
+			s.Signatures.Outcomes[k] = n
+		}
 	}
 	// Shards run under different overrides were judged by different
 	// rules: a rule set differently in two of them is "mixed".
@@ -323,6 +340,16 @@ func Unmarshal(b []byte) (*Summary, error) {
 	if g := s.Signatures; g != nil && (g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records) {
 		return nil, fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
 	}
+	if g := s.Signatures; g != nil {
+		for k, n := range g.Outcomes {
+			if !slices.Contains(SignatureOutcomes, k) {
+				return nil, fmt.Errorf("signatures.outcomes: unknown outcome %q (known: %s)", k, strings.Join(SignatureOutcomes, ", "))
+			}
+			if n < 0 {
+				return nil, fmt.Errorf("signatures.outcomes.%s is %d, less than none", k, n)
+			}
+		}
+	}
 	for k, v := range s.ProfileVerdicts {
 		if v.Valid < 0 || v.Invalid < 0 || v.Valid+v.Invalid > s.Profiles[k] {
 			return nil, fmt.Errorf("profile_verdicts %q: %d valid + %d invalid is not within the profile's %d cards", k, v.Valid, v.Invalid, s.Profiles[k])
@@ -352,6 +379,9 @@ func (s *Summary) Human() string {
 	}
 	if g := s.Signatures; g != nil {
 		fmt.Fprintf(&b, "; %d of %d signed cards verified", g.Verified, g.Signed)
+		if t := outcomesText(g.Outcomes); t != "" {
+			b.WriteString(" (signatures: " + t + ")")
+		}
 	}
 	fmt.Fprintf(&b, "; %.1f MB in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
 	if f := s.framingText(); f != "" {
@@ -443,4 +473,16 @@ func plural(n int64, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// outcomesText lists the signature outcomes other than verified that
+// occurred, in SignatureOutcomes' order: "untrusted-origin 2, expired 1".
+func outcomesText(m map[string]int64) string {
+	var parts []string
+	for _, k := range SignatureOutcomes[1:] {
+		if n := m[k]; n > 0 {
+			parts = append(parts, k+" "+strconv.FormatInt(n, 10))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

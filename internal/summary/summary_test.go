@@ -82,21 +82,26 @@ func TestSignatures(t *testing.T) {
 	if total.Signatures != nil || strings.Contains(total.Human(), "signed") {
 		t.Errorf("runs that verified nothing gained signature counts: %+v %q", total.Signatures, total.Human())
 	}
-	b.Signatures = &Signatures{Signed: 4, Verified: 3, Findings: 2}
+	b.Signatures = &Signatures{Signed: 4, Verified: 3, Findings: 2, Outcomes: map[string]int64{"verified": 3, "untrusted-origin": 1, "expired": 1}}
 	total.Add(b)
 	total.Add(b)
-	if want := (Signatures{Signed: 8, Verified: 6, Findings: 4}); total.Signatures == nil || *total.Signatures != want {
+	want := Signatures{Signed: 8, Verified: 6, Findings: 4, Outcomes: map[string]int64{"verified": 6, "untrusted-origin": 2, "expired": 2}}
+	if total.Signatures == nil || !reflect.DeepEqual(*total.Signatures, want) {
 		t.Errorf("sum %+v, want %+v", total.Signatures, want)
 	}
-	if h := total.Human(); !strings.Contains(h, "; 6 of 8 signed cards verified;") {
-		t.Errorf("%q does not count the signed cards", h)
+	if h := total.Human(); !strings.Contains(h, "; 6 of 8 signed cards verified (signatures: untrusted-origin 2, expired 2);") {
+		t.Errorf("%q does not count the signed cards and their outcomes", h)
 	}
 	out, err := total.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := Unmarshal(out); err != nil || *got.Signatures != *total.Signatures {
+	if got, err := Unmarshal(out); err != nil || !reflect.DeepEqual(*got.Signatures, *total.Signatures) {
 		t.Errorf("round trip: %+v, %v", got, err)
+	}
+	bad := strings.Replace(string(out), `"expired"`, `"expird"`, 1)
+	if _, err := Unmarshal([]byte(bad)); err == nil || !strings.Contains(err.Error(), `unknown outcome "expird"`) {
+		t.Errorf("an unknown outcome was taken: %v", err)
 	}
 	if out, _ := a.Marshal(); strings.Contains(string(out), "signatures") {
 		t.Errorf("a run that verified nothing writes signatures:\n%s", out)

@@ -1,0 +1,255 @@
+package cli
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
+)
+
+const verifyUsageHead = `usage: cardscan verify [--explain] [--keys F] [--trust F] [flags] CARD
+
+Verifies the A2A signatures of one card (a file, or - for standard input)
+with the trusted keys and trust policy given, and prints each signature's
+outcome: verified, untrusted-origin, expired, revoked, key-unknown,
+invalid or alg. --explain also prints, for each signature, its decoded
+protected header, the key chosen and why, the card's canonical bytes
+under each canonicalisation variant (as-is, drop-empty, a2a-js@1.3.0),
+which variant the signature verifies over, and where the bytes signed and
+the bytes served first differ.
+
+exit status: 0 a signature verified, 1 none did, 2 usage error, 3 the
+card or a key could not be read.
+
+flags:
+`
+
+type verifyOptions struct {
+	options
+	explain    bool
+	from       string
+	signedCopy string
+}
+
+func newVerifyFlagSet(o *verifyOptions) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.Bool(&o.explain, "--explain", "print the header, key, canonical forms and first difference")
+	fs.Var(&o.keys, "--keys FILE", "trusted public keys, a JWK Set, for any origin (repeatable)")
+	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL prefix")
+	fs.String(&o.trustFile, "--trust FILE", "", "a trust policy binding keys to origins (docs/signatures.md)")
+	fs.String(&o.config, "--config FILE", "", "a policy file whose trust section to use")
+	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the form the outcome is judged on\n"+
+		"(--explain tries every variant whatever it is)")
+	fs.String(&o.now, "--now TIME", "", "judge expiry at this RFC 3339 time (default: the clock)")
+	fs.String(&o.from, "--from URL", "", "the URL the card was fetched from: its origin must be\n"+
+		"allowed too")
+	fs.String(&o.signedCopy, "--signed-copy FILE", "", "the card as it was signed (an earlier copy): find the\n"+
+		"first byte the served card differs at")
+	return &fs
+}
+
+// runVerify is `cardscan verify`.
+func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+	o := &verifyOptions{}
+	o.signatures = "check"
+	operands, err := newVerifyFlagSet(o).Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return writeOut(stdout, con, verifyUsageHead+newVerifyFlagSet(&verifyOptions{}).Help())
+	}
+	if err == nil && len(operands) != 1 {
+		err = fmt.Errorf("want exactly one card, got %d", len(operands))
+	}
+	if err == nil {
+		_, err = parseNow(o.now)
+	}
+	if err == nil && o.canonical != "as-is" && o.canonical != "drop-empty" {
+		err = fmt.Errorf("--canonical %q: want as-is or drop-empty", o.canonical)
+	}
+	if err == nil && o.config != "" {
+		o.policyFile, err = loadPolicy(o.config)
+	}
+	if err == nil && len(o.keys) == 0 && len(o.trustJKU) == 0 && !o.hasTrust() {
+		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
+	}
+	if err != nil {
+		return con.UsageError("cardscan verify", err)
+	}
+	v, err := signatureVerifier(&o.options)
+	if err != nil {
+		con.Errorf("%s", err)
+		return console.ExitUsage
+	}
+	card, err := readCardArg(operands[0], stdin)
+	if err != nil {
+		con.Errorf("%s: %s", operands[0], describe(err))
+		return console.ExitIO
+	}
+	var signed []byte
+	if o.signedCopy != "" {
+		if signed, err = readCardArg(o.signedCopy, nil); err != nil {
+			con.Errorf("--signed-copy %s: %s", o.signedCopy, describe(err))
+			return console.ExitIO
+		}
+	}
+	exs, variants, err := v.Explain(card, o.from)
+	if err != nil {
+		con.Errorf("%s: %s", operands[0], strings.TrimPrefix(err.Error(), "cardsig: "))
+		return console.ExitInvalid
+	}
+	var b bytes.Buffer
+	ok := writeVerification(&b, operands[0], exs, variants, o.explain)
+	if o.explain {
+		writeDifference(&b, v, exs, variants, signed, o.from)
+	}
+	if code := writeOut(stdout, con, b.String()); code != console.ExitOK {
+		return code
+	}
+	if !ok {
+		return console.ExitInvalid
+	}
+	return console.ExitOK
+}
+
+// readCardArg reads a card file, or standard input for "-", bounded as
+// the scan's records are.
+func readCardArg(path string, stdin io.Reader) ([]byte, error) {
+	if path == "-" && stdin != nil {
+		b, err := io.ReadAll(io.LimitReader(stdin, maxCardBytes+1))
+		if err == nil && len(b) > maxCardBytes {
+			err = fmt.Errorf("larger than %d bytes", maxCardBytes)
+		}
+		return b, err
+	}
+	return readBounded(path, maxCardBytes)
+}
+
+// maxCardBytes is the scan's default --max-record.
+const maxCardBytes = 16 << 20
+
+// writeVerification prints each signature's outcome (and with explain its
+// header, key and canonical forms), and reports whether one verified.
+func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
+	ok := false
+	if len(exs) == 0 {
+		fmt.Fprintf(w, "%s: not signed\n", name)
+	}
+	for _, ex := range exs {
+		ok = ok || ex.Status == cardsig.Verified
+		fmt.Fprintf(w, "%s: signatures/%d: %s", name, ex.Index, ex.Status)
+		if ex.Reason != "" {
+			fmt.Fprintf(w, ": %s", ex.Reason)
+		}
+		w.WriteString("\n")
+		if !explain {
+			continue
+		}
+		if ex.Header != nil {
+			fmt.Fprintf(w, "  protected header: %s\n", ex.Header)
+		}
+		if ex.Key != "" {
+			fmt.Fprintf(w, "  key: %s\n", ex.Key)
+		}
+		if ex.Thumbprint != "" {
+			fmt.Fprintf(w, "  key thumbprint (RFC 7638): %s\n", ex.Thumbprint)
+		}
+		switch {
+		case len(ex.Matches) > 0:
+			fmt.Fprintf(w, "  signed over: %s\n", strings.Join(ex.Matches, ", "))
+		case ex.Key != "":
+			fmt.Fprintf(w, "  signed over: none of the variants: the card changed after signing, or was signed over another form\n")
+		default:
+			fmt.Fprintf(w, "  signed over: unknown (no key to check the variants with)\n")
+		}
+	}
+	if explain {
+		w.WriteString("canonical forms (signatures left out):\n")
+		for _, cv := range variants {
+			if cv.Err != nil {
+				fmt.Fprintf(w, "  %s: none: %s\n", cv.Name, strings.TrimPrefix(cv.Err.Error(), "fastvalidate: "))
+				continue
+			}
+			sum := sha256.Sum256(cv.Bytes)
+			fmt.Fprintf(w, "  %s: %d bytes, SHA-256 %s\n    %s\n", cv.Name, len(cv.Bytes), hex.EncodeToString(sum[:]), cv.Bytes)
+		}
+	}
+	return ok
+}
+
+// writeDifference prints where the bytes signed and the bytes served
+// first differ: against the as-is form, when a signature matched another
+// variant; against the signed copy's form under the variant it verifies
+// over, when one is given.
+func writeDifference(w *bytes.Buffer, v *cardsig.Verifier, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, signed []byte, from string) {
+	byName := map[string][]byte{}
+	for _, cv := range variants {
+		byName[cv.Name] = cv.Bytes
+	}
+	served := byName[cardsig.VariantAsIs]
+	for _, ex := range exs {
+		if len(ex.Matches) > 0 && ex.Matches[0] != cardsig.VariantAsIs {
+			at := cardsig.FirstDifference(byName[ex.Matches[0]], served)
+			fmt.Fprintf(w, "signatures/%d: signed over %s; first difference from the as-is form served: %s\n", ex.Index, ex.Matches[0], byteContext(byName[ex.Matches[0]], served, at))
+		}
+	}
+	if signed == nil {
+		if !anyMatch(exs) {
+			w.WriteString("no signature matches a variant: give --signed-copy with the card as signed to find the first byte that changed\n")
+		}
+		return
+	}
+	copyEx, copyVariants, err := v.Explain(signed, from)
+	if err != nil {
+		fmt.Fprintf(w, "--signed-copy: %s\n", strings.TrimPrefix(err.Error(), "cardsig: "))
+		return
+	}
+	copyBytes := map[string][]byte{}
+	for _, cv := range copyVariants {
+		copyBytes[cv.Name] = cv.Bytes
+	}
+	for _, ex := range copyEx {
+		if len(ex.Matches) == 0 {
+			continue
+		}
+		name := ex.Matches[0]
+		at := cardsig.FirstDifference(copyBytes[name], byName[name])
+		if at < 0 {
+			fmt.Fprintf(w, "--signed-copy: signatures/%d verifies over its %s form, which the served card's equals\n", ex.Index, name)
+			continue
+		}
+		fmt.Fprintf(w, "--signed-copy: signatures/%d verifies over its %s form; the served card's %s form first differs %s\n", ex.Index, name, name, byteContext(copyBytes[name], byName[name], at))
+	}
+}
+
+func anyMatch(exs []cardsig.Explanation) bool {
+	for _, ex := range exs {
+		if len(ex.Matches) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// byteContext describes offset at of the canonical forms signed and
+// served, with up to 24 bytes of each from 8 before it.
+func byteContext(signed, served []byte, at int) string {
+	if at < 0 {
+		return "nowhere: they are equal"
+	}
+	clip := func(b []byte) string {
+		lo, hi := max(at-8, 0), min(at+24, len(b))
+		if lo >= len(b) {
+			return strconv.Quote("")
+		}
+		return strconv.Quote(string(b[lo:hi]))
+	}
+	return fmt.Sprintf("at byte %d: signed %s, served %s", at, clip(signed), clip(served))
+}

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// TestVerifyExplain checks that --explain names the variant a card was
+// signed over, and the first byte an edited card differs at from the
+// copy that was signed.
+func TestVerifyExplain(t *testing.T) {
+	f := newSigFixture(t)
+	card := strings.Replace(a2aCard, `"capabilities":{"streaming":true}`, `"capabilities":{},"iconUrl":""`, 1)
+	signed := f.sign(t, card, f.k1, cardsig.SignOptions{Mode: fastvalidate.CanonicalDropEmpty})
+	signedPath := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(signed))
+
+	r := run(t, "", "verify", "--explain", "--keys", f.keys, signedPath)
+	for _, want := range []string{
+		`signatures/0: invalid: signature does not verify with key "k1"`,
+		`protected header: {"alg":"EdDSA","kid":"k1","typ":"JOSE"}`,
+		`key: kid "k1" is in the trusted key set (any origin)`,
+		"signed over: drop-empty, a2a-js@1.3.0",
+		"first difference from the as-is form served: at byte 2:",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--explain lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1 (as-is does not verify)", r.code)
+	}
+	if r := run(t, "", "verify", "--canonical", "drop-empty", "--keys", f.keys, signedPath); r.code != 0 || !strings.Contains(r.stdout, "signatures/0: verified") {
+		t.Errorf("--canonical drop-empty: exit %d\n%s", r.code, r.stdout)
+	}
+
+	edited := writeFile(t, filepath.Join(f.dir, "edited.json"), []byte(strings.Replace(signed, `"Plans routes"`, `"Plans roads"`, 1)))
+	r = run(t, "", "verify", "--explain", "--keys", f.keys, "--signed-copy", signedPath, edited)
+	for _, want := range []string{
+		"signed over: none of the variants",
+		`--signed-copy: signatures/0 verifies over its drop-empty form; the served card's drop-empty form first differs at byte 101: signed "Plans routes\",\"name\":\"Route Plan", served "Plans roads\",\"name\":\"Route Plann"`,
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--explain of an edited card lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r := run(t, "", "verify", signedPath); r.code != 2 || !strings.Contains(r.stderr, "no trusted keys") {
+		t.Errorf("verify without keys: exit %d %s", r.code, r.stderr)
+	}
+}
