@@ -262,6 +262,8 @@ func TestBadArguments(t *testing.T) {
 		{"fetch_card", map[string]any{"url": "https://example.com/", "profile": "x"}, `unknown profile "x"`},
 		{"explain_rule", map[string]any{"rule": "field.Required"}, `no rule "field.Required"; did you mean field.required?`},
 		{"explain_rule", map[string]any{"rule": "a2a.nope"}, `did you mean a2a.`},
+		// The near name comes first, as the CLI's explain suggests it.
+		{"explain_rule", map[string]any{"rule": "a2a.mim"}, `no rule "a2a.mim"; did you mean a2a.mime?`},
 		{"explain_rule", map[string]any{"rule": ""}, `no rule ""`},
 		{"explain_rule", map[string]any{"rule": "x", "verbose": true}, `unknown argument "verbose"; the arguments are "rule"`},
 		{"list_rules", map[string]any{"profile": "a2a"}, `unknown argument "profile"; the arguments are none`},
