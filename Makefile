@@ -119,6 +119,7 @@ fuzz:
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done
 	for t in FuzzFraming FuzzSplitterBlockPath; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./internal/pipeline/ || exit 1; done
+	$(GO) test -run=NONE -fuzz=FuzzStdioTransport -fuzztime=$(FUZZ_LONG) ./internal/mcpserver/
 
 .PHONY: sample corpus
 

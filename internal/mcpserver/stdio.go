@@ -154,7 +154,7 @@ func (c *lineConn) readLoop(lr *lineReader) {
 		switch {
 		case tooLong:
 			rej = rejectTooLong(line, lr.n, lr.max)
-		case len(bytes.TrimSpace(line)) > 0:
+		case len(bytes.Trim(line, jsonSpace)) > 0:
 			msg, rej = classify(line, lr.n)
 		}
 		if rej != nil {
@@ -200,6 +200,10 @@ type lineReader struct {
 	max int
 	n   int // number of the line last read, from 1
 }
+
+// jsonSpace is what JSON allows around a value (RFC 8259, section 2);
+// other spaces, U+00A0 say, make a line that is not JSON.
+const jsonSpace = " \t\r\n"
 
 // tooLongPrefix is how much of a line over the limit is kept, at most, to
 // look for its id in.
@@ -294,7 +298,7 @@ func classify(line []byte, lineNo int) (jsonrpc.Message, *rejection) {
 			return nil, parseError(lineNo, int(syntax.Offset), syntax.Error())
 		}
 	}
-	switch trimmed := bytes.TrimSpace(line); {
+	switch trimmed := bytes.Trim(line, jsonSpace); {
 	case trimmed[0] == '[':
 		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "a batch (JSON array): MCP has no batches since protocol version 2025-06-18, and this server takes none")
 	case trimmed[0] != '{':

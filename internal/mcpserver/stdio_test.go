@@ -141,6 +141,7 @@ func TestMalformedLines(t *testing.T) {
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, invalidRequest, nil, "id must not be null"},
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, invalidRequest, nil, "id must be a string or an integer"},
 		{"id beyond 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, invalidRequest, nil, "id must be a string or an integer"},
+		{"no-break space", "\u00a0", parseError, nil, "line 3, column 1: invalid character"},
 		{"bad UTF-8", "\xff\xfe", parseError, nil, "line 3, column 1: invalid UTF-8"},
 		{"bad UTF-8 in a string", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"p\xffng\"}", parseError, nil, "column 36: invalid UTF-8"},
 		{"two objects", `{"jsonrpc":"2.0","id":5,"method":"ping"}{"jsonrpc":"2.0","id":6,"method":"ping"}`, parseError, nil, "column 41: invalid character '{' after top-level value"},
