@@ -209,10 +209,10 @@ const jsonSpace = " \t\r\n"
 // look for its id in.
 const tooLongPrefix = 64 << 10
 
-// next returns the next line without its newline and whether it was over
-// the limit (then only its first bytes, up to tooLongPrefix), and the error that
-// ended the input (io.EOF at its end), with the last line if that had no
-// newline.
+// next returns the next line without its newline, whether it was over the
+// limit (then only its first bytes, up to tooLongPrefix), and the error
+// that ended the input (io.EOF at its end), with the last line if that had
+// no newline.
 func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 	lr.n++
 	size, keep := 0, min(lr.max, tooLongPrefix)
