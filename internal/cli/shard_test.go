@@ -237,3 +237,18 @@ func TestShardsEqualOneRun(t *testing.T) {
 		})
 	}
 }
+
+// TestDigestOutNotWrittenForUnreadInput checks a shard that could not read
+// an input writes no digest file: its merge would miss the input's claims.
+func TestDigestOutNotWrittenForUnreadInput(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, filepath.Join(dir, "a.ndjson"), []byte(`{"name":"x"}`+"\n"))
+	digest := filepath.Join(dir, "claims.digest")
+	r := run(t, "", "-q", "--fail-on", "never", "--shard", "0/1", "--digest-out", digest, good, filepath.Join(dir, "missing.ndjson"))
+	if r.code != 3 {
+		t.Errorf("exit %d, want 3: %s", r.code, r.stderr)
+	}
+	if fileExists(digest) {
+		t.Errorf("a run that could not read an input wrote %s", digest)
+	}
+}
