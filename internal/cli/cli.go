@@ -538,7 +538,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	if cross != nil && runErr == nil {
 		dumpErrors, runErr = crossCard(cross, cfg, &st, con)
 	}
-	digestStatus := writeDigests(digests, o, &st, runErr, con)
+	digestStatus := writeDigests(digests, o, &st, walkErrors, runErr, con)
 
 	if runErr != nil {
 		var oe *pipeline.OutputError
@@ -708,9 +708,15 @@ func policyOptions(policy string) []fastvalidate.Option {
 
 // writeDigests writes --digest-out, for a run that judged all its records,
 // and returns the exit status that its failure makes.
-func writeDigests(digests *dump.DigestSet, o *options, st *pipeline.Stats, runErr error, con *console.Console) int {
+func writeDigests(digests *dump.DigestSet, o *options, st *pipeline.Stats, walkErrors int, runErr error, con *console.Console) int {
 	if digests == nil || runErr != nil || st.Interrupted {
 		return console.ExitOK
+	}
+	if st.InputErrors > 0 || walkErrors > 0 {
+		// A merge would take the shard for whole and miss the records
+		// it did not read.
+		con.Errorf("--digest-out %s not written: an input could not be read completely", o.digestOut)
+		return console.ExitIO
 	}
 	if st.Stopped {
 		con.Printf("note: --digest-out not written: the run ended before its inputs did")
