@@ -40,22 +40,28 @@ bench-unit:
 # package, where it is missing): GNU parallel and Dask distributed run the
 # sharding recipes (internal/cli), pre-commit runs .pre-commit-hooks.yaml
 # (internal/integrations), headless Chromium loads cardscan report's page
-# (internal/htmlreport). Dask is checked under Debian's /usr/bin/python3: a
-# python3 first on PATH (pyenv, a virtualenv) may not see Debian's modules.
-# Whatever is missing is installed in one apt-get run, when we may.
+# (internal/htmlreport), zsh and fish source cardscan's completion scripts
+# (internal/cli; bash is already there). Dask is checked under Debian's
+# /usr/bin/python3: a python3 first on PATH (pyenv, a virtualenv) may not
+# see Debian's modules. Whatever is missing is named with the reason it is
+# needed, then installed in one apt-get run, when we may, with apt's own
+# output and progress (waiting up to ten minutes for another apt run to
+# let go of its lock).
 debian-packages:
 	@missing=""; \
-	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
-	command -v pre-commit >/dev/null 2>&1 || missing="$$missing pre-commit"; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || missing="$$missing python3-distributed"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing from Debian:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
-	      echo "warning: could not install$$missing; the tests that need them will be skipped"; \
-	  else echo "warning: not installed:$$missing; the tests that need them will be skipped"; fi; \
-	fi
+	need() { echo "debian-packages: $$1 is missing: $$2"; missing="$$missing $$1"; }; \
+	command -v parallel >/dev/null 2>&1 || need parallel "runs the GNU parallel sharding recipe (internal/cli)"; \
+	command -v pre-commit >/dev/null 2>&1 || need pre-commit "runs .pre-commit-hooks.yaml (internal/integrations)"; \
+	command -v chromium >/dev/null 2>&1 || need chromium "loads cardscan report's page headless (internal/htmlreport)"; \
+	/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || need python3-distributed "runs the Dask sharding recipe (internal/cli)"; \
+	command -v zsh >/dev/null 2>&1 || need zsh "sources cardscan's zsh completion (internal/cli)"; \
+	command -v fish >/dev/null 2>&1 || need fish "sources cardscan's fish completion (internal/cli)"; \
+	if [ -z "$$missing" ]; then echo "debian-packages: all installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "debian-packages: apt-get install$$missing"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 $$missing || \
+	    echo "warning: could not install$$missing; the tests that need them will be skipped"; \
+	else echo "warning: not installed:$$missing (not root, or no apt-get); the tests that need them will be skipped"; fi
 
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in
