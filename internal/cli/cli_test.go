@@ -994,6 +994,11 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%s: stderr %q, want it to start %q", flag, r.stderr, want)
 		}
 	}
+	// A mistyped flag gets the flag meant, as a mistyped subcommand does.
+	want := "cardscan: error: unknown flag --profle: did you mean --profile?\n"
+	if r := run(t, "", cardsFile, "--profle", "a2a"); r.code != console.ExitUsage || !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("--profle: exit %d, stderr %q, want it to start %q", r.code, r.stderr, want)
+	}
 }
 
 func TestFlagsAfterPaths(t *testing.T) {
