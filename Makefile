@@ -3,12 +3,16 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf debian-packages node-deps
+.PHONY: all build man test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf debian-packages node-deps
 
 all: build
 
 build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
+
+# The manual page, written from the flag declarations: man -l bin/cardscan.1.
+man: build
+	bin/cardscan man > bin/cardscan.1
 
 # The one command that must pass on a fresh machine.
 test: fmt-check vet staticcheck debian-packages node-deps unit fuzz-seeds bench-unit

@@ -58,6 +58,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return mcpserver.Run(args[1:], stdin, stdout, stderr)
 		case "explain":
 			return runExplain(args[1:], stdout, con)
+		case "completion":
+			return runCompletion(args[1:], stdout, con)
+		case "man":
+			return runMan(args[1:], stdout, con)
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -136,6 +140,8 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
+       cardscan completion SHELL    (bash, zsh or fish completion script)
+       cardscan man                 (the manual page, in roff)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
@@ -319,7 +325,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "completion"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}

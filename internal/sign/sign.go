@@ -36,6 +36,10 @@ flags:
 // usage is the text of --help.
 func usage() string { return usageHead + newFlagSet(&options{}).Help() }
 
+// FlagSet returns sign's flags as declared, for cardscan's completion
+// scripts and manual page.
+func FlagSet() *cmdflag.Set { return newFlagSet(&options{}) }
+
 // newFlagSet declares sign's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set
