@@ -69,7 +69,7 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	}
 	s, err := summary.Unmarshal(b)
 	if err != nil {
-		con.Errorf("%s: not a cardscan summary: %s", operands[0], err)
+		con.Errorf("%s", notASummary(operands[0], err))
 		return console.ExitIO
 	}
 	var d *htmlreport.Diff
@@ -93,6 +93,16 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return console.ExitIO
 	}
 	return console.ExitOK
+}
+
+// notASummary says why the file at path is no summary: at which line
+// and column, when decoding failed.
+func notASummary(path string, err error) string {
+	var de *summary.DecodeError
+	if errors.As(err, &de) {
+		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s", path, de.Line, de.Column, de.Detail())
+	}
+	return fmt.Sprintf("%s: not a cardscan summary: %s", path, err)
 }
 
 func readSummaryFile(path string, stdin io.Reader) ([]byte, error) {

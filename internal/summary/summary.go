@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bytedance/sonic"
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Summary is what --summary writes. Counts add up under Merge; Seconds is
@@ -273,13 +274,15 @@ func (s *Summary) WriteFile(path string, w io.Writer) error {
 }
 
 // Unmarshal decodes a summary, rejecting documents that are not one:
-// unknown members most likely mean a file given by mistake.
+// unknown members most likely mean a file given by mistake. A document
+// that cannot be decoded gets a *DecodeError, which says where.
 func Unmarshal(b []byte) (*Summary, error) {
 	var s Summary
-	dec := api.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, err
+	// jsonv2 (the encoding/json/v2 proposal's code) reports the byte
+	// offset and JSON Pointer of every fault, and rejects duplicate
+	// names; sonic's errors are a message with the text quoted in it.
+	if err := jsonv2.Unmarshal(b, &s, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return nil, decodeError(b, err)
 	}
 	if s.Records != s.Valid+s.Invalid || s.Records < 0 || s.Valid < 0 || s.Invalid < 0 {
 		return nil, fmt.Errorf("records (%d) is not valid (%d) + invalid (%d)", s.Records, s.Valid, s.Invalid)
