@@ -24,6 +24,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 )
 
 // Verdict is the judgement on one card together with where the card came
@@ -101,15 +102,15 @@ func Start(text []byte) (card []byte, line, column int, offset int64) {
 	return text[first:], 1 + bytes.Count(text[:lineStart], newline), 1 + CodePoints(text[lineStart:first]), int64(first)
 }
 
-// tooLarge is the one finding on a record over the size limit, shared
-// read-only by every such verdict.
-var tooLarge = [1]fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeInputTooLarge, fastvalidate.SeverityError, "", "")}
-
-// TooLarge builds the Verdict on a record longer than the size limit,
-// which no validator judged: invalid, with the one finding input.too-large
-// and no profile. Its Findings must not be modified.
-func TooLarge(input string, line, column int, offset int64) Verdict {
-	return Verdict{Input: input, Line: line, Column: column, Offset: offset, Findings: tooLarge[:]}
+// TooLarge builds the Verdict on a record longer than limit bytes, which
+// no validator judged: invalid, with the one finding input.too-large, whose
+// message names the limit and --max-record, the flag of every command that
+// sets it, and no profile.
+func TooLarge(input string, line, column int, offset, limit int64) Verdict {
+	size := cmdflag.Size(limit)
+	msg := "record longer than the " + size.String() + " limit (--max-record)"
+	findings := []fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeInputTooLarge, fastvalidate.SeverityError, "", msg)}
+	return Verdict{Input: input, Line: line, Column: column, Offset: offset, Findings: findings}
 }
 
 // Location is a place in an input: a 1-based line, and a 1-based column

@@ -186,10 +186,10 @@ func FuzzAppendJSONString(f *testing.F) {
 }
 
 func TestTooLarge(t *testing.T) {
-	vd := TooLarge("big.ndjson", 3, 5, 99)
+	vd := TooLarge("big.ndjson", 3, 5, 99, 16<<20)
 	var e Encoder
 	got := string(e.AppendJSONL(nil, &vd))
-	want := `{"input":"big.ndjson","line":3,"offset":99,"valid":false,"profile":"","errors":[{"rule":"input.too-large","path":"","message":"record longer than the size limit","line":3,"column":5}],"warnings":[]}` + "\n"
+	want := `{"input":"big.ndjson","line":3,"offset":99,"valid":false,"profile":"","errors":[{"rule":"input.too-large","path":"","message":"record longer than the 16MiB limit (--max-record)","line":3,"column":5}],"warnings":[]}` + "\n"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
