@@ -383,8 +383,9 @@ const (
 //	INPUT:LINE:COLUMN: SEVERITY: RULE: POINTER: MESSAGE
 //
 // where LINE and COLUMN locate the finding in the input. The pointer of
-// the card itself is empty, so the field is always there and the line
-// splits the same way. Control characters in the input name,
+// the card itself, the empty string, is written "" as JSON writes it, so
+// the field is always there, visibly, and the line splits the same way
+// (no pointer into a card starts with a quote). Control characters in the input name,
 // pointer and message are escaped so that each finding stays on one line.
 //
 // An invalid A2A card whose version its members chose gets a line before
@@ -430,7 +431,11 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 			dst = append(dst, f.Code.String()...)
 		}
 		dst = append(dst, ": "...)
-		dst = appendTextSafe(dst, f.Path)
+		if f.Path == "" {
+			dst = append(dst, `""`...)
+		} else {
+			dst = appendTextSafe(dst, f.Path)
+		}
 		dst = append(dst, ": "...)
 		dst = appendTextSafe(dst, e.message(f))
 		dst = append(dst, '\n')
@@ -491,7 +496,8 @@ func appendTextPrefix(dst []byte, input string, loc Location, style Style) []byt
 //
 //	::error file=INPUT,line=LINE,col=COLUMN,title=RULE::POINTER: MESSAGE
 //
-// (::warning for warnings), escaped as the runner expects, so that each
+// (::warning for warnings; "POINTER: " left out for the card itself, as
+// in SARIF's message), escaped as the runner expects, so that each
 // finding becomes an annotation at its place in the input file.
 func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 	if len(v.Findings) == 0 {
@@ -513,8 +519,10 @@ func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 		dst = append(dst, ",title="...)
 		dst = appendGitHubProperty(dst, f.Code.String())
 		dst = append(dst, "::"...)
-		dst = appendGitHubData(dst, f.Path)
-		dst = append(dst, ": "...)
+		if f.Path != "" {
+			dst = appendGitHubData(dst, f.Path)
+			dst = append(dst, ": "...)
+		}
 		dst = appendGitHubData(dst, e.message(f))
 		dst = append(dst, '\n')
 	}

@@ -221,7 +221,11 @@ func TestAppendText(t *testing.T) {
 		if want := fmt.Sprintf("in.ndjson:%d:%d", loc.Line, loc.Column); parts[0] != want {
 			t.Errorf("location %q, want %q", parts[0], want)
 		}
-		if parts[1] != f.Severity.String() || parts[2] != f.Code.String() || parts[3] != f.Path {
+		path := f.Path
+		if path == "" {
+			path = `""`
+		}
+		if parts[1] != f.Severity.String() || parts[2] != f.Code.String() || parts[3] != path {
 			t.Errorf("line %q for finding %v", lines[i], f)
 		}
 	}
@@ -265,6 +269,9 @@ func TestAppendGitHub(t *testing.T) {
 	for i, f := range vd.Findings {
 		loc := wantLocation(prettyCard, 7, 3, f.Offset)
 		want := fmt.Sprintf("::%s file=dir%%2Cwith%%3Aodd%%25name%%0A,line=%d,col=%d,title=%s::%s: ", f.Severity, loc.Line, loc.Column, f.Code, f.Path)
+		if f.Path == "" {
+			want = strings.TrimSuffix(want, ": ")
+		}
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("line %q, want prefix %q", lines[i], want)
 		}
@@ -411,5 +418,25 @@ func TestStart(t *testing.T) {
 		if string(card) != tc.card || line != tc.line || column != tc.column || offset != int64(len(tc.text)-len(tc.card)) {
 			t.Errorf("Start(%q) = %q, %d, %d, %d", tc.text, card, line, column, offset)
 		}
+	}
+}
+
+// TestEmptyPointer: a finding on the card itself (pointer "") shows its
+// pointer as "" in text, so the line keeps its five fields and reads as
+// docs/cli.md says, not "RULE: : message"; github and SARIF messages,
+// which are prose, leave the empty pointer out.
+func TestEmptyPointer(t *testing.T) {
+	vd := TooLarge("in.ndjson", 3, 1, 0, 1<<10)
+	var e Encoder
+	text := string(e.AppendText(nil, &vd, Plain))
+	if want := "in.ndjson:3:1: error: input.too-large: \"\": record longer than the 1KiB limit (--max-record)\n"; text != want {
+		t.Errorf("text %q, want %q", text, want)
+	}
+	if parts := strings.SplitN(strings.TrimSuffix(text, "\n"), ": ", 5); len(parts) != 5 || parts[3] != `""` {
+		t.Errorf("text %q does not split into five fields with the pointer \"\"", text)
+	}
+	gh := string(e.AppendGitHub(nil, &vd))
+	if want := "::error file=in.ndjson,line=3,col=1,title=input.too-large::record longer than the 1KiB limit (--max-record)\n"; gh != want {
+		t.Errorf("github %q, want %q", gh, want)
 	}
 }
