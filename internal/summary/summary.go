@@ -315,7 +315,13 @@ func (s *Summary) Human() string {
 		fmt.Fprintf(&b, ", %s", plural(s.Warnings, "warning"))
 	}
 	if g := s.Signatures; g != nil {
-		fmt.Fprintf(&b, "; %d of %d signed cards verified", g.Verified, g.Signed)
+		if g.Signed == 0 {
+			// Keys were given and no card carried a signature: worth
+			// saying, but not as a fraction of nothing.
+			b.WriteString("; no signed cards")
+		} else {
+			fmt.Fprintf(&b, "; %d of %s verified", g.Verified, plural(g.Signed, "signed card"))
+		}
 	}
 	fmt.Fprintf(&b, "; %.1f MB in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
 	if f := s.framingText(); f != "" {
