@@ -49,16 +49,26 @@ func startProgress(when string, con *console.Console, p *pipeline.Progress, tota
 			case <-t.C:
 			}
 			elapsed := time.Since(start).Seconds()
-			read, judged := p.BytesRead.Load(), p.BytesDecompressed.Load()
-			line := fmt.Sprintf("%d records, %.1f MB judged, %.1f MB/s", p.Records.Load(), float64(judged)/1e6, float64(judged)/1e6/elapsed)
-			if total > 0 && read > 0 {
-				left := time.Duration(float64(total-read) / float64(read) * elapsed * float64(time.Second))
-				line += fmt.Sprintf(", %.0f%% of the input read, ETA %s", 100*float64(read)/float64(total), left.Round(time.Second))
-			}
-			con.Progress(line)
+			con.Progress(progressLine(p.Records.Load(), p.BytesDecompressed.Load(), p.BytesRead.Load(), total, elapsed))
 		}
 	}()
 	return pr
+}
+
+// progressLine is the progress line after elapsed seconds, for records
+// judged from judged bytes (decompressed), read of the total bytes as
+// stored (total 0 when unknown).
+func progressLine(records, judged, read, total int64, elapsed float64) string {
+	noun := "records"
+	if records == 1 {
+		noun = "record"
+	}
+	line := fmt.Sprintf("%d %s, %.1f MB judged, %.1f MB/s", records, noun, float64(judged)/1e6, float64(judged)/1e6/elapsed)
+	if total > 0 && read > 0 {
+		left := time.Duration(float64(total-read) / float64(read) * elapsed * float64(time.Second))
+		line += fmt.Sprintf(", %.0f%% of the input read, ETA %s", 100*float64(read)/float64(total), left.Round(time.Second))
+	}
+	return line
 }
 
 func (pr *progress) stop() {

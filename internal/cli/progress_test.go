@@ -61,3 +61,18 @@ func (s *trickleReader) Read(p []byte) (int, error) {
 	time.Sleep(time.Millisecond)
 	return s.r.Read(p[:min(len(p), 512)])
 }
+
+// TestProgressLine: the counts read in English at one record too.
+func TestProgressLine(t *testing.T) {
+	for _, c := range []struct {
+		records, judged, read, total int64
+		want                         string
+	}{
+		{1, 2e6, 1e6, 0, "1 record, 2.0 MB judged, 1.0 MB/s"},
+		{2, 2e6, 1e6, 4e6, "2 records, 2.0 MB judged, 1.0 MB/s, 25% of the input read, ETA 6s"},
+	} {
+		if got := progressLine(c.records, c.judged, c.read, c.total, 2); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
