@@ -66,6 +66,10 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runExplain(args[1:], stdout, con)
 		case "verify":
 			return runVerify(args[1:], stdin, stdout, con)
+		case "completion":
+			return runCompletion(args[1:], stdout, con)
+		case "man":
+			return runMan(args[1:], stdout, con)
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -157,6 +161,8 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
        cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
        cardscan schema PROFILE      (a JSON Schema of a profile for editors; schema --help)
+       cardscan completion SHELL    (bash, zsh or fish completion script)
+       cardscan man                 (the manual page, in roff)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
@@ -400,7 +406,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}

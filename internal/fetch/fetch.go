@@ -101,6 +101,10 @@ exit status: 0 every card passed, 1 a card failed, 2 usage error,
 // usage is the text of --help.
 func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
 
+// FlagSet returns fetch's flags as declared, for cardscan's completion
+// scripts and manual page.
+func FlagSet() *cmdflag.Set { return newFlagSet(&options{}) }
+
 // newFlagSet declares fetch's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/bytedance/sonic"
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Summary is what --summary writes. Counts add up under Merge; Seconds is
@@ -320,13 +321,15 @@ func (s *Summary) WriteFile(path string, w io.Writer) error {
 }
 
 // Unmarshal decodes a summary, rejecting documents that are not one:
-// unknown members most likely mean a file given by mistake.
+// unknown members most likely mean a file given by mistake. A document
+// that cannot be decoded gets a *DecodeError, which says where.
 func Unmarshal(b []byte) (*Summary, error) {
 	var s Summary
-	dec := api.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, err
+	// jsonv2 (the encoding/json/v2 proposal's code) reports the byte
+	// offset and JSON Pointer of every fault, and rejects duplicate
+	// names; sonic's errors are a message with the text quoted in it.
+	if err := jsonv2.Unmarshal(b, &s, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return nil, decodeError(b, err)
 	}
 	if s.Seconds < 0 {
 		return nil, fmt.Errorf("seconds is %g, less than none", s.Seconds)
@@ -378,7 +381,13 @@ func (s *Summary) Human() string {
 		fmt.Fprintf(&b, "; %d of the invalid pass the AgentCard JSON Schema v1.0", s.SchemaWouldPass)
 	}
 	if g := s.Signatures; g != nil {
-		fmt.Fprintf(&b, "; %d of %d signed cards verified", g.Verified, g.Signed)
+		if g.Signed == 0 {
+			// Keys were given and no card carried a signature: worth
+			// saying, but not as a fraction of nothing.
+			b.WriteString("; no signed cards")
+		} else {
+			fmt.Fprintf(&b, "; %d of %s verified", g.Verified, plural(g.Signed, "signed card"))
+		}
 		if t := outcomesText(g.Outcomes); t != "" {
 			b.WriteString(" (signatures: " + t + ")")
 		}

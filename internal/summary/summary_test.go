@@ -432,3 +432,23 @@ func TestSchemaWouldPass(t *testing.T) {
 		t.Errorf("overflow: %v", err)
 	}
 }
+
+// TestSignaturesHuman: a run that verified signatures and found no signed
+// card says so, not "0 of 0 signed cards verified"; one card is singular.
+func TestSignaturesHuman(t *testing.T) {
+	for _, c := range []struct {
+		sig  Signatures
+		want string
+	}{
+		{Signatures{}, "; no signed cards;"},
+		{Signatures{Signed: 1, Verified: 0}, "; 0 of 1 signed card verified;"},
+		{Signatures{Signed: 1, Verified: 1}, "; 1 of 1 signed card verified;"},
+		{Signatures{Signed: 3, Verified: 2}, "; 2 of 3 signed cards verified;"},
+	} {
+		s := sample()
+		s.Signatures = &c.sig
+		if h := s.Human(); !strings.Contains(h, c.want) {
+			t.Errorf("%+v: %q does not say %q", c.sig, h, c.want)
+		}
+	}
+}
