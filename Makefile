@@ -40,7 +40,8 @@ bench-unit:
 # package, where it is missing): GNU parallel and Dask distributed run the
 # sharding recipes (internal/cli), pre-commit runs .pre-commit-hooks.yaml
 # (internal/integrations), headless Chromium loads cardscan report's page
-# (internal/htmlreport). Dask is checked under Debian's /usr/bin/python3: a
+# (internal/htmlreport), headless Neovim is the LSP client that talks to
+# cardscan lsp (internal/lspserver). Dask is checked under Debian's /usr/bin/python3: a
 # python3 first on PATH (pyenv, a virtualenv) may not see Debian's modules.
 # Whatever is missing is installed in one apt-get run, when we may.
 debian-packages:
@@ -48,6 +49,7 @@ debian-packages:
 	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
 	command -v pre-commit >/dev/null 2>&1 || missing="$$missing pre-commit"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v nvim >/dev/null 2>&1 || missing="$$missing neovim"; \
 	/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || missing="$$missing python3-distributed"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
