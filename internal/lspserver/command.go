@@ -117,7 +117,9 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMess
 		return 1
 	case <-conn.Done():
 		if err := conn.Err(); err != nil {
-			con.Errorf("lsp session: %v", err)
+			if con != nil {
+				con.Errorf("lsp session: %v", err)
+			}
 			return console.ExitIO
 		}
 		return console.ExitOK
