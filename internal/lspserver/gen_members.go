@@ -34,7 +34,7 @@ var sources = []struct {
 	{"a2a/0.3", "a2a/v0.3.0-a2a.json", "AgentCard", nil},
 	{"a2a/1.0", "a2a/v1.0.1-generated-a2a.json", "Agent Card", nil},
 	{"agentcard-schema", "agentcard-schema-v1.0.json", "", nil},
-	// The draft (draft-aevum-agentcard-00 sections 2.5 and 2.5.2) lists
+	// The draft (draft-aevum-agentcard-00 section 2.5.1) lists
 	// other protocols than its schema; the agentcard profile follows the
 	// draft.
 	{"agentcard", "agentcard-schema-v1.0.json", "", map[string][]string{
