@@ -44,7 +44,8 @@ bench-unit:
 # package, where it is missing): GNU parallel and Dask distributed run the
 # sharding recipes (internal/cli), pre-commit runs .pre-commit-hooks.yaml
 # (internal/integrations), headless Chromium loads cardscan report's page
-# (internal/htmlreport), xmllint checks --format junit against the JUnit
+# (internal/htmlreport), headless Neovim is the LSP client that talks to
+# cardscan lsp (internal/lspserver), xmllint checks --format junit against the JUnit
 # schema (internal/cli), zsh and fish source cardscan's completion scripts
 # (internal/cli; bash is already there). Dask is checked under Debian's
 # /usr/bin/python3: a python3 first on PATH (pyenv, a virtualenv) may not
@@ -60,6 +61,7 @@ debian-packages:
 	command -v chromium >/dev/null 2>&1 || need chromium "loads cardscan report's page headless (internal/htmlreport)"; \
 	/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || need python3-distributed "runs the Dask sharding recipe (internal/cli)"; \
 	command -v xmllint >/dev/null 2>&1 || need libxml2-utils "checks --format junit against the JUnit schema with xmllint (internal/cli)"; \
+	command -v nvim >/dev/null 2>&1 || need neovim "is the LSP client the editor test drives cardscan lsp with (internal/lspserver)"; \
 	command -v zsh >/dev/null 2>&1 || need zsh "sources cardscan's zsh completion (internal/cli)"; \
 	command -v fish >/dev/null 2>&1 || need fish "sources cardscan's fish completion (internal/cli)"; \
 	if [ -z "$$missing" ]; then echo "debian-packages: all installed"; \

@@ -20,6 +20,7 @@ import (
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
 	"github.com/cardscan/cardscan/internal/fetch"
+	"github.com/cardscan/cardscan/internal/lspserver"
 	"github.com/cardscan/cardscan/internal/mcpserver"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
@@ -62,6 +63,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return sign.Run(args[1:], stdin, stdout, stderr)
 		case "mcp":
 			return mcpserver.Run(args[1:], stdin, stdout, stderr)
+		case "lsp":
+			return lspserver.Run(args[1:], stdin, stdout, stderr, lspPolicy)
 		case "explain":
 			return runExplain(args[1:], stdout, con)
 		case "verify":
@@ -158,6 +161,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan verify [--explain] CARD (why a card's signatures verify or not)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
+       cardscan lsp [flags]         (a language server for editors; lsp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
        cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
        cardscan schema PROFILE      (a JSON Schema of a profile for editors; schema --help)
@@ -406,7 +410,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man", "lsp"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}
