@@ -54,6 +54,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
 			return fetch.Run(args[1:], stdin, stdout, stderr)
+		case "probe":
+			return fetch.RunProbe(args[1:], stdin, stdout, stderr)
 		case "sign":
 			return sign.Run(args[1:], stdin, stdout, stderr)
 		case "mcp":
@@ -142,6 +144,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
+       cardscan probe [flags] ...   (ask each advertised interface, safely; probe --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
@@ -347,7 +350,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate"} {
+	for _, sub := range []string{"serve", "fetch", "probe", "summary", "sign", "explain", "diff", "report", "migrate"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}

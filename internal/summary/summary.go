@@ -69,6 +69,24 @@ type Summary struct {
 	// that the AgentCard JSON Schema v1.0 passes: where the two disagree
 	// (docs/rules.md). Absent when none.
 	SchemaWouldPass int64 `json:"schema_would_pass,omitempty"`
+	// Probes counts what cardscan probe (or fetch --probe) found of the
+	// interfaces it asked; absent from runs that probed none.
+	Probes *Probes `json:"probes,omitempty"`
+}
+
+// Probes counts probed interfaces by what they answered: every interface
+// is in exactly one class, so the classes add up to Interfaces.
+type Probes struct {
+	Interfaces   int64 `json:"interfaces"`
+	Answering    int64 `json:"answering"`     // the declared binding answered
+	AuthRequired int64 `json:"auth_required"` // asked for credentials before answering
+	WrongBinding int64 `json:"wrong_binding"` // another binding, HTML, a 404 page, or no binding's shape
+	TLS          int64 `json:"tls"`           // the certificate did not verify for the host
+	Unreachable  int64 `json:"unreachable"`   // refused, timed out, blocked or redirected away
+	NotProbed    int64 `json:"not_probed"`    // a binding or URL cardscan does not ask
+	// CardsSkipped are the cards with interfaces left unprobed because
+	// the card is invalid (without --include-invalid).
+	CardsSkipped int64 `json:"cards_skipped"`
 }
 
 // Verdicts counts the cards of one profile by verdict.
@@ -237,6 +255,20 @@ func (s *Summary) Add(o *Summary) error {
 		add("signatures.verified", &s.Signatures.Verified, o.Signatures.Verified)
 		add("signatures.findings", &s.Signatures.Findings, o.Signatures.Findings)
 	}
+	if o.Probes != nil {
+		if s.Probes == nil {
+			s.Probes = new(Probes)
+		}
+		p, q := s.Probes, o.Probes
+		add("probes.interfaces", &p.Interfaces, q.Interfaces)
+		add("probes.answering", &p.Answering, q.Answering)
+		add("probes.auth_required", &p.AuthRequired, q.AuthRequired)
+		add("probes.wrong_binding", &p.WrongBinding, q.WrongBinding)
+		add("probes.tls", &p.TLS, q.TLS)
+		add("probes.unreachable", &p.Unreachable, q.Unreachable)
+		add("probes.not_probed", &p.NotProbed, q.NotProbed)
+		add("probes.cards_skipped", &p.CardsSkipped, q.CardsSkipped)
+	}
 	// Shards run under different overrides were judged by different
 	// rules: a rule set differently in two of them is "mixed".
 	for k, v := range o.Overrides {
@@ -364,6 +396,13 @@ func (s *Summary) Human() string {
 			b.WriteString(" (")
 			b.WriteString(countsText(s.FetchFailures))
 			b.WriteString(")")
+		}
+	}
+	if p := s.Probes; p != nil {
+		fmt.Fprintf(&b, "; %s probed: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable",
+			plural(p.Interfaces, "interface"), p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable)
+		if p.NotProbed > 0 {
+			fmt.Fprintf(&b, ", %d not probed", p.NotProbed)
 		}
 	}
 	if s.StoppedEarly {
