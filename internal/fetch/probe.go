@@ -229,7 +229,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 		allowPrivate:   o.allowPrivate,
 		hooks:          o.hooks,
 	})
-	p := &prober{f: f}
+	p := &prober{f: f, grpc: newGRPCProber(f, o.perHost)}
 	pool, _ := fastvalidate.NewPool("auto")
 
 	queue := make(chan probeJob, max(256, 8*o.jobs))

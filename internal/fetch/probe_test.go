@@ -24,6 +24,10 @@ import (
 
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/summary"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
 )
 
 // card10 is an A2A 1.0 card with the given interfaces (a JSON array) and
@@ -420,3 +424,78 @@ func TestProbe_ReadsFetchRecords(t *testing.T) {
 		t.Fatalf("status %d records %+v; stderr %s", status, recs, stderr)
 	}
 }
+
+// a2aGRPC is a gRPC server with no generated code: every call reaches
+// handle, which answers GetTask of service with NOT_FOUND, as an A2A
+// server does for a task it does not have, and any other method with
+// UNIMPLEMENTED. It records the methods called.
+type a2aGRPC struct {
+	service string
+	mu      sync.Mutex
+	methods []string
+}
+
+func (g *a2aGRPC) handle(_ any, stream grpc.ServerStream) error {
+	method, _ := grpc.MethodFromServerStream(stream)
+	g.mu.Lock()
+	g.methods = append(g.methods, method)
+	g.mu.Unlock()
+	if method == "/"+g.service+"/GetTask" {
+		return status.Error(codes.NotFound, "task not found")
+	}
+	return status.Error(codes.Unimplemented, "unknown method "+method)
+}
+
+func startGRPC(t *testing.T, service string, opts ...grpc.ServerOption) (*a2aGRPC, string) {
+	t.Helper()
+	g := &a2aGRPC{service: service}
+	srv := grpc.NewServer(append(opts, grpc.UnknownServiceHandler(g.handle))...)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(lis)
+	t.Cleanup(srv.Stop)
+	return g, lis.Addr().String()
+}
+
+func TestProbe_GRPC(t *testing.T) {
+	v1, v1Addr := startGRPC(t, "lf.a2a.v1.A2AService")
+	_, v03Addr := startGRPC(t, "a2a.v1.A2AService")
+	_, otherAddr := startGRPC(t, "example.Other")
+	ca := newTestCA(t)
+	_, tlsAddr := startGRPC(t, "lf.a2a.v1.A2AService", grpc.Creds(credentials.NewServerTLSFromCert(ptr(ca.issue(t, 90*24*time.Hour, "127.0.0.1")))))
+	_, wrongHostAddr := startGRPC(t, "lf.a2a.v1.A2AService", grpc.Creds(credentials.NewServerTLSFromCert(ptr(ca.issue(t, 90*24*time.Hour, "other.example")))))
+	httpSrv := httptest.NewServer(fakeREST{})
+	defer httpSrv.Close()
+	cards := card10("["+iface10("http://"+v1Addr, "GRPC")+","+iface10("http://"+v03Addr, "GRPC")+","+iface10("http://"+otherAddr, "GRPC")+","+
+		iface10("https://"+tlsAddr, "GRPC")+","+iface10(wrongHostAddr, "GRPC")+","+iface10(httpSrv.URL, "GRPC")+"]", "{}") + "\n"
+	recs, _, stderr := runProbeOn(t, &testHooks{rootCAs: ca.pool}, cards, "--allow-private", "--timeout", "2s")
+	if len(recs) != 6 {
+		t.Fatalf("%d records; stderr %s", len(recs), stderr)
+	}
+	want := []struct {
+		class string
+		rules []string
+	}{
+		{classAnswering, nil},
+		{classAnswering, []string{"probe.version"}},
+		{classWrongBinding, []string{"probe.not-found"}},
+		{classAnswering, nil},
+		{classTLS, []string{"probe.tls"}},
+		{classWrongBinding, []string{"probe.wrong-binding"}},
+	}
+	for i, w := range want {
+		if r := recs[i]; r.Probe.Class != w.class || !slices.Equal(r.rules(), w.rules) {
+			t.Errorf("%s: class %s rules %v (%+v %+v), want %s %v", r.Probe.URL, r.Probe.Class, r.rules(), r.Probe, r.Errors, w.class, w.rules)
+		}
+	}
+	if d := recs[3].Probe.TLS; d == nil || !d.Verified || d.DaysLeft == nil {
+		t.Errorf("TLS of the gRPC interface: %+v", d)
+	}
+	if !slices.Equal(v1.methods, []string{"/lf.a2a.v1.A2AService/GetTask"}) {
+		t.Errorf("methods called: %v", v1.methods)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
