@@ -62,12 +62,14 @@ debian-packages:
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in
 # cardsig's cross-implementation test; the MCP Inspector is the client
-# internal/mcpserver's tests drive cardscan mcp with. npm ci runs again in
-# a directory only when its lockfile changes.
-NODE_DEPS = cardsig/testdata/node internal/mcpserver/testdata/inspector
+# internal/mcpserver's tests drive cardscan mcp with; the JavaScript A2A
+# SDK (@a2a-js/sdk, with express and grpc-js) serves the A2A servers
+# internal/fetch's probe tests ask. npm ci runs again in a directory only
+# when its lockfile changes.
+NODE_DEPS = cardsig/testdata/node internal/mcpserver/testdata/inspector internal/fetch/testdata/jssdk
 node-deps:
 	@if ! command -v npm >/dev/null 2>&1; then \
-	  echo "warning: npm is not installed; cardsig's cross-implementation test and the MCP Inspector test will be skipped"; \
+	  echo "warning: npm is not installed; cardsig's cross-implementation test, the MCP Inspector test and the JavaScript SDK probe test will be skipped"; \
 	else for d in $(NODE_DEPS); do \
 	  if [ ! -f $$d/node_modules/.package-lock.json ] || [ $$d/package-lock.json -nt $$d/node_modules/.package-lock.json ]; then \
 	    (cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \

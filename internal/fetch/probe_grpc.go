@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
@@ -224,6 +225,10 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 	oneX := it.is1x()
 	rel := rels[oneX]
 	start := time.Now()
+	// 1.0 section 3.6: the version travels as the a2a-version metadata.
+	if v := it.headerVersion(); v != "" {
+		ctx = metadata.AppendToOutgoingContext(ctx, "a2a-version", v)
+	}
 	code, msg, err := grpcGetTask(ctx, f, conn, rel, id)
 	var o outcome
 	o.ttfb = time.Since(start)
@@ -252,7 +257,11 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		o.add(fastvalidate.CodeProbeAuthRequired, it.pointer, fmt.Sprintf("%s answered %s without credentials", what, code))
 	case codes.Unimplemented:
 		other := rels[!oneX]
-		if c2, _, err := grpcGetTask(ctx, f, conn, other, id); err == nil && c2 == codes.NotFound {
+		octx := metadata.NewOutgoingContext(ctx, nil)
+		if v := versionHeader(!oneX, ""); v != "" {
+			octx = metadata.AppendToOutgoingContext(octx, "a2a-version", v)
+		}
+		if c2, _, err := grpcGetTask(octx, f, conn, other, id); err == nil && c2 == codes.NotFound {
 			o.class, o.answer = classAnswering, "task not found (NOT_FOUND) from "+other.service
 			o.add(fastvalidate.CodeProbeVersion, it.pointer, fmt.Sprintf("declares protocol version %s, but %s is unimplemented and %s, another release's service, answers", declared(it), rel.service, other.service))
 		} else {

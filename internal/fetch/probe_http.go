@@ -175,6 +175,22 @@ func majorMinor(v string) string {
 	return v
 }
 
+// headerVersion is the A2A-Version an interface's requests carry: its
+// Major.Minor from 1.0 on, none for 0.x.
+func (it *iface) headerVersion() string {
+	return versionHeader(it.is1x(), it.version)
+}
+
+func versionHeader(oneX bool, declared string) string {
+	if !oneX {
+		return ""
+	}
+	if v := majorMinor(declared); v != "" && !strings.HasPrefix(v, "0.") {
+		return v
+	}
+	return "1.0"
+}
+
 // is1x says the interface speaks A2A 1.x: it says so, or says nothing and
 // sits in a 1.0 card's supportedInterfaces.
 func (it *iface) is1x() bool {
@@ -267,7 +283,7 @@ func (p *prober) jsonrpc(ctx context.Context, it *iface) outcome {
 	oneX := it.is1x()
 	id := taskID()
 	method, _ := rpcMethods(oneX)
-	a, err := p.call(ctx, http.MethodPost, u.String(), rpcBody(method, id), it)
+	a, err := p.call(ctx, http.MethodPost, u.String(), rpcBody(method, id), it.headerVersion())
 	if err != nil {
 		return failed(it, err)
 	}
@@ -317,7 +333,7 @@ func (p *prober) judgeRPC(ctx context.Context, it *iface, u *url.URL, method str
 	case s.rpcErr.Code == -32601:
 		// The method of another release? Ask that release's.
 		other, _ := rpcMethods(!it.is1x())
-		a, err := p.call(ctx, http.MethodPost, u.String(), rpcBody(other, taskID()), nil)
+		a, err := p.call(ctx, http.MethodPost, u.String(), rpcBody(other, taskID()), versionHeader(!it.is1x(), ""))
 		if err == nil {
 			if s2 := shapeOf(a); s2.shape == shapeJSONRPC && s2.rpcErr != nil && s2.rpcErr.Code == -32001 {
 				o.answer = "task not found (-32001) to " + other
@@ -355,7 +371,7 @@ func (p *prober) rest(ctx context.Context, it *iface) outcome {
 	id := taskID()
 	path, _ := restPaths(oneX, id)
 	what := "GET " + restPathName(oneX)
-	a, err := p.call(ctx, http.MethodGet, below(u, path), nil, it)
+	a, err := p.call(ctx, http.MethodGet, below(u, path), nil, it.headerVersion())
 	if err != nil {
 		return failed(it, err)
 	}
@@ -384,7 +400,7 @@ func (p *prober) rest(ctx context.Context, it *iface) outcome {
 	default:
 		// The other release's path, then JSON-RPC at the URL itself.
 		otherPath, _ := restPaths(!oneX, taskID())
-		if a2, err := p.call(ctx, http.MethodGet, below(u, otherPath), nil, nil); err == nil && a2.status == http.StatusNotFound && shapeOf(a2).shape == shapeREST {
+		if a2, err := p.call(ctx, http.MethodGet, below(u, otherPath), nil, versionHeader(!oneX, "")); err == nil && a2.status == http.StatusNotFound && shapeOf(a2).shape == shapeREST {
 			o.class, o.answer = classAnswering, "task not found (404) at "+restPathName(!oneX)
 			o.add(fastvalidate.CodeProbeVersion, it.pointer, fmt.Sprintf("declares protocol version %s, but %s answers %d and GET %s, another release's path, answers task not found", declared(it), what, a.status, restPathName(!oneX)))
 			break
@@ -406,14 +422,14 @@ func (p *prober) rest(ctx context.Context, it *iface) outcome {
 func (p *prober) otherBinding(ctx context.Context, u *url.URL, oneX bool, id string, it *iface, toRPC bool) shape {
 	if toRPC {
 		method, _ := rpcMethods(oneX)
-		a, err := p.call(ctx, http.MethodPost, u.String(), rpcBody(method, id), nil)
+		a, err := p.call(ctx, http.MethodPost, u.String(), rpcBody(method, id), it.headerVersion())
 		if err == nil && shapeOf(a).shape == shapeJSONRPC {
 			return shapeJSONRPC
 		}
 		return shapeNone
 	}
 	path, _ := restPaths(oneX, id)
-	a, err := p.call(ctx, http.MethodGet, below(u, path), nil, nil)
+	a, err := p.call(ctx, http.MethodGet, below(u, path), nil, it.headerVersion())
 	if err == nil && shapeOf(a).shape == shapeREST {
 		return shapeREST
 	}
@@ -472,11 +488,11 @@ func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
 	if strings.EqualFold(it.binding, bindingJSONRPC) {
 		_, method := rpcMethods(oneX)
 		what = method
-		a, err = p.call(ctx, http.MethodPost, u.String(), rpcBody(method, ""), nil)
+		a, err = p.call(ctx, http.MethodPost, u.String(), rpcBody(method, ""), it.headerVersion())
 	} else {
 		_, path := restPaths(oneX, "")
 		what = "GET " + path
-		a, err = p.call(ctx, http.MethodGet, below(u, path), nil, nil)
+		a, err = p.call(ctx, http.MethodGet, below(u, path), nil, it.headerVersion())
 	}
 	if err != nil {
 		o.extended = "no answer"
@@ -489,7 +505,7 @@ func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
 	case s.shape == shapeJSONRPC && s.rpcErr == nil, s.shape == shapeJSON && a.status == http.StatusOK:
 		o.extended = "served without authentication"
 		o.add(fastvalidate.CodeProbeExtendedCardOpen, it.pointer, fmt.Sprintf("%s served the extended card to a request without credentials", what))
-	case s.shape == shapeJSONRPC && (s.rpcErr.Code == -32601 || s.rpcErr.Code == -32007),
+	case s.shape == shapeJSONRPC && (s.rpcErr.Code == -32601 || s.rpcErr.Code == -32007 || s.rpcErr.Code == -32004),
 		a.status == http.StatusNotFound,
 		s.shape == shapeREST && (s.restState == "UNIMPLEMENTED" || s.restState == "FAILED_PRECONDITION"):
 		o.extended = "missing"
@@ -504,10 +520,12 @@ func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
 }
 
 // call makes one request, trying again after a 429 or 503 as the server
-// asks. A request with it set carries the interface's A2A-Version.
-func (p *prober) call(ctx context.Context, method, target string, body []byte, it *iface) (*answer, error) {
+// asks. A request for a version other than "" carries it as A2A-Version
+// (0.x requests carry none: 1.0 section 3.6 has servers assume 0.3
+// without it).
+func (p *prober) call(ctx context.Context, method, target string, body []byte, version string) (*answer, error) {
 	for try := 0; ; try++ {
-		a, err := p.callOnce(ctx, method, target, body, it)
+		a, err := p.callOnce(ctx, method, target, body, version)
 		if err != nil || (a.status != http.StatusTooManyRequests && a.status != http.StatusServiceUnavailable) || try >= p.f.retries {
 			return a, err
 		}
@@ -528,7 +546,7 @@ func (p *prober) call(ctx context.Context, method, target string, body []byte, i
 	}
 }
 
-func (p *prober) callOnce(ctx context.Context, method, target string, body []byte, it *iface) (*answer, error) {
+func (p *prober) callOnce(ctx context.Context, method, target string, body []byte, version string) (*answer, error) {
 	var sent, first time.Time
 	trace := &httptrace.ClientTrace{
 		WroteRequest:         func(httptrace.WroteRequestInfo) { sent = time.Now() },
@@ -547,12 +565,8 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if it != nil && it.is1x() {
-		v := majorMinor(it.version)
-		if v == "" {
-			v = "1.0"
-		}
-		req.Header.Set("A2A-Version", v)
+	if version != "" {
+		req.Header.Set("A2A-Version", version)
 	}
 	resp, err := p.f.client.Do(req)
 	if err != nil {
