@@ -3,6 +3,7 @@
 package summary
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -354,6 +355,19 @@ func Unmarshal(b []byte) (*Summary, error) {
 	}
 	if g := s.Signatures; g != nil && (g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records) {
 		return nil, fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
+	}
+	if p := s.Probes; p != nil {
+		classes := []int64{p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed}
+		var sum int64
+		for _, n := range classes {
+			if n < 0 {
+				return nil, errors.New("probes: a count is less than none")
+			}
+			sum += n
+		}
+		if sum != p.Interfaces || p.CardsSkipped < 0 {
+			return nil, fmt.Errorf("probes: the classes add up to %d, not the %d interfaces", sum, p.Interfaces)
+		}
 	}
 	for k, v := range s.ProfileVerdicts {
 		if v.Valid < 0 || v.Invalid < 0 || v.Valid+v.Invalid > s.Profiles[k] {
