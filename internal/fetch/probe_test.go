@@ -499,3 +499,40 @@ func TestProbe_GRPC(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestProbe_SARIF writes the findings as a SARIF log whose rules are the
+// probe rules that fired, documented.
+func TestProbe_SARIF(t *testing.T) {
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html>")
+	}))
+	defer html.Close()
+	var out, errb bytes.Buffer
+	card := card10("["+iface10(html.URL, "JSONRPC")+"]", "{}") + "\n"
+	if st := runProbe([]string{"--allow-private", "--format", "sarif", "-"}, strings.NewReader(card), &out, &errb, nil); st != console.ExitInvalid {
+		t.Fatalf("status %d: %s", st, errb.String())
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID   string `json:"id"`
+						Help struct{ Text string } `json:"help"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out.String())
+	}
+	r := log.Runs[0]
+	if len(r.Results) != 1 || r.Results[0].RuleID != "probe.html" || len(r.Tool.Driver.Rules) != 1 || r.Tool.Driver.Rules[0].ID != "probe.html" || r.Tool.Driver.Rules[0].Help.Text == "" {
+		t.Errorf("SARIF run: %+v", r)
+	}
+}
