@@ -521,7 +521,7 @@ func TestProbe_SARIF(t *testing.T) {
 			Tool struct {
 				Driver struct {
 					Rules []struct {
-						ID   string `json:"id"`
+						ID   string                `json:"id"`
 						Help struct{ Text string } `json:"help"`
 					} `json:"rules"`
 				} `json:"driver"`
