@@ -83,6 +83,8 @@ type fetcher struct {
 	rootCAs        *x509.CertPool
 	timeout        time.Duration
 	connectTimeout time.Duration
+	// prober, under fetch --probe, asks the interfaces of each card found.
+	prober *prober
 }
 
 func newFetcher(c netConfig) *fetcher {

@@ -1,6 +1,7 @@
 package fetch
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -485,4 +486,48 @@ func probeSARIFTail(s *summary.Summary, status int) *report.SARIFTail {
 		}
 	}
 	return t
+}
+
+// probeFound asks the interfaces of a card fetch found and judged valid,
+// for fetch --probe: a cards record carries their records in a probes
+// array; in jsonl, each follows the card's verdict as a line of its own.
+func probeFound(ctx context.Context, p *prober, rec *record, format string, res *result) {
+	if !rec.vd.Valid || !strings.HasPrefix(rec.vd.Profile, "a2a") {
+		return
+	}
+	ifaces := interfacesOf(rec.card)
+	if len(ifaces) == 0 {
+		return
+	}
+	pc := &probeCard{input: rec.vd.Input, line: rec.vd.Line, cardURL: rec.requested, valid: true, profile: rec.vd.Profile}
+	counts := summary.Summary{Rules: map[string]int64{}, Probes: &summary.Probes{}}
+	var probes []byte
+	for i := range ifaces {
+		pr := renderProbe(pc, &ifaces[i], p.probe(ctx, &ifaces[i]), "jsonl")
+		countProbe(&counts, &pr)
+		if pr.errs > 0 {
+			res.probeErrors++
+		}
+		if format != "cards" {
+			res.out = append(res.out, pr.out...)
+			continue
+		}
+		if len(probes) > 0 {
+			probes = append(probes, ',')
+		}
+		probes = append(probes, bytes.TrimSuffix(pr.out, []byte("\n"))...)
+	}
+	if format == "cards" {
+		// The record ends "}\n": the probes go in as its last member.
+		out := res.out[:len(res.out)-2]
+		out = append(out, `,"probes":[`...)
+		out = append(out, probes...)
+		res.out = append(out, "]}\n"...)
+	}
+	res.stats.Probes = counts.Probes
+	for k, v := range counts.Rules {
+		res.stats.Rules[k] += v
+	}
+	res.stats.Errors += counts.Errors
+	res.stats.Warnings += counts.Warnings
 }

@@ -536,3 +536,40 @@ func TestProbe_SARIF(t *testing.T) {
 		t.Errorf("SARIF run: %+v", r)
 	}
 }
+
+// TestFetchProbe fetches a card and probes its interfaces in one pass.
+func TestFetchProbe(t *testing.T) {
+	rpc := httptest.NewServer(&fakeRPC{oneX: true})
+	defer rpc.Close()
+	html := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		io.WriteString(w, "<html>")
+	}))
+	defer html.Close()
+	card := card10("["+iface10(rpc.URL, "JSONRPC")+","+iface10(html.URL, "JSONRPC")+"]", "{}")
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "max-age=3600")
+		io.WriteString(w, card)
+	}))
+	defer site.Close()
+	var out, errb bytes.Buffer
+	status := run([]string{"--allow-private", "--probe", "--format", "cards", "--summary", "-", site.URL + "/.well-known/agent-card.json"}, nil, &out, &errb, nil)
+	line, sum, _ := strings.Cut(out.String(), "\n")
+	var rec struct {
+		URL    string        `json:"url"`
+		Valid  bool          `json:"valid"`
+		Probes []probeRecord `json:"probes"`
+	}
+	if err := json.Unmarshal([]byte(line), &rec); err != nil {
+		t.Fatalf("record %q: %v", line, err)
+	}
+	if status != console.ExitInvalid || !rec.Valid || len(rec.Probes) != 2 ||
+		rec.Probes[0].Probe.Class != classAnswering || !slices.Equal(rec.Probes[1].rules(), []string{"probe.html"}) {
+		t.Fatalf("status %d, record %+v; stderr %s", status, rec, errb.String())
+	}
+	s, err := summary.Unmarshal([]byte(sum))
+	if err != nil || s.Probes == nil || s.Probes.Interfaces != 2 || s.Probes.Answering != 1 || s.Probes.WrongBinding != 1 {
+		t.Fatalf("summary %s: %v", sum, err)
+	}
+}
