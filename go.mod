@@ -19,10 +19,13 @@ require (
 	github.com/valyala/fastjson v1.6.10
 	github.com/zeebo/xxh3 v1.1.0
 	go.lsp.dev/jsonrpc2 v1.0.1
-	golang.org/x/net v0.59.0
+	golang.org/x/net v0.60.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.42.0
+	google.golang.org/grpc v1.85.0
 )
+
+require google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -44,5 +47,5 @@ require (
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
+	google.golang.org/protobuf v1.36.12
 )

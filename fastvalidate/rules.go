@@ -33,7 +33,8 @@ func (s Severity) String() string {
 // never renumbers another: agentcard-schema from 40 (below), a2a from 100
 // (a2a.go), ma2d from 200 (ma2d.go), the fetch checks from 250, signature
 // verification from 270 and dump's from 290 (below), migrate's from 310
-// (below) and the content group from 330 (content.go).
+// (below), the content group from 330 (content.go) and probe's from 360
+// (below).
 const (
 	codeInvalid Code = iota
 
@@ -146,6 +147,29 @@ const (
 	CodeMigrateInvalidResult
 )
 
+// Rules of cardscan probe, which asks each interface a card advertises,
+// with calls that change nothing, whether it speaks what the card says.
+// They judge a server's answers, not card bytes: no profile reports them.
+// The path of each is the interface it judges.
+const (
+	CodeProbeUnreachable Code = 360 + iota
+	CodeProbeTimeout
+	CodeProbeBlockedAddress
+	CodeProbeRedirect
+	CodeProbeHTML
+	CodeProbeNotFound
+	CodeProbeWrongBinding
+	CodeProbeUnexpected
+	CodeProbeStatus
+	CodeProbeAuthRequired
+	CodeProbeTLS
+	CodeProbeTLSExpiring
+	CodeProbeExtendedCardMissing
+	CodeProbeExtendedCardOpen
+	CodeProbeVersion
+	CodeProbeNotProbed
+)
+
 // maxCode bounds the rule table; profile files take ranges below it.
 const maxCode = 512
 
@@ -237,6 +261,23 @@ func init() {
 		Rule{CodeMigrateSigned, "migrate.signed", SeverityError, "migrate", "the card is signed and migrating changes the signed content: refused, or signatures dropped or replaced as asked"},
 		Rule{CodeMigrateUnsupported, "migrate.unsupported", SeverityError, "migrate", "the card cannot be migrated: not a JSON object, or from a release migrate does not move (0.1) or to the release it has"},
 		Rule{CodeMigrateInvalidResult, "migrate.invalid-result", SeverityError, "migrate", "the migrated card fails the target release's rules although the card passed its own"},
+
+		Rule{CodeProbeUnreachable, "probe.unreachable", SeverityError, "probe", "the interface's host could not be reached (name unknown, connection refused or reset)"},
+		Rule{CodeProbeTimeout, "probe.timeout", SeverityError, "probe", "the interface did not answer within --connect-timeout or --timeout"},
+		Rule{CodeProbeBlockedAddress, "probe.blocked-address", SeverityError, "probe", "the interface's URL, a redirect or its name led to a loopback, private, link-local, CGNAT, multicast or unspecified address (--allow-private allows them)"},
+		Rule{CodeProbeRedirect, "probe.redirect", SeverityError, "probe", "the interface redirected more than 3 times, from https to http, or to another scheme"},
+		Rule{CodeProbeHTML, "probe.html", SeverityError, "probe", "the interface answered with an HTML page, not its binding's answer"},
+		Rule{CodeProbeNotFound, "probe.not-found", SeverityError, "probe", "the interface answered 404 without its binding's task-not-found error: nothing serves the binding there"},
+		Rule{CodeProbeWrongBinding, "probe.wrong-binding", SeverityError, "probe", "the interface answered in another binding's shape than the one the card declares (JSON-RPC, HTTP+JSON or gRPC)"},
+		Rule{CodeProbeUnexpected, "probe.unexpected", SeverityWarning, "probe", "the interface answered in its binding's shape, but not with the task-not-found error a task id that does not exist should get"},
+		Rule{CodeProbeStatus, "probe.status", SeverityError, "probe", "the interface answered an HTTP status (5xx, 400, 405...) with a body in no binding's shape"},
+		Rule{CodeProbeAuthRequired, "probe.auth-required", SeverityWarning, "probe", "the interface asks for credentials (401 or 403), so its binding could not be confirmed without them"},
+		Rule{CodeProbeTLS, "probe.tls", SeverityError, "probe", "the interface's TLS certificate does not verify for its host: another host's, expired, or from an authority not trusted"},
+		Rule{CodeProbeTLSExpiring, "probe.tls-expiring", SeverityWarning, "probe", "the interface's TLS certificate expires within 21 days"},
+		Rule{CodeProbeExtendedCardMissing, "probe.extended-card-missing", SeverityError, "probe", "the card promises an extended card (capabilities.extendedAgentCard, supportsAuthenticatedExtendedCard) and the interface has none"},
+		Rule{CodeProbeExtendedCardOpen, "probe.extended-card-open", SeverityWarning, "probe", "the extended card is served without asking for authentication"},
+		Rule{CodeProbeVersion, "probe.version", SeverityWarning, "probe", "the server answers with another protocol version than the interface declares (A2A-Version, VersionNotSupportedError, another release's error shape)"},
+		Rule{CodeProbeNotProbed, "probe.not-probed", SeverityWarning, "probe", "the interface was not probed: its URL is not http(s) (grpc: host:port aside), or its binding is not one cardscan knows"},
 
 		Rule{CodeSchemaType, "schema.type", SeverityError, schemaOnly, "type keyword failed"},
 		Rule{CodeSchemaRequired, "schema.required", SeverityError, schemaOnly, "required keyword failed: a property is missing"},

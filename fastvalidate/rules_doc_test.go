@@ -103,7 +103,7 @@ func TestDisagreementsDocTable(t *testing.T) {
 // by a profile: they judge HTTP responses, signatures against trusted
 // keys, a whole dump, or sizes beyond a short example.
 func exampleless(r Rule) bool {
-	return r.Profiles == "fetch" || r.Profiles == "migrate" || r.Profiles == "signatures" || r.Profiles == "cross-card" || r.Code == CodeJSONDepth || r.Code == CodeInputTooLarge
+	return r.Profiles == "fetch" || r.Profiles == "migrate" || r.Profiles == "probe" || r.Profiles == "signatures" || r.Profiles == "cross-card" || r.Code == CodeJSONDepth || r.Code == CodeInputTooLarge
 }
 
 // TestRuleDocs holds every rule of the table to its documentation: what

@@ -59,6 +59,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
 			return fetch.Run(args[1:], stdin, stdout, stderr)
+		case "probe":
+			return fetch.RunProbe(args[1:], stdin, stdout, stderr)
 		case "sign":
 			return sign.Run(args[1:], stdin, stdout, stderr)
 		case "mcp":
@@ -158,6 +160,7 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
+       cardscan probe [flags] ...   (ask each advertised interface, safely; probe --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan verify [--explain] CARD (why a card's signatures verify or not)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
@@ -410,7 +413,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man", "lsp"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man", "lsp", "probe"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}

@@ -3,6 +3,7 @@
 package summary
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -71,6 +72,24 @@ type Summary struct {
 	// that the AgentCard JSON Schema v1.0 passes: where the two disagree
 	// (docs/rules.md). Absent when none.
 	SchemaWouldPass int64 `json:"schema_would_pass,omitempty"`
+	// Probes counts what cardscan probe (or fetch --probe) found of the
+	// interfaces it asked; absent from runs that probed none.
+	Probes *Probes `json:"probes,omitempty"`
+}
+
+// Probes counts probed interfaces by what they answered: every interface
+// is in exactly one class, so the classes add up to Interfaces.
+type Probes struct {
+	Interfaces   int64 `json:"interfaces"`
+	Answering    int64 `json:"answering"`     // the declared binding answered
+	AuthRequired int64 `json:"auth_required"` // asked for credentials before answering
+	WrongBinding int64 `json:"wrong_binding"` // another binding, HTML, a 404 page, or no binding's shape
+	TLS          int64 `json:"tls"`           // the certificate did not verify for the host
+	Unreachable  int64 `json:"unreachable"`   // refused, timed out, blocked or redirected away
+	NotProbed    int64 `json:"not_probed"`    // a binding or URL cardscan does not ask
+	// CardsSkipped are the cards with interfaces left unprobed because
+	// the card is invalid (without --include-invalid).
+	CardsSkipped int64 `json:"cards_skipped"`
 }
 
 // Verdicts counts the cards of one profile by verdict.
@@ -255,6 +274,20 @@ func (s *Summary) Add(o *Summary) error {
 			s.Signatures.Outcomes[k] = n
 		}
 	}
+	if o.Probes != nil {
+		if s.Probes == nil {
+			s.Probes = new(Probes)
+		}
+		p, q := s.Probes, o.Probes
+		add("probes.interfaces", &p.Interfaces, q.Interfaces)
+		add("probes.answering", &p.Answering, q.Answering)
+		add("probes.auth_required", &p.AuthRequired, q.AuthRequired)
+		add("probes.wrong_binding", &p.WrongBinding, q.WrongBinding)
+		add("probes.tls", &p.TLS, q.TLS)
+		add("probes.unreachable", &p.Unreachable, q.Unreachable)
+		add("probes.not_probed", &p.NotProbed, q.NotProbed)
+		add("probes.cards_skipped", &p.CardsSkipped, q.CardsSkipped)
+	}
 	// Shards run under different overrides were judged by different
 	// rules: a rule set differently in two of them is "mixed".
 	for k, v := range o.Overrides {
@@ -353,6 +386,19 @@ func Unmarshal(b []byte) (*Summary, error) {
 			}
 		}
 	}
+	if p := s.Probes; p != nil {
+		classes := []int64{p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed}
+		var sum int64
+		for _, n := range classes {
+			if n < 0 {
+				return nil, errors.New("probes: a count is less than none")
+			}
+			sum += n
+		}
+		if sum != p.Interfaces || p.CardsSkipped < 0 {
+			return nil, fmt.Errorf("probes: the classes add up to %d, not the %d interfaces", sum, p.Interfaces)
+		}
+	}
 	for k, v := range s.ProfileVerdicts {
 		if v.Valid < 0 || v.Invalid < 0 || v.Valid+v.Invalid > s.Profiles[k] {
 			return nil, fmt.Errorf("profile_verdicts %q: %d valid + %d invalid is not within the profile's %d cards", k, v.Valid, v.Invalid, s.Profiles[k])
@@ -403,6 +449,13 @@ func (s *Summary) Human() string {
 			b.WriteString(" (")
 			b.WriteString(countsText(s.FetchFailures))
 			b.WriteString(")")
+		}
+	}
+	if p := s.Probes; p != nil {
+		fmt.Fprintf(&b, "; %s probed: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable",
+			plural(p.Interfaces, "interface"), p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable)
+		if p.NotProbed > 0 {
+			fmt.Fprintf(&b, ", %d not probed", p.NotProbed)
 		}
 	}
 	if s.StoppedEarly {
