@@ -188,3 +188,58 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+// The signatures section shows every outcome of SignatureOutcomes with
+// its count and share of the signatures checked, in that order, and says
+// so when a summary counts signed cards but not outcomes.
+func TestSignatureOutcomes(t *testing.T) {
+	s, _ := fixture(t)
+	page := render(t, s, nil)
+	at := strings.Index(page, `<section id="signatures">`)
+	if at < 0 {
+		t.Fatal("the page has no signatures section")
+	}
+	section := page[at:]
+	section = section[:strings.Index(section, "</section>")]
+	rows := []string{
+		`<tr><td><code><bdi>verified</bdi></code></td><td class="n">530</td><td class="n">75.6%</td></tr>`,
+		`<tr><td><code><bdi>untrusted-origin</bdi></code></td><td class="n">41</td><td class="n">5.8%</td></tr>`,
+		`<tr><td><code><bdi>expired</bdi></code></td><td class="n">17</td><td class="n">2.4%</td></tr>`,
+		`<tr><td><code><bdi>revoked</bdi></code></td><td class="n">3</td><td class="n">0.4%</td></tr>`,
+		`<tr><td><code><bdi>key-unknown</bdi></code></td><td class="n">88</td><td class="n">12.6%</td></tr>`,
+		`<tr><td><code><bdi>invalid</bdi></code></td><td class="n">21</td><td class="n">3.0%</td></tr>`,
+		`<tr><td><code><bdi>alg</bdi></code></td><td class="n">1</td><td class="n">0.1%</td></tr>`,
+	}
+	last := -1
+	for _, r := range rows {
+		i := strings.Index(section, r)
+		if i < 0 {
+			t.Errorf("the signatures section lacks %q", r)
+			continue
+		}
+		if i < last {
+			t.Errorf("%q is out of order", r)
+		}
+		last = i
+	}
+	for _, w := range []string{`512 of 640 signed cards verified`, `701 signatures checked`, `171 findings`, `aria-label="Signatures by outcome"`} {
+		if !strings.Contains(section, w) {
+			t.Errorf("the signatures section lacks %q", w)
+		}
+	}
+
+	// An outcome that never occurred is listed with 0: that nothing was
+	// revoked is worth reading too.
+	s.Signatures.Outcomes = map[string]int64{"verified": 2}
+	if page := render(t, s, nil); !strings.Contains(page, `<tr><td><code><bdi>revoked</bdi></code></td><td class="n">0</td><td class="n">0.0%</td></tr>`) {
+		t.Error("an outcome with no signature is not listed with 0")
+	}
+	s.Signatures.Outcomes = nil
+	if page := render(t, s, nil); !strings.Contains(page, "does not count signatures by outcome") {
+		t.Error("a summary without outcomes is not said to lack them")
+	}
+	s.Signatures = nil
+	if page := render(t, s, nil); strings.Contains(page, `id="signatures"`) {
+		t.Error("a run that verified nothing has a signatures section")
+	}
+}
