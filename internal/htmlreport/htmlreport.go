@@ -314,7 +314,10 @@ var headings = map[string]string{
 	"broke":   "Broke: valid before, invalid now",
 	"fixed":   "Fixed: invalid before, valid now",
 	"changed": "Changed",
-	"removed": "Gone",
+	// A diff that verified signatures: the keys that verify the card
+	// (by RFC 7638 thumbprint) are not those that did.
+	"signer-changed": "Signer changed: other keys sign the card",
+	"removed":        "Gone",
 }
 
 // largest returns the n rows of most cards, in their order in rows; all

@@ -114,6 +114,8 @@ func TestSections(t *testing.T) {
 				`<a href="https://github.com/cardscan/cardscan/blob/main/docs/rules.md#a2arequired"><code><bdi>a2a.required</bdi></code></a><br><code class="explain">cardscan explain <bdi>a2a.required</bdi></code>`,
 				`<code><bdi>x&#34;&gt;&lt;img src=x onerror=alert(1)&gt;</bdi></code><br><span class="muted">not a rule of this cardscan</span>`,
 				`and 2 more rules with fewer findings.`, `Broke: valid before, invalid now (1)`,
+				`<h3>Signer changed: other keys sign the card (1)</h3>`,
+				`<code><bdi>/signatures</bdi></code> <bdi>signer</bdi>: <code><bdi>[&#34;NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs&#34;]</bdi></code> → <code><bdi>[&#34;9ZhHn5lW0GkE2t2ipf9QhSVYUtT1VJf5kM3xjCmvO4A&#34;]</bdi></code>`,
 				`<code><bdi>/skills/2</bdi></code> <bdi>skill-added</bdi>: <code><bdi>null</bdi></code> → <code><bdi>&#34;search&#34;</bdi></code>`,
 				`<p id="schema-would-pass">214 of the invalid AgentCards pass the AgentCard JSON Schema v1.0`,
 				`<a href="https://github.com/cardscan/cardscan/blob/main/docs/rules.md#where-the-draft-and-its-schema-disagree">disagree</a>`},
