@@ -111,8 +111,9 @@ func TestDocsExamplePolicy(t *testing.T) {
 	}
 
 	// With the test's keys for the thumbprints the reader would put
-	// there, and its CA for the system's roots. The example's first
-	// thumbprints are geo's, the last the revoked one.
+	// there, and its CA for the system's roots. The last thumbprint is
+	// the revoked one; any before it pin keys for geo, which must then
+	// verify as the files' keys do.
 	matches := thumbprintRE.FindAllStringSubmatchIndex(policy, -1)
 	if len(matches) == 0 {
 		t.Fatal("the example lists no thumbprint")
