@@ -3,13 +3,12 @@ package fetch
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-
-	"github.com/bytedance/sonic"
 )
 
 // urlSource yields the URLs to fetch: those of the command line, then
@@ -159,7 +158,7 @@ func readResume(r *bufio.Reader, maxLine int64) (map[string]int, int64, resumeTa
 		var rec struct {
 			URL *string `json:"url"`
 		}
-		if !line.kept || sonic.ConfigStd.Unmarshal(line.text, &rec) != nil || rec.URL == nil {
+		if !line.kept || json.Unmarshal(line.text, &rec) != nil || rec.URL == nil {
 			return nil, 0, resumeTail{}, badLine{lineNo, "not a record of --format cards"}
 		}
 		done[*rec.URL]++

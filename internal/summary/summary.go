@@ -3,6 +3,9 @@
 package summary
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,8 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/bytedance/sonic"
+	"unicode/utf8"
 )
 
 // Summary is what --summary writes. Counts add up under Merge; Seconds is
@@ -140,9 +142,6 @@ type Signatures struct {
 // SignatureOutcomes are the names Signatures.Outcomes counts, in the
 // order reports list them (cardsig.Statuses).
 var SignatureOutcomes = []string{"verified", "untrusted-origin", "expired", "revoked", "key-unknown", "invalid", "alg"}
-
-// api sorts map keys, so that summaries diff cleanly.
-var api = sonic.Config{SortMapKeys: true, ValidateString: true}.Froze()
 
 // Finish sets the derived fields.
 func (s *Summary) Finish() {
@@ -299,11 +298,18 @@ func (s *Summary) Add(o *Summary) error {
 // Marshal encodes s as indented JSON with a final newline.
 func (s *Summary) Marshal() ([]byte, error) {
 	s.Finish()
-	b, err := api.MarshalIndent(s, "", "  ")
-	if err != nil {
+	// encoding/json sorts map keys, so that summaries diff cleanly, and
+	// writes invalid UTF-8 as U+FFFD. A summary is written once per run:
+	// a faster encoder would save microseconds and cost every start its
+	// initialisation (cmd/cardscan's TestColdStartDeps).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return b.Bytes(), nil
 }
 
 // WriteFile writes s to path ("-" for w).
@@ -323,7 +329,12 @@ func (s *Summary) WriteFile(path string, w io.Writer) error {
 // unknown members most likely mean a file given by mistake.
 func Unmarshal(b []byte) (*Summary, error) {
 	var s Summary
-	dec := api.NewDecoder(strings.NewReader(string(b)))
+	// encoding/json would read invalid UTF-8 as U+FFFD; a summary with it
+	// was not written by cardscan.
+	if !utf8.Valid(b) {
+		return nil, errors.New("not valid UTF-8")
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {
 		return nil, err
