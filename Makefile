@@ -89,10 +89,13 @@ node-deps:
 	    (cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
 	  fi; done; fi
 
-# cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
-# -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy; and
+# cardscan's start-up on a one-card file beside a Go binary that reads it,
+# then its throughput on a generated 100 MB dump (kept in bin/perf/):
+# -j 1 against the validator alone, -j 2 against the validator on two
+# goroutines, and -j 2 on a zstd copy against decoding alone; and
 # --input json on the dump's JSON cards as an array beside the same cards
-# as NDJSON (both written to bin/perf/ the first time).
+# as NDJSON (both written to bin/perf/ the first time). Wall clock and
+# CPU time, fastest and median of interleaved rounds.
 PERF_DUMP = bin/perf/agentcard-100mb.ndjson
 
 perf: build

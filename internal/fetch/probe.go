@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bytedance/sonic"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -187,7 +186,7 @@ var probeRecords = resumeKind{name: "a record of cardscan probe", key: func(line
 			Pointer string `json:"pointer"`
 		} `json:"probe"`
 	}
-	if sonic.ConfigStd.Unmarshal(line, &rec) != nil || rec.Input == nil || rec.Probe == nil {
+	if json.Unmarshal(line, &rec) != nil || rec.Input == nil || rec.Probe == nil {
 		return "", false
 	}
 	return probeKey(*rec.Input, rec.Line, rec.Probe.Pointer), true
