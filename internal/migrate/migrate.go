@@ -168,6 +168,11 @@ func (m *Migrator) Migrate(dst, card []byte, rec *Record) []byte {
 	} else {
 		c.down(root, e)
 	}
+	if c.refusal != "" {
+		rec.Changes = rec.Changes[:0]
+		m.refuse(rec, fastvalidate.CodeMigrateSchemeUnsupported, c.refusal)
+		return append(dst, card...)
+	}
 	start := len(dst)
 	dst = append(dst, card[:root.start]...)
 	dst = append(dst, e.Text()...)
