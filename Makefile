@@ -62,7 +62,8 @@ debian-packages:
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in
 # cardsig's cross-implementation test; @a2a-js/sdk signs and verifies
-# cards in cardsig's SDK interop test; the MCP Inspector is the client
+# cards in cardsig's SDK interop test and loads the cards cardscan
+# migrate writes in bench/interop's test; the MCP Inspector is the client
 # internal/mcpserver's tests drive cardscan mcp with. npm ci runs again in
 # a directory only when its lockfile changes.
 NODE_DEPS = cardsig/testdata/node cardsig/testdata/a2ajs internal/mcpserver/testdata/inspector fastvalidate/testdata/ajv
