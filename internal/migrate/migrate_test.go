@@ -371,3 +371,39 @@ func TestOAuthSchemesKeepAFlow(t *testing.T) {
 		t.Fatal("no OAuth scheme in the sample migrated to 0.3")
 	}
 }
+
+// BenchmarkMigrate migrates the sample corpus's cards to each release.
+func BenchmarkMigrate(b *testing.B) {
+	f, err := os.Open("../../corpus/sample.ndjson.zst")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	d, err := zstd.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	var cards [][]byte
+	size := 0
+	sc := bufio.NewScanner(d)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		cards = append(cards, bytes.Clone(sc.Bytes()))
+		size += len(sc.Bytes())
+	}
+	for _, to := range []string{V10, V03} {
+		b.Run(strings.TrimPrefix(to, "a2a/"), func(b *testing.B) {
+			m := mustNew(b, Options{To: to, DropSignatures: true})
+			var rec Record
+			var buf []byte
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range cards {
+					buf = m.Migrate(buf[:0], c, &rec)
+				}
+			}
+		})
+	}
+}
