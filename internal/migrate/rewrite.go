@@ -488,7 +488,7 @@ func (c *card10) schemeDown(s *node, at string) any {
 		be.Set("flows", fe.Raw())
 	}
 	c.note(fastvalidate.CodeMigrateSecurityScheme, "rewrote", at+"/"+wrapper, at, fmt.Sprintf("%s unwrapped to a type %q scheme", wrapper, typ), specSch)
-	return raw{text: be.Text(), base: lineIndent(w.src, body.start)}
+	return raw{text: be.Text(), base: w.indentAt(body.start)}
 }
 
 // escape escapes a member name for a JSON Pointer (RFC 6901).
