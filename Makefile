@@ -126,6 +126,7 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzPolicyFile -fuzztime=$(FUZZ_LONG) ./internal/cli/
 	$(GO) test -run=NONE -fuzz=FuzzStdioTransport -fuzztime=$(FUZZ_LONG) ./internal/mcpserver/
 	$(GO) test -run=NONE -fuzz=FuzzAppendJSONString -fuzztime=$(FUZZ_LONG) ./internal/report/
+	$(GO) test -run=NONE -fuzz=FuzzMigrate -fuzztime=$(FUZZ_LONG) ./internal/migrate/
 
 .PHONY: sample corpus
 

@@ -210,7 +210,7 @@ func TestRefused(t *testing.T) {
 }
 
 // sampleCards reads the generated corpus the repository keeps.
-func sampleCards(t *testing.T) [][]byte {
+func sampleCards(t testing.TB) [][]byte {
 	f, err := os.Open("../../corpus/sample.ndjson.zst")
 	if err != nil {
 		t.Fatal(err)
