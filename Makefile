@@ -74,7 +74,8 @@ debian-packages:
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in
 # cardsig's cross-implementation test; @a2a-js/sdk signs and verifies
-# cards in cardsig's SDK interop test; the MCP Inspector is the client
+# cards in cardsig's SDK interop test and loads the cards cardscan
+# migrate writes in bench/interop's test; the MCP Inspector is the client
 # internal/mcpserver's tests drive cardscan mcp with; the JavaScript A2A
 # SDK (@a2a-js/sdk, with express and grpc-js) serves the A2A servers
 # internal/fetch's probe tests ask; ajv compiles cardscan schema's output
@@ -143,6 +144,7 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzPolicyFile -fuzztime=$(FUZZ_LONG) ./internal/cli/
 	$(GO) test -run=NONE -fuzz=FuzzStdioTransport -fuzztime=$(FUZZ_LONG) ./internal/mcpserver/
 	$(GO) test -run=NONE -fuzz=FuzzAppendJSONString -fuzztime=$(FUZZ_LONG) ./internal/report/
+	$(GO) test -run=NONE -fuzz=FuzzMigrate -fuzztime=$(FUZZ_LONG) ./internal/migrate/
 
 .PHONY: sample corpus
 
