@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"os/exec"
@@ -950,13 +951,13 @@ func TestListRulesAndVersion(t *testing.T) {
 		t.Fatalf("exit %d", r.code)
 	}
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	rules := fastvalidate.Rules()
+	rules := rule.All()
 	if len(lines) != len(rules)+1 {
 		t.Fatalf("%d lines for %d rules", len(lines), len(rules))
 	}
 	for i, rule := range rules {
 		f := strings.Fields(lines[i+1])
-		if len(f) < 4 || f[0] != rule.ID || f[1] != rule.Severity.String() || f[2] != rule.Profiles || !strings.HasSuffix(lines[i+1], rule.Description) {
+		if len(f) < 4 || f[0] != rule.ID || f[1] != rule.Severity.String() || f[2] != rule.Profiles.String() || !strings.HasSuffix(lines[i+1], rule.Description) {
 			t.Errorf("line %q for rule %+v", lines[i+1], rule)
 		}
 	}
