@@ -123,6 +123,8 @@ fuzz:
 	for t in FuzzFraming FuzzSplitterBlockPath; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./internal/pipeline/ || exit 1; done
 	$(GO) test -run=NONE -fuzz=FuzzPolicyFile -fuzztime=$(FUZZ_LONG) ./internal/cli/
+	$(GO) test -run=NONE -fuzz=FuzzStdioTransport -fuzztime=$(FUZZ_LONG) ./internal/mcpserver/
+	$(GO) test -run=NONE -fuzz=FuzzAppendJSONString -fuzztime=$(FUZZ_LONG) ./internal/report/
 
 .PHONY: sample corpus
 

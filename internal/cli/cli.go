@@ -46,6 +46,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runSummary(args[1:], stdout, con)
 		case "diff":
 			return runDiff(args[1:], stdin, stdout, con)
+		case "merge":
+			return runMerge(args[1:], stdout, con)
 		case "report":
 			return runReport(args[1:], stdin, stdout, con)
 		case "migrate":
@@ -145,6 +147,7 @@ type options struct {
 const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan summary merge SUMMARY.json ...
        cardscan diff OLD NEW        (what changed between two dumps; diff --help)
+       cardscan merge DIGEST ...    (sharded runs' --digest-out as one run; merge --help)
        cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
@@ -235,6 +238,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 	o.memory = DefaultMemory
 	fs.Var(&o.memory, "--memory SIZE", "--cross-card's claims held in memory before they spill\n"+
 		"to temporary files")
+	o.addShardFlags(&fs, "the records' --cross-card claims")
 	fs.Bool(&o.listRules, "--list-rules", "print the rules (of --profile, when given) and exit")
 	fs.Bool(&o.version, "--version", "print the version and exit")
 	return &fs
@@ -285,6 +289,29 @@ type readOptions struct {
 	memory    cmdflag.Size
 	maxRecord cmdflag.Size
 	chunkSize cmdflag.Size
+	// shardFlags are --shard, --shards and --shard-by; sharding is what
+	// check made of them.
+	shardFlags shardFlags
+	sharding   shardSpec
+	// digestOut is --digest-out, and digestParts --digest-parts.
+	digestOut   string
+	digestParts int
+}
+
+// addShardFlags declares the flags of the shard contract, which
+// validation and diff share.
+func (o *readOptions) addShardFlags(fs *cmdflag.Set, digestWhat string) {
+	fs.String(&o.shardFlags.shard, "--shard I/N", "", "judge only slice I of N (from 0) of the inputs: N runs\n"+
+		"given the same inputs judge every record once (docs/cli.md)")
+	fs.Int(&o.shardFlags.shards, "--shards N", 0, "--shard I/N with I from $JOB_COMPLETION_INDEX\n"+
+		"(a Kubernetes Indexed Job's pod index)")
+	fs.String(&o.shardFlags.by, "--shard-by HOW", "auto", "file, record or auto: slice by input file, or by\n"+
+		"record with every shard reading every input (auto:\n"+
+		"record when there are fewer inputs than shards)")
+	fs.String(&o.digestOut, "--digest-out FILE", "", "write "+digestWhat+" to FILE, sorted\n"+
+		"and compressed, for cardscan merge (docs/cli.md)")
+	fs.Int(&o.digestParts, "--digest-parts P", 1, "split --digest-out into P files by key hash,\n"+
+		"FILE.part-K-of-P, for P merges run apart")
 }
 
 // check checks the shared flags; a -j of 0 becomes a worker per CPU.
@@ -313,7 +340,12 @@ func (o *readOptions) check() error {
 	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
 		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
 	}
-	return nil
+	if o.digestParts < 1 || o.digestParts > maxDigestParts {
+		return usagef("--digest-parts %d: want 1 to %d", o.digestParts, maxDigestParts)
+	}
+	var err error
+	o.sharding, err = o.shardFlags.spec(os.Getenv)
+	return err
 }
 
 func checkOptions(o *options) error {
@@ -353,6 +385,12 @@ func checkOptions(o *options) error {
 	if !slices.Contains([]string{"warning", "error"}, o.minLevel) {
 		return usagef("--min-level %q: want warning or error", o.minLevel)
 	}
+	if o.digestOut != "" && o.crossCard {
+		return usagef("--digest-out and --cross-card: a shard writes its claims, and cardscan merge of every shard's reports the findings")
+	}
+	if o.digestOut == "-" {
+		return usagef("--digest-out -: want a file (cardscan merge reads several)")
+	}
 	if o.minLevel == "error" && o.failOn == "warning" {
 		return usagef("--min-level error would hide the warnings that --fail-on warning fails cards for")
 	}
@@ -362,7 +400,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}
@@ -396,7 +434,12 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		return console.ExitUsage
 	}
 
+	all := inputs
+	var slice pipeline.Slice
+	inputs, slice = o.sharding.pick(inputs)
+
 	cfg := pipeline.Config{
+		Slice:      slice,
 		Profile:    o.profile,
 		Jobs:       o.jobs,
 		ChunkSize:  int(o.chunkSize),
@@ -434,7 +477,11 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		if spec.path == "" {
 			continue
 		}
-		f, err := createOutput(spec.path)
+		create := createOutput
+		if o.sharding.sharded() {
+			create = createShardOutput
+		}
+		f, err := create(spec.path)
 		if err != nil {
 			con.Errorf("%s %s: %s", spec.flag, spec.path, describe(err))
 			closeOutputs(outs)
@@ -476,6 +523,12 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		cross.Levels, cross.MinLevel = overrideTable(o.overrides), cfg.MinLevel
 		cfg.Extract, cfg.Collect = cross.Extract, cross.Add
 	}
+	var digests *dump.DigestSet
+	if o.digestOut != "" {
+		digests = dump.NewClaimDigests(int64(o.memory), inputOrder(all))
+		defer digests.Close()
+		cfg.Extract, cfg.Collect = digests.Extract(0), digests.Add
+	}
 
 	sig := catchSignals()
 	defer sig.stop()
@@ -500,6 +553,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	if cross != nil && runErr == nil {
 		dumpErrors, runErr = crossCard(cross, cfg, &st, con)
 	}
+	digestStatus := writeDigests(digests, o, &st, walkErrors, runErr, con)
 
 	if runErr != nil {
 		var oe *pipeline.OutputError
@@ -520,6 +574,11 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		status = console.ExitIO
 	}
 	for _, f := range outs {
+		if f.commit != nil && (st.Interrupted || runErr != nil) {
+			// A shard's outputs are put in place whole or not at all.
+			f.drop()
+			continue
+		}
 		if err := f.Close(); err != nil {
 			con.Errorf("%s %s: %s", f.flagName(o), f.path, describe(err))
 			status = console.ExitIO
@@ -565,8 +624,14 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	sum.WorstInputs = st.WorstInputs
 	sum.Finish()
-	if sum.InputErrors > 0 {
+	if sum.InputErrors > 0 || digestStatus != console.ExitOK {
 		status = console.ExitIO
+	}
+	if slice.Count > 1 && slice.Index != 0 {
+		// Sliced by record, every shard reads every input: the first
+		// counts them, so that the shards' summaries add up to one run's.
+		sum.Inputs, sum.InputErrors, sum.BytesRead, sum.BytesDecompressed = 0, 0, 0, 0
+		sum.Framings = map[string]int64{}
 	}
 	if o.summary != "" {
 		if err := writeSummary(&sum, sumFile, stdout); err != nil {
@@ -654,4 +719,27 @@ func policyOptions(policy string) []fastvalidate.Option {
 		return []fastvalidate.Option{fastvalidate.WithPolicy(fastvalidate.PolicyProduction)}
 	}
 	return nil
+}
+
+// writeDigests writes --digest-out, for a run that judged all its records,
+// and returns the exit status that its failure makes.
+func writeDigests(digests *dump.DigestSet, o *options, st *pipeline.Stats, walkErrors int, runErr error, con *console.Console) int {
+	if digests == nil || runErr != nil || st.Interrupted {
+		return console.ExitOK
+	}
+	if st.InputErrors > 0 || walkErrors > 0 {
+		// A merge would take the shard for whole and miss the records
+		// it did not read.
+		con.Errorf("--digest-out %s not written: an input could not be read completely", o.digestOut)
+		return console.ExitIO
+	}
+	if st.Stopped {
+		con.Printf("note: --digest-out not written: the run ended before its inputs did")
+		return console.ExitOK
+	}
+	if err := digests.Write(o.digestOut, o.digestParts); err != nil {
+		con.Errorf("--digest-out %s: %s", o.digestOut, describe(err))
+		return console.ExitIO
+	}
+	return console.ExitOK
 }

@@ -64,6 +64,7 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	o.memory = DefaultMemory
 	fs.Var(&o.memory, "--memory SIZE", "digests held in memory before they spill to\n"+
 		"sorted temporary files, made only then")
+	o.addShardFlags(&fs, "both dumps' digests")
 	o.maxRecord = pipeline.DefaultMaxRecord
 	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged")
 	o.chunkSize = pipeline.DefaultChunkSize
@@ -84,13 +85,16 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	if err == nil {
 		err = guardFiles(
 			[]clobber.File{{Role: "OLD", Path: paths[0]}, {Role: "NEW", Path: paths[1]}},
-			[]clobber.File{{Role: "--summary", Path: o.summary}, {Role: "standard output", Path: "-"}},
+			append(digestFiles(o.digestOut, o.digestParts), clobber.File{Role: "--summary", Path: o.summary}, clobber.File{Role: "standard output", Path: "-"}),
 			stdin, stdout)
 	}
 	if err != nil {
 		return con.UsageError("cardscan diff", err)
 	}
 	mode, _ := dump.ParseKeyMode(o.key)
+	if o.digestOut != "" {
+		return diffDigests(o, paths, mode, stdin, con)
+	}
 	var sumFile *pendingFile
 	if o.summary != "" && o.summary != "-" {
 		if sumFile, err = createPending(o.summary); err != nil {
@@ -213,6 +217,12 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	if !slices.Contains([]string{"text", "jsonl"}, o.format) {
 		return usagef("--format %q: want text or jsonl", o.format)
 	}
+	if o.digestOut == "-" {
+		return usagef("--digest-out -: want a file (cardscan merge reads several)")
+	}
+	if o.sharding.sharded() && o.digestOut == "" {
+		return usagef("--shard: a shard of a diff writes --digest-out, which cardscan merge of every shard's compares")
+	}
 	return nil
 }
 
@@ -220,4 +230,49 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 func diffHuman(s *dump.DiffSummary) string {
 	return fmt.Sprintf("%d old and %d new records: %d added, %d removed, %d broke, %d fixed, %d changed, %d unchanged (%.1f MB/s)",
 		s.OldRecords, s.NewRecords, s.Added, s.Removed, s.Broke, s.Fixed, s.Changed, s.Unchanged, s.MBPerSecond)
+}
+
+// diffDigests reads the shard's slice of both dumps into a digest file
+// (--digest-out), for cardscan merge to compare with the other shards'.
+func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Reader, con *console.Console) int {
+	sig := catchSignals()
+	defer sig.stop()
+	framing, _ := pipeline.ParseFraming(o.input)
+	set := dump.NewDiffDigests(int64(o.memory), mode, nil)
+	defer set.Close()
+	for i := range 2 {
+		all, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con, nil)
+		inputs, slice := o.sharding.pick(all)
+		set.SetOrder(inputOrder(all))
+		st, err := pipeline.Run(pipeline.Config{
+			Slice:     slice,
+			Profile:   o.profile,
+			Jobs:      o.jobs,
+			ChunkSize: int(o.chunkSize),
+			MaxRecord: int(o.maxRecord),
+			Format:    pipeline.FormatNone,
+			Options:   policyOptions(o.policy),
+			Stdin:     stdin,
+			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
+			Interrupt: sig.interrupt,
+			Extract:   set.Extract(byte(i)),
+			Collect:   set.Add,
+		}, inputs)
+		if st.Interrupted {
+			return sig.status()
+		}
+		if err != nil {
+			con.Errorf("diff: %s", describe(err))
+			return console.ExitIO
+		}
+		if st.InputErrors > 0 || walkErrors > 0 {
+			con.Errorf("diff: %s could not be read completely; no digests written", paths[i])
+			return console.ExitIO
+		}
+	}
+	if err := set.Write(o.digestOut, o.digestParts); err != nil {
+		con.Errorf("--digest-out %s: %s", o.digestOut, describe(err))
+		return console.ExitIO
+	}
+	return console.ExitOK
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/dump"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/summary"
 
@@ -24,13 +25,41 @@ type outputFile struct {
 	f    *os.File
 	w    io.Writer
 	c    io.Closer // the compressor, closed before the file
+	// commit, for an output of a sharded run, renames the temporary file
+	// f is over path (replaceOnClose); tmp is that file.
+	commit func() error
+	tmp    string
 }
 
-func createOutput(path string) (*outputFile, error) {
+func createOutput(path string) (*outputFile, error) { return openOutput(path, path) }
+
+// createShardOutput is createOutput for a sharded run: the file is put in
+// place whole by a Close that succeeds, and dropped by closeOutputs.
+func createShardOutput(path string) (*outputFile, error) {
+	tmp, commit, err := replaceOnClose(path)
+	if err != nil {
+		return nil, err
+	}
+	o, err := openOutput(path, tmp)
+	if err != nil {
+		if tmp != path {
+			os.Remove(tmp)
+		}
+		return nil, err
+	}
+	if tmp != path {
+		o.commit, o.tmp = commit, tmp
+	}
+	return o, nil
+}
+
+// openOutput opens file to write path's output: compressed as path's name
+// says.
+func openOutput(path, file string) (*outputFile, error) {
 	// Write-only, unlike os.Create: opened read-write, a FIFO (or
 	// /dev/stdout on a pipe) would have cardscan hold its read end itself,
 	// so that a reader going away is never seen and writes block for ever.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +91,25 @@ func (o *outputFile) Close() error {
 	if cerr := o.f.Close(); err == nil {
 		err = cerr
 	}
+	if o.commit != nil {
+		if err == nil {
+			err = o.commit()
+		}
+		if err != nil {
+			os.Remove(o.tmp)
+		}
+		o.commit = nil
+	}
 	return err
+}
+
+// drop closes an output of a sharded run without putting it in place.
+func (o *outputFile) drop() {
+	if o.commit != nil {
+		o.commit = nil
+		o.f.Close()
+		os.Remove(o.tmp)
+	}
 }
 
 func (o *outputFile) flagName(opts *options) string {
@@ -72,8 +119,14 @@ func (o *outputFile) flagName(opts *options) string {
 	return "--invalid-out"
 }
 
+// closeOutputs closes the outputs of a run that failed: a sharded run's
+// are dropped, leaving any earlier ones in place.
 func closeOutputs(outs []*outputFile) {
 	for _, o := range outs {
+		if o.commit != nil {
+			o.drop()
+			continue
+		}
 		o.Close()
 	}
 }
@@ -84,6 +137,7 @@ func closeOutputs(outs []*outputFile) {
 func (o *options) outputFiles() []clobber.File {
 	var files []clobber.File
 	all := []clobber.File{{Role: "--valid-out", Path: o.validOut}, {Role: "--invalid-out", Path: o.invalidOut}, {Role: "--summary", Path: o.summary}}
+	all = append(all, digestFiles(o.digestOut, o.digestParts)...)
 	for _, ff := range o.formatFiles {
 		all = append(all, clobber.File{Role: "--format " + ff.format, Path: ff.path})
 	}
@@ -248,4 +302,16 @@ func writeSummary(sum *summary.Summary, f *pendingFile, stdout io.Writer) error 
 		return err
 	}
 	return f.commit(b)
+}
+
+// digestFiles are the files --digest-out writes.
+func digestFiles(path string, parts int) []clobber.File {
+	if path == "" {
+		return nil
+	}
+	var files []clobber.File
+	for k := range max(parts, 1) {
+		files = append(files, clobber.File{Role: "--digest-out", Path: dump.PartName(path, k, parts)})
+	}
+	return files
 }

@@ -361,6 +361,17 @@ func (c *Cross) findSorted(out *findingWriter) error {
 	if err != nil {
 		return err
 	}
+	return c.findFrom(m, out)
+}
+
+// recordSource yields records in sort order: a store's (merger) or digest
+// files' (fileMerger).
+type recordSource interface {
+	next() ([]byte, bool, error)
+}
+
+// findFrom judges the claims m yields, as findSorted describes.
+func (c *Cross) findFrom(m recordSource, out *findingWriter) error {
 	g := &groupClaims{
 		places: placeList{dir: c.dir, limit: int(c.groupBudget)},
 		others: newStore("others", c.dir, c.groupBudget, wholeDigest),

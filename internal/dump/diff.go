@@ -217,6 +217,12 @@ func (d *Differ) compareSorted(sum *DiffSummary, w io.Writer) error {
 		return err
 	}
 	sum.Partitions = len(d.old.runs) + len(d.new.runs)
+	return d.compareFrom(olds, news, sum, w)
+}
+
+// compareFrom compares the dumps whose digests olds and news yield in key
+// order, as compareSorted describes.
+func (d *Differ) compareFrom(olds, news recordSource, sum *DiffSummary, w io.Writer) error {
 	ol, nl := &lastOfKey{m: olds}, &lastOfKey{m: news}
 	o, err := ol.next(&sum.DuplicateKeys)
 	if err != nil {
@@ -264,7 +270,7 @@ func (d *Differ) compareSorted(sum *DiffSummary, w io.Writer) error {
 
 // lastOfKey reads a store's stream a key at a time.
 type lastOfKey struct {
-	m         *merger
+	m         recordSource
 	last, cur []byte
 	started   bool
 	done      bool

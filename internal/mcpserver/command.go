@@ -77,8 +77,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 	o.maxRecord, o.maxMessage = DefaultMaxRecord, DefaultMaxMessage
 	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card judged, e.g. 2MiB; a larger one gets\n"+
 		"the input.too-large verdict")
-	fs.Var(&o.maxMessage, "--max-message SIZE", "largest JSON-RPC message read; a larger one ends a\n"+
-		"stdio session and gets 413 over HTTP")
+	fs.Var(&o.maxMessage, "--max-message SIZE", "largest JSON-RPC message read; a larger one gets an\n"+
+		"invalid request error over stdio and 413 over HTTP")
 	fs.Duration(&o.Timeout, "--timeout D", DefaultTimeout, "time limit of a tool call, fetches included")
 	fs.Int(&o.MaxInflight, "--max-inflight N", DefaultMaxInflight, "tool calls run at once; as many again wait for\n"+
 		"a slot, and more are refused as busy")
@@ -115,7 +115,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	server := New(o.Config)
 	if o.listen == "" {
-		t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}, MaxLineLength: int(o.MaxMessage)}
+		t := &stdioTransport{in: stdin, out: stdout, maxLine: int(o.MaxMessage)}
 		if err := server.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 			con.Errorf("mcp session: %v", err)
 			return console.ExitIO
@@ -261,7 +261,3 @@ func readKeySet(path string) (*cardsig.KeySet, error) {
 	}
 	return cardsig.ParseKeySet(b)
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

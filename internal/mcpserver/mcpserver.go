@@ -21,11 +21,14 @@
 // # Limits
 //
 // A client is not trusted to be reasonable, so every call is bounded:
-// MaxMessage bytes for a JSON-RPC message (larger ones end a stdio session
-// and get 413 over HTTP), MaxRecord bytes for a card (a larger one gets the
+// MaxMessage bytes for a JSON-RPC message (a larger one gets an invalid
+// request error over stdio, where the session goes on, and 413 over
+// HTTP), MaxRecord bytes for a card (a larger one gets the
 // input.too-large verdict, as in the CLI), Timeout for a call, MaxInflight
 // calls at once with as many again waiting for a slot and the rest refused
 // at once, so that a flood of calls holds at most 2*MaxInflight messages.
+// Over stdio a malformed line is answered with a JSON-RPC error and the
+// session goes on (stdio.go).
 package mcpserver
 
 import (

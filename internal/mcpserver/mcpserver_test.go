@@ -262,6 +262,8 @@ func TestBadArguments(t *testing.T) {
 		{"fetch_card", map[string]any{"url": "https://example.com/", "profile": "x"}, `unknown profile "x"`},
 		{"explain_rule", map[string]any{"rule": "field.Required"}, `no rule "field.Required"; did you mean field.required?`},
 		{"explain_rule", map[string]any{"rule": "a2a.nope"}, `did you mean a2a.`},
+		// The near name comes first, as the CLI's explain suggests it.
+		{"explain_rule", map[string]any{"rule": "a2a.mim"}, `no rule "a2a.mim"; did you mean a2a.mime?`},
 		{"explain_rule", map[string]any{"rule": ""}, `no rule ""`},
 		{"explain_rule", map[string]any{"rule": "x", "verbose": true}, `unknown argument "verbose"; the arguments are "rule"`},
 		{"list_rules", map[string]any{"profile": "a2a"}, `unknown argument "profile"; the arguments are none`},
@@ -529,7 +531,7 @@ func TestHTTP(t *testing.T) {
 }
 
 // TestStdio runs the command on pipes: a session of calls, then a message
-// over --max-message, which ends the session with exit status 3.
+// over --max-message, which gets an error, and the session goes on.
 func TestStdio(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -549,19 +551,28 @@ func TestStdio(t *testing.T) {
 	if m["valid"] != false {
 		t.Errorf("validate_card over stdio: %v", m)
 	}
-	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "validate_card", Arguments: map[string]any{"card": strings.Repeat("x", 8<<10)}})
-	if err == nil {
-		t.Error("a message over --max-message got an answer")
+	// The answer carries the call's id, read from the start of the line,
+	// so the call fails at once rather than waiting for its time limit.
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err = cs.CallTool(tctx, &mcp.CallToolParams{Name: "validate_card", Arguments: map[string]any{"card": strings.Repeat("x", 8<<10)}})
+	if err == nil || !strings.Contains(err.Error(), "longer than the limit of 4096 bytes (--max-message)") {
+		t.Errorf("a message over --max-message: %v; want the limit named", err)
 	}
+	m = structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{}`)}))
+	if m["valid"] != false {
+		t.Errorf("validate_card after a message over the limit: %v", m)
+	}
+	cs.Close()
+	inW.Close()
 	select {
 	case st := <-done:
-		if st != 3 || !strings.Contains(stderr.String(), "exceeded the configured maximum") {
-			t.Errorf("status %d, stderr %q; want 3 and the reason", st, stderr.String())
+		if st != 0 {
+			t.Errorf("status %d, stderr %q; want 0 when the client hangs up", st, stderr.String())
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the session did not end")
 	}
-	cs.Close()
 }
 
 func TestUsageErrors(t *testing.T) {
@@ -594,6 +605,54 @@ func TestUsageErrors(t *testing.T) {
 
 // inspectorDir holds the MCP Inspector, installed by make test (npm ci).
 const inspectorDir = "testdata/inspector"
+
+// inspectorVersion is the Inspector's version in inspectorDir's lockfile.
+func inspectorVersion(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(inspectorDir, "package-lock.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lock struct {
+		Packages map[string]struct{ Version string } `json:"packages"`
+	}
+	if err := json.Unmarshal(b, &lock); err != nil {
+		t.Fatal(err)
+	}
+	v := lock.Packages["node_modules/@modelcontextprotocol/inspector"].Version
+	if v == "" {
+		t.Fatal("the lockfile names no @modelcontextprotocol/inspector")
+	}
+	return v
+}
+
+// docsInspectorExample is docs/mcp.md's Inspector command, which must
+// pin the Inspector the tests run, and the output it shows.
+func docsInspectorExample(t *testing.T) (command, output string) {
+	t.Helper()
+	b, err := os.ReadFile("../../docs/mcp.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	command = "$ npx -y @modelcontextprotocol/inspector@" + inspectorVersion(t) + " --cli cardscan mcp --method tools/call \\\n" +
+		"    --tool-name validate_card --tool-arg \"card=$(jq -Rs . cardhttp/testdata/invalid.json)\"\n"
+	_, after, ok := strings.Cut(string(b), command)
+	if !ok {
+		t.Fatalf("docs/mcp.md lacks the Inspector command, pinned to the version of %s's lockfile:\n%s", inspectorDir, command)
+	}
+	output, _, ok = strings.Cut(after, "```")
+	if !ok {
+		t.Fatal("docs/mcp.md: the Inspector's output does not end")
+	}
+	return command, output
+}
+
+// TestDocsPinInspector: an unpinned npx runs whatever Inspector the
+// registry or its cache holds, which on another version shows other
+// output than the docs do.
+func TestDocsPinInspector(t *testing.T) {
+	docsInspectorExample(t)
+}
 
 // TestInspector has a client that is not cardscan's code, the MCP
 // Inspector's CLI mode, list and call the tools over stdio (of a built
@@ -647,6 +706,35 @@ func TestInspector(t *testing.T) {
 		t.Fatalf("the text card's verdict %v lacks its duplicate member", wantText)
 	}
 	quoted, _ := json.Marshal(textCard)
+
+	// docs/mcp.md shows what its command prints, byte for byte.
+	t.Run("docs", func(t *testing.T) {
+		_, want := docsInspectorExample(t)
+		card, err := os.ReadFile("../../cardhttp/testdata/invalid.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var arg bytes.Buffer // as jq -Rs . writes it
+		enc := json.NewEncoder(&arg)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(string(card)); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, node, filepath.Join(inspectorDir, "node_modules", ".bin", "mcp-inspector"), "--cli", bin, "mcp",
+			"--method", "tools/call", "--tool-name", "validate_card", "--tool-arg", "card="+strings.TrimSuffix(arg.String(), "\n"))
+		cmd.Env = append(os.Environ(), "HOME="+home, "MCP_CATALOG_PATH="+filepath.Join(home, "mcp.json"), "NO_COLOR=1")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		got, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("inspector: %v\n%s", err, stderr.String())
+		}
+		if string(got) != want {
+			t.Errorf("docs/mcp.md shows\n%s\nbut the Inspector prints\n%s", want, got)
+		}
+	})
 
 	http := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(mcpserver.Config{}), &mcpserver.Config{}))
 	defer http.Close()

@@ -15,6 +15,7 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/suggest"
 )
 
 // The tools' arguments. Their JSON Schemas are derived from these types;
@@ -381,20 +382,29 @@ func (t *tools) explainRule(_ context.Context, a *explainArgs) (*mcp.CallToolRes
 	return structured(d, d.text())
 }
 
-// nearRules suggests rule IDs for a mistyped one: those equal but for case
-// and separators, else those of the same family (before the first dot).
+// nearRules suggests rule IDs for a mistyped one: the near name the CLI's
+// explain suggests (internal/suggest), else those equal but for case and
+// separators, else those of the same family (before the first dot).
 func nearRules(id string) []string {
+	rules := rule.All()
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.ID
+	}
+	if near := suggest.Nearest(id, ids); near != "" {
+		return []string{near}
+	}
 	norm := func(s string) string {
 		return strings.NewReplacer("_", "-", " ", "-").Replace(strings.ToLower(strings.TrimSpace(s)))
 	}
 	var exact, family []string
 	fam, _, _ := strings.Cut(norm(id), ".")
-	for _, r := range rule.All() {
+	for _, r := range ids {
 		switch {
-		case norm(r.ID) == norm(id):
-			exact = append(exact, r.ID)
-		case fam != "" && strings.HasPrefix(r.ID, fam+"."):
-			family = append(family, r.ID)
+		case norm(r) == norm(id):
+			exact = append(exact, r)
+		case fam != "" && strings.HasPrefix(r, fam+"."):
+			family = append(family, r)
 		}
 	}
 	if len(exact) > 0 {

@@ -145,11 +145,41 @@ type Config struct {
 	// stops the run as an output error does.
 	Collect func(b []byte) error
 
+	// Slice, when its Count is above 1, has the run judge only the
+	// records of its slice (RecordShard): the others are read and passed
+	// over, neither counted, written nor copied, so that Count runs with
+	// every Index, given the same inputs, judge every record once.
+	Slice Slice
+
 	// Interrupt, when closed, ends the run early: no more input is read,
 	// the records already read are judged and written (or, if the writer
 	// is waiting for input, dropped, so that outputs hold whole records
 	// only), and Run returns with Stats.Interrupted set.
 	Interrupt <-chan struct{}
+}
+
+// Slice is one of Count slices of the records, by RecordShard.
+type Slice struct {
+	Index, Count int
+}
+
+// Owns reports whether the record starting at offset of its decompressed
+// input belongs to the slice.
+func (s Slice) Owns(offset int64) bool {
+	return s.Count <= 1 || RecordShard(offset, s.Count) == s.Index
+}
+
+// RecordShard is the slice, of n, of the record that starts at offset of
+// its decompressed input. The offset names a record in any framing (an
+// NDJSON line, an array element, one of several documents in a row) and
+// is known before the record is parsed; mixing it (SplitMix64's
+// finaliser) spreads neighbouring records, of any size, evenly.
+func RecordShard(offset int64, n int) int {
+	z := uint64(offset) + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int(z % uint64(n))
 }
 
 // Progress holds counters that another goroutine may read during a Run.

@@ -446,7 +446,7 @@ func (cu *cutter) streamTooLarge() error {
 		cu.c.buf = append(cu.c.buf, tail...)
 		cu.c.spans, c.spans = append(cu.c.spans, spans...), spans[:0]
 		if keep {
-			c.kind = kindPiece
+			c.kind, c.recordOffset = kindPiece, offset
 			c.buf = c.buf[:n]
 			p.dispatch(c)
 		} else {
@@ -514,7 +514,7 @@ func (cu *cutter) skipTooLarge() error {
 		}
 		cu.c.buf = append(cu.c.buf, tail...)
 		if keep {
-			c.kind = kindPiece
+			c.kind, c.recordOffset = kindPiece, offset
 			c.buf = c.buf[:n]
 			p.dispatch(c)
 		} else {

@@ -36,6 +36,10 @@ type chunk struct {
 	offset int64 // offset of buf[0] in the decompressed input
 	spans  []span
 
+	// For kindPiece: the offset of the record the piece is of, which
+	// decides its slice (Config.Slice).
+	recordOffset int64
+
 	// For kindTooLarge: whether the record ended without a newline.
 	unterminated bool
 	diag         string
@@ -200,10 +204,13 @@ func (w *worker) process(c *chunk, from int, limit int64) bool {
 	case kindValues:
 		w.values(c)
 	case kindPiece:
-		if w.cfg.InvalidOut != nil {
+		if w.cfg.InvalidOut != nil && w.cfg.Slice.Owns(c.recordOffset) {
 			c.invalidOut = append(c.invalidOut, c.buf...)
 		}
 	case kindTooLarge:
+		if !w.cfg.Slice.Owns(c.offset) {
+			break
+		}
 		w.judgeTooLarge(c, c.line, c.col, c.offset, nil)
 		if c.unterminated && w.cfg.InvalidOut != nil {
 			c.invalidOut = append(c.invalidOut, '\n')
@@ -265,7 +272,7 @@ func (w *worker) lines(c *chunk) {
 		offset := c.offset + int64(start)
 		length := end - start
 		start = next
-		if isBlank(rec) || w.skipping() {
+		if isBlank(rec) || !w.cfg.Slice.Owns(offset) || w.skipping() {
 			continue
 		}
 		if length > w.cfg.MaxRecord {
@@ -287,10 +294,10 @@ func (w *worker) values(c *chunk) {
 		start, end := int(sp.start-c.offset), int(sp.end-c.offset)
 		line += bytes.Count(c.buf[counted:start], nl)
 		counted = start
-		if w.skipping() {
+		offset := c.offset + int64(start)
+		if !w.cfg.Slice.Owns(offset) || w.skipping() {
 			continue
 		}
-		offset := c.offset + int64(start)
 		if sp.broken {
 			for end > start && isSpace(c.buf[end-1]) {
 				end--

@@ -1,5 +1,5 @@
 // Package ruledoc renders the rule table and its documentation
-// (fastvalidate.Rules and Code.Doc) for people: the sections of
+// (rule.All and Code.Doc) for people: the sections of
 // docs/rules.md, `cardscan explain`, and the rule help of SARIF output.
 // One renderer serves them all, so they cannot drift apart.
 package ruledoc
