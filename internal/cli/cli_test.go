@@ -749,7 +749,9 @@ func TestRealCorpus(t *testing.T) {
 	for _, vd := range vs {
 		inputs[vd.Input] = true
 		doc := readFile(t, vd.Input)
-		if !v.ArrayElements(doc, func([]byte, int) {}) {
+		// A file holding an array is judged element by element: the
+		// elements' verdicts are checked by the pipeline's own tests.
+		if d := bytes.TrimSpace(doc); len(d) == 0 || d[0] != '[' || !json.Valid(d) {
 			if want := v.Validate(bytes.TrimSpace(doc)).Valid(); vd.Valid != want {
 				t.Errorf("%s: valid %v, want %v", vd.Input, vd.Valid, want)
 			}

@@ -150,9 +150,6 @@ func (s *Set) Given(name string) bool {
 	return f != nil && f.given
 }
 
-// Flags returns the declared flags, in the order of declaration.
-func (s *Set) Flags() []*Flag { return s.flags }
-
 // helpColumn is where flag help starts unless a long flag pushes it
 // further, so that the commands' help pages line up alike.
 const helpColumn = 26
