@@ -56,7 +56,7 @@ func TestProfilesString(t *testing.T) {
 
 func TestReleasesOrdered(t *testing.T) {
 	for r := A2A01; r < LatestRelease; r++ {
-		if r.Profile()<<1 != (r + 1).Profile() || r.String() >= (r+1).String() {
+		if r.Profile()<<1 != (r+1).Profile() || r.String() >= (r+1).String() {
 			t.Errorf("%v and %v are out of order", r, r+1)
 		}
 	}
