@@ -3,12 +3,16 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf debian-packages node-deps
+.PHONY: all build man test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf debian-packages node-deps
 
 all: build
 
 build:
 	$(GO) build -o bin/cardscan ./cmd/cardscan
+
+# The manual page, written from the flag declarations: man -l bin/cardscan.1.
+man: build
+	bin/cardscan man > bin/cardscan.1
 
 # The one command that must pass on a fresh machine.
 test: fmt-check vet staticcheck debian-packages node-deps unit fuzz-seeds bench-unit
@@ -40,35 +44,46 @@ bench-unit:
 # package, where it is missing): GNU parallel and Dask distributed run the
 # sharding recipes (internal/cli), pre-commit runs .pre-commit-hooks.yaml
 # (internal/integrations), headless Chromium loads cardscan report's page
-# (internal/htmlreport), xmllint checks --format junit against the JUnit
-# schema (internal/cli). Dask is checked under Debian's /usr/bin/python3: a
-# python3 first on PATH (pyenv, a virtualenv) may not see Debian's modules.
-# Whatever is missing is installed in one apt-get run, when we may.
+# (internal/htmlreport), headless Neovim is the LSP client that talks to
+# cardscan lsp (internal/lspserver), xmllint checks --format junit against the JUnit
+# schema (internal/cli), zsh and fish source cardscan's completion scripts
+# (internal/cli; bash is already there). Dask is checked under Debian's
+# /usr/bin/python3: a python3 first on PATH (pyenv, a virtualenv) may not
+# see Debian's modules. Whatever is missing is named with the reason it is
+# needed, then installed in one apt-get run, when we may, with apt's own
+# output and progress (waiting up to ten minutes for another apt run to
+# let go of its lock).
 debian-packages:
 	@missing=""; \
-	command -v parallel >/dev/null 2>&1 || missing="$$missing parallel"; \
-	command -v pre-commit >/dev/null 2>&1 || missing="$$missing pre-commit"; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	command -v xmllint >/dev/null 2>&1 || missing="$$missing libxml2-utils"; \
-	/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || missing="$$missing python3-distributed"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing from Debian:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || \
-	      echo "warning: could not install$$missing; the tests that need them will be skipped"; \
-	  else echo "warning: not installed:$$missing; the tests that need them will be skipped"; fi; \
-	fi
+	need() { echo "debian-packages: $$1 is missing: $$2"; missing="$$missing $$1"; }; \
+	command -v parallel >/dev/null 2>&1 || need parallel "runs the GNU parallel sharding recipe (internal/cli)"; \
+	command -v pre-commit >/dev/null 2>&1 || need pre-commit "runs .pre-commit-hooks.yaml (internal/integrations)"; \
+	command -v chromium >/dev/null 2>&1 || need chromium "loads cardscan report's page headless (internal/htmlreport)"; \
+	/usr/bin/python3 -c 'import distributed' >/dev/null 2>&1 || need python3-distributed "runs the Dask sharding recipe (internal/cli)"; \
+	command -v xmllint >/dev/null 2>&1 || need libxml2-utils "checks --format junit against the JUnit schema with xmllint (internal/cli)"; \
+	command -v nvim >/dev/null 2>&1 || need neovim "is the LSP client the editor test drives cardscan lsp with (internal/lspserver)"; \
+	command -v zsh >/dev/null 2>&1 || need zsh "sources cardscan's zsh completion (internal/cli)"; \
+	command -v fish >/dev/null 2>&1 || need fish "sources cardscan's fish completion (internal/cli)"; \
+	if [ -z "$$missing" ]; then echo "debian-packages: all installed"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "debian-packages: apt-get install$$missing"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y -o DPkg::Lock::Timeout=600 $$missing || \
+	    echo "warning: could not install$$missing; the tests that need them will be skipped"; \
+	else echo "warning: not installed:$$missing (not root, or no apt-get); the tests that need them will be skipped"; fi
 
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in
 # cardsig's cross-implementation test; @a2a-js/sdk signs and verifies
 # cards in cardsig's SDK interop test; the MCP Inspector is the client
-# internal/mcpserver's tests drive cardscan mcp with. npm ci runs again in
-# a directory only when its lockfile changes.
-NODE_DEPS = cardsig/testdata/node cardsig/testdata/a2ajs internal/mcpserver/testdata/inspector fastvalidate/testdata/ajv
+# internal/mcpserver's tests drive cardscan mcp with; the JavaScript A2A
+# SDK (@a2a-js/sdk, with express and grpc-js) serves the A2A servers
+# internal/fetch's probe tests ask; ajv compiles cardscan schema's output
+# (fastvalidate). npm ci runs again in a directory only when its lockfile
+# changes.
+NODE_DEPS = cardsig/testdata/node cardsig/testdata/a2ajs internal/mcpserver/testdata/inspector fastvalidate/testdata/ajv internal/fetch/testdata/jssdk
 node-deps:
 	@if ! command -v npm >/dev/null 2>&1; then \
-	  echo "warning: npm is not installed; cardsig's cross-implementation test, the MCP Inspector test and the ajv schema test will be skipped"; \
+	  echo "warning: npm is not installed; cardsig's cross-implementation tests, the MCP Inspector test, the ajv schema test and the JavaScript SDK probe test will be skipped"; \
 	else for d in $(NODE_DEPS); do \
 	  if [ ! -f $$d/node_modules/.package-lock.json ] || [ $$d/package-lock.json -nt $$d/node_modules/.package-lock.json ]; then \
 	    (cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \

@@ -547,3 +547,30 @@ func TestAlgorithms_CannotBeWidened(t *testing.T) {
 		t.Errorf("Algorithms() = %v after a caller changed its copy", again)
 	}
 }
+
+// TestSign_KeepsLayout: the signature goes into the card laid out as the
+// card's own members are: on a line of its own, indented alike, in a
+// pretty-printed card; inline in a card on one line.
+func TestSign_KeepsLayout(t *testing.T) {
+	entry := []byte(`{"protected":"P","signature":"S"}`)
+	for _, c := range []struct{ name, card, want string }{
+		{"compact", `{"name":"x"}`, `{"name":"x","signatures":[{"protected":"P","signature":"S"}]}`},
+		{"one line, spaced", `{"name": "x", "v": 1}`, `{"name": "x", "v": 1, "signatures": [{"protected":"P","signature":"S"}]}`},
+		{"two spaces", "{\n  \"name\": \"x\",\n  \"v\": 1\n}\n",
+			"{\n  \"name\": \"x\",\n  \"v\": 1,\n  \"signatures\": [\n    {\n      \"protected\": \"P\",\n      \"signature\": \"S\"\n    }\n  ]\n}\n"},
+		{"tabs and CRLF", "{\r\n\t\"name\": \"x\"\r\n}",
+			"{\r\n\t\"name\": \"x\",\r\n\t\"signatures\": [\r\n\t\t{\r\n\t\t\t\"protected\": \"P\",\r\n\t\t\t\"signature\": \"S\"\r\n\t\t}\r\n\t]\r\n}"},
+		{"an empty array", "{\n  \"signatures\": [],\n  \"name\": \"x\"\n}",
+			"{\n  \"signatures\": [\n    {\n      \"protected\": \"P\",\n      \"signature\": \"S\"\n    }\n  ],\n  \"name\": \"x\"\n}"},
+		{"a second signature", "{\n  \"name\": \"x\",\n  \"signatures\": [\n    {\n      \"protected\": \"A\",\n      \"signature\": \"B\"\n    }\n  ]\n}",
+			"{\n  \"name\": \"x\",\n  \"signatures\": [\n    {\n      \"protected\": \"A\",\n      \"signature\": \"B\"\n    },\n    {\n      \"protected\": \"P\",\n      \"signature\": \"S\"\n    }\n  ]\n}"},
+		{"a second, compact", `{"signatures":[{"protected":"A","signature":"B"}]}`, `{"signatures":[{"protected":"A","signature":"B"},{"protected":"P","signature":"S"}]}`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := insertSignature([]byte(c.card), entry)
+			if err != nil || string(got) != c.want {
+				t.Errorf("got\n%s\nwant\n%s\n(%v)", got, c.want, err)
+			}
+		})
+	}
+}

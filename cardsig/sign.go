@@ -135,44 +135,150 @@ func Sign(card []byte, key jose.JSONWebKey, opts SignOptions) ([]byte, error) {
 }
 
 // insertSignature adds entry to the end of card's top-level signatures
-// array, or adds the array as the card's last member. card is an I-JSON
-// object: Sign canonicalized it first.
+// array, or adds the array as the card's last member, laid out as the
+// card's members are (see layout). card is an I-JSON object: Sign
+// canonicalized it first.
 func insertSignature(card, entry []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(card))
 	if _, err := dec.Token(); err != nil { // {
 		return nil, fmt.Errorf("cardsig: %w", err)
 	}
+	var last *member
+	// Where the previous value (or the brace) ends: dec.More skips the
+	// white space after it, which the layout is read from.
+	prevEnd := int(dec.InputOffset())
 	for dec.More() {
-		t, err := dec.Token()
+		m, err := nextMember(dec, card, prevEnd)
 		if err != nil {
-			return nil, fmt.Errorf("cardsig: %w", err)
+			return nil, err
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("cardsig: %w", err)
+		prevEnd = m.end
+		if m.name == "signatures" {
+			return appendEntry(card, m, entry)
 		}
-		if t != "signatures" {
-			continue
-		}
-		end := int(dec.InputOffset()) // just past the array's ]
-		if len(raw) == 0 || raw[0] != '[' {
-			return nil, errors.New("cardsig: the card's signatures is not an array")
-		}
-		sep := []byte(",")
-		if bytes.Equal(bytes.Join(bytes.Fields(raw), nil), []byte("[]")) {
-			sep = nil
-		}
-		return splice(card, end-1, sep, entry, nil), nil
+		last = &m
 	}
 	if _, err := dec.Token(); err != nil && err != io.EOF { // }
 		return nil, fmt.Errorf("cardsig: %w", err)
 	}
-	end := int(dec.InputOffset()) - 1 // the closing brace
-	sep := []byte(",")
-	if len(bytes.TrimSpace(card[bytes.IndexByte(card, '{')+1:end])) == 0 {
-		sep = nil
+	if last == nil {
+		// No member to take a layout from: the array goes in compact.
+		end := int(dec.InputOffset()) - 1 // the closing brace
+		return splice(card, end, []byte(`"signatures":[`), entry, []byte("]")), nil
 	}
-	return splice(card, end, append(sep, `"signatures":[`...), entry, []byte("]")), nil
+	l := last.layout()
+	member := append([]byte(","+last.indent+`"signatures"`+last.colon), l.array(entry)...)
+	return splice(card, last.end, member, nil, nil), nil
+}
+
+// member is where a top-level member lies in the card, and how it is
+// written: the white space before its name, and between name and value.
+type member struct {
+	name       string
+	indent     string // the white space after the comma (or brace) before its name
+	colon      string // from the end of its name to its value: ":" or ": "
+	start, end int    // its value's bytes
+}
+
+// nextMember reads the next member of the object dec is in, whose
+// previous value (or opening brace) ends at before.
+func nextMember(dec *json.Decoder, card []byte, before int) (member, error) {
+	t, err := dec.Token()
+	if err != nil {
+		return member{}, fmt.Errorf("cardsig: %w", err)
+	}
+	nameEnd := int(dec.InputOffset())
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return member{}, fmt.Errorf("cardsig: %w", err)
+	}
+	end := int(dec.InputOffset())
+	name, _ := t.(string)
+	m := member{name: name, start: end - len(raw), end: end}
+	gap := card[before:nameEnd]
+	gap = gap[:bytes.IndexByte(gap, '"')]
+	m.indent = string(gap[bytes.LastIndexByte(gap, ',')+1:])
+	m.colon = string(card[nameEnd:m.start])
+	return m, nil
+}
+
+// layout is how a card's members are laid out: each on a line of its
+// own, after newline and indent (one step of indentation: the top-level
+// members'), or inline.
+type layout struct {
+	newline, indent string // "" when inline
+}
+
+// layout reads the card's layout from the white space before m's name.
+func (m member) layout() layout {
+	i := strings.LastIndexByte(m.indent, '\n')
+	if i < 0 {
+		return layout{}
+	}
+	nl := "\n"
+	if i > 0 && m.indent[i-1] == '\r' {
+		nl = "\r\n"
+	}
+	return layout{newline: nl, indent: m.indent[i+1:]}
+}
+
+// element writes entry as an element of a top-level array: inline as it
+// is, or indented two steps, as a pretty-printer would.
+func (l layout) element(entry []byte) []byte {
+	if l.newline == "" {
+		return entry
+	}
+	var b bytes.Buffer
+	prefix := l.indent + l.indent
+	if err := json.Indent(&b, entry, prefix, l.indent); err != nil {
+		return entry // not JSON: Sign's entries always are
+	}
+	return bytes.ReplaceAll(b.Bytes(), []byte("\n"), []byte(l.newline))
+}
+
+// array writes a top-level array holding entry alone.
+func (l layout) array(entry []byte) []byte {
+	if l.newline == "" {
+		return append(append([]byte("["), entry...), ']')
+	}
+	out := []byte("[" + l.newline + l.indent + l.indent)
+	out = append(out, l.element(entry)...)
+	return append(out, l.newline+l.indent+"]"...)
+}
+
+// appendEntry adds entry after the last element of the signatures
+// member m, or fills it when empty, in the card's layout.
+func appendEntry(card []byte, m member, entry []byte) ([]byte, error) {
+	raw := card[m.start:m.end]
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, errors.New("cardsig: the card's signatures is not an array")
+	}
+	l := m.layout()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // [
+		return nil, fmt.Errorf("cardsig: %w", err)
+	}
+	lastEnd, sep := -1, ""
+	before := int(dec.InputOffset()) // as in insertSignature
+	for dec.More() {
+		var elem json.RawMessage
+		if err := dec.Decode(&elem); err != nil {
+			return nil, fmt.Errorf("cardsig: %w", err)
+		}
+		lastEnd = int(dec.InputOffset())
+		gap := raw[before : lastEnd-len(elem)]
+		sep = string(gap[bytes.LastIndexByte(gap, ',')+1:])
+		before = lastEnd
+	}
+	if lastEnd < 0 {
+		out := append([]byte{}, card[:m.start]...)
+		out = append(out, l.array(entry)...)
+		return append(out, card[m.end:]...), nil
+	}
+	if !strings.Contains(sep, "\n") {
+		l = layout{} // the elements are inline: so is the new one
+	}
+	return splice(card, m.start+lastEnd, []byte(","+sep), l.element(entry), nil), nil
 }
 
 // splice returns card with before, entry and after inserted at offset at.

@@ -22,7 +22,8 @@ const (
 // never renumbers another: agentcard-schema from 40 (below), a2a from 100
 // (a2a.go), ma2d from 200 (ma2d.go), the fetch checks from 250, signature
 // verification from 270 and dump's from 290 (below), migrate's from 310
-// (below) and the content group from 330 (content.go).
+// (below), the content group from 330 (content.go) and probe's from 360
+// (below).
 const (
 	codeInvalid Code = iota
 
@@ -135,6 +136,29 @@ const (
 	CodeMigrateInvalidResult
 )
 
+// Rules of cardscan probe, which asks each interface a card advertises,
+// with calls that change nothing, whether it speaks what the card says.
+// They judge a server's answers, not card bytes: no profile reports them.
+// The path of each is the interface it judges.
+const (
+	CodeProbeUnreachable Code = 360 + iota
+	CodeProbeTimeout
+	CodeProbeBlockedAddress
+	CodeProbeRedirect
+	CodeProbeHTML
+	CodeProbeNotFound
+	CodeProbeWrongBinding
+	CodeProbeUnexpected
+	CodeProbeStatus
+	CodeProbeAuthRequired
+	CodeProbeTLS
+	CodeProbeTLSExpiring
+	CodeProbeExtendedCardMissing
+	CodeProbeExtendedCardOpen
+	CodeProbeVersion
+	CodeProbeNotProbed
+)
+
 // maxCode bounds the rule table; profile files take ranges below it.
 const maxCode = rule.MaxCode
 
@@ -206,6 +230,23 @@ func init() {
 		def(CodeMigrateSigned, "migrate.signed", SeverityError, rule.Migrate, "the card is signed and migrating changes the signed content: refused, or signatures dropped or replaced as asked"),
 		def(CodeMigrateUnsupported, "migrate.unsupported", SeverityError, rule.Migrate, "the card cannot be migrated: not a JSON object, or from a release migrate does not move (0.1) or to the release it has"),
 		def(CodeMigrateInvalidResult, "migrate.invalid-result", SeverityError, rule.Migrate, "the migrated card fails the target release's rules although the card passed its own"),
+
+		def(CodeProbeUnreachable, "probe.unreachable", SeverityError, rule.Probe, "the interface's host could not be reached (name unknown, connection refused or reset)"),
+		def(CodeProbeTimeout, "probe.timeout", SeverityError, rule.Probe, "the interface did not answer within --connect-timeout or --timeout"),
+		def(CodeProbeBlockedAddress, "probe.blocked-address", SeverityError, rule.Probe, "the interface's URL, a redirect or its name led to a loopback, private, link-local, CGNAT, multicast or unspecified address (--allow-private allows them)"),
+		def(CodeProbeRedirect, "probe.redirect", SeverityError, rule.Probe, "the interface redirected more than 3 times, from https to http, or to another scheme"),
+		def(CodeProbeHTML, "probe.html", SeverityError, rule.Probe, "the interface answered with an HTML page, not its binding's answer"),
+		def(CodeProbeNotFound, "probe.not-found", SeverityError, rule.Probe, "the interface answered 404 without its binding's task-not-found error: nothing serves the binding there"),
+		def(CodeProbeWrongBinding, "probe.wrong-binding", SeverityError, rule.Probe, "the interface answered in another binding's shape than the one the card declares (JSON-RPC, HTTP+JSON or gRPC)"),
+		def(CodeProbeUnexpected, "probe.unexpected", SeverityWarning, rule.Probe, "the interface answered in its binding's shape, but not with the task-not-found error a task id that does not exist should get"),
+		def(CodeProbeStatus, "probe.status", SeverityError, rule.Probe, "the interface answered an HTTP status (5xx, 400, 405...) with a body in no binding's shape"),
+		def(CodeProbeAuthRequired, "probe.auth-required", SeverityWarning, rule.Probe, "the interface asks for credentials (401 or 403), so its binding could not be confirmed without them"),
+		def(CodeProbeTLS, "probe.tls", SeverityError, rule.Probe, "the interface's TLS certificate does not verify for its host: another host's, expired, or from an authority not trusted"),
+		def(CodeProbeTLSExpiring, "probe.tls-expiring", SeverityWarning, rule.Probe, "the interface's TLS certificate expires within 21 days"),
+		def(CodeProbeExtendedCardMissing, "probe.extended-card-missing", SeverityError, rule.Probe, "the card promises an extended card (capabilities.extendedAgentCard, supportsAuthenticatedExtendedCard) and the interface has none"),
+		def(CodeProbeExtendedCardOpen, "probe.extended-card-open", SeverityWarning, rule.Probe, "the extended card is served without asking for authentication"),
+		def(CodeProbeVersion, "probe.version", SeverityWarning, rule.Probe, "the server answers with another protocol version than the interface declares (A2A-Version, VersionNotSupportedError, another release's error shape)"),
+		def(CodeProbeNotProbed, "probe.not-probed", SeverityWarning, rule.Probe, "the interface was not probed: its URL is not http(s) (grpc: host:port aside), or its binding is not one cardscan knows"),
 
 		def(CodeSchemaType, "schema.type", SeverityError, schemaOnly, "type keyword failed"),
 		def(CodeSchemaRequired, "schema.required", SeverityError, schemaOnly, "required keyword failed: a property is missing"),

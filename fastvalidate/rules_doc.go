@@ -536,6 +536,93 @@ var ruleDocs = map[Code]rule.Doc{
 		Fix:     "Fetch the card from its public address, or pass --allow-private when the private address is meant.",
 	},
 
+	CodeProbeUnreachable: {
+		Basis:   probeBasis,
+		Example: "cardscan probe on a card whose interface URL names a host that does not exist",
+		Fix:     "Check the interface's host name, and that it accepts connections from outside.",
+	},
+	CodeProbeTimeout: {
+		Basis:   probeBasis,
+		Example: "cardscan probe --timeout 1s on an interface that takes longer to answer",
+		Fix:     "Make the server answer sooner, or raise --connect-timeout or --timeout.",
+	},
+	CodeProbeBlockedAddress: {
+		Basis:   "cardscan's refusal to reach private networks (docs/design.md, section No way into private networks): a card is untrusted input, and its URLs must not probe the network cardscan runs in",
+		Example: "cardscan probe on a card whose interface is http://127.0.0.1:8080/, without --allow-private",
+		Fix:     "Advertise the interface's public address, or pass --allow-private when the private address is meant.",
+	},
+	CodeProbeRedirect: {
+		Basis:   probeBasis,
+		Example: "cardscan probe on an interface that redirects to itself",
+		Fix:     "Advertise the URL the interface is served at, not one that redirects to it.",
+	},
+	CodeProbeHTML: {
+		Spec:    "The protocol binding supported at this URL.",
+		Source:  "A2A 1.0.1 proto, AgentInterface.protocol_binding",
+		Example: "cardscan probe on a card whose JSONRPC interface URL serves the agent's web page",
+		Fix:     "Advertise the URL the binding is served at, not a page about the agent.",
+	},
+	CodeProbeNotFound: {
+		Spec:    "The URL where this interface is available.",
+		Source:  "A2A 1.0.1 proto, AgentInterface.url",
+		Example: "cardscan probe on an HTTP+JSON interface whose /tasks/{id} answers a plain 404 page",
+		Fix:     "Serve the binding at the advertised URL, or advertise the URL it is served at.",
+	},
+	CodeProbeWrongBinding: {
+		Spec:    "The protocol binding supported at this URL.",
+		Source:  "A2A 1.0.1 proto, AgentInterface.protocol_binding",
+		Example: "cardscan probe on an interface declared JSONRPC whose server speaks HTTP+JSON",
+		Fix:     "Declare the binding the server speaks, or serve the declared one at that URL.",
+	},
+	CodeProbeUnexpected: {
+		Basis:   "A2A 1.0.1 specification, section 3.4.2: an agent answers a taskId that does not correspond to an existing task with TaskNotFoundError, which section 5.4 maps to JSON-RPC -32001, gRPC NOT_FOUND and HTTP 404",
+		Example: "cardscan probe on a JSON-RPC server that answers GetTask for an unknown id with -32603",
+		Fix:     "Answer a task id that does not exist with TaskNotFoundError (-32001, 404 NOT_FOUND, gRPC NOT_FOUND).",
+	},
+	CodeProbeStatus: {
+		Basis:   probeBasis,
+		Example: "cardscan probe on an interface whose server answers 502 Bad Gateway",
+		Fix:     "Make the server behind the interface answer; a proxy's error page means it does not.",
+	},
+	CodeProbeAuthRequired: {
+		Basis:   probeBasis + "; a server may rightly ask for credentials before it answers anything, so this is a warning",
+		Example: "cardscan probe on an interface that answers 401 to a request without credentials",
+		Fix:     "Nothing, if the interface needs credentials for every call; cardscan cannot confirm its binding without them.",
+	},
+	CodeProbeTLS: {
+		Spec:    "A2A Clients SHOULD verify the A2A Server's identity by validating its TLS certificate against trusted certificate authorities (CAs) during the TLS handshake.",
+		Source:  "A2A 1.0.1 specification, section 7.2",
+		Example: "cardscan probe on an https interface whose certificate was issued for another host",
+		Fix:     "Serve a certificate for the interface's host name, from a public authority, not expired.",
+	},
+	CodeProbeTLSExpiring: {
+		Basis:   probeBasis + "; 21 days leaves time for a renewal that failed to be noticed and fixed",
+		Example: "cardscan probe on an https interface whose certificate expires in 10 days",
+		Fix:     "Renew the certificate.",
+	},
+	CodeProbeExtendedCardMissing: {
+		Spec:    "Indicates if the agent supports providing an extended agent card when authenticated.",
+		Source:  "A2A 1.0.1 proto, AgentCapabilities.extended_agent_card",
+		Example: "cardscan probe on a card with capabilities.extendedAgentCard true whose interface answers GET /extendedAgentCard with 404",
+		Fix:     "Serve the extended card at the binding's method (GetExtendedAgentCard, GET /extendedAgentCard), or drop the promise.",
+	},
+	CodeProbeExtendedCardOpen: {
+		Spec:    "Retrieves the agent's extended capability card after authentication.",
+		Source:  "A2A 1.0.1 specification, section 10.4.11",
+		Example: "cardscan probe on an interface that serves its extended card to a request without credentials",
+		Fix:     "Ask for authentication before serving the extended card, or publish its content in the public card.",
+	},
+	CodeProbeVersion: {
+		Basis:   "A2A 1.0.1 specification, section 3.6.2: agents process requests with the semantics of the requested A2A-Version, and answer a version the interface does not support with VersionNotSupportedError",
+		Example: "cardscan probe on an interface declaring protocolVersion 1.0 whose server answers VersionNotSupportedError",
+		Fix:     "Declare the protocol version the server speaks on that interface.",
+	},
+	CodeProbeNotProbed: {
+		Basis:   probeBasis,
+		Example: "cardscan probe on an interface whose protocolBinding is a custom one",
+		Fix:     "Nothing to fix in the card when the binding is a custom one; cardscan asks only JSONRPC, HTTP+JSON and GRPC interfaces.",
+	},
+
 	CodeA2ASignatureInvalid: {
 		Spec:    "Verify the signature against the canonicalized payload",
 		Source:  "A2A 1.0.1 specification, section 8.4.3",
@@ -768,6 +855,8 @@ func acWith(name, description string) string {
 
 // acCard is a complete, valid AgentCard, the base of the examples.
 const acCard = `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`
+
+const probeBasis = "cardscan probe's own account of what an interface answered a call that changes nothing (docs/design.md, section cardscan probe)"
 
 const fetchBasis = "cardscan fetch's own account of why a URL yielded no card (docs/design.md, section cardscan fetch)"
 

@@ -56,6 +56,22 @@ func TestCanonicalDifferential(t *testing.T) {
 	for _, s := range canonicalSeeds {
 		seeds = append(seeds, []byte(s))
 	}
+	canonicalDifferential(t, seeds, n)
+}
+
+// TestCanonicalDifferentialReal is TestCanonicalDifferential on the real
+// cards beside the repository and their mutants, where they are.
+func TestCanonicalDifferentialReal(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	canonicalDifferential(t, realCards(t), n)
+}
+
+// canonicalDifferential compares canonical forms of the seeds, then of
+// mutants of them, n documents in all.
+func canonicalDifferential(t *testing.T, seeds [][]byte, n int) {
 	var c fastvalidate.Canonicalizer
 	r := rand.New(rand.NewPCG(3, 4))
 	both := 0

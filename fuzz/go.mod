@@ -10,7 +10,8 @@ require (
 )
 
 require (
-	golang.org/x/net v0.59.0 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 )
 

@@ -43,13 +43,13 @@ func newProfileValidators(t testing.TB) map[string]*fastvalidate.Validator {
 }
 
 // dialectSeeds are generated cards of every A2A version and MA2D, a third
-// with a defect, beside the real cards and the hand seeds.
+// with a defect, beside the hand seeds.
 func dialectSeeds(t testing.TB) [][]byte {
 	seeds := generate(t, corpus.Options{Seed: 23, Dialects: []string{"a2a/0.1", "a2a/0.2", "a2a/0.3", "a2a/1.0", "ma2d"}, DefectRate: 0.35}, 300)
 	for _, s := range handSeeds {
 		seeds = append(seeds, []byte(s))
 	}
-	return append(seeds, realCards(t)...)
+	return seeds
 }
 
 // findingsOf renders findings, without those whose message holds drop
@@ -125,7 +125,29 @@ func TestProfilesDifferential(t *testing.T) {
 	if testing.Short() {
 		n = 600
 	}
-	seeds := dialectSeeds(t)
+	judged := profilesDifferential(t, dialectSeeds(t), n)
+	// The inputs must reach every dialect, or the test proves little.
+	for _, p := range []string{"a2a/0.1", "a2a/0.2", "a2a/0.3", "a2a/1.0", "ma2d", "agentcard", ""} {
+		if judged[p] == 0 {
+			t.Errorf("no input judged as %q: %v", p, judged)
+		}
+	}
+}
+
+// TestProfilesDifferentialReal is TestProfilesDifferential on the real
+// cards beside the repository and their mutants, where they are.
+func TestProfilesDifferentialReal(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	profilesDifferential(t, realCards(t), n)
+}
+
+// profilesDifferential checks every property on the seeds, then on
+// mutants of them, n documents in all, and counts the profiles auto
+// judged them as.
+func profilesDifferential(t *testing.T, seeds [][]byte, n int) map[string]int {
 	vs, fresh := newProfileValidators(t), newProfileValidators(t)
 	r := rand.New(rand.NewPCG(3, 4))
 	judged := map[string]int{}
@@ -137,12 +159,7 @@ func TestProfilesDifferential(t *testing.T) {
 		checkProfiles(t, vs, fresh, doc)
 		judged[vs["auto"].Validate(doc).Profile]++
 	}
-	// The inputs must reach every dialect, or the test proves little.
-	for _, p := range []string{"a2a/0.1", "a2a/0.2", "a2a/0.3", "a2a/1.0", "ma2d", "agentcard", ""} {
-		if judged[p] == 0 {
-			t.Errorf("no input judged as %q: %v", p, judged)
-		}
-	}
+	return judged
 }
 
 // FuzzProfiles: no panic, the shared properties, dispatch and detection

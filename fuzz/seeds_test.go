@@ -86,30 +86,43 @@ func sharedPath(t testing.TB, rel string) string {
 	return p
 }
 
-// realCards returns the real-world cards under shared/corpus/real, or none
-// when that directory is absent.
+// realCards returns the real-world cards under shared/corpus/real beside
+// the repository, skipping the test when there are none. They feed only
+// the *Real tests: the seeds and mutants of every other test and fuzz
+// target are the project's own, so that their outcome is the same on any
+// checkout.
 func realCards(t testing.TB) [][]byte {
 	t.Helper()
-	dir := filepath.Join(filepath.Dir(repoRoot(t)), "shared", "corpus", "real")
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	dir := sharedPath(t, filepath.Join("corpus", "real"))
+	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	sort.Strings(paths)
 	var cards [][]byte
 	for _, p := range paths {
-		if b, err := os.ReadFile(p); err == nil && len(b) <= maxFuzzInput {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) <= maxFuzzInput {
 			cards = append(cards, b)
 		}
+	}
+	if len(cards) == 0 {
+		t.Skipf("no real cards of at most %d bytes in %s", maxFuzzInput, dir)
 	}
 	return cards
 }
 
 // seedCards are the inputs the fuzz targets start from and the
-// differential tests mutate.
+// differential tests mutate: the hand seeds and generated cards, nothing
+// from outside the repository.
 func seedCards(t testing.TB) [][]byte {
 	var seeds [][]byte
 	for _, s := range handSeeds {
 		seeds = append(seeds, []byte(s))
 	}
-	seeds = append(seeds, realCards(t)...)
 	seeds = append(seeds, generatedCards(t, 200)...)
 	return seeds
 }

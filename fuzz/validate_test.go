@@ -58,7 +58,22 @@ func TestStrictDifferential(t *testing.T) {
 	if testing.Short() {
 		n = 3000
 	}
-	seeds := seedCards(t)
+	strictDifferential(t, seedCards(t), n)
+}
+
+// TestStrictDifferentialReal is TestStrictDifferential on mutants of the
+// real cards beside the repository, where they are.
+func TestStrictDifferentialReal(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 1000
+	}
+	strictDifferential(t, realCards(t), n)
+}
+
+// strictDifferential checks every property of checkResult on n mutants of
+// seeds, for each card profile.
+func strictDifferential(t *testing.T, seeds [][]byte, n int) {
 	vs := cardProfiles(t)
 	r := rand.New(rand.NewPCG(1, 2))
 	rejected := 0

@@ -27,6 +27,9 @@ const (
 	Signatures
 	// Migrate rules are cardscan migrate's: no profile reports them.
 	Migrate
+	// Probe rules judge the answers of a card's interfaces: only cardscan
+	// probe reports them.
+	Probe
 	// CrossCard rules judge a whole dump: any run may report them with
 	// --cross-card.
 	CrossCard
@@ -79,13 +82,13 @@ func Only(r Release) Profiles { return r.Profile() }
 const (
 	allReleases = a2aFirst | a2aFirst<<1 | a2aFirst<<2 | a2aLast
 	// never are groups no profile reports, even auto's.
-	never = Fetch | Migrate
+	never = Fetch | Migrate | Probe
 )
 
 var profileNames = func() map[Profiles]string {
 	m := map[Profiles]string{
 		Agentcard: "agentcard", AgentcardSchema: "agentcard-schema", A2A: "a2a", MA2D: "ma2d",
-		Auto: "auto", Fetch: "fetch", Signatures: "signatures", Migrate: "migrate",
+		Auto: "auto", Fetch: "fetch", Signatures: "signatures", Migrate: "migrate", Probe: "probe",
 		CrossCard: "cross-card", AllProfiles: "all",
 	}
 	for r := A2A01; r <= LatestRelease; r++ {
@@ -133,6 +136,6 @@ func reach(p string) Profiles {
 // that `--list-rules --profile P` lists what a run with --profile P can
 // report. The rules of the strict JSON layer apply everywhere, auto may
 // apply any profile's, a2a any A2A release's, and signature verification's
-// apply to A2A cards; the fetch and migrate rules belong to no profile and
+// apply to A2A cards; the fetch, migrate and probe rules belong to no profile and
 // --cross-card's to every one.
 func (r Rule) InProfile(p string) bool { return r.Profiles&reach(p) != 0 }

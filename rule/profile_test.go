@@ -25,6 +25,8 @@ func TestInProfile(t *testing.T) {
 		{Fetch, "fetch", false},
 		{Fetch, "auto", false},
 		{Migrate, "migrate", false},
+		{Probe, "probe", false},
+		{Probe, "auto", false},
 		{Auto, "auto", true},
 		{Auto, "agentcard", false},
 	}

@@ -2,7 +2,8 @@
 # Runs cardscan as action.yml's inputs ask, from the environment the
 # composite step sets (INPUT_PATHS, INPUT_PROFILE, INPUT_CONFIG,
 # INPUT_FORMAT, INPUT_SARIF_FILE; CARDSCAN, the binary), so that a test
-# can run it the same way. Its exit status is cardscan's.
+# can run it the same way. Its exit status is cardscan's, or 2 when no
+# paths are given and no card is found.
 set -euo pipefail
 
 cardscan=${CARDSCAN:-cardscan}
@@ -17,13 +18,47 @@ if [[ -n ${INPUT_CONFIG:-} ]]; then
   args+=(--config "$INPUT_CONFIG")
 fi
 
+# The names of card files, as .pre-commit-hooks.yaml's files: pattern
+# (a test holds the two equal), and /.well-known/agentcard, the AgentCard
+# draft's path, which has no extension. Matched against paths relative
+# to the working directory.
+card_names='(^|/)(agent-card|agent|agentcard)\.json$|\.agentcard\.json$|(^|/)\.well-known/agentcard$'
+
+# find_cards sets paths to the files under the working directory whose
+# names are card names: those git knows and does not ignore, in a git
+# work tree; else every file, node_modules and .git left out. A
+# repository's other JSON (package.json, tsconfig.json, a dependency's
+# files) is no card, and judging it would fail every run.
+find_cards() {
+  local files=() f
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    mapfile -d '' files < <(git ls-files -z --cached --others --exclude-standard)
+  else
+    mapfile -d '' files < <(find . \( -name node_modules -o -name .git \) -prune -o -type f -print0)
+  fi
+  paths=()
+  for f in "${files[@]}"; do
+    f=${f#./}
+    if [[ $f =~ $card_names && ! $f =~ (^|/)node_modules/ && -f $f ]]; then
+      paths+=("$f")
+    fi
+  done
+}
+
 # Paths are split on white space and never glob-expanded: a pattern is
 # the user's to expand, in the workflow.
 set -f
-read -r -d '' -a paths <<<"${INPUT_PATHS:-.}" || true
+read -r -d '' -a paths <<<"${INPUT_PATHS:-}" || true
 set +f
 if [[ ${#paths[@]} -eq 0 ]]; then
-  paths=(.)
+  find_cards
+  if [[ ${#paths[@]} -eq 0 ]]; then
+    # Finding nothing to check is no pass: a workflow pointed at the
+    # wrong directory, or cards under other names, would go green.
+    echo "::error title=cardscan::no agent card found in $(pwd): looked for agent-card.json, agent.json, agentcard.json, *.agentcard.json and .well-known/agentcard outside node_modules and git-ignored files; name the cards with the paths input"
+    exit 2
+  fi
+  echo "cardscan: checking ${#paths[@]} card file(s) found by name: ${paths[*]}" >&2
 fi
 
 # migrate-check: fail first while a card would change under cardscan

@@ -20,6 +20,7 @@ import (
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
 	"github.com/cardscan/cardscan/internal/fetch"
+	"github.com/cardscan/cardscan/internal/lspserver"
 	"github.com/cardscan/cardscan/internal/mcpserver"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
@@ -58,14 +59,22 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return serve.Run(args[1:], stdin, stdout, stderr)
 		case "fetch":
 			return fetch.Run(args[1:], stdin, stdout, stderr)
+		case "probe":
+			return fetch.RunProbe(args[1:], stdin, stdout, stderr)
 		case "sign":
 			return sign.Run(args[1:], stdin, stdout, stderr)
 		case "mcp":
 			return mcpserver.Run(args[1:], stdin, stdout, stderr)
+		case "lsp":
+			return lspserver.Run(args[1:], stdin, stdout, stderr, lspPolicy)
 		case "explain":
 			return runExplain(args[1:], stdout, con)
 		case "verify":
 			return runVerify(args[1:], stdin, stdout, con)
+		case "completion":
+			return runCompletion(args[1:], stdout, con)
+		case "man":
+			return runMan(args[1:], stdout, con)
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -151,12 +160,16 @@ const usageHead = `usage: cardscan [flags] [PATH ...]
        cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
        cardscan serve [flags]       (validation over HTTP; serve --help)
        cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
+       cardscan probe [flags] ...   (ask each advertised interface, safely; probe --help)
        cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
        cardscan verify [--explain] CARD (why a card's signatures verify or not)
        cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
+       cardscan lsp [flags]         (a language server for editors; lsp --help)
        cardscan explain RULE        (what a rule checks, why, and how to fix it)
        cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
        cardscan schema PROFILE      (a JSON Schema of a profile for editors; schema --help)
+       cardscan completion SHELL    (bash, zsh or fish completion script)
+       cardscan man                 (the manual page, in roff)
 
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
@@ -400,7 +413,7 @@ func checkOptions(o *options) error {
 // nearestSubcommand returns the subcommand within two edits (insertions,
 // deletions, substitutions or swaps of neighbours) of name, or "".
 func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge"} {
+	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man", "lsp", "probe"} {
 		if suggest.Distance(name, sub) <= 2 {
 			return sub
 		}

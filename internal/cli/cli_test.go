@@ -556,6 +556,10 @@ func TestHugeLine(t *testing.T) {
 		if len(vs) != 1 || vs[0].Line != 2 || len(vs[0].Errors) != 1 || vs[0].Errors[0].Rule != "input.too-large" {
 			t.Fatalf("--max-record %s: verdicts %+v", tc.maxRecord, vs)
 		}
+		// The message names the limit and the flag that sets it.
+		if want := "record longer than the " + tc.maxRecord + " limit (--max-record)"; vs[0].Errors[0].Message != want {
+			t.Errorf("--max-record %s: message %q, want %q", tc.maxRecord, vs[0].Errors[0].Message, want)
+		}
 		if !strings.Contains(r.stderr, "3 records: 2 valid, 1 invalid") {
 			t.Errorf("stderr %q", r.stderr)
 		}
@@ -1006,6 +1010,11 @@ func TestUsageErrors(t *testing.T) {
 		if r := run(t, "", cardsFile, flag); !strings.HasPrefix(r.stderr, want) {
 			t.Errorf("%s: stderr %q, want it to start %q", flag, r.stderr, want)
 		}
+	}
+	// A mistyped flag gets the flag meant, as a mistyped subcommand does.
+	want := "cardscan: error: unknown flag --profle: did you mean --profile?\n"
+	if r := run(t, "", cardsFile, "--profle", "a2a"); r.code != console.ExitUsage || !strings.HasPrefix(r.stderr, want) {
+		t.Errorf("--profle: exit %d, stderr %q, want it to start %q", r.code, r.stderr, want)
 	}
 }
 

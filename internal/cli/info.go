@@ -93,7 +93,7 @@ func runSummary(args []string, stdout io.Writer, con *console.Console) int {
 		}
 		s, err := summary.Unmarshal(b)
 		if err != nil {
-			con.Errorf("%s: not a cardscan summary: %s", path, err)
+			con.Errorf("%s", notASummary(path, err))
 			return console.ExitIO
 		}
 		if err := total.Add(s); err != nil {

@@ -77,7 +77,7 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	}
 	s, err := summary.Unmarshal(b)
 	if err != nil {
-		con.Errorf("%s: not a cardscan summary: %s", operands[0], err)
+		con.Errorf("%s", notASummary(operands[0], err))
 		return console.ExitIO
 	}
 	var d *htmlreport.Diff
@@ -110,6 +110,16 @@ func reportInputs(operands []string) []clobber.File {
 		files = append(files, clobber.File{Role: "the diff", Path: operands[1]})
 	}
 	return files
+}
+
+// notASummary says why the file at path is no summary: at which line
+// and column, when decoding failed.
+func notASummary(path string, err error) string {
+	var de *summary.DecodeError
+	if errors.As(err, &de) {
+		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s", path, de.Line, de.Column, de.Detail())
+	}
+	return fmt.Sprintf("%s: not a cardscan summary: %s", path, err)
 }
 
 func readSummaryFile(path string, stdin io.Reader) ([]byte, error) {

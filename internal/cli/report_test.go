@@ -64,7 +64,7 @@ func TestReportArguments(t *testing.T) {
 		{"stdin twice", "", []string{"report", "-", "-", "-o", out}, console.ExitUsage, "", "not both"},
 		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, console.ExitUsage, "", "format"},
 		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, console.ExitIO, "", "nope.json: no such file or directory"},
-		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, console.ExitIO, "", "diff.jsonl: not a cardscan summary"},
+		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, console.ExitIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change\n"},
 		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, console.ExitIO, "", "summary.json: line 1: not a diff record"},
 		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, console.ExitIO, "", "diff.jsonl: line 2: not a diff record"},
 		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, console.ExitIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
@@ -111,5 +111,31 @@ func TestReportSubcommandTypo(t *testing.T) {
 	r := run(t, "", "reprot", "x.json")
 	if r.code != console.ExitUsage || !strings.Contains(r.stderr, "did you mean report?") {
 		t.Errorf("exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// TestReportMalformedSummary: a summary that is not one is named with the
+// line and column of the fault and the JSON Pointer of the value, in one
+// plain line, not the JSON library's message with its escaped newlines.
+func TestReportMalformedSummary(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	for _, tc := range []struct{ name, doc, want string }{
+		{"a bad token", "{\"records\": 3,\n \"valid\": x}\n", "bad.json:2:11: not a cardscan summary: invalid character 'x' at start of value, at /valid"},
+		{"a string for a count", "{\"records\": 3,\n  \"valid\": \"3\"}\n", "bad.json:2:12: not a cardscan summary: a JSON string where an integer belongs, at /valid"},
+		{"an unknown member", "{\"records\": 3,\n \"vaild\": 3}\n", "bad.json:2:2: not a cardscan summary: unknown member \"vaild\", at /vaild"},
+		{"cut short", "{\"records\": 3,\n \"valid\": 3", "bad.json:2:12: not a cardscan summary: unexpected EOF"},
+		{"an array", "[]", "bad.json:1:1: not a cardscan summary: a JSON array where an object belongs"},
+		{"a duplicate", "{\"records\": 3, \"records\": 3}", "bad.json:1:16: not a cardscan summary: duplicate object member name, at /records"},
+		{"é before the fault", "{\"worst_inputs\": [{\"input\": \"é\", \"records\": -}]}", "bad.json:1:46: not a cardscan summary: invalid character '}' in number (expecting digit), at /worst_inputs/0/records"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := writeFile(t, filepath.Join(dir, "bad.json"), []byte(tc.doc))
+			r := run(t, "", "report", bad, "-o", out)
+			want := "cardscan: error: " + filepath.Join(dir, tc.want) + "\n"
+			if r.code != console.ExitIO || r.stderr != want {
+				t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.stderr, want)
+			}
+		})
 	}
 }

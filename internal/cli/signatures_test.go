@@ -239,7 +239,7 @@ func TestSignatureTextOK(t *testing.T) {
 	if r.stdout != want {
 		t.Errorf("stdout %q, want %q", r.stdout, want)
 	}
-	if !strings.Contains(r.stderr, "; 1 of 1 signed cards verified;") {
+	if !strings.Contains(r.stderr, "; 1 of 1 signed card verified;") {
 		t.Errorf("stderr %q does not count the verified card", r.stderr)
 	}
 }

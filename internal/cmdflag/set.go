@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cardscan/cardscan/internal/suggest"
 )
 
 // Set is a command's flags, each declared once, with the way it is written
@@ -150,6 +152,9 @@ func (s *Set) Given(name string) bool {
 	return f != nil && f.given
 }
 
+// Flags returns the declared flags, in the order of declaration.
+func (s *Set) Flags() []*Flag { return s.flags }
+
 // helpColumn is where flag help starts unless a long flag pushes it
 // further, so that the commands' help pages line up alike.
 const helpColumn = 26
@@ -228,6 +233,22 @@ func (s *Set) Missing(help string) []*Flag {
 	return missing
 }
 
+// unknown is the error for a flag typed that names none, with the long
+// name most likely meant, as a mistyped subcommand or policy key gets one.
+// Names under three letters are left alone: any flag is near them.
+func (s *Set) unknown(typed, name string) error {
+	if len(name) >= 3 {
+		longs := make([]string, len(s.flags))
+		for i, f := range s.flags {
+			longs[i] = f.Long
+		}
+		if near := suggest.Nearest(name, longs); near != "" {
+			return fmt.Errorf("unknown flag %s: did you mean --%s?", typed, near)
+		}
+	}
+	return errors.New("unknown flag " + typed)
+}
+
 // Parse sets the flags in args and returns the other arguments, the
 // operands, in order. It returns flag.ErrHelp for -h or --help. Errors name
 // a flag as the user wrote it.
@@ -255,7 +276,7 @@ func (s *Set) Parse(args []string) (operands []string, err error) {
 			if name == "h" || name == "help" {
 				return nil, flag.ErrHelp
 			}
-			return nil, errors.New("unknown flag " + typed)
+			return nil, s.unknown(typed, name)
 		}
 		switch {
 		case f.isSwitch() && !hasValue:

@@ -83,6 +83,14 @@ func TestSet_ParseErrors(t *testing.T) {
 		{[]string{"a.ndjson", "--bogus=1"}, "unknown flag --bogus"},
 		{[]string{"-x4"}, "unknown flag -x4"},
 		{[]string{"-qa"}, "unknown flag -qa"},
+		// A slip in a long name gets the name meant, as a subcommand's
+		// does; a name near none, or too short to tell, gets none.
+		{[]string{"--formt", "jsonl"}, "unknown flag --formt: did you mean --format?"},
+		{[]string{"-quite"}, "unknown flag -quite: did you mean --quiet?"},
+		{[]string{"--max-invalud=3"}, "unknown flag --max-invalud: did you mean --max-invalid?"},
+		{[]string{"--JOBS"}, "unknown flag --JOBS: did you mean --jobs?"},
+		{[]string{"--x"}, "unknown flag --x"},
+		{[]string{"--al"}, "unknown flag --al"},
 		{[]string{"--jobs"}, "flag needs an argument: --jobs"},
 		{[]string{"-j"}, "flag needs an argument: -j"},
 		{[]string{"-jx"}, `invalid value "x" for flag -j: parse error`},

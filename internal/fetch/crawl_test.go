@@ -489,12 +489,12 @@ func TestOneRecordPerURL(t *testing.T) {
 					if rule == "" {
 						continue
 					}
-					prefix := printable(list[i]) + ":1:1: error: " + rule + ": : "
+					prefix := printable(list[i]) + ":1:1: error: " + rule + `: "": `
 					if format == "github" {
 						// The runner's escaping of a property: ':' and ',' (and
 						// %, CR, LF, which these URLs lack).
 						file := strings.NewReplacer(":", "%3A", ",", "%2C").Replace(printable(list[i]))
-						prefix = "::error file=" + file + ",line=1,col=1,title=" + rule + "::: "
+						prefix = "::error file=" + file + ",line=1,col=1,title=" + rule + "::"
 					}
 					if n := len(slices.DeleteFunc(slices.Clone(lines), func(l string) bool { return !strings.HasPrefix(l, prefix) })); n != 1 {
 						t.Errorf("%d lines start %q, want 1:\n%s", n, prefix, out)

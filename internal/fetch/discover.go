@@ -77,6 +77,14 @@ type fetcher struct {
 	maxRetryWait time.Duration
 	backoff      time.Duration
 	userAgent    string
+	// What probe's gRPC client needs of the network: the guarded dial,
+	// the trusted CAs (nil: the system's) and the time limits.
+	dial           func(ctx context.Context, network, addr string) (net.Conn, error)
+	rootCAs        *x509.CertPool
+	timeout        time.Duration
+	connectTimeout time.Duration
+	// prober, under fetch --probe, asks the interfaces of each card found.
+	prober *prober
 }
 
 func newFetcher(c netConfig) *fetcher {
@@ -118,6 +126,11 @@ func newFetcher(c netConfig) *fetcher {
 		maxRetryWait: c.maxRetryWait,
 		backoff:      backoff,
 		userAgent:    c.userAgent,
+
+		dial:           d.DialContext,
+		rootCAs:        h.rootCAs,
+		timeout:        c.timeout,
+		connectTimeout: c.connectTimeout,
 	}
 }
 

@@ -66,6 +66,7 @@ type options struct {
 	resume         string
 	summary        string
 	maxRecord      cmdflag.Size
+	probe          bool
 	// hooks replace DNS, the trusted CAs, the proxy settings or the
 	// transport, for tests.
 	hooks *testHooks
@@ -101,6 +102,10 @@ exit status: 0 every card passed, 1 a card failed, 2 usage error,
 // usage is the text of --help.
 func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
 
+// FlagSet returns fetch's flags as declared, for cardscan's completion
+// scripts and manual page.
+func FlagSet() *cmdflag.Set { return newFlagSet(&options{}) }
+
 // newFlagSet declares fetch's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set
@@ -129,6 +134,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 		"URLs without a card by rule")
 	o.maxRecord = defaultMaxRecord
 	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card read, e.g. 2MiB")
+	fs.Bool(&o.probe, "--probe", "ask each interface of each valid A2A card found, as\ncardscan probe does (--format cards or jsonl)")
 	return &fs
 }
 
@@ -252,6 +258,8 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--resume needs --format cards, whose records name the URL as listed (not %s)", o.format)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
+	case o.probe && o.format != "cards" && o.format != "jsonl":
+		return nil, fmt.Errorf("--probe needs --format cards or jsonl, whose records carry the probes (not %s)", o.format)
 	case o.summary != "" && o.summary != "-" && (sameFile(o.summary, o.urlsFile) || sameFile(o.summary, o.resume)):
 		// Writing the summary would replace the list or the records.
 		return nil, fmt.Errorf("--summary %s is also the URL list or the --resume file", o.summary)
@@ -268,6 +276,9 @@ type result struct {
 	text  []byte   // rendered by fetchOne's second renderer, when given one
 	fail  *failure // why no card was judged, or nil
 	stats summary.Summary
+	// probeErrors counts the card's interfaces with a probe error
+	// finding, under --probe.
+	probeErrors int64
 }
 
 // fetchAll fetches the URLs jobs at a time and writes one record per URL,
@@ -286,6 +297,9 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		allowPrivate:   o.allowPrivate,
 		hooks:          o.hooks,
 	})
+	if o.probe {
+		f.prober = &prober{f: f, grpc: newGRPCProber(f, o.perHost)}
+	}
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
 		con.Errorf("%v", err)
@@ -389,6 +403,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	}()
 
 	total := summary.Summary{Shards: 1}
+	var probeErrors int64
 	writeFailed, writeErr := false, false
 	for done := range queue {
 		res := <-done
@@ -402,6 +417,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 			}
 		}
 		total.Add(&res.stats)
+		probeErrors += res.probeErrors
 		sched.Lock()
 		sched.bytes -= int64(len(res.out))
 		sched.wake.Signal()
@@ -416,7 +432,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	total.Finish()
 	con.Printf("%s", total.Human())
 
-	status := console.VerdictStatus(o.failOn, total.Invalid, total.Warnings)
+	status := console.VerdictStatus(o.failOn, total.Invalid+probeErrors, total.Warnings)
 	// A URL that could not be read is a record like any other; only a
 	// run that read none at all failed as a whole.
 	if total.Inputs > 0 && total.InputErrors == total.Inputs || writeErr || listErr {
@@ -463,6 +479,9 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text
 	res.out = rd.append(nil, &rec)
 	if text != nil {
 		res.text = text.append(nil, &rec)
+	}
+	if f.prober != nil {
+		probeFound(ctx, f.prober, &rec, rd.format, &res)
 	}
 
 	st := &res.stats

@@ -89,11 +89,35 @@ type resumeTail struct {
 // line not at all, so that a damaged file costs no more memory than a
 // record.
 func openResume(path string, maxLine int64) (*os.File, map[string]int, resumeTail, error) {
+	return openResumeOf(path, maxLine, cardsRecords)
+}
+
+// resumeKind is the kind of record a --resume file holds: what its
+// records are called, and the key of a record, false when the line is not
+// one.
+type resumeKind struct {
+	name string
+	key  func(line []byte) (string, bool)
+}
+
+// cardsRecords are fetch --format cards records, keyed by their URL.
+var cardsRecords = resumeKind{name: "a record of --format cards", key: func(line []byte) (string, bool) {
+	var rec struct {
+		URL *string `json:"url"`
+	}
+	if sonic.ConfigStd.Unmarshal(line, &rec) != nil || rec.URL == nil {
+		return "", false
+	}
+	return *rec.URL, true
+}}
+
+// openResumeOf is openResume for a file of the records of kind.
+func openResumeOf(path string, maxLine int64, kind resumeKind) (*os.File, map[string]int, resumeTail, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, resumeTail{}, fmt.Errorf("%s: %w", path, pathErr(err))
 	}
-	done, complete, tail, err := readResume(bufio.NewReaderSize(f, 64<<10), maxLine)
+	done, complete, tail, err := readResume(bufio.NewReaderSize(f, 64<<10), maxLine, kind)
 	var bad badLine
 	switch {
 	case errors.As(err, &bad):
@@ -125,7 +149,7 @@ func (e badLine) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.ms
 // readResume reads a --resume file's records and returns the URLs they
 // hold, the length of the file up to the last of them, and the damaged
 // tail after it.
-func readResume(r *bufio.Reader, maxLine int64) (map[string]int, int64, resumeTail, error) {
+func readResume(r *bufio.Reader, maxLine int64, kind resumeKind) (map[string]int, int64, resumeTail, error) {
 	done := map[string]int{}
 	var (
 		complete int64 // bytes up to the last record's newline
@@ -152,17 +176,18 @@ func readResume(r *bufio.Reader, maxLine int64) (map[string]int, int64, resumeTa
 			tail.bytes += line.size
 			continue
 		case tail.line != 0:
-			return nil, 0, resumeTail{}, badLine{tail.line, "not a record of --format cards, and records follow"}
+			return nil, 0, resumeTail{}, badLine{tail.line, "not " + kind.name + ", and records follow"}
 		case line.size > maxLine:
-			return nil, 0, resumeTail{}, badLine{lineNo, fmt.Sprintf("longer than %d bytes, which no record of --format cards with this --max-record is", maxLine)}
+			return nil, 0, resumeTail{}, badLine{lineNo, fmt.Sprintf("longer than %d bytes, which no %s with this --max-record is", maxLine, strings.TrimPrefix(kind.name, "a "))}
 		}
-		var rec struct {
-			URL *string `json:"url"`
+		key, ok := "", false
+		if line.kept {
+			key, ok = kind.key(line.text)
 		}
-		if !line.kept || sonic.ConfigStd.Unmarshal(line.text, &rec) != nil || rec.URL == nil {
-			return nil, 0, resumeTail{}, badLine{lineNo, "not a record of --format cards"}
+		if !ok {
+			return nil, 0, resumeTail{}, badLine{lineNo, "not " + kind.name}
 		}
-		done[*rec.URL]++
+		done[key]++
 		complete += line.size
 	}
 }

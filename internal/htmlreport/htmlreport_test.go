@@ -123,6 +123,12 @@ func TestSections(t *testing.T) {
 			[]string{"written by an older cardscan", "does not name its inputs"}, []string{"<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"Valid", "schema-would-pass"}},
 		{"one input", &summary.Summary{Records: 1, Valid: 1, Inputs: 1, Profiles: map[string]int64{"agentcard": 1}}, nil,
 			[]string{`<p class="muted">1 input; `}, []string{"1 inputs"}},
+		{"probes", &summary.Summary{Records: 4, Valid: 4, Profiles: map[string]int64{"a2a/1.0": 4},
+			Probes: &summary.Probes{Interfaces: 8, Answering: 5, AuthRequired: 1, WrongBinding: 1, Unreachable: 1, CardsSkipped: 2}}, nil,
+			[]string{`<section id="probes">`, `of 8 interfaces asked`, `the interfaces of 2 invalid cards were not asked`,
+				`<tr><td>answering as the card declares</td><td class="n">5</td><td class="n">62.5%</td></tr>`,
+				`<tr><td>unreachable</td><td class="n">1</td><td class="n">12.5%</td></tr>`}, nil},
+		{"no probes", s, nil, nil, []string{`id="probes"`}},
 		{"no records", &summary.Summary{}, nil, []string{"No cards were judged.", "No findings.", "No input holds an invalid record."}, []string{"<svg"}},
 	}
 	for _, tc := range cases {

@@ -415,3 +415,144 @@ func TestPreCommitHook(t *testing.T) {
 		t.Errorf("good cards: exit %d\n%s", code, out)
 	}
 }
+
+// TestActionFindsCards runs run.sh with action.yml's default paths on a
+// git repository holding the JSON an ordinary repository has (package.json,
+// tsconfig.json, a dependency under node_modules, a card-named file there
+// and one git ignores) beside one card at .well-known/agent-card.json:
+// exactly that card is judged. With no card at all, in a git repository or
+// not, the job fails with an error annotation.
+func TestActionFindsCards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cardscan")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	a := readAction(t)
+	script, err := filepath.Abs(filepath.Join(root, ".github/action/run.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runnerTemp := t.TempDir()
+	bin := filepath.Join(runnerTemp, "cardscan-bin", "cardscan")
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(cardscanBinary(t), bin); err != nil {
+		t.Fatal(err)
+	}
+	runAction := func(t *testing.T, dir string) (code int, stdout, stderr string) {
+		t.Helper()
+		cmd := exec.Command("bash", script)
+		cmd.Dir = dir
+		// The default format, jsonl, so that every judged input is named;
+		// paths as action.yml's default leaves it.
+		cmd.Env = append(os.Environ(), actionEnv(t, a, map[string]string{"format": "jsonl"}, runnerTemp)...)
+		cmd.Env = append(cmd.Env, gitIdentity...)
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return code, out.String(), errOut.String()
+	}
+
+	t.Run("one card among other JSON", func(t *testing.T) {
+		repo := t.TempDir()
+		git(t, repo, "init", "-q")
+		writeFile(t, filepath.Join(repo, "package.json"), `{"name":"site","version":"1.0.0"}`+"\n")
+		writeFile(t, filepath.Join(repo, "tsconfig.json"), `{"compilerOptions":{"strict":true}}`+"\n")
+		writeFile(t, filepath.Join(repo, "node_modules/x/package.json"), `{"name":"x"}`+"\n")
+		writeFile(t, filepath.Join(repo, "node_modules/x/agent.json"), `{"name":"x"}`+"\n")
+		writeFile(t, filepath.Join(repo, ".gitignore"), "dist/\n")
+		writeFile(t, filepath.Join(repo, "dist/agent-card.json"), badCard)
+		writeFile(t, filepath.Join(repo, ".well-known/agent-card.json"), badCard)
+		code, stdout, stderr := runAction(t, repo)
+		if code != 1 {
+			t.Fatalf("exit %d, want 1 (the card is bad)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+		var inputs []string
+		for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			var v struct{ Input string }
+			if err := json.Unmarshal([]byte(line), &v); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+			inputs = append(inputs, v.Input)
+		}
+		if len(inputs) != 1 || inputs[0] != ".well-known/agent-card.json" {
+			t.Errorf("judged %q, want only .well-known/agent-card.json\nstderr:\n%s", inputs, stderr)
+		}
+		if !strings.Contains(stderr, " 1 record: ") {
+			t.Errorf("the summary does not count one record:\n%s", stderr)
+		}
+	})
+
+	for _, c := range []struct {
+		name string
+		git  bool
+	}{{"no card in a git repository", true}, {"no card outside git", false}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if c.git {
+				git(t, dir, "init", "-q")
+			}
+			writeFile(t, filepath.Join(dir, "package.json"), `{"name":"site"}`+"\n")
+			writeFile(t, filepath.Join(dir, "node_modules/x/agent.json"), `{"name":"x"}`+"\n")
+			code, stdout, stderr := runAction(t, dir)
+			if code != 2 || !strings.HasPrefix(stdout, "::error ") || !strings.Contains(stdout, "no agent card found") {
+				t.Errorf("exit %d, want 2 with an ::error line\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+			}
+		})
+	}
+}
+
+// TestActionCardNamesAreTheHooks: the names run.sh looks for by default are
+// the pre-commit hook's files: pattern, so the two check the same files.
+func TestActionCardNamesAreTheHooks(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join(root, ".github/action/run.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^card_names='([^']*)'$`).FindSubmatch(script)
+	if m == nil {
+		t.Fatal("run.sh: no card_names='...' line")
+	}
+	hooks, err := os.ReadFile(filepath.Join(root, ".pre-commit-hooks.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hs []struct {
+		ID    string
+		Files string
+	}
+	if err := yaml.Unmarshal(hooks, &hs); err != nil {
+		t.Fatal(err)
+	}
+	// The validating hook finds what the Action finds; migrate-check
+	// looks only at the names A2A cards go by, a subset.
+	var validate string
+	for _, h := range hs {
+		if h.ID == "cardscan" {
+			validate = h.Files
+		}
+	}
+	if validate != string(m[1]) {
+		t.Errorf("run.sh looks for %q, the cardscan hook's files: are %+v", m[1], hs)
+	}
+	re := regexp.MustCompile(string(m[1]))
+	for _, name := range []string{"agent-card.json", ".well-known/agent-card.json", "a/agent.json", "agentcard.json", "x.agentcard.json", ".well-known/agentcard"} {
+		if !re.MatchString(name) {
+			t.Errorf("%s is not a card name", name)
+		}
+	}
+	for _, name := range []string{"package.json", "tsconfig.json", "myagent.json", "agentcard", "agent.json.bak"} {
+		if re.MatchString(name) {
+			t.Errorf("%s is a card name", name)
+		}
+	}
+}

@@ -63,6 +63,10 @@ connection failed.
 // usage is the text of --help.
 func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
 
+// FlagSet returns mcp's flags as declared, for cardscan's completion
+// scripts and manual page.
+func FlagSet() *cmdflag.Set { return newFlagSet(&options{}) }
+
 // newFlagSet declares the command's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set

@@ -233,7 +233,7 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 	v := pool.Get()
 	defer pool.Put(v)
 	if int64(len(card)) > t.cfg.MaxRecord {
-		vd = report.TooLarge(cardInput, line, col, offset)
+		vd = report.TooLarge(cardInput, line, col, offset, t.cfg.MaxRecord)
 		if a.Profile != "" && a.Profile != "auto" {
 			vd.Profile = a.Profile
 		}

@@ -208,6 +208,9 @@ func (h *hold) close() {
 
 // dropNote is what a diagnostic adds when held records are dropped.
 func dropNote(records int64) string {
+	if records == 1 {
+		return "; the record read from it before was not written (--on-corrupt drop)"
+	}
 	return fmt.Sprintf("; the %d records read from it before were not written (--on-corrupt drop)", records)
 }
 

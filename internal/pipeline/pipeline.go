@@ -184,8 +184,9 @@ func RecordShard(offset int64, n int) int {
 
 // Progress holds counters that another goroutine may read during a Run.
 type Progress struct {
-	BytesRead atomic.Int64 // bytes read from the inputs as stored
-	Records   atomic.Int64 // records judged and written
+	BytesRead         atomic.Int64 // bytes read from the inputs as stored
+	BytesDecompressed atomic.Int64 // the same bytes decompressed: those judged
+	Records           atomic.Int64 // records judged and written
 }
 
 // Stats counts what a Run saw.
@@ -282,7 +283,7 @@ type pipeline struct {
 	stopped atomic.Bool
 
 	bytesRead         *atomic.Int64
-	bytesDecompressed atomic.Int64
+	bytesDecompressed *atomic.Int64
 	inputErrors       atomic.Int64
 	framed            [FramingJSON + 1]atomic.Int64
 
@@ -306,6 +307,7 @@ func newPipeline(cfg *Config) *pipeline {
 		stop:      make(chan struct{}),
 		bytesRead: &cfg.Progress.BytesRead,
 	}
+	p.bytesDecompressed = &cfg.Progress.BytesDecompressed
 	for _, r := range rule.All() {
 		p.ruleSlots = max(p.ruleSlots, int(r.Code)+1)
 	}

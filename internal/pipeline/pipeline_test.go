@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/report"
 )
 
@@ -67,8 +68,10 @@ func reference(input []byte, maxRecord int) (verdicts, valid, invalid []byte) {
 		}
 		var vd report.Verdict
 		if end-offset > maxRecord {
+			limit := cmdflag.Size(maxRecord)
+			msg := "record longer than the " + limit.String() + " limit (--max-record)"
 			vd = report.Verdict{Input: "in", Line: line, Offset: int64(offset), Profile: "agentcard",
-				Findings: []fastvalidate.Finding{{Code: fastvalidate.CodeInputTooLarge, Severity: fastvalidate.SeverityError}}}
+				Findings: []fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeInputTooLarge, fastvalidate.SeverityError, "", msg)}}
 		} else {
 			vd = report.FromResult("in", line, 1, int64(offset), rec, v.Validate(rec))
 			if vd.Profile == "" {

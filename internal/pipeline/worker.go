@@ -427,7 +427,7 @@ func hasJSONFault(findings []fastvalidate.Finding) bool {
 }
 
 func (w *worker) judgeTooLarge(c *chunk, line, col int, offset int64, raw []byte) {
-	vd := report.TooLarge(c.input, line, col, offset)
+	vd := report.TooLarge(c.input, line, col, offset, int64(w.cfg.MaxRecord))
 	if !w.autoProfile {
 		vd.Profile = w.v.Profile()
 	}

@@ -24,6 +24,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 )
 
 // Verdict is the judgement on one card together with where the card came
@@ -101,15 +102,15 @@ func Start(text []byte) (card []byte, line, column int, offset int64) {
 	return text[first:], 1 + bytes.Count(text[:lineStart], newline), 1 + CodePoints(text[lineStart:first]), int64(first)
 }
 
-// tooLarge is the one finding on a record over the size limit, shared
-// read-only by every such verdict.
-var tooLarge = [1]fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeInputTooLarge, fastvalidate.SeverityError, "", "")}
-
-// TooLarge builds the Verdict on a record longer than the size limit,
-// which no validator judged: invalid, with the one finding input.too-large
-// and no profile. Its Findings must not be modified.
-func TooLarge(input string, line, column int, offset int64) Verdict {
-	return Verdict{Input: input, Line: line, Column: column, Offset: offset, Findings: tooLarge[:]}
+// TooLarge builds the Verdict on a record longer than limit bytes, which
+// no validator judged: invalid, with the one finding input.too-large, whose
+// message names the limit and --max-record, the flag of every command that
+// sets it, and no profile.
+func TooLarge(input string, line, column int, offset, limit int64) Verdict {
+	size := cmdflag.Size(limit)
+	msg := "record longer than the " + size.String() + " limit (--max-record)"
+	findings := []fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeInputTooLarge, fastvalidate.SeverityError, "", msg)}
+	return Verdict{Input: input, Line: line, Column: column, Offset: offset, Findings: findings}
 }
 
 // Location is a place in an input: a 1-based line, and a 1-based column
@@ -396,8 +397,9 @@ const (
 //	INPUT:LINE:COLUMN: SEVERITY: RULE: POINTER: MESSAGE
 //
 // where LINE and COLUMN locate the finding in the input. The pointer of
-// the card itself is empty, so the field is always there and the line
-// splits the same way. Control characters in the input name,
+// the card itself, the empty string, is written "" as JSON writes it, so
+// the field is always there, visibly, and the line splits the same way
+// (no pointer into a card starts with a quote). Control characters in the input name,
 // pointer and message are escaped so that each finding stays on one line.
 //
 // An invalid A2A card whose version its members chose gets a line before
@@ -443,7 +445,11 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 			dst = append(dst, f.Code.String()...)
 		}
 		dst = append(dst, ": "...)
-		dst = appendTextSafe(dst, f.Path)
+		if f.Path == "" {
+			dst = append(dst, `""`...)
+		} else {
+			dst = appendTextSafe(dst, f.Path)
+		}
 		dst = append(dst, ": "...)
 		dst = appendTextSafe(dst, e.message(f))
 		dst = append(dst, '\n')
@@ -511,7 +517,8 @@ func appendTextPrefix(dst []byte, input string, loc Location, style Style) []byt
 //
 //	::error file=INPUT,line=LINE,col=COLUMN,title=RULE::POINTER: MESSAGE
 //
-// (::warning for warnings), escaped as the runner expects, so that each
+// (::warning for warnings; "POINTER: " left out for the card itself, as
+// in SARIF's message), escaped as the runner expects, so that each
 // finding becomes an annotation at its place in the input file. The
 // version note AppendText writes comes first, as a notice at the card's
 // start:
@@ -549,8 +556,10 @@ func (e *Encoder) AppendGitHub(dst []byte, v *Verdict) []byte {
 		dst = append(dst, ",title="...)
 		dst = appendGitHubProperty(dst, f.Code.String())
 		dst = append(dst, "::"...)
-		dst = appendGitHubData(dst, f.Path)
-		dst = append(dst, ": "...)
+		if f.Path != "" {
+			dst = appendGitHubData(dst, f.Path)
+			dst = append(dst, ": "...)
+		}
 		dst = appendGitHubData(dst, e.message(f))
 		dst = append(dst, '\n')
 	}

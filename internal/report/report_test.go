@@ -195,10 +195,10 @@ func FuzzAppendJSONString(f *testing.F) {
 }
 
 func TestTooLarge(t *testing.T) {
-	vd := TooLarge("big.ndjson", 3, 5, 99)
+	vd := TooLarge("big.ndjson", 3, 5, 99, 16<<20)
 	var e Encoder
 	got := string(e.AppendJSONL(nil, &vd))
-	want := `{"input":"big.ndjson","line":3,"offset":99,"valid":false,"profile":"","errors":[{"rule":"input.too-large","path":"","message":"record longer than the size limit","line":3,"column":5}],"warnings":[]}` + "\n"
+	want := `{"input":"big.ndjson","line":3,"offset":99,"valid":false,"profile":"","errors":[{"rule":"input.too-large","path":"","message":"record longer than the 16MiB limit (--max-record)","line":3,"column":5}],"warnings":[]}` + "\n"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -230,7 +230,11 @@ func TestAppendText(t *testing.T) {
 		if want := fmt.Sprintf("in.ndjson:%d:%d", loc.Line, loc.Column); parts[0] != want {
 			t.Errorf("location %q, want %q", parts[0], want)
 		}
-		if parts[1] != f.Severity.String() || parts[2] != f.Code.String() || parts[3] != f.Path {
+		path := f.Path
+		if path == "" {
+			path = `""`
+		}
+		if parts[1] != f.Severity.String() || parts[2] != f.Code.String() || parts[3] != path {
 			t.Errorf("line %q for finding %v", lines[i], f)
 		}
 	}
@@ -274,6 +278,9 @@ func TestAppendGitHub(t *testing.T) {
 	for i, f := range byPosition(vd.Findings) {
 		loc := wantLocation(prettyCard, 7, 3, f.Offset)
 		want := fmt.Sprintf("::%s file=dir%%2Cwith%%3Aodd%%25name%%0A,line=%d,col=%d,title=%s::%s: ", f.Severity, loc.Line, loc.Column, f.Code, f.Path)
+		if f.Path == "" {
+			want = strings.TrimSuffix(want, ": ")
+		}
 		if !strings.HasPrefix(lines[i], want) {
 			t.Errorf("line %q, want prefix %q", lines[i], want)
 		}
@@ -514,7 +521,7 @@ func TestFindingsAtOnePositionKeepRuleOrder(t *testing.T) {
 	vd.Findings[0].Offset = 5
 	var e Encoder
 	got := string(e.AppendText(nil, &vd, Plain))
-	want := "in:1:1: error: json.syntax: : first\nin:1:1: error: json.syntax: : also first\nin:1:6: error: json.syntax: /a: second\n"
+	want := "in:1:1: error: json.syntax: \"\": first\nin:1:1: error: json.syntax: \"\": also first\nin:1:6: error: json.syntax: /a: second\n"
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -540,5 +547,25 @@ func TestAppendGitHubNamesTheVersion(t *testing.T) {
 		if note != tc.want || !strings.Contains(out, "::error ") {
 			t.Errorf("%s: note %q, want %q; output:\n%s", tc.profile, note, tc.want, out)
 		}
+	}
+}
+
+// TestEmptyPointer: a finding on the card itself (pointer "") shows its
+// pointer as "" in text, so the line keeps its five fields and reads as
+// docs/cli.md says, not "RULE: : message"; github and SARIF messages,
+// which are prose, leave the empty pointer out.
+func TestEmptyPointer(t *testing.T) {
+	vd := TooLarge("in.ndjson", 3, 1, 0, 1<<10)
+	var e Encoder
+	text := string(e.AppendText(nil, &vd, Plain))
+	if want := "in.ndjson:3:1: error: input.too-large: \"\": record longer than the 1KiB limit (--max-record)\n"; text != want {
+		t.Errorf("text %q, want %q", text, want)
+	}
+	if parts := strings.SplitN(strings.TrimSuffix(text, "\n"), ": ", 5); len(parts) != 5 || parts[3] != `""` {
+		t.Errorf("text %q does not split into five fields with the pointer \"\"", text)
+	}
+	gh := string(e.AppendGitHub(nil, &vd))
+	if want := "::error file=in.ndjson,line=3,col=1,title=input.too-large::record longer than the 1KiB limit (--max-record)\n"; gh != want {
+		t.Errorf("github %q, want %q", gh, want)
 	}
 }

@@ -379,7 +379,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		offset += n
 		switch {
 		case over:
-			vd := report.TooLarge(inputName, lineNo, 1, start)
+			vd := report.TooLarge(inputName, lineNo, 1, start, s.cfg.maxBytes)
 			if profile != "auto" {
 				vd.Profile = profile
 			}

@@ -295,7 +295,7 @@ func TestValidate_NDJSON(t *testing.T) {
 		rec := strings.TrimSuffix(l, "\r")
 		switch {
 		case len(l) > 4096:
-			vd := report.TooLarge(inputName, i+1, 1, offset)
+			vd := report.TooLarge(inputName, i+1, 1, offset, 4096)
 			vd.Profile = "agentcard"
 			var enc report.Encoder
 			want = enc.AppendJSONL(want, &vd)

@@ -150,6 +150,13 @@ func usage() string {
 	return usageHead + newFlagSet(&config{}, &maxRecord).Help()
 }
 
+// FlagSet returns serve's flags as declared, for cardscan's completion
+// scripts and manual page.
+func FlagSet() *cmdflag.Set {
+	var maxRecord cmdflag.Size
+	return newFlagSet(&config{}, &maxRecord)
+}
+
 // newFlagSet declares serve's flags, to be parsed into cfg and maxRecord.
 func newFlagSet(cfg *config, maxRecord *cmdflag.Size) *cmdflag.Set {
 	var fs cmdflag.Set

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -22,20 +24,32 @@ const maxCard = 16 << 20
 
 // usageHead comes before the flags' help, which their declarations write.
 const usageHead = `usage: cardscan sign --key private.jwk [flags] CARD
+       cardscan sign --generate-key ALG -o private.jwk
 
 Writes CARD (a file, or - for standard input) to standard output with one
 more signature in its signatures array: a detached JWS over the card's
 RFC 8785 canonical form without its signatures, whose protected header
-holds alg, kid and typ "JOSE". The card's own bytes are kept as they are.
+holds alg, kid and typ "JOSE". The card's own bytes are kept as they are,
+and the new signature is laid out as its members are.
 
-exit status: 0 signed, 2 usage error, 3 the key or card could not be read
-or signed.
+--key is a private JWK, or a JWK Set holding one private key (or several,
+of which --kid chooses one). --generate-key makes a key pair: the private
+JWK in FILE (mode 0600) and the public JWK Set beside it (key.jwk's is
+key.pub.jwks), to give verifiers (cardscan --keys); kid is the key's
+RFC 7638 thumbprint. Neither file may exist already.
+
+exit status: 0 signed (or the key written), 2 usage error, 3 the key or
+card could not be read or signed, or the key not written.
 
 flags:
 `
 
 // usage is the text of --help.
 func usage() string { return usageHead + newFlagSet(&options{}).Help() }
+
+// FlagSet returns sign's flags as declared, for cardscan's completion
+// scripts and manual page.
+func FlagSet() *cmdflag.Set { return newFlagSet(&options{}) }
 
 // newFlagSet declares sign's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
@@ -49,11 +63,15 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.jku, "--jku URL", "", "a key set URL to name in the protected header")
 	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: what is signed (see\n"+
 		"docs/signatures.md)")
+	fs.String(&o.generate, "--generate-key ALG", "", "make a key pair for ALG (EdDSA, ES256, ..., as --alg)\n"+
+		"instead of signing: the private JWK to -o FILE")
+	fs.String(&o.output, "-o, --output FILE", "", "--generate-key's private key file")
 	return &fs
 }
 
 type options struct {
 	key, kid, alg, jku, canonical, card string
+	generate, output                    string
 }
 
 // Run is `cardscan sign ARGS`.
@@ -77,13 +95,21 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		con.Errorf(format, a...)
 		return console.ExitIO
 	}
+	if o.generate != "" {
+		kid, pub, err := writeKeyPair(o.generate, o.output)
+		if err != nil {
+			return fail("--generate-key %s: %s", o.generate, err)
+		}
+		con.Printf("wrote the private key to %s (kid %s) and its public key set to %s", o.output, kid, pub)
+		return console.ExitOK
+	}
 	keyText, err := readLimited(o.key, nil)
 	if err != nil {
 		return fail("--key %s: %s", o.key, err)
 	}
-	key, err := cardsig.ParsePrivateKey(keyText)
+	key, err := signingKey(keyText, o.kid)
 	if err != nil {
-		return fail("--key %s: %s", o.key, err)
+		return fail("--key %s: %s", o.key, strings.TrimPrefix(err.Error(), "cardsig: "))
 	}
 	card, err := readLimited(o.card, stdin)
 	if err != nil {
@@ -109,7 +135,20 @@ func parseArgs(args []string) (*options, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.generate != "" {
+		switch {
+		case o.output == "":
+			return nil, errors.New("--generate-key needs -o FILE, where the private key goes")
+		case o.key != "" || len(cards) > 0:
+			return nil, errors.New("--generate-key makes a key and signs nothing: no --key, no card")
+		case !slices.Contains(cardsig.Algorithms(), o.generate):
+			return nil, fmt.Errorf("--generate-key %q: want one of %s", o.generate, strings.Join(cardsig.Algorithms(), ", "))
+		}
+		return o, nil
+	}
 	switch {
+	case o.output != "":
+		return nil, errors.New("-o is for --generate-key; a signed card goes to standard output")
 	case o.key == "":
 		return nil, errors.New("--key is required")
 	case len(cards) != 1:

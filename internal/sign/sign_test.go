@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -109,4 +110,146 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func runSign(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// TestKeySet: --key may name a JWK Set, as key tools write them: its one
+// private key signs, public keys beside it are passed over, --kid chooses
+// among several; anything else is an error that says what the set holds.
+func TestKeySet(t *testing.T) {
+	dir := t.TempDir()
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	edKey := jose.JSONWebKey{Key: ed, KeyID: "ed-1"}
+	ecKey := jose.JSONWebKey{Key: ec, KeyID: "ec-1"}
+	cardPath := filepath.Join(dir, "card.json")
+	if err := os.WriteFile(cardPath, []byte(card), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set := func(name string, keys ...jose.JSONWebKey) string {
+		return writeJSON(t, dir, name, jose.JSONWebKeySet{Keys: keys})
+	}
+	one := set("one.jwks", edKey, ecKey.Public())
+	two := set("two.jwks", edKey, ecKey)
+	public := set("public.jwks", edKey.Public())
+	pub, err := cardsig.ParseKeySet(mustJSON(t, jose.JSONWebKeySet{Keys: []jose.JSONWebKey{edKey.Public(), ecKey.Public()}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := cardsig.NewVerifier(pub)
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		signedBy string
+		stderr   string
+	}{
+		{"one private key and a public one", []string{"--key", one, cardPath}, 0, "ed-1", ""},
+		{"--kid chooses", []string{"--key", two, "--kid", "ec-1", cardPath}, 0, "ec-1", ""},
+		{"two private keys", []string{"--key", two, cardPath}, 3, "", `--key ` + two + `: the JWK Set holds 2 private keys ("ed-1", "ec-1"): choose one with --kid` + "\n"},
+		{"no such kid", []string{"--key", two, "--kid", "rsa-1", cardPath}, 3, "", `the JWK Set holds no private key with kid "rsa-1" (its private keys: "ed-1", "ec-1")`},
+		{"only public keys", []string{"--key", public, cardPath}, 3, "", "the JWK Set holds no private key, only public ones"},
+		{"a set that is no set", []string{"--key", writeJSON(t, dir, "bad.jwks", map[string]any{"keys": []any{map[string]string{"kty": "nope"}}}), cardPath}, 3, "", "the JWK Set's key 0: private key: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runSign(t, tc.args...)
+			if code != tc.code || !strings.Contains(errOut, tc.stderr) {
+				t.Fatalf("exit %d, stderr %q; want %d, %q", code, errOut, tc.code, tc.stderr)
+			}
+			if tc.signedBy == "" {
+				return
+			}
+			res, err := v.Verify([]byte(out))
+			if err != nil || len(res.SignedBy) != 1 || res.SignedBy[0] != tc.signedBy {
+				t.Errorf("signed card: %+v, %v", res, err)
+			}
+		})
+	}
+}
+
+// TestGenerateKey: --generate-key writes a private JWK only its owner can
+// read and the public JWK Set beside it; the one signs a card the other
+// verifies. No file is overwritten.
+func TestGenerateKey(t *testing.T) {
+	dir := t.TempDir()
+	cardPath := filepath.Join(dir, "card.json")
+	if err := os.WriteFile(cardPath, []byte(card), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	algs := []string{"EdDSA", "ES256", "ES384", "ES512", "PS256"}
+	if testing.Short() {
+		algs = algs[:2]
+	}
+	for _, alg := range algs {
+		t.Run(alg, func(t *testing.T) {
+			priv := filepath.Join(dir, alg+".jwk")
+			code, out, errOut := runSign(t, "--generate-key", alg, "-o", priv)
+			if code != 0 || out != "" || !strings.Contains(errOut, "public key set to "+filepath.Join(dir, alg+".pub.jwks")) {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+			}
+			st, err := os.Stat(priv)
+			if err != nil || st.Mode().Perm() != 0o600 {
+				t.Fatalf("private key %v, %v; want mode 0600", st.Mode(), err)
+			}
+			pubText, err := os.ReadFile(filepath.Join(dir, alg+".pub.jwks"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(pubText), `"d"`) {
+				t.Fatalf("the public key set holds a private part:\n%s", pubText)
+			}
+			ks, err := cardsig.ParseKeySet(pubText)
+			if err != nil {
+				t.Fatal(err)
+			}
+			code, signed, errOut := runSign(t, "--key", priv, cardPath)
+			if code != 0 {
+				t.Fatalf("signing with the new key: exit %d, %s", code, errOut)
+			}
+			v, _ := cardsig.NewVerifier(ks)
+			res, err := v.Verify([]byte(signed))
+			if err != nil || len(res.SignedBy) != 1 {
+				t.Fatalf("verifying with the public set: %+v, %v", res, err)
+			}
+			if h := strings.Split(signed, `"protected":"`)[1]; !strings.Contains(decodeB64(t, h[:strings.IndexByte(h, '"')]), `"alg":"`+alg+`"`) {
+				t.Errorf("the signature is not %s", alg)
+			}
+			// Again to the same file: refused, the key kept.
+			before, _ := os.ReadFile(priv)
+			if code, _, errOut := runSign(t, "--generate-key", alg, "-o", priv); code != 3 || !strings.Contains(errOut, "exists") {
+				t.Errorf("overwriting: exit %d, %q", code, errOut)
+			}
+			if after, _ := os.ReadFile(priv); !bytes.Equal(before, after) {
+				t.Error("the private key was overwritten")
+			}
+		})
+	}
+	for _, tc := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--generate-key", "EdDSA"}, "--generate-key needs -o FILE"},
+		{[]string{"--generate-key", "HS256", "-o", filepath.Join(dir, "h.jwk")}, `--generate-key "HS256": want one of EdDSA, ES256`},
+		{[]string{"--generate-key", "EdDSA", "-o", filepath.Join(dir, "x.jwk"), cardPath}, "signs nothing"},
+		{[]string{"--key", "k.jwk", "-o", "out.json", cardPath}, "-o is for --generate-key"},
+	} {
+		if code, _, errOut := runSign(t, tc.args...); code != 2 || !strings.Contains(errOut, tc.stderr) {
+			t.Errorf("%q: exit %d, stderr %q; want 2, %q", tc.args, code, errOut, tc.stderr)
+		}
+	}
+}
+
+func decodeB64(t *testing.T, s string) string {
+	t.Helper()
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -3,6 +3,7 @@
 package summary
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/bytedance/sonic"
+	jsonv2 "github.com/go-json-experiment/json"
 )
 
 // Summary is what --summary writes. Counts add up under Merge; Seconds is
@@ -70,6 +72,24 @@ type Summary struct {
 	// that the AgentCard JSON Schema v1.0 passes: where the two disagree
 	// (docs/rules.md). Absent when none.
 	SchemaWouldPass int64 `json:"schema_would_pass,omitempty"`
+	// Probes counts what cardscan probe (or fetch --probe) found of the
+	// interfaces it asked; absent from runs that probed none.
+	Probes *Probes `json:"probes,omitempty"`
+}
+
+// Probes counts probed interfaces by what they answered: every interface
+// is in exactly one class, so the classes add up to Interfaces.
+type Probes struct {
+	Interfaces   int64 `json:"interfaces"`
+	Answering    int64 `json:"answering"`     // the declared binding answered
+	AuthRequired int64 `json:"auth_required"` // asked for credentials before answering
+	WrongBinding int64 `json:"wrong_binding"` // another binding, HTML, a 404 page, or no binding's shape
+	TLS          int64 `json:"tls"`           // the certificate did not verify for the host
+	Unreachable  int64 `json:"unreachable"`   // refused, timed out, blocked or redirected away
+	NotProbed    int64 `json:"not_probed"`    // a binding or URL cardscan does not ask
+	// CardsSkipped are the cards with interfaces left unprobed because
+	// the card is invalid (without --include-invalid).
+	CardsSkipped int64 `json:"cards_skipped"`
 }
 
 // Verdicts counts the cards of one profile by verdict.
@@ -254,6 +274,20 @@ func (s *Summary) Add(o *Summary) error {
 			s.Signatures.Outcomes[k] = n
 		}
 	}
+	if o.Probes != nil {
+		if s.Probes == nil {
+			s.Probes = new(Probes)
+		}
+		p, q := s.Probes, o.Probes
+		add("probes.interfaces", &p.Interfaces, q.Interfaces)
+		add("probes.answering", &p.Answering, q.Answering)
+		add("probes.auth_required", &p.AuthRequired, q.AuthRequired)
+		add("probes.wrong_binding", &p.WrongBinding, q.WrongBinding)
+		add("probes.tls", &p.TLS, q.TLS)
+		add("probes.unreachable", &p.Unreachable, q.Unreachable)
+		add("probes.not_probed", &p.NotProbed, q.NotProbed)
+		add("probes.cards_skipped", &p.CardsSkipped, q.CardsSkipped)
+	}
 	// Shards run under different overrides were judged by different
 	// rules: a rule set differently in two of them is "mixed".
 	for k, v := range o.Overrides {
@@ -320,13 +354,15 @@ func (s *Summary) WriteFile(path string, w io.Writer) error {
 }
 
 // Unmarshal decodes a summary, rejecting documents that are not one:
-// unknown members most likely mean a file given by mistake.
+// unknown members most likely mean a file given by mistake. A document
+// that cannot be decoded gets a *DecodeError, which says where.
 func Unmarshal(b []byte) (*Summary, error) {
 	var s Summary
-	dec := api.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, err
+	// jsonv2 (the encoding/json/v2 proposal's code) reports the byte
+	// offset and JSON Pointer of every fault, and rejects duplicate
+	// names; sonic's errors are a message with the text quoted in it.
+	if err := jsonv2.Unmarshal(b, &s, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return nil, decodeError(b, err)
 	}
 	if s.Seconds < 0 {
 		return nil, fmt.Errorf("seconds is %g, less than none", s.Seconds)
@@ -348,6 +384,19 @@ func Unmarshal(b []byte) (*Summary, error) {
 			if n < 0 {
 				return nil, fmt.Errorf("signatures.outcomes.%s is %d, less than none", k, n)
 			}
+		}
+	}
+	if p := s.Probes; p != nil {
+		classes := []int64{p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed}
+		var sum int64
+		for _, n := range classes {
+			if n < 0 {
+				return nil, errors.New("probes: a count is less than none")
+			}
+			sum += n
+		}
+		if sum != p.Interfaces || p.CardsSkipped < 0 {
+			return nil, fmt.Errorf("probes: the classes add up to %d, not the %d interfaces", sum, p.Interfaces)
 		}
 	}
 	for k, v := range s.ProfileVerdicts {
@@ -378,7 +427,13 @@ func (s *Summary) Human() string {
 		fmt.Fprintf(&b, "; %d of the invalid pass the AgentCard JSON Schema v1.0", s.SchemaWouldPass)
 	}
 	if g := s.Signatures; g != nil {
-		fmt.Fprintf(&b, "; %d of %d signed cards verified", g.Verified, g.Signed)
+		if g.Signed == 0 {
+			// Keys were given and no card carried a signature: worth
+			// saying, but not as a fraction of nothing.
+			b.WriteString("; no signed cards")
+		} else {
+			fmt.Fprintf(&b, "; %d of %s verified", g.Verified, plural(g.Signed, "signed card"))
+		}
 		if t := outcomesText(g.Outcomes); t != "" {
 			b.WriteString(" (signatures: " + t + ")")
 		}
@@ -394,6 +449,13 @@ func (s *Summary) Human() string {
 			b.WriteString(" (")
 			b.WriteString(countsText(s.FetchFailures))
 			b.WriteString(")")
+		}
+	}
+	if p := s.Probes; p != nil {
+		fmt.Fprintf(&b, "; %s probed: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable",
+			plural(p.Interfaces, "interface"), p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable)
+		if p.NotProbed > 0 {
+			fmt.Fprintf(&b, ", %d not probed", p.NotProbed)
 		}
 	}
 	if s.StoppedEarly {

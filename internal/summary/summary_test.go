@@ -432,3 +432,60 @@ func TestSchemaWouldPass(t *testing.T) {
 		t.Errorf("overflow: %v", err)
 	}
 }
+
+// TestSignaturesHuman: a run that verified signatures and found no signed
+// card says so, not "0 of 0 signed cards verified"; one card is singular.
+func TestSignaturesHuman(t *testing.T) {
+	for _, c := range []struct {
+		sig  Signatures
+		want string
+	}{
+		{Signatures{}, "; no signed cards;"},
+		{Signatures{Signed: 1, Verified: 0}, "; 0 of 1 signed card verified;"},
+		{Signatures{Signed: 1, Verified: 1}, "; 1 of 1 signed card verified;"},
+		{Signatures{Signed: 3, Verified: 2}, "; 2 of 3 signed cards verified;"},
+	} {
+		s := sample()
+		s.Signatures = &c.sig
+		if h := s.Human(); !strings.Contains(h, c.want) {
+			t.Errorf("%+v: %q does not say %q", c.sig, h, c.want)
+		}
+	}
+}
+
+// TestAddProbes adds the probe counts of shards, a shard that probed
+// nothing leaving them as they were, and they survive a round trip.
+func TestAddProbes(t *testing.T) {
+	var total Summary
+	a := Summary{Probes: &Probes{Interfaces: 3, Answering: 1, WrongBinding: 1, TLS: 1, CardsSkipped: 2}}
+	b := Summary{Probes: &Probes{Interfaces: 2, AuthRequired: 1, Unreachable: 1}}
+	for _, s := range []*Summary{&a, {Records: 5, Valid: 5}, &b} {
+		if err := total.Add(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := Probes{Interfaces: 5, Answering: 1, AuthRequired: 1, WrongBinding: 1, TLS: 1, Unreachable: 1, CardsSkipped: 2}
+	if total.Probes == nil || *total.Probes != want {
+		t.Fatalf("probes %+v, want %+v", total.Probes, want)
+	}
+	j, err := total.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := Unmarshal(j)
+	if err != nil || *back.Probes != want {
+		t.Fatalf("round trip: %+v, %v", back.Probes, err)
+	}
+	if !strings.Contains(total.Human(), "5 interfaces probed: 1 answering, 1 asking for credentials, 1 wrong binding, 1 TLS problems, 1 unreachable") {
+		t.Errorf("human: %s", total.Human())
+	}
+	bad := strings.Replace(string(j), `"answering": 1`, `"answering": 2`, 1)
+	if _, err := Unmarshal([]byte(bad)); err == nil || !strings.Contains(err.Error(), "probes") {
+		t.Errorf("classes that do not add up to the interfaces: %v", err)
+	}
+	var none Summary
+	none.Add(&Summary{Records: 1, Valid: 1})
+	if none.Probes != nil {
+		t.Errorf("a run that probed nothing has probes: %+v", none.Probes)
+	}
+}

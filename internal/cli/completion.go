@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/fetch"
+	"github.com/cardscan/cardscan/internal/mcpserver"
+	"github.com/cardscan/cardscan/internal/serve"
+	"github.com/cardscan/cardscan/internal/sign"
+)
+
+// commandTree is cardscan and its subcommands, each with the flags it
+// declares, which the completion scripts and the manual page are written
+// from.
+func commandTree() cmdflag.Command {
+	return cmdflag.Command{
+		Name:     "cardscan",
+		Synopsis: "[flags] [PATH ...]",
+		Summary:  "validate agent cards (AgentCard, A2A, MA2D)",
+		Flags:    newFlagSet(&options{}),
+		Subcommands: []cmdflag.Command{
+			{Name: "summary", Synopsis: "merge SUMMARY.json ...", Summary: "merge the JSON summaries of shards into one"},
+			{Name: "diff", Synopsis: "[flags] OLD NEW", Summary: "what changed between two dumps", Flags: newDiffFlagSet(&diffOptions{})},
+			{Name: "report", Synopsis: "SUMMARY.json [DIFF.jsonl] -o report.html", Summary: "an HTML report of a summary", Flags: newReportFlagSet(new(string))},
+			{Name: "serve", Synopsis: "[flags]", Summary: "validation over HTTP", Flags: serve.FlagSet()},
+			{Name: "fetch", Synopsis: "[flags] URL ...", Summary: "discover and validate served cards", Flags: fetch.FlagSet()},
+			{Name: "sign", Synopsis: "--key FILE CARD", Summary: "append an A2A signature to a card", Flags: sign.FlagSet()},
+			{Name: "mcp", Synopsis: "[flags]", Summary: "the validator as an MCP server", Flags: mcpserver.FlagSet()},
+			{Name: "explain", Synopsis: "RULE", Summary: "what a rule checks, why, and how to fix it", Words: ruleIDs()},
+			{Name: "completion", Synopsis: "bash|zsh|fish", Summary: "a shell completion script", Words: cmdflag.Shells},
+			{Name: "man", Summary: "this manual page, in roff"},
+		},
+	}
+}
+
+const completionUsage = `usage: cardscan completion bash|zsh|fish
+
+Writes the shell's completion script for cardscan to standard output,
+from the flags cardscan and its subcommands declare:
+
+  bash: source <(cardscan completion bash)
+  zsh:  source <(cardscan completion zsh)   (after compinit)
+  fish: cardscan completion fish | source
+`
+
+// runCompletion is `cardscan completion SHELL`.
+func runCompletion(args []string, stdout io.Writer, con *console.Console) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		return writeOut(stdout, con, completionUsage)
+	}
+	if len(args) != 1 || !slices.Contains(cmdflag.Shells, args[0]) {
+		return con.UsageError("cardscan completion", usagef("completion takes one shell: bash, zsh or fish"))
+	}
+	script, err := commandTree().Completion(args[0])
+	if err != nil {
+		return con.UsageError("cardscan completion", err)
+	}
+	return writeOut(stdout, con, script)
+}
+
+// runMan is `cardscan man`: the manual page, in roff, on standard output
+// (make man writes it to bin/cardscan.1).
+func runMan(args []string, stdout io.Writer, con *console.Console) int {
+	operands, err := (&cmdflag.Set{}).Parse(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return writeOut(stdout, con, "usage: cardscan man\n\nWrites cardscan's manual page, in roff, to standard output:\ncardscan man > cardscan.1; man -l cardscan.1\n")
+		}
+		return con.UsageError("cardscan man", err)
+	}
+	if len(operands) > 0 {
+		return con.UsageError("cardscan man", usagef("man takes no operands"))
+	}
+	return writeOut(stdout, con, commandTree().Man(cmdflag.ManPage{
+		Section:     "1",
+		Source:      "cardscan " + version(),
+		Description: usageDescription(),
+		ExitStatus:  strings.TrimPrefix(strings.TrimSpace(usageTail), "exit status: "),
+		SeeAlso:     "cardscan --help, and cardscan COMMAND --help for each command. docs/cli.md in the source.",
+	}))
+}
+
+// usageDescription is --help's description of cardscan: the paragraph
+// between the usage lines and the flags.
+func usageDescription() string {
+	_, rest, _ := strings.Cut(usageHead, "\n\n")
+	desc, _, _ := strings.Cut(rest, "\nflags:")
+	return desc
+}

@@ -1,0 +1,534 @@
+package fetch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"github.com/cardscan/cardscan/rule"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bytedance/sonic"
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/ruledoc"
+	"github.com/cardscan/cardscan/internal/summary"
+)
+
+type probeOptions struct {
+	paths          []string
+	jobs           int
+	perHost        int
+	format         string
+	failOn         string
+	timeout        time.Duration
+	connectTimeout time.Duration
+	retries        int
+	maxRetryWait   time.Duration
+	userAgent      string
+	allowPrivate   bool
+	includeInvalid bool
+	resume         string
+	summary        string
+	maxRecord      cmdflag.Size
+	hooks          *testHooks
+}
+
+const probeUsageHead = `usage: cardscan probe [flags] [PATH ...]
+
+Asks every interface an A2A card advertises whether it speaks what the
+card says, with calls that change nothing: JSONRPC GetTask (tasks/get in
+0.x) and HTTP+JSON GET /tasks/{id} (/v1/tasks/{id} in 0.3) for a task id
+that cannot exist, expecting the binding's task-not-found error, and the
+same GetTask over gRPC. Each https interface's certificate is verified
+for its host; when the card promises an extended card, its endpoint is
+asked without credentials and should ask for them. Nothing that sends a
+message or creates a task is ever called.
+
+PATH is a card file (.json), an NDJSON dump (.ndjson, .jsonl, also zstd
+or gzip compressed), the output of cardscan fetch --format cards, or -
+for standard input (the default). Only valid cards are probed unless
+--include-invalid. Every interface yields one JSON record, in the order
+of the cards, under the probe.* rules (cardscan explain probe.html).
+
+Loopback, private, link-local, CGNAT, multicast and unspecified addresses
+are refused unless --allow-private, as in cardscan fetch.
+
+flags:
+`
+
+const probeUsageTail = `
+exit status: 0 every interface answered as declared (per --fail-on), 1 one
+did not, 2 usage error, 3 an input could not be read (or the records
+could not be written).
+`
+
+func newProbeFlagSet(o *probeOptions) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.Int(&o.jobs, "-j, --jobs N", 16, "interfaces probed at a time, across hosts")
+	fs.Int(&o.perHost, "--per-host N", 2, "requests in flight to one host at most")
+	fs.String(&o.format, "--format FORMAT", "jsonl", "jsonl (a record per interface), sarif, or text")
+	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
+	fs.Duration(&o.timeout, "--timeout D", 10*time.Second, "time limit for each request, from when it is sent\nto the end of its answer")
+	fs.Duration(&o.connectTimeout, "--connect-timeout D", 5*time.Second, "time limit for each connection, TLS included")
+	fs.Int(&o.retries, "--retries N", 2, "tries more of a request answered 429 or 503")
+	fs.Duration(&o.maxRetryWait, "--max-retry-wait D", 30*time.Second, "longest Retry-After waited for; longer is the answer")
+	fs.String(&o.userAgent, "--user-agent S", defaultUserAgent(), "the User-Agent header (default cardscan/VERSION ...)").HideDefault()
+	fs.Bool(&o.allowPrivate, "--allow-private", "let interfaces reach loopback, private and link-local addresses")
+	fs.Bool(&o.includeInvalid, "--include-invalid", "probe the interfaces of invalid cards too")
+	fs.String(&o.resume, "--resume FILE", "", "append the records to FILE (--format jsonl), skipping\nthe interfaces it already holds: a probe stopped goes on")
+	fs.String(&o.summary, "--summary FILE", "", "write a JSON summary to FILE ('-' for stdout), with the\ninterfaces counted by what they answered")
+	o.maxRecord = defaultMaxRecord
+	fs.Var(&o.maxRecord, "--max-record SIZE", "longest card read, e.g. 2MiB")
+	return &fs
+}
+
+func parseProbeArgs(args []string) (*probeOptions, error) {
+	o := &probeOptions{}
+	paths, err := newProbeFlagSet(o).Parse(args)
+	if err != nil {
+		return nil, err
+	}
+	o.paths = paths
+	if len(o.paths) == 0 {
+		o.paths = []string{"-"}
+	}
+	switch {
+	case o.jobs < 1 || o.jobs > 1024:
+		return nil, fmt.Errorf("-j %d: want 1 to 1024 interfaces at a time", o.jobs)
+	case o.perHost < 1 || o.perHost > 1024:
+		return nil, fmt.Errorf("--per-host %d: want 1 to 1024 requests at a time", o.perHost)
+	case !slices.Contains([]string{"jsonl", "sarif", "text"}, o.format):
+		return nil, fmt.Errorf("--format %q: want jsonl, sarif or text", o.format)
+	case !slices.Contains([]string{"error", "warning", "never"}, o.failOn):
+		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
+	case o.timeout <= 0:
+		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
+	case o.connectTimeout <= 0:
+		return nil, fmt.Errorf("--connect-timeout %v: want a positive duration", o.connectTimeout)
+	case o.retries < 0 || o.retries > 10:
+		return nil, fmt.Errorf("--retries %d: want 0 to 10", o.retries)
+	case o.maxRetryWait < 0:
+		return nil, fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", o.maxRetryWait)
+	case strings.ContainsAny(o.userAgent, "\r\n") || strings.TrimSpace(o.userAgent) == "":
+		return nil, errors.New("--user-agent must be one non-blank line")
+	case o.resume != "" && o.format != "jsonl":
+		return nil, fmt.Errorf("--resume needs --format jsonl, whose records name each interface (not %s)", o.format)
+	case o.maxRecord < 1:
+		return nil, errors.New("--max-record must be at least 1 byte")
+	}
+	for _, p := range o.paths {
+		if o.resume != "" && sameFile(o.resume, p) {
+			return nil, fmt.Errorf("--resume %s is also an input", o.resume)
+		}
+		if o.summary != "" && o.summary != "-" && sameFile(o.summary, p) {
+			return nil, fmt.Errorf("--summary %s is also an input", o.summary)
+		}
+	}
+	return o, nil
+}
+
+// RunProbe is `cardscan probe ARGS`.
+func RunProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runProbe(args, stdin, stdout, stderr, nil)
+}
+
+func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) int {
+	con := console.New(stderr)
+	o, err := parseProbeArgs(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, probeUsageHead+newProbeFlagSet(&probeOptions{}).Help()+probeUsageTail)
+			return console.ExitOK
+		}
+		return con.UsageError("cardscan probe", err)
+	}
+	o.hooks = hooks
+	out := stdout
+	var done map[string]int
+	if o.resume != "" {
+		f, held, tail, err := openResumeOf(o.resume, maxResumeLine(int64(o.maxRecord)), probeRecords)
+		if err != nil {
+			con.Errorf("--resume %s", err)
+			return console.ExitIO
+		}
+		if tail.bytes > 0 {
+			con.Printf("--resume %s:%d: cut off the damaged tail from this line on (%d bytes: a record cut short, or NUL bytes); its interfaces are probed again", o.resume, tail.line, tail.bytes)
+		}
+		defer f.Close()
+		out, done = f, held
+	}
+	status, total := probeAll(context.Background(), o, stdin, out, con, done)
+	if o.summary != "" && status != console.ExitUsage {
+		if err := total.WriteFile(o.summary, stdout); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, pathErr(err))
+			status = console.ExitIO
+		}
+	}
+	return status
+}
+
+// probeRecords are cardscan probe's records, keyed by the card (input and
+// line) and the interface's pointer in it.
+var probeRecords = resumeKind{name: "a record of cardscan probe", key: func(line []byte) (string, bool) {
+	var rec struct {
+		Input *string `json:"input"`
+		Line  int     `json:"line"`
+		Probe *struct {
+			Pointer string `json:"pointer"`
+		} `json:"probe"`
+	}
+	if sonic.ConfigStd.Unmarshal(line, &rec) != nil || rec.Input == nil || rec.Probe == nil {
+		return "", false
+	}
+	return probeKey(*rec.Input, rec.Line, rec.Probe.Pointer), true
+}}
+
+func probeKey(input string, line int, pointer string) string {
+	return input + "\x00" + strconv.Itoa(line) + "\x00" + pointer
+}
+
+// probeJob is one interface to probe, and where its record goes.
+type probeJob struct {
+	card *probeCard
+	it   *iface
+	done chan probeResult
+}
+
+type probeResult struct {
+	out   []byte
+	class string
+	errs  int
+	warns int
+	rules map[string]int64
+}
+
+// probeAll probes the interfaces of the cards of o.paths, jobs at a time,
+// and writes a record per interface in the cards' order. Memory is bounded
+// whatever the number of cards: the cards are read as the queue of
+// interfaces under way has room, and a card is kept only as long as its
+// interfaces are.
+func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writer, con *console.Console, done map[string]int) (int, summary.Summary) {
+	start := time.Now()
+	f := newFetcher(netConfig{
+		timeout:        o.timeout,
+		connectTimeout: min(o.connectTimeout, o.timeout),
+		maxBytes:       maxAnswer,
+		perHost:        o.perHost,
+		retries:        o.retries,
+		maxRetryWait:   o.maxRetryWait,
+		userAgent:      o.userAgent,
+		allowPrivate:   o.allowPrivate,
+		hooks:          o.hooks,
+	})
+	p := &prober{f: f, grpc: newGRPCProber(f, o.perHost)}
+	pool, _ := fastvalidate.NewPool("auto")
+
+	queue := make(chan probeJob, max(256, 8*o.jobs))
+	slots := make(chan struct{}, o.jobs)
+	total := summary.Summary{Shards: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}, Probes: &summary.Probes{}}
+	var readErrors int64
+	var failing int64 // interfaces with an error finding
+	go func() {
+		defer close(queue)
+		v := pool.Get()
+		defer pool.Put(v)
+		for _, path := range o.paths {
+			name, file := path, path
+			if path == "-" {
+				name, file = "<stdin>", ""
+			}
+			total.Inputs++
+			if err := readInput(name, file, stdin, o, v, done, &total, con, func(pc *probeCard, it *iface) {
+				j := probeJob{card: pc, it: it, done: make(chan probeResult, 1)}
+				queue <- j
+				slots <- struct{}{}
+				go func() {
+					defer func() { <-slots }()
+					j.done <- renderProbe(j.card, j.it, p.probe(ctx, j.it), o.format)
+				}()
+			}); err != nil {
+				con.Errorf("probe: %s: %v", name, err)
+				readErrors++
+			}
+		}
+	}()
+
+	var sarif *report.SARIFWriter
+	if o.format == "sarif" {
+		wd, _ := os.Getwd()
+		out.Write(report.AppendSARIFHead(nil, wd))
+		sarif = &report.SARIFWriter{W: out}
+	}
+	writeFailed, writeErr := false, false
+	for j := range queue {
+		res := <-j.done
+		countProbe(&total, &res)
+		if res.errs > 0 {
+			failing++
+		}
+		if writeFailed || len(res.out) == 0 {
+			continue
+		}
+		var err error
+		if sarif != nil {
+			_, err = sarif.Write(res.out)
+		} else {
+			_, err = out.Write(res.out)
+		}
+		if err != nil {
+			writeFailed = true
+			if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
+				con.Errorf("writing the records: %v", err)
+				writeErr = true
+			}
+		}
+	}
+	total.InputErrors = readErrors
+	total.Seconds = time.Since(start).Seconds()
+	total.Finish()
+	// The cards' own findings are validation's business: the status
+	// judges what the interfaces answered.
+	status := console.VerdictStatus(o.failOn, failing, total.Warnings)
+	if readErrors > 0 || writeErr {
+		status = console.ExitIO
+	}
+	if sarif != nil && !writeFailed {
+		out.Write(report.AppendSARIFTail(nil, probeSARIFTail(&total, status)))
+	}
+	con.Printf("%s", probeHuman(&total))
+	return status, total
+}
+
+// readInput reads one input's cards and hands each interface to probe, in
+// order. An unreadable record is diagnosed and skipped; a read error ends
+// the input.
+func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalidate.Validator, done map[string]int, total *summary.Summary, con *console.Console, probe func(*probeCard, *iface)) error {
+	r, err := openCards(name, path, stdin, int64(o.maxRecord))
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		text, line, err := r.next()
+		if err == io.EOF {
+			return nil
+		}
+		var long *longRecord
+		if errors.As(err, &long) {
+			con.Errorf("probe: %s:%d: %v; its interfaces are not probed", name, line, err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		pc := readProbeCard(name, line, text, v)
+		total.BytesRead += int64(len(text))
+		total.BytesDecompressed += int64(len(text))
+		total.Records++
+		if pc.valid {
+			total.Valid++
+		} else {
+			total.Invalid++
+		}
+		prof := pc.profile
+		if prof == "" {
+			prof = "none"
+		}
+		total.Profiles[prof]++
+		if !pc.valid && !o.includeInvalid && len(pc.ifaces) > 0 {
+			total.Probes.CardsSkipped++
+			continue
+		}
+		for i := range pc.ifaces {
+			it := &pc.ifaces[i]
+			key := probeKey(name, line, it.pointer)
+			if n := done[key]; n > 0 {
+				done[key] = n - 1
+				continue
+			}
+			probe(&pc, it)
+		}
+	}
+}
+
+func countProbe(total *summary.Summary, res *probeResult) {
+	p := total.Probes
+	p.Interfaces++
+	switch res.class {
+	case classAnswering:
+		p.Answering++
+	case classAuthRequired:
+		p.AuthRequired++
+	case classWrongBinding:
+		p.WrongBinding++
+	case classTLS:
+		p.TLS++
+	case classUnreachable:
+		p.Unreachable++
+	default:
+		p.NotProbed++
+	}
+	total.Errors += int64(res.errs)
+	total.Warnings += int64(res.warns)
+	for k, v := range res.rules {
+		total.Rules[k] += v
+	}
+}
+
+// probeHuman is the line written to stderr at the end of a run.
+func probeHuman(s *summary.Summary) string {
+	p := s.Probes
+	msg := fmt.Sprintf("probe: %s of %s: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable, %d not probed",
+		plural(p.Interfaces, "interface"), plural(s.Records, "card"), p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed)
+	if p.CardsSkipped > 0 {
+		msg += fmt.Sprintf("; %d invalid cards not probed (--include-invalid probes them)", p.CardsSkipped)
+	}
+	return msg + fmt.Sprintf("; %.2f s", s.Seconds)
+}
+
+func plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
+}
+
+// renderProbe renders the record of one interface.
+func renderProbe(pc *probeCard, it *iface, o outcome, format string) probeResult {
+	res := probeResult{class: o.class, rules: map[string]int64{}}
+	for _, f := range o.findings {
+		res.rules[f.Code.String()]++
+		if f.Severity == fastvalidate.SeverityError {
+			res.errs++
+		} else {
+			res.warns++
+		}
+	}
+	vd := report.Verdict{Input: pc.input, Line: pc.line, Column: 1, Valid: res.errs == 0, Profile: pc.profile, Findings: o.findings}
+	var enc report.Encoder
+	switch format {
+	case "sarif":
+		res.out = enc.AppendSARIF(nil, &vd)
+	case "text":
+		if len(vd.Findings) == 0 {
+			res.out = fmt.Appendf(nil, "%s:%d: %s %s (%s): %s, %s\n", report.TextSafe(pc.input), pc.line, it.pointer, report.TextSafe(it.url), report.TextSafe(it.binding), o.class, report.TextSafe(o.answer))
+		} else {
+			res.out = enc.AppendText(nil, &vd, report.Plain)
+		}
+	default:
+		b := append([]byte{'{'}, enc.AppendJSONMembers(nil, &vd)...)
+		b = append(b, `,"probe":`...)
+		b = appendProbeJSON(b, pc, it, &o)
+		res.out = append(b, "}\n"...)
+	}
+	return res
+}
+
+// probeJSON is the probe member of a record.
+type probeJSON struct {
+	Pointer  string   `json:"pointer"`
+	URL      string   `json:"url"`
+	Binding  string   `json:"binding"`
+	Version  string   `json:"protocol_version"`
+	CardURL  string   `json:"card_url,omitempty"`
+	Class    string   `json:"class"`
+	Answer   string   `json:"answer"`
+	Status   int      `json:"status,omitempty"`
+	TTFBMS   *float64 `json:"ttfb_ms,omitempty"`
+	Server   string   `json:"server_version,omitempty"`
+	TLS      *tlsJSON `json:"tls,omitempty"`
+	Extended string   `json:"extended_card,omitempty"`
+}
+
+type tlsJSON struct {
+	Verified bool   `json:"verified"`
+	DaysLeft *int   `json:"days_left,omitempty"`
+	NotAfter string `json:"not_after,omitempty"`
+}
+
+func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
+	pj := probeJSON{Pointer: it.pointer, URL: it.url, Binding: it.binding, Version: it.version, CardURL: pc.cardURL,
+		Class: o.class, Answer: o.answer, Status: o.status, Server: o.server, Extended: o.extended}
+	if o.ttfb > 0 {
+		ms := float64(o.ttfb.Microseconds()) / 1000
+		pj.TTFBMS = &ms
+	}
+	if t := o.tls; t != nil {
+		pj.TLS = &tlsJSON{Verified: t.verified}
+		if t.verified {
+			days := t.daysLeft
+			pj.TLS.DaysLeft = &days
+			pj.TLS.NotAfter = t.notAfter.UTC().Format(time.RFC3339)
+		}
+	}
+	b, _ := json.Marshal(&pj) // strings and numbers always marshal
+	return append(dst, b...)
+}
+
+// probeSARIFTail is the end of a SARIF log of a probe run: the rules that
+// fired, described as everywhere else.
+func probeSARIFTail(s *summary.Summary, status int) *report.SARIFTail {
+	t := &report.SARIFTail{Name: "cardscan", InformationURI: "https://github.com/cardscan/cardscan",
+		Successful: s.InputErrors == 0 && status != console.ExitIO, ExitCode: status}
+	for _, r := range rule.All() {
+		if s.Rules[r.ID] > 0 {
+			t.Rules = append(t.Rules, ruledoc.SARIF(r))
+		}
+	}
+	return t
+}
+
+// probeFound asks the interfaces of a card fetch found and judged valid,
+// for fetch --probe: a cards record carries their records in a probes
+// array; in jsonl, each follows the card's verdict as a line of its own.
+func probeFound(ctx context.Context, p *prober, rec *record, format string, res *result) {
+	if !rec.vd.Valid || !strings.HasPrefix(rec.vd.Profile, "a2a") {
+		return
+	}
+	ifaces := interfacesOf(rec.card)
+	if len(ifaces) == 0 {
+		return
+	}
+	pc := &probeCard{input: rec.vd.Input, line: rec.vd.Line, cardURL: rec.requested, valid: true, profile: rec.vd.Profile}
+	counts := summary.Summary{Rules: map[string]int64{}, Probes: &summary.Probes{}}
+	var probes []byte
+	for i := range ifaces {
+		pr := renderProbe(pc, &ifaces[i], p.probe(ctx, &ifaces[i]), "jsonl")
+		countProbe(&counts, &pr)
+		if pr.errs > 0 {
+			res.probeErrors++
+		}
+		if format != "cards" {
+			res.out = append(res.out, pr.out...)
+			continue
+		}
+		if len(probes) > 0 {
+			probes = append(probes, ',')
+		}
+		probes = append(probes, bytes.TrimSuffix(pr.out, []byte("\n"))...)
+	}
+	if format == "cards" {
+		// The record ends "}\n": the probes go in as its last member.
+		out := res.out[:len(res.out)-2]
+		out = append(out, `,"probes":[`...)
+		out = append(out, probes...)
+		res.out = append(out, "]}\n"...)
+	}
+	res.stats.Probes = counts.Probes
+	for k, v := range counts.Rules {
+		res.stats.Rules[k] += v
+	}
+	res.stats.Errors += counts.Errors
+	res.stats.Warnings += counts.Warnings
+}

@@ -1,0 +1,129 @@
+package lspserver
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/console"
+)
+
+// Defaults of the size flags. A card is a few kilobytes; a document far
+// larger is not one, and a message carries one document, escaped as a
+// JSON string (which may make it up to six times longer).
+const (
+	DefaultMaxDocument = 2 << 20
+	DefaultMaxMessage  = 16 << 20
+)
+
+const usageHead = `usage: cardscan lsp [flags]
+
+Serves cardscan as a Language Server Protocol server over standard input and
+output, for an editor that starts it. For each card the editor opens it
+publishes the findings as diagnostics on every change, explains a member or
+a finding on hover, offers the mechanical fixes as code actions, and
+completes member names and enumerated values. A policy file (.cardscan.yaml)
+in the card's directory or a parent sets the profile, policy and rules, as
+for a run of cardscan there; a flag overrides it.
+
+flags:
+`
+
+const usageTail = `
+exit status: 0 the client sent shutdown then exit, or closed the connection,
+1 exit came without shutdown, 2 usage error, 3 the connection failed or a
+message was larger than --max-message.
+`
+
+func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
+
+type options struct {
+	profile, policy         string
+	maxDocument, maxMessage cmdflag.Size
+}
+
+func newFlagSet(o *options) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(&o.profile, "--profile NAME", "", "rule set, overriding the policy file's (auto when\n"+
+		"neither names one)").HideDefault()
+	fs.String(&o.policy, "--policy NAME", "", "default or production, overriding the policy file's").HideDefault()
+	o.maxDocument, o.maxMessage = DefaultMaxDocument, DefaultMaxMessage
+	fs.Var(&o.maxDocument, "--max-document SIZE", "largest document judged, e.g. 2MiB; a larger one\n"+
+		"gets one input.too-large diagnostic and is not kept")
+	fs.Var(&o.maxMessage, "--max-message SIZE", "largest message read from the client; a larger one\n"+
+		"ends the session")
+	return &fs
+}
+
+func parseArgs(args []string) (*options, error) {
+	o := &options{}
+	operands, err := newFlagSet(o).Parse(args)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(operands) > 0:
+		return nil, fmt.Errorf("lsp takes no arguments, got %q", operands[0])
+	case o.profile != "" && cmdflag.CheckProfile(o.profile) != nil:
+		return nil, cmdflag.CheckProfile(o.profile)
+	case o.policy != "" && o.policy != "default" && o.policy != "production":
+		return nil, fmt.Errorf("--policy %q: want default or production", o.policy)
+	case o.maxDocument < 1:
+		return nil, errors.New("--max-document must be at least 1 byte")
+	case o.maxMessage < 1<<10 || o.maxMessage > 1<<30:
+		return nil, fmt.Errorf("--max-message %d: want 1KiB to 1GiB", int64(o.maxMessage))
+	}
+	return o, nil
+}
+
+// Run is `cardscan lsp ARGS`: it serves one client on stdin and stdout
+// until the client sends exit or closes the connection. loadPolicy reads
+// a document's policy file, as the CLI does.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, loadPolicy PolicyFunc) int {
+	con := console.New(stderr)
+	o, err := parseArgs(args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage())
+			return console.ExitOK
+		}
+		return con.UsageError("cardscan lsp", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	cfg := Config{Profile: o.profile, PolicyName: o.policy, MaxDocument: int(o.maxDocument), LoadPolicy: loadPolicy}
+	return Serve(ctx, cfg, stdin, stdout, int64(o.maxMessage), con)
+}
+
+// Serve runs one session over in and out and returns its exit status.
+func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMessage int64, con *console.Console) int {
+	conn := jsonrpc2.NewConn(newStream(in, out, maxMessage))
+	server := NewServer(cfg, conn)
+	conn.Go(ctx, server.Handle)
+	select {
+	case <-server.Exited():
+		// The spec's exit status: 0 after shutdown, 1 without.
+		if server.shutdown {
+			return console.ExitOK
+		}
+		return 1
+	case <-conn.Done():
+		if err := conn.Err(); err != nil {
+			if con != nil {
+				con.Errorf("lsp session: %v", err)
+			}
+			return console.ExitIO
+		}
+		return console.ExitOK
+	case <-ctx.Done():
+		return console.ExitOK
+	}
+}

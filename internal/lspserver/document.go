@@ -1,0 +1,197 @@
+package lspserver
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/ruledoc"
+)
+
+// document is an open card.
+type document struct {
+	uri, path string
+	version   int
+	// text is the document's content; nil when it is larger than
+	// MaxDocument, which size then holds.
+	text []byte
+	size int
+
+	// policyRead says policy, policyErr and v are current: they are read
+	// when the document opens and again when it is saved.
+	policyRead bool
+	policy     Policy
+	policyErr  error
+	v          *fastvalidate.Validator
+
+	findings []finding
+	// judged is the profile that judged the last text (a2a/1.0 for an
+	// A2A 1.0 card under auto), whose members hover and completion offer.
+	judged string
+}
+
+// finding is a validator finding the server keeps between messages: the
+// validator's own borrow its buffers, which the next card reuses.
+type finding struct {
+	code    fastvalidate.Code
+	sev     fastvalidate.Severity
+	path    string
+	message string
+	// offset is the byte offset in the document's text.
+	offset int
+}
+
+func (s *Server) open(ctx context.Context, uri string, version int, text string) {
+	d := &document{uri: uri, path: filePath(uri)}
+	s.docs[uri] = d
+	s.change(ctx, uri, version, text)
+}
+
+func (s *Server) change(ctx context.Context, uri string, version int, text string) {
+	d := s.docs[uri]
+	if d == nil {
+		// A change to a document never opened: open it, as a client that
+		// restarted the server mid-session would expect.
+		d = &document{uri: uri, path: filePath(uri)}
+		s.docs[uri] = d
+	}
+	d.version, d.size = version, len(text)
+	d.text = nil
+	if len(text) <= s.cfg.MaxDocument {
+		d.text = []byte(text)
+	}
+	s.judge(ctx, d)
+}
+
+// judge validates the document and publishes its diagnostics.
+func (s *Server) judge(ctx context.Context, d *document) {
+	diags := s.diagnose(d)
+	v := d.version
+	_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", publishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: diags})
+}
+
+// diagnose judges the document and returns its diagnostics.
+func (s *Server) diagnose(d *document) []Diagnostic {
+	d.findings = d.findings[:0]
+	top := Range{}
+	if d.text == nil {
+		return []Diagnostic{{Range: top, Severity: severityError, Code: fastvalidate.CodeInputTooLarge.String(),
+			CodeDescription: ruleLink(fastvalidate.CodeInputTooLarge), Source: "cardscan",
+			Message: fmt.Sprintf("not judged: %d bytes, more than --max-document %d", d.size, s.cfg.MaxDocument)}}
+	}
+	if !d.policyRead {
+		s.readPolicy(d)
+	}
+	if d.policyErr != nil {
+		return []Diagnostic{{Range: top, Severity: severityError, Source: "cardscan", Message: "not judged: " + d.policyErr.Error()}}
+	}
+	if d.policy.Skip {
+		return []Diagnostic{}
+	}
+	d.findings, d.judged = validate(d.v, d.text, d.findings)
+	li := newLineIndex(d.text)
+	diags := make([]Diagnostic, 0, len(d.findings))
+	for _, f := range d.findings {
+		diags = append(diags, f.diagnostic(li, d.text))
+	}
+	return diags
+}
+
+// readPolicy reads the document's policy file and builds its validator.
+func (s *Server) readPolicy(d *document) {
+	d.policyRead, d.policy, d.policyErr, d.v = true, Policy{}, nil, nil
+	if s.cfg.LoadPolicy != nil {
+		if d.policy, d.policyErr = s.cfg.LoadPolicy(d.path); d.policyErr != nil {
+			return
+		}
+	}
+	profile := firstSet(s.cfg.Profile, d.policy.Profile, "auto")
+	var opts []fastvalidate.Option
+	if firstSet(s.cfg.PolicyName, d.policy.Policy) == "production" {
+		opts = append(opts, fastvalidate.WithPolicy(fastvalidate.PolicyProduction))
+	}
+	opts = append(opts, d.policy.Rules...)
+	d.v, d.policyErr = fastvalidate.New(profile, opts...)
+	if d.policyErr != nil && d.policy.File != "" {
+		d.policyErr = fmt.Errorf("%s: %w", d.policy.File, d.policyErr)
+	}
+}
+
+func firstSet(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// validate judges text as the CLI judges a file holding one card, and
+// appends the findings to dst with their offsets in text. It returns them
+// with the profile that judged the card.
+func validate(v *fastvalidate.Validator, text []byte, dst []finding) ([]finding, string) {
+	card, _, _, start := report.Start(text)
+	res := v.Validate(card)
+	for _, f := range res.Findings() {
+		dst = append(dst, finding{code: f.Code, sev: f.Severity, path: strings.Clone(f.Path),
+			message: f.Message(), offset: int(start) + f.Offset})
+	}
+	return dst, res.Profile
+}
+
+func (f *finding) diagnostic(li *lineIndex, text []byte) Diagnostic {
+	sev := severityError
+	if f.sev == fastvalidate.SeverityWarning {
+		sev = severityWarning
+	}
+	msg := f.message
+	if f.path != "" {
+		msg = f.path + ": " + msg
+	}
+	return Diagnostic{
+		Range:           Range{Start: li.position(f.offset), End: li.position(tokenEnd(text, f.offset))},
+		Severity:        sev,
+		Code:            f.code.String(),
+		CodeDescription: ruleLink(f.code),
+		Source:          "cardscan",
+		Message:         msg,
+		Data:            &diagnosticData{Path: f.path},
+	}
+}
+
+func ruleLink(c fastvalidate.Code) *codeDescription {
+	return &codeDescription{Href: ruledoc.HelpURI(c.String())}
+}
+
+// tokenEnd returns the end of the JSON token at off, which a diagnostic
+// underlines: a string to its closing quote, a number or literal to its
+// last character, an object or array its opening bracket alone (the whole
+// of a card would hide every other underline).
+func tokenEnd(text []byte, off int) int {
+	if off < 0 || off >= len(text) {
+		return max(min(off, len(text)), 0)
+	}
+	switch text[off] {
+	case '"':
+		for i := off + 1; i < len(text); i++ {
+			switch text[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			case '\n':
+				return i
+			}
+		}
+		return len(text)
+	case '{', '[', '}', ']', ',', ':':
+		return off + 1
+	}
+	i := off
+	for i < len(text) && !strings.ContainsRune(",}] \t\r\n:", rune(text[i])) {
+		i++
+	}
+	return max(i, off+1)
+}

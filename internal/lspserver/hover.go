@@ -1,0 +1,56 @@
+package lspserver
+
+import (
+	"github.com/cardscan/cardscan/rule"
+	"strings"
+
+	"github.com/cardscan/cardscan/internal/ruledoc"
+)
+
+// hover explains what lies at a position: the member under the cursor,
+// with its schema's description, and each finding whose range holds the
+// position, with `cardscan explain`'s text for its rule.
+func (s *Server) hover(p textDocumentPositionParams) any {
+	d := s.docs[p.TextDocument.URI]
+	if d == nil || d.text == nil {
+		return nil
+	}
+	li := newLineIndex(d.text)
+	off := li.offset(p.Position)
+	var parts []string
+	var rng *Range
+	pl := locate(d.text, off)
+	if pl.atKey && pl.inObject && pl.tokStart >= 0 {
+		if m, ok := lookupMember(d.judged, pl.container, pl.key); ok {
+			parts = append(parts, memberMarkdown(d.judged, m))
+			rng = &Range{Start: li.position(pl.tokStart), End: li.position(pl.tokEnd)}
+		}
+	}
+	for _, f := range d.findings {
+		if off < f.offset || off > max(tokenEnd(d.text, f.offset), f.offset+1) {
+			continue
+		}
+		r, _ := rule.Lookup(f.code.String())
+		parts = append(parts, "**"+f.code.String()+"**: "+f.message+"\n\n```text\n"+ruledoc.Text(r)+"```")
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return hover{Contents: markupContent{Kind: "markdown", Value: strings.Join(parts, "\n\n---\n\n")}, Range: rng}
+}
+
+func memberMarkdown(profile string, m memberDoc) string {
+	var b strings.Builder
+	b.WriteString("**" + m.Name + "**")
+	if m.Required {
+		b.WriteString(" (required)")
+	}
+	b.WriteString(" \u2014 " + profile + "\n\n")
+	if m.Doc != "" {
+		b.WriteString(m.Doc + "\n\n")
+	}
+	if len(m.Enum) > 0 {
+		b.WriteString("Values: `" + strings.Join(m.Enum, "`, `") + "`\n")
+	}
+	return b.String()
+}

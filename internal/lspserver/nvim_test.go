@@ -1,0 +1,96 @@
+package lspserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary stand in for cardscan lsp when Neovim
+// starts it: the server is the package's own Run.
+func TestMain(m *testing.M) {
+	if os.Getenv("CARDSCAN_LSP_TEST_SERVER") == "1" {
+		os.Exit(Run(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, nil))
+	}
+	os.Exit(m.Run())
+}
+
+func TestNeovimClient(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim not installed (Debian package neovim; make debian-packages installs it): the real-client test is skipped")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Neovim runs the server with an argv of its own: a wrapper script
+	// turns "SERVER lsp FLAGS" into the test binary with its marker.
+	dir := t.TempDir()
+	server := filepath.Join(dir, "cardscan")
+	script := fmt.Sprintf("#!/bin/sh\nCARDSCAN_LSP_TEST_SERVER=1 exec %q \"$@\"\n", exe)
+	if err := os.WriteFile(server, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lua, err := filepath.Abs("testdata/nvim_client.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ file, profile, code, action string }{
+		{"a2a-astral.json", "auto", "a2a.field-name", "Rename to supportedInterfaces"},
+		{"agentcard-astral.json", "auto", "field.type", "Write 0.5 as a number"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			text := readCard(t, tc.file)
+			card := filepath.Join(t.TempDir(), tc.file)
+			if err := os.WriteFile(card, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(t.TempDir(), "out.json")
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, nvim, "--headless", "-u", "NONE", "-i", "NONE", "-n", "-c", "luafile "+lua)
+			cmd.Env = append(os.Environ(), "SERVER="+server, "CARD="+card, "CODE="+tc.code, "ACTION="+tc.action,
+				"OUT="+out, "PROFILE="+tc.profile, "XDG_STATE_HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+			if b, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("nvim: %v\n%s", err, b)
+			}
+			raw, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatalf("nvim wrote no result: %v", err)
+			}
+			var res struct {
+				Error         string
+				First, After  []Diagnostic
+				Applied, Text string
+			}
+			if err := json.Unmarshal(raw, &res); err != nil || res.Error != "" {
+				t.Fatalf("nvim: %v %s", err, res.Error)
+			}
+			want := cliLocations(t, tc.profile, text)
+			if len(res.First) != len(want) {
+				t.Fatalf("nvim received %d diagnostics, the CLI reports %d", len(res.First), len(want))
+			}
+			var target Diagnostic
+			for _, d := range res.First {
+				key := d.Code + " " + d.Data.Path
+				if got := fmt.Sprintf("%d:%d", d.Range.Start.Line, d.Range.Start.Character); got != want[key] {
+					t.Errorf("nvim has %s at %s, the CLI at %s", key, got, want[key])
+				}
+				if d.Code == tc.code {
+					target = d
+				}
+			}
+			for _, d := range res.After {
+				if d.Code == target.Code && d.Data.Path == target.Data.Path {
+					t.Errorf("after %q nvim still shows %s at %s:\n%s", res.Applied, d.Code, d.Data.Path, res.Text)
+				}
+			}
+		})
+	}
+}

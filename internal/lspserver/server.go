@@ -1,0 +1,206 @@
+package lspserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// Policy is what a policy file (.cardscan.yaml) sets for a document, as
+// the CLI reads it: File is the file's path ("" for none), Profile and
+// Policy its profile and policy keys ("" when unset), Rules the validator
+// options of its rules: map, and Skip whether its include and exclude
+// globs leave the document out.
+type Policy struct {
+	File            string
+	Profile, Policy string
+	Rules           []fastvalidate.Option
+	Skip            bool
+}
+
+// PolicyFunc finds and reads the policy file that governs the document at
+// path (a file path; "" for a document that is not a file), as the CLI
+// would for a run in the document's directory.
+type PolicyFunc func(path string) (Policy, error)
+
+// Config is what the server needs besides its connection.
+type Config struct {
+	// Profile and PolicyName are --profile and --policy: set, they
+	// override the policy file, as on the command line.
+	Profile, PolicyName string
+	// MaxDocument bounds the text of a document the server keeps and
+	// judges; a larger one gets one input.too-large diagnostic.
+	MaxDocument int
+	// LoadPolicy reads the policy file of a document; nil for none.
+	LoadPolicy PolicyFunc
+}
+
+// Server answers one client. Its handler runs on the connection's read
+// loop, one message at a time, so its state needs no lock.
+type Server struct {
+	cfg  Config
+	conn jsonrpc2.Conn
+	docs map[string]*document
+	// validators are built once per profile and options in force, keyed
+	// by the profile and the policy file's path.
+	validators map[string]*fastvalidate.Validator
+	shutdown   bool
+	exited     chan struct{}
+}
+
+// NewServer returns a Server that notifies the client over conn.
+func NewServer(cfg Config, conn jsonrpc2.Conn) *Server {
+	return &Server{cfg: cfg, conn: conn, docs: map[string]*document{},
+		validators: map[string]*fastvalidate.Validator{}, exited: make(chan struct{})}
+}
+
+// Exited is closed when the client sends exit.
+func (s *Server) Exited() <-chan struct{} { return s.exited }
+
+// Handle is the connection's jsonrpc2.Handler.
+func (s *Server) Handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	result, err := s.dispatch(ctx, req)
+	if err != nil && !req.IsCall() {
+		// A notification's error would end the connection: a client's
+		// mistake is logged to it instead, and the session goes on.
+		s.logf(ctx, "%s: %v", req.Method(), err)
+		return nil, nil
+	}
+	return result, err
+}
+
+func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	params := req.Params()
+	switch req.Method() {
+	case "initialize":
+		return initializeResult(), nil
+	case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
+		return nil, nil
+	case "shutdown":
+		s.shutdown = true
+		return nil, nil
+	case "exit":
+		select {
+		case <-s.exited:
+		default:
+			close(s.exited)
+		}
+		return nil, nil
+	case "textDocument/didOpen":
+		var p didOpenParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		s.open(ctx, p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+		return nil, nil
+	case "textDocument/didChange":
+		var p didChangeParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		if len(p.ContentChanges) == 0 {
+			return nil, nil
+		}
+		last := p.ContentChanges[len(p.ContentChanges)-1]
+		if last.Range != nil {
+			return nil, invalidParams("an incremental change: the server asked for full text (textDocumentSync 1)")
+		}
+		s.change(ctx, p.TextDocument.URI, p.TextDocument.Version, last.Text)
+		return nil, nil
+	case "textDocument/didSave":
+		var p didSaveParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		if d := s.docs[p.TextDocument.URI]; d != nil {
+			// A save is when the policy file is read again: an edit to
+			// .cardscan.yaml shows on the next save of a card.
+			d.policyRead = false
+			s.judge(ctx, d)
+		}
+		return nil, nil
+	case "textDocument/didClose":
+		var p didCloseParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		delete(s.docs, p.TextDocument.URI)
+		// The client keeps a closed document's diagnostics until told.
+		return nil, s.conn.Notify(ctx, "textDocument/publishDiagnostics", publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []Diagnostic{}})
+	case "textDocument/hover":
+		var p textDocumentPositionParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return s.hover(p), nil
+	case "textDocument/codeAction":
+		var p codeActionParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return s.codeActions(p), nil
+	case "textDocument/completion":
+		var p textDocumentPositionParams
+		if err := decode(params, &p); err != nil {
+			return nil, err
+		}
+		return s.complete(p), nil
+	}
+	if strings.HasPrefix(req.Method(), "$/") {
+		return nil, nil // optional notifications and requests may be ignored
+	}
+	return nil, fmt.Errorf("%q: %w", req.Method(), jsonrpc2.ErrMethodNotFound)
+}
+
+func initializeResult() any {
+	type sync struct {
+		OpenClose bool           `json:"openClose"`
+		Change    int            `json:"change"`
+		Save      map[string]any `json:"save"`
+	}
+	return map[string]any{
+		"capabilities": map[string]any{
+			"positionEncoding":   "utf-16",
+			"textDocumentSync":   sync{OpenClose: true, Change: 1, Save: map[string]any{"includeText": false}},
+			"hoverProvider":      true,
+			"codeActionProvider": map[string]any{"codeActionKinds": []string{"quickfix"}},
+			"completionProvider": map[string]any{"triggerCharacters": []string{`"`, ":"}},
+		},
+		"serverInfo": map[string]any{"name": "cardscan"},
+	}
+}
+
+func invalidParams(msg string) error {
+	return jsonrpc2.NewError(jsonrpc2.InvalidParams, msg)
+}
+
+// decode reads a request's params, which must be an object.
+func decode(params []byte, v any) error {
+	if len(params) == 0 {
+		return invalidParams("params missing")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return invalidParams("params: " + err.Error())
+	}
+	return nil
+}
+
+func (s *Server) logf(ctx context.Context, format string, args ...any) {
+	_ = s.conn.Notify(ctx, "window/logMessage", logMessageParams{Type: 1, Message: "cardscan: " + fmt.Sprintf(format, args...)})
+}
+
+// filePath returns the file path of a file: URI, or "".
+func filePath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" {
+		return ""
+	}
+	return filepath.FromSlash(u.Path)
+}

@@ -1,0 +1,111 @@
+package summary
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// DecodeError is a summary document that could not be decoded: where,
+// and what is wrong there.
+type DecodeError struct {
+	Line, Column int    // 1-based; the column counts characters
+	Pointer      string // JSON Pointer of the value at fault; "" for the document
+	Msg          string
+}
+
+// Error is "LINE:COLUMN: " and the Detail.
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.Line, e.Column, e.Detail())
+}
+
+// Detail is "MSG, at POINTER", the pointer left out when it is the whole
+// document: the error without its place, for a caller that writes the
+// place after a file name.
+func (e *DecodeError) Detail() string {
+	if e.Pointer == "" {
+		return e.Msg
+	}
+	return e.Msg + ", at " + e.Pointer
+}
+
+// decodeError turns the decoder's error on b into a *DecodeError.
+func decodeError(b []byte, err error) error {
+	var syn *jsontext.SyntacticError
+	var sem *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &syn):
+		return newDecodeError(b, syn.ByteOffset, string(syn.JSONPointer), syn.Err.Error())
+	case errors.As(err, &sem):
+		msg := fmt.Sprintf("a JSON %s where %s belongs", kindName(sem.JSONKind), goKind(sem.GoType))
+		switch {
+		case errors.Is(sem.Err, jsonv2.ErrUnknownName):
+			msg = fmt.Sprintf("unknown member %q", sem.JSONPointer.LastToken())
+		case sem.Err != nil:
+			msg += ": " + sem.Err.Error()
+		}
+		return newDecodeError(b, sem.ByteOffset, string(sem.JSONPointer), msg)
+	}
+	return err
+}
+
+func newDecodeError(b []byte, offset int64, pointer, msg string) *DecodeError {
+	offset = min(max(offset, 0), int64(len(b)))
+	before := b[:offset]
+	lineStart := bytes.LastIndexByte(before, '\n') + 1
+	return &DecodeError{
+		Line:    bytes.Count(before, []byte("\n")) + 1,
+		Column:  utf8.RuneCount(before[lineStart:]) + 1,
+		Pointer: pointer,
+		Msg:     msg,
+	}
+}
+
+// kindName names a JSON value's kind as the JSON grammar does.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "string"
+	case '0':
+		return "number"
+	case '{':
+		return "object"
+	case '[':
+		return "array"
+	case 't', 'f':
+		return "boolean"
+	case 'n':
+		return "null"
+	}
+	return "value"
+}
+
+// goKind names what a Go type reads from JSON.
+func goKind(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Pointer:
+		return goKind(t.Elem())
+	}
+	return "a " + t.String()
+}
