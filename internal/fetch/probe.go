@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"slices"
@@ -479,7 +480,7 @@ func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
 func probeSARIFTail(s *summary.Summary, status int) *report.SARIFTail {
 	t := &report.SARIFTail{Name: "cardscan", InformationURI: "https://github.com/cardscan/cardscan",
 		Successful: s.InputErrors == 0 && status != console.ExitIO, ExitCode: status}
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		if s.Rules[r.ID] > 0 {
 			t.Rules = append(t.Rules, ruledoc.SARIF(r))
 		}

@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"github.com/cardscan/cardscan/rule"
 	"html/template"
 	"io"
 	"sort"
@@ -16,7 +17,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/internal/summary"
 )
@@ -56,7 +56,7 @@ var style = sync.OnceValues(func() (template.CSS, string) {
 // written by another version, or edited): those are shown without either.
 var knownRules = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		m[r.ID] = true
 	}
 	return m
