@@ -348,3 +348,67 @@ func TestProbe_ResumeKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestProbe_PerHostOtherHostsGoOn lists many interfaces of a slow host
+// before those of many fast ones, with -j 8 and --per-host 1: the fast
+// hosts' interfaces must not wait for the slow host's turns, as they
+// would if probes waiting for the slow host's slot held all of -j.
+// Records stay in the cards' order.
+func TestProbe_PerHostOtherHostsGoOn(t *testing.T) {
+	const nSlow, nFastHosts, perFast = 24, 8, 2
+	var mu sync.Mutex
+	slowDone := 0
+	var seen []int // slow answers done when each fast request came
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+		(&fakeRPC{oneX: true}).ServeHTTP(w, r)
+		mu.Lock()
+		slowDone++
+		mu.Unlock()
+	}))
+	defer slow.Close()
+	var urls []string
+	for range nSlow {
+		urls = append(urls, slow.URL)
+	}
+	for range nFastHosts {
+		fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			seen = append(seen, slowDone)
+			mu.Unlock()
+			(&fakeRPC{oneX: true}).ServeHTTP(w, r)
+		}))
+		defer fast.Close()
+		for range perFast {
+			urls = append(urls, fast.URL)
+		}
+	}
+	var cards strings.Builder
+	for _, u := range urls {
+		cards.WriteString(card10("["+iface10(u, "JSONRPC")+"]", "{}") + "\n")
+	}
+	recs, status, stderr := runProbeOn(t, nil, cards.String(), "--allow-private", "-j", "8", "--per-host", "1")
+	if status != console.ExitOK || len(recs) != len(urls) {
+		t.Fatalf("status %d, %d records for %d interfaces; stderr %s", status, len(recs), len(urls), stderr)
+	}
+	for i, r := range recs {
+		if r.Line != i+1 || r.Probe.URL != urls[i] || r.Probe.Class != classAnswering {
+			t.Errorf("record %d: line %d, %s (%s), want line %d, %s answering", i, r.Line, r.Probe.URL, r.Probe.Class, i+1, urls[i])
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != nFastHosts*perFast {
+		t.Fatalf("the fast hosts got %d requests, want %d", len(seen), nFastHosts*perFast)
+	}
+	// The slow host answers one interface per 100 ms. Had the fast
+	// hosts' interfaces waited behind its queue, at least nSlow-8+1 of
+	// its answers would be done before the last fast request.
+	if last := slices.Max(seen); last >= nSlow/2 {
+		t.Errorf("the fast hosts' last request came after %d of the slow host's %d answers (%v)", last, nSlow, seen)
+	}
+}
