@@ -412,3 +412,58 @@ func TestProbe_PerHostOtherHostsGoOn(t *testing.T) {
 		t.Errorf("the fast hosts' last request came after %d of the slow host's %d answers (%v)", last, nSlow, seen)
 	}
 }
+
+// TestProbe_MemoryBounded probes 5,000 and then 50,000 interfaces (five
+// to a card) against one instant local server, each run in a child
+// process with GODEBUG=gctrace=1: the heap's peak must not grow with the
+// number of cards.
+func TestProbe_MemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("55,000 interfaces")
+	}
+	const perCard = 5
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}`)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	peak := map[int]int{}
+	for _, cards := range []int{1000, 10000} {
+		path := filepath.Join(dir, fmt.Sprintf("cards%d.ndjson", cards))
+		var b bytes.Buffer
+		for i := range cards {
+			var list []string
+			for k := range perCard {
+				list = append(list, iface10(fmt.Sprintf("%s/c%d/i%d", srv.URL, i, k), "JSONRPC"))
+			}
+			b.WriteString(card10("["+strings.Join(list, ",")+"]", "{}") + "\n")
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := os.Create(filepath.Join(dir, "out.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := probeHelper("--allow-private", "-j", "32", "--per-host", "32", path)
+		var stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = out, &stderr
+		start := time.Now()
+		if err := cmd.Run(); cmd.ProcessState.ExitCode() != console.ExitOK {
+			t.Fatalf("%d cards: exit %v; stderr %s", cards, err, tail(stderr.String()))
+		}
+		out.Close()
+		recs, _ := os.ReadFile(out.Name())
+		if n := bytes.Count(recs, []byte("\n")); n != cards*perCard {
+			t.Fatalf("%d cards: %d records, want %d", cards, n, cards*perCard)
+		}
+		peak[cards] = peakHeapMB(stderr.String())
+		t.Logf("%d interfaces in %v, peak heap %d MB", cards*perCard, time.Since(start).Round(time.Millisecond), peak[cards])
+	}
+	// The bound leaves room for the garbage collector's timing; a run
+	// that held its cards or records would grow by tens of MB.
+	if peak[10000] > peak[1000]+8 || peak[10000] > 64 {
+		t.Errorf("the heap peaked at %d MB for 5,000 interfaces, %d MB for 50,000", peak[1000], peak[10000])
+	}
+}
