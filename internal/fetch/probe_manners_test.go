@@ -467,3 +467,97 @@ func TestProbe_MemoryBounded(t *testing.T) {
 		t.Errorf("the heap peaked at %d MB for 5,000 interfaces, %d MB for 50,000", peak[1000], peak[10000])
 	}
 }
+
+// restExt is a hand-made HTTP+JSON server of one release: GetTask
+// answers task not found, the extended card's path answers extended (404
+// or 401 or 403) and its requests are counted.
+type restExt struct {
+	oneX     bool
+	extended int
+	mu       sync.Mutex
+	asked    int // requests of the extended card's path
+}
+
+func (s *restExt) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	tasks, card := "/v1/tasks/", "/v1/card"
+	notFound := `{"code":404,"message":"task not found"}`
+	if s.oneX {
+		tasks, card = "/tasks/", "/extendedAgentCard"
+		notFound = `{"error":{"code":404,"status":"NOT_FOUND","message":"task not found"}}`
+	}
+	w.Header().Set("Content-Type", "application/json")
+	switch {
+	case r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, tasks):
+		w.WriteHeader(http.StatusNotFound)
+		io.WriteString(w, notFound)
+	case r.Method == http.MethodGet && r.URL.Path == card:
+		s.mu.Lock()
+		s.asked++
+		s.mu.Unlock()
+		w.WriteHeader(s.extended)
+		if s.extended == http.StatusNotFound {
+			io.WriteString(w, notFound)
+		}
+	default:
+		http.NotFound(w, r)
+	}
+}
+
+// TestProbe_ExtendedCardPromise asks for the extended card each card
+// promises, by the 0.x member (supportsAuthenticatedExtendedCard) and the
+// 1.0 one (capabilities.extendedAgentCard), over JSON-RPC and HTTP+JSON:
+// an endpoint that is missing is probe.extended-card-missing, one that
+// asks for credentials is what the promise should find, and a card that
+// promises nothing is not asked.
+func TestProbe_ExtendedCardPromise(t *testing.T) {
+	start := func(h http.Handler) string {
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		return srv.URL
+	}
+	rest03Missing := &restExt{extended: 404}
+	rest03NoPromise := &restExt{extended: 404}
+	rest10Asks := &restExt{oneX: true, extended: 401}
+	rest10Forbids := &restExt{oneX: true, extended: 403}
+	rest10Missing := &restExt{oneX: true, extended: 404}
+	rpc03Missing := &fakeRPC{}
+	rpc03Asks := &fakeRPC{extended: 401}
+	cases := []struct {
+		name, card string
+		rules      []string
+		extended   string
+	}{
+		{"0.3 HTTP+JSON, /v1/card 404s", card03(start(rest03Missing), "HTTP+JSON", true), []string{"probe.extended-card-missing"}, "missing"},
+		{"0.3 JSONRPC, method not found", card03(start(rpc03Missing), "JSONRPC", true), []string{"probe.extended-card-missing"}, "missing"},
+		{"0.3 JSONRPC, asks for credentials", card03(start(rpc03Asks), "JSONRPC", true), nil, "asks for authentication (401)"},
+		{"0.3 HTTP+JSON, no promise", card03(start(rest03NoPromise), "HTTP+JSON", false), nil, ""},
+		{"1.0 HTTP+JSON, asks for credentials", card10("["+iface10(start(rest10Asks), "HTTP+JSON")+"]", `{"extendedAgentCard":true}`), nil, "asks for authentication (401)"},
+		{"1.0 HTTP+JSON, forbids", card10("["+iface10(start(rest10Forbids), "HTTP+JSON")+"]", `{"extendedAgentCard":true}`), nil, "asks for authentication (403)"},
+		{"1.0 HTTP+JSON, /extendedAgentCard 404s", card10("["+iface10(start(rest10Missing), "HTTP+JSON")+"]", `{"extendedAgentCard":true}`), []string{"probe.extended-card-missing"}, "missing"},
+	}
+	var cards strings.Builder
+	for _, c := range cases {
+		cards.WriteString(c.card + "\n")
+	}
+	recs, _, stderr := runProbeOn(t, nil, cards.String(), "--allow-private")
+	if len(recs) != len(cases) {
+		t.Fatalf("%d records for %d cards; stderr %s", len(recs), len(cases), stderr)
+	}
+	for i, c := range cases {
+		r := recs[i]
+		if r.Probe.Class != classAnswering || !slices.Equal(r.rules(), c.rules) || r.Probe.Extended != c.extended {
+			t.Errorf("%s: class %s rules %v extended %q, want answering %v %q (%+v)", c.name, r.Probe.Class, r.rules(), r.Probe.Extended, c.rules, c.extended, r.Errors)
+		}
+	}
+	if rest03NoPromise.asked != 0 {
+		t.Errorf("a card that promises no extended card had its endpoint asked %d times", rest03NoPromise.asked)
+	}
+	for _, s := range []*restExt{rest03Missing, rest10Asks, rest10Forbids, rest10Missing} {
+		if s.asked != 1 {
+			t.Errorf("an extended card's endpoint asked %d times, want once", s.asked)
+		}
+	}
+	if !slices.Equal(rpc03Missing.methods, []string{"tasks/get", "agent/getAuthenticatedExtendedCard"}) {
+		t.Errorf("0.3 JSON-RPC methods called: %v", rpc03Missing.methods)
+	}
+}
