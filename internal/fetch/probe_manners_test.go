@@ -561,3 +561,62 @@ func TestProbe_ExtendedCardPromise(t *testing.T) {
 		t.Errorf("0.3 JSON-RPC methods called: %v", rpc03Missing.methods)
 	}
 }
+
+// rpc02 is a 0.2 JSON-RPC server: tasks/get over JSON-RPC, and the
+// extended card as an HTTP GET at {url}/../agent/authenticatedExtendedCard
+// (0.2.5 section 7.10: "This is an HTTP GET endpoint, not a JSON-RPC
+// method"), answering status.
+type rpc02 struct {
+	status int
+	mu     sync.Mutex
+	gets   []string
+}
+
+func (s *rpc02) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet {
+		s.mu.Lock()
+		s.gets = append(s.gets, r.URL.Path)
+		s.mu.Unlock()
+		if r.URL.Path == "/a2a/agent/authenticatedExtendedCard" {
+			w.WriteHeader(s.status)
+			return
+		}
+		http.NotFound(w, r)
+		return
+	}
+	(&fakeRPC{}).ServeHTTP(w, r)
+}
+
+// TestProbe_ExtendedCard02 asks a 0.2 card's extended card where 0.2
+// serves it, not by 0.3's JSON-RPC method, which a correct 0.2 server
+// does not know.
+func TestProbe_ExtendedCard02(t *testing.T) {
+	for _, tc := range []struct {
+		name, version string
+		status        int
+		rules         []string
+		extended      string
+	}{
+		{"0.2.5, asks for credentials", `"protocolVersion":"0.2.5",`, 401, nil, "asks for authentication (401)"},
+		{"0.2 without protocolVersion, asks for credentials", "", 401, nil, "asks for authentication (401)"},
+		{"0.2.5, missing", `"protocolVersion":"0.2.5",`, 404, []string{"probe.extended-card-missing"}, "missing"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := &rpc02{status: tc.status}
+			ts := httptest.NewServer(srv)
+			t.Cleanup(ts.Close)
+			card := `{` + tc.version + `"name":"Ledger","description":"Summarises ledgers.","url":"` + ts.URL + `/a2a/v1","version":"1.0.0","capabilities":{},"defaultInputModes":["text/plain"],"defaultOutputModes":["text/plain"],"skills":[{"id":"summarise","name":"Summarise","description":"Summarises ledgers.","tags":["finance"]}],"supportsAuthenticatedExtendedCard":true}`
+			recs, _, stderr := runProbeOn(t, nil, card+"\n", "--allow-private")
+			if len(recs) != 1 {
+				t.Fatalf("%d records; stderr %s", len(recs), stderr)
+			}
+			r := recs[0]
+			if r.Probe.Class != classAnswering || !slices.Equal(r.rules(), tc.rules) || r.Probe.Extended != tc.extended {
+				t.Errorf("class %s rules %v extended %q, want answering %v %q (%+v)", r.Probe.Class, r.rules(), r.Probe.Extended, tc.rules, tc.extended, r.Errors)
+			}
+			if !slices.Equal(srv.gets, []string{"/a2a/agent/authenticatedExtendedCard"}) {
+				t.Errorf("GETs %v, want the extended card's 0.2 endpoint once", srv.gets)
+			}
+		})
+	}
+}
