@@ -51,9 +51,9 @@ type server struct {
 type scratch struct {
 	chunks chunkedBody // a single card's body
 	line   []byte
-	out  []byte
-	br   *bufio.Reader
-	enc  report.Encoder
+	out    []byte
+	br     *bufio.Reader
+	enc    report.Encoder
 }
 
 // maxPooledScratch keeps one huge card from pinning its buffers in the
