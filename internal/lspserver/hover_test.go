@@ -114,13 +114,13 @@ func TestHover_Finding(t *testing.T) {
 func TestCompletion_Members(t *testing.T) {
 	for _, tc := range []struct {
 		name, profile, card, after string
-		want, not              []string
+		want, not                  []string
 	}{
 		// After the opening brace of the card: the root's members.
 		{"ma2d root", "ma2d", ma2dTestCard, "{\n", []string{"name", "description", "skills", "author"}, nil},
 		{"a2a 1.0 interface", "a2a/1.0", a2a10Card, `[
     {`, []string{"url", "protocolBinding", "protocolVersion", "tenant"}, []string{"skills"}},
-		{"a2a 1.0 has no top-level url", "a2a/1.0", a2a10Card, "{\n", []string{"supportedInterfaces"}, []string{"url"}},
+		{"a2a 1.0 root", "a2a/1.0", a2a10Card, "{\n", []string{"supportedInterfaces", "signatures"}, []string{"id", "protocolBinding"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newClient(t, Config{Profile: tc.profile, MaxDocument: DefaultMaxDocument})
