@@ -39,7 +39,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 	return hover{Contents: markupContent{Kind: "markdown", Value: strings.Join(parts, "\n\n---\n\n")}, Range: rng}
 }
 
-func memberMarkdown(profile string, m memberDoc) string {
+func memberMarkdown(profile string, m fastvalidate.MemberDoc) string {
 	var b strings.Builder
 	b.WriteString("**" + m.Name + "**")
 	if m.Required {
