@@ -1,10 +1,11 @@
 package lspserver
 
 import (
-	"github.com/cardscan/cardscan/rule"
 	"strings"
 
+	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/ruledoc"
+	"github.com/cardscan/cardscan/rule"
 )
 
 // hover explains what lies at a position: the member under the cursor,
