@@ -61,4 +61,3 @@ func readOnly(b *testing.B, path string) int64 {
 	}
 	return n
 }
-
