@@ -100,7 +100,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return writeOut(stdout, con, "cardscan "+version()+"\n")
 	case opts.listRules:
 		var b strings.Builder
-		if err := listRules(&b, opts.profile, opts.format); err != nil {
+		if err := listRules(&b, opts.profile, opts.parsedFormat); err != nil {
 			con.Errorf("%s", err)
 			return console.ExitUsage
 		}
@@ -117,14 +117,16 @@ type options struct {
 	// the --format FORMAT=FILE outputs.
 	formatGiven bool
 	formatFiles []formatFile
-	all         bool
-	quiet       bool
-	validOut    string
-	invalidOut  string
-	summary     string
-	progress    string
-	failOn      string
-	maxInvalid  int64
+	// parsedFormat is format, parsed by checkFormats.
+	parsedFormat report.Format
+	all          bool
+	quiet        bool
+	validOut     string
+	invalidOut   string
+	summary      string
+	progress     string
+	failOn       string
+	maxInvalid   int64
 	// maxWarnings fails the run past that many warnings (-1: never).
 	maxWarnings   int64
 	stdinFilename string
@@ -195,7 +197,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
 	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
 	o.format = "text"
-	fs.Var(formatFlag{o}, "--format FORMAT", "text, jsonl, github, sarif, junit or codequality;\n"+
+	fs.Var(formatFlag{o}, "--format FORMAT", report.Choice(report.Formats)+";\n"+
 		"FORMAT=FILE writes to FILE (repeatable: several outputs\n"+
 		"in one run, at most one of them stdout)")
 	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
@@ -463,10 +465,8 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		FailOnWarning:  o.failOn == "warning",
 		HoldCompressed: o.onCorrupt == "drop",
 		Options:        append(policyOptions(o.policy), overrideOptions(o.overrides)...),
-		Findings:       stdout,
 		Stdin:          stdin,
 		Progress:       new(pipeline.Progress),
-		Diagnose:       func(msg string) { con.Errorf("%s", msg) },
 		Signatures:     sigs,
 	}
 	if o.minLevel == "error" {
@@ -474,12 +474,6 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	if sigs != nil {
 		sigs.Overrides = overrideTable(o.overrides)
-	}
-	switch cfg.Format = pipelineFormat(o.format); {
-	case o.quiet:
-		cfg.Format = pipeline.FormatNone
-	case cfg.Format == pipeline.FormatText && cmdflag.WantColor(o.color, stdout):
-		cfg.Style = report.Color
 	}
 
 	var outs []*outputFile
@@ -513,17 +507,13 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 		defer sumFile.discard()
 	}
-	files, err := openFormatFiles(o, &cfg)
-	if err != nil {
+	var run outputRun
+	if err := run.openFormatFiles(o, &cfg); err != nil {
 		con.Errorf("%s", err)
 		closeOutputs(outs)
 		return console.ExitIO
 	}
-	defer func() {
-		for _, f := range files {
-			f.file.discard()
-		}
-	}()
+	defer run.discard()
 
 	var cross *dump.Cross
 	if o.crossCard {
@@ -547,16 +537,27 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	defer sig.stop()
 	cfg.Interrupt = sig.interrupt
 	prog := startProgress(o.progress, con, cfg.Progress, total)
+	wo := report.WriterOptions{All: o.all}
 	if prog.tty && console.New(stdout).Terminal() {
-		cfg.Findings = con.Around(stdout)
+		wo.Through = con.Around(stdout)
 	}
-	var doc document
-	if !o.quiet {
-		if cfg.Findings, doc, err = startDocument(o.format, stdout, cfg.Findings, &cfg); err != nil {
-			con.Errorf("writing stdout: %s", describe(err))
-			closeOutputs(outs)
-			return console.ExitIO
-		}
+	format := o.parsedFormat
+	switch {
+	case o.quiet:
+		format = report.FormatNone
+	case format == report.FormatText && cmdflag.WantColor(o.color, stdout):
+		wo.Style = report.Color
+	}
+	run.stdout = format.Writer(stdout, wo)
+	cfg.Findings = run.stdout
+	if err := run.stdout.Head(); err != nil {
+		con.Errorf("writing stdout: %s", describe(err))
+		closeOutputs(outs)
+		return console.ExitIO
+	}
+	cfg.Diagnose = func(msg string) {
+		con.Errorf("%s", msg)
+		run.note(msg)
 	}
 	st, runErr := pipeline.Run(cfg, inputs)
 	prog.stop()
@@ -661,7 +662,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 	}
 	if runErr == nil {
-		status = finishDocuments(doc, files, &st, sum.InputErrors, status, overridesInForce(o.overrides), con)
+		status = run.finish(runEnd(&st, sum.InputErrors, status, overridesInForce(o.overrides)), con)
 	}
 	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))
 	if st.Interrupted {
@@ -679,18 +680,7 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 		con.Printf("note: --cross-card skipped: the run ended before its inputs did")
 		return 0, nil
 	}
-	format := ""
-	switch cfg.Format {
-	case pipeline.FormatText:
-		format = "text"
-	case pipeline.FormatJSONL:
-		format = "jsonl"
-	case pipeline.FormatGitHub:
-		format = "github"
-	case pipeline.FormatSARIF:
-		format = "sarif"
-	}
-	counts, err := cross.Finish(cfg.Findings, format, cfg.Style)
+	counts, err := cross.Finish(cfg.Findings)
 	for rule, n := range counts.Rules {
 		st.Rules[rule] += n
 	}

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +24,9 @@ import (
 )
 
 type probeOptions struct {
+	// parsed is format, parsed by parseFormat, or formatErr why not.
+	parsed         report.Format
+	formatErr      error
 	paths          []string
 	jobs           int
 	perHost        int
@@ -107,8 +109,8 @@ func parseProbeArgs(args []string) (*probeOptions, error) {
 		return nil, fmt.Errorf("-j %d: want 1 to 1024 interfaces at a time", o.jobs)
 	case o.perHost < 1 || o.perHost > 1024:
 		return nil, fmt.Errorf("--per-host %d: want 1 to 1024 requests at a time", o.perHost)
-	case !slices.Contains([]string{"jsonl", "sarif", "text"}, o.format):
-		return nil, fmt.Errorf("--format %q: want jsonl, sarif or text", o.format)
+	case !o.parseFormat():
+		return nil, fmt.Errorf("--format %s", o.formatErr)
 	case !slices.Contains([]string{"error", "warning", "never"}, o.failOn):
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
 	case o.timeout <= 0:
@@ -121,7 +123,7 @@ func parseProbeArgs(args []string) (*probeOptions, error) {
 		return nil, fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", o.maxRetryWait)
 	case strings.ContainsAny(o.userAgent, "\r\n") || strings.TrimSpace(o.userAgent) == "":
 		return nil, errors.New("--user-agent must be one non-blank line")
-	case o.resume != "" && o.format != "jsonl":
+	case o.resume != "" && o.parsed != report.FormatJSONL:
 		return nil, fmt.Errorf("--resume needs --format jsonl, whose records name each interface (not %s)", o.format)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
@@ -254,7 +256,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 				slots <- struct{}{}
 				go func() {
 					defer func() { <-slots }()
-					j.done <- renderProbe(j.card, j.it, p.probe(ctx, j.it), o.format)
+					j.done <- renderProbe(j.card, j.it, p.probe(ctx, j.it), o.parsed)
 				}()
 			}); err != nil {
 				con.Errorf("probe: %s: %v", name, err)
@@ -263,11 +265,12 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 		}
 	}()
 
-	var sarif *report.SARIFWriter
-	if o.format == "sarif" {
-		wd, _ := os.Getwd()
-		out.Write(report.AppendSARIFHead(nil, wd))
-		sarif = &report.SARIFWriter{W: out}
+	// A SARIF log's results are framed; the other formats' records are
+	// written as they are.
+	var sarif report.VerdictWriter
+	if o.parsed == report.FormatSARIF {
+		sarif = o.parsed.Writer(out, report.WriterOptions{})
+		sarif.Head()
 	}
 	writeFailed, writeErr := false, false
 	for j := range queue {
@@ -303,7 +306,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 		status = console.ExitIO
 	}
 	if sarif != nil && !writeFailed {
-		out.Write(report.AppendSARIFTail(nil, probeSARIFTail(&total, status)))
+		sarif.Tail(probeRunEnd(&total, status))
 	}
 	con.Printf("%s", probeHuman(&total))
 	return status, total
@@ -403,8 +406,14 @@ func plural(n int64, noun string) string {
 	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }
 
+// parseFormat parses --format, and says whether it is a probe's.
+func (o *probeOptions) parseFormat() bool {
+	o.parsed, o.formatErr = report.ParseFormat(o.format, report.FormatJSONL, report.FormatSARIF, report.FormatText)
+	return o.formatErr == nil
+}
+
 // renderProbe renders the record of one interface.
-func renderProbe(pc *probeCard, it *iface, o outcome, format string) probeResult {
+func renderProbe(pc *probeCard, it *iface, o outcome, format report.Format) probeResult {
 	res := probeResult{class: o.class, rules: map[string]int64{}}
 	for _, f := range o.findings {
 		res.rules[f.Code.String()]++
@@ -417,9 +426,9 @@ func renderProbe(pc *probeCard, it *iface, o outcome, format string) probeResult
 	vd := report.Verdict{Input: pc.input, Line: pc.line, Column: 1, Valid: res.errs == 0, Profile: pc.profile, Findings: o.findings}
 	var enc report.Encoder
 	switch format {
-	case "sarif":
+	case report.FormatSARIF:
 		res.out = enc.AppendSARIF(nil, &vd)
-	case "text":
+	case report.FormatText:
 		if len(vd.Findings) == 0 {
 			res.out = fmt.Appendf(nil, "%s:%d: %s %s (%s): %s, %s\n", report.TextSafe(pc.input), pc.line, it.pointer, report.TextSafe(it.url), report.TextSafe(it.binding), o.class, report.TextSafe(o.answer))
 		} else {
@@ -475,10 +484,10 @@ func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
 	return append(dst, b...)
 }
 
-// probeSARIFTail is the end of a SARIF log of a probe run: the rules that
+// probeRunEnd is the end of a SARIF log of a probe run: the rules that
 // fired, described as everywhere else.
-func probeSARIFTail(s *summary.Summary, status int) *report.SARIFTail {
-	t := &report.SARIFTail{Name: "cardscan", InformationURI: "https://github.com/cardscan/cardscan",
+func probeRunEnd(s *summary.Summary, status int) *report.RunEnd {
+	t := &report.RunEnd{Name: "cardscan", InformationURI: "https://github.com/cardscan/cardscan",
 		Successful: s.InputErrors == 0 && status != console.ExitIO, ExitCode: status}
 	for _, r := range fastvalidate.Rules() {
 		if s.Rules[r.ID] > 0 {
@@ -491,7 +500,7 @@ func probeSARIFTail(s *summary.Summary, status int) *report.SARIFTail {
 // probeFound asks the interfaces of a card fetch found and judged valid,
 // for fetch --probe: a cards record carries their records in a probes
 // array; in jsonl, each follows the card's verdict as a line of its own.
-func probeFound(ctx context.Context, p *prober, rec *record, format string, res *result) {
+func probeFound(ctx context.Context, p *prober, rec *record, cards bool, res *result) {
 	if !rec.vd.Valid || !strings.HasPrefix(rec.vd.Profile, "a2a") {
 		return
 	}
@@ -503,12 +512,12 @@ func probeFound(ctx context.Context, p *prober, rec *record, format string, res 
 	counts := summary.Summary{Rules: map[string]int64{}, Probes: &summary.Probes{}}
 	var probes []byte
 	for i := range ifaces {
-		pr := renderProbe(pc, &ifaces[i], p.probe(ctx, &ifaces[i]), "jsonl")
+		pr := renderProbe(pc, &ifaces[i], p.probe(ctx, &ifaces[i]), report.FormatJSONL)
 		countProbe(&counts, &pr)
 		if pr.errs > 0 {
 			res.probeErrors++
 		}
-		if format != "cards" {
+		if !cards {
 			res.out = append(res.out, pr.out...)
 			continue
 		}
@@ -517,7 +526,7 @@ func probeFound(ctx context.Context, p *prober, rec *record, format string, res 
 		}
 		probes = append(probes, bytes.TrimSuffix(pr.out, []byte("\n"))...)
 	}
-	if format == "cards" {
+	if cards {
 		// The record ends "}\n": the probes go in as its last member.
 		out := res.out[:len(res.out)-2]
 		out = append(out, `,"probes":[`...)

@@ -158,7 +158,8 @@ func (h *hold) release(cfg *Config, st *Stats) error {
 			}
 			continue
 		}
-		dst, name := cfg.Findings, "stdout"
+		var dst io.Writer = cfg.Findings
+		name := "stdout"
 		switch kind {
 		case heldValid:
 			dst, name = cfg.ValidOut, "--valid-out"

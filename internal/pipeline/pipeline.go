@@ -24,38 +24,11 @@ import (
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
-// Format selects how verdicts are written to Config.Findings.
-type Format uint8
-
-const (
-	// FormatNone writes no verdicts (--quiet).
-	FormatNone Format = iota
-	// FormatText writes one compiler-style line per finding.
-	FormatText
-	// FormatJSONL writes one JSON object per invalid card (per card with
-	// Config.All).
-	FormatJSONL
-	// FormatGitHub writes GitHub Actions workflow commands.
-	FormatGitHub
-	// FormatSARIF writes SARIF results (report.AppendSARIF): the caller
-	// writes the log's head and tail around them, and passes Findings
-	// through a report.SARIFWriter.
-	FormatSARIF
-	// FormatJUnit writes JUnit XML test cases (report.AppendJUnit): the
-	// caller writes the document around them (report.JUnitWriter).
-	FormatJUnit
-	// FormatCodeQuality writes GitLab Code Quality issues
-	// (report.AppendCodeQuality): the caller writes the array around them
-	// (report.ListWriter).
-	FormatCodeQuality
-)
-
 // Output is a further output of verdicts, beside Config.Findings, in a
 // format of its own (--format FORMAT=FILE).
 type Output struct {
-	Format Format
-	W      io.Writer
-	Name   string // the output, as errors name it
+	W    report.VerdictWriter
+	Name string // the output, as errors name it
 }
 
 // Defaults for Config's sizes.
@@ -71,9 +44,10 @@ type Config struct {
 	ChunkSize int    // bytes per chunk; DefaultChunkSize when 0
 	MaxRecord int    // longest record validated; DefaultMaxRecord when 0
 
-	Format Format
-	Style  report.Style
-	All    bool // report valid cards too (jsonl: a verdict each; text: an ok line)
+	// All says valid cards are reported too, so that their verdicts need
+	// a column; the writers' own WriterOptions.All says how they are
+	// rendered.
+	All bool
 
 	// MaxInvalid stops the run after that many invalid cards (0: never).
 	MaxInvalid int64
@@ -90,7 +64,9 @@ type Config struct {
 	// invalid, in every format.
 	FailOnWarning bool
 
-	Findings io.Writer // stdout
+	// Findings renders the verdicts and writes them, in input order, to
+	// stdout; nil writes none.
+	Findings report.VerdictWriter
 	// Also are further outputs of the verdicts, each in its own format,
 	// written in input order as Findings is.
 	Also       []Output
