@@ -600,13 +600,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 
 	sum := summary.Summary{
-		Records:           st.Records,
-		Valid:             st.Valid,
-		Invalid:           st.Invalid,
-		Errors:            st.Errors,
-		Warnings:          st.Warnings,
-		Rules:             st.Rules,
-		Profiles:          map[string]int64{},
+		Counts:            st.Counts,
 		Inputs:            st.Inputs + int64(walkErrors),
 		InputErrors:       st.InputErrors + int64(walkErrors),
 		Framings:          st.Framings,
@@ -618,10 +612,14 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		Shards:            1,
 		Overrides:         overridesInForce(o.overrides),
 		SchemaWouldPass:   st.SchemaWouldPass,
+		WorstInputs:       st.WorstInputs,
 	}
 	if sigs != nil {
 		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings, Outcomes: st.SignatureOutcomes}
 	}
+	// A summary names the cards no profile judged "none", and splits each
+	// profile's cards by verdict.
+	sum.Profiles = map[string]int64{}
 	for name, n := range st.Profiles {
 		invalid := st.ProfileInvalid[name]
 		if name == "" {
@@ -636,7 +634,6 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		v.Invalid += invalid
 		sum.ProfileVerdicts[name] = v
 	}
-	sum.WorstInputs = st.WorstInputs
 	sum.Finish()
 	if sum.InputErrors > 0 || digestStatus != console.ExitOK {
 		status = console.ExitIO

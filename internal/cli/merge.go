@@ -166,10 +166,7 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 		return console.ExitIO, nil
 	}
 	sum := summary.Summary{
-		Rules:    counts.Rules,
-		Errors:   counts.Errors,
-		Warnings: counts.Warnings,
-		Profiles: map[string]int64{},
+		Counts:   summary.Counts{Rules: counts.Rules, Errors: counts.Errors, Warnings: counts.Warnings, Profiles: map[string]int64{}},
 		Framings: map[string]int64{},
 		Seconds:  time.Since(start).Seconds(),
 	}

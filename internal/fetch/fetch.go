@@ -455,7 +455,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 // when not nil, text as well (the verdict borrows a pooled validator's
 // Result, so every rendering happens here).
 func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text *renderer, raw string) result {
-	res := result{stats: summary.Summary{Inputs: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}}}
+	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
 		rec := record{requested: raw, vd: report.Verdict{Input: printable(raw), Line: 1, Findings: []fastvalidate.Finding{

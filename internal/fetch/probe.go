@@ -237,7 +237,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 
 	queue := make(chan probeJob, max(256, 8*o.jobs))
 	slots := make(chan struct{}, o.jobs)
-	total := summary.Summary{Shards: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}, Probes: &summary.Probes{}}
+	total := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Shards: 1, Probes: &summary.Probes{}}
 	var readErrors int64
 	var failing int64 // interfaces with an error finding
 	go func() {
@@ -509,7 +509,7 @@ func probeFound(ctx context.Context, p *prober, rec *record, cards bool, res *re
 		return
 	}
 	pc := &probeCard{input: rec.vd.Input, line: rec.vd.Line, cardURL: rec.requested, valid: true, profile: rec.vd.Profile}
-	counts := summary.Summary{Rules: map[string]int64{}, Probes: &summary.Probes{}}
+	counts := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}}, Probes: &summary.Probes{}}
 	var probes []byte
 	for i := range ifaces {
 		pr := renderProbe(pc, &ifaces[i], p.probe(ctx, &ifaces[i]), report.FormatJSONL)

@@ -166,17 +166,11 @@ type Progress struct {
 
 // Stats counts what a Run saw.
 type Stats struct {
-	Records  int64
-	Valid    int64
-	Invalid  int64
-	Errors   int64 // error findings
-	Warnings int64 // warning findings
-	// Rules counts the findings of each rule by ID (at most
-	// fastvalidate's per-card cap of findings are seen per card).
-	Rules map[string]int64
-	// Profiles counts cards by the profile that judged them; "" when none
-	// did (e.g. a card that is not JSON, under the auto profile).
-	Profiles map[string]int64
+	// Counts are the summary's: Rules counts the findings of each rule
+	// by ID (at most fastvalidate's per-card cap of findings are seen per
+	// card), and Profiles counts cards under "" when no profile judged
+	// them (e.g. a card that is not JSON, under the auto profile).
+	summary.Counts
 	// ProfileInvalid counts, of each profile's cards, the invalid ones.
 	ProfileInvalid map[string]int64
 	// WorstInputs are the inputs with the most invalid records, worst
