@@ -19,14 +19,8 @@ import (
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
-	"github.com/cardscan/cardscan/internal/fetch"
-	"github.com/cardscan/cardscan/internal/lspserver"
-	"github.com/cardscan/cardscan/internal/mcpserver"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
-	"github.com/cardscan/cardscan/internal/serve"
-	"github.com/cardscan/cardscan/internal/sign"
-	"github.com/cardscan/cardscan/internal/suggest"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -42,39 +36,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	con := console.New(stderr)
 	if len(args) > 0 {
-		switch args[0] {
-		case "summary":
-			return runSummary(args[1:], stdout, con)
-		case "diff":
-			return runDiff(args[1:], stdin, stdout, con)
-		case "merge":
-			return runMerge(args[1:], stdout, con)
-		case "report":
-			return runReport(args[1:], stdin, stdout, con)
-		case "migrate":
-			return runMigrate(args[1:], stdin, stdout, con)
-		case "schema":
-			return runSchema(args[1:], stdin, stdout, con)
-		case "serve":
-			return serve.Run(args[1:], stdin, stdout, stderr)
-		case "fetch":
-			return fetch.Run(args[1:], stdin, stdout, stderr)
-		case "probe":
-			return fetch.RunProbe(args[1:], stdin, stdout, stderr)
-		case "sign":
-			return sign.Run(args[1:], stdin, stdout, stderr)
-		case "mcp":
-			return mcpserver.Run(args[1:], stdin, stdout, stderr)
-		case "lsp":
-			return lspserver.Run(args[1:], stdin, stdout, stderr, lspPolicy)
-		case "explain":
-			return runExplain(args[1:], stdout, con)
-		case "verify":
-			return runVerify(args[1:], stdin, stdout, con)
-		case "completion":
-			return runCompletion(args[1:], stdout, con)
-		case "man":
-			return runMan(args[1:], stdout, con)
+		if c, ok := lookupCommand(args[0]); ok {
+			return c.run(&env{args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr, con: con})
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -156,23 +119,9 @@ type options struct {
 // usageHead and usageTail frame the flags' help, which the flag
 // declarations write.
 const usageHead = `usage: cardscan [flags] [PATH ...]
-       cardscan summary merge SUMMARY.json ...
-       cardscan diff OLD NEW        (what changed between two dumps; diff --help)
-       cardscan merge DIGEST ...    (sharded runs' --digest-out as one run; merge --help)
-       cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
-       cardscan serve [flags]       (validation over HTTP; serve --help)
-       cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
-       cardscan probe [flags] ...   (ask each advertised interface, safely; probe --help)
-       cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
-       cardscan verify [--explain] CARD (why a card's signatures verify or not)
-       cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
-       cardscan lsp [flags]         (a language server for editors; lsp --help)
-       cardscan explain RULE        (what a rule checks, why, and how to fix it)
-       cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
-       cardscan schema PROFILE      (a JSON Schema of a profile for editors; schema --help)
-       cardscan completion SHELL    (bash, zsh or fish completion script)
-       cardscan man                 (the manual page, in roff)
+`
 
+const usageIntro = `
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
 told apart by content (--input), each optionally gzip or zstd compressed
@@ -189,7 +138,9 @@ exit status: 0 every card passed, 1 a card failed, 2 usage error,
 `
 
 // usage is the text of --help.
-func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
+func usage() string {
+	return usageHead + subcommandUsage() + usageIntro + newFlagSet(&options{}).Help() + usageTail
+}
 
 // newFlagSet declares cardscan's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
@@ -410,17 +361,6 @@ func checkOptions(o *options) error {
 		return usagef("--min-level error would hide the warnings that --fail-on warning fails cards for")
 	}
 	return nil
-}
-
-// nearestSubcommand returns the subcommand within two edits (insertions,
-// deletions, substitutions or swaps of neighbours) of name, or "".
-func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man", "lsp", "probe"} {
-		if suggest.Distance(name, sub) <= 2 {
-			return sub
-		}
-	}
-	return ""
 }
 
 func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {

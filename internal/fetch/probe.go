@@ -540,3 +540,7 @@ func probeFound(ctx context.Context, p *prober, rec *record, cards bool, res *re
 	res.stats.Errors += counts.Errors
 	res.stats.Warnings += counts.Warnings
 }
+
+// ProbeFlagSet returns cardscan probe's flags, for completion and the
+// manual page.
+func ProbeFlagSet() *cmdflag.Set { return newProbeFlagSet(&probeOptions{}) }
