@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
+	"github.com/cardscan/cardscan/rule"
 )
 
 // runEnd is what the documents' tails say of a run: the tool, with a
@@ -21,7 +21,7 @@ func runEnd(st *pipeline.Stats, inputErrors int64, status int, overrides map[str
 		ExitCode:       status,
 		Interrupted:    st.Interrupted,
 	}
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		if st.Rules[r.ID] > 0 {
 			d := ruledoc.SARIF(r)
 			if lvl, ok := overrides[r.ID]; ok && lvl != d.Level {
