@@ -25,6 +25,11 @@ type document struct {
 	policy     Policy
 	policyErr  error
 	v          *fastvalidate.Validator
+	// opts are v's options (the policy's), which the migrate actions'
+	// validators share; migrators are built from them when first asked
+	// for, by target release, and dropped when the policy is read again.
+	opts      []fastvalidate.Option
+	migrators map[string]*migrator
 
 	findings []finding
 	// judged is the profile that judged the last text (a2a/1.0 for an
@@ -101,7 +106,7 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 
 // readPolicy reads the document's policy file and builds its validator.
 func (s *Server) readPolicy(d *document) {
-	d.policyRead, d.policy, d.policyErr, d.v = true, Policy{}, nil, nil
+	d.policyRead, d.policy, d.policyErr, d.v, d.opts, d.migrators = true, Policy{}, nil, nil, nil, nil
 	if s.cfg.LoadPolicy != nil {
 		if d.policy, d.policyErr = s.cfg.LoadPolicy(d.path); d.policyErr != nil {
 			return
@@ -113,6 +118,7 @@ func (s *Server) readPolicy(d *document) {
 		opts = append(opts, fastvalidate.WithPolicy(fastvalidate.PolicyProduction))
 	}
 	opts = append(opts, d.policy.Rules...)
+	d.opts = opts
 	d.v, d.policyErr = fastvalidate.New(profile, opts...)
 	if d.policyErr != nil && d.policy.File != "" {
 		d.policyErr = fmt.Errorf("%s: %w", d.policy.File, d.policyErr)
