@@ -181,12 +181,12 @@ func TestMigrateActionIsAQuickFixWhenItEndsAFinding(t *testing.T) {
 	}
 }
 
-// No migration is offered where the migrator refuses (a signed card,
-// whose signatures it would break), where the card is in the release
-// already, where the result would be invalid, or for a card that is not
-// A2A. The unsigned card beside the signed one shows the action is
-// otherwise there.
-func TestNoMigrateAction(t *testing.T) {
+// A card is offered each migration the migrator makes (0.2 and 0.3 to
+// 1.0, 1.0 to 0.3) and none where it refuses (a signed card, whose
+// signatures it would break), where the card is in the release already,
+// where the result would be invalid, or for a card that is not A2A. The
+// unsigned card beside the signed one shows the action is otherwise there.
+func TestWhichMigrateActionsAreOffered(t *testing.T) {
 	card03 := readCard(t, "a2a-0.3.json")
 	signed := strings.Replace(card03, `"supportsAuthenticatedExtendedCard": false`,
 		`"supportsAuthenticatedExtendedCard": false,
@@ -201,13 +201,14 @@ func TestNoMigrateAction(t *testing.T) {
 		want       []string
 	}{
 		{"unsigned 0.3", card03, []string{"Migrate this card to A2A 1.0"}},
+		{"0.2", strings.Replace(card03, `"0.3.0"`, `"0.2.5"`, 1), []string{"Migrate this card to A2A 1.0"}},
 		{"signed 0.3", signed, nil},
 		{"1.0", readCard(t, "a2a-1.0.json"), []string{"Migrate this card to A2A 0.3 (drops tenant, protocolVersion, dev and 1 more)"}},
 		{"not A2A", readCard(t, "agentcard-astral.json"), nil},
 		{"invalid under 1.0", untagged, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if signed == card03 || untagged == card03 {
+			if signed == card03 || untagged == card03 || !strings.Contains(card03, `"0.3.0"`) {
 				t.Fatal("an edit of the 0.3 card did not apply")
 			}
 			c := newClient(t, Config{MaxDocument: DefaultMaxDocument})
