@@ -49,12 +49,20 @@ func (s *Server) migrateActions(d *document, only []string) []CodeAction {
 	if d.policy.Skip || !strings.HasPrefix(d.judged, "a2a/") {
 		return nil
 	}
-	var actions []CodeAction
-	for _, t := range migrateTargets {
-		if t.profile == d.judged {
-			continue
+	if !d.migrationsDone {
+		d.migrations, d.migrationsDone = nil, true
+		for _, t := range migrateTargets {
+			if t.profile == d.judged {
+				continue
+			}
+			if a, ok := d.migrateAction(t.profile, t.release); ok {
+				d.migrations = append(d.migrations, a)
+			}
 		}
-		if a, ok := d.migrateAction(t.profile, t.release); ok && kindWanted(a.Kind, only) {
+	}
+	var actions []CodeAction
+	for _, a := range d.migrations {
+		if kindWanted(a.Kind, only) {
 			actions = append(actions, a)
 		}
 	}
