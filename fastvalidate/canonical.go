@@ -2,11 +2,10 @@ package fastvalidate
 
 import (
 	"errors"
-	"math"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/cardscan/cardscan/fastvalidate/internal/jcs"
 	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
@@ -147,8 +146,8 @@ func (c *Canonicalizer) value(dst []byte, n uint32, dropEmpty bool, drop string)
 		return c.str(dst, vw.Raw(n), vw.Flags(n)), nil
 	case tape.KindNumber:
 		// As ECMAScript's Number.prototype.toString writes the float64
-		// nearest to it (see canonicalNumber).
-		return canonicalNumber(dst, vw.Raw(n), vw.Flags(n)), nil
+		// nearest to it (see jcs.AppendNumber).
+		return jcs.AppendNumber(dst, vw.Raw(n), vw.Flags(n)), nil
 	case tape.KindTrue:
 		return append(dst, "true"...), nil
 	case tape.KindFalse:
@@ -190,7 +189,7 @@ func (c *Canonicalizer) value(dst []byte, n uint32, dropEmpty bool, drop string)
 	}
 	names := c.names
 	slices.SortFunc(c.members[base:], func(x, y member) int {
-		return compareUTF16(names[x.start:x.end], names[y.start:y.end])
+		return jcs.CompareUTF16(names[x.start:x.end], names[y.start:y.end])
 	})
 	dst = append(dst, '{')
 	for i := base; i < len(c.members); i++ {
@@ -201,7 +200,7 @@ func (c *Canonicalizer) value(dst []byte, n uint32, dropEmpty bool, drop string)
 		name := c.names[m.start:m.end]
 		if vw.Escaped(m.key) {
 			// Decoded already: only escaping is left to do.
-			dst = append(appendJCSEscaped(append(dst, '"'), name), '"')
+			dst = append(jcs.AppendEscaped(append(dst, '"'), name), '"')
 		} else {
 			dst = c.str(dst, name, 0)
 		}
@@ -215,72 +214,6 @@ func (c *Canonicalizer) value(dst []byte, n uint32, dropEmpty bool, drop string)
 	return append(dst, '}'), nil
 }
 
-// AppendECMAScriptNumber appends f as ECMAScript's Number::toString writes
-// it (ECMA-262, 6.1.6.1.20): the shortest digits that read back as f, in
-// plain notation from 1e-6 up to 1e21 and in exponent notation outside.
-// NaN and the infinities have no JSON form; they are written as null.
-func AppendECMAScriptNumber(dst []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return append(dst, "null"...)
-	}
-	if f == 0 {
-		return append(dst, '0')
-	}
-	if f < 0 {
-		dst = append(dst, '-')
-		f = -f
-	}
-	// strconv's shortest round-tripping digits, as d.ddde±x.
-	var buf [32]byte
-	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
-	mant, exp := e, 0
-	for i, ch := range e {
-		if ch == 'e' {
-			mant = e[:i]
-			exp, _ = strconv.Atoi(string(e[i+1:]))
-			break
-		}
-	}
-	var digits [20]byte
-	k := 0
-	for _, ch := range mant {
-		if ch != '.' {
-			digits[k] = ch
-			k++
-		}
-	}
-	n := exp + 1 // the decimal point's place after the first n digits
-	switch {
-	case k <= n && n <= 21:
-		dst = append(dst, digits[:k]...)
-		for range n - k {
-			dst = append(dst, '0')
-		}
-	case 0 < n && n <= 21:
-		dst = append(dst, digits[:n]...)
-		dst = append(dst, '.')
-		dst = append(dst, digits[n:k]...)
-	case -6 < n && n <= 0:
-		dst = append(dst, '0', '.')
-		for range -n {
-			dst = append(dst, '0')
-		}
-		dst = append(dst, digits[:k]...)
-	default:
-		dst = append(dst, digits[0])
-		if k > 1 {
-			dst = append(dst, '.')
-			dst = append(dst, digits[1:k]...)
-		}
-		dst = append(dst, 'e')
-		if n-1 >= 0 {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, int64(n-1), 10)
-	}
-	return dst
-}
-
 // str writes a string RFC 8785's way (section 3.2.2.2):
 // quotes and backslashes escaped, the five control characters with short
 // escapes as such, the other controls as \u00xx, and everything else as raw
@@ -290,7 +223,7 @@ func (c *Canonicalizer) str(dst, raw []byte, flags uint8) []byte {
 	dst = append(dst, '"')
 	if flags&tape.FlagEscaped != 0 {
 		c.num = tape.AppendUnescaped(c.num[:0], raw)
-		dst = appendJCSEscaped(dst, c.num)
+		dst = jcs.AppendEscaped(dst, c.num)
 	} else {
 		// Without a backslash the text is already as RFC 8785 writes it:
 		// the scanner rejects raw control characters and ends the string
@@ -299,71 +232,4 @@ func (c *Canonicalizer) str(dst, raw []byte, flags uint8) []byte {
 		dst = append(dst, raw...)
 	}
 	return append(dst, '"')
-}
-
-const hexDigits = "0123456789abcdef"
-
-func appendJCSEscaped(dst, s []byte) []byte {
-	last := 0
-	for i, ch := range s {
-		if ch >= 0x20 && ch != '"' && ch != '\\' {
-			continue
-		}
-		dst = append(dst, s[last:i]...)
-		last = i + 1
-		switch ch {
-		case '"', '\\':
-			dst = append(dst, '\\', ch)
-		case '\b':
-			dst = append(dst, '\\', 'b')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\f':
-			dst = append(dst, '\\', 'f')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[ch>>4], hexDigits[ch&15])
-		}
-	}
-	return append(dst, s[last:]...)
-}
-
-// compareUTF16 orders two UTF-8 strings by their UTF-16 code units, as
-// RFC 8785 section 3.2.3 sorts member names. UTF-8 byte order is code
-// point order, which differs only where a character above U+FFFF (a
-// surrogate pair, D800-DBFF first) meets one of U+E000-U+FFFF.
-func compareUTF16(x, y []byte) int {
-	for len(x) > 0 && len(y) > 0 {
-		if x[0] < 0x80 && y[0] < 0x80 {
-			if x[0] != y[0] {
-				return int(x[0]) - int(y[0])
-			}
-			x, y = x[1:], y[1:]
-			continue
-		}
-		rx, nx := utf8.DecodeRune(x)
-		ry, ny := utf8.DecodeRune(y)
-		if rx != ry {
-			ux, uy := utf16First(rx), utf16First(ry)
-			if ux == uy {
-				return int(rx - ry)
-			}
-			return int(ux - uy)
-		}
-		x, y = x[nx:], y[ny:]
-	}
-	return len(x) - len(y)
-}
-
-// utf16First returns the first UTF-16 code unit of r. Two different runes
-// with the same first unit are both above U+FFFF, where code point order
-// is code unit order.
-func utf16First(r rune) rune {
-	if r < 0x10000 {
-		return r
-	}
-	return 0xD800 + (r-0x10000)>>10
 }

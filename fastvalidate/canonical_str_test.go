@@ -3,12 +3,14 @@ package fastvalidate
 import (
 	"bytes"
 	"testing"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/jcs"
 )
 
 // TestCanonicalUnescapedStrings: a string without backslashes is written
 // as it came, which is right only if escaping it would change nothing.
 // Every byte value, alone and among others, in a value and in a member
-// name, either has no canonical form or comes out as appendJCSEscaped
+// name, either has no canonical form or comes out as jcs.AppendEscaped
 // writes it.
 func TestCanonicalUnescapedStrings(t *testing.T) {
 	var texts [][]byte
@@ -31,7 +33,7 @@ func TestCanonicalUnescapedStrings(t *testing.T) {
 			continue
 		}
 		accepted++
-		want := append(append([]byte(head), appendJCSEscaped(nil, text)...), tail...)
+		want := append(append([]byte(head), jcs.AppendEscaped(nil, text)...), tail...)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%q: got %q, want %q", text, got, want)
 		}

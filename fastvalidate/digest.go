@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
-	"strconv"
 
+	"github.com/cardscan/cardscan/fastvalidate/internal/jcs"
 	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
@@ -225,7 +225,7 @@ func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 			return append(buf, h.b[ks-1:ve+1]...), k + 2
 		}
 	case tape.KindNumber:
-		if vs == ke+2 && canonicalAsIs(h.b[vs:ve], vw.Flags(v)) {
+		if vs == ke+2 && jcs.NumberAsIs(h.b[vs:ve], vw.Flags(v)) {
 			return append(buf, h.b[ks-1:ve]...), k + 2
 		}
 	case tape.KindObject:
@@ -251,12 +251,12 @@ func (h *ContentHasher) plainMember(k uint32) (start, end uint32) {
 // encodeString appends string n in canonical form.
 func (h *ContentHasher) encodeString(buf []byte, n uint32) []byte {
 	if !h.vw.Escaped(n) {
-		// As written: see Canonicalizer.str.
+		// As written: see jcs.AppendEscaped.
 		start, end := h.vw.Bounds(n)
 		return append(buf, h.b[start-1:end+1]...)
 	}
 	h.str = h.vw.AppendStr(h.str[:0], n)
-	return append(appendJCSEscaped(append(buf, '"'), h.str), '"')
+	return append(jcs.AppendEscaped(append(buf, '"'), h.str), '"')
 }
 
 // encode appends node n's encoding to buf and returns the node after its
@@ -267,7 +267,7 @@ func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
 	case tape.KindString:
 		return h.encodeString(buf, n), n + 1
 	case tape.KindNumber:
-		return canonicalNumber(buf, vw.Raw(n), vw.Flags(n)), n + 1
+		return jcs.AppendNumber(buf, vw.Raw(n), vw.Flags(n)), n + 1
 	case tape.KindTrue:
 		return append(buf, "true"...), n + 1
 	case tape.KindFalse:
@@ -543,7 +543,7 @@ func (h *ContentHasher) compareNames(x, y sortedName) int {
 		}
 		return 1
 	}
-	return compareUTF16(h.sortedName(x), h.sortedName(y))
+	return jcs.CompareUTF16(h.sortedName(x), h.sortedName(y))
 }
 
 // canonicalValue returns node n as Members passes it.
@@ -551,14 +551,14 @@ func (h *ContentHasher) canonicalValue(n uint32) []byte {
 	switch h.vw.Kind(n) {
 	case tape.KindString:
 		if !h.vw.Escaped(n) {
-			// As written: see Canonicalizer.str.
+			// As written: see jcs.AppendEscaped.
 			start, end := h.vw.Bounds(n)
 			return h.b[start-1 : end+1]
 		}
 		h.text = h.encodeString(h.text[:0], n)
 		return h.text
 	case tape.KindNumber:
-		h.text = canonicalNumber(h.text[:0], h.vw.Raw(n), h.vw.Flags(n))
+		h.text = jcs.AppendNumber(h.text[:0], h.vw.Raw(n), h.vw.Flags(n))
 		return h.text
 	}
 	return h.b[h.vw.Offset(n):h.rawEnd(n)]
@@ -590,100 +590,6 @@ func (h *ContentHasher) rawEnd(n uint32) int {
 		}
 	}
 	return tape.SkipWS(h.b, i) + 1
-}
-
-// canonicalNumber appends the canonical text of a number the scan
-// accepted, as ECMAScript's Number::toString writes the float64 nearest
-// to it (RFC 8785 section 3.2.2.3). The scan has refused every number
-// beyond float64's range (json.number-range).
-func canonicalNumber(dst, text []byte, flags uint8) []byte {
-	if canonicalAsIs(text, flags) {
-		return append(dst, text...)
-	}
-	if string(text) == "-0" {
-		return append(dst, '0')
-	}
-	f, _ := strconv.ParseFloat(string(text), 64)
-	return AppendECMAScriptNumber(dst, f)
-}
-
-// canonicalAsIs reports whether a number is written in canonical form.
-func canonicalAsIs(text []byte, flags uint8) bool {
-	switch flags & (tape.FlagFrac | tape.FlagExp) {
-	case 0:
-		// An integer of up to 15 digits is a float64 as written, and
-		// ECMAScript writes it the same way, but for a minus zero.
-		return len(text) <= 15 && string(text) != "-0"
-	case tape.FlagFrac:
-		return plainDecimal(text)
-	}
-	return plainExponent(text)
-}
-
-// plainExponent reports whether a number with an exponent is written as
-// ECMAScript writes it: d[.ddd]e±x with at most 15 significant digits, no
-// trailing zero among them, and an exponent outside -6 to 20 (and within
-// ±300) written with its sign and no leading zero; for the digits, see
-// plainDecimal.
-func plainExponent(text []byte) bool {
-	i := 0
-	if text[0] == '-' {
-		i = 1
-	}
-	if text[i] == '0' {
-		return false
-	}
-	e := bytes.IndexByte(text, 'e')
-	if e < 0 {
-		return false // written with E
-	}
-	mant := text[i:e]
-	if len(mant) > 1 && (mant[1] != '.' || mant[len(mant)-1] == '0' || len(mant) > 16) {
-		return false
-	}
-	exp := text[e+1:]
-	if len(exp) < 2 || (exp[0] != '+' && exp[0] != '-') || exp[1] == '0' || len(exp) > 4 {
-		return false
-	}
-	x := 0
-	for _, c := range exp[1:] {
-		x = x*10 + int(c-'0')
-	}
-	// Subnormal numbers keep fewer digits than 15: stay well above them.
-	if exp[0] == '-' {
-		return x >= 7 && x <= 300
-	}
-	return x >= 21 && x <= 300
-}
-
-// plainDecimal reports whether a number with a fraction and no exponent is
-// written as ECMAScript writes it, which parsing and formatting took about
-// a thousand instructions a number to find out (BenchmarkValidateDigest
-// under callgrind): at most 15 significant digits, none
-// of them a trailing zero, and at least 1e-6. A float64 keeps any 15
-// significant digits (DBL_DIG), so no other string of 15 digits or fewer
-// reads as the same float64, and the shortest digits that read back as it
-// are those; ECMAScript writes them without an exponent from 1e-6 up to
-// 1e21 (TestCanonicalNumberPlainDecimal).
-func plainDecimal(text []byte) bool {
-	if text[len(text)-1] == '0' {
-		return false
-	}
-	i := 0
-	if text[0] == '-' {
-		i = 1
-	}
-	if text[i] != '0' {
-		return len(text)-i-1 <= 15 // the digits, less the point
-	}
-	// 0.000ddd: the zeros after the point are not significant. The last
-	// digit is not a zero, so the loop stops before it.
-	i += 2
-	z := i
-	for text[i] == '0' {
-		i++
-	}
-	return i-z <= 5 && len(text)-i <= 15
 }
 
 // Value is a value of the card a ContentHasher loaded, read from its tape:
