@@ -88,7 +88,7 @@ func NewContentHasher(hash HashFunc) *ContentHasher {
 // is not nil and its last Validate read exactly card as the object it is
 // (not a string holding one), it hashes from v's tape, and when v found
 // card no JSON it does not look again; otherwise it scans card itself,
-// with the nesting limit DefaultMaxDepth, which AppendCanonical has too.
+// with the nesting limit DefaultMaxDepth, which canon.Append has too.
 // A Validator allowing deeper nesting is not used, so that whether a card
 // has a hash never depends on the Validator.
 func (h *ContentHasher) Load(v *Validator, card []byte) bool {

@@ -13,6 +13,7 @@ import (
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/zeebo/xxh3"
 
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/fastvalidate/internal/jcs"
 	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
@@ -92,14 +93,14 @@ func TestContentHashNumbers(t *testing.T) {
 		"2.5e-5", "0.000025", "9007199254740993", "9007199254740992", "123.456", "123.4560", "1.7976931348623157e308",
 	}
 	h := NewContentHasher(testHash)
-	var c Canonicalizer
+	var c canon.Canonicalizer
 	for _, x := range nums {
 		for _, y := range nums {
-			cx, err := c.Append(nil, []byte(`{"n":`+x+`}`), CanonicalOptions{})
+			cx, err := c.Append(nil, []byte(`{"n":`+x+`}`), canon.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			cy, _ := c.Append(nil, []byte(`{"n":`+y+`}`), CanonicalOptions{})
+			cy, _ := c.Append(nil, []byte(`{"n":`+y+`}`), canon.Options{})
 			hx, _ := contentHash(t, h, []byte(`{"n":`+x+`}`))
 			hy, _ := contentHash(t, h, []byte(`{"n":`+y+`}`))
 			if (hx == hy) != bytes.Equal(cx, cy) {
@@ -115,7 +116,7 @@ func TestContentHashNumbers(t *testing.T) {
 func TestContentHashMatchesCanonicalForm(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 1))
 	h := NewContentHasher(testHash)
-	var c Canonicalizer
+	var c canon.Canonicalizer
 	n := 3000
 	if testing.Short() {
 		n = 300
@@ -133,8 +134,8 @@ func TestContentHashMatchesCanonicalForm(t *testing.T) {
 			if pair[1] == nil {
 				continue
 			}
-			ca, errA := c.Append(nil, pair[0], CanonicalOptions{})
-			cb, errB := c.Append(nil, pair[1], CanonicalOptions{})
+			ca, errA := c.Append(nil, pair[0], canon.Options{})
+			cb, errB := c.Append(nil, pair[1], canon.Options{})
 			if errA != nil || errB != nil {
 				t.Fatalf("%s / %s: %v %v", pair[0], pair[1], errA, errB)
 			}
@@ -360,14 +361,14 @@ func TestContentHashRealCorpus(t *testing.T) {
 	}
 	h := NewContentHasher(testHash)
 	r := rand.New(rand.NewPCG(24, 2))
-	var c Canonicalizer
+	var c canon.Canonicalizer
 	hashed := 0
 	for _, f := range files {
 		card, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		canon, err := c.Append(nil, card, CanonicalOptions{})
+		cf, err := c.Append(nil, card, canon.Options{})
 		sum, ok := contentHash(t, h, card)
 		if (err == nil) != ok {
 			t.Errorf("%s: canonical form error %v, hashed %v", f, err, ok)
@@ -377,7 +378,7 @@ func TestContentHashRealCorpus(t *testing.T) {
 			continue
 		}
 		hashed++
-		if got, _ := contentHash(t, h, canon); got != sum {
+		if got, _ := contentHash(t, h, cf); got != sum {
 			t.Errorf("%s: its canonical form hashes differently", f)
 		}
 		for range 3 {

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/pipeline"
@@ -147,7 +147,7 @@ func (o *signatureOptions) verifier(pf *policyFile) (*cardsig.Verifier, error) {
 	}
 	opts := []cardsig.Option{}
 	if o.canonical == "drop-empty" {
-		opts = append(opts, cardsig.WithCanonical(fastvalidate.CanonicalDropEmpty))
+		opts = append(opts, cardsig.WithCanonical(canon.DropEmpty))
 	}
 	if len(o.trustJKU) > 0 {
 		// nil: the client cardsig bounds as cardscan fetch is bounded.

@@ -22,6 +22,7 @@ import (
 	"strconv"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/valyala/fastjson"
 	"github.com/zeebo/xxh3"
@@ -120,7 +121,7 @@ type Digest struct {
 type Extractor struct {
 	mode   KeyMode
 	hasher *fastvalidate.ContentHasher
-	canon  fastvalidate.Canonicalizer
+	canon  canon.Canonicalizer
 	cbuf   []byte
 	mbuf   []byte
 	p2     fastjson.Parser
@@ -273,7 +274,7 @@ func (x *Extractor) contentKey(dst, card []byte, hashed bool) []byte {
 	sum := x.d.Sum
 	if hashed {
 		var err error
-		if x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{}); err == nil {
+		if x.cbuf, err = x.canon.Append(x.cbuf[:0], card, canon.Options{}); err == nil {
 			sum = sum128(x.cbuf)
 		}
 	}

@@ -1,4 +1,12 @@
-package fastvalidate
+// Package canon writes the RFC 8785 (JSON Canonicalization Scheme)
+// canonical form of a JSON object, as A2A signs a card: its canonical form
+// with the top-level signatures member left out (A2A 1.0 section 8.4).
+//
+// It reads the strict scanner that fastvalidate validates with, so a
+// document two JSON parsers could read differently (a duplicate name, a
+// lone surrogate, invalid UTF-8) has no canonical form: it is rejected,
+// never "fixed".
+package canon
 
 import (
 	"errors"
@@ -9,30 +17,23 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
-// Canonicalization by RFC 8785 (JCS), for signatures: A2A signs a card's
-// canonical form with the top-level signatures member left out (A2A 1.0
-// section 8.4). It reads the strict scanner's tape, so a card two JSON
-// parsers could read differently (a duplicate name, a lone surrogate,
-// invalid UTF-8) has no canonical form: it is rejected, never "fixed".
-
-// CanonicalMode says which members of a card take part in its canonical
-// form.
-type CanonicalMode uint8
+// Mode says which members of a card take part in its canonical form.
+type Mode uint8
 
 const (
-	// CanonicalAsIs keeps every member as served: a member present was set
-	// by the signer, so it was signed.
-	CanonicalAsIs CanonicalMode = iota
-	// CanonicalDropEmpty first removes, at every depth, members and array
-	// elements whose value is an empty string, array or object, counting
-	// arrays and objects that hold nothing else once cleaned as empty, as
-	// the A2A Python and JS SDKs do before signing.
-	CanonicalDropEmpty
+	// AsIs keeps every member as served: a member present was set by the
+	// signer, so it was signed.
+	AsIs Mode = iota
+	// DropEmpty first removes, at every depth, members and array elements
+	// whose value is an empty string, array or object, counting arrays and
+	// objects that hold nothing else once cleaned as empty, as the A2A
+	// Python and JS SDKs do before signing.
+	DropEmpty
 )
 
-// CanonicalOptions configures AppendCanonical.
-type CanonicalOptions struct {
-	Mode CanonicalMode
+// Options configures Append.
+type Options struct {
+	Mode Mode
 	// DropTopLevel names a member of the root object to leave out
 	// ("signatures" for A2A cards); "" leaves out nothing.
 	DropTopLevel string
@@ -40,23 +41,70 @@ type CanonicalOptions struct {
 	MaxDepth int
 }
 
-// ErrNotCanonicalizable is wrapped by every error AppendCanonical returns.
-var ErrNotCanonicalizable = errors.New("fastvalidate: no RFC 8785 canonical form")
+// DefaultMaxDepth is the nesting limit when Options.MaxDepth is 0: that of
+// fastvalidate.DefaultMaxDepth, so that a card a default validator can
+// read has a canonical form.
+const DefaultMaxDepth = 512
 
-// CanonicalError says why a document has no canonical form: the rule it
-// breaks (json.syntax, json.utf8, json.duplicate-key, json.depth,
-// json.number-range, card.type) and the byte offset where.
-type CanonicalError struct {
-	Code   Code
+// ErrNotCanonical is wrapped by every error Append returns.
+var ErrNotCanonical = errors.New("canon: no RFC 8785 canonical form")
+
+// Reason says why a document has no canonical form.
+type Reason uint8
+
+const (
+	Syntax       Reason = iota + 1 // not exactly one RFC 8259 JSON value
+	UTF8                           // invalid UTF-8, or an escaped lone surrogate
+	DuplicateKey                   // an object has the same member name twice
+	Depth                          // nesting deeper than Options.MaxDepth
+	NumberRange                    // a number beyond float64's range
+	TooLarge                       // a document too large for the scanner
+	NotObject                      // a JSON value other than an object
+)
+
+// String returns the id of the fastvalidate rule that reports the same
+// fault in a card ("json.duplicate-key", "card.type", ...), so that a
+// message names it as validation does.
+func (r Reason) String() string {
+	if int(r) < len(reasonIDs) && reasonIDs[r] != "" {
+		return reasonIDs[r]
+	}
+	return "canon.Reason(" + strconv.Itoa(int(r)) + ")"
+}
+
+var reasonIDs = [...]string{
+	Syntax:       "json.syntax",
+	UTF8:         "json.utf8",
+	DuplicateKey: "json.duplicate-key",
+	Depth:        "json.depth",
+	NumberRange:  "json.number-range",
+	TooLarge:     "input.too-large",
+	NotObject:    "card.type",
+}
+
+// scanReasons maps why a scan stopped to the Reason.
+var scanReasons = [...]Reason{
+	tape.ErrSyntax:       Syntax,
+	tape.ErrUTF8:         UTF8,
+	tape.ErrDuplicateKey: DuplicateKey,
+	tape.ErrDepth:        Depth,
+	tape.ErrNumberRange:  NumberRange,
+	tape.ErrTooLarge:     TooLarge,
+}
+
+// Error says why a document has no canonical form, and the byte offset
+// where.
+type Error struct {
+	Reason Reason
 	Offset int
 }
 
-func (e *CanonicalError) Error() string {
-	return "fastvalidate: no RFC 8785 canonical form: " + e.Code.String() + " at offset " + strconv.Itoa(e.Offset)
+func (e *Error) Error() string {
+	return "canon: no RFC 8785 canonical form: " + e.Reason.String() + " at offset " + strconv.Itoa(e.Offset)
 }
 
-// Unwrap makes errors.Is(err, ErrNotCanonicalizable) hold.
-func (e *CanonicalError) Unwrap() error { return ErrNotCanonicalizable }
+// Unwrap makes errors.Is(err, ErrNotCanonical) hold.
+func (e *Error) Unwrap() error { return ErrNotCanonical }
 
 // Canonicalizer writes RFC 8785 canonical forms. It may be reused and keeps
 // its buffers between calls; it cannot be used from concurrent goroutines.
@@ -76,16 +124,16 @@ type member struct {
 	start, end uint32
 }
 
-// AppendCanonical appends the canonical form of the JSON object card to dst.
+// Append appends the canonical form of the JSON object card to dst.
 // It allocates; a Canonicalizer reused for many cards allocates less.
-func AppendCanonical(dst, card []byte, opts CanonicalOptions) ([]byte, error) {
+func Append(dst, card []byte, opts Options) ([]byte, error) {
 	var c Canonicalizer
 	return c.Append(dst, card, opts)
 }
 
 // Append appends the canonical form of the JSON object card to dst. On
 // error dst is returned as it was given.
-func (c *Canonicalizer) Append(dst, card []byte, opts CanonicalOptions) ([]byte, error) {
+func (c *Canonicalizer) Append(dst, card []byte, opts Options) ([]byte, error) {
 	c.sc.MaxDepth = opts.MaxDepth
 	if c.sc.MaxDepth <= 0 {
 		c.sc.MaxDepth = DefaultMaxDepth
@@ -93,17 +141,17 @@ func (c *Canonicalizer) Append(dst, card []byte, opts CanonicalOptions) ([]byte,
 	ok := c.sc.Scan(card)
 	c.vw = c.sc.View()
 	if !ok {
-		return dst, &CanonicalError{Code: scanCode(&c.sc), Offset: c.sc.ErrOffset()}
+		return dst, &Error{Reason: scanReasons[c.sc.Err()], Offset: c.sc.ErrOffset()}
 	}
 	if c.vw.Kind(0) != tape.KindObject {
 		start, _ := c.vw.Bounds(0)
-		return dst, &CanonicalError{Code: CodeCardType, Offset: int(start)}
+		return dst, &Error{Reason: NotObject, Offset: int(start)}
 	}
-	if opts.Mode == CanonicalDropEmpty {
+	if opts.Mode == DropEmpty {
 		c.markEmpty()
 	}
 	c.members, c.names = c.members[:0], c.names[:0]
-	out, err := c.value(dst, 0, opts.Mode == CanonicalDropEmpty, opts.DropTopLevel)
+	out, err := c.value(dst, 0, opts.Mode == DropEmpty, opts.DropTopLevel)
 	if err != nil {
 		return dst, err
 	}
