@@ -164,7 +164,9 @@ type SignatureOutcomes struct {
 	// Signed says the card carries signatures, Verified that one of them
 	// verified with a trusted key.
 	Signed, Verified bool
-	counts           [signatureStatuses]int64
+	// Findings counts the a2a.signature-* findings the card gained.
+	Findings int64
+	counts   [signatureStatuses]int64
 }
 
 // Each calls f with the name of each outcome counted (as
@@ -184,11 +186,11 @@ func (o *SignatureOutcomes) Each(f func(outcome string, n int64)) {
 // from is the URL the card was fetched from ("" for none), whose origin
 // its signing key must also be allowed for.
 func (c *SignatureChecker) Check(vd *report.Verdict, card []byte, from string) SignatureOutcomes {
-	c.st.signed, c.st.verified = 0, 0
+	c.st.signed, c.st.verified, c.st.signatureFindings = 0, 0, 0
 	c.st.outcomes = [signatureStatuses]int64{}
 	var errs, warns int
 	c.judge.judge(&c.st, vd, card, from, &errs, &warns)
-	return SignatureOutcomes{Signed: c.st.signed > 0, Verified: c.st.verified > 0, counts: c.st.outcomes}
+	return SignatureOutcomes{Signed: c.st.signed > 0, Verified: c.st.verified > 0, Findings: c.st.signatureFindings, counts: c.st.outcomes}
 }
 
 // signers returns the sorted thumbprints of the keys that verified a
