@@ -7,6 +7,8 @@ import (
 	"sort"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // The content rules read what a language model choosing an agent reads: a
@@ -120,27 +122,27 @@ func classifyMember(k []byte) uint8 {
 // object's names and texts are folded together (see foldText), so that an
 // instruction split over a name and a description is read whole.
 func (w *walker) checkContent() {
-	tape := w.sc.tape
-	for o := uint32(0); o < uint32(len(tape)); o++ {
-		if tape[o].kind != kindObject || tape[o].end == o+1 {
+	vw := w.vw // see tape.View
+	for o := uint32(0); o < uint32(vw.Len()); o++ {
+		if vw.Kind(o) != tape.KindObject || vw.End(o) == o+1 {
 			continue
 		}
 		w.fold = w.fold[:0]
 		w.foldAt = w.foldAt[:0]
-		for k := o + 1; k < tape[o].end; k = nextIn(tape, k+1) {
+		for k := o + 1; k < vw.End(o); k = vw.NextMember(k) {
 			v := k + 1
-			class := classifyMember(w.nameIn(tape, w.b, k))
+			class := classifyMember(vw.Name(k))
 			switch {
 			case class == memberOther:
 			case class == memberLink:
-				if tape[v].kind == kindString {
+				if vw.Kind(v) == tape.KindString {
 					w.checkLink(v)
 				}
-			case tape[v].kind == kindString:
+			case vw.Kind(v) == tape.KindString:
 				w.checkText(v, class == memberIsName)
-			case tape[v].kind == kindArray:
-				for e := v + 1; e < tape[v].end; e = nextIn(tape, e) {
-					if tape[e].kind == kindString {
+			case vw.Kind(v) == tape.KindArray:
+				for e := v + 1; e < vw.End(v); e = vw.Next(e) {
+					if vw.Kind(e) == tape.KindString {
 						w.checkText(e, class == memberIsName)
 					}
 				}
@@ -156,9 +158,8 @@ func (w *walker) checkContent() {
 // checkText judges string node n, a name when name is set, and appends
 // its folded form to the object's.
 func (w *walker) checkText(n uint32, name bool) {
-	t := &w.sc.tape[n]
-	text := w.b[t.start:t.end]
-	if t.flags&(flagEscaped|flagNonASCII) != 0 {
+	text := w.vw.Raw(n)
+	if w.vw.Flags(n)&(tape.FlagEscaped|tape.FlagNonASCII) != 0 {
 		text = w.str(n)
 		if hasNonASCII(text) {
 			w.checkRunes(n, text, name)

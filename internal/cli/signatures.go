@@ -72,10 +72,6 @@ func (o *options) hasTrust() bool {
 	return o.trustFile != "" || o.policyFile != nil && o.policyFile.trust != nil
 }
 
-func (s *signatureOptions) hasTrust(pf *policyFile) bool {
-	return s.trustFile != "" || pf != nil && pf.trust != nil
-}
-
 // signatureVerifier builds the verifier the flags and the trust policy
 // ask for, or nil when signatures are not to be verified.
 func signatureVerifier(o *options) (*cardsig.Verifier, error) {

@@ -63,8 +63,8 @@ func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error
 	if !ok {
 		return Fetched{}, cmdflag.CheckProfile(profile)
 	}
-	cards := renderer{format: "cards"}
-	text := renderer{format: "text", all: true, style: report.Plain}
+	cards := renderer{cards: true}
+	text := renderer{r: report.FormatText.Renderer(report.WriterOptions{All: true})}
 	res := fetchOne(ctx, c.f, pool, nil, &cards, &text, url)
 	if res.fail != nil {
 		return Fetched{}, errors.New(printable(url) + ": " + res.fail.detail)

@@ -56,6 +56,7 @@ type options struct {
 	perHost        int
 	profile        string
 	format         string
+	parsed         report.Format // format, when not cards
 	all            bool
 	failOn         string
 	color          string
@@ -186,7 +187,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 		out, done = f, held
 	}
 	style := report.Plain
-	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
+	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
 	status, total := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
@@ -197,6 +198,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 		}
 	}
 	return status
+}
+
+// parseFormat parses a --format that is a verdict's, and says whether it
+// was one.
+func (o *options) parseFormat() bool {
+	var err error
+	o.parsed, err = report.ParseFormat(o.format, report.FormatText, report.FormatJSONL, report.FormatGitHub)
+	return err == nil
 }
 
 // sameFile tells whether a and b name one file: the same path, or two
@@ -240,7 +249,7 @@ func parseArgs(args []string) (*options, error) {
 		return nil, errors.New("no URL to fetch")
 	case o.jobs < 1 || o.jobs > 1024:
 		return nil, fmt.Errorf("-j %d: want 1 to 1024 fetches at a time", o.jobs)
-	case !slices.Contains([]string{"text", "jsonl", "github", "cards"}, o.format):
+	case o.format != "cards" && !o.parseFormat():
 		return nil, fmt.Errorf("--format %q: want text, jsonl, github or cards", o.format)
 	case !slices.Contains([]string{"error", "warning", "never"}, o.failOn):
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
@@ -262,7 +271,7 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--resume needs --format cards, whose records name the URL as listed (not %s)", o.format)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
-	case o.probe && o.format != "cards" && o.format != "jsonl":
+	case o.probe && o.format != "cards" && o.parsed != report.FormatJSONL:
 		return nil, fmt.Errorf("--probe needs --format cards or jsonl, whose records carry the probes (not %s)", o.format)
 	case o.summary != "" && o.summary != "-" && (sameFile(o.summary, o.urlsFile) || sameFile(o.summary, o.resume)):
 		// Writing the summary would replace the list or the records.
@@ -312,7 +321,8 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		con.Errorf("%v", err)
 		return console.ExitUsage, summary.Summary{}
 	}
-	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
+	wo := report.WriterOptions{All: o.all, Style: style}
+	renderers := sync.Pool{New: func() any { return &renderer{cards: o.format == "cards", r: o.parsed.Renderer(wo)} }}
 	// Key sets a trust policy names are fetched as cards are, through the
 	// same address guard.
 	verifier, err := o.sig.Verifier(nil, KeySetClient(o.timeout, o.allowPrivate))
@@ -394,7 +404,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 // Result, so every rendering happens here). sig, when not nil, verifies
 // the card's signatures, binding them to the origin it was fetched from.
 func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pipeline.SignatureChecker, rd, text *renderer, raw string) result {
-	res := result{stats: summary.Summary{Inputs: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}}}
+	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
 		rec := record{requested: raw, vd: report.Verdict{Input: printable(raw), Line: 1, Findings: []fastvalidate.Finding{
@@ -436,7 +446,7 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pip
 		res.text = text.append(nil, &rec)
 	}
 	if f.prober != nil {
-		probeFound(ctx, f.prober, &rec, rd.format, &res)
+		probeFound(ctx, f.prober, &rec, rd.cards, &res)
 	}
 
 	st := &res.stats
