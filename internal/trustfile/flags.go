@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 )
 
@@ -96,7 +96,7 @@ func (f *Flags) Verifier(section func() (*cardsig.Trust, error), client *http.Cl
 	}
 	opts := []cardsig.Option{}
 	if f.Canonical == "drop-empty" {
-		opts = append(opts, cardsig.WithCanonical(fastvalidate.CanonicalDropEmpty))
+		opts = append(opts, cardsig.WithCanonical(canon.DropEmpty))
 	}
 	if len(f.TrustJKU) > 0 {
 		// nil: the client cardsig bounds as cardscan fetch is bounded.
