@@ -13,8 +13,9 @@ import (
 
 // checkLink judges string node n, a link member's value, by the content
 // rules on links. A value that is no URL at all is left to the profile's
-// own rules.
-func (w *walker) checkLink(n uint32) {
+// own rules. work says which of those rules are on: decoding an
+// internationalised host allocates, and is not done for a rule that is off.
+func (w *walker) checkLink(n uint32, work contentWork) {
 	u := w.str(n)
 	for len(u) > 0 && u[0] <= ' ' {
 		u = u[1:]
@@ -56,7 +57,7 @@ func (w *walker) checkLink(n uint32) {
 		}
 		return
 	}
-	if hasNonASCII(host) || bytes.Contains(host, []byte("xn--")) || bytes.Contains(host, []byte("XN--")) {
+	if work&workIDN != 0 && (hasNonASCII(host) || bytes.Contains(host, []byte("xn--")) || bytes.Contains(host, []byte("XN--"))) {
 		w.checkIDNHost(n, host)
 	}
 }

@@ -26,13 +26,11 @@ type walker struct {
 	// nameAt, indexed by tape index, where each lies in it (see scan).
 	names  []byte
 	nameAt []span
-	// fold holds the folded texts of the object the content rules read,
-	// foldAt where each member's starts, words the words of fold, and
-	// hostBuf the registrable domains of the card's interfaces (see
-	// checkContent).
+	// segs holds the texts of the object the content rules read, fold
+	// those of them that are not the card's own bytes, and hostBuf the
+	// registrable domains of the card's interfaces (see checkContent).
+	segs    []textSeg
 	fold    []byte
-	foldAt  []foldMark
-	words   []span
 	hostBuf []byte
 	domains *domainCache
 	// nowMillis is the clock's last reading, for telling future agent_id
