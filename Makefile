@@ -74,7 +74,8 @@ debian-packages:
 # Node packages the tests run, each pinned by its lockfile (the tests skip
 # without them): Node's jose and canonicalize sign and verify cards in
 # cardsig's cross-implementation test; @a2a-js/sdk signs and verifies
-# cards in cardsig's SDK interop test; the MCP Inspector is the client
+# cards in cardsig's SDK interop test and loads the cards cardscan
+# migrate writes in bench/interop's test; the MCP Inspector is the client
 # internal/mcpserver's tests drive cardscan mcp with; the JavaScript A2A
 # SDK (@a2a-js/sdk, with express and grpc-js) serves the A2A servers
 # internal/fetch's probe tests ask; ajv compiles cardscan schema's output
@@ -89,10 +90,13 @@ node-deps:
 	    (cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
 	  fi; done; fi
 
-# cardscan's throughput on a generated 100 MB dump (kept in bin/perf/):
-# -j 1 against the validator alone, -j 2, and -j 2 on a zstd copy; and
+# cardscan's start-up on a one-card file beside a Go binary that reads it,
+# then its throughput on a generated 100 MB dump (kept in bin/perf/):
+# -j 1 against the validator alone, -j 2 against the validator on two
+# goroutines, and -j 2 on a zstd copy against decoding alone; and
 # --input json on the dump's JSON cards as an array beside the same cards
-# as NDJSON (both written to bin/perf/ the first time).
+# as NDJSON (both written to bin/perf/ the first time). Wall clock and
+# CPU time, fastest and median of interleaved rounds.
 PERF_DUMP = bin/perf/agentcard-100mb.ndjson
 
 perf: build
@@ -140,6 +144,7 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzPolicyFile -fuzztime=$(FUZZ_LONG) ./internal/cli/
 	$(GO) test -run=NONE -fuzz=FuzzStdioTransport -fuzztime=$(FUZZ_LONG) ./internal/mcpserver/
 	$(GO) test -run=NONE -fuzz=FuzzAppendJSONString -fuzztime=$(FUZZ_LONG) ./internal/report/
+	$(GO) test -run=NONE -fuzz=FuzzMigrate -fuzztime=$(FUZZ_LONG) ./internal/migrate/
 
 .PHONY: sample corpus
 

@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -530,6 +531,22 @@ func TestVerify_SignatureBound(t *testing.T) {
 }
 
 func withKID(k jose.JSONWebKey, kid string) jose.JSONWebKey { k.KeyID = kid; return k }
+
+// TestAlgorithms_CannotBeWidened holds the allow-list shut: what
+// Algorithms returns is a copy, so an importer that changes it (to add
+// HS256, whose key is a shared secret) changes neither what WithAlgorithms
+// accepts nor the list the next caller sees.
+func TestAlgorithms_CannotBeWidened(t *testing.T) {
+	got := Algorithms()
+	got[0] = "HS256"
+	_ = append(got[:1], "none")
+	if _, err := NewVerifier(nil, WithAlgorithms("HS256")); err == nil {
+		t.Error("WithAlgorithms(HS256) was accepted after the caller's copy was changed")
+	}
+	if again := Algorithms(); again[0] != "EdDSA" || slices.Contains(again, "HS256") || slices.Contains(again, "none") {
+		t.Errorf("Algorithms() = %v after a caller changed its copy", again)
+	}
+}
 
 // TestSign_KeepsLayout: the signature goes into the card laid out as the
 // card's own members are: on a line of its own, indented alike, in a

@@ -89,8 +89,8 @@ func Sign(card []byte, key jose.JSONWebKey, opts SignOptions) ([]byte, error) {
 			return nil, err
 		}
 	}
-	if !slices.Contains(Algorithms, alg) {
-		return nil, fmt.Errorf("cardsig: algorithm %s is not one card signatures accept (%v)", strconv.Quote(alg), Algorithms)
+	if !slices.Contains(algorithms, alg) {
+		return nil, fmt.Errorf("cardsig: algorithm %s is not one card signatures accept (%v)", strconv.Quote(alg), algorithms)
 	}
 	if why := keyFits(alg, trustedKey{JSONWebKey: jose.JSONWebKey{Key: key.Public().Key, KeyID: kid, Algorithm: key.Algorithm, Use: key.Use}}); why != "" {
 		return nil, errors.New("cardsig: " + why)

@@ -24,10 +24,18 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 )
 
-// Algorithms are the JWS algorithms a Verifier accepts unless told
+// algorithms are the JWS algorithms a Verifier accepts unless told
 // otherwise: every asymmetric signature algorithm of RFC 7518 and RFC 8037
-// that go-jose implements.
-var Algorithms = []string{"EdDSA", "ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"}
+// that go-jose implements. It is the security allow-list, so no importer
+// may change it: Algorithms hands out copies.
+var algorithms = []string{"EdDSA", "ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"}
+
+// Algorithms returns the JWS algorithms a Verifier accepts unless told
+// otherwise (WithAlgorithms narrows them) and Sign signs with: every
+// asymmetric signature algorithm of RFC 7518 and RFC 8037 that go-jose
+// implements. Each call returns a fresh slice, as crypto/tls.CipherSuites
+// does, so that changing it changes nothing else.
+func Algorithms() []string { return slices.Clone(algorithms) }
 
 // Status is the outcome for one signature.
 type Status uint8
@@ -114,8 +122,8 @@ func WithAlgorithms(algs ...string) Option {
 	return func(v *Verifier) error {
 		v.algs = map[string]bool{}
 		for _, a := range algs {
-			if !slices.Contains(Algorithms, a) {
-				return fmt.Errorf("cardsig: algorithm %s is not accepted (accepted: %v)", strconv.Quote(a), Algorithms)
+			if !slices.Contains(algorithms, a) {
+				return fmt.Errorf("cardsig: algorithm %s is not accepted (accepted: %v)", strconv.Quote(a), algorithms)
 			}
 			v.algs[a] = true
 		}
@@ -131,7 +139,7 @@ func WithCanonical(mode fastvalidate.CanonicalMode) Option {
 
 // WithTrustedJKU lets a protected header's jku be followed when it lies
 // below one of the prefixes: https URLs of the same scheme and host whose
-// path starts with the prefix's path (see JKUPrefix). Key sets are fetched
+// path starts with the prefix's path (see ParseJKUPrefix). Key sets are fetched
 // with client (bounded by JKUTimeout and JKUMaxBytes when nil) and kept
 // for the Verifier's life. Without this option jku is never followed.
 func WithTrustedJKU(client *http.Client, prefixes ...string) Option {
@@ -160,7 +168,7 @@ type Verifier struct {
 // NewVerifier returns a Verifier that trusts keys.
 func NewVerifier(keys *KeySet, opts ...Option) (*Verifier, error) {
 	v := &Verifier{keys: keys}
-	if err := WithAlgorithms(Algorithms...)(v); err != nil {
+	if err := WithAlgorithms(algorithms...)(v); err != nil {
 		return nil, err
 	}
 	for _, o := range opts {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/cardscan/cardscan/rule"
 	"slices"
 	"strings"
 	"testing"
@@ -75,8 +76,8 @@ func TestDefectKindsNamedAfterRules(t *testing.T) {
 			t.Errorf("%s: DefectKinds not sorted", dialect)
 		}
 		for _, k := range kinds {
-			rule, _, _ := strings.Cut(k, "/")
-			if _, ok := fastvalidate.LookupRule(rule); !ok {
+			id, _, _ := strings.Cut(k, "/")
+			if _, ok := rule.Lookup(id); !ok {
 				t.Errorf("%s: defect kind %s names no fastvalidate rule", dialect, k)
 			}
 		}
@@ -89,11 +90,11 @@ func TestRulesCovered(t *testing.T) {
 	for _, dialect := range []string{"agentcard", "agentcard-schema"} {
 		covered := map[string]bool{}
 		for _, k := range corpus.DefectKinds(dialect) {
-			rule, _, _ := strings.Cut(k, "/")
-			covered[rule] = true
+			id, _, _ := strings.Cut(k, "/")
+			covered[id] = true
 		}
-		for _, r := range fastvalidate.Rules() {
-			applies := r.Profiles == "all" || slices.Contains(strings.Split(r.Profiles, ","), dialect)
+		for _, r := range rule.All() {
+			applies := r.Profiles == rule.AllProfiles || slices.Contains(strings.Split(r.Profiles.String(), ","), dialect)
 			if !applies || r.Severity != fastvalidate.SeverityError || r.ID == "input.too-large" {
 				continue
 			}

@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"bytes"
+	"github.com/cardscan/cardscan/rule"
 	"slices"
 )
 
@@ -36,33 +37,34 @@ const (
 	CodeA2APreferredTransport
 )
 
-// Profiles columns: "a2a" stands for every A2A version; the others name
-// the versions a rule exists in.
-const (
-	a2aAll    = "a2a"
-	a2aFrom02 = "a2a/0.2,a2a/0.3,a2a/1.0"
+// Profiles columns: rule.A2A stands for every A2A release; the others name
+// the releases a rule exists in, so a new release joins the rules "from
+// 0.2" without an edit here.
+var (
+	a2aAll    = rule.A2A
+	a2aFrom02 = rule.Since(rule.A2A02)
 )
 
 func init() {
-	register(
-		Rule{CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"},
-		Rule{CodeA2ANull, "a2a.null", SeverityWarning, a2aFrom02, "an optional member is null; from 0.2 on the schema wants it left out (0.1 allows null)"},
-		Rule{CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"},
-		Rule{CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"},
-		Rule{CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"},
-		Rule{CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON, nor an absolute URI naming a custom binding (1.0 section 5.8: SHOULD be a URI); an open string: check the spelling"},
-		Rule{CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"},
-		Rule{CodeA2ASecurityRequirement, "a2a.security-requirement", SeverityError, "a2a/1.0", "a 1.0 security requirement is not {\"schemes\": {NAME: {\"list\": [scopes]}}}"},
-		Rule{CodeA2ASecurityRef, "a2a.security-ref", SeverityError, a2aFrom02, "a security requirement names a scheme the card's securitySchemes does not define"},
-		Rule{CodeA2ASignatureFormat, "a2a.signature-format", SeverityError, "a2a/0.3,a2a/1.0", "a signatures[] entry is not a JWS: protected must be base64url of a JSON object with alg and kid, signature base64url"},
-		Rule{CodeA2AURL, "a2a.url", SeverityError, a2aAll, "a URL is not an absolute URI, or not of its interface's binding: http(s) for JSONRPC and HTTP+JSON, host:port, grpc(s) or http(s) for GRPC, any absolute URI for a custom binding"},
-		Rule{CodeA2AURLRisk, "a2a.url-risk", SeverityWarning, a2aAll, "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"},
-		Rule{CodeA2AHybrid, "a2a.hybrid", SeverityWarning, "a2a/1.0", "a 1.0 card also carries 0.x fields (url, preferredTransport, additionalInterfaces, protocolVersion, security, supportsAuthenticatedExtendedCard)"},
-		Rule{CodeA2ARemoved, "a2a.removed", SeverityWarning, a2aFrom02, "a member the card's version removed (authentication from 0.2, stateTransitionHistory in 1.0)"},
-		Rule{CodeA2ADeprecated, "a2a.deprecated", SeverityWarning, "a2a/1.0", "an OAuth flow 1.0 deprecates (implicit, password)"},
-		Rule{CodeA2AMIME, "a2a.mime", SeverityWarning, a2aFrom02, "an input or output mode is not a media type (type/subtype)"},
-		Rule{CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"},
-		Rule{CodeA2APreferredTransport, "a2a.preferred-transport", SeverityWarning, "a2a/0.3", "a 0.3 card lacks preferredTransport: the 0.3 text (5.6.1) says REQUIRED and MUST, the 0.3 JSON Schema leaves it optional with default JSONRPC"},
+	rule.Register(
+		def(CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"),
+		def(CodeA2ANull, "a2a.null", SeverityWarning, a2aFrom02, "an optional member is null; from 0.2 on the schema wants it left out (0.1 allows null)"),
+		def(CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"),
+		def(CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"),
+		def(CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"),
+		def(CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON, nor an absolute URI naming a custom binding (1.0 section 5.8: SHOULD be a URI); an open string: check the spelling"),
+		def(CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"),
+		def(CodeA2ASecurityRequirement, "a2a.security-requirement", SeverityError, rule.Only(rule.A2A10), "a 1.0 security requirement is not {\"schemes\": {NAME: {\"list\": [scopes]}}}"),
+		def(CodeA2ASecurityRef, "a2a.security-ref", SeverityError, a2aFrom02, "a security requirement names a scheme the card's securitySchemes does not define"),
+		def(CodeA2ASignatureFormat, "a2a.signature-format", SeverityError, rule.Since(rule.A2A03), "a signatures[] entry is not a JWS: protected must be base64url of a JSON object with alg and kid, signature base64url"),
+		def(CodeA2AURL, "a2a.url", SeverityError, a2aAll, "a URL is not an absolute URI, or not of its interface's binding: http(s) for JSONRPC and HTTP+JSON, host:port, grpc(s) or http(s) for GRPC, any absolute URI for a custom binding"),
+		def(CodeA2AURLRisk, "a2a.url-risk", SeverityWarning, a2aAll, "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"),
+		def(CodeA2AHybrid, "a2a.hybrid", SeverityWarning, rule.Only(rule.A2A10), "a 1.0 card also carries 0.x fields (url, preferredTransport, additionalInterfaces, protocolVersion, security, supportsAuthenticatedExtendedCard)"),
+		def(CodeA2ARemoved, "a2a.removed", SeverityWarning, a2aFrom02, "a member the card's version removed (authentication from 0.2, stateTransitionHistory in 1.0)"),
+		def(CodeA2ADeprecated, "a2a.deprecated", SeverityWarning, rule.Only(rule.A2A10), "an OAuth flow 1.0 deprecates (implicit, password)"),
+		def(CodeA2AMIME, "a2a.mime", SeverityWarning, a2aFrom02, "an input or output mode is not a media type (type/subtype)"),
+		def(CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"),
+		def(CodeA2APreferredTransport, "a2a.preferred-transport", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card lacks preferredTransport: the 0.3 text (5.6.1) says REQUIRED and MUST, the 0.3 JSON Schema leaves it optional with default JSONRPC"),
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
 	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
@@ -71,17 +73,22 @@ func init() {
 	registerProfile("a2a/1.0", "A2A Agent Card 1.0", func(w *walker) string { return w.checkA2AForced(a2aV10) })
 }
 
-// a2aVersion is an A2A release the checks tell apart.
-type a2aVersion uint8
+// a2aVersion is an A2A release the checks tell apart (rule.Release).
+// Releases are ordered: "1.0 or later" is ver >= a2aV10 and "before 1.0"
+// ver < a2aV10, so a release after 1.0 inherits 1.0's checks and only the
+// rules that differ need an edit. The two equalities left are "0.1" (the
+// oldest release, nothing comes before it) and preferredTransport, which
+// only 0.3 has.
+type a2aVersion = rule.Release
 
 const (
-	a2aV01 a2aVersion = iota + 1
-	a2aV02
-	a2aV03
-	a2aV10
+	a2aV01 = rule.A2A01
+	a2aV02 = rule.A2A02
+	a2aV03 = rule.A2A03
+	a2aV10 = rule.A2A10
 )
 
-var a2aProfileName = [...]string{a2aV01: "a2a/0.1", a2aV02: "a2a/0.2", a2aV03: "a2a/0.3", a2aV10: "a2a/1.0"}
+var a2aProfileName = [...]string{a2aV01: a2aV01.String(), a2aV02: a2aV02.String(), a2aV03: a2aV03.String(), a2aV10: a2aV10.String()}
 
 // Where a snake_case alias may stand: a name is only reported in the
 // object whose camelCase member it spells.
@@ -402,8 +409,8 @@ var requiredNames = [...]string{"name", "description", "url", "supportedInterfac
 
 // requiredByVersion holds each version's required members as bits of
 // requiredNames, from the member table.
-var requiredByVersion = func() (req [a2aV10 + 1]uint16) {
-	for ver := a2aV01; ver <= a2aV10; ver++ {
+var requiredByVersion = func() (req [rule.LatestRelease + 1]uint16) {
+	for ver := a2aV01; ver <= rule.LatestRelease; ver++ {
 		for _, name := range requiredIn(&a2aMembers, 1<<ver) {
 			i := slices.Index(requiredNames[:], name)
 			if i < 0 {
@@ -446,7 +453,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 	if missing := req &^ have; missing != 0 {
 		c.reportMissing(missing)
 	}
-	v10 := ver == a2aV10
+	v10 := ver >= a2aV10
 
 	if !c.goodString(m.name) || !c.goodString(m.description) || !c.goodString(m.version) {
 		c.checkString(m.name, req&reqName != 0)
@@ -510,6 +517,8 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 		}
 	} else if ver >= a2aV02 {
 		c.transports0x()
+		// 0.3 alone: 0.2 had no preferredTransport and 1.0 replaced it
+		// with supportedInterfaces, so this stays an equality.
 		if ver == a2aV03 && m.preferredTransport == 0 {
 			w.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msgPreferredTransport)
 		}
@@ -545,7 +554,7 @@ func (c *a2aCheck) present(n uint32) bool {
 //
 //go:noinline
 func (c *a2aCheck) null(n uint32) {
-	if c.ver != a2aV01 {
+	if c.ver > a2aV01 {
 		c.add(CodeA2ANull, n, "optional member is null; leave it out instead")
 	}
 }
@@ -568,7 +577,7 @@ func (c *a2aCheck) checkStringAs(n uint32, required bool, code Code) bool {
 // a check reads would be a call (TestWalker_Inlined holds them to it).
 func stringOr(c *a2aCheck, n uint32, required bool, code Code, bad func(*a2aCheck, uint32, bool, Code) bool) bool {
 	// Node 0, for absent, is the card itself: an object, so no string.
-	if c.kind(n) == kindString && (!required || c.ver != a2aV10 || !c.emptyString(n)) {
+	if c.kind(n) == kindString && (!required || c.ver < a2aV10 || !c.emptyString(n)) {
 		return true
 	}
 	return bad(c, n, required, code)
@@ -596,7 +605,7 @@ func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
 // reporting a missing or empty one under code.
 func (c *a2aCheck) checkRequiredString(obj, n uint32, code Code, name string) bool {
 	// Node 0, for absent, is the card itself: an object, so no string.
-	if c.kind(n) == kindString && (c.ver != a2aV10 || !c.emptyString(n)) {
+	if c.kind(n) == kindString && (c.ver < a2aV10 || !c.emptyString(n)) {
 		return true
 	}
 	return requiredOr(c, obj, n, code, name, (*a2aCheck).badRequired)
@@ -629,7 +638,7 @@ func (c *a2aCheck) checkOptionalString(n uint32) bool {
 // goodString reports whether member n is a string that even a required
 // member may be, so that checkRequiredString would report nothing.
 func (c *a2aCheck) goodString(n uint32) bool {
-	return n != 0 && c.kind(n) == kindString && (c.ver != a2aV10 || !c.emptyString(n))
+	return n != 0 && c.kind(n) == kindString && (c.ver < a2aV10 || !c.emptyString(n))
 }
 
 // checkStringArray checks an array of strings and reports whether it is one.
@@ -639,7 +648,7 @@ func (c *a2aCheck) checkStringArray(n uint32, required bool) bool {
 	if !c.want(n, kindArray) {
 		return false
 	}
-	if required && c.ver == a2aV10 && c.empty(n) {
+	if required && c.ver >= a2aV10 && c.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	ok := true
@@ -662,7 +671,7 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 	if !w.want(n, kindArray) {
 		return
 	}
-	if required && c.ver == a2aV10 && w.empty(n) {
+	if required && c.ver >= a2aV10 && w.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	tape, b := w.sc.tape, w.b // see nameIn
@@ -712,13 +721,13 @@ func (c *a2aCheck) capabilities(caps uint32) {
 				c.want(v, kindBoolean)
 			}
 		case "stateTransitionHistory":
-			if c.ver == a2aV10 {
+			if c.ver >= a2aV10 {
 				w.add(CodeA2ARemoved, v, "stateTransitionHistory was removed in 1.0")
 			} else if c.present(v) {
 				c.want(v, kindBoolean)
 			}
 		case "extendedAgentCard":
-			if c.ver == a2aV10 && c.present(v) {
+			if c.ver >= a2aV10 && c.present(v) {
 				c.want(v, kindBoolean)
 			}
 		case "extensions":
@@ -817,7 +826,7 @@ func (c *a2aCheck) skills(arr uint32) {
 					c.requirements0x(v)
 				}
 			case "securityRequirements":
-				if c.ver == a2aV10 && c.present(v) {
+				if c.ver >= a2aV10 && c.present(v) {
 					c.requirements10(v)
 				}
 			default:
@@ -844,7 +853,7 @@ func (c *a2aCheck) skills(arr uint32) {
 			switch {
 			case tags == 0:
 				w.addMissing(CodeA2ARequired, s, "tags")
-			case w.stringsOnly(tags) && (c.ver != a2aV10 || w.end(tags) != tags+1):
+			case w.stringsOnly(tags) && (c.ver < a2aV10 || w.end(tags) != tags+1):
 			case w.kind(tags) == kindNull:
 				w.addTypeMismatch(tags, kindArray)
 			default:
@@ -1086,7 +1095,7 @@ func (c *a2aCheck) snakeKey(k uint32, scope aliasScope) {
 func (c *a2aCheck) reportSnake(k uint32) {
 	a := snakeAliasOf(c.name(k), ^aliasScope(0))
 	sev := SeverityWarning
-	if c.ver == a2aV10 {
+	if c.ver >= a2aV10 {
 		sev = SeverityError
 	}
 	c.addSev(CodeA2AFieldName, sev, k+1, a.msg, 0)
@@ -1133,7 +1142,7 @@ func (c *a2aCheck) reportMissing(missing uint16) {
 // against a card judged as 1.0 by its members (uses10).
 func (c *a2aCheck) claims10() bool {
 	n := c.m.protocolVersion
-	return n != 0 && c.kind(n) == kindString && protocolRelease(c.str(n)) == a2aV10
+	return n != 0 && c.kind(n) == kindString && protocolRelease(c.str(n)) >= a2aV10
 }
 
 // passesAs03 reports whether the card, judged as 0.3, has no error. The

@@ -11,7 +11,7 @@ func (c *a2aCheck) securitySchemes(obj uint32) {
 		if !c.want(s, kindObject) {
 			continue
 		}
-		if c.ver == a2aV10 {
+		if c.ver >= a2aV10 {
 			c.scheme10(s)
 		} else {
 			c.scheme0x(s)
@@ -110,7 +110,7 @@ type schemeBody struct {
 func (c *a2aCheck) readScheme(s uint32) (body schemeBody) {
 	// The API key's place: "in" in 0.x (OpenAPI), "location" in 1.0.
 	location := "in"
-	if c.ver == a2aV10 {
+	if c.ver >= a2aV10 {
 		location = "location"
 	}
 	for k, end := s+1, c.end(s); k < end; k = c.next(k + 1) {
@@ -150,7 +150,7 @@ func (c *a2aCheck) checkScheme(s uint32, which int, body *schemeBody) {
 	switch which {
 	case schemeAPIKey:
 		name := "in"
-		if c.ver == a2aV10 {
+		if c.ver >= a2aV10 {
 			name = "location"
 		}
 		if c.checkRequiredString(s, body.location, CodeA2ASecurityScheme, name) {
@@ -209,7 +209,7 @@ func (c *a2aCheck) flows(obj uint32) {
 		case "password":
 			flow = flowPassword
 		case "deviceCode":
-			if c.ver == a2aV10 {
+			if c.ver >= a2aV10 {
 				flow = flowDeviceCode
 			}
 		default:
@@ -219,14 +219,14 @@ func (c *a2aCheck) flows(obj uint32) {
 			continue
 		}
 		held++
-		if c.ver == a2aV10 && (flow == flowImplicit || flow == flowPassword) {
+		if c.ver >= a2aV10 && (flow == flowImplicit || flow == flowPassword) {
 			w.add(CodeA2ADeprecated, v, "OAuth flow deprecated in 1.0; use authorizationCode with PKCE, or deviceCode")
 		}
 		if c.present(v) && c.want(v, kindObject) {
 			c.flow(v, flow)
 		}
 	}
-	if c.ver == a2aV10 && held != 1 {
+	if c.ver >= a2aV10 && held != 1 {
 		w.addArg(CodeA2ASecurityScheme, obj, "flows holds %d flows; 1.0 allows exactly one", int64(held))
 	}
 }
@@ -250,7 +250,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 				c.url(v, urlEndpoint)
 			}
 		case "pkceRequired":
-			if c.ver == a2aV10 && c.present(v) {
+			if c.ver >= a2aV10 && c.present(v) {
 				c.want(v, kindBoolean)
 			}
 		default:
@@ -259,7 +259,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 	}
 	// The deprecated 1.0 flows mark nothing REQUIRED; in 0.x they are
 	// ordinary OpenAPI flows.
-	deprecated10 := c.ver == a2aV10 && (flow == flowImplicit || flow == flowPassword)
+	deprecated10 := c.ver >= a2aV10 && (flow == flowImplicit || flow == flowPassword)
 	needAuth := flow == flowAuthorizationCode || flow == flowImplicit && !deprecated10
 	needToken := flow == flowAuthorizationCode || flow == flowClientCredentials || flow == flowDeviceCode || flow == flowPassword && !deprecated10
 	c.flowURL(f, authURL, needAuth, "authorizationUrl")

@@ -3,6 +3,7 @@ package fastvalidate
 //go:generate go run ./internal/foldgen -o content_fold.go
 
 import (
+	"github.com/cardscan/cardscan/rule"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -49,21 +50,21 @@ const (
 
 func init() {
 	const prod = "; an error under the production policy"
-	register(
-		Rule{CodeContentBidiControl, "content.bidi-control", SeverityWarning, allProfiles, "a name or text holds a bidi embedding, override or isolate control (U+202A-202E, U+2066-2069), which makes it display in another order than a model reads it" + prod},
-		Rule{CodeContentInvisible, "content.invisible", SeverityWarning, allProfiles, "a name or text holds an invisible format character (zero-width space, joiner or non-joiner outside emoji and the scripts that need them, word joiner, BOM, soft hyphen...)"},
-		Rule{CodeContentTagCharacter, "content.tag-character", SeverityWarning, allProfiles, "a name or text holds Unicode tag characters (U+E0000-E007F) outside an emoji flag sequence: invisible text a model reads" + prod},
-		Rule{CodeContentVariationSelector, "content.variation-selector", SeverityWarning, allProfiles, "a name or text holds a variation selector that follows no character it can vary (a run of them can smuggle hidden bytes)" + prod},
-		Rule{CodeContentPrivateUse, "content.private-use", SeverityWarning, allProfiles, "a name or text holds a private-use code point, which has no meaning a reader can rely on"},
-		Rule{CodeContentUnassigned, "content.unassigned", SeverityWarning, allProfiles, "a name or text holds a code point unassigned in the Unicode version cardscan is built with, or a noncharacter"},
-		Rule{CodeContentMixedScript, "content.mixed-script", SeverityWarning, allProfiles, "a word of a name mixes scripts below UTS #39's moderately restrictive level (Latin with Cyrillic, say), the shape of a homoglyph spoof"},
-		Rule{CodeContentInjection, "content.injection", SeverityWarning, allProfiles, "a name, text or the texts of one object together hold an instruction aimed at the model that reads the card (ignore previous instructions, role-play, chat-template markers, tool-call syntax, requests to send secrets)" + prod},
-		Rule{CodeContentHiddenMarkup, "content.hidden-markup", SeverityWarning, allProfiles, "a name or text holds markup that hides text from a human reader but not from a model (HTML comments, display:none, zero-size or transparent text, empty links)" + prod},
-		Rule{CodeContentLinkScheme, "content.link-scheme", SeverityWarning, allProfiles, "a link uses javascript:, vbscript:, data: or file:, which run code or read local files instead of leading to a page" + prod},
-		Rule{CodeContentLinkUserinfo, "content.link-userinfo", SeverityWarning, allProfiles, "a link has userinfo (user@ or user:password@ before the host), which hides the real host behind a familiar name or leaks a credential" + prod},
-		Rule{CodeContentLinkIPHost, "content.link-ip-host", SeverityWarning, allProfiles, "a link's host is a public IP address literal, which no certificate name or reader can vouch for"},
-		Rule{CodeContentIDNHost, "content.idn-host", SeverityWarning, allProfiles, "a link's internationalised host has a label that mixes scripts or passes for ASCII (whole-script confusable, e.g. Cyrillic аррӏе)"},
-		Rule{CodeContentLinkOrigin, "content.link-origin", SeverityWarning, allProfiles, "provider.url or documentationUrl lies on another registrable domain (public suffix list) than every interface of the card; reported only under the production policy or a severity a policy file gives it, since honest cards often link a parent company's site"},
+	rule.Register(
+		def(CodeContentBidiControl, "content.bidi-control", SeverityWarning, allProfiles, "a name or text holds a bidi embedding, override or isolate control (U+202A-202E, U+2066-2069), which makes it display in another order than a model reads it"+prod),
+		def(CodeContentInvisible, "content.invisible", SeverityWarning, allProfiles, "a name or text holds an invisible format character (zero-width space, joiner or non-joiner outside emoji and the scripts that need them, word joiner, BOM, soft hyphen...)"),
+		def(CodeContentTagCharacter, "content.tag-character", SeverityWarning, allProfiles, "a name or text holds Unicode tag characters (U+E0000-E007F) outside an emoji flag sequence: invisible text a model reads"+prod),
+		def(CodeContentVariationSelector, "content.variation-selector", SeverityWarning, allProfiles, "a name or text holds a variation selector that follows no character it can vary (a run of them can smuggle hidden bytes)"+prod),
+		def(CodeContentPrivateUse, "content.private-use", SeverityWarning, allProfiles, "a name or text holds a private-use code point, which has no meaning a reader can rely on"),
+		def(CodeContentUnassigned, "content.unassigned", SeverityWarning, allProfiles, "a name or text holds a code point unassigned in the Unicode version cardscan is built with, or a noncharacter"),
+		def(CodeContentMixedScript, "content.mixed-script", SeverityWarning, allProfiles, "a word of a name mixes scripts below UTS #39's moderately restrictive level (Latin with Cyrillic, say), the shape of a homoglyph spoof"),
+		def(CodeContentInjection, "content.injection", SeverityWarning, allProfiles, "a name, text or the texts of one object together hold an instruction aimed at the model that reads the card (ignore previous instructions, role-play, chat-template markers, tool-call syntax, requests to send secrets)"+prod),
+		def(CodeContentHiddenMarkup, "content.hidden-markup", SeverityWarning, allProfiles, "a name or text holds markup that hides text from a human reader but not from a model (HTML comments, display:none, zero-size or transparent text, empty links)"+prod),
+		def(CodeContentLinkScheme, "content.link-scheme", SeverityWarning, allProfiles, "a link uses javascript:, vbscript:, data: or file:, which run code or read local files instead of leading to a page"+prod),
+		def(CodeContentLinkUserinfo, "content.link-userinfo", SeverityWarning, allProfiles, "a link has userinfo (user@ or user:password@ before the host), which hides the real host behind a familiar name or leaks a credential"+prod),
+		def(CodeContentLinkIPHost, "content.link-ip-host", SeverityWarning, allProfiles, "a link's host is a public IP address literal, which no certificate name or reader can vouch for"),
+		def(CodeContentIDNHost, "content.idn-host", SeverityWarning, allProfiles, "a link's internationalised host has a label that mixes scripts or passes for ASCII (whole-script confusable, e.g. Cyrillic аррӏе)"),
+		def(CodeContentLinkOrigin, "content.link-origin", SeverityWarning, allProfiles, "provider.url or documentationUrl lies on another registrable domain (public suffix list) than every interface of the card; reported only under the production policy or a severity a policy file gives it, since honest cards often link a parent company's site"),
 	)
 }
 
@@ -80,7 +81,7 @@ func (w *walker) contentSeverity(c Code) Severity {
 			return SeverityError
 		}
 	}
-	return ruleTable[c].Severity
+	return c.Severity()
 }
 
 // optIn reports whether rule c is reported only under the production

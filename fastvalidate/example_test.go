@@ -89,37 +89,3 @@ func ExamplePool() {
 	// version.semver /version
 	// valid: 600 invalid: 200
 }
-
-// List the rules that every profile applies, the strict JSON layer.
-func ExampleRules() {
-	for _, r := range fastvalidate.Rules() {
-		if r.Profiles == "all" {
-			fmt.Printf("%-20s %s\n", r.ID, r.Severity)
-		}
-	}
-	rule, _ := fastvalidate.LookupRule("pricing.landauer")
-	fmt.Println(rule.Description)
-	// Output:
-	// json.syntax          error
-	// json.utf8            error
-	// json.duplicate-key   error
-	// json.depth           error
-	// json.number-range    error
-	// input.too-large      error
-	// card.type            error
-	// content.bidi-control warning
-	// content.invisible    warning
-	// content.tag-character warning
-	// content.variation-selector warning
-	// content.private-use  warning
-	// content.unassigned   warning
-	// content.mixed-script warning
-	// content.injection    warning
-	// content.hidden-markup warning
-	// content.link-scheme  warning
-	// content.link-userinfo warning
-	// content.link-ip-host warning
-	// content.idn-host     warning
-	// content.link-origin  warning
-	// pricing.base_cost_joules is neither 0 nor >= 2.854e-21 (the Landauer limit at 300 K)
-}

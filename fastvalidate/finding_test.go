@@ -13,7 +13,7 @@ func TestNewFinding(t *testing.T) {
 	}{
 		{"own message", CodeHTTPCacheControl, SeverityWarning, "", "served without a Cache-Control header", "served without a Cache-Control header"},
 		{"verbs stay text", CodeHTTPContentType, SeverityWarning, "/x", `served as "text/%s%d%%"`, `served as "text/%s%d%%"`},
-		{"no message is the description", CodeInputTooLarge, SeverityError, "", "", ruleTable[CodeInputTooLarge].Description},
+		{"no message is the description", CodeInputTooLarge, SeverityError, "", "", CodeInputTooLarge.Description()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := NewFinding(tc.code, tc.sev, tc.path, tc.message)

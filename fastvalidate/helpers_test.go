@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"encoding/json"
+	"github.com/cardscan/cardscan/rule"
 	"slices"
 	"sort"
 	"strings"
@@ -67,7 +68,7 @@ func checkHits(t *testing.T, r *Result, want []hit) {
 	}
 	wantValid := true
 	for _, h := range want {
-		if rule, ok := LookupRule(h.rule); !ok {
+		if rule, ok := rule.Lookup(h.rule); !ok {
 			t.Errorf("expected rule %q is not registered", h.rule)
 		} else if severityIn(r.Profile, rule.Code) == SeverityError {
 			wantValid = false

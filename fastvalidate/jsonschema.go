@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/cardscan/cardscan/rule"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func JSONSchema(profile string) ([]byte, error) {
 		root.set("title", "A2A Agent Card (any release)")
 		root.set("description", "An A2A Agent Card of any release, 0.1 to 1.0; cardscan's a2a profile detects the release per card. "+generatedNote("a2a"))
 		defs, anyOf := &jsonObject{}, []any{}
-		for ver := a2aV01; ver <= a2aV10; ver++ {
+		for ver := a2aV01; ver <= rule.LatestRelease; ver++ {
 			name := a2aProfileName[ver]
 			key := strings.ReplaceAll(name, "/", "-")
 			defs.set(key, tableSchema(schemaTables[name], false))

@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"encoding/json"
+	"github.com/cardscan/cardscan/rule"
 	"os"
 	"regexp"
 	"slices"
@@ -32,8 +33,8 @@ func beyondSchema(t *testing.T) (string, int) {
 	var b strings.Builder
 	b.WriteString("| rule | what it checks | profiles whose schema cannot say it |\n|---|---|---|\n")
 	count := 0
-	for _, r := range Rules() {
-		if r.Severity != SeverityError || r.Profiles == "fetch" || r.Profiles == "signatures" || r.Profiles == "cross-card" {
+	for _, r := range rule.All() {
+		if r.Severity != SeverityError || r.Profiles == rule.Fetch || r.Profiles == rule.Signatures || r.Profiles == rule.CrossCard {
 			continue
 		}
 		var in []string

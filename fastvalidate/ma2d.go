@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "github.com/cardscan/cardscan/rule"
+
 // The ma2d profile: the MA2D Agent Card specification (ma2d-agent-card-spec.md,
 // "Specification Version: A2A 1.0", a dialect of its own despite the name).
 // Missing members and wrong JSON types use the shared field.required and
@@ -25,22 +27,22 @@ const (
 )
 
 func init() {
-	register(
-		Rule{CodeMA2DName, "ma2d.name", SeverityError, "ma2d", "name does not match ^[a-z0-9-]+$ or is longer than 50 characters"},
-		Rule{CodeMA2DVersion, "ma2d.version", SeverityError, "ma2d", "version is not Semantic Versioning (X.Y.Z)"},
-		Rule{CodeMA2DDescription, "ma2d.description", SeverityError, "ma2d", "description is not 200 to 2000 characters long"},
-		Rule{CodeMA2DSkills, "ma2d.skills", SeverityError, "ma2d", "skills defines no skill"},
-		Rule{CodeMA2DSkillName, "ma2d.skill-name", SeverityError, "ma2d", "skill name does not match ^[a-z0-9_]+$ (snake_case)"},
-		Rule{CodeMA2DSkillDescription, "ma2d.skill-description", SeverityError, "ma2d", "skill description is shorter than 50 characters"},
-		Rule{CodeMA2DProtocol, "ma2d.protocol", SeverityError, "ma2d", "invocation.protocol is not one of mcp, rest, grpc, graphql, websocket"},
-		Rule{CodeMA2DURL, "ma2d.url", SeverityError, "ma2d", "endpoint, homepage or repository is not an absolute http or https URL"},
-		Rule{CodeMA2DURLRisk, "ma2d.url-risk", SeverityWarning, "ma2d", "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"},
-		Rule{CodeMA2DAuthType, "ma2d.auth-type", SeverityError, "ma2d", "invocation.authentication.type is not one of none, bearer, api_key, oauth2, basic, mtls"},
-		Rule{CodeMA2DFormat, "ma2d.format", SeverityError, "ma2d", "invocation.format is not one of json-rpc, rest, graphql"},
-		Rule{CodeMA2DMode, "ma2d.mode", SeverityError, "ma2d", "an input mode is not text, voice, image, video or file, or an output mode not text, json, speech, image, video or file"},
-		Rule{CodeMA2DLanguage, "ma2d.language", SeverityError, "ma2d", "a language is not an ISO 639-1 code"},
-		Rule{CodeMA2DTimestamp, "ma2d.timestamp", SeverityError, "ma2d", "a timestamp is not ISO 8601 (extended format date or date-time)"},
-		Rule{CodeMA2DExampleSkill, "ma2d.example-skill", SeverityError, "ma2d", "examples[].skill names no skill the card defines"},
+	rule.Register(
+		def(CodeMA2DName, "ma2d.name", SeverityError, rule.MA2D, "name does not match ^[a-z0-9-]+$ or is longer than 50 characters"),
+		def(CodeMA2DVersion, "ma2d.version", SeverityError, rule.MA2D, "version is not Semantic Versioning (X.Y.Z)"),
+		def(CodeMA2DDescription, "ma2d.description", SeverityError, rule.MA2D, "description is not 200 to 2000 characters long"),
+		def(CodeMA2DSkills, "ma2d.skills", SeverityError, rule.MA2D, "skills defines no skill"),
+		def(CodeMA2DSkillName, "ma2d.skill-name", SeverityError, rule.MA2D, "skill name does not match ^[a-z0-9_]+$ (snake_case)"),
+		def(CodeMA2DSkillDescription, "ma2d.skill-description", SeverityError, rule.MA2D, "skill description is shorter than 50 characters"),
+		def(CodeMA2DProtocol, "ma2d.protocol", SeverityError, rule.MA2D, "invocation.protocol is not one of mcp, rest, grpc, graphql, websocket"),
+		def(CodeMA2DURL, "ma2d.url", SeverityError, rule.MA2D, "endpoint, homepage or repository is not an absolute http or https URL"),
+		def(CodeMA2DURLRisk, "ma2d.url-risk", SeverityWarning, rule.MA2D, "a URL uses plain http, localhost or a private or loopback address (an error under the production policy)"),
+		def(CodeMA2DAuthType, "ma2d.auth-type", SeverityError, rule.MA2D, "invocation.authentication.type is not one of none, bearer, api_key, oauth2, basic, mtls"),
+		def(CodeMA2DFormat, "ma2d.format", SeverityError, rule.MA2D, "invocation.format is not one of json-rpc, rest, graphql"),
+		def(CodeMA2DMode, "ma2d.mode", SeverityError, rule.MA2D, "an input mode is not text, voice, image, video or file, or an output mode not text, json, speech, image, video or file"),
+		def(CodeMA2DLanguage, "ma2d.language", SeverityError, rule.MA2D, "a language is not an ISO 639-1 code"),
+		def(CodeMA2DTimestamp, "ma2d.timestamp", SeverityError, rule.MA2D, "a timestamp is not ISO 8601 (extended format date or date-time)"),
+		def(CodeMA2DExampleSkill, "ma2d.example-skill", SeverityError, rule.MA2D, "examples[].skill names no skill the card defines"),
 	)
 	registerProfile("ma2d", "MA2D Agent Card (ma2d-agent-card-spec.md)", checkMA2D)
 }

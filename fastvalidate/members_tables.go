@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "github.com/cardscan/cardscan/rule"
+
 // The member tables of the profiles (see members.go). Each doc is the
 // sentence its specification says of the member: the A2A JSON Schemas
 // (0.3.0 for the 0.x releases, 1.0.1 for 1.0), the AgentCard JSON Schema
@@ -356,7 +358,7 @@ func iso639Codes() []string {
 }
 
 func init() {
-	for ver := a2aV01; ver <= a2aV10; ver++ {
+	for ver := a2aV01; ver <= rule.LatestRelease; ver++ {
 		registerTable(&cardTable{profile: a2aProfileName[ver], variant: 1 << ver,
 			title: "A2A Agent Card " + a2aProfileName[ver][len("a2a/"):], typeRule: CodeFieldType, requiredRule: CodeA2ARequired, root: a2aMembers})
 	}

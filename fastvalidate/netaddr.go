@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/cardscan/cardscan/internal/addrclass"
+	"github.com/cardscan/cardscan/addrclass"
 	"golang.org/x/net/idna"
 )
 

@@ -2,12 +2,13 @@ package fastvalidate
 
 import (
 	"errors"
+	"github.com/cardscan/cardscan/rule"
 	"strconv"
 )
 
 // SeverityOff, given to WithSeverity, drops a rule's findings: the card is
 // judged as if the rule did not exist. No finding carries it.
-const SeverityOff Severity = 3
+const SeverityOff = rule.SeverityOff
 
 // ErrOverride is wrapped by the error New returns for a WithSeverity it
 // refuses.
@@ -29,7 +30,7 @@ func WithSeverity(c Code, sev Severity) Option {
 	return func(cfg *config) {
 		var err error
 		switch {
-		case c == codeInvalid || c >= maxCode || ruleTable[c].ID == "":
+		case !c.Known():
 			err = errors.New("no rule with code " + strconv.Itoa(int(c)))
 		case sev != SeverityError && sev != SeverityWarning && sev != SeverityOff:
 			err = errors.New(c.String() + ": severity " + strconv.Itoa(int(sev)) + " is none of error, warning and off")
@@ -55,19 +56,6 @@ func Unjudged(c Code) bool {
 		return true
 	}
 	return false
-}
-
-// ParseSeverity reads a severity as users write it: error, warning or off.
-func ParseSeverity(s string) (Severity, bool) {
-	switch s {
-	case "error":
-		return SeverityError, true
-	case "warning":
-		return SeverityWarning, true
-	case "off":
-		return SeverityOff, true
-	}
-	return 0, false
 }
 
 // level returns the severity a finding of rule c reported as sev carries

@@ -3,6 +3,7 @@ package fastvalidate
 import (
 	"errors"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"strings"
 	"testing"
 )
@@ -137,14 +138,14 @@ func TestWithSeverity_Refused(t *testing.T) {
 
 func TestParseSeverity(t *testing.T) {
 	for _, s := range []string{"error", "warning", "off"} {
-		sev, ok := ParseSeverity(s)
+		sev, ok := rule.ParseSeverity(s)
 		if !ok || sev.String() != s {
-			t.Errorf("ParseSeverity(%q) = %v, %v", s, sev, ok)
+			t.Errorf("rule.ParseSeverity(%q) = %v, %v", s, sev, ok)
 		}
 	}
 	for _, s := range []string{"", "Error", "info", "none"} {
-		if _, ok := ParseSeverity(s); ok {
-			t.Errorf("ParseSeverity(%q) accepted", s)
+		if _, ok := rule.ParseSeverity(s); ok {
+			t.Errorf("rule.ParseSeverity(%q) accepted", s)
 		}
 	}
 }

@@ -60,7 +60,7 @@ func (f *Finding) Message() string {
 func (f *Finding) AppendMessage(dst []byte) []byte {
 	msg := f.msg
 	if msg == "" {
-		msg = ruleTable[f.Code].Description
+		msg = f.Code.Description()
 	}
 	// A message names the value itself with %s (a missing member, say), or
 	// a number with %d; otherwise the value follows in parentheses.

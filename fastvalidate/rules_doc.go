@@ -1,61 +1,12 @@
 package fastvalidate
 
-import "strings"
+import (
+	"strings"
 
-// RuleDoc is a rule's documentation beyond its one-line description: what
-// it rests on, an example of each outcome and how to fix a finding. The
-// rule reference (docs/rules.md), `cardscan explain`, the help of SARIF
-// output and --list-rules are all generated from Rules() and these, so
-// they cannot say different things.
-type RuleDoc struct {
-	// Spec quotes the specification sentence the rule enforces, word for
-	// word, and Source names the document and its section.
-	Spec, Source string
-	// Basis says what a rule rests on when no specification sentence
-	// states it: RFC 8259 and RFC 7493 for the strict JSON layer, a
-	// section of docs/design.md for cardscan's own risk rules.
-	Basis string
-	// Fail is a short card that raises the rule and nothing else, Pass
-	// one that does not raise it; Profile judges both ("" for the first
-	// of the rule's profiles). Rules that judge HTTP responses or
-	// signatures against keys have none: Example says how to see them.
-	Fail, Pass, Profile string
-	Example             string
-	// Fix says how to make the finding go away.
-	Fix string
-}
+	"github.com/cardscan/cardscan/rule"
+)
 
-// Doc returns the rule's documentation; ok is false for a rule that has
-// none, which the package's tests do not allow.
-func (c Code) Doc() (d RuleDoc, ok bool) {
-	d, ok = ruleDocs[c]
-	return d, ok
-}
-
-// InProfile reports whether profile p applies the rule, so that
-// `--list-rules --profile P` lists what a run with --profile P can report.
-// The rules of the strict JSON layer apply everywhere, auto may apply any
-// profile's, a2a any A2A release's, and signature verification's apply to
-// A2A cards; the fetch, migrate and probe rules belong to no profile.
-func (r Rule) InProfile(p string) bool {
-	for q := range strings.SplitSeq(r.Profiles, ",") {
-		switch {
-		case q == "fetch", q == "migrate", q == "probe":
-		case q == "cross-card":
-			// Any run can report them, with --cross-card.
-			return true
-		case q == allProfiles, q == p, p == "auto":
-			return true
-		case q == "signatures":
-			if p == "a2a" || strings.HasPrefix(p, "a2a/") {
-				return true
-			}
-		case q == "a2a" && strings.HasPrefix(p, "a2a/"), p == "a2a" && strings.HasPrefix(q, "a2a/"):
-			return true
-		}
-	}
-	return false
-}
+func init() { rule.RegisterDocs(ruleDocs) }
 
 // Sources quoted by the migrate rules' docs: the two releases' sections.
 const (
@@ -73,7 +24,7 @@ const (
 
 // ruleDocs documents each rule of the table, keyed by its code. The
 // sentences in Spec are copied from the specifications as published.
-var ruleDocs = map[Code]RuleDoc{
+var ruleDocs = map[Code]rule.Doc{
 	CodeJSONSyntax: {
 		Basis: strict + ": a card is exactly one JSON value, with nothing after it",
 		Fail:  `{"name": "Summariser",}`,
@@ -916,7 +867,7 @@ const schemaCard = `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summaris
 // schemaDoc documents the agentcard-schema rule of keyword, whose failing
 // example is schemaCard with change made: a member replaced or added, or
 // removed when change is "-NAME".
-func schemaDoc(keyword, change, fix string) RuleDoc {
+func schemaDoc(keyword, change, fix string) rule.Doc {
 	fail := schemaCard[:len(schemaCard)-1] + ", " + change + "}"
 	if name, ok := strings.CutPrefix(change, "-"); ok {
 		fail = strings.Replace(schemaCard, `"`+name+`": "Summariser", `, "", 1)
@@ -938,12 +889,12 @@ func schemaDoc(keyword, change, fix string) RuleDoc {
 		}
 		fail = schemaCard[:start] + change + schemaCard[end:]
 	}
-	return RuleDoc{
+	return rule.Doc{
 		Spec:    schemaIs,
 		Source:  schemaAt + keyword + " of agentcard-schema-v1.0.json",
 		Fail:    fail,
 		Pass:    schemaCard,
-		Profile: schemaOnly,
+		Profile: schemaOnly.String(),
 		Fix:     fix,
 	}
 }

@@ -3,6 +3,7 @@ package fastvalidate
 import (
 	"bytes"
 	"flag"
+	"github.com/cardscan/cardscan/rule"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,10 +11,10 @@ import (
 	"time"
 )
 
-var updateRules = flag.Bool("update-rules", false, "rewrite the rule table in ../docs/rules.md from Rules()")
+var updateRules = flag.Bool("update-rules", false, "rewrite the rule table in ../docs/rules.md from rule.All()")
 
 // docs/rules.md is the rule reference users read; it must say exactly what
-// Rules() says, or the two drift apart silently.
+// rule.All() says, or the two drift apart silently.
 func TestRulesDocTable(t *testing.T) {
 	const path = "../docs/rules.md"
 	doc, err := os.ReadFile(path)
@@ -27,8 +28,8 @@ func TestRulesDocTable(t *testing.T) {
 	}
 	var table strings.Builder
 	table.WriteString("| rule | severity | profiles | what it means |\n|---|---|---|---|\n")
-	for _, r := range Rules() {
-		table.WriteString("| `" + r.ID + "` | " + r.Severity.String() + " | " + r.Profiles + " | " + strings.ReplaceAll(r.Description, "|", `\|`) + " |\n")
+	for _, r := range rule.All() {
+		table.WriteString("| `" + r.ID + "` | " + r.Severity.String() + " | " + r.Profiles.String() + " | " + strings.ReplaceAll(r.Description, "|", `\|`) + " |\n")
 	}
 	got := string(doc[i+len(begin) : j])
 	if got == table.String() {
@@ -41,7 +42,7 @@ func TestRulesDocTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("%s rule table differs from Rules(); run: go test ./fastvalidate/ -run TestRulesDocTable -update-rules\nwant:\n%s", path, table.String())
+	t.Errorf("%s rule table differs from rule.All(); run: go test ./fastvalidate/ -run TestRulesDocTable -update-rules\nwant:\n%s", path, table.String())
 }
 
 // TestDisagreementsDocTable holds docs/rules.md's table of the draft's and
@@ -102,8 +103,8 @@ func TestDisagreementsDocTable(t *testing.T) {
 // exampleless are the rules whose examples cannot be a short card judged
 // by a profile: they judge HTTP responses, signatures against trusted
 // keys, a whole dump, or sizes beyond a short example.
-func exampleless(r Rule) bool {
-	return r.Profiles == "fetch" || r.Profiles == "migrate" || r.Profiles == "probe" || r.Profiles == "signatures" || r.Profiles == "cross-card" || r.Code == CodeJSONDepth || r.Code == CodeInputTooLarge
+func exampleless(r rule.Rule) bool {
+	return r.Profiles == rule.Fetch || r.Profiles == rule.Migrate || r.Profiles == rule.Probe || r.Profiles == rule.Signatures || r.Profiles == rule.CrossCard || r.Code == CodeJSONDepth || r.Code == CodeInputTooLarge
 }
 
 // TestRuleDocs holds every rule of the table to its documentation: what
@@ -112,7 +113,7 @@ func exampleless(r Rule) bool {
 // rule's profile: the failing one must raise that rule and no other, the
 // passing one must not raise it. A rule added without them fails here.
 func TestRuleDocs(t *testing.T) {
-	for _, r := range Rules() {
+	for _, r := range rule.All() {
 		t.Run(r.ID, func(t *testing.T) {
 			d, ok := r.Code.Doc()
 			if !ok {
@@ -135,8 +136,8 @@ func TestRuleDocs(t *testing.T) {
 			}
 			profile := d.Profile
 			if profile == "" {
-				profile, _, _ = strings.Cut(r.Profiles, ",")
-				if profile == allProfiles {
+				profile, _, _ = strings.Cut(r.Profiles.String(), ",")
+				if profile == allProfiles.String() {
 					profile = "agentcard"
 				}
 			}
@@ -186,7 +187,7 @@ func TestRuleDocQuotes(t *testing.T) {
 		t.Skipf("specifications not available: %v", err)
 	}
 	text := normalizeQuote(corpus.String())
-	for _, r := range Rules() {
+	for _, r := range rule.All() {
 		d, _ := r.Code.Doc()
 		if d.Spec != "" && !strings.Contains(text, normalizeQuote(d.Spec)) {
 			t.Errorf("%s: quote not found in %s: %q", r.ID, dir, d.Spec)

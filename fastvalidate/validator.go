@@ -93,9 +93,6 @@ func Profiles() []string {
 	return names
 }
 
-// ProfileDoc returns a one-line description of a profile.
-func ProfileDoc(name string) string { return profiles[name].doc }
-
 // ErrUnknownProfile is returned by New for a profile name it does not know.
 var ErrUnknownProfile = errors.New("fastvalidate: unknown profile")
 

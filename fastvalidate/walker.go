@@ -466,12 +466,12 @@ func (w *walker) wantTypeSlow(n uint32, types schemaType) bool {
 
 // severity is the severity rule c's findings carry: its default, or the
 // Validator's override.
-func (w *walker) severity(c Code) Severity { return w.res.level(c, ruleTable[c].Severity) }
+func (w *walker) severity(c Code) Severity { return w.res.level(c, c.Severity()) }
 
 // add reports a finding at node n with a static message. addSev applies the overrides, so add and its like pass the default and
 // stay small enough to inline into the checks that call them.
 func (w *walker) add(c Code, n uint32, msg string) {
-	w.addSev(c, ruleTable[c].Severity, n, msg, 0)
+	w.addSev(c, c.Severity(), n, msg, 0)
 }
 
 func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
@@ -491,12 +491,12 @@ func (w *walker) addSev(c Code, sev Severity, n uint32, msg string, arg int64) {
 
 // addArg reports a finding whose message has a %d verb for arg.
 func (w *walker) addArg(c Code, n uint32, msg string, arg int64) {
-	w.addSev(c, ruleTable[c].Severity, n, msg, arg)
+	w.addSev(c, c.Severity(), n, msg, arg)
 }
 
 // addGot reports a finding at node n quoting the offending value.
 func (w *walker) addGot(c Code, n uint32, msg string) {
-	w.addGotSev(c, ruleTable[c].Severity, n, msg)
+	w.addGotSev(c, c.Severity(), n, msg)
 }
 
 func (w *walker) addGotSev(c Code, sev Severity, n uint32, msg string) {

@@ -136,12 +136,7 @@ type options struct {
 
 	crossCard bool
 
-	keys       repeated
-	trustJKU   repeated
-	signatures string
-	canonical  string
-	trustFile  string
-	now        string
+	signatureOptions
 
 	// The policy: --config, or the file found; --rule's overrides, after
 	// the file's; --min-level.
@@ -383,17 +378,8 @@ func checkOptions(o *options) error {
 	if o.maxInvalid < 0 {
 		return usagef("--max-invalid %d: want 0 (no limit) or more", o.maxInvalid)
 	}
-	if !slices.Contains([]string{"off", "check", "require"}, o.signatures) {
-		return usagef("--signatures %q: want off, check or require", o.signatures)
-	}
-	if !slices.Contains([]string{"as-is", "drop-empty"}, o.canonical) {
-		return usagef("--canonical %q: want as-is or drop-empty", o.canonical)
-	}
-	if o.signatures == "require" && len(o.keys) == 0 && len(o.trustJKU) == 0 && !o.hasTrust() {
-		return usagef("--signatures require needs trusted keys: --keys, --trust-jku or --trust")
-	}
-	if _, err := parseNow(o.now); err != nil {
-		return usagef("%s", err)
+	if err := o.signatureOptions.check(o.hasTrust()); err != nil {
+		return err
 	}
 	if !slices.Contains([]string{"warning", "error"}, o.minLevel) {
 		return usagef("--min-level %q: want warning or error", o.minLevel)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"os/exec"
@@ -752,7 +753,9 @@ func TestRealCorpus(t *testing.T) {
 	for _, vd := range vs {
 		inputs[vd.Input] = true
 		doc := readFile(t, vd.Input)
-		if !v.ArrayElements(doc, func([]byte, int) {}) {
+		// A file holding an array is judged element by element: the
+		// elements' verdicts are checked by the pipeline's own tests.
+		if d := bytes.TrimSpace(doc); len(d) == 0 || d[0] != '[' || !json.Valid(d) {
 			if want := v.Validate(bytes.TrimSpace(doc)).Valid(); vd.Valid != want {
 				t.Errorf("%s: valid %v, want %v", vd.Input, vd.Valid, want)
 			}
@@ -954,13 +957,13 @@ func TestListRulesAndVersion(t *testing.T) {
 		t.Fatalf("exit %d", r.code)
 	}
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	rules := fastvalidate.Rules()
+	rules := rule.All()
 	if len(lines) != len(rules)+1 {
 		t.Fatalf("%d lines for %d rules", len(lines), len(rules))
 	}
 	for i, rule := range rules {
 		f := strings.Fields(lines[i+1])
-		if len(f) < 4 || f[0] != rule.ID || f[1] != rule.Severity.String() || f[2] != rule.Profiles || !strings.HasSuffix(lines[i+1], rule.Description) {
+		if len(f) < 4 || f[0] != rule.ID || f[1] != rule.Severity.String() || f[2] != rule.Profiles.String() || !strings.HasSuffix(lines[i+1], rule.Description) {
 			t.Errorf("line %q for rule %+v", lines[i+1], rule)
 		}
 	}

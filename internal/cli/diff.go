@@ -24,6 +24,7 @@ const DefaultMemory = 1 << 30
 
 type diffOptions struct {
 	readOptions
+	signatureOptions
 	profile string
 	key     string
 	format  string
@@ -35,7 +36,10 @@ const diffUsageHead = `usage: cardscan diff [flags] OLD NEW
 Compares two dumps of cards (files or directories, any framing and
 compression validation reads, or cardscan fetch --format cards output):
 one record per key that was added, removed, broke (valid before, invalid
-now), was fixed, or changed, sorted by key. Cards are matched by key (see
+now), was fixed, or changed, sorted by key. With --keys or --trust the
+cards' signatures are verified as validation verifies them, and a key
+whose card is signed by other keys than before (by RFC 7638 thumbprint)
+is signer-changed. Cards are matched by key (see
 --key); cards whose canonical forms (RFC 8785) are equal are unchanged.
 Of several records with one key in a dump, the last is compared.
 
@@ -69,6 +73,7 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged")
 	o.chunkSize = pipeline.DefaultChunkSize
 	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
+	o.signatureOptions.addFlags(&fs)
 	return &fs
 }
 
@@ -83,11 +88,21 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		err = checkDiffOptions(o, paths)
 	}
 	if err == nil {
-		err = guardFiles(
-			[]clobber.File{{Role: "OLD", Path: paths[0]}, {Role: "NEW", Path: paths[1]}},
+		read := []clobber.File{{Role: "OLD", Path: paths[0]}, {Role: "NEW", Path: paths[1]}}
+		for _, k := range o.keys {
+			read = append(read, clobber.File{Role: "--keys", Path: k})
+		}
+		if o.trustFile != "" {
+			read = append(read, clobber.File{Role: "--trust", Path: o.trustFile})
+		}
+		err = guardFiles(read,
 			append(digestFiles(o.digestOut, o.digestParts), clobber.File{Role: "--summary", Path: o.summary}, clobber.File{Role: "standard output", Path: "-"}),
 			stdin, stdout)
 	}
+	if err != nil {
+		return con.UsageError("cardscan diff", err)
+	}
+	sigs, err := o.signatureOptions.config(nil)
 	if err != nil {
 		return con.UsageError("cardscan diff", err)
 	}
@@ -110,6 +125,7 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	}
 	defer d.Close()
 	d.Format = o.format
+	d.Signatures = sigs != nil
 	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
 		d.Style = report.Color
 	}
@@ -132,9 +148,12 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 			MaxRecord: int(o.maxRecord),
 			Format:    pipeline.FormatNone,
 			Options:   policyOptions(o.policy),
-			Stdin:     stdin,
-			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
-			Interrupt: sig.interrupt,
+			// One verifier for both dumps: a trusted jku is fetched once,
+			// and a card is judged alike on either side.
+			Signatures: sigs,
+			Stdin:      stdin,
+			Diagnose:   func(msg string) { con.Errorf("%s", msg) },
+			Interrupt:  sig.interrupt,
 			Extract: func() func([]byte, report.Verdict, *fastvalidate.Validator) []byte {
 				x := dump.NewExtractor(mode)
 				if i == 1 {
@@ -174,7 +193,7 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		sum.MBPerSecond = float64(bytes) / 1e6 / sum.Seconds
 	}
 	status := console.ExitOK
-	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 {
+	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 || sum.SignerChanged != nil && *sum.SignerChanged > 0 {
 		status = console.ExitInvalid
 	}
 	if o.summary != "" {
@@ -208,6 +227,9 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	if err := o.readOptions.check(); err != nil {
 		return err
 	}
+	if err := o.signatureOptions.check(false); err != nil {
+		return err
+	}
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
 		return usageError{err.Error()}
 	}
@@ -228,8 +250,12 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 
 // diffHuman is diff's line on stderr.
 func diffHuman(s *dump.DiffSummary) string {
-	return fmt.Sprintf("%d old and %d new records: %d added, %d removed, %d broke, %d fixed, %d changed, %d unchanged (%.1f MB/s)",
-		s.OldRecords, s.NewRecords, s.Added, s.Removed, s.Broke, s.Fixed, s.Changed, s.Unchanged, s.MBPerSecond)
+	signers := ""
+	if s.SignerChanged != nil {
+		signers = fmt.Sprintf(", %d signer changed", *s.SignerChanged)
+	}
+	return fmt.Sprintf("%d old and %d new records: %d added, %d removed, %d broke, %d fixed, %d changed%s, %d unchanged (%.1f MB/s)",
+		s.OldRecords, s.NewRecords, s.Added, s.Removed, s.Broke, s.Fixed, s.Changed, signers, s.Unchanged, s.MBPerSecond)
 }
 
 // diffDigests reads the shard's slice of both dumps into a digest file

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"strings"
 
@@ -41,7 +42,7 @@ func runExplain(args []string, stdout io.Writer, con *console.Console) int {
 		con.Errorf("explain: --format %q: want text or json", format)
 		return console.ExitUsage
 	}
-	r, ok := fastvalidate.LookupRule(id)
+	r, ok := rule.Lookup(id)
 	if !ok {
 		if near := suggest.Nearest(id, ruleIDs()); near != "" {
 			con.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, near)
@@ -83,7 +84,7 @@ func runExplain(args []string, stdout io.Writer, con *console.Console) int {
 	return writeOut(stdout, con, string(b)+"\n")
 }
 
-func exampleProfile(r fastvalidate.Rule, d fastvalidate.RuleDoc) string {
+func exampleProfile(r rule.Rule, d rule.Doc) string {
 	if d.Fail == "" {
 		return ""
 	}

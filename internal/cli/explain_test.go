@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/cardscan/cardscan/rule"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestExplain(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
 	}
 	golden.Check(t, "explain.golden", r.stdout)
-	for _, rule := range fastvalidate.Rules() {
+	for _, rule := range rule.All() {
 		if got := run(t, "", "explain", rule.ID); got.code != console.ExitOK || got.stdout != ruledoc.Text(rule) {
 			t.Errorf("explain %s: exit %d, not the rule's text", rule.ID, got.code)
 		}
@@ -77,8 +78,8 @@ func TestExplainUsage(t *testing.T) {
 // without --profile (or with auto) every rule.
 func TestListRulesProfile(t *testing.T) {
 	all := run(t, "", "--list-rules")
-	if n := strings.Count(all.stdout, "\n"); n != len(fastvalidate.Rules())+1 {
-		t.Errorf("--list-rules: %d lines for %d rules", n, len(fastvalidate.Rules()))
+	if n := strings.Count(all.stdout, "\n"); n != len(rule.All())+1 {
+		t.Errorf("--list-rules: %d lines for %d rules", n, len(rule.All()))
 	}
 	for _, tc := range []struct {
 		profile    string

@@ -2,13 +2,13 @@ package cli
 
 import (
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -56,7 +56,7 @@ func listRules(w io.Writer, profile, format string) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "RULE\tSEVERITY\tPROFILES\tDESCRIPTION")
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		if profile != "auto" && !r.InProfile(profile) {
 			continue
 		}
@@ -115,7 +115,7 @@ func runSummary(args []string, stdout io.Writer, con *console.Console) int {
 // rule): {"id","severity","profiles":[...],"description"}.
 func listRulesJSONL(w io.Writer, profile string) error {
 	var b []byte
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		if profile != "auto" && !r.InProfile(profile) {
 			continue
 		}
@@ -124,7 +124,7 @@ func listRulesJSONL(w io.Writer, profile string) error {
 		b = append(b, `,"severity":`...)
 		b = report.AppendJSONString(b, r.Severity.String())
 		b = append(b, `,"profiles":[`...)
-		for i, p := range strings.Split(r.Profiles, ",") {
+		for i, p := range strings.Split(r.Profiles.String(), ",") {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
@@ -80,16 +81,17 @@ func newMigrateFlagSet(o *migrateOptions) *cmdflag.Set {
 // migrateRun is one run's outputs and counts.
 type migrateRun struct {
 	o        *migrateOptions
-	m        *migrate.Migrator
 	con      *console.Console
 	cards    io.Writer // nil: no cards written to a stream
 	records  *bufio.Writer
 	asIs     bool // the one card file goes out as laid out
-	counts   map[string]int
-	wouldRun bool
+	tally    tally
 	ioErrors int
-	rec      migrate.Record
-	buf      []byte
+	// workers migrate an NDJSON dump's chunks, one per core; solo
+	// migrates card files and the odd long line, on the reading
+	// goroutine.
+	workers []*migrateWorker
+	solo    *migrateWorker
 }
 
 func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
@@ -125,12 +127,12 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	if err != nil {
 		return con.UsageError("cardscan migrate", err)
 	}
-	m, err := migrate.New(mopts)
+	ws, err := newWorkers(mopts, runtime.GOMAXPROCS(0)+1)
 	if err != nil {
 		return con.UsageError("cardscan migrate", usageError{err.Error()})
 	}
 	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
-	r := &migrateRun{o: o, m: m, con: con, counts: map[string]int{}, ioErrors: walkErrors}
+	r := &migrateRun{o: o, con: con, ioErrors: walkErrors, workers: ws[1:], solo: ws[0]}
 	var closers []func() error
 	reportTo := o.report
 	if reportTo == "" && (o.write || o.check || o.out != "") {
@@ -185,10 +187,10 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	case r.ioErrors > 0:
 		return console.ExitIO
 	case o.check:
-		if r.wouldRun {
+		if r.tally.wouldRun {
 			return console.ExitInvalid
 		}
-	case r.counts[migrate.StatusRefused]+r.counts[migrate.StatusFailed] > 0:
+	case r.tally.counts[2]+r.tally.counts[3] > 0: // refused, failed
 		return console.ExitInvalid
 	}
 	return console.ExitOK
@@ -330,10 +332,22 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 	if len(card) > int(r.o.maxRecord) {
 		return fmt.Errorf("longer than --max-record (%d bytes)", int64(r.o.maxRecord))
 	}
-	out := r.one(in.Name, 0, card)
+	var recs []byte
+	var t tally
+	recsTo := &recs
+	if r.records == nil {
+		recsTo = nil
+	}
+	out := r.solo.one(in.Name, 0, card, &t, recsTo)
+	r.tally.add(t)
+	if r.records != nil {
+		if _, err := r.records.Write(recs); err != nil {
+			return err
+		}
+	}
 	switch {
 	case r.o.write:
-		if r.rec.Changed() && r.rec.Status != migrate.StatusFailed {
+		if r.solo.rec.Changed() && r.solo.rec.Status != migrate.StatusFailed {
 			return r.replace(in.Path, out, card)
 		}
 	case r.cards != nil:
@@ -345,25 +359,6 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 	return err
 }
 
-// one migrates a card and writes its record.
-func (r *migrateRun) one(name string, line int, card []byte) []byte {
-	r.rec.Input, r.rec.Line = name, line
-	r.buf = r.m.Migrate(r.buf[:0], card, &r.rec)
-	r.counts[r.rec.Status]++
-	// A card --check fails: one that would change, or a signed one that
-	// would need a change it is refused; a file that is no A2A card (a
-	// package.json under a walked directory) does not fail it.
-	if r.rec.Changed() || r.rec.Status == migrate.StatusFailed ||
-		(r.rec.Status == migrate.StatusRefused && len(r.rec.Changes) > 0 && r.rec.Changes[0].Rule == "migrate.signed") {
-		r.wouldRun = true
-	}
-	if r.records != nil {
-		b, _ := json.Marshal(&r.rec) // a Record always marshals
-		r.records.Write(append(b, '\n'))
-	}
-	return r.buf
-}
-
 func compact(b []byte) []byte {
 	if bytes.IndexByte(b, '\n') < 0 && bytes.IndexByte(b, '\r') < 0 {
 		return bytes.TrimSpace(b)
@@ -373,83 +368,6 @@ func compact(b []byte) []byte {
 		return bytes.TrimSpace(b)
 	}
 	return c.Bytes()
-}
-
-// lines migrates an NDJSON stream, one card per line; with --write, into
-// a temporary file renamed over the input only if a card changed.
-func (r *migrateRun) lines(in pipeline.Input, src io.Reader) error {
-	br := src.(*bufio.Reader)
-	var tmp *os.File
-	var tw *bufio.Writer
-	out := r.cards
-	if r.o.write {
-		var err error
-		if tmp, err = os.CreateTemp(filepath.Dir(in.Path), "."+filepath.Base(in.Path)+".*"); err != nil {
-			return err
-		}
-		defer os.Remove(tmp.Name())
-		defer tmp.Close()
-		tw = bufio.NewWriterSize(tmp, 256<<10)
-		out = tw
-	}
-	changed := false
-	var long []byte
-	for line := 1; ; line++ {
-		b, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long[:0], b...)
-			for errors.Is(err, bufio.ErrBufferFull) && len(long) <= int(r.o.maxRecord) {
-				b, err = br.ReadSlice('\n')
-				long = append(long, b...)
-			}
-			b = long
-		}
-		if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
-			return fmt.Errorf("line %d: %w", line, err)
-		}
-		if len(b) == 0 && err != nil {
-			break
-		}
-		text := bytes.TrimRight(b, "\r\n")
-		if len(text) > int(r.o.maxRecord) {
-			r.con.Errorf("migrate: %s:%d: longer than --max-record (%d bytes); the line is kept as it was", in.Name, line, int64(r.o.maxRecord))
-			r.ioErrors++
-			for errors.Is(err, bufio.ErrBufferFull) {
-				b, err = br.ReadSlice('\n')
-				if out != nil {
-					out.Write(b)
-				}
-			}
-			continue
-		}
-		res := text
-		if len(bytes.TrimSpace(text)) > 0 {
-			migrated := r.one(in.Name, line, text)
-			if r.rec.Changed() && r.rec.Status != migrate.StatusFailed {
-				res, changed = compact(migrated), true
-			}
-		}
-		if out != nil {
-			term := b[len(text):]
-			if len(term) == 0 && !r.o.write {
-				term = []byte{'\n'}
-			}
-			out.Write(res)
-			if _, werr := out.Write(term); werr != nil {
-				return werr
-			}
-		}
-		if err != nil {
-			break
-		}
-	}
-	if !r.o.write || !changed {
-		return nil
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return r.commit(in.Path, tmp)
 }
 
 // replace writes a changed card file through a temporary file renamed
@@ -499,6 +417,6 @@ func (r *migrateRun) commit(path string, tmp *os.File) error {
 }
 
 func (r *migrateRun) summary() string {
-	return fmt.Sprintf("migrate: %d migrated, %d unchanged, %d refused, %d failed the target",
-		r.counts[migrate.StatusMigrated], r.counts[migrate.StatusUnchanged], r.counts[migrate.StatusRefused], r.counts[migrate.StatusFailed])
+	c := r.tally.counts // in statusOrder
+	return fmt.Sprintf("migrate: %d migrated, %d unchanged, %d refused, %d failed the target", c[0], c[1], c[2], c[3])
 }

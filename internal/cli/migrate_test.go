@@ -2,11 +2,16 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cardscan/cardscan/internal/migrate"
+	"github.com/klauspost/compress/zstd"
 )
 
 func migrateCard(t *testing.T) []byte {
@@ -90,5 +95,90 @@ func TestMigrateClobber(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); !bytes.Equal(b, src) {
 		t.Error("the input was changed")
+	}
+}
+
+// A line longer than --max-record is reported and written out as it
+// was, in its place: one that fits the read buffer and one that does not.
+func TestMigrateLongLineKept(t *testing.T) {
+	card := string(compact(migrateCard(t)))
+	for _, long := range []string{
+		`{"name":"` + strings.Repeat("b", 8000) + `"}`,
+		`{"name":"` + strings.Repeat("b", 600<<10) + `"}`,
+	} {
+		dump := card + "\n" + long + "\r\n" + card + "\n"
+		dir := t.TempDir()
+		outPath := filepath.Join(dir, "out.ndjson")
+		var out, errb bytes.Buffer
+		code := Run([]string{"migrate", "--to", "a2a/1.0", "--max-record", "4000", "-o", outPath, "--report", filepath.Join(dir, "r.jsonl")}, strings.NewReader(dump), &out, &errb)
+		if code != 3 || !strings.Contains(errb.String(), ":2: longer than --max-record") {
+			t.Errorf("exit %d, want 3 naming line 2: %s", code, errb.String())
+		}
+		got, err := os.ReadFile(outPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(got), "\n")
+		if len(lines) != 4 || lines[1] != long+"\r" || lines[3] != "" || !strings.Contains(lines[0], "supportedInterfaces") || lines[0] != lines[2] {
+			t.Errorf("want the long line kept as it was between the two migrated cards; got %d lines, %d bytes", len(lines), len(got))
+		}
+	}
+}
+
+// A dump migrated on every core comes out in its order: each card and
+// each record as migrating the lines one by one gives them.
+func TestMigrateNDJSONInOrder(t *testing.T) {
+	const dump = "../../corpus/sample.ndjson.zst"
+	dir := t.TempDir()
+	outPath, repPath := filepath.Join(dir, "out.ndjson"), filepath.Join(dir, "r.jsonl")
+	var stdout, errb bytes.Buffer
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", "--drop-signatures", "-o", outPath, "--report", repPath, dump}, nil, &stdout, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1 (the sample has 0.1 cards): %s", code, errb.String())
+	}
+	f, err := os.Open(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	d, err := zstd.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	src, err := io.ReadAll(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := migrate.New(migrate.Options{To: "a2a/1.0", DropSignatures: true, Validate: policyOptions("default")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, wantRecs bytes.Buffer
+	var rec migrate.Record
+	for i, line := range bytes.SplitAfter(src, []byte("\n")) {
+		text := bytes.TrimRight(line, "\n")
+		if len(text) == 0 {
+			continue
+		}
+		rec.Input, rec.Line = dump, i+1
+		out := m.Migrate(nil, text, &rec)
+		if rec.Changed() && rec.Status != migrate.StatusFailed {
+			text = compact(out)
+		}
+		want.Write(text)
+		want.WriteByte('\n')
+		b, _ := json.Marshal(&rec)
+		wantRecs.Write(append(b, '\n'))
+	}
+	got, _ := os.ReadFile(outPath)
+	gotRecs, _ := os.ReadFile(repPath)
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("the cards differ from a serial migration (%d bytes, want %d)", len(got), want.Len())
+	}
+	if !bytes.Equal(gotRecs, wantRecs.Bytes()) {
+		t.Errorf("the records differ from a serial migration (%d bytes, want %d)", len(gotRecs), wantRecs.Len())
+	}
+	if n := bytes.Count(got, []byte("\n")); n != 3000 {
+		t.Errorf("%d lines out, want 3000", n)
 	}
 }

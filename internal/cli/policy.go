@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"path/filepath"
@@ -327,7 +328,7 @@ func (e levelError) Error() string { return e.msg }
 // parseOverride reads RULE and LEVEL, as --rule and a policy file's rules
 // write them.
 func parseOverride(id, level string) (ruleOverride, error) {
-	r, ok := fastvalidate.LookupRule(id)
+	r, ok := rule.Lookup(id)
 	if !ok {
 		ids := ruleIDs()
 		if near := suggest.Nearest(id, ids); near != "" {
@@ -335,7 +336,7 @@ func parseOverride(id, level string) (ruleOverride, error) {
 		}
 		return ruleOverride{}, fmt.Errorf("unknown rule %q (cardscan --list-rules lists them)", id)
 	}
-	sev, ok := fastvalidate.ParseSeverity(level)
+	sev, ok := rule.ParseSeverity(level)
 	if !ok {
 		return ruleOverride{}, levelError{fmt.Sprintf("%s: level %q: want off, warning or error", id, level)}
 	}
@@ -347,7 +348,7 @@ func parseOverride(id, level string) (ruleOverride, error) {
 
 func ruleIDs() []string {
 	var ids []string
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		ids = append(ids, r.ID)
 	}
 	return ids

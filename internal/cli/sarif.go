@@ -1,11 +1,11 @@
 package cli
 
 import (
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"strconv"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
@@ -58,7 +58,7 @@ func (s *sarifRun) finish(st *pipeline.Stats, inputErrors int64, status int, ove
 		ExitCode:       status,
 		Notes:          s.notes,
 	}
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		if st.Rules[r.ID] > 0 {
 			d := ruledoc.SARIF(r)
 			if lvl, ok := overrides[r.ID]; ok && lvl != d.Level {

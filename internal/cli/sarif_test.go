@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"github.com/cardscan/cardscan/rule"
 	"maps"
 	"os"
 	"path/filepath"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/report"
@@ -218,7 +218,7 @@ func TestSARIFMatchesJSONL(t *testing.T) {
 					continue
 				}
 				fired[res.RuleID] = true
-				rule, _ := fastvalidate.LookupRule(res.RuleID)
+				rule, _ := rule.Lookup(res.RuleID)
 				if res.Level != rule.Severity.String() {
 					t.Errorf("%s: level %q, want %q", res.RuleID, res.Level, rule.Severity)
 				}

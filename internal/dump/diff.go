@@ -22,6 +22,12 @@ const (
 	Broke   = "broke"
 	Fixed   = "fixed"
 	Changed = "changed"
+	// SignerChanged is a key whose card is signed by other keys than
+	// before (the RFC 7638 thumbprints of the keys that verify it differ),
+	// valid or invalid on both sides: the one change that says someone
+	// else now speaks for the agent. Only a diff that verifies signatures
+	// (--keys, --trust) sees it.
+	SignerChanged = "signer-changed"
 )
 
 // DiffSummary is what cardscan diff --summary writes, under "diff".
@@ -33,7 +39,10 @@ type DiffSummary struct {
 	Broke      int64 `json:"broke"`
 	Fixed      int64 `json:"fixed"`
 	Changed    int64 `json:"changed"`
-	Unchanged  int64 `json:"unchanged"`
+	// SignerChanged counts the signer-changed keys; present, if 0, when
+	// the diff verified signatures, and absent when it did not.
+	SignerChanged *int64 `json:"signer_changed,omitempty"`
+	Unchanged     int64  `json:"unchanged"`
 	// KeyKinds counts the keys of both dumps (each key once) by kind.
 	KeyKinds map[string]int64 `json:"key_kinds"`
 	// DuplicateKeys counts the records whose key a later record of the
@@ -56,6 +65,9 @@ type Differ struct {
 	// Format is "jsonl" or "text".
 	Format string
 	Style  report.Style
+	// Signatures says the digests carry signers (the dumps' signatures
+	// were verified), so that the summary counts signer changes.
+	Signatures bool
 
 	// A partition's digests of each dump, kept from one to the next.
 	oldList, newList []keyed
@@ -185,6 +197,9 @@ func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
 		<-d.indexing
 	}
 	sum := DiffSummary{OldRecords: d.old.records, NewRecords: d.new.records, KeyKinds: map[string]int64{}, Partitions: 1}
+	if d.Signatures {
+		sum.SignerChanged = new(int64)
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var err error
 	if d.old.spilled() || d.new.spilled() {
@@ -439,6 +454,7 @@ func (d *Differ) writeChange(line, o, n []byte, sum *DiffSummary, w io.Writer) (
 			return line, nil
 		}
 		c.old, c.new = mustDecode(o), mustDecode(n)
+		signerChanged := c.old.Signers != c.new.Signers
 		switch {
 		case c.old.Valid && !c.new.Valid:
 			c.kind = Broke
@@ -446,11 +462,20 @@ func (d *Differ) writeChange(line, o, n []byte, sum *DiffSummary, w io.Writer) (
 		case !c.old.Valid && c.new.Valid:
 			c.kind = Fixed
 			sum.Fixed++
+		case signerChanged && sum.SignerChanged != nil:
+			c.kind = SignerChanged
+			*sum.SignerChanged++
 		default:
 			c.kind = Changed
 			sum.Changed++
 		}
-		c.changes = memberChanges(c.old, c.new)
+		if signerChanged {
+			// First: it is what a reader of a signer-changed record looks
+			// for, and it says more than the signature-kid changes below,
+			// a kid being the signer's word.
+			c.changes = append(c.changes, memberChange{pointer: "/signatures", what: "signer", old: signersJSON(c.old.Signers), new: signersJSON(c.new.Signers)})
+		}
+		c.changes = append(c.changes, memberChanges(c.old, c.new)...)
 	}
 	sum.KeyKinds[c.digest().Kind]++
 	if d.Format == "text" {
@@ -460,6 +485,18 @@ func (d *Differ) writeChange(line, o, n []byte, sum *DiffSummary, w io.Writer) (
 	}
 	_, err := w.Write(line)
 	return line, err
+}
+
+// signersJSON writes a digest's signers as a JSON array of thumbprints.
+func signersJSON(signers string) string {
+	b := []byte{'['}
+	for i, tp := range strings.Fields(signers) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = report.AppendJSONString(b, tp)
+	}
+	return string(append(b, ']'))
 }
 
 func mustDecode(rec []byte) *Digest {

@@ -108,6 +108,11 @@ type Digest struct {
 	Sum     [16]byte // the card's content hash (fastvalidate.ContentHasher), or of the record's bytes when it has none
 	Raw     [16]byte // the XXH3-128 of the record's bytes, to tell a record the old dump holds as is
 	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
+	// Signers are the RFC 7638 thumbprints of the keys that verified the
+	// card's signatures, sorted and space-separated, when the run verified
+	// signatures (report.Verdict.Signers): "" for most cards, and at most
+	// cardsig.MaxSignatures thumbprints for any.
+	Signers string
 	members []member // decoded only
 }
 
@@ -154,6 +159,9 @@ type Extractor struct {
 	// bytes, whose hashes and members the digest then takes as they are.
 	prior func(kind byte, key []byte) ([]byte, bool)
 	same  []byte
+	// signers is the card's Digest.Signers, built here so that a card
+	// without signers allocates nothing.
+	signers []byte
 }
 
 // laterMember is an object member whose entries Members lists in order.
@@ -188,6 +196,13 @@ func (x *Extractor) Append(dst []byte, vd report.Verdict, v *fastvalidate.Valida
 func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withErrors bool) {
 	d := &x.d
 	*d = Digest{Profile: vd.Profile, Input: vd.Input, Line: vd.Line, Valid: vd.Valid}
+	x.signers = x.signers[:0]
+	for i, tp := range vd.Signers {
+		if i > 0 {
+			x.signers = append(x.signers, ' ')
+		}
+		x.signers = append(x.signers, tp...)
+	}
 	card := vd.Card
 	var source string
 	if isFetchRecord(card) {
@@ -697,11 +712,13 @@ func (x *Extractor) appendDigest(dst []byte, d *Digest) []byte {
 		dst = append(dst, sum...)
 		dst = append(dst, d.Raw[:]...)
 		dst = appendString(dst, d.Errors)
+		dst = appendBytes(dst, x.signers)
 		dst = append(dst, members...)
 	} else {
 		dst = append(dst, d.Sum[:]...)
 		dst = append(dst, d.Raw[:]...)
 		dst = appendString(dst, d.Errors)
+		dst = appendBytes(dst, x.signers)
 		dst = binary.AppendUvarint(dst, uint64(x.nmembers))
 		dst = append(dst, x.menc...)
 	}
@@ -720,12 +737,14 @@ func priorRaw(rec []byte) (raw [16]byte) {
 }
 
 // priorTail returns the content hash of an encoded digest (without its
-// length) and its members, encoded, as they follow the errors.
+// length) and its members, encoded, as they follow the errors and the
+// signers.
 func priorTail(rec []byte) (sum, members []byte) {
 	r, _ := digestReader(rec)
 	sum = r.n(16)
 	r.n(16)   // the record's bytes' hash
 	r.bytes() // errors
+	r.bytes() // signers
 	return sum, r.b
 }
 
@@ -800,6 +819,7 @@ func decodeDigest(rec []byte) (*Digest, bool) {
 	copy(d.Sum[:], r.n(16))
 	copy(d.Raw[:], r.n(16))
 	d.Errors = string(r.bytes())
+	d.Signers = string(r.bytes())
 	nm := r.uvarint()
 	for i := uint64(0); i < nm && !r.bad; i++ {
 		m := member{name: string(r.bytes())}

@@ -136,7 +136,9 @@ func TestDigestRoundTrip(t *testing.T) {
 	card := []byte(`{"url":"https://a.example/","version":"1.0","skills":[{"id":"s1"}],"securitySchemes":{"k":{"type":"apiKey"}},"capabilities":{"streaming":true,"push":false}}`)
 	x := NewExtractor(KeyAuto)
 	v := fastvalidate.MustNew("auto")
-	b := x.Append(nil, report.FromResult("in", 3, 1, 0, card, v.Validate(card)), v)
+	vd := report.FromResult("in", 3, 1, 0, card, v.Validate(card))
+	vd.Signers = []string{"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs", "9ZhHn5lW0GkE2t2ipf9QhSVYUtT1VJf5kM3xjCmvO4A"}
+	b := x.Append(nil, vd, v)
 	rec, rest, ok := nextDigest(b)
 	if !ok || len(rest) != 0 {
 		t.Fatal("not one digest")
@@ -144,6 +146,9 @@ func TestDigestRoundTrip(t *testing.T) {
 	d, ok := decodeDigest(rec)
 	if !ok || d.Kind != KindURL || d.Key != "https://a.example/" || d.Input != "in" || d.Line != 3 {
 		t.Fatalf("decoded %+v", d)
+	}
+	if want := strings.Join(vd.Signers, " "); d.Signers != want {
+		t.Errorf("signers %q, want %q", d.Signers, want)
 	}
 	var items []string
 	for _, m := range d.members {

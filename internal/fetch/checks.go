@@ -6,14 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bytedance/sonic"
 	"github.com/cardscan/cardscan/fastvalidate"
 )
-
-// jsonStd decodes the members endpoints reads: sonic, which the module
-// already uses for summaries, in its configuration that behaves as
-// encoding/json does.
-var jsonStd = sonic.ConfigStd
 
 // httpChecks applies the rules about how a card is served, which the
 // card's bytes alone cannot show, to a card judged by profile. Its
@@ -84,17 +78,17 @@ type endpoint struct {
 // decoding into maps, which allocates, costs nothing that matters.
 func endpoints(card []byte) []endpoint {
 	var doc map[string]json.RawMessage
-	if jsonStd.Unmarshal(card, &doc) != nil {
+	if json.Unmarshal(card, &doc) != nil {
 		// The embedded-string form: a JSON string holding the card.
 		var inner string
-		if jsonStd.Unmarshal(card, &inner) != nil || jsonStd.Unmarshal([]byte(inner), &doc) != nil {
+		if json.Unmarshal(card, &inner) != nil || json.Unmarshal([]byte(inner), &doc) != nil {
 			return nil
 		}
 	}
 	var out []endpoint
 	add := func(path string, raw json.RawMessage) {
 		var s string
-		if jsonStd.Unmarshal(raw, &s) != nil {
+		if json.Unmarshal(raw, &s) != nil {
 			return
 		}
 		u, err := url.Parse(strings.TrimSpace(s))
@@ -107,7 +101,7 @@ func endpoints(card []byte) []endpoint {
 	}
 	member := func(raw json.RawMessage, name string) json.RawMessage {
 		var obj map[string]json.RawMessage
-		if jsonStd.Unmarshal(raw, &obj) != nil {
+		if json.Unmarshal(raw, &obj) != nil {
 			return nil
 		}
 		return obj[name]
@@ -122,7 +116,7 @@ func endpoints(card []byte) []endpoint {
 	}
 	for _, list := range []string{"supportedInterfaces", "additionalInterfaces"} {
 		var items []json.RawMessage
-		if jsonStd.Unmarshal(doc[list], &items) != nil {
+		if json.Unmarshal(doc[list], &items) != nil {
 			continue
 		}
 		for i, it := range items {

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/cardscan/cardscan/internal/addrclass"
+	"github.com/cardscan/cardscan/addrclass"
 )
 
 // A URL list is untrusted input: without a guard, a crawler reading one is

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"slices"
@@ -15,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bytedance/sonic"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -187,7 +187,7 @@ var probeRecords = resumeKind{name: "a record of cardscan probe", key: func(line
 			Pointer string `json:"pointer"`
 		} `json:"probe"`
 	}
-	if sonic.ConfigStd.Unmarshal(line, &rec) != nil || rec.Input == nil || rec.Probe == nil {
+	if json.Unmarshal(line, &rec) != nil || rec.Input == nil || rec.Probe == nil {
 		return "", false
 	}
 	return probeKey(*rec.Input, rec.Line, rec.Probe.Pointer), true
@@ -480,7 +480,7 @@ func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
 func probeSARIFTail(s *summary.Summary, status int) *report.SARIFTail {
 	t := &report.SARIFTail{Name: "cardscan", InformationURI: "https://github.com/cardscan/cardscan",
 		Successful: s.InputErrors == 0 && status != console.ExitIO, ExitCode: status}
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		if s.Rules[r.ID] > 0 {
 			t.Rules = append(t.Rules, ruledoc.SARIF(r))
 		}

@@ -3,13 +3,12 @@ package fetch
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-
-	"github.com/bytedance/sonic"
 )
 
 // urlSource yields the URLs to fetch: those of the command line, then
@@ -105,7 +104,7 @@ var cardsRecords = resumeKind{name: "a record of --format cards", key: func(line
 	var rec struct {
 		URL *string `json:"url"`
 	}
-	if sonic.ConfigStd.Unmarshal(line, &rec) != nil || rec.URL == nil {
+	if json.Unmarshal(line, &rec) != nil || rec.URL == nil {
 		return "", false
 	}
 	return *rec.URL, true

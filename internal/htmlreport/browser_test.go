@@ -149,7 +149,7 @@ func TestRenderedByChromium(t *testing.T) {
 		t.Errorf("the report: %s", e)
 	}
 
-	const charts = 4 // the profile mix, verdicts, rules, diff
+	const charts = 5 // the profile mix, verdicts, rules, signatures, diff
 	if len(boxes) != charts {
 		t.Errorf("%d charts laid out, want %d: %+v", len(boxes), charts, boxes)
 	}

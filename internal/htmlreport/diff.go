@@ -11,7 +11,7 @@ import (
 
 // Change kinds, as cardscan diff names them, in the order the report
 // shows them.
-var changeKinds = []string{"added", "broke", "fixed", "changed", "removed"}
+var changeKinds = []string{"added", "broke", "fixed", "signer-changed", "changed", "removed"}
 
 // MaxListed bounds the records listed per change kind: a diff of two
 // large crawls may change millions of keys, and a page is read by people.

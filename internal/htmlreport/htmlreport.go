@@ -9,6 +9,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
+	"github.com/cardscan/cardscan/rule"
 	"html/template"
 	"io"
 	"sort"
@@ -16,7 +17,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/internal/summary"
 )
@@ -56,7 +56,7 @@ var style = sync.OnceValues(func() (template.CSS, string) {
 // written by another version, or edited): those are shown without either.
 var knownRules = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		m[r.ID] = true
 	}
 	return m
@@ -104,6 +104,7 @@ type view struct {
 	Worst           []summary.InputCount
 	MaxWorst        int
 	Diff            *diffView
+	Signatures      *signaturesView
 	// DisagreementsDoc is the table of where the draft and its schema
 	// disagree, for the cards that pass the schema alone.
 	DisagreementsDoc string
@@ -133,6 +134,23 @@ type ruleRow struct {
 	Name  string
 	Count int64
 	Doc   string // the rule's section of docs/rules.md; "" for a rule this cardscan lacks
+}
+
+// signaturesView is what signature verification saw: every outcome of
+// summary.SignatureOutcomes with its count, nil when the run verified
+// nothing. Outcomes is false for a summary written before outcomes were
+// counted.
+type signaturesView struct {
+	S        *summary.Signatures
+	Outcomes bool
+	Checked  int64 // signatures, over all outcomes
+	Rows     []outcomeRow
+	Chart    *chart
+}
+
+type outcomeRow struct {
+	Name  string
+	Count int64
 }
 
 type diffView struct {
@@ -240,6 +258,8 @@ func build(s *summary.Summary, d *Diff) *view {
 	}
 	v.RulesChart = rules.done()
 
+	v.Signatures = buildSignatures(s.Signatures)
+
 	if d != nil {
 		dv := &diffView{D: d}
 		c := &chart{Title: "Changed keys by kind"}
@@ -259,12 +279,45 @@ func build(s *summary.Summary, d *Diff) *view {
 	return v
 }
 
+// buildSignatures lists every outcome, those that did not occur with 0:
+// that no signature was revoked is worth reading too. The names are
+// summary.SignatureOutcomes' (summary.Unmarshal refuses others).
+func buildSignatures(g *summary.Signatures) *signaturesView {
+	if g == nil {
+		return nil
+	}
+	sv := &signaturesView{S: g, Outcomes: len(g.Outcomes) > 0}
+	if !sv.Outcomes {
+		return sv
+	}
+	var most int64
+	for _, name := range summary.SignatureOutcomes {
+		n := g.Outcomes[name]
+		sv.Rows = append(sv.Rows, outcomeRow{Name: name, Count: n})
+		sv.Checked += n
+		most = max(most, n)
+	}
+	c := &chart{Title: "Signatures by outcome"}
+	for _, r := range sv.Rows {
+		class := "sig-failed"
+		if r.Name == "verified" {
+			class = "sig-verified"
+		}
+		c.bar(r.Name, []segment{{N: r.Count, Class: class}}, most, count(r.Count))
+	}
+	sv.Chart = c.done()
+	return sv
+}
+
 var headings = map[string]string{
 	"added":   "Appeared",
 	"broke":   "Broke: valid before, invalid now",
 	"fixed":   "Fixed: invalid before, valid now",
 	"changed": "Changed",
-	"removed": "Gone",
+	// A diff that verified signatures: the keys that verify the card
+	// (by RFC 7638 thumbprint) are not those that did.
+	"signer-changed": "Signer changed: other keys sign the card",
+	"removed":        "Gone",
 }
 
 // largest returns the n rows of most cards, in their order in rows; all

@@ -114,6 +114,8 @@ func TestSections(t *testing.T) {
 				`<a href="https://github.com/cardscan/cardscan/blob/main/docs/rules.md#a2arequired"><code><bdi>a2a.required</bdi></code></a><br><code class="explain">cardscan explain <bdi>a2a.required</bdi></code>`,
 				`<code><bdi>x&#34;&gt;&lt;img src=x onerror=alert(1)&gt;</bdi></code><br><span class="muted">not a rule of this cardscan</span>`,
 				`and 2 more rules with fewer findings.`, `Broke: valid before, invalid now (1)`,
+				`<h3>Signer changed: other keys sign the card (1)</h3>`,
+				`<code><bdi>/signatures</bdi></code> <bdi>signer</bdi>: <code><bdi>[&#34;NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs&#34;]</bdi></code> → <code><bdi>[&#34;9ZhHn5lW0GkE2t2ipf9QhSVYUtT1VJf5kM3xjCmvO4A&#34;]</bdi></code>`,
 				`<code><bdi>/skills/2</bdi></code> <bdi>skill-added</bdi>: <code><bdi>null</bdi></code> → <code><bdi>&#34;search&#34;</bdi></code>`,
 				`<p id="schema-would-pass">214 of the invalid AgentCards pass the AgentCard JSON Schema v1.0`,
 				`<a href="https://github.com/cardscan/cardscan/blob/main/docs/rules.md#where-the-draft-and-its-schema-disagree">disagree</a>`},
@@ -192,5 +194,60 @@ func TestFormat(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
+	}
+}
+
+// The signatures section shows every outcome of SignatureOutcomes with
+// its count and share of the signatures checked, in that order, and says
+// so when a summary counts signed cards but not outcomes.
+func TestSignatureOutcomes(t *testing.T) {
+	s, _ := fixture(t)
+	page := render(t, s, nil)
+	at := strings.Index(page, `<section id="signatures">`)
+	if at < 0 {
+		t.Fatal("the page has no signatures section")
+	}
+	section := page[at:]
+	section = section[:strings.Index(section, "</section>")]
+	rows := []string{
+		`<tr><td><code><bdi>verified</bdi></code></td><td class="n">530</td><td class="n">75.6%</td></tr>`,
+		`<tr><td><code><bdi>untrusted-origin</bdi></code></td><td class="n">41</td><td class="n">5.8%</td></tr>`,
+		`<tr><td><code><bdi>expired</bdi></code></td><td class="n">17</td><td class="n">2.4%</td></tr>`,
+		`<tr><td><code><bdi>revoked</bdi></code></td><td class="n">3</td><td class="n">0.4%</td></tr>`,
+		`<tr><td><code><bdi>key-unknown</bdi></code></td><td class="n">88</td><td class="n">12.6%</td></tr>`,
+		`<tr><td><code><bdi>invalid</bdi></code></td><td class="n">21</td><td class="n">3.0%</td></tr>`,
+		`<tr><td><code><bdi>alg</bdi></code></td><td class="n">1</td><td class="n">0.1%</td></tr>`,
+	}
+	last := -1
+	for _, r := range rows {
+		i := strings.Index(section, r)
+		if i < 0 {
+			t.Errorf("the signatures section lacks %q", r)
+			continue
+		}
+		if i < last {
+			t.Errorf("%q is out of order", r)
+		}
+		last = i
+	}
+	for _, w := range []string{`512 of 640 signed cards verified`, `701 signatures checked`, `171 findings`, `aria-label="Signatures by outcome"`} {
+		if !strings.Contains(section, w) {
+			t.Errorf("the signatures section lacks %q", w)
+		}
+	}
+
+	// An outcome that never occurred is listed with 0: that nothing was
+	// revoked is worth reading too.
+	s.Signatures.Outcomes = map[string]int64{"verified": 2}
+	if page := render(t, s, nil); !strings.Contains(page, `<tr><td><code><bdi>revoked</bdi></code></td><td class="n">0</td><td class="n">0.0%</td></tr>`) {
+		t.Error("an outcome with no signature is not listed with 0")
+	}
+	s.Signatures.Outcomes = nil
+	if page := render(t, s, nil); !strings.Contains(page, "does not count signatures by outcome") {
+		t.Error("a summary without outcomes is not said to lack them")
+	}
+	s.Signatures = nil
+	if page := render(t, s, nil); strings.Contains(page, `id="signatures"`) {
+		t.Error("a run that verified nothing has a signatures section")
 	}
 }

@@ -198,6 +198,15 @@ func TestActionRun(t *testing.T) {
 	policy := filepath.Join(t.TempDir(), "lenient.yaml")
 	writeFile(t, policy, "rules:\n  version.semver: warning\n")
 	badAnnotation := "::error file=bad/agent.json,line=" + badLine + ","
+	// A second workspace holds an A2A 0.3 card, which migrate-check
+	// a2a/1.0 finds would change, beside the bad card.
+	work03 := t.TempDir()
+	card03, err := os.ReadFile(filepath.Join(root, "internal/migrate/testdata/cards/invoice-0.3-indent2.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(work03, "agent-card.json"), string(card03))
+	writeFile(t, filepath.Join(work03, "bad/agent.json"), badCard)
 
 	for _, c := range []struct {
 		name   string
@@ -206,15 +215,21 @@ func TestActionRun(t *testing.T) {
 		want   []string // in stdout
 		reject []string // not in stdout
 		sarif  bool
+		dir    string // the workspace, when not work
 	}{
-		{"defaults", nil, 1, []string{badAnnotation, "title=version.semver"}, []string{"agent-card.json"}, false},
-		{"a good path", map[string]string{"paths": ".well-known/agent-card.json"}, 0, nil, []string{"::error"}, false},
-		{"paths on lines", map[string]string{"paths": ".well-known/agent-card.json\nbad/agent.json\n"}, 1, []string{badAnnotation}, nil, false},
-		{"a glob is not expanded", map[string]string{"paths": "bad/*.json"}, 3, nil, []string{"::error"}, false},
-		{"profile", map[string]string{"profile": "a2a"}, 1, []string{"file=.well-known/agent-card.json"}, nil, false},
-		{"config", map[string]string{"config": policy}, 0, []string{"::warning file=bad/agent.json,line=" + badLine + ","}, []string{"::error"}, false},
-		{"another format is passed on", map[string]string{"format": "jsonl"}, 1, []string{`{"input":"bad/agent.json"`}, nil, false},
-		{"sarif", map[string]string{"format": "sarif", "sarif-file": "out/cards.sarif"}, 1, nil, nil, true},
+		{"defaults", nil, 1, []string{badAnnotation, "title=version.semver"}, []string{"agent-card.json"}, false, ""},
+		{"a good path", map[string]string{"paths": ".well-known/agent-card.json"}, 0, nil, []string{"::error"}, false, ""},
+		{"paths on lines", map[string]string{"paths": ".well-known/agent-card.json\nbad/agent.json\n"}, 1, []string{badAnnotation}, nil, false, ""},
+		{"a glob is not expanded", map[string]string{"paths": "bad/*.json"}, 3, nil, []string{"::error"}, false, ""},
+		{"profile", map[string]string{"profile": "a2a"}, 1, []string{"file=.well-known/agent-card.json"}, nil, false, ""},
+		{"config", map[string]string{"config": policy}, 0, []string{"::warning file=bad/agent.json,line=" + badLine + ","}, []string{"::error"}, false, ""},
+		{"another format is passed on", map[string]string{"format": "jsonl"}, 1, []string{`{"input":"bad/agent.json"`}, nil, false, ""},
+		{"sarif", map[string]string{"format": "sarif", "sarif-file": "out/cards.sarif"}, 1, nil, nil, true, ""},
+		// migrate-check runs before validation: a card that would change
+		// fails the step before the bad card is validated ...
+		{"migrate-check stops first", map[string]string{"migrate-check": "a2a/1.0"}, 1, nil, []string{"::error"}, false, work03},
+		// ... and where none would (no A2A card here), validation runs.
+		{"migrate-check then validation", map[string]string{"migrate-check": "a2a/1.0", "paths": "bad/agent.json"}, 1, []string{badAnnotation}, nil, false, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.sarif && !sarif {
@@ -228,6 +243,9 @@ func TestActionRun(t *testing.T) {
 			output := filepath.Join(t.TempDir(), "github_output")
 			cmd := exec.Command("bash", script)
 			cmd.Dir = work
+			if c.dir != "" {
+				cmd.Dir = c.dir
+			}
 			cmd.Env = append(os.Environ(), actionEnv(t, a, c.inputs, runnerTemp)...)
 			cmd.Env = append(cmd.Env, "GITHUB_OUTPUT="+output)
 			var stdout, stderr bytes.Buffer
@@ -239,6 +257,9 @@ func TestActionRun(t *testing.T) {
 				code = ee.ExitCode()
 			} else if err != nil {
 				t.Fatal(err)
+			}
+			if c.inputs["migrate-check"] != "" && !strings.Contains(stderr.String(), "migrate: ") {
+				t.Errorf("migrate-check did not run cardscan migrate; stderr:\n%s", &stderr)
 			}
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, &stdout, &stderr)

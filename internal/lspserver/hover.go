@@ -1,9 +1,9 @@
 package lspserver
 
 import (
+	"github.com/cardscan/cardscan/rule"
 	"strings"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 )
 
@@ -30,7 +30,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 		if off < f.offset || off > max(tokenEnd(d.text, f.offset), f.offset+1) {
 			continue
 		}
-		r, _ := fastvalidate.LookupRule(f.code.String())
+		r, _ := rule.Lookup(f.code.String())
 		parts = append(parts, "**"+f.code.String()+"**: "+f.message+"\n\n```text\n"+ruledoc.Text(r)+"```")
 	}
 	if len(parts) == 0 {

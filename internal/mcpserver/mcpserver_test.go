@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,7 +21,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cli"
 	"github.com/cardscan/cardscan/internal/mcpserver"
 )
@@ -280,7 +280,7 @@ func TestRules(t *testing.T) {
 	cs := connect(t, mcpserver.Config{})
 	m := structured(t, call(t, cs, "list_rules", nil))
 	listed, _ := m["rules"].([]any)
-	rules := fastvalidate.Rules()
+	rules := rule.All()
 	if len(listed) != len(rules) {
 		t.Fatalf("list_rules: %d rules, the table has %d", len(listed), len(rules))
 	}

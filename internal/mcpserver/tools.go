@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"strconv"
 	"strings"
 
@@ -344,11 +345,11 @@ func (t *tools) fetchCard(ctx context.Context, a *fetchArgs) (*mcp.CallToolResul
 	}, nil
 }
 
-func describeRule(r fastvalidate.Rule) ruleOut {
+func describeRule(r rule.Rule) ruleOut {
 	return ruleOut{
 		ID:          r.ID,
 		Severity:    r.Severity.String(),
-		Profiles:    strings.Split(r.Profiles, ","),
+		Profiles:    strings.Split(r.Profiles.String(), ","),
 		Description: r.Description,
 	}
 }
@@ -360,7 +361,7 @@ func (r *ruleOut) text() string {
 func (t *tools) listRules(_ context.Context, _ *noArgs) (*mcp.CallToolResult, error) {
 	var out rulesOut
 	var text strings.Builder
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		d := describeRule(r)
 		out.Rules = append(out.Rules, d)
 		text.WriteString(d.text())
@@ -369,7 +370,7 @@ func (t *tools) listRules(_ context.Context, _ *noArgs) (*mcp.CallToolResult, er
 }
 
 func (t *tools) explainRule(_ context.Context, a *explainArgs) (*mcp.CallToolResult, error) {
-	r, ok := fastvalidate.LookupRule(a.Rule)
+	r, ok := rule.Lookup(a.Rule)
 	if !ok {
 		msg := fmt.Sprintf("argument \"rule\": no rule %q", a.Rule)
 		if near := nearRules(a.Rule); len(near) > 0 {
@@ -385,7 +386,7 @@ func (t *tools) explainRule(_ context.Context, a *explainArgs) (*mcp.CallToolRes
 // explain suggests (internal/suggest), else those equal but for case and
 // separators, else those of the same family (before the first dot).
 func nearRules(id string) []string {
-	rules := fastvalidate.Rules()
+	rules := rule.All()
 	ids := make([]string, len(rules))
 	for i, r := range rules {
 		ids[i] = r.ID

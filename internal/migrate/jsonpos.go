@@ -38,6 +38,14 @@ func (n *node) get(name string) *node {
 	return nil
 }
 
+// elemsOf returns the elements of an array, or none.
+func (n *node) elemsOf() []*node {
+	if n == nil || n.kind != '[' {
+		return nil
+	}
+	return n.elems
+}
+
 // index returns the position of the member named name, or -1.
 func (n *node) index(name string) int {
 	if n == nil {

@@ -157,7 +157,7 @@ func (m *Migrator) Migrate(dst, card []byte, rec *Record) []byte {
 		m.refuse(rec, fastvalidate.CodeMigrateSigned, "the card is signed and migrating it changes the signed content: refused (--drop-signatures drops the signatures, --key K signs the migrated card)")
 		return append(dst, card...)
 	}
-	w := &writer{src: card, st: detectStyle(card, root)}
+	w := newWriter(card, detectStyle(card, root))
 	c := &card10{w: w, rec: rec, from: from, legacy: m.opts.KeepLegacy}
 	e := w.edit(root)
 	if signed {
@@ -167,6 +167,11 @@ func (m *Migrator) Migrate(dst, card []byte, rec *Record) []byte {
 		c.up(root, e)
 	} else {
 		c.down(root, e)
+	}
+	if c.refusal != "" {
+		rec.Changes = rec.Changes[:0]
+		m.refuse(rec, fastvalidate.CodeMigrateSchemeUnsupported, c.refusal)
+		return append(dst, card...)
 	}
 	start := len(dst)
 	dst = append(dst, card[:root.start]...)

@@ -210,7 +210,7 @@ func TestRefused(t *testing.T) {
 }
 
 // sampleCards reads the generated corpus the repository keeps.
-func sampleCards(t *testing.T) [][]byte {
+func sampleCards(t testing.TB) [][]byte {
 	f, err := os.Open("../../corpus/sample.ndjson.zst")
 	if err != nil {
 		t.Fatal(err)
@@ -280,4 +280,130 @@ func checkCorpus(t *testing.T, name string, cards [][]byte) {
 		t.Fatalf("%s: no valid card migrated", name)
 	}
 	t.Logf("%s: valid cards migrated to valid cards: %v", name, counts)
+}
+
+// A 1.0 OAuth scheme whose only flow is deviceCode has no 0.3 shape: its
+// flows would be empty, a scheme no 0.3 client can get a token from (and
+// a2a-go's reader rejects). Unused, it is dropped; required, the card is
+// refused, since dropping it would drop a security requirement.
+func TestDeviceCodeOnlyScheme(t *testing.T) {
+	down := mustNew(t, Options{To: V03})
+	src := read(t, "new-1.0.json")
+	var rec Record
+	out := down.Migrate(nil, src, &rec)
+	var card struct {
+		SecuritySchemes map[string]json.RawMessage `json:"securitySchemes"`
+	}
+	if err := json.Unmarshal(out, &card); err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status != StatusMigrated || card.SecuritySchemes["dev"] != nil || card.SecuritySchemes["code"] == nil {
+		t.Errorf("the unused device-code scheme should be dropped, the other kept: %+v\n%s", rec, out)
+	}
+	dropped := false
+	for _, c := range rec.Changes {
+		dropped = dropped || (c.Rule == "migrate.scheme-unsupported" && c.From == "/securitySchemes/dev" && c.Action == "dropped")
+	}
+	if !dropped {
+		t.Errorf("the drop of /securitySchemes/dev is not reported: %+v", rec.Changes)
+	}
+
+	required := bytes.Replace(src, []byte(`"code": {
+          "list"`), []byte(`"dev": {
+          "list"`), 1)
+	if bytes.Equal(required, src) {
+		t.Fatal("the test card changed: no requirement to point at dev")
+	}
+	for _, card := range [][]byte{required, skillRequires(t, src, "dev")} {
+		out = down.Migrate(nil, card, &rec)
+		if rec.Status != StatusRefused || !bytes.Equal(out, card) || len(rec.Changes) != 1 ||
+			rec.Changes[0].Rule != "migrate.scheme-unsupported" || !strings.Contains(rec.Changes[0].Message, "/securitySchemes/dev") {
+			t.Errorf("a required device-code scheme must refuse the card as it is: %+v", rec)
+		}
+	}
+}
+
+// skillRequires returns the 1.0 card with its skill requiring scheme.
+func skillRequires(t *testing.T, card []byte, scheme string) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(card, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["skills"].([]any)[0].(map[string]any)["securityRequirements"] = []any{map[string]any{"schemes": map[string]any{scheme: map[string]any{"list": []any{}}}}}
+	delete(m, "securityRequirements")
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// Every OAuth scheme of a card migrated to 0.3 keeps a flow.
+func TestOAuthSchemesKeepAFlow(t *testing.T) {
+	down := mustNew(t, Options{To: V03, DropSignatures: true})
+	n := 0
+	for i, card := range sampleCards(t) {
+		var rec Record
+		out := down.Migrate(nil, card, &rec)
+		if rec.Status != StatusMigrated {
+			continue
+		}
+		var c struct {
+			SecuritySchemes map[string]struct {
+				Type  string         `json:"type"`
+				Flows map[string]any `json:"flows"`
+			} `json:"securitySchemes"`
+		}
+		if err := json.Unmarshal(out, &c); err != nil {
+			t.Fatalf("sample card %d: the migrated card is not JSON: %v", i+1, err)
+		}
+		for name, s := range c.SecuritySchemes {
+			if s.Type == "oauth2" {
+				n++
+				if len(s.Flows) == 0 {
+					t.Errorf("sample card %d: scheme %s has no flow left in 0.3: %+v", i+1, name, rec.Changes)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no OAuth scheme in the sample migrated to 0.3")
+	}
+}
+
+// BenchmarkMigrate migrates the sample corpus's cards to each release.
+func BenchmarkMigrate(b *testing.B) {
+	f, err := os.Open("../../corpus/sample.ndjson.zst")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	d, err := zstd.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	var cards [][]byte
+	size := 0
+	sc := bufio.NewScanner(d)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		cards = append(cards, bytes.Clone(sc.Bytes()))
+		size += len(sc.Bytes())
+	}
+	for _, to := range []string{V10, V03} {
+		b.Run(strings.TrimPrefix(to, "a2a/"), func(b *testing.B) {
+			m := mustNew(b, Options{To: to, DropSignatures: true})
+			var rec Record
+			var buf []byte
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, c := range cards {
+					buf = m.Migrate(buf[:0], c, &rec)
+				}
+			}
+		})
+	}
 }

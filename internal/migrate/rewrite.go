@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,6 +14,9 @@ type card10 struct {
 	rec    *Record
 	from   string
 	legacy bool
+	// refusal, when set, says why the card cannot be migrated after all:
+	// it is then left as it was.
+	refusal string
 }
 
 func (c *card10) to() string {
@@ -287,7 +291,14 @@ func (c *card10) down(root *node, e *edit) {
 	if s := root.get("securitySchemes"); s != nil && s.kind == '{' {
 		se := w.edit(s)
 		for _, m := range s.members {
-			if v := c.schemeDown(m.val, "/securitySchemes/"+escape(m.name)); v != nil {
+			at := "/securitySchemes/" + escape(m.name)
+			switch v := c.schemeDown(m.val, at); {
+			case v == errNoFlow && requires(root, m.name):
+				c.refusal = fmt.Sprintf("the OAuth scheme %s has no flow but deviceCode, which 0.3 cannot express, and the card requires it: refused, as dropping it would drop a security requirement (offer an authorizationCode or clientCredentials flow beside it)", at)
+			case v == errNoFlow:
+				se.Drop(m.name)
+				c.note(fastvalidate.CodeMigrateSchemeUnsupported, "dropped", at, "", "the OAuth scheme has no flow but deviceCode, which 0.3 cannot express, and no requirement names it: it was dropped", specSch)
+			case v != nil:
 				se.Set(m.name, v)
 			}
 		}
@@ -394,7 +405,35 @@ func (c *card10) requirementsDown(o *node, e *edit, at string) {
 	e.Set("securityRequirements", ae.Raw())
 }
 
-// schemeDown returns 1.0 scheme s in 0.x's shape, or nil to keep it.
+// errNoFlow is schemeDown's answer for an OAuth scheme whose only flow is
+// deviceCode: in 0.3 it would be a scheme with no flow, which a 0.3
+// client cannot get a token from and a2a-go's reader rejects.
+var errNoFlow = errors.New("no flow 0.3 can express")
+
+// requires reports whether a security requirement of the card or of one
+// of its skills names the scheme, in either release's shape.
+func requires(root *node, scheme string) bool {
+	holders := []*node{root}
+	if skills := root.get("skills"); skills != nil {
+		holders = append(holders, skills.elems...)
+	}
+	for _, h := range holders {
+		for _, r := range h.get("securityRequirements").elemsOf() {
+			if r.get("schemes").get(scheme) != nil {
+				return true
+			}
+		}
+		for _, r := range h.get("security").elemsOf() {
+			if r.get(scheme) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// schemeDown returns 1.0 scheme s in 0.x's shape, nil to keep it, or
+// errNoFlow for a scheme 0.3 cannot express.
 func (c *card10) schemeDown(s *node, at string) any {
 	w := c.w
 	if s.kind != '{' {
@@ -428,6 +467,9 @@ func (c *card10) schemeDown(s *node, at string) any {
 		be.Rename("location", "in")
 	}
 	if f := body.get("flows"); f != nil && f.kind == '{' {
+		if len(f.members) == 1 && f.members[0].name == "deviceCode" {
+			return errNoFlow
+		}
 		fe := w.edit(f)
 		for _, m := range f.members {
 			switch m.name {
@@ -446,7 +488,7 @@ func (c *card10) schemeDown(s *node, at string) any {
 		be.Set("flows", fe.Raw())
 	}
 	c.note(fastvalidate.CodeMigrateSecurityScheme, "rewrote", at+"/"+wrapper, at, fmt.Sprintf("%s unwrapped to a type %q scheme", wrapper, typ), specSch)
-	return raw{text: be.Text(), base: lineIndent(w.src, body.start)}
+	return raw{text: be.Text(), base: w.indentAt(body.start)}
 }
 
 // escape escapes a member name for a JSON Pointer (RFC 6901).

@@ -29,11 +29,32 @@ type (
 type writer struct {
 	src []byte
 	st  style
+	// flat is set for a card on one line (an NDJSON record): nothing in
+	// it is indented, and looking back through it for a line break at
+	// every value moved would cost time in the card's size each.
+	flat bool
+}
+
+func newWriter(src []byte, st style) *writer {
+	return &writer{src: src, st: st, flat: bytes.IndexByte(src, '\n') < 0}
+}
+
+// indentAt returns the white space that opens the line holding byte at.
+func (w *writer) indentAt(at int) string {
+	if w.flat {
+		return ""
+	}
+	return lineIndent(w.src, at)
+}
+
+// multiline reports whether a value of the card spans lines.
+func (w *writer) multiline(n *node) bool {
+	return !w.flat && multiline(w.src, n)
 }
 
 // rawOf takes a value of the card as it is.
 func (w *writer) rawOf(n *node) raw {
-	return raw{text: w.src[n.start:n.end], base: lineIndent(w.src, n.start)}
+	return raw{text: w.src[n.start:n.end], base: w.indentAt(n.start)}
 }
 
 // emit appends v written at a line indented by base.
@@ -144,11 +165,11 @@ func (w *writer) edit(n *node) *edit {
 			e.spans[i] = [2]int{n.elems[i].start, n.elems[i].end}
 		}
 	}
-	e.pretty = multiline(w.src, n)
+	e.pretty = w.multiline(n)
 	if count > 0 {
-		e.indent = lineIndent(w.src, e.spans[0][0])
+		e.indent = w.indentAt(e.spans[0][0])
 	} else {
-		e.indent = lineIndent(w.src, n.start) + w.st.unit
+		e.indent = w.indentAt(n.start) + w.st.unit
 	}
 	return e
 }
@@ -219,7 +240,7 @@ func (e *edit) changed() bool {
 
 // wrap returns v on one line when n, the value it wraps, is on one.
 func (w *writer) wrap(n *node, v any) any {
-	if multiline(w.src, n) {
+	if w.multiline(n) {
 		return v
 	}
 	return oneLine{v}
@@ -227,7 +248,7 @@ func (w *writer) wrap(n *node, v any) any {
 
 // Raw renders the container as a value to place where it stood.
 func (e *edit) Raw() raw {
-	return raw{text: e.Text(), base: lineIndent(e.w.src, e.n.start)}
+	return raw{text: e.Text(), base: e.w.indentAt(e.n.start)}
 }
 
 func (e *edit) Text() []byte {
@@ -255,7 +276,7 @@ func (e *edit) Text() []byte {
 		trail = src[e.spans[len(e.spans)-1][1] : n.end-1]
 	case e.pretty:
 		lead = []byte(w.st.newline + e.indent)
-		trail = []byte(w.st.newline + lineIndent(src, n.start))
+		trail = []byte(w.st.newline + w.indentAt(n.start))
 	}
 	switch {
 	case len(e.spans) > 1:
@@ -298,9 +319,9 @@ func (e *edit) origItem(i int) []byte {
 		if e.value[i] == nil {
 			return append(out, src[m.val.start:m.val.end]...)
 		}
-		return e.w.emit(out, e.value[i], lineIndent(src, m.keyStart), e.pretty)
+		return e.w.emit(out, e.value[i], e.w.indentAt(m.keyStart), e.pretty)
 	}
-	return e.w.emit(out, e.value[i], lineIndent(src, n.elems[i].start), e.pretty)
+	return e.w.emit(out, e.value[i], e.w.indentAt(n.elems[i].start), e.pretty)
 }
 
 func (e *edit) newItem(v any) []byte {

@@ -15,6 +15,7 @@ package pipeline
 
 import (
 	"errors"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"runtime"
 	"sync/atomic"
@@ -307,7 +308,7 @@ func newPipeline(cfg *Config) *pipeline {
 		bytesRead: &cfg.Progress.BytesRead,
 	}
 	p.bytesDecompressed = &cfg.Progress.BytesDecompressed
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		p.ruleSlots = max(p.ruleSlots, int(r.Code)+1)
 	}
 	for range inFlight {

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,7 @@ type signatureJudge struct {
 	extra    []fastvalidate.Finding
 	findings []fastvalidate.Finding
 	unlisted []fastvalidate.RuleCount
+	thumbs   []string
 }
 
 // judge verifies rec's signatures, when it may have any, and adds the
@@ -104,6 +106,7 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, er
 			j.add(code, sev, "/signatures/"+strconv.Itoa(sig.Index), sig.Reason)
 		}
 		vd.SignedBy = res.SignedBy
+		vd.Signers = j.signers(res)
 	}
 	if j.cfg.Require && !verified {
 		path, msg := "", "the card is not signed"
@@ -139,6 +142,23 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, er
 		}
 	}
 	vd.Findings, vd.Unlisted = j.findings, j.unlisted
+}
+
+// signers returns the sorted thumbprints of the keys that verified a
+// signature of res, each once, in j's scratch space: a card that is
+// verified is listed here, one that is not allocates nothing.
+func (j *signatureJudge) signers(res *cardsig.Result) []string {
+	j.thumbs = j.thumbs[:0]
+	for _, sig := range res.Signatures {
+		if sig.Status == cardsig.Verified && !slices.Contains(j.thumbs, sig.Thumbprint) {
+			j.thumbs = append(j.thumbs, sig.Thumbprint)
+		}
+	}
+	slices.Sort(j.thumbs)
+	if len(j.thumbs) == 0 {
+		return nil
+	}
+	return j.thumbs
 }
 
 func (j *signatureJudge) add(code fastvalidate.Code, sev fastvalidate.Severity, path, msg string) {

@@ -11,7 +11,7 @@ type Framing uint8
 
 const (
 	// FramingAuto chooses NDJSON or JSON for each input from its first
-	// bytes; see detectFraming.
+	// bytes; see cutter.detect.
 	FramingAuto Framing = iota
 	// FramingNDJSON takes each non-blank line as a record.
 	FramingNDJSON

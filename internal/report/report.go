@@ -54,6 +54,10 @@ type Verdict struct {
 	// SignedBy lists the kids of the card's signatures that verified with
 	// a trusted key, when signatures were verified.
 	SignedBy []string
+	// Signers are the RFC 7638 thumbprints of the keys those signatures
+	// verified with, sorted, each once: what tells a card's signer
+	// (cardscan diff's signer-changed), where a kid is the signer's word.
+	Signers []string
 }
 
 // CountRules calls add once per rule and severity among the verdict's

@@ -1,13 +1,13 @@
 // Package ruledoc renders the rule table and its documentation
-// (fastvalidate.Rules and Code.Doc) for people: the sections of
+// (rule.All and Code.Doc) for people: the sections of
 // docs/rules.md, `cardscan explain`, and the rule help of SARIF output.
 // One renderer serves them all, so they cannot drift apart.
 package ruledoc
 
 import (
+	"github.com/cardscan/cardscan/rule"
 	"strings"
 
-	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
 )
 
@@ -34,7 +34,7 @@ func HelpURI(id string) string { return DocURL + "#" + Anchor(id) }
 // Grounds is what the rule rests on, in one paragraph: the quoted
 // specification sentence with its source, or the basis of a rule no
 // specification states.
-func Grounds(d fastvalidate.RuleDoc) string {
+func Grounds(d rule.Doc) string {
 	if d.Spec != "" {
 		return "\u201c" + d.Spec + "\u201d (" + d.Source + ")"
 	}
@@ -42,11 +42,11 @@ func Grounds(d fastvalidate.RuleDoc) string {
 }
 
 // Text is the plain-text explanation `cardscan explain` prints.
-func Text(r fastvalidate.Rule) string {
+func Text(r rule.Rule) string {
 	d, _ := r.Code.Doc()
 	var b strings.Builder
 	b.WriteString(r.ID + " (" + r.Severity.String() + ")\n")
-	b.WriteString("profiles: " + r.Profiles + "\n\n")
+	b.WriteString("profiles: " + r.Profiles.String() + "\n\n")
 	b.WriteString(r.Description + "\n\n")
 	if d.Spec != "" {
 		b.WriteString("Specification: " + Grounds(d) + "\n\n")
@@ -66,11 +66,11 @@ func Text(r fastvalidate.Rule) string {
 
 // Markdown is the rule's section of docs/rules.md, also the markdown help
 // of its SARIF descriptor.
-func Markdown(r fastvalidate.Rule) string {
+func Markdown(r rule.Rule) string {
 	d, _ := r.Code.Doc()
 	var b strings.Builder
 	b.WriteString("### " + r.ID + "\n\n")
-	b.WriteString("**" + r.Severity.String() + "** · profiles: " + r.Profiles + "\n\n")
+	b.WriteString("**" + r.Severity.String() + "** · profiles: " + r.Profiles.String() + "\n\n")
 	b.WriteString(r.Description + "\n\n")
 	if d.Spec != "" {
 		b.WriteString("> " + d.Spec + "\n\n\u2014 " + d.Source + "\n\n")
@@ -88,16 +88,16 @@ func Markdown(r fastvalidate.Rule) string {
 }
 
 // Profile is the profile that judges the rule's examples.
-func Profile(r fastvalidate.Rule) string {
+func Profile(r rule.Rule) string {
 	d, _ := r.Code.Doc()
 	return profileOf(r, d)
 }
 
-func profileOf(r fastvalidate.Rule, d fastvalidate.RuleDoc) string {
+func profileOf(r rule.Rule, d rule.Doc) string {
 	if d.Profile != "" {
 		return d.Profile
 	}
-	p, _, _ := strings.Cut(r.Profiles, ",")
+	p, _, _ := strings.Cut(r.Profiles.String(), ",")
 	if p == "all" {
 		return "agentcard"
 	}
@@ -105,7 +105,7 @@ func profileOf(r fastvalidate.Rule, d fastvalidate.RuleDoc) string {
 }
 
 // SARIF is the rule's descriptor in a SARIF run.
-func SARIF(r fastvalidate.Rule) report.SARIFRule {
+func SARIF(r rule.Rule) report.SARIFRule {
 	d, _ := r.Code.Doc()
 	text := r.Description + "\n\n" + Grounds(d) + "\n\nHow to fix: " + d.Fix
 	return report.SARIFRule{
@@ -116,6 +116,6 @@ func SARIF(r fastvalidate.Rule) report.SARIFRule {
 		HelpMarkdown:     Markdown(r),
 		HelpURI:          HelpURI(r.ID),
 		Level:            r.Severity.String(),
-		Tags:             strings.Split(r.Profiles, ","),
+		Tags:             strings.Split(r.Profiles.String(), ","),
 	}
 }

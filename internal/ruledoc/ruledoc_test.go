@@ -3,11 +3,10 @@ package ruledoc
 import (
 	"bytes"
 	"flag"
+	"github.com/cardscan/cardscan/rule"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 var updateRules = flag.Bool("update-rules", false, "rewrite the rule sections of ../../docs/rules.md")
@@ -27,7 +26,7 @@ func TestRulesDocSections(t *testing.T) {
 		t.Fatalf("%s has no %q ... %q block", path, begin, end)
 	}
 	var want strings.Builder
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		want.WriteString("\n" + Markdown(r) + "\n")
 	}
 	if got := string(doc[i+len(begin) : j]); got == want.String() {
@@ -47,7 +46,7 @@ func TestRulesDocSections(t *testing.T) {
 // rule's shares, so that each helpUri lands on its rule.
 func TestAnchorsUnique(t *testing.T) {
 	seen := map[string]string{}
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		a := Anchor(r.ID)
 		if a == "" || seen[a] != "" {
 			t.Errorf("%s: anchor %q (also %s)", r.ID, a, seen[a])
@@ -66,10 +65,10 @@ func TestAnchorsUnique(t *testing.T) {
 
 // The text explain prints carries every part of the documentation.
 func TestText(t *testing.T) {
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		d, _ := r.Code.Doc()
 		text := Text(r)
-		for _, part := range []string{r.ID, r.Severity.String(), r.Profiles, r.Description, d.Spec, d.Source, d.Basis, d.Fail, d.Pass, d.Example, d.Fix, HelpURI(r.ID)} {
+		for _, part := range []string{r.ID, r.Severity.String(), r.Profiles.String(), r.Description, d.Spec, d.Source, d.Basis, d.Fail, d.Pass, d.Example, d.Fix, HelpURI(r.ID)} {
 			if !strings.Contains(text, part) {
 				t.Errorf("%s: explain text lacks %q", r.ID, part)
 			}

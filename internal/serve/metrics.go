@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"github.com/cardscan/cardscan/rule"
 	"net/http"
 	"sync"
 
@@ -60,7 +61,7 @@ func newMetrics() *metrics {
 	}
 	m.reg.MustRegister(m.requests, m.duration, m.cards, m.findings, m.rejected,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	for _, r := range fastvalidate.Rules() {
+	for _, r := range rule.All() {
 		for int(r.Code) >= len(m.byRule) {
 			m.byRule = append(m.byRule, nil)
 		}

@@ -72,7 +72,7 @@ func generateKey(alg string) (crypto.Signer, error) {
 	case "RS256", "RS384", "RS512", "PS256", "PS384", "PS512":
 		return rsa.GenerateKey(rand.Reader, 3072)
 	}
-	return nil, fmt.Errorf("--generate-key %q: want one of %s", alg, strings.Join(cardsig.Algorithms, ", "))
+	return nil, fmt.Errorf("--generate-key %q: want one of %s", alg, strings.Join(cardsig.Algorithms(), ", "))
 }
 
 // publicSetPath is where --generate-key writes the public key set beside

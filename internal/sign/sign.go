@@ -141,8 +141,8 @@ func parseArgs(args []string) (*options, error) {
 			return nil, errors.New("--generate-key needs -o FILE, where the private key goes")
 		case o.key != "" || len(cards) > 0:
 			return nil, errors.New("--generate-key makes a key and signs nothing: no --key, no card")
-		case !slices.Contains(cardsig.Algorithms, o.generate):
-			return nil, fmt.Errorf("--generate-key %q: want one of %s", o.generate, strings.Join(cardsig.Algorithms, ", "))
+		case !slices.Contains(cardsig.Algorithms(), o.generate):
+			return nil, fmt.Errorf("--generate-key %q: want one of %s", o.generate, strings.Join(cardsig.Algorithms(), ", "))
 		}
 		return o, nil
 	}

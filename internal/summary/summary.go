@@ -3,6 +3,8 @@
 package summary
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,8 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
-	"github.com/bytedance/sonic"
 	jsonv2 "github.com/go-json-experiment/json"
 )
 
@@ -160,9 +162,6 @@ type Signatures struct {
 // SignatureOutcomes are the names Signatures.Outcomes counts, in the
 // order reports list them (cardsig.Statuses).
 var SignatureOutcomes = []string{"verified", "untrusted-origin", "expired", "revoked", "key-unknown", "invalid", "alg"}
-
-// api sorts map keys, so that summaries diff cleanly.
-var api = sonic.Config{SortMapKeys: true, ValidateString: true}.Froze()
 
 // Finish sets the derived fields.
 func (s *Summary) Finish() {
@@ -333,11 +332,18 @@ func (s *Summary) Add(o *Summary) error {
 // Marshal encodes s as indented JSON with a final newline.
 func (s *Summary) Marshal() ([]byte, error) {
 	s.Finish()
-	b, err := api.MarshalIndent(s, "", "  ")
-	if err != nil {
+	// encoding/json sorts map keys, so that summaries diff cleanly, and
+	// writes invalid UTF-8 as U+FFFD. A summary is written once per run:
+	// a faster encoder would save microseconds and cost every start its
+	// initialisation (cmd/cardscan's TestColdStartDeps).
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
 		return nil, err
 	}
-	return append(b, '\n'), nil
+	return b.Bytes(), nil
 }
 
 // WriteFile writes s to path ("-" for w).
@@ -358,9 +364,14 @@ func (s *Summary) WriteFile(path string, w io.Writer) error {
 // that cannot be decoded gets a *DecodeError, which says where.
 func Unmarshal(b []byte) (*Summary, error) {
 	var s Summary
+	// encoding/json, which writes summaries, would read invalid UTF-8 as
+	// U+FFFD; a summary with it was not written by cardscan.
+	if !utf8.Valid(b) {
+		return nil, errors.New("not valid UTF-8")
+	}
 	// jsonv2 (the encoding/json/v2 proposal's code) reports the byte
 	// offset and JSON Pointer of every fault, and rejects duplicate
-	// names; sonic's errors are a message with the text quoted in it.
+	// names.
 	if err := jsonv2.Unmarshal(b, &s, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return nil, decodeError(b, err)
 	}

@@ -56,10 +56,36 @@ func TestUnmarshalRejects(t *testing.T) {
 		`{"records":1,"valid":1,"invalid":0,"surprise":true}`,
 		`[1]`,
 		`{"records":-1,"valid":-1,"invalid":0}`,
+		"{\"records\":0,\"valid\":0,\"invalid\":0,\"rules\":{\"\xff\":1}}",
 	} {
 		if _, err := Unmarshal([]byte(doc)); err == nil {
 			t.Errorf("%s: accepted", doc)
 		}
+	}
+}
+
+// TestMarshalText pins what the encoder writes beyond the counts: input
+// names with <, > and & as they are (reports are not HTML), invalid UTF-8
+// as U+FFFD, map keys sorted, and a final newline.
+func TestMarshalText(t *testing.T) {
+	s := Summary{Records: 1, Invalid: 1, Rules: map[string]int64{"b": 1, "a": 2},
+		WorstInputs: []InputCount{{Input: "<a&b>\xff.ndjson", Records: 1, Invalid: 1}}}
+	b, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	for _, want := range []string{`"input": "<a&b>\ufffd.ndjson"`, "\"rules\": {\n    \"a\": 2,\n    \"b\": 1\n  }"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	if !strings.HasSuffix(text, "}\n") {
+		t.Errorf("does not end in one newline: %q", text[max(0, len(text)-5):])
+	}
+	back, err := Unmarshal(b)
+	if err != nil || back.Rules["a"] != 2 || back.WorstInputs[0].Input != "<a&b>\ufffd.ndjson" {
+		t.Errorf("round trip: %v, %+v", err, back)
 	}
 }
 
