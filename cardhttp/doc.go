@@ -11,9 +11,9 @@
 //
 //   - a body over the cap is turned away with 413 Content Too Large; a
 //     declared Content-Length over the cap is turned away unread. The rest
-//     of the body is then read and discarded, up to 16 MiB for 5 s
-//     ([WithDrain]), so that a client that sends its whole body before
-//     reading sees the 413 rather than a connection reset;
+//     of the body is then read and discarded, up to 16 MiB for 5 s, so
+//     that a client that sends its whole body before reading sees the 413
+//     rather than a connection reset;
 //   - a body of any other media type, of none, or in an encoding other
 //     than gzip is turned away with 415 ([WithRejectOtherTypes] passes
 //     other types on instead);

@@ -94,18 +94,6 @@ func WithRejectOtherTypes(reject bool) Option {
 // default).
 func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = max(n, 0) } }
 
-// WithDrain bounds what Middleware reads and discards of a body it turns
-// away with 413 before the connection closes: at most n more bytes, for at
-// most d (16 MiB and 5 s by default; n or d of 0 turns draining off).
-// Without it a client that sends its whole body before reading the answer
-// (as Python's urllib and Go's http.Client do) gets a connection reset
-// instead of the 413. Discarding costs no memory, only bandwidth and the
-// connection's time. A declared length more than n past the cap is not
-// drained: the connection is closed at once.
-func WithDrain(n int64, d time.Duration) Option {
-	return func(c *config) { c.drainBytes, c.drainTimeout = max(n, 0), max(d, 0) }
-}
-
 // WithRejectFunc replaces Middleware's problem responses. fn must write the
 // whole response; the Rejection is valid only until fn returns. It can
 // call rej.WriteProblem to fall back to the default.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"github.com/cardscan/cardscan/rule"
 	"slices"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // The a2a profiles: the A2A Agent Card in each of its incompatible releases.
@@ -229,7 +231,7 @@ func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 	switch {
 	case m.supportedInterfaces != 0:
 		return a2aV10, versionInterfaces
-	case m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString:
+	case m.protocolVersion != 0 && w.kind(m.protocolVersion) == tape.KindString:
 		if ver := protocolRelease(w.str(m.protocolVersion)); ver != 0 {
 			return ver, versionProtocol
 		}
@@ -241,7 +243,7 @@ func (w *walker) a2aVersionOf(m *topMembers) (a2aVersion, versionSource) {
 		}
 		ver, _ := w.a2aVersionByMembers(m)
 		return ver, versionNoRelease
-	case m.protocolVersion == 0 && w.peek(m.protocolVersionSnake, kindString):
+	case m.protocolVersion == 0 && w.peek(m.protocolVersionSnake, tape.KindString):
 		// The release the author meant; a2a.field-name (or a2a.required,
 		// where the release requires protocolVersion) names the spelling.
 		if ver := protocolRelease(w.str(m.protocolVersionSnake)); ver != 0 {
@@ -276,12 +278,12 @@ func (w *walker) uses10(m *topMembers) bool {
 	if m.securityRequirements != 0 {
 		return true
 	}
-	if w.peek(m.capabilities, kindObject) && w.member(m.capabilities, "extendedAgentCard") != 0 {
+	if w.peek(m.capabilities, tape.KindObject) && w.member(m.capabilities, "extendedAgentCard") != 0 {
 		return true
 	}
-	if w.peek(m.securitySchemes, kindObject) {
+	if w.peek(m.securitySchemes, tape.KindObject) {
 		for k := m.securitySchemes + 1; k < w.end(m.securitySchemes); k = w.next(k + 1) {
-			if v := k + 1; w.kind(v) == kindObject && w.sc.whole(v) && w.schemeWrapper10(v) {
+			if v := k + 1; w.kind(v) == tape.KindObject && w.sc.Whole(v) && w.schemeWrapper10(v) {
 				return true
 			}
 		}
@@ -304,11 +306,11 @@ func (w *walker) schemeWrapper10(s uint32) bool {
 // anyMember reports whether arr is an array read whole with an object
 // element that has a member called name.
 func (w *walker) anyMember(arr uint32, name string) bool {
-	if !w.peek(arr, kindArray) {
+	if !w.peek(arr, tape.KindArray) {
 		return false
 	}
 	for e := arr + 1; e < w.end(arr); e = w.next(e) {
-		if w.kind(e) == kindObject && w.member(e, name) != 0 {
+		if w.kind(e) == tape.KindObject && w.member(e, name) != 0 {
 			return true
 		}
 	}
@@ -321,23 +323,23 @@ func (w *walker) uses03(m *topMembers) bool {
 	if m.signatures != 0 {
 		return true
 	}
-	if w.peek(m.skills, kindArray) {
+	if w.peek(m.skills, tape.KindArray) {
 		for s := m.skills + 1; s < w.end(m.skills); s = w.next(s) {
-			if w.kind(s) == kindObject && w.member(s, "security") != 0 {
+			if w.kind(s) == tape.KindObject && w.member(s, "security") != 0 {
 				return true
 			}
 		}
 	}
-	if w.peek(m.securitySchemes, kindObject) {
+	if w.peek(m.securitySchemes, tape.KindObject) {
 		for k := m.securitySchemes + 1; k < w.end(m.securitySchemes); k = w.next(k + 1) {
 			v := k + 1
-			if w.kind(v) != kindObject {
+			if w.kind(v) != tape.KindObject {
 				continue
 			}
 			if w.member(v, "oauth2MetadataUrl") != 0 {
 				return true
 			}
-			if t := w.member(v, "type"); t != 0 && w.kind(t) == kindString && string(w.str(t)) == "mutualTLS" {
+			if t := w.member(v, "type"); t != 0 && w.kind(t) == tape.KindString && string(w.str(t)) == "mutualTLS" {
 				return true
 			}
 		}
@@ -468,7 +470,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 			c.checkString(m.protocolVersion, req&reqProtocolVersion != 0)
 		}
 	}
-	if c.present(m.provider) && c.want(m.provider, kindObject) {
+	if c.present(m.provider) && c.want(m.provider, tape.KindObject) {
 		c.provider(m.provider)
 	}
 	if c.checkOptionalString(m.documentationURL) {
@@ -478,19 +480,19 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 		c.url(m.iconURL, urlWeb)
 	}
 	// Required members are never "absent as null": null is a type error.
-	if m.capabilities != 0 && c.want(m.capabilities, kindObject) {
+	if m.capabilities != 0 && c.want(m.capabilities, tape.KindObject) {
 		c.capabilities(m.capabilities)
 	}
 	if m.authentication != 0 {
 		if ver == a2aV01 {
-			if c.present(m.authentication) && c.want(m.authentication, kindObject) {
+			if c.present(m.authentication) && c.want(m.authentication, tape.KindObject) {
 				c.authentication(m.authentication)
 			}
 		} else {
 			w.add(CodeA2ARemoved, m.authentication, "authentication was replaced by securitySchemes and security in 0.2")
 		}
 	}
-	if ver >= a2aV02 && c.present(m.securitySchemes) && c.want(m.securitySchemes, kindObject) {
+	if ver >= a2aV02 && c.present(m.securitySchemes) && c.want(m.securitySchemes, tape.KindObject) {
 		c.securitySchemes(m.securitySchemes)
 	}
 	if v10 {
@@ -502,14 +504,14 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 	}
 	c.modes(m.defaultInputModes, req&reqDefaultInputModes != 0)
 	c.modes(m.defaultOutputModes, req&reqDefaultOutputModes != 0)
-	if m.skills != 0 && c.want(m.skills, kindArray) {
+	if m.skills != 0 && c.want(m.skills, tape.KindArray) {
 		if v10 && c.empty(m.skills) {
 			w.add(CodeA2ARequired, m.skills, "skills must hold at least one skill")
 		}
 		c.skills(m.skills)
 	}
 	if v10 {
-		if m.supportedInterfaces != 0 && c.want(m.supportedInterfaces, kindArray) {
+		if m.supportedInterfaces != 0 && c.want(m.supportedInterfaces, tape.KindArray) {
 			c.supportedInterfaces(m.supportedInterfaces)
 		}
 		if c.hybrid() {
@@ -523,7 +525,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 			w.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msgPreferredTransport)
 		}
 	}
-	if ver >= a2aV03 && c.present(m.signatures) && c.want(m.signatures, kindArray) {
+	if ver >= a2aV03 && c.present(m.signatures) && c.want(m.signatures, tape.KindArray) {
 		c.signatures(m.signatures)
 	}
 	if m.snakeCase {
@@ -542,7 +544,7 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 // later schemas want the member left out instead.
 func (c *a2aCheck) present(n uint32) bool {
 	// Node 0, for absent, is the card itself: an object, so not null.
-	if c.kind(n) != kindNull {
+	if c.vw.Kind(n) != tape.KindNull {
 		return n != 0
 	}
 	c.null(n)
@@ -577,7 +579,7 @@ func (c *a2aCheck) checkStringAs(n uint32, required bool, code Code) bool {
 // a check reads would be a call (TestWalker_Inlined holds them to it).
 func stringOr(c *a2aCheck, n uint32, required bool, code Code, bad func(*a2aCheck, uint32, bool, Code) bool) bool {
 	// Node 0, for absent, is the card itself: an object, so no string.
-	if c.kind(n) == kindString && (!required || c.ver < a2aV10 || !c.emptyString(n)) {
+	if c.vw.Kind(n) == tape.KindString && (!required || c.ver < a2aV10 || !c.vw.EmptyString(n)) {
 		return true
 	}
 	return bad(c, n, required, code)
@@ -594,7 +596,7 @@ func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
 	if !required && !c.present(n) {
 		return false
 	}
-	if !c.want(n, kindString) {
+	if !c.want(n, tape.KindString) {
 		return false
 	}
 	c.add(code, n, "required string is empty")
@@ -605,7 +607,7 @@ func (c *a2aCheck) badString(n uint32, required bool, code Code) bool {
 // reporting a missing or empty one under code.
 func (c *a2aCheck) checkRequiredString(obj, n uint32, code Code, name string) bool {
 	// Node 0, for absent, is the card itself: an object, so no string.
-	if c.kind(n) == kindString && (c.ver < a2aV10 || !c.emptyString(n)) {
+	if c.vw.Kind(n) == tape.KindString && (c.ver < a2aV10 || !c.vw.EmptyString(n)) {
 		return true
 	}
 	return requiredOr(c, obj, n, code, name, (*a2aCheck).badRequired)
@@ -638,24 +640,24 @@ func (c *a2aCheck) checkOptionalString(n uint32) bool {
 // goodString reports whether member n is a string that even a required
 // member may be, so that checkRequiredString would report nothing.
 func (c *a2aCheck) goodString(n uint32) bool {
-	return n != 0 && c.kind(n) == kindString && (c.ver < a2aV10 || !c.emptyString(n))
+	return n != 0 && c.kind(n) == tape.KindString && (c.ver < a2aV10 || !c.emptyString(n))
 }
 
 // checkStringArray checks an array of strings and reports whether it is one.
 // A required 1.0 array must not be empty.
 func (c *a2aCheck) checkStringArray(n uint32, required bool) bool {
 	w := c.walker
-	if !c.want(n, kindArray) {
+	if !c.want(n, tape.KindArray) {
 		return false
 	}
 	if required && c.ver >= a2aV10 && c.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
 	ok := true
-	tape := w.sc.tape // see nameIn
-	for e, end := n+1, tape[n].end; e < end; e = nextIn(tape, e) {
-		if tape[e].kind != kindString {
-			ok = w.wantSlow(e, kindString) // false, having reported it
+	vw := w.vw // see tape.View
+	for e, end := n+1, vw.End(n); e < end; e = vw.Next(e) {
+		if vw.Kind(e) != tape.KindString {
+			ok = w.wantSlow(e, tape.KindString) // false, having reported it
 		}
 	}
 	return ok
@@ -668,20 +670,20 @@ func (c *a2aCheck) modes(n uint32, required bool) {
 		return
 	}
 	w := c.walker
-	if !w.want(n, kindArray) {
+	if !w.want(n, tape.KindArray) {
 		return
 	}
 	if required && c.ver >= a2aV10 && w.empty(n) {
 		w.add(CodeA2ARequired, n, "required array is empty")
 	}
-	tape, b := w.sc.tape, w.b // see nameIn
-	for e, end := n+1, tape[n].end; e < end; e = nextIn(tape, e) {
-		switch t := &tape[e]; {
-		case t.kind != kindString:
-			w.wantSlow(e, kindString)
+	vw := w.vw // see tape.View
+	for e, end := n+1, vw.End(n); e < end; e = vw.Next(e) {
+		switch {
+		case vw.Kind(e) != tape.KindString:
+			w.wantSlow(e, tape.KindString)
 		case c.ver == a2aV01:
-		case t.flags&flagEscaped == 0 && isMediaType(b[t.start:t.end]):
-		case t.flags&flagEscaped == 0 || !isMediaType(w.str(e)):
+		case !vw.Escaped(e) && isMediaType(vw.Raw(e)):
+		case !vw.Escaped(e) || !isMediaType(w.str(e)):
 			w.addGot(CodeA2AMIME, e, "mode is not a media type (type/subtype)")
 		}
 	}
@@ -731,9 +733,9 @@ func (c *a2aCheck) capabilities(caps uint32) {
 				c.want(v, kindBoolean)
 			}
 		case "extensions":
-			if c.ver >= a2aV02 && c.present(v) && c.want(v, kindArray) {
+			if c.ver >= a2aV02 && c.present(v) && c.want(v, tape.KindArray) {
 				for e, end := v+1, c.end(v); e < end; e = c.next(e) {
-					if c.want(e, kindObject) {
+					if c.want(e, tape.KindObject) {
 						c.extension(e)
 					}
 				}
@@ -759,7 +761,7 @@ func (c *a2aCheck) extension(x uint32) {
 			}
 		case "params":
 			if c.present(v) {
-				c.want(v, kindObject)
+				c.want(v, tape.KindObject)
 			}
 		}
 	}
@@ -797,15 +799,15 @@ func (c *a2aCheck) skills(arr uint32) {
 	w := c.walker
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	tape, b := w.sc.tape, w.b // see nameIn
-	for s, end := arr+1, tape[arr].end; s < end; s = nextIn(tape, s) {
-		if !w.want(s, kindObject) {
+	vw := w.vw // see tape.View
+	for s, end := arr+1, vw.End(arr); s < end; s = vw.Next(s) {
+		if !w.want(s, tape.KindObject) {
 			continue
 		}
 		var id, name, desc, tags uint32
-		for k, end := s+1, tape[s].end; k < end; k = nextIn(tape, k+1) {
+		for k, end := s+1, vw.End(s); k < end; k = vw.NextMember(k) {
 			v := k + 1
-			switch string(w.nameIn(tape, b, k)) {
+			switch string(vw.Name(k)) {
 			case "id":
 				id = v
 			case "name":
@@ -838,7 +840,7 @@ func (c *a2aCheck) skills(arr uint32) {
 				c.checkRequiredString(s, id, CodeA2ARequired, "id")
 				c.checkRequiredString(s, name, CodeA2ARequired, "name")
 			}
-			if desc != 0 && w.kind(desc) != kindString {
+			if desc != 0 && w.kind(desc) != tape.KindString {
 				c.checkString(desc, false)
 			}
 			if tags != 0 && !w.stringsOnly(tags) && c.present(tags) {
@@ -854,14 +856,14 @@ func (c *a2aCheck) skills(arr uint32) {
 			case tags == 0:
 				w.addMissing(CodeA2ARequired, s, "tags")
 			case w.stringsOnly(tags) && (c.ver < a2aV10 || w.end(tags) != tags+1):
-			case w.kind(tags) == kindNull:
-				w.addTypeMismatch(tags, kindArray)
+			case w.kind(tags) == tape.KindNull:
+				w.addTypeMismatch(tags, tape.KindArray)
 			default:
 				c.checkStringArray(tags, true)
 			}
 		}
 		// Every version calls the id unique within the agent.
-		if id == 0 || w.kind(id) != kindString {
+		if id == 0 || w.kind(id) != tape.KindString {
 			continue
 		}
 		if nseen <= len(seen) {
@@ -883,10 +885,10 @@ func (c *a2aCheck) skills(arr uint32) {
 func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
 	w := c.walker
 	for p := arr + 1; p < s; p = c.next(p) {
-		if c.kind(p) != kindObject {
+		if c.kind(p) != tape.KindObject {
 			continue
 		}
-		if q := w.member(p, "id"); q != 0 && c.kind(q) == kindString && w.same(q, id) {
+		if q := w.member(p, "id"); q != 0 && c.kind(q) == tape.KindString && w.same(q, id) {
 			w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
 			return
 		}
@@ -901,7 +903,7 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 		w.add(CodeA2ARequired, arr, "supportedInterfaces must hold at least one interface")
 	}
 	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
-		if !c.want(e, kindObject) {
+		if !c.want(e, tape.KindObject) {
 			continue
 		}
 		var url, binding, version uint32
@@ -937,7 +939,7 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 // additionalInterfaces checks the 0.2.4+ list of extra transports.
 func (c *a2aCheck) additionalInterfaces(arr uint32) {
 	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
-		if !c.want(e, kindObject) {
+		if !c.want(e, tape.KindObject) {
 			continue
 		}
 		var url, transport uint32
@@ -978,7 +980,7 @@ func (c *a2aCheck) transport(n uint32) {
 // scheme. A core name in another case is judged as that name (its
 // spelling is a2a.transport's), and an interface with no binding as HTTP.
 func (c *a2aCheck) bindingURL(n uint32) urlKind {
-	if n == 0 || c.kind(n) != kindString {
+	if n == 0 || c.kind(n) != tape.KindString {
 		return urlEndpoint
 	}
 	switch v := c.str(n); {
@@ -1010,7 +1012,7 @@ func (c *a2aCheck) transports0x() {
 	if c.checkString(m.preferredTransport, false) {
 		c.transport(m.preferredTransport)
 	}
-	if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, kindArray) {
+	if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, tape.KindArray) {
 		c.additionalInterfaces(m.additionalInterfaces)
 	}
 }
@@ -1083,7 +1085,7 @@ func (c *a2aCheck) snakeKey(k uint32, scope aliasScope) {
 			return
 		}
 	}
-	if c.npending < len(c.pending) && c.member(c.sc.tape[k+1].parent, a.camel) == 0 {
+	if c.npending < len(c.pending) && c.member(c.vw.Parent(k+1), a.camel) == 0 {
 		c.pending[c.npending] = k
 		c.npending++
 		return
@@ -1142,7 +1144,7 @@ func (c *a2aCheck) reportMissing(missing uint16) {
 // against a card judged as 1.0 by its members (uses10).
 func (c *a2aCheck) claims10() bool {
 	n := c.m.protocolVersion
-	return n != 0 && c.kind(n) == kindString && protocolRelease(c.str(n)) >= a2aV10
+	return n != 0 && c.kind(n) == tape.KindString && protocolRelease(c.str(n)) >= a2aV10
 }
 
 // passesAs03 reports whether the card, judged as 0.3, has no error. The
@@ -1193,4 +1195,13 @@ func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
 
 func (c *a2aCheck) url(n uint32, kind urlKind) {
 	c.checkURL(n, kind, CodeA2AURL, CodeA2AURLRisk)
+}
+
+// b2u is 1 for true and 0 for false, without a branch: the compiler turns
+// it into the flag the comparison set.
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }

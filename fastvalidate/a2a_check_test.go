@@ -24,7 +24,7 @@ func memberCheck(t *testing.T, v *Validator, ver a2aVersion, value string) (*a2a
 	t.Helper()
 	w := &v.w
 	w.b = []byte(`{"m":` + value + `}`)
-	if !w.sc.scan(w.b) {
+	if !w.scan(w.b) {
 		t.Fatalf("%s does not scan", w.b)
 	}
 	w.res.reset()

@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "github.com/cardscan/cardscan/fastvalidate/internal/tape"
+
 // Security schemes and requirements of the a2a profiles. 0.x schemes are
 // OpenAPI objects discriminated by "type"; 1.0 wraps each in an object
 // holding exactly one of five scheme members (a proto oneof), and its
@@ -8,7 +10,7 @@ package fastvalidate
 func (c *a2aCheck) securitySchemes(obj uint32) {
 	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
 		s := k + 1
-		if !c.want(s, kindObject) {
+		if !c.want(s, tape.KindObject) {
 			continue
 		}
 		if c.ver >= a2aV10 {
@@ -84,7 +86,7 @@ func (c *a2aCheck) scheme10(s uint32) {
 			continue
 		}
 		held++
-		if c.present(v) && c.want(v, kindObject) {
+		if c.present(v) && c.want(v, tape.KindObject) {
 			body := c.readScheme(v)
 			c.checkScheme(v, which, &body)
 		}
@@ -162,7 +164,7 @@ func (c *a2aCheck) checkScheme(s uint32, which int, body *schemeBody) {
 	case schemeOAuth2:
 		if body.flows == 0 {
 			c.addMissing(CodeA2ASecurityScheme, s, "flows")
-		} else if c.want(body.flows, kindObject) {
+		} else if c.want(body.flows, tape.KindObject) {
 			c.flows(body.flows)
 		}
 		// oauth2MetadataUrl arrived in 0.3.
@@ -222,7 +224,7 @@ func (c *a2aCheck) flows(obj uint32) {
 		if c.ver >= a2aV10 && (flow == flowImplicit || flow == flowPassword) {
 			w.add(CodeA2ADeprecated, v, "OAuth flow deprecated in 1.0; use authorizationCode with PKCE, or deviceCode")
 		}
-		if c.present(v) && c.want(v, kindObject) {
+		if c.present(v) && c.want(v, tape.KindObject) {
 			c.flow(v, flow)
 		}
 	}
@@ -270,9 +272,9 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 		if !deprecated10 {
 			w.addMissing(CodeA2ASecurityScheme, f, "scopes")
 		}
-	case c.present(scopes) && c.want(scopes, kindObject):
+	case c.present(scopes) && c.want(scopes, tape.KindObject):
 		for k, end := scopes+1, c.end(scopes); k < end; k = c.next(k + 1) {
-			c.want(k+1, kindString)
+			c.want(k+1, tape.KindString)
 		}
 	}
 }
@@ -292,17 +294,17 @@ func (c *a2aCheck) flowURL(f, n uint32, required bool, name string) {
 // requirements0x checks a 0.x security list: objects mapping scheme names
 // to lists of scopes.
 func (c *a2aCheck) requirements0x(arr uint32) {
-	if !c.want(arr, kindArray) {
+	if !c.want(arr, tape.KindArray) {
 		return
 	}
 	for r, end := arr+1, c.end(arr); r < end; r = c.next(r) {
-		if !c.want(r, kindObject) {
+		if !c.want(r, tape.KindObject) {
 			continue
 		}
 		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
 			// A name whose value is no scope list is no requirement, and
 			// one finding says so.
-			if c.kind(k+1) == kindArray {
+			if c.kind(k+1) == tape.KindArray {
 				c.schemeRef(k)
 			}
 			c.checkStringArray(k+1, false)
@@ -313,11 +315,11 @@ func (c *a2aCheck) requirements0x(arr uint32) {
 // requirements10 checks a 1.0 list of {"schemes": {NAME: {"list": [...]}}}.
 func (c *a2aCheck) requirements10(arr uint32) {
 	w := c.walker
-	if !c.want(arr, kindArray) {
+	if !c.want(arr, tape.KindArray) {
 		return
 	}
 	for r, end := arr+1, c.end(arr); r < end; r = c.next(r) {
-		if !c.want(r, kindObject) {
+		if !c.want(r, tape.KindObject) {
 			continue
 		}
 		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
@@ -326,7 +328,7 @@ func (c *a2aCheck) requirements10(arr uint32) {
 				w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
 				continue
 			}
-			if !c.want(v, kindObject) {
+			if !c.want(v, tape.KindObject) {
 				continue
 			}
 			for s, end := v+1, c.end(v); s < end; s = c.next(s + 1) {
@@ -339,7 +341,7 @@ func (c *a2aCheck) requirements10(arr uint32) {
 
 func (c *a2aCheck) scopeList(n uint32) {
 	w := c.walker
-	if c.kind(n) != kindObject {
+	if c.kind(n) != tape.KindObject {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
 		return
 	}
@@ -357,10 +359,10 @@ func (c *a2aCheck) scopeList(n uint32) {
 func (c *a2aCheck) schemeRef(k uint32) {
 	w := c.walker
 	ss := c.m.securitySchemes
-	if ss != 0 && c.kind(ss) != kindObject && c.kind(ss) != kindNull {
+	if ss != 0 && c.kind(ss) != tape.KindObject && c.kind(ss) != tape.KindNull {
 		return // securitySchemes has the wrong type, reported already; no name can be looked up
 	}
-	if ss != 0 && c.kind(ss) == kindObject {
+	if ss != 0 && c.kind(ss) == tape.KindObject {
 		for d, end := ss+1, c.end(ss); d < end; d = c.next(d + 1) {
 			if w.same(d, k) {
 				return

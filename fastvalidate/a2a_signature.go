@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "github.com/cardscan/cardscan/fastvalidate/internal/tape"
+
 // Signatures of 0.3 and 1.0 cards are JWS objects (RFC 7515, JSON
 // serialization): the protected header, base64url-encoded JSON with alg and
 // kid, and the signature, base64url. Only the form is checked: verifying a
@@ -8,7 +10,7 @@ package fastvalidate
 func (c *a2aCheck) signatures(arr uint32) {
 	w := c.walker
 	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
-		if !c.want(e, kindObject) {
+		if !c.want(e, tape.KindObject) {
 			continue
 		}
 		var protected, signature uint32
@@ -21,7 +23,7 @@ func (c *a2aCheck) signatures(arr uint32) {
 				signature = v
 			case "header":
 				if c.present(v) {
-					c.want(v, kindObject)
+					c.want(v, tape.KindObject)
 				}
 			}
 		}
@@ -110,20 +112,20 @@ const maxHeaderDepth = 32
 func (w *walker) checkJWSHeader(b []byte) string {
 	const notObject = "protected does not decode to a JSON object"
 	sc := &w.header
-	sc.maxDepth = maxHeaderDepth
-	if !sc.scan(b) {
-		if sc.err == CodeJSONDuplicateKey {
+	sc.MaxDepth = maxHeaderDepth
+	if !sc.Scan(b) {
+		if sc.Err() == tape.ErrDuplicateKey {
 			return "protected header has a member name twice (RFC 7515 section 4)"
 		}
 		return notObject
 	}
-	tape := sc.tape
-	if tape[0].kind != kindObject {
+	vw := sc.View()
+	if vw.Kind(0) != tape.KindObject {
 		return notObject
 	}
 	var alg, kid uint32
-	for k := uint32(1); k < tape[0].end; k = sc.next(k + 1) {
-		switch string(sc.decoded(b, k)) {
+	for k := vw.First(0); k < vw.End(0); k = vw.NextMember(k) {
+		switch string(vw.Name(k)) {
 		case "alg":
 			alg = k + 1
 		case "kid":
@@ -137,9 +139,9 @@ func (w *walker) checkJWSHeader(b []byte) string {
 		return "protected header has no alg"
 	case kid == 0:
 		return "protected header has no kid"
-	case tape[alg].kind != kindString || tape[kid].kind != kindString:
+	case vw.Kind(alg) != tape.KindString || vw.Kind(kid) != tape.KindString:
 		return "protected header's alg and kid must be strings"
-	case tape[alg].end == tape[alg].start || tape[kid].end == tape[kid].start:
+	case len(vw.Raw(alg)) == 0 || len(vw.Raw(kid)) == 0:
 		// An empty alg names no algorithm, an empty kid no key. Escapes
 		// never decode to nothing, so the raw text is empty or not as
 		// the decoded one is.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/valyala/fastjson"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // generatedCards returns n valid generated cards of the dialects, the
@@ -167,13 +169,13 @@ func benchCards(b *testing.B, name, profile string, cards [][]byte) {
 	})
 	strictScan := func(row string, portable bool) {
 		b.Run(name+"/"+row, func(b *testing.B) {
-			var sc scanner
-			sc.maxDepth, sc.portable = DefaultMaxDepth, portable
+			var sc tape.Scanner
+			sc.MaxDepth, sc.Portable = DefaultMaxDepth, portable
 			b.SetBytes(mean)
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if !sc.scan(cards[i%len(cards)]) {
+				if !sc.Scan(cards[i%len(cards)]) {
 					b.Fatal("scan failed")
 				}
 				i++
@@ -185,14 +187,14 @@ func benchCards(b *testing.B, name, profile string, cards [][]byte) {
 	strictScan("strict-scan-only", false)
 	// What the amd64 vector pass over the bytes costs, and the same strict
 	// pass with the bits computed a word at a time, as other machines do.
-	if haveClassify {
+	if tape.HaveClassify {
 		b.Run(name+"/classify-only", func(b *testing.B) {
-			var sc scanner
+			var sc tape.Scanner
 			b.SetBytes(mean)
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				sc.classify(cards[i%len(cards)])
+				sc.Classify(cards[i%len(cards)])
 				i++
 			}
 		})

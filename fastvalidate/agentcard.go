@@ -1,5 +1,11 @@
 package fastvalidate
 
+import (
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/decimal"
+)
+
 // The agentcard profile: draft-aevum-agentcard-00, sections 2, 3 and 5.
 
 func init() {
@@ -16,7 +22,7 @@ var (
 )
 
 // landauerFloor is k_B · 300 K · ln 2 as the draft rounds it (section 2.6.1).
-var landauerFloor = mustDecimal("2.854e-21")
+var landauerFloor = decimal.Must("2.854e-21")
 
 func checkAgentCard(w *walker) string {
 	root := uint32(0)
@@ -36,14 +42,14 @@ func checkAgentCard(w *walker) string {
 			w.checkAgentID(v)
 		case "name":
 			seen |= hasName
-			if w.want(v, kindString) {
+			if w.want(v, tape.KindString) {
 				if n := w.codePoints(v); n < 1 || n > 128 {
 					w.addArg(CodeNameLength, v, "name has %d code points; 1 to 128 are allowed", int64(n))
 				}
 			}
 		case "version":
 			seen |= hasVersion
-			if w.want(v, kindString) && !IsSemVer(w.str(v)) {
+			if w.want(v, tape.KindString) && !IsSemVer(w.str(v)) {
 				w.addGot(CodeVersionSemver, v, "version is not Semantic Versioning 2.0.0")
 			}
 		case "capabilities":
@@ -55,7 +61,7 @@ func checkAgentCard(w *walker) string {
 		case "pricing":
 			w.checkPricing(v)
 		case "metadata":
-			if w.want(v, kindObject) {
+			if w.want(v, tape.KindObject) {
 				if t := w.member(v, "pacr:trust_tier"); t != 0 {
 					w.checkTrustTier(t)
 				}
@@ -78,7 +84,7 @@ func checkAgentCard(w *walker) string {
 // not define: metadata is open there, so any value passes it.
 func (w *walker) checkTrustTier(t uint32) {
 	w.note = disTrustTier
-	if w.want(t, kindString) {
+	if w.want(t, tape.KindString) {
 		if !inEnum(w.str(t), trustTiers) {
 			w.addGot(CodeMetadataTrustTier, t, msgTrustTier)
 		}
@@ -88,8 +94,8 @@ func (w *walker) checkTrustTier(t uint32) {
 
 // wantOrDisputedNull is want for a member the draft types as k and the
 // schema as k or null: the finding of a null says that the schema allows it.
-func (w *walker) wantOrDisputedNull(n uint32, k kind, d disagreement) bool {
-	if w.kind(n) != kindNull {
+func (w *walker) wantOrDisputedNull(n uint32, k tape.Kind, d disagreement) bool {
+	if w.kind(n) != tape.KindNull {
 		return w.want(n, k)
 	}
 	w.note = d
@@ -99,14 +105,14 @@ func (w *walker) wantOrDisputedNull(n uint32, k kind, d disagreement) bool {
 }
 
 var schemaOrNullMessages = func() (t [8]string) {
-	for got := kindObject; got <= kindNull; got++ {
+	for got := tape.KindObject; got <= tape.KindNull; got++ {
 		t[got] = "expected object or null, got " + kindName(got)
 	}
 	return t
 }()
 
 func (w *walker) checkAgentID(v uint32) {
-	if !w.want(v, kindString) {
+	if !w.want(v, tape.KindString) {
 		return
 	}
 	id := w.str(v)
@@ -140,36 +146,36 @@ func (w *walker) addNotULID(v uint32, msg string) {
 }
 
 func (w *walker) checkCapabilities(v uint32) {
-	if !w.want(v, kindArray) {
+	if !w.want(v, tape.KindArray) {
 		return
 	}
 	if w.empty(v) {
 		w.add(CodeCapabilitiesEmpty, v, "capabilities must contain at least one entry")
 		return
 	}
-	tape, b := w.sc.tape, w.b // see nameIn
-	for c, end := v+1, tape[v].end; c < end; c = nextIn(tape, c) {
-		if !w.want(c, kindObject) {
+	vw := w.vw // see tape.View
+	for c, end := v+1, vw.End(v); c < end; c = vw.Next(c) {
+		if !w.want(c, tape.KindObject) {
 			continue
 		}
 		var id, desc uint32
-		for k, members := c+1, tape[c].end; k < members; k = nextIn(tape, k+1) {
+		for k, members := c+1, vw.End(c); k < members; k = vw.NextMember(k) {
 			f := k + 1
-			switch string(w.nameIn(tape, b, k)) {
+			switch string(vw.Name(k)) {
 			case "id":
 				id = f
 			case "description":
 				desc = f
-				w.want(f, kindString)
+				w.want(f, tape.KindString)
 			case "tags":
-				if !w.want(f, kindArray) {
+				if !w.want(f, tape.KindArray) {
 					break
 				}
-				for t, tags := f+1, tape[f].end; t < tags; t = nextIn(tape, t) {
-					w.want(t, kindString)
+				for t, tags := f+1, vw.End(f); t < tags; t = vw.Next(t) {
+					w.want(t, tape.KindString)
 				}
 			case "input_schema", "output_schema":
-				if fk := w.kind(f); fk != kindObject && fk != kindNull {
+				if fk := w.kind(f); fk != tape.KindObject && fk != tape.KindNull {
 					w.add(CodeFieldType, f, schemaOrNullMessages[fk])
 				}
 			}
@@ -177,7 +183,7 @@ func (w *walker) checkCapabilities(v uint32) {
 		switch {
 		case id == 0:
 			w.addMissing(CodeFieldRequired, c, "id")
-		case !w.want(id, kindString):
+		case !w.want(id, tape.KindString):
 		case !IsCapabilityID(w.str(id)):
 			w.addGot(CodeCapabilityID, id, "capability id does not match ^[a-z0-9][a-z0-9._-]*$")
 		}
@@ -190,7 +196,7 @@ func (w *walker) checkCapabilities(v uint32) {
 }
 
 func (w *walker) checkEndpoint(v uint32) {
-	if !w.want(v, kindObject) {
+	if !w.want(v, tape.KindObject) {
 		return
 	}
 	var protocol, url, auth uint32
@@ -209,7 +215,7 @@ func (w *walker) checkEndpoint(v uint32) {
 	switch {
 	case protocol == 0:
 		w.addMissing(CodeFieldRequired, v, "protocol")
-	case w.want(protocol, kindString):
+	case w.want(protocol, tape.KindString):
 		switch p := w.str(protocol); {
 		case string(p) == "http":
 			proto = 1
@@ -230,7 +236,7 @@ func (w *walker) checkEndpoint(v uint32) {
 	switch {
 	case url == 0:
 		w.addMissing(CodeFieldRequired, v, "url")
-	case w.want(url, kindString):
+	case w.want(url, tape.KindString):
 		u, ok := ParseURI(w.str(url))
 		if !ok {
 			w.addGot(CodeEndpointURL, url, "endpoint.url is not an absolute RFC 3986 URI")
@@ -257,9 +263,9 @@ func (w *walker) checkEndpoint(v uint32) {
 			w.addGotSev(CodeEndpointInsecure, sev, url, "endpoint.url uses plain http: an on-path attacker can redirect it (section 8.5)")
 		}
 	}
-	if auth != 0 && w.wantOrDisputedNull(auth, kindObject, disAuthNull) {
+	if auth != 0 && w.wantOrDisputedNull(auth, tape.KindObject, disAuthNull) {
 		// The draft gives "none" as the default scheme, so it may be absent.
-		if s := w.member(auth, "scheme"); s != 0 && w.want(s, kindString) && !inEnum(w.str(s), authSchemes) {
+		if s := w.member(auth, "scheme"); s != 0 && w.want(s, tape.KindString) && !inEnum(w.str(s), authSchemes) {
 			w.addGot(CodeEndpointAuthScheme, s, msgDraftAuthScheme)
 		}
 	}
@@ -272,17 +278,17 @@ func (w *walker) checkEndpoint(v uint32) {
 // already rejected every number beyond float64's range (json.number-range).
 
 func (w *walker) checkPricing(v uint32) {
-	if !w.wantOrDisputedNull(v, kindObject, disPricingNull) {
+	if !w.wantOrDisputedNull(v, tape.KindObject, disPricingNull) {
 		return
 	}
 	for k := v + 1; k < w.end(v); k = w.next(k + 1) {
 		f := k + 1
 		switch string(w.name(k)) {
 		case "base_cost_joules":
-			if !w.wantOrDisputedNull(f, kindNumber, disBaseCostNull) {
+			if !w.wantOrDisputedNull(f, tape.KindNumber, disBaseCostNull) {
 				continue
 			}
-			if d := parseDecimal(w.raw(f)); !d.zero && d.cmp(landauerFloor) < 0 {
+			if d := decimal.Parse(w.raw(f)); !d.Zero() && d.Cmp(landauerFloor) < 0 {
 				// The schema's minimum is 0: it refuses a negative cost too.
 				if !w.negative(f) {
 					w.note = disBelowLandauer
@@ -291,24 +297,24 @@ func (w *walker) checkPricing(v uint32) {
 				w.note = noDisagreement
 			}
 		case "per_token_joules":
-			if !w.want(f, kindNumber) {
+			if !w.want(f, tape.KindNumber) {
 				continue
 			}
-			if w.negative(f) && !isZeroNumber(w.raw(f)) {
+			if w.negative(f) && !decimal.IsZero(w.raw(f)) {
 				w.addGot(CodePricingPerToken, f, "per_token_joules must not be negative")
 			}
 		}
 	}
 }
 
-var one = mustDecimal("1")
+var one = decimal.Must("1")
 
 func (w *walker) checkGoals(v uint32) {
-	if !w.want(v, kindArray) {
+	if !w.want(v, tape.KindArray) {
 		return
 	}
 	for g := v + 1; g < w.end(v); g = w.next(g) {
-		if !w.want(g, kindObject) {
+		if !w.want(g, tape.KindObject) {
 			continue
 		}
 		var id, p uint32
@@ -323,13 +329,13 @@ func (w *walker) checkGoals(v uint32) {
 		switch {
 		case id == 0:
 			w.addMissing(CodeGoalID, g, "goal_id")
-		case w.kind(id) != kindString:
-			w.add(CodeGoalID, id, typeMessages[kindString][w.kind(id)])
+		case w.kind(id) != tape.KindString:
+			w.add(CodeGoalID, id, typeMessages[tape.KindString][w.kind(id)])
 		}
-		if p == 0 || !w.want(p, kindNumber) {
+		if p == 0 || !w.want(p, tape.KindNumber) {
 			continue
 		}
-		if t := w.raw(p); w.negative(p) && !isZeroNumber(t) || compareNumber(t, one) > 0 {
+		if t := w.raw(p); w.negative(p) && !decimal.IsZero(t) || decimal.Compare(t, one) > 0 {
 			w.addGot(CodeGoalPriority, p, "priority must be a number in [0, 1]")
 		}
 	}

@@ -3,6 +3,8 @@ package fastvalidate
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // The auto profile picks a dialect per card from its top-level member
@@ -49,10 +51,10 @@ func (w *walker) collectTop(m *topMembers) { w.collectMembers(0, m) }
 // collectMembers fills m from the members of object obj, the card or an
 // object nested in it that may be one (see unknown).
 func (w *walker) collectMembers(obj uint32, m *topMembers) {
-	tape, b := w.sc.tape, w.b
-	for k, end := obj+1, tape[obj].end; k+1 < end; k = nextIn(tape, k+1) {
+	vw := w.vw // see tape.View
+	for k, end := obj+1, vw.End(obj); k+1 < end; k = vw.NextMember(k) {
 		v := k + 1
-		name := w.nameIn(tape, b, k)
+		name := vw.Name(k)
 		switch string(name) {
 		case "name":
 			m.name = v
@@ -161,7 +163,7 @@ const (
 // happens when no decisive member settled the card, so that a valid card
 // pays for detection with one pass over its top-level names.
 func (w *walker) dialectOf(m *topMembers) dialect {
-	if m.agentID != 0 && (m.endpoint != 0 || m.capabilities != 0 && w.kind(m.capabilities) == kindArray) {
+	if m.agentID != 0 && (m.endpoint != 0 || m.capabilities != 0 && w.kind(m.capabilities) == tape.KindArray) {
 		return dialectAgentCard
 	}
 	if m.invocation != 0 {
@@ -189,7 +191,7 @@ func (w *walker) dialectOf(m *topMembers) dialect {
 // included, is an A2A card's claim, right or wrong (a2a.protocol-version
 // judges it).
 func (w *walker) foreignVersion(n uint32) bool {
-	if !w.peek(n, kindString) {
+	if !w.peek(n, tape.KindString) {
 		return false
 	}
 	v := w.str(n)
@@ -212,14 +214,14 @@ func isDateVersion(v []byte) bool {
 // peek reports whether node n is of kind k and read whole, so that its
 // contents may be looked at: autoRejected weighs cards the scan gave up
 // on, whose nodes on the path to the failure are unfinished.
-func (w *walker) peek(n uint32, k kind) bool {
-	return n != 0 && w.kind(n) == k && w.sc.whole(n)
+func (w *walker) peek(n uint32, k tape.Kind) bool {
+	return n != 0 && w.kind(n) == k && w.sc.Whole(n)
 }
 
 // a2aWeight weighs the A2A structure of a card no decisive member marked.
 func (w *walker) a2aWeight(m *topMembers) int {
 	weight := 0
-	if w.peek(m.skills, kindArray) {
+	if w.peek(m.skills, tape.KindArray) {
 		switch {
 		case w.empty(m.skills):
 			// What the 0.x schemas allow and MA2D does not.
@@ -228,19 +230,19 @@ func (w *walker) a2aWeight(m *topMembers) int {
 			weight += dialectDecides
 		}
 	}
-	if w.peek(m.capabilities, kindObject) && w.a2aCapabilities(m.capabilities) {
+	if w.peek(m.capabilities, tape.KindObject) && w.a2aCapabilities(m.capabilities) {
 		weight++
 	}
-	if w.peek(m.provider, kindObject) && w.member(m.provider, "organization") != 0 {
+	if w.peek(m.provider, tape.KindObject) && w.member(m.provider, "organization") != 0 {
 		weight++
 	}
-	if w.peek(m.authentication, kindObject) && w.member(m.authentication, "schemes") != 0 {
+	if w.peek(m.authentication, tape.KindObject) && w.member(m.authentication, "schemes") != 0 {
 		weight++
 	}
 	for _, sign := range [...]struct {
 		n uint32
-		k kind
-	}{{m.url, kindString}, {m.securitySchemes, kindObject}, {m.security, kindArray}, {m.documentationURL, kindString}, {m.iconURL, kindString}, {m.signatures, kindArray}} {
+		k tape.Kind
+	}{{m.url, tape.KindString}, {m.securitySchemes, tape.KindObject}, {m.security, tape.KindArray}, {m.documentationURL, tape.KindString}, {m.iconURL, tape.KindString}, {m.signatures, tape.KindArray}} {
 		if sign.n != 0 && w.kind(sign.n) == sign.k {
 			weight++
 		}
@@ -258,7 +260,7 @@ func (w *walker) skillsWithIDAndName(arr uint32) bool {
 		return false
 	}
 	for s := arr + 1; s < w.end(arr); s = w.next(s) {
-		if w.kind(s) != kindObject || w.member(s, "id") == 0 || w.member(s, "name") == 0 {
+		if w.kind(s) != tape.KindObject || w.member(s, "id") == 0 || w.member(s, "name") == 0 {
 			return false
 		}
 	}
@@ -284,15 +286,15 @@ func (w *walker) a2aCapabilities(caps uint32) bool {
 // ma2dWeight weighs the MA2D structure of a card without invocation.
 func (w *walker) ma2dWeight(m *topMembers) int {
 	weight := 0
-	if w.peek(m.skills, kindArray) && w.ma2dSkillShape(m.skills) {
+	if w.peek(m.skills, tape.KindArray) && w.ma2dSkillShape(m.skills) {
 		weight += dialectDecides
 	}
-	if w.peek(m.examples, kindArray) && !w.empty(m.examples) {
-		if e := m.examples + 1; w.kind(e) == kindObject && w.member(e, "skill") != 0 {
+	if w.peek(m.examples, tape.KindArray) && !w.empty(m.examples) {
+		if e := m.examples + 1; w.kind(e) == tape.KindObject && w.member(e, "skill") != 0 {
 			weight += dialectDecides
 		}
 	}
-	if w.peek(m.capabilities, kindObject) {
+	if w.peek(m.capabilities, tape.KindObject) {
 		for k := m.capabilities + 1; k < w.end(m.capabilities); k = w.next(k + 1) {
 			switch string(w.name(k)) {
 			case "languages", "domains", "input_modes", "output_modes", "state_management", "rate_limit":
@@ -308,7 +310,7 @@ func (w *walker) ma2dWeight(m *topMembers) int {
 // id, which MA2D skills lack and A2A skills require.
 func (w *walker) ma2dSkillShape(arr uint32) bool {
 	for s := arr + 1; s < w.end(arr); s = w.next(s) {
-		if w.kind(s) != kindObject || w.member(s, "id") != 0 {
+		if w.kind(s) != tape.KindObject || w.member(s, "id") != 0 {
 			continue
 		}
 		if w.member(s, "mcp_server")|w.member(s, "mcp_tool")|w.member(s, "returns") != 0 {
@@ -354,7 +356,7 @@ func checkAuto(w *walker) string {
 // neither does a string holding a card of another dialect than AgentCard:
 // its own profile rejects the string as it is (see notEmbedded).
 func autoRejected(w *walker) string {
-	if len(w.sc.tape) == 0 || w.kind(0) != kindObject {
+	if w.vw.Len() == 0 || w.kind(0) != tape.KindObject {
 		return ""
 	}
 	var m topMembers
@@ -369,7 +371,7 @@ func autoRejected(w *walker) string {
 	case dialectMA2D:
 		return "ma2d"
 	case dialectA2A:
-		if m.supportedInterfaces == 0 && m.protocolVersion != 0 && !w.sc.whole(m.protocolVersion) {
+		if m.supportedInterfaces == 0 && m.protocolVersion != 0 && !w.sc.Whole(m.protocolVersion) {
 			return "a2a"
 		}
 		ver, how := w.a2aVersionOf(&m)
@@ -412,7 +414,7 @@ func (w *walker) holdsNoObject(card []byte) bool {
 	if text := bytes.TrimLeft(w.b, " \t\n\r"); len(text) > 0 && text[0] == '{' {
 		return false
 	}
-	if w.sc.err != CodeJSONSyntax && json.Valid(w.b) {
+	if scanCode(&w.sc) != CodeJSONSyntax && json.Valid(w.b) {
 		return false
 	}
 	w.b, w.unwrapped = card, false

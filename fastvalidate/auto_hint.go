@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "github.com/cardscan/cardscan/fastvalidate/internal/tape"
+
 // What auto says of a file that is no card of any dialect it knows. Many
 // such files are well-known documents of their own (registrations, server
 // manifests, plugin manifests) or hold a card one level down; naming what
@@ -36,13 +38,13 @@ const (
 // unknown reports profile.unknown for a card of no dialect, saying what
 // the file looks like where it is something well known.
 func (w *walker) unknown(m *topMembers) {
-	if t := w.member(0, "type"); t != 0 && w.kind(t) == kindString {
+	if t := w.member(0, "type"); t != 0 && w.kind(t) == tape.KindString {
 		if v := w.str(t); containsFold(v, "eip-8004") || containsFold(v, "erc-8004") {
 			w.addAt(CodeProfileUnknown, 0, msgERC8004, "")
 			return
 		}
 	}
-	if s := w.member(0, "$schema"); s != 0 && w.kind(s) == kindString && containsFold(w.str(s), "modelcontextprotocol") ||
+	if s := w.member(0, "$schema"); s != 0 && w.kind(s) == tape.KindString && containsFold(w.str(s), "modelcontextprotocol") ||
 		w.member(0, "packages")|w.member(0, "remotes") != 0 && m.name != 0 {
 		w.addAt(CodeProfileUnknown, 0, msgMCPServer, "")
 		return
@@ -77,10 +79,10 @@ func (w *walker) unknown(m *topMembers) {
 // description of itself: it says so in schema, or states a date as its
 // protocolVersion beside one of MCP's members.
 func (w *walker) mcpServerDescriptor(m *topMembers) bool {
-	if s := w.member(0, "schema"); s != 0 && w.kind(s) == kindString && containsFold(w.str(s), "mcp") {
+	if s := w.member(0, "schema"); s != 0 && w.kind(s) == tape.KindString && containsFold(w.str(s), "mcp") {
 		return true
 	}
-	return m.protocolVersion != 0 && w.kind(m.protocolVersion) == kindString && isDateVersion(w.str(m.protocolVersion)) &&
+	return m.protocolVersion != 0 && w.kind(m.protocolVersion) == tape.KindString && isDateVersion(w.str(m.protocolVersion)) &&
 		w.member(0, "tools")|w.member(0, "serverInfo")|m.endpoint != 0
 }
 
@@ -92,7 +94,7 @@ func (w *walker) nestedCard() bool {
 	for k := uint32(1); k < w.end(0); k = w.next(k + 1) {
 		v := k + 1
 		switch w.kind(v) {
-		case kindObject:
+		case tape.KindObject:
 			if profile := w.cardAt(v); profile != "" {
 				msg := msgWrapped
 				if rpc && string(w.name(k)) == "result" {
@@ -101,8 +103,8 @@ func (w *walker) nestedCard() bool {
 				w.addAt(CodeProfileUnknown, v, msg, profile)
 				return true
 			}
-		case kindArray:
-			if !w.empty(v) && w.kind(v+1) == kindObject {
+		case tape.KindArray:
+			if !w.empty(v) && w.kind(v+1) == tape.KindObject {
 				if profile := w.cardAt(v + 1); profile != "" {
 					w.addAt(CodeProfileUnknown, v+1, msgDirectory, profile)
 					return true

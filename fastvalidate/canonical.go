@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // Canonicalization by RFC 8785 (JCS), for signatures: A2A signs a card's
@@ -60,11 +62,12 @@ func (e *CanonicalError) Unwrap() error { return ErrNotCanonicalizable }
 // Canonicalizer writes RFC 8785 canonical forms. It may be reused and keeps
 // its buffers between calls; it cannot be used from concurrent goroutines.
 type Canonicalizer struct {
-	sc      scanner
-	members []member // the open objects' members, innermost last
-	names   []byte   // their decoded names
-	empty   []bool   // drop-empty: a node is empty once cleaned
-	num     []byte   // scratch for a decoded string
+	sc      tape.Scanner
+	vw      tape.View // of sc's tape
+	members []member  // the open objects' members, innermost last
+	names   []byte    // their decoded names
+	empty   []bool    // drop-empty: a node is empty once cleaned
+	num     []byte    // scratch for a decoded string
 }
 
 // member is one object member as the canonical form orders it: its key
@@ -84,21 +87,24 @@ func AppendCanonical(dst, card []byte, opts CanonicalOptions) ([]byte, error) {
 // Append appends the canonical form of the JSON object card to dst. On
 // error dst is returned as it was given.
 func (c *Canonicalizer) Append(dst, card []byte, opts CanonicalOptions) ([]byte, error) {
-	c.sc.maxDepth = opts.MaxDepth
-	if c.sc.maxDepth <= 0 {
-		c.sc.maxDepth = DefaultMaxDepth
+	c.sc.MaxDepth = opts.MaxDepth
+	if c.sc.MaxDepth <= 0 {
+		c.sc.MaxDepth = DefaultMaxDepth
 	}
-	if !c.sc.scan(card) {
-		return dst, &CanonicalError{Code: c.sc.err, Offset: c.sc.errOff}
+	ok := c.sc.Scan(card)
+	c.vw = c.sc.View()
+	if !ok {
+		return dst, &CanonicalError{Code: scanCode(&c.sc), Offset: c.sc.ErrOffset()}
 	}
-	if c.sc.tape[0].kind != kindObject {
-		return dst, &CanonicalError{Code: CodeCardType, Offset: int(c.sc.tape[0].start)}
+	if c.vw.Kind(0) != tape.KindObject {
+		start, _ := c.vw.Bounds(0)
+		return dst, &CanonicalError{Code: CodeCardType, Offset: int(start)}
 	}
 	if opts.Mode == CanonicalDropEmpty {
 		c.markEmpty()
 	}
 	c.members, c.names = c.members[:0], c.names[:0]
-	out, err := c.value(dst, card, 0, opts.Mode == CanonicalDropEmpty, opts.DropTopLevel)
+	out, err := c.value(dst, 0, opts.Mode == CanonicalDropEmpty, opts.DropTopLevel)
 	if err != nil {
 		return dst, err
 	}
@@ -109,22 +115,22 @@ func (c *Canonicalizer) Append(dst, card []byte, opts CanonicalOptions) ([]byte,
 // lists a container before its contents, so a walk from the end sees them
 // first.
 func (c *Canonicalizer) markEmpty() {
-	tape := c.sc.tape
-	c.empty = slices.Grow(c.empty[:0], len(tape))[:len(tape)]
-	for i := len(tape) - 1; i >= 0; i-- {
-		t := &tape[i]
-		switch t.kind {
-		case kindString:
-			c.empty[i] = t.end == t.start
-		case kindArray:
+	vw := c.vw
+	c.empty = slices.Grow(c.empty[:0], vw.Len())[:vw.Len()]
+	for i := vw.Len() - 1; i >= 0; i-- {
+		n := uint32(i)
+		switch vw.Kind(n) {
+		case tape.KindString:
+			c.empty[i] = len(vw.Raw(n)) == 0
+		case tape.KindArray:
 			e := true
-			for v := uint32(i) + 1; v < t.end && e; v = c.sc.next(v) {
+			for v := vw.First(n); v < vw.End(n) && e; v = vw.Next(v) {
 				e = c.empty[v]
 			}
 			c.empty[i] = e
-		case kindObject:
+		case tape.KindObject:
 			e := true
-			for k := uint32(i) + 1; k < t.end && e; k = c.sc.next(k + 1) {
+			for k := vw.First(n); k < vw.End(n) && e; k = vw.NextMember(k) {
 				e = c.empty[k+1]
 			}
 			c.empty[i] = e
@@ -134,23 +140,25 @@ func (c *Canonicalizer) markEmpty() {
 	}
 }
 
-func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop string) ([]byte, error) {
-	t := c.sc.tape[n]
-	switch t.kind {
-	case kindString:
-		return c.str(dst, b[t.start:t.end], t.flags), nil
-	case kindNumber:
-		return c.number(dst, b, t), nil
-	case kindTrue:
+func (c *Canonicalizer) value(dst []byte, n uint32, dropEmpty bool, drop string) ([]byte, error) {
+	vw := c.vw
+	switch vw.Kind(n) {
+	case tape.KindString:
+		return c.str(dst, vw.Raw(n), vw.Flags(n)), nil
+	case tape.KindNumber:
+		// As ECMAScript's Number.prototype.toString writes the float64
+		// nearest to it (see canonicalNumber).
+		return canonicalNumber(dst, vw.Raw(n), vw.Flags(n)), nil
+	case tape.KindTrue:
 		return append(dst, "true"...), nil
-	case kindFalse:
+	case tape.KindFalse:
 		return append(dst, "false"...), nil
-	case kindNull:
+	case tape.KindNull:
 		return append(dst, "null"...), nil
-	case kindArray:
+	case tape.KindArray:
 		dst = append(dst, '[')
 		first := true
-		for v := n + 1; v < t.end; v = c.sc.next(v) {
+		for v := vw.First(n); v < vw.End(n); v = vw.Next(v) {
 			if dropEmpty && c.empty[v] {
 				continue
 			}
@@ -159,7 +167,7 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 			}
 			first = false
 			var err error
-			if dst, err = c.value(dst, b, v, dropEmpty, ""); err != nil {
+			if dst, err = c.value(dst, v, dropEmpty, ""); err != nil {
 				return dst, err
 			}
 		}
@@ -168,17 +176,12 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 	// An object: its members sorted by their decoded names' UTF-16 code
 	// units (RFC 8785 section 3.2.3).
 	base := len(c.members)
-	for k := n + 1; k < t.end; k = c.sc.next(k + 1) {
+	for k := vw.First(n); k < vw.End(n); k = vw.NextMember(k) {
 		if dropEmpty && c.empty[k+1] {
 			continue
 		}
-		kn := &c.sc.tape[k]
 		start := len(c.names)
-		if kn.flags&flagEscaped != 0 {
-			c.names = appendUnescaped(c.names, b[kn.start:kn.end])
-		} else {
-			c.names = append(c.names, b[kn.start:kn.end]...)
-		}
+		c.names = append(c.names, vw.Name(k)...)
 		if drop != "" && string(c.names[start:]) == drop {
 			c.names = c.names[:start]
 			continue
@@ -196,7 +199,7 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 		}
 		m := c.members[i]
 		name := c.names[m.start:m.end]
-		if c.sc.tape[m.key].flags&flagEscaped != 0 {
+		if vw.Escaped(m.key) {
 			// Decoded already: only escaping is left to do.
 			dst = append(appendJCSEscaped(append(dst, '"'), name), '"')
 		} else {
@@ -204,18 +207,12 @@ func (c *Canonicalizer) value(dst, b []byte, n uint32, dropEmpty bool, drop stri
 		}
 		dst = append(dst, ':')
 		var err error
-		if dst, err = c.value(dst, b, m.key+1, dropEmpty, ""); err != nil {
+		if dst, err = c.value(dst, m.key+1, dropEmpty, ""); err != nil {
 			return dst, err
 		}
 	}
 	c.members = c.members[:base]
 	return append(dst, '}'), nil
-}
-
-// number writes the number as ECMAScript's Number.prototype.toString
-// writes the float64 nearest to it (see canonicalNumber).
-func (c *Canonicalizer) number(dst, b []byte, t node) []byte {
-	return canonicalNumber(dst, b[t.start:t.end], t.flags)
 }
 
 // AppendECMAScriptNumber appends f as ECMAScript's Number::toString writes
@@ -291,8 +288,8 @@ func AppendECMAScriptNumber(dst []byte, f float64) []byte {
 // when flags says so, or already decoded text when flags is 0.
 func (c *Canonicalizer) str(dst, raw []byte, flags uint8) []byte {
 	dst = append(dst, '"')
-	if flags&flagEscaped != 0 {
-		c.num = appendUnescaped(c.num[:0], raw)
+	if flags&tape.FlagEscaped != 0 {
+		c.num = tape.AppendUnescaped(c.num[:0], raw)
 		dst = appendJCSEscaped(dst, c.num)
 	} else {
 		// Without a backslash the text is already as RFC 8785 writes it:

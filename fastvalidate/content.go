@@ -7,6 +7,8 @@ import (
 	"sort"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // The content rules read what a language model choosing an agent reads: a
@@ -165,27 +167,27 @@ func (w *walker) checkContent() {
 	if work == 0 {
 		return
 	}
-	tape := w.sc.tape
-	for o := uint32(0); o < uint32(len(tape)); o++ {
-		if tape[o].kind != kindObject || tape[o].end == o+1 {
+	vw := w.vw // see tape.View
+	for o := uint32(0); o < uint32(vw.Len()); o++ {
+		if vw.Kind(o) != tape.KindObject || vw.End(o) == o+1 {
 			continue
 		}
 		w.fold = w.fold[:0]
 		w.segs = w.segs[:0]
-		for k := o + 1; k < tape[o].end; k = nextIn(tape, k+1) {
+		for k := o + 1; k < vw.End(o); k = vw.NextMember(k) {
 			v := k + 1
-			class := classifyMember(w.nameIn(tape, w.b, k))
+			class := classifyMember(vw.Name(k))
 			switch {
 			case class == memberOther:
 			case class == memberLink:
-				if tape[v].kind == kindString && work&(workLinks|workIDN) != 0 {
+				if vw.Kind(v) == tape.KindString && work&(workLinks|workIDN) != 0 {
 					w.checkLink(v, work)
 				}
-			case tape[v].kind == kindString:
+			case vw.Kind(v) == tape.KindString:
 				w.checkText(v, class == memberIsName, work)
-			case tape[v].kind == kindArray:
-				for e := v + 1; e < tape[v].end; e = nextIn(tape, e) {
-					if tape[e].kind == kindString {
+			case vw.Kind(v) == tape.KindArray:
+				for e := v + 1; e < vw.End(v); e = vw.Next(e) {
+					if vw.Kind(e) == tape.KindString {
 						w.checkText(e, class == memberIsName, work)
 					}
 				}
@@ -203,12 +205,12 @@ func (w *walker) checkContent() {
 // checkText judges string node n, a name when name is set, and adds its
 // text to the object's segments for the patterns.
 func (w *walker) checkText(n uint32, name bool, work contentWork) {
-	t := &w.sc.tape[n]
-	if t.flags&(flagEscaped|flagNonASCII) == 0 {
+	if w.vw.Flags(n)&(tape.FlagEscaped|tape.FlagNonASCII) == 0 {
 		// Printable ASCII as written, the common case: the patterns read
 		// the card's own bytes, and no character rule can break.
 		if work&workPatterns != 0 {
-			w.segs = append(w.segs, textSeg{start: t.start, end: t.end, node: n})
+			start, end := w.vw.Bounds(n)
+			w.segs = append(w.segs, textSeg{start: start, end: end, node: n})
 		}
 		return
 	}

@@ -9,6 +9,8 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // checkLink judges string node n, a link member's value, by the content
@@ -65,9 +67,9 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 // stdioEndpoint reports whether link n is the url of an AgentCard
 // endpoint whose protocol is stdio, which names a local program.
 func (w *walker) stdioEndpoint(n uint32) bool {
-	p := w.sc.tape[n].parent
+	p := w.vw.Parent(n)
 	proto := w.member(p, "protocol")
-	return proto != 0 && w.kind(proto) == kindString && string(w.raw(proto)) == "stdio"
+	return proto != 0 && w.kind(proto) == tape.KindString && string(w.raw(proto)) == "stdio"
 }
 
 // stripPort returns host without a port, and an IPv6 literal without its
@@ -140,7 +142,7 @@ func (w *walker) addContentGot(c Code, n uint32, msg string) {
 
 // linkHost returns the host of the URL in string node n, or nil.
 func (w *walker) linkHost(n uint32) []byte {
-	if w.sc.tape[n].kind != kindString {
+	if w.vw.Kind(n) != tape.KindString {
 		return nil
 	}
 	u, ok := ParseURI(w.str(n))
@@ -180,19 +182,19 @@ func (w *walker) checkLinkOrigin() {
 		}
 	}
 	addIface(w.member(0, "url"))
-	if ep := w.member(0, "endpoint"); ep != 0 && w.kind(ep) == kindObject {
+	if ep := w.member(0, "endpoint"); ep != 0 && w.kind(ep) == tape.KindObject {
 		addIface(w.member(ep, "url"))
 	}
-	if inv := w.member(0, "invocation"); inv != 0 && w.kind(inv) == kindObject {
+	if inv := w.member(0, "invocation"); inv != 0 && w.kind(inv) == tape.KindObject {
 		addIface(w.member(inv, "endpoint"))
 	}
 	for _, list := range [...]string{"supportedInterfaces", "additionalInterfaces"} {
 		arr := w.member(0, list)
-		if arr == 0 || w.kind(arr) != kindArray {
+		if arr == 0 || w.kind(arr) != tape.KindArray {
 			continue
 		}
 		for e := arr + 1; e < w.end(arr); e = w.next(e) {
-			if w.kind(e) == kindObject {
+			if w.kind(e) == tape.KindObject {
 				addIface(w.member(e, "url"))
 			}
 		}
@@ -215,7 +217,7 @@ func (w *walker) checkLinkOrigin() {
 		}
 		w.addContentGot(CodeContentLinkOrigin, n, "link lies on another registrable domain than the card's interfaces")
 	}
-	if p := w.member(0, "provider"); p != 0 && w.kind(p) == kindObject {
+	if p := w.member(0, "provider"); p != 0 && w.kind(p) == tape.KindObject {
 		check(w.member(p, "url"))
 	}
 	check(w.member(0, "documentationUrl"))

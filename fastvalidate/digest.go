@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"slices"
 	"strconv"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // Content hashes: a hash of a JSON object that is equal for two objects
@@ -59,11 +61,12 @@ const (
 type ContentHasher struct {
 	hash HashFunc
 
-	sc   scanner // for a document no Validator's tape describes
-	tape []node
-	b    []byte
-	sum  Hash128
-	sums []Hash128 // of the card's members, by their names' tape index
+	sc     tape.Scanner // for a document no Validator's tape describes
+	vw     tape.View    // of the card Bind read
+	loaded bool         // Bind read a JSON object
+	b      []byte
+	sum    Hash128
+	sums   []Hash128 // of the card's members, by their names' tape index
 
 	buf   []byte  // the encoding of the member being hashed
 	ents  []entry // the members of the objects being encoded
@@ -77,7 +80,7 @@ type ContentHasher struct {
 // NewContentHasher returns a ContentHasher that hashes with hash.
 func NewContentHasher(hash HashFunc) *ContentHasher {
 	h := &ContentHasher{hash: hash}
-	h.sc.maxDepth = DefaultMaxDepth
+	h.sc.MaxDepth = DefaultMaxDepth
 	return h
 }
 
@@ -100,30 +103,30 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 // and Hash hashes it when the caller finds it needs the hash after all.
 // Sum, Members and Each need Hash (or Load) to have run.
 func (h *ContentHasher) Bind(v *Validator, card []byte) bool {
-	h.tape, h.b = nil, nil
+	h.vw, h.loaded, h.b = tape.View{}, false, nil
 	if len(card) == 0 {
 		return false
 	}
 	switch whole, failed := v.read(card); {
 	case whole:
-		h.tape = v.w.sc.tape
+		h.vw = v.w.vw
 	case failed:
 		return false
 	default:
-		if !h.sc.scan(card) {
+		if !h.sc.Scan(card) {
 			return false
 		}
-		h.tape = h.sc.tape
+		h.vw = h.sc.View()
 	}
-	if len(h.tape) == 0 || h.tape[0].kind != kindObject {
-		h.tape = nil
+	if h.vw.Len() == 0 || h.vw.Kind(0) != tape.KindObject {
+		h.vw = tape.View{}
 		return false
 	}
-	h.b = card
-	if cap(h.sums) < len(h.tape) {
-		h.sums = make([]Hash128, len(h.tape), len(h.tape)+len(h.tape)/4)
+	h.loaded, h.b = true, card
+	if n := h.vw.Len(); cap(h.sums) < n {
+		h.sums = make([]Hash128, n, n+n/4)
 	}
-	h.sums = h.sums[:len(h.tape)]
+	h.sums = h.sums[:h.vw.Len()]
 	h.sum = Hash128{}
 	return true
 }
@@ -133,7 +136,7 @@ func (h *ContentHasher) Hash() { h.sum = h.object(0) }
 
 // Root returns the card Bind (or Load) read, as a Value.
 func (h *ContentHasher) Root() Value {
-	if h.tape == nil {
+	if !h.loaded {
 		return Value{}
 	}
 	return Value{h: h}
@@ -156,9 +159,9 @@ func (v *Validator) read(card []byte) (whole, failed bool) {
 		return false, false
 	}
 	switch {
-	case w.sc.err == 0:
+	case w.sc.Err() == tape.ErrNone:
 		return v.cfg.maxDepth <= DefaultMaxDepth, false
-	case w.sc.err == CodeJSONDepth:
+	case w.sc.Err() == tape.ErrDepth:
 		return false, v.cfg.maxDepth >= DefaultMaxDepth
 	}
 	return false, true
@@ -166,7 +169,7 @@ func (v *Validator) read(card []byte) (whole, failed bool) {
 
 // Sum returns the hash of the card Load hashed.
 func (h *ContentHasher) Sum() Hash128 {
-	if h.tape == nil {
+	if !h.loaded {
 		return Hash128{}
 	}
 	return h.sum
@@ -176,7 +179,7 @@ func (h *ContentHasher) Sum() Hash128 {
 // hash of their sum.
 func (h *ContentHasher) object(n uint32) Hash128 {
 	var sum Hash128
-	for k := n + 1; k < h.tape[n].end; k = h.next(k + 1) {
+	for k := n + 1; k < h.vw.End(n); k = h.vw.NextMember(k) {
 		var m Hash128
 		if start, end := h.plainMember(k); end != 0 {
 			// Its encoding as it lies in the card: hashed there.
@@ -208,24 +211,27 @@ func appendHash(dst []byte, s Hash128) []byte {
 // returns the node after it. Written compactly, a member whose name and
 // value need no rewriting is copied in one go.
 func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
-	kt, vt := &h.tape[k], &h.tape[k+1]
-	if kt.flags&flagEscaped != 0 || h.b[kt.end+1] != ':' {
-		buf = append(h.encodeString(buf, kt), ':')
+	vw := h.vw
+	ks, ke := vw.Bounds(k)
+	if vw.Escaped(k) || h.b[ke+1] != ':' {
+		buf = append(h.encodeString(buf, k), ':')
 		return h.encode(buf, k+1)
 	}
-	switch vt.kind {
-	case kindString:
-		if vt.flags&flagEscaped == 0 && vt.start == kt.end+3 {
-			return append(buf, h.b[kt.start-1:vt.end+1]...), k + 2
+	v := k + 1
+	vs, ve := vw.Bounds(v)
+	switch vw.Kind(v) {
+	case tape.KindString:
+		if !vw.Escaped(v) && vs == ke+3 {
+			return append(buf, h.b[ks-1:ve+1]...), k + 2
 		}
-	case kindNumber:
-		if vt.start == kt.end+2 && canonicalAsIs(h.b[vt.start:vt.end], vt.flags) {
-			return append(buf, h.b[kt.start-1:vt.end]...), k + 2
+	case tape.KindNumber:
+		if vs == ke+2 && canonicalAsIs(h.b[vs:ve], vw.Flags(v)) {
+			return append(buf, h.b[ks-1:ve]...), k + 2
 		}
-	case kindObject:
-		return h.encodeObject(append(buf, h.b[kt.start-1:kt.end+2]...), k+1), vt.end
+	case tape.KindObject:
+		return h.encodeObject(append(buf, h.b[ks-1:ke+2]...), v), vw.End(v)
 	}
-	return h.encode(append(buf, h.b[kt.start-1:kt.end+2]...), k+1)
+	return h.encode(append(buf, h.b[ks-1:ke+2]...), v)
 }
 
 // plainMember returns where member k's text lies when it is a name and a
@@ -233,55 +239,59 @@ func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 // the members of nested objects mostly are, copied without the call of
 // encodeMember. Else end is 0.
 func (h *ContentHasher) plainMember(k uint32) (start, end uint32) {
-	kt, vt := &h.tape[k], &h.tape[k+1]
-	if vt.kind == kindString && (kt.flags|vt.flags)&flagEscaped == 0 && vt.start == kt.end+3 {
-		return kt.start - 1, vt.end + 1
+	vw := h.vw
+	ks, ke := vw.Bounds(k)
+	vs, ve := vw.Bounds(k + 1)
+	if vw.Kind(k+1) == tape.KindString && (vw.Flags(k)|vw.Flags(k+1))&tape.FlagEscaped == 0 && vs == ke+3 {
+		return ks - 1, ve + 1
 	}
 	return 0, 0
 }
 
-// encodeString appends string t in canonical form.
-func (h *ContentHasher) encodeString(buf []byte, t *node) []byte {
-	if t.flags&flagEscaped == 0 {
+// encodeString appends string n in canonical form.
+func (h *ContentHasher) encodeString(buf []byte, n uint32) []byte {
+	if !h.vw.Escaped(n) {
 		// As written: see Canonicalizer.str.
-		return append(buf, h.b[t.start-1:t.end+1]...)
+		start, end := h.vw.Bounds(n)
+		return append(buf, h.b[start-1:end+1]...)
 	}
-	h.str = appendUnescaped(h.str[:0], h.b[t.start:t.end])
+	h.str = h.vw.AppendStr(h.str[:0], n)
 	return append(appendJCSEscaped(append(buf, '"'), h.str), '"')
 }
 
 // encode appends node n's encoding to buf and returns the node after its
 // subtree.
 func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
-	t := &h.tape[n]
-	switch t.kind {
-	case kindString:
-		return h.encodeString(buf, t), n + 1
-	case kindNumber:
-		return canonicalNumber(buf, h.b[t.start:t.end], t.flags), n + 1
-	case kindTrue:
+	vw := h.vw
+	switch vw.Kind(n) {
+	case tape.KindString:
+		return h.encodeString(buf, n), n + 1
+	case tape.KindNumber:
+		return canonicalNumber(buf, vw.Raw(n), vw.Flags(n)), n + 1
+	case tape.KindTrue:
 		return append(buf, "true"...), n + 1
-	case kindFalse:
+	case tape.KindFalse:
 		return append(buf, "false"...), n + 1
-	case kindNull:
+	case tape.KindNull:
 		return append(buf, "null"...), n + 1
-	case kindArray:
+	case tape.KindArray:
 		buf = append(buf, '[')
-		for e := n + 1; e < t.end; {
+		for e := n + 1; e < vw.End(n); {
 			if e > n+1 {
 				buf = append(buf, ',')
 			}
 			// Strings, the most common elements, without a call.
-			if et := &h.tape[e]; et.kind == kindString && et.flags&flagEscaped == 0 {
-				buf = append(buf, h.b[et.start-1:et.end+1]...)
+			if vw.Kind(e) == tape.KindString && !vw.Escaped(e) {
+				start, end := vw.Bounds(e)
+				buf = append(buf, h.b[start-1:end+1]...)
 				e++
 				continue
 			}
 			buf, e = h.encode(buf, e)
 		}
-		return append(buf, ']'), t.end
+		return append(buf, ']'), vw.End(n)
 	}
-	return h.encodeObject(buf, n), t.end
+	return h.encodeObject(buf, n), vw.End(n)
 }
 
 // entry is an object member being encoded: its name's tape index, and
@@ -297,17 +307,15 @@ type entry struct {
 // encoding independent of the members' order; the canonical form's own,
 // by UTF-16 code units, would cost more to compare.
 func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
-	end := h.tape[n].end
+	end := h.vw.End(n)
 	// Objects of one or two members, common in cards, need no list.
 	if k1 := n + 1; k1 == end {
 		return append(buf, '{', '}')
-	} else if k2 := h.next(k1 + 1); k2 == end {
+	} else if k2 := h.vw.NextMember(k1); k2 == end {
 		buf, _ = h.encodeMember(append(buf, '{'), k1)
 		return append(buf, '}')
-	} else if h.next(k2+1) == end {
-		t1, t2 := &h.tape[k1], &h.tape[k2]
-		x := entry{prefix: namePrefix(h.b, t1.start, t1.end), key: k1, plain: t1.flags&flagEscaped == 0}
-		y := entry{prefix: namePrefix(h.b, t2.start, t2.end), key: k2, plain: t2.flags&flagEscaped == 0}
+	} else if h.vw.NextMember(k2) == end {
+		x, y := h.entry(k1), h.entry(k2)
 		if x.plain && y.plain && x.prefix != y.prefix {
 			if x.prefix > y.prefix {
 				k1, k2 = k2, k1
@@ -331,9 +339,8 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 	}
 	base := len(h.ents)
 	sorted := true
-	for k := n + 1; k < end; k = h.next(k + 1) {
-		kt := &h.tape[k]
-		e := entry{prefix: namePrefix(h.b, kt.start, kt.end), key: k, plain: kt.flags&flagEscaped == 0}
+	for k := n + 1; k < end; k = h.vw.NextMember(k) {
+		e := h.entry(k)
 		if last := len(h.ents) - 1; sorted && last >= base {
 			// Most pairs are told apart by their prefixes, without a call.
 			if p := h.ents[last]; p.plain && e.plain && p.prefix != e.prefix {
@@ -362,6 +369,12 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 	}
 	h.ents = h.ents[:base]
 	return append(buf, '}')
+}
+
+// entry returns member name k as encodeObject sorts it.
+func (h *ContentHasher) entry(k uint32) entry {
+	start, end := h.vw.Bounds(k)
+	return entry{prefix: namePrefix(h.b, start, end), key: k, plain: !h.vw.Escaped(k)}
 }
 
 // namePrefix returns the first eight bytes of b[start:end], big-endian,
@@ -420,17 +433,7 @@ func (h *ContentHasher) compareEntries(x, y entry) int {
 		}
 		return 1
 	}
-	xt, yt := &h.tape[x.key], &h.tape[y.key]
-	xn, yn := h.b[xt.start:xt.end], h.b[yt.start:yt.end]
-	if xt.flags&flagEscaped != 0 {
-		h.sc.scratch = appendUnescaped(h.sc.scratch[:0], xn)
-		xn = h.sc.scratch
-	}
-	if yt.flags&flagEscaped != 0 {
-		h.sc.scratch2 = appendUnescaped(h.sc.scratch2[:0], yn)
-		yn = h.sc.scratch2
-	}
-	return bytes.Compare(xn, yn)
+	return bytes.Compare(h.vw.Name(x.key), h.vw.Name(y.key))
 }
 
 // Members calls f for each member of an object of the card Load hashed,
@@ -440,35 +443,35 @@ func (h *ContentHasher) compareEntries(x, y entry) int {
 // the member's hash, which changes just when the value's canonical form
 // does. f must not call Members.
 func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum Hash128)) {
-	if h.tape == nil {
+	if !h.loaded {
 		return
 	}
 	obj := uint32(0)
 	if of != "" {
-		obj = noParent
+		obj = tape.NoParent
 		h.names = h.names[:0]
-		for k := uint32(1); k < h.tape[0].end; k = h.next(k + 1) {
-			if string(h.name(k)) == of {
+		for k := uint32(1); k < h.vw.End(0); k = h.vw.NextMember(k) {
+			if string(h.vw.Name(k)) == of {
 				obj = k + 1
 				break
 			}
 		}
-		if obj == noParent || h.tape[obj].kind != kindObject {
+		if obj == tape.NoParent || h.vw.Kind(obj) != tape.KindObject {
 			return
 		}
 	}
 	h.mem, h.names = h.mem[:0], h.names[:0]
-	for k := obj + 1; k < h.tape[obj].end; k = h.next(k + 1) {
-		kt := &h.tape[k]
-		m := sortedName{key: k, start: kt.start, end: kt.end, ascii: kt.flags&(flagEscaped|flagNonASCII) == 0}
-		if kt.flags&flagEscaped != 0 {
-			// Decoded into h.names; names without escapes are read
-			// from the card, not copied.
+	for k := obj + 1; k < h.vw.End(obj); k = h.vw.NextMember(k) {
+		ks, ke := h.vw.Bounds(k)
+		m := sortedName{key: k, start: ks, end: ke, ascii: h.vw.Flags(k)&(tape.FlagEscaped|tape.FlagNonASCII) == 0}
+		if h.vw.Escaped(k) {
+			// Copied decoded into h.names; names without escapes are
+			// read from the card, not copied.
 			start := len(h.names)
-			h.names = appendUnescaped(h.names, h.b[kt.start:kt.end])
+			h.names = append(h.names, h.vw.Name(k)...)
 			m.start, m.end, m.decoded = uint32(start), uint32(len(h.names)), true
 		} else {
-			m.prefix = namePrefix(h.b, kt.start, kt.end)
+			m.prefix = namePrefix(h.b, ks, ke)
 		}
 		h.mem = append(h.mem, m)
 	}
@@ -506,11 +509,11 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 // the sorting that Members does. f gets the member's decoded name, valid
 // until f returns, and its value.
 func (h *ContentHasher) Each(f func(name []byte, value Value)) {
-	if h.tape == nil {
+	if !h.loaded {
 		return
 	}
-	for k := uint32(1); k < h.tape[0].end; k = h.next(k + 1) {
-		f(h.name(k), Value{h, k + 1})
+	for k := uint32(1); k < h.vw.End(0); k = h.vw.NextMember(k) {
+		f(h.vw.Name(k), Value{h, k + 1})
 	}
 }
 
@@ -543,40 +546,22 @@ func (h *ContentHasher) compareNames(x, y sortedName) int {
 	return compareUTF16(h.sortedName(x), h.sortedName(y))
 }
 
-// name returns member name k, decoded into h.names when it has escapes.
-func (h *ContentHasher) name(k uint32) []byte {
-	kt := &h.tape[k]
-	if kt.flags&flagEscaped == 0 {
-		return h.b[kt.start:kt.end]
-	}
-	h.names = appendUnescaped(h.names[:0], h.b[kt.start:kt.end])
-	return h.names
-}
-
-func (h *ContentHasher) next(n uint32) uint32 {
-	if k := h.tape[n].kind; k == kindObject || k == kindArray {
-		return h.tape[n].end
-	}
-	return n + 1
-}
-
 // canonicalValue returns node n as Members passes it.
 func (h *ContentHasher) canonicalValue(n uint32) []byte {
-	t := &h.tape[n]
-	switch t.kind {
-	case kindString:
-		if t.flags&flagEscaped == 0 {
+	switch h.vw.Kind(n) {
+	case tape.KindString:
+		if !h.vw.Escaped(n) {
 			// As written: see Canonicalizer.str.
-			return h.b[t.start-1 : t.end+1]
+			start, end := h.vw.Bounds(n)
+			return h.b[start-1 : end+1]
 		}
-		h.str = appendUnescaped(h.str[:0], h.b[t.start:t.end])
-		h.text = append(appendJCSEscaped(append(h.text[:0], '"'), h.str), '"')
+		h.text = h.encodeString(h.text[:0], n)
 		return h.text
-	case kindNumber:
-		h.text = canonicalNumber(h.text[:0], h.b[t.start:t.end], t.flags)
+	case tape.KindNumber:
+		h.text = canonicalNumber(h.text[:0], h.vw.Raw(n), h.vw.Flags(n))
 		return h.text
 	}
-	return h.b[t.start:h.rawEnd(n)]
+	return h.b[h.vw.Offset(n):h.rawEnd(n)]
 }
 
 // rawEnd returns the offset just past node n's text. The tape keeps where
@@ -584,26 +569,27 @@ func (h *ContentHasher) canonicalValue(n uint32) []byte {
 // descendant's text, and the white space and closing brackets of the
 // containers between that descendant and it.
 func (h *ContentHasher) rawEnd(n uint32) int {
-	t := &h.tape[n]
-	switch t.kind {
-	case kindString:
-		return int(t.end) + 1
-	case kindNumber:
-		return int(t.end)
-	case kindTrue, kindNull:
-		return int(t.start) + 4
-	case kindFalse:
-		return int(t.start) + 5
+	vw := h.vw
+	start, end := vw.Bounds(n)
+	switch vw.Kind(n) {
+	case tape.KindString:
+		return int(end) + 1
+	case tape.KindNumber:
+		return int(end)
+	case tape.KindTrue, tape.KindNull:
+		return int(start) + 4
+	case tape.KindFalse:
+		return int(start) + 5
 	}
-	i := int(t.start) + 1
-	if last := t.end - 1; last > n {
+	i := int(start) + 1
+	if last := vw.End(n) - 1; last > n {
 		// The last node of the subtree is a scalar or an empty container.
 		i = h.rawEnd(last)
-		for x := h.tape[last].parent; x != n; x = h.tape[x].parent {
-			i = skipWS(h.b, i) + 1
+		for x := vw.Parent(last); x != n; x = vw.Parent(x) {
+			i = tape.SkipWS(h.b, i) + 1
 		}
 	}
-	return skipWS(h.b, i) + 1
+	return tape.SkipWS(h.b, i) + 1
 }
 
 // canonicalNumber appends the canonical text of a number the scan
@@ -623,12 +609,12 @@ func canonicalNumber(dst, text []byte, flags uint8) []byte {
 
 // canonicalAsIs reports whether a number is written in canonical form.
 func canonicalAsIs(text []byte, flags uint8) bool {
-	switch flags & (flagFrac | flagExp) {
+	switch flags & (tape.FlagFrac | tape.FlagExp) {
 	case 0:
 		// An integer of up to 15 digits is a float64 as written, and
 		// ECMAScript writes it the same way, but for a minus zero.
 		return len(text) <= 15 && string(text) != "-0"
-	case flagFrac:
+	case tape.FlagFrac:
 		return plainDecimal(text)
 	}
 	return plainExponent(text)
@@ -711,11 +697,11 @@ type Value struct {
 func (v Value) Exists() bool { return v.h != nil }
 
 // IsObject, IsArray and IsString tell v's JSON type.
-func (v Value) IsObject() bool { return v.h != nil && v.h.tape[v.n].kind == kindObject }
+func (v Value) IsObject() bool { return v.h != nil && v.h.vw.Kind(v.n) == tape.KindObject }
 
-func (v Value) IsArray() bool { return v.h != nil && v.h.tape[v.n].kind == kindArray }
+func (v Value) IsArray() bool { return v.h != nil && v.h.vw.Kind(v.n) == tape.KindArray }
 
-func (v Value) IsString() bool { return v.h != nil && v.h.tape[v.n].kind == kindString }
+func (v Value) IsString() bool { return v.h != nil && v.h.vw.Kind(v.n) == tape.KindString }
 
 // Member returns the value of object v's member name, or an absent one.
 func (v Value) Member(name string) Value {
@@ -723,13 +709,12 @@ func (v Value) Member(name string) Value {
 		return Value{}
 	}
 	h := v.h
-	for k := v.n + 1; k < h.tape[v.n].end; k = h.next(k + 1) {
-		kt := &h.tape[k]
-		if kt.flags&flagEscaped == 0 {
-			if string(h.b[kt.start:kt.end]) == name {
+	for k := v.n + 1; k < h.vw.End(v.n); k = h.vw.NextMember(k) {
+		if !h.vw.Escaped(k) {
+			if string(h.vw.Raw(k)) == name {
 				return Value{h, k + 1}
 			}
-		} else if h.sc.sameDecoded(h.b[kt.start:kt.end], []byte(name)) {
+		} else if h.vw.SameAs(k, []byte(name)) {
 			return Value{h, k + 1}
 		}
 	}
@@ -739,7 +724,7 @@ func (v Value) Member(name string) Value {
 // First returns array v's first element, or an absent value; Next then
 // returns the element after v.
 func (v Value) First() Value {
-	if !v.IsArray() || v.h.tape[v.n].end == v.n+1 {
+	if !v.IsArray() || v.h.vw.End(v.n) == v.n+1 {
 		return Value{}
 	}
 	return Value{v.h, v.n + 1}
@@ -751,11 +736,11 @@ func (v Value) Next() Value {
 		return Value{}
 	}
 	h := v.h
-	p := h.tape[v.n].parent
-	if p == noParent || h.tape[p].kind != kindArray {
+	p := h.vw.Parent(v.n)
+	if p == tape.NoParent || h.vw.Kind(p) != tape.KindArray {
 		return Value{}
 	}
-	if n := h.next(v.n); n < h.tape[p].end {
+	if n := h.vw.Next(v.n); n < h.vw.End(p) {
 		return Value{h, n}
 	}
 	return Value{}
@@ -768,11 +753,10 @@ func (v Value) Str() []byte {
 		return nil
 	}
 	h := v.h
-	t := &h.tape[v.n]
-	if t.flags&flagEscaped == 0 {
-		return h.b[t.start:t.end]
+	if !h.vw.Escaped(v.n) {
+		return h.vw.Raw(v.n)
 	}
-	h.val = appendUnescaped(h.val[:0], h.b[t.start:t.end])
+	h.val = h.vw.AppendStr(h.val[:0], v.n)
 	return h.val
 }
 

@@ -13,6 +13,8 @@ import (
 
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/zeebo/xxh3"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 func testHash(b []byte, seed uint64) Hash128 {
@@ -248,29 +250,28 @@ func rewrite(r *rand.Rand, card []byte, mayChange bool) []byte {
 	}
 	change := mayChange && r.IntN(4) == 0
 	// Any value but the root; a member name is never replaced.
-	target := uint32(1 + r.IntN(len(w.sc.tape)))
+	target := uint32(1 + r.IntN(w.vw.Len()))
 	write = func(n uint32) {
-		t := w.sc.tape[n]
 		ws()
 		if change && n == target {
 			out.WriteString([]string{`"changed"`, "7", "null", "[]", "{}", "0.5"}[r.IntN(6)])
 			ws()
 			return
 		}
-		switch t.kind {
-		case kindString:
+		switch w.kind(n) {
+		case tape.KindString:
 			writeString(r, &out, w.str(n))
-		case kindNumber:
+		case tape.KindNumber:
 			out.WriteString(renumber(r, string(w.raw(n))))
-		case kindTrue:
+		case tape.KindTrue:
 			out.WriteString("true")
-		case kindFalse:
+		case tape.KindFalse:
 			out.WriteString("false")
-		case kindNull:
+		case tape.KindNull:
 			out.WriteString("null")
-		case kindArray:
+		case tape.KindArray:
 			out.WriteByte('[')
-			for e := n + 1; e < t.end; e = w.next(e) {
+			for e := n + 1; e < w.end(n); e = w.next(e) {
 				if e > n+1 {
 					out.WriteByte(',')
 				}
@@ -278,9 +279,9 @@ func rewrite(r *rand.Rand, card []byte, mayChange bool) []byte {
 			}
 			ws()
 			out.WriteByte(']')
-		case kindObject:
+		case tape.KindObject:
 			var keys []uint32
-			for k := n + 1; k < t.end; k = w.next(k + 1) {
+			for k := n + 1; k < w.end(n); k = w.next(k + 1) {
 				keys = append(keys, k)
 			}
 			r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
@@ -599,17 +600,18 @@ func TestCanonicalNumberPlainDecimal(t *testing.T) {
 	r := rand.New(rand.NewPCG(24, 3))
 	passed := 0
 	check := func(s string) {
-		var sc scanner
-		sc.maxDepth = 1
-		if !sc.scan([]byte(s)) || sc.tape[0].kind != kindNumber {
+		var sc tape.Scanner
+		sc.MaxDepth = 1
+		if !sc.Scan([]byte(s)) || sc.View().Kind(0) != tape.KindNumber {
 			t.Fatalf("%s: not a number", s)
 		}
-		got := canonicalNumber(nil, []byte(s), sc.tape[0].flags)
+		flags := sc.View().Flags(0)
+		got := canonicalNumber(nil, []byte(s), flags)
 		f, _ := strconv.ParseFloat(s, 64)
 		if want := AppendECMAScriptNumber(nil, f); string(got) != string(want) {
 			t.Errorf("%s: canonical %s, want %s", s, got, want)
 		}
-		if canonicalAsIs([]byte(s), sc.tape[0].flags) && sc.tape[0].flags&(flagFrac|flagExp) != 0 {
+		if canonicalAsIs([]byte(s), flags) && flags&(tape.FlagFrac|tape.FlagExp) != 0 {
 			passed++
 		}
 	}

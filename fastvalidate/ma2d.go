@@ -1,6 +1,10 @@
 package fastvalidate
 
-import "github.com/cardscan/cardscan/rule"
+import (
+	"github.com/cardscan/cardscan/rule"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
+)
 
 // The ma2d profile: the MA2D Agent Card specification (ma2d-agent-card-spec.md,
 // "Specification Version: A2A 1.0", a dialect of its own despite the name).
@@ -60,10 +64,10 @@ var (
 
 func checkMA2D(w *walker) string {
 	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
-	tape, b := w.sc.tape, w.b // see nameIn
-	for k, end := uint32(1), tape[0].end; k < end; k = nextIn(tape, k+1) {
+	vw := w.vw // see tape.View
+	for k, end := uint32(1), vw.End(0); k < end; k = vw.NextMember(k) {
 		v := k + 1
-		switch string(w.nameIn(tape, b, k)) {
+		switch string(vw.Name(k)) {
 		case "name":
 			name = v
 		case "version":
@@ -81,9 +85,9 @@ func checkMA2D(w *walker) string {
 		case "metadata":
 			metadata = v
 		case "author", "license":
-			w.want(v, kindString)
+			w.want(v, tape.KindString)
 		case "homepage", "repository":
-			if w.want(v, kindString) {
+			if w.want(v, tape.KindString) {
 				w.checkURL(v, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
 			}
 		}
@@ -95,15 +99,15 @@ func checkMA2D(w *walker) string {
 			}
 		}
 	}
-	if name != 0 && w.want(name, kindString) {
+	if name != 0 && w.want(name, tape.KindString) {
 		if text := w.str(name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
 			w.addGot(CodeMA2DName, name, "name must be 1 to 50 characters of [a-z0-9-]")
 		}
 	}
-	if version != 0 && w.want(version, kindString) && !IsSemVer(w.str(version)) {
+	if version != 0 && w.want(version, tape.KindString) && !IsSemVer(w.str(version)) {
 		w.addGot(CodeMA2DVersion, version, "version is not Semantic Versioning (X.Y.Z)")
 	}
-	if description != 0 && w.want(description, kindString) {
+	if description != 0 && w.want(description, tape.KindString) {
 		if n := w.codePoints(description); n < 200 || n > 2000 {
 			w.addArg(CodeMA2DDescription, description, "description has %d characters; 200 to 2000 are required", int64(n))
 		}
@@ -112,19 +116,19 @@ func checkMA2D(w *walker) string {
 	// when there are more skills than seen holds.
 	var seen [maxSeenSkills]uint32
 	var names []uint32
-	if skills != 0 && w.want(skills, kindArray) {
+	if skills != 0 && w.want(skills, tape.KindArray) {
 		names = w.ma2dSkills(skills, seen[:0])
 	}
-	if invocation != 0 && w.want(invocation, kindObject) {
+	if invocation != 0 && w.want(invocation, tape.KindObject) {
 		w.ma2dInvocation(invocation)
 	}
-	if capabilities != 0 && w.want(capabilities, kindObject) {
+	if capabilities != 0 && w.want(capabilities, tape.KindObject) {
 		w.ma2dCapabilities(capabilities)
 	}
-	if examples != 0 && w.want(examples, kindArray) {
+	if examples != 0 && w.want(examples, tape.KindArray) {
 		w.ma2dExamples(examples, skills, names)
 	}
-	if metadata != 0 && w.want(metadata, kindObject) {
+	if metadata != 0 && w.want(metadata, tape.KindObject) {
 		w.ma2dMetadata(metadata)
 	}
 	return "ma2d"
@@ -153,34 +157,34 @@ func matchTable(b []byte, t *[256]bool) bool {
 // ma2dSkills checks the skills and returns names with the string name of
 // each skill appended, or nil when names has too little room for them.
 func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
-	tape, b := w.sc.tape, w.b // see nameIn
+	vw := w.vw // see tape.View
 	if w.end(arr) == arr+1 {
 		w.add(CodeMA2DSkills, arr, "skills must define at least one skill")
 	}
 	for s, end := arr+1, w.end(arr); s < end; s = w.next(s) {
-		if !w.want(s, kindObject) {
+		if !w.want(s, tape.KindObject) {
 			continue
 		}
 		var name, desc uint32
-		for k, end := s+1, tape[s].end; k < end; k = nextIn(tape, k+1) {
+		for k, end := s+1, vw.End(s); k < end; k = vw.NextMember(k) {
 			v := k + 1
-			switch string(w.nameIn(tape, b, k)) {
+			switch string(vw.Name(k)) {
 			case "name":
 				name = v
 			case "description":
 				desc = v
 			case "parameters":
-				w.want(v, kindObject)
+				w.want(v, tape.KindObject)
 			case "examples":
-				w.want(v, kindArray)
+				w.want(v, tape.KindArray)
 			case "returns", "mcp_server", "mcp_tool":
-				w.want(v, kindString)
+				w.want(v, tape.KindString)
 			}
 		}
 		switch {
 		case name == 0:
 			w.addMissing(CodeFieldRequired, s, "name")
-		case w.want(name, kindString):
+		case w.want(name, tape.KindString):
 			if text := w.str(name); len(text) == 0 || !matchTable(text, &ma2dSkillChars) {
 				w.addGot(CodeMA2DSkillName, name, "skill name must match ^[a-z0-9_]+$ (snake_case)")
 			}
@@ -193,7 +197,7 @@ func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
 		switch {
 		case desc == 0:
 			w.addMissing(CodeFieldRequired, s, "description")
-		case w.want(desc, kindString):
+		case w.want(desc, tape.KindString):
 			if n := w.codePoints(desc); n < 50 {
 				w.addArg(CodeMA2DSkillDescription, desc, "skill description has %d characters; at least 50 are required", int64(n))
 			}
@@ -203,30 +207,30 @@ func (w *walker) ma2dSkills(arr uint32, names []uint32) []uint32 {
 }
 
 func (w *walker) ma2dInvocation(inv uint32) {
-	tape, b := w.sc.tape, w.b // see nameIn
+	vw := w.vw // see tape.View
 	var protocol, endpoint uint32
-	for k, end := inv+1, tape[inv].end; k < end; k = nextIn(tape, k+1) {
+	for k, end := inv+1, vw.End(inv); k < end; k = vw.NextMember(k) {
 		v := k + 1
-		switch string(w.nameIn(tape, b, k)) {
+		switch string(vw.Name(k)) {
 		case "protocol":
 			protocol = v
 		case "endpoint":
 			endpoint = v
 		case "method":
-			w.want(v, kindString)
+			w.want(v, tape.KindString)
 		case "format":
-			if w.want(v, kindString) && !inEnum(w.str(v), ma2dFormats) {
+			if w.want(v, tape.KindString) && !inEnum(w.str(v), ma2dFormats) {
 				w.addGot(CodeMA2DFormat, v, msgMA2DFormat)
 			}
 		case "authentication":
-			if !w.want(v, kindObject) {
+			if !w.want(v, tape.KindObject) {
 				continue
 			}
-			for a, end := v+1, tape[v].end; a < end; a = nextIn(tape, a+1) {
+			for a, end := v+1, vw.End(v); a < end; a = vw.NextMember(a) {
 				f := a + 1
-				switch string(w.nameIn(tape, b, a)) {
+				switch string(vw.Name(a)) {
 				case "type":
-					if w.want(f, kindString) && !inEnum(w.str(f), ma2dAuthTypes) {
+					if w.want(f, tape.KindString) && !inEnum(w.str(f), ma2dAuthTypes) {
 						w.addGot(CodeMA2DAuthType, f, msgMA2DAuthType)
 					}
 				case "required":
@@ -238,7 +242,7 @@ func (w *walker) ma2dInvocation(inv uint32) {
 	switch {
 	case protocol == 0:
 		w.addMissing(CodeFieldRequired, inv, "protocol")
-	case w.want(protocol, kindString):
+	case w.want(protocol, tape.KindString):
 		if !inEnum(w.str(protocol), ma2dProtocols) {
 			w.addGot(CodeMA2DProtocol, protocol, msgMA2DProtocol)
 		}
@@ -246,20 +250,20 @@ func (w *walker) ma2dInvocation(inv uint32) {
 	switch {
 	case endpoint == 0:
 		w.addMissing(CodeFieldRequired, inv, "endpoint")
-	case w.want(endpoint, kindString):
+	case w.want(endpoint, tape.KindString):
 		w.checkURL(endpoint, urlEndpoint, CodeMA2DURL, CodeMA2DURLRisk)
 	}
 }
 
 func (w *walker) ma2dCapabilities(caps uint32) {
-	tape, b := w.sc.tape, w.b // see nameIn
-	for k, end := caps+1, tape[caps].end; k < end; k = nextIn(tape, k+1) {
+	vw := w.vw // see tape.View
+	for k, end := caps+1, vw.End(caps); k < end; k = vw.NextMember(k) {
 		v := k + 1
-		switch string(w.nameIn(tape, b, k)) {
+		switch string(vw.Name(k)) {
 		case "languages":
-			if w.want(v, kindArray) {
+			if w.want(v, tape.KindArray) {
 				for e, end := v+1, w.end(v); e < end; e = w.next(e) {
-					if w.want(e, kindString) && !isISO639_1(w.str(e)) {
+					if w.want(e, tape.KindString) && !isISO639_1(w.str(e)) {
 						w.addGot(CodeMA2DLanguage, e, "language is not an ISO 639-1 code")
 					}
 				}
@@ -267,9 +271,9 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 		case "domains":
 			w.stringList(v)
 		case "input_modes":
-			if w.want(v, kindArray) {
+			if w.want(v, tape.KindArray) {
 				for e, end := v+1, w.end(v); e < end; e = w.next(e) {
-					if !w.want(e, kindString) {
+					if !w.want(e, tape.KindString) {
 						continue
 					}
 					if !inEnum(w.str(e), ma2dInputModes) {
@@ -278,9 +282,9 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 				}
 			}
 		case "output_modes":
-			if w.want(v, kindArray) {
+			if w.want(v, tape.KindArray) {
 				for e, end := v+1, w.end(v); e < end; e = w.next(e) {
-					if !w.want(e, kindString) {
+					if !w.want(e, tape.KindString) {
 						continue
 					}
 					if !inEnum(w.str(e), ma2dOutputModes) {
@@ -291,7 +295,7 @@ func (w *walker) ma2dCapabilities(caps uint32) {
 		case "streaming", "async", "state_management":
 			w.want(v, kindBoolean)
 		case "rate_limit":
-			w.want(v, kindString)
+			w.want(v, tape.KindString)
 		}
 	}
 }
@@ -301,9 +305,9 @@ func (w *walker) stringList(v uint32) {
 	if w.stringsOnly(v) {
 		return
 	}
-	if w.want(v, kindArray) {
+	if w.want(v, tape.KindArray) {
 		for e := v + 1; e < w.end(v); e = w.next(e) {
-			w.want(e, kindString)
+			w.want(e, tape.KindString)
 		}
 	}
 }
@@ -311,15 +315,15 @@ func (w *walker) stringList(v uint32) {
 // ma2dExamples checks the examples; names are the string name nodes of
 // the skills, or nil to look them up in skills.
 func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
-	tape, b := w.sc.tape, w.b // see nameIn
+	vw := w.vw // see tape.View
 	for x, end := arr+1, w.end(arr); x < end; x = w.next(x) {
-		if !w.want(x, kindObject) {
+		if !w.want(x, tape.KindObject) {
 			continue
 		}
 		var skill, input, output uint32
-		for k, end := x+1, tape[x].end; k < end; k = nextIn(tape, k+1) {
+		for k, end := x+1, vw.End(x); k < end; k = vw.NextMember(k) {
 			v := k + 1
-			switch string(w.nameIn(tape, b, k)) {
+			switch string(vw.Name(k)) {
 			case "skill":
 				skill = v
 			case "input":
@@ -327,13 +331,13 @@ func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
 			case "output":
 				output = v
 			case "description":
-				w.want(v, kindString)
+				w.want(v, tape.KindString)
 			}
 		}
 		switch {
 		case skill == 0:
 			w.addMissing(CodeFieldRequired, x, "skill")
-		case !w.want(skill, kindString):
+		case !w.want(skill, tape.KindString):
 		case names != nil && w.equalsAny(names, skill):
 		case names != nil || !w.ma2dDefinesSkill(skills, skill):
 			w.addGot(CodeMA2DExampleSkill, skill, "example names no skill the card defines")
@@ -342,7 +346,7 @@ func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
 			if n == 0 {
 				w.addMissing(CodeFieldRequired, x, [...]string{"input", "output"}[i])
 			} else {
-				w.want(n, kindObject)
+				w.want(n, tape.KindObject)
 			}
 		}
 	}
@@ -351,14 +355,14 @@ func (w *walker) ma2dExamples(arr, skills uint32, names []uint32) {
 // ma2dDefinesSkill reports whether some skills[].name equals the string
 // node name.
 func (w *walker) ma2dDefinesSkill(skills, name uint32) bool {
-	if skills == 0 || w.kind(skills) != kindArray {
+	if skills == 0 || w.kind(skills) != tape.KindArray {
 		return false
 	}
 	for s := skills + 1; s < w.end(skills); s = w.next(s) {
-		if w.kind(s) != kindObject {
+		if w.kind(s) != tape.KindObject {
 			continue
 		}
-		if n := w.member(s, "name"); n != 0 && w.kind(n) == kindString && w.same(n, name) {
+		if n := w.member(s, "name"); n != 0 && w.kind(n) == tape.KindString && w.same(n, name) {
 			return true
 		}
 	}
@@ -366,12 +370,12 @@ func (w *walker) ma2dDefinesSkill(skills, name uint32) bool {
 }
 
 func (w *walker) ma2dMetadata(meta uint32) {
-	tape, b := w.sc.tape, w.b // see nameIn
-	for k, end := meta+1, tape[meta].end; k < end; k = nextIn(tape, k+1) {
+	vw := w.vw // see tape.View
+	for k, end := meta+1, vw.End(meta); k < end; k = vw.NextMember(k) {
 		v := k + 1
-		switch string(w.nameIn(tape, b, k)) {
+		switch string(vw.Name(k)) {
 		case "created_at", "updated_at":
-			if w.want(v, kindString) && !isISO8601(w.str(v)) {
+			if w.want(v, tape.KindString) && !isISO8601(w.str(v)) {
 				w.addGot(CodeMA2DTimestamp, v, "timestamp is not ISO 8601 (e.g. 2026-01-28T12:00:00Z)")
 			}
 		case "tags", "categories":

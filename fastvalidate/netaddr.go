@@ -8,6 +8,8 @@ import (
 
 	"github.com/cardscan/cardscan/addrclass"
 	"golang.org/x/net/idna"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // Hosts that no other machine reaches: localhost names and internal IP
@@ -117,8 +119,8 @@ func decodeHostSlow(host []byte) []byte {
 	ascii := true
 	for i := 0; i < len(host); i++ {
 		c := host[i]
-		if c == '%' && i+2 < len(host) && hexVal[host[i+1]] >= 0 && hexVal[host[i+2]] >= 0 {
-			c = byte(hexVal[host[i+1]])<<4 | byte(hexVal[host[i+2]])
+		if c == '%' && i+2 < len(host) && tape.HexVal[host[i+1]] >= 0 && tape.HexVal[host[i+2]] >= 0 {
+			c = byte(tape.HexVal[host[i+1]])<<4 | byte(tape.HexVal[host[i+2]])
 			i += 2
 		}
 		ascii = ascii && c < utf8.RuneSelf
@@ -198,8 +200,8 @@ func parseIPv4Number(b []byte, i int) (v uint64, next int, ok bool) {
 	}
 	start := i
 	for ; i < len(b) && b[i] != '.'; i++ {
-		d := uint64(hexVal[b[i]])
-		if hexVal[b[i]] < 0 || d >= base {
+		d := uint64(tape.HexVal[b[i]])
+		if tape.HexVal[b[i]] < 0 || d >= base {
 			return 0, i, false
 		}
 		if v = v*base + d; v > 1<<32 {

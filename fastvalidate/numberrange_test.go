@@ -7,6 +7,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/decimal"
 )
 
 // A number beyond float64's range is json.number-range wherever it stands:
@@ -129,6 +133,7 @@ func TestNumberRange_AgreesWithEncodingJSON(t *testing.T) {
 	}
 	v := newTestValidator(t, "agentcard")
 	over := 0
+	sc := tape.Scanner{MaxDepth: 1}
 	for _, n := range cases {
 		doc := inMeta(n)
 		var x any
@@ -142,7 +147,8 @@ func TestNumberRange_AgreesWithEncodingJSON(t *testing.T) {
 			over++
 		}
 		// The prefilter lets no overflowing number through unread.
-		if _, flags := scanNumber([]byte(n), 0); !fitsFloat64([]byte(n)) && flags&flagLong == 0 {
+		sc.Scan([]byte(n))
+		if flags := sc.View().Flags(0); !decimal.FitsFloat64([]byte(n)) && flags&tape.FlagLong == 0 {
 			t.Errorf("%s overflows but scanNumber did not mark it long", n)
 		}
 	}
@@ -151,31 +157,4 @@ func TestNumberRange_AgreesWithEncodingJSON(t *testing.T) {
 		t.Errorf("%d of %d numbers overflow: the generator misses the boundary", over, len(cases))
 	}
 	t.Logf("%d of %d numbers overflow", over, len(cases))
-}
-
-// The scanner reads a number a second time only when it is long or has an
-// exponent of three digits or more (flagLong); this holds the first read
-// to that, on numbers on both sides of the prefilter.
-func TestScanNumber_LongFlag(t *testing.T) {
-	for _, c := range []struct {
-		n     string
-		flags uint8
-	}{
-		{"1e400", flagExp | flagLong},
-		{"-1e400", flagNeg | flagExp | flagLong},
-		{"1.5e00400", flagFrac | flagExp | flagLong},
-		{"1e-400", flagExp | flagLong},
-		{"1e100", flagExp | flagLong},
-		{"1e99", flagExp},
-		{"-1.5e-07", flagNeg | flagFrac | flagExp},
-		{strings.Repeat("9", 199), 0},
-		{strings.Repeat("9", 200), flagLong},
-		{"-0." + strings.Repeat("9", 197), flagNeg | flagFrac | flagLong},
-	} {
-		b := []byte(c.n + ",")
-		end, flags := scanNumber(b, 0)
-		if end != len(c.n) || flags != c.flags {
-			t.Errorf("scanNumber(%.20s…) = %d, %04b; want %d, %04b", c.n, end, flags, len(c.n), c.flags)
-		}
-	}
 }

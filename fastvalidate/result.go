@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // Finding is one rule violation or warning in a card.
@@ -290,7 +292,7 @@ func (r *Result) unembed(raw []byte, base int) {
 			if raw[i+1] == 'u' {
 				// The scan accepted the string: a \u escape is whole, and a
 				// high surrogate has its low one.
-				r, _ := hex4(raw, i+2)
+				r, _ := tape.Hex4(raw, i+2)
 				width, size = 6, utf8.RuneLen(r)
 				if r >= 0xD800 && r <= 0xDBFF {
 					width, size = 12, 4

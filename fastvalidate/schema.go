@@ -1,5 +1,11 @@
 package fastvalidate
 
+import (
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/decimal"
+)
+
 // The agentcard-schema profile: the card judged by the AgentCard JSON Schema
 // v1.0 (draft 2020-12) exactly, with format assertion on and
 // additionalProperties: false honoured. The schema and the draft disagree on
@@ -39,7 +45,7 @@ func (w *walker) schemaURI(n uint32) {
 
 // schemaMinimumZero checks minimum: 0 on the number's digits, exactly.
 func (w *walker) schemaMinimumZero(n uint32) {
-	if w.negative(n) && !isZeroNumber(w.raw(n)) {
+	if w.negative(n) && !decimal.IsZero(w.raw(n)) {
 		w.addGot(CodeSchemaMinimum, n, "minimum: must be >= 0")
 	}
 }
@@ -95,9 +101,9 @@ func checkSchemaCard(w *walker) string {
 			w.schemaEndpoint(v)
 		case "pricing":
 			switch w.kind(v) {
-			case kindObject:
+			case tape.KindObject:
 				w.schemaPricing(v)
-			case kindNull:
+			case tape.KindNull:
 			default:
 				w.addGot(CodeSchemaOneOf, v, "oneOf: expected a PricingModel object or null")
 			}
@@ -159,7 +165,7 @@ func (w *walker) schemaCapability(c uint32) {
 				w.note = noDisagreement
 			}
 		case "input_schema", "output_schema":
-			if w.kind(v) != kindObject && w.kind(v) != kindNull {
+			if w.kind(v) != tape.KindObject && w.kind(v) != tape.KindNull {
 				w.addGot(CodeSchemaOneOf, v, "oneOf: expected an object or null")
 			}
 		default:
@@ -177,39 +183,8 @@ func (w *walker) schemaCapability(c uint32) {
 }
 
 // duplicateString returns the first string element of arr equal to an
-// earlier one, or 0. Tag lists are short; a long one is sorted by hash so a
-// hostile list costs n log n.
-func (w *walker) duplicateString(arr uint32) uint32 {
-	sc := &w.sc
-	if w.count(arr) <= 16 {
-		for e := arr + 1; e < w.end(arr); e = w.next(e) {
-			if w.kind(e) != kindString {
-				continue
-			}
-			for p := arr + 1; p < e; p = w.next(p) {
-				if w.kind(p) == kindString && w.same(p, e) {
-					return e
-				}
-			}
-		}
-		return 0
-	}
-	sc.keys = sc.keys[:0]
-	for e := arr + 1; e < w.end(arr); e = w.next(e) {
-		if w.kind(e) == kindString {
-			sc.keys = append(sc.keys, keyRef{hash: sc.stringHash(w.b, e), node: e})
-		}
-	}
-	sortKeyRefs(sc.keys)
-	for x := 1; x < len(sc.keys); x++ {
-		for y := x - 1; y >= 0 && sc.keys[y].hash == sc.keys[x].hash; y-- {
-			if w.same(sc.keys[y].node, sc.keys[x].node) {
-				return max(sc.keys[x].node, sc.keys[y].node)
-			}
-		}
-	}
-	return 0
-}
+// earlier one, or 0 (see tape.View.DuplicateString).
+func (w *walker) duplicateString(arr uint32) uint32 { return w.vw.DuplicateString(arr) }
 
 func (w *walker) schemaEndpoint(v uint32) {
 	if !w.wantType(v, tObject) {
@@ -235,9 +210,9 @@ func (w *walker) schemaEndpoint(v uint32) {
 			w.schemaOnlyURI(f)
 		case "auth":
 			switch w.kind(f) {
-			case kindObject:
+			case tape.KindObject:
 				w.schemaAuth(f)
-			case kindNull:
+			case tape.KindNull:
 			default:
 				w.addGot(CodeSchemaOneOf, f, "oneOf: expected an AuthConfig object or null")
 			}
@@ -284,18 +259,18 @@ func (w *walker) schemaPricing(p uint32) {
 		f := k + 1
 		switch string(w.name(k)) {
 		case "base_cost_joules":
-			if w.wantType(f, tNumber|tNull) && w.kind(f) == kindNumber {
+			if w.wantType(f, tNumber|tNull) && w.kind(f) == tape.KindNumber {
 				w.schemaMinimumZero(f)
 			}
 		case "estimated_latency_ms", "cost_per_request":
 			w.note = disSchemaOnlyMember
-			if w.wantType(f, tNumber|tNull) && w.kind(f) == kindNumber {
+			if w.wantType(f, tNumber|tNull) && w.kind(f) == tape.KindNumber {
 				w.schemaMinimumZero(f)
 			}
 			w.note = noDisagreement
 		case "currency":
 			w.note = disSchemaOnlyMember
-			if w.wantType(f, tString|tNull) && w.kind(f) == kindString && !isCurrency(w.str(f)) {
+			if w.wantType(f, tString|tNull) && w.kind(f) == tape.KindString && !isCurrency(w.str(f)) {
 				w.addGot(CodeSchemaPattern, f, "pattern: does not match ^[A-Z]{3,10}$")
 			}
 			w.note = noDisagreement
@@ -340,7 +315,7 @@ func (w *walker) schemaMetadata(m uint32) {
 		case "pacr:reputation_score":
 			if w.wantType(f, tNumber) {
 				w.schemaMinimumZero(f)
-				if compareNumber(w.raw(f), one) > 0 {
+				if decimal.Compare(w.raw(f), one) > 0 {
 					w.addGot(CodeSchemaMaximum, f, "maximum: must be <= 1")
 				}
 			}

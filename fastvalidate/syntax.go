@@ -1,8 +1,11 @@
 package fastvalidate
 
 import (
+	"bytes"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // The scanner stops at the first byte that is not JSON and records only
@@ -137,19 +140,20 @@ var controlMessages = func() (t [32]string) {
 	return t
 }()
 
-// describeSyntax tells what the failed scan of w.b met at sc.errOff: it
+// describeSyntax tells what the failed scan of w.b met at its offset: it
 // returns the message, leaves what was found (if the message quotes it) at
 // the end of the arena from start on, and returns the offset to report.
 func (w *walker) describeSyntax() (msg string, at int) {
-	sc := &w.sc
-	b, off, n := w.b, sc.errOff, sc.errNode
+	vw := w.vw
+	b, off := w.b, w.sc.ErrOffset()
+	n, _ := w.sc.ErrNode()
 	at = off
-	if n != noParent && int(n) < len(sc.tape) {
-		switch t := &sc.tape[n]; {
-		case t.kind == kindString && int(t.end) == off:
-			return w.describeString(t)
-		case t.kind == kindNumber && t.flags&flagBad != 0:
-			return w.describeNumber(t)
+	if n != tape.NoParent && int(n) < vw.Len() {
+		switch start, end := vw.Bounds(n); {
+		case vw.Kind(n) == tape.KindString && int(end) == off:
+			return w.describeString(start, end)
+		case vw.Kind(n) == tape.KindNumber && vw.Flags(n)&tape.FlagBad != 0:
+			return w.describeNumber(start, end)
 		}
 	}
 	if off == 0 && len(b) >= 3 && string(b[:3]) == "\xef\xbb\xbf" {
@@ -177,7 +181,7 @@ func (w *walker) describeSyntax() (msg string, at int) {
 		case c == '}' || c == ']':
 			fault = faultMismatched
 		case c == '"' || c == '{' || c == '[' || c == '-' || c-'0' <= 9 ||
-			hasLiteral(b, off, "true") || hasLiteral(b, off, "false") || hasLiteral(b, off, "null"):
+			bytes.HasPrefix(b[off:], []byte("true")) || bytes.HasPrefix(b[off:], []byte("false")) || bytes.HasPrefix(b[off:], []byte("null")):
 			fault = faultMissingComma
 		}
 	default: // a value or a member name was due
@@ -201,30 +205,31 @@ func (w *walker) describeSyntax() (msg string, at int) {
 // and from the container the scan had open; it also returns that byte's
 // offset, or -1.
 func (w *walker) syntaxContext() (syntaxContext, int) {
-	sc := &w.sc
-	b, off, n := w.b, sc.errOff, sc.errNode
+	vw := w.vw
+	b, off := w.b, w.sc.ErrOffset()
+	n, _ := w.sc.ErrNode()
 	prev := min(off, len(b)) - 1
-	for prev >= 0 && wsTable[b[prev]] {
+	for prev >= 0 && tape.WSTable[b[prev]] {
 		prev--
 	}
-	last := len(sc.tape) - 1
-	if n != noParent && int(n) == last {
-		if t := &sc.tape[n]; t.kind == kindNull && t.end == t.start && int(t.start) == off {
+	last := vw.Len() - 1
+	if n != tape.NoParent && int(n) == last {
+		if start, end := vw.Bounds(n); vw.Kind(n) == tape.KindNull && end == start && int(start) == off {
 			// The scan's stand-in for the value that no byte started.
-			n, last = t.parent, last-1
+			n, last = vw.Parent(n), last-1
 		}
 	}
-	if n == noParent {
+	if n == tape.NoParent {
 		if prev < 0 {
 			return ctxValue, prev
 		}
 		return ctxEnd, prev
 	}
-	object := sc.tape[n].kind == kindObject
+	object := vw.Kind(n) == tape.KindObject
 	switch c := b[prev]; {
-	case c == '{' && object && prev == int(sc.tape[n].start):
+	case c == '{' && object && prev == vw.Offset(n):
 		return ctxNameOrClose, prev
-	case c == '[' && !object && prev == int(sc.tape[n].start):
+	case c == '[' && !object && prev == vw.Offset(n):
 		return ctxValueOrClose, prev
 	case c == ':':
 		return ctxValue, prev
@@ -239,21 +244,21 @@ func (w *walker) syntaxContext() (syntaxContext, int) {
 	// names and values alternate from the first member on.
 	k := n + 1
 	for int(k) < last {
-		k = sc.next(k + 1)
+		k = vw.NextMember(k)
 	}
-	if int(k) == last && last > int(n) && sc.tape[last].kind == kindString {
+	if int(k) == last && last > int(n) && vw.Kind(uint32(last)) == tape.KindString {
 		return ctxColon, prev
 	}
 	return ctxAfterMember, prev
 }
 
-// describeString tells a fault in string t, which the scan ended at the
-// offending byte.
-func (w *walker) describeString(t *node) (string, int) {
-	b, off := w.b, int(t.end)
+// describeString tells a fault in the string whose text starts at start,
+// which the scan ended at end, the offending byte.
+func (w *walker) describeString(start, end uint32) (string, int) {
+	b, off := w.b, int(end)
 	switch {
 	case off >= len(b), b[off] == '\\' && off+1 >= len(b):
-		return msgUnterminated, int(t.start) - 1
+		return msgUnterminated, int(start) - 1
 	case b[off] == '\\' && b[off+1] == 'u':
 		w.appendToken(b[off:min(off+6, len(b))])
 		return msgBadUnicode, off + 1
@@ -268,10 +273,10 @@ func (w *walker) describeString(t *node) (string, int) {
 	return syntaxMessages[faultOther][ctxValue], off
 }
 
-// describeNumber tells a fault in number t, which the scan ended at the
-// offending byte.
-func (w *walker) describeNumber(t *node) (string, int) {
-	b, start, off := w.b, int(t.start), int(t.end)
+// describeNumber tells a fault in the number that starts at start, which
+// the scan ended at end, the offending byte.
+func (w *walker) describeNumber(numStart, end uint32) (string, int) {
+	b, start, off := w.b, int(numStart), int(end)
 	if b[start] == '-' && off == start+1 {
 		if hasWord(b, off, "Infinity") {
 			w.appendToken(b[start : off+len("Infinity")])
@@ -296,7 +301,7 @@ func (w *walker) describeNumber(t *node) (string, int) {
 
 // hasWord reports whether the letters at b[i] are word, and no more.
 func hasWord(b []byte, i int, word string) bool {
-	if !hasLiteral(b, i, word) {
+	if !bytes.HasPrefix(b[i:], []byte(word)) {
 		return false
 	}
 	j := i + len(word)

@@ -3,6 +3,8 @@ package fastvalidate
 import (
 	"net/netip"
 	"unsafe"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // RFC 3986 character classes, one bit each, so that a class union is one
@@ -121,7 +123,7 @@ tail:
 		case uriTail[c]:
 			i++
 		case c == '%':
-			if i+2 >= len(b) || hexVal[b[i+1]] < 0 || hexVal[b[i+2]] < 0 {
+			if i+2 >= len(b) || tape.HexVal[b[i+1]] < 0 || tape.HexVal[b[i+2]] < 0 {
 				return u, false
 			}
 			i += 3
@@ -199,7 +201,7 @@ func allURIChars(b []byte, colon bool) bool {
 		case uriClass[c]&(uriUnreserved|uriSubDelim) != 0:
 		case c == ':' && colon:
 		case c == '%':
-			if i+2 >= len(b) || hexVal[b[i+1]] < 0 || hexVal[b[i+2]] < 0 {
+			if i+2 >= len(b) || tape.HexVal[b[i+1]] < 0 || tape.HexVal[b[i+2]] < 0 {
 				return false
 			}
 			i += 2
@@ -215,7 +217,7 @@ func allURIChars(b []byte, colon bool) bool {
 func checkIPLiteral(h []byte) bool {
 	if len(h) > 0 && (h[0] == 'v' || h[0] == 'V') {
 		i := 1
-		for i < len(h) && hexVal[h[i]] >= 0 {
+		for i < len(h) && tape.HexVal[h[i]] >= 0 {
 			i++
 		}
 		if i == 1 || i >= len(h) || h[i] != '.' || i+1 == len(h) {
@@ -232,7 +234,7 @@ func checkIPLiteral(h []byte) bool {
 		return false
 	}
 	for _, c := range h {
-		if hexVal[c] < 0 && c != ':' && c != '.' {
+		if tape.HexVal[c] < 0 && c != ':' && c != '.' {
 			return false
 		}
 	}

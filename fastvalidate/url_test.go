@@ -102,7 +102,7 @@ func TestSafeHTTPS(t *testing.T) {
 		for _, v := range vs {
 			w := &v.w
 			w.b = doc
-			if !w.sc.scan(doc) {
+			if !w.scan(doc) {
 				t.Fatalf("%s does not scan", doc)
 			}
 			for _, kind := range []urlKind{urlIdentifier, urlWeb, urlEndpoint} {

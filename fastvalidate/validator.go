@@ -129,7 +129,7 @@ func New(profile string, opts ...Option) (*Validator, error) {
 	}
 	v.w.cfg = &v.cfg
 	v.w.res.over = v.cfg.overrides
-	v.w.sc.maxDepth = v.cfg.maxDepth
+	v.w.sc.MaxDepth = v.cfg.maxDepth
 	return v, nil
 }
 

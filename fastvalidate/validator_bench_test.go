@@ -7,6 +7,8 @@ import (
 
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/valyala/fastjson"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // benchSet is a set of cards of about one size; a benchmark cycles through
@@ -115,13 +117,13 @@ func BenchmarkValidator_Validate(b *testing.B) {
 		// The strict pass alone, without any profile rule: what the
 		// validator's floor is, beside fastjson's.
 		b.Run(set.name+"/strict-scan-only", func(b *testing.B) {
-			var sc scanner
-			sc.maxDepth = DefaultMaxDepth
+			var sc tape.Scanner
+			sc.MaxDepth = DefaultMaxDepth
 			b.SetBytes(set.meanSize())
 			b.ReportAllocs()
 			i := 0
 			for b.Loop() {
-				if !sc.scan(set.cards[i%len(set.cards)]) {
+				if !sc.Scan(set.cards[i%len(set.cards)]) {
 					b.Fatal("scan failed")
 				}
 				i++

@@ -3,15 +3,20 @@ package fastvalidate
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/decimal"
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
-// walker is what a profile's checks see: the card's bytes, its tape, and the
-// Result being filled. Node indexes are tape indexes; the root is node 0.
+// walker is what a profile's checks see: the card's bytes, a view of its
+// tape, and the Result being filled. Node indexes are tape indexes; the
+// root is node 0.
 type walker struct {
 	cfg      *config
-	sc       scanner
-	header   scanner // reads JWS protected headers (see checkJWSHeader)
-	b        []byte  // the document the tape describes
+	sc       tape.Scanner
+	vw       tape.View    // of sc's tape: how every check reads the card
+	header   tape.Scanner // reads JWS protected headers (see checkJWSHeader)
+	b        []byte       // the document the tape describes
 	res      Result
 	embedded []byte // the decoded inner document of an embedded-string card
 	// unwrapped says the card came as a JSON string and w.b is its content;
@@ -21,11 +26,6 @@ type walker struct {
 	card             []byte   // the card as Validate got it, for ContentHasher.Load
 	valBuf           []byte   // scratch for decoding string values
 	pathBuf          []uint32 // scratch for rendering paths
-	pathKey          []byte   // scratch for member names in paths
-	// names holds the card's member names with escapes, decoded, and
-	// nameAt, indexed by tape index, where each lies in it (see scan).
-	names  []byte
-	nameAt []span
 	// segs holds the texts of the object the content rules read, fold
 	// those of them that are not the card's own bytes, and hostBuf the
 	// registrable domains of the card's interfaces (see checkContent).
@@ -70,10 +70,11 @@ func (w *walker) readCard(card []byte) bool {
 		w.scanFailed()
 		return false
 	}
-	if w.sc.tape[0].kind == kindString && w.cfg.embedded {
+	if w.vw.Kind(0) == tape.KindString && w.cfg.embedded {
 		// Section 3: a card may arrive as a JSON string holding the object.
-		w.rawStart, w.rawEnd = int(w.sc.tape[0].start), int(w.sc.tape[0].end)
-		w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
+		start, end := w.vw.Bounds(0)
+		w.rawStart, w.rawEnd = int(start), int(end)
+		w.embedded = tape.AppendUnescaped(w.embedded[:0], w.raw(0))
 		w.b = w.embedded
 		w.unwrapped = true
 		if !w.scan(w.b) && !w.holdsNoObject(card) {
@@ -81,9 +82,9 @@ func (w *walker) readCard(card []byte) bool {
 			return false
 		}
 	}
-	if w.sc.tape[0].kind != kindObject {
+	if w.vw.Kind(0) != tape.KindObject {
 		if w.cfg.rootType == CodeSchemaType {
-			if w.sc.tape[0].kind == kindString && w.holdsObjectText() {
+			if w.vw.Kind(0) == tape.KindString && w.holdsObjectText() {
 				w.note = disEmbeddedString
 			}
 			w.addGot(CodeSchemaType, 0, "type: expected object")
@@ -100,82 +101,55 @@ func (w *walker) readCard(card []byte) bool {
 // JSON object does: the draft's embedded-string form (section 3), which
 // the schema, typing the card as an object, does not know.
 func (w *walker) holdsObjectText() bool {
-	w.embedded = appendUnescaped(w.embedded[:0], w.raw(0))
+	w.embedded = tape.AppendUnescaped(w.embedded[:0], w.raw(0))
 	for _, c := range w.embedded {
-		if !wsTable[c] {
+		if !tape.WSTable[c] {
 			return c == '{'
 		}
 	}
 	return false
 }
 
-// scan reads b onto the tape and decodes its member names with escapes,
-// which are rare, so that name needs no call and stays within the
-// inliner's budget. A tape the scan gave up on is read too (see
+// scan reads b onto the tape. A tape the scan gave up on is read too (see
 // autoRejected): the string it stopped in is not listed, and not read.
 func (w *walker) scan(b []byte) bool {
-	ok := w.sc.scan(b)
-	if len(w.sc.escaped) != 0 && len(w.sc.tape) != 0 {
-		w.decodeNames(b)
-	}
+	ok := w.sc.Scan(b)
+	w.vw = w.sc.View()
 	return ok
 }
 
-// span is where a decoded member name lies in walker.names.
+// span is where a word lies in the text it was cut from (see checkContent).
 type span struct{ start, end uint32 }
 
-// decodeNames decodes the member names among the strings with escapes.
-// The values are left to str, which decodes only what a check reads: on
-// real cards the strings with escapes are mostly prose that none does.
-func (w *walker) decodeNames(b []byte) {
-	tape := w.sc.tape
-	if cap(w.nameAt) < len(tape) {
-		w.nameAt = make([]span, len(tape))
-	}
-	w.nameAt = w.nameAt[:len(tape)]
-	w.names = w.names[:0]
-	for _, n := range w.sc.escaped {
-		if !memberName(tape, b, n) {
-			continue
-		}
-		t := &tape[n]
-		start := len(w.names)
-		w.names = appendUnescaped(w.names, b[t.start:t.end])
-		w.nameAt[n] = span{uint32(start), uint32(len(w.names))}
-	}
+// scanCodes maps why a scan stopped to the rule that reports it.
+var scanCodes = [...]Code{
+	tape.ErrSyntax:       CodeJSONSyntax,
+	tape.ErrUTF8:         CodeJSONUTF8,
+	tape.ErrDuplicateKey: CodeJSONDuplicateKey,
+	tape.ErrDepth:        CodeJSONDepth,
+	tape.ErrNumberRange:  CodeJSONNumberRange,
+	tape.ErrTooLarge:     CodeInputTooLarge,
 }
 
-// memberName reports whether string node n is a member name: in an
-// object, a value follows a colon and a name does not. The whitespace
-// skipped lies between n and the node before it, so that over a card
-// this reads each byte at most once.
-func memberName(tape []node, b []byte, n uint32) bool {
-	p := tape[n].parent
-	if p == noParent || tape[p].kind != kindObject {
-		return false
-	}
-	i := int(tape[n].start) - 2 // the byte before the opening quote
-	for i >= 0 && wsTable[b[i]] {
-		i--
-	}
-	return i < 0 || b[i] != ':'
-}
+// scanCode returns the rule that reports why sc's last scan stopped, or
+// codeInvalid if it did not.
+func scanCode(sc *tape.Scanner) Code { return scanCodes[sc.Err()] }
 
 func (w *walker) scanFailed() {
-	sc := &w.sc
-	n := sc.errNode
-	if sc.errKey && n != noParent {
-		n = sc.tape[n].parent
+	n, inName := w.sc.ErrNode()
+	if inName && n != tape.NoParent {
+		n = w.vw.Parent(n)
 	}
-	msg, at := "", sc.errOff
-	arg := int64(sc.errOff)
+	msg, at := "", w.sc.ErrOffset()
+	arg := int64(at)
 	start := len(w.res.arena)
-	if n != noParent && n < uint32(len(sc.tape)) {
+	if n != tape.NoParent && n < uint32(w.vw.Len()) {
 		w.appendPath(n)
 	}
 	path := w.res.arenaString(start)
 	start = len(w.res.arena)
-	switch sc.err {
+	code := scanCode(&w.sc)
+	switch code {
 	case CodeJSONSyntax:
 		msg, at = w.describeSyntax()
 	case CodeJSONUTF8:
@@ -189,16 +163,17 @@ func (w *walker) scanFailed() {
 		msg = "number does not fit a float64"
 		w.appendExcerpt(n)
 	}
-	w.res.add(Finding{Code: sc.err, Severity: SeverityError, Path: path, Offset: at, msg: msg, got: w.res.arenaString(start), arg: arg})
+	w.res.add(Finding{Code: code, Severity: SeverityError, Path: path, Offset: at, msg: msg, got: w.res.arenaString(start), arg: arg})
 }
 
-// The walker API: what every profile's checks use to read the tape. The
-// accessors that run for most nodes (kind, next, end, empty, raw, name,
-// str, emptyString, negative) and the type checks (want, wantType), whose
-// rare case is out of line, are inlined into the loops that call them;
-// TestWalker_Inlined holds them to it. name takes no call because scan
-// decodes the rare names with escapes beforehand; str reaches its decoder
-// through a parameter (see plainOr). codePoints is a call.
+// The walker API: what every profile's checks use to read the card, through
+// its tape.View. The accessors that run for most nodes (kind, next, end,
+// empty, raw, name, str, emptyString, negative) and the type checks (want,
+// wantType), whose rare case is out of line, are inlined into the loops
+// that call them; TestWalker_Inlined holds them to it. name takes no call
+// because the scan decodes the rare names with escapes beforehand; str
+// reaches its decoder through a parameter (see plainOr). codePoints is a
+// call.
 //
 // Iterate an object's members with
 //
@@ -207,41 +182,27 @@ func (w *walker) scanFailed() {
 // and an array's elements with
 //
 //	for e := arr + 1; e < w.end(arr); e = w.next(e) { ... }
+//
+// A loop that also stores through other pointers (a struct being filled,
+// say) copies the view into a local first, vw := w.vw, and reads through
+// vw: the compiler would reload w.vw after every such store, and keeps the
+// local in registers.
 
 // kind returns node n's JSON type.
-func (w *walker) kind(n uint32) kind { return w.sc.tape[n].kind }
+func (w *walker) kind(n uint32) tape.Kind { return w.vw.Kind(n) }
 
 // next returns the node after n's subtree: its next sibling, or its
 // parent's end.
-func (w *walker) next(n uint32) uint32 { return w.sc.next(n) }
+func (w *walker) next(n uint32) uint32 { return w.vw.Next(n) }
 
 // end returns the node past container n's last descendant.
-func (w *walker) end(n uint32) uint32 { return w.sc.tape[n].end }
+func (w *walker) end(n uint32) uint32 { return w.vw.End(n) }
 
 // empty reports whether container n has no member or element.
-func (w *walker) empty(n uint32) bool { return w.sc.tape[n].end == n+1 }
-
-// count returns the number of members or elements of container n. The tape
-// does not store it: the scanner's loop is faster without, and most checks
-// need only emptiness (see empty).
-func (w *walker) count(n uint32) int {
-	// An object's members step from name to name, past each value.
-	step := uint32(0)
-	if w.kind(n) == kindObject {
-		step = 1
-	}
-	c := 0
-	for x := n + 1; x < w.end(n); x = w.next(x + step) {
-		c++
-	}
-	return c
-}
+func (w *walker) empty(n uint32) bool { return w.vw.Empty(n) }
 
 // raw returns a string's or a number's text as written, escapes included.
-func (w *walker) raw(n uint32) []byte {
-	t := &w.sc.tape[n]
-	return w.b[t.start:t.end]
-}
+func (w *walker) raw(n uint32) []byte { return w.vw.Raw(n) }
 
 // str returns string node n decoded. The slice is the card's own bytes, or
 // scratch that the next str call overwrites.
@@ -254,9 +215,8 @@ func (w *walker) str(n uint32) []byte { return plainOr(w, n, (*walker).unescape)
 // rare case str would cost 85 and every string a check reads would be a
 // call. Only the rare case calls, through the function value.
 func plainOr(w *walker, n uint32, decode func(*walker, uint32) []byte) []byte {
-	t := &w.sc.tape[n]
-	if t.flags&flagEscaped == 0 {
-		return w.b[t.start:t.end]
+	if !w.vw.Escaped(n) {
+		return w.vw.Raw(n)
 	}
 	return decode(w, n)
 }
@@ -265,48 +225,18 @@ func plainOr(w *walker, n uint32, decode func(*walker, uint32) []byte) []byte {
 //
 //go:noinline
 func (w *walker) unescape(n uint32) []byte {
-	t := &w.sc.tape[n]
-	w.valBuf = appendUnescaped(w.valBuf[:0], w.b[t.start:t.end])
+	w.valBuf = w.vw.AppendStr(w.valBuf[:0], n)
 	return w.valBuf
 }
 
 // name returns member name k decoded: the card's own bytes, or the text
-// scan decoded for it, which stays until the next card.
-func (w *walker) name(k uint32) []byte {
-	t := &w.sc.tape[k]
-	if t.flags&flagEscaped != 0 {
-		d := w.nameAt[k]
-		return w.names[d.start:d.end]
-	}
-	return w.b[t.start:t.end]
-}
-
-// nameIn is name for a loop that holds the tape and the document in
-// locals: stores through other pointers in the loop (a struct being
-// filled, say) make the compiler reload w.sc.tape and w.b at every use,
-// and locals it keeps in registers. Only a name with escapes reads w.
-func (w *walker) nameIn(tape []node, b []byte, k uint32) []byte {
-	t := &tape[k]
-	if t.flags&flagEscaped != 0 {
-		d := w.nameAt[k]
-		return w.names[d.start:d.end]
-	}
-	return b[t.start:t.end]
-}
-
-// nextIn is next for a loop that holds the tape in a local (see nameIn).
-func nextIn(tape []node, n uint32) uint32 {
-	if k := tape[n].kind; k == kindObject || k == kindArray {
-		return tape[n].end
-	}
-	return n + 1
-}
+// the scan decoded for it, which stays until the next card.
+func (w *walker) name(k uint32) []byte { return w.vw.Name(k) }
 
 // codePoints counts a string's Unicode code points.
 func (w *walker) codePoints(n uint32) int {
-	t := &w.sc.tape[n]
-	if t.flags&(flagEscaped|flagNonASCII) == 0 {
-		return int(t.end - t.start)
+	if w.vw.Flags(n)&(tape.FlagEscaped|tape.FlagNonASCII) == 0 {
+		return len(w.vw.Raw(n))
 	}
 	// The scanner has checked the UTF-8, so counting the bytes that start a
 	// code point is enough (utf8.RuneCount allocates on long text).
@@ -322,12 +252,11 @@ func (w *walker) codePoints(n uint32) int {
 // emptyString reports whether string node n is "". Escapes never decode
 // to nothing, so the raw text is empty just when the decoded text is.
 func (w *walker) emptyString(n uint32) bool {
-	t := &w.sc.tape[n]
-	return t.end == t.start
+	return w.vw.EmptyString(n)
 }
 
 // negative reports whether number node n has a leading minus.
-func (w *walker) negative(n uint32) bool { return w.sc.tape[n].flags&flagNeg != 0 }
+func (w *walker) negative(n uint32) bool { return w.vw.Flags(n)&tape.FlagNeg != 0 }
 
 // member finds a member by name, returning its value node, or 0 if absent
 // (node 0 is the root and never a member value).
@@ -341,17 +270,17 @@ func (w *walker) member(obj uint32, name string) uint32 {
 }
 
 // same reports whether string nodes x and y decode to the same text.
-func (w *walker) same(x, y uint32) bool { return w.sc.sameString(w.b, x, y) }
+func (w *walker) same(x, y uint32) bool { return w.vw.Same(x, y) }
 
 // stringsOnly reports whether node n is an array of strings only: then
 // every node of its subtree is a string.
 func (w *walker) stringsOnly(n uint32) bool {
-	tape := w.sc.tape
-	if tape[n].kind != kindArray {
+	vw := w.vw
+	if vw.Kind(n) != tape.KindArray {
 		return false
 	}
-	for e := n + 1; e < tape[n].end; e++ {
-		if tape[e].kind != kindString {
+	for e := n + 1; e < vw.End(n); e++ {
+		if vw.Kind(e) != tape.KindString {
 			return false
 		}
 	}
@@ -362,12 +291,10 @@ func (w *walker) stringsOnly(n uint32) bool {
 // string nodes of set. Sets are short (skill ids or names), so comparing
 // with each is cheaper than any index.
 func (w *walker) equalsAny(set []uint32, s uint32) bool {
-	tape := w.sc.tape
-	t := &tape[s]
+	vw := w.vw
 	for _, n := range set {
-		u := &tape[n]
 		// Without escapes, different lengths are different strings.
-		if (t.flags|u.flags)&flagEscaped == 0 && t.end-t.start != u.end-u.start {
+		if (vw.Flags(s)|vw.Flags(n))&tape.FlagEscaped == 0 && len(vw.Raw(s)) != len(vw.Raw(n)) {
 			continue
 		}
 		if w.same(n, s) {
@@ -378,12 +305,12 @@ func (w *walker) equalsAny(set []uint32, s uint32) bool {
 }
 
 // kindBoolean is what want takes for "true or false".
-const kindBoolean = kindTrue
+const kindBoolean = tape.KindTrue
 
 // want reports whether node n has kind k (kindBoolean: true or false),
 // reporting field.type if not.
-func (w *walker) want(n uint32, k kind) bool {
-	if wantKind[w.sc.tape[n].kind] == k {
+func (w *walker) want(n uint32, k tape.Kind) bool {
+	if wantKind[w.vw.Kind(n)] == k {
 		return true
 	}
 	return w.wantSlow(n, k)
@@ -392,10 +319,10 @@ func (w *walker) want(n uint32, k kind) bool {
 // wantKind maps a node's kind to the kind want takes for it: false is
 // a boolean too, and tells without a call. It has an entry for every
 // value of a kind's byte so that indexing it needs no bounds check.
-var wantKind = [256]kind{kindObject: kindObject, kindArray: kindArray, kindString: kindString, kindNumber: kindNumber, kindTrue: kindBoolean, kindFalse: kindBoolean, kindNull: kindNull}
+var wantKind = [256]tape.Kind{tape.KindObject: tape.KindObject, tape.KindArray: tape.KindArray, tape.KindString: tape.KindString, tape.KindNumber: tape.KindNumber, tape.KindTrue: kindBoolean, tape.KindFalse: kindBoolean, tape.KindNull: tape.KindNull}
 
 //go:noinline
-func (w *walker) wantSlow(n uint32, k kind) bool {
+func (w *walker) wantSlow(n uint32, k tape.Kind) bool {
 	w.addTypeMismatch(n, k)
 	return false
 }
@@ -403,15 +330,15 @@ func (w *walker) wantSlow(n uint32, k kind) bool {
 // typeMessages holds "expected X, got Y" for every pair, so that a type
 // finding formats without allocating.
 var typeMessages = func() (t [8][8]string) {
-	for want := kindObject; want <= kindNull; want++ {
-		for got := kindObject; got <= kindNull; got++ {
+	for want := tape.KindObject; want <= tape.KindNull; want++ {
+		for got := tape.KindObject; got <= tape.KindNull; got++ {
 			t[want][got] = "expected " + kindName(want) + ", got " + kindName(got)
 		}
 	}
 	return t
 }()
 
-func (w *walker) addTypeMismatch(n uint32, want kind) {
+func (w *walker) addTypeMismatch(n uint32, want tape.Kind) {
 	w.add(CodeFieldType, n, typeMessages[want][w.kind(n)])
 }
 
@@ -431,7 +358,7 @@ const (
 // kindTypes maps a node's kind to its JSON Schema type; a number may be
 // an integer too, which wantType decides apart. Like wantKind, it has an
 // entry for every value of a kind's byte.
-var kindTypes = [256]schemaType{kindString: tString, kindNumber: tNumber, kindObject: tObject, kindArray: tArray, kindTrue: tBoolean, kindFalse: tBoolean, kindNull: tNull}
+var kindTypes = [256]schemaType{tape.KindString: tString, tape.KindNumber: tNumber, tape.KindObject: tObject, tape.KindArray: tArray, tape.KindTrue: tBoolean, tape.KindFalse: tBoolean, tape.KindNull: tNull}
 
 var schemaTypeMessages = map[schemaType]string{
 	tString:          "type: expected string",
@@ -447,15 +374,12 @@ var schemaTypeMessages = map[schemaType]string{
 // wantType is want for JSON Schema's type keyword: it reports whether node
 // n is of one of the types, reporting schema.type if not.
 func (w *walker) wantType(n uint32, types schemaType) bool {
-	if kindTypes[w.sc.tape[n].kind]&types != 0 {
-		return true
-	}
-	return w.wantTypeSlow(n, types)
+	return kindTypes[w.vw.Kind(n)]&types != 0 || w.wantTypeSlow(n, types)
 }
 
 //go:noinline
 func (w *walker) wantTypeSlow(n uint32, types schemaType) bool {
-	if types&tInteger != 0 && w.kind(n) == kindNumber && isIntegerNumber(w.raw(n)) {
+	if types&tInteger != 0 && w.kind(n) == tape.KindNumber && decimal.IsInteger(w.raw(n)) {
 		return true
 	}
 	w.addGot(CodeSchemaType, n, schemaTypeMessages[types])
@@ -538,31 +462,23 @@ func (w *walker) addMissing(c Code, obj uint32, name string) {
 	w.addMissingMsg(c, obj, name, "missing required member \"%s\"")
 }
 
-func (w *walker) offset(n uint32) int {
-	t := &w.sc.tape[n]
-	if t.kind == kindString {
-		// A string's start is past its opening quote.
-		return int(t.start) - 1
-	}
-	// A container's start is its bracket; a literal's, its first byte.
-	return int(t.start)
-}
+func (w *walker) offset(n uint32) int { return w.vw.Offset(n) }
 
 const maxExcerpt = 64
 
 // appendExcerpt copies the value's JSON text, shortened, into the arena.
 func (w *walker) appendExcerpt(n uint32) {
-	t := &w.sc.tape[n]
 	var text []byte
-	switch t.kind {
-	case kindString:
-		text = w.b[t.start-1 : t.end+1]
-	case kindObject:
+	switch w.vw.Kind(n) {
+	case tape.KindString:
+		start, end := w.vw.Bounds(n)
+		text = w.b[start-1 : end+1]
+	case tape.KindObject:
 		text = []byte("an object")
-	case kindArray:
+	case tape.KindArray:
 		text = []byte("an array")
 	default:
-		text = w.b[t.start:t.end]
+		text = w.vw.Raw(n)
 	}
 	if len(text) > maxExcerpt {
 		cut := maxExcerpt
@@ -579,23 +495,17 @@ func (w *walker) appendExcerpt(n uint32) {
 // appendPath renders node n's JSON Pointer into the arena by walking up the
 // parent links; it only runs when there is something to report.
 func (w *walker) appendPath(n uint32) {
-	tape := w.sc.tape
+	vw := w.vw
 	w.pathBuf = w.pathBuf[:0]
-	for x := n; x != noParent && tape[x].parent != noParent; x = tape[x].parent {
+	for x := n; x != tape.NoParent && vw.Parent(x) != tape.NoParent; x = vw.Parent(x) {
 		w.pathBuf = append(w.pathBuf, x)
 	}
 	for i := len(w.pathBuf) - 1; i >= 0; i-- {
 		x := w.pathBuf[i]
-		p := tape[x].parent
+		p := vw.Parent(x)
 		w.res.arena = append(w.res.arena, '/')
-		if tape[p].kind == kindObject {
-			k := &tape[x-1]
-			name := w.b[k.start:k.end]
-			if k.flags&flagEscaped != 0 {
-				w.pathKey = appendUnescaped(w.pathKey[:0], name)
-				name = w.pathKey
-			}
-			w.res.arena = appendPointerToken(w.res.arena, name)
+		if vw.Kind(p) == tape.KindObject {
+			w.res.arena = appendPointerToken(w.res.arena, vw.Name(x-1))
 			continue
 		}
 		idx := 0
@@ -622,19 +532,19 @@ func appendPointerToken(dst, name []byte) []byte {
 }
 
 // kindName names a node's JSON type for messages.
-func kindName(k kind) string {
+func kindName(k tape.Kind) string {
 	switch k {
-	case kindObject:
+	case tape.KindObject:
 		return "object"
-	case kindArray:
+	case tape.KindArray:
 		return "array"
-	case kindString:
+	case tape.KindString:
 		return "string"
-	case kindNumber:
+	case tape.KindNumber:
 		return "number"
-	case kindTrue, kindFalse:
+	case tape.KindTrue, tape.KindFalse:
 		return "boolean"
-	case kindNull:
+	case tape.KindNull:
 		return "null"
 	}
 	return "nothing"

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
 )
 
 // TestWalker_Str reads every string of each document with str, and every
@@ -26,7 +28,7 @@ func TestWalker_Str(t *testing.T) {
 	w := &newTestValidator(t, "auto").w
 	for _, doc := range docs {
 		w.res.reset()
-		if !w.readCard([]byte(doc)) && w.sc.tape[0].kind == kindObject {
+		if !w.readCard([]byte(doc)) && w.vw.Kind(0) == tape.KindObject {
 			t.Fatalf("%s: does not scan", doc)
 		}
 		type held struct {
@@ -34,21 +36,21 @@ func TestWalker_Str(t *testing.T) {
 			want string
 		}
 		isName := map[uint32]bool{}
-		for x := range uint32(len(w.sc.tape)) {
-			if w.kind(x) == kindObject {
+		for x := range uint32(w.vw.Len()) {
+			if w.kind(x) == tape.KindObject {
 				for k := x + 1; k < w.end(x); k = w.next(k + 1) {
 					isName[k] = true
 				}
 			}
 		}
 		var strs []held
-		for x := range uint32(len(w.sc.tape)) {
-			if w.kind(x) != kindString {
+		for x := range uint32(w.vw.Len()) {
+			if w.kind(x) != tape.KindString {
 				continue
 			}
 			var want string
-			nd := &w.sc.tape[x]
-			if err := json.Unmarshal(w.b[nd.start-1:nd.end+1], &want); err != nil {
+			start, end := w.vw.Bounds(x)
+			if err := json.Unmarshal(w.b[start-1:end+1], &want); err != nil {
 				panic(err)
 			}
 			if !isName[x] {
@@ -59,7 +61,7 @@ func TestWalker_Str(t *testing.T) {
 			}
 			strs = append(strs, held{w.name(x), want})
 		}
-		if len(strs) == 0 && w.kind(0) == kindObject {
+		if len(strs) == 0 && w.kind(0) == tape.KindObject {
 			t.Fatalf("%s: no names read", doc)
 		}
 		for _, s := range strs {

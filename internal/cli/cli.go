@@ -19,14 +19,8 @@ import (
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
-	"github.com/cardscan/cardscan/internal/fetch"
-	"github.com/cardscan/cardscan/internal/lspserver"
-	"github.com/cardscan/cardscan/internal/mcpserver"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
-	"github.com/cardscan/cardscan/internal/serve"
-	"github.com/cardscan/cardscan/internal/sign"
-	"github.com/cardscan/cardscan/internal/suggest"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -42,39 +36,8 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	con := console.New(stderr)
 	if len(args) > 0 {
-		switch args[0] {
-		case "summary":
-			return runSummary(args[1:], stdout, con)
-		case "diff":
-			return runDiff(args[1:], stdin, stdout, con)
-		case "merge":
-			return runMerge(args[1:], stdout, con)
-		case "report":
-			return runReport(args[1:], stdin, stdout, con)
-		case "migrate":
-			return runMigrate(args[1:], stdin, stdout, con)
-		case "schema":
-			return runSchema(args[1:], stdin, stdout, con)
-		case "serve":
-			return serve.Run(args[1:], stdin, stdout, stderr)
-		case "fetch":
-			return fetch.Run(args[1:], stdin, stdout, stderr)
-		case "probe":
-			return fetch.RunProbe(args[1:], stdin, stdout, stderr)
-		case "sign":
-			return sign.Run(args[1:], stdin, stdout, stderr)
-		case "mcp":
-			return mcpserver.Run(args[1:], stdin, stdout, stderr)
-		case "lsp":
-			return lspserver.Run(args[1:], stdin, stdout, stderr, lspPolicy)
-		case "explain":
-			return runExplain(args[1:], stdout, con)
-		case "verify":
-			return runVerify(args[1:], stdin, stdout, con)
-		case "completion":
-			return runCompletion(args[1:], stdout, con)
-		case "man":
-			return runMan(args[1:], stdout, con)
+		if c, ok := lookupCommand(args[0]); ok {
+			return c.run(&env{args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr, con: con})
 		}
 		if _, err := os.Lstat(args[0]); err != nil && !strings.HasPrefix(args[0], "-") {
 			// No such file: a first argument that is close to a subcommand
@@ -100,7 +63,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return writeOut(stdout, con, "cardscan "+version()+"\n")
 	case opts.listRules:
 		var b strings.Builder
-		if err := listRules(&b, opts.profile, opts.format); err != nil {
+		if err := listRules(&b, opts.profile, opts.parsedFormat); err != nil {
 			con.Errorf("%s", err)
 			return console.ExitUsage
 		}
@@ -117,14 +80,16 @@ type options struct {
 	// the --format FORMAT=FILE outputs.
 	formatGiven bool
 	formatFiles []formatFile
-	all         bool
-	quiet       bool
-	validOut    string
-	invalidOut  string
-	summary     string
-	progress    string
-	failOn      string
-	maxInvalid  int64
+	// parsedFormat is format, parsed by checkFormats.
+	parsedFormat report.Format
+	all          bool
+	quiet        bool
+	validOut     string
+	invalidOut   string
+	summary      string
+	progress     string
+	failOn       string
+	maxInvalid   int64
 	// maxWarnings fails the run past that many warnings (-1: never).
 	maxWarnings   int64
 	stdinFilename string
@@ -149,23 +114,9 @@ type options struct {
 // usageHead and usageTail frame the flags' help, which the flag
 // declarations write.
 const usageHead = `usage: cardscan [flags] [PATH ...]
-       cardscan summary merge SUMMARY.json ...
-       cardscan diff OLD NEW        (what changed between two dumps; diff --help)
-       cardscan merge DIGEST ...    (sharded runs' --digest-out as one run; merge --help)
-       cardscan report SUMMARY.json [DIFF.jsonl] -o report.html
-       cardscan serve [flags]       (validation over HTTP; serve --help)
-       cardscan fetch [flags] ...   (discover and validate served cards; fetch --help)
-       cardscan probe [flags] ...   (ask each advertised interface, safely; probe --help)
-       cardscan sign --key K CARD   (append an A2A signature to a card; sign --help)
-       cardscan verify [--explain] CARD (why a card's signatures verify or not)
-       cardscan mcp [flags]         (the validator as an MCP server; mcp --help)
-       cardscan lsp [flags]         (a language server for editors; lsp --help)
-       cardscan explain RULE        (what a rule checks, why, and how to fix it)
-       cardscan migrate --to REL ...  (move cards between A2A releases; migrate --help)
-       cardscan schema PROFILE      (a JSON Schema of a profile for editors; schema --help)
-       cardscan completion SHELL    (bash, zsh or fish completion script)
-       cardscan man                 (the manual page, in roff)
+`
 
+const usageIntro = `
 Validates agent cards: one per line (NDJSON), or JSON texts such as a
 pretty-printed card, an array of cards or several documents in a row,
 told apart by content (--input), each optionally gzip or zstd compressed
@@ -182,7 +133,9 @@ exit status: 0 every card passed, 1 a card failed, 2 usage error,
 `
 
 // usage is the text of --help.
-func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTail }
+func usage() string {
+	return usageHead + subcommandUsage() + usageIntro + newFlagSet(&options{}).Help() + usageTail
+}
 
 // newFlagSet declares cardscan's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
@@ -190,7 +143,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
 	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
 	o.format = "text"
-	fs.Var(formatFlag{o}, "--format FORMAT", "text, jsonl, github, sarif, junit or codequality;\n"+
+	fs.Var(formatFlag{o}, "--format FORMAT", report.Choice(report.Formats)+";\n"+
 		"FORMAT=FILE writes to FILE (repeatable: several outputs\n"+
 		"in one run, at most one of them stdout)")
 	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
@@ -396,17 +349,6 @@ func checkOptions(o *options) error {
 	return nil
 }
 
-// nearestSubcommand returns the subcommand within two edits (insertions,
-// deletions, substitutions or swaps of neighbours) of name, or "".
-func nearestSubcommand(name string) string {
-	for _, sub := range []string{"serve", "fetch", "summary", "sign", "explain", "diff", "report", "migrate", "schema", "verify", "merge", "completion", "man", "lsp", "probe"} {
-		if suggest.Distance(name, sub) <= 2 {
-			return sub
-		}
-	}
-	return ""
-}
-
 func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {
 	start := time.Now()
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
@@ -449,10 +391,8 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		FailOnWarning:  o.failOn == "warning",
 		HoldCompressed: o.onCorrupt == "drop",
 		Options:        append(policyOptions(o.policy), overrideOptions(o.overrides)...),
-		Findings:       stdout,
 		Stdin:          stdin,
 		Progress:       new(pipeline.Progress),
-		Diagnose:       func(msg string) { con.Errorf("%s", msg) },
 		Signatures:     sigs,
 	}
 	if o.minLevel == "error" {
@@ -460,12 +400,6 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 	if sigs != nil {
 		sigs.Overrides = overrideTable(o.overrides)
-	}
-	switch cfg.Format = pipelineFormat(o.format); {
-	case o.quiet:
-		cfg.Format = pipeline.FormatNone
-	case cfg.Format == pipeline.FormatText && cmdflag.WantColor(o.color, stdout):
-		cfg.Style = report.Color
 	}
 
 	var outs []*outputFile
@@ -499,17 +433,13 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 		defer sumFile.discard()
 	}
-	files, err := openFormatFiles(o, &cfg)
-	if err != nil {
+	var run outputRun
+	if err := run.openFormatFiles(o, &cfg); err != nil {
 		con.Errorf("%s", err)
 		closeOutputs(outs)
 		return console.ExitIO
 	}
-	defer func() {
-		for _, f := range files {
-			f.file.discard()
-		}
-	}()
+	defer run.discard()
 
 	var cross *dump.Cross
 	if o.crossCard {
@@ -533,16 +463,27 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	defer sig.stop()
 	cfg.Interrupt = sig.interrupt
 	prog := startProgress(o.progress, con, cfg.Progress, total)
+	wo := report.WriterOptions{All: o.all}
 	if prog.tty && console.New(stdout).Terminal() {
-		cfg.Findings = con.Around(stdout)
+		wo.Through = con.Around(stdout)
 	}
-	var doc document
-	if !o.quiet {
-		if cfg.Findings, doc, err = startDocument(o.format, stdout, cfg.Findings, &cfg); err != nil {
-			con.Errorf("writing stdout: %s", describe(err))
-			closeOutputs(outs)
-			return console.ExitIO
-		}
+	format := o.parsedFormat
+	switch {
+	case o.quiet:
+		format = report.FormatNone
+	case format == report.FormatText && cmdflag.WantColor(o.color, stdout):
+		wo.Style = report.Color
+	}
+	run.stdout = format.Writer(stdout, wo)
+	cfg.Findings = run.stdout
+	if err := run.stdout.Head(); err != nil {
+		con.Errorf("writing stdout: %s", describe(err))
+		closeOutputs(outs)
+		return console.ExitIO
+	}
+	cfg.Diagnose = func(msg string) {
+		con.Errorf("%s", msg)
+		run.note(msg)
 	}
 	st, runErr := pipeline.Run(cfg, inputs)
 	prog.stop()
@@ -585,13 +526,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	}
 
 	sum := summary.Summary{
-		Records:           st.Records,
-		Valid:             st.Valid,
-		Invalid:           st.Invalid,
-		Errors:            st.Errors,
-		Warnings:          st.Warnings,
-		Rules:             st.Rules,
-		Profiles:          map[string]int64{},
+		Counts:            st.Counts,
 		Inputs:            st.Inputs + int64(walkErrors),
 		InputErrors:       st.InputErrors + int64(walkErrors),
 		Framings:          st.Framings,
@@ -603,10 +538,14 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		Shards:            1,
 		Overrides:         overridesInForce(o.overrides),
 		SchemaWouldPass:   st.SchemaWouldPass,
+		WorstInputs:       st.WorstInputs,
 	}
 	if sigs != nil {
 		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings, Outcomes: st.SignatureOutcomes}
 	}
+	// A summary names the cards no profile judged "none", and splits each
+	// profile's cards by verdict.
+	sum.Profiles = map[string]int64{}
 	for name, n := range st.Profiles {
 		invalid := st.ProfileInvalid[name]
 		if name == "" {
@@ -621,7 +560,6 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		v.Invalid += invalid
 		sum.ProfileVerdicts[name] = v
 	}
-	sum.WorstInputs = st.WorstInputs
 	sum.Finish()
 	if sum.InputErrors > 0 || digestStatus != console.ExitOK {
 		status = console.ExitIO
@@ -647,7 +585,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 	}
 	if runErr == nil {
-		status = finishDocuments(doc, files, &st, sum.InputErrors, status, overridesInForce(o.overrides), con)
+		status = run.finish(runEnd(&st, sum.InputErrors, status, overridesInForce(o.overrides)), con)
 	}
 	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))
 	if st.Interrupted {
@@ -665,18 +603,7 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 		con.Printf("note: --cross-card skipped: the run ended before its inputs did")
 		return 0, nil
 	}
-	format := ""
-	switch cfg.Format {
-	case pipeline.FormatText:
-		format = "text"
-	case pipeline.FormatJSONL:
-		format = "jsonl"
-	case pipeline.FormatGitHub:
-		format = "github"
-	case pipeline.FormatSARIF:
-		format = "sarif"
-	}
-	counts, err := cross.Finish(cfg.Findings, format, cfg.Style)
+	counts, err := cross.Finish(cfg.Findings)
 	for rule, n := range counts.Rules {
 		st.Rules[rule] += n
 	}

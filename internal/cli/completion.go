@@ -9,10 +9,6 @@ import (
 
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
-	"github.com/cardscan/cardscan/internal/fetch"
-	"github.com/cardscan/cardscan/internal/mcpserver"
-	"github.com/cardscan/cardscan/internal/serve"
-	"github.com/cardscan/cardscan/internal/sign"
 )
 
 // commandTree is cardscan and its subcommands, each with the flags it
@@ -20,23 +16,29 @@ import (
 // from.
 func commandTree() cmdflag.Command {
 	return cmdflag.Command{
-		Name:     "cardscan",
-		Synopsis: "[flags] [PATH ...]",
-		Summary:  "validate agent cards (AgentCard, A2A, MA2D)",
-		Flags:    newFlagSet(&options{}),
-		Subcommands: []cmdflag.Command{
-			{Name: "summary", Synopsis: "merge SUMMARY.json ...", Summary: "merge the JSON summaries of shards into one"},
-			{Name: "diff", Synopsis: "[flags] OLD NEW", Summary: "what changed between two dumps", Flags: newDiffFlagSet(&diffOptions{})},
-			{Name: "report", Synopsis: "SUMMARY.json [DIFF.jsonl] -o report.html", Summary: "an HTML report of a summary", Flags: newReportFlagSet(new(string))},
-			{Name: "serve", Synopsis: "[flags]", Summary: "validation over HTTP", Flags: serve.FlagSet()},
-			{Name: "fetch", Synopsis: "[flags] URL ...", Summary: "discover and validate served cards", Flags: fetch.FlagSet()},
-			{Name: "sign", Synopsis: "--key FILE CARD", Summary: "append an A2A signature to a card", Flags: sign.FlagSet()},
-			{Name: "mcp", Synopsis: "[flags]", Summary: "the validator as an MCP server", Flags: mcpserver.FlagSet()},
-			{Name: "explain", Synopsis: "RULE", Summary: "what a rule checks, why, and how to fix it", Words: ruleIDs()},
-			{Name: "completion", Synopsis: "bash|zsh|fish", Summary: "a shell completion script", Words: cmdflag.Shells},
-			{Name: "man", Summary: "this manual page, in roff"},
-		},
+		Name:        "cardscan",
+		Synopsis:    "[flags] [PATH ...]",
+		Summary:     "validate agent cards (AgentCard, A2A, MA2D)",
+		Flags:       newFlagSet(&options{}),
+		Subcommands: subcommandTree(),
 	}
+}
+
+// subcommandTree is the command table as completion and the manual
+// page want it.
+func subcommandTree() []cmdflag.Command {
+	var subs []cmdflag.Command
+	for _, c := range commands {
+		sub := cmdflag.Command{Name: c.name, Synopsis: c.synopsis, Summary: c.summary}
+		if c.flags != nil {
+			sub.Flags = c.flags()
+		}
+		if c.words != nil {
+			sub.Words = c.words()
+		}
+		subs = append(subs, sub)
+	}
+	return subs
 }
 
 const completionUsage = `usage: cardscan completion bash|zsh|fish

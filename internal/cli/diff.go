@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -22,12 +21,16 @@ import (
 // hold before they spill to temporary files.
 const DefaultMemory = 1 << 30
 
+// diffFormats are the formats of diff records.
+var diffFormats = []report.Format{report.FormatText, report.FormatJSONL}
+
 type diffOptions struct {
 	readOptions
 	signatureOptions
 	profile string
 	key     string
 	format  string
+	parsed  report.Format // format, parsed
 	summary string
 }
 
@@ -61,7 +64,7 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 		"url, or the MA2D invocation.endpoint; auto: source for\n"+
 		"fetch output, else id; a card with neither is keyed by\n"+
 		"its content, xxh128:...)")
-	fs.String(&o.format, "--format FORMAT", "text", "text or jsonl")
+	fs.String(&o.format, "--format FORMAT", "text", report.Choice(diffFormats))
 	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout)")
 	fs.String(&o.policy, "--policy NAME", "default", "default or production, as for validation").HideDefault()
@@ -124,9 +127,9 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		return console.ExitIO
 	}
 	defer d.Close()
-	d.Format = o.format
+	d.Format = o.parsed
 	d.Signatures = sigs != nil
-	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
+	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		d.Style = report.Color
 	}
 	sig := catchSignals()
@@ -146,7 +149,6 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 			Jobs:      o.jobs,
 			ChunkSize: int(o.chunkSize),
 			MaxRecord: int(o.maxRecord),
-			Format:    pipeline.FormatNone,
 			Options:   policyOptions(o.policy),
 			// One verifier for both dumps: a trusted jku is fetched once,
 			// and a card is judged alike on either side.
@@ -236,8 +238,9 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	if _, ok := dump.ParseKeyMode(o.key); !ok {
 		return usagef("--key %q: want auto, source or id", o.key)
 	}
-	if !slices.Contains([]string{"text", "jsonl"}, o.format) {
-		return usagef("--format %q: want text or jsonl", o.format)
+	var err error
+	if o.parsed, err = report.ParseFormat(o.format, diffFormats...); err != nil {
+		return usagef("--format %s", err)
 	}
 	if o.digestOut == "-" {
 		return usagef("--digest-out -: want a file (cardscan merge reads several)")
@@ -276,7 +279,6 @@ func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Rea
 			Jobs:      o.jobs,
 			ChunkSize: int(o.chunkSize),
 			MaxRecord: int(o.maxRecord),
-			Format:    pipeline.FormatNone,
 			Options:   policyOptions(o.policy),
 			Stdin:     stdin,
 			Diagnose:  func(msg string) { con.Errorf("%s", msg) },

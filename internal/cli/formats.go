@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"bufio"
 	"errors"
-	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,15 +11,17 @@ import (
 	"github.com/cardscan/cardscan/internal/report"
 )
 
-// formatNames are the values of --format, in the order the help lists them.
-var formatNames = []string{"text", "jsonl", "github", "sarif", "junit", "codequality"}
-
 // maxFormatFiles bounds the --format FORMAT=FILE outputs of a run, each of
 // which renders every verdict once more.
 const maxFormatFiles = 16
 
-// formatFile is a --format FORMAT=FILE output.
-type formatFile struct{ format, path string }
+// formatFile is a --format FORMAT=FILE output; checkFormats parses
+// format.
+type formatFile struct {
+	format string
+	path   string
+	parsed report.Format
+}
 
 // formatFlag is --format: FORMAT for stdout, at most once, or FORMAT=FILE
 // for a file, as often as wanted (as Spectral's --format and --output).
@@ -38,7 +37,7 @@ func (f formatFlag) String() string {
 func (f formatFlag) Set(v string) error {
 	name, path, toFile := strings.Cut(v, "=")
 	if toFile && path != "-" {
-		f.o.formatFiles = append(f.o.formatFiles, formatFile{name, path})
+		f.o.formatFiles = append(f.o.formatFiles, formatFile{format: name, path: path})
 		return nil
 	}
 	if f.o.formatGiven {
@@ -48,25 +47,26 @@ func (f formatFlag) Set(v string) error {
 	return nil
 }
 
-// checkFormats checks --format's values.
+// checkFormats checks --format's values, and parses them.
 func checkFormats(o *options) error {
-	want := "want " + strings.Join(formatNames[:len(formatNames)-1], ", ") + " or " + formatNames[len(formatNames)-1]
-	if !slices.Contains(formatNames, o.format) {
-		return usagef("--format %q: %s", o.format, want)
+	var err error
+	if o.parsedFormat, err = report.ParseFormat(o.format); err != nil {
+		return usagef("--format %s", err)
 	}
 	if len(o.formatFiles) > maxFormatFiles {
 		return usagef("--format: %d files, at most %d", len(o.formatFiles), maxFormatFiles)
 	}
-	for _, ff := range o.formatFiles {
-		if !slices.Contains(formatNames, ff.format) {
-			return usagef("--format %q: %s", ff.format+"="+ff.path, want)
+	for i := range o.formatFiles {
+		ff := &o.formatFiles[i]
+		if ff.parsed, err = report.ParseFormat(ff.format); err != nil {
+			return usagef("--format %q: %s", ff.format+"="+ff.path, err.(*report.FormatError).Want())
 		}
 		if ff.path == "" {
 			return usagef("--format %s=: want a file name after '='", ff.format)
 		}
 	}
 	if o.listRules {
-		if o.format != "text" && o.format != "jsonl" || len(o.formatFiles) > 0 {
+		if o.parsedFormat != report.FormatText && o.parsedFormat != report.FormatJSONL || len(o.formatFiles) > 0 {
 			f := o.format
 			if len(o.formatFiles) > 0 {
 				f = o.formatFiles[0].format + "=" + o.formatFiles[0].path
@@ -74,193 +74,101 @@ func checkFormats(o *options) error {
 			return usagef("--list-rules: --format %q: want text or jsonl, to stdout", f)
 		}
 	}
-	if o.crossCard && (len(o.formatFiles) > 0 || o.format == "junit" || o.format == "codequality") {
-		return usagef("--cross-card writes its findings to stdout in text, jsonl, github or sarif only")
+	if o.crossCard && (len(o.formatFiles) > 0 || !slices.Contains(crossCardFormats, o.parsedFormat)) {
+		return usagef("--cross-card writes its findings to stdout in %s only", report.Choice(crossCardFormats))
 	}
 	return nil
 }
 
-// pipelineFormat maps a --format name to the pipeline's.
-func pipelineFormat(name string) pipeline.Format {
-	switch name {
-	case "jsonl":
-		return pipeline.FormatJSONL
-	case "github":
-		return pipeline.FormatGitHub
-	case "sarif":
-		return pipeline.FormatSARIF
-	case "junit":
-		return pipeline.FormatJUnit
-	case "codequality":
-		return pipeline.FormatCodeQuality
-	}
-	return pipeline.FormatText
+// crossCardFormats are the formats with a rendering of findings across
+// records.
+var crossCardFormats = []report.Format{report.FormatText, report.FormatJSONL, report.FormatGitHub, report.FormatSARIF}
+
+// outputRun is a run's writers of verdicts: stdout's and the --format
+// FORMAT=FILE outputs'.
+type outputRun struct {
+	stdout report.VerdictWriter
+	files  []fileOutput
 }
 
-// document is an output in a format whose verdicts need framing: SARIF,
-// JUnit and Code Quality. finish writes its end once the run is over.
-type document interface {
-	finish(st *pipeline.Stats, inputErrors int64, status int, overrides map[string]string) error
-}
-
-// startDocument writes the start of a document in format to dst, and
-// returns the writer its verdicts go through (over findings, which writes
-// to dst), or findings itself and no document for a format that needs no
-// framing. It may wrap cfg.Diagnose, to list unreadable inputs.
-func startDocument(format string, dst, findings io.Writer, cfg *pipeline.Config) (io.Writer, document, error) {
-	switch format {
-	case "sarif":
-		s, err := startSARIF(dst, findings, cfg)
-		if err != nil {
-			return nil, nil, err
-		}
-		return s.w, s, nil
-	case "codequality":
-		if _, err := io.WriteString(dst, report.CodeQualityHead); err != nil {
-			return nil, nil, err
-		}
-		return &report.ListWriter{W: findings}, codeQualityRun{dst}, nil
-	case "junit":
-		return startJUnit(dst, cfg)
-	}
-	return findings, nil, nil
-}
-
-type codeQualityRun struct{ dst io.Writer }
-
-func (c codeQualityRun) finish(*pipeline.Stats, int64, int, map[string]string) error {
-	_, err := io.WriteString(c.dst, report.CodeQualityTail)
-	return err
-}
-
-// junitRun is a --format junit output: the test cases are spooled to an
-// unlinked temporary file, since the document's head gives their counts,
-// and finish writes the head, the test cases and the tail to dst.
-type junitRun struct {
-	dst     io.Writer
-	spool   *os.File
-	buf     *bufio.Writer
-	w       *report.JUnitWriter
-	notes   []string
-	dropped int
-}
-
-func startJUnit(dst io.Writer, cfg *pipeline.Config) (io.Writer, document, error) {
-	f, err := os.CreateTemp("", "cardscan-junit-")
-	if err != nil {
-		return nil, nil, err
-	}
-	os.Remove(f.Name())
-	j := &junitRun{dst: dst, spool: f, buf: bufio.NewWriterSize(f, 64<<10)}
-	j.w = &report.JUnitWriter{W: j.buf}
-	diagnose := cfg.Diagnose
-	cfg.Diagnose = func(msg string) {
-		diagnose(msg)
-		if len(j.notes) < maxSARIFNotes {
-			j.notes = append(j.notes, msg)
-		} else {
-			j.dropped++
-		}
-	}
-	return j.w, j, nil
-}
-
-func (j *junitRun) finish(st *pipeline.Stats, _ int64, _ int, _ map[string]string) error {
-	defer j.spool.Close()
-	notes := j.notes
-	if j.dropped > 0 {
-		notes = append(notes, strconv.Itoa(j.dropped)+" more inputs could not be read")
-	}
-	if st.Interrupted {
-		notes = append(notes, "interrupted: the test cases are those of the cards judged before")
-	}
-	t := j.w.Totals()
-	t.Errors = int64(len(notes))
-	t.Tests += t.Errors
-	if err := j.buf.Flush(); err != nil {
-		return err
-	}
-	if _, err := j.spool.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	if _, err := j.dst.Write(report.AppendJUnitHead(nil, "cardscan", t)); err != nil {
-		return err
-	}
-	if _, err := io.Copy(j.dst, j.spool); err != nil {
-		return err
-	}
-	_, err := j.dst.Write(report.AppendJUnitTail(nil, notes))
-	return err
-}
-
-// fileDocument is an output to a --format FORMAT=FILE file: its document,
-// if the format has one, then the file put in place.
-type fileDocument struct {
+// fileOutput is a --format FORMAT=FILE output.
+type fileOutput struct {
 	name string // --format FORMAT=FILE, as given
-	doc  document
+	w    report.VerdictWriter
 	file *pendingFile
 }
 
-func (f fileDocument) finish(st *pipeline.Stats, inputErrors int64, status int, overrides map[string]string) error {
-	if f.doc != nil {
-		if err := f.doc.finish(st, inputErrors, status, overrides); err != nil {
-			f.file.discard()
-			return err
-		}
-	}
-	return f.file.commit(nil)
-}
-
 // openFormatFiles creates the --format FORMAT=FILE outputs, before the
-// first record is read, as cfg.Also, and returns the documents to finish
-// in the order given. On an error, those created are discarded.
-func openFormatFiles(o *options, cfg *pipeline.Config) ([]fileDocument, error) {
-	var docs []fileDocument
+// first record is read, writes their heads, and adds them to cfg.Also. On
+// an error, those created are discarded.
+func (r *outputRun) openFormatFiles(o *options, cfg *pipeline.Config) error {
 	for _, ff := range o.formatFiles {
 		f, err := createPending(ff.path)
 		if err == nil {
-			var w io.Writer
-			var doc document
-			if w, doc, err = startDocument(ff.format, f, f, cfg); err == nil {
-				name := "--format " + ff.format + "=" + ff.path
-				docs = append(docs, fileDocument{name, doc, f})
-				cfg.Also = append(cfg.Also, pipeline.Output{Format: pipelineFormat(ff.format), W: w, Name: name})
+			name := "--format " + ff.format + "=" + ff.path
+			w := ff.parsed.Writer(f, report.WriterOptions{All: o.all})
+			if err = w.Head(); err == nil {
+				r.files = append(r.files, fileOutput{name, w, f})
+				cfg.Also = append(cfg.Also, pipeline.Output{W: w, Name: name})
 				continue
 			}
 			f.discard()
 		}
-		for _, d := range docs {
-			d.file.discard()
-		}
-		return nil, errors.New("--format " + ff.format + "=" + ff.path + ": " + describe(err))
+		r.discard()
+		return errors.New("--format " + ff.format + "=" + ff.path + ": " + describe(err))
 	}
-	return docs, nil
+	return nil
 }
 
-// finishDocuments ends stdout's document, if its format has one, and the
-// --format FORMAT=FILE outputs, and returns the exit status: 3 when one
-// could not be written.
-func finishDocuments(doc document, files []fileDocument, st *pipeline.Stats, inputErrors int64, status int, overrides map[string]string, con *console.Console) int {
-	final := status
-	if doc != nil {
-		if err := doc.finish(st, inputErrors, status, overrides); err != nil && !isClosedPipe(err) {
+// discard drops the --format FORMAT=FILE outputs that were not finished.
+func (r *outputRun) discard() {
+	for _, f := range r.files {
+		f.file.discard()
+	}
+}
+
+// note passes the message of an input that could not be read to the
+// writers whose documents list them.
+func (r *outputRun) note(msg string) {
+	if r.stdout != nil {
+		r.stdout.Note(msg)
+	}
+	for _, f := range r.files {
+		f.w.Note(msg)
+	}
+}
+
+// finish writes the tails of stdout's document and the --format
+// FORMAT=FILE outputs', puts the files in place, and returns the exit
+// status: 3 when one could not be written.
+func (r *outputRun) finish(end *report.RunEnd, con *console.Console) int {
+	final := end.ExitCode
+	if r.stdout != nil {
+		if err := r.stdout.Tail(end); err != nil && !isClosedPipe(err) {
 			con.Errorf("writing stdout: %s", describe(err))
 			final = console.ExitIO
 		}
 	}
-	docs := []document{doc}
-	for _, f := range files {
-		if err := f.finish(st, inputErrors, status, overrides); err != nil {
+	writers := []report.VerdictWriter{r.stdout}
+	for _, f := range r.files {
+		err := f.w.Tail(end)
+		if err != nil {
+			f.file.discard()
+		} else {
+			err = f.file.commit(nil)
+		}
+		if err != nil {
 			con.Errorf("%s: %s", f.name, describe(err))
 			final = console.ExitIO
 		}
-		docs = append(docs, f.doc)
+		writers = append(writers, f.w)
 	}
-	for _, d := range docs {
-		if s, ok := d.(*sarifRun); ok {
-			if msg := s.overLimit(); msg != "" {
-				con.Printf("warning: %s", msg)
-			}
+	for _, w := range writers {
+		if w == nil {
+			continue
+		}
+		if msg := report.Warning(w); msg != "" {
+			con.Printf("warning: %s", msg)
 		}
 	}
 	return final

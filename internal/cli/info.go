@@ -47,11 +47,11 @@ func version() string {
 // listRules prints the rule table: ID, severity, profiles, description.
 // A profile other than auto (the default, which lists every rule) lists
 // only the rules a run under it can report.
-func listRules(w io.Writer, profile, format string) error {
+func listRules(w io.Writer, profile string, format report.Format) error {
 	if err := cmdflag.CheckProfile(profile); err != nil {
 		return err
 	}
-	if format == "jsonl" {
+	if format == report.FormatJSONL {
 		return listRulesJSONL(w, profile)
 	}
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)

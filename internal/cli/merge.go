@@ -19,6 +19,7 @@ import (
 
 type mergeOptions struct {
 	format    string
+	parsed    report.Format // format, parsed
 	color     string
 	summary   string
 	memory    cmdflag.Size
@@ -73,7 +74,7 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) int {
 			con.Errorf("merge: %s", err)
 			return console.ExitIO
 		}
-		if kind == dump.DiffFile && !slices.Contains([]string{"text", "jsonl"}, o.format) {
+		if kind == dump.DiffFile && !slices.Contains(diffFormats, o.parsed) {
 			err = usagef("--format %q: diff digests give text or jsonl", o.format)
 		}
 	}
@@ -96,7 +97,7 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) int {
 		defer sumFile.discard()
 	}
 	style := report.Plain
-	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
+	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
 	var status int
@@ -125,8 +126,9 @@ func checkMergeOptions(o *mergeOptions, paths []string) error {
 	if len(paths) == 0 {
 		return usagef("no digest files given")
 	}
-	if !slices.Contains([]string{"text", "jsonl", "github"}, o.format) {
-		return usagef("--format %q: want text, jsonl or github", o.format)
+	var err error
+	if o.parsed, err = report.ParseFormat(o.format, report.FormatText, report.FormatJSONL, report.FormatGitHub); err != nil {
+		return usagef("--format %s", err)
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
 		return usagef("--color %q: want auto, always or never", o.color)
@@ -155,7 +157,7 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 	if o.minLevel == "error" {
 		cross.MinLevel = fastvalidate.SeverityError
 	}
-	counts, err := cross.MergeFiles(paths, stdout, o.format, style)
+	counts, err := cross.MergeFiles(paths, o.parsed.Writer(stdout, report.WriterOptions{Style: style}))
 	if err != nil {
 		if isClosedPipe(err) {
 			return console.ExitInvalid, nil
@@ -164,10 +166,7 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 		return console.ExitIO, nil
 	}
 	sum := summary.Summary{
-		Rules:    counts.Rules,
-		Errors:   counts.Errors,
-		Warnings: counts.Warnings,
-		Profiles: map[string]int64{},
+		Counts:   summary.Counts{Rules: counts.Rules, Errors: counts.Errors, Warnings: counts.Warnings, Profiles: map[string]int64{}},
 		Framings: map[string]int64{},
 		Seconds:  time.Since(start).Seconds(),
 	}
@@ -193,7 +192,7 @@ func mergeDiff(o *mergeOptions, paths []string, stdout io.Writer, style report.S
 		return console.ExitIO, nil
 	}
 	defer d.Close()
-	d.Format, d.Style = o.format, style
+	d.Format, d.Style = o.parsed, style
 	sum, err := d.MergeFiles(paths, stdout)
 	if err != nil {
 		if isClosedPipe(err) {

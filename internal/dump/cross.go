@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -197,12 +196,12 @@ func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
 	return code.Severity()
 }
 
-// Finish writes the findings to w in format ("text", "jsonl", "github",
-// "sarif" or "" for none), sorted by rule and key, and counts them.
-func (c *Cross) Finish(w io.Writer, format string, style report.Style) (*CrossCounts, error) {
+// Finish writes the findings through w, sorted by rule and key, and
+// counts them.
+func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 	counts := &CrossCounts{Rules: map[string]int64{}}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	out := &findingWriter{c: c, counts: counts, format: format, style: style, w: bw}
+	out := &findingWriter{c: c, counts: counts, out: w, w: bw}
 	var err error
 	if c.st.spilled() {
 		err = c.findSorted(out)
@@ -601,10 +600,9 @@ func (p *placeList) reset() {
 type findingWriter struct {
 	c      *Cross
 	counts *CrossCounts
-	format string
-	style  report.Style
+	out    report.VerdictWriter
 	enc    report.Encoder
-	w      io.Writer
+	w      io.Writer // a buffer in front of out
 	line   []byte
 }
 
@@ -621,84 +619,25 @@ func (fw *findingWriter) write(f finding, places []Place, spilled *placeList) er
 		fw.counts.Warnings++
 	}
 	fw.counts.Rules[f.code.String()]++
-	if fw.format == "" || sev == fastvalidate.SeverityWarning && fw.c.MinLevel == fastvalidate.SeverityError {
+	if fw.out.Format() == report.FormatNone || sev == fastvalidate.SeverityWarning && fw.c.MinLevel == fastvalidate.SeverityError {
 		return nil
 	}
+	a := report.Across{Code: f.code, Severity: sev, Kind: f.kind, Key: f.key, Message: f.msg}
 	if spilled == nil {
-		fw.line = appendFinding(fw.line[:0], fw.format, fw.style, &fw.enc, f.code, sev, f.kind, f.key, f.msg, places)
+		fw.line = fw.out.Across(fw.line[:0], &fw.enc, &a, places)
 		_, err := fw.w.Write(fw.line)
 		return err
 	}
-	return fw.stream(f, sev, spilled)
-}
-
-// appendFinding renders a dump finding: in text and github through the
-// renderers of card findings, placed at the first record named, with every
-// record in the message; in jsonl as a record of its own kind, with the
-// records as an array; in sarif as one result, at the first record, with
-// the others as related locations.
-func appendFinding(dst []byte, format string, style report.Style, enc *report.Encoder, code fastvalidate.Code, sev fastvalidate.Severity, kind, key, msg string, places []Place) []byte {
-	switch format {
-	case "sarif":
-		return enc.AppendSARIFAcross(dst, code, sev, msg, kind, key, places)
-	case "jsonl":
-		dst = append(dst, `{"input":`...)
-		dst = report.AppendJSONString(dst, places[0].Input)
-		dst = append(dst, `,"line":`...)
-		dst = strconv.AppendInt(dst, int64(places[0].Line), 10)
-		dst = append(dst, `,"rule":`...)
-		dst = report.AppendJSONString(dst, code.String())
-		dst = append(dst, `,"severity":`...)
-		dst = report.AppendJSONString(dst, sev.String())
-		dst = append(dst, `,"key":`...)
-		dst = report.AppendJSONString(dst, key)
-		dst = append(dst, `,"key_kind":`...)
-		dst = report.AppendJSONString(dst, kind)
-		dst = append(dst, `,"message":`...)
-		dst = report.AppendJSONString(dst, msg)
-		dst = append(dst, `,"records":[`...)
-		for i, p := range places {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSONPlace(dst, p)
-		}
-		return append(dst, "]}\n"...)
-	}
-	full := []byte(msg + ": ")
-	for i, p := range places {
-		if i > 0 {
-			full = append(full, ", "...)
-		}
-		full = append(full, p.Input...)
-		full = append(full, ':')
-		full = strconv.AppendInt(full, int64(p.Line), 10)
-	}
-	fs := []fastvalidate.Finding{fastvalidate.NewFinding(code, sev, "", string(full))}
-	vd := report.Verdict{Input: places[0].Input, Line: places[0].Line, Column: 1, Valid: true, Findings: fs}
-	if format == "github" {
-		return enc.AppendGitHub(dst, &vd)
-	}
-	return enc.AppendText(dst, &vd, style)
-}
-
-// appendJSONPlace appends a record of a jsonl finding's "records".
-func appendJSONPlace(dst []byte, p Place) []byte {
-	dst = append(dst, `{"input":`...)
-	dst = report.AppendJSONString(dst, p.Input)
-	dst = append(dst, `,"line":`...)
-	dst = strconv.AppendInt(dst, int64(p.Line), 10)
-	return append(dst, '}')
+	return fw.stream(&a, spilled)
 }
 
 func base64URL(b []byte) string {
 	return base64Enc.EncodeToString(b)
 }
 
-// stream writes f with the places spilled, byte for byte as appendFinding
-// would with all of them, a place at a time: appendFinding renders the
-// finding with the first place, and the others go where they would.
-func (fw *findingWriter) stream(f finding, sev fastvalidate.Severity, spilled *placeList) error {
+// stream writes a with the places spilled, byte for byte as write would
+// with all of them, a place at a time.
+func (fw *findingWriter) stream(a *report.Across, spilled *placeList) error {
 	var first Place
 	errFirst := errors.New("first place read")
 	if err := spilled.each(func(input []byte, line int) error {
@@ -710,63 +649,13 @@ func (fw *findingWriter) stream(f finding, sev fastvalidate.Severity, spilled *p
 		}
 		return err
 	}
-	msg := f.msg
-	if fw.format == "text" || fw.format == "github" {
-		// The message lists the places; they go at its end.
-		msg += ": " + first.Input + ":" + strconv.Itoa(first.Line)
-	}
-	head := appendFinding(nil, fw.format, fw.style, &fw.enc, f.code, sev, f.kind, f.key, f.msg, []Place{first})
-	var cut int // where the places after the first go
-	var open, shut string
-	switch fw.format {
-	case "jsonl":
-		cut = len(head) - len("]}\n")
-	case "sarif":
-		cut = bytes.Index(head, []byte(`,"partialFingerprints":`))
-		open, shut = `,"relatedLocations":[`, "]"
-	default:
-		var esc []byte
-		if fw.format == "github" {
-			esc = report.AppendGitHubData(nil, msg)
-		} else {
-			esc = []byte(report.TextSafe(msg))
-		}
-		cut = bytes.LastIndex(head, esc) + len(esc)
-	}
-	if cut < 0 || cut > len(head) {
-		return fmt.Errorf("cannot stream a %s finding", fw.format)
-	}
-	if _, err := io.WriteString(fw.w, string(head[:cut])+open); err != nil {
-		return err
-	}
-	i := -1
-	err := spilled.each(func(input []byte, line int) error {
-		if i++; i == 0 {
-			return nil
-		}
-		b := fw.line[:0]
-		p := Place{Input: string(input), Line: line}
-		switch fw.format {
-		case "jsonl":
-			b = append(b, ',')
-			b = appendJSONPlace(b, p)
-		case "sarif":
-			if i > 1 {
-				b = append(b, ',')
+	return report.StreamAcross(fw.out, fw.w, &fw.enc, a, first, func(yield func(Place) error) error {
+		i := -1
+		return spilled.each(func(input []byte, line int) error {
+			if i++; i == 0 {
+				return nil // first
 			}
-			b = fw.enc.AppendSARIFRelated(b, i, p)
-		case "github":
-			b = report.AppendGitHubData(b, ", "+p.Input+":"+strconv.Itoa(p.Line))
-		default:
-			b = append(b, report.TextSafe(", "+p.Input+":"+strconv.Itoa(p.Line))...)
-		}
-		fw.line = b
-		_, err := fw.w.Write(b)
-		return err
+			return yield(Place{Input: string(input), Line: line})
+		})
 	})
-	if err != nil {
-		return err
-	}
-	_, err = io.WriteString(fw.w, shut+string(head[cut:]))
-	return err
 }

@@ -22,7 +22,7 @@ func TestCrossSpilledGroupsSameOutput(t *testing.T) {
 		claims = appendClaim(claims, groupContent, sum, nil, input, i+1)
 		claims = appendClaim(claims, groupID, fmt.Appendf(nil, "url https://u.example/%d", i), sum, input, i+1)
 	}
-	finish := func(memory int64, format string) (string, *CrossCounts, bool) {
+	finish := func(memory int64, format report.Format) (string, *CrossCounts, bool) {
 		c, err := NewCross(memory)
 		if err != nil {
 			t.Fatal(err)
@@ -41,13 +41,13 @@ func TestCrossSpilledGroupsSameOutput(t *testing.T) {
 			}
 		}
 		var out bytes.Buffer
-		counts, err := c.Finish(&out, format, report.Plain)
+		counts, err := c.Finish(format.Writer(&out, report.WriterOptions{}))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return out.String(), counts, c.st.spilled()
 	}
-	for _, format := range []string{"jsonl", "text", "github", "sarif"} {
+	for _, format := range []report.Format{report.FormatJSONL, report.FormatText, report.FormatGitHub, report.FormatSARIF} {
 		want, wantCounts, spilled := finish(1<<30, format)
 		if spilled || len(want) < 3000*10 {
 			t.Fatalf("%s in memory: spilled %v, %d bytes", format, spilled, len(want))

@@ -62,8 +62,8 @@ type DiffSummary struct {
 type Differ struct {
 	dir      *spillDir
 	old, new *store
-	// Format is "jsonl" or "text".
-	Format string
+	// Format is report.FormatJSONL or report.FormatText.
+	Format report.Format
 	Style  report.Style
 	// Signatures says the digests carry signers (the dumps' signatures
 	// were verified), so that the summary counts signer changes.
@@ -90,7 +90,7 @@ func NewDiffer(memory int64) (*Differ, error) {
 	// the peak RSS of a diff in memory was 3.4 times its digests (the
 	// make perf dump and its zstd copy, docs/cli.md).
 	per := max(memory/6, 1)
-	return &Differ{dir: dir, old: newStore("old", dir, per, byKey), new: newStore("new", dir, per, byKey), Format: "jsonl"}, nil
+	return &Differ{dir: dir, old: newStore("old", dir, per, byKey), new: newStore("new", dir, per, byKey), Format: report.FormatJSONL}, nil
 }
 
 // AddOld adds digests of the old dump; AddNew of the new one.
@@ -478,7 +478,7 @@ func (d *Differ) writeChange(line, o, n []byte, sum *DiffSummary, w io.Writer) (
 		c.changes = append(c.changes, memberChanges(c.old, c.new)...)
 	}
 	sum.KeyKinds[c.digest().Kind]++
-	if d.Format == "text" {
+	if d.Format == report.FormatText {
 		line = c.appendText(line[:0], d.Style)
 	} else {
 		line = c.appendJSON(line[:0])

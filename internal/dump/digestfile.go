@@ -586,7 +586,7 @@ func DigestFileKind(path string) (byte, error) {
 // --cross-card run over all their shards' inputs would, writing the
 // findings to w as Cross.Finish does. c supplies the levels and the memory
 // bound of a group.
-func (c *Cross) MergeFiles(paths []string, w io.Writer, format string, style report.Style) (*CrossCounts, error) {
+func (c *Cross) MergeFiles(paths []string, w report.VerdictWriter) (*CrossCounts, error) {
 	files, err := openSet(paths, 0)
 	if err != nil {
 		return nil, err
@@ -605,7 +605,7 @@ func (c *Cross) MergeFiles(paths []string, w io.Writer, format string, style rep
 	}
 	counts := &CrossCounts{Rules: map[string]int64{}}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	out := &findingWriter{c: c, counts: counts, format: format, style: style, w: bw}
+	out := &findingWriter{c: c, counts: counts, out: w, w: bw}
 	err = c.findFrom(m, out)
 	if err == nil {
 		err = bw.Flush()

@@ -65,8 +65,8 @@ func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error
 	if !ok {
 		return Fetched{}, cmdflag.CheckProfile(profile)
 	}
-	cards := renderer{format: "cards"}
-	text := renderer{format: "text", all: true, style: report.Quoted}
+	cards := renderer{cards: true}
+	text := renderer{r: report.FormatText.Renderer(report.WriterOptions{All: true, Style: report.Quoted})}
 	res := fetchOne(ctx, c.f, pool, &cards, &text, url)
 	if res.fail != nil {
 		return Fetched{}, errors.New(printable(url) + ": " + res.fail.detail)

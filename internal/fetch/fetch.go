@@ -54,6 +54,7 @@ type options struct {
 	perHost        int
 	profile        string
 	format         string
+	parsed         report.Format // format, when not cards
 	all            bool
 	failOn         string
 	color          string
@@ -182,7 +183,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 		out, done = f, held
 	}
 	style := report.Plain
-	if o.format == "text" && cmdflag.WantColor(o.color, stdout) {
+	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
 	status, total := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
@@ -193,6 +194,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 		}
 	}
 	return status
+}
+
+// parseFormat parses a --format that is a verdict's, and says whether it
+// was one.
+func (o *options) parseFormat() bool {
+	var err error
+	o.parsed, err = report.ParseFormat(o.format, report.FormatText, report.FormatJSONL, report.FormatGitHub)
+	return err == nil
 }
 
 // sameFile tells whether a and b name one file: the same path, or two
@@ -236,7 +245,7 @@ func parseArgs(args []string) (*options, error) {
 		return nil, errors.New("no URL to fetch")
 	case o.jobs < 1 || o.jobs > 1024:
 		return nil, fmt.Errorf("-j %d: want 1 to 1024 fetches at a time", o.jobs)
-	case !slices.Contains([]string{"text", "jsonl", "github", "cards"}, o.format):
+	case o.format != "cards" && !o.parseFormat():
 		return nil, fmt.Errorf("--format %q: want text, jsonl, github or cards", o.format)
 	case !slices.Contains([]string{"error", "warning", "never"}, o.failOn):
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
@@ -258,7 +267,7 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--resume needs --format cards, whose records name the URL as listed (not %s)", o.format)
 	case o.maxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
-	case o.probe && o.format != "cards" && o.format != "jsonl":
+	case o.probe && o.format != "cards" && o.parsed != report.FormatJSONL:
 		return nil, fmt.Errorf("--probe needs --format cards or jsonl, whose records carry the probes (not %s)", o.format)
 	case o.summary != "" && o.summary != "-" && (sameFile(o.summary, o.urlsFile) || sameFile(o.summary, o.resume)):
 		// Writing the summary would replace the list or the records.
@@ -305,108 +314,37 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		con.Errorf("%v", err)
 		return console.ExitUsage, summary.Summary{}
 	}
-	renderers := sync.Pool{New: func() any { return &renderer{format: o.format, all: o.all, style: style} }}
+	wo := report.WriterOptions{All: o.all, Style: style}
+	renderers := sync.Pool{New: func() any { return &renderer{cards: o.format == "cards", r: o.parsed.Renderer(wo)} }}
 
 	// Records are written in the list's order, so one slow host holds
 	// back the records of the URLs after it. The window of URLs read past
 	// it is wide (a URL that times out after 10 s does not stall a crawl),
-	// and bounded twice: in URLs by queue's capacity, and in bytes of
-	// records waiting to be written by sched.bytes, which the producer
-	// checks before it reads each URL. Within the window, the producer
-	// starts the first URLs whose hosts have fewer than --per-host of
-	// theirs under way: a URL asks its host one request at a time, so
-	// none of the -j fetches waits on a busy host's turn while URLs of
-	// other hosts wait behind it (TestPerHost_OtherHostsGoOn).
-	queue := make(chan chan result, max(1024, 16*o.jobs))
-	type job struct {
-		raw, host string
-		done      chan result
-	}
-	var sched struct {
-		sync.Mutex
-		wake    sync.Cond // the producer's, on a fetch done or a record written
-		bytes   int64     // of records fetched, not yet written
-		running int
-		perHost map[string]int // URLs under way, by host
-		waiting []job          // read, not started, in the list's order
-		rescan  bool           // a fetch ended: a waiting URL may start
-	}
-	sched.wake.L = &sched.Mutex
-	sched.perHost = map[string]int{}
-	launch := func(j job) {
-		sched.running++
-		if j.host != "" {
-			sched.perHost[j.host]++
-		}
-		go func() {
-			rd := renderers.Get().(*renderer)
-			res := fetchOne(ctx, f, pool, rd, nil, j.raw)
-			renderers.Put(rd)
-			sched.Lock()
-			sched.running--
-			if j.host != "" {
-				if sched.perHost[j.host]--; sched.perHost[j.host] == 0 {
-					delete(sched.perHost, j.host)
-				}
-			}
-			sched.bytes += int64(len(res.out))
-			sched.rescan = true
-			sched.wake.Signal()
-			sched.Unlock()
-			j.done <- res
-		}()
-	}
-	free := func(j job) bool { return j.host == "" || sched.perHost[j.host] < o.perHost }
+	// and bounded twice: in URLs, and in bytes of records waiting to be
+	// written. Within the window, the URLs start as their hosts have room
+	// (hostScheduler): a URL asks its host one request at a time, so none
+	// of the -j fetches waits on a busy host's turn while URLs of other
+	// hosts wait behind it (TestPerHost_OtherHostsGoOn).
+	sched := newHostScheduler(o.jobs, o.perHost, max(1024, 16*o.jobs), maxPending, func(r result) int64 { return int64(len(r.out)) })
 	go func() {
-		defer close(queue)
-		sched.Lock()
-		defer sched.Unlock()
-		listed := false
+		defer sched.close()
 		for {
-			if sched.rescan {
-				sched.rescan = false
-				for i := 0; i < len(sched.waiting) && sched.running < o.jobs; {
-					if j := sched.waiting[i]; free(j) {
-						sched.waiting = slices.Delete(sched.waiting, i, i+1)
-						launch(j)
-						continue
-					}
-					i++
-				}
-			}
-			if listed && len(sched.waiting) == 0 {
+			u, ok := src.next()
+			if !ok {
 				return
 			}
-			// Only this goroutine sends on queue: room seen here stays.
-			if listed || len(queue) == cap(queue) || sched.bytes > maxPending {
-				sched.wake.Wait()
-				continue
-			}
-			sched.Unlock()
-			u, ok := src.next()
-			sched.Lock()
-			if !ok {
-				listed = true
-				continue
-			}
-			j := job{raw: u, host: hostKey(u), done: make(chan result, 1)}
-			queue <- j.done
-			// Without a fetch ended since the last scan, no URL waiting
-			// before it can start: it goes first only if it can. Else
-			// the scan starts the waiting URLs in the list's order.
-			if !sched.rescan && sched.running < o.jobs && free(j) {
-				launch(j)
-			} else {
-				sched.waiting = append(sched.waiting, j)
-			}
+			sched.submit(hostKey(u), func() result {
+				rd := renderers.Get().(*renderer)
+				defer renderers.Put(rd)
+				return fetchOne(ctx, f, pool, rd, nil, u)
+			})
 		}
 	}()
 
 	total := summary.Summary{Shards: 1}
 	var probeErrors int64
 	writeFailed, writeErr := false, false
-	for done := range queue {
-		res := <-done
+	sched.each(func(res result) {
 		if !writeFailed && len(res.out) > 0 {
 			if _, err := stdout.Write(res.out); err != nil {
 				writeFailed = true
@@ -418,11 +356,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		}
 		total.Add(&res.stats)
 		probeErrors += res.probeErrors
-		sched.Lock()
-		sched.bytes -= int64(len(res.out))
-		sched.wake.Signal()
-		sched.Unlock()
-	}
+	})
 	listErr := src.err != nil
 	if listErr {
 		con.Errorf("--urls %s: %v", o.urlsFile, src.err)
@@ -445,7 +379,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 // when not nil, text as well (the verdict borrows a pooled validator's
 // Result, so every rendering happens here).
 func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text *renderer, raw string) result {
-	res := result{stats: summary.Summary{Inputs: 1, Rules: map[string]int64{}, Profiles: map[string]int64{}}}
+	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
 		rec := record{requested: raw, vd: report.Verdict{Input: printable(raw), Line: 1, Findings: []fastvalidate.Finding{
@@ -481,7 +415,7 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text
 		res.text = text.append(nil, &rec)
 	}
 	if f.prober != nil {
-		probeFound(ctx, f.prober, &rec, rd.format, &res)
+		probeFound(ctx, f.prober, &rec, rd.cards, &res)
 	}
 
 	st := &res.stats

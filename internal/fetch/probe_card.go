@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -255,4 +256,21 @@ func readProbeCard(input string, line int, text []byte, v *fastvalidate.Validato
 	}
 	pc.ifaces = interfacesOf(card)
 	return pc
+}
+
+// host is the host (name and port) probing it asks, as the per-host limits
+// count them: the gRPC client's for GRPC, the HTTP client's for the
+// bindings over HTTP; "" for an interface probe does not ask.
+func (it *iface) host() string {
+	switch strings.ToUpper(it.binding) {
+	case bindingGRPC:
+		if addr, _, err := grpcTarget(it.url); err == nil {
+			return strings.ToLower(addr)
+		}
+	case bindingJSONRPC, bindingREST:
+		if u, err := url.Parse(it.url); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+			return strings.ToLower(canonicalAddr(u))
+		}
+	}
+	return ""
 }

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -198,6 +199,16 @@ func (it *iface) is1x() bool {
 		return strings.HasPrefix(it.pointer, "/supportedInterfaces/")
 	}
 	return !strings.HasPrefix(majorMinor(it.version), "0.")
+}
+
+// is02 reports whether the interface is a 0.2 card's (or older): one
+// that names a 0.2 release, or a 0.x card that names none, since
+// protocolVersion is required from 0.3 on.
+func (it *iface) is02() bool {
+	if it.is1x() {
+		return false
+	}
+	return it.version == "" || strings.HasPrefix(majorMinor(it.version), "0.2") || strings.HasPrefix(majorMinor(it.version), "0.1")
 }
 
 // probe asks one interface, and its extended card when the card promises
@@ -485,14 +496,23 @@ func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
 	var a *answer
 	var err error
 	var what string
-	if strings.EqualFold(it.binding, bindingJSONRPC) {
+	switch {
+	case strings.EqualFold(it.binding, bindingJSONRPC) && it.is02():
+		// 0.2.5 section 7.10: "This is an HTTP GET endpoint, not a
+		// JSON-RPC method", at {AgentCard.url}/../agent/authenticatedExtendedCard.
+		c := *u
+		c.Path = path.Clean(strings.TrimSuffix(c.Path, "/") + "/../agent/authenticatedExtendedCard")
+		c.RawPath = ""
+		what = "GET " + c.Path
+		a, err = p.call(ctx, http.MethodGet, c.String(), nil, it.headerVersion())
+	case strings.EqualFold(it.binding, bindingJSONRPC):
 		_, method := rpcMethods(oneX)
 		what = method
 		a, err = p.call(ctx, http.MethodPost, u.String(), rpcBody(method, ""), it.headerVersion())
-	} else {
-		_, path := restPaths(oneX, "")
-		what = "GET " + path
-		a, err = p.call(ctx, http.MethodGet, below(u, path), nil, it.headerVersion())
+	default:
+		_, rest := restPaths(oneX, "")
+		what = "GET " + rest
+		a, err = p.call(ctx, http.MethodGet, below(u, rest), nil, it.headerVersion())
 	}
 	if err != nil {
 		o.extended = "no answer"

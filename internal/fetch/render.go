@@ -14,16 +14,15 @@ type record struct {
 // renderer writes records in one of the output formats. Not safe for
 // concurrent use: one per goroutine.
 type renderer struct {
-	format string
-	all    bool
-	style  report.Style
-	enc    report.Encoder
+	// cards writes --format cards records; else r renders the verdict.
+	cards bool
+	r     report.Renderer
+	enc   report.Encoder
 }
 
 func (rd *renderer) append(dst []byte, r *record) []byte {
 	vd := &r.vd
-	switch rd.format {
-	case "cards":
+	if rd.cards {
 		// The CLI's JSONL record, with the URL as listed before it and
 		// the card after it.
 		dst = append(dst, `{"url":`...)
@@ -33,18 +32,8 @@ func (rd *renderer) append(dst []byte, r *record) []byte {
 		dst = append(dst, `,"card":`...)
 		dst = appendCard(dst, r.card)
 		return append(dst, "}\n"...)
-	case "jsonl":
-		if vd.Valid && !rd.all {
-			return dst
-		}
-		return rd.enc.AppendJSONL(dst, vd)
-	case "github":
-		return rd.enc.AppendGitHub(dst, vd)
 	}
-	if vd.Valid && rd.all {
-		dst = rd.enc.AppendTextOK(dst, vd, rd.style)
-	}
-	return rd.enc.AppendText(dst, vd, rd.style)
+	return rd.r.Verdict(dst, &rd.enc, vd)
 }
 
 // appendCard embeds the card: as JSON when it is valid JSON in valid

@@ -14,7 +14,7 @@ import (
 // manyProfiles is a summary of n profiles: each of its own dialect, or
 // all versions of one.
 func manyProfiles(n int, ownDialect bool) *summary.Summary {
-	s := &summary.Summary{Profiles: map[string]int64{}, ProfileVerdicts: map[string]summary.Verdicts{}}
+	s := &summary.Summary{Counts: summary.Counts{Profiles: map[string]int64{}}, ProfileVerdicts: map[string]summary.Verdicts{}}
 	for i := range n {
 		name := fmt.Sprintf("a2a/%d", i)
 		if ownDialect {
@@ -86,7 +86,7 @@ func BenchmarkManyProfiles(b *testing.B) {
 // message) is cut, saying how long it was.
 func TestLongValuesCut(t *testing.T) {
 	long := "https://x.example/" + strings.Repeat("a", 8_400_000)
-	s := &summary.Summary{Records: 1, Invalid: 1, Profiles: map[string]int64{"a2a/1.0": 1},
+	s := &summary.Summary{Counts: summary.Counts{Records: 1, Invalid: 1, Profiles: map[string]int64{"a2a/1.0": 1}},
 		WorstInputs: []summary.InputCount{{Input: long, Records: 1, Invalid: 1}}}
 	d := &Diff{Counts: map[string]int64{"broke": 1}, Listed: map[string][]Change{"broke": {{
 		Change: "broke", Key: long, Profile: "a2a/1.0", Old: &Side{Input: long, Line: 1}, New: &Side{Input: "n", Line: 2},
@@ -137,9 +137,7 @@ const rlo = "\u202e"
 // RIGHT-TO-LEFT OVERRIDE, and some zero-width, tag and isolate characters.
 func hostileFixture() (*summary.Summary, *Diff) {
 	evil := "evil" + rlo + "txt.exe" + "\u200b" + "\U000E0041" + "\u2066"
-	s := &summary.Summary{Records: 2, Valid: 1, Invalid: 1,
-		Rules:           map[string]int64{"rule" + rlo: 1},
-		Profiles:        map[string]int64{"a2a" + rlo + "/1.0" + rlo: 2},
+	s := &summary.Summary{Counts: summary.Counts{Records: 2, Valid: 1, Invalid: 1, Rules: map[string]int64{"rule" + rlo: 1}, Profiles: map[string]int64{"a2a" + rlo + "/1.0" + rlo: 2}},
 		ProfileVerdicts: map[string]summary.Verdicts{"a2a" + rlo + "/1.0" + rlo: {Valid: 1, Invalid: 1}},
 		WorstInputs:     []summary.InputCount{{Input: evil, Records: 2, Invalid: 1}}}
 	d := &Diff{Counts: map[string]int64{"broke": 1}, Listed: map[string][]Change{"broke": {{

@@ -127,3 +127,7 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMess
 		return console.ExitOK
 	}
 }
+
+// FlagSet returns cardscan lsp's flags, for completion and the manual
+// page.
+func FlagSet() *cmdflag.Set { return newFlagSet(&options{}) }

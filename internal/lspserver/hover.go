@@ -1,10 +1,11 @@
 package lspserver
 
 import (
-	"github.com/cardscan/cardscan/rule"
 	"strings"
 
+	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/ruledoc"
+	"github.com/cardscan/cardscan/rule"
 )
 
 // hover explains what lies at a position: the member under the cursor,
@@ -39,7 +40,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 	return hover{Contents: markupContent{Kind: "markdown", Value: strings.Join(parts, "\n\n---\n\n")}, Range: rng}
 }
 
-func memberMarkdown(profile string, m memberDoc) string {
+func memberMarkdown(profile string, m fastvalidate.MemberDoc) string {
 	var b strings.Builder
 	b.WriteString("**" + m.Name + "**")
 	if m.Required {

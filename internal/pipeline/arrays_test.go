@@ -125,8 +125,8 @@ func TestArrayElementsAreRecords(t *testing.T) {
 func checkArrayRecords(t *testing.T, input string, chunk int, starts []int64, invalid []bool) {
 	t.Helper()
 	var out bytes.Buffer
-	st, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: chunk, MaxRecord: 1 << 20, Format: FormatJSONL, All: true,
-		Findings: &out, Stdin: strings.NewReader(input)}, []Input{{Name: "in"}})
+	st, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: chunk, MaxRecord: 1 << 20, All: true,
+		Findings: jsonlTo(&out, true), Stdin: strings.NewReader(input)}, []Input{{Name: "in"}})
 	if err != nil {
 		t.Fatal(err)
 	}

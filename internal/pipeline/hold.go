@@ -39,7 +39,7 @@ const (
 )
 
 func newStats() Stats {
-	return Stats{Rules: map[string]int64{}, Profiles: map[string]int64{}, ProfileInvalid: map[string]int64{}}
+	return Stats{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, ProfileInvalid: map[string]int64{}}
 }
 
 // inputTally counts the records of the input being read.
@@ -158,7 +158,8 @@ func (h *hold) release(cfg *Config, st *Stats) error {
 			}
 			continue
 		}
-		dst, name := cfg.Findings, "stdout"
+		var dst io.Writer = cfg.Findings
+		name := "stdout"
 		switch kind {
 		case heldValid:
 			dst, name = cfg.ValidOut, "--valid-out"
@@ -252,21 +253,13 @@ func (st *Stats) addChunk(s *chunkStats) {
 
 // addStats adds o's record counts to st.
 func (st *Stats) addStats(o *Stats) {
-	st.Records += o.Records
-	st.Valid += o.Valid
-	st.Invalid += o.Invalid
-	st.Errors += o.Errors
-	st.Warnings += o.Warnings
+	// One process's counts cannot overflow: each record is a byte or
+	// more of input read, and an int64 of bytes is 9 EB.
+	_ = st.Counts.Add(&o.Counts)
 	st.Signed += o.Signed
 	st.Verified += o.Verified
 	st.SignatureFindings += o.SignatureFindings
 	st.SchemaWouldPass += o.SchemaWouldPass
-	for k, n := range o.Rules {
-		st.Rules[k] += n
-	}
-	for k, n := range o.Profiles {
-		st.Profiles[k] += n
-	}
 	for k, n := range o.ProfileInvalid {
 		st.ProfileInvalid[k] += n
 	}

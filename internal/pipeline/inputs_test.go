@@ -84,7 +84,7 @@ func TestCountsPerInputAndProfile(t *testing.T) {
 		for _, hold := range []bool{false, true} {
 			t.Run(fmt.Sprintf("chunk %d hold %v", chunk, hold), func(t *testing.T) {
 				st, err := Run(Config{Profile: "auto", Jobs: 2, ChunkSize: chunk, MaxRecord: 1 << 20,
-					HoldCompressed: hold, Format: FormatNone, Diagnose: func(string) {}}, inputs)
+					HoldCompressed: hold, Diagnose: func(string) {}}, inputs)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -25,38 +25,11 @@ import (
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
-// Format selects how verdicts are written to Config.Findings.
-type Format uint8
-
-const (
-	// FormatNone writes no verdicts (--quiet).
-	FormatNone Format = iota
-	// FormatText writes one compiler-style line per finding.
-	FormatText
-	// FormatJSONL writes one JSON object per invalid card (per card with
-	// Config.All).
-	FormatJSONL
-	// FormatGitHub writes GitHub Actions workflow commands.
-	FormatGitHub
-	// FormatSARIF writes SARIF results (report.AppendSARIF): the caller
-	// writes the log's head and tail around them, and passes Findings
-	// through a report.SARIFWriter.
-	FormatSARIF
-	// FormatJUnit writes JUnit XML test cases (report.AppendJUnit): the
-	// caller writes the document around them (report.JUnitWriter).
-	FormatJUnit
-	// FormatCodeQuality writes GitLab Code Quality issues
-	// (report.AppendCodeQuality): the caller writes the array around them
-	// (report.ListWriter).
-	FormatCodeQuality
-)
-
 // Output is a further output of verdicts, beside Config.Findings, in a
 // format of its own (--format FORMAT=FILE).
 type Output struct {
-	Format Format
-	W      io.Writer
-	Name   string // the output, as errors name it
+	W    report.VerdictWriter
+	Name string // the output, as errors name it
 }
 
 // Defaults for Config's sizes.
@@ -72,9 +45,10 @@ type Config struct {
 	ChunkSize int    // bytes per chunk; DefaultChunkSize when 0
 	MaxRecord int    // longest record validated; DefaultMaxRecord when 0
 
-	Format Format
-	Style  report.Style
-	All    bool // report valid cards too (jsonl: a verdict each; text: an ok line)
+	// All says valid cards are reported too, so that their verdicts need
+	// a column; the writers' own WriterOptions.All says how they are
+	// rendered.
+	All bool
 
 	// MaxInvalid stops the run after that many invalid cards (0: never).
 	MaxInvalid int64
@@ -91,7 +65,9 @@ type Config struct {
 	// invalid, in every format.
 	FailOnWarning bool
 
-	Findings io.Writer // stdout
+	// Findings renders the verdicts and writes them, in input order, to
+	// stdout; nil writes none.
+	Findings report.VerdictWriter
 	// Also are further outputs of the verdicts, each in its own format,
 	// written in input order as Findings is.
 	Also       []Output
@@ -191,17 +167,11 @@ type Progress struct {
 
 // Stats counts what a Run saw.
 type Stats struct {
-	Records  int64
-	Valid    int64
-	Invalid  int64
-	Errors   int64 // error findings
-	Warnings int64 // warning findings
-	// Rules counts the findings of each rule by ID (at most
-	// fastvalidate's per-card cap of findings are seen per card).
-	Rules map[string]int64
-	// Profiles counts cards by the profile that judged them; "" when none
-	// did (e.g. a card that is not JSON, under the auto profile).
-	Profiles map[string]int64
+	// Counts are the summary's: Rules counts the findings of each rule
+	// by ID (at most fastvalidate's per-card cap of findings are seen per
+	// card), and Profiles counts cards under "" when no profile judged
+	// them (e.g. a card that is not JSON, under the auto profile).
+	summary.Counts
 	// ProfileInvalid counts, of each profile's cards, the invalid ones.
 	ProfileInvalid map[string]int64
 	// WorstInputs are the inputs with the most invalid records, worst

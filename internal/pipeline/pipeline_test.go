@@ -113,7 +113,7 @@ func TestChunkingMatchesReference(t *testing.T) {
 			var out, valid, invalid bytes.Buffer
 			st, err := Run(Config{
 				Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: maxRecord,
-				Format: FormatJSONL, All: true, Findings: &out, ValidOut: &valid, InvalidOut: &invalid,
+				All: true, Findings: jsonlTo(&out, true), ValidOut: &valid, InvalidOut: &invalid,
 				Stdin: wrap(bytes.NewReader(input)),
 			}, []Input{{Name: "in", Framing: FramingNDJSON}})
 			if err != nil {
@@ -142,8 +142,8 @@ func TestJSONRecordTooLarge(t *testing.T) {
 	for _, chunk := range []int{100, 1 << 20} {
 		var out, invalid bytes.Buffer
 		st, err := Run(Config{
-			Profile: "agentcard", ChunkSize: chunk, MaxRecord: 1000, Format: FormatJSONL, All: true,
-			Findings: &out, InvalidOut: &invalid, Stdin: strings.NewReader(doc),
+			Profile: "agentcard", ChunkSize: chunk, MaxRecord: 1000, All: true,
+			Findings: jsonlTo(&out, true), InvalidOut: &invalid, Stdin: strings.NewReader(doc),
 		}, []Input{{Name: "in", Framing: FramingJSON}})
 		if err != nil {
 			t.Fatal(err)
@@ -175,8 +175,8 @@ func TestReadErrorAfterLongLine(t *testing.T) {
 		var out, invalid bytes.Buffer
 		var diags []string
 		st, err := Run(Config{
-			Profile: "agentcard", ChunkSize: 64, MaxRecord: 1000, Format: FormatJSONL, All: true,
-			Findings: &out, InvalidOut: &invalid, Diagnose: func(m string) { diags = append(diags, m) },
+			Profile: "agentcard", ChunkSize: 64, MaxRecord: 1000, All: true,
+			Findings: jsonlTo(&out, true), InvalidOut: &invalid, Diagnose: func(m string) { diags = append(diags, m) },
 			Stdin: io.MultiReader(strings.NewReader(tc.input), iotest.ErrReader(errors.New("boom"))),
 		}, []Input{{Name: "in"}})
 		if err != nil {
@@ -194,7 +194,7 @@ func TestReadErrorAfterLongLine(t *testing.T) {
 func TestMaxInvalidInsideDocument(t *testing.T) {
 	doc := "[" + strings.Repeat(card+`,{"name":1},`, 5) + card + "]"
 	var out bytes.Buffer
-	st, err := Run(Config{Profile: "agentcard", Jobs: 2, MaxInvalid: 2, Format: FormatJSONL, All: true, Findings: &out, Stdin: strings.NewReader(doc)},
+	st, err := Run(Config{Profile: "agentcard", Jobs: 2, MaxInvalid: 2, All: true, Findings: jsonlTo(&out, true), Stdin: strings.NewReader(doc)},
 		[]Input{{Name: "in", Framing: FramingJSON}})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestMaxInvalidInsideDocument(t *testing.T) {
 // TestWorkerDoesNotAllocate: judging and rendering a chunk of valid cards
 // allocates nothing once the chunk's buffers have grown.
 func TestWorkerDoesNotAllocate(t *testing.T) {
-	cfg := &Config{Profile: "agentcard", MaxRecord: DefaultMaxRecord, Format: FormatJSONL, All: true, ValidOut: io.Discard, InvalidOut: io.Discard}
+	cfg := &Config{Profile: "agentcard", MaxRecord: DefaultMaxRecord, All: true, Findings: jsonlTo(io.Discard, true), ValidOut: io.Discard, InvalidOut: io.Discard}
 	w := newWorker(cfg, 512)
 	c := &chunk{kind: kindLines, input: "in", line: 1, buf: []byte(strings.Repeat(card+"\n\r\n", 100))}
 	w.process(c, 0, 0)
@@ -226,7 +226,7 @@ func BenchmarkRun(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(input)))
 			for b.Loop() {
-				if _, err := Run(Config{Profile: "agentcard", Jobs: jobs, Findings: io.Discard, Stdin: bytes.NewReader(input)}, []Input{{Name: "in"}}); err != nil {
+				if _, err := Run(Config{Profile: "agentcard", Jobs: jobs, Stdin: bytes.NewReader(input)}, []Input{{Name: "in"}}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -264,7 +264,7 @@ func TestPipeFirstCardJudgedAtOnce(t *testing.T) {
 			out := make(lineSignal, 10)
 			done := make(chan error, 1)
 			go func() {
-				_, err := Run(Config{Profile: "agentcard", Jobs: 1, Format: FormatJSONL, All: true, Findings: out, Stdin: r},
+				_, err := Run(Config{Profile: "agentcard", Jobs: 1, All: true, Findings: jsonlTo(out, true), Stdin: r},
 					[]Input{{Name: "in", Framing: tc.framing}})
 				done <- err
 			}()
@@ -317,7 +317,7 @@ func TestAutoFraming(t *testing.T) {
 		{"not JSON", "x\n[1]\n", FramingNDJSON, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			st, err := Run(Config{Profile: "agentcard", Jobs: 1, ChunkSize: 256, MaxRecord: 1000, Findings: io.Discard,
+			st, err := Run(Config{Profile: "agentcard", Jobs: 1, ChunkSize: 256, MaxRecord: 1000,
 				Stdin: strings.NewReader(tc.input)}, []Input{{Name: "in"}})
 			if err != nil {
 				t.Fatal(err)
@@ -346,7 +346,7 @@ func TestRecall(t *testing.T) {
 	}
 	var got []string
 	st, err := Run(Config{
-		Profile: "agentcard", Jobs: 3, ChunkSize: 512, Findings: io.Discard,
+		Profile: "agentcard", Jobs: 3, ChunkSize: 512,
 		Stdin: strings.NewReader(in.String()),
 		Extract: func() func([]byte, report.Verdict, *fastvalidate.Validator) []byte {
 			return func(dst []byte, vd report.Verdict, _ *fastvalidate.Validator) []byte {
@@ -391,7 +391,7 @@ func TestSchemaWouldPass(t *testing.T) {
 		want    int64
 	}{{"agentcard", 3}, {"auto", 3}, {"agentcard-schema", 0}, {"a2a", 0}} {
 		for _, jobs := range []int{1, 2} {
-			st, err := Run(Config{Profile: tc.profile, Jobs: jobs, ChunkSize: 300, Findings: io.Discard, Stdin: strings.NewReader(input)}, []Input{{Name: "in"}})
+			st, err := Run(Config{Profile: tc.profile, Jobs: jobs, ChunkSize: 300, Stdin: strings.NewReader(input)}, []Input{{Name: "in"}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -400,4 +400,9 @@ func TestSchemaWouldPass(t *testing.T) {
 			}
 		}
 	}
+}
+
+// jsonlTo writes verdicts to w in JSONL, a record per card with all.
+func jsonlTo(w io.Writer, all bool) report.VerdictWriter {
+	return report.FormatJSONL.Writer(w, report.WriterOptions{All: all})
 }

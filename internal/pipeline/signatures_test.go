@@ -23,7 +23,7 @@ func TestWorkerWithKeysDoesNotAllocateForUnsignedCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &Config{Profile: "agentcard", MaxRecord: DefaultMaxRecord, Format: FormatJSONL, All: true, ValidOut: io.Discard, InvalidOut: io.Discard,
+	cfg := &Config{Profile: "agentcard", MaxRecord: DefaultMaxRecord, All: true, Findings: jsonlTo(io.Discard, true), ValidOut: io.Discard, InvalidOut: io.Discard,
 		Signatures: &Signatures{Verifier: v}}
 	w := newWorker(cfg, 512)
 	c := &chunk{kind: kindLines, input: "in", line: 1, buf: []byte(strings.Repeat(card+"\n", 100))}
@@ -59,7 +59,7 @@ func TestSignatureFindingsPastTheListCap(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	st, err := Run(Config{Profile: "agentcard", Format: FormatJSONL, Findings: &out, Stdin: strings.NewReader(string(signed) + "\n"),
+	st, err := Run(Config{Profile: "agentcard", Findings: jsonlTo(&out, false), Stdin: strings.NewReader(string(signed) + "\n"),
 		Signatures: &Signatures{Verifier: v, Require: true}}, []Input{{Name: "in"}})
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestSignatureOverrides(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var out strings.Builder
-			st, err := Run(Config{Profile: "agentcard", Format: FormatJSONL, All: true, Findings: &out, Stdin: strings.NewReader(string(signed) + "\n"),
+			st, err := Run(Config{Profile: "agentcard", All: true, Findings: jsonlTo(&out, true), Stdin: strings.NewReader(string(signed) + "\n"),
 				Signatures: &Signatures{Verifier: v, Require: true, Overrides: c.overrides}}, []Input{{Name: "in"}})
 			if err != nil {
 				t.Fatal(err)

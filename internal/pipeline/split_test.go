@@ -20,7 +20,7 @@ func jsonRun(t testing.TB, input []byte, chunk, jobs int, wrap func(io.Reader) i
 	var out, valid, invalid bytes.Buffer
 	st, err := Run(Config{
 		Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: 1 << 20,
-		Format: FormatJSONL, All: true, Findings: &out, ValidOut: &valid, InvalidOut: &invalid,
+		All: true, Findings: jsonlTo(&out, true), ValidOut: &valid, InvalidOut: &invalid,
 		Stdin: wrap(bytes.NewReader(input)),
 	}, []Input{{Name: "in", Framing: FramingJSON}})
 	if err != nil {
@@ -333,7 +333,7 @@ func BenchmarkFraming(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(ndjson)))
 				for b.Loop() {
-					st, err := Run(Config{Profile: "auto", Jobs: jobs, Findings: io.Discard, Stdin: bytes.NewReader(tc.input)},
+					st, err := Run(Config{Profile: "auto", Jobs: jobs, Stdin: bytes.NewReader(tc.input)},
 						[]Input{{Name: "in", Framing: tc.framing}})
 					if err != nil || st.Records != cards {
 						b.Fatal(err, st.Records)

@@ -137,9 +137,13 @@ type worker struct {
 	v          *fastvalidate.Validator
 	// schema judges again, by the AgentCard JSON Schema v1.0, the cards v
 	// judged invalid by the draft; made for the first of them.
-	schema    *fastvalidate.Validator
-	enc       report.Encoder
-	ruleSlots int
+	schema *fastvalidate.Validator
+	enc    report.Encoder
+	// render renders Config.Findings' verdicts (the zero Renderer none),
+	// and renderAlso Config.Also's.
+	render     report.Renderer
+	renderAlso []report.Renderer
+	ruleSlots  int
 	// autoProfile marks the auto profile, under which a card no profile
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
@@ -170,6 +174,12 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		autoProfile: cfg.Profile == "auto",
 	}
 	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
+	if cfg.Findings != nil {
+		w.render = cfg.Findings.Renderer()
+	}
+	for _, out := range cfg.Also {
+		w.renderAlso = append(w.renderAlso, out.W.Renderer())
+	}
 	if cfg.Signatures != nil {
 		w.sig = &signatureJudge{cfg: cfg.Signatures}
 	}
@@ -461,9 +471,9 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 		hideWarnings(vd)
 	}
 
-	c.out = w.render(c.out, w.cfg.Format, w.cfg.Style, vd)
-	for i := range w.cfg.Also {
-		c.also[i] = w.render(c.also[i], w.cfg.Also[i].Format, report.Plain, vd)
+	c.out = w.render.Verdict(c.out, &w.enc, vd)
+	for i, r := range w.renderAlso {
+		c.also[i] = r.Verdict(c.also[i], &w.enc, vd)
 	}
 
 	if raw == nil {
@@ -483,30 +493,6 @@ func (w *worker) account(c *chunk, vd *report.Verdict, raw []byte, errs, warns i
 	if len(raw) == 0 || raw[len(raw)-1] != '\n' {
 		*dst = append(*dst, '\n')
 	}
-}
-
-// render appends vd in format.
-func (w *worker) render(dst []byte, format Format, style report.Style, vd *report.Verdict) []byte {
-	switch format {
-	case FormatText:
-		if vd.Valid && w.cfg.All {
-			dst = w.enc.AppendTextOK(dst, vd, style)
-		}
-		dst = w.enc.AppendText(dst, vd, style)
-	case FormatJSONL:
-		if !vd.Valid || w.cfg.All {
-			dst = w.enc.AppendJSONL(dst, vd)
-		}
-	case FormatGitHub:
-		dst = w.enc.AppendGitHub(dst, vd)
-	case FormatSARIF:
-		dst = w.enc.AppendSARIF(dst, vd)
-	case FormatJUnit:
-		dst = w.enc.AppendJUnit(dst, vd, w.cfg.All)
-	case FormatCodeQuality:
-		dst = w.enc.AppendCodeQuality(dst, vd)
-	}
-	return dst
 }
 
 func (c *chunk) resetAlso() {

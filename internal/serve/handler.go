@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +29,11 @@ const ndjsonType = "application/x-ndjson"
 // Accept-Post, sent with a 415).
 const acceptPost = cardhttp.MediaType + ", application/json, " + ndjsonType
 
+// streamReadSize is an NDJSON stream's read buffer: a line that fits is
+// judged in it, a longer one is copied out as it grows. It is made only for
+// streams; a single card is read into chunks.
+const streamReadSize = 64 << 10
+
 // flushThreshold bounds how many verdict bytes a stream holds before
 // writing them even while more input is waiting.
 const flushThreshold = 32 << 10
@@ -45,11 +49,11 @@ type server struct {
 
 // scratch is one request's reusable buffers.
 type scratch struct {
-	body []byte
-	line []byte
-	out  []byte
-	br   *bufio.Reader
-	enc  report.Encoder
+	chunks chunkedBody // a single card's body
+	line   []byte
+	out    []byte
+	br     *bufio.Reader
+	enc    report.Encoder
 }
 
 // maxPooledScratch keeps one huge card from pinning its buffers in the
@@ -70,7 +74,7 @@ func newHandler(cfg config) (http.Handler, error) {
 	if s.pools[cfg.profile] == nil {
 		return nil, errors.New("unknown profile " + strconv.Quote(cfg.profile))
 	}
-	s.scratch.New = func() any { return &scratch{br: bufio.NewReaderSize(nil, 64<<10)} }
+	s.scratch.New = func() any { return new(scratch) }
 	s.metrics = newMetrics()
 
 	mux := http.NewServeMux()
@@ -164,11 +168,13 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 func (s *server) getScratch() *scratch { return s.scratch.Get().(*scratch) }
 
 func (s *server) putScratch(sc *scratch) {
-	sc.br.Reset(nil)
-	if cap(sc.body) > maxPooledScratch || cap(sc.line) > maxPooledScratch || cap(sc.out) > maxPooledScratch {
+	if sc.br != nil {
+		sc.br.Reset(nil)
+	}
+	if cap(sc.line) > maxPooledScratch || cap(sc.out) > maxPooledScratch {
 		return
 	}
-	sc.body, sc.line, sc.out = sc.body[:0], sc.line[:0], sc.out[:0]
+	sc.line, sc.out = sc.line[:0], sc.out[:0]
 	s.scratch.Put(sc)
 }
 
@@ -187,29 +193,80 @@ func (s *server) busy(w http.ResponseWriter, r *http.Request, read int64, detail
 	linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
 }
 
-// readBody reads a whole single-card body into dst, failing with
+// bodyChunkSize is the unit single-card bodies are read in. A body grows
+// by whole chunks taken from bodyChunks, each counted against the bytes
+// budget when taken, so that a stalled upload holds what it was sent
+// rounded up to a chunk, and growing leaves no garbage behind: a buffer
+// that doubled as bytes arrived left as many bytes of garbage as it held,
+// which the budget did not count and the collector was slow to return.
+// Most cards fit in one chunk and are judged in it; a larger body is
+// copied once, when complete, into a buffer of exactly its length.
+const bodyChunkSize = 64 << 10
+
+type bodyChunk = [bodyChunkSize]byte
+
+var bodyChunks = sync.Pool{New: func() any { return new(bodyChunk) }}
+
+// chunkedBody is a body read into chunks: all full but the last, which
+// holds n modulo bodyChunkSize bytes.
+type chunkedBody struct {
+	chunks []*bodyChunk
+	n      int
+}
+
+// free gives the chunks back to the pool.
+func (b *chunkedBody) free() {
+	for i, c := range b.chunks {
+		bodyChunks.Put(c)
+		b.chunks[i] = nil
+	}
+	b.chunks, b.n = b.chunks[:0], 0
+}
+
+// readBody reads a whole single-card body into b, failing with
 // errTooLarge as soon as it passes limit bytes, and with errBusy when res
-// cannot cover the buffer it needs.
-func readBody(dst []byte, r io.Reader, limit int64, res *reservation) ([]byte, error) {
+// cannot cover the next chunk.
+func readBody(b *chunkedBody, r io.Reader, limit int64, res *reservation) error {
 	for {
-		if len(dst) == cap(dst) {
-			dst = slices.Grow(dst, max(4096, cap(dst)))
+		if b.n == len(b.chunks)*bodyChunkSize {
+			if !res.cover((len(b.chunks) + 1) * bodyChunkSize) {
+				return errBusy
+			}
+			b.chunks = append(b.chunks, bodyChunks.Get().(*bodyChunk))
 		}
-		if !res.cover(cap(dst)) {
-			return dst, errBusy
-		}
-		n, err := r.Read(dst[len(dst):cap(dst)])
-		dst = dst[:len(dst)+n]
-		if int64(len(dst)) > limit {
-			return dst, errTooLarge
+		last := b.chunks[len(b.chunks)-1]
+		n, err := r.Read(last[b.n%bodyChunkSize:])
+		b.n += n
+		if int64(b.n) > limit {
+			return errTooLarge
 		}
 		if err == io.EOF {
-			return dst, nil
+			return nil
 		}
 		if err != nil {
-			return dst, err
+			return err
 		}
 	}
+}
+
+// contiguous returns the body as one slice: the first chunk itself when it
+// holds the whole body, else a copy of exactly its length, which res must
+// cover as well as the chunks until they are freed.
+func (b *chunkedBody) contiguous(res *reservation) ([]byte, bool) {
+	switch len(b.chunks) {
+	case 0:
+		return nil, true
+	case 1:
+		return b.chunks[0][:b.n], true
+	}
+	if !res.cover(len(b.chunks)*bodyChunkSize + b.n) {
+		return nil, false
+	}
+	out := make([]byte, 0, b.n)
+	for i, c := range b.chunks {
+		out = append(out, c[:min(bodyChunkSize, b.n-i*bodyChunkSize)]...)
+	}
+	return out, true
 }
 
 // single answers one verdict object for a one-card body.
@@ -224,6 +281,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	defer s.putScratch(sc)
 	res := reservation{b: &s.bytes}
 	defer res.release()
+	defer sc.chunks.free()
 	raw := &cappedReader{r: r.Body, left: s.cfg.maxBytes}
 	var body io.Reader = raw
 	var err error
@@ -231,7 +289,14 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		body, err = mediatype.NewGzipReader(raw)
 	}
 	if err == nil {
-		sc.body, err = readBody(sc.body[:0], body, s.cfg.maxBytes, &res)
+		err = readBody(&sc.chunks, body, s.cfg.maxBytes, &res)
+	}
+	var whole []byte
+	if err == nil {
+		var ok bool
+		if whole, ok = sc.chunks.contiguous(&res); !ok {
+			err = errBusy
+		}
 	}
 	switch {
 	case errors.Is(err, errTooLarge):
@@ -250,7 +315,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	// Line and offset locate the card as the CLI does for a .json file:
 	// where its first non-blank byte is. White space before it changes no
 	// verdict.
-	card, line, col, first := report.Start(sc.body)
+	card, line, col, first := report.Start(whole)
 	v := pool.Get()
 	vd := s.judge(v, card, line, col, first)
 	sc.out = sc.enc.AppendJSONL(sc.out[:0], &vd)
@@ -317,7 +382,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	// than the read buffer counts as its own buffer grows.
 	res := reservation{b: &s.bytes}
 	defer res.release()
-	fixed := sc.br.Size() + flushThreshold
+	fixed := streamReadSize + flushThreshold
 	if !res.cover(fixed) {
 		s.busy(w, r, 0, "the server holds its limit of "+strconv.FormatInt(s.cfg.maxInflightBytes, 10)+" bytes of request bodies")
 		return
@@ -332,7 +397,11 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		}
 		body = zr
 	}
-	sc.br.Reset(body)
+	if sc.br == nil {
+		sc.br = bufio.NewReaderSize(body, streamReadSize)
+	} else {
+		sc.br.Reset(body)
+	}
 	v := pool.Get()
 	defer pool.Put(v)
 

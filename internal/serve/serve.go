@@ -27,10 +27,15 @@
 //     counted as buffers grow, never from Content-Length; a request that
 //     would pass it gets 503 with Retry-After (an NDJSON stream already
 //     answering is cut). 256 MiB is 128 cards of the 2 MiB cap, about 1%
-//     of the machine's memory. The runtime's memory limit is set to it
-//     plus 32 MiB, so that the process's RSS stays within it plus 64 MiB.
+//     of the machine's memory. Bodies are read into 64 KiB chunks, so
+//     that a stalled upload holds what it sent and growing leaves no
+//     garbage; the runtime's memory limit is set to the budget plus
+//     32 MiB, so that the process's RSS stays within it plus 64 MiB.
 //   - four connections per in-flight request (1024); more wait in the
-//     listen backlog until one closes. Each costs some 20-40 KiB.
+//     listen backlog until one closes. Each costs some 20-40 KiB, and one
+//     stalled inside its header block up to 20 KiB more: headers are
+//     limited to 16 KiB (431 past it), which keeps 1024 such connections
+//     and a full budget of stalled bodies within the bound above.
 //   - --idle-timeout (30 s) for a keep-alive connection between requests,
 //     and for an NDJSON stream between cards: blank lines and bytes that
 //     never finish a line do not count as progress. A stream cut this way
@@ -72,7 +77,14 @@ const (
 	readHeaderTimeout = 10 * time.Second
 	readTimeout       = 60 * time.Second
 	writeTimeout      = 60 * time.Second
-	maxHeaderBytes    = 64 << 10
+	// maxHeaderBytes bounds a request's header block (net/http allows
+	// 4 KiB more). The bytes budget does not count headers, so what the
+	// connection limit's worth of header blocks stalled before their end
+	// hold comes on top of it: with 64 KiB, 1024 of them added 56 MiB and
+	// took the process past the budget plus 64 MiB. A validation request
+	// needs a few hundred bytes of headers; 16 KiB leaves room for
+	// tokens and proxies' additions.
+	maxHeaderBytes = 16 << 10
 )
 
 // Defaults of the limits in the package documentation.

@@ -25,16 +25,7 @@ import (
 // largest float64 and MBPerSecond is capped at MaxMBPerSecond, so that a
 // summary never holds an infinity.
 type Summary struct {
-	Records  int64 `json:"records"`
-	Valid    int64 `json:"valid"`
-	Invalid  int64 `json:"invalid"`
-	Errors   int64 `json:"errors"`   // error findings
-	Warnings int64 `json:"warnings"` // warning findings
-	// Rules counts findings by rule ID.
-	Rules map[string]int64 `json:"rules"`
-	// Profiles counts cards by the profile that judged them; "none" for
-	// cards no profile judged.
-	Profiles map[string]int64 `json:"profiles"`
+	Counts
 
 	Inputs      int64 `json:"inputs"`
 	InputErrors int64 `json:"input_errors"`
@@ -77,6 +68,73 @@ type Summary struct {
 	// Probes counts what cardscan probe (or fetch --probe) found of the
 	// interfaces it asked; absent from runs that probed none.
 	Probes *Probes `json:"probes,omitempty"`
+}
+
+// Counts are the counts of judged cards and their findings, which a
+// run, a shard or a fetch adds up record by record.
+type Counts struct {
+	Records  int64 `json:"records"`
+	Valid    int64 `json:"valid"`
+	Invalid  int64 `json:"invalid"`
+	Errors   int64 `json:"errors"`   // error findings
+	Warnings int64 `json:"warnings"` // warning findings
+	// Rules counts findings by rule ID.
+	Rules map[string]int64 `json:"rules"`
+	// Profiles counts cards by the profile that judged them; "none" in a
+	// summary for cards no profile judged.
+	Profiles map[string]int64 `json:"profiles"`
+}
+
+// Add adds o's counts to c. It fails, leaving c in part added, when a
+// count would overflow an int64 (Summary.Add says why that matters).
+func (c *Counts) Add(o *Counts) error {
+	var a adder
+	c.add(&a, o)
+	return a.err()
+}
+
+func (c *Counts) add(a *adder, o *Counts) {
+	a.add("records", &c.Records, o.Records)
+	a.add("valid", &c.Valid, o.Valid)
+	a.add("invalid", &c.Invalid, o.Invalid)
+	a.add("errors", &c.Errors, o.Errors)
+	a.add("warnings", &c.Warnings, o.Warnings)
+	a.addMap("rules.", &c.Rules, o.Rules)
+	a.addMap("profiles.", &c.Profiles, o.Profiles)
+}
+
+// adder adds counts, and keeps the name of the first that would have
+// overflowed.
+type adder struct{ overflow string }
+
+func (a *adder) add(name string, dst *int64, v int64) {
+	sum := *dst + v
+	if (v > 0 && sum < *dst) || (v < 0 && sum > *dst) {
+		if a.overflow == "" {
+			a.overflow = name
+		}
+		return
+	}
+	*dst = sum
+}
+
+// addMap adds src's counts to *dst's, making *dst when nil.
+func (a *adder) addMap(prefix string, dst *map[string]int64, src map[string]int64) {
+	if *dst == nil {
+		*dst = map[string]int64{}
+	}
+	for k, v := range src {
+		n := (*dst)[k]
+		a.add(prefix+k, &n, v)
+		(*dst)[k] = n
+	}
+}
+
+func (a *adder) err() error {
+	if a.overflow != "" {
+		return fmt.Errorf("%s: the total does not fit a 64-bit integer", a.overflow)
+	}
+	return nil
 }
 
 // Probes counts probed interfaces by what they answered: every interface
@@ -200,38 +258,9 @@ func finiteSeconds(secs float64) float64 {
 // the largest int64 would break records = valid + invalid. Seconds, which
 // are measured rather than counted, never fail: they saturate.
 func (s *Summary) Add(o *Summary) error {
-	var overflow string
-	add := func(name string, dst *int64, v int64) {
-		sum := *dst + v
-		if (v > 0 && sum < *dst) || (v < 0 && sum > *dst) {
-			if overflow == "" {
-				overflow = name
-			}
-			return
-		}
-		*dst = sum
-	}
-	add("records", &s.Records, o.Records)
-	add("valid", &s.Valid, o.Valid)
-	add("invalid", &s.Invalid, o.Invalid)
-	add("errors", &s.Errors, o.Errors)
-	add("warnings", &s.Warnings, o.Warnings)
-	if s.Rules == nil {
-		s.Rules = map[string]int64{}
-	}
-	for k, v := range o.Rules {
-		n := s.Rules[k]
-		add("rules."+k, &n, v)
-		s.Rules[k] = n
-	}
-	if s.Profiles == nil {
-		s.Profiles = map[string]int64{}
-	}
-	for k, v := range o.Profiles {
-		n := s.Profiles[k]
-		add("profiles."+k, &n, v)
-		s.Profiles[k] = n
-	}
+	var a adder
+	add := a.add
+	s.Counts.add(&a, &o.Counts)
 	if s.Framings == nil {
 		s.Framings = map[string]int64{}
 	}
@@ -323,10 +352,7 @@ func (s *Summary) Add(o *Summary) error {
 		s.WorstInputs = merged[:min(len(merged), MaxWorstInputs)]
 	}
 	s.Finish()
-	if overflow != "" {
-		return fmt.Errorf("%s: the total does not fit a 64-bit integer", overflow)
-	}
-	return nil
+	return a.err()
 }
 
 // Marshal encodes s as indented JSON with a final newline.

@@ -9,10 +9,8 @@ import (
 )
 
 func sample() *Summary {
-	s := &Summary{Records: 10, Valid: 7, Invalid: 3, Errors: 4, Warnings: 2,
-		Rules:    map[string]int64{"capability.id": 3, "endpoint.insecure": 2, "json.syntax": 1},
-		Profiles: map[string]int64{"agentcard": 9, "none": 1},
-		Inputs:   2, BytesRead: 500, BytesDecompressed: 2_000_000, Seconds: 0.5, Shards: 1}
+	s := &Summary{Counts: Counts{Records: 10, Valid: 7, Invalid: 3, Errors: 4, Warnings: 2, Rules: map[string]int64{"capability.id": 3, "endpoint.insecure": 2, "json.syntax": 1}, Profiles: map[string]int64{"agentcard": 9, "none": 1}},
+		Inputs: 2, BytesRead: 500, BytesDecompressed: 2_000_000, Seconds: 0.5, Shards: 1}
 	s.Finish()
 	return s
 }
@@ -68,7 +66,7 @@ func TestUnmarshalRejects(t *testing.T) {
 // names with <, > and & as they are (reports are not HTML), invalid UTF-8
 // as U+FFFD, map keys sorted, and a final newline.
 func TestMarshalText(t *testing.T) {
-	s := Summary{Records: 1, Invalid: 1, Rules: map[string]int64{"b": 1, "a": 2},
+	s := Summary{Counts: Counts{Records: 1, Invalid: 1, Rules: map[string]int64{"b": 1, "a": 2}},
 		WorstInputs: []InputCount{{Input: "<a&b>\xff.ndjson", Records: 1, Invalid: 1}}}
 	b, err := s.Marshal()
 	if err != nil {
@@ -140,8 +138,8 @@ func TestAddOverflow(t *testing.T) {
 		name string
 		a, b Summary
 	}{
-		{"records", Summary{Records: big, Valid: big}, Summary{Records: big, Valid: big}},
-		{"rules.json.syntax", Summary{Rules: map[string]int64{"json.syntax": big}}, Summary{Rules: map[string]int64{"json.syntax": 3}}},
+		{"records", Summary{Counts: Counts{Records: big, Valid: big}}, Summary{Counts: Counts{Records: big, Valid: big}}},
+		{"rules.json.syntax", Summary{Counts: Counts{Rules: map[string]int64{"json.syntax": big}}}, Summary{Counts: Counts{Rules: map[string]int64{"json.syntax": 3}}}},
 		{"bytes_read", Summary{BytesRead: big}, Summary{BytesRead: big}},
 	} {
 		var total Summary
@@ -159,7 +157,7 @@ func TestAddOverflow(t *testing.T) {
 }
 
 func TestHumanPlurals(t *testing.T) {
-	one := &Summary{Records: 1, Valid: 0, Invalid: 1, Warnings: 1, Inputs: 1, InputErrors: 1}
+	one := &Summary{Counts: Counts{Records: 1, Valid: 0, Invalid: 1, Warnings: 1}, Inputs: 1, InputErrors: 1}
 	if h := one.Human(); !strings.HasPrefix(h, "1 record: 0 valid, 1 invalid, 1 warning;") || !strings.Contains(h, "1 of 1 input unreadable") {
 		t.Errorf("%q", h)
 	}
@@ -485,7 +483,7 @@ func TestAddProbes(t *testing.T) {
 	var total Summary
 	a := Summary{Probes: &Probes{Interfaces: 3, Answering: 1, WrongBinding: 1, TLS: 1, CardsSkipped: 2}}
 	b := Summary{Probes: &Probes{Interfaces: 2, AuthRequired: 1, Unreachable: 1}}
-	for _, s := range []*Summary{&a, {Records: 5, Valid: 5}, &b} {
+	for _, s := range []*Summary{&a, {Counts: Counts{Records: 5, Valid: 5}}, &b} {
 		if err := total.Add(s); err != nil {
 			t.Fatal(err)
 		}
@@ -510,7 +508,7 @@ func TestAddProbes(t *testing.T) {
 		t.Errorf("classes that do not add up to the interfaces: %v", err)
 	}
 	var none Summary
-	none.Add(&Summary{Records: 1, Valid: 1})
+	none.Add(&Summary{Counts: Counts{Records: 1, Valid: 1}})
 	if none.Probes != nil {
 		t.Errorf("a run that probed nothing has probes: %+v", none.Probes)
 	}

@@ -1,4 +1,4 @@
-package fastvalidate
+package decimal
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// fitsFloat64 decides most numbers by their decimal exponent alone; it must
+// FitsFloat64 decides most numbers by their decimal exponent alone; it must
 // agree with strconv.ParseFloat's range error everywhere, above all near
 // math.MaxFloat64 where it defers to it.
 func TestFitsFloat64_AgreesWithParseFloat(t *testing.T) {
@@ -23,8 +23,8 @@ func TestFitsFloat64_AgreesWithParseFloat(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := strconv.ParseFloat(c, 64)
-		if got, want := fitsFloat64([]byte(c)), err == nil; got != want {
-			t.Errorf("fitsFloat64(%s) = %v, ParseFloat says %v", c, got, want)
+		if got, want := FitsFloat64([]byte(c)), err == nil; got != want {
+			t.Errorf("FitsFloat64(%s) = %v, ParseFloat says %v", c, got, want)
 		}
 	}
 }
@@ -70,16 +70,16 @@ func TestDecimal_AgreesWithBigRat(t *testing.T) {
 		if !ok {
 			t.Fatalf("big.Rat cannot read %s", c)
 		}
-		if got, want := isZeroNumber([]byte(c)), x.Sign() == 0; got != want {
-			t.Errorf("isZeroNumber(%s) = %v, want %v", c, got, want)
+		if got, want := IsZero([]byte(c)), x.Sign() == 0; got != want {
+			t.Errorf("IsZero(%s) = %v, want %v", c, got, want)
 		}
-		if got, want := isIntegerNumber([]byte(c)), x.IsInt(); got != want {
-			t.Errorf("isIntegerNumber(%s) = %v, want %v", c, got, want)
+		if got, want := IsInteger([]byte(c)), x.IsInt(); got != want {
+			t.Errorf("IsInteger(%s) = %v, want %v", c, got, want)
 		}
 		for _, k := range constants {
 			y, _ := new(big.Rat).SetString(k)
-			if got, want := compareNumber([]byte(c), mustDecimal(k)), x.Cmp(y); got != want {
-				t.Errorf("compareNumber(%s, %s) = %d, want %d", c, k, got, want)
+			if got, want := Compare([]byte(c), Must(k)), x.Cmp(y); got != want {
+				t.Errorf("Compare(%s, %s) = %d, want %d", c, k, got, want)
 			}
 		}
 	}

@@ -1,4 +1,6 @@
-package fastvalidate
+// Package decimal compares JSON number text exactly, digit by digit, for the
+// scanner's range check and the rules that bound a number.
+package decimal
 
 import (
 	"strconv"
@@ -10,18 +12,19 @@ import (
 // 1.00000000000000000001 down to a maximum of 1; comparing the digits as
 // written cannot, and costs less than parsing them into a float64.
 
-// decimal is JSON number text (already checked by the scanner) read as
+// Decimal is JSON number text (already checked by the scanner) read as
 // ±0.DDD × 10^point, where DDD are the significant digits: int followed by
 // frac, from the first non-zero one.
-type decimal struct {
+type Decimal struct {
 	neg, zero bool
 	int, frac []byte // the digits as written
 	first     int    // index into int+frac of the first non-zero digit
 	point     int
 }
 
-func parseDecimal(t []byte) decimal {
-	var d decimal
+// Parse reads t, JSON number text the scanner has accepted.
+func Parse(t []byte) Decimal {
+	var d Decimal
 	i := 0
 	if i < len(t) && t[i] == '-' {
 		d.neg = true
@@ -68,7 +71,7 @@ func parseDecimal(t []byte) decimal {
 }
 
 // digit returns the k-th digit of int followed by frac, or '0' past the end.
-func (d *decimal) digit(k int) byte {
+func (d *Decimal) digit(k int) byte {
 	if k < len(d.int) {
 		return d.int[k]
 	}
@@ -79,7 +82,7 @@ func (d *decimal) digit(k int) byte {
 	return '0'
 }
 
-func (d *decimal) sign() int {
+func (d *Decimal) sign() int {
 	switch {
 	case d.zero:
 		return 0
@@ -89,8 +92,11 @@ func (d *decimal) sign() int {
 	return 1
 }
 
-// cmp returns -1, 0 or +1 as d is below, equal to or above e.
-func (d *decimal) cmp(e *decimal) int {
+// Zero reports whether d is zero, of either sign.
+func (d *Decimal) Zero() bool { return d.zero }
+
+// Cmp returns -1, 0 or +1 as d is below, equal to or above e.
+func (d *Decimal) Cmp(e *Decimal) int {
 	sd, se := d.sign(), e.sign()
 	if sd != se {
 		if sd < se {
@@ -126,7 +132,7 @@ func (d *decimal) cmp(e *decimal) int {
 
 // isInteger reports whether d is a mathematical integer, as JSON Schema's
 // "integer" type means it: 1.0 and 1e2 are.
-func (d *decimal) isInteger() bool {
+func (d *Decimal) isInteger() bool {
 	if d.zero {
 		return true
 	}
@@ -140,7 +146,7 @@ func (d *decimal) isInteger() bool {
 // fits reports whether d, parsed from t, lies within float64's range
 // (magnitude at most math.MaxFloat64, about 1.8e308). A number too small
 // for a float64 fits: it rounds to zero or a subnormal, not to infinity.
-func (d *decimal) fits(t []byte) bool {
+func (d *Decimal) fits(t []byte) bool {
 	switch {
 	case d.zero || d.point <= 308:
 		return true
@@ -151,16 +157,17 @@ func (d *decimal) fits(t []byte) bool {
 	return err == nil
 }
 
-func mustDecimal(s string) *decimal {
-	d := parseDecimal([]byte(s))
+// Must parses s, which the caller knows to be JSON number text.
+func Must(s string) *Decimal {
+	d := Parse([]byte(s))
 	return &d
 }
 
 // The forms below decide the common numbers from their text alone: a card's
 // numbers are short, and most rules ask only whether one is zero or fits.
 
-// isZeroNumber reports whether JSON number text is exactly zero ("-0.0e5" is).
-func isZeroNumber(t []byte) bool {
+// IsZero reports whether JSON number text is exactly zero ("-0.0e5" is).
+func IsZero(t []byte) bool {
 	for _, c := range t {
 		switch {
 		case c|0x20 == 'e':
@@ -172,8 +179,8 @@ func isZeroNumber(t []byte) bool {
 	return true
 }
 
-// fitsFloat64 reports whether JSON number text lies within float64's range.
-func fitsFloat64(t []byte) bool {
+// FitsFloat64 reports whether JSON number text lies within float64's range.
+func FitsFloat64(t []byte) bool {
 	// Fewer than 200 characters with an exponent of at most two digits
 	// stay below 1e300.
 	if len(t) < 200 {
@@ -185,19 +192,19 @@ func fitsFloat64(t []byte) bool {
 			return true
 		}
 	}
-	d := parseDecimal(t)
+	d := Parse(t)
 	return d.fits(t)
 }
 
-// isIntegerNumber reports whether JSON number text is a mathematical integer.
-func isIntegerNumber(t []byte) bool {
-	d := parseDecimal(t)
+// IsInteger reports whether JSON number text is a mathematical integer.
+func IsInteger(t []byte) bool {
+	d := Parse(t)
 	return d.isInteger()
 }
 
-// compareNumber returns -1, 0 or +1 as JSON number text a is below, equal to
+// Compare returns -1, 0 or +1 as JSON number text a is below, equal to
 // or above the constant b.
-func compareNumber(a []byte, b *decimal) int {
-	d := parseDecimal(a)
-	return d.cmp(b)
+func Compare(a []byte, b *Decimal) int {
+	d := Parse(a)
+	return d.Cmp(b)
 }

@@ -1,10 +1,10 @@
 //go:build !amd64 || purego
 
-package fastvalidate
+package tape
 
 // Elsewhere classify computes the bits a word at a time (classifyWords).
-const haveClassify = false
+const HaveClassify = false
 
 func classifyBlocks(b []byte, blocks []charBlock) {
-	panic("fastvalidate: no classifyBlocks on this machine")
+	panic("tape: no classifyBlocks on this machine")
 }

@@ -1,4 +1,4 @@
-package fastvalidate
+package tape
 
 import (
 	"bytes"
@@ -7,9 +7,11 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/decimal"
 )
 
-// The scanner is the only pass over a card's bytes. It checks RFC 8259 syntax
+// The Scanner is the only pass over a card's bytes. It checks RFC 8259 syntax
 // and the I-JSON rules (RFC 7493: valid UTF-8, no lone surrogates, no
 // duplicate member names) while it records every value on a flat tape, so the
 // profile checks that follow walk tokens, never bytes. A lenient parser
@@ -17,48 +19,48 @@ import (
 //
 // A first pass (classify) marks each quote and each byte a string must not
 // hold as is: on amd64 with vector instructions, sixteen bytes each,
-// elsewhere eight bytes at a time. The scanner then finds where a plain
+// elsewhere eight bytes at a time. The Scanner then finds where a plain
 // string ends from those bits instead of its bytes; the strings are most of
 // a card's bytes. BenchmarkProfile's classify-only row times the vector
 // pass, and strict-scan-portable the scan with the word-at-a-time one.
 
-type kind uint8
+type Kind uint8
 
 const (
-	kindNone kind = iota
-	kindObject
-	kindArray
-	kindString
-	kindNumber
-	kindTrue
-	kindFalse
-	kindNull
+	KindNone Kind = iota
+	KindObject
+	KindArray
+	KindString
+	KindNumber
+	KindTrue
+	KindFalse
+	KindNull
 )
 
 // String flags.
 const (
-	flagEscaped  uint8 = 1 << iota // raw text holds backslash escapes
-	flagNonASCII                   // raw text holds bytes >= 0x80
+	FlagEscaped  uint8 = 1 << iota // raw text holds backslash escapes
+	FlagNonASCII                   // raw text holds bytes >= 0x80
 )
 
 // Object flags.
 const (
-	// flagNameClash marks an object in which two member names fell on the
-	// same bit of the scanner's name filter, or a name had escapes: only
+	// FlagNameClash marks an object in which two member names fell on the
+	// same bit of the Scanner's name filter, or a name had escapes: only
 	// such objects are searched for duplicate names.
-	flagNameClash uint8 = 1 << iota
+	FlagNameClash uint8 = 1 << iota
 )
 
 // Number flags.
 const (
-	flagNeg  uint8 = 1 << iota // leading minus
-	flagFrac                   // has a fraction part
-	flagExp                    // has an exponent part
-	flagBad                    // not a number by RFC 8259's grammar
-	flagLong                   // long enough to overflow a float64 (see scanNumber)
+	FlagNeg  uint8 = 1 << iota // leading minus
+	FlagFrac                   // has a fraction part
+	FlagExp                    // has an exponent part
+	FlagBad                    // not a number by RFC 8259's grammar
+	FlagLong                   // long enough to overflow a float64 (see scanNumber)
 )
 
-const noParent = ^uint32(0)
+const NoParent = ^uint32(0)
 
 // node is one value on the tape. Objects are followed by their members as
 // key, value pairs; arrays by their elements. A container's end is the tape
@@ -66,27 +68,25 @@ const noParent = ^uint32(0)
 type node struct {
 	start  uint32 // byte offset; strings: first byte after the opening quote
 	end    uint32 // strings: offset of the closing quote; numbers: one past the last digit; containers: tape index past the last descendant
-	parent uint32 // tape index of the enclosing container, noParent for the root
-	kind   kind
+	parent uint32 // tape index of the enclosing container, NoParent for the root
+	kind   Kind
 	flags  uint8
 }
 
-// scanner holds the reusable buffers of one scan. Not safe for concurrent use.
-type scanner struct {
+// Scanner holds the reusable buffers of one scan. Not safe for concurrent use.
+type Scanner struct {
 	tape     []node
 	stack    []frame  // enclosing containers of the open one, outermost first
 	keys     []keyRef // scratch for duplicate detection
-	scratch  []byte   // scratch for unescaping
-	scratch2 []byte
-	maxDepth int
+	MaxDepth int
 
 	// blocks holds two words per 64 bytes of the document, a bit per byte:
 	// the quotes, and the bytes a string must not hold as is (see
-	// classify). portable computes them a word at a time, as machines
+	// classify). Portable computes them a word at a time, as machines
 	// without the vector pass do, so that tests and benchmarks can hold
 	// the two side by side.
 	blocks   []charBlock
-	portable bool
+	Portable bool
 
 	// The document being scanned, and the scan loop's locals while it
 	// calls out (see scan).
@@ -101,10 +101,14 @@ type scanner struct {
 	// tape empty, leaves it as it was.
 	escaped []uint32
 
+	// aux is what a View of the tape reads through a pointer: the decoded
+	// member names and comparison scratch.
+	aux aux
+
 	// The first error found; scanning stops there.
-	err     Code
+	err     Err
 	errOff  int
-	errNode uint32 // tape index the error belongs to, noParent for the document
+	errNode uint32 // tape index the error belongs to, NoParent for the document
 	errKey  bool   // the error is in the member name of errNode's object
 }
 
@@ -117,7 +121,7 @@ type loopState struct {
 }
 
 // resume gives the scan loop back its document and its parked locals.
-func (s *scanner) resume() ([]byte, int, uint32, uint64, uint64) {
+func (s *Scanner) resume() ([]byte, int, uint32, uint64, uint64) {
 	return s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 }
 
@@ -126,10 +130,10 @@ type keyRef struct {
 	node uint32
 }
 
-// wsTable marks the four whitespace bytes JSON allows between tokens.
-var wsTable = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+// WSTable marks the four whitespace bytes JSON allows between tokens.
+var WSTable = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
-var hexVal = func() (t [256]int8) {
+var HexVal = func() (t [256]int8) {
 	for i := range t {
 		t[i] = -1
 	}
@@ -150,13 +154,13 @@ const (
 	msb = 0x8080808080808080
 )
 
-func (s *scanner) fail(c Code, off int, n uint32, inKey bool) bool {
+func (s *Scanner) fail(c Err, off int, n uint32, inKey bool) bool {
 	s.err, s.errOff, s.errNode, s.errKey = c, off, n, inKey
 	return false
 }
 
-func skipWS(b []byte, i int) int {
-	for i < len(b) && wsTable[b[i]] {
+func SkipWS(b []byte, i int) int {
+	for i < len(b) && WSTable[b[i]] {
 		i++
 	}
 	return i
@@ -168,7 +172,7 @@ type frame struct {
 	names uint64
 }
 
-func (s *scanner) growTape() {
+func (s *Scanner) growTape() {
 	s.tape = append(s.tape, make([]node, max(len(s.tape), 64))...)
 	s.tape = s.tape[:cap(s.tape)]
 }
@@ -180,7 +184,7 @@ type charBlock struct{ quotes, care uint64 }
 // classify fills s.blocks for b. The block past the last marks every byte
 // as needing care, so that a string still open there goes to scanStringBits,
 // which reports it.
-func (s *scanner) classify(b []byte) {
+func (s *Scanner) classify(b []byte) {
 	// Here rather than in scan: a store there moves the scan loop's
 	// registers about, at a cost to every card.
 	s.escaped = s.escaped[:0]
@@ -190,7 +194,7 @@ func (s *scanner) classify(b []byte) {
 	}
 	s.blocks = s.blocks[:n]
 	full := len(b) &^ 63
-	vector := haveClassify && !s.portable
+	vector := HaveClassify && !s.Portable
 	if vector {
 		classifyBlocks(b[:full], s.blocks)
 	} else {
@@ -294,25 +298,25 @@ func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
 // the stack are read through s for the same reason. Per generated A2A 0.2
 // card this took an eighth off the scan's instructions (callgrind: 12.4K to
 // 10.9K) and a twentieth off Validate's time.
-func (s *scanner) scan(b []byte) bool {
+func (s *Scanner) scan(b []byte) bool {
 	s.err = 0
 	if uint64(len(b)) >= 1<<32-1 {
 		s.tape = s.tape[:0]
-		return s.fail(CodeInputTooLarge, 0, noParent, false)
+		return s.fail(ErrTooLarge, 0, NoParent, false)
 	}
 	s.tape = s.tape[:cap(s.tape)]
 	s.stack = s.stack[:0]
 	nt := uint32(0)
-	// open is the open container: its tape index, noParent at the top,
+	// open is the open container: its tape index, NoParent at the top,
 	// and bit 32 set for an object. One register holds both, and whether
 	// a comma leads to a member name or a value is a compare, not a load.
-	open := uint64(noParent)
+	open := uint64(NoParent)
 	// names is a two-hash Bloom filter of the open object's member names.
 	// A card's objects are small, so most never see two names on one bit
 	// and skip the duplicate search at their close.
 	names := uint64(0)
 	var (
-		code     Code
+		code     Err
 		errOff   int
 		errNode  uint32
 		errKey   bool
@@ -323,12 +327,17 @@ func (s *scanner) scan(b []byte) bool {
 	)
 	s.classify(b)
 	s.doc = b
-	i := skipWS(b, 0)
+	i := SkipWS(b, 0)
 	if i == len(b) {
-		code, errOff, errNode = CodeJSONSyntax, i, noParent
+		code, errOff, errNode = ErrSyntax, i, NoParent
 		goto fail
 	}
 
+	////////////////////////////// VALUE STATE /////////////////////////////
+	//
+	// A value is due at i: at the start, after a colon, after a comma in
+	// an array, or after an opening bracket. Its first byte picks the
+	// kind; a string or a container opens here, a scalar is read whole.
 value:
 	if i >= len(b) {
 		goto badValue
@@ -340,6 +349,10 @@ value:
 		s.growTape()
 		b, i, nt, open, names = s.resume()
 	}
+	////////////////////////////// DISPATCH ////////////////////////////////
+	//
+	// The value's first byte, with the tape's room already made; white
+	// space before a value comes back here once skipped.
 dispatch:
 	switch c := b[i]; {
 	case c == '"':
@@ -357,7 +370,7 @@ dispatch:
 		}
 		if ok {
 			t = &s.tape[nt]
-			t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, 0
+			t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), KindString, 0
 			nt++
 			i = end + 1
 			goto after
@@ -367,7 +380,7 @@ dispatch:
 		end, flags, code = s.scanStringBits(b, end)
 		b, i, nt, open, names = s.resume()
 		t = &s.tape[nt]
-		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), KindString, flags
 		nt++
 		if code != 0 {
 			errOff, errNode = end, nt-1
@@ -377,26 +390,26 @@ dispatch:
 	case c <= ' ':
 		// Pretty-printed JSON and arrays written with ", " come here;
 		// control characters go on to fail.
-		if !wsTable[c] {
+		if !WSTable[c] {
 			goto badValue
 		}
-		if i = skipWS(b, i); i >= len(b) {
+		if i = SkipWS(b, i); i >= len(b) {
 			goto badValue
 		}
 		// An array with nothing but whitespace in it closes here.
-		if b[i] == ']' && open < 1<<32 && uint32(open) != noParent && nt == uint32(open)+1 {
+		if b[i] == ']' && open < 1<<32 && uint32(open) != NoParent && nt == uint32(open)+1 {
 			i++
 			goto close
 		}
 		goto dispatch
 	case c == '{' || c == '[':
-		if len(s.stack) >= s.maxDepth {
-			code, errOff, errNode = CodeJSONDepth, i, uint32(open)
+		if len(s.stack) >= s.MaxDepth {
+			code, errOff, errNode = ErrDepth, i, uint32(open)
 			goto fail
 		}
-		k := kindObject
+		k := KindObject
 		if c == '[' {
-			k = kindArray
+			k = KindArray
 		}
 		t = &s.tape[nt]
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), k, 0
@@ -407,12 +420,12 @@ dispatch:
 		}
 		s.stack = s.stack[:len(s.stack)+1]
 		s.stack[len(s.stack)-1] = frame{open: open, names: names}
-		open, names = uint64(nt)|uint64(b2u(k == kindObject))<<32, 0
+		open, names = uint64(nt)|uint64(b2u(k == KindObject))<<32, 0
 		nt++
 		// Whitespace before the first member or element is for key and
 		// value to skip, and to close an empty container after.
 		i++
-		if k == kindObject {
+		if k == KindObject {
 			if i < len(b) && b[i] == '}' {
 				i++
 				goto close
@@ -428,74 +441,79 @@ dispatch:
 		s.parked = loopState{i, nt, open, names}
 		end, flags = scanNumber(b, i)
 		b, i, nt, open, names = s.resume()
-		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: uint32(open), kind: kindNumber, flags: flags}
+		s.tape[nt] = node{start: uint32(i), end: uint32(end), parent: uint32(open), kind: KindNumber, flags: flags}
 		nt++
-		if flags&(flagBad|flagLong) != 0 {
-			if flags&flagBad != 0 {
-				code, errOff, errNode = CodeJSONSyntax, end, nt-1
+		if flags&(FlagBad|FlagLong) != 0 {
+			if flags&FlagBad != 0 {
+				code, errOff, errNode = ErrSyntax, end, nt-1
 				goto fail
 			}
 			s.parked = loopState{i, nt, open, names}
-			fits := fitsFloat64(b[i:end])
+			fits := decimal.FitsFloat64(b[i:end])
 			b, i, nt, open, names = s.resume()
 			if !fits {
-				code, errOff, errNode = CodeJSONNumberRange, i, nt-1
+				code, errOff, errNode = ErrNumberRange, i, nt-1
 				goto fail
 			}
 			end = int(s.tape[nt-1].end)
 		}
 		i = end
 	case c == 't' && hasLiteral(b, i, "true"):
-		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: uint32(open), kind: kindTrue}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: uint32(open), kind: KindTrue}
 		nt++
 		i += 4
 	case c == 'f' && hasLiteral(b, i, "false"):
-		s.tape[nt] = node{start: uint32(i), end: uint32(i + 5), parent: uint32(open), kind: kindFalse}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 5), parent: uint32(open), kind: KindFalse}
 		nt++
 		i += 5
 	case c == 'n' && hasLiteral(b, i, "null"):
-		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: uint32(open), kind: kindNull}
+		s.tape[nt] = node{start: uint32(i), end: uint32(i + 4), parent: uint32(open), kind: KindNull}
 		nt++
 		i += 4
 	default:
 		goto badValue
 	}
 
+	////////////////////////////// AFTER VALUE /////////////////////////////
+	//
+	// A value has ended. At the top level only white space may follow;
+	// inside a container a comma leads to the next member name or element,
+	// and a closing bracket that matches the open container closes it.
 after:
 	// Compact JSON puts a comma or the closing bracket right after a value.
 	if i < len(b) {
 		switch c := b[i]; {
-		case c == ',' && open != uint64(noParent):
+		case c == ',' && open != uint64(NoParent):
 			// Whitespace after it is for key and value to skip.
 			i++
 			if open >= 1<<32 {
 				goto key
 			}
 			goto value
-		case c == '}' && open >= 1<<32, c == ']' && open < 1<<32 && open != uint64(noParent):
+		case c == '}' && open >= 1<<32, c == ']' && open < 1<<32 && open != uint64(NoParent):
 			i++
 			goto close
 		}
 	}
-	if open == uint64(noParent) {
-		if i = skipWS(b, i); i != len(b) {
-			code, errOff, errNode = CodeJSONSyntax, i, noParent
+	if open == uint64(NoParent) {
+		if i = SkipWS(b, i); i != len(b) {
+			code, errOff, errNode = ErrSyntax, i, NoParent
 			goto fail
 		}
 		s.tape = s.tape[:nt]
 		return true
 	}
-	for i < len(b) && wsTable[b[i]] {
+	for i < len(b) && WSTable[b[i]] {
 		i++
 	}
 	if i >= len(b) {
-		code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
+		code, errOff, errNode = ErrSyntax, i, uint32(open)
 		goto fail
 	}
 	if open >= 1<<32 {
 		switch b[i] {
 		case ',':
-			i = skipWS(b, i+1)
+			i = SkipWS(b, i+1)
 			goto key
 		case '}':
 			i++
@@ -504,25 +522,30 @@ after:
 	} else {
 		switch b[i] {
 		case ',':
-			i = skipWS(b, i+1)
+			i = SkipWS(b, i+1)
 			goto value
 		case ']':
 			i++
 			goto close
 		}
 	}
-	code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
+	code, errOff, errNode = ErrSyntax, i, uint32(open)
 	goto fail
 
+	////////////////////////////// CLOSE STATE /////////////////////////////
+	//
+	// The open container ends at i: its end is set, an object whose
+	// names clashed in the filter is searched for duplicates, and the
+	// enclosing container is reopened from the stack.
 close:
 	s.tape[uint32(open)].end = nt
-	if s.tape[uint32(open)].flags&flagNameClash != 0 {
+	if s.tape[uint32(open)].flags&FlagNameClash != 0 {
 		// Only objects get the flag.
 		s.parked = loopState{i, nt, open, names}
 		dup := s.duplicateKey(b, s.tape[:nt], uint32(open))
 		b, i, nt, open, _ = s.resume()
 		if dup != 0 {
-			code, errOff, errNode = CodeJSONDuplicateKey, int(s.tape[dup].start)-1, dup+1
+			code, errOff, errNode = ErrDuplicateKey, int(s.tape[dup].start)-1, dup+1
 			goto fail
 		}
 	}
@@ -533,17 +556,23 @@ close:
 	}
 	goto after
 
+	////////////////////////////// OBJECT KEY STATE ////////////////////////
+	//
+	// A member name is due at i: after an opening brace or a comma in an
+	// object. A plain name ends at its first quote bit; one with escapes
+	// or non-ASCII bytes is read by scanStringBits and marks the object
+	// for the duplicate search.
 key:
 	if i >= len(b) || b[i] != '"' {
-		if i < len(b) && wsTable[b[i]] {
-			i = skipWS(b, i)
+		if i < len(b) && WSTable[b[i]] {
+			i = SkipWS(b, i)
 			if i < len(b) && b[i] == '}' && nt == uint32(open)+1 {
 				i++
 				goto close
 			}
 			goto key
 		}
-		code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
+		code, errOff, errNode = ErrSyntax, i, uint32(open)
 		goto fail
 	}
 	{
@@ -577,16 +606,20 @@ key:
 	b, i, nt, open, names = s.resume()
 	if code != 0 {
 		t = &s.tape[nt]
-		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), KindString, flags
 		nt++
 		errOff, errNode, errKey = end, nt-1, true
 		goto fail
 	}
-	if flags&flagEscaped != 0 {
+	if flags&FlagEscaped != 0 {
 		// The filter sees the raw text, and "a" and "\u0061" are one
 		// name: only the search decodes.
-		s.tape[uint32(open)].flags |= flagNameClash
+		s.tape[uint32(open)].flags |= FlagNameClash
 	}
+	////////////////////////////// PLAIN NAME //////////////////////////////
+	//
+	// A name without escapes, ending at end: its first word feeds the
+	// name filter.
 plainName:
 	// The name filter hashes a name's length and first eight bytes. A name
 	// is followed by at least a quote, a colon, a value and a brace, so a
@@ -596,14 +629,18 @@ plainName:
 	} else {
 		nameWord = shortName(b[i+1 : min(end, i+9)])
 	}
+	////////////////////////////// NAME SCANNED ////////////////////////////
+	//
+	// The name goes on the tape and into the object's filter; a colon
+	// must follow, then a value.
 nameScanned:
 	t = &s.tape[nt]
-	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), kindString, flags
+	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), KindString, flags
 	nt++
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
 		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits {
-			s.tape[uint32(open)].flags |= flagNameClash
+			s.tape[uint32(open)].flags |= FlagNameClash
 		} else {
 			names |= bits
 		}
@@ -615,35 +652,40 @@ nameScanned:
 		i++
 		goto value
 	}
-	for i < len(b) && wsTable[b[i]] {
+	for i < len(b) && WSTable[b[i]] {
 		i++
 	}
 	if i >= len(b) || b[i] != ':' {
-		code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
+		code, errOff, errNode = ErrSyntax, i, uint32(open)
 		goto fail
 	}
-	i = skipWS(b, i+1)
+	i = SkipWS(b, i+1)
 	goto value
 
+	////////////////////////////// ERROR STATES ////////////////////////////
+	//
+	// No value starts at i (badValue), or the scan stopped at an error
+	// already described (fail): the containers still open are ended so
+	// that paths can be rendered, and the tape is cut at the last node.
 badValue:
 	// No value starts at i. Where a bracket closes the container after a
 	// comma, the container is at fault; otherwise the value that should be
 	// there is, so it gets a node, and with it the member's or element's
 	// path.
-	code, errOff, errNode = CodeJSONSyntax, i, uint32(open)
+	code, errOff, errNode = ErrSyntax, i, uint32(open)
 	if i < len(b) && (b[i] == ']' || b[i] == '}') {
 		goto fail
 	}
 	if int(nt) == len(s.tape) {
 		s.growTape()
 	}
-	s.tape[nt] = node{start: uint32(i), end: uint32(i), parent: uint32(open), kind: kindNull}
+	s.tape[nt] = node{start: uint32(i), end: uint32(i), parent: uint32(open), kind: KindNull}
 	nt++
 	errNode = nt - 1
 
 fail:
 	// Containers still open get an end so that paths can be rendered.
-	for x := uint32(open); x != noParent; x = s.tape[x].parent {
+	for x := uint32(open); x != NoParent; x = s.tape[x].parent {
 		s.tape[x].end = nt
 	}
 	s.tape = s.tape[:nt]
@@ -653,7 +695,7 @@ fail:
 // duplicateKey returns the key node of the first member of obj whose name
 // repeats an earlier one, or 0. Names compare decoded: "a" and "\u0061" are
 // the same name.
-func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
+func (s *Scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 	end := tape[obj].end
 	// Compare one-word signatures first; only equal ones compare in full.
 	// The scan loop does not count members, so the count is found on the
@@ -666,7 +708,7 @@ func (s *scanner) duplicateKey(b []byte, tape []node, obj uint32) uint32 {
 		if n == len(sigs) {
 			goto large
 		}
-		if t.flags&flagEscaped != 0 {
+		if t.flags&FlagEscaped != 0 {
 			goto decoded
 		}
 		sig := nameSignature(b, t.start, t.end)
@@ -697,8 +739,8 @@ decoded:
 		for j := obj + 1; j < k; j = s.next(j + 1) {
 			nj := &tape[j]
 			// Equal raw text, or escapes on either side: compare decoded.
-			if (nj.flags|nk.flags)&flagEscaped != 0 {
-				if s.sameDecoded(b[nj.start:nj.end], b[nk.start:nk.end]) {
+			if (nj.flags|nk.flags)&FlagEscaped != 0 {
+				if s.aux.same(b[nj.start:nj.end], b[nk.start:nk.end]) {
 					return k
 				}
 			} else if nj.end-nj.start == nk.end-nk.start && string(b[nj.start:nj.end]) == string(b[nk.start:nk.end]) {
@@ -711,7 +753,7 @@ large:
 	// Large objects: sort member names by hash, then compare neighbours.
 	s.keys = s.keys[:0]
 	for k := obj + 1; k < end; k = s.next(k + 1) {
-		s.keys = append(s.keys, keyRef{hash: s.hashString(b[tape[k].start:tape[k].end], tape[k].flags), node: k})
+		s.keys = append(s.keys, keyRef{hash: s.aux.hash(b[tape[k].start:tape[k].end], tape[k].flags), node: k})
 	}
 	sortKeyRefs(s.keys)
 	// Names of one hash lie in member order, so a name equal to one before
@@ -721,7 +763,7 @@ large:
 	for x := 1; x < len(s.keys); x++ {
 		for y := x - 1; y >= 0 && s.keys[y].hash == s.keys[x].hash; y-- {
 			nx, ny := &tape[s.keys[x].node], &tape[s.keys[y].node]
-			if s.sameDecoded(b[nx.start:nx.end], b[ny.start:ny.end]) {
+			if s.aux.same(b[nx.start:nx.end], b[ny.start:ny.end]) {
 				if first == 0 || s.keys[x].node < first {
 					first = s.keys[x].node
 				}
@@ -733,7 +775,7 @@ large:
 }
 
 // nameFilterMul mixes a member name's first eight bytes and length into
-// the two bits the scanner's name filter sets. It was found by trying
+// the two bits the Scanner's name filter sets. It was found by trying
 // random odd constants until no object of the generated cards of any
 // dialect looked like it repeated a name (TestScan_NameFilterQuietOnCards
 // holds that); under the golden ratio constant used before, 737 objects of
@@ -776,23 +818,6 @@ func nameSignature(b []byte, start, end uint32) uint64 {
 	return w ^ uint64(n)<<56 ^ uint64(b[end-1])<<48
 }
 
-// decoded returns string node n's content: b's own bytes, or, when it has
-// escapes, s.scratch, which the next call overwrites.
-func (s *scanner) decoded(b []byte, n uint32) []byte {
-	t := &s.tape[n]
-	if t.flags&flagEscaped == 0 {
-		return b[t.start:t.end]
-	}
-	s.scratch = appendUnescaped(s.scratch[:0], b[t.start:t.end])
-	return s.scratch
-}
-
-func (s *scanner) sameDecoded(x, y []byte) bool {
-	s.scratch = appendUnescaped(s.scratch[:0], x)
-	s.scratch2 = appendUnescaped(s.scratch2[:0], y)
-	return string(s.scratch) == string(s.scratch2)
-}
-
 // sortKeyRefs sorts by hash, then node. slices.SortFunc's pattern-defeating
 // quicksort falls back to heapsort, so that a hostile object cannot make
 // it quadratic, and sorts in place: TestSortKeyRefs_ZeroAllocs holds the
@@ -809,11 +834,11 @@ func sortKeyRefs(k []keyRef) {
 // whole reports whether the scan read node n's subtree to its end: always
 // after a scan that succeeded; after one that failed, unless n is the
 // node where it stopped or encloses it.
-func (s *scanner) whole(n uint32) bool {
+func (s *Scanner) whole(n uint32) bool {
 	if s.err == 0 {
 		return true
 	}
-	for x := s.errNode; x != noParent; x = s.tape[x].parent {
+	for x := s.errNode; x != NoParent; x = s.tape[x].parent {
 		if x == n {
 			return false
 		}
@@ -822,37 +847,11 @@ func (s *scanner) whole(n uint32) bool {
 }
 
 // next returns the tape index of the value after node i's subtree.
-func (s *scanner) next(i uint32) uint32 {
-	if k := s.tape[i].kind; k == kindObject || k == kindArray {
+func (s *Scanner) next(i uint32) uint32 {
+	if k := s.tape[i].kind; k == KindObject || k == KindArray {
 		return s.tape[i].end
 	}
 	return i + 1
-}
-
-func (s *scanner) sameString(b []byte, x, y uint32) bool {
-	nx, ny := &s.tape[x], &s.tape[y]
-	if (nx.flags|ny.flags)&flagEscaped == 0 {
-		return string(b[nx.start:nx.end]) == string(b[ny.start:ny.end])
-	}
-	return s.sameDecoded(b[nx.start:nx.end], b[ny.start:ny.end])
-}
-
-// stringHash is FNV-1a over the decoded string.
-func (s *scanner) stringHash(b []byte, i uint32) uint64 {
-	return s.hashString(b[s.tape[i].start:s.tape[i].end], s.tape[i].flags)
-}
-
-func (s *scanner) hashString(text []byte, flags uint8) uint64 {
-	if flags&flagEscaped != 0 {
-		s.scratch = appendUnescaped(s.scratch[:0], text)
-		text = s.scratch
-	}
-	h := uint64(14695981039346656037)
-	for _, c := range text {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
 }
 
 // b2u is 1 for true and 0 for false, without a branch: the compiler turns
@@ -877,7 +876,7 @@ func hasLiteral(b []byte, i int, lit string) bool {
 // quotes, reads three times as fast as byte by byte (BenchmarkScanString).
 // A string with escapes that ends well is listed in s.escaped: its node is
 // the next on the tape, whose index the scan loop parked.
-func (s *scanner) scanStringBits(b []byte, i int) (int, uint8, Code) {
+func (s *Scanner) scanStringBits(b []byte, i int) (int, uint8, Err) {
 	blocks := s.blocks
 	var flags uint8
 	for {
@@ -890,7 +889,7 @@ func (s *scanner) scanStringBits(b []byte, i int) (int, uint8, Code) {
 		// TrailingZeros64 of an empty word is 64, past any bit.
 		qi, ki := bits.TrailingZeros64(q), bits.TrailingZeros64(k)
 		if qi < ki {
-			if flags&flagEscaped != 0 {
+			if flags&FlagEscaped != 0 {
 				s.escaped = append(s.escaped, s.parked.nt)
 			}
 			return i + qi, flags, 0
@@ -898,65 +897,65 @@ func (s *scanner) scanStringBits(b []byte, i int) (int, uint8, Code) {
 		i += ki
 		// The bytes past the end need care, so an open string stops here.
 		if i >= len(b) {
-			return i, flags, CodeJSONSyntax
+			return i, flags, ErrSyntax
 		}
 		switch c := b[i]; {
 		case c == '\\':
-			flags |= flagEscaped
-			var code Code
+			flags |= FlagEscaped
+			var code Err
 			if i, code = escapeEnd(b, i); code != 0 {
 				return i, flags, code
 			}
 		case c >= 0x80:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
-				return i, flags, CodeJSONUTF8
+				return i, flags, ErrUTF8
 			}
-			flags |= flagNonASCII
+			flags |= FlagNonASCII
 			i += size
 		default:
-			return i, flags, CodeJSONSyntax
+			return i, flags, ErrSyntax
 		}
 	}
 }
 
 // escapeEnd returns the offset past the escape at b[i], a backslash, or
 // the backslash's offset with the code of what is wrong with it.
-func escapeEnd(b []byte, i int) (int, Code) {
+func escapeEnd(b []byte, i int) (int, Err) {
 	if i+1 >= len(b) {
-		return i, CodeJSONSyntax
+		return i, ErrSyntax
 	}
 	switch b[i+1] {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 		return i + 2, 0
 	case 'u':
-		r, ok := hex4(b, i+2)
+		r, ok := Hex4(b, i+2)
 		if !ok {
-			return i, CodeJSONSyntax
+			return i, ErrSyntax
 		}
 		switch {
 		case r >= 0xDC00 && r <= 0xDFFF:
-			return i, CodeJSONUTF8
+			return i, ErrUTF8
 		case r >= 0xD800 && r <= 0xDBFF:
 			lo, ok := rune(0), false
 			if i+7 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-				lo, ok = hex4(b, i+8)
+				lo, ok = Hex4(b, i+8)
 			}
 			if !ok || lo < 0xDC00 || lo > 0xDFFF {
-				return i, CodeJSONUTF8
+				return i, ErrUTF8
 			}
 			return i + 12, 0
 		}
 		return i + 6, 0
 	}
-	return i, CodeJSONSyntax
+	return i, ErrSyntax
 }
 
-func hex4(b []byte, i int) (rune, bool) {
+func Hex4(b []byte, i int) (rune, bool) {
 	if i+4 > len(b) {
 		return 0, false
 	}
-	a, c, d, e := hexVal[b[i]], hexVal[b[i+1]], hexVal[b[i+2]], hexVal[b[i+3]]
+	a, c, d, e := HexVal[b[i]], HexVal[b[i+1]], HexVal[b[i+2]], HexVal[b[i+3]]
 	if a|c|d|e < 0 {
 		return 0, false
 	}
@@ -964,10 +963,10 @@ func hex4(b []byte, i int) (rune, bool) {
 }
 
 // scanNumber checks the RFC 8259 number grammar from b[i] and returns the
-// offset just past it, or the offset of the first wrong byte with flagBad.
+// offset just past it, or the offset of the first wrong byte with FlagBad.
 // Only a number of 200 characters or more, or with an exponent of three
 // digits or more, can overflow a float64 (fitsFloat64): such a number gets
-// flagLong, and the scan reads it again to decide. One that overflows is
+// FlagLong, and the scan reads it again to decide. One that overflows is
 // json.number-range: encoding/json refuses it and Python reads it as
 // infinity, so no card may hold one, wherever it stands. One that
 // underflows is read as 0 or a subnormal by both (as strconv.ParseFloat
@@ -978,12 +977,12 @@ func scanNumber(b []byte, i int) (int, uint8) {
 	var flags uint8
 	start := i
 	if b[i] == '-' {
-		flags |= flagNeg
+		flags |= FlagNeg
 		i++
 	}
 	switch {
 	case i >= len(b):
-		return i, flagBad
+		return i, FlagBad
 	case b[i] == '0':
 		i++
 	case b[i]-'1' <= 8:
@@ -992,47 +991,47 @@ func scanNumber(b []byte, i int) (int, uint8) {
 			i++
 		}
 	default:
-		return i, flagBad
+		return i, FlagBad
 	}
 	if i < len(b) && b[i] == '.' {
-		flags |= flagFrac
+		flags |= FlagFrac
 		i++
 		if i >= len(b) || b[i]-'0' > 9 {
-			return i, flagBad
+			return i, FlagBad
 		}
 		for i < len(b) && b[i]-'0' <= 9 {
 			i++
 		}
 	}
 	if i < len(b) && b[i]|0x20 == 'e' {
-		flags |= flagExp
+		flags |= FlagExp
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
 		if i >= len(b) || b[i]-'0' > 9 {
-			return i, flagBad
+			return i, FlagBad
 		}
 		digits := i
 		for i < len(b) && b[i]-'0' <= 9 {
 			i++
 		}
 		if i-digits > 2 {
-			flags |= flagLong
+			flags |= FlagLong
 		}
 	}
 	// A number glued to a letter ("1x", "0x10", "01") is one bad token, not two.
-	if i < len(b) && !wsTable[b[i]] && b[i] != ',' && b[i] != ']' && b[i] != '}' {
-		return i, flagBad
+	if i < len(b) && !WSTable[b[i]] && b[i] != ',' && b[i] != ']' && b[i] != '}' {
+		return i, FlagBad
 	}
 	if i-start >= 200 {
-		flags |= flagLong
+		flags |= FlagLong
 	}
 	return i, flags
 }
 
-// appendUnescaped decodes the raw text of a string the scanner accepted.
-func appendUnescaped(dst, raw []byte) []byte {
+// AppendUnescaped decodes the raw text of a string the Scanner accepted.
+func AppendUnescaped(dst, raw []byte) []byte {
 	for {
 		j := bytes.IndexByte(raw, '\\')
 		if j < 0 {
@@ -1052,9 +1051,9 @@ func appendUnescaped(dst, raw []byte) []byte {
 		case 't':
 			dst = append(dst, '\t')
 		case 'u':
-			r, _ := hex4(raw, 2)
+			r, _ := Hex4(raw, 2)
 			if r >= 0xD800 && r <= 0xDBFF {
-				lo, _ := hex4(raw, 8)
+				lo, _ := Hex4(raw, 8)
 				r = (r-0xD800)<<10 | (lo - 0xDC00) + 0x10000
 				raw = raw[6:]
 			}

@@ -1,4 +1,4 @@
-package fastvalidate
+package tape
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // referenceScanString is the byte-at-a-time reading of a JSON string's
 // content that scanStringBits, led by the quote and care bits, must agree
 // with.
-func referenceScanString(b []byte, i int) (int, uint8, Code) {
+func referenceScanString(b []byte, i int) (int, uint8, Err) {
 	var flags uint8
 	for i < len(b) {
 		c := b[i]
@@ -22,29 +22,29 @@ func referenceScanString(b []byte, i int) (int, uint8, Code) {
 		case c == '"':
 			return i, flags, 0
 		case c < 0x20:
-			return i, flags, CodeJSONSyntax
+			return i, flags, ErrSyntax
 		case c == '\\':
-			flags |= flagEscaped
+			flags |= FlagEscaped
 			if i+1 >= len(b) || !bytes.ContainsRune([]byte(`"\/bfnrtu`), rune(b[i+1])) {
-				return i, flags, CodeJSONSyntax
+				return i, flags, ErrSyntax
 			}
 			if b[i+1] != 'u' {
 				i += 2
 				continue
 			}
-			r, ok := hex4(b, i+2)
+			r, ok := Hex4(b, i+2)
 			switch {
 			case !ok:
-				return i, flags, CodeJSONSyntax
+				return i, flags, ErrSyntax
 			case r >= 0xDC00 && r <= 0xDFFF:
-				return i, flags, CodeJSONUTF8
+				return i, flags, ErrUTF8
 			case r >= 0xD800 && r <= 0xDBFF:
 				lo, ok := rune(0), false
 				if i+7 < len(b) && b[i+6] == '\\' && b[i+7] == 'u' {
-					lo, ok = hex4(b, i+8)
+					lo, ok = Hex4(b, i+8)
 				}
 				if !ok || lo < 0xDC00 || lo > 0xDFFF {
-					return i, flags, CodeJSONUTF8
+					return i, flags, ErrUTF8
 				}
 				i += 12
 			default:
@@ -53,15 +53,15 @@ func referenceScanString(b []byte, i int) (int, uint8, Code) {
 		case c >= 0x80:
 			r, size := utf8.DecodeRune(b[i:])
 			if r == utf8.RuneError && size == 1 {
-				return i, flags, CodeJSONUTF8
+				return i, flags, ErrUTF8
 			}
-			flags |= flagNonASCII
+			flags |= FlagNonASCII
 			i += size
 		default:
 			i++
 		}
 	}
-	return i, flags, CodeJSONSyntax
+	return i, flags, ErrSyntax
 }
 
 // Every special byte at every position of strings up to 160 bytes long, so
@@ -70,8 +70,8 @@ func referenceScanString(b []byte, i int) (int, uint8, Code) {
 // bits: the same end, flags and code, and on failure the same offset.
 func TestScanStringBits_AgreesWithByteLoop(t *testing.T) {
 	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', '"'}, {'\\', '\\'}, {'\\', 'x'}, {'\\'}, {0x01}, {0x1f}, {0x7f}, {0x80}, {0xff}, {0xe2, 0x82}, []byte("é"), []byte("€"), []byte("\\u00e9"), []byte("\\ud800"), []byte("\\ud83d\\ude00"), []byte("\\udc00"), {' '}}
-	for _, sc := range []*scanner{{}, {portable: true}} {
-		if !sc.portable && !haveClassify {
+	for _, sc := range []*Scanner{{}, {Portable: true}} {
+		if !sc.Portable && !HaveClassify {
 			continue
 		}
 		for n := 0; n <= 160; n++ {
@@ -83,7 +83,7 @@ func TestScanStringBits_AgreesWithByteLoop(t *testing.T) {
 						gotEnd, gotFlags, gotCode := sc.scanStringBits(s, 0)
 						wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
 						if gotCode != wantCode || gotEnd != wantEnd || gotCode == 0 && gotFlags != wantFlags {
-							t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+							t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.Portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
 						}
 					}
 				}
@@ -92,17 +92,17 @@ func TestScanStringBits_AgreesWithByteLoop(t *testing.T) {
 	}
 }
 
-// The scanner decides plain member names and values in its own loop from
+// The Scanner decides plain member names and values in its own loop from
 // the quote and care bits, and calls scanStringBits for the rest: the same
 // strings, as a name and as a value, at offsets that put them across the
 // bits' block boundaries, with bits of both kinds, must end where the byte
 // loop ends them, or fail as it fails.
 func TestScan_StringsAgreeWithByteLoop(t *testing.T) {
 	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', 'x'}, {0x01}, {0x80}, []byte("é"), []byte("\\u00e9"), []byte("\\ud800")}
-	for _, portable := range []bool{false, true} {
-		var sc scanner
-		sc.maxDepth = DefaultMaxDepth
-		sc.portable = portable
+	for _, Portable := range []bool{false, true} {
+		var sc Scanner
+		sc.MaxDepth = 512
+		sc.Portable = Portable
 		for _, pad := range []int{0, 61} {
 			for n := 0; n <= 80; n++ {
 				for p := 0; p <= n; p++ {
@@ -120,7 +120,7 @@ func TestScan_StringsAgreeWithByteLoop(t *testing.T) {
 	}
 }
 
-func checkStringScan(t *testing.T, sc *scanner, doc []byte, start, length int) {
+func checkStringScan(t *testing.T, sc *Scanner, doc []byte, start, length int) {
 	t.Helper()
 	wantEnd, wantFlags, wantCode := referenceScanString(doc, start)
 	ok := sc.scan(doc)
@@ -129,7 +129,7 @@ func checkStringScan(t *testing.T, sc *scanner, doc []byte, start, length int) {
 	// is bad.
 	if wantCode != 0 {
 		if ok {
-			t.Fatalf("portable %v: scan(%s) passed; the byte loop fails the string at %d", sc.portable, doc, wantEnd)
+			t.Fatalf("portable %v: scan(%s) passed; the byte loop fails the string at %d", sc.Portable, doc, wantEnd)
 		}
 		return
 	}
@@ -137,20 +137,20 @@ func checkStringScan(t *testing.T, sc *scanner, doc []byte, start, length int) {
 		return
 	}
 	if !ok {
-		t.Fatalf("portable %v: scan(%s) failed with %v at %d; the byte loop accepts the string", sc.portable, doc, sc.err, sc.errOff)
+		t.Fatalf("portable %v: scan(%s) failed with %v at %d; the byte loop accepts the string", sc.Portable, doc, sc.err, sc.errOff)
 	}
 	for _, nd := range sc.tape {
-		if nd.kind == kindString && int(nd.start) == start {
+		if nd.kind == KindString && int(nd.start) == start {
 			if int(nd.end) != wantEnd || nd.flags != wantFlags {
-				t.Fatalf("portable %v: scan(%s): string ends at %d with flags %b; the byte loop says %d, %b", sc.portable, doc, nd.end, nd.flags, wantEnd, wantFlags)
+				t.Fatalf("portable %v: scan(%s): string ends at %d with flags %b; the byte loop says %d, %b", sc.Portable, doc, nd.end, nd.flags, wantEnd, wantFlags)
 			}
 			return
 		}
 	}
-	t.Fatalf("portable %v: scan(%s): no string node at %d", sc.portable, doc, start)
+	t.Fatalf("portable %v: scan(%s): no string node at %d", sc.Portable, doc, start)
 }
 
-// BenchmarkScanString times the string reader the scanner calls for text
+// BenchmarkScanString times the string reader the Scanner calls for text
 // with escapes or non-ASCII letters, beside the byte loop, on an embedded
 // card (a card as one JSON string, all escaped quotes) and on French text.
 func BenchmarkScanString(b *testing.B) {
@@ -160,7 +160,7 @@ func BenchmarkScanString(b *testing.B) {
 		{"non-ASCII", jsonString(strings.Repeat("Prévisions météo détaillées — ", 20))},
 	} {
 		doc := []byte(tc.text)
-		var sc scanner
+		var sc Scanner
 		sc.classify(doc)
 		b.Run(tc.name+"/bits", func(b *testing.B) {
 			b.SetBytes(int64(len(doc)))
@@ -181,7 +181,7 @@ func BenchmarkScanString(b *testing.B) {
 	}
 }
 
-// appendUnescaped must decode what encoding/json decodes: random text
+// AppendUnescaped must decode what encoding/json decodes: random text
 // written with every kind of escape, at every length around the word
 // steps, appended after what dst already holds.
 func TestAppendUnescaped_AgreesWithEncodingJSON(t *testing.T) {
@@ -207,9 +207,9 @@ func TestAppendUnescaped_AgreesWithEncodingJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(`"`+raw.String()+`"`), &want); err != nil {
 			t.Fatalf("%q: %v", raw.String(), err)
 		}
-		got := appendUnescaped([]byte("prefix"), []byte(raw.String()))
+		got := AppendUnescaped([]byte("prefix"), []byte(raw.String()))
 		if string(got) != "prefix"+want {
-			t.Fatalf("appendUnescaped(%q) = %q; encoding/json says %q", raw.String(), got[len("prefix"):], want)
+			t.Fatalf("AppendUnescaped(%q) = %q; encoding/json says %q", raw.String(), got[len("prefix"):], want)
 		}
 	}
 }
@@ -220,9 +220,9 @@ func FuzzScanStringBits(f *testing.F) {
 	for _, s := range []string{`abc"`, `a\"b"`, `\u00e9\ud83d\ude00"`, "é€\"", `\ud800"`, "a\x01\"", `\`, "\xff\"", strings.Repeat(`x\"`, 40) + `"`} {
 		f.Add([]byte(s))
 	}
-	scanners := []*scanner{{portable: true}}
-	if haveClassify {
-		scanners = append(scanners, &scanner{})
+	scanners := []*Scanner{{Portable: true}}
+	if HaveClassify {
+		scanners = append(scanners, &Scanner{})
 	}
 	f.Fuzz(func(t *testing.T, s []byte) {
 		for _, sc := range scanners {
@@ -230,7 +230,7 @@ func FuzzScanStringBits(f *testing.F) {
 			gotEnd, gotFlags, gotCode := sc.scanStringBits(s, 0)
 			wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
 			if gotCode != wantCode || gotEnd != wantEnd || gotCode == 0 && gotFlags != wantFlags {
-				t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+				t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.Portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
 			}
 		}
 	})

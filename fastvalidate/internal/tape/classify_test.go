@@ -1,4 +1,4 @@
-package fastvalidate
+package tape
 
 import (
 	"bytes"
@@ -35,18 +35,18 @@ func classifyByBytes(b []byte) []charBlock {
 func TestClassify_AgreesWithByteLoop(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		portable bool
+		Portable bool
 	}{{"vector", false}, {"words", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			if !tc.portable && !haveClassify {
+			if !tc.Portable && !HaveClassify {
 				t.Skip("no vector pass on this machine")
 			}
-			testClassify(t, &scanner{portable: tc.portable})
+			testClassify(t, &Scanner{Portable: tc.Portable})
 		})
 	}
 }
 
-func testClassify(t *testing.T, sc *scanner) {
+func testClassify(t *testing.T, sc *Scanner) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Every byte value at every position of a block, then random text of
 	// every length around the block sizes, heavy in the bytes that matter.
@@ -69,7 +69,7 @@ func testClassify(t *testing.T, sc *scanner) {
 	}
 }
 
-func checkClassify(t *testing.T, sc *scanner, b []byte) {
+func checkClassify(t *testing.T, sc *Scanner, b []byte) {
 	t.Helper()
 	sc.classify(b)
 	if want := classifyByBytes(b); !slices.Equal(sc.blocks, want) {
@@ -104,9 +104,9 @@ func TestClassify_CardsAgreeWithByteLoop(t *testing.T) {
 			docs = append(docs, b)
 		}
 	}
-	vector, words := scanner{}, scanner{portable: true}
+	vector, words := Scanner{}, Scanner{Portable: true}
 	for _, d := range docs {
-		if haveClassify {
+		if HaveClassify {
 			checkClassify(t, &vector, d)
 		}
 		checkClassify(t, &words, d)
@@ -122,9 +122,9 @@ func FuzzClassify_AgreesWithByteLoop(f *testing.F) {
 	for _, s := range []string{`""`, `"\u00e9\""`, "\"a\x01\"", `{"a":"b","a":1}`, `["` + strings.Repeat("x", 70) + `"]`, "\"\xff\"", `{"k":` + strings.Repeat(" ", 63) + `"v"}`} {
 		f.Add([]byte(s))
 	}
-	vector, words := scanner{}, scanner{portable: true}
+	vector, words := Scanner{}, Scanner{Portable: true}
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		if haveClassify {
+		if HaveClassify {
 			checkClassify(t, &vector, doc)
 		}
 		checkClassify(t, &words, doc)

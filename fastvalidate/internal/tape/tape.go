@@ -1,0 +1,67 @@
+// Package tape is the strict JSON scanner of fastvalidate and the one way
+// to read what it records. A Scanner reads a document once, checking RFC
+// 8259 and the I-JSON rules (RFC 7493), onto a flat tape of nodes; a View
+// of the tape is how the profile checks, the canonicaliser and the content
+// digest read the document afterwards.
+//
+// The package is internal so that the tape's layout can change with the
+// scanner: nothing outside fastvalidate's own packages sees a node.
+package tape
+
+// Err says why a scan stopped. Its zero value is no error.
+type Err uint8
+
+// The errors a scan can stop at, in the order of the rule codes that
+// report them (see fastvalidate's scanCodes).
+const (
+	ErrNone         Err = iota
+	ErrSyntax           // not exactly one RFC 8259 JSON value
+	ErrUTF8             // invalid UTF-8 or an escaped lone surrogate
+	ErrDuplicateKey     // an object names a member twice
+	ErrDepth            // nesting deeper than MaxDepth
+	ErrNumberRange      // a number overflows a float64
+	ErrTooLarge         // a document of 4 GiB or more, which offsets cannot reach
+)
+
+// Scan reads b onto the tape and reports whether b is strict JSON. After a
+// failed scan the tape holds what was read up to the error, with every
+// container still open ended there, so that paths can be rendered and the
+// checks that read such a tape (see fastvalidate's autoRejected) can: the
+// string the scan stopped in is not on it.
+//
+// Member names with escapes, which are rare, are decoded here once, so that
+// View.Name needs no call and stays within the inliner's budget.
+func (s *Scanner) Scan(b []byte) bool {
+	s.doc = b
+	ok := s.scan(b)
+	if len(s.escaped) != 0 && len(s.tape) != 0 {
+		s.aux.decodeNames(s.View(), s.escaped)
+	}
+	return ok
+}
+
+// View returns the cursor over the tape of the last Scan. It stays valid
+// until the next Scan. It is made on each call rather than kept: a
+// Scanner holding a pointer to its own aux would make every Scanner
+// escape to the heap.
+func (s *Scanner) View() View { return View{tape: s.tape, b: s.doc, aux: &s.aux} }
+
+// Err returns why the last Scan stopped, or ErrNone.
+func (s *Scanner) Err() Err { return s.err }
+
+// ErrOffset returns the byte offset at which the last Scan stopped.
+func (s *Scanner) ErrOffset() int { return s.errOff }
+
+// ErrNode returns the tape index of the value the last Scan stopped in,
+// NoParent for the document, and whether the fault lies in the member name
+// of that object rather than in the value itself.
+func (s *Scanner) ErrNode() (n uint32, inName bool) { return s.errNode, s.errKey }
+
+// Whole reports whether the last Scan read node n's subtree to its end:
+// always after a scan that succeeded; after one that failed, unless n is
+// the node where it stopped or encloses it.
+func (s *Scanner) Whole(n uint32) bool { return s.whole(n) }
+
+// Classify computes the quote and care bits of b only, for the benchmark
+// that times that pass apart from the scan.
+func (s *Scanner) Classify(b []byte) { s.classify(b) }

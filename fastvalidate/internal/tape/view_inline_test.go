@@ -1,0 +1,34 @@
+package tape
+
+import (
+	"os/exec"
+	"regexp"
+	"testing"
+)
+
+// TestView_Inlined builds the package with -gcflags=-m and fails when one
+// of View's accessors is no longer inlinable: every check's loop over a
+// card reads through them, and would pay a call for each.
+func TestView_Inlined(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH to build the package with -gcflags=-m")
+	}
+	out, err := exec.Command(goTool, "build", "-gcflags=-m", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	inlinable := map[string]bool{}
+	for _, m := range regexp.MustCompile(`can inline (\S+)`).FindAllSubmatch(out, -1) {
+		inlinable[string(m[1])] = true
+	}
+	for _, fn := range []string{
+		"View.Len", "View.Kind", "View.Flags", "View.Escaped", "View.EmptyString", "View.Parent", "View.First",
+		"View.End", "View.Empty", "View.Next", "View.NextMember", "View.Bounds", "View.Offset",
+		"View.Raw", "View.Name", "(*Scanner).View",
+	} {
+		if !inlinable[fn] {
+			t.Errorf("%s is no longer inlinable (go build -gcflags=-m)", fn)
+		}
+	}
+}
