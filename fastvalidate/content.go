@@ -48,6 +48,10 @@ const (
 	CodeContentLinkIPHost
 	CodeContentIDNHost
 	CodeContentLinkOrigin
+	// CodeContentImpersonation is judged across a run (cardscan
+	// --cross-card and cardscan merge), like the dump.* rules, from the
+	// skeletons (Skeleton) of the cards' names, providers and hosts.
+	CodeContentImpersonation
 )
 
 func init() {
@@ -67,6 +71,7 @@ func init() {
 		def(CodeContentLinkIPHost, "content.link-ip-host", SeverityWarning, allProfiles, "a link's host is a public IP address literal, which no certificate name or reader can vouch for"),
 		def(CodeContentIDNHost, "content.idn-host", SeverityWarning, allProfiles, "a link's internationalised host has a label that mixes scripts or passes for ASCII (whole-script confusable, e.g. Cyrillic аррӏе)"),
 		def(CodeContentLinkOrigin, "content.link-origin", SeverityWarning, allProfiles, "provider.url or documentationUrl lies on another registrable domain (public suffix list) than every interface of the card; reported only under the production policy or a severity a policy file gives it, since honest cards often link a parent company's site"),
+		def(CodeContentImpersonation, "content.impersonation", SeverityWarning, rule.CrossCard, "cards of different origins (the registrable domains of their endpoints) have names, provider organisations or hosts that share a UTS #39 confusable skeleton but are spelt differently: one passes for the other"),
 	)
 }
 

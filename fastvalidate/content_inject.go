@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/binary"
 	"math/bits"
@@ -656,4 +657,29 @@ func (w *walker) reportPattern(kind, id string, matched []byte, n uint32) {
 	}
 	d = append(d, '"')
 	w.addContent(code, n, "%s, after folding case, look-alike and invisible characters", d)
+}
+
+// Skeleton appends to dst the confusable skeleton of s, by which
+// cardscan --cross-card tells names, provider organisations and hosts
+// that pass for one another (content.impersonation): as the patterns read
+// text (appendFolded: case folded, NFKC and UTS #39 confusables mapped to
+// the ASCII they pass for, invisible characters dropped, white space
+// collapsed), white space trimmed, but a character that passes for no
+// ASCII kept, lower-cased, so that two names in another script differ
+// as they do.
+func Skeleton(dst, s []byte) []byte {
+	start := len(dst)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRune(s[i:])
+		if r < utf8.RuneSelf || foldRune(r) != "" || unicode.IsSpace(r) {
+			dst = appendFolded(dst, s[i:i+size])
+		} else if !unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) &&
+			(r < 0xE0000 || r > 0xE0FFF) {
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
+		i += size
+	}
+	trimmed := bytes.TrimSpace(dst[start:])
+	n := copy(dst[start:], trimmed)
+	return dst[:start+n]
 }

@@ -235,3 +235,28 @@ func TestContentOffSkipsTheWork(t *testing.T) {
 		testAllocs(t, name, 0, func() { v.Validate(card) })
 	}
 }
+
+func TestSkeleton(t *testing.T) {
+	same := [][2]string{
+		{"PayPal Agent", "P\u0430yPal Agent"}, // Cyrillic а
+		{"PayPal Agent", "PAYPAL  agent "},
+		{"paypal.com", "p\u0430yp\u0430l.com"},
+		{"Summariser", "Summ\u200bariser"},
+		{"Summariser", "Ｓｕｍｍａｒｉｓｅｒ"},
+	}
+	for _, p := range same {
+		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a != b {
+			t.Errorf("Skeleton(%q) = %q, Skeleton(%q) = %q, want equal", p[0], a, p[1], b)
+		}
+	}
+	differ := [][2]string{
+		{"要約エージェント", "翻訳エージェント"},
+		{"وكيل التلخيص", "وكيل الترجمة"},
+		{"Pay Pal", "PayPal"},
+	}
+	for _, p := range differ {
+		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a == b {
+			t.Errorf("Skeleton(%q) = Skeleton(%q) = %q, want different", p[0], p[1], a)
+		}
+	}
+}
