@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build man test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit compare bench-gateway clean perf debian-packages node-deps
+.PHONY: all build man test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit beam-test compare bench-gateway clean perf debian-packages node-deps
 
 all: build
 
@@ -15,7 +15,7 @@ man: build
 	bin/cardscan man > bin/cardscan.1
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck debian-packages node-deps unit fuzz-seeds bench-unit
+test: fmt-check vet staticcheck debian-packages node-deps unit fuzz-seeds bench-unit beam-test
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -39,6 +39,13 @@ unit:
 bench-unit:
 	@command -v $(GOBIN)/staticcheck >/dev/null 2>&1 || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 	cd bench && $(GO) vet ./... && $(GOBIN)/staticcheck ./... && $(GO) test -race -count=1 ./...
+
+# contrib/beam is its own module (the Beam Go SDK's dependency tree stays
+# out of the main module): the pipeline's vet and its test, which runs it
+# on Prism in process and compares its outputs with cardscan's. The first
+# build downloads and compiles the SDK's tree (docs/cli.md says how long).
+beam-test:
+	cd contrib/beam && $(GO) vet ./... && $(GO) test -count=1 ./...
 
 # Debian packages the tests drive for real (each test skips, naming the
 # package, where it is missing): GNU parallel and Dask distributed run the

@@ -3,20 +3,26 @@
 split into shards, one task per shard, the summaries joined at the end.
 
     cardscan_dask.py --urls urls.txt --out OUT [--shard-size 10000] [-- FETCH FLAGS]
-    cardscan_dask.py --dumps DIR --out OUT [-- CARDSCAN FLAGS]
+    cardscan_dask.py --dumps DIR --out OUT [--shards N] [-- CARDSCAN FLAGS]
 
 With --scheduler tcp://HOST:8786 the tasks run on that cluster's workers;
 without it, on a LocalCluster of --workers processes on this machine. Each
 task runs, on its worker,
 
     cardscan fetch --urls SHARD --format cards --fail-on never --summary S
-    cardscan --format jsonl --all --fail-on never --summary S SHARD
+    cardscan --format jsonl --all --fail-on never --summary S \
+        --shard I/N --digest-out D DIR
 
-(a shard of a URL list travels with its task; a dump shard is one file of
-DIR, chosen by cardscan's own rules for a directory: .json, .ndjson or
-.jsonl, maybe .gz or .zst, regular files). OUT must be storage every worker
-and this process see (NFS, a mounted bucket); cardscan must be installed at
---cardscan on every worker and here.
+A shard of a URL list travels with its task. A dump shard is cardscan's
+own shard contract: every task is given all of DIR and judges slice I of N
+of it (by file, or by record when N is more than DIR's files), so the
+slices cover every record once whatever this script knows of DIR; --shards
+defaults to the number of files cardscan would read in DIR. Each dump task
+also writes the digest of its cards' identities, endpoints and contents,
+and the join runs cardscan merge over them: OUT/cross-card.jsonl holds the
+--cross-card findings one process over DIR would write, across shards.
+OUT must be storage every worker and this process see (NFS, a mounted
+bucket); cardscan must be installed at --cardscan on every worker and here.
 
 Exactly once: a task writes into a directory of its own attempt,
 OUT/shards/.attempts/NNNNN.<random>/, and commits it with one rename(2) to
@@ -29,10 +35,16 @@ again, and a run stopped goes on where it was when run again with the same
 input, flags and OUT. When every shard is committed, this process joins the records of
 OUT/shards/*/records.jsonl in shard order into OUT/records.jsonl and runs
 cardscan summary merge into OUT/summary.json, each through a temporary file
-and a rename, and removes the attempts left over.
+and a rename, and removes the attempts left over. Of dumps, it runs
+cardscan merge over the shards' digests into OUT/cross-card.jsonl (jsonl
+findings), and adds the merge's counts to OUT/summary.json.
 
 Exit status: 0 when every shard was judged and joined (invalid cards are
-data, not a failure), 1 when a shard failed, 2 for a usage error.
+data, not a failure), 1 when a shard failed, 2 for a usage error, 3 when
+a dump could not be read in full: the records and the summary are joined
+(they count the input error, as one process's would), but a shard that
+could not read an input writes no digest, so there is no cross-card.jsonl
+(its findings would miss that input's claims).
 """
 
 import argparse
@@ -110,7 +122,8 @@ def count_lines(path):
 
 def run_shard(index, kind, shard, out, cardscan, extra, kill_marker=None):
     """Judges one shard on a worker and commits its directory; returns the
-    shard's directory. Safe to run again, and twice at once."""
+    shard's directory. Safe to run again, and twice at once. A dump shard is
+    (DIR, N): slice index of N of DIR."""
     name = "%05d" % index
     final = os.path.join(out, "shards", name)
     if os.path.isdir(final):
@@ -128,7 +141,10 @@ def run_shard(index, kind, shard, out, cardscan, extra, kill_marker=None):
             f.write("".join(u + "\n" for u in shard))
         cmd = [cardscan, "fetch", "--urls", listed, "--format", "cards"] + common + extra
     else:
-        cmd = [cardscan, "--format", "jsonl", "--all"] + common + extra + ["--", shard]
+        root, count = shard
+        digest = os.path.join(work, "claims.digest")
+        cmd = ([cardscan, "--format", "jsonl", "--all", "--shard", "%d/%d" % (index, count), "--digest-out", digest]
+               + common + extra + ["--", root])
     with open(records, "wb") as rec, open(os.path.join(work, "stderr.txt"), "wb") as err:
         proc = subprocess.Popen(cmd, stdout=rec, stderr=err, stdin=subprocess.DEVNULL)
         if kill_marker is not None:
@@ -150,8 +166,9 @@ def run_shard(index, kind, shard, out, cardscan, extra, kill_marker=None):
                              % (name, status, lines, len(shard), sums["inputs"], stderr))
     elif status not in (0, 1) and not (status == 3 and sums["input_errors"] > 0):
         # 3 with input errors is a dump cardscan could not read in full: one
-        # process over the directory counts it as well.
-        raise ShardError("shard %s (%s): cardscan exited %d: %s" % (name, shard, status, stderr))
+        # process over the directory counts it as well (and the shard
+        # writes no digest, which the join reports).
+        raise ShardError("shard %s (%d/%d of %s): cardscan exited %d: %s" % (name, index, shard[1], shard[0], status, stderr))
     if kind == "urls":
         os.remove(listed)
     try:
@@ -196,22 +213,45 @@ def atomic_write(path, fill):
         raise
 
 
-def join(out, dirs, cardscan):
-    """Joins the committed shards' records and summaries."""
+def join(out, dirs, cardscan, dumps):
+    """Joins the committed shards' records and summaries and, of dumps,
+    merges their digests into the cross-card findings. Returns the shards
+    that wrote no digest (they could not read an input)."""
     def records(f):
         for d in dirs:
             with open(os.path.join(d, "records.jsonl"), "rb") as r:
                 shutil.copyfileobj(r, f)
 
-    def summary(f):
-        cmd = [cardscan, "summary", "merge"] + [os.path.join(d, "summary.json") for d in dirs]
-        done = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, check=False)
-        if done.returncode != 0:
-            raise ShardError("summary merge exited %d: %s" % (done.returncode, done.stderr.decode("utf-8", "replace")))
+    summaries = [os.path.join(d, "summary.json") for d in dirs]
+    digests = [os.path.join(d, "claims.digest") for d in dirs]
+    undigested = [d for d, p in zip(dirs, digests) if not os.path.exists(p)] if dumps else []
+    merge_summary = None
+    try:
+        if dumps and not undigested:
+            fd, merge_summary = tempfile.mkstemp(dir=out, prefix=".cross-card-summary.")
+            os.close(fd)
+            summaries.append(merge_summary)
 
-    atomic_write(os.path.join(out, "records.jsonl"), records)
-    atomic_write(os.path.join(out, "summary.json"), summary)
+            def cross_card(f):
+                cmd = [cardscan, "merge", "--format", "jsonl", "--summary", merge_summary] + digests
+                done = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, check=False)
+                if done.returncode not in (0, 1):  # 1: a finding at error level
+                    raise ShardError("merge exited %d: %s" % (done.returncode, done.stderr.decode("utf-8", "replace")))
+            atomic_write(os.path.join(out, "cross-card.jsonl"), cross_card)
+
+        def summary(f):
+            cmd = [cardscan, "summary", "merge"] + summaries
+            done = subprocess.run(cmd, stdout=f, stderr=subprocess.PIPE, check=False)
+            if done.returncode != 0:
+                raise ShardError("summary merge exited %d: %s" % (done.returncode, done.stderr.decode("utf-8", "replace")))
+
+        atomic_write(os.path.join(out, "records.jsonl"), records)
+        atomic_write(os.path.join(out, "summary.json"), summary)
+    finally:
+        if merge_summary is not None:
+            os.unlink(merge_summary)
     shutil.rmtree(os.path.join(out, "shards", ".attempts"), ignore_errors=True)
+    return undigested
 
 
 def main(argv):
@@ -224,6 +264,8 @@ def main(argv):
     p.add_argument("--out", metavar="DIR", required=True,
                    help="where shards, records.jsonl and summary.json go (storage every worker sees)")
     p.add_argument("--shard-size", type=int, default=10000, metavar="N", help="URLs per task (default 10000)")
+    p.add_argument("--shards", type=int, metavar="N",
+                   help="dump tasks, each cardscan --shard I/N of DIR (default: the number of files in DIR)")
     p.add_argument("--scheduler", metavar="ADDR", help="a running cluster's scheduler, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--workers", type=int, default=2, metavar="N",
                    help="without --scheduler: worker processes of a local cluster (default 2)")
@@ -233,8 +275,10 @@ def main(argv):
     p.add_argument("--test-kill-once", metavar="MARKER", help=argparse.SUPPRESS)
     p.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    if args.shard_size < 1 or args.workers < 1 or args.retries < 0:
-        p.error("--shard-size and --workers must be at least 1, --retries at least 0")
+    if args.shard_size < 1 or args.workers < 1 or args.retries < 0 or (args.shards is not None and args.shards < 1):
+        p.error("--shard-size, --shards and --workers must be at least 1, --retries at least 0")
+    if args.shards is not None and not args.dumps:
+        p.error("--shards slices --dumps; a URL list is split by --shard-size")
     try:
         import dask
         from distributed import Client, LocalCluster
@@ -248,10 +292,16 @@ def main(argv):
             p.error("--dumps %s: not a directory" % args.dumps)
         if os.path.commonpath([root, out]) == root:
             p.error("--out %s is inside --dumps %s, which cardscan would read" % (args.out, args.dumps))
-        shards = [("dumps", path) for path in dump_shards(root)]
+        files = dump_shards(root)
+        count = args.shards or len(files)
+        # The files are in the plan so that a run over a changed directory
+        # does not join shards of the old one.
+        plan_input = [root, count, files]
+        shards = [("dumps", (root, count))] * count if files else []
     else:
         try:
             shards = [("urls", s) for s in url_shards(args.urls, args.shard_size)]
+            plan_input = shards
         except OSError as e:
             p.error("--urls %s: %s" % (args.urls, e.strerror))
     if not shards:
@@ -262,7 +312,7 @@ def main(argv):
     os.makedirs(os.path.join(out, "shards"), exist_ok=True)
     # Committed shards are kept, so that a run stopped goes on when run
     # again; they must be shards of the same plan.
-    plan = hashlib.sha256(json.dumps([shards, args.extra]).encode("utf-8", "surrogateescape")).hexdigest() + "\n"
+    plan = hashlib.sha256(json.dumps([plan_input, args.extra]).encode("utf-8", "surrogateescape")).hexdigest() + "\n"
     plan_path = os.path.join(out, "shards", "plan.sha256")
     if os.path.exists(plan_path):
         with open(plan_path, encoding="utf-8") as f:
@@ -294,12 +344,16 @@ def main(argv):
             if cluster is not None:
                 cluster.close()
     try:
-        join(out, dirs, cardscan)
+        undigested = join(out, dirs, cardscan, bool(args.dumps))
     except (OSError, ShardError) as e:
         print("cardscan_dask: joining: %s" % e, file=sys.stderr)
         return 1
     shutil.rmtree(os.path.join(out, ".dask"), ignore_errors=True)
     print("cardscan_dask: %d shards joined into %s" % (len(dirs), out), file=sys.stderr)
+    if undigested:
+        print("cardscan_dask: no cross-card.jsonl: %s could not read an input in full (see stderr.txt there)"
+              % ", ".join(undigested), file=sys.stderr)
+        return 3
     return 0
 
 

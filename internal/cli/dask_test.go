@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -25,10 +24,14 @@ const debianPython = "/usr/bin/python3"
 const daskRecipe = "../../contrib/dask/cardscan_dask.py"
 
 // TestDaskRecipe runs contrib/dask's recipe on a local Dask cluster of two
-// worker processes: a URL list fetched from a loopback server, and a
-// directory of dumps, each split into shards, each once with a worker
+// worker processes: a URL list fetched from a loopback server, split into
+// shards, and a directory of dumps, sliced by cardscan's --shard (by file,
+// and by record with more shards than files), each once with a worker
 // killed in the middle of a task. The joined records hold every URL or
-// card exactly once, and the merged summary equals one process's.
+// card exactly once, the merged summary equals one process's, and of
+// dumps the merge of the shards' digests gives one process's --cross-card
+// findings byte for byte. A dump that cannot be read in full leaves no
+// cross-card findings and exit status 3.
 func TestDaskRecipe(t *testing.T) {
 	if out, err := exec.Command(debianPython, "-c", "import distributed").CombinedOutput(); err != nil {
 		t.Skipf("Dask distributed is not installed for %s (make debian-packages installs it): %v %s", debianPython, err, out)
@@ -47,7 +50,15 @@ func TestDaskRecipe(t *testing.T) {
 	}
 	list := writeFile(t, filepath.Join(t.TempDir(), "urls.txt"), []byte("# a crawl\n"+strings.Join(urls, "\n")+"\n\n"))
 	fetchFlags := []string{"--allow-private", "-j", "4", "--timeout", "20s"}
-	dumps := daskDumps(t)
+	dumps, unreadable := daskDumps(t, false), daskDumps(t, true)
+	fetchOne := append([]string{"fetch", "--urls", list, "--format", "cards", "--fail-on", "never"}, fetchFlags...)
+	dumpsOne := func(dir string, crossCard bool) []string {
+		args := []string{"--format", "jsonl", "--all", "--fail-on", "never", dir}
+		if crossCard {
+			args = append([]string{"--cross-card"}, args...)
+		}
+		return args
+	}
 
 	for _, tc := range []struct {
 		name string
@@ -55,13 +66,19 @@ func TestDaskRecipe(t *testing.T) {
 		// one is one process's run of the same input, with --summary FILE.
 		one  []string
 		kill bool
+		// byRecord: more shards than files, so each shard reads each
+		// file, and worst_inputs lists each reading apart.
+		byRecord bool
+		// crossCard: the recipe writes cross-card.jsonl, which one with
+		// --cross-card writes to stdout.
+		crossCard bool
+		exit      int
 	}{
-		{"urls", append([]string{"--urls", list, "--shard-size", "7", "--"}, fetchFlags...),
-			append([]string{"fetch", "--urls", list, "--format", "cards", "--fail-on", "never"}, fetchFlags...), false},
-		{"urls-killed", append([]string{"--urls", list, "--shard-size", "7", "--"}, fetchFlags...),
-			append([]string{"fetch", "--urls", list, "--format", "cards", "--fail-on", "never"}, fetchFlags...), true},
-		{"dumps", []string{"--dumps", dumps}, []string{"--format", "jsonl", "--all", "--fail-on", "never", dumps}, false},
-		{"dumps-killed", []string{"--dumps", dumps}, []string{"--format", "jsonl", "--all", "--fail-on", "never", dumps}, true},
+		{name: "urls", args: append([]string{"--urls", list, "--shard-size", "7", "--"}, fetchFlags...), one: fetchOne},
+		{name: "urls-killed", args: append([]string{"--urls", list, "--shard-size", "7", "--"}, fetchFlags...), one: fetchOne, kill: true},
+		{name: "dumps", args: []string{"--dumps", dumps, "--shards", "3"}, one: dumpsOne(dumps, true), crossCard: true},
+		{name: "dumps-killed", args: []string{"--dumps", dumps, "--shards", "8"}, one: dumpsOne(dumps, true), kill: true, byRecord: true, crossCard: true},
+		{name: "dumps-unreadable", args: []string{"--dumps", unreadable}, one: dumpsOne(unreadable, false), exit: 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -76,8 +93,8 @@ func TestDaskRecipe(t *testing.T) {
 			cmd := exec.CommandContext(ctx, debianPython, append(args, tc.args...)...)
 			cmd.Dir = dir
 			cmd.WaitDelay = 10 * time.Second
-			if b, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("recipe: %v\n%s", err, b)
+			if b, err := cmd.CombinedOutput(); cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != tc.exit {
+				t.Fatalf("recipe: %v, want exit status %d\n%s", err, tc.exit, b)
 			}
 			if _, err := os.Stat(marker); tc.kill && err != nil {
 				t.Fatalf("no worker was killed: %v", err)
@@ -92,22 +109,35 @@ func TestDaskRecipe(t *testing.T) {
 			if err != nil && cmd.ProcessState.ExitCode() != 3 { // 3: the corrupt dump, or a shard of URLs all failed
 				t.Fatalf("one process: %v", err)
 			}
-			merged, one := readSummary(t, filepath.Join(out, "summary.json")), readSummary(t, oneSum)
+			oneRecords, oneFindings := splitFindings(string(oneOut))
+			merged := readSummary(t, filepath.Join(out, "summary.json"))
 			shards, _ := filepath.Glob(filepath.Join(out, "shards", "[0-9]*"))
-			if merged.Shards != int64(len(shards)) || len(shards) < 2 {
+			wantShards := len(shards)
+			if tc.crossCard {
+				wantShards++ // the merge's summary of the findings
+			}
+			if merged.Shards != int64(wantShards) || len(shards) < 2 {
 				t.Errorf("merged %d summaries of %d shards", merged.Shards, len(shards))
 			}
-			merged.Seconds, merged.MBPerSecond, merged.Shards = 0, 0, 0
-			one.Seconds, one.MBPerSecond, one.Shards = 0, 0, 0
-			if !reflect.DeepEqual(merged, one) {
-				t.Errorf("shards add up to\n%+v\none process says\n%+v", merged, one)
+			if got, want := comparableSummary(t, readFile(t, filepath.Join(out, "summary.json")), tc.byRecord), comparableSummary(t, readFile(t, oneSum), tc.byRecord); got != want {
+				t.Errorf("shards add up to\n%s\none process says\n%s", got, want)
+			}
+
+			crossCard, err := os.ReadFile(filepath.Join(out, "cross-card.jsonl"))
+			switch {
+			case !tc.crossCard && err == nil:
+				t.Errorf("cross-card.jsonl written, though a shard could not read an input")
+			case tc.crossCard && err != nil:
+				t.Error(err)
+			case tc.crossCard && (len(oneFindings) < 2 || string(crossCard) != strings.Join(oneFindings, "")):
+				t.Errorf("the shards' digests merged into\n%s\none process finds\n%s", crossCard, strings.Join(oneFindings, ""))
 			}
 
 			joined, err := os.ReadFile(filepath.Join(out, "records.jsonl"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, want := recordKeys(t, joined), recordKeys(t, oneOut)
+			got, want := recordKeys(t, joined), recordKeys(t, []byte(strings.Join(oneRecords, "")))
 			slices.Sort(got)
 			slices.Sort(want)
 			if !slices.Equal(got, want) {
@@ -165,9 +195,11 @@ func daskSite() http.Handler {
 }
 
 // daskDumps writes a directory of dumps as a registry keeps them: plain,
-// gzip and zstd NDJSON, a JSON file, one dump in a subdirectory, one
-// whose gzip stream is cut short, and files a directory walk skips.
-func daskDumps(t *testing.T) string {
+// gzip and zstd NDJSON, a JSON file, one dump in a subdirectory, files a
+// directory walk skips, and with cut, one whose gzip stream is cut short.
+// The same card is in several dumps: --cross-card has findings across
+// them.
+func daskDumps(t *testing.T, cut bool) string {
 	dir := t.TempDir()
 	cards := readFile(t, cardsFile)
 	writeFile(t, filepath.Join(dir, "2026-01-01.ndjson"), bigInput(t, 3))
@@ -175,8 +207,10 @@ func daskDumps(t *testing.T) string {
 	writeFile(t, filepath.Join(dir, "2026-01-03.ndjson.zst"), zstdBytes(t, cards))
 	writeFile(t, filepath.Join(dir, "old", "2025-12-31.JSONL"), cards)
 	writeFile(t, filepath.Join(dir, "one.json"), []byte(strings.SplitN(string(cards), "\n", 2)[0]))
-	cut := gzipBytes(t, bigInput(t, 4))
-	writeFile(t, filepath.Join(dir, "2026-01-04.ndjson.gz"), cut[:len(cut)*2/3])
+	if cut {
+		gz := gzipBytes(t, bigInput(t, 4))
+		writeFile(t, filepath.Join(dir, "2026-01-04.ndjson.gz"), gz[:len(gz)*2/3])
+	}
 	writeFile(t, filepath.Join(dir, "README.txt"), []byte("not a dump\n"))
 	writeFile(t, filepath.Join(dir, "notes.json.bak"), cards)
 	return dir

@@ -31,8 +31,9 @@ var placeholders = []string{
 }
 
 // codeActions offers, for each finding in the requested range, the
-// mechanical fix, if it has one. A fix is offered only when applying it and
-// judging the card again shows the finding gone.
+// mechanical fix, if it has one, and then the card's migrations to other
+// A2A releases. A fix is offered only when applying it and judging the
+// card again shows the finding gone.
 func (s *Server) codeActions(p codeActionParams) any {
 	actions := []CodeAction{}
 	d := s.docs[p.TextDocument.URI]
@@ -45,6 +46,9 @@ func (s *Server) codeActions(p codeActionParams) any {
 	for _, f := range findings {
 		if end := max(tokenEnd(d.text, f.offset), f.offset+1); end < from || f.offset > to {
 			continue
+		}
+		if !kindWanted("quickfix", p.Context.Only) {
+			break
 		}
 		title, edit, ok := s.fix(d, f)
 		if !ok {
@@ -59,7 +63,7 @@ func (s *Server) codeActions(p codeActionParams) any {
 			}}}},
 		})
 	}
-	return actions
+	return append(actions, s.migrateActions(d, p.Context.Only)...)
 }
 
 // fix returns the mechanical fix of a finding, checked to remove it.

@@ -25,6 +25,16 @@ type document struct {
 	policy     Policy
 	policyErr  error
 	v          *fastvalidate.Validator
+	// opts are v's options (the policy's), which the migrate actions'
+	// validators share; migrators are built from them when first asked
+	// for, by target release, and dropped when the policy is read again.
+	opts      []fastvalidate.Option
+	migrators map[string]*migrator
+	// migrations are the migrate actions of the current text, worked
+	// out on the first request after a change, since clients ask for
+	// actions at every move of the cursor; migrationsDone says they are.
+	migrations     []CodeAction
+	migrationsDone bool
 
 	findings []finding
 	// judged is the profile that judged the last text (a2a/1.0 for an
@@ -58,7 +68,7 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 		s.docs[uri] = d
 	}
 	d.version, d.size = version, len(text)
-	d.text = nil
+	d.text, d.migrations, d.migrationsDone = nil, nil, false
 	if len(text) <= s.cfg.MaxDocument {
 		d.text = []byte(text)
 	}
@@ -101,7 +111,8 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 
 // readPolicy reads the document's policy file and builds its validator.
 func (s *Server) readPolicy(d *document) {
-	d.policyRead, d.policy, d.policyErr, d.v = true, Policy{}, nil, nil
+	d.policyRead, d.policy, d.policyErr, d.v, d.opts, d.migrators = true, Policy{}, nil, nil, nil, nil
+	d.migrations, d.migrationsDone = nil, false
 	if s.cfg.LoadPolicy != nil {
 		if d.policy, d.policyErr = s.cfg.LoadPolicy(d.path); d.policyErr != nil {
 			return
@@ -113,6 +124,7 @@ func (s *Server) readPolicy(d *document) {
 		opts = append(opts, fastvalidate.WithPolicy(fastvalidate.PolicyProduction))
 	}
 	opts = append(opts, d.policy.Rules...)
+	d.opts = opts
 	d.v, d.policyErr = fastvalidate.New(profile, opts...)
 	if d.policyErr != nil && d.policy.File != "" {
 		d.policyErr = fmt.Errorf("%s: %w", d.policy.File, d.policyErr)

@@ -1,6 +1,7 @@
 package lspserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // TestMain lets the test binary stand in for cardscan lsp when Neovim
@@ -41,9 +44,12 @@ func TestNeovimClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ file, profile, code, action string }{
-		{"a2a-astral.json", "auto", "a2a.field-name", "Rename to supportedInterfaces"},
-		{"agentcard-astral.json", "auto", "field.type", "Write 0.5 as a number"},
+	// A case with no code applies an action on the whole card; release,
+	// when set, is the release the CLI must then judge the buffer valid as.
+	for _, tc := range []struct{ file, profile, code, action, release string }{
+		{"a2a-astral.json", "auto", "a2a.field-name", "Rename to supportedInterfaces", ""},
+		{"agentcard-astral.json", "auto", "field.type", "Write 0.5 as a number", ""},
+		{"a2a-0.3.json", "auto", "", "Migrate this card to A2A 1.0", "a2a/1.0"},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			text := readCard(t, tc.file)
@@ -87,10 +93,36 @@ func TestNeovimClient(t *testing.T) {
 				}
 			}
 			for _, d := range res.After {
-				if d.Code == target.Code && d.Data.Path == target.Data.Path {
+				if tc.code != "" && d.Code == target.Code && d.Data.Path == target.Data.Path {
 					t.Errorf("after %q nvim still shows %s at %s:\n%s", res.Applied, d.Code, d.Data.Path, res.Text)
 				}
 			}
+			if tc.release != "" {
+				judgedByCLI(t, res.Text, tc.release)
+				if len(res.After) != 0 {
+					t.Errorf("after %q nvim shows %+v", res.Applied, res.After)
+				}
+			}
 		})
+	}
+}
+
+// judgedByCLI checks that the CLI, judging text as a file under the a2a
+// profile and under release, reports no finding and recognises release.
+func judgedByCLI(t *testing.T, text, release string) {
+	t.Helper()
+	if text == "" {
+		t.Fatal("the buffer is empty")
+	}
+	for _, profile := range []string{"a2a", release} {
+		v := fastvalidate.MustNew(profile)
+		var out bytes.Buffer
+		if fs := jsonlFindings(t, v, []byte(text), &out); len(fs) != 0 {
+			t.Errorf("the CLI's --profile %s finds %+v in the buffer:\n%s", profile, fs, text)
+		}
+		var rec struct{ Profile string }
+		if err := json.Unmarshal(out.Bytes(), &rec); err != nil || rec.Profile != release {
+			t.Errorf("the CLI's --profile %s judges the buffer as %q (%v), want %s: %s", profile, rec.Profile, err, release, out.String())
+		}
 	}
 }

@@ -117,6 +117,8 @@ type codeActionParams struct {
 	Range        Range                  `json:"range"`
 	Context      struct {
 		Diagnostics []Diagnostic `json:"diagnostics"`
+		// Only, when set, limits the answer to these kinds of action.
+		Only []string `json:"only,omitempty"`
 	} `json:"context"`
 }
 

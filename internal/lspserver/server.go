@@ -170,7 +170,7 @@ func initializeResult() any {
 			"positionEncoding":   "utf-16",
 			"textDocumentSync":   sync{OpenClose: true, Change: 1, Save: map[string]any{"includeText": false}},
 			"hoverProvider":      true,
-			"codeActionProvider": map[string]any{"codeActionKinds": []string{"quickfix"}},
+			"codeActionProvider": map[string]any{"codeActionKinds": []string{"quickfix", "refactor.rewrite"}},
 			"completionProvider": map[string]any{"triggerCharacters": []string{`"`, ":"}},
 		},
 		"serverInfo": map[string]any{"name": "cardscan"},

@@ -1,7 +1,10 @@
 -- Drives cardscan lsp from Neovim's built-in client (0.7 and later):
 -- opens CARD, records the diagnostics published for it, applies the code
 -- action titled ACTION and records the diagnostics after it, and writes
--- both as JSON to OUT. Every wait is bounded.
+-- both and the buffer's text as JSON to OUT. The action is asked for at
+-- the diagnostic coded CODE or, when CODE is empty (an action on the whole
+-- card, such as a migration), at the card's first character. Every wait
+-- is bounded.
 local server, card, action, out = os.getenv('SERVER'), os.getenv('CARD'), os.getenv('ACTION'), os.getenv('OUT')
 local published = {}
 local function fail(msg)
@@ -25,15 +28,20 @@ vim.lsp.buf_attach_client(buf, client_id)
 if not vim.wait(5000, function() return #published >= 1 end, 10) then fail('no diagnostics within 5s') return end
 local first = published[#published]
 local client = vim.lsp.get_client_by_id(client_id)
-local target
-for _, d in ipairs(first) do
-  if d.code == os.getenv('CODE') then target = d end
+local code = os.getenv('CODE') or ''
+local range, context = {start = {line = 0, character = 0}, ['end'] = {line = 0, character = 0}}, {diagnostics = {}}
+if code ~= '' then
+  local target
+  for _, d in ipairs(first) do
+    if d.code == code then target = d end
+  end
+  if not target then fail('no ' .. code .. ' diagnostic') return end
+  range, context = target.range, {diagnostics = {target}}
 end
-if not target then fail('no ' .. os.getenv('CODE') .. ' diagnostic') return end
 local resp = client.request_sync('textDocument/codeAction', {
   textDocument = {uri = vim.uri_from_bufnr(buf)},
-  range = target.range,
-  context = {diagnostics = {target}},
+  range = range,
+  context = context,
 }, 5000, buf)
 if not resp or resp.err then fail('codeAction failed: ' .. vim.inspect(resp)) return end
 local applied

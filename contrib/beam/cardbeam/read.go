@@ -1,0 +1,107 @@
+package cardbeam
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// MaxRecord bounds a line, as cardscan's default --max-record does: a
+// longer line ends the reading of its input with an input error, so that
+// one endless line cannot take a worker's memory.
+const MaxRecord = 16 << 20
+
+var (
+	gzipMagic = []byte{0x1f, 0x8b}
+	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+)
+
+// countingReader counts the bytes read through it: an input's bytes as
+// stored.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// decompress returns r's content, decompressed when it starts with the
+// gzip or zstd magic (by content, never by name, as cardscan reads), and
+// a function closing the decoder.
+func decompress(r io.Reader) (io.Reader, func(), error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, gzipMagic):
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading gzip stream: %w", err)
+		}
+		return z, func() { z.Close() }, nil
+	case bytes.HasPrefix(head, zstdMagic):
+		z, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(128<<20))
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading zstd stream: %w", err)
+		}
+		return z, z.Close, nil
+	}
+	return br, func() {}, nil
+}
+
+// isBlank reports whether a line holds only JSON white space: cardscan
+// skips such lines, and does not count them.
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return false
+		}
+	}
+	return true
+}
+
+// eachLine calls fn with each non-blank line of r (without its newline,
+// with a '\r' before it) and its line number from 1. It returns the
+// decompressed bytes read and the first error of reading, naming the line.
+func eachLine(r io.Reader, fn func(line []byte, number int64)) (int64, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	var n, number int64
+	var long []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		n += int64(len(chunk))
+		line := chunk
+		if err == bufio.ErrBufferFull || long != nil {
+			if len(long)+len(chunk) > MaxRecord+1 {
+				return n, fmt.Errorf("line %d: longer than %d bytes", number+1, MaxRecord)
+			}
+			long = append(long, chunk...)
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			line = long
+		}
+		if err != nil && err != io.EOF {
+			// A partial line before a broken stream is not a record.
+			return n, fmt.Errorf("line %d: %w", number+1, err)
+		}
+		if len(line) > 0 {
+			number++
+			body := bytes.TrimSuffix(line, []byte{'\n'})
+			if !isBlank(body) {
+				fn(body, number)
+			}
+		}
+		long = nil
+		if err == io.EOF {
+			return n, nil
+		}
+	}
+}
