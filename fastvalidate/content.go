@@ -137,6 +137,9 @@ const (
 	workLinks                            // scheme, userinfo and IP-host links
 	workIDN                              // content.idn-host
 	workOrigin                           // content.link-origin
+	// workKnown marks walker.work as computed: the policy and overrides
+	// it depends on are the Validator's, fixed when it is made.
+	workKnown contentWork = 1 << 7
 )
 
 // contentWork returns the parts of the content rules to run on this card.
@@ -168,8 +171,11 @@ func (w *walker) contentWork() contentWork {
 // object's names and texts are read together (see matchPatterns), so
 // that an instruction split over a name and a description is read whole.
 func (w *walker) checkContent() {
-	work := w.contentWork()
-	if work == 0 {
+	if w.work == 0 {
+		w.work = w.contentWork() | workKnown
+	}
+	work := w.work
+	if work == workKnown {
 		return
 	}
 	vw := w.vw // see tape.View

@@ -91,6 +91,18 @@ func stripPort(h []byte) []byte {
 // stripped), or IPv4 in any form the WHATWG URL Standard reads as one
 // (0x7f.1, 2130706433).
 func ipLiteral(host []byte) bool {
+	// Most hosts are names: an IPv4 host's last label (a trailing dot
+	// aside) is a number, which starts with a digit.
+	last := host
+	if n := len(last); n > 1 && last[n-1] == '.' {
+		last = last[:n-1]
+	}
+	if dot := bytes.LastIndexByte(last, '.'); dot >= 0 {
+		last = last[dot+1:]
+	}
+	if len(last) > 0 && (last[0] < '0' || last[0] > '9') && bytes.IndexByte(host, ':') < 0 {
+		return false
+	}
 	if bytes.IndexByte(host, ':') >= 0 {
 		_, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
 		return err == nil
