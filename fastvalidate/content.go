@@ -187,6 +187,9 @@ func (w *walker) checkContent() {
 		w.segs = w.segs[:0]
 		for k := o + 1; k < vw.End(o); k = vw.NextMember(k) {
 			v := k + 1
+			if kind := vw.Kind(v); kind != tape.KindString && kind != tape.KindArray {
+				continue // nothing the rules read, whatever its name
+			}
 			class := classifyMember(vw.Name(k))
 			switch {
 			case class == memberOther:

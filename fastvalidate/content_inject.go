@@ -50,11 +50,11 @@ type patternSet struct {
 	words    []wordPattern
 	literals []literalPattern
 	// byFirst lists, for each word a pattern starts with, the patterns
-	// that do; firstWords has the bit of firstKey set for each of those
-	// words, so that most words of a text are passed over with one lookup
-	// and no map access.
+	// that do; firstWords has, at firstSlot of each of those words, the
+	// bit of its last byte (firstBit), so that most words of a text are
+	// passed over with one lookup and no map access.
 	byFirst    map[string][]int
-	firstWords [1 << 16 / 64]uint64
+	firstWords [32 * maxFirstWord]uint32
 	// byAnchor lists the literals by their anchor byte: one pass over a
 	// text finds the places where any literal can match.
 	byAnchor [256][]int
@@ -95,8 +95,10 @@ func mustParsePatterns(text string) *patternSet {
 			}
 			for _, first := range wp.tokens[0].words {
 				p.byFirst[first] = append(p.byFirst[first], len(p.words))
-				k := firstKey([]byte(first))
-				p.firstWords[k/64] |= 1 << (k % 64)
+				if len(first) >= maxFirstWord {
+					bad()
+				}
+				p.firstWords[firstSlot(first[0], len(first))] |= firstBit(first[len(first)-1])
 			}
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
@@ -265,25 +267,35 @@ func (w *walker) matchPatterns() {
 
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
 // printable ASCII: most of what it reads are letters, so it finds the end
-// of a word eight bytes at a time (wordEnd) and looks at each byte only
+// of a word eight bytes at a time (wordBytes) and looks at each byte only
 // between words.
 func (w *walker) matchRaw(si int, reported uint8, lits *litHits) uint8 {
 	text := w.segText(si)
 	for i := 0; i < len(text); {
 		c := text[i]
 		if !asciiWordByte[c] {
-			if l := lowerASCII[c&0x7F]; patterns.anchors[l] {
-				w.matchLiteralsAt(si, i, l, lits)
+			// An anchor is neither a letter nor white space, which are all
+			// lower-casing changes of ASCII: the byte is its own folding.
+			if patterns.anchors[c] {
+				w.matchLiteralsAt(si, i, c, lits)
 			}
 			i++
 			continue
 		}
-		end := wordEnd(text, i+1)
-		second := byte(0)
-		if end-i > 1 {
-			second = lowerASCII[text[i+1]&0x7F]
+		// The word's end, eight bytes at a time (wordBytes), written out
+		// here: a call per word cost as much as the search.
+		end := i + 1
+		for ; end+8 <= len(text); end += 8 {
+			if m := ^wordBytes(binary.LittleEndian.Uint64(text[end:])) & highBits; m != 0 {
+				end += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
 		}
-		if k := firstKeyOf(end-i, lowerASCII[c&0x7F], second, lowerASCII[text[end-1]&0x7F]); patterns.firstWords[k/64]&(1<<(k%64)) != 0 {
+		for end < len(text) && asciiWordByte[text[end]] {
+			end++
+		}
+	found:
+		if mayStart(end-i, c, text[end-1]) {
 			reported = w.matchWordsAt(si, i, end, reported)
 		}
 		i = end
@@ -299,20 +311,6 @@ var asciiWordByte = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// wordEnd returns the index of the first byte of text from j on that is
-// no letter or digit, or len(text); text is ASCII.
-func wordEnd(text []byte, j int) int {
-	for ; j+8 <= len(text); j += 8 {
-		if m := ^wordBytes(binary.LittleEndian.Uint64(text[j:])) & highBits; m != 0 {
-			return j + bits.TrailingZeros64(m)>>3
-		}
-	}
-	for j < len(text) && asciiWordByte[text[j]] {
-		j++
-	}
-	return j
-}
 
 const (
 	lowBits  = 0x0101010101010101
@@ -334,7 +332,7 @@ func wordBytes(x uint64) uint64 {
 // walker.fold, which may hold foldOther: byte by byte.
 func (w *walker) matchFolded(si int, reported uint8, lits *litHits) uint8 {
 	text := w.segText(si)
-	var first, second, last byte
+	var first, last byte
 	start, n := 0, 0
 	for i := 0; i <= len(text); i++ {
 		c := byte(' ') // the space after the member
@@ -342,18 +340,15 @@ func (w *walker) matchFolded(si int, reported uint8, lits *litHits) uint8 {
 			c = foldByte[text[i]]
 		}
 		if foldWordByte[c] {
-			switch n {
-			case 0:
+			if n == 0 {
 				start, first = i, c
-			case 1:
-				second = c
 			}
 			last = c
 			n++
 			continue
 		}
 		if n != 0 {
-			if k := firstKeyOf(n, first, second, last); patterns.firstWords[k/64]&(1<<(k%64)) != 0 {
+			if mayStart(n, first, last) {
 				reported = w.matchWordsAt(si, start, i, reported)
 			}
 			n = 0
@@ -596,24 +591,24 @@ func (w *walker) appendStream(dst []byte, from, to wordAt) []byte {
 	return dst
 }
 
-// firstKey hashes a word by its length and its first, second and last
-// bytes into 16 bits, for patternSet.firstWords.
-func firstKey(word []byte) uint32 {
-	second := byte(0)
-	if len(word) > 1 {
-		second = word[1]
-	}
-	return firstKeyOf(len(word), word[0], second, word[len(word)-1])
-}
+// maxFirstWord bounds the length of a word a pattern starts with: a
+// longer word of a text is passed over at once.
+const maxFirstWord = 16
 
-// firstKeyOf is firstKey of a word of n bytes, first, second (when n > 1)
-// and last: what matchPatterns keeps of the word it is in.
-func firstKeyOf(n int, first, second, last byte) uint32 {
-	h := uint32(first)*0x9E37 ^ uint32(last)*0x85EB ^ uint32(n)*0xC2B3
-	if n > 1 {
-		h ^= uint32(second) * 0x27D5
-	}
-	return (h ^ h>>16) & 0xFFFF
+// firstSlot is the index in patternSet.firstWords of words of n bytes
+// (n < maxFirstWord) starting with byte first, and firstBit the bit of
+// their last byte: by the low five bits of each, which are the same for
+// a letter in either case, so that the text need not be lower-cased to
+// be looked up. Digits share slots with letters; that only lets a few
+// more words through to the comparison.
+func firstSlot(first byte, n int) int { return int(first&31)*maxFirstWord + n }
+
+func firstBit(last byte) uint32 { return 1 << (last & 31) }
+
+// mayStart reports whether a word of n bytes, first to last, may start a
+// pattern.
+func mayStart(n int, first, last byte) bool {
+	return n < maxFirstWord && patterns.firstWords[firstSlot(first, n)]&firstBit(last) != 0
 }
 
 func patternKindBit(kind string) uint8 {
