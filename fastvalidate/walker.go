@@ -34,6 +34,7 @@ type walker struct {
 	fold    []byte
 	hostBuf []byte
 	domains *domainCache
+	idn     *idnCache
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
