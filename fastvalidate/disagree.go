@@ -7,9 +7,9 @@ package fastvalidate
 // says so in its message, so that nobody takes a disagreement of the two
 // texts for a fault of the card alone. docs/rules.md lists the table below.
 
-// Disagreement is one kind of value the draft and the schema judge
+// disputeKind is one kind of value the draft and the schema judge
 // differently.
-type Disagreement struct {
+type disputeKind struct {
 	// Member is where the value stands, as JSON Pointers (comma-separated)
 	// in which * stands for any array index or member name; "" is the card
 	// itself.
@@ -55,7 +55,7 @@ const (
 	numDisagreements
 )
 
-var disagreements = [numDisagreements]Disagreement{
+var disagreements = [numDisagreements]disputeKind{
 	disProtocolSchemaOnly: {"/endpoint/protocol", `"websocket", "sse", "google_a2a" or "native"`, true, "2.5.1", []Code{CodeEndpointProtocol}, nil},
 	disAuthNull:           {"/endpoint/auth", "null (the schema: no authentication required)", true, "2.5.3", []Code{CodeFieldType}, nil},
 	disPricingNull:        {"/pricing", "null", true, "2.6", []Code{CodeFieldType}, nil},
@@ -89,7 +89,7 @@ var disagreementNotes = func() (t [numDisagreements]string) {
 
 // note is what the message of a finding this disagreement explains ends
 // with.
-func (d Disagreement) note() string {
+func (d disputeKind) note() string {
 	if d.SchemaAllows {
 		return "the AgentCard JSON Schema v1.0 allows this; draft section " + d.Section + " does not"
 	}
@@ -98,15 +98,15 @@ func (d Disagreement) note() string {
 
 // Disagreements returns every kind of value the draft and the schema judge
 // differently, for documentation.
-func Disagreements() []Disagreement {
-	return append([]Disagreement(nil), disagreements[1:]...)
+func disagreementList() []disputeKind {
+	return append([]disputeKind(nil), disagreements[1:]...)
 }
 
 // disputed returns the disagreement of the draft and the schema that
 // the finding reports, if it reports one.
-func (f *Finding) disputed() (Disagreement, bool) {
+func (f *Finding) disputed() (disputeKind, bool) {
 	if f.note == noDisagreement {
-		return Disagreement{}, false
+		return disputeKind{}, false
 	}
 	return disagreements[f.note], true
 }

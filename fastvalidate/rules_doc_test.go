@@ -46,7 +46,7 @@ func TestRulesDocTable(t *testing.T) {
 }
 
 // TestDisagreementsDocTable holds docs/rules.md's table of the draft's and
-// the schema's disagreements to Disagreements(), as TestRulesDocTable does
+// the schema's disagreements to disagreementList(), as TestRulesDocTable does
 // the rule table (and -update-rules rewrites it too).
 func TestDisagreementsDocTable(t *testing.T) {
 	const path = "../docs/rules.md"
@@ -61,7 +61,7 @@ func TestDisagreementsDocTable(t *testing.T) {
 	}
 	var table strings.Builder
 	table.WriteString("| where | the value | passes | draft section | `agentcard` reports | `agentcard-schema` reports |\n|---|---|---|---|---|---|\n")
-	for _, d := range Disagreements() {
+	for _, d := range disagreementList() {
 		passes := "the schema"
 		if !d.SchemaAllows {
 			passes = "the draft"
@@ -97,7 +97,7 @@ func TestDisagreementsDocTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("%s disagreement table differs from Disagreements(); run: go test ./fastvalidate/ -run TestDisagreementsDocTable -update-rules\nwant:\n%s", path, table.String())
+	t.Errorf("%s disagreement table differs from disagreementList(); run: go test ./fastvalidate/ -run TestDisagreementsDocTable -update-rules\nwant:\n%s", path, table.String())
 }
 
 // exampleless are the rules whose examples cannot be a short card judged
