@@ -96,7 +96,7 @@ func (d disputeKind) note() string {
 	return "draft section " + d.Section + " allows this; the AgentCard JSON Schema v1.0 does not"
 }
 
-// Disagreements returns every kind of value the draft and the schema judge
+// disagreementList returns every kind of value the draft and the schema judge
 // differently, for documentation.
 func disagreementList() []disputeKind {
 	return append([]disputeKind(nil), disagreements[1:]...)
