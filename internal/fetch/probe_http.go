@@ -612,15 +612,14 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 func failed(it *iface, err error) outcome {
 	o := outcome{class: classUnreachable}
 	var re *redirectError
-	var ce *tlsCertError
-	switch {
-	case errors.As(err, &re):
+	if errors.As(err, &re) {
 		o.answer = "redirect refused"
 		o.add(fastvalidate.CodeProbeRedirect, it.pointer, re.msg)
 		return o
-	case asCertError(err, &ce):
+	}
+	if msg, ok := certFailure(err); ok {
 		o.class, o.answer = classTLS, "certificate not verified"
-		o.add(fastvalidate.CodeProbeTLS, it.pointer, fmt.Sprintf("the certificate of %s does not verify: %s", hostOf(it.url), ce.msg))
+		o.add(fastvalidate.CodeProbeTLS, it.pointer, fmt.Sprintf("the certificate of %s does not verify: %s", hostOf(it.url), msg))
 		o.tls = &tlsInfo{verified: false}
 		return o
 	}
@@ -637,13 +636,9 @@ func failed(it *iface, err error) outcome {
 	return o
 }
 
-// tlsCertError is a certificate Go's verifier refused.
-type tlsCertError struct{ msg string }
-
-func (e *tlsCertError) Error() string { return e.msg }
-
-// asCertError finds a verification failure in err.
-func asCertError(err error, out **tlsCertError) bool {
+// certFailure says why Go's verifier refused the certificate, when that
+// is what err is.
+func certFailure(err error) (string, bool) {
 	var hn x509.HostnameError
 	var ua x509.UnknownAuthorityError
 	var ci x509.CertificateInvalidError
@@ -660,17 +655,15 @@ func asCertError(err error, out **tlsCertError) bool {
 				msg += " (it is for " + strings.Join(names, ", ") + ")"
 			}
 		}
-		*out = &tlsCertError{msg}
+		return msg, true
 	case errors.As(err, &ua):
-		*out = &tlsCertError{ua.Error()}
+		return ua.Error(), true
 	case errors.As(err, &ci):
-		*out = &tlsCertError{ci.Error()}
+		return ci.Error(), true
 	case errors.As(err, &ve):
-		*out = &tlsCertError{ve.Err.Error()}
-	default:
-		return false
+		return ve.Err.Error(), true
 	}
-	return true
+	return "", false
 }
 
 // clip shortens what a server said to what a record can carry.

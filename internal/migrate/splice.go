@@ -237,9 +237,6 @@ func (e *edit) InsertAfter(at string, k string, v any) {
 // SetAt replaces element i of an array.
 func (e *edit) SetAt(i int, v any) { e.value[i] = v }
 
-// DropAt removes element i of an array.
-func (e *edit) DropAt(i int) { e.drop[i] = true }
-
 // Append adds an element at the end of an array, or a member at the end
 // of an object (given as kv).
 func (e *edit) Append(v any) { e.before[len(e.spans)] = append(e.before[len(e.spans)], v) }
