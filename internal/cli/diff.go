@@ -80,12 +80,12 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	return &fs
 }
 
-func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	start := time.Now()
 	o := &diffOptions{}
 	paths, err := newDiffFlagSet(o).Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, con, diffUsageHead+newDiffFlagSet(&diffOptions{}).Help()+diffUsageTail)
+		return writeOut(stdout, diffUsageHead+newDiffFlagSet(&diffOptions{}).Help()+diffUsageTail)
 	}
 	if err == nil {
 		err = checkDiffOptions(o, paths)
@@ -103,11 +103,11 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 			stdin, stdout)
 	}
 	if err != nil {
-		return con.UsageError("cardscan diff", err)
+		return usageFailure("cardscan diff", err)
 	}
 	sigs, err := o.signatureOptions.config(nil)
 	if err != nil {
-		return con.UsageError("cardscan diff", err)
+		return usageFailure("cardscan diff", err)
 	}
 	mode, _ := dump.ParseKeyMode(o.key)
 	if o.digestOut != "" {
@@ -116,15 +116,13 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	var sumFile *pendingFile
 	if o.summary != "" && o.summary != "-" {
 		if sumFile, err = createPending(o.summary); err != nil {
-			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			return console.ExitIO
+			return ioFailuref("--summary %s: %s", o.summary, describe(err))
 		}
 		defer sumFile.discard()
 	}
 	d, err := dump.NewDiffer(int64(o.memory))
 	if err != nil {
-		con.Errorf("diff: %s", describe(err))
-		return console.ExitIO
+		return ioFailuref("diff: %s", describe(err))
 	}
 	defer d.Close()
 	d.Format = o.parsed
@@ -168,35 +166,32 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		}
 		st, err := pipeline.Run(cfg, inputs)
 		if st.Interrupted {
-			return sig.status()
+			return &statusError{sig.status()}
 		}
 		if err != nil {
-			con.Errorf("diff: %s", describe(err))
-			return console.ExitIO
+			return ioFailuref("diff: %s", describe(err))
 		}
 		if st.InputErrors > 0 || walkErrors > 0 {
 			// A dump read in part would show its unread cards as removed
 			// or added: no diff rather than a wrong one.
-			con.Errorf("diff: %s could not be read completely; no diff written", paths[i])
-			return console.ExitIO
+			return ioFailuref("diff: %s could not be read completely; no diff written", paths[i])
 		}
 		bytes += st.BytesDecompressed
 	}
 	sum, err := d.Finish(stdout)
 	if err != nil {
 		if isClosedPipe(err) {
-			return console.ExitInvalid
+			return errFailed
 		}
-		con.Errorf("diff: writing: %s", describe(err))
-		return console.ExitIO
+		return ioFailuref("diff: writing: %s", describe(err))
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	if sum.Seconds > 0 {
 		sum.MBPerSecond = float64(bytes) / 1e6 / sum.Seconds
 	}
-	status := console.ExitOK
+	var verdict error
 	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 || sum.SignerChanged != nil && *sum.SignerChanged > 0 {
-		status = console.ExitInvalid
+		verdict = errFailed
 	}
 	if o.summary != "" {
 		b, err := json.MarshalIndent(struct {
@@ -212,11 +207,11 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		}
 		if err != nil {
 			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			status = console.ExitIO
+			verdict = errIOReported
 		}
 	}
 	con.Printf("%s", diffHuman(&sum))
-	return status
+	return verdict
 }
 
 func checkDiffOptions(o *diffOptions, paths []string) error {
@@ -263,7 +258,7 @@ func diffHuman(s *dump.DiffSummary) string {
 
 // diffDigests reads the shard's slice of both dumps into a digest file
 // (--digest-out), for cardscan merge to compare with the other shards'.
-func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Reader, con *console.Console) int {
+func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Reader, con *console.Console) error {
 	sig := catchSignals()
 	defer sig.stop()
 	framing, _ := pipeline.ParseFraming(o.input)
@@ -287,20 +282,17 @@ func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Rea
 			Collect:   set.Add,
 		}, inputs)
 		if st.Interrupted {
-			return sig.status()
+			return &statusError{sig.status()}
 		}
 		if err != nil {
-			con.Errorf("diff: %s", describe(err))
-			return console.ExitIO
+			return ioFailuref("diff: %s", describe(err))
 		}
 		if st.InputErrors > 0 || walkErrors > 0 {
-			con.Errorf("diff: %s could not be read completely; no digests written", paths[i])
-			return console.ExitIO
+			return ioFailuref("diff: %s could not be read completely; no digests written", paths[i])
 		}
 	}
 	if err := set.Write(o.digestOut, o.digestParts); err != nil {
-		con.Errorf("--digest-out %s: %s", o.digestOut, describe(err))
-		return console.ExitIO
+		return ioFailuref("--digest-out %s: %s", o.digestOut, describe(err))
 	}
-	return console.ExitOK
+	return nil
 }

@@ -94,11 +94,11 @@ type migrateRun struct {
 	solo    *migrateWorker
 }
 
-func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	o := &migrateOptions{}
 	paths, err := newMigrateFlagSet(o).Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, con, migrateUsageHead+newMigrateFlagSet(&migrateOptions{}).Help()+migrateUsageTail)
+		return writeOut(stdout, migrateUsageHead+newMigrateFlagSet(&migrateOptions{}).Help()+migrateUsageTail)
 	}
 	if err == nil {
 		err = checkMigrateOptions(o, paths)
@@ -125,11 +125,11 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		mopts, err = migrateOptionsOf(o)
 	}
 	if err != nil {
-		return con.UsageError("cardscan migrate", err)
+		return usageFailure("cardscan migrate", err)
 	}
 	ws, err := newWorkers(mopts, runtime.GOMAXPROCS(0)+1)
 	if err != nil {
-		return con.UsageError("cardscan migrate", usageError{err.Error()})
+		return usageFailure("cardscan migrate", usageError{err.Error()})
 	}
 	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
 	r := &migrateRun{o: o, con: con, ioErrors: walkErrors, workers: ws[1:], solo: ws[0]}
@@ -143,8 +143,7 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	case o.out != "":
 		f, err := os.Create(o.out)
 		if err != nil {
-			con.Errorf("-o %s: %s", o.out, describe(err))
-			return console.ExitIO
+			return ioFailuref("-o %s: %s", o.out, describe(err))
 		}
 		bw := bufio.NewWriterSize(f, 256<<10)
 		r.cards = bw
@@ -162,8 +161,7 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	default:
 		f, err := os.Create(reportTo)
 		if err != nil {
-			con.Errorf("--report %s: %s", reportTo, describe(err))
-			return console.ExitIO
+			return ioFailuref("--report %s: %s", reportTo, describe(err))
 		}
 		r.records = bufio.NewWriterSize(f, 64<<10)
 		w := r.records
@@ -185,15 +183,15 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	con.Printf("%s", r.summary())
 	switch {
 	case r.ioErrors > 0:
-		return console.ExitIO
+		return errIOReported
 	case o.check:
 		if r.tally.wouldRun {
-			return console.ExitInvalid
+			return errFailed
 		}
 	case r.tally.counts[2]+r.tally.counts[3] > 0: // refused, failed
-		return console.ExitInvalid
+		return errFailed
 	}
-	return console.ExitOK
+	return nil
 }
 
 func checkMigrateOptions(o *migrateOptions, paths []string) error {
