@@ -82,28 +82,9 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 
 func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	start := time.Now()
-	o := &diffOptions{}
-	paths, err := newDiffFlagSet(o).Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, diffUsageHead+newDiffFlagSet(&diffOptions{}).Help()+diffUsageTail)
-	}
-	if err == nil {
-		err = checkDiffOptions(o, paths)
-	}
-	if err == nil {
-		read := []clobber.File{{Role: "OLD", Path: paths[0]}, {Role: "NEW", Path: paths[1]}}
-		for _, k := range o.keys {
-			read = append(read, clobber.File{Role: "--keys", Path: k})
-		}
-		if o.trustFile != "" {
-			read = append(read, clobber.File{Role: "--trust", Path: o.trustFile})
-		}
-		err = guardFiles(read,
-			append(digestFiles(o.digestOut, o.digestParts), clobber.File{Role: "--summary", Path: o.summary}, clobber.File{Role: "standard output", Path: "-"}),
-			stdin, stdout)
-	}
-	if err != nil {
-		return usageFailure("cardscan diff", err)
+	o, paths, err := parseDiffArgs(args, stdin, stdout)
+	if err != nil || o == nil {
+		return err
 	}
 	sigs, err := o.signatureOptions.config(nil)
 	if err != nil {
@@ -132,7 +113,68 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	}
 	sig := catchSignals()
 	defer sig.stop()
+	bytes, err := readDumps(d, o, paths, mode, sigs, sig, stdin, con)
+	if err != nil {
+		return err
+	}
+	sum, err := d.Finish(stdout)
+	if err != nil {
+		if isClosedPipe(err) {
+			return errFailed
+		}
+		return ioFailuref("diff: writing: %s", describe(err))
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if sum.Seconds > 0 {
+		sum.MBPerSecond = float64(bytes) / 1e6 / sum.Seconds
+	}
+	var verdict error
+	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 || sum.SignerChanged != nil && *sum.SignerChanged > 0 {
+		verdict = errFailed
+	}
+	if o.summary != "" {
+		if err := writeDiffSummary(&sum, sumFile, stdout); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			verdict = errIOReported
+		}
+	}
+	con.Printf("%s", diffHuman(&sum))
+	return verdict
+}
 
+// parseDiffArgs parses and checks diff's command line. It returns no
+// options and no error when --help was written.
+func parseDiffArgs(args []string, stdin io.Reader, stdout io.Writer) (*diffOptions, []string, error) {
+	o := &diffOptions{}
+	paths, err := newDiffFlagSet(o).Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, nil, writeOut(stdout, diffUsageHead+newDiffFlagSet(&diffOptions{}).Help()+diffUsageTail)
+	}
+	if err == nil {
+		err = checkDiffOptions(o, paths)
+	}
+	if err == nil {
+		read := []clobber.File{{Role: "OLD", Path: paths[0]}, {Role: "NEW", Path: paths[1]}}
+		for _, k := range o.keys {
+			read = append(read, clobber.File{Role: "--keys", Path: k})
+		}
+		if o.trustFile != "" {
+			read = append(read, clobber.File{Role: "--trust", Path: o.trustFile})
+		}
+		err = guardFiles(read,
+			append(digestFiles(o.digestOut, o.digestParts), clobber.File{Role: "--summary", Path: o.summary}, clobber.File{Role: "standard output", Path: "-"}),
+			stdin, stdout)
+	}
+	if err != nil {
+		return nil, nil, usageFailure("cardscan diff", err)
+	}
+	return o, paths, nil
+}
+
+// readDumps reads OLD and then NEW into d, and returns the bytes they
+// held once decompressed. A dump read in part would show its unread cards
+// as removed or added: it is an error, and no diff is written.
+func readDumps(d *dump.Differ, o *diffOptions, paths []string, mode dump.KeyMode, sigs *pipeline.Signatures, sig *signals, stdin io.Reader, con *console.Console) (int64, error) {
 	framing, _ := pipeline.ParseFraming(o.input)
 	var bytes int64
 	var prior func(kind byte, key []byte) ([]byte, bool)
@@ -166,52 +208,34 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		}
 		st, err := pipeline.Run(cfg, inputs)
 		if st.Interrupted {
-			return &statusError{sig.status()}
+			return 0, &statusError{sig.status()}
 		}
 		if err != nil {
-			return ioFailuref("diff: %s", describe(err))
+			return 0, ioFailuref("diff: %s", describe(err))
 		}
 		if st.InputErrors > 0 || walkErrors > 0 {
-			// A dump read in part would show its unread cards as removed
-			// or added: no diff rather than a wrong one.
-			return ioFailuref("diff: %s could not be read completely; no diff written", paths[i])
+			return 0, ioFailuref("diff: %s could not be read completely; no diff written", paths[i])
 		}
 		bytes += st.BytesDecompressed
 	}
-	sum, err := d.Finish(stdout)
+	return bytes, nil
+}
+
+// writeDiffSummary writes --summary: the diff's counts as JSON, to its
+// prepared file, or to stdout when there is none ('-').
+func writeDiffSummary(sum *dump.DiffSummary, f *pendingFile, stdout io.Writer) error {
+	b, err := json.MarshalIndent(struct {
+		Diff dump.DiffSummary `json:"diff"`
+	}{*sum}, "", "  ")
 	if err != nil {
-		if isClosedPipe(err) {
-			return errFailed
-		}
-		return ioFailuref("diff: writing: %s", describe(err))
+		return err
 	}
-	sum.Seconds = time.Since(start).Seconds()
-	if sum.Seconds > 0 {
-		sum.MBPerSecond = float64(bytes) / 1e6 / sum.Seconds
+	b = append(b, '\n')
+	if f == nil {
+		_, err = stdout.Write(b)
+		return err
 	}
-	var verdict error
-	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 || sum.SignerChanged != nil && *sum.SignerChanged > 0 {
-		verdict = errFailed
-	}
-	if o.summary != "" {
-		b, err := json.MarshalIndent(struct {
-			Diff dump.DiffSummary `json:"diff"`
-		}{sum}, "", "  ")
-		if err == nil {
-			b = append(b, '\n')
-			if sumFile == nil {
-				_, err = stdout.Write(b)
-			} else {
-				err = sumFile.commit(b)
-			}
-		}
-		if err != nil {
-			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			verdict = errIOReported
-		}
-	}
-	con.Printf("%s", diffHuman(&sum))
-	return verdict
+	return f.commit(b)
 }
 
 func checkDiffOptions(o *diffOptions, paths []string) error {

@@ -2,8 +2,8 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/cardscan/cardscan/rule"
 	"fmt"
+	"github.com/cardscan/cardscan/rule"
 	"io"
 	"strings"
 

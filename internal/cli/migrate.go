@@ -95,37 +95,9 @@ type migrateRun struct {
 }
 
 func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
-	o := &migrateOptions{}
-	paths, err := newMigrateFlagSet(o).Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, migrateUsageHead+newMigrateFlagSet(&migrateOptions{}).Help()+migrateUsageTail)
-	}
-	if err == nil {
-		err = checkMigrateOptions(o, paths)
-	}
-	if len(paths) == 0 {
-		paths = []string{"-"}
-	}
-	if err == nil {
-		var ins []clobber.File
-		for _, p := range paths {
-			ins = append(ins, clobber.File{Role: "the input", Path: p})
-		}
-		var outs []clobber.File
-		if o.out != "" {
-			outs = append(outs, clobber.File{Role: "-o", Path: o.out})
-		}
-		if o.report != "" {
-			outs = append(outs, clobber.File{Role: "--report", Path: o.report})
-		}
-		err = guardFiles(ins, outs, stdin, stdout)
-	}
-	var mopts migrate.Options
-	if err == nil {
-		mopts, err = migrateOptionsOf(o)
-	}
-	if err != nil {
-		return usageFailure("cardscan migrate", err)
+	o, paths, mopts, err := parseMigrateArgs(args, stdin, stdout)
+	if err != nil || o == nil {
+		return err
 	}
 	ws, err := newWorkers(mopts, runtime.GOMAXPROCS(0)+1)
 	if err != nil {
@@ -133,39 +105,9 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	}
 	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
 	r := &migrateRun{o: o, con: con, ioErrors: walkErrors, workers: ws[1:], solo: ws[0]}
-	var closers []func() error
-	reportTo := o.report
-	if reportTo == "" && (o.write || o.check || o.out != "") {
-		reportTo = "-"
-	}
-	switch {
-	case o.write || o.check:
-	case o.out != "":
-		f, err := os.Create(o.out)
-		if err != nil {
-			return ioFailuref("-o %s: %s", o.out, describe(err))
-		}
-		bw := bufio.NewWriterSize(f, 256<<10)
-		r.cards = bw
-		closers = append(closers, func() error { return errors.Join(bw.Flush(), f.Close()) })
-	default:
-		bw := bufio.NewWriterSize(stdout, 256<<10)
-		r.cards = bw
-		closers = append(closers, bw.Flush)
-	}
-	switch reportTo {
-	case "":
-	case "-":
-		r.records = bufio.NewWriterSize(stdout, 64<<10)
-		closers = append(closers, r.records.Flush)
-	default:
-		f, err := os.Create(reportTo)
-		if err != nil {
-			return ioFailuref("--report %s: %s", reportTo, describe(err))
-		}
-		r.records = bufio.NewWriterSize(f, 64<<10)
-		w := r.records
-		closers = append(closers, func() error { return errors.Join(w.Flush(), f.Close()) })
+	closers, err := r.openOutputs(stdout)
+	if err != nil {
+		return err
 	}
 	r.asIs = len(inputs) == 1 && wholeCardName(inputs[0].Path)
 	for _, in := range inputs {
@@ -192,6 +134,93 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		return errFailed
 	}
 	return nil
+}
+
+// parseMigrateArgs parses and checks migrate's command line: its options,
+// its paths ("-" when none) and the migration they ask for. It returns no
+// options and no error when --help was written.
+func parseMigrateArgs(args []string, stdin io.Reader, stdout io.Writer) (*migrateOptions, []string, migrate.Options, error) {
+	o := &migrateOptions{}
+	paths, err := newMigrateFlagSet(o).Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, nil, migrate.Options{}, writeOut(stdout, migrateUsageHead+newMigrateFlagSet(&migrateOptions{}).Help()+migrateUsageTail)
+	}
+	if err == nil {
+		err = checkMigrateOptions(o, paths)
+	}
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	if err == nil {
+		var ins []clobber.File
+		for _, p := range paths {
+			ins = append(ins, clobber.File{Role: "the input", Path: p})
+		}
+		var outs []clobber.File
+		if o.out != "" {
+			outs = append(outs, clobber.File{Role: "-o", Path: o.out})
+		}
+		if o.report != "" {
+			outs = append(outs, clobber.File{Role: "--report", Path: o.report})
+		}
+		err = guardFiles(ins, outs, stdin, stdout)
+	}
+	var mopts migrate.Options
+	if err == nil {
+		mopts, err = migrateOptionsOf(o)
+	}
+	if err != nil {
+		return nil, nil, mopts, usageFailure("cardscan migrate", err)
+	}
+	return o, paths, mopts, nil
+}
+
+// openOutputs creates where the migrated cards (-o, or stdout) and the
+// report (--report, or stdout) go, and returns what flushes and closes
+// them, in order. On an error, those opened are closed.
+func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err error) {
+	o := r.o
+	defer func() {
+		if err != nil {
+			for _, c := range closers {
+				c()
+			}
+		}
+	}()
+	reportTo := o.report
+	if reportTo == "" && (o.write || o.check || o.out != "") {
+		reportTo = "-"
+	}
+	switch {
+	case o.write || o.check:
+	case o.out != "":
+		f, err := os.Create(o.out)
+		if err != nil {
+			return closers, ioFailuref("-o %s: %s", o.out, describe(err))
+		}
+		bw := bufio.NewWriterSize(f, 256<<10)
+		r.cards = bw
+		closers = append(closers, func() error { return errors.Join(bw.Flush(), f.Close()) })
+	default:
+		bw := bufio.NewWriterSize(stdout, 256<<10)
+		r.cards = bw
+		closers = append(closers, bw.Flush)
+	}
+	switch reportTo {
+	case "":
+	case "-":
+		r.records = bufio.NewWriterSize(stdout, 64<<10)
+		closers = append(closers, r.records.Flush)
+	default:
+		f, err := os.Create(reportTo)
+		if err != nil {
+			return closers, ioFailuref("--report %s: %s", reportTo, describe(err))
+		}
+		r.records = bufio.NewWriterSize(f, 64<<10)
+		w := r.records
+		closers = append(closers, func() error { return errors.Join(w.Flush(), f.Close()) })
+	}
+	return closers, nil
 }
 
 func checkMigrateOptions(o *migrateOptions, paths []string) error {
