@@ -67,7 +67,7 @@ func runCardscan(args []string, stdin io.Reader, stdout, stderr io.Writer, con *
 		return writeOut(stdout, "cardscan "+version()+"\n")
 	case opts.listRules:
 		var b strings.Builder
-		if err := listRules(&b, opts.profile, opts.parsedFormat); err != nil {
+		if err := listRules(&b, opts.Profile, opts.parsedFormat); err != nil {
 			return usageStop(err)
 		}
 		return writeOut(stdout, b.String())
@@ -77,8 +77,7 @@ func runCardscan(args []string, stdin io.Reader, stdout, stderr io.Writer, con *
 
 type options struct {
 	readOptions
-	profile string
-	format  string
+	format string
 	// formatGiven says --format named stdout's format; formatFiles are
 	// the --format FORMAT=FILE outputs.
 	formatGiven bool
@@ -143,17 +142,12 @@ func usage() string {
 // newFlagSet declares cardscan's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set
-	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
-	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
+	o.addReadingFlags(&fs)
 	o.format = "text"
 	fs.Var(formatFlag{o}, "--format FORMAT", report.Choice(report.Formats)+";\n"+
 		"FORMAT=FILE writes to FILE (repeatable: several outputs\n"+
 		"in one run, at most one of them stdout)")
 	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
-	// The default's meaning takes more than its name, so the help says it.
-	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards (default auto:\n"+
-		"json when the text starts with '[', or with '{' or '\"' on a first\n"+
-		"line that is not a whole value; ndjson otherwise)").HideDefault()
 	fs.Bool(&o.quiet, "-q, --quiet", "no findings on stdout, only the summary and the exit status\n"+
 		"(a linter's --quiet, errors only, is --min-level error)")
 	fs.String(&o.validOut, "--valid-out FILE", "", "copy every valid record to FILE (.gz or .zst compresses)")
@@ -170,12 +164,6 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.onCorrupt, "--on-corrupt WHAT", "keep", "keep or drop: the output of a compressed input that\n"+
 		"turns out corrupt (drop writes none of a compressed input\n"+
 		"until its checksums have passed)")
-	fs.String(&o.policy, "--policy NAME", "default", "default or production: production makes plain http,\n"+
-		"localhost and private-address URLs errors (no network calls)").HideDefault()
-	o.maxRecord = pipeline.DefaultMaxRecord
-	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged, e.g. 16MiB")
-	o.chunkSize = pipeline.DefaultChunkSize
-	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
 	fs.Var(&o.keys, "--keys FILE", "trusted public keys, a JWK Set (repeatable): verify\n"+
 		"the A2A signatures of the cards that carry them")
 	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
@@ -246,13 +234,9 @@ func parseFlags(args []string) (*options, error) {
 // readOptions are the flags that validation and diff share: how inputs
 // are read and judged, and the memory for dump-wide work.
 type readOptions struct {
-	jobs      int
-	input     string
-	policy    string
-	color     string
-	memory    cmdflag.Size
-	maxRecord cmdflag.Size
-	chunkSize cmdflag.Size
+	cmdflag.Reading
+	color  string
+	memory cmdflag.Size
 	// shardFlags are --shard, --shards and --shard-by; sharding is what
 	// check made of them.
 	shardFlags shardFlags
@@ -260,6 +244,13 @@ type readOptions struct {
 	// digestOut is --digest-out, and digestParts --digest-parts.
 	digestOut   string
 	digestParts int
+}
+
+// addReadingFlags declares the reading group, with the pipeline's
+// defaults.
+func (o *readOptions) addReadingFlags(fs *cmdflag.Set) {
+	o.MaxRecord, o.ChunkSize = pipeline.DefaultMaxRecord, pipeline.DefaultChunkSize
+	o.Reading.AddFlags(fs)
 }
 
 // addShardFlags declares the flags of the shard contract, which
@@ -280,17 +271,17 @@ func (o *readOptions) addShardFlags(fs *cmdflag.Set, digestWhat string) {
 
 // check checks the shared flags; a -j of 0 becomes a worker per CPU.
 func (o *readOptions) check() error {
-	if o.jobs < 0 || o.jobs > 4096 {
-		return usagef("-j %d: want 1 to 4096 workers", o.jobs)
+	if o.Jobs < 0 || o.Jobs > 4096 {
+		return usagef("-j %d: want 1 to 4096 workers", o.Jobs)
 	}
-	if o.jobs == 0 {
-		o.jobs = runtime.GOMAXPROCS(0)
+	if o.Jobs == 0 {
+		o.Jobs = runtime.GOMAXPROCS(0)
 	}
-	if _, ok := pipeline.ParseFraming(o.input); !ok {
-		return usagef("--input %q: want auto, ndjson or json", o.input)
+	if _, ok := pipeline.ParseFraming(o.Input); !ok {
+		return usagef("--input %q: want auto, ndjson or json", o.Input)
 	}
-	if !slices.Contains([]string{"default", "production"}, o.policy) {
-		return usagef("--policy %q: want default or production", o.policy)
+	if !slices.Contains([]string{"default", "production"}, o.Policy) {
+		return usagef("--policy %q: want default or production", o.Policy)
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
 		return usagef("--color %q: want auto, always or never", o.color)
@@ -298,11 +289,11 @@ func (o *readOptions) check() error {
 	if o.memory < 1<<10 {
 		return usagef("--memory %d: want at least 1KiB", o.memory)
 	}
-	if o.maxRecord < 1 {
+	if o.MaxRecord < 1 {
 		return usagef("--max-record must be at least 1 byte")
 	}
-	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
-		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
+	if o.ChunkSize < 1<<10 || o.ChunkSize > 1<<30 {
+		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.ChunkSize)
 	}
 	if o.digestParts < 1 || o.digestParts > maxDigestParts {
 		return usagef("--digest-parts %d: want 1 to %d", o.digestParts, maxDigestParts)
@@ -443,13 +434,13 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 // how many paths could not be walked.
 func (r *scanRun) prepare(stdin io.Reader, stdout io.Writer) (inputs, all []pipeline.Input, total int64, walkErrors int, err error) {
 	o := r.o
-	if err := cmdflag.CheckProfile(o.profile); err != nil {
+	if err := cmdflag.CheckProfile(o.Profile); err != nil {
 		return nil, nil, 0, 0, usageStop(err)
 	}
 	if r.cfg.Signatures, err = signatureConfig(o); err != nil {
 		return nil, nil, 0, 0, usageStop(err)
 	}
-	framing, _ := pipeline.ParseFraming(o.input)
+	framing, _ := pipeline.ParseFraming(o.Input)
 	inputs, total, walkErrors = expandPaths(o.paths, framing, stdin, r.con, newPathFilter(o.policyFile))
 	if o.stdinFilename != "" {
 		for i := range inputs {
@@ -469,16 +460,16 @@ func (r *scanRun) configure(stdin io.Reader, slice pipeline.Slice) {
 	o, sigs := r.o, r.cfg.Signatures
 	r.cfg = pipeline.Config{
 		Slice:      slice,
-		Profile:    o.profile,
-		Jobs:       o.jobs,
-		ChunkSize:  int(o.chunkSize),
-		MaxRecord:  int(o.maxRecord),
+		Profile:    o.Profile,
+		Jobs:       o.Jobs,
+		ChunkSize:  int(o.ChunkSize),
+		MaxRecord:  int(o.MaxRecord),
 		All:        o.all,
 		MaxInvalid: o.maxInvalid,
 		// A card that fails the run is reported and copied as failing.
 		FailOnWarning:  o.failOn == "warning",
 		HoldCompressed: o.onCorrupt == "drop",
-		Options:        append(policyOptions(o.policy), overrideOptions(o.overrides)...),
+		Options:        append(policyOptions(o.Policy), overrideOptions(o.overrides)...),
 		Stdin:          stdin,
 		Progress:       new(pipeline.Progress),
 		Signatures:     sigs,

@@ -27,7 +27,6 @@ var diffFormats = []report.Format{report.FormatText, report.FormatJSONL}
 type diffOptions struct {
 	readOptions
 	signatureOptions
-	profile string
 	key     string
 	format  string
 	parsed  report.Format // format, parsed
@@ -56,9 +55,7 @@ exit status: 0 no key changed, 1 some key changed, 2 usage error,
 
 func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	var fs cmdflag.Set
-	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
-	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
-	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards")
+	o.addReadingFlags(&fs)
 	fs.String(&o.key, "--key KEY", "auto", "auto, source or id: what matches a card across dumps\n"+
 		"(source: the URL of fetch output; id: agent_id, the A2A\n"+
 		"url, or the MA2D invocation.endpoint; auto: source for\n"+
@@ -67,15 +64,10 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	fs.String(&o.format, "--format FORMAT", "text", report.Choice(diffFormats))
 	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout)")
-	fs.String(&o.policy, "--policy NAME", "default", "default or production, as for validation").HideDefault()
 	o.memory = DefaultMemory
 	fs.Var(&o.memory, "--memory SIZE", "digests held in memory before they spill to\n"+
 		"sorted temporary files, made only then")
 	o.addShardFlags(&fs, "both dumps' digests")
-	o.maxRecord = pipeline.DefaultMaxRecord
-	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged")
-	o.chunkSize = pipeline.DefaultChunkSize
-	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
 	o.signatureOptions.addFlags(&fs)
 	return &fs
 }
@@ -175,7 +167,7 @@ func parseDiffArgs(args []string, stdin io.Reader, stdout io.Writer) (*diffOptio
 // held once decompressed. A dump read in part would show its unread cards
 // as removed or added: it is an error, and no diff is written.
 func readDumps(d *dump.Differ, o *diffOptions, paths []string, mode dump.KeyMode, sigs *pipeline.Signatures, sig *signals, stdin io.Reader, con *console.Console) (int64, error) {
-	framing, _ := pipeline.ParseFraming(o.input)
+	framing, _ := pipeline.ParseFraming(o.Input)
 	var bytes int64
 	var prior func(kind byte, key []byte) ([]byte, bool)
 	var recall func() func(dst, rec []byte, input string, line int) ([]byte, bool)
@@ -185,11 +177,11 @@ func readDumps(d *dump.Differ, o *diffOptions, paths []string, mode dump.KeyMode
 		}
 		inputs, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con, nil)
 		cfg := pipeline.Config{
-			Profile:   o.profile,
-			Jobs:      o.jobs,
-			ChunkSize: int(o.chunkSize),
-			MaxRecord: int(o.maxRecord),
-			Options:   policyOptions(o.policy),
+			Profile:   o.Profile,
+			Jobs:      o.Jobs,
+			ChunkSize: int(o.ChunkSize),
+			MaxRecord: int(o.MaxRecord),
+			Options:   policyOptions(o.Policy),
 			// One verifier for both dumps: a trusted jku is fetched once,
 			// and a card is judged alike on either side.
 			Signatures: sigs,
@@ -251,7 +243,7 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	if err := o.signatureOptions.check(false); err != nil {
 		return err
 	}
-	if err := cmdflag.CheckProfile(o.profile); err != nil {
+	if err := cmdflag.CheckProfile(o.Profile); err != nil {
 		return usageError{err.Error()}
 	}
 	if _, ok := dump.ParseKeyMode(o.key); !ok {
@@ -285,7 +277,7 @@ func diffHuman(s *dump.DiffSummary) string {
 func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Reader, con *console.Console) error {
 	sig := catchSignals()
 	defer sig.stop()
-	framing, _ := pipeline.ParseFraming(o.input)
+	framing, _ := pipeline.ParseFraming(o.Input)
 	set := dump.NewDiffDigests(int64(o.memory), mode, nil)
 	defer set.Close()
 	for i := range 2 {
@@ -294,11 +286,11 @@ func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Rea
 		set.SetOrder(inputOrder(all))
 		st, err := pipeline.Run(pipeline.Config{
 			Slice:     slice,
-			Profile:   o.profile,
-			Jobs:      o.jobs,
-			ChunkSize: int(o.chunkSize),
-			MaxRecord: int(o.maxRecord),
-			Options:   policyOptions(o.policy),
+			Profile:   o.Profile,
+			Jobs:      o.Jobs,
+			ChunkSize: int(o.ChunkSize),
+			MaxRecord: int(o.MaxRecord),
+			Options:   policyOptions(o.Policy),
 			Stdin:     stdin,
 			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
 			Interrupt: sig.interrupt,
