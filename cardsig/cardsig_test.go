@@ -16,9 +16,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/go-jose/go-jose/v4"
-
-	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // testCard is an A2A 1.0 card with the things canonicalization must get
@@ -278,7 +277,7 @@ func mustJSON(t testing.TB, v any) []byte {
 // signature is made over the signing input by sig.
 func withEntry(t testing.TB, header string, sig func(input []byte) []byte) []byte {
 	t.Helper()
-	payload, err := fastvalidate.AppendCanonical(nil, []byte(testCard), fastvalidate.CanonicalOptions{DropTopLevel: "signatures"})
+	payload, err := canon.Append(nil, []byte(testCard), canon.Options{DropTopLevel: "signatures"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -374,9 +373,9 @@ func TestVerify_CanonicalModes(t *testing.T) {
 	keys := testKeys(t)
 	const card = `{"name":"x","description":"","skills":[],"capabilities":{"extensions":[],"streaming":false}}`
 	asIs := newVerifier(t, keys)
-	dropEmpty := newVerifier(t, keys, WithCanonical(fastvalidate.CanonicalDropEmpty))
+	dropEmpty := newVerifier(t, keys, WithCanonical(canon.DropEmpty))
 	signedAsIs := sign(t, card, keys[0], SignOptions{})
-	signedDrop := sign(t, card, keys[0], SignOptions{Mode: fastvalidate.CanonicalDropEmpty})
+	signedDrop := sign(t, card, keys[0], SignOptions{Mode: canon.DropEmpty})
 	for _, tc := range []struct {
 		name string
 		v    *Verifier

@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/go-jose/go-jose/v4"
-
-	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // The canonicalisation variants Explain tries: what signers are known to
@@ -63,9 +62,9 @@ func CanonicalVariants(card []byte) []CanonicalVariant {
 	out := make([]CanonicalVariant, 0, len(Variants))
 	for _, mode := range []struct {
 		name string
-		mode fastvalidate.CanonicalMode
-	}{{VariantAsIs, fastvalidate.CanonicalAsIs}, {VariantDropEmpty, fastvalidate.CanonicalDropEmpty}} {
-		b, err := fastvalidate.AppendCanonical(nil, card, fastvalidate.CanonicalOptions{Mode: mode.mode, DropTopLevel: "signatures"})
+		mode canon.Mode
+	}{{VariantAsIs, canon.AsIs}, {VariantDropEmpty, canon.DropEmpty}} {
+		b, err := canon.Append(nil, card, canon.Options{Mode: mode.mode, DropTopLevel: "signatures"})
 		out = append(out, CanonicalVariant{Name: mode.name, Bytes: b, Err: err})
 	}
 	b, err := a2aJSCanonical(card)
@@ -76,7 +75,7 @@ func CanonicalVariants(card []byte) []CanonicalVariant {
 // checked it); the members kept are re-encoded with their numbers as
 // written, so that the canonicalizer writes them as RFC 8785 does.
 func a2aJSCanonical(card []byte) ([]byte, error) {
-	if _, err := fastvalidate.AppendCanonical(nil, card, fastvalidate.CanonicalOptions{}); err != nil {
+	if _, err := canon.Append(nil, card, canon.Options{}); err != nil {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(card))
@@ -100,7 +99,7 @@ func a2aJSCanonical(card []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fastvalidate.AppendCanonical(nil, b, fastvalidate.CanonicalOptions{})
+	return canon.Append(nil, b, canon.Options{})
 }
 
 // dropNullAndEmpty is a2a-js's cleanEmpty: null, "" and the arrays and

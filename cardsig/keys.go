@@ -14,9 +14,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/go-jose/go-jose/v4"
-
-	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // KeySet is a trust store: public keys by key ID. A KeySet is not changed
@@ -46,7 +45,7 @@ var ErrKeySet = errors.New("cardsig: bad key set")
 // be chosen. Symmetric keys are refused, since an HMAC key that verifies
 // can also sign; a private key counts as its public half.
 func ParseKeySet(data []byte) (*KeySet, error) {
-	if _, err := fastvalidate.AppendCanonical(nil, data, fastvalidate.CanonicalOptions{}); err != nil {
+	if _, err := canon.Append(nil, data, canon.Options{}); err != nil {
 		return nil, fmt.Errorf("%w: not an I-JSON object: %w", ErrKeySet, err)
 	}
 	var top map[string]json.RawMessage

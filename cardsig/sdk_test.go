@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/go-jose/go-jose/v4"
-
-	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // sdkCard is an A2A 1.0 card holding only members of the AgentCard
@@ -40,7 +39,7 @@ func TestA2AJSSDK(t *testing.T) {
 	}
 	keys := testKeys(t)
 	asIs := newVerifier(t, keys)
-	dropEmpty := newVerifier(t, keys, WithCanonical(fastvalidate.CanonicalDropEmpty))
+	dropEmpty := newVerifier(t, keys, WithCanonical(canon.DropEmpty))
 
 	type task struct {
 		JWK  jose.JSONWebKey `json:"jwk"`
@@ -55,7 +54,7 @@ func TestA2AJSSDK(t *testing.T) {
 		req.Sign = append(req.Sign, task{k.priv, k.alg, sdkCard}, task{k.priv, k.alg, sdkEmptyCard})
 		req.Verify = append(req.Verify,
 			task{k.priv.Public(), k.alg, string(sign(t, sdkCard, k, SignOptions{}))},
-			task{k.priv.Public(), k.alg, string(sign(t, sdkEmptyCard, k, SignOptions{Mode: fastvalidate.CanonicalDropEmpty}))})
+			task{k.priv.Public(), k.alg, string(sign(t, sdkEmptyCard, k, SignOptions{Mode: canon.DropEmpty}))})
 	}
 	// A changed card the SDK must refuse, so that its "ok" means something.
 	bad := sign(t, sdkCard, keys[0], SignOptions{})

@@ -15,16 +15,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/go-jose/go-jose/v4"
-
-	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // ParsePrivateKey reads one private JWK (RFC 7517), for signing. Its JSON
 // must be I-JSON.
 func ParsePrivateKey(data []byte) (jose.JSONWebKey, error) {
 	var k jose.JSONWebKey
-	if _, err := fastvalidate.AppendCanonical(nil, data, fastvalidate.CanonicalOptions{}); err != nil {
+	if _, err := canon.Append(nil, data, canon.Options{}); err != nil {
 		return k, fmt.Errorf("cardsig: private key is not an I-JSON object: %w", err)
 	}
 	if err := k.UnmarshalJSON(data); err != nil {
@@ -68,7 +67,7 @@ type SignOptions struct {
 	X5C [][]byte
 	// IssuedAt and Expires, when not zero, become iat and exp.
 	IssuedAt, Expires time.Time
-	Mode              fastvalidate.CanonicalMode
+	Mode              canon.Mode
 }
 
 // Sign returns card with one more signature in its signatures array
@@ -95,7 +94,7 @@ func Sign(card []byte, key jose.JSONWebKey, opts SignOptions) ([]byte, error) {
 	if why := keyFits(alg, trustedKey{JSONWebKey: jose.JSONWebKey{Key: key.Public().Key, KeyID: kid, Algorithm: key.Algorithm, Use: key.Use}}); why != "" {
 		return nil, errors.New("cardsig: " + why)
 	}
-	payload, err := fastvalidate.AppendCanonical(nil, card, fastvalidate.CanonicalOptions{Mode: opts.Mode, DropTopLevel: "signatures"})
+	payload, err := canon.Append(nil, card, canon.Options{Mode: opts.Mode, DropTopLevel: "signatures"})
 	if err != nil {
 		return nil, fmt.Errorf("cardsig: %w", err)
 	}

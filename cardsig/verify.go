@@ -21,7 +21,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 )
 
 // algorithms are the JWS algorithms a Verifier accepts unless told
@@ -132,8 +132,8 @@ func WithAlgorithms(algs ...string) Option {
 }
 
 // WithCanonical sets which members take part in the canonical form
-// (fastvalidate.CanonicalAsIs by default).
-func WithCanonical(mode fastvalidate.CanonicalMode) Option {
+// (canon.AsIs by default).
+func WithCanonical(mode canon.Mode) Option {
 	return func(v *Verifier) error { v.mode = mode; return nil }
 }
 
@@ -158,7 +158,7 @@ func WithTrustedJKU(client *http.Client, prefixes ...string) Option {
 type Verifier struct {
 	keys  *KeySet
 	algs  map[string]bool
-	mode  fastvalidate.CanonicalMode
+	mode  canon.Mode
 	jku   *jkuResolver
 	trust *Trust
 	fetch *keyFetcher
@@ -176,7 +176,7 @@ func NewVerifier(keys *KeySet, opts ...Option) (*Verifier, error) {
 			return nil, err
 		}
 	}
-	v.canon.New = func() any { return new(fastvalidate.Canonicalizer) }
+	v.canon.New = func() any { return new(canon.Canonicalizer) }
 	return v, nil
 }
 
@@ -202,8 +202,8 @@ func (v *Verifier) Verify(card []byte) (*Result, error) {
 // none): with WithTrust, a key must then be allowed for that URL's origin
 // as well as for the card's own.
 func (v *Verifier) VerifyFrom(card []byte, fetchedFrom string) (*Result, error) {
-	c := v.canon.Get().(*fastvalidate.Canonicalizer)
-	payload, err := c.Append(nil, card, fastvalidate.CanonicalOptions{Mode: v.mode, DropTopLevel: "signatures"})
+	c := v.canon.Get().(*canon.Canonicalizer)
+	payload, err := c.Append(nil, card, canon.Options{Mode: v.mode, DropTopLevel: "signatures"})
 	v.canon.Put(c)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoCanonicalForm, err)
@@ -377,10 +377,10 @@ func parseHeader(protected string) (header, string) {
 	if err != nil {
 		return h, "protected is not unpadded base64url"
 	}
-	if _, err := fastvalidate.AppendCanonical(nil, raw, fastvalidate.CanonicalOptions{MaxDepth: 32}); err != nil {
-		var ce *fastvalidate.CanonicalError
+	if _, err := canon.Append(nil, raw, canon.Options{MaxDepth: 32}); err != nil {
+		var ce *canon.Error
 		if errors.As(err, &ce) {
-			return h, "protected header is not an I-JSON object (" + ce.Code.String() + ")"
+			return h, "protected header is not an I-JSON object (" + ce.Reason.String() + ")"
 		}
 		return h, "protected header is not an I-JSON object"
 	}

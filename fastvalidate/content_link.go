@@ -91,6 +91,13 @@ func stripPort(h []byte) []byte {
 // (0x7f.1, 2130706433).
 func ipLiteral(host []byte) bool {
 	if bytes.IndexByte(host, ':') >= 0 {
+		// netip's error for what is no address is an allocation; a host
+		// with a letter past f (localhost:1) cannot be one.
+		for _, c := range host {
+			if !(c >= '0' && c <= '9' || c|0x20 >= 'a' && c|0x20 <= 'f' || c == ':' || c == '.' || c == '%') {
+				return false
+			}
+		}
 		_, err := netip.ParseAddr(unsafe.String(&host[0], len(host)))
 		return err == nil
 	}
@@ -103,11 +110,50 @@ func ipLiteral(host []byte) bool {
 // and, when it has no Latin, must not fold entirely to ASCII (a
 // whole-script confusable of an ASCII label).
 func (w *walker) checkIDNHost(n uint32, host []byte) {
+	if w.idn == nil {
+		w.idn = new(idnCache)
+	}
+	slot := &w.idn[xxhash.Sum64(host)%uint64(len(w.idn))]
+	if slot.verdict == idnUnknown || !bytes.Equal(slot.host, host) {
+		slot.host = append(slot.host[:0], host...)
+		slot.verdict = judgeIDNHost(host)
+	}
+	switch slot.verdict {
+	case idnMixed:
+		w.addContentGot(CodeContentIDNHost, n, "a label of the link's host mixes scripts")
+	case idnPassesForASCII:
+		w.addContentGot(CodeContentIDNHost, n, "a label of the link's host passes for ASCII letters it is not")
+	}
+}
+
+// idnCache remembers the verdicts on the internationalised hosts seen
+// last, one per slot by hash, as domainCache does the registrable
+// domains: golang.org/x/net/idna allocates for every host it decodes, and
+// a dump's cards name the same hosts again and again, so a card judged
+// again allocates nothing.
+type idnCache [64]idnSlot
+
+type idnSlot struct {
+	host    []byte
+	verdict idnVerdict
+}
+
+type idnVerdict uint8
+
+const (
+	idnUnknown idnVerdict = iota // an empty slot
+	idnFine
+	idnMixed
+	idnPassesForASCII
+)
+
+// judgeIDNHost is checkIDNHost's verdict on host.
+func judgeIDNHost(host []byte) idnVerdict {
 	uni, err := idna.ToUnicode(string(host))
 	if err != nil {
 		// A punycode label that does not decode is the profile's to
 		// judge as a host; here there is nothing to read.
-		return
+		return idnFine
 	}
 	for label := range bytes.SplitSeq([]byte(uni), []byte{'.'}) {
 		if !hasNonASCII(label) {
@@ -125,13 +171,12 @@ func (w *walker) checkIDNHost(n uint32, host []byte) {
 		}
 		switch {
 		case !set.moderatelyRestrictive():
-			w.addContentGot(CodeContentIDNHost, n, "a label of the link's host mixes scripts")
-			return
+			return idnMixed
 		case passes && !set.has(unicode.Latin):
-			w.addContentGot(CodeContentIDNHost, n, "a label of the link's host passes for ASCII letters it is not")
-			return
+			return idnPassesForASCII
 		}
 	}
+	return idnFine
 }
 
 // addContentGot reports content rule c at node n quoting its value.

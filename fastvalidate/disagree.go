@@ -82,14 +82,14 @@ var disagreements = [numDisagreements]Disagreement{
 // disagreement, built once so that rendering one costs no allocation.
 var disagreementNotes = func() (t [numDisagreements]string) {
 	for i := disagreement(1); i < numDisagreements; i++ {
-		t[i] = disagreements[i].Note()
+		t[i] = disagreements[i].note()
 	}
 	return t
 }()
 
-// Note is what the message of a finding this disagreement explains ends
+// note is what the message of a finding this disagreement explains ends
 // with.
-func (d Disagreement) Note() string {
+func (d Disagreement) note() string {
 	if d.SchemaAllows {
 		return "the AgentCard JSON Schema v1.0 allows this; draft section " + d.Section + " does not"
 	}
@@ -102,9 +102,9 @@ func Disagreements() []Disagreement {
 	return append([]Disagreement(nil), disagreements[1:]...)
 }
 
-// Disagreement returns the disagreement of the draft and the schema that
+// disputed returns the disagreement of the draft and the schema that
 // the finding reports, if it reports one.
-func (f *Finding) Disagreement() (Disagreement, bool) {
+func (f *Finding) disputed() (Disagreement, bool) {
 	if f.note == noDisagreement {
 		return Disagreement{}, false
 	}

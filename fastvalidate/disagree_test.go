@@ -104,10 +104,10 @@ func TestDisagreements(t *testing.T) {
 			res := rejecting.Validate([]byte(tc.card))
 			found := false
 			for _, f := range res.Findings() {
-				got, noted := f.Disagreement()
+				got, noted := f.disputed()
 				if f.Code != tc.rule || f.Path != tc.path {
 					if noted {
-						t.Errorf("%s at %q also says %q", f.Code, f.Path, got.Note())
+						t.Errorf("%s at %q also says %q", f.Code, f.Path, got.note())
 					}
 					continue
 				}
@@ -115,8 +115,8 @@ func TestDisagreements(t *testing.T) {
 				if !noted || got.Member != d.Member || got.Section != d.Section {
 					t.Errorf("%s at %q reports disagreement %+v, want %+v", f.Code, f.Path, got, d)
 				}
-				if msg := f.Message(); !strings.HasSuffix(msg, "; "+d.Note()) {
-					t.Errorf("message %q does not end with %q", msg, d.Note())
+				if msg := f.Message(); !strings.HasSuffix(msg, "; "+d.note()) {
+					t.Errorf("message %q does not end with %q", msg, d.note())
 				}
 			}
 			if !found {
@@ -125,7 +125,7 @@ func TestDisagreements(t *testing.T) {
 			// The draft's warning on a missing description notes it too.
 			if tc.d == disDescriptionMissing {
 				fs := draft.Validate([]byte(tc.card)).Findings()
-				if len(fs) != 1 || fs[0].Code != CodeCapabilityDescriptionMissing || !strings.HasSuffix(fs[0].Message(), d.Note()) {
+				if len(fs) != 1 || fs[0].Code != CodeCapabilityDescriptionMissing || !strings.HasSuffix(fs[0].Message(), d.note()) {
 					t.Errorf("agentcard: %v, want capability.description-missing with the note", fs)
 				}
 			}
@@ -165,8 +165,8 @@ func TestDisagreements_NoteOnlyWhereTheyDisagree(t *testing.T) {
 			found := false
 			for _, f := range fs {
 				found = found || f.Code == tc.rule
-				if d, noted := f.Disagreement(); noted {
-					t.Errorf("%s at %q says %q", f.Code, f.Path, d.Note())
+				if d, noted := f.disputed(); noted {
+					t.Errorf("%s at %q says %q", f.Code, f.Path, d.note())
 				}
 				if strings.Contains(f.Message(), "JSON Schema v1.0") {
 					t.Errorf("%s at %q: %q", f.Code, f.Path, f.Message())

@@ -410,6 +410,8 @@ func appendCodePoint(dst []byte, r rune) []byte {
 	return dst
 }
 
+const hexDigits = "0123456789abcdef"
+
 // appendUnicodeEscape writes r, below U+10000, as a JSON \u escape.
 func appendUnicodeEscape(dst []byte, r rune) []byte {
 	return append(dst, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])

@@ -23,7 +23,7 @@ type walker struct {
 	// the string's text lies at card[rawStart:rawEnd].
 	unwrapped        bool
 	rawStart, rawEnd int
-	card             []byte   // the card as Validate got it, for ContentHasher.Load
+	card             []byte   // the card as Validate got it, for digest.Hasher.Load
 	valBuf           []byte   // scratch for decoding string values
 	pathBuf          []uint32 // scratch for rendering paths
 	// fold holds the folded texts of the object the content rules read,
@@ -35,6 +35,7 @@ type walker struct {
 	words   []span
 	hostBuf []byte
 	domains *domainCache
+	idn     *idnCache
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64

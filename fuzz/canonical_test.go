@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/gowebpki/jcs"
 )
 
@@ -22,16 +22,16 @@ var canonicalSeeds = []string{
 // checkCanonical holds cardscan's canonical form to the independent JCS
 // implementation on a document both accept, and to itself: its output is
 // valid JSON and its own canonical form. It reports whether both accepted.
-func checkCanonical(t *testing.T, c *fastvalidate.Canonicalizer, doc []byte) bool {
+func checkCanonical(t *testing.T, c *canon.Canonicalizer, doc []byte) bool {
 	t.Helper()
-	got, err := c.Append(nil, doc, fastvalidate.CanonicalOptions{})
+	got, err := c.Append(nil, doc, canon.Options{})
 	if err != nil {
 		return false
 	}
 	if !json.Valid(got) {
 		t.Fatalf("canonical form of %q is not JSON: %q", doc, got)
 	}
-	again, err := c.Append(nil, got, fastvalidate.CanonicalOptions{})
+	again, err := c.Append(nil, got, canon.Options{})
 	if err != nil || !bytes.Equal(again, got) {
 		t.Fatalf("canonical form of %q is not a fixed point: %q -> %q, %v", doc, got, again, err)
 	}
@@ -72,7 +72,7 @@ func TestCanonicalDifferentialReal(t *testing.T) {
 // canonicalDifferential compares canonical forms of the seeds, then of
 // mutants of them, n documents in all.
 func canonicalDifferential(t *testing.T, seeds [][]byte, n int) {
-	var c fastvalidate.Canonicalizer
+	var c canon.Canonicalizer
 	r := rand.New(rand.NewPCG(3, 4))
 	both := 0
 	for i := range n {
@@ -98,7 +98,7 @@ func FuzzCanonicalDifferential(f *testing.F) {
 	for _, s := range canonicalSeeds {
 		f.Add([]byte(s))
 	}
-	var c fastvalidate.Canonicalizer
+	var c canon.Canonicalizer
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		if len(doc) > maxFuzzInput {
 			t.Skip("input too large")

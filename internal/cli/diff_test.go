@@ -13,6 +13,7 @@ import (
 
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/golden"
 )
@@ -98,7 +99,7 @@ func marshalCard(t testing.TB, m map[string]any) []byte {
 }
 
 func canonicalOf(b []byte) string {
-	c, err := fastvalidate.AppendCanonical(nil, b, fastvalidate.CanonicalOptions{})
+	c, err := canon.Append(nil, b, canon.Options{})
 	if err != nil {
 		return "raw:" + string(b)
 	}

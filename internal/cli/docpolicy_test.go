@@ -25,6 +25,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
 // docPolicy returns the complete example policy of docs/signatures.md:
@@ -92,7 +93,7 @@ func TestDocsExamplePolicy(t *testing.T) {
 	}
 
 	// As written: it parses, and says what the text says.
-	tr, err := loadTrust(writeFile(t, filepath.Join(dir, "trust.yaml"), []byte(policy)))
+	tr, err := trustfile.Load(writeFile(t, filepath.Join(dir, "trust.yaml"), []byte(policy)))
 	if err != nil {
 		t.Fatalf("the example policy does not parse: %v", err)
 	}
@@ -135,7 +136,7 @@ func TestDocsExamplePolicy(t *testing.T) {
 	ca := newDocCA(t)
 	withKeys := strings.Replace(b.String(), "x5c-roots: system", "x5c-roots: ca.pem", 1)
 	writeFile(t, filepath.Join(dir, "ca.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca.cert.Raw}))
-	tr, err = loadTrust(writeFile(t, filepath.Join(dir, "trust-keys.yaml"), []byte(withKeys)))
+	tr, err = trustfile.Load(writeFile(t, filepath.Join(dir, "trust-keys.yaml"), []byte(withKeys)))
 	if err != nil {
 		t.Fatalf("the example with the test's keys: %v", err)
 	}
@@ -215,7 +216,7 @@ func TestDocsExamplePolicy(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(dir, "keys", geoKeys[0].priv.KeyID+".jwks"), set)
-		tr, err := loadTrust(filepath.Join(dir, "trust-keys.yaml"))
+		tr, err := trustfile.Load(filepath.Join(dir, "trust-keys.yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}

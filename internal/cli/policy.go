@@ -4,23 +4,21 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/cardscan/cardscan/rule"
+
 	"github.com/bmatcuk/doublestar/v4"
-	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/parser"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/suggest"
+	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
 // configNames are the names of a policy file, in the order they are
@@ -29,7 +27,7 @@ var configNames = []string{".cardscan.yaml", ".cardscan.yml", ".cardscan.json"}
 
 // maxConfig bounds a policy file: a few dozen lines are a big one, and a
 // file far larger was named by mistake.
-const maxConfig = 1 << 20
+const maxConfig = trustfile.MaxFileBytes
 
 // configFlags are the policy file's keys that stand for a flag of the same
 // name, which overrides them.
@@ -131,28 +129,28 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 		return fmt.Errorf("%s:%d: %s", path, n.GetToken().Position.Line, fmt.Sprintf(format, args...))
 	}
 
-	root, err := readPolicyRoot(path, src)
+	root, err := trustfile.ReadRoot(path, src)
 	if err != nil {
 		return nil, err
 	}
 	if root == nil {
 		return p, nil // an empty file sets nothing
 	}
-	entries, ok := mappingEntries(root)
+	entries, ok := trustfile.MappingEntries(root)
 	if !ok {
-		return nil, at(root, "want a mapping of keys (%s), got %s", strings.Join(configKeys, ", "), nodeKind(root))
+		return nil, at(root, "want a mapping of keys (%s), got %s", strings.Join(configKeys, ", "), trustfile.NodeKind(root))
 	}
 	for _, e := range entries {
-		key, ok := scalar(e.Key)
+		key, ok := trustfile.Scalar(e.Key)
 		if !ok {
-			return nil, at(e.Key, "want a key, got %s", nodeKind(e.Key))
+			return nil, at(e.Key, "want a key, got %s", trustfile.NodeKind(e.Key))
 		}
 		v := e.Value
 		switch {
 		case slices.Contains(configFlags, key):
-			value, ok := scalar(v)
+			value, ok := trustfile.Scalar(v)
 			if !ok {
-				return nil, at(v, "%s: want a string, got %s", key, nodeKind(v))
+				return nil, at(v, "%s: want a string, got %s", key, trustfile.NodeKind(v))
 			}
 			if key == "profile" {
 				if err := cmdflag.CheckProfile(value); err != nil {
@@ -167,7 +165,7 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 		case key == "trust":
 			// Checked now, so that a mistake is a usage error whatever
 			// the run verifies; read again when a verifier is built.
-			if _, err := parseTrust(path, dir, v); err != nil {
+			if _, err := trustfile.Parse(path, dir, v); err != nil {
 				return nil, err
 			}
 			p.trust = v
@@ -192,81 +190,19 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 	return p, nil
 }
 
-// readPolicyRoot parses a policy file (or a trust policy file) under the
-// hostile-input limits of scanPolicy and returns its one document's body,
-// nil for an empty file. Errors name the file, line and column.
-func readPolicyRoot(path string, src []byte) (ast.Node, error) {
-	at := func(n ast.Node, format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", path, n.GetToken().Position.Line, fmt.Sprintf(format, args...))
-	}
-	// YAML 1.2 reads JSON as well, so one parser serves the three names.
-	// Its errors, duplicate keys among them, carry the line and column.
-	tokens, err := scanPolicy(path, src)
-	if err != nil {
-		return nil, err
-	}
-	file, err := parser.Parse(tokens, 0)
-	if err != nil {
-		msg := yaml.FormatError(err, false, false)
-		if m := yamlPosition.FindStringSubmatch(msg); m != nil {
-			return nil, fmt.Errorf("%s:%s:%s: %s", path, m[1], m[2], strings.TrimSpace(msg[len(m[0]):]))
-		}
-		return nil, fmt.Errorf("%s: %s", path, strings.TrimSpace(msg))
-	}
-	var root ast.Node
-	for _, doc := range file.Docs {
-		if doc.Body == nil {
-			continue
-		}
-		if root != nil {
-			return nil, at(doc.Body, "a second document: a policy file holds one")
-		}
-		root = doc.Body
-	}
-	return root, nil
-}
-
-// yamlPosition finds the line and column in a YAML error.
-var yamlPosition = regexp.MustCompile(`^\[(\d+):(\d+)\] `)
-
-// mappingEntries returns the entries of a mapping; a mapping of one entry
-// may parse as the entry alone.
-func mappingEntries(n ast.Node) ([]*ast.MappingValueNode, bool) {
-	switch n := n.(type) {
-	case *ast.MappingNode:
-		return n.Values, true
-	case *ast.MappingValueNode:
-		return []*ast.MappingValueNode{n}, true
-	}
-	return nil, false
-}
-
-// scalar returns the text of a string, number or boolean. A policy file's
-// values are words (off, error, agentcard), which YAML 1.1 would read as
-// booleans: taking the text as written keeps them the words they are.
-func scalar(n ast.Node) (string, bool) {
-	switch n := n.(type) {
-	case *ast.StringNode:
-		return n.Value, true
-	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode:
-		return n.GetToken().Value, true
-	}
-	return "", false
-}
-
 func (p *policyFile) readRules(v ast.Node, at func(ast.Node, string, ...any) error) error {
 	if _, null := v.(*ast.NullNode); null {
 		return nil
 	}
-	entries, ok := mappingEntries(v)
+	entries, ok := trustfile.MappingEntries(v)
 	if !ok {
-		return at(v, "rules: want a mapping of rule IDs to off, warning or error, got %s", nodeKind(v))
+		return at(v, "rules: want a mapping of rule IDs to off, warning or error, got %s", trustfile.NodeKind(v))
 	}
 	for _, e := range entries {
-		id, _ := scalar(e.Key)
-		level, ok := scalar(e.Value)
+		id, _ := trustfile.Scalar(e.Key)
+		level, ok := trustfile.Scalar(e.Value)
 		if !ok {
-			return at(e.Value, "rules: %s: want off, warning or error, got %s", id, nodeKind(e.Value))
+			return at(e.Value, "rules: %s: want off, warning or error, got %s", id, trustfile.NodeKind(e.Value))
 		}
 		r, err := parseOverride(id, level)
 		if err != nil {
@@ -289,9 +225,9 @@ func readGlobs(key string, v ast.Node, at func(ast.Node, string, ...any) error) 
 	}
 	var globs []string
 	for _, n := range nodes {
-		text, ok := scalar(n)
+		text, ok := trustfile.Scalar(n)
 		if !ok || text == "" {
-			return nil, at(n, "%s: want a glob or a list of globs, got %s", key, nodeKind(n))
+			return nil, at(n, "%s: want a glob or a list of globs, got %s", key, trustfile.NodeKind(n))
 		}
 		g := strings.TrimPrefix(filepath.ToSlash(text), "./")
 		if !doublestar.ValidatePattern(g) || strings.HasPrefix(g, "/") {
@@ -300,23 +236,6 @@ func readGlobs(key string, v ast.Node, at func(ast.Node, string, ...any) error) 
 		globs = append(globs, g)
 	}
 	return globs, nil
-}
-
-func nodeKind(n ast.Node) string {
-	switch n.(type) {
-	case *ast.MappingNode, *ast.MappingValueNode:
-		return "a mapping"
-	case *ast.SequenceNode:
-		return "a list"
-	case *ast.NullNode:
-		return "nothing"
-	case *ast.AnchorNode, *ast.AliasNode, *ast.TagNode:
-		return "an anchor, alias or tag (not supported here)"
-	}
-	if s, ok := scalar(n); ok {
-		return strconv.Quote(s)
-	}
-	return "something else"
 }
 
 // levelError is a bad level, as against a bad rule ID: a policy file's

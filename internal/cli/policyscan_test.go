@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
 // policyBombs are policy files built to exhaust the parser, each with the
@@ -15,7 +17,7 @@ import (
 // sequences) before the parser was bounded.
 func policyBombs() []struct{ name, src, want string } {
 	var flat strings.Builder
-	for i := range maxConfigTokens {
+	for i := range trustfile.MaxTokens {
 		fmt.Fprintf(&flat, "k%d: v\n", i)
 	}
 	var indented strings.Builder
@@ -24,18 +26,18 @@ func policyBombs() []struct{ name, src, want string } {
 	}
 	return []struct{ name, src, want string }{
 		{"nested block sequences", strings.Repeat("- ", 97_000/2) + "x\n",
-			fmt.Sprintf(":1:%d: nested more than %d levels deep", 2*maxConfigDepth+1, maxConfigDepth)},
+			fmt.Sprintf(":1:%d: nested more than %d levels deep", 2*trustfile.MaxDepth+1, trustfile.MaxDepth)},
 		{"nested flow sequences", strings.Repeat("[", 39_000/2) + strings.Repeat("]", 39_000/2),
-			fmt.Sprintf(":1:%d: nested more than %d levels deep", maxConfigDepth+1, maxConfigDepth)},
+			fmt.Sprintf(":1:%d: nested more than %d levels deep", trustfile.MaxDepth+1, trustfile.MaxDepth)},
 		{"nested flow mappings", strings.Repeat("{a: ", 20_000) + "b" + strings.Repeat("}", 20_000),
-			fmt.Sprintf(":1:%d: nested more than %d levels deep", 4*maxConfigDepth+1, maxConfigDepth)},
+			fmt.Sprintf(":1:%d: nested more than %d levels deep", 4*trustfile.MaxDepth+1, trustfile.MaxDepth)},
 		// Line i+2 holds a sequence entry at column i+1.
 		{"indented block sequences", "rules:\n" + indented.String(),
-			fmt.Sprintf(":%d:%d: nested more than %d levels deep", maxConfigDepth+2, maxConfigDepth+1, maxConfigDepth)},
+			fmt.Sprintf(":%d:%d: nested more than %d levels deep", trustfile.MaxDepth+2, trustfile.MaxDepth+1, trustfile.MaxDepth)},
 		// Each line is three tokens (key, colon, value): the one past the
 		// limit is a colon.
 		{"a long mapping", flat.String(),
-			fmt.Sprintf(":%d:%d: more than %d tokens", maxConfigTokens/3+1, len(fmt.Sprint("k", maxConfigTokens/3))+1, maxConfigTokens)},
+			fmt.Sprintf(":%d:%d: more than %d tokens", trustfile.MaxTokens/3+1, len(fmt.Sprint("k", trustfile.MaxTokens/3))+1, trustfile.MaxTokens)},
 		{"aliases", "a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n", ":1:4: an anchor (&a): a policy file takes none"},
 		{"an alias alone", "profile: *p\n", ":1:10: * starts an alias"},
 		{"an unquoted glob", "include: **/*.json\n", `:1:10: * starts an alias, which a policy file takes none of (quote a glob that starts with *)`},

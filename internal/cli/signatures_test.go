@@ -15,7 +15,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/summary"
 )
@@ -249,7 +249,7 @@ func TestSignatureTextOK(t *testing.T) {
 func TestSignatureCanonicalModes(t *testing.T) {
 	f := newSigFixture(t)
 	withEmpty := strings.Replace(a2aCard, `"tags":["maps"]`, `"tags":["maps"],"examples":[]`, 1)
-	cleaned := f.sign(t, withEmpty, f.k1, cardsig.SignOptions{Mode: fastvalidate.CanonicalDropEmpty})
+	cleaned := f.sign(t, withEmpty, f.k1, cardsig.SignOptions{Mode: canon.DropEmpty})
 	asServed := f.sign(t, withEmpty, f.k1, cardsig.SignOptions{})
 	for _, tc := range []struct {
 		canonical string

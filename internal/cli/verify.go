@@ -14,6 +14,7 @@ import (
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
 const verifyUsageHead = `usage: cardscan verify [--explain] [--keys F] [--trust F] [flags] CARD
@@ -69,7 +70,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		err = fmt.Errorf("want exactly one card, got %d", len(operands))
 	}
 	if err == nil {
-		_, err = parseNow(o.now)
+		_, err = trustfile.ParseNow(o.now)
 	}
 	if err == nil && o.canonical != "as-is" && o.canonical != "drop-empty" {
 		err = fmt.Errorf("--canonical %q: want as-is or drop-empty", o.canonical)
@@ -126,7 +127,7 @@ func readCardArg(path string, stdin io.Reader) ([]byte, error) {
 		}
 		return b, err
 	}
-	return readBounded(path, maxCardBytes)
+	return trustfile.ReadBounded(path, maxCardBytes)
 }
 
 // maxCardBytes is the scan's default --max-record.

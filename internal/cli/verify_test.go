@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 )
 
 // TestVerifyExplain checks that --explain names the variant a card was
@@ -15,7 +15,7 @@ import (
 func TestVerifyExplain(t *testing.T) {
 	f := newSigFixture(t)
 	card := strings.Replace(a2aCard, `"capabilities":{"streaming":true}`, `"capabilities":{},"iconUrl":""`, 1)
-	signed := f.sign(t, card, f.k1, cardsig.SignOptions{Mode: fastvalidate.CanonicalDropEmpty})
+	signed := f.sign(t, card, f.k1, cardsig.SignOptions{Mode: canon.DropEmpty})
 	signedPath := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(signed))
 
 	r := run(t, "", "verify", "--explain", "--keys", f.keys, signedPath)

@@ -6,7 +6,7 @@
 // Both keep a digest of every card, made by the validation pipeline's
 // workers as they judge it (pipeline.Config.Extract): its identity, a
 // 128-bit hash of its content that is equal for cards with equal RFC 8785
-// canonical forms (fastvalidate.ContentHasher), where it came from, its verdict,
+// canonical forms (digest.Hasher), where it came from, its verdict,
 // and a hash of each top-level member, with the few members a change report
 // names (endpoints, version, skills, capabilities, security schemes,
 // signature key ids) itemised. Digests are held in memory up to a budget
@@ -22,6 +22,8 @@ import (
 	"strconv"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
+	"github.com/cardscan/cardscan/fastvalidate/digest"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/valyala/fastjson"
 	"github.com/zeebo/xxh3"
@@ -81,7 +83,7 @@ const maxValue = 64
 
 // item is one entry of an itemised member: where it is and what names it
 // (a skill's id, a URL, a scheme's name, a key id). For a security scheme
-// sum is a hash of it (fastvalidate.ContentHasher.Members), so that an
+// sum is a hash of it (digest.Hasher.Members), so that an
 // edited scheme shows.
 type item struct {
 	pointer string
@@ -92,7 +94,7 @@ type item struct {
 // member is a top-level member of a card as a digest keeps it.
 type member struct {
 	name  string
-	sum   uint64 // changes just when its value does (fastvalidate.ContentHasher.Members)
+	sum   uint64 // changes just when its value does (digest.Hasher.Members)
 	value string // its canonical value when at most maxValue bytes
 	items []item
 }
@@ -105,7 +107,7 @@ type Digest struct {
 	Input   string
 	Line    int
 	Valid   bool
-	Sum     [16]byte // the card's content hash (fastvalidate.ContentHasher), or of the record's bytes when it has none
+	Sum     [16]byte // the card's content hash (digest.Hasher), or of the record's bytes when it has none
 	Raw     [16]byte // the XXH3-128 of the record's bytes, to tell a record the old dump holds as is
 	Errors  string   // the "errors" array, as validation's jsonl writes it, of an invalid card
 	// Signers are the RFC 7638 thumbprints of the keys that verified the
@@ -119,8 +121,8 @@ type Digest struct {
 // Extractor makes digests; one per worker.
 type Extractor struct {
 	mode   KeyMode
-	hasher *fastvalidate.ContentHasher
-	canon  fastvalidate.Canonicalizer
+	hasher *digest.Hasher
+	canon  canon.Canonicalizer
 	cbuf   []byte
 	mbuf   []byte
 	p2     fastjson.Parser
@@ -150,10 +152,10 @@ type Extractor struct {
 	later  [3]laterMember
 	nlater int
 	entry  string
-	// The ContentHasher's callbacks, made once: a method value made per
+	// The digest.Hasher's callbacks, made once: a method value made per
 	// card would be allocated.
-	visitMember, visitEntry func(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128)
-	visitClaim              func(name []byte, value fastvalidate.Value)
+	visitMember, visitEntry func(name []byte, value digest.Value, sum digest.Hash128)
+	visitClaim              func(name []byte, value digest.Value)
 	// prior finds the old dump's digest of a key, for the new dump's
 	// cards (SetPrior); same is that digest when the record is the same
 	// bytes, whose hashes and members the digest then takes as they are.
@@ -172,7 +174,7 @@ type laterMember struct {
 
 // NewExtractor returns an Extractor choosing keys by mode.
 func NewExtractor(mode KeyMode) *Extractor {
-	x := &Extractor{mode: mode, hasher: fastvalidate.NewContentHasher(xxh128)}
+	x := &Extractor{mode: mode, hasher: digest.New(xxh128)}
 	x.visitMember, x.visitEntry, x.visitClaim = x.member, x.itemiseEntry, x.claim
 	return x
 }
@@ -273,7 +275,7 @@ func (x *Extractor) contentKey(dst, card []byte, hashed bool) []byte {
 	sum := x.d.Sum
 	if hashed {
 		var err error
-		if x.cbuf, err = x.canon.Append(x.cbuf[:0], card, fastvalidate.CanonicalOptions{}); err == nil {
+		if x.cbuf, err = x.canon.Append(x.cbuf[:0], card, canon.Options{}); err == nil {
 			sum = sum128(x.cbuf)
 		}
 	}
@@ -314,7 +316,7 @@ var (
 // into x.menc. It reports whether the card has a content hash: whether it
 // is a JSON object. The hash and the members' come from the tape of the
 // Validator that judged the card, when v is that, rather than from a
-// second reading of it (fastvalidate.ContentHasher).
+// second reading of it (digest.Hasher).
 func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 	d := &x.d
 	x.menc, x.nmembers = x.menc[:0], 0
@@ -353,7 +355,7 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 
 // member digests one member of the card: its name, hash, canonical value
 // when short, and items.
-func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
+func (x *Extractor) member(name []byte, value digest.Value, sum digest.Hash128) {
 	x.items, x.nitems = x.items[:0], 0
 	switch {
 	case value.IsObject() && entriesItemised(name) && x.nlater < len(x.later):
@@ -380,7 +382,7 @@ func (x *Extractor) member(name []byte, value fastvalidate.Value, sum fastvalida
 // claim takes from one member of the card what --cross-card needs: the
 // identity and the endpoints. Neither depends on the members' order: the
 // identity is the one of least rank, and the endpoints are claims apart.
-func (x *Extractor) claim(name []byte, value fastvalidate.Value) {
+func (x *Extractor) claim(name []byte, value digest.Value) {
 	if isEndpointMember(name) {
 		x.items, x.nitems = x.items[:0], 0
 		x.itemise(name, value)
@@ -390,7 +392,7 @@ func (x *Extractor) claim(name []byte, value fastvalidate.Value) {
 
 // identify notes member name's identity, if it holds one of lower rank
 // than the card's found so far.
-func (x *Extractor) identify(name []byte, value fastvalidate.Value) {
+func (x *Extractor) identify(name []byte, value digest.Value) {
 	for rank, id := range identity[:x.keyRank] {
 		if string(name) != id.member {
 			continue
@@ -403,7 +405,7 @@ func (x *Extractor) identify(name []byte, value fastvalidate.Value) {
 
 // scalarText returns the canonical text of a string, number or literal,
 // and nil for an object or array.
-func scalarText(v fastvalidate.Value) []byte {
+func scalarText(v digest.Value) []byte {
 	if v.IsObject() || v.IsArray() {
 		return nil
 	}
@@ -412,12 +414,12 @@ func scalarText(v fastvalidate.Value) []byte {
 
 // at follows path (member names, or array indexes in decimal) from v and
 // returns the value there, or an absent one.
-func at(v fastvalidate.Value, path ...string) fastvalidate.Value {
+func at(v digest.Value, path ...string) digest.Value {
 	for _, p := range path {
 		if v.IsArray() {
 			n, err := strconv.Atoi(p)
 			if err != nil {
-				return fastvalidate.Value{}
+				return digest.Value{}
 			}
 			v = v.First()
 			for ; n > 0 && v.Exists(); n-- {
@@ -450,7 +452,7 @@ func entriesName(name []byte) string {
 }
 
 // itemiseEntry itemises an entry of the object member x.entry.
-func (x *Extractor) itemiseEntry(name []byte, value fastvalidate.Value, sum fastvalidate.Hash128) {
+func (x *Extractor) itemiseEntry(name []byte, value digest.Value, sum digest.Hash128) {
 	switch x.entry {
 	case "skills", "capabilities":
 		// A2A and MA2D capabilities: the members set and not false.
@@ -529,11 +531,11 @@ var identity = []struct {
 // (TestContentKey), so that a content key can be checked outside cardscan.
 func sum128(b []byte) [16]byte { return xxh3.Hash128(b).Bytes() }
 
-// xxh128 is the ContentHasher's hash: a card's content hash is made of
+// xxh128 is the digest.Hasher's hash: a card's content hash is made of
 // XXH3-128s of its values (fastvalidate/digest.go), with the same odds.
-func xxh128(b []byte, seed uint64) fastvalidate.Hash128 {
+func xxh128(b []byte, seed uint64) digest.Hash128 {
 	h := xxh3.Hash128Seed(b, seed)
-	return fastvalidate.Hash128{Hi: h.Hi, Lo: h.Lo}
+	return digest.Hash128{Hi: h.Hi, Lo: h.Lo}
 }
 
 func (x *Extractor) item(pointer string, label []byte, sum uint64) {
@@ -566,7 +568,7 @@ func (x *Extractor) itemAt(p string, i int, suffix string, label []byte, sum uin
 
 // itemise lists the entries of the members a change report names, but
 // for those of an object member that entriesItemised names.
-func (x *Extractor) itemise(name []byte, value fastvalidate.Value) {
+func (x *Extractor) itemise(name []byte, value digest.Value) {
 	var p string
 	switch string(name) {
 	case "version":
@@ -656,7 +658,7 @@ func (x *Extractor) endpoint(url []byte) {
 
 // signatureKid reads the kid of a JWS signature object: from its protected
 // header (base64url JSON), else its unprotected header.
-func signatureKid(sig fastvalidate.Value) string {
+func signatureKid(sig digest.Value) string {
 	if prot := sig.Member("protected").Str(); len(prot) > 0 {
 		if raw, err := base64.RawURLEncoding.DecodeString(string(prot)); err == nil {
 			var p fastjson.Parser

@@ -65,7 +65,7 @@ func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error
 	}
 	cards := renderer{cards: true}
 	text := renderer{r: report.FormatText.Renderer(report.WriterOptions{All: true})}
-	res := fetchOne(ctx, c.f, pool, &cards, &text, url)
+	res := fetchOne(ctx, c.f, pool, nil, &cards, &text, url)
 	if res.fail != nil {
 		return Fetched{}, errors.New(printable(url) + ": " + res.fail.detail)
 	}

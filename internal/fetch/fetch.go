@@ -35,8 +35,10 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/summary"
+	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
 const defaultMaxRecord = 2 << 20
@@ -68,6 +70,7 @@ type options struct {
 	summary        string
 	maxRecord      cmdflag.Size
 	probe          bool
+	sig            trustfile.Flags
 	// hooks replace DNS, the trusted CAs, the proxy settings or the
 	// transport, for tests.
 	hooks *testHooks
@@ -136,6 +139,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 	o.maxRecord = defaultMaxRecord
 	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card read, e.g. 2MiB")
 	fs.Bool(&o.probe, "--probe", "ask each interface of each valid A2A card found, as\ncardscan probe does (--format cards or jsonl)")
+	o.sig.AddFlags(&fs)
 	return &fs
 }
 
@@ -276,6 +280,9 @@ func parseArgs(args []string) (*options, error) {
 	if err := cmdflag.CheckProfile(o.profile); err != nil {
 		return nil, err
 	}
+	if err := o.sig.Check(false); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -316,6 +323,18 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	}
 	wo := report.WriterOptions{All: o.all, Style: style}
 	renderers := sync.Pool{New: func() any { return &renderer{cards: o.format == "cards", r: o.parsed.Renderer(wo)} }}
+	// Key sets a trust policy names are fetched as cards are, through the
+	// same address guard.
+	verifier, err := o.sig.Verifier(nil, KeySetClient(o.timeout, o.allowPrivate))
+	if err != nil {
+		con.Errorf("%v", err)
+		return console.ExitUsage, summary.Summary{}
+	}
+	var checkers sync.Pool // of *pipeline.SignatureChecker, when verifying
+	if verifier != nil {
+		sigs := &pipeline.Signatures{Verifier: verifier, Require: o.sig.Signatures == "require"}
+		checkers.New = func() any { return pipeline.NewSignatureChecker(sigs) }
+	}
 
 	// Records are written in the list's order, so one slow host holds
 	// back the records of the URLs after it. The window of URLs read past
@@ -336,7 +355,12 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 			sched.submit(hostKey(u), func() result {
 				rd := renderers.Get().(*renderer)
 				defer renderers.Put(rd)
-				return fetchOne(ctx, f, pool, rd, nil, u)
+				var sig *pipeline.SignatureChecker
+				if checkers.New != nil {
+					sig = checkers.Get().(*pipeline.SignatureChecker)
+					defer checkers.Put(sig)
+				}
+				return fetchOne(ctx, f, pool, sig, rd, nil, u)
 			})
 		}
 	}()
@@ -377,8 +401,9 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 
 // fetchOne discovers, judges and renders the card of one URL, with rd and,
 // when not nil, text as well (the verdict borrows a pooled validator's
-// Result, so every rendering happens here).
-func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text *renderer, raw string) result {
+// Result, so every rendering happens here). sig, when not nil, verifies
+// the card's signatures, binding them to the origin it was fetched from.
+func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pipeline.SignatureChecker, rd, text *renderer, raw string) result {
 	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
@@ -409,6 +434,12 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, rd, text
 		if extra[i].Severity == fastvalidate.SeverityError {
 			rec.vd.Valid = false
 		}
+	}
+	if sig != nil {
+		// The URL the card came from, after redirects: its origin served
+		// the card, so its key must be allowed to sign for it.
+		out := sig.Check(&rec.vd, card, fd.url.String())
+		res.stats.Signatures = signatureSummary(&out)
 	}
 	res.out = rd.append(nil, &rec)
 	if text != nil {
@@ -474,4 +505,23 @@ func compactJSON(card []byte) ([]byte, bool) {
 		return nil, false
 	}
 	return buf.Bytes(), true
+}
+
+// signatureSummary is one card's signature counts, as the summary adds
+// them up.
+func signatureSummary(o *pipeline.SignatureOutcomes) *summary.Signatures {
+	s := &summary.Signatures{Findings: o.Findings}
+	if o.Signed {
+		s.Signed = 1
+	}
+	if o.Verified {
+		s.Verified = 1
+	}
+	o.Each(func(outcome string, n int64) {
+		if s.Outcomes == nil {
+			s.Outcomes = map[string]int64{}
+		}
+		s.Outcomes[outcome] += n
+	})
+	return s
 }

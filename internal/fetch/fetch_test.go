@@ -153,6 +153,7 @@ type jsonRecord struct {
 	Profile  string          `json:"profile"`
 	Errors   []jsonFinding   `json:"errors"`
 	Warnings []jsonFinding   `json:"warnings"`
+	SignedBy []string        `json:"signed_by"`
 	Card     json.RawMessage `json:"card"`
 }
 

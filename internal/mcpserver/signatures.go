@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 )
 
 // maxKeySet bounds a jwks argument: a JWK Set of a few hundred RSA keys,
@@ -54,7 +54,7 @@ func (t *tools) verifySignatures(ctx context.Context, a *verifyArgs) (*mcp.CallT
 	switch a.Canonical {
 	case "", "as-is":
 	case "drop-empty":
-		opts = append(opts, cardsig.WithCanonical(fastvalidate.CanonicalDropEmpty))
+		opts = append(opts, cardsig.WithCanonical(canon.DropEmpty))
 	default:
 		return toolError(fmt.Errorf("argument \"canonical\": %q: want as-is or drop-empty", a.Canonical)), nil
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/cli"
 	"github.com/cardscan/cardscan/internal/mcpserver"
 )
@@ -43,7 +43,7 @@ func TestVerifySignatures(t *testing.T) {
 	}
 	tampered := bytes.Replace(signed, []byte(`"Echoes"`), []byte(`"Echoed"`), 1)
 	dup := bytes.Replace(signed, []byte(`{"protocolVersion"`), []byte(`{"name":"Echo","protocolVersion"`), 1)
-	dropEmpty, err := cardsig.Sign([]byte(strings.Replace(a2aCard, `"capabilities":{}`, `"capabilities":{},"extensions":[]`, 1)), key, cardsig.SignOptions{Mode: fastvalidate.CanonicalDropEmpty})
+	dropEmpty, err := cardsig.Sign([]byte(strings.Replace(a2aCard, `"capabilities":{}`, `"capabilities":{},"extensions":[]`, 1)), key, cardsig.SignOptions{Mode: canon.DropEmpty})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -332,6 +332,11 @@ func reindent(text []byte, oldBase, newBase string) []byte {
 			out = append(out, newBase...)
 		} else if len(newBase) > len(oldBase) {
 			out = append(out, newBase[len(oldBase):]...)
+		} else if cut, ok := bytes.CutPrefix(text, []byte(oldBase[len(newBase):])); ok {
+			// The inverse of the line above: a line indented less than
+			// oldBase loses what moving it deeper gave it, so a value
+			// moved in and back out keeps its bytes.
+			text = cut
 		}
 	}
 }

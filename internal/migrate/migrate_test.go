@@ -407,3 +407,41 @@ func BenchmarkMigrate(b *testing.B) {
 		})
 	}
 }
+
+// A value moved deeper and back keeps its bytes, even a line indented
+// less than the line the value opens on (a closing brace at the margin
+// under a member indented by one space).
+func TestReindentInverse(t *testing.T) {
+	for _, text := range []string{
+		"{\"in\":\"header\"\n}",
+		"{\"a\":1,\n  \"b\":2\n }",
+		"[1,\n\t2\n]",
+	} {
+		deeper := reindent([]byte(text), " ", "   ")
+		back := reindent(deeper, "   ", " ")
+		if string(back) != text {
+			t.Errorf("moved in and out, %q became %q (via %q)", text, back, deeper)
+		}
+	}
+}
+
+// An apiKey scheme whose closing brace stands at the margin, under a
+// line indented by one space, and follows another scheme on that line:
+// unwrapping it after 0.3 -> 1.0 put its brace two spaces in, then one,
+// then back, one step a round trip.
+func TestIrregularSchemeRoundTrip(t *testing.T) {
+	card := []byte("{\"protocolVersion\":\"0.3.0\",\"name\":\"0\",\"description\":\"0\",\"url\":\"A:\",\"preferredTransport\":\"0\",\"version\":\"0\",\"capabilities\":{},\"securitySchemes\":{\"0\":{\"type\":\"oauth2\",\"flows\":{\n \"clientCredentials\":{\"tokenUrl\":\"http://0\",\"scopes\":{}}}},\"1\":{\"type\":\"apiKey\",\"in\":\"header\",\"name\":\"0\"\n}},\"defaultInputModes\":[\"\"],\"defaultOutputModes\":[\"\"],\"skills\":[{\"id\":\"0\",\"name\":\"0\",\"description\":\"0\",\"tags\":[\"\"]}]}")
+	up := mustNew(t, Options{To: V10})
+	down := mustNew(t, Options{To: V03})
+	first, ok := roundTrip(up, down, card)
+	if !ok {
+		t.Fatalf("the card does not round trip:\n%s", card)
+	}
+	second, _ := roundTrip(up, down, first)
+	if !bytes.Equal(first, second) {
+		t.Fatalf("a second round trip differs:\n%s\n->\n%s", first, second)
+	}
+	if !bytes.Contains(first, []byte("\"name\":\"0\"\n}")) {
+		t.Errorf("the scheme's closing brace moved:\n%s\n->\n%s", card, first)
+	}
+}

@@ -292,7 +292,7 @@ func (c *card10) down(root *node, e *edit) {
 		se := w.edit(s)
 		for _, m := range s.members {
 			at := "/securitySchemes/" + escape(m.name)
-			switch v := c.schemeDown(m.val, at); {
+			switch v := c.schemeDown(m.val, at, w.indentAt(m.keyStart)); {
 			case v == errNoFlow && requires(root, m.name):
 				c.refusal = fmt.Sprintf("the OAuth scheme %s has no flow but deviceCode, which 0.3 cannot express, and the card requires it: refused, as dropping it would drop a security requirement (offer an authorizationCode or clientCredentials flow beside it)", at)
 			case v == errNoFlow:
@@ -433,8 +433,9 @@ func requires(root *node, scheme string) bool {
 }
 
 // schemeDown returns 1.0 scheme s in 0.x's shape, nil to keep it, or
-// errNoFlow for a scheme 0.3 cannot express.
-func (c *card10) schemeDown(s *node, at string) any {
+// errNoFlow for a scheme 0.3 cannot express; place is the indentation
+// the scheme's value will be written at.
+func (c *card10) schemeDown(s *node, at, place string) any {
 	w := c.w
 	if s.kind != '{' {
 		return nil
@@ -488,7 +489,7 @@ func (c *card10) schemeDown(s *node, at string) any {
 		be.Set("flows", fe.Raw())
 	}
 	c.note(fastvalidate.CodeMigrateSecurityScheme, "rewrote", at+"/"+wrapper, at, fmt.Sprintf("%s unwrapped to a type %q scheme", wrapper, typ), specSch)
-	return raw{text: be.Text(), base: w.indentAt(body.start)}
+	return w.unwrapped(be.Text(), body, place)
 }
 
 // escape escapes a member name for a JSON Pointer (RFC 6901).

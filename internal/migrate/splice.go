@@ -3,6 +3,7 @@ package migrate
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // The values a migration writes: obj and arr are new containers, raw is
@@ -55,6 +56,21 @@ func (w *writer) multiline(n *node) bool {
 // rawOf takes a value of the card as it is.
 func (w *writer) rawOf(n *node) raw {
 	return raw{text: w.src[n.start:n.end], base: w.indentAt(n.start)}
+}
+
+// unwrapped takes text, the edited bytes of inner, out of the wrapper
+// member holding it, to be written at place. Wrapping put inner one unit
+// deeper than its scheme's line, so unwrapping takes that unit off
+// again rather than moving inner to place: in a card laid out irregularly
+// (a member after a closing brace on the brace's line) place can sit at
+// another depth than the line inner was taken from, and moving there
+// would shift the value on every round trip.
+func (w *writer) unwrapped(text []byte, inner *node, place string) raw {
+	from := w.indentAt(inner.start)
+	if to, ok := strings.CutSuffix(from, w.st.unit); ok && w.st.unit != "" {
+		return raw{text: reindent(text, from, to), base: place}
+	}
+	return raw{text: text, base: from}
 }
 
 // emit appends v written at a line indented by base.

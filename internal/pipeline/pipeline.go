@@ -15,10 +15,11 @@ package pipeline
 
 import (
 	"errors"
-	"github.com/cardscan/cardscan/rule"
 	"io"
 	"runtime"
 	"sync/atomic"
+
+	"github.com/cardscan/cardscan/rule"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -106,7 +107,7 @@ type Config struct {
 	// every record (cardscan diff, --cross-card) without judging the
 	// records twice. v is the worker's Validator when its last Validate
 	// judged vd.Card, so that what it read of the card can be used again
-	// (fastvalidate.ContentHasher.Load), and nil otherwise.
+	// (digest.Hasher.Load), and nil otherwise.
 	Extract func() func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte
 	// Recall, when not nil (with Extract), is called once per worker for
 	// a function called with each record before it is judged. When it

@@ -48,9 +48,10 @@ type signatureJudge struct {
 }
 
 // judge verifies rec's signatures, when it may have any, and adds the
-// findings to vd, its counts to errs and warns, and its outcome to s. It
-// runs only when keys are configured.
-func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, errs, warns *int) {
+// findings to vd, its counts to errs and warns, and its outcome to s. from
+// is the URL the card was fetched from, "" when it was not. It runs only
+// when keys are configured.
+func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, from string, errs, warns *int) {
 	j.extra = j.extra[:0]
 	var res *cardsig.Result
 	signed := false
@@ -59,7 +60,7 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, er
 	// decoding that Verify starts with.
 	if bytes.Contains(rec, []byte("signatures")) || bytes.Contains(rec, []byte(`\u`)) {
 		card := embedded(rec)
-		r, err := j.cfg.Verifier.Verify(card)
+		r, err := j.cfg.Verifier.VerifyFrom(card, from)
 		switch {
 		case err == nil:
 			res, signed = r, len(r.Signatures) > 0
@@ -142,6 +143,54 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, er
 		}
 	}
 	vd.Findings, vd.Unlisted = j.findings, j.unlisted
+}
+
+// SignatureChecker verifies the signatures of cards judged one at a time
+// (cardscan serve's and fetch's) as a Run's workers verify them, with the
+// same findings and outcomes. It is not safe for concurrent use: each
+// goroutine has its own, sharing the Signatures (whose Verifier is).
+type SignatureChecker struct {
+	judge signatureJudge
+	st    chunkStats
+}
+
+// NewSignatureChecker returns a checker for cfg.
+func NewSignatureChecker(cfg *Signatures) *SignatureChecker {
+	return &SignatureChecker{judge: signatureJudge{cfg: cfg}}
+}
+
+// SignatureOutcomes counts one card's signatures by outcome.
+type SignatureOutcomes struct {
+	// Signed says the card carries signatures, Verified that one of them
+	// verified with a trusted key.
+	Signed, Verified bool
+	// Findings counts the a2a.signature-* findings the card gained.
+	Findings int64
+	counts   [signatureStatuses]int64
+}
+
+// Each calls f with the name of each outcome counted (as
+// cardsig.Status.String writes it, and summary.SignatureOutcomes lists
+// it) and its count.
+func (o *SignatureOutcomes) Each(f func(outcome string, n int64)) {
+	for status, n := range o.counts {
+		if n != 0 {
+			f(cardsig.Status(status).String(), n)
+		}
+	}
+}
+
+// Check verifies card's signatures and adds their findings to vd, the
+// verdict report.FromResult made of card: vd's Valid, Findings, Unlisted,
+// SignedBy and Signers then borrow c's buffers until the next Check.
+// from is the URL the card was fetched from ("" for none), whose origin
+// its signing key must also be allowed for.
+func (c *SignatureChecker) Check(vd *report.Verdict, card []byte, from string) SignatureOutcomes {
+	c.st.signed, c.st.verified, c.st.signatureFindings = 0, 0, 0
+	c.st.outcomes = [signatureStatuses]int64{}
+	var errs, warns int
+	c.judge.judge(&c.st, vd, card, from, &errs, &warns)
+	return SignatureOutcomes{Signed: c.st.signed > 0, Verified: c.st.verified > 0, Findings: c.st.signatureFindings, counts: c.st.outcomes}
 }
 
 // signers returns the sorted thumbprints of the keys that verified a

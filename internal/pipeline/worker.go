@@ -368,7 +368,7 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 	vd := report.FromResult(c.input, line, col, offset, rec, res)
 	errs, warns := res.Errors(), res.Warnings()
 	if w.sig != nil {
-		w.sig.judge(&c.st, &vd, rec, &errs, &warns)
+		w.sig.judge(&c.st, &vd, rec, "", &errs, &warns)
 	}
 	if w.cfg.FailOnWarning && warns > 0 {
 		vd.Valid = false

@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/cardhttp"
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
 	"github.com/cardscan/cardscan/internal/mediatype"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
@@ -54,6 +56,9 @@ type scratch struct {
 	out    []byte
 	br     *bufio.Reader
 	enc    report.Encoder
+	// sig verifies signatures, when the server does; the verdicts it
+	// adds findings to borrow its buffers.
+	sig *pipeline.SignatureChecker
 }
 
 // maxPooledScratch keeps one huge card from pinning its buffers in the
@@ -74,7 +79,13 @@ func newHandler(cfg config) (http.Handler, error) {
 	if s.pools[cfg.profile] == nil {
 		return nil, errors.New("unknown profile " + strconv.Quote(cfg.profile))
 	}
-	s.scratch.New = func() any { return new(scratch) }
+	s.scratch.New = func() any {
+		sc := new(scratch)
+		if cfg.signatures != nil {
+			sc.sig = pipeline.NewSignatureChecker(cfg.signatures)
+		}
+		return sc
+	}
 	s.metrics = newMetrics()
 
 	mux := http.NewServeMux()
@@ -145,6 +156,16 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusBadRequest, "unknown profile "+strconv.Quote(profile)+"; profiles are "+strings.Join(fastvalidate.Profiles(), ", "))
 		return
 	}
+	// ?from= is where the caller fetched the card: its signing key must be
+	// allowed for that origin too, as in cardscan fetch.
+	var from string
+	if r.URL.RawQuery != "" {
+		from = r.URL.Query().Get("from")
+		if _, err := cardsig.Origin(from); from != "" && err != nil {
+			writeProblem(w, http.StatusBadRequest, "?from="+strconv.Quote(from)+": want the absolute URL the card was fetched from")
+			return
+		}
+	}
 	enc := r.Header.Get("Content-Encoding")
 	coding := mediatype.ParseEncoding(enc)
 	if coding == mediatype.Unsupported {
@@ -156,9 +177,9 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	t, ok := mediatype.Parse(r.Header.Get("Content-Type"))
 	switch {
 	case ok && mediatype.IsJSON(t):
-		s.single(w, r, pool, coding)
+		s.single(w, r, pool, coding, from)
 	case ok && t == ndjsonType:
-		s.stream(w, r, pool, profile, coding)
+		s.stream(w, r, pool, profile, coding, from)
 	default:
 		w.Header().Set("Accept-Post", acceptPost)
 		writeProblem(w, http.StatusUnsupportedMediaType, "Content-Type must be one of "+acceptPost)
@@ -272,7 +293,7 @@ func (b *chunkedBody) contiguous(res *reservation) ([]byte, bool) {
 // single answers one verdict object for a one-card body.
 // A gzip body is judged decoded; the cap holds for it as sent and as
 // decoded.
-func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, coding mediatype.Encoding) {
+func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, coding mediatype.Encoding, from string) {
 	if r.ContentLength > s.cfg.maxBytes {
 		s.tooLarge(w, r, 0)
 		return
@@ -317,7 +338,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	// verdict.
 	card, line, col, first := report.Start(whole)
 	v := pool.Get()
-	vd := s.judge(v, card, line, col, first)
+	vd := s.judge(v, sc.sig, card, line, col, first, from)
 	sc.out = sc.enc.AppendJSONL(sc.out[:0], &vd)
 	pool.Put(v)
 	h := w.Header()
@@ -358,10 +379,16 @@ func (s *server) tooLarge(w http.ResponseWriter, r *http.Request, read int64) {
 	linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
 }
 
-// judge validates one card and counts it. The verdict borrows v's result.
-func (s *server) judge(v *fastvalidate.Validator, card []byte, line, col int, offset int64) report.Verdict {
+// judge validates one card, verifies its signatures when sig is not nil
+// (from is where it was fetched, "" if unknown), and counts it. The
+// verdict borrows v's result and sig's buffers.
+func (s *server) judge(v *fastvalidate.Validator, sig *pipeline.SignatureChecker, card []byte, line, col int, offset int64, from string) report.Verdict {
 	res := v.Validate(card)
 	vd := report.FromResult(inputName, line, col, offset, card, res)
+	if sig != nil {
+		out := sig.Check(&vd, card, from)
+		s.metrics.observeSignatures(&out)
+	}
 	s.metrics.observe(&vd)
 	return vd
 }
@@ -369,7 +396,7 @@ func (s *server) judge(v *fastvalidate.Validator, card []byte, line, col int, of
 // stream answers an NDJSON body with one verdict line per card, in order,
 // as the cards arrive: verdicts are written whenever the input runs dry,
 // so a client can send a card, read its verdict, and send the next.
-func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string, coding mediatype.Encoding) {
+func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalidate.Pool, profile string, coding mediatype.Encoding, from string) {
 	rc := http.NewResponseController(w)
 	// HTTP/1 otherwise forbids reading the body after writing the
 	// response; HTTP/2 is always full duplex and says so by failing.
@@ -455,7 +482,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			s.metrics.observe(&vd)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 		case !isBlank(rec):
-			vd := s.judge(v, rec, lineNo, 1, start)
+			vd := s.judge(v, sc.sig, rec, lineNo, 1, start, from)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 			lastCard = time.Now()
 		}

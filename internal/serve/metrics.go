@@ -1,12 +1,15 @@
 package serve
 
 import (
-	"github.com/cardscan/cardscan/rule"
 	"net/http"
 	"sync"
 
+	"github.com/cardscan/cardscan/rule"
+
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/summary"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -21,6 +24,11 @@ type metrics struct {
 	cards    *prometheus.CounterVec
 	findings *prometheus.CounterVec
 	rejected prometheus.Counter
+	// signatures counts verified signatures by outcome, with a counter
+	// made up front for each so that counting neither hashes nor
+	// allocates.
+	signatures *prometheus.CounterVec
+	byOutcome  map[string]prometheus.Counter
 
 	// byRule holds each rule's counter at its default severity, looked up
 	// by code so that counting a finding neither hashes nor allocates.
@@ -59,7 +67,15 @@ func newMetrics() *metrics {
 			Help: "Single-card request bodies turned away with 413.",
 		}),
 	}
-	m.reg.MustRegister(m.requests, m.duration, m.cards, m.findings, m.rejected,
+	m.signatures = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "cardscan_signatures_total",
+		Help: "Card signatures checked (--keys, --trust), by outcome, as --summary counts them.",
+	}, []string{"outcome"})
+	m.byOutcome = map[string]prometheus.Counter{}
+	for _, o := range summary.SignatureOutcomes {
+		m.byOutcome[o] = m.signatures.WithLabelValues(o)
+	}
+	m.reg.MustRegister(m.requests, m.duration, m.cards, m.findings, m.rejected, m.signatures,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, r := range rule.All() {
 		for int(r.Code) >= len(m.byRule) {
@@ -99,5 +115,16 @@ func (m *metrics) observe(vd *report.Verdict) {
 			return
 		}
 		m.findings.WithLabelValues(code.String(), sev.String()).Add(float64(n))
+	})
+}
+
+// observeSignatures counts one card's signatures by outcome.
+func (m *metrics) observeSignatures(o *pipeline.SignatureOutcomes) {
+	o.Each(func(outcome string, n int64) {
+		c := m.byOutcome[outcome]
+		if c == nil {
+			c = m.signatures.WithLabelValues(outcome)
+		}
+		c.Add(float64(n))
 	})
 }

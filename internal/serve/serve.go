@@ -5,7 +5,8 @@
 //	                    text/json or any +json type, plain or gzip)
 //	                    answers one verdict object; application/x-ndjson
 //	                    answers one verdict line per card, streamed both ways.
-//	                    ?profile= picks the profile.
+//	                    ?profile= picks the profile; ?from=URL names the
+//	                    URL the card was fetched from, for --trust.
 //	GET  /healthz       200 while the server runs.
 //	GET  /metrics       Prometheus text format.
 //
@@ -64,10 +65,14 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/cardhttp"
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/fetch"
 	"github.com/cardscan/cardscan/internal/linger"
+	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
 // Timeouts bound what a slow or stalled client can hold. A streamed
@@ -136,6 +141,11 @@ type config struct {
 	// read before closing (see internal/linger).
 	lingerBytes   int64
 	lingerTimeout time.Duration
+
+	// sig holds the signature flags; signatures, built from them, is nil
+	// when cards' signatures are not verified.
+	sig        trustfile.Flags
+	signatures *pipeline.Signatures
 }
 
 // usageHead comes before the flags' help, which the flag declarations
@@ -149,7 +159,9 @@ requests in flight.
                       any +json type; plain or gzip): one verdict object,
                       as a --format jsonl record;
                       NDJSON (application/x-ndjson): one verdict line per card,
-                      streamed; ?profile=NAME picks the profile
+                      streamed; ?profile=NAME picks the profile;
+                      ?from=URL names where the card was fetched from,
+                      whose origin its signing key must be allowed for
   GET  /healthz       200 while serving
   GET  /metrics       Prometheus text format
 
@@ -185,6 +197,7 @@ func newFlagSet(cfg *config, maxRecord *cmdflag.Size) *cmdflag.Set {
 		"with Retry-After")
 	fs.Duration(&cfg.idleTimeout, "--idle-timeout D", defaultIdleTimeout, "how long a connection may wait between requests,\n"+
 		"and an NDJSON stream between cards")
+	cfg.sig.AddFlags(&fs)
 	return &fs
 }
 
@@ -242,6 +255,20 @@ func parseArgs(args []string, stdout io.Writer, con *console.Console) (cfg confi
 		con.Errorf("unknown profile %q", cfg.profile)
 		con.Hintf("profiles are %s", strings.Join(fastvalidate.Profiles(), ", "))
 		return cfg, console.ExitUsage, false
+	}
+	if err := cfg.sig.Check(false); err != nil {
+		con.Errorf("%v", err)
+		return cfg, console.ExitUsage, false
+	}
+	// Key sets a policy names are fetched as cardscan fetch fetches, never
+	// from a private address: a card's jku is the client's word.
+	v, err := cfg.sig.Verifier(nil, fetch.KeySetClient(cardsig.JKUTimeout, false))
+	if err != nil {
+		con.Errorf("%v", err)
+		return cfg, console.ExitUsage, false
+	}
+	if v != nil {
+		cfg.signatures = &pipeline.Signatures{Verifier: v, Require: cfg.sig.Signatures == "require"}
 	}
 	cfg.readTimeout, cfg.writeTimeout = readTimeout, writeTimeout
 	cfg.maxConns = connsPerRequest * cfg.maxInflight

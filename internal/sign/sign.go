@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -115,9 +115,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%s: %s", o.card, err)
 	}
-	mode := fastvalidate.CanonicalAsIs
+	mode := canon.AsIs
 	if o.canonical == "drop-empty" {
-		mode = fastvalidate.CanonicalDropEmpty
+		mode = canon.DropEmpty
 	}
 	signed, err := cardsig.Sign(card, key, cardsig.SignOptions{KeyID: o.kid, Alg: o.alg, JKU: o.jku, Mode: mode})
 	if err != nil {

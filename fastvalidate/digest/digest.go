@@ -1,15 +1,4 @@
-package fastvalidate
-
-import (
-	"bytes"
-	"encoding/binary"
-	"slices"
-	"strconv"
-
-	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
-)
-
-// Content hashes: a hash of a JSON object that is equal for two objects
+// Package digest hashes cards by their content: a hash of a JSON object that is equal for two objects
 // just when their RFC 8785 canonical forms are equal (up to the odds of a
 // collision), taken from the strict scanner's tape rather than from the
 // canonical form, so that a caller that has validated a card hashes it
@@ -31,6 +20,18 @@ import (
 // is in one sum and not the other, and with member hashes as good as
 // random the two sums agree in a lane with odds of 2^-64, in both with
 // 2^-128. The sum is hashed once more to make the card's hash.
+package digest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/fastvalidate/internal/jcs"
+	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
+	"github.com/cardscan/cardscan/fastvalidate/internal/tapehook"
+)
 
 // Hash128 is a 128-bit hash.
 type Hash128 struct{ Hi, Lo uint64 }
@@ -54,11 +55,11 @@ const (
 	seedObject
 )
 
-// ContentHasher hashes JSON objects by their RFC 8785 canonical form (see
-// the head of this file). It keeps its buffers between cards and
+// Hasher hashes JSON objects by their RFC 8785 canonical form (see
+// the package's doc). It keeps its buffers between cards and
 // allocates nothing once they have grown to the largest card seen; it
 // cannot be used from concurrent goroutines.
-type ContentHasher struct {
+type Hasher struct {
 	hash HashFunc
 
 	sc     tape.Scanner // for a document no Validator's tape describes
@@ -77,10 +78,10 @@ type ContentHasher struct {
 	mem   []sortedName
 }
 
-// NewContentHasher returns a ContentHasher that hashes with hash.
-func NewContentHasher(hash HashFunc) *ContentHasher {
-	h := &ContentHasher{hash: hash}
-	h.sc.MaxDepth = DefaultMaxDepth
+// New returns a Hasher that hashes with hash.
+func New(hash HashFunc) *Hasher {
+	h := &Hasher{hash: hash}
+	h.sc.MaxDepth = fastvalidate.DefaultMaxDepth
 	return h
 }
 
@@ -88,10 +89,11 @@ func NewContentHasher(hash HashFunc) *ContentHasher {
 // is not nil and its last Validate read exactly card as the object it is
 // (not a string holding one), it hashes from v's tape, and when v found
 // card no JSON it does not look again; otherwise it scans card itself,
-// with the nesting limit DefaultMaxDepth, which AppendCanonical has too.
+// with the nesting limit fastvalidate.DefaultMaxDepth, which canon.Append
+// has too.
 // A Validator allowing deeper nesting is not used, so that whether a card
 // has a hash never depends on the Validator.
-func (h *ContentHasher) Load(v *Validator, card []byte) bool {
+func (h *Hasher) Load(v *fastvalidate.Validator, card []byte) bool {
 	if !h.Bind(v, card) {
 		return false
 	}
@@ -102,14 +104,14 @@ func (h *ContentHasher) Load(v *Validator, card []byte) bool {
 // Bind reads card as Load does, without hashing it: Root reads its values,
 // and Hash hashes it when the caller finds it needs the hash after all.
 // Sum, Members and Each need Hash (or Load) to have run.
-func (h *ContentHasher) Bind(v *Validator, card []byte) bool {
+func (h *Hasher) Bind(v *fastvalidate.Validator, card []byte) bool {
 	h.vw, h.loaded, h.b = tape.View{}, false, nil
 	if len(card) == 0 {
 		return false
 	}
-	switch whole, failed := v.read(card); {
+	switch vw, whole, failed := tapehook.Read(v, card); {
 	case whole:
-		h.vw = v.w.vw
+		h.vw = vw
 	case failed:
 		return false
 	default:
@@ -132,43 +134,18 @@ func (h *ContentHasher) Bind(v *Validator, card []byte) bool {
 }
 
 // Hash hashes the card Bind read.
-func (h *ContentHasher) Hash() { h.sum = h.object(0) }
+func (h *Hasher) Hash() { h.sum = h.object(0) }
 
 // Root returns the card Bind (or Load) read, as a Value.
-func (h *ContentHasher) Root() Value {
+func (h *Hasher) Root() Value {
 	if !h.loaded {
 		return Value{}
 	}
 	return Value{h: h}
 }
 
-// read tells what v's last Validate read of card: whole, that its tape
-// describes card as a whole, an object or not; failed, that card is no
-// JSON object, as a scan with the nesting limit DefaultMaxDepth would find
-// too: no JSON, or a string, which the validator found holding a card.
-func (v *Validator) read(card []byte) (whole, failed bool) {
-	if v == nil {
-		return false, false
-	}
-	w := &v.w
-	if w.unwrapped && len(w.card) == len(card) && &w.card[0] == &card[0] {
-		// A string holding a card: JSON, but no object.
-		return false, true
-	}
-	if w.unwrapped || len(w.b) != len(card) || &w.b[0] != &card[0] {
-		return false, false
-	}
-	switch {
-	case w.sc.Err() == tape.ErrNone:
-		return v.cfg.maxDepth <= DefaultMaxDepth, false
-	case w.sc.Err() == tape.ErrDepth:
-		return false, v.cfg.maxDepth >= DefaultMaxDepth
-	}
-	return false, true
-}
-
 // Sum returns the hash of the card Load hashed.
-func (h *ContentHasher) Sum() Hash128 {
+func (h *Hasher) Sum() Hash128 {
 	if !h.loaded {
 		return Hash128{}
 	}
@@ -177,7 +154,7 @@ func (h *ContentHasher) Sum() Hash128 {
 
 // object hashes the members of object n into h.sums, and returns the
 // hash of their sum.
-func (h *ContentHasher) object(n uint32) Hash128 {
+func (h *Hasher) object(n uint32) Hash128 {
 	var sum Hash128
 	for k := n + 1; k < h.vw.End(n); k = h.vw.NextMember(k) {
 		var m Hash128
@@ -196,7 +173,7 @@ func (h *ContentHasher) object(n uint32) Hash128 {
 }
 
 // member returns the hash of member k's encoding.
-func (h *ContentHasher) member(k uint32) Hash128 {
+func (h *Hasher) member(k uint32) Hash128 {
 	buf, _ := h.encodeMember(h.buf[:0], k)
 	h.buf = buf
 	return h.hash(buf, seedMember)
@@ -210,7 +187,7 @@ func appendHash(dst []byte, s Hash128) []byte {
 // encodeMember appends member k's encoding, "name":value, to buf and
 // returns the node after it. Written compactly, a member whose name and
 // value need no rewriting is copied in one go.
-func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
+func (h *Hasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 	vw := h.vw
 	ks, ke := vw.Bounds(k)
 	if vw.Escaped(k) || h.b[ke+1] != ':' {
@@ -225,7 +202,7 @@ func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 			return append(buf, h.b[ks-1:ve+1]...), k + 2
 		}
 	case tape.KindNumber:
-		if vs == ke+2 && canonicalAsIs(h.b[vs:ve], vw.Flags(v)) {
+		if vs == ke+2 && jcs.NumberAsIs(h.b[vs:ve], vw.Flags(v)) {
 			return append(buf, h.b[ks-1:ve]...), k + 2
 		}
 	case tape.KindObject:
@@ -238,7 +215,7 @@ func (h *ContentHasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 // string, neither with escapes, written compactly: its encoding, which
 // the members of nested objects mostly are, copied without the call of
 // encodeMember. Else end is 0.
-func (h *ContentHasher) plainMember(k uint32) (start, end uint32) {
+func (h *Hasher) plainMember(k uint32) (start, end uint32) {
 	vw := h.vw
 	ks, ke := vw.Bounds(k)
 	vs, ve := vw.Bounds(k + 1)
@@ -249,25 +226,25 @@ func (h *ContentHasher) plainMember(k uint32) (start, end uint32) {
 }
 
 // encodeString appends string n in canonical form.
-func (h *ContentHasher) encodeString(buf []byte, n uint32) []byte {
+func (h *Hasher) encodeString(buf []byte, n uint32) []byte {
 	if !h.vw.Escaped(n) {
-		// As written: see Canonicalizer.str.
+		// As written: see jcs.AppendEscaped.
 		start, end := h.vw.Bounds(n)
 		return append(buf, h.b[start-1:end+1]...)
 	}
 	h.str = h.vw.AppendStr(h.str[:0], n)
-	return append(appendJCSEscaped(append(buf, '"'), h.str), '"')
+	return append(jcs.AppendEscaped(append(buf, '"'), h.str), '"')
 }
 
 // encode appends node n's encoding to buf and returns the node after its
 // subtree.
-func (h *ContentHasher) encode(buf []byte, n uint32) ([]byte, uint32) {
+func (h *Hasher) encode(buf []byte, n uint32) ([]byte, uint32) {
 	vw := h.vw
 	switch vw.Kind(n) {
 	case tape.KindString:
 		return h.encodeString(buf, n), n + 1
 	case tape.KindNumber:
-		return canonicalNumber(buf, vw.Raw(n), vw.Flags(n)), n + 1
+		return jcs.AppendNumber(buf, vw.Raw(n), vw.Flags(n)), n + 1
 	case tape.KindTrue:
 		return append(buf, "true"...), n + 1
 	case tape.KindFalse:
@@ -306,7 +283,7 @@ type entry struct {
 // their decoded names' bytes. Any one order of names serves to make the
 // encoding independent of the members' order; the canonical form's own,
 // by UTF-16 code units, would cost more to compare.
-func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
+func (h *Hasher) encodeObject(buf []byte, n uint32) []byte {
 	end := h.vw.End(n)
 	// Objects of one or two members, common in cards, need no list.
 	if k1 := n + 1; k1 == end {
@@ -372,7 +349,7 @@ func (h *ContentHasher) encodeObject(buf []byte, n uint32) []byte {
 }
 
 // entry returns member name k as encodeObject sorts it.
-func (h *ContentHasher) entry(k uint32) entry {
+func (h *Hasher) entry(k uint32) entry {
 	start, end := h.vw.Bounds(k)
 	return entry{prefix: namePrefix(h.b, start, end), key: k, plain: !h.vw.Escaped(k)}
 }
@@ -401,7 +378,7 @@ func namePrefix(b []byte, start, end uint32) uint64 {
 // sortEntries sorts an object's members by name: by insertion, for the
 // few members most objects have, else by slices.SortFunc, for the many
 // some card may have.
-func (h *ContentHasher) sortEntries(ents []entry) {
+func (h *Hasher) sortEntries(ents []entry) {
 	if len(ents) > 12 {
 		slices.SortFunc(ents, h.compareEntries)
 		return
@@ -426,7 +403,7 @@ func (h *ContentHasher) sortEntries(ents []entry) {
 // compareEntries orders two members by their decoded names' bytes. Names
 // without escapes that differ in their first eight bytes are ordered by
 // those; others are read.
-func (h *ContentHasher) compareEntries(x, y entry) int {
+func (h *Hasher) compareEntries(x, y entry) int {
 	if x.plain && y.plain && x.prefix != y.prefix {
 		if x.prefix < y.prefix {
 			return -1
@@ -442,7 +419,7 @@ func (h *ContentHasher) compareEntries(x, y entry) int {
 // f gets the member's decoded name, valid until f returns; its value; and
 // the member's hash, which changes just when the value's canonical form
 // does. f must not call Members.
-func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum Hash128)) {
+func (h *Hasher) Members(of string, f func(name []byte, value Value, sum Hash128)) {
 	if !h.loaded {
 		return
 	}
@@ -508,7 +485,7 @@ func (h *ContentHasher) Members(of string, f func(name []byte, value Value, sum 
 // are written: for a caller to whom the order does not matter, without
 // the sorting that Members does. f gets the member's decoded name, valid
 // until f returns, and its value.
-func (h *ContentHasher) Each(f func(name []byte, value Value)) {
+func (h *Hasher) Each(f func(name []byte, value Value)) {
 	if !h.loaded {
 		return
 	}
@@ -527,7 +504,7 @@ type sortedName struct {
 	ascii, decoded  bool
 }
 
-func (h *ContentHasher) sortedName(m sortedName) []byte {
+func (h *Hasher) sortedName(m sortedName) []byte {
 	if m.decoded {
 		return h.names[m.start:m.end]
 	}
@@ -536,29 +513,29 @@ func (h *ContentHasher) sortedName(m sortedName) []byte {
 
 // compareNames orders two members by their decoded names' UTF-16 code
 // units, as the canonical form does.
-func (h *ContentHasher) compareNames(x, y sortedName) int {
+func (h *Hasher) compareNames(x, y sortedName) int {
 	if x.ascii && y.ascii && x.prefix != y.prefix {
 		if x.prefix < y.prefix {
 			return -1
 		}
 		return 1
 	}
-	return compareUTF16(h.sortedName(x), h.sortedName(y))
+	return jcs.CompareUTF16(h.sortedName(x), h.sortedName(y))
 }
 
 // canonicalValue returns node n as Members passes it.
-func (h *ContentHasher) canonicalValue(n uint32) []byte {
+func (h *Hasher) canonicalValue(n uint32) []byte {
 	switch h.vw.Kind(n) {
 	case tape.KindString:
 		if !h.vw.Escaped(n) {
-			// As written: see Canonicalizer.str.
+			// As written: see jcs.AppendEscaped.
 			start, end := h.vw.Bounds(n)
 			return h.b[start-1 : end+1]
 		}
 		h.text = h.encodeString(h.text[:0], n)
 		return h.text
 	case tape.KindNumber:
-		h.text = canonicalNumber(h.text[:0], h.vw.Raw(n), h.vw.Flags(n))
+		h.text = jcs.AppendNumber(h.text[:0], h.vw.Raw(n), h.vw.Flags(n))
 		return h.text
 	}
 	return h.b[h.vw.Offset(n):h.rawEnd(n)]
@@ -568,7 +545,7 @@ func (h *ContentHasher) canonicalValue(n uint32) []byte {
 // a container starts, not where it ends: it ends past its last
 // descendant's text, and the white space and closing brackets of the
 // containers between that descendant and it.
-func (h *ContentHasher) rawEnd(n uint32) int {
+func (h *Hasher) rawEnd(n uint32) int {
 	vw := h.vw
 	start, end := vw.Bounds(n)
 	switch vw.Kind(n) {
@@ -592,104 +569,10 @@ func (h *ContentHasher) rawEnd(n uint32) int {
 	return tape.SkipWS(h.b, i) + 1
 }
 
-// canonicalNumber appends the canonical text of a number the scan
-// accepted, as ECMAScript's Number::toString writes the float64 nearest
-// to it (RFC 8785 section 3.2.2.3). The scan has refused every number
-// beyond float64's range (json.number-range).
-func canonicalNumber(dst, text []byte, flags uint8) []byte {
-	if canonicalAsIs(text, flags) {
-		return append(dst, text...)
-	}
-	if string(text) == "-0" {
-		return append(dst, '0')
-	}
-	f, _ := strconv.ParseFloat(string(text), 64)
-	return AppendECMAScriptNumber(dst, f)
-}
-
-// canonicalAsIs reports whether a number is written in canonical form.
-func canonicalAsIs(text []byte, flags uint8) bool {
-	switch flags & (tape.FlagFrac | tape.FlagExp) {
-	case 0:
-		// An integer of up to 15 digits is a float64 as written, and
-		// ECMAScript writes it the same way, but for a minus zero.
-		return len(text) <= 15 && string(text) != "-0"
-	case tape.FlagFrac:
-		return plainDecimal(text)
-	}
-	return plainExponent(text)
-}
-
-// plainExponent reports whether a number with an exponent is written as
-// ECMAScript writes it: d[.ddd]e±x with at most 15 significant digits, no
-// trailing zero among them, and an exponent outside -6 to 20 (and within
-// ±300) written with its sign and no leading zero; for the digits, see
-// plainDecimal.
-func plainExponent(text []byte) bool {
-	i := 0
-	if text[0] == '-' {
-		i = 1
-	}
-	if text[i] == '0' {
-		return false
-	}
-	e := bytes.IndexByte(text, 'e')
-	if e < 0 {
-		return false // written with E
-	}
-	mant := text[i:e]
-	if len(mant) > 1 && (mant[1] != '.' || mant[len(mant)-1] == '0' || len(mant) > 16) {
-		return false
-	}
-	exp := text[e+1:]
-	if len(exp) < 2 || (exp[0] != '+' && exp[0] != '-') || exp[1] == '0' || len(exp) > 4 {
-		return false
-	}
-	x := 0
-	for _, c := range exp[1:] {
-		x = x*10 + int(c-'0')
-	}
-	// Subnormal numbers keep fewer digits than 15: stay well above them.
-	if exp[0] == '-' {
-		return x >= 7 && x <= 300
-	}
-	return x >= 21 && x <= 300
-}
-
-// plainDecimal reports whether a number with a fraction and no exponent is
-// written as ECMAScript writes it, which parsing and formatting took about
-// a thousand instructions a number to find out (BenchmarkValidateDigest
-// under callgrind): at most 15 significant digits, none
-// of them a trailing zero, and at least 1e-6. A float64 keeps any 15
-// significant digits (DBL_DIG), so no other string of 15 digits or fewer
-// reads as the same float64, and the shortest digits that read back as it
-// are those; ECMAScript writes them without an exponent from 1e-6 up to
-// 1e21 (TestCanonicalNumberPlainDecimal).
-func plainDecimal(text []byte) bool {
-	if text[len(text)-1] == '0' {
-		return false
-	}
-	i := 0
-	if text[0] == '-' {
-		i = 1
-	}
-	if text[i] != '0' {
-		return len(text)-i-1 <= 15 // the digits, less the point
-	}
-	// 0.000ddd: the zeros after the point are not significant. The last
-	// digit is not a zero, so the loop stops before it.
-	i += 2
-	z := i
-	for text[i] == '0' {
-		i++
-	}
-	return i-z <= 5 && len(text)-i <= 15
-}
-
-// Value is a value of the card a ContentHasher loaded, read from its tape:
+// Value is a value of the card a Hasher loaded, read from its tape:
 // valid until the next Load. The zero Value stands for one that is absent.
 type Value struct {
-	h *ContentHasher
+	h *Hasher
 	n uint32
 }
 

@@ -1,14 +1,16 @@
-package fastvalidate
+package canon
 
 import (
 	"bytes"
 	"testing"
+
+	"github.com/cardscan/cardscan/fastvalidate/internal/jcs"
 )
 
 // TestCanonicalUnescapedStrings: a string without backslashes is written
 // as it came, which is right only if escaping it would change nothing.
 // Every byte value, alone and among others, in a value and in a member
-// name, either has no canonical form or comes out as appendJCSEscaped
+// name, either has no canonical form or comes out as jcs.AppendEscaped
 // writes it.
 func TestCanonicalUnescapedStrings(t *testing.T) {
 	var texts [][]byte
@@ -23,7 +25,7 @@ func TestCanonicalUnescapedStrings(t *testing.T) {
 			head, tail = `{"`, `":1}`
 		}
 		card := append(append([]byte(head), text...), tail...)
-		got, err := AppendCanonical(nil, card, CanonicalOptions{})
+		got, err := Append(nil, card, Options{})
 		if err != nil {
 			if !bytes.ContainsAny(text, "\"\\") && bytes.IndexFunc(text, func(r rune) bool { return r < 0x20 || r == 0xfffd }) < 0 {
 				t.Errorf("%q: rejected: %v", text, err)
@@ -31,7 +33,7 @@ func TestCanonicalUnescapedStrings(t *testing.T) {
 			continue
 		}
 		accepted++
-		want := append(append([]byte(head), appendJCSEscaped(nil, text)...), tail...)
+		want := append(append([]byte(head), jcs.AppendEscaped(nil, text)...), tail...)
 		if !bytes.Equal(got, want) {
 			t.Errorf("%q: got %q, want %q", text, got, want)
 		}

@@ -1,8 +1,9 @@
-package cli
+package trustfile
 
 import (
 	"bytes"
 	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net/url"
@@ -25,19 +26,27 @@ var trustKeys = []string{"origins", "revoked", "x5c-roots"}
 // originKeys are the keys of one origin's entry.
 var originKeys = []string{"keys", "thumbprints", "origin-jwks", "jku", "x5c"}
 
+// MaxFileBytes bounds a policy file and a --trust file: a real one is a
+// few kilobytes.
+const MaxFileBytes = 1 << 20
+
+// maxKeySet bounds a JWK Set file, as a fetched jku is bounded: a trust
+// store is a few keys, and a file far larger is no JWK Set.
+const maxKeySet = cardsig.JKUMaxBytes
+
 // maxPEM bounds an x5c-roots bundle: the system's own is a few hundred
 // kilobytes.
 const maxPEM = 4 << 20
 
-// loadTrust reads a --trust file: a trust policy at its top level, under
+// Load reads a --trust file: a trust policy at its top level, under
 // the same limits and with the same line:column errors as a policy file.
 // Files it names are relative to its directory.
-func loadTrust(path string) (*cardsig.Trust, error) {
-	src, err := readBounded(path, maxConfig)
+func Load(path string) (*cardsig.Trust, error) {
+	src, err := ReadBounded(path, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	root, err := readPolicyRoot(path, src)
+	root, err := ReadRoot(path, src)
 	if err != nil {
 		return nil, err
 	}
@@ -46,21 +55,21 @@ func loadTrust(path string) (*cardsig.Trust, error) {
 	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, describe(err))
+		return nil, fmt.Errorf("%s: %s", path, pathErr(err))
 	}
-	return parseTrust(path, filepath.Dir(abs), root)
+	return Parse(path, filepath.Dir(abs), root)
 }
 
-// readBounded reads at most limit bytes of path, refusing a larger file.
-func readBounded(path string, limit int64) ([]byte, error) {
+// ReadBounded reads at most limit bytes of path, refusing a larger file.
+func ReadBounded(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, describe(err))
+		return nil, fmt.Errorf("%s: %s", path, pathErr(err))
 	}
 	defer f.Close()
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(f, limit+1)); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, describe(err))
+		return nil, fmt.Errorf("%s: %s", path, pathErr(err))
 	}
 	if int64(buf.Len()) > limit {
 		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
@@ -86,17 +95,17 @@ func (r trustReader) unknown(n ast.Node, what, key string, known []string) error
 	return r.at(n, "%s: unknown key %q; known keys: %s", what, key, strings.Join(known, ", "))
 }
 
-// parseTrust reads a trust policy's mapping; files it names are relative
-// to dir.
-func parseTrust(path, dir string, root ast.Node) (*cardsig.Trust, error) {
+// Parse reads a trust policy's mapping, root, of the file path; files it
+// names are relative to dir.
+func Parse(path, dir string, root ast.Node) (*cardsig.Trust, error) {
 	r := trustReader{path: path, dir: dir}
-	entries, ok := mappingEntries(root)
+	entries, ok := MappingEntries(root)
 	if !ok {
-		return nil, r.at(root, "trust: want a mapping of %s, got %s", strings.Join(trustKeys, ", "), nodeKind(root))
+		return nil, r.at(root, "trust: want a mapping of %s, got %s", strings.Join(trustKeys, ", "), NodeKind(root))
 	}
 	t := &cardsig.Trust{Origins: map[string]*cardsig.OriginTrust{}}
 	for _, e := range entries {
-		key, _ := scalar(e.Key)
+		key, _ := Scalar(e.Key)
 		var err error
 		switch key {
 		case "origins":
@@ -119,14 +128,14 @@ func parseTrust(path, dir string, root ast.Node) (*cardsig.Trust, error) {
 }
 
 func (r trustReader) readOrigins(t *cardsig.Trust, v ast.Node) error {
-	entries, ok := mappingEntries(v)
+	entries, ok := MappingEntries(v)
 	if !ok {
-		return r.at(v, "origins: want a mapping of origins (https://host) to what may sign for them, got %s", nodeKind(v))
+		return r.at(v, "origins: want a mapping of origins (https://host) to what may sign for them, got %s", NodeKind(v))
 	}
 	for _, e := range entries {
-		name, ok := scalar(e.Key)
+		name, ok := Scalar(e.Key)
 		if !ok {
-			return r.at(e.Key, "origins: want an origin, got %s", nodeKind(e.Key))
+			return r.at(e.Key, "origins: want an origin, got %s", NodeKind(e.Key))
 		}
 		norm := name
 		if name != "*" {
@@ -152,13 +161,13 @@ func (r trustReader) readOrigins(t *cardsig.Trust, v ast.Node) error {
 }
 
 func (r trustReader) readOrigin(name string, v ast.Node) (*cardsig.OriginTrust, error) {
-	entries, ok := mappingEntries(v)
+	entries, ok := MappingEntries(v)
 	if !ok {
-		return nil, r.at(v, "%s: want a mapping of %s, got %s", name, strings.Join(originKeys, ", "), nodeKind(v))
+		return nil, r.at(v, "%s: want a mapping of %s, got %s", name, strings.Join(originKeys, ", "), NodeKind(v))
 	}
 	ot := &cardsig.OriginTrust{}
 	for _, e := range entries {
-		key, _ := scalar(e.Key)
+		key, _ := Scalar(e.Key)
 		what := name + ": " + key
 		var err error
 		switch key {
@@ -167,21 +176,21 @@ func (r trustReader) readOrigin(name string, v ast.Node) (*cardsig.OriginTrust, 
 		case "thumbprints":
 			ot.Thumbprints, err = r.readThumbprints(what, e.Value)
 		case "origin-jwks":
-			s, ok := scalar(e.Value)
+			s, ok := Scalar(e.Value)
 			if !ok || !strings.HasPrefix(s, "/") || strings.ContainsAny(s, "?#") {
-				err = r.at(e.Value, "%s: want a path on the origin starting with / (e.g. /.well-known/jwks.json), got %s", what, nodeKind(e.Value))
+				err = r.at(e.Value, "%s: want a path on the origin starting with / (e.g. /.well-known/jwks.json), got %s", what, NodeKind(e.Value))
 			}
 			ot.JWKSPath = s
 		case "jku":
-			s, _ := scalar(e.Value)
+			s, _ := Scalar(e.Value)
 			if s != "same-origin" && s != "never" {
-				err = r.at(e.Value, "%s: want same-origin or never, got %s", what, nodeKind(e.Value))
+				err = r.at(e.Value, "%s: want same-origin or never, got %s", what, NodeKind(e.Value))
 			}
 			ot.SameOriginJKU = s == "same-origin"
 		case "x5c":
-			s, _ := scalar(e.Value)
+			s, _ := Scalar(e.Value)
 			if s != "true" && s != "false" {
-				err = r.at(e.Value, "%s: want true or false, got %s", what, nodeKind(e.Value))
+				err = r.at(e.Value, "%s: want true or false, got %s", what, NodeKind(e.Value))
 			}
 			ot.X5C = s == "true"
 		default:
@@ -202,16 +211,16 @@ func (r trustReader) readKeys(what string, v ast.Node) (*cardsig.KeySet, error) 
 	}
 	set := new(cardsig.KeySet)
 	for _, n := range nodes {
-		file, ok := scalar(n)
+		file, ok := Scalar(n)
 		if !ok || file == "" {
-			return nil, r.at(n, "%s: want a JWK Set file or a list of them, got %s", what, nodeKind(n))
+			return nil, r.at(n, "%s: want a JWK Set file or a list of them, got %s", what, NodeKind(n))
 		}
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(r.dir, file)
 		}
-		data, err := readKeySet(file)
+		data, err := ReadKeySet(file)
 		if err != nil {
-			return nil, r.at(n, "%s: %s: %s", what, file, describe(err))
+			return nil, r.at(n, "%s: %s: %s", what, file, pathErr(err))
 		}
 		ks, err := cardsig.ParseKeySet(data)
 		if err == nil {
@@ -229,13 +238,13 @@ func (r trustReader) readKeys(what string, v ast.Node) (*cardsig.KeySet, error) 
 func (r trustReader) readThumbprints(what string, v ast.Node) ([]string, error) {
 	seq, ok := v.(*ast.SequenceNode)
 	if !ok {
-		return nil, r.at(v, "%s: want a list of JWK thumbprints (RFC 7638, SHA-256, base64url), got %s", what, nodeKind(v))
+		return nil, r.at(v, "%s: want a list of JWK thumbprints (RFC 7638, SHA-256, base64url), got %s", what, NodeKind(v))
 	}
 	var out []string
 	for _, n := range seq.Values {
-		s, ok := scalar(n)
+		s, ok := Scalar(n)
 		if !ok || len(s) != 43 || strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
-			return nil, r.at(n, "%s: %s is not a JWK thumbprint (43 characters of base64url: cardscan verify --explain prints a key's)", what, nodeKind(n))
+			return nil, r.at(n, "%s: %s is not a JWK thumbprint (43 characters of base64url: cardscan verify --explain prints a key's)", what, NodeKind(n))
 		}
 		if !slices.Contains(out, s) {
 			out = append(out, s)
@@ -246,9 +255,9 @@ func (r trustReader) readThumbprints(what string, v ast.Node) ([]string, error) 
 
 // readRoots reads x5c-roots: "system", or a PEM bundle of CA certificates.
 func (r trustReader) readRoots(v ast.Node) (*x509.CertPool, error) {
-	s, ok := scalar(v)
+	s, ok := Scalar(v)
 	if !ok || s == "" {
-		return nil, r.at(v, "x5c-roots: want system or a PEM file of CA certificates, got %s", nodeKind(v))
+		return nil, r.at(v, "x5c-roots: want system or a PEM file of CA certificates, got %s", NodeKind(v))
 	}
 	if s == "system" {
 		return nil, nil
@@ -257,7 +266,7 @@ func (r trustReader) readRoots(v ast.Node) (*x509.CertPool, error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(r.dir, file)
 	}
-	pem, err := readBounded(file, maxPEM)
+	pem, err := ReadBounded(file, maxPEM)
 	if err != nil {
 		return nil, r.at(v, "x5c-roots: %s", err)
 	}
@@ -268,8 +277,8 @@ func (r trustReader) readRoots(v ast.Node) (*x509.CertPool, error) {
 	return pool, nil
 }
 
-// parseNow reads --now: an RFC 3339 time.
-func parseNow(s string) (func() time.Time, error) {
+// ParseNow reads --now: an RFC 3339 time; nil for "".
+func ParseNow(s string) (func() time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -278,4 +287,30 @@ func parseNow(s string) (func() time.Time, error) {
 		return nil, fmt.Errorf("--now %q: want an RFC 3339 time such as 2026-03-01T12:00:00Z", s)
 	}
 	return func() time.Time { return t }, nil
+}
+
+// pathErr drops the operation and path an *os.PathError repeats.
+func pathErr(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// ReadKeySet reads a JWK Set file of at most a jku's size.
+func ReadKeySet(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxKeySet+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxKeySet {
+		return nil, fmt.Errorf("larger than %d bytes", maxKeySet)
+	}
+	return data, nil
 }

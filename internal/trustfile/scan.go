@@ -1,4 +1,8 @@
-package cli
+// Package trustfile reads cardscan's YAML policy files under the bounds
+// a hostile file needs, and a trust policy (docs/signatures.md) from a
+// --trust file or a policy file's section: what the scan command, diff,
+// verify, serve and fetch share, so that each reads a policy alike.
+package trustfile
 
 import (
 	"fmt"
@@ -16,21 +20,21 @@ import (
 // limits. A real policy file nests two levels deep (rules: and its
 // entries) and holds a few hundred tokens.
 const (
-	// maxConfigTokens bounds the number of tokens (keys, values,
+	// MaxTokens bounds the number of tokens (keys, values,
 	// punctuation, comments): enough for every rule with a comment each
 	// and a thousand globs, and the parser stays within milliseconds.
-	maxConfigTokens = 4096
-	// maxConfigDepth bounds how deep collections nest.
-	maxConfigDepth = 16
+	MaxTokens = 4096
+	// MaxDepth bounds how deep collections nest.
+	MaxDepth = 16
 )
 
-// scanPolicy tokenizes a policy file, stopping at the first token past a
+// scan tokenizes a policy file, stopping at the first token past a
 // limit with an error naming the file, line and column. An anchor or an
 // alias is refused as soon as it is seen: a policy file's values are
 // words, nothing it says needs one, and an alias is how a small YAML file
 // stands for a huge one. A token the scanner finds invalid ends the scan;
 // the parser then reports it.
-func scanPolicy(path string, src []byte) (token.Tokens, error) {
+func scan(path string, src []byte) (token.Tokens, error) {
 	var s scanner.Scanner
 	s.Init(string(src))
 	var (
@@ -46,8 +50,8 @@ func scanPolicy(path string, src []byte) (token.Tokens, error) {
 			if named != nil {
 				return nil, namedError(path, named, tk.Value)
 			}
-			if len(tokens) == maxConfigTokens {
-				return nil, tokenError(path, tk, fmt.Sprintf("more than %d tokens: not a policy file", maxConfigTokens))
+			if len(tokens) == MaxTokens {
+				return nil, tokenError(path, tk, fmt.Sprintf("more than %d tokens: not a policy file", MaxTokens))
 			}
 			tokens.Add(tk)
 			switch tk.Type {
@@ -57,8 +61,8 @@ func scanPolicy(path string, src []byte) (token.Tokens, error) {
 			case token.InvalidType:
 				return tokens, nil
 			}
-			if depth.see(tk) > maxConfigDepth {
-				return nil, tokenError(path, tk, fmt.Sprintf("nested more than %d levels deep: not a policy file", maxConfigDepth))
+			if depth.see(tk) > MaxDepth {
+				return nil, tokenError(path, tk, fmt.Sprintf("nested more than %d levels deep: not a policy file", MaxDepth))
 			}
 		}
 		if named != nil {

@@ -1,4 +1,4 @@
-package fastvalidate
+package canon
 
 import (
 	"errors"
@@ -39,16 +39,13 @@ var rfc8785Numbers = []struct {
 	{0x43143ff3c1cb0959, "1424953923781206.2"},
 }
 
-func TestAppendECMAScriptNumber_RFC8785Vectors(t *testing.T) {
+func TestAppendCanonical_RFC8785Numbers(t *testing.T) {
 	for _, tc := range rfc8785Numbers {
 		f := math.Float64frombits(tc.bits)
-		if got := string(AppendECMAScriptNumber(nil, f)); got != tc.want {
-			t.Errorf("%016x: got %s, want %s", tc.bits, got, tc.want)
-		}
-		// The same number as a card's text, written the way Go writes it
-		// and the way RFC 8785 does, canonicalizes to the same.
+		// A number as a card's text, written the way Go writes it and the
+		// way RFC 8785 does, canonicalizes to RFC 8785's text.
 		for _, text := range []string{strconv.FormatFloat(f, 'g', -1, 64), tc.want} {
-			got, err := AppendCanonical(nil, []byte(`{"n":`+text+`}`), CanonicalOptions{})
+			got, err := Append(nil, []byte(`{"n":`+text+`}`), Options{})
 			if err != nil {
 				t.Errorf("%s: %v", text, err)
 				continue
@@ -63,7 +60,7 @@ func TestAppendECMAScriptNumber_RFC8785Vectors(t *testing.T) {
 func TestAppendCanonical(t *testing.T) {
 	for _, tc := range []struct {
 		name, in, want string
-		opts           CanonicalOptions
+		opts           Options
 	}{
 		{
 			// RFC 8785 section 3.2.2.
@@ -118,13 +115,13 @@ func TestAppendCanonical(t *testing.T) {
 		{
 			name: "top-level signatures dropped, nested kept",
 			in:   `{"name":"x","signatures":[{"protected":"e30","signature":"AA"}],"o":{"signatures":1}}`,
-			opts: CanonicalOptions{DropTopLevel: "signatures"},
+			opts: Options{DropTopLevel: "signatures"},
 			want: `{"name":"x","o":{"signatures":1}}`,
 		},
 		{
 			name: "an escaped signatures name is the same name",
 			in:   `{"name":"x","\u0073ignatures":[]}`,
-			opts: CanonicalOptions{DropTopLevel: "signatures"},
+			opts: Options{DropTopLevel: "signatures"},
 			want: `{"name":"x"}`,
 		},
 		{
@@ -137,30 +134,30 @@ func TestAppendCanonical(t *testing.T) {
 			// drop the empty required members too, which the spec keeps.
 			name: "drop-empty on the spec's example",
 			in:   `{"name":"Example Agent","description":"","capabilities":{"streaming":false,"pushNotifications":false,"extensions":[]},"skills":[]}`,
-			opts: CanonicalOptions{Mode: CanonicalDropEmpty},
+			opts: Options{Mode: DropEmpty},
 			want: `{"capabilities":{"pushNotifications":false,"streaming":false},"name":"Example Agent"}`,
 		},
 		{
 			name: "drop-empty cleans nested containers and array elements",
 			in:   `{"a":{"b":{"c":""},"d":[[],{},"",0,false,null]},"e":[{"f":[]}],"g":" "}`,
-			opts: CanonicalOptions{Mode: CanonicalDropEmpty},
+			opts: Options{Mode: DropEmpty},
 			want: `{"a":{"d":[0,false,null]},"g":" "}`,
 		},
 		{
 			name: "drop-empty keeps an escaped empty-looking string",
 			in:   `{"a":"\u0000","b":""}`,
-			opts: CanonicalOptions{Mode: CanonicalDropEmpty},
+			opts: Options{Mode: DropEmpty},
 			want: `{"a":"\u0000"}`,
 		},
 		{
 			name: "drop-empty and signatures",
 			in:   `{"signatures":[{"protected":"e30"}],"x":[]}`,
-			opts: CanonicalOptions{Mode: CanonicalDropEmpty, DropTopLevel: "signatures"},
+			opts: Options{Mode: DropEmpty, DropTopLevel: "signatures"},
 			want: `{}`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := AppendCanonical([]byte("prefix:"), []byte(tc.in), tc.opts)
+			got, err := Append([]byte("prefix:"), []byte(tc.in), tc.opts)
 			if tc.want == "" {
 				if err == nil {
 					t.Fatalf("got %s, want an error", got)
@@ -186,17 +183,17 @@ func TestAppendCanonical_OrderAndWhitespace(t *testing.T) {
 		`{"b":[1,2,{"x":"\u0079","w":null}],"a":1e0}`,
 	}
 	var c Canonicalizer
-	want, err := c.Append(nil, []byte(forms[0]), CanonicalOptions{})
+	want, err := c.Append(nil, []byte(forms[0]), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range forms[1:] {
-		got, err := c.Append(nil, []byte(f), CanonicalOptions{})
+		got, err := c.Append(nil, []byte(f), Options{})
 		if err != nil || string(got) != string(want) {
 			t.Errorf("%s: got %s, %v; want %s", f, got, err, want)
 		}
 	}
-	again, err := c.Append(nil, want, CanonicalOptions{})
+	again, err := c.Append(nil, want, Options{})
 	if err != nil || string(again) != string(want) {
 		t.Errorf("canonical form is not a fixed point: %s -> %s, %v", want, again, err)
 	}
@@ -205,29 +202,29 @@ func TestAppendCanonical_OrderAndWhitespace(t *testing.T) {
 func TestAppendCanonical_Rejects(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		code     Code
+		code     Reason
 	}{
-		{"duplicate name", `{"a":1,"a":2}`, CodeJSONDuplicateKey},
-		{"escaped duplicate name", `{"alg":1,"\u0061lg":2}`, CodeJSONDuplicateKey},
-		{"duplicate in a nested object", `{"x":{"b":1,"b":1}}`, CodeJSONDuplicateKey},
-		{"lone high surrogate", `{"a":"\ud800"}`, CodeJSONUTF8},
-		{"lone low surrogate in a name", `{"\udc00":1}`, CodeJSONUTF8},
-		{"invalid UTF-8", "{\"a\":\"\xff\"}", CodeJSONUTF8},
-		{"number beyond float64", `{"a":1e400}`, CodeJSONNumberRange},
-		{"negative number beyond float64", `{"a":-1.8e308}`, CodeJSONNumberRange},
-		{"not an object", `[1]`, CodeCardType},
-		{"a string", `"{}"`, CodeCardType},
-		{"syntax", `{"a":01}`, CodeJSONSyntax},
-		{"trailing data", `{"a":1} x`, CodeJSONSyntax},
+		{"duplicate name", `{"a":1,"a":2}`, DuplicateKey},
+		{"escaped duplicate name", `{"alg":1,"\u0061lg":2}`, DuplicateKey},
+		{"duplicate in a nested object", `{"x":{"b":1,"b":1}}`, DuplicateKey},
+		{"lone high surrogate", `{"a":"\ud800"}`, UTF8},
+		{"lone low surrogate in a name", `{"\udc00":1}`, UTF8},
+		{"invalid UTF-8", "{\"a\":\"\xff\"}", UTF8},
+		{"number beyond float64", `{"a":1e400}`, NumberRange},
+		{"negative number beyond float64", `{"a":-1.8e308}`, NumberRange},
+		{"not an object", `[1]`, NotObject},
+		{"a string", `"{}"`, NotObject},
+		{"syntax", `{"a":01}`, Syntax},
+		{"trailing data", `{"a":1} x`, Syntax},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := []byte("keep")
-			got, err := AppendCanonical(dst, []byte(tc.in), CanonicalOptions{DropTopLevel: "signatures"})
-			var ce *CanonicalError
-			if !errors.As(err, &ce) || ce.Code != tc.code {
+			got, err := Append(dst, []byte(tc.in), Options{DropTopLevel: "signatures"})
+			var ce *Error
+			if !errors.As(err, &ce) || ce.Reason != tc.code {
 				t.Fatalf("got %s, %v; want %s", got, err, tc.code)
 			}
-			if !errors.Is(err, ErrNotCanonicalizable) || string(got) != "keep" {
+			if !errors.Is(err, ErrNotCanonical) || string(got) != "keep" {
 				t.Errorf("err %v, dst %q", err, got)
 			}
 			if !strings.Contains(err.Error(), tc.code.String()) {
@@ -239,33 +236,11 @@ func TestAppendCanonical_Rejects(t *testing.T) {
 
 func TestAppendCanonical_Depth(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, 20) + "1" + strings.Repeat("}", 20)
-	if _, err := AppendCanonical(nil, []byte(deep), CanonicalOptions{MaxDepth: 10}); err == nil {
+	if _, err := Append(nil, []byte(deep), Options{MaxDepth: 10}); err == nil {
 		t.Error("nesting past MaxDepth was accepted")
 	}
-	if _, err := AppendCanonical(nil, []byte(deep), CanonicalOptions{}); err != nil {
+	if _, err := Append(nil, []byte(deep), Options{}); err != nil {
 		t.Error(err)
-	}
-}
-
-func TestCompareUTF16(t *testing.T) {
-	for _, tc := range []struct {
-		x, y string
-		sign int
-	}{
-		{"a", "b", -1},
-		{"a", "a", 0},
-		{"a", "ab", -1},
-		{"\uffff", "😀", 1},  // U+FFFF is above the surrogates
-		{"\ue000", "😀", 1},  // so is the private use area
-		{"\ud7ff", "😀", -1}, // below them
-		{"😀", "😁", -1},      // same high surrogate: code point order
-		{"\U00010000", "\U0010ffff", -1},
-		{"é", "z", 1},
-	} {
-		got := compareUTF16([]byte(tc.x), []byte(tc.y))
-		if (got < 0) != (tc.sign < 0) || (got == 0) != (tc.sign == 0) {
-			t.Errorf("compareUTF16(%q, %q) = %d, want sign %d", tc.x, tc.y, got, tc.sign)
-		}
 	}
 }
 
@@ -279,7 +254,7 @@ func BenchmarkAppendCanonical(b *testing.B) {
 	b.SetBytes(int64(len(card)))
 	for b.Loop() {
 		var err error
-		if dst, err = c.Append(dst[:0], card, CanonicalOptions{DropTopLevel: "signatures"}); err != nil {
+		if dst, err = c.Append(dst[:0], card, Options{DropTopLevel: "signatures"}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,0 +1,169 @@
+package serve
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-jose/go-jose/v4"
+
+	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/console"
+)
+
+// signedFixture is a card signed by a key pinned for its own origin,
+// https://a.example, in a trust policy file.
+type signedFixture struct {
+	card      []byte
+	trustFile string
+}
+
+func newSignedFixture(t *testing.T) signedFixture {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := jose.JSONWebKey{Key: priv, KeyID: "a-2026", Algorithm: "EdDSA", Use: "sig"}
+	dir := t.TempDir()
+	set, err := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{key.Public()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	write("a.jwks", set)
+	trust := write("trust.yaml", []byte("origins:\n  https://a.example:\n    keys: a.jwks\n"))
+	card := `{"name":"Geo","description":"Plans routes.","version":"1.2.0",` +
+		`"supportedInterfaces":[{"url":"https://a.example/a2a","protocolBinding":"JSONRPC","protocolVersion":"1.0"}],` +
+		`"capabilities":{"streaming":true},"defaultInputModes":["text/plain"],"defaultOutputModes":["application/json"],` +
+		`"skills":[{"id":"route","name":"Route","description":"Finds a route","tags":["maps"]}]}`
+	signed, err := cardsig.Sign([]byte(card), key, cardsig.SignOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return signedFixture{card: signed, trustFile: trust}
+}
+
+// signedServer serves with args parsed as cardscan serve parses them.
+func signedServer(t *testing.T, args ...string) string {
+	t.Helper()
+	cfg, code, ok := parseArgs(args, io.Discard, console.New(io.Discard))
+	if !ok {
+		t.Fatalf("parseArgs %q: exit %d", args, code)
+	}
+	return newTestServer(t, cfg).URL
+}
+
+// signedVerdict is what the tests read of a verdict line.
+type signedVerdict struct {
+	Valid    bool      `json:"valid"`
+	SignedBy []string  `json:"signed_by"`
+	Errors   []finding `json:"errors"`
+	Warnings []finding `json:"warnings"`
+}
+
+type finding struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+func decodeVerdict(t *testing.T, line []byte) signedVerdict {
+	t.Helper()
+	var v signedVerdict
+	if err := json.Unmarshal(line, &v); err != nil {
+		t.Fatalf("%v: %s", err, line)
+	}
+	return v
+}
+
+// TestServe_TrustBindsTheFetchedFromOrigin: a card signed by its origin's
+// pinned key verifies; named as fetched from another origin (?from=), its
+// signature is untrusted-origin, with both origins said; the metrics count
+// each outcome.
+func TestServe_TrustBindsTheFetchedFromOrigin(t *testing.T) {
+	f := newSignedFixture(t)
+	url := signedServer(t, "--trust", f.trustFile, "--now", "2026-03-01T00:00:00Z")
+
+	resp, body := postBody(t, url+"/v1/validate", "application/json", strings.NewReader(string(f.card)))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	if v := decodeVerdict(t, body); !v.Valid || len(v.SignedBy) != 1 || v.SignedBy[0] != "a-2026" || len(v.Errors)+len(v.Warnings) != 0 {
+		t.Errorf("from its own origin: got %s, want valid, signed by a-2026, no findings", body)
+	}
+
+	for _, tc := range []struct{ name, contentType, body string }{
+		{"single", "application/json", string(f.card)},
+		{"stream", ndjsonType, string(f.card) + "\n"},
+	} {
+		_, body = postBody(t, url+"/v1/validate?from=https://b.example/.well-known/agent-card.json", tc.contentType, strings.NewReader(tc.body))
+		v := decodeVerdict(t, body)
+		if v.Valid || len(v.SignedBy) != 0 || len(v.Errors) != 1 || len(v.Warnings) != 0 || v.Errors[0].Rule != "a2a.signature-untrusted-origin" ||
+			!strings.Contains(v.Errors[0].Message, "signed by a key of https://a.example, not allowed for https://b.example") {
+			t.Errorf("%s, ?from= another origin: got %s, want invalid with a2a.signature-untrusted-origin naming both origins", tc.name, body)
+		}
+	}
+
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics := string(raw)
+	for _, want := range []string{
+		`cardscan_signatures_total{outcome="verified"} 1`,
+		`cardscan_signatures_total{outcome="untrusted-origin"} 2`,
+		`cardscan_signatures_total{outcome="revoked"} 0`,
+	} {
+		if !strings.Contains(metrics, want+"\n") {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
+
+// TestServe_FromMustBeAURL: a ?from= that names no origin is the caller's
+// mistake, answered 400 rather than judged as if no origin were given.
+func TestServe_FromMustBeAURL(t *testing.T) {
+	f := newSignedFixture(t)
+	url := signedServer(t, "--trust", f.trustFile)
+	resp, body := postBody(t, url+"/v1/validate?from=b.example", "application/json", strings.NewReader(string(f.card)))
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), `?from=\"b.example\"`) {
+		t.Errorf("got %d %s, want 400 naming ?from=", resp.StatusCode, body)
+	}
+}
+
+// TestServe_SignatureFlagErrors: the signature flags are checked as the
+// scan command checks them.
+func TestServe_SignatureFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--signatures", "require"}, "--signatures require needs trusted keys"},
+		{[]string{"--keys", "/nonexistent.jwks"}, "--keys /nonexistent.jwks: no such file"},
+		{[]string{"--now", "yesterday"}, `--now "yesterday": want an RFC 3339 time`},
+		{[]string{"--trust", "/nonexistent.yaml"}, "/nonexistent.yaml: no such file"},
+	} {
+		var stderr strings.Builder
+		_, code, ok := parseArgs(tc.args, io.Discard, console.New(&stderr))
+		if ok || code != console.ExitUsage || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%q: got ok=%v exit %d %q, want exit 2 saying %q", tc.args, ok, code, stderr.String(), tc.want)
+		}
+	}
+}
