@@ -154,7 +154,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.invalidOut, "--invalid-out FILE", "", "copy every invalid record to FILE (.gz or .zst compresses)")
 	fs.String(&o.summary, "--summary FILE", "", "write a JSON summary to FILE ('-' for stdout)")
 	fs.String(&o.progress, "--progress WHEN", "auto", "auto, always or never: a progress line on stderr")
-	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never: colour text findings")
+	cmdflag.AddColorFlag(&fs, &o.color)
 	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
 	fs.Int64(&o.maxInvalid, "--max-invalid N", 0, "stop after N invalid cards (0: never)")
 	fs.Int64(&o.maxWarnings, "--max-warnings N", -1, "exit 1 when there are more than N warnings (default -1:\n"+

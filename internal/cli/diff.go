@@ -62,7 +62,7 @@ func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 		"fetch output, else id; a card with neither is keyed by\n"+
 		"its content, xxh128:...)")
 	fs.String(&o.format, "--format FORMAT", "text", report.Choice(diffFormats))
-	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
+	cmdflag.AddColorFlag(&fs, &o.color)
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout)")
 	o.memory = DefaultMemory
 	fs.Var(&o.memory, "--memory SIZE", "digests held in memory before they spill to\n"+

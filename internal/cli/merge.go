@@ -47,7 +47,7 @@ written.
 func newMergeFlagSet(o *mergeOptions) *cmdflag.Set {
 	var fs cmdflag.Set
 	fs.String(&o.format, "--format FORMAT", "text", "claims: text, jsonl or github; diff: text or jsonl")
-	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
+	cmdflag.AddColorFlag(&fs, &o.color)
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout): of\n"+
 		"claims, a summary that summary merge adds to the shards'")
 	o.memory = DefaultMemory
