@@ -3,6 +3,7 @@ package corpus
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pieces of cards that several dialects share.
@@ -49,13 +50,22 @@ func (b *builder) agentName() int32 {
 }
 
 // longName returns a name of exactly n code points, most of them
-// multi-byte, so that byte and code point counts differ.
+// multi-byte, so that byte and code point counts differ: whole words of
+// the pattern, from a place in it the seed picks, each word in one script
+// as real multilingual names are (a word mixing Latin with Greek or Han
+// is the shape of a homoglyph spoof, which content.mixed-script reports).
 func (b *builder) longName(n int) int32 {
 	start := b.mark()
-	const pattern = "Agënt研究Ωé-" // 11 code points
+	const pattern = "Agënt 研究助手 Ωμέγα Smørrebrød データ分析 Éclair-" // 41 code points
 	runes := []rune(pattern)
+	from := 0
 	for i := 0; i < n; i++ {
-		b.text = append(b.text, string(runes[(i+b.r.intn(3))%len(runes)])...)
+		// One draw per code point, as before the words were kept whole,
+		// so that the rest of a generated corpus stays as it was.
+		if d := b.r.intn(3); i == 0 {
+			from = d * 13
+		}
+		b.text = utf8.AppendRune(b.text, runes[(from+i)%len(runes)])
 	}
 	return b.strFrom(start)
 }

@@ -104,3 +104,29 @@ func generate(t testing.TB, opts corpus.Options, n int) []corpus.Card {
 	}
 	return cards
 }
+
+// TestNoContentFindings holds generated cards to what honest cards look
+// like to the content rules: none of 4,000 cards of every dialect, defects
+// included, gets a content.* finding but content.link-scheme, which the
+// defect that misnames a stdio endpoint's protocol brings with it (its
+// file: URL then leads nowhere a stdio endpoint's does). Names mixing
+// scripts within a word, the shape of a homoglyph spoof, were 3% of a
+// generated dump's cards.
+func TestNoContentFindings(t *testing.T) {
+	validators := map[string]*fastvalidate.Validator{}
+	for _, c := range generate(t, corpus.Options{Seed: 3, Dialects: corpus.Dialects(), DefectRate: 0.05}, 4000) {
+		v := validators[c.Profile]
+		if v == nil {
+			var err error
+			if v, err = fastvalidate.New(c.Profile, clock); err != nil {
+				t.Fatal(err)
+			}
+			validators[c.Profile] = v
+		}
+		for _, f := range v.Validate(c.JSON).Findings() {
+			if strings.HasPrefix(f.Rule(), "content.") && f.Code != fastvalidate.CodeContentLinkScheme {
+				t.Errorf("%s card: %s: %s: %s", c.Dialect, f.Rule(), f.Path, f.Message())
+			}
+		}
+	}
+}

@@ -19,7 +19,7 @@ var (
 	// nameUnicode holds names with non-ASCII letters, as real registries have.
 	nameUnicode = []string{
 		"Café Concierge", "Größenrechner", "Éclair Planner", "データ分析エージェント",
-		"Агент поддержки", "研究助手", "Señor Recetas", "Ωmega Router", "Smørrebrød Scout",
+		"Агент поддержки", "研究助手", "Señor Recetas", "Ωμέγα Router", "Smørrebrød Scout",
 		"Kaffeeröster Agent",
 	}
 

@@ -24,10 +24,11 @@ import (
 //   - links: every string member whose name ends in url, uri or href
 //     (any case), and endpoint.
 //
-// A card whose strings are all printable ASCII without escapes costs a
-// lowercase copy of its texts and one table lookup per word: the checks of
-// hidden characters run only on strings the scan flagged as holding bytes
-// beyond ASCII or escapes.
+// A card whose strings are all printable ASCII without escapes costs one
+// pass over its texts in place and one table lookup per word (see
+// matchPatterns): the checks of hidden characters run only on strings the
+// scan flagged as holding bytes beyond ASCII or escapes. Rules turned off
+// are not run (see contentWork).
 
 // Rules of the content group: what a card says to the model that reads
 // it. Warnings by default; the production policy makes the ones that no
@@ -47,6 +48,10 @@ const (
 	CodeContentLinkIPHost
 	CodeContentIDNHost
 	CodeContentLinkOrigin
+	// CodeContentImpersonation is judged across a run (cardscan
+	// --cross-card and cardscan merge), like the dump.* rules, from the
+	// skeletons (Skeleton) of the cards' names, providers and hosts.
+	CodeContentImpersonation
 )
 
 func init() {
@@ -66,6 +71,7 @@ func init() {
 		def(CodeContentLinkIPHost, "content.link-ip-host", SeverityWarning, allProfiles, "a link's host is a public IP address literal, which no certificate name or reader can vouch for"),
 		def(CodeContentIDNHost, "content.idn-host", SeverityWarning, allProfiles, "a link's internationalised host has a label that mixes scripts or passes for ASCII (whole-script confusable, e.g. Cyrillic аррӏе)"),
 		def(CodeContentLinkOrigin, "content.link-origin", SeverityWarning, allProfiles, "provider.url or documentationUrl lies on another registrable domain (public suffix list) than every interface of the card; reported only under the production policy or a severity a policy file gives it, since honest cards often link a parent company's site"),
+		def(CodeContentImpersonation, "content.impersonation", SeverityWarning, rule.CrossCard, "cards of different origins (the registrable domains of their endpoints) have names, provider organisations or hosts that share a UTS #39 confusable skeleton but are spelt differently: one passes for the other"),
 	)
 }
 
@@ -118,64 +124,141 @@ func classifyMember(k []byte) uint8 {
 	return memberOther
 }
 
+// contentWork says which parts of the content rules can report anything
+// under the policy and the overrides in force: a part whose rules are all
+// off is not run, so that turning a rule off saves its cost and not only
+// its findings.
+type contentWork uint8
+
+const (
+	workRunes    contentWork = 1 << iota // hidden and unassigned characters
+	workMixed                            // content.mixed-script
+	workPatterns                         // content.injection, content.hidden-markup
+	workLinks                            // scheme, userinfo and IP-host links
+	workIDN                              // content.idn-host
+	workOrigin                           // content.link-origin
+	// workKnown marks walker.work as computed: the policy and overrides
+	// it depends on are the Validator's, fixed when it is made.
+	workKnown contentWork = 1 << 7
+)
+
+// contentWork returns the parts of the content rules to run on this card.
+func (w *walker) contentWork() contentWork {
+	var work contentWork
+	for c := CodeContentBidiControl; c <= CodeContentLinkOrigin; c++ {
+		if w.res.level(c, w.contentSeverity(c)) == SeverityOff {
+			continue
+		}
+		switch c {
+		case CodeContentMixedScript:
+			work |= workMixed
+		case CodeContentInjection, CodeContentHiddenMarkup:
+			work |= workPatterns
+		case CodeContentLinkScheme, CodeContentLinkUserinfo, CodeContentLinkIPHost:
+			work |= workLinks
+		case CodeContentIDNHost:
+			work |= workIDN
+		case CodeContentLinkOrigin:
+			work |= workOrigin
+		default:
+			work |= workRunes
+		}
+	}
+	return work
+}
+
 // checkContent applies the content rules to the card on the tape. Each
-// object's names and texts are folded together (see foldText), so that an
-// instruction split over a name and a description is read whole.
+// object's names and texts are read together (see matchPatterns), so
+// that an instruction split over a name and a description is read whole.
 func (w *walker) checkContent() {
+	if w.work == 0 {
+		w.work = w.contentWork() | workKnown
+	}
+	work := w.work
+	if work == workKnown {
+		return
+	}
 	vw := w.vw // see tape.View
 	for o := uint32(0); o < uint32(vw.Len()); o++ {
 		if vw.Kind(o) != tape.KindObject || vw.End(o) == o+1 {
 			continue
 		}
 		w.fold = w.fold[:0]
-		w.foldAt = w.foldAt[:0]
+		w.segs = w.segs[:0]
 		for k := o + 1; k < vw.End(o); k = vw.NextMember(k) {
 			v := k + 1
+			if kind := vw.Kind(v); kind != tape.KindString && kind != tape.KindArray {
+				continue // nothing the rules read, whatever its name
+			}
 			class := classifyMember(vw.Name(k))
 			switch {
 			case class == memberOther:
 			case class == memberLink:
-				if vw.Kind(v) == tape.KindString {
-					w.checkLink(v)
+				if vw.Kind(v) == tape.KindString && work&(workLinks|workIDN) != 0 {
+					w.checkLink(v, work)
 				}
 			case vw.Kind(v) == tape.KindString:
-				w.checkText(v, class == memberIsName)
+				w.checkText(v, class == memberIsName, work)
 			case vw.Kind(v) == tape.KindArray:
 				for e := v + 1; e < vw.End(v); e = vw.Next(e) {
 					if vw.Kind(e) == tape.KindString {
-						w.checkText(e, class == memberIsName)
+						w.checkText(e, class == memberIsName, work)
 					}
 				}
 			}
 		}
-		if len(w.fold) != 0 {
+		if len(w.segs) != 0 {
 			w.matchPatterns()
 		}
 	}
-	w.checkLinkOrigin()
+	if work&workOrigin != 0 {
+		w.checkLinkOrigin()
+	}
 }
 
-// checkText judges string node n, a name when name is set, and appends
-// its folded form to the object's.
-func (w *walker) checkText(n uint32, name bool) {
-	text := w.vw.Raw(n)
-	if w.vw.Flags(n)&(tape.FlagEscaped|tape.FlagNonASCII) != 0 {
-		text = w.str(n)
-		if hasNonASCII(text) {
-			w.checkRunes(n, text, name)
-			w.foldAt = append(w.foldAt, foldMark{at: uint32(len(w.fold)), node: n})
-			w.fold = appendFolded(w.fold, text)
-			w.fold = append(w.fold, ' ')
-			return
+// checkText judges string node n, a name when name is set, and adds its
+// text to the object's segments for the patterns.
+func (w *walker) checkText(n uint32, name bool, work contentWork) {
+	if w.vw.Flags(n)&(tape.FlagEscaped|tape.FlagNonASCII) == 0 {
+		// Printable ASCII as written, the common case: the patterns read
+		// the card's own bytes, and no character rule can break.
+		if work&workPatterns != 0 {
+			start, end := w.vw.Bounds(n)
+			w.segs = append(w.segs, textSeg{start: start, end: end, node: n})
+		}
+		return
+	}
+	text := w.str(n)
+	nonASCII := hasNonASCII(text)
+	if nonASCII {
+		if work&workRunes != 0 {
+			w.checkRunes(n, text)
+		}
+		if name && work&workMixed != 0 {
+			w.checkMixedScript(n, text)
 		}
 	}
-	w.foldAt = append(w.foldAt, foldMark{at: uint32(len(w.fold)), node: n})
-	w.fold = appendLowerASCII(w.fold, text)
-	w.fold = append(w.fold, ' ')
+	if work&workPatterns == 0 {
+		return
+	}
+	// The decoded text is scratch the next str call overwrites: it is
+	// kept in walker.fold, folded when it holds characters beyond ASCII.
+	start := len(w.fold)
+	if nonASCII {
+		w.fold = appendFolded(w.fold, text)
+	} else {
+		w.fold = append(w.fold, text...)
+	}
+	w.segs = append(w.segs, textSeg{start: uint32(start), end: uint32(len(w.fold)), node: n, folded: true})
 }
 
-// foldMark says where a member's folded text starts in walker.fold.
-type foldMark struct{ at, node uint32 }
+// textSeg is the text of one name or text member of the object the
+// content rules read: the card's bytes from start to end, or, when folded,
+// walker.fold's (its decoded value, folded when not ASCII).
+type textSeg struct {
+	start, end, node uint32
+	folded           bool
+}
 
 func hasNonASCII(b []byte) bool {
 	for len(b) >= 8 {
@@ -196,7 +279,7 @@ func hasNonASCII(b []byte) bool {
 
 // checkRunes judges the characters of text, string node n's decoded
 // value, which holds bytes beyond ASCII.
-func (w *walker) checkRunes(n uint32, text []byte, name bool) {
+func (w *walker) checkRunes(n uint32, text []byte) {
 	// seen has bit c-CodeContentBidiControl set once rule c is reported
 	// for this string: each rule once, at its first character.
 	var seen uint8
@@ -223,9 +306,6 @@ func (w *walker) checkRunes(n uint32, text []byte, name bool) {
 		if !unicode.Is(unicode.Variation_Selector, r) && (r < 0x1F3FB || r > 0x1F3FF) {
 			prev = r
 		}
-	}
-	if name {
-		w.checkMixedScript(n, text)
 	}
 }
 

@@ -1,7 +1,10 @@
 package fastvalidate
 
 import (
+	"bytes"
 	_ "embed"
+	"encoding/binary"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -47,11 +50,11 @@ type patternSet struct {
 	words    []wordPattern
 	literals []literalPattern
 	// byFirst lists, for each word a pattern starts with, the patterns
-	// that do; firstWords has the bit of firstKey set for each of those
-	// words, so that most words of a text are passed over with one lookup
-	// and no map access.
+	// that do; firstWords has, at firstSlot of each of those words, the
+	// bit of its last byte (firstBit), so that most words of a text are
+	// passed over with one lookup and no map access.
 	byFirst    map[string][]int
-	firstWords [1 << 16 / 64]uint64
+	firstWords [32 * maxFirstWord]uint32
 	// byAnchor lists the literals by their anchor byte: one pass over a
 	// text finds the places where any literal can match.
 	byAnchor [256][]int
@@ -92,8 +95,10 @@ func mustParsePatterns(text string) *patternSet {
 			}
 			for _, first := range wp.tokens[0].words {
 				p.byFirst[first] = append(p.byFirst[first], len(p.words))
-				k := firstKey([]byte(first))
-				p.firstWords[k/64] |= 1 << (k % 64)
+				if len(first) >= maxFirstWord {
+					bad()
+				}
+				p.firstWords[firstSlot(first[0], len(first))] |= firstBit(first[len(first)-1])
 			}
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
@@ -216,96 +221,394 @@ var foldWordByte = func() (t [256]bool) {
 	return t
 }()
 
-// matchPatterns matches the pattern set against the folded texts of one
-// object (walker.fold) and reports each kind of pattern once, at the
-// member where its first match starts.
+// foldByte maps a byte of a segment (see textSeg) to the byte the
+// patterns read: ASCII lowercased, white space a space, and any byte
+// beyond ASCII, which only folded text holds, foldOther.
+var foldByte = func() (t [256]byte) {
+	for c := range utf8.RuneSelf {
+		t[c] = lowerASCII[c]
+	}
+	for c := utf8.RuneSelf; c < 256; c++ {
+		t[c] = foldOther
+	}
+	return t
+}()
+
+// matchPatterns matches the pattern set against the texts of one object
+// (walker.segs) read as one stream: each byte through foldByte, a space
+// after each member, runs of spaces as one, which is what appendFolded
+// makes of the texts joined. Reading the stream in place, in one pass,
+// spares the copy that a card's texts, printable ASCII as most are, would
+// otherwise cost, and a second and third pass to split words and find
+// literals. The pass keeps, of the word it is in, its length and its
+// first, second and last bytes, all the pre-filter (patternSet.firstWords)
+// reads; a word that passes it is compared, and its patterns followed
+// word by word from there (matchWords). A literal is looked for only at
+// its anchor byte. Each kind of pattern is reported once, at the member
+// where its first match starts: the word patterns in the order of their
+// first words, then the literals in the order of their places.
 func (w *walker) matchPatterns() {
-	text := w.fold
-	w.words = w.words[:0]
+	var reported uint8
+	var lits litHits
+	for si := range w.segs {
+		if w.segs[si].folded {
+			reported = w.matchFolded(si, reported, &lits)
+		} else {
+			reported = w.matchRaw(si, reported, &lits)
+		}
+	}
+	for _, h := range lits.hits[:lits.n] {
+		if bit := patternKindBit(h.lit.kind); reported&bit == 0 {
+			reported |= bit
+			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node)
+		}
+	}
+}
+
+// matchRaw is matchPatterns' pass over segment si, the card's own bytes,
+// printable ASCII: most of what it reads are letters, so it finds the end
+// of a word eight bytes at a time (wordBytes) and looks at each byte only
+// between words.
+func (w *walker) matchRaw(si int, reported uint8, lits *litHits) uint8 {
+	text := w.segText(si)
 	for i := 0; i < len(text); {
-		if !foldWordByte[text[i]] {
+		c := text[i]
+		if !asciiWordByte[c] {
+			// An anchor is neither a letter nor white space, which are all
+			// lower-casing changes of ASCII: the byte is its own folding.
+			if patterns.anchors[c] {
+				w.matchLiteralsAt(si, i, c, lits)
+			}
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(text) && foldWordByte[text[j]] {
-			j++
+		// The word's end, eight bytes at a time (wordBytes), written out
+		// here: a call per word cost as much as the search.
+		end := i + 1
+		for ; end+8 <= len(text); end += 8 {
+			if m := ^wordBytes(binary.LittleEndian.Uint64(text[end:])) & highBits; m != 0 {
+				end += bits.TrailingZeros64(m) >> 3
+				goto found
+			}
 		}
-		w.words = append(w.words, span{uint32(i), uint32(j)})
-		i = j
+		for end < len(text) && asciiWordByte[text[end]] {
+			end++
+		}
+	found:
+		if mayStart(end-i, c, text[end-1]) {
+			reported = w.matchWordsAt(si, i, end, reported)
+		}
+		i = end
 	}
-	var reported uint8
-	for i, s := range w.words {
-		word := text[s.start:s.end]
-		if k := firstKey(word); patterns.firstWords[k/64]&(1<<(k%64)) == 0 {
+	return reported
+}
+
+// asciiWordByte tells the ASCII bytes that are part of words: letters and
+// digits.
+var asciiWordByte = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = foldWordByte[lowerASCII[c]]
+	}
+	return t
+}()
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// wordBytes sets the high bit of each of the eight ASCII bytes of x that
+// is a letter or a digit. A byte below 0x80 plus at most 0x7F does not
+// carry into the next, so the range tests run on all eight at once: x+k
+// has its high bit set where x >= 0x80-k.
+func wordBytes(x uint64) uint64 {
+	l := x | 0x20*lowBits // A-Z to a-z; no other byte lands in a-z
+	letter := (l + (0x80-'a')*lowBits) &^ (l + (0x7F-'z')*lowBits)
+	digit := (x + (0x80-'0')*lowBits) &^ (x + (0x7F-'9')*lowBits)
+	return (letter | digit) & highBits
+}
+
+// matchFolded is matchPatterns' pass over segment si, a decoded text in
+// walker.fold, which may hold foldOther: byte by byte.
+func (w *walker) matchFolded(si int, reported uint8, lits *litHits) uint8 {
+	text := w.segText(si)
+	var first, last byte
+	start, n := 0, 0
+	for i := 0; i <= len(text); i++ {
+		c := byte(' ') // the space after the member
+		if i < len(text) {
+			c = foldByte[text[i]]
+		}
+		if foldWordByte[c] {
+			if n == 0 {
+				start, first = i, c
+			}
+			last = c
+			n++
 			continue
 		}
-		for _, pi := range patterns.byFirst[string(word)] {
-			p := &patterns.words[pi]
-			if end, ok := w.matchWords(p.tokens[1:], i+1); ok {
-				bit := patternKindBit(p.kind)
-				if reported&bit == 0 {
-					reported |= bit
-					w.reportPattern(p.kind, p.id, text[s.start:w.words[end-1].end], s.start)
-				}
+		if n != 0 {
+			if mayStart(n, first, last) {
+				reported = w.matchWordsAt(si, start, i, reported)
 			}
+			n = 0
+		}
+		if patterns.anchors[c] && i < len(text) {
+			w.matchLiteralsAt(si, i, c, lits)
 		}
 	}
-	for at, c := range text {
-		if !patterns.anchors[c] {
-			continue
+	return reported
+}
+
+// segText returns segment si's bytes.
+func (w *walker) segText(si int) []byte {
+	s := &w.segs[si]
+	if s.folded {
+		return w.fold[s.start:s.end]
+	}
+	return w.b[s.start:s.end]
+}
+
+// litHits holds the first match of each kind of literal: the literal,
+// and the segment where the match starts.
+type litHits struct {
+	hits [8]struct {
+		lit *literalPattern
+		seg int
+	}
+	n int
+}
+
+// matchLiteralsAt matches the literals whose anchor byte is c, found at
+// byte i of segment si, and adds to lits the first match of each kind.
+func (w *walker) matchLiteralsAt(si, i int, c byte, lits *litHits) {
+next:
+	for _, li := range patterns.byAnchor[c] {
+		l := &patterns.literals[li]
+		for _, h := range lits.hits[:lits.n] {
+			if h.lit.kind == l.kind {
+				continue next
+			}
 		}
-		for _, li := range patterns.byAnchor[c] {
-			l := &patterns.literals[li]
-			start := at - l.anchor
-			if start < 0 || start+len(l.text) > len(text) || string(text[start:start+len(l.text)]) != l.text {
-				continue
-			}
-			if bit := patternKindBit(l.kind); reported&bit == 0 {
-				reported |= bit
-				w.reportPattern(l.kind, l.id, text[start:start+len(l.text)], uint32(start))
-			}
+		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
+		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
+			lits.hits[lits.n].lit, lits.hits[lits.n].seg = l, startSeg
+			lits.n++
 		}
 	}
 }
 
-// firstKey hashes a word by its length and its first, second and last
-// bytes into 16 bits, for patternSet.firstWords.
-func firstKey(word []byte) uint32 {
-	n := len(word)
-	h := uint32(word[0])*0x9E37 ^ uint32(word[n-1])*0x85EB ^ uint32(n)*0xC2B3
-	if n > 1 {
-		h ^= uint32(word[1]) * 0x27D5
+// streamStartsWith reports whether the stream (see matchPatterns) from
+// byte i of segment si on starts with want; the byte before is no space.
+// Index len(text) of a segment is the space after it.
+func (w *walker) streamStartsWith(si, i int, want string) bool {
+	prevSpace := false
+	for k := 0; k < len(want); {
+		if si == len(w.segs) {
+			return false
+		}
+		text := w.segText(si)
+		var c byte
+		switch {
+		case i < len(text):
+			c = foldByte[text[i]]
+		case i == len(text):
+			c = ' '
+		default:
+			si, i = si+1, 0
+			continue
+		}
+		i++
+		if c == ' ' && prevSpace {
+			continue
+		}
+		prevSpace = c == ' '
+		if c != want[k] {
+			return false
+		}
+		k++
 	}
-	return (h ^ h>>16) & 0xFFFF
+	return true
 }
 
-// matchWords matches tokens against the words from i on and returns the
-// index past the last word matched.
-func (w *walker) matchWords(tokens []patternToken, i int) (int, bool) {
+// streamEndsWith reports whether the stream before byte i of segment si,
+// a byte that is no space, ends with want, and returns the segment where
+// that match starts.
+func (w *walker) streamEndsWith(si, i int, want string) (int, bool) {
+	nextSpace := false
+	for k := len(want) - 1; k >= 0; {
+		if i == 0 {
+			if si == 0 {
+				return 0, false
+			}
+			si--
+			i = len(w.segText(si)) + 1
+			continue
+		}
+		i--
+		c := byte(' ')
+		if text := w.segText(si); i < len(text) {
+			c = foldByte[text[i]]
+		}
+		if c == ' ' && nextSpace {
+			continue
+		}
+		nextSpace = c == ' '
+		if c != want[k] {
+			return 0, false
+		}
+		k--
+	}
+	return si, true
+}
+
+// wordAt is the place of a word in the stream: its segment and the
+// bytes of that segment it spans (a word never spans two: a space
+// follows every segment).
+type wordAt struct{ seg, start, end int }
+
+// nextWord returns the first word of the stream after byte at of segment
+// si.
+func (w *walker) nextWord(si, at int) (wordAt, bool) {
+	for ; si < len(w.segs); si, at = si+1, 0 {
+		text := w.segText(si)
+		for at < len(text) && !foldWordByte[foldByte[text[at]]] {
+			at++
+		}
+		if at == len(text) {
+			continue
+		}
+		end := at + 1
+		for end < len(text) && foldWordByte[foldByte[text[end]]] {
+			end++
+		}
+		return wordAt{si, at, end}, true
+	}
+	return wordAt{}, false
+}
+
+// wordIs reports whether word, as the stream reads it, is want.
+func wordIs(word []byte, want string) bool {
+	if len(word) != len(want) {
+		return false
+	}
+	for i, c := range word {
+		if foldByte[c] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// matchWordsAt matches the word patterns that start with the word at
+// bytes start to end of segment si, and reports each kind the first time
+// one of its patterns matches; reported has a bit per kind reported.
+func (w *walker) matchWordsAt(si, start, end int, reported uint8) uint8 {
+	var buf [16]byte
+	word := w.segText(si)[start:end]
+	if len(word) > len(buf) {
+		return reported // no pattern starts with so long a word
+	}
+	for i, c := range word {
+		buf[i] = foldByte[c]
+	}
+	first := wordAt{si, start, end}
+	for _, pi := range patterns.byFirst[string(buf[:len(word)])] {
+		p := &patterns.words[pi]
+		bit := patternKindBit(p.kind)
+		if reported&bit != 0 {
+			continue
+		}
+		if last, ok := w.matchWords(p.tokens[1:], first); ok {
+			reported |= bit
+			var excerpt [64]byte
+			w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node)
+		}
+	}
+	return reported
+}
+
+// matchWords matches tokens against the words after word prev and
+// returns the last word matched (prev when tokens is empty).
+func (w *walker) matchWords(tokens []patternToken, prev wordAt) (wordAt, bool) {
 	if len(tokens) == 0 {
-		return i, true
+		return prev, true
 	}
 	t := &tokens[0]
 	if t.gap > 0 {
-		for skip := 0; skip <= t.gap && i+skip <= len(w.words); skip++ {
-			if end, ok := w.matchWords(tokens[1:], i+skip); ok {
-				return end, true
+		for skip := 0; ; skip++ {
+			if last, ok := w.matchWords(tokens[1:], prev); ok {
+				return last, true
 			}
+			next, ok := w.nextWord(prev.seg, prev.end)
+			if skip == t.gap || !ok {
+				return wordAt{}, false
+			}
+			prev = next
 		}
-		return 0, false
 	}
-	if i >= len(w.words) {
-		return 0, false
+	next, ok := w.nextWord(prev.seg, prev.end)
+	if !ok {
+		return wordAt{}, false
 	}
-	s := w.words[i]
-	word := w.fold[s.start:s.end]
+	word := w.segText(next.seg)[next.start:next.end]
 	for _, alt := range t.words {
-		if string(word) == alt {
-			return w.matchWords(tokens[1:], i+1)
+		if wordIs(word, alt) {
+			return w.matchWords(tokens[1:], next)
 		}
 	}
-	return 0, false
+	return wordAt{}, false
+}
+
+// appendStream appends to dst, up to its capacity, the stream from the
+// start of word from to the end of word to.
+func (w *walker) appendStream(dst []byte, from, to wordAt) []byte {
+	prevSpace := false
+	for si := from.seg; si <= to.seg; si++ {
+		text := w.segText(si)
+		i, end := 0, len(text)+1 // with the space after the segment
+		if si == from.seg {
+			i = from.start
+		}
+		if si == to.seg {
+			end = to.end
+		}
+		for ; i < end; i++ {
+			c := byte(' ')
+			if i < len(text) {
+				c = foldByte[text[i]]
+			}
+			if c == ' ' && prevSpace {
+				continue
+			}
+			prevSpace = c == ' '
+			if len(dst) == cap(dst) {
+				return dst
+			}
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// maxFirstWord bounds the length of a word a pattern starts with: a
+// longer word of a text is passed over at once.
+const maxFirstWord = 16
+
+// firstSlot is the index in patternSet.firstWords of words of n bytes
+// (n < maxFirstWord) starting with byte first, and firstBit the bit of
+// their last byte: by the low five bits of each, which are the same for
+// a letter in either case, so that the text need not be lower-cased to
+// be looked up. Digits share slots with letters; that only lets a few
+// more words through to the comparison.
+func firstSlot(first byte, n int) int { return int(first&31)*maxFirstWord + n }
+
+func firstBit(last byte) uint32 { return 1 << (last & 31) }
+
+// mayStart reports whether a word of n bytes, first to last, may start a
+// pattern.
+func mayStart(n int, first, last byte) bool {
+	return n < maxFirstWord && patterns.firstWords[firstSlot(first, n)]&firstBit(last) != 0
 }
 
 func patternKindBit(kind string) uint8 {
@@ -324,16 +627,9 @@ func patternKindBit(kind string) uint8 {
 	return 32
 }
 
-// reportPattern reports a match of pattern id of kind, the folded text
-// matched, which starts at byte at of walker.fold.
-func (w *walker) reportPattern(kind, id string, matched []byte, at uint32) {
-	n := w.foldAt[0].node
-	for _, m := range w.foldAt {
-		if m.at > at {
-			break
-		}
-		n = m.node
-	}
+// reportPattern reports a match of pattern id of kind at string node n;
+// matched is the text matched as the patterns read it.
+func (w *walker) reportPattern(kind, id string, matched []byte, n uint32) {
 	code := CodeContentInjection
 	if kind == "hidden-markup" {
 		code = CodeContentHiddenMarkup
@@ -356,4 +652,29 @@ func (w *walker) reportPattern(kind, id string, matched []byte, at uint32) {
 	}
 	d = append(d, '"')
 	w.addContent(code, n, "%s, after folding case, look-alike and invisible characters", d)
+}
+
+// Skeleton appends to dst the confusable skeleton of s, by which
+// cardscan --cross-card tells names, provider organisations and hosts
+// that pass for one another (content.impersonation): as the patterns read
+// text (appendFolded: case folded, NFKC and UTS #39 confusables mapped to
+// the ASCII they pass for, invisible characters dropped, white space
+// collapsed), white space trimmed, but a character that passes for no
+// ASCII kept, lower-cased, so that two names in another script differ
+// as they do.
+func Skeleton(dst, s []byte) []byte {
+	start := len(dst)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRune(s[i:])
+		if r < utf8.RuneSelf || foldRune(r) != "" || unicode.IsSpace(r) {
+			dst = appendFolded(dst, s[i:i+size])
+		} else if !unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) &&
+			(r < 0xE0000 || r > 0xE0FFF) {
+			dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		}
+		i += size
+	}
+	trimmed := bytes.TrimSpace(dst[start:])
+	n := copy(dst[start:], trimmed)
+	return dst[:start+n]
 }

@@ -15,8 +15,9 @@ import (
 
 // checkLink judges string node n, a link member's value, by the content
 // rules on links. A value that is no URL at all is left to the profile's
-// own rules.
-func (w *walker) checkLink(n uint32) {
+// own rules. work says which of those rules are on: decoding an
+// internationalised host allocates, and is not done for a rule that is off.
+func (w *walker) checkLink(n uint32, work contentWork) {
 	u := w.str(n)
 	for len(u) > 0 && u[0] <= ' ' {
 		u = u[1:]
@@ -58,7 +59,7 @@ func (w *walker) checkLink(n uint32) {
 		}
 		return
 	}
-	if hasNonASCII(host) || bytes.Contains(host, []byte("xn--")) || bytes.Contains(host, []byte("XN--")) {
+	if work&workIDN != 0 && (hasNonASCII(host) || bytes.Contains(host, []byte("xn--")) || bytes.Contains(host, []byte("XN--"))) {
 		w.checkIDNHost(n, host)
 	}
 }
@@ -90,6 +91,18 @@ func stripPort(h []byte) []byte {
 // stripped), or IPv4 in any form the WHATWG URL Standard reads as one
 // (0x7f.1, 2130706433).
 func ipLiteral(host []byte) bool {
+	// Most hosts are names: an IPv4 host's last label (a trailing dot
+	// aside) is a number, which starts with a digit.
+	last := host
+	if n := len(last); n > 1 && last[n-1] == '.' {
+		last = last[:n-1]
+	}
+	if dot := bytes.LastIndexByte(last, '.'); dot >= 0 {
+		last = last[dot+1:]
+	}
+	if len(last) > 0 && (last[0] < '0' || last[0] > '9') && bytes.IndexByte(host, ':') < 0 {
+		return false
+	}
 	if bytes.IndexByte(host, ':') >= 0 {
 		// netip's error for what is no address is an allocation; a host
 		// with a letter past f (localhost:1) cannot be one.

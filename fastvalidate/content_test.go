@@ -199,3 +199,64 @@ func TestFoldText(t *testing.T) {
 		}
 	}
 }
+
+// contentOff is WithSeverity(c, SeverityOff) for every content rule.
+func contentOff() []Option {
+	var opts []Option
+	for c := CodeContentBidiControl; c <= CodeContentLinkOrigin; c++ {
+		opts = append(opts, WithSeverity(c, SeverityOff))
+	}
+	return opts
+}
+
+// TestContentOffSkipsTheWork holds a content rule turned off to costing
+// nothing: decoding an internationalised host allocates, so a card with
+// one allocates nothing once content.idn-host is off, alone or with the
+// whole group, under either policy.
+func TestContentOffSkipsTheWork(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage instrumentation allocates")
+	}
+	var card []byte
+	for _, row := range contentCases(t, "honest.tsv", 2) {
+		if strings.HasPrefix(row[0], "IDN Japanese") {
+			card = []byte(row[1])
+		}
+	}
+	if card == nil {
+		t.Fatal("honest.tsv has no IDN Japanese host card")
+	}
+	for name, opts := range map[string][]Option{
+		"content.idn-host off":               {WithSeverity(CodeContentIDNHost, SeverityOff)},
+		"every content rule off":             contentOff(),
+		"every content rule off, production": append(contentOff(), WithPolicy(PolicyProduction)),
+	} {
+		v := MustNew("a2a", opts...)
+		testAllocs(t, name, 0, func() { v.Validate(card) })
+	}
+}
+
+func TestSkeleton(t *testing.T) {
+	same := [][2]string{
+		{"PayPal Agent", "P\u0430yPal Agent"}, // Cyrillic а
+		{"PayPal Agent", "PAYPAL  agent "},
+		{"paypal.com", "p\u0430yp\u0430l.com"},
+		{"Summariser", "Summ\u200bariser"},
+		{"Summariser", "Ｓｕｍｍａｒｉｓｅｒ"},
+	}
+	for _, p := range same {
+		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a != b {
+			t.Errorf("Skeleton(%q) = %q, Skeleton(%q) = %q, want equal", p[0], a, p[1], b)
+		}
+	}
+	differ := [][2]string{
+		{"要約エージェント", "翻訳エージェント"},
+		{"وكيل التلخيص", "وكيل الترجمة"},
+		{"Pay Pal", "PayPal"},
+	}
+	for _, p := range differ {
+		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a == b {
+			t.Errorf("Skeleton(%q) = Skeleton(%q) = %q, want different", p[0], p[1], a)
+		}
+	}
+}

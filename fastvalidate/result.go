@@ -59,7 +59,20 @@ func (f *Finding) Message() string {
 }
 
 // AppendMessage appends the message to dst.
-func (f *Finding) AppendMessage(dst []byte) []byte {
+func (f *Finding) AppendMessage(dst []byte) []byte { return f.AppendMessageQuoting(dst, nil) }
+
+// AppendMessageQuoting is AppendMessage with the excerpt of the card's
+// value that the finding quotes, if it quotes one, written by quote
+// rather than as it is: a reader that must tell the card's text from
+// cardscan's words (a language model reading a tool's result) gets it
+// delimited. A nil quote appends the excerpt as it is.
+func (f *Finding) AppendMessageQuoting(dst []byte, quote func(dst []byte, excerpt string) []byte) []byte {
+	appendGot := func(dst []byte) []byte {
+		if quote != nil && f.folds {
+			return quote(dst, f.got)
+		}
+		return append(dst, f.got...)
+	}
 	msg := f.msg
 	if msg == "" {
 		msg = f.Code.Description()
@@ -68,7 +81,7 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 	// a number with %d; otherwise the value follows in parentheses.
 	if i := strings.Index(msg, "%s"); i >= 0 {
 		dst = append(dst, msg[:i]...)
-		dst = append(dst, f.got...)
+		dst = appendGot(dst)
 		return f.appendCount(f.appendNote(append(dst, msg[i+2:]...)))
 	}
 	if i := strings.Index(msg, "%d"); i >= 0 {
@@ -80,7 +93,7 @@ func (f *Finding) AppendMessage(dst []byte) []byte {
 	}
 	if f.got != "" {
 		dst = append(dst, " (got "...)
-		dst = append(dst, f.got...)
+		dst = appendGot(dst)
 		dst = append(dst, ')')
 	}
 	return f.appendCount(f.appendNote(dst))

@@ -839,6 +839,11 @@ var ruleDocs = map[Code]rule.Doc{
 		Profile: "a2a",
 		Fix:     "Serve the agent from the provider's domain, or link the provider's page on the agent's own site; give the rule a severity in a policy file to report it outside production.",
 	},
+	CodeContentImpersonation: {
+		Basis:   crossBasis + "; UTS #39 section 4 confusable skeletons (confusables.txt by github.com/mtibben/confusables, with NFKC and case folded), compared across the cards of a run; origins by the public suffix list (golang.org/x/net/publicsuffix)",
+		Example: "cardscan --cross-card on a dump with a card named PayPal Agent whose endpoint is on paypal.com and another named P\u0430yPal Agent (a Cyrillic a) whose endpoint is on another domain",
+		Fix:     "Rename the card whose name imitates the other's, or drop it: it passes for another agent.",
+	},
 }
 
 const crossBasis = "cardscan's own checks across a whole dump, which no single card can show (docs/cli.md, section Identity across a dump)"

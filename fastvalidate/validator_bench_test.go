@@ -114,6 +114,11 @@ func BenchmarkValidator_Validate(b *testing.B) {
 				WithSeverity(CodePricingLandauer, SeverityWarning))
 			benchValid(b, v, set.cards, set.meanSize())
 		})
+		// With every content rule off, which skips their work: beside
+		// validate, what the content rules cost a card.
+		b.Run(set.name+"/validate-content-off", func(b *testing.B) {
+			benchValid(b, MustNew("agentcard", contentOff()...), set.cards, set.meanSize())
+		})
 		// The strict pass alone, without any profile rule: what the
 		// validator's floor is, beside fastjson's.
 		b.Run(set.name+"/strict-scan-only", func(b *testing.B) {

@@ -26,13 +26,12 @@ type walker struct {
 	card             []byte   // the card as Validate got it, for digest.Hasher.Load
 	valBuf           []byte   // scratch for decoding string values
 	pathBuf          []uint32 // scratch for rendering paths
-	// fold holds the folded texts of the object the content rules read,
-	// foldAt where each member's starts, words the words of fold, and
-	// hostBuf the registrable domains of the card's interfaces (see
-	// checkContent).
+	// segs holds the texts of the object the content rules read, fold
+	// those of them that are not the card's own bytes, and hostBuf the
+	// registrable domains of the card's interfaces (see checkContent).
+	segs    []textSeg
+	work    contentWork // the parts of the content rules to run
 	fold    []byte
-	foldAt  []foldMark
-	words   []span
 	hostBuf []byte
 	domains *domainCache
 	idn     *idnCache

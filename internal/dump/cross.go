@@ -80,6 +80,7 @@ var groupCodes = []groupCode{
 	{groupID, fastvalidate.CodeDumpDuplicateID},
 	{groupEndpoint, fastvalidate.CodeDumpSharedEndpoint},
 	{groupContent, fastvalidate.CodeDumpDuplicateCard},
+	{groupLookalike, fastvalidate.CodeContentImpersonation},
 }
 
 // groupRank places each group by its rule's name; a byte that is no group
@@ -129,6 +130,7 @@ func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict, v *fastvalidate.
 		}
 		start = end
 	}
+	dst = x.appendLookalikeClaims(dst)
 	return appendClaim(dst, groupContent, d.Sum[:], nil, d.Input, d.Line)
 }
 
@@ -219,6 +221,7 @@ type claimGroup struct {
 	key    string
 	places []Place
 	others int // distinct
+	looks  lookalikeSpellings
 }
 
 // groupFinding returns the finding a group of n claims of one group and
@@ -325,6 +328,10 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			inputs[name] = name
 		}
 		g.places = append(g.places, Place{Input: name, Line: line})
+		if group == groupLookalike {
+			g.looks.add(other)
+			continue
+		}
 		triple = appendBytes(appendString(triple[:0], gk), other)
 		if _, ok := seen[string(triple)]; !ok {
 			seen[string(triple)] = struct{}{}
@@ -337,7 +344,12 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	}
 	var found []placed
 	for _, g := range groups {
-		if f, ok := groupFinding(g.group, g.key, len(g.places), g.others); ok {
+		f, ok := groupFinding(g.group, g.key, len(g.places), g.others)
+		if g.group == groupLookalike {
+			f, ok = lookalikeFinding(g.key, len(g.places), &g.looks)
+			f.sortKey = f.code.String() + "\x00" + g.key
+		}
+		if ok {
 			found = append(found, placed{f, g.places})
 		}
 	}
@@ -423,6 +435,7 @@ type groupClaims struct {
 	n      int
 	places placeList
 	others *store
+	looks  lookalikeSpellings // groupLookalike's, in place of others
 	frame  []byte
 }
 
@@ -430,11 +443,16 @@ func (g *groupClaims) reset(group byte, key []byte) {
 	g.group, g.key, g.n = group, append(g.key[:0], key...), 0
 	g.places.reset()
 	g.others.reset()
+	g.looks.reset()
 }
 
 func (g *groupClaims) add(other, input []byte, line int) error {
 	g.n++
-	if g.group != groupContent {
+	switch g.group {
+	case groupContent:
+	case groupLookalike:
+		g.looks.add(other)
+	default:
 		g.frame = binary.LittleEndian.AppendUint32(g.frame[:0], uint32(len(other)))
 		if err := g.others.add(append(g.frame, other...)); err != nil {
 			return err
@@ -469,13 +487,16 @@ func (g *groupClaims) judge(out *findingWriter) error {
 		return nil
 	}
 	others := 0
-	if g.group != groupContent {
+	if g.group != groupContent && g.group != groupLookalike {
 		var err error
 		if others, err = g.distinct(); err != nil {
 			return err
 		}
 	}
 	f, ok := groupFinding(g.group, string(g.key), g.n, others)
+	if g.group == groupLookalike {
+		f, ok = lookalikeFinding(string(g.key), g.n, &g.looks)
+	}
 	if !ok {
 		return nil
 	}

@@ -141,6 +141,8 @@ type Extractor struct {
 	eps        []byte
 	epEnds     []int
 	claimsOnly bool
+	// looks holds the card's names and providers, for content.impersonation.
+	looks lookalikes
 	// The card's key: while its members are digested, the identity found
 	// so far, of rank keyRank in identity (len(identity) for none). The
 	// digest's Key is left empty: it is set only when one is decoded.
@@ -330,6 +332,7 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 	d.Sum = x.hasher.Sum().Bytes()
 	if x.claimsOnly {
 		// The claims need no member in order, nor their hashes.
+		x.looks.reset()
 		x.hasher.Each(x.visitClaim)
 		if x.keyRank < len(identity) {
 			d.Kind = identity[x.keyRank].kind
@@ -383,6 +386,7 @@ func (x *Extractor) member(name []byte, value digest.Value, sum digest.Hash128) 
 // identity and the endpoints. Neither depends on the members' order: the
 // identity is the one of least rank, and the endpoints are claims apart.
 func (x *Extractor) claim(name []byte, value digest.Value) {
+	x.looks.note(name, value)
 	if isEndpointMember(name) {
 		x.items, x.nitems = x.items[:0], 0
 		x.itemise(name, value)

@@ -49,8 +49,10 @@ type Fetched struct {
 	// verdict with the serving rules' findings, the URL as given and the
 	// card as served.
 	Record []byte
-	// Text is what `cardscan fetch --all` prints: an ok line for a valid
-	// card, else a line per finding.
+	// Text is what `cardscan fetch --all` prints, an ok line for a valid
+	// card, else a line per finding, with the card's text in them quoted
+	// (report.Quoted) under report.QuoteNote: the client is the MCP
+	// server, whose reader is a language model.
 	Text []byte
 	// Valid is the verdict, the serving rules' errors included.
 	Valid bool
@@ -64,10 +66,13 @@ func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error
 		return Fetched{}, cmdflag.CheckProfile(profile)
 	}
 	cards := renderer{cards: true}
-	text := renderer{r: report.FormatText.Renderer(report.WriterOptions{All: true})}
+	text := renderer{r: report.FormatText.Renderer(report.WriterOptions{All: true, Style: report.Quoted})}
 	res := fetchOne(ctx, c.f, pool, nil, &cards, &text, url)
 	if res.fail != nil {
 		return Fetched{}, errors.New(printable(url) + ": " + res.fail.detail)
+	}
+	if res.stats.Invalid+res.stats.Warnings > 0 {
+		res.text = append(append([]byte(report.QuoteNote), '\n'), res.text...)
 	}
 	return Fetched{Record: res.out, Text: res.text, Valid: res.stats.Invalid == 0}, nil
 }

@@ -4,8 +4,9 @@ import (
 	"html/template"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/internal/visible"
 )
 
 // maxText bounds, in characters, every name the page shows from a summary
@@ -57,42 +58,21 @@ func size(n int) string {
 	return strconv.FormatFloat(float64(n)/1e9, 'f', 1, 64) + " GB"
 }
 
-// hidden tells the characters a reader would not see, or would see act on
-// the text around them rather than as themselves: controls, bidi
-// embeddings, overrides and isolates, zero-width characters, tag
-// characters, variation selectors and other default-ignorable code
-// points, line and paragraph separators. A name in a report holding one
-// could pass for another (a U+202E RIGHT-TO-LEFT OVERRIDE shows
-// "evil\u202etxt.exe" as "evilexe.txt").
-func hidden(r rune) bool {
-	if r < utf8.RuneSelf {
-		return r < ' ' || r == 0x7f
-	}
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp,
-		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point)
-}
-
 // mark writes s escaped, each hidden character as a visible <U+XXXX> in
 // an element made by open and closed by close.
 func mark(b *strings.Builder, s, open, close string) {
 	start := 0
 	for i, r := range s {
-		if !hidden(r) {
+		if !visible.Hidden(r) {
 			continue
 		}
 		b.WriteString(template.HTMLEscapeString(s[start:i]))
 		b.WriteString(open)
-		b.WriteString(template.HTMLEscapeString(codePoint(r)))
+		b.WriteString(template.HTMLEscapeString(visible.CodePoint(r)))
 		b.WriteString(close)
 		start = i + utf8.RuneLen(r)
 	}
 	b.WriteString(template.HTMLEscapeString(s[start:]))
-}
-
-// codePoint is "<U+202E>".
-func codePoint(r rune) string {
-	h := strings.ToUpper(strconv.FormatInt(int64(r), 16))
-	return "<U+" + strings.Repeat("0", max(0, 4-len(h))) + h + ">"
 }
 
 const hiddenOpen = `<span class="hidden-char" title="a hidden character, shown by its code point">`
@@ -122,13 +102,13 @@ func svgText(s string) template.HTML {
 // cut, with its hidden characters spelled out.
 func plain(s string) string {
 	s = cut(s, maxText)
-	if strings.IndexFunc(s, hidden) < 0 {
+	if strings.IndexFunc(s, visible.Hidden) < 0 {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if hidden(r) {
-			b.WriteString(codePoint(r))
+		if visible.Hidden(r) {
+			b.WriteString(visible.CodePoint(r))
 		} else {
 			b.WriteRune(r)
 		}

@@ -275,7 +275,9 @@ func textOrValue(name string, arg json.RawMessage) ([]byte, error) {
 }
 
 // verdictText is the short rendering of a verdict: a line with the outcome,
-// then the CLI's text line for each finding.
+// then the CLI's text line for each finding, card text in them quoted
+// (report.Quoted) under a line that says so: a model reads this, and a
+// card's values and member names must not pass for cardscan's words.
 func verdictText(enc *report.Encoder, vd *report.Verdict) string {
 	errs, warns := 0, 0
 	vd.CountRules(func(_ fastvalidate.Code, sev fastvalidate.Severity, n int) {
@@ -296,7 +298,10 @@ func verdictText(enc *report.Encoder, vd *report.Verdict) string {
 		b = fmt.Appendf(b, "invalid (%s)", profile)
 	}
 	b = fmt.Appendf(b, ": %s, %s\n", plural(errs, "error"), plural(warns, "warning"))
-	b = enc.AppendText(b, vd, report.Plain)
+	if len(vd.Findings) > 0 {
+		b = append(append(b, report.QuoteNote...), '\n')
+	}
+	b = enc.AppendText(b, vd, report.Quoted)
 	return string(b)
 }
 

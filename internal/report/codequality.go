@@ -47,7 +47,7 @@ func (e *Encoder) AppendCodeQuality(dst []byte, v *Verdict) []byte {
 		f := &v.Findings[i]
 		e.msg = appendDescription(e.msg[:0], f)
 		dst = append(dst, ",\n{\"description\":"...)
-		dst = appendJSONBytes(dst, e.msg)
+		dst = e.appendJSONShown(dst, e.msg)
 		dst = append(dst, `,"check_name":`...)
 		dst = AppendJSONString(dst, f.Code.String())
 		dst = append(dst, `,"fingerprint":"`...)

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/visible"
 )
 
 // JUnit XML, as Jenkins, GitLab and Azure Pipelines read test reports
@@ -144,8 +145,9 @@ func (j *JUnitWriter) Totals() JUnitTotals {
 
 // appendXML escapes s as XML 1.0 character data, or as an attribute value
 // with attr. Text is escaped as the text format escapes it (control
-// characters and invalid UTF-8 as \xNN), so that every byte reaches the
-// document in a form XML allows; line ends in character data are kept.
+// characters and invalid UTF-8 as \xNN, hidden characters as <U+202E>),
+// so that every byte reaches the document in a form XML allows and a
+// reader sees every character; line ends in character data are kept.
 func appendXML[T string | []byte](dst []byte, s T, attr bool) []byte {
 	const hex = "0123456789abcdef"
 	for i := 0; i < len(s); {
@@ -173,6 +175,9 @@ func appendXML[T string | []byte](dst []byte, s T, attr bool) []byte {
 			case r == 0xFFFE || r == 0xFFFF || r >= 0x80 && r < 0xa0:
 				// Not XML characters (U+FFFE, U+FFFF), or C1 controls.
 				dst = append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+			case visible.Hidden(r):
+				var cp [12]byte
+				dst = appendXML(dst, visible.AppendCodePoint(cp[:0], r), attr)
 			default:
 				dst = append(dst, s[i:i+size]...)
 			}

@@ -209,7 +209,7 @@ func (e *Encoder) AppendSARIF(dst []byte, v *Verdict) []byte {
 			e.msg = append(append(e.msg, f.Path...), ": "...)
 		}
 		e.msg = f.AppendMessage(e.msg)
-		dst = appendJSONBytes(dst, e.msg)
+		dst = e.appendJSONShown(dst, e.msg)
 		dst = append(dst, `},"locations":[{`...)
 		dst = appendPhysicalLocation(dst, uri, based, locs[i])
 		dst = append(dst, `}],"partialFingerprints":{"cardscanFinding/v1":"`...)
@@ -266,7 +266,7 @@ func (e *Encoder) AppendSARIFAcross(dst []byte, code fastvalidate.Code, sev fast
 		dst = append(dst, `,"level":"error"`...)
 	}
 	dst = append(dst, `,"message":{"text":`...)
-	dst = AppendJSONString(dst, msg)
+	dst = appendJSONShown(dst, msg, &e.shown)
 	dst = append(dst, `},"locations":[{`...)
 	uri, based := e.sarifURI(places[0].Input)
 	dst = appendPhysicalLocation(dst, uri, based, Location{Line: places[0].Line, Column: 1})

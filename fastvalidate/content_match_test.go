@@ -1,0 +1,190 @@
+package fastvalidate
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// referenceMatches is the pattern matching of the content rules done the
+// plain way, which matchPatterns does in one pass over the texts in
+// place: join the texts folded, a space after each, split the result into
+// words, try every pattern at every word and every literal at every
+// byte. It returns, per kind, "member index: id matched excerpt", word
+// kinds first.
+func referenceMatches(texts []string) []string {
+	var fold []byte
+	var starts []int
+	for _, t := range texts {
+		starts = append(starts, len(fold))
+		fold = appendFolded(fold, []byte(t))
+		fold = appendLowerASCII(fold, []byte{' '})
+	}
+	member := func(at int) int {
+		m := 0
+		for i, s := range starts {
+			if s <= at {
+				m = i
+			}
+		}
+		return m
+	}
+	var words []span
+	for i := 0; i < len(fold); {
+		if !foldWordByte[fold[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(fold) && foldWordByte[fold[j]] {
+			j++
+		}
+		words = append(words, span{uint32(i), uint32(j)})
+		i = j
+	}
+	var match func(tokens []patternToken, i int) (int, bool)
+	match = func(tokens []patternToken, i int) (int, bool) {
+		if len(tokens) == 0 {
+			return i, true
+		}
+		if tokens[0].gap > 0 {
+			for skip := 0; skip <= tokens[0].gap && i+skip <= len(words); skip++ {
+				if end, ok := match(tokens[1:], i+skip); ok {
+					return end, true
+				}
+			}
+			return 0, false
+		}
+		if i >= len(words) || !slices.Contains(tokens[0].words, string(fold[words[i].start:words[i].end])) {
+			return 0, false
+		}
+		return match(tokens[1:], i+1)
+	}
+	var out []string
+	done := map[string]bool{}
+	for i, s := range words {
+		for _, p := range patterns.words {
+			if done[p.kind] || !slices.Contains(p.tokens[0].words, string(fold[s.start:s.end])) {
+				continue
+			}
+			if end, ok := match(p.tokens[1:], i+1); ok {
+				done[p.kind] = true
+				excerpt := fold[s.start:words[end-1].end]
+				out = append(out, strings.Join([]string{string(rune('0' + member(int(s.start)))), p.id, string(excerpt[:min(len(excerpt), 64)])}, " "))
+			}
+		}
+	}
+	for at := range fold {
+		for _, l := range patterns.literals {
+			if !done[l.kind] && strings.HasPrefix(string(fold[at:]), l.text) {
+				done[l.kind] = true
+				out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
+			}
+		}
+	}
+	return out
+}
+
+// patternMatches validates a card whose object holds texts as a name, a
+// description and tags, and returns its pattern findings as
+// referenceMatches does.
+func patternMatches(t *testing.T, v *Validator, texts []string) []string {
+	t.Helper()
+	// The members are written in the order of texts, the order the
+	// reference joins them in.
+	quote := func(s string) string {
+		b, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	card := `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "version": "1.0.0", "name": ` + quote(texts[0])
+	paths := []string{"/name"}
+	if len(texts) > 1 {
+		card += `, "description": ` + quote(texts[1])
+		paths = append(paths, "/description")
+	}
+	if len(texts) > 2 {
+		card += `, "tags": [`
+		for i, tag := range texts[2:] {
+			if i > 0 {
+				card += ", "
+			}
+			card += quote(tag)
+			paths = append(paths, "/tags/"+string(rune('0'+i)))
+		}
+		card += "]"
+	}
+	b := []byte(card + "}")
+	var out []string
+	res := v.Validate(b)
+	for _, f := range res.Findings() {
+		if f.Code != CodeContentInjection && f.Code != CodeContentHiddenMarkup {
+			continue
+		}
+		msg := f.Message()
+		_, rest, _ := strings.Cut(msg, " pattern ")
+		id, rest, _ := strings.Cut(rest, " ")
+		_, excerpt, _ := strings.Cut(rest, `matched "`)
+		excerpt, _, _ = strings.Cut(excerpt, `", after folding`)
+		out = append(out, strings.Join([]string{string(rune('0' + slices.Index(paths, f.Path))), id, excerpt}, " "))
+	}
+	return out
+}
+
+// sanitise makes a reference excerpt read as reportPattern writes it.
+func sanitise(matches []string) []string {
+	out := slices.Clone(matches)
+	for i, m := range out {
+		out[i] = strings.Map(func(r rune) rune {
+			if r == foldOther || r == '"' || r == '\\' || r == 0xFFFD {
+				return '?'
+			}
+			return r
+		}, m)
+	}
+	return out
+}
+
+// TestMatchPatternsAsReference holds the one-pass matcher to the plain
+// one on texts made of the patterns' own words and literals, spelt with
+// other cases, spaces, look-alikes and escapes, and split over members.
+func TestMatchPatternsAsReference(t *testing.T) {
+	var vocab []string
+	for _, p := range patterns.words {
+		for _, tok := range p.tokens {
+			vocab = append(vocab, tok.words...)
+		}
+	}
+	for _, l := range patterns.literals {
+		vocab = append(vocab, l.text, strings.ToUpper(l.text))
+	}
+	vocab = append(vocab, "the", "a", "agent", "Ignore", "PREVIOUS", "іgnоrе", "ｉｇｎｏｒｅ", "要約", "\u200b", "\t", "  ", ":", "-", "<", "|", "#", "###", "\n", "é")
+	v := MustNew("agentcard")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		texts := make([]string, 1+rng.IntN(4))
+		for i := range texts {
+			var sb strings.Builder
+			for range rng.IntN(12) {
+				sb.WriteString(vocab[rng.IntN(len(vocab))])
+				if rng.IntN(3) != 0 {
+					sb.WriteByte(' ')
+				}
+			}
+			texts[i] = sb.String()
+		}
+		// Findings come in the order of their places in the card, the
+		// reference's by kind.
+		want := sanitise(referenceMatches(texts))
+		got := patternMatches(t, v, texts)
+		slices.Sort(want)
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("texts %q:\n got  %q\n want %q", texts, got, want)
+		}
+	}
+}
