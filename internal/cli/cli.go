@@ -35,6 +35,11 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	con := console.New(stderr)
+	return exitStatus(runCardscan(args, stdin, stdout, stderr, con), con)
+}
+
+// runCardscan runs cardscan; its error says which way out it took.
+func runCardscan(args []string, stdin io.Reader, stdout, stderr io.Writer, con *console.Console) error {
 	if len(args) > 0 {
 		if c, ok := lookupCommand(args[0]); ok {
 			return c.run(&env{args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr, con: con})
@@ -43,39 +48,36 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			// No such file: a first argument that is close to a subcommand
 			// is a typo rather than a missing input.
 			if args[0] == "help" {
-				return writeOut(stdout, con, usage())
+				return writeOut(stdout, usage())
 			}
 			if sub := nearestSubcommand(args[0]); sub != "" {
-				con.Errorf("unknown command %q: did you mean %s?", args[0], sub)
-				return console.ExitUsage
+				return usageStop(fmt.Errorf("unknown command %q: did you mean %s?", args[0], sub))
 			}
 		}
 	}
 	opts, err := parseFlags(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return writeOut(stdout, con, usage())
+			return writeOut(stdout, usage())
 		}
-		return con.UsageError("cardscan", err)
+		return usageFailure("cardscan", err)
 	}
 	switch {
 	case opts.version:
-		return writeOut(stdout, con, "cardscan "+version()+"\n")
+		return writeOut(stdout, "cardscan "+version()+"\n")
 	case opts.listRules:
 		var b strings.Builder
-		if err := listRules(&b, opts.profile, opts.parsedFormat); err != nil {
-			con.Errorf("%s", err)
-			return console.ExitUsage
+		if err := listRules(&b, opts.Profile, opts.parsedFormat); err != nil {
+			return usageStop(err)
 		}
-		return writeOut(stdout, con, b.String())
+		return writeOut(stdout, b.String())
 	}
 	return scan(opts, stdin, stdout, con)
 }
 
 type options struct {
 	readOptions
-	profile string
-	format  string
+	format string
 	// formatGiven says --format named stdout's format; formatFiles are
 	// the --format FORMAT=FILE outputs.
 	formatGiven bool
@@ -140,24 +142,19 @@ func usage() string {
 // newFlagSet declares cardscan's flags, to be parsed into o.
 func newFlagSet(o *options) *cmdflag.Set {
 	var fs cmdflag.Set
-	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
-	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
+	o.addReadingFlags(&fs)
 	o.format = "text"
 	fs.Var(formatFlag{o}, "--format FORMAT", report.Choice(report.Formats)+";\n"+
 		"FORMAT=FILE writes to FILE (repeatable: several outputs\n"+
 		"in one run, at most one of them stdout)")
 	fs.Bool(&o.all, "--all", "jsonl: a verdict for every card; text: an ok line per valid card")
-	// The default's meaning takes more than its name, so the help says it.
-	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards (default auto:\n"+
-		"json when the text starts with '[', or with '{' or '\"' on a first\n"+
-		"line that is not a whole value; ndjson otherwise)").HideDefault()
 	fs.Bool(&o.quiet, "-q, --quiet", "no findings on stdout, only the summary and the exit status\n"+
 		"(a linter's --quiet, errors only, is --min-level error)")
 	fs.String(&o.validOut, "--valid-out FILE", "", "copy every valid record to FILE (.gz or .zst compresses)")
 	fs.String(&o.invalidOut, "--invalid-out FILE", "", "copy every invalid record to FILE (.gz or .zst compresses)")
 	fs.String(&o.summary, "--summary FILE", "", "write a JSON summary to FILE ('-' for stdout)")
 	fs.String(&o.progress, "--progress WHEN", "auto", "auto, always or never: a progress line on stderr")
-	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never: colour text findings")
+	cmdflag.AddColorFlag(&fs, &o.color)
 	fs.String(&o.failOn, "--fail-on LEVEL", "error", "error, warning or never: what makes the exit status 1")
 	fs.Int64(&o.maxInvalid, "--max-invalid N", 0, "stop after N invalid cards (0: never)")
 	fs.Int64(&o.maxWarnings, "--max-warnings N", -1, "exit 1 when there are more than N warnings (default -1:\n"+
@@ -167,12 +164,6 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.onCorrupt, "--on-corrupt WHAT", "keep", "keep or drop: the output of a compressed input that\n"+
 		"turns out corrupt (drop writes none of a compressed input\n"+
 		"until its checksums have passed)")
-	fs.String(&o.policy, "--policy NAME", "default", "default or production: production makes plain http,\n"+
-		"localhost and private-address URLs errors (no network calls)").HideDefault()
-	o.maxRecord = pipeline.DefaultMaxRecord
-	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged, e.g. 16MiB")
-	o.chunkSize = pipeline.DefaultChunkSize
-	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
 	fs.Var(&o.keys, "--keys FILE", "trusted public keys, a JWK Set (repeatable): verify\n"+
 		"the A2A signatures of the cards that carry them")
 	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
@@ -243,13 +234,9 @@ func parseFlags(args []string) (*options, error) {
 // readOptions are the flags that validation and diff share: how inputs
 // are read and judged, and the memory for dump-wide work.
 type readOptions struct {
-	jobs      int
-	input     string
-	policy    string
-	color     string
-	memory    cmdflag.Size
-	maxRecord cmdflag.Size
-	chunkSize cmdflag.Size
+	cmdflag.Reading
+	color  string
+	memory cmdflag.Size
 	// shardFlags are --shard, --shards and --shard-by; sharding is what
 	// check made of them.
 	shardFlags shardFlags
@@ -257,6 +244,13 @@ type readOptions struct {
 	// digestOut is --digest-out, and digestParts --digest-parts.
 	digestOut   string
 	digestParts int
+}
+
+// addReadingFlags declares the reading group, with the pipeline's
+// defaults.
+func (o *readOptions) addReadingFlags(fs *cmdflag.Set) {
+	o.MaxRecord, o.ChunkSize = pipeline.DefaultMaxRecord, pipeline.DefaultChunkSize
+	o.Reading.AddFlags(fs)
 }
 
 // addShardFlags declares the flags of the shard contract, which
@@ -277,17 +271,17 @@ func (o *readOptions) addShardFlags(fs *cmdflag.Set, digestWhat string) {
 
 // check checks the shared flags; a -j of 0 becomes a worker per CPU.
 func (o *readOptions) check() error {
-	if o.jobs < 0 || o.jobs > 4096 {
-		return usagef("-j %d: want 1 to 4096 workers", o.jobs)
+	if o.Jobs < 0 || o.Jobs > 4096 {
+		return usagef("-j %d: want 1 to 4096 workers", o.Jobs)
 	}
-	if o.jobs == 0 {
-		o.jobs = runtime.GOMAXPROCS(0)
+	if o.Jobs == 0 {
+		o.Jobs = runtime.GOMAXPROCS(0)
 	}
-	if _, ok := pipeline.ParseFraming(o.input); !ok {
-		return usagef("--input %q: want auto, ndjson or json", o.input)
+	if _, ok := pipeline.ParseFraming(o.Input); !ok {
+		return usagef("--input %q: want auto, ndjson or json", o.Input)
 	}
-	if !slices.Contains([]string{"default", "production"}, o.policy) {
-		return usagef("--policy %q: want default or production", o.policy)
+	if !slices.Contains([]string{"default", "production"}, o.Policy) {
+		return usagef("--policy %q: want default or production", o.Policy)
 	}
 	if !slices.Contains([]string{"auto", "always", "never"}, o.color) {
 		return usagef("--color %q: want auto, always or never", o.color)
@@ -295,11 +289,11 @@ func (o *readOptions) check() error {
 	if o.memory < 1<<10 {
 		return usagef("--memory %d: want at least 1KiB", o.memory)
 	}
-	if o.maxRecord < 1 {
+	if o.MaxRecord < 1 {
 		return usagef("--max-record must be at least 1 byte")
 	}
-	if o.chunkSize < 1<<10 || o.chunkSize > 1<<30 {
-		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.chunkSize)
+	if o.ChunkSize < 1<<10 || o.ChunkSize > 1<<30 {
+		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.ChunkSize)
 	}
 	if o.digestParts < 1 || o.digestParts > maxDigestParts {
 		return usagef("--digest-parts %d: want 1 to %d", o.digestParts, maxDigestParts)
@@ -349,19 +343,105 @@ func checkOptions(o *options) error {
 	return nil
 }
 
-func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+// scanRun is a validation run between its stages: what it writes, and
+// whether a failure to read or write was reported on the way.
+type scanRun struct {
+	o   *options
+	con *console.Console
+	cfg pipeline.Config
+	// outs are --valid-out and --invalid-out; closed says closeOuts ran.
+	outs    []*outputFile
+	closed  bool
+	sumFile *pendingFile
+	formats outputRun
+	cross   *dump.Cross
+	digests *dump.DigestSet
+	// ioFailed says an input or output failed and was reported: exit
+	// status 3, whatever the cards.
+	ioFailed bool
+}
+
+// scan validates the cards of o's inputs: the command without a
+// subcommand.
+func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	start := time.Now()
-	if err := cmdflag.CheckProfile(o.profile); err != nil {
-		con.Errorf("%s", err)
-		return console.ExitUsage
-	}
-	sigs, err := signatureConfig(o)
+	r := &scanRun{o: o, con: con}
+	defer r.release()
+	inputs, all, total, walkErrors, err := r.prepare(stdin, stdout)
 	if err != nil {
-		con.Errorf("%s", err)
-		return console.ExitUsage
+		return err
 	}
-	framing, _ := pipeline.ParseFraming(o.input)
-	inputs, total, walkErrors := expandPaths(o.paths, framing, stdin, con, newPathFilter(o.policyFile))
+	var slice pipeline.Slice
+	inputs, slice = o.sharding.pick(inputs)
+	r.configure(stdin, slice)
+	if err := r.openOutputs(all); err != nil {
+		return err
+	}
+	sig := catchSignals()
+	defer sig.stop()
+	r.cfg.Interrupt = sig.interrupt
+	prog := startProgress(o.progress, con, r.cfg.Progress, total)
+	if err := r.startStdout(stdout, prog); err != nil {
+		return err
+	}
+	st, runErr := pipeline.Run(r.cfg, inputs)
+	prog.stop()
+	// Dump findings at level error fail the run as an invalid card does,
+	// but judge no card: valid and invalid stay the cards' counts.
+	var dumpErrors int64
+	if r.cross != nil && runErr == nil {
+		dumpErrors, runErr = crossCard(r.cross, r.cfg, &st, con)
+	}
+	if err := writeDigests(r.digests, o, &st, walkErrors, runErr, con); err != nil {
+		r.fail(err)
+	}
+	verdict := cardsVerdict(o.failOn, st.Invalid+dumpErrors, st.Warnings)
+	var oe *pipeline.OutputError
+	if errors.As(runErr, &oe) && isClosedPipe(oe.Err) {
+		// The reader of our output, stdout or an out file that is a
+		// pipe, has gone (cardscan ... | head): that is the end of the
+		// run, not an error.
+		return verdict
+	}
+	if verdict == nil && warningsOver(o, &st) != "" {
+		verdict = errFailed
+	}
+	if runErr != nil {
+		r.fail(fmt.Errorf("writing %s", runErr))
+	}
+	r.closeOuts(&st, runErr)
+	sum := r.summarize(&st, time.Since(start), walkErrors, slice, stdout)
+	if st.Records == 0 && !st.Interrupted {
+		// An empty input passes; say so, since it is more often a
+		// mistake (a wrong path, an empty pipe) than a clean dump.
+		con.Printf("warning: no records were read")
+		if o.requireRec && verdict == nil {
+			verdict = errFailed
+		}
+	}
+	if runErr == nil && r.formats.finish(runEnd(&st, sum.InputErrors, r.result(verdict), overridesInForce(o.overrides)), con) {
+		r.ioFailed = true
+	}
+	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))
+	if st.Interrupted {
+		return &statusError{sig.status()}
+	}
+	return r.result(verdict)
+}
+
+// prepare checks what the flags ask for and lists the run's inputs: those
+// of this shard and all of them, how many the progress line counts, and
+// how many paths could not be walked.
+func (r *scanRun) prepare(stdin io.Reader, stdout io.Writer) (inputs, all []pipeline.Input, total int64, walkErrors int, err error) {
+	o := r.o
+	if err := cmdflag.CheckProfile(o.Profile); err != nil {
+		return nil, nil, 0, 0, usageStop(err)
+	}
+	if r.cfg.Signatures, err = signatureConfig(o); err != nil {
+		return nil, nil, 0, 0, usageStop(err)
+	}
+	framing, _ := pipeline.ParseFraming(o.Input)
+	inputs, total, walkErrors = expandPaths(o.paths, framing, stdin, r.con, newPathFilter(o.policyFile))
 	if o.stdinFilename != "" {
 		for i := range inputs {
 			if inputs[i].Path == "" {
@@ -369,44 +449,48 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 			}
 		}
 	}
-	inputs, err = checkOutputs(o, inputs, stdin, stdout, con)
-	if err != nil {
-		con.Errorf("%s", err)
-		return console.ExitUsage
+	if inputs, err = checkOutputs(o, inputs, stdin, stdout, r.con); err != nil {
+		return nil, nil, 0, 0, usageStop(err)
 	}
+	return inputs, inputs, total, walkErrors, nil
+}
 
-	all := inputs
-	var slice pipeline.Slice
-	inputs, slice = o.sharding.pick(inputs)
-
-	cfg := pipeline.Config{
+// configure maps the flags to the pipeline's configuration.
+func (r *scanRun) configure(stdin io.Reader, slice pipeline.Slice) {
+	o, sigs := r.o, r.cfg.Signatures
+	r.cfg = pipeline.Config{
 		Slice:      slice,
-		Profile:    o.profile,
-		Jobs:       o.jobs,
-		ChunkSize:  int(o.chunkSize),
-		MaxRecord:  int(o.maxRecord),
+		Profile:    o.Profile,
+		Jobs:       o.Jobs,
+		ChunkSize:  int(o.ChunkSize),
+		MaxRecord:  int(o.MaxRecord),
 		All:        o.all,
 		MaxInvalid: o.maxInvalid,
 		// A card that fails the run is reported and copied as failing.
 		FailOnWarning:  o.failOn == "warning",
 		HoldCompressed: o.onCorrupt == "drop",
-		Options:        append(policyOptions(o.policy), overrideOptions(o.overrides)...),
+		Options:        append(policyOptions(o.Policy), overrideOptions(o.overrides)...),
 		Stdin:          stdin,
 		Progress:       new(pipeline.Progress),
 		Signatures:     sigs,
 	}
 	if o.minLevel == "error" {
-		cfg.MinLevel = fastvalidate.SeverityError
+		r.cfg.MinLevel = fastvalidate.SeverityError
 	}
 	if sigs != nil {
 		sigs.Overrides = overrideTable(o.overrides)
 	}
+}
 
-	var outs []*outputFile
+// openOutputs creates the files the run writes before the first record
+// is read, so that a path that cannot be written is found at once rather
+// than after the whole dump. release closes or discards them.
+func (r *scanRun) openOutputs(all []pipeline.Input) error {
+	o := r.o
 	for _, spec := range []struct {
 		flag, path string
 		dst        *io.Writer
-	}{{"--valid-out", o.validOut, &cfg.ValidOut}, {"--invalid-out", o.invalidOut, &cfg.InvalidOut}} {
+	}{{"--valid-out", o.validOut, &r.cfg.ValidOut}, {"--invalid-out", o.invalidOut, &r.cfg.InvalidOut}} {
 		if spec.path == "" {
 			continue
 		}
@@ -416,56 +500,43 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		}
 		f, err := create(spec.path)
 		if err != nil {
-			con.Errorf("%s %s: %s", spec.flag, spec.path, describe(err))
-			closeOutputs(outs)
-			return console.ExitIO
+			return ioFailuref("%s %s: %s", spec.flag, spec.path, describe(err))
 		}
-		outs = append(outs, f)
+		r.outs = append(r.outs, f)
 		*spec.dst = f
 	}
-
-	var sumFile *pendingFile
 	if o.summary != "" && o.summary != "-" {
-		if sumFile, err = createPending(o.summary); err != nil {
-			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			closeOutputs(outs)
-			return console.ExitIO
+		f, err := createPending(o.summary)
+		if err != nil {
+			return ioFailuref("--summary %s: %s", o.summary, describe(err))
 		}
-		defer sumFile.discard()
+		r.sumFile = f
 	}
-	var run outputRun
-	if err := run.openFormatFiles(o, &cfg); err != nil {
-		con.Errorf("%s", err)
-		closeOutputs(outs)
-		return console.ExitIO
+	if err := r.formats.openFormatFiles(o, &r.cfg); err != nil {
+		return &ioFailure{err}
 	}
-	defer run.discard()
-
-	var cross *dump.Cross
 	if o.crossCard {
-		if cross, err = dump.NewCross(int64(o.memory)); err != nil {
-			con.Errorf("--cross-card: %s", describe(err))
-			closeOutputs(outs)
-			return console.ExitIO
+		cross, err := dump.NewCross(int64(o.memory))
+		if err != nil {
+			return ioFailuref("--cross-card: %s", describe(err))
 		}
-		defer cross.Close()
-		cross.Levels, cross.MinLevel = overrideTable(o.overrides), cfg.MinLevel
-		cfg.Extract, cfg.Collect = cross.Extract, cross.Add
+		r.cross = cross
+		cross.Levels, cross.MinLevel = overrideTable(o.overrides), r.cfg.MinLevel
+		r.cfg.Extract, r.cfg.Collect = cross.Extract, cross.Add
 	}
-	var digests *dump.DigestSet
 	if o.digestOut != "" {
-		digests = dump.NewClaimDigests(int64(o.memory), inputOrder(all))
-		defer digests.Close()
-		cfg.Extract, cfg.Collect = digests.Extract(0), digests.Add
+		r.digests = dump.NewClaimDigests(int64(o.memory), inputOrder(all))
+		r.cfg.Extract, r.cfg.Collect = r.digests.Extract(0), r.digests.Add
 	}
+	return nil
+}
 
-	sig := catchSignals()
-	defer sig.stop()
-	cfg.Interrupt = sig.interrupt
-	prog := startProgress(o.progress, con, cfg.Progress, total)
+// startStdout chooses stdout's writer and writes its head.
+func (r *scanRun) startStdout(stdout io.Writer, prog *progress) error {
+	o := r.o
 	wo := report.WriterOptions{All: o.all}
 	if prog.tty && console.New(stdout).Terminal() {
-		wo.Through = con.Around(stdout)
+		wo.Through = r.con.Around(stdout)
 	}
 	format := o.parsedFormat
 	switch {
@@ -474,57 +545,70 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 	case format == report.FormatText && cmdflag.WantColor(o.color, stdout):
 		wo.Style = report.Color
 	}
-	run.stdout = format.Writer(stdout, wo)
-	cfg.Findings = run.stdout
-	if err := run.stdout.Head(); err != nil {
-		con.Errorf("writing stdout: %s", describe(err))
-		closeOutputs(outs)
-		return console.ExitIO
+	r.formats.stdout = format.Writer(stdout, wo)
+	r.cfg.Findings = r.formats.stdout
+	if err := r.formats.stdout.Head(); err != nil {
+		return ioFailuref("writing stdout: %s", describe(err))
 	}
-	cfg.Diagnose = func(msg string) {
-		con.Errorf("%s", msg)
-		run.note(msg)
+	r.cfg.Diagnose = func(msg string) {
+		r.con.Errorf("%s", msg)
+		r.formats.note(msg)
 	}
-	st, runErr := pipeline.Run(cfg, inputs)
-	prog.stop()
-	// Dump findings at level error fail the run as an invalid card does,
-	// but judge no card: valid and invalid stay the cards' counts.
-	var dumpErrors int64
-	if cross != nil && runErr == nil {
-		dumpErrors, runErr = crossCard(cross, cfg, &st, con)
-	}
-	digestStatus := writeDigests(digests, o, &st, walkErrors, runErr, con)
+	return nil
+}
 
-	if runErr != nil {
-		var oe *pipeline.OutputError
-		if errors.As(runErr, &oe) && isClosedPipe(oe.Err) {
-			// The reader of our output, stdout or an out file that is a
-			// pipe, has gone (cardscan ... | head): that is the end of
-			// the run, not an error.
-			closeOutputs(outs)
-			return console.VerdictStatus(o.failOn, st.Invalid+dumpErrors, st.Warnings)
-		}
-	}
-	status := console.VerdictStatus(o.failOn, st.Invalid+dumpErrors, st.Warnings)
-	if status == console.ExitOK && warningsOver(o, &st) != "" {
-		status = console.ExitInvalid
-	}
-	if runErr != nil {
-		con.Errorf("writing %s", runErr)
-		status = console.ExitIO
-	}
-	for _, f := range outs {
+// closeOuts closes --valid-out and --invalid-out at the end of a run. A
+// shard's are put in place whole or not at all.
+func (r *scanRun) closeOuts(st *pipeline.Stats, runErr error) {
+	r.closed = true
+	for _, f := range r.outs {
 		if f.commit != nil && (st.Interrupted || runErr != nil) {
-			// A shard's outputs are put in place whole or not at all.
 			f.drop()
 			continue
 		}
 		if err := f.Close(); err != nil {
-			con.Errorf("%s %s: %s", f.flagName(o), f.path, describe(err))
-			status = console.ExitIO
+			r.fail(fmt.Errorf("%s %s: %s", f.flagName(r.o), f.path, describe(err)))
 		}
 	}
+}
 
+// release closes what a run that ended early left open, and discards the
+// outputs it did not finish.
+func (r *scanRun) release() {
+	if !r.closed {
+		closeOutputs(r.outs)
+	}
+	if r.sumFile != nil {
+		r.sumFile.discard()
+	}
+	r.formats.discard()
+	if r.cross != nil {
+		r.cross.Close()
+	}
+	if r.digests != nil {
+		r.digests.Close()
+	}
+}
+
+// fail reports err, an input or output that failed, and goes on: the run
+// ends with exit status 3.
+func (r *scanRun) fail(err error) {
+	r.con.Errorf("%s", err)
+	r.ioFailed = true
+}
+
+// result is the run's way out: an I/O failure before a verdict.
+func (r *scanRun) result(verdict error) error {
+	if r.ioFailed {
+		return errIOReported
+	}
+	return verdict
+}
+
+// summarize derives the run's summary from its counts and writes it where
+// --summary says.
+func (r *scanRun) summarize(st *pipeline.Stats, took time.Duration, walkErrors int, slice pipeline.Slice, stdout io.Writer) summary.Summary {
+	o := r.o
 	sum := summary.Summary{
 		Counts:            st.Counts,
 		Inputs:            st.Inputs + int64(walkErrors),
@@ -532,7 +616,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		Framings:          st.Framings,
 		BytesRead:         st.BytesRead,
 		BytesDecompressed: st.BytesDecompressed,
-		Seconds:           time.Since(start).Seconds(),
+		Seconds:           took.Seconds(),
 		StoppedEarly:      st.Stopped,
 		Interrupted:       st.Interrupted,
 		Shards:            1,
@@ -540,7 +624,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		SchemaWouldPass:   st.SchemaWouldPass,
 		WorstInputs:       st.WorstInputs,
 	}
-	if sigs != nil {
+	if r.cfg.Signatures != nil {
 		sum.Signatures = &summary.Signatures{Signed: st.Signed, Verified: st.Verified, Findings: st.SignatureFindings, Outcomes: st.SignatureOutcomes}
 	}
 	// A summary names the cards no profile judged "none", and splits each
@@ -561,8 +645,8 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		sum.ProfileVerdicts[name] = v
 	}
 	sum.Finish()
-	if sum.InputErrors > 0 || digestStatus != console.ExitOK {
-		status = console.ExitIO
+	if sum.InputErrors > 0 {
+		r.ioFailed = true
 	}
 	if slice.Count > 1 && slice.Index != 0 {
 		// Sliced by record, every shard reads every input: the first
@@ -571,27 +655,23 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) i
 		sum.Framings = map[string]int64{}
 	}
 	if o.summary != "" {
-		if err := writeSummary(&sum, sumFile, stdout); err != nil {
-			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			status = console.ExitIO
+		if err := writeSummary(&sum, r.sumFile, stdout); err != nil {
+			r.fail(fmt.Errorf("--summary %s: %s", o.summary, describe(err)))
 		}
 	}
-	if st.Records == 0 && !st.Interrupted {
-		// An empty input passes; say so, since it is more often a
-		// mistake (a wrong path, an empty pipe) than a clean dump.
-		con.Printf("warning: no records were read")
-		if o.requireRec && status == console.ExitOK {
-			status = console.ExitInvalid
-		}
+	return sum
+}
+
+// cardsVerdict is the way out the cards call for under --fail-on (error,
+// warning or never): errFailed or nil.
+func cardsVerdict(failOn string, invalid, warnings int64) error {
+	switch {
+	case failOn == "never":
+		return nil
+	case invalid > 0, failOn == "warning" && warnings > 0:
+		return errFailed
 	}
-	if runErr == nil {
-		status = run.finish(runEnd(&st, sum.InputErrors, status, overridesInForce(o.overrides)), con)
-	}
-	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))
-	if st.Interrupted {
-		return sig.status()
-	}
-	return status
+	return nil
 }
 
 // crossCard writes --cross-card's findings after the verdicts, in the
@@ -615,16 +695,15 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 	return counts.Errors, nil
 }
 
-// writeOut writes text to stdout: exit status 0, or 3 when it could not be
-// written (a full disk, /dev/full), since a script would otherwise take
-// the missing text for success. A closed pipe is a reader that has all it
-// wanted.
-func writeOut(stdout io.Writer, con *console.Console, text string) int {
+// writeOut writes text to stdout; it fails (exit status 3) when the text
+// could not be written (a full disk, /dev/full), since a script would
+// otherwise take the missing text for success. A closed pipe is a reader
+// that has all it wanted.
+func writeOut(stdout io.Writer, text string) error {
 	if _, err := io.WriteString(stdout, text); err != nil && !isClosedPipe(err) {
-		con.Errorf("writing stdout: %s", describe(err))
-		return console.ExitIO
+		return ioFailuref("writing stdout: %s", describe(err))
 	}
-	return console.ExitOK
+	return nil
 }
 
 func isClosedPipe(err error) bool {
@@ -647,25 +726,22 @@ func policyOptions(policy string) []fastvalidate.Option {
 	return nil
 }
 
-// writeDigests writes --digest-out, for a run that judged all its records,
-// and returns the exit status that its failure makes.
-func writeDigests(digests *dump.DigestSet, o *options, st *pipeline.Stats, walkErrors int, runErr error, con *console.Console) int {
+// writeDigests writes --digest-out, for a run that judged all its records.
+func writeDigests(digests *dump.DigestSet, o *options, st *pipeline.Stats, walkErrors int, runErr error, con *console.Console) error {
 	if digests == nil || runErr != nil || st.Interrupted {
-		return console.ExitOK
+		return nil
 	}
 	if st.InputErrors > 0 || walkErrors > 0 {
 		// A merge would take the shard for whole and miss the records
 		// it did not read.
-		con.Errorf("--digest-out %s not written: an input could not be read completely", o.digestOut)
-		return console.ExitIO
+		return fmt.Errorf("--digest-out %s not written: an input could not be read completely", o.digestOut)
 	}
 	if st.Stopped {
 		con.Printf("note: --digest-out not written: the run ended before its inputs did")
-		return console.ExitOK
+		return nil
 	}
 	if err := digests.Write(o.digestOut, o.digestParts); err != nil {
-		con.Errorf("--digest-out %s: %s", o.digestOut, describe(err))
-		return console.ExitIO
+		return fmt.Errorf("--digest-out %s: %s", o.digestOut, describe(err))
 	}
-	return console.ExitOK
+	return nil
 }

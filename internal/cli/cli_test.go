@@ -1024,7 +1024,7 @@ func TestFlagsAfterPaths(t *testing.T) {
 		t.Errorf("-q after the path was not taken: %d %q", a.code, a.stdout)
 	}
 	o, err := parseFlags([]string{"a.ndjson", "-j4", "b.ndjson", "--format=jsonl", "-", "--all"})
-	if err != nil || o.jobs != 4 || o.format != "jsonl" || !o.all || !reflect.DeepEqual(o.paths, []string{"a.ndjson", "b.ndjson", "-"}) {
+	if err != nil || o.Jobs != 4 || o.format != "jsonl" || !o.all || !reflect.DeepEqual(o.paths, []string{"a.ndjson", "b.ndjson", "-"}) {
 		t.Errorf("flags among paths: %+v, %v", o, err)
 	}
 	b := run(t, "", "--", "-q")
@@ -1119,7 +1119,7 @@ func TestSubcommandsDispatch(t *testing.T) {
 func TestJobsValueForms(t *testing.T) {
 	for _, args := range [][]string{{"-j4"}, {"-j", "4"}, {"-j=4"}, {"--jobs=4"}, {"--jobs", "4"}, {"-jobs", "4"}} {
 		o, err := parseFlags(args)
-		if err != nil || o.jobs != 4 {
+		if err != nil || o.Jobs != 4 {
 			t.Errorf("%q: %v; want 4 jobs", args, err)
 			continue
 		}

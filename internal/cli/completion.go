@@ -52,34 +52,34 @@ from the flags cardscan and its subcommands declare:
 `
 
 // runCompletion is `cardscan completion SHELL`.
-func runCompletion(args []string, stdout io.Writer, con *console.Console) int {
+func runCompletion(args []string, stdout io.Writer, con *console.Console) error {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
-		return writeOut(stdout, con, completionUsage)
+		return writeOut(stdout, completionUsage)
 	}
 	if len(args) != 1 || !slices.Contains(cmdflag.Shells, args[0]) {
-		return con.UsageError("cardscan completion", usagef("completion takes one shell: bash, zsh or fish"))
+		return usageFailure("cardscan completion", usagef("completion takes one shell: bash, zsh or fish"))
 	}
 	script, err := commandTree().Completion(args[0])
 	if err != nil {
-		return con.UsageError("cardscan completion", err)
+		return usageFailure("cardscan completion", err)
 	}
-	return writeOut(stdout, con, script)
+	return writeOut(stdout, script)
 }
 
 // runMan is `cardscan man`: the manual page, in roff, on standard output
 // (make man writes it to bin/cardscan.1).
-func runMan(args []string, stdout io.Writer, con *console.Console) int {
+func runMan(args []string, stdout io.Writer, con *console.Console) error {
 	operands, err := (&cmdflag.Set{}).Parse(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return writeOut(stdout, con, "usage: cardscan man\n\nWrites cardscan's manual page, in roff, to standard output:\ncardscan man > cardscan.1; man -l cardscan.1\n")
+			return writeOut(stdout, "usage: cardscan man\n\nWrites cardscan's manual page, in roff, to standard output:\ncardscan man > cardscan.1; man -l cardscan.1\n")
 		}
-		return con.UsageError("cardscan man", err)
+		return usageFailure("cardscan man", err)
 	}
 	if len(operands) > 0 {
-		return con.UsageError("cardscan man", usagef("man takes no operands"))
+		return usageFailure("cardscan man", usagef("man takes no operands"))
 	}
-	return writeOut(stdout, con, commandTree().Man(cmdflag.ManPage{
+	return writeOut(stdout, commandTree().Man(cmdflag.ManPage{
 		Section:     "1",
 		Source:      "cardscan " + version(),
 		Description: usageDescription(),

@@ -27,7 +27,6 @@ var diffFormats = []report.Format{report.FormatText, report.FormatJSONL}
 type diffOptions struct {
 	readOptions
 	signatureOptions
-	profile string
 	key     string
 	format  string
 	parsed  report.Format // format, parsed
@@ -56,36 +55,92 @@ exit status: 0 no key changed, 1 some key changed, 2 usage error,
 
 func newDiffFlagSet(o *diffOptions) *cmdflag.Set {
 	var fs cmdflag.Set
-	fs.Int(&o.jobs, "-j, --jobs N", 0, "workers (default: the number of CPUs)")
-	fs.String(&o.profile, "--profile NAME", "auto", "rule set: auto or one of --list-rules' profiles")
-	fs.String(&o.input, "--input FRAMING", "auto", "auto, ndjson or json: how inputs are cut into cards")
+	o.addReadingFlags(&fs)
 	fs.String(&o.key, "--key KEY", "auto", "auto, source or id: what matches a card across dumps\n"+
 		"(source: the URL of fetch output; id: agent_id, the A2A\n"+
 		"url, or the MA2D invocation.endpoint; auto: source for\n"+
 		"fetch output, else id; a card with neither is keyed by\n"+
 		"its content, xxh128:...)")
 	fs.String(&o.format, "--format FORMAT", "text", report.Choice(diffFormats))
-	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
+	cmdflag.AddColorFlag(&fs, &o.color)
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout)")
-	fs.String(&o.policy, "--policy NAME", "default", "default or production, as for validation").HideDefault()
 	o.memory = DefaultMemory
 	fs.Var(&o.memory, "--memory SIZE", "digests held in memory before they spill to\n"+
 		"sorted temporary files, made only then")
 	o.addShardFlags(&fs, "both dumps' digests")
-	o.maxRecord = pipeline.DefaultMaxRecord
-	fs.Var(&o.maxRecord, "--max-record SIZE", "longest record judged")
-	o.chunkSize = pipeline.DefaultChunkSize
-	fs.Var(&o.chunkSize, "--chunk-size SIZE", "bytes handed to a worker at a time")
 	o.signatureOptions.addFlags(&fs)
 	return &fs
 }
 
-func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	start := time.Now()
+	o, paths, err := parseDiffArgs(args, stdin, stdout)
+	if err != nil || o == nil {
+		return err
+	}
+	sigs, err := o.signatureOptions.config(nil)
+	if err != nil {
+		return usageFailure("cardscan diff", err)
+	}
+	mode, _ := dump.ParseKeyMode(o.key)
+	if o.digestOut != "" {
+		return diffDigests(o, paths, mode, stdin, con)
+	}
+	var sumFile *pendingFile
+	if o.summary != "" && o.summary != "-" {
+		if sumFile, err = createPending(o.summary); err != nil {
+			return ioFailuref("--summary %s: %s", o.summary, describe(err))
+		}
+		defer sumFile.discard()
+	}
+	d, err := dump.NewDiffer(int64(o.memory))
+	if err != nil {
+		return ioFailuref("diff: %s", describe(err))
+	}
+	defer d.Close()
+	d.Format = o.parsed
+	d.Signatures = sigs != nil
+	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
+		d.Style = report.Color
+	}
+	sig := catchSignals()
+	defer sig.stop()
+	bytes, err := readDumps(d, o, paths, mode, sigs, sig, stdin, con)
+	if err != nil {
+		return err
+	}
+	sum, err := d.Finish(stdout)
+	if err != nil {
+		if isClosedPipe(err) {
+			return errFailed
+		}
+		return ioFailuref("diff: writing: %s", describe(err))
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if sum.Seconds > 0 {
+		sum.MBPerSecond = float64(bytes) / 1e6 / sum.Seconds
+	}
+	var verdict error
+	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 || sum.SignerChanged != nil && *sum.SignerChanged > 0 {
+		verdict = errFailed
+	}
+	if o.summary != "" {
+		if err := writeDiffSummary(&sum, sumFile, stdout); err != nil {
+			con.Errorf("--summary %s: %s", o.summary, describe(err))
+			verdict = errIOReported
+		}
+	}
+	con.Printf("%s", diffHuman(&sum))
+	return verdict
+}
+
+// parseDiffArgs parses and checks diff's command line. It returns no
+// options and no error when --help was written.
+func parseDiffArgs(args []string, stdin io.Reader, stdout io.Writer) (*diffOptions, []string, error) {
 	o := &diffOptions{}
 	paths, err := newDiffFlagSet(o).Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, con, diffUsageHead+newDiffFlagSet(&diffOptions{}).Help()+diffUsageTail)
+		return nil, nil, writeOut(stdout, diffUsageHead+newDiffFlagSet(&diffOptions{}).Help()+diffUsageTail)
 	}
 	if err == nil {
 		err = checkDiffOptions(o, paths)
@@ -103,39 +158,16 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 			stdin, stdout)
 	}
 	if err != nil {
-		return con.UsageError("cardscan diff", err)
+		return nil, nil, usageFailure("cardscan diff", err)
 	}
-	sigs, err := o.signatureOptions.config(nil)
-	if err != nil {
-		return con.UsageError("cardscan diff", err)
-	}
-	mode, _ := dump.ParseKeyMode(o.key)
-	if o.digestOut != "" {
-		return diffDigests(o, paths, mode, stdin, con)
-	}
-	var sumFile *pendingFile
-	if o.summary != "" && o.summary != "-" {
-		if sumFile, err = createPending(o.summary); err != nil {
-			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			return console.ExitIO
-		}
-		defer sumFile.discard()
-	}
-	d, err := dump.NewDiffer(int64(o.memory))
-	if err != nil {
-		con.Errorf("diff: %s", describe(err))
-		return console.ExitIO
-	}
-	defer d.Close()
-	d.Format = o.parsed
-	d.Signatures = sigs != nil
-	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
-		d.Style = report.Color
-	}
-	sig := catchSignals()
-	defer sig.stop()
+	return o, paths, nil
+}
 
-	framing, _ := pipeline.ParseFraming(o.input)
+// readDumps reads OLD and then NEW into d, and returns the bytes they
+// held once decompressed. A dump read in part would show its unread cards
+// as removed or added: it is an error, and no diff is written.
+func readDumps(d *dump.Differ, o *diffOptions, paths []string, mode dump.KeyMode, sigs *pipeline.Signatures, sig *signals, stdin io.Reader, con *console.Console) (int64, error) {
+	framing, _ := pipeline.ParseFraming(o.Input)
 	var bytes int64
 	var prior func(kind byte, key []byte) ([]byte, bool)
 	var recall func() func(dst, rec []byte, input string, line int) ([]byte, bool)
@@ -145,11 +177,11 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		}
 		inputs, _, walkErrors := expandPaths(paths[i:i+1], framing, stdin, con, nil)
 		cfg := pipeline.Config{
-			Profile:   o.profile,
-			Jobs:      o.jobs,
-			ChunkSize: int(o.chunkSize),
-			MaxRecord: int(o.maxRecord),
-			Options:   policyOptions(o.policy),
+			Profile:   o.Profile,
+			Jobs:      o.Jobs,
+			ChunkSize: int(o.ChunkSize),
+			MaxRecord: int(o.MaxRecord),
+			Options:   policyOptions(o.Policy),
 			// One verifier for both dumps: a trusted jku is fetched once,
 			// and a card is judged alike on either side.
 			Signatures: sigs,
@@ -168,55 +200,34 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 		}
 		st, err := pipeline.Run(cfg, inputs)
 		if st.Interrupted {
-			return sig.status()
+			return 0, &statusError{sig.status()}
 		}
 		if err != nil {
-			con.Errorf("diff: %s", describe(err))
-			return console.ExitIO
+			return 0, ioFailuref("diff: %s", describe(err))
 		}
 		if st.InputErrors > 0 || walkErrors > 0 {
-			// A dump read in part would show its unread cards as removed
-			// or added: no diff rather than a wrong one.
-			con.Errorf("diff: %s could not be read completely; no diff written", paths[i])
-			return console.ExitIO
+			return 0, ioFailuref("diff: %s could not be read completely; no diff written", paths[i])
 		}
 		bytes += st.BytesDecompressed
 	}
-	sum, err := d.Finish(stdout)
+	return bytes, nil
+}
+
+// writeDiffSummary writes --summary: the diff's counts as JSON, to its
+// prepared file, or to stdout when there is none ('-').
+func writeDiffSummary(sum *dump.DiffSummary, f *pendingFile, stdout io.Writer) error {
+	b, err := json.MarshalIndent(struct {
+		Diff dump.DiffSummary `json:"diff"`
+	}{*sum}, "", "  ")
 	if err != nil {
-		if isClosedPipe(err) {
-			return console.ExitInvalid
-		}
-		con.Errorf("diff: writing: %s", describe(err))
-		return console.ExitIO
+		return err
 	}
-	sum.Seconds = time.Since(start).Seconds()
-	if sum.Seconds > 0 {
-		sum.MBPerSecond = float64(bytes) / 1e6 / sum.Seconds
+	b = append(b, '\n')
+	if f == nil {
+		_, err = stdout.Write(b)
+		return err
 	}
-	status := console.ExitOK
-	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 || sum.SignerChanged != nil && *sum.SignerChanged > 0 {
-		status = console.ExitInvalid
-	}
-	if o.summary != "" {
-		b, err := json.MarshalIndent(struct {
-			Diff dump.DiffSummary `json:"diff"`
-		}{sum}, "", "  ")
-		if err == nil {
-			b = append(b, '\n')
-			if sumFile == nil {
-				_, err = stdout.Write(b)
-			} else {
-				err = sumFile.commit(b)
-			}
-		}
-		if err != nil {
-			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			status = console.ExitIO
-		}
-	}
-	con.Printf("%s", diffHuman(&sum))
-	return status
+	return f.commit(b)
 }
 
 func checkDiffOptions(o *diffOptions, paths []string) error {
@@ -232,7 +243,7 @@ func checkDiffOptions(o *diffOptions, paths []string) error {
 	if err := o.signatureOptions.check(false); err != nil {
 		return err
 	}
-	if err := cmdflag.CheckProfile(o.profile); err != nil {
+	if err := cmdflag.CheckProfile(o.Profile); err != nil {
 		return usageError{err.Error()}
 	}
 	if _, ok := dump.ParseKeyMode(o.key); !ok {
@@ -263,10 +274,10 @@ func diffHuman(s *dump.DiffSummary) string {
 
 // diffDigests reads the shard's slice of both dumps into a digest file
 // (--digest-out), for cardscan merge to compare with the other shards'.
-func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Reader, con *console.Console) int {
+func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Reader, con *console.Console) error {
 	sig := catchSignals()
 	defer sig.stop()
-	framing, _ := pipeline.ParseFraming(o.input)
+	framing, _ := pipeline.ParseFraming(o.Input)
 	set := dump.NewDiffDigests(int64(o.memory), mode, nil)
 	defer set.Close()
 	for i := range 2 {
@@ -275,11 +286,11 @@ func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Rea
 		set.SetOrder(inputOrder(all))
 		st, err := pipeline.Run(pipeline.Config{
 			Slice:     slice,
-			Profile:   o.profile,
-			Jobs:      o.jobs,
-			ChunkSize: int(o.chunkSize),
-			MaxRecord: int(o.maxRecord),
-			Options:   policyOptions(o.policy),
+			Profile:   o.Profile,
+			Jobs:      o.Jobs,
+			ChunkSize: int(o.ChunkSize),
+			MaxRecord: int(o.MaxRecord),
+			Options:   policyOptions(o.Policy),
 			Stdin:     stdin,
 			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
 			Interrupt: sig.interrupt,
@@ -287,20 +298,17 @@ func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Rea
 			Collect:   set.Add,
 		}, inputs)
 		if st.Interrupted {
-			return sig.status()
+			return &statusError{sig.status()}
 		}
 		if err != nil {
-			con.Errorf("diff: %s", describe(err))
-			return console.ExitIO
+			return ioFailuref("diff: %s", describe(err))
 		}
 		if st.InputErrors > 0 || walkErrors > 0 {
-			con.Errorf("diff: %s could not be read completely; no digests written", paths[i])
-			return console.ExitIO
+			return ioFailuref("diff: %s could not be read completely; no digests written", paths[i])
 		}
 	}
 	if err := set.Write(o.digestOut, o.digestParts); err != nil {
-		con.Errorf("--digest-out %s: %s", o.digestOut, describe(err))
-		return console.ExitIO
+		return ioFailuref("--digest-out %s: %s", o.digestOut, describe(err))
 	}
-	return console.ExitOK
+	return nil
 }

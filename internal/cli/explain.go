@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/cardscan/cardscan/rule"
 	"io"
 	"strings"
@@ -16,43 +17,38 @@ const explainUsage = "usage: cardscan explain [--format text|json] RULE"
 
 // runExplain is `cardscan explain RULE`: the rule's documentation, as
 // docs/rules.md has it, in text or as one JSON object.
-func runExplain(args []string, stdout io.Writer, con *console.Console) int {
+func runExplain(args []string, stdout io.Writer, con *console.Console) error {
 	format, id := "text", ""
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
 		case a == "-h" || a == "--help":
-			return writeOut(stdout, con, explainUsage+"\n")
+			return writeOut(stdout, explainUsage+"\n")
 		case a == "--format" && i+1 < len(args):
 			format = args[i+1]
 			i++
 		case strings.HasPrefix(a, "--format="):
 			format = strings.TrimPrefix(a, "--format=")
 		case strings.HasPrefix(a, "-") || id != "":
-			con.Errorf("%s", explainUsage)
-			return console.ExitUsage
+			return usageStop(fmt.Errorf("%s", explainUsage))
 		default:
 			id = a
 		}
 	}
 	if id == "" {
-		con.Errorf("%s", explainUsage)
-		return console.ExitUsage
+		return usageStop(fmt.Errorf("%s", explainUsage))
 	}
 	if format != "text" && format != "json" {
-		con.Errorf("explain: --format %q: want text or json", format)
-		return console.ExitUsage
+		return usageStop(fmt.Errorf("explain: --format %q: want text or json", format))
 	}
 	r, ok := rule.Lookup(id)
 	if !ok {
 		if near := suggest.Nearest(id, ruleIDs()); near != "" {
-			con.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, near)
-		} else {
-			con.Errorf("explain: unknown rule %q (cardscan --list-rules lists them)", id)
+			return usageStop(fmt.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, near))
 		}
-		return console.ExitUsage
+		return usageStop(fmt.Errorf("explain: unknown rule %q (cardscan --list-rules lists them)", id))
 	}
 	if format == "text" {
-		return writeOut(stdout, con, ruledoc.Text(r))
+		return writeOut(stdout, ruledoc.Text(r))
 	}
 	d, _ := r.Code.Doc()
 	var profiles []string
@@ -78,10 +74,9 @@ func runExplain(args []string, stdout io.Writer, con *console.Console) int {
 	}{r.ID, r.Severity.String(), profiles, r.Description, d.Spec, d.Source, d.Basis,
 		exampleProfile(r, d), d.Fail, d.Pass, d.Example, d.Fix, ruledoc.HelpURI(r.ID)}, "", "  ")
 	if err != nil {
-		con.Errorf("explain: %s", err)
-		return console.ExitIO
+		return ioFailuref("explain: %s", err)
 	}
-	return writeOut(stdout, con, string(b)+"\n")
+	return writeOut(stdout, string(b)+"\n")
 }
 
 func exampleProfile(r rule.Rule, d rule.Doc) string {

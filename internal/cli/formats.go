@@ -139,14 +139,13 @@ func (r *outputRun) note(msg string) {
 }
 
 // finish writes the tails of stdout's document and the --format
-// FORMAT=FILE outputs', puts the files in place, and returns the exit
-// status: 3 when one could not be written.
-func (r *outputRun) finish(end *report.RunEnd, con *console.Console) int {
-	final := end.ExitCode
+// FORMAT=FILE outputs', puts the files in place, and reports whether one
+// could not be written (said on the console).
+func (r *outputRun) finish(end *report.RunEnd, con *console.Console) (failed bool) {
 	if r.stdout != nil {
 		if err := r.stdout.Tail(end); err != nil && !isClosedPipe(err) {
 			con.Errorf("writing stdout: %s", describe(err))
-			final = console.ExitIO
+			failed = true
 		}
 	}
 	writers := []report.VerdictWriter{r.stdout}
@@ -159,7 +158,7 @@ func (r *outputRun) finish(end *report.RunEnd, con *console.Console) int {
 		}
 		if err != nil {
 			con.Errorf("%s: %s", f.name, describe(err))
-			final = console.ExitIO
+			failed = true
 		}
 		writers = append(writers, f.w)
 	}
@@ -171,7 +170,7 @@ func (r *outputRun) finish(end *report.RunEnd, con *console.Console) int {
 			con.Printf("warning: %s", msg)
 		}
 	}
-	return final
+	return failed
 }
 
 // warningsOver says, for the summary line, that the run's warnings are

@@ -67,48 +67,41 @@ func listRules(w io.Writer, profile string, format report.Format) error {
 
 // runSummary is `cardscan summary merge A.json B.json ...`: it adds up the
 // summaries of shards and prints the total.
-func runSummary(args []string, stdout io.Writer, con *console.Console) int {
+func runSummary(args []string, stdout io.Writer, con *console.Console) error {
 	if len(args) == 0 || args[0] != "merge" {
-		con.Errorf("usage: cardscan summary merge SUMMARY.json ...")
-		return console.ExitUsage
+		return usageStop(usageError{"usage: cardscan summary merge SUMMARY.json ..."})
 	}
 	if len(args) == 1 {
-		con.Errorf("summary merge: no summary files given")
-		return console.ExitUsage
+		return usageStop(fmt.Errorf("summary merge: no summary files given"))
 	}
 	inputs := make([]clobber.File, 0, len(args)-1)
 	for _, path := range args[1:] {
 		inputs = append(inputs, clobber.File{Role: "the summary", Path: path})
 	}
 	if err := guardFiles(inputs, []clobber.File{{Role: "standard output", Path: "-"}}, nil, stdout); err != nil {
-		con.Errorf("summary merge: %s", err)
-		return console.ExitUsage
+		return usageStop(fmt.Errorf("summary merge: %s", err))
 	}
 	var total summary.Summary
 	for _, path := range args[1:] {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			con.Errorf("%s: %s", path, describe(err))
-			return console.ExitIO
+			return ioFailuref("%s: %s", path, describe(err))
 		}
 		s, err := summary.Unmarshal(b)
 		if err != nil {
-			con.Errorf("%s", notASummary(path, err))
-			return console.ExitIO
+			return ioFailuref("%s", notASummary(path, err))
 		}
 		if err := total.Add(s); err != nil {
-			con.Errorf("summary merge: %s: %s", path, err)
-			return console.ExitIO
+			return ioFailuref("summary merge: %s: %s", path, err)
 		}
 	}
 	if err := total.WriteFile("-", stdout); err != nil {
 		if isClosedPipe(err) {
-			return console.ExitOK
+			return nil
 		}
-		con.Errorf("writing stdout: %s", err)
-		return console.ExitIO
+		return ioFailuref("writing stdout: %s", err)
 	}
-	return console.ExitOK
+	return nil
 }
 
 // listRulesJSONL writes a JSON object per rule of profile ("auto": every

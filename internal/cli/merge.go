@@ -47,7 +47,7 @@ written.
 func newMergeFlagSet(o *mergeOptions) *cmdflag.Set {
 	var fs cmdflag.Set
 	fs.String(&o.format, "--format FORMAT", "text", "claims: text, jsonl or github; diff: text or jsonl")
-	fs.String(&o.color, "--color WHEN", "auto", "auto, always or never")
+	cmdflag.AddColorFlag(&fs, &o.color)
 	fs.String(&o.summary, "--summary FILE", "", "write the counts as JSON to FILE ('-' for stdout): of\n"+
 		"claims, a summary that summary merge adds to the shards'")
 	o.memory = DefaultMemory
@@ -58,12 +58,12 @@ func newMergeFlagSet(o *mergeOptions) *cmdflag.Set {
 	return &fs
 }
 
-func runMerge(args []string, stdout io.Writer, con *console.Console) int {
+func runMerge(args []string, stdout io.Writer, con *console.Console) error {
 	start := time.Now()
 	o := &mergeOptions{}
 	paths, err := newMergeFlagSet(o).Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, con, mergeUsageHead+newMergeFlagSet(&mergeOptions{}).Help()+mergeUsageTail)
+		return writeOut(stdout, mergeUsageHead+newMergeFlagSet(&mergeOptions{}).Help()+mergeUsageTail)
 	}
 	if err == nil {
 		err = checkMergeOptions(o, paths)
@@ -71,8 +71,7 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) int {
 	var kind byte
 	if err == nil {
 		if kind, err = dump.DigestFileKind(paths[0]); err != nil {
-			con.Errorf("merge: %s", err)
-			return console.ExitIO
+			return ioFailuref("merge: %s", err)
 		}
 		if kind == dump.DiffFile && !slices.Contains(diffFormats, o.parsed) {
 			err = usagef("--format %q: diff digests give text or jsonl", o.format)
@@ -86,13 +85,12 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) int {
 		err = guardFiles(ins, []clobber.File{{Role: "--summary", Path: o.summary}, {Role: "standard output", Path: "-"}}, nil, stdout)
 	}
 	if err != nil {
-		return con.UsageError("cardscan merge", err)
+		return usageFailure("cardscan merge", err)
 	}
 	var sumFile *pendingFile
 	if o.summary != "" && o.summary != "-" {
 		if sumFile, err = createPending(o.summary); err != nil {
-			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			return console.ExitIO
+			return ioFailuref("--summary %s: %s", o.summary, describe(err))
 		}
 		defer sumFile.discard()
 	}
@@ -100,15 +98,16 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) int {
 	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	var status int
+	var verdict error
 	var sumJSON []byte
 	if kind == dump.DiffFile {
-		status, sumJSON = mergeDiff(o, paths, stdout, style, start, con)
+		sumJSON, verdict = mergeDiff(o, paths, stdout, style, start, con)
 	} else {
-		status, sumJSON = mergeClaims(o, paths, stdout, style, start, con)
+		sumJSON, verdict = mergeClaims(o, paths, stdout, style, start, con)
 	}
-	if status == console.ExitIO || o.summary == "" {
-		return status
+	var failed *ioFailure
+	if errors.As(verdict, &failed) || o.summary == "" {
+		return verdict
 	}
 	if sumFile == nil {
 		_, err = stdout.Write(sumJSON)
@@ -116,10 +115,9 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) int {
 		err = sumFile.commit(sumJSON)
 	}
 	if err != nil {
-		con.Errorf("--summary %s: %s", o.summary, describe(err))
-		return console.ExitIO
+		return ioFailuref("--summary %s: %s", o.summary, describe(err))
 	}
-	return status
+	return verdict
 }
 
 func checkMergeOptions(o *mergeOptions, paths []string) error {
@@ -143,14 +141,13 @@ func checkMergeOptions(o *mergeOptions, paths []string) error {
 }
 
 // mergeClaims writes the --cross-card findings of the claims in paths, and
-// returns the exit status and the summary: of no records, with the
+// returns the summary and the verdict (errFailed when some error was found): of no records, with the
 // findings' counts, which summary merge adds to the shards' summaries to
 // make what one run's says.
-func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report.Style, start time.Time, con *console.Console) (int, []byte) {
+func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report.Style, start time.Time, con *console.Console) ([]byte, error) {
 	cross, err := dump.NewCross(int64(o.memory))
 	if err != nil {
-		con.Errorf("merge: %s", describe(err))
-		return console.ExitIO, nil
+		return nil, ioFailuref("merge: %s", describe(err))
 	}
 	defer cross.Close()
 	cross.Levels = overrideTable(o.overrides)
@@ -160,10 +157,9 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 	counts, err := cross.MergeFiles(paths, o.parsed.Writer(stdout, report.WriterOptions{Style: style}))
 	if err != nil {
 		if isClosedPipe(err) {
-			return console.ExitInvalid, nil
+			return nil, errFailed
 		}
-		con.Errorf("merge: %s", describe(err))
-		return console.ExitIO, nil
+		return nil, ioFailuref("merge: %s", describe(err))
 	}
 	sum := summary.Summary{
 		Counts:   summary.Counts{Rules: counts.Rules, Errors: counts.Errors, Warnings: counts.Warnings, Profiles: map[string]int64{}},
@@ -173,45 +169,41 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 	sum.Finish()
 	b, err := sum.Marshal()
 	if err != nil {
-		con.Errorf("merge: %s", err)
-		return console.ExitIO, nil
+		return nil, ioFailuref("merge: %s", err)
 	}
 	con.Printf("%d digest files: %d errors, %d warnings across cards", len(paths), counts.Errors, counts.Warnings)
 	if counts.Errors > 0 {
-		return console.ExitInvalid, b
+		return b, errFailed
 	}
-	return console.ExitOK, b
+	return b, nil
 }
 
 // mergeDiff writes the diff records of the digests in paths, and returns
-// the exit status and the summary, as diff's --summary writes it.
-func mergeDiff(o *mergeOptions, paths []string, stdout io.Writer, style report.Style, start time.Time, con *console.Console) (int, []byte) {
+// the summary, as diff's --summary writes it.
+func mergeDiff(o *mergeOptions, paths []string, stdout io.Writer, style report.Style, start time.Time, con *console.Console) ([]byte, error) {
 	d, err := dump.NewDiffer(int64(o.memory))
 	if err != nil {
-		con.Errorf("merge: %s", describe(err))
-		return console.ExitIO, nil
+		return nil, ioFailuref("merge: %s", describe(err))
 	}
 	defer d.Close()
 	d.Format, d.Style = o.parsed, style
 	sum, err := d.MergeFiles(paths, stdout)
 	if err != nil {
 		if isClosedPipe(err) {
-			return console.ExitInvalid, nil
+			return nil, errFailed
 		}
-		con.Errorf("merge: %s", describe(err))
-		return console.ExitIO, nil
+		return nil, ioFailuref("merge: %s", describe(err))
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	b, err := json.MarshalIndent(struct {
 		Diff dump.DiffSummary `json:"diff"`
 	}{sum}, "", "  ")
 	if err != nil {
-		con.Errorf("merge: %s", err)
-		return console.ExitIO, nil
+		return nil, ioFailuref("merge: %s", err)
 	}
 	con.Printf("%s", diffHuman(&sum))
 	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 {
-		return console.ExitInvalid, append(b, '\n')
+		return append(b, '\n'), errFailed
 	}
-	return console.ExitOK, append(b, '\n')
+	return append(b, '\n'), nil
 }

@@ -94,11 +94,56 @@ type migrateRun struct {
 	solo    *migrateWorker
 }
 
-func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
+	o, paths, mopts, err := parseMigrateArgs(args, stdin, stdout)
+	if err != nil || o == nil {
+		return err
+	}
+	ws, err := newWorkers(mopts, runtime.GOMAXPROCS(0)+1)
+	if err != nil {
+		return usageFailure("cardscan migrate", usageError{err.Error()})
+	}
+	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
+	r := &migrateRun{o: o, con: con, ioErrors: walkErrors, workers: ws[1:], solo: ws[0]}
+	closers, err := r.openOutputs(stdout)
+	if err != nil {
+		return err
+	}
+	r.asIs = len(inputs) == 1 && wholeCardName(inputs[0].Path)
+	for _, in := range inputs {
+		if err := r.input(in, stdin); err != nil {
+			con.Errorf("migrate: %s: %s", in.Name, describe(err))
+			r.ioErrors++
+		}
+	}
+	for _, c := range closers {
+		if err := c(); err != nil && !isClosedPipe(err) {
+			con.Errorf("migrate: writing: %s", describe(err))
+			r.ioErrors++
+		}
+	}
+	con.Printf("%s", r.summary())
+	switch {
+	case r.ioErrors > 0:
+		return errIOReported
+	case o.check:
+		if r.tally.wouldRun {
+			return errFailed
+		}
+	case r.tally.counts[2]+r.tally.counts[3] > 0: // refused, failed
+		return errFailed
+	}
+	return nil
+}
+
+// parseMigrateArgs parses and checks migrate's command line: its options,
+// its paths ("-" when none) and the migration they ask for. It returns no
+// options and no error when --help was written.
+func parseMigrateArgs(args []string, stdin io.Reader, stdout io.Writer) (*migrateOptions, []string, migrate.Options, error) {
 	o := &migrateOptions{}
 	paths, err := newMigrateFlagSet(o).Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, con, migrateUsageHead+newMigrateFlagSet(&migrateOptions{}).Help()+migrateUsageTail)
+		return nil, nil, migrate.Options{}, writeOut(stdout, migrateUsageHead+newMigrateFlagSet(&migrateOptions{}).Help()+migrateUsageTail)
 	}
 	if err == nil {
 		err = checkMigrateOptions(o, paths)
@@ -125,15 +170,23 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		mopts, err = migrateOptionsOf(o)
 	}
 	if err != nil {
-		return con.UsageError("cardscan migrate", err)
+		return nil, nil, mopts, usageFailure("cardscan migrate", err)
 	}
-	ws, err := newWorkers(mopts, runtime.GOMAXPROCS(0)+1)
-	if err != nil {
-		return con.UsageError("cardscan migrate", usageError{err.Error()})
-	}
-	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
-	r := &migrateRun{o: o, con: con, ioErrors: walkErrors, workers: ws[1:], solo: ws[0]}
-	var closers []func() error
+	return o, paths, mopts, nil
+}
+
+// openOutputs creates where the migrated cards (-o, or stdout) and the
+// report (--report, or stdout) go, and returns what flushes and closes
+// them, in order. On an error, those opened are closed.
+func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err error) {
+	o := r.o
+	defer func() {
+		if err != nil {
+			for _, c := range closers {
+				c()
+			}
+		}
+	}()
 	reportTo := o.report
 	if reportTo == "" && (o.write || o.check || o.out != "") {
 		reportTo = "-"
@@ -143,8 +196,7 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	case o.out != "":
 		f, err := os.Create(o.out)
 		if err != nil {
-			con.Errorf("-o %s: %s", o.out, describe(err))
-			return console.ExitIO
+			return closers, ioFailuref("-o %s: %s", o.out, describe(err))
 		}
 		bw := bufio.NewWriterSize(f, 256<<10)
 		r.cards = bw
@@ -162,38 +214,13 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	default:
 		f, err := os.Create(reportTo)
 		if err != nil {
-			con.Errorf("--report %s: %s", reportTo, describe(err))
-			return console.ExitIO
+			return closers, ioFailuref("--report %s: %s", reportTo, describe(err))
 		}
 		r.records = bufio.NewWriterSize(f, 64<<10)
 		w := r.records
 		closers = append(closers, func() error { return errors.Join(w.Flush(), f.Close()) })
 	}
-	r.asIs = len(inputs) == 1 && wholeCardName(inputs[0].Path)
-	for _, in := range inputs {
-		if err := r.input(in, stdin); err != nil {
-			con.Errorf("migrate: %s: %s", in.Name, describe(err))
-			r.ioErrors++
-		}
-	}
-	for _, c := range closers {
-		if err := c(); err != nil && !isClosedPipe(err) {
-			con.Errorf("migrate: writing: %s", describe(err))
-			r.ioErrors++
-		}
-	}
-	con.Printf("%s", r.summary())
-	switch {
-	case r.ioErrors > 0:
-		return console.ExitIO
-	case o.check:
-		if r.tally.wouldRun {
-			return console.ExitInvalid
-		}
-	case r.tally.counts[2]+r.tally.counts[3] > 0: // refused, failed
-		return console.ExitInvalid
-	}
-	return console.ExitOK
+	return closers, nil
 }
 
 func checkMigrateOptions(o *migrateOptions, paths []string) error {

@@ -315,7 +315,7 @@ func applyPolicy(o *options, set func(name string) bool) error {
 		return err
 	}
 	o.policyFile = p
-	dst := map[string]*string{"profile": &o.profile, "policy": &o.policy, "fail-on": &o.failOn, "format": &o.format, "min-level": &o.minLevel}
+	dst := map[string]*string{"profile": &o.Profile, "policy": &o.Policy, "fail-on": &o.failOn, "format": &o.format, "min-level": &o.minLevel}
 	for key, s := range p.values {
 		if !set(key) {
 			*dst[key] = s.value

@@ -42,7 +42,7 @@ func newReportFlagSet(out *string) *cmdflag.Set {
 }
 
 // runReport is `cardscan report ARGS`.
-func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	var out string
 	fs := newReportFlagSet(&out)
 	operands, err := fs.Parse(args)
@@ -65,42 +65,37 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return writeOut(stdout, con, reportUsageHead+fs.Help())
+			return writeOut(stdout, reportUsageHead+fs.Help())
 		}
-		return con.UsageError("cardscan report", err)
+		return usageFailure("cardscan report", err)
 	}
 
 	b, err := readSummaryFile(operands[0], stdin)
 	if err != nil {
-		con.Errorf("%s: %s", operands[0], err)
-		return console.ExitIO
+		return ioFailuref("%s: %s", operands[0], err)
 	}
 	s, err := summary.Unmarshal(b)
 	if err != nil {
-		con.Errorf("%s", notASummary(operands[0], err))
-		return console.ExitIO
+		return ioFailuref("%s", notASummary(operands[0], err))
 	}
 	var d *htmlreport.Diff
 	if len(operands) == 2 {
 		d, err = readDiffFile(operands[1], stdin)
 		if err != nil {
-			con.Errorf("%s: %s", operands[1], err)
-			return console.ExitIO
+			return ioFailuref("%s: %s", operands[1], err)
 		}
 	}
 	var page bytes.Buffer
 	if err := htmlreport.Write(&page, s, d); err != nil {
-		con.Errorf("rendering the report: %s", err)
-		return console.ExitIO
+		return ioFailuref("rendering the report: %s", err)
 	}
 	if out == "-" {
-		return writeOut(stdout, con, page.String())
+		return writeOut(stdout, page.String())
 	}
 	if err := replaceFile(out, page.Bytes()); err != nil {
-		con.Errorf("-o %s: %s", out, describe(err))
-		return console.ExitIO
+		return ioFailuref("-o %s: %s", out, describe(err))
 	}
-	return console.ExitOK
+	return nil
 }
 
 // reportInputs names report's operands for the output guard.

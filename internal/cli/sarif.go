@@ -1,7 +1,8 @@
 package cli
 
 import (
-	"github.com/cardscan/cardscan/internal/console"
+	"errors"
+
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
@@ -12,13 +13,13 @@ import (
 // descriptor per rule that fired, in the rule table's order, and the
 // invocation, with the levels overrides (rule ID to level) gave those
 // rules.
-func runEnd(st *pipeline.Stats, inputErrors int64, status int, overrides map[string]string) *report.RunEnd {
+func runEnd(st *pipeline.Stats, inputErrors int64, result error, overrides map[string]string) *report.RunEnd {
 	end := &report.RunEnd{
 		Name:           "cardscan",
 		Version:        version(),
 		InformationURI: "https://github.com/cardscan/cardscan",
-		Successful:     inputErrors == 0 && !st.Interrupted && status != console.ExitIO,
-		ExitCode:       status,
+		Successful:     inputErrors == 0 && !st.Interrupted && !errors.Is(result, errIOReported),
+		ExitCode:       statusOf(result),
 		Interrupted:    st.Interrupted,
 	}
 	for _, r := range rule.All() {

@@ -39,7 +39,7 @@ func newSchemaFlagSet(out *string, list *bool) *cmdflag.Set {
 }
 
 // runSchema is `cardscan schema ARGS`.
-func runSchema(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+func runSchema(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	var out string
 	var list bool
 	fs := newSchemaFlagSet(&out, &list)
@@ -61,23 +61,22 @@ func runSchema(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return writeOut(stdout, con, schemaUsageHead+fs.Help())
+			return writeOut(stdout, schemaUsageHead+fs.Help())
 		}
-		return con.UsageError("cardscan schema", err)
+		return usageFailure("cardscan schema", err)
 	}
 	if list {
-		return writeOut(stdout, con, strings.Join(fastvalidate.SchemaProfiles(), "\n")+"\n")
+		return writeOut(stdout, strings.Join(fastvalidate.SchemaProfiles(), "\n")+"\n")
 	}
 	b, err := fastvalidate.JSONSchema(operands[0])
 	if err != nil {
-		return con.UsageError("cardscan schema", fmt.Errorf("no schema for profile %q; known: %s", operands[0], strings.Join(fastvalidate.SchemaProfiles(), ", ")))
+		return usageFailure("cardscan schema", fmt.Errorf("no schema for profile %q; known: %s", operands[0], strings.Join(fastvalidate.SchemaProfiles(), ", ")))
 	}
 	if out == "-" {
-		return writeOut(stdout, con, string(b))
+		return writeOut(stdout, string(b))
 	}
 	if err := replaceFile(out, b); err != nil {
-		con.Errorf("-o %s: %s", out, describe(err))
-		return console.ExitIO
+		return ioFailuref("-o %s: %s", out, describe(err))
 	}
-	return console.ExitOK
+	return nil
 }

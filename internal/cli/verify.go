@@ -59,12 +59,12 @@ func newVerifyFlagSet(o *verifyOptions) *cmdflag.Set {
 }
 
 // runVerify is `cardscan verify`.
-func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) int {
+func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	o := &verifyOptions{}
 	o.signatures = "check"
 	operands, err := newVerifyFlagSet(o).Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		return writeOut(stdout, con, verifyUsageHead+newVerifyFlagSet(&verifyOptions{}).Help())
+		return writeOut(stdout, verifyUsageHead+newVerifyFlagSet(&verifyOptions{}).Help())
 	}
 	if err == nil && len(operands) != 1 {
 		err = fmt.Errorf("want exactly one card, got %d", len(operands))
@@ -82,42 +82,39 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
 	}
 	if err != nil {
-		return con.UsageError("cardscan verify", err)
+		return usageFailure("cardscan verify", err)
 	}
 	v, err := signatureVerifier(&o.options)
 	if err != nil {
-		con.Errorf("%s", err)
-		return console.ExitUsage
+		return usageStop(fmt.Errorf("%s", err))
 	}
 	card, err := readCardArg(operands[0], stdin)
 	if err != nil {
-		con.Errorf("%s: %s", operands[0], describe(err))
-		return console.ExitIO
+		return ioFailuref("%s: %s", operands[0], describe(err))
 	}
 	var signed []byte
 	if o.signedCopy != "" {
 		if signed, err = readCardArg(o.signedCopy, nil); err != nil {
-			con.Errorf("--signed-copy %s: %s", o.signedCopy, describe(err))
-			return console.ExitIO
+			return ioFailuref("--signed-copy %s: %s", o.signedCopy, describe(err))
 		}
 	}
 	exs, variants, err := v.Explain(card, o.from)
 	if err != nil {
 		con.Errorf("%s: %s", operands[0], strings.TrimPrefix(err.Error(), "cardsig: "))
-		return console.ExitInvalid
+		return errFailed
 	}
 	var b bytes.Buffer
 	ok := writeVerification(&b, operands[0], exs, variants, o.explain)
 	if o.explain {
 		writeDifference(&b, v, exs, variants, signed, o.from)
 	}
-	if code := writeOut(stdout, con, b.String()); code != console.ExitOK {
-		return code
+	if err := writeOut(stdout, b.String()); err != nil {
+		return err
 	}
 	if !ok {
-		return console.ExitInvalid
+		return errFailed
 	}
-	return console.ExitOK
+	return nil
 }
 
 // readCardArg reads a card file, or standard input for "-", bounded as

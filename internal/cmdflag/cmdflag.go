@@ -73,6 +73,12 @@ func CheckProfile(name string) error {
 	return nil
 }
 
+// AddColorFlag declares --color, which WantColor follows, in fs: every
+// command with text output takes it with these words.
+func AddColorFlag(fs *Set, p *string) *Flag {
+	return fs.String(p, "--color WHEN", "auto", "auto, always or never: colour text output")
+}
+
 // WantColor follows a --color flag (always, never, auto), then NO_COLOR
 // (https://no-color.org) and TERM=dumb, then whether stdout is a terminal.
 func WantColor(when string, stdout io.Writer) bool {

@@ -401,55 +401,81 @@ func Unmarshal(b []byte) (*Summary, error) {
 	if err := jsonv2.Unmarshal(b, &s, jsonv2.RejectUnknownMembers(true)); err != nil {
 		return nil, decodeError(b, err)
 	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// check refuses a decoded summary whose counts contradict each other,
+// which cardscan never writes.
+func (s *Summary) check() error {
 	if s.Seconds < 0 {
-		return nil, fmt.Errorf("seconds is %g, less than none", s.Seconds)
+		return fmt.Errorf("seconds is %g, less than none", s.Seconds)
 	}
 	if s.Records != s.Valid+s.Invalid || s.Records < 0 || s.Valid < 0 || s.Invalid < 0 {
-		return nil, fmt.Errorf("records (%d) is not valid (%d) + invalid (%d)", s.Records, s.Valid, s.Invalid)
+		return fmt.Errorf("records (%d) is not valid (%d) + invalid (%d)", s.Records, s.Valid, s.Invalid)
 	}
 	if s.SchemaWouldPass < 0 || s.SchemaWouldPass > s.Invalid {
-		return nil, fmt.Errorf("schema_would_pass (%d) is not within the %d invalid records", s.SchemaWouldPass, s.Invalid)
+		return fmt.Errorf("schema_would_pass (%d) is not within the %d invalid records", s.SchemaWouldPass, s.Invalid)
 	}
-	if g := s.Signatures; g != nil && (g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records) {
-		return nil, fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
+	if err := s.checkSignatures(); err != nil {
+		return err
 	}
-	if g := s.Signatures; g != nil {
-		for k, n := range g.Outcomes {
-			if !slices.Contains(SignatureOutcomes, k) {
-				return nil, fmt.Errorf("signatures.outcomes: unknown outcome %q (known: %s)", k, strings.Join(SignatureOutcomes, ", "))
-			}
-			if n < 0 {
-				return nil, fmt.Errorf("signatures.outcomes.%s is %d, less than none", k, n)
-			}
-		}
-	}
-	if p := s.Probes; p != nil {
-		classes := []int64{p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed}
-		var sum int64
-		for _, n := range classes {
-			if n < 0 {
-				return nil, errors.New("probes: a count is less than none")
-			}
-			sum += n
-		}
-		if sum != p.Interfaces || p.CardsSkipped < 0 {
-			return nil, fmt.Errorf("probes: the classes add up to %d, not the %d interfaces", sum, p.Interfaces)
-		}
+	if err := s.checkProbes(); err != nil {
+		return err
 	}
 	for k, v := range s.ProfileVerdicts {
 		if v.Valid < 0 || v.Invalid < 0 || v.Valid+v.Invalid > s.Profiles[k] {
-			return nil, fmt.Errorf("profile_verdicts %q: %d valid + %d invalid is not within the profile's %d cards", k, v.Valid, v.Invalid, s.Profiles[k])
+			return fmt.Errorf("profile_verdicts %q: %d valid + %d invalid is not within the profile's %d cards", k, v.Valid, v.Invalid, s.Profiles[k])
 		}
 	}
 	if len(s.WorstInputs) > MaxWorstInputs {
-		return nil, fmt.Errorf("worst_inputs: %d inputs, more than the %d a summary keeps", len(s.WorstInputs), MaxWorstInputs)
+		return fmt.Errorf("worst_inputs: %d inputs, more than the %d a summary keeps", len(s.WorstInputs), MaxWorstInputs)
 	}
 	for _, c := range s.WorstInputs {
 		if c.Invalid <= 0 || c.Invalid > c.Records || c.Invalid > s.Invalid {
-			return nil, fmt.Errorf("worst_inputs %q: %d invalid of %d records", c.Input, c.Invalid, c.Records)
+			return fmt.Errorf("worst_inputs %q: %d invalid of %d records", c.Input, c.Invalid, c.Records)
 		}
 	}
-	return &s, nil
+	return nil
+}
+
+func (s *Summary) checkSignatures() error {
+	g := s.Signatures
+	if g == nil {
+		return nil
+	}
+	if g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records {
+		return fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
+	}
+	for k, n := range g.Outcomes {
+		if !slices.Contains(SignatureOutcomes, k) {
+			return fmt.Errorf("signatures.outcomes: unknown outcome %q (known: %s)", k, strings.Join(SignatureOutcomes, ", "))
+		}
+		if n < 0 {
+			return fmt.Errorf("signatures.outcomes.%s is %d, less than none", k, n)
+		}
+	}
+	return nil
+}
+
+func (s *Summary) checkProbes() error {
+	p := s.Probes
+	if p == nil {
+		return nil
+	}
+	var sum int64
+	for _, n := range []int64{p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed} {
+		if n < 0 {
+			return errors.New("probes: a count is less than none")
+		}
+		sum += n
+	}
+	if sum != p.Interfaces || p.CardsSkipped < 0 {
+		return fmt.Errorf("probes: the classes add up to %d, not the %d interfaces", sum, p.Interfaces)
+	}
+	return nil
 }
 
 // Human is the short summary written to stderr at the end of a run,
