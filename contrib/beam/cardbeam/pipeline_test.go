@@ -107,7 +107,7 @@ func sortedLines(t *testing.T, path string) []string {
 }
 
 // comparable is a summary without what depends on the machine, the
-// clock and the number of runs.
+// clock, the number of runs and, after an input error, the reader.
 func comparable(t *testing.T, b []byte) string {
 	t.Helper()
 	var m map[string]any
@@ -116,6 +116,13 @@ func comparable(t *testing.T, b []byte) string {
 	}
 	for _, k := range []string{"seconds", "mb_per_second", "shards"} {
 		delete(m, k)
+	}
+	// How many bytes of a stream cut short are decompressed before the
+	// error shows depends on the reader's buffer sizes, which the two
+	// readers do not share; with an input error the totals may differ by
+	// the few bytes of the broken tail, so they are not compared then.
+	if n, _ := m["input_errors"].(float64); n > 0 {
+		delete(m, "bytes_decompressed")
 	}
 	out, _ := json.MarshalIndent(m, "", " ")
 	return string(out)
