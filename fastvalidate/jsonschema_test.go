@@ -107,10 +107,7 @@ func TestJSONSchema_CompilesInAjv(t *testing.T) {
 // AgentCard or MA2D texts or JSON Schemas under ../shared/specs. The
 // card's own description, which says what cardscan made, is left out.
 func TestJSONSchema_DocsQuoteSpecs(t *testing.T) {
-	specs := "../../shared/specs"
-	if _, err := os.Stat(specs); err != nil {
-		specs = "../shared/specs"
-	}
+	const specs = "../../shared/specs"
 	if _, err := os.Stat(specs); err != nil {
 		t.Skip("the specifications are not at ../shared/specs: the quotation check is skipped")
 	}
@@ -279,10 +276,7 @@ func sampleCards(t *testing.T) [][]byte {
 // realCards reads the real cards in place, or none when they are absent.
 func realCards(t *testing.T) [][]byte {
 	t.Helper()
-	dir := "../../shared/corpus/real"
-	if _, err := os.Stat(dir); err != nil {
-		dir = "../shared/corpus/real"
-	}
+	const dir = "../../shared/corpus/real"
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Log("no real cards at ../shared/corpus/real: only generated cards are judged")

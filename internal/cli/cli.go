@@ -164,18 +164,18 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.String(&o.onCorrupt, "--on-corrupt WHAT", "keep", "keep or drop: the output of a compressed input that\n"+
 		"turns out corrupt (drop writes none of a compressed input\n"+
 		"until its checksums have passed)")
-	fs.Var(&o.keys, "--keys FILE", "trusted public keys, a JWK Set (repeatable): verify\n"+
+	fs.Var(&o.Keys, "--keys FILE", "trusted public keys, a JWK Set (repeatable): verify\n"+
 		"the A2A signatures of the cards that carry them")
-	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
+	fs.Var(&o.TrustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
 		"prefix (repeatable)")
-	fs.String(&o.trustFile, "--trust FILE", "", "a trust policy binding signing keys to origins (see\n"+
+	fs.String(&o.TrustFile, "--trust FILE", "", "a trust policy binding signing keys to origins (see\n"+
 		"docs/signatures.md); also the policy file's trust section")
-	fs.String(&o.now, "--now TIME", "", "judge signature expiry at this RFC 3339 time, for\n"+
+	fs.String(&o.Now, "--now TIME", "", "judge signature expiry at this RFC 3339 time, for\n"+
 		"reproducible runs (default: the clock)")
-	fs.String(&o.signatures, "--signatures MODE", "check", "off, check or require (default check: verify when\n"+
+	fs.String(&o.Signatures, "--signatures MODE", "check", "off, check or require (default check: verify when\n"+
 		"keys are given; require: a card fails unless a\n"+
 		"trusted key verifies one of its signatures)").HideDefault()
-	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
+	fs.String(&o.Canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
 		"cover (see docs/signatures.md)")
 	fs.String(&o.config, "--config FILE", "", "the policy file (default: .cardscan.yaml, .yml or\n"+
 		".json in the working directory or a parent, up to\n"+

@@ -147,11 +147,11 @@ func parseDiffArgs(args []string, stdin io.Reader, stdout io.Writer) (*diffOptio
 	}
 	if err == nil {
 		read := []clobber.File{{Role: "OLD", Path: paths[0]}, {Role: "NEW", Path: paths[1]}}
-		for _, k := range o.keys {
+		for _, k := range o.Keys {
 			read = append(read, clobber.File{Role: "--keys", Path: k})
 		}
-		if o.trustFile != "" {
-			read = append(read, clobber.File{Role: "--trust", Path: o.trustFile})
+		if o.TrustFile != "" {
+			read = append(read, clobber.File{Role: "--trust", Path: o.TrustFile})
 		}
 		err = guardFiles(read,
 			append(digestFiles(o.digestOut, o.digestParts), clobber.File{Role: "--summary", Path: o.summary}, clobber.File{Role: "standard output", Path: "-"}),

@@ -165,7 +165,7 @@ func checkOutputs(o *options, inputs []pipeline.Input, stdin io.Reader, stdout i
 		return nil, usageError{err.Error()}
 	}
 	read := []clobber.File{{Role: "the standard input", Path: "-"}}
-	for _, k := range o.keys {
+	for _, k := range o.Keys {
 		read = append(read, clobber.File{Role: "--keys", Path: k})
 	}
 	if o.policyFile != nil {

@@ -8,41 +8,21 @@ import (
 	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
-// repeated is a flag that may be given several times, each value kept.
-type repeated = trustfile.Repeated
-
 // signatureOptions are the flags that verify cards' signatures, which
-// validation, diff and serve share.
+// validation, diff and verify share: trustfile's, so that serve and
+// fetch, which declare them through trustfile too, read them alike.
 type signatureOptions struct {
-	keys       repeated
-	trustJKU   repeated
-	signatures string
-	canonical  string
-	trustFile  string
-	now        string
+	trustfile.Flags
 }
 
 // addFlags declares the signature flags of a command other than
 // validation, whose help words them for itself.
-func (s *signatureOptions) addFlags(fs *cmdflag.Set) {
-	fs.Var(&s.keys, "--keys FILE", "trusted public keys, a JWK Set (repeatable): verify\n"+
-		"the A2A signatures of the cards that carry them")
-	fs.Var(&s.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL\n"+
-		"prefix (repeatable)")
-	fs.String(&s.trustFile, "--trust FILE", "", "a trust policy binding signing keys to origins\n"+
-		"(see docs/signatures.md)")
-	fs.String(&s.now, "--now TIME", "", "judge signature expiry at this RFC 3339 time\n"+
-		"(default: the clock)")
-	fs.String(&s.signatures, "--signatures MODE", "check", "off, check or require (as for validation)").HideDefault()
-	fs.String(&s.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
-		"cover")
-}
+func (s *signatureOptions) addFlags(fs *cmdflag.Set) { s.AddFlags(fs) }
 
 // check checks the signature flags' values; hasTrust says a trust policy
 // is in force besides --trust (a policy file's section).
 func (s *signatureOptions) check(hasTrust bool) error {
-	f := s.flags()
-	if err := f.Check(hasTrust); err != nil {
+	if err := s.Check(hasTrust); err != nil {
 		return usagef("%s", err)
 	}
 	return nil
@@ -63,13 +43,13 @@ func (s *signatureOptions) config(pf *policyFile) (*pipeline.Signatures, error) 
 	if v == nil || err != nil {
 		return nil, err
 	}
-	return &pipeline.Signatures{Verifier: v, Require: s.signatures == "require"}, nil
+	return &pipeline.Signatures{Verifier: v, Require: s.Signatures == "require"}, nil
 }
 
 // hasTrust reports whether a trust policy is in force: --trust, or the
 // policy file's trust section.
 func (o *options) hasTrust() bool {
-	return o.trustFile != "" || o.policyFile != nil && o.policyFile.trust != nil
+	return o.TrustFile != "" || o.policyFile != nil && o.policyFile.trust != nil
 }
 
 // signatureVerifier builds the verifier the flags and the trust policy
@@ -81,16 +61,9 @@ func signatureVerifier(o *options) (*cardsig.Verifier, error) {
 // verifier is signatureVerifier for the flags o and the policy file pf
 // (nil for none).
 func (o *signatureOptions) verifier(pf *policyFile) (*cardsig.Verifier, error) {
-	f := o.flags()
 	var section func() (*cardsig.Trust, error)
 	if pf != nil && pf.trust != nil {
 		section = func() (*cardsig.Trust, error) { return trustfile.Parse(pf.path, pf.dir, pf.trust) }
 	}
-	return f.Verifier(section, fetch.KeySetClient(cardsig.JKUTimeout, false))
-}
-
-// flags are o as trustfile words them.
-func (o *signatureOptions) flags() trustfile.Flags {
-	return trustfile.Flags{Keys: trustfile.Repeated(o.keys), TrustJKU: trustfile.Repeated(o.trustJKU),
-		Signatures: o.signatures, Canonical: o.canonical, TrustFile: o.trustFile, Now: o.now}
+	return o.Verifier(section, fetch.KeySetClient(cardsig.JKUTimeout, false))
 }

@@ -44,13 +44,13 @@ type verifyOptions struct {
 func newVerifyFlagSet(o *verifyOptions) *cmdflag.Set {
 	var fs cmdflag.Set
 	fs.Bool(&o.explain, "--explain", "print the header, key, canonical forms and first difference")
-	fs.Var(&o.keys, "--keys FILE", "trusted public keys, a JWK Set, for any origin (repeatable)")
-	fs.Var(&o.trustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL prefix")
-	fs.String(&o.trustFile, "--trust FILE", "", "a trust policy binding keys to origins (docs/signatures.md)")
+	fs.Var(&o.Keys, "--keys FILE", "trusted public keys, a JWK Set, for any origin (repeatable)")
+	fs.Var(&o.TrustJKU, "--trust-jku PREFIX", "follow a signature's jku below this https URL prefix")
+	fs.String(&o.TrustFile, "--trust FILE", "", "a trust policy binding keys to origins (docs/signatures.md)")
 	fs.String(&o.config, "--config FILE", "", "a policy file whose trust section to use")
-	fs.String(&o.canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the form the outcome is judged on\n"+
+	fs.String(&o.Canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the form the outcome is judged on\n"+
 		"(--explain tries every variant whatever it is)")
-	fs.String(&o.now, "--now TIME", "", "judge expiry at this RFC 3339 time (default: the clock)")
+	fs.String(&o.Now, "--now TIME", "", "judge expiry at this RFC 3339 time (default: the clock)")
 	fs.String(&o.from, "--from URL", "", "the URL the card was fetched from: its origin must be\n"+
 		"allowed too")
 	fs.String(&o.signedCopy, "--signed-copy FILE", "", "the card as it was signed (an earlier copy): find the\n"+
@@ -61,7 +61,7 @@ func newVerifyFlagSet(o *verifyOptions) *cmdflag.Set {
 // runVerify is `cardscan verify`.
 func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
 	o := &verifyOptions{}
-	o.signatures = "check"
+	o.Signatures = "check"
 	operands, err := newVerifyFlagSet(o).Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		return writeOut(stdout, verifyUsageHead+newVerifyFlagSet(&verifyOptions{}).Help())
@@ -70,15 +70,15 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		err = fmt.Errorf("want exactly one card, got %d", len(operands))
 	}
 	if err == nil {
-		_, err = trustfile.ParseNow(o.now)
+		_, err = trustfile.ParseNow(o.Now)
 	}
-	if err == nil && o.canonical != "as-is" && o.canonical != "drop-empty" {
-		err = fmt.Errorf("--canonical %q: want as-is or drop-empty", o.canonical)
+	if err == nil && o.Canonical != "as-is" && o.Canonical != "drop-empty" {
+		err = fmt.Errorf("--canonical %q: want as-is or drop-empty", o.Canonical)
 	}
 	if err == nil && o.config != "" {
 		o.policyFile, err = loadPolicy(o.config)
 	}
-	if err == nil && len(o.keys) == 0 && len(o.trustJKU) == 0 && !o.hasTrust() {
+	if err == nil && len(o.Keys) == 0 && len(o.TrustJKU) == 0 && !o.hasTrust() {
 		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
 	}
 	if err != nil {
