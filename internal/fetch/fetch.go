@@ -50,27 +50,21 @@ const defaultMaxRecord = 2 << 20
 const maxPending = 32 << 20
 
 type options struct {
-	urls           []string
-	urlsFile       string
-	jobs           int
-	perHost        int
-	profile        string
-	format         string
-	parsed         report.Format // format, when not cards
-	all            bool
-	failOn         string
-	color          string
-	timeout        time.Duration
-	connectTimeout time.Duration
-	retries        int
-	maxRetryWait   time.Duration
-	userAgent      string
-	allowPrivate   bool
-	resume         string
-	summary        string
-	maxRecord      cmdflag.Size
-	probe          bool
-	sig            trustfile.Flags
+	manners
+	urls         []string
+	urlsFile     string
+	jobs         int
+	profile      string
+	format       string
+	parsed       report.Format // format, when not cards
+	all          bool
+	failOn       string
+	color        string
+	allowPrivate bool
+	resume       string
+	summary      string
+	probe        bool
+	sig          trustfile.Flags
 	// hooks replace DNS, the trusted CAs, the proxy settings or the
 	// transport, for tests.
 	hooks *testHooks
@@ -255,22 +249,10 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
 	case !slices.Contains([]string{"auto", "always", "never"}, o.color):
 		return nil, fmt.Errorf("--color %q: want auto, always or never", o.color)
-	case o.perHost < 1 || o.perHost > 1024:
-		return nil, fmt.Errorf("--per-host %d: want 1 to 1024 requests at a time", o.perHost)
-	case o.timeout <= 0:
-		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
-	case o.connectTimeout <= 0:
-		return nil, fmt.Errorf("--connect-timeout %v: want a positive duration", o.connectTimeout)
-	case o.retries < 0 || o.retries > 10:
-		return nil, fmt.Errorf("--retries %d: want 0 to 10", o.retries)
-	case o.maxRetryWait < 0:
-		return nil, fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", o.maxRetryWait)
-	case strings.ContainsAny(o.userAgent, "\r\n") || strings.TrimSpace(o.userAgent) == "":
-		return nil, errors.New("--user-agent must be one non-blank line")
+	case o.manners.check() != nil:
+		return nil, o.manners.check()
 	case o.resume != "" && o.format != "cards":
 		return nil, fmt.Errorf("--resume needs --format cards, whose records name the URL as listed (not %s)", o.format)
-	case o.maxRecord < 1:
-		return nil, errors.New("--max-record must be at least 1 byte")
 	case o.probe && o.format != "cards" && o.parsed != report.FormatJSONL:
 		return nil, fmt.Errorf("--probe needs --format cards or jsonl, whose records carry the probes (not %s)", o.format)
 	case o.summary != "" && o.summary != "-" && (sameFile(o.summary, o.urlsFile) || sameFile(o.summary, o.resume)):
@@ -524,4 +506,37 @@ func signatureSummary(o *pipeline.SignatureOutcomes) *summary.Signatures {
 		s.Outcomes[outcome] += n
 	})
 	return s
+}
+
+// manners are the flags that say how fetch and probe ask a server, which
+// both declare and check alike.
+type manners struct {
+	perHost        int
+	timeout        time.Duration
+	connectTimeout time.Duration
+	retries        int
+	maxRetryWait   time.Duration
+	userAgent      string
+	maxRecord      cmdflag.Size
+}
+
+// check refuses values no request could be made with.
+func (m *manners) check() error {
+	switch {
+	case m.perHost < 1 || m.perHost > 1024:
+		return fmt.Errorf("--per-host %d: want 1 to 1024 requests at a time", m.perHost)
+	case m.timeout <= 0:
+		return fmt.Errorf("--timeout %v: want a positive duration", m.timeout)
+	case m.connectTimeout <= 0:
+		return fmt.Errorf("--connect-timeout %v: want a positive duration", m.connectTimeout)
+	case m.retries < 0 || m.retries > 10:
+		return fmt.Errorf("--retries %d: want 0 to 10", m.retries)
+	case m.maxRetryWait < 0:
+		return fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", m.maxRetryWait)
+	case strings.ContainsAny(m.userAgent, "\r\n") || strings.TrimSpace(m.userAgent) == "":
+		return errors.New("--user-agent must be one non-blank line")
+	case m.maxRecord < 1:
+		return errors.New("--max-record must be at least 1 byte")
+	}
+	return nil
 }

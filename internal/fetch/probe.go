@@ -7,13 +7,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/cardscan/cardscan/rule"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/cardscan/cardscan/rule"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
@@ -24,24 +25,18 @@ import (
 )
 
 type probeOptions struct {
+	manners
 	// parsed is format, parsed by parseFormat, or formatErr why not.
 	parsed         report.Format
 	formatErr      error
 	paths          []string
 	jobs           int
-	perHost        int
 	format         string
 	failOn         string
-	timeout        time.Duration
-	connectTimeout time.Duration
-	retries        int
-	maxRetryWait   time.Duration
-	userAgent      string
 	allowPrivate   bool
 	includeInvalid bool
 	resume         string
 	summary        string
-	maxRecord      cmdflag.Size
 	hooks          *testHooks
 }
 
@@ -107,26 +102,14 @@ func parseProbeArgs(args []string) (*probeOptions, error) {
 	switch {
 	case o.jobs < 1 || o.jobs > 1024:
 		return nil, fmt.Errorf("-j %d: want 1 to 1024 interfaces at a time", o.jobs)
-	case o.perHost < 1 || o.perHost > 1024:
-		return nil, fmt.Errorf("--per-host %d: want 1 to 1024 requests at a time", o.perHost)
 	case !o.parseFormat():
 		return nil, fmt.Errorf("--format %s", o.formatErr)
 	case !slices.Contains([]string{"error", "warning", "never"}, o.failOn):
 		return nil, fmt.Errorf("--fail-on %q: want error, warning or never", o.failOn)
-	case o.timeout <= 0:
-		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.timeout)
-	case o.connectTimeout <= 0:
-		return nil, fmt.Errorf("--connect-timeout %v: want a positive duration", o.connectTimeout)
-	case o.retries < 0 || o.retries > 10:
-		return nil, fmt.Errorf("--retries %d: want 0 to 10", o.retries)
-	case o.maxRetryWait < 0:
-		return nil, fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", o.maxRetryWait)
-	case strings.ContainsAny(o.userAgent, "\r\n") || strings.TrimSpace(o.userAgent) == "":
-		return nil, errors.New("--user-agent must be one non-blank line")
+	case o.manners.check() != nil:
+		return nil, o.manners.check()
 	case o.resume != "" && o.parsed != report.FormatJSONL:
 		return nil, fmt.Errorf("--resume needs --format jsonl, whose records name each interface (not %s)", o.format)
-	case o.maxRecord < 1:
-		return nil, errors.New("--max-record must be at least 1 byte")
 	}
 	for _, p := range o.paths {
 		if o.resume != "" && sameFile(o.resume, p) {
