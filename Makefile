@@ -32,7 +32,7 @@ staticcheck:
 # as a machine without their amd64 vector passes runs them.
 unit:
 	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -tags purego ./fastvalidate/ ./internal/pipeline/
+	$(GO) test -count=1 -tags purego ./fastvalidate/... ./internal/pipeline/
 
 # bench/ is its own module (it pulls in the validators it compares with), so
 # ./... above does not reach it; no npm, no timing, only its checks.
@@ -133,7 +133,7 @@ fuzz-seeds: staticcheck
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzValidate -fuzztime=$(FUZZTIME) .
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzSchemaDifferential -fuzztime=$(FUZZTIME) .
 	cd fuzz && $(GO) test -run=NONE -fuzz=FuzzCanonicalDifferential -fuzztime=$(FUZZTIME) .
-	$(GO) test -run=NONE -fuzz=FuzzClassify_AgreesWithByteLoop -fuzztime=$(FUZZTIME) ./fastvalidate/
+	$(GO) test -run=NONE -fuzz=FuzzClassify_AgreesWithByteLoop -fuzztime=$(FUZZTIME) ./fastvalidate/internal/tape/
 	$(GO) test -run=NONE -fuzz=FuzzSplitterBlockPath -fuzztime=$(FUZZTIME) ./internal/pipeline/
 
 # Longer fuzzing, every target in turn: make fuzz FUZZ_LONG=30m. A failing
@@ -144,7 +144,9 @@ FUZZ_LONG ?= 5m
 fuzz:
 	cd fuzz && for t in FuzzValidate FuzzSchemaDifferential FuzzCanonicalDifferential FuzzULID FuzzSemVer FuzzURI FuzzProfiles; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) . || exit 1; done
-	for t in FuzzClassify_AgreesWithByteLoop FuzzScanStringBits FuzzParsePlainHTTP FuzzSafeHTTPS; do \
+	for t in FuzzClassify_AgreesWithByteLoop FuzzScanStringBits; do \
+	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/internal/tape/ || exit 1; done
+	for t in FuzzParsePlainHTTP FuzzSafeHTTPS; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./fastvalidate/ || exit 1; done
 	for t in FuzzFraming FuzzSplitterBlockPath; do \
 	  $(GO) test -run=NONE -fuzz=$$t -fuzztime=$(FUZZ_LONG) ./internal/pipeline/ || exit 1; done
