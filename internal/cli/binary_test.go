@@ -13,7 +13,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/summary"
 )
@@ -117,8 +117,8 @@ func TestBinaryClosedPipe(t *testing.T) {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
 		ws := ee.Sys().(syscall.WaitStatus)
-		if !(ws.Signaled() && ws.Signal() == syscall.SIGPIPE) && ee.ExitCode() != console.ExitInvalid {
-			t.Errorf("exit %v, want SIGPIPE or %d", err, console.ExitInvalid)
+		if !(ws.Signaled() && ws.Signal() == syscall.SIGPIPE) && ee.ExitCode() != cmderr.StatusFailed {
+			t.Errorf("exit %v, want SIGPIPE or %d", err, cmderr.StatusFailed)
 		}
 	}
 	if errOut.Len() != 0 {
@@ -149,7 +149,7 @@ func TestGNUParallelRecipe(t *testing.T) {
 		t.Fatalf("%d shards; the recipe should have split the dump", len(files))
 	}
 	merged := runBinary(t, nil, append([]string{"summary", "merge"}, files...)...)
-	if merged.code != console.ExitOK {
+	if merged.code != cmderr.StatusOK {
 		t.Fatalf("merge: %d %s", merged.code, merged.stderr)
 	}
 	whole := runBinary(t, nil, "-q", "--summary", "-", dump)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
@@ -35,7 +36,7 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 // exit status.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	con := console.New(stderr)
-	return exitStatus(runCardscan(args, stdin, stdout, stderr, con), con)
+	return cmderr.Exit(runCardscan(args, stdin, stdout, stderr, con), con)
 }
 
 // runCardscan runs cardscan; its error says which way out it took.
@@ -51,7 +52,7 @@ func runCardscan(args []string, stdin io.Reader, stdout, stderr io.Writer, con *
 				return writeOut(stdout, usage())
 			}
 			if sub := nearestSubcommand(args[0]); sub != "" {
-				return usageStop(fmt.Errorf("unknown command %q: did you mean %s?", args[0], sub))
+				return cmderr.UsageStop(fmt.Errorf("unknown command %q: did you mean %s?", args[0], sub))
 			}
 		}
 	}
@@ -60,7 +61,7 @@ func runCardscan(args []string, stdin io.Reader, stdout, stderr io.Writer, con *
 		if errors.Is(err, flag.ErrHelp) {
 			return writeOut(stdout, usage())
 		}
-		return usageFailure("cardscan", err)
+		return cmderr.Usage("cardscan", err)
 	}
 	switch {
 	case opts.version:
@@ -68,7 +69,7 @@ func runCardscan(args []string, stdin io.Reader, stdout, stderr io.Writer, con *
 	case opts.listRules:
 		var b strings.Builder
 		if err := listRules(&b, opts.Profile, opts.parsedFormat); err != nil {
-			return usageStop(err)
+			return cmderr.UsageStop(err)
 		}
 		return writeOut(stdout, b.String())
 	}
@@ -395,7 +396,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 	if err := writeDigests(r.digests, o, &st, walkErrors, runErr, con); err != nil {
 		r.fail(err)
 	}
-	verdict := cardsVerdict(o.failOn, st.Invalid+dumpErrors, st.Warnings)
+	verdict := cmderr.Verdict(o.failOn, st.Invalid+dumpErrors, st.Warnings)
 	var oe *pipeline.OutputError
 	if errors.As(runErr, &oe) && isClosedPipe(oe.Err) {
 		// The reader of our output, stdout or an out file that is a
@@ -404,7 +405,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 		return verdict
 	}
 	if verdict == nil && warningsOver(o, &st) != "" {
-		verdict = errFailed
+		verdict = cmderr.ErrFailed
 	}
 	if runErr != nil {
 		r.fail(fmt.Errorf("writing %s", runErr))
@@ -416,7 +417,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 		// mistake (a wrong path, an empty pipe) than a clean dump.
 		con.Printf("warning: no records were read")
 		if o.requireRec && verdict == nil {
-			verdict = errFailed
+			verdict = cmderr.ErrFailed
 		}
 	}
 	if runErr == nil && r.formats.finish(runEnd(&st, sum.InputErrors, r.result(verdict), overridesInForce(o.overrides)), con) {
@@ -424,7 +425,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 	}
 	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))
 	if st.Interrupted {
-		return &statusError{sig.status()}
+		return cmderr.Interrupted(sig.signal())
 	}
 	return r.result(verdict)
 }
@@ -435,10 +436,10 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 func (r *scanRun) prepare(stdin io.Reader, stdout io.Writer) (inputs, all []pipeline.Input, total int64, walkErrors int, err error) {
 	o := r.o
 	if err := cmdflag.CheckProfile(o.Profile); err != nil {
-		return nil, nil, 0, 0, usageStop(err)
+		return nil, nil, 0, 0, cmderr.UsageStop(err)
 	}
 	if r.cfg.Signatures, err = signatureConfig(o); err != nil {
-		return nil, nil, 0, 0, usageStop(err)
+		return nil, nil, 0, 0, cmderr.UsageStop(err)
 	}
 	framing, _ := pipeline.ParseFraming(o.Input)
 	inputs, total, walkErrors = expandPaths(o.paths, framing, stdin, r.con, newPathFilter(o.policyFile))
@@ -450,7 +451,7 @@ func (r *scanRun) prepare(stdin io.Reader, stdout io.Writer) (inputs, all []pipe
 		}
 	}
 	if inputs, err = checkOutputs(o, inputs, stdin, stdout, r.con); err != nil {
-		return nil, nil, 0, 0, usageStop(err)
+		return nil, nil, 0, 0, cmderr.UsageStop(err)
 	}
 	return inputs, inputs, total, walkErrors, nil
 }
@@ -500,7 +501,7 @@ func (r *scanRun) openOutputs(all []pipeline.Input) error {
 		}
 		f, err := create(spec.path)
 		if err != nil {
-			return ioFailuref("%s %s: %s", spec.flag, spec.path, describe(err))
+			return cmderr.IOf("%s %s: %s", spec.flag, spec.path, describe(err))
 		}
 		r.outs = append(r.outs, f)
 		*spec.dst = f
@@ -508,17 +509,17 @@ func (r *scanRun) openOutputs(all []pipeline.Input) error {
 	if o.summary != "" && o.summary != "-" {
 		f, err := createPending(o.summary)
 		if err != nil {
-			return ioFailuref("--summary %s: %s", o.summary, describe(err))
+			return cmderr.IOf("--summary %s: %s", o.summary, describe(err))
 		}
 		r.sumFile = f
 	}
 	if err := r.formats.openFormatFiles(o, &r.cfg); err != nil {
-		return &ioFailure{err}
+		return &cmderr.IOError{Err: err}
 	}
 	if o.crossCard {
 		cross, err := dump.NewCross(int64(o.memory))
 		if err != nil {
-			return ioFailuref("--cross-card: %s", describe(err))
+			return cmderr.IOf("--cross-card: %s", describe(err))
 		}
 		r.cross = cross
 		cross.Levels, cross.MinLevel = overrideTable(o.overrides), r.cfg.MinLevel
@@ -548,7 +549,7 @@ func (r *scanRun) startStdout(stdout io.Writer, prog *progress) error {
 	r.formats.stdout = format.Writer(stdout, wo)
 	r.cfg.Findings = r.formats.stdout
 	if err := r.formats.stdout.Head(); err != nil {
-		return ioFailuref("writing stdout: %s", describe(err))
+		return cmderr.IOf("writing stdout: %s", describe(err))
 	}
 	r.cfg.Diagnose = func(msg string) {
 		r.con.Errorf("%s", msg)
@@ -600,7 +601,7 @@ func (r *scanRun) fail(err error) {
 // result is the run's way out: an I/O failure before a verdict.
 func (r *scanRun) result(verdict error) error {
 	if r.ioFailed {
-		return errIOReported
+		return cmderr.ErrIOReported
 	}
 	return verdict
 }
@@ -662,18 +663,6 @@ func (r *scanRun) summarize(st *pipeline.Stats, took time.Duration, walkErrors i
 	return sum
 }
 
-// cardsVerdict is the way out the cards call for under --fail-on (error,
-// warning or never): errFailed or nil.
-func cardsVerdict(failOn string, invalid, warnings int64) error {
-	switch {
-	case failOn == "never":
-		return nil
-	case invalid > 0, failOn == "warning" && warnings > 0:
-		return errFailed
-	}
-	return nil
-}
-
 // crossCard writes --cross-card's findings after the verdicts, in the
 // run's format, counts them under their rules and levels, and returns how
 // many are errors. A run that ended early has seen part of the dump, whose
@@ -701,7 +690,7 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 // that has all it wanted.
 func writeOut(stdout io.Writer, text string) error {
 	if _, err := io.WriteString(stdout, text); err != nil && !isClosedPipe(err) {
-		return ioFailuref("writing stdout: %s", describe(err))
+		return cmderr.IOf("writing stdout: %s", describe(err))
 	}
 	return nil
 }

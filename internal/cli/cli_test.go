@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"os/exec"
@@ -22,7 +21,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardscan/cardscan/rule"
+
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/pipeline"
@@ -177,8 +179,8 @@ func TestGoldenFormats(t *testing.T) {
 	} {
 		t.Run(tc.golden, func(t *testing.T) {
 			r := run(t, "", append(tc.args, "--profile", "agentcard", cardsFile)...)
-			if r.code != console.ExitInvalid {
-				t.Errorf("exit %d, want %d; stderr %s", r.code, console.ExitInvalid, r.stderr)
+			if r.code != cmderr.StatusFailed {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, cmderr.StatusFailed, r.stderr)
 			}
 			golden.Check(t, tc.golden, r.stdout)
 			// The same through stdin, named <stdin>.
@@ -429,8 +431,8 @@ func TestCorruptZstdMidStream(t *testing.T) {
 	after := writeFile(t, filepath.Join(dir, "after.ndjson"), readFile(t, cardsFile))
 	sumPath := filepath.Join(dir, "s.json")
 	r := run(t, "", "--format", "jsonl", "--all", "--summary", sumPath, path, after)
-	if r.code != console.ExitIO {
-		t.Errorf("exit %d, want %d", r.code, console.ExitIO)
+	if r.code != cmderr.StatusIO {
+		t.Errorf("exit %d, want %d", r.code, cmderr.StatusIO)
 	}
 	if !strings.Contains(r.stderr, "cardscan: error: "+path+": line ") || !strings.Contains(r.stderr, "offset ") {
 		t.Errorf("stderr does not name the input, line and offset: %q", r.stderr)
@@ -473,7 +475,7 @@ func TestZstdWindowOverLimit(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wide.ndjson.zst")
 	writeFile(t, path, frame)
 	r := run(t, "", "-q", path)
-	if r.code != console.ExitIO || !strings.Contains(r.stderr, "zstd window larger than the 128 MiB accepted") {
+	if r.code != cmderr.StatusIO || !strings.Contains(r.stderr, "zstd window larger than the 128 MiB accepted") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	// The same frame with a window of 2^27 is read.
@@ -506,7 +508,7 @@ func TestBlankLinesAndCRLF(t *testing.T) {
 func TestEmptyInput(t *testing.T) {
 	for _, in := range []string{"", "\n\n", "  \r\n"} {
 		r := run(t, in, "--format", "jsonl", "--summary", "-")
-		if r.code != console.ExitOK {
+		if r.code != cmderr.StatusOK {
 			t.Errorf("%q: exit %d", in, r.code)
 		}
 		s, err := summary.Unmarshal([]byte(r.stdout))
@@ -744,7 +746,7 @@ func TestRealCorpus(t *testing.T) {
 	if r1.stdout != r4.stdout || r1.code != r4.code {
 		t.Error("-j 1 and -j 4 disagree on the real corpus")
 	}
-	if r1.code == console.ExitIO || r1.code == console.ExitUsage {
+	if r1.code == cmderr.StatusIO || r1.code == cmderr.StatusUsage {
 		t.Fatalf("exit %d: %s", r1.code, r1.stderr)
 	}
 	vs := parseVerdicts(t, r1.stdout)
@@ -770,7 +772,7 @@ func TestMaxInvalid(t *testing.T) {
 	input := string(bigInput(t, 20))
 	for _, n := range []int{1, 5} {
 		r := run(t, input, "--max-invalid", fmt.Sprint(n), "--format", "jsonl", "--all", "--summary", "-", "-j", "3", "--chunk-size", "1KiB")
-		if r.code != console.ExitInvalid {
+		if r.code != cmderr.StatusFailed {
 			t.Errorf("exit %d", r.code)
 		}
 		parts := strings.SplitN(r.stdout, "\n{\n", 2)
@@ -804,21 +806,21 @@ func TestFailOn(t *testing.T) {
 		failOn, input string
 		want          int
 	}{
-		{"error", valid, console.ExitOK},
-		{"error", warning, console.ExitOK},
-		{"error", invalid, console.ExitInvalid},
-		{"warning", valid, console.ExitOK},
-		{"warning", warning, console.ExitInvalid},
-		{"warning", invalid, console.ExitInvalid},
-		{"never", invalid, console.ExitOK},
-		{"never", warning, console.ExitOK},
+		{"error", valid, cmderr.StatusOK},
+		{"error", warning, cmderr.StatusOK},
+		{"error", invalid, cmderr.StatusFailed},
+		{"warning", valid, cmderr.StatusOK},
+		{"warning", warning, cmderr.StatusFailed},
+		{"warning", invalid, cmderr.StatusFailed},
+		{"never", invalid, cmderr.StatusOK},
+		{"never", warning, cmderr.StatusOK},
 	} {
 		if r := run(t, tc.input, "--fail-on", tc.failOn, "-q"); r.code != tc.want {
 			t.Errorf("--fail-on %s on %.30q: exit %d, want %d", tc.failOn, tc.input, r.code, tc.want)
 		}
 	}
 	// An unreadable input is exit 3 whatever --fail-on says.
-	if r := run(t, "", "--fail-on", "never", "no/such/file.ndjson"); r.code != console.ExitIO || !strings.Contains(r.stderr, "cardscan: error: no/such/file.ndjson: no such file") {
+	if r := run(t, "", "--fail-on", "never", "no/such/file.ndjson"); r.code != cmderr.StatusIO || !strings.Contains(r.stderr, "cardscan: error: no/such/file.ndjson: no such file") {
 		t.Errorf("missing file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -855,7 +857,7 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 		shards = append(shards, path)
 	}
 	m := run(t, "", append([]string{"summary", "merge"}, shards...)...)
-	if m.code != console.ExitOK {
+	if m.code != cmderr.StatusOK {
 		t.Fatalf("merge: exit %d %s", m.code, m.stderr)
 	}
 	merged, err := summary.Unmarshal([]byte(m.stdout))
@@ -883,12 +885,12 @@ func TestSummaryCountsAndMerge(t *testing.T) {
 	}
 
 	for _, bad := range [][]string{{"summary"}, {"summary", "merge"}, {"summary", "add", shards[0]}} {
-		if r := run(t, "", bad...); r.code != console.ExitUsage {
+		if r := run(t, "", bad...); r.code != cmderr.StatusUsage {
 			t.Errorf("%v: exit %d", bad, r.code)
 		}
 	}
 	notSummary := writeFile(t, filepath.Join(dir, "x.json"), []byte(`{"records":1,"valid":0,"invalid":0}`))
-	if r := run(t, "", "summary", "merge", shards[0], notSummary); r.code != console.ExitIO || !strings.Contains(r.stderr, "x.json") {
+	if r := run(t, "", "summary", "merge", shards[0], notSummary); r.code != cmderr.StatusIO || !strings.Contains(r.stderr, "x.json") {
 		t.Errorf("inconsistent summary: exit %d %q", r.code, r.stderr)
 	}
 }
@@ -946,14 +948,14 @@ func TestClosedStdoutIsQuiet(t *testing.T) {
 	if errOut.Len() != 0 {
 		t.Errorf("stderr %q, want nothing", errOut.String())
 	}
-	if code != console.ExitInvalid {
-		t.Errorf("exit %d, want %d (invalid cards were seen)", code, console.ExitInvalid)
+	if code != cmderr.StatusFailed {
+		t.Errorf("exit %d, want %d (invalid cards were seen)", code, cmderr.StatusFailed)
 	}
 }
 
 func TestListRulesAndVersion(t *testing.T) {
 	r := run(t, "", "--list-rules")
-	if r.code != console.ExitOK {
+	if r.code != cmderr.StatusOK {
 		t.Fatalf("exit %d", r.code)
 	}
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
@@ -968,11 +970,11 @@ func TestListRulesAndVersion(t *testing.T) {
 		}
 	}
 	v := run(t, "", "--version")
-	if v.code != console.ExitOK || !strings.HasPrefix(v.stdout, "cardscan ") || !strings.Contains(v.stdout, runtime.Version()) {
+	if v.code != cmderr.StatusOK || !strings.HasPrefix(v.stdout, "cardscan ") || !strings.Contains(v.stdout, runtime.Version()) {
 		t.Errorf("--version: %d %q", v.code, v.stdout)
 	}
 	h := run(t, "", "--help")
-	if h.code != console.ExitOK || !strings.Contains(h.stdout, "--max-invalid") {
+	if h.code != cmderr.StatusOK || !strings.Contains(h.stdout, "--max-invalid") {
 		t.Errorf("--help: %d %q", h.code, h.stdout)
 	}
 }
@@ -986,12 +988,12 @@ func TestUsageErrors(t *testing.T) {
 		r := run(t, "", args...)
 		if args[0] == "serve-not" {
 			// A path, not a subcommand: a missing input.
-			if r.code != console.ExitIO {
+			if r.code != cmderr.StatusIO {
 				t.Errorf("%v: exit %d", args, r.code)
 			}
 			continue
 		}
-		if r.code != console.ExitUsage || !strings.HasPrefix(r.stderr, "cardscan: error: ") {
+		if r.code != cmderr.StatusUsage || !strings.HasPrefix(r.stderr, "cardscan: error: ") {
 			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
 		}
 	}
@@ -1013,14 +1015,14 @@ func TestUsageErrors(t *testing.T) {
 	}
 	// A mistyped flag gets the flag meant, as a mistyped subcommand does.
 	want := "cardscan: error: unknown flag --profle: did you mean --profile?\n"
-	if r := run(t, "", cardsFile, "--profle", "a2a"); r.code != console.ExitUsage || !strings.HasPrefix(r.stderr, want) {
+	if r := run(t, "", cardsFile, "--profle", "a2a"); r.code != cmderr.StatusUsage || !strings.HasPrefix(r.stderr, want) {
 		t.Errorf("--profle: exit %d, stderr %q, want it to start %q", r.code, r.stderr, want)
 	}
 }
 
 func TestFlagsAfterPaths(t *testing.T) {
 	a := run(t, "", "--format", "jsonl", cardsFile, "-q")
-	if a.stdout != "" || a.code != console.ExitInvalid {
+	if a.stdout != "" || a.code != cmderr.StatusFailed {
 		t.Errorf("-q after the path was not taken: %d %q", a.code, a.stdout)
 	}
 	o, err := parseFlags([]string{"a.ndjson", "-j4", "b.ndjson", "--format=jsonl", "-", "--all"})
@@ -1028,7 +1030,7 @@ func TestFlagsAfterPaths(t *testing.T) {
 		t.Errorf("flags among paths: %+v, %v", o, err)
 	}
 	b := run(t, "", "--", "-q")
-	if b.code != console.ExitIO || !strings.Contains(b.stderr, "-q: no such file") {
+	if b.code != cmderr.StatusIO || !strings.Contains(b.stderr, "-q: no such file") {
 		t.Errorf("-- did not end the flags: %d %q", b.code, b.stderr)
 	}
 }
@@ -1037,7 +1039,7 @@ func TestProfiles(t *testing.T) {
 	card := strings.Split(string(readFile(t, cardsFile)), "\n")[0]
 	for _, p := range append(fastvalidate.Profiles(), "auto") {
 		r := run(t, card+"\n{}\nnot json\n", "--profile", p, "--format", "jsonl", "--all", "--summary", "-")
-		if r.code == console.ExitUsage || r.code == console.ExitIO {
+		if r.code == cmderr.StatusUsage || r.code == cmderr.StatusIO {
 			t.Fatalf("--profile %s: exit %d %s", p, r.code, r.stderr)
 		}
 		vs := parseVerdicts(t, strings.SplitN(r.stdout, "\n{\n", 2)[0]+"\n")
@@ -1088,12 +1090,12 @@ func (s *slowReader) Read(p []byte) (int, error) {
 
 func TestUnreadableOutput(t *testing.T) {
 	r := run(t, "{}\n", "--invalid-out", filepath.Join(t.TempDir(), "no", "dir", "x.ndjson"))
-	if r.code != console.ExitIO || !strings.Contains(r.stderr, "--invalid-out") {
+	if r.code != cmderr.StatusIO || !strings.Contains(r.stderr, "--invalid-out") {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	var errOut bytes.Buffer
 	code := Run([]string{"--format", "jsonl"}, strings.NewReader("{}\n"), failingWriter{}, &errOut)
-	if code != console.ExitIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
+	if code != cmderr.StatusIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }
@@ -1108,8 +1110,8 @@ func TestSubcommandsDispatch(t *testing.T) {
 	for _, name := range []string{"serve", "fetch"} {
 		r := run(t, "", name, "--no-such-flag")
 		want := "cardscan: error: unknown flag --no-such-flag\ncardscan: hint: run 'cardscan " + name + " --help' for usage\n"
-		if r.code != console.ExitUsage || r.stderr != want {
-			t.Errorf("%s: exit %d, stderr %q; want %d, %q", name, r.code, r.stderr, console.ExitUsage, want)
+		if r.code != cmderr.StatusUsage || r.stderr != want {
+			t.Errorf("%s: exit %d, stderr %q; want %d, %q", name, r.code, r.stderr, cmderr.StatusUsage, want)
 		}
 	}
 }
@@ -1137,7 +1139,7 @@ func TestHelp(t *testing.T) {
 	var all strings.Builder
 	for _, cmd := range [][]string{{"--help"}, {"serve", "--help"}, {"fetch", "-h"}, {"mcp", "--help"}, {"diff", "--help"}} {
 		r := run(t, "", cmd...)
-		if r.code != console.ExitOK || r.stderr != "" {
+		if r.code != cmderr.StatusOK || r.stderr != "" {
 			t.Fatalf("%q: exit %d, stderr %q", cmd, r.code, r.stderr)
 		}
 		all.WriteString(r.stdout)
@@ -1195,14 +1197,14 @@ func TestWalkSkipsFilesThatAreNotRegular(t *testing.T) {
 func TestPolicy(t *testing.T) {
 	card := `{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"x","version":"1.0.0","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"http","url":"http://a.example/"}}` + "\n"
 	r := run(t, card, "--profile", "agentcard")
-	if r.code != console.ExitOK || !strings.Contains(r.stdout, "warning: endpoint.insecure: /endpoint/url:") {
+	if r.code != cmderr.StatusOK || !strings.Contains(r.stdout, "warning: endpoint.insecure: /endpoint/url:") {
 		t.Errorf("default policy: exit %d, stdout %q; want exit 0 and an endpoint.insecure warning", r.code, r.stdout)
 	}
 	r = run(t, card, "--profile", "agentcard", "--policy", "production")
-	if r.code != console.ExitInvalid || !strings.Contains(r.stdout, "error: endpoint.insecure: /endpoint/url:") {
+	if r.code != cmderr.StatusFailed || !strings.Contains(r.stdout, "error: endpoint.insecure: /endpoint/url:") {
 		t.Errorf("production policy: exit %d, stdout %q; want exit 1 and an endpoint.insecure error", r.code, r.stdout)
 	}
-	if r := run(t, card, "--policy", "strict"); r.code != console.ExitUsage || !strings.Contains(r.stderr, `--policy "strict"`) {
+	if r := run(t, card, "--policy", "strict"); r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, `--policy "strict"`) {
 		t.Errorf("unknown policy: exit %d, stderr %q; want a usage error", r.code, r.stderr)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 )
@@ -57,11 +58,11 @@ func runCompletion(args []string, stdout io.Writer, con *console.Console) error 
 		return writeOut(stdout, completionUsage)
 	}
 	if len(args) != 1 || !slices.Contains(cmdflag.Shells, args[0]) {
-		return usageFailure("cardscan completion", usagef("completion takes one shell: bash, zsh or fish"))
+		return cmderr.Usage("cardscan completion", usagef("completion takes one shell: bash, zsh or fish"))
 	}
 	script, err := commandTree().Completion(args[0])
 	if err != nil {
-		return usageFailure("cardscan completion", err)
+		return cmderr.Usage("cardscan completion", err)
 	}
 	return writeOut(stdout, script)
 }
@@ -74,10 +75,10 @@ func runMan(args []string, stdout io.Writer, con *console.Console) error {
 		if errors.Is(err, flag.ErrHelp) {
 			return writeOut(stdout, "usage: cardscan man\n\nWrites cardscan's manual page, in roff, to standard output:\ncardscan man > cardscan.1; man -l cardscan.1\n")
 		}
-		return usageFailure("cardscan man", err)
+		return cmderr.Usage("cardscan man", err)
 	}
 	if len(operands) > 0 {
-		return usageFailure("cardscan man", usagef("man takes no operands"))
+		return cmderr.Usage("cardscan man", usagef("man takes no operands"))
 	}
 	return writeOut(stdout, commandTree().Man(cmdflag.ManPage{
 		Section:     "1",

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
-	"github.com/cardscan/cardscan/internal/console"
 )
 
 // shellScript writes `cardscan completion shell` to a file and returns its
@@ -21,7 +21,7 @@ func shellScript(t *testing.T, shell string) (path, bin string) {
 		t.Skipf("%s is not installed (Debian package %s; make debian-packages installs it)", shell, shell)
 	}
 	r := run(t, "", "completion", shell)
-	if r.code != console.ExitOK || r.stderr != "" {
+	if r.code != cmderr.StatusOK || r.stderr != "" {
 		t.Fatalf("completion %s: exit %d, stderr %q", shell, r.code, r.stderr)
 	}
 	return writeFile(t, filepath.Join(t.TempDir(), "cardscan."+shell), []byte(r.stdout)), bin
@@ -175,16 +175,16 @@ func TestCompletionFish(t *testing.T) {
 func TestCompletionCommand(t *testing.T) {
 	for _, shell := range []string{"bash", "zsh", "fish"} {
 		r := run(t, "", "completion", shell)
-		if r.code != console.ExitOK || !strings.HasPrefix(r.stdout, "#") || !strings.Contains(r.stdout, "max-record") {
+		if r.code != cmderr.StatusOK || !strings.HasPrefix(r.stdout, "#") || !strings.Contains(r.stdout, "max-record") {
 			t.Errorf("completion %s: exit %d, stdout %.80q, stderr %q", shell, r.code, r.stdout, r.stderr)
 		}
 	}
 	for _, args := range [][]string{{"completion"}, {"completion", "powershell"}, {"completion", "bash", "zsh"}} {
-		if r := run(t, "", args...); r.code != console.ExitUsage || !strings.Contains(r.stderr, "bash, zsh or fish") {
+		if r := run(t, "", args...); r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, "bash, zsh or fish") {
 			t.Errorf("%q: exit %d, stderr %q; want a usage error naming the shells", args, r.code, r.stderr)
 		}
 	}
-	if r := run(t, "", "complettion", "bash"); r.code != console.ExitUsage || !strings.Contains(r.stderr, "did you mean completion?") {
+	if r := run(t, "", "complettion", "bash"); r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, "did you mean completion?") {
 		t.Errorf("complettion: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -194,7 +194,7 @@ func TestCompletionCommand(t *testing.T) {
 // warning and man -l renders.
 func TestManPage(t *testing.T) {
 	r := run(t, "", "man")
-	if r.code != console.ExitOK || r.stderr != "" {
+	if r.code != cmderr.StatusOK || r.stderr != "" {
 		t.Fatalf("man: exit %d, stderr %q", r.code, r.stderr)
 	}
 	page := r.stdout

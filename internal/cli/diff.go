@@ -10,6 +10,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
@@ -80,7 +81,7 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	}
 	sigs, err := o.signatureOptions.config(nil)
 	if err != nil {
-		return usageFailure("cardscan diff", err)
+		return cmderr.Usage("cardscan diff", err)
 	}
 	mode, _ := dump.ParseKeyMode(o.key)
 	if o.digestOut != "" {
@@ -89,13 +90,13 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	var sumFile *pendingFile
 	if o.summary != "" && o.summary != "-" {
 		if sumFile, err = createPending(o.summary); err != nil {
-			return ioFailuref("--summary %s: %s", o.summary, describe(err))
+			return cmderr.IOf("--summary %s: %s", o.summary, describe(err))
 		}
 		defer sumFile.discard()
 	}
 	d, err := dump.NewDiffer(int64(o.memory))
 	if err != nil {
-		return ioFailuref("diff: %s", describe(err))
+		return cmderr.IOf("diff: %s", describe(err))
 	}
 	defer d.Close()
 	d.Format = o.parsed
@@ -112,9 +113,9 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	sum, err := d.Finish(stdout)
 	if err != nil {
 		if isClosedPipe(err) {
-			return errFailed
+			return cmderr.ErrFailed
 		}
-		return ioFailuref("diff: writing: %s", describe(err))
+		return cmderr.IOf("diff: writing: %s", describe(err))
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	if sum.Seconds > 0 {
@@ -122,12 +123,12 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	}
 	var verdict error
 	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 || sum.SignerChanged != nil && *sum.SignerChanged > 0 {
-		verdict = errFailed
+		verdict = cmderr.ErrFailed
 	}
 	if o.summary != "" {
 		if err := writeDiffSummary(&sum, sumFile, stdout); err != nil {
 			con.Errorf("--summary %s: %s", o.summary, describe(err))
-			verdict = errIOReported
+			verdict = cmderr.ErrIOReported
 		}
 	}
 	con.Printf("%s", diffHuman(&sum))
@@ -158,7 +159,7 @@ func parseDiffArgs(args []string, stdin io.Reader, stdout io.Writer) (*diffOptio
 			stdin, stdout)
 	}
 	if err != nil {
-		return nil, nil, usageFailure("cardscan diff", err)
+		return nil, nil, cmderr.Usage("cardscan diff", err)
 	}
 	return o, paths, nil
 }
@@ -200,13 +201,13 @@ func readDumps(d *dump.Differ, o *diffOptions, paths []string, mode dump.KeyMode
 		}
 		st, err := pipeline.Run(cfg, inputs)
 		if st.Interrupted {
-			return 0, &statusError{sig.status()}
+			return 0, cmderr.Interrupted(sig.signal())
 		}
 		if err != nil {
-			return 0, ioFailuref("diff: %s", describe(err))
+			return 0, cmderr.IOf("diff: %s", describe(err))
 		}
 		if st.InputErrors > 0 || walkErrors > 0 {
-			return 0, ioFailuref("diff: %s could not be read completely; no diff written", paths[i])
+			return 0, cmderr.IOf("diff: %s could not be read completely; no diff written", paths[i])
 		}
 		bytes += st.BytesDecompressed
 	}
@@ -298,17 +299,17 @@ func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Rea
 			Collect:   set.Add,
 		}, inputs)
 		if st.Interrupted {
-			return &statusError{sig.status()}
+			return cmderr.Interrupted(sig.signal())
 		}
 		if err != nil {
-			return ioFailuref("diff: %s", describe(err))
+			return cmderr.IOf("diff: %s", describe(err))
 		}
 		if st.InputErrors > 0 || walkErrors > 0 {
-			return ioFailuref("diff: %s could not be read completely; no digests written", paths[i])
+			return cmderr.IOf("diff: %s could not be read completely; no digests written", paths[i])
 		}
 	}
 	if err := set.Write(o.digestOut, o.digestParts); err != nil {
-		return ioFailuref("--digest-out %s: %s", o.digestOut, describe(err))
+		return cmderr.IOf("--digest-out %s: %s", o.digestOut, describe(err))
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/fastvalidate/canon"
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/golden"
 )
 
@@ -445,7 +445,7 @@ func TestDiffEdges(t *testing.T) {
 		bad := writeFile(t, filepath.Join(dir, "bad.ndjson.zst"), corrupt)
 		for _, pair := range [][]string{{good, bad}, {good, filepath.Join(dir, "missing.ndjson")}} {
 			r := run(t, "", append([]string{"diff"}, pair...)...)
-			if r.code != console.ExitIO || r.stdout != "" {
+			if r.code != cmderr.StatusIO || r.stdout != "" {
 				t.Errorf("%v: exit %d, stdout %q; want 3 and nothing", pair, r.code, r.stdout)
 			}
 		}
@@ -453,7 +453,7 @@ func TestDiffEdges(t *testing.T) {
 
 	t.Run("usage", func(t *testing.T) {
 		for _, args := range [][]string{{"diff", "a"}, {"diff", "-", "-"}, {"diff", "--key", "name", "a", "b"}, {"diff", "--format", "github", "a", "b"}, {"diff", "--memory", "1", "a", "b"}, {"diff", "--summary", cardsFile, cardsFile, "b"}} {
-			if r := run(t, "", args...); r.code != console.ExitUsage {
+			if r := run(t, "", args...); r.code != cmderr.StatusUsage {
 				t.Errorf("%q: exit %d, want 2", args, r.code)
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cardscan/cardscan/cardsig"
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 )
 
 // thumbprint is key's RFC 7638 thumbprint, as diff names signers.
@@ -84,7 +84,7 @@ func TestDiffSignerChanged(t *testing.T) {
 	for _, memory := range []string{"1GiB", "1KiB"} {
 		t.Run("memory "+memory, func(t *testing.T) {
 			r := runIn(t, dir, "diff", "--keys", f.keys, "--memory", memory, "--format", "jsonl", "--summary", "-", "old.ndjson", "new.ndjson")
-			if r.code != console.ExitInvalid {
+			if r.code != cmderr.StatusFailed {
 				t.Fatalf("exit %d, want 1; stderr %s", r.code, r.stderr)
 			}
 			out, sum, _ := strings.Cut(r.stdout, "{\n")

@@ -1,11 +1,11 @@
 package cli
 
-import "github.com/cardscan/cardscan/internal/console"
+import "github.com/cardscan/cardscan/internal/cmderr"
 
 // Short names for the exit statuses, in the tests of the CLI's promises.
 const (
-	exitOK      = console.ExitOK
-	exitInvalid = console.ExitInvalid
-	exitUsage   = console.ExitUsage
-	exitIO      = console.ExitIO
+	exitOK      = cmderr.StatusOK
+	exitInvalid = cmderr.StatusFailed
+	exitUsage   = cmderr.StatusUsage
+	exitIO      = cmderr.StatusIO
 )

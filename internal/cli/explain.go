@@ -3,11 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cardscan/cardscan/rule"
 	"io"
 	"strings"
 
+	"github.com/cardscan/cardscan/rule"
+
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/internal/suggest"
@@ -29,23 +31,23 @@ func runExplain(args []string, stdout io.Writer, con *console.Console) error {
 		case strings.HasPrefix(a, "--format="):
 			format = strings.TrimPrefix(a, "--format=")
 		case strings.HasPrefix(a, "-") || id != "":
-			return usageStop(fmt.Errorf("%s", explainUsage))
+			return cmderr.UsageStop(fmt.Errorf("%s", explainUsage))
 		default:
 			id = a
 		}
 	}
 	if id == "" {
-		return usageStop(fmt.Errorf("%s", explainUsage))
+		return cmderr.UsageStop(fmt.Errorf("%s", explainUsage))
 	}
 	if format != "text" && format != "json" {
-		return usageStop(fmt.Errorf("explain: --format %q: want text or json", format))
+		return cmderr.UsageStop(fmt.Errorf("explain: --format %q: want text or json", format))
 	}
 	r, ok := rule.Lookup(id)
 	if !ok {
 		if near := suggest.Nearest(id, ruleIDs()); near != "" {
-			return usageStop(fmt.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, near))
+			return cmderr.UsageStop(fmt.Errorf("explain: unknown rule %q: did you mean %s? (cardscan --list-rules lists them)", id, near))
 		}
-		return usageStop(fmt.Errorf("explain: unknown rule %q (cardscan --list-rules lists them)", id))
+		return cmderr.UsageStop(fmt.Errorf("explain: unknown rule %q (cardscan --list-rules lists them)", id))
 	}
 	if format == "text" {
 		return writeOut(stdout, ruledoc.Text(r))
@@ -74,7 +76,7 @@ func runExplain(args []string, stdout io.Writer, con *console.Console) error {
 	}{r.ID, r.Severity.String(), profiles, r.Description, d.Spec, d.Source, d.Basis,
 		exampleProfile(r, d), d.Fail, d.Pass, d.Example, d.Fix, ruledoc.HelpURI(r.ID)}, "", "  ")
 	if err != nil {
-		return ioFailuref("explain: %s", err)
+		return cmderr.IOf("explain: %s", err)
 	}
 	return writeOut(stdout, string(b)+"\n")
 }

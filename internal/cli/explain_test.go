@@ -2,24 +2,25 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/cardscan/cardscan/rule"
 	"strings"
 	"testing"
 
+	"github.com/cardscan/cardscan/rule"
+
 	"github.com/cardscan/cardscan/fastvalidate"
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 )
 
 func TestExplain(t *testing.T) {
 	r := run(t, "", "explain", "version.semver")
-	if r.code != console.ExitOK || r.stderr != "" {
+	if r.code != cmderr.StatusOK || r.stderr != "" {
 		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
 	}
 	golden.Check(t, "explain.golden", r.stdout)
 	for _, rule := range rule.All() {
-		if got := run(t, "", "explain", rule.ID); got.code != console.ExitOK || got.stdout != ruledoc.Text(rule) {
+		if got := run(t, "", "explain", rule.ID); got.code != cmderr.StatusOK || got.stdout != ruledoc.Text(rule) {
 			t.Errorf("explain %s: exit %d, not the rule's text", rule.ID, got.code)
 		}
 	}
@@ -27,7 +28,7 @@ func TestExplain(t *testing.T) {
 
 func TestExplainJSON(t *testing.T) {
 	r := run(t, "", "explain", "--format", "json", "a2a.mime")
-	if r.code != console.ExitOK {
+	if r.code != cmderr.StatusOK {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	var got struct {
@@ -68,7 +69,7 @@ func TestExplainUsage(t *testing.T) {
 		{[]string{"explian", "a2a.mime"}, "did you mean explain?"},
 	} {
 		r := run(t, "", tc.args...)
-		if r.code != console.ExitUsage || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
+		if r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
 		}
 	}
@@ -92,7 +93,7 @@ func TestListRulesProfile(t *testing.T) {
 		{"agentcard-schema", []string{"schema.type", "json.syntax"}, []string{"field.required"}},
 	} {
 		r := run(t, "", "--list-rules", "--profile", tc.profile)
-		if r.code != console.ExitOK {
+		if r.code != cmderr.StatusOK {
 			t.Fatalf("%s: exit %d %s", tc.profile, r.code, r.stderr)
 		}
 		lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")[1:]
@@ -111,7 +112,7 @@ func TestListRulesProfile(t *testing.T) {
 			}
 		}
 	}
-	if r := run(t, "", "--list-rules", "--profile", "nope"); r.code != console.ExitUsage || !strings.Contains(r.stderr, `unknown profile "nope"`) {
+	if r := run(t, "", "--list-rules", "--profile", "nope"); r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, `unknown profile "nope"`) {
 		t.Errorf("unknown profile: exit %d, %s", r.code, r.stderr)
 	}
 }

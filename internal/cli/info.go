@@ -2,14 +2,16 @@ package cli
 
 import (
 	"fmt"
-	"github.com/cardscan/cardscan/rule"
 	"io"
 	"os"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cardscan/cardscan/rule"
+
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/report"
@@ -69,37 +71,37 @@ func listRules(w io.Writer, profile string, format report.Format) error {
 // summaries of shards and prints the total.
 func runSummary(args []string, stdout io.Writer, con *console.Console) error {
 	if len(args) == 0 || args[0] != "merge" {
-		return usageStop(usageError{"usage: cardscan summary merge SUMMARY.json ..."})
+		return cmderr.UsageStop(usageError{"usage: cardscan summary merge SUMMARY.json ..."})
 	}
 	if len(args) == 1 {
-		return usageStop(fmt.Errorf("summary merge: no summary files given"))
+		return cmderr.UsageStop(fmt.Errorf("summary merge: no summary files given"))
 	}
 	inputs := make([]clobber.File, 0, len(args)-1)
 	for _, path := range args[1:] {
 		inputs = append(inputs, clobber.File{Role: "the summary", Path: path})
 	}
 	if err := guardFiles(inputs, []clobber.File{{Role: "standard output", Path: "-"}}, nil, stdout); err != nil {
-		return usageStop(fmt.Errorf("summary merge: %s", err))
+		return cmderr.UsageStop(fmt.Errorf("summary merge: %s", err))
 	}
 	var total summary.Summary
 	for _, path := range args[1:] {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return ioFailuref("%s: %s", path, describe(err))
+			return cmderr.IOf("%s: %s", path, describe(err))
 		}
 		s, err := summary.Unmarshal(b)
 		if err != nil {
-			return ioFailuref("%s", notASummary(path, err))
+			return cmderr.IOf("%s", notASummary(path, err))
 		}
 		if err := total.Add(s); err != nil {
-			return ioFailuref("summary merge: %s: %s", path, err)
+			return cmderr.IOf("summary merge: %s: %s", path, err)
 		}
 	}
 	if err := total.WriteFile("-", stdout); err != nil {
 		if isClosedPipe(err) {
 			return nil
 		}
-		return ioFailuref("writing stdout: %s", err)
+		return cmderr.IOf("writing stdout: %s", err)
 	}
 	return nil
 }

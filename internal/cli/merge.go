@@ -10,6 +10,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
@@ -71,7 +72,7 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) error {
 	var kind byte
 	if err == nil {
 		if kind, err = dump.DigestFileKind(paths[0]); err != nil {
-			return ioFailuref("merge: %s", err)
+			return cmderr.IOf("merge: %s", err)
 		}
 		if kind == dump.DiffFile && !slices.Contains(diffFormats, o.parsed) {
 			err = usagef("--format %q: diff digests give text or jsonl", o.format)
@@ -85,12 +86,12 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) error {
 		err = guardFiles(ins, []clobber.File{{Role: "--summary", Path: o.summary}, {Role: "standard output", Path: "-"}}, nil, stdout)
 	}
 	if err != nil {
-		return usageFailure("cardscan merge", err)
+		return cmderr.Usage("cardscan merge", err)
 	}
 	var sumFile *pendingFile
 	if o.summary != "" && o.summary != "-" {
 		if sumFile, err = createPending(o.summary); err != nil {
-			return ioFailuref("--summary %s: %s", o.summary, describe(err))
+			return cmderr.IOf("--summary %s: %s", o.summary, describe(err))
 		}
 		defer sumFile.discard()
 	}
@@ -105,7 +106,7 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) error {
 	} else {
 		sumJSON, verdict = mergeClaims(o, paths, stdout, style, start, con)
 	}
-	var failed *ioFailure
+	var failed *cmderr.IOError
 	if errors.As(verdict, &failed) || o.summary == "" {
 		return verdict
 	}
@@ -115,7 +116,7 @@ func runMerge(args []string, stdout io.Writer, con *console.Console) error {
 		err = sumFile.commit(sumJSON)
 	}
 	if err != nil {
-		return ioFailuref("--summary %s: %s", o.summary, describe(err))
+		return cmderr.IOf("--summary %s: %s", o.summary, describe(err))
 	}
 	return verdict
 }
@@ -141,13 +142,13 @@ func checkMergeOptions(o *mergeOptions, paths []string) error {
 }
 
 // mergeClaims writes the --cross-card findings of the claims in paths, and
-// returns the summary and the verdict (errFailed when some error was found): of no records, with the
+// returns the summary and the verdict (cmderr.ErrFailed when some error was found): of no records, with the
 // findings' counts, which summary merge adds to the shards' summaries to
 // make what one run's says.
 func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report.Style, start time.Time, con *console.Console) ([]byte, error) {
 	cross, err := dump.NewCross(int64(o.memory))
 	if err != nil {
-		return nil, ioFailuref("merge: %s", describe(err))
+		return nil, cmderr.IOf("merge: %s", describe(err))
 	}
 	defer cross.Close()
 	cross.Levels = overrideTable(o.overrides)
@@ -157,9 +158,9 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 	counts, err := cross.MergeFiles(paths, o.parsed.Writer(stdout, report.WriterOptions{Style: style}))
 	if err != nil {
 		if isClosedPipe(err) {
-			return nil, errFailed
+			return nil, cmderr.ErrFailed
 		}
-		return nil, ioFailuref("merge: %s", describe(err))
+		return nil, cmderr.IOf("merge: %s", describe(err))
 	}
 	sum := summary.Summary{
 		Counts:   summary.Counts{Rules: counts.Rules, Errors: counts.Errors, Warnings: counts.Warnings, Profiles: map[string]int64{}},
@@ -169,11 +170,11 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 	sum.Finish()
 	b, err := sum.Marshal()
 	if err != nil {
-		return nil, ioFailuref("merge: %s", err)
+		return nil, cmderr.IOf("merge: %s", err)
 	}
 	con.Printf("%d digest files: %d errors, %d warnings across cards", len(paths), counts.Errors, counts.Warnings)
 	if counts.Errors > 0 {
-		return b, errFailed
+		return b, cmderr.ErrFailed
 	}
 	return b, nil
 }
@@ -183,27 +184,27 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 func mergeDiff(o *mergeOptions, paths []string, stdout io.Writer, style report.Style, start time.Time, con *console.Console) ([]byte, error) {
 	d, err := dump.NewDiffer(int64(o.memory))
 	if err != nil {
-		return nil, ioFailuref("merge: %s", describe(err))
+		return nil, cmderr.IOf("merge: %s", describe(err))
 	}
 	defer d.Close()
 	d.Format, d.Style = o.parsed, style
 	sum, err := d.MergeFiles(paths, stdout)
 	if err != nil {
 		if isClosedPipe(err) {
-			return nil, errFailed
+			return nil, cmderr.ErrFailed
 		}
-		return nil, ioFailuref("merge: %s", describe(err))
+		return nil, cmderr.IOf("merge: %s", describe(err))
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	b, err := json.MarshalIndent(struct {
 		Diff dump.DiffSummary `json:"diff"`
 	}{sum}, "", "  ")
 	if err != nil {
-		return nil, ioFailuref("merge: %s", err)
+		return nil, cmderr.IOf("merge: %s", err)
 	}
 	con.Printf("%s", diffHuman(&sum))
 	if sum.Added+sum.Removed+sum.Broke+sum.Fixed+sum.Changed > 0 {
-		return append(b, '\n'), errFailed
+		return append(b, '\n'), cmderr.ErrFailed
 	}
 	return append(b, '\n'), nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/migrate"
@@ -101,7 +102,7 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	}
 	ws, err := newWorkers(mopts, runtime.GOMAXPROCS(0)+1)
 	if err != nil {
-		return usageFailure("cardscan migrate", usageError{err.Error()})
+		return cmderr.Usage("cardscan migrate", usageError{err.Error()})
 	}
 	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
 	r := &migrateRun{o: o, con: con, ioErrors: walkErrors, workers: ws[1:], solo: ws[0]}
@@ -125,13 +126,13 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	con.Printf("%s", r.summary())
 	switch {
 	case r.ioErrors > 0:
-		return errIOReported
+		return cmderr.ErrIOReported
 	case o.check:
 		if r.tally.wouldRun {
-			return errFailed
+			return cmderr.ErrFailed
 		}
 	case r.tally.counts[2]+r.tally.counts[3] > 0: // refused, failed
-		return errFailed
+		return cmderr.ErrFailed
 	}
 	return nil
 }
@@ -170,7 +171,7 @@ func parseMigrateArgs(args []string, stdin io.Reader, stdout io.Writer) (*migrat
 		mopts, err = migrateOptionsOf(o)
 	}
 	if err != nil {
-		return nil, nil, mopts, usageFailure("cardscan migrate", err)
+		return nil, nil, mopts, cmderr.Usage("cardscan migrate", err)
 	}
 	return o, paths, mopts, nil
 }
@@ -196,7 +197,7 @@ func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err 
 	case o.out != "":
 		f, err := os.Create(o.out)
 		if err != nil {
-			return closers, ioFailuref("-o %s: %s", o.out, describe(err))
+			return closers, cmderr.IOf("-o %s: %s", o.out, describe(err))
 		}
 		bw := bufio.NewWriterSize(f, 256<<10)
 		r.cards = bw
@@ -214,7 +215,7 @@ func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err 
 	default:
 		f, err := os.Create(reportTo)
 		if err != nil {
-			return closers, ioFailuref("--report %s: %s", reportTo, describe(err))
+			return closers, cmderr.IOf("--report %s: %s", reportTo, describe(err))
 		}
 		r.records = bufio.NewWriterSize(f, 64<<10)
 		w := r.records

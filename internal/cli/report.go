@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/htmlreport"
@@ -67,33 +68,33 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		if errors.Is(err, flag.ErrHelp) {
 			return writeOut(stdout, reportUsageHead+fs.Help())
 		}
-		return usageFailure("cardscan report", err)
+		return cmderr.Usage("cardscan report", err)
 	}
 
 	b, err := readSummaryFile(operands[0], stdin)
 	if err != nil {
-		return ioFailuref("%s: %s", operands[0], err)
+		return cmderr.IOf("%s: %s", operands[0], err)
 	}
 	s, err := summary.Unmarshal(b)
 	if err != nil {
-		return ioFailuref("%s", notASummary(operands[0], err))
+		return cmderr.IOf("%s", notASummary(operands[0], err))
 	}
 	var d *htmlreport.Diff
 	if len(operands) == 2 {
 		d, err = readDiffFile(operands[1], stdin)
 		if err != nil {
-			return ioFailuref("%s: %s", operands[1], err)
+			return cmderr.IOf("%s: %s", operands[1], err)
 		}
 	}
 	var page bytes.Buffer
 	if err := htmlreport.Write(&page, s, d); err != nil {
-		return ioFailuref("rendering the report: %s", err)
+		return cmderr.IOf("rendering the report: %s", err)
 	}
 	if out == "-" {
 		return writeOut(stdout, page.String())
 	}
 	if err := replaceFile(out, page.Bytes()); err != nil {
-		return ioFailuref("-o %s: %s", out, describe(err))
+		return cmderr.IOf("-o %s: %s", out, describe(err))
 	}
 	return nil
 }

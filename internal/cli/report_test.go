@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 )
 
 const (
@@ -23,12 +23,12 @@ func TestReportOfARun(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := filepath.Join(dir, "run.json")
-	if r := run(t, "", "-q", "--fail-on", "never", "--summary", sum, hostile); r.code != console.ExitOK {
+	if r := run(t, "", "-q", "--fail-on", "never", "--summary", sum, hostile); r.code != cmderr.StatusOK {
 		t.Fatalf("run: %d %s", r.code, r.stderr)
 	}
 	out := filepath.Join(dir, "report.html")
 	r := run(t, "", "report", sum, "-o", out)
-	if r.code != console.ExitOK || r.stdout != "" || r.stderr != "" {
+	if r.code != cmderr.StatusOK || r.stdout != "" || r.stderr != "" {
 		t.Fatalf("report: %d %q %q", r.code, r.stdout, r.stderr)
 	}
 	page := string(readFile(t, out))
@@ -53,21 +53,21 @@ func TestReportArguments(t *testing.T) {
 		stdout string // a part of it
 		stderr string // a part of it
 	}{
-		{"summary and diff", "", []string{"report", reportSummary, reportDiff, "-o", out}, console.ExitOK, "", ""},
-		{"to stdout", "", []string{"report", "-o", "-", reportSummary}, console.ExitOK, `<h2>Top rules</h2>`, ""},
-		{"summary on stdin", string(readFile(t, reportSummary)), []string{"report", "-", "--output", "-"}, console.ExitOK, `id="inputs"`, ""},
-		{"diff on stdin", string(readFile(t, reportDiff)), []string{"report", reportSummary, "-", "-o", "-"}, console.ExitOK, `id="diff"`, ""},
-		{"help", "", []string{"report", "--help"}, console.ExitOK, "usage: cardscan report SUMMARY.json [DIFF.jsonl] -o report.html", ""},
-		{"no file", "", []string{"report", "-o", out}, console.ExitUsage, "", "want a summary file and at most one diff file, got 0"},
-		{"three files", "", []string{"report", "-o", out, reportSummary, reportDiff, reportDiff}, console.ExitUsage, "", "got 3"},
-		{"no -o", "", []string{"report", reportSummary}, console.ExitUsage, "", "-o FILE is required"},
-		{"stdin twice", "", []string{"report", "-", "-", "-o", out}, console.ExitUsage, "", "not both"},
-		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, console.ExitUsage, "", "format"},
-		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, console.ExitIO, "", "nope.json: no such file or directory"},
-		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, console.ExitIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change\n"},
-		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, console.ExitIO, "", "summary.json: line 1: not a diff record"},
-		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, console.ExitIO, "", "diff.jsonl: line 2: not a diff record"},
-		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, console.ExitIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
+		{"summary and diff", "", []string{"report", reportSummary, reportDiff, "-o", out}, cmderr.StatusOK, "", ""},
+		{"to stdout", "", []string{"report", "-o", "-", reportSummary}, cmderr.StatusOK, `<h2>Top rules</h2>`, ""},
+		{"summary on stdin", string(readFile(t, reportSummary)), []string{"report", "-", "--output", "-"}, cmderr.StatusOK, `id="inputs"`, ""},
+		{"diff on stdin", string(readFile(t, reportDiff)), []string{"report", reportSummary, "-", "-o", "-"}, cmderr.StatusOK, `id="diff"`, ""},
+		{"help", "", []string{"report", "--help"}, cmderr.StatusOK, "usage: cardscan report SUMMARY.json [DIFF.jsonl] -o report.html", ""},
+		{"no file", "", []string{"report", "-o", out}, cmderr.StatusUsage, "", "want a summary file and at most one diff file, got 0"},
+		{"three files", "", []string{"report", "-o", out, reportSummary, reportDiff, reportDiff}, cmderr.StatusUsage, "", "got 3"},
+		{"no -o", "", []string{"report", reportSummary}, cmderr.StatusUsage, "", "-o FILE is required"},
+		{"stdin twice", "", []string{"report", "-", "-", "-o", out}, cmderr.StatusUsage, "", "not both"},
+		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, cmderr.StatusUsage, "", "format"},
+		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, cmderr.StatusIO, "", "nope.json: no such file or directory"},
+		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change\n"},
+		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, cmderr.StatusIO, "", "summary.json: line 1: not a diff record"},
+		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, cmderr.StatusIO, "", "diff.jsonl: line 2: not a diff record"},
+		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, cmderr.StatusIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := run(t, tc.stdin, tc.args...)
@@ -83,19 +83,19 @@ func TestReportArguments(t *testing.T) {
 func TestReportKeepsOutputOnFailure(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "report.html")
-	if r := run(t, "", "report", reportSummary, "-o", out); r.code != console.ExitOK {
+	if r := run(t, "", "report", reportSummary, "-o", out); r.code != cmderr.StatusOK {
 		t.Fatalf("%d %s", r.code, r.stderr)
 	}
 	before := readFile(t, out)
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte("{\n"), 0o644)
-	if r := run(t, "", "report", reportSummary, bad, "-o", out); r.code != console.ExitIO {
+	if r := run(t, "", "report", reportSummary, bad, "-o", out); r.code != cmderr.StatusIO {
 		t.Fatalf("a bad diff: exit %d", r.code)
 	}
 	if after := readFile(t, out); string(after) != string(before) {
 		t.Error("a failed report changed the earlier one")
 	}
-	if r := run(t, "", "report", reportSummary, reportDiff, "-o", out); r.code != console.ExitOK {
+	if r := run(t, "", "report", reportSummary, reportDiff, "-o", out); r.code != cmderr.StatusOK {
 		t.Fatalf("%d %s", r.code, r.stderr)
 	}
 	if after := readFile(t, out); string(after) == string(before) || !strings.Contains(string(after), `id="diff"`) {
@@ -109,7 +109,7 @@ func TestReportKeepsOutputOnFailure(t *testing.T) {
 
 func TestReportSubcommandTypo(t *testing.T) {
 	r := run(t, "", "reprot", "x.json")
-	if r.code != console.ExitUsage || !strings.Contains(r.stderr, "did you mean report?") {
+	if r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, "did you mean report?") {
 		t.Errorf("exit %d, %q", r.code, r.stderr)
 	}
 }
@@ -133,7 +133,7 @@ func TestReportMalformedSummary(t *testing.T) {
 			bad := writeFile(t, filepath.Join(dir, "bad.json"), []byte(tc.doc))
 			r := run(t, "", "report", bad, "-o", out)
 			want := "cardscan: error: " + filepath.Join(dir, tc.want) + "\n"
-			if r.code != console.ExitIO || r.stderr != want {
+			if r.code != cmderr.StatusIO || r.stderr != want {
 				t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.stderr, want)
 			}
 		})

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
@@ -18,8 +19,8 @@ func runEnd(st *pipeline.Stats, inputErrors int64, result error, overrides map[s
 		Name:           "cardscan",
 		Version:        version(),
 		InformationURI: "https://github.com/cardscan/cardscan",
-		Successful:     inputErrors == 0 && !st.Interrupted && !errors.Is(result, errIOReported),
-		ExitCode:       statusOf(result),
+		Successful:     inputErrors == 0 && !st.Interrupted && !errors.Is(result, cmderr.ErrIOReported),
+		ExitCode:       cmderr.Status(result),
 		Interrupted:    st.Interrupted,
 	}
 	for _, r := range rule.All() {

@@ -2,16 +2,17 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/cardscan/cardscan/rule"
 	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cardscan/cardscan/rule"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/golden"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
@@ -274,8 +275,8 @@ func findIn(fs []finding, inputs []string, input string, res sarifResult) *findi
 // the working directory, which vary by build and checkout, are masked.
 func TestSARIFGolden(t *testing.T) {
 	r := run(t, "", "--format", "sarif", "--profile", "agentcard", cardsFile)
-	if r.code != console.ExitInvalid {
-		t.Errorf("exit %d, want %d", r.code, console.ExitInvalid)
+	if r.code != cmderr.StatusFailed {
+		t.Errorf("exit %d, want %d", r.code, cmderr.StatusFailed)
 	}
 	checkSARIF(t, sarifSchema(t), r.stdout)
 	wd, err := os.Getwd()

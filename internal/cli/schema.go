@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 )
@@ -63,20 +64,20 @@ func runSchema(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		if errors.Is(err, flag.ErrHelp) {
 			return writeOut(stdout, schemaUsageHead+fs.Help())
 		}
-		return usageFailure("cardscan schema", err)
+		return cmderr.Usage("cardscan schema", err)
 	}
 	if list {
 		return writeOut(stdout, strings.Join(fastvalidate.SchemaProfiles(), "\n")+"\n")
 	}
 	b, err := fastvalidate.JSONSchema(operands[0])
 	if err != nil {
-		return usageFailure("cardscan schema", fmt.Errorf("no schema for profile %q; known: %s", operands[0], strings.Join(fastvalidate.SchemaProfiles(), ", ")))
+		return cmderr.Usage("cardscan schema", fmt.Errorf("no schema for profile %q; known: %s", operands[0], strings.Join(fastvalidate.SchemaProfiles(), ", ")))
 	}
 	if out == "-" {
 		return writeOut(stdout, string(b))
 	}
 	if err := replaceFile(out, b); err != nil {
-		return ioFailuref("-o %s: %s", out, describe(err))
+		return cmderr.IOf("-o %s: %s", out, describe(err))
 	}
 	return nil
 }

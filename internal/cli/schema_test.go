@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/cardscan/cardscan/fastvalidate"
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 )
 
 func TestSchema_WritesEachProfile(t *testing.T) {
@@ -19,12 +19,12 @@ func TestSchema_WritesEachProfile(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stdout, stderr bytes.Buffer
-		if code := Run([]string{"schema", p}, strings.NewReader(""), &stdout, &stderr); code != console.ExitOK || !bytes.Equal(stdout.Bytes(), want) {
+		if code := Run([]string{"schema", p}, strings.NewReader(""), &stdout, &stderr); code != cmderr.StatusOK || !bytes.Equal(stdout.Bytes(), want) {
 			t.Errorf("schema %s: exit %d, stdout differs from JSONSchema: %v; stderr %s", p, code, !bytes.Equal(stdout.Bytes(), want), stderr.String())
 		}
 		file := filepath.Join(dir, strings.ReplaceAll(p, "/", "-")+".json")
 		stdout.Reset()
-		if code := Run([]string{"schema", "-o", file, p}, strings.NewReader(""), &stdout, &stderr); code != console.ExitOK {
+		if code := Run([]string{"schema", "-o", file, p}, strings.NewReader(""), &stdout, &stderr); code != cmderr.StatusOK {
 			t.Fatalf("schema -o: exit %d: %s", code, stderr.String())
 		}
 		if got, err := os.ReadFile(file); err != nil || !bytes.Equal(got, want) || stdout.Len() != 0 {
@@ -35,7 +35,7 @@ func TestSchema_WritesEachProfile(t *testing.T) {
 
 func TestSchema_List(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := Run([]string{"schema", "--list"}, strings.NewReader(""), &stdout, &stderr); code != console.ExitOK {
+	if code := Run([]string{"schema", "--list"}, strings.NewReader(""), &stdout, &stderr); code != cmderr.StatusOK {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if got, want := stdout.String(), strings.Join(fastvalidate.SchemaProfiles(), "\n")+"\n"; got != want {
@@ -47,7 +47,7 @@ func TestSchema_UsageErrors(t *testing.T) {
 	for _, args := range [][]string{{"schema"}, {"schema", "auto"}, {"schema", "nope"}, {"schema", "--list", "ma2d"}, {"schema", "ma2d", "agentcard"}} {
 		var stdout, stderr bytes.Buffer
 		code := Run(args, strings.NewReader(""), &stdout, &stderr)
-		if code != console.ExitUsage || stdout.Len() != 0 || !strings.HasPrefix(stderr.String(), "cardscan: error: ") || !strings.HasSuffix(stderr.String(), "usage\n") {
+		if code != cmderr.StatusUsage || stdout.Len() != 0 || !strings.HasPrefix(stderr.String(), "cardscan: error: ") || !strings.HasSuffix(stderr.String(), "usage\n") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want a usage error", args, code, stdout.String(), stderr.String())
 		}
 	}
@@ -58,7 +58,7 @@ func TestSchema_FailedWriteKeepsFile(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
 	code := Run([]string{"schema", "-o", filepath.Join(dir, "missing", "s.json"), "ma2d"}, strings.NewReader(""), &stdout, &stderr)
-	if code != console.ExitIO || !strings.Contains(stderr.String(), "-o ") {
+	if code != cmderr.StatusIO || !strings.Contains(stderr.String(), "-o ") {
 		t.Errorf("exit %d, stderr %q; want an I/O error naming -o", code, stderr.String())
 	}
 }

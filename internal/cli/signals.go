@@ -6,6 +6,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/dump"
 )
 
@@ -44,20 +45,18 @@ func catchSignals() *signals {
 			// Deferred calls do not run past os.Exit: the temporary
 			// files they would remove go first.
 			dump.RemoveSpillDirs()
-			os.Exit(128 + int(sig.(syscall.Signal)))
+			os.Exit(cmderr.Status(cmderr.Interrupted(sig.(syscall.Signal))))
 		case <-s.done:
 		}
 	}()
 	return s
 }
 
-// status is the exit status of a run the first signal ended: 128 plus the
-// signal's number, as the shell reports a process the signal killed (130
-// for SIGINT, 143 for SIGTERM, 129 for SIGHUP).
-func (s *signals) status() int {
+// signal is the signal that ended the run first.
+func (s *signals) signal() syscall.Signal {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return 128 + int(s.caught)
+	return s.caught
 }
 
 func (s *signals) stop() {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate/canon"
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -173,7 +173,7 @@ func TestSignatureModes(t *testing.T) {
 	for _, mode := range []string{"off", "check", "require"} {
 		t.Run(mode, func(t *testing.T) {
 			r := run(t, "", "--format", "jsonl", "--all", "--keys", f.keys, "--trust-jku", "https://keys.example/a2a/", "--signatures", mode, path)
-			if r.code == console.ExitUsage || r.code == console.ExitIO {
+			if r.code == cmderr.StatusUsage || r.code == cmderr.StatusIO {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
 			vs := parseSigVerdicts(t, r.stdout)
@@ -217,7 +217,7 @@ func TestSignatureMessages(t *testing.T) {
 	jku := f.sign(t, a2aCard, f.stranger, cardsig.SignOptions{JKU: "https://evil.example/keys.json"})
 	r := run(t, jku+"\n", "--format", "text", "--keys", f.keys, "--trust-jku", "https://keys.example/a2a/")
 	want := `<stdin>:1:1: warning: a2a.signature-key-unknown: /signatures/0: no trusted key has kid "k9", and jku "https://evil.example/keys.json" is outside the trusted jku prefixes` + "\n"
-	if r.stdout != want || r.code != console.ExitOK {
+	if r.stdout != want || r.code != cmderr.StatusOK {
 		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
 	tampered := strings.Replace(f.sign(t, a2aCard, f.k1, cardsig.SignOptions{}), "Route Planner", "Route Plannex", 1)
@@ -225,7 +225,7 @@ func TestSignatureMessages(t *testing.T) {
 	// An invalid card says which A2A version judged it, first.
 	want = "<stdin>:1:1: note: judged as a2a/1.0\n" +
 		`<stdin>:1:1: error: a2a.signature-invalid: /signatures/0: signature does not verify with key "k1"` + "\n"
-	if r.stdout != want || r.code != console.ExitInvalid {
+	if r.stdout != want || r.code != cmderr.StatusFailed {
 		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
 }
@@ -326,7 +326,7 @@ func TestSignatureSummaryAndMerge(t *testing.T) {
 		t.Errorf("run without keys: signatures %+v", s.Signatures)
 	}
 	m := run(t, "", append([]string{"summary", "merge", plain}, paths...)...)
-	if m.code != console.ExitOK {
+	if m.code != cmderr.StatusOK {
 		t.Fatalf("merge: exit %d %s", m.code, m.stderr)
 	}
 	merged, err := summary.Unmarshal([]byte(m.stdout))
@@ -339,7 +339,7 @@ func TestSignatureSummaryAndMerge(t *testing.T) {
 	}
 	// A summary whose signature counts cannot be is not one.
 	bad := writeFile(t, filepath.Join(dir, "bad.json"), []byte(`{"records":1,"valid":1,"invalid":0,"signatures":{"signed":1,"verified":2,"findings":0}}`))
-	if r := run(t, "", "summary", "merge", bad); r.code != console.ExitIO {
+	if r := run(t, "", "summary", "merge", bad); r.code != cmderr.StatusIO {
 		t.Errorf("impossible signature counts: exit %d %q", r.code, r.stderr)
 	}
 }
@@ -360,7 +360,7 @@ func TestSignatureUsageErrors(t *testing.T) {
 		{[]string{"--keys", f.keys, "--trust-jku", "http://keys.example/"}, "--trust-jku: jku prefix \"http://keys.example/\" is not an https URL"},
 	} {
 		r := run(t, a2aCard+"\n", tc.args...)
-		if r.code != console.ExitUsage || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
+		if r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, want it to hold %q", tc.args, r.code, r.stderr, tc.want)
 		}
 	}

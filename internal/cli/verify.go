@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/trustfile"
@@ -82,26 +83,26 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
 	}
 	if err != nil {
-		return usageFailure("cardscan verify", err)
+		return cmderr.Usage("cardscan verify", err)
 	}
 	v, err := signatureVerifier(&o.options)
 	if err != nil {
-		return usageStop(fmt.Errorf("%s", err))
+		return cmderr.UsageStop(fmt.Errorf("%s", err))
 	}
 	card, err := readCardArg(operands[0], stdin)
 	if err != nil {
-		return ioFailuref("%s: %s", operands[0], describe(err))
+		return cmderr.IOf("%s: %s", operands[0], describe(err))
 	}
 	var signed []byte
 	if o.signedCopy != "" {
 		if signed, err = readCardArg(o.signedCopy, nil); err != nil {
-			return ioFailuref("--signed-copy %s: %s", o.signedCopy, describe(err))
+			return cmderr.IOf("--signed-copy %s: %s", o.signedCopy, describe(err))
 		}
 	}
 	exs, variants, err := v.Explain(card, o.from)
 	if err != nil {
 		con.Errorf("%s: %s", operands[0], strings.TrimPrefix(err.Error(), "cardsig: "))
-		return errFailed
+		return cmderr.ErrFailed
 	}
 	var b bytes.Buffer
 	ok := writeVerification(&b, operands[0], exs, variants, o.explain)
@@ -112,7 +113,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return err
 	}
 	if !ok {
-		return errFailed
+		return cmderr.ErrFailed
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package console is how cardscan and its subcommands answer a person: the
-// exit status they return and the lines they write to stderr ("cardscan:
-// error: ..." with an optional "cardscan: hint: ..."), in one voice.
+// lines they write to stderr ("cardscan: error: ..." with an optional
+// "cardscan: hint: ..."), in one voice. (Their exit statuses are
+// internal/cmderr's.)
 package console
 
 import (
@@ -12,28 +13,6 @@ import (
 	"github.com/cardscan/cardscan/internal/report"
 	"golang.org/x/term"
 )
-
-// Exit statuses. Every command maps each way out to exactly one of them.
-const (
-	ExitOK      = 0 // every card passed (per --fail-on), or there was nothing to judge
-	ExitInvalid = 1 // at least one card failed
-	ExitUsage   = 2 // bad flags or arguments
-	ExitIO      = 3 // an input or output could not be read, fetched, decompressed or written
-)
-
-// VerdictStatus is the exit status the cards call for under --fail-on
-// (error, warning or never).
-func VerdictStatus(failOn string, invalid, warnings int64) int {
-	switch {
-	case failOn == "never":
-		return ExitOK
-	case invalid > 0:
-		return ExitInvalid
-	case failOn == "warning" && warnings > 0:
-		return ExitInvalid
-	}
-	return ExitOK
-}
 
 // name starts every line a command writes to stderr.
 const name = "cardscan"
@@ -73,14 +52,6 @@ func (c *Console) Errorf(format string, args ...any) {
 // whose remedy is not obvious.
 func (c *Console) Hintf(format string, args ...any) {
 	c.line(name+": hint: "+format, args...)
-}
-
-// UsageError reports a mistake in the command line of command ("cardscan",
-// "cardscan serve", ...), with a hint to its --help, and returns ExitUsage.
-func (c *Console) UsageError(command string, err error) int {
-	c.Errorf("%s", err)
-	c.Hintf("run '%s --help' for usage", command)
-	return ExitUsage
 }
 
 // line writes one line. Control characters are escaped, whatever their

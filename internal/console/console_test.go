@@ -16,13 +16,10 @@ func TestConsole_Lines(t *testing.T) {
 	c.Printf("%d records", 3)
 	c.Progress("1 records")
 	c.Errorf("%s: %v", "in.ndjson", errors.New("no such file"))
-	if code := c.UsageError("cardscan fetch", errors.New("unknown flag --bogus")); code != ExitUsage {
-		t.Errorf("UsageError returned %d, want %d", code, ExitUsage)
-	}
+	c.Hintf("run '%s --help' for usage", "cardscan fetch")
 	want := "cardscan: 3 records\n" +
 		"cardscan: 1 records\n" +
 		"cardscan: error: in.ndjson: no such file\n" +
-		"cardscan: error: unknown flag --bogus\n" +
 		"cardscan: hint: run 'cardscan fetch --help' for usage\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
@@ -40,26 +37,6 @@ func TestConsole_ProgressOnTerminal(t *testing.T) {
 	want := "cardscan: 1 records\r\x1b[Kcardscan: 2 records\r\x1b[Kcardscan: error: stop\n"
 	if b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
-	}
-}
-
-func TestVerdictStatus(t *testing.T) {
-	for _, tc := range []struct {
-		failOn            string
-		invalid, warnings int64
-		want              int
-	}{
-		{"error", 0, 0, ExitOK},
-		{"error", 0, 5, ExitOK},
-		{"error", 1, 0, ExitInvalid},
-		{"warning", 0, 1, ExitInvalid},
-		{"warning", 1, 0, ExitInvalid},
-		{"warning", 0, 0, ExitOK},
-		{"never", 3, 3, ExitOK},
-	} {
-		if got := VerdictStatus(tc.failOn, tc.invalid, tc.warnings); got != tc.want {
-			t.Errorf("VerdictStatus(%q, %d, %d) = %d, want %d", tc.failOn, tc.invalid, tc.warnings, got, tc.want)
-		}
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -212,7 +212,7 @@ func TestDiscovery_RealServers(t *testing.T) {
 					t.Fatalf("found %s, want %s: %+v", r.Input, tc.found, r)
 				}
 			} else {
-				if code != console.ExitIO || r.Valid || string(r.Card) != "null" || len(r.Errors) != 1 || len(r.Warnings) != 0 {
+				if code != cmderr.StatusIO || r.Valid || string(r.Card) != "null" || len(r.Errors) != 1 || len(r.Warnings) != 0 {
 					t.Fatalf("exit %d, record %+v", code, r)
 				}
 				if f := r.Errors[0]; f.Rule != tc.rule || !strings.Contains(f.Message, tc.detail) {
@@ -245,7 +245,7 @@ func TestDiscovery_Refused(t *testing.T) {
 	} {
 		code, out, _ := runFetch(t, nil, "--format", "jsonl", tc.url)
 		recs := decodeRecords(t, out)
-		if code != console.ExitIO || len(recs) != 1 || recs[0].Input != tc.url || len(recs[0].Errors) != 1 ||
+		if code != cmderr.StatusIO || len(recs) != 1 || recs[0].Input != tc.url || len(recs[0].Errors) != 1 ||
 			recs[0].Errors[0].Rule != tc.rule || recs[0].Errors[0].Message != tc.detail {
 			t.Errorf("%s: exit %d, records %+v", tc.url, code, recs)
 		}
@@ -373,7 +373,7 @@ func TestManners(t *testing.T) {
 		urls = append(urls, fmt.Sprintf("http://host%d.test:%d%s", i%3, port, a2a03))
 	}
 	code, out, errOut := runFetch(t, hooks, append([]string{"-j", "24", "--per-host", "2", "--format", "cards"}, urls...)...)
-	if recs := decodeRecords(t, out); code != console.ExitOK || len(recs) != len(urls) {
+	if recs := decodeRecords(t, out); code != cmderr.StatusOK || len(recs) != len(urls) {
 		t.Fatalf("exit %d, %d records; stderr %s", code, len(recs), errOut)
 	}
 	for host, n := range peak {
@@ -450,7 +450,7 @@ func TestOneRecordPerURL(t *testing.T) {
 	for _, format := range []string{"cards", "jsonl", "text", "github"} {
 		t.Run(format, func(t *testing.T) {
 			code, out, errOut := runFetch(t, hooks, append(common, "--format", format, "--all")...)
-			if code != console.ExitInvalid {
+			if code != cmderr.StatusFailed {
 				t.Errorf("exit %d, want 1: one card is invalid, and URLs that failed do not fail the run; stderr %s", code, errOut)
 			}
 			if strings.Contains(out, "top secret") {
@@ -536,7 +536,7 @@ func TestSummaryFile(t *testing.T) {
 		t.Helper()
 		path := filepath.Join(dir, name)
 		code, _, errOut := runFetch(t, nil, "--urls", writeList(t, urls), "--format", "jsonl", "--summary", path)
-		if code != console.ExitInvalid {
+		if code != cmderr.StatusFailed {
 			t.Fatalf("exit %d, want 1 (one card is invalid); stderr %s", code, errOut)
 		}
 		b, err := os.ReadFile(path)
@@ -586,7 +586,7 @@ func TestSummaryFile(t *testing.T) {
 	}
 	for _, args := range [][]string{{"--urls", file, "--summary", file}, {"--resume", file, "--summary", link, srv.URL}} {
 		code, _, errOut := runFetch(t, nil, args...)
-		if code != console.ExitUsage || !strings.Contains(errOut, "--summary") {
+		if code != cmderr.StatusUsage || !strings.Contains(errOut, "--summary") {
 			t.Errorf("%q: exit %d, stderr %q", args, code, errOut)
 		}
 	}
@@ -595,7 +595,7 @@ func TestSummaryFile(t *testing.T) {
 	}
 	// An unwritable summary is a failed run.
 	code, _, errOut := runFetch(t, nil, "--summary", filepath.Join(dir, "no", "such.json"), srv.URL+"/ok")
-	if code != console.ExitIO || !strings.Contains(errOut, "--summary") {
+	if code != cmderr.StatusIO || !strings.Contains(errOut, "--summary") {
 		t.Errorf("unwritable summary: exit %d, stderr %q", code, errOut)
 	}
 }
@@ -636,7 +636,7 @@ func TestPerHost_OtherHostsGoOn(t *testing.T) {
 		list = append(list, fmt.Sprintf("%s/f%02d", fast.URL, i))
 	}
 	code, out, errOut := runFetch(t, nil, "--urls", writeList(t, list), "-j", "8", "--per-host", "1", "--format", "cards")
-	if code != console.ExitOK {
+	if code != cmderr.StatusOK {
 		t.Fatalf("exit %d; stderr %s", code, errOut)
 	}
 	recs := decodeRecords(t, out)

@@ -33,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
@@ -138,19 +139,19 @@ func newFlagSet(o *options) *cmdflag.Set {
 }
 
 // Run is `cardscan fetch ARGS`.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return run(args, stdin, stdout, stderr, nil)
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) int {
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) (err error) {
 	con := console.New(stderr)
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage())
-			return console.ExitOK
+			return nil
 		}
-		return con.UsageError("cardscan fetch", err)
+		return cmderr.Usage("cardscan fetch", err)
 	}
 	o.hooks = hooks
 	var list io.Reader
@@ -159,10 +160,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 		if o.urlsFile != "-" {
 			f, err := os.Open(o.urlsFile)
 			if err != nil {
-				con.Errorf("--urls %s: %s", o.urlsFile, pathErr(err))
-				return console.ExitIO
+				return cmderr.IOf("--urls %s: %s", o.urlsFile, pathErr(err))
 			}
-			defer f.Close()
+			defer f.Close() // read only: nothing to lose
 			list = f
 		}
 	}
@@ -171,27 +171,35 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 	if o.resume != "" {
 		f, held, tail, err := openResume(o.resume, maxResumeLine(int64(o.maxRecord)))
 		if err != nil {
-			con.Errorf("--resume %s", err)
-			return console.ExitIO
+			return cmderr.IOf("--resume %s", err)
 		}
 		if tail.bytes > 0 {
 			con.Printf("--resume %s:%d: cut off the damaged tail from this line on (%d bytes: a record cut short, or NUL bytes); its URLs are fetched again", o.resume, tail.line, tail.bytes)
 		}
-		defer f.Close()
+		defer cmderr.CloseOutput(f, "--resume "+o.resume, &err)
 		out, done = f, held
 	}
 	style := report.Plain
 	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	status, total := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
-	if o.summary != "" && status != console.ExitUsage {
-		if err := total.WriteFile(o.summary, stdout); err != nil {
-			con.Errorf("--summary %s: %s", o.summary, pathErr(err))
-			status = console.ExitIO
-		}
+	total, err := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+	return writeSummary(o.summary, &total, stdout, err)
+}
+
+// writeSummary writes a --summary, when one is asked for, of a run that
+// ended with err, and returns the run's way out: a summary that cannot be
+// written is an I/O failure. A run stopped by a usage error has nothing
+// to sum up.
+func writeSummary(path string, total *summary.Summary, stdout io.Writer, err error) error {
+	var usage *cmderr.UsageError
+	if path == "" || errors.As(err, &usage) {
+		return err
 	}
-	return status
+	if werr := total.WriteFile(path, stdout); werr != nil {
+		return cmderr.IOf("--summary %s: %s", path, pathErr(werr))
+	}
+	return err
 }
 
 // parseFormat parses a --format that is a verdict's, and says whether it
@@ -282,7 +290,7 @@ type result struct {
 // fetchAll fetches the URLs jobs at a time and writes one record per URL,
 // in the order of the URLs. It returns the exit status and the run's
 // summary.
-func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer, con *console.Console, style report.Style) (int, summary.Summary) {
+func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer, con *console.Console, style report.Style) (summary.Summary, error) {
 	start := time.Now()
 	f := newFetcher(netConfig{
 		timeout:        o.timeout,
@@ -300,8 +308,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	}
 	pool, err := fastvalidate.NewPool(o.profile)
 	if err != nil {
-		con.Errorf("%v", err)
-		return console.ExitUsage, summary.Summary{}
+		return summary.Summary{}, cmderr.UsageStop(err)
 	}
 	wo := report.WriterOptions{All: o.all, Style: style}
 	renderers := sync.Pool{New: func() any { return &renderer{cards: o.format == "cards", r: o.parsed.Renderer(wo)} }}
@@ -309,8 +316,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	// same address guard.
 	verifier, err := o.sig.Verifier(nil, KeySetClient(o.timeout, o.allowPrivate))
 	if err != nil {
-		con.Errorf("%v", err)
-		return console.ExitUsage, summary.Summary{}
+		return summary.Summary{}, cmderr.UsageStop(err)
 	}
 	var checkers sync.Pool // of *pipeline.SignatureChecker, when verifying
 	if verifier != nil {
@@ -372,13 +378,12 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	total.Finish()
 	con.Printf("%s", total.Human())
 
-	status := console.VerdictStatus(o.failOn, total.Invalid+probeErrors, total.Warnings)
 	// A URL that could not be read is a record like any other; only a
 	// run that read none at all failed as a whole.
 	if total.Inputs > 0 && total.InputErrors == total.Inputs || writeErr || listErr {
-		status = console.ExitIO
+		return total, cmderr.ErrIOReported
 	}
-	return status, total
+	return total, cmderr.Verdict(o.failOn, total.Invalid+probeErrors, total.Warnings)
 }
 
 // fetchOne discovers, judges and renders the card of one URL, with rd and,

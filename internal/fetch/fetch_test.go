@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/console"
 )
 
@@ -136,7 +138,7 @@ func runFetch(t *testing.T, hooks *testHooks, args ...string) (code int, stdout,
 func runFetchGuarded(t *testing.T, hooks *testHooks, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, strings.NewReader(""), &out, &errb, hooks)
+	code = runExit(args, strings.NewReader(""), &out, &errb, hooks)
 	if errb.Len() > 0 && (!strings.HasSuffix(errb.String(), "\n") || strings.HasSuffix(errb.String(), "\n\n")) {
 		t.Errorf("stderr does not end in exactly one newline: %q", errb.String())
 	}
@@ -220,7 +222,7 @@ func TestDiscovery_OrderAndAccept(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, srv := newSite(t, tc.pages)
 			code, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", srv.URL)
-			if code != console.ExitOK && code != console.ExitInvalid {
+			if code != cmderr.StatusOK && code != cmderr.StatusFailed {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			if got := s.paths(); !slices.Equal(got, tc.want) {
@@ -245,7 +247,7 @@ func TestDiscovery_BasePathAndDirectURLs(t *testing.T) {
 		"/cards/ledger.json":               {body: httpCard},
 	})
 	code, _, errOut := runFetch(t, nil, srv.URL+"/tenants/7/", srv.URL+"/cards/ledger.json")
-	if code != console.ExitOK {
+	if code != cmderr.StatusOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	got := s.paths()
@@ -278,7 +280,7 @@ func TestDiscovery_Redirects(t *testing.T) {
 	hooks := trusting(tlsSrv)
 
 	code, out, errOut := runFetch(t, hooks, "--format", "jsonl", "--all", tlsSrv.URL+"/three/")
-	if code != console.ExitOK {
+	if code != cmderr.StatusOK {
 		t.Fatalf("three redirects: exit %d: %s", code, errOut)
 	}
 	if recs := decodeRecords(t, out); len(recs) != 1 || recs[0].Input != tlsSrv.URL+"/card" {
@@ -286,7 +288,7 @@ func TestDiscovery_Redirects(t *testing.T) {
 	}
 
 	code, out, errOut = runFetch(t, hooks, "--format", "jsonl", "--all", tlsSrv.URL+"/four/")
-	if code != console.ExitOK {
+	if code != cmderr.StatusOK {
 		t.Fatalf("four redirects: exit %d: %s", code, errOut)
 	}
 	if recs := decodeRecords(t, out); len(recs) != 1 || recs[0].Input != tlsSrv.URL+"/four/.well-known/agent-card.json" {
@@ -295,7 +297,7 @@ func TestDiscovery_Redirects(t *testing.T) {
 
 	code, out, _ = runFetch(t, hooks, "--format", "jsonl", tlsSrv.URL+"/down/")
 	recs := decodeRecords(t, out)
-	if code != console.ExitIO || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.redirect"}) ||
+	if code != cmderr.StatusIO || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.redirect"}) ||
 		!strings.Contains(recs[0].Errors[0].Message, "/.well-known/agentcard: refused redirect from https to http") {
 		t.Fatalf("downgrade: exit %d, records %+v", code, recs)
 	}
@@ -348,7 +350,7 @@ func TestServingChecks(t *testing.T) {
 			if !slices.Equal(gotErrs, tc.wantErrs) || !slices.Equal(gotWarns, tc.wantWarns) {
 				t.Fatalf("errors %v warnings %v, want %v %v", gotErrs, gotWarns, tc.wantErrs, tc.wantWarns)
 			}
-			if wantCode := map[bool]int{true: console.ExitOK, false: console.ExitInvalid}[r.Valid]; code != wantCode || r.Valid != (len(r.Errors) == 0) {
+			if wantCode := map[bool]int{true: cmderr.StatusOK, false: cmderr.StatusFailed}[r.Valid]; code != wantCode || r.Valid != (len(r.Errors) == 0) {
 				t.Fatalf("exit %d, valid %v, errors %v", code, r.Valid, r.Errors)
 			}
 			for _, f := range append(r.Errors, r.Warnings...) {
@@ -370,11 +372,11 @@ func TestBodyCap(t *testing.T) {
 	_, srv := newSite(t, map[string]page{"/.well-known/agentcard": {body: big}})
 	code, out, _ := runFetch(t, nil, "--format", "cards", "--max-record", "2KiB", srv.URL)
 	recs := decodeRecords(t, out)
-	if code != console.ExitIO || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.too-large"}) || string(recs[0].Card) != "null" {
+	if code != cmderr.StatusIO || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.too-large"}) || string(recs[0].Card) != "null" {
 		t.Fatalf("exit %d, records %+v", code, recs)
 	}
 	code, _, errOut := runFetch(t, nil, "--max-record", "8KiB", srv.URL)
-	if code != console.ExitOK {
+	if code != cmderr.StatusOK {
 		t.Fatalf("under a larger cap: exit %d: %s", code, errOut)
 	}
 }
@@ -401,7 +403,7 @@ func TestURLsFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := runFetch(t, nil, "--urls", file, "-j", "6")
-	if code != console.ExitInvalid {
+	if code != cmderr.StatusFailed {
 		t.Fatalf("exit %d, want 1 for the invalid cards (the missing one is a record); stderr %s", code, errOut)
 	}
 	recs := decodeRecords(t, out)
@@ -430,8 +432,8 @@ func TestURLsFile(t *testing.T) {
 func TestURLsFromStdin(t *testing.T) {
 	_, srv := newSite(t, map[string]page{"/.well-known/agentcard": {body: httpCard}})
 	var out, errb bytes.Buffer
-	code := run([]string{"--allow-private", "--urls", "-", "--format", "jsonl", "--all"}, strings.NewReader(srv.URL+"\n"), &out, &errb, nil)
-	if code != console.ExitOK || len(decodeRecords(t, out.String())) != 1 {
+	code := runExit([]string{"--allow-private", "--urls", "-", "--format", "jsonl", "--all"}, strings.NewReader(srv.URL+"\n"), &out, &errb, nil)
+	if code != cmderr.StatusOK || len(decodeRecords(t, out.String())) != 1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
@@ -442,7 +444,7 @@ func TestFormats(t *testing.T) {
 	})
 	input := srv.URL + "/.well-known/agentcard"
 	code, out, _ := runFetch(t, nil, "--profile", "agentcard", srv.URL)
-	if code != console.ExitInvalid {
+	if code != cmderr.StatusFailed {
 		t.Fatalf("exit %d", code)
 	}
 	// Every line is "INPUT:LINE:COLUMN: SEVERITY: RULE: POINTER: MESSAGE",
@@ -478,7 +480,7 @@ func TestFormats(t *testing.T) {
 	// jsonl: nothing for a valid card without --all.
 	_, okSrv := newSite(t, map[string]page{"/.well-known/agentcard": {body: httpCard}})
 	code, out, _ = runFetch(t, nil, "--format", "jsonl", okSrv.URL)
-	if code != console.ExitOK || out != "" {
+	if code != cmderr.StatusOK || out != "" {
 		t.Fatalf("jsonl without --all: exit %d, printed %q for a valid card", code, out)
 	}
 }
@@ -494,12 +496,12 @@ func TestUsage(t *testing.T) {
 		{"--no-such-flag"},
 	} {
 		code, out, errOut := runFetch(t, nil, args...)
-		if code != console.ExitUsage || out != "" || !strings.HasPrefix(errOut, "cardscan: error: ") {
+		if code != cmderr.StatusUsage || out != "" || !strings.HasPrefix(errOut, "cardscan: error: ") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 	code, out, _ := runFetch(t, nil, "--help")
-	if code != console.ExitOK || !strings.Contains(out, "usage: cardscan fetch") {
+	if code != cmderr.StatusOK || !strings.Contains(out, "usage: cardscan fetch") {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
 	for _, f := range newFlagSet(&options{}).Missing(out) {
@@ -514,7 +516,7 @@ func TestUsage(t *testing.T) {
 		}
 	}
 	var errb bytes.Buffer
-	if code := run([]string{"--urls", filepath.Join(t.TempDir(), "absent")}, nil, &bytes.Buffer{}, &errb, nil); code != console.ExitIO {
+	if code := runExit([]string{"--urls", filepath.Join(t.TempDir(), "absent")}, nil, &bytes.Buffer{}, &errb, nil); code != cmderr.StatusIO {
 		t.Errorf("missing --urls file: exit %d, stderr %q", code, errb.String())
 	}
 }
@@ -575,4 +577,15 @@ func TestRealCards(t *testing.T) {
 			t.Errorf("%s: findings %v, want %v", r.Input, got, w)
 		}
 	}
+}
+
+// runExit runs `cardscan fetch args` to its exit status, saying its error
+// on stderr as cardscan does.
+func runExit(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) int {
+	return cmderr.Exit(run(args, stdin, stdout, stderr, hooks), console.New(stderr))
+}
+
+// runProbeExit is runExit for `cardscan probe args`.
+func runProbeExit(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) int {
+	return cmderr.Exit(runProbe(args, stdin, stdout, stderr, hooks), console.New(stderr))
 }

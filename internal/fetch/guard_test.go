@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 )
 
 func TestAddressClass(t *testing.T) {
@@ -156,7 +156,7 @@ func TestGuard(t *testing.T) {
 			lookups.Store(0)
 			code, out, _ := runFetchGuarded(t, hooks, "--format", "cards", "--connect-timeout", "1s", tc.url)
 			recs := decodeRecords(t, out)
-			if code != console.ExitIO || len(recs) != 1 || len(recs[0].Errors) != 1 || recs[0].Errors[0].Rule != "http.blocked-address" ||
+			if code != cmderr.StatusIO || len(recs) != 1 || len(recs[0].Errors) != 1 || recs[0].Errors[0].Rule != "http.blocked-address" ||
 				!strings.Contains(recs[0].Errors[0].Message, tc.detail) {
 				t.Fatalf("exit %d, records %+v; want http.blocked-address with %q", code, recs, tc.detail)
 			}

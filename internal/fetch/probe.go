@@ -17,6 +17,7 @@ import (
 	"github.com/cardscan/cardscan/rule"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/report"
@@ -123,19 +124,19 @@ func parseProbeArgs(args []string) (*probeOptions, error) {
 }
 
 // RunProbe is `cardscan probe ARGS`.
-func RunProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func RunProbe(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return runProbe(args, stdin, stdout, stderr, nil)
 }
 
-func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) int {
+func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHooks) (err error) {
 	con := console.New(stderr)
 	o, err := parseProbeArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, probeUsageHead+newProbeFlagSet(&probeOptions{}).Help()+probeUsageTail)
-			return console.ExitOK
+			return nil
 		}
-		return con.UsageError("cardscan probe", err)
+		return cmderr.Usage("cardscan probe", err)
 	}
 	o.hooks = hooks
 	out := stdout
@@ -143,23 +144,16 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *t
 	if o.resume != "" {
 		f, held, tail, err := openResumeOf(o.resume, maxResumeLine(int64(o.maxRecord)), probeRecords)
 		if err != nil {
-			con.Errorf("--resume %s", err)
-			return console.ExitIO
+			return cmderr.IOf("--resume %s", err)
 		}
 		if tail.bytes > 0 {
 			con.Printf("--resume %s:%d: cut off the damaged tail from this line on (%d bytes: a record cut short, or NUL bytes); its interfaces are probed again", o.resume, tail.line, tail.bytes)
 		}
-		defer f.Close()
+		defer cmderr.CloseOutput(f, "--resume "+o.resume, &err)
 		out, done = f, held
 	}
-	status, total := probeAll(context.Background(), o, stdin, out, con, done)
-	if o.summary != "" && status != console.ExitUsage {
-		if err := total.WriteFile(o.summary, stdout); err != nil {
-			con.Errorf("--summary %s: %s", o.summary, pathErr(err))
-			status = console.ExitIO
-		}
-	}
-	return status
+	total, err := probeAll(context.Background(), o, stdin, out, con, done)
+	return writeSummary(o.summary, &total, stdout, err)
 }
 
 // probeRecords are cardscan probe's records, keyed by the card (input and
@@ -195,7 +189,7 @@ type probeResult struct {
 // whatever the number of cards: the cards are read as the queue of
 // interfaces under way has room, and a card is kept only as long as its
 // interfaces are.
-func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writer, con *console.Console, done map[string]int) (int, summary.Summary) {
+func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writer, con *console.Console, done map[string]int) (summary.Summary, error) {
 	start := time.Now()
 	f := newFetcher(netConfig{
 		timeout:        o.timeout,
@@ -278,15 +272,15 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	total.Finish()
 	// The cards' own findings are validation's business: the status
 	// judges what the interfaces answered.
-	status := console.VerdictStatus(o.failOn, failing, total.Warnings)
+	verdict := cmderr.Verdict(o.failOn, failing, total.Warnings)
 	if readErrors > 0 || writeErr {
-		status = console.ExitIO
+		verdict = cmderr.ErrIOReported
 	}
 	if sarif != nil && !writeFailed {
-		sarif.Tail(probeRunEnd(&total, status))
+		sarif.Tail(probeRunEnd(&total, verdict))
 	}
 	con.Printf("%s", probeHuman(&total))
-	return status, total
+	return total, verdict
 }
 
 // readInput reads one input's cards and hands each interface to probe, in
@@ -463,9 +457,9 @@ func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
 
 // probeRunEnd is the end of a SARIF log of a probe run: the rules that
 // fired, described as everywhere else.
-func probeRunEnd(s *summary.Summary, status int) *report.RunEnd {
+func probeRunEnd(s *summary.Summary, verdict error) *report.RunEnd {
 	t := &report.RunEnd{Name: "cardscan", InformationURI: "https://github.com/cardscan/cardscan",
-		Successful: s.InputErrors == 0 && status != console.ExitIO, ExitCode: status}
+		Successful: s.InputErrors == 0 && !errors.Is(verdict, cmderr.ErrIOReported), ExitCode: cmderr.Status(verdict)}
 	for _, r := range rule.All() {
 		if s.Rules[r.ID] > 0 {
 			t.Rules = append(t.Rules, ruledoc.SARIF(r))

@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -137,7 +137,7 @@ func TestProbe_TextFormat(t *testing.T) {
 	defer html.Close()
 	cards := card10("["+iface10(rpc.URL, "JSONRPC")+","+iface10(html.URL, "JSONRPC")+","+iface10(`ws://agent.example/\u001b[31m`, "JSONRPC")+"]", "{}") + "\n"
 	var out, errb bytes.Buffer
-	if st := runProbe([]string{"--allow-private", "--include-invalid", "--format", "text", "-"}, strings.NewReader(cards), &out, &errb, nil); st != console.ExitInvalid {
+	if st := runProbeExit([]string{"--allow-private", "--include-invalid", "--format", "text", "-"}, strings.NewReader(cards), &out, &errb, nil); st != cmderr.StatusFailed {
 		t.Fatalf("status %d: %s", st, errb.String())
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
@@ -181,7 +181,7 @@ func TestProbe_CompressedInputs(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out, errb bytes.Buffer
-		if st := runProbe([]string{"--allow-private", path}, nil, &out, &errb, nil); st != console.ExitOK {
+		if st := runProbeExit([]string{"--allow-private", path}, nil, &out, &errb, nil); st != cmderr.StatusOK {
 			t.Fatalf("%s: status %d: %s", path, st, errb.String())
 		}
 		var lines []int
@@ -206,7 +206,7 @@ func TestProbe_CompressedInputs(t *testing.T) {
 	bad := filepath.Join(dir, "bad.ndjson.gz")
 	os.WriteFile(bad, gz.Bytes()[:gz.Len()/2], 0o644)
 	var errb bytes.Buffer
-	if st := runProbe([]string{"--allow-private", bad}, nil, io.Discard, &errb, nil); st != console.ExitIO || !strings.Contains(errb.String(), bad) {
+	if st := runProbeExit([]string{"--allow-private", bad}, nil, io.Discard, &errb, nil); st != cmderr.StatusIO || !strings.Contains(errb.String(), bad) {
 		t.Errorf("a gzip stream cut short: status %d, stderr %s", st, errb.String())
 	}
 }
@@ -229,7 +229,7 @@ func TestProbeHelperProcess(t *testing.T) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(9)
 	}
-	os.Exit(runProbe(args, os.Stdin, os.Stdout, os.Stderr, nil))
+	os.Exit(runProbeExit(args, os.Stdin, os.Stdout, os.Stderr, nil))
 }
 
 func probeHelper(args ...string) *exec.Cmd {
@@ -318,7 +318,7 @@ func TestProbe_ResumeKilled(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd = probeHelper(args...)
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); cmd.ProcessState.ExitCode() != console.ExitOK {
+	if err := cmd.Run(); cmd.ProcessState.ExitCode() != cmderr.StatusOK {
 		t.Fatalf("resumed: exit %v; stderr %s", err, tail(stderr.String()))
 	}
 	site.mu.Lock()
@@ -392,7 +392,7 @@ func TestProbe_PerHostOtherHostsGoOn(t *testing.T) {
 		cards.WriteString(card10("["+iface10(u, "JSONRPC")+"]", "{}") + "\n")
 	}
 	recs, status, stderr := runProbeOn(t, nil, cards.String(), "--allow-private", "-j", "8", "--per-host", "1")
-	if status != console.ExitOK || len(recs) != len(urls) {
+	if status != cmderr.StatusOK || len(recs) != len(urls) {
 		t.Fatalf("status %d, %d records for %d interfaces; stderr %s", status, len(recs), len(urls), stderr)
 	}
 	for i, r := range recs {
@@ -450,7 +450,7 @@ func TestProbe_MemoryBounded(t *testing.T) {
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = out, &stderr
 		start := time.Now()
-		if err := cmd.Run(); cmd.ProcessState.ExitCode() != console.ExitOK {
+		if err := cmd.Run(); cmd.ProcessState.ExitCode() != cmderr.StatusOK {
 			t.Fatalf("%d cards: exit %v; stderr %s", cards, err, tail(stderr.String()))
 		}
 		out.Close()

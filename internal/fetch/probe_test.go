@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/summary"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -83,7 +83,7 @@ func (r probeRecord) rules() []string {
 func runProbeOn(t *testing.T, hooks *testHooks, cards string, args ...string) ([]probeRecord, int, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	status := runProbe(append(args, "-"), strings.NewReader(cards), &out, &errb, hooks)
+	status := runProbeExit(append(args, "-"), strings.NewReader(cards), &out, &errb, hooks)
 	var recs []probeRecord
 	for line := range strings.SplitSeq(strings.TrimSpace(out.String()), "\n") {
 		if line == "" {
@@ -159,7 +159,7 @@ func TestProbe_AnswersAsDeclared(t *testing.T) {
 	cards := card10("["+iface10(rpcSrv.URL, "JSONRPC")+","+iface10(restSrv.URL, "HTTP+JSON")+"]", "{}") + "\n" +
 		card03(rpc03Srv.URL, "JSONRPC", false) + "\n"
 	recs, status, stderr := runProbeOn(t, nil, cards, "--allow-private")
-	if status != console.ExitOK || len(recs) != 3 {
+	if status != cmderr.StatusOK || len(recs) != 3 {
 		t.Fatalf("status %d, %d records; stderr %s", status, len(recs), stderr)
 	}
 	for _, r := range recs {
@@ -237,7 +237,7 @@ func TestProbe_WrongServers(t *testing.T) {
 		list = append(list, iface10(c.url, c.binding))
 	}
 	recs, status, stderr := runProbeOn(t, nil, card10("["+strings.Join(list, ",")+"]", "{}")+"\n", "--allow-private", "--include-invalid", "--timeout", "500ms", "--retries", "0")
-	if status != console.ExitInvalid || len(recs) != len(cases) {
+	if status != cmderr.StatusFailed || len(recs) != len(cases) {
 		t.Fatalf("status %d, %d records; stderr %s", status, len(recs), stderr)
 	}
 	for i, c := range cases {
@@ -252,7 +252,7 @@ func TestProbe_BlockedWithoutAllowPrivate(t *testing.T) {
 	srv := httptest.NewServer(&fakeRPC{oneX: true})
 	defer srv.Close()
 	recs, status, _ := runProbeOn(t, nil, card10("["+iface10(srv.URL, "JSONRPC")+"]", "{}")+"\n")
-	if status != console.ExitInvalid || len(recs) != 1 || !slices.Equal(recs[0].rules(), []string{"probe.blocked-address"}) {
+	if status != cmderr.StatusFailed || len(recs) != 1 || !slices.Equal(recs[0].rules(), []string{"probe.blocked-address"}) {
 		t.Fatalf("status %d, records %+v", status, recs)
 	}
 }
@@ -317,7 +317,7 @@ func TestProbe_TLS(t *testing.T) {
 	hooks := &testHooks{rootCAs: ca.pool}
 	cards := card10("["+iface10(wrongHost.URL, "JSONRPC")+","+iface10(right.URL, "JSONRPC")+","+iface10(expiring.URL, "JSONRPC")+"]", "{}") + "\n"
 	recs, status, stderr := runProbeOn(t, hooks, cards, "--allow-private")
-	if status != console.ExitInvalid || len(recs) != 3 {
+	if status != cmderr.StatusFailed || len(recs) != 3 {
 		t.Fatalf("status %d, %d records; stderr %s", status, len(recs), stderr)
 	}
 	if r := recs[0]; !slices.Equal(r.rules(), []string{"probe.tls"}) || r.Probe.Class != classTLS || !strings.Contains(r.Errors[0].Message, "other.example") {
@@ -390,13 +390,13 @@ func TestProbe_ResumeAndSummary(t *testing.T) {
 	out := filepath.Join(dir, "probe.jsonl")
 	// A first run stopped after two records, the second cut short.
 	var first bytes.Buffer
-	runProbe([]string{"--allow-private", cardsPath}, nil, &first, io.Discard, nil)
+	runProbeExit([]string{"--allow-private", cardsPath}, nil, &first, io.Discard, nil)
 	lines := strings.SplitAfter(first.String(), "\n")
 	os.WriteFile(out, []byte(lines[0]+lines[1][:20]), 0o644)
 	calls := len(rpc.methods)
 	sum := filepath.Join(dir, "summary.json")
 	var errb bytes.Buffer
-	if st := runProbe([]string{"--allow-private", "--resume", out, "--summary", sum, cardsPath}, nil, io.Discard, &errb, nil); st != console.ExitOK {
+	if st := runProbeExit([]string{"--allow-private", "--resume", out, "--summary", sum, cardsPath}, nil, io.Discard, &errb, nil); st != cmderr.StatusOK {
 		t.Fatalf("status %d: %s", st, errb.String())
 	}
 	if got := len(rpc.methods) - calls; got != 4 {
@@ -420,7 +420,7 @@ func TestProbe_ReadsFetchRecords(t *testing.T) {
 	rec := `{"url":"https://ledger.example.org/","input":"https://ledger.example.org/.well-known/agent-card.json","line":1,"offset":0,"valid":true,"profile":"a2a/1.0","errors":[],"warnings":[],"card":` + card + "}\n" +
 		`{"url":"https://gone.example.org/","input":"https://gone.example.org/","line":1,"offset":0,"valid":false,"profile":"","errors":[{"rule":"http.unreachable"}],"warnings":[],"card":null}` + "\n"
 	recs, status, stderr := runProbeOn(t, nil, rec, "--allow-private")
-	if status != console.ExitOK || len(recs) != 1 || recs[0].Probe.CardURL != "https://ledger.example.org/" || recs[0].Probe.Class != classAnswering {
+	if status != cmderr.StatusOK || len(recs) != 1 || recs[0].Probe.CardURL != "https://ledger.example.org/" || recs[0].Probe.Class != classAnswering {
 		t.Fatalf("status %d records %+v; stderr %s", status, recs, stderr)
 	}
 }
@@ -510,7 +510,7 @@ func TestProbe_SARIF(t *testing.T) {
 	defer html.Close()
 	var out, errb bytes.Buffer
 	card := card10("["+iface10(html.URL, "JSONRPC")+"]", "{}") + "\n"
-	if st := runProbe([]string{"--allow-private", "--format", "sarif", "-"}, strings.NewReader(card), &out, &errb, nil); st != console.ExitInvalid {
+	if st := runProbeExit([]string{"--allow-private", "--format", "sarif", "-"}, strings.NewReader(card), &out, &errb, nil); st != cmderr.StatusFailed {
 		t.Fatalf("status %d: %s", st, errb.String())
 	}
 	var log struct {
@@ -554,7 +554,7 @@ func TestFetchProbe(t *testing.T) {
 	}))
 	defer site.Close()
 	var out, errb bytes.Buffer
-	status := run([]string{"--allow-private", "--probe", "--format", "cards", "--summary", "-", site.URL + "/.well-known/agent-card.json"}, nil, &out, &errb, nil)
+	status := runExit([]string{"--allow-private", "--probe", "--format", "cards", "--summary", "-", site.URL + "/.well-known/agent-card.json"}, nil, &out, &errb, nil)
 	line, sum, _ := strings.Cut(out.String(), "\n")
 	var rec struct {
 		URL    string        `json:"url"`
@@ -564,7 +564,7 @@ func TestFetchProbe(t *testing.T) {
 	if err := json.Unmarshal([]byte(line), &rec); err != nil {
 		t.Fatalf("record %q: %v", line, err)
 	}
-	if status != console.ExitInvalid || !rec.Valid || len(rec.Probes) != 2 ||
+	if status != cmderr.StatusFailed || !rec.Valid || len(rec.Probes) != 2 ||
 		rec.Probes[0].Probe.Class != classAnswering || !slices.Equal(rec.Probes[1].rules(), []string{"probe.html"}) {
 		t.Fatalf("status %d, record %+v; stderr %s", status, rec, errb.String())
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/golden"
 )
 
@@ -65,8 +65,8 @@ func TestRender_Golden(t *testing.T) {
 			code, out, _ := runFetch(t, &testHooks{transport: sites}, append(args, urls...)...)
 			// The URLs that serve no card are records; the invalid
 			// cards make the status.
-			if code != console.ExitInvalid {
-				t.Errorf("exit %d, want %d", code, console.ExitInvalid)
+			if code != cmderr.StatusFailed {
+				t.Errorf("exit %d, want %d", code, cmderr.StatusFailed)
 			}
 			golden.Check(t, tc.golden, out)
 		})

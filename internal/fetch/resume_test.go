@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 )
 
 // resumeRecords are two whole records of --format cards.
@@ -151,7 +151,7 @@ func TestResumeReportsTail(t *testing.T) {
 	}
 	code, _, errOut := runFetch(t, nil, "--resume", path, srv.URL)
 	want := fmt.Sprintf("cardscan: --resume %s:3: cut off the damaged tail from this line on (%d bytes", path, 1<<20)
-	if code != console.ExitOK || !strings.Contains(errOut, want) {
+	if code != cmderr.StatusOK || !strings.Contains(errOut, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and %q", code, errOut, want)
 	}
 	b, _ := os.ReadFile(path)

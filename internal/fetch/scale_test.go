@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/cmderr"
 )
 
 // The crawl of TestCrawl runs in a child process (this test binary, asked
@@ -54,7 +54,7 @@ func TestFetchHelperProcess(t *testing.T) {
 		}
 		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 	}}
-	os.Exit(run(args, os.Stdin, os.Stdout, os.Stderr, hooks))
+	os.Exit(runExit(args, os.Stdin, os.Stdout, os.Stderr, hooks))
 }
 
 // crawlSite answers /uN/... as kind N%20 says (see want), fast, and
@@ -205,7 +205,7 @@ func TestCrawl(t *testing.T) {
 	cmd := helper(t, append(args, "--resume", full), public)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); cmd.ProcessState.ExitCode() != console.ExitInvalid {
+	if err := cmd.Run(); cmd.ProcessState.ExitCode() != cmderr.StatusFailed {
 		t.Fatalf("exit %v, want 1; stderr %s", err, tail(stderr.String()))
 	}
 	elapsed := time.Since(start)
@@ -269,7 +269,7 @@ func TestCrawl(t *testing.T) {
 	cmd = helper(t, append(args, "--resume", out), public)
 	stderr.Reset()
 	cmd.Stderr = &stderr
-	if err := cmd.Run(); cmd.ProcessState.ExitCode() != console.ExitInvalid {
+	if err := cmd.Run(); cmd.ProcessState.ExitCode() != cmderr.StatusFailed {
 		t.Fatalf("resumed: exit %v; stderr %s", err, tail(stderr.String()))
 	}
 	checkCrawl(t, out, urls)

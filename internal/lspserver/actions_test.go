@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+
+	"github.com/cardscan/cardscan/internal/cmderr"
 )
 
 // applyEdit applies an LSP edit to text as a client does, counting columns
@@ -94,7 +96,7 @@ func TestBadMessagesGetAnErrorAndTheSessionGoesOn(t *testing.T) {
 	in, toServer := io.Pipe()
 	fromServer, out := io.Pipe()
 	done := make(chan int, 1)
-	go func() { done <- Serve(t.Context(), Config{MaxDocument: 1 << 10}, in, out, 1<<12, nil) }()
+	go func() { done <- cmderr.Status(Serve(t.Context(), Config{MaxDocument: 1 << 10}, in, out, 1<<12)) }()
 	frame := func(body string) {
 		if _, err := io.WriteString(toServer, "Content-Length: "+itoa(len(body))+"\r\n\r\n"+body); err != nil {
 			t.Error(err)

@@ -12,8 +12,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
-	"github.com/cardscan/cardscan/internal/console"
 )
 
 // Defaults of the size flags. A card is a few kilobytes; a document far
@@ -87,24 +87,24 @@ func parseArgs(args []string) (*options, error) {
 // Run is `cardscan lsp ARGS`: it serves one client on stdin and stdout
 // until the client sends exit or closes the connection. loadPolicy reads
 // a document's policy file, as the CLI does.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, loadPolicy PolicyFunc) int {
-	con := console.New(stderr)
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, loadPolicy PolicyFunc) error {
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage())
-			return console.ExitOK
+			return nil
 		}
-		return con.UsageError("cardscan lsp", err)
+		return cmderr.Usage("cardscan lsp", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	cfg := Config{Profile: o.profile, PolicyName: o.policy, MaxDocument: int(o.maxDocument), LoadPolicy: loadPolicy}
-	return Serve(ctx, cfg, stdin, stdout, int64(o.maxMessage), con)
+	return Serve(ctx, cfg, stdin, stdout, int64(o.maxMessage))
 }
 
-// Serve runs one session over in and out and returns its exit status.
-func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMessage int64, con *console.Console) int {
+// Serve runs one session over in and out and returns the way it ended: the
+// spec's exit status 1 for an exit without shutdown is cmderr.ErrFailed.
+func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMessage int64) error {
 	conn := jsonrpc2.NewConn(newStream(in, out, maxMessage))
 	server := NewServer(cfg, conn)
 	conn.Go(ctx, server.Handle)
@@ -112,19 +112,16 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMess
 	case <-server.Exited():
 		// The spec's exit status: 0 after shutdown, 1 without.
 		if server.shutdown {
-			return console.ExitOK
+			return nil
 		}
-		return 1
+		return cmderr.ErrFailed
 	case <-conn.Done():
 		if err := conn.Err(); err != nil {
-			if con != nil {
-				con.Errorf("lsp session: %v", err)
-			}
-			return console.ExitIO
+			return cmderr.IOf("lsp session: %v", err)
 		}
-		return console.ExitOK
+		return nil
 	case <-ctx.Done():
-		return console.ExitOK
+		return nil
 	}
 }
 

@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
+	"github.com/cardscan/cardscan/internal/console"
 )
 
 // TestMain lets the test binary stand in for cardscan lsp when Neovim
 // starts it: the server is the package's own Run.
 func TestMain(m *testing.M) {
 	if os.Getenv("CARDSCAN_LSP_TEST_SERVER") == "1" {
-		os.Exit(Run(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, nil))
+		os.Exit(cmderr.Exit(Run(os.Args[2:], os.Stdin, os.Stdout, os.Stderr, nil), console.New(os.Stderr)))
 	}
 	os.Exit(m.Run())
 }

@@ -16,7 +16,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/cardscan/cardscan/fastvalidate"
-	"github.com/cardscan/cardscan/internal/console"
 )
 
 // client is a test's end of a session with a Server.
@@ -25,17 +24,17 @@ type client struct {
 	conn  jsonrpc2.Conn
 	diags chan publishDiagnosticsParams
 	logs  chan string
-	done  chan int
+	done  chan error
 }
 
 func newClient(t *testing.T, cfg Config) *client {
 	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
-	c := &client{t: t, diags: make(chan publishDiagnosticsParams, 16), logs: make(chan string, 16), done: make(chan int, 1)}
+	c := &client{t: t, diags: make(chan publishDiagnosticsParams, 16), logs: make(chan string, 16), done: make(chan error, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() {
-		c.done <- Serve(ctx, cfg, toServer, fromServer, DefaultMaxMessage, console.New(io.Discard))
+		c.done <- Serve(ctx, cfg, toServer, fromServer, DefaultMaxMessage)
 		fromServer.Close()
 	}()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipeRW{toClient, fromClient}))

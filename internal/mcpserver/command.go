@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 )
@@ -99,20 +100,18 @@ type options struct {
 
 // Run is `cardscan mcp ARGS`: it serves one session on stdin and stdout
 // until the client closes it, or HTTP until SIGTERM or SIGINT.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	con := console.New(stderr)
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	o, err := parseArgs(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage())
-			return console.ExitOK
+			return nil
 		}
-		return con.UsageError("cardscan mcp", err)
+		return cmderr.Usage("cardscan mcp", err)
 	}
 	if o.keys != "" {
 		if o.Keys, err = readKeySet(o.keys); err != nil {
-			con.Errorf("--keys %s: %s", o.keys, err)
-			return console.ExitIO
+			return cmderr.IOf("--keys %s: %s", o.keys, err)
 		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
@@ -121,17 +120,15 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.listen == "" {
 		t := &stdioTransport{in: stdin, out: stdout, maxLine: int(o.MaxMessage)}
 		if err := server.Run(ctx, t); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
-			con.Errorf("mcp session: %v", err)
-			return console.ExitIO
+			return cmderr.IOf("mcp session: %v", err)
 		}
-		return console.ExitOK
+		return nil
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {
-		con.Errorf("%v", err)
-		return console.ExitIO
+		return cmderr.IOf("%v", err)
 	}
-	return serveHTTP(ctx, server, &o.Config, ln, con, stderr)
+	return serveHTTP(ctx, server, &o.Config, ln, console.New(stderr), stderr)
 }
 
 func parseArgs(args []string) (*options, error) {
@@ -191,7 +188,7 @@ func listenAddr(addr string, allowRemote bool) (string, error) {
 // The handler is stateless: every request stands alone, so a client
 // cannot make the server keep sessions, and JSON answers, not event
 // streams, so that no request outlives its tool call.
-func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.Listener, con *console.Console, stderr io.Writer) int {
+func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.Listener, con *console.Console, stderr io.Writer) error {
 	srv := &http.Server{
 		Handler:           NewHTTPHandler(server, cfg),
 		ReadHeaderTimeout: readHeaderTimeout,
@@ -206,8 +203,7 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 	go func() { served <- srv.Serve(ln) }()
 	select {
 	case err := <-served:
-		con.Errorf("%v", err)
-		return console.ExitIO
+		return cmderr.IOf("%v", err)
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
@@ -216,7 +212,7 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 		srv.Close()
 	}
 	<-served
-	return console.ExitOK
+	return nil
 }
 
 // NewHTTPHandler serves server over the streamable HTTP transport at

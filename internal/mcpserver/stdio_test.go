@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardscan/cardscan/internal/cmderr"
+	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/mcpserver"
 )
 
@@ -31,7 +33,7 @@ func startRaw(t *testing.T, args ...string) *rawSession {
 	outR, outW := io.Pipe()
 	s := &rawSession{t: t, in: inW, out: bufio.NewReader(outR), lines: make(chan string), ended: make(chan struct{}), stderr: &bytes.Buffer{}}
 	go func() {
-		s.status = mcpserver.Run(append([]string{}, args...), inR, outW, s.stderr)
+		s.status = cmderr.Exit(mcpserver.Run(append([]string{}, args...), inR, outW, s.stderr), console.New(s.stderr))
 		outW.Close()
 		inR.Close() // a write to a session that ended fails, not blocks
 		close(s.ended)
@@ -210,7 +212,7 @@ func TestAnswersBeforeEOF(t *testing.T) {
 	inR, inW := io.Pipe()
 	var out, stderr bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- mcpserver.Run(nil, inR, &out, &stderr) }()
+	go func() { done <- cmderr.Exit(mcpserver.Run(nil, inR, &out, &stderr), console.New(&stderr)) }()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 {"jsonrpc":"2.0","id":2,"method":"ping"}

@@ -275,14 +275,10 @@ func (w *worker) lines(c *chunk) {
 			next = end + 1
 		}
 		raw := b[start:next]
-		rec := b[start:end]
-		if len(rec) > 0 && rec[len(rec)-1] == '\r' {
-			rec = rec[:len(rec)-1]
-		}
+		rec, length := LineRecord(b[start:end])
 		offset := c.offset + int64(start)
-		length := end - start
 		start = next
-		if isBlank(rec) || !w.cfg.Slice.Owns(offset) || w.skipping() {
+		if BlankRecord(rec) || !w.cfg.Slice.Owns(offset) || w.skipping() {
 			continue
 		}
 		if length > w.cfg.MaxRecord {
@@ -515,16 +511,6 @@ func (c *chunk) alsoLen() int {
 const bigRecord = 1 << 20
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
-
-// isBlank reports whether a line holds only JSON whitespace.
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return false
-		}
-	}
-	return true
-}
 
 // hideWarnings drops the warnings from the verdict's findings, in place:
 // the Result (or the signature judge) that holds them is done with them

@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"net/http"
@@ -52,9 +51,8 @@ type server struct {
 // scratch is one request's reusable buffers.
 type scratch struct {
 	chunks chunkedBody // a single card's body
-	line   []byte
 	out    []byte
-	br     *bufio.Reader
+	lines  *pipeline.LineReader // an NDJSON stream's
 	enc    report.Encoder
 	// sig verifies signatures, when the server does; the verdicts it
 	// adds findings to borrow its buffers.
@@ -189,13 +187,16 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 func (s *server) getScratch() *scratch { return s.scratch.Get().(*scratch) }
 
 func (s *server) putScratch(sc *scratch) {
-	if sc.br != nil {
-		sc.br.Reset(nil)
+	if sc.lines != nil {
+		sc.lines.Reset(nil)
+		if sc.lines.LongLineCap() > maxPooledScratch {
+			return
+		}
 	}
-	if cap(sc.line) > maxPooledScratch || cap(sc.out) > maxPooledScratch {
+	if cap(sc.out) > maxPooledScratch {
 		return
 	}
-	sc.line, sc.out = sc.line[:0], sc.out[:0]
+	sc.out = sc.out[:0]
 	s.scratch.Put(sc)
 }
 
@@ -414,7 +415,12 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		s.busy(w, r, 0, "the server holds its limit of "+strconv.FormatInt(s.cfg.maxInflightBytes, 10)+" bytes of request bodies")
 		return
 	}
-	growLine := func(n int) bool { return res.cover(fixed + n) }
+	growLine := func(n int) error {
+		if !res.cover(fixed + n) {
+			return errBusy
+		}
+		return nil
+	}
 	var body io.Reader = r.Body
 	if coding == mediatype.Gzip {
 		zr, err := mediatype.NewGzipReader(r.Body)
@@ -424,10 +430,10 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		}
 		body = zr
 	}
-	if sc.br == nil {
-		sc.br = bufio.NewReaderSize(body, streamReadSize)
+	if sc.lines == nil {
+		sc.lines = pipeline.NewLineReader(body, streamReadSize)
 	} else {
-		sc.br.Reset(body)
+		sc.lines.Reset(body)
 	}
 	v := pool.Get()
 	defer pool.Put(v)
@@ -446,7 +452,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	// a byte at a time, must still finish a card every idleTimeout.
 	lastCard := time.Now()
 	for lineNo := 1; ; lineNo++ {
-		if sc.br.Buffered() == 0 {
+		if sc.lines.Buffered() == 0 {
 			// About to wait for the client: send what is done, and give
 			// the client a fresh read timeout, up to the idle bound.
 			if !flush() {
@@ -458,7 +464,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			}
 			rc.SetReadDeadline(deadline)
 		}
-		rec, n, over, err := readLine(sc.br, &sc.line, s.cfg.maxBytes, growLine)
+		rec, n, over, err := sc.lines.Next(s.cfg.maxBytes, growLine)
 		if errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, errBusy) {
 			// The verdicts so far are sent; ending without the last
 			// chunk tells the client the stream was cut, not done.
@@ -481,7 +487,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			}
 			s.metrics.observe(&vd)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
-		case !isBlank(rec):
+		case !pipeline.BlankRecord(rec):
 			vd := s.judge(v, sc.sig, rec, lineNo, 1, start, from)
 			sc.out = sc.enc.AppendJSONL(sc.out, &vd)
 			lastCard = time.Now()
@@ -498,61 +504,4 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			return
 		}
 	}
-}
-
-// readLine reads the next line of br, without its line ending. The slice is
-// br's own buffer when the line fits in it, else *buf; either way it is
-// valid until the next read. n counts the bytes consumed, ending included.
-// A line longer than limit is consumed but not kept: over is set. grow is
-// asked before *buf grows to n bytes; if it says no, readLine stops with
-// errBusy.
-func readLine(br *bufio.Reader, buf *[]byte, limit int64, grow func(n int) bool) (line []byte, n int64, over bool, err error) {
-	frag, err := br.ReadSlice('\n')
-	n = int64(len(frag))
-	if err != bufio.ErrBufferFull {
-		line = frag
-	} else {
-		if !grow(len(frag)) {
-			return nil, n, false, errBusy
-		}
-		*buf = append((*buf)[:0], frag...)
-		for err == bufio.ErrBufferFull {
-			frag, err = br.ReadSlice('\n')
-			n += int64(len(frag))
-			if !over && int64(len(*buf)+len(frag)) > limit+1 {
-				over = true
-				*buf = (*buf)[:0]
-			}
-			if !over && len(*buf)+len(frag) > cap(*buf) && !grow(max(len(*buf)+len(frag), 2*cap(*buf))) {
-				return nil, n, false, errBusy
-			}
-			if !over {
-				*buf = append(*buf, frag...)
-			}
-		}
-		line = *buf
-	}
-	if len(line) > 0 && line[len(line)-1] == '\n' {
-		line = line[:len(line)-1]
-	}
-	if int64(len(line)) > limit {
-		over = true
-	}
-	if len(line) > 0 && line[len(line)-1] == '\r' {
-		line = line[:len(line)-1]
-	}
-	return line, n, over, err
-}
-
-func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
-
-// isBlank reports whether a line holds only JSON whitespace; such lines
-// carry no card, as in the CLI.
-func isBlank(b []byte) bool {
-	for _, c := range b {
-		if !isSpace(c) {
-			return false
-		}
-	}
-	return true
 }

@@ -67,6 +67,7 @@ import (
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/fetch"
@@ -202,70 +203,64 @@ func newFlagSet(cfg *config, maxRecord *cmdflag.Size) *cmdflag.Set {
 }
 
 // Run is `cardscan serve ARGS`: it serves until SIGTERM or SIGINT, then
-// finishes the requests in flight and returns 0.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	con := console.New(stderr)
-	cfg, code, ok := parseArgs(args, stdout, con)
-	if !ok {
-		return code
+// finishes the requests in flight and returns nil.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cfg, err := parseArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage())
+		return nil
+	}
+	if err != nil {
+		return err
 	}
 	limitMemory(cfg.maxInflightBytes)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	ln, err := net.Listen("tcp", cfg.listen)
 	if err != nil {
-		con.Errorf("%v", err)
-		return console.ExitIO
+		return cmderr.IOf("%v", err)
 	}
 	return serve(ctx, cfg, ln, stderr)
 }
 
-func parseArgs(args []string, stdout io.Writer, con *console.Console) (cfg config, code int, ok bool) {
+// parseArgs reads serve's flags; flag.ErrHelp means --help was asked for.
+func parseArgs(args []string) (cfg config, err error) {
 	var maxRecord cmdflag.Size
 	operands, err := newFlagSet(&cfg, &maxRecord).Parse(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage())
-			return cfg, console.ExitOK, false
+			return cfg, err
 		}
-		return cfg, con.UsageError("cardscan serve", err), false
+		return cfg, cmderr.Usage("cardscan serve", err)
 	}
 	cfg.maxBytes = int64(maxRecord)
 	cfg.maxInflightBytes = int64(cfg.maxInflightBytesFlag)
 	switch {
 	case len(operands) > 0:
-		con.Errorf("serve takes no arguments, got %q", operands[0])
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageStop(fmt.Errorf("serve takes no arguments, got %q", operands[0]))
 	case cfg.maxBytes <= 0:
-		con.Errorf("--max-record must be at least 1 byte")
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageStop(errors.New("--max-record must be at least 1 byte"))
 	case cfg.maxInflight <= 0:
-		con.Errorf("--max-inflight must be at least 1")
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageStop(errors.New("--max-inflight must be at least 1"))
 	case cfg.maxInflightBytes <= 0:
-		con.Errorf("--max-inflight-bytes must be at least 1 byte")
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageStop(errors.New("--max-inflight-bytes must be at least 1 byte"))
 	case cfg.idleTimeout <= 0:
-		con.Errorf("--idle-timeout must be positive")
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageStop(errors.New("--idle-timeout must be positive"))
 	}
 	if cfg.profile == "" { // --profile= names no profile: the default
 		cfg.profile = "auto"
 	} else if _, err := fastvalidate.New(cfg.profile); err != nil {
-		con.Errorf("unknown profile %q", cfg.profile)
-		con.Hintf("profiles are %s", strings.Join(fastvalidate.Profiles(), ", "))
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageHint(fmt.Errorf("unknown profile %q", cfg.profile),
+			"profiles are "+strings.Join(fastvalidate.Profiles(), ", "))
 	}
 	if err := cfg.sig.Check(false); err != nil {
-		con.Errorf("%v", err)
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageStop(err)
 	}
 	// Key sets a policy names are fetched as cardscan fetch fetches, never
 	// from a private address: a card's jku is the client's word.
 	v, err := cfg.sig.Verifier(nil, fetch.KeySetClient(cardsig.JKUTimeout, false))
 	if err != nil {
-		con.Errorf("%v", err)
-		return cfg, console.ExitUsage, false
+		return cfg, cmderr.UsageStop(err)
 	}
 	if v != nil {
 		cfg.signatures = &pipeline.Signatures{Verifier: v, Require: cfg.sig.Signatures == "require"}
@@ -273,18 +268,17 @@ func parseArgs(args []string, stdout io.Writer, con *console.Console) (cfg confi
 	cfg.readTimeout, cfg.writeTimeout = readTimeout, writeTimeout
 	cfg.maxConns = connsPerRequest * cfg.maxInflight
 	cfg.lingerBytes, cfg.lingerTimeout = linger.DefaultMaxBytes, linger.DefaultTimeout
-	return cfg, console.ExitOK, true
+	return cfg, nil
 }
 
 // serve runs the service on ln until ctx is done, then shuts it down
 // gracefully.
-func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) int {
+func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) error {
 	con := console.New(stderr)
 	h, err := newHandler(cfg)
 	if err != nil {
-		con.Errorf("%v", err)
 		ln.Close()
-		return console.ExitUsage
+		return cmderr.UsageStop(err)
 	}
 	srv := &http.Server{
 		Handler:           h,
@@ -300,8 +294,7 @@ func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) i
 	go func() { served <- srv.Serve(limitListener(ln, cfg.maxConns)) }()
 	select {
 	case err := <-served:
-		con.Errorf("%v", err)
-		return console.ExitIO
+		return cmderr.IOf("%v", err)
 	case <-ctx.Done():
 	}
 	con.Printf("shutting down: finishing requests in flight")
@@ -310,9 +303,8 @@ func serve(ctx context.Context, cfg config, ln net.Listener, stderr io.Writer) i
 	if err := srv.Shutdown(sctx); err != nil {
 		srv.Close()
 		<-served
-		con.Errorf("requests still running after %v were cut off", cfg.shutdownTimeout)
-		return console.ExitIO
+		return cmderr.IOf("requests still running after %v were cut off", cfg.shutdownTimeout)
 	}
 	<-served
-	return console.ExitOK
+	return nil
 }

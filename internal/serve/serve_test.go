@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 )
@@ -29,9 +30,15 @@ const childArgsEnv = "CARDSCAN_SERVE_CHILD_ARGS"
 
 func TestMain(m *testing.M) {
 	if args, ok := os.LookupEnv(childArgsEnv); ok {
-		os.Exit(Run(strings.Fields(args), os.Stdin, os.Stdout, os.Stderr))
+		os.Exit(runServe(strings.Fields(args), os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
+}
+
+// runServe runs `cardscan serve args` to its exit status, saying its error
+// on stderr as cardscan does.
+func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return cmderr.Exit(Run(args, stdin, stdout, stderr), console.New(stderr))
 }
 
 // lockedBuffer collects a server's diagnostics from its goroutines.
@@ -65,7 +72,7 @@ func startServe(t *testing.T, cfg config) (url string, cancel func(), wait func(
 	done := make(chan struct{})
 	code := -1
 	go func() {
-		code = serve(ctx, cfg, ln, stderr)
+		code = cmderr.Exit(serve(ctx, cfg, ln, stderr), console.New(stderr))
 		close(done)
 	}()
 	wait = func() int {
@@ -201,7 +208,7 @@ func TestServe_Load(t *testing.T) {
 		conns*perConn, conns, elapsed, baseHeap>>10, midHeap>>10, endHeap>>10, baseGoroutines)
 
 	cancel()
-	if code := wait(); code != console.ExitOK {
+	if code := wait(); code != cmderr.StatusOK {
 		t.Fatalf("serve exited %d after shutdown; stderr:\n%s", code, stderr)
 	}
 }
@@ -297,7 +304,7 @@ func TestServe_ShutdownFinishesRequestsInFlight(t *testing.T) {
 	}
 	// ...but the request in flight is served to its end.
 	f.finish(t, invalidCard, 2)
-	if code := wait(); code != console.ExitOK {
+	if code := wait(); code != cmderr.StatusOK {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	if !strings.Contains(stderr.String(), "shutting down") {
@@ -362,19 +369,19 @@ func TestRun_Usage(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"--profile", "nope"}, console.ExitUsage},
-		{[]string{"--max-record", "0"}, console.ExitUsage},
-		{[]string{"--max-record", "lots"}, console.ExitUsage},
-		{[]string{"extra"}, console.ExitUsage},
-		{[]string{"--no-such-flag"}, console.ExitUsage},
-		{[]string{"--listen", "256.0.0.1:1"}, console.ExitIO},
-		{[]string{"-h"}, console.ExitOK},
+		{[]string{"--profile", "nope"}, cmderr.StatusUsage},
+		{[]string{"--max-record", "0"}, cmderr.StatusUsage},
+		{[]string{"--max-record", "lots"}, cmderr.StatusUsage},
+		{[]string{"extra"}, cmderr.StatusUsage},
+		{[]string{"--no-such-flag"}, cmderr.StatusUsage},
+		{[]string{"--listen", "256.0.0.1:1"}, cmderr.StatusIO},
+		{[]string{"-h"}, cmderr.StatusOK},
 	} {
 		var stdout, stderr bytes.Buffer
-		if code := Run(tc.args, nil, &stdout, &stderr); code != tc.code {
+		if code := runServe(tc.args, nil, &stdout, &stderr); code != tc.code {
 			t.Errorf("Run(%q) = %d, want %d; stderr %q", tc.args, code, tc.code, stderr.String())
 		}
-		if tc.code != console.ExitOK && (stderr.Len() == 0 || !strings.HasSuffix(stderr.String(), "\n") || strings.HasSuffix(stderr.String(), "\n\n")) {
+		if tc.code != cmderr.StatusOK && (stderr.Len() == 0 || !strings.HasSuffix(stderr.String(), "\n") || strings.HasSuffix(stderr.String(), "\n\n")) {
 			t.Errorf("Run(%q): stderr %q does not end in exactly one newline", tc.args, stderr.String())
 		}
 	}
@@ -384,18 +391,18 @@ func TestRun_Usage(t *testing.T) {
 // as typed, and shows every declared flag in --help.
 func TestRun_Flags(t *testing.T) {
 	for _, args := range [][]string{{"--max-record=1KiB"}, {"-max-record", "1KiB"}, {"--max-record", "1KiB", "--listen=127.0.0.1:0"}} {
-		cfg, code, ok := parseArgs(args, io.Discard, console.New(io.Discard))
-		if !ok || cfg.maxBytes != 1<<10 {
-			t.Errorf("%q: exit %d, max bytes %d; want 1024", args, code, cfg.maxBytes)
+		cfg, err := parseArgs(args)
+		if err != nil || cfg.maxBytes != 1<<10 {
+			t.Errorf("%q: %v, max bytes %d; want 1024", args, err, cfg.maxBytes)
 		}
 	}
 	var stdout, stderr bytes.Buffer
-	Run([]string{"--bogus=1"}, nil, &stdout, &stderr)
+	runServe([]string{"--bogus=1"}, nil, &stdout, &stderr)
 	if !strings.HasPrefix(stderr.String(), "cardscan: error: unknown flag --bogus\n") {
 		t.Errorf("stderr %q does not name --bogus as typed", stderr.String())
 	}
 	stdout.Reset()
-	if code := Run([]string{"--help"}, nil, &stdout, io.Discard); code != console.ExitOK {
+	if code := runServe([]string{"--help"}, nil, &stdout, io.Discard); code != cmderr.StatusOK {
 		t.Fatalf("--help: exit %d", code)
 	}
 	var maxRecord cmdflag.Size

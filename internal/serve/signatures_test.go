@@ -14,6 +14,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/console"
 )
 
@@ -59,9 +60,9 @@ func newSignedFixture(t *testing.T) signedFixture {
 // signedServer serves with args parsed as cardscan serve parses them.
 func signedServer(t *testing.T, args ...string) string {
 	t.Helper()
-	cfg, code, ok := parseArgs(args, io.Discard, console.New(io.Discard))
-	if !ok {
-		t.Fatalf("parseArgs %q: exit %d", args, code)
+	cfg, err := parseArgs(args)
+	if err != nil {
+		t.Fatalf("parseArgs %q: %v", args, err)
 	}
 	return newTestServer(t, cfg).URL
 }
@@ -161,9 +162,10 @@ func TestServe_SignatureFlagErrors(t *testing.T) {
 		{[]string{"--trust", "/nonexistent.yaml"}, "/nonexistent.yaml: no such file"},
 	} {
 		var stderr strings.Builder
-		_, code, ok := parseArgs(tc.args, io.Discard, console.New(&stderr))
-		if ok || code != console.ExitUsage || !strings.Contains(stderr.String(), tc.want) {
-			t.Errorf("%q: got ok=%v exit %d %q, want exit 2 saying %q", tc.args, ok, code, stderr.String(), tc.want)
+		_, err := parseArgs(tc.args)
+		code := cmderr.Exit(err, console.New(&stderr))
+		if code != cmderr.StatusUsage || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%q: got exit %d %q, want exit 2 saying %q", tc.args, code, stderr.String(), tc.want)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 )
@@ -75,8 +76,7 @@ type options struct {
 }
 
 // Run is `cardscan sign ARGS`.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	con := console.New(stderr)
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	o, err := parseArgs(args)
 	if err == nil {
 		// The signed card goes to standard output: appended to the card
@@ -87,33 +87,29 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage())
-			return console.ExitOK
+			return nil
 		}
-		return con.UsageError("cardscan sign", err)
-	}
-	fail := func(format string, a ...any) int {
-		con.Errorf(format, a...)
-		return console.ExitIO
+		return cmderr.Usage("cardscan sign", err)
 	}
 	if o.generate != "" {
 		kid, pub, err := writeKeyPair(o.generate, o.output)
 		if err != nil {
-			return fail("--generate-key %s: %s", o.generate, err)
+			return cmderr.IOf("--generate-key %s: %s", o.generate, err)
 		}
-		con.Printf("wrote the private key to %s (kid %s) and its public key set to %s", o.output, kid, pub)
-		return console.ExitOK
+		console.New(stderr).Printf("wrote the private key to %s (kid %s) and its public key set to %s", o.output, kid, pub)
+		return nil
 	}
 	keyText, err := readLimited(o.key, nil)
 	if err != nil {
-		return fail("--key %s: %s", o.key, err)
+		return cmderr.IOf("--key %s: %s", o.key, err)
 	}
 	key, err := signingKey(keyText, o.kid)
 	if err != nil {
-		return fail("--key %s: %s", o.key, strings.TrimPrefix(err.Error(), "cardsig: "))
+		return cmderr.IOf("--key %s: %s", o.key, strings.TrimPrefix(err.Error(), "cardsig: "))
 	}
 	card, err := readLimited(o.card, stdin)
 	if err != nil {
-		return fail("%s: %s", o.card, err)
+		return cmderr.IOf("%s: %s", o.card, err)
 	}
 	mode := canon.AsIs
 	if o.canonical == "drop-empty" {
@@ -121,12 +117,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	signed, err := cardsig.Sign(card, key, cardsig.SignOptions{KeyID: o.kid, Alg: o.alg, JKU: o.jku, Mode: mode})
 	if err != nil {
-		return fail("%s: %s", o.card, err)
+		return cmderr.IOf("%s: %s", o.card, err)
 	}
 	if _, err := stdout.Write(signed); err != nil {
-		return fail("writing the signed card: %s", err)
+		return cmderr.IOf("writing the signed card: %s", err)
 	}
-	return console.ExitOK
+	return nil
 }
 
 func parseArgs(args []string) (*options, error) {

@@ -16,6 +16,8 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/cmderr"
+	"github.com/cardscan/cardscan/internal/console"
 )
 
 const card = `{"name":"Agent","description":"","skills":[{"id":"a","name":"A","description":"d","tags":["t"]}]}`
@@ -73,7 +75,7 @@ func TestRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := Run(tc.args, strings.NewReader(tc.stdin), &out, &errb)
+			code := cmderr.Exit(Run(tc.args, strings.NewReader(tc.stdin), &out, &errb), console.New(&errb))
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr %s", code, tc.code, errb.String())
 			}
@@ -115,7 +117,7 @@ func mustJSON(t *testing.T, v any) []byte {
 func runSign(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Run(args, strings.NewReader(""), &out, &errb)
+	code = cmderr.Exit(Run(args, strings.NewReader(""), &out, &errb), console.New(&errb))
 	return code, out.String(), errb.String()
 }
 
