@@ -103,18 +103,7 @@ func (c *card10) up(root *node, e *edit) {
 		}
 		e.Set("securitySchemes", se.Raw())
 	}
-	if skills := root.get("skills"); skills != nil && skills.kind == '[' {
-		ke := w.edit(skills)
-		for i, sk := range skills.elems {
-			if sk.kind != '{' || sk.get("security") == nil {
-				continue
-			}
-			ske := w.edit(sk)
-			c.requirementsUp(sk, ske, fmt.Sprintf("/skills/%d", i))
-			ke.SetAt(i, ske.Raw())
-		}
-		e.Set("skills", ke.Raw())
-	}
+	c.rewriteSkillsWith(root, e, "security", c.requirementsUp)
 }
 
 // interfacesUp gathers url, preferredTransport, additionalInterfaces and
@@ -304,18 +293,7 @@ func (c *card10) down(root *node, e *edit) {
 		}
 		e.Set("securitySchemes", se.Raw())
 	}
-	if skills := root.get("skills"); skills != nil && skills.kind == '[' {
-		ke := w.edit(skills)
-		for i, sk := range skills.elems {
-			if sk.kind != '{' || sk.get("securityRequirements") == nil {
-				continue
-			}
-			ske := w.edit(sk)
-			c.requirementsDown(sk, ske, fmt.Sprintf("/skills/%d", i))
-			ke.SetAt(i, ske.Raw())
-		}
-		e.Set("skills", ke.Raw())
-	}
+	c.rewriteSkillsWith(root, e, "securityRequirements", c.requirementsDown)
 }
 
 // interfacesDown turns supportedInterfaces back into url and
@@ -495,4 +473,25 @@ func (c *card10) schemeDown(s *node, at, place string) any {
 // escape escapes a member name for a JSON Pointer (RFC 6901).
 func escape(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// rewriteSkillsWith gives each skill of root that has member to rewrite,
+// with the skill's JSON Pointer, and sets the skills back into e. Security
+// requirements are rewritten the same way at the card and in its skills,
+// in both directions.
+func (c *card10) rewriteSkillsWith(root *node, e *edit, member string, rewrite func(sk *node, ske *edit, at string)) {
+	skills := root.get("skills")
+	if skills == nil || skills.kind != '[' {
+		return
+	}
+	ke := c.w.edit(skills)
+	for i, sk := range skills.elems {
+		if sk.kind != '{' || sk.get(member) == nil {
+			continue
+		}
+		ske := c.w.edit(sk)
+		rewrite(sk, ske, fmt.Sprintf("/skills/%d", i))
+		ke.SetAt(i, ske.Raw())
+	}
+	e.Set("skills", ke.Raw())
 }
