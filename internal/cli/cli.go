@@ -279,7 +279,7 @@ func (o *readOptions) check() error {
 		o.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if _, ok := pipeline.ParseFraming(o.Input); !ok {
-		return usagef("--input %q: want auto, ndjson or json", o.Input)
+		return usagef("--input %q: want %s", o.Input, pipeline.FramingNames())
 	}
 	if !slices.Contains([]string{"default", "production"}, o.Policy) {
 		return usagef("--policy %q: want default or production", o.Policy)

@@ -1293,3 +1293,18 @@ func TestFramingGolden(t *testing.T) {
 	}
 	golden.Check(t, "framing.golden", out.String())
 }
+
+// TestInputHelpNamesEveryFraming keeps --input's help, written in
+// internal/cmdflag (which cannot import the pipeline), naming the same
+// framings the pipeline parses.
+func TestInputHelpNamesEveryFraming(t *testing.T) {
+	for _, cmd := range [][]string{{"--help"}, {"diff", "--help"}} {
+		r := run(t, "", cmd...)
+		if want := "--input FRAMING"; !strings.Contains(r.stdout, want) {
+			t.Fatalf("%q: no %s in the help", cmd, want)
+		}
+		if want := pipeline.FramingNames() + ": how inputs are cut"; !strings.Contains(r.stdout, want) {
+			t.Errorf("%q: --input's help does not start %q; internal/cmdflag/group.go spells the framings out", cmd, want)
+		}
+	}
+}

@@ -256,7 +256,7 @@ type pipeline struct {
 	bytesRead         *atomic.Int64
 	bytesDecompressed *atomic.Int64
 	inputErrors       atomic.Int64
-	framed            [FramingJSON + 1]atomic.Int64
+	framed            [framingCount]atomic.Int64
 
 	ruleSlots int
 	limiter   *worker // re-judges the piece in which MaxInvalid is reached

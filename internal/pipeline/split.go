@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
+	"strings"
 )
 
 // Framing says how an input is cut into records.
@@ -32,8 +33,30 @@ func (f Framing) String() string {
 }
 
 // ParseFraming maps "auto", "ndjson" or "json" to its Framing.
+// framings lists every framing, in the order help and errors name them.
+var framings = [...]Framing{FramingAuto, FramingNDJSON, FramingJSON}
+
+// framingCount bounds arrays indexed by Framing.
+const framingCount = len(framings)
+
+// FramingNames is the list of --input's values for help and usage errors:
+// "auto, ndjson or json".
+func FramingNames() string {
+	var b strings.Builder
+	for i, f := range framings {
+		switch {
+		case i == len(framings)-1:
+			b.WriteString(" or ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(f.String())
+	}
+	return b.String()
+}
+
 func ParseFraming(s string) (Framing, bool) {
-	for _, f := range []Framing{FramingAuto, FramingNDJSON, FramingJSON} {
+	for _, f := range framings {
 		if s == f.String() {
 			return f, true
 		}
