@@ -68,33 +68,161 @@ func (l *lookalikes) note(name []byte, value digest.Value) {
 	}
 }
 
+// origins finds the origin of each card's endpoints, as origin describes,
+// for one worker. A host's origin is found once: the public suffix list's
+// lookup and the IDNA conversion, with url.Parse before them, were most of
+// what content.impersonation's claims cost a card on the make perf dump,
+// and cards of one host are many in a crawl.
+type origins struct {
+	byHost map[string]originOf
+}
+
+// originOf is what a host gives: its origin, ASCII, and that origin in
+// Unicode, the host the card claims.
+type originOf struct {
+	ascii   string
+	unicode []byte
+}
+
+// maxOrigins bounds the hosts an origins remembers: past it, it forgets
+// them all and starts again, so that a dump of distinct hosts costs a
+// worker no more than this many.
+const maxOrigins = 4096
+
 // origin returns the registrable domain of the first endpoint URL of
 // eps (back to back, ending at ends) that has a host, by the public
-// suffix list, or that host when it has none (an address, localhost);
-// "" when no endpoint has a host.
-func origin(eps []byte, ends []int) string {
+// suffix list, or that host when it has none (an address, localhost),
+// and that domain in Unicode; ok is false when no endpoint has a host.
+func (o *origins) origin(eps []byte, ends []int) (ascii string, unicode []byte, ok bool) {
 	start := 0
 	for _, end := range ends {
-		u, err := url.Parse(string(eps[start:end]))
+		raw := eps[start:end]
 		start = end
-		if err != nil || u.Hostname() == "" {
+		host, known := plainHost(raw)
+		if !known {
+			u, err := url.Parse(string(raw))
+			if err == nil {
+				host = []byte(u.Hostname())
+			}
+		}
+		if len(host) == 0 {
 			continue
 		}
-		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-		if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
-			return d
+		if of, found := o.byHost[string(host)]; found {
+			return of.ascii, of.unicode, true
 		}
-		return host
+		of := originOfHost(string(host))
+		if o.byHost == nil || len(o.byHost) >= maxOrigins {
+			o.byHost = make(map[string]originOf)
+		}
+		o.byHost[string(host)] = of
+		return of.ascii, of.unicode, true
 	}
-	return ""
+	return "", nil, false
 }
+
+// originOfHost finds the origin of a URL's host, url.URL.Hostname's.
+func originOfHost(hostname string) originOf {
+	host := strings.ToLower(strings.TrimSuffix(hostname, "."))
+	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+		host = d
+	}
+	// The host claimed is the origin, in Unicode: a look-alike host is
+	// on a registrable domain of its own, whatever its subdomains.
+	unicode := host
+	if u, err := idna.ToUnicode(host); err == nil {
+		unicode = u
+	}
+	return originOf{ascii: host, unicode: []byte(unicode)}
+}
+
+// plainHost returns the host of a URL written plainly, as url.Parse and
+// Hostname would (TestPlainHostAsURLParse), with known set; known is
+// false for any other URL, which url.Parse is left to read. A plain URL
+// is either http or https, the scheme in lower case, with an authority of
+// letters, digits, dots, hyphens and underscores and an optional decimal
+// port, in printable ASCII without a percent sign throughout; or one that
+// has no authority, so no host (url.Parse finds none, or fails): without
+// "//", as stdio:name, or with a lower-case scheme and "///", as
+// file:///path.
+func plainHost(raw []byte) (host []byte, known bool) {
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(raw, httpsScheme):
+		rest = raw[len(httpsScheme):]
+	case bytes.HasPrefix(raw, httpScheme):
+		rest = raw[len(httpScheme):]
+	default:
+		return nil, noAuthority(raw)
+	}
+	for _, c := range rest {
+		if c <= ' ' || c >= 0x7f || c == '%' {
+			return nil, false
+		}
+	}
+	authority := rest
+	if i := bytes.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	host = authority
+	if i := bytes.IndexByte(authority, ':'); i >= 0 {
+		host = authority[:i]
+		for _, c := range authority[i+1:] {
+			if c < '0' || c > '9' {
+				return nil, false
+			}
+		}
+	}
+	if len(host) == 0 {
+		return nil, false
+	}
+	for _, c := range host {
+		if !hostByte[c] {
+			return nil, false
+		}
+	}
+	return host, true
+}
+
+// noAuthority reports whether url.Parse would find no authority in raw:
+// it reads one only from "//" after the scheme, and not from "///".
+func noAuthority(raw []byte) bool {
+	if !bytes.Contains(raw, doubleSlash) {
+		return true
+	}
+	i := bytes.Index(raw, tripleSlash)
+	if i <= 0 {
+		return false
+	}
+	for _, c := range raw[:i] {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	httpsScheme = []byte("https://")
+	httpScheme  = []byte("http://")
+	doubleSlash = []byte("//")
+	tripleSlash = []byte(":///")
+)
+
+// hostByte tells the bytes plainHost takes in a host.
+var hostByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_'
+	}
+	return t
+}()
 
 // appendLookalikeClaims appends the claims of content.impersonation of
 // the card whose endpoints and texts x has gathered: a card with no
 // endpoint has no origin to tell, and claims nothing.
 func (x *Extractor) appendLookalikeClaims(dst []byte) []byte {
-	o := origin(x.eps, x.epEnds)
-	if o == "" {
+	o, host, ok := x.origins.origin(x.eps, x.epEnds)
+	if !ok {
 		return dst
 	}
 	l := &x.looks
@@ -119,13 +247,7 @@ func (x *Extractor) appendLookalikeClaims(dst []byte) []byte {
 		claim(l.kinds[i], l.text[start:end])
 		start = end
 	}
-	// The host claimed is the origin, in Unicode: a look-alike host is
-	// on a registrable domain of its own, whatever its subdomains.
-	host := o
-	if u, err := idna.ToUnicode(o); err == nil {
-		host = u
-	}
-	claim("host", []byte(host))
+	claim("host", host)
 	return dst
 }
 
