@@ -69,19 +69,21 @@ func (l *lookalikes) note(name []byte, value digest.Value) {
 }
 
 // origins finds the origin of each card's endpoints, as origin describes,
-// for one worker. A host's origin is found once: the public suffix list's
-// lookup and the IDNA conversion, with url.Parse before them, were most of
-// what content.impersonation's claims cost a card on the make perf dump,
-// and cards of one host are many in a crawl.
+// for one worker, and the claim of its host. A host's are found once: the
+// public suffix list's lookup, the IDNA conversion and the skeleton, with
+// url.Parse before them, were most of what content.impersonation's claims
+// cost a card on the make perf dump, and cards of one host are many in a
+// crawl.
 type origins struct {
-	byHost map[string]originOf
+	byHost map[string]*originOf
 }
 
-// originOf is what a host gives: its origin, ASCII, and that origin in
-// Unicode, the host the card claims.
+// originOf is what a host gives: its origin, and the host claim's key
+// and other (see groupLookalike), which hold that origin in Unicode;
+// skeleton is nil when the host claims nothing.
 type originOf struct {
-	ascii   string
-	unicode []byte
+	origin          string
+	skeleton, other []byte
 }
 
 // maxOrigins bounds the hosts an origins remembers: past it, it forgets
@@ -89,11 +91,11 @@ type originOf struct {
 // worker no more than this many.
 const maxOrigins = 4096
 
-// origin returns the registrable domain of the first endpoint URL of
-// eps (back to back, ending at ends) that has a host, by the public
-// suffix list, or that host when it has none (an address, localhost),
-// and that domain in Unicode; ok is false when no endpoint has a host.
-func (o *origins) origin(eps []byte, ends []int) (ascii string, unicode []byte, ok bool) {
+// origin returns what the host of the first endpoint URL of eps (back to
+// back, ending at ends) that has one gives, or nil when none has. The
+// origin is the host's registrable domain, by the public suffix list, or
+// the host when it has none (an address, localhost).
+func (o *origins) origin(eps []byte, ends []int) *originOf {
 	start := 0
 	for _, end := range ends {
 		raw := eps[start:end]
@@ -108,32 +110,54 @@ func (o *origins) origin(eps []byte, ends []int) (ascii string, unicode []byte, 
 		if len(host) == 0 {
 			continue
 		}
-		if of, found := o.byHost[string(host)]; found {
-			return of.ascii, of.unicode, true
+		if of := o.byHost[string(host)]; of != nil {
+			return of
 		}
 		of := originOfHost(string(host))
 		if o.byHost == nil || len(o.byHost) >= maxOrigins {
-			o.byHost = make(map[string]originOf)
+			o.byHost = make(map[string]*originOf)
 		}
 		o.byHost[string(host)] = of
-		return of.ascii, of.unicode, true
+		return of
 	}
-	return "", nil, false
+	return nil
 }
 
-// originOfHost finds the origin of a URL's host, url.URL.Hostname's.
-func originOfHost(hostname string) originOf {
+// originOfHost finds what a URL's host, url.URL.Hostname's, gives.
+func originOfHost(hostname string) *originOf {
 	host := strings.ToLower(strings.TrimSuffix(hostname, "."))
 	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
 		host = d
 	}
+	of := &originOf{origin: host}
 	// The host claimed is the origin, in Unicode: a look-alike host is
 	// on a registrable domain of its own, whatever its subdomains.
-	unicode := host
+	claimed := host
 	if u, err := idna.ToUnicode(host); err == nil {
-		unicode = u
+		claimed = u
 	}
-	return originOf{ascii: host, unicode: []byte(unicode)}
+	of.skeleton, of.other = lookalikeClaim(nil, nil, "host", []byte(claimed), host)
+	return of
+}
+
+// lookalikeClaim appends the key and other of the claim of content.impersonation
+// that text, a kind of text, makes for a card of origin to skel and other;
+// skel is nil when the text claims nothing.
+func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string) ([]byte, []byte) {
+	skel = append(append(skel, kind...), ' ')
+	n := len(skel)
+	skel = fastvalidate.Skeleton(skel, text)
+	if len(skel) == n {
+		return nil, other
+	}
+	other = append(append(other, origin...), 0)
+	for _, c := range text {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		other = append(other, c)
+	}
+	return skel, other
 }
 
 // plainHost returns the host of a URL written plainly, as url.Parse and
@@ -155,15 +179,24 @@ func plainHost(raw []byte) (host []byte, known bool) {
 	default:
 		return nil, noAuthority(raw)
 	}
-	for _, c := range rest {
+	authority := -1
+	for i, c := range rest {
 		if c <= ' ' || c >= 0x7f || c == '%' {
 			return nil, false
 		}
+		if authority < 0 && (c == '/' || c == '?' || c == '#') {
+			authority = i
+		}
 	}
-	authority := rest
-	if i := bytes.IndexAny(rest, "/?#"); i >= 0 {
-		authority = rest[:i]
+	if authority < 0 {
+		authority = len(rest)
 	}
+	return hostOf(rest[:authority])
+}
+
+// hostOf returns the host of authority, the part of a plain URL between
+// its scheme's "//" and its path, query or fragment, if it is plain.
+func hostOf(authority []byte) (host []byte, known bool) {
 	host = authority
 	if i := bytes.IndexByte(authority, ':'); i >= 0 {
 		host = authority[:i]
@@ -221,33 +254,24 @@ var hostByte = func() (t [256]bool) {
 // the card whose endpoints and texts x has gathered: a card with no
 // endpoint has no origin to tell, and claims nothing.
 func (x *Extractor) appendLookalikeClaims(dst []byte) []byte {
-	o, host, ok := x.origins.origin(x.eps, x.epEnds)
-	if !ok {
+	of := x.origins.origin(x.eps, x.epEnds)
+	if of == nil {
 		return dst
 	}
 	l := &x.looks
-	claim := func(kind string, text []byte) {
-		l.skel = append(append(l.skel[:0], kind...), ' ')
-		n := len(l.skel)
-		l.skel = fastvalidate.Skeleton(l.skel, text)
-		if len(l.skel) == n {
-			return
-		}
-		l.other = append(append(l.other[:0], o...), 0)
-		for _, c := range text {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			l.other = append(l.other, c)
-		}
-		dst = appendClaim(dst, groupLookalike, l.skel, l.other, x.d.Input, x.d.Line)
-	}
 	start := 0
 	for i, end := range l.ends {
-		claim(l.kinds[i], l.text[start:end])
+		skel, other := lookalikeClaim(l.skel[:0], l.other[:0], l.kinds[i], l.text[start:end], of.origin)
+		if skel != nil {
+			dst = appendClaim(dst, groupLookalike, skel, other, x.d.Input, x.d.Line)
+			l.skel = skel
+		}
+		l.other = other
 		start = end
 	}
-	claim("host", host)
+	if of.skeleton != nil {
+		dst = appendClaim(dst, groupLookalike, of.skeleton, of.other, x.d.Input, x.d.Line)
+	}
 	return dst
 }
 

@@ -88,9 +88,9 @@ func checkPlainHost(t *testing.T, raw string) bool {
 	return true
 }
 
-// TestOriginsRemembered: a host's origin is looked up once per worker and
-// the same whether found or remembered; a URL plainHost leaves alone is
-// parsed; a card's first endpoint with a host gives it.
+// TestOriginsRemembered: a host's origin and claim are found once per
+// worker and the same whether found or remembered; a URL plainHost leaves
+// alone is parsed; a card's first endpoint with a host gives them.
 func TestOriginsRemembered(t *testing.T) {
 	var o origins
 	eps, ends := []byte{}, []int{}
@@ -99,24 +99,24 @@ func TestOriginsRemembered(t *testing.T) {
 		ends = append(ends, len(eps))
 	}
 	for i := range 2 {
-		ascii, unicode, ok := o.origin(eps, ends)
-		if !ok || ascii != "paypal.com" || string(unicode) != "paypal.com" {
-			t.Fatalf("round %d: origin = %q, %q, %v; want paypal.com", i, ascii, unicode, ok)
+		of := o.origin(eps, ends)
+		if of == nil || of.origin != "paypal.com" || string(of.skeleton) != "host paypal.com" || string(of.other) != "paypal.com\x00paypal.com" {
+			t.Fatalf("round %d: origin = %+v; want paypal.com", i, of)
 		}
 	}
 	if len(o.byHost) != 1 {
 		t.Errorf("remembered %d hosts, want 1", len(o.byHost))
 	}
-	ascii, unicode, ok := o.origin([]byte("https://xn--pypal-4ve.com/a"), []int{len("https://xn--pypal-4ve.com/a")})
-	if !ok || ascii != "xn--pypal-4ve.com" || string(unicode) != "p\u0430ypal.com" {
-		t.Errorf("punycode host: origin = %q, %q, %v", ascii, unicode, ok)
+	raw := "https://xn--pypal-4ve.com/a"
+	if of := o.origin([]byte(raw), []int{len(raw)}); of == nil || of.origin != "xn--pypal-4ve.com" ||
+		string(of.skeleton) != "host paypal.com" || string(of.other) != "xn--pypal-4ve.com\x00p\u0430ypal.com" {
+		t.Errorf("punycode host: origin = %+v", of)
 	}
-	raw := "https://p\u0430ypal.com/a"
-	ascii, _, ok = o.origin([]byte(raw), []int{len(raw)})
-	if !ok || ascii != "p\u0430ypal.com" {
-		t.Errorf("Unicode host: origin = %q, %v", ascii, ok)
+	raw = "https://p\u0430ypal.com/a"
+	if of := o.origin([]byte(raw), []int{len(raw)}); of == nil || of.origin != "p\u0430ypal.com" {
+		t.Errorf("Unicode host: origin = %+v", of)
 	}
-	if _, _, ok := o.origin([]byte("https:///x"), []int{len("https:///x")}); ok {
-		t.Errorf("a URL without a host gave an origin")
+	if of := o.origin([]byte("https:///x"), []int{len("https:///x")}); of != nil {
+		t.Errorf("a URL without a host gave an origin: %+v", of)
 	}
 }
