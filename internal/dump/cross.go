@@ -298,9 +298,13 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// others: a list searched per claim made an endpoint that many cards
 	// share cost the square of their number.
 	seen := make(map[string]struct{}, n)
-	// Input names, held once rather than once per claim.
+	// Input names, held once rather than once per claim; a run's claims
+	// come input after input, so most are the last one's.
 	inputs := map[string]string{}
-	var triple []byte
+	lastInput := ""
+	// gk and triple are built in place: a map looked up by string(b)
+	// copies nothing, and most claims look up a group that is there.
+	var gk, triple []byte
 	claim := -1
 	for rec := range eachDigest(blocks) {
 		claim++
@@ -316,23 +320,26 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		if r.bad {
 			return errGarbledClaim
 		}
-		gk := string(group) + string(key)
-		g := groups[gk]
+		gk = append(append(gk[:0], group), key...)
+		g := groups[string(gk)]
 		if g == nil {
 			g = &claimGroup{group: group, key: string(key)}
-			groups[gk] = g
+			groups[string(gk)] = g
 		}
-		name, ok := inputs[string(input)]
-		if !ok {
-			name = string(input)
-			inputs[name] = name
+		if string(input) != lastInput {
+			name, ok := inputs[string(input)]
+			if !ok {
+				name = string(input)
+				inputs[name] = name
+			}
+			lastInput = name
 		}
-		g.places = append(g.places, Place{Input: name, Line: line})
+		g.places = append(g.places, Place{Input: lastInput, Line: line})
 		if group == groupLookalike {
 			g.looks.add(other)
 			continue
 		}
-		triple = appendBytes(appendString(triple[:0], gk), other)
+		triple = appendBytes(appendBytes(triple[:0], gk), other)
 		if _, ok := seen[string(triple)]; !ok {
 			seen[string(triple)] = struct{}{}
 			g.others++
