@@ -163,21 +163,22 @@ func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string)
 // plainHost returns the host of a URL written plainly, as url.Parse and
 // Hostname would (TestPlainHostAsURLParse), with known set; known is
 // false for any other URL, which url.Parse is left to read. A plain URL
-// is either http or https, the scheme in lower case, with an authority of
-// letters, digits, dots, hyphens and underscores and an optional decimal
-// port, in printable ASCII without a percent sign throughout; or one that
-// has no authority, so no host (url.Parse finds none, or fails): without
-// "//", as stdio:name, or with a lower-case scheme and "///", as
-// file:///path.
+// has its scheme in lower case and "://", then an authority of letters,
+// digits, dots, hyphens and underscores with an optional decimal port
+// (https, grpc and mcp endpoints mostly are), in printable ASCII without
+// a percent sign throughout; or it has no authority, so no host (url.Parse
+// finds none, or fails): without "//", as stdio:name, or with a
+// lower-case scheme and "///", as file:///path.
 func plainHost(raw []byte) (host []byte, known bool) {
-	var rest []byte
-	switch {
-	case bytes.HasPrefix(raw, httpsScheme):
-		rest = raw[len(httpsScheme):]
-	case bytes.HasPrefix(raw, httpScheme):
-		rest = raw[len(httpScheme):]
-	default:
-		return nil, noAuthority(raw)
+	i := bytes.Index(raw, schemeEnd)
+	if i <= 0 || !plainScheme(raw[:i]) {
+		// Without "//" there is no authority.
+		return nil, !bytes.Contains(raw, doubleSlash)
+	}
+	rest := raw[i+len(schemeEnd):]
+	if len(rest) > 0 && rest[0] == '/' {
+		// "///": no authority either.
+		return nil, true
 	}
 	authority := -1
 	for i, c := range rest {
@@ -217,18 +218,11 @@ func hostOf(authority []byte) (host []byte, known bool) {
 	return host, true
 }
 
-// noAuthority reports whether url.Parse would find no authority in raw:
-// it reads one only from "//" after the scheme, and not from "///".
-func noAuthority(raw []byte) bool {
-	if !bytes.Contains(raw, doubleSlash) {
-		return true
-	}
-	i := bytes.Index(raw, tripleSlash)
-	if i <= 0 {
-		return false
-	}
-	for _, c := range raw[:i] {
-		if c < 'a' || c > 'z' {
+// plainScheme reports whether scheme is a URL scheme in lower case:
+// url.Parse reads the authority after it alike whatever the scheme.
+func plainScheme(scheme []byte) bool {
+	for i, c := range scheme {
+		if !('a' <= c && c <= 'z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
 			return false
 		}
 	}
@@ -236,10 +230,8 @@ func noAuthority(raw []byte) bool {
 }
 
 var (
-	httpsScheme = []byte("https://")
-	httpScheme  = []byte("http://")
+	schemeEnd   = []byte("://")
 	doubleSlash = []byte("//")
-	tripleSlash = []byte(":///")
 )
 
 // hostByte tells the bytes plainHost takes in a host.

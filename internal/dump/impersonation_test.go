@@ -41,6 +41,15 @@ var hostCases = []string{
 	"mailto:a@b.example",
 	"urn:a:b//c.example",
 	"stdio:a\x00b",
+	"mcp://edge.example.org:9000/invoke/tasks",
+	"grpc://a2a.acme.example:443/a2a",
+	"git+ssh://a.example/x",
+	"x-1.2+3://h.example/",
+	"1x://a.example/",
+	"+x://a.example/",
+	"a?b://c.example/",
+	"http:x//y://z.example/",
+	"wss://a.example#x",
 }
 
 // TestPlainHostAsURLParse: where plainHost reads a host, url.Parse takes
@@ -53,8 +62,8 @@ func TestPlainHostAsURLParse(t *testing.T) {
 			plain++
 		}
 	}
-	if plain < 14 {
-		t.Errorf("plainHost read %d of the URLs, want the 14 plain ones at least", plain)
+	if plain < 19 {
+		t.Errorf("plainHost read %d of the URLs, want the 19 plain ones at least", plain)
 	}
 }
 
