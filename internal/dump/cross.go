@@ -360,7 +360,11 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		}
 	}
 	groups := slices.Collect(maps.Values(bySlot))
-	groups = append(groups, slices.Collect(maps.Values(others))...)
+	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), out)
+}
+
+// writeGroups writes the findings of groups, in their sort order.
+func writeGroups(groups []*claimGroup, out *findingWriter) error {
 	type placed struct {
 		finding
 		places []Place
