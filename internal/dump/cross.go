@@ -61,9 +61,10 @@ type Cross struct {
 func NewCross(memory int64) (*Cross, error) {
 	removeStaleOnce()
 	dir := &spillDir{}
-	// Grouping the claims takes about three times as much again: the peak
-	// RSS of --cross-card beyond plain validation's was 4.4 times its
-	// claims on the make perf dump (docs/cli.md).
+	// Grouping the claims takes about twice as much again: the peak RSS
+	// of --cross-card beyond plain validation's was 3.0 times its claims
+	// on the make perf dump (71 MB against 28 MB, for 14.5 MB of claims;
+	// docs/cli.md).
 	budget := max(memory/4, 1)
 	return &Cross{dir: dir, st: newStore("claims", dir, budget, byGroup), groupBudget: max(budget/4, 1)}, nil
 }
