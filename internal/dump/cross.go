@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"math"
+	"math/bits"
 	"os"
 	"slices"
 	"strings"
@@ -44,9 +47,13 @@ type Cross struct {
 	// they are counted all the same, as the cards' are.
 	MinLevel fastvalidate.Severity
 
-	// The group hashes of a partition's claims, in order and sorted,
-	// kept from one partition to the next.
-	hashes, sorted []uint64
+	// The claims' table of group hashes, kept from one Finish to the next
+	// (cli's merge finishes one per shard).
+	counts groupCounts
+	// A table that compares its groups by hash alone, for a test to
+	// have every group collide with others: the groups are told apart by
+	// their keys all the same.
+	hashOnly func(uint64) uint64
 }
 
 // NewCross returns a Cross that holds at most about memory bytes of claims
@@ -54,9 +61,10 @@ type Cross struct {
 func NewCross(memory int64) (*Cross, error) {
 	removeStaleOnce()
 	dir := &spillDir{}
-	// Grouping the claims takes about three times as much again: the peak
-	// RSS of --cross-card beyond plain validation's was 4.4 times its
-	// claims on the make perf dump (docs/cli.md).
+	// Grouping the claims takes about twice as much again: the peak RSS
+	// of --cross-card beyond plain validation's was 3.0 times its claims
+	// on the make perf dump (71 MB against 28 MB, for 14.5 MB of claims;
+	// docs/cli.md).
 	budget := max(memory/4, 1)
 	return &Cross{dir: dir, st: newStore("claims", dir, budget, byGroup), groupBudget: max(budget/4, 1)}, nil
 }
@@ -270,41 +278,43 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// its group and key, so that only groups that may hold two are built.
 	// Building every group, with its strings and places, took most of
 	// --cross-card's time after the workers on the make perf dump.
-	// The hashes are sorted rather than counted in a map: a map of every
-	// claim was most of what the first pass cost.
-	hashes := c.hashes[:0]
+	// The hashes are counted in a table of their own (groupCounts),
+	// which also finds each claim's group in the second pass: Go's map
+	// of every claim was most of what the first pass cost, and sorting
+	// the hashes instead, then a map of those seen twice, a fifth of
+	// Finish.
+	claims := 0
+	for range eachDigest(blocks) {
+		claims++
+	}
+	t := &c.counts
+	t.reset(claims, c.hashOnly)
 	for rec := range eachDigest(blocks) {
 		h, ok := groupHash(rec)
 		if !ok {
 			return errGarbledClaim
 		}
-		hashes = append(hashes, h)
+		t.add(h)
 	}
-	sorted := append(c.sorted[:0], hashes...)
-	slices.Sort(sorted)
-	c.hashes, c.sorted = hashes, sorted
-	shared := map[uint64]struct{}{}
-	n := 0 // claims in groups that may hold two
-	for i, h := range sorted {
-		if i > 0 && h == sorted[i-1] || i+1 < len(sorted) && h == sorted[i+1] {
-			shared[h] = struct{}{}
-			n++
-		}
-	}
-	// The maps are made for every claim at once: growing them took a
-	// third of the time of findPart on the make perf dump.
-	groups := make(map[string]*claimGroup, n)
+	// The groups are found by the claims' slots: a slot holds the groups
+	// of one hash, told apart by key when two share it (others, by group
+	// and key, holds the second and later).
+	bySlot := make(map[uint32]*claimGroup)
+	var others map[string]*claimGroup
 	// The (group, key, other) triples seen, to count each group's distinct
 	// others: a list searched per claim made an endpoint that many cards
 	// share cost the square of their number.
-	seen := make(map[string]struct{}, n)
-	// Input names, held once rather than once per claim.
+	seen := make(map[string]struct{})
+	// Input names, held once rather than once per claim; a run's claims
+	// come input after input, so most are the last one's.
 	inputs := map[string]string{}
-	var triple []byte
+	lastInput := ""
+	var gk, triple []byte
 	claim := -1
 	for rec := range eachDigest(blocks) {
 		claim++
-		if _, ok := shared[hashes[claim]]; !ok {
+		slot := t.slots[claim]
+		if t.n[slot] < 2 {
 			continue
 		}
 		r := reader{b: rec}
@@ -316,28 +326,46 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		if r.bad {
 			return errGarbledClaim
 		}
-		gk := string(group) + string(key)
-		g := groups[gk]
-		if g == nil {
-			g = &claimGroup{group: group, key: string(key)}
-			groups[gk] = g
+		gk = append(append(gk[:0], group), key...)
+		g := bySlot[slot]
+		switch {
+		case g == nil:
+			g = &claimGroup{group: group, key: string(key), places: make([]Place, 0, t.n[slot])}
+			bySlot[slot] = g
+		case g.group != group || g.key != string(key):
+			if g = others[string(gk)]; g == nil {
+				g = &claimGroup{group: group, key: string(key)}
+				if others == nil {
+					others = make(map[string]*claimGroup)
+				}
+				others[string(gk)] = g
+			}
 		}
-		name, ok := inputs[string(input)]
-		if !ok {
-			name = string(input)
-			inputs[name] = name
+		if string(input) != lastInput {
+			name, ok := inputs[string(input)]
+			if !ok {
+				name = string(input)
+				inputs[name] = name
+			}
+			lastInput = name
 		}
-		g.places = append(g.places, Place{Input: name, Line: line})
+		g.places = append(g.places, Place{Input: lastInput, Line: line})
 		if group == groupLookalike {
 			g.looks.add(other)
 			continue
 		}
-		triple = appendBytes(appendString(triple[:0], gk), other)
+		triple = appendBytes(appendBytes(triple[:0], gk), other)
 		if _, ok := seen[string(triple)]; !ok {
 			seen[string(triple)] = struct{}{}
 			g.others++
 		}
 	}
+	groups := slices.Collect(maps.Values(bySlot))
+	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), out)
+}
+
+// writeGroups writes the findings of groups, in their sort order.
+func writeGroups(groups []*claimGroup, out *findingWriter) error {
 	type placed struct {
 		finding
 		places []Place
@@ -360,6 +388,49 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		}
 	}
 	return nil
+}
+
+// groupCounts counts claims by the hash of their group and key, in a
+// table open-addressed by the hash with linear probing, at most two
+// thirds full, and keeps the slot of each claim in the order counted.
+type groupCounts struct {
+	keys  []uint64
+	n     []uint8  // the claims of the slot's hash, up to 255; 0 when empty
+	slots []uint32 // of each claim
+	mask  uint64
+	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
+	hashOnly func(uint64) uint64
+}
+
+// reset empties the table for claims claims.
+func (t *groupCounts) reset(claims int, hashOnly func(uint64) uint64) {
+	size := 1 << bits.Len(uint(claims+claims/2))
+	if cap(t.keys) < size {
+		t.keys, t.n = make([]uint64, size), make([]uint8, size)
+	}
+	t.keys, t.n = t.keys[:size], t.n[:size]
+	clear(t.n)
+	t.mask = uint64(size - 1)
+	t.slots = slices.Grow(t.slots[:0], claims)
+	t.hashOnly = hashOnly
+}
+
+// add counts a claim of group hash h; no more claims may be added than
+// reset was told.
+func (t *groupCounts) add(h uint64) {
+	if t.hashOnly != nil {
+		h = t.hashOnly(h)
+	}
+	// The hashes are XXH3's, as good as random in their low bits.
+	i := h & t.mask
+	for t.n[i] != 0 && t.keys[i] != h {
+		i = (i + 1) & t.mask
+	}
+	t.keys[i] = h
+	if t.n[i] < math.MaxUint8 {
+		t.n[i]++
+	}
+	t.slots = append(t.slots, uint32(i))
 }
 
 // findSorted judges the claims as the store merges them, in the order of

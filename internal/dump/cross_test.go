@@ -13,39 +13,9 @@ import (
 // endpoint, one content), give the findings byte for byte as in memory,
 // in every format, the places streamed where a group's spilled.
 func TestCrossSpilledGroupsSameOutput(t *testing.T) {
-	var claims []byte
-	for i := range 3000 {
-		input := fmt.Sprintf("dir/in-%d.ndjson", i%3)
-		sum := fmt.Appendf(nil, "%016d", i%700)
-		claims = appendClaim(claims, groupID, []byte("agent_id same"), sum, input, i+1)
-		claims = appendClaim(claims, groupEndpoint, []byte("https://a.example/rpc"), fmt.Appendf(nil, "agent_id id-%d", i%5), input, i+1)
-		claims = appendClaim(claims, groupContent, sum, nil, input, i+1)
-		claims = appendClaim(claims, groupID, fmt.Appendf(nil, "url https://u.example/%d", i), sum, input, i+1)
-	}
+	claims := testClaims()
 	finish := func(memory int64, format report.Format) (string, *CrossCounts, bool) {
-		c, err := NewCross(memory)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		// Whole claims per add, as the pipeline hands them.
-		var batch []byte
-		for rest, i := claims, 1; len(rest) > 0; i++ {
-			rec, r, _ := nextDigest(rest)
-			batch = append(batch, rest[:4+len(rec)]...)
-			if rest = r; i%50 == 0 || len(rest) == 0 {
-				if err := c.Add(batch); err != nil {
-					t.Fatal(err)
-				}
-				batch = batch[:0]
-			}
-		}
-		var out bytes.Buffer
-		counts, err := c.Finish(format.Writer(&out, report.WriterOptions{}))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return out.String(), counts, c.st.spilled()
+		return finishClaims(t, claims, memory, format, nil)
 	}
 	for _, format := range []report.Format{report.FormatJSONL, report.FormatText, report.FormatGitHub, report.FormatSARIF} {
 		want, wantCounts, spilled := finish(1<<30, format)
@@ -61,6 +31,78 @@ func TestCrossSpilledGroupsSameOutput(t *testing.T) {
 		}
 		if fmt.Sprint(counts) != fmt.Sprint(wantCounts) {
 			t.Errorf("%s: counts %v, want %v", format, counts, wantCounts)
+		}
+	}
+}
+
+// testClaims returns claims of every group: one identity on 3,000
+// records, one endpoint, one content, identities claimed once, and
+// look-alike names of two origins and of one.
+func testClaims() []byte {
+	var claims []byte
+	for i := range 3000 {
+		input := fmt.Sprintf("dir/in-%d.ndjson", i%3)
+		sum := fmt.Appendf(nil, "%016d", i%700)
+		claims = appendClaim(claims, groupID, []byte("agent_id same"), sum, input, i+1)
+		claims = appendClaim(claims, groupEndpoint, []byte("https://a.example/rpc"), fmt.Appendf(nil, "agent_id id-%d", i%5), input, i+1)
+		claims = appendClaim(claims, groupContent, sum, nil, input, i+1)
+		claims = appendClaim(claims, groupID, fmt.Appendf(nil, "url https://u.example/%d", i), sum, input, i+1)
+		claims = appendClaim(claims, groupLookalike, fmt.Appendf(nil, "name agent %d", i%40), fmt.Appendf(nil, "o%d.example\x00agent%s%d", i%3, []string{" ", "_", "-"}[i%3], i%40), input, i+1)
+		claims = appendClaim(claims, groupLookalike, fmt.Appendf(nil, "host h%d.example", i%7), fmt.Appendf(nil, "h%d.example\x00h%d.example", i%7, i%7), input, i+1)
+	}
+	return claims
+}
+
+// finishClaims adds claims to a Cross holding memory bytes, a batch at a
+// time, and returns its output in format, its counts and whether it
+// spilled; hashOnly is as Cross.hashOnly.
+func finishClaims(t *testing.T, claims []byte, memory int64, format report.Format, hashOnly func(uint64) uint64) (string, *CrossCounts, bool) {
+	t.Helper()
+	c, err := NewCross(memory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.hashOnly = hashOnly
+	// Whole claims per add, as the pipeline hands them.
+	var batch []byte
+	for rest, i := claims, 1; len(rest) > 0; i++ {
+		rec, r, _ := nextDigest(rest)
+		batch = append(batch, rest[:4+len(rec)]...)
+		if rest = r; i%50 == 0 || len(rest) == 0 {
+			if err := c.Add(batch); err != nil {
+				t.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+	var out bytes.Buffer
+	counts, err := c.Finish(format.Writer(&out, report.WriterOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), counts, c.st.spilled()
+}
+
+// TestCrossGroupHashCollisions: claims whose group hashes collide, every
+// group with some others or all in one, give the findings they give
+// apart, and groups of one claim that share a hash with a larger group
+// find nothing.
+func TestCrossGroupHashCollisions(t *testing.T) {
+	claims := testClaims()
+	for _, format := range []report.Format{report.FormatJSONL, report.FormatText} {
+		want, wantCounts, _ := finishClaims(t, claims, 1<<30, format, nil)
+		for _, collide := range []func(uint64) uint64{
+			func(h uint64) uint64 { return h % 3 },
+			func(uint64) uint64 { return 42 },
+		} {
+			got, counts, _ := finishClaims(t, claims, 1<<30, format, collide)
+			if got != want {
+				t.Errorf("%s: colliding hashes give other output: %d bytes, want %d\n%.300s\nwant\n%.300s", format, len(got), len(want), got, want)
+			}
+			if fmt.Sprint(counts) != fmt.Sprint(wantCounts) {
+				t.Errorf("%s: counts %v, want %v", format, counts, wantCounts)
+			}
 		}
 	}
 }

@@ -141,8 +141,10 @@ type Extractor struct {
 	eps        []byte
 	epEnds     []int
 	claimsOnly bool
-	// looks holds the card's names and providers, for content.impersonation.
-	looks lookalikes
+	// looks holds the card's names and providers, for content.impersonation,
+	// and origins the origins of the hosts of the cards before.
+	looks   lookalikes
+	origins origins
 	// The card's key: while its members are digested, the identity found
 	// so far, of rank keyRank in identity (len(identity) for none). The
 	// digest's Key is left empty: it is set only when one is decoded.

@@ -68,64 +68,202 @@ func (l *lookalikes) note(name []byte, value digest.Value) {
 	}
 }
 
-// origin returns the registrable domain of the first endpoint URL of
-// eps (back to back, ending at ends) that has a host, by the public
-// suffix list, or that host when it has none (an address, localhost);
-// "" when no endpoint has a host.
-func origin(eps []byte, ends []int) string {
+// origins finds the origin of each card's endpoints, as origin describes,
+// for one worker, and the claim of its host. A host's are found once: the
+// public suffix list's lookup, the IDNA conversion and the skeleton, with
+// url.Parse before them, were most of what content.impersonation's claims
+// cost a card on the make perf dump, and cards of one host are many in a
+// crawl.
+type origins struct {
+	byHost map[string]*originOf
+}
+
+// originOf is what a host gives: its origin, and the host claim's key
+// and other (see groupLookalike), which hold that origin in Unicode;
+// skeleton is nil when the host claims nothing.
+type originOf struct {
+	origin          string
+	skeleton, other []byte
+}
+
+// maxOrigins bounds the hosts an origins remembers: past it, it forgets
+// them all and starts again, so that a dump of distinct hosts costs a
+// worker no more than this many.
+const maxOrigins = 4096
+
+// origin returns what the host of the first endpoint URL of eps (back to
+// back, ending at ends) that has one gives, or nil when none has. The
+// origin is the host's registrable domain, by the public suffix list, or
+// the host when it has none (an address, localhost).
+func (o *origins) origin(eps []byte, ends []int) *originOf {
 	start := 0
 	for _, end := range ends {
-		u, err := url.Parse(string(eps[start:end]))
+		raw := eps[start:end]
 		start = end
-		if err != nil || u.Hostname() == "" {
+		host, known := plainHost(raw)
+		if !known {
+			u, err := url.Parse(string(raw))
+			if err == nil {
+				host = []byte(u.Hostname())
+			}
+		}
+		if len(host) == 0 {
 			continue
 		}
-		host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-		if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
-			return d
+		if of := o.byHost[string(host)]; of != nil {
+			return of
 		}
-		return host
+		of := originOfHost(string(host))
+		if o.byHost == nil || len(o.byHost) >= maxOrigins {
+			o.byHost = make(map[string]*originOf)
+		}
+		o.byHost[string(host)] = of
+		return of
 	}
-	return ""
+	return nil
 }
+
+// originOfHost finds what a URL's host, url.URL.Hostname's, gives.
+func originOfHost(hostname string) *originOf {
+	host := strings.ToLower(strings.TrimSuffix(hostname, "."))
+	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+		host = d
+	}
+	of := &originOf{origin: host}
+	// The host claimed is the origin, in Unicode: a look-alike host is
+	// on a registrable domain of its own, whatever its subdomains.
+	claimed := host
+	if u, err := idna.ToUnicode(host); err == nil {
+		claimed = u
+	}
+	of.skeleton, of.other = lookalikeClaim(nil, nil, "host", []byte(claimed), host)
+	return of
+}
+
+// lookalikeClaim appends the key and other of the claim of content.impersonation
+// that text, a kind of text, makes for a card of origin to skel and other;
+// skel is nil when the text claims nothing.
+func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string) ([]byte, []byte) {
+	skel = append(append(skel, kind...), ' ')
+	n := len(skel)
+	skel = fastvalidate.Skeleton(skel, text)
+	if len(skel) == n {
+		return nil, other
+	}
+	other = append(append(other, origin...), 0)
+	for _, c := range text {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		other = append(other, c)
+	}
+	return skel, other
+}
+
+// plainHost returns the host of a URL written plainly, as url.Parse and
+// Hostname would (TestPlainHostAsURLParse), with known set; known is
+// false for any other URL, which url.Parse is left to read. A plain URL
+// has its scheme in lower case and "://", then an authority of letters,
+// digits, dots, hyphens and underscores with an optional decimal port
+// (https, grpc and mcp endpoints mostly are), in printable ASCII without
+// a percent sign throughout; or it has no authority, so no host (url.Parse
+// finds none, or fails): without "//", as stdio:name, or with a
+// lower-case scheme and "///", as file:///path.
+func plainHost(raw []byte) (host []byte, known bool) {
+	i := bytes.Index(raw, schemeEnd)
+	if i <= 0 || !plainScheme(raw[:i]) {
+		// Without "//" there is no authority.
+		return nil, !bytes.Contains(raw, doubleSlash)
+	}
+	rest := raw[i+len(schemeEnd):]
+	if len(rest) > 0 && rest[0] == '/' {
+		// "///": no authority either.
+		return nil, true
+	}
+	authority := -1
+	for i, c := range rest {
+		if c <= ' ' || c >= 0x7f || c == '%' {
+			return nil, false
+		}
+		if authority < 0 && (c == '/' || c == '?' || c == '#') {
+			authority = i
+		}
+	}
+	if authority < 0 {
+		authority = len(rest)
+	}
+	return hostOf(rest[:authority])
+}
+
+// hostOf returns the host of authority, the part of a plain URL between
+// its scheme's "//" and its path, query or fragment, if it is plain.
+func hostOf(authority []byte) (host []byte, known bool) {
+	host = authority
+	if i := bytes.IndexByte(authority, ':'); i >= 0 {
+		host = authority[:i]
+		for _, c := range authority[i+1:] {
+			if c < '0' || c > '9' {
+				return nil, false
+			}
+		}
+	}
+	if len(host) == 0 {
+		return nil, false
+	}
+	for _, c := range host {
+		if !hostByte[c] {
+			return nil, false
+		}
+	}
+	return host, true
+}
+
+// plainScheme reports whether scheme is a URL scheme in lower case:
+// url.Parse reads the authority after it alike whatever the scheme.
+func plainScheme(scheme []byte) bool {
+	for i, c := range scheme {
+		if !('a' <= c && c <= 'z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	schemeEnd   = []byte("://")
+	doubleSlash = []byte("//")
+)
+
+// hostByte tells the bytes plainHost takes in a host.
+var hostByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_'
+	}
+	return t
+}()
 
 // appendLookalikeClaims appends the claims of content.impersonation of
 // the card whose endpoints and texts x has gathered: a card with no
 // endpoint has no origin to tell, and claims nothing.
 func (x *Extractor) appendLookalikeClaims(dst []byte) []byte {
-	o := origin(x.eps, x.epEnds)
-	if o == "" {
+	of := x.origins.origin(x.eps, x.epEnds)
+	if of == nil {
 		return dst
 	}
 	l := &x.looks
-	claim := func(kind string, text []byte) {
-		l.skel = append(append(l.skel[:0], kind...), ' ')
-		n := len(l.skel)
-		l.skel = fastvalidate.Skeleton(l.skel, text)
-		if len(l.skel) == n {
-			return
-		}
-		l.other = append(append(l.other[:0], o...), 0)
-		for _, c := range text {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			l.other = append(l.other, c)
-		}
-		dst = appendClaim(dst, groupLookalike, l.skel, l.other, x.d.Input, x.d.Line)
-	}
 	start := 0
 	for i, end := range l.ends {
-		claim(l.kinds[i], l.text[start:end])
+		skel, other := lookalikeClaim(l.skel[:0], l.other[:0], l.kinds[i], l.text[start:end], of.origin)
+		if skel != nil {
+			dst = appendClaim(dst, groupLookalike, skel, other, x.d.Input, x.d.Line)
+			l.skel = skel
+		}
+		l.other = other
 		start = end
 	}
-	// The host claimed is the origin, in Unicode: a look-alike host is
-	// on a registrable domain of its own, whatever its subdomains.
-	host := o
-	if u, err := idna.ToUnicode(o); err == nil {
-		host = u
+	if of.skeleton != nil {
+		dst = appendClaim(dst, groupLookalike, of.skeleton, of.other, x.d.Input, x.d.Line)
 	}
-	claim("host", []byte(host))
 	return dst
 }
 

@@ -1,0 +1,131 @@
+package dump
+
+import (
+	"net/url"
+	"testing"
+)
+
+var hostCases = []string{
+	"https://agents.example.com/api/v1",
+	"http://Agents.Example.COM:8080/rpc?x=1#top",
+	"https://a.example:/x",
+	"https://a.example?q",
+	"https://a.example#f",
+	"https://127.0.0.1:9/jsonrpc",
+	"https://localhost",
+	"https://under_score.example/x",
+	"https://a.example./x",
+	"https://user@a.example/x",
+	"https://[::1]:8080/x",
+	"https://a.example:80a/x",
+	"https://a%2eexample/x",
+	"https://a.example/%zz",
+	"https://a.example/p\x7f",
+	"https://a.example/\u00e9",
+	"https://p\u0430ypal.com/a",
+	"https:///x",
+	"https://:80/x",
+	"HTTPS://a.example/x",
+	"ftp://a.example/x",
+	"https://a.example\\b/x",
+	"https://a.example:1:2/x",
+	"https://a.example/x y",
+	"//a.example/x",
+	"",
+	"stdio:translate-agent",
+	"file:///usr/local/bin/agent",
+	"file:///x#//a.example",
+	"File:///x",
+	"x1:///a",
+	"a#b:///c",
+	"mailto:a@b.example",
+	"urn:a:b//c.example",
+	"stdio:a\x00b",
+	"mcp://edge.example.org:9000/invoke/tasks",
+	"grpc://a2a.acme.example:443/a2a",
+	"git+ssh://a.example/x",
+	"x-1.2+3://h.example/",
+	"1x://a.example/",
+	"+x://a.example/",
+	"a?b://c.example/",
+	"http:x//y://z.example/",
+	"wss://a.example#x",
+}
+
+// TestPlainHostAsURLParse: where plainHost reads a host, url.Parse takes
+// the URL and its Hostname is that host, so that origin finds what it
+// found when it parsed every URL.
+func TestPlainHostAsURLParse(t *testing.T) {
+	plain := 0
+	for _, raw := range hostCases {
+		if checkPlainHost(t, raw) {
+			plain++
+		}
+	}
+	if plain < 19 {
+		t.Errorf("plainHost read %d of the URLs, want the 19 plain ones at least", plain)
+	}
+}
+
+func FuzzPlainHost(f *testing.F) {
+	for _, raw := range hostCases {
+		f.Add(raw)
+	}
+	f.Fuzz(func(t *testing.T, raw string) { checkPlainHost(t, raw) })
+}
+
+func checkPlainHost(t *testing.T, raw string) bool {
+	t.Helper()
+	host, known := plainHost([]byte(raw))
+	if !known {
+		return false
+	}
+	u, err := url.Parse(raw)
+	if len(host) == 0 {
+		if err == nil && u.Hostname() != "" {
+			t.Errorf("plainHost(%q) found no host, url.Parse's Hostname %q", raw, u.Hostname())
+		}
+		return true
+	}
+	if err != nil {
+		t.Errorf("plainHost(%q) = %q, but url.Parse fails: %v", raw, host, err)
+		return true
+	}
+	if u.Hostname() != string(host) {
+		t.Errorf("plainHost(%q) = %q, url.Parse's Hostname %q", raw, host, u.Hostname())
+	}
+	return true
+}
+
+// TestOriginsRemembered: a host's origin and claim are found once per
+// worker and the same whether found or remembered; a URL plainHost leaves
+// alone is parsed; a card's first endpoint with a host gives them.
+func TestOriginsRemembered(t *testing.T) {
+	var o origins
+	eps, ends := []byte{}, []int{}
+	for _, u := range []string{"mailto:x", "https://Desk.PayPal.com:443/a2a", "https://other.example/"} {
+		eps = append(eps, u...)
+		ends = append(ends, len(eps))
+	}
+	for i := range 2 {
+		of := o.origin(eps, ends)
+		if of == nil || of.origin != "paypal.com" || string(of.skeleton) != "host paypal.com" || string(of.other) != "paypal.com\x00paypal.com" {
+			t.Fatalf("round %d: origin = %+v; want paypal.com", i, of)
+		}
+	}
+	if len(o.byHost) != 1 {
+		t.Errorf("remembered %d hosts, want 1", len(o.byHost))
+	}
+	raw := "https://xn--pypal-4ve.com/a"
+	if of := o.origin([]byte(raw), []int{len(raw)}); of == nil || of.origin != "xn--pypal-4ve.com" ||
+		string(of.skeleton) != "host paypal.com" || string(of.other) != "xn--pypal-4ve.com\x00p\u0430ypal.com" {
+		t.Errorf("punycode host: origin = %+v", of)
+	}
+	raw = "https://p\u0430ypal.com/a"
+	if of := o.origin([]byte(raw), []int{len(raw)}); of == nil || of.origin != "p\u0430ypal.com" {
+		t.Errorf("Unicode host: origin = %+v", of)
+	}
+	if of := o.origin([]byte("https:///x"), []int{len("https:///x")}); of != nil {
+		t.Errorf("a URL without a host gave an origin: %+v", of)
+	}
+}
