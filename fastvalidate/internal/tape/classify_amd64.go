@@ -2,8 +2,56 @@
 
 package tape
 
+import "golang.org/x/sys/cpu"
+
 // HaveClassify says whether this machine has classifyBlocks.
 const HaveClassify = true
 
+// The widths of the vector pass: SSE2, which every amd64 machine has, reads
+// 16 bytes an instruction, AVX2 32 and AVX-512BW 64. All three compute the
+// same bits.
+const (
+	passSSE2 uint8 = iota + 1
+	passAVX2
+	passAVX512
+)
+
+// vectorPass is the widest pass the CPU and the operating system support,
+// chosen once. Tests and fuzz targets set it to hold every supported pass
+// to the byte loop (see classifyPasses).
+var vectorPass = widestPass()
+
+func widestPass() uint8 {
+	switch {
+	case cpu.X86.HasAVX512BW:
+		return passAVX512
+	case cpu.X86.HasAVX2:
+		return passAVX2
+	}
+	return passSSE2
+}
+
+// classifyBlocks sets the quote and care bits of each 64-byte block of b
+// (len(b) a multiple of 64) in blocks, with the pass vectorPass names. A
+// switch rather than a func variable: a call through a variable hides
+// //go:noescape from the compiler, and classify's 64-byte block for the
+// tail of a document would then move to the heap, an allocation per card.
+func classifyBlocks(b []byte, blocks []charBlock) {
+	switch vectorPass {
+	case passAVX512:
+		classifyBlocksAVX512(b, blocks)
+	case passAVX2:
+		classifyBlocksAVX2(b, blocks)
+	default:
+		classifyBlocksSSE2(b, blocks)
+	}
+}
+
 //go:noescape
-func classifyBlocks(b []byte, blocks []charBlock)
+func classifyBlocksSSE2(b []byte, blocks []charBlock)
+
+//go:noescape
+func classifyBlocksAVX2(b []byte, blocks []charBlock)
+
+//go:noescape
+func classifyBlocksAVX512(b []byte, blocks []charBlock)
