@@ -32,20 +32,15 @@ func widestPass() uint8 {
 }
 
 // classifyBlocks sets the quote and care bits of each 64-byte block of b
-// (len(b) a multiple of 64) in blocks, with the pass vectorPass names. A
-// switch rather than a func variable: a call through a variable hides
-// //go:noescape from the compiler, and classify's 64-byte block for the
-// tail of a document would then move to the heap, an allocation per card.
-func classifyBlocks(b []byte, blocks []charBlock) {
-	switch vectorPass {
-	case passAVX512:
-		classifyBlocksAVX512(b, blocks)
-	case passAVX2:
-		classifyBlocksAVX2(b, blocks)
-	default:
-		classifyBlocksSSE2(b, blocks)
-	}
-}
+// (len(b) a multiple of 64) in blocks, with the pass vectorPass names. It
+// is a jump in assembly (classify_wide_amd64.s) rather than a switch in Go
+// or a func variable: the Go switch cannot be inlined, and its extra call
+// cost 24 instructions a call against the jump's 6 (callgrind, two calls
+// a card); a call through a variable would also hide //go:noescape, and
+// classify's 64-byte block for a document's tail would move to the heap.
+//
+//go:noescape
+func classifyBlocks(b []byte, blocks []charBlock)
 
 //go:noescape
 func classifyBlocksSSE2(b []byte, blocks []charBlock)

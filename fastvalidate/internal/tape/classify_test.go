@@ -59,10 +59,20 @@ func testClassify(t *testing.T, p classifyPass, sc *Scanner) {
 	}
 }
 
+// checkClassify holds the pass to the byte loop twice: called directly on
+// b's whole blocks, and through the Scanner, whose classify reaches it by
+// vectorPass and adds the tail.
 func checkClassify(t *testing.T, p classifyPass, sc *Scanner, b []byte) {
 	t.Helper()
+	want := classifyByBytes(b)
+	full := len(b) / 64
+	direct := make([]charBlock, full)
+	p.blocks(b[:full*64], direct)
+	if !slices.Equal(direct, want[:full]) {
+		t.Fatalf("%s pass on %q:\n%x\nthe byte loop says\n%x", p.name, b, direct, want[:full])
+	}
 	sc.classify(b)
-	if want := classifyByBytes(b); !slices.Equal(sc.blocks, want) {
+	if !slices.Equal(sc.blocks, want) {
 		t.Fatalf("%s pass: classify(%q):\n%x\nthe byte loop says\n%x", p.name, b, sc.blocks, want)
 	}
 }

@@ -13,10 +13,10 @@ import (
 // machine cannot run a pass where it cannot.
 func classifyPasses() []classifyPass {
 	return []classifyPass{
-		{name: "words", portable: true},
-		{name: "sse2", vector: passSSE2},
-		{name: "avx2", vector: passAVX2, missing: missingUnless(cpu.X86.HasAVX2, "AVX2")},
-		{name: "avx512", vector: passAVX512, missing: missingUnless(cpu.X86.HasAVX512BW, "AVX-512BW")},
+		{name: "words", portable: true, blocks: classifyWords},
+		{name: "sse2", vector: passSSE2, blocks: classifyBlocksSSE2},
+		{name: "avx2", vector: passAVX2, blocks: classifyBlocksAVX2, missing: missingUnless(cpu.X86.HasAVX2, "AVX2")},
+		{name: "avx512", vector: passAVX512, blocks: classifyBlocksAVX512, missing: missingUnless(cpu.X86.HasAVX512BW, "AVX-512BW")},
 	}
 }
 

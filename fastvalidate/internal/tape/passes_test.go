@@ -10,9 +10,10 @@ import (
 // and to each other.
 type classifyPass struct {
 	name     string
-	portable bool   // the word-at-a-time pass, as machines without vectors use
-	vector   uint8  // else the vector pass (vectorPass) to use
-	missing  string // why this machine cannot run the pass; empty if it can
+	portable bool                               // the word-at-a-time pass, as machines without vectors use
+	vector   uint8                              // else the vector pass (vectorPass) to use
+	blocks   func(b []byte, blocks []charBlock) // the pass itself, called directly
+	missing  string                             // why this machine cannot run the pass; empty if it can
 }
 
 // runnablePasses returns the passes this machine can run, and logs the
