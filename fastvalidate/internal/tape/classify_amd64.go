@@ -21,9 +21,14 @@ const (
 // to the byte loop (see classifyPasses).
 var vectorPass = widestPass()
 
+// widestPass takes AVX-512 only on CPUs that also have VBMI2: Ice Lake and
+// later, and AMD's Zen 4. The first Xeons with AVX-512 (Skylake-SP, Cascade
+// Lake) lower the core's clock for a while after any 512-bit instruction,
+// and the scan that follows the pass, scalar code that is most of a card's
+// time, would run at that clock; simdjson draws the same line.
 func widestPass() uint8 {
 	switch {
-	case cpu.X86.HasAVX512BW:
+	case cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2:
 		return passAVX512
 	case cpu.X86.HasAVX2:
 		return passAVX2
