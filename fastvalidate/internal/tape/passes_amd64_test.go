@@ -27,13 +27,9 @@ func missingUnless(has bool, feature string) string {
 	return "this CPU, or its operating system, has no " + feature
 }
 
-// use makes the Scanner compute the bits this way, until the test ends.
-func (p classifyPass) use(tb testing.TB, sc *Scanner) {
-	sc.Portable = p.portable
-	if p.portable {
-		return
-	}
+// setVectorPass makes classify use the vector pass v until the test ends.
+func setVectorPass(tb testing.TB, v uint8) {
 	was := vectorPass
-	vectorPass = p.vector
+	vectorPass = v
 	tb.Cleanup(func() { vectorPass = was })
 }

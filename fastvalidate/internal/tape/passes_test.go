@@ -16,6 +16,14 @@ type classifyPass struct {
 	missing  string                             // why this machine cannot run the pass; empty if it can
 }
 
+// use makes the Scanner compute the bits this way, until the test ends.
+func (p classifyPass) use(tb testing.TB, sc *Scanner) {
+	sc.Portable = p.portable
+	if !p.portable {
+		setVectorPass(tb, p.vector)
+	}
+}
+
 // runnablePasses returns the passes this machine can run, and logs the
 // others, so that a run on a machine without them says what it left out.
 func runnablePasses(tb testing.TB) []classifyPass {
