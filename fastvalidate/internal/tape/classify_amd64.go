@@ -40,9 +40,11 @@ func widestPass() uint8 {
 // (len(b) a multiple of 64) in blocks, with the pass vectorPass names. It
 // is a jump in assembly (classify_wide_amd64.s) rather than a switch in Go
 // or a func variable: the Go switch cannot be inlined, and its extra call
-// cost 24 instructions a call against the jump's 6 (callgrind, two calls
-// a card); a call through a variable would also hide //go:noescape, and
-// classify's 64-byte block for a document's tail would move to the heap.
+// cost 24 instructions a call against the jump's 6 (callgrind's self cost
+// of each over -test.bench='Classify/^(sse2|avx2)$/^cards$'
+// -test.benchtime=60000x, two calls a card); a call through a variable
+// would also hide //go:noescape, and classify's 64-byte block for a
+// document's tail would move to the heap.
 //
 //go:noescape
 func classifyBlocks(b []byte, blocks []charBlock)
