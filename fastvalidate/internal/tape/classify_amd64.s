@@ -2,13 +2,13 @@
 
 #include "textflag.h"
 
-// func classifyBlocks(b []byte, blocks []charBlock)
+// func classifyBlocksSSE2(b []byte, blocks []charBlock)
 //
 // For each 64-byte block of b, sets one bit per byte in the block's quotes
 // (the byte is '"') and care (a backslash, a control character or a byte
 // of 0x80 or more). len(b) is a multiple of 64, and blocks has room for
 // each block. SSE2 only, which every amd64 machine has.
-TEXT ·classifyBlocks(SB), NOSPLIT, $0-48
+TEXT ·classifyBlocksSSE2(SB), NOSPLIT, $0-48
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), CX
 	MOVQ blocks_base+24(FP), DI

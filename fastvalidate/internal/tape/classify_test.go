@@ -30,31 +30,21 @@ func classifyByBytes(b []byte) []charBlock {
 	return blocks
 }
 
-// Both ways of computing the bits, the vector pass where the machine has it
-// and the word-at-a-time one, must agree with the byte loop.
+// Every way of computing the bits, each vector pass the machine has and
+// the word-at-a-time one, must agree with the byte loop.
 func TestClassify_AgreesWithByteLoop(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		Portable bool
-	}{{"vector", false}, {"words", true}} {
-		t.Run(tc.name, func(t *testing.T) {
-			if !tc.Portable && !HaveClassify {
-				t.Skip("no vector pass on this machine")
-			}
-			testClassify(t, &Scanner{Portable: tc.Portable})
-		})
-	}
+	forEachPass(t, testClassify)
 }
 
-func testClassify(t *testing.T, sc *Scanner) {
+func testClassify(t *testing.T, p classifyPass, sc *Scanner) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Every byte value at every position of a block, then random text of
 	// every length around the block sizes, heavy in the bytes that matter.
 	for c := range 256 {
-		for p := range 64 {
+		for at := range 64 {
 			b := bytes.Repeat([]byte("a"), 64)
-			b[p] = byte(c)
-			checkClassify(t, sc, b)
+			b[at] = byte(c)
+			checkClassify(t, p, sc, b)
 		}
 	}
 	alphabet := []byte("a\"\\\x00\x1f\x20\x7f\x80\xbf\xc3\xff{}:, ")
@@ -64,20 +54,30 @@ func testClassify(t *testing.T, sc *Scanner) {
 			for i := range b {
 				b[i] = alphabet[rng.IntN(len(alphabet))]
 			}
-			checkClassify(t, sc, b)
+			checkClassify(t, p, sc, b)
 		}
 	}
 }
 
-func checkClassify(t *testing.T, sc *Scanner, b []byte) {
+// checkClassify holds the pass to the byte loop twice: called directly on
+// b's whole blocks, and through the Scanner, whose classify reaches it by
+// vectorPass and adds the tail.
+func checkClassify(t *testing.T, p classifyPass, sc *Scanner, b []byte) {
 	t.Helper()
+	want := classifyByBytes(b)
+	full := len(b) / 64
+	direct := make([]charBlock, full)
+	p.blocks(b[:full*64], direct)
+	if !slices.Equal(direct, want[:full]) {
+		t.Fatalf("%s pass on %q:\n%x\nthe byte loop says\n%x", p.name, b, direct, want[:full])
+	}
 	sc.classify(b)
-	if want := classifyByBytes(b); !slices.Equal(sc.blocks, want) {
-		t.Fatalf("classify(%q):\n%x\nthe byte loop says\n%x", b, sc.blocks, want)
+	if !slices.Equal(sc.blocks, want) {
+		t.Fatalf("%s pass: classify(%q):\n%x\nthe byte loop says\n%x", p.name, b, sc.blocks, want)
 	}
 }
 
-// Both ways must also agree with the byte loop on whole documents:
+// Every way must also agree with the byte loop on whole documents:
 // generated cards of every dialect with and without defects, their
 // prefixes, and the real cards.
 func TestClassify_CardsAgreeWithByteLoop(t *testing.T) {
@@ -104,17 +104,15 @@ func TestClassify_CardsAgreeWithByteLoop(t *testing.T) {
 			docs = append(docs, b)
 		}
 	}
-	vector, words := Scanner{}, Scanner{Portable: true}
-	for _, d := range docs {
-		if HaveClassify {
-			checkClassify(t, &vector, d)
+	forEachPass(t, func(t *testing.T, p classifyPass, sc *Scanner) {
+		for _, d := range docs {
+			checkClassify(t, p, sc, d)
 		}
-		checkClassify(t, &words, d)
-	}
+	})
 }
 
-// FuzzClassify_AgreesWithByteLoop holds both ways of computing the quote
-// and care bits to the byte loop on any input.
+// FuzzClassify_AgreesWithByteLoop holds every way of computing the quote
+// and care bits this machine can run to the byte loop on any input.
 func FuzzClassify_AgreesWithByteLoop(f *testing.F) {
 	for _, c := range generatedCards(f, 8, "a2a/1.0", "ma2d", "agentcard") {
 		f.Add(c)
@@ -122,11 +120,12 @@ func FuzzClassify_AgreesWithByteLoop(f *testing.F) {
 	for _, s := range []string{`""`, `"\u00e9\""`, "\"a\x01\"", `{"a":"b","a":1}`, `["` + strings.Repeat("x", 70) + `"]`, "\"\xff\"", `{"k":` + strings.Repeat(" ", 63) + `"v"}`} {
 		f.Add([]byte(s))
 	}
-	vector, words := Scanner{}, Scanner{Portable: true}
+	passes := runnablePasses(f)
+	var sc Scanner
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		if HaveClassify {
-			checkClassify(t, &vector, doc)
+		for _, p := range passes {
+			p.use(t, &sc)
+			checkClassify(t, p, &sc, doc)
 		}
-		checkClassify(t, &words, doc)
 	})
 }

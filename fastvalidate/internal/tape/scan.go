@@ -18,11 +18,12 @@ import (
 // followed by a second, strict pass would read every byte twice.
 //
 // A first pass (classify) marks each quote and each byte a string must not
-// hold as is: on amd64 with vector instructions, sixteen bytes each,
-// elsewhere eight bytes at a time. The Scanner then finds where a plain
-// string ends from those bits instead of its bytes; the strings are most of
-// a card's bytes. BenchmarkProfile's classify-only row times the vector
-// pass, and strict-scan-portable the scan with the word-at-a-time one.
+// hold as is: on amd64 with vector instructions, 16, 32 or 64 bytes each
+// as the CPU allows (classify_amd64.go), elsewhere eight bytes at a time.
+// The Scanner then finds where a plain string ends from those bits instead
+// of its bytes; the strings are most of a card's bytes. BenchmarkProfile's
+// classify-only row times the vector pass, strict-scan-portable the scan
+// with the word-at-a-time one, and BenchmarkClassify each pass.
 
 type Kind uint8
 

@@ -66,14 +66,11 @@ func referenceScanString(b []byte, i int) (int, uint8, Err) {
 
 // Every special byte at every position of strings up to 160 bytes long, so
 // that each block boundary of the bits is crossed with and without a byte
-// that needs care before the closing quote, by both ways of computing the
+// that needs care before the closing quote, by every way of computing the
 // bits: the same end, flags and code, and on failure the same offset.
 func TestScanStringBits_AgreesWithByteLoop(t *testing.T) {
 	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', '"'}, {'\\', '\\'}, {'\\', 'x'}, {'\\'}, {0x01}, {0x1f}, {0x7f}, {0x80}, {0xff}, {0xe2, 0x82}, []byte("é"), []byte("€"), []byte("\\u00e9"), []byte("\\ud800"), []byte("\\ud83d\\ude00"), []byte("\\udc00"), {' '}}
-	for _, sc := range []*Scanner{{}, {Portable: true}} {
-		if !sc.Portable && !HaveClassify {
-			continue
-		}
+	forEachPass(t, func(t *testing.T, _ classifyPass, sc *Scanner) {
 		for n := 0; n <= 160; n++ {
 			for p := 0; p <= n; p++ {
 				for _, sp := range specials {
@@ -83,26 +80,23 @@ func TestScanStringBits_AgreesWithByteLoop(t *testing.T) {
 						gotEnd, gotFlags, gotCode := sc.scanStringBits(s, 0)
 						wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
 						if gotCode != wantCode || gotEnd != wantEnd || gotCode == 0 && gotFlags != wantFlags {
-							t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.Portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+							t.Fatalf("scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // The Scanner decides plain member names and values in its own loop from
 // the quote and care bits, and calls scanStringBits for the rest: the same
 // strings, as a name and as a value, at offsets that put them across the
-// bits' block boundaries, with bits of both kinds, must end where the byte
-// loop ends them, or fail as it fails.
+// bits' block boundaries, with the bits of every pass, must end where the
+// byte loop ends them, or fail as it fails.
 func TestScan_StringsAgreeWithByteLoop(t *testing.T) {
 	specials := [][]byte{{'"'}, {'\\', 'n'}, {'\\', 'x'}, {0x01}, {0x80}, []byte("é"), []byte("\\u00e9"), []byte("\\ud800")}
-	for _, Portable := range []bool{false, true} {
-		var sc Scanner
-		sc.MaxDepth = 512
-		sc.Portable = Portable
+	forEachPass(t, func(t *testing.T, _ classifyPass, sc *Scanner) {
 		for _, pad := range []int{0, 61} {
 			for n := 0; n <= 80; n++ {
 				for p := 0; p <= n; p++ {
@@ -111,13 +105,13 @@ func TestScan_StringsAgreeWithByteLoop(t *testing.T) {
 						for _, form := range []struct{ before, after string }{{`{"`, `":1}`}, {`["`, `"]`}, {`{"k":"`, `"}`}, {`{"`, `":"x","y":2}`}} {
 							doc := append(append(append(bytes.Repeat([]byte(" "), pad), form.before...), str...), form.after...)
 							start := pad + len(form.before)
-							checkStringScan(t, &sc, doc, start, len(str))
+							checkStringScan(t, sc, doc, start, len(str))
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 func checkStringScan(t *testing.T, sc *Scanner, doc []byte, start, length int) {
@@ -129,7 +123,7 @@ func checkStringScan(t *testing.T, sc *Scanner, doc []byte, start, length int) {
 	// is bad.
 	if wantCode != 0 {
 		if ok {
-			t.Fatalf("portable %v: scan(%s) passed; the byte loop fails the string at %d", sc.Portable, doc, wantEnd)
+			t.Fatalf("scan(%s) passed; the byte loop fails the string at %d", doc, wantEnd)
 		}
 		return
 	}
@@ -137,17 +131,17 @@ func checkStringScan(t *testing.T, sc *Scanner, doc []byte, start, length int) {
 		return
 	}
 	if !ok {
-		t.Fatalf("portable %v: scan(%s) failed with %v at %d; the byte loop accepts the string", sc.Portable, doc, sc.err, sc.errOff)
+		t.Fatalf("scan(%s) failed with %v at %d; the byte loop accepts the string", doc, sc.err, sc.errOff)
 	}
 	for _, nd := range sc.tape {
 		if nd.kind == KindString && int(nd.start) == start {
 			if int(nd.end) != wantEnd || nd.flags != wantFlags {
-				t.Fatalf("portable %v: scan(%s): string ends at %d with flags %b; the byte loop says %d, %b", sc.Portable, doc, nd.end, nd.flags, wantEnd, wantFlags)
+				t.Fatalf("scan(%s): string ends at %d with flags %b; the byte loop says %d, %b", doc, nd.end, nd.flags, wantEnd, wantFlags)
 			}
 			return
 		}
 	}
-	t.Fatalf("portable %v: scan(%s): no string node at %d", sc.Portable, doc, start)
+	t.Fatalf("scan(%s): no string node at %d", doc, start)
 }
 
 // BenchmarkScanString times the string reader the Scanner calls for text
@@ -215,22 +209,22 @@ func TestAppendUnescaped_AgreesWithEncodingJSON(t *testing.T) {
 }
 
 // FuzzScanStringBits holds the string reader to the byte loop on any text,
-// read from its first byte as a string's content, with both kinds of bits.
+// read from its first byte as a string's content, with the bits of every
+// pass this machine can run.
 func FuzzScanStringBits(f *testing.F) {
 	for _, s := range []string{`abc"`, `a\"b"`, `\u00e9\ud83d\ude00"`, "é€\"", `\ud800"`, "a\x01\"", `\`, "\xff\"", strings.Repeat(`x\"`, 40) + `"`} {
 		f.Add([]byte(s))
 	}
-	scanners := []*Scanner{{Portable: true}}
-	if HaveClassify {
-		scanners = append(scanners, &Scanner{})
-	}
+	passes := runnablePasses(f)
+	var sc Scanner
 	f.Fuzz(func(t *testing.T, s []byte) {
-		for _, sc := range scanners {
+		for _, p := range passes {
+			p.use(t, &sc)
 			sc.classify(s)
 			gotEnd, gotFlags, gotCode := sc.scanStringBits(s, 0)
 			wantEnd, wantFlags, wantCode := referenceScanString(s, 0)
 			if gotCode != wantCode || gotEnd != wantEnd || gotCode == 0 && gotFlags != wantFlags {
-				t.Fatalf("portable %v: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", sc.Portable, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
+				t.Fatalf("%s pass: scanStringBits(%q) = %d, %b, %v; the byte loop says %d, %b, %v", p.name, s, gotEnd, gotFlags, gotCode, wantEnd, wantFlags, wantCode)
 			}
 		}
 	})
