@@ -93,8 +93,11 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	}
 	p.compressed = compression != ""
 	cu := cutter{p: p, in: in, r: r, size: -1}
-	if compression == "" {
-		cu.size = regularSize(f)
+	if size := regularSize(f); size >= 0 {
+		cu.file = true
+		if compression == "" {
+			cu.size = size
+		}
 	}
 	err = cu.run()
 	if cu.framing != FramingAuto {
@@ -130,6 +133,10 @@ type cutter struct {
 	// otherwise: chunks of a file smaller than ChunkSize are made no
 	// larger than what is left of it.
 	size int64
+	// file is set when the input is stored in a regular file, which has
+	// the rest at once: a short read from it (or from its decompressor,
+	// which returns a block a read) is no sign to pass on what is read.
+	file bool
 }
 
 // minChunk is the least capacity of a chunk sized to what is left of a
@@ -174,8 +181,9 @@ func (cu *cutter) fill() (n int, short bool, err error) {
 	c.buf = c.buf[:len(c.buf)+n]
 	cu.p.bytesDecompressed.Add(int64(n))
 	// A short read of a file says nothing: it has more until EOF (the
-	// first read may come from the framing peek's buffer).
-	return n, n < want && cu.size < 0, err
+	// first read may come from the framing peek's buffer, and a zstd
+	// decoder returns a block at a time).
+	return n, n < want && !cu.file, err
 }
 
 // cut sends the first n bytes of the current chunk (whole lines) on and
@@ -300,8 +308,8 @@ func (cu *cutter) runLines() error {
 	// What detect read may hold whole lines already: pass them on before
 	// waiting for more, so that a card written to a pipe that stays open
 	// is judged as soon as its line is complete. A file has the rest at
-	// once: its chunk is sized to hold it.
-	if i := bytes.LastIndexByte(cu.c.buf, '\n'); i >= 0 && cu.size < 0 {
+	// once.
+	if i := bytes.LastIndexByte(cu.c.buf, '\n'); i >= 0 && !cu.file {
 		if err := cu.cut(i + 1); err != nil {
 			return err
 		}
@@ -376,7 +384,7 @@ func (cu *cutter) runJSON() error {
 	cu.c.spans = cu.sp.scan(cu.c.buf, cu.c.offset, cu.c.spans[:0])
 	// Likewise the records complete in what detect and the reads above
 	// gave, unless a file has the rest at once.
-	if len(cu.c.spans) > 0 && cu.size < 0 {
+	if len(cu.c.spans) > 0 && !cu.file {
 		if n := cu.jsonCut(); n > 0 {
 			if err := cu.cut(n); err != nil {
 				return err
