@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"bytes"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -85,8 +86,10 @@ var faultPrefix = [numFaults]string{
 }
 
 // syntaxMessages holds a message for every fault in every context, built
-// once, so that reporting one only picks a string.
-var syntaxMessages = func() (t [numFaults][numContexts]string) {
+// once, so that reporting one only picks a string: on the first syntax
+// error, since every start would otherwise pay for the 200 strings.
+var syntaxMessages = sync.OnceValue(func() *[numFaults][numContexts]string {
+	t := new([numFaults][numContexts]string)
 	for f := range numFaults {
 		for c := range numContexts {
 			exp := expected[c]
@@ -103,7 +106,7 @@ var syntaxMessages = func() (t [numFaults][numContexts]string) {
 		}
 	}
 	return t
-}()
+})
 
 // Messages of faults in a number or a string, which need no context.
 const (
@@ -127,8 +130,10 @@ var controlNames = [33]string{
 }
 
 // controlMessages holds the message for each control character found
-// unescaped in a string, with the escape that writes it.
-var controlMessages = func() (t [32]string) {
+// unescaped in a string, with the escape that writes it; built like
+// syntaxMessages.
+var controlMessages = sync.OnceValue(func() *[32]string {
+	t := new([32]string)
 	short := map[byte]string{'\b': `\b`, '\t': `\t`, '\n': `\n`, '\f': `\f`, '\r': `\r`}
 	for c := range byte(32) {
 		esc, ok := short[c]
@@ -138,7 +143,7 @@ var controlMessages = func() (t [32]string) {
 		t[c] = "unescaped control character in a string: expected " + esc + ", found " + string(appendCodePoint(nil, rune(c)))
 	}
 	return t
-}()
+})
 
 // describeSyntax tells what the failed scan of w.b met at its offset: it
 // returns the message, leaves what was found (if the message quotes it) at
@@ -164,7 +169,7 @@ func (w *walker) describeSyntax() (msg string, at int) {
 	fault := faultOther
 	switch {
 	case off >= len(b):
-		return syntaxMessages[faultEOF][ctx], off
+		return syntaxMessages()[faultEOF][ctx], off
 	case b[off] == '/' && off+1 < len(b) && (b[off+1] == '/' || b[off+1] == '*'):
 		fault = faultComment
 	case ctx == ctxEnd:
@@ -197,7 +202,7 @@ func (w *walker) describeSyntax() (msg string, at int) {
 		}
 	}
 	w.appendFound(off)
-	return syntaxMessages[fault][ctx], off
+	return syntaxMessages()[fault][ctx], off
 }
 
 // syntaxContext works out what the grammar allowed at the error offset of
@@ -267,10 +272,10 @@ func (w *walker) describeString(start, end uint32) (string, int) {
 		w.appendToken(b[off : off+1+size])
 		return msgBadEscape, off
 	case b[off] < 0x20:
-		return controlMessages[b[off]], off
+		return controlMessages()[b[off]], off
 	}
 	w.appendFound(off)
-	return syntaxMessages[faultOther][ctxValue], off
+	return syntaxMessages()[faultOther][ctxValue], off
 }
 
 // describeNumber tells a fault in the number that starts at start, which
@@ -280,7 +285,7 @@ func (w *walker) describeNumber(numStart, end uint32) (string, int) {
 	if b[start] == '-' && off == start+1 {
 		if hasWord(b, off, "Infinity") {
 			w.appendToken(b[start : off+len("Infinity")])
-			return syntaxMessages[faultNonNumber][ctxValue], start
+			return syntaxMessages()[faultNonNumber][ctxValue], start
 		}
 		w.appendFound(off)
 		return msgNoDigits, start

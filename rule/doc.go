@@ -1,5 +1,7 @@
 package rule
 
+import "sync"
+
 // Doc is a rule's documentation beyond its one-line description: what it
 // rests on, an example of each outcome and how to fix a finding. The rule
 // reference (docs/rules.md), `cardscan explain`, the help of SARIF output
@@ -23,22 +25,39 @@ type Doc struct {
 	Fix string
 }
 
-var docs = map[Code]Doc{}
+// docSources are the registered functions that build the documentation,
+// called on the first Doc: some hundred documents of strings cost every
+// start a fraction of a millisecond, and only explain, --list-rules, SARIF
+// help and the rule reference read them.
+var (
+	docSources []func() map[Code]Doc
+	docsOnce   sync.Once
+	docs       map[Code]Doc
+)
 
-// RegisterDocs adds the documentation of registered rules; like Register
-// it is meant for init functions and panics on a code documented twice.
-func RegisterDocs(d map[Code]Doc) {
-	for c, doc := range d {
-		if _, dup := docs[c]; dup {
-			panic("rule: documented twice: " + c.String())
+// RegisterDocs adds a function returning the documentation of registered
+// rules. Like Register it is meant for init functions; the first Doc
+// calls every such function and panics on a code documented twice.
+func RegisterDocs(build func() map[Code]Doc) {
+	docSources = append(docSources, build)
+}
+
+func buildDocs() {
+	docs = map[Code]Doc{}
+	for _, build := range docSources {
+		for c, doc := range build() {
+			if _, dup := docs[c]; dup {
+				panic("rule: documented twice: " + c.String())
+			}
+			docs[c] = doc
 		}
-		docs[c] = doc
 	}
 }
 
 // Doc returns the rule's documentation; ok is false for a rule that has
 // none, which the rule reference's tests do not allow.
 func (c Code) Doc() (d Doc, ok bool) {
+	docsOnce.Do(buildDocs)
 	d, ok = docs[c]
 	return d, ok
 }

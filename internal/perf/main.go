@@ -15,7 +15,9 @@
 // validator on two goroutines against one (what -j 2 can reach), and
 // the zstd decoder alone (with the validator, the bound for -j 2 on the
 // zstd copy). The start-up rows time cardscan on a one-card file beside
-// a Go binary that reads the file and exits.
+// a Go binary that reads the file and exits. With -before, an earlier
+// build runs the start-up and the -j 1, -j 2 and zstd rows in the same
+// rounds, for a before and after measured side by side.
 package main
 
 import (
@@ -44,7 +46,7 @@ func main() {
 	bin := flag.String("cardscan", "bin/cardscan", "the cardscan binary to measure")
 	runs := flag.Int("runs", 9, "rounds of throughput measurements, the fastest and the median of each shown (0: start-up only)")
 	starts := flag.Int("starts", 101, "start-up measurements of each binary, interleaved")
-	before := flag.String("before", "", "another cardscan binary (an earlier build) to time in the start-up rounds too")
+	before := flag.String("before", "", "another cardscan binary (an earlier build) to time in the same rounds: start-up, -j 1, -j 2 and -j 2 on the zstd copy")
 	flag.Parse()
 	fmt.Printf("cpu: %s, %d cores; load average before: %s\n", cpuModel(), runtime.NumCPU(), loadAverage())
 	if err := startup(*bin, *before, *dump, *starts); err != nil {
@@ -54,13 +56,13 @@ func main() {
 	if *runs == 0 {
 		return
 	}
-	if err := run(*dump, *zdump, *bin, *runs); err != nil {
+	if err := run(*dump, *zdump, *bin, *before, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "perf: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dump, zdump, bin string, runs int) error {
+func run(dump, zdump, bin, before string, runs int) error {
 	data, err := os.ReadFile(dump)
 	if err != nil {
 		return err
@@ -90,6 +92,16 @@ func run(dump, zdump, bin string, runs int) error {
 		{"cardscan --quiet -j 2 --input ndjson, the dump's JSON cards", []string{"--quiet", "--progress", "never", "-j", "2", "--input", "ndjson", cardsNDJSON}, 1},
 		{"cardscan --quiet -j 2 --input json, the same cards as an array", []string{"--quiet", "--progress", "never", "-j", "2", "--input", "json", cardsArray}, 1},
 	}
+	// The before binary runs the rows that judge the dump alone, in the
+	// same rounds, after all the others, so that the ratios above keep
+	// their rows.
+	firstBefore := len(rows)
+	if before != "" {
+		for _, r := range rows[:3] {
+			r.name += ", before (" + before + ")"
+			rows = append(rows, r)
+		}
+	}
 	// Rounds interleave the measurements, so that on a shared machine a
 	// busy spell slows all of them alike rather than one.
 	var one, two, decode []sample
@@ -103,20 +115,24 @@ func run(dump, zdump, bin string, runs int) error {
 		}
 		decode = append(decode, d)
 		for i, r := range rows {
-			t, err := timeProcess(bin, r.args...)
+			b := bin
+			if i >= firstBefore {
+				b = before
+			}
+			t, err := timeProcess(b, r.args...)
 			if err != nil {
 				return fmt.Errorf("%s: %v", r.name, err)
 			}
 			times[i] = append(times[i], t)
 		}
 	}
-	fastest := make([]time.Duration, len(rows))
-	for i := range rows {
+	fastest := make([]time.Duration, firstBefore)
+	for i := range fastest {
 		fastest[i] = fastestWall(times[i])
 	}
 	core := fastestWall(one)
 	coreMBs := float64(len(data)) / 1e6 / core.Seconds()
-	mbs := make([]float64, len(rows))
+	mbs := make([]float64, firstBefore)
 	for i, d := range fastest {
 		mbs[i] = rows[i].inputs * float64(len(data)) / 1e6 / d.Seconds()
 	}

@@ -138,6 +138,18 @@ func openFile(in Input, stdin io.Reader) (io.ReadCloser, error) {
 	return f, nil
 }
 
+// regularSize returns the size of f when it is a regular file, or -1: a
+// hint for the size of its chunks, which a file that grows while it is
+// read outgrows.
+func regularSize(f io.Reader) int64 {
+	if st, ok := f.(interface{ Stat() (os.FileInfo, error) }); ok {
+		if fi, err := st.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	}
+	return -1
+}
+
 // eofReader is an input that has ended.
 type eofReader struct{}
 

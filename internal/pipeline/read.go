@@ -92,7 +92,13 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 		return p.diagnose(in.Name, what+": "+describe(err))
 	}
 	p.compressed = compression != ""
-	cu := cutter{p: p, in: in, r: r}
+	cu := cutter{p: p, in: in, r: r, size: -1}
+	if size := regularSize(f); size >= 0 {
+		cu.file = true
+		if compression == "" {
+			cu.size = size
+		}
+	}
 	err = cu.run()
 	if cu.framing != FramingAuto {
 		p.framed[cu.framing].Add(1)
@@ -123,14 +129,34 @@ type cutter struct {
 	// byte that was not judged).
 	line, col int
 	offset    int64
+	// size is the input's size when it is a file read as stored, -1
+	// otherwise: chunks of a file smaller than ChunkSize are made no
+	// larger than what is left of it.
+	size int64
+	// file is set when the input is stored in a regular file, which has
+	// the rest at once: a short read from it (or from its decompressor,
+	// which returns a block a read) is no sign to pass on what is read.
+	file bool
 }
+
+// minChunk is the least capacity of a chunk sized to what is left of a
+// file: room for the tail of a file that grew while it was read.
+const minChunk = 4 << 10
 
 func (cu *cutter) newChunk(minCap int) error {
 	c, err := cu.p.acquire()
 	if err != nil {
 		return err
 	}
-	size := max(cu.p.cfg.ChunkSize, minCap)
+	size := cu.p.cfg.ChunkSize
+	if cu.size >= 0 {
+		// What is left from this chunk's start, and a byte more, so that
+		// the read that drains the file is short. A chunk of ChunkSize
+		// for a one-card file took the heap of a one-card run past the
+		// collector's first goal.
+		size = int(min(int64(size), max(cu.size-cu.offset+1, minChunk)))
+	}
+	size = max(size, minCap)
 	if cap(c.buf) < size {
 		c.buf = make([]byte, 0, size)
 	}
@@ -154,7 +180,10 @@ func (cu *cutter) fill() (n int, short bool, err error) {
 	n, err = cu.r.Read(c.buf[len(c.buf):cap(c.buf)])
 	c.buf = c.buf[:len(c.buf)+n]
 	cu.p.bytesDecompressed.Add(int64(n))
-	return n, n < want, err
+	// A short read of a file says nothing: it has more until EOF (the
+	// first read may come from the framing peek's buffer, and a zstd
+	// decoder returns a block at a time).
+	return n, n < want && !cu.file, err
 }
 
 // cut sends the first n bytes of the current chunk (whole lines) on and
@@ -278,8 +307,9 @@ func (cu *cutter) runLines() error {
 	p := cu.p
 	// What detect read may hold whole lines already: pass them on before
 	// waiting for more, so that a card written to a pipe that stays open
-	// is judged as soon as its line is complete.
-	if i := bytes.LastIndexByte(cu.c.buf, '\n'); i >= 0 {
+	// is judged as soon as its line is complete. A file has the rest at
+	// once.
+	if i := bytes.LastIndexByte(cu.c.buf, '\n'); i >= 0 && !cu.file {
 		if err := cu.cut(i + 1); err != nil {
 			return err
 		}
@@ -353,8 +383,8 @@ func (cu *cutter) runJSON() error {
 	cu.sp.reset(start, bom)
 	cu.c.spans = cu.sp.scan(cu.c.buf, cu.c.offset, cu.c.spans[:0])
 	// Likewise the records complete in what detect and the reads above
-	// gave.
-	if len(cu.c.spans) > 0 {
+	// gave, unless a file has the rest at once.
+	if len(cu.c.spans) > 0 && !cu.file {
 		if n := cu.jsonCut(); n > 0 {
 			if err := cu.cut(n); err != nil {
 				return err

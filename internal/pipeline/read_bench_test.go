@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // BenchmarkReader runs the reader goroutine alone on a 32 MB file, the
@@ -42,6 +44,13 @@ func BenchmarkReader(b *testing.B) {
 // readOnly runs the reader on one input with chunks returned as soon as
 // they are dispatched, and returns the bytes the chunks carried.
 func readOnly(b *testing.B, path string) int64 {
+	n, _ := readChunks(b, path)
+	return n
+}
+
+// readChunks runs the reader alone on one input, as readOnly, and
+// returns the bytes the chunks carried and how many chunks there were.
+func readChunks(tb testing.TB, path string) (n int64, chunks int) {
 	cfg := &Config{Profile: "agentcard", Jobs: 1, ChunkSize: DefaultChunkSize, MaxRecord: DefaultMaxRecord, Progress: new(Progress)}
 	p := newPipeline(cfg)
 	go func() {
@@ -50,14 +59,46 @@ func readOnly(b *testing.B, path string) int64 {
 		}
 	}()
 	go p.read([]Input{{Name: "in", Path: path}})
-	var n int64
 	for c := range p.order {
 		<-c.done
 		if c.kind == kindDiagnostic {
-			b.Fatal(c.diag)
+			tb.Fatal(c.diag)
 		}
 		n += int64(len(c.buf))
+		chunks++
 		p.free <- c
 	}
-	return n
+	return n, chunks
+}
+
+// TestCompressedFileFullChunks: a zstd file is read into full chunks. The
+// decoder returns at most a block (128 KiB) a read; taking each short
+// read for a pipe with no more for now cut a chunk after every block,
+// eight times the hand-offs between the reader, the workers and the
+// writer.
+func TestCompressedFileFullChunks(t *testing.T) {
+	input := bytes.Repeat([]byte(card+"\n"), 4*DefaultChunkSize/(len(card)+1))
+	var z bytes.Buffer
+	enc, err := zstd.NewWriter(&z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := enc.Write(input); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cards.ndjson.zst")
+	if err := os.WriteFile(path, z.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n, chunks := readChunks(t, path)
+	if n != int64(len(input)) {
+		t.Fatalf("the reader passed on %d bytes of %d", n, len(input))
+	}
+	// Four chunks' worth, each cut at its last whole line.
+	if chunks > 5 {
+		t.Errorf("%d bytes decompressed came in %d chunks of %d bytes at most; want at most 5", n, chunks, DefaultChunkSize)
+	}
 }
