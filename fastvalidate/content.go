@@ -5,6 +5,7 @@ package fastvalidate
 import (
 	"github.com/cardscan/cardscan/rule"
 	"sort"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -508,8 +509,9 @@ func appendUint(dst []byte, v uint64) []byte {
 var (
 	likelyScripts = []*unicode.RangeTable{unicode.Latin, unicode.Han, unicode.Cyrillic, unicode.Greek, unicode.Arabic,
 		unicode.Hebrew, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Devanagari, unicode.Thai, unicode.Bopomofo}
-	// allScripts is unicode.Scripts in a fixed order, for the rest.
-	allScripts = func() []*unicode.RangeTable {
+	// allScripts is unicode.Scripts in a fixed order, for the rest, made
+	// on first use: few names hold a letter of another script.
+	allScripts = sync.OnceValue(func() []*unicode.RangeTable {
 		names := make([]string, 0, len(unicode.Scripts))
 		for name := range unicode.Scripts {
 			names = append(names, name)
@@ -520,7 +522,7 @@ var (
 			t[i] = unicode.Scripts[name]
 		}
 		return t
-	}()
+	})
 )
 
 // scriptOf returns r's script, nil for Common, Inherited and unknown.
@@ -539,7 +541,7 @@ func scriptOf(r rune) *unicode.RangeTable {
 			return s
 		}
 	}
-	for _, s := range allScripts {
+	for _, s := range allScripts() {
 		if unicode.Is(s, r) {
 			return s
 		}

@@ -65,7 +65,7 @@ func referenceMatches(texts []string) []string {
 	var out []string
 	done := map[string]bool{}
 	for i, s := range words {
-		for _, p := range patterns.words {
+		for _, p := range loadPatterns().words {
 			if done[p.kind] || !slices.Contains(p.tokens[0].words, string(fold[s.start:s.end])) {
 				continue
 			}
@@ -77,7 +77,7 @@ func referenceMatches(texts []string) []string {
 		}
 	}
 	for at := range fold {
-		for _, l := range patterns.literals {
+		for _, l := range loadPatterns().literals {
 			if !done[l.kind] && strings.HasPrefix(string(fold[at:]), l.text) {
 				done[l.kind] = true
 				out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
@@ -154,12 +154,12 @@ func sanitise(matches []string) []string {
 // other cases, spaces, look-alikes and escapes, and split over members.
 func TestMatchPatternsAsReference(t *testing.T) {
 	var vocab []string
-	for _, p := range patterns.words {
+	for _, p := range loadPatterns().words {
 		for _, tok := range p.tokens {
 			vocab = append(vocab, tok.words...)
 		}
 	}
-	for _, l := range patterns.literals {
+	for _, l := range loadPatterns().literals {
 		vocab = append(vocab, l.text, strings.ToUpper(l.text))
 	}
 	vocab = append(vocab, "the", "a", "agent", "Ignore", "PREVIOUS", "іgnоrе", "ｉｇｎｏｒｅ", "要約", "\u200b", "\t", "  ", ":", "-", "<", "|", "#", "###", "\n", "é")

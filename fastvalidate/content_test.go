@@ -71,12 +71,12 @@ func TestContentHostile(t *testing.T) {
 			t.Errorf("%s (%s): not found; findings %v\n%s", rule, note, hitsOf(res), card)
 		}
 	}
-	for _, p := range patterns.words {
+	for _, p := range loadPatterns().words {
 		if !found[p.id] {
 			t.Errorf("pattern %s has no hostile card that finds it", p.id)
 		}
 	}
-	for _, p := range patterns.literals {
+	for _, p := range loadPatterns().literals {
 		if !found[p.id] {
 			t.Errorf("pattern %s has no hostile card that finds it", p.id)
 		}
@@ -258,5 +258,16 @@ func TestSkeleton(t *testing.T) {
 		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a == b {
 			t.Errorf("Skeleton(%q) = Skeleton(%q) = %q, want different", p[0], p[1], a)
 		}
+	}
+}
+
+// TestContentPatternsVersion holds the version read at start-up, from the
+// version line alone, to the one the set read in full on first use has.
+func TestContentPatternsVersion(t *testing.T) {
+	if got, want := ContentPatternsVersion, loadPatterns().version; got != want || got == "" {
+		t.Fatalf("ContentPatternsVersion %q, the set's version %q", got, want)
+	}
+	if got := patternsVersion("# version 9\nversion 3\r\nwords a b c d\n"); got != "3" {
+		t.Fatalf("patternsVersion read %q, want 3", got)
 	}
 }
