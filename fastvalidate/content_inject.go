@@ -269,6 +269,15 @@ var foldByte = func() (t [256]byte) {
 	return t
 }()
 
+// streamWordByte tells the bytes of a segment that the stream reads as
+// part of a word: foldWordByte of foldByte, in one lookup.
+var streamWordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = foldWordByte[foldByte[c]]
+	}
+	return t
+}()
+
 // matchPatterns matches the pattern set against the texts of one object
 // (walker.segs) read as one stream: each byte through foldByte, a space
 // after each member, runs of spaces as one, which is what appendFolded
@@ -508,14 +517,14 @@ type wordAt struct{ seg, start, end int }
 func (w *walker) nextWord(si, at int) (wordAt, bool) {
 	for ; si < len(w.segs); si, at = si+1, 0 {
 		text := w.segText(si)
-		for at < len(text) && !foldWordByte[foldByte[text[at]]] {
+		for at < len(text) && !streamWordByte[text[at]] {
 			at++
 		}
 		if at == len(text) {
 			continue
 		}
 		end := at + 1
-		for end < len(text) && foldWordByte[foldByte[text[end]]] {
+		for end < len(text) && streamWordByte[text[end]] {
 			end++
 		}
 		return wordAt{si, at, end}, true
@@ -572,20 +581,29 @@ func (w *walker) matchWords(tokens []patternToken, prev wordAt) (wordAt, bool) {
 	if len(tokens) == 0 {
 		return prev, true
 	}
+	next, ok := w.nextWord(prev.seg, prev.end)
+	return w.matchTokens(tokens, prev, next, ok)
+}
+
+// matchTokens is matchWords given next, the word after prev (ok false
+// when there is none), so that a gap finds each word it passes over once.
+func (w *walker) matchTokens(tokens []patternToken, prev, next wordAt, ok bool) (wordAt, bool) {
+	if len(tokens) == 0 {
+		return prev, true
+	}
 	t := &tokens[0]
 	if t.gap > 0 {
 		for skip := 0; ; skip++ {
-			if last, ok := w.matchWords(tokens[1:], prev); ok {
+			if last, found := w.matchTokens(tokens[1:], prev, next, ok); found {
 				return last, true
 			}
-			next, ok := w.nextWord(prev.seg, prev.end)
 			if skip == t.gap || !ok {
 				return wordAt{}, false
 			}
 			prev = next
+			next, ok = w.nextWord(prev.seg, prev.end)
 		}
 	}
-	next, ok := w.nextWord(prev.seg, prev.end)
 	if !ok {
 		return wordAt{}, false
 	}
