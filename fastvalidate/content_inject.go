@@ -205,10 +205,14 @@ const foldOther = 0x80
 // white space collapsed.
 func appendFolded(dst, text []byte) []byte {
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			dst = appendLowerASCII(dst, text[i:i+1])
-			i++
+		if text[i] < utf8.RuneSelf {
+			// A run of ASCII at once: most of a text beyond ASCII is ASCII.
+			end := i + 1
+			for end < len(text) && text[end] < utf8.RuneSelf {
+				end++
+			}
+			dst = appendLowerASCII(dst, text[i:end])
+			i = end
 			continue
 		}
 		r, size := utf8.DecodeRune(text[i:])
