@@ -1,6 +1,6 @@
 package fastvalidate
 
-//go:generate go run ./internal/foldgen -o content_fold.go
+//go:generate go run ./internal/foldgen -o content_fold.go -runes content_runes.go
 
 import (
 	"github.com/cardscan/cardscan/rule"
@@ -323,7 +323,9 @@ func (w *walker) checkRunes(n uint32, text []byte) {
 	for i := 0; i < len(text); idx++ {
 		r, size := utf8.DecodeRune(text[i:])
 		i += size
-		if r < utf8.RuneSelf {
+		if r < utf8.RuneSelf || r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
+			// Most characters beyond ASCII break no rule wherever they
+			// stand: one lookup says so (content_runes.go).
 			prev, last = r, r
 			continue
 		}

@@ -83,3 +83,43 @@ func BenchmarkContentGroups(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkContentHonest validates the honest cards of
+// testdata/content/honest.tsv in turn, most of them in scripts beyond
+// ASCII (Arabic, Hebrew, Hindi, Thai, Chinese, Japanese, Korean, emoji),
+// with the content rules on and off: what a card in another script pays
+// for the checks of its characters and their folding.
+func BenchmarkContentHonest(b *testing.B) {
+	rows := contentCases(b, "honest.tsv", 2)
+	if len(rows) == 0 {
+		b.Fatal("honest.tsv has no cards")
+	}
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{{"on", nil}, {"off", contentOff()}} {
+		b.Run(mode.name, func(b *testing.B) {
+			validators := map[string]*Validator{}
+			cards := make([][]byte, len(rows))
+			size := 0
+			for i, row := range rows {
+				cards[i] = []byte(row[1])
+				size += len(cards[i])
+				if p := profileOf(row[1]); validators[p] == nil {
+					validators[p] = MustNew(p, mode.opts...)
+				}
+			}
+			profiles := make([]*Validator, len(rows))
+			for i, row := range rows {
+				profiles[i] = validators[profileOf(row[1])]
+			}
+			b.SetBytes(int64(size / len(cards)))
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				profiles[i%len(cards)].Validate(cards[i%len(cards)])
+				i++
+			}
+		})
+	}
+}

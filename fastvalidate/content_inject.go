@@ -217,6 +217,12 @@ func appendFolded(dst, text []byte) []byte {
 		}
 		r, size := utf8.DecodeRune(text[i:])
 		i += size
+		if r <= 0xFFFF && foldsToOther[r>>6]&(1<<(r&63)) != 0 {
+			// A letter of another script, most often: one lookup rather
+			// than a search of foldTable and of five Unicode tables.
+			dst = append(dst, foldOther)
+			continue
+		}
 		if s := foldRune(r); s != "" {
 			dst = appendLowerASCII(dst, []byte(s))
 			continue
