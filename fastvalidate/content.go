@@ -191,7 +191,8 @@ func (w *walker) checkContent() {
 		return
 	}
 	vw := w.vw // see tape.View
-	// Each node's kind is read once: View's accessors copy the view, and
+	// In an object's loop, a member's kind is read once and the step past
+	// it taken from that kind: each View accessor copies the view, and
 	// the walk reads every node of the card.
 	for o, nodes := uint32(0), uint32(vw.Len()); o < nodes; o++ {
 		if vw.Kind(o) != tape.KindObject {
