@@ -1,10 +1,11 @@
 package fastvalidate
 
-//go:generate go run ./internal/foldgen -o content_fold.go
+//go:generate go run ./internal/foldgen -o content_fold.go -runes content_runes.go
 
 import (
 	"github.com/cardscan/cardscan/rule"
 	"sort"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -107,6 +108,12 @@ const (
 
 // classifyMember says what the content rules read member name k as.
 func classifyMember(k []byte) uint8 {
+	n := len(k)
+	// Every name the rules read ends in one of a few letters: most names
+	// of a card are told apart by their last byte alone.
+	if n < 3 || !contentNameLast[k[n-1]] {
+		return memberOther
+	}
 	switch string(k) {
 	case "name", "title", "displayName", "organization":
 		return memberIsName
@@ -115,14 +122,19 @@ func classifyMember(k []byte) uint8 {
 	case "endpoint":
 		return memberLink
 	}
-	if n := len(k); n >= 3 {
-		a, b, c := k[n-3]|0x20, k[n-2]|0x20, k[n-1]|0x20
-		if a == 'u' && (b == 'r' && (c == 'l' || c == 'i')) || n >= 4 && k[n-4]|0x20 == 'h' && a == 'r' && b == 'e' && c == 'f' {
-			return memberLink
-		}
+	a, b, c := k[n-3]|0x20, k[n-2]|0x20, k[n-1]|0x20
+	if a == 'u' && (b == 'r' && (c == 'l' || c == 'i')) || n >= 4 && k[n-4]|0x20 == 'h' && a == 'r' && b == 'e' && c == 'f' {
+		return memberLink
 	}
 	return memberOther
 }
+
+// contentNameLast has the last bytes of the member names classifyMember
+// knows: those of name, title, displayName, organization, description,
+// summary, examples, tags and endpoint, and of url, uri and href in
+// either case.
+var contentNameLast = [256]bool{'e': true, 'n': true, 'y': true, 's': true, 't': true,
+	'l': true, 'L': true, 'i': true, 'I': true, 'f': true, 'F': true}
 
 // contentWork says which parts of the content rules can report anything
 // under the policy and the overrides in force: a part whose rules are all
@@ -179,32 +191,40 @@ func (w *walker) checkContent() {
 		return
 	}
 	vw := w.vw // see tape.View
-	for o := uint32(0); o < uint32(vw.Len()); o++ {
-		if vw.Kind(o) != tape.KindObject || vw.End(o) == o+1 {
+	// In an object's loop, a member's kind is read once and the step past
+	// it taken from that kind: each View accessor copies the view, and
+	// the walk reads every node of the card.
+	for o, nodes := uint32(0), uint32(vw.Len()); o < nodes; o++ {
+		if vw.Kind(o) != tape.KindObject {
 			continue
 		}
 		w.fold = w.fold[:0]
 		w.segs = w.segs[:0]
-		for k := o + 1; k < vw.End(o); k = vw.NextMember(k) {
+		for k, end := o+1, vw.End(o); k < end; {
 			v := k + 1
-			if kind := vw.Kind(v); kind != tape.KindString && kind != tape.KindArray {
+			kind := vw.Kind(v)
+			switch kind {
+			case tape.KindString:
+				k = v + 1
+			case tape.KindArray:
+				k = vw.End(v)
+			case tape.KindObject:
+				k = vw.End(v)
+				continue // its members are read in their turn
+			default:
+				k = v + 1
 				continue // nothing the rules read, whatever its name
 			}
-			class := classifyMember(vw.Name(k))
-			switch {
-			case class == memberOther:
-			case class == memberLink:
-				if vw.Kind(v) == tape.KindString && work&(workLinks|workIDN) != 0 {
+			switch classifyMember(vw.Name(v - 1)) {
+			case memberOther:
+			case memberLink:
+				if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
 					w.checkLink(v, work)
 				}
-			case vw.Kind(v) == tape.KindString:
-				w.checkText(v, class == memberIsName, work)
-			case vw.Kind(v) == tape.KindArray:
-				for e := v + 1; e < vw.End(v); e = vw.Next(e) {
-					if vw.Kind(e) == tape.KindString {
-						w.checkText(e, class == memberIsName, work)
-					}
-				}
+			case memberIsName:
+				w.checkTexts(v, kind, true, work)
+			default:
+				w.checkTexts(v, kind, false, work)
 			}
 		}
 		if len(w.segs) != 0 {
@@ -213,6 +233,21 @@ func (w *walker) checkContent() {
 	}
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
+	}
+}
+
+// checkTexts judges node v of kind, a string or an array whose strings
+// it judges, as names when name is set.
+func (w *walker) checkTexts(v uint32, kind tape.Kind, name bool, work contentWork) {
+	if kind == tape.KindString {
+		w.checkText(v, name, work)
+		return
+	}
+	vw := w.vw
+	for e, end := v+1, vw.End(v); e < end; e = vw.Next(e) {
+		if vw.Kind(e) == tape.KindString {
+			w.checkText(e, name, work)
+		}
 	}
 }
 
@@ -289,7 +324,9 @@ func (w *walker) checkRunes(n uint32, text []byte) {
 	for i := 0; i < len(text); idx++ {
 		r, size := utf8.DecodeRune(text[i:])
 		i += size
-		if r < utf8.RuneSelf {
+		if r < utf8.RuneSelf || r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
+			// Most characters beyond ASCII break no rule wherever they
+			// stand: one lookup says so (content_runes.go).
 			prev, last = r, r
 			continue
 		}
@@ -475,8 +512,9 @@ func appendUint(dst []byte, v uint64) []byte {
 var (
 	likelyScripts = []*unicode.RangeTable{unicode.Latin, unicode.Han, unicode.Cyrillic, unicode.Greek, unicode.Arabic,
 		unicode.Hebrew, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Devanagari, unicode.Thai, unicode.Bopomofo}
-	// allScripts is unicode.Scripts in a fixed order, for the rest.
-	allScripts = func() []*unicode.RangeTable {
+	// allScripts is unicode.Scripts in a fixed order, for the rest, made
+	// on first use: few names hold a letter of another script.
+	allScripts = sync.OnceValue(func() []*unicode.RangeTable {
 		names := make([]string, 0, len(unicode.Scripts))
 		for name := range unicode.Scripts {
 			names = append(names, name)
@@ -487,7 +525,7 @@ var (
 			t[i] = unicode.Scripts[name]
 		}
 		return t
-	}()
+	})
 )
 
 // scriptOf returns r's script, nil for Common, Inherited and unknown.
@@ -506,7 +544,7 @@ func scriptOf(r rune) *unicode.RangeTable {
 			return s
 		}
 	}
-	for _, s := range allScripts {
+	for _, s := range allScripts() {
 		if unicode.Is(s, r) {
 			return s
 		}

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,7 +23,7 @@ var patternsText string
 // ContentPatternsVersion is the version of the pattern set the content
 // rules match, from its "version" line: reports and `cardscan explain`
 // name it, so that a finding can be traced to the set that made it.
-var ContentPatternsVersion = patterns.version
+var ContentPatternsVersion = patternsVersion(patternsText)
 
 // wordPattern is a "words" line: tokens to match word by word.
 type wordPattern struct {
@@ -45,15 +46,23 @@ type literalPattern struct {
 	anchor         int
 }
 
+// firstWord is a word patterns start with, and those patterns, by index
+// in patternSet.words, in the order of the set.
+type firstWord struct {
+	word     string
+	patterns []int
+}
+
 type patternSet struct {
 	version  string
 	words    []wordPattern
 	literals []literalPattern
-	// byFirst lists, for each word a pattern starts with, the patterns
-	// that do; firstWords has, at firstSlot of each of those words, the
-	// bit of its last byte (firstBit), so that most words of a text are
-	// passed over with one lookup and no map access.
-	byFirst    map[string][]int
+	// byFirst lists, at firstSlot of each word a pattern starts with,
+	// those words and the patterns that start with each; firstWords has,
+	// at the same slot, the bits (firstBit) of their last bytes, so that
+	// most words of a text are passed over with one lookup, and the rest
+	// compared with the few words of their slot.
+	byFirst    [32 * maxFirstWord][]firstWord
 	firstWords [32 * maxFirstWord]uint32
 	// byAnchor lists the literals by their anchor byte: one pass over a
 	// text finds the places where any literal can match.
@@ -61,12 +70,26 @@ type patternSet struct {
 	anchors  [256]bool
 }
 
-var patterns = mustParsePatterns(patternsText)
+// loadPatterns returns the pattern set, read on first use rather than at
+// start-up: a run that reads no text (a --rule content.injection=off, a
+// command that validates nothing) does not pay for it.
+var loadPatterns = sync.OnceValue(func() *patternSet { return mustParsePatterns(patternsText) })
+
+// patternsVersion returns the set's version, from its "version" line,
+// without reading the rest (mustParsePatterns checks that line).
+func patternsVersion(text string) string {
+	for line := range strings.Lines(text) {
+		if v, ok := strings.CutPrefix(line, "version "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
 
 // mustParsePatterns reads the pattern set; the set ships with the binary,
 // so a mistake in it is a bug that the package's tests catch at once.
 func mustParsePatterns(text string) *patternSet {
-	p := &patternSet{byFirst: map[string][]int{}}
+	p := &patternSet{}
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, " \t\r")
 		if line == "" || line[0] == '#' {
@@ -94,11 +117,10 @@ func mustParsePatterns(text string) *patternSet {
 				bad()
 			}
 			for _, first := range wp.tokens[0].words {
-				p.byFirst[first] = append(p.byFirst[first], len(p.words))
 				if len(first) >= maxFirstWord {
 					bad()
 				}
-				p.firstWords[firstSlot(first[0], len(first))] |= firstBit(first[len(first)-1])
+				p.addFirst(first, len(p.words))
 			}
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
@@ -121,6 +143,19 @@ func mustParsePatterns(text string) *patternSet {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
 	return p
+}
+
+// addFirst records that pattern pi starts with word.
+func (p *patternSet) addFirst(word string, pi int) {
+	slot := firstSlot(word[0], len(word))
+	p.firstWords[slot] |= firstBit(word[len(word)-1])
+	for i := range p.byFirst[slot] {
+		if fw := &p.byFirst[slot][i]; fw.word == word {
+			fw.patterns = append(fw.patterns, pi)
+			return
+		}
+	}
+	p.byFirst[slot] = append(p.byFirst[slot], firstWord{word: word, patterns: []int{pi}})
 }
 
 // lowerASCII maps ASCII to lowercase and white space to a space.
@@ -170,14 +205,24 @@ const foldOther = 0x80
 // white space collapsed.
 func appendFolded(dst, text []byte) []byte {
 	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			dst = appendLowerASCII(dst, text[i:i+1])
-			i++
+		if text[i] < utf8.RuneSelf {
+			// A run of ASCII at once: most of a text beyond ASCII is ASCII.
+			end := i + 1
+			for end < len(text) && text[end] < utf8.RuneSelf {
+				end++
+			}
+			dst = appendLowerASCII(dst, text[i:end])
+			i = end
 			continue
 		}
 		r, size := utf8.DecodeRune(text[i:])
 		i += size
+		if r <= 0xFFFF && foldsToOther[r>>6]&(1<<(r&63)) != 0 {
+			// A letter of another script, most often: one lookup rather
+			// than a search of foldTable and of five Unicode tables.
+			dst = append(dst, foldOther)
+			continue
+		}
 		if s := foldRune(r); s != "" {
 			dst = appendLowerASCII(dst, []byte(s))
 			continue
@@ -234,6 +279,15 @@ var foldByte = func() (t [256]byte) {
 	return t
 }()
 
+// streamWordByte tells the bytes of a segment that the stream reads as
+// part of a word: foldWordByte of foldByte, in one lookup.
+var streamWordByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = foldWordByte[foldByte[c]]
+	}
+	return t
+}()
+
 // matchPatterns matches the pattern set against the texts of one object
 // (walker.segs) read as one stream: each byte through foldByte, a space
 // after each member, runs of spaces as one, which is what appendFolded
@@ -248,13 +302,14 @@ var foldByte = func() (t [256]byte) {
 // where its first match starts: the word patterns in the order of their
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns() {
+	p := loadPatterns()
 	var reported uint8
 	var lits litHits
 	for si := range w.segs {
 		if w.segs[si].folded {
-			reported = w.matchFolded(si, reported, &lits)
+			reported = w.matchFolded(p, si, reported, &lits)
 		} else {
-			reported = w.matchRaw(si, reported, &lits)
+			reported = w.matchRaw(p, si, reported, &lits)
 		}
 	}
 	for _, h := range lits.hits[:lits.n] {
@@ -269,15 +324,15 @@ func (w *walker) matchPatterns() {
 // printable ASCII: most of what it reads are letters, so it finds the end
 // of a word eight bytes at a time (wordBytes) and looks at each byte only
 // between words.
-func (w *walker) matchRaw(si int, reported uint8, lits *litHits) uint8 {
+func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
 	text := w.segText(si)
 	for i := 0; i < len(text); {
 		c := text[i]
 		if !asciiWordByte[c] {
 			// An anchor is neither a letter nor white space, which are all
 			// lower-casing changes of ASCII: the byte is its own folding.
-			if patterns.anchors[c] {
-				w.matchLiteralsAt(si, i, c, lits)
+			if p.anchors[c] {
+				w.matchLiteralsAt(p, si, i, c, lits)
 			}
 			i++
 			continue
@@ -295,8 +350,8 @@ func (w *walker) matchRaw(si int, reported uint8, lits *litHits) uint8 {
 			end++
 		}
 	found:
-		if mayStart(end-i, c, text[end-1]) {
-			reported = w.matchWordsAt(si, i, end, reported)
+		if p.mayStart(end-i, c, text[end-1]) {
+			reported = w.matchWordsAt(p, si, i, end, reported)
 		}
 		i = end
 	}
@@ -330,7 +385,7 @@ func wordBytes(x uint64) uint64 {
 
 // matchFolded is matchPatterns' pass over segment si, a decoded text in
 // walker.fold, which may hold foldOther: byte by byte.
-func (w *walker) matchFolded(si int, reported uint8, lits *litHits) uint8 {
+func (w *walker) matchFolded(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
 	text := w.segText(si)
 	var first, last byte
 	start, n := 0, 0
@@ -348,13 +403,13 @@ func (w *walker) matchFolded(si int, reported uint8, lits *litHits) uint8 {
 			continue
 		}
 		if n != 0 {
-			if mayStart(n, first, last) {
-				reported = w.matchWordsAt(si, start, i, reported)
+			if p.mayStart(n, first, last) {
+				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
 			n = 0
 		}
-		if patterns.anchors[c] && i < len(text) {
-			w.matchLiteralsAt(si, i, c, lits)
+		if p.anchors[c] && i < len(text) {
+			w.matchLiteralsAt(p, si, i, c, lits)
 		}
 	}
 	return reported
@@ -381,10 +436,10 @@ type litHits struct {
 
 // matchLiteralsAt matches the literals whose anchor byte is c, found at
 // byte i of segment si, and adds to lits the first match of each kind.
-func (w *walker) matchLiteralsAt(si, i int, c byte, lits *litHits) {
+func (w *walker) matchLiteralsAt(p *patternSet, si, i int, c byte, lits *litHits) {
 next:
-	for _, li := range patterns.byAnchor[c] {
-		l := &patterns.literals[li]
+	for _, li := range p.byAnchor[c] {
+		l := &p.literals[li]
 		for _, h := range lits.hits[:lits.n] {
 			if h.lit.kind == l.kind {
 				continue next
@@ -472,14 +527,14 @@ type wordAt struct{ seg, start, end int }
 func (w *walker) nextWord(si, at int) (wordAt, bool) {
 	for ; si < len(w.segs); si, at = si+1, 0 {
 		text := w.segText(si)
-		for at < len(text) && !foldWordByte[foldByte[text[at]]] {
+		for at < len(text) && !streamWordByte[text[at]] {
 			at++
 		}
 		if at == len(text) {
 			continue
 		}
 		end := at + 1
-		for end < len(text) && foldWordByte[foldByte[text[end]]] {
+		for end < len(text) && streamWordByte[text[end]] {
 			end++
 		}
 		return wordAt{si, at, end}, true
@@ -503,27 +558,29 @@ func wordIs(word []byte, want string) bool {
 // matchWordsAt matches the word patterns that start with the word at
 // bytes start to end of segment si, and reports each kind the first time
 // one of its patterns matches; reported has a bit per kind reported.
-func (w *walker) matchWordsAt(si, start, end int, reported uint8) uint8 {
-	var buf [16]byte
+func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8) uint8 {
 	word := w.segText(si)[start:end]
-	if len(word) > len(buf) {
+	if len(word) >= maxFirstWord {
 		return reported // no pattern starts with so long a word
 	}
-	for i, c := range word {
-		buf[i] = foldByte[c]
-	}
 	first := wordAt{si, start, end}
-	for _, pi := range patterns.byFirst[string(buf[:len(word)])] {
-		p := &patterns.words[pi]
-		bit := patternKindBit(p.kind)
-		if reported&bit != 0 {
+	for _, fw := range ps.byFirst[firstSlot(word[0], len(word))] {
+		if !wordIs(word, fw.word) {
 			continue
 		}
-		if last, ok := w.matchWords(p.tokens[1:], first); ok {
-			reported |= bit
-			var excerpt [64]byte
-			w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node)
+		for _, pi := range fw.patterns {
+			p := &ps.words[pi]
+			bit := patternKindBit(p.kind)
+			if reported&bit != 0 {
+				continue
+			}
+			if last, ok := w.matchWords(p.tokens[1:], first); ok {
+				reported |= bit
+				var excerpt [64]byte
+				w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node)
+			}
 		}
+		break
 	}
 	return reported
 }
@@ -534,20 +591,29 @@ func (w *walker) matchWords(tokens []patternToken, prev wordAt) (wordAt, bool) {
 	if len(tokens) == 0 {
 		return prev, true
 	}
+	next, ok := w.nextWord(prev.seg, prev.end)
+	return w.matchTokens(tokens, prev, next, ok)
+}
+
+// matchTokens is matchWords given next, the word after prev (ok false
+// when there is none), so that a gap finds each word it passes over once.
+func (w *walker) matchTokens(tokens []patternToken, prev, next wordAt, ok bool) (wordAt, bool) {
+	if len(tokens) == 0 {
+		return prev, true
+	}
 	t := &tokens[0]
 	if t.gap > 0 {
 		for skip := 0; ; skip++ {
-			if last, ok := w.matchWords(tokens[1:], prev); ok {
+			if last, found := w.matchTokens(tokens[1:], prev, next, ok); found {
 				return last, true
 			}
-			next, ok := w.nextWord(prev.seg, prev.end)
 			if skip == t.gap || !ok {
 				return wordAt{}, false
 			}
 			prev = next
+			next, ok = w.nextWord(prev.seg, prev.end)
 		}
 	}
-	next, ok := w.nextWord(prev.seg, prev.end)
 	if !ok {
 		return wordAt{}, false
 	}
@@ -607,8 +673,8 @@ func firstBit(last byte) uint32 { return 1 << (last & 31) }
 
 // mayStart reports whether a word of n bytes, first to last, may start a
 // pattern.
-func mayStart(n int, first, last byte) bool {
-	return n < maxFirstWord && patterns.firstWords[firstSlot(first, n)]&firstBit(last) != 0
+func (p *patternSet) mayStart(n int, first, last byte) bool {
+	return n < maxFirstWord && p.firstWords[firstSlot(first, n)]&firstBit(last) != 0
 }
 
 func patternKindBit(kind string) uint8 {
@@ -639,7 +705,7 @@ func (w *walker) reportPattern(kind, id string, matched []byte, n uint32) {
 	d = append(d, " pattern "...)
 	d = append(d, id...)
 	d = append(d, " (set v"...)
-	d = append(d, patterns.version...)
+	d = append(d, ContentPatternsVersion...)
 	d = append(d, ") matched \""...)
 	if len(matched) > 64 {
 		matched = matched[:64]

@@ -41,8 +41,11 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 		return
 	}
 	authority := rest[2:]
-	if end := bytes.IndexAny(authority, "/?#"); end >= 0 {
-		authority = authority[:end]
+	for i, c := range authority {
+		if c == '/' || c == '?' || c == '#' {
+			authority = authority[:i]
+			break
+		}
 	}
 	host := authority
 	if at := bytes.LastIndexByte(authority, '@'); at >= 0 {
@@ -59,9 +62,21 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 		}
 		return
 	}
-	if work&workIDN != 0 && (hasNonASCII(host) || bytes.Contains(host, []byte("xn--")) || bytes.Contains(host, []byte("XN--"))) {
+	if work&workIDN != 0 && (hasNonASCII(host) || hasACE(host)) {
 		w.checkIDNHost(n, host)
 	}
+}
+
+// hasACE reports whether host holds the ACE prefix of a punycode label,
+// "xn--", in any case: hosts are read without regard to case, so
+// "Xn--80ak6aa92e.com" is the same host as "xn--80ak6aa92e.com".
+func hasACE(host []byte) bool {
+	for i := 0; i+4 <= len(host); i++ {
+		if host[i+2] == '-' && host[i+3] == '-' && host[i]|0x20 == 'x' && host[i+1]|0x20 == 'n' {
+			return true
+		}
+	}
+	return false
 }
 
 // stdioEndpoint reports whether link n is the url of an AgentCard
@@ -162,7 +177,16 @@ const (
 
 // judgeIDNHost is checkIDNHost's verdict on host.
 func judgeIDNHost(host []byte) idnVerdict {
-	uni, err := idna.ToUnicode(string(host))
+	// The ACE prefix is read in any case (hasACE); idna reads only
+	// "xn--", so the host's ASCII letters are lowered first, which
+	// changes no script a label has.
+	lower := bytes.Clone(host)
+	for i, c := range lower {
+		if c >= 'A' && c <= 'Z' {
+			lower[i] = c + 'a' - 'A'
+		}
+	}
+	uni, err := idna.ToUnicode(string(lower))
 	if err != nil {
 		// A punycode label that does not decode is the profile's to
 		// judge as a host; here there is nothing to read.

@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // contentCases reads a testdata/content table: tab-separated fields, the
 // last a card; # starts a comment.
-func contentCases(t *testing.T, name string, fields int) [][]string {
+func contentCases(t testing.TB, name string, fields int) [][]string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata/content", name))
 	if err != nil {
@@ -71,12 +73,12 @@ func TestContentHostile(t *testing.T) {
 			t.Errorf("%s (%s): not found; findings %v\n%s", rule, note, hitsOf(res), card)
 		}
 	}
-	for _, p := range patterns.words {
+	for _, p := range loadPatterns().words {
 		if !found[p.id] {
 			t.Errorf("pattern %s has no hostile card that finds it", p.id)
 		}
 	}
-	for _, p := range patterns.literals {
+	for _, p := range loadPatterns().literals {
 		if !found[p.id] {
 			t.Errorf("pattern %s has no hostile card that finds it", p.id)
 		}
@@ -257,6 +259,50 @@ func TestSkeleton(t *testing.T) {
 	for _, p := range differ {
 		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a == b {
 			t.Errorf("Skeleton(%q) = Skeleton(%q) = %q, want different", p[0], p[1], a)
+		}
+	}
+}
+
+// TestContentPatternsVersion holds the version read at start-up, from the
+// version line alone, to the one the set read in full on first use has.
+func TestContentPatternsVersion(t *testing.T) {
+	if got, want := ContentPatternsVersion, loadPatterns().version; got != want || got == "" {
+		t.Fatalf("ContentPatternsVersion %q, the set's version %q", got, want)
+	}
+	if got := patternsVersion("# version 9\nversion 3\r\nwords a b c d\n"); got != "3" {
+		t.Fatalf("patternsVersion read %q, want 3", got)
+	}
+}
+
+// TestRuneTables holds the generated bit sets of content_runes.go to the
+// Unicode tables the package is built with, character by character: a
+// Go release with a newer Unicode version fails it until `go generate
+// ./fastvalidate/` makes them again.
+func TestRuneTables(t *testing.T) {
+	bit := func(set []uint64, r rune) bool { return set[r>>6]&(1<<(r&63)) != 0 }
+	for r := rune(0x80); r <= 0xFFFF; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		plain := assigned(r) && !unicode.In(r, unicode.Bidi_Control, unicode.Variation_Selector, unicode.Cf,
+			unicode.Other_Default_Ignorable_Code_Point, unicode.Co) && r != 0x200C && r != 0x200D
+		if got := bit(plainRunes[:], r); got != plain {
+			t.Fatalf("plainRunes has U+%04X %v, the Unicode tables say %v", r, got, plain)
+		}
+		other := foldRune(r) == "" && !unicode.IsSpace(r) &&
+			!unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
+		if got := bit(foldsToOther[:], r); got != other {
+			t.Fatalf("foldsToOther has U+%04X %v, the Unicode tables and foldTable say %v", r, got, other)
+		}
+		if plain {
+			// What the table lets checkRunes skip: judgeRune finds nothing
+			// in r, whatever comes before or after it.
+			for _, around := range []rune{' ', 'a', 0x0628, 0x1F600, 0x200D, 0xFE0F} {
+				text := []byte(string([]rune{r, around}))
+				if code, skip := (&walker{}).judgeRune(text, utf8.RuneLen(r), r, around, around); code != 0 || skip != 0 {
+					t.Fatalf("judgeRune reports %v, skip %d, for U+%04X after U+%04X", code, skip, r, around)
+				}
+			}
 		}
 	}
 }

@@ -1,0 +1,125 @@
+//go:build unix
+
+package fastvalidate
+
+import (
+	"bufio"
+	"os"
+	"runtime"
+	"syscall"
+	"testing"
+)
+
+// BenchmarkContentGroups validates the first 20,000 cards of the dump
+// named by $CARDSCAN_CONTENT_DUMP (an NDJSON file, such as cardgen's 100 MB
+// agentcard dump) with every content rule off, with one rule of a group of
+// them on, and with all on: what each part of the content rules costs a
+// card, beside plain validation. It reports the CPU time a card takes
+// (cpu-ns/card, user and system, from getrusage), which a shared machine's
+// load moves far less than the wall time of ns/op.
+func BenchmarkContentGroups(b *testing.B) {
+	path := os.Getenv("CARDSCAN_CONTENT_DUMP")
+	if path == "" {
+		b.Skip("CARDSCAN_CONTENT_DUMP names no dump")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var cards [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() && len(cards) < 20000 {
+		cards = append(cards, append([]byte(nil), sc.Bytes()...))
+	}
+	if err := sc.Err(); err != nil {
+		b.Fatal(err)
+	}
+	// only turns every content rule off but those given.
+	only := func(on ...Code) []Option {
+		var opts []Option
+		for c := CodeContentBidiControl; c <= CodeContentLinkOrigin; c++ {
+			keep := false
+			for _, k := range on {
+				keep = keep || k == c
+			}
+			if !keep {
+				opts = append(opts, WithSeverity(c, SeverityOff))
+			}
+		}
+		return opts
+	}
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{
+		{"off", contentOff()},
+		{"characters", only(CodeContentBidiControl)}, // the walk, and strings beyond ASCII
+		{"links", only(CodeContentLinkIPHost)},
+		{"patterns", only(CodeContentInjection)},
+		{"on", nil},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			v := MustNew("agentcard", mode.opts...)
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var before, after syscall.Rusage
+			if err := syscall.Getrusage(syscall.RUSAGE_SELF, &before); err != nil {
+				b.Fatal(err)
+			}
+			n := 0
+			for b.Loop() {
+				for _, c := range cards {
+					v.Validate(c)
+				}
+				n += len(cards)
+			}
+			if err := syscall.Getrusage(syscall.RUSAGE_SELF, &after); err != nil {
+				b.Fatal(err)
+			}
+			cpu := after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano()
+			b.ReportMetric(float64(cpu)/float64(n), "cpu-ns/card")
+		})
+	}
+}
+
+// BenchmarkContentHonest validates the honest cards of
+// testdata/content/honest.tsv in turn, most of them in scripts beyond
+// ASCII (Arabic, Hebrew, Hindi, Thai, Chinese, Japanese, Korean, emoji),
+// with the content rules on and off: what a card in another script pays
+// for the checks of its characters and their folding.
+func BenchmarkContentHonest(b *testing.B) {
+	rows := contentCases(b, "honest.tsv", 2)
+	if len(rows) == 0 {
+		b.Fatal("honest.tsv has no cards")
+	}
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{{"on", nil}, {"off", contentOff()}} {
+		b.Run(mode.name, func(b *testing.B) {
+			validators := map[string]*Validator{}
+			cards := make([][]byte, len(rows))
+			size := 0
+			for i, row := range rows {
+				cards[i] = []byte(row[1])
+				size += len(cards[i])
+				if p := profileOf(row[1]); validators[p] == nil {
+					validators[p] = MustNew(p, mode.opts...)
+				}
+			}
+			profiles := make([]*Validator, len(rows))
+			for i, row := range rows {
+				profiles[i] = validators[profileOf(row[1])]
+			}
+			b.SetBytes(int64(size / len(cards)))
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				profiles[i%len(cards)].Validate(cards[i%len(cards)])
+				i++
+			}
+		})
+	}
+}
