@@ -8,11 +8,13 @@
 package cardbeam
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -20,6 +22,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // Options are what a pipeline reads and writes.
@@ -32,14 +35,23 @@ type Options struct {
 	// ValidOut, InvalidOut and Summary are the files written; an empty
 	// name writes none.
 	ValidOut, InvalidOut, Summary string
+	// Digest, when set, has every input's --cross-card claims written
+	// to a digest file of cardscan's format beside it (DigestSpec), for
+	// cardscan merge. DigestParts and Memory are as DigestSpec's.
+	Digest      string
+	DigestParts int
+	Memory      int64
 }
 
 func init() {
-	register.DoFn5x1[context.Context, fileio.ReadableFile, func(string), func(string), func(Summary), error](&judgeFileFn{})
+	register.DoFn6x1[context.Context, fileio.ReadableFile, []string, func(string), func(string), func(Summary), error](&judgeFileFn{})
 	register.Emitter1[Summary]()
 	register.Emitter1[string]()
 	register.DoFn2x1[context.Context, Summary, error](&writeSummaryFn{})
 	register.Combiner3[Summary, Summary, Summary](&mergeSummaryFn{})
+	register.Combiner3[[]string, string, []string](&listFn{})
+	register.Function1x1(pathOf)
+	register.DoFn1x1[Summary, error](&checkReadFn{})
 	beam.RegisterCoder(reflect.TypeOf(Summary{}), encodeSummary, decodeSummary)
 }
 
@@ -60,27 +72,79 @@ func Build(s beam.Scope, o Options) error {
 	if _, err := fastvalidate.New(o.Profile); err != nil {
 		return fmt.Errorf("profile %q: %w", o.Profile, err)
 	}
-	for _, path := range []string{o.Inputs, o.ValidOut, o.InvalidOut, o.Summary} {
+	d := DigestSpec{Path: o.Digest, Parts: o.DigestParts, Memory: o.Memory, Kind: ClaimsDigest}
+	if err := d.check(); err != nil {
+		return err
+	}
+	for _, path := range []string{o.Inputs, o.ValidOut, o.InvalidOut, o.Summary, o.Digest} {
 		if err := checkScheme(path); err != nil {
 			return err
 		}
 	}
-	// Uncompressed: the file's bytes as stored are counted, and its
-	// compression is told by content, as cardscan tells it.
-	files := fileio.ReadMatches(s, fileio.MatchFiles(s, o.Inputs), fileio.ReadUncompressed())
-	// A file is the unit of work: a reshuffle spreads the files among
-	// workers before each is read whole.
-	files = beam.Reshuffle(s, files)
-	valid, invalid, sums := beam.ParDo3(s, &judgeFileFn{Profile: o.Profile}, files)
+	valid, invalid, sums := judgeFiles(s, o.Inputs, o.Profile, d)
 	if o.ValidOut != "" {
 		textio.Write(s, o.ValidOut, valid)
 	}
 	if o.InvalidOut != "" {
 		textio.Write(s, o.InvalidOut, invalid)
 	}
+	if o.Summary == "" && o.Digest == "" {
+		return nil
+	}
+	total := beam.Combine(s, &mergeSummaryFn{}, sums)
 	if o.Summary != "" {
-		total := beam.Combine(s, &mergeSummaryFn{}, sums)
 		beam.ParDo0(s, &writeSummaryFn{Path: o.Summary}, total)
+	}
+	if o.Digest != "" {
+		beam.ParDo0(s, &checkReadFn{Glob: o.Inputs}, total)
+	}
+	return nil
+}
+
+// judgeFiles judges the files glob matches: their valid and invalid
+// records, and a summary of each file.
+func judgeFiles(s beam.Scope, glob, profile string, d DigestSpec) (valid, invalid, sums beam.PCollection) {
+	matches := fileio.MatchFiles(s, glob)
+	// Every input's place among all, as one cardscan run given the
+	// matches in order would read them: the digests' records carry it,
+	// so that a merge orders them as that run would.
+	inputs := beam.Combine(s, &listFn{}, beam.ParDo(s, pathOf, matches))
+	// Uncompressed: the file's bytes as stored are counted, and its
+	// compression is told by content, as cardscan tells it.
+	files := fileio.ReadMatches(s, matches, fileio.ReadUncompressed())
+	// A file is the unit of work: a reshuffle spreads the files among
+	// workers before each is read whole.
+	files = beam.Reshuffle(s, files)
+	return beam.ParDo3(s, &judgeFileFn{Profile: profile, Digests: d}, files, beam.SideInput{Input: inputs})
+}
+
+func pathOf(m fileio.FileMetadata) string { return m.Path }
+
+// listFn gathers strings into one sorted list.
+type listFn struct{}
+
+func (listFn) CreateAccumulator() []string { return nil }
+
+func (listFn) AddInput(acc []string, s string) []string { return append(acc, s) }
+
+func (listFn) MergeAccumulators(a, b []string) []string { return append(a, b...) }
+
+func (listFn) ExtractOutput(acc []string) []string {
+	slices.Sort(acc)
+	return acc
+}
+
+// checkReadFn fails the pipeline when an input could not be read whole:
+// its digest file is not written, and a merge of the others' would miss
+// its records, as cardscan's --digest-out is not written then.
+type checkReadFn struct {
+	Glob string
+}
+
+func (c *checkReadFn) ProcessElement(s Summary) error {
+	if s.InputErrors > 0 {
+		return fmt.Errorf("%s: %d of %d inputs could not be read completely; their digest files were not written",
+			c.Glob, s.InputErrors, s.Inputs)
 	}
 	return nil
 }
@@ -103,9 +167,10 @@ func checkScheme(path string) (err error) {
 
 // judgeFileFn reads one dump and judges each of its cards: the valid
 // records to the first output, the invalid to the second, and the file's
-// summary to the third.
+// summary to the third; with Digests, it writes the file's digest file.
 type judgeFileFn struct {
 	Profile string
+	Digests DigestSpec
 
 	v, schema *fastvalidate.Validator
 }
@@ -119,43 +184,55 @@ func (f *judgeFileFn) Setup() error {
 	return err
 }
 
-func (f *judgeFileFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, valid, invalid func(string), emitSum func(Summary)) error {
+func (f *judgeFileFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, inputs []string, valid, invalid func(string), emitSum func(Summary)) error {
 	sum := newSummary()
 	sum.Inputs = 1
 	name := file.Metadata.Path
-	rc, err := file.Open(ctx)
+	sink, err := f.Digests.open(name, inputs)
 	if err != nil {
-		sum.InputErrors = 1
-		emitSum(sum)
-		return nil
+		return err
 	}
-	defer rc.Close()
-	stored := &countingReader{r: rc}
-	in := InputCount{Input: name}
-	err = f.judge(stored, &sum, &in, valid, invalid)
-	sum.BytesRead = stored.n
+	defer sink.close()
+	rc, err := file.Open(ctx)
+	if err == nil {
+		stored := &countingReader{r: rc}
+		in := InputCount{Input: name}
+		err = f.judge(stored, &sum, &in, sink, valid, invalid)
+		rc.Close()
+		if sink.err != nil {
+			// Not the input's fault: the bundle fails, and is run again.
+			return sink.err
+		}
+		sum.BytesRead = stored.n
+		if in.Invalid > 0 {
+			sum.WorstInputs = []InputCount{in}
+		}
+	}
 	if err != nil {
 		// As cardscan: the records before the fault are judged, the rest
-		// of the input is not, and the input counts as an input error.
+		// of the input is not, and the input counts as an input error,
+		// for which no digest file is written.
 		sum.InputErrors = 1
-	}
-	if in.Invalid > 0 {
-		sum.WorstInputs = []InputCount{in}
+		emitSum(sum)
+		return sink.discard(ctx)
 	}
 	emitSum(sum)
-	return nil
+	return sink.write(ctx)
 }
 
-// judge reads one input's records into sum and in.
-func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, valid, invalid func(string)) error {
+// judge reads one input's records into sum, in and sink.
+func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink *digestSink, valid, invalid func(string)) error {
 	r, done, err := decompress(stored)
 	if err != nil {
 		return err
 	}
 	defer done()
 	sum.Framings["ndjson"] = 1
-	n, err := eachLine(r, func(line []byte, _ int64) {
-		res := f.v.Validate(line)
+	n, err := eachLine(r, func(line []byte, number, offset int64) {
+		// cardscan judges a record without the '\r' of a CRLF line and
+		// copies it as read.
+		rec := bytes.TrimSuffix(line, []byte{'\r'})
+		res := f.v.Validate(rec)
 		sum.Records++
 		in.Records++
 		profile := res.Profile
@@ -172,6 +249,9 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, vali
 		for _, u := range res.Unlisted() {
 			sum.Rules[u.Code.String()] += int64(u.Count)
 		}
+		if sink.enabled() {
+			sink.add(report.FromResult(in.Input, int(number), 1, offset, rec, res), f.v)
+		}
 		if res.Valid() {
 			sum.Valid++
 			pv.Valid++
@@ -180,7 +260,7 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, vali
 			sum.Invalid++
 			in.Invalid++
 			pv.Invalid++
-			if profile == "agentcard" && f.schema.Validate(line).Valid() {
+			if profile == "agentcard" && f.schema.Validate(rec).Valid() {
 				sum.SchemaWouldPass++
 			}
 			invalid(string(line))

@@ -1,0 +1,219 @@
+package cardbeam
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+	"github.com/cardscan/cardscan/corpus"
+	"github.com/klauspost/compress/zstd"
+)
+
+// crawls writes an old and a new crawl of n generated cards (and the
+// planted ones), each as five NDJSON files of several compressions, the
+// cards dealt among them in turn: duplicates planted so that they land in
+// other files than their originals (a card again, and an A2A card's
+// identity on other content), and the new crawl with cards removed,
+// changed, broken and added. It returns the crawls' directories.
+func crawls(t *testing.T, dir string, n int) (old, new string) {
+	t.Helper()
+	g, err := corpus.New(corpus.Options{Seed: 39, Dialects: corpus.Dialects(), DefectRate: 0.15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cards := make([][]byte, n)
+	for i := range cards {
+		cards[i] = slices.Clone(g.Next().JSON)
+	}
+	for i := 0; i < n/10; i++ {
+		c := cards[i*7%n]
+		cards = append(cards, c)
+		if j := bytes.LastIndexByte(c, '}'); j > 0 && bytes.Contains(c, []byte(`"url"`)) {
+			cards = append(cards, append(append(slices.Clone(c[:j]), `,"x-planted":`+fmt.Sprint(i)...), '}'))
+		}
+	}
+	changed := slices.Clone(cards)
+	for i := 0; i < len(changed); i += 11 {
+		switch i % 3 {
+		case 0: // removed
+			changed[i] = nil
+		case 1: // changed
+			if j := bytes.LastIndexByte(changed[i], '}'); j > 0 {
+				changed[i] = append(append(slices.Clone(changed[i][:j]), `,"x-changed":true`...), '}')
+			}
+		case 2: // broken
+			changed[i] = append(slices.Clone(changed[i][:len(changed[i])/2]), '}')
+		}
+	}
+	changed = slices.DeleteFunc(changed, func(c []byte) bool { return c == nil })
+	for range 20 {
+		changed = append(changed, slices.Clone(g.Next().JSON))
+	}
+	old, new = filepath.Join(dir, "old"), filepath.Join(dir, "new")
+	writeCrawl(t, old, cards)
+	writeCrawl(t, new, changed)
+	return old, new
+}
+
+func writeCrawl(t *testing.T, dir string, cards [][]byte) {
+	t.Helper()
+	names := []string{"a.ndjson", "b.ndjson.zst", "c.ndjson", "d.jsonl.gz", "e.ndjson"}
+	parts := make([][]byte, len(names))
+	for i, c := range cards {
+		k := i % len(names)
+		parts[k] = append(append(parts[k], c...), '\n')
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for k, name := range names {
+		b := parts[k]
+		switch {
+		case strings.HasSuffix(name, ".zst"):
+			w, err := zstd.NewWriter(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = w.EncodeAll(b, nil)
+		case strings.HasSuffix(name, ".gz"):
+			b = gzipped(b)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func gzipped(b []byte) []byte {
+	var buf bytes.Buffer
+	w := gzip.NewWriter(&buf)
+	w.Write(b)
+	w.Close()
+	return buf.Bytes()
+}
+
+// runCLI runs cardscan, failing the test on an exit status above max.
+func runCLI(t *testing.T, bin string, max int, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if code := cmd.ProcessState.ExitCode(); code < 0 || code > max {
+		t.Fatalf("cardscan %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return string(out)
+}
+
+func execute(t *testing.T, p *beam.Pipeline) error {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	_, err := prism.Execute(ctx, p)
+	return err
+}
+
+func glob(t *testing.T, pattern string) []string {
+	t.Helper()
+	m, err := filepath.Glob(pattern)
+	if err != nil || len(m) == 0 {
+		t.Fatalf("%s: %v, %d files", pattern, err, len(m))
+	}
+	return m
+}
+
+// TestDigestsMergeAsOneRun runs the validation pipeline with digests and
+// the diff pipeline on Prism over two generated crawls with duplicates
+// planted across files, and checks that the pipeline's valid and invalid
+// records (as multisets) and summary are one cardscan run's, and that
+// cardscan merge of its digest files gives that run's --cross-card
+// findings and cardscan diff's records byte for byte, and with the
+// merge's summary, that run's summary.
+func TestDigestsMergeAsOneRun(t *testing.T) {
+	dir := t.TempDir()
+	oldDir, newDir := crawls(t, dir, 400)
+	inputs := glob(t, filepath.Join(newDir, "*"))
+	bin := cardscan(t)
+	one, out := filepath.Join(dir, "one"), filepath.Join(dir, "beam")
+	for _, d := range []string{one, out} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oneRun := runCLI(t, bin, 1, append([]string{"--format", "jsonl", "--cross-card", "--input", "ndjson",
+		"--valid-out", filepath.Join(one, "valid.ndjson"), "--invalid-out", filepath.Join(one, "invalid.ndjson"),
+		"--summary", filepath.Join(one, "summary.json")}, inputs...)...)
+	var oneFindings string
+	for _, l := range strings.SplitAfter(oneRun, "\n") {
+		if strings.Contains(l, `"rule":"dump.`) {
+			oneFindings += l
+		}
+	}
+	if strings.Count(oneFindings, "\n") < 3 {
+		t.Fatalf("the planted duplicates made %d findings", strings.Count(oneFindings, "\n"))
+	}
+	oneDiff := runCLI(t, bin, 1, "diff", "--format", "jsonl", oldDir, newDir)
+	if strings.Count(oneDiff, "\n") < 10 {
+		t.Fatalf("the planted changes made %d diff records", strings.Count(oneDiff, "\n"))
+	}
+
+	p, s := beam.NewPipelineWithRoot()
+	o := Options{Inputs: filepath.Join(newDir, "*"), ValidOut: filepath.Join(out, "valid.ndjson"),
+		InvalidOut: filepath.Join(out, "invalid.ndjson"), Summary: filepath.Join(out, "summary.json"),
+		Digest: filepath.Join(out, "claims")}
+	if err := Build(s.Scope("validate"), o); err != nil {
+		t.Fatal(err)
+	}
+	if err := BuildDiff(s.Scope("diff"), DiffOptions{Old: filepath.Join(oldDir, "*"), New: filepath.Join(newDir, "*"),
+		Digest: filepath.Join(out, "diff"), Memory: 4 << 10}); err != nil {
+		t.Fatal(err)
+	}
+	if err := execute(t, p); err != nil {
+		t.Fatalf("prism: %v", err)
+	}
+
+	for _, name := range []string{"valid.ndjson", "invalid.ndjson"} {
+		got, want := sortedLines(t, filepath.Join(out, name)), sortedLines(t, filepath.Join(one, name))
+		if len(want) < 50 || !slices.Equal(got, want) {
+			t.Errorf("%s: the pipeline's %d records are not cardscan's %d", name, len(got), len(want))
+		}
+	}
+	claims := glob(t, filepath.Join(out, "claims-*"))
+	if len(claims) != len(inputs) {
+		t.Errorf("%d claims digest files for %d inputs: %s", len(claims), len(inputs), claims)
+	}
+	mergeSum := filepath.Join(out, "merge-summary.json")
+	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl", "--summary", mergeSum}, claims...)...); got != oneFindings {
+		t.Errorf("cardscan merge of the pipeline's claims:\n%s\nwant one run's --cross-card findings:\n%s", got, oneFindings)
+	}
+	merged := runCLI(t, bin, 0, "summary", "merge", mergeSum, o.Summary)
+	if got, want := comparable(t, []byte(merged)), comparable(t, readFile(t, filepath.Join(one, "summary.json"))); got != want {
+		t.Errorf("the pipeline's summary merged with the claims':\n%s\nwant one run's:\n%s", got, want)
+	}
+	diffs := glob(t, filepath.Join(out, "diff-*"))
+	if len(diffs) != 2*len(inputs) {
+		t.Errorf("%d diff digest files for %d inputs of each crawl: %s", len(diffs), len(inputs), diffs)
+	}
+	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl"}, diffs...)...); got != oneDiff {
+		t.Errorf("cardscan merge of the pipeline's diff digests:\n%s\nwant cardscan diff's:\n%s", got, oneDiff)
+	}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
