@@ -217,3 +217,50 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return b
 }
+
+// TestDigestNotWrittenForUnreadInput checks that an input that cannot be
+// read whole gets no digest file, that one an earlier run wrote for it is
+// removed (a merge would take it for the input's records), and that the
+// pipeline fails, as cardscan exits 3 without --digest-out then; the
+// inputs read whole get theirs.
+func TestDigestNotWrittenForUnreadInput(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
+	g, err := corpus.New(corpus.Options{Seed: 7, Dialects: corpus.Dialects()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole []byte
+	for range 50 {
+		whole = append(append(whole, g.Next().JSON...), '\n')
+	}
+	cut := gzipped(whole)
+	for _, d := range []string{in, out} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, b := range map[string][]byte{"a.ndjson": whole, "b.ndjson.gz": cut[:len(cut)/2], "c.ndjson": whole} {
+		if err := os.WriteFile(filepath.Join(in, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stale := filepath.Join(out, "claims-00001-of-00003")
+	if err := os.WriteFile(stale, []byte("an earlier run's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(s, Options{Inputs: filepath.Join(in, "*"), Digest: filepath.Join(out, "claims")}); err != nil {
+		t.Fatal(err)
+	}
+	err = execute(t, p)
+	if err == nil || !strings.Contains(err.Error(), "1 of 3 inputs could not be read completely, and have no digest file: "+filepath.Join(in, "b.ndjson.gz")+": ") {
+		t.Errorf("prism: %v, want the unread input named", err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("the unread input's digest file of an earlier run is still there: %v", err)
+	}
+	if got := glob(t, filepath.Join(out, "claims-*")); len(got) != 2 {
+		t.Errorf("digest files %s, want the two inputs read whole", got)
+	}
+}

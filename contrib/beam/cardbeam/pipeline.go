@@ -15,6 +15,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -143,8 +144,8 @@ type checkReadFn struct {
 
 func (c *checkReadFn) ProcessElement(s Summary) error {
 	if s.InputErrors > 0 {
-		return fmt.Errorf("%s: %d of %d inputs could not be read completely; their digest files were not written",
-			c.Glob, s.InputErrors, s.Inputs)
+		return fmt.Errorf("%s: %d of %d inputs could not be read completely, and have no digest file: %s",
+			c.Glob, s.InputErrors, s.Inputs, strings.Join(s.Unread, "; "))
 	}
 	return nil
 }
@@ -213,6 +214,7 @@ func (f *judgeFileFn) ProcessElement(ctx context.Context, file fileio.ReadableFi
 		// of the input is not, and the input counts as an input error,
 		// for which no digest file is written.
 		sum.InputErrors = 1
+		sum.Unread = []string{name + ": " + err.Error()}
 		emitSum(sum)
 		return sink.discard(ctx)
 	}
