@@ -17,11 +17,12 @@ type DiffOptions struct {
 	// Profile is the fastvalidate profile, "auto" as cardscan's default,
 	// and Key diff's --key, "auto" when empty.
 	Profile, Key string
-	// Digest, DigestParts and Memory are as DigestSpec's Path, Parts and
-	// Memory; Digest is required.
-	Digest      string
-	DigestParts int
-	Memory      int64
+	// Digest, DigestParts, DigestShards and Memory are as DigestSpec's
+	// Path, Parts, Shards and Memory; Digest is required.
+	Digest       string
+	DigestParts  int
+	DigestShards int
+	Memory       int64
 }
 
 // BuildDiff adds the diff pipeline to s.
@@ -44,7 +45,8 @@ func BuildDiff(s beam.Scope, o DiffOptions) error {
 		}
 	}
 	for side, glob := range []string{o.Old, o.New} {
-		d := DigestSpec{Path: o.Digest, Parts: o.DigestParts, Memory: o.Memory, Kind: DiffDigest, Key: o.Key, Side: side}
+		d := DigestSpec{Path: o.Digest, Parts: o.DigestParts, Shards: o.DigestShards, Memory: o.Memory,
+			Kind: DiffDigest, Key: o.Key, Side: side}
 		if err := d.check(); err != nil {
 			return err
 		}

@@ -54,6 +54,13 @@ type DigestSpec struct {
 	Parts int
 	// Memory is DefaultMemory when 0.
 	Memory int64
+	// Shards, when above 0, deals the inputs among that many shards,
+	// input INDEX to shard INDEX mod Shards, each shard's files judged by
+	// one worker in order and their digests written to one file,
+	// Path-shard-K-of-Shards: a merge then reads Shards files rather than
+	// one per input (cardscan merge reads at most 4096 at once), at the
+	// price of Shards workers judging at most.
+	Shards int
 	// Kind is ClaimsDigest or DiffDigest; Key is diff's --key (auto,
 	// source or id), and Side 0 for the old dump, 1 for the new.
 	Kind string
@@ -64,6 +71,9 @@ type DigestSpec struct {
 func (d DigestSpec) check() error {
 	if d.Path == "" {
 		return nil
+	}
+	if d.Shards < 0 || d.Shards > dump.MaxMergeFiles {
+		return fmt.Errorf("digest shards %d: want 0 (a digest file per input) to %d", d.Shards, dump.MaxMergeFiles)
 	}
 	if d.Parts < 0 || d.Parts > MaxDigestParts {
 		return fmt.Errorf("digest parts %d: want 1 to %d", d.Parts, MaxDigestParts)
@@ -84,11 +94,15 @@ func (d DigestSpec) check() error {
 
 func (d DigestSpec) parts() int { return max(d.Parts, 1) }
 
-// fileOf is the digest file of input index of count.
-func (d DigestSpec) fileOf(index, count int) string {
+// fileOf is the digest file of input index of count, or of shard index
+// of Shards.
+func (d DigestSpec) fileOf(index, count int, shard bool) string {
 	side := ""
 	if d.Kind == DiffDigest {
 		side = [...]string{"old-", "new-"}[d.Side]
+	}
+	if shard {
+		side += "shard-"
 	}
 	return fmt.Sprintf("%s-%s%05d-of-%05d", d.Path, side, index, count)
 }
@@ -104,20 +118,28 @@ type digestSink struct {
 	err     error
 }
 
-// open returns the sink of input name, placed among inputs (sorted).
-func (d DigestSpec) open(name string, inputs []string) (*digestSink, error) {
+// open returns the sink of the inputs names, placed among inputs
+// (sorted): of shard, or with shard -1, of the one input named.
+func (d DigestSpec) open(names, inputs []string, shard int) (*digestSink, error) {
 	if d.Path == "" {
 		return &digestSink{}, nil
 	}
-	index, found := slices.BinarySearch(inputs, name)
-	if !found {
-		return nil, fmt.Errorf("%s: not among the %d inputs matched", name, len(inputs))
+	order := make(map[string]int, len(names))
+	for _, name := range names {
+		index, found := slices.BinarySearch(inputs, name)
+		if !found {
+			return nil, fmt.Errorf("%s: not among the %d inputs matched", name, len(inputs))
+		}
+		order[name] = index
+	}
+	dest := d.fileOf(shard, d.Shards, true)
+	if shard < 0 {
+		dest = d.fileOf(order[names[0]], len(inputs), false)
 	}
 	memory := d.Memory
 	if memory == 0 {
 		memory = DefaultMemory
 	}
-	order := map[string]int{name: index}
 	var set *dump.DigestSet
 	if d.Kind == DiffDigest {
 		mode, _ := dump.ParseKeyMode(d.Key)
@@ -125,7 +147,7 @@ func (d DigestSpec) open(name string, inputs []string) (*digestSink, error) {
 	} else {
 		set = dump.NewClaimDigests(memory, order)
 	}
-	return &digestSink{parts: d.parts(), dest: d.fileOf(index, len(inputs)), set: set,
+	return &digestSink{parts: d.parts(), dest: dest, set: set,
 		extract: set.Extract(byte(d.Side))()}, nil
 }
 

@@ -174,8 +174,13 @@ func TestDigestsMergeAsOneRun(t *testing.T) {
 	if err := Build(s.Scope("validate"), o); err != nil {
 		t.Fatal(err)
 	}
+	// The same claims again, two shards of inputs to a digest file.
+	if err := Build(s.Scope("shards"), Options{Inputs: o.Inputs, Digest: filepath.Join(out, "sharded"), DigestShards: 2}); err != nil {
+		t.Fatal(err)
+	}
+	// Three shards of each crawl, spilling at 4 KiB.
 	if err := BuildDiff(s.Scope("diff"), DiffOptions{Old: filepath.Join(oldDir, "*"), New: filepath.Join(newDir, "*"),
-		Digest: filepath.Join(out, "diff"), Memory: 4 << 10}); err != nil {
+		Digest: filepath.Join(out, "diff"), DigestShards: 3, Memory: 4 << 10}); err != nil {
 		t.Fatal(err)
 	}
 	if err := execute(t, p); err != nil {
@@ -196,13 +201,20 @@ func TestDigestsMergeAsOneRun(t *testing.T) {
 	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl", "--summary", mergeSum}, claims...)...); got != oneFindings {
 		t.Errorf("cardscan merge of the pipeline's claims:\n%s\nwant one run's --cross-card findings:\n%s", got, oneFindings)
 	}
+	sharded := glob(t, filepath.Join(out, "sharded-shard-*-of-00002"))
+	if len(sharded) != 2 {
+		t.Errorf("%d claims digest files for 2 shards: %s", len(sharded), sharded)
+	}
+	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl"}, sharded...)...); got != oneFindings {
+		t.Errorf("cardscan merge of the pipeline's sharded claims:\n%s\nwant one run's --cross-card findings:\n%s", got, oneFindings)
+	}
 	merged := runCLI(t, bin, 0, "summary", "merge", mergeSum, o.Summary)
 	if got, want := comparable(t, []byte(merged)), comparable(t, readFile(t, filepath.Join(one, "summary.json"))); got != want {
 		t.Errorf("the pipeline's summary merged with the claims':\n%s\nwant one run's:\n%s", got, want)
 	}
 	diffs := glob(t, filepath.Join(out, "diff-*"))
-	if len(diffs) != 2*len(inputs) {
-		t.Errorf("%d diff digest files for %d inputs of each crawl: %s", len(diffs), len(inputs), diffs)
+	if len(diffs) != 2*3 {
+		t.Errorf("%d diff digest files for 3 shards of each crawl: %s", len(diffs), diffs)
 	}
 	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl"}, diffs...)...); got != oneDiff {
 		t.Errorf("cardscan merge of the pipeline's diff digests:\n%s\nwant cardscan diff's:\n%s", got, oneDiff)

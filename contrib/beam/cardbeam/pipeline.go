@@ -37,15 +37,20 @@ type Options struct {
 	// name writes none.
 	ValidOut, InvalidOut, Summary string
 	// Digest, when set, has every input's --cross-card claims written
-	// to a digest file of cardscan's format beside it (DigestSpec), for
-	// cardscan merge. DigestParts and Memory are as DigestSpec's.
-	Digest      string
-	DigestParts int
-	Memory      int64
+	// to a digest file of cardscan's format (DigestSpec), for cardscan
+	// merge. DigestParts, DigestShards and Memory are as DigestSpec's
+	// Parts, Shards and Memory.
+	Digest       string
+	DigestParts  int
+	DigestShards int
+	Memory       int64
 }
 
 func init() {
 	register.DoFn6x1[context.Context, fileio.ReadableFile, []string, func(string), func(string), func(Summary), error](&judgeFileFn{})
+	register.DoFn2x3[fileio.ReadableFile, []string, int, fileio.ReadableFile, error](&shardOfFn{})
+	register.DoFn7x1[context.Context, int, func(*fileio.ReadableFile) bool, []string, func(string), func(string), func(Summary), error](&judgeShardFn{})
+	register.Iter1[fileio.ReadableFile]()
 	register.Emitter1[Summary]()
 	register.Emitter1[string]()
 	register.DoFn2x1[context.Context, Summary, error](&writeSummaryFn{})
@@ -73,7 +78,7 @@ func Build(s beam.Scope, o Options) error {
 	if _, err := fastvalidate.New(o.Profile); err != nil {
 		return fmt.Errorf("profile %q: %w", o.Profile, err)
 	}
-	d := DigestSpec{Path: o.Digest, Parts: o.DigestParts, Memory: o.Memory, Kind: ClaimsDigest}
+	d := DigestSpec{Path: o.Digest, Parts: o.DigestParts, Shards: o.DigestShards, Memory: o.Memory, Kind: ClaimsDigest}
 	if err := d.check(); err != nil {
 		return err
 	}
@@ -113,10 +118,17 @@ func judgeFiles(s beam.Scope, glob, profile string, d DigestSpec) (valid, invali
 	// Uncompressed: the file's bytes as stored are counted, and its
 	// compression is told by content, as cardscan tells it.
 	files := fileio.ReadMatches(s, matches, fileio.ReadUncompressed())
+	side := beam.SideInput{Input: inputs}
+	if d.Path != "" && d.Shards > 0 {
+		// A shard's files are judged by one worker, in order, into one
+		// digest file.
+		keyed := beam.ParDo(s, &shardOfFn{Shards: d.Shards}, files, side)
+		return beam.ParDo3(s, &judgeShardFn{Judge: judgeFileFn{Profile: profile, Digests: d}}, beam.GroupByKey(s, keyed), side)
+	}
 	// A file is the unit of work: a reshuffle spreads the files among
 	// workers before each is read whole.
 	files = beam.Reshuffle(s, files)
-	return beam.ParDo3(s, &judgeFileFn{Profile: profile, Digests: d}, files, beam.SideInput{Input: inputs})
+	return beam.ParDo3(s, &judgeFileFn{Profile: profile, Digests: d}, files, side)
 }
 
 func pathOf(m fileio.FileMetadata) string { return m.Path }
@@ -186,14 +198,45 @@ func (f *judgeFileFn) Setup() error {
 }
 
 func (f *judgeFileFn) ProcessElement(ctx context.Context, file fileio.ReadableFile, inputs []string, valid, invalid func(string), emitSum func(Summary)) error {
-	sum := newSummary()
-	sum.Inputs = 1
-	name := file.Metadata.Path
-	sink, err := f.Digests.open(name, inputs)
+	return f.judgeFiles(ctx, []fileio.ReadableFile{file}, inputs, -1, valid, invalid, emitSum)
+}
+
+// judgeFiles judges files, in their order among inputs, into one digest
+// file: input's own (shard -1) or shard's.
+func (f *judgeFileFn) judgeFiles(ctx context.Context, files []fileio.ReadableFile, inputs []string, shard int, valid, invalid func(string), emitSum func(Summary)) error {
+	names := make([]string, len(files))
+	for i, file := range files {
+		names[i] = file.Metadata.Path
+	}
+	sink, err := f.Digests.open(names, inputs, shard)
 	if err != nil {
 		return err
 	}
 	defer sink.close()
+	whole := true
+	for _, file := range files {
+		sum, err := f.judgeFile(ctx, file, sink, valid, invalid)
+		if err != nil {
+			return err
+		}
+		whole = whole && sum.InputErrors == 0
+		emitSum(sum)
+	}
+	if !whole {
+		// No digest file for an input read in part (or the shard
+		// holding it): a merge would miss its records.
+		return sink.discard(ctx)
+	}
+	return sink.write(ctx)
+}
+
+// judgeFile judges one file into its summary. Its error is not the
+// input's fault (its digest records could not be kept): the bundle fails,
+// and is run again.
+func (f *judgeFileFn) judgeFile(ctx context.Context, file fileio.ReadableFile, sink *digestSink, valid, invalid func(string)) (Summary, error) {
+	sum := newSummary()
+	sum.Inputs = 1
+	name := file.Metadata.Path
 	rc, err := file.Open(ctx)
 	if err == nil {
 		stored := &countingReader{r: rc}
@@ -201,8 +244,7 @@ func (f *judgeFileFn) ProcessElement(ctx context.Context, file fileio.ReadableFi
 		err = f.judge(stored, &sum, &in, sink, valid, invalid)
 		rc.Close()
 		if sink.err != nil {
-			// Not the input's fault: the bundle fails, and is run again.
-			return sink.err
+			return sum, sink.err
 		}
 		sum.BytesRead = stored.n
 		if in.Invalid > 0 {
@@ -211,15 +253,43 @@ func (f *judgeFileFn) ProcessElement(ctx context.Context, file fileio.ReadableFi
 	}
 	if err != nil {
 		// As cardscan: the records before the fault are judged, the rest
-		// of the input is not, and the input counts as an input error,
-		// for which no digest file is written.
+		// of the input is not, and the input counts as an input error.
 		sum.InputErrors = 1
 		sum.Unread = []string{name + ": " + err.Error()}
-		emitSum(sum)
-		return sink.discard(ctx)
 	}
-	emitSum(sum)
-	return sink.write(ctx)
+	return sum, nil
+}
+
+// shardOfFn keys each file by its shard: its place among the inputs
+// (sorted) mod Shards.
+type shardOfFn struct {
+	Shards int
+}
+
+func (f *shardOfFn) ProcessElement(file fileio.ReadableFile, inputs []string) (int, fileio.ReadableFile, error) {
+	i, found := slices.BinarySearch(inputs, file.Metadata.Path)
+	if !found {
+		return 0, file, fmt.Errorf("%s: not among the %d inputs matched", file.Metadata.Path, len(inputs))
+	}
+	return i % f.Shards, file, nil
+}
+
+// judgeShardFn judges the files of one shard, one after the other in
+// their order among the inputs, into the shard's digest file.
+type judgeShardFn struct {
+	Judge judgeFileFn
+}
+
+func (f *judgeShardFn) Setup() error { return f.Judge.Setup() }
+
+func (f *judgeShardFn) ProcessElement(ctx context.Context, shard int, iter func(*fileio.ReadableFile) bool, inputs []string, valid, invalid func(string), emitSum func(Summary)) error {
+	var files []fileio.ReadableFile
+	var file fileio.ReadableFile
+	for iter(&file) {
+		files = append(files, file)
+	}
+	slices.SortFunc(files, func(a, b fileio.ReadableFile) int { return strings.Compare(a.Metadata.Path, b.Metadata.Path) })
+	return f.Judge.judgeFiles(ctx, files, inputs, shard, valid, invalid, emitSum)
 }
 
 // judge reads one input's records into sum, in and sink.

@@ -33,6 +33,8 @@ func main() {
 		"both dumps' diff digests) to DIGEST-I-of-N, for cardscan merge")
 	flag.IntVar(&o.DigestParts, "digest-parts", 1, "split each digest file into P parts by key hash, as\n"+
 		"cardscan --digest-parts does")
+	flag.IntVar(&o.DigestShards, "digest-shards", 0, "write one digest file per shard of the inputs (input I\n"+
+		"in shard I mod S), DIGEST-shard-K-of-S, rather than per input")
 	flag.Int64Var(&o.Memory, "memory", cardbeam.DefaultMemory, "bytes of one input's digest held in memory before\n"+
 		"it spills to sorted temporary files")
 	flag.StringVar(&d.Old, "old", "", "glob of the old dump's files: with --new, write diff digests")
@@ -49,7 +51,7 @@ func main() {
 	p, s := beam.NewPipelineWithRoot()
 	var err error
 	if diff {
-		d.Profile, d.Digest, d.DigestParts, d.Memory = o.Profile, o.Digest, o.DigestParts, o.Memory
+		d.Profile, d.Digest, d.DigestParts, d.DigestShards, d.Memory = o.Profile, o.Digest, o.DigestParts, o.DigestShards, o.Memory
 		err = cardbeam.BuildDiff(s, d)
 	} else {
 		err = cardbeam.Build(s, o)
