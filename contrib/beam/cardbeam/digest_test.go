@@ -174,8 +174,9 @@ func TestDigestsMergeAsOneRun(t *testing.T) {
 	if err := Build(s.Scope("validate"), o); err != nil {
 		t.Fatal(err)
 	}
-	// The same claims again, two shards of inputs to a digest file.
-	if err := Build(s.Scope("shards"), Options{Inputs: o.Inputs, Digest: filepath.Join(out, "sharded"), DigestShards: 2}); err != nil {
+	// The same claims again, two shards of inputs to a digest file, and
+	// each file in two parts by key hash.
+	if err := Build(s.Scope("shards"), Options{Inputs: o.Inputs, Digest: filepath.Join(out, "sharded"), DigestShards: 2, DigestParts: 2}); err != nil {
 		t.Fatal(err)
 	}
 	// Three shards of each crawl, spilling at 4 KiB.
@@ -201,12 +202,18 @@ func TestDigestsMergeAsOneRun(t *testing.T) {
 	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl", "--summary", mergeSum}, claims...)...); got != oneFindings {
 		t.Errorf("cardscan merge of the pipeline's claims:\n%s\nwant one run's --cross-card findings:\n%s", got, oneFindings)
 	}
-	sharded := glob(t, filepath.Join(out, "sharded-shard-*-of-00002"))
-	if len(sharded) != 2 {
-		t.Errorf("%d claims digest files for 2 shards: %s", len(sharded), sharded)
+	// A merge per part: together, the lines of one run's findings.
+	var partsMerged string
+	for k := range 2 {
+		sharded := glob(t, filepath.Join(out, fmt.Sprintf("sharded-shard-*-of-00002.part-%d-of-2", k)))
+		if len(sharded) != 2 {
+			t.Errorf("%d claims digest files of part %d for 2 shards: %s", len(sharded), k, sharded)
+		}
+		partsMerged += runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl"}, sharded...)...)
 	}
-	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl"}, sharded...)...); got != oneFindings {
-		t.Errorf("cardscan merge of the pipeline's sharded claims:\n%s\nwant one run's --cross-card findings:\n%s", got, oneFindings)
+	if got, want := lineSet(partsMerged), lineSet(oneFindings); !slices.Equal(got, want) {
+		t.Errorf("cardscan merge of each part of the pipeline's sharded claims, together:\n%s\nwant one run's --cross-card findings:\n%s",
+			partsMerged, oneFindings)
 	}
 	merged := runCLI(t, bin, 0, "summary", "merge", mergeSum, o.Summary)
 	if got, want := comparable(t, []byte(merged)), comparable(t, readFile(t, filepath.Join(one, "summary.json"))); got != want {
@@ -219,6 +226,16 @@ func TestDigestsMergeAsOneRun(t *testing.T) {
 	if got := runCLI(t, bin, 1, append([]string{"merge", "--format", "jsonl"}, diffs...)...); got != oneDiff {
 		t.Errorf("cardscan merge of the pipeline's diff digests:\n%s\nwant cardscan diff's:\n%s", got, oneDiff)
 	}
+}
+
+// lineSet is s's lines, sorted: output as a multiset of lines.
+func lineSet(s string) []string {
+	l := strings.SplitAfter(s, "\n")
+	if l[len(l)-1] == "" {
+		l = l[:len(l)-1]
+	}
+	slices.Sort(l)
+	return l
 }
 
 func readFile(t *testing.T, path string) []byte {
