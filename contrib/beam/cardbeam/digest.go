@@ -70,6 +70,9 @@ type DigestSpec struct {
 
 func (d DigestSpec) check() error {
 	if d.Path == "" {
+		if d.Parts > 1 || d.Shards > 0 {
+			return fmt.Errorf("digest parts %d, shards %d: but no digest path to write them to", d.Parts, d.Shards)
+		}
 		return nil
 	}
 	if d.Shards < 0 || d.Shards > dump.MaxMergeFiles {

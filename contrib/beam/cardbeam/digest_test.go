@@ -293,3 +293,39 @@ func TestDigestNotWrittenForUnreadInput(t *testing.T) {
 		t.Errorf("digest files %s, want the two inputs read whole", got)
 	}
 }
+
+// TestDigestOptionsRefused checks that digest options a pipeline cannot
+// honour are refused when it is built, naming the option.
+func TestDigestOptionsRefused(t *testing.T) {
+	dir := t.TempDir()
+	in, digest := filepath.Join(dir, "*"), filepath.Join(dir, "claims")
+	for _, tc := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Inputs: in, DigestShards: 2}, "no digest path"},
+		{Options{Inputs: in, DigestParts: 4}, "no digest path"},
+		{Options{Inputs: in, Digest: digest, DigestParts: MaxDigestParts + 1}, "digest parts 257: want 1 to 256"},
+		{Options{Inputs: in, Digest: digest, DigestShards: -1}, "digest shards -1"},
+		{Options{Inputs: in, Digest: digest, Memory: 100}, "memory 100: want at least 1KiB"},
+		{Options{Inputs: in, Digest: dir + "/"}, "not a directory"},
+	} {
+		_, s := beam.NewPipelineWithRoot()
+		if err := Build(s, tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an error saying %q", tc.o, err, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		o    DiffOptions
+		want string
+	}{
+		{DiffOptions{Old: in, New: in, Digest: digest, Key: "url"}, `key "url": want auto, source or id`},
+		{DiffOptions{Old: in, Digest: digest}, "old and the new dump's globs"},
+		{DiffOptions{Old: in, New: in}, "a digest path"},
+	} {
+		_, s := beam.NewPipelineWithRoot()
+		if err := BuildDiff(s, tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: %v, want an error saying %q", tc.o, err, tc.want)
+		}
+	}
+}

@@ -2,9 +2,11 @@
 // dumps (NDJSON, plain, gzip or zstd) matched by a glob on any Beam
 // filesystem, each card judged by fastvalidate, the valid and invalid
 // records written as cardscan's --valid-out and --invalid-out write them,
-// and the counts as cardscan's --summary, which cardscan summary merge
-// adds to other runs'. It runs unchanged on any Beam runner: Prism here,
-// Dataflow, Flink or Spark (docs/cli.md).
+// the counts as cardscan's --summary, which cardscan summary merge adds
+// to other runs', and the digest files of cardscan's --digest-out, which
+// cardscan merge turns into one run's --cross-card findings (or, of two
+// crawls, BuildDiff's, into cardscan diff's records). It runs unchanged
+// on any Beam runner: Prism here, Dataflow, Flink or Spark (docs/cli.md).
 package cardbeam
 
 import (
