@@ -30,17 +30,19 @@ const (
 // once, so it is a quarter of cardscan's default.
 const DefaultMemory = 256 << 20
 
-// MaxDigestParts is cardscan's bound on --digest-parts.
+// MaxDigestParts is cardscan's bound on --digest-parts (internal/cli's
+// maxDigestParts, unexported there).
 const MaxDigestParts = 256
 
 // digestFlush is how much of a file's digest records are gathered before
 // they are handed to its store at once.
 const digestFlush = 64 << 10
 
-// DigestSpec says which digest files a pipeline writes: one per input,
-// the same format cardscan --digest-out writes, so that cardscan merge of
-// them all gives what one cardscan run over every input would (the
-// --cross-card findings, or the diff records).
+// DigestSpec says which digest files a pipeline writes: one per input
+// (or per shard of inputs), the same format cardscan --digest-out
+// writes, so that cardscan merge of them all gives what one cardscan run
+// over every input would (the --cross-card findings, or the diff
+// records).
 type DigestSpec struct {
 	// Path starts the files' names: an input's file is
 	// Path-INDEX-of-COUNT, INDEX its place, from 0, among the COUNT
