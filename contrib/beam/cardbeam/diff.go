@@ -52,7 +52,7 @@ func BuildDiff(s beam.Scope, o DiffOptions) error {
 		}
 		// The records themselves are not written: a diff is of the
 		// digests alone, as cardscan diff --digest-out writes no more.
-		_, _, sums := judgeFiles(s.Scope([...]string{"old", "new"}[side]), glob, o.Profile, d)
+		_, _, sums := judgeFiles(s.Scope([...]string{"old", "new"}[side]), glob, judgeFileFn{Profile: o.Profile, Digests: d})
 		beam.ParDo0(s, &checkReadFn{Glob: glob}, beam.Combine(s, &mergeSummaryFn{}, sums))
 	}
 	return nil

@@ -89,7 +89,8 @@ func Build(s beam.Scope, o Options) error {
 			return err
 		}
 	}
-	valid, invalid, sums := judgeFiles(s, o.Inputs, o.Profile, d)
+	valid, invalid, sums := judgeFiles(s, o.Inputs, judgeFileFn{Profile: o.Profile, Digests: d,
+		CopyValid: o.ValidOut != "", CopyInvalid: o.InvalidOut != ""})
 	if o.ValidOut != "" {
 		textio.Write(s, o.ValidOut, valid)
 	}
@@ -109,9 +110,9 @@ func Build(s beam.Scope, o Options) error {
 	return nil
 }
 
-// judgeFiles judges the files glob matches: their valid and invalid
-// records, and a summary of each file.
-func judgeFiles(s beam.Scope, glob, profile string, d DigestSpec) (valid, invalid, sums beam.PCollection) {
+// judgeFiles judges the files glob matches with judge: their valid and
+// invalid records, and a summary of each file.
+func judgeFiles(s beam.Scope, glob string, judge judgeFileFn) (valid, invalid, sums beam.PCollection) {
 	matches := fileio.MatchFiles(s, glob)
 	// Every input's place among all, as one cardscan run given the
 	// matches in order would read them: the digests' records carry it,
@@ -121,16 +122,16 @@ func judgeFiles(s beam.Scope, glob, profile string, d DigestSpec) (valid, invali
 	// compression is told by content, as cardscan tells it.
 	files := fileio.ReadMatches(s, matches, fileio.ReadUncompressed())
 	side := beam.SideInput{Input: inputs}
-	if d.Path != "" && d.Shards > 0 {
+	if d := judge.Digests; d.Path != "" && d.Shards > 0 {
 		// A shard's files are judged by one worker, in order, into one
 		// digest file.
 		keyed := beam.ParDo(s, &shardOfFn{Shards: d.Shards}, files, side)
-		return beam.ParDo3(s, &judgeShardFn{Judge: judgeFileFn{Profile: profile, Digests: d}}, beam.GroupByKey(s, keyed), side)
+		return beam.ParDo3(s, &judgeShardFn{Judge: judge}, beam.GroupByKey(s, keyed), side)
 	}
 	// A file is the unit of work: a reshuffle spreads the files among
 	// workers before each is read whole.
 	files = beam.Reshuffle(s, files)
-	return beam.ParDo3(s, &judgeFileFn{Profile: profile, Digests: d}, files, side)
+	return beam.ParDo3(s, &judge, files, side)
 }
 
 func pathOf(m fileio.FileMetadata) string { return m.Path }
@@ -181,11 +182,14 @@ func checkScheme(path string) (err error) {
 }
 
 // judgeFileFn reads one dump and judges each of its cards: the valid
-// records to the first output, the invalid to the second, and the file's
-// summary to the third; with Digests, it writes the file's digest file.
+// records to the first output (with CopyValid), the invalid to the second
+// (with CopyInvalid), and the file's summary to the third; with Digests,
+// it writes the file's digest file. A record no output wants is not
+// copied: a diff's records, or a run's without --valid-out.
 type judgeFileFn struct {
-	Profile string
-	Digests DigestSpec
+	Profile                string
+	Digests                DigestSpec
+	CopyValid, CopyInvalid bool
 
 	v, schema *fastvalidate.Validator
 }
@@ -329,7 +333,9 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 		if res.Valid() {
 			sum.Valid++
 			pv.Valid++
-			valid(string(line))
+			if f.CopyValid {
+				valid(string(line))
+			}
 		} else {
 			sum.Invalid++
 			in.Invalid++
@@ -337,7 +343,9 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 			if profile == "agentcard" && f.schema.Validate(rec).Valid() {
 				sum.SchemaWouldPass++
 			}
-			invalid(string(line))
+			if f.CopyInvalid {
+				invalid(string(line))
+			}
 		}
 		sum.ProfileVerdicts[profile] = pv
 	})
