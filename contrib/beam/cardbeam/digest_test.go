@@ -279,12 +279,17 @@ func TestDigestNotWrittenForUnreadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, s := beam.NewPipelineWithRoot()
-	if err := Build(s, Options{Inputs: filepath.Join(in, "*"), Digest: filepath.Join(out, "claims")}); err != nil {
+	sum := filepath.Join(out, "summary.json")
+	if err := Build(s, Options{Inputs: filepath.Join(in, "*"), Digest: filepath.Join(out, "claims"), Summary: sum}); err != nil {
 		t.Fatal(err)
 	}
 	err = execute(t, p)
 	if err == nil || !strings.Contains(err.Error(), "1 of 3 inputs could not be read completely, and have no digest file: "+filepath.Join(in, "b.ndjson.gz")+": ") {
 		t.Errorf("prism: %v, want the unread input named", err)
+	}
+	// The summary is written before the pipeline fails.
+	if b, err := os.ReadFile(sum); err != nil || !bytes.Contains(b, []byte(`"input_errors": 1,`)) {
+		t.Errorf("summary: %v\n%s", err, b)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("the unread input's digest file of an earlier run is still there: %v", err)

@@ -101,11 +101,16 @@ func Build(s beam.Scope, o Options) error {
 		return nil
 	}
 	total := beam.Combine(s, &mergeSummaryFn{}, sums)
-	if o.Summary != "" {
-		beam.ParDo0(s, &writeSummaryFn{Path: o.Summary}, total)
-	}
+	check := checkReadFn{}
 	if o.Digest != "" {
-		beam.ParDo0(s, &checkReadFn{Glob: o.Inputs}, total)
+		check.Glob = o.Inputs
+	}
+	if o.Summary != "" {
+		// The one step, so that the summary is written before the check
+		// fails the pipeline.
+		beam.ParDo0(s, &writeSummaryFn{Path: o.Summary, Check: check}, total)
+	} else {
+		beam.ParDo0(s, &check, total)
 	}
 	return nil
 }
@@ -150,15 +155,16 @@ func (listFn) ExtractOutput(acc []string) []string {
 	return acc
 }
 
-// checkReadFn fails the pipeline when an input could not be read whole:
-// its digest file is not written, and a merge of the others' would miss
-// its records, as cardscan's --digest-out is not written then.
+// checkReadFn fails the pipeline, when it writes digests of the inputs
+// Glob matches, if an input could not be read whole: its digest file is
+// not written, and a merge of the others' would miss its records, as
+// cardscan's --digest-out is not written then.
 type checkReadFn struct {
 	Glob string
 }
 
 func (c *checkReadFn) ProcessElement(s Summary) error {
-	if s.InputErrors > 0 {
+	if c.Glob != "" && s.InputErrors > 0 {
 		return fmt.Errorf("%s: %d of %d inputs could not be read completely, and have no digest file: %s",
 			c.Glob, s.InputErrors, s.Inputs, strings.Join(s.Unread, "; "))
 	}
@@ -362,9 +368,11 @@ func (mergeSummaryFn) AddInput(acc, s Summary) Summary { acc.add(s); return acc 
 
 func (mergeSummaryFn) MergeAccumulators(a, b Summary) Summary { a.add(b); return a }
 
-// writeSummaryFn writes the one summary to Path on a Beam filesystem.
+// writeSummaryFn writes the one summary to Path on a Beam filesystem,
+// and then runs Check.
 type writeSummaryFn struct {
-	Path string
+	Path  string
+	Check checkReadFn
 }
 
 func (w *writeSummaryFn) ProcessElement(ctx context.Context, s Summary) error {
@@ -372,5 +380,8 @@ func (w *writeSummaryFn) ProcessElement(ctx context.Context, s Summary) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(ctx, w.Path, b)
+	if err := writeFile(ctx, w.Path, b); err != nil {
+		return err
+	}
+	return w.Check.ProcessElement(s)
 }
