@@ -48,6 +48,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "cardscan-beam: want --inputs GLOB, or --old GLOB --new GLOB --digest PATH")
 		os.Exit(2)
 	}
+	if diff && o.ValidOut+o.InvalidOut+o.Summary != "" {
+		fmt.Fprintln(os.Stderr, "cardscan-beam: with --old and --new only --digest is written; "+
+			"--valid-out, --invalid-out and --summary are validation's")
+		os.Exit(2)
+	}
 	p, s := beam.NewPipelineWithRoot()
 	var err error
 	if diff {
