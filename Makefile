@@ -43,8 +43,9 @@ bench-unit:
 	cd bench && $(GO) vet ./... && $(GOBIN)/staticcheck ./... && $(GO) test -race -count=1 ./...
 
 # contrib/beam is its own module (the Beam Go SDK's dependency tree stays
-# out of the main module): the pipeline's vet and its test, which runs it
-# on Prism in process and compares its outputs with cardscan's. The first
+# out of the main module): the pipeline's vet and its tests, which run it
+# on Prism in process and compare its outputs, and cardscan merge of its
+# digest files, with cardscan's over the same dumps. The first
 # build downloads and compiles the SDK's tree (docs/cli.md says how long).
 beam-test:
 	cd contrib/beam && $(GO) vet ./... && $(GO) test -count=1 ./...

@@ -5,11 +5,13 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,7 +26,11 @@ import (
 // test run (loopback workers run in this process).
 func TestMain(m *testing.M) {
 	beam.Init()
-	os.Exit(m.Run())
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
 
 // dumps writes a generated dump as cardscan's tests write one: cards of
@@ -83,16 +89,29 @@ func dumps(t *testing.T, dir string) []string {
 	return names
 }
 
-// cardscan builds the main module's cardscan.
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// cardscan builds the main module's cardscan, once for the tests.
 func cardscan(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "cardscan")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/cardscan")
-	cmd.Dir = "../../.."
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building cardscan: %v\n%s", err, out)
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "cardbeam-test-"); binErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "cardscan"), "./cmd/cardscan")
+		cmd.Dir = "../../.."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("building cardscan: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
 	}
-	return bin
+	return filepath.Join(binDir, "cardscan")
 }
 
 func sortedLines(t *testing.T, path string) []string {

@@ -68,13 +68,17 @@ func isBlank(b []byte) bool {
 }
 
 // eachLine calls fn with each non-blank line of r (without its newline,
-// with a '\r' before it) and its line number from 1. It returns the
-// decompressed bytes read and the first error of reading, naming the line.
-func eachLine(r io.Reader, fn func(line []byte, number int64)) (int64, error) {
+// with a '\r' before it), its line number from 1 and its byte offset in r,
+// as cardscan numbers and places records. It returns the decompressed
+// bytes read and the first error of reading, naming the line.
+func eachLine(r io.Reader, fn func(line []byte, number, offset int64)) (int64, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
-	var n, number int64
+	var n, number, start int64
 	var long []byte
 	for {
+		if long == nil {
+			start = n
+		}
 		chunk, err := br.ReadSlice('\n')
 		n += int64(len(chunk))
 		line := chunk
@@ -96,7 +100,7 @@ func eachLine(r io.Reader, fn func(line []byte, number int64)) (int64, error) {
 			number++
 			body := bytes.TrimSuffix(line, []byte{'\n'})
 			if !isBlank(body) {
-				fn(body, number)
+				fn(body, number, start)
 			}
 		}
 		long = nil

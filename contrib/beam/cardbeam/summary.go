@@ -31,6 +31,9 @@ type Summary struct {
 	Shards            int64               `json:"shards"`
 	WorstInputs       []InputCount        `json:"worst_inputs,omitempty"`
 	SchemaWouldPass   int64               `json:"schema_would_pass,omitempty"`
+	// Unread names the first inputs that could not be read whole, with
+	// why, for the pipeline's error; it is not written.
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Verdicts counts one profile's cards by verdict.
@@ -48,6 +51,10 @@ type InputCount struct {
 
 // maxWorstInputs is cardscan's bound on worst_inputs.
 const maxWorstInputs = 20
+
+// maxUnread bounds Summary.Unread: an error names a few inputs, and a
+// crawl of many broken ones does not grow the summary.
+const maxUnread = 10
 
 func newSummary() Summary {
 	return Summary{Rules: map[string]int64{}, Profiles: map[string]int64{}, Framings: map[string]int64{},
@@ -97,6 +104,9 @@ func (s *Summary) add(o Summary) {
 	s.WorstInputs = append(s.WorstInputs, o.WorstInputs...)
 	slices.SortFunc(s.WorstInputs, worse)
 	s.WorstInputs = s.WorstInputs[:min(len(s.WorstInputs), maxWorstInputs)]
+	s.Unread = append(s.Unread, o.Unread...)
+	slices.Sort(s.Unread)
+	s.Unread = s.Unread[:min(len(s.Unread), maxUnread)]
 }
 
 func addCounts(dst, src map[string]int64) {
@@ -109,6 +119,7 @@ func addCounts(dst, src map[string]int64) {
 // (encoding/json sorts map keys), maps never null, indented.
 func MarshalSummary(s Summary) ([]byte, error) {
 	s.Shards = 1
+	s.Unread = nil
 	for _, m := range []*map[string]int64{&s.Rules, &s.Profiles, &s.Framings} {
 		if *m == nil {
 			*m = map[string]int64{}
