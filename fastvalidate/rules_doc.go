@@ -6,7 +6,19 @@ import (
 	"github.com/cardscan/cardscan/rule"
 )
 
-func init() { rule.RegisterDocs(ruleDocs) }
+// The rules' documentation, one function per family of rules so that
+// none grows long, registered here and called on the first rule.Code.Doc,
+// so that a validation run does not build documentation it never prints.
+// The sentences in Spec are copied from the specifications as published.
+func init() {
+	for _, docs := range []func() map[Code]rule.Doc{
+		everyProfileDocs, agentcardDocs, agentcardWarningDocs,
+		a2aStructureDocs, a2aValueDocs, a2aSignatureDocs, ma2dDocs,
+		httpDocs, probeDocs, migrateDocs, dumpDocs, contentTextDocs, contentLinkDocs,
+	} {
+		rule.RegisterDocs(docs)
+	}
+}
 
 // Sources quoted by the migrate rules' docs: the two releases' sections.
 const (
@@ -14,7 +26,7 @@ const (
 	migrateFix     = "Nothing to fix: the record says what moved where; review the migrated card's diff."
 )
 
-// Sources quoted by ruleDocs.
+// Sources quoted by the rules' documentation.
 const (
 	draft    = "draft-aevum-agentcard-00, "
 	strict   = "RFC 8259 and RFC 7493 (I-JSON), which cardscan holds every card to in every profile (docs/design.md, section Strict JSON, in every profile)"
@@ -22,11 +34,8 @@ const (
 	schemaAt = draft + "section 2; the keyword "
 )
 
-// ruleDocs documents each rule of the table, keyed by its code. The
-// sentences in Spec are copied from the specifications as published. It
-// is a function, called on the first rule.Code.Doc, so that a validation
-// run does not build documentation it never prints.
-func ruleDocs() map[Code]rule.Doc {
+// everyProfileDocs documents the rules every profile applies: strict JSON, the input and the profile.
+func everyProfileDocs() map[Code]rule.Doc {
 	return map[Code]rule.Doc{
 		CodeJSONSyntax: {
 			Basis: strict + ": a card is exactly one JSON value, with nothing after it",
@@ -84,6 +93,33 @@ func ruleDocs() map[Code]rule.Doc {
 			Pass:   acCard,
 			Fix:    "Give the member the JSON type its specification states: quote a string, do not quote a number or boolean, wrap a list in [ ].",
 		},
+		CodeProfileUnknown: {
+			Basis:   "cardscan's detection of a card's dialect under the auto profile (docs/design.md, section How auto tells the dialects apart): a file that is none of them cannot be judged by any",
+			Fail:    `{"title": "My agent", "tools": ["search"]}`,
+			Pass:    acCard,
+			Profile: "auto",
+			Fix:     "Check that the file is an agent card; if it is one, name its dialect with --profile to see what it lacks.",
+		},
+
+		CodeSchemaType:                 schemaDoc("type", `"name": 42`, "Give the member the type the schema states."),
+		CodeSchemaRequired:             schemaDoc("required", `-name`, "Add the member the finding names."),
+		CodeSchemaAdditionalProperties: schemaDoc("additionalProperties", `"homepage": "https://agents.example.com"`, "Remove the member, or move it under metadata, which the schema leaves open."),
+		CodeSchemaPattern:              schemaDoc("pattern", `"agent_id": "agent-42"`, "Make the value match the pattern the message quotes."),
+		CodeSchemaMinLength:            schemaDoc("minLength", `"name": ""`, "Lengthen the value to the schema's minimum, in code points."),
+		CodeSchemaMaxLength:            schemaDoc("maxLength", `"capabilities": [{"id": "text.summarise", "description": "Summarises text.", "tags": ["a-tag-that-is-longer-than-sixty-four-characters-which-the-schema-refuses"]}]`, "Shorten the value to the schema's maximum, in code points."),
+		CodeSchemaMinItems:             schemaDoc("minItems", `"capabilities": []`, "Add entries up to the schema's minimum."),
+		CodeSchemaUniqueItems:          schemaDoc("uniqueItems", `"capabilities": [{"id": "text.summarise", "description": "Summarises text.", "tags": ["text", "text"]}]`, "Remove the repeated entries."),
+		CodeSchemaEnum:                 schemaDoc("enum", `"endpoint": {"protocol": "http", "url": "https://agents.example.com/api", "auth": {"scheme": "basic"}}`, "Use one of the values the message lists."),
+		CodeSchemaFormat:               schemaDoc("format", `"endpoint": {"protocol": "http", "url": "agents example"}`, "Write an absolute URI with a scheme, percent-encoding spaces."),
+		CodeSchemaMinimum:              schemaDoc("minimum", `"pricing": {"base_cost_joules": -1}`, "Raise the number to the schema's minimum."),
+		CodeSchemaMaximum:              schemaDoc("maximum", `"metadata": {"pacr:reputation_score": 2}`, "Lower the number to the schema's maximum."),
+		CodeSchemaOneOf:                schemaDoc("oneOf", `"pricing": "free"`, "Make the value one of the alternatives the schema allows (for pricing: an object, or null)."),
+	}
+}
+
+// agentcardDocs documents the AgentCard draft's errors.
+func agentcardDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeAgentIDFormat: {
 			Spec:   "agent_id MUST be exactly 26 characters drawn from the Crockford Base32 alphabet ([0-9A-HJKMNP-TV-Z]).",
 			Source: draft + "section 5, rule 1",
@@ -182,6 +218,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Pass:   `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Summariser", "version": "1.0.0", "capabilities": [{"id": "text.summarise", "description": "Summarises text."}], "endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}, "goal_subscriptions": [{"goal_id": "01HZQK3P8EMXR9V7T5N2W4J6C1", "priority": 0.8}]}`,
 			Fix:    "Write the priority as a number from 0 to 1 (0.8, not 80 or \"high\").",
 		},
+	}
+}
+
+// agentcardWarningDocs documents the AgentCard draft's warnings.
+func agentcardWarningDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeEndpointInsecure: {
 			Spec:   "Agents SHOULD serve AgentCards exclusively over TLS (https://).",
 			Source: draft + "section 8.5 (the rule also flags localhost and private addresses, cardscan's own risk check: docs/design.md, section Profiles)",
@@ -203,28 +245,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Pass:   acCard,
 			Fix:    "Generate the agent_id with a ULID library rather than by hand.",
 		},
-		CodeProfileUnknown: {
-			Basis:   "cardscan's detection of a card's dialect under the auto profile (docs/design.md, section How auto tells the dialects apart): a file that is none of them cannot be judged by any",
-			Fail:    `{"title": "My agent", "tools": ["search"]}`,
-			Pass:    acCard,
-			Profile: "auto",
-			Fix:     "Check that the file is an agent card; if it is one, name its dialect with --profile to see what it lacks.",
-		},
+	}
+}
 
-		CodeSchemaType:                 schemaDoc("type", `"name": 42`, "Give the member the type the schema states."),
-		CodeSchemaRequired:             schemaDoc("required", `-name`, "Add the member the finding names."),
-		CodeSchemaAdditionalProperties: schemaDoc("additionalProperties", `"homepage": "https://agents.example.com"`, "Remove the member, or move it under metadata, which the schema leaves open."),
-		CodeSchemaPattern:              schemaDoc("pattern", `"agent_id": "agent-42"`, "Make the value match the pattern the message quotes."),
-		CodeSchemaMinLength:            schemaDoc("minLength", `"name": ""`, "Lengthen the value to the schema's minimum, in code points."),
-		CodeSchemaMaxLength:            schemaDoc("maxLength", `"capabilities": [{"id": "text.summarise", "description": "Summarises text.", "tags": ["a-tag-that-is-longer-than-sixty-four-characters-which-the-schema-refuses"]}]`, "Shorten the value to the schema's maximum, in code points."),
-		CodeSchemaMinItems:             schemaDoc("minItems", `"capabilities": []`, "Add entries up to the schema's minimum."),
-		CodeSchemaUniqueItems:          schemaDoc("uniqueItems", `"capabilities": [{"id": "text.summarise", "description": "Summarises text.", "tags": ["text", "text"]}]`, "Remove the repeated entries."),
-		CodeSchemaEnum:                 schemaDoc("enum", `"endpoint": {"protocol": "http", "url": "https://agents.example.com/api", "auth": {"scheme": "basic"}}`, "Use one of the values the message lists."),
-		CodeSchemaFormat:               schemaDoc("format", `"endpoint": {"protocol": "http", "url": "agents example"}`, "Write an absolute URI with a scheme, percent-encoding spaces."),
-		CodeSchemaMinimum:              schemaDoc("minimum", `"pricing": {"base_cost_joules": -1}`, "Raise the number to the schema's minimum."),
-		CodeSchemaMaximum:              schemaDoc("maximum", `"metadata": {"pacr:reputation_score": 2}`, "Lower the number to the schema's maximum."),
-		CodeSchemaOneOf:                schemaDoc("oneOf", `"pricing": "free"`, "Make the value one of the alternatives the schema allows (for pricing: an object, or null)."),
-
+// a2aStructureDocs documents A2A's members, versions, interfaces and security.
+func a2aStructureDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeA2ARequired: {
 			Spec:    "Fields marked with [(google.api.field_behavior) = REQUIRED] indicate that the field MUST be present and set in valid messages.",
 			Source:  "A2A 1.0.1 specification, section 5.7 (each release's schema lists its required members: a2a/PROFILE.md)",
@@ -296,14 +322,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Profile: "a2a/1.0",
 			Fix:     "Define the scheme under securitySchemes, or name one that is defined.",
 		},
-		CodeA2ASignatureFormat: {
-			Spec:    "protected (required, string): Base64url-encoded JSON object containing the JWS Protected Header",
-			Source:  "A2A 1.0.1 specification, section 8.4.2",
-			Fail:    a2a10("", `, "signatures": [{"protected": "not base64url!", "signature": "c2ln"}]`),
-			Pass:    a2a10("", ""),
-			Profile: "a2a/1.0",
-			Fix:     "Sign the card with a JWS library (cardscan sign does): protected is the base64url of a JSON header holding alg and kid.",
-		},
+	}
+}
+
+// a2aValueDocs documents A2A's values: URLs, media types, skills, removed and deprecated members.
+func a2aValueDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeA2AURL: {
 			Basis: "the interface's binding (protocolBinding; 0.x: transport, and preferredTransport for the card's url, which 0.3 says \"MUST support the transport specified by 'preferredTransport'\"). " +
 				"JSONRPC and HTTP+JSON are HTTP bindings: an absolute http or https URL, plain http being a2a.url-risk by A2A 1.0.1 section 7.1, \"Production deployments MUST use encrypted communication (HTTPS for HTTP-based bindings, TLS for gRPC)\". " +
@@ -371,7 +395,69 @@ func ruleDocs() map[Code]rule.Doc {
 			Profile: "a2a/0.3",
 			Fix:     `Add "preferredTransport": "JSONRPC" (or the transport the url serves).`,
 		},
+	}
+}
 
+// a2aSignatureDocs documents A2A card signatures and their trust.
+func a2aSignatureDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
+		CodeA2ASignatureFormat: {
+			Spec:    "protected (required, string): Base64url-encoded JSON object containing the JWS Protected Header",
+			Source:  "A2A 1.0.1 specification, section 8.4.2",
+			Fail:    a2a10("", `, "signatures": [{"protected": "not base64url!", "signature": "c2ln"}]`),
+			Pass:    a2a10("", ""),
+			Profile: "a2a/1.0",
+			Fix:     "Sign the card with a JWS library (cardscan sign does): protected is the base64url of a JSON header holding alg and kid.",
+		},
+		CodeA2ASignatureInvalid: {
+			Spec:    "Verify the signature against the canonicalized payload",
+			Source:  "A2A 1.0.1 specification, section 8.4.3",
+			Example: "cardscan --keys keys.jwks on a signed card changed after signing",
+			Fix:     "Sign the card again after its last change (cardscan sign), with the canonical form the verifier uses (--canonical).",
+		},
+		CodeA2ASignatureKeyUnknown: {
+			Spec:    "Retrieve the public key using the kid and jku (or from a trusted key store)",
+			Source:  "A2A 1.0.1 specification, section 8.4.3",
+			Example: "cardscan --keys keys.jwks on a card signed with a key whose kid keys.jwks lacks",
+			Fix:     "Add the signer's public key to the trusted set, or trust its jku with --trust-jku.",
+		},
+		CodeA2ASignatureAlg: {
+			Spec:    "alg: Algorithm used for signing (e.g., \"ES256\", \"RS256\")",
+			Source:  "A2A 1.0.1 specification, section 8.4.2",
+			Example: "cardscan --keys keys.jwks on a card whose signature names alg HS256, or an alg its key cannot make",
+			Fix:     "Sign with an asymmetric algorithm the key is for (EdDSA, ES256, RS256).",
+		},
+		CodeA2ASignatureMissing: {
+			Spec:    "Clients SHOULD verify at least one signature before trusting an Agent Card",
+			Source:  "A2A 1.0.1 specification, section 8.4.3",
+			Example: "cardscan --keys keys.jwks --signatures require on an unsigned card",
+			Fix:     "Sign the card with a key the verifier trusts (cardscan sign).",
+		},
+
+		CodeA2ASignatureUntrustedOrigin: {
+			Spec:    "Clients MAY maintain a trusted key store for known agent providers",
+			Source:  "A2A 1.0.1 specification, section 8.4.3; cardscan's trust policy binds each provider's keys to its origins (docs/signatures.md)",
+			Example: "cardscan --trust trust.yaml on a card whose interfaces are on b.example, signed by the key pinned for a.example",
+			Fix:     "Sign with a key the origin of the card's interfaces publishes or the policy pins for it, or correct the interface URLs.",
+		},
+		CodeA2ASignatureExpired: {
+			Spec:    "Expired or revoked keys MUST NOT be used for verification",
+			Source:  "A2A 1.0.1 specification, section 8.4.3; exp and nbf as RFC 7519 sections 4.1.4 and 4.1.5 define them, in the protected header or the JWK, and an x5c certificate's validity",
+			Example: "cardscan --trust trust.yaml --now 2026-03-01T00:00:00Z on a card signed with a key whose JWK exp is in 2025",
+			Fix:     "Sign the card again with the origin's current key, and keep the retiring key in the key set only until its exp.",
+		},
+		CodeA2ASignatureRevoked: {
+			Spec:    "Expired or revoked keys MUST NOT be used for verification",
+			Source:  "A2A 1.0.1 specification, section 8.4.3; the trust policy's revoked list of RFC 7638 thumbprints (docs/signatures.md)",
+			Example: "cardscan --trust trust.yaml on a card signed by a key whose thumbprint the policy's revoked list holds",
+			Fix:     "Sign the card again with a key that is not revoked.",
+		},
+	}
+}
+
+// ma2dDocs documents MA2D.
+func ma2dDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeMA2DName: {
 			Spec:   "Pattern: ^[a-z0-9-]+$ (lowercase, numbers, hyphens)",
 			Source: "MA2D Agent Card Specification, name",
@@ -476,7 +562,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Pass:   ma2dExample("weather-assistant", `, "examples": [{"skill": "get_weather", "input": {"city": "Oslo"}, "output": {"temperature": 4}}]`),
 			Fix:    "Name a skill the card defines in skills[].",
 		},
+	}
+}
 
+// httpDocs documents how a card is served (fetch and the middleware).
+func httpDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeHTTPContentType: {
 			Spec:    "The RECOMMENDED media type for AgentCard documents is application/ agentcard+json (see Section 9.1).",
 			Source:  draft + "section 3",
@@ -538,7 +629,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Example: "cardscan fetch http://127.0.0.1:8080/ without --allow-private",
 			Fix:     "Fetch the card from its public address, or pass --allow-private when the private address is meant.",
 		},
+	}
+}
 
+// probeDocs documents cardscan probe.
+func probeDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeProbeUnreachable: {
 			Basis:   probeBasis,
 			Example: "cardscan probe on a card whose interface URL names a host that does not exist",
@@ -625,32 +721,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Example: "cardscan probe on an interface whose protocolBinding is a custom one",
 			Fix:     "Nothing to fix in the card when the binding is a custom one; cardscan asks only JSONRPC, HTTP+JSON and GRPC interfaces.",
 		},
+	}
+}
 
-		CodeA2ASignatureInvalid: {
-			Spec:    "Verify the signature against the canonicalized payload",
-			Source:  "A2A 1.0.1 specification, section 8.4.3",
-			Example: "cardscan --keys keys.jwks on a signed card changed after signing",
-			Fix:     "Sign the card again after its last change (cardscan sign), with the canonical form the verifier uses (--canonical).",
-		},
-		CodeA2ASignatureKeyUnknown: {
-			Spec:    "Retrieve the public key using the kid and jku (or from a trusted key store)",
-			Source:  "A2A 1.0.1 specification, section 8.4.3",
-			Example: "cardscan --keys keys.jwks on a card signed with a key whose kid keys.jwks lacks",
-			Fix:     "Add the signer's public key to the trusted set, or trust its jku with --trust-jku.",
-		},
-		CodeA2ASignatureAlg: {
-			Spec:    "alg: Algorithm used for signing (e.g., \"ES256\", \"RS256\")",
-			Source:  "A2A 1.0.1 specification, section 8.4.2",
-			Example: "cardscan --keys keys.jwks on a card whose signature names alg HS256, or an alg its key cannot make",
-			Fix:     "Sign with an asymmetric algorithm the key is for (EdDSA, ES256, RS256).",
-		},
-		CodeA2ASignatureMissing: {
-			Spec:    "Clients SHOULD verify at least one signature before trusting an Agent Card",
-			Source:  "A2A 1.0.1 specification, section 8.4.3",
-			Example: "cardscan --keys keys.jwks --signatures require on an unsigned card",
-			Fix:     "Sign the card with a key the verifier trusts (cardscan sign).",
-		},
-
+// migrateDocs documents cardscan migrate.
+func migrateDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeMigrateInterfaces: {
 			Spec:    "The first entry in `supportedInterfaces` represents the preferred interface",
 			Source:  "A2A 1.0.1 specification, sections 4.4.1, 4.4.6 and 8.3.1; from A2A 0.3.0, sections 5.5 and 5.6.1-5.6.2 (0.2.5: 5.5)",
@@ -719,25 +795,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Example: migrateExample,
 			Fix:     "The record lists the target's errors; report the card, which migrate should have carried.",
 		},
-		CodeA2ASignatureUntrustedOrigin: {
-			Spec:    "Clients MAY maintain a trusted key store for known agent providers",
-			Source:  "A2A 1.0.1 specification, section 8.4.3; cardscan's trust policy binds each provider's keys to its origins (docs/signatures.md)",
-			Example: "cardscan --trust trust.yaml on a card whose interfaces are on b.example, signed by the key pinned for a.example",
-			Fix:     "Sign with a key the origin of the card's interfaces publishes or the policy pins for it, or correct the interface URLs.",
-		},
-		CodeA2ASignatureExpired: {
-			Spec:    "Expired or revoked keys MUST NOT be used for verification",
-			Source:  "A2A 1.0.1 specification, section 8.4.3; exp and nbf as RFC 7519 sections 4.1.4 and 4.1.5 define them, in the protected header or the JWK, and an x5c certificate's validity",
-			Example: "cardscan --trust trust.yaml --now 2026-03-01T00:00:00Z on a card signed with a key whose JWK exp is in 2025",
-			Fix:     "Sign the card again with the origin's current key, and keep the retiring key in the key set only until its exp.",
-		},
-		CodeA2ASignatureRevoked: {
-			Spec:    "Expired or revoked keys MUST NOT be used for verification",
-			Source:  "A2A 1.0.1 specification, section 8.4.3; the trust policy's revoked list of RFC 7638 thumbprints (docs/signatures.md)",
-			Example: "cardscan --trust trust.yaml on a card signed by a key whose thumbprint the policy's revoked list holds",
-			Fix:     "Sign the card again with a key that is not revoked.",
-		},
+	}
+}
 
+// dumpDocs documents checks across a dump.
+func dumpDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeDumpDuplicateID: {
 			Basis:   crossBasis,
 			Example: "cardscan --cross-card on a dump in which two records carry one agent_id (or A2A url, or MA2D invocation.endpoint) and differ otherwise",
@@ -753,6 +816,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Example: "cardscan --cross-card on a dump that lists one card twice, whatever its white space or member order",
 			Fix:     "Drop the repeated records; a crawler that lists one card twice fetched it under two URLs.",
 		},
+	}
+}
+
+// contentTextDocs documents the content rules on a card's text.
+func contentTextDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeContentBidiControl: {
 			Basis: contentBasis + "; Unicode's Bidi_Control property, less the marks LRM, RLM and ALM, which reorder nothing on their own (CVE-2021-42574 showed the attack on source code)",
 			Fail:  acWith(`Summariser\u202Etxt.exe`, "Summarises text."),
@@ -807,6 +876,12 @@ func ruleDocs() map[Code]rule.Doc {
 			Pass:  acWith("Summariser", "Summarises text <b>fast</b>."),
 			Fix:   "Remove the hidden markup; a description is plain text.",
 		},
+	}
+}
+
+// contentLinkDocs documents the content rules on a card's links and on names across cards.
+func contentLinkDocs() map[Code]rule.Doc {
+	return map[Code]rule.Doc{
 		CodeContentLinkScheme: {
 			Basis:   contentBasis + "; a link a reader may follow must not run script (javascript:, vbscript:), carry a document of its own (data:) or read the reader's files (file:, except an AgentCard stdio endpoint)",
 			Fail:    a2a10("", `, "documentationUrl": "javascript:alert(1)"`),

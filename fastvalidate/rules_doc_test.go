@@ -71,7 +71,7 @@ func TestRuleDocs(t *testing.T) {
 		t.Run(r.ID, func(t *testing.T) {
 			d, ok := r.Code.Doc()
 			if !ok {
-				t.Fatalf("%s has no RuleDoc in ruleDocs (rules_doc.go)", r.ID)
+				t.Fatalf("%s has no documentation in rules_doc.go", r.ID)
 			}
 			if (d.Spec == "") == (d.Basis == "") || (d.Spec != "") != (d.Source != "") {
 				t.Errorf("want either Spec with its Source, or Basis: %+v", d)
