@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build man test lint vet fmt-check staticcheck unit fuzz-seeds bench bench-unit beam-test compare bench-gateway clean perf debian-packages node-deps
+.PHONY: all build man test lint vet fmt-check tidy-check staticcheck unit fuzz-seeds bench bench-unit beam-test compare bench-gateway clean perf debian-packages node-deps
 
 all: build
 
@@ -17,11 +17,18 @@ man: build
 	bin/cardscan man > bin/cardscan.1
 
 # The one command that must pass on a fresh machine.
-test: fmt-check vet staticcheck debian-packages node-deps unit fuzz-seeds bench-unit beam-test
+test: fmt-check tidy-check vet staticcheck debian-packages node-deps unit fuzz-seeds bench-unit beam-test
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+# The nested modules replace the main one, so a requirement added or
+# dropped there leaves their go.sum stale without any build failing.
+tidy-check:
+	@for m in . bench fuzz contrib/beam; do \
+	  (cd $$m && $(GO) mod tidy -diff >/dev/null) || { echo "go.mod/go.sum of $$m are not tidy: run (cd $$m && go mod tidy)"; exit 1; }; \
+	done
 
 vet:
 	$(GO) vet ./...
