@@ -70,11 +70,30 @@ func ParseURI(b []byte) (URI, bool) {
 	i := colon + 1
 	if i+1 < len(b) && b[i] == '/' && b[i+1] == '/' {
 		u.HasAuthority = true
-		host, end, ok := uriAuthority(b, i+2)
-		if !ok {
-			return u, false
+		i += 2
+		// Nearly every authority is a plain host name with an optional
+		// port: one pass decides it. Anything else (userinfo, an IP
+		// literal, percent-encoding) takes uriAuthority's general path.
+		end := i
+		for end < len(b) && uriClass[b[end]]&(uriUnreserved|uriSubDelim) != 0 {
+			end++
 		}
-		u.Host, i = host, end
+		hostEnd := end
+		if end < len(b) && b[end] == ':' {
+			end++
+			for end < len(b) && b[end]-'0' <= 9 {
+				end++
+			}
+		}
+		if end == len(b) || b[end] == '/' || b[end] == '?' || b[end] == '#' {
+			u.Host, i = b[i:hostEnd], end
+		} else {
+			host, n, ok := uriAuthority(b[i:])
+			if !ok {
+				return u, false
+			}
+			u.Host, i = host, i+n
+		}
 	}
 	return u, uriTail(b[i:])
 }
@@ -92,33 +111,15 @@ func uriScheme(b []byte) (colon int, ok bool) {
 	return i, i < len(b) && b[i] == ':'
 }
 
-// uriAuthority reads the authority that starts at b[start], after "//",
-// and returns its host and the offset of what follows it: the path, query
-// or fragment.
-func uriAuthority(b []byte, start int) (host []byte, end int, ok bool) {
-	// Nearly every authority is a plain host name with an optional port:
-	// one pass decides it. Anything else (userinfo, an IP literal,
-	// percent-encoding) takes checkAuthority's general path.
-	end = start
-	for end < len(b) && uriClass[b[end]]&(uriUnreserved|uriSubDelim) != 0 {
-		end++
+// uriAuthority reads the authority that starts a, after "//", by its
+// general grammar, and returns its host and its length: what follows is
+// the path, query or fragment.
+func uriAuthority(a []byte) (host []byte, n int, ok bool) {
+	for n < len(a) && a[n] != '/' && a[n] != '?' && a[n] != '#' {
+		n++
 	}
-	hostEnd := end
-	if end < len(b) && b[end] == ':' {
-		end++
-		for end < len(b) && b[end]-'0' <= 9 {
-			end++
-		}
-	}
-	if end == len(b) || b[end] == '/' || b[end] == '?' || b[end] == '#' {
-		return b[start:hostEnd], end, true
-	}
-	end = start
-	for end < len(b) && b[end] != '/' && b[end] != '?' && b[end] != '#' {
-		end++
-	}
-	host, ok = checkAuthority(b[start:end])
-	return host, end, ok
+	host, ok = checkAuthority(a[:n])
+	return host, n, ok
 }
 
 // uriTail reports whether t, the path, query and fragment, is pchar plus
