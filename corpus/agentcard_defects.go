@@ -12,135 +12,149 @@ import (
 func init() {
 	const d = "agentcard"
 	registerDefects(d, jsonDefects...)
-	registerDefects(d,
-		defect{name: "card.type/array", rule: "card.type", post: func(b *builder, c []byte) []byte {
-			return append(append([]byte{'['}, c...), ']')
-		}},
-		defect{name: "card.type/number", rule: "card.type", post: func(b *builder, c []byte) []byte {
-			return append(c[:0], b.r.pickS("42", "-1.5e3", "0")...)
-		}},
-		defect{name: "card.type/embedded-array", rule: "card.type", post: func(b *builder, c []byte) []byte {
-			// A string whose content is JSON, but an array, not a card.
-			return appendQuoted(nil, append(append([]byte{'['}, c...), ']'))
-		}},
+	registerDefects(d, agentcardShapeDefects...)
+	registerDefects(d, agentcardFormatDefects...)
+	registerDefects(d, agentcardValueDefects...)
+}
 
-		required("agent_id"), required("name"), required("version"),
-		required("capabilities"), required("endpoint"),
-		defect{name: "field.required/capability-id", rule: "field.required", edit: func(b *builder) {
-			b.remove(b.someCapability() + "/id")
-		}},
-		defect{name: "field.required/endpoint-protocol", rule: "field.required", edit: func(b *builder) { b.remove("/endpoint/protocol") }},
-		defect{name: "field.required/endpoint-url", rule: "field.required", edit: func(b *builder) { b.remove("/endpoint/url") }},
+// agentcardShapeDefects break the card's shape: its JSON type, a required
+// member, a member's type.
+var agentcardShapeDefects = []defect{
+	{name: "card.type/array", rule: "card.type", post: func(b *builder, c []byte) []byte {
+		return append(append([]byte{'['}, c...), ']')
+	}},
+	{name: "card.type/number", rule: "card.type", post: func(b *builder, c []byte) []byte {
+		return append(c[:0], b.r.pickS("42", "-1.5e3", "0")...)
+	}},
+	{name: "card.type/embedded-array", rule: "card.type", post: func(b *builder, c []byte) []byte {
+		// A string whose content is JSON, but an array, not a card.
+		return appendQuoted(nil, append(append([]byte{'['}, c...), ']'))
+	}},
 
-		setTo("field.type/name-number", "field.type", "/name", "42"),
-		setTo("field.type/version-number", "field.type", "/version", "1.0"),
-		defect{name: "field.type/capabilities-object", rule: "field.type", edit: func(b *builder) {
-			caps := b.at("/capabilities")
-			b.nodes[caps].kind = objectNode
-			for c, i := b.nodes[caps].first, 0; c != none; c, i = b.nodes[c].next, i+1 {
-				b.nodes[c].key = capKeys[i%len(capKeys)]
-			}
-		}},
-		defect{name: "field.type/capability-string", rule: "field.type", edit: func(b *builder) {
-			b.set(b.someCapability(), b.str(b.r.pick(capNamespaces), ".", b.r.pick(capVerbs)))
-		}},
-		defect{name: "field.type/endpoint-string", rule: "field.type", edit: func(b *builder) {
-			b.set("/endpoint", b.str("https://agents.example.com/api"))
-		}},
-		defect{name: "field.type/tags-string", rule: "field.type", edit: func(b *builder) {
-			b.set(b.someCapability()+"/tags", b.str("search,retrieval"))
-		}},
-		defect{name: "field.type/input-schema-string", rule: "field.type", edit: func(b *builder) {
-			b.set(b.someCapability()+"/input_schema", b.str("object"))
-		}},
-		setTo("field.type/metadata-array", "field.type", "/metadata", `["pacr:trust_tier","basic"]`),
-		setTo("field.type/pricing-string", "field.type", "/pricing", `"free"`),
-		setTo("field.type/goal-subscriptions-object", "field.type", "/goal_subscriptions", `{"goal_id":"01HZQK3P8EMXR9V7T5N2W4J6C1"}`),
+	required("agent_id"), required("name"), required("version"),
+	required("capabilities"), required("endpoint"),
+	{name: "field.required/capability-id", rule: "field.required", edit: func(b *builder) {
+		b.remove(b.someCapability() + "/id")
+	}},
+	{name: "field.required/endpoint-protocol", rule: "field.required", edit: func(b *builder) { b.remove("/endpoint/protocol") }},
+	{name: "field.required/endpoint-url", rule: "field.required", edit: func(b *builder) { b.remove("/endpoint/url") }},
 
-		defect{name: "agent_id.format/short", rule: "agent_id.format", edit: func(b *builder) {
-			b.editAgentID(func(id string) string { return id[:25] })
-		}},
-		defect{name: "agent_id.format/long", rule: "agent_id.format", edit: func(b *builder) {
-			b.editAgentID(func(id string) string { return id + "0" })
-		}},
-		defect{name: "agent_id.format/lowercase", rule: "agent_id.format", edit: func(b *builder) {
-			// The last character is made a letter so that the ID cannot
-			// stay unchanged by being all digits.
-			b.editAgentID(func(id string) string { return strings.ToLower(id[:25]) + "z" })
-		}},
-		defect{name: "agent_id.format/excluded-letter", rule: "agent_id.format", edit: func(b *builder) {
-			b.editAgentID(func(id string) string {
-				i := b.r.between(1, 25)
-				return id[:i] + b.r.pickS("I", "L", "O", "U") + id[i+1:]
-			})
-		}},
+	setTo("field.type/name-number", "field.type", "/name", "42"),
+	setTo("field.type/version-number", "field.type", "/version", "1.0"),
+	{name: "field.type/capabilities-object", rule: "field.type", edit: func(b *builder) {
+		caps := b.at("/capabilities")
+		b.nodes[caps].kind = objectNode
+		for c, i := b.nodes[caps].first, 0; c != none; c, i = b.nodes[c].next, i+1 {
+			b.nodes[c].key = capKeys[i%len(capKeys)]
+		}
+	}},
+	{name: "field.type/capability-string", rule: "field.type", edit: func(b *builder) {
+		b.set(b.someCapability(), b.str(b.r.pick(capNamespaces), ".", b.r.pick(capVerbs)))
+	}},
+	{name: "field.type/endpoint-string", rule: "field.type", edit: func(b *builder) {
+		b.set("/endpoint", b.str("https://agents.example.com/api"))
+	}},
+	{name: "field.type/tags-string", rule: "field.type", edit: func(b *builder) {
+		b.set(b.someCapability()+"/tags", b.str("search,retrieval"))
+	}},
+	{name: "field.type/input-schema-string", rule: "field.type", edit: func(b *builder) {
+		b.set(b.someCapability()+"/input_schema", b.str("object"))
+	}},
+	setTo("field.type/metadata-array", "field.type", "/metadata", `["pacr:trust_tier","basic"]`),
+	setTo("field.type/pricing-string", "field.type", "/pricing", `"free"`),
+	setTo("field.type/goal-subscriptions-object", "field.type", "/goal_subscriptions", `{"goal_id":"01HZQK3P8EMXR9V7T5N2W4J6C1"}`),
+}
 
-		setTo("name.length/empty", "name.length", "/name", `""`),
-		defect{name: "name.length/129-code-points", rule: "name.length", edit: func(b *builder) {
-			b.set("/name", b.longName(129))
-		}},
+// agentcardFormatDefects break the format of a string member: the agent
+// ID, name, version, capability IDs and the endpoint.
+var agentcardFormatDefects = []defect{
+	{name: "agent_id.format/short", rule: "agent_id.format", edit: func(b *builder) {
+		b.editAgentID(func(id string) string { return id[:25] })
+	}},
+	{name: "agent_id.format/long", rule: "agent_id.format", edit: func(b *builder) {
+		b.editAgentID(func(id string) string { return id + "0" })
+	}},
+	{name: "agent_id.format/lowercase", rule: "agent_id.format", edit: func(b *builder) {
+		// The last character is made a letter so that the ID cannot
+		// stay unchanged by being all digits.
+		b.editAgentID(func(id string) string { return strings.ToLower(id[:25]) + "z" })
+	}},
+	{name: "agent_id.format/excluded-letter", rule: "agent_id.format", edit: func(b *builder) {
+		b.editAgentID(func(id string) string {
+			i := b.r.between(1, 25)
+			return id[:i] + b.r.pickS("I", "L", "O", "U") + id[i+1:]
+		})
+	}},
 
-		setOneOf("version.semver/leading-zero", "version.semver", "/version", `"01.2.3"`, `"1.02.3"`, `"1.2.03"`, `"1.0.0-alpha.01"`),
-		setOneOf("version.semver/empty-prerelease", "version.semver", "/version", `"1.0.0-"`, `"1.0.0-alpha..1"`, `"1.0.0-rc."`),
-		setOneOf("version.semver/two-parts", "version.semver", "/version", `"1.0"`, `"2"`),
-		setOneOf("version.semver/prefixed", "version.semver", "/version", `"v1.2.0"`, `" 1.2.0"`),
+	setTo("name.length/empty", "name.length", "/name", `""`),
+	{name: "name.length/129-code-points", rule: "name.length", edit: func(b *builder) {
+		b.set("/name", b.longName(129))
+	}},
 
-		setTo("capabilities.empty/empty-array", "capabilities.empty", "/capabilities", "[]"),
+	setOneOf("version.semver/leading-zero", "version.semver", "/version", `"01.2.3"`, `"1.02.3"`, `"1.2.03"`, `"1.0.0-alpha.01"`),
+	setOneOf("version.semver/empty-prerelease", "version.semver", "/version", `"1.0.0-"`, `"1.0.0-alpha..1"`, `"1.0.0-rc."`),
+	setOneOf("version.semver/two-parts", "version.semver", "/version", `"1.0"`, `"2"`),
+	setOneOf("version.semver/prefixed", "version.semver", "/version", `"v1.2.0"`, `" 1.2.0"`),
 
-		defect{name: "capability.id/uppercase", rule: "capability.id", edit: func(b *builder) {
-			b.set(b.someCapability()+"/id", b.str(b.r.pickS("Text.Summarise", "tool.WebSearch", "DATA.QUERY")))
-		}},
-		defect{name: "capability.id/leading-dot", rule: "capability.id", edit: func(b *builder) {
-			b.set(b.someCapability()+"/id", b.str(".", b.r.pick(capNamespaces), ".", b.r.pick(capVerbs)))
-		}},
-		defect{name: "capability.id/forbidden-character", rule: "capability.id", edit: func(b *builder) {
-			b.set(b.someCapability()+"/id", b.str(b.r.pickS("text summarise", "tool/web_search", "_internal.probe", "fn:get_weather", "")))
-		}},
+	setTo("capabilities.empty/empty-array", "capabilities.empty", "/capabilities", "[]"),
 
-		setOneOf("endpoint.protocol/unknown", "endpoint.protocol", "/endpoint/protocol", `"websocket"`, `"ftp"`, `"HTTPS"`, `"google_a2a"`, `""`),
+	{name: "capability.id/uppercase", rule: "capability.id", edit: func(b *builder) {
+		b.set(b.someCapability()+"/id", b.str(b.r.pickS("Text.Summarise", "tool.WebSearch", "DATA.QUERY")))
+	}},
+	{name: "capability.id/leading-dot", rule: "capability.id", edit: func(b *builder) {
+		b.set(b.someCapability()+"/id", b.str(".", b.r.pick(capNamespaces), ".", b.r.pick(capVerbs)))
+	}},
+	{name: "capability.id/forbidden-character", rule: "capability.id", edit: func(b *builder) {
+		b.set(b.someCapability()+"/id", b.str(b.r.pickS("text summarise", "tool/web_search", "_internal.probe", "fn:get_weather", "")))
+	}},
 
-		setOneOf("endpoint.url/no-scheme", "endpoint.url", "/endpoint/url", `"agents.example.com/api/v1"`, `"//agents.example.com/api"`),
-		setOneOf("endpoint.url/relative", "endpoint.url", "/endpoint/url", `"/api/v1"`, `"api/v1"`, `""`),
-		setOneOf("endpoint.url/malformed", "endpoint.url", "/endpoint/url", `"://agents.example.com"`, `"https://ex%zzample.com/api"`, `"https://agents.example.com/a b"`, `"https://agents.example.com:80a/"`),
+	setOneOf("endpoint.protocol/unknown", "endpoint.protocol", "/endpoint/protocol", `"websocket"`, `"ftp"`, `"HTTPS"`, `"google_a2a"`, `""`),
 
-		defect{name: "endpoint.url-scheme/https-with-http", rule: "endpoint.url-scheme", edit: func(b *builder) {
-			b.set("/endpoint/protocol", b.str("https"))
-			b.set("/endpoint/url", b.url("http", false))
-		}},
-		defect{name: "endpoint.url-scheme/http-with-other", rule: "endpoint.url-scheme", edit: func(b *builder) {
-			b.set("/endpoint/protocol", b.str(b.r.pickS("http", "https")))
-			b.set("/endpoint/url", b.url(b.r.pickS("ws", "wss", "grpc", "ftp"), false))
-		}},
+	setOneOf("endpoint.url/no-scheme", "endpoint.url", "/endpoint/url", `"agents.example.com/api/v1"`, `"//agents.example.com/api"`),
+	setOneOf("endpoint.url/relative", "endpoint.url", "/endpoint/url", `"/api/v1"`, `"api/v1"`, `""`),
+	setOneOf("endpoint.url/malformed", "endpoint.url", "/endpoint/url", `"://agents.example.com"`, `"https://ex%zzample.com/api"`, `"https://agents.example.com/a b"`, `"https://agents.example.com:80a/"`),
 
-		setOneOf("endpoint.auth.scheme/unknown", "endpoint.auth.scheme", "/endpoint/auth/scheme", `"basic"`, `"Bearer"`, `"oauth"`, `"jwt"`, `""`),
+	{name: "endpoint.url-scheme/https-with-http", rule: "endpoint.url-scheme", edit: func(b *builder) {
+		b.set("/endpoint/protocol", b.str("https"))
+		b.set("/endpoint/url", b.url("http", false))
+	}},
+	{name: "endpoint.url-scheme/http-with-other", rule: "endpoint.url-scheme", edit: func(b *builder) {
+		b.set("/endpoint/protocol", b.str(b.r.pickS("http", "https")))
+		b.set("/endpoint/url", b.url(b.r.pickS("ws", "wss", "grpc", "ftp"), false))
+	}},
 
-		setOneOf("pricing.landauer/below-floor", "pricing.landauer", "/pricing/base_cost_joules", "1e-21", "2.8e-21", "5e-324", "2.8539999999999999999999e-21"),
-		setOneOf("pricing.landauer/negative", "pricing.landauer", "/pricing/base_cost_joules", "-1e-18", "-0.5", "-2.854e-21"),
+	setOneOf("endpoint.auth.scheme/unknown", "endpoint.auth.scheme", "/endpoint/auth/scheme", `"basic"`, `"Bearer"`, `"oauth"`, `"jwt"`, `""`),
+}
 
-		setOneOf("pricing.per-token/negative", "pricing.per-token", "/pricing/per_token_joules", "-1.4e-24", "-1", "-1e-320"),
+// agentcardValueDefects put a number or enumerated value out of its
+// range: pricing, trust tier, goals and numbers no float64 holds.
+var agentcardValueDefects = []defect{
+	setOneOf("pricing.landauer/below-floor", "pricing.landauer", "/pricing/base_cost_joules", "1e-21", "2.8e-21", "5e-324", "2.8539999999999999999999e-21"),
+	setOneOf("pricing.landauer/negative", "pricing.landauer", "/pricing/base_cost_joules", "-1e-18", "-0.5", "-2.854e-21"),
 
-		setOneOf("metadata.trust-tier/unknown", "metadata.trust-tier", "/metadata/pacr:trust_tier", `"trusted"`, `"Verified"`, `"gold"`, `""`),
+	setOneOf("pricing.per-token/negative", "pricing.per-token", "/pricing/per_token_joules", "-1.4e-24", "-1", "-1e-320"),
 
-		defect{name: "goal.goal-id/missing", rule: "goal.goal-id", edit: func(b *builder) {
-			b.remove(b.someGoal() + "/goal_id")
-		}},
-		defect{name: "goal.goal-id/number", rule: "goal.goal-id", edit: func(b *builder) {
-			b.set(b.someGoal()+"/goal_id", b.raw("42"))
-		}},
+	setOneOf("metadata.trust-tier/unknown", "metadata.trust-tier", "/metadata/pacr:trust_tier", `"trusted"`, `"Verified"`, `"gold"`, `""`),
 
-		defect{name: "goal.priority/above-one", rule: "goal.priority", edit: func(b *builder) {
-			b.set(b.someGoal()+"/priority", b.raw(b.r.pickS("1.5", "2", "1.0000000000000000000001", "1e1")))
-		}},
-		defect{name: "goal.priority/negative", rule: "goal.priority", edit: func(b *builder) {
-			b.set(b.someGoal()+"/priority", b.raw(b.r.pickS("-0.1", "-1", "-1e-400")))
-		}},
+	{name: "goal.goal-id/missing", rule: "goal.goal-id", edit: func(b *builder) {
+		b.remove(b.someGoal() + "/goal_id")
+	}},
+	{name: "goal.goal-id/number", rule: "goal.goal-id", edit: func(b *builder) {
+		b.set(b.someGoal()+"/goal_id", b.raw("42"))
+	}},
 
-		setOneOf("json.number-range/base-cost", "json.number-range", "/pricing/base_cost_joules", "1e400", "-1e400", "2e308"),
-		setOneOf("json.number-range/per-token", "json.number-range", "/pricing/per_token_joules", "1e400", "1.8e308"),
-		defect{name: "json.number-range/priority", rule: "json.number-range", edit: func(b *builder) {
-			b.set(b.someGoal()+"/priority", b.raw("1e400"))
-		}},
-	)
+	{name: "goal.priority/above-one", rule: "goal.priority", edit: func(b *builder) {
+		b.set(b.someGoal()+"/priority", b.raw(b.r.pickS("1.5", "2", "1.0000000000000000000001", "1e1")))
+	}},
+	{name: "goal.priority/negative", rule: "goal.priority", edit: func(b *builder) {
+		b.set(b.someGoal()+"/priority", b.raw(b.r.pickS("-0.1", "-1", "-1e-400")))
+	}},
+
+	setOneOf("json.number-range/base-cost", "json.number-range", "/pricing/base_cost_joules", "1e400", "-1e400", "2e308"),
+	setOneOf("json.number-range/per-token", "json.number-range", "/pricing/per_token_joules", "1e400", "1.8e308"),
+	{name: "json.number-range/priority", rule: "json.number-range", edit: func(b *builder) {
+		b.set(b.someGoal()+"/priority", b.raw("1e400"))
+	}},
 }
 
 // capKeys name the members of capabilities turned into an object.

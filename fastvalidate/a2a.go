@@ -441,9 +441,40 @@ type a2aCheck struct {
 	ntaken int
 }
 
+// checkA2AVersion checks the card as A2A release ver. The steps run in
+// the order the card's findings are reported in, member group by member
+// group.
 func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 	c := a2aCheck{walker: w, ver: ver, m: m}
 	req := requiredByVersion[ver]
+	c.checkRequired(req)
+	c.identity(req)
+	c.providerAndLinks()
+	// Required members are never "absent as null": null is a type error.
+	if m.capabilities != 0 && c.want(m.capabilities, tape.KindObject) {
+		c.capabilities(m.capabilities)
+	}
+	c.security()
+	c.modes(m.defaultInputModes, req&reqDefaultInputModes != 0)
+	c.modes(m.defaultOutputModes, req&reqDefaultOutputModes != 0)
+	if m.skills != 0 && c.want(m.skills, tape.KindArray) {
+		if ver >= a2aV10 && c.empty(m.skills) {
+			w.add(CodeA2ARequired, m.skills, "skills must hold at least one skill")
+		}
+		c.skills(m.skills)
+	}
+	c.interfaces()
+	if ver >= a2aV03 && c.present(m.signatures) && c.want(m.signatures, tape.KindArray) {
+		c.signatures(m.signatures)
+	}
+	c.reportSnakeCase()
+	return a2aProfileName[ver]
+}
+
+// checkRequired reports the top-level members that req, the release's
+// required ones, names and the card lacks.
+func (c *a2aCheck) checkRequired(req uint16) {
+	m := c.m
 	present := [...]uint32{m.name, m.description, m.url, m.supportedInterfaces, m.version, m.protocolVersion, m.capabilities, m.defaultInputModes, m.defaultOutputModes, m.skills}
 	// One bit per member, set without a branch: which are there differs
 	// from card to card, so a branch per member would often be
@@ -455,80 +486,99 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 	if missing := req &^ have; missing != 0 {
 		c.reportMissing(missing)
 	}
-	v10 := ver >= a2aV10
+}
 
+// identity checks the strings that say what the agent is, and before 1.0
+// the card's url and protocolVersion, which 1.0 moved into each of its
+// supportedInterfaces (a hybrid card's are checked by legacy).
+func (c *a2aCheck) identity(req uint16) {
+	m := c.m
 	if !c.goodString(m.name) || !c.goodString(m.description) || !c.goodString(m.version) {
 		c.checkString(m.name, req&reqName != 0)
 		c.checkString(m.description, req&reqDescription != 0)
 		c.checkString(m.version, req&reqVersion != 0)
 	}
-	if !v10 {
-		if c.goodString(m.url) || c.checkString(m.url, true) {
-			c.url(m.url, c.preferredURL())
-		}
-		if ver >= a2aV02 && !c.goodString(m.protocolVersion) {
-			c.checkString(m.protocolVersion, req&reqProtocolVersion != 0)
-		}
+	if c.ver >= a2aV10 {
+		return
 	}
+	if c.goodString(m.url) || c.checkString(m.url, true) {
+		c.url(m.url, c.preferredURL())
+	}
+	if c.ver >= a2aV02 && !c.goodString(m.protocolVersion) {
+		c.checkString(m.protocolVersion, req&reqProtocolVersion != 0)
+	}
+}
+
+// providerAndLinks checks who provides the agent and the pages about it.
+func (c *a2aCheck) providerAndLinks() {
+	m := c.m
 	if c.present(m.provider) && c.want(m.provider, tape.KindObject) {
 		c.provider(m.provider)
 	}
 	if c.checkOptionalString(m.documentationURL) {
 		c.url(m.documentationURL, urlWeb)
 	}
-	if ver >= a2aV02 && c.checkOptionalString(m.iconURL) {
+	if c.ver >= a2aV02 && c.checkOptionalString(m.iconURL) {
 		c.url(m.iconURL, urlWeb)
 	}
-	// Required members are never "absent as null": null is a type error.
-	if m.capabilities != 0 && c.want(m.capabilities, tape.KindObject) {
-		c.capabilities(m.capabilities)
-	}
+}
+
+// security checks how a client authenticates: 0.1's authentication, which
+// 0.2 replaced, then the security schemes and the card-wide requirements
+// that name them, in their 0.x or 1.0 shape.
+func (c *a2aCheck) security() {
+	m := c.m
 	if m.authentication != 0 {
-		if ver == a2aV01 {
+		if c.ver == a2aV01 {
 			if c.present(m.authentication) && c.want(m.authentication, tape.KindObject) {
 				c.authentication(m.authentication)
 			}
 		} else {
-			w.add(CodeA2ARemoved, m.authentication, "authentication was replaced by securitySchemes and security in 0.2")
+			c.add(CodeA2ARemoved, m.authentication, "authentication was replaced by securitySchemes and security in 0.2")
 		}
 	}
-	if ver >= a2aV02 && c.present(m.securitySchemes) && c.want(m.securitySchemes, tape.KindObject) {
+	if c.ver >= a2aV02 && c.present(m.securitySchemes) && c.want(m.securitySchemes, tape.KindObject) {
 		c.securitySchemes(m.securitySchemes)
 	}
-	if v10 {
+	if c.ver >= a2aV10 {
 		if c.present(m.securityRequirements) {
 			c.requirements10(m.securityRequirements)
 		}
-	} else if ver >= a2aV02 && c.present(m.security) {
+	} else if c.ver >= a2aV02 && c.present(m.security) {
 		c.requirements0x(m.security)
 	}
-	c.modes(m.defaultInputModes, req&reqDefaultInputModes != 0)
-	c.modes(m.defaultOutputModes, req&reqDefaultOutputModes != 0)
-	if m.skills != 0 && c.want(m.skills, tape.KindArray) {
-		if v10 && c.empty(m.skills) {
-			w.add(CodeA2ARequired, m.skills, "skills must hold at least one skill")
-		}
-		c.skills(m.skills)
-	}
-	if v10 {
+}
+
+// interfaces checks how a client reaches the agent: 1.0's
+// supportedInterfaces, and the 0.x members a hybrid 1.0 card keeps for
+// older clients; before 1.0, the transports beside url.
+func (c *a2aCheck) interfaces() {
+	m := c.m
+	if c.ver >= a2aV10 {
 		if m.supportedInterfaces != 0 && c.want(m.supportedInterfaces, tape.KindArray) {
 			c.supportedInterfaces(m.supportedInterfaces)
 		}
 		if c.hybrid() {
 			c.legacy()
 		}
-	} else if ver >= a2aV02 {
-		c.transports0x()
-		// 0.3 alone: 0.2 had no preferredTransport and 1.0 replaced it
-		// with supportedInterfaces, so this stays an equality.
-		if ver == a2aV03 && m.preferredTransport == 0 {
-			w.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msgPreferredTransport)
-		}
+		return
 	}
-	if ver >= a2aV03 && c.present(m.signatures) && c.want(m.signatures, tape.KindArray) {
-		c.signatures(m.signatures)
+	if c.ver < a2aV02 {
+		return
 	}
-	if m.snakeCase {
+	c.transports0x()
+	// 0.3 alone: 0.2 had no preferredTransport and 1.0 replaced it
+	// with supportedInterfaces, so this stays an equality.
+	if c.ver == a2aV03 && m.preferredTransport == 0 {
+		c.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msgPreferredTransport)
+	}
+}
+
+// reportSnakeCase reports the card's snake_case member names, then those
+// found in nested objects whose camelCase member was absent and that no
+// missing-member finding has named already.
+func (c *a2aCheck) reportSnakeCase() {
+	if c.m.snakeCase {
 		c.snakeCase(0, inCard)
 	}
 	for _, k := range c.pending[:c.npending] {
@@ -536,7 +586,6 @@ func (w *walker) checkA2AVersion(ver a2aVersion, m *topMembers) string {
 			c.reportSnake(k)
 		}
 	}
-	return a2aProfileName[ver]
 }
 
 // present reports whether an optional member is there and not null. null
@@ -795,6 +844,7 @@ func (c *a2aCheck) authentication(a uint32) {
 // check; past that many, the earlier skills' ids are looked up again.
 const maxSeenSkills = 32
 
+// skills checks each skill of array arr, and that no two share an id.
 func (c *a2aCheck) skills(arr uint32) {
 	w := c.walker
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
@@ -804,65 +854,14 @@ func (c *a2aCheck) skills(arr uint32) {
 		if !w.want(s, tape.KindObject) {
 			continue
 		}
-		var id, name, desc, tags uint32
-		for k, end := s+1, vw.End(s); k < end; k = vw.NextMember(k) {
-			v := k + 1
-			switch string(vw.Name(k)) {
-			case "id":
-				id = v
-			case "name":
-				name = v
-			case "description":
-				desc = v
-			case "tags":
-				tags = v
-			case "examples":
-				if !w.stringsOnly(v) && c.present(v) {
-					c.checkStringArray(v, false)
-				}
-			case "inputModes", "outputModes":
-				c.modes(v, false)
-			case "security":
-				// 0.3's member, which a hybrid 1.0 card keeps for 0.3 clients.
-				if c.ver >= a2aV03 && c.present(v) {
-					c.requirements0x(v)
-				}
-			case "securityRequirements":
-				if c.ver >= a2aV10 && c.present(v) {
-					c.requirements10(v)
-				}
-			default:
-				c.snakeKey(k, inSkill)
-			}
-		}
+		sk := c.skillMembers(s)
 		if c.ver == a2aV01 {
-			if !c.goodString(id) || !c.goodString(name) {
-				c.checkRequiredString(s, id, CodeA2ARequired, "id")
-				c.checkRequiredString(s, name, CodeA2ARequired, "name")
-			}
-			if desc != 0 && w.kind(desc) != tape.KindString {
-				c.checkString(desc, false)
-			}
-			if tags != 0 && !w.stringsOnly(tags) && c.present(tags) {
-				c.checkStringArray(tags, false)
-			}
+			c.skillRequired01(s, &sk)
 		} else {
-			if !c.goodString(id) || !c.goodString(name) || !c.goodString(desc) {
-				c.checkRequiredString(s, id, CodeA2ARequired, "id")
-				c.checkRequiredString(s, name, CodeA2ARequired, "name")
-				c.checkRequiredString(s, desc, CodeA2ARequired, "description")
-			}
-			switch {
-			case tags == 0:
-				w.addMissing(CodeA2ARequired, s, "tags")
-			case w.stringsOnly(tags) && (c.ver < a2aV10 || w.end(tags) != tags+1):
-			case w.kind(tags) == tape.KindNull:
-				w.addTypeMismatch(tags, tape.KindArray)
-			default:
-				c.checkStringArray(tags, true)
-			}
+			c.skillRequired(s, &sk)
 		}
 		// Every version calls the id unique within the agent.
+		id := sk.id
 		if id == 0 || w.kind(id) != tape.KindString {
 			continue
 		}
@@ -877,6 +876,84 @@ func (c *a2aCheck) skills(arr uint32) {
 			seen[nseen] = id
 		}
 		nseen++
+	}
+}
+
+// skillNodes holds the nodes of a skill's members that its release
+// requires, 0 for absent ones.
+type skillNodes struct{ id, name, desc, tags uint32 }
+
+// skillMembers finds the members of skill s, checking at once the
+// optional ones, which no other member's check needs.
+func (c *a2aCheck) skillMembers(s uint32) (sk skillNodes) {
+	w := c.walker
+	vw := w.vw // see tape.View
+	for k, end := s+1, vw.End(s); k < end; k = vw.NextMember(k) {
+		v := k + 1
+		switch string(vw.Name(k)) {
+		case "id":
+			sk.id = v
+		case "name":
+			sk.name = v
+		case "description":
+			sk.desc = v
+		case "tags":
+			sk.tags = v
+		case "examples":
+			if !w.stringsOnly(v) && c.present(v) {
+				c.checkStringArray(v, false)
+			}
+		case "inputModes", "outputModes":
+			c.modes(v, false)
+		case "security":
+			// 0.3's member, which a hybrid 1.0 card keeps for 0.3 clients.
+			if c.ver >= a2aV03 && c.present(v) {
+				c.requirements0x(v)
+			}
+		case "securityRequirements":
+			if c.ver >= a2aV10 && c.present(v) {
+				c.requirements10(v)
+			}
+		default:
+			c.snakeKey(k, inSkill)
+		}
+	}
+	return sk
+}
+
+// skillRequired01 checks the members of 0.1 skill s: id and name are
+// required, description and tags optional.
+func (c *a2aCheck) skillRequired01(s uint32, sk *skillNodes) {
+	w := c.walker
+	if !c.goodString(sk.id) || !c.goodString(sk.name) {
+		c.checkRequiredString(s, sk.id, CodeA2ARequired, "id")
+		c.checkRequiredString(s, sk.name, CodeA2ARequired, "name")
+	}
+	if sk.desc != 0 && w.kind(sk.desc) != tape.KindString {
+		c.checkString(sk.desc, false)
+	}
+	if sk.tags != 0 && !w.stringsOnly(sk.tags) && c.present(sk.tags) {
+		c.checkStringArray(sk.tags, false)
+	}
+}
+
+// skillRequired checks the members of skill s from 0.2 on, which
+// requires id, name, description and tags; 1.0 wants tags not empty.
+func (c *a2aCheck) skillRequired(s uint32, sk *skillNodes) {
+	w := c.walker
+	if !c.goodString(sk.id) || !c.goodString(sk.name) || !c.goodString(sk.desc) {
+		c.checkRequiredString(s, sk.id, CodeA2ARequired, "id")
+		c.checkRequiredString(s, sk.name, CodeA2ARequired, "name")
+		c.checkRequiredString(s, sk.desc, CodeA2ARequired, "description")
+	}
+	switch tags := sk.tags; {
+	case tags == 0:
+		w.addMissing(CodeA2ARequired, s, "tags")
+	case w.stringsOnly(tags) && (c.ver < a2aV10 || w.end(tags) != tags+1):
+	case w.kind(tags) == tape.KindNull:
+		w.addTypeMismatch(tags, tape.KindArray)
+	default:
+		c.checkStringArray(tags, true)
 	}
 }
 

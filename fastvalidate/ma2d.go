@@ -62,28 +62,69 @@ var (
 	msgMA2DOutputMode = enumMessage("output mode is not one of ", ma2dOutputModes)
 )
 
+// ma2dTop holds the nodes of the card's members that are checked after
+// the first pass over it, 0 for absent ones.
+type ma2dTop struct {
+	name, version, description, skills, invocation uint32 // required, in ma2dRequired's order
+	capabilities, examples, metadata               uint32
+}
+
 func checkMA2D(w *walker) string {
-	var name, version, description, skills, invocation, capabilities, examples, metadata uint32
+	m := w.ma2dMembers()
+	if m.name == 0 || m.version == 0 || m.description == 0 || m.skills == 0 || m.invocation == 0 {
+		for i, n := range [...]uint32{m.name, m.version, m.description, m.skills, m.invocation} {
+			if n == 0 {
+				w.addMissing(CodeFieldRequired, 0, ma2dRequired[i])
+			}
+		}
+	}
+	w.ma2dIdentity(&m)
+	// The string name nodes of the skills, for examples[].skill; nil
+	// when there are more skills than seen holds.
+	var seen [maxSeenSkills]uint32
+	var names []uint32
+	if m.skills != 0 && w.want(m.skills, tape.KindArray) {
+		names = w.ma2dSkills(m.skills, seen[:0])
+	}
+	if m.invocation != 0 && w.want(m.invocation, tape.KindObject) {
+		w.ma2dInvocation(m.invocation)
+	}
+	if m.capabilities != 0 && w.want(m.capabilities, tape.KindObject) {
+		w.ma2dCapabilities(m.capabilities)
+	}
+	if m.examples != 0 && w.want(m.examples, tape.KindArray) {
+		w.ma2dExamples(m.examples, m.skills, names)
+	}
+	if m.metadata != 0 && w.want(m.metadata, tape.KindObject) {
+		w.ma2dMetadata(m.metadata)
+	}
+	return "ma2d"
+}
+
+// ma2dMembers finds the card's members in one pass, checking at once the
+// ones that stand alone (strings and URLs) and keeping the others for
+// checks that run in a fixed order after it.
+func (w *walker) ma2dMembers() (m ma2dTop) {
 	vw := w.vw // see tape.View
 	for k, end := uint32(1), vw.End(0); k < end; k = vw.NextMember(k) {
 		v := k + 1
 		switch string(vw.Name(k)) {
 		case "name":
-			name = v
+			m.name = v
 		case "version":
-			version = v
+			m.version = v
 		case "description":
-			description = v
+			m.description = v
 		case "skills":
-			skills = v
+			m.skills = v
 		case "invocation":
-			invocation = v
+			m.invocation = v
 		case "capabilities":
-			capabilities = v
+			m.capabilities = v
 		case "examples":
-			examples = v
+			m.examples = v
 		case "metadata":
-			metadata = v
+			m.metadata = v
 		case "author", "license":
 			w.want(v, tape.KindString)
 		case "homepage", "repository":
@@ -92,46 +133,25 @@ func checkMA2D(w *walker) string {
 			}
 		}
 	}
-	if name == 0 || version == 0 || description == 0 || skills == 0 || invocation == 0 {
-		for i, n := range [...]uint32{name, version, description, skills, invocation} {
-			if n == 0 {
-				w.addMissing(CodeFieldRequired, 0, ma2dRequired[i])
-			}
+	return m
+}
+
+// ma2dIdentity checks the strings that name the agent: its name, version
+// and description.
+func (w *walker) ma2dIdentity(m *ma2dTop) {
+	if m.name != 0 && w.want(m.name, tape.KindString) {
+		if text := w.str(m.name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
+			w.addGot(CodeMA2DName, m.name, "name must be 1 to 50 characters of [a-z0-9-]")
 		}
 	}
-	if name != 0 && w.want(name, tape.KindString) {
-		if text := w.str(name); len(text) == 0 || len(text) > 50 || !matchTable(text, &ma2dNameChars) {
-			w.addGot(CodeMA2DName, name, "name must be 1 to 50 characters of [a-z0-9-]")
+	if m.version != 0 && w.want(m.version, tape.KindString) && !IsSemVer(w.str(m.version)) {
+		w.addGot(CodeMA2DVersion, m.version, "version is not Semantic Versioning (X.Y.Z)")
+	}
+	if m.description != 0 && w.want(m.description, tape.KindString) {
+		if n := w.codePoints(m.description); n < 200 || n > 2000 {
+			w.addArg(CodeMA2DDescription, m.description, "description has %d characters; 200 to 2000 are required", int64(n))
 		}
 	}
-	if version != 0 && w.want(version, tape.KindString) && !IsSemVer(w.str(version)) {
-		w.addGot(CodeMA2DVersion, version, "version is not Semantic Versioning (X.Y.Z)")
-	}
-	if description != 0 && w.want(description, tape.KindString) {
-		if n := w.codePoints(description); n < 200 || n > 2000 {
-			w.addArg(CodeMA2DDescription, description, "description has %d characters; 200 to 2000 are required", int64(n))
-		}
-	}
-	// The string name nodes of the skills, for examples[].skill; nil
-	// when there are more skills than seen holds.
-	var seen [maxSeenSkills]uint32
-	var names []uint32
-	if skills != 0 && w.want(skills, tape.KindArray) {
-		names = w.ma2dSkills(skills, seen[:0])
-	}
-	if invocation != 0 && w.want(invocation, tape.KindObject) {
-		w.ma2dInvocation(invocation)
-	}
-	if capabilities != 0 && w.want(capabilities, tape.KindObject) {
-		w.ma2dCapabilities(capabilities)
-	}
-	if examples != 0 && w.want(examples, tape.KindArray) {
-		w.ma2dExamples(examples, skills, names)
-	}
-	if metadata != 0 && w.want(metadata, tape.KindObject) {
-		w.ma2dMetadata(metadata)
-	}
-	return "ma2d"
 }
 
 var ma2dNameChars, ma2dSkillChars = func() (name, skill [256]bool) {

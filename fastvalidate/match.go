@@ -212,52 +212,81 @@ func utcSeconds(b []byte) bool {
 		hour <= 23 && minute <= 59 && second <= 60
 }
 
-// anyISO8601 is isISO8601 for any text.
+// anyISO8601 is isISO8601 for any text: a date, then an optional time of
+// day, then, after a time, an optional zone.
 func anyISO8601(b []byte) bool {
-	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
+	rest, ok := isoDate(b)
+	if !ok {
 		return false
+	}
+	if len(rest) == 0 {
+		return true
+	}
+	rest, ok = isoTime(rest)
+	return ok && isoZone(rest)
+}
+
+// isoDate reads the YYYY-MM-DD that starts b, a day the month has, and
+// returns what follows it.
+func isoDate(b []byte) (rest []byte, ok bool) {
+	if len(b) < 10 || b[4] != '-' || b[7] != '-' {
+		return nil, false
 	}
 	year, ok1 := digits(b[0:4])
 	month, ok2 := digits(b[5:7])
 	day, ok3 := digits(b[8:10])
 	if !ok1 || !ok2 || !ok3 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) {
-		return false
+		return nil, false
 	}
-	b = b[10:]
-	if len(b) == 0 {
-		return true
-	}
+	return b[10:], true
+}
+
+// isoTime reads the Thh:mm[:ss[.fraction]] that starts b and returns what
+// follows it. 24:00 and 24:00:00 end a day, and a second of 60 is a leap
+// second.
+func isoTime(b []byte) (rest []byte, ok bool) {
 	if len(b) < 6 || b[0] != 'T' || b[3] != ':' {
-		return false
+		return nil, false
 	}
 	hour, ok1 := digits(b[1:3])
 	minute, ok2 := digits(b[4:6])
 	if !ok1 || !ok2 || hour > 24 || minute > 59 {
-		return false
+		return nil, false
 	}
 	b = b[6:]
 	second := 0
 	if len(b) >= 3 && b[0] == ':' {
 		s, ok := digits(b[1:3])
 		if !ok || s > 60 {
-			return false
+			return nil, false
 		}
 		second = s
-		b = b[3:]
-		if len(b) > 0 && (b[0] == '.' || b[0] == ',') {
-			i := 1
-			for i < len(b) && b[i]-'0' <= 9 {
-				i++
-			}
-			if i == 1 {
-				return false
-			}
-			b = b[i:]
+		if b, ok = isoFraction(b[3:]); !ok {
+			return nil, false
 		}
 	}
 	if hour == 24 && (minute != 0 || second != 0) {
-		return false
+		return nil, false
 	}
+	return b, true
+}
+
+// isoFraction reads an optional decimal fraction of a second, '.' or ','
+// and at least one digit, and returns what follows it.
+func isoFraction(b []byte) (rest []byte, ok bool) {
+	if len(b) == 0 || b[0] != '.' && b[0] != ',' {
+		return b, true
+	}
+	i := 1
+	for i < len(b) && b[i]-'0' <= 9 {
+		i++
+	}
+	return b[i:], i > 1
+}
+
+// isoZone reports whether b, all that follows a time, is nothing (local
+// time), Z, or an offset ±hh[[:]mm].
+func isoZone(b []byte) bool {
 	switch {
 	case len(b) == 0:
 		return true

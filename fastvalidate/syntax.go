@@ -152,7 +152,6 @@ func (w *walker) describeSyntax() (msg string, at int) {
 	vw := w.vw
 	b, off := w.b, w.sc.ErrOffset()
 	n, _ := w.sc.ErrNode()
-	at = off
 	if n != tape.NoParent && int(n) < vw.Len() {
 		switch start, end := vw.Bounds(n); {
 		case vw.Kind(n) == tape.KindString && int(end) == off:
@@ -166,43 +165,67 @@ func (w *walker) describeSyntax() (msg string, at int) {
 		return msgBOM, 0
 	}
 	ctx, prev := w.syntaxContext()
-	fault := faultOther
-	switch {
-	case off >= len(b):
+	if off >= len(b) {
 		return syntaxMessages()[faultEOF][ctx], off
-	case b[off] == '/' && off+1 < len(b) && (b[off+1] == '/' || b[off+1] == '*'):
-		fault = faultComment
-	case ctx == ctxEnd:
-		fault = faultTrailingData
-		for _, c := range b[prev+1 : off] {
-			if c == '\n' {
-				fault = faultNDJSON
-			}
-		}
-	case ctx == ctxColon:
-		fault = faultMissingColon
-	case ctx == ctxAfterMember || ctx == ctxAfterElement:
-		switch c := b[off]; {
-		case c == '}' || c == ']':
-			fault = faultMismatched
-		case c == '"' || c == '{' || c == '[' || c == '-' || c-'0' <= 9 ||
-			bytes.HasPrefix(b[off:], []byte("true")) || bytes.HasPrefix(b[off:], []byte("false")) || bytes.HasPrefix(b[off:], []byte("null")):
-			fault = faultMissingComma
-		}
-	default: // a value or a member name was due
-		switch c := b[off]; {
-		case (c == '}' || c == ']') && prev >= 0 && b[prev] == ',':
-			fault = faultTrailingComma
-		case c == '}' && ctx == ctxValueOrClose, c == ']' && ctx == ctxNameOrClose:
-			fault = faultMismatched
-		case c == '\'':
-			fault = faultSingleQuote
-		case ctx <= ctxValueOrClose && (hasWord(b, off, "NaN") || hasWord(b, off, "Infinity")):
-			fault = faultNonNumber
-		}
 	}
+	fault := structuralFault(b, off, ctx, prev)
 	w.appendFound(off)
 	return syntaxMessages()[fault][ctx], off
+}
+
+// structuralFault names the fault of byte b[off], where the grammar
+// allowed ctx after the byte at prev (-1 for none), when it names one
+// more precisely than "expected X, found Y".
+func structuralFault(b []byte, off int, ctx syntaxContext, prev int) syntaxFault {
+	switch {
+	case commentAt(b, off):
+		return faultComment
+	case ctx == ctxEnd:
+		if bytes.IndexByte(b[prev+1:off], '\n') >= 0 {
+			return faultNDJSON
+		}
+		return faultTrailingData
+	case ctx == ctxColon:
+		return faultMissingColon
+	case ctx == ctxAfterMember || ctx == ctxAfterElement:
+		return faultAfterItem(b, off)
+	}
+	return faultWhereValueDue(b, off, ctx, prev)
+}
+
+// commentAt reports whether a // or /* comment starts at b[off].
+func commentAt(b []byte, off int) bool {
+	return b[off] == '/' && off+1 < len(b) && (b[off+1] == '/' || b[off+1] == '*')
+}
+
+// faultAfterItem names the fault of byte b[off] where ',' or a closing
+// bracket was due: the other bracket, or the start of a value, which a
+// comma would have made the next item.
+func faultAfterItem(b []byte, off int) syntaxFault {
+	switch c := b[off]; {
+	case c == '}' || c == ']':
+		return faultMismatched
+	case c == '"' || c == '{' || c == '[' || c == '-' || c-'0' <= 9 ||
+		bytes.HasPrefix(b[off:], []byte("true")) || bytes.HasPrefix(b[off:], []byte("false")) || bytes.HasPrefix(b[off:], []byte("null")):
+		return faultMissingComma
+	}
+	return faultOther
+}
+
+// faultWhereValueDue names the fault of byte b[off] where a value or a
+// member name was due.
+func faultWhereValueDue(b []byte, off int, ctx syntaxContext, prev int) syntaxFault {
+	switch c := b[off]; {
+	case (c == '}' || c == ']') && prev >= 0 && b[prev] == ',':
+		return faultTrailingComma
+	case c == '}' && ctx == ctxValueOrClose, c == ']' && ctx == ctxNameOrClose:
+		return faultMismatched
+	case c == '\'':
+		return faultSingleQuote
+	case ctx <= ctxValueOrClose && (hasWord(b, off, "NaN") || hasWord(b, off, "Infinity")):
+		return faultNonNumber
+	}
+	return faultOther
 }
 
 // syntaxContext works out what the grammar allowed at the error offset of
@@ -331,7 +354,7 @@ func (w *walker) appendFound(off int) {
 		return
 	}
 	switch c := b[off]; {
-	case c == '/' && off+1 < len(b) && (b[off+1] == '/' || b[off+1] == '*'):
+	case commentAt(b, off):
 		w.appendToken(b[off : off+2])
 	case c == '\'':
 		end := off + 1

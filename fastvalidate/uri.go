@@ -36,10 +36,10 @@ var uriClass = func() (t [256]uint8) {
 	return t
 }()
 
-// uriTail marks the bytes that stand for themselves after the authority:
+// uriTailChar marks the bytes that stand for themselves after the authority:
 // pchar (unreserved, sub-delims, ":" and "@") plus "/" and "?". In the path
 // a "?" starts the query, which takes the same bytes, so one table serves.
-var uriTail = func() (t [256]bool) {
+var uriTailChar = func() (t [256]bool) {
 	for c := range t {
 		t[c] = uriClass[c]&(uriUnreserved|uriSubDelim) != 0
 	}
@@ -62,24 +62,18 @@ type URI struct {
 // hex digits) and returns its scheme and host.
 func ParseURI(b []byte) (URI, bool) {
 	var u URI
-	if len(b) == 0 || uriClass[b[0]]&uriAlpha == 0 {
+	colon, ok := uriScheme(b)
+	if !ok {
 		return u, false
 	}
-	i := 1
-	for i < len(b) && uriClass[b[i]]&uriSchemeRest != 0 {
-		i++
-	}
-	if i >= len(b) || b[i] != ':' {
-		return u, false
-	}
-	u.Scheme = b[:i]
-	i++
+	u.Scheme = b[:colon]
+	i := colon + 1
 	if i+1 < len(b) && b[i] == '/' && b[i+1] == '/' {
 		u.HasAuthority = true
 		i += 2
 		// Nearly every authority is a plain host name with an optional
 		// port: one pass decides it. Anything else (userinfo, an IP
-		// literal, percent-encoding) takes the general path below.
+		// literal, percent-encoding) takes uriAuthority's general path.
 		end := i
 		for end < len(b) && uriClass[b[end]]&(uriUnreserved|uriSubDelim) != 0 {
 			end++
@@ -92,49 +86,71 @@ func ParseURI(b []byte) (URI, bool) {
 			}
 		}
 		if end == len(b) || b[end] == '/' || b[end] == '?' || b[end] == '#' {
-			u.Host = b[i:hostEnd]
-			i = end
-			goto tail
+			u.Host, i = b[i:hostEnd], end
+		} else {
+			host, n, ok := uriAuthority(b[i:])
+			if !ok {
+				return u, false
+			}
+			u.Host, i = host, i+n
 		}
-		end = i
-		for end < len(b) && b[end] != '/' && b[end] != '?' && b[end] != '#' {
-			end++
-		}
-		host, ok := checkAuthority(b[i:end])
-		if !ok {
-			return u, false
-		}
-		u.Host = host
-		i = end
 	}
-	// Path, query and fragment: pchar plus "/" and "?", and one "#" that
-	// starts the fragment.
-tail:
+	return u, uriTail(b[i:])
+}
+
+// uriScheme reads the scheme that starts b, ALPHA *( ALPHA / DIGIT / "+" /
+// "-" / "." ), and returns the offset of the ':' that must end it.
+func uriScheme(b []byte) (colon int, ok bool) {
+	if len(b) == 0 || uriClass[b[0]]&uriAlpha == 0 {
+		return 0, false
+	}
+	i := 1
+	for i < len(b) && uriClass[b[i]]&uriSchemeRest != 0 {
+		i++
+	}
+	return i, i < len(b) && b[i] == ':'
+}
+
+// uriAuthority reads the authority that starts a, after "//", by its
+// general grammar, and returns its host and its length: what follows is
+// the path, query or fragment.
+func uriAuthority(a []byte) (host []byte, n int, ok bool) {
+	for n < len(a) && a[n] != '/' && a[n] != '?' && a[n] != '#' {
+		n++
+	}
+	host, ok = checkAuthority(a[:n])
+	return host, n, ok
+}
+
+// uriTail reports whether t, the path, query and fragment, is pchar plus
+// "/" and "?", with percent-encoding, and one "#" that starts the
+// fragment.
+func uriTail(t []byte) bool {
 	fragment := false
-	for i < len(b) {
-		for i+4 <= len(b) && uriTail[b[i]] && uriTail[b[i+1]] && uriTail[b[i+2]] && uriTail[b[i+3]] {
+	for i := 0; i < len(t); {
+		for i+4 <= len(t) && uriTailChar[t[i]] && uriTailChar[t[i+1]] && uriTailChar[t[i+2]] && uriTailChar[t[i+3]] {
 			i += 4
 		}
-		if i == len(b) {
+		if i == len(t) {
 			break
 		}
-		c := b[i]
+		c := t[i]
 		switch {
-		case uriTail[c]:
+		case uriTailChar[c]:
 			i++
 		case c == '%':
-			if i+2 >= len(b) || tape.HexVal[b[i+1]] < 0 || tape.HexVal[b[i+2]] < 0 {
-				return u, false
+			if i+2 >= len(t) || tape.HexVal[t[i+1]] < 0 || tape.HexVal[t[i+2]] < 0 {
+				return false
 			}
 			i += 3
 		case c == '#' && !fragment:
 			fragment = true
 			i++
 		default:
-			return u, false
+			return false
 		}
 	}
-	return u, true
+	return true
 }
 
 // checkAuthority checks [ userinfo "@" ] host [ ":" port ] and returns the host.
