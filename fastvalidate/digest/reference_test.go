@@ -149,3 +149,68 @@ func FuzzContentHashReference(f *testing.F) {
 		checkReference(t, h, v, card)
 	})
 }
+
+// checkSpan holds spanMember to encodeMember, member by member, on a card
+// the scan accepts, and returns how many members took spanMember's path.
+func checkSpan(t *testing.T, h *Hasher, card []byte) int {
+	t.Helper()
+	if !h.Bind(nil, card) {
+		return 0
+	}
+	spans := 0
+	for k := uint32(1); k < h.vw.End(0); k = h.vw.NextMember(k) {
+		fast, ok := h.spanMember(k)
+		if !ok {
+			continue
+		}
+		spans++
+		enc, _ := h.encodeMember(nil, k)
+		if want := testHash(enc, seedMember); fast != want {
+			s, _ := h.vw.Bounds(k)
+			t.Fatalf("member at offset %d: span hash %x, encoding's %x (%s) in %s", s-1, fast.Bytes(), want.Bytes(), enc, card)
+		}
+	}
+	return spans
+}
+
+// TestContentHashSpan: members copied whole and rearranged hash as they
+// do encoded value by value, on generated cards (compact, with nested
+// objects out of order), random cards and their rewritings.
+func TestContentHashSpan(t *testing.T) {
+	h := New(testHash)
+	g, err := corpus.New(corpus.Options{Seed: 6, Dialects: corpus.Dialects(), DefectRate: 0.05})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(40, 3))
+	var sc tape.Scanner
+	sc.MaxDepth = fastvalidate.DefaultMaxDepth
+	spans := 0
+	for range 500 {
+		card := g.Next().JSON
+		spans += checkSpan(t, h, card) + checkSpan(t, h, randomObject(r, 0))
+		if sc.Scan(card) {
+			checkSpan(t, h, rewrite(r, card, false))
+		}
+	}
+	// Most members of generated cards take the path.
+	if spans < 1500 {
+		t.Errorf("%d members took spanMember's path", spans)
+	}
+}
+
+// FuzzContentHashSpan holds spanMember to encodeMember on any object.
+func FuzzContentHashSpan(f *testing.F) {
+	for _, s := range []string{
+		`{"a":{"c":1,"b":[{"z":null,"y":false}],"a":{}}}`, `{"a":[{"b":1,"a":2},{"d":"x","c":"y"}],"b":"s"}`,
+		`{"x":{"b":true,"a":null} ,"y":{"b" :1,"a":2}}`, `{"k":{"aaaaaaaaaz":1,"aaaaaaaaay":2,"é":3,"e":4}}`,
+		`{"n":{"b":1.50,"a":1e400}}`, `{"s":{"b":"\u0041","a":1}}`, `{"e":{"b":[],"a":{}},"f":[[],[{}]]}`,
+		`{"w":{"b":1 },"v":[1 ],"u":{"a":{} }}`,
+	} {
+		f.Add([]byte(s))
+	}
+	h := New(testHash)
+	f.Fuzz(func(t *testing.T, card []byte) {
+		checkSpan(t, h, card)
+	})
+}

@@ -95,6 +95,16 @@ func (v View) Bounds(n uint32) (start, end uint32) {
 	return t.start, t.end
 }
 
+// Node returns all of node n: its kind, flags, bounds (see Bounds and
+// End) and parent, read through a pointer. A View is too large for the
+// compiler to keep in registers, so each by-value accessor inlined into a
+// loop copies the whole View first; a loop that reads every node of a
+// card (the content digest's) reads them with one call each instead.
+func (v *View) Node(n uint32) (kind Kind, flags uint8, start, end, parent uint32) {
+	t := &v.tape[n]
+	return t.kind, t.flags, t.start, t.end, t.parent
+}
+
 // Offset returns the offset of node n's first byte: a string's opening
 // quote, a container's bracket, a literal's first character.
 func (v View) Offset(n uint32) int {
