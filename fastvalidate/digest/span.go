@@ -52,7 +52,8 @@ func (h *Hasher) spanMember(k uint32) (sum Hash128, ok bool) {
 
 // spanWalk checks member k for spanMember, and lists in h.moves, innermost
 // first, the objects whose members are out of order. It returns where the
-// member's text lies.
+// member's text lies. The innermost open container is kept in locals
+// (top), the ones around it in h.frames.
 func (h *Hasher) spanWalk(k uint32) (start, end uint32, ok bool) {
 	vw, b := &h.vw, h.b
 	_, flags, ks, ke, _ := vw.Node(k)
@@ -63,18 +64,21 @@ func (h *Hasher) spanWalk(k uint32) (start, end uint32, ok bool) {
 	stack := h.frames[:0]
 	prevEnd := ke + 1 // past the last node's text: here the name's quote
 	stop := h.vw.NextMember(k)
+	top := spanFrame{end: stop} // none open: the member's value is next
+	depth := 0
 	for i := k + 1; ; i++ {
 		// The containers that end before node i: their closing brackets
 		// must follow one another, with no white space before them.
-		for len(stack) > 0 && stack[len(stack)-1].end == i {
+		for i == top.end && depth > 0 {
 			if int(prevEnd) >= len(b) || b[prevEnd] != ']' && b[prevEnd] != '}' {
 				return 0, 0, false
 			}
-			f := &stack[len(stack)-1]
 			prevEnd++
-			if f.object && !f.sorted {
-				h.moves = append(h.moves, spanObject{f.node, prevEnd})
+			if top.object && !top.sorted {
+				h.moves = append(h.moves, spanObject{top.node, prevEnd})
 			}
+			depth--
+			top = stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 		}
 		if i == stop {
@@ -87,23 +91,20 @@ func (h *Hasher) spanWalk(k uint32) (start, end uint32, ok bool) {
 			prevEnd++
 		}
 		// An object's children alternate: a name, then a value.
-		isName := false
-		if n := len(stack) - 1; n >= 0 && stack[n].object {
-			isName, stack[n].name = stack[n].name, !stack[n].name
-		}
+		isName := top.object && top.name
+		top.name = top.object && !top.name
 		switch kind {
 		case tape.KindString:
 			if flags&tape.FlagEscaped != 0 {
 				return 0, 0, false
 			}
 			if isName {
-				f := &stack[len(stack)-1]
 				p := namePrefix(b, s, e)
-				if f.sorted && f.last != 0 {
-					_, _, ls, le, _ := vw.Node(f.last)
-					f.sorted = f.lastPref < p || f.lastPref == p && bytes.Compare(b[ls:le], b[s:e]) < 0
+				if top.sorted && top.last != 0 {
+					_, _, ls, le, _ := vw.Node(top.last)
+					top.sorted = top.lastPref < p || top.lastPref == p && bytes.Compare(b[ls:le], b[s:e]) < 0
 				}
-				f.last, f.lastPref = i, p
+				top.last, top.lastPref = i, p
 			}
 			s, e = s-1, e+1 // the quotes
 		case tape.KindNumber:
@@ -120,7 +121,9 @@ func (h *Hasher) spanWalk(k uint32) (start, end uint32, ok bool) {
 				h.frames = append(stack, spanFrame{})
 				stack = h.frames[:len(stack)]
 			}
-			stack = append(stack, spanFrame{node: i, end: e, object: kind == tape.KindObject, name: true, sorted: true})
+			stack = append(stack, top)
+			top = spanFrame{node: i, end: e, object: kind == tape.KindObject, name: true, sorted: true}
+			depth++
 			e = s + 1
 		}
 		if s != prevEnd {
