@@ -76,11 +76,6 @@ type Hasher struct {
 	text  []byte  // Value.Text's canonical string
 	names []byte  // Members' decoded names
 	mem   []sortedName
-
-	frames   []spanFrame  // spanMember's open containers
-	moves    []spanObject // the objects whose members spanMember moves
-	perm     []byte       // the text of an object whose members are moved
-	spanEnts []spanEntry  // its members
 }
 
 // New returns a Hasher that hashes with hash.
@@ -179,9 +174,6 @@ func (h *Hasher) object(n uint32) Hash128 {
 
 // member returns the hash of member k's encoding.
 func (h *Hasher) member(k uint32) Hash128 {
-	if sum, ok := h.spanMember(k); ok {
-		return sum
-	}
 	buf, _ := h.encodeMember(h.buf[:0], k)
 	h.buf = buf
 	return h.hash(buf, seedMember)
