@@ -226,9 +226,8 @@ func (h *Hasher) plainMember(k uint32) (start, end uint32) {
 
 // encodeString appends string n in canonical form.
 func (h *Hasher) encodeString(buf []byte, n uint32) []byte {
-	if !h.vw.Escaped(n) {
+	if _, flags, start, end, _ := h.vw.Node(n); flags&tape.FlagEscaped == 0 {
 		// As written: see jcs.AppendEscaped.
-		start, end := h.vw.Bounds(n)
 		return append(buf, h.b[start-1:end+1]...)
 	}
 	h.str = h.vw.AppendStr(h.str[:0], n)
@@ -447,10 +446,11 @@ func (h *Hasher) Members(of string, f func(name []byte, value Value, sum Hash128
 		}
 	}
 	h.mem, h.names = h.mem[:0], h.names[:0]
-	for k := obj + 1; k < h.vw.End(obj); k = h.vw.NextMember(k) {
-		ks, ke := h.vw.Bounds(k)
-		m := sortedName{key: k, start: ks, end: ke, ascii: h.vw.Flags(k)&(tape.FlagEscaped|tape.FlagNonASCII) == 0}
-		if h.vw.Escaped(k) {
+	_, _, _, end, _ := h.vw.Node(obj)
+	for k := obj + 1; k < end; k = h.nextMember(k) {
+		_, flags, ks, ke, _ := h.vw.Node(k)
+		m := sortedName{key: k, start: ks, end: ke, ascii: flags&(tape.FlagEscaped|tape.FlagNonASCII) == 0}
+		if flags&tape.FlagEscaped != 0 {
 			// Copied decoded into h.names; names without escapes are
 			// read from the card, not copied.
 			start := len(h.names)
@@ -498,7 +498,8 @@ func (h *Hasher) Each(f func(name []byte, value Value)) {
 	if !h.loaded {
 		return
 	}
-	for k := uint32(1); k < h.vw.End(0); k = h.vw.NextMember(k) {
+	_, _, _, end, _ := h.vw.Node(0)
+	for k := uint32(1); k < end; k = h.nextMember(k) {
 		f(h.vw.Name(k), Value{h, k + 1})
 	}
 }
@@ -601,9 +602,10 @@ func (v Value) Member(name string) Value {
 		return Value{}
 	}
 	h := v.h
-	for k := v.n + 1; k < h.vw.End(v.n); k = h.vw.NextMember(k) {
-		if !h.vw.Escaped(k) {
-			if string(h.vw.Raw(k)) == name {
+	_, _, _, end, _ := h.vw.Node(v.n)
+	for k := v.n + 1; k < end; k = h.nextMember(k) {
+		if _, flags, s, e, _ := h.vw.Node(k); flags&tape.FlagEscaped == 0 {
+			if string(h.b[s:e]) == name {
 				return Value{h, k + 1}
 			}
 		} else if h.vw.SameAs(k, []byte(name)) {
@@ -645,8 +647,8 @@ func (v Value) Str() []byte {
 		return nil
 	}
 	h := v.h
-	if !h.vw.Escaped(v.n) {
-		return h.vw.Raw(v.n)
+	if _, flags, s, e, _ := h.vw.Node(v.n); flags&tape.FlagEscaped == 0 {
+		return h.b[s:e]
 	}
 	h.val = h.vw.AppendStr(h.val[:0], v.n)
 	return h.val
