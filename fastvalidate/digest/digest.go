@@ -297,49 +297,37 @@ func (h *Hasher) encodeObject(buf []byte, n uint32) []byte {
 		} else if h.compareEntries(x, y) > 0 {
 			k1, k2 = k2, k1
 		}
-		buf = append(buf, '{')
-		if start, end := h.plainMember(k1); end != 0 {
-			buf = append(buf, h.b[start:end]...)
-		} else {
-			buf, _ = h.encodeMember(buf, k1)
-		}
-		buf = append(buf, ',')
-		if start, end := h.plainMember(k2); end != 0 {
-			buf = append(buf, h.b[start:end]...)
-		} else {
-			buf, _ = h.encodeMember(buf, k2)
-		}
+		buf, _ = h.encodeMember(append(buf, '{'), k1)
+		buf, _ = h.encodeMember(append(buf, ','), k2)
 		return append(buf, '}')
 	}
-	base := len(h.ents)
+	ents := h.ents
+	base := len(ents)
 	sorted := true
 	for k := n + 1; k < end; k = h.nextMember(k) {
 		e := h.entry(k)
-		if last := len(h.ents) - 1; sorted && last >= base {
+		if last := len(ents) - 1; sorted && last >= base {
 			// Most pairs are told apart by their prefixes, without a call.
-			if p := h.ents[last]; p.plain && e.plain && p.prefix != e.prefix {
+			if p := ents[last]; p.plain && e.plain && p.prefix != e.prefix {
 				sorted = p.prefix < e.prefix
 			} else {
 				sorted = h.compareEntries(p, e) < 0
 			}
 		}
-		h.ents = append(h.ents, e)
+		ents = append(ents, e)
 	}
 	if !sorted {
-		h.sortEntries(h.ents[base:])
+		h.sortEntries(ents[base:])
 	}
+	// A nested object's entries go past these in h.ents and are gone
+	// before the next turn.
+	h.ents = ents
 	buf = append(buf, '{')
-	for i := base; i < len(h.ents); i++ {
-		// A nested object's entries go past these and are gone before
-		// the next turn.
+	for i := base; i < len(ents); i++ {
 		if i > base {
 			buf = append(buf, ',')
 		}
-		if start, end := h.plainMember(h.ents[i].key); end != 0 {
-			buf = append(buf, h.b[start:end]...)
-		} else {
-			buf, _ = h.encodeMember(buf, h.ents[i].key)
-		}
+		buf, _ = h.encodeMember(buf, h.ents[i].key)
 	}
 	h.ents = h.ents[:base]
 	return append(buf, '}')
