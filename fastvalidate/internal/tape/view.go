@@ -1,10 +1,11 @@
 package tape
 
 // View is the cursor over a scanned document: its tape, its bytes, and the
-// member names the scan decoded. It is three words of pointers and lengths
-// held by value, so that a loop that copies it into a local keeps the tape
-// and the document in registers; reading them through a pointer would make
-// the compiler reload them after every store the loop makes elsewhere. Its
+// member names the scan decoded, held by value. At seven words it is more
+// than the compiler keeps in registers, so each by-value accessor inlined
+// into a loop first copies the whole View to the stack; Node reads a node
+// through a pointer instead, for loops that read every node (the content
+// digest's lost a third of its instructions so, docs/performance.md). Its
 // accessors are inlined (TestView_Inlined holds them to it).
 //
 // Node indexes are tape indexes; the root is node 0. Iterate an object's
