@@ -156,7 +156,8 @@ func (h *Hasher) Sum() Hash128 {
 // hash of their sum.
 func (h *Hasher) object(n uint32) Hash128 {
 	var sum Hash128
-	for k := n + 1; k < h.vw.End(n); k = h.vw.NextMember(k) {
+	_, _, _, end, _ := h.vw.Node(n)
+	for k := n + 1; k < end; k = h.nextMember(k) {
 		var m Hash128
 		if start, end := h.plainMember(k); end != 0 {
 			// Its encoding as it lies in the card: hashed there.
@@ -188,25 +189,24 @@ func appendHash(dst []byte, s Hash128) []byte {
 // returns the node after it. Written compactly, a member whose name and
 // value need no rewriting is copied in one go.
 func (h *Hasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
-	vw := h.vw
-	ks, ke := vw.Bounds(k)
-	if vw.Escaped(k) || h.b[ke+1] != ':' {
+	_, kflags, ks, ke, _ := h.vw.Node(k)
+	if kflags&tape.FlagEscaped != 0 || h.b[ke+1] != ':' {
 		buf = append(h.encodeString(buf, k), ':')
 		return h.encode(buf, k+1)
 	}
 	v := k + 1
-	vs, ve := vw.Bounds(v)
-	switch vw.Kind(v) {
+	kind, vflags, vs, ve, _ := h.vw.Node(v)
+	switch kind {
 	case tape.KindString:
-		if !vw.Escaped(v) && vs == ke+3 {
+		if vflags&tape.FlagEscaped == 0 && vs == ke+3 {
 			return append(buf, h.b[ks-1:ve+1]...), k + 2
 		}
 	case tape.KindNumber:
-		if vs == ke+2 && jcs.NumberAsIs(h.b[vs:ve], vw.Flags(v)) {
+		if vs == ke+2 && jcs.NumberAsIs(h.b[vs:ve], vflags) {
 			return append(buf, h.b[ks-1:ve]...), k + 2
 		}
 	case tape.KindObject:
-		return h.encodeObject(append(buf, h.b[ks-1:ke+2]...), v), vw.End(v)
+		return h.encodeObject(append(buf, h.b[ks-1:ke+2]...), v), ve // a container's end is the node past it
 	}
 	return h.encode(append(buf, h.b[ks-1:ke+2]...), v)
 }
@@ -216,10 +216,9 @@ func (h *Hasher) encodeMember(buf []byte, k uint32) ([]byte, uint32) {
 // the members of nested objects mostly are, copied without the call of
 // encodeMember. Else end is 0.
 func (h *Hasher) plainMember(k uint32) (start, end uint32) {
-	vw := h.vw
-	ks, ke := vw.Bounds(k)
-	vs, ve := vw.Bounds(k + 1)
-	if vw.Kind(k+1) == tape.KindString && (vw.Flags(k)|vw.Flags(k+1))&tape.FlagEscaped == 0 && vs == ke+3 {
+	_, kflags, ks, ke, _ := h.vw.Node(k)
+	kind, vflags, vs, ve, _ := h.vw.Node(k + 1)
+	if kind == tape.KindString && (kflags|vflags)&tape.FlagEscaped == 0 && vs == ke+3 {
 		return ks - 1, ve + 1
 	}
 	return 0, 0
@@ -227,9 +226,8 @@ func (h *Hasher) plainMember(k uint32) (start, end uint32) {
 
 // encodeString appends string n in canonical form.
 func (h *Hasher) encodeString(buf []byte, n uint32) []byte {
-	if !h.vw.Escaped(n) {
+	if _, flags, start, end, _ := h.vw.Node(n); flags&tape.FlagEscaped == 0 {
 		// As written: see jcs.AppendEscaped.
-		start, end := h.vw.Bounds(n)
 		return append(buf, h.b[start-1:end+1]...)
 	}
 	h.str = h.vw.AppendStr(h.str[:0], n)
@@ -239,12 +237,12 @@ func (h *Hasher) encodeString(buf []byte, n uint32) []byte {
 // encode appends node n's encoding to buf and returns the node after its
 // subtree.
 func (h *Hasher) encode(buf []byte, n uint32) ([]byte, uint32) {
-	vw := h.vw
-	switch vw.Kind(n) {
+	kind, flags, start, end, _ := h.vw.Node(n)
+	switch kind {
 	case tape.KindString:
 		return h.encodeString(buf, n), n + 1
 	case tape.KindNumber:
-		return jcs.AppendNumber(buf, vw.Raw(n), vw.Flags(n)), n + 1
+		return jcs.AppendNumber(buf, h.b[start:end], flags), n + 1
 	case tape.KindTrue:
 		return append(buf, "true"...), n + 1
 	case tape.KindFalse:
@@ -253,22 +251,21 @@ func (h *Hasher) encode(buf []byte, n uint32) ([]byte, uint32) {
 		return append(buf, "null"...), n + 1
 	case tape.KindArray:
 		buf = append(buf, '[')
-		for e := n + 1; e < vw.End(n); {
+		for e := n + 1; e < end; { // a container's end is the node past it
 			if e > n+1 {
 				buf = append(buf, ',')
 			}
 			// Strings, the most common elements, without a call.
-			if vw.Kind(e) == tape.KindString && !vw.Escaped(e) {
-				start, end := vw.Bounds(e)
-				buf = append(buf, h.b[start-1:end+1]...)
+			if ekind, eflags, s, t, _ := h.vw.Node(e); ekind == tape.KindString && eflags&tape.FlagEscaped == 0 {
+				buf = append(buf, h.b[s-1:t+1]...)
 				e++
 				continue
 			}
 			buf, e = h.encode(buf, e)
 		}
-		return append(buf, ']'), vw.End(n)
+		return append(buf, ']'), end
 	}
-	return h.encodeObject(buf, n), vw.End(n)
+	return h.encodeObject(buf, n), end
 }
 
 // entry is an object member being encoded: its name's tape index, and
@@ -284,14 +281,14 @@ type entry struct {
 // encoding independent of the members' order; the canonical form's own,
 // by UTF-16 code units, would cost more to compare.
 func (h *Hasher) encodeObject(buf []byte, n uint32) []byte {
-	end := h.vw.End(n)
+	_, _, _, end, _ := h.vw.Node(n)
 	// Objects of one or two members, common in cards, need no list.
 	if k1 := n + 1; k1 == end {
 		return append(buf, '{', '}')
-	} else if k2 := h.vw.NextMember(k1); k2 == end {
+	} else if k2 := h.nextMember(k1); k2 == end {
 		buf, _ = h.encodeMember(append(buf, '{'), k1)
 		return append(buf, '}')
-	} else if h.vw.NextMember(k2) == end {
+	} else if h.nextMember(k2) == end {
 		x, y := h.entry(k1), h.entry(k2)
 		if x.plain && y.plain && x.prefix != y.prefix {
 			if x.prefix > y.prefix {
@@ -300,49 +297,37 @@ func (h *Hasher) encodeObject(buf []byte, n uint32) []byte {
 		} else if h.compareEntries(x, y) > 0 {
 			k1, k2 = k2, k1
 		}
-		buf = append(buf, '{')
-		if start, end := h.plainMember(k1); end != 0 {
-			buf = append(buf, h.b[start:end]...)
-		} else {
-			buf, _ = h.encodeMember(buf, k1)
-		}
-		buf = append(buf, ',')
-		if start, end := h.plainMember(k2); end != 0 {
-			buf = append(buf, h.b[start:end]...)
-		} else {
-			buf, _ = h.encodeMember(buf, k2)
-		}
+		buf, _ = h.encodeMember(append(buf, '{'), k1)
+		buf, _ = h.encodeMember(append(buf, ','), k2)
 		return append(buf, '}')
 	}
-	base := len(h.ents)
+	ents := h.ents
+	base := len(ents)
 	sorted := true
-	for k := n + 1; k < end; k = h.vw.NextMember(k) {
+	for k := n + 1; k < end; k = h.nextMember(k) {
 		e := h.entry(k)
-		if last := len(h.ents) - 1; sorted && last >= base {
+		if last := len(ents) - 1; sorted && last >= base {
 			// Most pairs are told apart by their prefixes, without a call.
-			if p := h.ents[last]; p.plain && e.plain && p.prefix != e.prefix {
+			if p := ents[last]; p.plain && e.plain && p.prefix != e.prefix {
 				sorted = p.prefix < e.prefix
 			} else {
 				sorted = h.compareEntries(p, e) < 0
 			}
 		}
-		h.ents = append(h.ents, e)
+		ents = append(ents, e)
 	}
 	if !sorted {
-		h.sortEntries(h.ents[base:])
+		h.sortEntries(ents[base:])
 	}
+	// A nested object's entries go past these in h.ents and are gone
+	// before the next turn.
+	h.ents = ents
 	buf = append(buf, '{')
-	for i := base; i < len(h.ents); i++ {
-		// A nested object's entries go past these and are gone before
-		// the next turn.
+	for i := base; i < len(ents); i++ {
 		if i > base {
 			buf = append(buf, ',')
 		}
-		if start, end := h.plainMember(h.ents[i].key); end != 0 {
-			buf = append(buf, h.b[start:end]...)
-		} else {
-			buf, _ = h.encodeMember(buf, h.ents[i].key)
-		}
+		buf, _ = h.encodeMember(buf, h.ents[i].key)
 	}
 	h.ents = h.ents[:base]
 	return append(buf, '}')
@@ -350,8 +335,19 @@ func (h *Hasher) encodeObject(buf []byte, n uint32) []byte {
 
 // entry returns member name k as encodeObject sorts it.
 func (h *Hasher) entry(k uint32) entry {
-	start, end := h.vw.Bounds(k)
-	return entry{prefix: namePrefix(h.b, start, end), key: k, plain: !h.vw.Escaped(k)}
+	_, flags, start, end, _ := h.vw.Node(k)
+	return entry{prefix: namePrefix(h.b, start, end), key: k, plain: flags&tape.FlagEscaped == 0}
+}
+
+// nextMember returns the member name after member k's value, as
+// tape.View.NextMember does, reading the tape through a pointer: each of
+// View's by-value accessors copies the whole View first (tape.View.Node).
+func (h *Hasher) nextMember(k uint32) uint32 {
+	kind, _, _, end, _ := h.vw.Node(k + 1)
+	if kind == tape.KindObject || kind == tape.KindArray {
+		return end
+	}
+	return k + 2
 }
 
 // namePrefix returns the first eight bytes of b[start:end], big-endian,
@@ -438,10 +434,11 @@ func (h *Hasher) Members(of string, f func(name []byte, value Value, sum Hash128
 		}
 	}
 	h.mem, h.names = h.mem[:0], h.names[:0]
-	for k := obj + 1; k < h.vw.End(obj); k = h.vw.NextMember(k) {
-		ks, ke := h.vw.Bounds(k)
-		m := sortedName{key: k, start: ks, end: ke, ascii: h.vw.Flags(k)&(tape.FlagEscaped|tape.FlagNonASCII) == 0}
-		if h.vw.Escaped(k) {
+	_, _, _, end, _ := h.vw.Node(obj)
+	for k := obj + 1; k < end; k = h.nextMember(k) {
+		_, flags, ks, ke, _ := h.vw.Node(k)
+		m := sortedName{key: k, start: ks, end: ke, ascii: flags&(tape.FlagEscaped|tape.FlagNonASCII) == 0}
+		if flags&tape.FlagEscaped != 0 {
 			// Copied decoded into h.names; names without escapes are
 			// read from the card, not copied.
 			start := len(h.names)
@@ -489,7 +486,8 @@ func (h *Hasher) Each(f func(name []byte, value Value)) {
 	if !h.loaded {
 		return
 	}
-	for k := uint32(1); k < h.vw.End(0); k = h.vw.NextMember(k) {
+	_, _, _, end, _ := h.vw.Node(0)
+	for k := uint32(1); k < end; k = h.nextMember(k) {
 		f(h.vw.Name(k), Value{h, k + 1})
 	}
 }
@@ -592,9 +590,10 @@ func (v Value) Member(name string) Value {
 		return Value{}
 	}
 	h := v.h
-	for k := v.n + 1; k < h.vw.End(v.n); k = h.vw.NextMember(k) {
-		if !h.vw.Escaped(k) {
-			if string(h.vw.Raw(k)) == name {
+	_, _, _, end, _ := h.vw.Node(v.n)
+	for k := v.n + 1; k < end; k = h.nextMember(k) {
+		if _, flags, s, e, _ := h.vw.Node(k); flags&tape.FlagEscaped == 0 {
+			if string(h.b[s:e]) == name {
 				return Value{h, k + 1}
 			}
 		} else if h.vw.SameAs(k, []byte(name)) {
@@ -636,8 +635,8 @@ func (v Value) Str() []byte {
 		return nil
 	}
 	h := v.h
-	if !h.vw.Escaped(v.n) {
-		return h.vw.Raw(v.n)
+	if _, flags, s, e, _ := h.vw.Node(v.n); flags&tape.FlagEscaped == 0 {
+		return h.b[s:e]
 	}
 	h.val = h.vw.AppendStr(h.val[:0], v.n)
 	return h.val

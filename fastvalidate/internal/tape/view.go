@@ -1,10 +1,11 @@
 package tape
 
 // View is the cursor over a scanned document: its tape, its bytes, and the
-// member names the scan decoded. It is three words of pointers and lengths
-// held by value, so that a loop that copies it into a local keeps the tape
-// and the document in registers; reading them through a pointer would make
-// the compiler reload them after every store the loop makes elsewhere. Its
+// member names the scan decoded, held by value. At seven words it is more
+// than the compiler keeps in registers, so each by-value accessor inlined
+// into a loop first copies the whole View to the stack; Node reads a node
+// through a pointer instead, for loops that read every node (the content
+// digest's lost a third of its instructions so, docs/performance.md). Its
 // accessors are inlined (TestView_Inlined holds them to it).
 //
 // Node indexes are tape indexes; the root is node 0. Iterate an object's
@@ -93,6 +94,16 @@ func (v View) NextMember(k uint32) uint32 { return v.Next(k + 1) }
 func (v View) Bounds(n uint32) (start, end uint32) {
 	t := &v.tape[n]
 	return t.start, t.end
+}
+
+// Node returns all of node n: its kind, flags, bounds (see Bounds and
+// End) and parent, read through a pointer. A View is too large for the
+// compiler to keep in registers, so each by-value accessor inlined into a
+// loop copies the whole View first; a loop that reads every node of a
+// card (the content digest's) reads them with one call each instead.
+func (v *View) Node(n uint32) (kind Kind, flags uint8, start, end, parent uint32) {
+	t := &v.tape[n]
+	return t.kind, t.flags, t.start, t.end, t.parent
 }
 
 // Offset returns the offset of node n's first byte: a string's opening

@@ -25,7 +25,7 @@ func TestView_Inlined(t *testing.T) {
 	for _, fn := range []string{
 		"View.Len", "View.Kind", "View.Flags", "View.Escaped", "View.EmptyString", "View.Parent", "View.First",
 		"View.End", "View.Empty", "View.Next", "View.NextMember", "View.Bounds", "View.Offset",
-		"View.Raw", "View.Name", "(*Scanner).View",
+		"View.Raw", "View.Name", "(*View).Node", "(*Scanner).View",
 	} {
 		if !inlinable[fn] {
 			t.Errorf("%s is no longer inlinable (go build -gcflags=-m)", fn)
