@@ -44,7 +44,7 @@ func (s *Scanner) Scan(b []byte) bool {
 // until the next Scan. It is made on each call rather than kept: a
 // Scanner holding a pointer to its own aux would make every Scanner
 // escape to the heap.
-func (s *Scanner) View() View { return View{tape: s.tape, b: s.doc, aux: &s.aux} }
+func (s *Scanner) View() View { return View{tape: s.tape, s: s} }
 
 // Err returns why the last Scan stopped, or ErrNone.
 func (s *Scanner) Err() Err { return s.err }

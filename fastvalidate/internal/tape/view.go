@@ -1,11 +1,17 @@
 package tape
 
-// View is the cursor over a scanned document: its tape, its bytes, and the
-// member names the scan decoded, held by value. At seven words it is more
-// than the compiler keeps in registers, so each by-value accessor inlined
-// into a loop first copies the whole View to the stack; Node reads a node
-// through a pointer instead, for loops that read every node (the content
-// digest's lost a third of its instructions so, docs/performance.md). Its
+// View is the cursor over a scanned document: its tape, and the Scanner
+// that holds the document's bytes and the member names the scan decoded.
+// It is four words held by value: the tape's pointer, length and capacity,
+// which nearly every accessor reads, and the Scanner, which only the ones
+// that read text go through. Four words is as large as the compiler keeps
+// a struct in registers (cmd/compile/internal/ssa's CanSSA); a larger View
+// would be copied whole, in memory, into every inlined accessor, whichever
+// of its fields that accessor reads. So a loop that copies a View into a
+// local keeps the tape in registers, where reading it through a pointer
+// would make the compiler reload it after every store the loop makes
+// elsewhere. Node reads a node's kind, flags, bounds and parent in one
+// call, for loops that read every node (the content digest's). Its
 // accessors are inlined (TestView_Inlined holds them to it).
 //
 // Node indexes are tape indexes; the root is node 0. Iterate an object's
@@ -18,8 +24,7 @@ package tape
 //	for e := v.First(arr); e < v.End(arr); e = v.Next(e) { ... }
 type View struct {
 	tape []node
-	b    []byte
-	aux  *aux
+	s    *Scanner
 }
 
 // aux is what a View reads through a pointer, off its hot paths: the
@@ -43,7 +48,7 @@ type span struct{ start, end uint32 }
 func (v View) Len() int { return len(v.tape) }
 
 // Doc returns the document the tape describes.
-func (v View) Doc() []byte { return v.b }
+func (v View) Doc() []byte { return v.s.doc }
 
 // Kind returns node n's JSON type.
 func (v View) Kind(n uint32) Kind { return v.tape[n].kind }
@@ -97,10 +102,9 @@ func (v View) Bounds(n uint32) (start, end uint32) {
 }
 
 // Node returns all of node n: its kind, flags, bounds (see Bounds and
-// End) and parent, read through a pointer. A View is too large for the
-// compiler to keep in registers, so each by-value accessor inlined into a
-// loop copies the whole View first; a loop that reads every node of a
-// card (the content digest's) reads them with one call each instead.
+// End) and parent, in one call, for a loop that reads every node of a
+// card (the content digest's) and would otherwise index the tape once per
+// accessor.
 func (v *View) Node(n uint32) (kind Kind, flags uint8, start, end, parent uint32) {
 	t := &v.tape[n]
 	return t.kind, t.flags, t.start, t.end, t.parent
@@ -119,7 +123,7 @@ func (v View) Offset(n uint32) int {
 // Raw returns a string's or a number's text as written, escapes included.
 func (v View) Raw(n uint32) []byte {
 	t := &v.tape[n]
-	return v.b[t.start:t.end]
+	return v.s.doc[t.start:t.end]
 }
 
 // Name returns member name k decoded: the document's own bytes, or the
@@ -127,34 +131,34 @@ func (v View) Raw(n uint32) []byte {
 func (v View) Name(k uint32) []byte {
 	t := &v.tape[k]
 	if t.flags&FlagEscaped != 0 {
-		d := v.aux.nameAt[k]
-		return v.aux.names[d.start:d.end]
+		d := v.s.aux.nameAt[k]
+		return v.s.aux.names[d.start:d.end]
 	}
-	return v.b[t.start:t.end]
+	return v.s.doc[t.start:t.end]
 }
 
 // AppendStr appends string node n decoded to dst.
 func (v View) AppendStr(dst []byte, n uint32) []byte {
 	t := &v.tape[n]
 	if t.flags&FlagEscaped == 0 {
-		return append(dst, v.b[t.start:t.end]...)
+		return append(dst, v.s.doc[t.start:t.end]...)
 	}
-	return AppendUnescaped(dst, v.b[t.start:t.end])
+	return AppendUnescaped(dst, v.s.doc[t.start:t.end])
 }
 
 // Same reports whether string nodes x and y decode to the same text.
 func (v View) Same(x, y uint32) bool {
 	tx, ty := &v.tape[x], &v.tape[y]
 	if (tx.flags|ty.flags)&FlagEscaped == 0 {
-		return string(v.b[tx.start:tx.end]) == string(v.b[ty.start:ty.end])
+		return string(v.s.doc[tx.start:tx.end]) == string(v.s.doc[ty.start:ty.end])
 	}
-	return v.aux.same(v.b[tx.start:tx.end], v.b[ty.start:ty.end])
+	return v.s.aux.same(v.s.doc[tx.start:tx.end], v.s.doc[ty.start:ty.end])
 }
 
 // SameAs reports whether string node n decodes to the text that raw, the
 // text of a JSON string as written, decodes to.
 func (v View) SameAs(n uint32, raw []byte) bool {
-	return v.aux.same(v.Raw(n), raw)
+	return v.s.aux.same(v.Raw(n), raw)
 }
 
 // DuplicateString returns the first string element of array arr equal to
@@ -178,7 +182,7 @@ func (v View) DuplicateString(arr uint32) uint32 {
 		}
 		return 0
 	}
-	a := v.aux
+	a := &v.s.aux
 	a.keys = a.keys[:0]
 	for e := v.First(arr); e < v.End(arr); e = v.Next(e) {
 		if v.Kind(e) == KindString {
@@ -233,7 +237,7 @@ func (a *aux) decodeNames(v View, escaped []uint32) {
 		}
 		t := &v.tape[n]
 		start := len(a.names)
-		a.names = AppendUnescaped(a.names, v.b[t.start:t.end])
+		a.names = AppendUnescaped(a.names, v.s.doc[t.start:t.end])
 		a.nameAt[n] = span{uint32(start), uint32(len(a.names))}
 	}
 }
@@ -248,8 +252,8 @@ func (v View) memberName(n uint32) bool {
 		return false
 	}
 	i := int(v.tape[n].start) - 2 // the byte before the opening quote
-	for i >= 0 && WSTable[v.b[i]] {
+	for i >= 0 && WSTable[v.s.doc[i]] {
 		i--
 	}
-	return i < 0 || v.b[i] != ':'
+	return i < 0 || v.s.doc[i] != ':'
 }

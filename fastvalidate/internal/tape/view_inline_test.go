@@ -4,6 +4,7 @@ import (
 	"os/exec"
 	"regexp"
 	"testing"
+	"unsafe"
 )
 
 // TestView_Inlined builds the package with -gcflags=-m and fails when one
@@ -30,5 +31,18 @@ func TestView_Inlined(t *testing.T) {
 		if !inlinable[fn] {
 			t.Errorf("%s is no longer inlinable (go build -gcflags=-m)", fn)
 		}
+	}
+}
+
+// TestView_FitsRegisters fails when View grows past four words, the most
+// that cmd/compile keeps a struct in registers (ssa.MaxStruct): a larger
+// View is copied whole to the stack by every inlined accessor, which cost
+// the walks about a tenth of their time (docs/performance.md, "Reading the
+// tape").
+func TestView_FitsRegisters(t *testing.T) {
+	const maxStruct = 4
+	word := unsafe.Sizeof(uintptr(0))
+	if size := unsafe.Sizeof(View{}); size > maxStruct*word {
+		t.Errorf("View is %d bytes, over the %d of %d words a struct may have to stay in registers", size, maxStruct*word, maxStruct)
 	}
 }
