@@ -321,51 +321,85 @@ func (w *walker) matchPatterns() {
 }
 
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII: most of what it reads are letters, so it finds the end
-// of a word eight bytes at a time (wordBytes) and looks at each byte only
-// between words.
+// printable ASCII. It reads 64 bytes at a time (blockMasks): a bit per
+// byte for letters and digits, whose changes from one byte to the next
+// are where words start and end, and a bit per byte that is neither those
+// nor a space, the only bytes a literal's anchor can be. A loop per word,
+// as before, cost a mispredicted branch at the end of each word, the
+// length of words being what no predictor learns; this loop's branches
+// go by the bits of a block, so that most of a text's bytes take no
+// branch of their own and a word costs a few instructions and a lookup
+// (mayStart).
 func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
 	text := w.segText(si)
-	for i := 0; i < len(text); {
-		c := text[i]
-		if !asciiWordByte[c] {
-			// An anchor is neither a letter nor white space, which are all
-			// lower-casing changes of ASCII: the byte is its own folding.
-			if p.anchors[c] {
+	var carry uint64 // 1 when the block before ends inside a word
+	start := 0       // where the word being read starts
+	for base := 0; base < len(text); base += 64 {
+		var word, other uint64
+		if len(text)-base >= 64 {
+			word, other = blockMasks((*[64]byte)(text[base:]))
+		} else {
+			// NUL, which no text holds as written, pads the last block:
+			// no word, and no anchor once masked out.
+			var tail [64]byte
+			copy(tail[:], text[base:])
+			word, other = blockMasks(&tail)
+			other &= 1<<(len(text)-base) - 1
+		}
+		// An edge is the first byte of a word or the first byte after one.
+		edges := word ^ (word<<1 | carry)
+		carry = word >> 63
+		for ; edges != 0; edges &= edges - 1 {
+			i := base + bits.TrailingZeros64(edges)
+			if word&(edges&-edges) != 0 {
+				start = i
+				continue
+			}
+			if p.mayStart(i-start, text[start], text[i-1]) {
+				reported = w.matchWordsAt(p, si, start, i, reported)
+			}
+		}
+		for ; other != 0; other &= other - 1 {
+			// An anchor is neither a letter nor white space, which are
+			// all lower-casing changes of ASCII: the byte is its own
+			// folding.
+			i := base + bits.TrailingZeros64(other)
+			if c := text[i]; p.anchors[c] {
 				w.matchLiteralsAt(p, si, i, c, lits)
 			}
-			i++
-			continue
 		}
-		// The word's end, eight bytes at a time (wordBytes), written out
-		// here: a call per word cost as much as the search.
-		end := i + 1
-		for ; end+8 <= len(text); end += 8 {
-			if m := ^wordBytes(binary.LittleEndian.Uint64(text[end:])) & highBits; m != 0 {
-				end += bits.TrailingZeros64(m) >> 3
-				goto found
-			}
-		}
-		for end < len(text) && asciiWordByte[text[end]] {
-			end++
-		}
-	found:
-		if p.mayStart(end-i, c, text[end-1]) {
-			reported = w.matchWordsAt(p, si, i, end, reported)
-		}
-		i = end
+	}
+	if carry != 0 && p.mayStart(len(text)-start, text[start], text[len(text)-1]) {
+		// The text ends in a word at the end of a full block.
+		reported = w.matchWordsAt(p, si, start, len(text), reported)
 	}
 	return reported
 }
 
-// asciiWordByte tells the ASCII bytes that are part of words: letters and
-// digits.
-var asciiWordByte = func() (t [256]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = foldWordByte[lowerASCII[c]]
+// blockMasks returns, for the 64 bytes of ASCII in block, word with bit i
+// set when byte i is a letter or a digit (wordBytes), and other with bit
+// i set when byte i is neither those nor a space.
+func blockMasks(block *[64]byte) (word, other uint64) {
+	for k := 0; k < 8; k++ {
+		x := binary.LittleEndian.Uint64(block[8*k:])
+		wb := wordBytes(x)
+		// The high bit of a byte of x^spaces is clear only where that
+		// byte is a space: byte b, with its high bit cleared, plus 0x7F
+		// sets the high bit unless b is 0, and carries into no other byte.
+		y := x ^ 0x20*lowBits
+		notSpace := (y&^highBits + ^uint64(highBits)) | y
+		ob := ^(wb | ^notSpace) & highBits
+		word |= gatherHighBits(wb) << (8 * k)
+		other |= gatherHighBits(ob) << (8 * k)
 	}
-	return t
-}()
+	return word, other
+}
+
+// gatherHighBits packs the high bits of the eight bytes of m, and no other
+// bits of m may be set, into its low eight bits, byte k's at bit k: the
+// multiplication adds each shifted high bit into bits 56 to 63, one
+// apart, without carries (TestGatherHighBits tries all 256).
+func gatherHighBits(m uint64) uint64 { return (m >> 7) * 0x0102040810204080 >> 56 }
 
 const (
 	lowBits  = 0x0101010101010101
