@@ -321,31 +321,22 @@ func (w *walker) matchPatterns() {
 }
 
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII. It reads 64 bytes at a time (blockMasks): a bit per
-// byte for letters and digits, whose changes from one byte to the next
-// are where words start and end, and a bit per byte that is neither those
-// nor a space, the only bytes a literal's anchor can be. A loop per word,
-// as before, cost a mispredicted branch at the end of each word, the
-// length of words being what no predictor learns; this loop's branches
-// go by the bits of a block, so that most of a text's bytes take no
-// branch of their own and a word costs a few instructions and a lookup
+// printable ASCII. It reads up to 64 bytes at a time (blockMasks): a bit
+// per byte for letters and digits, whose changes from one byte to the
+// next are where words start and end, and a bit per byte that is neither
+// those nor a space, the only bytes a literal's anchor can be. A loop per
+// word, as before, cost a mispredicted branch at the end of each word,
+// the length of words being what no predictor learns; this loop's
+// branches go by the bits of a block, so that most of a text's bytes take
+// no branch of their own and a word costs a few instructions and a lookup
 // (mayStart).
 func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
-	text := w.segText(si)
+	seg := w.segs[si]
+	text := w.b[seg.start:seg.end]
 	var carry uint64 // 1 when the block before ends inside a word
 	start := 0       // where the word being read starts
 	for base := 0; base < len(text); base += 64 {
-		var word, other uint64
-		if len(text)-base >= 64 {
-			word, other = blockMasks((*[64]byte)(text[base:]))
-		} else {
-			// NUL, which no text holds as written, pads the last block:
-			// no word, and no anchor once masked out.
-			var tail [64]byte
-			copy(tail[:], text[base:])
-			word, other = blockMasks(&tail)
-			other &= 1<<(len(text)-base) - 1
-		}
+		word, other := w.blockMasks(int(seg.start)+base, min(len(text)-base, 64))
 		// An edge is the first byte of a word or the first byte after one.
 		edges := word ^ (word<<1 | carry)
 		carry = word >> 63
@@ -376,23 +367,46 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 	return reported
 }
 
-// blockMasks returns, for the 64 bytes of ASCII in block, word with bit i
-// set when byte i is a letter or a digit (wordBytes), and other with bit
-// i set when byte i is neither those nor a space.
-func blockMasks(block *[64]byte) (word, other uint64) {
-	for k := 0; k < 8; k++ {
-		x := binary.LittleEndian.Uint64(block[8*k:])
-		wb := wordBytes(x)
-		// The high bit of a byte of x^spaces is clear only where that
-		// byte is a space: byte b, with its high bit cleared, plus 0x7F
-		// sets the high bit unless b is 0, and carries into no other byte.
-		y := x ^ 0x20*lowBits
-		notSpace := (y&^highBits + ^uint64(highBits)) | y
-		ob := ^(wb | ^notSpace) & highBits
-		word |= gatherHighBits(wb) << (8 * k)
-		other |= gatherHighBits(ob) << (8 * k)
+// blockMasks returns, for the n <= 64 bytes of the card from at on, all
+// printable ASCII, word with bit i set when byte at+i is a letter or a
+// digit, and other with bit i set when it is neither those nor a space.
+// It reads the card eight bytes at a time, past the n bytes up to the
+// next multiple of eight, while the card lasts: the bits of those bytes
+// are cleared, and what they hold changes no bit of the bytes before
+// (chunkMasks), so that the many short texts (names, tags) cost one or
+// two reads rather than eight and a copy.
+func (w *walker) blockMasks(at, n int) (word, other uint64) {
+	src := w.b[at:]
+	if len(src) < n+7 {
+		var tail [64 + 7]byte
+		copy(tail[:], src[:n])
+		src = tail[:]
+	}
+	for k := 0; k < n; k += 8 {
+		wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
+		word |= wb << k
+		other |= ob << k
+	}
+	if n < 64 {
+		word &= 1<<n - 1
+		other &= 1<<n - 1
 	}
 	return word, other
+}
+
+// chunkMasks returns, for the eight bytes of x, byte k at bit k, the
+// letters and digits (wordBytes), and the bytes that are neither those
+// nor a space. The bits of the bytes before the first byte beyond ASCII
+// are right whatever the later bytes hold: each step works within a byte
+// or carries into the bytes after it only.
+func chunkMasks(x uint64) (word, other uint64) {
+	wb := wordBytes(x)
+	// The high bit of a byte of x^spaces is clear only where that byte
+	// is a space: byte b, its high bit cleared, plus 0x7F sets the high
+	// bit unless b is 0, and carries into no other byte.
+	y := x ^ 0x20*lowBits
+	notSpace := (y&^highBits + ^uint64(highBits)) | y
+	return gatherHighBits(wb), gatherHighBits(notSpace &^ wb & highBits)
 }
 
 // gatherHighBits packs the high bits of the eight bytes of m, and no other

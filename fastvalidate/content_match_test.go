@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
 	"slices"
@@ -242,26 +243,36 @@ func TestGatherHighBits(t *testing.T) {
 	}
 }
 
-// TestBlockMasks holds blockMasks to the byte tables: every ASCII byte
-// at every place of a block, among neighbours of every kind.
-func TestBlockMasks(t *testing.T) {
+// TestChunkMasks holds chunkMasks to the byte tables: every ASCII byte at
+// every place of eight, among neighbours of every kind, and the bytes
+// before the first beyond ASCII right whatever follows it.
+func TestChunkMasks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	var block [64]byte
+	var chunk [8]byte
 	for c := range 128 {
-		for at := range 64 {
-			for i := range block {
-				block[i] = byte(rng.IntN(128))
-			}
-			block[at] = byte(c)
-			word, other := blockMasks(&block)
-			for i, b := range block {
-				isWord := foldWordByte[lowerASCII[b]]
-				if got := word>>i&1 != 0; got != isWord {
-					t.Fatalf("byte %#x at %d of %q: word bit %v, want %v", b, i, block, got, isWord)
+		for at := range 8 {
+			for range 50 {
+				ascii := 1 + rng.IntN(8) // the bytes from here on may be any
+				for i := range chunk {
+					chunk[i] = byte(rng.IntN(128))
+					if i >= ascii {
+						chunk[i] = byte(rng.IntN(256))
+					}
 				}
-				isOther := !isWord && b != ' '
-				if got := other>>i&1 != 0; got != isOther {
-					t.Fatalf("byte %#x at %d of %q: other bit %v, want %v", b, i, block, got, isOther)
+				chunk[at] = byte(c)
+				word, other := chunkMasks(binary.LittleEndian.Uint64(chunk[:]))
+				for i, b := range chunk {
+					if b >= 0x80 {
+						break
+					}
+					isWord := foldWordByte[lowerASCII[b]]
+					if got := word>>i&1 != 0; got != isWord {
+						t.Fatalf("byte %#x at %d of %q: word bit %v, want %v", b, i, chunk, got, isWord)
+					}
+					isOther := !isWord && b != ' '
+					if got := other>>i&1 != 0; got != isOther {
+						t.Fatalf("byte %#x at %d of %q: other bit %v, want %v", b, i, chunk, got, isOther)
+					}
 				}
 			}
 		}
