@@ -384,8 +384,8 @@ func (w *walker) blockMasks(at, n int) (word, other uint64) {
 	}
 	for k := 0; k < n; k += 8 {
 		wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
-		word |= wb << k
-		other |= ob << k
+		word |= gatherHighBits(wb) << k
+		other |= gatherHighBits(ob) << k
 	}
 	if n < 64 {
 		word &= 1<<n - 1
@@ -394,8 +394,8 @@ func (w *walker) blockMasks(at, n int) (word, other uint64) {
 	return word, other
 }
 
-// chunkMasks returns, for the eight bytes of x, byte k at bit k, the
-// letters and digits (wordBytes), and the bytes that are neither those
+// chunkMasks returns, for the eight bytes of x, by the high bit of each,
+// the letters and digits (wordBytes), and the bytes that are neither those
 // nor a space. The bits of the bytes before the first byte beyond ASCII
 // are right whatever the later bytes hold: each step works within a byte
 // or carries into the bytes after it only.
@@ -406,7 +406,7 @@ func chunkMasks(x uint64) (word, other uint64) {
 	// bit unless b is 0, and carries into no other byte.
 	y := x ^ 0x20*lowBits
 	notSpace := (y&^highBits + ^uint64(highBits)) | y
-	return gatherHighBits(wb), gatherHighBits(notSpace &^ wb & highBits)
+	return wb, notSpace &^ wb & highBits
 }
 
 // gatherHighBits packs the high bits of the eight bytes of m, and no other

@@ -260,7 +260,8 @@ func TestChunkMasks(t *testing.T) {
 					}
 				}
 				chunk[at] = byte(c)
-				word, other := chunkMasks(binary.LittleEndian.Uint64(chunk[:]))
+				wb, ob := chunkMasks(binary.LittleEndian.Uint64(chunk[:]))
+				word, other := gatherHighBits(wb), gatherHighBits(ob)
 				for i, b := range chunk {
 					if b >= 0x80 {
 						break
