@@ -337,15 +337,28 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 	start := 0       // where the word being read starts
 	for base := 0; base < len(text); base += 64 {
 		word, other := w.blockMasks(int(seg.start)+base, min(len(text)-base, 64))
-		// An edge is the first byte of a word or the first byte after one.
-		edges := word ^ (word<<1 | carry)
+		// A word starts at a word byte after another byte, and ends
+		// before a byte that is no word byte after one; starts and ends
+		// alternate, so that a start pairs with the first end after it,
+		// and the loop goes once round per word.
+		after := word<<1 | carry
+		starts, ends := word&^after, after&^word
 		carry = word >> 63
-		for ; edges != 0; edges &= edges - 1 {
-			i := base + bits.TrailingZeros64(edges)
-			if word&(edges&-edges) != 0 {
-				start = i
-				continue
+		if after&1 != 0 && ends != 0 {
+			// The word that the block before left open ends here.
+			i := base + bits.TrailingZeros64(ends)
+			ends &= ends - 1
+			if p.mayStart(i-start, text[start], text[i-1]) {
+				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
+		}
+		for ; starts != 0; starts &= starts - 1 {
+			start = base + bits.TrailingZeros64(starts)
+			if ends == 0 {
+				break // the word goes on into the next block
+			}
+			i := base + bits.TrailingZeros64(ends)
+			ends &= ends - 1
 			if p.mayStart(i-start, text[start], text[i-1]) {
 				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
