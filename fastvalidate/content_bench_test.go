@@ -202,7 +202,7 @@ func BenchmarkMatchRaw(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, segs := range objects {
-			w.segs = segs
+			w.segs = append(w.segs[:0], segs...) // as checkContent reuses it
 			var lits litHits
 			for si := range segs {
 				if w.matchRaw(p, si, 0, &lits) != 0 {

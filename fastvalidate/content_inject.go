@@ -321,7 +321,7 @@ func (w *walker) matchPatterns() {
 }
 
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII. It reads up to 64 bytes at a time (blockMasks): a bit
+// printable ASCII. It reads up to 64 bytes at a time (chunkMasks): a bit
 // per byte for letters and digits, whose changes from one byte to the
 // next are where words start and end, and a bit per byte that is neither
 // those nor a space, the only bytes a literal's anchor can be. A loop per
@@ -336,7 +336,30 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 	var carry uint64 // 1 when the block before ends inside a word
 	start := 0       // where the word being read starts
 	for base := 0; base < len(text); base += 64 {
-		word, other := w.blockMasks(int(seg.start)+base, min(len(text)-base, 64))
+		n := min(len(text)-base, 64)
+		src := w.b[int(seg.start)+base:]
+		if len(src) < n+7 {
+			// The masks below read eight bytes at a time, past the n up to
+			// the next multiple of eight: from the card in place, whose
+			// bytes after the text change no bit of the text's
+			// (chunkMasks), and which the bits of those bytes are cleared
+			// of; or, where the card ends before that, from a copy.
+			var tail [64 + 7]byte
+			copy(tail[:], src[:n])
+			src = tail[:]
+		}
+		// The masks, eight bytes at a time, written out here: a call per
+		// block cost more than the work for the many short texts.
+		var word, other uint64
+		for k := 0; k < n; k += 8 {
+			wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
+			word |= gatherHighBits(wb) << k
+			other |= gatherHighBits(ob) << k
+		}
+		if n < 64 {
+			word &= 1<<n - 1
+			other &= 1<<n - 1
+		}
 		// A word starts at a word byte after another byte, and ends
 		// before a byte that is no word byte after one; starts and ends
 		// alternate, so that a start pairs with the first end after it,
@@ -378,33 +401,6 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 		reported = w.matchWordsAt(p, si, start, len(text), reported)
 	}
 	return reported
-}
-
-// blockMasks returns, for the n <= 64 bytes of the card from at on, all
-// printable ASCII, word with bit i set when byte at+i is a letter or a
-// digit, and other with bit i set when it is neither those nor a space.
-// It reads the card eight bytes at a time, past the n bytes up to the
-// next multiple of eight, while the card lasts: the bits of those bytes
-// are cleared, and what they hold changes no bit of the bytes before
-// (chunkMasks), so that the many short texts (names, tags) cost one or
-// two reads rather than eight and a copy.
-func (w *walker) blockMasks(at, n int) (word, other uint64) {
-	src := w.b[at:]
-	if len(src) < n+7 {
-		var tail [64 + 7]byte
-		copy(tail[:], src[:n])
-		src = tail[:]
-	}
-	for k := 0; k < n; k += 8 {
-		wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
-		word |= gatherHighBits(wb) << k
-		other |= gatherHighBits(ob) << k
-	}
-	if n < 64 {
-		word &= 1<<n - 1
-		other &= 1<<n - 1
-	}
-	return word, other
 }
 
 // chunkMasks returns, for the eight bytes of x, by the high bit of each,
