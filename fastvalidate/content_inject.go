@@ -59,11 +59,11 @@ type patternSet struct {
 	literals []literalPattern
 	// byFirst lists, at firstSlot of each word a pattern starts with,
 	// those words and the patterns that start with each; firstWords has,
-	// at the same slot, the bits (firstBits) of their second and last
-	// bytes, so that most words of a text are passed over with one
-	// lookup, and the rest compared with the few words of their slot.
+	// at the same slot, the bits (firstBit) of their last bytes, so that
+	// most words of a text are passed over with one lookup, and the rest
+	// compared with the few words of their slot.
 	byFirst    [32 * maxFirstWord][]firstWord
-	firstWords [32 * maxFirstWord]uint64
+	firstWords [32 * maxFirstWord]uint32
 	// byAnchor lists the literals by their anchor byte: one pass over a
 	// text finds the places where any literal can match.
 	byAnchor [256][]int
@@ -148,7 +148,7 @@ func mustParsePatterns(text string) *patternSet {
 // addFirst records that pattern pi starts with word.
 func (p *patternSet) addFirst(word string, pi int) {
 	slot := firstSlot(word[0], len(word))
-	p.firstWords[slot] |= firstBits(word[min(1, len(word)-1)], word[len(word)-1])
+	p.firstWords[slot] |= firstBit(word[len(word)-1])
 	for i := range p.byFirst[slot] {
 		if fw := &p.byFirst[slot][i]; fw.word == word {
 			fw.patterns = append(fw.patterns, pi)
@@ -371,7 +371,7 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 			// The word that the block before left open ends here.
 			i := base + bits.TrailingZeros64(ends)
 			ends &= ends - 1
-			if p.mayStart(i-start, text[start], text[start+min(1, i-start-1)], text[i-1]) {
+			if p.mayStart(i-start, text[start], text[i-1]) {
 				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
 		}
@@ -382,7 +382,7 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 			}
 			i := base + bits.TrailingZeros64(ends)
 			ends &= ends - 1
-			if p.mayStart(i-start, text[start], text[start+min(1, i-start-1)], text[i-1]) {
+			if p.mayStart(i-start, text[start], text[i-1]) {
 				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
 		}
@@ -396,7 +396,7 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 			}
 		}
 	}
-	if n := len(text) - start; carry != 0 && p.mayStart(n, text[start], text[start+min(1, n-1)], text[len(text)-1]) {
+	if carry != 0 && p.mayStart(len(text)-start, text[start], text[len(text)-1]) {
 		// The text ends in a word at the end of a full block.
 		reported = w.matchWordsAt(p, si, start, len(text), reported)
 	}
@@ -444,7 +444,7 @@ func wordBytes(x uint64) uint64 {
 // walker.fold, which may hold foldOther: byte by byte.
 func (w *walker) matchFolded(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
 	text := w.segText(si)
-	var first, second, last byte
+	var first, last byte
 	start, n := 0, 0
 	for i := 0; i <= len(text); i++ {
 		c := byte(' ') // the space after the member
@@ -455,15 +455,12 @@ func (w *walker) matchFolded(p *patternSet, si int, reported uint8, lits *litHit
 			if n == 0 {
 				start, first = i, c
 			}
-			if n <= 1 {
-				second = c
-			}
 			last = c
 			n++
 			continue
 		}
 		if n != 0 {
-			if p.mayStart(n, first, second, last) {
+			if p.mayStart(n, first, last) {
 				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
 			n = 0
@@ -722,24 +719,19 @@ func (w *walker) appendStream(dst []byte, from, to wordAt) []byte {
 const maxFirstWord = 16
 
 // firstSlot is the index in patternSet.firstWords of words of n bytes
-// (n < maxFirstWord) starting with byte first, and firstBits the bits of
-// their second byte (the first again in a word of one) and last byte: by
-// the low five bits of each, which are the same for
+// (n < maxFirstWord) starting with byte first, and firstBit the bit of
+// their last byte: by the low five bits of each, which are the same for
 // a letter in either case, so that the text need not be lower-cased to
 // be looked up. Digits share slots with letters; that only lets a few
 // more words through to the comparison.
 func firstSlot(first byte, n int) int { return int(first&31)*maxFirstWord + n }
 
-func firstBits(second, last byte) uint64 { return 1<<(32+second&31) | 1<<(last&31) }
+func firstBit(last byte) uint32 { return 1 << (last & 31) }
 
-// mayStart reports whether a word of n bytes, first, second (the first
-// again when n is 1) and last, may start a pattern. The second byte
-// keeps from the comparison most of the words of the generated dump's
-// texts that the others let through ("rate", "city", "time", "payload",
-// against "role", "copy", "true", "pretend").
-func (p *patternSet) mayStart(n int, first, second, last byte) bool {
-	want := firstBits(second, last)
-	return n < maxFirstWord && p.firstWords[firstSlot(first, n)]&want == want
+// mayStart reports whether a word of n bytes, first to last, may start a
+// pattern.
+func (p *patternSet) mayStart(n int, first, last byte) bool {
+	return n < maxFirstWord && p.firstWords[firstSlot(first, n)]&firstBit(last) != 0
 }
 
 func patternKindBit(kind string) uint8 {
