@@ -4,8 +4,10 @@ package fastvalidate
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -122,4 +124,92 @@ func BenchmarkContentHonest(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkMatchRaw runs the pattern matcher's pass over texts as written
+// (matchRaw) alone on the texts of the first 20,000 cards of the dump
+// named by $CARDSCAN_CONTENT_DUMP: each object's texts the content rules
+// read (classifyMember) that are printable ASCII, in a buffer laid out as a
+// card's (each text in quotes), one object's texts matched together. What
+// BenchmarkContentGroups shows under a shared machine's load only as a
+// few percent of a whole validation, this shows by itself.
+func BenchmarkMatchRaw(b *testing.B) {
+	path := os.Getenv("CARDSCAN_CONTENT_DUMP")
+	if path == "" {
+		b.Skip("CARDSCAN_CONTENT_DUMP names no dump")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var buf []byte
+	var objects [][]textSeg
+	addText := func(segs []textSeg, v any) []textSeg {
+		s, ok := v.(string)
+		if !ok || s == "" || strings.ContainsAny(s, "\"\\") || hasNonASCII([]byte(s)) || strings.IndexFunc(s, func(r rune) bool { return r < ' ' }) >= 0 {
+			return segs
+		}
+		buf = append(buf, '"')
+		segs = append(segs, textSeg{start: uint32(len(buf)), end: uint32(len(buf) + len(s))})
+		buf = append(append(buf, s...), '"')
+		return segs
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			var segs []textSeg
+			for k, m := range v {
+				walk(m)
+				if c := classifyMember([]byte(k)); c == memberOther || c == memberLink {
+					continue
+				}
+				if a, ok := m.([]any); ok {
+					for _, e := range a {
+						segs = addText(segs, e)
+					}
+				}
+				segs = addText(segs, m)
+			}
+			if len(segs) != 0 {
+				objects = append(objects, segs)
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	cards := 0
+	for ; sc.Scan() && cards < 20000; cards++ {
+		var v any
+		if json.Unmarshal(sc.Bytes(), &v) == nil {
+			walk(v)
+		}
+	}
+	textBytes := 0
+	for _, segs := range objects {
+		for _, s := range segs {
+			textBytes += int(s.end - s.start)
+		}
+	}
+	p := loadPatterns()
+	w := &walker{b: buf}
+	b.SetBytes(int64(textBytes))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, segs := range objects {
+			w.segs = append(w.segs[:0], segs...) // as checkContent reuses it
+			var lits litHits
+			for si := range segs {
+				if w.matchRaw(p, si, 0, &lits) != 0 {
+					b.Fatalf("a pattern matches %q", w.segText(si))
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*cards), "ns/card")
 }

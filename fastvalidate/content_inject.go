@@ -321,51 +321,108 @@ func (w *walker) matchPatterns() {
 }
 
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII: most of what it reads are letters, so it finds the end
-// of a word eight bytes at a time (wordBytes) and looks at each byte only
-// between words.
+// printable ASCII. It reads up to 64 bytes at a time (chunkMasks): a bit
+// per byte for letters and digits, whose changes from one byte to the
+// next are where words start and end, and a bit per byte that is neither
+// those nor a space, the only bytes a literal's anchor can be. A loop per
+// word, as before, cost a mispredicted branch at the end of each word,
+// the length of words being what no predictor learns; this loop's
+// branches go by the bits of a block, so that most of a text's bytes take
+// no branch of their own and a word costs a few instructions and a lookup
+// (mayStart).
 func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
-	text := w.segText(si)
-	for i := 0; i < len(text); {
-		c := text[i]
-		if !asciiWordByte[c] {
-			// An anchor is neither a letter nor white space, which are all
-			// lower-casing changes of ASCII: the byte is its own folding.
-			if p.anchors[c] {
+	seg := w.segs[si]
+	text := w.b[seg.start:seg.end]
+	var carry uint64 // 1 when the block before ends inside a word
+	start := 0       // where the word being read starts
+	for base := 0; base < len(text); base += 64 {
+		n := min(len(text)-base, 64)
+		src := w.b[int(seg.start)+base:]
+		if len(src) < n+7 {
+			// The masks below read eight bytes at a time, past the n up to
+			// the next multiple of eight: from the card in place, whose
+			// bytes after the text change no bit of the text's
+			// (chunkMasks), and which the bits of those bytes are cleared
+			// of; or, where the card ends before that, from a copy.
+			var tail [64 + 7]byte
+			copy(tail[:], src[:n])
+			src = tail[:]
+		}
+		// The masks, eight bytes at a time, written out here: a call per
+		// block cost more than the work for the many short texts.
+		var word, other uint64
+		for k := 0; k < n; k += 8 {
+			wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
+			word |= gatherHighBits(wb) << k
+			other |= gatherHighBits(ob) << k
+		}
+		if n < 64 {
+			word &= 1<<n - 1
+			other &= 1<<n - 1
+		}
+		// A word starts at a word byte after another byte, and ends
+		// before a byte that is no word byte after one; starts and ends
+		// alternate, so that a start pairs with the first end after it,
+		// and the loop goes once round per word.
+		after := word<<1 | carry
+		starts, ends := word&^after, after&^word
+		carry = word >> 63
+		if after&1 != 0 && ends != 0 {
+			// The word that the block before left open ends here.
+			i := base + bits.TrailingZeros64(ends)
+			ends &= ends - 1
+			if p.mayStart(i-start, text[start], text[i-1]) {
+				reported = w.matchWordsAt(p, si, start, i, reported)
+			}
+		}
+		for ; starts != 0; starts &= starts - 1 {
+			start = base + bits.TrailingZeros64(starts)
+			if ends == 0 {
+				break // the word goes on into the next block
+			}
+			i := base + bits.TrailingZeros64(ends)
+			ends &= ends - 1
+			if p.mayStart(i-start, text[start], text[i-1]) {
+				reported = w.matchWordsAt(p, si, start, i, reported)
+			}
+		}
+		for ; other != 0; other &= other - 1 {
+			// An anchor is neither a letter nor white space, which are
+			// all lower-casing changes of ASCII: the byte is its own
+			// folding.
+			i := base + bits.TrailingZeros64(other)
+			if c := text[i]; p.anchors[c] {
 				w.matchLiteralsAt(p, si, i, c, lits)
 			}
-			i++
-			continue
 		}
-		// The word's end, eight bytes at a time (wordBytes), written out
-		// here: a call per word cost as much as the search.
-		end := i + 1
-		for ; end+8 <= len(text); end += 8 {
-			if m := ^wordBytes(binary.LittleEndian.Uint64(text[end:])) & highBits; m != 0 {
-				end += bits.TrailingZeros64(m) >> 3
-				goto found
-			}
-		}
-		for end < len(text) && asciiWordByte[text[end]] {
-			end++
-		}
-	found:
-		if p.mayStart(end-i, c, text[end-1]) {
-			reported = w.matchWordsAt(p, si, i, end, reported)
-		}
-		i = end
+	}
+	if carry != 0 && p.mayStart(len(text)-start, text[start], text[len(text)-1]) {
+		// The text ends in a word at the end of a full block.
+		reported = w.matchWordsAt(p, si, start, len(text), reported)
 	}
 	return reported
 }
 
-// asciiWordByte tells the ASCII bytes that are part of words: letters and
-// digits.
-var asciiWordByte = func() (t [256]bool) {
-	for c := range utf8.RuneSelf {
-		t[c] = foldWordByte[lowerASCII[c]]
-	}
-	return t
-}()
+// chunkMasks returns, for the eight bytes of x, by the high bit of each,
+// the letters and digits (wordBytes), and the bytes that are neither those
+// nor a space. The bits of the bytes before the first byte beyond ASCII
+// are right whatever the later bytes hold: each step works within a byte
+// or carries into the bytes after it only.
+func chunkMasks(x uint64) (word, other uint64) {
+	wb := wordBytes(x)
+	// The high bit of a byte of x^spaces is clear only where that byte
+	// is a space: byte b, its high bit cleared, plus 0x7F sets the high
+	// bit unless b is 0, and carries into no other byte.
+	y := x ^ 0x20*lowBits
+	notSpace := (y&^highBits + ^uint64(highBits)) | y
+	return wb, notSpace &^ wb & highBits
+}
+
+// gatherHighBits packs the high bits of the eight bytes of m, and no other
+// bits of m may be set, into its low eight bits, byte k's at bit k: the
+// multiplication adds each shifted high bit into bits 56 to 63, one
+// apart, without carries (TestGatherHighBits tries all 256).
+func gatherHighBits(m uint64) uint64 { return (m >> 7) * 0x0102040810204080 >> 56 }
 
 const (
 	lowBits  = 0x0101010101010101
