@@ -125,7 +125,7 @@ perf: build
 # A CPU profile of cardscan for profile-guided optimisation, written to
 # bin/pgo/cardscan.pgo: validation, zstd input, --cross-card and diff run
 # in-process under the profiler on a generated 40 MB dump of every dialect
-# (kept in bin/pgo/). The build does not use it: it gained about 1% CPU
+# (kept in bin/pgo/). The build does not use it: no row gained beyond noise
 # (docs/performance.md, profile-guided optimisation).
 PGO_DUMP = bin/pgo/all-40mb.ndjson
 
