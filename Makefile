@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build man test lint vet fmt-check tidy-check staticcheck unit fuzz-seeds bench bench-unit beam-test compare bench-gateway clean perf debian-packages node-deps
+.PHONY: all build man test lint vet fmt-check tidy-check staticcheck unit fuzz-seeds bench bench-unit beam-test compare bench-gateway clean perf pgo debian-packages node-deps
 
 all: build
 
@@ -121,6 +121,21 @@ perf: build
 	  $(GO) run ./corpus/cardgen -seed 1 -size 100MB -dialect agentcard -defects 0.05 -o $(PERF_DUMP) && \
 	  $(GO) run ./corpus/cardgen -seed 1 -size 100MB -dialect agentcard -defects 0.05 -o $(PERF_DUMP).zst; }
 	$(GO) run ./internal/perf -dump $(PERF_DUMP) -zdump $(PERF_DUMP).zst -cardscan bin/cardscan
+
+# A CPU profile of cardscan for profile-guided optimisation, written to
+# bin/pgo/cardscan.pgo: validation, zstd input, --cross-card and diff run
+# in-process under the profiler on a generated 40 MB dump of every dialect
+# (kept in bin/pgo/). The build does not use it: no row gained beyond noise
+# (docs/performance.md, profile-guided optimisation).
+PGO_DUMP = bin/pgo/all-40mb.ndjson
+
+pgo:
+	@test -f $(PGO_DUMP) || { mkdir -p bin/pgo && \
+	  echo "$(GO) run ./corpus/cardgen -seed 2 -size 40MB -dialect all -defects 0.05 -o $(PGO_DUMP) (and $(PGO_DUMP).zst)" && \
+	  $(GO) run ./corpus/cardgen -seed 2 -size 40MB -dialect all -defects 0.05 -o $(PGO_DUMP) && \
+	  $(GO) run ./corpus/cardgen -seed 2 -size 40MB -dialect all -defects 0.05 -o $(PGO_DUMP).zst; }
+	$(GO) run ./internal/pgo -dump $(PGO_DUMP) -zdump $(PGO_DUMP).zst -o bin/pgo/cardscan.pgo
+	@ls -l bin/pgo/cardscan.pgo
 
 # fastvalidate's benchmarks, then signature verification: verifications per
 # second per core for EdDSA, ES256 and RS256 (BenchmarkVerify).
