@@ -487,8 +487,8 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 // recycle returns a chunk to the free list. Buffers grown for one long
 // record are dropped rather than kept for the rest of the run.
 func (p *pipeline) recycle(c *chunk) {
-	if cap(c.buf) > 4*p.cfg.ChunkSize {
-		c.buf = nil
+	if cap(c.buf) > 4*p.cfg.ChunkSize || cap(c.mem) > 4*p.cfg.ChunkSize {
+		c.buf, c.mem = nil, nil
 	}
 	c.out = shrink(c.out, 4*p.cfg.ChunkSize)
 	c.validOut = shrink(c.validOut, 4*p.cfg.ChunkSize)

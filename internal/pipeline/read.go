@@ -157,10 +157,17 @@ func (cu *cutter) newChunk(minCap int) error {
 		size = int(min(int64(size), max(cu.size-cu.offset+1, minChunk)))
 	}
 	size = max(size, minCap)
-	if cap(c.buf) < size {
-		c.buf = make([]byte, 0, size)
+	limit := cu.shareLimit()
+	if limit >= size {
+		limit = 0
 	}
-	c.buf = c.buf[:0]
+	if cap(c.mem) < size {
+		c.mem = make([]byte, 0, size)
+	}
+	c.buf = c.mem[:0]
+	if limit > 0 {
+		c.buf = c.mem[:0:max(limit, minCap)]
+	}
 	c.spans = c.spans[:0]
 	c.kind = kindLines
 	if cu.framing == FramingJSON {
@@ -171,6 +178,27 @@ func (cu *cutter) newChunk(minCap int) error {
 	c.unterminated = false
 	cu.c = c
 	return nil
+}
+
+// shareLimit is the size, when below ChunkSize, of the next chunk of a
+// file that several workers share, or 0 when it has no limit but the
+// chunk size. The first chunks are small and double, from a sixteenth of
+// the chunk size, so that every worker starts after a short read rather
+// than the first waiting for a whole chunk and the next for two; the last
+// ones are an equal share of what is left (a sixteenth of the chunk size
+// at least), so that the workers finish together rather than one judging
+// the last full chunk alone. Only the chunks' sizes change: not their
+// number in flight, nor what is held.
+func (cu *cutter) shareLimit() int {
+	jobs, chunkSize := int64(cu.p.cfg.Jobs), int64(cu.p.cfg.ChunkSize)
+	// A file that fits in one round of chunks is not worth sizing.
+	if jobs < 2 || cu.size < 2*jobs*chunkSize {
+		return 0
+	}
+	least := max(chunkSize/16, minChunk)
+	ramp := max(least, cu.offset)
+	share := max(least, (cu.size-cu.offset)/(2*jobs))
+	return int(min(ramp, share, chunkSize))
 }
 
 // fill reads once into the free space of the current chunk.
@@ -237,9 +265,15 @@ func (cu *cutter) grow() bool {
 	if len(c.buf) > cu.p.cfg.MaxRecord {
 		return false
 	}
-	grown := make([]byte, len(c.buf), min(2*cap(c.buf), cu.p.cfg.MaxRecord+1))
+	want := min(2*cap(c.buf), cu.p.cfg.MaxRecord+1)
+	if cap(c.mem) >= want && len(c.buf) > 0 && &c.mem[:1][0] == &c.buf[0] {
+		// A chunk limited by shareLimit: its allocation has room.
+		c.buf = c.mem[:len(c.buf):want]
+		return true
+	}
+	grown := make([]byte, len(c.buf), want)
 	copy(grown, c.buf)
-	c.buf = grown
+	c.buf, c.mem = grown, grown
 	return true
 }
 
@@ -480,7 +514,7 @@ func (cu *cutter) streamTooLarge() error {
 			c.buf = c.buf[:n]
 			p.dispatch(c)
 		} else {
-			c.buf = nil
+			c.buf, c.mem = nil, nil
 			p.free <- c
 		}
 		return nil
@@ -548,7 +582,7 @@ func (cu *cutter) skipTooLarge() error {
 			c.buf = c.buf[:n]
 			p.dispatch(c)
 		} else {
-			c.buf = nil
+			c.buf, c.mem = nil, nil
 			p.free <- c
 		}
 		return nil

@@ -102,3 +102,68 @@ func TestCompressedFileFullChunks(t *testing.T) {
 		t.Errorf("%d bytes decompressed came in %d chunks of %d bytes at most; want at most 5", n, chunks, DefaultChunkSize)
 	}
 }
+
+// chunkSizes runs the reader alone on one input with jobs workers'
+// chunk sizing, and returns the bytes each chunk carried, in order.
+func chunkSizes(t *testing.T, path string, jobs, chunkSize int) []int {
+	t.Helper()
+	cfg := &Config{Profile: "agentcard", Jobs: jobs, ChunkSize: chunkSize, MaxRecord: DefaultMaxRecord, Progress: new(Progress)}
+	p := newPipeline(cfg)
+	go func() {
+		for c := range p.work {
+			c.done <- struct{}{}
+		}
+	}()
+	go p.read([]Input{{Name: "in", Path: path}})
+	var sizes []int
+	for c := range p.order {
+		<-c.done
+		if c.kind == kindDiagnostic {
+			t.Fatal(c.diag)
+		}
+		sizes = append(sizes, len(c.buf))
+		p.free <- c
+	}
+	return sizes
+}
+
+// TestChunksRampAndTail: with two workers, a large file's first chunks
+// are small, so that both workers start within microseconds rather than
+// after a chunk's read each, and its last chunks shrink with what is
+// left, so that the workers finish together rather than one judging the
+// last full chunk alone. One worker reads full chunks throughout: it has
+// no one to wait for.
+func TestChunksRampAndTail(t *testing.T) {
+	const chunkSize = 64 << 10
+	input := bytes.Repeat([]byte(card+"\n"), 16*chunkSize/(len(card)+1))
+	path := filepath.Join(t.TempDir(), "cards.ndjson")
+	if err := os.WriteFile(path, input, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, jobs := range []int{1, 2} {
+		sizes := chunkSizes(t, path, jobs, chunkSize)
+		total := 0
+		for _, n := range sizes {
+			total += n
+			if n > chunkSize {
+				t.Errorf("-j %d: a chunk of %d bytes, over the chunk size %d", jobs, n, chunkSize)
+			}
+		}
+		if total != len(input) {
+			t.Fatalf("-j %d: the chunks carried %d bytes of %d", jobs, total, len(input))
+		}
+		first, last := sizes[0], sizes[len(sizes)-1]
+		if jobs == 1 {
+			if first < chunkSize-len(card)-1 {
+				t.Errorf("-j 1: first chunk %d bytes, want a full chunk of %d", first, chunkSize)
+			}
+			continue
+		}
+		if first > chunkSize/8 {
+			t.Errorf("-j 2: first chunk %d bytes, want at most %d (sizes %v)", first, chunkSize/8, sizes)
+		}
+		if end := last + sizes[len(sizes)-2]; end > chunkSize/4 {
+			t.Errorf("-j 2: last two chunks %d bytes, want at most %d (sizes %v)", end, chunkSize/4, sizes)
+		}
+	}
+}

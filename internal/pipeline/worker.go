@@ -28,9 +28,13 @@ const (
 // chunk is the unit of work: bytes read from one input, and what judging
 // them produced. Chunks are reused; every buffer keeps its capacity.
 type chunk struct {
-	kind   chunkKind
-	input  string
-	buf    []byte
+	kind  chunkKind
+	input string
+	buf   []byte
+	// mem is the allocation buf starts at: buf's capacity may stop short
+	// of it, so that a read fills a chunk only to the size wanted, and
+	// the rest is used again when the chunk is grown or reused.
+	mem    []byte
 	line   int   // line number of buf[0]
 	col    int   // column of buf[0], in code points
 	offset int64 // offset of buf[0] in the decompressed input
