@@ -45,13 +45,19 @@ func main() {
 	zdump := flag.String("zdump", "bin/perf/agentcard-100mb.ndjson.zst", "the same dump, zstd-compressed")
 	bin := flag.String("cardscan", "bin/cardscan", "the cardscan binary to measure")
 	runs := flag.Int("runs", 9, "rounds of throughput measurements, the fastest and the median of each shown (0: start-up only)")
-	starts := flag.Int("starts", 101, "start-up measurements of each binary, interleaved")
+	starts := flag.Int("starts", 101, "start-up measurements of each binary, interleaved (0: throughput only)")
 	before := flag.String("before", "", "another cardscan binary (an earlier build) to time in the same rounds: start-up, -j 1, -j 2 and -j 2 on the zstd copy")
 	flag.Parse()
 	fmt.Printf("cpu: %s, %d cores; load average before: %s\n", cpuModel(), runtime.NumCPU(), loadAverage())
-	if err := startup(*bin, *before, *dump, *starts); err != nil {
-		fmt.Fprintln(os.Stderr, "perf: error:", err)
-		os.Exit(1)
+	if *starts < 0 || *runs < 0 {
+		fmt.Fprintln(os.Stderr, "perf: error: -starts and -runs count rounds: want 0 or more")
+		os.Exit(2)
+	}
+	if *starts > 0 {
+		if err := startup(*bin, *before, *dump, *starts); err != nil {
+			fmt.Fprintln(os.Stderr, "perf: error:", err)
+			os.Exit(1)
+		}
 	}
 	if *runs == 0 {
 		return
