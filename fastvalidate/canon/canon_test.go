@@ -11,7 +11,7 @@ import (
 )
 
 func TestAppendCanonical_RFC8785Numbers(t *testing.T) {
-	for _, tc := range rfc8785Numbers(t) {
+	for _, tc := range jcstest.RFC8785Numbers(t) {
 		f := math.Float64frombits(tc.Bits)
 		// A number as a card's text, written the way Go writes it and the
 		// way RFC 8785 does, canonicalizes to RFC 8785's text.
@@ -229,13 +229,4 @@ func BenchmarkAppendCanonical(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-func rfc8785Numbers(t *testing.T) []jcstest.Number {
-	t.Helper()
-	rows, err := jcstest.RFC8785Numbers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }

@@ -13,7 +13,7 @@ import (
 )
 
 func TestAppendFloat_RFC8785Vectors(t *testing.T) {
-	for _, tc := range rfc8785Numbers(t) {
+	for _, tc := range jcstest.RFC8785Numbers(t) {
 		f := math.Float64frombits(tc.Bits)
 		if got := string(AppendFloat(nil, f)); got != tc.Want {
 			t.Errorf("%016x: got %s, want %s", tc.Bits, got, tc.Want)
@@ -109,13 +109,4 @@ func TestCanonicalNumberPlainDecimal(t *testing.T) {
 	if passed < 5000 {
 		t.Errorf("only %d numbers taken as written", passed)
 	}
-}
-
-func rfc8785Numbers(t *testing.T) []jcstest.Number {
-	t.Helper()
-	rows, err := jcstest.RFC8785Numbers()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // Number is one row of RFC 8785 appendix B: a float64's IEEE 754 bits and
@@ -20,9 +21,18 @@ type Number struct {
 //go:embed rfc8785-numbers.txt
 var rfc8785Numbers string
 
-// RFC8785Numbers returns appendix B's rows, or an error naming the line
-// of the embedded table that does not parse.
-func RFC8785Numbers() ([]Number, error) {
+// RFC8785Numbers returns appendix B's rows; a line of the embedded table
+// that does not parse fails tb, naming it.
+func RFC8785Numbers(tb testing.TB) []Number {
+	tb.Helper()
+	rows, err := parseNumbers()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rows
+}
+
+func parseNumbers() ([]Number, error) {
 	var rows []Number
 	for i, line := range strings.Split(rfc8785Numbers, "\n") {
 		if line == "" || strings.HasPrefix(line, "#") {
