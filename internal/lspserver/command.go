@@ -108,6 +108,23 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMess
 	conn := jsonrpc2.NewConn(newStream(in, out, maxMessage))
 	server := NewServer(cfg, conn)
 	conn.Go(ctx, server.Handle)
+	return sessionEnd(ctx, server, conn)
+}
+
+// sessionEnd waits for the session to end and says how. A client that
+// sends exit and closes its end ends it both ways at once; exit decides,
+// since the handler runs on the read loop and so has closed Exited before
+// the loop reads the end of input and closes Done.
+func sessionEnd(ctx context.Context, server *Server, conn interface {
+	Done() <-chan struct{}
+	Err() error
+}) error {
+	select {
+	case <-server.Exited():
+	case <-conn.Done():
+	case <-ctx.Done():
+		return nil
+	}
 	select {
 	case <-server.Exited():
 		// The spec's exit status: 0 after shutdown, 1 without.
@@ -115,14 +132,12 @@ func Serve(ctx context.Context, cfg Config, in io.Reader, out io.Writer, maxMess
 			return nil
 		}
 		return cmderr.ErrFailed
-	case <-conn.Done():
-		if err := conn.Err(); err != nil {
-			return cmderr.IOf("lsp session: %v", err)
-		}
-		return nil
-	case <-ctx.Done():
-		return nil
+	default:
 	}
+	if err := conn.Err(); err != nil {
+		return cmderr.IOf("lsp session: %v", err)
+	}
+	return nil
 }
 
 // FlagSet returns cardscan lsp's flags, for completion and the manual

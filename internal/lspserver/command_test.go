@@ -1,0 +1,60 @@
+package lspserver
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/cardscan/cardscan/internal/cmderr"
+)
+
+// endedConn is a connection whose session is over.
+type endedConn struct{ err error }
+
+func (c endedConn) Done() <-chan struct{} {
+	done := make(chan struct{})
+	close(done)
+	return done
+}
+
+func (c endedConn) Err() error { return c.err }
+
+// TestSessionEndExitAndEOF: a client that sends exit and then closes its
+// end ends the session both ways at once. When Serve came to wait only
+// after both had happened (a loaded machine, the race detector), it took
+// either at random, and an exit without shutdown ended 0 about half the
+// time, where the spec says 1.
+func TestSessionEndExitAndEOF(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		shutdown bool
+		want     error
+	}{
+		{"exit without shutdown", false, cmderr.ErrFailed},
+		{"shutdown then exit", true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range 100 {
+				server := NewServer(Config{}, nil)
+				server.shutdown = tc.shutdown
+				close(server.exited)
+				if err := sessionEnd(context.Background(), server, endedConn{}); !errors.Is(err, tc.want) {
+					t.Fatalf("ending %d: %v, want %v", i, err, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestSessionEndConnectionFailed: with no exit, a connection that failed
+// is an I/O error and one the client closed is a clean end.
+func TestSessionEndConnectionFailed(t *testing.T) {
+	server := NewServer(Config{}, nil)
+	if err := sessionEnd(context.Background(), server, endedConn{}); err != nil {
+		t.Errorf("closed connection: %v, want nil", err)
+	}
+	err := sessionEnd(context.Background(), server, endedConn{errors.New("broken pipe")})
+	if cmderr.Status(err) != cmderr.StatusIO {
+		t.Errorf("failed connection: %v (status %d), want an I/O error", err, cmderr.Status(err))
+	}
+}
