@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/realcards"
 )
 
 func readTestdata(t testing.TB, name string) []byte {
@@ -449,11 +450,7 @@ func TestMiddleware_UnknownProfile(t *testing.T) {
 // middleware: its verdict must be the validator's, and a passing card must
 // arrive unchanged.
 func TestMiddleware_RealCards(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared", "corpus", "real")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(files) == 0 {
-		t.Skip("no real cards in " + dir)
-	}
+	files := realcards.Files(t)
 	mw := mustMiddleware(t)
 	v := fastvalidate.MustNew("auto")
 	for _, f := range files {

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/cardscan/cardscan/internal/realcards"
 )
 
 // realGolden holds the verdicts; -update (golden_test.go) rewrites its
@@ -20,35 +22,11 @@ const realGolden = "testdata/real/verdicts.txt"
 // passes the same with or without CI set.
 func realCorpusDir(t testing.TB) string {
 	t.Helper()
-	real, err := findRealCorpus()
+	real, err := realcards.Dir()
 	if err != nil {
 		t.Skip(err)
 	}
 	return real
-}
-
-// findRealCorpus returns shared/corpus/real beside the checkout: the module
-// root is the first directory up from here holding go.mod.
-func findRealCorpus() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above %s", dir)
-		}
-		dir = parent
-	}
-	real := filepath.Join(dir, "..", "shared", "corpus", "real")
-	if st, err := os.Stat(real); err != nil || !st.IsDir() {
-		return "", fmt.Errorf("real cards not found at %s", real)
-	}
-	return real, nil
 }
 
 // realVerdict is one card's entry in the golden file.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
+	"github.com/cardscan/cardscan/internal/realcards"
 	"github.com/valyala/fastjson"
 
 	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
@@ -218,7 +219,7 @@ func benchCards(b *testing.B, name, profile string, cards [][]byte) {
 // of their family (a2a, ma2d, agentcard), as auto detects it, finds
 // valid; nil where the corpus is absent.
 func realValidCards(b *testing.B) map[string][][]byte {
-	dir, err := findRealCorpus()
+	dir, err := realcards.Dir()
 	if err != nil {
 		return nil
 	}

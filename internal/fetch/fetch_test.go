@@ -20,6 +20,7 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/realcards"
 )
 
 const (
@@ -525,11 +526,7 @@ func TestUsage(t *testing.T) {
 // over TLS and fetches it: the profile's findings must be those of judging
 // the file directly, plus nothing but serving rules.
 func TestRealCards(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "real")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(files) == 0 {
-		t.Skip("no real cards in " + dir)
-	}
+	files := realcards.Files(t)
 	v := fastvalidate.MustNew("auto")
 	pages := map[string]page{}
 	var urls []string

@@ -19,6 +19,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/linger"
+	"github.com/cardscan/cardscan/internal/realcards"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -470,11 +471,7 @@ func TestMetrics(t *testing.T) {
 // TestValidate_RealCards posts every real-world card and compares the
 // verdict with the CLI encoder's rendering of a direct judgement.
 func TestValidate_RealCards(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "real")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(files) == 0 {
-		t.Skip("no real cards in " + dir)
-	}
+	files := realcards.Files(t)
 	cfg := testConfig()
 	cfg.profile = "auto"
 	cfg.maxBytes = 2 << 20

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
+	"github.com/cardscan/cardscan/internal/realcards"
 )
 
 // classifyByBytes is what classify computes, a byte at a time: bit i%64 of
@@ -94,7 +95,7 @@ func TestClassify_CardsAgreeWithByteLoop(t *testing.T) {
 			docs = append(docs, d[:cut])
 		}
 	}
-	if dir, err := findRealCorpus(); err == nil {
+	if dir, err := realcards.Dir(); err == nil {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 		for _, f := range files {
 			b, err := os.ReadFile(f)
