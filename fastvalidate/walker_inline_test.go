@@ -1,9 +1,9 @@
 package fastvalidate
 
 import (
-	"os/exec"
-	"regexp"
 	"testing"
+
+	"github.com/cardscan/cardscan/internal/inlinetest"
 )
 
 // TestWalker_Inlined builds the package with -gcflags=-m and fails when a
@@ -11,18 +11,7 @@ import (
 // change can push one past the compiler's budget, and every loop over a
 // card pays a call for it.
 func TestWalker_Inlined(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH to build the package with -gcflags=-m")
-	}
-	out, err := exec.Command(goTool, "build", "-gcflags=-m", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
-	}
-	inlinable := map[string]bool{}
-	for _, m := range regexp.MustCompile(`can inline (\S+)`).FindAllSubmatch(out, -1) {
-		inlinable[string(m[1])] = true
-	}
+	inlinable := inlinetest.Inlinable(t)
 	for _, fn := range []string{
 		"(*walker).kind", "(*walker).next", "(*walker).end", "(*walker).empty", "(*walker).raw",
 		"(*walker).name", "(*walker).str", "plainOr", "(*walker).emptyString", "(*walker).negative", "(*walker).want",

@@ -1,28 +1,17 @@
 package tape
 
 import (
-	"os/exec"
-	"regexp"
 	"testing"
 	"unsafe"
+
+	"github.com/cardscan/cardscan/internal/inlinetest"
 )
 
 // TestView_Inlined builds the package with -gcflags=-m and fails when one
 // of View's accessors is no longer inlinable: every check's loop over a
 // card reads through them, and would pay a call for each.
 func TestView_Inlined(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH to build the package with -gcflags=-m")
-	}
-	out, err := exec.Command(goTool, "build", "-gcflags=-m", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
-	}
-	inlinable := map[string]bool{}
-	for _, m := range regexp.MustCompile(`can inline (\S+)`).FindAllSubmatch(out, -1) {
-		inlinable[string(m[1])] = true
-	}
+	inlinable := inlinetest.Inlinable(t)
 	for _, fn := range []string{
 		"View.Len", "View.Kind", "View.Flags", "View.Escaped", "View.EmptyString", "View.Parent", "View.First",
 		"View.End", "View.Empty", "View.Next", "View.NextMember", "View.Bounds", "View.Offset",
