@@ -259,8 +259,10 @@ type pipeline struct {
 	framed            [framingCount]atomic.Int64
 
 	ruleSlots int
-	limiter   *worker // re-judges the piece in which MaxInvalid is reached
-	hold      *hold   // with Config.HoldCompressed
+	// workers counts the workers started.
+	workers atomic.Int32
+	limiter *worker // re-judges the piece in which MaxInvalid is reached
+	hold    *hold   // with Config.HoldCompressed
 
 	// The input being read, for the chunks the reader takes: its number
 	// (from 1) and whether it is compressed.
@@ -291,6 +293,7 @@ func newPipeline(cfg *Config) *pipeline {
 func (p *pipeline) run(inputs []Input) (Stats, error) {
 	go p.read(inputs)
 	for range p.cfg.Jobs {
+		p.workers.Add(1)
 		go p.runWorker()
 	}
 	st := newStats()
