@@ -292,10 +292,6 @@ func newPipeline(cfg *Config) *pipeline {
 
 func (p *pipeline) run(inputs []Input) (Stats, error) {
 	go p.read(inputs)
-	for range p.cfg.Jobs {
-		p.workers.Add(1)
-		go p.runWorker()
-	}
 	st := newStats()
 	st.Inputs = int64(len(inputs))
 	if p.cfg.HoldCompressed {
