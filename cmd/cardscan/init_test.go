@@ -22,7 +22,7 @@ var initAllocBudget = map[string]int{
 	// content patterns (now parsed on first use) 370, the ISO 639-1
 	// list built a string per code 190, and the enumerations' messages
 	// a string per value 84.
-	"github.com/cardscan/cardscan/fastvalidate": 250,
+	"github.com/cardscan/cardscan/fastvalidate": 300,
 }
 
 const defaultInitAllocs = 100
