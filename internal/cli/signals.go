@@ -25,9 +25,13 @@ type signals struct {
 	caught    syscall.Signal
 }
 
+// notify and stopNotify are signal.Notify and signal.Stop; tests count
+// the handlers a run installs.
+var notify, stopNotify = signal.Notify, signal.Stop
+
 func catchSignals() *signals {
 	s := &signals{ch: make(chan os.Signal, 2), interrupt: make(chan struct{}), done: make(chan struct{})}
-	signal.Notify(s.ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	notify(s.ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -60,7 +64,7 @@ func (s *signals) signal() syscall.Signal {
 }
 
 func (s *signals) stop() {
-	signal.Stop(s.ch)
+	stopNotify(s.ch)
 	close(s.done)
 	s.wg.Wait()
 }
