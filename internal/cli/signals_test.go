@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // fakeNotify stands in for signal.Notify while a test runs, recording the
@@ -72,5 +74,49 @@ func TestSmallRunInstallsNoHandler(t *testing.T) {
 				t.Errorf("cardscan %s installed %d signal handlers and removed %d, want %d", strings.Join(tc.args, " "), notified, stopped, tc.want)
 			}
 		})
+	}
+}
+
+// TestLateHandlerInterrupts: a run that outlasts the grace installs the
+// handler then, and a signal from then on ends it in order.
+func TestLateHandlerInterrupts(t *testing.T) {
+	f := installFakeNotify(t)
+	s := catchSignalsAfter(time.Millisecond)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if n, _ := f.count(); n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no handler installed 10 s after a grace of 1 ms")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	f.mu.Lock()
+	f.channels[0] <- syscall.SIGTERM
+	f.mu.Unlock()
+	select {
+	case <-s.interrupt:
+	case <-time.After(10 * time.Second):
+		t.Fatal("SIGTERM did not interrupt the run")
+	}
+	if got := s.signal(); got != syscall.SIGTERM {
+		t.Errorf("signal() = %v, want SIGTERM", got)
+	}
+	s.stop()
+	if _, stopped := f.count(); stopped != 1 {
+		t.Errorf("stop removed %d handlers, want 1", stopped)
+	}
+}
+
+// TestStopBeforeGrace: a run that ends within the grace installs nothing,
+// and none later.
+func TestStopBeforeGrace(t *testing.T) {
+	f := installFakeNotify(t)
+	s := catchSignalsAfter(20 * time.Millisecond)
+	s.stop()
+	time.Sleep(50 * time.Millisecond)
+	if notified, stopped := f.count(); notified != 0 || stopped != 0 {
+		t.Errorf("a run stopped within the grace installed %d handlers and removed %d, want none", notified, stopped)
 	}
 }
