@@ -157,3 +157,15 @@ func localTypeName(t reflect.Type) string {
 	}
 	return t.Name()
 }
+
+// BenchmarkParsePatterns is what the static set spares the first card
+// with text in each run (docs/performance.md, start-up).
+func BenchmarkParsePatterns(b *testing.B) {
+	b.SetBytes(int64(len(patternsText)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if p := mustParsePatterns(patternsText); p.version == "" {
+			b.Fatal("no version")
+		}
+	}
+}
