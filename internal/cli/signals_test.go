@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,26 +50,39 @@ func (f *fakeNotify) count() (notified, stopped int) {
 // from a pipe, or writing files installs one at once, as before.
 func TestSmallRunInstallsNoHandler(t *testing.T) {
 	dir := t.TempDir()
-	small := writeFile(t, filepath.Join(dir, "one.json"), readFile(t, cardsFile)[:strings.IndexByte(string(readFile(t, cardsFile)), '\n')+1])
+	cards := readFile(t, cardsFile)
+	small := writeFile(t, filepath.Join(dir, "one.json"), cards[:bytes.IndexByte(cards, '\n')+1])
 	large := writeFile(t, filepath.Join(dir, "big.ndjson"), bigInput(t, 40))
 	for _, tc := range []struct {
-		name  string
+		name string
+		// stdin is standard input: a small file when "file", else a reader
+		// holding this text.
 		stdin string
 		args  []string
 		want  int
 	}{
 		{"one small file", "", []string{"-q", small}, 0},
 		{"two small files", "", []string{"-q", small, small}, 0},
+		{"standard input from a small file", "file", []string{"-q", "-"}, 0},
 		{"a file over 64 KiB", "", []string{"-q", large}, 1},
-		{"standard input", "{}\n", []string{"-q"}, 1},
+		{"standard input that is no file", "{}\n", []string{"-q"}, 1},
 		{"a small file and an out file", "", []string{"-q", "--valid-out", filepath.Join(dir, "v.ndjson"), small}, 1},
 		{"a small file and a summary file", "", []string{"-q", "--summary", filepath.Join(dir, "s.json"), small}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			var stdin io.Reader = strings.NewReader(tc.stdin)
+			if tc.stdin == "file" {
+				in, err := os.Open(small)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer in.Close()
+				stdin = in
+			}
 			f := installFakeNotify(t)
-			r := run(t, tc.stdin, tc.args...)
-			if r.code > 1 {
-				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			var out, errOut strings.Builder
+			if code := Run(tc.args, stdin, &out, &errOut); code > 1 {
+				t.Fatalf("exit %d: %s", code, errOut.String())
 			}
 			notified, stopped := f.count()
 			if notified != tc.want || stopped != notified {
