@@ -164,12 +164,12 @@ func smallRun(o *options, inputs []pipeline.Input, stdin io.Reader) bool {
 			size = n
 		} else {
 			st, err := os.Stat(in.Path)
-			if err != nil || !st.Mode().IsRegular() {
-				// A missing file is diagnosed by the reader at once.
-				if err == nil {
-					return false
-				}
+			switch {
+			case err != nil:
+				// The reader diagnoses it at once.
 				continue
+			case !st.Mode().IsRegular():
+				return false
 			}
 			size = st.Size()
 		}

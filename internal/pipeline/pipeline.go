@@ -259,7 +259,8 @@ type pipeline struct {
 	framed            [framingCount]atomic.Int64
 
 	ruleSlots int
-	// workers counts the workers started.
+	// workers counts the workers started: the reader starts one with
+	// each of the first Jobs chunks it hands out (dispatch).
 	workers atomic.Int32
 	limiter *worker // re-judges the piece in which MaxInvalid is reached
 	hold    *hold   // with Config.HoldCompressed
