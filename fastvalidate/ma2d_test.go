@@ -101,6 +101,19 @@ func TestISO639_1(t *testing.T) {
 	if n != 184 {
 		t.Errorf("%d ISO 639-1 codes accepted, want 184", n)
 	}
+	// The member table's enumeration (docs, JSON Schema export) is the
+	// codes the table accepts, in order.
+	var accepted []string
+	for a := byte('a'); a <= 'z'; a++ {
+		for b := byte('a'); b <= 'z'; b++ {
+			if isISO639_1([]byte{a, b}) {
+				accepted = append(accepted, string([]byte{a, b}))
+			}
+		}
+	}
+	if got := iso639Codes(); !slices.Equal(got, accepted) {
+		t.Errorf("iso639Codes() = %q, want the %d codes isISO639_1 accepts, in order: %q", got, len(accepted), accepted)
+	}
 	for in, want := range map[string]bool{"en": true, "zh": true, "aa": true, "zu": true, "iw": false, "in": false, "jp": false, "En": false, "e": false, "eng": false} {
 		if got := isISO639_1([]byte(in)); got != want {
 			t.Errorf("isISO639_1(%q) = %v, want %v", in, got, want)

@@ -161,17 +161,20 @@ func IsCapabilityID(b []byte) bool {
 	return true
 }
 
+// iso639List is the ISO 639-1 two-letter codes, in order, a space
+// between each.
+const iso639List = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy " +
+	"da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz " +
+	"ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv " +
+	"mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu " +
+	"rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty " +
+	"ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
+
 // iso639 holds the ISO 639-1 two-letter codes as a bit per second letter,
 // indexed by the first.
 var iso639 = func() (t [26]uint32) {
-	const codes = "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy " +
-		"da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz " +
-		"ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb lg li ln lo lt lu lv " +
-		"mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om or os pa pi pl ps pt qu " +
-		"rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts tt tw ty " +
-		"ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
-	for i := 0; i+1 < len(codes); i += 3 {
-		t[codes[i]-'a'] |= 1 << (codes[i+1] - 'a')
+	for i := 0; i+1 < len(iso639List); i += 3 {
+		t[iso639List[i]-'a'] |= 1 << (iso639List[i+1] - 'a')
 	}
 	return t
 }()

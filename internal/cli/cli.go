@@ -378,7 +378,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 	if err := r.openOutputs(all); err != nil {
 		return err
 	}
-	sig := catchSignals()
+	sig := catchRunSignals(o, inputs, stdin)
 	defer sig.stop()
 	r.cfg.Interrupt = sig.interrupt
 	prog := startProgress(o.progress, con, r.cfg.Progress, total)

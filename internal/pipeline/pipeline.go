@@ -259,8 +259,11 @@ type pipeline struct {
 	framed            [framingCount]atomic.Int64
 
 	ruleSlots int
-	limiter   *worker // re-judges the piece in which MaxInvalid is reached
-	hold      *hold   // with Config.HoldCompressed
+	// workers counts the workers started: the reader starts one with
+	// each of the first Jobs chunks it hands out (dispatch).
+	workers atomic.Int32
+	limiter *worker // re-judges the piece in which MaxInvalid is reached
+	hold    *hold   // with Config.HoldCompressed
 
 	// The input being read, for the chunks the reader takes: its number
 	// (from 1) and whether it is compressed.
@@ -290,9 +293,6 @@ func newPipeline(cfg *Config) *pipeline {
 
 func (p *pipeline) run(inputs []Input) (Stats, error) {
 	go p.read(inputs)
-	for range p.cfg.Jobs {
-		go p.runWorker()
-	}
 	st := newStats()
 	st.Inputs = int64(len(inputs))
 	if p.cfg.HoldCompressed {

@@ -46,6 +46,14 @@ func (p *pipeline) dispatch(c *chunk) {
 		c.done <- struct{}{}
 		return
 	}
+	if int(p.workers.Load()) < p.cfg.Jobs {
+		// Each of the first Jobs chunks starts a worker, so that a run
+		// of one chunk (a one-card file) pays for one validator, its
+		// buffers and the OS thread it wakes, rather than one per CPU,
+		// and a longer one has every worker from its first chunks on.
+		p.workers.Add(1)
+		go p.runWorker()
+	}
 	p.work <- c
 }
 
