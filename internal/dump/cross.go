@@ -35,6 +35,11 @@ const (
 type Cross struct {
 	dir *spillDir
 	st  *store
+	// pending holds the identity claims whose content hash waits for
+	// their identity to be claimed twice (see pendingRaw), and inputs
+	// tells the inputs whose records can be read again for it.
+	pending *store
+	inputs  *rereadInputs
 	// groupBudget bounds what a group of claims of one key holds in
 	// memory, its places and its others each, when the claims spilled.
 	groupBudget int64
@@ -66,7 +71,20 @@ func NewCross(memory int64) (*Cross, error) {
 	// on the make perf dump (71 MB against 28 MB, for 14.5 MB of claims;
 	// docs/cli.md).
 	budget := max(memory/4, 1)
-	return &Cross{dir: dir, st: newStore("claims", dir, budget, byGroup), groupBudget: max(budget/4, 1)}, nil
+	// Pending claims take the place of an identified card's claims of
+	// identity and content, and share their budget.
+	return &Cross{dir: dir, st: newStore("claims", dir, max(budget/2, 1), byGroup),
+		pending: newStore("pending", dir, max(budget/2, 1), byIdentity), groupBudget: max(budget/4, 1)}, nil
+}
+
+// Reread names the files that the inputs named stand for, by input name,
+// those whose cards' content hashes may wait for a second read of the
+// cards that need them: an input it leaves out, or that is no regular
+// file of at least minRereadSize bytes read as stored, has its cards
+// hashed as they are read. An input name must stand for one file only.
+// It is called before the records are.
+func (c *Cross) Reread(paths map[string]string) {
+	c.inputs = &rereadInputs{paths: paths, known: map[string]bool{}}
 }
 
 // byGroup is the sort key of claims: the rule of the findings their group
@@ -110,15 +128,50 @@ var groupRank = func() (rank [256]byte) {
 func (c *Cross) Extract() func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
 	x := NewExtractor(KeyID)
 	x.claimsOnly = true
-	return x.AppendClaims
+	lastInput, reread := "", false
+	return func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
+		if vd.Input != lastInput || lastInput == "" {
+			lastInput, reread = vd.Input, c.inputs.canReread(vd.Input)
+		}
+		x.mayDefer = reread
+		return x.appendCrossClaims(dst, vd, v)
+	}
 }
 
-// Add adds claims, as Extract's functions appended them.
-func (c *Cross) Add(b []byte) error { return c.st.add(b) }
+// Add adds claims, as Extract's functions appended them: the pending
+// claims to their store, the others to theirs, each in the order added.
+func (c *Cross) Add(b []byte) error {
+	for len(b) > 0 {
+		// The longest run of claims of one store.
+		rec, rest, ok := nextDigest(b)
+		if !ok {
+			return errGarbledClaim
+		}
+		pending := isPending(rec)
+		end := len(b) - len(rest)
+		for ok {
+			if rec, rest, ok = nextDigest(b[end:]); ok && isPending(rec) == pending {
+				end = len(b) - len(rest)
+			} else {
+				break
+			}
+		}
+		st := c.st
+		if pending {
+			st = c.pending
+		}
+		if err := st.add(b[:end]); err != nil {
+			return err
+		}
+		b = b[end:]
+	}
+	return nil
+}
 
 // Close removes the temporary files.
 func (c *Cross) Close() {
 	c.st.close()
+	c.pending.close()
 	c.dir.remove()
 }
 
@@ -140,6 +193,32 @@ func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict, v *fastvalidate.
 	}
 	dst = x.appendLookalikeClaims(dst)
 	return appendClaim(dst, groupContent, d.Sum[:], nil, d.Input, d.Line)
+}
+
+// appendCrossClaims appends the claims of the record vd judged as
+// AppendClaims does, but that an identified card's claims of identity
+// and content are one pending claim: of its content hash, or, when
+// x.mayDefer, of the hash of its bytes and their place, the content hash
+// being computed only if another record claims the identity.
+func (x *Extractor) appendCrossClaims(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
+	x.fill(vd, v, false)
+	d := &x.d
+	x.id = append(append(append(x.id[:0], d.Kind...), ' '), x.key...)
+	start := 0
+	for i, end := range x.epEnds {
+		if e := x.eps[start:end]; !x.namedBefore(e, i) {
+			dst = appendClaim(dst, groupEndpoint, e, x.id, d.Input, d.Line)
+		}
+		start = end
+	}
+	dst = x.appendLookalikeClaims(dst)
+	switch {
+	case d.Kind == KindRecord || d.Kind == KindSource:
+		return appendClaim(dst, groupContent, d.Sum[:], nil, d.Input, d.Line)
+	case x.sumDeferred:
+		return appendPending(dst, pendingRaw, x.id, sum128(vd.Card), d.Input, d.Line, vd.Offset, len(vd.Card))
+	}
+	return appendPending(dst, pendingSum, x.id, d.Sum, d.Input, d.Line, 0, 0)
 }
 
 // namedBefore reports whether one of the card's first n endpoints is e.
@@ -177,12 +256,13 @@ var errGarbledClaim = errors.New("a claim's temporary record is garbled")
 
 // appendClaim encodes a claim as a digest is framed: the length, the group
 // in place of the key kind, the key, then the rest.
-func appendClaim(dst []byte, group byte, key, other []byte, input string, line int) []byte {
+func appendClaim[S ~string | ~[]byte](dst []byte, group byte, key, other []byte, input S, line int) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, group)
 	dst = appendBytes(dst, key)
 	dst = appendBytes(dst, other)
-	dst = appendString(dst, input)
+	dst = binary.AppendUvarint(dst, uint64(len(input)))
+	dst = append(dst, input...)
 	dst = binary.AppendUvarint(dst, uint64(line))
 	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 	return dst
@@ -210,6 +290,9 @@ func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
 // counts them.
 func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 	counts := &CrossCounts{Rules: map[string]int64{}}
+	if err := c.resolve(); err != nil {
+		return counts, err
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	out := &findingWriter{c: c, counts: counts, out: w, w: bw}
 	var err error
