@@ -240,15 +240,13 @@ func (x *Extractor) namedBefore(e []byte, n int) bool {
 const cardSumPrefix = "content:"
 
 // groupHash hashes a claim's group and key, the bytes that encode them at
-// its start; ok is false when the claim is garbled.
+// its start; ok is false when they are garbled. The rest of the claim is
+// read, and checked, only if its group may make a finding.
 func groupHash(rec []byte) (h uint64, ok bool) {
 	r := reader{b: rec}
 	r.byte()
 	r.bytes()
 	keyEnd := len(rec) - len(r.b)
-	r.bytes()
-	r.bytes()
-	r.uvarint()
 	return xxh3.Hash(rec[:keyEnd]), !r.bad
 }
 
@@ -382,7 +380,10 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// The groups are found by the claims' slots: a slot holds the groups
 	// of one hash, told apart by key when two share it (others, by group
 	// and key, holds the second and later).
-	bySlot := make(map[uint32]*claimGroup)
+	// A slice rather than a map, looked up once per claim: each slot's
+	// first group, by its place in groups plus one.
+	bySlot := make([]int32, len(t.keys))
+	var groups []*claimGroup
 	var others map[string]*claimGroup
 	// The (group, key, other) triples seen, to count each group's distinct
 	// others: a list searched per claim made an endpoint that many cards
@@ -410,11 +411,15 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			return errGarbledClaim
 		}
 		gk = append(append(gk[:0], group), key...)
-		g := bySlot[slot]
+		var g *claimGroup
+		if i := bySlot[slot]; i > 0 {
+			g = groups[i-1]
+		}
 		switch {
 		case g == nil:
 			g = &claimGroup{group: group, key: string(key), places: make([]Place, 0, t.n[slot])}
-			bySlot[slot] = g
+			groups = append(groups, g)
+			bySlot[slot] = int32(len(groups))
 		case g.group != group || g.key != string(key):
 			if g = others[string(gk)]; g == nil {
 				g = &claimGroup{group: group, key: string(key)}
@@ -443,7 +448,6 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			g.others++
 		}
 	}
-	groups := slices.Collect(maps.Values(bySlot))
 	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), out)
 }
 

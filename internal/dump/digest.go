@@ -184,6 +184,7 @@ type laterMember struct {
 func NewExtractor(mode KeyMode) *Extractor {
 	x := &Extractor{mode: mode, hasher: digest.New(xxh128)}
 	x.visitMember, x.visitEntry, x.visitClaim = x.member, x.itemiseEntry, x.claim
+	x.looks.skeletonOf = x.looks.skeleton
 	return x
 }
 
@@ -430,11 +431,33 @@ func (x *Extractor) member(name []byte, value digest.Value, sum digest.Hash128) 
 // identity is the one of least rank, and the endpoints are claims apart.
 func (x *Extractor) claim(name []byte, value digest.Value) {
 	x.looks.note(name, value)
-	if isEndpointMember(name) {
-		x.items, x.nitems = x.items[:0], 0
-		x.itemise(name, value)
-	}
+	x.claimEndpoints(name, value)
 	x.identify(name, value)
+}
+
+// claimEndpoints notes the endpoint URLs member name of the card names, as
+// itemise does, without the items, which claims do not need.
+func (x *Extractor) claimEndpoints(name []byte, value digest.Value) {
+	switch string(name) {
+	case "url":
+		if l := value.Str(); l != nil {
+			x.endpoint(l)
+		}
+	case "endpoint": // AgentCard: {"url": ...}
+		if l := value.Member("url").Str(); l != nil {
+			x.endpoint(l)
+		}
+	case "invocation": // MA2D
+		if l := value.Member("endpoint").Str(); l != nil {
+			x.endpoint(l)
+		}
+	case "supportedInterfaces", "additionalInterfaces":
+		for e := value.First(); e.Exists(); e = e.Next() {
+			if l := e.Member("url").Str(); l != nil {
+				x.endpoint(l)
+			}
+		}
+	}
 }
 
 // identify notes member name's identity, if it holds one of lower rank
@@ -545,14 +568,6 @@ func str(v *fastjson.Value, path ...string) string {
 		return string(x.GetStringBytes())
 	}
 	return ""
-}
-
-func isEndpointMember(name []byte) bool {
-	switch string(name) {
-	case "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces":
-		return true
-	}
-	return false
 }
 
 // identity lists where a card's identity lies, first found first: a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -35,6 +36,28 @@ type lookalikes struct {
 	kinds []string
 	skel  []byte // scratch
 	other []byte // scratch
+	// skeletons holds the skeleton of up to maxOrigins texts seen, by
+	// text: names repeat across the cards of a crawl ("Weather Agent"),
+	// and the skeleton, Unicode normalisation and all, was the largest
+	// part of a name's claim (docs/performance.md).
+	skeletons map[string][]byte
+	// skeletonOf is skeleton, as a method value made once (NewExtractor):
+	// one made per card would be allocated.
+	skeletonOf func(dst, text []byte) []byte
+}
+
+// skeleton appends the skeleton of text (fastvalidate.Skeleton) to dst.
+func (l *lookalikes) skeleton(dst, text []byte) []byte {
+	if sk, ok := l.skeletons[string(text)]; ok {
+		return append(dst, sk...)
+	}
+	n := len(dst)
+	dst = fastvalidate.Skeleton(dst, text)
+	if l.skeletons == nil || len(l.skeletons) >= maxOrigins {
+		l.skeletons = make(map[string][]byte)
+	}
+	l.skeletons[string(text)] = slices.Clone(dst[n:])
+	return dst
 }
 
 func (l *lookalikes) reset() {
@@ -136,17 +159,17 @@ func originOfHost(hostname string) *originOf {
 	if u, err := idna.ToUnicode(host); err == nil {
 		claimed = u
 	}
-	of.skeleton, of.other = lookalikeClaim(nil, nil, "host", []byte(claimed), host)
+	of.skeleton, of.other = lookalikeClaim(nil, nil, "host", []byte(claimed), host, fastvalidate.Skeleton)
 	return of
 }
 
 // lookalikeClaim appends the key and other of the claim of content.impersonation
 // that text, a kind of text, makes for a card of origin to skel and other;
 // skel is nil when the text claims nothing.
-func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string) ([]byte, []byte) {
+func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string, skeleton func(dst, text []byte) []byte) ([]byte, []byte) {
 	skel = append(append(skel, kind...), ' ')
 	n := len(skel)
-	skel = fastvalidate.Skeleton(skel, text)
+	skel = skeleton(skel, text)
 	if len(skel) == n {
 		return nil, other
 	}
@@ -253,7 +276,7 @@ func (x *Extractor) appendLookalikeClaims(dst []byte) []byte {
 	l := &x.looks
 	start := 0
 	for i, end := range l.ends {
-		skel, other := lookalikeClaim(l.skel[:0], l.other[:0], l.kinds[i], l.text[start:end], of.origin)
+		skel, other := lookalikeClaim(l.skel[:0], l.other[:0], l.kinds[i], l.text[start:end], of.origin, l.skeletonOf)
 		if skel != nil {
 			dst = appendClaim(dst, groupLookalike, skel, other, x.d.Input, x.d.Line)
 			l.skel = skel
