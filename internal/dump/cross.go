@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -40,6 +41,9 @@ type Cross struct {
 	// tells the inputs whose records can be read again for it.
 	pending *store
 	inputs  *rereadInputs
+	// names numbers the inputs of the claims Extract's functions take,
+	// which hold their input's number in place of its name.
+	names inputNames
 	// groupBudget bounds what a group of claims of one key holds in
 	// memory, its places and its others each, when the claims spilled.
 	groupBudget int64
@@ -130,8 +134,9 @@ func (c *Cross) Extract() func(dst []byte, vd report.Verdict, v *fastvalidate.Va
 	x.claimsOnly = true
 	lastInput, reread := "", false
 	return func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
-		if vd.Input != lastInput || lastInput == "" {
+		if vd.Input != lastInput || len(x.place) == 0 {
 			lastInput, reread = vd.Input, c.inputs.canReread(vd.Input)
+			x.place = binary.AppendUvarint(x.place[:0], uint64(c.names.number(vd.Input)))
 		}
 		x.mayDefer = reread
 		return x.appendCrossClaims(dst, vd, v)
@@ -180,23 +185,25 @@ func (c *Cross) Close() {
 func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
 	x.fill(vd, v, false)
 	d := &x.d
+	x.place = append(x.place[:0], d.Input...)
 	x.id = append(append(append(x.id[:0], d.Kind...), ' '), x.key...)
 	if d.Kind != KindRecord && d.Kind != KindSource {
-		dst = appendClaim(dst, groupID, x.id, d.Sum[:], d.Input, d.Line)
+		dst = appendClaim(dst, groupID, x.id, d.Sum[:], x.place, d.Line)
 	}
 	start := 0
 	for i, end := range x.epEnds {
 		if e := x.eps[start:end]; !x.namedBefore(e, i) {
-			dst = appendClaim(dst, groupEndpoint, e, x.id, d.Input, d.Line)
+			dst = appendClaim(dst, groupEndpoint, e, x.id, x.place, d.Line)
 		}
 		start = end
 	}
 	dst = x.appendLookalikeClaims(dst)
-	return appendClaim(dst, groupContent, d.Sum[:], nil, d.Input, d.Line)
+	return appendClaim(dst, groupContent, d.Sum[:], nil, x.place, d.Line)
 }
 
 // appendCrossClaims appends the claims of the record vd judged as
-// AppendClaims does, but that an identified card's claims of identity
+// AppendClaims does, but that their input is x.place, and an identified
+// card's claims of identity
 // and content are one pending claim: of its content hash, or, when
 // x.mayDefer, of the hash of its bytes and their place, the content hash
 // being computed only if another record claims the identity.
@@ -207,18 +214,18 @@ func (x *Extractor) appendCrossClaims(dst []byte, vd report.Verdict, v *fastvali
 	start := 0
 	for i, end := range x.epEnds {
 		if e := x.eps[start:end]; !x.namedBefore(e, i) {
-			dst = appendClaim(dst, groupEndpoint, e, x.id, d.Input, d.Line)
+			dst = appendClaim(dst, groupEndpoint, e, x.id, x.place, d.Line)
 		}
 		start = end
 	}
 	dst = x.appendLookalikeClaims(dst)
 	switch {
 	case d.Kind == KindRecord || d.Kind == KindSource:
-		return appendClaim(dst, groupContent, d.Sum[:], nil, d.Input, d.Line)
+		return appendClaim(dst, groupContent, d.Sum[:], nil, x.place, d.Line)
 	case x.sumDeferred:
-		return appendPending(dst, pendingRaw, x.id, sum128(vd.Card), d.Input, d.Line, vd.Offset, len(vd.Card))
+		return appendPending(dst, pendingRaw, x.id, sum128(vd.Card), x.place, d.Line, vd.Offset, len(vd.Card))
 	}
-	return appendPending(dst, pendingSum, x.id, d.Sum, d.Input, d.Line, 0, 0)
+	return appendPending(dst, pendingSum, x.id, d.Sum, x.place, d.Line, 0, 0)
 }
 
 // namedBefore reports whether one of the card's first n endpoints is e.
@@ -389,10 +396,7 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// others: a list searched per claim made an endpoint that many cards
 	// share cost the square of their number.
 	seen := make(map[string]struct{})
-	// Input names, held once rather than once per claim; a run's claims
-	// come input after input, so most are the last one's.
-	inputs := map[string]string{}
-	lastInput := ""
+	names := c.placeNames()
 	var gk, triple []byte
 	claim := -1
 	for rec := range eachDigest(blocks) {
@@ -429,15 +433,11 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 				others[string(gk)] = g
 			}
 		}
-		if string(input) != lastInput {
-			name, ok := inputs[string(input)]
-			if !ok {
-				name = string(input)
-				inputs[name] = name
-			}
-			lastInput = name
+		name, ok := names.name(input)
+		if !ok {
+			return errGarbledClaim
 		}
-		g.places = append(g.places, Place{Input: lastInput, Line: line})
+		g.places = append(g.places, Place{Input: name, Line: line})
 		if group == groupLookalike {
 			g.looks.add(other)
 			continue
@@ -541,7 +541,9 @@ type recordSource interface {
 
 // findFrom judges the claims m yields, as findSorted describes.
 func (c *Cross) findFrom(m recordSource, out *findingWriter) error {
+	out.names = c.placeNames()
 	g := &groupClaims{
+		names:  out.names,
 		places: placeList{dir: c.dir, limit: int(c.groupBudget)},
 		others: newStore("others", c.dir, c.groupBudget, wholeDigest),
 	}
@@ -595,6 +597,7 @@ type groupClaims struct {
 	others *store
 	looks  lookalikeSpellings // groupLookalike's, in place of others
 	frame  []byte
+	names  *placeNames
 }
 
 func (g *groupClaims) reset(group byte, key []byte) {
@@ -662,12 +665,10 @@ func (g *groupClaims) judge(out *findingWriter) error {
 		return out.write(f, nil, &g.places)
 	}
 	places := make([]Place, 0, g.n)
-	inputs := map[string]string{}
 	err := g.places.each(func(input []byte, line int) error {
-		name, ok := inputs[string(input)]
+		name, ok := g.names.name(input)
 		if !ok {
-			name = string(input)
-			inputs[name] = name
+			return errGarbledClaim
 		}
 		places = append(places, Place{Input: name, Line: line})
 		return nil
@@ -775,6 +776,75 @@ func (p *placeList) reset() {
 	}
 }
 
+// inputNames numbers the inputs of a run's claims, so that a claim holds
+// its input's number, a byte or two, in place of its name: with the make
+// perf dump's path of 42 bytes, the name was over a third of the bytes of
+// the claims, copied to the store and read back once per claim.
+type inputNames struct {
+	mu    sync.Mutex
+	index map[string]int
+	names []string
+}
+
+// number returns the number of input name, numbering it if it has none.
+func (n *inputNames) number(name string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	i, ok := n.index[name]
+	if !ok {
+		if n.index == nil {
+			n.index = map[string]int{}
+		}
+		i = len(n.names)
+		n.index[name] = i
+		n.names = append(n.names, name)
+	}
+	return i
+}
+
+// list returns the names by number.
+func (n *inputNames) list() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clip(n.names)
+}
+
+// placeNames turns the input of a claim into the name a place shows: a
+// number, in the claims Extract's functions take, or the name itself, in
+// those of AppendClaims (digest files), each name then held once rather
+// than once per place.
+type placeNames struct {
+	numbered []string
+	held     map[string]string
+	last     string
+}
+
+func (c *Cross) placeNames() *placeNames {
+	return &placeNames{numbered: c.names.list(), held: map[string]string{}}
+}
+
+// name returns the name of a claim's input; ok is false for a number
+// that names no input.
+func (p *placeNames) name(input []byte) (name string, ok bool) {
+	if p.numbered != nil {
+		i, n := binary.Uvarint(input)
+		if n != len(input) || i >= uint64(len(p.numbered)) {
+			return "", false
+		}
+		return p.numbered[i], true
+	}
+	if string(input) == p.last {
+		// A run's claims come input after input.
+		return p.last, true
+	}
+	if name, ok = p.held[string(input)]; !ok {
+		name = string(input)
+		p.held[name] = name
+	}
+	p.last = name
+	return name, true
+}
+
 // findingWriter counts findings and writes those shown.
 type findingWriter struct {
 	c      *Cross
@@ -783,6 +853,7 @@ type findingWriter struct {
 	enc    report.Encoder
 	w      io.Writer // a buffer in front of out
 	line   []byte
+	names  *placeNames // of the places streamed
 }
 
 // write counts f and writes it with its places: places, or those spilled
@@ -820,7 +891,11 @@ func (fw *findingWriter) stream(a *report.Across, spilled *placeList) error {
 	var first Place
 	errFirst := errors.New("first place read")
 	if err := spilled.each(func(input []byte, line int) error {
-		first = Place{Input: string(input), Line: line}
+		name, ok := fw.names.name(input)
+		if !ok {
+			return errGarbledClaim
+		}
+		first = Place{Input: name, Line: line}
 		return errFirst
 	}); err != errFirst {
 		if err == nil {
@@ -834,7 +909,11 @@ func (fw *findingWriter) stream(a *report.Across, spilled *placeList) error {
 			if i++; i == 0 {
 				return nil // first
 			}
-			return yield(Place{Input: string(input), Line: line})
+			name, ok := fw.names.name(input)
+			if !ok {
+				return errGarbledClaim
+			}
+			return yield(Place{Input: name, Line: line})
 		})
 	})
 }

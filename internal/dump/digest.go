@@ -151,6 +151,7 @@ type Extractor struct {
 	key     []byte
 	keyRank int
 	id      []byte // the claims' identity, the key's kind and the key
+	place   []byte // the claims' input: its name, or its number (Cross.Extract)
 	// mayDefer lets digestCard leave an identified card's content hash
 	// uncomputed for claims, and sumDeferred says it did (Digest.Sum is
 	// then zero).

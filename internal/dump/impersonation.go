@@ -278,14 +278,14 @@ func (x *Extractor) appendLookalikeClaims(dst []byte) []byte {
 	for i, end := range l.ends {
 		skel, other := lookalikeClaim(l.skel[:0], l.other[:0], l.kinds[i], l.text[start:end], of.origin, l.skeletonOf)
 		if skel != nil {
-			dst = appendClaim(dst, groupLookalike, skel, other, x.d.Input, x.d.Line)
+			dst = appendClaim(dst, groupLookalike, skel, other, x.place, x.d.Line)
 			l.skel = skel
 		}
 		l.other = other
 		start = end
 	}
 	if of.skeleton != nil {
-		dst = appendClaim(dst, groupLookalike, of.skeleton, of.other, x.d.Input, x.d.Line)
+		dst = appendClaim(dst, groupLookalike, of.skeleton, of.other, x.place, x.d.Line)
 	}
 	return dst
 }

@@ -38,12 +38,12 @@ const (
 // appendPending encodes a pending claim as a claim is framed: the length,
 // the kind, the identity (the key), the hash, the place and, for
 // pendingRaw, where the record's bytes lie in its input.
-func appendPending(dst []byte, kind byte, id []byte, hash [16]byte, input string, line int, offset int64, length int) []byte {
+func appendPending(dst []byte, kind byte, id []byte, hash [16]byte, input []byte, line int, offset int64, length int) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, kind)
 	dst = appendBytes(dst, id)
 	dst = append(dst, hash[:]...)
-	dst = appendString(dst, input)
+	dst = appendBytes(dst, input)
 	dst = binary.AppendUvarint(dst, uint64(line))
 	dst = binary.AppendUvarint(dst, uint64(offset))
 	dst = binary.AppendUvarint(dst, uint64(length))
@@ -187,7 +187,8 @@ const maxRereadFiles = 64
 type resolver struct {
 	c      *Cross
 	x      *Extractor // hashes the records read again
-	files  map[string]*os.File
+	names  *placeNames
+	files  map[string]*os.File // by input name
 	rec    []byte
 	claims []byte // made, added to c.st a batch at a time
 	// known holds the content hash of the records read again, by the
@@ -200,7 +201,7 @@ type resolver struct {
 func newResolver(c *Cross) *resolver {
 	x := NewExtractor(KeyID)
 	x.claimsOnly = true
-	return &resolver{c: c, x: x, files: map[string]*os.File{},
+	return &resolver{c: c, x: x, names: c.placeNames(), files: map[string]*os.File{},
 		known: map[[16]byte][16]byte{}, maxKnown: int(max(c.groupBudget/64, 1024))}
 }
 
@@ -327,8 +328,15 @@ func (rs *resolver) contentSum(p *pendingClaim) ([16]byte, error) {
 // read reads the record p places from its file, and checks that it is
 // the bytes judged.
 func (rs *resolver) read(p *pendingClaim) ([]byte, error) {
-	path := rs.c.inputs.paths[string(p.input)]
-	f := rs.files[string(p.input)]
+	input, ok := rs.names.name(p.input)
+	if !ok || rs.c.inputs == nil {
+		return nil, errGarbledClaim
+	}
+	path, ok := rs.c.inputs.paths[input]
+	if !ok {
+		return nil, errGarbledClaim
+	}
+	f := rs.files[input]
 	if f == nil {
 		if len(rs.files) >= maxRereadFiles {
 			rs.close()
@@ -337,7 +345,7 @@ func (rs *resolver) read(p *pendingClaim) ([]byte, error) {
 		if f, err = os.Open(path); err != nil {
 			return nil, &ChangedError{Path: path, Line: p.line, Offset: p.offset, Err: unwrapPath(err)}
 		}
-		rs.files[string(p.input)] = f
+		rs.files[input] = f
 	}
 	rs.rec = slices.Grow(rs.rec[:0], p.length)[:p.length]
 	n, err := f.ReadAt(rs.rec, p.offset)
