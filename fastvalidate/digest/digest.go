@@ -133,8 +133,13 @@ func (h *Hasher) Bind(v *fastvalidate.Validator, card []byte) bool {
 	return true
 }
 
-// Hash hashes the card Bind read.
-func (h *Hasher) Hash() { h.sum = h.object(0) }
+// Hash hashes the card Bind read; after a Bind that read none, it does
+// nothing, as Sum then says.
+func (h *Hasher) Hash() {
+	if h.loaded {
+		h.sum = h.object(0)
+	}
+}
 
 // Root returns the card Bind (or Load) read, as a Value.
 func (h *Hasher) Root() Value {

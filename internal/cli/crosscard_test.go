@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
+	"github.com/cardscan/cardscan/internal/pipeline"
 )
 
 // cardEndpoints is the test's own list of the URLs a card claims.
@@ -519,5 +522,58 @@ func TestFetchOutputEndToEnd(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"changed source /b.json", "changed source /c.json"}; !slices.Equal(got, want) {
 		t.Errorf("diff of fetch outputs: %q, want %q; stderr %s", got, want, r.stderr)
+	}
+}
+
+// TestCrossCardRereadsFiles: the findings of --cross-card on files, whose
+// records it reads again for the content of the identities claimed twice,
+// are byte for byte those of the same records from standard input, hashed
+// as they are read, one input or the other, in memory and spilled.
+func TestCrossCardRereadsFiles(t *testing.T) {
+	a, b, want := crossDump(t, 400)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.ndjson"), ndjson(a))
+	writeFile(t, filepath.Join(dir, "b.json"), jsonArray(b))
+	for _, name := range []string{"a.ndjson", "b.json"} {
+		// Smaller files are hashed as they are read (dump.minRereadSize).
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() < 64<<10 {
+			t.Fatalf("%s: %v, want 64 KiB or more", name, err)
+		}
+	}
+	for _, memory := range []string{"1GiB", "1KiB"} {
+		args := []string{"--cross-card", "--memory", memory, "--format", "jsonl"}
+		files := runIn(t, dir, append(args, "a.ndjson", "b.json")...)
+		if n := len(dumpFindings(t, files.stdout)); n != len(want) {
+			t.Fatalf("memory %s: %d findings, want %d", memory, n, len(want))
+		}
+		for _, stdin := range []struct {
+			name string
+			text []byte
+			args []string
+		}{
+			{"a.ndjson", ndjson(a), []string{"--stdin-filename", "a.ndjson", "-", "b.json"}},
+			{"b.json", jsonArray(b), []string{"a.ndjson", "--stdin-filename", "b.json", "-"}},
+		} {
+			r := run(t, string(stdin.text), append(args, stdin.args...)...)
+			if r.stdout != files.stdout || r.code != files.code {
+				t.Errorf("memory %s, %s from stdin: exit %d, output differs from the files' (exit %d):\n%.2000s\nwant\n%.2000s",
+					memory, stdin.name, r.code, files.code, r.stdout, files.stdout)
+			}
+		}
+	}
+}
+
+// TestInputFiles: only an input name that stands for one file is read
+// again by --cross-card: not standard input, nor a name that stdin and a
+// file share (--stdin-filename), nor one of two files.
+func TestInputFiles(t *testing.T) {
+	got := inputFiles([]pipeline.Input{
+		{Name: "a", Path: "a"}, {Name: "<stdin>"}, {Name: "a", Path: "a"},
+		{Name: "b", Path: "b"}, {Name: "b"},
+		{Name: "c"}, {Name: "c", Path: "c"},
+		{Name: "d", Path: "d"}, {Name: "d", Path: "./d"},
+	})
+	if want := map[string]string{"a": "a"}; !maps.Equal(got, want) {
+		t.Errorf("inputFiles: %v, want %v", got, want)
 	}
 }
