@@ -394,8 +394,10 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	var others map[string]*claimGroup
 	// The (group, key, other) triples seen, to count each group's distinct
 	// others: a list searched per claim made an endpoint that many cards
-	// share cost the square of their number.
-	seen := make(map[string]struct{})
+	// share cost the square of their number. They are told apart by their
+	// XXH3-128, as cards are by their content hashes, with the same odds
+	// (sum128): a map of the triples themselves allocated each one.
+	seen := make(map[xxh3.Uint128]struct{})
 	names := c.placeNames()
 	var gk, triple []byte
 	claim := -1
@@ -438,13 +440,17 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			return errGarbledClaim
 		}
 		g.places = append(g.places, Place{Input: name, Line: line})
-		if group == groupLookalike {
+		switch group {
+		case groupLookalike:
 			g.looks.add(other)
 			continue
+		case groupContent:
+			continue // its findings count no others
 		}
 		triple = appendBytes(appendBytes(triple[:0], gk), other)
-		if _, ok := seen[string(triple)]; !ok {
-			seen[string(triple)] = struct{}{}
+		h := xxh3.Hash128(triple)
+		if _, ok := seen[h]; !ok {
+			seen[h] = struct{}{}
 			g.others++
 		}
 	}

@@ -305,6 +305,11 @@ func (s *lookalikeSpellings) add(other []byte) {
 		s.first = append(s.first, other...)
 		return
 	}
+	if s.origins && s.spellings || bytes.Equal(other, s.first) {
+		// Known already, or the same origin and spelling as the first:
+		// a host's claims, most of a dump's, are all alike.
+		return
+	}
 	o1, sp1, _ := bytes.Cut(s.first, []byte{0})
 	o2, sp2, _ := bytes.Cut(other, []byte{0})
 	s.origins = s.origins || !bytes.Equal(o1, o2)

@@ -339,3 +339,29 @@ func TestCrossClaimsDoNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations for %d cards", a, len(cards))
 	}
 }
+
+// TestClaimReadsEveryIdentity: claim, which passes over the members that
+// claim nothing, reads every member the identity table names.
+func TestClaimReadsEveryIdentity(t *testing.T) {
+	c := &Cross{}
+	x := c.Extract()
+	v := fastvalidate.MustNew("auto")
+	for _, id := range identity {
+		// The value at id.path in the member: a string, in objects and
+		// arrays as the path says.
+		value := `"https://id.example/a"`
+		for i := len(id.path) - 1; i >= 0; i-- {
+			if id.path[i] == "0" {
+				value = "[" + value + "]"
+			} else {
+				value = fmt.Sprintf(`{%q:%s}`, id.path[i], value)
+			}
+		}
+		card := []byte(fmt.Sprintf(`{%q:%s}`, id.member, value))
+		claims := x(nil, report.FromResult("in", 1, 1, 0, card, v.Validate(card)), v)
+		want := id.kind + " https://id.example/a"
+		if !bytes.Contains(claims, []byte(want)) {
+			t.Errorf("%s: claims %q hold no identity %q", card, claims, want)
+		}
+	}
+}
