@@ -313,11 +313,39 @@ func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 }
 
 type claimGroup struct {
-	group  byte
-	key    string
-	places []Place
+	group byte
+	key   string
+	// at holds where each claim lies in the blocks (claimAt), whose
+	// places are read only for a group that makes a finding: most groups
+	// of two claims or more make none (a name many cards give alike).
+	at     []uint64
 	others int // distinct
 	looks  lookalikeSpellings
+}
+
+// claimAt returns the claim at position pos of blocks, the block's index
+// in its high 32 bits and the claim's offset in it in the low.
+func claimAt(blocks [][]byte, pos uint64) []byte {
+	rec, _, _ := nextDigest(blocks[pos>>32][uint32(pos):])
+	return rec
+}
+
+// places returns the places of g's claims, which lie in blocks.
+func (g *claimGroup) places(blocks [][]byte, names *placeNames) ([]Place, error) {
+	places := make([]Place, 0, len(g.at))
+	for _, pos := range g.at {
+		r := reader{b: claimAt(blocks, pos)}
+		r.byte()
+		r.bytes() // key
+		r.bytes() // other
+		input, line := r.bytes(), int(r.uvarint())
+		name, ok := names.name(input)
+		if r.bad || !ok {
+			return nil, errGarbledClaim
+		}
+		places = append(places, Place{Input: name, Line: line})
+	}
+	return places, nil
 }
 
 // groupFinding returns the finding a group of n claims of one group and
@@ -398,10 +426,9 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// XXH3-128, as cards are by their content hashes, with the same odds
 	// (sum128): a map of the triples themselves allocated each one.
 	seen := make(map[xxh3.Uint128]struct{})
-	names := c.placeNames()
 	var gk, triple []byte
 	claim := -1
-	for rec := range eachDigest(blocks) {
+	for rec, pos := range eachClaimAt(blocks) {
 		claim++
 		slot := t.slots[claim]
 		if t.n[slot] < 2 {
@@ -411,8 +438,8 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		group := r.byte()
 		key := r.bytes()
 		other := r.bytes()
-		input := r.bytes()
-		line := int(r.uvarint())
+		r.bytes() // input
+		r.uvarint()
 		if r.bad {
 			return errGarbledClaim
 		}
@@ -423,7 +450,7 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		}
 		switch {
 		case g == nil:
-			g = &claimGroup{group: group, key: string(key), places: make([]Place, 0, t.n[slot])}
+			g = &claimGroup{group: group, key: string(key), at: make([]uint64, 0, t.n[slot])}
 			groups = append(groups, g)
 			bySlot[slot] = int32(len(groups))
 		case g.group != group || g.key != string(key):
@@ -435,11 +462,7 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 				others[string(gk)] = g
 			}
 		}
-		name, ok := names.name(input)
-		if !ok {
-			return errGarbledClaim
-		}
-		g.places = append(g.places, Place{Input: name, Line: line})
+		g.at = append(g.at, pos)
 		switch group {
 		case groupLookalike:
 			g.looks.add(other)
@@ -454,29 +477,33 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			g.others++
 		}
 	}
-	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), out)
+	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), blocks, c.placeNames(), out)
 }
 
 // writeGroups writes the findings of groups, in their sort order.
-func writeGroups(groups []*claimGroup, out *findingWriter) error {
+func writeGroups(groups []*claimGroup, blocks [][]byte, names *placeNames, out *findingWriter) error {
 	type placed struct {
 		finding
-		places []Place
+		g *claimGroup
 	}
 	var found []placed
 	for _, g := range groups {
-		f, ok := groupFinding(g.group, g.key, len(g.places), g.others)
+		f, ok := groupFinding(g.group, g.key, len(g.at), g.others)
 		if g.group == groupLookalike {
-			f, ok = lookalikeFinding(g.key, len(g.places), &g.looks)
+			f, ok = lookalikeFinding(g.key, len(g.at), &g.looks)
 			f.sortKey = f.code.String() + "\x00" + g.key
 		}
 		if ok {
-			found = append(found, placed{f, g.places})
+			found = append(found, placed{f, g})
 		}
 	}
 	slices.SortFunc(found, func(a, b placed) int { return strings.Compare(a.sortKey, b.sortKey) })
 	for _, f := range found {
-		if err := out.write(f.finding, f.places, nil); err != nil {
+		places, err := f.g.places(blocks, names)
+		if err != nil {
+			return err
+		}
+		if err := out.write(f.finding, places, nil); err != nil {
 			return err
 		}
 	}

@@ -329,10 +329,32 @@ func eachDigest(blocks [][]byte) iter.Seq[[]byte] {
 		for _, b := range blocks {
 			for {
 				rec, rest, ok := nextDigest(b)
-				if !ok || !yield(rec) {
+				if !ok {
 					break
 				}
+				if !yield(rec) {
+					return
+				}
 				b = rest
+			}
+		}
+	}
+}
+
+// eachClaimAt yields the digests of blocks with their positions, as
+// claimAt reads them.
+func eachClaimAt(blocks [][]byte) iter.Seq2[[]byte, uint64] {
+	return func(yield func([]byte, uint64) bool) {
+		for i, b := range blocks {
+			for off := 0; ; {
+				rec, _, ok := nextDigest(b[off:])
+				if !ok {
+					break
+				}
+				if !yield(rec, uint64(i)<<32|uint64(off)) {
+					return
+				}
+				off += 4 + len(rec)
 			}
 		}
 	}
