@@ -153,10 +153,10 @@ func (c *Cross) Add(b []byte) error {
 			return errGarbledClaim
 		}
 		pending := isPending(rec)
-		end := len(b) - len(rest)
+		end, n := len(b)-len(rest), 1
 		for ok {
 			if rec, rest, ok = nextDigest(b[end:]); ok && isPending(rec) == pending {
-				end = len(b) - len(rest)
+				end, n = len(b)-len(rest), n+1
 			} else {
 				break
 			}
@@ -165,7 +165,7 @@ func (c *Cross) Add(b []byte) error {
 		if pending {
 			st = c.pending
 		}
-		if err := st.add(b[:end]); err != nil {
+		if err := st.addCounted(b[:end], n); err != nil {
 			return err
 		}
 		b = b[end:]
@@ -321,6 +321,7 @@ type claimGroup struct {
 	at     []uint64
 	others int // distinct
 	looks  lookalikeSpellings
+	seq    uint32 // the group's number, for findInMemory's seen
 }
 
 // claimAt returns the claim at position pos of blocks, the block's index
@@ -420,13 +421,23 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	bySlot := make([]int32, len(t.keys))
 	var groups []*claimGroup
 	var others map[string]*claimGroup
-	// The (group, key, other) triples seen, to count each group's distinct
-	// others: a list searched per claim made an endpoint that many cards
-	// share cost the square of their number. They are told apart by their
-	// XXH3-128, as cards are by their content hashes, with the same odds
-	// (sum128): a map of the triples themselves allocated each one.
-	seen := make(map[xxh3.Uint128]struct{})
-	var gk, triple []byte
+	// The others seen of each group, by the group's number, to count its
+	// distinct others: a list searched per claim made an endpoint that
+	// many cards share cost the square of their number. They are told
+	// apart by their XXH3-128, as cards are by their content hashes, with
+	// the same odds (sum128): a map of the (group, key, other) triples
+	// themselves allocated each one.
+	type seenOther struct {
+		group uint32
+		other xxh3.Uint128
+	}
+	seen := make(map[seenOther]struct{})
+	made := uint32(0)
+	newGroup := func(group byte, key []byte, n uint8) *claimGroup {
+		made++
+		return &claimGroup{group: group, key: string(key), at: make([]uint64, 0, n), seq: made}
+	}
+	var gk []byte
 	claim := -1
 	for rec, pos := range eachClaimAt(blocks) {
 		claim++
@@ -443,19 +454,19 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		if r.bad {
 			return errGarbledClaim
 		}
-		gk = append(append(gk[:0], group), key...)
 		var g *claimGroup
 		if i := bySlot[slot]; i > 0 {
 			g = groups[i-1]
 		}
 		switch {
 		case g == nil:
-			g = &claimGroup{group: group, key: string(key), at: make([]uint64, 0, t.n[slot])}
+			g = newGroup(group, key, t.n[slot])
 			groups = append(groups, g)
 			bySlot[slot] = int32(len(groups))
 		case g.group != group || g.key != string(key):
+			gk = append(append(gk[:0], group), key...)
 			if g = others[string(gk)]; g == nil {
-				g = &claimGroup{group: group, key: string(key)}
+				g = newGroup(group, key, 0)
 				if others == nil {
 					others = make(map[string]*claimGroup)
 				}
@@ -470,10 +481,9 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		case groupContent:
 			continue // its findings count no others
 		}
-		triple = appendBytes(appendBytes(triple[:0], gk), other)
-		h := xxh3.Hash128(triple)
-		if _, ok := seen[h]; !ok {
-			seen[h] = struct{}{}
+		k := seenOther{g.seq, xxh3.Hash128(other)}
+		if _, ok := seen[k]; !ok {
+			seen[k] = struct{}{}
 			g.others++
 		}
 	}

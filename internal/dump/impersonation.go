@@ -53,10 +53,7 @@ func (l *lookalikes) skeleton(dst, text []byte) []byte {
 	}
 	n := len(dst)
 	dst = fastvalidate.Skeleton(dst, text)
-	if l.skeletons == nil || len(l.skeletons) >= maxOrigins {
-		l.skeletons = make(map[string][]byte)
-	}
-	l.skeletons[string(text)] = slices.Clone(dst[n:])
+	l.skeletons = remember(l.skeletons, string(text), slices.Clone(dst[n:]))
 	return dst
 }
 
@@ -99,6 +96,11 @@ func (l *lookalikes) note(name []byte, value digest.Value) {
 // crawl.
 type origins struct {
 	byHost map[string]*originOf
+	// byOrigin holds what each origin gives, for the hosts of an origin
+	// seen before: a crawl's hosts are many subdomains of fewer
+	// registrable domains, and the origin's claim (IDNA, skeleton) cost
+	// more than finding the origin.
+	byOrigin map[string]*originOf
 }
 
 // originOf is what a host gives: its origin, and the host claim's key
@@ -109,10 +111,28 @@ type originOf struct {
 	skeleton, other []byte
 }
 
-// maxOrigins bounds the hosts an origins remembers: past it, it forgets
-// them all and starts again, so that a dump of distinct hosts costs a
-// worker no more than this many.
+// maxOrigins bounds the hosts, origins and texts a worker remembers the
+// claims of, each: past it, it forgets one of them to remember another,
+// so that a dump of distinct hosts costs a worker no more than this many.
 const maxOrigins = 4096
+
+// remember has m, made if nil, hold v for k, forgetting an entry first if
+// m holds maxOrigins: the first a range yields, which Go chooses at
+// random. Forgetting them all, as it once did, made a dump of a few more
+// names than that miss on most cards (4,388 names on the make perf dump).
+func remember[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = make(map[string]V)
+	}
+	if len(m) >= maxOrigins {
+		for old := range m {
+			delete(m, old)
+			break
+		}
+	}
+	m[k] = v
+	return m
+}
 
 // origin returns what the host of the first endpoint URL of eps (back to
 // back, ending at ends) that has one gives, or nil when none has. The
@@ -136,22 +156,30 @@ func (o *origins) origin(eps []byte, ends []int) *originOf {
 		if of := o.byHost[string(host)]; of != nil {
 			return of
 		}
-		of := originOfHost(string(host))
-		if o.byHost == nil || len(o.byHost) >= maxOrigins {
-			o.byHost = make(map[string]*originOf)
-		}
-		o.byHost[string(host)] = of
+		of := o.ofHost(string(host))
+		o.byHost = remember(o.byHost, string(host), of)
 		return of
 	}
 	return nil
 }
 
-// originOfHost finds what a URL's host, url.URL.Hostname's, gives.
-func originOfHost(hostname string) *originOf {
+// ofHost finds what a URL's host, url.URL.Hostname's, gives.
+func (o *origins) ofHost(hostname string) *originOf {
 	host := strings.ToLower(strings.TrimSuffix(hostname, "."))
 	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
 		host = d
 	}
+	if of := o.byOrigin[host]; of != nil {
+		return of
+	}
+	of := claimOfOrigin(host)
+	o.byOrigin = remember(o.byOrigin, host, of)
+	return of
+}
+
+// claimOfOrigin finds what an origin (a registrable domain, or a host
+// without one) gives.
+func claimOfOrigin(host string) *originOf {
 	of := &originOf{origin: host}
 	// The host claimed is the origin, in Unicode: a look-alike host is
 	// on a registrable domain of its own, whatever its subdomains.
@@ -205,11 +233,14 @@ func plainHost(raw []byte) (host []byte, known bool) {
 	}
 	authority := -1
 	for i, c := range rest {
-		if c <= ' ' || c >= 0x7f || c == '%' {
+		// One look-up a byte: this loop was most of a plain host's cost.
+		switch urlByte[c] {
+		case urlOther:
 			return nil, false
-		}
-		if authority < 0 && (c == '/' || c == '?' || c == '#') {
-			authority = i
+		case urlEnd:
+			if authority < 0 {
+				authority = i
+			}
 		}
 	}
 	if authority < 0 {
@@ -255,6 +286,27 @@ func plainScheme(scheme []byte) bool {
 var (
 	schemeEnd   = []byte("://")
 	doubleSlash = []byte("//")
+)
+
+// urlByte classes the bytes of a plain URL after its scheme: printable
+// ASCII but '%' (urlPlain), the ends of an authority ('/', '?', '#'), and
+// the rest, which no plain URL has.
+var urlByte = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c <= ' ' || c >= 0x7f || c == '%':
+			t[c] = urlOther
+		case c == '/' || c == '?' || c == '#':
+			t[c] = urlEnd
+		}
+	}
+	return t
+}()
+
+const (
+	urlPlain byte = iota
+	urlEnd
+	urlOther
 )
 
 // hostByte tells the bytes plainHost takes in a host.

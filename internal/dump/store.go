@@ -58,15 +58,22 @@ const blockSize = 1 << 20
 
 // add adds b, digests back to back as Extractor.Append writes them.
 func (s *store) add(b []byte) error {
-	s.bytes += int64(len(b))
+	n := 0
 	for rest := b; ; {
 		_, r, ok := nextDigest(rest)
 		if !ok {
 			break
 		}
-		s.records++
+		n++
 		rest = r
 	}
+	return s.addCounted(b, n)
+}
+
+// addCounted is add, for a caller that has counted b's digests, n.
+func (s *store) addCounted(b []byte, n int) error {
+	s.bytes += int64(len(b))
+	s.records += int64(n)
 	last := len(s.blocks) - 1
 	if last < 0 || cap(s.blocks[last])-len(s.blocks[last]) < len(b) {
 		var blk []byte
