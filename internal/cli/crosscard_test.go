@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
@@ -575,5 +576,75 @@ func TestInputFiles(t *testing.T) {
 	})
 	if want := map[string]string{"a": "a"}; !maps.Equal(got, want) {
 		t.Errorf("inputFiles: %v, want %v", got, want)
+	}
+}
+
+// TestCrossCardFileChangedBetweenReads: a file changed after the run read
+// it, where a record whose content --cross-card needs lay, fails the run
+// with exit status 3 and an error naming the file and the record, and no
+// findings across cards; the cards' verdicts stand. The run reads a.ndjson,
+// then waits on the FIFO b.ndjson, while which a.ndjson is changed.
+func TestCrossCardFileChangedBetweenReads(t *testing.T) {
+	a, b, _ := crossDump(t, 400)
+	dir := t.TempDir()
+	// A card with an identity again, its description changed: the
+	// identity on two records whose bytes differ, both read again.
+	var m map[string]any
+	for _, card := range a {
+		if c, ok := decodeCard(card); ok {
+			if id, _ := cardKey(c); id != "" {
+				m = c
+				break
+			}
+		}
+	}
+	if m == nil {
+		t.Fatal("no card of a.ndjson has an identity")
+	}
+	m["description"] = "Another card with the same identity, changed."
+	a = append(a, marshalCard(t, m))
+	path := writeFile(t, filepath.Join(dir, "a.ndjson"), ndjson(a))
+	fifo := filepath.Join(dir, "b.ndjson")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	changed := make(chan error, 1)
+	go func() {
+		// Opening the FIFO waits for the run to open it, once it has
+		// read a.ndjson whole.
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			changed <- err
+			return
+		}
+		defer w.Close()
+		// One byte of the last record, line len(a), in place: the file
+		// stays as large, which a worker may yet be checking.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			text := ndjson(a)
+			_, err = f.WriteAt([]byte("X"), int64(len(text)-len(a[len(a)-1])-1+len(`{"`)))
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err == nil {
+			_, err = w.Write(ndjson(b))
+		}
+		changed <- err
+	}()
+	r := runIn(t, dir, "--cross-card", "--all", "--format", "jsonl", "a.ndjson", "b.ndjson")
+	if err := <-changed; err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("--cross-card: %s: changed while it was read: line %d (byte offset ", "a.ndjson", len(a))
+	if r.code != exitIO || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "no findings across cards are reported") {
+		t.Errorf("exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, exitIO, want)
+	}
+	if fs := dumpFindings(t, r.stdout); len(fs) != 0 {
+		t.Errorf("findings across cards: %v", fs)
+	}
+	if n := strings.Count(r.stdout, "\n"); n != len(a)+len(b) {
+		t.Errorf("%d verdicts, want %d", n, len(a)+len(b))
 	}
 }
