@@ -931,6 +931,13 @@ func (r *reader) n(n int) []byte {
 func (r *reader) byte() byte { return r.n(1)[0] }
 
 func (r *reader) uvarint() uint64 {
+	if len(r.b) > 0 && r.b[0] < 0x80 {
+		// One byte, as most lengths and lines of a claim are: Finish reads
+		// several per claim.
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.bad = true
