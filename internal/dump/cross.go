@@ -190,35 +190,34 @@ func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict, v *fastvalidate.
 	if d.Kind != KindRecord && d.Kind != KindSource {
 		dst = appendClaim(dst, groupID, x.id, d.Sum[:], x.place, d.Line)
 	}
-	start := 0
-	for i, end := range x.epEnds {
-		if e := x.eps[start:end]; !x.namedBefore(e, i) {
-			dst = appendClaim(dst, groupEndpoint, e, x.id, x.place, d.Line)
-		}
-		start = end
-	}
-	dst = x.appendLookalikeClaims(dst)
+	dst = x.appendEndpointClaims(dst)
 	return appendClaim(dst, groupContent, d.Sum[:], nil, x.place, d.Line)
 }
 
+// appendEndpointClaims appends the claims of each endpoint URL the card
+// names (once) and content.impersonation's, of the identity x.id.
+func (x *Extractor) appendEndpointClaims(dst []byte) []byte {
+	start := 0
+	for i, end := range x.epEnds {
+		if e := x.eps[start:end]; !x.namedBefore(e, i) {
+			dst = appendClaim(dst, groupEndpoint, e, x.id, x.place, x.d.Line)
+		}
+		start = end
+	}
+	return x.appendLookalikeClaims(dst)
+}
+
 // appendCrossClaims appends the claims of the record vd judged as
-// AppendClaims does, but that their input is x.place, and an identified
-// card's claims of identity
-// and content are one pending claim: of its content hash, or, when
-// x.mayDefer, of the hash of its bytes and their place, the content hash
-// being computed only if another record claims the identity.
+// AppendClaims does, but that their input is x.place (Cross.Extract's
+// number), and that an identified card's claims of identity and content
+// are one pending claim: of its content hash, or, when x.mayDefer, of the
+// hash of its bytes and their place, its content hash being computed only
+// if another record claims the identity.
 func (x *Extractor) appendCrossClaims(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
 	x.fill(vd, v, false)
 	d := &x.d
 	x.id = append(append(append(x.id[:0], d.Kind...), ' '), x.key...)
-	start := 0
-	for i, end := range x.epEnds {
-		if e := x.eps[start:end]; !x.namedBefore(e, i) {
-			dst = appendClaim(dst, groupEndpoint, e, x.id, x.place, d.Line)
-		}
-		start = end
-	}
-	dst = x.appendLookalikeClaims(dst)
+	dst = x.appendEndpointClaims(dst)
 	switch {
 	case d.Kind == KindRecord || d.Kind == KindSource:
 		return appendClaim(dst, groupContent, d.Sum[:], nil, x.place, d.Line)
