@@ -101,9 +101,9 @@ func (h *Hasher) Load(v *fastvalidate.Validator, card []byte) bool {
 	return true
 }
 
-// Bind reads card as Load does, without hashing it: Root reads its values,
-// and Hash hashes it when the caller finds it needs the hash after all.
-// Sum, Members and Each need Hash (or Load) to have run.
+// Bind reads card as Load does, without hashing it: Root and Each read its
+// values, and Hash hashes it when the caller finds it needs the hash after
+// all. Sum and Members need Hash (or Load) to have run.
 func (h *Hasher) Bind(v *fastvalidate.Validator, card []byte) bool {
 	h.vw, h.loaded, h.b = tape.View{}, false, nil
 	if len(card) == 0 {
@@ -133,8 +133,13 @@ func (h *Hasher) Bind(v *fastvalidate.Validator, card []byte) bool {
 	return true
 }
 
-// Hash hashes the card Bind read.
-func (h *Hasher) Hash() { h.sum = h.object(0) }
+// Hash hashes the card Bind read; after a Bind that read none, it does
+// nothing, as Sum then says.
+func (h *Hasher) Hash() {
+	if h.loaded {
+		h.sum = h.object(0)
+	}
+}
 
 // Root returns the card Bind (or Load) read, as a Value.
 func (h *Hasher) Root() Value {
@@ -478,7 +483,7 @@ func (h *Hasher) Members(of string, f func(name []byte, value Value, sum Hash128
 	}
 }
 
-// Each calls f for each member of the card Load hashed, in the order they
+// Each calls f for each member of the card Bind (or Load) read, in the order they
 // are written: for a caller to whom the order does not matter, without
 // the sorting that Members does. f gets the member's decoded name, valid
 // until f returns, and its value.

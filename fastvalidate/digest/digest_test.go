@@ -763,3 +763,40 @@ func TestLoadReusesValidatorTape(t *testing.T) {
 		t.Error("without a Validator the hasher did not scan the card")
 	}
 }
+
+// TestEachAfterBind: Each reads the card Bind read, without Hash, as it
+// reads it after Load (--cross-card takes a card's claims so, hashing it
+// only when it needs the hash), and Hash then gives Load's sum.
+func TestEachAfterBind(t *testing.T) {
+	g, err := corpus.New(corpus.Options{Seed: 3, Dialects: corpus.Dialects(), DefectRate: 0.2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := fastvalidate.MustNew("auto")
+	loaded, bound := New(testHash), New(testHash)
+	each := func(h *Hasher) string {
+		var b strings.Builder
+		h.Each(func(name []byte, v Value) { fmt.Fprintf(&b, "%s=%s;", name, v.Text()) })
+		return b.String()
+	}
+	members := 0
+	for range 500 {
+		card := g.Next().JSON
+		v.Validate(card)
+		okL, okB := loaded.Load(v, card), bound.Bind(v, card)
+		if okL != okB {
+			t.Fatalf("%s: Load %v, Bind %v", card, okL, okB)
+		}
+		want, got := each(loaded), each(bound)
+		if got != want {
+			t.Errorf("%s: Each after Bind %q, after Load %q", card, got, want)
+		}
+		members += strings.Count(got, ";")
+		if bound.Hash(); bound.Sum() != loaded.Sum() {
+			t.Errorf("%s: Bind and Hash %x, Load %x", card, bound.Sum(), loaded.Sum())
+		}
+	}
+	if members < 500 {
+		t.Fatalf("%d members in 500 cards", members)
+	}
+}

@@ -392,6 +392,11 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 	var dumpErrors int64
 	if r.cross != nil && runErr == nil {
 		dumpErrors, runErr = crossCard(r.cross, r.cfg, &st, con)
+		var changed *dump.ChangedError
+		if errors.As(runErr, &changed) {
+			r.fail(fmt.Errorf("--cross-card: %w; no findings across cards are reported", changed))
+			runErr = nil
+		}
 	}
 	if err := writeDigests(r.digests, o, &st, walkErrors, runErr, con); err != nil {
 		r.fail(err)
@@ -523,6 +528,7 @@ func (r *scanRun) openOutputs(all []pipeline.Input) error {
 		}
 		r.cross = cross
 		cross.Levels, cross.MinLevel = overrideTable(o.overrides), r.cfg.MinLevel
+		cross.Reread(inputFiles(all))
 		r.cfg.Extract, r.cfg.Collect = cross.Extract, cross.Add
 	}
 	if o.digestOut != "" {
@@ -673,6 +679,11 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 		return 0, nil
 	}
 	counts, err := cross.Finish(cfg.Findings)
+	var changed *dump.ChangedError
+	if errors.As(err, &changed) {
+		// An input read again, before any finding was written.
+		return 0, err
+	}
 	for rule, n := range counts.Rules {
 		st.Rules[rule] += n
 	}
@@ -682,6 +693,25 @@ func crossCard(cross *dump.Cross, cfg pipeline.Config, st *pipeline.Stats, con *
 		return counts.Errors, &pipeline.OutputError{Name: "stdout", Err: err}
 	}
 	return counts.Errors, nil
+}
+
+// inputFiles maps each input name that stands for one file to that file,
+// for --cross-card to read again the records whose content it needs:
+// standard input, and a name that two inputs have (--stdin-filename can
+// give stdin a file's), are left out.
+func inputFiles(inputs []pipeline.Input) map[string]string {
+	files := make(map[string]string, len(inputs))
+	var shared []string
+	for _, in := range inputs {
+		if path, seen := files[in.Name]; in.Path == "" || seen && path != in.Path {
+			shared = append(shared, in.Name)
+		}
+		files[in.Name] = in.Path
+	}
+	for _, name := range shared {
+		delete(files, name)
+	}
+	return files
 }
 
 // writeOut writes text to stdout; it fails (exit status 3) when the text

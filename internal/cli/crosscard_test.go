@@ -4,15 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
+	"github.com/cardscan/cardscan/internal/pipeline"
 )
 
 // cardEndpoints is the test's own list of the URLs a card claims.
@@ -519,5 +523,128 @@ func TestFetchOutputEndToEnd(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"changed source /b.json", "changed source /c.json"}; !slices.Equal(got, want) {
 		t.Errorf("diff of fetch outputs: %q, want %q; stderr %s", got, want, r.stderr)
+	}
+}
+
+// TestCrossCardRereadsFiles: the findings of --cross-card on files, whose
+// records it reads again for the content of the identities claimed twice,
+// are byte for byte those of the same records from standard input, hashed
+// as they are read, one input or the other, in memory and spilled.
+func TestCrossCardRereadsFiles(t *testing.T) {
+	a, b, want := crossDump(t, 400)
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.ndjson"), ndjson(a))
+	writeFile(t, filepath.Join(dir, "b.json"), jsonArray(b))
+	for _, name := range []string{"a.ndjson", "b.json"} {
+		// Smaller files are hashed as they are read (dump.minRereadSize).
+		if st, err := os.Stat(filepath.Join(dir, name)); err != nil || st.Size() < 64<<10 {
+			t.Fatalf("%s: %v, want 64 KiB or more", name, err)
+		}
+	}
+	for _, memory := range []string{"1GiB", "1KiB"} {
+		args := []string{"--cross-card", "--memory", memory, "--format", "jsonl"}
+		files := runIn(t, dir, append(args, "a.ndjson", "b.json")...)
+		if n := len(dumpFindings(t, files.stdout)); n != len(want) {
+			t.Fatalf("memory %s: %d findings, want %d", memory, n, len(want))
+		}
+		for _, stdin := range []struct {
+			name string
+			text []byte
+			args []string
+		}{
+			{"a.ndjson", ndjson(a), []string{"--stdin-filename", "a.ndjson", "-", "b.json"}},
+			{"b.json", jsonArray(b), []string{"a.ndjson", "--stdin-filename", "b.json", "-"}},
+		} {
+			r := run(t, string(stdin.text), append(args, stdin.args...)...)
+			if r.stdout != files.stdout || r.code != files.code {
+				t.Errorf("memory %s, %s from stdin: exit %d, output differs from the files' (exit %d):\n%.2000s\nwant\n%.2000s",
+					memory, stdin.name, r.code, files.code, r.stdout, files.stdout)
+			}
+		}
+	}
+}
+
+// TestInputFiles: only an input name that stands for one file is read
+// again by --cross-card: not standard input, nor a name that stdin and a
+// file share (--stdin-filename), nor one of two files.
+func TestInputFiles(t *testing.T) {
+	got := inputFiles([]pipeline.Input{
+		{Name: "a", Path: "a"}, {Name: "<stdin>"}, {Name: "a", Path: "a"},
+		{Name: "b", Path: "b"}, {Name: "b"},
+		{Name: "c"}, {Name: "c", Path: "c"},
+		{Name: "d", Path: "d"}, {Name: "d", Path: "./d"},
+	})
+	if want := map[string]string{"a": "a"}; !maps.Equal(got, want) {
+		t.Errorf("inputFiles: %v, want %v", got, want)
+	}
+}
+
+// TestCrossCardFileChangedBetweenReads: a file changed after the run read
+// it, where a record whose content --cross-card needs lay, fails the run
+// with exit status 3 and an error naming the file and the record, and no
+// findings across cards; the cards' verdicts stand. The run reads a.ndjson,
+// then waits on the FIFO b.ndjson, while which a.ndjson is changed.
+func TestCrossCardFileChangedBetweenReads(t *testing.T) {
+	a, b, _ := crossDump(t, 400)
+	dir := t.TempDir()
+	// A card with an identity again, its description changed: the
+	// identity on two records whose bytes differ, both read again.
+	var m map[string]any
+	for _, card := range a {
+		if c, ok := decodeCard(card); ok {
+			if id, _ := cardKey(c); id != "" {
+				m = c
+				break
+			}
+		}
+	}
+	if m == nil {
+		t.Fatal("no card of a.ndjson has an identity")
+	}
+	m["description"] = "Another card with the same identity, changed."
+	a = append(a, marshalCard(t, m))
+	path := writeFile(t, filepath.Join(dir, "a.ndjson"), ndjson(a))
+	fifo := filepath.Join(dir, "b.ndjson")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	changed := make(chan error, 1)
+	go func() {
+		// Opening the FIFO waits for the run to open it, once it has
+		// read a.ndjson whole.
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			changed <- err
+			return
+		}
+		defer w.Close()
+		// One byte of the last record, line len(a), in place: the file
+		// stays as large, which a worker may yet be checking.
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err == nil {
+			text := ndjson(a)
+			_, err = f.WriteAt([]byte("X"), int64(len(text)-len(a[len(a)-1])-1+len(`{"`)))
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err == nil {
+			_, err = w.Write(ndjson(b))
+		}
+		changed <- err
+	}()
+	r := runIn(t, dir, "--cross-card", "--all", "--format", "jsonl", "a.ndjson", "b.ndjson")
+	if err := <-changed; err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("--cross-card: %s: changed while it was read: line %d (byte offset ", "a.ndjson", len(a))
+	if r.code != exitIO || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "no findings across cards are reported") {
+		t.Errorf("exit %d, stderr %q; want exit %d and %q", r.code, r.stderr, exitIO, want)
+	}
+	if fs := dumpFindings(t, r.stdout); len(fs) != 0 {
+		t.Errorf("findings across cards: %v", fs)
+	}
+	if n := strings.Count(r.stdout, "\n"); n != len(a)+len(b) {
+		t.Errorf("%d verdicts, want %d", n, len(a)+len(b))
 	}
 }

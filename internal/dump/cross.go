@@ -13,6 +13,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -35,6 +36,14 @@ const (
 type Cross struct {
 	dir *spillDir
 	st  *store
+	// pending holds the identity claims whose content hash waits for
+	// their identity to be claimed twice (see pendingRaw), and inputs
+	// tells the inputs whose records can be read again for it.
+	pending *store
+	inputs  *rereadInputs
+	// names numbers the inputs of the claims Extract's functions take,
+	// which hold their input's number in place of its name.
+	names inputNames
 	// groupBudget bounds what a group of claims of one key holds in
 	// memory, its places and its others each, when the claims spilled.
 	groupBudget int64
@@ -66,7 +75,20 @@ func NewCross(memory int64) (*Cross, error) {
 	// on the make perf dump (71 MB against 28 MB, for 14.5 MB of claims;
 	// docs/cli.md).
 	budget := max(memory/4, 1)
-	return &Cross{dir: dir, st: newStore("claims", dir, budget, byGroup), groupBudget: max(budget/4, 1)}, nil
+	// Pending claims take the place of an identified card's claims of
+	// identity and content, and share their budget.
+	return &Cross{dir: dir, st: newStore("claims", dir, max(budget/2, 1), byGroup),
+		pending: newStore("pending", dir, max(budget/2, 1), byIdentity), groupBudget: max(budget/4, 1)}, nil
+}
+
+// Reread names the files that the inputs named stand for, by input name,
+// those whose cards' content hashes may wait for a second read of the
+// cards that need them: an input it leaves out, or that is no regular
+// file of at least minRereadSize bytes read as stored, has its cards
+// hashed as they are read. An input name must stand for one file only.
+// It is called before the records are.
+func (c *Cross) Reread(paths map[string]string) {
+	c.inputs = &rereadInputs{paths: paths, known: map[string]bool{}}
 }
 
 // byGroup is the sort key of claims: the rule of the findings their group
@@ -110,15 +132,51 @@ var groupRank = func() (rank [256]byte) {
 func (c *Cross) Extract() func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
 	x := NewExtractor(KeyID)
 	x.claimsOnly = true
-	return x.AppendClaims
+	lastInput, reread := "", false
+	return func(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
+		if vd.Input != lastInput || len(x.place) == 0 {
+			lastInput, reread = vd.Input, c.inputs.canReread(vd.Input)
+			x.place = binary.AppendUvarint(x.place[:0], uint64(c.names.number(vd.Input)))
+		}
+		x.mayDefer = reread
+		return x.appendCrossClaims(dst, vd, v)
+	}
 }
 
-// Add adds claims, as Extract's functions appended them.
-func (c *Cross) Add(b []byte) error { return c.st.add(b) }
+// Add adds claims, as Extract's functions appended them: the pending
+// claims to their store, the others to theirs, each in the order added.
+func (c *Cross) Add(b []byte) error {
+	for len(b) > 0 {
+		// The longest run of claims of one store.
+		rec, rest, ok := nextDigest(b)
+		if !ok {
+			return errGarbledClaim
+		}
+		pending := isPending(rec)
+		end, n := len(b)-len(rest), 1
+		for ok {
+			if rec, rest, ok = nextDigest(b[end:]); ok && isPending(rec) == pending {
+				end, n = len(b)-len(rest), n+1
+			} else {
+				break
+			}
+		}
+		st := c.st
+		if pending {
+			st = c.pending
+		}
+		if err := st.addCounted(b[:end], n); err != nil {
+			return err
+		}
+		b = b[end:]
+	}
+	return nil
+}
 
 // Close removes the temporary files.
 func (c *Cross) Close() {
 	c.st.close()
+	c.pending.close()
 	c.dir.remove()
 }
 
@@ -127,19 +185,46 @@ func (c *Cross) Close() {
 func (x *Extractor) AppendClaims(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
 	x.fill(vd, v, false)
 	d := &x.d
+	x.place = append(x.place[:0], d.Input...)
 	x.id = append(append(append(x.id[:0], d.Kind...), ' '), x.key...)
 	if d.Kind != KindRecord && d.Kind != KindSource {
-		dst = appendClaim(dst, groupID, x.id, d.Sum[:], d.Input, d.Line)
+		dst = appendClaim(dst, groupID, x.id, d.Sum[:], x.place, d.Line)
 	}
+	dst = x.appendEndpointClaims(dst)
+	return appendClaim(dst, groupContent, d.Sum[:], nil, x.place, d.Line)
+}
+
+// appendEndpointClaims appends the claims of each endpoint URL the card
+// names (once) and content.impersonation's, of the identity x.id.
+func (x *Extractor) appendEndpointClaims(dst []byte) []byte {
 	start := 0
 	for i, end := range x.epEnds {
 		if e := x.eps[start:end]; !x.namedBefore(e, i) {
-			dst = appendClaim(dst, groupEndpoint, e, x.id, d.Input, d.Line)
+			dst = appendClaim(dst, groupEndpoint, e, x.id, x.place, x.d.Line)
 		}
 		start = end
 	}
-	dst = x.appendLookalikeClaims(dst)
-	return appendClaim(dst, groupContent, d.Sum[:], nil, d.Input, d.Line)
+	return x.appendLookalikeClaims(dst)
+}
+
+// appendCrossClaims appends the claims of the record vd judged as
+// AppendClaims does, but that their input is x.place (Cross.Extract's
+// number), and that an identified card's claims of identity and content
+// are one pending claim: of its content hash, or, when x.mayDefer, of the
+// hash of its bytes and their place, its content hash being computed only
+// if another record claims the identity.
+func (x *Extractor) appendCrossClaims(dst []byte, vd report.Verdict, v *fastvalidate.Validator) []byte {
+	x.fill(vd, v, false)
+	d := &x.d
+	x.id = append(append(append(x.id[:0], d.Kind...), ' '), x.key...)
+	dst = x.appendEndpointClaims(dst)
+	switch {
+	case d.Kind == KindRecord || d.Kind == KindSource:
+		return appendClaim(dst, groupContent, d.Sum[:], nil, x.place, d.Line)
+	case x.sumDeferred:
+		return appendPending(dst, pendingRaw, x.id, sum128(vd.Card), x.place, d.Line, vd.Offset, len(vd.Card))
+	}
+	return appendPending(dst, pendingSum, x.id, d.Sum, x.place, d.Line, 0, 0)
 }
 
 // namedBefore reports whether one of the card's first n endpoints is e.
@@ -161,15 +246,13 @@ func (x *Extractor) namedBefore(e []byte, n int) bool {
 const cardSumPrefix = "content:"
 
 // groupHash hashes a claim's group and key, the bytes that encode them at
-// its start; ok is false when the claim is garbled.
+// its start; ok is false when they are garbled. The rest of the claim is
+// read, and checked, only if its group may make a finding.
 func groupHash(rec []byte) (h uint64, ok bool) {
 	r := reader{b: rec}
 	r.byte()
 	r.bytes()
 	keyEnd := len(rec) - len(r.b)
-	r.bytes()
-	r.bytes()
-	r.uvarint()
 	return xxh3.Hash(rec[:keyEnd]), !r.bad
 }
 
@@ -177,12 +260,13 @@ var errGarbledClaim = errors.New("a claim's temporary record is garbled")
 
 // appendClaim encodes a claim as a digest is framed: the length, the group
 // in place of the key kind, the key, then the rest.
-func appendClaim(dst []byte, group byte, key, other []byte, input string, line int) []byte {
+func appendClaim[S ~string | ~[]byte](dst []byte, group byte, key, other []byte, input S, line int) []byte {
 	start := len(dst)
 	dst = append(dst, 0, 0, 0, 0, group)
 	dst = appendBytes(dst, key)
 	dst = appendBytes(dst, other)
-	dst = appendString(dst, input)
+	dst = binary.AppendUvarint(dst, uint64(len(input)))
+	dst = append(dst, input...)
 	dst = binary.AppendUvarint(dst, uint64(line))
 	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 	return dst
@@ -210,6 +294,9 @@ func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
 // counts them.
 func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 	counts := &CrossCounts{Rules: map[string]int64{}}
+	if err := c.resolve(); err != nil {
+		return counts, err
+	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	out := &findingWriter{c: c, counts: counts, out: w, w: bw}
 	var err error
@@ -225,11 +312,40 @@ func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 }
 
 type claimGroup struct {
-	group  byte
-	key    string
-	places []Place
+	group byte
+	key   string
+	// at holds where each claim lies in the blocks (claimAt), whose
+	// places are read only for a group that makes a finding: most groups
+	// of two claims or more make none (a name many cards give alike).
+	at     []uint64
 	others int // distinct
 	looks  lookalikeSpellings
+	seq    uint32 // the group's number, for findInMemory's seen
+}
+
+// claimAt returns the claim at position pos of blocks, the block's index
+// in its high 32 bits and the claim's offset in it in the low.
+func claimAt(blocks [][]byte, pos uint64) []byte {
+	rec, _, _ := nextDigest(blocks[pos>>32][uint32(pos):])
+	return rec
+}
+
+// places returns the places of g's claims, which lie in blocks.
+func (g *claimGroup) places(blocks [][]byte, names *placeNames) ([]Place, error) {
+	places := make([]Place, 0, len(g.at))
+	for _, pos := range g.at {
+		r := reader{b: claimAt(blocks, pos)}
+		r.byte()
+		r.bytes() // key
+		r.bytes() // other
+		input, line := r.bytes(), int(r.uvarint())
+		name, ok := names.name(input)
+		if r.bad || !ok {
+			return nil, errGarbledClaim
+		}
+		places = append(places, Place{Input: name, Line: line})
+	}
+	return places, nil
 }
 
 // groupFinding returns the finding a group of n claims of one group and
@@ -299,19 +415,30 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// The groups are found by the claims' slots: a slot holds the groups
 	// of one hash, told apart by key when two share it (others, by group
 	// and key, holds the second and later).
-	bySlot := make(map[uint32]*claimGroup)
+	// A slice rather than a map, looked up once per claim: each slot's
+	// first group, by its place in groups plus one.
+	bySlot := make([]int32, len(t.keys))
+	var groups []*claimGroup
 	var others map[string]*claimGroup
-	// The (group, key, other) triples seen, to count each group's distinct
-	// others: a list searched per claim made an endpoint that many cards
-	// share cost the square of their number.
-	seen := make(map[string]struct{})
-	// Input names, held once rather than once per claim; a run's claims
-	// come input after input, so most are the last one's.
-	inputs := map[string]string{}
-	lastInput := ""
-	var gk, triple []byte
+	// The others seen of each group, by the group's number, to count its
+	// distinct others: a list searched per claim made an endpoint that
+	// many cards share cost the square of their number. They are told
+	// apart by their XXH3-128, as cards are by their content hashes, with
+	// the same odds (sum128): a map of the (group, key, other) triples
+	// themselves allocated each one.
+	type seenOther struct {
+		group uint32
+		other xxh3.Uint128
+	}
+	seen := make(map[seenOther]struct{})
+	made := uint32(0)
+	newGroup := func(group byte, key []byte, n uint8) *claimGroup {
+		made++
+		return &claimGroup{group: group, key: string(key), at: make([]uint64, 0, n), seq: made}
+	}
+	var gk []byte
 	claim := -1
-	for rec := range eachDigest(blocks) {
+	for rec, pos := range eachClaimAt(blocks) {
 		claim++
 		slot := t.slots[claim]
 		if t.n[slot] < 2 {
@@ -321,69 +448,71 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		group := r.byte()
 		key := r.bytes()
 		other := r.bytes()
-		input := r.bytes()
-		line := int(r.uvarint())
+		r.bytes() // input
+		r.uvarint()
 		if r.bad {
 			return errGarbledClaim
 		}
-		gk = append(append(gk[:0], group), key...)
-		g := bySlot[slot]
+		var g *claimGroup
+		if i := bySlot[slot]; i > 0 {
+			g = groups[i-1]
+		}
 		switch {
 		case g == nil:
-			g = &claimGroup{group: group, key: string(key), places: make([]Place, 0, t.n[slot])}
-			bySlot[slot] = g
+			g = newGroup(group, key, t.n[slot])
+			groups = append(groups, g)
+			bySlot[slot] = int32(len(groups))
 		case g.group != group || g.key != string(key):
+			gk = append(append(gk[:0], group), key...)
 			if g = others[string(gk)]; g == nil {
-				g = &claimGroup{group: group, key: string(key)}
+				g = newGroup(group, key, 0)
 				if others == nil {
 					others = make(map[string]*claimGroup)
 				}
 				others[string(gk)] = g
 			}
 		}
-		if string(input) != lastInput {
-			name, ok := inputs[string(input)]
-			if !ok {
-				name = string(input)
-				inputs[name] = name
-			}
-			lastInput = name
-		}
-		g.places = append(g.places, Place{Input: lastInput, Line: line})
-		if group == groupLookalike {
+		g.at = append(g.at, pos)
+		switch group {
+		case groupLookalike:
 			g.looks.add(other)
 			continue
+		case groupContent:
+			continue // its findings count no others
 		}
-		triple = appendBytes(appendBytes(triple[:0], gk), other)
-		if _, ok := seen[string(triple)]; !ok {
-			seen[string(triple)] = struct{}{}
+		k := seenOther{g.seq, xxh3.Hash128(other)}
+		if _, ok := seen[k]; !ok {
+			seen[k] = struct{}{}
 			g.others++
 		}
 	}
-	groups := slices.Collect(maps.Values(bySlot))
-	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), out)
+	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), blocks, c.placeNames(), out)
 }
 
 // writeGroups writes the findings of groups, in their sort order.
-func writeGroups(groups []*claimGroup, out *findingWriter) error {
+func writeGroups(groups []*claimGroup, blocks [][]byte, names *placeNames, out *findingWriter) error {
 	type placed struct {
 		finding
-		places []Place
+		g *claimGroup
 	}
 	var found []placed
 	for _, g := range groups {
-		f, ok := groupFinding(g.group, g.key, len(g.places), g.others)
+		f, ok := groupFinding(g.group, g.key, len(g.at), g.others)
 		if g.group == groupLookalike {
-			f, ok = lookalikeFinding(g.key, len(g.places), &g.looks)
+			f, ok = lookalikeFinding(g.key, len(g.at), &g.looks)
 			f.sortKey = f.code.String() + "\x00" + g.key
 		}
 		if ok {
-			found = append(found, placed{f, g.places})
+			found = append(found, placed{f, g})
 		}
 	}
 	slices.SortFunc(found, func(a, b placed) int { return strings.Compare(a.sortKey, b.sortKey) })
 	for _, f := range found {
-		if err := out.write(f.finding, f.places, nil); err != nil {
+		places, err := f.g.places(blocks, names)
+		if err != nil {
+			return err
+		}
+		if err := out.write(f.finding, places, nil); err != nil {
 			return err
 		}
 	}
@@ -454,7 +583,9 @@ type recordSource interface {
 
 // findFrom judges the claims m yields, as findSorted describes.
 func (c *Cross) findFrom(m recordSource, out *findingWriter) error {
+	out.names = c.placeNames()
 	g := &groupClaims{
+		names:  out.names,
 		places: placeList{dir: c.dir, limit: int(c.groupBudget)},
 		others: newStore("others", c.dir, c.groupBudget, wholeDigest),
 	}
@@ -508,6 +639,7 @@ type groupClaims struct {
 	others *store
 	looks  lookalikeSpellings // groupLookalike's, in place of others
 	frame  []byte
+	names  *placeNames
 }
 
 func (g *groupClaims) reset(group byte, key []byte) {
@@ -575,12 +707,10 @@ func (g *groupClaims) judge(out *findingWriter) error {
 		return out.write(f, nil, &g.places)
 	}
 	places := make([]Place, 0, g.n)
-	inputs := map[string]string{}
 	err := g.places.each(func(input []byte, line int) error {
-		name, ok := inputs[string(input)]
+		name, ok := g.names.name(input)
 		if !ok {
-			name = string(input)
-			inputs[name] = name
+			return errGarbledClaim
 		}
 		places = append(places, Place{Input: name, Line: line})
 		return nil
@@ -688,6 +818,75 @@ func (p *placeList) reset() {
 	}
 }
 
+// inputNames numbers the inputs of a run's claims, so that a claim holds
+// its input's number, a byte or two, in place of its name: with the make
+// perf dump's path of 42 bytes, the name was over a third of the bytes of
+// the claims, copied to the store and read back once per claim.
+type inputNames struct {
+	mu    sync.Mutex
+	index map[string]int
+	names []string
+}
+
+// number returns the number of input name, numbering it if it has none.
+func (n *inputNames) number(name string) int {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	i, ok := n.index[name]
+	if !ok {
+		if n.index == nil {
+			n.index = map[string]int{}
+		}
+		i = len(n.names)
+		n.index[name] = i
+		n.names = append(n.names, name)
+	}
+	return i
+}
+
+// list returns the names by number.
+func (n *inputNames) list() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clip(n.names)
+}
+
+// placeNames turns the input of a claim into the name a place shows: a
+// number, in the claims Extract's functions take, or the name itself, in
+// those of AppendClaims (digest files), each name then held once rather
+// than once per place.
+type placeNames struct {
+	numbered []string
+	held     map[string]string
+	last     string
+}
+
+func (c *Cross) placeNames() *placeNames {
+	return &placeNames{numbered: c.names.list(), held: map[string]string{}}
+}
+
+// name returns the name of a claim's input; ok is false for a number
+// that names no input.
+func (p *placeNames) name(input []byte) (name string, ok bool) {
+	if p.numbered != nil {
+		i, n := binary.Uvarint(input)
+		if n != len(input) || i >= uint64(len(p.numbered)) {
+			return "", false
+		}
+		return p.numbered[i], true
+	}
+	if string(input) == p.last {
+		// A run's claims come input after input.
+		return p.last, true
+	}
+	if name, ok = p.held[string(input)]; !ok {
+		name = string(input)
+		p.held[name] = name
+	}
+	p.last = name
+	return name, true
+}
+
 // findingWriter counts findings and writes those shown.
 type findingWriter struct {
 	c      *Cross
@@ -696,6 +895,7 @@ type findingWriter struct {
 	enc    report.Encoder
 	w      io.Writer // a buffer in front of out
 	line   []byte
+	names  *placeNames // of the places streamed
 }
 
 // write counts f and writes it with its places: places, or those spilled
@@ -733,7 +933,11 @@ func (fw *findingWriter) stream(a *report.Across, spilled *placeList) error {
 	var first Place
 	errFirst := errors.New("first place read")
 	if err := spilled.each(func(input []byte, line int) error {
-		first = Place{Input: string(input), Line: line}
+		name, ok := fw.names.name(input)
+		if !ok {
+			return errGarbledClaim
+		}
+		first = Place{Input: name, Line: line}
 		return errFirst
 	}); err != errFirst {
 		if err == nil {
@@ -747,7 +951,11 @@ func (fw *findingWriter) stream(a *report.Across, spilled *placeList) error {
 			if i++; i == 0 {
 				return nil // first
 			}
-			return yield(Place{Input: string(input), Line: line})
+			name, ok := fw.names.name(input)
+			if !ok {
+				return errGarbledClaim
+			}
+			return yield(Place{Input: name, Line: line})
 		})
 	})
 }

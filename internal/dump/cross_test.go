@@ -3,8 +3,10 @@ package dump
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"testing"
 
+	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
 )
 
@@ -104,5 +106,38 @@ func TestCrossGroupHashCollisions(t *testing.T) {
 				t.Errorf("%s: counts %v, want %v", format, counts, wantCounts)
 			}
 		}
+	}
+}
+
+// BenchmarkCrossFinish judges the claims of 2,000 generated cards, taken
+// as --cross-card takes them from a file it can read again, each card
+// once: Finish's share of --cross-card's cost.
+func BenchmarkCrossFinish(b *testing.B) {
+	cards := benchCards(b, "agentcard")
+	v := fastvalidate.MustNew("auto")
+	c := &Cross{inputs: &rereadInputs{paths: map[string]string{}, known: map[string]bool{}}}
+	x := c.Extract()
+	var claims []byte
+	for i, card := range cards {
+		claims = x(claims, report.FromResult("dir/in.ndjson", i+1, 1, int64(i)*2000, card, v.Validate(card)), v)
+	}
+	var size int64
+	for _, card := range cards {
+		size += int64(len(card))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		c, err := NewCross(1 << 30)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := c.Add(claims); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.Finish(report.FormatJSONL.Writer(io.Discard, report.WriterOptions{})); err != nil {
+			b.Fatal(err)
+		}
+		c.Close()
 	}
 }

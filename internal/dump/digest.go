@@ -151,6 +151,11 @@ type Extractor struct {
 	key     []byte
 	keyRank int
 	id      []byte // the claims' identity, the key's kind and the key
+	place   []byte // the claims' input: its name, or its number (Cross.Extract)
+	// mayDefer lets digestCard leave an identified card's content hash
+	// uncomputed for claims, and sumDeferred says it did (Digest.Sum is
+	// then zero).
+	mayDefer, sumDeferred bool
 	// The object members whose entries are itemised after the others
 	// (see member), and the one being itemised.
 	later  [3]laterMember
@@ -180,6 +185,7 @@ type laterMember struct {
 func NewExtractor(mode KeyMode) *Extractor {
 	x := &Extractor{mode: mode, hasher: digest.New(xxh128)}
 	x.visitMember, x.visitEntry, x.visitClaim = x.member, x.itemiseEntry, x.claim
+	x.looks.skeletonOf = x.looks.skeleton
 	return x
 }
 
@@ -211,20 +217,18 @@ func (x *Extractor) fill(vd report.Verdict, v *fastvalidate.Validator, withError
 	}
 	card := vd.Card
 	var source string
-	if isFetchRecord(card) {
-		if fv, err := x.p2.ParseBytes(card); err == nil && fv.Get("card") != nil && fv.Get("valid") != nil {
-			// cardscan fetch --format cards: the verdict and the card are
-			// members of the record.
-			source = str(fv, "url")
-			d.Valid = fv.GetBool("valid")
-			d.Profile = str(fv, "profile")
-			if !d.Valid && withErrors {
-				x.ebuf = fv.Get("errors").MarshalTo(x.ebuf[:0])
-				d.Errors = string(x.ebuf)
-			}
-			x.mbuf = fv.Get("card").MarshalTo(x.mbuf[:0])
-			card = x.mbuf
+	if fv := x.fetchRecord(card); fv != nil {
+		// cardscan fetch --format cards: the verdict and the card are
+		// members of the record.
+		source = str(fv, "url")
+		d.Valid = fv.GetBool("valid")
+		d.Profile = str(fv, "profile")
+		if !d.Valid && withErrors {
+			x.ebuf = fv.Get("errors").MarshalTo(x.ebuf[:0])
+			d.Errors = string(x.ebuf)
 		}
+		x.mbuf = fv.Get("card").MarshalTo(x.mbuf[:0])
+		card = x.mbuf
 	}
 	if source == "" && !vd.Valid && withErrors {
 		d.Errors = x.errors(&vd)
@@ -286,6 +290,34 @@ func (x *Extractor) contentKey(dst, card []byte, hashed bool) []byte {
 	return base64Enc.AppendEncode(append(dst, contentPrefix...), sum[:])
 }
 
+// fetchRecord returns rec parsed when it is a record of cardscan fetch
+// --format cards, which holds the card judged, and nil otherwise.
+func (x *Extractor) fetchRecord(rec []byte) *fastjson.Value {
+	if !isFetchRecord(rec) {
+		return nil
+	}
+	fv, err := x.p2.ParseBytes(rec)
+	if err != nil || fv.Get("card") == nil || fv.Get("valid") == nil {
+		return nil
+	}
+	return fv
+}
+
+// contentSum returns the content hash of the card rec holds, as fill
+// finds it (Digest.Sum), scanning rec itself: for a record read again
+// once the claims are grouped (Cross's pending claims).
+func (x *Extractor) contentSum(rec []byte) [16]byte {
+	card := rec
+	if fv := x.fetchRecord(rec); fv != nil {
+		x.mbuf = fv.Get("card").MarshalTo(x.mbuf[:0])
+		card = x.mbuf
+	}
+	if !x.hasher.Load(nil, card) {
+		return sum128(card)
+	}
+	return x.hasher.Sum().Bytes()
+}
+
 // isFetchRecord tells the records of cardscan fetch --format cards, which
 // it writes starting so, from cards (which rarely start with a url and
 // never have both members), without parsing them.
@@ -326,12 +358,12 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 	x.menc, x.nmembers = x.menc[:0], 0
 	x.eps, x.epEnds = x.eps[:0], x.epEnds[:0]
 	x.key, x.keyRank, x.nlater = x.key[:0], len(identity), 0
-	if !x.hasher.Load(v, card) {
+	x.sumDeferred = false
+	if !x.hasher.Bind(v, card) {
 		// Not JSON, not an object, too deep: the record is its bytes.
 		d.Sum = sum128(card)
 		return false
 	}
-	d.Sum = x.hasher.Sum().Bytes()
 	if x.claimsOnly {
 		// The claims need no member in order, nor their hashes.
 		x.looks.reset()
@@ -339,8 +371,19 @@ func (x *Extractor) digestCard(card []byte, v *fastvalidate.Validator) bool {
 		if x.keyRank < len(identity) {
 			d.Kind = identity[x.keyRank].kind
 		}
+		// An identified card's content hash is needed only when another
+		// record claims its identity: it may wait for a second read of
+		// the card, when its input allows one (Cross's pending claims).
+		if x.mayDefer && d.Kind != "" {
+			x.sumDeferred = true
+			return true
+		}
+		x.hasher.Hash()
+		d.Sum = x.hasher.Sum().Bytes()
 		return true
 	}
+	x.hasher.Hash()
+	d.Sum = x.hasher.Sum().Bytes()
 	x.hasher.Members("", x.visitMember)
 	for _, m := range x.later[:x.nlater] {
 		x.nmembers++
@@ -388,12 +431,42 @@ func (x *Extractor) member(name []byte, value digest.Value, sum digest.Hash128) 
 // identity and the endpoints. Neither depends on the members' order: the
 // identity is the one of least rank, and the endpoints are claims apart.
 func (x *Extractor) claim(name []byte, value digest.Value) {
-	x.looks.note(name, value)
-	if isEndpointMember(name) {
-		x.items, x.nitems = x.items[:0], 0
-		x.itemise(name, value)
+	// One switch passes over the many members that claim nothing: three,
+	// one per kind of claim, cost a card more than the rest of claim.
+	switch string(name) {
+	case "name", "title", "displayName", "organization", "author", "provider":
+		x.looks.note(name, value)
+	case "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces":
+		x.claimEndpoints(name, value)
+		x.identify(name, value)
+	case "agent_id":
+		x.identify(name, value)
 	}
-	x.identify(name, value)
+}
+
+// claimEndpoints notes the endpoint URLs member name of the card names, as
+// itemise does, without the items, which claims do not need.
+func (x *Extractor) claimEndpoints(name []byte, value digest.Value) {
+	switch string(name) {
+	case "url":
+		if l := value.Str(); l != nil {
+			x.endpoint(l)
+		}
+	case "endpoint": // AgentCard: {"url": ...}
+		if l := value.Member("url").Str(); l != nil {
+			x.endpoint(l)
+		}
+	case "invocation": // MA2D
+		if l := value.Member("endpoint").Str(); l != nil {
+			x.endpoint(l)
+		}
+	case "supportedInterfaces", "additionalInterfaces":
+		for e := value.First(); e.Exists(); e = e.Next() {
+			if l := e.Member("url").Str(); l != nil {
+				x.endpoint(l)
+			}
+		}
+	}
 }
 
 // identify notes member name's identity, if it holds one of lower rank
@@ -504,14 +577,6 @@ func str(v *fastjson.Value, path ...string) string {
 		return string(x.GetStringBytes())
 	}
 	return ""
-}
-
-func isEndpointMember(name []byte) bool {
-	switch string(name) {
-	case "url", "endpoint", "invocation", "supportedInterfaces", "additionalInterfaces":
-		return true
-	}
-	return false
 }
 
 // identity lists where a card's identity lies, first found first: a
@@ -866,6 +931,13 @@ func (r *reader) n(n int) []byte {
 func (r *reader) byte() byte { return r.n(1)[0] }
 
 func (r *reader) uvarint() uint64 {
+	if len(r.b) > 0 && r.b[0] < 0x80 {
+		// One byte, as most lengths and lines of a claim are: Finish reads
+		// several per claim.
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.bad = true

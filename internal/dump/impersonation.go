@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -35,6 +36,25 @@ type lookalikes struct {
 	kinds []string
 	skel  []byte // scratch
 	other []byte // scratch
+	// skeletons holds the skeleton of up to maxOrigins texts seen, by
+	// text: names repeat across the cards of a crawl ("Weather Agent"),
+	// and the skeleton, Unicode normalisation and all, was the largest
+	// part of a name's claim (docs/performance.md).
+	skeletons map[string][]byte
+	// skeletonOf is skeleton, as a method value made once (NewExtractor):
+	// one made per card would be allocated.
+	skeletonOf func(dst, text []byte) []byte
+}
+
+// skeleton appends the skeleton of text (fastvalidate.Skeleton) to dst.
+func (l *lookalikes) skeleton(dst, text []byte) []byte {
+	if sk, ok := l.skeletons[string(text)]; ok {
+		return append(dst, sk...)
+	}
+	n := len(dst)
+	dst = fastvalidate.Skeleton(dst, text)
+	l.skeletons = remember(l.skeletons, string(text), slices.Clone(dst[n:]))
+	return dst
 }
 
 func (l *lookalikes) reset() {
@@ -76,6 +96,11 @@ func (l *lookalikes) note(name []byte, value digest.Value) {
 // crawl.
 type origins struct {
 	byHost map[string]*originOf
+	// byOrigin holds what each origin gives, for the hosts of an origin
+	// seen before: a crawl's hosts are many subdomains of fewer
+	// registrable domains, and the origin's claim (IDNA, skeleton) cost
+	// more than finding the origin.
+	byOrigin map[string]*originOf
 }
 
 // originOf is what a host gives: its origin, and the host claim's key
@@ -86,10 +111,28 @@ type originOf struct {
 	skeleton, other []byte
 }
 
-// maxOrigins bounds the hosts an origins remembers: past it, it forgets
-// them all and starts again, so that a dump of distinct hosts costs a
-// worker no more than this many.
+// maxOrigins bounds the hosts, origins and texts a worker remembers the
+// claims of, each: past it, it forgets one of them to remember another,
+// so that a dump of distinct hosts costs a worker no more than this many.
 const maxOrigins = 4096
+
+// remember has m, made if nil, hold v for k, forgetting an entry first if
+// m holds maxOrigins: the first a range yields, which Go chooses at
+// random. Forgetting them all, as it once did, made a dump of a few more
+// names than that miss on most cards (4,388 names on the make perf dump).
+func remember[V any](m map[string]V, k string, v V) map[string]V {
+	if m == nil {
+		m = make(map[string]V)
+	}
+	if len(m) >= maxOrigins {
+		for old := range m {
+			delete(m, old)
+			break
+		}
+	}
+	m[k] = v
+	return m
+}
 
 // origin returns what the host of the first endpoint URL of eps (back to
 // back, ending at ends) that has one gives, or nil when none has. The
@@ -113,22 +156,30 @@ func (o *origins) origin(eps []byte, ends []int) *originOf {
 		if of := o.byHost[string(host)]; of != nil {
 			return of
 		}
-		of := originOfHost(string(host))
-		if o.byHost == nil || len(o.byHost) >= maxOrigins {
-			o.byHost = make(map[string]*originOf)
-		}
-		o.byHost[string(host)] = of
+		of := o.ofHost(string(host))
+		o.byHost = remember(o.byHost, string(host), of)
 		return of
 	}
 	return nil
 }
 
-// originOfHost finds what a URL's host, url.URL.Hostname's, gives.
-func originOfHost(hostname string) *originOf {
+// ofHost finds what a URL's host, url.URL.Hostname's, gives.
+func (o *origins) ofHost(hostname string) *originOf {
 	host := strings.ToLower(strings.TrimSuffix(hostname, "."))
 	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
 		host = d
 	}
+	if of := o.byOrigin[host]; of != nil {
+		return of
+	}
+	of := claimOfOrigin(host)
+	o.byOrigin = remember(o.byOrigin, host, of)
+	return of
+}
+
+// claimOfOrigin finds what an origin (a registrable domain, or a host
+// without one) gives.
+func claimOfOrigin(host string) *originOf {
 	of := &originOf{origin: host}
 	// The host claimed is the origin, in Unicode: a look-alike host is
 	// on a registrable domain of its own, whatever its subdomains.
@@ -136,17 +187,17 @@ func originOfHost(hostname string) *originOf {
 	if u, err := idna.ToUnicode(host); err == nil {
 		claimed = u
 	}
-	of.skeleton, of.other = lookalikeClaim(nil, nil, "host", []byte(claimed), host)
+	of.skeleton, of.other = lookalikeClaim(nil, nil, "host", []byte(claimed), host, fastvalidate.Skeleton)
 	return of
 }
 
 // lookalikeClaim appends the key and other of the claim of content.impersonation
 // that text, a kind of text, makes for a card of origin to skel and other;
 // skel is nil when the text claims nothing.
-func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string) ([]byte, []byte) {
+func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string, skeleton func(dst, text []byte) []byte) ([]byte, []byte) {
 	skel = append(append(skel, kind...), ' ')
 	n := len(skel)
-	skel = fastvalidate.Skeleton(skel, text)
+	skel = skeleton(skel, text)
 	if len(skel) == n {
 		return nil, other
 	}
@@ -182,11 +233,14 @@ func plainHost(raw []byte) (host []byte, known bool) {
 	}
 	authority := -1
 	for i, c := range rest {
-		if c <= ' ' || c >= 0x7f || c == '%' {
+		// One look-up a byte: this loop was most of a plain host's cost.
+		switch urlByte[c] {
+		case urlOther:
 			return nil, false
-		}
-		if authority < 0 && (c == '/' || c == '?' || c == '#') {
-			authority = i
+		case urlEnd:
+			if authority < 0 {
+				authority = i
+			}
 		}
 	}
 	if authority < 0 {
@@ -234,6 +288,27 @@ var (
 	doubleSlash = []byte("//")
 )
 
+// urlByte classes the bytes of a plain URL after its scheme: printable
+// ASCII but '%' (urlPlain), the ends of an authority ('/', '?', '#'), and
+// the rest, which no plain URL has.
+var urlByte = func() (t [256]byte) {
+	for c := range 256 {
+		switch {
+		case c <= ' ' || c >= 0x7f || c == '%':
+			t[c] = urlOther
+		case c == '/' || c == '?' || c == '#':
+			t[c] = urlEnd
+		}
+	}
+	return t
+}()
+
+const (
+	urlPlain byte = iota
+	urlEnd
+	urlOther
+)
+
 // hostByte tells the bytes plainHost takes in a host.
 var hostByte = func() (t [256]bool) {
 	for c := range 256 {
@@ -253,16 +328,16 @@ func (x *Extractor) appendLookalikeClaims(dst []byte) []byte {
 	l := &x.looks
 	start := 0
 	for i, end := range l.ends {
-		skel, other := lookalikeClaim(l.skel[:0], l.other[:0], l.kinds[i], l.text[start:end], of.origin)
+		skel, other := lookalikeClaim(l.skel[:0], l.other[:0], l.kinds[i], l.text[start:end], of.origin, l.skeletonOf)
 		if skel != nil {
-			dst = appendClaim(dst, groupLookalike, skel, other, x.d.Input, x.d.Line)
+			dst = appendClaim(dst, groupLookalike, skel, other, x.place, x.d.Line)
 			l.skel = skel
 		}
 		l.other = other
 		start = end
 	}
 	if of.skeleton != nil {
-		dst = appendClaim(dst, groupLookalike, of.skeleton, of.other, x.d.Input, x.d.Line)
+		dst = appendClaim(dst, groupLookalike, of.skeleton, of.other, x.place, x.d.Line)
 	}
 	return dst
 }
@@ -280,6 +355,11 @@ func (s *lookalikeSpellings) reset() { s.first, s.origins, s.spellings = s.first
 func (s *lookalikeSpellings) add(other []byte) {
 	if len(s.first) == 0 {
 		s.first = append(s.first, other...)
+		return
+	}
+	if s.origins && s.spellings || bytes.Equal(other, s.first) {
+		// Known already, or the same origin and spelling as the first:
+		// a host's claims, most of a dump's, are all alike.
 		return
 	}
 	o1, sp1, _ := bytes.Cut(s.first, []byte{0})

@@ -58,15 +58,22 @@ const blockSize = 1 << 20
 
 // add adds b, digests back to back as Extractor.Append writes them.
 func (s *store) add(b []byte) error {
-	s.bytes += int64(len(b))
+	n := 0
 	for rest := b; ; {
 		_, r, ok := nextDigest(rest)
 		if !ok {
 			break
 		}
-		s.records++
+		n++
 		rest = r
 	}
+	return s.addCounted(b, n)
+}
+
+// addCounted is add, for a caller that has counted b's digests, n.
+func (s *store) addCounted(b []byte, n int) error {
+	s.bytes += int64(len(b))
+	s.records += int64(n)
 	last := len(s.blocks) - 1
 	if last < 0 || cap(s.blocks[last])-len(s.blocks[last]) < len(b) {
 		var blk []byte
@@ -329,10 +336,32 @@ func eachDigest(blocks [][]byte) iter.Seq[[]byte] {
 		for _, b := range blocks {
 			for {
 				rec, rest, ok := nextDigest(b)
-				if !ok || !yield(rec) {
+				if !ok {
 					break
 				}
+				if !yield(rec) {
+					return
+				}
 				b = rest
+			}
+		}
+	}
+}
+
+// eachClaimAt yields the digests of blocks with their positions, as
+// claimAt reads them.
+func eachClaimAt(blocks [][]byte) iter.Seq2[[]byte, uint64] {
+	return func(yield func([]byte, uint64) bool) {
+		for i, b := range blocks {
+			for off := 0; ; {
+				rec, _, ok := nextDigest(b[off:])
+				if !ok {
+					break
+				}
+				if !yield(rec, uint64(i)<<32|uint64(off)) {
+					return
+				}
+				off += 4 + len(rec)
 			}
 		}
 	}

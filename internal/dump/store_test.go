@@ -84,3 +84,25 @@ func TestStoreKeepsEveryDigest(t *testing.T) {
 		})
 	}
 }
+
+// TestEachDigestStops: a loop over the digests of several blocks may stop
+// early, as Finish does on a garbled claim, without the iterator going on
+// into the next block (which the runtime punishes with a panic).
+func TestEachDigestStops(t *testing.T) {
+	var a, b []byte
+	a = appendClaim(a, groupContent, []byte("k1"), nil, "in", 1)
+	b = appendClaim(b, groupContent, []byte("k2"), nil, "in", 2)
+	blocks := [][]byte{a, b}
+	n := 0
+	for range eachDigest(blocks) {
+		n++
+		break
+	}
+	for range eachClaimAt(blocks) {
+		n++
+		break
+	}
+	if n != 2 {
+		t.Errorf("%d digests seen, want 1 of each loop", n)
+	}
+}
