@@ -4,6 +4,7 @@ package fastvalidate
 
 import (
 	"github.com/cardscan/cardscan/rule"
+	"slices"
 	"sort"
 	"sync"
 	"unicode"
@@ -182,59 +183,103 @@ func (w *walker) contentWork() contentWork {
 // checkContent applies the content rules to the card on the tape. Each
 // object's names and texts are read together (see matchPatterns), so
 // that an instruction split over a name and a description is read whole.
+//
+// The scanner lists the member names the rules may read as it reads them
+// (contentKeys, set by New), so that the walk visits those and not every
+// node of the tape: which nodes are objects, and which names the rules
+// read, follow no pattern a branch predictor learns, and cost more read
+// from the tape than the scanner pays to note the names while their bytes
+// are at hand.
 func (w *walker) checkContent() {
-	if w.work == 0 {
-		w.work = w.contentWork() | workKnown
-	}
 	work := w.work
 	if work == workKnown {
 		return
 	}
+	// Sorted by object, then name, the names come in the order a walk of
+	// every object in turn would read them.
+	picked := sortPicked(w.sc.Picked())
 	vw := w.vw // see tape.View
-	// In an object's loop, a member's kind is read once and the step past
-	// it taken from that kind: each View accessor copies the view, and
-	// the walk reads every node of the card.
-	for o, nodes := uint32(0), uint32(vw.Len()); o < nodes; o++ {
-		if vw.Kind(o) != tape.KindObject {
-			continue
-		}
-		w.fold = w.fold[:0]
-		w.segs = w.segs[:0]
-		for k, end := o+1, vw.End(o); k < end; {
-			v := k + 1
-			kind := vw.Kind(v)
-			switch kind {
-			case tape.KindString:
-				k = v + 1
-			case tape.KindArray:
-				k = vw.End(v)
-			case tape.KindObject:
-				k = vw.End(v)
-				continue // its members are read in their turn
-			default:
-				k = v + 1
-				continue // nothing the rules read, whatever its name
+	obj := tape.NoParent
+	w.fold = w.fold[:0]
+	w.segs = w.segs[:0]
+	for _, p := range picked {
+		if o := uint32(p >> 32); o != obj {
+			if len(w.segs) != 0 {
+				w.matchPatterns()
 			}
-			switch classifyMember(vw.Name(v - 1)) {
-			case memberOther:
-			case memberLink:
-				if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
-					w.checkLink(v, work)
-				}
-			case memberIsName:
-				w.checkTexts(v, kind, true, work)
-			default:
-				w.checkTexts(v, kind, false, work)
+			obj = o
+			w.fold = w.fold[:0]
+			w.segs = w.segs[:0]
+		}
+		k := uint32(p)
+		v := k + 1
+		kind := vw.Kind(v)
+		if kind != tape.KindString && kind != tape.KindArray {
+			continue // nothing the rules read, whatever its name
+		}
+		switch classifyMember(vw.Name(k)) {
+		case memberOther:
+		case memberLink:
+			if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
+				w.checkLink(v, work)
 			}
+		case memberIsName:
+			w.checkTexts(v, kind, true, work)
+		default:
+			w.checkTexts(v, kind, false, work)
 		}
-		if len(w.segs) != 0 {
-			w.matchPatterns()
-		}
+	}
+	if len(w.segs) != 0 {
+		w.matchPatterns()
 	}
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
 	}
 }
+
+// sortPicked sorts the picked member names (tape.Scanner.Picked) by
+// object, then name, in place, and returns them. They come in tape order,
+// in which an object's names after a nested object's follow that
+// object's names: an insertion sort moves those few back. A card that
+// nests many objects between its members would make that quadratic; past
+// a budget of moves proportional to the names, a sort that is never
+// quadratic takes over.
+func sortPicked(p []uint64) []uint64 {
+	budget := 8 * len(p)
+	for i := 1; i < len(p); i++ {
+		x := p[i]
+		j := i
+		for ; j > 0 && p[j-1] > x; j-- {
+			p[j] = p[j-1]
+		}
+		p[j] = x
+		if budget -= i - j; budget < 0 {
+			slices.Sort(p)
+			break
+		}
+	}
+	return p
+}
+
+// contentKeys is the scanner's filter for the member names classifyMember
+// may read as something other than memberOther: the names it knows, and
+// every name of three bytes or more that ends in one of the last bytes of
+// url, uri or href, as those may be links whatever their length.
+// TestContentKeysPickEveryName holds it to classifyMember.
+var contentKeys = func() *tape.KeyFilter {
+	var f tape.KeyFilter
+	for _, name := range contentNames {
+		f.AddName(name)
+	}
+	for _, c := range []byte("lLiIfF") {
+		f.Suffix[c] = ^uint64(7)
+	}
+	return &f
+}()
+
+// contentNames are the member names classifyMember reads by name.
+var contentNames = []string{"name", "title", "displayName", "organization",
+	"description", "summary", "examples", "tags", "endpoint"}
 
 // checkTexts judges node v of kind, a string or an array whose strings
 // it judges, as names when name is set.

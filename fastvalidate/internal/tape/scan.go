@@ -106,6 +106,14 @@ type Scanner struct {
 	// member names and comparison scratch.
 	aux aux
 
+	// keyFilter, when set, picks member names as the scan reads them, and
+	// picks lists them (parent<<32 | name node) in its first nPicked
+	// entries: see PickKeys. picks is as long as the tape, so that the
+	// scan loop stores to it without a check of its own.
+	keyFilter *KeyFilter
+	picks     []uint64
+	nPicked   uint32
+
 	// The first error found; scanning stops there.
 	err     Err
 	errOff  int
@@ -176,6 +184,9 @@ type frame struct {
 func (s *Scanner) growTape() {
 	s.tape = append(s.tape, make([]node, max(len(s.tape), 64))...)
 	s.tape = s.tape[:cap(s.tape)]
+	if s.keyFilter != nil {
+		s.growPicks()
+	}
 }
 
 // charBlock marks, a bit per byte of 64, the quotes and the bytes that
@@ -307,6 +318,10 @@ func (s *Scanner) scan(b []byte) bool {
 	}
 	s.tape = s.tape[:cap(s.tape)]
 	s.stack = s.stack[:0]
+	s.nPicked = 0
+	if s.keyFilter != nil && len(s.picks) < len(s.tape) {
+		s.growPicks()
+	}
 	nt := uint32(0)
 	// open is the open container: its tape index, NoParent at the top,
 	// and bit 32 set for an object. One register holds both, and whether
@@ -640,7 +655,15 @@ nameScanned:
 	nt++
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
-		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits {
+		bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
+		if f := s.keyFilter; f != nil {
+			// Without a branch on the verdict, which no predictor learns:
+			// the name is stored, and counted when picked.
+			pick := f.Suffix[b[end-1]]>>min(uint(end-i-1), 63)&1 | uint64(flags&FlagEscaped) | uint64(b2u(f.names&bits == bits))
+			s.picks[s.nPicked] = uint64(uint32(open))<<32 | uint64(nt-1)
+			s.nPicked += uint32(pick)
+		}
+		if names&bits == bits {
 			s.tape[uint32(open)].flags |= FlagNameClash
 		} else {
 			names |= bits

@@ -65,3 +65,54 @@ func (s *Scanner) Whole(n uint32) bool { return s.whole(n) }
 // Classify computes the quote and care bits of b only, for the benchmark
 // that times that pass apart from the scan.
 func (s *Scanner) Classify(b []byte) { s.classify(b) }
+
+// KeyFilter says which member names a Scanner picks (see PickKeys): the
+// names AddName gave it, and those its Suffix table picks by their last
+// byte and length, entry c having bit n set when the names of n bytes
+// that end in byte c are wanted, bit 63 standing for 63 bytes and more.
+// Lengths are those of names as written; a name with escapes is always
+// picked, its written bytes not being the name. The filter may pick more
+// names than it was given, never fewer.
+type KeyFilter struct {
+	Suffix [256]uint64
+	// names has the bits of the Scanner's duplicate-name filter of each
+	// name added: a name is picked when both of its bits are set.
+	names uint64
+}
+
+// AddName makes f pick the member name name.
+func (f *KeyFilter) AddName(name string) {
+	var word uint64
+	for i := 0; i < len(name) && i < 8; i++ {
+		word |= uint64(name[i]) << (8 * i)
+	}
+	// As the scan loop hashes it, whose length counts the opening quote.
+	h := (word ^ uint64(len(name)+1)) * nameFilterMul
+	f.names |= uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
+}
+
+// PickKeys makes the Scanner's later scans list, as they read them, the
+// member names f picks, and those with escapes (whose written bytes are
+// not the name), so that a reader wanting a few names wherever they stand
+// need not read every node of the tape (see Picked); nil stops it. A name
+// f picks may still be one the reader does not want: f sees only the last
+// byte and the length.
+func (s *Scanner) PickKeys(f *KeyFilter) {
+	s.keyFilter = f
+	s.nPicked = 0
+}
+
+// Picked returns the member names the last Scan picked, in tape order,
+// each as its object's tape index << 32 | the name's tape index. The
+// slice is the Scanner's own, the caller's to reorder until the next Scan.
+// After a failed scan it lists the names read up to the error.
+func (s *Scanner) Picked() []uint64 { return s.picks[:s.nPicked] }
+
+// growPicks makes picks as long as the tape: the scan loop stores a name
+// there before knowing whether it picks it.
+func (s *Scanner) growPicks() {
+	if cap(s.picks) < len(s.tape) {
+		s.picks = append(s.picks[:cap(s.picks)], make([]uint64, len(s.tape)-cap(s.picks))...)
+	}
+	s.picks = s.picks[:len(s.tape)]
+}
