@@ -263,8 +263,9 @@ func sortPicked(p []uint64) []uint64 {
 
 // contentKeys is the scanner's filter for the member names classifyMember
 // may read as something other than memberOther: the names it knows, and
-// every name of three bytes or more that ends in one of the last bytes of
-// url, uri or href, as those may be links whatever their length.
+// every name of three bytes or more that ends in the last two bytes of
+// url, uri or href in any case, as those may be links whatever their
+// length.
 // TestContentKeysPickEveryName holds it to classifyMember.
 var contentKeys = func() *tape.KeyFilter {
 	var f tape.KeyFilter
@@ -273,6 +274,9 @@ var contentKeys = func() *tape.KeyFilter {
 	}
 	for _, c := range []byte("lLiIfF") {
 		f.Suffix[c] = ^uint64(7)
+	}
+	for _, c := range []byte("rReE") {
+		f.Before[c] = ^uint64(7)
 	}
 	return &f
 }()

@@ -8,18 +8,19 @@ import (
 )
 
 // testKeys picks the names "name" and "description", and every name of
-// three bytes or more that ends in l: a filter shaped like fastvalidate's.
+// three bytes or more that ends in rl: a filter shaped like fastvalidate's.
 func testKeys() *KeyFilter {
 	var f KeyFilter
 	f.AddName("name")
 	f.AddName("description")
 	f.Suffix['l'] = ^uint64(7)
+	f.Before['r'] = ^uint64(7)
 	return &f
 }
 
 // wanted says whether testKeys must pick the member name decoded as name.
 func wanted(name []byte) bool {
-	return string(name) == "name" || string(name) == "description" || len(name) >= 3 && name[len(name)-1] == 'l'
+	return string(name) == "name" || string(name) == "description" || len(name) >= 3 && strings.HasSuffix(string(name), "rl")
 }
 
 // checkPicks holds sc's picks of its last scan to the tape: each is a
@@ -95,12 +96,13 @@ func TestPickKeys_EveryWantedName(t *testing.T) {
 }
 
 // The filter does what it is for: of the names that are not wanted, few
-// are picked, and "type", the commonest name of a card's schemas, not at
+// are picked, and "type", the commonest name of a card's schemas, and
+// "protocol", which ends as "url" does but for a byte, not at
 // all; a scanner without a filter picks nothing.
 func TestPickKeys_FewUnwanted(t *testing.T) {
 	sc := Scanner{MaxDepth: 512}
 	sc.PickKeys(testKeys())
-	doc := []byte(`{"name":"a","type":"b","version":"c","id":"d","items":{"type":"e"},"url":"f","description":"g"}`)
+	doc := []byte(`{"name":"a","type":"b","version":"c","id":"d","items":{"type":"e"},"url":"f","protocol":"h","description":"g"}`)
 	if !sc.Scan(doc) {
 		t.Fatal("does not scan")
 	}

@@ -659,7 +659,9 @@ nameScanned:
 		if f := s.keyFilter; f != nil {
 			// Without a branch on the verdict, which no predictor learns:
 			// the name is stored, and counted when picked.
-			pick := f.Suffix[b[end-1]]>>min(uint(end-i-1), 63)&1 | uint64(flags&FlagEscaped) | uint64(b2u(f.names&bits == bits))
+			n := min(uint(end-i-1), 63)
+			pick := f.Suffix[b[end-1]]&f.Before[b[end-2]]>>n&1 | uint64(flags&FlagEscaped) |
+				f.names[h>>62]>>(h>>56&63)&uint64(b2u(f.bloom&bits == bits))
 			s.picks[s.nPicked] = uint64(uint32(open))<<32 | uint64(nt-1)
 			s.nPicked += uint32(pick)
 		}

@@ -67,17 +67,20 @@ func (s *Scanner) Whole(n uint32) bool { return s.whole(n) }
 func (s *Scanner) Classify(b []byte) { s.classify(b) }
 
 // KeyFilter says which member names a Scanner picks (see PickKeys): the
-// names AddName gave it, and those its Suffix table picks by their last
-// byte and length, entry c having bit n set when the names of n bytes
-// that end in byte c are wanted, bit 63 standing for 63 bytes and more.
-// Lengths are those of names as written; a name with escapes is always
-// picked, its written bytes not being the name. The filter may pick more
-// names than it was given, never fewer.
+// names AddName gave it, and those its tables pick by their last two
+// bytes and length: entry c of Suffix, and of Before for the byte before
+// it, having bit n set when the names of n bytes that end so are wanted,
+// bit 63 standing for 63 bytes and more (a name of one byte is preceded
+// by its quote). Lengths are those of names as written; a name with
+// escapes is always picked, its written bytes not being the name. The
+// filter may pick more names than it was given, never fewer.
 type KeyFilter struct {
-	Suffix [256]uint64
-	// names has the bits of the Scanner's duplicate-name filter of each
-	// name added: a name is picked when both of its bits are set.
-	names uint64
+	Suffix, Before [256]uint64
+	// bloom has the two bits of the Scanner's duplicate-name filter of
+	// each name added, and names a bit of 256 by the same hash: a name is
+	// picked when all three of its bits are set.
+	bloom uint64
+	names [4]uint64
 }
 
 // AddName makes f pick the member name name.
@@ -88,7 +91,8 @@ func (f *KeyFilter) AddName(name string) {
 	}
 	// As the scan loop hashes it, whose length counts the opening quote.
 	h := (word ^ uint64(len(name)+1)) * nameFilterMul
-	f.names |= uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
+	f.bloom |= uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
+	f.names[h>>62] |= 1 << (h >> 56 & 63)
 }
 
 // PickKeys makes the Scanner's later scans list, as they read them, the
