@@ -197,8 +197,8 @@ func (w *walker) checkContent() {
 	}
 	// Sorted by object, then name, the names come in the order a walk of
 	// every object in turn would read them.
-	picked := sortPicked(w.sc.Picked())
 	vw := w.vw // see tape.View
+	picked := sortPicked(vw, w.sc.Picked())
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
@@ -213,10 +213,7 @@ func (w *walker) checkContent() {
 		}
 		k := uint32(p)
 		v := k + 1
-		kind := vw.Kind(v)
-		if kind != tape.KindString && kind != tape.KindArray {
-			continue // nothing the rules read, whatever its name
-		}
+		kind := vw.Kind(v) // a string or an array (see sortPicked)
 		switch classifyMember(vw.Name(k)) {
 		case memberOther:
 		case memberLink:
@@ -237,28 +234,47 @@ func (w *walker) checkContent() {
 	}
 }
 
-// sortPicked sorts the picked member names (tape.Scanner.Picked) by
-// object, then name, in place, and returns them. They come in tape order,
-// in which an object's names after a nested object's follow that
-// object's names: an insertion sort moves those few back. A card that
+// sortPicked keeps of the picked member names (tape.Scanner.Picked) those
+// whose values are strings or arrays, the only ones the rules read, sorted
+// by object, then name, in place, and returns them. They come in tape
+// order, in which an object's names after a nested object's follow that
+// object's names: an insertion sort moves those few back, fewer for the
+// names of objects (such as an AgentCard's endpoint) left out. A card that
 // nests many objects between its members would make that quadratic; past
 // a budget of moves proportional to the names, a sort that is never
 // quadratic takes over.
-func sortPicked(p []uint64) []uint64 {
+func sortPicked(vw tape.View, p []uint64) []uint64 {
 	budget := 8 * len(p)
-	for i := 1; i < len(p); i++ {
-		x := p[i]
-		j := i
+	n := 0
+	for i, x := range p {
+		if kind := vw.Kind(uint32(x) + 1); kind != tape.KindString && kind != tape.KindArray {
+			continue
+		}
+		j := n
 		for ; j > 0 && p[j-1] > x; j-- {
 			p[j] = p[j-1]
 		}
 		p[j] = x
-		if budget -= i - j; budget < 0 {
+		n++
+		if budget -= n - 1 - j; budget < 0 {
+			// The rest, unread, moves up after the sorted names.
+			n += copy(p[n:], p[i+1:])
+			p = p[:n]
+			p = keepTexts(vw, p)
 			slices.Sort(p)
-			break
+			return p
 		}
 	}
-	return p
+	return p[:n]
+}
+
+// keepTexts keeps of picked member names those whose values are strings
+// or arrays.
+func keepTexts(vw tape.View, p []uint64) []uint64 {
+	return slices.DeleteFunc(p, func(x uint64) bool {
+		kind := vw.Kind(uint32(x) + 1)
+		return kind != tape.KindString && kind != tape.KindArray
+	})
 }
 
 // contentKeys is the scanner's filter for the member names classifyMember

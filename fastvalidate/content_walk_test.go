@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -81,29 +82,42 @@ func TestContentEscapedName(t *testing.T) {
 	t.Errorf("no content.injection; findings %v", hitsOf(res))
 }
 
-// sortPicked orders as a sort does, on lists in the scanner's order and
-// on ones that would make an insertion sort quadratic.
+// sortPicked keeps the names whose values the rules read and orders
+// them as a sort does, on documents in which an outer object's names
+// follow a few nested objects' and on ones that would make an insertion
+// sort quadratic.
 func TestSortPicked(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
+	var sc tape.Scanner
+	sc.MaxDepth = 8
+	sc.PickKeys(contentKeys)
 	for n := range 300 {
-		p := make([]uint64, n)
-		for i := range p {
-			switch n % 3 {
-			case 0: // shuffled
-				p[i] = uint64(rng.IntN(8))<<32 | uint64(i)
-			case 1: // an outer object's names after many nested objects'
-				p[i] = uint64(n-i)<<32 | uint64(i)
-			default: // nearly in order
-				p[i] = uint64(i/4)<<32 | uint64(i)
-				if i%7 == 6 {
-					p[i] = uint64(0)<<32 | uint64(i)
-				}
+		var b strings.Builder
+		b.WriteString(`{"name":"a"`)
+		for i := range n {
+			switch {
+			case n%2 == 0: // names of the outer object between nested ones
+				fmt.Fprintf(&b, `,"o%d":{"url":"x","tags":[]},"u%durl":"y"`, i, i)
+			case i%5 == 0:
+				fmt.Fprintf(&b, `,"o%d":{"description":"x","endpoint":{"url":"z"}},"u%durl":["y"]`, i, i)
+			default:
+				fmt.Fprintf(&b, `,"o%d":{"description":"x","examples":[]}`, i)
 			}
 		}
-		want := slices.Clone(p)
+		b.WriteString(`,"endpoint":{"url":"e"},"description":"d"}`)
+		doc := b.String()
+		if !sc.Scan([]byte(doc)) {
+			t.Fatalf("%s does not scan", doc)
+		}
+		vw := sc.View()
+		var want []uint64
+		for _, x := range sc.Picked() {
+			if k := vw.Kind(uint32(x) + 1); k == tape.KindString || k == tape.KindArray {
+				want = append(want, x)
+			}
+		}
 		slices.Sort(want)
-		if got := sortPicked(p); !slices.Equal(got, want) {
-			t.Fatalf("n=%d: sortPicked %x, want %x", n, got, want)
+		if got := sortPicked(vw, slices.Clone(sc.Picked())); !slices.Equal(got, want) {
+			t.Fatalf("%s:\nsortPicked %x,\nwant %x", doc, got, want)
 		}
 	}
 }
