@@ -279,21 +279,15 @@ func keepTexts(vw tape.View, p []uint64) []uint64 {
 
 // contentKeys is the scanner's filter for the member names classifyMember
 // may read as something other than memberOther: the names it knows, and
-// every name of three bytes or more that ends in the last two bytes of
-// url, uri or href in any case, as those may be links whatever their
-// length.
+// every name that ends in one of the last bytes of url, uri or href in
+// either case, as those may be links whatever their length.
 // TestContentKeysPickEveryName holds it to classifyMember.
 var contentKeys = func() *tape.KeyFilter {
 	var f tape.KeyFilter
 	for _, name := range contentNames {
 		f.AddName(name)
 	}
-	for _, c := range []byte("lLiIfF") {
-		f.Suffix[c] = ^uint64(7)
-	}
-	for _, c := range []byte("rReE") {
-		f.Before[c] = ^uint64(7)
-	}
+	f.AddLast("lLiIfF")
 	return &f
 }()
 

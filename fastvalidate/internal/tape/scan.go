@@ -106,13 +106,16 @@ type Scanner struct {
 	// member names and comparison scratch.
 	aux aux
 
-	// keyFilter, when set, picks member names as the scan reads them, and
-	// picks lists them (parent<<32 | name node) in its first nPicked
-	// entries: see PickKeys. picks is as long as the tape, so that the
-	// scan loop stores to it without a check of its own.
-	keyFilter *KeyFilter
+	// pickNames and pickLast pick member names as the scan reads them (see
+	// PickKeys), and picks lists them (parent<<32 | name node) in its
+	// first nPicked entries. picks is as long as the tape, so that the
+	// scan loop stores to it without a check or a branch of its own.
+	pickNames uint64
+	pickLast  [4]uint64
 	picks     []uint64
 	nPicked   uint32
+	// merged is Picked's scratch, for a scan that read names with escapes.
+	merged []uint64
 
 	// The first error found; scanning stops there.
 	err     Err
@@ -184,9 +187,7 @@ type frame struct {
 func (s *Scanner) growTape() {
 	s.tape = append(s.tape, make([]node, max(len(s.tape), 64))...)
 	s.tape = s.tape[:cap(s.tape)]
-	if s.keyFilter != nil {
-		s.growPicks()
-	}
+	s.growPicks()
 }
 
 // charBlock marks, a bit per byte of 64, the quotes and the bytes that
@@ -319,7 +320,7 @@ func (s *Scanner) scan(b []byte) bool {
 	s.tape = s.tape[:cap(s.tape)]
 	s.stack = s.stack[:0]
 	s.nPicked = 0
-	if s.keyFilter != nil && len(s.picks) < len(s.tape) {
+	if len(s.picks) < len(s.tape) {
 		s.growPicks()
 	}
 	nt := uint32(0)
@@ -656,15 +657,12 @@ nameScanned:
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
 		bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
-		if f := s.keyFilter; f != nil {
-			// Without a branch on the verdict, which no predictor learns:
-			// the name is stored, and counted when picked.
-			n := min(uint(end-i-1), 63)
-			pick := f.Suffix[b[end-1]]&f.Before[b[end-2]]>>n&1 | uint64(flags&FlagEscaped) |
-				f.names[h>>62]>>(h>>56&63)&uint64(b2u(f.bloom&bits == bits))
-			s.picks[s.nPicked] = uint64(uint32(open))<<32 | uint64(nt-1)
-			s.nPicked += uint32(pick)
-		}
+		// The name is stored, and counted when picked: a branch on the
+		// verdict, which no predictor learns, would cost more.
+		c := b[end-1]
+		pick := uint32(b2u(s.pickNames&bits == bits)) | uint32(s.pickLast[c>>6]>>(c&63))&1
+		s.picks[s.nPicked] = uint64(uint32(open))<<32 | uint64(nt-1)
+		s.nPicked += pick
 		if names&bits == bits {
 			s.tape[uint32(open)].flags |= FlagNameClash
 		} else {

@@ -67,20 +67,14 @@ func (s *Scanner) Whole(n uint32) bool { return s.whole(n) }
 func (s *Scanner) Classify(b []byte) { s.classify(b) }
 
 // KeyFilter says which member names a Scanner picks (see PickKeys): the
-// names AddName gave it, and those its tables pick by their last two
-// bytes and length: entry c of Suffix, and of Before for the byte before
-// it, having bit n set when the names of n bytes that end so are wanted,
-// bit 63 standing for 63 bytes and more (a name of one byte is preceded
-// by its quote). Lengths are those of names as written; a name with
-// escapes is always picked, its written bytes not being the name. The
-// filter may pick more names than it was given, never fewer.
+// names AddName gave it, and every name whose last byte AddLast gave it.
+// A name with escapes is always picked, its written bytes not being the
+// name. The filter may pick more names than it was given, never fewer:
+// it sees two bits of a hash of a name's first eight bytes and length
+// (those of the Scanner's duplicate-name filter), and its last byte.
 type KeyFilter struct {
-	Suffix, Before [256]uint64
-	// bloom has the two bits of the Scanner's duplicate-name filter of
-	// each name added, and names a bit of 256 by the same hash: a name is
-	// picked when all three of its bits are set.
-	bloom uint64
-	names [4]uint64
+	names uint64
+	last  [4]uint64
 }
 
 // AddName makes f pick the member name name.
@@ -91,26 +85,60 @@ func (f *KeyFilter) AddName(name string) {
 	}
 	// As the scan loop hashes it, whose length counts the opening quote.
 	h := (word ^ uint64(len(name)+1)) * nameFilterMul
-	f.bloom |= uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
-	f.names[h>>62] |= 1 << (h >> 56 & 63)
+	f.names |= uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
+}
+
+// AddLast makes f pick every member name whose last byte, as written, is
+// one of last's.
+func (f *KeyFilter) AddLast(last string) {
+	for _, c := range []byte(last) {
+		f.last[c>>6] |= 1 << (c & 63)
+	}
 }
 
 // PickKeys makes the Scanner's later scans list, as they read them, the
-// member names f picks, and those with escapes (whose written bytes are
-// not the name), so that a reader wanting a few names wherever they stand
-// need not read every node of the tape (see Picked); nil stops it. A name
-// f picks may still be one the reader does not want: f sees only the last
-// byte and the length.
+// member names f picks (see Picked), so that a reader wanting a few
+// names wherever they stand need not read every node of the tape; nil
+// stops it.
 func (s *Scanner) PickKeys(f *KeyFilter) {
-	s.keyFilter = f
+	s.pickNames, s.pickLast = 0, [4]uint64{}
+	if f != nil {
+		s.pickNames, s.pickLast = f.names, f.last
+	}
 	s.nPicked = 0
 }
 
-// Picked returns the member names the last Scan picked, in tape order,
-// each as its object's tape index << 32 | the name's tape index. The
-// slice is the Scanner's own, the caller's to reorder until the next Scan.
-// After a failed scan it lists the names read up to the error.
-func (s *Scanner) Picked() []uint64 { return s.picks[:s.nPicked] }
+// Picked returns the member names the last Scan picked, and those with
+// escapes, in tape order, each as its object's tape index << 32 | the
+// name's tape index. The slice is the Scanner's own, the caller's to
+// reorder until the next Scan. After a failed scan it lists the names
+// read up to the error.
+func (s *Scanner) Picked() []uint64 {
+	picked := s.picks[:s.nPicked]
+	if len(s.escaped) == 0 || s.pickNames == 0 && s.pickLast == [4]uint64{} {
+		return picked
+	}
+	// Names with escapes are rare: they join the list here, in order,
+	// rather than cost the scan loop a term for every name.
+	v := s.View()
+	out := s.merged[:0]
+	for _, n := range s.escaped {
+		if int(n) >= len(s.tape) || !v.memberName(n) {
+			continue
+		}
+		for len(picked) > 0 && uint32(picked[0]) < n {
+			out = append(out, picked[0])
+			picked = picked[1:]
+		}
+		if len(picked) > 0 && uint32(picked[0]) == n {
+			picked = picked[1:]
+		}
+		out = append(out, uint64(s.tape[n].parent)<<32|uint64(n))
+	}
+	out = append(out, picked...)
+	s.merged = out
+	return out
+}
 
 // growPicks makes picks as long as the tape: the scan loop stores a name
 // there before knowing whether it picks it.
