@@ -112,6 +112,25 @@ func TestPickKeys_FewUnwanted(t *testing.T) {
 	}
 }
 
+// A Scanner that picks nothing keeps no list as long as its tape: the
+// digest's and the canonicaliser's scanners pay nothing for the content
+// rules' filter.
+func TestPickKeys_NoListWithoutFilter(t *testing.T) {
+	doc := []byte(`[` + strings.Repeat(`{"name":"a","url":"b"},`, 500) + `{}]`)
+	var sc Scanner
+	sc.MaxDepth = 8
+	if !sc.Scan(doc) {
+		t.Fatal("does not scan")
+	}
+	if cap(sc.picks) > 1 {
+		t.Errorf("a Scanner without a filter keeps room for %d names", cap(sc.picks))
+	}
+	sc.PickKeys(testKeys())
+	if !sc.Scan(doc) || len(sc.Picked()) != 1000 {
+		t.Errorf("with a filter, %d names picked of 1,000", len(sc.Picked()))
+	}
+}
+
 // A failed scan lists only names on the tape it leaves.
 func TestPickKeys_FailedScan(t *testing.T) {
 	sc := Scanner{MaxDepth: 4}

@@ -109,9 +109,12 @@ type Scanner struct {
 	// pickNames and pickLast pick member names as the scan reads them (see
 	// PickKeys), and picks lists them (parent<<32 | name node) in its
 	// first nPicked entries. picks is as long as the tape, so that the
-	// scan loop stores to it without a check or a branch of its own.
+	// scan loop stores to it without a check or a branch of its own; for
+	// a Scanner that picks nothing it is one entry, which every name is
+	// stored to and none counted.
 	pickNames uint64
 	pickLast  [4]uint64
+	picking   bool // either is set
 	picks     []uint64
 	nPicked   uint32
 	// merged is Picked's scratch, for a scan that read names with escapes.
@@ -320,7 +323,7 @@ func (s *Scanner) scan(b []byte) bool {
 	s.tape = s.tape[:cap(s.tape)]
 	s.stack = s.stack[:0]
 	s.nPicked = 0
-	if len(s.picks) < len(s.tape) {
+	if len(s.picks) < len(s.tape) && s.picking || len(s.picks) == 0 {
 		s.growPicks()
 	}
 	nt := uint32(0)

@@ -105,6 +105,7 @@ func (s *Scanner) PickKeys(f *KeyFilter) {
 	if f != nil {
 		s.pickNames, s.pickLast = f.names, f.last
 	}
+	s.picking = s.pickNames != 0 || s.pickLast != [4]uint64{}
 	s.nPicked = 0
 }
 
@@ -115,7 +116,7 @@ func (s *Scanner) PickKeys(f *KeyFilter) {
 // read up to the error.
 func (s *Scanner) Picked() []uint64 {
 	picked := s.picks[:s.nPicked]
-	if len(s.escaped) == 0 || s.pickNames == 0 && s.pickLast == [4]uint64{} {
+	if len(s.escaped) == 0 || !s.picking {
 		return picked
 	}
 	// Names with escapes are rare: they join the list here, in order,
@@ -140,11 +141,16 @@ func (s *Scanner) Picked() []uint64 {
 	return out
 }
 
-// growPicks makes picks as long as the tape: the scan loop stores a name
-// there before knowing whether it picks it.
+// growPicks makes picks as long as the tape, or one entry long for a
+// Scanner that picks nothing: the scan loop stores a name there before
+// knowing whether it picks it.
 func (s *Scanner) growPicks() {
-	if cap(s.picks) < len(s.tape) {
-		s.picks = append(s.picks[:cap(s.picks)], make([]uint64, len(s.tape)-cap(s.picks))...)
+	n := len(s.tape)
+	if !s.picking {
+		n = 1
 	}
-	s.picks = s.picks[:len(s.tape)]
+	if cap(s.picks) < n {
+		s.picks = append(s.picks[:cap(s.picks)], make([]uint64, n-cap(s.picks))...)
+	}
+	s.picks = s.picks[:max(n, len(s.picks))]
 }
