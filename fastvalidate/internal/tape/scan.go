@@ -109,9 +109,9 @@ type Scanner struct {
 	// pickNames and pickLast pick member names as the scan reads them (see
 	// PickKeys), and picks lists them (parent<<32 | name node) in its
 	// first nPicked entries. picks is as long as the tape, so that the
-	// scan loop stores to it without a check or a branch of its own; for
-	// a Scanner that picks nothing it is one entry, which every name is
-	// stored to and none counted.
+	// scan loop stores to it without a check or a branch on the verdict;
+	// a Scanner that picks nothing keeps none and takes one predictable
+	// branch a name.
 	pickNames uint64
 	pickLast  [4]uint64
 	picking   bool // either is set
@@ -323,7 +323,7 @@ func (s *Scanner) scan(b []byte) bool {
 	s.tape = s.tape[:cap(s.tape)]
 	s.stack = s.stack[:0]
 	s.nPicked = 0
-	if len(s.picks) < len(s.tape) && s.picking || len(s.picks) == 0 {
+	if len(s.picks) < len(s.tape) && s.picking {
 		s.growPicks()
 	}
 	nt := uint32(0)
@@ -660,12 +660,14 @@ nameScanned:
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
 		bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
-		// The name is stored, and counted when picked: a branch on the
-		// verdict, which no predictor learns, would cost more.
-		c := b[end-1]
-		pick := uint32(b2u(s.pickNames&bits == bits)) | uint32(s.pickLast[c>>6]>>(c&63))&1
-		s.picks[s.nPicked] = uint64(uint32(open))<<32 | uint64(nt-1)
-		s.nPicked += pick
+		if s.picking {
+			// The name is stored, and counted when picked: a branch on
+			// the verdict, which no predictor learns, would cost more.
+			c := b[end-1]
+			pick := uint32(b2u(s.pickNames&bits == bits)) | uint32(s.pickLast[c>>6]>>(c&63))&1
+			s.picks[s.nPicked] = uint64(uint32(open))<<32 | uint64(nt-1)
+			s.nPicked += pick
+		}
 		if names&bits == bits {
 			s.tape[uint32(open)].flags |= FlagNameClash
 		} else {

@@ -141,16 +141,14 @@ func (s *Scanner) Picked() []uint64 {
 	return out
 }
 
-// growPicks makes picks as long as the tape, or one entry long for a
-// Scanner that picks nothing: the scan loop stores a name there before
-// knowing whether it picks it.
+// growPicks makes picks as long as the tape for a Scanner that picks:
+// the scan loop stores a name there before knowing whether it picks it.
 func (s *Scanner) growPicks() {
-	n := len(s.tape)
 	if !s.picking {
-		n = 1
+		return
 	}
-	if cap(s.picks) < n {
-		s.picks = append(s.picks[:cap(s.picks)], make([]uint64, n-cap(s.picks))...)
+	if cap(s.picks) < len(s.tape) {
+		s.picks = append(s.picks[:cap(s.picks)], make([]uint64, len(s.tape)-cap(s.picks))...)
 	}
-	s.picks = s.picks[:max(n, len(s.picks))]
+	s.picks = s.picks[:len(s.tape)]
 }
