@@ -4,6 +4,7 @@ package fastvalidate
 
 import (
 	"github.com/cardscan/cardscan/rule"
+	"slices"
 	"sort"
 	"sync"
 	"unicode"
@@ -182,59 +183,117 @@ func (w *walker) contentWork() contentWork {
 // checkContent applies the content rules to the card on the tape. Each
 // object's names and texts are read together (see matchPatterns), so
 // that an instruction split over a name and a description is read whole.
+//
+// The scanner lists the member names the rules may read as it reads them
+// (contentKeys, set by New), so that the walk visits those and not every
+// node of the tape: which nodes are objects, and which names the rules
+// read, follow no pattern a branch predictor learns, and cost more read
+// from the tape than the scanner pays to note the names while their bytes
+// are at hand.
 func (w *walker) checkContent() {
-	if w.work == 0 {
-		w.work = w.contentWork() | workKnown
-	}
 	work := w.work
 	if work == workKnown {
 		return
 	}
+	// Sorted by object, then name, the names come in the order a walk of
+	// every object in turn would read them.
 	vw := w.vw // see tape.View
-	// In an object's loop, a member's kind is read once and the step past
-	// it taken from that kind: each View accessor copies the view, and
-	// the walk reads every node of the card.
-	for o, nodes := uint32(0), uint32(vw.Len()); o < nodes; o++ {
-		if vw.Kind(o) != tape.KindObject {
-			continue
-		}
-		w.fold = w.fold[:0]
-		w.segs = w.segs[:0]
-		for k, end := o+1, vw.End(o); k < end; {
-			v := k + 1
-			kind := vw.Kind(v)
-			switch kind {
-			case tape.KindString:
-				k = v + 1
-			case tape.KindArray:
-				k = vw.End(v)
-			case tape.KindObject:
-				k = vw.End(v)
-				continue // its members are read in their turn
-			default:
-				k = v + 1
-				continue // nothing the rules read, whatever its name
+	picked := sortPicked(vw, w.sc.Picked())
+	obj := tape.NoParent
+	w.fold = w.fold[:0]
+	w.segs = w.segs[:0]
+	for _, p := range picked {
+		if o := uint32(p >> 32); o != obj {
+			if len(w.segs) != 0 {
+				w.matchPatterns()
 			}
-			switch classifyMember(vw.Name(v - 1)) {
-			case memberOther:
-			case memberLink:
-				if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
-					w.checkLink(v, work)
-				}
-			case memberIsName:
-				w.checkTexts(v, kind, true, work)
-			default:
-				w.checkTexts(v, kind, false, work)
+			obj = o
+			w.fold = w.fold[:0]
+			w.segs = w.segs[:0]
+		}
+		k := uint32(p)
+		v := k + 1
+		kind := vw.Kind(v) // a string or an array (see sortPicked)
+		switch classifyMember(vw.Name(k)) {
+		case memberOther:
+		case memberLink:
+			if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
+				w.checkLink(v, work)
 			}
+		case memberIsName:
+			w.checkTexts(v, kind, true, work)
+		default:
+			w.checkTexts(v, kind, false, work)
 		}
-		if len(w.segs) != 0 {
-			w.matchPatterns()
-		}
+	}
+	if len(w.segs) != 0 {
+		w.matchPatterns()
 	}
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
 	}
 }
+
+// sortPicked keeps of the picked member names (tape.Scanner.Picked) those
+// whose values are strings or arrays, the only ones the rules read, sorted
+// by object, then name, in place, and returns them. They come in tape
+// order, in which an object's names after a nested object's follow that
+// object's names: an insertion sort moves those few back, fewer for the
+// names of objects (such as an AgentCard's endpoint) left out. A card that
+// nests many objects between its members would make that quadratic; past
+// a budget of moves proportional to the names, a sort that is never
+// quadratic takes over.
+func sortPicked(vw tape.View, p []uint64) []uint64 {
+	budget := 8 * len(p)
+	n := 0
+	for i, x := range p {
+		if kind := vw.Kind(uint32(x) + 1); kind != tape.KindString && kind != tape.KindArray {
+			continue
+		}
+		j := n
+		for ; j > 0 && p[j-1] > x; j-- {
+			p[j] = p[j-1]
+		}
+		p[j] = x
+		n++
+		if budget -= n - 1 - j; budget < 0 {
+			// The rest, unread, moves up after the sorted names.
+			n += copy(p[n:], p[i+1:])
+			p = p[:n]
+			p = keepTexts(vw, p)
+			slices.Sort(p)
+			return p
+		}
+	}
+	return p[:n]
+}
+
+// keepTexts keeps of picked member names those whose values are strings
+// or arrays.
+func keepTexts(vw tape.View, p []uint64) []uint64 {
+	return slices.DeleteFunc(p, func(x uint64) bool {
+		kind := vw.Kind(uint32(x) + 1)
+		return kind != tape.KindString && kind != tape.KindArray
+	})
+}
+
+// contentKeys is the scanner's filter for the member names classifyMember
+// may read as something other than memberOther: the names it knows, and
+// every name that ends in one of the last bytes of url, uri or href in
+// either case, as those may be links whatever their length.
+// TestContentKeysPickEveryName holds it to classifyMember.
+var contentKeys = func() *tape.KeyFilter {
+	var f tape.KeyFilter
+	for _, name := range contentNames {
+		f.AddName(name)
+	}
+	f.AddLast("lLiIfF")
+	return &f
+}()
+
+// contentNames are the member names classifyMember reads by name.
+var contentNames = []string{"name", "title", "displayName", "organization",
+	"description", "summary", "examples", "tags", "endpoint"}
 
 // checkTexts judges node v of kind, a string or an array whose strings
 // it judges, as names when name is set.

@@ -130,6 +130,13 @@ func New(profile string, opts ...Option) (*Validator, error) {
 	v.w.cfg = &v.cfg
 	v.w.res.over = v.cfg.overrides
 	v.w.sc.MaxDepth = v.cfg.maxDepth
+	// The content rules' parts to run follow from the policy and the
+	// overrides, fixed here; when any runs, the scanner lists the names
+	// they read (see checkContent).
+	v.w.work = v.w.contentWork() | workKnown
+	if v.w.work != workKnown {
+		v.w.sc.PickKeys(contentKeys)
+	}
 	return v, nil
 }
 

@@ -106,6 +106,20 @@ type Scanner struct {
 	// member names and comparison scratch.
 	aux aux
 
+	// pickNames and pickLast pick member names as the scan reads them (see
+	// PickKeys), and picks lists them (parent<<32 | name node) in its
+	// first nPicked entries. picks is as long as the tape, so that the
+	// scan loop stores to it without a check or a branch on the verdict;
+	// a Scanner that picks nothing keeps none and takes one predictable
+	// branch a name.
+	pickNames uint64
+	pickLast  [4]uint64
+	picking   bool // either is set
+	picks     []uint64
+	nPicked   uint32
+	// merged is Picked's scratch, for a scan that read names with escapes.
+	merged []uint64
+
 	// The first error found; scanning stops there.
 	err     Err
 	errOff  int
@@ -176,6 +190,7 @@ type frame struct {
 func (s *Scanner) growTape() {
 	s.tape = append(s.tape, make([]node, max(len(s.tape), 64))...)
 	s.tape = s.tape[:cap(s.tape)]
+	s.growPicks()
 }
 
 // charBlock marks, a bit per byte of 64, the quotes and the bytes that
@@ -307,6 +322,10 @@ func (s *Scanner) scan(b []byte) bool {
 	}
 	s.tape = s.tape[:cap(s.tape)]
 	s.stack = s.stack[:0]
+	s.nPicked = 0
+	if len(s.picks) < len(s.tape) && s.picking {
+		s.growPicks()
+	}
 	nt := uint32(0)
 	// open is the open container: its tape index, NoParent at the top,
 	// and bit 32 set for an object. One register holds both, and whether
@@ -640,7 +659,16 @@ nameScanned:
 	nt++
 	{
 		h := (nameWord ^ uint64(end-i)) * nameFilterMul
-		if bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63); names&bits == bits {
+		bits := uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
+		if s.picking {
+			// The name is stored, and counted when picked: a branch on
+			// the verdict, which no predictor learns, would cost more.
+			c := b[end-1]
+			pick := uint32(b2u(s.pickNames&bits == bits)) | uint32(s.pickLast[c>>6]>>(c&63))&1
+			s.picks[s.nPicked] = uint64(uint32(open))<<32 | uint64(nt-1)
+			s.nPicked += pick
+		}
+		if names&bits == bits {
 			s.tape[uint32(open)].flags |= FlagNameClash
 		} else {
 			names |= bits

@@ -65,3 +65,90 @@ func (s *Scanner) Whole(n uint32) bool { return s.whole(n) }
 // Classify computes the quote and care bits of b only, for the benchmark
 // that times that pass apart from the scan.
 func (s *Scanner) Classify(b []byte) { s.classify(b) }
+
+// KeyFilter says which member names a Scanner picks (see PickKeys): the
+// names AddName gave it, and every name whose last byte AddLast gave it.
+// A name with escapes is always picked, its written bytes not being the
+// name. The filter may pick more names than it was given, never fewer:
+// it sees two bits of a hash of a name's first eight bytes and length
+// (those of the Scanner's duplicate-name filter), and its last byte.
+type KeyFilter struct {
+	names uint64
+	last  [4]uint64
+}
+
+// AddName makes f pick the member name name.
+func (f *KeyFilter) AddName(name string) {
+	var word uint64
+	for i := 0; i < len(name) && i < 8; i++ {
+		word |= uint64(name[i]) << (8 * i)
+	}
+	// As the scan loop hashes it, whose length counts the opening quote.
+	h := (word ^ uint64(len(name)+1)) * nameFilterMul
+	f.names |= uint64(1)<<(h>>58) | uint64(1)<<(h>>52&63)
+}
+
+// AddLast makes f pick every member name whose last byte, as written, is
+// one of last's.
+func (f *KeyFilter) AddLast(last string) {
+	for _, c := range []byte(last) {
+		f.last[c>>6] |= 1 << (c & 63)
+	}
+}
+
+// PickKeys makes the Scanner's later scans list, as they read them, the
+// member names f picks (see Picked), so that a reader wanting a few
+// names wherever they stand need not read every node of the tape; nil
+// stops it.
+func (s *Scanner) PickKeys(f *KeyFilter) {
+	s.pickNames, s.pickLast = 0, [4]uint64{}
+	if f != nil {
+		s.pickNames, s.pickLast = f.names, f.last
+	}
+	s.picking = s.pickNames != 0 || s.pickLast != [4]uint64{}
+	s.nPicked = 0
+}
+
+// Picked returns the member names the last Scan picked, and those with
+// escapes, in tape order, each as its object's tape index << 32 | the
+// name's tape index. The slice is the Scanner's own, the caller's to
+// reorder until the next Scan. After a failed scan it lists the names
+// read up to the error.
+func (s *Scanner) Picked() []uint64 {
+	picked := s.picks[:s.nPicked]
+	if len(s.escaped) == 0 || !s.picking {
+		return picked
+	}
+	// Names with escapes are rare: they join the list here, in order,
+	// rather than cost the scan loop a term for every name.
+	v := s.View()
+	out := s.merged[:0]
+	for _, n := range s.escaped {
+		if int(n) >= len(s.tape) || !v.memberName(n) {
+			continue
+		}
+		for len(picked) > 0 && uint32(picked[0]) < n {
+			out = append(out, picked[0])
+			picked = picked[1:]
+		}
+		if len(picked) > 0 && uint32(picked[0]) == n {
+			picked = picked[1:]
+		}
+		out = append(out, uint64(s.tape[n].parent)<<32|uint64(n))
+	}
+	out = append(out, picked...)
+	s.merged = out
+	return out
+}
+
+// growPicks makes picks as long as the tape for a Scanner that picks:
+// the scan loop stores a name there before knowing whether it picks it.
+func (s *Scanner) growPicks() {
+	if !s.picking {
+		return
+	}
+	if cap(s.picks) < len(s.tape) {
+		s.picks = append(s.picks[:cap(s.picks)], make([]uint64, len(s.tape)-cap(s.picks))...)
+	}
+	s.picks = s.picks[:len(s.tape)]
+}
