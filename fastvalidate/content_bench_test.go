@@ -134,6 +134,47 @@ func BenchmarkContentHonest(b *testing.B) {
 // BenchmarkContentGroups shows under a shared machine's load only as a
 // few percent of a whole validation, this shows by itself.
 func BenchmarkMatchRaw(b *testing.B) {
+	w, objects, cards := matchRawData(b)
+	p := loadPatterns()
+	textBytes := 0
+	for _, segs := range objects {
+		for _, s := range segs {
+			textBytes += int(s.end - s.start)
+		}
+	}
+	b.SetBytes(int64(textBytes))
+	b.ReportAllocs()
+	gated := 0
+	for b.Loop() {
+		gated = 0
+		for _, segs := range objects {
+			w.segs = append(w.segs[:0], segs...) // as checkContent reuses it
+			var lits litHits
+			var seen uint64
+			for si := range segs {
+				seen |= w.matchRaw(p, si, &lits)
+			}
+			if lits.n != 0 {
+				b.Fatalf("a literal matches %q", w.segText(lits.hits[0].seg))
+			}
+			if !p.gateOpen(seen) {
+				continue
+			}
+			gated++
+			for si := range segs {
+				if w.matchWordsExact(p, si, 0) != 0 {
+					b.Fatalf("a pattern matches %q", w.segText(si))
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*cards), "ns/card")
+	b.ReportMetric(float64(gated)/float64(len(objects)), "gated/object")
+}
+
+// matchRawData reads the texts BenchmarkMatchRaw matches (see there): a
+// walker over them, each object's segments, and the number of cards read.
+func matchRawData(b *testing.B) (*walker, [][]textSeg, int) {
 	path := os.Getenv("CARDSCAN_CONTENT_DUMP")
 	if path == "" {
 		b.Skip("CARDSCAN_CONTENT_DUMP names no dump")
@@ -190,26 +231,5 @@ func BenchmarkMatchRaw(b *testing.B) {
 			walk(v)
 		}
 	}
-	textBytes := 0
-	for _, segs := range objects {
-		for _, s := range segs {
-			textBytes += int(s.end - s.start)
-		}
-	}
-	p := loadPatterns()
-	w := &walker{b: buf}
-	b.SetBytes(int64(textBytes))
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, segs := range objects {
-			w.segs = append(w.segs[:0], segs...) // as checkContent reuses it
-			var lits litHits
-			for si := range segs {
-				if w.matchRaw(p, si, 0, &lits) != 0 {
-					b.Fatalf("a pattern matches %q", w.segText(si))
-				}
-			}
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*cards), "ns/card")
+	return &walker{b: buf}, objects, cards
 }

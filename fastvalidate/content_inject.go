@@ -68,6 +68,13 @@ type patternSet struct {
 	// text finds the places where any literal can match.
 	byAnchor [256][]int
 	anchors  [256]bool
+	// gate has, in the slot of each word a pattern names (gateSlot),
+	// a bit for each token that word is one of; gateNeeds, for each word
+	// pattern, the bits of all its tokens; gateTokens counts the tokens
+	// given a bit. See content_match_gate.go.
+	gate       [gateSlots]uint64
+	gateNeeds  []uint64
+	gateTokens int
 }
 
 // loadPatterns returns the pattern set, read on first use rather than at
@@ -122,6 +129,7 @@ func mustParsePatterns(text string) *patternSet {
 				}
 				p.addFirst(first, len(p.words))
 			}
+			p.addGate(&wp)
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
@@ -291,25 +299,31 @@ var streamWordByte = func() (t [256]bool) {
 // matchPatterns matches the pattern set against the texts of one object
 // (walker.segs) read as one stream: each byte through foldByte, a space
 // after each member, runs of spaces as one, which is what appendFolded
-// makes of the texts joined. Reading the stream in place, in one pass,
-// spares the copy that a card's texts, printable ASCII as most are, would
-// otherwise cost, and a second and third pass to split words and find
-// literals. The pass keeps, of the word it is in, its length and its
-// first, second and last bytes, all the pre-filter (patternSet.firstWords)
-// reads; a word that passes it is compared, and its patterns followed
-// word by word from there (matchWords). A literal is looked for only at
-// its anchor byte. Each kind of pattern is reported once, at the member
+// makes of the texts joined. It reads the stream in place, in one pass
+// (matchRaw, gateFolded) that finds the literals, each looked for only at
+// its anchor byte, and which tokens of the word patterns some word may
+// match (see the gate, content_match_gate.go); only where every token of
+// some pattern may have matched does a second pass follow the word
+// patterns from word to word (matchWordsExact). Reading in place spares
+// the copy that a card's texts, printable ASCII as most are, would
+// otherwise cost. Each kind of pattern is reported once, at the member
 // where its first match starts: the word patterns in the order of their
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns() {
 	p := loadPatterns()
-	var reported uint8
+	var seen uint64
 	var lits litHits
 	for si := range w.segs {
 		if w.segs[si].folded {
-			reported = w.matchFolded(p, si, reported, &lits)
+			seen |= w.gateFolded(p, si, &lits)
 		} else {
-			reported = w.matchRaw(p, si, reported, &lits)
+			seen |= w.matchRaw(p, si, &lits)
+		}
+	}
+	var reported uint8
+	if p.gateOpen(seen) {
+		for si := range w.segs {
+			reported = w.matchWordsExact(p, si, reported)
 		}
 	}
 	for _, h := range lits.hits[:lits.n] {
@@ -321,71 +335,54 @@ func (w *walker) matchPatterns() {
 }
 
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII. It reads up to 64 bytes at a time (chunkMasks): a bit
-// per byte for letters and digits, whose changes from one byte to the
-// next are where words start and end, and a bit per byte that is neither
-// those nor a space, the only bytes a literal's anchor can be. A loop per
-// word, as before, cost a mispredicted branch at the end of each word,
-// the length of words being what no predictor learns; this loop's
-// branches go by the bits of a block, so that most of a text's bytes take
-// no branch of their own and a word costs a few instructions and a lookup
-// (mayStart).
-func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
+// printable ASCII: it adds the literals' matches to lits and returns the
+// gate's bits of its words. It reads up to 64 bytes at a time
+// (chunkMasks): a bit per byte for letters and digits, where words start
+// and how long they run, and a bit per byte that is neither those nor a
+// space, the only bytes a literal's anchor can be. Its branches go by the
+// bits of a block, not by the bytes or the words, whose lengths no
+// predictor learns.
+func (w *walker) matchRaw(p *patternSet, si int, lits *litHits) uint64 {
 	seg := w.segs[si]
 	text := w.b[seg.start:seg.end]
+	var seen uint64
 	var carry uint64 // 1 when the block before ends inside a word
-	start := 0       // where the word being read starts
+	open := -1       // where a word that runs past the block starts
 	for base := 0; base < len(text); base += 64 {
 		n := min(len(text)-base, 64)
 		src := w.b[int(seg.start)+base:]
-		if len(src) < n+7 {
-			// The masks below read eight bytes at a time, past the n up to
-			// the next multiple of eight: from the card in place, whose
-			// bytes after the text change no bit of the text's
-			// (chunkMasks), and which the bits of those bytes are cleared
-			// of; or, where the card ends before that, from a copy.
+		if len(src) < max(n+7, blockMaskRead) {
+			// The masks, and the words' keys, read past the n (see
+			// blockMaskRead; a key up to seven bytes): from the card in
+			// place, whose bytes after the text change no bit of the
+			// text's and which the masks and keys clear; or, where the
+			// card ends before that, from a copy.
 			var tail [64 + 7]byte
 			copy(tail[:], src[:n])
 			src = tail[:]
 		}
-		// The masks, eight bytes at a time, written out here: a call per
-		// block cost more than the work for the many short texts.
-		var word, other uint64
-		for k := 0; k < n; k += 8 {
-			wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
-			word |= gatherHighBits(wb) << k
-			other |= gatherHighBits(ob) << k
-		}
+		word, other := blockMasks(src, n)
 		if n < 64 {
 			word &= 1<<n - 1
 			other &= 1<<n - 1
 		}
-		// A word starts at a word byte after another byte, and ends
-		// before a byte that is no word byte after one; starts and ends
-		// alternate, so that a start pairs with the first end after it,
-		// and the loop goes once round per word.
-		after := word<<1 | carry
-		starts, ends := word&^after, after&^word
+		starts := word &^ (word<<1 | carry)
 		carry = word >> 63
-		if after&1 != 0 && ends != 0 {
-			// The word that the block before left open ends here.
-			i := base + bits.TrailingZeros64(ends)
-			ends &= ends - 1
-			if p.mayStart(i-start, text[start], text[i-1]) {
-				reported = w.matchWordsAt(p, si, start, i, reported)
+		if open >= 0 {
+			// The word left open ends here, or goes on past this block
+			// too.
+			if run := bits.TrailingZeros64(^word); run < 64 || base+64 >= len(text) {
+				seen |= p.gateWord(text, open, base+run-open)
+				open = -1
 			}
 		}
-		for ; starts != 0; starts &= starts - 1 {
-			start = base + bits.TrailingZeros64(starts)
-			if ends == 0 {
-				break // the word goes on into the next block
-			}
-			i := base + bits.TrailingZeros64(ends)
-			ends &= ends - 1
-			if p.mayStart(i-start, text[start], text[i-1]) {
-				reported = w.matchWordsAt(p, si, start, i, reported)
-			}
+		if carry != 0 && starts != 0 && base+64 < len(text) {
+			// The block's last word goes on into the next.
+			last := 63 - bits.LeadingZeros64(starts)
+			open = base + last
+			starts &^= 1 << last
 		}
+		seen |= p.gateStarts(src, word, starts)
 		for ; other != 0; other &= other - 1 {
 			// An anchor is neither a letter nor white space, which are
 			// all lower-casing changes of ASCII: the byte is its own
@@ -396,11 +393,21 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 			}
 		}
 	}
-	if carry != 0 && p.mayStart(len(text)-start, text[start], text[len(text)-1]) {
-		// The text ends in a word at the end of a full block.
-		reported = w.matchWordsAt(p, si, start, len(text), reported)
+	return seen
+}
+
+// blockMasksPortable returns, for the first n bytes of src (n <= 64,
+// len(src) >= n+7), a bit per byte, byte k's at bit k, for the letters
+// and digits, and for the bytes that are none of those nor a space: eight
+// bytes at a time (chunkMasks), up to the next multiple of eight, whose
+// bits past n the caller clears.
+func blockMasksPortable(src []byte, n int) (word, other uint64) {
+	for k := 0; k < n; k += 8 {
+		wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
+		word |= gatherHighBits(wb) << k
+		other |= gatherHighBits(ob) << k
 	}
-	return reported
+	return word, other
 }
 
 // chunkMasks returns, for the eight bytes of x, by the high bit of each,
@@ -440,9 +447,40 @@ func wordBytes(x uint64) uint64 {
 	return (letter | digit) & highBits
 }
 
-// matchFolded is matchPatterns' pass over segment si, a decoded text in
-// walker.fold, which may hold foldOther: byte by byte.
-func (w *walker) matchFolded(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
+// gateFolded is matchPatterns' pass over segment si, a decoded text in
+// walker.fold, which may hold foldOther, byte by byte: it adds the
+// literals' matches to lits and returns the gate's bits of its words.
+func (w *walker) gateFolded(p *patternSet, si int, lits *litHits) uint64 {
+	text := w.segText(si)
+	var seen uint64
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		c := byte(' ') // the space after the member
+		if i < len(text) {
+			c = foldByte[text[i]]
+		}
+		if foldWordByte[c] {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			seen |= p.gateWord(text, start, i-start)
+			start = -1
+		}
+		if p.anchors[c] && i < len(text) {
+			w.matchLiteralsAt(p, si, i, c, lits)
+		}
+	}
+	return seen
+}
+
+// matchWordsExact follows the word patterns from each word of segment si
+// whose first byte, length and last byte may start one (mayStart), and
+// reports each kind the first time one of its patterns matches; reported
+// has a bit per kind reported.
+func (w *walker) matchWordsExact(p *patternSet, si int, reported uint8) uint8 {
 	text := w.segText(si)
 	var first, last byte
 	start, n := 0, 0
@@ -464,9 +502,6 @@ func (w *walker) matchFolded(p *patternSet, si int, reported uint8, lits *litHit
 				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
 			n = 0
-		}
-		if p.anchors[c] && i < len(text) {
-			w.matchLiteralsAt(p, si, i, c, lits)
 		}
 	}
 	return reported

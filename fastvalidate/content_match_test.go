@@ -311,3 +311,76 @@ func TestMatchPatternsAtBlockEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockMasksAsBytes holds blockMasks, the one this machine uses, and
+// blockMasksPortable to the byte tables: a letter or digit sets its word
+// bit, any other byte but a space its other bit, for every ASCII byte at
+// every place of a block, among random neighbours, for every length.
+func TestBlockMasksAsBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	src := make([]byte, 64+7)
+	for round := range 2000 {
+		for i := range src {
+			src[i] = byte(rng.IntN(128))
+		}
+		src[rng.IntN(64)] = byte(round % 128)
+		n := 1 + rng.IntN(64)
+		keep := ^uint64(0) >> (64 - n)
+		for name, masks := range map[string]func([]byte, int) (uint64, uint64){
+			"blockMasks": blockMasks, "blockMasksPortable": blockMasksPortable,
+		} {
+			word, other := masks(src, n)
+			word, other = word&keep, other&keep
+			for i, c := range src[:n] {
+				isWord := foldWordByte[lowerASCII[c]]
+				if got := word>>i&1 != 0; got != isWord {
+					t.Fatalf("%s: byte %#x at %d of %q (n %d): word bit %v, want %v", name, c, i, src, n, got, isWord)
+				}
+				if got, want := other>>i&1 != 0, !isWord && c != ' '; got != want {
+					t.Fatalf("%s: byte %#x at %d of %q (n %d): other bit %v, want %v", name, c, i, src, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestGateLetsEveryPatternWordThrough checks the gate's one promise: a
+// word a pattern names, in any case, at any place of a text (across the
+// 64-byte blocks matchRaw reads, and at the text's end), sets the bit of
+// each token it is one of. A word it missed would hide every pattern
+// that needs it; TestMatchPatternsAsReference finds that too, but only
+// for the words its random texts happen to place so.
+func TestGateLetsEveryPatternWordThrough(t *testing.T) {
+	p := loadPatterns()
+	w := &walker{}
+	tokenBit := 0
+	for _, wp := range p.words {
+		for _, tok := range wp.tokens {
+			if tok.gap > 0 {
+				continue
+			}
+			bit := uint64(1) << (tokenBit % 64)
+			tokenBit++
+			for _, word := range tok.words {
+				for _, spelt := range []string{word, strings.ToUpper(word), strings.ToUpper(word[:1]) + word[1:]} {
+					for pad := range 80 {
+						for _, after := range []string{"", " x", ".", " " + strings.Repeat("y", 70)} {
+							text := strings.Repeat("z", pad%3) + strings.Repeat(" ab", pad/3) + " " + spelt + after
+							w.b = []byte(`"` + text + `"`)
+							w.segs = append(w.segs[:0], textSeg{start: 1, end: uint32(1 + len(text))})
+							var lits litHits
+							if got := w.matchRaw(p, 0, &lits); got&bit == 0 {
+								t.Fatalf("matchRaw on %q: gate bits %#x lack %#x, the bit of %q in %s", text, got, bit, word, wp.id)
+							}
+							w.fold = append(w.fold[:0], text...)
+							w.segs[0] = textSeg{start: 0, end: uint32(len(text)), folded: true}
+							if got := w.gateFolded(p, 0, &lits); got&bit == 0 {
+								t.Fatalf("gateFolded on %q: gate bits %#x lack %#x, the bit of %q in %s", text, got, bit, word, wp.id)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
