@@ -74,6 +74,7 @@ type patternSet struct {
 	// given a bit. See content_match_gate.go.
 	gate       [gateSlots]uint64
 	gateNeeds  []uint64
+	gateFirsts uint64 // the bits of the patterns' first tokens
 	gateTokens int
 }
 
