@@ -338,7 +338,7 @@ func (w *walker) matchPatterns() {
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
 // printable ASCII: it adds the literals' matches to lits and returns the
 // gate's bits of its words. It reads up to 64 bytes at a time
-// (chunkMasks): a bit per byte for letters and digits, where words start
+// (blockMasks): a bit per byte for letters and digits, where words start
 // and how long they run, and a bit per byte that is neither those nor a
 // space, the only bytes a literal's anchor can be. Its branches go by the
 // bits of a block, not by the bytes or the words, whose lengths no
@@ -353,11 +353,12 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits) uint64 {
 		n := min(len(text)-base, 64)
 		src := w.b[int(seg.start)+base:]
 		if len(src) < max(n+7, blockMaskRead) {
-			// The masks, and the words' keys, read past the n (see
-			// blockMaskRead; a key up to seven bytes): from the card in
+			// The masks and the words' keys read past the n: up to seven
+			// bytes (a key, and blockMasksPortable's last eight), or to
+			// the block's end (blockMaskRead). They read the card in
 			// place, whose bytes after the text change no bit of the
 			// text's and which the masks and keys clear; or, where the
-			// card ends before that, from a copy.
+			// card ends before that, a copy.
 			var tail [64 + 7]byte
 			copy(tail[:], src[:n])
 			src = tail[:]

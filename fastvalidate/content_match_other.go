@@ -2,9 +2,9 @@
 
 package fastvalidate
 
-// blockMaskRead is how many bytes past a block's n blockMasks reads: up
-// to the next multiple of eight (see matchRaw).
-const blockMaskRead = 7
+// blockMaskRead is how many bytes from a block's start blockMasks reads
+// at least: none beyond the n+7 that matchRaw always has (see there).
+const blockMaskRead = 0
 
 // blockMasks is blockMasksPortable here.
 func blockMasks(src []byte, n int) (word, other uint64) { return blockMasksPortable(src, n) }

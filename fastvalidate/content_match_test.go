@@ -195,7 +195,7 @@ func TestMatchPatternsAsReference(t *testing.T) {
 }
 
 // FuzzMatchPatterns holds the one-pass matcher, and each fast path it
-// takes (the card's own bytes, the pre-filters on words and anchors), to
+// takes (the card's own bytes, the gate on words, the anchors), to
 // the plain one: the input is one to four texts, split at U+001E.
 func FuzzMatchPatterns(f *testing.F) {
 	for _, seed := range []string{
