@@ -156,10 +156,7 @@ func BenchmarkMatchRaw(b *testing.B) {
 		for _, segs := range objects {
 			w.segs = append(w.segs[:0], segs...) // as checkContent reuses it
 			var lits litHits
-			var seen uint64
-			for si := range segs {
-				seen |= w.matchRaw(p, si, &lits)
-			}
+			seen := w.gateSegments(p, &lits)
 			if lits.n != 0 {
 				b.Fatalf("a literal matches %q", w.segText(lits.hits[0].seg))
 			}

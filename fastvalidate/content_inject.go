@@ -76,6 +76,11 @@ type patternSet struct {
 	gateNeeds  []uint64
 	gateFirsts uint64 // the bits of the patterns' first tokens
 	gateTokens int
+	// anchorBits are the gate's bits of the tokens the patterns are
+	// anchored on, and teddy the tables that find where their words may
+	// start (content_match_teddy.go).
+	anchorBits uint64
+	teddy      teddyTables
 }
 
 // loadPatterns returns the pattern set, read on first use rather than at
@@ -151,6 +156,7 @@ func mustParsePatterns(text string) *patternSet {
 	if p.version == "" {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
+	p.buildTeddy()
 	return p
 }
 
@@ -312,15 +318,8 @@ var streamWordByte = func() (t [256]bool) {
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns() {
 	p := loadPatterns()
-	var seen uint64
 	var lits litHits
-	for si := range w.segs {
-		if w.segs[si].folded {
-			seen |= w.gateFolded(p, si, &lits)
-		} else {
-			seen |= w.matchRaw(p, si, &lits)
-		}
-	}
+	seen := w.gateSegments(p, &lits)
 	var reported uint8
 	if p.gateOpen(seen) {
 		for si := range w.segs {
@@ -335,35 +334,69 @@ func (w *walker) matchPatterns() {
 	}
 }
 
+// gateSegments is matchPatterns' pass over the object's texts: it adds
+// the literals' matches to lits and returns the gate's bits of the words.
+// Where the pass over the card's own bytes looks only at the words that
+// may be an anchor's (haveTeddy), and one is, it goes over those bytes
+// again for every word's bits.
+func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
+	var seen uint64
+	for si := range w.segs {
+		if w.segs[si].folded {
+			seen |= w.gateFolded(p, si, lits)
+		} else {
+			seen |= w.matchRaw(p, si, lits, haveTeddy)
+		}
+	}
+	if haveTeddy && seen&p.anchorBits != 0 {
+		for si := range w.segs {
+			if !w.segs[si].folded {
+				seen |= w.matchRaw(p, si, nil, false)
+			}
+		}
+	}
+	return seen
+}
+
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII: it adds the literals' matches to lits and returns the
-// gate's bits of its words. It reads up to 64 bytes at a time
-// (blockMasks): a bit per byte for letters and digits, where words start
-// and how long they run, and a bit per byte that is neither those nor a
-// space, the only bytes a literal's anchor can be. Its branches go by the
-// bits of a block, not by the bytes or the words, whose lengths no
+// printable ASCII: it adds the literals' matches to lits, unless lits is
+// nil, and returns the gate's bits of its words, or with teddy of those
+// of its words that may be an anchor's (blockMasksTeddy). It reads up to
+// 64 bytes at a time: a bit per byte for letters and digits, where words
+// start and how long they run, and a bit per byte that is neither those
+// nor a space, the only bytes a literal's anchor can be. Its branches go
+// by the bits of a block, not by the bytes or the words, whose lengths no
 // predictor learns.
-func (w *walker) matchRaw(p *patternSet, si int, lits *litHits) uint64 {
+func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint64 {
 	seg := w.segs[si]
 	text := w.b[seg.start:seg.end]
 	var seen uint64
 	var carry uint64 // 1 when the block before ends inside a word
 	open := -1       // where a word that runs past the block starts
+	openCand := false
 	for base := 0; base < len(text); base += 64 {
 		n := min(len(text)-base, 64)
 		src := w.b[int(seg.start)+base:]
-		if len(src) < max(n+7, blockMaskRead) {
+		if len(src) < max(n+7, blockMaskRead, blockMaskTeddyRead) {
 			// The masks and the words' keys read past the n: up to seven
 			// bytes (a key, and blockMasksPortable's last eight), or to
-			// the block's end (blockMaskRead). They read the card in
-			// place, whose bytes after the text change no bit of the
+			// the block's end and three more (blockMaskRead,
+			// blockMaskTeddyRead), where a word that goes on into the
+			// next block is told an anchor's or not. They read the card
+			// in place, whose bytes after the text change no bit of the
 			// text's and which the masks and keys clear; or, where the
 			// card ends before that, a copy.
 			var tail [64 + 7]byte
-			copy(tail[:], src[:n])
+			copy(tail[:], src) // the block, and what follows it of the card
 			src = tail[:]
 		}
-		word, other := blockMasks(src, n)
+		var word, other uint64
+		cand := ^uint64(0) // where a word may be one the gate needs
+		if teddy {
+			word, other, cand = blockMasksTeddy(src, &p.teddy)
+		} else {
+			word, other = blockMasks(src, n)
+		}
 		if n < 64 {
 			word &= 1<<n - 1
 			other &= 1<<n - 1
@@ -374,17 +407,22 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits) uint64 {
 			// The word left open ends here, or goes on past this block
 			// too.
 			if run := bits.TrailingZeros64(^word); run < 64 || base+64 >= len(text) {
-				seen |= p.gateWord(text, open, base+run-open)
+				if openCand {
+					seen |= p.gateWord(text, open, base+run-open)
+				}
 				open = -1
 			}
 		}
 		if carry != 0 && starts != 0 && base+64 < len(text) {
 			// The block's last word goes on into the next.
 			last := 63 - bits.LeadingZeros64(starts)
-			open = base + last
+			open, openCand = base+last, cand>>last&1 != 0
 			starts &^= 1 << last
 		}
-		seen |= p.gateStarts(src, word, starts)
+		seen |= p.gateStarts(src, word, starts&cand)
+		if lits == nil {
+			continue
+		}
 		for ; other != 0; other &= other - 1 {
 			// An anchor is neither a letter nor white space, which are
 			// all lower-casing changes of ASCII: the byte is its own

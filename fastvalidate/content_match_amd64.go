@@ -2,6 +2,8 @@
 
 package fastvalidate
 
+import "golang.org/x/sys/cpu"
+
 // blockMaskRead is how many bytes from a block's start blockMasks reads:
 // a whole block of 64, whatever the text's length (see matchRaw).
 const blockMaskRead = 64
@@ -26,3 +28,24 @@ func blockMasks(src []byte, n int) (word, other uint64) {
 //
 //go:noescape
 func textBlockMasksSSE2(p *byte) (word, notOther uint64)
+
+// haveTeddy says whether blockMasksTeddy may be called: on CPUs with AVX2.
+var haveTeddy = cpu.X86.HasAVX2
+
+// blockMaskTeddyRead is how many bytes from a block's start
+// blockMasksTeddy reads: the block, and three more for the last byte's
+// four.
+const blockMaskTeddyRead = 67
+
+// blockMasksTeddy returns blockMasks' bits of the first n bytes of src
+// (len(src) >= blockMaskTeddyRead), and, in cand, a bit per byte where a
+// word of an anchor may start by t (teddyTables): 32 bytes an instruction
+// with AVX2. Bits at n and after are the caller's to clear.
+func blockMasksTeddy(src []byte, t *teddyTables) (word, other, cand uint64) {
+	_ = src[blockMaskTeddyRead-1]
+	word, notOther, cand := textBlockTeddyAVX2(&src[0], t)
+	return word, ^notOther, cand
+}
+
+//go:noescape
+func textBlockTeddyAVX2(p *byte, t *teddyTables) (word, notOther, cand uint64)

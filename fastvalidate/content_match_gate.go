@@ -51,13 +51,17 @@ func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - 11) 
 func (p *patternSet) addGate(wp *wordPattern) {
 	var need uint64
 	p.gateFirsts |= uint64(1) << (p.gateTokens % 64) // tokens[0] is no gap
-	for _, tok := range wp.tokens {
+	anchor := anchorOf(wp)
+	for t, tok := range wp.tokens {
 		if tok.gap > 0 {
 			continue
 		}
 		bit := uint64(1) << (p.gateTokens % 64)
 		p.gateTokens++
 		need |= bit
+		if t == anchor {
+			p.anchorBits |= bit
+		}
 		for _, word := range tok.words {
 			var x uint64
 			for i := range min(len(word), 8) {

@@ -8,3 +8,16 @@ const blockMaskRead = 0
 
 // blockMasks is blockMasksPortable here.
 func blockMasks(src []byte, n int) (word, other uint64) { return blockMasksPortable(src, n) }
+
+// haveTeddy is false here: the pass hashes every word (matchRaw).
+const haveTeddy = false
+
+// blockMaskTeddyRead is as on amd64, where blockMasksTeddy is used.
+const blockMaskTeddyRead = 67
+
+// blockMasksTeddy is blockMasksPortable and teddyPortable here, which
+// matchRaw does not call (haveTeddy); the tests hold the vector code to it.
+func blockMasksTeddy(src []byte, t *teddyTables) (word, other, cand uint64) {
+	word, other = blockMasksPortable(src, 64)
+	return word, other, teddyPortable(t, src, 64)
+}
