@@ -5,6 +5,7 @@ package fastvalidate
 import (
 	"bufio"
 	"encoding/json"
+	"math/bits"
 	"os"
 	"runtime"
 	"strings"
@@ -134,8 +135,11 @@ func BenchmarkContentHonest(b *testing.B) {
 // card's (each text in quotes), one object's texts matched together. What
 // BenchmarkContentGroups shows under a shared machine's load only as a
 // few percent of a whole validation, this shows by itself: per card, CPU
-// time (cpu-ns/card) and wall time, and the share of objects the gate
-// lets through (gated/object).
+// time (cpu-ns/card) and wall time, the share of objects the gate lets
+// through (gated/object), and, where the pass looks for the anchors'
+// words (haveTeddy), the share of words it hashes and of 64-byte blocks
+// where it hashes any (anchor-cand/word, anchor-cand/block; a word across
+// two blocks counts in each).
 func BenchmarkMatchRaw(b *testing.B) {
 	w, objects, cards := matchRawData(b)
 	p := loadPatterns()
@@ -145,6 +149,7 @@ func BenchmarkMatchRaw(b *testing.B) {
 			textBytes += int(s.end - s.start)
 		}
 	}
+	candWords, candBlocks, words, blocks := anchorCandidates(w, objects)
 	b.SetBytes(int64(textBytes))
 	b.ReportAllocs()
 	gated := 0
@@ -174,6 +179,40 @@ func BenchmarkMatchRaw(b *testing.B) {
 	b.ReportMetric(float64(processCPU(b)-cpuBefore)/float64(b.N*cards), "cpu-ns/card")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*cards), "ns/card")
 	b.ReportMetric(float64(gated)/float64(len(objects)), "gated/object")
+	if haveTeddy {
+		b.ReportMetric(float64(candWords)/float64(words), "anchor-cand/word")
+		b.ReportMetric(float64(candBlocks)/float64(blocks), "anchor-cand/block")
+	}
+}
+
+// anchorCandidates counts, over the texts of objects, the words and the
+// 64-byte blocks, and of them those where blockMasksTeddy finds a word
+// that may be an anchor's: what share of them the pass hashes.
+func anchorCandidates(w *walker, objects [][]textSeg) (candWords, candBlocks, words, blocks int) {
+	if !haveTeddy {
+		return 0, 0, 0, 0
+	}
+	p := loadPatterns()
+	var src [64 + 7]byte
+	for _, segs := range objects {
+		for _, s := range segs {
+			text := w.b[s.start:s.end]
+			for base := 0; base < len(text); base += 64 {
+				n := min(len(text)-base, 64)
+				copy(src[:], w.b[int(s.start)+base:])
+				word, _, cand := blockMasksTeddy(src[:], &p.teddy)
+				word &= ^uint64(0) >> (64 - n)
+				starts := word &^ (word << 1)
+				words += bits.OnesCount64(starts)
+				candWords += bits.OnesCount64(starts & cand)
+				blocks++
+				if starts&cand != 0 {
+					candBlocks++
+				}
+			}
+		}
+	}
+	return candWords, candBlocks, words, blocks
 }
 
 // processCPU returns the CPU time, user and system, the process has used,
