@@ -200,7 +200,7 @@ func anchorCandidates(w *walker, objects [][]textSeg) (candWords, candBlocks, wo
 			for base := 0; base < len(text); base += 64 {
 				n := min(len(text)-base, 64)
 				copy(src[:], w.b[int(s.start)+base:])
-				word, _, cand := blockMasksTeddy(src[:], &p.teddy)
+				word, _, cand := blockMasksTeddy(src[:], n, &p.teddy)
 				word &= ^uint64(0) >> (64 - n)
 				starts := word &^ (word << 1)
 				words += bits.OnesCount64(starts)

@@ -393,7 +393,7 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint
 		var word, other uint64
 		cand := ^uint64(0) // where a word may be one the gate needs
 		if teddy {
-			word, other, cand = blockMasksTeddy(src, &p.teddy)
+			word, other, cand = blockMasksTeddy(src, n, &p.teddy)
 		} else {
 			word, other = blockMasks(src, n)
 		}

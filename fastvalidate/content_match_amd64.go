@@ -40,12 +40,13 @@ const blockMaskTeddyRead = 67
 // blockMasksTeddy returns blockMasks' bits of the first n bytes of src
 // (len(src) >= blockMaskTeddyRead), and, in cand, a bit per byte where a
 // word of an anchor may start by t (teddyTables): 32 bytes an instruction
-// with AVX2. Bits at n and after are the caller's to clear.
-func blockMasksTeddy(src []byte, t *teddyTables) (word, other, cand uint64) {
+// with AVX2. Bits at n and after are the caller's to clear; past 32 they
+// are not computed when n <= 32.
+func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint64) {
 	_ = src[blockMaskTeddyRead-1]
-	word, notOther, cand := textBlockTeddyAVX2(&src[0], t)
+	word, notOther, cand := textBlockTeddyAVX2(&src[0], t, n)
 	return word, ^notOther, cand
 }
 
 //go:noescape
-func textBlockTeddyAVX2(p *byte, t *teddyTables) (word, notOther, cand uint64)
+func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, notOther, cand uint64)

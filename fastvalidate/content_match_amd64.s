@@ -87,18 +87,20 @@ DATA teddyConsts<>+0xb0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA teddyConsts<>+0xb8(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL teddyConsts<>(SB), RODATA|NOPTR, $0xc0
 
-// func textBlockTeddyAVX2(p *byte, t *teddyTables) (word, notOther, cand uint64)
+// func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, notOther, cand uint64)
 //
-// For the 64 bytes at p, the bits of textBlockMasksSSE2 (word, notOther),
+// For the 64 bytes at p, or the first 32 when n <= 32 (most texts are
+// names and tags, shorter), the bits of textBlockMasksSSE2 (word, notOther),
 // 32 bytes at a time, and in cand a bit per byte i where bytes i to i+3
 // (read up to p+66) may start a word of an anchor by the nibble tables t
 // (teddyTables): each byte ORed with 0x20, its low and high nibbles looked
 // up in the tables of its place with VPSHUFB, which looks up within each
 // 128-bit lane, hence each table twice; the four places' bucket bits
 // ANDed, and a byte whose AND is not zero set in cand.
-TEXT ·textBlockTeddyAVX2(SB), NOSPLIT, $0-40
+TEXT ·textBlockTeddyAVX2(SB), NOSPLIT, $0-48
 	MOVQ    p+0(FP), SI
 	MOVQ    t+8(FP), DI
+	MOVQ    n+16(FP), DX
 	VMOVDQU 0(DI), Y8
 	VMOVDQU 32(DI), Y9
 	VMOVDQU 64(DI), Y10
@@ -161,9 +163,13 @@ TEXT ·textBlockTeddyAVX2(SB), NOSPLIT, $0-40
 	ORQ       AX, R10
 
 	TCHUNK(0, 0)
+	CMPQ DX, $32
+	JLE  done
 	TCHUNK(32, 32)
+
+done:
 	VZEROUPPER
-	MOVQ R8, word+16(FP)
-	MOVQ R9, notOther+24(FP)
-	MOVQ R10, cand+32(FP)
+	MOVQ R8, word+24(FP)
+	MOVQ R9, notOther+32(FP)
+	MOVQ R10, cand+40(FP)
 	RET

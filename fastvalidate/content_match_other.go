@@ -17,7 +17,7 @@ const blockMaskTeddyRead = 67
 
 // blockMasksTeddy is blockMasksPortable and teddyPortable here, which
 // matchRaw does not call (haveTeddy); the tests hold the vector code to it.
-func blockMasksTeddy(src []byte, t *teddyTables) (word, other, cand uint64) {
-	word, other = blockMasksPortable(src, 64)
-	return word, other, teddyPortable(t, src, 64)
+func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint64) {
+	word, other = blockMasksPortable(src, n)
+	return word, other, teddyPortable(t, src, n)
 }
