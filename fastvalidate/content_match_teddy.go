@@ -17,12 +17,13 @@ import (
 // of them is an anchor's word.
 
 // anchorToken returns the index in its tokens of the token a pattern is
-// anchored on: of its tokens, the one whose words are rarest in cards'
-// texts (each the fewest of the 97 real cards' 3,650 texts hold one of
-// its words; see docs/performance.md). Any token would do for the
-// findings, which only need one the pattern cannot match without; the
-// choice only sets how often an object is hashed word by word. A pattern
-// not named here is anchored on its first token.
+// anchored on: the one whose words the fewest strings of the real cards
+// hold (docs/performance.md has the command and the counts), among tokens
+// of words of three letters or more, since a shorter word lets through
+// the tables every word that starts as it does ("if": "in", "index"). Any
+// token would do for the findings, which only need one the pattern cannot
+// match without; the choice only sets how often an object's words are all
+// hashed. A pattern not named here is anchored on its first token.
 func anchorToken(id string) int {
 	switch id {
 	case "ignore-previous", "pretend", "roleplay-as", "always-call":
