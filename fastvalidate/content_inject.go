@@ -68,6 +68,19 @@ type patternSet struct {
 	// text finds the places where any literal can match.
 	byAnchor [256][]int
 	anchors  [256]bool
+	// gate has, in the slot of each word a pattern names (gateSlot),
+	// a bit for each token that word is one of; gateNeeds, for each word
+	// pattern, the bits of all its tokens; gateTokens counts the tokens
+	// given a bit. See content_match_gate.go.
+	gate       [gateSlots]uint64
+	gateNeeds  []uint64
+	gateFirsts uint64 // the bits of the patterns' first tokens
+	gateTokens int
+	// anchorBits are the gate's bits of the tokens the patterns are
+	// anchored on, and teddy the tables that find where their words may
+	// start (content_match_teddy.go).
+	anchorBits uint64
+	teddy      teddyTables
 }
 
 // loadPatterns returns the pattern set, read on first use rather than at
@@ -122,6 +135,7 @@ func mustParsePatterns(text string) *patternSet {
 				}
 				p.addFirst(first, len(p.words))
 			}
+			p.addGate(&wp)
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
@@ -142,6 +156,7 @@ func mustParsePatterns(text string) *patternSet {
 	if p.version == "" {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
+	p.buildTeddy()
 	return p
 }
 
@@ -291,25 +306,24 @@ var streamWordByte = func() (t [256]bool) {
 // matchPatterns matches the pattern set against the texts of one object
 // (walker.segs) read as one stream: each byte through foldByte, a space
 // after each member, runs of spaces as one, which is what appendFolded
-// makes of the texts joined. Reading the stream in place, in one pass,
-// spares the copy that a card's texts, printable ASCII as most are, would
-// otherwise cost, and a second and third pass to split words and find
-// literals. The pass keeps, of the word it is in, its length and its
-// first, second and last bytes, all the pre-filter (patternSet.firstWords)
-// reads; a word that passes it is compared, and its patterns followed
-// word by word from there (matchWords). A literal is looked for only at
-// its anchor byte. Each kind of pattern is reported once, at the member
+// makes of the texts joined. It reads the stream in place, in one pass
+// (matchRaw, gateFolded) that finds the literals, each looked for only at
+// its anchor byte, and which tokens of the word patterns some word may
+// match (see the gate, content_match_gate.go); only where every token of
+// some pattern may have matched does a second pass follow the word
+// patterns from word to word (matchWordsExact). Reading in place spares
+// the copy that a card's texts, printable ASCII as most are, would
+// otherwise cost. Each kind of pattern is reported once, at the member
 // where its first match starts: the word patterns in the order of their
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns() {
 	p := loadPatterns()
-	var reported uint8
 	var lits litHits
-	for si := range w.segs {
-		if w.segs[si].folded {
-			reported = w.matchFolded(p, si, reported, &lits)
-		} else {
-			reported = w.matchRaw(p, si, reported, &lits)
+	seen := w.gateSegments(p, &lits)
+	var reported uint8
+	if p.gateOpen(seen) {
+		for si := range w.segs {
+			reported = w.matchWordsExact(p, si, reported)
 		}
 	}
 	for _, h := range lits.hits[:lits.n] {
@@ -320,71 +334,94 @@ func (w *walker) matchPatterns() {
 	}
 }
 
+// gateSegments is matchPatterns' pass over the object's texts: it adds
+// the literals' matches to lits and returns the gate's bits of the words.
+// Where the pass over the card's own bytes looks only at the words that
+// may be an anchor's (haveTeddy), and one is, it goes over those bytes
+// again for every word's bits.
+func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
+	var seen uint64
+	for si := range w.segs {
+		if w.segs[si].folded {
+			seen |= w.gateFolded(p, si, lits)
+		} else {
+			seen |= w.matchRaw(p, si, lits, haveTeddy)
+		}
+	}
+	if haveTeddy && seen&p.anchorBits != 0 {
+		for si := range w.segs {
+			if !w.segs[si].folded {
+				seen |= w.matchRaw(p, si, nil, false)
+			}
+		}
+	}
+	return seen
+}
+
 // matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII. It reads up to 64 bytes at a time (chunkMasks): a bit
-// per byte for letters and digits, whose changes from one byte to the
-// next are where words start and end, and a bit per byte that is neither
-// those nor a space, the only bytes a literal's anchor can be. A loop per
-// word, as before, cost a mispredicted branch at the end of each word,
-// the length of words being what no predictor learns; this loop's
-// branches go by the bits of a block, so that most of a text's bytes take
-// no branch of their own and a word costs a few instructions and a lookup
-// (mayStart).
-func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
+// printable ASCII: it adds the literals' matches to lits, unless lits is
+// nil, and returns the gate's bits of its words, or with teddy of those
+// of its words that may be an anchor's (blockMasksTeddy). It reads up to
+// 64 bytes at a time: a bit per byte for letters and digits, where words
+// start and how long they run, and a bit per byte that is neither those
+// nor a space, the only bytes a literal's anchor can be. Its branches go
+// by the bits of a block, not by the bytes or the words, whose lengths no
+// predictor learns.
+func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint64 {
 	seg := w.segs[si]
 	text := w.b[seg.start:seg.end]
+	var seen uint64
 	var carry uint64 // 1 when the block before ends inside a word
-	start := 0       // where the word being read starts
+	open := -1       // where a word that runs past the block starts
+	openCand := false
 	for base := 0; base < len(text); base += 64 {
 		n := min(len(text)-base, 64)
 		src := w.b[int(seg.start)+base:]
-		if len(src) < n+7 {
-			// The masks below read eight bytes at a time, past the n up to
-			// the next multiple of eight: from the card in place, whose
-			// bytes after the text change no bit of the text's
-			// (chunkMasks), and which the bits of those bytes are cleared
-			// of; or, where the card ends before that, from a copy.
+		if len(src) < max(n+7, blockMaskRead, blockMaskTeddyRead) {
+			// The masks and the words' keys read past the n: up to seven
+			// bytes (a key, and blockMasksPortable's last eight), or to
+			// the block's end and three more (blockMaskRead,
+			// blockMaskTeddyRead), where a word that goes on into the
+			// next block is told an anchor's or not. They read the card
+			// in place, whose bytes after the text change no bit of the
+			// text's and which the masks and keys clear; or, where the
+			// card ends before that, a copy.
 			var tail [64 + 7]byte
-			copy(tail[:], src[:n])
+			copy(tail[:], src) // the block, and what follows it of the card
 			src = tail[:]
 		}
-		// The masks, eight bytes at a time, written out here: a call per
-		// block cost more than the work for the many short texts.
 		var word, other uint64
-		for k := 0; k < n; k += 8 {
-			wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
-			word |= gatherHighBits(wb) << k
-			other |= gatherHighBits(ob) << k
+		cand := ^uint64(0) // where a word may be one the gate needs
+		if teddy {
+			word, other, cand = blockMasksTeddy(src, n, &p.teddy)
+		} else {
+			word, other = blockMasks(src, n)
 		}
 		if n < 64 {
 			word &= 1<<n - 1
 			other &= 1<<n - 1
 		}
-		// A word starts at a word byte after another byte, and ends
-		// before a byte that is no word byte after one; starts and ends
-		// alternate, so that a start pairs with the first end after it,
-		// and the loop goes once round per word.
-		after := word<<1 | carry
-		starts, ends := word&^after, after&^word
+		starts := word &^ (word<<1 | carry)
 		carry = word >> 63
-		if after&1 != 0 && ends != 0 {
-			// The word that the block before left open ends here.
-			i := base + bits.TrailingZeros64(ends)
-			ends &= ends - 1
-			if p.mayStart(i-start, text[start], text[i-1]) {
-				reported = w.matchWordsAt(p, si, start, i, reported)
+		if open >= 0 {
+			// The word left open ends here, or goes on past this block
+			// too.
+			if run := bits.TrailingZeros64(^word); run < 64 || base+64 >= len(text) {
+				if openCand {
+					seen |= p.gateWord(text, open, base+run-open)
+				}
+				open = -1
 			}
 		}
-		for ; starts != 0; starts &= starts - 1 {
-			start = base + bits.TrailingZeros64(starts)
-			if ends == 0 {
-				break // the word goes on into the next block
-			}
-			i := base + bits.TrailingZeros64(ends)
-			ends &= ends - 1
-			if p.mayStart(i-start, text[start], text[i-1]) {
-				reported = w.matchWordsAt(p, si, start, i, reported)
-			}
+		if carry != 0 && starts != 0 && base+64 < len(text) {
+			// The block's last word goes on into the next.
+			last := 63 - bits.LeadingZeros64(starts)
+			open, openCand = base+last, cand>>last&1 != 0
+			starts &^= 1 << last
+		}
+		seen |= p.gateStarts(src, word, starts&cand)
+		if lits == nil {
+			continue
 		}
 		for ; other != 0; other &= other - 1 {
 			// An anchor is neither a letter nor white space, which are
@@ -396,11 +433,21 @@ func (w *walker) matchRaw(p *patternSet, si int, reported uint8, lits *litHits) 
 			}
 		}
 	}
-	if carry != 0 && p.mayStart(len(text)-start, text[start], text[len(text)-1]) {
-		// The text ends in a word at the end of a full block.
-		reported = w.matchWordsAt(p, si, start, len(text), reported)
+	return seen
+}
+
+// blockMasksPortable returns, for the first n bytes of src (n <= 64,
+// len(src) >= n+7), a bit per byte, byte k's at bit k, for the letters
+// and digits, and for the bytes that are none of those nor a space: eight
+// bytes at a time (chunkMasks), up to the next multiple of eight, whose
+// bits past n the caller clears.
+func blockMasksPortable(src []byte, n int) (word, other uint64) {
+	for k := 0; k < n; k += 8 {
+		wb, ob := chunkMasks(binary.LittleEndian.Uint64(src[k:]))
+		word |= gatherHighBits(wb) << k
+		other |= gatherHighBits(ob) << k
 	}
-	return reported
+	return word, other
 }
 
 // chunkMasks returns, for the eight bytes of x, by the high bit of each,
@@ -440,9 +487,40 @@ func wordBytes(x uint64) uint64 {
 	return (letter | digit) & highBits
 }
 
-// matchFolded is matchPatterns' pass over segment si, a decoded text in
-// walker.fold, which may hold foldOther: byte by byte.
-func (w *walker) matchFolded(p *patternSet, si int, reported uint8, lits *litHits) uint8 {
+// gateFolded is matchPatterns' pass over segment si, a decoded text in
+// walker.fold, which may hold foldOther, byte by byte: it adds the
+// literals' matches to lits and returns the gate's bits of its words.
+func (w *walker) gateFolded(p *patternSet, si int, lits *litHits) uint64 {
+	text := w.segText(si)
+	var seen uint64
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		c := byte(' ') // the space after the member
+		if i < len(text) {
+			c = foldByte[text[i]]
+		}
+		if foldWordByte[c] {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			seen |= p.gateWord(text, start, i-start)
+			start = -1
+		}
+		if p.anchors[c] && i < len(text) {
+			w.matchLiteralsAt(p, si, i, c, lits)
+		}
+	}
+	return seen
+}
+
+// matchWordsExact follows the word patterns from each word of segment si
+// whose first byte, length and last byte may start one (mayStart), and
+// reports each kind the first time one of its patterns matches; reported
+// has a bit per kind reported.
+func (w *walker) matchWordsExact(p *patternSet, si int, reported uint8) uint8 {
 	text := w.segText(si)
 	var first, last byte
 	start, n := 0, 0
@@ -464,9 +542,6 @@ func (w *walker) matchFolded(p *patternSet, si int, reported uint8, lits *litHit
 				reported = w.matchWordsAt(p, si, start, i, reported)
 			}
 			n = 0
-		}
-		if p.anchors[c] && i < len(text) {
-			w.matchLiteralsAt(p, si, i, c, lits)
 		}
 	}
 	return reported

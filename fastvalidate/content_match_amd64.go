@@ -1,0 +1,52 @@
+//go:build !purego
+
+package fastvalidate
+
+import "golang.org/x/sys/cpu"
+
+// blockMaskRead is how many bytes from a block's start blockMasks reads:
+// a whole block of 64, whatever the text's length (see matchRaw).
+const blockMaskRead = 64
+
+// blockMasks returns, for the first n bytes of src (len(src) >=
+// blockMaskRead), the masks of textBlockMasks: a bit per byte, byte k's
+// at bit k, for the letters and digits, and for the bytes that are none
+// of those nor a space. Bits at n and after are the caller's to clear.
+// SSE2, which every amd64 machine has, tells sixteen bytes with a few
+// instructions and gathers their bits with one (PMOVMSKB), where the
+// portable blockMasksPortable spends some thirty a word of eight: the
+// pass over every byte of every text was most of the matcher's time.
+func blockMasks(src []byte, n int) (word, other uint64) {
+	_ = src[blockMaskRead-1]
+	word, notOther := textBlockMasksSSE2(&src[0])
+	return word, ^notOther
+}
+
+// textBlockMasksSSE2 returns, for the 64 bytes at p, a bit per byte set
+// for letters and digits (word), and one set for those and spaces
+// (notOther).
+//
+//go:noescape
+func textBlockMasksSSE2(p *byte) (word, notOther uint64)
+
+// haveTeddy says whether blockMasksTeddy may be called: on CPUs with AVX2.
+var haveTeddy = cpu.X86.HasAVX2
+
+// blockMaskTeddyRead is how many bytes from a block's start
+// blockMasksTeddy reads: the block, and three more for the last byte's
+// four.
+const blockMaskTeddyRead = 67
+
+// blockMasksTeddy returns blockMasks' bits of the first n bytes of src
+// (len(src) >= blockMaskTeddyRead), and, in cand, a bit per byte where a
+// word of an anchor may start by t (teddyTables): 32 bytes an instruction
+// with AVX2. Bits at n and after are the caller's to clear; past 32 they
+// are not computed when n <= 32.
+func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint64) {
+	_ = src[blockMaskTeddyRead-1]
+	word, notOther, cand := textBlockTeddyAVX2(&src[0], t, n)
+	return word, ^notOther, cand
+}
+
+//go:noescape
+func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, notOther, cand uint64)

@@ -1,0 +1,115 @@
+package fastvalidate
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The gate on the word patterns. A word pattern matches only where every
+// one of its tokens other than gaps matches a word, so an object's texts
+// in which some token of every pattern matches no word at all cannot
+// match any: the pass over the texts (matchRaw, gateFolded) keeps only
+// which tokens some word of them may match, a bit per token in a uint64,
+// looked up by a hash of each word, and the patterns are followed word by
+// word (matchWordsExact) only for an object in which every token of some
+// pattern may have matched. Honest texts hold "the", "a", "to", "from"
+// and "copy" often, but rarely all of "pretend", "to" and "be", or of
+// "route", "every", "payment" and "to". Found this way, a word
+// costs a hash and one lookup, with no branch that depends on the word:
+// the branch on each word that the filter by first word took before
+// (patternSet.mayStart, still used by matchWordsExact) cost more than the
+// rest of its work, the words that pass it being a mix no predictor
+// learns.
+
+// gateSlots is the size of patternSet.gate, a power of two. The set's 160
+// or so distinct words fill one slot in thirteen, so that a word it does
+// not name sets some token's bit about as often; that only lets an object
+// through to matchWordsExact, which on the dump's first 20,000 cards
+// happens for 0.07% of them (BenchmarkMatchRaw's gated/object metric).
+const gateSlots = 2048
+
+// gateKey returns the key of a word of n bytes, x holding its first eight
+// bytes as a little-endian uint64 (and any bytes after it): the bytes of
+// the word ORed with 0x20, which lower-cases letters and leaves digits as
+// they are, as matching reads them; then the bytes after the word
+// cleared, and its length mixed in, so that "instruction" and
+// "instructions" differ.
+func gateKey(x uint64, n int) uint64 {
+	// A shift by 64 or more leaves 0 in Go, so that keep is all ones from
+	// eight bytes on, without a branch on the length.
+	keep := uint64(1)<<(8*uint(n)) - 1
+	return (x|0x2020202020202020)&keep ^ uint64(n)<<59
+}
+
+// gateSlot maps a key to a slot of patternSet.gate (Fibonacci hashing).
+func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - 11) }
+
+// addGate records the tokens of pattern wp in the gate: each word of a
+// token sets the token's bit in its slot, and the pattern needs them all.
+// Bits are handed out in turn, and beyond 64 tokens shared, which only
+// lets more objects through to matchWordsExact.
+func (p *patternSet) addGate(wp *wordPattern) {
+	var need uint64
+	p.gateFirsts |= uint64(1) << (p.gateTokens % 64) // tokens[0] is no gap
+	anchor := anchorOf(wp)
+	for t, tok := range wp.tokens {
+		if tok.gap > 0 {
+			continue
+		}
+		bit := uint64(1) << (p.gateTokens % 64)
+		p.gateTokens++
+		need |= bit
+		if t == anchor {
+			p.anchorBits |= bit
+		}
+		for _, word := range tok.words {
+			var x uint64
+			for i := range min(len(word), 8) {
+				x |= uint64(word[i]) << (8 * i)
+			}
+			p.gate[gateSlot(gateKey(x, len(word)))] |= bit
+		}
+	}
+	p.gateNeeds = append(p.gateNeeds, need)
+}
+
+// gateOpen reports whether the tokens seen, by the gate's bits, hold every
+// token of some word pattern.
+func (p *patternSet) gateOpen(seen uint64) bool {
+	if seen&p.gateFirsts == 0 {
+		// No pattern's first token: the common case, in one test.
+		return false
+	}
+	for _, need := range p.gateNeeds {
+		if seen&need == need {
+			return true
+		}
+	}
+	return false
+}
+
+// gateWord returns the gate's bits for the word of n bytes at text[i:].
+func (p *patternSet) gateWord(text []byte, i, n int) uint64 {
+	if i+8 <= len(text) {
+		return p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(text[i:]), n))]
+	}
+	var buf [8]byte // the word ends less than eight bytes before text does
+	copy(buf[:], text[i:min(i+n, len(text))])
+	x := uint64(buf[0]) | uint64(buf[1])<<8 | uint64(buf[2])<<16 | uint64(buf[3])<<24 |
+		uint64(buf[4])<<32 | uint64(buf[5])<<40 | uint64(buf[6])<<48 | uint64(buf[7])<<56
+	return p.gate[gateSlot(gateKey(x, n))]
+}
+
+// gateStarts returns the gate's bits for the words of a block of a text
+// that start at the bits of starts and end within the block, by the
+// block's word mask; src holds the block from its start, and seven bytes
+// past the last word start.
+func (p *patternSet) gateStarts(src []byte, word, starts uint64) uint64 {
+	var seen uint64
+	for ; starts != 0; starts &= starts - 1 {
+		i := bits.TrailingZeros64(starts)
+		n := bits.TrailingZeros64(^(word >> i))
+		seen |= p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(src[i:]), n))]
+	}
+	return seen
+}

@@ -1,0 +1,23 @@
+//go:build !amd64 || purego
+
+package fastvalidate
+
+// blockMaskRead is how many bytes from a block's start blockMasks reads
+// at least: none beyond the n+7 that matchRaw always has (see there).
+const blockMaskRead = 0
+
+// blockMasks is blockMasksPortable here.
+func blockMasks(src []byte, n int) (word, other uint64) { return blockMasksPortable(src, n) }
+
+// haveTeddy is false here: the pass hashes every word (matchRaw).
+const haveTeddy = false
+
+// blockMaskTeddyRead is as on amd64, where blockMasksTeddy is used.
+const blockMaskTeddyRead = 67
+
+// blockMasksTeddy is blockMasksPortable and teddyPortable here, which
+// matchRaw does not call (haveTeddy); the tests hold the vector code to it.
+func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint64) {
+	word, other = blockMasksPortable(src, n)
+	return word, other, teddyPortable(t, src, n)
+}
