@@ -714,6 +714,7 @@ func (s *scriptSet) moderatelyRestrictive() bool {
 func (w *walker) checkMixedScript(n uint32, text []byte) {
 	var set scriptSet
 	letters := 0
+	var last *unicode.RangeTable // the script of the last letter
 	for i := 0; i <= len(text); {
 		var r rune = ' '
 		size := 1
@@ -721,8 +722,15 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 			r, size = utf8.DecodeRune(text[i:])
 		}
 		i += size
-		s := scriptOf(r)
+		s := last
+		if r < utf8.RuneSelf || last == nil || !unicode.Is(last, r) {
+			// A letter most often has the script of the one before:
+			// one look-up says so, where scriptOf makes several. The
+			// scripts share no character with Common or Inherited.
+			s = scriptOf(r)
+		}
 		if s != nil {
+			last = s
 			set.add(s)
 			letters++
 			continue
