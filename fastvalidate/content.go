@@ -313,7 +313,8 @@ func (w *walker) checkTexts(v uint32, kind tape.Kind, name bool, work contentWor
 // checkText judges string node n, a name when name is set, and adds its
 // text to the object's segments for the patterns.
 func (w *walker) checkText(n uint32, name bool, work contentWork) {
-	if w.vw.Flags(n)&(tape.FlagEscaped|tape.FlagNonASCII) == 0 {
+	flags := w.vw.Flags(n)
+	if flags&(tape.FlagEscaped|tape.FlagNonASCII) == 0 {
 		// Printable ASCII as written, the common case: the patterns read
 		// the card's own bytes, and no character rule can break.
 		if work&workPatterns != 0 {
@@ -322,36 +323,68 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 		}
 		return
 	}
-	text := w.str(n)
-	nonASCII := hasNonASCII(text)
-	if nonASCII {
-		if work&workRunes != 0 {
-			w.checkRunes(n, text)
+	if flags&tape.FlagEscaped == 0 {
+		// Characters beyond ASCII as written: judged, and folded for the
+		// patterns, from the card's own bytes.
+		text := w.vw.Raw(n)
+		w.checkWide(n, text, name, work)
+		if work&workPatterns != 0 {
+			start := len(w.fold)
+			w.fold = appendFolded(w.fold, text)
+			w.addFoldSeg(n, start, true)
 		}
-		if name && work&workMixed != 0 {
-			w.checkMixedScript(n, text)
-		}
-	}
-	if work&workPatterns == 0 {
 		return
 	}
-	// The decoded text is scratch the next str call overwrites: it is
-	// kept in walker.fold, folded when it holds characters beyond ASCII.
+	// Escaped: decoded straight into walker.fold, where the patterns read
+	// it as it is when it is ASCII, as most escaped texts are (their
+	// escapes mostly \n, \" and \/), and folded in its place otherwise.
 	start := len(w.fold)
-	if nonASCII {
-		w.fold = appendFolded(w.fold, text)
-	} else {
-		w.fold = append(w.fold, text...)
+	w.fold = w.vw.AppendStr(w.fold, n)
+	text := w.fold[start:]
+	wide := hasNonASCII(text)
+	if wide {
+		w.checkWide(n, text, name, work)
 	}
-	w.segs = append(w.segs, textSeg{start: uint32(start), end: uint32(len(w.fold)), node: n, folded: true})
+	switch {
+	case work&workPatterns == 0:
+		w.fold = w.fold[:start]
+	case wide:
+		// appendFolded reads text, which ends where it appends, and the
+		// folded text then moves down over it.
+		mid := len(w.fold)
+		w.fold = appendFolded(w.fold, text)
+		w.fold = append(w.fold[:start], w.fold[mid:]...)
+		w.addFoldSeg(n, start, true)
+	default:
+		w.addFoldSeg(n, start, false)
+	}
+}
+
+// checkWide applies the character rules to text, string node n's decoded
+// value, which holds characters beyond ASCII.
+func (w *walker) checkWide(n uint32, text []byte, name bool, work contentWork) {
+	if work&workRunes != 0 {
+		w.checkRunes(n, text)
+	}
+	if name && work&workMixed != 0 {
+		w.checkMixedScript(n, text)
+	}
+}
+
+// addFoldSeg adds the text of string node n that walker.fold holds from
+// start on to the object's segments, wide when it holds bytes beyond
+// ASCII.
+func (w *walker) addFoldSeg(n uint32, start int, wide bool) {
+	w.segs = append(w.segs, textSeg{start: uint32(start), end: uint32(len(w.fold)), node: n, folded: true, wide: wide})
 }
 
 // textSeg is the text of one name or text member of the object the
 // content rules read: the card's bytes from start to end, or, when folded,
-// walker.fold's (its decoded value, folded when not ASCII).
+// walker.fold's (its decoded value, folded when wide: when it holds
+// characters beyond ASCII, which the patterns read byte by byte).
 type textSeg struct {
 	start, end, node uint32
-	folded           bool
+	folded, wide     bool
 }
 
 func hasNonASCII(b []byte) bool {
@@ -681,6 +714,7 @@ func (s *scriptSet) moderatelyRestrictive() bool {
 func (w *walker) checkMixedScript(n uint32, text []byte) {
 	var set scriptSet
 	letters := 0
+	var last *unicode.RangeTable // the script of the last letter
 	for i := 0; i <= len(text); {
 		var r rune = ' '
 		size := 1
@@ -688,8 +722,15 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 			r, size = utf8.DecodeRune(text[i:])
 		}
 		i += size
-		s := scriptOf(r)
+		s := last
+		if r < utf8.RuneSelf || last == nil || !unicode.Is(last, r) {
+			// A letter most often has the script of the one before:
+			// one look-up says so, where scriptOf makes several. The
+			// scripts share no character with Common or Inherited.
+			s = scriptOf(r)
+		}
 		if s != nil {
+			last = s
 			set.add(s)
 			letters++
 			continue

@@ -5,6 +5,7 @@ package fastvalidate
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math/bits"
 	"os"
 	"runtime"
@@ -122,6 +123,36 @@ func BenchmarkContentHonest(b *testing.B) {
 			for b.Loop() {
 				profiles[i%len(cards)].Validate(cards[i%len(cards)])
 				i++
+			}
+		})
+	}
+}
+
+// BenchmarkContentEscaped validates a card whose texts are ASCII written
+// with escapes (a description of several lines, with quotes and paths),
+// with the content rules on and off: what such a text pays for its
+// decoding and its pass through the patterns.
+func BenchmarkContentEscaped(b *testing.B) {
+	var desc strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&desc, `Step %d: reads the \"input\" file at \/data\/in-%d.csv and writes a summary.\n`, i, i)
+	}
+	card := []byte(`{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "Step\tRunner", "version": "1.0.0", ` +
+		`"capabilities": [{"id": "batch.run", "description": "` + desc.String() + `", "tags": ["batch\njobs", "csv"]}], ` +
+		`"endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`)
+	for _, mode := range []struct {
+		name string
+		opts []Option
+	}{{"on", nil}, {"off", contentOff()}} {
+		b.Run(mode.name, func(b *testing.B) {
+			v := MustNew("agentcard", mode.opts...)
+			if res := v.Validate(card); !res.Valid() {
+				b.Fatalf("the card is invalid: %v", res.Findings())
+			}
+			b.SetBytes(int64(len(card)))
+			b.ReportAllocs()
+			for b.Loop() {
+				v.Validate(card)
 			}
 		})
 	}

@@ -342,7 +342,7 @@ func (w *walker) matchPatterns() {
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 	var seen uint64
 	for si := range w.segs {
-		if w.segs[si].folded {
+		if w.segs[si].wide {
 			seen |= w.gateFolded(p, si, lits)
 		} else {
 			seen |= w.matchRaw(p, si, lits, haveTeddy)
@@ -350,7 +350,7 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 	}
 	if haveTeddy && seen&p.anchorBits != 0 {
 		for si := range w.segs {
-			if !w.segs[si].folded {
+			if !w.segs[si].wide {
 				seen |= w.matchRaw(p, si, nil, false)
 			}
 		}
@@ -358,9 +358,10 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 	return seen
 }
 
-// matchRaw is matchPatterns' pass over segment si, the card's own bytes,
-// printable ASCII: it adds the literals' matches to lits, unless lits is
-// nil, and returns the gate's bits of its words, or with teddy of those
+// matchRaw is matchPatterns' pass over segment si, ASCII: the card's own
+// bytes, printable, or a decoded text in walker.fold, whose control
+// characters are, like punctuation, neither words nor anchors. It adds the
+// literals' matches to lits, unless lits is nil, and returns the gate's bits of its words, or with teddy of those
 // of its words that may be an anchor's (blockMasksTeddy). It reads up to
 // 64 bytes at a time: a bit per byte for letters and digits, where words
 // start and how long they run, and a bit per byte that is neither those
@@ -369,14 +370,18 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 // predictor learns.
 func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint64 {
 	seg := w.segs[si]
-	text := w.b[seg.start:seg.end]
+	buf := w.b
+	if seg.folded {
+		buf = w.fold
+	}
+	text := buf[seg.start:seg.end]
 	var seen uint64
 	var carry uint64 // 1 when the block before ends inside a word
 	open := -1       // where a word that runs past the block starts
 	openCand := false
 	for base := 0; base < len(text); base += 64 {
 		n := min(len(text)-base, 64)
-		src := w.b[int(seg.start)+base:]
+		src := buf[int(seg.start)+base:]
 		if len(src) < max(n+7, blockMaskRead, blockMaskTeddyRead) {
 			// The masks and the words' keys read past the n: up to seven
 			// bytes (a key, and blockMasksPortable's last eight), or to

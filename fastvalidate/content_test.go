@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -304,5 +305,60 @@ func TestRuneTables(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMixedScriptAsReference holds content.mixed-script, which looks a
+// letter up in the script of the letter before first, to a plain reading
+// that asks scriptOf of every character, on names made of letters of
+// several scripts, marks, digits, punctuation and spaces.
+func TestMixedScriptAsReference(t *testing.T) {
+	// mixes reports whether some word of text has three letters or more
+	// and is less than moderately restrictive: checkMixedScript, each
+	// character's script by scriptOf.
+	mixes := func(text string) bool {
+		var set scriptSet
+		letters := 0
+		for _, r := range text + " " {
+			if s := scriptOf(r); s != nil {
+				set.add(s)
+				letters++
+				continue
+			}
+			if unicode.Is(unicode.Inherited, r) {
+				continue
+			}
+			if letters >= 3 && !set.moderatelyRestrictive() {
+				return true
+			}
+			set, letters = scriptSet{}, 0
+		}
+		return false
+	}
+	pool := []rune("aPyзаПрΑοπ漢字かなカナ한글אבعربक\u0301\u0308ᏣᏢ0٣-. ·\U000E0001")
+	v := MustNew("agentcard")
+	rng := rand.New(rand.NewPCG(3, 4))
+	mixed := 0
+	for range 3000 {
+		var name []rune
+		for range 1 + rng.IntN(9) {
+			name = append(name, pool[rng.IntN(len(pool))])
+		}
+		text := string(name)
+		card := `{"agent_id": "01HZQK3P8EMXR9V7T5N2W4J6C0", "name": "` + text + `", "version": "1.0.0", ` +
+			`"endpoint": {"protocol": "https", "url": "https://agents.example.com/api"}}`
+		got := false
+		for _, f := range v.Validate([]byte(card)).Findings() {
+			got = got || f.Code == CodeContentMixedScript
+		}
+		if want := mixes(text); got != want {
+			t.Fatalf("name %q (%+q): mixed script %v, the plain reading %v", text, text, got, want)
+		}
+		if got {
+			mixed++
+		}
+	}
+	if mixed == 0 || mixed == 3000 {
+		t.Fatalf("%d of 3000 names mix scripts: the test tells nothing", mixed)
 	}
 }
