@@ -155,21 +155,17 @@ func (c *Cross) Add(b []byte) error {
 			return errGarbledClaim
 		}
 		pending := isPending(rec)
-		end, n := len(b)-len(rest), 1
-		for ok {
-			if rec, rest, ok = nextDigest(b[end:]); ok && isPending(rec) == pending {
-				end, n = len(b)-len(rest), n+1
-			} else {
-				break
+		end, n := 0, 0
+		for ok && isPending(rec) == pending {
+			if !pending {
+				if err := c.noteHash(rec); err != nil {
+					return err
+				}
 			}
+			end, n = len(b)-len(rest), n+1
+			rec, rest, ok = nextDigest(b[end:])
 		}
-		var err error
-		if pending {
-			err = c.pending.addCounted(b[:end], n)
-		} else {
-			err = c.addClaims(b[:end])
-		}
-		if err != nil {
+		if err := c.addCounted(b[:end], n, pending); err != nil {
 			return err
 		}
 		b = b[end:]
@@ -177,11 +173,7 @@ func (c *Cross) Add(b []byte) error {
 	return nil
 }
 
-// addClaims adds claims that are not pending to their store, and, while
-// it holds them all in memory, notes the hash of each one's group and key
-// for findInMemory. Hashing them here, as they arrive and are in the
-// cache, rather than reading all the claims again in Finish took a pass
-// over them out of the single-threaded end of the run (docs/performance.md).
+// addClaims adds claims that are not pending to their store, as Add does.
 func (c *Cross) addClaims(b []byte) error {
 	n := 0
 	for rest := b; len(rest) > 0; n++ {
@@ -189,14 +181,35 @@ func (c *Cross) addClaims(b []byte) error {
 		if !ok {
 			return errGarbledClaim
 		}
-		if !c.st.spilled() {
-			h, ok := groupHash(rec)
-			if !ok {
-				return errGarbledClaim
-			}
-			c.hashes = append(c.hashes, h)
+		if err := c.noteHash(rec); err != nil {
+			return err
 		}
 		rest = r
+	}
+	return c.addCounted(b, n, false)
+}
+
+// noteHash notes the hash of the group and key of rec, a claim that is
+// not pending, while c.st holds all such claims in memory, for
+// findInMemory. Hashing them here, as they arrive and are in the cache,
+// rather than reading all the claims again in Finish took a pass over
+// them out of the single-threaded end of the run (docs/performance.md).
+func (c *Cross) noteHash(rec []byte) error {
+	if c.st.spilled() {
+		return nil
+	}
+	h, ok := groupHash(rec)
+	if !ok {
+		return errGarbledClaim
+	}
+	c.hashes = append(c.hashes, h)
+	return nil
+}
+
+// addCounted adds b, n claims, pending or not, to their store.
+func (c *Cross) addCounted(b []byte, n int, pending bool) error {
+	if pending {
+		return c.pending.addCounted(b, n)
 	}
 	err := c.st.addCounted(b, n)
 	if c.st.spilled() {
