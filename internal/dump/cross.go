@@ -55,12 +55,12 @@ type Cross struct {
 	// they are counted all the same, as the cards' are.
 	MinLevel fastvalidate.Severity
 
-	// The claims' table of group hashes: of the claims in c.st, counted
-	// as they are added while c.st holds them all in memory (noteHash).
+	// The claims' table of group hashes, kept from one Finish to the next
+	// (cli's merge finishes one per shard).
 	counts groupCounts
-	// The pending claims' table of identity hashes (resolve), kept from
-	// one Finish to the next (cli's merge finishes one per shard).
-	pendingCounts groupCounts
+	// hashes holds the group hash of each claim in c.st, in their order,
+	// while c.st holds them all in memory (addClaims).
+	hashes []uint64
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
 	// their keys all the same.
@@ -189,9 +189,9 @@ func (c *Cross) addClaims(b []byte) error {
 	return c.addCounted(b, n, false)
 }
 
-// noteHash counts rec, a claim that is not pending, by the hash of its
-// group and key, while c.st holds all such claims in memory, for
-// findInMemory. Counting them here, as they arrive and are in the cache,
+// noteHash notes the hash of the group and key of rec, a claim that is
+// not pending, while c.st holds all such claims in memory, for
+// findInMemory. Hashing them here, as they arrive and are in the cache,
 // rather than reading all the claims again in Finish took a pass over
 // them out of the single-threaded end of the run (docs/performance.md).
 func (c *Cross) noteHash(rec []byte) error {
@@ -202,12 +202,7 @@ func (c *Cross) noteHash(rec []byte) error {
 	if !ok {
 		return errGarbledClaim
 	}
-	if c.counts.keys == nil {
-		// 65,536 slots to start with, 576 KiB that the second-level
-		// cache holds; they double as they fill.
-		c.counts.reset(1<<17, c.hashOnly)
-	}
-	c.counts.add(h)
+	c.hashes = append(c.hashes, h)
 	return nil
 }
 
@@ -219,7 +214,7 @@ func (c *Cross) addCounted(b []byte, n int, pending bool) error {
 	err := c.st.addCounted(b, n)
 	if c.st.spilled() {
 		// findSorted groups the claims as they are merged.
-		c.counts = groupCounts{}
+		c.hashes = nil
 	}
 	return err
 }
@@ -445,20 +440,24 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	blocks := c.st.blocks
 	// Most claims are the only one of their group (a card's content, its
 	// identity, its endpoints), and no finding names fewer than two
-	// records: the claims of each group were counted by a hash of its
-	// group and key as they were added (noteHash), so that only groups
-	// that may hold two are built.
+	// records: a first pass counts the claims of each group by a hash of
+	// its group and key, so that only groups that may hold two are built.
 	// Building every group, with its strings and places, took most of
 	// --cross-card's time after the workers on the make perf dump.
 	// The hashes are counted in a table of their own (groupCounts),
-	// which also finds each claim's group here: Go's map of every claim
-	// was most of what counting them cost, and sorting
+	// which also finds each claim's group in the second pass: Go's map
+	// of every claim was most of what the first pass cost, and sorting
 	// the hashes instead, then a map of those seen twice, a fifth of
 	// Finish.
-	t := &c.counts
-	if int64(len(t.slots)) != c.st.records {
+	if int64(len(c.hashes)) != c.st.records {
 		return errGarbledClaim
 	}
+	t := &c.counts
+	t.reset(len(c.hashes), c.hashOnly)
+	for _, h := range c.hashes {
+		t.add(h)
+	}
+	c.hashes = nil
 	// The groups are found by the claims' slots: a slot holds the groups
 	// of one hash, told apart by key when two share it (others, by group
 	// and key, holds the second and later).

@@ -232,7 +232,7 @@ func (c *Cross) resolve() error {
 // theirs); an identity claimed once whose hash another shares is resolved
 // for nothing but gives no finding.
 func (rs *resolver) inMemory() error {
-	p, t := rs.c.pending, &rs.c.pendingCounts
+	p, t := rs.c.pending, &rs.c.counts
 	t.reset(int(p.records), rs.c.hashOnly)
 	for rec := range eachDigest(p.blocks) {
 		_, id := byIdentity(rec)
