@@ -59,8 +59,11 @@ type Cross struct {
 	// (cli's merge finishes one per shard).
 	counts groupCounts
 	// hashes holds the group hash of each claim in c.st, in their order,
-	// while c.st holds them all in memory (addClaims).
-	hashes []uint64
+	// while c.st holds them all in memory (noteHash), in chunks of
+	// hashChunk: one slice grown by append copied all it held at each
+	// doubling, into fresh memory that page-faulted.
+	hashes [][]uint64
+	hashed int // in hashes
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
 	// their keys all the same.
@@ -189,6 +192,9 @@ func (c *Cross) addClaims(b []byte) error {
 	return c.addCounted(b, n, false)
 }
 
+// hashChunk is how many group hashes a chunk of Cross.hashes holds: 64 KiB.
+const hashChunk = 8192
+
 // noteHash notes the hash of the group and key of rec, a claim that is
 // not pending, while c.st holds all such claims in memory, for
 // findInMemory. Hashing them here, as they arrive and are in the cache,
@@ -202,7 +208,12 @@ func (c *Cross) noteHash(rec []byte) error {
 	if !ok {
 		return errGarbledClaim
 	}
-	c.hashes = append(c.hashes, h)
+	if n := len(c.hashes); n == 0 || len(c.hashes[n-1]) == hashChunk {
+		c.hashes = append(c.hashes, make([]uint64, 0, hashChunk))
+	}
+	last := &c.hashes[len(c.hashes)-1]
+	*last = append(*last, h)
+	c.hashed++
 	return nil
 }
 
@@ -214,7 +225,7 @@ func (c *Cross) addCounted(b []byte, n int, pending bool) error {
 	err := c.st.addCounted(b, n)
 	if c.st.spilled() {
 		// findSorted groups the claims as they are merged.
-		c.hashes = nil
+		c.hashes, c.hashed = nil, 0
 	}
 	return err
 }
@@ -449,15 +460,17 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// of every claim was most of what the first pass cost, and sorting
 	// the hashes instead, then a map of those seen twice, a fifth of
 	// Finish.
-	if int64(len(c.hashes)) != c.st.records {
+	if int64(c.hashed) != c.st.records {
 		return errGarbledClaim
 	}
 	t := &c.counts
-	t.reset(len(c.hashes), c.hashOnly)
-	for _, h := range c.hashes {
-		t.add(h)
+	t.reset(c.hashed, c.hashOnly)
+	for _, chunk := range c.hashes {
+		for _, h := range chunk {
+			t.add(h)
+		}
 	}
-	c.hashes = nil
+	c.hashes, c.hashed = nil, 0
 	// The groups are found by the claims' slots: a slot holds the groups
 	// of one hash, told apart by key when two share it (others, by group
 	// and key, holds the second and later).
