@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"math/bits"
 	"os"
@@ -59,6 +58,12 @@ type Cross struct {
 	// The claims' table of group hashes, kept from one Finish to the next
 	// (cli's merge finishes one per shard).
 	counts groupCounts
+	// hashes holds the group hash of each claim in c.st, in their order,
+	// while c.st holds them all in memory (noteHash), in chunks of
+	// hashChunk: one slice grown by append copied all it held at each
+	// doubling, into fresh memory that page-faulted.
+	hashes [][]uint64
+	hashed int // in hashes
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
 	// their keys all the same.
@@ -153,24 +158,76 @@ func (c *Cross) Add(b []byte) error {
 			return errGarbledClaim
 		}
 		pending := isPending(rec)
-		end, n := len(b)-len(rest), 1
-		for ok {
-			if rec, rest, ok = nextDigest(b[end:]); ok && isPending(rec) == pending {
-				end, n = len(b)-len(rest), n+1
-			} else {
-				break
+		end, n := 0, 0
+		for ok && isPending(rec) == pending {
+			if !pending {
+				if err := c.noteHash(rec); err != nil {
+					return err
+				}
 			}
+			end, n = len(b)-len(rest), n+1
+			rec, rest, ok = nextDigest(b[end:])
 		}
-		st := c.st
-		if pending {
-			st = c.pending
-		}
-		if err := st.addCounted(b[:end], n); err != nil {
+		if err := c.addCounted(b[:end], n, pending); err != nil {
 			return err
 		}
 		b = b[end:]
 	}
 	return nil
+}
+
+// addClaims adds claims that are not pending to their store, as Add does.
+func (c *Cross) addClaims(b []byte) error {
+	n := 0
+	for rest := b; len(rest) > 0; n++ {
+		rec, r, ok := nextDigest(rest)
+		if !ok {
+			return errGarbledClaim
+		}
+		if err := c.noteHash(rec); err != nil {
+			return err
+		}
+		rest = r
+	}
+	return c.addCounted(b, n, false)
+}
+
+// hashChunk is how many group hashes a chunk of Cross.hashes holds: 64 KiB.
+const hashChunk = 8192
+
+// noteHash notes the hash of the group and key of rec, a claim that is
+// not pending, while c.st holds all such claims in memory, for
+// findInMemory. Hashing them here, as they arrive and are in the cache,
+// rather than reading all the claims again in Finish took a pass over
+// them out of the single-threaded end of the run (docs/performance.md).
+func (c *Cross) noteHash(rec []byte) error {
+	if c.st.spilled() {
+		return nil
+	}
+	h, ok := groupHash(rec)
+	if !ok {
+		return errGarbledClaim
+	}
+	if n := len(c.hashes); n == 0 || len(c.hashes[n-1]) == hashChunk {
+		c.hashes = append(c.hashes, make([]uint64, 0, hashChunk))
+	}
+	last := &c.hashes[len(c.hashes)-1]
+	*last = append(*last, h)
+	c.hashed++
+	return nil
+}
+
+// addCounted adds b, n claims, pending or not, to their store.
+func (c *Cross) addCounted(b []byte, n int, pending bool) error {
+	if pending {
+		return c.pending.addCounted(b, n)
+	}
+	err := c.st.addCounted(b, n)
+	if c.st.spilled() {
+		// findSorted groups the claims as they are merged.
+		c.hashes, c.hashed = nil, 0
+	}
+	return err
 }
 
 // Close removes the temporary files.
@@ -312,12 +369,9 @@ func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 }
 
 type claimGroup struct {
-	group byte
-	key   string
-	// at holds where each claim lies in the blocks (claimAt), whose
-	// places are read only for a group that makes a finding: most groups
-	// of two claims or more make none (a name many cards give alike).
-	at     []uint64
+	group  byte
+	key    string
+	n      int // claims
 	others int // distinct
 	looks  lookalikeSpellings
 	seq    uint32 // the group's number, for findInMemory's seen
@@ -330,22 +384,29 @@ func claimAt(blocks [][]byte, pos uint64) []byte {
 	return rec
 }
 
-// places returns the places of g's claims, which lie in blocks.
-func (g *claimGroup) places(blocks [][]byte, names *placeNames) ([]Place, error) {
-	places := make([]Place, 0, len(g.at))
-	for _, pos := range g.at {
-		r := reader{b: claimAt(blocks, pos)}
-		r.byte()
-		r.bytes() // key
-		r.bytes() // other
-		input, line := r.bytes(), int(r.uvarint())
-		name, ok := names.name(input)
-		if r.bad || !ok {
-			return nil, errGarbledClaim
-		}
-		places = append(places, Place{Input: name, Line: line})
+// claimPlace returns the place of the claim at pos in blocks.
+func claimPlace(blocks [][]byte, pos uint64, names *placeNames) (Place, error) {
+	r := reader{b: claimAt(blocks, pos)}
+	r.byte()
+	r.bytes() // key
+	r.bytes() // other
+	input, line := r.bytes(), int(r.uvarint())
+	name, ok := names.name(input)
+	if r.bad || !ok {
+		return Place{}, errGarbledClaim
 	}
-	return places, nil
+	return Place{Input: name, Line: line}, nil
+}
+
+// groupMembers lists the claims of groups of two or more, in the order
+// they came: where each lies in the blocks (claimAt) and its group's
+// index. Their places are read only for a group that makes a finding:
+// most groups of two claims or more make none (a name many cards give
+// alike). One list written in order, rather than a list per group
+// appended to as its claims came, spared a cache miss per claim.
+type groupMembers struct {
+	pos   []uint64
+	group []uint32
 }
 
 // groupFinding returns the finding a group of n claims of one group and
@@ -399,19 +460,17 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	// of every claim was most of what the first pass cost, and sorting
 	// the hashes instead, then a map of those seen twice, a fifth of
 	// Finish.
-	claims := 0
-	for range eachDigest(blocks) {
-		claims++
+	if int64(c.hashed) != c.st.records {
+		return errGarbledClaim
 	}
 	t := &c.counts
-	t.reset(claims, c.hashOnly)
-	for rec := range eachDigest(blocks) {
-		h, ok := groupHash(rec)
-		if !ok {
-			return errGarbledClaim
+	t.reset(c.hashed, c.hashOnly)
+	for _, chunk := range c.hashes {
+		for _, h := range chunk {
+			t.add(h)
 		}
-		t.add(h)
 	}
+	c.hashes, c.hashed = nil, 0
 	// The groups are found by the claims' slots: a slot holds the groups
 	// of one hash, told apart by key when two share it (others, by group
 	// and key, holds the second and later).
@@ -420,6 +479,7 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 	bySlot := make([]int32, len(t.keys))
 	var groups []*claimGroup
 	var others map[string]*claimGroup
+	var members groupMembers
 	// The others seen of each group, by the group's number, to count its
 	// distinct others: a list searched per claim made an endpoint that
 	// many cards share cost the square of their number. They are told
@@ -431,10 +491,10 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		other xxh3.Uint128
 	}
 	seen := make(map[seenOther]struct{})
-	made := uint32(0)
-	newGroup := func(group byte, key []byte, n uint8) *claimGroup {
-		made++
-		return &claimGroup{group: group, key: string(key), at: make([]uint64, 0, n), seq: made}
+	newGroup := func(group byte, key []byte) *claimGroup {
+		g := &claimGroup{group: group, key: string(key), seq: uint32(len(groups) + 1)}
+		groups = append(groups, g)
+		return g
 	}
 	var gk []byte
 	claim := -1
@@ -459,20 +519,21 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		}
 		switch {
 		case g == nil:
-			g = newGroup(group, key, t.n[slot])
-			groups = append(groups, g)
-			bySlot[slot] = int32(len(groups))
+			g = newGroup(group, key)
+			bySlot[slot] = int32(g.seq)
 		case g.group != group || g.key != string(key):
 			gk = append(append(gk[:0], group), key...)
 			if g = others[string(gk)]; g == nil {
-				g = newGroup(group, key, 0)
+				g = newGroup(group, key)
 				if others == nil {
 					others = make(map[string]*claimGroup)
 				}
 				others[string(gk)] = g
 			}
 		}
-		g.at = append(g.at, pos)
+		g.n++
+		members.pos = append(members.pos, pos)
+		members.group = append(members.group, g.seq-1)
 		switch group {
 		case groupLookalike:
 			g.looks.add(other)
@@ -486,33 +547,50 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			g.others++
 		}
 	}
-	return writeGroups(append(groups, slices.Collect(maps.Values(others))...), blocks, c.placeNames(), out)
+	return writeGroups(groups, &members, blocks, c.placeNames(), out)
 }
 
-// writeGroups writes the findings of groups, in their sort order.
-func writeGroups(groups []*claimGroup, blocks [][]byte, names *placeNames, out *findingWriter) error {
+// writeGroups writes the findings of groups, in their sort order; members
+// are their claims.
+func writeGroups(groups []*claimGroup, members *groupMembers, blocks [][]byte, names *placeNames, out *findingWriter) error {
 	type placed struct {
 		finding
-		g *claimGroup
+		g      int // its index in groups
+		places []Place
 	}
 	var found []placed
-	for _, g := range groups {
-		f, ok := groupFinding(g.group, g.key, len(g.at), g.others)
+	for i, g := range groups {
+		f, ok := groupFinding(g.group, g.key, g.n, g.others)
 		if g.group == groupLookalike {
-			f, ok = lookalikeFinding(g.key, len(g.at), &g.looks)
+			f, ok = lookalikeFinding(g.key, g.n, &g.looks)
 			f.sortKey = f.code.String() + "\x00" + g.key
 		}
 		if ok {
-			found = append(found, placed{f, g})
+			found = append(found, placed{finding: f, g: i})
 		}
 	}
 	slices.SortFunc(found, func(a, b placed) int { return strings.Compare(a.sortKey, b.sortKey) })
-	for _, f := range found {
-		places, err := f.g.places(blocks, names)
-		if err != nil {
-			return err
+	// Each group's finding that is written, by the group's index, plus
+	// one: reading the places of thousands of findings that --quiet or
+	// --min-level drops cost more than their counting.
+	written := make([]int32, len(groups))
+	for i, f := range found {
+		if out.writes(f.code) {
+			written[f.g] = int32(i + 1)
+			found[i].places = make([]Place, 0, groups[f.g].n)
 		}
-		if err := out.write(f.finding, places, nil); err != nil {
+	}
+	for i, g := range members.group {
+		if w := written[g]; w > 0 {
+			place, err := claimPlace(blocks, members.pos[i], names)
+			if err != nil {
+				return err
+			}
+			found[w-1].places = append(found[w-1].places, place)
+		}
+	}
+	for _, f := range found {
+		if err := out.write(f.finding, f.places, nil); err != nil {
 			return err
 		}
 	}
@@ -527,39 +605,75 @@ type groupCounts struct {
 	n     []uint8  // the claims of the slot's hash, up to 255; 0 when empty
 	slots []uint32 // of each claim
 	mask  uint64
+	used  int // slots taken
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
 }
 
-// reset empties the table for claims claims.
+// reset empties the table for claims claims. It starts sized for a
+// quarter as many hashes and grows: claims share their groups (a name,
+// a host, an endpoint many cards give), 50,000 hashes for 150,000 claims
+// on the make perf dump, and a table sized for every claim to be its
+// own was larger than the CPU's second-level cache, which Finish's look-ups
+// of a slot's count and group then missed.
 func (t *groupCounts) reset(claims int, hashOnly func(uint64) uint64) {
-	size := 1 << bits.Len(uint(claims+claims/2))
+	size := 1 << bits.Len(uint(claims/4+claims/8+8))
 	if cap(t.keys) < size {
 		t.keys, t.n = make([]uint64, size), make([]uint8, size)
 	}
 	t.keys, t.n = t.keys[:size], t.n[:size]
 	clear(t.n)
-	t.mask = uint64(size - 1)
+	t.mask, t.used = uint64(size-1), 0
 	t.slots = slices.Grow(t.slots[:0], claims)
 	t.hashOnly = hashOnly
 }
 
-// add counts a claim of group hash h; no more claims may be added than
-// reset was told.
+// add counts a claim of group hash h.
 func (t *groupCounts) add(h uint64) {
 	if t.hashOnly != nil {
 		h = t.hashOnly(h)
 	}
+	i := t.slot(h)
+	if t.n[i] == 0 {
+		if 3*(t.used+1) > 2*len(t.keys) {
+			t.grow()
+			i = t.slot(h)
+		}
+		t.used++
+		t.keys[i] = h
+	}
+	if t.n[i] < math.MaxUint8 {
+		t.n[i]++
+	}
+	t.slots = append(t.slots, uint32(i))
+}
+
+// slot returns the slot of hash h: its own, or the empty one it would
+// take.
+func (t *groupCounts) slot(h uint64) uint64 {
 	// The hashes are XXH3's, as good as random in their low bits.
 	i := h & t.mask
 	for t.n[i] != 0 && t.keys[i] != h {
 		i = (i + 1) & t.mask
 	}
-	t.keys[i] = h
-	if t.n[i] < math.MaxUint8 {
-		t.n[i]++
+	return i
+}
+
+// grow doubles the table, moving each hash's count and each claim's slot.
+func (t *groupCounts) grow() {
+	keys, n := t.keys, t.n
+	size := 2 * len(keys)
+	t.keys, t.n, t.mask = make([]uint64, size), make([]uint8, size), uint64(size-1)
+	moved := make([]uint32, len(keys))
+	for i, c := range n {
+		if c != 0 {
+			j := t.slot(keys[i])
+			t.keys[j], t.n[j], moved[i] = keys[i], c, uint32(j)
+		}
 	}
-	t.slots = append(t.slots, uint32(i))
+	for k, i := range t.slots {
+		t.slots[k] = moved[i]
+	}
 }
 
 // findSorted judges the claims as the store merges them, in the order of
@@ -898,6 +1012,13 @@ type findingWriter struct {
 	names  *placeNames // of the places streamed
 }
 
+// writes reports whether a finding of code is written, not only counted.
+func (fw *findingWriter) writes(code fastvalidate.Code) bool {
+	sev := fw.c.level(code)
+	return sev != fastvalidate.SeverityOff && fw.out.Format() != report.FormatNone &&
+		!(sev == fastvalidate.SeverityWarning && fw.c.MinLevel == fastvalidate.SeverityError)
+}
+
 // write counts f and writes it with its places: places, or those spilled
 // streamed from spilled, which its line need not then hold whole.
 func (fw *findingWriter) write(f finding, places []Place, spilled *placeList) error {
@@ -911,7 +1032,7 @@ func (fw *findingWriter) write(f finding, places []Place, spilled *placeList) er
 		fw.counts.Warnings++
 	}
 	fw.counts.Rules[f.code.String()]++
-	if fw.out.Format() == report.FormatNone || sev == fastvalidate.SeverityWarning && fw.c.MinLevel == fastvalidate.SeverityError {
+	if !fw.writes(f.code) {
 		return nil
 	}
 	a := report.Across{Code: f.code, Severity: sev, Kind: f.kind, Key: f.key, Message: f.msg}

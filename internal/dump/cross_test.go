@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/zeebo/xxh3"
 )
 
 // TestCrossSpilledGroupsSameOutput: claims that spill, in groups whose
@@ -139,5 +140,45 @@ func BenchmarkCrossFinish(b *testing.B) {
 			b.Fatal(err)
 		}
 		c.Close()
+	}
+}
+
+// TestGroupCountsGrow counts hashes that outgrow the table's first size
+// several times over, in a table that compares them whole and in one
+// whose hashes all fall in one slot's run: each claim's slot holds its
+// hash, and its count is the hash's, up to 255.
+func TestGroupCountsGrow(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		claims int
+		hashOf func(i int) uint64
+	}{
+		{"distinct", 5000, func(i int) uint64 { return xxh3.HashString(fmt.Sprint(i)) }},
+		{"shared", 5000, func(i int) uint64 { return xxh3.HashString(fmt.Sprint(i % 700)) }},
+		{"many of one", 2000, func(i int) uint64 { return xxh3.HashString(fmt.Sprint(i % 3)) }},
+		{"one run", 3000, func(i int) uint64 { return uint64(i%500) << 40 }},
+	} {
+		var g groupCounts
+		// Told of 16 claims only: the table must grow whatever it is told.
+		g.reset(16, nil)
+		want := map[uint64]int{}
+		for i := range tc.claims {
+			h := tc.hashOf(i)
+			g.add(h)
+			want[h]++
+		}
+		if len(g.slots) != tc.claims {
+			t.Fatalf("%s: %d slots, want %d", tc.name, len(g.slots), tc.claims)
+		}
+		if g.used != len(want) || 3*g.used > 2*len(g.keys) {
+			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.keys), len(want))
+		}
+		for i, slot := range g.slots {
+			h := tc.hashOf(i)
+			if g.keys[slot] != h || int(g.n[slot]) != min(want[h], 255) {
+				t.Fatalf("%s: claim %d in slot %d of hash %x, count %d; want hash %x, count %d",
+					tc.name, i, slot, g.keys[slot], g.n[slot], h, min(want[h], 255))
+			}
+		}
 	}
 }

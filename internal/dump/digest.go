@@ -932,10 +932,22 @@ func (r *reader) byte() byte { return r.n(1)[0] }
 
 func (r *reader) uvarint() uint64 {
 	if len(r.b) > 0 && r.b[0] < 0x80 {
-		// One byte, as most lengths and lines of a claim are: Finish reads
-		// several per claim.
+		// One byte, as most lengths of a claim are: Finish reads several
+		// per claim.
 		v := uint64(r.b[0])
 		r.b = r.b[1:]
+		return v
+	}
+	if len(r.b) > 1 && r.b[1] < 0x80 {
+		// Two bytes, or three, as most lines are: binary.Uvarint's loop,
+		// not inlined, was the largest part of reading a claim.
+		v := uint64(r.b[0]&0x7f) | uint64(r.b[1])<<7
+		r.b = r.b[2:]
+		return v
+	}
+	if len(r.b) > 2 && r.b[2] < 0x80 {
+		v := uint64(r.b[0]&0x7f) | uint64(r.b[1]&0x7f)<<7 | uint64(r.b[2])<<14
+		r.b = r.b[3:]
 		return v
 	}
 	v, n := binary.Uvarint(r.b)

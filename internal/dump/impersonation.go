@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/fastvalidate/digest"
+	"github.com/zeebo/xxh3"
 	"golang.org/x/net/idna"
 	"golang.org/x/net/publicsuffix"
 )
@@ -95,7 +96,11 @@ func (l *lookalikes) note(name []byte, value digest.Value) {
 // cost a card on the make perf dump, and cards of one host are many in a
 // crawl.
 type origins struct {
-	byHost map[string]*originOf
+	// byHost is keyed by the host's XXH3-128, told apart as cards are by
+	// their content hashes, with the same odds (sum128): a string key was
+	// compared byte for byte on each look-up, whose bytes lay apart from
+	// the table's, a miss of the cache per card.
+	byHost map[xxh3.Uint128]*originOf
 	// byOrigin holds what each origin gives, for the hosts of an origin
 	// seen before: a crawl's hosts are many subdomains of fewer
 	// registrable domains, and the origin's claim (IDNA, skeleton) cost
@@ -120,9 +125,9 @@ const maxOrigins = 4096
 // m holds maxOrigins: the first a range yields, which Go chooses at
 // random. Forgetting them all, as it once did, made a dump of a few more
 // names than that miss on most cards (4,388 names on the make perf dump).
-func remember[V any](m map[string]V, k string, v V) map[string]V {
+func remember[K comparable, V any](m map[K]V, k K, v V) map[K]V {
 	if m == nil {
-		m = make(map[string]V)
+		m = make(map[K]V)
 	}
 	if len(m) >= maxOrigins {
 		for old := range m {
@@ -153,11 +158,12 @@ func (o *origins) origin(eps []byte, ends []int) *originOf {
 		if len(host) == 0 {
 			continue
 		}
-		if of := o.byHost[string(host)]; of != nil {
+		key := xxh3.Hash128(host)
+		if of := o.byHost[key]; of != nil {
 			return of
 		}
 		of := o.ofHost(string(host))
-		o.byHost = remember(o.byHost, string(host), of)
+		o.byHost = remember(o.byHost, key, of)
 		return of
 	}
 	return nil

@@ -220,7 +220,7 @@ func (c *Cross) resolve() error {
 		err = rs.inMemory()
 	}
 	if err == nil && len(rs.claims) > 0 {
-		err = c.st.add(rs.claims)
+		err = c.addClaims(rs.claims)
 	}
 	c.pending.reset()
 	return err
@@ -300,7 +300,7 @@ func (rs *resolver) claim(rec []byte) error {
 	rs.claims = appendClaim(rs.claims, groupID, p.id, sum[:], p.input, p.line)
 	rs.claims = appendClaim(rs.claims, groupContent, sum[:], nil, p.input, p.line)
 	if len(rs.claims) >= blockSize/4 {
-		err := rs.c.st.add(rs.claims)
+		err := rs.c.addClaims(rs.claims)
 		rs.claims = rs.claims[:0]
 		return err
 	}
