@@ -310,14 +310,7 @@ func TestCanReread(t *testing.T) {
 // TestCrossClaimsDoNotAllocate: taking a card's claims as --cross-card
 // does of a file it can read again allocates nothing per card either.
 func TestCrossClaimsDoNotAllocate(t *testing.T) {
-	g, err := corpus.New(corpus.Options{Seed: 1, Dialects: corpus.Dialects()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cards [][]byte
-	for range 200 {
-		cards = append(cards, g.Next().JSON)
-	}
+	cards := firstGenerated(t, 200)
 	v := fastvalidate.MustNew("auto")
 	c := &Cross{inputs: &rereadInputs{paths: map[string]string{"in.ndjson": "in.ndjson"}, known: map[string]bool{"in.ndjson": true}}}
 	x := c.Extract()
