@@ -206,3 +206,32 @@ func TestASCIISkeletonAsSkeleton(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainBytesAsTable: plainBytes, eight bytes at a time, finds every
+// byte urlByte tells urlOther, whatever its place in a word or in the
+// bytes after the last whole word, and passes every other.
+func TestPlainBytesAsTable(t *testing.T) {
+	for n := range 20 {
+		for at := range n {
+			for c := range 256 {
+				b := bytes.Repeat([]byte{'a'}, n)
+				b[at] = byte(c)
+				want := urlByte[c] != urlOther
+				if got := plainBytes(b); got != want {
+					t.Errorf("plainBytes(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+	// Each byte next to a neighbour of every class: a borrow of one
+	// byte's subtraction must not hide or invent another's.
+	for _, c := range []byte{0, ' ', '!', '%', '&', 0x7e, 0x7f, 0x80, 0xff, 'a', '/'} {
+		for d := range 256 {
+			b := []byte{'a', 'a', 'a', c, byte(d), 'a', 'a', 'a'}
+			want := urlByte[c] != urlOther && urlByte[d] != urlOther
+			if got := plainBytes(b); got != want {
+				t.Errorf("plainBytes(%q) = %v, want %v", b, got, want)
+			}
+		}
+	}
+}
