@@ -306,8 +306,8 @@ func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string,
 // finds none, or fails): without "//", as stdio:name, or with a
 // lower-case scheme and "///", as file:///path.
 func plainHost(raw []byte) (host []byte, known bool) {
-	i := bytes.Index(raw, schemeEnd)
-	if i <= 0 || !plainScheme(raw[:i]) {
+	i := plainSchemeLen(raw)
+	if i == 0 || !bytes.HasPrefix(raw[i:], schemeEnd) {
 		// Without "//" there is no authority.
 		return nil, !bytes.Contains(raw, doubleSlash)
 	}
@@ -382,15 +382,18 @@ func hostOf(authority []byte) (host []byte, known bool) {
 	return host, true
 }
 
-// plainScheme reports whether scheme is a URL scheme in lower case:
-// url.Parse reads the authority after it alike whatever the scheme.
-func plainScheme(scheme []byte) bool {
-	for i, c := range scheme {
+// plainSchemeLen returns the length of the lower-case URL scheme raw
+// starts with, 0 if none: url.Parse reads the authority after it alike
+// whatever the scheme. No ':' is in a scheme, so when "://" follows it,
+// that is raw's first, as a search for it would have found, at the cost
+// of a second pass over the scheme.
+func plainSchemeLen(raw []byte) int {
+	for i, c := range raw {
 		if !('a' <= c && c <= 'z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return false
+			return i
 		}
 	}
-	return true
+	return len(raw)
 }
 
 var (
