@@ -2,10 +2,12 @@ package dump
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/fastvalidate/digest"
@@ -38,10 +40,10 @@ type lookalikes struct {
 	skel  []byte // scratch
 	other []byte // scratch
 	// skeletons holds the skeleton of up to maxOrigins texts seen, by
-	// text: names repeat across the cards of a crawl ("Weather Agent"),
-	// and the skeleton, Unicode normalisation and all, was the largest
-	// part of a name's claim (docs/performance.md).
-	skeletons map[string][]byte
+	// the text's XXH3-128 (see hashed): names repeat across the cards of
+	// a crawl ("Weather Agent"), and the skeleton, Unicode normalisation
+	// and all, was the largest part of a name's claim (docs/performance.md).
+	skeletons hashed[[]byte]
 	// skeletonOf is skeleton, as a method value made once (NewExtractor):
 	// one made per card would be allocated.
 	skeletonOf func(dst, text []byte) []byte
@@ -49,14 +51,53 @@ type lookalikes struct {
 
 // skeleton appends the skeleton of text (fastvalidate.Skeleton) to dst.
 func (l *lookalikes) skeleton(dst, text []byte) []byte {
-	if sk, ok := l.skeletons[string(text)]; ok {
+	if sk, ok := appendASCIISkeleton(dst, text); ok {
+		return sk
+	}
+	key := xxh3.Hash128(text)
+	if sk, ok := l.skeletons.get(key); ok {
 		return append(dst, sk...)
 	}
 	n := len(dst)
 	dst = fastvalidate.Skeleton(dst, text)
-	l.skeletons = remember(l.skeletons, string(text), slices.Clone(dst[n:]))
+	l.skeletons.put(key, slices.Clone(dst[n:]))
 	return dst
 }
+
+// appendASCIISkeleton appends the skeleton of text to dst, as
+// fastvalidate.Skeleton would (TestASCIISkeletonAsSkeleton), when text is
+// ASCII, with ok set; ok is false, and dst as it was, otherwise. An ASCII
+// text's skeleton is the text lower-cased, its white space trimmed and
+// each run of it one space: made in one pass over bytes just read, it
+// costs less than looking it up, which most of a dump's names, ASCII,
+// did in a table grown past the processor's caches (docs/performance.md).
+func appendASCIISkeleton(dst, text []byte) (_ []byte, ok bool) {
+	n := len(dst)
+	space := false
+	for _, c := range text {
+		switch {
+		case c >= utf8.RuneSelf:
+			return dst[:n], false
+		case asciiSpace[c]:
+			// Written before the next byte that is not, if any: none
+			// leads or ends the skeleton, as if trimmed.
+			space = len(dst) > n
+			continue
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if space {
+			dst = append(dst, ' ')
+			space = false
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
+}
+
+// asciiSpace tells the ASCII white space fastvalidate.Skeleton makes one
+// space of and trims.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 func (l *lookalikes) reset() {
 	l.text, l.ends, l.kinds = l.text[:0], l.ends[:0], l.kinds[:0]
@@ -96,11 +137,10 @@ func (l *lookalikes) note(name []byte, value digest.Value) {
 // cost a card on the make perf dump, and cards of one host are many in a
 // crawl.
 type origins struct {
-	// byHost is keyed by the host's XXH3-128, told apart as cards are by
-	// their content hashes, with the same odds (sum128): a string key was
-	// compared byte for byte on each look-up, whose bytes lay apart from
-	// the table's, a miss of the cache per card.
-	byHost map[xxh3.Uint128]*originOf
+	// byHost is keyed by the host's XXH3-128 (see hashed): a string key
+	// was compared byte for byte on each look-up, whose bytes lay apart
+	// from the table's, a miss of the cache per card.
+	byHost hashed[*originOf]
 	// byOrigin holds what each origin gives, for the hosts of an origin
 	// seen before: a crawl's hosts are many subdomains of fewer
 	// registrable domains, and the origin's claim (IDNA, skeleton) cost
@@ -139,6 +179,45 @@ func remember[K comparable, V any](m map[K]V, k K, v V) map[K]V {
 	return m
 }
 
+// hashed remembers up to maxOrigins values by their texts' XXH3-128,
+// told apart as cards are by their content hashes, with the same odds
+// (sum128). The table is keyed by the hash's low half and its entry holds
+// the high half: a map of uint64 keys takes Go's fast path, compared
+// inline, where a map of 16-byte keys called out to compare each one, and
+// the look-ups of hosts and names were most of what content.impersonation
+// cost a card once their claims were remembered (docs/performance.md).
+// Two texts of one low half but not the other take turns in one entry.
+type hashed[V any] struct {
+	m map[uint64]hashedEntry[V]
+}
+
+type hashedEntry[V any] struct {
+	hi uint64
+	v  V
+}
+
+func (h *hashed[V]) get(key xxh3.Uint128) (V, bool) {
+	e, ok := h.m[key.Lo]
+	if !ok || e.hi != key.Hi {
+		var none V
+		return none, false
+	}
+	return e.v, true
+}
+
+func (h *hashed[V]) put(key xxh3.Uint128, v V) {
+	if e, ok := h.m[key.Lo]; ok {
+		// Another text of this low half: it gives way, and the table
+		// stays the size it is.
+		e.hi, e.v = key.Hi, v
+		h.m[key.Lo] = e
+		return
+	}
+	h.m = remember(h.m, key.Lo, hashedEntry[V]{hi: key.Hi, v: v})
+}
+
+func (h *hashed[V]) len() int { return len(h.m) }
+
 // origin returns what the host of the first endpoint URL of eps (back to
 // back, ending at ends) that has one gives, or nil when none has. The
 // origin is the host's registrable domain, by the public suffix list, or
@@ -159,11 +238,11 @@ func (o *origins) origin(eps []byte, ends []int) *originOf {
 			continue
 		}
 		key := xxh3.Hash128(host)
-		if of := o.byHost[key]; of != nil {
+		if of, ok := o.byHost.get(key); ok {
 			return of
 		}
 		of := o.ofHost(string(host))
-		o.byHost = remember(o.byHost, key, of)
+		o.byHost.put(key, of)
 		return of
 	}
 	return nil
@@ -227,8 +306,8 @@ func lookalikeClaim(skel, other []byte, kind string, text []byte, origin string,
 // finds none, or fails): without "//", as stdio:name, or with a
 // lower-case scheme and "///", as file:///path.
 func plainHost(raw []byte) (host []byte, known bool) {
-	i := bytes.Index(raw, schemeEnd)
-	if i <= 0 || !plainScheme(raw[:i]) {
+	i := plainSchemeLen(raw)
+	if i == 0 || !bytes.HasPrefix(raw[i:], schemeEnd) {
 		// Without "//" there is no authority.
 		return nil, !bytes.Contains(raw, doubleSlash)
 	}
@@ -237,22 +316,47 @@ func plainHost(raw []byte) (host []byte, known bool) {
 		// "///": no authority either.
 		return nil, true
 	}
-	authority := -1
+	authority := len(rest)
+authority:
 	for i, c := range rest {
-		// One look-up a byte: this loop was most of a plain host's cost.
 		switch urlByte[c] {
 		case urlOther:
 			return nil, false
 		case urlEnd:
-			if authority < 0 {
-				authority = i
-			}
+			authority = i
+			break authority
 		}
 	}
-	if authority < 0 {
-		authority = len(rest)
+	if !plainBytes(rest[authority:]) {
+		return nil, false
 	}
 	return hostOf(rest[:authority])
+}
+
+// plainBytes reports whether b has no byte that urlByte tells urlOther.
+// It reads eight bytes at a time: a look-up and a branch per byte, over
+// the path and query after the host, were most of what a plain host cost
+// (docs/performance.md).
+func plainBytes(b []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// hasZero is nonzero when some byte of v is zero, and only then.
+	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		// A byte of ' ' or less, of 0x80 or more, 0x7f or '%': that
+		// (x - ones*n) &^ x has a byte's high bit when some byte is
+		// below n, n at most 0x80, and only then, is hasZero's reason.
+		if (x-ones*(' '+1))&^x&highs|x&highs|hasZero(x^ones*0x7f)|hasZero(x^ones*'%') != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if urlByte[c] == urlOther {
+			return false
+		}
+	}
+	return true
 }
 
 // hostOf returns the host of authority, the part of a plain URL between
@@ -278,15 +382,18 @@ func hostOf(authority []byte) (host []byte, known bool) {
 	return host, true
 }
 
-// plainScheme reports whether scheme is a URL scheme in lower case:
-// url.Parse reads the authority after it alike whatever the scheme.
-func plainScheme(scheme []byte) bool {
-	for i, c := range scheme {
+// plainSchemeLen returns the length of the lower-case URL scheme raw
+// starts with, 0 if none: url.Parse reads the authority after it alike
+// whatever the scheme. No ':' is in a scheme, so when "://" follows it,
+// that is raw's first, as a search for it would have found, at the cost
+// of a second pass over the scheme.
+func plainSchemeLen(raw []byte) int {
+	for i, c := range raw {
 		if !('a' <= c && c <= 'z' || i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.')) {
-			return false
+			return i
 		}
 	}
-	return true
+	return len(raw)
 }
 
 var (

@@ -1,8 +1,16 @@
 package dump
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"net/url"
+	"slices"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+
+	"github.com/zeebo/xxh3"
 )
 
 var hostCases = []string{
@@ -113,8 +121,8 @@ func TestOriginsRemembered(t *testing.T) {
 			t.Fatalf("round %d: origin = %+v; want paypal.com", i, of)
 		}
 	}
-	if len(o.byHost) != 1 {
-		t.Errorf("remembered %d hosts, want 1", len(o.byHost))
+	if o.byHost.len() != 1 {
+		t.Errorf("remembered %d hosts, want 1", o.byHost.len())
 	}
 	raw := "https://xn--pypal-4ve.com/a"
 	if of := o.origin([]byte(raw), []int{len(raw)}); of == nil || of.origin != "xn--pypal-4ve.com" ||
@@ -127,5 +135,103 @@ func TestOriginsRemembered(t *testing.T) {
 	}
 	if of := o.origin([]byte("https:///x"), []int{len("https:///x")}); of != nil {
 		t.Errorf("a URL without a host gave an origin: %+v", of)
+	}
+}
+
+// TestHashedTellsHighHalves: hashed gives a value only for the key it was
+// put with, all 128 bits of it; a key of the same low half takes the
+// entry's place without growing the table; the table holds maxOrigins.
+func TestHashedTellsHighHalves(t *testing.T) {
+	var h hashed[string]
+	if _, ok := h.get(xxh3.Uint128{Hi: 1, Lo: 7}); ok {
+		t.Fatal("an empty table gave a value")
+	}
+	h.put(xxh3.Uint128{Hi: 1, Lo: 7}, "one")
+	if v, ok := h.get(xxh3.Uint128{Hi: 1, Lo: 7}); !ok || v != "one" {
+		t.Errorf("get = %q, %v; want one", v, ok)
+	}
+	if v, ok := h.get(xxh3.Uint128{Hi: 2, Lo: 7}); ok {
+		t.Errorf("another high half gave %q", v)
+	}
+	h.put(xxh3.Uint128{Hi: 2, Lo: 7}, "two")
+	if v, ok := h.get(xxh3.Uint128{Hi: 2, Lo: 7}); !ok || v != "two" || h.len() != 1 {
+		t.Errorf("get = %q, %v, %d entries; want two in 1", v, ok, h.len())
+	}
+	if _, ok := h.get(xxh3.Uint128{Hi: 1, Lo: 7}); ok {
+		t.Error("the replaced key still gave a value")
+	}
+	for i := range 2 * maxOrigins {
+		h.put(xxh3.Uint128{Hi: uint64(i), Lo: uint64(i)}, "x")
+	}
+	if h.len() != maxOrigins {
+		t.Errorf("%d entries, want %d", h.len(), maxOrigins)
+	}
+}
+
+// TestASCIISkeletonAsSkeleton: appendASCIISkeleton makes what
+// fastvalidate.Skeleton does of every ASCII text, after a claim's kind as
+// a worker makes them, and leaves any other text to it: texts of every
+// ASCII byte, white space and letters of both cases most often, and
+// texts beyond ASCII.
+func TestASCIISkeletonAsSkeleton(t *testing.T) {
+	alphabet := []byte(" \t\n\v\f\rAZaz09-._\x00\x1f\x7f")
+	for c := range utf8.RuneSelf {
+		alphabet = append(alphabet, byte(c))
+	}
+	texts := []string{"", " ", "Weather Agent", "  Weather\t\tAGENT \r\n", "p\u0430ypal", "caf\u00e9 ", "\u00a0name", "name\u0085"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		text := make([]byte, rng.IntN(12))
+		for i := range text {
+			if rng.IntN(2) == 0 {
+				text[i] = alphabet[rng.IntN(22)]
+			} else {
+				text[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		texts = append(texts, string(text))
+	}
+	for _, text := range texts {
+		prefix := []byte("name ")
+		want := fastvalidate.Skeleton(slices.Clone(prefix), []byte(text))
+		got, ok := appendASCIISkeleton(slices.Clone(prefix), []byte(text))
+		ascii := !slices.ContainsFunc([]byte(text), func(c byte) bool { return c >= utf8.RuneSelf })
+		switch {
+		case ok != ascii:
+			t.Errorf("appendASCIISkeleton(%q): ok = %v", text, ok)
+		case ok && !bytes.Equal(got, want):
+			t.Errorf("appendASCIISkeleton(%q) = %q; fastvalidate.Skeleton %q", text, got, want)
+		case !ok && !bytes.Equal(got, prefix):
+			t.Errorf("appendASCIISkeleton(%q) left %q; want %q", text, got, prefix)
+		}
+	}
+}
+
+// TestPlainBytesAsTable: plainBytes, eight bytes at a time, finds every
+// byte urlByte tells urlOther, whatever its place in a word or in the
+// bytes after the last whole word, and passes every other.
+func TestPlainBytesAsTable(t *testing.T) {
+	for n := range 20 {
+		for at := range n {
+			for c := range 256 {
+				b := bytes.Repeat([]byte{'a'}, n)
+				b[at] = byte(c)
+				want := urlByte[c] != urlOther
+				if got := plainBytes(b); got != want {
+					t.Errorf("plainBytes(%q) = %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+	// Each byte next to a neighbour of every class: a borrow of one
+	// byte's subtraction must not hide or invent another's.
+	for _, c := range []byte{0, ' ', '!', '%', '&', 0x7e, 0x7f, 0x80, 0xff, 'a', '/'} {
+		for d := range 256 {
+			b := []byte{'a', 'a', 'a', c, byte(d), 'a', 'a', 'a'}
+			want := urlByte[c] != urlOther && urlByte[d] != urlOther
+			if got := plainBytes(b); got != want {
+				t.Errorf("plainBytes(%q) = %v, want %v", b, got, want)
+			}
+		}
 	}
 }
