@@ -6,11 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
@@ -235,7 +234,7 @@ func TestCrossRereadChangedFile(t *testing.T) {
 			// Within card 3's changed copy, the last record read again.
 			return os.Truncate(path, int64(bytes.Index(dump, cardLine(t, dump, planted+5))+10))
 		}, planted + 5, nil},
-		{"removed", os.Remove, 0, syscall.ENOENT},
+		{"removed", os.Remove, 0, fs.ErrNotExist},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "d.ndjson")
@@ -289,11 +288,12 @@ func TestCanReread(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if runtime.GOOS != "windows" {
-		paths["fifo"] = filepath.Join(dir, "fifo")
-		if err := syscall.Mkfifo(paths["fifo"], 0o644); err != nil {
-			t.Fatal(err)
-		}
+	fifo := filepath.Join(dir, "fifo")
+	switch err := makeFIFO(fifo); {
+	case err == nil:
+		paths["fifo"] = fifo
+	case !errors.Is(err, errors.ErrUnsupported):
+		t.Fatal(err)
 	}
 	in := &rereadInputs{paths: paths, known: map[string]bool{}}
 	for name := range paths {
