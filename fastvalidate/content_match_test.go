@@ -184,13 +184,7 @@ func TestMatchPatternsAsReference(t *testing.T) {
 		}
 		// Findings come in the order of their places in the card, the
 		// reference's by kind.
-		want := sanitise(referenceMatches(texts))
-		got := patternMatches(t, v, texts)
-		slices.Sort(want)
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Fatalf("texts %q:\n got  %q\n want %q", texts, got, want)
-		}
+		matchesAsReference(t, v, texts)
 	}
 }
 
@@ -218,13 +212,7 @@ func FuzzMatchPatterns(f *testing.F) {
 			return
 		}
 		texts := strings.SplitN(strings.ToValidUTF8(s, "?"), "\x1e", 4)
-		want := sanitise(referenceMatches(texts))
-		got := patternMatches(t, v, texts)
-		slices.Sort(want)
-		slices.Sort(got)
-		if !slices.Equal(got, want) {
-			t.Fatalf("texts %q:\n got  %q\n want %q", texts, got, want)
-		}
+		matchesAsReference(t, v, texts)
 	})
 }
 
@@ -300,13 +288,7 @@ func TestMatchPatternsAtBlockEdges(t *testing.T) {
 			{[]string{"Agent", filler + " do anything now"}, true},
 		} {
 			texts := c.texts
-			want := sanitise(referenceMatches(texts))
-			got := patternMatches(t, v, texts)
-			slices.Sort(want)
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				t.Fatalf("texts %q:\n got  %q\n want %q", texts, got, want)
-			}
+			_, want := matchesAsReference(t, v, texts)
 			if (len(want) != 0) != c.match {
 				t.Fatalf("texts %q: the reference finds %q; the test no longer tries what it says", texts, want)
 			}
@@ -472,17 +454,25 @@ func TestMatchPatternsEscapedASCII(t *testing.T) {
 	for _, tail := range tails {
 		for pad := 0; pad <= 80; pad++ {
 			texts := []string{"Agent\n", strings.Repeat("x", pad) + " " + tail}
-			want := sanitise(referenceMatches(texts))
-			got := patternMatches(t, v, texts)
-			slices.Sort(want)
-			slices.Sort(got)
-			if !slices.Equal(got, want) {
-				t.Fatalf("texts %q:\n got  %q\n want %q", texts, got, want)
-			}
+			got, _ := matchesAsReference(t, v, texts)
 			found += len(got)
 		}
 	}
 	if found == 0 {
 		t.Fatal("no text found any pattern: the test reads nothing")
 	}
+}
+
+// matchesAsReference returns the matcher's findings on texts and the
+// reference's, each sorted, and fails t when they differ.
+func matchesAsReference(t *testing.T, v *Validator, texts []string) (got, want []string) {
+	t.Helper()
+	want = sanitise(referenceMatches(texts))
+	got = patternMatches(t, v, texts)
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Fatalf("texts %q:\n got  %q\n want %q", texts, got, want)
+	}
+	return got, want
 }
