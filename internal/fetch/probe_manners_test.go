@@ -3,9 +3,11 @@ package fetch
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -247,6 +249,29 @@ type cardServer struct {
 	calls   map[int]int
 	hold    int
 	release chan struct{}
+	// run numbers the runs of the client: a request is counted only if
+	// its connection was accepted during the run now counted, so that a
+	// request a killed client sent before it died, which the server may
+	// read after the next run has begun, is not taken for that run's.
+	run int
+}
+
+// runKey is the context key of the run a connection was accepted in.
+type runKey struct{}
+
+// connContext stamps each accepted connection with the current run.
+func (s *cardServer) connContext(ctx context.Context, _ net.Conn) context.Context {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return context.WithValue(ctx, runKey{}, s.run)
+}
+
+// nextRun starts counting the calls of a new run of the client.
+func (s *cardServer) nextRun() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.run++
+	s.calls = map[int]int{}
 }
 
 func (s *cardServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -256,7 +281,9 @@ func (s *cardServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	s.calls[n]++
+	if run, ok := r.Context().Value(runKey{}).(int); !ok || run == s.run {
+		s.calls[n]++
+	}
 	s.mu.Unlock()
 	if s.hold >= 0 && n >= s.hold {
 		select {
@@ -275,7 +302,9 @@ func (s *cardServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestProbe_ResumeKilled(t *testing.T) {
 	const n, hold = 600, 200
 	site := &cardServer{calls: map[int]int{}, hold: hold, release: make(chan struct{})}
-	srv := httptest.NewServer(site)
+	srv := httptest.NewUnstartedServer(site)
+	srv.Config.ConnContext = site.connContext
+	srv.Start()
 	defer srv.Close()
 	dir := t.TempDir()
 	cardsPath := filepath.Join(dir, "cards.ndjson")
@@ -312,9 +341,7 @@ func TestProbe_ResumeKilled(t *testing.T) {
 	}
 
 	close(site.release)
-	site.mu.Lock()
-	site.calls = map[int]int{}
-	site.mu.Unlock()
+	site.nextRun()
 	var stderr bytes.Buffer
 	cmd = probeHelper(args...)
 	cmd.Stderr = &stderr
