@@ -22,24 +22,7 @@ import (
 // (cpu-ns/card, user and system, from getrusage), which a shared machine's
 // load moves far less than the wall time of ns/op.
 func BenchmarkContentGroups(b *testing.B) {
-	path := os.Getenv("CARDSCAN_CONTENT_DUMP")
-	if path == "" {
-		b.Skip("CARDSCAN_CONTENT_DUMP names no dump")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	var cards [][]byte
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	for sc.Scan() && len(cards) < 20000 {
-		cards = append(cards, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil {
-		b.Fatal(err)
-	}
+	cards := contentDumpCards(b)
 	// only turns every content rule off but those given.
 	only := func(on ...Code) []Option {
 		var opts []Option
@@ -260,15 +243,7 @@ func processCPU(b *testing.B) int64 {
 // matchRawData reads the texts BenchmarkMatchRaw matches (see there): a
 // walker over them, each object's segments, and the number of cards read.
 func matchRawData(b *testing.B) (*walker, [][]textSeg, int) {
-	path := os.Getenv("CARDSCAN_CONTENT_DUMP")
-	if path == "" {
-		b.Skip("CARDSCAN_CONTENT_DUMP names no dump")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	lines := contentDumpCards(b)
 	var buf []byte
 	var objects [][]textSeg
 	addText := func(segs []textSeg, v any) []textSeg {
@@ -307,14 +282,36 @@ func matchRawData(b *testing.B) (*walker, [][]textSeg, int) {
 			}
 		}
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<24)
-	cards := 0
-	for ; sc.Scan() && cards < 20000; cards++ {
+	for _, line := range lines {
 		var v any
-		if json.Unmarshal(sc.Bytes(), &v) == nil {
+		if json.Unmarshal(line, &v) == nil {
 			walk(v)
 		}
 	}
-	return &walker{b: buf}, objects, cards
+	return &walker{b: buf}, objects, len(lines)
+}
+
+// contentDumpCards returns the first 20,000 lines of the dump named by
+// $CARDSCAN_CONTENT_DUMP, the cards the content benchmarks read, and
+// skips the benchmark when it names none.
+func contentDumpCards(b *testing.B) [][]byte {
+	path := os.Getenv("CARDSCAN_CONTENT_DUMP")
+	if path == "" {
+		b.Skip("CARDSCAN_CONTENT_DUMP names no dump")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var cards [][]byte
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() && len(cards) < 20000 {
+		cards = append(cards, append([]byte(nil), sc.Bytes()...))
+	}
+	if err := sc.Err(); err != nil {
+		b.Fatal(err)
+	}
+	return cards
 }
