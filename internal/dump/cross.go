@@ -10,6 +10,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -54,6 +55,10 @@ type Cross struct {
 	// MinLevel, when SeverityError, keeps warnings out of the output;
 	// they are counted all the same, as the cards' are.
 	MinLevel fastvalidate.Severity
+
+	// Jobs bounds the goroutines Finish groups the claims on; 0 is one
+	// per CPU the process may use, as -j's default is.
+	Jobs int
 
 	// The claims' table of group hashes, kept from one Finish to the next
 	// (cli's merge finishes one per shard).
@@ -447,60 +452,123 @@ type finding struct {
 }
 
 // findInMemory judges the claims, all in memory.
+//
+// Most claims are the only one of their group (a card's content, its
+// identity, its endpoints), and no finding names fewer than two records:
+// a first pass counts the claims of each group by a hash of its group and
+// key, so that only groups that may hold two are built. Building every
+// group, with its strings and places, took most of --cross-card's time
+// after the workers on the make perf dump. The hashes are counted in a
+// table of their own (groupCounts), which also finds each claim's group
+// in the second pass: Go's map of every claim was most of what the first
+// pass cost, and sorting the hashes instead, then a map of those seen
+// twice, a fifth of Finish.
+//
+// Finish runs once every worker is done, on one goroutine: its time is
+// the run's on the wall clock whatever the cores. The claims are split by
+// their group hash into a part per job (crossParts), each counted and
+// grouped on a goroutine of its own, in a table of its own a part of the
+// size; the findings are then written in their one sort order, whatever
+// part found them, so the output is the same for any number of parts.
 func (c *Cross) findInMemory(out *findingWriter) error {
-	blocks := c.st.blocks
-	// Most claims are the only one of their group (a card's content, its
-	// identity, its endpoints), and no finding names fewer than two
-	// records: a first pass counts the claims of each group by a hash of
-	// its group and key, so that only groups that may hold two are built.
-	// Building every group, with its strings and places, took most of
-	// --cross-card's time after the workers on the make perf dump.
-	// The hashes are counted in a table of their own (groupCounts),
-	// which also finds each claim's group in the second pass: Go's map
-	// of every claim was most of what the first pass cost, and sorting
-	// the hashes instead, then a map of those seen twice, a fifth of
-	// Finish.
 	if int64(c.hashed) != c.st.records {
 		return errGarbledClaim
 	}
-	t := &c.counts
-	t.reset(c.hashed, c.hashOnly)
-	for _, chunk := range c.hashes {
-		for _, h := range chunk {
-			t.add(h)
+	parts := make([]claimPart, crossParts(c.Jobs, c.hashed))
+	if len(parts) == 1 {
+		parts[0].t = &c.counts
+		parts[0].group(c, 0, 1)
+	} else {
+		var wg sync.WaitGroup
+		for i := range parts {
+			parts[i].t = &groupCounts{}
+			wg.Go(func() { parts[i].group(c, i, len(parts)) })
 		}
+		wg.Wait()
 	}
 	c.hashes, c.hashed = nil, 0
+	for i := range parts {
+		if parts[i].err != nil {
+			return parts[i].err
+		}
+	}
+	return writeGroups(parts, c.st.blocks, c.placeNames(), out)
+}
+
+// minPartClaims is the fewest claims a part of Finish's grouping is given
+// (crossParts): a goroutine and a table each are not worth fewer.
+const minPartClaims = 4096
+
+// crossParts returns how many parts Finish groups claims claims in, with
+// jobs goroutines at most: one per CPU the process may use, when jobs is 0.
+func crossParts(jobs, claims int) int {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	return max(min(jobs, claims/minPartClaims), 1)
+}
+
+// hashPart returns the part of parts that claims of group hash h are grouped
+// in: by the hash's high half, as the tables' slots are by its low bits,
+// so that a part's hashes fill its table as evenly as all of them would.
+func hashPart(h uint64, parts int) int {
+	return int((h >> 32) * uint64(parts) >> 32)
+}
+
+// claimPart is the claims of one part of Finish's grouping, the claims
+// whose group hashes hashPart gives it: its groups, their members in the
+// order they came, and its count table.
+type claimPart struct {
+	t       *groupCounts
+	groups  []*claimGroup
+	members groupMembers
+	err     error
+}
+
+type seenOther struct {
+	group uint32
+	other xxh3.Uint128
+}
+
+// group counts and groups the claims of part, of parts.
+func (p *claimPart) group(c *Cross, part, parts int) {
+	t := p.t
+	t.reset(c.hashed/parts, c.hashOnly)
+	for _, chunk := range c.hashes {
+		for _, h := range chunk {
+			if parts == 1 || hashPart(h, parts) == part {
+				t.add(h)
+			}
+		}
+	}
 	// The groups are found by the claims' slots: a slot holds the groups
 	// of one hash, told apart by key when two share it (others, by group
 	// and key, holds the second and later).
 	// A slice rather than a map, looked up once per claim: each slot's
 	// first group, by its place in groups plus one.
 	bySlot := make([]int32, len(t.keys))
-	var groups []*claimGroup
 	var others map[string]*claimGroup
-	var members groupMembers
 	// The others seen of each group, by the group's number, to count its
 	// distinct others: a list searched per claim made an endpoint that
 	// many cards share cost the square of their number. They are told
 	// apart by their XXH3-128, as cards are by their content hashes, with
 	// the same odds (sum128): a map of the (group, key, other) triples
 	// themselves allocated each one.
-	type seenOther struct {
-		group uint32
-		other xxh3.Uint128
-	}
 	seen := make(map[seenOther]struct{})
 	newGroup := func(group byte, key []byte) *claimGroup {
-		g := &claimGroup{group: group, key: string(key), seq: uint32(len(groups) + 1)}
-		groups = append(groups, g)
+		g := &claimGroup{group: group, key: string(key), seq: uint32(len(p.groups) + 1)}
+		p.groups = append(p.groups, g)
 		return g
 	}
 	var gk []byte
-	claim := -1
-	for rec, pos := range eachClaimAt(blocks) {
+	claim, mine := -1, -1
+	for rec, pos := range eachClaimAt(c.st.blocks) {
 		claim++
-		slot := t.slots[claim]
+		if parts > 1 && hashPart(c.hashes[claim/hashChunk][claim%hashChunk], parts) != part {
+			continue
+		}
+		mine++
+		slot := t.slots[mine]
 		if t.n[slot] < 2 {
 			continue
 		}
@@ -511,11 +579,12 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		r.bytes() // input
 		r.uvarint()
 		if r.bad {
-			return errGarbledClaim
+			p.err = errGarbledClaim
+			return
 		}
 		var g *claimGroup
 		if i := bySlot[slot]; i > 0 {
-			g = groups[i-1]
+			g = p.groups[i-1]
 		}
 		switch {
 		case g == nil:
@@ -532,8 +601,8 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			}
 		}
 		g.n++
-		members.pos = append(members.pos, pos)
-		members.group = append(members.group, g.seq-1)
+		p.members.pos = append(p.members.pos, pos)
+		p.members.group = append(p.members.group, g.seq-1)
 		switch group {
 		case groupLookalike:
 			g.looks.add(other)
@@ -547,46 +616,55 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 			g.others++
 		}
 	}
-	return writeGroups(groups, &members, blocks, c.placeNames(), out)
 }
 
-// writeGroups writes the findings of groups, in their sort order; members
-// are their claims.
-func writeGroups(groups []*claimGroup, members *groupMembers, blocks [][]byte, names *placeNames, out *findingWriter) error {
+// writeGroups writes the findings of the groups of parts, in their sort
+// order, with the places of their members.
+func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *findingWriter) error {
 	type placed struct {
 		finding
-		g      int // its index in groups
-		places []Place
+		part, g int // its part, and its index in the part's groups
+		places  []Place
 	}
 	var found []placed
-	for i, g := range groups {
-		f, ok := groupFinding(g.group, g.key, g.n, g.others)
-		if g.group == groupLookalike {
-			f, ok = lookalikeFinding(g.key, g.n, &g.looks)
-			f.sortKey = f.code.String() + "\x00" + g.key
-		}
-		if ok {
-			found = append(found, placed{finding: f, g: i})
+	for pi := range parts {
+		for i, g := range parts[pi].groups {
+			f, ok := groupFinding(g.group, g.key, g.n, g.others)
+			if g.group == groupLookalike {
+				f, ok = lookalikeFinding(g.key, g.n, &g.looks)
+				f.sortKey = f.code.String() + "\x00" + g.key
+			}
+			if ok {
+				found = append(found, placed{finding: f, part: pi, g: i})
+			}
 		}
 	}
+	// Each finding's sort key, its rule and key, is its own: groups of
+	// one group and key are one group.
 	slices.SortFunc(found, func(a, b placed) int { return strings.Compare(a.sortKey, b.sortKey) })
 	// Each group's finding that is written, by the group's index, plus
 	// one: reading the places of thousands of findings that --quiet or
 	// --min-level drops cost more than their counting.
-	written := make([]int32, len(groups))
+	written := make([][]int32, len(parts))
+	for pi := range parts {
+		written[pi] = make([]int32, len(parts[pi].groups))
+	}
 	for i, f := range found {
 		if out.writes(f.code) {
-			written[f.g] = int32(i + 1)
-			found[i].places = make([]Place, 0, groups[f.g].n)
+			written[f.part][f.g] = int32(i + 1)
+			found[i].places = make([]Place, 0, parts[f.part].groups[f.g].n)
 		}
 	}
-	for i, g := range members.group {
-		if w := written[g]; w > 0 {
-			place, err := claimPlace(blocks, members.pos[i], names)
-			if err != nil {
-				return err
+	for pi := range parts {
+		members := &parts[pi].members
+		for i, g := range members.group {
+			if w := written[pi][g]; w > 0 {
+				place, err := claimPlace(blocks, members.pos[i], names)
+				if err != nil {
+					return err
+				}
+				found[w-1].places = append(found[w-1].places, place)
 			}
-			found[w-1].places = append(found[w-1].places, place)
 		}
 	}
 	for _, f := range found {
