@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -63,11 +64,11 @@ type Cross struct {
 	// The claims' table of group hashes, kept from one Finish to the next
 	// (cli's merge finishes one per shard).
 	counts groupCounts
-	// hashes holds the group hash of each claim in c.st, in their order,
-	// while c.st holds them all in memory (noteHash), in chunks of
-	// hashChunk: one slice grown by append copied all it held at each
-	// doubling, into fresh memory that page-faulted.
-	hashes [][]uint64
+	// hashes holds the group hash of each claim in c.st and where it
+	// lies there, in their order, while c.st holds them all in memory
+	// (addRun), in chunks of hashChunk: one slice grown by append copied
+	// all it held at each doubling, into fresh memory that page-faulted.
+	hashes [][]claimHash
 	hashed int // in hashes
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
@@ -165,15 +166,16 @@ func (c *Cross) Add(b []byte) error {
 		pending := isPending(rec)
 		end, n := 0, 0
 		for ok && isPending(rec) == pending {
-			if !pending {
-				if err := c.noteHash(rec); err != nil {
-					return err
-				}
-			}
 			end, n = len(b)-len(rest), n+1
 			rec, rest, ok = nextDigest(b[end:])
 		}
-		if err := c.addCounted(b[:end], n, pending); err != nil {
+		var err error
+		if pending {
+			err = c.pending.addCounted(b[:end], n)
+		} else {
+			err = c.addRun(b[:end], n)
+		}
+		if err != nil {
 			return err
 		}
 		b = b[end:]
@@ -185,54 +187,59 @@ func (c *Cross) Add(b []byte) error {
 func (c *Cross) addClaims(b []byte) error {
 	n := 0
 	for rest := b; len(rest) > 0; n++ {
-		rec, r, ok := nextDigest(rest)
+		_, r, ok := nextDigest(rest)
 		if !ok {
 			return errGarbledClaim
 		}
-		if err := c.noteHash(rec); err != nil {
-			return err
-		}
 		rest = r
 	}
-	return c.addCounted(b, n, false)
+	return c.addRun(b, n)
 }
 
-// hashChunk is how many group hashes a chunk of Cross.hashes holds: 64 KiB.
+// hashChunk is how many claims a chunk of Cross.hashes holds: 128 KiB.
 const hashChunk = 8192
 
-// noteHash notes the hash of the group and key of rec, a claim that is
-// not pending, while c.st holds all such claims in memory, for
-// findInMemory. Hashing them here, as they arrive and are in the cache,
-// rather than reading all the claims again in Finish took a pass over
-// them out of the single-threaded end of the run (docs/performance.md).
-func (c *Cross) noteHash(rec []byte) error {
-	if c.st.spilled() {
-		return nil
-	}
-	h, ok := groupHash(rec)
-	if !ok {
-		return errGarbledClaim
-	}
-	if n := len(c.hashes); n == 0 || len(c.hashes[n-1]) == hashChunk {
-		c.hashes = append(c.hashes, make([]uint64, 0, hashChunk))
-	}
-	last := &c.hashes[len(c.hashes)-1]
-	*last = append(*last, h)
-	c.hashed++
-	return nil
+// claimHash is a claim's group hash and where it lies in the store
+// (claimAt).
+type claimHash struct {
+	hash, pos uint64
 }
 
-// addCounted adds b, n claims, pending or not, to their store.
-func (c *Cross) addCounted(b []byte, n int, pending bool) error {
-	if pending {
-		return c.pending.addCounted(b, n)
-	}
-	err := c.st.addCounted(b, n)
-	if c.st.spilled() {
+// addRun adds b, n claims that are not pending, to c.st, and notes the
+// hash of each one's group and key and where it lies, while c.st holds
+// all such claims in memory, for findInMemory. Hashing them here, as they
+// arrive and are in the cache, rather than reading all the claims again
+// in Finish took a pass over them out of the single-threaded end of the
+// run; and with where each lies, each of Finish's parts reads its own
+// claims only (docs/performance.md).
+func (c *Cross) addRun(b []byte, n int) error {
+	pos := c.st.hold(b, n)
+	if c.st.overBudget() || c.st.spilled() {
 		// findSorted groups the claims as they are merged.
 		c.hashes, c.hashed = nil, 0
+		if c.st.overBudget() {
+			return c.st.spill()
+		}
+		return nil
 	}
-	return err
+	for off := 0; off < len(b); {
+		rec, _, ok := nextDigest(b[off:])
+		if !ok {
+			return errGarbledClaim
+		}
+		h, ok := groupHash(rec)
+		if !ok {
+			return errGarbledClaim
+		}
+		if k := len(c.hashes); k == 0 || len(c.hashes[k-1]) == hashChunk {
+			c.hashes = append(c.hashes, make([]claimHash, 0, hashChunk))
+		}
+		last := &c.hashes[len(c.hashes)-1]
+		*last = append(*last, claimHash{h, pos + uint64(off)})
+		c.hashed++
+		off += 4 + len(rec)
+	}
+	return nil
 }
 
 // Close removes the temporary files.
@@ -534,19 +541,19 @@ type seenOther struct {
 func (p *claimPart) group(c *Cross, part, parts int) {
 	t := p.t
 	t.reset(c.hashed/parts, c.hashOnly)
+	// Where the part's claims lie, by their place in t.slots.
+	at := make([]uint64, 0, c.hashed/parts)
 	for _, chunk := range c.hashes {
-		for _, h := range chunk {
-			if parts == 1 || hashPart(h, parts) == part {
-				t.add(h)
+		for _, ch := range chunk {
+			if parts == 1 || hashPart(ch.hash, parts) == part {
+				t.add(ch.hash)
+				at = append(at, ch.pos)
 			}
 		}
 	}
 	// The groups are found by the claims' slots: a slot holds the groups
-	// of one hash, told apart by key when two share it (others, by group
-	// and key, holds the second and later).
-	// A slice rather than a map, looked up once per claim: each slot's
-	// first group, by its place in groups plus one.
-	bySlot := make([]int32, len(t.keys))
+	// of one hash, told apart by key when two share it (the slot holds
+	// the first, others, by group and key, the second and later).
 	var others map[string]*claimGroup
 	// The others seen of each group, by the group's number, to count its
 	// distinct others: a list searched per claim made an endpoint that
@@ -561,18 +568,13 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 		return g
 	}
 	var gk []byte
-	claim, mine := -1, -1
-	for rec, pos := range eachClaimAt(c.st.blocks) {
-		claim++
-		if parts > 1 && hashPart(c.hashes[claim/hashChunk][claim%hashChunk], parts) != part {
+	for claim, slot := range t.slots {
+		ts := &t.table[slot]
+		if ts.n < 2 {
 			continue
 		}
-		mine++
-		slot := t.slots[mine]
-		if t.n[slot] < 2 {
-			continue
-		}
-		r := reader{b: rec}
+		pos := at[claim]
+		r := reader{b: claimAt(c.st.blocks, pos)}
 		group := r.byte()
 		key := r.bytes()
 		other := r.bytes()
@@ -583,13 +585,13 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 			return
 		}
 		var g *claimGroup
-		if i := bySlot[slot]; i > 0 {
+		if i := ts.group; i > 0 {
 			g = p.groups[i-1]
 		}
 		switch {
 		case g == nil:
 			g = newGroup(group, key)
-			bySlot[slot] = int32(g.seq)
+			ts.group = int32(g.seq)
 		case g.group != group || g.key != string(key):
 			gk = append(append(gk[:0], group), key...)
 			if g = others[string(gk)]; g == nil {
@@ -679,13 +681,23 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 // table open-addressed by the hash with linear probing, at most two
 // thirds full, and keeps the slot of each claim in the order counted.
 type groupCounts struct {
-	keys  []uint64
-	n     []uint8  // the claims of the slot's hash, up to 255; 0 when empty
+	table []countSlot
 	slots []uint32 // of each claim
 	mask  uint64
 	used  int // slots taken
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
+}
+
+// countSlot is a slot of groupCounts' table: its hash, its count and the
+// caller's number for it, in one piece so that a look-up reads one cache
+// line, where a slice of each had a look-up read three.
+type countSlot struct {
+	key uint64
+	// group is findInMemory's first group of the slot, by its place in
+	// the part's groups plus one; 0 until it has one.
+	group int32
+	n     uint8 // the claims of the slot's hash, up to 255; 0 when empty
 }
 
 // reset empties the table for claims claims. It starts sized for a
@@ -696,15 +708,33 @@ type groupCounts struct {
 // of a slot's count and group then missed.
 func (t *groupCounts) reset(claims int, hashOnly func(uint64) uint64) {
 	size := 1 << bits.Len(uint(claims/4+claims/8+8))
-	if cap(t.keys) < size {
-		t.keys, t.n = make([]uint64, size), make([]uint8, size)
+	if cap(t.table) < size {
+		t.table = newCountTable(size)
 	}
-	t.keys, t.n = t.keys[:size], t.n[:size]
-	clear(t.n)
+	t.table = t.table[:size]
+	clear(t.table)
 	t.mask, t.used = uint64(size-1), 0
 	t.slots = slices.Grow(t.slots[:0], claims)
 	t.hashOnly = hashOnly
 }
+
+// newCountTable returns a table of size empty slots, each page of it
+// written once. Fresh memory from the system that a look-up reads first
+// is mapped to the kernel's one page of zeros, and the slot's first write
+// then replaces that mapping: a second page fault, and a flush of the TLB
+// of each other core that runs the process, by interrupt, which Finish's
+// parts, run at once, then paid each other's.
+func newCountTable(size int) []countSlot {
+	table := make([]countSlot, size)
+	step := max(os.Getpagesize()/int(unsafe.Sizeof(countSlot{})), 1)
+	for i := 0; i < size; i += step {
+		table[i].n = 0
+	}
+	return table
+}
+
+// n returns the claims counted in slot, up to 255.
+func (t *groupCounts) n(slot uint32) uint8 { return t.table[slot].n }
 
 // add counts a claim of group hash h.
 func (t *groupCounts) add(h uint64) {
@@ -712,16 +742,16 @@ func (t *groupCounts) add(h uint64) {
 		h = t.hashOnly(h)
 	}
 	i := t.slot(h)
-	if t.n[i] == 0 {
-		if 3*(t.used+1) > 2*len(t.keys) {
+	if t.table[i].n == 0 {
+		if 3*(t.used+1) > 2*len(t.table) {
 			t.grow()
 			i = t.slot(h)
 		}
 		t.used++
-		t.keys[i] = h
+		t.table[i].key = h
 	}
-	if t.n[i] < math.MaxUint8 {
-		t.n[i]++
+	if t.table[i].n < math.MaxUint8 {
+		t.table[i].n++
 	}
 	t.slots = append(t.slots, uint32(i))
 }
@@ -731,7 +761,7 @@ func (t *groupCounts) add(h uint64) {
 func (t *groupCounts) slot(h uint64) uint64 {
 	// The hashes are XXH3's, as good as random in their low bits.
 	i := h & t.mask
-	for t.n[i] != 0 && t.keys[i] != h {
+	for t.table[i].n != 0 && t.table[i].key != h {
 		i = (i + 1) & t.mask
 	}
 	return i
@@ -739,14 +769,14 @@ func (t *groupCounts) slot(h uint64) uint64 {
 
 // grow doubles the table, moving each hash's count and each claim's slot.
 func (t *groupCounts) grow() {
-	keys, n := t.keys, t.n
-	size := 2 * len(keys)
-	t.keys, t.n, t.mask = make([]uint64, size), make([]uint8, size), uint64(size-1)
-	moved := make([]uint32, len(keys))
-	for i, c := range n {
-		if c != 0 {
-			j := t.slot(keys[i])
-			t.keys[j], t.n[j], moved[i] = keys[i], c, uint32(j)
+	old := t.table
+	size := 2 * len(old)
+	t.table, t.mask = newCountTable(size), uint64(size-1)
+	moved := make([]uint32, len(old))
+	for i, s := range old {
+		if s.n != 0 {
+			j := t.slot(s.key)
+			t.table[j], moved[i] = s, uint32(j)
 		}
 	}
 	for k, i := range t.slots {

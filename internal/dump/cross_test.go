@@ -198,14 +198,14 @@ func TestGroupCountsGrow(t *testing.T) {
 		if len(g.slots) != tc.claims {
 			t.Fatalf("%s: %d slots, want %d", tc.name, len(g.slots), tc.claims)
 		}
-		if g.used != len(want) || 3*g.used > 2*len(g.keys) {
-			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.keys), len(want))
+		if g.used != len(want) || 3*g.used > 2*len(g.table) {
+			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.table), len(want))
 		}
 		for i, slot := range g.slots {
 			h := tc.hashOf(i)
-			if g.keys[slot] != h || int(g.n[slot]) != min(want[h], 255) {
+			if g.table[slot].key != h || int(g.n(slot)) != min(want[h], 255) {
 				t.Fatalf("%s: claim %d in slot %d of hash %x, count %d; want hash %x, count %d",
-					tc.name, i, slot, g.keys[slot], g.n[slot], h, min(want[h], 255))
+					tc.name, i, slot, g.table[slot].key, g.n(slot), h, min(want[h], 255))
 			}
 		}
 	}

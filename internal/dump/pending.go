@@ -241,7 +241,7 @@ func (rs *resolver) inMemory() error {
 	claim := -1
 	for rec := range eachDigest(p.blocks) {
 		claim++
-		if t.n[t.slots[claim]] < 2 {
+		if t.n(t.slots[claim]) < 2 {
 			continue
 		}
 		if err := rs.claim(rec); err != nil {
