@@ -482,13 +482,17 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		return errGarbledClaim
 	}
 	parts := make([]claimPart, crossParts(c.Jobs, c.hashed))
+	// The first part's table is the pending claims' (resolve), whose
+	// pages have faulted in already.
+	parts[0].t = &c.counts
 	if len(parts) == 1 {
-		parts[0].t = &c.counts
 		parts[0].group(c, 0, 1)
 	} else {
 		var wg sync.WaitGroup
 		for i := range parts {
-			parts[i].t = &groupCounts{}
+			if i > 0 {
+				parts[i].t = &groupCounts{}
+			}
 			wg.Go(func() { parts[i].group(c, i, len(parts)) })
 		}
 		wg.Wait()
@@ -530,6 +534,18 @@ type claimPart struct {
 	groups  []*claimGroup
 	members groupMembers
 	err     error
+	// The groups are found by the claims' slots: a slot holds the groups
+	// of one hash, told apart by key when two share it (the slot holds
+	// the first, others, by group and key, the second and later).
+	others map[string]*claimGroup
+	gk     []byte // others' key
+	// The others seen of each group, by the group's number, to count its
+	// distinct others: a list searched per claim made an endpoint that
+	// many cards share cost the square of their number. They are told
+	// apart by their XXH3-128, as cards are by their content hashes, with
+	// the same odds (sum128): a map of the (group, key, other) triples
+	// themselves allocated each one.
+	seen map[seenOther]struct{}
 }
 
 type seenOther struct {
@@ -537,87 +553,98 @@ type seenOther struct {
 	other xxh3.Uint128
 }
 
-// group counts and groups the claims of part, of parts.
+// group counts and groups the claims of part, of parts. Its claims are
+// found in c.hashes twice, once per pass, rather than listed: a list of
+// where they lie was fresh memory, which cost more in page faults than
+// reading c.hashes again did.
 func (p *claimPart) group(c *Cross, part, parts int) {
 	t := p.t
-	t.reset(c.hashed/parts, c.hashOnly)
-	// Where the part's claims lie, by their place in t.slots.
-	at := make([]uint64, 0, c.hashed/parts)
+	// Claims share their groups (a name, a host, an endpoint many cards
+	// give): 50,000 hashes for 150,000 claims on the make perf dump.
+	t.reset(c.hashed/parts, c.hashed/parts/3, c.hashOnly)
 	for _, chunk := range c.hashes {
 		for _, ch := range chunk {
 			if parts == 1 || hashPart(ch.hash, parts) == part {
 				t.add(ch.hash)
-				at = append(at, ch.pos)
 			}
 		}
 	}
-	// The groups are found by the claims' slots: a slot holds the groups
-	// of one hash, told apart by key when two share it (the slot holds
-	// the first, others, by group and key, the second and later).
-	var others map[string]*claimGroup
-	// The others seen of each group, by the group's number, to count its
-	// distinct others: a list searched per claim made an endpoint that
-	// many cards share cost the square of their number. They are told
-	// apart by their XXH3-128, as cards are by their content hashes, with
-	// the same odds (sum128): a map of the (group, key, other) triples
-	// themselves allocated each one.
-	seen := make(map[seenOther]struct{})
-	newGroup := func(group byte, key []byte) *claimGroup {
-		g := &claimGroup{group: group, key: string(key), seq: uint32(len(p.groups) + 1)}
-		p.groups = append(p.groups, g)
-		return g
-	}
-	var gk []byte
-	for claim, slot := range t.slots {
-		ts := &t.table[slot]
-		if ts.n < 2 {
-			continue
-		}
-		pos := at[claim]
-		r := reader{b: claimAt(c.st.blocks, pos)}
-		group := r.byte()
-		key := r.bytes()
-		other := r.bytes()
-		r.bytes() // input
-		r.uvarint()
-		if r.bad {
-			p.err = errGarbledClaim
-			return
-		}
-		var g *claimGroup
-		if i := ts.group; i > 0 {
-			g = p.groups[i-1]
-		}
-		switch {
-		case g == nil:
-			g = newGroup(group, key)
-			ts.group = int32(g.seq)
-		case g.group != group || g.key != string(key):
-			gk = append(append(gk[:0], group), key...)
-			if g = others[string(gk)]; g == nil {
-				g = newGroup(group, key)
-				if others == nil {
-					others = make(map[string]*claimGroup)
-				}
-				others[string(gk)] = g
+	p.seen = make(map[seenOther]struct{})
+	// Sized at once: grown by append, the lists copied all they held at
+	// each doubling, into fresh memory that page-faulted.
+	p.members.pos = make([]uint64, 0, t.grouped)
+	p.members.group = make([]uint32, 0, t.grouped)
+	mine := 0
+	for _, chunk := range c.hashes {
+		for _, ch := range chunk {
+			if parts > 1 && hashPart(ch.hash, parts) != part {
+				continue
+			}
+			ts := &t.table[t.slots[mine]]
+			mine++
+			if ts.n < 2 {
+				continue
+			}
+			if err := p.join(claimAt(c.st.blocks, ch.pos), ch.pos, ts); err != nil {
+				p.err = err
+				return
 			}
 		}
-		g.n++
-		p.members.pos = append(p.members.pos, pos)
-		p.members.group = append(p.members.group, g.seq-1)
-		switch group {
-		case groupLookalike:
-			g.looks.add(other)
-			continue
-		case groupContent:
-			continue // its findings count no others
-		}
-		k := seenOther{g.seq, xxh3.Hash128(other)}
-		if _, ok := seen[k]; !ok {
-			seen[k] = struct{}{}
-			g.others++
+	}
+}
+
+// join adds the claim rec, at pos, of a group of two claims or more, to
+// its group, of slot ts, made at its first claim.
+func (p *claimPart) join(rec []byte, pos uint64, ts *countSlot) error {
+	r := reader{b: rec}
+	group := r.byte()
+	key := r.bytes()
+	other := r.bytes()
+	r.bytes() // input
+	r.uvarint()
+	if r.bad {
+		return errGarbledClaim
+	}
+	var g *claimGroup
+	if i := ts.group; i > 0 {
+		g = p.groups[i-1]
+	}
+	switch {
+	case g == nil:
+		g = p.newGroup(group, key)
+		ts.group = int32(g.seq)
+	case g.group != group || g.key != string(key):
+		p.gk = append(append(p.gk[:0], group), key...)
+		if g = p.others[string(p.gk)]; g == nil {
+			g = p.newGroup(group, key)
+			if p.others == nil {
+				p.others = make(map[string]*claimGroup)
+			}
+			p.others[string(p.gk)] = g
 		}
 	}
+	g.n++
+	p.members.pos = append(p.members.pos, pos)
+	p.members.group = append(p.members.group, g.seq-1)
+	switch group {
+	case groupLookalike:
+		g.looks.add(other)
+		return nil
+	case groupContent:
+		return nil // its findings count no others
+	}
+	k := seenOther{g.seq, xxh3.Hash128(other)}
+	if _, ok := p.seen[k]; !ok {
+		p.seen[k] = struct{}{}
+		g.others++
+	}
+	return nil
+}
+
+func (p *claimPart) newGroup(group byte, key []byte) *claimGroup {
+	g := &claimGroup{group: group, key: string(key), seq: uint32(len(p.groups) + 1)}
+	p.groups = append(p.groups, g)
+	return g
 }
 
 // writeGroups writes the findings of the groups of parts, in their sort
@@ -685,6 +712,8 @@ type groupCounts struct {
 	slots []uint32 // of each claim
 	mask  uint64
 	used  int // slots taken
+	// grouped counts the claims of hashes counted twice or more.
+	grouped int
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
 }
@@ -700,20 +729,21 @@ type countSlot struct {
 	n     uint8 // the claims of the slot's hash, up to 255; 0 when empty
 }
 
-// reset empties the table for claims claims. It starts sized for a
-// quarter as many hashes and grows: claims share their groups (a name,
-// a host, an endpoint many cards give), 50,000 hashes for 150,000 claims
-// on the make perf dump, and a table sized for every claim to be its
-// own was larger than the CPU's second-level cache, which Finish's look-ups
-// of a slot's count and group then missed.
-func (t *groupCounts) reset(claims int, hashOnly func(uint64) uint64) {
-	size := 1 << bits.Len(uint(claims/4+claims/8+8))
+// reset empties the table for claims claims, of about hashes distinct
+// hashes. It starts sized for them and grows past them. A table sized
+// for every claim to be its own, where claims share their groups, was
+// larger than the CPU's second-level cache, which Finish's look-ups of a
+// slot's count and group then missed; one sized for fewer hashes than
+// come grows, each size's fresh pages faulting in turn: the pending
+// claims' identities, most of them distinct, took three sizes.
+func (t *groupCounts) reset(claims, hashes int, hashOnly func(uint64) uint64) {
+	size := 1 << bits.Len(uint(hashes+hashes/2+8))
 	if cap(t.table) < size {
 		t.table = newCountTable(size)
 	}
 	t.table = t.table[:size]
 	clear(t.table)
-	t.mask, t.used = uint64(size-1), 0
+	t.mask, t.used, t.grouped = uint64(size-1), 0, 0
 	t.slots = slices.Grow(t.slots[:0], claims)
 	t.hashOnly = hashOnly
 }
@@ -749,6 +779,12 @@ func (t *groupCounts) add(h uint64) {
 		}
 		t.used++
 		t.table[i].key = h
+	}
+	switch n := t.table[i].n; {
+	case n == 1:
+		t.grouped += 2 // the hash's first claim and this one
+	case n > 1:
+		t.grouped++
 	}
 	if t.table[i].n < math.MaxUint8 {
 		t.table[i].n++

@@ -188,7 +188,7 @@ func TestGroupCountsGrow(t *testing.T) {
 	} {
 		var g groupCounts
 		// Told of 16 claims only: the table must grow whatever it is told.
-		g.reset(16, nil)
+		g.reset(16, 16, nil)
 		want := map[uint64]int{}
 		for i := range tc.claims {
 			h := tc.hashOf(i)
@@ -197,6 +197,15 @@ func TestGroupCountsGrow(t *testing.T) {
 		}
 		if len(g.slots) != tc.claims {
 			t.Fatalf("%s: %d slots, want %d", tc.name, len(g.slots), tc.claims)
+		}
+		grouped := 0
+		for _, n := range want {
+			if n > 1 {
+				grouped += n
+			}
+		}
+		if g.grouped != grouped {
+			t.Errorf("%s: %d claims of hashes counted twice or more, want %d", tc.name, g.grouped, grouped)
 		}
 		if g.used != len(want) || 3*g.used > 2*len(g.table) {
 			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.table), len(want))

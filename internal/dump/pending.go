@@ -233,7 +233,8 @@ func (c *Cross) resolve() error {
 // for nothing but gives no finding.
 func (rs *resolver) inMemory() error {
 	p, t := rs.c.pending, &rs.c.counts
-	t.reset(int(p.records), rs.c.hashOnly)
+	// Most identities are claimed once.
+	t.reset(int(p.records), int(p.records), rs.c.hashOnly)
 	for rec := range eachDigest(p.blocks) {
 		_, id := byIdentity(rec)
 		t.add(xxh3.Hash(id))
