@@ -61,9 +61,6 @@ type Cross struct {
 	// per CPU the process may use, as -j's default is.
 	Jobs int
 
-	// The claims' table of group hashes, kept from one Finish to the next
-	// (cli's merge finishes one per shard).
-	counts groupCounts
 	// hashes holds the group hash of each claim in c.st and where it
 	// lies there, in their order, while c.st holds them all in memory
 	// (addRun), in chunks of hashChunk: one slice grown by append copied
@@ -482,17 +479,11 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		return errGarbledClaim
 	}
 	parts := make([]claimPart, crossParts(c.Jobs, c.hashed))
-	// The first part's table is the pending claims' (resolve), whose
-	// pages have faulted in already.
-	parts[0].t = &c.counts
 	if len(parts) == 1 {
 		parts[0].group(c, 0, 1)
 	} else {
 		var wg sync.WaitGroup
 		for i := range parts {
-			if i > 0 {
-				parts[i].t = &groupCounts{}
-			}
 			wg.Go(func() { parts[i].group(c, i, len(parts)) })
 		}
 		wg.Wait()
@@ -530,7 +521,7 @@ func hashPart(h uint64, parts int) int {
 // whose group hashes hashPart gives it: its groups, their members in the
 // order they came, and its count table.
 type claimPart struct {
-	t       *groupCounts
+	t       groupCounts
 	groups  []*claimGroup
 	members groupMembers
 	err     error
@@ -558,7 +549,7 @@ type seenOther struct {
 // where they lie was fresh memory, which cost more in page faults than
 // reading c.hashes again did.
 func (p *claimPart) group(c *Cross, part, parts int) {
-	t := p.t
+	t := &p.t
 	// Claims share their groups (a name, a host, an endpoint many cards
 	// give): 50,000 hashes for 150,000 claims on the make perf dump.
 	t.reset(c.hashed/parts, c.hashed/parts/3, c.hashOnly)
