@@ -419,40 +419,64 @@ type groupMembers struct {
 }
 
 // groupFinding returns the finding a group of n claims of one group and
-// key makes, others of them distinct, if any.
-func groupFinding(group byte, key string, n, others int) (finding, bool) {
-	if n < 2 {
-		return finding{}, false
-	}
-	var f finding
+// key makes, others of them distinct (looks: their spellings, for
+// groupLookalike), if any.
+func groupFinding(group byte, key string, n, others int, looks *lookalikeSpellings) (finding, bool) {
+	f := finding{group: group, key: key, n: n, others: others}
 	switch {
+	case n < 2:
+		return finding{}, false
 	case group == groupID && others > 1:
-		// The key is the identity's kind and value, as AppendClaims
-		// joined them.
-		kind, id, _ := strings.Cut(key, " ")
-		f = finding{code: fastvalidate.CodeDumpDuplicateID, kind: kind, key: id,
-			msg: fmt.Sprintf("%s is claimed by %d records with %d different contents", key, n, others)}
+		f.code = fastvalidate.CodeDumpDuplicateID
 	case group == groupEndpoint && others > 1:
-		f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: key,
-			msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", key, n, others)}
+		f.code = fastvalidate.CodeDumpSharedEndpoint
 	case group == groupContent:
-		k := cardSumPrefix + base64URL([]byte(key))
-		f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: k,
-			msg: fmt.Sprintf("the same card (%s) is in %d records", k, n)}
+		f.code = fastvalidate.CodeDumpDuplicateCard
+	case group == groupLookalike && looks.origins && looks.spellings:
+		f.code = fastvalidate.CodeContentImpersonation
 	default:
 		return finding{}, false
 	}
-	f.sortKey = f.code.String() + "\x00" + key
 	return f, true
 }
 
-// finding is a finding about several records, but for the records.
+// finding is a finding about several records, but for the records: its
+// rule, and the group, key and counts of the claims that make it. Its
+// text is made only for a finding that is written (text): thousands are
+// counted but not written under --quiet or --min-level, and making each
+// one's message cost more than grouping their claims.
 type finding struct {
-	sortKey string
-	code    fastvalidate.Code
-	kind    string // of key, as diff's key_kind
-	key     string
-	msg     string
+	code      fastvalidate.Code
+	group     byte
+	key       string // as the claims hold it
+	n, others int
+}
+
+// compare orders findings as they are written: by rule, then key.
+func (f *finding) compare(g *finding) int {
+	if c := strings.Compare(f.code.String(), g.code.String()); c != 0 {
+		return c
+	}
+	return strings.Compare(f.key, g.key)
+}
+
+// text returns the finding's key as diff's records give it, that key's
+// kind (diff's key_kind), and its message.
+func (f *finding) text() (kind, key, msg string) {
+	switch f.group {
+	case groupID:
+		// The key is the identity's kind and value, as AppendClaims
+		// joined them.
+		kind, id, _ := strings.Cut(f.key, " ")
+		return kind, id, fmt.Sprintf("%s is claimed by %d records with %d different contents", f.key, f.n, f.others)
+	case groupEndpoint:
+		return KindEndpoint, f.key, fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", f.key, f.n, f.others)
+	case groupContent:
+		k := cardSumPrefix + base64URL([]byte(f.key))
+		return KindRecord, k, fmt.Sprintf("the same card (%s) is in %d records", k, f.n)
+	}
+	what, skel, _ := strings.Cut(f.key, " ")
+	return KindSkeleton, f.key, fmt.Sprintf("%d records of different origins give a %s spelt differently with one confusable skeleton, %q: one passes for another", f.n, what, skel)
 }
 
 // findInMemory judges the claims, all in memory.
@@ -649,19 +673,14 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 	var found []placed
 	for pi := range parts {
 		for i, g := range parts[pi].groups {
-			f, ok := groupFinding(g.group, g.key, g.n, g.others)
-			if g.group == groupLookalike {
-				f, ok = lookalikeFinding(g.key, g.n, &g.looks)
-				f.sortKey = f.code.String() + "\x00" + g.key
-			}
-			if ok {
+			if f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks); ok {
 				found = append(found, placed{finding: f, part: pi, g: i})
 			}
 		}
 	}
-	// Each finding's sort key, its rule and key, is its own: groups of
-	// one group and key are one group.
-	slices.SortFunc(found, func(a, b placed) int { return strings.Compare(a.sortKey, b.sortKey) })
+	// Each finding's rule and key are its own: groups of one group and
+	// key are one group.
+	slices.SortFunc(found, func(a, b placed) int { return a.compare(&b.finding) })
 	// Each group's finding that is written, by the group's index, plus
 	// one: reading the places of thousands of findings that --quiet or
 	// --min-level drops cost more than their counting.
@@ -945,10 +964,7 @@ func (g *groupClaims) judge(out *findingWriter) error {
 			return err
 		}
 	}
-	f, ok := groupFinding(g.group, string(g.key), g.n, others)
-	if g.group == groupLookalike {
-		f, ok = lookalikeFinding(string(g.key), g.n, &g.looks)
-	}
+	f, ok := groupFinding(g.group, string(g.key), g.n, others, &g.looks)
 	if !ok {
 		return nil
 	}
@@ -1170,7 +1186,8 @@ func (fw *findingWriter) write(f finding, places []Place, spilled *placeList) er
 	if !fw.writes(f.code) {
 		return nil
 	}
-	a := report.Across{Code: f.code, Severity: sev, Kind: f.kind, Key: f.key, Message: f.msg}
+	kind, key, msg := f.text()
+	a := report.Across{Code: f.code, Severity: sev, Kind: kind, Key: key, Message: msg}
 	if spilled == nil {
 		fw.line = fw.out.Across(fw.line[:0], &fw.enc, &a, places)
 		_, err := fw.w.Write(fw.line)
