@@ -528,6 +528,7 @@ func (r *scanRun) openOutputs(all []pipeline.Input) error {
 		}
 		r.cross = cross
 		cross.Levels, cross.MinLevel = overrideTable(o.overrides), r.cfg.MinLevel
+		cross.Jobs = o.Jobs
 		cross.Reread(inputFiles(all))
 		r.cfg.Extract, r.cfg.Collect = cross.Extract, cross.Add
 	}

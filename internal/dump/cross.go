@@ -10,9 +10,11 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
@@ -55,14 +57,15 @@ type Cross struct {
 	// they are counted all the same, as the cards' are.
 	MinLevel fastvalidate.Severity
 
-	// The claims' table of group hashes, kept from one Finish to the next
-	// (cli's merge finishes one per shard).
-	counts groupCounts
-	// hashes holds the group hash of each claim in c.st, in their order,
-	// while c.st holds them all in memory (noteHash), in chunks of
-	// hashChunk: one slice grown by append copied all it held at each
-	// doubling, into fresh memory that page-faulted.
-	hashes [][]uint64
+	// Jobs bounds the goroutines Finish groups the claims on; 0 is one
+	// per CPU the process may use, as -j's default is.
+	Jobs int
+
+	// hashes holds the group hash of each claim in c.st and where it
+	// lies there, in their order, while c.st holds them all in memory
+	// (addRun), in chunks of hashChunk: one slice grown by append copied
+	// all it held at each doubling, into fresh memory that page-faulted.
+	hashes [][]claimHash
 	hashed int // in hashes
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
@@ -160,15 +163,16 @@ func (c *Cross) Add(b []byte) error {
 		pending := isPending(rec)
 		end, n := 0, 0
 		for ok && isPending(rec) == pending {
-			if !pending {
-				if err := c.noteHash(rec); err != nil {
-					return err
-				}
-			}
 			end, n = len(b)-len(rest), n+1
 			rec, rest, ok = nextDigest(b[end:])
 		}
-		if err := c.addCounted(b[:end], n, pending); err != nil {
+		var err error
+		if pending {
+			err = c.pending.addCounted(b[:end], n)
+		} else {
+			err = c.addRun(b[:end], n)
+		}
+		if err != nil {
 			return err
 		}
 		b = b[end:]
@@ -180,54 +184,59 @@ func (c *Cross) Add(b []byte) error {
 func (c *Cross) addClaims(b []byte) error {
 	n := 0
 	for rest := b; len(rest) > 0; n++ {
-		rec, r, ok := nextDigest(rest)
+		_, r, ok := nextDigest(rest)
 		if !ok {
 			return errGarbledClaim
 		}
-		if err := c.noteHash(rec); err != nil {
-			return err
-		}
 		rest = r
 	}
-	return c.addCounted(b, n, false)
+	return c.addRun(b, n)
 }
 
-// hashChunk is how many group hashes a chunk of Cross.hashes holds: 64 KiB.
+// hashChunk is how many claims a chunk of Cross.hashes holds: 128 KiB.
 const hashChunk = 8192
 
-// noteHash notes the hash of the group and key of rec, a claim that is
-// not pending, while c.st holds all such claims in memory, for
-// findInMemory. Hashing them here, as they arrive and are in the cache,
-// rather than reading all the claims again in Finish took a pass over
-// them out of the single-threaded end of the run (docs/performance.md).
-func (c *Cross) noteHash(rec []byte) error {
-	if c.st.spilled() {
-		return nil
-	}
-	h, ok := groupHash(rec)
-	if !ok {
-		return errGarbledClaim
-	}
-	if n := len(c.hashes); n == 0 || len(c.hashes[n-1]) == hashChunk {
-		c.hashes = append(c.hashes, make([]uint64, 0, hashChunk))
-	}
-	last := &c.hashes[len(c.hashes)-1]
-	*last = append(*last, h)
-	c.hashed++
-	return nil
+// claimHash is a claim's group hash and where it lies in the store
+// (claimAt).
+type claimHash struct {
+	hash, pos uint64
 }
 
-// addCounted adds b, n claims, pending or not, to their store.
-func (c *Cross) addCounted(b []byte, n int, pending bool) error {
-	if pending {
-		return c.pending.addCounted(b, n)
-	}
-	err := c.st.addCounted(b, n)
-	if c.st.spilled() {
+// addRun adds b, n claims that are not pending, to c.st, and notes the
+// hash of each one's group and key and where it lies, while c.st holds
+// all such claims in memory, for findInMemory. Hashing them here, as they
+// arrive and are in the cache, rather than reading all the claims again
+// in Finish took a pass over them out of the single-threaded end of the
+// run; and with where each lies, each of Finish's parts reads its own
+// claims only (docs/performance.md).
+func (c *Cross) addRun(b []byte, n int) error {
+	pos := c.st.hold(b, n)
+	if c.st.overBudget() || c.st.spilled() {
 		// findSorted groups the claims as they are merged.
 		c.hashes, c.hashed = nil, 0
+		if c.st.overBudget() {
+			return c.st.spill()
+		}
+		return nil
 	}
-	return err
+	for off := 0; off < len(b); {
+		rec, _, ok := nextDigest(b[off:])
+		if !ok {
+			return errGarbledClaim
+		}
+		h, ok := groupHash(rec)
+		if !ok {
+			return errGarbledClaim
+		}
+		if k := len(c.hashes); k == 0 || len(c.hashes[k-1]) == hashChunk {
+			c.hashes = append(c.hashes, make([]claimHash, 0, hashChunk))
+		}
+		last := &c.hashes[len(c.hashes)-1]
+		*last = append(*last, claimHash{h, pos + uint64(off)})
+		c.hashed++
+		off += 4 + len(rec)
+	}
+	return nil
 }
 
 // Close removes the temporary files.
@@ -410,183 +419,291 @@ type groupMembers struct {
 }
 
 // groupFinding returns the finding a group of n claims of one group and
-// key makes, others of them distinct, if any.
-func groupFinding(group byte, key string, n, others int) (finding, bool) {
-	if n < 2 {
-		return finding{}, false
-	}
-	var f finding
+// key makes, others of them distinct (looks: their spellings, for
+// groupLookalike), if any.
+func groupFinding(group byte, key string, n, others int, looks *lookalikeSpellings) (finding, bool) {
+	f := finding{group: group, key: key, n: n, others: others}
 	switch {
+	case n < 2:
+		return finding{}, false
 	case group == groupID && others > 1:
-		// The key is the identity's kind and value, as AppendClaims
-		// joined them.
-		kind, id, _ := strings.Cut(key, " ")
-		f = finding{code: fastvalidate.CodeDumpDuplicateID, kind: kind, key: id,
-			msg: fmt.Sprintf("%s is claimed by %d records with %d different contents", key, n, others)}
+		f.code = fastvalidate.CodeDumpDuplicateID
 	case group == groupEndpoint && others > 1:
-		f = finding{code: fastvalidate.CodeDumpSharedEndpoint, kind: KindEndpoint, key: key,
-			msg: fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", key, n, others)}
+		f.code = fastvalidate.CodeDumpSharedEndpoint
 	case group == groupContent:
-		k := cardSumPrefix + base64URL([]byte(key))
-		f = finding{code: fastvalidate.CodeDumpDuplicateCard, kind: KindRecord, key: k,
-			msg: fmt.Sprintf("the same card (%s) is in %d records", k, n)}
+		f.code = fastvalidate.CodeDumpDuplicateCard
+	case group == groupLookalike && looks.origins && looks.spellings:
+		f.code = fastvalidate.CodeContentImpersonation
 	default:
 		return finding{}, false
 	}
-	f.sortKey = f.code.String() + "\x00" + key
 	return f, true
 }
 
-// finding is a finding about several records, but for the records.
+// finding is a finding about several records, but for the records: its
+// rule, and the group, key and counts of the claims that make it. Its
+// text is made only for a finding that is written (text): thousands are
+// counted but not written under --quiet or --min-level, and making each
+// one's message cost more than grouping their claims.
 type finding struct {
-	sortKey string
-	code    fastvalidate.Code
-	kind    string // of key, as diff's key_kind
-	key     string
-	msg     string
+	code      fastvalidate.Code
+	group     byte
+	key       string // as the claims hold it
+	n, others int
+}
+
+// compare orders findings as they are written: by rule, then key.
+func (f *finding) compare(g *finding) int {
+	if c := strings.Compare(f.code.String(), g.code.String()); c != 0 {
+		return c
+	}
+	return strings.Compare(f.key, g.key)
+}
+
+// text returns the finding's key as diff's records give it, that key's
+// kind (diff's key_kind), and its message.
+func (f *finding) text() (kind, key, msg string) {
+	switch f.group {
+	case groupID:
+		// The key is the identity's kind and value, as AppendClaims
+		// joined them.
+		kind, id, _ := strings.Cut(f.key, " ")
+		return kind, id, fmt.Sprintf("%s is claimed by %d records with %d different contents", f.key, f.n, f.others)
+	case groupEndpoint:
+		return KindEndpoint, f.key, fmt.Sprintf("endpoint %s is claimed by %d records of %d different identities", f.key, f.n, f.others)
+	case groupContent:
+		k := cardSumPrefix + base64URL([]byte(f.key))
+		return KindRecord, k, fmt.Sprintf("the same card (%s) is in %d records", k, f.n)
+	}
+	what, skel, _ := strings.Cut(f.key, " ")
+	return KindSkeleton, f.key, fmt.Sprintf("%d records of different origins give a %s spelt differently with one confusable skeleton, %q: one passes for another", f.n, what, skel)
 }
 
 // findInMemory judges the claims, all in memory.
+//
+// Most claims are the only one of their group (a card's content, its
+// identity, its endpoints), and no finding names fewer than two records:
+// a first pass counts the claims of each group by a hash of its group and
+// key, so that only groups that may hold two are built. Building every
+// group, with its strings and places, took most of --cross-card's time
+// after the workers on the make perf dump. The hashes are counted in a
+// table of their own (groupCounts), which also finds each claim's group
+// in the second pass: Go's map of every claim was most of what the first
+// pass cost, and sorting the hashes instead, then a map of those seen
+// twice, a fifth of Finish.
+//
+// Finish runs once every worker is done, on one goroutine: its time is
+// the run's on the wall clock whatever the cores. The claims are split by
+// their group hash into a part per job (crossParts), each counted and
+// grouped on a goroutine of its own, in a table of its own a part of the
+// size; the findings are then written in their one sort order, whatever
+// part found them, so the output is the same for any number of parts.
 func (c *Cross) findInMemory(out *findingWriter) error {
-	blocks := c.st.blocks
-	// Most claims are the only one of their group (a card's content, its
-	// identity, its endpoints), and no finding names fewer than two
-	// records: a first pass counts the claims of each group by a hash of
-	// its group and key, so that only groups that may hold two are built.
-	// Building every group, with its strings and places, took most of
-	// --cross-card's time after the workers on the make perf dump.
-	// The hashes are counted in a table of their own (groupCounts),
-	// which also finds each claim's group in the second pass: Go's map
-	// of every claim was most of what the first pass cost, and sorting
-	// the hashes instead, then a map of those seen twice, a fifth of
-	// Finish.
 	if int64(c.hashed) != c.st.records {
 		return errGarbledClaim
 	}
-	t := &c.counts
-	t.reset(c.hashed, c.hashOnly)
-	for _, chunk := range c.hashes {
-		for _, h := range chunk {
-			t.add(h)
+	parts := make([]claimPart, crossParts(c.Jobs, c.hashed))
+	if len(parts) == 1 {
+		parts[0].group(c, 0, 1)
+	} else {
+		var wg sync.WaitGroup
+		for i := range parts {
+			wg.Go(func() { parts[i].group(c, i, len(parts)) })
 		}
+		wg.Wait()
 	}
 	c.hashes, c.hashed = nil, 0
+	for i := range parts {
+		if parts[i].err != nil {
+			return parts[i].err
+		}
+	}
+	return writeGroups(parts, c.st.blocks, c.placeNames(), out)
+}
+
+// minPartClaims is the fewest claims a part of Finish's grouping is given
+// (crossParts): a goroutine and a table each are not worth fewer.
+const minPartClaims = 4096
+
+// crossParts returns how many parts Finish groups claims claims in, with
+// jobs goroutines at most: one per CPU the process may use, when jobs is 0.
+func crossParts(jobs, claims int) int {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	return max(min(jobs, claims/minPartClaims), 1)
+}
+
+// hashPart returns the part of parts that claims of group hash h are grouped
+// in: by the hash's high half, as the tables' slots are by its low bits,
+// so that a part's hashes fill its table as evenly as all of them would.
+func hashPart(h uint64, parts int) int {
+	return int((h >> 32) * uint64(parts) >> 32)
+}
+
+// claimPart is the claims of one part of Finish's grouping, the claims
+// whose group hashes hashPart gives it: its groups, their members in the
+// order they came, and its count table.
+type claimPart struct {
+	t       groupCounts
+	groups  []*claimGroup
+	members groupMembers
+	err     error
 	// The groups are found by the claims' slots: a slot holds the groups
-	// of one hash, told apart by key when two share it (others, by group
-	// and key, holds the second and later).
-	// A slice rather than a map, looked up once per claim: each slot's
-	// first group, by its place in groups plus one.
-	bySlot := make([]int32, len(t.keys))
-	var groups []*claimGroup
-	var others map[string]*claimGroup
-	var members groupMembers
+	// of one hash, told apart by key when two share it (the slot holds
+	// the first, others, by group and key, the second and later).
+	others map[string]*claimGroup
+	gk     []byte // others' key
 	// The others seen of each group, by the group's number, to count its
 	// distinct others: a list searched per claim made an endpoint that
 	// many cards share cost the square of their number. They are told
 	// apart by their XXH3-128, as cards are by their content hashes, with
 	// the same odds (sum128): a map of the (group, key, other) triples
 	// themselves allocated each one.
-	type seenOther struct {
-		group uint32
-		other xxh3.Uint128
-	}
-	seen := make(map[seenOther]struct{})
-	newGroup := func(group byte, key []byte) *claimGroup {
-		g := &claimGroup{group: group, key: string(key), seq: uint32(len(groups) + 1)}
-		groups = append(groups, g)
-		return g
-	}
-	var gk []byte
-	claim := -1
-	for rec, pos := range eachClaimAt(blocks) {
-		claim++
-		slot := t.slots[claim]
-		if t.n[slot] < 2 {
-			continue
-		}
-		r := reader{b: rec}
-		group := r.byte()
-		key := r.bytes()
-		other := r.bytes()
-		r.bytes() // input
-		r.uvarint()
-		if r.bad {
-			return errGarbledClaim
-		}
-		var g *claimGroup
-		if i := bySlot[slot]; i > 0 {
-			g = groups[i-1]
-		}
-		switch {
-		case g == nil:
-			g = newGroup(group, key)
-			bySlot[slot] = int32(g.seq)
-		case g.group != group || g.key != string(key):
-			gk = append(append(gk[:0], group), key...)
-			if g = others[string(gk)]; g == nil {
-				g = newGroup(group, key)
-				if others == nil {
-					others = make(map[string]*claimGroup)
-				}
-				others[string(gk)] = g
-			}
-		}
-		g.n++
-		members.pos = append(members.pos, pos)
-		members.group = append(members.group, g.seq-1)
-		switch group {
-		case groupLookalike:
-			g.looks.add(other)
-			continue
-		case groupContent:
-			continue // its findings count no others
-		}
-		k := seenOther{g.seq, xxh3.Hash128(other)}
-		if _, ok := seen[k]; !ok {
-			seen[k] = struct{}{}
-			g.others++
-		}
-	}
-	return writeGroups(groups, &members, blocks, c.placeNames(), out)
+	seen map[seenOther]struct{}
 }
 
-// writeGroups writes the findings of groups, in their sort order; members
-// are their claims.
-func writeGroups(groups []*claimGroup, members *groupMembers, blocks [][]byte, names *placeNames, out *findingWriter) error {
+type seenOther struct {
+	group uint32
+	other xxh3.Uint128
+}
+
+// group counts and groups the claims of part, of parts. Its claims are
+// found in c.hashes twice, once per pass, rather than listed: a list of
+// where they lie was fresh memory, which cost more in page faults than
+// reading c.hashes again did.
+func (p *claimPart) group(c *Cross, part, parts int) {
+	t := &p.t
+	// Claims share their groups (a name, a host, an endpoint many cards
+	// give): 50,000 hashes for 150,000 claims on the make perf dump.
+	t.reset(c.hashed/parts, c.hashed/parts/3, c.hashOnly)
+	for _, chunk := range c.hashes {
+		for _, ch := range chunk {
+			if parts == 1 || hashPart(ch.hash, parts) == part {
+				t.add(ch.hash)
+			}
+		}
+	}
+	p.seen = make(map[seenOther]struct{})
+	// Sized at once: grown by append, the lists copied all they held at
+	// each doubling, into fresh memory that page-faulted.
+	p.members.pos = make([]uint64, 0, t.grouped)
+	p.members.group = make([]uint32, 0, t.grouped)
+	mine := 0
+	for _, chunk := range c.hashes {
+		for _, ch := range chunk {
+			if parts > 1 && hashPart(ch.hash, parts) != part {
+				continue
+			}
+			ts := &t.table[t.slots[mine]]
+			mine++
+			if ts.n < 2 {
+				continue
+			}
+			if err := p.join(claimAt(c.st.blocks, ch.pos), ch.pos, ts); err != nil {
+				p.err = err
+				return
+			}
+		}
+	}
+}
+
+// join adds the claim rec, at pos, of a group of two claims or more, to
+// its group, of slot ts, made at its first claim.
+func (p *claimPart) join(rec []byte, pos uint64, ts *countSlot) error {
+	r := reader{b: rec}
+	group := r.byte()
+	key := r.bytes()
+	other := r.bytes()
+	r.bytes() // input
+	r.uvarint()
+	if r.bad {
+		return errGarbledClaim
+	}
+	var g *claimGroup
+	if i := ts.group; i > 0 {
+		g = p.groups[i-1]
+	}
+	switch {
+	case g == nil:
+		g = p.newGroup(group, key)
+		ts.group = int32(g.seq)
+	case g.group != group || g.key != string(key):
+		p.gk = append(append(p.gk[:0], group), key...)
+		if g = p.others[string(p.gk)]; g == nil {
+			g = p.newGroup(group, key)
+			if p.others == nil {
+				p.others = make(map[string]*claimGroup)
+			}
+			p.others[string(p.gk)] = g
+		}
+	}
+	g.n++
+	p.members.pos = append(p.members.pos, pos)
+	p.members.group = append(p.members.group, g.seq-1)
+	switch group {
+	case groupLookalike:
+		g.looks.add(other)
+		return nil
+	case groupContent:
+		return nil // its findings count no others
+	}
+	k := seenOther{g.seq, xxh3.Hash128(other)}
+	if _, ok := p.seen[k]; !ok {
+		p.seen[k] = struct{}{}
+		g.others++
+	}
+	return nil
+}
+
+func (p *claimPart) newGroup(group byte, key []byte) *claimGroup {
+	g := &claimGroup{group: group, key: string(key), seq: uint32(len(p.groups) + 1)}
+	p.groups = append(p.groups, g)
+	return g
+}
+
+// writeGroups writes the findings of the groups of parts, in their sort
+// order, with the places of their members.
+func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *findingWriter) error {
 	type placed struct {
 		finding
-		g      int // its index in groups
-		places []Place
+		part, g int // its part, and its index in the part's groups
+		places  []Place
 	}
 	var found []placed
-	for i, g := range groups {
-		f, ok := groupFinding(g.group, g.key, g.n, g.others)
-		if g.group == groupLookalike {
-			f, ok = lookalikeFinding(g.key, g.n, &g.looks)
-			f.sortKey = f.code.String() + "\x00" + g.key
-		}
-		if ok {
-			found = append(found, placed{finding: f, g: i})
+	for pi := range parts {
+		for i, g := range parts[pi].groups {
+			if f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks); ok {
+				found = append(found, placed{finding: f, part: pi, g: i})
+			}
 		}
 	}
-	slices.SortFunc(found, func(a, b placed) int { return strings.Compare(a.sortKey, b.sortKey) })
+	// Each finding's rule and key are its own: groups of one group and
+	// key are one group.
+	slices.SortFunc(found, func(a, b placed) int { return a.compare(&b.finding) })
 	// Each group's finding that is written, by the group's index, plus
 	// one: reading the places of thousands of findings that --quiet or
 	// --min-level drops cost more than their counting.
-	written := make([]int32, len(groups))
+	written := make([][]int32, len(parts))
+	for pi := range parts {
+		written[pi] = make([]int32, len(parts[pi].groups))
+	}
 	for i, f := range found {
 		if out.writes(f.code) {
-			written[f.g] = int32(i + 1)
-			found[i].places = make([]Place, 0, groups[f.g].n)
+			written[f.part][f.g] = int32(i + 1)
+			found[i].places = make([]Place, 0, parts[f.part].groups[f.g].n)
 		}
 	}
-	for i, g := range members.group {
-		if w := written[g]; w > 0 {
-			place, err := claimPlace(blocks, members.pos[i], names)
-			if err != nil {
-				return err
+	for pi := range parts {
+		members := &parts[pi].members
+		for i, g := range members.group {
+			if w := written[pi][g]; w > 0 {
+				place, err := claimPlace(blocks, members.pos[i], names)
+				if err != nil {
+					return err
+				}
+				found[w-1].places = append(found[w-1].places, place)
 			}
-			found[w-1].places = append(found[w-1].places, place)
 		}
 	}
 	for _, f := range found {
@@ -601,32 +718,63 @@ func writeGroups(groups []*claimGroup, members *groupMembers, blocks [][]byte, n
 // table open-addressed by the hash with linear probing, at most two
 // thirds full, and keeps the slot of each claim in the order counted.
 type groupCounts struct {
-	keys  []uint64
-	n     []uint8  // the claims of the slot's hash, up to 255; 0 when empty
+	table []countSlot
 	slots []uint32 // of each claim
 	mask  uint64
 	used  int // slots taken
+	// grouped counts the claims of hashes counted twice or more.
+	grouped int
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
 }
 
-// reset empties the table for claims claims. It starts sized for a
-// quarter as many hashes and grows: claims share their groups (a name,
-// a host, an endpoint many cards give), 50,000 hashes for 150,000 claims
-// on the make perf dump, and a table sized for every claim to be its
-// own was larger than the CPU's second-level cache, which Finish's look-ups
-// of a slot's count and group then missed.
-func (t *groupCounts) reset(claims int, hashOnly func(uint64) uint64) {
-	size := 1 << bits.Len(uint(claims/4+claims/8+8))
-	if cap(t.keys) < size {
-		t.keys, t.n = make([]uint64, size), make([]uint8, size)
+// countSlot is a slot of groupCounts' table: its hash, its count and the
+// caller's number for it, in one piece so that a look-up reads one cache
+// line, where a slice of each had a look-up read three.
+type countSlot struct {
+	key uint64
+	// group is findInMemory's first group of the slot, by its place in
+	// the part's groups plus one; 0 until it has one.
+	group int32
+	n     uint8 // the claims of the slot's hash, up to 255; 0 when empty
+}
+
+// reset empties the table for claims claims, of about hashes distinct
+// hashes. It starts sized for them and grows past them. A table sized
+// for every claim to be its own, where claims share their groups, was
+// larger than the CPU's second-level cache, which Finish's look-ups of a
+// slot's count and group then missed; one sized for fewer hashes than
+// come grows, each size's fresh pages faulting in turn: the pending
+// claims' identities, most of them distinct, took three sizes.
+func (t *groupCounts) reset(claims, hashes int, hashOnly func(uint64) uint64) {
+	size := 1 << bits.Len(uint(hashes+hashes/2+8))
+	if cap(t.table) < size {
+		t.table = newCountTable(size)
 	}
-	t.keys, t.n = t.keys[:size], t.n[:size]
-	clear(t.n)
-	t.mask, t.used = uint64(size-1), 0
+	t.table = t.table[:size]
+	clear(t.table)
+	t.mask, t.used, t.grouped = uint64(size-1), 0, 0
 	t.slots = slices.Grow(t.slots[:0], claims)
 	t.hashOnly = hashOnly
 }
+
+// newCountTable returns a table of size empty slots, each page of it
+// written once. Fresh memory from the system that a look-up reads first
+// is mapped to the kernel's one page of zeros, and the slot's first write
+// then replaces that mapping: a second page fault, and a flush of the TLB
+// of each other core that runs the process, by interrupt, which Finish's
+// parts, run at once, then paid each other's.
+func newCountTable(size int) []countSlot {
+	table := make([]countSlot, size)
+	step := max(os.Getpagesize()/int(unsafe.Sizeof(countSlot{})), 1)
+	for i := 0; i < size; i += step {
+		table[i].n = 0
+	}
+	return table
+}
+
+// n returns the claims counted in slot, up to 255.
+func (t *groupCounts) n(slot uint32) uint8 { return t.table[slot].n }
 
 // add counts a claim of group hash h.
 func (t *groupCounts) add(h uint64) {
@@ -634,16 +782,22 @@ func (t *groupCounts) add(h uint64) {
 		h = t.hashOnly(h)
 	}
 	i := t.slot(h)
-	if t.n[i] == 0 {
-		if 3*(t.used+1) > 2*len(t.keys) {
+	if t.table[i].n == 0 {
+		if 3*(t.used+1) > 2*len(t.table) {
 			t.grow()
 			i = t.slot(h)
 		}
 		t.used++
-		t.keys[i] = h
+		t.table[i].key = h
 	}
-	if t.n[i] < math.MaxUint8 {
-		t.n[i]++
+	switch n := t.table[i].n; {
+	case n == 1:
+		t.grouped += 2 // the hash's first claim and this one
+	case n > 1:
+		t.grouped++
+	}
+	if t.table[i].n < math.MaxUint8 {
+		t.table[i].n++
 	}
 	t.slots = append(t.slots, uint32(i))
 }
@@ -653,7 +807,7 @@ func (t *groupCounts) add(h uint64) {
 func (t *groupCounts) slot(h uint64) uint64 {
 	// The hashes are XXH3's, as good as random in their low bits.
 	i := h & t.mask
-	for t.n[i] != 0 && t.keys[i] != h {
+	for t.table[i].n != 0 && t.table[i].key != h {
 		i = (i + 1) & t.mask
 	}
 	return i
@@ -661,14 +815,14 @@ func (t *groupCounts) slot(h uint64) uint64 {
 
 // grow doubles the table, moving each hash's count and each claim's slot.
 func (t *groupCounts) grow() {
-	keys, n := t.keys, t.n
-	size := 2 * len(keys)
-	t.keys, t.n, t.mask = make([]uint64, size), make([]uint8, size), uint64(size-1)
-	moved := make([]uint32, len(keys))
-	for i, c := range n {
-		if c != 0 {
-			j := t.slot(keys[i])
-			t.keys[j], t.n[j], moved[i] = keys[i], c, uint32(j)
+	old := t.table
+	size := 2 * len(old)
+	t.table, t.mask = newCountTable(size), uint64(size-1)
+	moved := make([]uint32, len(old))
+	for i, s := range old {
+		if s.n != 0 {
+			j := t.slot(s.key)
+			t.table[j], moved[i] = s, uint32(j)
 		}
 	}
 	for k, i := range t.slots {
@@ -810,10 +964,7 @@ func (g *groupClaims) judge(out *findingWriter) error {
 			return err
 		}
 	}
-	f, ok := groupFinding(g.group, string(g.key), g.n, others)
-	if g.group == groupLookalike {
-		f, ok = lookalikeFinding(string(g.key), g.n, &g.looks)
-	}
+	f, ok := groupFinding(g.group, string(g.key), g.n, others, &g.looks)
 	if !ok {
 		return nil
 	}
@@ -1035,7 +1186,8 @@ func (fw *findingWriter) write(f finding, places []Place, spilled *placeList) er
 	if !fw.writes(f.code) {
 		return nil
 	}
-	a := report.Across{Code: f.code, Severity: sev, Kind: f.kind, Key: f.key, Message: f.msg}
+	kind, key, msg := f.text()
+	a := report.Across{Code: f.code, Severity: sev, Kind: kind, Key: key, Message: msg}
 	if spilled == nil {
 		fw.line = fw.out.Across(fw.line[:0], &fw.enc, &a, places)
 		_, err := fw.w.Write(fw.line)

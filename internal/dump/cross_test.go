@@ -18,7 +18,7 @@ import (
 func TestCrossSpilledGroupsSameOutput(t *testing.T) {
 	claims := testClaims()
 	finish := func(memory int64, format report.Format) (string, *CrossCounts, bool) {
-		return finishClaims(t, claims, memory, format, nil)
+		return finishClaims(t, claims, memory, format, nil, 1)
 	}
 	for _, format := range []report.Format{report.FormatJSONL, report.FormatText, report.FormatGitHub, report.FormatSARIF} {
 		want, wantCounts, spilled := finish(1<<30, format)
@@ -58,15 +58,15 @@ func testClaims() []byte {
 
 // finishClaims adds claims to a Cross holding memory bytes, a batch at a
 // time, and returns its output in format, its counts and whether it
-// spilled; hashOnly is as Cross.hashOnly.
-func finishClaims(t *testing.T, claims []byte, memory int64, format report.Format, hashOnly func(uint64) uint64) (string, *CrossCounts, bool) {
+// spilled; hashOnly is as Cross.hashOnly, and jobs as Cross.Jobs.
+func finishClaims(t *testing.T, claims []byte, memory int64, format report.Format, hashOnly func(uint64) uint64, jobs int) (string, *CrossCounts, bool) {
 	t.Helper()
 	c, err := NewCross(memory)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.hashOnly = hashOnly
+	c.hashOnly, c.Jobs = hashOnly, jobs
 	// Whole claims per add, as the pipeline hands them.
 	var batch []byte
 	for rest, i := claims, 1; len(rest) > 0; i++ {
@@ -94,17 +94,45 @@ func finishClaims(t *testing.T, claims []byte, memory int64, format report.Forma
 func TestCrossGroupHashCollisions(t *testing.T) {
 	claims := testClaims()
 	for _, format := range []report.Format{report.FormatJSONL, report.FormatText} {
-		want, wantCounts, _ := finishClaims(t, claims, 1<<30, format, nil)
+		want, wantCounts, _ := finishClaims(t, claims, 1<<30, format, nil, 1)
 		for _, collide := range []func(uint64) uint64{
 			func(h uint64) uint64 { return h % 3 },
 			func(uint64) uint64 { return 42 },
 		} {
-			got, counts, _ := finishClaims(t, claims, 1<<30, format, collide)
+			got, counts, _ := finishClaims(t, claims, 1<<30, format, collide, 1)
 			if got != want {
 				t.Errorf("%s: colliding hashes give other output: %d bytes, want %d\n%.300s\nwant\n%.300s", format, len(got), len(want), got, want)
 			}
 			if fmt.Sprint(counts) != fmt.Sprint(wantCounts) {
 				t.Errorf("%s: counts %v, want %v", format, counts, wantCounts)
+			}
+		}
+	}
+}
+
+// TestCrossPartsSameOutput: the claims grouped in two, three or four
+// parts, each on a goroutine of its own, give the findings and counts
+// byte for byte as in one, their hashes colliding or not.
+func TestCrossPartsSameOutput(t *testing.T) {
+	claims := testClaims()
+	n := 0
+	for rest := claims; len(rest) > 0; n++ {
+		_, rest, _ = nextDigest(rest)
+	}
+	for _, format := range []report.Format{report.FormatJSONL, report.FormatText} {
+		for _, collide := range []func(uint64) uint64{nil, func(h uint64) uint64 { return h % 3 }} {
+			want, wantCounts, _ := finishClaims(t, claims, 1<<30, format, collide, 1)
+			for jobs := 2; jobs <= 4; jobs++ {
+				if p := crossParts(jobs, n); p != jobs {
+					t.Fatalf("%d claims, %d jobs: %d parts", n, jobs, p)
+				}
+				got, counts, _ := finishClaims(t, claims, 1<<30, format, collide, jobs)
+				if got != want {
+					t.Errorf("%s, %d parts: other output: %d bytes, want %d\n%.300s\nwant\n%.300s", format, jobs, len(got), len(want), got, want)
+				}
+				if fmt.Sprint(counts) != fmt.Sprint(wantCounts) {
+					t.Errorf("%s, %d parts: counts %v, want %v", format, jobs, counts, wantCounts)
+				}
 			}
 		}
 	}
@@ -160,7 +188,7 @@ func TestGroupCountsGrow(t *testing.T) {
 	} {
 		var g groupCounts
 		// Told of 16 claims only: the table must grow whatever it is told.
-		g.reset(16, nil)
+		g.reset(16, 16, nil)
 		want := map[uint64]int{}
 		for i := range tc.claims {
 			h := tc.hashOf(i)
@@ -170,14 +198,23 @@ func TestGroupCountsGrow(t *testing.T) {
 		if len(g.slots) != tc.claims {
 			t.Fatalf("%s: %d slots, want %d", tc.name, len(g.slots), tc.claims)
 		}
-		if g.used != len(want) || 3*g.used > 2*len(g.keys) {
-			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.keys), len(want))
+		grouped := 0
+		for _, n := range want {
+			if n > 1 {
+				grouped += n
+			}
+		}
+		if g.grouped != grouped {
+			t.Errorf("%s: %d claims of hashes counted twice or more, want %d", tc.name, g.grouped, grouped)
+		}
+		if g.used != len(want) || 3*g.used > 2*len(g.table) {
+			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.table), len(want))
 		}
 		for i, slot := range g.slots {
 			h := tc.hashOf(i)
-			if g.keys[slot] != h || int(g.n[slot]) != min(want[h], 255) {
+			if g.table[slot].key != h || int(g.n(slot)) != min(want[h], 255) {
 				t.Fatalf("%s: claim %d in slot %d of hash %x, count %d; want hash %x, count %d",
-					tc.name, i, slot, g.keys[slot], g.n[slot], h, min(want[h], 255))
+					tc.name, i, slot, g.table[slot].key, g.n(slot), h, min(want[h], 255))
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package dump
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -479,15 +478,4 @@ func (s *lookalikeSpellings) add(other []byte) {
 	o2, sp2, _ := bytes.Cut(other, []byte{0})
 	s.origins = s.origins || !bytes.Equal(o1, o2)
 	s.spellings = s.spellings || !bytes.Equal(sp1, sp2)
-}
-
-// lookalikeFinding is the finding of a group of n claims of
-// groupLookalike of key, spelt as s says.
-func lookalikeFinding(key string, n int, s *lookalikeSpellings) (finding, bool) {
-	if !s.origins || !s.spellings {
-		return finding{}, false
-	}
-	what, skel, _ := strings.Cut(key, " ")
-	return finding{code: fastvalidate.CodeContentImpersonation, kind: KindSkeleton, key: key,
-		msg: fmt.Sprintf("%d records of different origins give a %s spelt differently with one confusable skeleton, %q: one passes for another", n, what, skel)}, true
 }

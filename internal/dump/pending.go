@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"slices"
 	"sync"
@@ -226,22 +227,55 @@ func (c *Cross) resolve() error {
 	return err
 }
 
-// inMemory counts the pending claims by the hash of their identity, as
-// findInMemory counts claims, and resolves those of hashes counted twice
-// or more, in the order they came (so that each group's records keep
-// theirs); an identity claimed once whose hash another shares is resolved
-// for nothing but gives no finding.
+// inMemory resolves the pending claims of identities whose hashes are
+// claimed twice or more, in the order they came (so that each group's
+// records keep theirs); an identity claimed once whose hash another
+// shares is resolved for nothing but gives no finding.
+//
+// Most identities are claimed once: a bit per hash, in a table of bits
+// sixteen times the claims, finds those that may be claimed again (their
+// bit set already, by the same hash or another), and only those are
+// counted, in a map that stays small. A count table of every identity
+// (groupCounts), 2 MiB of fresh memory on the make perf dump whose
+// look-ups missed the cache, was most of what resolving cost, on the
+// single goroutine of the run's end.
 func (rs *resolver) inMemory() error {
-	p, t := rs.c.pending, &rs.c.counts
-	t.reset(int(p.records), rs.c.hashOnly)
+	p := rs.c.pending
+	hashes := make([]uint64, 0, p.records)
+	seen, twice := newHashBits(int(p.records)), newHashBits(int(p.records))
+	// The hashes that may be claimed twice, each with its claims; twice
+	// has their bits set, so that the map is looked up for few others.
+	var again map[uint64]int
 	for rec := range eachDigest(p.blocks) {
 		_, id := byIdentity(rec)
-		t.add(xxh3.Hash(id))
+		h := xxh3.Hash(id)
+		if rs.c.hashOnly != nil {
+			h = rs.c.hashOnly(h)
+		}
+		hashes = append(hashes, h)
+		if seen.testAndSet(h) {
+			if again == nil {
+				again = make(map[uint64]int)
+			}
+			again[h] = 0
+			twice.testAndSet(h)
+		}
+	}
+	if len(again) == 0 {
+		return nil
+	}
+	for _, h := range hashes {
+		if !twice.test(h) {
+			continue
+		}
+		if n, ok := again[h]; ok {
+			again[h] = n + 1
+		}
 	}
 	claim := -1
 	for rec := range eachDigest(p.blocks) {
 		claim++
-		if t.n[t.slots[claim]] < 2 {
+		if h := hashes[claim]; !twice.test(h) || again[h] < 2 {
 			continue
 		}
 		if err := rs.claim(rec); err != nil {
@@ -249,6 +283,34 @@ func (rs *resolver) inMemory() error {
 		}
 	}
 	return nil
+}
+
+// hashBits is a table of bits indexed by a hash's low bits.
+type hashBits struct {
+	words []uint64
+	mask  uint64
+}
+
+// newHashBits returns a table of at least sixteen bits per hash of n, so
+// that a hash finds its bit set by another for about one in sixteen.
+func newHashBits(n int) hashBits {
+	size := 1 << bits.Len(uint(16*n+63))
+	return hashBits{words: make([]uint64, size/64), mask: uint64(size - 1)}
+}
+
+// test reports whether h's bit is set.
+func (b hashBits) test(h uint64) bool {
+	i := h & b.mask
+	return b.words[i/64]&(uint64(1)<<(i%64)) != 0
+}
+
+// testAndSet sets h's bit and reports whether it was set.
+func (b hashBits) testAndSet(h uint64) bool {
+	i := h & b.mask
+	w, bit := &b.words[i/64], uint64(1)<<(i%64)
+	set := *w&bit != 0
+	*w |= bit
+	return set
 }
 
 // sorted resolves the pending claims as their store merges them, an

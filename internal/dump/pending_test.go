@@ -211,6 +211,43 @@ func TestCrossRereadSameFindings(t *testing.T) {
 	}
 }
 
+// TestResolveHashCollisions: identities whose hashes collide, or only
+// share the bit that tells them may be claimed again, are resolved as
+// they are apart: the findings are the same byte for byte, the file read
+// again or hashed as read.
+func TestResolveHashCollisions(t *testing.T) {
+	dump, _ := plantedDump(t)
+	path := filepath.Join(t.TempDir(), "d.ndjson")
+	if err := os.WriteFile(path, dump, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	finish := func(path string, hashOnly func(uint64) uint64) string {
+		c := crossOf(t, dump, "d.ndjson", path, 1<<30)
+		c.hashOnly = hashOnly
+		var out bytes.Buffer
+		counts, err := c.Finish(report.FormatJSONL.Writer(&out, report.WriterOptions{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprint(out.String(), counts)
+	}
+	for _, p := range []string{path, ""} {
+		want := finish(p, nil)
+		if !strings.Contains(want, "dump.duplicate-id") {
+			t.Fatalf("no duplicate identity found:\n%.500s", want)
+		}
+		for name, collide := range map[string]func(uint64) uint64{
+			"three hashes": func(h uint64) uint64 { return h % 3 },
+			"one hash":     func(uint64) uint64 { return 42 },
+			"one bit":      func(h uint64) uint64 { return h &^ (1<<40 - 1) },
+		} {
+			if got := finish(p, collide); got != want {
+				t.Errorf("read again %v, %s: other findings:\n%.500s\nwant\n%.500s", p != "", name, got, want)
+			}
+		}
+	}
+}
+
 // TestCrossRereadChangedFile: a file that no longer holds, where a
 // record whose content is needed lay, the bytes judged (changed,
 // truncated, removed) fails Finish with a ChangedError naming the file and

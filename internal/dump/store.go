@@ -72,6 +72,17 @@ func (s *store) add(b []byte) error {
 
 // addCounted is add, for a caller that has counted b's digests, n.
 func (s *store) addCounted(b []byte, n int) error {
+	s.hold(b, n)
+	if s.overBudget() {
+		return s.spill()
+	}
+	return nil
+}
+
+// hold copies b, n digests, to the blocks, and returns where it starts:
+// the block's index in the high 32 bits, the offset in it in the low, as
+// claimAt reads. The caller spills the store when it is over its budget.
+func (s *store) hold(b []byte, n int) (pos uint64) {
 	s.bytes += int64(len(b))
 	s.records += int64(n)
 	last := len(s.blocks) - 1
@@ -85,13 +96,14 @@ func (s *store) addCounted(b []byte, n int) error {
 		s.blocks = append(s.blocks, blk)
 		last++
 	}
+	pos = uint64(last)<<32 | uint64(len(s.blocks[last]))
 	s.blocks[last] = append(s.blocks[last], b...)
 	s.held += int64(len(b))
-	if s.held > s.budget {
-		return s.spill()
-	}
-	return nil
+	return pos
 }
+
+// overBudget reports whether the digests in memory exceed the budget.
+func (s *store) overBudget() bool { return s.held > s.budget }
 
 func (s *store) spilled() bool { return len(s.runs) > 0 }
 
