@@ -85,7 +85,8 @@ DATA teddyConsts<>+0xa0(SB)/8, $0x0f0f0f0f0f0f0f0f // a nibble
 DATA teddyConsts<>+0xa8(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA teddyConsts<>+0xb0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA teddyConsts<>+0xb8(SB)/8, $0x0f0f0f0f0f0f0f0f
-GLOBL teddyConsts<>(SB), RODATA|NOPTR, $0xc0
+// +0xc0 to +0xdf: zeros, to compare with.
+GLOBL teddyConsts<>(SB), RODATA|NOPTR, $0xe0
 
 // func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, notOther, cand uint64)
 //
@@ -172,4 +173,187 @@ done:
 	MOVQ R8, word+24(FP)
 	MOVQ R9, notOther+32(FP)
 	MOVQ R10, cand+40(FP)
+	RET
+
+// func cardBlocksAVX2(p *byte, blocks int, t *teddyTables, lits *litTables, out *cardBlock)
+//
+// For each of blocks 64-byte blocks from p (reading up to three bytes past
+// the last), the first three words of a cardBlock (its visit is left for
+// maskBlocks to make): word, the bits of textBlockMasksSSE2's word;
+// lit, a bit per byte that is a literal's anchor by the nibble tables lits
+// (litTables: the byte's low nibble looked up for the bits of the high
+// nibbles it is an anchor with, the high nibble for its own bit, ANDed);
+// cand, textBlockTeddyAVX2's candidates by t. One call for a whole card:
+// the tables are loaded once, and the loop goes round once a block, where
+// a call a text paid for both every text (see cardMasks).
+TEXT ·cardBlocksAVX2(SB), NOSPLIT, $0-40
+	MOVQ    p+0(FP), SI
+	MOVQ    blocks+8(FP), CX
+	MOVQ    t+16(FP), DI
+	MOVQ    lits+24(FP), BX
+	MOVQ    out+32(FP), DX
+	VMOVDQU 0(DI), Y8
+	VMOVDQU 32(DI), Y9
+	VMOVDQU 64(DI), Y10
+	VMOVDQU 96(DI), Y11
+	VMOVDQU 128(DI), Y12
+	VMOVDQU 160(DI), Y13
+	VMOVDQU 192(DI), Y14
+	VMOVDQU 224(DI), Y15
+	VMOVDQU 0(BX), Y5
+	VMOVDQU 32(BX), Y6
+	VMOVDQU teddyConsts<>+0xa0(SB), Y7
+	TESTQ   CX, CX
+	JZ      cdone
+
+	// PLACE with the case bit read from memory: Y6 holds a table here.
+#define CPLACE(off, lo, hi) \
+	VMOVDQU off(SI), Y1 \
+	VPOR    teddyConsts<>+0x80(SB), Y1, Y1 \
+	VPAND   Y7, Y1, Y2 \
+	VPSRLW  $4, Y1, Y1 \
+	VPAND   Y7, Y1, Y1 \
+	VPSHUFB Y2, lo, Y2 \
+	VPSHUFB Y1, hi, Y1 \
+	VPAND   Y1, Y2, Y2
+
+	// One 32-byte chunk at off: word bits into R8, anchor bits into R9,
+	// candidates into R10, each shifted to the chunk's place.
+#define CCHUNK(off, shift) \
+	VMOVDQU   off(SI), Y0 \
+	VPOR      teddyConsts<>+0x80(SB), Y0, Y1 \
+	VPADDB    teddyConsts<>+0x00(SB), Y1, Y1 \
+	VMOVDQU   teddyConsts<>+0x20(SB), Y3 \
+	VPCMPGTB  Y1, Y3, Y3 \
+	VPADDB    teddyConsts<>+0x40(SB), Y0, Y1 \
+	VMOVDQU   teddyConsts<>+0x60(SB), Y4 \
+	VPCMPGTB  Y1, Y4, Y4 \
+	VPOR      Y4, Y3, Y3 \
+	VPMOVMSKB Y3, AX \
+	SHLQ      $shift, AX \
+	ORQ       AX, R8 \
+	VPAND     Y7, Y0, Y1 \
+	VPSRLW    $4, Y0, Y2 \
+	VPAND     Y7, Y2, Y2 \
+	VPSHUFB   Y1, Y5, Y1 \
+	VPSHUFB   Y2, Y6, Y2 \
+	VPAND     Y1, Y2, Y1 \
+	VPCMPEQB  teddyConsts<>+0xc0(SB), Y1, Y1 \
+	VPMOVMSKB Y1, AX \
+	NOTL      AX \
+	SHLQ      $shift, AX \
+	ORQ       AX, R9 \
+	CPLACE(off, Y8, Y9) \
+	VMOVDQU   Y2, Y4 \
+	CPLACE(off+1, Y10, Y11) \
+	VPAND     Y2, Y4, Y4 \
+	CPLACE(off+2, Y12, Y13) \
+	VPAND     Y2, Y4, Y4 \
+	CPLACE(off+3, Y14, Y15) \
+	VPAND     Y2, Y4, Y4 \
+	VPCMPEQB  teddyConsts<>+0xc0(SB), Y4, Y4 \
+	VPMOVMSKB Y4, AX \
+	NOTL      AX \
+	SHLQ      $shift, AX \
+	ORQ       AX, R10
+
+cloop:
+	XORQ R8, R8
+	XORQ R9, R9
+	XORQ R10, R10
+	CCHUNK(0, 0)
+	CCHUNK(32, 32)
+	MOVQ R8, 0(DX)
+	MOVQ R9, 8(DX)
+	MOVQ R10, 16(DX)
+	ADDQ $64, SI
+	ADDQ $32, DX
+	DECQ CX
+	JNZ  cloop
+
+cdone:
+	VZEROUPPER
+	RET
+
+// func cardBlocksAVX512(p *byte, blocks int, t *teddyTables, lits *litTables, out *cardBlock)
+//
+// cardBlocksAVX2 with AVX-512BW: a block is one register, each 16-byte
+// table is broadcast to the four lanes, and a compare or test leaves its
+// 64 bits in a mask register. A byte is a letter if, ORed with 0x20, it
+// lies 0 to 25 above 'a', unsigned, and a digit if it lies 0 to 9 above
+// '0'.
+TEXT ·cardBlocksAVX512(SB), NOSPLIT, $0-40
+	MOVQ            p+0(FP), SI
+	MOVQ            blocks+8(FP), CX
+	MOVQ            t+16(FP), DI
+	MOVQ            lits+24(FP), BX
+	MOVQ            out+32(FP), DX
+	VBROADCASTI32X4 0(DI), Z8
+	VBROADCASTI32X4 32(DI), Z9
+	VBROADCASTI32X4 64(DI), Z10
+	VBROADCASTI32X4 96(DI), Z11
+	VBROADCASTI32X4 128(DI), Z12
+	VBROADCASTI32X4 160(DI), Z13
+	VBROADCASTI32X4 192(DI), Z14
+	VBROADCASTI32X4 224(DI), Z15
+	VBROADCASTI32X4 0(BX), Z5
+	VBROADCASTI32X4 32(BX), Z6
+	MOVL            $0x0f, AX
+	VPBROADCASTB    AX, Z7
+	MOVL            $0x20, AX
+	VPBROADCASTB    AX, Z16
+	MOVL            $0x61, AX
+	VPBROADCASTB    AX, Z17
+	MOVL            $25, AX
+	VPBROADCASTB    AX, Z18
+	MOVL            $0x30, AX
+	VPBROADCASTB    AX, Z19
+	MOVL            $9, AX
+	VPBROADCASTB    AX, Z20
+	TESTQ           CX, CX
+	JZ              zdone
+
+	// The bucket bits of the bytes at off, by the table pair lo and hi,
+	// into Z2.
+#define ZPLACE(off, lo, hi) \
+	VPORQ     off(SI), Z16, Z1 \
+	VPANDQ    Z7, Z1, Z2 \
+	VPSRLW    $4, Z1, Z1 \
+	VPANDQ    Z7, Z1, Z1 \
+	VPSHUFB   Z2, lo, Z2 \
+	VPSHUFB   Z1, hi, Z1 \
+	VPANDQ    Z1, Z2, Z2
+
+zloop:
+	VMOVDQU64  (SI), Z0
+	VPORQ      Z16, Z0, Z1
+	VPSUBB     Z17, Z1, Z1
+	VPCMPUB    $2, Z18, Z1, K1
+	VPSUBB     Z19, Z0, Z2
+	VPCMPUB    $2, Z20, Z2, K2
+	KORQ       K1, K2, K1
+	KMOVQ      K1, 0(DX)
+	VPANDQ     Z7, Z0, Z1
+	VPSRLW     $4, Z0, Z2
+	VPANDQ     Z7, Z2, Z2
+	VPSHUFB    Z1, Z5, Z1
+	VPSHUFB    Z2, Z6, Z2
+	VPTESTMB   Z1, Z2, K3
+	KMOVQ      K3, 8(DX)
+	ZPLACE(0, Z8, Z9)
+	VMOVDQA64  Z2, Z4
+	ZPLACE(1, Z10, Z11)
+	VPANDQ     Z2, Z4, Z4
+	ZPLACE(2, Z12, Z13)
+	VPANDQ     Z2, Z4, Z4
+	ZPLACE(3, Z14, Z15)
+	VPTESTMB   Z2, Z4, K4
+	KMOVQ      K4, 16(DX)
+	ADDQ       $64, SI
+	ADDQ       $32, DX
+	DECQ       CX
+	JNZ        zloop
+
+zdone:
+	VZEROUPPER
 	RET
