@@ -202,7 +202,6 @@ func (w *walker) checkContent() {
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
-	w.resetCardMasks()
 	for _, p := range picked {
 		if o := uint32(p >> 32); o != obj {
 			if len(w.segs) != 0 {

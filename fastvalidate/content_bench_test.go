@@ -172,7 +172,6 @@ func BenchmarkMatchRaw(b *testing.B) {
 	cpuBefore := processCPU(b)
 	for b.Loop() {
 		gated = 0
-		w.resetCardMasks() // the texts' blocks are made in each run
 		for _, segs := range objects {
 			w.segs = append(w.segs[:0], segs...) // as checkContent reuses it
 			var lits litHits

@@ -81,8 +81,6 @@ type patternSet struct {
 	// start (content_match_teddy.go).
 	anchorBits uint64
 	teddy      teddyTables
-	// lits are the tables that find the anchors' bytes (litTables).
-	lits litTables
 }
 
 // loadPatterns returns the pattern set, read on first use rather than at
@@ -159,7 +157,6 @@ func mustParsePatterns(text string) *patternSet {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
 	p.buildTeddy()
-	p.buildLits()
 	return p
 }
 
@@ -343,41 +340,15 @@ func (w *walker) matchPatterns() {
 // may be an anchor's (haveTeddy), and one is, it goes over those bytes
 // again for every word's bits.
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
-	if haveTeddy {
-		return w.gateSegmentsCard(p, lits)
-	}
 	var seen uint64
 	for si := range w.segs {
 		if w.segs[si].wide {
 			seen |= w.gateFolded(p, si, lits)
 		} else {
-			seen |= w.matchRaw(p, si, lits, false)
+			seen |= w.matchRaw(p, si, lits, haveTeddy)
 		}
 	}
-	return seen
-}
-
-// gateSegmentsCard is gateSegments where the pass looks only at the words
-// that may be an anchor's (haveTeddy): over the card's own bytes by the
-// bits of its blocks (gateCardText), made for all the object's texts at
-// once, the texts with nothing to visit passed over by a test of those
-// bits; and, where one of those words is an anchor's, over those bytes
-// again for every word's bits (matchRaw).
-func (w *walker) gateSegmentsCard(p *patternSet, lits *litHits) uint64 {
-	w.maskObject(p)
-	var seen uint64
-	for si := range w.segs {
-		seg := &w.segs[si]
-		switch {
-		case seg.wide:
-			seen |= w.gateFolded(p, si, lits)
-		case seg.folded:
-			seen |= w.matchRaw(p, si, lits, true)
-		case w.textVisits(seg.start, seg.end) != 0:
-			seen |= w.gateCardText(p, si, lits)
-		}
-	}
-	if seen&p.anchorBits != 0 {
+	if haveTeddy && seen&p.anchorBits != 0 {
 		for si := range w.segs {
 			if !w.segs[si].wide {
 				seen |= w.matchRaw(p, si, nil, false)
@@ -404,17 +375,6 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint
 		buf = w.fold
 	}
 	text := buf[seg.start:seg.end]
-	// The bits of the card's own bytes are the card's blocks' (see
-	// resetCardMasks), and the masks then read nothing past the words'
-	// keys.
-	card := haveTeddy && !seg.folded
-	if card {
-		w.maskText(p, seg.start, seg.end) // made already in gateSegments
-	}
-	read := max(blockMaskRead, blockMaskTeddyRead)
-	if card {
-		read = 0
-	}
 	var seen uint64
 	var carry uint64 // 1 when the block before ends inside a word
 	open := -1       // where a word that runs past the block starts
@@ -422,7 +382,7 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint
 	for base := 0; base < len(text); base += 64 {
 		n := min(len(text)-base, 64)
 		src := buf[int(seg.start)+base:]
-		if len(src) < max(n+7, read) {
+		if len(src) < max(n+7, blockMaskRead, blockMaskTeddyRead) {
 			// The masks and the words' keys read past the n: up to seven
 			// bytes (a key, and blockMasksPortable's last eight), or to
 			// the block's end and three more (blockMaskRead,
@@ -437,18 +397,9 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint
 		}
 		var word, other uint64
 		cand := ^uint64(0) // where a word may be one the gate needs
-		switch {
-		case card:
-			// other holds only the anchors' bytes here, the ones of its
-			// bits the literals look at.
-			var c uint64
-			word, other, c = w.cardMasksAt(int(seg.start) + base)
-			if teddy {
-				cand = c
-			}
-		case teddy:
+		if teddy {
 			word, other, cand = blockMasksTeddy(src, n, &p.teddy)
-		default:
+		} else {
 			word, other = blockMasks(src, n)
 		}
 		if n < 64 {

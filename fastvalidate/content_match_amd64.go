@@ -50,30 +50,3 @@ func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint6
 
 //go:noescape
 func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, notOther, cand uint64)
-
-// cardBlocksAVX2 computes, for blocks 64-byte blocks from p (and three
-// bytes past the last), a cardBlock each into out, by the anchors' tables
-// t and the literals' lits.
-//
-//go:noescape
-func cardBlocksAVX2(p *byte, blocks int, t *teddyTables, lits *litTables, out *cardBlock)
-
-// cardBlocks fills out[:blocks] for the blocks of b from its start
-// (len(b) >= 64*blocks+3): cardBlocksPortable's bits, by AVX2.
-func cardBlocks(b []byte, blocks int, p *patternSet, out []cardBlock) {
-	_ = b[64*blocks+2]
-	_ = out[blocks-1]
-	if haveCardAVX512 {
-		cardBlocksAVX512(&b[0], blocks, &p.teddy, &p.lits, &out[0])
-		return
-	}
-	cardBlocksAVX2(&b[0], blocks, &p.teddy, &p.lits, &out[0])
-}
-
-// haveCardAVX512 says whether cardBlocks takes cardBlocksAVX512: on CPUs
-// with AVX-512BW and VBMI2, where the scanner's classification pass takes
-// AVX-512 too (tape.widestPass says why the others are left out).
-var haveCardAVX512 = cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI2
-
-//go:noescape
-func cardBlocksAVX512(p *byte, blocks int, t *teddyTables, lits *litTables, out *cardBlock)

@@ -21,12 +21,3 @@ func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint6
 	word, other = blockMasksPortable(src, n)
 	return word, other, teddyPortable(t, src, n)
 }
-
-// cardBlocks is cardBlocksPortable here, which matchRaw does not ask for
-// (haveTeddy).
-func cardBlocks(b []byte, blocks int, p *patternSet, out []cardBlock) {
-	cardBlocksPortable(b, blocks, p, out)
-}
-
-// haveCardAVX512 is false here, as haveTeddy.
-var haveCardAVX512 = false

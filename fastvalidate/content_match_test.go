@@ -1,7 +1,6 @@
 package fastvalidate
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
@@ -352,7 +351,6 @@ func TestGateLetsEveryPatternWordThrough(t *testing.T) {
 						for _, after := range []string{"", " x", ".", " " + strings.Repeat("y", 70)} {
 							text := strings.Repeat("z", pad%3) + strings.Repeat(" ab", pad/3) + " " + spelt + after
 							w.b = []byte(`"` + text + `"`)
-							w.resetCardMasks() // a new card, as checkContent starts one
 							w.segs = append(w.segs[:0], textSeg{start: 1, end: uint32(1 + len(text))})
 							var lits litHits
 							if got := w.matchRaw(p, 0, &lits, false); got&bit == 0 {
@@ -477,82 +475,4 @@ func matchesAsReference(t *testing.T, v *Validator, texts []string) (got, want [
 		t.Fatalf("texts %q:\n got  %q\n want %q", texts, got, want)
 	}
 	return got, want
-}
-
-// TestCardBlocksAsPortable holds cardBlocks, by each vector pass this
-// machine has, to cardBlocksPortable, a byte at a time: random runs of
-// blocks of ASCII and bytes beyond it, strewn with the anchors' words in
-// any case and the literals' anchor bytes, the blocks' bits depending on
-// the three bytes after each.
-func TestCardBlocksAsPortable(t *testing.T) {
-	if !haveTeddy {
-		t.Skip("no AVX2: matchRaw makes its masks a text at a time")
-	}
-	p := loadPatterns()
-	var words []string
-	for i := range p.words {
-		words = append(words, p.words[i].tokens[anchorOf(&p.words[i])].words...)
-	}
-	passes := map[string]bool{"AVX2": false}
-	if haveCardAVX512 {
-		passes["AVX-512"] = true
-	}
-	defer func(was bool) { haveCardAVX512 = was }(haveCardAVX512)
-	rng := rand.New(rand.NewPCG(9, 10))
-	for range 3000 {
-		blocks := 1 + rng.IntN(5)
-		src := make([]byte, 64*blocks+3)
-		for i := range src {
-			src[i] = " abcdefghijklmnopqrstuvwxyzAEIOUZ.,-:<[#\"0189\x7f\x80\xc3\xe9\xff`@{/"[rng.IntN(52)]
-		}
-		for range rng.IntN(12) {
-			w := words[rng.IntN(len(words))]
-			if rng.IntN(2) == 0 {
-				w = strings.ToUpper(w)
-			}
-			copy(src[rng.IntN(len(src)):], w)
-		}
-		want := make([]cardBlock, blocks)
-		cardBlocksPortable(src, blocks, p, want)
-		for name, wide := range passes {
-			haveCardAVX512 = wide
-			got := make([]cardBlock, blocks+1)
-			got[blocks] = cardBlock{1, 2, 3, 4}
-			cardBlocks(src, blocks, p, got)
-			if !slices.Equal(got[:blocks], want) {
-				t.Fatalf("%s on %q:\n got  %#x\n want %#x", name, src, got[:blocks], want)
-			}
-			if got[blocks] != (cardBlock{1, 2, 3, 4}) {
-				t.Fatalf("%s wrote past its %d blocks", name, blocks)
-			}
-		}
-	}
-}
-
-// TestCardWordLen holds the length of a word read from the card's blocks
-// to the word's, for words that start anywhere in a block and run across
-// one or two blocks' edges, the blocks after the text holding another
-// card's word bits.
-func TestCardWordLen(t *testing.T) {
-	if !haveTeddy {
-		t.Skip("no AVX2: the card's blocks are not made")
-	}
-	p := loadPatterns()
-	w := &walker{}
-	for _, pre := range []int{0, 1, 30, 63, 64, 65, 100} {
-		for _, n := range []int{1, 5, 63, 64, 65, 127, 128, 129, 200} {
-			// Another card's word bits, all set, in every block first.
-			w.b = bytes.Repeat([]byte("x"), 512)
-			w.resetCardMasks()
-			w.maskText(p, 0, 512)
-			text := strings.Repeat(" ", pre) + strings.Repeat("a", n)
-			w.b = []byte(`"` + text + `"`)
-			w.resetCardMasks()
-			w.maskText(p, 1, uint32(1+len(text)))
-			at := 1 + pre
-			if got := w.cardWordLen(at>>6, at&63, 1+len(text)); got != n {
-				t.Errorf("a word of %d bytes at %d: length %d", n, at, got)
-			}
-		}
-	}
 }

@@ -38,11 +38,6 @@ type walker struct {
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
-
-	// cardBlocks has the content rules' bits of the card's blocks, those
-	// whose bit cardMasked sets (see resetCardMasks).
-	cardBlocks []cardBlock
-	cardMasked []uint64
 	// note is the disagreement of the draft and the schema that the
 	// findings reported now are about: a check sets it around the value
 	// in dispute, and every finding added meanwhile carries it.
