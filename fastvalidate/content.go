@@ -202,10 +202,16 @@ func (w *walker) checkContent() {
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
+	// Once a card rather than once an object: sync.OnceValue's check is
+	// some twenty instructions a call, and a card has eight objects.
+	var patterns *patternSet
+	if work&workPatterns != 0 {
+		patterns = loadPatterns()
+	}
 	for _, p := range picked {
 		if o := uint32(p >> 32); o != obj {
 			if len(w.segs) != 0 {
-				w.matchPatterns()
+				w.matchPatterns(patterns)
 			}
 			obj = o
 			w.fold = w.fold[:0]
@@ -227,7 +233,7 @@ func (w *walker) checkContent() {
 		}
 	}
 	if len(w.segs) != 0 {
-		w.matchPatterns()
+		w.matchPatterns(patterns)
 	}
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
