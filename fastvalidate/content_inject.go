@@ -345,8 +345,8 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 		switch {
 		case seg.wide:
 			seen |= w.gateFolded(p, si, lits)
-		case haveTeddy && !seg.folded && seg.end-seg.start <= 64 && int(seg.start)+shortRead <= len(w.b):
-			seen |= w.matchShort(p, si, lits)
+		case haveTeddy && !seg.folded && int(seg.end)+blockRead <= len(w.b):
+			seen |= w.matchInPlace(p, si, lits)
 		default:
 			seen |= w.matchRaw(p, si, lits, haveTeddy)
 		}
@@ -444,32 +444,52 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint
 	return seen
 }
 
-// shortRead is how many bytes from its start matchShort reads of the
-// card: the block the masks read, and seven past its last word's start
-// for that word's key.
-const shortRead = max(blockMaskTeddyRead, 64+7)
+// blockRead is how many bytes from a block's start matchInPlace reads of
+// the card: the block the masks read, and seven past its last word's
+// start for that word's key.
+const blockRead = max(blockMaskTeddyRead, 64+7)
 
-// matchShort is matchRaw, looking for the anchors, over segment si, the
-// card's own bytes, of 64 bytes at most, of which the card holds
-// shortRead from its start: one block, in which no word goes on into the
-// next. Most texts are such, names and tags, and matchRaw's loop, the
-// words it leaves open and its copy of a block at the card's end cost
-// them more than the block's own work (callgrind on the 100 MB dump's
-// first 20,000 cards: some 280 instructions a text in matchRaw itself).
-func (w *walker) matchShort(p *patternSet, si int, lits *litHits) uint64 {
-	start := int(w.segs[si].start)
-	n := int(w.segs[si].end) - start
-	src := w.b[start : start+shortRead]
-	word, other, cand := blockMasksTeddy(src, n, &p.teddy)
-	keep := uint64(1)<<n - 1 // all ones for 64: a shift by 64 leaves 0
-	word &= keep
-	seen := p.gateStarts(src, word, word&^(word<<1)&cand)
-	for other &= keep; other != 0; other &= other - 1 {
-		// As in matchRaw: an anchor is its own folding.
-		i := bits.TrailingZeros64(other)
-		if c := src[i]; p.anchors[c] {
-			w.matchLiteralsAt(p, si, i, c, lits)
+// matchInPlace is matchRaw, looking for the anchors, over segment si,
+// the card's own bytes, after which the card holds blockRead bytes more:
+// it reads the text in blocks of at most 64 bytes that no word crosses,
+// ending a block before a word that may go on past it, so that each
+// block is read as it stands, with none of matchRaw's words left open
+// from one block into the next, and no copy of a block near the card's
+// end. Most texts, names, tags and short descriptions, are one block; a
+// word of 64 bytes or more, which no block holds, sends the text to
+// matchRaw. For a text of one block matchRaw's loop cost more than the
+// block's own work (callgrind on the 100 MB dump's first 20,000 cards:
+// some 280 instructions a text in matchRaw itself).
+func (w *walker) matchInPlace(p *patternSet, si int, lits *litHits) uint64 {
+	end := int(w.segs[si].end)
+	var seen uint64
+	for base := int(w.segs[si].start); base < end; {
+		n := min(end-base, 64)
+		src := w.b[base : base+blockRead]
+		word, other, cand := blockMasksTeddy(src, n, &p.teddy)
+		keep := uint64(1)<<n - 1 // all ones for 64: a shift by 64 leaves 0
+		word &= keep
+		starts := word &^ (word << 1)
+		if base+n < end && word>>(n-1)&1 != 0 {
+			// The block's last word may go on into the next block: the
+			// next block starts with it.
+			last := 63 - bits.LeadingZeros64(starts)
+			if last == 0 {
+				return seen | w.matchRaw(p, si, lits, true)
+			}
+			n, keep = last, uint64(1)<<last-1
+			word &= keep
+			starts &= keep
 		}
+		seen |= p.gateStarts(src, word, starts&cand)
+		for other &= keep; other != 0; other &= other - 1 {
+			// As in matchRaw: an anchor is its own folding.
+			i := bits.TrailingZeros64(other)
+			if c := src[i]; p.anchors[c] {
+				w.matchLiteralsAt(p, si, base-int(w.segs[si].start)+i, c, lits)
+			}
+		}
+		base += n
 	}
 	return seen
 }
