@@ -467,17 +467,19 @@ func (w *walker) matchInPlace(p *patternSet, si int, lits *litHits) uint64 {
 		n := min(end-base, 64)
 		src := w.b[base : base+blockRead]
 		word, other, cand := blockMasksTeddy(src, n, &p.teddy)
-		keep := uint64(1)<<n - 1 // all ones for 64: a shift by 64 leaves 0
+		// n is 1 to 64: the shifts masked to 63, which they are, need no
+		// check for 64 and more.
+		keep := ^uint64(0) >> ((64 - n) & 63)
 		word &= keep
 		starts := word &^ (word << 1)
-		if base+n < end && word>>(n-1)&1 != 0 {
+		if base+n < end && word>>((n-1)&63)&1 != 0 {
 			// The block's last word may go on into the next block: the
 			// next block starts with it.
 			last := 63 - bits.LeadingZeros64(starts)
 			if last == 0 {
 				return seen | w.matchRaw(p, si, lits, true)
 			}
-			n, keep = last, uint64(1)<<last-1
+			n, keep = last, ^uint64(0)>>((64-last)&63)
 			word &= keep
 			starts &= keep
 		}
@@ -627,9 +629,24 @@ type litHits struct {
 // matchLiteralsAt matches the literals whose anchor byte is c, found at
 // byte i of segment si, and adds to lits the first match of each kind.
 func (w *walker) matchLiteralsAt(p *patternSet, si, i int, c byte, lits *litHits) {
+	// The stream's bytes on either side of the anchor, as streamEndsWith
+	// and streamStartsWith read them first (a segment's edge reads as the
+	// space between members): most anchors in honest text, a dash in
+	// "real-time", are told no literal's by one of them.
+	text := w.segText(si)
+	before, after := byte(' '), byte(' ')
+	if i > 0 {
+		before = foldByte[text[i-1]]
+	}
+	if i+1 < len(text) {
+		after = foldByte[text[i+1]]
+	}
 next:
 	for _, li := range p.byAnchor[c] {
 		l := &p.literals[li]
+		if l.anchor > 0 && l.text[l.anchor-1] != before || l.anchor+1 < len(l.text) && l.text[l.anchor+1] != after {
+			continue
+		}
 		for _, h := range lits.hits[:lits.n] {
 			if h.lit.kind == l.kind {
 				continue next
