@@ -346,7 +346,47 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 		case seg.wide:
 			seen |= w.gateFolded(p, si, lits)
 		case haveTeddy && !seg.folded && int(seg.end)+blockRead <= len(w.b):
-			seen |= w.matchInPlace(p, si, lits)
+			// The card's own bytes, which the card holds blockRead bytes
+			// past: read in place, in blocks of at most 64 bytes that no
+			// word crosses, each ending before a word that may go on
+			// past it, so that the next block starts with that word and
+			// no word is left open from one block into the next, as
+			// matchRaw leaves them, nor a block copied near the card's
+			// end. Most texts, names, tags and short descriptions, are
+			// one block, for which matchRaw's loop cost more than the
+			// block's own work, and a call here a fifth of it (callgrind
+			// on the 100 MB dump's first 20,000 cards). A word of 64
+			// bytes or more, which no block holds, sends the text to
+			// matchRaw, which hashes the words read already to the same
+			// bits, and finds the literals found already again, of kinds
+			// matchLiteralsAt then passes over.
+			start, end := int(seg.start), int(seg.end)
+			for base := start; base < end; {
+				n := min(end-base, 64)
+				src := w.b[base : base+blockRead]
+				word, other, cand := blockMasksTeddy(src, n, &p.teddy)
+				keep := ^uint64(0) >> ((64 - n) & 63)
+				word &= keep
+				starts := word &^ (word << 1)
+				if base+n < end && word>>((n-1)&63)&1 != 0 {
+					last := 63 - bits.LeadingZeros64(starts)
+					if last == 0 {
+						seen |= w.matchRaw(p, si, lits, true)
+						break
+					}
+					n, keep = last, ^uint64(0)>>((64-last)&63)
+					word &= keep
+					starts &= keep
+				}
+				seen |= p.gateStarts(src, word, starts&cand)
+				for other &= keep; other != 0; other &= other - 1 {
+					i := bits.TrailingZeros64(other)
+					if c := src[i]; p.anchors[c] {
+						w.matchLiteralsAt(p, si, base-start+i, c, lits)
+					}
+				}
+				base += n
+			}
 		default:
 			seen |= w.matchRaw(p, si, lits, haveTeddy)
 		}
@@ -444,57 +484,10 @@ func (w *walker) matchRaw(p *patternSet, si int, lits *litHits, teddy bool) uint
 	return seen
 }
 
-// blockRead is how many bytes from a block's start matchInPlace reads of
-// the card: the block the masks read, and seven past its last word's
-// start for that word's key.
+// blockRead is how many bytes from a block's start gateSegments reads of
+// the card, for a text it reads in place: the block the masks read, and
+// seven past its last word's start for that word's key.
 const blockRead = max(blockMaskTeddyRead, 64+7)
-
-// matchInPlace is matchRaw, looking for the anchors, over segment si,
-// the card's own bytes, after which the card holds blockRead bytes more:
-// it reads the text in blocks of at most 64 bytes that no word crosses,
-// ending a block before a word that may go on past it, so that each
-// block is read as it stands, with none of matchRaw's words left open
-// from one block into the next, and no copy of a block near the card's
-// end. Most texts, names, tags and short descriptions, are one block; a
-// word of 64 bytes or more, which no block holds, sends the text to
-// matchRaw. For a text of one block matchRaw's loop cost more than the
-// block's own work (callgrind on the 100 MB dump's first 20,000 cards:
-// some 280 instructions a text in matchRaw itself).
-func (w *walker) matchInPlace(p *patternSet, si int, lits *litHits) uint64 {
-	end := int(w.segs[si].end)
-	var seen uint64
-	for base := int(w.segs[si].start); base < end; {
-		n := min(end-base, 64)
-		src := w.b[base : base+blockRead]
-		word, other, cand := blockMasksTeddy(src, n, &p.teddy)
-		// n is 1 to 64: the shifts masked to 63, which they are, need no
-		// check for 64 and more.
-		keep := ^uint64(0) >> ((64 - n) & 63)
-		word &= keep
-		starts := word &^ (word << 1)
-		if base+n < end && word>>((n-1)&63)&1 != 0 {
-			// The block's last word may go on into the next block: the
-			// next block starts with it.
-			last := 63 - bits.LeadingZeros64(starts)
-			if last == 0 {
-				return seen | w.matchRaw(p, si, lits, true)
-			}
-			n, keep = last, ^uint64(0)>>((64-last)&63)
-			word &= keep
-			starts &= keep
-		}
-		seen |= p.gateStarts(src, word, starts&cand)
-		for other &= keep; other != 0; other &= other - 1 {
-			// As in matchRaw: an anchor is its own folding.
-			i := bits.TrailingZeros64(other)
-			if c := src[i]; p.anchors[c] {
-				w.matchLiteralsAt(p, si, base-int(w.segs[si].start)+i, c, lits)
-			}
-		}
-		base += n
-	}
-	return seen
-}
 
 // blockMasksPortable returns, for the first n bytes of src (n <= 64,
 // len(src) >= n+7), a bit per byte, byte k's at bit k, for the letters
