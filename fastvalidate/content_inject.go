@@ -363,8 +363,8 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 			start, end := int(seg.start), int(seg.end)
 			for base := start; base < end; {
 				n := min(end-base, 64)
-				src := w.b[base : base+blockRead]
-				word, other, cand := blockMasksTeddy(src, n, &p.teddy)
+				src := (*[blockRead]byte)(w.b[base:])
+				word, other, cand := blockMasksTeddyAt(src, n, &p.teddy)
 				keep := ^uint64(0) >> ((64 - n) & 63)
 				word &= keep
 				starts := word &^ (word << 1)
@@ -378,9 +378,9 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 					word &= keep
 					starts &= keep
 				}
-				seen |= p.gateStarts(src, word, starts&cand)
+				seen |= p.gateStarts(src[:], word, starts&cand)
 				for other &= keep; other != 0; other &= other - 1 {
-					i := bits.TrailingZeros64(other)
+					i := bits.TrailingZeros64(other) & 63
 					if c := src[i]; p.anchors[c] {
 						w.matchLiteralsAt(p, si, base-start+i, c, lits)
 					}
