@@ -202,10 +202,16 @@ func (w *walker) checkContent() {
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
+	// Once a card rather than once an object: sync.OnceValue's check is
+	// some twenty instructions a call, and a card has eight objects.
+	var patterns *patternSet
+	if work&workPatterns != 0 {
+		patterns = loadPatterns()
+	}
 	for _, p := range picked {
 		if o := uint32(p >> 32); o != obj {
 			if len(w.segs) != 0 {
-				w.matchPatterns()
+				w.matchPatterns(patterns)
 			}
 			obj = o
 			w.fold = w.fold[:0]
@@ -227,7 +233,7 @@ func (w *walker) checkContent() {
 		}
 	}
 	if len(w.segs) != 0 {
-		w.matchPatterns()
+		w.matchPatterns(patterns)
 	}
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
@@ -620,6 +626,49 @@ var (
 	})
 )
 
+// bmpScripts has, for each character of the Basic Multilingual Plane,
+// the index in scripts of its script: 0 (nil) for Common and unknown,
+// inheritedScript (nil too) for Inherited. Made on first use, from Go's
+// tables, in which no character has two scripts
+// (TestScriptOfAsSearch): a name beyond ASCII asked a binary search of
+// Common's table, of Inherited's and of each likely script's in turn
+// for each letter whose script was not the letter before's.
+type bmpScripts struct {
+	of      [0x10000]uint8
+	scripts []*unicode.RangeTable
+}
+
+const inheritedScript = 1
+
+var scriptIndex = sync.OnceValue(func() *bmpScripts {
+	x := &bmpScripts{scripts: []*unicode.RangeTable{nil, nil}}
+	for _, t := range allScripts() {
+		idx := uint8(len(x.scripts))
+		switch t {
+		case unicode.Common:
+			continue
+		case unicode.Inherited:
+			idx = inheritedScript
+		default:
+			x.scripts = append(x.scripts, t)
+		}
+		for _, rg := range t.R16 {
+			for r := int(rg.Lo); r <= int(rg.Hi); r += int(rg.Stride) {
+				x.of[r] = idx
+			}
+		}
+	}
+	return x
+})
+
+// inherited reports whether r's script is Inherited.
+func inherited(r rune) bool {
+	if r <= 0xFFFF {
+		return scriptIndex().of[r] == inheritedScript
+	}
+	return unicode.Is(unicode.Inherited, r)
+}
+
 // scriptOf returns r's script, nil for Common, Inherited and unknown.
 func scriptOf(r rune) *unicode.RangeTable {
 	if r < utf8.RuneSelf {
@@ -627,6 +676,18 @@ func scriptOf(r rune) *unicode.RangeTable {
 			return unicode.Latin
 		}
 		return nil
+	}
+	if r <= 0xFFFF {
+		x := scriptIndex()
+		return x.scripts[x.of[r]]
+	}
+	return scriptOfSearch(r)
+}
+
+// scriptOfSearch is scriptOf by Go's tables, one binary search a script.
+func scriptOfSearch(r rune) *unicode.RangeTable {
+	if r < utf8.RuneSelf {
+		return scriptOf(r)
 	}
 	if unicode.Is(unicode.Common, r) || unicode.Is(unicode.Inherited, r) {
 		return nil
@@ -714,7 +775,6 @@ func (s *scriptSet) moderatelyRestrictive() bool {
 func (w *walker) checkMixedScript(n uint32, text []byte) {
 	var set scriptSet
 	letters := 0
-	var last *unicode.RangeTable // the script of the last letter
 	for i := 0; i <= len(text); {
 		var r rune = ' '
 		size := 1
@@ -722,20 +782,12 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 			r, size = utf8.DecodeRune(text[i:])
 		}
 		i += size
-		s := last
-		if r < utf8.RuneSelf || last == nil || !unicode.Is(last, r) {
-			// A letter most often has the script of the one before:
-			// one look-up says so, where scriptOf makes several. The
-			// scripts share no character with Common or Inherited.
-			s = scriptOf(r)
-		}
-		if s != nil {
-			last = s
+		if s := scriptOf(r); s != nil {
 			set.add(s)
 			letters++
 			continue
 		}
-		if unicode.Is(unicode.Inherited, r) && i < len(text) {
+		if inherited(r) && i < len(text) {
 			continue
 		}
 		if letters >= 3 && !set.moderatelyRestrictive() {

@@ -44,9 +44,15 @@ const blockMaskTeddyRead = 67
 // are not computed when n <= 32.
 func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint64) {
 	_ = src[blockMaskTeddyRead-1]
-	word, notOther, cand := textBlockTeddyAVX2(&src[0], t, n)
-	return word, ^notOther, cand
+	return textBlockTeddyAVX2(&src[0], t, n)
+}
+
+// blockMasksTeddyAt is blockMasksTeddy on a block the caller has made an
+// array of (whose conversion checks its length), small enough to inline:
+// gateSegments calls it once a block of every text.
+func blockMasksTeddyAt(src *[blockRead]byte, n int, t *teddyTables) (word, other, cand uint64) {
+	return textBlockTeddyAVX2(&src[0], t, n)
 }
 
 //go:noescape
-func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, notOther, cand uint64)
+func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, other, cand uint64)

@@ -87,10 +87,11 @@ DATA teddyConsts<>+0xb0(SB)/8, $0x0f0f0f0f0f0f0f0f
 DATA teddyConsts<>+0xb8(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL teddyConsts<>(SB), RODATA|NOPTR, $0xc0
 
-// func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, notOther, cand uint64)
+// func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, other, cand uint64)
 //
 // For the 64 bytes at p, or the first 32 when n <= 32 (most texts are
-// names and tags, shorter), the bits of textBlockMasksSSE2 (word, notOther),
+// names and tags, shorter), the bits of textBlockMasksSSE2 (word, and in
+// other the complement of its notOther),
 // 32 bytes at a time, and in cand a bit per byte i where bytes i to i+3
 // (read up to p+66) may start a word of an anchor by the nibble tables t
 // (teddyTables): each byte ORed with 0x20, its low and high nibbles looked
@@ -169,7 +170,8 @@ TEXT ·textBlockTeddyAVX2(SB), NOSPLIT, $0-48
 
 done:
 	VZEROUPPER
+	NOTQ R9 // the bytes that are neither: what the literals look at
 	MOVQ R8, word+24(FP)
-	MOVQ R9, notOther+32(FP)
+	MOVQ R9, other+32(FP)
 	MOVQ R10, cand+40(FP)
 	RET

@@ -21,3 +21,8 @@ func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint6
 	word, other = blockMasksPortable(src, n)
 	return word, other, teddyPortable(t, src, n)
 }
+
+// blockMasksTeddyAt is blockMasksTeddy here.
+func blockMasksTeddyAt(src *[blockRead]byte, n int, t *teddyTables) (word, other, cand uint64) {
+	return blockMasksTeddy(src[:], n, t)
+}

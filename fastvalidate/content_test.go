@@ -362,3 +362,33 @@ func TestMixedScriptAsReference(t *testing.T) {
 		t.Fatalf("%d of 3000 names mix scripts: the test tells nothing", mixed)
 	}
 }
+
+// TestScriptOfAsSearch holds scriptOf and inherited, which look a
+// character of the Basic Multilingual Plane up in a table, to Go's
+// tables searched one script at a time, for every such character: which
+// also finds any character that two scripts would claim.
+func TestScriptOfAsSearch(t *testing.T) {
+	for r := rune(0); r <= 0xFFFF; r++ {
+		if got, want := scriptOf(r), scriptOfSearch(r); got != want {
+			t.Fatalf("%U: scriptOf %v, the search %v", r, scriptName(got), scriptName(want))
+		}
+		if got, want := inherited(r), unicode.Is(unicode.Inherited, r); got != want {
+			t.Fatalf("%U: inherited %v, want %v", r, got, want)
+		}
+	}
+	for _, r := range []rune{0x10000, 0x1F600, 0x20000, 0xE0100, 0x10FFFF} {
+		if got, want := scriptOf(r), scriptOfSearch(r); got != want {
+			t.Fatalf("%U: scriptOf %v, the search %v", r, scriptName(got), scriptName(want))
+		}
+	}
+}
+
+// scriptName names a script table of unicode.Scripts, or nil.
+func scriptName(t *unicode.RangeTable) string {
+	for name, s := range unicode.Scripts {
+		if s == t {
+			return name
+		}
+	}
+	return "nil"
+}
