@@ -23,6 +23,8 @@ const (
 	kindTooLarge
 	// kindDiagnostic carries an input error, to be reported in order.
 	kindDiagnostic
+	// kindFault marks where the reader met a fault on a mapped input.
+	kindFault
 )
 
 // chunk is the unit of work: bytes read from one input, and what judging
@@ -70,6 +72,19 @@ type chunk struct {
 	// it is compressed (for Config.HoldCompressed).
 	seq        int
 	compressed bool
+
+	// mapped is the mapping buf views, nil when buf was read. chainAt is
+	// the chunk's number in its line chain and lines its count of
+	// newlines, -1 until its worker counts them.
+	mapped  *mapping
+	chainAt int
+	lines   int
+	// fault is set when the mapped file was found shorter than the
+	// chunk: buf was cut after its last whole line before the missing
+	// bytes, and faultLine and faultOffset say where judging stopped.
+	fault       bool
+	faultLine   int
+	faultOffset int64
 }
 
 type chunkStats struct {

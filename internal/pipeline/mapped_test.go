@@ -1,0 +1,162 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// mappedInput builds random NDJSON of at least size bytes.
+func mappedInput(r *rand.Rand, size int) []byte {
+	var b []byte
+	for len(b) < size {
+		b = append(b, randomInput(r)...)
+		if len(b) > 0 && b[len(b)-1] != '\n' {
+			b = append(b, '\n')
+		}
+	}
+	if r.IntN(2) == 0 {
+		b = append(b, card...) // no final newline
+	}
+	return b
+}
+
+// watchMapping counts the inputs mapped while the test runs, and calls
+// then on each if it is not nil.
+func watchMapping(t *testing.T, then func(Input)) *int {
+	n := new(int)
+	mappedHook = func(in Input) {
+		*n++
+		if then != nil {
+			then(in)
+		}
+	}
+	t.Cleanup(func() { mappedHook = nil })
+	return n
+}
+
+// TestMappedMatchesReference: a file large enough to be mapped is judged
+// as the line-by-line reference judges it, at every chunk size, record
+// bound (too-large lines pass to --invalid-out in pieces) and -j.
+func TestMappedMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	mapped := watchMapping(t, nil)
+	dir := t.TempDir()
+	for i := range 12 {
+		input := mappedInput(r, mapMinSize+r.IntN(1<<20))
+		path := filepath.Join(dir, fmt.Sprintf("in%d.ndjson", i))
+		if err := os.WriteFile(path, input, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		chunk := 1024 + r.IntN(256<<10)
+		maxRecord := 64 + r.IntN(4096)
+		jobs := 1 + r.IntN(4)
+		var out, valid, invalid bytes.Buffer
+		before := *mapped
+		st, err := Run(Config{
+			Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: maxRecord,
+			All: true, Findings: jsonlTo(&out, true), ValidOut: &valid, InvalidOut: &invalid,
+		}, []Input{{Name: "in", Path: path, Framing: FramingNDJSON}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if *mapped != before+1 {
+			t.Fatalf("input %d (%d bytes) was not mapped", i, len(input))
+		}
+		wantOut, wantValid, wantInvalid := reference(input, maxRecord)
+		where := fmt.Sprintf("input %d (%d bytes), chunk %d, max record %d, -j %d", i, len(input), chunk, maxRecord, jobs)
+		if out.String() != string(wantOut) {
+			t.Fatalf("%s: verdicts differ", where)
+		}
+		if !bytes.Equal(valid.Bytes(), wantValid) || !bytes.Equal(invalid.Bytes(), wantInvalid) {
+			t.Fatalf("%s: out files differ", where)
+		}
+		if st.BytesRead != int64(len(input)) || st.BytesDecompressed != int64(len(input)) ||
+			st.Records != int64(bytes.Count(wantOut, nl)) || st.InputErrors != 0 || st.Framings["ndjson"] != 1 {
+			t.Fatalf("%s: stats %+v", where, st)
+		}
+	}
+}
+
+// TestMappedMaxInvalid: --max-invalid stops a mapped input where it stops
+// the same bytes read from a pipe.
+func TestMappedMaxInvalid(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	input := mappedInput(r, mapMinSize)
+	path := filepath.Join(t.TempDir(), "in.ndjson")
+	if err := os.WriteFile(path, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mapped := watchMapping(t, nil)
+	run := func(in Input) (string, Stats) {
+		var out bytes.Buffer
+		st, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: 8 << 10, MaxInvalid: 500, All: true,
+			Findings: jsonlTo(&out, true), Stdin: bytes.NewReader(input)}, []Input{in})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), st
+	}
+	gotOut, got := run(Input{Name: "in", Path: path, Framing: FramingNDJSON})
+	wantOut, want := run(Input{Name: "in", Framing: FramingNDJSON})
+	if *mapped != 1 || gotOut != wantOut || got.Records != want.Records || got.Invalid != 500 || !got.Stopped {
+		t.Errorf("mapped %d: %d records, %d invalid, stopped %v; read: %d records", *mapped, got.Records, got.Invalid, got.Stopped, want.Records)
+	}
+}
+
+var faultNote = regexp.MustCompile(`^in: line (\d+), offset (\d+) \(\d+ bytes read as stored\): reading: the file was truncated while it was read; the rest of the input was not judged$`)
+
+// TestMappedFileTruncated: a mapped file cut short after it was mapped,
+// before the workers read it, makes no crash: the lines it still holds
+// are judged up to a line start the diagnostic names, none after it, and
+// the input counts as unreadable, as a failed read does.
+func TestMappedFileTruncated(t *testing.T) {
+	input := bytes.Repeat([]byte(card+"\n"+`{"name":1}`+"\n"), (3<<20)/(len(card)+12))
+	page := os.Getpagesize()
+	for _, keep := range []int{0, 100, 64 << 10, 1<<20 + 7, 2 << 20, len(input) - 3, len(input) - page - 5} {
+		for _, jobs := range []int{1, 2, 3} {
+			path := filepath.Join(t.TempDir(), "in.ndjson")
+			if err := os.WriteFile(path, input, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			watchMapping(t, func(Input) {
+				if err := os.Truncate(path, int64(keep)); err != nil {
+					t.Error(err)
+				}
+			})
+			var out bytes.Buffer
+			var diags []string
+			st, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: 64 << 10, All: true,
+				Findings: jsonlTo(&out, true), Diagnose: func(m string) { diags = append(diags, m) }},
+				[]Input{{Name: "in", Path: path}})
+			where := fmt.Sprintf("%d of %d bytes kept, -j %d", keep, len(input), jobs)
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if len(diags) != 1 || st.InputErrors != 1 {
+				t.Fatalf("%s: diagnostics %q, %d input errors", where, diags, st.InputErrors)
+			}
+			m := faultNote.FindStringSubmatch(diags[0])
+			if m == nil {
+				t.Fatalf("%s: diagnostic %q", where, diags[0])
+			}
+			line, _ := strconv.Atoi(m[1])
+			offset, _ := strconv.Atoi(m[2])
+			if offset > keep || offset > 0 && input[offset-1] != '\n' || line != 1+bytes.Count(input[:offset], nl) {
+				t.Fatalf("%s: stopped at line %d, offset %d: not a line start within what was kept", where, line, offset)
+			}
+			if offset < keep-2*(64<<10) {
+				t.Errorf("%s: stopped at offset %d, more than two chunks before the end", where, offset)
+			}
+			if want := int64(bytes.Count(input[:offset], nl)); st.Records != want || int64(strings.Count(out.String(), "\n")) != want {
+				t.Errorf("%s: %d records judged and %d written, want the %d before offset %d", where, st.Records, strings.Count(out.String(), "\n"), want, offset)
+			}
+		}
+	}
+}
