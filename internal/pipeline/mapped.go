@@ -11,8 +11,8 @@ import (
 	"github.com/cardscan/cardscan/fastvalidate"
 )
 
-// A regular, uncompressed NDJSON file of mapMinSize bytes or more is
-// mapped rather than read: its chunks are views of the mapping, so the
+// A regular, uncompressed NDJSON file of mapMinSize bytes or more, judged
+// by two workers or more, is mapped rather than read: its chunks are views of the mapping, so the
 // reader copies nothing and touches only the pages it cuts at, and each
 // worker counts its own chunk's lines (lineChain). At two workers the
 // reader's copy and line counting were the serial work that kept -j 2
@@ -130,7 +130,10 @@ func (lc *lineChain) settle(i, count int) int {
 // it is to be read.
 func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 	osf, ok := f.(*os.File)
-	if !ok || in.Framing == FramingJSON {
+	// One worker gains nothing: the reader's copy runs beside it, on a
+	// core of its own, and leaves the bytes in the cache for it, so a
+	// mapping made -j 1 slower (docs/performance.md).
+	if !ok || in.Framing == FramingJSON || p.cfg.Jobs < 2 {
 		return nil
 	}
 	size := regularSize(osf)
@@ -222,7 +225,7 @@ func (mc *mapCutter) run() (err error) {
 				// A line longer than the chunk: the read path grows the
 				// chunk up to MaxRecord+1 bytes for it.
 				window := min(size, start+maxRecord+1)
-				if j := bytes.IndexByte(data[end:window], '\n'); j >= 0 {
+				if j := bytes.IndexByte(data[min(end, window):window], '\n'); j >= 0 {
 					end += int64(j) + 1
 				} else if window-start > maxRecord {
 					if err := mc.tooLarge(start, window); err != nil {

@@ -10,12 +10,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/gzip"
 )
 
 // mappedInput builds random NDJSON of at least size bytes.
 func mappedInput(r *rand.Rand, size int) []byte {
 	var b []byte
 	for len(b) < size {
+		if r.IntN(8) == 0 {
+			// Longer than most chunks and record bounds below.
+			b = append(b, `{"padding":"`+strings.Repeat("y", r.IntN(200<<10))+`"}`+"\n"...)
+		}
 		b = append(b, randomInput(r)...)
 		if len(b) > 0 && b[len(b)-1] != '\n' {
 			b = append(b, '\n')
@@ -48,7 +54,7 @@ func TestMappedMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	mapped := watchMapping(t, nil)
 	dir := t.TempDir()
-	for i := range 12 {
+	for i := range 24 {
 		input := mappedInput(r, mapMinSize+r.IntN(1<<20))
 		path := filepath.Join(dir, fmt.Sprintf("in%d.ndjson", i))
 		if err := os.WriteFile(path, input, 0o644); err != nil {
@@ -56,7 +62,10 @@ func TestMappedMatchesReference(t *testing.T) {
 		}
 		chunk := 1024 + r.IntN(256<<10)
 		maxRecord := 64 + r.IntN(4096)
-		jobs := 1 + r.IntN(4)
+		if i%3 == 0 {
+			chunk, maxRecord = 1024+r.IntN(4096), 64+r.IntN(300<<10)
+		}
+		jobs := 2 + r.IntN(3)
 		var out, valid, invalid bytes.Buffer
 		before := *mapped
 		st, err := Run(Config{
@@ -96,7 +105,7 @@ func TestMappedMaxInvalid(t *testing.T) {
 	mapped := watchMapping(t, nil)
 	run := func(in Input) (string, Stats) {
 		var out bytes.Buffer
-		st, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: 8 << 10, MaxInvalid: 500, All: true,
+		st, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: 8 << 10, MaxInvalid: 100, All: true,
 			Findings: jsonlTo(&out, true), Stdin: bytes.NewReader(input)}, []Input{in})
 		if err != nil {
 			t.Fatal(err)
@@ -105,7 +114,7 @@ func TestMappedMaxInvalid(t *testing.T) {
 	}
 	gotOut, got := run(Input{Name: "in", Path: path, Framing: FramingNDJSON})
 	wantOut, want := run(Input{Name: "in", Framing: FramingNDJSON})
-	if *mapped != 1 || gotOut != wantOut || got.Records != want.Records || got.Invalid != 500 || !got.Stopped {
+	if *mapped != 1 || gotOut != wantOut || got.Records != want.Records || got.Invalid != 100 || !got.Stopped {
 		t.Errorf("mapped %d: %d records, %d invalid, stopped %v; read: %d records", *mapped, got.Records, got.Invalid, got.Stopped, want.Records)
 	}
 }
@@ -120,7 +129,7 @@ func TestMappedFileTruncated(t *testing.T) {
 	input := bytes.Repeat([]byte(card+"\n"+`{"name":1}`+"\n"), (3<<20)/(len(card)+12))
 	page := os.Getpagesize()
 	for _, keep := range []int{0, 100, 64 << 10, 1<<20 + 7, 2 << 20, len(input) - 3, len(input) - page - 5} {
-		for _, jobs := range []int{1, 2, 3} {
+		for _, jobs := range []int{2, 3} {
 			path := filepath.Join(t.TempDir(), "in.ndjson")
 			if err := os.WriteFile(path, input, 0o644); err != nil {
 				t.Fatal(err)
@@ -157,6 +166,51 @@ func TestMappedFileTruncated(t *testing.T) {
 			if want := int64(bytes.Count(input[:offset], nl)); st.Records != want || int64(strings.Count(out.String(), "\n")) != want {
 				t.Errorf("%s: %d records judged and %d written, want the %d before offset %d", where, st.Records, strings.Count(out.String(), "\n"), want, offset)
 			}
+		}
+	}
+}
+
+// TestWhatIsMapped: only a regular, uncompressed NDJSON file of
+// mapMinSize bytes or more, judged by two workers or more, is mapped;
+// every other input is read, and judged the same.
+func TestWhatIsMapped(t *testing.T) {
+	dir := t.TempDir()
+	lines := bytes.Repeat([]byte(card+"\n"), (2<<20)/(len(card)+1))
+	var gz bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&gz, gzip.NoCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(lines)
+	zw.Close()
+	array := append(append([]byte("["), bytes.ReplaceAll(lines[:len(lines)-1], nl, []byte(","))...), ']')
+	for _, tc := range []struct {
+		name    string
+		content []byte
+		jobs    int
+		mapped  bool
+	}{
+		{"large", lines, 2, true},
+		{"one worker", lines, 1, false},
+		{"small", lines[:(mapMinSize/(len(card)+1))*(len(card)+1)], 2, false},
+		{"gzip", gz.Bytes(), 2, false},
+		{"array", array, 2, false},
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-"))
+		if err := os.WriteFile(path, tc.content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mapped := watchMapping(t, nil)
+		st, err := Run(Config{Profile: "agentcard", Jobs: tc.jobs}, []Input{{Name: path, Path: path}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int64(bytes.Count(tc.content, []byte(`"agent_id"`)))
+		if tc.name == "gzip" {
+			want = int64(bytes.Count(lines, nl))
+		}
+		if (*mapped == 1) != tc.mapped || st.Valid != want || st.Records != want {
+			t.Errorf("%s: mapped %v, want %v; %d of %d records valid, want %d", tc.name, *mapped == 1, tc.mapped, st.Valid, st.Records, want)
 		}
 	}
 }
