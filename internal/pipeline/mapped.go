@@ -74,8 +74,9 @@ func (m *mapping) size() int64 {
 	return int64(len(m.data))
 }
 
-// faultOffset returns the offset in the mapping of the fault that r, a
-// recovered panic, reports, or false when r is no fault in the mapping.
+// faultOffset returns the offset in the mapping of the page of the fault
+// that r, a recovered panic, reports, or false when r is no fault in the
+// mapping.
 func (m *mapping) faultOffset(r any) (int64, bool) {
 	e, ok := r.(interface{ Addr() uintptr })
 	if !ok || len(m.data) == 0 {
@@ -86,7 +87,10 @@ func (m *mapping) faultOffset(r any) (int64, bool) {
 	if addr < base || addr-base >= uintptr(len(m.data)) {
 		return 0, false
 	}
-	return int64(addr - base), true
+	// Where in its page the fault hit depends on how the bytes were
+	// scanned, and the bytes before it in the page are gone as well.
+	off := int64(addr - base)
+	return off - off%int64(os.Getpagesize()), true
 }
 
 // lineChain numbers the lines of a mapped input without the reader
@@ -184,8 +188,12 @@ type mapCutter struct {
 }
 
 // mappedHook, when set (by tests), is called as each mapped input's
-// cutting starts.
-var mappedHook func(in Input)
+// cutting starts, and mappedChunkHook as a worker starts to judge a
+// mapped chunk, its lines counted.
+var (
+	mappedHook      func(in Input)
+	mappedChunkHook func(c *chunk)
+)
 
 func (p *pipeline) readMapped(in Input, m *mapping) error {
 	m.hold()
@@ -317,24 +325,50 @@ func (w *worker) settleLine(c *chunk) {
 
 // countLines counts c's newlines; a fault cuts c short, after the last
 // newline before it, and marks it faulted.
-func (w *worker) countLines(c *chunk) (n int) {
+func (w *worker) countLines(c *chunk) int {
+	for {
+		n, at := tryCountLines(c)
+		if at < 0 {
+			return n
+		}
+		c.cutAt(at)
+	}
+}
+
+func tryCountLines(c *chunk) (n int, fault int64) {
 	defer func() {
 		if r := recover(); r != nil {
-			at, fault := c.mapped.faultOffset(r)
-			if !fault {
+			var faulted bool
+			if fault, faulted = c.mapped.faultOffset(r); !faulted {
 				panic(r)
 			}
-			c.cutAt(at)
-			n = bytes.Count(c.buf, nl)
 		}
 	}()
-	return bytes.Count(c.buf, nl)
+	return bytes.Count(c.buf, nl), -1
 }
 
 // cutAt ends c after its last newline before mapping offset at, where
 // its file no longer has bytes, and marks it faulted: what follows in the
 // input is not judged.
 func (c *chunk) cutAt(at int64) {
+	for {
+		fault, faulted := c.tryCutAt(at)
+		if !faulted {
+			return
+		}
+		// The file shrank further: look before that page.
+		at = fault
+	}
+}
+
+func (c *chunk) tryCutAt(at int64) (fault int64, faulted bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if fault, faulted = c.mapped.faultOffset(r); !faulted {
+				panic(r)
+			}
+		}
+	}()
 	n := int(max(0, min(at-c.offset, int64(len(c.buf)))))
 	if c.kind == kindLines {
 		n = bytes.LastIndexByte(c.buf[:n], '\n') + 1
@@ -343,6 +377,7 @@ func (c *chunk) cutAt(at int64) {
 	}
 	c.buf = c.buf[:n:n]
 	c.fault = true
+	return 0, false
 }
 
 // processMapped is process for a chunk that views a mapped file. A fault
@@ -355,7 +390,7 @@ func (c *chunk) cutAt(at int64) {
 func (w *worker) processMapped(c *chunk, from int, limit int64) bool {
 	for {
 		ok, at := w.processGuarded(c, from, limit)
-		if at < 0 && c.kind == kindLines {
+		if at < 0 && c.kind == kindLines && len(c.buf) > 0 {
 			if size := c.mapped.size(); size < c.offset+int64(len(c.buf)) {
 				at = size
 			}
@@ -392,11 +427,11 @@ func (w *worker) processGuarded(c *chunk, from int, limit int64) (ok bool, at in
 // noteFault says where the judging of c's faulted input stopped: after
 // the whole lines c kept.
 func (w *worker) noteFault(c *chunk) {
-	c.faultOffset = c.offset + int64(len(c.buf))
 	c.faultLine = c.line
 	if c.kind == kindLines {
-		c.faultLine += bytes.Count(c.buf, nl)
+		c.faultLine += w.countLines(c)
 	}
+	c.faultOffset = c.offset + int64(len(c.buf))
 }
 
 // faultMessage is the diagnostic of an input whose file shrank while it

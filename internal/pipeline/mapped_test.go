@@ -7,9 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -212,5 +215,109 @@ func TestWhatIsMapped(t *testing.T) {
 		if (*mapped == 1) != tc.mapped || st.Valid != want || st.Records != want {
 			t.Errorf("%s: mapped %v, want %v; %d of %d records valid, want %d", tc.name, *mapped == 1, tc.mapped, st.Valid, st.Records, want)
 		}
+	}
+}
+
+// TestMappedFileTruncatedWhileJudged: a file cut short after a worker
+// counted a chunk's lines, before it judged them, faults in the middle of
+// a page, where the bytes before the fault are gone too. The chunk is cut
+// before that page, and what was judged before the cut stays written.
+func TestMappedFileTruncatedWhileJudged(t *testing.T) {
+	input := bytes.Repeat([]byte(card+"\n"+`{"name":1}`+"\n"), (3<<20)/(len(card)+12))
+	page := int64(os.Getpagesize())
+	for _, at := range []int{1, 3, 9} {
+		for _, jobs := range []int{2, 3} {
+			for _, keep := range []struct {
+				name string
+				size func(start int64) int64
+			}{
+				// The chunk's first page is gone: its first byte faults, in
+				// the middle of the page.
+				{"page", func(start int64) int64 { return start - start%page }},
+				// The chunk's first page is kept in part, and reads as zeros
+				// after the end: only its size tells.
+				{"bytes", func(start int64) int64 { return start - 3 }},
+			} {
+				path := filepath.Join(t.TempDir(), "in.ndjson")
+				if err := os.WriteFile(path, input, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				var once sync.Once
+				mappedChunkHook = func(c *chunk) {
+					if c.chainAt == at {
+						once.Do(func() { os.Truncate(path, keep.size(c.offset)) })
+					}
+				}
+				var out bytes.Buffer
+				var diags []string
+				st, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: 64 << 10, All: true,
+					Findings: jsonlTo(&out, true), Diagnose: func(m string) { diags = append(diags, m) }},
+					[]Input{{Name: "in", Path: path}})
+				mappedChunkHook = nil
+				where := fmt.Sprintf("cut by %s before chunk %d, -j %d", keep.name, at, jobs)
+				if err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				if len(diags) != 1 || st.InputErrors != 1 {
+					t.Fatalf("%s: diagnostics %q, %d input errors", where, diags, st.InputErrors)
+				}
+				m := faultNote.FindStringSubmatch(diags[0])
+				if m == nil {
+					t.Fatalf("%s: diagnostic %q", where, diags[0])
+				}
+				line, _ := strconv.Atoi(m[1])
+				offset, _ := strconv.Atoi(m[2])
+				if offset > 0 && input[offset-1] != '\n' || line != 1+bytes.Count(input[:offset], nl) {
+					t.Fatalf("%s: stopped at line %d, offset %d: not a line start", where, line, offset)
+				}
+				if want := int64(bytes.Count(input[:offset], nl)); st.Records != want || int64(strings.Count(out.String(), "\n")) != want {
+					t.Errorf("%s: %d records judged and %d written, want the %d before offset %d", where, st.Records, strings.Count(out.String(), "\n"), want, offset)
+				}
+			}
+		}
+	}
+}
+
+type faultAt uintptr
+
+func (f faultAt) Addr() uintptr { return uintptr(f) }
+
+// TestMappedFaultInsideLostPage: a page the file lost while a worker
+// scanned it faults where the scan was, in the middle of the page, and
+// the bytes before that in the page are gone too. Cutting the chunk
+// there scanned them back to front and faulted again, outside any
+// recover: a crash seen when a file was truncated under a run.
+func TestMappedFaultInsideLostPage(t *testing.T) {
+	page := os.Getpagesize()
+	input := bytes.Repeat([]byte(card+"\n"), 4*page/(len(card)+1))
+	path := filepath.Join(t.TempDir(), "in.ndjson")
+	if err := os.WriteFile(path, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, int64(len(input)))
+	if err != nil {
+		f.Close()
+		t.Skip("no mapping on this system:", err)
+	}
+	m := &mapping{data: data, f: f}
+	m.hold()
+	defer m.release()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	if err := os.Truncate(path, int64(page)); err != nil {
+		t.Fatal(err)
+	}
+	inside := faultAt(uintptr(unsafe.Pointer(&data[0])) + uintptr(2*page+100))
+	at, ok := m.faultOffset(inside)
+	if !ok || at != int64(2*page) {
+		t.Fatalf("a fault at 2 pages + 100 bytes is placed at %d (%v), want the page's start %d", at, ok, 2*page)
+	}
+	c := &chunk{kind: kindLines, buf: data, mapped: m}
+	c.cutAt(int64(2*page + 100))
+	if want := bytes.LastIndexByte(input[:page], '\n') + 1; len(c.buf) != want || !c.fault {
+		t.Errorf("cut at %d bytes (fault %v), want %d: the last line end before the file's end", len(c.buf), c.fault, want)
 	}
 }

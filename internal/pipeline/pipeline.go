@@ -353,6 +353,9 @@ func (p *pipeline) runWorker() {
 		ok := false
 		if c.mapped != nil {
 			w.settleLine(c)
+			if mappedChunkHook != nil {
+				mappedChunkHook(c)
+			}
 			ok = w.processMapped(c, 0, 0)
 		} else {
 			ok = w.process(c, 0, 0)
