@@ -90,7 +90,13 @@ func (m *mapping) faultOffset(r any) (int64, bool) {
 	// Where in its page the fault hit depends on how the bytes were
 	// scanned, and the bytes before it in the page are gone as well.
 	off := int64(addr - base)
-	return off - off%int64(os.Getpagesize()), true
+	off -= off % int64(os.Getpagesize())
+	if off < m.size() {
+		// A page the file still has: no truncation, but a fault of the
+		// program's own (a write into the read-only mapping).
+		return 0, false
+	}
+	return off, true
 }
 
 // lineChain numbers the lines of a mapped input without the reader

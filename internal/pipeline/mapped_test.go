@@ -321,3 +321,38 @@ func TestMappedFaultInsideLostPage(t *testing.T) {
 		t.Errorf("cut at %d bytes (fault %v), want %d: the last line end before the file's end", len(c.buf), c.fault, want)
 	}
 }
+
+// TestMappedWriteIsNoTruncation: a fault on a page the file still has
+// (a write into the read-only mapping) is the program's own, not a
+// truncation to report as a failed read: it is not recovered.
+func TestMappedWriteIsNoTruncation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "in.ndjson")
+	input := bytes.Repeat([]byte(card+"\n"), 100)
+	if err := os.WriteFile(path, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, int64(len(input)))
+	if err != nil {
+		f.Close()
+		t.Skip("no mapping on this system:", err)
+	}
+	m := &mapping{data: data, f: f}
+	m.hold()
+	defer m.release()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	var r any
+	func() {
+		defer func() { r = recover() }()
+		data[10] = 'x'
+	}()
+	if r == nil {
+		t.Fatal("a write into the mapping did not fault")
+	}
+	if at, ok := m.faultOffset(r); ok {
+		t.Errorf("a write into the mapping was taken for a truncation at %d", at)
+	}
+}
