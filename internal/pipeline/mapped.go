@@ -320,13 +320,57 @@ func (mc *mapCutter) send(kind chunkKind, from, to int64, lines int) error {
 }
 
 // settleLine gives a chunk of a mapped input its first line number,
-// counting its newlines first when the reader did not.
+// finding its newlines first when the reader did not count them.
 func (w *worker) settleLine(c *chunk) {
 	lines := c.lines
 	if lines < 0 {
-		lines = w.countLines(c)
+		lines = w.indexLines(c)
 	}
 	c.line = c.mapped.chain.settle(c.chainAt, lines)
+}
+
+// maxLineEnds bounds the newlines a worker keeps the places of (256 KiB):
+// a chunk of tiny lines has the rest found again as it is judged.
+const maxLineEnds = 1 << 16
+
+// indexLines counts c's newlines and keeps where the first maxLineEnds
+// are, for lines to judge c by: the one pass over the chunk that the
+// count needs finds them, and judging does not search for them again. A
+// fault cuts c short, after the last newline before it, and marks it
+// faulted.
+func (w *worker) indexLines(c *chunk) int {
+	w.endsOf = c
+	for {
+		n, at := w.tryIndexLines(c)
+		if at < 0 {
+			return n
+		}
+		c.cutAt(at)
+	}
+}
+
+func (w *worker) tryIndexLines(c *chunk) (n int, fault int64) {
+	defer func() {
+		if r := recover(); r != nil {
+			var faulted bool
+			if fault, faulted = c.mapped.faultOffset(r); !faulted {
+				panic(r)
+			}
+		}
+	}()
+	b := c.buf
+	w.ends = w.ends[:0]
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return len(w.ends), -1
+		}
+		i += j
+		if len(w.ends) == maxLineEnds {
+			return len(w.ends) + 1 + bytes.Count(b[i+1:], nl), -1
+		}
+		w.ends = append(w.ends, int32(i))
+	}
 }
 
 // countLines counts c's newlines; a fault cuts c short, after the last

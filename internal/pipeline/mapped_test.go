@@ -356,3 +356,45 @@ func TestMappedWriteIsNoTruncation(t *testing.T) {
 		t.Errorf("a write into the mapping was taken for a truncation at %d", at)
 	}
 }
+
+// TestMappedTinyLines: a chunk of more lines than a worker keeps the
+// places of (maxLineEnds) has the rest found as it is judged.
+func TestMappedTinyLines(t *testing.T) {
+	var b bytes.Buffer
+	for i := 0; b.Len() < mapMinSize+1000; i++ {
+		switch i % 4 {
+		case 0:
+			if i%64 == 0 {
+				b.WriteString(card + "\n")
+			} else {
+				b.WriteString("[]\n")
+			}
+		case 1:
+			b.WriteString("\n")
+		case 2:
+			b.WriteString("{}\r\n")
+		default:
+			b.WriteString("1\n")
+		}
+	}
+	input := b.Bytes()
+	path := filepath.Join(t.TempDir(), "in.ndjson")
+	if err := os.WriteFile(path, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mapped := watchMapping(t, nil)
+	var out bytes.Buffer
+	_, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: 1 << 20, MaxRecord: 1000, All: true,
+		Findings: jsonlTo(&out, true)}, []Input{{Name: "in", Path: path, Framing: FramingNDJSON}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if _, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: 1 << 20, MaxRecord: 1000, All: true,
+		Findings: jsonlTo(&want, true), Stdin: bytes.NewReader(input)}, []Input{{Name: "in", Framing: FramingNDJSON}}); err != nil {
+		t.Fatal(err)
+	}
+	if *mapped != 1 || bytes.Count(input[:1<<20], nl) <= maxLineEnds || out.String() != want.String() {
+		t.Errorf("mapped %d, %d lines in the first chunk: verdicts differ from those of the same bytes read", *mapped, bytes.Count(input[:1<<20], nl))
+	}
+}

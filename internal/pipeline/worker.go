@@ -183,6 +183,10 @@ type worker struct {
 	// colPos and col are the offset in a chunk of JSON-framed records up
 	// to which column has counted, and the column there.
 	colPos, col int
+	// ends holds where the first newlines of chunk endsOf are, as
+	// indexLines found them.
+	ends   []int32
+	endsOf *chunk
 }
 
 func newWorker(cfg *Config, ruleSlots int) *worker {
@@ -284,13 +288,21 @@ func (w *worker) skipping() bool {
 func (w *worker) lines(c *chunk) {
 	b := c.buf
 	line := c.line
+	var ends []int32
+	if w.endsOf == c {
+		ends = w.ends
+	}
 	for start := 0; start < len(b); line++ {
-		end := bytes.IndexByte(b[start:], '\n')
+		var end int
+		if len(ends) > 0 && int(ends[0]) < len(b) {
+			end, ends = int(ends[0]), ends[1:]
+		} else if end = bytes.IndexByte(b[start:], '\n'); end >= 0 {
+			end += start
+		}
 		next := 0
 		if end < 0 {
 			end, next = len(b), len(b)
 		} else {
-			end += start
 			next = end + 1
 		}
 		raw := b[start:next]
