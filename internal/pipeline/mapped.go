@@ -12,12 +12,12 @@ import (
 )
 
 // A regular, uncompressed NDJSON file of mapMinSize bytes or more, judged
-// by two workers or more, is mapped rather than read: its chunks are views of the mapping, so the
-// reader copies nothing and touches only the pages it cuts at, and each
-// worker counts its own chunk's lines (lineChain). At two workers the
-// reader's copy and line counting were the serial work that kept -j 2
-// from doubling -j 1 (docs/performance.md). A smaller file is read: its
-// copy costs less than setting up and tearing down a mapping.
+// by two workers or more, is mapped rather than read: its chunks are
+// views of the mapping, so the reader copies nothing and touches only the
+// pages it cuts at, and each worker finds its own chunk's lines
+// (lineChain). At two workers the reader's copy and line counting were
+// serial work beside both workers (docs/performance.md). A smaller file
+// gains nothing measurable, and the read path sizes its one chunk to it.
 const (
 	mapMinSize = 1 << 20
 	// mapMaxSize bounds the address space one input takes.
