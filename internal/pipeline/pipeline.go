@@ -17,6 +17,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync/atomic"
 
 	"github.com/cardscan/cardscan/rule"
@@ -269,6 +270,10 @@ type pipeline struct {
 	// (from 1) and whether it is compressed.
 	seq        int
 	compressed bool
+
+	// faulted is the input whose mapped file was found truncated: the
+	// writer drops its chunks after the one that found it.
+	faulted int
 }
 
 func newPipeline(cfg *Config) *pipeline {
@@ -292,6 +297,9 @@ func newPipeline(cfg *Config) *pipeline {
 }
 
 func (p *pipeline) run(inputs []Input) (Stats, error) {
+	// The writer judges again the chunk in which --max-invalid is
+	// reached, which may view a mapped file.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	go p.read(inputs)
 	st := newStats()
 	st.Inputs = int64(len(inputs))
@@ -339,8 +347,21 @@ func (p *pipeline) halt() {
 func (p *pipeline) runWorker() {
 	w := newWorker(p.cfg, p.ruleSlots)
 	w.pieceLimit, w.halted = p.cfg.ChunkSize, p.stop
+	// A truncated mapped file faults; processMapped recovers.
+	debug.SetPanicOnFault(true)
 	for c := range p.work {
-		if w.process(c, 0, 0) {
+		ok := false
+		if c.mapped != nil {
+			w.settleLine(c)
+			if mappedChunkHook != nil {
+				mappedChunkHook(c)
+			}
+			ok = w.processMapped(c, 0, 0)
+			w.endsOf = nil // the chunk is recycled, and may come back read
+		} else {
+			ok = w.process(c, 0, 0)
+		}
+		if ok {
 			c.done <- struct{}{}
 			// The send readies the writer on this worker's P, behind the
 			// next chunk: with every P judging, it would wait for this one
@@ -392,6 +413,9 @@ func (p *pipeline) write(st *Stats) error {
 // writeChunk writes c's output, piece by piece, as its worker judges it.
 func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 	cfg := p.cfg
+	if c.seq == p.faulted {
+		return p.skipChunk(c)
+	}
 	if p.hold != nil && p.hold.seq != 0 && p.hold.seq != c.seq {
 		// The held input has ended without a fault.
 		if err := p.hold.release(cfg, st); err != nil {
@@ -408,7 +432,11 @@ func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 			if p.limiter == nil {
 				p.limiter = newWorker(cfg, p.ruleSlots)
 			}
-			p.limiter.process(c, c.from, cfg.MaxInvalid-invalid)
+			if c.mapped != nil {
+				p.limiter.processMapped(c, c.from, cfg.MaxInvalid-invalid)
+			} else {
+				p.limiter.process(c, c.from, cfg.MaxInvalid-invalid)
+			}
 			st.Stopped = true
 		}
 		if err := p.emit(c, st); err != nil {
@@ -424,6 +452,25 @@ func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 		c.extracted = c.extracted[:0]
 		c.resetAlso()
 		c.st.reset(p.ruleSlots)
+		c.resume <- struct{}{}
+	}
+	if c.fault {
+		p.faulted = c.seq
+		p.inputErrors.Add(1)
+		cfg.Diagnose(faultMessage(c))
+	}
+	p.recycle(c)
+	return nil
+}
+
+// skipChunk waits for the worker to be done with a chunk of an input
+// whose file was found truncated before it, and recycles it unwritten.
+func (p *pipeline) skipChunk(c *chunk) error {
+	for {
+		<-c.done
+		if !c.partial {
+			break
+		}
 		c.resume <- struct{}{}
 	}
 	p.recycle(c)
@@ -487,6 +534,11 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 // recycle returns a chunk to the free list. Buffers grown for one long
 // record are dropped rather than kept for the rest of the run.
 func (p *pipeline) recycle(c *chunk) {
+	if m := c.mapped; m != nil {
+		m.judged(c.offset + int64(len(c.buf)))
+		c.mapped, c.buf = nil, nil
+		m.release()
+	}
 	if cap(c.buf) > 4*p.cfg.ChunkSize || cap(c.mem) > 4*p.cfg.ChunkSize {
 		c.buf, c.mem = nil, nil
 	}

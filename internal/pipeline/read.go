@@ -7,6 +7,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"io"
 	"io/fs"
+	"runtime/debug"
 	"strconv"
 	"unsafe"
 )
@@ -15,6 +16,8 @@ import (
 func (p *pipeline) read(inputs []Input) {
 	defer close(p.work)
 	defer close(p.order)
+	// The reader cuts mapped files; a truncated one faults (mapCutter).
+	debug.SetPanicOnFault(true)
 	var dec decoders
 	defer dec.close()
 	for _, in := range inputs {
@@ -28,7 +31,7 @@ func (p *pipeline) read(inputs []Input) {
 func (p *pipeline) acquire() (*chunk, error) {
 	select {
 	case c := <-p.free:
-		c.seq, c.compressed = p.seq, p.compressed
+		c.seq, c.compressed, c.fault = p.seq, p.compressed, false
 		return c, nil
 	case <-p.stop:
 		return nil, errHalted
@@ -88,6 +91,9 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	f, err := openFile(in, p.cfg.Stdin)
 	if err != nil {
 		return p.diagnose(in.Name, describe(err))
+	}
+	if m := p.mapInput(in, f); m != nil {
+		return p.readMapped(in, m) // which closes f when done with it
 	}
 	defer f.Close()
 	storedStart := p.bytesRead.Load()
@@ -297,27 +303,8 @@ func (cu *cutter) detect() Framing {
 	eof := false
 	for {
 		b := cu.c.buf
-		i := 0
-		if bytes.HasPrefix(b, utf8BOM) {
-			i = len(utf8BOM)
-		}
-		for i < len(b) && isSpace(b[i]) {
-			i++
-		}
-		if i < len(b) && (len(b) >= len(utf8BOM) || !bytes.HasPrefix(utf8BOM, b)) {
-			switch b[i] {
-			case '[':
-				return FramingJSON
-			case '{', '"':
-				if nl := bytes.IndexByte(b[i:], '\n'); nl >= 0 {
-					return framingOfLine(b[i : i+nl])
-				}
-				if eof {
-					return framingOfLine(b[i:])
-				}
-			default:
-				return FramingNDJSON
-			}
+		if framing, ok := framingOf(b, eof); ok {
+			return framing
 		}
 		if eof || len(b) == cap(b) && !cu.grow() {
 			return FramingNDJSON
@@ -328,6 +315,34 @@ func (cu *cutter) detect() Framing {
 			eof = true
 		}
 	}
+}
+
+// framingOf tells the framing from b, the start of an input (all of it
+// when eof is set), as detect says; ok is false when more is needed.
+func framingOf(b []byte, eof bool) (framing Framing, ok bool) {
+	i := 0
+	if bytes.HasPrefix(b, utf8BOM) {
+		i = len(utf8BOM)
+	}
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	if i >= len(b) || len(b) < len(utf8BOM) && bytes.HasPrefix(utf8BOM, b) {
+		return FramingAuto, false
+	}
+	switch b[i] {
+	case '[':
+		return FramingJSON, true
+	case '{', '"':
+		if nl := bytes.IndexByte(b[i:], '\n'); nl >= 0 {
+			return framingOfLine(b[i : i+nl]), true
+		}
+		if eof {
+			return framingOfLine(b[i:]), true
+		}
+		return FramingAuto, false
+	}
+	return FramingNDJSON, true
 }
 
 // framingOfLine is NDJSON when line holds exactly one complete JSON

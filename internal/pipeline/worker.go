@@ -23,6 +23,8 @@ const (
 	kindTooLarge
 	// kindDiagnostic carries an input error, to be reported in order.
 	kindDiagnostic
+	// kindFault marks where the reader met a fault on a mapped input.
+	kindFault
 )
 
 // chunk is the unit of work: bytes read from one input, and what judging
@@ -70,6 +72,19 @@ type chunk struct {
 	// it is compressed (for Config.HoldCompressed).
 	seq        int
 	compressed bool
+
+	// mapped is the mapping buf views, nil when buf was read. chainAt is
+	// the chunk's number in its line chain and lines its count of
+	// newlines, -1 until its worker counts them.
+	mapped  *mapping
+	chainAt int
+	lines   int
+	// fault is set when the mapped file was found shorter than the
+	// chunk: buf was cut after its last whole line before the missing
+	// bytes, and faultLine and faultOffset say where judging stopped.
+	fault       bool
+	faultLine   int
+	faultOffset int64
 }
 
 type chunkStats struct {
@@ -168,6 +183,10 @@ type worker struct {
 	// colPos and col are the offset in a chunk of JSON-framed records up
 	// to which column has counted, and the column there.
 	colPos, col int
+	// ends holds where the first newlines of chunk endsOf are, as
+	// indexLines found them.
+	ends   []int32
+	endsOf *chunk
 }
 
 func newWorker(cfg *Config, ruleSlots int) *worker {
@@ -269,13 +288,21 @@ func (w *worker) skipping() bool {
 func (w *worker) lines(c *chunk) {
 	b := c.buf
 	line := c.line
+	var ends []int32
+	if w.endsOf == c {
+		ends = w.ends
+	}
 	for start := 0; start < len(b); line++ {
-		end := bytes.IndexByte(b[start:], '\n')
+		var end int
+		if len(ends) > 0 && int(ends[0]) < len(b) {
+			end, ends = int(ends[0]), ends[1:]
+		} else if end = bytes.IndexByte(b[start:], '\n'); end >= 0 {
+			end += start
+		}
 		next := 0
 		if end < 0 {
 			end, next = len(b), len(b)
 		} else {
-			end += start
 			next = end + 1
 		}
 		raw := b[start:next]

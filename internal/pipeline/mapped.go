@@ -1,0 +1,493 @@
+package pipeline
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/cardscan/cardscan/fastvalidate"
+)
+
+// A regular, uncompressed NDJSON file of mapMinSize bytes or more, judged
+// by two workers or more, is mapped rather than read: its chunks are
+// views of the mapping, so the reader copies nothing and touches only the
+// pages it cuts at, and each worker finds its own chunk's lines
+// (lineChain). At two workers the reader's copy and line counting were
+// serial work beside both workers (docs/performance.md). A smaller file
+// gains nothing measurable, and the read path sizes its one chunk to it.
+const (
+	mapMinSize = 1 << 20
+	// mapMaxSize bounds the address space one input takes.
+	mapMaxSize = 1 << 40
+	// mapReleaseStep is how far the writer gets past the pages it last
+	// let go of before it lets go of the next: what a mapped input adds
+	// to the resident set beyond the chunks in flight.
+	mapReleaseStep = 32 << 20
+)
+
+// errShrank is what a fault on a mapped file's page means: the file was
+// cut short while it was judged.
+const errShrank = "the file was truncated while it was read"
+
+// mapping is a file's bytes mapped read-only, shared by the chunks that
+// view it and unmapped when the last of them is recycled.
+type mapping struct {
+	data  []byte
+	f     *os.File // kept open to tell whether it shrank
+	refs  atomic.Int32
+	chain lineChain
+	// released is how many bytes from the start the writer has let go
+	// of the pages of.
+	released int
+}
+
+func (m *mapping) hold() { m.refs.Add(1) }
+
+func (m *mapping) release() {
+	if m.refs.Add(-1) == 0 {
+		unmapFile(m.data)
+		m.data = nil
+		m.f.Close()
+	}
+}
+
+// judged lets go of the pages before end once the writer is a step past
+// the last it let go of; pages are reclaimable page cache either way,
+// but the resident set then stays within the chunks in flight.
+func (m *mapping) judged(end int64) {
+	page := int64(os.Getpagesize())
+	end -= end % page
+	if end-int64(m.released) >= mapReleaseStep {
+		dropPages(m.data[m.released:end])
+		m.released = int(end)
+	}
+}
+
+// size is the file's size now, or the mapping's if it cannot be told.
+func (m *mapping) size() int64 {
+	if fi, err := m.f.Stat(); err == nil {
+		return fi.Size()
+	}
+	return int64(len(m.data))
+}
+
+// faultOffset returns the offset in the mapping of the page of the fault
+// that r, a recovered panic, reports, or false when r is no fault in the
+// mapping.
+func (m *mapping) faultOffset(r any) (int64, bool) {
+	e, ok := r.(interface{ Addr() uintptr })
+	if !ok || len(m.data) == 0 {
+		return 0, false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(m.data)))
+	addr := e.Addr()
+	if addr < base || addr-base >= uintptr(len(m.data)) {
+		return 0, false
+	}
+	// Where in its page the fault hit depends on how the bytes were
+	// scanned, and the bytes before it in the page are gone as well.
+	off := int64(addr - base)
+	off -= off % int64(os.Getpagesize())
+	if off < m.size() {
+		// A page the file still has: no truncation, but a fault of the
+		// program's own (a write into the read-only mapping).
+		return 0, false
+	}
+	return off, true
+}
+
+// lineChain numbers the lines of a mapped input without the reader
+// counting them: the worker of chunk i counts its chunk's newlines, waits
+// for chunk i-1's last line and publishes its own. Counting runs at
+// memory speed and chunks are taken in order, so the wait is short.
+type lineChain struct {
+	mu   sync.Mutex
+	cond sync.Cond
+	// next holds, by chunk number modulo 2, the number and the line after
+	// the chunk's last. Two slots are enough: chunk i+1 reads slot i%2
+	// before it publishes, and chunk i+2 writes it only after reading
+	// what i+1 published.
+	next [2]struct{ chunk, line int }
+}
+
+func (lc *lineChain) init() {
+	lc.cond.L = &lc.mu
+	lc.next[0].chunk, lc.next[1].chunk = -1, -1
+}
+
+// settle returns the first line of chunk i, which holds count newlines.
+func (lc *lineChain) settle(i, count int) int {
+	lc.mu.Lock()
+	first := 1
+	if i > 0 {
+		prev := &lc.next[(i-1)&1]
+		for prev.chunk != i-1 {
+			lc.cond.Wait()
+		}
+		first = prev.line
+	}
+	lc.next[i&1].chunk, lc.next[i&1].line = i, first+count
+	lc.mu.Unlock()
+	lc.cond.Broadcast()
+	return first
+}
+
+// mapInput maps f when the input is a regular, uncompressed NDJSON file
+// large enough to gain from it, and returns nil (the file untouched) when
+// it is to be read.
+func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
+	osf, ok := f.(*os.File)
+	// One worker gains nothing: the reader's copy runs beside it, on a
+	// core of its own, and leaves the bytes in the cache for it, so a
+	// mapping made -j 1 slower (docs/performance.md).
+	if !ok || in.Framing == FramingJSON || p.cfg.Jobs < 2 {
+		return nil
+	}
+	size := regularSize(osf)
+	if size < mapMinSize || size > mapMaxSize || int64(int(size)) != size {
+		return nil
+	}
+	data, err := mapFile(osf, size)
+	if err != nil {
+		return nil
+	}
+	m = &mapping{data: data, f: osf}
+	m.chain.init()
+	defer func() {
+		// A fault here (the file shrank before the framing was told)
+		// leaves it to the read path, which reads what is there.
+		if r := recover(); r != nil {
+			if _, fault := m.faultOffset(r); !fault {
+				panic(r)
+			}
+			unmapFile(data)
+			m = nil
+		}
+	}()
+	if isZstd(data) || bytes.HasPrefix(data, gzipMagic) || !p.ndjson(in, data) {
+		unmapFile(data)
+		return nil
+	}
+	return m
+}
+
+// ndjson tells a mapped input's framing as detect does a read one's.
+func (p *pipeline) ndjson(in Input, data []byte) bool {
+	if in.Framing == FramingNDJSON {
+		return true
+	}
+	head := data[:min(len(data), p.cfg.MaxRecord+1)]
+	framing, ok := framingOf(head, len(head) == len(data) && len(head) <= p.cfg.MaxRecord)
+	return !ok || framing == FramingNDJSON
+}
+
+// mapCutter cuts a mapped NDJSON input into chunks of whole lines, as
+// runLines cuts a read one, the same lines in each chunk but for where
+// the chunks end, without copying them or counting their lines.
+type mapCutter struct {
+	cu    cutter // its offset is the next chunk's start; size is the file's
+	m     *mapping
+	chunk int // the next chunk's number in the line chain
+}
+
+// mappedHook, when set (by tests), is called as each mapped input's
+// cutting starts, and mappedChunkHook as a worker starts to judge a
+// mapped chunk, its lines counted.
+var (
+	mappedHook      func(in Input)
+	mappedChunkHook func(c *chunk)
+)
+
+func (p *pipeline) readMapped(in Input, m *mapping) error {
+	m.hold()
+	defer m.release()
+	if mappedHook != nil {
+		mappedHook(in)
+	}
+	mc := mapCutter{cu: cutter{p: p, in: in, size: int64(len(m.data)), file: true, framing: FramingNDJSON}, m: m}
+	p.framed[FramingNDJSON].Add(1)
+	return mc.run()
+}
+
+func (mc *mapCutter) run() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := mc.m.faultOffset(r); !fault {
+				panic(r)
+			}
+			// The chunks sent on say where the file ends, if they get
+			// that far: the writer reports the first fault in order.
+			err = mc.send(kindFault, mc.cu.offset, mc.cu.offset, 0)
+		}
+	}()
+	p, data := mc.cu.p, mc.m.data
+	size, maxRecord := int64(len(data)), int64(p.cfg.MaxRecord)
+	for mc.cu.offset < size {
+		start := mc.cu.offset
+		n := int64(p.cfg.ChunkSize)
+		if limit := mc.cu.shareLimit(); limit > 0 {
+			n = int64(limit)
+		}
+		end := start + n
+		if end < size {
+			if i := bytes.LastIndexByte(data[start:end], '\n'); i >= 0 {
+				end = start + int64(i) + 1
+			} else {
+				// A line longer than the chunk: the read path grows the
+				// chunk up to MaxRecord+1 bytes for it.
+				window := min(size, start+maxRecord+1)
+				if j := bytes.IndexByte(data[min(end, window):window], '\n'); j >= 0 {
+					end += int64(j) + 1
+				} else if window-start > maxRecord {
+					if err := mc.tooLarge(start, window); err != nil {
+						return err
+					}
+					continue
+				} else {
+					end = size
+				}
+			}
+		} else {
+			end = size
+		}
+		if err := mc.send(kindLines, start, end, -1); err != nil {
+			return err
+		}
+		mc.advance(end)
+	}
+	return nil
+}
+
+func (mc *mapCutter) advance(end int64) {
+	mc.cu.p.bytesRead.Add(end - mc.cu.offset)
+	mc.cu.p.bytesDecompressed.Add(end - mc.cu.offset)
+	mc.cu.offset = end
+}
+
+// tooLarge passes on a line longer than MaxRecord, found at start with no
+// newline before from, as skipTooLarge does a read one: in pieces of a
+// chunk at most for --invalid-out, then its verdict.
+func (mc *mapCutter) tooLarge(start, from int64) error {
+	p, data := mc.cu.p, mc.m.data
+	end := int64(len(data))
+	if i := bytes.IndexByte(data[from:], '\n'); i >= 0 {
+		end = from + int64(i) + 1
+	}
+	if p.cfg.InvalidOut != nil {
+		for at := start; at < end; at += int64(p.cfg.ChunkSize) {
+			if err := mc.send(kindPiece, at, min(end, at+int64(p.cfg.ChunkSize)), 0); err != nil {
+				return err
+			}
+		}
+	}
+	unterminated := data[end-1] != '\n'
+	lines := 1
+	if unterminated {
+		lines = 0
+	}
+	if err := mc.send(kindTooLarge, start, start, lines); err != nil {
+		return err
+	}
+	mc.advance(end)
+	return nil
+}
+
+// send hands out the bytes from..to of the mapping as a chunk of kind.
+// lines is the chunk's count of newlines, or -1 for its worker to count.
+func (mc *mapCutter) send(kind chunkKind, from, to int64, lines int) error {
+	p := mc.cu.p
+	c, err := p.acquire()
+	if err != nil {
+		return err
+	}
+	c.kind, c.input = kind, mc.cu.in.Name
+	c.line, c.col, c.offset, c.recordOffset = 0, 1, from, from
+	c.buf = mc.m.data[from:to:to]
+	c.spans = c.spans[:0]
+	c.unterminated = kind == kindTooLarge && lines == 0
+	c.fault = kind == kindFault
+	if kind == kindPiece {
+		c.recordOffset = mc.cu.offset
+	}
+	mc.m.hold()
+	c.mapped, c.chainAt, c.lines = mc.m, mc.chunk, lines
+	mc.chunk++
+	p.dispatch(c)
+	return nil
+}
+
+// settleLine gives a chunk of a mapped input its first line number,
+// finding its newlines first when the reader did not count them.
+func (w *worker) settleLine(c *chunk) {
+	lines := c.lines
+	if lines < 0 {
+		lines = w.indexLines(c)
+	}
+	c.line = c.mapped.chain.settle(c.chainAt, lines)
+}
+
+// maxLineEnds bounds the newlines a worker keeps the places of (256 KiB):
+// a chunk of tiny lines has the rest found again as it is judged.
+const maxLineEnds = 1 << 16
+
+// indexLines counts c's newlines and keeps where the first maxLineEnds
+// are, for lines to judge c by: the one pass over the chunk that the
+// count needs finds them, and judging does not search for them again. A
+// fault cuts c short, after the last newline before it, and marks it
+// faulted.
+func (w *worker) indexLines(c *chunk) int {
+	w.endsOf = c
+	for {
+		n, at := w.tryIndexLines(c)
+		if at < 0 {
+			return n
+		}
+		c.cutAt(at)
+	}
+}
+
+func (w *worker) tryIndexLines(c *chunk) (n int, fault int64) {
+	defer func() {
+		if r := recover(); r != nil {
+			var faulted bool
+			if fault, faulted = c.mapped.faultOffset(r); !faulted {
+				panic(r)
+			}
+		}
+	}()
+	b := c.buf
+	w.ends = w.ends[:0]
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return len(w.ends), -1
+		}
+		i += j
+		if len(w.ends) == maxLineEnds {
+			return len(w.ends) + 1 + bytes.Count(b[i+1:], nl), -1
+		}
+		w.ends = append(w.ends, int32(i))
+	}
+}
+
+// countLines counts c's newlines; a fault cuts c short, after the last
+// newline before it, and marks it faulted.
+func (w *worker) countLines(c *chunk) int {
+	for {
+		n, at := tryCountLines(c)
+		if at < 0 {
+			return n
+		}
+		c.cutAt(at)
+	}
+}
+
+func tryCountLines(c *chunk) (n int, fault int64) {
+	defer func() {
+		if r := recover(); r != nil {
+			var faulted bool
+			if fault, faulted = c.mapped.faultOffset(r); !faulted {
+				panic(r)
+			}
+		}
+	}()
+	return bytes.Count(c.buf, nl), -1
+}
+
+// cutAt ends c after its last newline before mapping offset at, where
+// its file no longer has bytes, and marks it faulted: what follows in the
+// input is not judged.
+func (c *chunk) cutAt(at int64) {
+	for {
+		fault, faulted := c.tryCutAt(at)
+		if !faulted {
+			return
+		}
+		// The file shrank further: look before that page.
+		at = fault
+	}
+}
+
+func (c *chunk) tryCutAt(at int64) (fault int64, faulted bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if fault, faulted = c.mapped.faultOffset(r); !faulted {
+				panic(r)
+			}
+		}
+	}()
+	n := int(max(0, min(at-c.offset, int64(len(c.buf)))))
+	if c.kind == kindLines {
+		n = bytes.LastIndexByte(c.buf[:n], '\n') + 1
+	} else {
+		n = 0
+	}
+	c.buf = c.buf[:n:n]
+	c.fault = true
+	return 0, false
+}
+
+// processMapped is process for a chunk that views a mapped file. A fault
+// on its bytes (the file was truncated) cuts the chunk short before the
+// line it was in, and the chunk's records (from the piece the writer has
+// not yet written) are judged again without it, so that no record is
+// judged from bytes the file no longer holds. Only a page the file lost
+// faults; the rest of the last page it kept reads as zeros, so the file's
+// size is checked after judging as well.
+func (w *worker) processMapped(c *chunk, from int, limit int64) bool {
+	for {
+		ok, at := w.processGuarded(c, from, limit)
+		if at < 0 && c.kind == kindLines && len(c.buf) > 0 {
+			if size := c.mapped.size(); size < c.offset+int64(len(c.buf)) {
+				at = size
+			}
+		}
+		if at < 0 {
+			if c.fault {
+				w.noteFault(c)
+			}
+			return ok
+		}
+		// A fault is on a byte of the chunk: cut before it, whatever
+		// the address says, so that every pass keeps fewer bytes.
+		c.cutAt(min(at, c.offset+int64(len(c.buf))-1))
+		// The fault may have left the validators mid-card.
+		w.v = fastvalidate.MustNew(w.cfg.Profile, w.cfg.Options...)
+		w.schema = nil
+		from = c.from
+	}
+}
+
+func (w *worker) processGuarded(c *chunk, from int, limit int64) (ok bool, at int64) {
+	defer func() {
+		if r := recover(); r != nil {
+			off, fault := c.mapped.faultOffset(r)
+			if !fault {
+				panic(r)
+			}
+			ok, at = true, off
+		}
+	}()
+	return w.process(c, from, limit), -1
+}
+
+// noteFault says where the judging of c's faulted input stopped: after
+// the whole lines c kept.
+func (w *worker) noteFault(c *chunk) {
+	c.faultLine = c.line
+	if c.kind == kindLines {
+		c.faultLine += w.countLines(c)
+	}
+	c.faultOffset = c.offset + int64(len(c.buf))
+}
+
+// faultMessage is the diagnostic of an input whose file shrank while it
+// was mapped, worded as a failed read's.
+func faultMessage(c *chunk) string {
+	off := strconv.FormatInt(c.faultOffset, 10)
+	return c.input + ": line " + strconv.Itoa(c.faultLine) + ", offset " + off + " (" + off +
+		" bytes read as stored): reading: " + errShrank + "; the rest of the input was not judged"
+}
