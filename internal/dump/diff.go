@@ -6,9 +6,11 @@ import (
 	"cmp"
 	"encoding/binary"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/valyala/fastjson"
@@ -72,10 +74,14 @@ type Differ struct {
 	// A partition's digests of each dump, kept from one to the next.
 	oldList, newList []keyed
 	// oldIndexed: oldList is the whole old dump's, which OldRead indexed,
-	// with oldDups keys superseded; indexing is closed once it has.
+	// with oldDups keys superseded.
 	oldIndexed bool
 	oldDups    int64
-	indexing   chan struct{}
+	// indexing is OldRead's goroutines, which read d.old and write oldList.
+	indexing sync.WaitGroup
+	// Jobs is how many goroutines index and compare the digests held in
+	// memory: one per CPU the process may use, when 0.
+	Jobs int
 }
 
 // NewDiffer returns a Differ that holds at most about memory bytes of
@@ -116,25 +122,30 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 	if d.old.spilled() {
 		return nil, nil
 	}
-	ready := make(chan struct{})
-	d.indexing = ready
+	// The index, which prior waits for, and the valid records, which
+	// recall waits for, are made at once, so that a record the old dump
+	// held valid, byte for byte, waits only for the second.
+	indexed, recallable := make(chan struct{}), make(chan struct{})
 	// Valid records by the low half of the hash of their bytes, which
 	// the lookup then compares whole: two valid records that agree in the
 	// half only cost the second a judgement.
-	valid := map[uint64][]byte{}
-	go func() {
-		defer close(ready)
-		d.oldList = index(d.old.blocks, d.oldList, &d.oldDups)
+	valid := make(map[uint64][]byte, d.old.records)
+	d.indexing.Go(func() {
+		defer close(indexed)
+		d.oldList = index(d.old.blocks, d.old.records, d.Jobs, d.oldList, &d.oldDups)
 		d.oldIndexed = true
+	})
+	d.indexing.Go(func() {
+		defer close(recallable)
 		for rec := range eachDigest(d.old.blocks) {
 			if r, isValid := digestReader(rec); !r.bad && isValid {
 				raw := priorRaw(rec)
 				valid[binary.LittleEndian.Uint64(raw[8:])] = rec
 			}
 		}
-	}()
+	})
 	prior = func(kind byte, key []byte) ([]byte, bool) {
-		<-ready
+		<-indexed
 		list := d.oldList
 		i, found := slices.BinarySearchFunc(list, keyed{hash: xxh3.Hash(key), key: key}, func(e, t keyed) int {
 			if c := cmp.Compare(e.hash, t.hash); c != 0 {
@@ -149,7 +160,7 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 	}
 	recall = func() func(dst, rec []byte, input string, line int) ([]byte, bool) {
 		return func(dst, rec []byte, input string, line int) ([]byte, bool) {
-			<-ready
+			<-recallable
 			raw := sum128(rec)
 			old, ok := valid[binary.LittleEndian.Uint64(raw[8:])]
 			if !ok || priorRaw(old) != raw {
@@ -182,9 +193,7 @@ func appendMoved(dst, rec []byte, input string, line int) []byte {
 
 // Close removes the temporary files.
 func (d *Differ) Close() {
-	if d.indexing != nil {
-		<-d.indexing
-	}
+	d.indexing.Wait()
 	d.old.close()
 	d.new.close()
 	d.dir.remove()
@@ -193,9 +202,7 @@ func (d *Differ) Close() {
 // Finish writes one record per changed key to w, sorted by key, and
 // returns the counts.
 func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
-	if d.indexing != nil {
-		<-d.indexing
-	}
+	d.indexing.Wait()
 	sum := DiffSummary{OldRecords: d.old.records, NewRecords: d.new.records, KeyKinds: map[string]int64{}, Partitions: 1}
 	if d.Signatures {
 		sum.SignerChanged = new(int64)
@@ -342,14 +349,131 @@ type keyed struct {
 // hash of the key, counting the records it superseded. A list sorted
 // once costs a fraction of a map from key to digest, whose every key was
 // a string of its own and hashed at each use: on the make perf dumps the
-// map made up most of the comparison, which runs on one goroutine after
-// the workers.
-func index(blocks [][]byte, list []keyed, dups *int64) []keyed {
-	list = list[:0]
+// map made up most of the comparison.
+//
+// The old dump's index is what the new dump's first records wait for,
+// and the new dump's is made after its last: both ran on one goroutine
+// while the other cores had nothing to do. The list is made in parts,
+// one per job (jobs, or GOMAXPROCS when 0; no more than one per
+// minIndexPart digests), each on a goroutine of its own: the blocks are
+// hashed a run of them per part, then each part sorts the digests of one
+// range of hashes (hashPart), so that the parts, laid end to end, are the
+// list one sort makes.
+func index(blocks [][]byte, records int64, jobs int, list []keyed, dups *int64) []keyed {
+	parts := indexParts(jobs, records)
+	if parts == 1 {
+		list = hashKeys(blocks, 0, list[:0], nil)
+		sortKeyed(list)
+		n := dedupKeyed(list)
+		*dups += int64(len(list) - n)
+		return list[:n]
+	}
+	// Hash each run of blocks into a list of its own, counting its
+	// digests by the part of their hashes.
+	runs := splitBlocks(blocks, parts)
+	hashed := make([][]keyed, parts)
+	counts := make([][]int, parts)
+	var wg sync.WaitGroup
+	for w := range parts {
+		counts[w] = make([]int, parts)
+		wg.Go(func() { hashed[w] = hashKeys(runs[w], w, nil, counts[w]) })
+	}
+	wg.Wait()
+	// Where each run's digests of each part go: part by part, and in a
+	// part run by run, so that arrival order is kept within a part.
+	at := make([][]int, parts)
+	total := 0
+	for p := range parts {
+		for w := range parts {
+			if at[w] == nil {
+				at[w] = make([]int, parts)
+			}
+			at[w][p] = total
+			total += counts[w][p]
+		}
+	}
+	bounds := make([]int, parts+1)
+	for p := range parts {
+		bounds[p] = at[0][p]
+	}
+	bounds[parts] = total
+	list = slices.Grow(list[:0], total)[:total]
+	for w := range parts {
+		wg.Go(func() {
+			next := at[w]
+			for _, k := range hashed[w] {
+				p := hashPart(k.hash, parts)
+				list[next[p]] = k
+				next[p]++
+			}
+		})
+	}
+	wg.Wait()
+	kept := make([]int, parts)
+	for p := range parts {
+		wg.Go(func() {
+			part := list[bounds[p]:bounds[p+1]]
+			sortKeyed(part)
+			kept[p] = dedupKeyed(part)
+		})
+	}
+	wg.Wait()
+	out := 0
+	for p := range parts {
+		out += copy(list[out:], list[bounds[p]:bounds[p]+kept[p]])
+	}
+	*dups += int64(total - out)
+	return list[:out]
+}
+
+// minIndexPart is the fewest digests a part of index is given: a
+// goroutine each is not worth fewer.
+const minIndexPart = 4096
+
+// indexParts returns how many parts index makes its list of records
+// digests in, with jobs goroutines at most: one per CPU the process may
+// use, when jobs is 0.
+func indexParts(jobs int, records int64) int {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	return int(max(min(int64(jobs), records/minIndexPart), 1))
+}
+
+// splitBlocks splits blocks into parts runs of about as many bytes each,
+// in order, by where each block starts; some may be empty.
+func splitBlocks(blocks [][]byte, parts int) [][][]byte {
+	total := 0
+	for _, b := range blocks {
+		total += len(b)
+	}
+	runs := make([][][]byte, parts)
+	start := 0
+	for _, b := range blocks {
+		w := min(int(int64(start)*int64(parts)/int64(max(total, 1))), parts-1)
+		runs[w] = append(runs[w], b)
+		start += len(b)
+	}
+	return runs
+}
+
+// hashKeys appends to list a keyed entry per digest of blocks, their
+// places after those of every run before run (seq), and counts them in
+// counts by the part of their hash (hashPart), when counts is not nil.
+func hashKeys(blocks [][]byte, run int, list []keyed, counts []int) []keyed {
 	for rec := range eachDigest(blocks) {
 		_, key := digestKey(rec)
-		list = append(list, keyed{hash: xxh3.Hash(key), seq: len(list), key: key, rec: rec})
+		h := xxh3.Hash(key)
+		if counts != nil {
+			counts[hashPart(h, len(counts))]++
+		}
+		list = append(list, keyed{hash: h, seq: run<<40 | len(list), key: key, rec: rec})
 	}
+	return list
+}
+
+// sortKeyed sorts by hash, then key, then arrival.
+func sortKeyed(list []keyed) {
 	slices.SortFunc(list, func(a, b keyed) int {
 		if c := cmp.Compare(a.hash, b.hash); c != 0 {
 			return c
@@ -361,13 +485,18 @@ func index(blocks [][]byte, list []keyed, dups *int64) []keyed {
 		}
 		return cmp.Compare(a.seq, b.seq)
 	})
-	out := list[:0]
+}
+
+// dedupKeyed keeps, at the start of sorted list, the last entry of each
+// key, and returns how many it kept.
+func dedupKeyed(list []keyed) int {
+	out := 0
 	for i, k := range list {
 		if i+1 < len(list) && list[i+1].hash == k.hash && bytes.Equal(list[i+1].key, k.key) {
-			*dups++
 			continue
 		}
-		out = append(out, k)
+		list[out] = k
+		out++
 	}
 	return out
 }
@@ -379,15 +508,76 @@ func (d *Differ) compareInMemory(sum *DiffSummary, w io.Writer) error {
 		// OldRead indexed the old dump already.
 		sum.DuplicateKeys += d.oldDups
 	} else {
-		d.oldList = index(d.old.blocks, d.oldList, &sum.DuplicateKeys)
+		d.oldList = index(d.old.blocks, d.old.records, d.Jobs, d.oldList, &sum.DuplicateKeys)
 	}
-	d.newList = index(d.new.blocks, d.newList, &sum.DuplicateKeys)
-	// A merge of the two lists, by hash and key: what is in both and
+	d.newList = index(d.new.blocks, d.new.records, d.Jobs, d.newList, &sum.DuplicateKeys)
+	// The lists are merged in parts, each a range of hashes (hashPart) on
+	// a goroutine of its own, as index made them: what is in both and
 	// unchanged is counted at once, the rest is sorted by key to be
 	// written.
-	type pair struct{ key, o, n []byte }
+	parts := indexParts(d.Jobs, int64(max(len(d.oldList), len(d.newList))))
+	merged := make([]mergePart, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			merged[p].merge(hashRange(d.oldList, p, parts), hashRange(d.newList, p, parts))
+		})
+	}
+	wg.Wait()
 	var changed []pair
-	ol, nl := d.oldList, d.newList
+	for p := range merged {
+		m := &merged[p]
+		sum.Unchanged += m.unchanged
+		for k, n := range m.kinds {
+			if n > 0 {
+				sum.KeyKinds[keyKind(byte(k))] += n
+			}
+		}
+		changed = append(changed, m.changed...)
+	}
+	slices.SortFunc(changed, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
+	var line []byte
+	var err error
+	for _, p := range changed {
+		if line, err = d.writeChange(line, p.o, p.n, sum, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hashRange returns the entries of list, sorted by hash, that part p of
+// parts holds (hashPart).
+func hashRange(list []keyed, p, parts int) []keyed {
+	start, _ := slices.BinarySearchFunc(list, p, func(k keyed, p int) int { return cmp.Compare(hashPart(k.hash, parts), p) })
+	end, _ := slices.BinarySearchFunc(list, p+1, func(k keyed, p int) int { return cmp.Compare(hashPart(k.hash, parts), p) })
+	return list[start:end]
+}
+
+// keyKind names the kind of a digest's key by its first byte, as
+// digestKey does.
+func keyKind(k byte) string {
+	if int(k) < len(kinds) {
+		return kinds[k]
+	}
+	return ""
+}
+
+// pair is a key of either dump and its last digest in each, nil in the
+// dump that does not have it.
+type pair struct{ key, o, n []byte }
+
+// mergePart is what compareInMemory's merge of a range of hashes finds:
+// the keys unchanged, counted by kind, and the others.
+type mergePart struct {
+	unchanged int64
+	kinds     [256]int64 // by a digest's first byte, its kind
+	changed   []pair
+}
+
+// merge merges ol and nl, lists of the old and new dumps' last digest of
+// each key sorted by hash and key.
+func (m *mergePart) merge(ol, nl []keyed) {
 	for len(ol) > 0 || len(nl) > 0 {
 		c := 0
 		switch {
@@ -402,34 +592,24 @@ func (d *Differ) compareInMemory(sum *DiffSummary, w io.Writer) error {
 		}
 		switch {
 		case c < 0:
-			changed = append(changed, pair{ol[0].key, ol[0].rec, nil})
+			m.changed = append(m.changed, pair{ol[0].key, ol[0].rec, nil})
 			ol = ol[1:]
 		case c > 0:
-			changed = append(changed, pair{nl[0].key, nil, nl[0].rec})
+			m.changed = append(m.changed, pair{nl[0].key, nil, nl[0].rec})
 			nl = nl[1:]
 		default:
 			o, n := ol[0].rec, nl[0].rec
 			os, ov, _ := digestHead(o)
 			ns, nv, _ := digestHead(n)
 			if os == ns && ov == nv {
-				sum.Unchanged++
-				kind, _ := digestKey(n)
-				sum.KeyKinds[kind]++
+				m.unchanged++
+				m.kinds[n[0]]++
 			} else {
-				changed = append(changed, pair{nl[0].key, o, n})
+				m.changed = append(m.changed, pair{nl[0].key, o, n})
 			}
 			ol, nl = ol[1:], nl[1:]
 		}
 	}
-	slices.SortFunc(changed, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
-	var line []byte
-	var err error
-	for _, p := range changed {
-		if line, err = d.writeChange(line, p.o, p.n, sum, w); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // writeChange writes the record of a key whose old digest is o and new
