@@ -146,17 +146,21 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 	})
 	prior = func(kind byte, key []byte) ([]byte, bool) {
 		<-indexed
-		list := d.oldList
-		i, found := slices.BinarySearchFunc(list, keyed{hash: xxh3.Hash(key), key: key}, func(e, t keyed) int {
-			if c := cmp.Compare(e.hash, t.hash); c != 0 {
+		list, blocks := d.oldList, d.old.blocks
+		i, found := slices.BinarySearchFunc(list, xxh3.Hash(key), func(e keyed, h uint64) int {
+			if c := cmp.Compare(e.hash, h); c != 0 {
 				return c
 			}
-			return bytes.Compare(e.key, t.key)
+			return bytes.Compare(e.key(blocks), key)
 		})
-		if !found || list[i].rec[0] != kind {
+		if !found {
 			return nil, false
 		}
-		return list[i].rec, true
+		rec := list[i].rec(blocks)
+		if rec[0] != kind {
+			return nil, false
+		}
+		return rec, true
 	}
 	recall = func() func(dst, rec []byte, input string, line int) ([]byte, bool) {
 		return func(dst, rec []byte, input string, line int) ([]byte, bool) {
@@ -337,12 +341,31 @@ func (l *lastOfKey) next(dups *int64) ([]byte, error) {
 	}
 }
 
-// keyed is a digest with the hash of its key, in a partition's list.
+// keyed is a digest in an index: the hash of its key, and where it is,
+// block<<32 | its offset in the block (after its length), which is also
+// the order the digests came in. It holds no pointer: the lists are
+// written once, into fresh memory, and the collector's write barrier,
+// reading the slot a pointer is written to, mapped each fresh page to the
+// kernel's page of zeros, so that the write then faulted again and
+// flushed the other core's TLB (perf record -e cpu-clock -g: do_wp_page
+// and flush_tlb_mm_range under index, 2% of a diff's samples).
 type keyed struct {
 	hash uint64
-	seq  int // its place in the partition, to tell the last of a key
-	key  []byte
-	rec  []byte
+	at   uint64
+}
+
+// rec returns the digest at k of blocks, without its length.
+func (k keyed) rec(blocks [][]byte) []byte {
+	b := blocks[k.at>>32]
+	off := uint32(k.at)
+	n := binary.LittleEndian.Uint32(b[off-4:])
+	return b[off : off+n : off+n]
+}
+
+// key returns the key of the digest at k of blocks.
+func (k keyed) key(blocks [][]byte) []byte {
+	_, key := digestKey(k.rec(blocks))
+	return key
 }
 
 // index lists the last digest of each key of a partition, sorted by the
@@ -362,9 +385,9 @@ type keyed struct {
 func index(blocks [][]byte, records int64, jobs int, list []keyed, dups *int64) []keyed {
 	parts := indexParts(jobs, records)
 	if parts == 1 {
-		list = hashKeys(blocks, 0, list[:0], nil)
-		sortKeyed(list)
-		n := dedupKeyed(list)
+		list = hashKeys(blocks, 0, len(blocks), list[:0], nil)
+		sortKeyed(list, blocks)
+		n := dedupKeyed(list, blocks)
 		*dups += int64(len(list) - n)
 		return list[:n]
 	}
@@ -376,7 +399,7 @@ func index(blocks [][]byte, records int64, jobs int, list []keyed, dups *int64) 
 	var wg sync.WaitGroup
 	for w := range parts {
 		counts[w] = make([]int, parts)
-		wg.Go(func() { hashed[w] = hashKeys(runs[w], w, nil, counts[w]) })
+		wg.Go(func() { hashed[w] = hashKeys(blocks, runs[w], runs[w+1], nil, counts[w]) })
 	}
 	wg.Wait()
 	// Where each run's digests of each part go: part by part, and in a
@@ -413,8 +436,8 @@ func index(blocks [][]byte, records int64, jobs int, list []keyed, dups *int64) 
 	for p := range parts {
 		wg.Go(func() {
 			part := list[bounds[p]:bounds[p+1]]
-			sortKeyed(part)
-			kept[p] = dedupKeyed(part)
+			sortKeyed(part, blocks)
+			kept[p] = dedupKeyed(part, blocks)
 		})
 	}
 	wg.Wait()
@@ -441,58 +464,71 @@ func indexParts(jobs int, records int64) int {
 }
 
 // splitBlocks splits blocks into parts runs of about as many bytes each,
-// in order, by where each block starts; some may be empty.
-func splitBlocks(blocks [][]byte, parts int) [][][]byte {
+// in order, by where each block starts: run w is blocks[runs[w]:runs[w+1]],
+// and some may be empty.
+func splitBlocks(blocks [][]byte, parts int) (runs []int) {
 	total := 0
 	for _, b := range blocks {
 		total += len(b)
 	}
-	runs := make([][][]byte, parts)
+	runs = make([]int, parts+1)
 	start := 0
-	for _, b := range blocks {
+	for i, b := range blocks {
 		w := min(int(int64(start)*int64(parts)/int64(max(total, 1))), parts-1)
-		runs[w] = append(runs[w], b)
+		runs[w+1] = i + 1
 		start += len(b)
+	}
+	// A run with no block starts and ends where the one before ended.
+	for w := 1; w <= parts; w++ {
+		runs[w] = max(runs[w], runs[w-1])
 	}
 	return runs
 }
 
-// hashKeys appends to list a keyed entry per digest of blocks, their
-// places after those of every run before run (seq), and counts them in
-// counts by the part of their hash (hashPart), when counts is not nil.
-func hashKeys(blocks [][]byte, run int, list []keyed, counts []int) []keyed {
-	for rec := range eachDigest(blocks) {
-		_, key := digestKey(rec)
-		h := xxh3.Hash(key)
-		if counts != nil {
-			counts[hashPart(h, len(counts))]++
+// hashKeys appends to list a keyed entry per digest of blocks[from:to],
+// and counts them in counts by the part of their hash (hashPart), when
+// counts is not nil.
+func hashKeys(blocks [][]byte, from, to int, list []keyed, counts []int) []keyed {
+	for i := from; i < to; i++ {
+		b := blocks[i]
+		for off := 0; ; {
+			rec, _, ok := nextDigest(b[off:])
+			if !ok {
+				break
+			}
+			_, key := digestKey(rec)
+			h := xxh3.Hash(key)
+			if counts != nil {
+				counts[hashPart(h, len(counts))]++
+			}
+			list = append(list, keyed{hash: h, at: uint64(i)<<32 | uint64(off+4)})
+			off += 4 + len(rec)
 		}
-		list = append(list, keyed{hash: h, seq: run<<40 | len(list), key: key, rec: rec})
 	}
 	return list
 }
 
 // sortKeyed sorts by hash, then key, then arrival.
-func sortKeyed(list []keyed) {
+func sortKeyed(list []keyed, blocks [][]byte) {
 	slices.SortFunc(list, func(a, b keyed) int {
 		if c := cmp.Compare(a.hash, b.hash); c != 0 {
 			return c
 		}
 		// Keys of one hash are the same but for a collision: by key, then
 		// by arrival, so that the last of a key ends its run.
-		if c := bytes.Compare(a.key, b.key); c != 0 {
+		if c := bytes.Compare(a.key(blocks), b.key(blocks)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.seq, b.seq)
+		return cmp.Compare(a.at, b.at)
 	})
 }
 
 // dedupKeyed keeps, at the start of sorted list, the last entry of each
 // key, and returns how many it kept.
-func dedupKeyed(list []keyed) int {
+func dedupKeyed(list []keyed, blocks [][]byte) int {
 	out := 0
 	for i, k := range list {
-		if i+1 < len(list) && list[i+1].hash == k.hash && bytes.Equal(list[i+1].key, k.key) {
+		if i+1 < len(list) && list[i+1].hash == k.hash && bytes.Equal(list[i+1].key(blocks), k.key(blocks)) {
 			continue
 		}
 		list[out] = k
@@ -520,7 +556,7 @@ func (d *Differ) compareInMemory(sum *DiffSummary, w io.Writer) error {
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
-			merged[p].merge(hashRange(d.oldList, p, parts), hashRange(d.newList, p, parts))
+			merged[p].merge(hashRange(d.oldList, p, parts), hashRange(d.newList, p, parts), d.old.blocks, d.new.blocks)
 		})
 	}
 	wg.Wait()
@@ -576,8 +612,8 @@ type mergePart struct {
 }
 
 // merge merges ol and nl, lists of the old and new dumps' last digest of
-// each key sorted by hash and key.
-func (m *mergePart) merge(ol, nl []keyed) {
+// each key sorted by hash and key, in oldBlocks and newBlocks.
+func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
 	for len(ol) > 0 || len(nl) > 0 {
 		c := 0
 		switch {
@@ -587,25 +623,27 @@ func (m *mergePart) merge(ol, nl []keyed) {
 			c = -1
 		default:
 			if c = cmp.Compare(ol[0].hash, nl[0].hash); c == 0 {
-				c = bytes.Compare(ol[0].key, nl[0].key)
+				c = bytes.Compare(ol[0].key(oldBlocks), nl[0].key(newBlocks))
 			}
 		}
 		switch {
 		case c < 0:
-			m.changed = append(m.changed, pair{ol[0].key, ol[0].rec, nil})
+			o := ol[0].rec(oldBlocks)
+			m.changed = append(m.changed, pair{ol[0].key(oldBlocks), o, nil})
 			ol = ol[1:]
 		case c > 0:
-			m.changed = append(m.changed, pair{nl[0].key, nil, nl[0].rec})
+			n := nl[0].rec(newBlocks)
+			m.changed = append(m.changed, pair{nl[0].key(newBlocks), nil, n})
 			nl = nl[1:]
 		default:
-			o, n := ol[0].rec, nl[0].rec
+			o, n := ol[0].rec(oldBlocks), nl[0].rec(newBlocks)
 			os, ov, _ := digestHead(o)
 			ns, nv, _ := digestHead(n)
 			if os == ns && ov == nv {
 				m.unchanged++
 				m.kinds[n[0]]++
 			} else {
-				m.changed = append(m.changed, pair{nl[0].key, o, n})
+				m.changed = append(m.changed, pair{nl[0].key(newBlocks), o, n})
 			}
 			ol, nl = ol[1:], nl[1:]
 		}

@@ -54,11 +54,15 @@ func TestIndexInParts(t *testing.T) {
 		_, key := digestKey(rec)
 		last[string(key)] = rec
 	}
-	var want []keyed
-	for key, rec := range last {
-		want = append(want, keyed{hash: xxh3.HashString(key), key: []byte(key), rec: rec})
+	type entry struct {
+		hash     uint64
+		key, rec []byte
 	}
-	slices.SortFunc(want, func(a, b keyed) int {
+	var want []entry
+	for key, rec := range last {
+		want = append(want, entry{xxh3.HashString(key), []byte(key), rec})
+	}
+	slices.SortFunc(want, func(a, b entry) int {
 		if c := cmp.Compare(a.hash, b.hash); c != 0 {
 			return c
 		}
@@ -78,9 +82,9 @@ func TestIndexInParts(t *testing.T) {
 			t.Fatalf("jobs %d: %d keys listed, want %d", jobs, len(got), len(want))
 		}
 		for i := range want {
-			if got[i].hash != want[i].hash || !bytes.Equal(got[i].key, want[i].key) || !bytes.Equal(got[i].rec, want[i].rec) {
-				_, gl := digestKey(got[i].rec)
-				t.Fatalf("jobs %d: entry %d is %s (%q), want %s (%q)", jobs, i, gl, got[i].rec, want[i].key, want[i].rec)
+			key, rec := got[i].key(blocks), got[i].rec(blocks)
+			if got[i].hash != want[i].hash || !bytes.Equal(key, want[i].key) || !bytes.Equal(rec, want[i].rec) {
+				t.Fatalf("jobs %d: entry %d is %s (%q), want %s (%q)", jobs, i, key, rec, want[i].key, want[i].rec)
 			}
 		}
 	}
@@ -94,21 +98,21 @@ func TestSplitBlocksKeepsOrder(t *testing.T) {
 		blocks = append(blocks, make([]byte, 1+i*i%5))
 	}
 	for parts := 1; parts <= 16; parts++ {
-		var got [][]byte
-		for _, run := range splitBlocks(blocks, parts) {
-			got = append(got, run...)
+		runs := splitBlocks(blocks, parts)
+		if len(runs) != parts+1 || runs[0] != 0 || runs[parts] != len(blocks) {
+			t.Fatalf("%d parts: runs %v, want %d bounds from 0 to %d", parts, runs, parts+1, len(blocks))
 		}
-		if len(got) != len(blocks) {
-			t.Fatalf("%d parts: %d blocks in the runs, want %d", parts, len(got), len(blocks))
-		}
-		for i := range blocks {
-			if &got[i][0] != &blocks[i][0] {
-				t.Fatalf("%d parts: block %d of the runs is not block %d", parts, i, i)
+		for w := range parts {
+			if runs[w+1] < runs[w] {
+				t.Fatalf("%d parts: runs %v out of order", parts, runs)
 			}
 		}
+		if parts <= len(blocks) && slices.Contains(runs[1:], 0) {
+			t.Errorf("%d parts of %d blocks: runs %v leave the first empty", parts, len(blocks), runs)
+		}
 	}
-	if runs := splitBlocks(nil, 3); len(runs) != 3 {
-		t.Fatalf("no blocks in 3 parts: %d runs", len(runs))
+	if runs := splitBlocks(nil, 3); !slices.Equal(runs, []int{0, 0, 0, 0}) {
+		t.Fatalf("no blocks in 3 parts: runs %v", runs)
 	}
 }
 
