@@ -73,6 +73,13 @@ type Differ struct {
 
 	// A partition's digests of each dump, kept from one to the next.
 	oldList, newList []keyed
+	// Noted by add as the digests come, until a store spills: each dump's
+	// digests by the hash of their key, in the order they came, and the
+	// old dump's valid records by the low half of the hash of their bytes
+	// (which recall then compares whole: two valid records that agree in
+	// the half only cost the second a judgement).
+	oldKeys, newKeys []keyed
+	valid            map[uint64]uint64
 	// oldIndexed: oldList is the whole old dump's, which OldRead indexed,
 	// with oldDups keys superseded.
 	oldIndexed bool
@@ -100,10 +107,59 @@ func NewDiffer(memory int64) (*Differ, error) {
 }
 
 // AddOld adds digests of the old dump; AddNew of the new one.
-func (d *Differ) AddOld(b []byte) error { return d.old.add(b) }
+func (d *Differ) AddOld(b []byte) error {
+	if d.valid == nil {
+		d.valid = map[uint64]uint64{}
+	}
+	return d.add(d.old, &d.oldKeys, d.valid, b)
+}
 
 // AddNew adds digests of the new dump.
-func (d *Differ) AddNew(b []byte) error { return d.new.add(b) }
+func (d *Differ) AddNew(b []byte) error { return d.add(d.new, &d.newKeys, nil, b) }
+
+// add adds b, digests back to back, to s, and, until s spills, notes
+// where each is by the hash of its key in keys and, when valid is not
+// nil, where each valid one is by the low half of the hash of its bytes
+// in valid. It is done here, while the digests are in the cache and the
+// run's cores are busy judging, rather than after the dump is read: the
+// index of the old dump, which the new dump's records wait for, read 14
+// MB of digests from memory once for each, and the new dump's decoder
+// then stopped, having filled the pipeline's few chunks in flight.
+func (d *Differ) add(s *store, keys *[]keyed, valid map[uint64]uint64, b []byte) error {
+	if s.spilled() {
+		return s.add(b)
+	}
+	first := len(*keys)
+	for off := 0; ; {
+		rec, _, ok := nextDigest(b[off:])
+		if !ok {
+			break
+		}
+		_, key := digestKey(rec)
+		*keys = append(*keys, keyed{hash: xxh3.Hash(key), at: uint64(off + 4)})
+		off += 4 + len(rec)
+	}
+	added := (*keys)[first:]
+	pos := s.hold(b, len(added))
+	for i := range added {
+		added[i].at += pos
+		if valid == nil {
+			continue
+		}
+		rec := added[i].rec(s.blocks)
+		if r, isValid := digestReader(rec); !r.bad && isValid {
+			raw := priorRaw(rec)
+			valid[binary.LittleEndian.Uint64(raw[8:])] = added[i].at
+		}
+	}
+	if !s.overBudget() {
+		return nil
+	}
+	// The stores' sorted runs are compared instead.
+	*keys = nil
+	clear(valid)
+	return s.spill()
+}
 
 // OldRead is called once every digest of the old dump has been added.
 // When they are all in memory it indexes them, on a goroutine of its own
@@ -122,27 +178,14 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 	if d.old.spilled() {
 		return nil, nil
 	}
-	// The index, which prior waits for, and the valid records, which
-	// recall waits for, are made at once, so that a record the old dump
-	// held valid, byte for byte, waits only for the second.
-	indexed, recallable := make(chan struct{}), make(chan struct{})
-	// Valid records by the low half of the hash of their bytes, which
-	// the lookup then compares whole: two valid records that agree in the
-	// half only cost the second a judgement.
-	valid := make(map[uint64][]byte, d.old.records)
+	// The index, which prior waits for, is made while the new dump is
+	// read; the valid records, which recall looks in, were noted as added.
+	indexed := make(chan struct{})
 	d.indexing.Go(func() {
 		defer close(indexed)
-		d.oldList = index(d.old.blocks, d.old.records, d.Jobs, d.oldList, &d.oldDups)
+		d.oldList = index(d.old.blocks, d.oldKeys, d.Jobs, d.oldList, &d.oldDups)
+		d.oldKeys = nil
 		d.oldIndexed = true
-	})
-	d.indexing.Go(func() {
-		defer close(recallable)
-		for rec := range eachDigest(d.old.blocks) {
-			if r, isValid := digestReader(rec); !r.bad && isValid {
-				raw := priorRaw(rec)
-				valid[binary.LittleEndian.Uint64(raw[8:])] = rec
-			}
-		}
 	})
 	prior = func(kind byte, key []byte) ([]byte, bool) {
 		<-indexed
@@ -164,10 +207,13 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 	}
 	recall = func() func(dst, rec []byte, input string, line int) ([]byte, bool) {
 		return func(dst, rec []byte, input string, line int) ([]byte, bool) {
-			<-recallable
 			raw := sum128(rec)
-			old, ok := valid[binary.LittleEndian.Uint64(raw[8:])]
-			if !ok || priorRaw(old) != raw {
+			at, ok := d.valid[binary.LittleEndian.Uint64(raw[8:])]
+			if !ok {
+				return dst, false
+			}
+			old := keyed{at: at}.rec(d.old.blocks)
+			if priorRaw(old) != raw {
 				return dst, false
 			}
 			return appendMoved(dst, old, input, line), true
@@ -368,42 +414,43 @@ func (k keyed) key(blocks [][]byte) []byte {
 	return key
 }
 
-// index lists the last digest of each key of a partition, sorted by the
-// hash of the key, counting the records it superseded. A list sorted
-// once costs a fraction of a map from key to digest, whose every key was
-// a string of its own and hashed at each use: on the make perf dumps the
-// map made up most of the comparison.
+// index lists the last digest of each key of blocks, sorted by the hash
+// of the key, from hashed, the digests by key hash in the order they
+// came (add), counting the records it superseded; it may reorder hashed.
+// A list sorted once costs a fraction of a map from key to digest, whose
+// every key was a string of its own and hashed at each use: on the make
+// perf dumps the map made up most of the comparison.
 //
-// The old dump's index is what the new dump's first records wait for,
-// and the new dump's is made after its last: both ran on one goroutine
-// while the other cores had nothing to do. The list is made in parts,
-// one per job (jobs, or GOMAXPROCS when 0; no more than one per
-// minIndexPart digests), each on a goroutine of its own: the blocks are
-// hashed a run of them per part, then each part sorts the digests of one
-// range of hashes (hashPart), so that the parts, laid end to end, are the
-// list one sort makes.
-func index(blocks [][]byte, records int64, jobs int, list []keyed, dups *int64) []keyed {
-	parts := indexParts(jobs, records)
+// The old dump's index is what the new dump's records wait for, and the
+// new dump's is made after its last: both ran on one goroutine while the
+// other cores had nothing to do. The list is made in parts, one per job
+// (jobs, or GOMAXPROCS when 0; no more than one per minIndexPart
+// digests), each on a goroutine of its own: each part sorts the digests
+// of one range of hashes (hashPart), so that the parts, laid end to end,
+// are the list one sort makes.
+func index(blocks [][]byte, hashed []keyed, jobs int, list []keyed, dups *int64) []keyed {
+	parts := indexParts(jobs, int64(len(hashed)))
 	if parts == 1 {
-		list = hashKeys(blocks, 0, len(blocks), list[:0], nil)
-		sortKeyed(list, blocks)
-		n := dedupKeyed(list, blocks)
-		*dups += int64(len(list) - n)
-		return list[:n]
+		sortKeyed(hashed, blocks)
+		n := dedupKeyed(hashed, blocks)
+		*dups += int64(len(hashed) - n)
+		return hashed[:n]
 	}
-	// Hash each run of blocks into a list of its own, counting its
-	// digests by the part of their hashes.
-	runs := splitBlocks(blocks, parts)
-	hashed := make([][]keyed, parts)
+	// Each run of hashed, a part's share, counts its digests by part ...
+	run := func(w int) []keyed { return hashed[len(hashed)*w/parts : len(hashed)*(w+1)/parts] }
 	counts := make([][]int, parts)
 	var wg sync.WaitGroup
 	for w := range parts {
 		counts[w] = make([]int, parts)
-		wg.Go(func() { hashed[w] = hashKeys(blocks, runs[w], runs[w+1], nil, counts[w]) })
+		wg.Go(func() {
+			for _, k := range run(w) {
+				counts[w][hashPart(k.hash, parts)]++
+			}
+		})
 	}
 	wg.Wait()
-	// Where each run's digests of each part go: part by part, and in a
-	// part run by run, so that arrival order is kept within a part.
+	// ... which places them in list: part by part, and in a part run by
+	// run, in the order they came.
 	at := make([][]int, parts)
 	total := 0
 	for p := range parts {
@@ -424,7 +471,7 @@ func index(blocks [][]byte, records int64, jobs int, list []keyed, dups *int64) 
 	for w := range parts {
 		wg.Go(func() {
 			next := at[w]
-			for _, k := range hashed[w] {
+			for _, k := range run(w) {
 				p := hashPart(k.hash, parts)
 				list[next[p]] = k
 				next[p]++
@@ -463,51 +510,6 @@ func indexParts(jobs int, records int64) int {
 	return int(max(min(int64(jobs), records/minIndexPart), 1))
 }
 
-// splitBlocks splits blocks into parts runs of about as many bytes each,
-// in order, by where each block starts: run w is blocks[runs[w]:runs[w+1]],
-// and some may be empty.
-func splitBlocks(blocks [][]byte, parts int) (runs []int) {
-	total := 0
-	for _, b := range blocks {
-		total += len(b)
-	}
-	runs = make([]int, parts+1)
-	start := 0
-	for i, b := range blocks {
-		w := min(int(int64(start)*int64(parts)/int64(max(total, 1))), parts-1)
-		runs[w+1] = i + 1
-		start += len(b)
-	}
-	// A run with no block starts and ends where the one before ended.
-	for w := 1; w <= parts; w++ {
-		runs[w] = max(runs[w], runs[w-1])
-	}
-	return runs
-}
-
-// hashKeys appends to list a keyed entry per digest of blocks[from:to],
-// and counts them in counts by the part of their hash (hashPart), when
-// counts is not nil.
-func hashKeys(blocks [][]byte, from, to int, list []keyed, counts []int) []keyed {
-	for i := from; i < to; i++ {
-		b := blocks[i]
-		for off := 0; ; {
-			rec, _, ok := nextDigest(b[off:])
-			if !ok {
-				break
-			}
-			_, key := digestKey(rec)
-			h := xxh3.Hash(key)
-			if counts != nil {
-				counts[hashPart(h, len(counts))]++
-			}
-			list = append(list, keyed{hash: h, at: uint64(i)<<32 | uint64(off+4)})
-			off += 4 + len(rec)
-		}
-	}
-	return list
-}
-
 // sortKeyed sorts by hash, then key, then arrival.
 func sortKeyed(list []keyed, blocks [][]byte) {
 	slices.SortFunc(list, func(a, b keyed) int {
@@ -544,9 +546,11 @@ func (d *Differ) compareInMemory(sum *DiffSummary, w io.Writer) error {
 		// OldRead indexed the old dump already.
 		sum.DuplicateKeys += d.oldDups
 	} else {
-		d.oldList = index(d.old.blocks, d.old.records, d.Jobs, d.oldList, &sum.DuplicateKeys)
+		d.oldList = index(d.old.blocks, d.oldKeys, d.Jobs, d.oldList, &sum.DuplicateKeys)
+		d.oldKeys = nil
 	}
-	d.newList = index(d.new.blocks, d.new.records, d.Jobs, d.newList, &sum.DuplicateKeys)
+	d.newList = index(d.new.blocks, d.newKeys, d.Jobs, d.newList, &sum.DuplicateKeys)
+	d.newKeys = nil
 	// The lists are merged in parts, each a range of hashes (hashPart) on
 	// a goroutine of its own, as index made them: what is in both and
 	// unchanged is counted at once, the rest is sorted by key to be

@@ -10,7 +10,7 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// syntheticDigests returns n digests in blocks of perBlock, of keys taken
+// syntheticDigests returns n digests in batches of perBlock, of keys taken
 // again and again (n keys among distinct, numbered from first), each line its own, so that the
 // digest kept for a key tells which of its records it was. Every third
 // is valid; the content hash of one in changeEvery (0: none) depends on
@@ -47,7 +47,21 @@ func syntheticDigests(n, first, distinct, perBlock, changeEvery int, salt string
 // every digest does, and counts the same superseded records: the
 // comparison's output depends on it.
 func TestIndexInParts(t *testing.T) {
-	blocks, records := syntheticDigests(40_000, 0, 23_000, 997, 0, "")
+	batches, records := syntheticDigests(40_000, 0, 23_000, 997, 0, "")
+	d, err := NewDiffer(1 << 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, b := range batches {
+		if err := d.AddOld(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocks := d.old.blocks
+	if len(d.oldKeys) != int(records) {
+		t.Fatalf("%d digests noted of %d added", len(d.oldKeys), records)
+	}
 	// The list one sort makes, computed without index's code.
 	last := map[string][]byte{}
 	for rec := range eachDigest(blocks) {
@@ -74,7 +88,7 @@ func TestIndexInParts(t *testing.T) {
 			t.Fatalf("jobs %d: index made %d parts of %d records; the test wants one per job", jobs, parts, records)
 		}
 		var dups int64
-		got := index(blocks, records, jobs, nil, &dups)
+		got := index(blocks, slices.Clone(d.oldKeys), jobs, nil, &dups)
 		if dups != wantDups {
 			t.Errorf("jobs %d: %d superseded records, want %d", jobs, dups, wantDups)
 		}
@@ -87,32 +101,6 @@ func TestIndexInParts(t *testing.T) {
 				t.Fatalf("jobs %d: entry %d is %s (%q), want %s (%q)", jobs, i, key, rec, want[i].key, want[i].rec)
 			}
 		}
-	}
-}
-
-// TestSplitBlocksKeepsOrder checks that the runs index hashes are the
-// blocks in order, each once, however many parts.
-func TestSplitBlocksKeepsOrder(t *testing.T) {
-	var blocks [][]byte
-	for i := range 13 {
-		blocks = append(blocks, make([]byte, 1+i*i%5))
-	}
-	for parts := 1; parts <= 16; parts++ {
-		runs := splitBlocks(blocks, parts)
-		if len(runs) != parts+1 || runs[0] != 0 || runs[parts] != len(blocks) {
-			t.Fatalf("%d parts: runs %v, want %d bounds from 0 to %d", parts, runs, parts+1, len(blocks))
-		}
-		for w := range parts {
-			if runs[w+1] < runs[w] {
-				t.Fatalf("%d parts: runs %v out of order", parts, runs)
-			}
-		}
-		if parts <= len(blocks) && slices.Contains(runs[1:], 0) {
-			t.Errorf("%d parts of %d blocks: runs %v leave the first empty", parts, len(blocks), runs)
-		}
-	}
-	if runs := splitBlocks(nil, 3); !slices.Equal(runs, []int{0, 0, 0, 0}) {
-		t.Fatalf("no blocks in 3 parts: runs %v", runs)
 	}
 }
 
