@@ -162,11 +162,12 @@ func (d *Differ) add(s *store, keys *[]keyed, valid map[uint64]uint64, b []byte)
 }
 
 // OldRead is called once every digest of the old dump has been added.
-// When they are all in memory it indexes them, on a goroutine of its own
-// so that reading the new dump starts meanwhile, and returns two lookups
-// that wait for the index, each safe for concurrent use:
+// When they are all in memory it indexes them, on goroutines of their own
+// so that reading the new dump starts meanwhile, and returns two lookups,
+// each safe for concurrent use:
 //
-//   - prior finds the last digest of a key (Extractor.SetPrior), and
+//   - prior finds the last digest of a key (Extractor.SetPrior), once the
+//     index is made, and
 //   - recall is for pipeline.Config.Recall: a record of the new dump that
 //     is the same bytes as a valid record of the old one has that
 //     record's digest, but for where it is, and need not be judged again,
