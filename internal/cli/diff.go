@@ -100,6 +100,7 @@ func runDiff(args []string, stdin io.Reader, stdout io.Writer, con *console.Cons
 	}
 	defer d.Close()
 	d.Format = o.parsed
+	d.Jobs = o.Jobs
 	d.Signatures = sigs != nil
 	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		d.Style = report.Color

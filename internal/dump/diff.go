@@ -6,9 +6,11 @@ import (
 	"cmp"
 	"encoding/binary"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/valyala/fastjson"
@@ -71,11 +73,22 @@ type Differ struct {
 
 	// A partition's digests of each dump, kept from one to the next.
 	oldList, newList []keyed
+	// Noted by add as the digests come, until a store spills: each dump's
+	// digests by the hash of their key, in the order they came, and the
+	// old dump's valid records by the low half of the hash of their bytes
+	// (which recall then compares whole: two valid records that agree in
+	// the half only cost the second a judgement).
+	oldKeys, newKeys []keyed
+	valid            map[uint64]uint64
 	// oldIndexed: oldList is the whole old dump's, which OldRead indexed,
-	// with oldDups keys superseded; indexing is closed once it has.
+	// with oldDups keys superseded.
 	oldIndexed bool
 	oldDups    int64
-	indexing   chan struct{}
+	// indexing is OldRead's goroutines, which read d.old and write oldList.
+	indexing sync.WaitGroup
+	// Jobs is how many goroutines index and compare the digests held in
+	// memory: one per CPU the process may use, when 0.
+	Jobs int
 }
 
 // NewDiffer returns a Differ that holds at most about memory bytes of
@@ -94,17 +107,67 @@ func NewDiffer(memory int64) (*Differ, error) {
 }
 
 // AddOld adds digests of the old dump; AddNew of the new one.
-func (d *Differ) AddOld(b []byte) error { return d.old.add(b) }
+func (d *Differ) AddOld(b []byte) error {
+	if d.valid == nil {
+		d.valid = map[uint64]uint64{}
+	}
+	return d.add(d.old, &d.oldKeys, d.valid, b)
+}
 
 // AddNew adds digests of the new dump.
-func (d *Differ) AddNew(b []byte) error { return d.new.add(b) }
+func (d *Differ) AddNew(b []byte) error { return d.add(d.new, &d.newKeys, nil, b) }
+
+// add adds b, digests back to back, to s, and, until s spills, notes
+// where each is by the hash of its key in keys and, when valid is not
+// nil, where each valid one is by the low half of the hash of its bytes
+// in valid. It is done here, while the digests are in the cache and the
+// run's cores are busy judging, rather than after the dump is read: the
+// index of the old dump, which the new dump's records wait for, read 14
+// MB of digests from memory once for each, and the new dump's decoder
+// then stopped, having filled the pipeline's few chunks in flight.
+func (d *Differ) add(s *store, keys *[]keyed, valid map[uint64]uint64, b []byte) error {
+	if s.spilled() {
+		return s.add(b)
+	}
+	first := len(*keys)
+	for off := 0; ; {
+		rec, _, ok := nextDigest(b[off:])
+		if !ok {
+			break
+		}
+		_, key := digestKey(rec)
+		*keys = append(*keys, keyed{hash: xxh3.Hash(key), at: uint64(off + 4)})
+		off += 4 + len(rec)
+	}
+	added := (*keys)[first:]
+	pos := s.hold(b, len(added))
+	for i := range added {
+		added[i].at += pos
+		if valid == nil {
+			continue
+		}
+		rec := added[i].rec(s.blocks)
+		if r, isValid := digestReader(rec); !r.bad && isValid {
+			raw := priorRaw(rec)
+			valid[binary.LittleEndian.Uint64(raw[8:])] = added[i].at
+		}
+	}
+	if !s.overBudget() {
+		return nil
+	}
+	// The stores' sorted runs are compared instead.
+	*keys = nil
+	clear(valid)
+	return s.spill()
+}
 
 // OldRead is called once every digest of the old dump has been added.
-// When they are all in memory it indexes them, on a goroutine of its own
-// so that reading the new dump starts meanwhile, and returns two lookups
-// that wait for the index, each safe for concurrent use:
+// When they are all in memory it indexes them, on goroutines of their own
+// so that reading the new dump starts meanwhile, and returns two lookups,
+// each safe for concurrent use:
 //
-//   - prior finds the last digest of a key (Extractor.SetPrior), and
+//   - prior finds the last digest of a key (Extractor.SetPrior), once the
+//     index is made, and
 //   - recall is for pipeline.Config.Recall: a record of the new dump that
 //     is the same bytes as a valid record of the old one has that
 //     record's digest, but for where it is, and need not be judged again,
@@ -116,43 +179,42 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 	if d.old.spilled() {
 		return nil, nil
 	}
-	ready := make(chan struct{})
-	d.indexing = ready
-	// Valid records by the low half of the hash of their bytes, which
-	// the lookup then compares whole: two valid records that agree in the
-	// half only cost the second a judgement.
-	valid := map[uint64][]byte{}
-	go func() {
-		defer close(ready)
-		d.oldList = index(d.old.blocks, d.oldList, &d.oldDups)
+	// The index, which prior waits for, is made while the new dump is
+	// read; the valid records, which recall looks in, were noted as added.
+	indexed := make(chan struct{})
+	d.indexing.Go(func() {
+		defer close(indexed)
+		d.oldList = index(d.old.blocks, d.oldKeys, d.Jobs, d.oldList, &d.oldDups)
+		d.oldKeys = nil
 		d.oldIndexed = true
-		for rec := range eachDigest(d.old.blocks) {
-			if r, isValid := digestReader(rec); !r.bad && isValid {
-				raw := priorRaw(rec)
-				valid[binary.LittleEndian.Uint64(raw[8:])] = rec
-			}
-		}
-	}()
+	})
 	prior = func(kind byte, key []byte) ([]byte, bool) {
-		<-ready
-		list := d.oldList
-		i, found := slices.BinarySearchFunc(list, keyed{hash: xxh3.Hash(key), key: key}, func(e, t keyed) int {
-			if c := cmp.Compare(e.hash, t.hash); c != 0 {
+		<-indexed
+		list, blocks := d.oldList, d.old.blocks
+		i, found := slices.BinarySearchFunc(list, xxh3.Hash(key), func(e keyed, h uint64) int {
+			if c := cmp.Compare(e.hash, h); c != 0 {
 				return c
 			}
-			return bytes.Compare(e.key, t.key)
+			return bytes.Compare(e.key(blocks), key)
 		})
-		if !found || list[i].rec[0] != kind {
+		if !found {
 			return nil, false
 		}
-		return list[i].rec, true
+		rec := list[i].rec(blocks)
+		if rec[0] != kind {
+			return nil, false
+		}
+		return rec, true
 	}
 	recall = func() func(dst, rec []byte, input string, line int) ([]byte, bool) {
 		return func(dst, rec []byte, input string, line int) ([]byte, bool) {
-			<-ready
 			raw := sum128(rec)
-			old, ok := valid[binary.LittleEndian.Uint64(raw[8:])]
-			if !ok || priorRaw(old) != raw {
+			at, ok := d.valid[binary.LittleEndian.Uint64(raw[8:])]
+			if !ok {
+				return dst, false
+			}
+			old := keyed{at: at}.rec(d.old.blocks)
+			if priorRaw(old) != raw {
 				return dst, false
 			}
 			return appendMoved(dst, old, input, line), true
@@ -182,9 +244,7 @@ func appendMoved(dst, rec []byte, input string, line int) []byte {
 
 // Close removes the temporary files.
 func (d *Differ) Close() {
-	if d.indexing != nil {
-		<-d.indexing
-	}
+	d.indexing.Wait()
 	d.old.close()
 	d.new.close()
 	d.dir.remove()
@@ -193,9 +253,7 @@ func (d *Differ) Close() {
 // Finish writes one record per changed key to w, sorted by key, and
 // returns the counts.
 func (d *Differ) Finish(w io.Writer) (DiffSummary, error) {
-	if d.indexing != nil {
-		<-d.indexing
-	}
+	d.indexing.Wait()
 	sum := DiffSummary{OldRecords: d.old.records, NewRecords: d.new.records, KeyKinds: map[string]int64{}, Partitions: 1}
 	if d.Signatures {
 		sum.SignerChanged = new(int64)
@@ -330,44 +388,154 @@ func (l *lastOfKey) next(dups *int64) ([]byte, error) {
 	}
 }
 
-// keyed is a digest with the hash of its key, in a partition's list.
+// keyed is a digest in an index: the hash of its key, and where it is,
+// block<<32 | its offset in the block (after its length), which is also
+// the order the digests came in. It holds no pointer: the lists are
+// written once, into fresh memory, and the collector's write barrier,
+// reading the slot a pointer is written to, mapped each fresh page to the
+// kernel's page of zeros, so that the write then faulted again and
+// flushed the other core's TLB (perf record -e cpu-clock -g: do_wp_page
+// and flush_tlb_mm_range under index, 2% of a diff's samples).
 type keyed struct {
 	hash uint64
-	seq  int // its place in the partition, to tell the last of a key
-	key  []byte
-	rec  []byte
+	at   uint64
 }
 
-// index lists the last digest of each key of a partition, sorted by the
-// hash of the key, counting the records it superseded. A list sorted
-// once costs a fraction of a map from key to digest, whose every key was
-// a string of its own and hashed at each use: on the make perf dumps the
-// map made up most of the comparison, which runs on one goroutine after
-// the workers.
-func index(blocks [][]byte, list []keyed, dups *int64) []keyed {
-	list = list[:0]
-	for rec := range eachDigest(blocks) {
-		_, key := digestKey(rec)
-		list = append(list, keyed{hash: xxh3.Hash(key), seq: len(list), key: key, rec: rec})
+// rec returns the digest at k of blocks, without its length.
+func (k keyed) rec(blocks [][]byte) []byte {
+	b := blocks[k.at>>32]
+	off := uint32(k.at)
+	n := binary.LittleEndian.Uint32(b[off-4:])
+	return b[off : off+n : off+n]
+}
+
+// key returns the key of the digest at k of blocks.
+func (k keyed) key(blocks [][]byte) []byte {
+	_, key := digestKey(k.rec(blocks))
+	return key
+}
+
+// index lists the last digest of each key of blocks, sorted by the hash
+// of the key, from hashed, the digests by key hash in the order they
+// came (add), counting the records it superseded; it may reorder hashed.
+// A list sorted once costs a fraction of a map from key to digest, whose
+// every key was a string of its own and hashed at each use: on the make
+// perf dumps the map made up most of the comparison.
+//
+// The old dump's index is what the new dump's records wait for, and the
+// new dump's is made after its last: both ran on one goroutine while the
+// other cores had nothing to do. The list is made in parts, one per job
+// (jobs, or GOMAXPROCS when 0; no more than one per minIndexPart
+// digests), each on a goroutine of its own: each part sorts the digests
+// of one range of hashes (hashPart), so that the parts, laid end to end,
+// are the list one sort makes.
+func index(blocks [][]byte, hashed []keyed, jobs int, list []keyed, dups *int64) []keyed {
+	parts := indexParts(jobs, int64(len(hashed)))
+	if parts == 1 {
+		sortKeyed(hashed, blocks)
+		n := dedupKeyed(hashed, blocks)
+		*dups += int64(len(hashed) - n)
+		return hashed[:n]
 	}
+	// Each run of hashed, a part's share, counts its digests by part ...
+	run := func(w int) []keyed { return hashed[len(hashed)*w/parts : len(hashed)*(w+1)/parts] }
+	counts := make([][]int, parts)
+	var wg sync.WaitGroup
+	for w := range parts {
+		counts[w] = make([]int, parts)
+		wg.Go(func() {
+			for _, k := range run(w) {
+				counts[w][hashPart(k.hash, parts)]++
+			}
+		})
+	}
+	wg.Wait()
+	// ... which places them in list: part by part, and in a part run by
+	// run, in the order they came.
+	at := make([][]int, parts)
+	total := 0
+	for p := range parts {
+		for w := range parts {
+			if at[w] == nil {
+				at[w] = make([]int, parts)
+			}
+			at[w][p] = total
+			total += counts[w][p]
+		}
+	}
+	bounds := make([]int, parts+1)
+	for p := range parts {
+		bounds[p] = at[0][p]
+	}
+	bounds[parts] = total
+	list = slices.Grow(list[:0], total)[:total]
+	for w := range parts {
+		wg.Go(func() {
+			next := at[w]
+			for _, k := range run(w) {
+				p := hashPart(k.hash, parts)
+				list[next[p]] = k
+				next[p]++
+			}
+		})
+	}
+	wg.Wait()
+	kept := make([]int, parts)
+	for p := range parts {
+		wg.Go(func() {
+			part := list[bounds[p]:bounds[p+1]]
+			sortKeyed(part, blocks)
+			kept[p] = dedupKeyed(part, blocks)
+		})
+	}
+	wg.Wait()
+	out := 0
+	for p := range parts {
+		out += copy(list[out:], list[bounds[p]:bounds[p]+kept[p]])
+	}
+	*dups += int64(total - out)
+	return list[:out]
+}
+
+// minIndexPart is the fewest digests a part of index is given: a
+// goroutine each is not worth fewer.
+const minIndexPart = 4096
+
+// indexParts returns how many parts index makes its list of records
+// digests in, with jobs goroutines at most: one per CPU the process may
+// use, when jobs is 0.
+func indexParts(jobs int, records int64) int {
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	return int(max(min(int64(jobs), records/minIndexPart), 1))
+}
+
+// sortKeyed sorts by hash, then key, then arrival.
+func sortKeyed(list []keyed, blocks [][]byte) {
 	slices.SortFunc(list, func(a, b keyed) int {
 		if c := cmp.Compare(a.hash, b.hash); c != 0 {
 			return c
 		}
 		// Keys of one hash are the same but for a collision: by key, then
 		// by arrival, so that the last of a key ends its run.
-		if c := bytes.Compare(a.key, b.key); c != 0 {
+		if c := bytes.Compare(a.key(blocks), b.key(blocks)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.seq, b.seq)
+		return cmp.Compare(a.at, b.at)
 	})
-	out := list[:0]
+}
+
+// dedupKeyed keeps, at the start of sorted list, the last entry of each
+// key, and returns how many it kept.
+func dedupKeyed(list []keyed, blocks [][]byte) int {
+	out := 0
 	for i, k := range list {
-		if i+1 < len(list) && list[i+1].hash == k.hash && bytes.Equal(list[i+1].key, k.key) {
-			*dups++
+		if i+1 < len(list) && list[i+1].hash == k.hash && bytes.Equal(list[i+1].key(blocks), k.key(blocks)) {
 			continue
 		}
-		out = append(out, k)
+		list[out] = k
+		out++
 	}
 	return out
 }
@@ -379,47 +547,34 @@ func (d *Differ) compareInMemory(sum *DiffSummary, w io.Writer) error {
 		// OldRead indexed the old dump already.
 		sum.DuplicateKeys += d.oldDups
 	} else {
-		d.oldList = index(d.old.blocks, d.oldList, &sum.DuplicateKeys)
+		d.oldList = index(d.old.blocks, d.oldKeys, d.Jobs, d.oldList, &sum.DuplicateKeys)
+		d.oldKeys = nil
 	}
-	d.newList = index(d.new.blocks, d.newList, &sum.DuplicateKeys)
-	// A merge of the two lists, by hash and key: what is in both and
+	d.newList = index(d.new.blocks, d.newKeys, d.Jobs, d.newList, &sum.DuplicateKeys)
+	d.newKeys = nil
+	// The lists are merged in parts, each a range of hashes (hashPart) on
+	// a goroutine of its own, as index made them: what is in both and
 	// unchanged is counted at once, the rest is sorted by key to be
 	// written.
-	type pair struct{ key, o, n []byte }
+	parts := indexParts(d.Jobs, int64(max(len(d.oldList), len(d.newList))))
+	merged := make([]mergePart, parts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			merged[p].merge(hashRange(d.oldList, p, parts), hashRange(d.newList, p, parts), d.old.blocks, d.new.blocks)
+		})
+	}
+	wg.Wait()
 	var changed []pair
-	ol, nl := d.oldList, d.newList
-	for len(ol) > 0 || len(nl) > 0 {
-		c := 0
-		switch {
-		case len(ol) == 0:
-			c = 1
-		case len(nl) == 0:
-			c = -1
-		default:
-			if c = cmp.Compare(ol[0].hash, nl[0].hash); c == 0 {
-				c = bytes.Compare(ol[0].key, nl[0].key)
+	for p := range merged {
+		m := &merged[p]
+		sum.Unchanged += m.unchanged
+		for k, n := range m.kinds {
+			if n > 0 {
+				sum.KeyKinds[keyKind(byte(k))] += n
 			}
 		}
-		switch {
-		case c < 0:
-			changed = append(changed, pair{ol[0].key, ol[0].rec, nil})
-			ol = ol[1:]
-		case c > 0:
-			changed = append(changed, pair{nl[0].key, nil, nl[0].rec})
-			nl = nl[1:]
-		default:
-			o, n := ol[0].rec, nl[0].rec
-			os, ov, _ := digestHead(o)
-			ns, nv, _ := digestHead(n)
-			if os == ns && ov == nv {
-				sum.Unchanged++
-				kind, _ := digestKey(n)
-				sum.KeyKinds[kind]++
-			} else {
-				changed = append(changed, pair{nl[0].key, o, n})
-			}
-			ol, nl = ol[1:], nl[1:]
-		}
+		changed = append(changed, m.changed...)
 	}
 	slices.SortFunc(changed, func(a, b pair) int { return bytes.Compare(a.key, b.key) })
 	var line []byte
@@ -430,6 +585,74 @@ func (d *Differ) compareInMemory(sum *DiffSummary, w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// hashRange returns the entries of list, sorted by hash, that part p of
+// parts holds (hashPart).
+func hashRange(list []keyed, p, parts int) []keyed {
+	start, _ := slices.BinarySearchFunc(list, p, func(k keyed, p int) int { return cmp.Compare(hashPart(k.hash, parts), p) })
+	end, _ := slices.BinarySearchFunc(list, p+1, func(k keyed, p int) int { return cmp.Compare(hashPart(k.hash, parts), p) })
+	return list[start:end]
+}
+
+// keyKind names the kind of a digest's key by its first byte, as
+// digestKey does.
+func keyKind(k byte) string {
+	if int(k) < len(kinds) {
+		return kinds[k]
+	}
+	return ""
+}
+
+// pair is a key of either dump and its last digest in each, nil in the
+// dump that does not have it.
+type pair struct{ key, o, n []byte }
+
+// mergePart is what compareInMemory's merge of a range of hashes finds:
+// the keys unchanged, counted by kind, and the others.
+type mergePart struct {
+	unchanged int64
+	kinds     [256]int64 // by a digest's first byte, its kind
+	changed   []pair
+}
+
+// merge merges ol and nl, lists of the old and new dumps' last digest of
+// each key sorted by hash and key, in oldBlocks and newBlocks.
+func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
+	for len(ol) > 0 || len(nl) > 0 {
+		c := 0
+		switch {
+		case len(ol) == 0:
+			c = 1
+		case len(nl) == 0:
+			c = -1
+		default:
+			if c = cmp.Compare(ol[0].hash, nl[0].hash); c == 0 {
+				c = bytes.Compare(ol[0].key(oldBlocks), nl[0].key(newBlocks))
+			}
+		}
+		switch {
+		case c < 0:
+			o := ol[0].rec(oldBlocks)
+			m.changed = append(m.changed, pair{ol[0].key(oldBlocks), o, nil})
+			ol = ol[1:]
+		case c > 0:
+			n := nl[0].rec(newBlocks)
+			m.changed = append(m.changed, pair{nl[0].key(newBlocks), nil, n})
+			nl = nl[1:]
+		default:
+			o, n := ol[0].rec(oldBlocks), nl[0].rec(newBlocks)
+			os, ov, _ := digestHead(o)
+			ns, nv, _ := digestHead(n)
+			if os == ns && ov == nv {
+				m.unchanged++
+				m.kinds[n[0]]++
+			} else {
+				m.changed = append(m.changed, pair{nl[0].key(newBlocks), o, n})
+			}
+			ol, nl = ol[1:], nl[1:]
+		}
+	}
 }
 
 // writeChange writes the record of a key whose old digest is o and new
