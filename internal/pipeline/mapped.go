@@ -18,8 +18,11 @@ import (
 // (lineChain). At two workers the reader's copy and line counting were
 // serial work beside both workers (docs/performance.md). A smaller file
 // gains nothing measurable, and the read path sizes its one chunk to it.
+//
+// mapMinSize is a variable so that tests can map small files (or none).
+var mapMinSize = 1 << 20
+
 const (
-	mapMinSize = 1 << 20
 	// mapMaxSize bounds the address space one input takes.
 	mapMaxSize = 1 << 40
 	// mapReleaseStep is how far the writer gets past the pages it last
@@ -147,7 +150,7 @@ func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 		return nil
 	}
 	size := regularSize(osf)
-	if size < mapMinSize || size > mapMaxSize || int64(int(size)) != size {
+	if size < int64(mapMinSize) || size > mapMaxSize || int64(int(size)) != size {
 		return nil
 	}
 	data, err := mapFile(osf, size)

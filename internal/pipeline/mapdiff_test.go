@@ -1,0 +1,269 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// runOutcome is everything a run gives: what it writes and what it counts.
+type runOutcome struct {
+	out, valid, invalid string
+	diags               []string
+	stats               Stats
+	err                 string
+}
+
+// runWith runs cfg over inputs with every output captured; an input with
+// an empty Path reads stdin.
+func runWith(cfg Config, inputs []Input, stdin []byte, outFiles bool) runOutcome {
+	var out, valid, invalid bytes.Buffer
+	var o runOutcome
+	cfg.Profile = "agentcard"
+	cfg.All = true
+	cfg.Findings = jsonlTo(&out, true)
+	if outFiles {
+		cfg.ValidOut, cfg.InvalidOut = &valid, &invalid
+	}
+	cfg.Diagnose = func(m string) { o.diags = append(o.diags, m) }
+	cfg.Stdin = bytes.NewReader(stdin)
+	st, err := Run(cfg, inputs)
+	if err != nil {
+		o.err = err.Error()
+	}
+	o.out, o.valid, o.invalid, o.stats = out.String(), valid.String(), invalid.String(), st
+	return o
+}
+
+// withoutMapping runs f with no file mapped, whatever its size.
+func withoutMapping(f func()) {
+	saved := mapMinSize
+	mapMinSize = math.MaxInt
+	defer func() { mapMinSize = saved }()
+	f()
+}
+
+// firstDiff says where two outcomes first differ, or "" when they do not.
+func firstDiff(a, b runOutcome) string {
+	for _, f := range []struct {
+		name string
+		x, y string
+	}{{"verdicts", a.out, b.out}, {"valid-out", a.valid, b.valid}, {"invalid-out", a.invalid, b.invalid}, {"error", a.err, b.err}} {
+		if f.x != f.y {
+			i := 0
+			for i < len(f.x) && i < len(f.y) && f.x[i] == f.y[i] {
+				i++
+			}
+			return fmt.Sprintf("%s differ at byte %d of %d/%d: %q vs %q", f.name, i, len(f.x), len(f.y),
+				f.x[max(0, i-80):min(len(f.x), i+80)], f.y[max(0, i-80):min(len(f.y), i+80)])
+		}
+	}
+	if !reflect.DeepEqual(a.diags, b.diags) {
+		return fmt.Sprintf("diagnostics differ: %q vs %q", a.diags, b.diags)
+	}
+	if a.stats.Stopped && b.stats.Stopped {
+		// How far the reader got before the run stopped is a race.
+		a.stats.BytesRead, a.stats.BytesDecompressed, a.stats.Framings = 0, 0, nil
+		b.stats.BytesRead, b.stats.BytesDecompressed, b.stats.Framings = 0, 0, nil
+	}
+	if !reflect.DeepEqual(a.stats, b.stats) {
+		return fmt.Sprintf("stats differ:\n%+v\n%+v", a.stats, b.stats)
+	}
+	return ""
+}
+
+// mapDiffCase is one run of the differential test: the inputs' bytes and
+// the flags they are judged with.
+type mapDiffCase struct {
+	name      string
+	files     [][]byte // each a file on disk; the mapped ones are >= mapMinSize
+	jobs      int
+	chunk     int
+	maxRecord int
+	maxInv    int64
+	outFiles  bool
+	framing   Framing
+}
+
+// checkMappedAsRead runs tc's files mapped, then read from disk, then
+// (for one file) through a pipe and -j 1, and fails on any difference in
+// any output or count.
+func checkMappedAsRead(t *testing.T, tc mapDiffCase) {
+	t.Helper()
+	dir := t.TempDir()
+	var inputs []Input
+	large := 0
+	for i, content := range tc.files {
+		path := filepath.Join(dir, fmt.Sprintf("in%d.ndjson", i))
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, Input{Name: path, Path: path, Framing: tc.framing})
+		if len(content) >= mapMinSize {
+			large++
+		}
+	}
+	cfg := Config{Jobs: tc.jobs, ChunkSize: tc.chunk, MaxRecord: tc.maxRecord, MaxInvalid: tc.maxInv}
+	mapped := watchMapping(t, nil)
+	got := runWith(cfg, inputs, nil, tc.outFiles)
+	// A file can be mapped only to find it is not NDJSON, or the run can
+	// stop before reaching it.
+	if tc.maxInv == 0 && tc.framing == FramingNDJSON && *mapped != large {
+		t.Fatalf("%s: %d inputs mapped, want %d", tc.name, *mapped, large)
+	}
+	var read runOutcome
+	withoutMapping(func() { read = runWith(cfg, inputs, nil, tc.outFiles) })
+	if d := firstDiff(got, read); d != "" {
+		t.Fatalf("%s: mapped and read runs: %s", tc.name, d)
+	}
+	if len(tc.files) != 1 || tc.jobs != 2 {
+		return
+	}
+	// The same bytes through a pipe, named as the file, give the same.
+	piped := runWith(cfg, []Input{{Name: inputs[0].Name, Framing: tc.framing}}, tc.files[0], tc.outFiles)
+	if d := firstDiff(got, piped); d != "" {
+		t.Fatalf("%s: mapped and piped runs: %s", tc.name, d)
+	}
+	one := cfg
+	one.Jobs = 1
+	if d := firstDiff(got, runWith(one, inputs, nil, tc.outFiles)); d != "" {
+		t.Fatalf("%s: mapped and -j 1 runs: %s", tc.name, d)
+	}
+}
+
+// lineOf returns a line of exactly n bytes, newline included (n >= 2):
+// an invalid card when there is room for one, else filler bytes.
+func lineOf(n int, crlf bool) []byte {
+	end := "\n"
+	if crlf {
+		end = "\r\n"
+	}
+	body := n - len(end)
+	const open, shut = `{"name":"`, `"}`
+	if body >= len(open)+len(shut) {
+		return []byte(open + strings.Repeat("x", body-len(open)-len(shut)) + shut + end)
+	}
+	return []byte(strings.Repeat("7", body) + end)
+}
+
+// atBoundaries builds NDJSON of at least size bytes whose lines end just
+// before, at and just after every multiple of step: the line ends fall
+// on every page and on the ramp's chunk sizes, which are powers of two.
+func atBoundaries(size, step int, crlf bool) []byte {
+	var b []byte
+	for k := 1; len(b) < size; k++ {
+		target := k*step + (k%3 - 1) // -1, 0, +1 around the boundary
+		for len(b) < target {
+			n := target - len(b)
+			if n > 300 {
+				n = 200 + len(b)%97
+			}
+			if n < 4 {
+				// Too short for a line of its own: widen the previous
+				// one's reach by starting the next with a blank line.
+				b = append(b, '\n')
+				continue
+			}
+			if len(b)%5 == 0 {
+				b = append(b, card+strings.Repeat(" ", max(0, n-len(card)-1))+"\n"...)
+				if len(b) > target {
+					b = b[:len(b)-(len(b)-target)]
+					b[len(b)-1] = '\n'
+				}
+				continue
+			}
+			b = append(b, lineOf(n, crlf && n > 4)...)
+		}
+	}
+	return b
+}
+
+// TestMappedAsRead: every output and count of a mapped file is that of
+// the same bytes read from disk, from a pipe, and by one worker.
+func TestMappedAsRead(t *testing.T) {
+	const mib = 1 << 20
+	r := rand.New(rand.NewPCG(11, 12))
+	page := os.Getpagesize()
+	repeat := func(s string, size int) []byte {
+		return bytes.Repeat([]byte(s), size/len(s)+1)
+	}
+	mixed := mappedInput(r, mib+page)
+	long := append(repeat(card+"\n", mib/2), `{"name":"`+strings.Repeat("z", 300<<10)+`"}`+"\n"...)
+	long = append(long, repeat(card+"\r\n", mib/2)...)
+	// A long line that starts on a page boundary and ends the file.
+	longLast := append(bytes.Repeat([]byte{'\n'}, 16*page), repeat("{}\n", mib)...)
+	longLast = append(longLast[:len(longLast)-len(longLast)%page], `{"name":"`+strings.Repeat("q", 200<<10)...)
+	var tiny []byte
+	for len(tiny) < 2*mib {
+		tiny = append(tiny, "1\n\n{}\n"...)
+	}
+	nul := repeat(card+"\n"+"\x00\x00\x00\n"+"{\"name\":\"\x00\"}\n", mib)
+	badUTF8 := repeat(card+"\n"+"{\"name\":\"\xff\xfe\xc3\"}\n"+"\xed\xa0\x80\n", mib)
+	blank := repeat(card+"\n \n\t\n\r\n   \r\n\n", mib)
+	bom := append([]byte("\xef\xbb\xbf"), repeat(card+"\n", mib)...)
+	bomCRLF := append([]byte("\xef\xbb\xbf"), repeat(card+"\r\n", mib)...)
+	noFinal := append(repeat(card+"\n", mib), `{"name":1}`...)
+	onlyNewlines := bytes.Repeat([]byte{'\n'}, mib+3)
+	onlyCRLF := bytes.Repeat([]byte("\r\n"), mib/2+3)
+	allNUL := make([]byte, mib+5)
+	small := []byte(card + "\n{\"name\":2}\n")
+
+	var cases []mapDiffCase
+	add := func(name string, files [][]byte, jobs, chunk, maxRecord int) {
+		cases = append(cases, mapDiffCase{name: fmt.Sprintf("%s -j %d chunk %d max-record %d", name, jobs, chunk, maxRecord),
+			files: files, jobs: jobs, chunk: chunk, maxRecord: maxRecord, outFiles: jobs == 2, framing: FramingNDJSON})
+	}
+	for _, jobs := range []int{2, 3} {
+		for _, chunk := range []int{64 << 10, mib} {
+			if jobs == 3 && chunk == 64<<10 || jobs == 2 && chunk == mib {
+				continue
+			}
+			add("pages", [][]byte{atBoundaries(mib+page, page, false)}, jobs, chunk, 0)
+			add("pages crlf", [][]byte{atBoundaries(mib+page, page, true)}, jobs, chunk, 0)
+			add("ramp", [][]byte{atBoundaries(2*mib, chunk/16, false)}, jobs, chunk, 0)
+			add("chunks", [][]byte{atBoundaries(2*mib, 64<<10, false)}, jobs, chunk, 0)
+			add("mixed", [][]byte{mixed}, jobs, chunk, 0)
+			add("mixed small records", [][]byte{mixed}, jobs, chunk, 1000)
+			add("long line", [][]byte{long}, jobs, chunk, 0)
+			add("long line over max-record", [][]byte{long}, jobs, chunk, 100<<10)
+			add("long last line", [][]byte{longLast}, jobs, chunk, 100<<10)
+			add("long last line fits", [][]byte{longLast}, jobs, chunk, 0)
+			add("tiny lines", [][]byte{tiny}, jobs, chunk, 0)
+			add("nul", [][]byte{nul}, jobs, chunk, 0)
+			add("invalid utf-8", [][]byte{badUTF8}, jobs, chunk, 0)
+			add("blank lines", [][]byte{blank}, jobs, chunk, 0)
+			add("bom", [][]byte{bom}, jobs, chunk, 0)
+			add("bom crlf", [][]byte{bomCRLF}, jobs, chunk, 0)
+			add("no final newline", [][]byte{noFinal}, jobs, chunk, 0)
+			add("only newlines", [][]byte{onlyNewlines}, jobs, chunk, 0)
+			add("only crlf", [][]byte{onlyCRLF}, jobs, chunk, 0)
+			add("all nul", [][]byte{allNUL}, jobs, chunk, 0)
+			add("all nul over max-record", [][]byte{allNUL}, jobs, chunk, 4096)
+			add("several inputs", [][]byte{small, mixed, noFinal, small, blank}, jobs, chunk, 0)
+		}
+	}
+	for _, maxInv := range []int64{1, 7, 1000} {
+		for _, jobs := range []int{2, 3} {
+			cases = append(cases, mapDiffCase{name: fmt.Sprintf("max-invalid %d -j %d", maxInv, jobs),
+				files: [][]byte{mixed}, jobs: jobs, chunk: 64 << 10, maxInv: maxInv, outFiles: true, framing: FramingNDJSON},
+				mapDiffCase{name: fmt.Sprintf("max-invalid %d several inputs -j %d", maxInv, jobs),
+					files: [][]byte{small, long, noFinal}, jobs: jobs, chunk: 64 << 10, maxInv: maxInv, outFiles: true, framing: FramingNDJSON})
+		}
+	}
+	// Framed by content: the mapped file is told NDJSON as a read one is.
+	for _, files := range [][][]byte{{mixed}, {bom}, {small, noFinal}} {
+		cases = append(cases, mapDiffCase{name: "auto framing", files: files, jobs: 2, chunk: 64 << 10, outFiles: true, framing: FramingAuto})
+	}
+	if testing.Short() {
+		cases = cases[:len(cases)/4]
+	}
+	for _, tc := range cases {
+		checkMappedAsRead(t, tc)
+	}
+}
