@@ -9,7 +9,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"strconv"
+	"sync"
 	"testing"
+	"time"
 )
 
 // runOutcome is everything a run gives: what it writes and what it counts.
@@ -265,5 +268,166 @@ func TestMappedAsRead(t *testing.T) {
 	}
 	for _, tc := range cases {
 		checkMappedAsRead(t, tc)
+	}
+}
+
+// runTimed runs cfg over inputs like runWith, failing t when the run
+// takes longer than a minute: a hang must not wait for the test binary's
+// own timeout.
+func runTimed(t *testing.T, cfg Config, inputs []Input, outFiles bool) runOutcome {
+	t.Helper()
+	done := make(chan runOutcome, 1)
+	go func() { done <- runWith(cfg, inputs, nil, outFiles) }()
+	select {
+	case o := <-done:
+		return o
+	case <-time.After(time.Minute):
+		t.Fatal("the run did not end within a minute")
+		return runOutcome{}
+	}
+}
+
+// hostileInput is NDJSON of invalid records only, some of them longer
+// than hostileMaxRecord, every line ending in a newline: its
+// --invalid-out copy is the input itself, up to where judging stopped.
+func hostileInput(r *rand.Rand, size int) []byte {
+	var b []byte
+	for len(b) < size {
+		switch r.IntN(10) {
+		case 0:
+			b = append(b, `{"name":"`+strings.Repeat("L", hostileMaxRecord+r.IntN(200<<10))+`"}`+"\n"...)
+		case 1:
+			b = append(b, `{"name":2}`+"\r\n"...)
+		default:
+			b = append(b, `{"name":"`+strings.Repeat("s", r.IntN(3000))+`"}`+"\n"...)
+		}
+	}
+	return b
+}
+
+const hostileMaxRecord = 100 << 10
+
+// checkStoppedWhole checks a run over a file whose bytes were input when
+// it was opened and which may have been truncated while it was judged:
+// what was written is input's first lines, every record counted and
+// none made up, and a diagnostic names where judging stopped.
+func checkStoppedWhole(t *testing.T, where string, input []byte, o runOutcome) {
+	t.Helper()
+	if o.err != "" {
+		t.Fatalf("%s: %s", where, o.err)
+	}
+	if !strings.HasPrefix(string(input), o.invalid) {
+		i := 0
+		for i < len(o.invalid) && o.invalid[i] == input[i] {
+			i++
+		}
+		t.Fatalf("%s: --invalid-out differs from the input at byte %d of %d: %q", where, i, len(o.invalid), o.invalid[i:min(len(o.invalid), i+40)])
+	}
+	// The pieces of a record too long to judge go to --invalid-out as
+	// they are read, before a truncation behind them is found: a last
+	// line without its newline is such a record's start.
+	whole := o.invalid[:strings.LastIndexByte(o.invalid, '\n')+1]
+	records := int64(strings.Count(whole, "\n"))
+	if o.stats.Records != records || o.stats.Invalid != records || int64(strings.Count(o.out, "\n")) != records {
+		t.Fatalf("%s: %d records counted, %d invalid, %d verdicts, for the %d records of --invalid-out", where, o.stats.Records, o.stats.Invalid, strings.Count(o.out, "\n"), records)
+	}
+	if len(o.diags) == 0 {
+		if len(o.invalid) != len(input) || o.stats.InputErrors != 0 {
+			t.Fatalf("%s: no diagnostic, %d input errors, and %d of %d bytes judged", where, o.stats.InputErrors, len(o.invalid), len(input))
+		}
+		return
+	}
+	m := faultNote.FindStringSubmatch(strings.Replace(strings.Join(o.diags, "|"), "/in.ndjson:", "in:", 1))
+	if len(o.diags) != 1 || m == nil || o.stats.InputErrors != 1 {
+		t.Fatalf("%s: diagnostics %q, %d input errors", where, o.diags, o.stats.InputErrors)
+	}
+	line, _ := strconv.Atoi(m[1])
+	offset, _ := strconv.Atoi(m[2])
+	if offset != len(whole) || line != 1+int(records) {
+		t.Fatalf("%s: judging stopped at line %d, offset %d, but %d bytes, %d lines, were written (and %d bytes of a line)", where, line, offset, len(whole), records, len(o.invalid)-len(whole))
+	}
+}
+
+// TestMappedHostileTiming: a mapped file truncated (mid-line, mid-page,
+// at a chunk's start, to zero), appended to or replaced while it is
+// judged ends as documented: what is written is the file's first lines
+// and no byte it no longer holds, the input fails with a message that
+// names where judging stopped, and nothing crashes or hangs.
+func TestMappedHostileTiming(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	page := int64(os.Getpagesize())
+	input := hostileInput(r, 3<<20)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "in.ndjson")
+	rounds := 60
+	if testing.Short() {
+		rounds = 15
+	}
+	for round := range rounds {
+		if err := os.WriteFile(path, input, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := r.IntN(12)
+		how := round % 8
+		var once sync.Once
+		var note string
+		mappedChunkHook = func(c *chunk) {
+			if c.chainAt < at {
+				return
+			}
+			once.Do(func() {
+				end := c.offset + int64(len(c.buf))
+				var keep int64
+				switch how {
+				case 0:
+					keep = 0
+				case 1:
+					keep = c.offset
+				case 2:
+					keep = c.offset + int64(len(c.buf))/2
+				case 3: // the chunk's last page kept in part: it reads as zeros
+					keep = max(end-1-(end-1)%page, end-10)
+				case 4:
+					keep = r.Int64N(int64(len(input)))
+				case 5:
+					keep = end - end%page
+				case 6: // appended to
+					f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+					if err == nil {
+						_, err = f.Write([]byte(`{"name":"appended"}` + "\n"))
+						f.Close()
+					}
+					if err != nil {
+						t.Error(err)
+					}
+					note = "appended"
+					return
+				default: // replaced
+					tmp := path + ".new"
+					if err := os.WriteFile(tmp, []byte(`{"name":"replaced"}`+"\n"), 0o644); err != nil {
+						t.Error(err)
+					}
+					if err := os.Rename(tmp, path); err != nil {
+						t.Error(err)
+					}
+					note = "replaced"
+					return
+				}
+				note = fmt.Sprintf("truncated to %d in chunk %d (kind %d) at %d+%d", keep, c.chainAt, c.kind, c.offset, len(c.buf))
+				if err := os.Truncate(path, keep); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		jobs := 2 + round%2
+		chunk := []int{64 << 10, 256 << 10, 1 << 20}[round%3]
+		o := runTimed(t, Config{Jobs: jobs, ChunkSize: chunk, MaxRecord: hostileMaxRecord},
+			[]Input{{Name: "in", Path: path, Framing: FramingNDJSON}}, true)
+		mappedChunkHook = nil
+		where := fmt.Sprintf("round %d, -j %d, chunk %d: %s", round, jobs, chunk, note)
+		checkStoppedWhole(t, where, input, o)
+		if how >= 6 && (len(o.diags) != 0 || len(o.invalid) != len(input)) {
+			t.Fatalf("%s: the file as it was opened was not judged whole: %q, %d of %d bytes", where, o.diags, len(o.invalid), len(input))
+		}
 	}
 }
