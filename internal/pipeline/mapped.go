@@ -441,9 +441,10 @@ func (c *chunk) tryCutAt(at int64) (fault int64, faulted bool) {
 // faults; the rest of the last page it kept reads as zeros, so the file's
 // size is checked after judging as well.
 func (w *worker) processMapped(c *chunk, from int, limit int64) bool {
+	stopped := int64(-1) // where a record cut short stopped being read
 	for {
 		ok, at := w.processGuarded(c, from, limit)
-		if at < 0 && c.kind == kindLines && len(c.buf) > 0 {
+		if at < 0 && (c.kind == kindLines || c.kind == kindPiece) && len(c.buf) > 0 {
 			if size := c.mapped.size(); size < c.offset+int64(len(c.buf)) {
 				at = size
 			}
@@ -451,12 +452,23 @@ func (w *worker) processMapped(c *chunk, from int, limit int64) bool {
 		if at < 0 {
 			if c.fault {
 				w.noteFault(c)
+				if stopped >= 0 {
+					c.faultOffset = stopped
+				}
 			}
 			return ok
 		}
 		// A fault is on a byte of the chunk: cut before it, whatever
 		// the address says, so that every pass keeps fewer bytes.
 		c.cutAt(min(at, c.offset+int64(len(c.buf))-1))
+		if c.kind == kindPiece && c.recordOffset < c.offset {
+			// The record's first pieces are in --invalid-out already:
+			// end it there with its verdict, as a read input's record
+			// ends where the file does, rather than leave them
+			// uncounted and without a newline.
+			stopped = c.offset
+			c.kind, c.offset, c.unterminated = kindTooLarge, c.recordOffset, true
+		}
 		// The fault may have left the validators mid-card.
 		w.v = fastvalidate.MustNew(w.cfg.Profile, w.cfg.Options...)
 		w.schema = nil
