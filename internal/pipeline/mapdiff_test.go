@@ -271,6 +271,9 @@ func TestMappedAsRead(t *testing.T) {
 	}
 }
 
+// runTimeout is how long a run may take before it counts as hung.
+var runTimeout = time.Minute
+
 // runTimed runs cfg over inputs like runWith, failing t when the run
 // takes longer than a minute: a hang must not wait for the test binary's
 // own timeout.
@@ -281,8 +284,8 @@ func runTimed(t *testing.T, cfg Config, inputs []Input, outFiles bool) runOutcom
 	select {
 	case o := <-done:
 		return o
-	case <-time.After(time.Minute):
-		t.Fatal("the run did not end within a minute")
+	case <-time.After(runTimeout):
+		t.Fatalf("the run did not end within %v", runTimeout)
 		return runOutcome{}
 	}
 }
@@ -473,4 +476,40 @@ func TestMappedPieceTruncatedInPage(t *testing.T) {
 		}
 		checkStoppedWhole(t, where, input, o)
 	}
+}
+
+// FuzzMappedAsRead: any bytes, repeated into a file of several chunks,
+// judged mapped give every output and count that they give read. Files
+// of any size are mapped here, so that short inputs reach every chunk
+// and record bound.
+func FuzzMappedAsRead(f *testing.F) {
+	f.Add([]byte(card+"\n"), uint8(40), uint16(100), uint16(300), uint8(0), false)
+	f.Add([]byte("\xef\xbb\xbf"+card+"\r\n \n"), uint8(9), uint16(4080), uint16(60), uint8(1), true)
+	f.Add([]byte(`{"name":"`+strings.Repeat("x", 500)+`"}`), uint8(7), uint16(64), uint16(100), uint8(1), true)
+	f.Add([]byte("\n\n\r\n\x00\xff\n"), uint8(200), uint16(16), uint16(8), uint8(0), false)
+	f.Fuzz(func(t *testing.T, data []byte, reps uint8, chunk, maxRecord uint16, jobs uint8, outFiles bool) {
+		if len(data) > 4096 {
+			return
+		}
+		input := bytes.Repeat(data, 1+int(reps))
+		path := filepath.Join(t.TempDir(), "in.ndjson")
+		if err := os.WriteFile(path, input, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{Jobs: 2 + int(jobs)%2, ChunkSize: 16 + int(chunk)%8192, MaxRecord: 8 + int(maxRecord)%4096}
+		inputs := []Input{{Name: "in", Path: path, Framing: FramingNDJSON}}
+		saved := mapMinSize
+		mapMinSize = 1
+		t.Cleanup(func() { mapMinSize = saved })
+		mapped := watchMapping(t, nil)
+		got := runTimed(t, cfg, inputs, outFiles)
+		if *mapped != 1 && len(input) > 0 {
+			t.Fatalf("%d bytes not mapped", len(input))
+		}
+		var read runOutcome
+		withoutMapping(func() { read = runWith(cfg, inputs, nil, outFiles) })
+		if d := firstDiff(got, read); d != "" {
+			t.Fatalf("%d bytes, %+v: mapped and read runs: %s", len(input), cfg, d)
+		}
+	})
 }
