@@ -513,3 +513,42 @@ func FuzzMappedAsRead(f *testing.F) {
 		}
 	})
 }
+
+// TestMappedTruncatedMidPageWhileFlushing: a chunk whose verdicts
+// outgrow a chunk is written in parts while it is judged. A file cut in
+// the middle of one of the chunk's pages leaves the rest of that page
+// reading as zeros where its lines were found: no record built from
+// them may be written, even in a part written before the chunk's end.
+func TestMappedTruncatedMidPageWhileFlushing(t *testing.T) {
+	page := int64(os.Getpagesize())
+	input := bytes.Repeat([]byte(`{"name":1}`+"\n"), (2<<20)/11)
+	for _, at := range []int{3, 6} {
+		for _, into := range []int64{100, page / 2, page - 3} {
+			path := filepath.Join(t.TempDir(), "in.ndjson")
+			if err := os.WriteFile(path, input, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var once sync.Once
+			var keep int64
+			mappedChunkHook = func(c *chunk) {
+				if c.chainAt == at {
+					once.Do(func() {
+						mid := c.offset + int64(len(c.buf))/2
+						keep = mid - mid%page + into
+						if err := os.Truncate(path, keep); err != nil {
+							t.Error(err)
+						}
+					})
+				}
+			}
+			o := runTimed(t, Config{Jobs: 2, ChunkSize: 64 << 10},
+				[]Input{{Name: "in", Path: path, Framing: FramingNDJSON}}, true)
+			mappedChunkHook = nil
+			where := fmt.Sprintf("chunk %d cut to %d", at, keep)
+			if i := strings.IndexByte(o.invalid, 0); i >= 0 {
+				t.Fatalf("%s: --invalid-out holds a NUL at byte %d", where, i)
+			}
+			checkStoppedWhole(t, where, input, o)
+		}
+	}
+}
