@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -549,6 +550,51 @@ func TestMappedTruncatedMidPageWhileFlushing(t *testing.T) {
 				t.Fatalf("%s: --invalid-out holds a NUL at byte %d", where, i)
 			}
 			checkStoppedWhole(t, where, input, o)
+		}
+	}
+}
+
+// TestMappedTruncatedThenNextInput: an input found truncated ends there,
+// and the inputs after it, mapped or read, are judged whole.
+func TestMappedTruncatedThenNextInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	input := hostileInput(r, 2<<20)
+	small := []byte(`{"name":3}` + "\n")
+	dir := t.TempDir()
+	first, second, third := filepath.Join(dir, "a.ndjson"), filepath.Join(dir, "b.ndjson"), filepath.Join(dir, "c.ndjson")
+	for _, jobs := range []int{2, 3} {
+		for path, content := range map[string][]byte{first: input, second: input, third: small} {
+			if err := os.WriteFile(path, content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var once sync.Once
+		mappedChunkHook = func(c *chunk) {
+			if c.chainAt == 4 && c.input == "a" {
+				once.Do(func() { os.Truncate(first, c.offset+int64(len(c.buf))/3) })
+			}
+		}
+		o := runTimed(t, Config{Jobs: jobs, ChunkSize: 64 << 10, MaxRecord: hostileMaxRecord}, []Input{
+			{Name: "a", Path: first, Framing: FramingNDJSON}, {Name: "b", Path: second, Framing: FramingNDJSON},
+			{Name: "c", Path: third, Framing: FramingNDJSON}}, true)
+		mappedChunkHook = nil
+		if len(o.diags) != 1 || !strings.HasPrefix(o.diags[0], "a: line ") || o.stats.InputErrors != 1 {
+			t.Fatalf("-j %d: diagnostics %q, %d input errors", jobs, o.diags, o.stats.InputErrors)
+		}
+		// a's part ends where its diagnostic says, as checkStoppedWhole
+		// checks it; b and c follow whole.
+		rest := string(input) + string(small)
+		m := regexp.MustCompile(`^a: line \d+, offset (\d+) `).FindStringSubmatch(o.diags[0])
+		offset, _ := strconv.Atoi(m[1])
+		want := string(input[:offset])
+		if offset > 0 && input[offset-1] != '\n' {
+			want += "\n"
+		}
+		if o.invalid != want+rest {
+			t.Fatalf("-j %d: --invalid-out (%d bytes) is not a's %d bytes before the stop, then b and c (%d+%d)", jobs, len(o.invalid), len(want), len(input), len(small))
+		}
+		if want := int64(strings.Count(o.invalid, "\n")); o.stats.Records != want {
+			t.Fatalf("-j %d: %d records, want %d", jobs, o.stats.Records, want)
 		}
 	}
 }
