@@ -201,11 +201,13 @@ func TestMappedAsRead(t *testing.T) {
 	long := append(repeat(card+"\n", mib/2), `{"name":"`+strings.Repeat("z", 300<<10)+`"}`+"\n"...)
 	long = append(long, repeat(card+"\r\n", mib/2)...)
 	// A long line that starts on a page boundary and ends the file.
-	longLast := append(bytes.Repeat([]byte{'\n'}, 16*page), repeat("{}\n", mib)...)
+	longLast := append(bytes.Repeat([]byte{'\n'}, 16*page), repeat(card+"\n", mib)...)
 	longLast = append(longLast[:len(longLast)-len(longLast)%page], `{"name":"`+strings.Repeat("q", 200<<10)...)
 	var tiny []byte
 	for len(tiny) < 2*mib {
-		tiny = append(tiny, "1\n\n{}\n"...)
+		// Mostly blank lines: more than maxLineEnds lines in a chunk
+		// of 1 MiB, and few enough records to keep the verdicts small.
+		tiny = append(tiny, strings.Repeat("\n", 30)+"\r\n1\n"...)
 	}
 	nul := repeat(card+"\n"+"\x00\x00\x00\n"+"{\"name\":\"\x00\"}\n", mib)
 	badUTF8 := repeat(card+"\n"+"{\"name\":\"\xff\xfe\xc3\"}\n"+"\xed\xa0\x80\n", mib)
