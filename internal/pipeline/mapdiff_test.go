@@ -600,3 +600,60 @@ func TestMappedTruncatedThenNextInput(t *testing.T) {
 		}
 	}
 }
+
+// signalWriter collects what is written and closes reached once it holds
+// at least want bytes.
+type signalWriter struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	want    int
+	reached chan struct{}
+}
+
+func (w *signalWriter) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	before := w.buf.Len()
+	w.buf.Write(b)
+	if before < w.want && w.buf.Len() >= w.want {
+		close(w.reached)
+	}
+	return len(b), nil
+}
+
+// TestMappedTruncatedAfterPieces: a record longer than --max-record
+// whose pieces have all gone to --invalid-out is one record with its
+// verdict and newline, even when the file is cut short before the
+// reader looks at the record's last byte.
+func TestMappedTruncatedAfterPieces(t *testing.T) {
+	head := []byte(`{"name":1}` + "\n")
+	long := []byte(`{"name":"` + strings.Repeat("L", 3*hostileMaxRecord) + `"}` + "\n")
+	input := append(append(append([]byte{}, head...), long...), bytes.Repeat(head, mapMinSize/len(head))...)
+	path := filepath.Join(t.TempDir(), "in.ndjson")
+	if err := os.WriteFile(path, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	invalid := &signalWriter{want: len(head) + len(long), reached: make(chan struct{})}
+	tooLargeHook = func(start, end int64) {
+		select {
+		case <-invalid.reached:
+		case <-time.After(10 * time.Second):
+			t.Error("the record's pieces were not written")
+		}
+		// Every page from the record's start is lost, its last byte's too.
+		if err := os.Truncate(path, start-start%int64(os.Getpagesize())); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { tooLargeHook = nil }()
+	var out bytes.Buffer
+	var diags []string
+	st, err := Run(Config{Profile: "agentcard", Jobs: 2, ChunkSize: 64 << 10, MaxRecord: hostileMaxRecord, All: true,
+		Findings: jsonlTo(&out, true), InvalidOut: invalid, Diagnose: func(m string) { diags = append(diags, m) }},
+		[]Input{{Name: "in", Path: path, Framing: FramingNDJSON}})
+	o := runOutcome{out: out.String(), invalid: invalid.buf.String(), diags: diags, stats: st}
+	if err != nil {
+		o.err = err.Error()
+	}
+	checkStoppedWhole(t, "cut after the pieces", input, o)
+}

@@ -202,6 +202,9 @@ type mapCutter struct {
 var (
 	mappedHook      func(in Input)
 	mappedChunkHook func(c *chunk)
+	// tooLargeHook, when set (by tests), is called once the pieces of a
+	// mapped record longer than MaxRecord, start..end, are sent on.
+	tooLargeHook func(start, end int64)
 )
 
 func (p *pipeline) readMapped(in Input, m *mapping) error {
@@ -285,6 +288,9 @@ func (mc *mapCutter) tooLarge(start, from int64) error {
 				return err
 			}
 		}
+	}
+	if tooLargeHook != nil {
+		tooLargeHook(start, end)
 	}
 	unterminated := data[end-1] != '\n'
 	lines := 1
