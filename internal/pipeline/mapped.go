@@ -282,6 +282,9 @@ func (mc *mapCutter) tooLarge(start, from int64) error {
 	if i := bytes.IndexByte(data[from:], '\n'); i >= 0 {
 		end = from + int64(i) + 1
 	}
+	// Read before any piece is sent: a fault here, the file cut short,
+	// then leaves no piece of the record written without its verdict.
+	unterminated := data[end-1] != '\n'
 	if p.cfg.InvalidOut != nil {
 		for at := start; at < end; at += int64(p.cfg.ChunkSize) {
 			if err := mc.send(kindPiece, at, min(end, at+int64(p.cfg.ChunkSize)), 0); err != nil {
@@ -292,7 +295,6 @@ func (mc *mapCutter) tooLarge(start, from int64) error {
 	if tooLargeHook != nil {
 		tooLargeHook(start, end)
 	}
-	unterminated := data[end-1] != '\n'
 	lines := 1
 	if unterminated {
 		lines = 0
