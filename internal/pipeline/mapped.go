@@ -18,8 +18,11 @@ import (
 // (lineChain). At two workers the reader's copy and line counting were
 // serial work beside both workers (docs/performance.md). A smaller file
 // gains nothing measurable, and the read path sizes its one chunk to it.
+//
+// mapMinSize is a variable so that tests can map small files (or none).
+var mapMinSize = 1 << 20
+
 const (
-	mapMinSize = 1 << 20
 	// mapMaxSize bounds the address space one input takes.
 	mapMaxSize = 1 << 40
 	// mapReleaseStep is how far the writer gets past the pages it last
@@ -147,7 +150,7 @@ func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 		return nil
 	}
 	size := regularSize(osf)
-	if size < mapMinSize || size > mapMaxSize || int64(int(size)) != size {
+	if size < int64(mapMinSize) || size > mapMaxSize || int64(int(size)) != size {
 		return nil
 	}
 	data, err := mapFile(osf, size)
@@ -199,6 +202,9 @@ type mapCutter struct {
 var (
 	mappedHook      func(in Input)
 	mappedChunkHook func(c *chunk)
+	// tooLargeHook, when set (by tests), is called once the pieces of a
+	// mapped record longer than MaxRecord, start..end, are sent on.
+	tooLargeHook func(start, end int64)
 )
 
 func (p *pipeline) readMapped(in Input, m *mapping) error {
@@ -276,6 +282,9 @@ func (mc *mapCutter) tooLarge(start, from int64) error {
 	if i := bytes.IndexByte(data[from:], '\n'); i >= 0 {
 		end = from + int64(i) + 1
 	}
+	// Read before any piece is sent: a fault here, the file cut short,
+	// then leaves no piece of the record written without its verdict.
+	unterminated := data[end-1] != '\n'
 	if p.cfg.InvalidOut != nil {
 		for at := start; at < end; at += int64(p.cfg.ChunkSize) {
 			if err := mc.send(kindPiece, at, min(end, at+int64(p.cfg.ChunkSize)), 0); err != nil {
@@ -283,7 +292,9 @@ func (mc *mapCutter) tooLarge(start, from int64) error {
 			}
 		}
 	}
-	unterminated := data[end-1] != '\n'
+	if tooLargeHook != nil {
+		tooLargeHook(start, end)
+	}
 	lines := 1
 	if unterminated {
 		lines = 0
@@ -438,9 +449,10 @@ func (c *chunk) tryCutAt(at int64) (fault int64, faulted bool) {
 // faults; the rest of the last page it kept reads as zeros, so the file's
 // size is checked after judging as well.
 func (w *worker) processMapped(c *chunk, from int, limit int64) bool {
+	stopped := int64(-1) // where a record cut short stopped being read
 	for {
 		ok, at := w.processGuarded(c, from, limit)
-		if at < 0 && c.kind == kindLines && len(c.buf) > 0 {
+		if at < 0 && (c.kind == kindLines || c.kind == kindPiece) && len(c.buf) > 0 {
 			if size := c.mapped.size(); size < c.offset+int64(len(c.buf)) {
 				at = size
 			}
@@ -448,12 +460,23 @@ func (w *worker) processMapped(c *chunk, from int, limit int64) bool {
 		if at < 0 {
 			if c.fault {
 				w.noteFault(c)
+				if stopped >= 0 {
+					c.faultOffset = stopped
+				}
 			}
 			return ok
 		}
 		// A fault is on a byte of the chunk: cut before it, whatever
 		// the address says, so that every pass keeps fewer bytes.
 		c.cutAt(min(at, c.offset+int64(len(c.buf))-1))
+		if c.kind == kindPiece && c.recordOffset < c.offset {
+			// The record's first pieces are in --invalid-out already:
+			// end it there with its verdict, as a read input's record
+			// ends where the file does, rather than leave them
+			// uncounted and without a newline.
+			stopped = c.offset
+			c.kind, c.offset, c.unterminated = kindTooLarge, c.recordOffset, true
+		}
 		// The fault may have left the validators mid-card.
 		w.v = fastvalidate.MustNew(w.cfg.Profile, w.cfg.Options...)
 		w.schema = nil

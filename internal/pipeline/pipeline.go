@@ -18,6 +18,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 
 	"github.com/cardscan/cardscan/rule"
@@ -263,6 +264,11 @@ type pipeline struct {
 	// workers counts the workers started: the reader starts one with
 	// each of the first Jobs chunks it hands out (dispatch).
 	workers atomic.Int32
+	// running counts the reader and the workers, which read the chunks'
+	// bytes, and writing is the chunk the writer has not yet recycled:
+	// after an early stop, releaseInFlight lets go of their mappings.
+	running sync.WaitGroup
+	writing *chunk
 	limiter *worker // re-judges the piece in which MaxInvalid is reached
 	hold    *hold   // with Config.HoldCompressed
 
@@ -300,7 +306,11 @@ func (p *pipeline) run(inputs []Input) (Stats, error) {
 	// The writer judges again the chunk in which --max-invalid is
 	// reached, which may view a mapped file.
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	go p.read(inputs)
+	p.running.Add(1)
+	go func() {
+		defer p.running.Done()
+		p.read(inputs)
+	}()
 	st := newStats()
 	st.Inputs = int64(len(inputs))
 	if p.cfg.HoldCompressed {
@@ -324,6 +334,7 @@ func (p *pipeline) run(inputs []Input) (Stats, error) {
 	}
 	if err != nil || st.Stopped || st.Interrupted {
 		p.halt()
+		go p.releaseInFlight()
 	}
 	st.BytesRead = p.bytesRead.Load()
 	st.BytesDecompressed = p.bytesDecompressed.Load()
@@ -345,6 +356,7 @@ func (p *pipeline) halt() {
 }
 
 func (p *pipeline) runWorker() {
+	defer p.running.Done()
 	w := newWorker(p.cfg, p.ruleSlots)
 	w.pieceLimit, w.halted = p.cfg.ChunkSize, p.stop
 	// A truncated mapped file faults; processMapped recovers.
@@ -413,6 +425,7 @@ func (p *pipeline) write(st *Stats) error {
 // writeChunk writes c's output, piece by piece, as its worker judges it.
 func (p *pipeline) writeChunk(c *chunk, st *Stats) error {
 	cfg := p.cfg
+	p.writing = c
 	if c.seq == p.faulted {
 		return p.skipChunk(c)
 	}
@@ -534,6 +547,7 @@ func (p *pipeline) emit(c *chunk, st *Stats) error {
 // recycle returns a chunk to the free list. Buffers grown for one long
 // record are dropped rather than kept for the rest of the run.
 func (p *pipeline) recycle(c *chunk) {
+	p.writing = nil
 	if m := c.mapped; m != nil {
 		m.judged(c.offset + int64(len(c.buf)))
 		c.mapped, c.buf = nil, nil
@@ -550,6 +564,25 @@ func (p *pipeline) recycle(c *chunk) {
 		c.also[i] = shrink(c.also[i], 4*p.cfg.ChunkSize)
 	}
 	p.free <- c
+}
+
+// releaseInFlight lets go of the mappings held by the chunks still in
+// flight when the writer stopped early, once the reader and the workers,
+// which may still read them, have ended; otherwise each such run left
+// its mapped inputs mapped and open. A reader blocked for good in a read
+// of a pipe keeps them, as it keeps its goroutine.
+func (p *pipeline) releaseInFlight() {
+	p.running.Wait()
+	if c := p.writing; c != nil && c.mapped != nil {
+		c.mapped.release()
+		c.mapped = nil
+	}
+	for c := range p.order {
+		if c.mapped != nil {
+			c.mapped.release()
+			c.mapped = nil
+		}
+	}
 }
 
 func shrink(b []byte, limit int) []byte {

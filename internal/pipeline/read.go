@@ -55,6 +55,7 @@ func (p *pipeline) dispatch(c *chunk) {
 		// buffers and the OS thread it wakes, rather than one per CPU,
 		// and a longer one has every worker from its first chunks on.
 		p.workers.Add(1)
+		p.running.Add(1)
 		go p.runWorker()
 	}
 	p.work <- c

@@ -262,6 +262,13 @@ func (w *worker) next(c *chunk) bool {
 	if w.pieceLimit == 0 || len(c.out)+len(c.extracted)+c.alsoLen() < w.pieceLimit {
 		return true
 	}
+	if c.mapped != nil && c.mapped.size() < c.offset+int64(len(c.buf)) {
+		// The file shrank under the chunk: the records judged since the
+		// last part may be made of the zeros of a page it kept in part.
+		// Stop here, unwritten; processMapped cuts the chunk where the
+		// file now ends and judges this part again.
+		return false
+	}
 	c.partial = true
 	c.done <- struct{}{}
 	select {
