@@ -28,7 +28,7 @@ const (
 	// mapReleaseStep is how far the writer gets past the pages it last
 	// let go of before it lets go of the next: what a mapped input adds
 	// to the resident set beyond the chunks in flight.
-	mapReleaseStep = 32 << 20
+	mapReleaseStep = 4 << 20
 )
 
 // errShrank is what a fault on a mapped file's page means: the file was
