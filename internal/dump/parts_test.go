@@ -461,3 +461,68 @@ func FuzzDiffParts(f *testing.F) {
 		}
 	})
 }
+
+// TestDiffOneDumpSpilled: one dump spilled and the other in memory (the
+// old one indexed by OldRead, then compared from its sorted run) give, in
+// any number of parts, what both in memory give.
+func TestDiffOneDumpSpilled(t *testing.T) {
+	splitFinely(t)
+	cases := diffCases()
+	every := cases[len(cases)-1]
+	for _, tc := range []struct {
+		name     string
+		old, new [][]byte
+	}{{"new spilled", every.old, every.new}, {"old spilled", every.new, every.old}} {
+		want, wantSum, _ := diffRun(t, tc.old, tc.new, 1<<30, 1, nil)
+		d, err := NewDiffer(1 << 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range tc.old {
+			if err := d.AddOld(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, b := range tc.new {
+			if err := d.AddNew(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Each dump is given a sixth of memory (NewDiffer): the smaller
+		// one's digests just fit, the larger one's spill.
+		memory := 6 * min(d.old.held, d.new.held)
+		d.Close()
+		for _, jobs := range append([]int{1}, partJobs...) {
+			d, err := NewDiffer(memory)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d.Jobs, d.Signatures = jobs, true
+			for _, b := range tc.old {
+				if err := d.AddOld(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d.OldRead()
+			for _, b := range tc.new {
+				if err := d.AddNew(b); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if d.old.spilled() == d.new.spilled() {
+				t.Fatalf("%s, memory %d: old spilled %v, new %v", tc.name, memory, d.old.spilled(), d.new.spilled())
+			}
+			var out bytes.Buffer
+			sum, err := d.Finish(&out)
+			d.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			signerChanged := *sum.SignerChanged
+			sum.Seconds, sum.Partitions, sum.SpillBytes, sum.SignerChanged = 0, 0, 0, nil
+			if got, gotSum := out.String(), fmt.Sprintf("%+v, signers changed %d", sum, signerChanged); got != want || gotSum != wantSum {
+				t.Errorf("%s, -j %d: other output (%d bytes, want %d), summary %s, want %s", tc.name, jobs, len(got), len(want), gotSum, wantSum)
+			}
+		}
+	}
+}
