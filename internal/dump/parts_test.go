@@ -3,6 +3,8 @@ package dump
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/cardscan/cardscan/internal/report"
@@ -522,6 +524,56 @@ func TestDiffOneDumpSpilled(t *testing.T) {
 			sum.Seconds, sum.Partitions, sum.SpillBytes, sum.SignerChanged = 0, 0, 0, nil
 			if got, gotSum := out.String(), fmt.Sprintf("%+v, signers changed %d", sum, signerChanged); got != want || gotSum != wantSum {
 				t.Errorf("%s, -j %d: other output (%d bytes, want %d), summary %s, want %s", tc.name, jobs, len(got), len(want), gotSum, wantSum)
+			}
+		}
+	}
+}
+
+// TestCrossResolvedClaimsStraddle: cards hashed as read whose identities
+// wait as pending claims (one identity on many cards, and pairs) are
+// resolved in Finish into claims of identity and content that join the
+// others: with the others just fitting the budget, the resolved ones
+// spill them at Finish, and the findings are still those any number of
+// parts gives in memory.
+func TestCrossResolvedClaimsStraddle(t *testing.T) {
+	splitFinely(t)
+	var regular, pending []byte
+	for i := range 1200 {
+		input, line := fmt.Sprintf("dir/in-%d.ndjson", i%2), i/2+1
+		// Equal contents have equal identities: a pair is one card twice,
+		// the identity many cards share is on seven contents.
+		id := fmt.Appendf(nil, "agent_id pair-%d", i/2)
+		sum := xxh3.Hash128(id).Bytes()
+		if i%3 == 0 {
+			id = []byte("agent_id shared")
+			sum = xxh3.Hash128(fmt.Append(id, i%7)).Bytes()
+		}
+		pending = appendPending(pending, pendingSum, id, sum, []byte(input), line, 0, 0)
+		regular = appendClaim(regular, groupEndpoint, fmt.Appendf(nil, "https://e%d.example/rpc", i%400), id, input, line)
+		regular = appendClaim(regular, groupContent, fmt.Appendf(nil, "other-%d", i%500), nil, input, line)
+	}
+	claims := append(slices.Clone(regular), pending...)
+	c, err := NewCross(1 << 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Add(regular); err != nil {
+		t.Fatal(err)
+	}
+	held := c.st.held
+	c.Close()
+	want, wantCounts, _ := crossRun(t, claims, 1<<30, report.FormatJSONL, nil, 1)
+	if !strings.Contains(want, "dump.duplicate-id") || !strings.Contains(want, "dump.duplicate-card") {
+		t.Fatalf("no finding of resolved claims:\n%.500s", want)
+	}
+	for _, memory := range []int64{8 * held, 8 * (held - 1), 4 << 10} {
+		for _, jobs := range append([]int{1}, partJobs...) {
+			got, counts, spilled := crossRun(t, claims, memory, report.FormatJSONL, nil, jobs)
+			if !spilled {
+				t.Fatalf("memory %d for %d bytes of claims before resolving: not spilled", memory, held)
+			}
+			if got != want || counts != wantCounts {
+				t.Errorf("memory %d, -j %d: other output (%d bytes, want %d), counts %s, want %s", memory, jobs, len(got), len(want), counts, wantCounts)
 			}
 		}
 	}
