@@ -522,8 +522,9 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 }
 
 // minPartClaims is the fewest claims a part of Finish's grouping is given
-// (crossParts): a goroutine and a table each are not worth fewer.
-const minPartClaims = 4096
+// (crossParts): a goroutine and a table each are not worth fewer. A
+// variable so that tests may split a few claims in many parts.
+var minPartClaims = 4096
 
 // crossParts returns how many parts Finish groups claims claims in, with
 // jobs goroutines at most: one per CPU the process may use, when jobs is 0.

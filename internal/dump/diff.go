@@ -498,8 +498,9 @@ func index(blocks [][]byte, hashed []keyed, jobs int, list []keyed, dups *int64)
 }
 
 // minIndexPart is the fewest digests a part of index is given: a
-// goroutine each is not worth fewer.
-const minIndexPart = 4096
+// goroutine each is not worth fewer. A variable so that tests may split
+// a few digests in many parts.
+var minIndexPart int64 = 4096
 
 // indexParts returns how many parts index makes its list of records
 // digests in, with jobs goroutines at most: one per CPU the process may
