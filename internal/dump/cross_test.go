@@ -67,7 +67,19 @@ func finishClaims(t *testing.T, claims []byte, memory int64, format report.Forma
 	}
 	defer c.Close()
 	c.hashOnly, c.Jobs = hashOnly, jobs
-	// Whole claims per add, as the pipeline hands them.
+	addClaims(t, c, claims)
+	var out bytes.Buffer
+	counts, err := c.Finish(format.Writer(&out, report.WriterOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), counts, c.st.spilled()
+}
+
+// addClaims adds claims to c fifty whole claims at a time, as the
+// pipeline hands them over.
+func addClaims(t testing.TB, c *Cross, claims []byte) {
+	t.Helper()
 	var batch []byte
 	for rest, i := claims, 1; len(rest) > 0; i++ {
 		rec, r, _ := nextDigest(rest)
@@ -79,12 +91,6 @@ func finishClaims(t *testing.T, claims []byte, memory int64, format report.Forma
 			batch = batch[:0]
 		}
 	}
-	var out bytes.Buffer
-	counts, err := c.Finish(format.Writer(&out, report.WriterOptions{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), counts, c.st.spilled()
 }
 
 // TestCrossGroupHashCollisions: claims whose group hashes collide, every

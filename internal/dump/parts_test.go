@@ -117,17 +117,7 @@ func crossRun(t testing.TB, claims []byte, memory int64, format report.Format, r
 	}
 	defer c.Close()
 	c.Jobs = jobs
-	var batch []byte
-	for rest, i := claims, 1; len(rest) > 0; i++ {
-		rec, r, _ := nextDigest(rest)
-		batch = append(batch, rest[:4+len(rec)]...)
-		if rest = r; i%50 == 0 || len(rest) == 0 {
-			if err := c.Add(batch); err != nil {
-				t.Fatal(err)
-			}
-			batch = batch[:0]
-		}
-	}
+	addClaims(t, c, claims)
 	if remap != nil {
 		// Every claim of a group and key has one hash: remapped, they
 		// still do, as if XXH3 had given it.

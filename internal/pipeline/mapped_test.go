@@ -124,6 +124,32 @@ func TestMappedMaxInvalid(t *testing.T) {
 
 var faultNote = regexp.MustCompile(`^in: line (\d+), offset (\d+) \(\d+ bytes read as stored\): reading: the file was truncated while it was read; the rest of the input was not judged$`)
 
+// judgeCutShort judges the file at path, which is cut short while it is
+// judged, in 64 KiB chunks, and checks that the run reports one failed
+// input; it returns the run's counts, its JSONL verdicts and the line
+// and offset the diagnostic says judging stopped at.
+func judgeCutShort(t *testing.T, path string, jobs int, where string) (st Stats, out *bytes.Buffer, line, offset int) {
+	t.Helper()
+	out = new(bytes.Buffer)
+	var diags []string
+	st, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: 64 << 10, All: true,
+		Findings: jsonlTo(out, true), Diagnose: func(m string) { diags = append(diags, m) }},
+		[]Input{{Name: "in", Path: path}})
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	if len(diags) != 1 || st.InputErrors != 1 {
+		t.Fatalf("%s: diagnostics %q, %d input errors", where, diags, st.InputErrors)
+	}
+	m := faultNote.FindStringSubmatch(diags[0])
+	if m == nil {
+		t.Fatalf("%s: diagnostic %q", where, diags[0])
+	}
+	line, _ = strconv.Atoi(m[1])
+	offset, _ = strconv.Atoi(m[2])
+	return st, out, line, offset
+}
+
 // TestMappedFileTruncated: a mapped file cut short after it was mapped,
 // before the workers read it, makes no crash: the lines it still holds
 // are judged up to a line start the diagnostic names, none after it, and
@@ -142,24 +168,8 @@ func TestMappedFileTruncated(t *testing.T) {
 					t.Error(err)
 				}
 			})
-			var out bytes.Buffer
-			var diags []string
-			st, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: 64 << 10, All: true,
-				Findings: jsonlTo(&out, true), Diagnose: func(m string) { diags = append(diags, m) }},
-				[]Input{{Name: "in", Path: path}})
 			where := fmt.Sprintf("%d of %d bytes kept, -j %d", keep, len(input), jobs)
-			if err != nil {
-				t.Fatalf("%s: %v", where, err)
-			}
-			if len(diags) != 1 || st.InputErrors != 1 {
-				t.Fatalf("%s: diagnostics %q, %d input errors", where, diags, st.InputErrors)
-			}
-			m := faultNote.FindStringSubmatch(diags[0])
-			if m == nil {
-				t.Fatalf("%s: diagnostic %q", where, diags[0])
-			}
-			line, _ := strconv.Atoi(m[1])
-			offset, _ := strconv.Atoi(m[2])
+			st, out, line, offset := judgeCutShort(t, path, jobs, where)
 			if offset > keep || offset > 0 && input[offset-1] != '\n' || line != 1+bytes.Count(input[:offset], nl) {
 				t.Fatalf("%s: stopped at line %d, offset %d: not a line start within what was kept", where, line, offset)
 			}
@@ -223,6 +233,7 @@ func TestWhatIsMapped(t *testing.T) {
 // a page, where the bytes before the fault are gone too. The chunk is cut
 // before that page, and what was judged before the cut stays written.
 func TestMappedFileTruncatedWhileJudged(t *testing.T) {
+	t.Cleanup(func() { mappedChunkHook = nil })
 	input := bytes.Repeat([]byte(card+"\n"+`{"name":1}`+"\n"), (3<<20)/(len(card)+12))
 	page := int64(os.Getpagesize())
 	for _, at := range []int{1, 3, 9} {
@@ -248,25 +259,9 @@ func TestMappedFileTruncatedWhileJudged(t *testing.T) {
 						once.Do(func() { os.Truncate(path, keep.size(c.offset)) })
 					}
 				}
-				var out bytes.Buffer
-				var diags []string
-				st, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: 64 << 10, All: true,
-					Findings: jsonlTo(&out, true), Diagnose: func(m string) { diags = append(diags, m) }},
-					[]Input{{Name: "in", Path: path}})
-				mappedChunkHook = nil
 				where := fmt.Sprintf("cut by %s before chunk %d, -j %d", keep.name, at, jobs)
-				if err != nil {
-					t.Fatalf("%s: %v", where, err)
-				}
-				if len(diags) != 1 || st.InputErrors != 1 {
-					t.Fatalf("%s: diagnostics %q, %d input errors", where, diags, st.InputErrors)
-				}
-				m := faultNote.FindStringSubmatch(diags[0])
-				if m == nil {
-					t.Fatalf("%s: diagnostic %q", where, diags[0])
-				}
-				line, _ := strconv.Atoi(m[1])
-				offset, _ := strconv.Atoi(m[2])
+				st, out, line, offset := judgeCutShort(t, path, jobs, where)
+				mappedChunkHook = nil
 				if offset > 0 && input[offset-1] != '\n' || line != 1+bytes.Count(input[:offset], nl) {
 					t.Fatalf("%s: stopped at line %d, offset %d: not a line start", where, line, offset)
 				}
@@ -290,22 +285,8 @@ func (f faultAt) Addr() uintptr { return uintptr(f) }
 func TestMappedFaultInsideLostPage(t *testing.T) {
 	page := os.Getpagesize()
 	input := bytes.Repeat([]byte(card+"\n"), 4*page/(len(card)+1))
-	path := filepath.Join(t.TempDir(), "in.ndjson")
-	if err := os.WriteFile(path, input, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := mapFile(f, int64(len(input)))
-	if err != nil {
-		f.Close()
-		t.Skip("no mapping on this system:", err)
-	}
-	m := &mapping{data: data, f: f}
-	m.hold()
-	defer m.release()
+	m, path := mapForTest(t, input)
+	data := m.data
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	if err := os.Truncate(path, int64(page)); err != nil {
 		t.Fatal(err)
@@ -326,23 +307,8 @@ func TestMappedFaultInsideLostPage(t *testing.T) {
 // (a write into the read-only mapping) is the program's own, not a
 // truncation to report as a failed read: it is not recovered.
 func TestMappedWriteIsNoTruncation(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "in.ndjson")
-	input := bytes.Repeat([]byte(card+"\n"), 100)
-	if err := os.WriteFile(path, input, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := mapFile(f, int64(len(input)))
-	if err != nil {
-		f.Close()
-		t.Skip("no mapping on this system:", err)
-	}
-	m := &mapping{data: data, f: f}
-	m.hold()
-	defer m.release()
+	m, _ := mapForTest(t, bytes.Repeat([]byte(card+"\n"), 100))
+	data := m.data
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	var r any
 	func() {
@@ -397,4 +363,27 @@ func TestMappedTinyLines(t *testing.T) {
 	if *mapped != 1 || bytes.Count(input[:1<<20], nl) <= maxLineEnds || out.String() != want.String() {
 		t.Errorf("mapped %d, %d lines in the first chunk: verdicts differ from those of the same bytes read", *mapped, bytes.Count(input[:1<<20], nl))
 	}
+}
+
+// mapForTest writes input to a file and maps it as the pipeline would,
+// held until the test ends; it skips where files cannot be mapped.
+func mapForTest(t *testing.T, input []byte) (*mapping, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "in.ndjson")
+	if err := os.WriteFile(path, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mapFile(f, int64(len(input)))
+	if err != nil {
+		f.Close()
+		t.Skip("no mapping on this system:", err)
+	}
+	m := &mapping{data: data, f: f}
+	m.hold()
+	t.Cleanup(m.release)
+	return m, path
 }
