@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"strconv"
 	"sync"
@@ -35,6 +36,11 @@ const (
 // cut short while it was judged.
 const errShrank = "the file was truncated while it was read"
 
+// errPageUnreadable is what a fault on a page the file still has means
+// when reading that page through the file fails too: the storage could
+// not give it (an I/O error, as read(2) would have returned).
+const errPageUnreadable = "a page of the file could not be read: "
+
 // mapping is a file's bytes mapped read-only, shared by the chunks that
 // view it and unmapped when the last of them is recycled.
 type mapping struct {
@@ -45,6 +51,8 @@ type mapping struct {
 	// released is how many bytes from the start the writer has let go
 	// of the pages of.
 	released int
+	// ioErr is set when a fault was the storage's, not a truncation.
+	ioErr atomic.Pointer[error]
 }
 
 func (m *mapping) hold() { m.refs.Add(1) }
@@ -95,9 +103,15 @@ func (m *mapping) faultOffset(r any) (int64, bool) {
 	off := int64(addr - base)
 	off -= off % int64(os.Getpagesize())
 	if off < m.size() {
-		// A page the file still has: no truncation, but a fault of the
+		// A page the file still has: either the storage failed to give
+		// it, which reading it through the file tells, or the fault is the
 		// program's own (a write into the read-only mapping).
-		return 0, false
+		var one [1]byte
+		_, err := m.f.ReadAt(one[:], off)
+		if err == nil || err == io.EOF {
+			return 0, false
+		}
+		m.ioErr.CompareAndSwap(nil, &err)
 	}
 	return off, true
 }
@@ -507,10 +521,16 @@ func (w *worker) noteFault(c *chunk) {
 	c.faultOffset = c.offset + int64(len(c.buf))
 }
 
-// faultMessage is the diagnostic of an input whose file shrank while it
-// was mapped, worded as a failed read's.
+// faultMessage is the diagnostic of an input whose file shrank, or whose
+// storage failed, while it was mapped, worded as a failed read's.
 func faultMessage(c *chunk) string {
 	off := strconv.FormatInt(c.faultOffset, 10)
+	why := errShrank
+	if c.mapped != nil {
+		if err := c.mapped.ioErr.Load(); err != nil {
+			why = errPageUnreadable + describe(*err)
+		}
+	}
 	return c.input + ": line " + strconv.Itoa(c.faultLine) + ", offset " + off + " (" + off +
-		" bytes read as stored): reading: " + errShrank + "; the rest of the input was not judged"
+		" bytes read as stored): reading: " + why + "; the rest of the input was not judged"
 }

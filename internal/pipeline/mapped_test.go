@@ -387,3 +387,27 @@ func mapForTest(t *testing.T, input []byte) (*mapping, string) {
 	t.Cleanup(m.release)
 	return m, path
 }
+
+// TestMappedUnreadablePageIsAnInputError: a fault on a page the file
+// still has, which the file cannot give when read either (the storage's
+// I/O error, as read(2) would have returned it), is the input's failure,
+// reported as a failed read with the error, not a crash of the program's
+// own. Closing the file stands in for storage that fails.
+func TestMappedUnreadablePageIsAnInputError(t *testing.T) {
+	page := os.Getpagesize()
+	input := bytes.Repeat([]byte(card+"\n"), 4*page/(len(card)+1))
+	m, _ := mapForTest(t, input)
+	if at, ok := m.faultOffset(faultAt(uintptr(unsafe.Pointer(&m.data[0])) + uintptr(page+7))); ok {
+		t.Fatalf("a fault on a page the file still has and gives is taken for the input's, at %d", at)
+	}
+	m.f.Close()
+	at, ok := m.faultOffset(faultAt(uintptr(unsafe.Pointer(&m.data[0])) + uintptr(page+7)))
+	if !ok || at != int64(page) {
+		t.Fatalf("a fault on a page the file cannot give is placed at %d (%v), want the page's start %d", at, ok, page)
+	}
+	c := &chunk{input: "in", mapped: m, faultLine: 3, faultOffset: int64(page)}
+	msg := faultMessage(c)
+	if !strings.Contains(msg, "reading: "+errPageUnreadable) || strings.Contains(msg, errShrank) {
+		t.Errorf("diagnostic %q: want the page's read error, not a truncation", msg)
+	}
+}
