@@ -526,13 +526,19 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 // variable so that tests may split a few claims in many parts.
 var minPartClaims = 4096
 
-// crossParts returns how many parts Finish groups claims claims in, with
-// jobs goroutines at most: one per CPU the process may use, when jobs is 0.
+// crossParts returns how many parts Finish groups claims claims in.
 func crossParts(jobs, claims int) int {
+	return jobParts(jobs, int64(claims), int64(minPartClaims))
+}
+
+// jobParts returns how many parts work of n items is split in, at least
+// floor items a part, with jobs goroutines at most: one per CPU the
+// process may use, when jobs is 0.
+func jobParts(jobs int, n, floor int64) int {
 	if jobs <= 0 {
 		jobs = runtime.GOMAXPROCS(0)
 	}
-	return max(min(jobs, claims/minPartClaims), 1)
+	return int(max(min(int64(jobs), n/floor), 1))
 }
 
 // hashPart returns the part of parts that claims of group hash h are grouped

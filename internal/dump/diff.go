@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"encoding/binary"
 	"io"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -503,13 +502,9 @@ func index(blocks [][]byte, hashed []keyed, jobs int, list []keyed, dups *int64)
 var minIndexPart int64 = 4096
 
 // indexParts returns how many parts index makes its list of records
-// digests in, with jobs goroutines at most: one per CPU the process may
-// use, when jobs is 0.
+// digests in (jobParts).
 func indexParts(jobs int, records int64) int {
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
-	return int(max(min(int64(jobs), records/minIndexPart), 1))
+	return jobParts(jobs, records, minIndexPart)
 }
 
 // sortKeyed sorts by hash, then key, then arrival.
