@@ -85,6 +85,19 @@ func (m *mapping) size() int64 {
 	return int64(len(m.data))
 }
 
+// catchFault, deferred by a function that reads m's bytes, stores in *at
+// the offset of the page a fault on them hit (faultOffset) and returns
+// normally; any other panic goes on.
+func (m *mapping) catchFault(at *int64) {
+	if r := recover(); r != nil {
+		off, ok := m.faultOffset(r)
+		if !ok {
+			panic(r)
+		}
+		*at = off
+	}
+}
+
 // faultOffset returns the offset in the mapping of the page of the fault
 // that r, a recovered panic, reports, or false when r is no fault in the
 // mapping.
@@ -375,14 +388,7 @@ func (w *worker) indexLines(c *chunk) int {
 }
 
 func (w *worker) tryIndexLines(c *chunk) (n int, fault int64) {
-	defer func() {
-		if r := recover(); r != nil {
-			var faulted bool
-			if fault, faulted = c.mapped.faultOffset(r); !faulted {
-				panic(r)
-			}
-		}
-	}()
+	defer c.mapped.catchFault(&fault)
 	b := c.buf
 	w.ends = w.ends[:0]
 	for i := 0; ; i++ {
@@ -411,14 +417,7 @@ func (w *worker) countLines(c *chunk) int {
 }
 
 func tryCountLines(c *chunk) (n int, fault int64) {
-	defer func() {
-		if r := recover(); r != nil {
-			var faulted bool
-			if fault, faulted = c.mapped.faultOffset(r); !faulted {
-				panic(r)
-			}
-		}
-	}()
+	defer c.mapped.catchFault(&fault)
 	return bytes.Count(c.buf, nl), -1
 }
 
@@ -427,8 +426,8 @@ func tryCountLines(c *chunk) (n int, fault int64) {
 // input is not judged.
 func (c *chunk) cutAt(at int64) {
 	for {
-		fault, faulted := c.tryCutAt(at)
-		if !faulted {
+		fault := c.tryCutAt(at)
+		if fault < 0 {
 			return
 		}
 		// The file shrank further: look before that page.
@@ -436,14 +435,8 @@ func (c *chunk) cutAt(at int64) {
 	}
 }
 
-func (c *chunk) tryCutAt(at int64) (fault int64, faulted bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			if fault, faulted = c.mapped.faultOffset(r); !faulted {
-				panic(r)
-			}
-		}
-	}()
+func (c *chunk) tryCutAt(at int64) (fault int64) {
+	defer c.mapped.catchFault(&fault)
 	n := int(max(0, min(at-c.offset, int64(len(c.buf)))))
 	if c.kind == kindLines {
 		n = bytes.LastIndexByte(c.buf[:n], '\n') + 1
@@ -452,7 +445,7 @@ func (c *chunk) tryCutAt(at int64) (fault int64, faulted bool) {
 	}
 	c.buf = c.buf[:n:n]
 	c.fault = true
-	return 0, false
+	return -1
 }
 
 // processMapped is process for a chunk that views a mapped file. A fault
@@ -499,15 +492,8 @@ func (w *worker) processMapped(c *chunk, from int, limit int64) bool {
 }
 
 func (w *worker) processGuarded(c *chunk, from int, limit int64) (ok bool, at int64) {
-	defer func() {
-		if r := recover(); r != nil {
-			off, fault := c.mapped.faultOffset(r)
-			if !fault {
-				panic(r)
-			}
-			ok, at = true, off
-		}
-	}()
+	ok = true // what a fault leaves: processMapped judges the chunk again
+	defer c.mapped.catchFault(&at)
 	return w.process(c, from, limit), -1
 }
 
