@@ -454,22 +454,14 @@ func TestMappedPieceTruncatedInPage(t *testing.T) {
 		if err := os.WriteFile(path, input, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var once sync.Once
-		var keep int64
-		mappedChunkHook = func(c *chunk) {
-			if c.kind == kindPiece && c.offset == c.recordOffset+int64(piece*pieceSize) {
-				once.Do(func() {
-					end := c.offset + int64(len(c.buf))
-					keep = max(end-1-(end-1)%page, end-10)
-					if err := os.Truncate(path, keep); err != nil {
-						t.Error(err)
-					}
-				})
-			}
-		}
+		kept := truncateOnce(t, path, func(c *chunk) (int64, bool) {
+			end := c.offset + int64(len(c.buf))
+			return max(end-1-(end-1)%page, end-10), c.kind == kindPiece && c.offset == c.recordOffset+int64(piece*pieceSize)
+		})
 		o := runTimed(t, Config{Jobs: 2, ChunkSize: pieceSize, MaxRecord: hostileMaxRecord},
 			[]Input{{Name: "in", Path: path, Framing: FramingNDJSON}}, true)
 		mappedChunkHook = nil
+		keep := *kept
 		where := fmt.Sprintf("truncated to %d in piece %d", keep, piece)
 		if keep == 0 {
 			t.Fatalf("%s: the piece was never judged", where)
@@ -531,23 +523,14 @@ func TestMappedTruncatedMidPageWhileFlushing(t *testing.T) {
 			if err := os.WriteFile(path, input, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var once sync.Once
-			var keep int64
-			mappedChunkHook = func(c *chunk) {
-				if c.chainAt == at {
-					once.Do(func() {
-						mid := c.offset + int64(len(c.buf))/2
-						keep = mid - mid%page + into
-						if err := os.Truncate(path, keep); err != nil {
-							t.Error(err)
-						}
-					})
-				}
-			}
+			kept := truncateOnce(t, path, func(c *chunk) (int64, bool) {
+				mid := c.offset + int64(len(c.buf))/2
+				return mid - mid%page + into, c.chainAt == at
+			})
 			o := runTimed(t, Config{Jobs: 2, ChunkSize: 64 << 10},
 				[]Input{{Name: "in", Path: path, Framing: FramingNDJSON}}, true)
 			mappedChunkHook = nil
-			where := fmt.Sprintf("chunk %d cut to %d", at, keep)
+			where := fmt.Sprintf("chunk %d cut to %d", at, *kept)
 			if i := strings.IndexByte(o.invalid, 0); i >= 0 {
 				t.Fatalf("%s: --invalid-out holds a NUL at byte %d", where, i)
 			}
@@ -570,12 +553,9 @@ func TestMappedTruncatedThenNextInput(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var once sync.Once
-		mappedChunkHook = func(c *chunk) {
-			if c.chainAt == 4 && c.input == "a" {
-				once.Do(func() { os.Truncate(first, c.offset+int64(len(c.buf))/3) })
-			}
-		}
+		truncateOnce(t, first, func(c *chunk) (int64, bool) {
+			return c.offset + int64(len(c.buf))/3, c.chainAt == 4 && c.input == "a"
+		})
 		o := runTimed(t, Config{Jobs: jobs, ChunkSize: 64 << 10, MaxRecord: hostileMaxRecord}, []Input{
 			{Name: "a", Path: first, Framing: FramingNDJSON}, {Name: "b", Path: second, Framing: FramingNDJSON},
 			{Name: "c", Path: third, Framing: FramingNDJSON}}, true)

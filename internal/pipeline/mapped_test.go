@@ -253,12 +253,7 @@ func TestMappedFileTruncatedWhileJudged(t *testing.T) {
 				if err := os.WriteFile(path, input, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				var once sync.Once
-				mappedChunkHook = func(c *chunk) {
-					if c.chainAt == at {
-						once.Do(func() { os.Truncate(path, keep.size(c.offset)) })
-					}
-				}
+				truncateOnce(t, path, func(c *chunk) (int64, bool) { return keep.size(c.offset), c.chainAt == at })
 				where := fmt.Sprintf("cut by %s before chunk %d, -j %d", keep.name, at, jobs)
 				st, out, line, offset := judgeCutShort(t, path, jobs, where)
 				mappedChunkHook = nil
@@ -410,4 +405,28 @@ func TestMappedUnreadablePageIsAnInputError(t *testing.T) {
 	if !strings.Contains(msg, "reading: "+errPageUnreadable) || strings.Contains(msg, errShrank) {
 		t.Errorf("diagnostic %q: want the page's read error, not a truncation", msg)
 	}
+}
+
+// truncateOnce sets the mapped chunks' hook to cut the file at path, the
+// first time a chunk is one keepAt accepts, to the size keepAt gives for
+// it; it returns where the file was cut (0 until then). The hook is unset
+// when the test ends.
+func truncateOnce(t *testing.T, path string, keepAt func(c *chunk) (keep int64, ok bool)) *int64 {
+	t.Helper()
+	var once sync.Once
+	kept := new(int64)
+	mappedChunkHook = func(c *chunk) {
+		keep, ok := keepAt(c)
+		if !ok {
+			return
+		}
+		once.Do(func() {
+			*kept = keep
+			if err := os.Truncate(path, keep); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Cleanup(func() { mappedChunkHook = nil })
+	return kept
 }
