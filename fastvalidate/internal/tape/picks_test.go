@@ -170,3 +170,30 @@ func FuzzPickKeys(f *testing.F) {
 		}
 	})
 }
+
+// A filter of names alone, or of last bytes alone, picks what it was
+// given, and a filter set after another replaces it whole: PickKeys
+// fills one table from both parts.
+func TestPickKeys_EachPartAlone(t *testing.T) {
+	doc := []byte(`{"name":"a","url":"b","type":"c","label":"d"}`)
+	var names, last KeyFilter
+	names.AddName("type")
+	last.AddLast("l")
+	sc := Scanner{MaxDepth: 8}
+	for _, c := range []struct {
+		f    *KeyFilter
+		want []string
+	}{{&names, []string{"type"}}, {&last, []string{"url", "label"}}, {&names, []string{"type"}}} {
+		sc.PickKeys(c.f)
+		if !sc.Scan(doc) {
+			t.Fatal("does not scan")
+		}
+		var got []string
+		for _, p := range sc.Picked() {
+			got = append(got, string(sc.View().Name(uint32(p))))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("picked %q, want %q", got, c.want)
+		}
+	}
+}

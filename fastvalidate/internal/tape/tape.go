@@ -101,11 +101,18 @@ func (f *KeyFilter) AddLast(last string) {
 // names wherever they stand need not read every node of the tape; nil
 // stops it.
 func (s *Scanner) PickKeys(f *KeyFilter) {
-	s.pickNames, s.pickLast = 0, [4]uint64{}
-	if f != nil {
-		s.pickNames, s.pickLast = f.names, f.last
+	s.pickMask = [256]uint64{}
+	s.picking = false
+	if f != nil && (f.names != 0 || f.last != [4]uint64{}) {
+		for c := range s.pickMask {
+			s.pickMask[c] = f.names
+			if f.last[c>>6]>>(c&63)&1 != 0 {
+				// Every name ending in c: any bits are in the entry.
+				s.pickMask[c] = ^uint64(0)
+			}
+		}
+		s.picking = true
 	}
-	s.picking = s.pickNames != 0 || s.pickLast != [4]uint64{}
 	s.nPicked = 0
 }
 
