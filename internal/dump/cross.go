@@ -328,9 +328,29 @@ var errGarbledClaim = errors.New("a claim's temporary record is garbled")
 // in place of the key kind, the key, then the rest.
 func appendClaim[S ~string | ~[]byte](dst []byte, group byte, key, other []byte, input S, line int) []byte {
 	start := len(dst)
-	dst = append(dst, 0, 0, 0, 0, group)
+	dst = appendClaimHead(append(dst, 0, 0, 0, 0), group, key, other)
+	return endClaim(dst, start, input, line)
+}
+
+// appendClaimHead appends what a claim holds between its length and its
+// place: its group, key and other.
+func appendClaimHead(dst []byte, group byte, key, other []byte) []byte {
+	dst = append(dst, group)
 	dst = appendBytes(dst, key)
-	dst = appendBytes(dst, other)
+	return appendBytes(dst, other)
+}
+
+// appendHeadClaim appends a claim as appendClaim does, its group, key and
+// other already encoded in head (appendClaimHead).
+func appendHeadClaim(dst, head, input []byte, line int) []byte {
+	start := len(dst)
+	dst = append(append(dst, 0, 0, 0, 0), head...)
+	return endClaim(dst, start, input, line)
+}
+
+// endClaim appends a claim's place to the claim begun at start of dst,
+// and writes its length there.
+func endClaim[S ~string | ~[]byte](dst []byte, start int, input S, line int) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(input)))
 	dst = append(dst, input...)
 	dst = binary.AppendUvarint(dst, uint64(line))
@@ -677,11 +697,23 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 		part, g int // its part, and its index in the part's groups
 		places  []Place
 	}
+	// Only the findings written are listed, then sorted: those that
+	// --quiet or --min-level drops are counted here, in any order, as
+	// counts have none. Sorting the dump's 2,786 findings by rule and
+	// key, for --quiet to write none, was most of writeGroups' time on
+	// the run's last goroutine (docs/performance.md).
 	var found []placed
 	for pi := range parts {
 		for i, g := range parts[pi].groups {
-			if f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks); ok {
+			f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks)
+			switch {
+			case !ok:
+			case out.writes(f.code):
 				found = append(found, placed{finding: f, part: pi, g: i})
+			default:
+				if err := out.write(f, nil, nil); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -696,10 +728,8 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 		written[pi] = make([]int32, len(parts[pi].groups))
 	}
 	for i, f := range found {
-		if out.writes(f.code) {
-			written[f.part][f.g] = int32(i + 1)
-			found[i].places = make([]Place, 0, parts[f.part].groups[f.g].n)
-		}
+		written[f.part][f.g] = int32(i + 1)
+		found[i].places = make([]Place, 0, parts[f.part].groups[f.g].n)
 	}
 	for pi := range parts {
 		members := &parts[pi].members

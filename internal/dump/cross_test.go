@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -222,6 +223,53 @@ func TestGroupCountsGrow(t *testing.T) {
 				t.Fatalf("%s: claim %d in slot %d of hash %x, count %d; want hash %x, count %d",
 					tc.name, i, slot, g.table[slot].key, g.n(slot), h, min(want[h], 255))
 			}
+		}
+	}
+}
+
+// TestCrossCountsWhatItDoesNotWrite: the findings --quiet and --min-level
+// error leave out are counted all the same, in memory and spilled, and
+// those written are the ones a full run writes, in its order.
+func TestCrossCountsWhatItDoesNotWrite(t *testing.T) {
+	claims := testClaims()
+	run := func(memory int64, format report.Format, minLevel fastvalidate.Severity) (string, *CrossCounts) {
+		t.Helper()
+		c, err := NewCross(memory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.MinLevel, c.Jobs = minLevel, 2
+		// One rule at level error, so that --min-level error keeps it.
+		c.Levels = map[fastvalidate.Code]fastvalidate.Severity{fastvalidate.CodeDumpSharedEndpoint: fastvalidate.SeverityError}
+		addClaims(t, c, claims)
+		var out bytes.Buffer
+		counts, err := c.Finish(format.Writer(&out, report.WriterOptions{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), counts
+	}
+	full, want := run(1<<30, report.FormatJSONL, fastvalidate.SeverityWarning)
+	if want.Errors == 0 || want.Warnings == 0 {
+		t.Fatalf("counts %+v: want findings at both levels", want)
+	}
+	var errorsOnly strings.Builder
+	for _, line := range strings.SplitAfter(full, "\n") {
+		if strings.Contains(line, `"dump.shared-endpoint"`) {
+			errorsOnly.WriteString(line)
+		}
+	}
+	for _, memory := range []int64{1 << 30, 4 << 10} {
+		if out, counts := run(memory, report.FormatNone, fastvalidate.SeverityWarning); out != "" || fmt.Sprint(counts) != fmt.Sprint(want) {
+			t.Errorf("memory %d, quiet: wrote %d bytes, counts %+v; want none, %+v", memory, len(out), counts, want)
+		}
+		out, counts := run(memory, report.FormatJSONL, fastvalidate.SeverityError)
+		if fmt.Sprint(counts) != fmt.Sprint(want) {
+			t.Errorf("memory %d, errors only: counts %+v, want %+v", memory, counts, want)
+		}
+		if out != errorsOnly.String() {
+			t.Errorf("memory %d, errors only: wrote\n%.300s\nwant\n%.300s", memory, out, errorsOnly.String())
 		}
 	}
 }
