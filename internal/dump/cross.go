@@ -576,9 +576,10 @@ type claimPart struct {
 	groups  []*claimGroup
 	members groupMembers
 	err     error
-	// The groups are found by the claims' slots: a slot holds the groups
-	// of one hash, told apart by key when two share it (the slot holds
-	// the first, others, by group and key, the second and later).
+	// The groups are found by the claims' hashes: the groups of one
+	// hash are told apart by key when two share it (group's list of
+	// first groups holds the first, others, by group and key, the
+	// second and later).
 	others map[string]*claimGroup
 	gk     []byte // others' key
 	// The others seen of each group, by the group's number, to count its
@@ -616,18 +617,23 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 	// each doubling, into fresh memory that page-faulted.
 	p.members.pos = make([]uint64, 0, t.grouped)
 	p.members.group = make([]uint32, 0, t.grouped)
+	// The second pass reads each claim's hash's number (groupCounts.shared)
+	// in claim order, and the first group of each such hash in a list of
+	// them that the cache holds, not the count table: its look-up missed
+	// the cache for every claim (docs/performance.md).
+	firstGroups := make([]int32, t.shared)
 	mine := 0
 	for _, chunk := range c.hashes {
 		for _, ch := range chunk {
 			if parts > 1 && hashPart(ch.hash, parts) != part {
 				continue
 			}
-			ts := &t.table[t.slots[mine]]
+			shared := t.slots[mine]
 			mine++
-			if ts.n < 2 {
+			if shared == 0 {
 				continue
 			}
-			if err := p.join(claimAt(c.st.blocks, ch.pos), ch.pos, ts); err != nil {
+			if err := p.join(claimAt(c.st.blocks, ch.pos), ch.pos, &firstGroups[shared-1]); err != nil {
 				p.err = err
 				return
 			}
@@ -636,8 +642,10 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 }
 
 // join adds the claim rec, at pos, of a group of two claims or more, to
-// its group, of slot ts, made at its first claim.
-func (p *claimPart) join(rec []byte, pos uint64, ts *countSlot) error {
+// its group. first is the group of the hash's first claim joined, by its
+// place in p.groups plus one, 0 before it is made: a hash's groups are
+// told apart by their keys, the first in first, the others in p.others.
+func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	r := reader{b: rec}
 	group := r.byte()
 	key := r.bytes()
@@ -648,13 +656,13 @@ func (p *claimPart) join(rec []byte, pos uint64, ts *countSlot) error {
 		return errGarbledClaim
 	}
 	var g *claimGroup
-	if i := ts.group; i > 0 {
+	if i := *first; i > 0 {
 		g = p.groups[i-1]
 	}
 	switch {
 	case g == nil:
 		g = p.newGroup(group, key)
-		ts.group = int32(g.seq)
+		*first = int32(g.seq)
 	case g.group != group || g.key != string(key):
 		p.gk = append(append(p.gk[:0], group), key...)
 		if g = p.others[string(p.gk)]; g == nil {
@@ -753,27 +761,32 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 
 // groupCounts counts claims by the hash of their group and key, in a
 // table open-addressed by the hash with linear probing, at most two
-// thirds full, and keeps the slot of each claim in the order counted.
+// thirds full. It numbers the hashes counted twice or more, 1 up in the
+// order their second claim came, and keeps each claim's hash's number in
+// the order counted, 0 for a hash counted once: so that a pass over the
+// claims after the count reads their numbers in order, where a look-up
+// of each claim's slot in the table, which outgrows the cache, missed it.
 type groupCounts struct {
 	table []countSlot
-	slots []uint32 // of each claim
+	slots []uint32 // of each claim, its hash's number
 	mask  uint64
 	used  int // slots taken
-	// grouped counts the claims of hashes counted twice or more.
-	grouped int
+	// shared counts the hashes counted twice or more, and grouped their
+	// claims.
+	shared, grouped int
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
 }
 
-// countSlot is a slot of groupCounts' table: its hash, its count and the
-// caller's number for it, in one piece so that a look-up reads one cache
-// line, where a slice of each had a look-up read three.
+// countSlot is a slot of groupCounts' table: its hash, its count and
+// ref, in one piece so that a look-up reads one cache line, where a
+// slice of each had a look-up read three.
 type countSlot struct {
 	key uint64
-	// group is findInMemory's first group of the slot, by its place in
-	// the part's groups plus one; 0 until it has one.
-	group int32
-	n     uint8 // the claims of the slot's hash, up to 255; 0 when empty
+	// ref is the index of the hash's first claim in groupCounts.slots
+	// while it has one claim, then the hash's number.
+	ref uint32
+	n   uint8 // the claims of the slot's hash, up to 255; 0 when empty
 }
 
 // reset empties the table for claims claims, of about hashes distinct
@@ -790,7 +803,7 @@ func (t *groupCounts) reset(claims, hashes int, hashOnly func(uint64) uint64) {
 	}
 	t.table = t.table[:size]
 	clear(t.table)
-	t.mask, t.used, t.grouped = uint64(size-1), 0, 0
+	t.mask, t.used, t.shared, t.grouped = uint64(size-1), 0, 0, 0
 	t.slots = slices.Grow(t.slots[:0], claims)
 	t.hashOnly = hashOnly
 }
@@ -810,33 +823,36 @@ func newCountTable(size int) []countSlot {
 	return table
 }
 
-// n returns the claims counted in slot, up to 255.
-func (t *groupCounts) n(slot uint32) uint8 { return t.table[slot].n }
-
 // add counts a claim of group hash h.
 func (t *groupCounts) add(h uint64) {
 	if t.hashOnly != nil {
 		h = t.hashOnly(h)
 	}
 	i := t.slot(h)
-	if t.table[i].n == 0 {
+	ts := &t.table[i]
+	switch ts.n {
+	case 0:
 		if 3*(t.used+1) > 2*len(t.table) {
 			t.grow()
-			i = t.slot(h)
+			ts = &t.table[t.slot(h)]
 		}
 		t.used++
-		t.table[i].key = h
-	}
-	switch n := t.table[i].n; {
-	case n == 1:
-		t.grouped += 2 // the hash's first claim and this one
-	case n > 1:
+		ts.key, ts.ref = h, uint32(len(t.slots))
+		t.slots = append(t.slots, 0)
+	case 1:
+		// The hash's second claim numbers it, and its first claim.
+		t.shared++
+		t.grouped += 2
+		t.slots[ts.ref] = uint32(t.shared)
+		ts.ref = uint32(t.shared)
+		t.slots = append(t.slots, ts.ref)
+	default:
 		t.grouped++
+		t.slots = append(t.slots, ts.ref)
 	}
-	if t.table[i].n < math.MaxUint8 {
-		t.table[i].n++
+	if ts.n < math.MaxUint8 {
+		ts.n++
 	}
-	t.slots = append(t.slots, uint32(i))
 }
 
 // slot returns the slot of hash h: its own, or the empty one it would
@@ -850,20 +866,16 @@ func (t *groupCounts) slot(h uint64) uint64 {
 	return i
 }
 
-// grow doubles the table, moving each hash's count and each claim's slot.
+// grow doubles the table, moving each hash's slot; the claims keep their
+// hashes' numbers.
 func (t *groupCounts) grow() {
 	old := t.table
 	size := 2 * len(old)
 	t.table, t.mask = newCountTable(size), uint64(size-1)
-	moved := make([]uint32, len(old))
-	for i, s := range old {
+	for _, s := range old {
 		if s.n != 0 {
-			j := t.slot(s.key)
-			t.table[j], moved[i] = s, uint32(j)
+			t.table[t.slot(s.key)] = s
 		}
-	}
-	for k, i := range t.slots {
-		t.slots[k] = moved[i]
 	}
 }
 

@@ -217,12 +217,28 @@ func TestGroupCountsGrow(t *testing.T) {
 		if g.used != len(want) || 3*g.used > 2*len(g.table) {
 			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.table), len(want))
 		}
-		for i, slot := range g.slots {
-			h := tc.hashOf(i)
-			if g.table[slot].key != h || int(g.n(slot)) != min(want[h], 255) {
-				t.Fatalf("%s: claim %d in slot %d of hash %x, count %d; want hash %x, count %d",
-					tc.name, i, slot, g.table[slot].key, g.n(slot), h, min(want[h], 255))
+		for h, n := range want {
+			if s := g.table[g.slot(h)]; s.key != h || int(s.n) != min(n, 255) {
+				t.Fatalf("%s: hash %x in a slot of hash %x, count %d; want count %d", tc.name, h, s.key, s.n, min(n, 255))
 			}
+		}
+		// Each claim of a hash counted twice or more has its hash's
+		// number, the hashes numbered 1 up in the order of their second
+		// claims; the others have none.
+		numbers, seen := map[uint64]uint32{}, map[uint64]int{}
+		for i := range g.slots {
+			h := tc.hashOf(i)
+			if seen[h]++; seen[h] == 2 {
+				numbers[h] = uint32(len(numbers) + 1)
+			}
+		}
+		for i, number := range g.slots {
+			if h := tc.hashOf(i); number != numbers[h] {
+				t.Fatalf("%s: claim %d of hash %x (claimed %d times) numbered %d, want %d", tc.name, i, h, want[h], number, numbers[h])
+			}
+		}
+		if g.shared != len(numbers) {
+			t.Errorf("%s: %d hashes numbered, want %d", tc.name, g.shared, len(numbers))
 		}
 	}
 }
