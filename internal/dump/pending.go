@@ -258,7 +258,7 @@ func (rs *resolver) inMemory() error {
 				// Sized at once for the hashes a table of sixteen
 				// bits a claim finds set by chance, about one claim
 				// in 32 (1,340 of the make perf dump's 53,371): grown
-				// from empty, its rehashing was about a third of
+				// from empty, its growing was about a tenth of
 				// resolving (docs/performance.md).
 				again = make(map[uint64]int, p.records/32+8)
 			}
