@@ -328,9 +328,29 @@ var errGarbledClaim = errors.New("a claim's temporary record is garbled")
 // in place of the key kind, the key, then the rest.
 func appendClaim[S ~string | ~[]byte](dst []byte, group byte, key, other []byte, input S, line int) []byte {
 	start := len(dst)
-	dst = append(dst, 0, 0, 0, 0, group)
+	dst = appendClaimHead(append(dst, 0, 0, 0, 0), group, key, other)
+	return endClaim(dst, start, input, line)
+}
+
+// appendClaimHead appends what a claim holds between its length and its
+// place: its group, key and other.
+func appendClaimHead(dst []byte, group byte, key, other []byte) []byte {
+	dst = append(dst, group)
 	dst = appendBytes(dst, key)
-	dst = appendBytes(dst, other)
+	return appendBytes(dst, other)
+}
+
+// appendHeadClaim appends a claim as appendClaim does, its group, key and
+// other already encoded in head (appendClaimHead).
+func appendHeadClaim(dst, head, input []byte, line int) []byte {
+	start := len(dst)
+	dst = append(append(dst, 0, 0, 0, 0), head...)
+	return endClaim(dst, start, input, line)
+}
+
+// endClaim appends a claim's place to the claim begun at start of dst,
+// and writes its length there.
+func endClaim[S ~string | ~[]byte](dst []byte, start int, input S, line int) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(input)))
 	dst = append(dst, input...)
 	dst = binary.AppendUvarint(dst, uint64(line))
@@ -556,9 +576,10 @@ type claimPart struct {
 	groups  []*claimGroup
 	members groupMembers
 	err     error
-	// The groups are found by the claims' slots: a slot holds the groups
-	// of one hash, told apart by key when two share it (the slot holds
-	// the first, others, by group and key, the second and later).
+	// The groups are found by the claims' hashes: the groups of one
+	// hash are told apart by key when two share it (group's list of
+	// first groups holds the first, others, by group and key, the
+	// second and later).
 	others map[string]*claimGroup
 	gk     []byte // others' key
 	// The others seen of each group, by the group's number, to count its
@@ -591,23 +612,33 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 			}
 		}
 	}
-	p.seen = make(map[seenOther]struct{})
+	// Most claims of shared hashes are content.impersonation's, which
+	// note no others here: sized for a quarter of them (the make perf
+	// dump's parts noted 8,713 and 4,810 others of 56,235 and 49,587
+	// such claims), the map is not rehashed as it grows, which was a
+	// sixth of a part's grouping.
+	p.seen = make(map[seenOther]struct{}, t.grouped/4)
 	// Sized at once: grown by append, the lists copied all they held at
 	// each doubling, into fresh memory that page-faulted.
 	p.members.pos = make([]uint64, 0, t.grouped)
 	p.members.group = make([]uint32, 0, t.grouped)
+	// The second pass reads each claim's hash's number (groupCounts.shared)
+	// in claim order, and the first group of each such hash in a list of
+	// them that the cache holds, not the count table: its look-up missed
+	// the cache for every claim (docs/performance.md).
+	firstGroups := make([]int32, t.shared)
 	mine := 0
 	for _, chunk := range c.hashes {
 		for _, ch := range chunk {
 			if parts > 1 && hashPart(ch.hash, parts) != part {
 				continue
 			}
-			ts := &t.table[t.slots[mine]]
+			shared := t.slots[mine]
 			mine++
-			if ts.n < 2 {
+			if shared == 0 {
 				continue
 			}
-			if err := p.join(claimAt(c.st.blocks, ch.pos), ch.pos, ts); err != nil {
+			if err := p.join(claimAt(c.st.blocks, ch.pos), ch.pos, &firstGroups[shared-1]); err != nil {
 				p.err = err
 				return
 			}
@@ -616,8 +647,10 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 }
 
 // join adds the claim rec, at pos, of a group of two claims or more, to
-// its group, of slot ts, made at its first claim.
-func (p *claimPart) join(rec []byte, pos uint64, ts *countSlot) error {
+// its group. first is the group of the hash's first claim joined, by its
+// place in p.groups plus one, 0 before it is made: a hash's groups are
+// told apart by their keys, the first in first, the others in p.others.
+func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	r := reader{b: rec}
 	group := r.byte()
 	key := r.bytes()
@@ -628,13 +661,13 @@ func (p *claimPart) join(rec []byte, pos uint64, ts *countSlot) error {
 		return errGarbledClaim
 	}
 	var g *claimGroup
-	if i := ts.group; i > 0 {
+	if i := *first; i > 0 {
 		g = p.groups[i-1]
 	}
 	switch {
 	case g == nil:
 		g = p.newGroup(group, key)
-		ts.group = int32(g.seq)
+		*first = int32(g.seq)
 	case g.group != group || g.key != string(key):
 		p.gk = append(append(p.gk[:0], group), key...)
 		if g = p.others[string(p.gk)]; g == nil {
@@ -677,11 +710,23 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 		part, g int // its part, and its index in the part's groups
 		places  []Place
 	}
+	// Only the findings written are listed, then sorted: those that
+	// --quiet or --min-level drops are counted here, in any order, as
+	// counts have none. Sorting the dump's 2,786 findings by rule and
+	// key, for --quiet to write none, was most of writeGroups' time on
+	// the run's last goroutine (docs/performance.md).
 	var found []placed
 	for pi := range parts {
 		for i, g := range parts[pi].groups {
-			if f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks); ok {
+			f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks)
+			switch {
+			case !ok:
+			case out.writes(f.code):
 				found = append(found, placed{finding: f, part: pi, g: i})
+			default:
+				if err := out.write(f, nil, nil); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -696,10 +741,8 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 		written[pi] = make([]int32, len(parts[pi].groups))
 	}
 	for i, f := range found {
-		if out.writes(f.code) {
-			written[f.part][f.g] = int32(i + 1)
-			found[i].places = make([]Place, 0, parts[f.part].groups[f.g].n)
-		}
+		written[f.part][f.g] = int32(i + 1)
+		found[i].places = make([]Place, 0, parts[f.part].groups[f.g].n)
 	}
 	for pi := range parts {
 		members := &parts[pi].members
@@ -723,27 +766,32 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 
 // groupCounts counts claims by the hash of their group and key, in a
 // table open-addressed by the hash with linear probing, at most two
-// thirds full, and keeps the slot of each claim in the order counted.
+// thirds full. It numbers the hashes counted twice or more, 1 up in the
+// order their second claim came, and keeps each claim's hash's number in
+// the order counted, 0 for a hash counted once: so that a pass over the
+// claims after the count reads their numbers in order, where a look-up
+// of each claim's slot in the table, which outgrows the cache, missed it.
 type groupCounts struct {
 	table []countSlot
-	slots []uint32 // of each claim
+	slots []uint32 // of each claim, its hash's number
 	mask  uint64
 	used  int // slots taken
-	// grouped counts the claims of hashes counted twice or more.
-	grouped int
+	// shared counts the hashes counted twice or more, and grouped their
+	// claims.
+	shared, grouped int
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
 }
 
-// countSlot is a slot of groupCounts' table: its hash, its count and the
-// caller's number for it, in one piece so that a look-up reads one cache
-// line, where a slice of each had a look-up read three.
+// countSlot is a slot of groupCounts' table: its hash, its count and
+// ref, in one piece so that a look-up reads one cache line, where a
+// slice of each had a look-up read three.
 type countSlot struct {
 	key uint64
-	// group is findInMemory's first group of the slot, by its place in
-	// the part's groups plus one; 0 until it has one.
-	group int32
-	n     uint8 // the claims of the slot's hash, up to 255; 0 when empty
+	// ref is the index of the hash's first claim in groupCounts.slots
+	// while it has one claim, then the hash's number.
+	ref uint32
+	n   uint8 // the claims of the slot's hash, up to 255; 0 when empty
 }
 
 // reset empties the table for claims claims, of about hashes distinct
@@ -760,7 +808,7 @@ func (t *groupCounts) reset(claims, hashes int, hashOnly func(uint64) uint64) {
 	}
 	t.table = t.table[:size]
 	clear(t.table)
-	t.mask, t.used, t.grouped = uint64(size-1), 0, 0
+	t.mask, t.used, t.shared, t.grouped = uint64(size-1), 0, 0, 0
 	t.slots = slices.Grow(t.slots[:0], claims)
 	t.hashOnly = hashOnly
 }
@@ -780,33 +828,36 @@ func newCountTable(size int) []countSlot {
 	return table
 }
 
-// n returns the claims counted in slot, up to 255.
-func (t *groupCounts) n(slot uint32) uint8 { return t.table[slot].n }
-
 // add counts a claim of group hash h.
 func (t *groupCounts) add(h uint64) {
 	if t.hashOnly != nil {
 		h = t.hashOnly(h)
 	}
 	i := t.slot(h)
-	if t.table[i].n == 0 {
+	ts := &t.table[i]
+	switch ts.n {
+	case 0:
 		if 3*(t.used+1) > 2*len(t.table) {
 			t.grow()
-			i = t.slot(h)
+			ts = &t.table[t.slot(h)]
 		}
 		t.used++
-		t.table[i].key = h
-	}
-	switch n := t.table[i].n; {
-	case n == 1:
-		t.grouped += 2 // the hash's first claim and this one
-	case n > 1:
+		ts.key, ts.ref = h, uint32(len(t.slots))
+		t.slots = append(t.slots, 0)
+	case 1:
+		// The hash's second claim numbers it, and its first claim.
+		t.shared++
+		t.grouped += 2
+		t.slots[ts.ref] = uint32(t.shared)
+		ts.ref = uint32(t.shared)
+		t.slots = append(t.slots, ts.ref)
+	default:
 		t.grouped++
+		t.slots = append(t.slots, ts.ref)
 	}
-	if t.table[i].n < math.MaxUint8 {
-		t.table[i].n++
+	if ts.n < math.MaxUint8 {
+		ts.n++
 	}
-	t.slots = append(t.slots, uint32(i))
 }
 
 // slot returns the slot of hash h: its own, or the empty one it would
@@ -820,20 +871,16 @@ func (t *groupCounts) slot(h uint64) uint64 {
 	return i
 }
 
-// grow doubles the table, moving each hash's count and each claim's slot.
+// grow doubles the table, moving each hash's slot; the claims keep their
+// hashes' numbers.
 func (t *groupCounts) grow() {
 	old := t.table
 	size := 2 * len(old)
 	t.table, t.mask = newCountTable(size), uint64(size-1)
-	moved := make([]uint32, len(old))
-	for i, s := range old {
+	for _, s := range old {
 		if s.n != 0 {
-			j := t.slot(s.key)
-			t.table[j], moved[i] = s, uint32(j)
+			t.table[t.slot(s.key)] = s
 		}
-	}
-	for k, i := range t.slots {
-		t.slots[k] = moved[i]
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -216,12 +217,75 @@ func TestGroupCountsGrow(t *testing.T) {
 		if g.used != len(want) || 3*g.used > 2*len(g.table) {
 			t.Errorf("%s: %d slots taken of %d, want %d at most two thirds full", tc.name, g.used, len(g.table), len(want))
 		}
-		for i, slot := range g.slots {
-			h := tc.hashOf(i)
-			if g.table[slot].key != h || int(g.n(slot)) != min(want[h], 255) {
-				t.Fatalf("%s: claim %d in slot %d of hash %x, count %d; want hash %x, count %d",
-					tc.name, i, slot, g.table[slot].key, g.n(slot), h, min(want[h], 255))
+		for h, n := range want {
+			if s := g.table[g.slot(h)]; s.key != h || int(s.n) != min(n, 255) {
+				t.Fatalf("%s: hash %x in a slot of hash %x, count %d; want count %d", tc.name, h, s.key, s.n, min(n, 255))
 			}
+		}
+		// Each claim of a hash counted twice or more has its hash's
+		// number, the hashes numbered 1 up in the order of their second
+		// claims; the others have none.
+		numbers, seen := map[uint64]uint32{}, map[uint64]int{}
+		for i := range g.slots {
+			h := tc.hashOf(i)
+			if seen[h]++; seen[h] == 2 {
+				numbers[h] = uint32(len(numbers) + 1)
+			}
+		}
+		for i, number := range g.slots {
+			if h := tc.hashOf(i); number != numbers[h] {
+				t.Fatalf("%s: claim %d of hash %x (claimed %d times) numbered %d, want %d", tc.name, i, h, want[h], number, numbers[h])
+			}
+		}
+		if g.shared != len(numbers) {
+			t.Errorf("%s: %d hashes numbered, want %d", tc.name, g.shared, len(numbers))
+		}
+	}
+}
+
+// TestCrossCountsWhatItDoesNotWrite: the findings --quiet and --min-level
+// error leave out are counted all the same, in memory and spilled, and
+// those written are the ones a full run writes, in its order.
+func TestCrossCountsWhatItDoesNotWrite(t *testing.T) {
+	claims := testClaims()
+	run := func(memory int64, format report.Format, minLevel fastvalidate.Severity) (string, *CrossCounts) {
+		t.Helper()
+		c, err := NewCross(memory)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.MinLevel, c.Jobs = minLevel, 2
+		// One rule at level error, so that --min-level error keeps it.
+		c.Levels = map[fastvalidate.Code]fastvalidate.Severity{fastvalidate.CodeDumpSharedEndpoint: fastvalidate.SeverityError}
+		addClaims(t, c, claims)
+		var out bytes.Buffer
+		counts, err := c.Finish(format.Writer(&out, report.WriterOptions{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), counts
+	}
+	full, want := run(1<<30, report.FormatJSONL, fastvalidate.SeverityWarning)
+	if want.Errors == 0 || want.Warnings == 0 {
+		t.Fatalf("counts %+v: want findings at both levels", want)
+	}
+	var errorsOnly strings.Builder
+	for _, line := range strings.SplitAfter(full, "\n") {
+		if strings.Contains(line, `"dump.shared-endpoint"`) {
+			errorsOnly.WriteString(line)
+		}
+	}
+	for _, memory := range []int64{1 << 30, 4 << 10} {
+		if out, counts := run(memory, report.FormatNone, fastvalidate.SeverityWarning); out != "" || fmt.Sprint(counts) != fmt.Sprint(want) {
+			t.Errorf("memory %d, quiet: wrote %d bytes, counts %+v; want none, %+v", memory, len(out), counts, want)
+		}
+		out, counts := run(memory, report.FormatJSONL, fastvalidate.SeverityError)
+		if fmt.Sprint(counts) != fmt.Sprint(want) {
+			t.Errorf("memory %d, errors only: counts %+v, want %+v", memory, counts, want)
+		}
+		if out != errorsOnly.String() {
+			t.Errorf("memory %d, errors only: wrote\n%.300s\nwant\n%.300s", memory, out, errorsOnly.String())
 		}
 	}
 }

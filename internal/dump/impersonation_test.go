@@ -235,3 +235,25 @@ func TestPlainBytesAsTable(t *testing.T) {
 		}
 	}
 }
+
+// TestHostClaimHead: a host's claim, copied from the head its origin
+// encodes once, is the claim appendClaim makes of its key and other, byte
+// for byte, for inputs by name or by number and lines of one byte or more.
+func TestHostClaimHead(t *testing.T) {
+	var o origins
+	for _, raw := range []string{"https://desk.paypal.com/a2a", "https://xn--pypal-4ve.com/a", "https://p\u0430ypal.com/a", "http://127.0.0.1:8080/"} {
+		of := o.origin([]byte(raw), []int{len(raw)})
+		if of == nil || of.head == nil {
+			t.Fatalf("%s: origin %+v, want one with a head", raw, of)
+		}
+		for _, place := range [][]byte{{0}, {0x81, 0x01}, []byte("dir/cards.ndjson")} {
+			for _, line := range []int{1, 127, 128, 1 << 40} {
+				want := appendClaim([]byte("before"), groupLookalike, of.skeleton, of.other, place, line)
+				got := appendHeadClaim([]byte("before"), of.head, place, line)
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s, input %q, line %d: claim %q, want %q", raw, place, line, got, want)
+				}
+			}
+		}
+	}
+}
