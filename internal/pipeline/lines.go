@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"io"
+	"math"
 )
 
 // NDJSON framing, in one place for the pipeline's workers, which cut lines
@@ -106,4 +108,31 @@ func (lr *LineReader) Next(limit int64, grow func(n int) error) (rec []byte, n i
 	}
 	rec, size := LineRecord(line)
 	return rec, n, tooLarge || int64(size) > limit, err
+}
+
+// maxLineEnds bounds the newlines of a chunk whose places are kept (256
+// KiB a chunk): a chunk of tiny lines has the rest found again as it is
+// judged.
+const maxLineEnds = 1 << 16
+
+// indexNewlines returns how many newlines b holds and the places of the
+// first maxLineEnds of them, appended to ends[:0]: one pass over b gives
+// both the count that numbers the next chunk's lines and the ends that
+// cut this chunk's. A b too long for int32 places is only counted.
+func indexNewlines(b []byte, ends []int32) (int, []int32) {
+	ends = ends[:0]
+	if len(b) > math.MaxInt32 {
+		return bytes.Count(b, nl), ends
+	}
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return len(ends), ends
+		}
+		i += j
+		if len(ends) == maxLineEnds {
+			return len(ends) + 1 + bytes.Count(b[i+1:], nl), ends
+		}
+		ends = append(ends, int32(i))
+	}
 }

@@ -369,7 +369,6 @@ func (p *pipeline) runWorker() {
 				mappedChunkHook(c)
 			}
 			ok = w.processMapped(c, 0, 0)
-			w.endsOf = nil // the chunk is recycled, and may come back read
 		} else {
 			ok = w.process(c, 0, 0)
 		}

@@ -32,6 +32,7 @@ func (p *pipeline) acquire() (*chunk, error) {
 	select {
 	case c := <-p.free:
 		c.seq, c.compressed, c.fault = p.seq, p.compressed, false
+		c.ends = c.ends[:0]
 		return c, nil
 	case <-p.stop:
 		return nil, errHalted
@@ -234,7 +235,19 @@ func (cu *cutter) fill() (n int, short bool, err error) {
 func (cu *cutter) cut(n int) error {
 	c := cu.c
 	tail := c.buf[n:]
-	cu.advance(c.buf[:n])
+	if c.kind == kindLines {
+		// NDJSON is cut after a newline. The pass that counts the lines
+		// keeps where they end, so that the worker does not search for
+		// them again: at -j 1 this runs on the reader's core, beside the
+		// one worker.
+		var lines int
+		lines, c.ends = indexNewlines(c.buf[:n], c.ends)
+		cu.offset += int64(n)
+		cu.line += lines
+		cu.col = 1
+	} else {
+		cu.advance(c.buf[:n])
+	}
 	if err := cu.newChunk(min(2*len(tail), cu.p.cfg.MaxRecord+1)); err != nil {
 		return err
 	}
@@ -392,6 +405,7 @@ func (cu *cutter) runLines() error {
 		if errors.Is(err, io.EOF) {
 			// An empty input holds no record.
 			if len(c.buf) > 0 {
+				_, c.ends = indexNewlines(c.buf, c.ends)
 				p.dispatch(c)
 			} else {
 				p.free <- c
