@@ -11,12 +11,12 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// newlinesOf is indexNewlines' reference: every newline's place, and the
-// first maxLineEnds of them.
+// newlinesOf is indexNewlines' reference: how many newlines b holds, and
+// the places of as many of the first as it keeps.
 func newlinesOf(b []byte) (n int, first []int32) {
 	for i, c := range b {
 		if c == '\n' {
-			if n < maxLineEnds {
+			if n < len(b)/lineEndsPer {
 				first = append(first, int32(i))
 			}
 			n++
@@ -26,11 +26,12 @@ func newlinesOf(b []byte) (n int, first []int32) {
 }
 
 func TestIndexNewlines(t *testing.T) {
-	tiny := bytes.Repeat([]byte("1\n\n{}\r\n"), maxLineEnds) // three lines a repeat
+	tiny := bytes.Repeat([]byte("1\n\n{}\r\n"), 1000) // three lines a repeat, too many to keep
+	long := []byte(strings.Repeat(strings.Repeat("x", 100)+"\n", 100))
 	for _, b := range [][]byte{
 		nil, []byte("\n"), []byte("no newline"), []byte("a\nb"), []byte("a\n\n\nb\n"),
 		[]byte(strings.Repeat("x", 100) + "\n" + strings.Repeat("y", 70)),
-		tiny, tiny[:maxLineEnds*2], tiny[:len(tiny)-1],
+		tiny, tiny[:1000], tiny[:len(tiny)-1], long, long[:len(long)-1],
 	} {
 		// A buffer holding another chunk's places first, as a reused
 		// chunk's does.

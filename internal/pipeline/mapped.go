@@ -367,9 +367,9 @@ func (w *worker) settleLine(c *chunk) {
 	c.line = c.mapped.chain.settle(c.chainAt, lines)
 }
 
-// indexLines counts c's newlines and keeps where the first maxLineEnds
-// are in c.ends, for lines to judge c by. A fault cuts c short, after
-// the last newline before it, and marks it faulted.
+// indexLines counts c's newlines and keeps where the first of them are
+// in c.ends, for lines to judge c by. A fault cuts c short, after the
+// last newline before it, and marks it faulted.
 func (w *worker) indexLines(c *chunk) int {
 	for {
 		n, at := tryIndexLines(c)

@@ -80,10 +80,10 @@ type chunk struct {
 	chainAt int
 	lines   int
 	// ends holds where the first newlines of a kindLines chunk's buf are
-	// (at most maxLineEnds of them), found by the one pass that counts
-	// its lines: the reader's for a chunk read, the worker's for a
-	// mapped one. lines cuts by them rather than search for each line's
-	// end again; empty, it searches.
+	// (one place per lineEndsPer bytes at most), found by the pass that
+	// counts its lines: the reader's for a chunk read, the worker's for
+	// a mapped one. lines cuts by them rather than search for each
+	// line's end again, and searches past the last.
 	ends []int32
 	// fault is set when the mapped file was found shorter than the
 	// chunk: buf was cut after its last whole line before the missing
