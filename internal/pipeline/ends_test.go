@@ -125,3 +125,21 @@ func TestReadChunksCarryLineEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestRecycleDropsGrownLineEnds: a chunk grown for a long record may
+// have kept the places of the many short lines read after it; like its
+// bytes, they are let go of when it is recycled, so that the chunks in
+// flight keep what the memory bound says.
+func TestRecycleDropsGrownLineEnds(t *testing.T) {
+	cfg := &Config{Profile: "agentcard", Jobs: 1, ChunkSize: 64 << 10, MaxRecord: DefaultMaxRecord, Progress: new(Progress)}
+	p := newPipeline(cfg)
+	for _, n := range []int{cfg.ChunkSize / lineEndsPer, 64 * cfg.ChunkSize / lineEndsPer} {
+		c := <-p.free
+		c.ends = make([]int32, 0, n)
+		p.recycle(c)
+		kept := cap(c.ends) > 0
+		if want := n <= 4*cfg.ChunkSize/lineEndsPer; kept != want {
+			t.Errorf("room for %d line ends: kept %v, want %v", n, kept, want)
+		}
+	}
+}

@@ -555,6 +555,11 @@ func (p *pipeline) recycle(c *chunk) {
 	if cap(c.buf) > 4*p.cfg.ChunkSize || cap(c.mem) > 4*p.cfg.ChunkSize {
 		c.buf, c.mem = nil, nil
 	}
+	if cap(c.ends) > 4*p.cfg.ChunkSize/lineEndsPer {
+		// The line ends of a chunk grown for a long record and the
+		// lines read after it.
+		c.ends = nil
+	}
 	c.out = shrink(c.out, 4*p.cfg.ChunkSize)
 	c.validOut = shrink(c.validOut, 4*p.cfg.ChunkSize)
 	c.invalidOut = shrink(c.invalidOut, 4*p.cfg.ChunkSize)
