@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -142,4 +143,32 @@ func TestRecycleDropsGrownLineEnds(t *testing.T) {
 			t.Errorf("room for %d line ends: kept %v, want %v", n, kept, want)
 		}
 	}
+}
+
+// FuzzReadFramingMatchesReference: NDJSON read through a pipe in chunks
+// of any size, their lines cut by the places the reader kept (and past
+// them, by searching), gives the verdicts and out files of a line-by-line
+// reference.
+func FuzzReadFramingMatchesReference(f *testing.F) {
+	f.Add([]byte(card+"\n\n{}\r\n"+card), uint16(16), uint16(64), uint8(1))
+	f.Add([]byte(strings.Repeat("\n", 300)+card+"\n1\n"), uint16(40), uint16(300), uint8(2))
+	f.Fuzz(func(t *testing.T, input []byte, chunk, maxRecord uint16, jobs uint8) {
+		if len(input) > 1<<16 {
+			return
+		}
+		chunkSize, limit, j := 16+int(chunk)%4096, 64+int(maxRecord)%4096, 1+int(jobs)%3
+		var out, valid, invalid bytes.Buffer
+		_, err := Run(Config{
+			Profile: "agentcard", Jobs: j, ChunkSize: chunkSize, MaxRecord: limit,
+			All: true, Findings: jsonlTo(&out, true), ValidOut: &valid, InvalidOut: &invalid,
+			Stdin: iotest.HalfReader(bytes.NewReader(input)),
+		}, []Input{{Name: "in", Framing: FramingNDJSON}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOut, wantValid, wantInvalid := reference(input, limit)
+		if out.String() != string(wantOut) || !bytes.Equal(valid.Bytes(), wantValid) || !bytes.Equal(invalid.Bytes(), wantInvalid) {
+			t.Fatalf("chunk %d, max record %d, -j %d: verdicts or out files differ\n got %s\nwant %s", chunkSize, limit, j, out.String(), wantOut)
+		}
+	})
 }
