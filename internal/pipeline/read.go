@@ -238,9 +238,9 @@ func (cu *cutter) shareLimit() int {
 // shareLimit alone, or returns -1 for any other input: what is
 // decompressed so far, and the stored bytes the decompressor has not yet
 // taken at the ratio of those it has. Before the first chunk there is no
-// ratio, and the stored size stands for the size (a compressed file
-// rarely grows smaller decompressed). A wrong guess sizes chunks worse,
-// nothing more: their bytes are the same.
+// ratio, and the stored size stands for the size (a file rarely
+// decompresses to fewer bytes than it stores). A wrong guess sizes
+// chunks worse, nothing more: their bytes are the same.
 func (cu *cutter) estimatedSize() int64 {
 	if cu.stored < 0 || cu.peek == nil {
 		return -1
@@ -274,8 +274,7 @@ func (cu *cutter) cut(n int) error {
 	if c.kind == kindLines {
 		// NDJSON is cut after a newline. The pass that counts the lines
 		// keeps where they end, so that the worker does not search for
-		// them again: at -j 1 this runs on the reader's core, beside the
-		// one worker.
+		// them again: one pass over the bytes rather than two.
 		var lines int
 		lines, c.ends = indexNewlines(c.buf[:n], c.ends)
 		cu.offset += int64(n)
