@@ -2,7 +2,9 @@ package pipeline
 
 import (
 	"bufio"
+	"bytes"
 	"io"
+	"math"
 )
 
 // NDJSON framing, in one place for the pipeline's workers, which cut lines
@@ -106,4 +108,33 @@ func (lr *LineReader) Next(limit int64, grow func(n int) error) (rec []byte, n i
 	}
 	rec, size := LineRecord(line)
 	return rec, n, tooLarge || int64(size) > limit, err
+}
+
+// lineEndsPer is the bytes of a chunk per newline place it keeps at most:
+// the places, 4 bytes each, then take a sixteenth of the chunk's size at
+// most, and a chunk of lines shorter than that on average has the rest
+// found again as it is judged.
+const lineEndsPer = 64
+
+// indexNewlines returns how many newlines b holds and the places of the
+// first len(b)/lineEndsPer of them, appended to ends[:0]: one pass over b
+// gives both the count that numbers the next chunk's lines and the ends
+// that cut this chunk's. A b too long for int32 places is only counted.
+func indexNewlines(b []byte, ends []int32) (int, []int32) {
+	ends = ends[:0]
+	if len(b) > math.MaxInt32 {
+		return bytes.Count(b, nl), ends
+	}
+	keep := len(b) / lineEndsPer
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return len(ends), ends
+		}
+		i += j
+		if len(ends) == keep {
+			return len(ends) + 1 + bytes.Count(b[i+1:], nl), ends
+		}
+		ends = append(ends, int32(i))
+	}
 }

@@ -205,8 +205,9 @@ func TestMappedAsRead(t *testing.T) {
 	longLast = append(longLast[:len(longLast)-len(longLast)%page], `{"name":"`+strings.Repeat("q", 200<<10)...)
 	var tiny []byte
 	for len(tiny) < 2*mib {
-		// Mostly blank lines: more than maxLineEnds lines in a chunk
-		// of 1 MiB, and few enough records to keep the verdicts small.
+		// Mostly blank lines: more lines in a chunk than it keeps the
+		// places of (lineEndsPer), and few enough records to keep the
+		// verdicts small.
 		tiny = append(tiny, strings.Repeat("\n", 30)+"\r\n1\n"...)
 	}
 	nul := repeat(card+"\n"+"\x00\x00\x00\n"+"{\"name\":\"\x00\"}\n", mib)

@@ -367,19 +367,12 @@ func (w *worker) settleLine(c *chunk) {
 	c.line = c.mapped.chain.settle(c.chainAt, lines)
 }
 
-// maxLineEnds bounds the newlines a worker keeps the places of (256 KiB):
-// a chunk of tiny lines has the rest found again as it is judged.
-const maxLineEnds = 1 << 16
-
-// indexLines counts c's newlines and keeps where the first maxLineEnds
-// are, for lines to judge c by: the one pass over the chunk that the
-// count needs finds them, and judging does not search for them again. A
-// fault cuts c short, after the last newline before it, and marks it
-// faulted.
+// indexLines counts c's newlines and keeps where the first of them are
+// in c.ends, for lines to judge c by. A fault cuts c short, after the
+// last newline before it, and marks it faulted.
 func (w *worker) indexLines(c *chunk) int {
-	w.endsOf = c
 	for {
-		n, at := w.tryIndexLines(c)
+		n, at := tryIndexLines(c)
 		if at < 0 {
 			return n
 		}
@@ -387,21 +380,10 @@ func (w *worker) indexLines(c *chunk) int {
 	}
 }
 
-func (w *worker) tryIndexLines(c *chunk) (n int, fault int64) {
+func tryIndexLines(c *chunk) (n int, fault int64) {
 	defer c.mapped.catchFault(&fault)
-	b := c.buf
-	w.ends = w.ends[:0]
-	for i := 0; ; i++ {
-		j := bytes.IndexByte(b[i:], '\n')
-		if j < 0 {
-			return len(w.ends), -1
-		}
-		i += j
-		if len(w.ends) == maxLineEnds {
-			return len(w.ends) + 1 + bytes.Count(b[i+1:], nl), -1
-		}
-		w.ends = append(w.ends, int32(i))
-	}
+	n, c.ends = indexNewlines(c.buf, c.ends)
+	return n, -1
 }
 
 // countLines counts c's newlines; a fault cuts c short, after the last

@@ -318,8 +318,8 @@ func TestMappedWriteIsNoTruncation(t *testing.T) {
 	}
 }
 
-// TestMappedTinyLines: a chunk of more lines than a worker keeps the
-// places of (maxLineEnds) has the rest found as it is judged.
+// TestMappedTinyLines: a chunk of more lines than it keeps the places of
+// (lineEndsPer) has the rest found as it is judged.
 func TestMappedTinyLines(t *testing.T) {
 	var b bytes.Buffer
 	for i := 0; b.Len() < mapMinSize+1000; i++ {
@@ -355,7 +355,7 @@ func TestMappedTinyLines(t *testing.T) {
 		Findings: jsonlTo(&want, true), Stdin: bytes.NewReader(input)}, []Input{{Name: "in", Framing: FramingNDJSON}}); err != nil {
 		t.Fatal(err)
 	}
-	if *mapped != 1 || bytes.Count(input[:1<<20], nl) <= maxLineEnds || out.String() != want.String() {
+	if *mapped != 1 || bytes.Count(input[:1<<20], nl) <= 1<<20/lineEndsPer || out.String() != want.String() {
 		t.Errorf("mapped %d, %d lines in the first chunk: verdicts differ from those of the same bytes read", *mapped, bytes.Count(input[:1<<20], nl))
 	}
 }

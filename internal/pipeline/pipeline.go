@@ -369,7 +369,6 @@ func (p *pipeline) runWorker() {
 				mappedChunkHook(c)
 			}
 			ok = w.processMapped(c, 0, 0)
-			w.endsOf = nil // the chunk is recycled, and may come back read
 		} else {
 			ok = w.process(c, 0, 0)
 		}
@@ -555,6 +554,11 @@ func (p *pipeline) recycle(c *chunk) {
 	}
 	if cap(c.buf) > 4*p.cfg.ChunkSize || cap(c.mem) > 4*p.cfg.ChunkSize {
 		c.buf, c.mem = nil, nil
+	}
+	if cap(c.ends) > 4*p.cfg.ChunkSize/lineEndsPer {
+		// The line ends of a chunk grown for a long record and the
+		// lines read after it.
+		c.ends = nil
 	}
 	c.out = shrink(c.out, 4*p.cfg.ChunkSize)
 	c.validOut = shrink(c.validOut, 4*p.cfg.ChunkSize)

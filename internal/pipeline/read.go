@@ -1,12 +1,14 @@
 package pipeline
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/klauspost/compress/zstd"
 	"io"
 	"io/fs"
+	"math"
 	"runtime/debug"
 	"strconv"
 	"unsafe"
@@ -32,6 +34,7 @@ func (p *pipeline) acquire() (*chunk, error) {
 	select {
 	case c := <-p.free:
 		c.seq, c.compressed, c.fault = p.seq, p.compressed, false
+		c.ends = c.ends[:0]
 		return c, nil
 	case <-p.stop:
 		return nil, errHalted
@@ -107,11 +110,13 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 		return p.diagnose(in.Name, what+": "+describe(err))
 	}
 	p.compressed = compression != ""
-	cu := cutter{p: p, in: in, r: r, size: -1}
+	cu := cutter{p: p, in: in, r: r, size: -1, stored: -1}
 	if size := regularSize(f); size >= 0 {
 		cu.file = true
 		if compression == "" {
 			cu.size = size
+		} else {
+			cu.stored, cu.storedStart, cu.peek = size, storedStart, dec.peek
 		}
 	}
 	err = cu.run()
@@ -152,6 +157,12 @@ type cutter struct {
 	// the rest at once: a short read from it (or from its decompressor,
 	// which returns a block a read) is no sign to pass on what is read.
 	file bool
+	// stored is the size of a compressed regular file, -1 otherwise;
+	// storedStart is the run's bytesRead when its reading began, and peek
+	// the buffer its decompressor reads it through: together they say
+	// how much of it the decompressor has taken (estimatedSize).
+	stored, storedStart int64
+	peek                *bufio.Reader
 }
 
 // minChunk is the least capacity of a chunk sized to what is left of a
@@ -206,14 +217,40 @@ func (cu *cutter) newChunk(minCap int) error {
 // number in flight, nor what is held.
 func (cu *cutter) shareLimit() int {
 	jobs, chunkSize := int64(cu.p.cfg.Jobs), int64(cu.p.cfg.ChunkSize)
+	if jobs < 2 {
+		return 0
+	}
+	size := cu.size
+	if size < 0 {
+		size = cu.estimatedSize()
+	}
 	// A file that fits in one round of chunks is not worth sizing.
-	if jobs < 2 || cu.size < 2*jobs*chunkSize {
+	if size < 2*jobs*chunkSize {
 		return 0
 	}
 	least := max(chunkSize/16, minChunk)
 	ramp := max(least, cu.offset)
-	share := max(least, (cu.size-cu.offset)/(2*jobs))
+	share := max(least, (size-cu.offset)/(2*jobs))
 	return int(min(ramp, share, chunkSize))
+}
+
+// estimatedSize guesses the decompressed size of a compressed file, for
+// shareLimit alone, or returns -1 for any other input: what is
+// decompressed so far, and the stored bytes the decompressor has not yet
+// taken at the ratio of those it has. Before the first chunk there is no
+// ratio, and the stored size stands for the size (a file rarely
+// decompresses to fewer bytes than it stores). A wrong guess sizes
+// chunks worse, nothing more: their bytes are the same.
+func (cu *cutter) estimatedSize() int64 {
+	if cu.stored < 0 || cu.peek == nil {
+		return -1
+	}
+	taken := cu.p.bytesRead.Load() - cu.storedStart - int64(cu.peek.Buffered())
+	if taken <= 0 || cu.offset <= 0 {
+		return cu.stored
+	}
+	left := float64(max(0, cu.stored-taken)) * float64(cu.offset) / float64(taken)
+	return cu.offset + int64(min(left, float64(math.MaxInt64/2)))
 }
 
 // fill reads once into the free space of the current chunk.
@@ -234,7 +271,18 @@ func (cu *cutter) fill() (n int, short bool, err error) {
 func (cu *cutter) cut(n int) error {
 	c := cu.c
 	tail := c.buf[n:]
-	cu.advance(c.buf[:n])
+	if c.kind == kindLines {
+		// NDJSON is cut after a newline. The pass that counts the lines
+		// keeps where they end, so that the worker does not search for
+		// them again: one pass over the bytes rather than two.
+		var lines int
+		lines, c.ends = indexNewlines(c.buf[:n], c.ends)
+		cu.offset += int64(n)
+		cu.line += lines
+		cu.col = 1
+	} else {
+		cu.advance(c.buf[:n])
+	}
 	if err := cu.newChunk(min(2*len(tail), cu.p.cfg.MaxRecord+1)); err != nil {
 		return err
 	}
@@ -392,6 +440,7 @@ func (cu *cutter) runLines() error {
 		if errors.Is(err, io.EOF) {
 			// An empty input holds no record.
 			if len(c.buf) > 0 {
+				_, c.ends = indexNewlines(c.buf, c.ends)
 				p.dispatch(c)
 			} else {
 				p.free <- c

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -155,6 +157,65 @@ func TestChunksRampAndTail(t *testing.T) {
 		first, last := sizes[0], sizes[len(sizes)-1]
 		if jobs == 1 {
 			if first < chunkSize-len(card)-1 {
+				t.Errorf("-j 1: first chunk %d bytes, want a full chunk of %d", first, chunkSize)
+			}
+			continue
+		}
+		if first > chunkSize/8 {
+			t.Errorf("-j 2: first chunk %d bytes, want at most %d (sizes %v)", first, chunkSize/8, sizes)
+		}
+		if end := last + sizes[len(sizes)-2]; end > chunkSize/4 {
+			t.Errorf("-j 2: last two chunks %d bytes, want at most %d (sizes %v)", end, chunkSize/4, sizes)
+		}
+	}
+}
+
+// TestCompressedChunksRampAndTail: a compressed file's chunks are sized
+// as a plain file's are at -j 2, its decompressed size estimated from its
+// stored size and the ratio so far: small first chunks, so that the
+// second worker does not wait for the decompressor to fill two whole
+// chunks, and small last ones, so that one worker does not judge the
+// last whole chunk alone.
+func TestCompressedChunksRampAndTail(t *testing.T) {
+	const chunkSize = 64 << 10
+	// Lines that compress about 2:1, so that the stored file is several
+	// chunks long too.
+	r := rand.New(rand.NewPCG(3, 4))
+	var b bytes.Buffer
+	for b.Len() < 16*chunkSize {
+		fmt.Fprintf(&b, `{"x":"%x"}`+"\n", r.Uint64())
+	}
+	input := b.Bytes()
+	var z bytes.Buffer
+	enc, err := zstd.NewWriter(&z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := enc.Write(input); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lines.ndjson.zst")
+	if err := os.WriteFile(path, z.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, jobs := range []int{1, 2} {
+		sizes := chunkSizes(t, path, jobs, chunkSize)
+		total := 0
+		for _, n := range sizes {
+			total += n
+			if n > chunkSize {
+				t.Errorf("-j %d: a chunk of %d bytes, over the chunk size %d", jobs, n, chunkSize)
+			}
+		}
+		if total != len(input) {
+			t.Fatalf("-j %d: the chunks carried %d bytes of %d", jobs, total, len(input))
+		}
+		first, last := sizes[0], sizes[len(sizes)-1]
+		if jobs == 1 {
+			if first < chunkSize-100 {
 				t.Errorf("-j 1: first chunk %d bytes, want a full chunk of %d", first, chunkSize)
 			}
 			continue

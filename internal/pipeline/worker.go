@@ -79,6 +79,12 @@ type chunk struct {
 	mapped  *mapping
 	chainAt int
 	lines   int
+	// ends holds where the first newlines of a kindLines chunk's buf are
+	// (one place per lineEndsPer bytes at most), found by the pass that
+	// counts its lines: the reader's for a chunk read, the worker's for
+	// a mapped one. lines cuts by them rather than search for each
+	// line's end again, and searches past the last.
+	ends []int32
 	// fault is set when the mapped file was found shorter than the
 	// chunk: buf was cut after its last whole line before the missing
 	// bytes, and faultLine and faultOffset say where judging stopped.
@@ -183,10 +189,6 @@ type worker struct {
 	// colPos and col are the offset in a chunk of JSON-framed records up
 	// to which column has counted, and the column there.
 	colPos, col int
-	// ends holds where the first newlines of chunk endsOf are, as
-	// indexLines found them.
-	ends   []int32
-	endsOf *chunk
 }
 
 func newWorker(cfg *Config, ruleSlots int) *worker {
@@ -295,10 +297,7 @@ func (w *worker) skipping() bool {
 func (w *worker) lines(c *chunk) {
 	b := c.buf
 	line := c.line
-	var ends []int32
-	if w.endsOf == c {
-		ends = w.ends
-	}
+	ends := c.ends
 	for start := 0; start < len(b); line++ {
 		var end int
 		if len(ends) > 0 && int(ends[0]) < len(b) {
