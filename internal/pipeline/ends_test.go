@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
-
-	"github.com/klauspost/compress/zstd"
 )
 
 // newlinesOf is indexNewlines' reference: how many newlines b holds, and
@@ -73,21 +71,7 @@ func TestReadChunksCarryLineEnds(t *testing.T) {
 	if err := os.WriteFile(plain, input, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var z bytes.Buffer
-	enc, err := zstd.NewWriter(&z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := enc.Write(input); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	compressed := filepath.Join(dir, "in.ndjson.zst")
-	if err := os.WriteFile(compressed, z.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	compressed := writeZstd(t, filepath.Join(dir, "in.ndjson.zst"), input)
 	for _, tc := range []struct {
 		name   string
 		inputs []Input

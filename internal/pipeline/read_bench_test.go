@@ -80,21 +80,7 @@ func readChunks(tb testing.TB, path string) (n int64, chunks int) {
 // writer.
 func TestCompressedFileFullChunks(t *testing.T) {
 	input := bytes.Repeat([]byte(card+"\n"), 4*DefaultChunkSize/(len(card)+1))
-	var z bytes.Buffer
-	enc, err := zstd.NewWriter(&z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := enc.Write(input); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "cards.ndjson.zst")
-	if err := os.WriteFile(path, z.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writeZstd(t, filepath.Join(t.TempDir(), "cards.ndjson.zst"), input)
 	n, chunks := readChunks(t, path)
 	if n != int64(len(input)) {
 		t.Fatalf("the reader passed on %d bytes of %d", n, len(input))
@@ -142,32 +128,7 @@ func TestChunksRampAndTail(t *testing.T) {
 	if err := os.WriteFile(path, input, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, jobs := range []int{1, 2} {
-		sizes := chunkSizes(t, path, jobs, chunkSize)
-		total := 0
-		for _, n := range sizes {
-			total += n
-			if n > chunkSize {
-				t.Errorf("-j %d: a chunk of %d bytes, over the chunk size %d", jobs, n, chunkSize)
-			}
-		}
-		if total != len(input) {
-			t.Fatalf("-j %d: the chunks carried %d bytes of %d", jobs, total, len(input))
-		}
-		first, last := sizes[0], sizes[len(sizes)-1]
-		if jobs == 1 {
-			if first < chunkSize-len(card)-1 {
-				t.Errorf("-j 1: first chunk %d bytes, want a full chunk of %d", first, chunkSize)
-			}
-			continue
-		}
-		if first > chunkSize/8 {
-			t.Errorf("-j 2: first chunk %d bytes, want at most %d (sizes %v)", first, chunkSize/8, sizes)
-		}
-		if end := last + sizes[len(sizes)-2]; end > chunkSize/4 {
-			t.Errorf("-j 2: last two chunks %d bytes, want at most %d (sizes %v)", end, chunkSize/4, sizes)
-		}
-	}
+	checkRampAndTail(t, path, len(input), chunkSize, len(card)+1)
 }
 
 // TestCompressedChunksRampAndTail: a compressed file's chunks are sized
@@ -186,21 +147,16 @@ func TestCompressedChunksRampAndTail(t *testing.T) {
 		fmt.Fprintf(&b, `{"x":"%x"}`+"\n", r.Uint64())
 	}
 	input := b.Bytes()
-	var z bytes.Buffer
-	enc, err := zstd.NewWriter(&z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := enc.Write(input); err != nil {
-		t.Fatal(err)
-	}
-	if err := enc.Close(); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "lines.ndjson.zst")
-	if err := os.WriteFile(path, z.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path := writeZstd(t, filepath.Join(t.TempDir(), "lines.ndjson.zst"), input)
+	checkRampAndTail(t, path, len(input), chunkSize, 100)
+}
+
+// checkRampAndTail reads path at -j 1 and -j 2 in chunks of chunkSize and
+// checks that all size bytes arrive, that -j 1 reads full chunks (within
+// the longest line, maxLine, that a cut may leave out) and that -j 2's
+// first chunk and last two are small.
+func checkRampAndTail(t *testing.T, path string, size, chunkSize, maxLine int) {
+	t.Helper()
 	for _, jobs := range []int{1, 2} {
 		sizes := chunkSizes(t, path, jobs, chunkSize)
 		total := 0
@@ -210,12 +166,12 @@ func TestCompressedChunksRampAndTail(t *testing.T) {
 				t.Errorf("-j %d: a chunk of %d bytes, over the chunk size %d", jobs, n, chunkSize)
 			}
 		}
-		if total != len(input) {
-			t.Fatalf("-j %d: the chunks carried %d bytes of %d", jobs, total, len(input))
+		if total != size {
+			t.Fatalf("-j %d: the chunks carried %d bytes of %d", jobs, total, size)
 		}
 		first, last := sizes[0], sizes[len(sizes)-1]
 		if jobs == 1 {
-			if first < chunkSize-100 {
+			if first < chunkSize-maxLine {
 				t.Errorf("-j 1: first chunk %d bytes, want a full chunk of %d", first, chunkSize)
 			}
 			continue
@@ -227,4 +183,24 @@ func TestCompressedChunksRampAndTail(t *testing.T) {
 			t.Errorf("-j 2: last two chunks %d bytes, want at most %d (sizes %v)", end, chunkSize/4, sizes)
 		}
 	}
+}
+
+// writeZstd writes input, zstd-compressed, to path and returns path.
+func writeZstd(tb testing.TB, path string, input []byte) string {
+	tb.Helper()
+	var z bytes.Buffer
+	enc, err := zstd.NewWriter(&z)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := enc.Write(input); err != nil {
+		tb.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(path, z.Bytes(), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return path
 }
