@@ -3,6 +3,8 @@ package fastvalidate
 //go:generate go run ./internal/foldgen -o content_fold.go -runes content_runes.go
 
 import (
+	"encoding/binary"
+
 	"github.com/cardscan/cardscan/rule"
 	"slices"
 	"sort"
@@ -108,11 +110,41 @@ const (
 )
 
 // classifyMember says what the content rules read member name k as.
+//
+// The common case takes no branch on which name k is: a card's picked
+// names come in no order a branch predictor learns (a description, a
+// name, a link, a goal_id a hash of the scanner's filter let through).
+// The name and the bytes after it, which its slice's capacity holds (the
+// card's, or the decoded names'), are read as two words masked to the
+// name; one lookup by their hash and one comparison find the names the
+// rules know, and the last four bytes, lowered, the links.
 func classifyMember(k []byte) uint8 {
 	n := len(k)
-	// Every name the rules read ends in one of a few letters: most names
-	// of a card are told apart by their last byte alone.
-	if n < 3 || !contentNameLast[k[n-1]] {
+	if n < 3 || n > 16 || cap(k) < 16 {
+		return classifyMemberSlow(k)
+	}
+	b := k[:16]
+	lo := binary.LittleEndian.Uint64(b) & (^uint64(0) >> ((8 - min(n, 8)) * 8))
+	hi := binary.LittleEndian.Uint64(b[8:]) & (^uint64(0) >> ((16 - max(n, 8)) * 8))
+	e := &knownNames[(lo^hi)*knownNameHash>>60]
+	// The last four bytes, or for a name of three its first four, which
+	// end past it and cannot be href's.
+	last4 := binary.LittleEndian.Uint32(b[max(n, 4)-4:]) | 0x20202020
+	last3 := last4 >> (8 * min(n-3, 1)) & 0xFFFFFF
+	cls := memberLink * (b2u(last3 == 'u'|'r'<<8|'l'<<16) | b2u(last3 == 'u'|'r'<<8|'i'<<16) |
+		b2u(last4 == 'h'|'r'<<8|'e'<<16|'f'<<24))
+	if (lo^e.lo)|(hi^e.hi)|uint64(n^e.n) == 0 {
+		cls = e.class
+	}
+	return cls
+}
+
+// classifyMemberSlow is classifyMember for names it does not read in
+// words: of fewer than three bytes or more than sixteen, or at the end of
+// their buffer.
+func classifyMemberSlow(k []byte) uint8 {
+	n := len(k)
+	if n < 3 {
 		return memberOther
 	}
 	switch string(k) {
@@ -130,12 +162,29 @@ func classifyMember(k []byte) uint8 {
 	return memberOther
 }
 
-// contentNameLast has the last bytes of the member names classifyMember
-// knows: those of name, title, displayName, organization, description,
-// summary, examples, tags and endpoint, and of url, uri and href in
-// either case.
-var contentNameLast = [256]bool{'e': true, 'n': true, 'y': true, 's': true, 't': true,
-	'l': true, 'L': true, 'i': true, 'I': true, 'f': true, 'F': true}
+// knownNames holds contentNames by a perfect hash of their first sixteen
+// bytes (see classifyMember): each as those bytes, zero past the name,
+// its length and its class. TestClassifyMemberAsSlow holds the hash to
+// having no two names in a slot.
+var knownNames = func() (t [16]knownName) {
+	for _, name := range contentNames {
+		var b [16]byte
+		copy(b[:], name)
+		lo, hi := binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])
+		t[(lo^hi)*knownNameHash>>60] = knownName{lo: lo, hi: hi, n: len(name), class: classifyMemberSlow([]byte(name))}
+	}
+	return t
+}()
+
+// knownNameHash, an odd number found by trying random ones, sends each of
+// contentNames to a slot of its own.
+const knownNameHash = 0x97b750923ceb3ffd
+
+type knownName struct {
+	lo, hi uint64
+	n      int
+	class  uint8
+}
 
 // contentWork says which parts of the content rules can report anything
 // under the policy and the overrides in force: a part whose rules are all
@@ -195,10 +244,7 @@ func (w *walker) checkContent() {
 	if work == workKnown {
 		return
 	}
-	// Sorted by object, then name, the names come in the order a walk of
-	// every object in turn would read them.
-	vw := w.vw // see tape.View
-	picked := sortPicked(vw, w.sc.Picked())
+	visits := w.contentVisits(work)
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
@@ -208,29 +254,20 @@ func (w *walker) checkContent() {
 	if work&workPatterns != 0 {
 		patterns = loadPatterns()
 	}
-	for _, p := range picked {
-		if o := uint32(p >> 32); o != obj {
+	for _, c := range visits {
+		if c.obj != obj {
 			if len(w.segs) != 0 {
 				w.matchPatterns(patterns)
 			}
-			obj = o
+			obj = c.obj
 			w.fold = w.fold[:0]
 			w.segs = w.segs[:0]
 		}
-		k := uint32(p)
-		v := k + 1
-		kind := vw.Kind(v) // a string or an array (see sortPicked)
-		switch classifyMember(vw.Name(k)) {
-		case memberOther:
-		case memberLink:
-			if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
-				w.checkLink(v, work)
-			}
-		case memberIsName:
-			w.checkTexts(v, kind, true, work)
-		default:
-			w.checkTexts(v, kind, false, work)
+		if c.as == memberLink {
+			w.checkLink(c.value, work)
+			continue
 		}
+		w.checkTexts(c.value, c.as&visitArray != 0, c.as&^visitArray == memberIsName, work)
 	}
 	if len(w.segs) != 0 {
 		w.matchPatterns(patterns)
@@ -238,6 +275,70 @@ func (w *walker) checkContent() {
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
 	}
+}
+
+// contentVisit is a member the content rules read: its value's node, its
+// object, and what the rules read it as (memberIsName, memberText or
+// memberLink, with visitArray for an array of names or texts).
+type contentVisit struct {
+	obj, value uint32
+	as         uint8
+}
+
+// visitArray marks a contentVisit of an array.
+const visitArray = 4
+
+// contentVisits returns the members the rules read, of the names the
+// scanner picked, by object, then name (see orderPicked), in
+// walker.visits. It keeps a name by what its value is and what
+// classifyMember reads it as, and stores every name, counting the ones it
+// keeps, so that which it keeps, which follows no pattern, costs no
+// branch.
+func (w *walker) contentVisits(work contentWork) []contentVisit {
+	vw := w.vw // see tape.View
+	picked := orderPicked(vw, w.sc.Picked())
+	if cap(w.visits) < len(picked) {
+		w.visits = make([]contentVisit, len(picked))
+	}
+	visits := w.visits[:len(picked)]
+	links := b2u(work&(workLinks|workIDN) != 0)
+	n := 0
+	for _, p := range picked {
+		k := uint32(p)
+		kind := vw.Kind(k + 1)
+		as := classifyMember(vw.Name(k))
+		str, arr := b2u(kind == tape.KindString), b2u(kind == tape.KindArray)
+		// A link is read when it is a string and the rules on links are
+		// on; a name or a text when it is a string or an array.
+		isLink := b2u(as == memberLink)
+		keep := isLink&str&links | (1-isLink)&b2u(as != memberOther)&(str|arr)
+		visits[n] = contentVisit{obj: uint32(p >> 32), value: k + 1, as: as | arr*visitArray}
+		n += int(keep)
+	}
+	return visits[:n]
+}
+
+// orderPicked returns the picked member names (tape.Scanner.Picked), in
+// tape order, in an order by object, then name, as far as the names whose
+// values are strings or arrays go, the only ones the rules read. Most
+// cards need no sort: in tape order an outer object's names follow a
+// nested object's only after that object, and the names that do so are
+// mostly of objects (an AgentCard's endpoint, after every capability),
+// which the rules pass over. So the list is read once for a name below
+// one before it; only such a name's value is looked up, and only one that
+// is a string or an array sends the list to sortPicked.
+func orderPicked(vw tape.View, p []uint64) []uint64 {
+	var top uint64
+	for _, x := range p {
+		if x > top {
+			top = x
+			continue
+		}
+		if kind := vw.Kind(uint32(x) + 1); kind == tape.KindString || kind == tape.KindArray {
+			return sortPicked(vw, p)
+		}
+	}
+	return p
 }
 
 // sortPicked keeps of the picked member names (tape.Scanner.Picked) those
@@ -301,10 +402,10 @@ var contentKeys = func() *tape.KeyFilter {
 var contentNames = []string{"name", "title", "displayName", "organization",
 	"description", "summary", "examples", "tags", "endpoint"}
 
-// checkTexts judges node v of kind, a string or an array whose strings
-// it judges, as names when name is set.
-func (w *walker) checkTexts(v uint32, kind tape.Kind, name bool, work contentWork) {
-	if kind == tape.KindString {
+// checkTexts judges string node v, or the strings of array node v, as
+// names when name is set.
+func (w *walker) checkTexts(v uint32, array, name bool, work contentWork) {
+	if !array {
 		w.checkText(v, name, work)
 		return
 	}
@@ -325,7 +426,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 		// the card's own bytes, and no character rule can break.
 		if work&workPatterns != 0 {
 			start, end := w.vw.Bounds(n)
-			w.segs = append(w.segs, textSeg{start: start, end: end, node: n})
+			w.addSeg(start, end, n, false, false)
 		}
 		return
 	}
@@ -381,7 +482,18 @@ func (w *walker) checkWide(n uint32, text []byte, name bool, work contentWork) {
 // start on to the object's segments, wide when it holds bytes beyond
 // ASCII.
 func (w *walker) addFoldSeg(n uint32, start int, wide bool) {
-	w.segs = append(w.segs, textSeg{start: uint32(start), end: uint32(len(w.fold)), node: n, folded: true, wide: wide})
+	w.addSeg(uint32(start), uint32(len(w.fold)), n, true, wide)
+}
+
+// addSeg adds a textSeg to the object's segments. Its fields are stored
+// one by one into the list: appending a textSeg made on the stack stored
+// them there one by one and loaded them back as one 16 bytes, which the
+// CPU cannot forward from several stores and waits for (a stall that perf
+// annotate put three fifths of checkText's samples on).
+func (w *walker) addSeg(start, end, n uint32, folded, wide bool) {
+	w.segs = append(w.segs, textSeg{})
+	s := &w.segs[len(w.segs)-1]
+	s.start, s.end, s.node, s.folded, s.wide = start, end, n, folded, wide
 }
 
 // textSeg is the text of one name or text member of the object the

@@ -85,39 +85,96 @@ func TestContentEscapedName(t *testing.T) {
 // sortPicked keeps the names whose values the rules read and orders
 // them as a sort does, on documents in which an outer object's names
 // follow a few nested objects' and on ones that would make an insertion
-// sort quadratic.
+// sort quadratic; orderPicked orders those names the same, sorting or
+// not, on those documents and on ones where only names of objects stand
+// out of order.
 func TestSortPicked(t *testing.T) {
 	var sc tape.Scanner
 	sc.MaxDepth = 8
 	sc.PickKeys(contentKeys)
 	for n := range 300 {
-		var b strings.Builder
-		b.WriteString(`{"name":"a"`)
-		for i := range n {
-			switch {
-			case n%2 == 0: // names of the outer object between nested ones
-				fmt.Fprintf(&b, `,"o%d":{"url":"x","tags":[]},"u%durl":"y"`, i, i)
-			case i%5 == 0:
-				fmt.Fprintf(&b, `,"o%d":{"description":"x","endpoint":{"url":"z"}},"u%durl":["y"]`, i, i)
-			default:
-				fmt.Fprintf(&b, `,"o%d":{"description":"x","examples":[]}`, i)
+		for _, tail := range []string{`,"endpoint":{"url":"e"},"description":"d"}`, `,"endpoint":{"url":"e"}}`, `}`} {
+			var b strings.Builder
+			b.WriteString(`{"name":"a"`)
+			for i := range n {
+				switch {
+				case n%2 == 0: // names of the outer object between nested ones
+					fmt.Fprintf(&b, `,"o%d":{"url":"x","tags":[]},"u%durl":"y"`, i, i)
+				case i%5 == 0:
+					fmt.Fprintf(&b, `,"o%d":{"description":"x","endpoint":{"url":"z"}},"u%durl":["y"]`, i, i)
+				case n%3 == 0: // only names of objects out of order
+					fmt.Fprintf(&b, `,"o%d":{"description":"x","endpoint":{"url":"z"},"tags":[]}`, i)
+				default:
+					fmt.Fprintf(&b, `,"o%d":{"description":"x","examples":[]}`, i)
+				}
+			}
+			b.WriteString(tail)
+			doc := b.String()
+			if !sc.Scan([]byte(doc)) {
+				t.Fatalf("%s does not scan", doc)
+			}
+			vw := sc.View()
+			var want []uint64
+			for _, x := range sc.Picked() {
+				if k := vw.Kind(uint32(x) + 1); k == tape.KindString || k == tape.KindArray {
+					want = append(want, x)
+				}
+			}
+			slices.Sort(want)
+			if got := sortPicked(vw, slices.Clone(sc.Picked())); !slices.Equal(got, want) {
+				t.Fatalf("%s:\nsortPicked %x,\nwant %x", doc, got, want)
+			}
+			got := orderPicked(vw, slices.Clone(sc.Picked()))
+			got = slices.DeleteFunc(got, func(x uint64) bool {
+				k := vw.Kind(uint32(x) + 1)
+				return k != tape.KindString && k != tape.KindArray
+			})
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s:\norderPicked %x,\nwant %x", doc, got, want)
 			}
 		}
-		b.WriteString(`,"endpoint":{"url":"e"},"description":"d"}`)
-		doc := b.String()
-		if !sc.Scan([]byte(doc)) {
-			t.Fatalf("%s does not scan", doc)
+	}
+}
+
+// classifyMember reads a name as classifyMemberSlow does, in words or
+// not: the names it knows, links of every case and length, and random
+// names of their letters (NUL among them, as a name with escapes decodes
+// to), each at the start of a long buffer, where the words read past it,
+// and alone, where they cannot.
+func TestClassifyMemberAsSlow(t *testing.T) {
+	names := append([]string{}, contentNames...)
+	for _, s := range []string{"url", "Url", "URL", "uRi", "href", "HREF", "hreF", "documentationUrl", "iconUrl", "xhref"} {
+		names = append(names, s, "x"+s, s+"x", s[1:], "a_"+s)
+	}
+	for _, name := range contentNames {
+		names = append(names, name+"\x00", name[:len(name)-1], "\x00"+name, strings.ToUpper(name[:1])+name[1:])
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const letters = "nametilsyorgzcdpxuhfUFRLIH_\x00\x20"
+	for range 300000 {
+		b := make([]byte, rng.IntN(19))
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
 		}
-		vw := sc.View()
-		var want []uint64
-		for _, x := range sc.Picked() {
-			if k := vw.Kind(uint32(x) + 1); k == tape.KindString || k == tape.KindArray {
-				want = append(want, x)
-			}
+		names = append(names, string(b))
+	}
+	buf := make([]byte, 64)
+	for i := range buf {
+		buf[i] = letters[i%len(letters)]
+	}
+	for _, name := range names {
+		want := classifyMemberSlow([]byte(name))
+		long := append([]byte(name), buf...)[:len(name)]
+		if got := classifyMember(long); got != want {
+			t.Fatalf("classifyMember(%q) in a long buffer = %d, want %d", name, got, want)
 		}
-		slices.Sort(want)
-		if got := sortPicked(vw, slices.Clone(sc.Picked())); !slices.Equal(got, want) {
-			t.Fatalf("%s:\nsortPicked %x,\nwant %x", doc, got, want)
+		if got := classifyMember([]byte(name)[:len(name):len(name)]); got != want {
+			t.Fatalf("classifyMember(%q) alone = %d, want %d", name, got, want)
+		}
+	}
+	for _, name := range contentNames {
+		if got := classifyMember(append([]byte(name), buf...)[:len(name)]); got == memberOther {
+			t.Errorf("classifyMember(%q) = memberOther: its slot holds another name", name)
 		}
 	}
 }
