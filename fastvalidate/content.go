@@ -4,6 +4,7 @@ package fastvalidate
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/cardscan/cardscan/rule"
 	"slices"
@@ -110,41 +111,11 @@ const (
 )
 
 // classifyMember says what the content rules read member name k as.
-//
-// The common case takes no branch on which name k is: a card's picked
-// names come in no order a branch predictor learns (a description, a
-// name, a link, a goal_id a hash of the scanner's filter let through).
-// The name and the bytes after it, which its slice's capacity holds (the
-// card's, or the decoded names'), are read as two words masked to the
-// name; one lookup by their hash and one comparison find the names the
-// rules know, and the last four bytes, lowered, the links.
 func classifyMember(k []byte) uint8 {
 	n := len(k)
-	if n < 3 || n > 16 || cap(k) < 16 {
-		return classifyMemberSlow(k)
-	}
-	b := k[:16]
-	lo := binary.LittleEndian.Uint64(b) & (^uint64(0) >> ((8 - min(n, 8)) * 8))
-	hi := binary.LittleEndian.Uint64(b[8:]) & (^uint64(0) >> ((16 - max(n, 8)) * 8))
-	e := &knownNames[(lo^hi)*knownNameHash>>60]
-	// The last four bytes, or for a name of three its first four, which
-	// end past it and cannot be href's.
-	last4 := binary.LittleEndian.Uint32(b[max(n, 4)-4:]) | 0x20202020
-	last3 := last4 >> (8 * min(n-3, 1)) & 0xFFFFFF
-	cls := memberLink * (b2u(last3 == 'u'|'r'<<8|'l'<<16) | b2u(last3 == 'u'|'r'<<8|'i'<<16) |
-		b2u(last4 == 'h'|'r'<<8|'e'<<16|'f'<<24))
-	if (lo^e.lo)|(hi^e.hi)|uint64(n^e.n) == 0 {
-		cls = e.class
-	}
-	return cls
-}
-
-// classifyMemberSlow is classifyMember for names it does not read in
-// words: of fewer than three bytes or more than sixteen, or at the end of
-// their buffer.
-func classifyMemberSlow(k []byte) uint8 {
-	n := len(k)
-	if n < 3 {
+	// Every name the rules read ends in one of a few letters: most names
+	// of a card are told apart by their last byte alone.
+	if n < 3 || !contentNameLast[k[n-1]] {
 		return memberOther
 	}
 	switch string(k) {
@@ -162,29 +133,12 @@ func classifyMemberSlow(k []byte) uint8 {
 	return memberOther
 }
 
-// knownNames holds contentNames by a perfect hash of their first sixteen
-// bytes (see classifyMember): each as those bytes, zero past the name,
-// its length and its class. TestClassifyMemberAsSlow holds the hash to
-// having no two names in a slot.
-var knownNames = func() (t [16]knownName) {
-	for _, name := range contentNames {
-		var b [16]byte
-		copy(b[:], name)
-		lo, hi := binary.LittleEndian.Uint64(b[:]), binary.LittleEndian.Uint64(b[8:])
-		t[(lo^hi)*knownNameHash>>60] = knownName{lo: lo, hi: hi, n: len(name), class: classifyMemberSlow([]byte(name))}
-	}
-	return t
-}()
-
-// knownNameHash, an odd number found by trying random ones, sends each of
-// contentNames to a slot of its own.
-const knownNameHash = 0x97b750923ceb3ffd
-
-type knownName struct {
-	lo, hi uint64
-	n      int
-	class  uint8
-}
+// contentNameLast has the last bytes of the member names classifyMember
+// knows: those of name, title, displayName, organization, description,
+// summary, examples, tags and endpoint, and of url, uri and href in
+// either case.
+var contentNameLast = [256]bool{'e': true, 'n': true, 'y': true, 's': true, 't': true,
+	'l': true, 'L': true, 'i': true, 'I': true, 'f': true, 'F': true}
 
 // contentWork says which parts of the content rules can report anything
 // under the policy and the overrides in force: a part whose rules are all
@@ -244,7 +198,10 @@ func (w *walker) checkContent() {
 	if work == workKnown {
 		return
 	}
-	visits := w.contentVisits(work)
+	// In the order of a walk of every object in turn: by object, then
+	// name (see orderPicked).
+	vw := w.vw // see tape.View
+	picked := orderPicked(vw, w.sc.Picked())
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
@@ -254,20 +211,41 @@ func (w *walker) checkContent() {
 	if work&workPatterns != 0 {
 		patterns = loadPatterns()
 	}
-	for _, c := range visits {
-		if c.obj != obj {
+	for _, p := range picked {
+		k := uint32(p)
+		v := k + 1
+		// The rules read strings and arrays of them; the names of other
+		// values may stand out of order (see orderPicked), and are
+		// passed over before their object is looked at.
+		kind := vw.Kind(v)
+		if kind != tape.KindString && kind != tape.KindArray {
+			continue
+		}
+		if o := uint32(p >> 32); o != obj {
 			if len(w.segs) != 0 {
 				w.matchPatterns(patterns)
 			}
-			obj = c.obj
+			obj = o
 			w.fold = w.fold[:0]
 			w.segs = w.segs[:0]
 		}
-		if c.as == memberLink {
-			w.checkLink(c.value, work)
-			continue
+		as := classifyMember(vw.Name(k))
+		switch {
+		case as == memberOther:
+		case as == memberLink:
+			if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
+				w.checkLink(v, work)
+			}
+		case kind == tape.KindString && vw.Flags(v)&(tape.FlagEscaped|tape.FlagNonASCII) == 0:
+			// Printable ASCII as written, most texts: checkText's common
+			// case, without its two calls.
+			if work&workPatterns != 0 {
+				start, end := vw.Bounds(v)
+				w.addSeg(start, end, v, false, false)
+			}
+		default:
+			w.checkTexts(v, kind, as == memberIsName, work)
 		}
-		w.checkTexts(c.value, c.as&visitArray != 0, c.as&^visitArray == memberIsName, work)
 	}
 	if len(w.segs) != 0 {
 		w.matchPatterns(patterns)
@@ -275,47 +253,6 @@ func (w *walker) checkContent() {
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
 	}
-}
-
-// contentVisit is a member the content rules read: its value's node, its
-// object, and what the rules read it as (memberIsName, memberText or
-// memberLink, with visitArray for an array of names or texts).
-type contentVisit struct {
-	obj, value uint32
-	as         uint8
-}
-
-// visitArray marks a contentVisit of an array.
-const visitArray = 4
-
-// contentVisits returns the members the rules read, of the names the
-// scanner picked, by object, then name (see orderPicked), in
-// walker.visits. It keeps a name by what its value is and what
-// classifyMember reads it as, and stores every name, counting the ones it
-// keeps, so that which it keeps, which follows no pattern, costs no
-// branch.
-func (w *walker) contentVisits(work contentWork) []contentVisit {
-	vw := w.vw // see tape.View
-	picked := orderPicked(vw, w.sc.Picked())
-	if cap(w.visits) < len(picked) {
-		w.visits = make([]contentVisit, len(picked))
-	}
-	visits := w.visits[:len(picked)]
-	links := b2u(work&(workLinks|workIDN) != 0)
-	n := 0
-	for _, p := range picked {
-		k := uint32(p)
-		kind := vw.Kind(k + 1)
-		as := classifyMember(vw.Name(k))
-		str, arr := b2u(kind == tape.KindString), b2u(kind == tape.KindArray)
-		// A link is read when it is a string and the rules on links are
-		// on; a name or a text when it is a string or an array.
-		isLink := b2u(as == memberLink)
-		keep := isLink&str&links | (1-isLink)&b2u(as != memberOther)&(str|arr)
-		visits[n] = contentVisit{obj: uint32(p >> 32), value: k + 1, as: as | arr*visitArray}
-		n += int(keep)
-	}
-	return visits[:n]
 }
 
 // orderPicked returns the picked member names (tape.Scanner.Picked), in
@@ -402,10 +339,10 @@ var contentKeys = func() *tape.KeyFilter {
 var contentNames = []string{"name", "title", "displayName", "organization",
 	"description", "summary", "examples", "tags", "endpoint"}
 
-// checkTexts judges string node v, or the strings of array node v, as
-// names when name is set.
-func (w *walker) checkTexts(v uint32, array, name bool, work contentWork) {
-	if !array {
+// checkTexts judges node v of kind, a string or an array whose strings
+// it judges, as names when name is set.
+func (w *walker) checkTexts(v uint32, kind tape.Kind, name bool, work contentWork) {
+	if kind == tape.KindString {
 		w.checkText(v, name, work)
 		return
 	}
@@ -522,6 +459,19 @@ func hasNonASCII(b []byte) bool {
 	return false
 }
 
+// asciiRun returns how many bytes at the start of b are ASCII.
+func asciiRun(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if x := binary.LittleEndian.Uint64(b[i:]) & 0x8080808080808080; x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for ; i < len(b) && b[i] < utf8.RuneSelf; i++ {
+	}
+	return i
+}
+
 // checkRunes judges the characters of text, string node n's decoded
 // value, which holds bytes beyond ASCII.
 func (w *walker) checkRunes(n uint32, text []byte) {
@@ -532,9 +482,17 @@ func (w *walker) checkRunes(n uint32, text []byte) {
 	var last rune     // the character just before
 	idx := 0
 	for i := 0; i < len(text); idx++ {
+		if text[i] < utf8.RuneSelf {
+			// A run of ASCII, most of a text beyond ASCII, breaks no rule.
+			j := i + asciiRun(text[i:])
+			prev, last = rune(text[j-1]), rune(text[j-1])
+			idx += j - i - 1
+			i = j
+			continue
+		}
 		r, size := utf8.DecodeRune(text[i:])
 		i += size
-		if r < utf8.RuneSelf || r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
+		if r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
 			// Most characters beyond ASCII break no rule wherever they
 			// stand: one lookup says so (content_runes.go).
 			prev, last = r, r

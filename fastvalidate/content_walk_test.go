@@ -136,45 +136,34 @@ func TestSortPicked(t *testing.T) {
 	}
 }
 
-// classifyMember reads a name as classifyMemberSlow does, in words or
-// not: the names it knows, links of every case and length, and random
-// names of their letters (NUL among them, as a name with escapes decodes
-// to), each at the start of a long buffer, where the words read past it,
-// and alone, where they cannot.
-func TestClassifyMemberAsSlow(t *testing.T) {
-	names := append([]string{}, contentNames...)
-	for _, s := range []string{"url", "Url", "URL", "uRi", "href", "HREF", "hreF", "documentationUrl", "iconUrl", "xhref"} {
-		names = append(names, s, "x"+s, s+"x", s[1:], "a_"+s)
-	}
-	for _, name := range contentNames {
-		names = append(names, name+"\x00", name[:len(name)-1], "\x00"+name, strings.ToUpper(name[:1])+name[1:])
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	const letters = "nametilsyorgzcdpxuhfUFRLIH_\x00\x20"
-	for range 300000 {
-		b := make([]byte, rng.IntN(19))
-		for i := range b {
-			b[i] = letters[rng.IntN(len(letters))]
-		}
-		names = append(names, string(b))
-	}
-	buf := make([]byte, 64)
-	for i := range buf {
-		buf[i] = letters[i%len(letters)]
-	}
-	for _, name := range names {
-		want := classifyMemberSlow([]byte(name))
-		long := append([]byte(name), buf...)[:len(name)]
-		if got := classifyMember(long); got != want {
-			t.Fatalf("classifyMember(%q) in a long buffer = %d, want %d", name, got, want)
-		}
-		if got := classifyMember([]byte(name)[:len(name):len(name)]); got != want {
-			t.Fatalf("classifyMember(%q) alone = %d, want %d", name, got, want)
-		}
-	}
-	for _, name := range contentNames {
-		if got := classifyMember(append([]byte(name), buf...)[:len(name)]); got == memberOther {
-			t.Errorf("classifyMember(%q) = memberOther: its slot holds another name", name)
+// checkRunes names a hidden character by its place among the text's
+// characters, counting runs of ASCII it passes over at once, of every
+// length about a word's eight bytes, before and after characters beyond
+// ASCII, raw and escaped.
+func TestCheckRunesCountsCharacters(t *testing.T) {
+	v := MustNew("a2a")
+	for _, before := range []string{"", "é", "日本", `\u00e9x`, "😀"} {
+		for n := range 20 {
+			ascii := strings.Repeat("a", n)
+			desc := before + ascii + `\u202e` + "tail é"
+			card := `{"name": "Recipes", "description": "` + desc + `",
+				"supportedInterfaces": [{"url": "https://agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+				"version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []}`
+			chars := len([]rune(strings.ReplaceAll(before, `\u00e9`, "é"))) + n + 1
+			want := fmt.Sprintf("U+202E at character %d", chars)
+			res := v.Validate([]byte(card))
+			found := false
+			for _, f := range res.Findings() {
+				if f.Code == CodeContentBidiControl {
+					found = true
+					if msg := f.Message(); !strings.Contains(msg, want) {
+						t.Errorf("%q: %q, want %q", desc, msg, want)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%q: no content.bidi-control; findings %v", desc, hitsOf(res))
+			}
 		}
 	}
 }

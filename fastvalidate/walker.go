@@ -30,8 +30,7 @@ type walker struct {
 	// those of them that are not the card's own bytes, and hostBuf the
 	// registrable domains of the card's interfaces (see checkContent).
 	segs    []textSeg
-	visits  []contentVisit // the picked names the content rules read
-	work    contentWork    // the parts of the content rules to run
+	work    contentWork // the parts of the content rules to run
 	fold    []byte
 	hostBuf []byte
 	domains *domainCache
