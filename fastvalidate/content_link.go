@@ -2,11 +2,8 @@ package fastvalidate
 
 import (
 	"bytes"
-	"encoding/binary"
-	"math/bits"
 	"net/netip"
 	"unicode"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -57,7 +54,7 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 		}
 		return
 	}
-	if work&workIDN != 0 && !a.plainHost && (hasNonASCII(host) || hasACE(host)) {
+	if work&workIDN != 0 && (hasNonASCII(host) || hasACE(host)) {
 		w.checkIDNHost(n, host)
 	}
 }
@@ -66,10 +63,6 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 type linkAuthority struct {
 	host     []byte // without userinfo and port, an IPv6 literal without brackets
 	userinfo bool
-	// plainHost is set when the host is known to hold neither a byte
-	// beyond ASCII nor a dash, so that it cannot be internationalised
-	// (see checkLink); unset, it says nothing.
-	plainHost bool
 }
 
 // readAuthority reads the authority at the start of b, which ends at the
@@ -77,16 +70,7 @@ type linkAuthority struct {
 // port after its last colon. Each byte is found by bytes.IndexByte, which
 // reads many bytes at a time, first: a loop over the authority's bytes
 // cost a link more than its checks.
-//
-// Most links are an https URL with a plain host and no userinfo or port:
-// for those one pass over eight bytes at a time (scanAuthority) finds
-// the authority's end, and that it holds no '@', no ':' and nothing that
-// may make it internationalised, rather than five searches of it.
 func readAuthority(b []byte) linkAuthority {
-	end, other, wide := scanAuthority(b)
-	if !other && (len(b) == 0 || b[0] != '[') {
-		return linkAuthority{host: b[:end], plainHost: !wide}
-	}
 	var a linkAuthority
 	if i := bytes.IndexByte(b, '/'); i >= 0 {
 		b = b[:i]
@@ -114,48 +98,6 @@ func readAuthority(b []byte) linkAuthority {
 	}
 	a.host = host
 	return a
-}
-
-// scanAuthority returns where the authority at the start of b ends, at
-// the first '/', '?' or '#', and whether the authority holds an '@' or a
-// ':' (other) and a dash or a byte beyond ASCII (wide). It reads eight
-// bytes at a time with the bit tricks of "Bit Twiddling Hacks" (Sean
-// Eron Anderson, "Determine if a word has a byte equal to n"): in a
-// word, the lowest byte found is exact, and a byte wrongly found lies
-// above a byte truly found of the same value, so that what it finds
-// before the end is there.
-func scanAuthority(b []byte) (end int, other, wide bool) {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	has := func(x uint64, c byte) uint64 {
-		t := x ^ ones*uint64(c)
-		return (t - ones) &^ t & highs
-	}
-	var o, d uint64 // the bytes found in the words before
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		stop := has(x, '/') | has(x, '?') | has(x, '#')
-		ox := has(x, '@') | has(x, ':')
-		dx := has(x, '-') | x&highs
-		if stop != 0 {
-			n := bits.TrailingZeros64(stop) / 8
-			before := uint64(1)<<(8*n) - 1
-			return i + n, o|ox&before != 0, d|dx&before != 0
-		}
-		o, d = o|ox, d|dx
-	}
-	other, wide = o != 0, d != 0
-	for ; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '/' || c == '?' || c == '#':
-			return i, other, wide
-		case c == '@' || c == ':':
-			other = true
-		case c == '-' || c >= utf8.RuneSelf:
-			wide = true
-		}
-	}
-	return len(b), other, wide
 }
 
 // hasACE reports whether host holds the ACE prefix of a punycode label,

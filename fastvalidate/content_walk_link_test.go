@@ -32,14 +32,12 @@ func readAuthorityAsBefore(b []byte) (host []byte, userinfo bool) {
 }
 
 // FuzzReadAuthority holds readAuthority to the plain reading of an
-// authority (and its plainHost to the checks it spares), hasACE to a loop over every byte, and ipLiteral to itself
+// authority, hasACE to a loop over every byte, and ipLiteral to itself
 // before it told most names by their last letter.
 func FuzzReadAuthority(f *testing.F) {
 	for _, s := range []string{"user:pw@host.example.com:8443/x", "[::1]:80/", "[fe80::1%25lo", "a@b@c:1:2?q#f",
 		"xn--80ak6aa92e.com", "Xn--80AK6AA92E.com.", "héllo.example", "0x7f.1", "0x", "127.0.0.1.", "2130706433", "acme.cafe",
-		"a--b.example", "-", "", "@", ":", "x.0X", "1.2.3.G",
-		"a2a-contract.labs.example.org/run?region=eu-west-1", "agent.example.com", "agent.example.com#x", "verylonghostname.example.com:8443/",
-		"abcdefg@h/", "abcdefgh/@:", "abcdefghijklmn\x80o/", "abcdefghijklmnop-", "[abcdefgh]/", "a/b@c", "@@@@@@@@/"} {
+		"a--b.example", "-", "", "@", ":", "x.0X", "1.2.3.G"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -47,9 +45,6 @@ func FuzzReadAuthority(f *testing.F) {
 		host, userinfo := readAuthorityAsBefore(b)
 		if string(a.host) != string(host) || a.userinfo != userinfo {
 			t.Fatalf("%q: host %q userinfo %v, want %q %v", b, a.host, a.userinfo, host, userinfo)
-		}
-		if a.plainHost && (hasNonASCII(host) || hasACEAsBefore(host)) {
-			t.Fatalf("%q: host %q is taken for plain", b, host)
 		}
 		if got, want := hasACE(host), hasACEAsBefore(host); got != want {
 			t.Fatalf("hasACE(%q) = %v, want %v", host, got, want)
