@@ -732,15 +732,24 @@ var scriptIndex = sync.OnceValue(func() *bmpScripts {
 })
 
 // inherited reports whether r's script is Inherited.
-func inherited(r rune) bool {
+func inherited(r rune) bool { return scriptIndex().inherited(r) }
+
+// scriptOf returns r's script, nil for Common, Inherited and unknown.
+func scriptOf(r rune) *unicode.RangeTable { return scriptIndex().scriptOf(r) }
+
+// inherited reports whether r's script is Inherited. A loop over many
+// characters asks x, got once, rather than inherited: sync.OnceValue's
+// check costs some twenty instructions a call.
+func (x *bmpScripts) inherited(r rune) bool {
 	if r <= 0xFFFF {
-		return scriptIndex().of[r] == inheritedScript
+		return x.of[r] == inheritedScript
 	}
 	return unicode.Is(unicode.Inherited, r)
 }
 
-// scriptOf returns r's script, nil for Common, Inherited and unknown.
-func scriptOf(r rune) *unicode.RangeTable {
+// scriptOf returns r's script, nil for Common, Inherited and unknown (see
+// bmpScripts.inherited).
+func (x *bmpScripts) scriptOf(r rune) *unicode.RangeTable {
 	if r < utf8.RuneSelf {
 		if r|0x20 >= 'a' && r|0x20 <= 'z' {
 			return unicode.Latin
@@ -748,7 +757,6 @@ func scriptOf(r rune) *unicode.RangeTable {
 		return nil
 	}
 	if r <= 0xFFFF {
-		x := scriptIndex()
 		return x.scripts[x.of[r]]
 	}
 	return scriptOfSearch(r)
@@ -845,6 +853,7 @@ func (s *scriptSet) moderatelyRestrictive() bool {
 func (w *walker) checkMixedScript(n uint32, text []byte) {
 	var set scriptSet
 	letters := 0
+	x := scriptIndex()
 	for i := 0; i <= len(text); {
 		var r rune = ' '
 		size := 1
@@ -852,12 +861,12 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 			r, size = utf8.DecodeRune(text[i:])
 		}
 		i += size
-		if s := scriptOf(r); s != nil {
+		if s := x.scriptOf(r); s != nil {
 			set.add(s)
 			letters++
 			continue
 		}
-		if inherited(r) && i < len(text) {
+		if x.inherited(r) && i < len(text) {
 			continue
 		}
 		if letters >= 3 && !set.moderatelyRestrictive() {
