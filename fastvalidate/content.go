@@ -348,7 +348,16 @@ func (w *walker) checkTexts(v uint32, kind tape.Kind, name bool, work contentWor
 	}
 	vw := w.vw
 	for e, end := v+1, vw.End(v); e < end; e = vw.Next(e) {
-		if vw.Kind(e) == tape.KindString {
+		switch {
+		case vw.Kind(e) != tape.KindString:
+		case vw.Flags(e)&(tape.FlagEscaped|tape.FlagNonASCII) == 0:
+			// Printable ASCII as written, most tags and examples:
+			// checkText's common case, without its call.
+			if work&workPatterns != 0 {
+				start, stop := vw.Bounds(e)
+				w.addSeg(start, stop, e, false, false)
+			}
+		default:
 			w.checkText(e, name, work)
 		}
 	}
