@@ -759,13 +759,7 @@ func (x *bmpScripts) inherited(r rune) bool {
 // scriptOf returns r's script, nil for Common, Inherited and unknown (see
 // bmpScripts.inherited).
 func (x *bmpScripts) scriptOf(r rune) *unicode.RangeTable {
-	if r < utf8.RuneSelf {
-		if r|0x20 >= 'a' && r|0x20 <= 'z' {
-			return unicode.Latin
-		}
-		return nil
-	}
-	if r <= 0xFFFF {
+	if uint32(r) <= 0xFFFF {
 		return x.scripts[x.of[r]]
 	}
 	return scriptOfSearch(r)
@@ -774,7 +768,10 @@ func (x *bmpScripts) scriptOf(r rune) *unicode.RangeTable {
 // scriptOfSearch is scriptOf by Go's tables, one binary search a script.
 func scriptOfSearch(r rune) *unicode.RangeTable {
 	if r < utf8.RuneSelf {
-		return scriptOf(r)
+		if r|0x20 >= 'a' && r|0x20 <= 'z' {
+			return unicode.Latin
+		}
+		return nil
 	}
 	if unicode.Is(unicode.Common, r) || unicode.Is(unicode.Inherited, r) {
 		return nil
