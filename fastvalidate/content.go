@@ -238,7 +238,9 @@ func (w *walker) checkContent() {
 			}
 		case kind == tape.KindString && vw.Flags(v)&(tape.FlagEscaped|tape.FlagNonASCII) == 0:
 			// Printable ASCII as written, most texts: checkText's common
-			// case, without its two calls.
+			// case, without its two calls. It is written out here, in
+			// checkTexts and in checkText: a function for it is past the
+			// inliner's budget, and a call would cost what this spares.
 			if work&workPatterns != 0 {
 				start, end := vw.Bounds(v)
 				w.addSeg(start, end, v, false, false)
@@ -750,7 +752,7 @@ func scriptOf(r rune) *unicode.RangeTable { return scriptIndex().scriptOf(r) }
 // characters asks x, got once, rather than inherited: sync.OnceValue's
 // check costs some twenty instructions a call.
 func (x *bmpScripts) inherited(r rune) bool {
-	if r <= 0xFFFF {
+	if uint32(r) <= 0xFFFF {
 		return x.of[r] == inheritedScript
 	}
 	return unicode.Is(unicode.Inherited, r)
