@@ -139,17 +139,21 @@ func TestSortPicked(t *testing.T) {
 // checkRunes names a hidden character by its place among the text's
 // characters, counting runs of ASCII it passes over at once, of every
 // length about a word's eight bytes, before and after characters beyond
-// ASCII, raw and escaped.
+// ASCII, raw and escaped, in texts with escapes and without.
 func TestCheckRunesCountsCharacters(t *testing.T) {
 	v := MustNew("a2a")
 	for _, before := range []string{"", "é", "日本", `\u00e9x`, "😀"} {
-		for n := range 20 {
-			ascii := strings.Repeat("a", n)
-			desc := before + ascii + `\u202e` + "tail é"
+		for n := range 40 {
+			ascii := strings.Repeat("a", n%20)
+			rlo := `\u202e`
+			if n >= 20 {
+				rlo = "\u202e"
+			}
+			desc := before + ascii + rlo + "tail é"
 			card := `{"name": "Recipes", "description": "` + desc + `",
 				"supportedInterfaces": [{"url": "https://agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
 				"version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []}`
-			chars := len([]rune(strings.ReplaceAll(before, `\u00e9`, "é"))) + n + 1
+			chars := len([]rune(strings.ReplaceAll(before, `\u00e9`, "é"))) + n%20 + 1
 			want := fmt.Sprintf("U+202E at character %d", chars)
 			res := v.Validate([]byte(card))
 			found := false
