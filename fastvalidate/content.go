@@ -3,6 +3,9 @@ package fastvalidate
 //go:generate go run ./internal/foldgen -o content_fold.go -runes content_runes.go
 
 import (
+	"encoding/binary"
+	"math/bits"
+
 	"github.com/cardscan/cardscan/rule"
 	"slices"
 	"sort"
@@ -195,10 +198,10 @@ func (w *walker) checkContent() {
 	if work == workKnown {
 		return
 	}
-	// Sorted by object, then name, the names come in the order a walk of
-	// every object in turn would read them.
+	// In the order of a walk of every object in turn: by object, then
+	// name (see orderPicked).
 	vw := w.vw // see tape.View
-	picked := sortPicked(vw, w.sc.Picked())
+	picked := orderPicked(vw, w.sc.Picked())
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
@@ -209,6 +212,15 @@ func (w *walker) checkContent() {
 		patterns = loadPatterns()
 	}
 	for _, p := range picked {
+		k := uint32(p)
+		v := k + 1
+		// The rules read strings and arrays of them; the names of other
+		// values may stand out of order (see orderPicked), and are
+		// passed over before their object is looked at.
+		kind := vw.Kind(v)
+		if kind != tape.KindString && kind != tape.KindArray {
+			continue
+		}
 		if o := uint32(p >> 32); o != obj {
 			if len(w.segs) != 0 {
 				w.matchPatterns(patterns)
@@ -217,19 +229,24 @@ func (w *walker) checkContent() {
 			w.fold = w.fold[:0]
 			w.segs = w.segs[:0]
 		}
-		k := uint32(p)
-		v := k + 1
-		kind := vw.Kind(v) // a string or an array (see sortPicked)
-		switch classifyMember(vw.Name(k)) {
-		case memberOther:
-		case memberLink:
+		as := classifyMember(vw.Name(k))
+		switch {
+		case as == memberOther:
+		case as == memberLink:
 			if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
 				w.checkLink(v, work)
 			}
-		case memberIsName:
-			w.checkTexts(v, kind, true, work)
+		case kind == tape.KindString && vw.Flags(v)&(tape.FlagEscaped|tape.FlagNonASCII) == 0:
+			// Printable ASCII as written, most texts: checkText's common
+			// case, without its two calls. It is written out here, in
+			// checkTexts and in checkText: a function for it is past the
+			// inliner's budget, and a call would cost what this spares.
+			if work&workPatterns != 0 {
+				start, end := vw.Bounds(v)
+				w.addSeg(start, end, v, false, false)
+			}
 		default:
-			w.checkTexts(v, kind, false, work)
+			w.checkTexts(v, kind, as == memberIsName, work)
 		}
 	}
 	if len(w.segs) != 0 {
@@ -238,6 +255,29 @@ func (w *walker) checkContent() {
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
 	}
+}
+
+// orderPicked returns the picked member names (tape.Scanner.Picked), in
+// tape order, in an order by object, then name, as far as the names whose
+// values are strings or arrays go, the only ones the rules read. Most
+// cards need no sort: in tape order an outer object's names follow a
+// nested object's only after that object, and the names that do so are
+// mostly of objects (an AgentCard's endpoint, after every capability),
+// which the rules pass over. So the list is read once for a name below
+// one before it; only such a name's value is looked up, and only one that
+// is a string or an array sends the list to sortPicked.
+func orderPicked(vw tape.View, p []uint64) []uint64 {
+	var top uint64
+	for _, x := range p {
+		if x > top {
+			top = x
+			continue
+		}
+		if kind := vw.Kind(uint32(x) + 1); kind == tape.KindString || kind == tape.KindArray {
+			return sortPicked(vw, p)
+		}
+	}
+	return p
 }
 
 // sortPicked keeps of the picked member names (tape.Scanner.Picked) those
@@ -310,7 +350,16 @@ func (w *walker) checkTexts(v uint32, kind tape.Kind, name bool, work contentWor
 	}
 	vw := w.vw
 	for e, end := v+1, vw.End(v); e < end; e = vw.Next(e) {
-		if vw.Kind(e) == tape.KindString {
+		switch {
+		case vw.Kind(e) != tape.KindString:
+		case vw.Flags(e)&(tape.FlagEscaped|tape.FlagNonASCII) == 0:
+			// Printable ASCII as written, most tags and examples:
+			// checkText's common case, without its call.
+			if work&workPatterns != 0 {
+				start, stop := vw.Bounds(e)
+				w.addSeg(start, stop, e, false, false)
+			}
+		default:
 			w.checkText(e, name, work)
 		}
 	}
@@ -325,7 +374,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 		// the card's own bytes, and no character rule can break.
 		if work&workPatterns != 0 {
 			start, end := w.vw.Bounds(n)
-			w.segs = append(w.segs, textSeg{start: start, end: end, node: n})
+			w.addSeg(start, end, n, false, false)
 		}
 		return
 	}
@@ -381,7 +430,18 @@ func (w *walker) checkWide(n uint32, text []byte, name bool, work contentWork) {
 // start on to the object's segments, wide when it holds bytes beyond
 // ASCII.
 func (w *walker) addFoldSeg(n uint32, start int, wide bool) {
-	w.segs = append(w.segs, textSeg{start: uint32(start), end: uint32(len(w.fold)), node: n, folded: true, wide: wide})
+	w.addSeg(uint32(start), uint32(len(w.fold)), n, true, wide)
+}
+
+// addSeg adds a textSeg to the object's segments. Its fields are stored
+// one by one into the list: appending a textSeg made on the stack stored
+// them there one by one and loaded them back as one 16 bytes, which the
+// CPU cannot forward from several stores and waits for (a stall that perf
+// annotate put three fifths of checkText's samples on).
+func (w *walker) addSeg(start, end, n uint32, folded, wide bool) {
+	w.segs = append(w.segs, textSeg{})
+	s := &w.segs[len(w.segs)-1]
+	s.start, s.end, s.node, s.folded, s.wide = start, end, n, folded, wide
 }
 
 // textSeg is the text of one name or text member of the object the
@@ -410,6 +470,19 @@ func hasNonASCII(b []byte) bool {
 	return false
 }
 
+// asciiRun returns how many bytes at the start of b are ASCII.
+func asciiRun(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if x := binary.LittleEndian.Uint64(b[i:]) & 0x8080808080808080; x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for ; i < len(b) && b[i] < utf8.RuneSelf; i++ {
+	}
+	return i
+}
+
 // checkRunes judges the characters of text, string node n's decoded
 // value, which holds bytes beyond ASCII.
 func (w *walker) checkRunes(n uint32, text []byte) {
@@ -420,9 +493,17 @@ func (w *walker) checkRunes(n uint32, text []byte) {
 	var last rune     // the character just before
 	idx := 0
 	for i := 0; i < len(text); idx++ {
+		if text[i] < utf8.RuneSelf {
+			// A run of ASCII, most of a text beyond ASCII, breaks no rule.
+			j := i + asciiRun(text[i:])
+			prev, last = rune(text[j-1]), rune(text[j-1])
+			idx += j - i - 1
+			i = j
+			continue
+		}
 		r, size := utf8.DecodeRune(text[i:])
 		i += size
-		if r < utf8.RuneSelf || r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
+		if r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
 			// Most characters beyond ASCII break no rule wherever they
 			// stand: one lookup says so (content_runes.go).
 			prev, last = r, r
@@ -662,23 +743,25 @@ var scriptIndex = sync.OnceValue(func() *bmpScripts {
 })
 
 // inherited reports whether r's script is Inherited.
-func inherited(r rune) bool {
-	if r <= 0xFFFF {
-		return scriptIndex().of[r] == inheritedScript
+func inherited(r rune) bool { return scriptIndex().inherited(r) }
+
+// scriptOf returns r's script, nil for Common, Inherited and unknown.
+func scriptOf(r rune) *unicode.RangeTable { return scriptIndex().scriptOf(r) }
+
+// inherited reports whether r's script is Inherited. A loop over many
+// characters asks x, got once, rather than inherited: sync.OnceValue's
+// check costs some twenty instructions a call.
+func (x *bmpScripts) inherited(r rune) bool {
+	if uint32(r) <= 0xFFFF {
+		return x.of[r] == inheritedScript
 	}
 	return unicode.Is(unicode.Inherited, r)
 }
 
-// scriptOf returns r's script, nil for Common, Inherited and unknown.
-func scriptOf(r rune) *unicode.RangeTable {
-	if r < utf8.RuneSelf {
-		if r|0x20 >= 'a' && r|0x20 <= 'z' {
-			return unicode.Latin
-		}
-		return nil
-	}
-	if r <= 0xFFFF {
-		x := scriptIndex()
+// scriptOf returns r's script, nil for Common, Inherited and unknown (see
+// bmpScripts.inherited).
+func (x *bmpScripts) scriptOf(r rune) *unicode.RangeTable {
+	if uint32(r) <= 0xFFFF {
 		return x.scripts[x.of[r]]
 	}
 	return scriptOfSearch(r)
@@ -687,7 +770,10 @@ func scriptOf(r rune) *unicode.RangeTable {
 // scriptOfSearch is scriptOf by Go's tables, one binary search a script.
 func scriptOfSearch(r rune) *unicode.RangeTable {
 	if r < utf8.RuneSelf {
-		return scriptOf(r)
+		if r|0x20 >= 'a' && r|0x20 <= 'z' {
+			return unicode.Latin
+		}
+		return nil
 	}
 	if unicode.Is(unicode.Common, r) || unicode.Is(unicode.Inherited, r) {
 		return nil
@@ -775,6 +861,7 @@ func (s *scriptSet) moderatelyRestrictive() bool {
 func (w *walker) checkMixedScript(n uint32, text []byte) {
 	var set scriptSet
 	letters := 0
+	x := scriptIndex()
 	for i := 0; i <= len(text); {
 		var r rune = ' '
 		size := 1
@@ -782,12 +869,12 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 			r, size = utf8.DecodeRune(text[i:])
 		}
 		i += size
-		if s := scriptOf(r); s != nil {
+		if s := x.scriptOf(r); s != nil {
 			set.add(s)
 			letters++
 			continue
 		}
-		if inherited(r) && i < len(text) {
+		if x.inherited(r) && i < len(text) {
 			continue
 		}
 		if letters >= 3 && !set.moderatelyRestrictive() {

@@ -85,39 +85,89 @@ func TestContentEscapedName(t *testing.T) {
 // sortPicked keeps the names whose values the rules read and orders
 // them as a sort does, on documents in which an outer object's names
 // follow a few nested objects' and on ones that would make an insertion
-// sort quadratic.
+// sort quadratic; orderPicked orders those names the same, sorting or
+// not, on those documents and on ones where only names of objects stand
+// out of order.
 func TestSortPicked(t *testing.T) {
 	var sc tape.Scanner
 	sc.MaxDepth = 8
 	sc.PickKeys(contentKeys)
 	for n := range 300 {
-		var b strings.Builder
-		b.WriteString(`{"name":"a"`)
-		for i := range n {
-			switch {
-			case n%2 == 0: // names of the outer object between nested ones
-				fmt.Fprintf(&b, `,"o%d":{"url":"x","tags":[]},"u%durl":"y"`, i, i)
-			case i%5 == 0:
-				fmt.Fprintf(&b, `,"o%d":{"description":"x","endpoint":{"url":"z"}},"u%durl":["y"]`, i, i)
-			default:
-				fmt.Fprintf(&b, `,"o%d":{"description":"x","examples":[]}`, i)
+		for _, tail := range []string{`,"endpoint":{"url":"e"},"description":"d"}`, `,"endpoint":{"url":"e"}}`, `}`} {
+			var b strings.Builder
+			b.WriteString(`{"name":"a"`)
+			for i := range n {
+				switch {
+				case n%2 == 0: // names of the outer object between nested ones
+					fmt.Fprintf(&b, `,"o%d":{"url":"x","tags":[]},"u%durl":"y"`, i, i)
+				case i%5 == 0:
+					fmt.Fprintf(&b, `,"o%d":{"description":"x","endpoint":{"url":"z"}},"u%durl":["y"]`, i, i)
+				case n%3 == 0: // only names of objects out of order
+					fmt.Fprintf(&b, `,"o%d":{"description":"x","endpoint":{"url":"z"},"tags":[]}`, i)
+				default:
+					fmt.Fprintf(&b, `,"o%d":{"description":"x","examples":[]}`, i)
+				}
+			}
+			b.WriteString(tail)
+			doc := b.String()
+			if !sc.Scan([]byte(doc)) {
+				t.Fatalf("%s does not scan", doc)
+			}
+			vw := sc.View()
+			var want []uint64
+			for _, x := range sc.Picked() {
+				if k := vw.Kind(uint32(x) + 1); k == tape.KindString || k == tape.KindArray {
+					want = append(want, x)
+				}
+			}
+			slices.Sort(want)
+			if got := sortPicked(vw, slices.Clone(sc.Picked())); !slices.Equal(got, want) {
+				t.Fatalf("%s:\nsortPicked %x,\nwant %x", doc, got, want)
+			}
+			got := orderPicked(vw, slices.Clone(sc.Picked()))
+			got = slices.DeleteFunc(got, func(x uint64) bool {
+				k := vw.Kind(uint32(x) + 1)
+				return k != tape.KindString && k != tape.KindArray
+			})
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s:\norderPicked %x,\nwant %x", doc, got, want)
 			}
 		}
-		b.WriteString(`,"endpoint":{"url":"e"},"description":"d"}`)
-		doc := b.String()
-		if !sc.Scan([]byte(doc)) {
-			t.Fatalf("%s does not scan", doc)
-		}
-		vw := sc.View()
-		var want []uint64
-		for _, x := range sc.Picked() {
-			if k := vw.Kind(uint32(x) + 1); k == tape.KindString || k == tape.KindArray {
-				want = append(want, x)
+	}
+}
+
+// checkRunes names a hidden character by its place among the text's
+// characters, counting runs of ASCII it passes over at once, of every
+// length about a word's eight bytes, before and after characters beyond
+// ASCII, raw and escaped, in texts with escapes and without.
+func TestCheckRunesCountsCharacters(t *testing.T) {
+	v := MustNew("a2a")
+	for _, before := range []string{"", "é", "日本", `\u00e9x`, "😀"} {
+		for n := range 40 {
+			ascii := strings.Repeat("a", n%20)
+			rlo := `\u202e`
+			if n >= 20 {
+				rlo = "\u202e"
 			}
-		}
-		slices.Sort(want)
-		if got := sortPicked(vw, slices.Clone(sc.Picked())); !slices.Equal(got, want) {
-			t.Fatalf("%s:\nsortPicked %x,\nwant %x", doc, got, want)
+			desc := before + ascii + rlo + "tail é"
+			card := `{"name": "Recipes", "description": "` + desc + `",
+				"supportedInterfaces": [{"url": "https://agent.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}],
+				"version": "1.0.0", "capabilities": {}, "defaultInputModes": ["text/plain"], "defaultOutputModes": ["text/plain"], "skills": []}`
+			chars := len([]rune(strings.ReplaceAll(before, `\u00e9`, "é"))) + n%20 + 1
+			want := fmt.Sprintf("U+202E at character %d", chars)
+			res := v.Validate([]byte(card))
+			found := false
+			for _, f := range res.Findings() {
+				if f.Code == CodeContentBidiControl {
+					found = true
+					if msg := f.Message(); !strings.Contains(msg, want) {
+						t.Errorf("%q: %q, want %q", desc, msg, want)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("%q: no content.bidi-control; findings %v", desc, hitsOf(res))
+			}
 		}
 	}
 }
