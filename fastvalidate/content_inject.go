@@ -412,10 +412,11 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 // blocks that no word crosses, as gateSegments reads them otherwise, but
 // with the blocks' loop, their masks and the hashing of the words that
 // may be an anchor's all in the call (gateTextVec), which returns to
-// match the literals where a block holds an anchor byte of one. Most
-// texts are one call: the call a block, its results passed through
-// memory and the Go around it cost more than the block's vector work.
-// A word of 64 bytes or more sends the text to matchRaw, as there.
+// match the literals where a block holds an anchor byte of one (5.6% of
+// the blocks on the dump's first 20,000 cards). Most texts are one call,
+// rather than a call, its results through memory and the Go around it
+// for each block. A word of 64 bytes or more sends the text to matchRaw,
+// as there.
 func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
 	seg := &w.segs[si]
 	text := w.b[seg.start : int(seg.end)+blockRead] // what gateTextVec reads

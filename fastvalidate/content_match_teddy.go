@@ -278,12 +278,27 @@ func (p *patternSet) buildGateVec() {
 			sets[i][k] = anchorPlaceSet(word, k)
 		}
 	}
-	of := make([]int, len(words)) // the bucket of each word, -1 for none yet
+	for b, bucket := range fillBuckets(sets) {
+		for k := range bucket {
+			for c := range byte(128) {
+				if bucket[k].has(c) {
+					p.vec.places[b/8][k][c] |= 1 << (b % 8)
+				}
+			}
+		}
+	}
+}
+
+// fillBuckets puts each word, by the sets of bytes at its four places,
+// in the bucket whose sets it widens least, and returns the buckets'
+// sets.
+func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
+	of := make([]int, len(sets)) // the bucket of each word, -1 for none yet
 	for i := range of {
 		of[i] = -1
 	}
 	bucket := func(b, without int) (u [4]byteSet) {
-		for i := range words {
+		for i := range sets {
 			if of[i] == b && i != without {
 				for k := range u {
 					u[k].union(&sets[i][k])
@@ -315,33 +330,24 @@ func (p *patternSet) buildGateVec() {
 		of[i] = best
 		return moved
 	}
-	for i := range words {
+	for i := range sets {
 		place(i)
 	}
 	// The first placing depends on the words' order: move each word to
 	// the bucket it widens least given all the others, until none moves.
 	for range 8 {
 		moved := false
-		for i := range words {
+		for i := range sets {
 			moved = place(i) || moved
 		}
 		if !moved {
 			break
 		}
 	}
-	var buckets [gateVecBuckets][4]byteSet
 	for b := range buckets {
 		buckets[b] = bucket(b, -1)
 	}
-	for b := range buckets {
-		for k := range buckets[b] {
-			for c := range byte(128) {
-				if buckets[b][k].has(c) {
-					p.vec.places[b/8][k][c] |= 1 << (b % 8)
-				}
-			}
-		}
-	}
+	return buckets
 }
 
 // gateTextPortable is what gateTextVec computes, a byte at a time, to hold
