@@ -409,14 +409,14 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 
 // gateText is gateSegments' pass over segment si, the card's own bytes,
 // where the vector unit reads a whole text in one call (haveGateVec): in
-// blocks that no word crosses, as gateSegments reads them otherwise, but
+// 64-byte blocks, a word that runs on past one measured in the next,
 // with the blocks' loop, their masks and the hashing of the words that
 // may be an anchor's all in the call (gateTextVec), which returns to
 // match the literals where a block holds an anchor byte of one (5.6% of
 // the blocks on the dump's first 20,000 cards). Most texts are one call,
 // rather than a call, its results through memory and the Go around it
-// for each block. A word of 64 bytes or more sends the text to matchRaw,
-// as there.
+// for each block. A word to hash that runs from its block through all of
+// the next sends the text to matchRaw.
 func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
 	seg := &w.segs[si]
 	text := w.b[seg.start : int(seg.end)+blockRead] // what gateTextVec reads

@@ -206,14 +206,16 @@ done:
 // bytes and the three after, in the anchors' tables t.places, all by
 // VPERMI2B on the byte's low seven bits (a byte beyond ASCII, cleared by
 // its sign bit where it could pass for a letter, is no word and no
-// anchor byte); the block cut before a word that goes on past it; each
-// word that starts where the four look-ups share a bucket hashed into
-// the gate as gateWord would (gateKey, gateSlot), its bits ORed into
-// seen. It returns at the text's end (next == n), before a word of 64
-// bytes or more (next == -1), or after a block with a literal's anchor
-// byte (its bits in anchors, by byte from from), for the caller to
-// match the literals there and call again from next. t is ps.vec, the
-// gate ps.gate.
+// anchor byte); each word that starts where the four look-ups share a
+// bucket hashed into the gate as gateWord would (gateKey, gateSlot), its
+// bits ORed into seen, one that runs on into the next block measured
+// there. The blocks are 64 bytes apart whatever their words, so that
+// where the next one starts waits on none of the vector work. It
+// returns at the text's end (next == n), at a word to hash that runs
+// from its block through all of the next (next == -1), or after a block with a literal's anchor byte
+// (its bits in anchors, by byte from from), for the caller to match the
+// literals there and call again from next. t is ps.vec, the gate
+// ps.gate.
 //
 // Registers: SI the text, BX the block's start, DX n, DI the block,
 // R8 the gate, R9 seen, CX the block's length, R10 its word bits, R11 its
@@ -248,6 +250,20 @@ TEXT ·gateTextVec(SB), NOSPLIT, $0-64
 	MOVL $2, AX // vecAnchorByte
 	VPBROADCASTB AX, Z19
 	XORQ R9, R9
+	// The carry into the first block, kept in the base slot from here
+	// on: 1 when the byte before it is a word's, whose word then runs on
+	// into the block rather than starting in it.
+	XORQ AX, AX
+	TESTQ BX, BX
+	JZ   carried
+	MOVBLZX -1(SI)(BX*1), R10
+	CMPQ R10, $0x80
+	JAE  carried
+	MOVBLZX (DI)(R10*1), AX // its class
+	ANDQ $1, AX // vecWordByte
+
+carried:
+	MOVQ AX, base+8(FP)
 
 block:
 	CMPQ BX, DX
@@ -292,27 +308,14 @@ block:
 	MOVQ  $-1, R13
 	BZHIQ CX, R13, R13 // the block's bytes
 	ANDQ  R13, R10
+	ANDQ  R13, R11
 	LEAQ  (R10)(R10*1), R14
+	ORQ   base+8(FP), R14
 	ANDNQ R10, R14, R15 // word starts
-	LEAQ  (BX)(CX*1), AX
-	CMPQ  AX, DX
-	JGE   whole
-	LEAQ  -1(CX), AX
-	BTQ   AX, R10
-	JCC   whole
-	// The block's last word goes on past it: end the block before it,
-	// unless it is the block's only word, 64 bytes or more.
-	BSRQ  R15, AX
-	TESTQ AX, AX
-	JZ    long
-	MOVQ  AX, CX
-	BZHIQ CX, R13, R13
-	ANDQ  R13, R10
-	ANDQ  R13, R15
-
-whole:
-	ANDQ R13, R11
-	ANDQ R12, R15
+	ANDQ  R12, R15 // those that may be an anchor's
+	MOVQ  R10, R14
+	SHRQ  $63, R14
+	MOVQ  R14, base+8(FP) // the carry into the next block
 
 hash:
 	TESTQ  R15, R15
@@ -321,7 +324,12 @@ hash:
 	BLSRQ  R15, R15
 	SHRXQ  AX, R10, R14
 	NOTQ   R14
-	TZCNTQ R14, R14 // its length
+	TZCNTQ R14, R14 // its length in the block
+	LEAQ   (AX)(R14*1), R12
+	CMPQ   R12, $64
+	JEQ    across
+
+key:
 	MOVQ   (DI)(AX*1), R12
 	MOVQ   $0x2020202020202020, AX
 	ORQ    AX, R12
@@ -337,6 +345,34 @@ hash:
 	SHRQ   $53, R12 // gateSlot
 	ORQ    (R8)(R12*8), R9
 	JMP    hash
+
+across:
+	// The word runs to the block's end: unless the text ends there, on
+	// into the next block, whose word bits give the rest of its length;
+	// a word that fills that block too is left to the caller.
+	LEAQ 64(BX), R12
+	CMPQ R12, DX
+	JGE  key
+	VMOVDQU8 64(DI), Z0
+	VPMOVB2M Z0, K4
+	VPERMI2B Z9, Z8, Z0
+	VPTESTMB Z18, Z0, K1
+	KANDNQ   K1, K4, K1
+	KMOVQ    K1, R12
+	MOVQ DX, R13
+	SUBQ BX, R13
+	SUBQ $64, R13 // the text's bytes after this block
+	CMPQ R13, $64
+	JAE  rest
+	BZHIQ R13, R12, R12
+
+rest:
+	NOTQ   R12
+	TZCNTQ R12, R12
+	CMPQ   R12, $64
+	JEQ    long
+	ADDQ   R12, R14 // its whole length
+	JMP    key
 
 hashed:
 	TESTQ R11, R11

@@ -352,42 +352,38 @@ func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
 
 // gateTextPortable is what gateTextVec computes, a byte at a time, to hold
 // it to: for text[:n] (len(text) >= n+blockRead) from byte base on, in
-// blocks of at most 64 bytes that no word crosses, the gate's bits of the
-// words that may be an anchor's, until the end of the text or a block
-// that holds a literal's anchor byte; that block's span (from, next) and
-// its anchor bytes, a bit per byte from from. next is -1 where a word of
-// 64 bytes or more leaves no block to end before it.
+// blocks of 64 bytes, the gate's bits of the words that may be an
+// anchor's, until the end of the text or a block that holds a literal's
+// anchor byte; that block's span (from, next) and its anchor bytes, a
+// bit per byte from from. next is -1 where a word to hash runs from its
+// block through all of the next.
 func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
 	t := &p.vec
+	isWord := func(c byte) bool { return c < 0x80 && t.class[c]&vecWordByte != 0 }
 	for base < n {
 		size := min(n-base, 64)
-		var word, cand uint64
+		var cands uint64
 		anchors = 0
 		for i := range size {
 			c := text[base+i]
-			if c < 0x80 && t.class[c]&vecWordByte != 0 {
-				word |= 1 << i
-			}
 			if c < 0x80 && t.class[c]&vecAnchorByte != 0 {
 				anchors |= 1 << i
 			}
-			if t.mayStart(text[base+i:]) {
-				cand |= 1 << i
+			starts := isWord(c) && (base+i == 0 || !isWord(text[base+i-1]))
+			if starts && t.mayStart(text[base+i:]) {
+				cands |= 1 << i
 			}
 		}
-		starts := word &^ (word << 1)
-		if base+size < n && word>>(size-1)&1 != 0 {
-			last := 63 - bits.LeadingZeros64(starts)
-			if last == 0 {
+		for s := cands; s != 0; s &= s - 1 {
+			i := base + bits.TrailingZeros64(s)
+			end := i
+			for end < n && isWord(text[end]) {
+				end++
+			}
+			if end >= base+128 {
 				return seen, base, -1, 0
 			}
-			size = last
-			keep := uint64(1)<<last - 1
-			word, starts, anchors = word&keep, starts&keep, anchors&keep
-		}
-		for s := starts & cand; s != 0; s &= s - 1 {
-			i := bits.TrailingZeros64(s)
-			seen |= p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(text[base+i:]), bits.TrailingZeros64(^(word>>i))))]
+			seen |= p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(text[i:]), end-i))]
 		}
 		if anchors != 0 {
 			return seen, base, base + size, anchors

@@ -480,8 +480,8 @@ func matchesAsReference(t *testing.T, v *Validator, texts []string) (got, want [
 // TestGateTextVecAsPortable holds gateTextVec, where this machine has
 // AVX-512, to gateTextPortable, call by call, on random texts of every
 // length up to three blocks and more: ASCII strewn with the anchors' words
-// in any case, the literals' anchor bytes, bytes beyond ASCII, and words
-// of 64 bytes or more.
+// in any case, the literals' anchor bytes, bytes beyond ASCII, and
+// anchors' words run on across a block or two.
 func TestGateTextVecAsPortable(t *testing.T) {
 	if !haveGateVec {
 		t.Skip("no AVX-512 VBMI: gateSegments reads texts a block at a time")
@@ -495,7 +495,7 @@ func TestGateTextVecAsPortable(t *testing.T) {
 	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"\x80\xc1\xe9"
 	calls, hits, anchorStops, longStops := 0, 0, 0, 0
 	for round := range 20000 {
-		n := rng.IntN(200)
+		n := rng.IntN(300)
 		text := make([]byte, n+blockRead)
 		for i := range text {
 			text[i] = alphabet[rng.IntN(len(alphabet))]
@@ -508,8 +508,9 @@ func TestGateTextVecAsPortable(t *testing.T) {
 			copy(text[rng.IntN(len(text)):], w)
 		}
 		if round%50 == 0 && n > 0 {
+			// An anchor's word run on to 64 bytes or more, or to 128.
 			at := rng.IntN(n)
-			copy(text[at:], strings.Repeat("z", 64+rng.IntN(10)))
+			copy(text[at:], words[rng.IntN(len(words))]+strings.Repeat("z", 60+rng.IntN(80)))
 		}
 		for base := 0; base < n; {
 			seen, from, next, anchors := gateTextVec(&text[0], base, n, p)
