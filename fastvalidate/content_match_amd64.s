@@ -212,10 +212,10 @@ done:
 // there. The blocks are 64 bytes apart whatever their words, so that
 // where the next one starts waits on none of the vector work. It
 // returns at the text's end (next == n), at a word to hash that runs
-// from its block through all of the next (next == -1), or after a block with a literal's anchor byte
-// (its bits in anchors, by byte from from), for the caller to match the
-// literals there and call again from next. t is ps.vec, the gate
-// ps.gate.
+// from its block through all of the next (next == -1), or after a block
+// with a literal's anchor byte (its bits in anchors, by byte from from),
+// for the caller to match the literals there and call again from next.
+// t is ps.vec, the gate ps.gate.
 //
 // Registers: SI the text, BX the block's start, DX n, DI the block,
 // R8 the gate, R9 seen, CX the block's length, R10 its word bits, R11 its
