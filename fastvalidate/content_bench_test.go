@@ -201,7 +201,9 @@ func BenchmarkMatchRaw(b *testing.B) {
 
 // anchorCandidates counts, over the texts of objects, the words and the
 // 64-byte blocks, and of them those where blockMasksTeddy finds a word
-// that may be an anchor's: what share of them the pass hashes.
+// that may be an anchor's: what share of them the pass hashes, by the
+// tables the pass uses (gateVecTables where haveGateVec, else
+// teddyTables).
 func anchorCandidates(w *walker, objects [][]textSeg) (candWords, candBlocks, words, blocks int) {
 	if !haveTeddy {
 		return 0, 0, 0, 0
@@ -215,6 +217,14 @@ func anchorCandidates(w *walker, objects [][]textSeg) (candWords, candBlocks, wo
 				n := min(len(text)-base, 64)
 				copy(src[:], w.b[int(s.start)+base:])
 				word, _, cand := blockMasksTeddy(src[:], n, &p.teddy)
+				if haveGateVec {
+					cand = 0
+					for i := range n {
+						if p.vec.mayStart(src[i:]) {
+							cand |= 1 << i
+						}
+					}
+				}
 				word &= ^uint64(0) >> (64 - n)
 				starts := word &^ (word << 1)
 				words += bits.OnesCount64(starts)

@@ -81,6 +81,9 @@ type patternSet struct {
 	// start (content_match_teddy.go).
 	anchorBits uint64
 	teddy      teddyTables
+	// vec holds the tables of the pass over a whole text with AVX-512
+	// (gateTextVec), which finds the anchors' words by whole bytes.
+	vec gateVecTables
 }
 
 // loadPatterns returns the pattern set, read on first use rather than at
@@ -157,6 +160,7 @@ func mustParsePatterns(text string) *patternSet {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
 	p.buildTeddy()
+	p.buildGateVec()
 	return p
 }
 
@@ -345,6 +349,8 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 		switch {
 		case seg.wide:
 			seen |= w.gateFolded(p, si, lits)
+		case haveGateVec && !seg.folded && int(seg.end)+blockRead <= len(w.b):
+			seen |= w.gateText(p, si, lits)
 		case haveTeddy && !seg.folded && int(seg.end)+blockRead <= len(w.b):
 			// The card's own bytes, which the card holds blockRead bytes
 			// past: read in place, in blocks of at most 64 bytes that no
@@ -397,6 +403,36 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 				seen |= w.matchRaw(p, si, nil, false)
 			}
 		}
+	}
+	return seen
+}
+
+// gateText is gateSegments' pass over segment si, the card's own bytes,
+// where the vector unit reads a whole text in one call (haveGateVec): in
+// 64-byte blocks, a word that runs on past one measured in the next,
+// with the blocks' loop, their masks and the hashing of the words that
+// may be an anchor's all in the call (gateTextVec), which returns to
+// match the literals where a block holds an anchor byte of one (5.6% of
+// the blocks on the dump's first 20,000 cards). Most texts are one call,
+// rather than a call, its results through memory and the Go around it
+// for each block. A word to hash that runs from its block through all of
+// the next sends the text to matchRaw.
+func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
+	seg := &w.segs[si]
+	text := w.b[seg.start : int(seg.end)+blockRead] // what gateTextVec reads
+	n := int(seg.end - seg.start)
+	var seen uint64
+	for base := 0; base < n; {
+		s, from, next, anchors := gateTextVec(&text[0], base, n, p)
+		seen |= s
+		if next < 0 {
+			return seen | w.matchRaw(p, si, lits, haveTeddy)
+		}
+		for ; anchors != 0; anchors &= anchors - 1 {
+			i := from + bits.TrailingZeros64(anchors)
+			w.matchLiteralsAt(p, si, i, text[i], lits)
+		}
+		base = next
 	}
 	return seen
 }

@@ -56,3 +56,15 @@ func blockMasksTeddyAt(src *[blockRead]byte, n int, t *teddyTables) (word, other
 
 //go:noescape
 func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, other, cand uint64)
+
+// haveGateVec says whether gateTextVec may be called: on CPUs with
+// AVX-512 (F, BW, and VBMI for VPERMI2B) and BMI1 and BMI2.
+var haveGateVec = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI &&
+	cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+
+// gateTextVec is gateTextPortable on AVX-512, for the text of n bytes at
+// p, which must be followed by blockRead bytes of the card (gateText
+// slices it so); it reads ps.vec and ps.gate.
+//
+//go:noescape
+func gateTextVec(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64)

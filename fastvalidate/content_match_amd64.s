@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "go_asm.h"
 
 // func textBlockMasksSSE2(p *byte) (word, notOther uint64)
 //
@@ -174,4 +175,232 @@ done:
 	MOVQ R8, word+24(FP)
 	MOVQ R9, other+32(FP)
 	MOVQ R10, cand+40(FP)
+	RET
+
+// VZEROUPPER clears the upper halves of Z0 to Z15 only. Z16 to Z31 left
+// with bits beyond 256 may keep an Intel core in its AVX-512 state (its
+// port 1 vector unit off) for the code after the call, as others have
+// measured; the scanner's own pass uses Z0 to Z15 only. Zeroing them by
+// an EVEX instruction, with VZEROUPPER for the rest, leaves it clean,
+// for some twelve instructions a text.
+#define CLEANUP_HIGH \
+	VPXORD X16, X16, X16 \
+	VPXORD X17, X17, X17 \
+	VPXORD X18, X18, X18 \
+	VPXORD X19, X19, X19 \
+	VPXORD X20, X20, X20 \
+	VPXORD X21, X21, X21 \
+	VPXORD X22, X22, X22 \
+	VPXORD X23, X23, X23 \
+	VPXORD X24, X24, X24 \
+	VPXORD X25, X25, X25 \
+	VPXORD X26, X26, X26 \
+	VPXORD X27, X27, X27 \
+	VZEROUPPER
+
+// func gateTextVec(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64)
+//
+// gateTextPortable in one call, 64 bytes an instruction: for the text of
+// n bytes at p (readable to p+n+blockRead), from byte base on, each block
+// of up to 64 bytes classed by t.class and looked up, at each of its
+// bytes and the three after, in the anchors' tables t.places, all by
+// VPERMI2B on the byte's low seven bits (a byte beyond ASCII, cleared by
+// its sign bit where it could pass for a letter, is no word and no
+// anchor byte); each word that starts where the four look-ups share a
+// bucket hashed into the gate as gateWord would (gateKey, gateSlot), its
+// bits ORed into seen, one that runs on into the next block measured
+// there. The blocks are 64 bytes apart whatever their words, so that
+// where the next one starts waits on none of the vector work. It
+// returns at the text's end (next == n), at a word to hash that runs
+// from its block through all of the next (next == -1), or after a block
+// with a literal's anchor byte (its bits in anchors, by byte from from),
+// for the caller to match the literals there and call again from next.
+// t is ps.vec, the gate ps.gate.
+//
+// Registers: SI the text, BX the block's start, DX n, DI the block,
+// R8 the gate, R9 seen, CX the block's length, R10 its word bits, R11 its
+// anchor bytes, R13 the bits of its bytes, R15 the word starts to hash.
+TEXT ·gateTextVec(SB), NOSPLIT, $0-64
+	MOVQ p+0(FP), SI
+	MOVQ base+8(FP), BX
+	MOVQ n+16(FP), DX
+	MOVQ ps+24(FP), DI
+	LEAQ patternSet_gate(DI), R8
+	ADDQ $patternSet_vec, DI
+	VMOVDQU64 0(DI), Z8 // class, bytes 0 to 63
+	VMOVDQU64 64(DI), Z9 // and 64 to 127
+	VMOVDQU64 128(DI), Z10
+	VMOVDQU64 192(DI), Z11
+	VMOVDQU64 256(DI), Z12
+	VMOVDQU64 320(DI), Z13
+	VMOVDQU64 384(DI), Z14
+	VMOVDQU64 448(DI), Z15
+	VMOVDQU64 512(DI), Z16
+	VMOVDQU64 576(DI), Z17
+	VMOVDQU64 640(DI), Z20 // the places of buckets 8 to 15
+	VMOVDQU64 704(DI), Z21
+	VMOVDQU64 768(DI), Z22
+	VMOVDQU64 832(DI), Z23
+	VMOVDQU64 896(DI), Z24
+	VMOVDQU64 960(DI), Z25
+	VMOVDQU64 1024(DI), Z26
+	VMOVDQU64 1088(DI), Z27
+	MOVL $1, AX // vecWordByte
+	VPBROADCASTB AX, Z18
+	MOVL $2, AX // vecAnchorByte
+	VPBROADCASTB AX, Z19
+	XORQ R9, R9
+	// The carry into the first block, kept in the base slot from here
+	// on: 1 when the byte before it is a word's, whose word then runs on
+	// into the block rather than starting in it.
+	XORQ AX, AX
+	TESTQ BX, BX
+	JZ   carried
+	MOVBLZX -1(SI)(BX*1), R10
+	CMPQ R10, $0x80
+	JAE  carried
+	MOVBLZX (DI)(R10*1), AX // its class
+	ANDQ $1, AX // vecWordByte
+
+carried:
+	MOVQ AX, base+8(FP)
+
+block:
+	CMPQ BX, DX
+	JGE  end
+	MOVQ DX, CX
+	SUBQ BX, CX
+	MOVQ $64, AX
+	CMPQ CX, AX
+	CMOVQGT AX, CX
+	LEAQ (SI)(BX*1), DI
+	VMOVDQU8   (DI), Z0
+	VPMOVB2M   Z0, K4 // bytes beyond ASCII
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z9, Z8, Z1
+	VPTESTMB   Z18, Z1, K1
+	VPTESTMB   Z19, Z1, K2
+	VMOVDQA64  Z0, Z5
+	VPERMI2B   Z11, Z10, Z0 // place 0, buckets 0 to 7
+	VPERMI2B   Z21, Z20, Z5 // and 8 to 15
+	VMOVDQU8   1(DI), Z2
+	VMOVDQA64  Z2, Z6
+	VPERMI2B   Z13, Z12, Z2
+	VPERMI2B   Z23, Z22, Z6
+	VMOVDQU8   2(DI), Z3
+	VMOVDQA64  Z3, Z7
+	VPERMI2B   Z15, Z14, Z3
+	VPERMI2B   Z25, Z24, Z7
+	VPTERNLOGD $0x80, Z3, Z2, Z0 // the buckets of places 0 to 2, ANDed
+	VPTERNLOGD $0x80, Z7, Z6, Z5
+	VMOVDQU8   3(DI), Z4
+	VMOVDQA64  Z4, Z1
+	VPERMI2B   Z17, Z16, Z4
+	VPERMI2B   Z27, Z26, Z1
+	VPTESTMB   Z4, Z0, K3 // and of place 3: a word of an anchor may start
+	VPTESTMB   Z1, Z5, K5
+	KORQ       K5, K3, K3
+	KANDNQ     K1, K4, K1
+	KANDNQ     K2, K4, K2
+	KMOVQ      K1, R10
+	KMOVQ      K2, R11
+	KMOVQ      K3, R12
+	MOVQ  $-1, R13
+	BZHIQ CX, R13, R13 // the block's bytes
+	ANDQ  R13, R10
+	ANDQ  R13, R11
+	LEAQ  (R10)(R10*1), R14
+	ORQ   base+8(FP), R14
+	ANDNQ R10, R14, R15 // word starts
+	ANDQ  R12, R15 // those that may be an anchor's
+	MOVQ  R10, R14
+	SHRQ  $63, R14
+	MOVQ  R14, base+8(FP) // the carry into the next block
+
+hash:
+	TESTQ  R15, R15
+	JZ     hashed
+	TZCNTQ R15, AX // a word's start
+	BLSRQ  R15, R15
+	SHRXQ  AX, R10, R14
+	NOTQ   R14
+	TZCNTQ R14, R14 // its length in the block
+	LEAQ   (AX)(R14*1), R12
+	CMPQ   R12, $64
+	JEQ    across
+
+key:
+	MOVQ   (DI)(AX*1), R12
+	MOVQ   $0x2020202020202020, AX
+	ORQ    AX, R12
+	MOVQ   $8, AX
+	CMPQ   R14, AX
+	CMOVQLT R14, AX
+	SHLQ   $3, AX
+	BZHIQ  AX, R12, R12 // its first eight bytes, lower-cased, no more
+	SHLQ   $59, R14
+	XORQ   R14, R12 // gateKey
+	MOVQ   $0x9E3779B97F4A7C15, AX
+	IMULQ  AX, R12
+	SHRQ   $53, R12 // gateSlot
+	ORQ    (R8)(R12*8), R9
+	JMP    hash
+
+across:
+	// The word runs to the block's end: unless the text ends there, on
+	// into the next block, whose word bits give the rest of its length;
+	// a word that fills that block too is left to the caller.
+	LEAQ 64(BX), R12
+	CMPQ R12, DX
+	JGE  key
+	VMOVDQU8 64(DI), Z0
+	VPMOVB2M Z0, K4
+	VPERMI2B Z9, Z8, Z0
+	VPTESTMB Z18, Z0, K1
+	KANDNQ   K1, K4, K1
+	KMOVQ    K1, R12
+	MOVQ DX, R13
+	SUBQ BX, R13
+	SUBQ $64, R13 // the text's bytes after this block
+	CMPQ R13, $64
+	JAE  rest
+	BZHIQ R13, R12, R12
+
+rest:
+	NOTQ   R12
+	TZCNTQ R12, R12
+	CMPQ   R12, $64
+	JEQ    long
+	ADDQ   R12, R14 // its whole length
+	JMP    key
+
+hashed:
+	TESTQ R11, R11
+	JNZ   anchors
+	ADDQ  CX, BX
+	JMP   block
+
+anchors:
+	MOVQ R9, seen+32(FP)
+	MOVQ BX, from+40(FP)
+	ADDQ CX, BX
+	MOVQ BX, next+48(FP)
+	MOVQ R11, anchors+56(FP)
+	CLEANUP_HIGH
+	RET
+
+long:
+	MOVQ R9, seen+32(FP)
+	MOVQ BX, from+40(FP)
+	MOVQ $-1, next+48(FP)
+	MOVQ $0, anchors+56(FP)
+	CLEANUP_HIGH
+	RET
+
+end:
+	MOVQ R9, seen+32(FP)
+	MOVQ BX, from+40(FP)
+	MOVQ BX, next+48(FP)
+	MOVQ $0, anchors+56(FP)
+	CLEANUP_HIGH
 	RET

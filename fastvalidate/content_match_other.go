@@ -2,6 +2,8 @@
 
 package fastvalidate
 
+import "unsafe"
+
 // blockMaskRead is how many bytes from a block's start blockMasks reads
 // at least: none beyond the n+7 that matchRaw always has (see there).
 const blockMaskRead = 0
@@ -25,4 +27,13 @@ func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint6
 // blockMasksTeddyAt is blockMasksTeddy here.
 func blockMasksTeddyAt(src *[blockRead]byte, n int, t *teddyTables) (word, other, cand uint64) {
 	return blockMasksTeddy(src[:], n, t)
+}
+
+// haveGateVec is false here: gateSegments reads texts as without it.
+const haveGateVec = false
+
+// gateTextVec is gateTextPortable here, which gateSegments does not call
+// (haveGateVec); the text of n bytes at p is followed by blockRead more.
+func gateTextVec(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64) {
+	return gateTextPortable(ps, unsafe.Slice(p, n+blockRead), base, n)
 }

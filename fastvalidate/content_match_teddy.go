@@ -1,8 +1,10 @@
 package fastvalidate
 
 import (
+	"encoding/binary"
 	"math/bits"
 	"slices"
+	"strings"
 )
 
 // The anchors of the gate. The gate (content_match_gate.go) hashes every
@@ -14,7 +16,9 @@ import (
 // algorithm of Hyperscan and Rust's aho-corasick: nibble tables looked up
 // with a byte shuffle), hashes only the words that start there, and
 // hashes every word of the object, as without the anchors, only when one
-// of them is an anchor's word.
+// of them is an anchor's word. With AVX-512 the tables are looked up by
+// whole bytes, in sixteen buckets, and a whole text is read in one call
+// (gateVecTables, gateTextVec).
 
 // anchorToken returns the index in its tokens of the token a pattern is
 // anchored on: the one whose words the fewest strings of the real cards
@@ -142,4 +146,249 @@ func anchorOf(wp *wordPattern) int {
 		return t
 	}
 	return 0
+}
+
+// gateVecTables are the tables of the pass that reads a whole text with
+// AVX-512 (gateTextVec), each looked up by a byte's low seven bits, all
+// 128 at once (VPERMI2B): class, bit 0 for a letter or digit and bit 1
+// for a byte that is some literal's anchor; and for the k-th byte of an
+// anchor's word (k < 4), a bit per bucket of words whose k-th byte is
+// that byte in either case. A lookup by the whole byte rather than by
+// its two nibbles lets no mix of two words' nibbles through: where the
+// nibble tables (teddyTables) mark 6.1% of the dump's words, these mark
+// fewer (BenchmarkMatchRaw's anchor-cand/word). A word shorter than four
+// bytes needs a byte that is no letter nor digit after its end, since
+// the word must end there; past that, any byte. The tables are 1,152
+// bytes, made with the rest of the set (buildGateVec).
+type gateVecTables struct {
+	class [128]byte
+	// places[h][k] are the tables of buckets 8h to 8h+7: sixteen
+	// buckets, so that each holds three words or so and lets few mixes
+	// of them through.
+	places [2][4][128]byte
+}
+
+// gateVecBuckets is how many buckets gateVecTables has.
+const gateVecBuckets = 16
+
+// mayStart reports whether an anchor's word may start at src[0], by t:
+// whether for some bucket the look-ups of src[0] to src[3] all hold its
+// bit.
+func (t *gateVecTables) mayStart(src []byte) bool {
+	for h := range t.places {
+		match := byte(0xFF)
+		for k := range 4 {
+			match &= t.places[h][k][src[k]&0x7F]
+		}
+		if match != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Bits of gateVecTables.class.
+const (
+	vecWordByte   = 1 << 0
+	vecAnchorByte = 1 << 1
+)
+
+// byteSet is a set of bytes below 128.
+type byteSet [2]uint64
+
+func (s *byteSet) add(c byte)      { s[c>>6&1] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6&1]>>(c&63)&1 != 0 }
+
+// count returns how many kinds of byte s holds, weighed by how often a
+// word's next byte is one in text: each letter or digit (in either case)
+// one, and the bytes that end a word, all together, six, since words of
+// English run five letters or so and then end (buildGateVec's buckets,
+// weighed so, keep "for" from passing for "forget" followed by the end of
+// "now": that one word was 2.6% of the dump's words).
+func (s *byteSet) count() int {
+	n, ends := 0, false
+	for c := range byte(128) {
+		switch {
+		case !s.has(c):
+		case !isWordASCII(c):
+			ends = true
+		case c < 'A' || c > 'Z':
+			n++
+		}
+	}
+	if ends {
+		n += 6
+	}
+	return n
+}
+func (s *byteSet) union(o *byteSet) { s[0], s[1] = s[0]|o[0], s[1]|o[1] }
+
+// isWordASCII tells the ASCII letters and digits.
+func isWordASCII(c byte) bool { return c < 0x80 && foldWordByte[lowerASCII[c]] }
+
+// anchorPlaceSet returns the bytes that may stand at place k of a text
+// where word, the first four bytes at most of an anchor's word, starts:
+// its k-th byte in either case; past its end, a byte that ends a word.
+func anchorPlaceSet(word string, k int) (s byteSet) {
+	switch {
+	case k < len(word):
+		c := word[k] | 0x20
+		s.add(c)
+		if c >= 'a' && c <= 'z' {
+			s.add(c - 0x20)
+		}
+	case k == len(word):
+		for c := range byte(128) {
+			if !isWordASCII(c) {
+				s.add(c)
+			}
+		}
+	default:
+		s = byteSet{^uint64(0), ^uint64(0)}
+	}
+	return s
+}
+
+// buildGateVec fills p.vec: the class of each byte, and the anchors'
+// words, by their first four bytes, each in the bucket whose sets it
+// widens least (by the number of 4-byte strings the bucket then lets
+// through, weighed by byteSet.count), as buildTeddy does with nibbles,
+// then each moved to the bucket it widens least given all the others.
+func (p *patternSet) buildGateVec() {
+	for c := range byte(128) {
+		if isWordASCII(c) {
+			p.vec.class[c] |= vecWordByte
+		}
+		if p.anchors[c] {
+			p.vec.class[c] |= vecAnchorByte
+		}
+	}
+	var words []string
+	for i := range p.words {
+		wp := &p.words[i]
+		for _, word := range wp.tokens[anchorOf(wp)].words {
+			words = append(words, strings.ToLower(word[:min(len(word), 4)]))
+		}
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	sets := make([][4]byteSet, len(words))
+	for i, word := range words { // each at most four bytes: places past four let any byte by
+		for k := range sets[i] {
+			sets[i][k] = anchorPlaceSet(word, k)
+		}
+	}
+	for b, bucket := range fillBuckets(sets) {
+		for k := range bucket {
+			for c := range byte(128) {
+				if bucket[k].has(c) {
+					p.vec.places[b/8][k][c] |= 1 << (b % 8)
+				}
+			}
+		}
+	}
+}
+
+// fillBuckets puts each word, by the sets of bytes at its four places,
+// in the bucket whose sets it widens least, and returns the buckets'
+// sets.
+func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
+	of := make([]int, len(sets)) // the bucket of each word, -1 for none yet
+	for i := range of {
+		of[i] = -1
+	}
+	bucket := func(b, without int) (u [4]byteSet) {
+		for i := range sets {
+			if of[i] == b && i != without {
+				for k := range u {
+					u[k].union(&sets[i][k])
+				}
+			}
+		}
+		return u
+	}
+	volume := func(b *[4]byteSet) int {
+		v := 1
+		for k := range b {
+			v *= b[k].count()
+		}
+		return v
+	}
+	place := func(i int) bool {
+		best, bestGrowth := 0, -1
+		for b := range gateVecBuckets {
+			rest := bucket(b, i)
+			grown := rest
+			for k := range grown {
+				grown[k].union(&sets[i][k])
+			}
+			if growth := volume(&grown) - volume(&rest); bestGrowth < 0 || growth < bestGrowth {
+				best, bestGrowth = b, growth
+			}
+		}
+		moved := of[i] != best
+		of[i] = best
+		return moved
+	}
+	for i := range sets {
+		place(i)
+	}
+	// The first placing depends on the words' order: move each word to
+	// the bucket it widens least given all the others, until none moves.
+	for range 8 {
+		moved := false
+		for i := range sets {
+			moved = place(i) || moved
+		}
+		if !moved {
+			break
+		}
+	}
+	for b := range buckets {
+		buckets[b] = bucket(b, -1)
+	}
+	return buckets
+}
+
+// gateTextPortable is what gateTextVec computes, a byte at a time, to hold
+// it to: for text[:n] (len(text) >= n+blockRead) from byte base on, in
+// blocks of 64 bytes, the gate's bits of the words that may be an
+// anchor's, until the end of the text or a block that holds a literal's
+// anchor byte; that block's span (from, next) and its anchor bytes, a
+// bit per byte from from. next is -1 where a word to hash runs from its
+// block through all of the next.
+func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
+	t := &p.vec
+	isWord := func(c byte) bool { return c < 0x80 && t.class[c]&vecWordByte != 0 }
+	for base < n {
+		size := min(n-base, 64)
+		var cands uint64
+		anchors = 0
+		for i := range size {
+			c := text[base+i]
+			if c < 0x80 && t.class[c]&vecAnchorByte != 0 {
+				anchors |= 1 << i
+			}
+			starts := isWord(c) && (base+i == 0 || !isWord(text[base+i-1]))
+			if starts && t.mayStart(text[base+i:]) {
+				cands |= 1 << i
+			}
+		}
+		for s := cands; s != 0; s &= s - 1 {
+			i := base + bits.TrailingZeros64(s)
+			end := i
+			for end < n && isWord(text[end]) {
+				end++
+			}
+			if end >= base+128 {
+				return seen, base, -1, 0
+			}
+			seen |= p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(text[i:]), end-i))]
+		}
+		if anchors != 0 {
+			return seen, base, base + size, anchors
+		}
+		base += size
+	}
+	return seen, base, base, 0
 }

@@ -476,3 +476,120 @@ func matchesAsReference(t *testing.T, v *Validator, texts []string) (got, want [
 	}
 	return got, want
 }
+
+// TestGateTextVecAsPortable holds gateTextVec, where this machine has
+// AVX-512, to gateTextPortable, call by call, on random texts of every
+// length up to three blocks and more: ASCII strewn with the anchors' words
+// in any case, the literals' anchor bytes, bytes beyond ASCII, and
+// anchors' words run on across a block or two.
+func TestGateTextVecAsPortable(t *testing.T) {
+	if !haveGateVec {
+		t.Skip("no AVX-512 VBMI: gateSegments reads texts a block at a time")
+	}
+	p := loadPatterns()
+	var words []string
+	for i := range p.words {
+		words = append(words, p.words[i].tokens[anchorOf(&p.words[i])].words...)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"\x80\xc1\xe9"
+	calls, hits, anchorStops, longStops := 0, 0, 0, 0
+	for round := range 20000 {
+		n := rng.IntN(300)
+		text := make([]byte, n+blockRead)
+		for i := range text {
+			text[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		for range rng.IntN(8) {
+			w := words[rng.IntN(len(words))]
+			if rng.IntN(2) == 0 {
+				w = strings.ToUpper(w)
+			}
+			copy(text[rng.IntN(len(text)):], w)
+		}
+		if round%50 == 0 && n > 0 {
+			// An anchor's word run on to 64 bytes or more, or to 128.
+			at := rng.IntN(n)
+			copy(text[at:], words[rng.IntN(len(words))]+strings.Repeat("z", 60+rng.IntN(80)))
+		}
+		for base := 0; base < n; {
+			seen, from, next, anchors := gateTextVec(&text[0], base, n, p)
+			wantSeen, wantFrom, wantNext, wantAnchors := gateTextPortable(p, text, base, n)
+			calls++
+			if seen != wantSeen || from != wantFrom || next != wantNext || anchors != wantAnchors {
+				t.Fatalf("%q (n %d) from %d: got %#x %d %d %#x, want %#x %d %d %#x",
+					text, n, base, seen, from, next, anchors, wantSeen, wantFrom, wantNext, wantAnchors)
+			}
+			if seen != 0 {
+				hits++
+			}
+			switch {
+			case next < 0:
+				longStops++
+			case anchors != 0:
+				anchorStops++
+			}
+			if next < 0 || next == base {
+				break
+			}
+			base = next
+		}
+	}
+	if hits == 0 || anchorStops == 0 || longStops == 0 {
+		t.Fatalf("of %d calls, %d hashed an anchor's word, %d stopped at an anchor byte, %d at a long word: the test misses a case", calls, hits, anchorStops, longStops)
+	}
+}
+
+// TestGateVecFindsEveryAnchorWord checks the whole-byte anchor tables'
+// one promise, as TestTeddyFindsEveryAnchorWord does the nibble tables':
+// a word of a token a pattern is anchored on, in any case, at any place
+// of a text, followed by any byte that ends a word, is hashed, so that
+// the bits of its tokens are among those gateTextPortable returns.
+func TestGateVecFindsEveryAnchorWord(t *testing.T) {
+	p := loadPatterns()
+	tokenBit := 0
+	for i := range p.words {
+		wp := &p.words[i]
+		anchor := anchorOf(wp)
+		for ti, tok := range wp.tokens {
+			if tok.gap > 0 {
+				continue
+			}
+			bit := uint64(1) << (tokenBit % 64)
+			tokenBit++
+			if ti != anchor {
+				continue
+			}
+			for _, word := range tok.words {
+				for _, spelt := range []string{word, strings.ToUpper(word), strings.ToUpper(word[:1]) + word[1:]} {
+					for at := range 80 {
+						for _, after := range []byte(" .-<\"\x80") {
+							text := make([]byte, 160+blockRead)
+							for i := range text {
+								text[i] = "xq.- "[i%5]
+							}
+							if at > 0 {
+								text[at-1] = ' '
+							}
+							copy(text[at:], spelt)
+							text[at+len(spelt)] = after
+							n := at + len(spelt) + 1 + int(after)%3
+							got := uint64(0)
+							for base := 0; base < n; {
+								seen, _, next, _ := gateTextPortable(p, text, base, n)
+								got |= seen
+								if next <= base {
+									break
+								}
+								base = next
+							}
+							if got&bit == 0 {
+								t.Fatalf("%s: %q at %d of %q: gate bits %#x lack %#x", wp.id, spelt, at, text[:n], got, bit)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
