@@ -169,6 +169,7 @@ func FuzzFileFramingMatchesReference(f *testing.F) {
 	f.Add([]byte(card+"\n\n{}\r\n"), uint8(200), uint16(4096), uint16(512), uint8(1), uint8(2))
 	f.Add([]byte("{}\n"), uint8(255), uint16(0), uint16(40), uint8(2), uint8(1))
 	f.Add([]byte(strings.Repeat("\n", 63)+card), uint8(90), uint16(9000), uint16(300), uint8(0), uint8(0))
+	f.Add([]byte("\x00\xff\r\n \t\n"+card+"\r\n"), uint8(180), uint16(5000), uint16(100), uint8(2), uint8(2))
 	f.Fuzz(func(t *testing.T, unit []byte, repeat uint8, chunk, maxRecord uint16, jobs, compression uint8) {
 		if len(unit) == 0 || len(unit)*int(repeat) > 1<<18 {
 			return
@@ -178,4 +179,50 @@ func FuzzFileFramingMatchesReference(f *testing.F) {
 		path := writeFraming(t, t.TempDir(), []string{"", "gzip", "zstd"}[compression%3], input)
 		checkFileFraming(t, path, input, chunkSize, limit, j)
 	})
+}
+
+// paddedLine is a line of exactly n bytes, '\n' included: a card while n
+// leaves room for one, an object not a card, or a number, when shorter.
+func paddedLine(n int) string {
+	prefix := card[:len(card)-1] + `,"x":"`
+	if fill := n - len(prefix) - 3; fill >= 0 {
+		return prefix + strings.Repeat("p", fill) + "\"}\n"
+	}
+	if n >= 9 {
+		return `{"x":"` + strings.Repeat("p", n-9) + "\"}\n"
+	}
+	return strings.Repeat("1", n-1) + "\n"
+}
+
+// TestBoundaryLinesFraming: lines that end exactly on a multiple of the
+// 64 bytes a kept place stands for, and on a chunk's last byte, or one
+// byte either side of them, with CRLF, NUL and invalid UTF-8 lines among
+// them and a last line without a newline: the verdicts and out files of
+// the line-by-line reference, read plain, gzip and zstd at one to three
+// workers.
+func TestBoundaryLinesFraming(t *testing.T) {
+	const chunkSize = 4 << 10
+	var b strings.Builder
+	for _, n := range []int{64, 63, 65, 1, 128, chunkSize, chunkSize - 1, chunkSize + 1, 2 * chunkSize, 200} {
+		for i := range 2 * chunkSize / n {
+			b.WriteString(paddedLine(n))
+			switch i % 7 {
+			case 3:
+				b.WriteString("{\"name\":\"\xff\xfe\"}\r\n")
+			case 5:
+				b.WriteString("\x00\n \t \r\n")
+			}
+		}
+	}
+	b.WriteString(card)
+	input := []byte(b.String())
+	dir := t.TempDir()
+	for _, compression := range []string{"", "gzip", "zstd"} {
+		path := writeFraming(t, dir, compression, input)
+		for jobs := 1; jobs <= 3; jobs++ {
+			for _, chunk := range []int{chunkSize, chunkSize + lineEndsPer, 2*chunkSize + 1} {
+				checkFileFraming(t, path, input, chunk, 3*chunkSize, jobs)
+			}
+		}
+	}
 }
