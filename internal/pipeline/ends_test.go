@@ -156,3 +156,23 @@ func FuzzReadFramingMatchesReference(f *testing.F) {
 		}
 	})
 }
+
+// TestIndexNewlinesKeepsASixteenth: the places a chunk keeps take a
+// sixteenth of its size at most, as the memory bound in docs/cli.md
+// counts them, however many lines it holds and whatever room its slice
+// had before. append's growth rounds past what is needed (a third more
+// for a 64 KiB chunk), and a chunk in flight keeps that room.
+func TestIndexNewlinesKeepsASixteenth(t *testing.T) {
+	for _, size := range []int{4 << 10, 64 << 10, 100_000, 1 << 20, 4 << 20} {
+		for _, line := range []string{"\n", "{}\n", "{}\r\n"} {
+			b := bytes.Repeat([]byte(line), size/len(line))
+			for _, room := range []int{0, 7, len(b)/lineEndsPer - 1} {
+				_, ends := indexNewlines(b, make([]int32, 0, room))
+				if held := 4 * cap(ends); held > max(len(b)/16, 4*room) {
+					t.Errorf("%d bytes of %q lines, room for %d places: %d bytes of places, over a sixteenth (%d)",
+						len(b), line, room, held, len(b)/16)
+				}
+			}
+		}
+	}
+}

@@ -135,6 +135,13 @@ func indexNewlines(b []byte, ends []int32) (int, []int32) {
 		if len(ends) == keep {
 			return len(ends) + 1 + bytes.Count(b[i+1:], nl), ends
 		}
+		if len(ends) == cap(ends) {
+			// Grown by hand: append's growth would round past keep, and
+			// the memory bound counts a sixteenth of the chunk.
+			grown := make([]int32, len(ends), min(keep, max(2*cap(ends), 256)))
+			copy(grown, ends)
+			ends = grown
+		}
 		ends = append(ends, int32(i))
 	}
 }
