@@ -30,16 +30,16 @@ import (
 // hashed. A pattern not named here is anchored on its first token.
 func anchorToken(id string) int {
 	switch id {
-	case "ignore-previous", "pretend", "roleplay-as", "always-call":
-		return 0 // ignore|disregard|..., pretend, roleplay|role, always|must
-	case "new-system-prompt", "from-now-on", "developer-mode":
-		return 1 // system, now, mode
-	case "you-are-now", "dan", "send-secrets":
-		return 2 // now, now, key|keys|token|...
-	case "do-not-follow":
-		return 3 // follow|obey|heed
-	case "route-payments", "act-as-if":
-		return 4 // payment|payments|funds|..., you
+	case "ignore-previous", "pretend", "roleplay-as", "always-call", "developer-mode":
+		return 0 // ignore|disregard|..., pretend, roleplay|role, always|must, god|jailbreak|...
+	case "new-system-prompt", "from-now-on", "set-aside", "real-task", "must-now":
+		return 1 // system, now, aside|away, real|true|..., must|shall
+	case "you-are-now", "dan", "send-secrets", "enter-mode":
+		return 2 // now, now, key|keys|token|..., jailbreak|god|...
+	case "do-not-follow", "no-longer", "do-not-tell":
+		return 3 // follow|obey|heed, longer, tell|inform|...
+	case "route-payments", "act-as-if", "no-longer-apply":
+		return 4 // payment|payments|funds|..., you, longer
 	case "reveal-prompt":
 		return 5 // prompt|prompts|instructions
 	}

@@ -3,11 +3,11 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.ndjson that it finds, and\n# testdata/content/honest.ndjson holds honest cards none may match.\nversion 1\n\nwords override ignore-previous ignore|disregard|forget|overlook|override|bypass|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode developer|god|jailbreak|unrestricted mode *1 enabled|on|activated|active\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none\nliteral hidden-markup display-none-space display: none\nliteral hidden-markup visibility-hidden visibility:hidden\nliteral hidden-markup visibility-hidden-space visibility: hidden\nliteral hidden-markup font-size-zero font-size:0\nliteral hidden-markup font-size-zero-space font-size: 0\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup color-transparent color:transparent\nliteral hidden-markup color-transparent-space color: transparent\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 2\n\nwords override ignore-previous ignore|disregard|forget|overlook|override|bypass|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted|dan mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted|dan mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside|away *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|true|actual|secret|hidden task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes|replaces|cancels|voids *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell|inform|alert|notify|warn *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\":\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
-	version: "1",
+	version: "2",
 	words: []wordPattern{
 		{
 			kind: "override",
@@ -133,6 +133,12 @@ var staticPatterns = patternSet{
 				{
 					words: []string{"be", "are", "have"},
 				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+				},
 			},
 		},
 		{
@@ -194,7 +200,7 @@ var staticPatterns = patternSet{
 			id:   "developer-mode",
 			tokens: []patternToken{
 				{
-					words: []string{"developer", "god", "jailbreak", "unrestricted"},
+					words: []string{"god", "jailbreak", "jailbroken", "unrestricted", "dan"},
 				},
 				{
 					words: []string{"mode"},
@@ -204,6 +210,72 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "enter-mode",
+			tokens: []patternToken{
+				{
+					words: []string{"enter", "enable", "activate", "switch", "turn"},
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"jailbreak", "jailbroken", "god", "unrestricted", "dan"},
+				},
+				{
+					words: []string{"mode"},
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "developer-mode-policies",
+			tokens: []patternToken{
+				{
+					words: []string{"developer"},
+				},
+				{
+					words: []string{"mode"},
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"enabled", "activated"},
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "no-longer",
+			tokens: []patternToken{
+				{
+					words: []string{"you"},
+				},
+				{
+					words: []string{"are", "re"},
+				},
+				{
+					words: []string{"no"},
+				},
+				{
+					words: []string{"longer"},
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"a", "an", "bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude"},
 				},
 			},
 		},
@@ -218,7 +290,7 @@ var staticPatterns = patternSet{
 					gap: 6,
 				},
 				{
-					words: []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "ssn", "seed", "mnemonic", "wallet"},
+					words: []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
 				},
 				{
 					gap: 6,
@@ -249,6 +321,180 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "set-aside",
+			tokens: []patternToken{
+				{
+					words: []string{"set", "put", "cast", "push"},
+				},
+				{
+					words: []string{"aside", "away"},
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "real-task",
+			tokens: []patternToken{
+				{
+					words: []string{"your"},
+				},
+				{
+					words: []string{"real", "true", "actual", "secret", "hidden"},
+				},
+				{
+					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
+				},
+				{
+					words: []string{"is"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "must-now",
+			tokens: []patternToken{
+				{
+					words: []string{"assistant", "model", "ai", "llm", "you"},
+				},
+				{
+					words: []string{"must", "shall"},
+				},
+				{
+					words: []string{"now"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "respond-only",
+			tokens: []patternToken{
+				{
+					words: []string{"respond", "reply"},
+				},
+				{
+					words: []string{"only"},
+				},
+				{
+					words: []string{"with"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-everything",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "disregard", "forget"},
+				},
+				{
+					words: []string{"everything", "anything", "all"},
+				},
+				{
+					words: []string{"above", "before", "prior", "previously", "earlier"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-instructions",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "disregard", "forget"},
+				},
+				{
+					words: []string{"your", "these", "those"},
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "supersede",
+			tokens: []patternToken{
+				{
+					words: []string{"overrides", "supersedes", "replaces", "cancels", "voids"},
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "no-longer-apply",
+			tokens: []patternToken{
+				{
+					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
+				},
+				{
+					words: []string{"no"},
+				},
+				{
+					words: []string{"longer"},
+				},
+				{
+					words: []string{"apply", "applies", "matter", "matters"},
+				},
+			},
+		},
+		{
+			kind: "exfiltration",
+			id:   "do-not-tell",
+			tokens: []patternToken{
+				{
+					words: []string{"do", "dont", "don", "never"},
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"not", "t"},
+				},
+				{
+					words: []string{"tell", "inform", "alert", "notify", "warn"},
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"the", "this"},
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"user", "users", "human", "customer"},
 				},
 			},
 		},
@@ -405,6 +651,27 @@ var staticPatterns = patternSet{
 			text: "### human",
 		},
 		{
+			kind:   "marker",
+			id:     "new-instructions",
+			text:   "new instructions:",
+			anchor: 16,
+		},
+		{
+			kind: "marker",
+			id:   "assistant-tag",
+			text: "<assistant>",
+		},
+		{
+			kind: "marker",
+			id:   "role-system-json",
+			text: "\"role\": \"system\"",
+		},
+		{
+			kind: "marker",
+			id:   "role-system-json-tight",
+			text: "\"role\":\"system\"",
+		},
+		{
 			kind: "tool-call",
 			id:   "tool-call-tag",
 			text: "<tool_call>",
@@ -445,6 +712,11 @@ var staticPatterns = patternSet{
 			text: "<function=",
 		},
 		{
+			kind: "tool-call",
+			id:   "arguments-json",
+			text: "\"arguments\":",
+		},
+		{
 			kind: "hidden-markup",
 			id:   "html-comment",
 			text: "<!--",
@@ -452,37 +724,187 @@ var staticPatterns = patternSet{
 		{
 			kind:   "hidden-markup",
 			id:     "display-none",
-			text:   "display:none",
+			text:   "display:none;",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-dq",
+			text:   "display:none\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-sq",
+			text:   "display:none'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-gt",
+			text:   "display:none>",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-important",
+			text:   "display:none!",
 			anchor: 7,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "display-none-space",
-			text:   "display: none",
+			text:   "display: none;",
 			anchor: 7,
 		},
 		{
 			kind:   "hidden-markup",
+			id:     "display-none-space-dq",
+			text:   "display: none\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-space-sq",
+			text:   "display: none'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-spaces",
+			text:   "display : none;",
+			anchor: 8,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-spaces-dq",
+			text:   "display : none\"",
+			anchor: 8,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-spaces-sq",
+			text:   "display : none'",
+			anchor: 8,
+		},
+		{
+			kind:   "hidden-markup",
 			id:     "visibility-hidden",
-			text:   "visibility:hidden",
+			text:   "visibility:hidden;",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-dq",
+			text:   "visibility:hidden\"",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-sq",
+			text:   "visibility:hidden'",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-gt",
+			text:   "visibility:hidden>",
 			anchor: 10,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "visibility-hidden-space",
-			text:   "visibility: hidden",
+			text:   "visibility: hidden;",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-space-dq",
+			text:   "visibility: hidden\"",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-space-sq",
+			text:   "visibility: hidden'",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse",
+			text:   "visibility:collapse;",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse-dq",
+			text:   "visibility:collapse\"",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse-sq",
+			text:   "visibility:collapse'",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse-gt",
+			text:   "visibility:collapse>",
 			anchor: 10,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "font-size-zero",
-			text:   "font-size:0",
+			text:   "font-size:0;",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-dq",
+			text:   "font-size:0\"",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-sq",
+			text:   "font-size:0'",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-gt",
+			text:   "font-size:0>",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-px",
+			text:   "font-size:0px",
 			anchor: 4,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "font-size-zero-space",
-			text:   "font-size: 0",
+			text:   "font-size: 0;",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-space-dq",
+			text:   "font-size: 0\"",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-space-sq",
+			text:   "font-size: 0'",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-space-px",
+			text:   "font-size: 0px",
 			anchor: 4,
 		},
 		{
@@ -493,20 +915,80 @@ var staticPatterns = patternSet{
 		},
 		{
 			kind:   "hidden-markup",
+			id:     "opacity-zero-dq",
+			text:   "opacity:0\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-sq",
+			text:   "opacity:0'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-gt",
+			text:   "opacity:0>",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
 			id:     "opacity-zero-space",
 			text:   "opacity: 0;",
 			anchor: 7,
 		},
 		{
 			kind:   "hidden-markup",
+			id:     "opacity-zero-space-dq",
+			text:   "opacity: 0\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-space-sq",
+			text:   "opacity: 0'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
 			id:     "color-transparent",
-			text:   "color:transparent",
+			text:   "color:transparent;",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-dq",
+			text:   "color:transparent\"",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-sq",
+			text:   "color:transparent'",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-gt",
+			text:   "color:transparent>",
 			anchor: 5,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "color-transparent-space",
-			text:   "color: transparent",
+			text:   "color: transparent;",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-space-dq",
+			text:   "color: transparent\"",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-space-sq",
+			text:   "color: transparent'",
 			anchor: 5,
 		},
 		{
@@ -529,12 +1011,39 @@ var staticPatterns = patternSet{
 			id:   "details-tag",
 			text: "<details",
 		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-p",
+			text: "<p hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "markdown-comment",
+			text: "[//]: #",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "markdown-comment-label",
+			text: "[comment]: #",
+		},
 	},
 	byFirst: [512][]firstWord{
+		18: {
+			{
+				word:     "ai",
+				patterns: []int{17},
+			},
+		},
 		19: {
 			{
 				word:     "act",
 				patterns: []int{7},
+			},
+		},
+		21: {
+			{
+				word:     "above",
+				patterns: []int{22},
 			},
 		},
 		22: {
@@ -548,7 +1057,19 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "always",
-				patterns: []int{13},
+				patterns: []int{25},
+			},
+		},
+		24: {
+			{
+				word:     "activate",
+				patterns: []int{10},
+			},
+		},
+		25: {
+			{
+				word:     "assistant",
+				patterns: []int{17},
 			},
 		},
 		38: {
@@ -564,69 +1085,99 @@ var staticPatterns = patternSet{
 		52: {
 			{
 				word:     "copy",
-				patterns: []int{10},
+				patterns: []int{13},
+			},
+			{
+				word:     "cast",
+				patterns: []int{15},
+			},
+		},
+		55: {
+			{
+				word:     "cancels",
+				patterns: []int{21},
 			},
 		},
 		66: {
 			{
 				word:     "do",
-				patterns: []int{1, 8},
+				patterns: []int{1, 8, 23},
 			},
 		},
 		67: {
 			{
 				word:     "don",
-				patterns: []int{1},
+				patterns: []int{1, 23},
+			},
+			{
+				word:     "dan",
+				patterns: []int{9},
 			},
 		},
 		68: {
 			{
 				word:     "dont",
-				patterns: []int{1},
+				patterns: []int{1, 23},
 			},
 			{
 				word:     "dump",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 		},
 		70: {
 			{
 				word:     "divert",
-				patterns: []int{12},
+				patterns: []int{24},
 			},
 		},
 		71: {
 			{
 				word:     "display",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 		},
 		72: {
 			{
 				word:     "disclose",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 		},
 		73: {
 			{
 				word:     "disregard",
-				patterns: []int{0},
+				patterns: []int{0, 19, 20},
 			},
 			{
 				word:     "developer",
-				patterns: []int{9},
+				patterns: []int{11},
 			},
 		},
 		85: {
 			{
-				word:     "email",
+				word:     "enter",
 				patterns: []int{10},
+			},
+			{
+				word:     "email",
+				patterns: []int{13},
+			},
+		},
+		86: {
+			{
+				word:     "enable",
+				patterns: []int{10},
+			},
+		},
+		87: {
+			{
+				word:     "earlier",
+				patterns: []int{22},
 			},
 		},
 		90: {
 			{
 				word:     "exfiltrate",
-				patterns: []int{10},
+				patterns: []int{13},
 			},
 		},
 		100: {
@@ -638,13 +1189,13 @@ var staticPatterns = patternSet{
 		102: {
 			{
 				word:     "forget",
-				patterns: []int{0},
+				patterns: []int{0, 19, 20},
 			},
 		},
 		103: {
 			{
 				word:     "forward",
-				patterns: []int{10},
+				patterns: []int{13},
 			},
 		},
 		115: {
@@ -656,7 +1207,7 @@ var staticPatterns = patternSet{
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0},
+				patterns: []int{0, 19, 20},
 			},
 		},
 		169: {
@@ -665,20 +1216,38 @@ var staticPatterns = patternSet{
 				patterns: []int{9},
 			},
 		},
+		170: {
+			{
+				word:     "jailbroken",
+				patterns: []int{9},
+			},
+		},
+		195: {
+			{
+				word:     "llm",
+				patterns: []int{17},
+			},
+		},
 		196: {
 			{
 				word:     "leak",
-				patterns: []int{10, 11},
+				patterns: []int{13, 14},
 			},
 		},
 		212: {
 			{
 				word:     "mail",
-				patterns: []int{10},
+				patterns: []int{13},
 			},
 			{
 				word:     "must",
-				patterns: []int{13},
+				patterns: []int{25},
+			},
+		},
+		213: {
+			{
+				word:     "model",
+				patterns: []int{17},
 			},
 		},
 		227: {
@@ -687,16 +1256,28 @@ var staticPatterns = patternSet{
 				patterns: []int{2},
 			},
 		},
+		229: {
+			{
+				word:     "never",
+				patterns: []int{23},
+			},
+		},
 		231: {
 			{
 				word:     "neglect",
 				patterns: []int{0},
 			},
 		},
+		243: {
+			{
+				word:     "old",
+				patterns: []int{22},
+			},
+		},
 		246: {
 			{
 				word:     "output",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 		},
 		248: {
@@ -708,23 +1289,53 @@ var staticPatterns = patternSet{
 				word:     "override",
 				patterns: []int{0},
 			},
+			{
+				word:     "original",
+				patterns: []int{22},
+			},
+		},
+		249: {
+			{
+				word:     "overrides",
+				patterns: []int{21},
+			},
+		},
+		259: {
+			{
+				word:     "put",
+				patterns: []int{15},
+			},
 		},
 		260: {
 			{
 				word:     "post",
-				patterns: []int{10},
+				patterns: []int{13},
+			},
+			{
+				word:     "push",
+				patterns: []int{15},
 			},
 		},
 		261: {
 			{
 				word:     "print",
-				patterns: []int{11},
+				patterns: []int{14},
+			},
+			{
+				word:     "prior",
+				patterns: []int{22},
 			},
 		},
 		263: {
 			{
 				word:     "pretend",
 				patterns: []int{5},
+			},
+		},
+		264: {
+			{
+				word:     "previous",
+				patterns: []int{22},
 			},
 		},
 		292: {
@@ -739,24 +1350,28 @@ var staticPatterns = patternSet{
 		},
 		293: {
 			{
+				word:     "reply",
+				patterns: []int{18},
+			},
+			{
 				word:     "route",
-				patterns: []int{12},
+				patterns: []int{24},
 			},
 		},
 		294: {
 			{
 				word:     "reveal",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 			{
 				word:     "repeat",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 		},
 		295: {
 			{
 				word:     "respond",
-				patterns: []int{7},
+				patterns: []int{7, 18},
 			},
 		},
 		296: {
@@ -765,8 +1380,18 @@ var staticPatterns = patternSet{
 				patterns: []int{6},
 			},
 			{
+				word:     "replaces",
+				patterns: []int{21},
+			},
+			{
 				word:     "redirect",
-				patterns: []int{12},
+				patterns: []int{24},
+			},
+		},
+		307: {
+			{
+				word:     "set",
+				patterns: []int{15},
 			},
 		},
 		308: {
@@ -776,11 +1401,11 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "send",
-				patterns: []int{10, 12},
+				patterns: []int{13, 24},
 			},
 			{
 				word:     "show",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 		},
 		310: {
@@ -789,8 +1414,26 @@ var staticPatterns = patternSet{
 				patterns: []int{2},
 			},
 			{
-				word:     "submit",
+				word:     "switch",
 				patterns: []int{10},
+			},
+			{
+				word:     "submit",
+				patterns: []int{13},
+			},
+			{
+				word:     "system",
+				patterns: []int{22},
+			},
+			{
+				word:     "safety",
+				patterns: []int{22},
+			},
+		},
+		314: {
+			{
+				word:     "supersedes",
+				patterns: []int{21},
 			},
 		},
 		324: {
@@ -799,24 +1442,28 @@ var staticPatterns = patternSet{
 				patterns: []int{2},
 			},
 			{
+				word:     "turn",
+				patterns: []int{10},
+			},
+			{
 				word:     "tell",
-				patterns: []int{11},
+				patterns: []int{14},
 			},
 		},
 		328: {
 			{
 				word:     "transmit",
-				patterns: []int{10},
+				patterns: []int{13},
 			},
 			{
 				word:     "transfer",
-				patterns: []int{12},
+				patterns: []int{24},
 			},
 		},
 		342: {
 			{
 				word:     "upload",
-				patterns: []int{10},
+				patterns: []int{13},
 			},
 		},
 		343: {
@@ -831,31 +1478,43 @@ var staticPatterns = patternSet{
 				patterns: []int{9},
 			},
 		},
+		357: {
+			{
+				word:     "voids",
+				patterns: []int{21},
+			},
+		},
 		403: {
 			{
 				word:     "you",
-				patterns: []int{3},
+				patterns: []int{3, 12, 17},
+			},
+		},
+		404: {
+			{
+				word:     "your",
+				patterns: []int{16, 22},
 			},
 		},
 	},
-	firstWords: [512]uint32{19: 0x100000, 22: 0xc1000, 38: 0x80020, 52: 0x2000000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x1000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 196: 0x800, 212: 0x101000, 227: 0x800000, 231: 0x100000, 246: 0x100000, 248: 0x820, 260: 0x100000, 261: 0x100000, 263: 0x10, 292: 0x1020, 293: 0x20, 294: 0x101000, 295: 0x10, 296: 0x2100000, 308: 0x810010, 310: 0x100000, 324: 0x1020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000},
+	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x2100000, 55: 0x80000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2180000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 357: 0x80000, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
-		34: {22, 23},
+		34: {20, 21, 26, 27, 30},
 		35: {14, 15, 16, 17},
-		45: {31, 32},
-		58: {27, 28, 29, 30, 33, 34, 35, 36},
-		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 18, 19, 20, 21, 24, 25, 26, 37, 38, 40},
-		91: {9, 10, 39},
+		45: {54, 55, 56, 57, 58, 59, 60, 61, 62},
+		58: {18, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76},
+		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 19, 22, 23, 24, 25, 28, 29, 31, 77, 78, 80, 81},
+		91: {9, 10, 79, 82, 83},
 	},
 	anchors:    [256]bool{34: true, 35: true, 45: true, 58: true, 60: true, 91: true},
-	gate:       [2048]uint64{8: 0x2, 18: 0x2, 20: 0x400, 23: 0x200000000000, 40: 0x84, 43: 0x2040000, 60: 0x1100000, 88: 0x4000, 96: 0x800000, 119: 0x202000100000, 127: 0x20000000484, 136: 0x80000000000, 142: 0x1000000000, 162: 0x400000000000, 169: 0x10000000002, 170: 0x1000000000, 171: 0x1000000000, 195: 0x4000, 202: 0x4000, 222: 0x1000000000000, 258: 0x1, 262: 0x40000, 263: 0x8000, 265: 0x8, 266: 0x1000000000000, 269: 0x4000000000, 284: 0x40000000000, 310: 0x40000000, 333: 0x10, 336: 0x20, 347: 0x20000008, 348: 0x1000000000, 373: 0x5000000, 376: 0x800000000000, 385: 0x2000000, 396: 0x800000000, 404: 0x8000000, 410: 0x10000000000, 435: 0x200000, 453: 0x40000000000, 454: 0x8000004000, 455: 0x100000000000, 457: 0x800000000000, 464: 0x4000000000, 468: 0x100000000, 469: 0x800000000, 495: 0x4000000000, 503: 0x42, 518: 0x4000, 519: 0x100000000000, 525: 0x1000000000, 546: 0x1000000000, 555: 0x20, 569: 0x800000000, 591: 0x80000000002, 593: 0x80000, 605: 0x40000000000, 614: 0x40000, 634: 0x8000000, 649: 0x4000000000000, 709: 0x100, 713: 0x12, 714: 0x40800000000, 716: 0x4000, 724: 0x100000000000, 751: 0x1000000000, 795: 0x100000000000, 803: 0x4000000000000, 817: 0x2000000000, 832: 0x2000000000000, 843: 0x800000000000, 864: 0x100, 872: 0x6000000000000, 894: 0x11140800, 895: 0x800000000000, 900: 0x800002040000, 929: 0x400000000, 934: 0x20, 938: 0x20000000004, 948: 0x100004000, 969: 0x1000000000, 982: 0x1000000000, 1019: 0x80000000000, 1022: 0x1000000000, 1032: 0x1000000000, 1056: 0x4000000000, 1063: 0x1000000000, 1081: 0x2040000, 1106: 0x1, 1110: 0x400000000, 1113: 0x100, 1119: 0x11000000100, 1125: 0x4, 1143: 0x4000000000, 1181: 0x4000, 1189: 0x1000000000, 1206: 0x80012000, 1228: 0x4, 1240: 0x4000, 1242: 0x2, 1268: 0x100000000000, 1285: 0x10000000000, 1286: 0x800000000, 1296: 0x800000000, 1309: 0x400000000, 1323: 0x201000, 1375: 0x400000, 1381: 0x80000000002, 1426: 0x40000000000, 1427: 0x8000040040, 1436: 0x4000000000, 1443: 0x10000000042, 1504: 0x800000000, 1526: 0x4000000000, 1538: 0x400020000, 1544: 0x4, 1567: 0x4000000000, 1570: 0x200000, 1582: 0x202000000000, 1592: 0x200000000, 1605: 0x1000000000, 1606: 0x400000040000, 1608: 0x4, 1628: 0x100800000000, 1630: 0x800000000000, 1635: 0x100000000000, 1638: 0x4000, 1647: 0x1, 1658: 0x84, 1664: 0x4000000000, 1672: 0x20000000484, 1714: 0x100, 1718: 0x8, 1722: 0x1, 1726: 0x1000000000, 1738: 0x42, 1742: 0x400000, 1841: 0x8000004000, 1843: 0x1000000000, 1845: 0x10000000242, 1852: 0x800000000, 1858: 0x1, 1871: 0x4800000000, 1893: 0x1000000000, 1903: 0x100000100, 1912: 0x84, 1921: 0x4, 1930: 0x2000000000, 1931: 0x1000000000, 1936: 0x1, 1958: 0x100004003, 1965: 0x2000000000000, 1980: 0x1, 1984: 0x42, 1989: 0x4000000000000, 2016: 0x4, 2026: 0x800000000},
-	gateNeeds:  []uint64{0x7, 0xf8, 0x700, 0x7800, 0x78000, 0x380000, 0x1c00000, 0x1e000000, 0xe0000000, 0x700000000, 0x3800000000, 0x3c000000000, 0x3c0000000000, 0x7c00000000000},
-	gateFirsts: 0x444922488909,
-	gateTokens: 51,
-	anchorBits: 0x521290492221,
-	teddy:      [8][32]uint8{0: {0: 0x74, 1: 0x1, 2: 0x82, 3: 0x3e, 4: 0xa2, 6: 0xd0, 7: 0x40, 8: 0x28, 9: 0x25, 11: 0x1, 13: 0xc2, 14: 0x9, 15: 0x10, 16: 0x74, 17: 0x1, 18: 0x82, 19: 0x3e, 20: 0xa2, 22: 0xd0, 23: 0x40, 24: 0x28, 25: 0x25, 27: 0x1, 29: 0xc2, 30: 0x9, 31: 0x10}, 1: {6: 0xff, 7: 0xff, 22: 0xff, 23: 0xff}, 2: {1: 0x60, 2: 0x16, 3: 0x4, 5: 0x3b, 6: 0x10, 7: 0x4, 9: 0x22, 11: 0x8, 12: 0x1, 14: 0x60, 15: 0xcd, 17: 0x60, 18: 0x16, 19: 0x4, 21: 0x3b, 22: 0x10, 23: 0x4, 25: 0x22, 27: 0x8, 28: 0x1, 30: 0x60, 31: 0xcd}, 3: {6: 0xfd, 7: 0x16, 22: 0xfd, 23: 0x16}, 4: {0: 0x2, 1: 0x2, 2: 0x80, 3: 0x22, 4: 0x80, 5: 0x59, 7: 0x9, 9: 0x49, 11: 0x80, 12: 0xc0, 14: 0x94, 15: 0xc, 16: 0x2, 17: 0x2, 18: 0x80, 19: 0x22, 20: 0x80, 21: 0x59, 23: 0x9, 25: 0x49, 27: 0x80, 28: 0xc0, 30: 0x94, 31: 0xc}, 5: {6: 0xfe, 7: 0xe3, 22: 0xfe, 23: 0xe3}, 6: {0: 0xd, 1: 0x7, 2: 0x35, 3: 0x25, 4: 0x3f, 5: 0x85, 6: 0x5, 7: 0x85, 8: 0x5, 9: 0x15, 10: 0x5, 11: 0xd, 12: 0x4d, 13: 0x45, 14: 0x7, 15: 0x5, 16: 0xd, 17: 0x7, 18: 0x35, 19: 0x25, 20: 0x3f, 21: 0x85, 22: 0x5, 23: 0x85, 24: 0x5, 25: 0x15, 26: 0x5, 27: 0xd, 28: 0x4d, 29: 0x45, 30: 0x7, 31: 0x5}, 7: {0: 0x5, 1: 0x5, 2: 0x5, 3: 0x5, 4: 0x5, 5: 0x5, 6: 0xdf, 7: 0x3f, 8: 0x5, 9: 0x5, 10: 0x5, 11: 0x5, 12: 0x5, 13: 0x5, 14: 0x5, 15: 0x5, 16: 0x5, 17: 0x5, 18: 0x5, 19: 0x5, 20: 0x5, 21: 0x5, 22: 0xdf, 23: 0x3f, 24: 0x5, 25: 0x5, 26: 0x5, 27: 0x5, 28: 0x5, 29: 0x5, 30: 0x5, 31: 0x5}},
+	gate:       [2048]uint64{8: 0x2, 18: 0x2, 20: 0x400, 23: 0x4000000, 31: 0x4000000000000000, 40: 0x202000000005284, 43: 0x4040000, 56: 0x400, 60: 0x2100000, 88: 0x4000, 96: 0x1000000, 119: 0x4000004100000, 127: 0x240000000000684, 133: 0x400000010000, 136: 0x1000000, 142: 0x2000000000000, 159: 0x40000000000, 162: 0x8000000008000000, 169: 0x20000000000002, 170: 0x2000000000100, 171: 0x2000000000000, 175: 0x80000000000000, 190: 0x4, 191: 0x2000000000000, 195: 0x2200404000, 202: 0x800000004000, 209: 0x100000, 219: 0x2000000000000, 222: 0x20200000, 258: 0x1, 259: 0x2000000000000000, 262: 0x40000, 263: 0x8000, 265: 0x40008, 266: 0x20000000, 269: 0x8040000000000, 270: 0x1000000000000000, 276: 0x5000000000000000, 281: 0x100000, 284: 0x800000, 307: 0x400000, 310: 0x80000020, 328: 0x100000000000000, 333: 0x80010, 336: 0x20, 347: 0x40040008, 348: 0x2000000000000, 362: 0x20000, 373: 0xa000000, 375: 0x200000000000000, 376: 0x10000000, 385: 0x4000000, 396: 0x1000000000000, 402: 0x400, 404: 0x10000000, 410: 0x820000000000000, 435: 0x200000, 453: 0x800400, 454: 0x10000000204000, 455: 0x2000000, 457: 0x10000000, 464: 0x8000000000000, 468: 0x2200000000, 469: 0x1000000000000, 472: 0x400, 484: 0x400000, 487: 0x80000000000000, 495: 0x8000000000000, 503: 0x2842, 511: 0x800000000000, 518: 0x2200404000, 519: 0x2000000, 525: 0x2000000000000, 539: 0x1000000000, 546: 0x2000000000000, 555: 0x20, 569: 0x1000000000000, 591: 0x1000802, 593: 0x80000, 605: 0x800000, 614: 0x40002, 634: 0x10000000, 649: 0x80000000, 652: 0x20000, 658: 0x400000, 685: 0x2000000000000, 709: 0x800000000000100, 713: 0x82852, 714: 0x1000000800000, 716: 0x20000040c000, 724: 0x2000000, 742: 0x200, 751: 0x2000000000000, 778: 0x1000000000000000, 795: 0x2000000, 803: 0x80000040, 817: 0x4000000000000, 818: 0x40000000000, 832: 0x40000000, 843: 0x10000000, 852: 0x1000000000, 864: 0x100, 865: 0x200, 872: 0xc0000000, 894: 0x40000c0022140800, 895: 0x10000000, 899: 0x8, 900: 0x14040002, 929: 0x20800000000, 934: 0x20, 938: 0x40000000001004, 948: 0x2200404000, 969: 0x2000000000000, 982: 0x2000000000000, 991: 0x400000, 1019: 0x1000000, 1022: 0x2000000000000, 1032: 0x2000000000000, 1038: 0x400000, 1056: 0x8000000000000, 1061: 0x800000000000, 1063: 0x2000000000000, 1070: 0x2000, 1081: 0x4040000, 1098: 0x800000000040, 1106: 0x1, 1107: 0x800000000000, 1110: 0x20800000000, 1113: 0x100, 1115: 0x1000000000000000, 1119: 0x822000000000100, 1125: 0x4, 1126: 0x1000000000000000, 1143: 0x8000000000000, 1156: 0x80000000000000, 1157: 0x1000000000, 1181: 0x404000, 1189: 0x2000000000000, 1192: 0x1000000000, 1206: 0x100012001, 1228: 0x2004, 1240: 0x800000004000, 1242: 0x2, 1268: 0x2000000, 1270: 0x20, 1275: 0x40000004000, 1285: 0x20000000000000, 1286: 0x1000000000000, 1296: 0x1000000000000, 1309: 0x800000000, 1323: 0x100000201000, 1341: 0x100000000000, 1352: 0x20000, 1375: 0x800000, 1381: 0x1000822, 1385: 0x800000000000, 1410: 0x400000, 1426: 0x800000, 1427: 0x410040000042940, 1431: 0x4080800000000000, 1436: 0x8000000000000, 1443: 0x20000000002042, 1464: 0x1000000000000000, 1475: 0x400000, 1504: 0x1000000000000, 1526: 0x8000000000000, 1538: 0x800020000, 1544: 0x4204, 1551: 0x100000000000000, 1567: 0x8000000000000, 1570: 0x200000, 1582: 0x4000004000000, 1592: 0x14400000000, 1605: 0x2000000000000, 1606: 0x8040000, 1608: 0x200000000000004, 1628: 0x1000002000000, 1630: 0x10000000, 1633: 0x1000000000, 1635: 0x2000000, 1638: 0x404000, 1647: 0x91, 1654: 0x40000000000, 1658: 0x200000000005284, 1664: 0x8000000500000, 1672: 0x240000000005684, 1700: 0x400, 1714: 0x800000000000100, 1716: 0x100, 1718: 0x40008, 1722: 0x91, 1726: 0x2000000000000, 1738: 0x2842, 1742: 0x800000, 1776: 0x400000, 1841: 0x10000000004000, 1843: 0x2000000000000, 1845: 0x20000000402242, 1852: 0x1000000000000, 1858: 0x1, 1871: 0x9000000000000, 1888: 0x20200, 1893: 0x2000000400000, 1903: 0x800002200000100, 1912: 0x200000000001284, 1919: 0x4200, 1921: 0x4, 1927: 0x100000, 1930: 0x4000000000000, 1931: 0x2000000000000, 1936: 0x1, 1941: 0x4000000000000000, 1958: 0x8000404093, 1965: 0x40000000, 1972: 0x800000000000, 1980: 0x400001, 1984: 0x2042, 1989: 0x80000000, 1990: 0x8000000000000000, 2016: 0x4, 2026: 0x1000000000000, 2041: 0x100000},
+	gateNeeds:  []uint64{0x7, 0xf8, 0x700, 0x7800, 0x78000, 0x780000, 0x3800000, 0x3c000000, 0x1c0000000, 0xe00000000, 0x7000000000, 0x78000000000, 0xf80000000000, 0x7000000000000, 0x78000000000000, 0x380000000000000, 0x3c00000000000000, 0xc000000000000001, 0xe, 0x70, 0x380, 0x1c00, 0x3e000, 0x7c0000, 0x7800000, 0xf8000000},
+	gateFirsts: 0x448908924c8cad9b,
+	gateTokens: 96,
+	anchorBits: 0x894240a32a9926b3,
+	teddy:      [8][32]uint8{0: {0: 0x28, 1: 0x1f, 2: 0x60, 3: 0xea, 4: 0xd3, 5: 0x14, 6: 0x68, 7: 0xe0, 8: 0xa, 9: 0x16, 10: 0x40, 11: 0x1, 12: 0x40, 13: 0x52, 14: 0x64, 15: 0x12, 16: 0x28, 17: 0x1f, 18: 0x60, 19: 0xea, 20: 0xd3, 21: 0x14, 22: 0x68, 23: 0xe0, 24: 0xa, 25: 0x16, 26: 0x40, 27: 0x1, 28: 0x40, 29: 0x52, 30: 0x64, 31: 0x12}, 1: {6: 0xff, 7: 0xfe, 22: 0xff, 23: 0xfe}, 2: {1: 0xe0, 2: 0x18, 3: 0x89, 5: 0x6b, 6: 0x2, 7: 0x10, 8: 0x40, 9: 0x2a, 11: 0x8, 12: 0x6, 14: 0x16, 15: 0xe4, 17: 0xe0, 18: 0x18, 19: 0x89, 21: 0x6b, 22: 0x2, 23: 0x10, 24: 0x40, 25: 0x2a, 27: 0x8, 28: 0x6, 30: 0x16, 31: 0xe4}, 3: {6: 0xff, 7: 0xba, 22: 0xff, 23: 0xba}, 4: {0: 0x20, 1: 0x50, 2: 0x30, 3: 0x22, 4: 0xa9, 5: 0x1e, 6: 0x15, 7: 0x44, 9: 0x69, 11: 0x40, 12: 0x40, 14: 0xd8, 15: 0x48, 16: 0x20, 17: 0x50, 18: 0x30, 19: 0x22, 20: 0xa9, 21: 0x1e, 22: 0x15, 23: 0x44, 25: 0x69, 27: 0x40, 28: 0x40, 30: 0xd8, 31: 0x48}, 5: {6: 0xda, 7: 0x37, 22: 0xda, 23: 0x37}, 6: {0: 0xad, 1: 0xa5, 2: 0x87, 3: 0xe5, 4: 0xcf, 5: 0xf5, 6: 0x85, 7: 0xe5, 8: 0x85, 9: 0xb5, 10: 0x85, 11: 0xc5, 12: 0xe5, 13: 0xbd, 14: 0xb5, 15: 0x95, 16: 0xad, 17: 0xa5, 18: 0x87, 19: 0xe5, 20: 0xcf, 21: 0xf5, 22: 0x85, 23: 0xe5, 24: 0x85, 25: 0xb5, 26: 0x85, 27: 0xc5, 28: 0xe5, 29: 0xbd, 30: 0xb5, 31: 0x95}, 7: {0: 0x85, 1: 0x85, 2: 0x85, 3: 0x85, 4: 0x85, 5: 0x85, 6: 0xfd, 7: 0xbf, 8: 0x85, 9: 0x85, 10: 0x85, 11: 0x85, 12: 0x85, 13: 0x85, 14: 0x85, 15: 0x85, 16: 0x85, 17: 0x85, 18: 0x85, 19: 0x85, 20: 0x85, 21: 0x85, 22: 0xfd, 23: 0xbf, 24: 0x85, 25: 0x85, 26: 0x85, 27: 0x85, 28: 0x85, 29: 0x85, 30: 0x85, 31: 0x85}},
 	vec: gateVecTables{
 		class:  [128]uint8{34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
-		places: [2][4][128]uint8{0: {0: {66: 0x2, 67: 0xc, 68: 0x20, 70: 0xd0, 78: 0x41, 79: 0x30, 80: 0x8, 83: 0x6, 84: 0x80, 87: 0x40, 89: 0x1, 98: 0x2, 99: 0xc, 100: 0x20, 102: 0xd0, 110: 0x41, 111: 0x30, 112: 0x8, 115: 0x6, 116: 0x80, 119: 0x40, 121: 0x1}, 1: {65: 0x40, 66: 0x10, 69: 0x42, 73: 0x20, 75: 0x4, 79: 0x5d, 82: 0x88, 85: 0x80, 86: 0x20, 89: 0x2, 97: 0x40, 98: 0x10, 101: 0x42, 105: 0x20, 107: 0x4, 111: 0x5d, 114: 0x88, 117: 0x80, 118: 0x20, 121: 0x2}, 2: {65: 0x80, 67: 0x2, 69: 0x30, 71: 0x40, 73: 0x4, 76: 0x40, 78: 0x84, 79: 0x8, 80: 0x2, 82: 0x10, 83: 0x20, 85: 0x1, 87: 0x1, 97: 0x80, 99: 0x2, 101: 0x30, 103: 0x40, 105: 0x4, 108: 0x40, 110: 0x84, 111: 0x8, 112: 0x2, 114: 0x10, 115: 0x20, 117: 0x1, 119: 0x1}, 3: {0: 0x1, 1: 0x1, 2: 0x1, 3: 0x1, 4: 0x1, 5: 0x1, 6: 0x1, 7: 0x1, 8: 0x1, 9: 0x1, 10: 0x1, 11: 0x1, 12: 0x1, 13: 0x1, 14: 0x1, 15: 0x1, 16: 0x1, 17: 0x1, 18: 0x1, 19: 0x1, 20: 0x1, 21: 0x1, 22: 0x1, 23: 0x1, 24: 0x1, 25: 0x1, 26: 0x1, 27: 0x1, 28: 0x1, 29: 0x1, 30: 0x1, 31: 0x1, 32: 0x1, 33: 0x1, 34: 0x1, 35: 0x1, 36: 0x1, 37: 0x1, 38: 0x1, 39: 0x1, 40: 0x1, 41: 0x1, 42: 0x1, 43: 0x1, 44: 0x1, 45: 0x1, 46: 0x1, 47: 0x1, 58: 0x1, 59: 0x1, 60: 0x1, 61: 0x1, 62: 0x1, 63: 0x1, 64: 0x1, 65: 0x2, 68: 0x80, 71: 0x10, 75: 0x8, 76: 0x40, 77: 0x8, 78: 0x80, 80: 0x4, 82: 0x22, 86: 0x4, 89: 0x10, 91: 0x1, 92: 0x1, 93: 0x1, 94: 0x1, 95: 0x1, 96: 0x1, 97: 0x2, 100: 0x80, 103: 0x10, 107: 0x8, 108: 0x40, 109: 0x8, 110: 0x80, 112: 0x4, 114: 0x22, 118: 0x4, 121: 0x10, 123: 0x1, 124: 0x1, 125: 0x1, 126: 0x1, 127: 0x1}}, 1: {0: {65: 0x8, 67: 0x2, 72: 0x6, 73: 0xc, 75: 0x20, 77: 0xc4, 80: 0x50, 82: 0x80, 83: 0x7, 84: 0x80, 97: 0x8, 99: 0x2, 104: 0x6, 105: 0xc, 107: 0x20, 109: 0xc4, 112: 0x50, 114: 0x80, 115: 0x7, 116: 0x80}, 1: {65: 0x10, 69: 0x22, 71: 0x8, 73: 0x4, 76: 0x8, 78: 0x44, 79: 0x80, 82: 0x42, 83: 0x1, 85: 0x4, 89: 0x4, 97: 0x10, 101: 0x22, 103: 0x8, 105: 0x4, 108: 0x8, 110: 0x44, 111: 0x80, 114: 0x42, 115: 0x1, 117: 0x4, 121: 0x4}, 2: {68: 0x80, 69: 0x42, 75: 0x80, 76: 0x80, 78: 0x89, 83: 0x14, 87: 0x8, 89: 0x30, 100: 0x80, 101: 0x42, 107: 0x80, 108: 0x80, 110: 0x89, 115: 0x14, 119: 0x8, 121: 0x30}, 3: {0: 0x21, 1: 0x21, 2: 0x21, 3: 0x21, 4: 0x21, 5: 0x21, 6: 0x21, 7: 0x21, 8: 0x21, 9: 0x21, 10: 0x21, 11: 0x21, 12: 0x21, 13: 0x21, 14: 0x21, 15: 0x21, 16: 0x21, 17: 0x21, 18: 0x21, 19: 0x21, 20: 0x21, 21: 0x21, 22: 0x21, 23: 0x21, 24: 0x21, 25: 0x21, 26: 0x21, 27: 0x21, 28: 0x21, 29: 0x21, 30: 0x21, 31: 0x21, 32: 0x21, 33: 0x21, 34: 0x21, 35: 0x21, 36: 0x21, 37: 0x21, 38: 0x21, 39: 0x21, 40: 0x21, 41: 0x21, 42: 0x21, 43: 0x21, 44: 0x21, 45: 0x21, 46: 0x21, 47: 0x21, 58: 0x21, 59: 0x21, 60: 0x21, 61: 0x21, 62: 0x21, 63: 0x21, 64: 0x21, 65: 0x8, 68: 0x2, 69: 0x80, 77: 0x50, 79: 0x8, 83: 0x30, 84: 0x44, 91: 0x21, 92: 0x21, 93: 0x21, 94: 0x21, 95: 0x21, 96: 0x21, 97: 0x8, 100: 0x2, 101: 0x80, 109: 0x50, 111: 0x8, 115: 0x30, 116: 0x44, 123: 0x21, 124: 0x21, 125: 0x21, 126: 0x21, 127: 0x21}}},
+		places: [2][4][128]uint8{0: {0: {65: 0x29, 66: 0x4, 70: 0x40, 71: 0x80, 73: 0x2, 74: 0x8, 77: 0x5, 78: 0x90, 79: 0x2, 82: 0x10, 83: 0x5c, 84: 0x40, 86: 0x8, 89: 0x80, 97: 0x29, 98: 0x4, 102: 0x40, 103: 0x80, 105: 0x2, 106: 0x8, 109: 0x5, 110: 0x90, 111: 0x2, 114: 0x10, 115: 0x5c, 116: 0x40, 118: 0x8, 121: 0x80}, 1: {65: 0x8, 66: 0x2, 67: 0x1, 69: 0x10, 71: 0x2, 72: 0x40, 75: 0x8, 76: 0x20, 78: 0x3, 79: 0x88, 82: 0x40, 83: 0x8, 85: 0x44, 86: 0x2, 87: 0x20, 89: 0x4, 97: 0x8, 98: 0x2, 99: 0x1, 101: 0x10, 103: 0x2, 104: 0x40, 107: 0x8, 108: 0x20, 110: 0x3, 111: 0x88, 114: 0x40, 115: 0x8, 117: 0x44, 118: 0x2, 119: 0x20, 121: 0x4}, 2: {65: 0x70, 67: 0x10, 68: 0x80, 69: 0x23, 70: 0x2, 71: 0x10, 73: 0x8, 78: 0x42, 80: 0x14, 83: 0x14, 84: 0x81, 85: 0x80, 87: 0xa0, 97: 0x70, 99: 0x10, 100: 0x80, 101: 0x23, 102: 0x2, 103: 0x10, 105: 0x8, 110: 0x42, 112: 0x14, 115: 0x14, 116: 0x81, 117: 0x80, 119: 0xa0}, 3: {0: 0x80, 1: 0x80, 2: 0x80, 3: 0x80, 4: 0x80, 5: 0x80, 6: 0x80, 7: 0x80, 8: 0x80, 9: 0x80, 10: 0x80, 11: 0x80, 12: 0x80, 13: 0x80, 14: 0x80, 15: 0x80, 16: 0x80, 17: 0x80, 18: 0x80, 19: 0x80, 20: 0x80, 21: 0x80, 22: 0x80, 23: 0x80, 24: 0x80, 25: 0x80, 26: 0x80, 27: 0x80, 28: 0x80, 29: 0x80, 30: 0x80, 31: 0x80, 32: 0x80, 33: 0x80, 34: 0x80, 35: 0x80, 36: 0x80, 37: 0x80, 38: 0x80, 39: 0x80, 40: 0x80, 41: 0x80, 42: 0x80, 43: 0x80, 44: 0x80, 45: 0x80, 46: 0x80, 47: 0x80, 58: 0x80, 59: 0x80, 60: 0x80, 61: 0x80, 62: 0x80, 63: 0x80, 64: 0x80, 65: 0x24, 68: 0x48, 69: 0x4, 73: 0x80, 76: 0x58, 77: 0x1, 78: 0x40, 79: 0x2, 80: 0x18, 82: 0x32, 84: 0x4, 85: 0x1, 89: 0x22, 91: 0x80, 92: 0x80, 93: 0x80, 94: 0x80, 95: 0x80, 96: 0x80, 97: 0x24, 100: 0x48, 101: 0x4, 105: 0x80, 108: 0x58, 109: 0x1, 110: 0x40, 111: 0x2, 112: 0x18, 114: 0x32, 116: 0x4, 117: 0x1, 121: 0x22, 123: 0x80, 124: 0x80, 125: 0x80, 126: 0x80, 127: 0x80}}, 1: {0: {67: 0x7, 68: 0x1c, 69: 0x20, 70: 0x41, 72: 0x12, 73: 0x10, 75: 0x8, 76: 0x1, 77: 0x1, 80: 0x6, 82: 0x40, 83: 0x22, 84: 0x41, 85: 0x80, 86: 0x80, 87: 0xc0, 99: 0x7, 100: 0x1c, 101: 0x20, 102: 0x41, 104: 0x12, 105: 0x10, 107: 0x8, 108: 0x1, 109: 0x1, 112: 0x6, 114: 0x40, 115: 0x22, 116: 0x41, 117: 0x80, 118: 0x80, 119: 0xc0}, 1: {65: 0xc4, 69: 0x4a, 73: 0x10, 78: 0xb0, 79: 0x41, 82: 0x42, 83: 0x20, 97: 0xc4, 101: 0x4a, 105: 0x10, 110: 0xb0, 111: 0x41, 114: 0x42, 115: 0x20}, 2: {68: 0x10, 69: 0x2, 75: 0x1, 76: 0x40, 78: 0x25, 79: 0x3, 82: 0x81, 83: 0x14, 85: 0x40, 86: 0x28, 89: 0xc, 100: 0x10, 101: 0x2, 107: 0x1, 108: 0x40, 110: 0x25, 111: 0x3, 114: 0x81, 115: 0x14, 117: 0x40, 118: 0x28, 121: 0xc}, 3: {0: 0x2c, 1: 0x2c, 2: 0x2c, 3: 0x2c, 4: 0x2c, 5: 0x2c, 6: 0x2c, 7: 0x2c, 8: 0x2c, 9: 0x2c, 10: 0x2c, 11: 0x2c, 12: 0x2c, 13: 0x2c, 14: 0x2c, 15: 0x2c, 16: 0x2c, 17: 0x2c, 18: 0x2c, 19: 0x2c, 20: 0x2c, 21: 0x2c, 22: 0x2c, 23: 0x2c, 24: 0x2c, 25: 0x2c, 26: 0x2c, 27: 0x2c, 28: 0x2c, 29: 0x2c, 30: 0x2c, 31: 0x2c, 32: 0x2c, 33: 0x2c, 34: 0x2c, 35: 0x2c, 36: 0x2c, 37: 0x2c, 38: 0x2c, 39: 0x2c, 40: 0x2c, 41: 0x2c, 42: 0x2c, 43: 0x2c, 44: 0x2c, 45: 0x2c, 46: 0x2c, 47: 0x2c, 58: 0x2c, 59: 0x2c, 60: 0x2c, 61: 0x2c, 62: 0x2c, 63: 0x2c, 64: 0x2c, 67: 0x4, 68: 0x12, 69: 0xc9, 71: 0x1, 73: 0xa0, 75: 0x1, 76: 0x40, 77: 0x6, 78: 0x80, 82: 0x10, 83: 0x8c, 84: 0x12, 86: 0x1, 91: 0x2c, 92: 0x2c, 93: 0x2c, 94: 0x2c, 95: 0x2c, 96: 0x2c, 99: 0x4, 100: 0x12, 101: 0xc9, 103: 0x1, 105: 0xa0, 107: 0x1, 108: 0x40, 109: 0x6, 110: 0x80, 114: 0x10, 115: 0x8c, 116: 0x12, 118: 0x1, 123: 0x2c, 124: 0x2c, 125: 0x2c, 126: 0x2c, 127: 0x2c}}},
 	},
 }
