@@ -36,6 +36,7 @@ type wordPattern struct {
 type patternToken struct {
 	words []string
 	gap   int
+	bit   uint64 // the token's bit in the gate (assignGateBits)
 }
 
 // literalPattern is a "literal" line. anchor is the offset in text of
@@ -138,7 +139,6 @@ func mustParsePatterns(text string) *patternSet {
 				}
 				p.addFirst(first, len(p.words))
 			}
-			p.addGate(&wp)
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
@@ -158,6 +158,10 @@ func mustParsePatterns(text string) *patternSet {
 	}
 	if p.version == "" {
 		panic("fastvalidate: content/patterns.txt has no version line")
+	}
+	p.assignGateBits()
+	for i := range p.words {
+		p.addGate(&p.words[i])
 	}
 	p.buildTeddy()
 	p.buildGateVec()

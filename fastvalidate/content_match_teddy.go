@@ -30,14 +30,14 @@ import (
 // hashed. A pattern not named here is anchored on its first token.
 func anchorToken(id string) int {
 	switch id {
-	case "ignore-previous", "pretend", "roleplay-as", "always-call", "developer-mode":
-		return 0 // ignore|disregard|..., pretend, roleplay|role, always|must, god|jailbreak|...
-	case "new-system-prompt", "from-now-on", "set-aside", "real-task", "must-now":
-		return 1 // system, now, aside|away, real|true|..., must|shall
-	case "you-are-now", "dan", "send-secrets", "enter-mode":
-		return 2 // now, now, key|keys|token|..., jailbreak|god|...
-	case "do-not-follow", "no-longer", "do-not-tell":
-		return 3 // follow|obey|heed, longer, tell|inform|...
+	case "ignore-previous", "pretend", "roleplay-as", "always-call", "no-longer":
+		return 0 // ignore|disregard|..., pretend, roleplay|role, always|must, you
+	case "new-system-prompt", "from-now-on", "developer-mode", "developer-mode-policies", "set-aside", "real-task", "respond-only":
+		return 1 // system, now, mode, mode, aside, real|actual, only
+	case "you-are-now", "dan", "send-secrets", "must-now":
+		return 2 // now, now, key|keys|token|..., now
+	case "do-not-follow", "do-not-tell", "enter-mode":
+		return 3 // follow|obey|heed, tell, mode
 	case "route-payments", "act-as-if", "no-longer-apply":
 		return 4 // payment|payments|funds|..., you, longer
 	case "reveal-prompt":

@@ -337,18 +337,17 @@ func TestBlockMasksAsBytes(t *testing.T) {
 func TestGateLetsEveryPatternWordThrough(t *testing.T) {
 	p := loadPatterns()
 	w := &walker{}
-	tokenBit := 0
 	for _, wp := range p.words {
 		for ti, tok := range wp.tokens {
 			if tok.gap > 0 {
 				continue
 			}
-			// Past 64 tokens bits are shared, so a bit among anchorBits
-			// may be another pattern's anchor: only this pattern's own
-			// anchor must pass the pass that hashes anchors' words alone.
+			// Tokens share bits (assignGateBits), so a bit among
+			// anchorBits may be another pattern's anchor: only this
+			// pattern's own anchor must pass the pass that hashes
+			// anchors' words alone.
 			isAnchor := ti == anchorOf(&wp)
-			bit := uint64(1) << (tokenBit % 64)
-			tokenBit++
+			bit := tok.bit
 			for _, word := range tok.words {
 				for _, spelt := range []string{word, strings.ToUpper(word), strings.ToUpper(word[:1]) + word[1:]} {
 					for pad := range 80 {
@@ -551,7 +550,6 @@ func TestGateTextVecAsPortable(t *testing.T) {
 // the bits of its tokens are among those gateTextPortable returns.
 func TestGateVecFindsEveryAnchorWord(t *testing.T) {
 	p := loadPatterns()
-	tokenBit := 0
 	for i := range p.words {
 		wp := &p.words[i]
 		anchor := anchorOf(wp)
@@ -559,8 +557,7 @@ func TestGateVecFindsEveryAnchorWord(t *testing.T) {
 			if tok.gap > 0 {
 				continue
 			}
-			bit := uint64(1) << (tokenBit % 64)
-			tokenBit++
+			bit := tok.bit
 			if ti != anchor {
 				continue
 			}

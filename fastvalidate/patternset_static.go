@@ -3,7 +3,7 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 2\n\nwords override ignore-previous ignore|disregard|forget|overlook|override|bypass|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted|dan mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted|dan mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside|away *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|true|actual|secret|hidden task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes|replaces|cancels|voids *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell|inform|alert|notify|warn *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\":\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 2\n\nwords override ignore-previous ignore|disregard|forget|overlook|override|bypass|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\":\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
@@ -15,18 +15,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget", "overlook", "override", "bypass", "skip", "neglect"},
+					bit:   0x1,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
+					bit:   0x100000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "messages", "context", "constraints", "commands"},
+					bit:   0x200000000000,
 				},
 			},
 		},
@@ -36,27 +39,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don"},
+					bit:   0x4,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
+					bit:   0x400000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
+					bit:   0x2,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
+					bit:   0x800000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
+					bit:   0x1000000000000,
 				},
 			},
 		},
@@ -66,12 +74,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"new", "updated", "real", "actual", "true", "secret"},
+					bit:   0x10,
 				},
 				{
 					words: []string{"system"},
+					bit:   0x8,
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -81,15 +92,19 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
+					bit:   0x40,
 				},
 				{
 					words: []string{"are"},
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"now"},
+					bit:   0x20,
 				},
 				{
 					words: []string{"a", "an", "dan", "in", "no", "the", "my", "unrestricted", "jailbroken", "free", "evil", "developer"},
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -99,18 +114,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"from"},
+					bit:   0x100,
 				},
 				{
 					words: []string{"now"},
+					bit:   0x80,
 				},
 				{
 					words: []string{"on"},
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -120,24 +139,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
+					bit:   0x200,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to", "you", "that"},
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -147,15 +170,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
+					bit:   0x400,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"as", "that", "you"},
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -165,18 +191,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
+					bit:   0x1000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"if", "though"},
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"you"},
+					bit:   0x800,
 				},
 			},
 		},
@@ -186,12 +216,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
+					bit:   0x4000,
 				},
 				{
 					words: []string{"anything"},
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"now"},
+					bit:   0x2000,
 				},
 			},
 		},
@@ -200,16 +233,19 @@ var staticPatterns = patternSet{
 			id:   "developer-mode",
 			tokens: []patternToken{
 				{
-					words: []string{"god", "jailbreak", "jailbroken", "unrestricted", "dan"},
+					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
+					bit:   0x10000,
 				},
 				{
 					words: []string{"mode"},
+					bit:   0x8000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -219,15 +255,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"enter", "enable", "activate", "switch", "turn"},
+					bit:   0x40000,
 				},
 				{
 					gap: 2,
 				},
 				{
-					words: []string{"jailbreak", "jailbroken", "god", "unrestricted", "dan"},
+					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"mode"},
+					bit:   0x20000,
 				},
 			},
 		},
@@ -237,21 +276,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"developer"},
+					bit:   0x100000,
 				},
 				{
 					words: []string{"mode"},
+					bit:   0x80000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"enabled", "activated"},
+					bit:   0x100000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
+					bit:   0x200000000000,
 				},
 			},
 		},
@@ -261,21 +304,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
+					bit:   0x200000,
 				},
 				{
 					words: []string{"are", "re"},
+					bit:   0x400000000000,
 				},
 				{
 					words: []string{"no"},
+					bit:   0x800000000000,
 				},
 				{
 					words: []string{"longer"},
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"a", "an", "bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude"},
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -285,18 +333,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "copy", "mail", "submit"},
+					bit:   0x800000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words: []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
+					bit:   0x400000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -306,21 +357,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
+					bit:   0x2000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret", "full"},
+					bit:   0x10000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
+					bit:   0x1000000,
 				},
 			},
 		},
@@ -330,15 +385,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"set", "put", "cast", "push"},
+					bit:   0x8000000,
 				},
 				{
-					words: []string{"aside", "away"},
+					words: []string{"aside"},
+					bit:   0x4000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -348,15 +406,19 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"your"},
+					bit:   0x20000000,
 				},
 				{
-					words: []string{"real", "true", "actual", "secret", "hidden"},
+					words: []string{"real", "actual"},
+					bit:   0x10000000,
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"is"},
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -366,12 +428,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"assistant", "model", "ai", "llm", "you"},
+					bit:   0x80000000,
 				},
 				{
 					words: []string{"must", "shall"},
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"now"},
+					bit:   0x40000000,
 				},
 			},
 		},
@@ -381,12 +446,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"respond", "reply"},
+					bit:   0x200000000,
 				},
 				{
 					words: []string{"only"},
+					bit:   0x100000000,
 				},
 				{
 					words: []string{"with"},
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -396,12 +464,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
+					bit:   0x400000000,
 				},
 				{
 					words: []string{"everything", "anything", "all"},
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -411,15 +482,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
+					bit:   0x800000000,
 				},
 				{
 					words: []string{"your", "these", "those"},
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -428,19 +502,22 @@ var staticPatterns = patternSet{
 			id:   "supersede",
 			tokens: []patternToken{
 				{
-					words: []string{"overrides", "supersedes", "replaces", "cancels", "voids"},
+					words: []string{"overrides", "supersedes"},
+					bit:   0x1000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -450,21 +527,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
+					bit:   0x4000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"no"},
+					bit:   0x200000000000,
 				},
 				{
 					words: []string{"longer"},
+					bit:   0x2000000000,
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
+					bit:   0x400000000000,
 				},
 			},
 		},
@@ -474,27 +556,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don", "never"},
+					bit:   0x10000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
+					bit:   0x800000000000,
 				},
 				{
-					words: []string{"tell", "inform", "alert", "notify", "warn"},
+					words: []string{"tell"},
+					bit:   0x8000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"the", "this"},
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -504,24 +591,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
+					bit:   0x40000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
+					bit:   0x20000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -531,30 +622,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
+					bit:   0x80000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -1092,12 +1188,6 @@ var staticPatterns = patternSet{
 				patterns: []int{15},
 			},
 		},
-		55: {
-			{
-				word:     "cancels",
-				patterns: []int{21},
-			},
-		},
 		66: {
 			{
 				word:     "do",
@@ -1108,10 +1198,6 @@ var staticPatterns = patternSet{
 			{
 				word:     "don",
 				patterns: []int{1, 23},
-			},
-			{
-				word:     "dan",
-				patterns: []int{9},
 			},
 		},
 		68: {
@@ -1380,10 +1466,6 @@ var staticPatterns = patternSet{
 				patterns: []int{6},
 			},
 			{
-				word:     "replaces",
-				patterns: []int{21},
-			},
-			{
 				word:     "redirect",
 				patterns: []int{24},
 			},
@@ -1478,12 +1560,6 @@ var staticPatterns = patternSet{
 				patterns: []int{9},
 			},
 		},
-		357: {
-			{
-				word:     "voids",
-				patterns: []int{21},
-			},
-		},
 		403: {
 			{
 				word:     "you",
@@ -1497,7 +1573,7 @@ var staticPatterns = patternSet{
 			},
 		},
 	},
-	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x2100000, 55: 0x80000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2180000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 357: 0x80000, 403: 0x200000, 404: 0x40000},
+	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x2100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
 		34: {20, 21, 26, 27, 30},
 		35: {14, 15, 16, 17},
@@ -1507,14 +1583,14 @@ var staticPatterns = patternSet{
 		91: {9, 10, 79, 82, 83},
 	},
 	anchors:    [256]bool{34: true, 35: true, 45: true, 58: true, 60: true, 91: true},
-	gate:       [2048]uint64{8: 0x2, 18: 0x2, 20: 0x400, 23: 0x4000000, 31: 0x4000000000000000, 40: 0x202000000005284, 43: 0x4040000, 56: 0x400, 60: 0x2100000, 88: 0x4000, 96: 0x1000000, 119: 0x4000004100000, 127: 0x240000000000684, 133: 0x400000010000, 136: 0x1000000, 142: 0x2000000000000, 159: 0x40000000000, 162: 0x8000000008000000, 169: 0x20000000000002, 170: 0x2000000000100, 171: 0x2000000000000, 175: 0x80000000000000, 190: 0x4, 191: 0x2000000000000, 195: 0x2200404000, 202: 0x800000004000, 209: 0x100000, 219: 0x2000000000000, 222: 0x20200000, 258: 0x1, 259: 0x2000000000000000, 262: 0x40000, 263: 0x8000, 265: 0x40008, 266: 0x20000000, 269: 0x8040000000000, 270: 0x1000000000000000, 276: 0x5000000000000000, 281: 0x100000, 284: 0x800000, 307: 0x400000, 310: 0x80000020, 328: 0x100000000000000, 333: 0x80010, 336: 0x20, 347: 0x40040008, 348: 0x2000000000000, 362: 0x20000, 373: 0xa000000, 375: 0x200000000000000, 376: 0x10000000, 385: 0x4000000, 396: 0x1000000000000, 402: 0x400, 404: 0x10000000, 410: 0x820000000000000, 435: 0x200000, 453: 0x800400, 454: 0x10000000204000, 455: 0x2000000, 457: 0x10000000, 464: 0x8000000000000, 468: 0x2200000000, 469: 0x1000000000000, 472: 0x400, 484: 0x400000, 487: 0x80000000000000, 495: 0x8000000000000, 503: 0x2842, 511: 0x800000000000, 518: 0x2200404000, 519: 0x2000000, 525: 0x2000000000000, 539: 0x1000000000, 546: 0x2000000000000, 555: 0x20, 569: 0x1000000000000, 591: 0x1000802, 593: 0x80000, 605: 0x800000, 614: 0x40002, 634: 0x10000000, 649: 0x80000000, 652: 0x20000, 658: 0x400000, 685: 0x2000000000000, 709: 0x800000000000100, 713: 0x82852, 714: 0x1000000800000, 716: 0x20000040c000, 724: 0x2000000, 742: 0x200, 751: 0x2000000000000, 778: 0x1000000000000000, 795: 0x2000000, 803: 0x80000040, 817: 0x4000000000000, 818: 0x40000000000, 832: 0x40000000, 843: 0x10000000, 852: 0x1000000000, 864: 0x100, 865: 0x200, 872: 0xc0000000, 894: 0x40000c0022140800, 895: 0x10000000, 899: 0x8, 900: 0x14040002, 929: 0x20800000000, 934: 0x20, 938: 0x40000000001004, 948: 0x2200404000, 969: 0x2000000000000, 982: 0x2000000000000, 991: 0x400000, 1019: 0x1000000, 1022: 0x2000000000000, 1032: 0x2000000000000, 1038: 0x400000, 1056: 0x8000000000000, 1061: 0x800000000000, 1063: 0x2000000000000, 1070: 0x2000, 1081: 0x4040000, 1098: 0x800000000040, 1106: 0x1, 1107: 0x800000000000, 1110: 0x20800000000, 1113: 0x100, 1115: 0x1000000000000000, 1119: 0x822000000000100, 1125: 0x4, 1126: 0x1000000000000000, 1143: 0x8000000000000, 1156: 0x80000000000000, 1157: 0x1000000000, 1181: 0x404000, 1189: 0x2000000000000, 1192: 0x1000000000, 1206: 0x100012001, 1228: 0x2004, 1240: 0x800000004000, 1242: 0x2, 1268: 0x2000000, 1270: 0x20, 1275: 0x40000004000, 1285: 0x20000000000000, 1286: 0x1000000000000, 1296: 0x1000000000000, 1309: 0x800000000, 1323: 0x100000201000, 1341: 0x100000000000, 1352: 0x20000, 1375: 0x800000, 1381: 0x1000822, 1385: 0x800000000000, 1410: 0x400000, 1426: 0x800000, 1427: 0x410040000042940, 1431: 0x4080800000000000, 1436: 0x8000000000000, 1443: 0x20000000002042, 1464: 0x1000000000000000, 1475: 0x400000, 1504: 0x1000000000000, 1526: 0x8000000000000, 1538: 0x800020000, 1544: 0x4204, 1551: 0x100000000000000, 1567: 0x8000000000000, 1570: 0x200000, 1582: 0x4000004000000, 1592: 0x14400000000, 1605: 0x2000000000000, 1606: 0x8040000, 1608: 0x200000000000004, 1628: 0x1000002000000, 1630: 0x10000000, 1633: 0x1000000000, 1635: 0x2000000, 1638: 0x404000, 1647: 0x91, 1654: 0x40000000000, 1658: 0x200000000005284, 1664: 0x8000000500000, 1672: 0x240000000005684, 1700: 0x400, 1714: 0x800000000000100, 1716: 0x100, 1718: 0x40008, 1722: 0x91, 1726: 0x2000000000000, 1738: 0x2842, 1742: 0x800000, 1776: 0x400000, 1841: 0x10000000004000, 1843: 0x2000000000000, 1845: 0x20000000402242, 1852: 0x1000000000000, 1858: 0x1, 1871: 0x9000000000000, 1888: 0x20200, 1893: 0x2000000400000, 1903: 0x800002200000100, 1912: 0x200000000001284, 1919: 0x4200, 1921: 0x4, 1927: 0x100000, 1930: 0x4000000000000, 1931: 0x2000000000000, 1936: 0x1, 1941: 0x4000000000000000, 1958: 0x8000404093, 1965: 0x40000000, 1972: 0x800000000000, 1980: 0x400001, 1984: 0x2042, 1989: 0x80000000, 1990: 0x8000000000000000, 2016: 0x4, 2026: 0x1000000000000, 2041: 0x100000},
-	gateNeeds:  []uint64{0x7, 0xf8, 0x700, 0x7800, 0x78000, 0x780000, 0x3800000, 0x3c000000, 0x1c0000000, 0xe00000000, 0x7000000000, 0x78000000000, 0xf80000000000, 0x7000000000000, 0x78000000000000, 0x380000000000000, 0x3c00000000000000, 0xc000000000000001, 0xe, 0x70, 0x380, 0x1c00, 0x3e000, 0x7c0000, 0x7800000, 0xf8000000},
-	gateFirsts: 0x448908924c8cad9b,
+	gate:       [2048]uint64{8: 0x100000000000, 18: 0x100000000000, 20: 0x2000000000000, 23: 0x8000000000000, 31: 0x80000000, 40: 0xa021300000400000, 43: 0x20000000001000, 60: 0x440000000000000, 88: 0x8000000000000, 96: 0x200000000000000, 119: 0x4c000000000000, 127: 0x2023200001000000, 133: 0x1002000000000, 136: 0x4000000000000, 142: 0x400000, 159: 0x200000000000, 162: 0x100080000000000, 169: 0x10100000000000, 170: 0x1000000000400000, 171: 0x400000, 175: 0x8000000, 190: 0x100000000, 191: 0x400000, 195: 0x108000000000000, 202: 0xa000000000000, 219: 0x400000, 222: 0x21000000000000, 258: 0x1, 259: 0x80000000000000, 262: 0x20010000000000, 263: 0x100, 265: 0x10000000004, 266: 0x20000000000000, 269: 0x200002000000, 270: 0x40000000000000, 276: 0x40000080000000, 284: 0x40000000000, 307: 0x100000000000000, 310: 0x2400000000000000, 333: 0xc00000000000, 336: 0x2, 347: 0x10000004004, 348: 0x400000, 362: 0x400000000000, 373: 0xc00000000000000, 375: 0x20000000000000, 376: 0x10000000000000, 385: 0x1000, 396: 0x800000, 402: 0x1000000000, 404: 0x1000000000000000, 410: 0x10000000000000, 435: 0x80000000000000, 453: 0x40000000000, 454: 0x9000000000000, 455: 0x20000000000, 457: 0x10000000000000, 464: 0x2000000, 468: 0x8000000000010000, 469: 0x800000, 472: 0x1000000000, 484: 0x2000000000000, 487: 0x8000000, 495: 0x2000000, 503: 0x4800904000000000, 511: 0x2000000000000, 518: 0x8108000000010000, 519: 0x20000000000, 525: 0x400000, 539: 0x40000, 546: 0x400000, 555: 0x2, 569: 0x800000, 591: 0x4004100000000000, 593: 0x200, 605: 0x40000000000, 614: 0x20000200000000, 634: 0x1000000000000000, 649: 0x80000000000000, 652: 0x400000000000, 658: 0x2000000000000, 685: 0x400000, 709: 0x10000010, 713: 0x4800d04000000000, 714: 0x40000800000, 716: 0x108a00000000000, 724: 0x20000000000, 742: 0x2000000000000000, 751: 0x400000, 778: 0x40000000000000, 795: 0x20000000000, 803: 0x880000000000000, 817: 0x4000000000000, 818: 0x200000000000, 832: 0x40000000000000, 843: 0x10000000000000, 852: 0x40000, 864: 0x10, 865: 0x2000000000000000, 872: 0xc0000000000000, 894: 0x460200080200840, 895: 0x10000000000000, 899: 0x200000000000000, 900: 0x30000200001000, 929: 0x4000100000000000, 934: 0x2, 938: 0x8000200001000000, 948: 0x8108000000010000, 969: 0x400000, 982: 0x400000, 991: 0x2000000000000, 1019: 0x4000000000000, 1022: 0x400000, 1032: 0x400000, 1038: 0x100000000000000, 1056: 0x2000000, 1061: 0x2000000000000, 1063: 0x400000, 1070: 0x4000000000, 1081: 0x20000000001000, 1098: 0x802000000000000, 1106: 0x1, 1107: 0x2000000000000, 1110: 0x4000100000000000, 1113: 0x10, 1115: 0x40000000000000, 1119: 0x10000000400010, 1125: 0x200000000000, 1126: 0x40000000000000, 1143: 0x2000000, 1156: 0x8000000, 1157: 0x40000, 1181: 0x108000000000000, 1189: 0x400000, 1192: 0x40000, 1206: 0x400020a0, 1228: 0x204000000000, 1240: 0xa000000000000, 1242: 0x100000000000, 1268: 0x20000000000, 1270: 0x400000000000000, 1275: 0x300000000000, 1285: 0x10000000000000, 1286: 0x800000, 1296: 0x800000, 1309: 0x4000000000000000, 1323: 0x84400000000000, 1341: 0x400000000000, 1352: 0x400000000000, 1375: 0x400, 1381: 0x4404100000000000, 1385: 0x2000000000000, 1410: 0x100000000000000, 1426: 0x40000000000, 1427: 0x5028a04020000000, 1431: 0x2000088000000, 1436: 0x2000000, 1443: 0x10904000000000, 1464: 0x40000000000000, 1475: 0x102000000000000, 1504: 0x800000, 1526: 0x2000000, 1538: 0x4010000000000000, 1544: 0x2000300000000000, 1551: 0x4000000, 1567: 0x2000000, 1570: 0x80000000000000, 1582: 0xc000000000000, 1592: 0xa8000, 1605: 0x400000, 1606: 0x20080000000000, 1608: 0x20200000000000, 1628: 0x20000800000, 1630: 0x10000000000000, 1633: 0x40000, 1635: 0x20000000000, 1638: 0x108000000000000, 1647: 0xc00000001, 1654: 0x200000000000, 1658: 0xa021300000000000, 1664: 0x100008002000000, 1672: 0xa023300001000000, 1714: 0x10, 1716: 0x1000000000000000, 1718: 0x10000000004, 1722: 0xc00000001, 1726: 0x400000, 1738: 0x4000904000000000, 1742: 0x400, 1776: 0x100000000000000, 1841: 0x8000000000000, 1843: 0x400000, 1845: 0x110904000000008, 1852: 0x800000, 1858: 0x1, 1871: 0x2800000, 1888: 0x2000400000000000, 1893: 0x100000000400000, 1903: 0x8000000010010010, 1912: 0xa021200000000000, 1919: 0x2000100000000000, 1921: 0x200000000000, 1930: 0x4000000000000, 1931: 0x400000, 1936: 0x1, 1941: 0x80000000, 1958: 0x108100c00100001, 1965: 0x40000000000000, 1972: 0x2000000000000, 1980: 0x100000000000001, 1984: 0x800904000000000, 1989: 0x80000000000000, 1990: 0x100000000000000, 2016: 0x200000000000, 2026: 0x800000},
+	gateNeeds:  []uint64{0x300000000001, 0x1c00000000006, 0x2000000000018, 0xc000000000060, 0x30000000000180, 0x1c0000000000200, 0x600000000000400, 0x1800000000001800, 0x2000000000006000, 0x4000000000018000, 0x8000000000060000, 0x300000180000, 0x3c00000200000, 0x4000000c00000, 0x18000003000000, 0x2000000c000000, 0xc0000030000000, 0x1000000c0000000, 0x200000300000000, 0xc00000400000000, 0x3000000800000000, 0xc000001000000000, 0x706000000000, 0x3818000000000, 0xc060000000000, 0xf0080000000000},
+	gateFirsts: 0xd5eaab55755,
 	gateTokens: 96,
-	anchorBits: 0x894240a32a9926b3,
-	teddy:      [8][32]uint8{0: {0: 0x28, 1: 0x1f, 2: 0x60, 3: 0xea, 4: 0xd3, 5: 0x14, 6: 0x68, 7: 0xe0, 8: 0xa, 9: 0x16, 10: 0x40, 11: 0x1, 12: 0x40, 13: 0x52, 14: 0x64, 15: 0x12, 16: 0x28, 17: 0x1f, 18: 0x60, 19: 0xea, 20: 0xd3, 21: 0x14, 22: 0x68, 23: 0xe0, 24: 0xa, 25: 0x16, 26: 0x40, 27: 0x1, 28: 0x40, 29: 0x52, 30: 0x64, 31: 0x12}, 1: {6: 0xff, 7: 0xfe, 22: 0xff, 23: 0xfe}, 2: {1: 0xe0, 2: 0x18, 3: 0x89, 5: 0x6b, 6: 0x2, 7: 0x10, 8: 0x40, 9: 0x2a, 11: 0x8, 12: 0x6, 14: 0x16, 15: 0xe4, 17: 0xe0, 18: 0x18, 19: 0x89, 21: 0x6b, 22: 0x2, 23: 0x10, 24: 0x40, 25: 0x2a, 27: 0x8, 28: 0x6, 30: 0x16, 31: 0xe4}, 3: {6: 0xff, 7: 0xba, 22: 0xff, 23: 0xba}, 4: {0: 0x20, 1: 0x50, 2: 0x30, 3: 0x22, 4: 0xa9, 5: 0x1e, 6: 0x15, 7: 0x44, 9: 0x69, 11: 0x40, 12: 0x40, 14: 0xd8, 15: 0x48, 16: 0x20, 17: 0x50, 18: 0x30, 19: 0x22, 20: 0xa9, 21: 0x1e, 22: 0x15, 23: 0x44, 25: 0x69, 27: 0x40, 28: 0x40, 30: 0xd8, 31: 0x48}, 5: {6: 0xda, 7: 0x37, 22: 0xda, 23: 0x37}, 6: {0: 0xad, 1: 0xa5, 2: 0x87, 3: 0xe5, 4: 0xcf, 5: 0xf5, 6: 0x85, 7: 0xe5, 8: 0x85, 9: 0xb5, 10: 0x85, 11: 0xc5, 12: 0xe5, 13: 0xbd, 14: 0xb5, 15: 0x95, 16: 0xad, 17: 0xa5, 18: 0x87, 19: 0xe5, 20: 0xcf, 21: 0xf5, 22: 0x85, 23: 0xe5, 24: 0x85, 25: 0xb5, 26: 0x85, 27: 0xc5, 28: 0xe5, 29: 0xbd, 30: 0xb5, 31: 0x95}, 7: {0: 0x85, 1: 0x85, 2: 0x85, 3: 0x85, 4: 0x85, 5: 0x85, 6: 0xfd, 7: 0xbf, 8: 0x85, 9: 0x85, 10: 0x85, 11: 0x85, 12: 0x85, 13: 0x85, 14: 0x85, 15: 0x85, 16: 0x85, 17: 0x85, 18: 0x85, 19: 0x85, 20: 0x85, 21: 0x85, 22: 0xfd, 23: 0xbf, 24: 0x85, 25: 0x85, 26: 0x85, 27: 0x85, 28: 0x85, 29: 0x85, 30: 0x85, 31: 0x85}},
+	anchorBits: 0xabd556aaeab,
+	teddy:      [8][32]uint8{0: {0: 0xc4, 1: 0x7, 2: 0x28, 3: 0xf5, 4: 0xe0, 5: 0x1, 6: 0xa6, 7: 0x20, 8: 0xc0, 9: 0x92, 11: 0x8, 12: 0x20, 13: 0xe0, 14: 0x6, 15: 0x50, 16: 0xc4, 17: 0x7, 18: 0x28, 19: 0xf5, 20: 0xe0, 21: 0x1, 22: 0xa6, 23: 0x20, 24: 0xc0, 25: 0x92, 27: 0x8, 28: 0x20, 29: 0xe0, 30: 0x6, 31: 0x50}, 1: {6: 0xff, 7: 0xf7, 22: 0xff, 23: 0xf7}, 2: {1: 0xa4, 2: 0x50, 3: 0x5, 5: 0xec, 6: 0x40, 7: 0x10, 9: 0x88, 11: 0x10, 12: 0x2, 14: 0xd1, 15: 0x32, 17: 0xa4, 18: 0x50, 19: 0x5, 21: 0xec, 22: 0x40, 23: 0x10, 25: 0x88, 27: 0x10, 28: 0x2, 30: 0xd1, 31: 0x32}, 3: {6: 0xff, 7: 0xcd, 22: 0xff, 23: 0xcd}, 4: {0: 0xc, 1: 0x60, 2: 0x86, 3: 0x80, 4: 0x21, 5: 0x52, 6: 0x1, 7: 0x6, 9: 0x1c, 11: 0x20, 12: 0x30, 14: 0x35, 15: 0x60, 16: 0xc, 17: 0x60, 18: 0x86, 19: 0x80, 20: 0x21, 21: 0x52, 22: 0x1, 23: 0x6, 25: 0x1c, 27: 0x20, 28: 0x30, 30: 0x35, 31: 0x60}, 5: {6: 0xf5, 7: 0x8f, 22: 0xf5, 23: 0x8f}, 6: {0: 0x1b, 1: 0xb, 2: 0xcb, 3: 0x8b, 4: 0xcf, 5: 0x2f, 6: 0x1b, 7: 0x2b, 8: 0xb, 9: 0x1f, 10: 0xb, 11: 0x2b, 12: 0x2f, 13: 0x4f, 14: 0x4b, 15: 0x1b, 16: 0x1b, 17: 0xb, 18: 0xcb, 19: 0x8b, 20: 0xcf, 21: 0x2f, 22: 0x1b, 23: 0x2b, 24: 0xb, 25: 0x1f, 26: 0xb, 27: 0x2b, 28: 0x2f, 29: 0x4f, 30: 0x4b, 31: 0x1b}, 7: {0: 0xb, 1: 0xb, 2: 0xb, 3: 0xb, 4: 0xb, 5: 0xb, 6: 0x7f, 7: 0xdb, 8: 0xb, 9: 0xb, 10: 0xb, 11: 0xb, 12: 0xb, 13: 0xb, 14: 0xb, 15: 0xb, 16: 0xb, 17: 0xb, 18: 0xb, 19: 0xb, 20: 0xb, 21: 0xb, 22: 0x7f, 23: 0xdb, 24: 0xb, 25: 0xb, 26: 0xb, 27: 0xb, 28: 0xb, 29: 0xb, 30: 0xb, 31: 0xb}},
 	vec: gateVecTables{
 		class:  [128]uint8{34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
-		places: [2][4][128]uint8{0: {0: {65: 0x29, 66: 0x4, 70: 0x40, 71: 0x80, 73: 0x2, 74: 0x8, 77: 0x5, 78: 0x90, 79: 0x2, 82: 0x10, 83: 0x5c, 84: 0x40, 86: 0x8, 89: 0x80, 97: 0x29, 98: 0x4, 102: 0x40, 103: 0x80, 105: 0x2, 106: 0x8, 109: 0x5, 110: 0x90, 111: 0x2, 114: 0x10, 115: 0x5c, 116: 0x40, 118: 0x8, 121: 0x80}, 1: {65: 0x8, 66: 0x2, 67: 0x1, 69: 0x10, 71: 0x2, 72: 0x40, 75: 0x8, 76: 0x20, 78: 0x3, 79: 0x88, 82: 0x40, 83: 0x8, 85: 0x44, 86: 0x2, 87: 0x20, 89: 0x4, 97: 0x8, 98: 0x2, 99: 0x1, 101: 0x10, 103: 0x2, 104: 0x40, 107: 0x8, 108: 0x20, 110: 0x3, 111: 0x88, 114: 0x40, 115: 0x8, 117: 0x44, 118: 0x2, 119: 0x20, 121: 0x4}, 2: {65: 0x70, 67: 0x10, 68: 0x80, 69: 0x23, 70: 0x2, 71: 0x10, 73: 0x8, 78: 0x42, 80: 0x14, 83: 0x14, 84: 0x81, 85: 0x80, 87: 0xa0, 97: 0x70, 99: 0x10, 100: 0x80, 101: 0x23, 102: 0x2, 103: 0x10, 105: 0x8, 110: 0x42, 112: 0x14, 115: 0x14, 116: 0x81, 117: 0x80, 119: 0xa0}, 3: {0: 0x80, 1: 0x80, 2: 0x80, 3: 0x80, 4: 0x80, 5: 0x80, 6: 0x80, 7: 0x80, 8: 0x80, 9: 0x80, 10: 0x80, 11: 0x80, 12: 0x80, 13: 0x80, 14: 0x80, 15: 0x80, 16: 0x80, 17: 0x80, 18: 0x80, 19: 0x80, 20: 0x80, 21: 0x80, 22: 0x80, 23: 0x80, 24: 0x80, 25: 0x80, 26: 0x80, 27: 0x80, 28: 0x80, 29: 0x80, 30: 0x80, 31: 0x80, 32: 0x80, 33: 0x80, 34: 0x80, 35: 0x80, 36: 0x80, 37: 0x80, 38: 0x80, 39: 0x80, 40: 0x80, 41: 0x80, 42: 0x80, 43: 0x80, 44: 0x80, 45: 0x80, 46: 0x80, 47: 0x80, 58: 0x80, 59: 0x80, 60: 0x80, 61: 0x80, 62: 0x80, 63: 0x80, 64: 0x80, 65: 0x24, 68: 0x48, 69: 0x4, 73: 0x80, 76: 0x58, 77: 0x1, 78: 0x40, 79: 0x2, 80: 0x18, 82: 0x32, 84: 0x4, 85: 0x1, 89: 0x22, 91: 0x80, 92: 0x80, 93: 0x80, 94: 0x80, 95: 0x80, 96: 0x80, 97: 0x24, 100: 0x48, 101: 0x4, 105: 0x80, 108: 0x58, 109: 0x1, 110: 0x40, 111: 0x2, 112: 0x18, 114: 0x32, 116: 0x4, 117: 0x1, 121: 0x22, 123: 0x80, 124: 0x80, 125: 0x80, 126: 0x80, 127: 0x80}}, 1: {0: {67: 0x7, 68: 0x1c, 69: 0x20, 70: 0x41, 72: 0x12, 73: 0x10, 75: 0x8, 76: 0x1, 77: 0x1, 80: 0x6, 82: 0x40, 83: 0x22, 84: 0x41, 85: 0x80, 86: 0x80, 87: 0xc0, 99: 0x7, 100: 0x1c, 101: 0x20, 102: 0x41, 104: 0x12, 105: 0x10, 107: 0x8, 108: 0x1, 109: 0x1, 112: 0x6, 114: 0x40, 115: 0x22, 116: 0x41, 117: 0x80, 118: 0x80, 119: 0xc0}, 1: {65: 0xc4, 69: 0x4a, 73: 0x10, 78: 0xb0, 79: 0x41, 82: 0x42, 83: 0x20, 97: 0xc4, 101: 0x4a, 105: 0x10, 110: 0xb0, 111: 0x41, 114: 0x42, 115: 0x20}, 2: {68: 0x10, 69: 0x2, 75: 0x1, 76: 0x40, 78: 0x25, 79: 0x3, 82: 0x81, 83: 0x14, 85: 0x40, 86: 0x28, 89: 0xc, 100: 0x10, 101: 0x2, 107: 0x1, 108: 0x40, 110: 0x25, 111: 0x3, 114: 0x81, 115: 0x14, 117: 0x40, 118: 0x28, 121: 0xc}, 3: {0: 0x2c, 1: 0x2c, 2: 0x2c, 3: 0x2c, 4: 0x2c, 5: 0x2c, 6: 0x2c, 7: 0x2c, 8: 0x2c, 9: 0x2c, 10: 0x2c, 11: 0x2c, 12: 0x2c, 13: 0x2c, 14: 0x2c, 15: 0x2c, 16: 0x2c, 17: 0x2c, 18: 0x2c, 19: 0x2c, 20: 0x2c, 21: 0x2c, 22: 0x2c, 23: 0x2c, 24: 0x2c, 25: 0x2c, 26: 0x2c, 27: 0x2c, 28: 0x2c, 29: 0x2c, 30: 0x2c, 31: 0x2c, 32: 0x2c, 33: 0x2c, 34: 0x2c, 35: 0x2c, 36: 0x2c, 37: 0x2c, 38: 0x2c, 39: 0x2c, 40: 0x2c, 41: 0x2c, 42: 0x2c, 43: 0x2c, 44: 0x2c, 45: 0x2c, 46: 0x2c, 47: 0x2c, 58: 0x2c, 59: 0x2c, 60: 0x2c, 61: 0x2c, 62: 0x2c, 63: 0x2c, 64: 0x2c, 67: 0x4, 68: 0x12, 69: 0xc9, 71: 0x1, 73: 0xa0, 75: 0x1, 76: 0x40, 77: 0x6, 78: 0x80, 82: 0x10, 83: 0x8c, 84: 0x12, 86: 0x1, 91: 0x2c, 92: 0x2c, 93: 0x2c, 94: 0x2c, 95: 0x2c, 96: 0x2c, 99: 0x4, 100: 0x12, 101: 0xc9, 103: 0x1, 105: 0xa0, 107: 0x1, 108: 0x40, 109: 0x6, 110: 0x80, 114: 0x10, 115: 0x8c, 116: 0x12, 118: 0x1, 123: 0x2c, 124: 0x2c, 125: 0x2c, 126: 0x2c, 127: 0x2c}}},
+		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0x60, 72: 0x40, 76: 0x20, 77: 0x20, 78: 0x2, 79: 0x80, 80: 0x84, 83: 0x50, 84: 0x8, 86: 0x4, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0x60, 104: 0x40, 108: 0x20, 109: 0x20, 110: 0x2, 111: 0x80, 112: 0x84, 115: 0x50, 116: 0x8, 118: 0x4, 121: 0x2}, 1: {65: 0x4, 67: 0x1, 69: 0x40, 76: 0x1, 79: 0x22, 82: 0xc8, 83: 0x11, 86: 0x80, 89: 0x8, 97: 0x4, 99: 0x1, 101: 0x40, 108: 0x1, 111: 0x22, 114: 0xc8, 115: 0x11, 118: 0x80, 121: 0x8}, 2: {65: 0x8, 67: 0x40, 68: 0x20, 69: 0xc0, 73: 0x1, 78: 0x30, 79: 0xa0, 80: 0x8, 82: 0x4, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 99: 0x40, 100: 0x20, 101: 0xc0, 105: 0x1, 110: 0x30, 111: 0xa0, 112: 0x8, 114: 0x4, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x12, 1: 0x12, 2: 0x12, 3: 0x12, 4: 0x12, 5: 0x12, 6: 0x12, 7: 0x12, 8: 0x12, 9: 0x12, 10: 0x12, 11: 0x12, 12: 0x12, 13: 0x12, 14: 0x12, 15: 0x12, 16: 0x12, 17: 0x12, 18: 0x12, 19: 0x12, 20: 0x12, 21: 0x12, 22: 0x12, 23: 0x12, 24: 0x12, 25: 0x12, 26: 0x12, 27: 0x12, 28: 0x12, 29: 0x12, 30: 0x12, 31: 0x12, 32: 0x12, 33: 0x12, 34: 0x12, 35: 0x12, 36: 0x12, 37: 0x12, 38: 0x12, 39: 0x12, 40: 0x12, 41: 0x12, 42: 0x12, 43: 0x12, 44: 0x12, 45: 0x12, 46: 0x12, 47: 0x12, 58: 0x12, 59: 0x12, 60: 0x12, 61: 0x12, 62: 0x12, 63: 0x12, 64: 0x12, 65: 0x9, 68: 0x41, 69: 0x20, 71: 0x20, 73: 0x4, 75: 0x20, 77: 0x84, 78: 0x8, 82: 0xc0, 83: 0x4, 84: 0x80, 85: 0x1, 86: 0x20, 91: 0x12, 92: 0x12, 93: 0x12, 94: 0x12, 95: 0x12, 96: 0x12, 97: 0x9, 100: 0x41, 101: 0x20, 103: 0x20, 105: 0x4, 107: 0x20, 109: 0x84, 110: 0x8, 114: 0xc0, 115: 0x4, 116: 0x80, 117: 0x1, 118: 0x20, 123: 0x12, 124: 0x12, 125: 0x12, 126: 0x12, 127: 0x12}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0xc, 72: 0x20, 73: 0x60, 75: 0x10, 77: 0xa0, 78: 0x2, 79: 0x80, 82: 0x6, 83: 0x68, 84: 0x6, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0xc, 104: 0x20, 105: 0x60, 107: 0x10, 109: 0xa0, 110: 0x2, 111: 0x80, 114: 0x6, 115: 0x68, 116: 0x6, 119: 0x2}, 1: {65: 0x2, 66: 0x80, 69: 0x12, 71: 0x40, 73: 0x20, 75: 0x40, 78: 0xa1, 79: 0x4, 85: 0x28, 89: 0x20, 97: 0x2, 98: 0x80, 101: 0x12, 103: 0x40, 105: 0x20, 107: 0x40, 110: 0xa1, 111: 0x4, 117: 0x28, 121: 0x20}, 2: {65: 0x2, 69: 0x80, 71: 0x2, 73: 0x40, 75: 0x4, 76: 0x86, 78: 0x48, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 101: 0x80, 103: 0x2, 105: 0x40, 107: 0x4, 108: 0x86, 110: 0x48, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 68: 0x8, 69: 0xc, 71: 0x4, 73: 0x1, 76: 0x6, 77: 0x80, 79: 0x40, 80: 0x40, 82: 0x20, 83: 0x10, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 100: 0x8, 101: 0xc, 103: 0x4, 105: 0x1, 108: 0x6, 109: 0x80, 111: 0x40, 112: 0x40, 114: 0x20, 115: 0x10, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
 	},
 }
