@@ -21,11 +21,12 @@ import (
 // rest of its work, the words that pass it being a mix no predictor
 // learns.
 
-// gateSlots is the size of patternSet.gate, a power of two. The set's 160
-// or so distinct words fill one slot in thirteen, so that a word it does
-// not name sets some token's bit about as often; that only lets an object
+// gateSlots is the size of patternSet.gate, a power of two. The set's 230
+// or so distinct words fill one slot in nine, so that a word it does not
+// name sets some token's bit about as often; that only lets an object
 // through to matchWordsExact, which on the dump's first 20,000 cards
-// happens for 0.07% of them (BenchmarkMatchRaw's gated/object metric).
+// happens for fewer than 0.01% of them (BenchmarkMatchRaw's gated/object
+// metric, 0 with set v1 and with set v2).
 const gateSlots = 2048
 
 // gateKey returns the key of a word of n bytes, x holding its first eight
