@@ -30,8 +30,8 @@ import (
 // hashed. A pattern not named here is anchored on its first token.
 func anchorToken(id string) int {
 	switch id {
-	case "ignore-previous", "pretend", "roleplay-as", "always-call", "no-longer":
-		return 0 // ignore|disregard|..., pretend, roleplay|role, always|must, you
+	case "ignore-previous", "override-previous", "pretend", "roleplay-as", "always-call", "no-longer":
+		return 0 // ignore|disregard|..., override|bypass, pretend, roleplay|role, always|must, you
 	case "new-system-prompt", "from-now-on", "developer-mode", "developer-mode-policies", "set-aside", "real-task", "respond-only":
 		return 1 // system, now, mode, mode, aside, real|actual, only
 	case "you-are-now", "dan", "send-secrets", "must-now":
