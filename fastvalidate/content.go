@@ -655,9 +655,19 @@ func (w *walker) addRune(c Code, n uint32, r rune, idx int) {
 // addContent reports rule c at node n with a message whose %s is what
 // the arena holds from got on (path first, from start).
 func (w *walker) addContent(c Code, n uint32, msg string, detail []byte) {
+	w.addContentAtMost(c, n, msg, detail, SeverityError)
+}
+
+// addContentAtMost is addContent for a finding that is at most a warning
+// when most is SeverityWarning, whatever the policy makes of rule c: a
+// pattern an honest card quotes to name it (see walker.quoted).
+func (w *walker) addContentAtMost(c Code, n uint32, msg string, detail []byte, most Severity) {
 	sev := w.res.level(c, w.contentSeverity(c))
 	if sev == SeverityOff {
 		return
+	}
+	if most == SeverityWarning && sev == SeverityError {
+		sev = SeverityWarning
 	}
 	if w.res.full() {
 		w.res.countUnlisted(c, sev)

@@ -36,6 +36,7 @@ type wordPattern struct {
 type patternToken struct {
 	words []string
 	gap   int
+	bit   uint64 // the token's bit in the gate (assignGateBits)
 }
 
 // literalPattern is a "literal" line. anchor is the offset in text of
@@ -138,7 +139,6 @@ func mustParsePatterns(text string) *patternSet {
 				}
 				p.addFirst(first, len(p.words))
 			}
-			p.addGate(&wp)
 			p.words = append(p.words, wp)
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
@@ -158,6 +158,10 @@ func mustParsePatterns(text string) *patternSet {
 	}
 	if p.version == "" {
 		panic("fastvalidate: content/patterns.txt has no version line")
+	}
+	p.assignGateBits()
+	for i := range p.words {
+		p.addGate(&p.words[i])
 	}
 	p.buildTeddy()
 	p.buildGateVec()
@@ -332,7 +336,7 @@ func (w *walker) matchPatterns(p *patternSet) {
 	for _, h := range lits.hits[:lits.n] {
 		if bit := patternKindBit(h.lit.kind); reported&bit == 0 {
 			reported |= bit
-			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node)
+			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, false)
 		}
 	}
 }
@@ -811,9 +815,20 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 				continue
 			}
 			if last, ok := w.matchWords(p.tokens[1:], first); ok {
-				reported |= bit
+				// A quoted match does not count as its kind's report, so
+				// that quoting one pattern first earns an unquoted one
+				// after it no warning; one quoted match an object is told.
+				quoted := w.quoted(first, last)
+				if quoted && reported&quotedReported != 0 {
+					continue
+				}
+				if quoted {
+					reported |= quotedReported
+				} else {
+					reported |= bit
+				}
 				var excerpt [64]byte
-				w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node)
+				w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node, quoted)
 			}
 		}
 		break
@@ -913,6 +928,10 @@ func (p *patternSet) mayStart(n int, first, last byte) bool {
 	return n < maxFirstWord && p.firstWords[firstSlot(first, n)]&firstBit(last) != 0
 }
 
+// quotedReported is the bit of reported (see matchWordsAt) that a quoted
+// match of any word pattern sets, beside the kinds' bits.
+const quotedReported uint8 = 64
+
 func patternKindBit(kind string) uint8 {
 	switch kind {
 	case "override":
@@ -931,7 +950,7 @@ func patternKindBit(kind string) uint8 {
 
 // reportPattern reports a match of pattern id of kind at string node n;
 // matched is the text matched as the patterns read it.
-func (w *walker) reportPattern(kind, id string, matched []byte, n uint32) {
+func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, quoted bool) {
 	code := CodeContentInjection
 	if kind == "hidden-markup" {
 		code = CodeContentHiddenMarkup
@@ -953,7 +972,30 @@ func (w *walker) reportPattern(kind, id string, matched []byte, n uint32) {
 		d = append(d, c)
 	}
 	d = append(d, '"')
+	if quoted {
+		d = append(d, " in quotes"...)
+		w.addContentAtMost(code, n, "%s, after folding case, look-alike and invisible characters", d, SeverityWarning)
+		return
+	}
 	w.addContent(code, n, "%s, after folding case, look-alike and invisible characters", d)
+}
+
+// quoted reports whether the words first to last stand in quotation
+// marks of their own: the same ASCII quote (', " or `) right before the
+// first word and right after the last, as an honest card quotes an attack
+// to name it ("detects 'ignore previous instructions' attacks"). Curly
+// quotes fold to no ASCII byte (foldOther, as any letter of another
+// script would) and do not count.
+func (w *walker) quoted(first, last wordAt) bool {
+	if first.start == 0 {
+		return false
+	}
+	text := w.segText(last.seg)
+	if last.end >= len(text) {
+		return false
+	}
+	open := foldByte[w.segText(first.seg)[first.start-1]]
+	return (open == '\'' || open == '"' || open == '`') && foldByte[text[last.end]] == open
 }
 
 // Skeleton appends to dst the confusable skeleton of s, by which

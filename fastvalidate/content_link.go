@@ -26,7 +26,8 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 	if colon <= 0 {
 		return
 	}
-	switch scheme := u[:colon]; {
+	var compact [16]byte
+	switch scheme := schemeWithoutTabs(u[:colon], &compact); {
 	case equalFold(scheme, "javascript"), equalFold(scheme, "vbscript"), equalFold(scheme, "data"):
 		w.addContentGot(CodeContentLinkScheme, n, "link scheme runs code or reads local files")
 		return
@@ -57,6 +58,33 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 	if work&workIDN != 0 && (hasNonASCII(host) || hasACE(host)) {
 		w.checkIDNHost(n, host)
 	}
+}
+
+// schemeWithoutTabs returns scheme less the ASCII tabs and newlines in
+// it, which the WHATWG URL parser a browser follows removes from anywhere
+// in a URL: "java\tscript:" runs as "javascript:". A scheme with none,
+// nearly every one, is returned as it is; one that is longer than buf
+// once they are removed is none the rules name, and is returned as it is.
+func schemeWithoutTabs(scheme []byte, buf *[16]byte) []byte {
+	clean := true
+	for _, c := range scheme { // a few bytes: cheaper than bytes.ContainsAny's set
+		clean = clean && c != '\t' && c != '\n' && c != '\r'
+	}
+	if clean {
+		return scheme
+	}
+	n := 0
+	for _, c := range scheme {
+		if c == '\t' || c == '\n' || c == '\r' {
+			continue
+		}
+		if n == len(buf) {
+			return scheme
+		}
+		buf[n] = c
+		n++
+	}
+	return buf[:n]
 }
 
 // linkAuthority is what readAuthority finds in a URL's authority.

@@ -21,11 +21,12 @@ import (
 // rest of its work, the words that pass it being a mix no predictor
 // learns.
 
-// gateSlots is the size of patternSet.gate, a power of two. The set's 160
-// or so distinct words fill one slot in thirteen, so that a word it does
-// not name sets some token's bit about as often; that only lets an object
+// gateSlots is the size of patternSet.gate, a power of two. The set's 230
+// or so distinct words fill one slot in nine, so that a word it does not
+// name sets some token's bit about as often; that only lets an object
 // through to matchWordsExact, which on the dump's first 20,000 cards
-// happens for 0.07% of them (BenchmarkMatchRaw's gated/object metric).
+// happens for fewer than 0.01% of them (BenchmarkMatchRaw's gated/object
+// metric, 0 with set v1 and with set v2).
 const gateSlots = 2048
 
 // gateKey returns the key of a word of n bytes, x holding its first eight
@@ -44,30 +45,59 @@ func gateKey(x uint64, n int) uint64 {
 // gateSlot maps a key to a slot of patternSet.gate (Fibonacci hashing).
 func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - 11) }
 
+// assignGateBits gives each token of the word patterns its bit in the
+// gate. The tokens outnumber a uint64's bits, so some must share one,
+// which lets through objects whose words hold only some pattern's tokens:
+// a pattern's anchor token (anchorOf) and first token get bits of their
+// own, since the anchors' bits decide whether every word of an object is
+// hashed (gateSegments) and the first tokens' whether the gate is opened
+// at all (gateOpen), and the other tokens share the bits left in turn.
+func (p *patternSet) assignGateBits() {
+	next := 0
+	own := func(tok *patternToken) {
+		if tok.bit == 0 {
+			tok.bit = uint64(1) << (next % 64)
+			next++
+		}
+	}
+	for i := range p.words {
+		wp := &p.words[i]
+		own(&wp.tokens[anchorOf(wp)])
+		own(&wp.tokens[0]) // tokens[0] is no gap
+	}
+	shared := next % 64
+	for i := range p.words {
+		for t := range p.words[i].tokens {
+			if tok := &p.words[i].tokens[t]; tok.gap == 0 && tok.bit == 0 {
+				tok.bit = uint64(1) << (shared + (next-shared)%(64-shared))
+				next++
+			}
+		}
+	}
+	p.gateTokens = next
+}
+
 // addGate records the tokens of pattern wp in the gate: each word of a
-// token sets the token's bit in its slot, and the pattern needs them all.
-// Bits are handed out in turn, and beyond 64 tokens shared, which only
-// lets more objects through to matchWordsExact.
+// token sets the token's bit (assignGateBits) in its slot, and the
+// pattern needs them all.
 func (p *patternSet) addGate(wp *wordPattern) {
 	var need uint64
-	p.gateFirsts |= uint64(1) << (p.gateTokens % 64) // tokens[0] is no gap
+	p.gateFirsts |= wp.tokens[0].bit
 	anchor := anchorOf(wp)
 	for t, tok := range wp.tokens {
 		if tok.gap > 0 {
 			continue
 		}
-		bit := uint64(1) << (p.gateTokens % 64)
-		p.gateTokens++
-		need |= bit
+		need |= tok.bit
 		if t == anchor {
-			p.anchorBits |= bit
+			p.anchorBits |= tok.bit
 		}
 		for _, word := range tok.words {
 			var x uint64
 			for i := range min(len(word), 8) {
 				x |= uint64(word[i]) << (8 * i)
 			}
-			p.gate[gateSlot(gateKey(x, len(word)))] |= bit
+			p.gate[gateSlot(gateKey(x, len(word)))] |= tok.bit
 		}
 	}
 	p.gateNeeds = append(p.gateNeeds, need)

@@ -30,16 +30,16 @@ import (
 // hashed. A pattern not named here is anchored on its first token.
 func anchorToken(id string) int {
 	switch id {
-	case "ignore-previous", "pretend", "roleplay-as", "always-call":
-		return 0 // ignore|disregard|..., pretend, roleplay|role, always|must
-	case "new-system-prompt", "from-now-on", "developer-mode":
-		return 1 // system, now, mode
-	case "you-are-now", "dan", "send-secrets":
-		return 2 // now, now, key|keys|token|...
-	case "do-not-follow":
-		return 3 // follow|obey|heed
-	case "route-payments", "act-as-if":
-		return 4 // payment|payments|funds|..., you
+	case "ignore-previous", "override-previous", "pretend", "roleplay-as", "always-call", "no-longer":
+		return 0 // ignore|disregard|..., override|bypass, pretend, roleplay|role, always|must, you
+	case "new-system-prompt", "from-now-on", "developer-mode", "developer-mode-policies", "set-aside", "real-task", "respond-only":
+		return 1 // system, now, mode, mode, aside, real|actual, only
+	case "you-are-now", "dan", "send-secrets", "must-now":
+		return 2 // now, now, key|keys|token|..., now
+	case "do-not-follow", "do-not-tell", "enter-mode":
+		return 3 // follow|obey|heed, tell, mode
+	case "route-payments", "act-as-if", "no-longer-apply":
+		return 4 // payment|payments|funds|..., you, longer
 	case "reveal-prompt":
 		return 5 // prompt|prompts|instructions
 	}

@@ -3,30 +3,57 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.ndjson that it finds, and\n# testdata/content/honest.ndjson holds honest cards none may match.\nversion 1\n\nwords override ignore-previous ignore|disregard|forget|overlook|override|bypass|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode developer|god|jailbreak|unrestricted mode *1 enabled|on|activated|active\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none\nliteral hidden-markup display-none-space display: none\nliteral hidden-markup visibility-hidden visibility:hidden\nliteral hidden-markup visibility-hidden-space visibility: hidden\nliteral hidden-markup font-size-zero font-size:0\nliteral hidden-markup font-size-zero-space font-size: 0\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup color-transparent color:transparent\nliteral hidden-markup color-transparent-space color: transparent\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 2\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\":\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
-	version: "1",
+	version: "2",
 	words: []wordPattern{
 		{
 			kind: "override",
 			id:   "ignore-previous",
 			tokens: []patternToken{
 				{
-					words: []string{"ignore", "disregard", "forget", "overlook", "override", "bypass", "skip", "neglect"},
+					words: []string{"ignore", "disregard", "forget", "overlook", "skip", "neglect"},
+					bit:   0x1,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
+					bit:   0x200000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "messages", "context", "constraints", "commands"},
+					bit:   0x400000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "override-previous",
+			tokens: []patternToken{
+				{
+					words: []string{"override", "bypass"},
+					bit:   0x2,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
+					bit:   0x800000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
+					bit:   0x1000000000000,
 				},
 			},
 		},
@@ -36,27 +63,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don"},
+					bit:   0x8,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
+					bit:   0x2000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
+					bit:   0x4,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -66,12 +98,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"new", "updated", "real", "actual", "true", "secret"},
+					bit:   0x20,
 				},
 				{
 					words: []string{"system"},
+					bit:   0x10,
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -81,15 +116,19 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
+					bit:   0x80,
 				},
 				{
 					words: []string{"are"},
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"now"},
+					bit:   0x40,
 				},
 				{
 					words: []string{"a", "an", "dan", "in", "no", "the", "my", "unrestricted", "jailbroken", "free", "evil", "developer"},
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -99,18 +138,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"from"},
+					bit:   0x200,
 				},
 				{
 					words: []string{"now"},
+					bit:   0x100,
 				},
 				{
 					words: []string{"on"},
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -120,18 +163,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
+					bit:   0x400,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to", "you", "that"},
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
+					bit:   0x400000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -141,15 +194,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
+					bit:   0x800,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"as", "that", "you"},
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -159,18 +215,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"if", "though"},
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"you"},
+					bit:   0x1000,
 				},
 			},
 		},
@@ -180,12 +240,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
+					bit:   0x8000,
 				},
 				{
 					words: []string{"anything"},
+					bit:   0x200000000000,
 				},
 				{
 					words: []string{"now"},
+					bit:   0x4000,
 				},
 			},
 		},
@@ -194,16 +257,97 @@ var staticPatterns = patternSet{
 			id:   "developer-mode",
 			tokens: []patternToken{
 				{
-					words: []string{"developer", "god", "jailbreak", "unrestricted"},
+					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
+					bit:   0x20000,
 				},
 				{
 					words: []string{"mode"},
+					bit:   0x10000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
+					bit:   0x400000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "enter-mode",
+			tokens: []patternToken{
+				{
+					words: []string{"enter", "enable", "activate", "switch", "turn"},
+					bit:   0x80000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
+					bit:   0x800000000000,
+				},
+				{
+					words: []string{"mode"},
+					bit:   0x40000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "developer-mode-policies",
+			tokens: []patternToken{
+				{
+					words: []string{"developer"},
+					bit:   0x200000,
+				},
+				{
+					words: []string{"mode"},
+					bit:   0x100000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"enabled", "activated"},
+					bit:   0x1000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
+					bit:   0x2000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "no-longer",
+			tokens: []patternToken{
+				{
+					words: []string{"you"},
+					bit:   0x400000,
+				},
+				{
+					words: []string{"are", "re"},
+					bit:   0x4000000000000,
+				},
+				{
+					words: []string{"no"},
+					bit:   0x8000000000000,
+				},
+				{
+					words: []string{"longer"},
+					bit:   0x10000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"a", "an", "bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude"},
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -213,18 +357,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "copy", "mail", "submit"},
+					bit:   0x1000000,
 				},
 				{
 					gap: 6,
 				},
 				{
-					words: []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "ssn", "seed", "mnemonic", "wallet"},
+					words: []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
+					bit:   0x800000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -234,21 +381,231 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
+					bit:   0x4000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret", "full"},
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
+					bit:   0x2000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "set-aside",
+			tokens: []patternToken{
+				{
+					words: []string{"set", "put", "cast", "push"},
+					bit:   0x10000000,
+				},
+				{
+					words: []string{"aside"},
+					bit:   0x8000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
+					bit:   0x200000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "real-task",
+			tokens: []patternToken{
+				{
+					words: []string{"your"},
+					bit:   0x40000000,
+				},
+				{
+					words: []string{"real", "actual"},
+					bit:   0x20000000,
+				},
+				{
+					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
+					bit:   0x400000000000000,
+				},
+				{
+					words: []string{"is"},
+					bit:   0x800000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "must-now",
+			tokens: []patternToken{
+				{
+					words: []string{"assistant", "model", "ai", "llm", "you"},
+					bit:   0x100000000,
+				},
+				{
+					words: []string{"must", "shall"},
+					bit:   0x1000000000000000,
+				},
+				{
+					words: []string{"now"},
+					bit:   0x80000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "respond-only",
+			tokens: []patternToken{
+				{
+					words: []string{"respond", "reply"},
+					bit:   0x400000000,
+				},
+				{
+					words: []string{"only"},
+					bit:   0x200000000,
+				},
+				{
+					words: []string{"with"},
+					bit:   0x2000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-everything",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "disregard", "forget"},
+					bit:   0x800000000,
+				},
+				{
+					words: []string{"everything", "anything", "all"},
+					bit:   0x4000000000000000,
+				},
+				{
+					words: []string{"above", "before", "prior", "previously", "earlier"},
+					bit:   0x8000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-instructions",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "disregard", "forget"},
+					bit:   0x1000000000,
+				},
+				{
+					words: []string{"your", "these", "those"},
+					bit:   0x200000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
+					bit:   0x400000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "supersede",
+			tokens: []patternToken{
+				{
+					words: []string{"overrides", "supersedes"},
+					bit:   0x2000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
+					bit:   0x800000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
+					bit:   0x1000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "no-longer-apply",
+			tokens: []patternToken{
+				{
+					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
+					bit:   0x8000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
+					bit:   0x2000000000000,
+				},
+				{
+					words: []string{"no"},
+					bit:   0x4000000000000,
+				},
+				{
+					words: []string{"longer"},
+					bit:   0x4000000000,
+				},
+				{
+					words: []string{"apply", "applies", "matter", "matters"},
+					bit:   0x8000000000000,
+				},
+			},
+		},
+		{
+			kind: "exfiltration",
+			id:   "do-not-tell",
+			tokens: []patternToken{
+				{
+					words: []string{"do", "dont", "don", "never"},
+					bit:   0x20000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"not", "t"},
+					bit:   0x10000000000000,
+				},
+				{
+					words: []string{"tell"},
+					bit:   0x10000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"the", "this"},
+					bit:   0x20000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"user", "users", "human", "customer"},
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -258,24 +615,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
+					bit:   0x80000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
+					bit:   0x40000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -285,30 +646,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
+					bit:   0x100000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -405,6 +771,27 @@ var staticPatterns = patternSet{
 			text: "### human",
 		},
 		{
+			kind:   "marker",
+			id:     "new-instructions",
+			text:   "new instructions:",
+			anchor: 16,
+		},
+		{
+			kind: "marker",
+			id:   "assistant-tag",
+			text: "<assistant>",
+		},
+		{
+			kind: "marker",
+			id:   "role-system-json",
+			text: "\"role\": \"system\"",
+		},
+		{
+			kind: "marker",
+			id:   "role-system-json-tight",
+			text: "\"role\":\"system\"",
+		},
+		{
 			kind: "tool-call",
 			id:   "tool-call-tag",
 			text: "<tool_call>",
@@ -445,6 +832,11 @@ var staticPatterns = patternSet{
 			text: "<function=",
 		},
 		{
+			kind: "tool-call",
+			id:   "arguments-json",
+			text: "\"arguments\":",
+		},
+		{
 			kind: "hidden-markup",
 			id:   "html-comment",
 			text: "<!--",
@@ -452,37 +844,187 @@ var staticPatterns = patternSet{
 		{
 			kind:   "hidden-markup",
 			id:     "display-none",
-			text:   "display:none",
+			text:   "display:none;",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-dq",
+			text:   "display:none\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-sq",
+			text:   "display:none'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-gt",
+			text:   "display:none>",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-important",
+			text:   "display:none!",
 			anchor: 7,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "display-none-space",
-			text:   "display: none",
+			text:   "display: none;",
 			anchor: 7,
 		},
 		{
 			kind:   "hidden-markup",
+			id:     "display-none-space-dq",
+			text:   "display: none\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-space-sq",
+			text:   "display: none'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-spaces",
+			text:   "display : none;",
+			anchor: 8,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-spaces-dq",
+			text:   "display : none\"",
+			anchor: 8,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "display-none-spaces-sq",
+			text:   "display : none'",
+			anchor: 8,
+		},
+		{
+			kind:   "hidden-markup",
 			id:     "visibility-hidden",
-			text:   "visibility:hidden",
+			text:   "visibility:hidden;",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-dq",
+			text:   "visibility:hidden\"",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-sq",
+			text:   "visibility:hidden'",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-gt",
+			text:   "visibility:hidden>",
 			anchor: 10,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "visibility-hidden-space",
-			text:   "visibility: hidden",
+			text:   "visibility: hidden;",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-space-dq",
+			text:   "visibility: hidden\"",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-hidden-space-sq",
+			text:   "visibility: hidden'",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse",
+			text:   "visibility:collapse;",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse-dq",
+			text:   "visibility:collapse\"",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse-sq",
+			text:   "visibility:collapse'",
+			anchor: 10,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "visibility-collapse-gt",
+			text:   "visibility:collapse>",
 			anchor: 10,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "font-size-zero",
-			text:   "font-size:0",
+			text:   "font-size:0;",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-dq",
+			text:   "font-size:0\"",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-sq",
+			text:   "font-size:0'",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-gt",
+			text:   "font-size:0>",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-px",
+			text:   "font-size:0px",
 			anchor: 4,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "font-size-zero-space",
-			text:   "font-size: 0",
+			text:   "font-size: 0;",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-space-dq",
+			text:   "font-size: 0\"",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-space-sq",
+			text:   "font-size: 0'",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-space-px",
+			text:   "font-size: 0px",
 			anchor: 4,
 		},
 		{
@@ -493,20 +1035,80 @@ var staticPatterns = patternSet{
 		},
 		{
 			kind:   "hidden-markup",
+			id:     "opacity-zero-dq",
+			text:   "opacity:0\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-sq",
+			text:   "opacity:0'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-gt",
+			text:   "opacity:0>",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
 			id:     "opacity-zero-space",
 			text:   "opacity: 0;",
 			anchor: 7,
 		},
 		{
 			kind:   "hidden-markup",
+			id:     "opacity-zero-space-dq",
+			text:   "opacity: 0\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-space-sq",
+			text:   "opacity: 0'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
 			id:     "color-transparent",
-			text:   "color:transparent",
+			text:   "color:transparent;",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-dq",
+			text:   "color:transparent\"",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-sq",
+			text:   "color:transparent'",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-gt",
+			text:   "color:transparent>",
 			anchor: 5,
 		},
 		{
 			kind:   "hidden-markup",
 			id:     "color-transparent-space",
-			text:   "color: transparent",
+			text:   "color: transparent;",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-space-dq",
+			text:   "color: transparent\"",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "color-transparent-space-sq",
+			text:   "color: transparent'",
 			anchor: 5,
 		},
 		{
@@ -529,162 +1131,262 @@ var staticPatterns = patternSet{
 			id:   "details-tag",
 			text: "<details",
 		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-p",
+			text: "<p hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "markdown-comment",
+			text: "[//]: #",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "markdown-comment-label",
+			text: "[comment]: #",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "markdown-script-link",
+			text: "](javascript:",
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "clip-rect-zero",
+			text:   "clip:rect(0",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "clip-rect-zero-space",
+			text:   "clip: rect(0",
+			anchor: 4,
+		},
 	},
 	byFirst: [512][]firstWord{
+		18: {
+			{
+				word:     "ai",
+				patterns: []int{18},
+			},
+		},
 		19: {
 			{
 				word:     "act",
-				patterns: []int{7},
+				patterns: []int{8},
+			},
+		},
+		21: {
+			{
+				word:     "above",
+				patterns: []int{23},
 			},
 		},
 		22: {
 			{
 				word:     "actual",
-				patterns: []int{2},
+				patterns: []int{3},
 			},
 			{
 				word:     "answer",
-				patterns: []int{7},
+				patterns: []int{8},
 			},
 			{
 				word:     "always",
-				patterns: []int{13},
+				patterns: []int{26},
+			},
+		},
+		24: {
+			{
+				word:     "activate",
+				patterns: []int{11},
+			},
+		},
+		25: {
+			{
+				word:     "assistant",
+				patterns: []int{18},
 			},
 		},
 		38: {
 			{
 				word:     "bypass",
-				patterns: []int{0},
+				patterns: []int{1},
 			},
 			{
 				word:     "behave",
-				patterns: []int{7},
+				patterns: []int{8},
 			},
 		},
 		52: {
 			{
 				word:     "copy",
-				patterns: []int{10},
+				patterns: []int{14},
+			},
+			{
+				word:     "cast",
+				patterns: []int{16},
 			},
 		},
 		66: {
 			{
 				word:     "do",
-				patterns: []int{1, 8},
+				patterns: []int{2, 9, 24},
 			},
 		},
 		67: {
 			{
 				word:     "don",
-				patterns: []int{1},
+				patterns: []int{2, 24},
 			},
 		},
 		68: {
 			{
 				word:     "dont",
-				patterns: []int{1},
+				patterns: []int{2, 24},
 			},
 			{
 				word:     "dump",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 		},
 		70: {
 			{
 				word:     "divert",
-				patterns: []int{12},
+				patterns: []int{25},
 			},
 		},
 		71: {
 			{
 				word:     "display",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 		},
 		72: {
 			{
 				word:     "disclose",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 		},
 		73: {
 			{
 				word:     "disregard",
-				patterns: []int{0},
+				patterns: []int{0, 20, 21},
 			},
 			{
 				word:     "developer",
-				patterns: []int{9},
+				patterns: []int{12},
 			},
 		},
 		85: {
 			{
+				word:     "enter",
+				patterns: []int{11},
+			},
+			{
 				word:     "email",
-				patterns: []int{10},
+				patterns: []int{14},
+			},
+		},
+		86: {
+			{
+				word:     "enable",
+				patterns: []int{11},
+			},
+		},
+		87: {
+			{
+				word:     "earlier",
+				patterns: []int{23},
 			},
 		},
 		90: {
 			{
 				word:     "exfiltrate",
-				patterns: []int{10},
+				patterns: []int{14},
 			},
 		},
 		100: {
 			{
 				word:     "from",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 		},
 		102: {
 			{
 				word:     "forget",
-				patterns: []int{0},
+				patterns: []int{0, 20, 21},
 			},
 		},
 		103: {
 			{
 				word:     "forward",
-				patterns: []int{10},
+				patterns: []int{14},
 			},
 		},
 		115: {
 			{
 				word:     "god",
-				patterns: []int{9},
+				patterns: []int{10},
 			},
 		},
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0},
+				patterns: []int{0, 20, 21},
 			},
 		},
 		169: {
 			{
 				word:     "jailbreak",
-				patterns: []int{9},
+				patterns: []int{10},
+			},
+		},
+		170: {
+			{
+				word:     "jailbroken",
+				patterns: []int{10},
+			},
+		},
+		195: {
+			{
+				word:     "llm",
+				patterns: []int{18},
 			},
 		},
 		196: {
 			{
 				word:     "leak",
-				patterns: []int{10, 11},
+				patterns: []int{14, 15},
 			},
 		},
 		212: {
 			{
 				word:     "mail",
-				patterns: []int{10},
+				patterns: []int{14},
 			},
 			{
 				word:     "must",
-				patterns: []int{13},
+				patterns: []int{26},
+			},
+		},
+		213: {
+			{
+				word:     "model",
+				patterns: []int{18},
 			},
 		},
 		227: {
 			{
 				word:     "new",
-				patterns: []int{2},
+				patterns: []int{3},
+			},
+		},
+		229: {
+			{
+				word:     "never",
+				patterns: []int{24},
 			},
 		},
 		231: {
@@ -693,10 +1395,16 @@ var staticPatterns = patternSet{
 				patterns: []int{0},
 			},
 		},
+		243: {
+			{
+				word:     "old",
+				patterns: []int{23},
+			},
+		},
 		246: {
 			{
 				word:     "output",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 		},
 		248: {
@@ -706,67 +1414,107 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "override",
-				patterns: []int{0},
+				patterns: []int{1},
+			},
+			{
+				word:     "original",
+				patterns: []int{23},
+			},
+		},
+		249: {
+			{
+				word:     "overrides",
+				patterns: []int{22},
+			},
+		},
+		259: {
+			{
+				word:     "put",
+				patterns: []int{16},
 			},
 		},
 		260: {
 			{
 				word:     "post",
-				patterns: []int{10},
+				patterns: []int{14},
+			},
+			{
+				word:     "push",
+				patterns: []int{16},
 			},
 		},
 		261: {
 			{
 				word:     "print",
-				patterns: []int{11},
+				patterns: []int{15},
+			},
+			{
+				word:     "prior",
+				patterns: []int{23},
 			},
 		},
 		263: {
 			{
 				word:     "pretend",
-				patterns: []int{5},
+				patterns: []int{6},
+			},
+		},
+		264: {
+			{
+				word:     "previous",
+				patterns: []int{23},
 			},
 		},
 		292: {
 			{
 				word:     "real",
-				patterns: []int{2},
+				patterns: []int{3},
 			},
 			{
 				word:     "role",
-				patterns: []int{6},
+				patterns: []int{7},
 			},
 		},
 		293: {
 			{
+				word:     "reply",
+				patterns: []int{19},
+			},
+			{
 				word:     "route",
-				patterns: []int{12},
+				patterns: []int{25},
 			},
 		},
 		294: {
 			{
 				word:     "reveal",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 			{
 				word:     "repeat",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 		},
 		295: {
 			{
 				word:     "respond",
-				patterns: []int{7},
+				patterns: []int{8, 19},
 			},
 		},
 		296: {
 			{
 				word:     "roleplay",
-				patterns: []int{6},
+				patterns: []int{7},
 			},
 			{
 				word:     "redirect",
-				patterns: []int{12},
+				patterns: []int{25},
+			},
+		},
+		307: {
+			{
+				word:     "set",
+				patterns: []int{16},
 			},
 		},
 		308: {
@@ -776,86 +1524,115 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "send",
-				patterns: []int{10, 12},
+				patterns: []int{14, 25},
 			},
 			{
 				word:     "show",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 		},
 		310: {
 			{
 				word:     "secret",
-				patterns: []int{2},
+				patterns: []int{3},
+			},
+			{
+				word:     "switch",
+				patterns: []int{11},
 			},
 			{
 				word:     "submit",
-				patterns: []int{10},
+				patterns: []int{14},
+			},
+			{
+				word:     "system",
+				patterns: []int{23},
+			},
+			{
+				word:     "safety",
+				patterns: []int{23},
+			},
+		},
+		314: {
+			{
+				word:     "supersedes",
+				patterns: []int{22},
 			},
 		},
 		324: {
 			{
 				word:     "true",
-				patterns: []int{2},
+				patterns: []int{3},
+			},
+			{
+				word:     "turn",
+				patterns: []int{11},
 			},
 			{
 				word:     "tell",
-				patterns: []int{11},
+				patterns: []int{15},
 			},
 		},
 		328: {
 			{
 				word:     "transmit",
-				patterns: []int{10},
+				patterns: []int{14},
 			},
 			{
 				word:     "transfer",
-				patterns: []int{12},
+				patterns: []int{25},
 			},
 		},
 		342: {
 			{
 				word:     "upload",
-				patterns: []int{10},
+				patterns: []int{14},
 			},
 		},
 		343: {
 			{
 				word:     "updated",
-				patterns: []int{2},
+				patterns: []int{3},
 			},
 		},
 		348: {
 			{
 				word:     "unrestricted",
-				patterns: []int{9},
+				patterns: []int{10},
 			},
 		},
 		403: {
 			{
 				word:     "you",
-				patterns: []int{3},
+				patterns: []int{4, 13, 18},
+			},
+		},
+		404: {
+			{
+				word:     "your",
+				patterns: []int{17, 23},
 			},
 		},
 	},
-	firstWords: [512]uint32{19: 0x100000, 22: 0xc1000, 38: 0x80020, 52: 0x2000000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x1000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 196: 0x800, 212: 0x101000, 227: 0x800000, 231: 0x100000, 246: 0x100000, 248: 0x820, 260: 0x100000, 261: 0x100000, 263: 0x10, 292: 0x1020, 293: 0x20, 294: 0x101000, 295: 0x10, 296: 0x2100000, 308: 0x810010, 310: 0x100000, 324: 0x1020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000},
+	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x2100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
-		34: {22, 23},
+		34: {20, 21, 26, 27, 30},
 		35: {14, 15, 16, 17},
-		45: {31, 32},
-		58: {27, 28, 29, 30, 33, 34, 35, 36},
-		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 18, 19, 20, 21, 24, 25, 26, 37, 38, 40},
-		91: {9, 10, 39},
+		45: {54, 55, 56, 57, 58, 59, 60, 61, 62},
+		58: {18, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 85, 86},
+		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 19, 22, 23, 24, 25, 28, 29, 31, 77, 78, 80, 81},
+		91: {9, 10, 79, 82, 83},
+		93: {84},
 	},
-	anchors:    [256]bool{34: true, 35: true, 45: true, 58: true, 60: true, 91: true},
-	gate:       [2048]uint64{8: 0x2, 18: 0x2, 20: 0x400, 23: 0x200000000000, 40: 0x84, 43: 0x2040000, 60: 0x1100000, 88: 0x4000, 96: 0x800000, 119: 0x202000100000, 127: 0x20000000484, 136: 0x80000000000, 142: 0x1000000000, 162: 0x400000000000, 169: 0x10000000002, 170: 0x1000000000, 171: 0x1000000000, 195: 0x4000, 202: 0x4000, 222: 0x1000000000000, 258: 0x1, 262: 0x40000, 263: 0x8000, 265: 0x8, 266: 0x1000000000000, 269: 0x4000000000, 284: 0x40000000000, 310: 0x40000000, 333: 0x10, 336: 0x20, 347: 0x20000008, 348: 0x1000000000, 373: 0x5000000, 376: 0x800000000000, 385: 0x2000000, 396: 0x800000000, 404: 0x8000000, 410: 0x10000000000, 435: 0x200000, 453: 0x40000000000, 454: 0x8000004000, 455: 0x100000000000, 457: 0x800000000000, 464: 0x4000000000, 468: 0x100000000, 469: 0x800000000, 495: 0x4000000000, 503: 0x42, 518: 0x4000, 519: 0x100000000000, 525: 0x1000000000, 546: 0x1000000000, 555: 0x20, 569: 0x800000000, 591: 0x80000000002, 593: 0x80000, 605: 0x40000000000, 614: 0x40000, 634: 0x8000000, 649: 0x4000000000000, 709: 0x100, 713: 0x12, 714: 0x40800000000, 716: 0x4000, 724: 0x100000000000, 751: 0x1000000000, 795: 0x100000000000, 803: 0x4000000000000, 817: 0x2000000000, 832: 0x2000000000000, 843: 0x800000000000, 864: 0x100, 872: 0x6000000000000, 894: 0x11140800, 895: 0x800000000000, 900: 0x800002040000, 929: 0x400000000, 934: 0x20, 938: 0x20000000004, 948: 0x100004000, 969: 0x1000000000, 982: 0x1000000000, 1019: 0x80000000000, 1022: 0x1000000000, 1032: 0x1000000000, 1056: 0x4000000000, 1063: 0x1000000000, 1081: 0x2040000, 1106: 0x1, 1110: 0x400000000, 1113: 0x100, 1119: 0x11000000100, 1125: 0x4, 1143: 0x4000000000, 1181: 0x4000, 1189: 0x1000000000, 1206: 0x80012000, 1228: 0x4, 1240: 0x4000, 1242: 0x2, 1268: 0x100000000000, 1285: 0x10000000000, 1286: 0x800000000, 1296: 0x800000000, 1309: 0x400000000, 1323: 0x201000, 1375: 0x400000, 1381: 0x80000000002, 1426: 0x40000000000, 1427: 0x8000040040, 1436: 0x4000000000, 1443: 0x10000000042, 1504: 0x800000000, 1526: 0x4000000000, 1538: 0x400020000, 1544: 0x4, 1567: 0x4000000000, 1570: 0x200000, 1582: 0x202000000000, 1592: 0x200000000, 1605: 0x1000000000, 1606: 0x400000040000, 1608: 0x4, 1628: 0x100800000000, 1630: 0x800000000000, 1635: 0x100000000000, 1638: 0x4000, 1647: 0x1, 1658: 0x84, 1664: 0x4000000000, 1672: 0x20000000484, 1714: 0x100, 1718: 0x8, 1722: 0x1, 1726: 0x1000000000, 1738: 0x42, 1742: 0x400000, 1841: 0x8000004000, 1843: 0x1000000000, 1845: 0x10000000242, 1852: 0x800000000, 1858: 0x1, 1871: 0x4800000000, 1893: 0x1000000000, 1903: 0x100000100, 1912: 0x84, 1921: 0x4, 1930: 0x2000000000, 1931: 0x1000000000, 1936: 0x1, 1958: 0x100004003, 1965: 0x2000000000000, 1980: 0x1, 1984: 0x42, 1989: 0x4000000000000, 2016: 0x4, 2026: 0x800000000},
-	gateNeeds:  []uint64{0x7, 0xf8, 0x700, 0x7800, 0x78000, 0x380000, 0x1c00000, 0x1e000000, 0xe0000000, 0x700000000, 0x3800000000, 0x3c000000000, 0x3c0000000000, 0x7c00000000000},
-	gateFirsts: 0x444922488909,
-	gateTokens: 51,
-	anchorBits: 0x521290492221,
-	teddy:      [8][32]uint8{0: {0: 0x74, 1: 0x1, 2: 0x82, 3: 0x3e, 4: 0xa2, 6: 0xd0, 7: 0x40, 8: 0x28, 9: 0x25, 11: 0x1, 13: 0xc2, 14: 0x9, 15: 0x10, 16: 0x74, 17: 0x1, 18: 0x82, 19: 0x3e, 20: 0xa2, 22: 0xd0, 23: 0x40, 24: 0x28, 25: 0x25, 27: 0x1, 29: 0xc2, 30: 0x9, 31: 0x10}, 1: {6: 0xff, 7: 0xff, 22: 0xff, 23: 0xff}, 2: {1: 0x60, 2: 0x16, 3: 0x4, 5: 0x3b, 6: 0x10, 7: 0x4, 9: 0x22, 11: 0x8, 12: 0x1, 14: 0x60, 15: 0xcd, 17: 0x60, 18: 0x16, 19: 0x4, 21: 0x3b, 22: 0x10, 23: 0x4, 25: 0x22, 27: 0x8, 28: 0x1, 30: 0x60, 31: 0xcd}, 3: {6: 0xfd, 7: 0x16, 22: 0xfd, 23: 0x16}, 4: {0: 0x2, 1: 0x2, 2: 0x80, 3: 0x22, 4: 0x80, 5: 0x59, 7: 0x9, 9: 0x49, 11: 0x80, 12: 0xc0, 14: 0x94, 15: 0xc, 16: 0x2, 17: 0x2, 18: 0x80, 19: 0x22, 20: 0x80, 21: 0x59, 23: 0x9, 25: 0x49, 27: 0x80, 28: 0xc0, 30: 0x94, 31: 0xc}, 5: {6: 0xfe, 7: 0xe3, 22: 0xfe, 23: 0xe3}, 6: {0: 0xd, 1: 0x7, 2: 0x35, 3: 0x25, 4: 0x3f, 5: 0x85, 6: 0x5, 7: 0x85, 8: 0x5, 9: 0x15, 10: 0x5, 11: 0xd, 12: 0x4d, 13: 0x45, 14: 0x7, 15: 0x5, 16: 0xd, 17: 0x7, 18: 0x35, 19: 0x25, 20: 0x3f, 21: 0x85, 22: 0x5, 23: 0x85, 24: 0x5, 25: 0x15, 26: 0x5, 27: 0xd, 28: 0x4d, 29: 0x45, 30: 0x7, 31: 0x5}, 7: {0: 0x5, 1: 0x5, 2: 0x5, 3: 0x5, 4: 0x5, 5: 0x5, 6: 0xdf, 7: 0x3f, 8: 0x5, 9: 0x5, 10: 0x5, 11: 0x5, 12: 0x5, 13: 0x5, 14: 0x5, 15: 0x5, 16: 0x5, 17: 0x5, 18: 0x5, 19: 0x5, 20: 0x5, 21: 0x5, 22: 0xdf, 23: 0x3f, 24: 0x5, 25: 0x5, 26: 0x5, 27: 0x5, 28: 0x5, 29: 0x5, 30: 0x5, 31: 0x5}},
+	anchors:    [256]bool{34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
+	gate:       [2048]uint64{8: 0x200000000000, 18: 0xa00000000000, 20: 0x10000000000000, 23: 0x100000000000000, 31: 0x100000000, 40: 0x20b400000800000, 43: 0x100000000002000, 60: 0x2200000000000000, 88: 0x40000000000000, 96: 0x1000000000000000, 119: 0x340000000000000, 127: 0x219400002000000, 133: 0x10004000000000, 136: 0x80000000000000, 142: 0x800000, 159: 0x2000000000000, 162: 0x1000100000000000, 169: 0x100200000000000, 170: 0x200000800000, 171: 0x800000, 175: 0x10000000, 190: 0x200000000, 191: 0x800000, 195: 0x840000000000000, 202: 0x60000000000000, 219: 0x800000, 222: 0x420000000000000, 258: 0x1, 259: 0x800000000000000, 262: 0x100020000000000, 263: 0x200, 265: 0x20000000008, 266: 0x400000000000000, 269: 0x2000004000000, 270: 0x400000000000000, 276: 0x400000100000000, 284: 0x80000000000, 307: 0x800000000000000, 310: 0x4000200000000000, 333: 0x12000000000000, 336: 0x4, 347: 0x20000008008, 348: 0x800000, 362: 0x8000000000000, 373: 0x6000000000000000, 375: 0x200000000000000, 376: 0x200000000000000, 385: 0x2000, 396: 0x1000000, 402: 0x2000000000, 404: 0x8000000000000000, 410: 0x100000000000000, 435: 0x400000000000000, 453: 0x80000000000, 454: 0xe0000000000000, 455: 0x40000000000, 457: 0x200000000000000, 464: 0x4000000, 468: 0x800000020000, 469: 0x1000000, 472: 0x2000000000, 484: 0x40000000000000, 487: 0x10000000, 495: 0x4000000, 503: 0x8004a08000000000, 511: 0x20000000000000, 518: 0x840800000020000, 519: 0x40000000000, 525: 0x800000, 539: 0x80000, 546: 0x800000, 555: 0x4, 569: 0x1000000, 591: 0x80a00000000000, 593: 0x400, 605: 0x80000000000, 614: 0x100000400000000, 634: 0x8000000000000000, 649: 0x1000000000000000, 652: 0x8000000000000, 658: 0x40000000000000, 685: 0x800000, 709: 0x20000020, 713: 0x8012a08000000000, 714: 0x80001000000, 716: 0x84c000000000000, 724: 0x40000000000, 742: 0x400000000000, 751: 0x800000, 778: 0x400000000000000, 795: 0x40000000000, 803: 0x9000000000000000, 817: 0x40000000000000, 818: 0x2000000000000, 832: 0x800000000000000, 843: 0x200000000000000, 852: 0x80000, 864: 0x20, 865: 0x400000000000, 872: 0x1800000000000000, 894: 0x2302000100401080, 895: 0x200000000000000, 899: 0x2000000000000000, 900: 0x300000400002000, 929: 0x1400000000000, 934: 0x4, 938: 0x1400002000000, 948: 0x840800000020000, 969: 0x800000, 982: 0x800000, 991: 0x40000000000000, 1019: 0x80000000000000, 1022: 0x800000, 1032: 0x800000, 1038: 0x800000000000000, 1056: 0x4000000, 1061: 0x20000000000000, 1063: 0x800000, 1070: 0x8000000000, 1081: 0x100000000002000, 1098: 0x8020000000000000, 1106: 0x2, 1107: 0x20000000000000, 1110: 0x1400000000000, 1113: 0x20, 1115: 0x400000000000000, 1119: 0x100000000800020, 1125: 0x400000000000, 1126: 0x400000000000000, 1143: 0x4000000, 1156: 0x10000000, 1157: 0x80000, 1181: 0x840000000000000, 1189: 0x800000, 1192: 0x80000, 1206: 0x80004140, 1228: 0x408000000000, 1240: 0x60000000000000, 1242: 0x200000000000, 1268: 0x40000000000, 1270: 0x4000000000000000, 1275: 0x2000000000000, 1285: 0x100000000000000, 1286: 0x1000000, 1296: 0x1000000, 1309: 0x400000000000, 1323: 0x424000000000000, 1341: 0x4000000000000, 1352: 0x8000000000000, 1375: 0x800, 1381: 0x4080a00000000000, 1385: 0x20000000000000, 1410: 0x800000000000000, 1426: 0x80000000000, 1427: 0x186a08040000000, 1431: 0x20000110000000, 1436: 0x4000000, 1443: 0x104208000000000, 1464: 0x400000000000000, 1475: 0x840000000000000, 1504: 0x1000000, 1526: 0x4000000, 1538: 0x80400000000000, 1544: 0x3400000000000, 1551: 0x8000000, 1567: 0x4000000, 1570: 0x400000000000000, 1582: 0x140000000000000, 1592: 0x150000, 1605: 0x800000, 1606: 0x100100000000000, 1608: 0x201400000000000, 1628: 0x40001000000, 1630: 0x200000000000000, 1633: 0x80000, 1635: 0x40000000000, 1638: 0x840000000000000, 1647: 0x1800000001, 1654: 0x2000000000000, 1658: 0x20b400000000000, 1664: 0x800010004000000, 1672: 0x21b400002000000, 1714: 0x20, 1716: 0x200000000000, 1718: 0x20000000008, 1722: 0x1800000001, 1726: 0x800000, 1738: 0x4a08000000000, 1742: 0x800, 1776: 0x800000000000000, 1841: 0xc0000000000000, 1843: 0x800000, 1845: 0x904208000000010, 1852: 0x1000000, 1858: 0x2, 1871: 0x5000000, 1888: 0x8400000000000, 1893: 0x800000000800000, 1903: 0x800020020020, 1912: 0x209400000000000, 1919: 0x2400000000000, 1921: 0x400000000000, 1930: 0x40000000000000, 1931: 0x800000, 1936: 0x1, 1941: 0x100000000, 1958: 0x840201800200001, 1965: 0x800000000000000, 1972: 0x20000000000000, 1980: 0x800000000000001, 1984: 0x8004a08000000000, 1989: 0x1000000000000000, 1990: 0x1000000000000000, 2016: 0x400000000000, 2026: 0x1000000},
+	gateNeeds:  []uint64{0x600000000001, 0x1800000000002, 0xe00000000000c, 0x10000000000030, 0x600000000000c0, 0x180000000000300, 0xe00000000000400, 0x3000000000000800, 0xc000000000003000, 0x20000000c000, 0x400000030000, 0x8000000c0000, 0x3000000300000, 0x3c000000400000, 0x40000001800000, 0x180000006000000, 0x200000018000000, 0xc00000060000000, 0x1000000180000000, 0x2000000600000000, 0xc000000800000000, 0x601000000000, 0x1802000000000, 0xe00c000000000, 0x70030000000000, 0x1800c0000000000, 0x1e00100000000000},
+	gateFirsts: 0x1abd556aaeab,
+	gateTokens: 99,
+	anchorBits: 0x157aaad55d57,
+	teddy:      [8][32]uint8{0: {0: 0xc4, 1: 0x7, 2: 0x28, 3: 0xf5, 4: 0xe0, 5: 0x1, 6: 0xa6, 7: 0x20, 8: 0xc0, 9: 0x92, 11: 0x8, 12: 0x20, 13: 0xe0, 14: 0x6, 15: 0x50, 16: 0xc4, 17: 0x7, 18: 0x28, 19: 0xf5, 20: 0xe0, 21: 0x1, 22: 0xa6, 23: 0x20, 24: 0xc0, 25: 0x92, 27: 0x8, 28: 0x20, 29: 0xe0, 30: 0x6, 31: 0x50}, 1: {6: 0xff, 7: 0xf7, 22: 0xff, 23: 0xf7}, 2: {1: 0xa4, 2: 0x50, 3: 0x5, 5: 0xec, 6: 0x40, 7: 0x10, 9: 0x88, 11: 0x10, 12: 0x2, 14: 0xd1, 15: 0x32, 17: 0xa4, 18: 0x50, 19: 0x5, 21: 0xec, 22: 0x40, 23: 0x10, 25: 0x88, 27: 0x10, 28: 0x2, 30: 0xd1, 31: 0x32}, 3: {6: 0xff, 7: 0xcd, 22: 0xff, 23: 0xcd}, 4: {0: 0xc, 1: 0x60, 2: 0x86, 3: 0x80, 4: 0x21, 5: 0x52, 6: 0x1, 7: 0x6, 9: 0x1c, 11: 0x20, 12: 0x30, 14: 0x35, 15: 0x60, 16: 0xc, 17: 0x60, 18: 0x86, 19: 0x80, 20: 0x21, 21: 0x52, 22: 0x1, 23: 0x6, 25: 0x1c, 27: 0x20, 28: 0x30, 30: 0x35, 31: 0x60}, 5: {6: 0xf5, 7: 0x8f, 22: 0xf5, 23: 0x8f}, 6: {0: 0x1b, 1: 0xb, 2: 0xcb, 3: 0x8b, 4: 0xcf, 5: 0x2f, 6: 0x1b, 7: 0x2b, 8: 0xb, 9: 0x1f, 10: 0xb, 11: 0x2b, 12: 0x2f, 13: 0x4f, 14: 0x4b, 15: 0x1b, 16: 0x1b, 17: 0xb, 18: 0xcb, 19: 0x8b, 20: 0xcf, 21: 0x2f, 22: 0x1b, 23: 0x2b, 24: 0xb, 25: 0x1f, 26: 0xb, 27: 0x2b, 28: 0x2f, 29: 0x4f, 30: 0x4b, 31: 0x1b}, 7: {0: 0xb, 1: 0xb, 2: 0xb, 3: 0xb, 4: 0xb, 5: 0xb, 6: 0x7f, 7: 0xdb, 8: 0xb, 9: 0xb, 10: 0xb, 11: 0xb, 12: 0xb, 13: 0xb, 14: 0xb, 15: 0xb, 16: 0xb, 17: 0xb, 18: 0xb, 19: 0xb, 20: 0xb, 21: 0xb, 22: 0x7f, 23: 0xdb, 24: 0xb, 25: 0xb, 26: 0xb, 27: 0xb, 28: 0xb, 29: 0xb, 30: 0xb, 31: 0xb}},
 	vec: gateVecTables{
-		class:  [128]uint8{34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
-		places: [2][4][128]uint8{0: {0: {66: 0x2, 67: 0xc, 68: 0x20, 70: 0xd0, 78: 0x41, 79: 0x30, 80: 0x8, 83: 0x6, 84: 0x80, 87: 0x40, 89: 0x1, 98: 0x2, 99: 0xc, 100: 0x20, 102: 0xd0, 110: 0x41, 111: 0x30, 112: 0x8, 115: 0x6, 116: 0x80, 119: 0x40, 121: 0x1}, 1: {65: 0x40, 66: 0x10, 69: 0x42, 73: 0x20, 75: 0x4, 79: 0x5d, 82: 0x88, 85: 0x80, 86: 0x20, 89: 0x2, 97: 0x40, 98: 0x10, 101: 0x42, 105: 0x20, 107: 0x4, 111: 0x5d, 114: 0x88, 117: 0x80, 118: 0x20, 121: 0x2}, 2: {65: 0x80, 67: 0x2, 69: 0x30, 71: 0x40, 73: 0x4, 76: 0x40, 78: 0x84, 79: 0x8, 80: 0x2, 82: 0x10, 83: 0x20, 85: 0x1, 87: 0x1, 97: 0x80, 99: 0x2, 101: 0x30, 103: 0x40, 105: 0x4, 108: 0x40, 110: 0x84, 111: 0x8, 112: 0x2, 114: 0x10, 115: 0x20, 117: 0x1, 119: 0x1}, 3: {0: 0x1, 1: 0x1, 2: 0x1, 3: 0x1, 4: 0x1, 5: 0x1, 6: 0x1, 7: 0x1, 8: 0x1, 9: 0x1, 10: 0x1, 11: 0x1, 12: 0x1, 13: 0x1, 14: 0x1, 15: 0x1, 16: 0x1, 17: 0x1, 18: 0x1, 19: 0x1, 20: 0x1, 21: 0x1, 22: 0x1, 23: 0x1, 24: 0x1, 25: 0x1, 26: 0x1, 27: 0x1, 28: 0x1, 29: 0x1, 30: 0x1, 31: 0x1, 32: 0x1, 33: 0x1, 34: 0x1, 35: 0x1, 36: 0x1, 37: 0x1, 38: 0x1, 39: 0x1, 40: 0x1, 41: 0x1, 42: 0x1, 43: 0x1, 44: 0x1, 45: 0x1, 46: 0x1, 47: 0x1, 58: 0x1, 59: 0x1, 60: 0x1, 61: 0x1, 62: 0x1, 63: 0x1, 64: 0x1, 65: 0x2, 68: 0x80, 71: 0x10, 75: 0x8, 76: 0x40, 77: 0x8, 78: 0x80, 80: 0x4, 82: 0x22, 86: 0x4, 89: 0x10, 91: 0x1, 92: 0x1, 93: 0x1, 94: 0x1, 95: 0x1, 96: 0x1, 97: 0x2, 100: 0x80, 103: 0x10, 107: 0x8, 108: 0x40, 109: 0x8, 110: 0x80, 112: 0x4, 114: 0x22, 118: 0x4, 121: 0x10, 123: 0x1, 124: 0x1, 125: 0x1, 126: 0x1, 127: 0x1}}, 1: {0: {65: 0x8, 67: 0x2, 72: 0x6, 73: 0xc, 75: 0x20, 77: 0xc4, 80: 0x50, 82: 0x80, 83: 0x7, 84: 0x80, 97: 0x8, 99: 0x2, 104: 0x6, 105: 0xc, 107: 0x20, 109: 0xc4, 112: 0x50, 114: 0x80, 115: 0x7, 116: 0x80}, 1: {65: 0x10, 69: 0x22, 71: 0x8, 73: 0x4, 76: 0x8, 78: 0x44, 79: 0x80, 82: 0x42, 83: 0x1, 85: 0x4, 89: 0x4, 97: 0x10, 101: 0x22, 103: 0x8, 105: 0x4, 108: 0x8, 110: 0x44, 111: 0x80, 114: 0x42, 115: 0x1, 117: 0x4, 121: 0x4}, 2: {68: 0x80, 69: 0x42, 75: 0x80, 76: 0x80, 78: 0x89, 83: 0x14, 87: 0x8, 89: 0x30, 100: 0x80, 101: 0x42, 107: 0x80, 108: 0x80, 110: 0x89, 115: 0x14, 119: 0x8, 121: 0x30}, 3: {0: 0x21, 1: 0x21, 2: 0x21, 3: 0x21, 4: 0x21, 5: 0x21, 6: 0x21, 7: 0x21, 8: 0x21, 9: 0x21, 10: 0x21, 11: 0x21, 12: 0x21, 13: 0x21, 14: 0x21, 15: 0x21, 16: 0x21, 17: 0x21, 18: 0x21, 19: 0x21, 20: 0x21, 21: 0x21, 22: 0x21, 23: 0x21, 24: 0x21, 25: 0x21, 26: 0x21, 27: 0x21, 28: 0x21, 29: 0x21, 30: 0x21, 31: 0x21, 32: 0x21, 33: 0x21, 34: 0x21, 35: 0x21, 36: 0x21, 37: 0x21, 38: 0x21, 39: 0x21, 40: 0x21, 41: 0x21, 42: 0x21, 43: 0x21, 44: 0x21, 45: 0x21, 46: 0x21, 47: 0x21, 58: 0x21, 59: 0x21, 60: 0x21, 61: 0x21, 62: 0x21, 63: 0x21, 64: 0x21, 65: 0x8, 68: 0x2, 69: 0x80, 77: 0x50, 79: 0x8, 83: 0x30, 84: 0x44, 91: 0x21, 92: 0x21, 93: 0x21, 94: 0x21, 95: 0x21, 96: 0x21, 97: 0x8, 100: 0x2, 101: 0x80, 109: 0x50, 111: 0x8, 115: 0x30, 116: 0x44, 123: 0x21, 124: 0x21, 125: 0x21, 126: 0x21, 127: 0x21}}},
+		class:  [128]uint8{34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 93: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
+		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0x60, 72: 0x40, 76: 0x20, 77: 0x20, 78: 0x2, 79: 0x80, 80: 0x84, 83: 0x50, 84: 0x8, 86: 0x4, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0x60, 104: 0x40, 108: 0x20, 109: 0x20, 110: 0x2, 111: 0x80, 112: 0x84, 115: 0x50, 116: 0x8, 118: 0x4, 121: 0x2}, 1: {65: 0x4, 67: 0x1, 69: 0x40, 76: 0x1, 79: 0x22, 82: 0xc8, 83: 0x11, 86: 0x80, 89: 0x8, 97: 0x4, 99: 0x1, 101: 0x40, 108: 0x1, 111: 0x22, 114: 0xc8, 115: 0x11, 118: 0x80, 121: 0x8}, 2: {65: 0x8, 67: 0x40, 68: 0x20, 69: 0xc0, 73: 0x1, 78: 0x30, 79: 0xa0, 80: 0x8, 82: 0x4, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 99: 0x40, 100: 0x20, 101: 0xc0, 105: 0x1, 110: 0x30, 111: 0xa0, 112: 0x8, 114: 0x4, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x12, 1: 0x12, 2: 0x12, 3: 0x12, 4: 0x12, 5: 0x12, 6: 0x12, 7: 0x12, 8: 0x12, 9: 0x12, 10: 0x12, 11: 0x12, 12: 0x12, 13: 0x12, 14: 0x12, 15: 0x12, 16: 0x12, 17: 0x12, 18: 0x12, 19: 0x12, 20: 0x12, 21: 0x12, 22: 0x12, 23: 0x12, 24: 0x12, 25: 0x12, 26: 0x12, 27: 0x12, 28: 0x12, 29: 0x12, 30: 0x12, 31: 0x12, 32: 0x12, 33: 0x12, 34: 0x12, 35: 0x12, 36: 0x12, 37: 0x12, 38: 0x12, 39: 0x12, 40: 0x12, 41: 0x12, 42: 0x12, 43: 0x12, 44: 0x12, 45: 0x12, 46: 0x12, 47: 0x12, 58: 0x12, 59: 0x12, 60: 0x12, 61: 0x12, 62: 0x12, 63: 0x12, 64: 0x12, 65: 0x9, 68: 0x41, 69: 0x20, 71: 0x20, 73: 0x4, 75: 0x20, 77: 0x84, 78: 0x8, 82: 0xc0, 83: 0x4, 84: 0x80, 85: 0x1, 86: 0x20, 91: 0x12, 92: 0x12, 93: 0x12, 94: 0x12, 95: 0x12, 96: 0x12, 97: 0x9, 100: 0x41, 101: 0x20, 103: 0x20, 105: 0x4, 107: 0x20, 109: 0x84, 110: 0x8, 114: 0xc0, 115: 0x4, 116: 0x80, 117: 0x1, 118: 0x20, 123: 0x12, 124: 0x12, 125: 0x12, 126: 0x12, 127: 0x12}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0xc, 72: 0x20, 73: 0x60, 75: 0x10, 77: 0xa0, 78: 0x2, 79: 0x80, 82: 0x6, 83: 0x68, 84: 0x6, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0xc, 104: 0x20, 105: 0x60, 107: 0x10, 109: 0xa0, 110: 0x2, 111: 0x80, 114: 0x6, 115: 0x68, 116: 0x6, 119: 0x2}, 1: {65: 0x2, 66: 0x80, 69: 0x12, 71: 0x40, 73: 0x20, 75: 0x40, 78: 0xa1, 79: 0x4, 85: 0x28, 89: 0x20, 97: 0x2, 98: 0x80, 101: 0x12, 103: 0x40, 105: 0x20, 107: 0x40, 110: 0xa1, 111: 0x4, 117: 0x28, 121: 0x20}, 2: {65: 0x2, 69: 0x80, 71: 0x2, 73: 0x40, 75: 0x4, 76: 0x86, 78: 0x48, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 101: 0x80, 103: 0x2, 105: 0x40, 107: 0x4, 108: 0x86, 110: 0x48, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 68: 0x8, 69: 0xc, 71: 0x4, 73: 0x1, 76: 0x6, 77: 0x80, 79: 0x40, 80: 0x40, 82: 0x20, 83: 0x10, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 100: 0x8, 101: 0xc, 103: 0x4, 105: 0x1, 108: 0x6, 109: 0x80, 111: 0x40, 112: 0x40, 114: 0x20, 115: 0x10, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
 	},
 }
