@@ -385,10 +385,7 @@ func TestBlockMasksTeddyAsPortable(t *testing.T) {
 		t.Skip("no AVX2: matchRaw hashes every word, and blockMasksTeddy is teddyPortable")
 	}
 	p := loadPatterns()
-	var words []string
-	for i := range p.words {
-		words = append(words, p.words[i].tokens[anchorOf(&p.words[i])].words...)
-	}
+	words := anchorWords(p)
 	rng := rand.New(rand.NewPCG(7, 8))
 	src := make([]byte, blockMaskTeddyRead)
 	for range 5000 {
@@ -490,10 +487,7 @@ func TestGateTextVecAsPortable(t *testing.T) {
 		t.Skip("no AVX-512 VBMI: gateSegments reads texts a block at a time")
 	}
 	p := loadPatterns()
-	var words []string
-	for i := range p.words {
-		words = append(words, p.words[i].tokens[anchorOf(&p.words[i])].words...)
-	}
+	words := anchorWords(p)
 	rng := rand.New(rand.NewPCG(9, 10))
 	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"\x80\xc1\xe9"
 	calls, hits, anchorStops, longStops := 0, 0, 0, 0
@@ -593,4 +587,13 @@ func TestGateVecFindsEveryAnchorWord(t *testing.T) {
 			}
 		}
 	}
+}
+
+// anchorWords lists the words of every word pattern's anchor token.
+func anchorWords(p *patternSet) []string {
+	var words []string
+	for i := range p.words {
+		words = append(words, p.words[i].tokens[anchorOf(&p.words[i])].words...)
+	}
+	return words
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -188,8 +189,15 @@ func checkRampAndTail(t *testing.T, path string, size, chunkSize, maxLine int) {
 // writeZstd writes input, zstd-compressed, to path and returns path.
 func writeZstd(tb testing.TB, path string, input []byte) string {
 	tb.Helper()
+	return writeCompressed(tb, path, input, func(w io.Writer) (io.WriteCloser, error) { return zstd.NewWriter(w) })
+}
+
+// writeCompressed writes input through the writer compress makes to
+// path and returns path.
+func writeCompressed(tb testing.TB, path string, input []byte, compress func(io.Writer) (io.WriteCloser, error)) string {
+	tb.Helper()
 	var z bytes.Buffer
-	enc, err := zstd.NewWriter(&z)
+	enc, err := compress(&z)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -14,18 +15,7 @@ import (
 // writeGzip writes input, gzip-compressed, to path and returns path.
 func writeGzip(tb testing.TB, path string, input []byte) string {
 	tb.Helper()
-	var z bytes.Buffer
-	w := gzip.NewWriter(&z)
-	if _, err := w.Write(input); err != nil {
-		tb.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(path, z.Bytes(), 0o600); err != nil {
-		tb.Fatal(err)
-	}
-	return path
+	return writeCompressed(tb, path, input, func(w io.Writer) (io.WriteCloser, error) { return gzip.NewWriter(w), nil })
 }
 
 // writeFraming writes input to dir as stored by compression ("", "gzip"
