@@ -54,6 +54,18 @@ func main() {
 		fmt.Fprintf(&buf, "\t{0x%04X, %q},\n", r, s)
 		n++
 	}
+	buf.WriteString("}\n\n")
+	buf.WriteString("// foldReadingTable maps the letters a reader takes for an ASCII letter but\n// whose UTS #39 skeleton is not ASCII (see readsAs in foldgen) to that\n// letter, sorted by rune; only the patterns read it, never a skeleton.\nvar foldReadingTable = [...]foldEntry{\n")
+	m := 0
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if (r >= 0xD800 && r <= 0xDFFF) || !assigned(r) {
+			continue
+		}
+		if s := foldReading(r, bySkeleton); s != "" {
+			fmt.Fprintf(&buf, "\t{0x%04X, %q},\n", r, s)
+			m++
+		}
+	}
 	buf.WriteString("}\n")
 	src, err := format.Source(buf.Bytes())
 	if err != nil {
@@ -62,7 +74,7 @@ func main() {
 	if err := os.WriteFile(*out, src, 0o644); err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("foldgen: %d characters", n)
+	log.Printf("foldgen: %d characters, %d more read as ASCII", n, m)
 	if *runesOut != "" {
 		writeRunes(*runesOut, bySkeleton)
 	}
@@ -87,7 +99,7 @@ func writeRunes(out string, bySkeleton map[string][]byte) {
 			unicode.Other_Default_Ignorable_Code_Point, unicode.Co) && r != 0x200C && r != 0x200D {
 			plain[r>>6] |= 1 << (r & 63)
 		}
-		if (!assigned(r) || fold(r, bySkeleton) == "") && !unicode.IsSpace(r) &&
+		if (!assigned(r) || fold(r, bySkeleton) == "" && foldReading(r, bySkeleton) == "") && !unicode.IsSpace(r) &&
 			!unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) {
 			other[r>>6] |= 1 << (r & 63)
 		}
@@ -135,6 +147,65 @@ func fold(r rune, bySkeleton map[string][]byte) string {
 		}
 	}
 	return strings.ToLower(string(pick))
+}
+
+// readsAs maps UTS #39 skeletons that are not ASCII, but that a reader
+// takes for an ASCII letter, to that letter. confusables.txt maps each
+// character to a prototype of its own kind, so Greek ε and Latin ɛ share
+// the skeleton ꞓ, Greek τ and Cyrillic т share ᴛ, and Latin small
+// capitals are their own skeletons: a text spelt with them reads as
+// English to a model and a person, yet folds to no ASCII. The patterns
+// (never content.mixed-script, content.idn-host or the impersonation
+// skeleton, which keep UTS #39 exactly) read them as the letter below.
+// Each key is there because its glyph is drawn as the letter beside it;
+// letters that only resemble one turned, reversed or hooked (ᴎ, ǝ, ʌ)
+// are not, since no reader takes them for it.
+var readsAs = map[string]byte{
+	// Open e: Latin ɛ, Greek ε ϵ έ ἐ..., Cyrillic є ԑ, modifier ᵋ.
+	"\uA793": 'e',
+	// Kra: Latin ĸ, small capital ᴋ, Greek κ ϰ, Cyrillic к ќ қ ҟ.
+	"\u0138": 'k',
+	// Greek chi, drawn as x.
+	"\u03C7": 'x',
+	// Dotless j, and Armenian յ whose skeleton it is.
+	"\u0237": 'j',
+	// Latin small capitals (U+1D00 block and IPA): drawn as the capital
+	// at the height of a small letter. Those UTS #39 already takes to
+	// ASCII (ᴄ ɪ ᴏ ꜱ ᴜ ᴠ ᴡ ʏ ᴢ) need no row. Cyrillic в н т м ԍ have
+	// these as skeletons and come with them.
+	"\u1D00": 'a', // ᴀ
+	"\u0299": 'b', // ʙ
+	"\u1D05": 'd', // ᴅ
+	"\u1D07": 'e', // ᴇ
+	"\uA730": 'f', // ꜰ
+	"\u0262": 'g', // ɢ
+	"\u029C": 'h', // ʜ
+	"\u1D0A": 'j', // ᴊ
+	"\u029F": 'l', // ʟ
+	"\u028D": 'm', // the skeleton of ᴍ and Cyrillic м, not itself (notRead)
+	"\u0274": 'n', // ɴ
+	"\u1D18": 'p', // ᴘ
+	"\u0280": 'r', // ʀ
+	"\u1D1B": 't', // ᴛ, and Greek τ, Cyrillic т
+}
+
+// notRead holds the letters whose skeleton is a key of readsAs but that
+// no reader takes for its letter: ʍ and ꭩ are a turned w, the prototype
+// UTS #39 chose for ᴍ.
+var notRead = map[rune]bool{0x028D: true, 0xAB69: true}
+
+// foldReading returns the lowercase ASCII letter a letter of the Greek,
+// Cyrillic, Armenian or Latin script passes for to a reader by readsAs,
+// when fold finds none, or "".
+func foldReading(r rune, bySkeleton map[string][]byte) string {
+	if !unicode.IsLetter(r) || !unicode.In(r, unicode.Greek, unicode.Cyrillic, unicode.Armenian, unicode.Latin) ||
+		notRead[r] || fold(r, bySkeleton) != "" {
+		return ""
+	}
+	if c, ok := readsAs[stripMarks(confusables.Skeleton(norm.NFKC.String(string(r))))]; ok {
+		return string(c)
+	}
+	return ""
 }
 
 // stripMarks drops combining marks, which the content rules drop too, so
