@@ -883,7 +883,7 @@ func contentTextDocs() map[Code]rule.Doc {
 func contentLinkDocs() map[Code]rule.Doc {
 	return map[Code]rule.Doc{
 		CodeContentLinkScheme: {
-			Basis:   contentBasis + "; a link a reader may follow must not run script (javascript:, vbscript:), carry a document of its own (data:) or read the reader's files (file:, except an AgentCard stdio endpoint)",
+			Basis:   contentBasis + "; a link a reader may follow must not run script (javascript:, vbscript:), carry a document of its own (data:) or read the reader's files (file:, except an AgentCard stdio endpoint), read as a browser does (ASCII tabs and newlines removed) and as an href attribute does (HTML character references decoded, javascript&colon;)",
 			Fail:    a2a10("", `, "documentationUrl": "javascript:alert(1)"`),
 			Pass:    a2a10("", `, "documentationUrl": "https://agent.example.com/docs"`),
 			Profile: "a2a",
