@@ -49,8 +49,8 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 	if len(host) == 0 {
 		return
 	}
-	if ipLiteral(host) {
-		if !isInternalIP(host) {
+	if ip := withoutZone(host); ipLiteral(ip) {
+		if !isInternalIP(ip) {
 			w.addContentGot(CodeContentLinkIPHost, n, "link's host is an IP address")
 		}
 		return
@@ -206,6 +206,18 @@ func (w *walker) stdioEndpoint(n uint32) bool {
 	p := w.vw.Parent(n)
 	proto := w.member(p, "protocol")
 	return proto != 0 && w.kind(proto) == tape.KindString && string(w.raw(proto)) == "stdio"
+}
+
+// withoutZone returns host less the zone of an IPv6 literal, which
+// RFC 6874 writes after "%25" ("[fe80::1%25eth0]", and browsers and
+// netip after a bare '%' too): the zone names an interface of the
+// reader's machine, not another address, so the address is judged
+// without it: ipLiteral would take "eth0"'s letters past f for a name's.
+func withoutZone(host []byte) []byte {
+	if zone := bytes.IndexByte(host, '%'); zone > 0 && bytes.IndexByte(host[:zone], ':') >= 0 {
+		return host[:zone]
+	}
+	return host
 }
 
 // ipLiteral reports whether host is an IP address: IPv6 (its brackets

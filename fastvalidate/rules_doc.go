@@ -897,7 +897,7 @@ func contentLinkDocs() map[Code]rule.Doc {
 			Fix:     "Remove the userinfo; put credentials in the security schemes, never in a link.",
 		},
 		CodeContentLinkIPHost: {
-			Basis:   contentBasis + "; a public IP address as a host has no name for a reader to recognise or a certificate to vouch for (private and loopback ones are the profiles' endpoint rules' to judge)",
+			Basis:   contentBasis + "; a public IP address as a host has no name for a reader to recognise or a certificate to vouch for (private and loopback ones are the profiles' endpoint rules' to judge); an IPv6 address is judged without its zone (RFC 6874)",
 			Fail:    a2a10("", `, "documentationUrl": "https://93.184.215.14/docs"`),
 			Pass:    a2a10("", `, "documentationUrl": "https://agent.example.com/docs"`),
 			Profile: "a2a",
