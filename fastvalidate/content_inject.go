@@ -222,7 +222,8 @@ const foldOther = 0x80
 
 // appendFolded appends text folded for pattern matching: ASCII
 // lowercased; a character beyond ASCII replaced by the ASCII it passes
-// for (NFKC and UTS #39 confusables, see foldTable), dropped when it is
+// for (NFKC and UTS #39 confusables, see foldTable, or the reading of
+// foldReadingTable), dropped when it is
 // invisible (format characters, default ignorables, variation selectors,
 // combining marks), a space when it is one, and foldOther otherwise;
 // white space collapsed.
@@ -250,6 +251,12 @@ func appendFolded(dst, text []byte) []byte {
 			dst = appendLowerASCII(dst, []byte(s))
 			continue
 		}
+		if s := foldReadingRune(r); s != "" {
+			// Only the patterns read these (Skeleton passes them by):
+			// see foldReadingTable.
+			dst = append(dst, s...)
+			continue
+		}
 		switch {
 		case unicode.IsSpace(r):
 			dst = appendLowerASCII(dst, []byte{' '})
@@ -273,6 +280,16 @@ func foldRune(r rune) string {
 	i := sort.Search(len(foldTable), func(i int) bool { return foldTable[i].r >= r })
 	if i < len(foldTable) && foldTable[i].r == r {
 		return foldTable[i].s
+	}
+	return ""
+}
+
+// foldReadingRune returns the ASCII letter r is read as though its UTS #39
+// skeleton is not ASCII (Greek ε, small capitals), or "".
+func foldReadingRune(r rune) string {
+	i := sort.Search(len(foldReadingTable), func(i int) bool { return foldReadingTable[i].r >= r })
+	if i < len(foldReadingTable) && foldReadingTable[i].r == r {
+		return foldReadingTable[i].s
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"bytes"
+	"html"
 	"net/netip"
 	"unicode"
 	"unsafe"
@@ -22,19 +23,18 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 	for len(u) > 0 && u[0] <= ' ' {
 		u = u[1:]
 	}
+	if bytes.IndexByte(u, '&') >= 0 {
+		if scheme := referencedScheme(u); scheme != nil &&
+			w.judgeScheme(n, scheme, "link scheme, its HTML character references decoded, runs code or reads local files") {
+			return
+		}
+	}
 	colon := bytes.IndexByte(u, ':')
 	if colon <= 0 {
 		return
 	}
 	var compact [16]byte
-	switch scheme := schemeWithoutTabs(u[:colon], &compact); {
-	case equalFold(scheme, "javascript"), equalFold(scheme, "vbscript"), equalFold(scheme, "data"):
-		w.addContentGot(CodeContentLinkScheme, n, "link scheme runs code or reads local files")
-		return
-	case equalFold(scheme, "file"):
-		if !w.stdioEndpoint(n) {
-			w.addContentGot(CodeContentLinkScheme, n, "link scheme runs code or reads local files")
-		}
+	if w.judgeScheme(n, schemeWithoutTabs(u[:colon], &compact), "link scheme runs code or reads local files") {
 		return
 	}
 	rest := u[colon+1:]
@@ -49,8 +49,8 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 	if len(host) == 0 {
 		return
 	}
-	if ipLiteral(host) {
-		if !isInternalIP(host) {
+	if ip := withoutZone(host); ipLiteral(ip) {
+		if !isInternalIP(ip) {
 			w.addContentGot(CodeContentLinkIPHost, n, "link's host is an IP address")
 		}
 		return
@@ -58,6 +58,61 @@ func (w *walker) checkLink(n uint32, work contentWork) {
 	if work&workIDN != 0 && (hasNonASCII(host) || hasACE(host)) {
 		w.checkIDNHost(n, host)
 	}
+}
+
+// judgeScheme reports content.link-scheme at string node n, with msg,
+// when scheme runs code or reads local files, and tells whether the
+// scheme was one the rule names, so that the link needs no more reading.
+func (w *walker) judgeScheme(n uint32, scheme []byte, msg string) bool {
+	switch {
+	case equalFold(scheme, "javascript"), equalFold(scheme, "vbscript"), equalFold(scheme, "data"):
+		w.addContentGot(CodeContentLinkScheme, n, msg)
+		return true
+	case equalFold(scheme, "file"):
+		if !w.stdioEndpoint(n) {
+			w.addContentGot(CodeContentLinkScheme, n, msg)
+		}
+		return true
+	}
+	return false
+}
+
+// referencedScheme returns the scheme link u has once the HTML character
+// references before its first '/', '?' or '#' are decoded, or nil when
+// there are none or they make no scheme. A registry page that puts a
+// card's link in an href attribute decodes them before the browser reads
+// the URL, so "javascript&colon;alert(1)" and "&#x6A;avascript:" run as
+// javascript: there. Only that span is decoded, so the '&' of an honest
+// query string costs no allocation; a decoded "&Tab;" or a leading
+// "&#32;" is removed as the URL parser removes the character itself
+// (see schemeWithoutTabs).
+func referencedScheme(u []byte) []byte {
+	end := len(u)
+	for i, c := range u {
+		// The '#' of a numeric reference ("&#58;") starts no fragment.
+		if c == '/' || c == '?' || c == '#' && (i == 0 || u[i-1] != '&') {
+			end = i
+			break
+		}
+	}
+	if bytes.IndexByte(u[:end], '&') < 0 {
+		return nil
+	}
+	decoded := []byte(html.UnescapeString(string(u[:end])))
+	for len(decoded) > 0 && decoded[0] <= ' ' {
+		decoded = decoded[1:]
+	}
+	colon := bytes.IndexByte(decoded, ':')
+	if colon <= 0 {
+		return nil
+	}
+	scheme := decoded[:0]
+	for _, c := range decoded[:colon] {
+		if c != '\t' && c != '\n' && c != '\r' {
+			scheme = append(scheme, c)
+		}
+	}
+	return scheme
 }
 
 // schemeWithoutTabs returns scheme less the ASCII tabs and newlines in
@@ -151,6 +206,18 @@ func (w *walker) stdioEndpoint(n uint32) bool {
 	p := w.vw.Parent(n)
 	proto := w.member(p, "protocol")
 	return proto != 0 && w.kind(proto) == tape.KindString && string(w.raw(proto)) == "stdio"
+}
+
+// withoutZone returns host less the zone of an IPv6 literal, which
+// RFC 6874 writes after "%25" ("[fe80::1%25eth0]", and browsers and
+// netip after a bare '%' too): the zone names an interface of the
+// reader's machine, not another address, so the address is judged
+// without it: ipLiteral would take "eth0"'s letters past f for a name's.
+func withoutZone(host []byte) []byte {
+	if zone := bytes.IndexByte(host, '%'); zone > 0 && bytes.IndexByte(host[:zone], ':') >= 0 {
+		return host[:zone]
+	}
+	return host
 }
 
 // ipLiteral reports whether host is an IP address: IPv6 (its brackets

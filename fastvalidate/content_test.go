@@ -314,6 +314,10 @@ func TestSkeleton(t *testing.T) {
 		{"要約エージェント", "翻訳エージェント"},
 		{"وكيل التلخيص", "وكيل الترجمة"},
 		{"Pay Pal", "PayPal"},
+		// foldReadingTable is the patterns' reading alone: impersonation
+		// keeps UTS #39, whose skeleton of Greek ε and of ᴍ is not ASCII.
+		{"Secure Agent", "S\u03b5cure Agent"},
+		{"Mail Agent", "\u1d0dail Agent"},
 	}
 	for _, p := range differ {
 		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a == b {
@@ -348,10 +352,10 @@ func TestRuneTables(t *testing.T) {
 		if got := bit(plainRunes[:], r); got != plain {
 			t.Fatalf("plainRunes has U+%04X %v, the Unicode tables say %v", r, got, plain)
 		}
-		other := foldRune(r) == "" && !unicode.IsSpace(r) &&
+		other := foldRune(r) == "" && foldReadingRune(r) == "" && !unicode.IsSpace(r) &&
 			!unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 		if got := bit(foldsToOther[:], r); got != other {
-			t.Fatalf("foldsToOther has U+%04X %v, the Unicode tables and foldTable say %v", r, got, other)
+			t.Fatalf("foldsToOther has U+%04X %v, the Unicode tables and fold tables say %v", r, got, other)
 		}
 		if plain {
 			// What the table lets checkRunes skip: judgeRune finds nothing

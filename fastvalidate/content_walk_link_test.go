@@ -2,7 +2,9 @@ package fastvalidate
 
 import (
 	"bytes"
+	"html"
 	"net/netip"
+	"strings"
 	"testing"
 )
 
@@ -88,4 +90,34 @@ func hasACEAsBefore(host []byte) bool {
 		}
 	}
 	return false
+}
+
+// FuzzReferencedScheme holds referencedScheme, which decodes only a
+// link's span before its first '/', '?' or fragment, to decoding the
+// whole link: the scheme it finds must be what the whole link decodes to
+// before its first colon (leading spaces and control characters trimmed,
+// tabs and newlines removed).
+func FuzzReferencedScheme(f *testing.F) {
+	for _, s := range []string{"javascript&colon;alert(1)", "&#x6A;avascript:x", "java&Tab;script&#58",
+		"&#32;vbscript&#58;x", "https://a.example/?a=1&b=2", "a&amp;b", "&#;:", "&#38;#58;x", "&#x3a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, u string) {
+		got := referencedScheme([]byte(u))
+		if bytes.ContainsAny(got, "\t\n\r") {
+			t.Fatalf("referencedScheme(%q) = %q keeps a tab or newline", u, got)
+		}
+		if got == nil {
+			return
+		}
+		whole := strings.TrimLeft(html.UnescapeString(u), "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+		colon := strings.IndexByte(whole, ':')
+		if colon <= 0 {
+			t.Fatalf("referencedScheme(%q) = %q, but %q has no scheme", u, got, whole)
+		}
+		want := strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(whole[:colon])
+		if string(got) != want {
+			t.Fatalf("referencedScheme(%q) = %q, decoding the whole link gives %q", u, got, want)
+		}
+	})
 }
