@@ -64,7 +64,7 @@ func init() {
 	rule.Register(
 		def(CodeContentBidiControl, "content.bidi-control", SeverityWarning, allProfiles, "a name or text holds a bidi embedding, override or isolate control (U+202A-202E, U+2066-2069), which makes it display in another order than a model reads it"+prod),
 		def(CodeContentInvisible, "content.invisible", SeverityWarning, allProfiles, "a name or text holds an invisible format character (zero-width space, joiner or non-joiner outside emoji and the scripts that need them, word joiner, BOM, soft hyphen...)"),
-		def(CodeContentTagCharacter, "content.tag-character", SeverityWarning, allProfiles, "a name or text holds Unicode tag characters (U+E0000-E007F) outside an emoji flag sequence: invisible text a model reads"+prod),
+		def(CodeContentTagCharacter, "content.tag-character", SeverityWarning, allProfiles, "a name or text holds Unicode tag characters (U+E0000-E007F) outside the flags of England, Scotland and Wales: invisible text a model reads"+prod),
 		def(CodeContentVariationSelector, "content.variation-selector", SeverityWarning, allProfiles, "a name or text holds a variation selector that follows no character it can vary (a run of them can smuggle hidden bytes)"+prod),
 		def(CodeContentPrivateUse, "content.private-use", SeverityWarning, allProfiles, "a name or text holds a private-use code point, which has no meaning a reader can rely on"),
 		def(CodeContentUnassigned, "content.unassigned", SeverityWarning, allProfiles, "a name or text holds a code point unassigned in the Unicode version cardscan is built with, or a noncharacter"),
@@ -567,17 +567,21 @@ func (w *walker) judgeRune(text []byte, i int, r, prev, last rune) (code Code, s
 func assigned(r rune) bool { return !unicode.Is(unicode.Cn, r) }
 
 // tagSequence returns the length of the emoji tag sequence after a black
-// flag (U+1F3F4): tag characters U+E0020-E007E ending with CANCEL TAG
-// U+E007F, as the subdivision flags of England, Scotland and Wales are
-// written (UTS #51 section 2.8); 0 if none follows.
+// flag (U+1F3F4) when it is one of the flags platforms draw: England,
+// Scotland or Wales (UTS #51 section 2.8 and its RGI list), tag
+// characters ending with CANCEL TAG U+E007F; 0 otherwise. Any other
+// sequence, a well-formed subdivision code included, shows as a plain
+// black flag, and its tag characters are text a reader cannot see.
 func tagSequence(b []byte) int {
+	var spec [5]byte
 	i, count := 0, 0
 	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
 		switch {
-		case r == 0xE007F && count > 0:
+		case r == 0xE007F && count == len(spec) && drawnSubdivision(spec):
 			return i + size
-		case r >= 0xE0020 && r <= 0xE007E && count < 32:
+		case r >= 0xE0020 && r <= 0xE007E && count < len(spec):
+			spec[count] = byte(r - 0xE0000)
 			count++
 			i += size
 		default:
@@ -585,6 +589,16 @@ func tagSequence(b []byte) int {
 		}
 	}
 	return 0
+}
+
+// drawnSubdivision reports whether spec, a tag sequence's characters as
+// ASCII, names one of the subdivision flags in UTS #51's RGI list.
+func drawnSubdivision(spec [5]byte) bool {
+	switch string(spec[:]) {
+	case "gbeng", "gbsct", "gbwls":
+		return true
+	}
+	return false
 }
 
 // variedBy reports whether variation selector vs may follow base: the
