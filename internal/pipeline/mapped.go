@@ -386,23 +386,6 @@ func tryIndexLines(c *chunk) (n int, fault int64) {
 	return n, -1
 }
 
-// countLines counts c's newlines; a fault cuts c short, after the last
-// newline before it, and marks it faulted.
-func (w *worker) countLines(c *chunk) int {
-	for {
-		n, at := tryCountLines(c)
-		if at < 0 {
-			return n
-		}
-		c.cutAt(at)
-	}
-}
-
-func tryCountLines(c *chunk) (n int, fault int64) {
-	defer c.mapped.catchFault(&fault)
-	return bytes.Count(c.buf, nl), -1
-}
-
 // cutAt ends c after its last newline before mapping offset at, where
 // its file no longer has bytes, and marks it faulted: what follows in the
 // input is not judged.
@@ -484,7 +467,7 @@ func (w *worker) processGuarded(c *chunk, from int, limit int64) (ok bool, at in
 func (w *worker) noteFault(c *chunk) {
 	c.faultLine = c.line
 	if c.kind == kindLines {
-		c.faultLine += w.countLines(c)
+		c.faultLine += w.indexLines(c)
 	}
 	c.faultOffset = c.offset + int64(len(c.buf))
 }
