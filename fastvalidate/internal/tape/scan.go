@@ -429,12 +429,6 @@ dispatch:
 			code, errOff, errNode = ErrDepth, i, uint32(open)
 			goto fail
 		}
-		k := KindObject
-		if c == '[' {
-			k = KindArray
-		}
-		t = &s.tape[nt]
-		t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), k, 0
 		if len(s.stack) == cap(s.stack) {
 			s.parked = loopState{i, nt, open, names}
 			s.stack = slices.Grow(s.stack, 1)
@@ -442,19 +436,25 @@ dispatch:
 		}
 		s.stack = s.stack[:len(s.stack)+1]
 		s.stack[len(s.stack)-1] = frame{open: open, names: names}
-		open, names = uint64(nt)|uint64(b2u(k == KindObject))<<32, 0
-		nt++
-		// Whitespace before the first member or element is for key and
-		// value to skip, and to close an empty container after.
-		i++
-		if k == KindObject {
-			if i < len(b) && b[i] == '}' {
+		t = &s.tape[nt]
+		// One test of the bracket, not one to pick the kind and more to
+		// act on it: the two kinds share only the stack.
+		if b[i] == '{' {
+			t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), KindObject, 0
+			open, names = uint64(nt)|1<<32, 0
+			nt++
+			// Whitespace before the first member or element is for key
+			// and value to skip, and to close an empty container after.
+			if i++; i < len(b) && b[i] == '}' {
 				i++
 				goto close
 			}
 			goto key
 		}
-		if i < len(b) && b[i] == ']' {
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), KindArray, 0
+		open, names = uint64(nt), 0
+		nt++
+		if i++; i < len(b) && b[i] == ']' {
 			i++
 			goto close
 		}
@@ -560,8 +560,9 @@ after:
 	// names clashed in the filter is searched for duplicates, and the
 	// enclosing container is reopened from the stack.
 close:
-	s.tape[uint32(open)].end = nt
-	if s.tape[uint32(open)].flags&FlagNameClash != 0 {
+	t = &s.tape[uint32(open)]
+	t.end = nt
+	if t.flags&FlagNameClash != 0 {
 		// Only objects get the flag.
 		s.parked = loopState{i, nt, open, names}
 		dup := s.duplicateKey(b, s.tape[:nt], uint32(open))
@@ -680,7 +681,7 @@ nameScanned:
 		// Whitespace after it, as in pretty-printed JSON or Python's
 		// ": ", is for the value's dispatch to skip.
 		i++
-		goto value
+		goto memberValue
 	}
 	for i < len(b) && WSTable[b[i]] {
 		i++
@@ -691,6 +692,47 @@ nameScanned:
 	}
 	i = SkipWS(b, i+1)
 	goto value
+
+	////////////////////////////// MEMBER VALUE ////////////////////////////
+	//
+	// A member's value is due at i, right after its colon. Most members of
+	// a card are "name":"text", so a plain string that ends in its block
+	// is read here and followed, in an object, by a comma or a closing
+	// brace; anything else goes to the value state. Apart from the
+	// instructions it spares (the open container is known to be an
+	// object), the string, comma and brace tests here are branches of
+	// their own, which the predictor learns apart from those after array
+	// elements and closed containers (docs/performance.md, The core).
+memberValue:
+	if i >= len(b) || int(nt)+2 > len(s.tape) {
+		goto value
+	}
+	if b[i] != '"' {
+		goto dispatch
+	}
+	{
+		end = i + 1
+		blk := &s.blocks[end>>6]
+		q, k := blk.quotes>>(end&63), blk.care>>(end&63)
+		if q == 0 || k&(q&-q-1) != 0 {
+			goto dispatch
+		}
+		end += bits.TrailingZeros64(q)
+	}
+	t = &s.tape[nt]
+	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), KindString, 0
+	nt++
+	if i = end + 1; i < len(b) {
+		switch b[i] {
+		case ',':
+			i++
+			goto key
+		case '}':
+			i++
+			goto close
+		}
+	}
+	goto after
 
 	////////////////////////////// ERROR STATES ////////////////////////////
 	//
