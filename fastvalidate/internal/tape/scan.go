@@ -316,6 +316,11 @@ func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
 // the stack are read through s for the same reason. Per generated A2A 0.2
 // card this took an eighth off the scan's instructions (callgrind: 12.4K to
 // 10.9K) and a twentieth off Validate's time.
+//
+// The hot tests of the position compare it unsigned (uint(i) <
+// uint(len(b))): it is never negative, and the compiler then takes that
+// one compare as the bounds check of the b[i] after it, where a signed one
+// is followed by a second branch for the check.
 func (s *Scanner) scan(b []byte) bool {
 	s.err = 0
 	if uint64(len(b)) >= 1<<32-1 {
@@ -361,7 +366,7 @@ func (s *Scanner) scan(b []byte) bool {
 	// an array, or after an opening bracket. Its first byte picks the
 	// kind; a string or a container opens here, a scalar is read whole.
 value:
-	if i >= len(b) {
+	if uint(i) >= uint(len(b)) {
 		goto badValue
 	}
 	// Room for this value and the member name that may follow it before
@@ -445,7 +450,7 @@ dispatch:
 			nt++
 			// Whitespace before the first member or element is for key
 			// and value to skip, and to close an empty container after.
-			if i++; i < len(b) && b[i] == '}' {
+			if i++; uint(i) < uint(len(b)) && b[i] == '}' {
 				i++
 				goto close
 			}
@@ -454,7 +459,7 @@ dispatch:
 		t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), KindArray, 0
 		open, names = uint64(nt), 0
 		nt++
-		if i++; i < len(b) && b[i] == ']' {
+		if i++; uint(i) < uint(len(b)) && b[i] == ']' {
 			i++
 			goto close
 		}
@@ -503,15 +508,20 @@ dispatch:
 	// and a closing bracket that matches the open container closes it.
 after:
 	// Compact JSON puts a comma or the closing bracket right after a value.
-	if i < len(b) {
+	if uint(i) < uint(len(b)) {
 		switch c := b[i]; {
-		case c == ',' && open != uint64(NoParent):
-			// Whitespace after it is for key and value to skip.
-			i++
+		case c == ',':
+			// Whitespace after it is for key and value to skip. An
+			// object's comma, the most common, is told by one compare;
+			// one at the top level is left to the error below.
 			if open >= 1<<32 {
+				i++
 				goto key
 			}
-			goto value
+			if open != uint64(NoParent) {
+				i++
+				goto value
+			}
 		case c == '}' && open >= 1<<32, c == ']' && open < 1<<32 && open != uint64(NoParent):
 			i++
 			goto close
@@ -586,7 +596,7 @@ close:
 	// or non-ASCII bytes is read by scanStringBits and marks the object
 	// for the duplicate search.
 key:
-	if i >= len(b) || b[i] != '"' {
+	if uint(i) >= uint(len(b)) || b[i] != '"' {
 		if i < len(b) && WSTable[b[i]] {
 			i = SkipWS(b, i)
 			if i < len(b) && b[i] == '}' && nt == uint32(open)+1 {
@@ -618,7 +628,7 @@ key:
 			}
 		} else if k == 0 {
 			var ok bool
-			if end, ok = plainStringEndFar(s.blocks, end>>6+1); ok {
+			if end, ok = plainStringEndFar(s.blocks, (i+1)>>6+1); ok {
 				flags = 0
 				goto plainName
 			}
@@ -677,7 +687,7 @@ nameScanned:
 		}
 	}
 	// Compact JSON puts the colon right after the name.
-	if i = end + 1; i < len(b) && b[i] == ':' {
+	if i = end + 1; uint(i) < uint(len(b)) && b[i] == ':' {
 		// Whitespace after it, as in pretty-printed JSON or Python's
 		// ": ", is for the value's dispatch to skip.
 		i++
@@ -704,7 +714,7 @@ nameScanned:
 	// their own, which the predictor learns apart from those after array
 	// elements and closed containers (docs/performance.md, The core).
 memberValue:
-	if i >= len(b) || int(nt)+2 > len(s.tape) {
+	if uint(i) >= uint(len(b)) || int(nt)+2 > len(s.tape) {
 		goto value
 	}
 	if b[i] != '"' {
@@ -722,7 +732,7 @@ memberValue:
 	t = &s.tape[nt]
 	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), KindString, 0
 	nt++
-	if i = end + 1; i < len(b) {
+	if i = end + 1; uint(i) < uint(len(b)) {
 		switch b[i] {
 		case ',':
 			i++
