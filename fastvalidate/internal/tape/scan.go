@@ -139,7 +139,9 @@ type loopState struct {
 
 // resume gives the scan loop back its document and its parked locals.
 func (s *Scanner) resume() ([]byte, int, uint32, uint64, uint64) {
-	return s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+	// Capped at its length, as scan caps it: see there.
+	doc := s.doc[:len(s.doc):len(s.doc)]
+	return doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 }
 
 type keyRef struct {
@@ -353,6 +355,11 @@ func (s *Scanner) scan(b []byte) bool {
 		t        *node
 	)
 	s.classify(b)
+	// With its capacity cut to its length, the document's two bounds are
+	// one value to the compiler, and a slice of it is checked against the
+	// register that holds its length rather than a second one for its
+	// capacity, which the loop has none to spare for.
+	b = b[:len(b):len(b)]
 	s.doc = b
 	i := SkipWS(b, 0)
 	if i == len(b) {
