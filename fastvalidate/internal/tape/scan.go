@@ -129,6 +129,9 @@ type Scanner struct {
 	errKey  bool   // the error is in the member name of errNode's object
 }
 
+// inObject marks the scan loop's open container as an object (see scan).
+const inObject = 1 << 32
+
 // loopState is what the scan loop keeps in registers.
 type loopState struct {
 	i     int
@@ -337,8 +340,11 @@ func (s *Scanner) scan(b []byte) bool {
 	}
 	nt := uint32(0)
 	// open is the open container: its tape index, NoParent at the top,
-	// and bit 32 set for an object. One register holds both, and whether
-	// a comma leads to a member name or a value is a compare, not a load.
+	// and bit 32 (inObject) set for an object. One register holds both,
+	// and whether a comma leads to a member name or a value is a test of
+	// a bit, not a load. A bit test, not a compare with 1<<32: that
+	// constant does not fit an instruction, and the compiler kept it in a
+	// register of its own through the loop.
 	open := uint64(NoParent)
 	// names is a two-hash Bloom filter of the open object's member names.
 	// A card's objects are small, so most never see two names on one bit
@@ -431,7 +437,7 @@ dispatch:
 			goto badValue
 		}
 		// An array with nothing but whitespace in it closes here.
-		if b[i] == ']' && open < 1<<32 && uint32(open) != NoParent && nt == uint32(open)+1 {
+		if b[i] == ']' && open&inObject == 0 && uint32(open) != NoParent && nt == uint32(open)+1 {
 			i++
 			goto close
 		}
@@ -453,7 +459,7 @@ dispatch:
 		// act on it: the two kinds share only the stack.
 		if b[i] == '{' {
 			t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), KindObject, 0
-			open, names = uint64(nt)|1<<32, 0
+			open, names = uint64(nt)|inObject, 0
 			nt++
 			// Whitespace before the first member or element is for key
 			// and value to skip, and to close an empty container after.
@@ -519,9 +525,9 @@ after:
 		switch c := b[i]; {
 		case c == ',':
 			// Whitespace after it is for key and value to skip. An
-			// object's comma, the most common, is told by one compare;
+			// object's comma, the most common, is told by one test;
 			// one at the top level is left to the error below.
-			if open >= 1<<32 {
+			if open&inObject != 0 {
 				i++
 				goto key
 			}
@@ -529,7 +535,7 @@ after:
 				i++
 				goto value
 			}
-		case c == '}' && open >= 1<<32, c == ']' && open < 1<<32 && open != uint64(NoParent):
+		case c == '}' && open&inObject != 0, c == ']' && open&inObject == 0 && open != uint64(NoParent):
 			i++
 			goto close
 		}
@@ -549,7 +555,7 @@ after:
 		code, errOff, errNode = ErrSyntax, i, uint32(open)
 		goto fail
 	}
-	if open >= 1<<32 {
+	if open&inObject != 0 {
 		switch b[i] {
 		case ',':
 			i = SkipWS(b, i+1)
