@@ -129,6 +129,9 @@ type Scanner struct {
 	errKey  bool   // the error is in the member name of errNode's object
 }
 
+// inObject marks the scan loop's open container as an object (see scan).
+const inObject = 1 << 32
+
 // loopState is what the scan loop keeps in registers.
 type loopState struct {
 	i     int
@@ -139,7 +142,9 @@ type loopState struct {
 
 // resume gives the scan loop back its document and its parked locals.
 func (s *Scanner) resume() ([]byte, int, uint32, uint64, uint64) {
-	return s.doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
+	// Capped at its length, as scan caps it: see there.
+	doc := s.doc[:len(s.doc):len(s.doc)]
+	return doc, s.parked.i, s.parked.nt, s.parked.open, s.parked.names
 }
 
 type keyRef struct {
@@ -316,6 +321,11 @@ func plainStringEndFar(blocks []charBlock, x int) (end int, ok bool) {
 // the stack are read through s for the same reason. Per generated A2A 0.2
 // card this took an eighth off the scan's instructions (callgrind: 12.4K to
 // 10.9K) and a twentieth off Validate's time.
+//
+// The hot tests of the position compare it unsigned (uint(i) <
+// uint(len(b))): it is never negative, and the compiler then takes that
+// one compare as the bounds check of the b[i] after it, where a signed one
+// is followed by a second branch for the check.
 func (s *Scanner) scan(b []byte) bool {
 	s.err = 0
 	if uint64(len(b)) >= 1<<32-1 {
@@ -330,8 +340,11 @@ func (s *Scanner) scan(b []byte) bool {
 	}
 	nt := uint32(0)
 	// open is the open container: its tape index, NoParent at the top,
-	// and bit 32 set for an object. One register holds both, and whether
-	// a comma leads to a member name or a value is a compare, not a load.
+	// and bit 32 (inObject) set for an object. One register holds both,
+	// and whether a comma leads to a member name or a value is a test of
+	// a bit, not a load. A bit test, not a compare with 1<<32: that
+	// constant does not fit an instruction, and the compiler kept it in a
+	// register of its own through the loop.
 	open := uint64(NoParent)
 	// names is a two-hash Bloom filter of the open object's member names.
 	// A card's objects are small, so most never see two names on one bit
@@ -348,6 +361,11 @@ func (s *Scanner) scan(b []byte) bool {
 		t        *node
 	)
 	s.classify(b)
+	// With its capacity cut to its length, the document's two bounds are
+	// one value to the compiler, and a slice of it is checked against the
+	// register that holds its length rather than a second one for its
+	// capacity, which the loop has none to spare for.
+	b = b[:len(b):len(b)]
 	s.doc = b
 	i := SkipWS(b, 0)
 	if i == len(b) {
@@ -361,7 +379,7 @@ func (s *Scanner) scan(b []byte) bool {
 	// an array, or after an opening bracket. Its first byte picks the
 	// kind; a string or a container opens here, a scalar is read whole.
 value:
-	if i >= len(b) {
+	if uint(i) >= uint(len(b)) {
 		goto badValue
 	}
 	// Room for this value and the member name that may follow it before
@@ -419,7 +437,7 @@ dispatch:
 			goto badValue
 		}
 		// An array with nothing but whitespace in it closes here.
-		if b[i] == ']' && open < 1<<32 && uint32(open) != NoParent && nt == uint32(open)+1 {
+		if b[i] == ']' && open&inObject == 0 && uint32(open) != NoParent && nt == uint32(open)+1 {
 			i++
 			goto close
 		}
@@ -429,12 +447,6 @@ dispatch:
 			code, errOff, errNode = ErrDepth, i, uint32(open)
 			goto fail
 		}
-		k := KindObject
-		if c == '[' {
-			k = KindArray
-		}
-		t = &s.tape[nt]
-		t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), k, 0
 		if len(s.stack) == cap(s.stack) {
 			s.parked = loopState{i, nt, open, names}
 			s.stack = slices.Grow(s.stack, 1)
@@ -442,19 +454,25 @@ dispatch:
 		}
 		s.stack = s.stack[:len(s.stack)+1]
 		s.stack[len(s.stack)-1] = frame{open: open, names: names}
-		open, names = uint64(nt)|uint64(b2u(k == KindObject))<<32, 0
-		nt++
-		// Whitespace before the first member or element is for key and
-		// value to skip, and to close an empty container after.
-		i++
-		if k == KindObject {
-			if i < len(b) && b[i] == '}' {
+		t = &s.tape[nt]
+		// One test of the bracket, not one to pick the kind and more to
+		// act on it: the two kinds share only the stack.
+		if b[i] == '{' {
+			t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), KindObject, 0
+			open, names = uint64(nt)|inObject, 0
+			nt++
+			// Whitespace before the first member or element is for key
+			// and value to skip, and to close an empty container after.
+			if i++; uint(i) < uint(len(b)) && b[i] == '}' {
 				i++
 				goto close
 			}
 			goto key
 		}
-		if i < len(b) && b[i] == ']' {
+		t.start, t.end, t.parent, t.kind, t.flags = uint32(i), 0, uint32(open), KindArray, 0
+		open, names = uint64(nt), 0
+		nt++
+		if i++; uint(i) < uint(len(b)) && b[i] == ']' {
 			i++
 			goto close
 		}
@@ -503,16 +521,21 @@ dispatch:
 	// and a closing bracket that matches the open container closes it.
 after:
 	// Compact JSON puts a comma or the closing bracket right after a value.
-	if i < len(b) {
+	if uint(i) < uint(len(b)) {
 		switch c := b[i]; {
-		case c == ',' && open != uint64(NoParent):
-			// Whitespace after it is for key and value to skip.
-			i++
-			if open >= 1<<32 {
+		case c == ',':
+			// Whitespace after it is for key and value to skip. An
+			// object's comma, the most common, is told by one test;
+			// one at the top level is left to the error below.
+			if open&inObject != 0 {
+				i++
 				goto key
 			}
-			goto value
-		case c == '}' && open >= 1<<32, c == ']' && open < 1<<32 && open != uint64(NoParent):
+			if open != uint64(NoParent) {
+				i++
+				goto value
+			}
+		case c == '}' && open&inObject != 0, c == ']' && open&inObject == 0 && open != uint64(NoParent):
 			i++
 			goto close
 		}
@@ -532,7 +555,7 @@ after:
 		code, errOff, errNode = ErrSyntax, i, uint32(open)
 		goto fail
 	}
-	if open >= 1<<32 {
+	if open&inObject != 0 {
 		switch b[i] {
 		case ',':
 			i = SkipWS(b, i+1)
@@ -560,8 +583,9 @@ after:
 	// names clashed in the filter is searched for duplicates, and the
 	// enclosing container is reopened from the stack.
 close:
-	s.tape[uint32(open)].end = nt
-	if s.tape[uint32(open)].flags&FlagNameClash != 0 {
+	t = &s.tape[uint32(open)]
+	t.end = nt
+	if t.flags&FlagNameClash != 0 {
 		// Only objects get the flag.
 		s.parked = loopState{i, nt, open, names}
 		dup := s.duplicateKey(b, s.tape[:nt], uint32(open))
@@ -585,7 +609,7 @@ close:
 	// or non-ASCII bytes is read by scanStringBits and marks the object
 	// for the duplicate search.
 key:
-	if i >= len(b) || b[i] != '"' {
+	if uint(i) >= uint(len(b)) || b[i] != '"' {
 		if i < len(b) && WSTable[b[i]] {
 			i = SkipWS(b, i)
 			if i < len(b) && b[i] == '}' && nt == uint32(open)+1 {
@@ -617,7 +641,7 @@ key:
 			}
 		} else if k == 0 {
 			var ok bool
-			if end, ok = plainStringEndFar(s.blocks, end>>6+1); ok {
+			if end, ok = plainStringEndFar(s.blocks, (i+1)>>6+1); ok {
 				flags = 0
 				goto plainName
 			}
@@ -676,11 +700,11 @@ nameScanned:
 		}
 	}
 	// Compact JSON puts the colon right after the name.
-	if i = end + 1; i < len(b) && b[i] == ':' {
+	if i = end + 1; uint(i) < uint(len(b)) && b[i] == ':' {
 		// Whitespace after it, as in pretty-printed JSON or Python's
 		// ": ", is for the value's dispatch to skip.
 		i++
-		goto value
+		goto memberValue
 	}
 	for i < len(b) && WSTable[b[i]] {
 		i++
@@ -691,6 +715,47 @@ nameScanned:
 	}
 	i = SkipWS(b, i+1)
 	goto value
+
+	////////////////////////////// MEMBER VALUE ////////////////////////////
+	//
+	// A member's value is due at i, right after its colon. Most members of
+	// a card are "name":"text", so a plain string that ends in its block
+	// is read here and followed, in an object, by a comma or a closing
+	// brace; anything else goes to the value state. Apart from the
+	// instructions it spares (the open container is known to be an
+	// object), the string, comma and brace tests here are branches of
+	// their own, which the predictor learns apart from those after array
+	// elements and closed containers (docs/performance.md, The core).
+memberValue:
+	if uint(i) >= uint(len(b)) || int(nt)+2 > len(s.tape) {
+		goto value
+	}
+	if b[i] != '"' {
+		goto dispatch
+	}
+	{
+		end = i + 1
+		blk := &s.blocks[end>>6]
+		q, k := blk.quotes>>(end&63), blk.care>>(end&63)
+		if q == 0 || k&(q&-q-1) != 0 {
+			goto dispatch
+		}
+		end += bits.TrailingZeros64(q)
+	}
+	t = &s.tape[nt]
+	t.start, t.end, t.parent, t.kind, t.flags = uint32(i+1), uint32(end), uint32(open), KindString, 0
+	nt++
+	if i = end + 1; uint(i) < uint(len(b)) {
+		switch b[i] {
+		case ',':
+			i++
+			goto key
+		case '}':
+			i++
+			goto close
+		}
+	}
+	goto after
 
 	////////////////////////////// ERROR STATES ////////////////////////////
 	//
