@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/rule"
 )
 
 type chunkKind uint8
@@ -422,11 +424,28 @@ func (w *worker) judge(c *chunk, rec, raw []byte, line int, offset int64) {
 // run's options, passes an AgentCard the draft's profile failed: the
 // draft and its schema disagree on it. Valid cards never come here, so
 // that the second judgement costs only the failures.
+//
+// The content rules are off in that judgement: they are no part of the
+// JSON Schema, so the production policy's content errors would make the
+// count say the schema fails a card it passes, and reading the card's
+// texts again would only cost.
 func (w *worker) schemaPasses(rec []byte) bool {
 	if w.schema == nil {
-		w.schema = fastvalidate.MustNew("agentcard-schema", w.cfg.Options...)
+		w.schema = fastvalidate.MustNew("agentcard-schema", schemaOptions(w.cfg.Options)...)
 	}
 	return w.schema.Validate(rec).Valid()
+}
+
+// schemaOptions returns the run's options with every content rule turned
+// off after them, where an override has the last word.
+func schemaOptions(opts []fastvalidate.Option) []fastvalidate.Option {
+	out := slices.Clip(opts)
+	for _, r := range rule.All() {
+		if strings.HasPrefix(r.ID, "content.") {
+			out = append(out, fastvalidate.WithSeverity(r.Code, fastvalidate.SeverityOff))
+		}
+	}
+	return out
 }
 
 // judgeBroken judges bytes the splitter found to be no complete value. The
