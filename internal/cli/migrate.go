@@ -380,11 +380,30 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 		}
 	case r.cards != nil:
 		if !r.asIs {
-			out = append(compact(out), '\n')
+			line, ok := oneLine(out)
+			if !ok {
+				// Text that is no JSON value cannot be made one line
+				// without changing it; written as it is, it would be
+				// several records of the stream, or a blank one. Its
+				// record says it was refused.
+				return nil
+			}
+			out = append(line, '\n')
 		}
 		_, err = r.cards.Write(out)
 	}
 	return err
+}
+
+// oneLine is a card file's text as one NDJSON line: compact when it
+// spans lines, and not at all when it is empty or no JSON text spanning
+// lines.
+func oneLine(b []byte) ([]byte, bool) {
+	line := compact(b)
+	if len(line) == 0 || bytes.IndexByte(line, '\n') >= 0 || bytes.IndexByte(line, '\r') >= 0 {
+		return nil, false
+	}
+	return line, true
 }
 
 func compact(b []byte) []byte {
