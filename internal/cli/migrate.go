@@ -237,6 +237,9 @@ func checkMigrateOptions(o *migrateOptions, paths []string) error {
 	if n > 1 {
 		return usagef("--write, --check and -o exclude each other")
 	}
+	if o.report == "-" && n == 0 {
+		return usagef("--report - and the migrated cards would share standard output: give -o, --write or --check")
+	}
 	if o.noBack && !o.write {
 		return usagef("--no-backup needs --write")
 	}
