@@ -15,6 +15,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
@@ -137,6 +138,11 @@ const maxCardBytes = 16 << 20
 // writeVerification prints each signature's outcome (and with explain its
 // header, key and canonical forms), and reports whether one verified.
 func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
+	// Everything printed from the card, its header or a fetched key set
+	// is hostile: report.TextSafe escapes what could drive a terminal,
+	// break a line or reorder it. The byte counts and digests stay those
+	// of the canonical bytes themselves.
+	name = report.TextSafe(name)
 	ok := false
 	if len(exs) == 0 {
 		fmt.Fprintf(w, "%s: not signed\n", name)
@@ -145,17 +151,17 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 		ok = ok || ex.Status == cardsig.Verified
 		fmt.Fprintf(w, "%s: signatures/%d: %s", name, ex.Index, ex.Status)
 		if ex.Reason != "" {
-			fmt.Fprintf(w, ": %s", ex.Reason)
+			fmt.Fprintf(w, ": %s", report.TextSafe(ex.Reason))
 		}
 		w.WriteString("\n")
 		if !explain {
 			continue
 		}
 		if ex.Header != nil {
-			fmt.Fprintf(w, "  protected header: %s\n", ex.Header)
+			fmt.Fprintf(w, "  protected header: %s\n", report.TextSafe(string(ex.Header)))
 		}
 		if ex.Key != "" {
-			fmt.Fprintf(w, "  key: %s\n", ex.Key)
+			fmt.Fprintf(w, "  key: %s\n", report.TextSafe(ex.Key))
 		}
 		if ex.Thumbprint != "" {
 			fmt.Fprintf(w, "  key thumbprint (RFC 7638): %s\n", ex.Thumbprint)
@@ -177,7 +183,7 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 				continue
 			}
 			sum := sha256.Sum256(cv.Bytes)
-			fmt.Fprintf(w, "  %s: %d bytes, SHA-256 %s\n    %s\n", cv.Name, len(cv.Bytes), hex.EncodeToString(sum[:]), cv.Bytes)
+			fmt.Fprintf(w, "  %s: %d bytes, SHA-256 %s\n    %s\n", cv.Name, len(cv.Bytes), hex.EncodeToString(sum[:]), report.TextSafe(string(cv.Bytes)))
 		}
 	}
 	return ok
