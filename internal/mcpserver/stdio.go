@@ -304,6 +304,11 @@ func classify(line []byte, lineNo int) (jsonrpc.Message, *rejection) {
 	case trimmed[0] != '{':
 		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "not an object")
 	}
+	if name, twice := memberGivenTwice(line); twice {
+		// encoding/json keeps the last; a proxy or a client may read the
+		// first, and route the answer by an id the server never saw.
+		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "member %q given twice", name)
+	}
 	id, idErr := requestID(fields["id"])
 	var version string
 	if v := fields["jsonrpc"]; json.Unmarshal(v, &version) != nil || version != "2.0" {
@@ -346,6 +351,11 @@ func requestID(raw json.RawMessage) (jsonrpc.ID, string) {
 	case 'n':
 		return jsonrpc.ID{}, "id must not be null (MCP): a request has a string or an integer id, a notification none"
 	case '"':
+		if loneSurrogate(raw) {
+			// encoding/json would read it as U+FFFD and answer an id
+			// the client never sent.
+			return jsonrpc.ID{}, "id must be valid Unicode: it holds an escaped lone surrogate (RFC 7493)"
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			v = s
@@ -406,4 +416,64 @@ func idInPrefix(prefix []byte) jsonrpc.ID {
 		}
 	}
 	return jsonrpc.ID{}
+}
+
+// memberGivenTwice reports the first name the object on line (valid JSON)
+// gives a second time among its own members.
+func memberGivenTwice(line []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if _, err := dec.Token(); err != nil {
+		return "", false
+	}
+	seen := make(map[string]bool, 4)
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		name, _ := key.(string)
+		if seen[name] {
+			return name, true
+		}
+		seen[name] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return "", false
+		}
+	}
+	return "", false
+}
+
+// loneSurrogate says a JSON string (valid, with its quotes) escapes half
+// of a surrogate pair without the other half.
+func loneSurrogate(str []byte) bool {
+	unit := func(i int) (rune, bool) { // the \uXXXX at i, if any
+		if i+6 > len(str) || str[i] != '\\' || str[i+1] != 'u' {
+			return 0, false
+		}
+		n, err := strconv.ParseUint(string(str[i+2:i+6]), 16, 16)
+		return rune(n), err == nil
+	}
+	for i := 0; i < len(str); i++ {
+		if str[i] != '\\' {
+			continue
+		}
+		r, ok := unit(i)
+		if !ok {
+			i++ // a two-byte escape such as \\ or \"
+			continue
+		}
+		switch {
+		case r >= 0xdc00 && r <= 0xdfff:
+			return true
+		case r >= 0xd800 && r <= 0xdbff:
+			lo, ok := unit(i + 6)
+			if !ok || lo < 0xdc00 || lo > 0xdfff {
+				return true
+			}
+			i += 6
+		}
+		i += 5
+	}
+	return false
 }

@@ -181,6 +181,12 @@ func TestWellFormedLines(t *testing.T) {
 	wantPong(t, s.next(), 2)
 	s.send(" {\"method\":\"ping\",\"jsonrpc\":\"2.0\",\"id\":3} \n")
 	wantPong(t, s.next(), 3)
+	// A surrogate pair, escaped, and escaped backslashes before a "u"
+	// are no lone surrogate; the same name in params is no second id.
+	s.send(`{"jsonrpc":"2.0","id":"\ud83d\ude00\\ud800","method":"ping","params":{"id":1}}` + "\n")
+	if m := s.next(); m == nil || m["id"] != "\U0001F600\\ud800" || m["result"] == nil {
+		t.Errorf("an id with a surrogate pair: %v", m)
+	}
 	// A request past a long run of malformed lines is still answered.
 	// Sent while the answers are read, as the pipes hold little.
 	go func() {
