@@ -1,0 +1,65 @@
+package dump
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// writeDigest writes a zstd digest file of the given decompressed bytes.
+func writeDigest(t *testing.T, raw []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "shard.dig")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := zstd.NewWriter(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := z.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDigestFileHostileLength: a record length a digest file claims is
+// not memory taken before its bytes arrive. A 50-byte file claiming a
+// record of 1 GiB, cut short after it, took 1 GiB at once.
+func TestDigestFileHostileLength(t *testing.T) {
+	raw := append([]byte(digestMagic), ClaimsFile, 0)
+	raw = binary.AppendUvarint(raw, 0) // part
+	raw = binary.AppendUvarint(raw, 1) // parts
+	raw = binary.AppendUvarint(raw, 1<<30)
+	raw = append(raw, make([]byte, 100)...)
+	path := writeDigest(t, raw)
+
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d, err := openDigestFile(path, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	_, err = d.next()
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "cut short") {
+		t.Errorf("a record cut short: %v, want cut short", err)
+	}
+	// The decoder and its buffers take a few MiB; the claim took 1 GiB.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+		t.Errorf("reading a 100-byte record that claims 1 GiB allocated %d MiB; want at most 64", grew>>20)
+	}
+}
