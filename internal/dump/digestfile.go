@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -400,8 +401,7 @@ func (d *digestFile) next() (bool, error) {
 		if n > 1<<31 {
 			return false, d.garbled("garbled record length", nil)
 		}
-		d.rec = append(d.rec[:0], make([]byte, n)...)
-		if _, err := io.ReadFull(d.r, d.rec); err != nil {
+		if err := d.readRecord(int(n)); err != nil {
 			return false, d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
 		}
 		d.n++
@@ -422,6 +422,25 @@ func (d *digestFile) next() (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// recordStep is how much of a record is read before its buffer grows:
+// the length a file claims is believed only as its bytes arrive, so that
+// a few bytes claiming gigabytes take no more than they hold.
+const recordStep = 1 << 20
+
+// readRecord reads the next n bytes into d.rec.
+func (d *digestFile) readRecord(n int) error {
+	d.rec = d.rec[:0]
+	for len(d.rec) < n {
+		at := len(d.rec)
+		step := min(n-at, recordStep)
+		d.rec = slices.Grow(d.rec, step)[:at+step]
+		if _, err := io.ReadFull(d.r, d.rec[at:]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (d *digestFile) sortKey(body []byte) (byte, []byte) {
