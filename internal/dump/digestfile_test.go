@@ -63,3 +63,31 @@ func TestDigestFileHostileLength(t *testing.T) {
 		t.Errorf("reading a 100-byte record that claims 1 GiB allocated %d MiB; want at most 64", grew>>20)
 	}
 }
+
+// TestMergeSameDigestTwice: a shard's file given twice would have each
+// of its records claim its identities against itself, findings about
+// records that are one record; it is refused by name, under any path.
+func TestMergeSameDigestTwice(t *testing.T) {
+	raw := append([]byte(digestMagic), ClaimsFile, 0)
+	raw = binary.AppendUvarint(raw, 0) // part
+	raw = binary.AppendUvarint(raw, 1) // parts
+	raw = append(binary.AppendUvarint(append(raw, 0), 0), digestTrailer...)
+	path := writeDigest(t, raw)
+	link := filepath.Join(t.TempDir(), "link.dig")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCross(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{{path, path}, {path, link}} {
+		_, err := c.MergeFiles(paths, nil)
+		if err == nil || !strings.Contains(err.Error(), "given twice") || !strings.Contains(err.Error(), paths[1]) {
+			t.Errorf("merge %q: %v; want an error naming %s as given twice", paths, err, paths[1])
+		}
+	}
+	if _, err := c.MergeFiles([]string{path}, nil); err != nil {
+		t.Errorf("the file alone: %v", err)
+	}
+}
