@@ -350,6 +350,7 @@ type digestFile struct {
 	key    []byte
 	ended  bool
 	header struct{ part, parts uint64 }
+	info   os.FileInfo // nil when it could not be stated
 }
 
 func openDigestFile(path string, side int) (*digestFile, error) {
@@ -363,6 +364,7 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 		return nil, err
 	}
 	d := &digestFile{path: path, f: f, z: z, r: bufio.NewReaderSize(z, runBufSize), side: side}
+	d.info, _ = f.Stat()
 	head := make([]byte, len(digestMagic)+2)
 	if _, err := io.ReadFull(d.r, head); err != nil || string(head[:len(digestMagic)]) != digestMagic {
 		d.close()
@@ -570,6 +572,9 @@ func openSet(paths []string, side int) ([]*digestFile, error) {
 		}
 		f.seq = i
 		files = append(files, f)
+		if twin := sameFileAs(files); twin != nil {
+			return fail(&DigestFileError{Path: p, Msg: fmt.Sprintf("is %s, given twice: its records would be counted twice", twin.path)})
+		}
 		first := files[0]
 		switch {
 		case f.kind != first.kind:
@@ -582,6 +587,22 @@ func openSet(paths []string, side int) ([]*digestFile, error) {
 		}
 	}
 	return files, nil
+}
+
+// sameFileAs returns the file among files[:len-1] that is the last one,
+// by identity (a path given twice, a link), or nil. Each file is stated
+// once, when opened: at MaxMergeFiles, the comparisons take milliseconds.
+func sameFileAs(files []*digestFile) *digestFile {
+	last := files[len(files)-1]
+	if last.info == nil {
+		return nil
+	}
+	for _, f := range files[:len(files)-1] {
+		if f.info != nil && os.SameFile(last.info, f.info) {
+			return f
+		}
+	}
+	return nil
 }
 
 func kindName(k byte) string {
