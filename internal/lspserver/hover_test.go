@@ -173,7 +173,9 @@ func TestHover_FindingCardTextInert(t *testing.T) {
 			t.Errorf("the finding's line holds %q as markup:\n%s", bad, msg)
 		}
 	}
-	if !strings.Contains(msg, `\[verified by cardscan\]\(https://evil.example\)`) {
+	// Every ASCII punctuation character is escaped, ':' too, so that not
+	// even a bare URL is made a link.
+	if !strings.Contains(msg, `\[verified by cardscan\]\(https\:\/\/evil\.example\)`) {
 		t.Errorf("want the card text escaped, got:\n%s", msg)
 	}
 }
