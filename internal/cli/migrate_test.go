@@ -235,3 +235,32 @@ func TestMigrateReportAndCardsOnStdout(t *testing.T) {
 		t.Errorf("--report - with -o: exit %d, want 0: %s", code, errb.String())
 	}
 }
+
+// A refused card says why on stderr when no record is written: the
+// input, its line in a dump, and the reason; with --report the records
+// say it and stderr does not repeat them.
+func TestMigrateRefusalSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("{\n  \"name\": \"x\",\n  \"skills\": [1,],\n}\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", bad}, nil, &out, &errb); code != 1 {
+		t.Errorf("a refused card: exit %d, want 1", code)
+	}
+	if want := bad + ": refused: migrate.unsupported: "; !strings.Contains(errb.String(), want) || !strings.Contains(errb.String(), "trailing comma") {
+		t.Errorf("stderr lacks %q and the reason:\n%s", want, errb.String())
+	}
+	dump := string(compact(migrateCard(t))) + "\n" + `{"not":"a card"}` + "\n"
+	out.Reset()
+	errb.Reset()
+	Run([]string{"migrate", "--to", "a2a/1.0"}, strings.NewReader(dump), &out, &errb)
+	if n := strings.Count(errb.String(), ": refused: "); n != 1 || !strings.Contains(errb.String(), ":2: refused: migrate.unsupported: ") {
+		t.Errorf("want one refusal naming line 2, got:\n%s", errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	Run([]string{"migrate", "--to", "a2a/1.0", "--report", filepath.Join(dir, "r.jsonl")}, strings.NewReader(dump), &out, &errb)
+	if strings.Contains(errb.String(), "refused:") {
+		t.Errorf("with --report, stderr repeats the records:\n%s", errb.String())
+	}
+}
