@@ -363,14 +363,15 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 	if len(card) > int(r.o.maxRecord) {
 		return fmt.Errorf("longer than --max-record (%d bytes)", int64(r.o.maxRecord))
 	}
-	var recs []byte
+	var recs, notes []byte
 	var t tally
-	recsTo := &recs
+	recsTo, notesTo := &recs, (*[]byte)(nil)
 	if r.records == nil {
-		recsTo = nil
+		recsTo, notesTo = nil, &notes
 	}
-	out := r.solo.one(in.Name, 0, card, &t, recsTo)
+	out := r.solo.one(in.Name, 0, card, &t, recsTo, notesTo)
 	r.tally.add(t)
+	r.refusals(notes)
 	if r.records != nil {
 		if _, err := r.records.Write(recs); err != nil {
 			return err
