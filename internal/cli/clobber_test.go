@@ -62,8 +62,8 @@ func appendTo(t *testing.T, path string) *os.File {
 
 // TestStdoutIsAnInput: a command whose standard output is appended to
 // one of its inputs (`>> input`) would add its output to the input; it
-// is refused before it writes, for summary merge, sign, report -o - and
-// diff.
+// is refused before it writes, for summary merge, sign, report -o -,
+// diff and migrate (its cards, or its records, on standard output).
 func TestStdoutIsAnInput(t *testing.T) {
 	dir := t.TempDir()
 	sum := writeFile(t, filepath.Join(dir, "s.json"), readFile(t, reportSummary))
@@ -81,6 +81,9 @@ func TestStdoutIsAnInput(t *testing.T) {
 		{[]string{"report", sum, "-o", "-"}, sum},
 		{[]string{"diff", old, cards}, cards},
 		{[]string{"diff", "--summary", filepath.Join(dir, "sum.json"), old, cards}, old},
+		{[]string{"migrate", "--to", "a2a/1.0", card}, card},
+		{[]string{"migrate", "--to", "a2a/1.0", "-o", filepath.Join(dir, "m.json"), card}, card},
+		{[]string{"migrate", "--to", "a2a/1.0", "--check", card}, card},
 	} {
 		before := readFile(t, tc.victim)
 		var errOut bytes.Buffer
