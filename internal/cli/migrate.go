@@ -164,6 +164,9 @@ func parseMigrateArgs(args []string, stdin io.Reader, stdout io.Writer) (*migrat
 		if o.report != "" {
 			outs = append(outs, clobber.File{Role: "--report", Path: o.report})
 		}
+		if o.writesStdout() {
+			outs = append(outs, clobber.File{Role: "standard output", Path: "-"})
+		}
 		err = guardFiles(ins, outs, stdin, stdout)
 	}
 	var mopts migrate.Options
@@ -222,6 +225,14 @@ func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err 
 		closers = append(closers, func() error { return errors.Join(w.Flush(), f.Close()) })
 	}
 	return closers, nil
+}
+
+// writesStdout says the run writes to standard output: the cards, when
+// they go nowhere else, or the records, when the cards do (as
+// openOutputs sends them).
+func (o *migrateOptions) writesStdout() bool {
+	cardsElsewhere := o.out != "" || o.write || o.check
+	return !cardsElsewhere || o.report == "" || o.report == "-"
 }
 
 func checkMigrateOptions(o *migrateOptions, paths []string) error {
