@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"github.com/cardscan/cardscan/cardsig"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,50 @@ func TestScanOutputIsAKeyOrStdout(t *testing.T) {
 	}
 	if got := readFile(t, data); !bytes.Equal(got, readFile(t, cardsFile)) {
 		t.Errorf("the input now holds %d bytes", len(got))
+	}
+}
+
+// TestTrustFileIsAnOutput: validation's --trust file is read like --keys;
+// --summary, --valid-out or standard output over it replaced, emptied or
+// grew it.
+func TestTrustFileIsAnOutput(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, filepath.Join(dir, "data.ndjson"), readFile(t, cardsFile))
+	const policy = "origins:\n  \"*\":\n    x5c: true\n"
+	trust := writeFile(t, filepath.Join(dir, "trust.yaml"), []byte(policy))
+	for _, args := range [][]string{
+		{"-q", "--trust", trust, "--summary", trust, data},
+		{"-q", "--trust", trust, "--valid-out", trust, data},
+	} {
+		if r := run(t, "", args...); r.code != exitUsage || !strings.Contains(r.stderr, "is also --trust "+trust) {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	var errOut bytes.Buffer
+	if code := Run([]string{"--trust", trust, data}, strings.NewReader(""), appendTo(t, trust), &errOut); code != exitUsage || !strings.Contains(errOut.String(), "standard output is also --trust") {
+		t.Errorf("findings appended to --trust: exit %d, stderr %q", code, errOut.String())
+	}
+	if got := readFile(t, trust); string(got) != policy {
+		t.Errorf("the trust file now holds %q", got)
+	}
+}
+
+// TestVerifyStdoutIsAnInput: verify's report appended to the card, a key
+// set, the trust policy or the signed copy it reads would change it.
+func TestVerifyStdoutIsAnInput(t *testing.T) {
+	f := newSigFixture(t)
+	signed := f.sign(t, a2aCard, f.k1, cardsig.SignOptions{})
+	card := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(signed))
+	copyOf := writeFile(t, filepath.Join(f.dir, "copy.json"), []byte(signed))
+	for _, victim := range []string{card, f.keys, copyOf} {
+		before := readFile(t, victim)
+		var errOut bytes.Buffer
+		code := Run([]string{"verify", "--keys", f.keys, "--signed-copy", copyOf, card}, strings.NewReader(""), appendTo(t, victim), &errOut)
+		if code != exitUsage || !strings.Contains(errOut.String(), "standard output is also") || !strings.Contains(errOut.String(), victim) {
+			t.Errorf("verify >> %s: exit %d, stderr %q", victim, code, errOut.String())
+		}
+		if got := readFile(t, victim); !bytes.Equal(got, before) {
+			t.Errorf("verify >> %s: it grew from %d to %d bytes", victim, len(before), len(got))
+		}
 	}
 }
