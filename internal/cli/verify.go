@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -83,6 +84,9 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if err == nil && len(o.Keys) == 0 && len(o.TrustJKU) == 0 && !o.hasTrust() {
 		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
 	}
+	if err == nil {
+		err = guardFiles(o.readFiles(operands[0]), []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout)
+	}
 	if err != nil {
 		return cmderr.Usage("cardscan verify", err)
 	}
@@ -117,6 +121,21 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return cmderr.ErrFailed
 	}
 	return nil
+}
+
+// readFiles are the files verify reads: the card, the key sets, the
+// trust policy, the policy file and the signed copy.
+func (o *verifyOptions) readFiles(card string) []clobber.File {
+	files := []clobber.File{{Role: "the card", Path: card}}
+	for _, k := range o.Keys {
+		files = append(files, clobber.File{Role: "--keys", Path: k})
+	}
+	for _, f := range []clobber.File{{Role: "--trust", Path: o.TrustFile}, {Role: "--config", Path: o.config}, {Role: "--signed-copy", Path: o.signedCopy}} {
+		if f.Path != "" {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // readCardArg reads a card file, or standard input for "-", bounded as
