@@ -33,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -154,6 +155,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 		return cmderr.Usage("cardscan fetch", err)
 	}
 	o.hooks = hooks
+	if o.resume == "" || o.summary == "-" {
+		read := o.sig.ReadFiles()
+		if o.urlsFile != "" {
+			read = append(read, clobber.File{Role: "--urls", Path: o.urlsFile})
+		}
+		if err := clobber.Check(read, []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout); err != nil {
+			return cmderr.Usage("cardscan fetch", err)
+		}
+	}
 	var list io.Reader
 	if o.urlsFile != "" {
 		list = stdin

@@ -2,6 +2,7 @@ package trustfile
 
 import (
 	"fmt"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"net/http"
 	"slices"
 	"strings"
@@ -43,6 +44,19 @@ func (f *Flags) AddFlags(fs *cmdflag.Set) {
 	fs.String(&f.Signatures, "--signatures MODE", "check", "off, check or require (as for validation)").HideDefault()
 	fs.String(&f.Canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
 		"cover")
+}
+
+// ReadFiles are the files the flags name to be read: the key sets and the
+// trust policy, for a command to guard against its outputs.
+func (f *Flags) ReadFiles() []clobber.File {
+	var files []clobber.File
+	for _, k := range f.Keys {
+		files = append(files, clobber.File{Role: "--keys", Path: k})
+	}
+	if f.TrustFile != "" {
+		files = append(files, clobber.File{Role: "--trust", Path: f.TrustFile})
+	}
+	return files
 }
 
 // Check checks the flags' values; hasTrust says a trust policy is in
