@@ -74,3 +74,14 @@ func TestVerifyExplainCardTextShown(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyNoCanonicalFormWhere: a card that has no canonical form is
+// named with the line and column of the fault, as a finding would be.
+func TestVerifyNoCanonicalFormWhere(t *testing.T) {
+	f := newSigFixture(t)
+	path := writeFile(t, filepath.Join(f.dir, "dup.json"), []byte("{\n  \"name\": \"x\",\n  \"a\": 1,\n  \"a\": 2\n}\n"))
+	r := run(t, "", "verify", "--keys", f.keys, path)
+	if r.code != 1 || !strings.Contains(r.stderr, path+":4:3: ") || !strings.Contains(r.stderr, "json.duplicate-key") {
+		t.Errorf("exit %d, stderr %q; want the fault at %s:4:3", r.code, r.stderr, path)
+	}
+}
