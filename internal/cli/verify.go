@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
 	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
@@ -105,6 +106,12 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		}
 	}
 	exs, variants, err := v.Explain(card, o.from)
+	var notCanonical *canon.Error
+	if errors.As(err, &notCanonical) {
+		line, col := report.LineColumn(card, notCanonical.Offset)
+		con.Errorf("%s:%d:%d: %s: the card has no RFC 8785 canonical form, so no signature over it can verify", report.TextSafe(operands[0]), line, col, notCanonical.Reason)
+		return cmderr.ErrFailed
+	}
 	if err != nil {
 		con.Errorf("%s: %s", operands[0], strings.TrimPrefix(err.Error(), "cardsig: "))
 		return cmderr.ErrFailed
