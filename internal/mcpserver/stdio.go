@@ -421,27 +421,52 @@ func idInPrefix(prefix []byte) jsonrpc.ID {
 // memberGivenTwice reports the first name the object on line (valid JSON)
 // gives a second time among its own members.
 func memberGivenTwice(line []byte) (string, bool) {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if _, err := dec.Token(); err != nil {
-		return "", false
+	name, twice, _ := envelope(line)
+	return name, twice
+}
+
+// envelope walks the members of the object in msg (valid JSON): the first
+// name given a second time, if any, and the last id member's value.
+func envelope(msg []byte) (twice string, given bool, id json.RawMessage) {
+	dec := json.NewDecoder(bytes.NewReader(msg))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false, nil
 	}
 	seen := make(map[string]bool, 4)
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return "", false
+			return "", false, nil
 		}
 		name, _ := key.(string)
 		if seen[name] {
-			return name, true
+			return name, true, nil
 		}
 		seen[name] = true
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return "", false
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return "", false, nil
+		}
+		if name == "id" {
+			id = value
 		}
 	}
-	return "", false
+	return "", false, id
+}
+
+// ambiguous says why a JSON-RPC message (one JSON object) is one readers
+// may take differently, or "": a member given twice, or an id escaping a
+// lone surrogate, which encoding/json reads as U+FFFD and so answers under
+// an id that was never sent.
+func ambiguous(msg []byte) string {
+	name, twice, id := envelope(msg)
+	switch {
+	case twice:
+		return fmt.Sprintf("member %q given twice", name)
+	case len(id) > 0 && id[0] == '"' && loneSurrogate(id):
+		return "id must be valid Unicode: it holds an escaped lone surrogate (RFC 7493)"
+	}
+	return ""
 }
 
 // loneSurrogate says a JSON string (valid, with its quotes) escapes half
