@@ -304,10 +304,11 @@ func classify(line []byte, lineNo int) (jsonrpc.Message, *rejection) {
 	case trimmed[0] != '{':
 		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "not an object")
 	}
-	if name, twice := memberGivenTwice(line); twice {
-		// encoding/json keeps the last; a proxy or a client may read the
-		// first, and route the answer by an id the server never saw.
-		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "member %q given twice", name)
+	if why := ambiguous(line); why != "" {
+		// encoding/json keeps the last of two members; a proxy or a client
+		// may read the first, and route the answer by an id the server
+		// never saw.
+		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "%s", why)
 	}
 	id, idErr := requestID(fields["id"])
 	var version string
@@ -416,13 +417,6 @@ func idInPrefix(prefix []byte) jsonrpc.ID {
 		}
 	}
 	return jsonrpc.ID{}
-}
-
-// memberGivenTwice reports the first name the object on line (valid JSON)
-// gives a second time among its own members.
-func memberGivenTwice(line []byte) (string, bool) {
-	name, twice, _ := envelope(line)
-	return name, twice
 }
 
 // envelope walks the members of the object in msg (valid JSON): the first
