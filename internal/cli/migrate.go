@@ -86,6 +86,7 @@ type migrateRun struct {
 	cards    io.Writer // nil: no cards written to a stream
 	records  *bufio.Writer
 	asIs     bool // the one card file goes out as laid out
+	oneInput bool // the run reads one input: its card is the stream's only one
 	tally    tally
 	ioErrors int
 	// workers migrate an NDJSON dump's chunks, one per core; solo
@@ -111,6 +112,7 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		return err
 	}
 	r.asIs = len(inputs) == 1 && wholeCardName(inputs[0].Path)
+	r.oneInput = len(inputs) == 1
 	for _, in := range inputs {
 		if err := r.input(in, stdin); err != nil {
 			con.Errorf("migrate: %s: %s", in.Name, describe(err))
@@ -396,14 +398,20 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 	case r.cards != nil:
 		if !r.asIs {
 			line, ok := oneLine(out)
-			if !ok {
-				// Text that is no JSON value cannot be made one line
-				// without changing it; written as it is, it would be
-				// several records of the stream, or a blank one. Its
-				// record says it was refused.
+			switch {
+			case ok:
+				out = append(line, '\n')
+			case r.oneInput:
+				// The only card of the run (a pretty card on standard
+				// input) goes out as it came, a stream of its own.
+				out = append(compact(out), '\n')
+			default:
+				// Among other cards, text that is no JSON value cannot be
+				// made one line without changing it; written as it is, it
+				// would be several records of the stream, or a blank one.
+				// Its record says it was refused.
 				return nil
 			}
-			out = append(line, '\n')
 		}
 		_, err = r.cards.Write(out)
 	}

@@ -216,6 +216,15 @@ func TestMigrateCardFilesOneLineEach(t *testing.T) {
 	if n := bytes.Count(recs, []byte(`"status":"refused"`)); n != 4 {
 		t.Errorf("%d refused records, want 4:\n%s", n, recs)
 	}
+	// The one card of a run, on standard input, is no stream of several:
+	// refused, it goes out as it came, as a filter passes what it cannot
+	// change.
+	pretty := "{\n  \"name\": \"x\",\n  \"skills\": [1,],\n}\n"
+	out.Reset()
+	Run([]string{"migrate", "--to", "a2a/1.0", "--report", repPath}, strings.NewReader(pretty), &out, &errb)
+	if out.String() != strings.TrimSpace(pretty)+"\n" {
+		t.Errorf("the one refused card on stdin: got %q", out.String())
+	}
 }
 
 // The records and the cards cannot share standard output: --report - is
