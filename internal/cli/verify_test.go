@@ -85,3 +85,17 @@ func TestVerifyNoCanonicalFormWhere(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want the fault at %s:4:3", r.code, r.stderr, path)
 	}
 }
+
+// TestKeySetFaultWhere: a key set that is no strict JSON is named with
+// the line and column of the fault, for validation and verify alike.
+func TestKeySetFaultWhere(t *testing.T) {
+	dir := t.TempDir()
+	keys := writeFile(t, filepath.Join(dir, "keys.jwks"), []byte("{\n  \"keys\": [],\n  \"keys\": []\n}\n"))
+	card := writeFile(t, filepath.Join(dir, "card.json"), []byte(a2aCard))
+	for _, args := range [][]string{{"-q", "--keys", keys, card}, {"verify", "--keys", keys, card}} {
+		r := run(t, "", args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--keys "+keys+":3:3: ") || !strings.Contains(r.stderr, "json.duplicate-key") {
+			t.Errorf("%v: exit %d, stderr %q; want the fault at %s:3:3", args, r.code, r.stderr, keys)
+		}
+	}
+}
