@@ -91,3 +91,17 @@ func TestMergeSameDigestTwice(t *testing.T) {
 		t.Errorf("the file alone: %v", err)
 	}
 }
+
+// TestDigestFileOtherVersion: a digest file of another format version (a
+// shard run by another cardscan) is named as such, not as a file that
+// is no digest at all.
+func TestDigestFileOtherVersion(t *testing.T) {
+	raw := []byte(digestMagic)
+	raw[len(raw)-1]++ // the format version
+	raw = append(raw, ClaimsFile, 0, 0, 1)
+	path := writeDigest(t, raw)
+	_, err := openDigestFile(path, 0)
+	if err == nil || !strings.Contains(err.Error(), "format version 2") || !strings.Contains(err.Error(), "another cardscan") {
+		t.Errorf("a file of format version 2: %v", err)
+	}
+}
