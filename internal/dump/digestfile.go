@@ -368,6 +368,11 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 	head := make([]byte, len(digestMagic)+2)
 	if _, err := io.ReadFull(d.r, head); err != nil || string(head[:len(digestMagic)]) != digestMagic {
 		d.close()
+		name := digestMagic[:len(digestMagic)-1] // without the format version
+		if err == nil && string(head[:len(name)]) == name {
+			return nil, &DigestFileError{Path: path, Msg: fmt.Sprintf("a digest file of format version %d, written by another cardscan; this one reads version %d",
+				head[len(name)], digestMagic[len(name)])}
+		}
 		return nil, &DigestFileError{Path: path, Msg: "not a cardscan digest file (--digest-out writes them)"}
 	}
 	d.kind, d.mode = head[len(digestMagic)], KeyMode(head[len(digestMagic)+1])
