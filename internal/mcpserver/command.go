@@ -24,6 +24,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/rpcmsg"
 )
 
 // HTTP timeouts: a client's request is a JSON-RPC message of at most
@@ -249,7 +250,7 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 
 // refuseAmbiguous answers 400, with a JSON-RPC invalid request error whose
 // id is null, a POST whose message stdio would refuse as ambiguous (see
-// ambiguous), and reports whether it did. The body is read up to
+// rpcmsg.Ambiguous), and reports whether it did. The body is read up to
 // maxMessage bytes and handed on as it was: a longer one is left for the
 // SDK to refuse with 413, as before.
 func refuseAmbiguous(w http.ResponseWriter, r *http.Request, maxMessage int64) bool {
@@ -264,7 +265,7 @@ func refuseAmbiguous(w http.ResponseWriter, r *http.Request, maxMessage int64) b
 	if err != nil || int64(len(body)) > maxMessage || !json.Valid(body) {
 		return false
 	}
-	why := ambiguous(body)
+	why := rpcmsg.Ambiguous(body)
 	if why == "" {
 		return false
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/cardscan/cardscan/internal/rpcmsg"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -304,7 +305,7 @@ func classify(line []byte, lineNo int) (jsonrpc.Message, *rejection) {
 	case trimmed[0] != '{':
 		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "not an object")
 	}
-	if why := ambiguous(line); why != "" {
+	if why := rpcmsg.Ambiguous(line); why != "" {
 		// encoding/json keeps the last of two members; a proxy or a client
 		// may read the first, and route the answer by an id the server
 		// never saw.
@@ -352,7 +353,7 @@ func requestID(raw json.RawMessage) (jsonrpc.ID, string) {
 	case 'n':
 		return jsonrpc.ID{}, "id must not be null (MCP): a request has a string or an integer id, a notification none"
 	case '"':
-		if loneSurrogate(raw) {
+		if rpcmsg.LoneSurrogate(raw) {
 			// encoding/json would read it as U+FFFD and answer an id
 			// the client never sent.
 			return jsonrpc.ID{}, "id must be valid Unicode: it holds an escaped lone surrogate (RFC 7493)"
@@ -417,82 +418,4 @@ func idInPrefix(prefix []byte) jsonrpc.ID {
 		}
 	}
 	return jsonrpc.ID{}
-}
-
-// envelope walks the members of the object in msg (valid JSON): the first
-// name given a second time, if any, and the last id member's value.
-func envelope(msg []byte) (twice string, given bool, id json.RawMessage) {
-	dec := json.NewDecoder(bytes.NewReader(msg))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return "", false, nil
-	}
-	seen := make(map[string]bool, 4)
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return "", false, nil
-		}
-		name, _ := key.(string)
-		if seen[name] {
-			return name, true, nil
-		}
-		seen[name] = true
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return "", false, nil
-		}
-		if name == "id" {
-			id = value
-		}
-	}
-	return "", false, id
-}
-
-// ambiguous says why a JSON-RPC message (one JSON object) is one readers
-// may take differently, or "": a member given twice, or an id escaping a
-// lone surrogate, which encoding/json reads as U+FFFD and so answers under
-// an id that was never sent.
-func ambiguous(msg []byte) string {
-	name, twice, id := envelope(msg)
-	switch {
-	case twice:
-		return fmt.Sprintf("member %q given twice", name)
-	case len(id) > 0 && id[0] == '"' && loneSurrogate(id):
-		return "id must be valid Unicode: it holds an escaped lone surrogate (RFC 7493)"
-	}
-	return ""
-}
-
-// loneSurrogate says a JSON string (valid, with its quotes) escapes half
-// of a surrogate pair without the other half.
-func loneSurrogate(str []byte) bool {
-	unit := func(i int) (rune, bool) { // the \uXXXX at i, if any
-		if i+6 > len(str) || str[i] != '\\' || str[i+1] != 'u' {
-			return 0, false
-		}
-		n, err := strconv.ParseUint(string(str[i+2:i+6]), 16, 16)
-		return rune(n), err == nil
-	}
-	for i := 0; i < len(str); i++ {
-		if str[i] != '\\' {
-			continue
-		}
-		r, ok := unit(i)
-		if !ok {
-			i++ // a two-byte escape such as \\ or \"
-			continue
-		}
-		switch {
-		case r >= 0xdc00 && r <= 0xdfff:
-			return true
-		case r >= 0xd800 && r <= 0xdbff:
-			lo, ok := unit(i + 6)
-			if !ok || lo < 0xdc00 || lo > 0xdfff {
-				return true
-			}
-			i += 6
-		}
-		i += 5
-	}
-	return false
 }
