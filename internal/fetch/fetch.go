@@ -193,7 +193,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	total, err := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+	total, err := fetchAll(context.Background(), o, newURLSource(o.urls, list, done, func(line int) {
+		con.Errorf("--urls %s:%d: longer than %d bytes: not a URL; skipped", o.urlsFile, line, maxURLLine)
+	}), out, con, style)
 	return writeSummary(o.summary, &total, stdout, err)
 }
 
@@ -379,8 +381,8 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		total.Add(&res.stats)
 		probeErrors += res.probeErrors
 	})
-	listErr := src.err != nil
-	if listErr {
+	listErr := src.err != nil || src.long > 0
+	if src.err != nil {
 		con.Errorf("--urls %s: %v", o.urlsFile, src.err)
 	}
 	total.Shards = 1
