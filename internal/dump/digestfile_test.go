@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -103,5 +104,39 @@ func TestDigestFileOtherVersion(t *testing.T) {
 	_, err := openDigestFile(path, 0)
 	if err == nil || !strings.Contains(err.Error(), "format version 2") || !strings.Contains(err.Error(), "another cardscan") {
 		t.Errorf("a file of format version 2: %v", err)
+	}
+}
+
+// TestDigestFileHugeWindow: digest files are written with a window of
+// digestWindow; a frame that claims more (here 64 MiB, the most the
+// reader took) is no digest file cardscan wrote, and would take its
+// window of memory for each of up to MaxMergeFiles files.
+func TestDigestFileHugeWindow(t *testing.T) {
+	raw := append([]byte(digestMagic), ClaimsFile, 0)
+	raw = binary.AppendUvarint(raw, 0)
+	raw = binary.AppendUvarint(raw, 1)
+	rec := append([]byte{0, 0, 0}, bytes.Repeat([]byte("a"), 8<<20)...)
+	raw = binary.AppendUvarint(raw, uint64(len(rec)))
+	raw = append(raw, rec...)
+	raw = append(binary.AppendUvarint(append(raw, 0), 1), digestTrailer...)
+	path := filepath.Join(t.TempDir(), "wide.dig")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := zstd.NewWriter(f, zstd.WithWindowSize(64<<20), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	z.Write(raw)
+	z.Close()
+	f.Close()
+	d, err := openDigestFile(path, 0)
+	if err == nil {
+		_, err = d.next()
+		d.close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "window") {
+		t.Errorf("a digest file with a 64 MiB window: %v, want it refused for its window", err)
 	}
 }
