@@ -358,7 +358,10 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 	if err != nil {
 		return nil, &DigestFileError{Path: path, Msg: unwrapPath(err).Error()}
 	}
-	z, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(64<<20))
+	// The window of the writer's, and no more: a frame claiming a larger
+	// one was not written by cardscan, and would hold that much memory
+	// for each of up to MaxMergeFiles files.
+	z, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(digestWindow))
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -368,6 +371,9 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 	head := make([]byte, len(digestMagic)+2)
 	if _, err := io.ReadFull(d.r, head); err != nil || string(head[:len(digestMagic)]) != digestMagic {
 		d.close()
+		if wideFrame(err) {
+			return nil, &DigestFileError{Path: path, Msg: wideWindow}
+		}
 		name := digestMagic[:len(digestMagic)-1] // without the format version
 		if err == nil && string(head[:len(name)]) == name {
 			return nil, &DigestFileError{Path: path, Msg: fmt.Sprintf("a digest file of format version %d, written by another cardscan; this one reads version %d",
@@ -386,6 +392,24 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 	return d, nil
 }
 
+// wideWindow refuses a digest file whose zstd window is past the writer's.
+var wideWindow = fmt.Sprintf("a zstd window larger than the %d MiB cardscan writes digest files with: not a digest file it wrote", digestWindow>>20)
+
+// wideFrame says the decoder refused a frame for its window: declared, or
+// (a frame of one segment) its whole content's size.
+func wideFrame(err error) bool {
+	return errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded)
+}
+
+// cutShort is why a record or the trailer could not be read: the file
+// ends (its writer stopped), or its zstd window is past the writer's.
+func (d *digestFile) cutShort(err error) error {
+	if wideFrame(err) {
+		return d.garbled(wideWindow, nil)
+	}
+	return d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
+}
+
 func (d *digestFile) garbled(what string, err error) error {
 	msg := what
 	if err != nil {
@@ -400,7 +424,7 @@ func (d *digestFile) next() (bool, error) {
 	for !d.ended {
 		n, err := binary.ReadUvarint(d.r)
 		if err != nil {
-			return false, d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
+			return false, d.cutShort(err)
 		}
 		if n == 0 {
 			return false, d.trailer()
@@ -409,7 +433,7 @@ func (d *digestFile) next() (bool, error) {
 			return false, d.garbled("garbled record length", nil)
 		}
 		if err := d.readRecord(int(n)); err != nil {
-			return false, d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
+			return false, d.cutShort(err)
 		}
 		d.n++
 		t, body, ok := splitTag(d.rec)

@@ -119,8 +119,10 @@ func TestDigestFileHugeWindow(t *testing.T) {
 	raw = binary.AppendUvarint(raw, uint64(len(rec)))
 	raw = append(raw, rec...)
 	raw = append(binary.AppendUvarint(append(raw, 0), 1), digestTrailer...)
-	path := filepath.Join(t.TempDir(), "wide.dig")
-	f, err := os.Create(path)
+	// A stream that declares its window, and a frame of one segment, whose
+	// window is its content's size (what zstd --long writes).
+	streamed := filepath.Join(t.TempDir(), "wide.dig")
+	f, err := os.Create(streamed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,12 +133,19 @@ func TestDigestFileHugeWindow(t *testing.T) {
 	z.Write(raw)
 	z.Close()
 	f.Close()
-	d, err := openDigestFile(path, 0)
-	if err == nil {
-		_, err = d.next()
-		d.close()
+	enc, _ := zstd.NewWriter(nil)
+	single := filepath.Join(t.TempDir(), "single.dig")
+	if err := os.WriteFile(single, enc.EncodeAll(raw, nil), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if err == nil || !strings.Contains(err.Error(), "window") {
-		t.Errorf("a digest file with a 64 MiB window: %v, want it refused for its window", err)
+	for _, path := range []string{streamed, single} {
+		d, err := openDigestFile(path, 0)
+		if err == nil {
+			_, err = d.next()
+			d.close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "window") {
+			t.Errorf("%s: %v, want it refused for its window", filepath.Base(path), err)
+		}
 	}
 }
