@@ -455,6 +455,12 @@ func (d *digestFile) next() (bool, error) {
 	return false, nil
 }
 
+// maxHeldRecords bounds the bytes of the records a merge holds at once,
+// the current one of each file. A record is one card's claims or digests,
+// kilobytes, so MaxMergeFiles files hold megabytes; files whose records
+// state more are hostile or damaged. A variable, for a test to lower.
+var maxHeldRecords int64 = 1 << 30
+
 // recordStep is how much of a record is read before its buffer grows:
 // the length a file claims is believed only as its bytes arrive, so that
 // a few bytes claiming gigabytes take no more than they hold.

@@ -149,3 +149,35 @@ func TestDigestFileHugeWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeHeldRecordsBounded: each file of a merge holds its current
+// record, and a record is read whatever length it states, so many files
+// of one huge record each (2 KB apiece, compressed) held them all: eight
+// of 60 MiB took 1.1 GB. What the files hold at once is bounded; here the
+// bound is lowered to 8 MiB and three files hold 4 MiB each.
+func TestMergeHeldRecordsBounded(t *testing.T) {
+	defer func(old int64) { maxHeldRecords = old }(maxHeldRecords)
+	maxHeldRecords = 8 << 20
+	raw := append([]byte(digestMagic), ClaimsFile, 0)
+	raw = binary.AppendUvarint(raw, 0)
+	raw = binary.AppendUvarint(raw, 1)
+	rec := append([]byte{0, 0, 0}, bytes.Repeat([]byte("a"), 4<<20)...)
+	raw = binary.AppendUvarint(raw, uint64(len(rec)))
+	raw = append(raw, rec...)
+	raw = append(binary.AppendUvarint(append(raw, 0), 1), digestTrailer...)
+	var paths []string
+	for range 3 {
+		paths = append(paths, writeDigest(t, raw))
+	}
+	c, err := NewCross(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.MergeFiles(paths, nil)
+	if err == nil || !strings.Contains(err.Error(), "records held at once") {
+		t.Errorf("three files of a 4 MiB record each, against 8 MiB: %v", err)
+	}
+	if _, err := c.MergeFiles(paths[:1], nil); err != nil && strings.Contains(err.Error(), "held at once") {
+		t.Errorf("one file of a 4 MiB record: %v", err)
+	}
+}
