@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -351,6 +350,7 @@ type digestFile struct {
 	ended  bool
 	header struct{ part, parts uint64 }
 	info   os.FileInfo // nil when it could not be stated
+	held   *int64      // the bytes of record buffer its set's files hold
 }
 
 func openDigestFile(path string, side int) (*digestFile, error) {
@@ -407,6 +407,9 @@ func (d *digestFile) cutShort(err error) error {
 	if wideFrame(err) {
 		return d.garbled(wideWindow, nil)
 	}
+	if errors.Is(err, errHeld) {
+		return d.garbled(fmt.Sprintf("states a record of a size that, with the records held at once of the other files, passes %d MiB: records are kilobytes", maxHeldRecords>>20), nil)
+	}
 	return d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
 }
 
@@ -457,25 +460,57 @@ func (d *digestFile) next() (bool, error) {
 
 // maxHeldRecords bounds the bytes of the records a merge holds at once,
 // the current one of each file. A record is one card's claims or digests,
-// kilobytes, so MaxMergeFiles files hold megabytes; files whose records
-// state more are hostile or damaged. A variable, for a test to lower.
-var maxHeldRecords int64 = 1 << 30
+// kilobytes, so MaxMergeFiles files hold megabytes (and sixteen cards of
+// 16 MiB, the default --max-record, fit); files whose records state more
+// are hostile or damaged. Go's collector lets the heap reach about twice
+// what is held. A variable, for a test to lower.
+var maxHeldRecords int64 = 256 << 20
 
-// recordStep is how much of a record is read before its buffer grows:
-// the length a file claims is believed only as its bytes arrive, so that
-// a few bytes claiming gigabytes take no more than they hold.
+// recordStep is how much of a record is read at a time: the length a
+// file claims is believed only as its bytes arrive, so that a few bytes
+// claiming gigabytes take no more than they hold (the buffer doubles, to
+// at most twice what arrived).
 const recordStep = 1 << 20
 
-// readRecord reads the next n bytes into d.rec.
+// readRecord reads the next n bytes into d.rec, counting its buffer
+// against maxHeldRecords with the other files of its set.
 func (d *digestFile) readRecord(n int) error {
+	if n < cap(d.rec)/4 && cap(d.rec) > recordStep {
+		// Let go of a buffer a large record grew, for the held bound.
+		d.hold(-cap(d.rec))
+		d.rec = nil
+	}
 	d.rec = d.rec[:0]
 	for len(d.rec) < n {
 		at := len(d.rec)
 		step := min(n-at, recordStep)
-		d.rec = slices.Grow(d.rec, step)[:at+step]
+		if at+step > cap(d.rec) {
+			// Doubling, counted before it is allocated.
+			grown := min(max(2*cap(d.rec), at+step), n)
+			if err := d.hold(grown - cap(d.rec)); err != nil {
+				return err
+			}
+			d.rec = append(make([]byte, 0, grown), d.rec...)
+		}
+		d.rec = d.rec[:at+step]
 		if _, err := io.ReadFull(d.r, d.rec[at:]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// errHeld is a merge's files holding records past maxHeldRecords.
+var errHeld = errors.New("records held at once")
+
+// hold counts delta bytes of record buffer for the files of d's set.
+func (d *digestFile) hold(delta int) error {
+	if d.held == nil {
+		return nil
+	}
+	*d.held += int64(delta)
+	if delta > 0 && *d.held > maxHeldRecords {
+		return errHeld
 	}
 	return nil
 }
@@ -600,12 +635,13 @@ func openSet(paths []string, side int) ([]*digestFile, error) {
 		}
 		return nil, err
 	}
+	held := new(int64)
 	for i, p := range paths {
 		f, err := openDigestFile(p, side)
 		if err != nil {
 			return fail(err)
 		}
-		f.seq = i
+		f.seq, f.held = i, held
 		files = append(files, f)
 		if twin := sameFileAs(files); twin != nil {
 			return fail(&DigestFileError{Path: p, Msg: fmt.Sprintf("is %s, given twice: its records would be counted twice", twin.path)})

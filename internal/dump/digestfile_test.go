@@ -12,7 +12,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// writeDigest writes a zstd digest file of the given decompressed bytes.
+// writeDigest writes a zstd digest file of the given decompressed bytes,
+// with the window cardscan writes them with.
 func writeDigest(t *testing.T, raw []byte) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "shard.dig")
@@ -20,7 +21,7 @@ func writeDigest(t *testing.T, raw []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	z, err := zstd.NewWriter(f)
+	z, err := zstd.NewWriter(f, zstd.WithWindowSize(digestWindow))
 	if err != nil {
 		t.Fatal(err)
 	}
