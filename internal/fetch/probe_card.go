@@ -76,6 +76,9 @@ type cardShape struct {
 // preferredTransport, JSONRPC when none) and additionalInterfaces, once
 // each (0.3 repeats the main url among the additional ones). A member of
 // the wrong type leaves the card with the interfaces it could read.
+// maxProbedInterfaces bounds the interfaces of one card probe asks.
+const maxProbedInterfaces = 32
+
 func interfacesOf(card []byte) []iface {
 	var c cardShape
 	if err := json.Unmarshal(card, &c); err != nil {
