@@ -177,3 +177,22 @@ func TestVerifyStdoutIsAnInput(t *testing.T) {
 		}
 	}
 }
+
+// TestValidOutDash: "-" is standard output for --summary and --format,
+// but --valid-out and --invalid-out created a file named "-", which the
+// guard took for standard output and never compared: an input named "-"
+// (./-) was emptied before it was read, and the run said no records.
+func TestValidOutDash(t *testing.T) {
+	dir := t.TempDir()
+	want := readFile(t, cardsFile)
+	input := writeFile(t, filepath.Join(dir, "-"), want)
+	for _, flag := range []string{"--valid-out", "--invalid-out"} {
+		r := runIn(t, dir, "-q", flag, "-", "./-")
+		if r.code != exitUsage || !strings.Contains(r.stderr, flag+" -: want a file") {
+			t.Errorf("%s -: exit %d, stderr %q", flag, r.code, r.stderr)
+		}
+		if got := readFile(t, input); !bytes.Equal(got, want) {
+			t.Fatalf("%s -: the input ./- now holds %d bytes", flag, len(got))
+		}
+	}
+}
