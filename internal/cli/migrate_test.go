@@ -273,3 +273,23 @@ func TestMigrateRefusalSaysWhy(t *testing.T) {
 		t.Errorf("with --report, stderr repeats the records:\n%s", errb.String())
 	}
 }
+
+// migrate -o - made a file named "-", which the guard took for standard
+// output: 'migrate -o - ./-' emptied its input unread. The cards go to
+// standard output without -o; "-" is refused.
+func TestMigrateOutputDash(t *testing.T) {
+	dir := t.TempDir()
+	src := migrateCard(t)
+	input := filepath.Join(dir, "-")
+	if err := os.WriteFile(input, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", "-o", "-", "./-"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "-o -: ") {
+		t.Errorf("-o -: exit %d, stderr %q", code, errb.String())
+	}
+	if got, _ := os.ReadFile(input); !bytes.Equal(got, src) {
+		t.Errorf("the input ./- now holds %d bytes", len(got))
+	}
+}
