@@ -253,6 +253,11 @@ func checkMigrateOptions(o *migrateOptions, paths []string) error {
 	if o.report == "-" && n == 0 {
 		return usagef("--report - and the migrated cards would share standard output: give -o, --write or --check")
 	}
+	if o.out == "-" {
+		// A file of that name, which the output guard would take for
+		// standard output.
+		return usagef("-o -: the cards go to standard output when -o is not given")
+	}
 	if o.noBack && !o.write {
 		return usagef("--no-backup needs --write")
 	}
