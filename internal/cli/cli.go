@@ -338,6 +338,13 @@ func checkOptions(o *options) error {
 	if o.digestOut == "-" {
 		return usagef("--digest-out -: want a file (cardscan merge reads several)")
 	}
+	// Standard output holds the findings; "-" would be a file of that
+	// name, which the output guard takes for standard output.
+	for _, out := range []struct{ flag, path string }{{"--valid-out", o.validOut}, {"--invalid-out", o.invalidOut}} {
+		if out.path == "-" {
+			return usagef("%s -: want a file (standard output holds the findings; with -q, /dev/stdout)", out.flag)
+		}
+	}
 	if o.minLevel == "error" && o.failOn == "warning" {
 		return usagef("--min-level error would hide the warnings that --fail-on warning fails cards for")
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"github.com/cardscan/cardscan/cardsig"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,8 +63,8 @@ func appendTo(t *testing.T, path string) *os.File {
 
 // TestStdoutIsAnInput: a command whose standard output is appended to
 // one of its inputs (`>> input`) would add its output to the input; it
-// is refused before it writes, for summary merge, sign, report -o - and
-// diff.
+// is refused before it writes, for summary merge, sign, report -o -,
+// diff and migrate (its cards, or its records, on standard output).
 func TestStdoutIsAnInput(t *testing.T) {
 	dir := t.TempDir()
 	sum := writeFile(t, filepath.Join(dir, "s.json"), readFile(t, reportSummary))
@@ -81,6 +82,9 @@ func TestStdoutIsAnInput(t *testing.T) {
 		{[]string{"report", sum, "-o", "-"}, sum},
 		{[]string{"diff", old, cards}, cards},
 		{[]string{"diff", "--summary", filepath.Join(dir, "sum.json"), old, cards}, old},
+		{[]string{"migrate", "--to", "a2a/1.0", card}, card},
+		{[]string{"migrate", "--to", "a2a/1.0", "-o", filepath.Join(dir, "m.json"), card}, card},
+		{[]string{"migrate", "--to", "a2a/1.0", "--check", card}, card},
 	} {
 		before := readFile(t, tc.victim)
 		var errOut bytes.Buffer
@@ -126,5 +130,69 @@ func TestScanOutputIsAKeyOrStdout(t *testing.T) {
 	}
 	if got := readFile(t, data); !bytes.Equal(got, readFile(t, cardsFile)) {
 		t.Errorf("the input now holds %d bytes", len(got))
+	}
+}
+
+// TestTrustFileIsAnOutput: validation's --trust file is read like --keys;
+// --summary, --valid-out or standard output over it replaced, emptied or
+// grew it.
+func TestTrustFileIsAnOutput(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, filepath.Join(dir, "data.ndjson"), readFile(t, cardsFile))
+	const policy = "origins:\n  \"*\":\n    x5c: true\n"
+	trust := writeFile(t, filepath.Join(dir, "trust.yaml"), []byte(policy))
+	for _, args := range [][]string{
+		{"-q", "--trust", trust, "--summary", trust, data},
+		{"-q", "--trust", trust, "--valid-out", trust, data},
+	} {
+		if r := run(t, "", args...); r.code != exitUsage || !strings.Contains(r.stderr, "is also --trust "+trust) {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+	var errOut bytes.Buffer
+	if code := Run([]string{"--trust", trust, data}, strings.NewReader(""), appendTo(t, trust), &errOut); code != exitUsage || !strings.Contains(errOut.String(), "standard output is also --trust") {
+		t.Errorf("findings appended to --trust: exit %d, stderr %q", code, errOut.String())
+	}
+	if got := readFile(t, trust); string(got) != policy {
+		t.Errorf("the trust file now holds %q", got)
+	}
+}
+
+// TestVerifyStdoutIsAnInput: verify's report appended to the card, a key
+// set, the trust policy or the signed copy it reads would change it.
+func TestVerifyStdoutIsAnInput(t *testing.T) {
+	f := newSigFixture(t)
+	signed := f.sign(t, a2aCard, f.k1, cardsig.SignOptions{})
+	card := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(signed))
+	copyOf := writeFile(t, filepath.Join(f.dir, "copy.json"), []byte(signed))
+	for _, victim := range []string{card, f.keys, copyOf} {
+		before := readFile(t, victim)
+		var errOut bytes.Buffer
+		code := Run([]string{"verify", "--keys", f.keys, "--signed-copy", copyOf, card}, strings.NewReader(""), appendTo(t, victim), &errOut)
+		if code != exitUsage || !strings.Contains(errOut.String(), "standard output is also") || !strings.Contains(errOut.String(), victim) {
+			t.Errorf("verify >> %s: exit %d, stderr %q", victim, code, errOut.String())
+		}
+		if got := readFile(t, victim); !bytes.Equal(got, before) {
+			t.Errorf("verify >> %s: it grew from %d to %d bytes", victim, len(before), len(got))
+		}
+	}
+}
+
+// TestValidOutDash: "-" is standard output for --summary and --format,
+// but --valid-out and --invalid-out created a file named "-", which the
+// guard took for standard output and never compared: an input named "-"
+// (./-) was emptied before it was read, and the run said no records.
+func TestValidOutDash(t *testing.T) {
+	dir := t.TempDir()
+	want := readFile(t, cardsFile)
+	input := writeFile(t, filepath.Join(dir, "-"), want)
+	for _, flag := range []string{"--valid-out", "--invalid-out"} {
+		r := runIn(t, dir, "-q", flag, "-", "./-")
+		if r.code != exitUsage || !strings.Contains(r.stderr, flag+" -: want a file") {
+			t.Errorf("%s -: exit %d, stderr %q", flag, r.code, r.stderr)
+		}
+		if got := readFile(t, input); !bytes.Equal(got, want) {
+			t.Fatalf("%s -: the input ./- now holds %d bytes", flag, len(got))
+		}
 	}
 }

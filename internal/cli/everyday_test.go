@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -126,6 +127,27 @@ func TestWriteFailureOfInformation(t *testing.T) {
 		if code != exitIO || !strings.Contains(errOut.String(), "cardscan: error: writing stdout: disk full") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut.String())
 		}
+	}
+}
+
+// TestSummaryMergeHugeFile: a summary is kilobytes; summary merge read
+// any file whole, so a huge one (or /dev/zero, which never ends) took as
+// much memory as it held. It is refused past report's 64 MiB bound.
+func TestSummaryMergeHugeFile(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.json")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Sparse: no disk is written.
+	if err := f.Truncate(maxSummary + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	r := run(t, "", "summary", "merge", huge)
+	if r.code != exitIO || !strings.Contains(r.stderr, huge+": larger than 67108864 bytes") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
 

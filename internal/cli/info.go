@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
@@ -85,9 +84,9 @@ func runSummary(args []string, stdout io.Writer, con *console.Console) error {
 	}
 	var total summary.Summary
 	for _, path := range args[1:] {
-		b, err := os.ReadFile(path)
+		b, err := readSummaryFile(path, nil)
 		if err != nil {
-			return cmderr.IOf("%s: %s", path, describe(err))
+			return cmderr.IOf("%s: %s", path, err)
 		}
 		s, err := summary.Unmarshal(b)
 		if err != nil {

@@ -86,6 +86,7 @@ type migrateRun struct {
 	cards    io.Writer // nil: no cards written to a stream
 	records  *bufio.Writer
 	asIs     bool // the one card file goes out as laid out
+	oneInput bool // the run reads one input: its card is the stream's only one
 	tally    tally
 	ioErrors int
 	// workers migrate an NDJSON dump's chunks, one per core; solo
@@ -111,6 +112,7 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		return err
 	}
 	r.asIs = len(inputs) == 1 && wholeCardName(inputs[0].Path)
+	r.oneInput = len(inputs) == 1
 	for _, in := range inputs {
 		if err := r.input(in, stdin); err != nil {
 			con.Errorf("migrate: %s: %s", in.Name, describe(err))
@@ -163,6 +165,9 @@ func parseMigrateArgs(args []string, stdin io.Reader, stdout io.Writer) (*migrat
 		}
 		if o.report != "" {
 			outs = append(outs, clobber.File{Role: "--report", Path: o.report})
+		}
+		if o.writesStdout() {
+			outs = append(outs, clobber.File{Role: "standard output", Path: "-"})
 		}
 		err = guardFiles(ins, outs, stdin, stdout)
 	}
@@ -224,6 +229,14 @@ func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err 
 	return closers, nil
 }
 
+// writesStdout says the run writes to standard output: the cards, when
+// they go nowhere else, or the records, when the cards do (as
+// openOutputs sends them).
+func (o *migrateOptions) writesStdout() bool {
+	cardsElsewhere := o.out != "" || o.write || o.check
+	return !cardsElsewhere || o.report == "" || o.report == "-"
+}
+
 func checkMigrateOptions(o *migrateOptions, paths []string) error {
 	if o.to == "" {
 		return usagef("--to is required: a2a/1.0 or a2a/0.3")
@@ -236,6 +249,14 @@ func checkMigrateOptions(o *migrateOptions, paths []string) error {
 	}
 	if n > 1 {
 		return usagef("--write, --check and -o exclude each other")
+	}
+	if o.report == "-" && n == 0 {
+		return usagef("--report - and the migrated cards would share standard output: give -o, --write or --check")
+	}
+	if o.out == "-" {
+		// A file of that name, which the output guard would take for
+		// standard output.
+		return usagef("-o -: the cards go to standard output when -o is not given")
 	}
 	if o.noBack && !o.write {
 		return usagef("--no-backup needs --write")
@@ -360,14 +381,15 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 	if len(card) > int(r.o.maxRecord) {
 		return fmt.Errorf("longer than --max-record (%d bytes)", int64(r.o.maxRecord))
 	}
-	var recs []byte
+	var recs, notes []byte
 	var t tally
-	recsTo := &recs
+	recsTo, notesTo := &recs, (*[]byte)(nil)
 	if r.records == nil {
-		recsTo = nil
+		recsTo, notesTo = nil, &notes
 	}
-	out := r.solo.one(in.Name, 0, card, &t, recsTo)
+	out := r.solo.one(in.Name, 0, card, &t, recsTo, notesTo)
 	r.tally.add(t)
+	r.refusals(notes)
 	if r.records != nil {
 		if _, err := r.records.Write(recs); err != nil {
 			return err
@@ -380,11 +402,36 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 		}
 	case r.cards != nil:
 		if !r.asIs {
-			out = append(compact(out), '\n')
+			line, ok := oneLine(out)
+			switch {
+			case ok:
+				out = append(line, '\n')
+			case r.oneInput:
+				// The only card of the run (a pretty card on standard
+				// input) goes out as it came, a stream of its own.
+				out = append(compact(out), '\n')
+			default:
+				// Among other cards, text that is no JSON value cannot be
+				// made one line without changing it; written as it is, it
+				// would be several records of the stream, or a blank one.
+				// Its record says it was refused.
+				return nil
+			}
 		}
 		_, err = r.cards.Write(out)
 	}
 	return err
+}
+
+// oneLine is a card file's text as one NDJSON line: compact when it
+// spans lines, and not at all when it is empty or no JSON text spanning
+// lines.
+func oneLine(b []byte) ([]byte, bool) {
+	line := compact(b)
+	if len(line) == 0 || bytes.IndexByte(line, '\n') >= 0 || bytes.IndexByte(line, '\r') >= 0 {
+		return nil, false
+	}
+	return line, true
 }
 
 func compact(b []byte) []byte {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cardscan/cardscan/internal/migrate"
 	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // An NDJSON dump is migrated in chunks of lines, on one goroutine per
@@ -51,8 +52,9 @@ func (t *tally) add(o tally) {
 }
 
 // one migrates a card, appending its record to recs when records are
-// written, and counts it in t.
-func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs *[]byte) []byte {
+// written, or else a line saying why to notes when it is refused or
+// failed, and counts it in t.
+func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs, notes *[]byte) []byte {
 	w.rec.Input, w.rec.Line = name, line
 	w.buf = w.m.Migrate(w.buf[:0], card, &w.rec)
 	for i, s := range statusOrder {
@@ -70,8 +72,38 @@ func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs *
 	if recs != nil {
 		b, _ := json.Marshal(&w.rec) // a Record always marshals
 		*recs = append(append(*recs, b...), '\n')
+	} else if notes != nil {
+		*notes = appendRefusal(*notes, &w.rec)
 	}
 	return w.buf
+}
+
+// appendRefusal appends a line saying why a refused or failed card was
+// not migrated: its input, line in a dump, status and the refusal's rule
+// and sentence, card text escaped for a terminal. Other cards add none.
+func appendRefusal(dst []byte, rec *migrate.Record) []byte {
+	if rec.Status != migrate.StatusRefused && rec.Status != migrate.StatusFailed {
+		return dst
+	}
+	dst = append(dst, "migrate: "...)
+	dst = append(dst, report.TextSafe(rec.Input)...)
+	if rec.Line > 0 {
+		dst = fmt.Appendf(dst, ":%d", rec.Line)
+	}
+	dst = append(dst, ": "+rec.Status...)
+	for i := len(rec.Changes) - 1; i >= 0; i-- {
+		if c := rec.Changes[i]; c.Action == "refused" {
+			dst = append(dst, ": "+c.Rule+": "...)
+			dst = append(dst, report.TextSafe(c.Message)...)
+			break
+		}
+	}
+	if len(rec.Errors) > 0 {
+		e := rec.Errors[0]
+		dst = append(dst, "; first: "+e.Rule+" at "...)
+		dst = append(dst, report.TextSafe(e.Path+": "+e.Message)...)
+	}
+	return append(dst, '\n')
 }
 
 // chunk is a run of lines of a dump and, once done is closed, what
@@ -81,9 +113,10 @@ type chunk struct {
 	firstLine int
 	text      []byte    // the lines with their terminators
 	ends      [][2]int  // each line's text end and terminator end in text
-	done      chan bool // closed when out, recs and tally are set
+	done      chan bool // closed when out, recs, notes and tally are set
 	out       []byte
 	recs      []byte
+	notes     []byte // without records: why cards were refused, a line each
 	tally     tally
 	// barrier, when set, makes the writer stop at this place in the
 	// stream and wait while the reader writes a line itself.
@@ -94,9 +127,9 @@ type barrier struct{ reached, resume chan bool }
 
 // process migrates a chunk's lines; lines that do not change are copied.
 func (w *migrateWorker) process(c *chunk, cards, records, write bool) {
-	var recs *[]byte
-	if records {
-		recs = &c.recs
+	recs, notes := &c.recs, (*[]byte)(nil)
+	if !records {
+		recs, notes = nil, &c.notes
 	}
 	start := 0
 	for i, e := range c.ends {
@@ -104,7 +137,7 @@ func (w *migrateWorker) process(c *chunk, cards, records, write bool) {
 		start = e[1]
 		res := text
 		if len(bytes.TrimSpace(text)) > 0 {
-			migrated := w.one(c.name, c.firstLine+i, text, &c.tally, recs)
+			migrated := w.one(c.name, c.firstLine+i, text, &c.tally, recs, notes)
 			if w.rec.Changed() && w.rec.Status != migrate.StatusFailed {
 				res, c.tally.changed = compact(migrated), true
 			}
@@ -186,6 +219,7 @@ func (r *migrateRun) writeChunks(order <-chan *chunk, out io.Writer, t *tally) e
 		if r.records != nil && err == nil {
 			_, err = r.records.Write(c.recs)
 		}
+		r.refusals(c.notes)
 	}
 	return err
 }
@@ -276,6 +310,15 @@ func (r *migrateRun) longLine(name string, line int, br *bufio.Reader, b []byte,
 		return fmt.Errorf("line %d: %w", line, err)
 	}
 	return nil
+}
+
+// refusals writes the lines of notes (appendRefusal's) to the console.
+func (r *migrateRun) refusals(notes []byte) {
+	for len(notes) > 0 {
+		line, rest, _ := bytes.Cut(notes, []byte{'\n'})
+		r.con.Errorf("%s", line)
+		notes = rest
+	}
 }
 
 // newWorkers returns n workers, each with its own Migrator.

@@ -182,3 +182,114 @@ func TestMigrateNDJSONInOrder(t *testing.T) {
 		t.Errorf("%d lines out, want 3000", n)
 	}
 }
+
+// Card files walked in a directory go out one card per line: a file that
+// is no JSON text (a pretty card with a syntax error, a byte order mark,
+// nothing at all) cannot be one line, so it is left out rather than
+// written as several lines or a blank one, and its record says refused.
+func TestMigrateCardFilesOneLineEach(t *testing.T) {
+	dir := t.TempDir()
+	cards := filepath.Join(dir, "cards")
+	os.Mkdir(cards, 0o755)
+	src := migrateCard(t)
+	for name, text := range map[string][]byte{
+		"a.json": src,
+		"b.json": []byte("{\n  \"name\": \"x\",\n  \"skills\": [1,],\n}\n"),
+		"c.json": nil,
+		"d.json": append([]byte("\xef\xbb\xbf"), src...),
+		"e.json": []byte("  \r\n"),
+	} {
+		if err := os.WriteFile(filepath.Join(cards, name), text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errb bytes.Buffer
+	repPath := filepath.Join(dir, "r.jsonl")
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", "--report", repPath, cards}, nil, &out, &errb); code != 1 {
+		t.Fatalf("exit %d, want 1 (refused files): %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	if len(lines) != 1 || !json.Valid([]byte(lines[0])) || !strings.Contains(lines[0], `"supportedInterfaces":[`) {
+		t.Errorf("want one line, the migrated a.json; got %d lines:\n%s", len(lines), out.String())
+	}
+	recs, _ := os.ReadFile(repPath)
+	if n := bytes.Count(recs, []byte(`"status":"refused"`)); n != 4 {
+		t.Errorf("%d refused records, want 4:\n%s", n, recs)
+	}
+	// The one card of a run, on standard input, is no stream of several:
+	// refused, it goes out as it came, as a filter passes what it cannot
+	// change.
+	pretty := "{\n  \"name\": \"x\",\n  \"skills\": [1,],\n}\n"
+	out.Reset()
+	Run([]string{"migrate", "--to", "a2a/1.0", "--report", repPath}, strings.NewReader(pretty), &out, &errb)
+	if out.String() != strings.TrimSpace(pretty)+"\n" {
+		t.Errorf("the one refused card on stdin: got %q", out.String())
+	}
+}
+
+// The records and the cards cannot share standard output: --report - is
+// refused unless the cards go elsewhere.
+func TestMigrateReportAndCardsOnStdout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.json")
+	os.WriteFile(path, migrateCard(t), 0o644)
+	var out, errb bytes.Buffer
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", "--report", "-", path}, nil, &out, &errb); code != 2 {
+		t.Errorf("--report - with the cards on stdout: exit %d, want 2; stdout:\n%s", code, out.String())
+	}
+	if !strings.Contains(errb.String(), "--report -") {
+		t.Errorf("want the error to name --report -, got %q", errb.String())
+	}
+	out.Reset()
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", "--report", "-", "-o", filepath.Join(t.TempDir(), "o.json"), path}, nil, &out, &errb); code != 0 {
+		t.Errorf("--report - with -o: exit %d, want 0: %s", code, errb.String())
+	}
+}
+
+// A refused card says why on stderr when no record is written: the
+// input, its line in a dump, and the reason; with --report the records
+// say it and stderr does not repeat them.
+func TestMigrateRefusalSaysWhy(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte("{\n  \"name\": \"x\",\n  \"skills\": [1,],\n}\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", bad}, nil, &out, &errb); code != 1 {
+		t.Errorf("a refused card: exit %d, want 1", code)
+	}
+	if want := bad + ": refused: migrate.unsupported: "; !strings.Contains(errb.String(), want) || !strings.Contains(errb.String(), "trailing comma") {
+		t.Errorf("stderr lacks %q and the reason:\n%s", want, errb.String())
+	}
+	dump := string(compact(migrateCard(t))) + "\n" + `{"not":"a card"}` + "\n"
+	out.Reset()
+	errb.Reset()
+	Run([]string{"migrate", "--to", "a2a/1.0"}, strings.NewReader(dump), &out, &errb)
+	if n := strings.Count(errb.String(), ": refused: "); n != 1 || !strings.Contains(errb.String(), ":2: refused: migrate.unsupported: ") {
+		t.Errorf("want one refusal naming line 2, got:\n%s", errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	Run([]string{"migrate", "--to", "a2a/1.0", "--report", filepath.Join(dir, "r.jsonl")}, strings.NewReader(dump), &out, &errb)
+	if strings.Contains(errb.String(), "refused:") {
+		t.Errorf("with --report, stderr repeats the records:\n%s", errb.String())
+	}
+}
+
+// migrate -o - made a file named "-", which the guard took for standard
+// output: 'migrate -o - ./-' emptied its input unread. The cards go to
+// standard output without -o; "-" is refused.
+func TestMigrateOutputDash(t *testing.T) {
+	dir := t.TempDir()
+	src := migrateCard(t)
+	input := filepath.Join(dir, "-")
+	if err := os.WriteFile(input, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	if code := Run([]string{"migrate", "--to", "a2a/1.0", "-o", "-", "./-"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "-o -: ") {
+		t.Errorf("-o -: exit %d, stderr %q", code, errb.String())
+	}
+	if got, _ := os.ReadFile(input); !bytes.Equal(got, src) {
+		t.Errorf("the input ./- now holds %d bytes", len(got))
+	}
+}

@@ -168,6 +168,9 @@ func checkOutputs(o *options, inputs []pipeline.Input, stdin io.Reader, stdout i
 	for _, k := range o.Keys {
 		read = append(read, clobber.File{Role: "--keys", Path: k})
 	}
+	if o.TrustFile != "" {
+		read = append(read, clobber.File{Role: "--trust", Path: o.TrustFile})
+	}
 	if o.policyFile != nil {
 		read = append(read, clobber.File{Role: "the policy file", Path: o.policyFile.path})
 	}

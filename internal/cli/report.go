@@ -143,8 +143,10 @@ func readDiffFile(path string, stdin io.Reader) (*htmlreport.Diff, error) {
 	return htmlreport.ReadDiff(r)
 }
 
+// openOperand opens a command's operand: standard input for "-" when the
+// command reads it (stdin not nil), else the file of that name.
 func openOperand(path string, stdin io.Reader) (io.Reader, func(), error) {
-	if path == "-" {
+	if path == "-" && stdin != nil {
 		return stdin, func() {}, nil
 	}
 	f, err := os.Open(path)

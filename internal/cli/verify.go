@@ -12,9 +12,12 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
+	"github.com/cardscan/cardscan/fastvalidate/canon"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
@@ -82,6 +85,9 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if err == nil && len(o.Keys) == 0 && len(o.TrustJKU) == 0 && !o.hasTrust() {
 		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
 	}
+	if err == nil {
+		err = guardFiles(o.readFiles(operands[0]), []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout)
+	}
 	if err != nil {
 		return cmderr.Usage("cardscan verify", err)
 	}
@@ -100,6 +106,12 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		}
 	}
 	exs, variants, err := v.Explain(card, o.from)
+	var notCanonical *canon.Error
+	if errors.As(err, &notCanonical) {
+		line, col := report.LineColumn(card, notCanonical.Offset)
+		con.Errorf("%s:%d:%d: %s: the card has no RFC 8785 canonical form, so no signature over it can verify", report.TextSafe(operands[0]), line, col, notCanonical.Reason)
+		return cmderr.ErrFailed
+	}
 	if err != nil {
 		con.Errorf("%s: %s", operands[0], strings.TrimPrefix(err.Error(), "cardsig: "))
 		return cmderr.ErrFailed
@@ -116,6 +128,21 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return cmderr.ErrFailed
 	}
 	return nil
+}
+
+// readFiles are the files verify reads: the card, the key sets, the
+// trust policy, the policy file and the signed copy.
+func (o *verifyOptions) readFiles(card string) []clobber.File {
+	files := []clobber.File{{Role: "the card", Path: card}}
+	for _, k := range o.Keys {
+		files = append(files, clobber.File{Role: "--keys", Path: k})
+	}
+	for _, f := range []clobber.File{{Role: "--trust", Path: o.TrustFile}, {Role: "--config", Path: o.config}, {Role: "--signed-copy", Path: o.signedCopy}} {
+		if f.Path != "" {
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // readCardArg reads a card file, or standard input for "-", bounded as
@@ -137,6 +164,11 @@ const maxCardBytes = 16 << 20
 // writeVerification prints each signature's outcome (and with explain its
 // header, key and canonical forms), and reports whether one verified.
 func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
+	// Everything printed from the card, its header or a fetched key set
+	// is hostile: report.TextSafe escapes what could drive a terminal,
+	// break a line or reorder it. The byte counts and digests stay those
+	// of the canonical bytes themselves.
+	name = report.TextSafe(name)
 	ok := false
 	if len(exs) == 0 {
 		fmt.Fprintf(w, "%s: not signed\n", name)
@@ -145,17 +177,17 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 		ok = ok || ex.Status == cardsig.Verified
 		fmt.Fprintf(w, "%s: signatures/%d: %s", name, ex.Index, ex.Status)
 		if ex.Reason != "" {
-			fmt.Fprintf(w, ": %s", ex.Reason)
+			fmt.Fprintf(w, ": %s", report.TextSafe(ex.Reason))
 		}
 		w.WriteString("\n")
 		if !explain {
 			continue
 		}
 		if ex.Header != nil {
-			fmt.Fprintf(w, "  protected header: %s\n", ex.Header)
+			fmt.Fprintf(w, "  protected header: %s\n", report.TextSafe(string(ex.Header)))
 		}
 		if ex.Key != "" {
-			fmt.Fprintf(w, "  key: %s\n", ex.Key)
+			fmt.Fprintf(w, "  key: %s\n", report.TextSafe(ex.Key))
 		}
 		if ex.Thumbprint != "" {
 			fmt.Fprintf(w, "  key thumbprint (RFC 7638): %s\n", ex.Thumbprint)
@@ -177,7 +209,7 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 				continue
 			}
 			sum := sha256.Sum256(cv.Bytes)
-			fmt.Fprintf(w, "  %s: %d bytes, SHA-256 %s\n    %s\n", cv.Name, len(cv.Bytes), hex.EncodeToString(sum[:]), cv.Bytes)
+			fmt.Fprintf(w, "  %s: %d bytes, SHA-256 %s\n    %s\n", cv.Name, len(cv.Bytes), hex.EncodeToString(sum[:]), report.TextSafe(string(cv.Bytes)))
 		}
 	}
 	return ok

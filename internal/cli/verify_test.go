@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/base64"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,5 +50,52 @@ func TestVerifyExplain(t *testing.T) {
 	}
 	if r := run(t, "", "verify", signedPath); r.code != 2 || !strings.Contains(r.stderr, "no trusted keys") {
 		t.Errorf("verify without keys: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// TestVerifyExplainCardTextShown: what --explain prints from the card (a
+// protected header that is not JSON, the canonical forms) cannot send a
+// terminal escape sequences, forge a line of cardscan's own, or reorder
+// a line with a bidi control.
+func TestVerifyExplainCardTextShown(t *testing.T) {
+	f := newSigFixture(t)
+	header := base64.RawURLEncoding.EncodeToString([]byte("\x1b[2J{\"alg\":\"EdDSA\"}\ncardscan: x.json: signatures/0: verified"))
+	card := `{"name":"a\u202eb\u0085c","signatures":[{"protected":"` + header + `","signature":"AAAA"}]}`
+	path := writeFile(t, filepath.Join(f.dir, "card.json"), []byte(card))
+	r := run(t, "", "verify", "--explain", "--keys", f.keys, path)
+	for _, bad := range []string{"\x1b", "\ncardscan:", "\u202e", "\u0085"} {
+		if strings.Contains(r.stdout, bad) {
+			t.Errorf("--explain wrote %q as it is:\n%s", bad, r.stdout)
+		}
+	}
+	for _, want := range []string{`protected header: \x1b[2J{"alg":"EdDSA"}\x0acardscan:`, `{"name":"a<U+202E>b\u0085c"}`} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("--explain lacks %q:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// TestVerifyNoCanonicalFormWhere: a card that has no canonical form is
+// named with the line and column of the fault, as a finding would be.
+func TestVerifyNoCanonicalFormWhere(t *testing.T) {
+	f := newSigFixture(t)
+	path := writeFile(t, filepath.Join(f.dir, "dup.json"), []byte("{\n  \"name\": \"x\",\n  \"a\": 1,\n  \"a\": 2\n}\n"))
+	r := run(t, "", "verify", "--keys", f.keys, path)
+	if r.code != 1 || !strings.Contains(r.stderr, path+":4:3: ") || !strings.Contains(r.stderr, "json.duplicate-key") {
+		t.Errorf("exit %d, stderr %q; want the fault at %s:4:3", r.code, r.stderr, path)
+	}
+}
+
+// TestKeySetFaultWhere: a key set that is no strict JSON is named with
+// the line and column of the fault, for validation and verify alike.
+func TestKeySetFaultWhere(t *testing.T) {
+	dir := t.TempDir()
+	keys := writeFile(t, filepath.Join(dir, "keys.jwks"), []byte("{\n  \"keys\": [],\n  \"keys\": []\n}\n"))
+	card := writeFile(t, filepath.Join(dir, "card.json"), []byte(a2aCard))
+	for _, args := range [][]string{{"-q", "--keys", keys, card}, {"verify", "--keys", keys, card}} {
+		r := run(t, "", args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--keys "+keys+":3:3: ") || !strings.Contains(r.stderr, "json.duplicate-key") {
+			t.Errorf("%v: exit %d, stderr %q; want the fault at %s:3:3", args, r.code, r.stderr, keys)
+		}
 	}
 }

@@ -349,6 +349,8 @@ type digestFile struct {
 	key    []byte
 	ended  bool
 	header struct{ part, parts uint64 }
+	info   os.FileInfo // nil when it could not be stated
+	held   *int64      // the bytes of record buffer its set's files hold
 }
 
 func openDigestFile(path string, side int) (*digestFile, error) {
@@ -356,15 +358,27 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 	if err != nil {
 		return nil, &DigestFileError{Path: path, Msg: unwrapPath(err).Error()}
 	}
-	z, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(64<<20))
+	// The window of the writer's, and no more: a frame claiming a larger
+	// one was not written by cardscan, and would hold that much memory
+	// for each of up to MaxMergeFiles files.
+	z, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(digestWindow))
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	d := &digestFile{path: path, f: f, z: z, r: bufio.NewReaderSize(z, runBufSize), side: side}
+	d.info, _ = f.Stat()
 	head := make([]byte, len(digestMagic)+2)
 	if _, err := io.ReadFull(d.r, head); err != nil || string(head[:len(digestMagic)]) != digestMagic {
 		d.close()
+		if wideFrame(err) {
+			return nil, &DigestFileError{Path: path, Msg: wideWindow}
+		}
+		name := digestMagic[:len(digestMagic)-1] // without the format version
+		if err == nil && string(head[:len(name)]) == name {
+			return nil, &DigestFileError{Path: path, Msg: fmt.Sprintf("a digest file of format version %d, written by another cardscan; this one reads version %d",
+				head[len(name)], digestMagic[len(name)])}
+		}
 		return nil, &DigestFileError{Path: path, Msg: "not a cardscan digest file (--digest-out writes them)"}
 	}
 	d.kind, d.mode = head[len(digestMagic)], KeyMode(head[len(digestMagic)+1])
@@ -376,6 +390,27 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 		return nil, &DigestFileError{Path: path, Msg: "garbled header"}
 	}
 	return d, nil
+}
+
+// wideWindow refuses a digest file whose zstd window is past the writer's.
+var wideWindow = fmt.Sprintf("a zstd window larger than the %d MiB cardscan writes digest files with: not a digest file it wrote", digestWindow>>20)
+
+// wideFrame says the decoder refused a frame for its window: declared, or
+// (a frame of one segment) its whole content's size.
+func wideFrame(err error) bool {
+	return errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded)
+}
+
+// cutShort is why a record or the trailer could not be read: the file
+// ends (its writer stopped), or its zstd window is past the writer's.
+func (d *digestFile) cutShort(err error) error {
+	if wideFrame(err) {
+		return d.garbled(wideWindow, nil)
+	}
+	if errors.Is(err, errHeld) {
+		return d.garbled(fmt.Sprintf("states a record of a size that, with the records held at once of the other files, passes %d MiB: records are kilobytes", maxHeldRecords>>20), nil)
+	}
+	return d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
 }
 
 func (d *digestFile) garbled(what string, err error) error {
@@ -392,7 +427,7 @@ func (d *digestFile) next() (bool, error) {
 	for !d.ended {
 		n, err := binary.ReadUvarint(d.r)
 		if err != nil {
-			return false, d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
+			return false, d.cutShort(err)
 		}
 		if n == 0 {
 			return false, d.trailer()
@@ -400,9 +435,8 @@ func (d *digestFile) next() (bool, error) {
 		if n > 1<<31 {
 			return false, d.garbled("garbled record length", nil)
 		}
-		d.rec = append(d.rec[:0], make([]byte, n)...)
-		if _, err := io.ReadFull(d.r, d.rec); err != nil {
-			return false, d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
+		if err := d.readRecord(int(n)); err != nil {
+			return false, d.cutShort(err)
 		}
 		d.n++
 		t, body, ok := splitTag(d.rec)
@@ -422,6 +456,63 @@ func (d *digestFile) next() (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// maxHeldRecords bounds the bytes of the records a merge holds at once,
+// the current one of each file. A record is one card's claims or digests,
+// kilobytes, so MaxMergeFiles files hold megabytes (and sixteen cards of
+// 16 MiB, the default --max-record, fit); files whose records state more
+// are hostile or damaged. Go's collector lets the heap reach about twice
+// what is held. A variable, for a test to lower.
+var maxHeldRecords int64 = 256 << 20
+
+// recordStep is how much of a record is read at a time: the length a
+// file claims is believed only as its bytes arrive, so that a few bytes
+// claiming gigabytes take no more than they hold (the buffer doubles, to
+// at most twice what arrived).
+const recordStep = 1 << 20
+
+// readRecord reads the next n bytes into d.rec, counting its buffer
+// against maxHeldRecords with the other files of its set.
+func (d *digestFile) readRecord(n int) error {
+	if n < cap(d.rec)/4 && cap(d.rec) > recordStep {
+		// Let go of a buffer a large record grew, for the held bound.
+		d.hold(-cap(d.rec))
+		d.rec = nil
+	}
+	d.rec = d.rec[:0]
+	for len(d.rec) < n {
+		at := len(d.rec)
+		step := min(n-at, recordStep)
+		if at+step > cap(d.rec) {
+			// Doubling, counted before it is allocated.
+			grown := min(max(2*cap(d.rec), at+step), n)
+			if err := d.hold(grown - cap(d.rec)); err != nil {
+				return err
+			}
+			d.rec = append(make([]byte, 0, grown), d.rec...)
+		}
+		d.rec = d.rec[:at+step]
+		if _, err := io.ReadFull(d.r, d.rec[at:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errHeld is a merge's files holding records past maxHeldRecords.
+var errHeld = errors.New("records held at once")
+
+// hold counts delta bytes of record buffer for the files of d's set.
+func (d *digestFile) hold(delta int) error {
+	if d.held == nil {
+		return nil
+	}
+	*d.held += int64(delta)
+	if delta > 0 && *d.held > maxHeldRecords {
+		return errHeld
+	}
+	return nil
 }
 
 func (d *digestFile) sortKey(body []byte) (byte, []byte) {
@@ -544,13 +635,17 @@ func openSet(paths []string, side int) ([]*digestFile, error) {
 		}
 		return nil, err
 	}
+	held := new(int64)
 	for i, p := range paths {
 		f, err := openDigestFile(p, side)
 		if err != nil {
 			return fail(err)
 		}
-		f.seq = i
+		f.seq, f.held = i, held
 		files = append(files, f)
+		if twin := sameFileAs(files); twin != nil {
+			return fail(&DigestFileError{Path: p, Msg: fmt.Sprintf("is %s, given twice: its records would be counted twice", twin.path)})
+		}
 		first := files[0]
 		switch {
 		case f.kind != first.kind:
@@ -563,6 +658,22 @@ func openSet(paths []string, side int) ([]*digestFile, error) {
 		}
 	}
 	return files, nil
+}
+
+// sameFileAs returns the file among files[:len-1] that is the last one,
+// by identity (a path given twice, a link), or nil. Each file is stated
+// once, when opened: at MaxMergeFiles, the comparisons take milliseconds.
+func sameFileAs(files []*digestFile) *digestFile {
+	last := files[len(files)-1]
+	if last.info == nil {
+		return nil
+	}
+	for _, f := range files[:len(files)-1] {
+		if f.info != nil && os.SameFile(last.info, f.info) {
+			return f
+		}
+	}
+	return nil
 }
 
 func kindName(k byte) string {

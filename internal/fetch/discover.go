@@ -421,9 +421,9 @@ func readCandidate(r io.Reader, limit int64) ([]byte, bodyVerdict, error) {
 			}
 		}
 		if int64(len(body)) > limit {
-			if !decided {
-				return body, notJSON, nil
-			}
+			// Past the limit, undecided means nothing but white space so
+			// far: the body is too large to judge, which is what is known
+			// of it, not empty.
 			return nil, overCap, nil
 		}
 		if err == io.EOF {

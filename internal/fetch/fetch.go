@@ -33,6 +33,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -154,6 +155,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 		return cmderr.Usage("cardscan fetch", err)
 	}
 	o.hooks = hooks
+	if o.resume == "" || o.summary == "-" {
+		read := o.sig.ReadFiles()
+		if o.urlsFile != "" {
+			read = append(read, clobber.File{Role: "--urls", Path: o.urlsFile})
+		}
+		if err := clobber.Check(read, []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout); err != nil {
+			return cmderr.Usage("cardscan fetch", err)
+		}
+	}
 	var list io.Reader
 	if o.urlsFile != "" {
 		list = stdin
@@ -183,7 +193,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 	if o.parsed == report.FormatText && cmdflag.WantColor(o.color, stdout) {
 		style = report.Color
 	}
-	total, err := fetchAll(context.Background(), o, newURLSource(o.urls, list, done), out, con, style)
+	total, err := fetchAll(context.Background(), o, newURLSource(o.urls, list, done, func(line int) {
+		con.Errorf("--urls %s:%d: longer than %d bytes: not a URL; skipped", o.urlsFile, line, maxURLLine)
+	}), out, con, style)
 	return writeSummary(o.summary, &total, stdout, err)
 }
 
@@ -369,8 +381,8 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		total.Add(&res.stats)
 		probeErrors += res.probeErrors
 	})
-	listErr := src.err != nil
-	if listErr {
+	listErr := src.err != nil || src.long > 0
+	if src.err != nil {
 		con.Errorf("--urls %s: %v", o.urlsFile, src.err)
 	}
 	total.Shards = 1

@@ -17,6 +17,7 @@ import (
 	"github.com/cardscan/cardscan/rule"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
@@ -139,6 +140,15 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *t
 		return cmderr.Usage("cardscan probe", err)
 	}
 	o.hooks = hooks
+	if o.resume == "" || o.summary == "-" {
+		var read []clobber.File
+		for _, p := range o.paths {
+			read = append(read, clobber.File{Role: "the input", Path: p})
+		}
+		if err := clobber.Check(read, []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout); err != nil {
+			return cmderr.Usage("cardscan probe", err)
+		}
+	}
 	out := stdout
 	var done map[string]int
 	if o.resume != "" {

@@ -32,6 +32,9 @@ type iface struct {
 	version  string // the protocol version it declares, "" when none
 	pointer  string // JSON Pointer of the interface in the card
 	extended bool   // the card promises an extended card
+	// beyond says the interface comes after the card's first
+	// maxProbedInterfaces, and is not asked.
+	beyond bool
 }
 
 // probeCard is a card read for probing: where it is, what it is and the
@@ -71,12 +74,28 @@ type cardShape struct {
 	SupportsExtended bool `json:"supportsAuthenticatedExtendedCard"`
 }
 
+// maxProbedInterfaces bounds the interfaces of one card probe asks: a
+// card is untrusted input, and one listing thousands (a 2 MiB card holds
+// some 20,000) would send as many requests to the hosts it names. Cards
+// list one to a few, one per binding.
+const maxProbedInterfaces = 32
+
 // interfacesOf lists the interfaces card advertises: 1.0's
 // supportedInterfaces when it has them, else 0.x's url (with its
 // preferredTransport, JSONRPC when none) and additionalInterfaces, once
 // each (0.3 repeats the main url among the additional ones). A member of
 // the wrong type leaves the card with the interfaces it could read.
+// Those past the first maxProbedInterfaces are marked beyond.
 func interfacesOf(card []byte) []iface {
+	out := listedInterfaces(card)
+	for i := maxProbedInterfaces; i < len(out); i++ {
+		out[i].beyond = true
+	}
+	return out
+}
+
+// listedInterfaces are the interfaces card lists, as interfacesOf says.
+func listedInterfaces(card []byte) []iface {
 	var c cardShape
 	if err := json.Unmarshal(card, &c); err != nil {
 		// A member of the wrong type: read what can be read.

@@ -215,6 +215,11 @@ func (it *iface) is02() bool {
 // one.
 func (p *prober) probe(ctx context.Context, it *iface) outcome {
 	var o outcome
+	if it.beyond {
+		o = outcome{class: classNotProbed, answer: "not probed"}
+		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("the card lists more than %d interfaces; only its first %d are probed", maxProbedInterfaces, maxProbedInterfaces))
+		return o
+	}
 	switch strings.ToUpper(it.binding) {
 	case bindingJSONRPC:
 		o = p.jsonrpc(ctx, it)

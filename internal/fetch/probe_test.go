@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -571,5 +572,40 @@ func TestFetchProbe(t *testing.T) {
 	s, err := summary.Unmarshal([]byte(sum))
 	if err != nil || s.Probes == nil || s.Probes.Interfaces != 2 || s.Probes.Answering != 1 || s.Probes.WrongBinding != 1 {
 		t.Fatalf("summary %s: %v", sum, err)
+	}
+}
+
+// TestProbe_InterfacesPerCardBounded: a card is hostile input, and one
+// card listing thousands of interfaces (a 2 MiB card holds some 20,000)
+// made probe send as many requests, a flood from one line of a crawl.
+// The first maxProbedInterfaces are asked; the others get a not-probed
+// record each, saying why, and no request.
+func TestProbe_InterfacesPerCardBounded(t *testing.T) {
+	rpc := &fakeRPC{oneX: true}
+	srv := httptest.NewServer(rpc)
+	defer srv.Close()
+	const n = 100
+	ifaces := make([]string, n)
+	for i := range ifaces {
+		ifaces[i] = iface10(srv.URL+"/a2a/"+strconv.Itoa(i), "JSONRPC")
+	}
+	recs, _, stderr := runProbeOn(t, nil, card10("["+strings.Join(ifaces, ",")+"]", "{}")+"\n", "--allow-private")
+	if len(recs) != n {
+		t.Fatalf("%d records, want one per interface, %d; stderr %s", len(recs), n, stderr)
+	}
+	rpc.mu.Lock()
+	calls := len(rpc.methods)
+	rpc.mu.Unlock()
+	if calls > maxProbedInterfaces {
+		t.Errorf("%d requests for a card of %d interfaces, want at most %d", calls, n, maxProbedInterfaces)
+	}
+	skipped := 0
+	for _, r := range recs[maxProbedInterfaces:] {
+		if r.Probe.Class == classNotProbed && slices.Contains(r.rules(), "probe.not-probed") {
+			skipped++
+		}
+	}
+	if skipped != n-maxProbedInterfaces {
+		t.Errorf("%d of the interfaces past the first %d not probed, want %d", skipped, maxProbedInterfaces, n-maxProbedInterfaces)
 	}
 }

@@ -133,6 +133,12 @@ func TestBadMessagesGetAnErrorAndTheSessionGoesOn(t *testing.T) {
 	expect(`"id":2,"error":{"code":-32602`)
 	frame(`{"jsonrpc":"2.0","id":3,"method":"no/such","params":{}}`)
 	expect(`"id":3,"error":{"code":-32601`)
+	// Ambiguous messages, which readers may take differently: an id that
+	// would be answered as "a\ufffd", and members given twice.
+	frame(`{"jsonrpc":"2.0","id":"a\ud800","method":"no/such","params":{}}`)
+	expect(`"id":null,"error":{"code":-32600,"message":"invalid request: id must be valid Unicode`)
+	frame(`{"jsonrpc":"2.0","id":5,"method":"no/such","params":{},"id":6}`)
+	expect(`"id":null,"error":{"code":-32600,"message":"invalid request: member \"id\" given twice`)
 	frame(`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{}}`)
 	expect(`"id":4,"result":{`)
 	// A message over --max-message ends the session: the rest of it

@@ -2,6 +2,7 @@ package lspserver
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/ruledoc"
@@ -32,7 +33,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 			continue
 		}
 		r, _ := rule.Lookup(f.code.String())
-		parts = append(parts, "**"+f.code.String()+"**: "+f.message+"\n\n```text\n"+ruledoc.Text(r)+"```")
+		parts = append(parts, "**"+f.code.String()+"**: "+markdownText(f.message)+"\n\n```text\n"+ruledoc.Text(r)+"```")
 	}
 	if len(parts) == 0 {
 		return nil
@@ -52,6 +53,26 @@ func memberMarkdown(profile string, m fastvalidate.MemberDoc) string {
 	}
 	if len(m.Enum) > 0 {
 		b.WriteString("Values: `" + strings.Join(m.Enum, "`, `") + "`\n")
+	}
+	return b.String()
+}
+
+// markdownText escapes every ASCII punctuation character of s, which
+// CommonMark (section 2.4) then shows as itself: card text a message
+// quotes cannot become a link, an image, HTML, emphasis or a code fence
+// in the hover, nor end the line it is on.
+func markdownText(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\r':
+			b.WriteByte(' ')
+			continue
+		case r < 0x80 && unicode.IsPunct(r) || strings.ContainsRune("$+<=>^`|~", r):
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }

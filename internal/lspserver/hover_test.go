@@ -152,3 +152,30 @@ func TestCompletion_EnumValues(t *testing.T) {
 		t.Errorf("protocol values %v, want %v", got, want)
 	}
 }
+
+// TestHover_FindingCardTextInert: the card text a finding quotes is
+// shown as text in the hover's markdown: a link, an image, emphasis or a
+// code fence in it renders as the characters written, not as markup
+// speaking for cardscan.
+func TestHover_FindingCardTextInert(t *testing.T) {
+	card := strings.Replace(a2a10Card, `"https://ledger.example.org/a2a"`,
+		"\"ledger [verified by cardscan](https://evil.example) ![x](https://evil.example/t.png) <img src=x> **ok** ```\"", 1)
+	c := newClient(t, Config{Profile: "a2a/1.0", MaxDocument: DefaultMaxDocument})
+	uri := "file:///cards/card.json"
+	c.open(uri, card)
+	h := c.hover(uri, position(t, card, `"ledger [`, 1))
+	if h == nil || !strings.Contains(h.Contents.Value, "**a2a.url**") {
+		t.Fatalf("no hover on the url's finding: %+v", h)
+	}
+	msg, _, _ := strings.Cut(h.Contents.Value, "\n")
+	for _, bad := range []string{"[verified by cardscan](", "![x](", "<img", " **ok**", "```"} {
+		if strings.Contains(msg, bad) {
+			t.Errorf("the finding's line holds %q as markup:\n%s", bad, msg)
+		}
+	}
+	// Every ASCII punctuation character is escaped, ':' too, so that not
+	// even a bare URL is made a link.
+	if !strings.Contains(msg, `\[verified by cardscan\]\(https\:\/\/evil\.example\)`) {
+		t.Errorf("want the card text escaped, got:\n%s", msg)
+	}
+}

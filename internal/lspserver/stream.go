@@ -2,10 +2,12 @@ package lspserver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/cardscan/cardscan/internal/rpcmsg"
 	"go.lsp.dev/jsonrpc2"
 )
 
@@ -67,10 +69,38 @@ func newStream(in io.Reader, out io.Writer, maxMessage int64) *tolerantStream {
 	return &tolerantStream{inner: jsonrpc2.NewHeaderStream(stdio{b, out}), budget: b}
 }
 
+// frameReader is the raw read go.lsp.dev/jsonrpc2's header framing offers
+// beside Read: the body of a frame, before it is decoded.
+type frameReader interface {
+	ReadFrame(ctx context.Context) ([]byte, int64, error)
+}
+
+// readMessage reads and decodes one message, refusing as an invalid
+// request one that readers may take differently (rpcmsg.Ambiguous): the
+// decoder keeps the last of two ids and reads a lone surrogate as
+// U+FFFD, so that the answer would go to an id the client never sent.
+func (s *tolerantStream) readMessage(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	fr, ok := s.inner.(frameReader)
+	if !ok {
+		return s.inner.Read(ctx)
+	}
+	body, n, err := fr.ReadFrame(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	if json.Valid(body) {
+		if why := rpcmsg.Ambiguous(body); why != "" {
+			return nil, n, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "invalid request: "+why)
+		}
+	}
+	msg, err := jsonrpc2.DecodeMessage(body)
+	return msg, n, err
+}
+
 func (s *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	for {
 		s.budget.reset()
-		msg, n, err := s.inner.Read(ctx)
+		msg, n, err := s.readMessage(ctx)
 		var rpcErr *jsonrpc2.Error
 		if err == nil || !errors.As(err, &rpcErr) {
 			return msg, n, err

@@ -1,10 +1,13 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"io"
 	"log"
 	"net"
@@ -21,6 +24,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/rpcmsg"
 )
 
 // HTTP timeouts: a client's request is a JSON-RPC message of at most
@@ -232,6 +236,9 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 		select {
 		case slots <- struct{}{}:
 			defer func() { <-slots }()
+			if refuseAmbiguous(w, r, c.MaxMessage) {
+				return
+			}
 			h.ServeHTTP(w, r)
 		default:
 			w.Header().Set("Retry-After", "1")
@@ -239,6 +246,34 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 		}
 	})))
 	return mux
+}
+
+// refuseAmbiguous answers 400, with a JSON-RPC invalid request error whose
+// id is null, a POST whose message stdio would refuse as ambiguous (see
+// rpcmsg.Ambiguous), and reports whether it did. The body is read up to
+// maxMessage bytes and handed on as it was: a longer one is left for the
+// SDK to refuse with 413, as before.
+func refuseAmbiguous(w http.ResponseWriter, r *http.Request, maxMessage int64) bool {
+	if r.Method != http.MethodPost || r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxMessage+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || int64(len(body)) > maxMessage || !json.Valid(body) {
+		return false
+	}
+	why := rpcmsg.Ambiguous(body)
+	if why == "" {
+		return false
+	}
+	answer, _ := (&rejection{code: jsonrpc.CodeInvalidRequest, msg: "invalid request: " + why}).encode()
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	w.Write(answer)
+	return true
 }
 
 // readKeySet reads the JWK Set of --keys.

@@ -499,6 +499,27 @@ func TestHTTP(t *testing.T) {
 		t.Errorf("oversized message: status %d, want 413", resp.StatusCode)
 	}
 
+	// What stdio refuses as ambiguous is refused over HTTP too: an id that
+	// would be answered as another, a member given twice.
+	for _, tc := range []struct{ body, want string }{
+		{`{"jsonrpc":"2.0","id":"a\ud800","method":"tools/list"}`, "lone surrogate"},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/list","id":3}`, `member \"id\" given twice`},
+	} {
+		req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, strings.NewReader(tc.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), tc.want) || !strings.Contains(string(b), `"id":null`) {
+			t.Errorf("%s: status %d, body %.200s; want 400, an error with a null id saying %s", tc.body, resp.StatusCode, b, tc.want)
+		}
+	}
+
 	// A page in a browser cannot reach the server: not by a name that
 	// resolves to loopback (DNS rebinding), nor by a cross-origin request.
 	small := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_rules","arguments":{}}}`

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/cardscan/cardscan/internal/rpcmsg"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -304,6 +305,12 @@ func classify(line []byte, lineNo int) (jsonrpc.Message, *rejection) {
 	case trimmed[0] != '{':
 		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "not an object")
 	}
+	if why := rpcmsg.Ambiguous(line); why != "" {
+		// encoding/json keeps the last of two members; a proxy or a client
+		// may read the first, and route the answer by an id the server
+		// never saw.
+		return nil, invalidRequest(jsonrpc.ID{}, lineNo, "%s", why)
+	}
 	id, idErr := requestID(fields["id"])
 	var version string
 	if v := fields["jsonrpc"]; json.Unmarshal(v, &version) != nil || version != "2.0" {
@@ -346,6 +353,11 @@ func requestID(raw json.RawMessage) (jsonrpc.ID, string) {
 	case 'n':
 		return jsonrpc.ID{}, "id must not be null (MCP): a request has a string or an integer id, a notification none"
 	case '"':
+		if rpcmsg.LoneSurrogate(raw) {
+			// encoding/json would read it as U+FFFD and answer an id
+			// the client never sent.
+			return jsonrpc.ID{}, "id must be valid Unicode: it holds an escaped lone surrogate (RFC 7493)"
+		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil {
 			v = s

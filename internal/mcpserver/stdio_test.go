@@ -142,6 +142,10 @@ func TestMalformedLines(t *testing.T) {
 		{"boolean id", `{"jsonrpc":"2.0","id":true,"method":"ping"}`, invalidRequest, nil, "id must be a string or an integer"},
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, invalidRequest, nil, "id must not be null"},
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, invalidRequest, nil, "id must be a string or an integer"},
+		{"id with a lone surrogate", `{"jsonrpc":"2.0","id":"a\ud800","method":"ping"}`, invalidRequest, nil, "lone surrogate"},
+		{"id with a lone low surrogate", `{"jsonrpc":"2.0","id":"\udc00\ud800","method":"ping"}`, invalidRequest, nil, "lone surrogate"},
+		{"id given twice", `{"jsonrpc":"2.0","id":2,"method":"ping","id":3}`, invalidRequest, nil, `member "id" given twice`},
+		{"method given twice", `{"jsonrpc":"2.0","id":2,"method":"tools/call","method":"ping"}`, invalidRequest, nil, `member "method" given twice`},
 		{"id beyond 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, invalidRequest, nil, "id must be a string or an integer"},
 		{"no-break space", "\u00a0", parseError, nil, "line 3, column 1: invalid character"},
 		{"bad UTF-8", "\xff\xfe", parseError, nil, "line 3, column 1: invalid UTF-8"},
@@ -177,6 +181,12 @@ func TestWellFormedLines(t *testing.T) {
 	wantPong(t, s.next(), 2)
 	s.send(" {\"method\":\"ping\",\"jsonrpc\":\"2.0\",\"id\":3} \n")
 	wantPong(t, s.next(), 3)
+	// A surrogate pair, escaped, and escaped backslashes before a "u"
+	// are no lone surrogate; the same name in params is no second id.
+	s.send(`{"jsonrpc":"2.0","id":"\ud83d\ude00\\ud800","method":"ping","params":{"id":1}}` + "\n")
+	if m := s.next(); m == nil || m["id"] != "\U0001F600\\ud800" || m["result"] == nil {
+		t.Errorf("an id with a surrogate pair: %v", m)
+	}
 	// A request past a long run of malformed lines is still answered.
 	// Sent while the answers are read, as the pipes hold little.
 	go func() {

@@ -107,6 +107,14 @@ func Start(text []byte) (card []byte, line, column int, offset int64) {
 	return text[first:], 1 + bytes.Count(text[:lineStart], newline), 1 + CodePoints(text[lineStart:first]), int64(first)
 }
 
+// LineColumn is the line and column of byte offset in text, counted as
+// the CLI counts a finding's: lines from 1, columns in characters from 1.
+func LineColumn(text []byte, offset int) (line, column int) {
+	offset = min(max(offset, 0), len(text))
+	lineStart := bytes.LastIndexByte(text[:offset], '\n') + 1
+	return 1 + bytes.Count(text[:lineStart], newline), 1 + CodePoints(text[lineStart:offset])
+}
+
 // TooLarge builds the Verdict on a record longer than limit bytes, which
 // no validator judged: invalid, with the one finding input.too-large, whose
 // message names the limit and --max-record, the flag of every command that

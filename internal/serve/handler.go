@@ -2,8 +2,10 @@ package serve
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -132,6 +134,24 @@ func writeProblem(w http.ResponseWriter, status int, detail string) {
 	rej.WriteProblem(w)
 }
 
+// queryOf parses a request's query strictly. url.Query drops what does
+// not parse (a bad escape, a semicolon) and Get takes a parameter's first
+// value: a request would be judged by the default profile, or the first
+// origin, where a proxy or a log reading the last saw another. Either is
+// an error naming the query.
+func queryOf(raw string) (url.Values, error) {
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return nil, fmt.Errorf("the query %s does not parse: %v", strconv.Quote(raw), err)
+	}
+	for _, name := range []string{"profile", "from"} {
+		if len(q[name]) > 1 {
+			return nil, fmt.Errorf("the query gives %s %d times: give it once", name, len(q[name]))
+		}
+	}
+	return q, nil
+}
+
 func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
@@ -143,11 +163,14 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.requests.give(1)
+	query, err := queryOf(r.URL.RawQuery)
+	if err != nil {
+		writeProblem(w, http.StatusBadRequest, err.Error())
+		return
+	}
 	profile := s.cfg.profile
-	if r.URL.RawQuery != "" {
-		if p := r.URL.Query().Get("profile"); p != "" {
-			profile = p
-		}
+	if p := query.Get("profile"); p != "" {
+		profile = p
 	}
 	pool := s.pools[profile]
 	if pool == nil {
@@ -156,13 +179,10 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 	}
 	// ?from= is where the caller fetched the card: its signing key must be
 	// allowed for that origin too, as in cardscan fetch.
-	var from string
-	if r.URL.RawQuery != "" {
-		from = r.URL.Query().Get("from")
-		if _, err := cardsig.Origin(from); from != "" && err != nil {
-			writeProblem(w, http.StatusBadRequest, "?from="+strconv.Quote(from)+": want the absolute URL the card was fetched from")
-			return
-		}
+	from := query.Get("from")
+	if _, err := cardsig.Origin(from); from != "" && err != nil {
+		writeProblem(w, http.StatusBadRequest, "?from="+strconv.Quote(from)+": want the absolute URL the card was fetched from")
+		return
 	}
 	enc := r.Header.Get("Content-Encoding")
 	coding := mediatype.ParseEncoding(enc)

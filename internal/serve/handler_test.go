@@ -185,6 +185,18 @@ func TestValidate_MalformedRequests(t *testing.T) {
 			t.Errorf("detail %q does not list the profiles", p.Detail)
 		}
 	})
+	// A parameter given twice, or one that does not parse, was read as
+	// its first value, or left out: a proxy or log reading the last would
+	// see another profile, or another origin trusted, than was judged.
+	for _, q := range []string{"?profile=agentcard&profile=ma2d", "?from=https://a.example/&from=https://b.example/", "?profile=a2a%zz", "?profile=ma2d;from=https://a.example/"} {
+		t.Run("query "+q, func(t *testing.T) {
+			resp, body := postBody(t, url+q, "application/json", strings.NewReader(validCard))
+			p := requireProblem(t, resp, body, http.StatusBadRequest)
+			if !strings.Contains(p.Detail, "query") {
+				t.Errorf("detail %q does not name the query", p.Detail)
+			}
+		})
+	}
 	t.Run("GET", func(t *testing.T) {
 		resp, err := http.Get(url)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // maxCard bounds the card read, as the CLI's default --max-record.
@@ -116,6 +117,11 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		mode = canon.DropEmpty
 	}
 	signed, err := cardsig.Sign(card, key, cardsig.SignOptions{KeyID: o.kid, Alg: o.alg, JKU: o.jku, Mode: mode})
+	var notCanonical *canon.Error
+	if errors.As(err, &notCanonical) {
+		line, col := report.LineColumn(card, notCanonical.Offset)
+		return cmderr.IOf("%s:%d:%d: %s: the card has no RFC 8785 canonical form to sign", o.card, line, col, notCanonical.Reason)
+	}
 	if err != nil {
 		return cmderr.IOf("%s: %s", o.card, err)
 	}

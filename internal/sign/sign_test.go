@@ -72,6 +72,9 @@ func TestRun(t *testing.T) {
 		{"missing card", []string{"--key", edPath, filepath.Join(dir, "nope.json")}, "", 3, "", "nope.json"},
 		{"public key", []string{"--key", writeJSON(t, dir, "pub.jwk", edKey.Public()), cardPath}, "", 3, "", "not a private key"},
 		{"not a card", []string{"--key", edPath, "-"}, `{"a":1,"a":2}`, 3, "", "duplicate"},
+		// Where a card has no canonical form is said as the CLI says where
+		// a finding is: line and column (in characters), not a byte offset.
+		{"not a card, where", []string{"--key", edPath, "-"}, "{\n  \"é\": 1,\n  \"é\": 2\n}\n", 3, "", "-:3:3: json.duplicate-key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer

@@ -1,6 +1,7 @@
 package trustfile
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -8,7 +9,9 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate/canon"
+	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // Repeated is a flag that may be given several times, each value kept.
@@ -43,6 +46,31 @@ func (f *Flags) AddFlags(fs *cmdflag.Set) {
 	fs.String(&f.Signatures, "--signatures MODE", "check", "off, check or require (as for validation)").HideDefault()
 	fs.String(&f.Canonical, "--canonical MODE", "as-is", "as-is or drop-empty: the canonical form signatures\n"+
 		"cover")
+}
+
+// KeySetError words err, from reading the key set data at path: where the
+// set is no strict JSON, by the line and column of the fault, as cardscan
+// names every other fault; otherwise as cardsig says it.
+func KeySetError(path string, data []byte, err error) string {
+	var notCanonical *canon.Error
+	if errors.As(err, &notCanonical) {
+		line, col := report.LineColumn(data, notCanonical.Offset)
+		return fmt.Sprintf("%s:%d:%d: %s: bad key set: not strict JSON (I-JSON, RFC 7493)", path, line, col, notCanonical.Reason)
+	}
+	return path + ": " + strings.TrimPrefix(err.Error(), "cardsig: ")
+}
+
+// ReadFiles are the files the flags name to be read: the key sets and the
+// trust policy, for a command to guard against its outputs.
+func (f *Flags) ReadFiles() []clobber.File {
+	var files []clobber.File
+	for _, k := range f.Keys {
+		files = append(files, clobber.File{Role: "--keys", Path: k})
+	}
+	if f.TrustFile != "" {
+		files = append(files, clobber.File{Role: "--trust", Path: f.TrustFile})
+	}
+	return files
 }
 
 // Check checks the flags' values; hasTrust says a trust policy is in
@@ -91,7 +119,7 @@ func (f *Flags) Verifier(section func() (*cardsig.Trust, error), client *http.Cl
 			keys, err = keys.Merge(set)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("--keys %s: %s", path, strings.TrimPrefix(err.Error(), "cardsig: "))
+			return nil, fmt.Errorf("--keys %s", KeySetError(path, data, err))
 		}
 	}
 	opts := []cardsig.Option{}

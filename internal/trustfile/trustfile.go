@@ -227,7 +227,7 @@ func (r trustReader) readKeys(what string, v ast.Node) (*cardsig.KeySet, error) 
 			set, err = set.Merge(ks)
 		}
 		if err != nil {
-			return nil, r.at(n, "%s: %s: %s", what, file, strings.TrimPrefix(err.Error(), "cardsig: "))
+			return nil, r.at(n, "%s: %s", what, KeySetError(file, data, err))
 		}
 	}
 	return set, nil
