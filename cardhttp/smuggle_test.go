@@ -55,3 +55,43 @@ func TestMiddleware_FramingConflict(t *testing.T) {
 		})
 	}
 }
+
+// TestMiddleware_RepeatedHeaderLines: Content-Type names one type (RFC
+// 9110, section 8.3), so a card request with two Content-Type lines is
+// refused with 400 and never reaches the handler: reading the first, as
+// net/http's Header.Get does, would judge one type while a proxy or
+// handler that reads the last sees another. Content-Encoding is a list
+// (section 8.4), so its lines are read together: "identity" then "gzip"
+// is gzip after identity, one coding more than the middleware decodes.
+func TestMiddleware_RepeatedHeaderLines(t *testing.T) {
+	card := readTestdata(t, "valid.json")
+	for _, c := range []struct {
+		name     string
+		types    []string
+		encoding []string
+		want     int
+	}{
+		{"two types, JSON first", []string{MediaType, "text/plain"}, nil, http.StatusBadRequest},
+		{"two types, JSON last", []string{"text/plain", MediaType}, nil, http.StatusBadRequest},
+		{"the same type twice", []string{MediaType, MediaType}, nil, http.StatusBadRequest},
+		{"identity then gzip", []string{MediaType}, []string{"identity", "gzip"}, http.StatusUnsupportedMediaType},
+		{"one of each", []string{MediaType}, []string{"identity"}, http.StatusNoContent},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/agents", bytes.NewReader(card))
+			r.Header["Content-Type"] = c.types
+			if c.encoding != nil {
+				r.Header["Content-Encoding"] = c.encoding
+			}
+			h := &recordingHandler{}
+			rec := httptest.NewRecorder()
+			mustMiddleware(t)(h).ServeHTTP(rec, r)
+			if rec.Code != c.want {
+				t.Fatalf("status %d, want %d; body %s", rec.Code, c.want, rec.Body)
+			}
+			if c.want != http.StatusNoContent && h.called {
+				t.Error("the handler was called")
+			}
+		})
+	}
+}
