@@ -36,16 +36,20 @@ type checker struct {
 type verdict int
 
 const (
-	pass   verdict = iota // not a card request: on to the handler unread
-	judge                 // read and judge the card
-	refuse                // a body that cannot be judged: 415
+	pass      verdict = iota // not a card request: on to the handler unread
+	judge                    // read and judge the card
+	refuse                   // a body that cannot be judged: 415
+	ambiguous                // two Content-Type lines: 400
 )
 
 func (c *checker) classify(r *http.Request) verdict {
 	if !c.cfg.methodMatches(r.Method) || !c.cfg.pathMatches(r.URL.Path) {
 		return pass
 	}
-	header := r.Header.Get("Content-Type")
+	header, single := mediatype.ContentType(r.Header)
+	if !single {
+		return ambiguous
+	}
 	if header == "" && (r.Body == nil || r.Body == http.NoBody) {
 		return pass
 	}
@@ -76,6 +80,9 @@ func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 		rej := Rejection{Status: http.StatusUnsupportedMediaType, Err: errNotJSON}
 		w.Header().Set("Accept-Post", acceptPost)
 		c.rejectWith(w, r, &rej)
+		return
+	case ambiguous:
+		c.rejectWith(w, r, &Rejection{Status: http.StatusBadRequest, Err: errTwoTypes})
 		return
 	}
 	st, ok := c.check(r)
@@ -122,6 +129,8 @@ const acceptPost = MediaType + ", application/json, application/*+json"
 
 var errFramingConflict = errors.New("the request has both Content-Length and Transfer-Encoding, which frame its body differently (RFC 9112, section 6.1)")
 
+var errTwoTypes = errors.New("the request has more than one Content-Type line; send one (RFC 9110, section 8.3)")
+
 var errNotJSON = errors.New("the body is not declared as JSON: send a card as application/agentcard+json or application/json")
 
 // check reads and judges the request's card. On success the state holds the
@@ -130,7 +139,7 @@ var errNotJSON = errors.New("the body is not declared as JSON: send a card as ap
 // rejection has been written. It allocates nothing once the pools are warm.
 func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	st = getState()
-	enc := r.Header.Get("Content-Encoding")
+	enc := mediatype.ContentEncoding(r.Header)
 	coding := mediatype.ParseEncoding(enc)
 	if coding == mediatype.Unsupported {
 		st.rej = Rejection{Status: http.StatusUnsupportedMediaType, Err: errors.New(mediatype.UnsupportedEncoding(enc))}

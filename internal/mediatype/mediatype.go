@@ -8,6 +8,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -33,6 +34,35 @@ func Parse(header string) (string, bool) {
 		}
 	}
 	return t, true
+}
+
+// ContentType returns a request's Content-Type and whether it came as at
+// most one line. Content-Type names one type (RFC 9110, section 8.3); of
+// two lines net/http's Header.Get reads the first, where a proxy or a
+// handler may read the last, so a request with two is judged by neither.
+func ContentType(h http.Header) (string, bool) {
+	switch v := h["Content-Type"]; len(v) {
+	case 0:
+		return "", true
+	case 1:
+		return v[0], true
+	}
+	return "", false
+}
+
+// ContentEncoding returns a request's Content-Encoding with its lines read
+// as one list (RFC 9110, sections 5.3 and 8.4): lines "identity" and
+// "gzip" are the codings "identity, gzip", which ParseEncoding refuses as
+// it refuses any two, rather than the first line alone.
+func ContentEncoding(h http.Header) string {
+	switch v := h["Content-Encoding"]; len(v) {
+	case 0:
+		return ""
+	case 1:
+		return v[0]
+	default:
+		return strings.Join(v, ", ")
+	}
 }
 
 // isTokenChar reports whether c may appear in an RFC 9110 token.

@@ -184,7 +184,7 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		writeProblem(w, http.StatusBadRequest, "?from="+strconv.Quote(from)+": want the absolute URL the card was fetched from")
 		return
 	}
-	enc := r.Header.Get("Content-Encoding")
+	enc := mediatype.ContentEncoding(r.Header)
 	coding := mediatype.ParseEncoding(enc)
 	if coding == mediatype.Unsupported {
 		w.Header().Set("Accept-Encoding", mediatype.AcceptEncoding)
@@ -192,7 +192,12 @@ func (s *server) validate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// The JSON family is judged as a card, as by cardhttp's middleware.
-	t, ok := mediatype.Parse(r.Header.Get("Content-Type"))
+	header, single := mediatype.ContentType(r.Header)
+	if !single {
+		writeProblem(w, http.StatusBadRequest, "the request has more than one Content-Type line; send one (RFC 9110, section 8.3)")
+		return
+	}
+	t, ok := mediatype.Parse(header)
 	switch {
 	case ok && mediatype.IsJSON(t):
 		s.single(w, r, pool, coding, from)

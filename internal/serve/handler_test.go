@@ -293,6 +293,47 @@ func TestValidate_TypesAndEncodings(t *testing.T) {
 	}
 }
 
+// TestValidate_RepeatedHeaderLines: as cardhttp's middleware, serve
+// refuses two Content-Type lines (one names a type; RFC 9110, section
+// 8.3) and reads Content-Encoding lines as one list (section 8.4), so
+// that "identity" then "gzip" is two codings, not the first alone.
+func TestValidate_RepeatedHeaderLines(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	for _, tc := range []struct {
+		name              string
+		ctypes, encodings []string
+		body              string
+		status            int
+	}{
+		{"JSON then text", []string{"application/json", "text/plain"}, nil, invalidCard, 400},
+		{"text then JSON", []string{"text/plain", "application/json"}, nil, invalidCard, 400},
+		{"identity then gzip", []string{"application/json"}, []string{"identity", "gzip"}, gzipped(t, invalidCard), 415},
+		{"gzip then identity", []string{"application/json"}, []string{"gzip", "identity"}, gzipped(t, invalidCard), 415},
+		{"one of each", []string{"application/json"}, []string{"gzip"}, gzipped(t, invalidCard), 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/validate", strings.NewReader(tc.body))
+			req.Header["Content-Type"] = tc.ctypes
+			if tc.encodings != nil {
+				req.Header["Content-Encoding"] = tc.encodings
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if tc.status != 200 {
+				requireProblem(t, resp, body, tc.status)
+				return
+			}
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d: %s", resp.StatusCode, body)
+			}
+		})
+	}
+}
+
 func TestValidate_NDJSON(t *testing.T) {
 	srv := newTestServer(t, testConfig())
 	long := `{"name":"` + strings.Repeat("x", 5000) + `"}`
