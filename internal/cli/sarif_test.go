@@ -3,8 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"maps"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -348,6 +351,39 @@ func TestSARIFStdinAndOutside(t *testing.T) {
 	a := log.Runs[0].Results[0].Locations[0].Physical.Artifact
 	if want := "file://" + strings.ReplaceAll(filepath.ToSlash(outside), " ", "%20"); a.URI != want || a.URIBaseID != "" {
 		t.Errorf("artifact %+v, want uri %s and no base", a, want)
+	}
+}
+
+// TestSARIFColonInFirstSegment names inputs whose first path segment
+// holds a colon: written bare, "c:1.ndjson" would parse as a URI of
+// scheme "c" (RFC 3986, section 4.2), an absolute URI that %SRCROOT%
+// cannot resolve, so a reader would place the finding in no file of the
+// repository (or, read as a drive letter, in another one).
+func TestSARIFColonInFirstSegment(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a file name cannot hold a colon on Windows")
+	}
+	schema := sarifSchema(t)
+	cards := readFile(t, cardsFile)
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"c:1.ndjson", "https:x.ndjson", "d/e:f.ndjson"} {
+		writeFile(t, name, cards)
+		log := checkSARIF(t, schema, run(t, "", "--format", "sarif", "--profile", "agentcard", name).stdout)
+		if len(log.Runs[0].Results) == 0 {
+			t.Fatalf("%s: no results", name)
+		}
+		a := log.Runs[0].Results[0].Locations[0].Physical.Artifact
+		u, err := url.Parse(a.URI)
+		if err != nil {
+			t.Fatalf("%s: uri %q: %v", name, a.URI, err)
+		}
+		if u.Scheme != "" || u.Opaque != "" || a.URIBaseID != "%SRCROOT%" {
+			t.Errorf("%s: artifact %+v parses as scheme %q, opaque %q; want a relative reference on %%SRCROOT%%", name, a, u.Scheme, u.Opaque)
+			continue
+		}
+		if got := path.Clean(u.Path); got != name {
+			t.Errorf("%s: uri %q resolves to %q", name, a.URI, got)
+		}
 	}
 }
 
