@@ -345,7 +345,10 @@ func (e *Encoder) sarifURI(input string) (uri []byte, based bool) {
 		e.uri = []byte(fileURI(p))
 		return e.uri, false
 	}
-	e.uri = []byte((&url.URL{Path: p}).EscapedPath())
+	// String, not EscapedPath: a first segment holding a colon ("c:1.json")
+	// would read as a scheme, so String writes it "./c:1.json" (RFC 3986,
+	// section 4.2).
+	e.uri = []byte((&url.URL{Path: p}).String())
 	if bytes.HasPrefix(e.uri, []byte("..")) {
 		// Outside the working directory: a relative reference with ..
 		// names no file in the repository, so say where it is.
