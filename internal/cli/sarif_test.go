@@ -387,6 +387,27 @@ func TestSARIFColonInFirstSegment(t *testing.T) {
 	}
 }
 
+// TestSARIFNotificationShowsHidden: an input that cannot be read is named
+// in the run's notifications, which code scanning shows a person as it
+// shows results, so a bidi override in the name is written <U+202E>, as
+// in a result's message, and cannot reorder the text around it.
+func TestSARIFNotificationShowsHidden(t *testing.T) {
+	schema := sarifSchema(t)
+	missing := filepath.Join(t.TempDir(), "evil\u202etxt.exe.ndjson")
+	r := run(t, "", "--format", "sarif", missing)
+	if r.code != exitIO {
+		t.Fatalf("exit %d, want %d; stderr %q", r.code, exitIO, r.stderr)
+	}
+	inv := checkSARIF(t, schema, r.stdout).Runs[0].Invocations
+	if len(inv) != 1 || len(inv[0].Notifications) != 1 {
+		t.Fatalf("invocations %+v, want one notification", inv)
+	}
+	text := inv[0].Notifications[0].Message.Text
+	if strings.ContainsRune(text, '\u202e') || !strings.Contains(text, "evil<U+202E>txt.exe.ndjson") {
+		t.Errorf("notification %q, want the name with its override written <U+202E>", text)
+	}
+}
+
 // TestSARIFOverLimit writes every result of a run past GitHub's limit,
 // and says so on stderr and in the run's notifications.
 func TestSARIFOverLimit(t *testing.T) {
