@@ -162,6 +162,7 @@ func AppendSARIFTail(dst []byte, t *SARIFTail) []byte {
 		dst = append(dst, ']')
 	}
 	notes := t.Notes
+	var shown []byte
 	if len(notes) > 0 {
 		dst = append(dst, `,"toolExecutionNotifications":[`...)
 		for i, n := range notes {
@@ -171,7 +172,9 @@ func AppendSARIFTail(dst []byte, t *SARIFTail) []byte {
 			dst = append(dst, `{"level":`...)
 			dst = AppendJSONString(dst, n.Level)
 			dst = append(dst, `,"message":{"text":`...)
-			dst = AppendJSONString(dst, n.Text)
+			// A note names inputs, whose names are as untrusted as card
+			// text: shown as a result's message is.
+			dst = appendJSONShown(dst, n.Text, &shown)
 			dst = append(dst, `}}`...)
 		}
 		dst = append(dst, ']')
