@@ -100,6 +100,10 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 		return p.readMapped(in, m) // which closes f when done with it
 	}
 	defer f.Close()
+	size := regularSize(f)
+	if readHook != nil && size >= 0 {
+		readHook(in)
+	}
 	storedStart := p.bytesRead.Load()
 	r, compression, err := dec.open(countingReader{r: f, n: p.bytesRead})
 	if err != nil {
@@ -111,7 +115,7 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	}
 	p.compressed = compression != ""
 	cu := cutter{p: p, in: in, r: r, size: -1, stored: -1}
-	if size := regularSize(f); size >= 0 {
+	if size >= 0 {
 		cu.file = true
 		if compression == "" {
 			cu.size = size
