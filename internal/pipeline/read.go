@@ -104,8 +104,12 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	if readHook != nil && size >= 0 {
 		readHook(in)
 	}
+	var stored io.Reader = f
+	if size > 0 {
+		stored = &sizedReader{r: f, size: size}
+	}
 	storedStart := p.bytesRead.Load()
-	r, compression, err := dec.open(countingReader{r: f, n: p.bytesRead})
+	r, compression, err := dec.open(countingReader{r: stored, n: p.bytesRead})
 	if err != nil {
 		what := "reading"
 		if compression != "" {
@@ -711,3 +715,23 @@ func (cu *cutter) skipTooLarge() error {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// sizedReader reads a regular file that held size bytes when it was
+// opened. Its end before them means that the file was truncated while
+// it was read: an error, as for a mapped file, since an end would pass
+// the bytes left for the whole input, and the line the cut went through
+// for a card. A file that grows is read to its new end; one whose size
+// says nothing (/proc reports 0) is not checked.
+type sizedReader struct {
+	r          io.Reader
+	size, read int64
+}
+
+func (s *sizedReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.read += int64(n)
+	if err == io.EOF && s.read < s.size {
+		err = errors.New(errShrank)
+	}
+	return n, err
+}
