@@ -432,10 +432,17 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 			verdict = cmderr.ErrFailed
 		}
 	}
-	if runErr == nil && r.formats.finish(runEnd(&st, sum.InputErrors, r.result(verdict), overridesInForce(o.overrides)), con) {
+	if runErr == nil && r.formats.finish(runEnd(&st, sum.InputErrors, r.status(&st, sig, verdict), overridesInForce(o.overrides)), con) {
 		r.ioFailed = true
 	}
 	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))
+	return r.status(&st, sig, verdict)
+}
+
+// status is what the run ends with: the signal that interrupted it, which
+// takes precedence over any verdict, or else the verdict. The documents'
+// tails (SARIF's invocation) state the same one.
+func (r *scanRun) status(st *pipeline.Stats, sig *signals, verdict error) error {
 	if st.Interrupted {
 		return cmderr.Interrupted(sig.signal())
 	}

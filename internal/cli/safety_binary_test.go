@@ -110,7 +110,8 @@ func TestBinarySignals(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			valid, invalid, sum := filepath.Join(dir, "v.ndjson.zst"), filepath.Join(dir, "i.ndjson.gz"), filepath.Join(dir, "s.json")
-			cmd := exec.Command(bin, "--format", "jsonl", "--all", "-j", "2", "--valid-out", valid, "--invalid-out", invalid, "--summary", sum)
+			sarif := filepath.Join(dir, "run.sarif")
+			cmd := exec.Command(bin, "--format", "jsonl", "--all", "-j", "2", "--valid-out", valid, "--invalid-out", invalid, "--summary", sum, "--format", "sarif="+sarif)
 			stdin, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -158,6 +159,12 @@ func TestBinarySignals(t *testing.T) {
 			copies := len(splitRecords(decompressFile(t, valid))) + len(splitRecords(decompressFile(t, invalid)))
 			if int64(copies) != s.Records {
 				t.Errorf("out files hold %d records, the summary counts %d", copies, s.Records)
+			}
+			// The log's invocation states the exit status the process ends
+			// with, not the verdict of the cards judged before the signal.
+			log := checkSARIF(t, sarifSchema(t), string(readFile(t, sarif)))
+			if inv := log.Runs[0].Invocations; len(inv) != 1 || inv[0].ExitCode != code || inv[0].Successful {
+				t.Errorf("sarif invocations %+v, want one, unsuccessful, of exit code %d", inv, code)
 			}
 		})
 	}

@@ -3,8 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"maps"
+	"net/url"
 	"os"
+	"path"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -348,6 +351,60 @@ func TestSARIFStdinAndOutside(t *testing.T) {
 	a := log.Runs[0].Results[0].Locations[0].Physical.Artifact
 	if want := "file://" + strings.ReplaceAll(filepath.ToSlash(outside), " ", "%20"); a.URI != want || a.URIBaseID != "" {
 		t.Errorf("artifact %+v, want uri %s and no base", a, want)
+	}
+}
+
+// TestSARIFColonInFirstSegment names inputs whose first path segment
+// holds a colon: written bare, "c:1.ndjson" would parse as a URI of
+// scheme "c" (RFC 3986, section 4.2), an absolute URI that %SRCROOT%
+// cannot resolve, so a reader would place the finding in no file of the
+// repository (or, read as a drive letter, in another one).
+func TestSARIFColonInFirstSegment(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a file name cannot hold a colon on Windows")
+	}
+	schema := sarifSchema(t)
+	cards := readFile(t, cardsFile)
+	t.Chdir(t.TempDir())
+	for _, name := range []string{"c:1.ndjson", "https:x.ndjson", "d/e:f.ndjson"} {
+		writeFile(t, name, cards)
+		log := checkSARIF(t, schema, run(t, "", "--format", "sarif", "--profile", "agentcard", name).stdout)
+		if len(log.Runs[0].Results) == 0 {
+			t.Fatalf("%s: no results", name)
+		}
+		a := log.Runs[0].Results[0].Locations[0].Physical.Artifact
+		u, err := url.Parse(a.URI)
+		if err != nil {
+			t.Fatalf("%s: uri %q: %v", name, a.URI, err)
+		}
+		if u.Scheme != "" || u.Opaque != "" || a.URIBaseID != "%SRCROOT%" {
+			t.Errorf("%s: artifact %+v parses as scheme %q, opaque %q; want a relative reference on %%SRCROOT%%", name, a, u.Scheme, u.Opaque)
+			continue
+		}
+		if got := path.Clean(u.Path); got != name {
+			t.Errorf("%s: uri %q resolves to %q", name, a.URI, got)
+		}
+	}
+}
+
+// TestSARIFNotificationShowsHidden: an input that cannot be read is named
+// in the run's notifications, which code scanning shows a person as it
+// shows results, so a bidi override in the name is written <U+202E>, as
+// in a result's message, and cannot reorder the text around it.
+func TestSARIFNotificationShowsHidden(t *testing.T) {
+	schema := sarifSchema(t)
+	missing := filepath.Join(t.TempDir(), "evil\u202etxt.exe.ndjson")
+	r := run(t, "", "--format", "sarif", missing)
+	if r.code != exitIO {
+		t.Fatalf("exit %d, want %d; stderr %q", r.code, exitIO, r.stderr)
+	}
+	inv := checkSARIF(t, schema, r.stdout).Runs[0].Invocations
+	if len(inv) != 1 || len(inv[0].Notifications) != 1 {
+		t.Fatalf("invocations %+v, want one notification", inv)
+	}
+	text := inv[0].Notifications[0].Message.Text
+	if strings.ContainsRune(text, '\u202e') || !strings.Contains(text, "evil<U+202E>txt.exe.ndjson") {
+		t.Errorf("notification %q, want the name with its override written <U+202E>", text)
 	}
 }
 

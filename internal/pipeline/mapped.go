@@ -227,7 +227,10 @@ type mapCutter struct {
 // cutting starts, and mappedChunkHook as a worker starts to judge a
 // mapped chunk, its lines counted.
 var (
-	mappedHook      func(in Input)
+	mappedHook func(in Input)
+	// readHook, when set (by tests), is called as each regular file that
+	// is read, not mapped, starts to be read, its size taken.
+	readHook        func(in Input)
 	mappedChunkHook func(c *chunk)
 	// tooLargeHook, when set (by tests), is called once the pieces of a
 	// mapped record longer than MaxRecord, start..end, are sent on.

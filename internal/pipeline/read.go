@@ -100,8 +100,16 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 		return p.readMapped(in, m) // which closes f when done with it
 	}
 	defer f.Close()
+	size := regularSize(f)
+	if readHook != nil && size >= 0 {
+		readHook(in)
+	}
+	var stored io.Reader = f
+	if size > 0 {
+		stored = &sizedReader{r: f, size: size}
+	}
 	storedStart := p.bytesRead.Load()
-	r, compression, err := dec.open(countingReader{r: f, n: p.bytesRead})
+	r, compression, err := dec.open(countingReader{r: stored, n: p.bytesRead})
 	if err != nil {
 		what := "reading"
 		if compression != "" {
@@ -111,7 +119,7 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	}
 	p.compressed = compression != ""
 	cu := cutter{p: p, in: in, r: r, size: -1, stored: -1}
-	if size := regularSize(f); size >= 0 {
+	if size >= 0 {
 		cu.file = true
 		if compression == "" {
 			cu.size = size
@@ -707,3 +715,23 @@ func (cu *cutter) skipTooLarge() error {
 type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// sizedReader reads a regular file that held size bytes when it was
+// opened. Its end before them means that the file was truncated while
+// it was read: an error, as for a mapped file, since an end would pass
+// the bytes left for the whole input, and the line the cut went through
+// for a card. A file that grows is read to its new end; one whose size
+// says nothing (/proc reports 0) is not checked.
+type sizedReader struct {
+	r          io.Reader
+	size, read int64
+}
+
+func (s *sizedReader) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.read += int64(n)
+	if err == io.EOF && s.read < s.size {
+		err = errors.New(errShrank)
+	}
+	return n, err
+}

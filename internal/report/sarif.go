@@ -162,6 +162,7 @@ func AppendSARIFTail(dst []byte, t *SARIFTail) []byte {
 		dst = append(dst, ']')
 	}
 	notes := t.Notes
+	var shown []byte
 	if len(notes) > 0 {
 		dst = append(dst, `,"toolExecutionNotifications":[`...)
 		for i, n := range notes {
@@ -171,7 +172,9 @@ func AppendSARIFTail(dst []byte, t *SARIFTail) []byte {
 			dst = append(dst, `{"level":`...)
 			dst = AppendJSONString(dst, n.Level)
 			dst = append(dst, `,"message":{"text":`...)
-			dst = AppendJSONString(dst, n.Text)
+			// A note names inputs, whose names are as untrusted as card
+			// text: shown as a result's message is.
+			dst = appendJSONShown(dst, n.Text, &shown)
 			dst = append(dst, `}}`...)
 		}
 		dst = append(dst, ']')
@@ -345,7 +348,10 @@ func (e *Encoder) sarifURI(input string) (uri []byte, based bool) {
 		e.uri = []byte(fileURI(p))
 		return e.uri, false
 	}
-	e.uri = []byte((&url.URL{Path: p}).EscapedPath())
+	// String, not EscapedPath: a first segment holding a colon ("c:1.json")
+	// would read as a scheme, so String writes it "./c:1.json" (RFC 3986,
+	// section 4.2).
+	e.uri = []byte((&url.URL{Path: p}).String())
 	if bytes.HasPrefix(e.uri, []byte("..")) {
 		// Outside the working directory: a relative reference with ..
 		// names no file in the repository, so say where it is.
