@@ -150,6 +150,23 @@ func regularSize(f io.Reader) int64 {
 	return -1
 }
 
+// stdinRemaining returns how many bytes standard input holds from where
+// it is read, when in is standard input and a regular file, or else -1.
+// The file's offset need not be its start: a shell reading ahead of
+// cardscan ({ read line; cardscan; } < dump) leaves it further on.
+func stdinRemaining(in Input, stdin io.Reader) int64 {
+	f, ok := stdin.(*os.File)
+	if in.Path != "" || !ok {
+		return -1
+	}
+	size := regularSize(f)
+	at, err := f.Seek(0, io.SeekCurrent)
+	if size < 0 || err != nil || at > size {
+		return -1
+	}
+	return size - at
+}
+
 // eofReader is an input that has ended.
 type eofReader struct{}
 

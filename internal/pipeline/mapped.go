@@ -229,7 +229,8 @@ type mapCutter struct {
 var (
 	mappedHook func(in Input)
 	// readHook, when set (by tests), is called as each regular file that
-	// is read, not mapped, starts to be read, its size taken.
+	// is read, not mapped, starts to be read, its size taken (standard
+	// input too, when it is one).
 	readHook        func(in Input)
 	mappedChunkHook func(c *chunk)
 	// tooLargeHook, when set (by tests), is called once the pieces of a

@@ -101,12 +101,19 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	}
 	defer f.Close()
 	size := regularSize(f)
-	if readHook != nil && size >= 0 {
-		readHook(in)
-	}
 	var stored io.Reader = f
-	if size > 0 {
+	switch rest := stdinRemaining(in, p.cfg.Stdin); {
+	case size > 0:
 		stored = &sizedReader{r: f, size: size}
+	case rest > 0:
+		// Standard input redirected from a file: its size tells a
+		// file cut short from one that ended, as for a named file,
+		// though the input is not sized for its chunks (not a file
+		// that is cardscan's to map or to measure from its start).
+		stored = &sizedReader{r: f, size: rest}
+	}
+	if readHook != nil && (size >= 0 || stored != io.Reader(f)) {
+		readHook(in)
 	}
 	storedStart := p.bytesRead.Load()
 	r, compression, err := dec.open(countingReader{r: stored, n: p.bytesRead})

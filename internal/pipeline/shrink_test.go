@@ -79,3 +79,56 @@ func TestReadFileTruncated(t *testing.T) {
 			st.InputErrors, st.Records, diags, bytes.Count(input[:half], nl), want)
 	}
 }
+
+// TestStdinFileTruncated: standard input redirected from a regular file
+// (cardscan < dump.ndjson) is read as a file is, from where its offset
+// stands: cut short while it is read, it ends with the same diagnostic,
+// and read whole from a later offset it ends cleanly with the records
+// after that offset.
+func TestStdinFileTruncated(t *testing.T) {
+	unit := card + "\n" + `{"name":1}` + "\n"
+	input := []byte(strings.Repeat(unit, (1<<20)/len(unit)))
+	path := filepath.Join(t.TempDir(), "in.ndjson")
+	run := func(skip int, cut func()) (Stats, []string) {
+		t.Helper()
+		if err := os.WriteFile(path, input, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.Seek(int64(skip), 0); err != nil {
+			t.Fatal(err)
+		}
+		watchReading(t, func(Input) { cut() })
+		var diags []string
+		st, err := Run(Config{Profile: "agentcard", Jobs: 1, ChunkSize: 64 << 10, Stdin: f,
+			Diagnose: func(m string) { diags = append(diags, m) }}, []Input{{Name: "<stdin>"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st, diags
+	}
+	keep := len(input) / 2
+	st, diags := run(0, func() {
+		if err := os.Truncate(path, int64(keep)); err != nil {
+			t.Error(err)
+		}
+	})
+	if st.InputErrors != 1 || len(diags) != 1 || !strings.Contains(diags[0], errShrank) {
+		t.Errorf("stdin cut to %d of %d bytes: %d input errors, diagnostics %q; want 1 saying %q",
+			keep, len(input), st.InputErrors, diags, errShrank)
+	}
+	if max := int64(bytes.Count(input[:keep], nl)); st.Records > max {
+		t.Errorf("stdin cut to %d bytes: %d records, more than the %d lines kept", keep, st.Records, max)
+	}
+
+	skip := len(unit) * 3
+	st, diags = run(skip, func() {})
+	if want := int64(bytes.Count(input[skip:], nl)); st.InputErrors != 0 || len(diags) != 0 || st.Records != want {
+		t.Errorf("stdin read whole from offset %d: %d input errors, diagnostics %q, %d records; want none, none, %d",
+			skip, st.InputErrors, diags, st.Records, want)
+	}
+}
