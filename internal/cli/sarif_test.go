@@ -480,3 +480,30 @@ func TestSARIFRuleOverrides(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubAnnotatesUnreadableInput: in a workflow, annotations are what
+// a pull request shows; an input that could not be read gets an error
+// annotation beside stderr's line and the exit status, its name's hidden
+// characters written visibly and its line breaks escaped as the runner
+// unescapes them.
+func TestGitHubAnnotatesUnreadableInput(t *testing.T) {
+	dir := t.TempDir()
+	good := writeFile(t, filepath.Join(dir, "good.ndjson"), []byte(`{"name":1}`+"\n"))
+	missing := filepath.Join(dir, "evil\u202etxt\nexe.ndjson")
+	r := run(t, "", "--format", "github", good, missing)
+	if r.code != exitIO {
+		t.Fatalf("exit %d, want %d; stderr %q", r.code, exitIO, r.stderr)
+	}
+	var notes []string
+	for line := range strings.Lines(r.stdout) {
+		if strings.HasPrefix(line, "::error title=cardscan::") {
+			notes = append(notes, line)
+		}
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "evil<U+202E>txt%0Aexe.ndjson") || strings.ContainsRune(notes[0], '\u202e') {
+		t.Fatalf("annotations of the run %q in stdout:\n%s", notes, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "::error file="+strings.ReplaceAll(good, ":", "%3A")) {
+		t.Errorf("the readable input's finding is missing:\n%s", r.stdout)
+	}
+}
