@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/visible"
 )
 
 // Format is an output format of verdicts. ParseFormat is the only way from
@@ -184,7 +185,7 @@ func (f Format) Writer(dst io.Writer, o WriterOptions) VerdictWriter {
 	case FormatJSONL:
 		return &jsonlWriter{plain}
 	case FormatGitHub:
-		return &githubWriter{plain}
+		return &githubWriter{plainWriter: plain}
 	case FormatSARIF:
 		return &sarifWriter{dst: dst, r: r, results: SARIFWriter{W: through}}
 	case FormatJUnit:
@@ -334,7 +335,36 @@ func cutAfter(head, esc []byte) int {
 	return i + len(esc)
 }
 
-type githubWriter struct{ plainWriter }
+// githubWriter writes workflow commands; the inputs that could not be
+// read get an error annotation each when the run ends, since a pull
+// request shows annotations, not a job's log.
+type githubWriter struct {
+	plainWriter
+	notes
+}
+
+func (g *githubWriter) Note(msg string) { g.notes.Note(msg) }
+
+func (g *githubWriter) Tail(end *RunEnd) error {
+	var dst, shown []byte
+	for _, n := range g.notes.all(end.Interrupted, "annotations") {
+		dst = append(dst, "::error title=cardscan::"...)
+		// A note names inputs, whose names are as untrusted as card
+		// text: shown as a finding's message is.
+		if visible.Has(n) {
+			shown = visible.Append(shown[:0], n)
+			dst = appendGitHubData(dst, shown)
+		} else {
+			dst = appendGitHubData(dst, n)
+		}
+		dst = append(dst, '\n')
+	}
+	if len(dst) == 0 {
+		return nil
+	}
+	_, err := g.w.Write(dst)
+	return err
+}
 
 func (*githubWriter) Across(dst []byte, enc *Encoder, a *Across, places []Place) []byte {
 	return appendAcrossVerdict(dst, a, places, enc.AppendGitHub)
