@@ -205,6 +205,7 @@ func (w *walker) checkContent() {
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
+	w.carried = 0
 	// Once a card rather than once an object: sync.OnceValue's check is
 	// some twenty instructions a call, and a card has eight objects.
 	var patterns *patternSet
@@ -222,12 +223,13 @@ func (w *walker) checkContent() {
 			continue
 		}
 		if o := uint32(p >> 32); o != obj {
-			if len(w.segs) != 0 {
+			// An object with no text of its own (capabilities, an
+			// interface's links) leaves the text carried where it is.
+			if len(w.segs) > w.carried {
 				w.matchPatterns(patterns)
+				w.carryTail()
 			}
 			obj = o
-			w.fold = w.fold[:0]
-			w.segs = w.segs[:0]
 		}
 		as := classifyMember(vw.Name(k))
 		switch {
@@ -249,7 +251,7 @@ func (w *walker) checkContent() {
 			w.checkTexts(v, kind, as == memberIsName, work)
 		}
 	}
-	if len(w.segs) != 0 {
+	if len(w.segs) > w.carried {
 		w.matchPatterns(patterns)
 	}
 	if work&workOrigin != 0 {
@@ -424,6 +426,31 @@ func (w *walker) checkWide(n uint32, text []byte, name bool, work contentWork) {
 	if name && work&workMixed != 0 {
 		w.checkMixedScript(n, text)
 	}
+}
+
+// carryTail starts the next object's segments with the last text of the
+// object just matched, so that a pattern whose words run from that text
+// into the first texts of the next object the walk reads (a card's
+// description into its first skill's, one skill into the next), as a
+// model reads a card, is found. That text's gate bits are kept
+// (walker.tailSeen) rather than read again, and the patterns are
+// followed into the next object only when the gate opens on both
+// objects' bits: an object costs no more than it did unless its words
+// and the text before hold every token of some pattern. Only the last
+// text is carried, and only matches that reach past it are reported
+// again (matchWordsAt), those within it having been reported with its
+// own object.
+func (w *walker) carryTail() {
+	t := w.segs[len(w.segs)-1]
+	if t.folded {
+		n := copy(w.fold, w.fold[t.start:t.end])
+		w.fold = w.fold[:n]
+		t.start, t.end = 0, uint32(n)
+	} else {
+		w.fold = w.fold[:0]
+	}
+	w.segs = append(w.segs[:0], t)
+	w.carried = 1
 }
 
 // addFoldSeg adds the text of string node n that walker.fold holds from

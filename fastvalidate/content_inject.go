@@ -364,14 +364,20 @@ func (w *walker) matchPatterns(p *patternSet) {
 // may be an anchor's (haveTeddy), and one is, it goes over those bytes
 // again for every word's bits.
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
-	var seen uint64
-	for si := range w.segs {
+	// A text carried from the object before (carryTail) was read with
+	// it: its bits are kept, and its literals were looked for then.
+	var seen, last uint64
+	if w.carried != 0 {
+		seen = w.tailSeen
+	}
+	for si := w.carried; si < len(w.segs); si++ {
 		seg := &w.segs[si]
+		var s uint64
 		switch {
 		case seg.wide:
-			seen |= w.gateFolded(p, si, lits)
+			s = w.gateFolded(p, si, lits)
 		case haveGateVec && !seg.folded && int(seg.end)+blockRead <= len(w.b):
-			seen |= w.gateText(p, si, lits)
+			s = w.gateText(p, si, lits)
 		case haveTeddy && !seg.folded && int(seg.end)+blockRead <= len(w.b):
 			// The card's own bytes, which the card holds blockRead bytes
 			// past: read in place, in blocks of at most 64 bytes that no
@@ -396,16 +402,16 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 				word &= keep
 				starts := word &^ (word << 1)
 				if base+n < end && word>>((n-1)&63)&1 != 0 {
-					last := 63 - bits.LeadingZeros64(starts)
-					if last == 0 {
-						seen |= w.matchRaw(p, si, lits, true)
+					lastStart := 63 - bits.LeadingZeros64(starts)
+					if lastStart == 0 {
+						s |= w.matchRaw(p, si, lits, true)
 						break
 					}
-					n, keep = last, ^uint64(0)>>((64-last)&63)
+					n, keep = lastStart, ^uint64(0)>>((64-lastStart)&63)
 					word &= keep
 					starts &= keep
 				}
-				seen |= p.gateStarts(src[:], word, starts&cand)
+				s |= p.gateStarts(src[:], word, starts&cand)
 				for other &= keep; other != 0; other &= other - 1 {
 					i := bits.TrailingZeros64(other) & 63
 					if c := src[i]; p.anchors[c] {
@@ -415,16 +421,25 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 				base += n
 			}
 		default:
-			seen |= w.matchRaw(p, si, lits, haveTeddy)
+			s = w.matchRaw(p, si, lits, haveTeddy)
 		}
+		seen |= s
+		last = s
 	}
 	if haveTeddy && seen&p.anchorBits != 0 {
+		// With the carried text too, whose bits may be those of its
+		// anchors' words only.
 		for si := range w.segs {
 			if !w.segs[si].wide {
-				seen |= w.matchRaw(p, si, nil, false)
+				s := w.matchRaw(p, si, nil, false)
+				seen |= s
+				if si == len(w.segs)-1 {
+					last = s
+				}
 			}
 		}
 	}
+	w.tailSeen = last
 	return seen
 }
 
@@ -832,6 +847,11 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 				continue
 			}
 			if last, ok := w.matchWords(p.tokens[1:], first); ok {
+				if last.seg < w.carried {
+					// Within the text carried from the object before,
+					// which reported it.
+					continue
+				}
 				// A quoted match does not count as its kind's report, so
 				// that quoting one pattern first earns an unquoted one
 				// after it no warning; one quoted match an object is told.

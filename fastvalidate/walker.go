@@ -30,7 +30,13 @@ type walker struct {
 	// those of them that are not the card's own bytes, and hostBuf the
 	// registrable domains of the card's interfaces (see checkContent).
 	segs    []textSeg
-	work    contentWork // the parts of the content rules to run
+	// carried is 1 when segs[0] is the last text of an object read
+	// before, which the patterns read on into this one's, and tailSeen
+	// the gate's bits of the last text of the object read last (see
+	// walker.carryTail).
+	carried  int
+	tailSeen uint64
+	work     contentWork // the parts of the content rules to run
 	fold    []byte
 	hostBuf []byte
 	domains *domainCache
