@@ -29,7 +29,7 @@ type walker struct {
 	// segs holds the texts of the object the content rules read, fold
 	// those of them that are not the card's own bytes, and hostBuf the
 	// registrable domains of the card's interfaces (see checkContent).
-	segs    []textSeg
+	segs []textSeg
 	// carried is 1 when segs[0] is the last text of an object read
 	// before, which the patterns read on into this one's, and tailSeen
 	// the gate's bits of the last text of the object read last (see
@@ -37,10 +37,10 @@ type walker struct {
 	carried  int
 	tailSeen uint64
 	work     contentWork // the parts of the content rules to run
-	fold    []byte
-	hostBuf []byte
-	domains *domainCache
-	idn     *idnCache
+	fold     []byte
+	hostBuf  []byte
+	domains  *domainCache
+	idn      *idnCache
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
