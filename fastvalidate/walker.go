@@ -29,18 +29,12 @@ type walker struct {
 	// segs holds the texts of the object the content rules read, fold
 	// those of them that are not the card's own bytes, and hostBuf the
 	// registrable domains of the card's interfaces (see checkContent).
-	segs []textSeg
-	// carried is 1 when segs[0] is the last text of an object read
-	// before, which the patterns read on into this one's, and tailSeen
-	// the gate's bits of the last text of the object read last (see
-	// walker.carryTail).
-	carried  int
-	tailSeen uint64
-	work     contentWork // the parts of the content rules to run
-	fold     []byte
-	hostBuf  []byte
-	domains  *domainCache
-	idn      *idnCache
+	segs    []textSeg
+	work    contentWork // the parts of the content rules to run
+	fold    []byte
+	hostBuf []byte
+	domains *domainCache
+	idn     *idnCache
 	// nowMillis is the clock's last reading, for telling future agent_id
 	// timestamps; see checkAgentID.
 	nowMillis uint64
@@ -48,6 +42,13 @@ type walker struct {
 	// findings reported now are about: a check sets it around the value
 	// in dispute, and every finding added meanwhile carries it.
 	note disagreement
+
+	// carried is 1 when segs[0] is the last text of an object read
+	// before, which the patterns read on into this one's, and tailSeen
+	// the gate's bits of the last text of the object read last (see
+	// walker.carryTail).
+	carried  int
+	tailSeen uint64
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
