@@ -890,8 +890,10 @@ next:
 // moderatelyRestrictive reports whether a word of scripts s meets UTS #39
 // section 5.2's moderately restrictive level: one script; or Latin with
 // Han and Hiragana and Katakana, with Han and Bopomofo, or with Han and
-// Hangul (highly restrictive); or Latin and one other script but Cyrillic
-// or Greek.
+// Hangul (highly restrictive); or Latin and one other script that is
+// Recommended or Aspirational (recommendedScripts) but Cyrillic or Greek.
+// Latin with a Limited Use or Excluded script, Cherokee's Ꭺ in "PᎪypal",
+// is only minimally restrictive.
 func (s *scriptSet) moderatelyRestrictive() bool {
 	switch {
 	case s.n <= 1:
@@ -899,9 +901,31 @@ func (s *scriptSet) moderatelyRestrictive() bool {
 	case s.within(unicode.Han, unicode.Hiragana, unicode.Katakana), s.within(unicode.Han, unicode.Bopomofo), s.within(unicode.Han, unicode.Hangul):
 		return true
 	case s.n == 2 && s.has(unicode.Latin):
-		return !s.has(unicode.Cyrillic) && !s.has(unicode.Greek)
+		other := s.s[0]
+		if other == unicode.Latin {
+			other = s.s[1]
+		}
+		return other != unicode.Cyrillic && other != unicode.Greek && slices.Contains(recommendedScripts, other)
 	}
 	return false
+}
+
+// recommendedScripts are the scripts of UAX #31 (Unicode Identifiers and
+// Syntax) section 2.4's table of Recommended Scripts
+// (https://www.unicode.org/reports/tr31/#Table_Recommended_Scripts), but
+// Common and Inherited, which scriptOf gives no script: the scripts in
+// widespread everyday use that UTS #39's moderately restrictive level
+// lets Latin mix with. Its table of Aspirational Use Scripts has been
+// empty since Unicode 10.0, whose five scripts moved to Limited Use, so it
+// adds none. Every other script, Cherokee, Canadian Aboriginal, Lisu,
+// Coptic..., is Limited Use or Excluded.
+var recommendedScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Armenian, unicode.Bengali, unicode.Bopomofo, unicode.Cyrillic,
+	unicode.Devanagari, unicode.Ethiopic, unicode.Georgian, unicode.Greek, unicode.Gujarati,
+	unicode.Gurmukhi, unicode.Han, unicode.Hangul, unicode.Hebrew, unicode.Hiragana,
+	unicode.Kannada, unicode.Katakana, unicode.Khmer, unicode.Lao, unicode.Latin,
+	unicode.Malayalam, unicode.Myanmar, unicode.Oriya, unicode.Sinhala, unicode.Tamil,
+	unicode.Telugu, unicode.Thaana, unicode.Thai, unicode.Tibetan,
 }
 
 // checkMixedScript judges each word of name text (a run of characters

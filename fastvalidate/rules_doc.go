@@ -859,7 +859,7 @@ func contentTextDocs() map[Code]rule.Doc {
 			Fix:   "Remove the unassigned code point, or, if it is a character of a newer Unicode version, note that cardscan judges by the version it was built with.",
 		},
 		CodeContentMixedScript: {
-			Basis: contentBasis + "; UTS #39 section 5.2 restriction levels, applied to each word of a name: Latin may join Han with Hiragana and Katakana, Bopomofo or Hangul, or one other script but Cyrillic and Greek",
+			Basis: contentBasis + "; UTS #39 section 5.2 restriction levels, applied to each word of a name: Latin may join Han with Hiragana and Katakana, Bopomofo or Hangul, or one other script that UAX #31 recommends (not Cherokee, say) but Cyrillic and Greek",
 			Fail:  acWith(`Summ\u0430riser`, "Summarises text."),
 			Pass:  acWith(`Summariser \u8981\u7D04`, "Summarises text."),
 			Fix:   "Spell each word in one script: a Cyrillic a inside a Latin word is how names are made to look like others.",
