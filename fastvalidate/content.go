@@ -386,6 +386,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 		text := w.vw.Raw(n)
 		w.checkWide(n, text, name, work)
 		if work&workPatterns != 0 {
+			w.matchTurns(loadPatterns(), n, text, false) // no line break unescaped
 			start := len(w.fold)
 			w.fold = appendFolded(w.fold, text)
 			w.addFoldSeg(n, start, true)
@@ -406,6 +407,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 	case work&workPatterns == 0:
 		w.fold = w.fold[:start]
 	case wide:
+		w.matchTurns(loadPatterns(), n, text, true)
 		// appendFolded reads text, which ends where it appends, and the
 		// folded text then moves down over it.
 		mid := len(w.fold)

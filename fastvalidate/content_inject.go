@@ -54,10 +54,24 @@ type firstWord struct {
 	patterns []int
 }
 
+// turnPattern is a "turn" line: a conversation turn that a model takes
+// for a new speaker's, role (its case as written, and a colon) at the
+// start of a text or of one of its lines, and, when next is set, a later
+// line that starts with next. It is matched on a text as written, before
+// folding, which loses the case and the line breaks that tell "SYSTEM:"
+// opening a line from "Operating system:" in prose.
+type turnPattern struct {
+	kind, id, role, next string
+}
+
 type patternSet struct {
 	version  string
 	words    []wordPattern
 	literals []literalPattern
+	turns    []turnPattern
+	// turnFirst has the first bytes of the turns' roles: a line that
+	// starts with none of them is passed over with one lookup.
+	turnFirst [256]bool
 	// byFirst lists, at firstSlot of each word a pattern starts with,
 	// those words and the patterns that start with each; firstWords has,
 	// at the same slot, the bits (firstBit) of their last bytes, so that
@@ -140,6 +154,13 @@ func mustParsePatterns(text string) *patternSet {
 				p.addFirst(first, len(p.words))
 			}
 			p.words = append(p.words, wp)
+		case f[0] == "turn" && (len(f) == 4 || len(f) == 5):
+			t := turnPattern{kind: f[1], id: f[2], role: f[3]}
+			if len(f) == 5 {
+				t.next = f[4]
+			}
+			p.turnFirst[t.role[0]] = true
+			p.turns = append(p.turns, t)
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
@@ -342,6 +363,13 @@ var streamWordByte = func() (t [256]bool) {
 // where its first match starts: the word patterns in the order of their
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns(p *patternSet) {
+	for si := w.carried; si < len(w.segs); si++ {
+		// A text beyond ASCII was looked at for turns before folding
+		// lost its case and line breaks (checkText).
+		if seg := &w.segs[si]; !seg.wide {
+			w.matchTurns(p, seg.node, w.segText(si), seg.folded)
+		}
+	}
 	var lits litHits
 	seen := w.gateSegments(p, &lits)
 	var reported uint8
@@ -1058,4 +1086,75 @@ func Skeleton(dst, s []byte) []byte {
 	trimmed := bytes.TrimSpace(dst[start:])
 	n := copy(dst[start:], trimmed)
 	return dst[:start+n]
+}
+
+// matchTurns reports the first turn pattern of p that text, string node
+// n's value as written (decoded, not folded), matches: at its start, or,
+// when lines is set, at the start of any of its lines. A text read in
+// place from the card, which holds no line break unescaped, is looked at
+// from its start only.
+func (w *walker) matchTurns(p *patternSet, n uint32, text []byte, lines bool) {
+	for i := 0; i < len(text); {
+		if t := p.turnAt(text, i); t != nil {
+			var buf [64]byte
+			matched := append(buf[:0], t.role...)
+			if t.next != "" {
+				matched = append(append(matched, " ... "...), t.next...)
+			}
+			w.reportPattern(t.kind, t.id, matched, n, false)
+			return
+		}
+		if !lines {
+			return
+		}
+		nl := bytes.IndexByte(text[i:], '\n')
+		if nl < 0 {
+			return
+		}
+		i += nl + 1
+	}
+}
+
+// turnAt returns the turn pattern whose role opens the line of text that
+// starts at byte i (after spaces and tabs), and whose next role, if it
+// has one, opens a later line; or nil.
+func (p *patternSet) turnAt(text []byte, i int) *turnPattern {
+	line := lineBody(text[i:])
+	if len(line) == 0 || !p.turnFirst[line[0]] {
+		return nil
+	}
+	for k := range p.turns {
+		t := &p.turns[k]
+		if !hasPrefix(line, t.role) {
+			continue
+		}
+		if t.next == "" {
+			return t
+		}
+		for rest := line[len(t.role):]; ; {
+			nl := bytes.IndexByte(rest, '\n')
+			if nl < 0 {
+				break
+			}
+			rest = lineBody(rest[nl+1:])
+			if hasPrefix(rest, t.next) {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// lineBody returns text after the spaces and tabs that open it.
+func lineBody(text []byte) []byte {
+	j := 0
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r') {
+		j++
+	}
+	return text[j:]
+}
+
+// hasPrefix reports whether text starts with s, without converting s.
+func hasPrefix(text []byte, s string) bool {
+	return len(text) >= len(s) && string(text[:len(s)]) == s
 }

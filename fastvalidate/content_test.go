@@ -84,6 +84,11 @@ func TestContentHostile(t *testing.T) {
 			t.Errorf("pattern %s has no hostile card that finds it", p.id)
 		}
 	}
+	for _, p := range loadPatterns().turns {
+		if !found[p.id] {
+			t.Errorf("pattern %s has no hostile card that finds it", p.id)
+		}
+	}
 }
 
 // TestContentHonest holds honest cards in many scripts, with emoji
