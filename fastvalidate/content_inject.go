@@ -45,6 +45,9 @@ type patternToken struct {
 type literalPattern struct {
 	kind, id, text string
 	anchor         int
+	// urlHolds, for an "image" line, whose text is "![": the image
+	// matches only where the URL it links holds one of these.
+	urlHolds []string
 }
 
 // firstWord is a word patterns start with, and those patterns, by index
@@ -161,6 +164,10 @@ func mustParsePatterns(text string) *patternSet {
 			}
 			p.turnFirst[t.role[0]] = true
 			p.turns = append(p.turns, t)
+		case f[0] == "image" && len(f) >= 4:
+			p.byAnchor['!'] = append(p.byAnchor['!'], len(p.literals))
+			p.anchors['!'] = true
+			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
@@ -746,6 +753,9 @@ next:
 			}
 		}
 		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
+		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) {
+			continue
+		}
 		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
 			lits.hits[lits.n].lit, lits.hits[lits.n].seg = l, startSeg
 			lits.n++
@@ -1157,4 +1167,34 @@ func lineBody(text []byte) []byte {
 // hasPrefix reports whether text starts with s, without converting s.
 func hasPrefix(text []byte, s string) bool {
 	return len(text) >= len(s) && string(text[:len(s)]) == s
+}
+
+// imageURLHolds reports whether text, which starts with a Markdown image
+// ("![alt](url)"), links a URL that holds one of marks: a placeholder
+// such as {conversation}, {{history}}, $API_KEY or [DATA], which a model
+// that renders the image fills with what it should keep, and the
+// browser that loads it sends to the URL's host. The image must lie in
+// one text.
+func imageURLHolds(text []byte, marks []string) bool {
+	if len(text) < 2 || text[1] != '[' {
+		return false
+	}
+	end := bytes.IndexByte(text[2:], ']')
+	if end < 0 {
+		return false
+	}
+	url := text[2+end+1:]
+	if len(url) == 0 || url[0] != '(' {
+		return false
+	}
+	url = url[1:]
+	if stop := bytes.IndexAny(url, ") \t\n"); stop >= 0 {
+		url = url[:stop]
+	}
+	for _, m := range marks {
+		if bytes.Contains(url, []byte(m)) {
+			return true
+		}
+	}
+	return false
 }
