@@ -86,6 +86,11 @@ type patternSet struct {
 	// text finds the places where any literal can match.
 	byAnchor [256][]int
 	anchors  [256]bool
+	// anchorAfter has, for each anchor byte, the bytes that may follow it
+	// in some literal anchored on it (every byte, for a literal that ends
+	// with its anchor): most anchors in honest text, a dash in
+	// "real-time", are told no literal's by one lookup.
+	anchorAfter [256][4]uint64
 	// gate has, in the slot of each word a pattern names (gateSlot),
 	// a bit for each token that word is one of; gateNeeds, for each word
 	// pattern, the bits of all its tokens; gateTokens counts the tokens
@@ -187,6 +192,23 @@ func mustParsePatterns(text string) *patternSet {
 	if p.version == "" {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
+	for _, l := range p.literals {
+		c := l.text[l.anchor]
+		if l.anchor+1 == len(l.text) {
+			p.anchorAfter[c] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+			continue
+		}
+		after := l.text[l.anchor+1]
+		p.anchorAfter[c][after>>6] |= 1 << (after & 63)
+	}
+	// A hyphen between letters may split a pattern's word ("ig-nore"):
+	// the literal pass visits hyphens, as it does the literals' anchors
+	// (font-size's is one already), for matchLiteralsAt to tell. Dots
+	// are not visited: sentences end in them, and visiting them cost the
+	// pass 15% on the 100 MB dump (BenchmarkMatchRaw's cpu-ns/card), so
+	// a word split by dots alone ("i.g.n.o.r.e") is joined only in an
+	// object where a hyphen split one.
+	p.anchors['-'] = true
 	p.assignGateBits()
 	for i := range p.words {
 		p.addGate(&p.words[i])
@@ -390,6 +412,90 @@ func (w *walker) matchPatterns(p *patternSet) {
 			reported |= bit
 			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, false)
 		}
+	}
+	if w.splitWord {
+		w.splitWord = false
+		w.matchJoined(p, reported)
+	}
+}
+
+// matchJoined follows the word patterns, for the kinds not reported yet,
+// through the object's texts with the hyphens and dots that split words
+// dropped (appendJoined), as a model reads "ig-nore all pre-vious
+// in-struc-tions": only for an object where the literal pass saw a word
+// so split that, joined, is a pattern's word (noteSplitWord), so that the
+// texts are copied only then. Dots between letters are dropped too, in
+// such an object. The joined texts stand in for the object's
+// segments while they are matched, in the same order, so that a match is
+// reported at the member where it starts.
+func (w *walker) matchJoined(p *patternSet, reported uint8) {
+	n, fold := len(w.segs), len(w.fold)
+	for si := range n {
+		start := len(w.fold)
+		w.fold = appendJoined(w.fold, w.segText(si))
+		w.addSeg(uint32(start), uint32(len(w.fold)), w.segs[si].node, true, true)
+	}
+	all := w.segs
+	w.segs = all[n:]
+	for si := range w.segs {
+		reported = w.matchWordsExact(p, si, reported)
+	}
+	w.segs = all[:n]
+	w.fold = w.fold[:fold]
+}
+
+// appendJoined appends text, as the patterns read it (foldByte), with
+// each hyphen or dot that stands between two letters dropped.
+func appendJoined(dst, text []byte) []byte {
+	for i, c := range text {
+		c = foldByte[c]
+		if (c == '-' || c == '.') && i > 0 && i+1 < len(text) && isFoldLetter(foldByte[text[i-1]]) && isFoldLetter(foldByte[text[i+1]]) {
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// isFoldLetter tells an ASCII letter of folded text.
+func isFoldLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// maxJoined bounds the words noteSplitWord joins: longer than any
+// pattern's word, and than a dotted spelling of one.
+const maxJoined = 24
+
+// noteSplitWord sets walker.splitWord when the hyphen at byte i of
+// segment si, between two letters, splits a word that, joined, may be a
+// pattern's word by the gate (which lets no pattern's word by): the
+// letters and digits on either side, across every hyphen or dot that
+// stands between two letters.
+func (w *walker) noteSplitWord(p *patternSet, si, i int) {
+	text := w.segText(si)
+	joinable := func(k int) bool {
+		if k < 0 || k >= len(text) {
+			return false
+		}
+		c := foldByte[text[k]]
+		return foldWordByte[c] || (c == '-' || c == '.') && k > 0 && k+1 < len(text) &&
+			isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
+	}
+	start := i
+	for joinable(start - 1) {
+		start--
+	}
+	var buf [maxJoined + 8]byte
+	n := 0
+	for k := start; joinable(k); k++ {
+		if c := foldByte[text[k]]; c != '-' && c != '.' {
+			if n == maxJoined {
+				return
+			}
+			buf[n] = c
+			n++
+		}
+	}
+	if p.gateWord(buf[:], 0, n) != 0 {
+		w.splitWord = true
 	}
 }
 
@@ -740,6 +846,12 @@ func (w *walker) matchLiteralsAt(p *patternSet, si, i int, c byte, lits *litHits
 	}
 	if i+1 < len(text) {
 		after = foldByte[text[i+1]]
+	}
+	if c == '-' && !w.splitWord && isFoldLetter(before) && isFoldLetter(after) {
+		w.noteSplitWord(p, si, i)
+	}
+	if p.anchorAfter[c][after>>6]&(1<<(after&63)) == 0 {
+		return
 	}
 next:
 	for _, li := range p.byAnchor[c] {

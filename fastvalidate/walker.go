@@ -49,6 +49,10 @@ type walker struct {
 	// walker.carryTail).
 	carried  int
 	tailSeen uint64
+	// splitWord is set when the object's texts hold a word split by
+	// hyphens or dots that, joined, is a pattern's word (see
+	// walker.noteSplitWord).
+	splitWord bool
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
