@@ -206,12 +206,14 @@ func (w *walker) checkContent() {
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
 	w.carried = 0
+	w.hasTail = false
 	// Once a card rather than once an object: sync.OnceValue's check is
 	// some twenty instructions a call, and a card has eight objects.
 	var patterns *patternSet
 	if work&workPatterns != 0 {
 		patterns = loadPatterns()
 	}
+	w.patterns = patterns
 	for _, p := range picked {
 		k := uint32(p)
 		v := k + 1
@@ -224,10 +226,13 @@ func (w *walker) checkContent() {
 		}
 		if o := uint32(p >> 32); o != obj {
 			// An object with no text of its own (capabilities, an
-			// interface's links) leaves the text carried where it is.
-			if len(w.segs) > w.carried {
+			// interface's links) leaves the last text where it is. The
+			// object's folded texts stay in walker.fold, where its last
+			// text may be read again with the next object's.
+			if len(w.segs) != 0 {
 				w.matchPatterns(patterns)
-				w.carryTail()
+				w.tail, w.hasTail = w.segs[len(w.segs)-1], true
+				w.segs, w.carried = w.segs[:0], 0
 			}
 			obj = o
 		}
@@ -251,7 +256,7 @@ func (w *walker) checkContent() {
 			w.checkTexts(v, kind, as == memberIsName, work)
 		}
 	}
-	if len(w.segs) > w.carried {
+	if len(w.segs) != 0 {
 		w.matchPatterns(patterns)
 	}
 	if work&workOrigin != 0 {
@@ -386,7 +391,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 		text := w.vw.Raw(n)
 		w.checkWide(n, text, name, work)
 		if work&workPatterns != 0 {
-			w.matchTurns(loadPatterns(), n, text, false) // no line break unescaped
+			w.matchTurns(w.patterns, n, text, false) // no line break unescaped
 			start := len(w.fold)
 			w.fold = appendFolded(w.fold, text)
 			w.addFoldSeg(n, start, true)
@@ -407,7 +412,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 	case work&workPatterns == 0:
 		w.fold = w.fold[:start]
 	case wide:
-		w.matchTurns(loadPatterns(), n, text, true)
+		w.matchTurns(w.patterns, n, text, true)
 		// appendFolded reads text, which ends where it appends, and the
 		// folded text then moves down over it.
 		mid := len(w.fold)
@@ -428,31 +433,6 @@ func (w *walker) checkWide(n uint32, text []byte, name bool, work contentWork) {
 	if name && work&workMixed != 0 {
 		w.checkMixedScript(n, text)
 	}
-}
-
-// carryTail starts the next object's segments with the last text of the
-// object just matched, so that a pattern whose words run from that text
-// into the first texts of the next object the walk reads (a card's
-// description into its first skill's, one skill into the next), as a
-// model reads a card, is found. That text's gate bits are kept
-// (walker.tailSeen) rather than read again, and the patterns are
-// followed into the next object only when the gate opens on both
-// objects' bits: an object costs no more than it did unless its words
-// and the text before hold every token of some pattern. Only the last
-// text is carried, and only matches that reach past it are reported
-// again (matchWordsAt), those within it having been reported with its
-// own object.
-func (w *walker) carryTail() {
-	t := w.segs[len(w.segs)-1]
-	if t.folded {
-		n := copy(w.fold, w.fold[t.start:t.end])
-		w.fold = w.fold[:n]
-		t.start, t.end = 0, uint32(n)
-	} else {
-		w.fold = w.fold[:0]
-	}
-	w.segs = append(w.segs[:0], t)
-	w.carried = 1
 }
 
 // addFoldSeg adds the text of string node n that walker.fold holds from

@@ -73,8 +73,11 @@ type patternSet struct {
 	literals []literalPattern
 	turns    []turnPattern
 	// turnFirst has the first bytes of the turns' roles: a line that
-	// starts with none of them is passed over with one lookup.
-	turnFirst [256]bool
+	// starts with none of them is passed over with one lookup; and
+	// turnStarts their first two bytes, by which a text read in place is
+	// passed over without a call (mayOpenTurn).
+	turnFirst  [256]bool
+	turnStarts []uint16
 	// byFirst lists, at firstSlot of each word a pattern starts with,
 	// those words and the patterns that start with each; firstWords has,
 	// at the same slot, the bits (firstBit) of their last bytes, so that
@@ -167,7 +170,11 @@ func mustParsePatterns(text string) *patternSet {
 			if len(f) == 5 {
 				t.next = f[4]
 			}
+			if len(t.role) < 2 {
+				bad()
+			}
 			p.turnFirst[t.role[0]] = true
+			p.turnStarts = append(p.turnStarts, uint16(t.role[0])|uint16(t.role[1])<<8)
 			p.turns = append(p.turns, t)
 		case f[0] == "image" && len(f) >= 4:
 			p.byAnchor['!'] = append(p.byAnchor['!'], len(p.literals))
@@ -392,15 +399,21 @@ var streamWordByte = func() (t [256]bool) {
 // where its first match starts: the word patterns in the order of their
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns(p *patternSet) {
-	for si := w.carried; si < len(w.segs); si++ {
+	for si := range w.segs {
 		// A text beyond ASCII was looked at for turns before folding
 		// lost its case and line breaks (checkText).
-		if seg := &w.segs[si]; !seg.wide {
+		if seg := &w.segs[si]; !seg.wide && (seg.folded || p.mayOpenTurn(w.b[seg.start:seg.end])) {
 			w.matchTurns(p, seg.node, w.segText(si), seg.folded)
 		}
 	}
 	var lits litHits
+	// The text before's bits, which gateSegments sets to this object's
+	// last text's.
+	tailSeen, tailFull := w.tailSeen, w.tailFull
 	seen := w.gateSegments(p, &lits)
+	if w.hasTail && (seen|tailSeen)&p.anchorBits != 0 {
+		seen = w.readOnFromTail(p, seen, tailSeen, tailFull, &lits)
+	}
 	var reported uint8
 	if p.gateOpen(seen) {
 		for si := range w.segs {
@@ -471,27 +484,41 @@ const maxJoined = 24
 // stands between two letters.
 func (w *walker) noteSplitWord(p *patternSet, si, i int) {
 	text := w.segText(si)
-	joinable := func(k int) bool {
-		if k < 0 || k >= len(text) {
-			return false
-		}
-		c := foldByte[text[k]]
-		return foldWordByte[c] || (c == '-' || c == '.') && k > 0 && k+1 < len(text) &&
-			isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
+	// splits reports whether byte k, a hyphen or a dot, stands between
+	// two letters.
+	splits := func(k int) bool {
+		return k > 0 && k+1 < len(text) && isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
 	}
-	start := i
-	for joinable(start - 1) {
+	start, letters := i, 0
+left:
+	for start > 0 {
+		c := foldByte[text[start-1]]
+		switch {
+		case foldWordByte[c]:
+			letters++
+		case (c == '-' || c == '.') && splits(start-1):
+		default:
+			break left
+		}
+		if letters > maxJoined {
+			return
+		}
 		start--
 	}
 	var buf [maxJoined + 8]byte
 	n := 0
-	for k := start; joinable(k); k++ {
-		if c := foldByte[text[k]]; c != '-' && c != '.' {
+	for k := start; k < len(text); k++ {
+		c := foldByte[text[k]]
+		if foldWordByte[c] {
 			if n == maxJoined {
 				return
 			}
 			buf[n] = c
 			n++
+			continue
+		}
+		if (c != '-' && c != '.') || !splits(k) {
+			break
 		}
 	}
 	if p.gateWord(buf[:], 0, n) != 0 {
@@ -505,13 +532,9 @@ func (w *walker) noteSplitWord(p *patternSet, si, i int) {
 // may be an anchor's (haveTeddy), and one is, it goes over those bytes
 // again for every word's bits.
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
-	// A text carried from the object before (carryTail) was read with
-	// it: its bits are kept, and its literals were looked for then.
 	var seen, last uint64
-	if w.carried != 0 {
-		seen = w.tailSeen
-	}
-	for si := w.carried; si < len(w.segs); si++ {
+	lastWide := false
+	for si := range w.segs {
 		seg := &w.segs[si]
 		var s uint64
 		switch {
@@ -565,23 +588,69 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 			s = w.matchRaw(p, si, lits, haveTeddy)
 		}
 		seen |= s
-		last = s
+		last, lastWide = s, seg.wide
 	}
+	full := !haveTeddy || lastWide
 	if haveTeddy && seen&p.anchorBits != 0 {
-		// With the carried text too, whose bits may be those of its
-		// anchors' words only.
-		for si := range w.segs {
-			if !w.segs[si].wide {
-				s := w.matchRaw(p, si, nil, false)
-				seen |= s
-				if si == len(w.segs)-1 {
-					last = s
-				}
+		seen, last = w.gateAll(p, seen, last)
+		full = true
+	}
+	// The last text's bits, for the next object (readOnFromTail).
+	w.tailSeen, w.tailFull = last, full
+	return seen
+}
+
+// gateAll returns seen with the bits of every word of the object's texts
+// but the wide ones, whose every word is hashed already, and last with
+// those of its last text: gateSegments' bits where the pass over the
+// card's own bytes hashed only the words that may be an anchor's.
+func (w *walker) gateAll(p *patternSet, seen, last uint64) (uint64, uint64) {
+	for si := range w.segs {
+		if !w.segs[si].wide {
+			s := w.matchRaw(p, si, nil, false)
+			seen |= s
+			if si == len(w.segs)-1 {
+				last = s
 			}
 		}
 	}
-	w.tailSeen = last
-	return seen
+	return seen, last
+}
+
+// readOnFromTail reads the patterns on from the last text of the object
+// read before (walker.tail, whose gate bits are tailSeen, all of them when
+// tailFull) into this one's, as a model reads a card as one text: a
+// card's description into its first skill's name, one skill's last tag
+// into the next skill. It is called only where this object's words or
+// that text's hold an anchor's word, which every pattern needs; where the
+// gate opens on the bits of every word of both, it puts that text first
+// in the segments (carried) and returns seen with its bits. Matches that
+// lie within the carried text alone were reported with its own object,
+// and are not again (matchWordsAt); literals are not looked for across
+// objects. Only the last text is carried.
+func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull bool, lits *litHits) uint64 {
+	if haveTeddy && seen&p.anchorBits == 0 {
+		// This object's bits are its anchors' words' only.
+		seen, w.tailSeen = w.gateAll(p, seen, w.tailSeen)
+		w.tailFull = true
+	}
+	if !tailFull {
+		// Read past the segments, where it is put for the while.
+		w.segs = append(w.segs, w.tail)
+		tailSeen = w.matchRaw(p, len(w.segs)-1, nil, false)
+		w.segs = w.segs[:len(w.segs)-1]
+	}
+	if !p.gateOpen(seen | tailSeen) {
+		return seen
+	}
+	w.segs = append(w.segs, textSeg{})
+	copy(w.segs[1:], w.segs)
+	w.segs[0] = w.tail
+	w.carried = 1
+	for k := range lits.hits[:lits.n] {
+		lits.hits[k].seg++
+	}
+	return seen | tailSeen
 }
 
 // gateText is gateSegments' pass over segment si, the card's own bytes,
@@ -775,7 +844,7 @@ func (w *walker) gateFolded(p *patternSet, si int, lits *litHits) uint64 {
 			seen |= p.gateWord(text, start, i-start)
 			start = -1
 		}
-		if p.anchors[c] && i < len(text) {
+		if p.anchors[c] && i < len(text) && lits != nil {
 			w.matchLiteralsAt(p, si, i, c, lits)
 		}
 	}
@@ -1265,6 +1334,24 @@ func (p *patternSet) turnAt(text []byte, i int) *turnPattern {
 		}
 	}
 	return nil
+}
+
+// mayOpenTurn reports whether text may start with a turn's role: it
+// starts with white space, or with the first two bytes of a role.
+func (p *patternSet) mayOpenTurn(text []byte) bool {
+	if len(text) < 2 {
+		return false
+	}
+	if c := text[0]; c == ' ' || c == '\t' {
+		return true
+	}
+	start := uint16(text[0]) | uint16(text[1])<<8
+	for _, s := range p.turnStarts {
+		if s == start {
+			return true
+		}
+	}
+	return false
 }
 
 // lineBody returns text after the spaces and tabs that open it.

@@ -1393,7 +1393,8 @@ var staticPatterns = patternSet{
 			next: "Assistant:",
 		},
 	},
-	turnFirst: [256]bool{72: true, 83: true, 85: true},
+	turnFirst:  [256]bool{72: true, 83: true, 85: true},
+	turnStarts: []uint16{0x5953, 0x7548, 0x7355},
 	byFirst: [512][]firstWord{
 		18: {
 			{

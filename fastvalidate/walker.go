@@ -43,16 +43,21 @@ type walker struct {
 	// in dispute, and every finding added meanwhile carries it.
 	note disagreement
 
-	// carried is 1 when segs[0] is the last text of an object read
-	// before, which the patterns read on into this one's, and tailSeen
-	// the gate's bits of the last text of the object read last (see
-	// walker.carryTail).
-	carried  int
+	// tail is the last text of the object the patterns read last, when
+	// hasTail, and tailSeen its gate's bits, all of them when tailFull
+	// (see walker.readOnFromTail); carried is 1 while segs[0] is tail.
+	tail     textSeg
+	hasTail  bool
+	tailFull bool
 	tailSeen uint64
+	carried  int
 	// splitWord is set when the object's texts hold a word split by
 	// hyphens or dots that, joined, is a pattern's word (see
 	// walker.noteSplitWord).
 	splitWord bool
+	// patterns is the pattern set, got once a card by checkContent for
+	// the texts it reads.
+	patterns *patternSet
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
