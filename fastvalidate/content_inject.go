@@ -73,11 +73,14 @@ type patternSet struct {
 	literals []literalPattern
 	turns    []turnPattern
 	// turnFirst has the first bytes of the turns' roles: a line that
-	// starts with none of them is passed over with one lookup; and
-	// turnStarts their first two bytes, by which a text read in place is
-	// passed over without a call (mayOpenTurn).
+	// starts with none of them is passed over with one lookup. A text
+	// read in place holds no line break, so only the turns of one role
+	// can open it: soloFirst has the first bytes of those roles and
+	// white space, and soloStarts their roles' first two bytes, by which
+	// such a text is passed over without a call (mayOpenTurn).
 	turnFirst  [256]bool
-	turnStarts []uint16
+	soloFirst  [256]bool
+	soloStarts []uint16
 	// byFirst lists, at firstSlot of each word a pattern starts with,
 	// those words and the patterns that start with each; firstWords has,
 	// at the same slot, the bits (firstBit) of their last bytes, so that
@@ -174,7 +177,10 @@ func mustParsePatterns(text string) *patternSet {
 				bad()
 			}
 			p.turnFirst[t.role[0]] = true
-			p.turnStarts = append(p.turnStarts, uint16(t.role[0])|uint16(t.role[1])<<8)
+			if t.next == "" {
+				p.soloFirst[t.role[0]], p.soloFirst[' '], p.soloFirst['\t'] = true, true, true
+				p.soloStarts = append(p.soloStarts, uint16(t.role[0])|uint16(t.role[1])<<8)
+			}
 			p.turns = append(p.turns, t)
 		case f[0] == "image" && len(f) >= 4:
 			p.byAnchor['!'] = append(p.byAnchor['!'], len(p.literals))
@@ -402,7 +408,7 @@ func (w *walker) matchPatterns(p *patternSet) {
 	for si := range w.segs {
 		// A text beyond ASCII was looked at for turns before folding
 		// lost its case and line breaks (checkText).
-		if seg := &w.segs[si]; !seg.wide && (seg.folded || p.mayOpenTurn(w.b[seg.start:seg.end])) {
+		if seg := &w.segs[si]; seg.folded && !seg.wide || !seg.folded && seg.end > seg.start && p.soloFirst[w.b[seg.start]] && p.mayOpenTurn(w.b[seg.start:seg.end]) {
 			w.matchTurns(p, seg.node, w.segText(si), seg.folded)
 		}
 	}
@@ -1336,8 +1342,9 @@ func (p *patternSet) turnAt(text []byte, i int) *turnPattern {
 	return nil
 }
 
-// mayOpenTurn reports whether text may start with a turn's role: it
-// starts with white space, or with the first two bytes of a role.
+// mayOpenTurn reports whether text, which holds no line break, may start
+// with a turn of one role: it starts with white space, or with the first
+// two bytes of such a role.
 func (p *patternSet) mayOpenTurn(text []byte) bool {
 	if len(text) < 2 {
 		return false
@@ -1346,7 +1353,7 @@ func (p *patternSet) mayOpenTurn(text []byte) bool {
 		return true
 	}
 	start := uint16(text[0]) | uint16(text[1])<<8
-	for _, s := range p.turnStarts {
+	for _, s := range p.soloStarts {
 		if s == start {
 			return true
 		}

@@ -1394,7 +1394,8 @@ var staticPatterns = patternSet{
 		},
 	},
 	turnFirst:  [256]bool{72: true, 83: true, 85: true},
-	turnStarts: []uint16{0x5953, 0x7548, 0x7355},
+	soloFirst:  [256]bool{9: true, 32: true, 83: true},
+	soloStarts: []uint16{0x5953},
 	byFirst: [512][]firstWord{
 		18: {
 			{
