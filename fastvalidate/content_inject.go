@@ -144,83 +144,39 @@ func mustParsePatterns(text string) *patternSet {
 			continue
 		}
 		f := strings.Fields(line)
-		bad := func() { panic("fastvalidate: content/patterns.txt line " + strconv.Itoa(i+1) + ": " + line) }
+		ok := true
 		switch {
 		case f[0] == "version" && len(f) == 2:
 			p.version = f[1]
 		case f[0] == "words" && len(f) >= 4:
-			wp := wordPattern{kind: f[1], id: f[2]}
-			for _, tok := range f[3:] {
-				if n, ok := strings.CutPrefix(tok, "*"); ok {
-					gap, err := strconv.Atoi(n)
-					if err != nil || gap < 1 {
-						bad()
-					}
-					wp.tokens = append(wp.tokens, patternToken{gap: gap})
-					continue
-				}
-				wp.tokens = append(wp.tokens, patternToken{words: strings.Split(tok, "|")})
-			}
-			if wp.tokens[0].gap != 0 {
-				bad()
-			}
-			for _, first := range wp.tokens[0].words {
-				if len(first) >= maxFirstWord {
-					bad()
-				}
-				p.addFirst(first, len(p.words))
-			}
-			p.words = append(p.words, wp)
+			ok = p.addWords(f)
 		case f[0] == "turn" && (len(f) == 4 || len(f) == 5):
-			t := turnPattern{kind: f[1], id: f[2], role: f[3]}
-			if len(f) == 5 {
-				t.next = f[4]
-			}
-			if len(t.role) < 2 {
-				bad()
-			}
-			p.turnFirst[t.role[0]] = true
-			if t.next == "" {
-				p.soloFirst[t.role[0]], p.soloFirst[' '], p.soloFirst['\t'] = true, true, true
-				p.soloStarts = append(p.soloStarts, uint16(t.role[0])|uint16(t.role[1])<<8)
-			}
-			p.turns = append(p.turns, t)
+			ok = p.addTurn(f)
 		case f[0] == "image" && len(f) >= 4:
-			p.byAnchor['!'] = append(p.byAnchor['!'], len(p.literals))
-			p.anchors['!'] = true
-			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
+			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
 		case f[0] == "reflink" && len(f) == 3:
-			p.byAnchor['['] = append(p.byAnchor['['], len(p.literals))
-			p.anchors['['] = true
-			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
+			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
 			rest := strings.SplitN(line, " ", 4)[3]
 			lit := string(appendFolded(nil, []byte(rest)))
 			anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
-			if anchor < 0 {
-				bad()
+			ok = anchor >= 0
+			if ok {
+				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor})
 			}
-			p.byAnchor[lit[anchor]] = append(p.byAnchor[lit[anchor]], len(p.literals))
-			p.anchors[lit[anchor]] = true
-			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor})
 		default:
-			bad()
+			ok = false
+		}
+		if !ok {
+			panic("fastvalidate: content/patterns.txt line " + strconv.Itoa(i+1) + ": " + line)
 		}
 	}
 	if p.version == "" {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
-	for _, l := range p.literals {
-		c := l.text[l.anchor]
-		if l.anchor+1 == len(l.text) {
-			p.anchorAfter[c] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
-			continue
-		}
-		after := l.text[l.anchor+1]
-		p.anchorAfter[c][after>>6] |= 1 << (after & 63)
-	}
+	p.buildAnchorAfter()
 	// A hyphen between letters may split a pattern's word ("ig-nore"):
 	// the literal pass visits hyphens, as it does the literals' anchors
 	// (font-size's is one already), for matchLiteralsAt to tell. Dots
@@ -236,6 +192,75 @@ func mustParsePatterns(text string) *patternSet {
 	p.buildTeddy()
 	p.buildGateVec()
 	return p
+}
+
+// addWords adds the pattern of a "words" line, split into fields f, and
+// reports whether the line is well formed.
+func (p *patternSet) addWords(f []string) bool {
+	wp := wordPattern{kind: f[1], id: f[2]}
+	for _, tok := range f[3:] {
+		if n, ok := strings.CutPrefix(tok, "*"); ok {
+			gap, err := strconv.Atoi(n)
+			if err != nil || gap < 1 {
+				return false
+			}
+			wp.tokens = append(wp.tokens, patternToken{gap: gap})
+			continue
+		}
+		wp.tokens = append(wp.tokens, patternToken{words: strings.Split(tok, "|")})
+	}
+	if wp.tokens[0].gap != 0 {
+		return false
+	}
+	for _, first := range wp.tokens[0].words {
+		if len(first) >= maxFirstWord {
+			return false
+		}
+		p.addFirst(first, len(p.words))
+	}
+	p.words = append(p.words, wp)
+	return true
+}
+
+// addTurn adds the pattern of a "turn" line, split into fields f, and
+// reports whether the line is well formed.
+func (p *patternSet) addTurn(f []string) bool {
+	t := turnPattern{kind: f[1], id: f[2], role: f[3]}
+	if len(f) == 5 {
+		t.next = f[4]
+	}
+	if len(t.role) < 2 {
+		return false
+	}
+	p.turnFirst[t.role[0]] = true
+	if t.next == "" {
+		p.soloFirst[t.role[0]], p.soloFirst[' '], p.soloFirst['\t'] = true, true, true
+		p.soloStarts = append(p.soloStarts, uint16(t.role[0])|uint16(t.role[1])<<8)
+	}
+	p.turns = append(p.turns, t)
+	return true
+}
+
+// addLiteral adds l, and its anchor byte to those the literal pass
+// visits.
+func (p *patternSet) addLiteral(l literalPattern) {
+	c := l.text[l.anchor]
+	p.byAnchor[c] = append(p.byAnchor[c], len(p.literals))
+	p.anchors[c] = true
+	p.literals = append(p.literals, l)
+}
+
+// buildAnchorAfter fills anchorAfter from the literals.
+func (p *patternSet) buildAnchorAfter() {
+	for _, l := range p.literals {
+		c := l.text[l.anchor]
+		if l.anchor+1 == len(l.text) {
+			p.anchorAfter[c] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+			continue
+		}
+		after := l.text[l.anchor+1]
+		p.anchorAfter[c][after>>6] |= 1 << (after & 63)
+	}
 }
 
 // addFirst records that pattern pi starts with word.

@@ -77,8 +77,71 @@ func referenceMatches(texts []string) []string {
 			}
 		}
 	}
+	out = append(out, referenceTurns(texts)...)
+	for at := range fold {
+		// An image's URL, and a reference's definition, are read within
+		// their own member.
+		end := len(fold)
+		if m := member(at); m+1 < len(starts) {
+			end = starts[m+1]
+		}
+		for _, l := range loadPatterns().literals {
+			if !done[l.kind] && literalAtPlain(&l, string(fold[at:end]), string(fold[at:])) {
+				done[l.kind] = true
+				out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
+			}
+		}
+	}
+	return append(out, joinedMatches(texts, done)...)
+}
+
+// joinedMatches returns, where a text splits a pattern's word by a
+// hyphen (splitsPatternWord), the word patterns' matches on the texts
+// with the hyphens and dots between letters dropped, for the kinds not
+// done yet.
+func joinedMatches(texts []string, done map[string]bool) []string {
+	if !slices.ContainsFunc(texts, splitsPatternWord) {
+		return nil
+	}
+	var joined, out []string
+	for _, t := range texts {
+		joined = append(joined, string(appendJoinedPlain(string(appendFolded(nil, []byte(t))))))
+	}
+	for _, m := range referenceMatches(joined) {
+		parts := strings.SplitN(m, " ", 3)
+		kind := ""
+		for _, p := range loadPatterns().words {
+			if p.id == parts[1] {
+				kind = p.kind
+			}
+		}
+		if kind != "" && !done[kind] {
+			done[kind] = true
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// literalAtPlain reports whether literal l matches the folded stream at
+// a place: stream is the stream from there on, inMember the same up to
+// the end of its member.
+func literalAtPlain(l *literalPattern, inMember, stream string) bool {
+	switch {
+	case l.urlHolds != nil:
+		return strings.HasPrefix(inMember, l.text) && imageURLHoldsPlain(inMember, l.urlHolds)
+	case l.refDefined:
+		return emptyRefDefinedPlain(inMember)
+	}
+	return strings.HasPrefix(stream, l.text)
+}
+
+// referenceTurns returns the turn patterns' matches on each text as
+// written: for each text, the first turn whose role opens one of its
+// lines (and whose next role opens a later line, if it has one).
+func referenceTurns(texts []string) []string {
+	var out []string
 	for i, text := range texts {
-		// Turns, on each text as written.
 		lines := strings.Split(text, "\n")
 	turns:
 		for k, line := range lines {
@@ -98,60 +161,6 @@ func referenceMatches(texts []string) []string {
 					}
 				}
 			}
-		}
-	}
-	for at := range fold {
-		for _, l := range loadPatterns().literals {
-			if l.urlHolds != nil {
-				// An image, whose URL is read within its own member.
-				end := len(fold)
-				if m := member(at); m+1 < len(starts) {
-					end = starts[m+1]
-				}
-				if !done[l.kind] && strings.HasPrefix(string(fold[at:]), l.text) && imageURLHoldsPlain(string(fold[at:end]), l.urlHolds) {
-					done[l.kind] = true
-					out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
-				}
-				continue
-			}
-			if l.refDefined {
-				// An empty reference link, whose label is defined in its own member.
-				end := len(fold)
-				if m := member(at); m+1 < len(starts) {
-					end = starts[m+1]
-				}
-				if !done[l.kind] && emptyRefDefinedPlain(string(fold[at:end])) {
-					done[l.kind] = true
-					out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
-				}
-				continue
-			}
-			if !done[l.kind] && strings.HasPrefix(string(fold[at:]), l.text) {
-				done[l.kind] = true
-				out = append(out, strings.Join([]string{string(rune('0' + member(at))), l.id, l.text}, " "))
-			}
-		}
-	}
-	if !slices.ContainsFunc(texts, splitsPatternWord) {
-		return out
-	}
-	// Read again with words split by hyphens and dots joined, for the
-	// kinds not found yet.
-	var joined []string
-	for _, t := range texts {
-		joined = append(joined, string(appendJoinedPlain(string(appendFolded(nil, []byte(t))))))
-	}
-	for _, m := range referenceMatches(joined) {
-		parts := strings.SplitN(m, " ", 3)
-		kind := ""
-		for _, p := range loadPatterns().words {
-			if p.id == parts[1] {
-				kind = p.kind
-			}
-		}
-		if kind != "" && !done[kind] {
-			done[kind] = true
-			out = append(out, m)
 		}
 	}
 	return out
