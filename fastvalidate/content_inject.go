@@ -76,14 +76,12 @@ type patternSet struct {
 	literals []literalPattern
 	turns    []turnPattern
 	// turnFirst has the first bytes of the turns' roles: a line that
-	// starts with none of them is passed over with one lookup. A text
-	// read in place holds no line break, so only the turns of one role
-	// can open it: soloFirst has the first bytes of those roles and
-	// white space, and soloStarts their roles' first two bytes, by which
-	// such a text is passed over without a call (mayOpenTurn).
+	// starts with none of them is passed over with one lookup. Every
+	// role ends with a colon, an anchor the literal pass visits, and
+	// turnBefore has the bytes before it, folded: a colon after none of
+	// them is no role's.
 	turnFirst  [256]bool
-	soloFirst  [256]bool
-	soloStarts []uint16
+	turnBefore [256]bool
 	// byFirst lists, at firstSlot of each word a pattern starts with,
 	// those words and the patterns that start with each; firstWords has,
 	// at the same slot, the bits (firstBit) of their last bytes, so that
@@ -229,14 +227,12 @@ func (p *patternSet) addTurn(f []string) bool {
 	if len(f) == 5 {
 		t.next = f[4]
 	}
-	if len(t.role) < 2 {
+	if len(t.role) < 2 || t.role[len(t.role)-1] != ':' {
 		return false
 	}
 	p.turnFirst[t.role[0]] = true
-	if t.next == "" {
-		p.soloFirst[t.role[0]], p.soloFirst[' '], p.soloFirst['\t'] = true, true, true
-		p.soloStarts = append(p.soloStarts, uint16(t.role[0])|uint16(t.role[1])<<8)
-	}
+	p.turnBefore[foldByte[t.role[len(t.role)-2]]] = true
+	p.anchors[':'] = true
 	p.turns = append(p.turns, t)
 	return true
 }
@@ -437,13 +433,7 @@ var streamWordByte = func() (t [256]bool) {
 // where its first match starts: the word patterns in the order of their
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns(p *patternSet) {
-	for si := range w.segs {
-		// A text beyond ASCII was looked at for turns before folding
-		// lost its case and line breaks (checkText).
-		if seg := &w.segs[si]; seg.folded && !seg.wide || !seg.folded && seg.end > seg.start && p.soloFirst[w.b[seg.start]] && p.mayOpenTurn(w.b[seg.start:seg.end]) {
-			w.matchTurns(p, seg.node, w.segText(si), seg.folded)
-		}
-	}
+	w.turnSeg = 0
 	var lits litHits
 	// The text before's bits, which gateSegments sets to this object's
 	// last text's.
@@ -957,6 +947,9 @@ func (w *walker) matchLiteralsAt(p *patternSet, si, i int, c byte, lits *litHits
 	if c == '-' && !w.splitWord && isFoldLetter(before) && isFoldLetter(after) {
 		w.noteSplitWord(p, si, i)
 	}
+	if c == ':' && p.turnBefore[before] && w.turnSeg <= si {
+		w.matchTurnAt(p, si, i)
+	}
 	if p.anchorAfter[c][after>>6]&(1<<(after&63)) == 0 {
 		return
 	}
@@ -1344,6 +1337,28 @@ func (w *walker) matchTurns(p *patternSet, n uint32, text []byte, lines bool) {
 	}
 }
 
+// matchTurnAt reports the turn pattern, if any, whose role ends with the
+// colon at byte i of segment si, a text the literal pass reads as it is
+// written (of the card's own bytes, or decoded): its case and line
+// breaks are known. A text beyond ASCII, which the pass reads folded, was
+// looked at before folding (checkText). One turn is reported a text:
+// walker.turnSeg is the segment after the last one reported.
+func (w *walker) matchTurnAt(p *patternSet, si, i int) {
+	text := w.segText(si)
+	start := bytes.LastIndexByte(text[:i], '\n') + 1
+	t := p.turnAt(text, start)
+	if t == nil || len(text)-len(lineBody(text[start:]))+len(t.role)-1 != i {
+		return
+	}
+	w.turnSeg = si + 1
+	var buf [64]byte
+	matched := append(buf[:0], t.role...)
+	if t.next != "" {
+		matched = append(append(matched, " ... "...), t.next...)
+	}
+	w.reportPattern(t.kind, t.id, matched, w.segs[si].node, false)
+}
+
 // turnAt returns the turn pattern whose role opens the line of text that
 // starts at byte i (after spaces and tabs), and whose next role, if it
 // has one, opens a later line; or nil.
@@ -1372,25 +1387,6 @@ func (p *patternSet) turnAt(text []byte, i int) *turnPattern {
 		}
 	}
 	return nil
-}
-
-// mayOpenTurn reports whether text, which holds no line break, may start
-// with a turn of one role: it starts with white space, or with the first
-// two bytes of such a role.
-func (p *patternSet) mayOpenTurn(text []byte) bool {
-	if len(text) < 2 {
-		return false
-	}
-	if c := text[0]; c == ' ' || c == '\t' {
-		return true
-	}
-	start := uint16(text[0]) | uint16(text[1])<<8
-	for _, s := range p.soloStarts {
-		if s == start {
-			return true
-		}
-	}
-	return false
 }
 
 // lineBody returns text after the spaces and tabs that open it.

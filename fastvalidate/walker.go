@@ -58,6 +58,9 @@ type walker struct {
 	// patterns is the pattern set, got once a card by checkContent for
 	// the texts it reads.
 	patterns *patternSet
+	// turnSeg is the segment after the last one a conversation turn was
+	// reported in (see walker.matchTurnAt).
+	turnSeg int
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
