@@ -1299,6 +1299,10 @@ func Skeleton(dst, s []byte) []byte {
 		r, size := utf8.DecodeRune(s[i:])
 		if r < utf8.RuneSelf || foldRune(r) != "" || unicode.IsSpace(r) {
 			dst = appendFolded(dst, s[i:i+size])
+		} else if parenthesisedLetter(r) {
+			// The patterns read it as its letter alone (foldReadingTable);
+			// UTS #39 keeps NFKC's parentheses.
+			dst = append(dst, '(', foldReadingRune(r)[0], ')')
 		} else if !unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) &&
 			(r < 0xE0000 || r > 0xE0FFF) {
 			dst = utf8.AppendRune(dst, unicode.ToLower(r))
@@ -1477,4 +1481,11 @@ func emptyRefDefined(text []byte, i int) bool {
 		}
 	}
 	return false
+}
+
+// parenthesisedLetter reports whether r is a parenthesised Latin letter,
+// whose NFKC form is "(a)" to "(z)" or "(A)" to "(Z)" (foldgen's
+// parenthesisedLetter).
+func parenthesisedLetter(r rune) bool {
+	return r >= 0x249C && r <= 0x24B5 || r >= 0x1F110 && r <= 0x1F129
 }
