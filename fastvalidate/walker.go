@@ -51,9 +51,9 @@ type walker struct {
 	tailFull bool
 	tailSeen uint64
 	carried  int
-	// splitWord is set when the object's texts hold a word split by
-	// hyphens or dots that, joined, is a pattern's word (see
-	// walker.noteSplitWord).
+	// splitWord is set when the object's texts hold a word split by a
+	// hyphen (and maybe more hyphens or dots) that, joined, may be a
+	// pattern's word (see walker.noteSplitWord).
 	splitWord bool
 	// patterns is the pattern set, got once a card by checkContent for
 	// the texts it reads.
