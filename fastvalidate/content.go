@@ -205,12 +205,15 @@ func (w *walker) checkContent() {
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
+	w.carried = 0
+	w.hasTail = false
 	// Once a card rather than once an object: sync.OnceValue's check is
 	// some twenty instructions a call, and a card has eight objects.
 	var patterns *patternSet
 	if work&workPatterns != 0 {
 		patterns = loadPatterns()
 	}
+	w.patterns = patterns
 	for _, p := range picked {
 		k := uint32(p)
 		v := k + 1
@@ -222,12 +225,16 @@ func (w *walker) checkContent() {
 			continue
 		}
 		if o := uint32(p >> 32); o != obj {
+			// An object with no text of its own (capabilities, an
+			// interface's links) leaves the last text where it is. The
+			// object's folded texts stay in walker.fold, where its last
+			// text may be read again with the next object's.
 			if len(w.segs) != 0 {
 				w.matchPatterns(patterns)
+				w.tail, w.hasTail = w.segs[len(w.segs)-1], true
+				w.segs, w.carried = w.segs[:0], 0
 			}
 			obj = o
-			w.fold = w.fold[:0]
-			w.segs = w.segs[:0]
 		}
 		as := classifyMember(vw.Name(k))
 		switch {
@@ -384,6 +391,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 		text := w.vw.Raw(n)
 		w.checkWide(n, text, name, work)
 		if work&workPatterns != 0 {
+			w.matchTurns(w.patterns, n, text, false) // no line break unescaped
 			start := len(w.fold)
 			w.fold = appendFolded(w.fold, text)
 			w.addFoldSeg(n, start, true)
@@ -404,6 +412,7 @@ func (w *walker) checkText(n uint32, name bool, work contentWork) {
 	case work&workPatterns == 0:
 		w.fold = w.fold[:start]
 	case wide:
+		w.matchTurns(w.patterns, n, text, true)
 		// appendFolded reads text, which ends where it appends, and the
 		// folded text then moves down over it.
 		mid := len(w.fold)
@@ -863,8 +872,10 @@ next:
 // moderatelyRestrictive reports whether a word of scripts s meets UTS #39
 // section 5.2's moderately restrictive level: one script; or Latin with
 // Han and Hiragana and Katakana, with Han and Bopomofo, or with Han and
-// Hangul (highly restrictive); or Latin and one other script but Cyrillic
-// or Greek.
+// Hangul (highly restrictive); or Latin and one other script that is
+// Recommended or Aspirational (recommendedScripts) but Cyrillic or Greek.
+// Latin with a Limited Use or Excluded script, Cherokee's Ꭺ in "PᎪypal",
+// is only minimally restrictive.
 func (s *scriptSet) moderatelyRestrictive() bool {
 	switch {
 	case s.n <= 1:
@@ -872,9 +883,31 @@ func (s *scriptSet) moderatelyRestrictive() bool {
 	case s.within(unicode.Han, unicode.Hiragana, unicode.Katakana), s.within(unicode.Han, unicode.Bopomofo), s.within(unicode.Han, unicode.Hangul):
 		return true
 	case s.n == 2 && s.has(unicode.Latin):
-		return !s.has(unicode.Cyrillic) && !s.has(unicode.Greek)
+		other := s.s[0]
+		if other == unicode.Latin {
+			other = s.s[1]
+		}
+		return other != unicode.Cyrillic && other != unicode.Greek && slices.Contains(recommendedScripts, other)
 	}
 	return false
+}
+
+// recommendedScripts are the scripts of UAX #31 (Unicode Identifiers and
+// Syntax) section 2.4's table of Recommended Scripts
+// (https://www.unicode.org/reports/tr31/#Table_Recommended_Scripts), but
+// Common and Inherited, which scriptOf gives no script: the scripts in
+// widespread everyday use that UTS #39's moderately restrictive level
+// lets Latin mix with. Its table of Aspirational Use Scripts has been
+// empty since Unicode 10.0, whose five scripts moved to Limited Use, so it
+// adds none. Every other script, Cherokee, Canadian Aboriginal, Lisu,
+// Coptic..., is Limited Use or Excluded.
+var recommendedScripts = []*unicode.RangeTable{
+	unicode.Arabic, unicode.Armenian, unicode.Bengali, unicode.Bopomofo, unicode.Cyrillic,
+	unicode.Devanagari, unicode.Ethiopic, unicode.Georgian, unicode.Greek, unicode.Gujarati,
+	unicode.Gurmukhi, unicode.Han, unicode.Hangul, unicode.Hebrew, unicode.Hiragana,
+	unicode.Kannada, unicode.Katakana, unicode.Khmer, unicode.Lao, unicode.Latin,
+	unicode.Malayalam, unicode.Myanmar, unicode.Oriya, unicode.Sinhala, unicode.Tamil,
+	unicode.Telugu, unicode.Thaana, unicode.Thai, unicode.Tibetan,
 }
 
 // checkMixedScript judges each word of name text (a run of characters

@@ -45,6 +45,12 @@ type patternToken struct {
 type literalPattern struct {
 	kind, id, text string
 	anchor         int
+	// urlHolds, for an "image" line, whose text is "![": the image
+	// matches only where the URL it links holds one of these.
+	urlHolds []string
+	// refDefined, for a "reflink" line, whose text is "[][": the empty
+	// link matches only where its text defines the label it names.
+	refDefined bool
 }
 
 // firstWord is a word patterns start with, and those patterns, by index
@@ -54,10 +60,28 @@ type firstWord struct {
 	patterns []int
 }
 
+// turnPattern is a "turn" line: a conversation turn that a model takes
+// for a new speaker's, role (its case as written, and a colon) at the
+// start of a text or of one of its lines, and, when next is set, a later
+// line that starts with next. It is matched on a text as written, before
+// folding, which loses the case and the line breaks that tell "SYSTEM:"
+// opening a line from "Operating system:" in prose.
+type turnPattern struct {
+	kind, id, role, next string
+}
+
 type patternSet struct {
 	version  string
 	words    []wordPattern
 	literals []literalPattern
+	turns    []turnPattern
+	// turnFirst has the first bytes of the turns' roles: a line that
+	// starts with none of them is passed over with one lookup. Every
+	// role ends with a colon, an anchor the literal pass visits, and
+	// turnBefore has the bytes before it, folded: a colon after none of
+	// them is no role's.
+	turnFirst  [256]bool
+	turnBefore [256]bool
 	// byFirst lists, at firstSlot of each word a pattern starts with,
 	// those words and the patterns that start with each; firstWords has,
 	// at the same slot, the bits (firstBit) of their last bytes, so that
@@ -69,6 +93,11 @@ type patternSet struct {
 	// text finds the places where any literal can match.
 	byAnchor [256][]int
 	anchors  [256]bool
+	// anchorAfter has, for each anchor byte, the bytes that may follow it
+	// in some literal anchored on it (every byte, for a literal that ends
+	// with its anchor): most anchors in honest text, a dash in
+	// "real-time", are told no literal's by one lookup.
+	anchorAfter [256][4]uint64
 	// gate has, in the slot of each word a pattern names (gateSlot),
 	// a bit for each token that word is one of; gateNeeds, for each word
 	// pattern, the bits of all its tokens; gateTokens counts the tokens
@@ -113,52 +142,47 @@ func mustParsePatterns(text string) *patternSet {
 			continue
 		}
 		f := strings.Fields(line)
-		bad := func() { panic("fastvalidate: content/patterns.txt line " + strconv.Itoa(i+1) + ": " + line) }
+		ok := true
 		switch {
 		case f[0] == "version" && len(f) == 2:
 			p.version = f[1]
 		case f[0] == "words" && len(f) >= 4:
-			wp := wordPattern{kind: f[1], id: f[2]}
-			for _, tok := range f[3:] {
-				if n, ok := strings.CutPrefix(tok, "*"); ok {
-					gap, err := strconv.Atoi(n)
-					if err != nil || gap < 1 {
-						bad()
-					}
-					wp.tokens = append(wp.tokens, patternToken{gap: gap})
-					continue
-				}
-				wp.tokens = append(wp.tokens, patternToken{words: strings.Split(tok, "|")})
-			}
-			if wp.tokens[0].gap != 0 {
-				bad()
-			}
-			for _, first := range wp.tokens[0].words {
-				if len(first) >= maxFirstWord {
-					bad()
-				}
-				p.addFirst(first, len(p.words))
-			}
-			p.words = append(p.words, wp)
+			ok = p.addWords(f)
+		case f[0] == "turn" && (len(f) == 4 || len(f) == 5):
+			ok = p.addTurn(f)
+		case f[0] == "image" && len(f) >= 4:
+			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
+		case f[0] == "reflink" && len(f) == 3:
+			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
 		case f[0] == "literal" && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
 			rest := strings.SplitN(line, " ", 4)[3]
 			lit := string(appendFolded(nil, []byte(rest)))
 			anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
-			if anchor < 0 {
-				bad()
+			ok = anchor >= 0
+			if ok {
+				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor})
 			}
-			p.byAnchor[lit[anchor]] = append(p.byAnchor[lit[anchor]], len(p.literals))
-			p.anchors[lit[anchor]] = true
-			p.literals = append(p.literals, literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor})
 		default:
-			bad()
+			ok = false
+		}
+		if !ok {
+			panic("fastvalidate: content/patterns.txt line " + strconv.Itoa(i+1) + ": " + line)
 		}
 	}
 	if p.version == "" {
 		panic("fastvalidate: content/patterns.txt has no version line")
 	}
+	p.buildAnchorAfter()
+	// A hyphen between letters may split a pattern's word ("ig-nore"):
+	// the literal pass visits hyphens, as it does the literals' anchors
+	// (font-size's is one already), for matchLiteralsAt to tell. Dots
+	// are not visited: sentences end in them, and visiting them cost the
+	// pass 15% on the 100 MB dump (BenchmarkMatchRaw's cpu-ns/card), so
+	// a word split by dots alone ("i.g.n.o.r.e") is joined only in an
+	// object where a hyphen split one.
+	p.anchors['-'] = true
 	p.assignGateBits()
 	for i := range p.words {
 		p.addGate(&p.words[i])
@@ -166,6 +190,73 @@ func mustParsePatterns(text string) *patternSet {
 	p.buildTeddy()
 	p.buildGateVec()
 	return p
+}
+
+// addWords adds the pattern of a "words" line, split into fields f, and
+// reports whether the line is well formed.
+func (p *patternSet) addWords(f []string) bool {
+	wp := wordPattern{kind: f[1], id: f[2]}
+	for _, tok := range f[3:] {
+		if n, ok := strings.CutPrefix(tok, "*"); ok {
+			gap, err := strconv.Atoi(n)
+			if err != nil || gap < 1 {
+				return false
+			}
+			wp.tokens = append(wp.tokens, patternToken{gap: gap})
+			continue
+		}
+		wp.tokens = append(wp.tokens, patternToken{words: strings.Split(tok, "|")})
+	}
+	if wp.tokens[0].gap != 0 {
+		return false
+	}
+	for _, first := range wp.tokens[0].words {
+		if len(first) >= maxFirstWord {
+			return false
+		}
+		p.addFirst(first, len(p.words))
+	}
+	p.words = append(p.words, wp)
+	return true
+}
+
+// addTurn adds the pattern of a "turn" line, split into fields f, and
+// reports whether the line is well formed.
+func (p *patternSet) addTurn(f []string) bool {
+	t := turnPattern{kind: f[1], id: f[2], role: f[3]}
+	if len(f) == 5 {
+		t.next = f[4]
+	}
+	if len(t.role) < 2 || t.role[len(t.role)-1] != ':' {
+		return false
+	}
+	p.turnFirst[t.role[0]] = true
+	p.turnBefore[foldByte[t.role[len(t.role)-2]]] = true
+	p.anchors[':'] = true
+	p.turns = append(p.turns, t)
+	return true
+}
+
+// addLiteral adds l, and its anchor byte to those the literal pass
+// visits.
+func (p *patternSet) addLiteral(l literalPattern) {
+	c := l.text[l.anchor]
+	p.byAnchor[c] = append(p.byAnchor[c], len(p.literals))
+	p.anchors[c] = true
+	p.literals = append(p.literals, l)
+}
+
+// buildAnchorAfter fills anchorAfter from the literals.
+func (p *patternSet) buildAnchorAfter() {
+	for _, l := range p.literals {
+		c := l.text[l.anchor]
+		if l.anchor+1 == len(l.text) {
+			p.anchorAfter[c] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
+			continue
+		}
+		after := l.text[l.anchor+1]
+		p.anchorAfter[c][after>>6] |= 1 << (after & 63)
+	}
 }
 
 // addFirst records that pattern pi starts with word.
@@ -342,8 +433,15 @@ var streamWordByte = func() (t [256]bool) {
 // where its first match starts: the word patterns in the order of their
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns(p *patternSet) {
+	w.turnSeg = 0
 	var lits litHits
+	// The text before's bits, which gateSegments sets to this object's
+	// last text's.
+	tailSeen, tailFull := w.tailSeen, w.tailFull
 	seen := w.gateSegments(p, &lits)
+	if w.hasTail && (seen|tailSeen)&p.anchorBits != 0 {
+		seen = w.readOnFromTail(p, seen, tailSeen, tailFull, &lits)
+	}
 	var reported uint8
 	if p.gateOpen(seen) {
 		for si := range w.segs {
@@ -356,6 +454,104 @@ func (w *walker) matchPatterns(p *patternSet) {
 			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, false)
 		}
 	}
+	if w.splitWord {
+		w.splitWord = false
+		w.matchJoined(p, reported)
+	}
+}
+
+// matchJoined follows the word patterns, for the kinds not reported yet,
+// through the object's texts with the hyphens and dots that split words
+// dropped (appendJoined), as a model reads "ig-nore all pre-vious
+// in-struc-tions": only for an object where the literal pass saw a word
+// so split that, joined, is a pattern's word (noteSplitWord), so that the
+// texts are copied only then. Dots between letters are dropped too, in
+// such an object. The joined texts stand in for the object's
+// segments while they are matched, in the same order, so that a match is
+// reported at the member where it starts.
+func (w *walker) matchJoined(p *patternSet, reported uint8) {
+	n, fold := len(w.segs), len(w.fold)
+	for si := range n {
+		start := len(w.fold)
+		w.fold = appendJoined(w.fold, w.segText(si))
+		w.addSeg(uint32(start), uint32(len(w.fold)), w.segs[si].node, true, true)
+	}
+	all := w.segs
+	w.segs = all[n:]
+	for si := range w.segs {
+		reported = w.matchWordsExact(p, si, reported)
+	}
+	w.segs = all[:n]
+	w.fold = w.fold[:fold]
+}
+
+// appendJoined appends text, as the patterns read it (foldByte), with
+// each hyphen or dot that stands between two letters dropped.
+func appendJoined(dst, text []byte) []byte {
+	for i, c := range text {
+		c = foldByte[c]
+		if (c == '-' || c == '.') && i > 0 && i+1 < len(text) && isFoldLetter(foldByte[text[i-1]]) && isFoldLetter(foldByte[text[i+1]]) {
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// isFoldLetter tells an ASCII letter of folded text.
+func isFoldLetter(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// maxJoined bounds the words noteSplitWord joins: longer than any
+// pattern's word, and than a dotted spelling of one.
+const maxJoined = 24
+
+// noteSplitWord sets walker.splitWord when the hyphen at byte i of
+// segment si, between two letters, splits a word that, joined, may be a
+// pattern's word by the gate (which lets no pattern's word by): the
+// letters and digits on either side, across every hyphen or dot that
+// stands between two letters.
+func (w *walker) noteSplitWord(p *patternSet, si, i int) {
+	text := w.segText(si)
+	// splits reports whether byte k, a hyphen or a dot, stands between
+	// two letters.
+	splits := func(k int) bool {
+		return k > 0 && k+1 < len(text) && isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
+	}
+	start, letters := i, 0
+left:
+	for start > 0 {
+		c := foldByte[text[start-1]]
+		switch {
+		case foldWordByte[c]:
+			letters++
+		case (c == '-' || c == '.') && splits(start-1):
+		default:
+			break left
+		}
+		if letters > maxJoined {
+			return
+		}
+		start--
+	}
+	var buf [maxJoined + 8]byte
+	n := 0
+	for k := start; k < len(text); k++ {
+		c := foldByte[text[k]]
+		if foldWordByte[c] {
+			if n == maxJoined {
+				return
+			}
+			buf[n] = c
+			n++
+			continue
+		}
+		if (c != '-' && c != '.') || !splits(k) {
+			break
+		}
+	}
+	if p.gateWord(buf[:], 0, n) != 0 {
+		w.splitWord = true
+	}
 }
 
 // gateSegments is matchPatterns' pass over the object's texts: it adds
@@ -364,14 +560,16 @@ func (w *walker) matchPatterns(p *patternSet) {
 // may be an anchor's (haveTeddy), and one is, it goes over those bytes
 // again for every word's bits.
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
-	var seen uint64
+	var seen, last uint64
+	lastWide := false
 	for si := range w.segs {
 		seg := &w.segs[si]
+		var s uint64
 		switch {
 		case seg.wide:
-			seen |= w.gateFolded(p, si, lits)
+			s = w.gateFolded(p, si, lits)
 		case haveGateVec && !seg.folded && int(seg.end)+blockRead <= len(w.b):
-			seen |= w.gateText(p, si, lits)
+			s = w.gateText(p, si, lits)
 		case haveTeddy && !seg.folded && int(seg.end)+blockRead <= len(w.b):
 			// The card's own bytes, which the card holds blockRead bytes
 			// past: read in place, in blocks of at most 64 bytes that no
@@ -396,16 +594,16 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 				word &= keep
 				starts := word &^ (word << 1)
 				if base+n < end && word>>((n-1)&63)&1 != 0 {
-					last := 63 - bits.LeadingZeros64(starts)
-					if last == 0 {
-						seen |= w.matchRaw(p, si, lits, true)
+					lastStart := 63 - bits.LeadingZeros64(starts)
+					if lastStart == 0 {
+						s |= w.matchRaw(p, si, lits, true)
 						break
 					}
-					n, keep = last, ^uint64(0)>>((64-last)&63)
+					n, keep = lastStart, ^uint64(0)>>((64-lastStart)&63)
 					word &= keep
 					starts &= keep
 				}
-				seen |= p.gateStarts(src[:], word, starts&cand)
+				s |= p.gateStarts(src[:], word, starts&cand)
 				for other &= keep; other != 0; other &= other - 1 {
 					i := bits.TrailingZeros64(other) & 63
 					if c := src[i]; p.anchors[c] {
@@ -415,17 +613,72 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 				base += n
 			}
 		default:
-			seen |= w.matchRaw(p, si, lits, haveTeddy)
+			s = w.matchRaw(p, si, lits, haveTeddy)
 		}
+		seen |= s
+		last, lastWide = s, seg.wide
 	}
+	full := !haveTeddy || lastWide
 	if haveTeddy && seen&p.anchorBits != 0 {
-		for si := range w.segs {
-			if !w.segs[si].wide {
-				seen |= w.matchRaw(p, si, nil, false)
+		seen, last = w.gateAll(p, seen, last)
+		full = true
+	}
+	// The last text's bits, for the next object (readOnFromTail).
+	w.tailSeen, w.tailFull = last, full
+	return seen
+}
+
+// gateAll returns seen with the bits of every word of the object's texts
+// but the wide ones, whose every word is hashed already, and last with
+// those of its last text: gateSegments' bits where the pass over the
+// card's own bytes hashed only the words that may be an anchor's.
+func (w *walker) gateAll(p *patternSet, seen, last uint64) (uint64, uint64) {
+	for si := range w.segs {
+		if !w.segs[si].wide {
+			s := w.matchRaw(p, si, nil, false)
+			seen |= s
+			if si == len(w.segs)-1 {
+				last = s
 			}
 		}
 	}
-	return seen
+	return seen, last
+}
+
+// readOnFromTail reads the patterns on from the last text of the object
+// read before (walker.tail, whose gate bits are tailSeen, all of them when
+// tailFull) into this one's, as a model reads a card as one text: a
+// card's description into its first skill's name, one skill's last tag
+// into the next skill. It is called only where this object's words or
+// that text's hold an anchor's word, which every pattern needs; where the
+// gate opens on the bits of every word of both, it puts that text first
+// in the segments (carried) and returns seen with its bits. Matches that
+// lie within the carried text alone were reported with its own object,
+// and are not again (matchWordsAt); literals are not looked for across
+// objects. Only the last text is carried.
+func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull bool, lits *litHits) uint64 {
+	if haveTeddy && seen&p.anchorBits == 0 {
+		// This object's bits are its anchors' words' only.
+		seen, w.tailSeen = w.gateAll(p, seen, w.tailSeen)
+		w.tailFull = true
+	}
+	if !tailFull {
+		// Read past the segments, where it is put for the while.
+		w.segs = append(w.segs, w.tail)
+		tailSeen = w.matchRaw(p, len(w.segs)-1, nil, false)
+		w.segs = w.segs[:len(w.segs)-1]
+	}
+	if !p.gateOpen(seen | tailSeen) {
+		return seen
+	}
+	w.segs = append(w.segs, textSeg{})
+	copy(w.segs[1:], w.segs)
+	w.segs[0] = w.tail
+	w.carried = 1
+	for k := range lits.hits[:lits.n] {
+		lits.hits[k].seg++
+	}
+	return seen | tailSeen
 }
 
 // gateText is gateSegments' pass over segment si, the card's own bytes,
@@ -619,7 +872,7 @@ func (w *walker) gateFolded(p *patternSet, si int, lits *litHits) uint64 {
 			seen |= p.gateWord(text, start, i-start)
 			start = -1
 		}
-		if p.anchors[c] && i < len(text) {
+		if p.anchors[c] && i < len(text) && lits != nil {
 			w.matchLiteralsAt(p, si, i, c, lits)
 		}
 	}
@@ -691,6 +944,15 @@ func (w *walker) matchLiteralsAt(p *patternSet, si, i int, c byte, lits *litHits
 	if i+1 < len(text) {
 		after = foldByte[text[i+1]]
 	}
+	if c == '-' && !w.splitWord && isFoldLetter(before) && isFoldLetter(after) {
+		w.noteSplitWord(p, si, i)
+	}
+	if c == ':' && p.turnBefore[before] && w.turnSeg <= si {
+		w.matchTurnAt(p, si, i)
+	}
+	if p.anchorAfter[c][after>>6]&(1<<(after&63)) == 0 {
+		return
+	}
 next:
 	for _, li := range p.byAnchor[c] {
 		l := &p.literals[li]
@@ -703,6 +965,9 @@ next:
 			}
 		}
 		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
+		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) || l.refDefined && !emptyRefDefined(text, i) {
+			continue
+		}
 		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
 			lits.hits[lits.n].lit, lits.hits[lits.n].seg = l, startSeg
 			lits.n++
@@ -832,6 +1097,11 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 				continue
 			}
 			if last, ok := w.matchWords(p.tokens[1:], first); ok {
+				if last.seg < w.carried {
+					// Within the text carried from the object before,
+					// which reported it.
+					continue
+				}
 				// A quoted match does not count as its kind's report, so
 				// that quoting one pattern first earns an unquoted one
 				// after it no warning; one quoted match an object is told.
@@ -1029,6 +1299,10 @@ func Skeleton(dst, s []byte) []byte {
 		r, size := utf8.DecodeRune(s[i:])
 		if r < utf8.RuneSelf || foldRune(r) != "" || unicode.IsSpace(r) {
 			dst = appendFolded(dst, s[i:i+size])
+		} else if parenthesisedLetter(r) {
+			// The patterns read it as its letter alone (foldReadingTable);
+			// UTS #39 keeps NFKC's parentheses.
+			dst = append(dst, '(', foldReadingRune(r)[0], ')')
 		} else if !unicode.In(r, unicode.Cf, unicode.Mn, unicode.Me, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector) &&
 			(r < 0xE0000 || r > 0xE0FFF) {
 			dst = utf8.AppendRune(dst, unicode.ToLower(r))
@@ -1038,4 +1312,180 @@ func Skeleton(dst, s []byte) []byte {
 	trimmed := bytes.TrimSpace(dst[start:])
 	n := copy(dst[start:], trimmed)
 	return dst[:start+n]
+}
+
+// matchTurns reports the first turn pattern of p that text, string node
+// n's value as written (decoded, not folded), matches: at its start, or,
+// when lines is set, at the start of any of its lines. A text read in
+// place from the card, which holds no line break unescaped, is looked at
+// from its start only.
+func (w *walker) matchTurns(p *patternSet, n uint32, text []byte, lines bool) {
+	for i := 0; i < len(text); {
+		if t := p.turnAt(text, i); t != nil {
+			var buf [64]byte
+			matched := append(buf[:0], t.role...)
+			if t.next != "" {
+				matched = append(append(matched, " ... "...), t.next...)
+			}
+			w.reportPattern(t.kind, t.id, matched, n, false)
+			return
+		}
+		if !lines {
+			return
+		}
+		nl := bytes.IndexByte(text[i:], '\n')
+		if nl < 0 {
+			return
+		}
+		i += nl + 1
+	}
+}
+
+// matchTurnAt reports the turn pattern, if any, whose role ends with the
+// colon at byte i of segment si, a text the literal pass reads as it is
+// written (of the card's own bytes, or decoded): its case and line
+// breaks are known. A text beyond ASCII, which the pass reads folded, was
+// looked at before folding (checkText). One turn is reported a text:
+// walker.turnSeg is the segment after the last one reported.
+func (w *walker) matchTurnAt(p *patternSet, si, i int) {
+	text := w.segText(si)
+	start := bytes.LastIndexByte(text[:i], '\n') + 1
+	t := p.turnAt(text, start)
+	if t == nil || len(text)-len(lineBody(text[start:]))+len(t.role)-1 != i {
+		return
+	}
+	w.turnSeg = si + 1
+	var buf [64]byte
+	matched := append(buf[:0], t.role...)
+	if t.next != "" {
+		matched = append(append(matched, " ... "...), t.next...)
+	}
+	w.reportPattern(t.kind, t.id, matched, w.segs[si].node, false)
+}
+
+// turnAt returns the turn pattern whose role opens the line of text that
+// starts at byte i (after spaces and tabs), and whose next role, if it
+// has one, opens a later line; or nil.
+func (p *patternSet) turnAt(text []byte, i int) *turnPattern {
+	line := lineBody(text[i:])
+	if len(line) == 0 || !p.turnFirst[line[0]] {
+		return nil
+	}
+	for k := range p.turns {
+		t := &p.turns[k]
+		if !hasPrefix(line, t.role) {
+			continue
+		}
+		if t.next == "" {
+			return t
+		}
+		for rest := line[len(t.role):]; ; {
+			nl := bytes.IndexByte(rest, '\n')
+			if nl < 0 {
+				break
+			}
+			rest = lineBody(rest[nl+1:])
+			if hasPrefix(rest, t.next) {
+				return t
+			}
+		}
+	}
+	return nil
+}
+
+// lineBody returns text after the spaces and tabs that open it.
+func lineBody(text []byte) []byte {
+	j := 0
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r') {
+		j++
+	}
+	return text[j:]
+}
+
+// hasPrefix reports whether text starts with s, without converting s.
+func hasPrefix(text []byte, s string) bool {
+	return len(text) >= len(s) && string(text[:len(s)]) == s
+}
+
+// imageURLHolds reports whether text, which starts with a Markdown image
+// ("![alt](url)"), links a URL that holds one of marks: a placeholder
+// such as {conversation}, {{history}}, $API_KEY or [DATA], which a model
+// that renders the image fills with what it should keep, and the
+// browser that loads it sends to the URL's host. The image must lie in
+// one text.
+func imageURLHolds(text []byte, marks []string) bool {
+	if len(text) < 2 || text[1] != '[' {
+		return false
+	}
+	end := bytes.IndexByte(text[2:], ']')
+	if end < 0 {
+		return false
+	}
+	url := text[2+end+1:]
+	if len(url) == 0 || url[0] != '(' {
+		return false
+	}
+	url = url[1:]
+	if stop := bytes.IndexAny(url, ") \t\n"); stop >= 0 {
+		url = url[:stop]
+	}
+	for _, m := range marks {
+		if bytes.Contains(url, []byte(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxRefLabel bounds the label of an empty reference link that
+// emptyRefDefined looks for a definition of.
+const maxRefLabel = 64
+
+// emptyRefDefined reports whether text holds, at byte i, a Markdown link
+// with no text to its reference, "[][label]", and, after it, the
+// definition of that label, "[label]:": a link a reader does not see,
+// whose target a model reads. Go's "[][]string" has no label, and
+// "[][3]int" no definition. A label is 1 to maxRefLabel bytes but "]"
+// and white space, compared as the patterns read text (ASCII case
+// folded), as Markdown compares labels.
+func emptyRefDefined(text []byte, i int) bool {
+	rest := text[i:]
+	if len(rest) < 4 || string(rest[:3]) != "[][" {
+		return false
+	}
+	n := 0
+	for 3+n < len(rest) && n <= maxRefLabel {
+		if c := foldByte[rest[3+n]]; c == ']' || c == ' ' {
+			break
+		}
+		n++
+	}
+	if n == 0 || n > maxRefLabel || 3+n == len(rest) || rest[3+n] != ']' {
+		return false
+	}
+	label := rest[3 : 3+n]
+	after := rest[3+n+1:]
+	for j := 0; j+n+3 <= len(after); j++ {
+		if after[j] != '[' || after[j+n+1] != ']' || after[j+n+2] != ':' {
+			continue
+		}
+		same := true
+		for k := range n {
+			if foldByte[after[j+1+k]] != foldByte[label[k]] {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+// parenthesisedLetter reports whether r is a parenthesised Latin letter,
+// whose NFKC form is "(a)" to "(z)" or "(A)" to "(Z)" (foldgen's
+// parenthesisedLetter).
+func parenthesisedLetter(r rune) bool {
+	return r >= 0x249C && r <= 0x24B5 || r >= 0x1F110 && r <= 0x1F129
 }

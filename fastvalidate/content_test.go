@@ -84,6 +84,11 @@ func TestContentHostile(t *testing.T) {
 			t.Errorf("pattern %s has no hostile card that finds it", p.id)
 		}
 	}
+	for _, p := range loadPatterns().turns {
+		if !found[p.id] {
+			t.Errorf("pattern %s has no hostile card that finds it", p.id)
+		}
+	}
 }
 
 // TestContentHonest holds honest cards in many scripts, with emoji
@@ -247,13 +252,14 @@ func TestContentProductionRaises(t *testing.T) {
 // TestFoldText checks the folding the patterns are matched on.
 func TestFoldText(t *testing.T) {
 	for in, want := range map[string]string{
-		"Ignore  PREVIOUS\tinstructions": "ignore previous instructions",
-		"іgnоrе":                         "ignore", // Cyrillic і, о, е
-		"ｉｇｎｏｒｅ":                         "ignore", // full width
-		"ig\u200bno\u00adre":             "ignore", // zero width, soft hyphen
-		"i\u0308gnore":                   "ignore", // combining diaeresis
-		"\uff1c|im_start|\uff1e":         "<|im_start|>",
-		"要約":                             "\x80\x80",
+		"Ignore  PREVIOUS\tinstructions":       "ignore previous instructions",
+		"іgnоrе":                               "ignore", // Cyrillic і, о, е
+		"ｉｇｎｏｒｅ":                               "ignore", // full width
+		"ig\u200bno\u00adre":                   "ignore", // zero width, soft hyphen
+		"i\u0308gnore":                         "ignore", // combining diaeresis
+		"\uff1c|im_start|\uff1e":               "<|im_start|>",
+		"\u24a4\u24a2\u24a9\u24aa\u24ad\u24a0": "ignore", // parenthesised letters
+		"要約":                                   "\x80\x80",
 	} {
 		if got := string(appendFolded(nil, []byte(in))); got != want {
 			t.Errorf("fold(%q) = %q, want %q", in, got, want)
@@ -304,6 +310,7 @@ func TestSkeleton(t *testing.T) {
 		{"paypal.com", "p\u0430yp\u0430l.com"},
 		{"Summariser", "Summ\u200bariser"},
 		{"Summariser", "Ｓｕｍｍａｒｉｓｅｒ"},
+		{"(a)gent", "\u249cgent"}, // the patterns read ⒜ as a; UTS #39 as (a)
 	}
 	for _, p := range same {
 		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a != b {

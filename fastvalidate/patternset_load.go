@@ -1,5 +1,7 @@
 package fastvalidate
 
+import "sync"
+
 // The content patterns as static data (patternset_static.go, which
 // go test ./fastvalidate/ -run TestStaticPatternSet -update-patterns
 // writes): parsing content/patterns.txt costs the first card with text in
@@ -8,7 +10,9 @@ package fastvalidate
 
 func init() {
 	parse := loadPatterns
-	loadPatterns = func() *patternSet { return patternsFor(patternsText, parse) }
+	// Once: the texts compared are some 13 KB, at two addresses, which
+	// each card paid for while the comparison was made on every call.
+	loadPatterns = sync.OnceValue(func() *patternSet { return patternsFor(patternsText, parse) })
 }
 
 // patternsFor returns the static set when text is the one it was made

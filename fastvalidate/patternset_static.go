@@ -3,11 +3,11 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 2\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\":\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds one of the MARKs:\n#                                   a placeholder a model fills with what\n#                                   it should keep, sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 3\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that|you\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|copy|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret|full prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\"\nliteral tool-call function-call-json \"function_call\"\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\":\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\nliteral hidden-markup text-indent-offscreen text-indent:-999\nliteral hidden-markup text-indent-offscreen-space text-indent: -999\nliteral hidden-markup left-offscreen left:-999\nliteral hidden-markup left-offscreen-space left: -999\nliteral hidden-markup top-offscreen top:-999\nliteral hidden-markup top-offscreen-space top: -999\nliteral hidden-markup text-indent-offscreen-1000 text-indent:-1000\nliteral hidden-markup text-indent-offscreen-1000-space text-indent: -1000\nliteral hidden-markup left-offscreen-1000 left:-1000\nliteral hidden-markup left-offscreen-1000-space left: -1000\nliteral hidden-markup top-offscreen-1000 top:-1000\nliteral hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [\nreflink hidden-markup empty-reference-link\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
-	version: "2",
+	version: "3",
 	words: []wordPattern{
 		{
 			kind: "override",
@@ -1163,7 +1163,244 @@ var staticPatterns = patternSet{
 			text:   "clip: rect(0",
 			anchor: 4,
 		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-point",
+			text:   "opacity:0.0;",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-point-dq",
+			text:   "opacity:0.0\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-point-sq",
+			text:   "opacity:0.0'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-point-space",
+			text:   "opacity: 0.0;",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-point-space-dq",
+			text:   "opacity: 0.0\"",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "opacity-zero-point-space-sq",
+			text:   "opacity: 0.0'",
+			anchor: 7,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-em",
+			text:   "font-size:0em",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-em-space",
+			text:   "font-size: 0em",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-rem",
+			text:   "font-size:0rem",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-rem-space",
+			text:   "font-size: 0rem",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-pt",
+			text:   "font-size:0pt",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-pt-space",
+			text:   "font-size: 0pt",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-percent",
+			text:   "font-size:0%",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-percent-space",
+			text:   "font-size: 0%",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-point-em",
+			text:   "font-size:0.0em",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-point-em-space",
+			text:   "font-size: 0.0em",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-point-rem",
+			text:   "font-size:0.0rem",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-point-rem-space",
+			text:   "font-size: 0.0rem",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-point-px",
+			text:   "font-size:0.0px",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "font-size-zero-point-px-space",
+			text:   "font-size: 0.0px",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "text-indent-offscreen",
+			text:   "text-indent:-999",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "text-indent-offscreen-space",
+			text:   "text-indent: -999",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "left-offscreen",
+			text:   "left:-999",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "left-offscreen-space",
+			text:   "left: -999",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "top-offscreen",
+			text:   "top:-999",
+			anchor: 3,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "top-offscreen-space",
+			text:   "top: -999",
+			anchor: 3,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "text-indent-offscreen-1000",
+			text:   "text-indent:-1000",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "text-indent-offscreen-1000-space",
+			text:   "text-indent: -1000",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "left-offscreen-1000",
+			text:   "left:-1000",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "left-offscreen-1000-space",
+			text:   "left: -1000",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "top-offscreen-1000",
+			text:   "top:-1000",
+			anchor: 3,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "top-offscreen-1000-space",
+			text:   "top: -1000",
+			anchor: 3,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "zero-box",
+			text:   "width:0;height:0;overflow:hidden",
+			anchor: 5,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "zero-box-space",
+			text:   "width: 0; height: 0; overflow: hidden",
+			anchor: 5,
+		},
+		{
+			kind:     "exfiltration",
+			id:       "image-url-placeholder",
+			text:     "![",
+			urlHolds: []string{"{", "$", "["},
+		},
+		{
+			kind:       "hidden-markup",
+			id:         "empty-reference-link",
+			text:       "[][",
+			refDefined: true,
+		},
 	},
+	turns: []turnPattern{
+		{
+			kind: "marker",
+			id:   "system-turn",
+			role: "SYSTEM:",
+		},
+		{
+			kind: "marker",
+			id:   "human-assistant-turn",
+			role: "Human:",
+			next: "Assistant:",
+		},
+		{
+			kind: "marker",
+			id:   "user-assistant-turn",
+			role: "User:",
+			next: "Assistant:",
+		},
+	},
+	turnFirst:  [256]bool{72: true, 83: true, 85: true},
+	turnBefore: [256]bool{109: true, 110: true, 114: true},
 	byFirst: [512][]firstWord{
 		18: {
 			{
@@ -1616,23 +1853,25 @@ var staticPatterns = patternSet{
 	},
 	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x2100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
+		33: {121},
 		34: {20, 21, 26, 27, 30},
 		35: {14, 15, 16, 17},
-		45: {54, 55, 56, 57, 58, 59, 60, 61, 62},
-		58: {18, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 85, 86},
+		45: {54, 55, 56, 57, 58, 59, 60, 61, 62, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 113, 114},
+		58: {18, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 85, 86, 87, 88, 89, 90, 91, 92, 109, 110, 111, 112, 115, 116, 117, 118, 119, 120},
 		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 19, 22, 23, 24, 25, 28, 29, 31, 77, 78, 80, 81},
-		91: {9, 10, 79, 82, 83},
+		91: {9, 10, 79, 82, 83, 122},
 		93: {84},
 	},
-	anchors:    [256]bool{34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
-	gate:       [2048]uint64{8: 0x200000000000, 18: 0xa00000000000, 20: 0x10000000000000, 23: 0x100000000000000, 31: 0x100000000, 40: 0x20b400000800000, 43: 0x100000000002000, 60: 0x2200000000000000, 88: 0x40000000000000, 96: 0x1000000000000000, 119: 0x340000000000000, 127: 0x219400002000000, 133: 0x10004000000000, 136: 0x80000000000000, 142: 0x800000, 159: 0x2000000000000, 162: 0x1000100000000000, 169: 0x100200000000000, 170: 0x200000800000, 171: 0x800000, 175: 0x10000000, 190: 0x200000000, 191: 0x800000, 195: 0x840000000000000, 202: 0x60000000000000, 219: 0x800000, 222: 0x420000000000000, 258: 0x1, 259: 0x800000000000000, 262: 0x100020000000000, 263: 0x200, 265: 0x20000000008, 266: 0x400000000000000, 269: 0x2000004000000, 270: 0x400000000000000, 276: 0x400000100000000, 284: 0x80000000000, 307: 0x800000000000000, 310: 0x4000200000000000, 333: 0x12000000000000, 336: 0x4, 347: 0x20000008008, 348: 0x800000, 362: 0x8000000000000, 373: 0x6000000000000000, 375: 0x200000000000000, 376: 0x200000000000000, 385: 0x2000, 396: 0x1000000, 402: 0x2000000000, 404: 0x8000000000000000, 410: 0x100000000000000, 435: 0x400000000000000, 453: 0x80000000000, 454: 0xe0000000000000, 455: 0x40000000000, 457: 0x200000000000000, 464: 0x4000000, 468: 0x800000020000, 469: 0x1000000, 472: 0x2000000000, 484: 0x40000000000000, 487: 0x10000000, 495: 0x4000000, 503: 0x8004a08000000000, 511: 0x20000000000000, 518: 0x840800000020000, 519: 0x40000000000, 525: 0x800000, 539: 0x80000, 546: 0x800000, 555: 0x4, 569: 0x1000000, 591: 0x80a00000000000, 593: 0x400, 605: 0x80000000000, 614: 0x100000400000000, 634: 0x8000000000000000, 649: 0x1000000000000000, 652: 0x8000000000000, 658: 0x40000000000000, 685: 0x800000, 709: 0x20000020, 713: 0x8012a08000000000, 714: 0x80001000000, 716: 0x84c000000000000, 724: 0x40000000000, 742: 0x400000000000, 751: 0x800000, 778: 0x400000000000000, 795: 0x40000000000, 803: 0x9000000000000000, 817: 0x40000000000000, 818: 0x2000000000000, 832: 0x800000000000000, 843: 0x200000000000000, 852: 0x80000, 864: 0x20, 865: 0x400000000000, 872: 0x1800000000000000, 894: 0x2302000100401080, 895: 0x200000000000000, 899: 0x2000000000000000, 900: 0x300000400002000, 929: 0x1400000000000, 934: 0x4, 938: 0x1400002000000, 948: 0x840800000020000, 969: 0x800000, 982: 0x800000, 991: 0x40000000000000, 1019: 0x80000000000000, 1022: 0x800000, 1032: 0x800000, 1038: 0x800000000000000, 1056: 0x4000000, 1061: 0x20000000000000, 1063: 0x800000, 1070: 0x8000000000, 1081: 0x100000000002000, 1098: 0x8020000000000000, 1106: 0x2, 1107: 0x20000000000000, 1110: 0x1400000000000, 1113: 0x20, 1115: 0x400000000000000, 1119: 0x100000000800020, 1125: 0x400000000000, 1126: 0x400000000000000, 1143: 0x4000000, 1156: 0x10000000, 1157: 0x80000, 1181: 0x840000000000000, 1189: 0x800000, 1192: 0x80000, 1206: 0x80004140, 1228: 0x408000000000, 1240: 0x60000000000000, 1242: 0x200000000000, 1268: 0x40000000000, 1270: 0x4000000000000000, 1275: 0x2000000000000, 1285: 0x100000000000000, 1286: 0x1000000, 1296: 0x1000000, 1309: 0x400000000000, 1323: 0x424000000000000, 1341: 0x4000000000000, 1352: 0x8000000000000, 1375: 0x800, 1381: 0x4080a00000000000, 1385: 0x20000000000000, 1410: 0x800000000000000, 1426: 0x80000000000, 1427: 0x186a08040000000, 1431: 0x20000110000000, 1436: 0x4000000, 1443: 0x104208000000000, 1464: 0x400000000000000, 1475: 0x840000000000000, 1504: 0x1000000, 1526: 0x4000000, 1538: 0x80400000000000, 1544: 0x3400000000000, 1551: 0x8000000, 1567: 0x4000000, 1570: 0x400000000000000, 1582: 0x140000000000000, 1592: 0x150000, 1605: 0x800000, 1606: 0x100100000000000, 1608: 0x201400000000000, 1628: 0x40001000000, 1630: 0x200000000000000, 1633: 0x80000, 1635: 0x40000000000, 1638: 0x840000000000000, 1647: 0x1800000001, 1654: 0x2000000000000, 1658: 0x20b400000000000, 1664: 0x800010004000000, 1672: 0x21b400002000000, 1714: 0x20, 1716: 0x200000000000, 1718: 0x20000000008, 1722: 0x1800000001, 1726: 0x800000, 1738: 0x4a08000000000, 1742: 0x800, 1776: 0x800000000000000, 1841: 0xc0000000000000, 1843: 0x800000, 1845: 0x904208000000010, 1852: 0x1000000, 1858: 0x2, 1871: 0x5000000, 1888: 0x8400000000000, 1893: 0x800000000800000, 1903: 0x800020020020, 1912: 0x209400000000000, 1919: 0x2400000000000, 1921: 0x400000000000, 1930: 0x40000000000000, 1931: 0x800000, 1936: 0x1, 1941: 0x100000000, 1958: 0x840201800200001, 1965: 0x800000000000000, 1972: 0x20000000000000, 1980: 0x800000000000001, 1984: 0x8004a08000000000, 1989: 0x1000000000000000, 1990: 0x1000000000000000, 2016: 0x400000000000, 2026: 0x1000000},
-	gateNeeds:  []uint64{0x600000000001, 0x1800000000002, 0xe00000000000c, 0x10000000000030, 0x600000000000c0, 0x180000000000300, 0xe00000000000400, 0x3000000000000800, 0xc000000000003000, 0x20000000c000, 0x400000030000, 0x8000000c0000, 0x3000000300000, 0x3c000000400000, 0x40000001800000, 0x180000006000000, 0x200000018000000, 0xc00000060000000, 0x1000000180000000, 0x2000000600000000, 0xc000000800000000, 0x601000000000, 0x1802000000000, 0xe00c000000000, 0x70030000000000, 0x1800c0000000000, 0x1e00100000000000},
-	gateFirsts: 0x1abd556aaeab,
-	gateTokens: 99,
-	anchorBits: 0x157aaad55d57,
-	teddy:      [8][32]uint8{0: {0: 0xc4, 1: 0x7, 2: 0x28, 3: 0xf5, 4: 0xe0, 5: 0x1, 6: 0xa6, 7: 0x20, 8: 0xc0, 9: 0x92, 11: 0x8, 12: 0x20, 13: 0xe0, 14: 0x6, 15: 0x50, 16: 0xc4, 17: 0x7, 18: 0x28, 19: 0xf5, 20: 0xe0, 21: 0x1, 22: 0xa6, 23: 0x20, 24: 0xc0, 25: 0x92, 27: 0x8, 28: 0x20, 29: 0xe0, 30: 0x6, 31: 0x50}, 1: {6: 0xff, 7: 0xf7, 22: 0xff, 23: 0xf7}, 2: {1: 0xa4, 2: 0x50, 3: 0x5, 5: 0xec, 6: 0x40, 7: 0x10, 9: 0x88, 11: 0x10, 12: 0x2, 14: 0xd1, 15: 0x32, 17: 0xa4, 18: 0x50, 19: 0x5, 21: 0xec, 22: 0x40, 23: 0x10, 25: 0x88, 27: 0x10, 28: 0x2, 30: 0xd1, 31: 0x32}, 3: {6: 0xff, 7: 0xcd, 22: 0xff, 23: 0xcd}, 4: {0: 0xc, 1: 0x60, 2: 0x86, 3: 0x80, 4: 0x21, 5: 0x52, 6: 0x1, 7: 0x6, 9: 0x1c, 11: 0x20, 12: 0x30, 14: 0x35, 15: 0x60, 16: 0xc, 17: 0x60, 18: 0x86, 19: 0x80, 20: 0x21, 21: 0x52, 22: 0x1, 23: 0x6, 25: 0x1c, 27: 0x20, 28: 0x30, 30: 0x35, 31: 0x60}, 5: {6: 0xf5, 7: 0x8f, 22: 0xf5, 23: 0x8f}, 6: {0: 0x1b, 1: 0xb, 2: 0xcb, 3: 0x8b, 4: 0xcf, 5: 0x2f, 6: 0x1b, 7: 0x2b, 8: 0xb, 9: 0x1f, 10: 0xb, 11: 0x2b, 12: 0x2f, 13: 0x4f, 14: 0x4b, 15: 0x1b, 16: 0x1b, 17: 0xb, 18: 0xcb, 19: 0x8b, 20: 0xcf, 21: 0x2f, 22: 0x1b, 23: 0x2b, 24: 0xb, 25: 0x1f, 26: 0xb, 27: 0x2b, 28: 0x2f, 29: 0x4f, 30: 0x4b, 31: 0x1b}, 7: {0: 0xb, 1: 0xb, 2: 0xb, 3: 0xb, 4: 0xb, 5: 0xb, 6: 0x7f, 7: 0xdb, 8: 0xb, 9: 0xb, 10: 0xb, 11: 0xb, 12: 0xb, 13: 0xb, 14: 0xb, 15: 0xb, 16: 0xb, 17: 0xb, 18: 0xb, 19: 0xb, 20: 0xb, 21: 0xb, 22: 0x7f, 23: 0xdb, 24: 0xb, 25: 0xb, 26: 0xb, 27: 0xb, 28: 0xb, 29: 0xb, 30: 0xb, 31: 0xb}},
+	anchors:     [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
+	anchorAfter: [256][4]uint64{33: {1: 0x8000000}, 34: {1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x1019025200000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
+	gate:        [2048]uint64{8: 0x200000000000, 18: 0xa00000000000, 20: 0x10000000000000, 23: 0x100000000000000, 31: 0x100000000, 40: 0x20b400000800000, 43: 0x100000000002000, 60: 0x2200000000000000, 88: 0x40000000000000, 96: 0x1000000000000000, 119: 0x340000000000000, 127: 0x219400002000000, 133: 0x10004000000000, 136: 0x80000000000000, 142: 0x800000, 159: 0x2000000000000, 162: 0x1000100000000000, 169: 0x100200000000000, 170: 0x200000800000, 171: 0x800000, 175: 0x10000000, 190: 0x200000000, 191: 0x800000, 195: 0x840000000000000, 202: 0x60000000000000, 219: 0x800000, 222: 0x420000000000000, 258: 0x1, 259: 0x800000000000000, 262: 0x100020000000000, 263: 0x200, 265: 0x20000000008, 266: 0x400000000000000, 269: 0x2000004000000, 270: 0x400000000000000, 276: 0x400000100000000, 284: 0x80000000000, 307: 0x800000000000000, 310: 0x4000200000000000, 333: 0x12000000000000, 336: 0x4, 347: 0x20000008008, 348: 0x800000, 362: 0x8000000000000, 373: 0x6000000000000000, 375: 0x200000000000000, 376: 0x200000000000000, 385: 0x2000, 396: 0x1000000, 402: 0x2000000000, 404: 0x8000000000000000, 410: 0x100000000000000, 435: 0x400000000000000, 453: 0x80000000000, 454: 0xe0000000000000, 455: 0x40000000000, 457: 0x200000000000000, 464: 0x4000000, 468: 0x800000020000, 469: 0x1000000, 472: 0x2000000000, 484: 0x40000000000000, 487: 0x10000000, 495: 0x4000000, 503: 0x8004a08000000000, 511: 0x20000000000000, 518: 0x840800000020000, 519: 0x40000000000, 525: 0x800000, 539: 0x80000, 546: 0x800000, 555: 0x4, 569: 0x1000000, 591: 0x80a00000000000, 593: 0x400, 605: 0x80000000000, 614: 0x100000400000000, 634: 0x8000000000000000, 649: 0x1000000000000000, 652: 0x8000000000000, 658: 0x40000000000000, 685: 0x800000, 709: 0x20000020, 713: 0x8012a08000000000, 714: 0x80001000000, 716: 0x84c000000000000, 724: 0x40000000000, 742: 0x400000000000, 751: 0x800000, 778: 0x400000000000000, 795: 0x40000000000, 803: 0x9000000000000000, 817: 0x40000000000000, 818: 0x2000000000000, 832: 0x800000000000000, 843: 0x200000000000000, 852: 0x80000, 864: 0x20, 865: 0x400000000000, 872: 0x1800000000000000, 894: 0x2302000100401080, 895: 0x200000000000000, 899: 0x2000000000000000, 900: 0x300000400002000, 929: 0x1400000000000, 934: 0x4, 938: 0x1400002000000, 948: 0x840800000020000, 969: 0x800000, 982: 0x800000, 991: 0x40000000000000, 1019: 0x80000000000000, 1022: 0x800000, 1032: 0x800000, 1038: 0x800000000000000, 1056: 0x4000000, 1061: 0x20000000000000, 1063: 0x800000, 1070: 0x8000000000, 1081: 0x100000000002000, 1098: 0x8020000000000000, 1106: 0x2, 1107: 0x20000000000000, 1110: 0x1400000000000, 1113: 0x20, 1115: 0x400000000000000, 1119: 0x100000000800020, 1125: 0x400000000000, 1126: 0x400000000000000, 1143: 0x4000000, 1156: 0x10000000, 1157: 0x80000, 1181: 0x840000000000000, 1189: 0x800000, 1192: 0x80000, 1206: 0x80004140, 1228: 0x408000000000, 1240: 0x60000000000000, 1242: 0x200000000000, 1268: 0x40000000000, 1270: 0x4000000000000000, 1275: 0x2000000000000, 1285: 0x100000000000000, 1286: 0x1000000, 1296: 0x1000000, 1309: 0x400000000000, 1323: 0x424000000000000, 1341: 0x4000000000000, 1352: 0x8000000000000, 1375: 0x800, 1381: 0x4080a00000000000, 1385: 0x20000000000000, 1410: 0x800000000000000, 1426: 0x80000000000, 1427: 0x186a08040000000, 1431: 0x20000110000000, 1436: 0x4000000, 1443: 0x104208000000000, 1464: 0x400000000000000, 1475: 0x840000000000000, 1504: 0x1000000, 1526: 0x4000000, 1538: 0x80400000000000, 1544: 0x3400000000000, 1551: 0x8000000, 1567: 0x4000000, 1570: 0x400000000000000, 1582: 0x140000000000000, 1592: 0x150000, 1605: 0x800000, 1606: 0x100100000000000, 1608: 0x201400000000000, 1628: 0x40001000000, 1630: 0x200000000000000, 1633: 0x80000, 1635: 0x40000000000, 1638: 0x840000000000000, 1647: 0x1800000001, 1654: 0x2000000000000, 1658: 0x20b400000000000, 1664: 0x800010004000000, 1672: 0x21b400002000000, 1714: 0x20, 1716: 0x200000000000, 1718: 0x20000000008, 1722: 0x1800000001, 1726: 0x800000, 1738: 0x4a08000000000, 1742: 0x800, 1776: 0x800000000000000, 1841: 0xc0000000000000, 1843: 0x800000, 1845: 0x904208000000010, 1852: 0x1000000, 1858: 0x2, 1871: 0x5000000, 1888: 0x8400000000000, 1893: 0x800000000800000, 1903: 0x800020020020, 1912: 0x209400000000000, 1919: 0x2400000000000, 1921: 0x400000000000, 1930: 0x40000000000000, 1931: 0x800000, 1936: 0x1, 1941: 0x100000000, 1958: 0x840201800200001, 1965: 0x800000000000000, 1972: 0x20000000000000, 1980: 0x800000000000001, 1984: 0x8004a08000000000, 1989: 0x1000000000000000, 1990: 0x1000000000000000, 2016: 0x400000000000, 2026: 0x1000000},
+	gateNeeds:   []uint64{0x600000000001, 0x1800000000002, 0xe00000000000c, 0x10000000000030, 0x600000000000c0, 0x180000000000300, 0xe00000000000400, 0x3000000000000800, 0xc000000000003000, 0x20000000c000, 0x400000030000, 0x8000000c0000, 0x3000000300000, 0x3c000000400000, 0x40000001800000, 0x180000006000000, 0x200000018000000, 0xc00000060000000, 0x1000000180000000, 0x2000000600000000, 0xc000000800000000, 0x601000000000, 0x1802000000000, 0xe00c000000000, 0x70030000000000, 0x1800c0000000000, 0x1e00100000000000},
+	gateFirsts:  0x1abd556aaeab,
+	gateTokens:  99,
+	anchorBits:  0x157aaad55d57,
+	teddy:       [8][32]uint8{0: {0: 0xc4, 1: 0x7, 2: 0x28, 3: 0xf5, 4: 0xe0, 5: 0x1, 6: 0xa6, 7: 0x20, 8: 0xc0, 9: 0x92, 11: 0x8, 12: 0x20, 13: 0xe0, 14: 0x6, 15: 0x50, 16: 0xc4, 17: 0x7, 18: 0x28, 19: 0xf5, 20: 0xe0, 21: 0x1, 22: 0xa6, 23: 0x20, 24: 0xc0, 25: 0x92, 27: 0x8, 28: 0x20, 29: 0xe0, 30: 0x6, 31: 0x50}, 1: {6: 0xff, 7: 0xf7, 22: 0xff, 23: 0xf7}, 2: {1: 0xa4, 2: 0x50, 3: 0x5, 5: 0xec, 6: 0x40, 7: 0x10, 9: 0x88, 11: 0x10, 12: 0x2, 14: 0xd1, 15: 0x32, 17: 0xa4, 18: 0x50, 19: 0x5, 21: 0xec, 22: 0x40, 23: 0x10, 25: 0x88, 27: 0x10, 28: 0x2, 30: 0xd1, 31: 0x32}, 3: {6: 0xff, 7: 0xcd, 22: 0xff, 23: 0xcd}, 4: {0: 0xc, 1: 0x60, 2: 0x86, 3: 0x80, 4: 0x21, 5: 0x52, 6: 0x1, 7: 0x6, 9: 0x1c, 11: 0x20, 12: 0x30, 14: 0x35, 15: 0x60, 16: 0xc, 17: 0x60, 18: 0x86, 19: 0x80, 20: 0x21, 21: 0x52, 22: 0x1, 23: 0x6, 25: 0x1c, 27: 0x20, 28: 0x30, 30: 0x35, 31: 0x60}, 5: {6: 0xf5, 7: 0x8f, 22: 0xf5, 23: 0x8f}, 6: {0: 0x1b, 1: 0xb, 2: 0xcb, 3: 0x8b, 4: 0xcf, 5: 0x2f, 6: 0x1b, 7: 0x2b, 8: 0xb, 9: 0x1f, 10: 0xb, 11: 0x2b, 12: 0x2f, 13: 0x4f, 14: 0x4b, 15: 0x1b, 16: 0x1b, 17: 0xb, 18: 0xcb, 19: 0x8b, 20: 0xcf, 21: 0x2f, 22: 0x1b, 23: 0x2b, 24: 0xb, 25: 0x1f, 26: 0xb, 27: 0x2b, 28: 0x2f, 29: 0x4f, 30: 0x4b, 31: 0x1b}, 7: {0: 0xb, 1: 0xb, 2: 0xb, 3: 0xb, 4: 0xb, 5: 0xb, 6: 0x7f, 7: 0xdb, 8: 0xb, 9: 0xb, 10: 0xb, 11: 0xb, 12: 0xb, 13: 0xb, 14: 0xb, 15: 0xb, 16: 0xb, 17: 0xb, 18: 0xb, 19: 0xb, 20: 0xb, 21: 0xb, 22: 0x7f, 23: 0xdb, 24: 0xb, 25: 0xb, 26: 0xb, 27: 0xb, 28: 0xb, 29: 0xb, 30: 0xb, 31: 0xb}},
 	vec: gateVecTables{
-		class:  [128]uint8{34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 93: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
+		class:  [128]uint8{33: 0x2, 34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 93: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
 		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0x60, 72: 0x40, 76: 0x20, 77: 0x20, 78: 0x2, 79: 0x80, 80: 0x84, 83: 0x50, 84: 0x8, 86: 0x4, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0x60, 104: 0x40, 108: 0x20, 109: 0x20, 110: 0x2, 111: 0x80, 112: 0x84, 115: 0x50, 116: 0x8, 118: 0x4, 121: 0x2}, 1: {65: 0x4, 67: 0x1, 69: 0x40, 76: 0x1, 79: 0x22, 82: 0xc8, 83: 0x11, 86: 0x80, 89: 0x8, 97: 0x4, 99: 0x1, 101: 0x40, 108: 0x1, 111: 0x22, 114: 0xc8, 115: 0x11, 118: 0x80, 121: 0x8}, 2: {65: 0x8, 67: 0x40, 68: 0x20, 69: 0xc0, 73: 0x1, 78: 0x30, 79: 0xa0, 80: 0x8, 82: 0x4, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 99: 0x40, 100: 0x20, 101: 0xc0, 105: 0x1, 110: 0x30, 111: 0xa0, 112: 0x8, 114: 0x4, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x12, 1: 0x12, 2: 0x12, 3: 0x12, 4: 0x12, 5: 0x12, 6: 0x12, 7: 0x12, 8: 0x12, 9: 0x12, 10: 0x12, 11: 0x12, 12: 0x12, 13: 0x12, 14: 0x12, 15: 0x12, 16: 0x12, 17: 0x12, 18: 0x12, 19: 0x12, 20: 0x12, 21: 0x12, 22: 0x12, 23: 0x12, 24: 0x12, 25: 0x12, 26: 0x12, 27: 0x12, 28: 0x12, 29: 0x12, 30: 0x12, 31: 0x12, 32: 0x12, 33: 0x12, 34: 0x12, 35: 0x12, 36: 0x12, 37: 0x12, 38: 0x12, 39: 0x12, 40: 0x12, 41: 0x12, 42: 0x12, 43: 0x12, 44: 0x12, 45: 0x12, 46: 0x12, 47: 0x12, 58: 0x12, 59: 0x12, 60: 0x12, 61: 0x12, 62: 0x12, 63: 0x12, 64: 0x12, 65: 0x9, 68: 0x41, 69: 0x20, 71: 0x20, 73: 0x4, 75: 0x20, 77: 0x84, 78: 0x8, 82: 0xc0, 83: 0x4, 84: 0x80, 85: 0x1, 86: 0x20, 91: 0x12, 92: 0x12, 93: 0x12, 94: 0x12, 95: 0x12, 96: 0x12, 97: 0x9, 100: 0x41, 101: 0x20, 103: 0x20, 105: 0x4, 107: 0x20, 109: 0x84, 110: 0x8, 114: 0xc0, 115: 0x4, 116: 0x80, 117: 0x1, 118: 0x20, 123: 0x12, 124: 0x12, 125: 0x12, 126: 0x12, 127: 0x12}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0xc, 72: 0x20, 73: 0x60, 75: 0x10, 77: 0xa0, 78: 0x2, 79: 0x80, 82: 0x6, 83: 0x68, 84: 0x6, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0xc, 104: 0x20, 105: 0x60, 107: 0x10, 109: 0xa0, 110: 0x2, 111: 0x80, 114: 0x6, 115: 0x68, 116: 0x6, 119: 0x2}, 1: {65: 0x2, 66: 0x80, 69: 0x12, 71: 0x40, 73: 0x20, 75: 0x40, 78: 0xa1, 79: 0x4, 85: 0x28, 89: 0x20, 97: 0x2, 98: 0x80, 101: 0x12, 103: 0x40, 105: 0x20, 107: 0x40, 110: 0xa1, 111: 0x4, 117: 0x28, 121: 0x20}, 2: {65: 0x2, 69: 0x80, 71: 0x2, 73: 0x40, 75: 0x4, 76: 0x86, 78: 0x48, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 101: 0x80, 103: 0x2, 105: 0x40, 107: 0x4, 108: 0x86, 110: 0x48, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 68: 0x8, 69: 0xc, 71: 0x4, 73: 0x1, 76: 0x6, 77: 0x80, 79: 0x40, 80: 0x40, 82: 0x20, 83: 0x10, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 100: 0x8, 101: 0xc, 103: 0x4, 105: 0x1, 108: 0x6, 109: 0x80, 111: 0x40, 112: 0x40, 114: 0x20, 115: 0x10, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
 	},
 }

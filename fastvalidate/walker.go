@@ -42,6 +42,25 @@ type walker struct {
 	// findings reported now are about: a check sets it around the value
 	// in dispute, and every finding added meanwhile carries it.
 	note disagreement
+
+	// tail is the last text of the object the patterns read last, when
+	// hasTail, and tailSeen its gate's bits, all of them when tailFull
+	// (see walker.readOnFromTail); carried is 1 while segs[0] is tail.
+	tail     textSeg
+	hasTail  bool
+	tailFull bool
+	tailSeen uint64
+	carried  int
+	// splitWord is set when the object's texts hold a word split by a
+	// hyphen (and maybe more hyphens or dots) that, joined, may be a
+	// pattern's word (see walker.noteSplitWord).
+	splitWord bool
+	// patterns is the pattern set, got once a card by checkContent for
+	// the texts it reads.
+	patterns *patternSet
+	// turnSeg is the segment after the last one a conversation turn was
+	// reported in (see walker.matchTurnAt).
+	turnSeg int
 }
 
 // validate judges card by profile p. Result.Profile is set here and only

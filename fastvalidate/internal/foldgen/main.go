@@ -112,6 +112,9 @@ func writeSet(buf *bytes.Buffer, doc, name string, set []uint64) {
 // fold returns the lowercase ASCII r passes for, or "".
 func fold(r rune, bySkeleton map[string][]byte) string {
 	k := stripMarks(norm.NFKC.String(string(r)))
+	if parenthesisedLetter(k) != 0 {
+		return "" // the patterns read the letter alone: foldReading
+	}
 	if k != "" && len(k) <= 4 && allGraphic(k) {
 		return strings.ToLower(k)
 	}
@@ -179,6 +182,9 @@ var notRead = map[rune]bool{0x028D: true, 0xAB69: true}
 // Cyrillic, Armenian or Latin script passes for to a reader by readsAs,
 // when fold finds none, or "".
 func foldReading(r rune, bySkeleton map[string][]byte) string {
+	if c := parenthesisedLetter(norm.NFKC.String(string(r))); c != 0 {
+		return string(c)
+	}
 	if !unicode.IsLetter(r) || !unicode.In(r, unicode.Greek, unicode.Cyrillic, unicode.Armenian, unicode.Latin) ||
 		notRead[r] || fold(r, bySkeleton) != "" {
 		return ""
@@ -187,6 +193,21 @@ func foldReading(r rune, bySkeleton map[string][]byte) string {
 		return string(c)
 	}
 	return ""
+}
+
+// parenthesisedLetter returns the lowercase letter of k, the NFKC form of
+// a parenthesised letter (U+249C-U+24B5, "(a)" to "(z)"), or 0. A reader
+// and a model read "⒤⒢⒩⒪⒭⒠" as "ignore", so the patterns do too; the
+// impersonation skeleton keeps the parentheses, as UTS #39 does
+// (fastvalidate.Skeleton writes them back).
+func parenthesisedLetter(k string) byte {
+	if len(k) != 3 || k[0] != '(' || k[2] != ')' {
+		return 0
+	}
+	if c := k[1] | 0x20; c >= 'a' && c <= 'z' {
+		return c
+	}
+	return 0
 }
 
 // stripMarks drops combining marks, which the content rules drop too, so
