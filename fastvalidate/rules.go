@@ -246,7 +246,7 @@ func init() {
 		def(CodeProbeExtendedCardMissing, "probe.extended-card-missing", SeverityError, rule.Probe, "the card promises an extended card (capabilities.extendedAgentCard, supportsAuthenticatedExtendedCard) and the interface has none"),
 		def(CodeProbeExtendedCardOpen, "probe.extended-card-open", SeverityWarning, rule.Probe, "the extended card is served without asking for authentication"),
 		def(CodeProbeVersion, "probe.version", SeverityWarning, rule.Probe, "the server answers with another protocol version than the interface declares (A2A-Version, VersionNotSupportedError, another release's error shape)"),
-		def(CodeProbeNotProbed, "probe.not-probed", SeverityWarning, rule.Probe, "the interface was not probed: its URL is not http(s) (grpc: host:port aside), or its binding is not one cardscan knows"),
+		def(CodeProbeNotProbed, "probe.not-probed", SeverityWarning, rule.Probe, "the interface was not probed: its URL is not http(s) (grpc: host:port aside), its binding is not one cardscan knows, or it comes after the first 32 of its card, which are all a probe asks"),
 
 		def(CodeSchemaType, "schema.type", SeverityError, schemaOnly, "type keyword failed"),
 		def(CodeSchemaRequired, "schema.required", SeverityError, schemaOnly, "required keyword failed: a property is missing"),
