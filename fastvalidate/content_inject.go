@@ -451,7 +451,7 @@ func (w *walker) matchPatterns(p *patternSet) {
 	for _, h := range lits.hits[:lits.n] {
 		if bit := patternKindBit(h.lit.kind); reported&bit == 0 {
 			reported |= bit
-			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, false)
+			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, plainMatch)
 		}
 	}
 	if w.splitWord {
@@ -1115,7 +1115,11 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 					reported |= bit
 				}
 				var excerpt [64]byte
-				w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node, quoted)
+				aside := plainMatch
+				if quoted {
+					aside = quotedMatch
+				}
+				w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node, aside)
 			}
 		}
 		break
@@ -1235,9 +1239,23 @@ func patternKindBit(kind string) uint8 {
 	return 32
 }
 
+// How a match is reported beside its pattern (reportPattern): as it is,
+// or as one that honest cards write too, which stays a warning under
+// every policy, its message saying why.
+const (
+	plainMatch  = ""
+	quotedMatch = " in quotes"
+	// A conversation turn: honest cards show example dialogues (a
+	// weather agent's "User: ... Assistant: ...", a prompt workbench's
+	// "SYSTEM: You are a translator."), which a model reads as the
+	// same turns an injected transcript fakes.
+	turnMatch = " as a conversation turn, which example dialogues also write"
+)
+
 // reportPattern reports a match of pattern id of kind at string node n;
-// matched is the text matched as the patterns read it.
-func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, quoted bool) {
+// matched is the text matched as the patterns read it, and aside one of
+// plainMatch, quotedMatch and turnMatch.
+func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, aside string) {
 	code := CodeContentInjection
 	if kind == "hidden-markup" {
 		code = CodeContentHiddenMarkup
@@ -1259,8 +1277,13 @@ func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, quoted
 		d = append(d, c)
 	}
 	d = append(d, '"')
-	if quoted {
-		d = append(d, " in quotes"...)
+	switch aside {
+	case turnMatch:
+		// A turn is matched as written: its case and line breaks count.
+		w.addContentAtMost(code, n, "%s", append(d, aside...), SeverityWarning)
+		return
+	case quotedMatch:
+		d = append(d, aside...)
 		w.addContentAtMost(code, n, "%s, after folding case, look-alike and invisible characters", d, SeverityWarning)
 		return
 	}
@@ -1327,7 +1350,7 @@ func (w *walker) matchTurns(p *patternSet, n uint32, text []byte, lines bool) {
 			if t.next != "" {
 				matched = append(append(matched, " ... "...), t.next...)
 			}
-			w.reportPattern(t.kind, t.id, matched, n, false)
+			w.reportPattern(t.kind, t.id, matched, n, turnMatch)
 			return
 		}
 		if !lines {
@@ -1360,7 +1383,7 @@ func (w *walker) matchTurnAt(p *patternSet, si, i int) {
 	if t.next != "" {
 		matched = append(append(matched, " ... "...), t.next...)
 	}
-	w.reportPattern(t.kind, t.id, matched, w.segs[si].node, false)
+	w.reportPattern(t.kind, t.id, matched, w.segs[si].node, turnMatch)
 }
 
 // turnAt returns the turn pattern whose role opens the line of text that
