@@ -1431,11 +1431,13 @@ func hasPrefix(text []byte, s string) bool {
 }
 
 // imageURLHolds reports whether text, which starts with a Markdown image
-// ("![alt](url)"), links a URL that holds one of marks: a placeholder
-// such as {conversation}, {{history}}, $API_KEY or [DATA], which a model
-// that renders the image fills with what it should keep, and the
+// ("![alt](url)"), links a URL that holds a placeholder opened by one of
+// marks: {conversation}, {{history}}, $API_KEY, ${KEY} or [DATA], which a
+// model that renders the image fills with what it should keep, and the
 // browser that loads it sends to the URL's host. The image must lie in
-// one text.
+// one text. Only a name counts as a placeholder (placeholderAt): a
+// chart's JSON in a QuickChart URL ({type:'bar'}), a price ($5) and an
+// array query (ids[]=1) are none.
 func imageURLHolds(text []byte, marks []string) bool {
 	if len(text) < 2 || text[1] != '[' {
 		return false
@@ -1453,12 +1455,47 @@ func imageURLHolds(text []byte, marks []string) bool {
 		url = url[:stop]
 	}
 	for _, m := range marks {
-		if bytes.Contains(url, []byte(m)) {
-			return true
+		for i := 0; ; {
+			j := bytes.Index(url[i:], []byte(m))
+			if j < 0 {
+				break
+			}
+			if placeholderAt(url, i+j) {
+				return true
+			}
+			i += j + 1
 		}
 	}
 	return false
 }
+
+// placeholderAt reports whether a template placeholder starts at byte i
+// of url: "{name}" or "{{name}}", "$name" or "${name}", or "[name]", a
+// name being a letter or '_' and then letters, digits, '_', '.' or '-'
+// (the text is folded: its case is gone).
+func placeholderAt(url []byte, i int) bool {
+	open := url[i]
+	j := i + 1
+	if open == '{' && j < len(url) && url[j] == '{' || open == '$' && j < len(url) && url[j] == '{' {
+		j++
+	}
+	if j >= len(url) || !(isASCIILetter(url[j]) || url[j] == '_') {
+		return false
+	}
+	for j < len(url) && (isASCIILetter(url[j]) || url[j] >= '0' && url[j] <= '9' || url[j] == '_' || url[j] == '.' || url[j] == '-') {
+		j++
+	}
+	switch {
+	case open == '$' && url[i+1] != '{':
+		return true
+	case open == '[':
+		return j < len(url) && url[j] == ']'
+	}
+	return j < len(url) && url[j] == '}'
+}
+
+// isASCIILetter reports whether c is an ASCII letter.
+func isASCIILetter(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' }
 
 // maxRefLabel bounds the label of an empty reference link that
 // emptyRefDefined looks for a definition of.

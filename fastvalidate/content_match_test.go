@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -211,9 +212,12 @@ func splitsPatternWord(text string) bool {
 	return false
 }
 
+// placeholderPlain is placeholderAt by a regular expression.
+var placeholderPlain = regexp.MustCompile(`^(\{\{?[A-Za-z_][\w.-]*\}|\$\{[A-Za-z_][\w.-]*\}|\$[A-Za-z_]|\[[A-Za-z_][\w.-]*\])`)
+
 // imageURLHoldsPlain is imageURLHolds by the strings package: text starts
-// with "![", and the URL in the parentheses after the first "]" holds one
-// of marks.
+// with "![", and the URL in the parentheses after the first "]" holds a
+// placeholder that one of marks opens.
 func imageURLHoldsPlain(text string, marks []string) bool {
 	_, after, ok := strings.Cut(text[2:], "]")
 	if !ok || !strings.HasPrefix(after, "(") {
@@ -223,7 +227,12 @@ func imageURLHoldsPlain(text string, marks []string) bool {
 	if stop := strings.IndexAny(url, ") \t\n"); stop >= 0 {
 		url = url[:stop]
 	}
-	return slices.ContainsFunc(marks, func(m string) bool { return strings.Contains(url, m) })
+	for i := range len(url) {
+		if slices.ContainsFunc(marks, func(m string) bool { return strings.HasPrefix(url[i:], m) }) && placeholderPlain.MatchString(url[i:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // emptyRefDefinedPlain is emptyRefDefined by the strings package, on
