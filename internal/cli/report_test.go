@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,6 +136,44 @@ func TestReportMalformedSummary(t *testing.T) {
 			want := "cardscan: error: " + filepath.Join(dir, tc.want) + "\n"
 			if r.code != cmderr.StatusIO || r.stderr != want {
 				t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.stderr, want)
+			}
+		})
+	}
+}
+
+// TestSummaryFromNewerCardscan: a summary holding a member this cardscan
+// does not know, which is otherwise a summary, was refused as "not a
+// cardscan summary" with no hint that a newer cardscan likely wrote it.
+// summary merge and report now name the member, the file, its line and
+// column, and say so; a document that is no summary at all is still
+// called none (TestReportMalformedSummary).
+func TestSummaryFromNewerCardscan(t *testing.T) {
+	good := string(readFile(t, reportSummary))
+	for _, tc := range []struct{ name, after, insert, pointer string }{
+		{"a new count", `"records": 12480,`, "\n  \"dialects\": {\"a2a\": 3},", "/dialects"},
+		{"a new member of an object", `"signed": 640,`, ` "forged": 2,`, "/signatures/forged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(good, tc.after) {
+				t.Fatalf("%s holds no %s", reportSummary, tc.after)
+			}
+			doc := strings.Replace(good, tc.after, tc.after+tc.insert, 1)
+			// Where the new member's name starts, counted as an editor does.
+			at := strings.Index(doc, tc.after) + len(tc.after) + strings.IndexByte(tc.insert, '"')
+			line := strings.Count(doc[:at], "\n") + 1
+			col := at - strings.LastIndexByte(doc[:at], '\n')
+			path := writeFile(t, filepath.Join(t.TempDir(), "newer.json"), []byte(doc))
+			member := tc.pointer[strings.LastIndexByte(tc.pointer, '/')+1:]
+			want := fmt.Sprintf("%s:%d:%d: unknown member %q, at %s: the summary may come from a newer cardscan than this one (%s)",
+				path, line, col, member, tc.pointer, version())
+			for _, args := range [][]string{
+				{"summary", "merge", reportSummary, path},
+				{"report", path, "-o", filepath.Join(t.TempDir(), "r.html")},
+			} {
+				r := run(t, "", args...)
+				if r.code != cmderr.StatusIO || r.stderr != "cardscan: error: "+want+"\n" {
+					t.Errorf("%s: exit %d, stderr\n%q\nwant\n%q", args[0], r.code, r.stderr, want)
+				}
 			}
 		})
 	}
