@@ -112,6 +112,9 @@ func reportInputs(operands []string) []clobber.File {
 // and column, when decoding failed.
 func notASummary(path string, err error) string {
 	var de *summary.DecodeError
+	if errors.As(err, &de) && de.Newer {
+		return fmt.Sprintf("%s:%d:%d: %s: the summary may come from a newer cardscan than this one (%s)", path, de.Line, de.Column, de.Detail(), version())
+	}
 	if errors.As(err, &de) {
 		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s", path, de.Line, de.Column, de.Detail())
 	}
