@@ -178,3 +178,29 @@ func TestSummaryFromNewerCardscan(t *testing.T) {
 		})
 	}
 }
+
+// TestReportMalformedDiff: a diff line that is no diff record was named
+// by its line alone; it is named by line and column, counted in
+// characters, and by the JSON Pointer of the value at fault, as a
+// summary's faults are.
+func TestReportMalformedDiff(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	good := `{"change":"added","key":"k"}` + "\n"
+	for _, tc := range []struct{ name, doc, want string }{
+		{"a bad token", good + `{"change":"added","key":x}` + "\n", "diff.jsonl:2:25: not a diff record: invalid character 'x' at start of value, at /key"},
+		{"a string for a line", good + good + `{"change":"broke","new":{"input":"a","line":"3"}}` + "\n", "diff.jsonl:3:43: not a diff record: a JSON string where an integer belongs, at /new/line"},
+		{"é before the fault", `{"change":"added","key":"é","old":{"valid":1}}` + "\n", "diff.jsonl:1:44: not a diff record: a JSON number where true or false belongs, at /old/valid"},
+		{"an array", good + "[1,2]\n", "diff.jsonl:2:1: not a diff record: a JSON array where an object belongs"},
+		{"cut short", good + `{"change":"added",` + "\r\n", "diff.jsonl:2:19: not a diff record: unexpected EOF"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := writeFile(t, filepath.Join(dir, "diff.jsonl"), []byte(tc.doc))
+			r := run(t, "", "report", reportSummary, bad, "-o", out)
+			want := "cardscan: error: " + filepath.Join(dir, tc.want) + "\n"
+			if r.code != cmderr.StatusIO || r.stderr != want {
+				t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.stderr, want)
+			}
+		})
+	}
+}
