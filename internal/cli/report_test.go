@@ -66,8 +66,8 @@ func TestReportArguments(t *testing.T) {
 		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, cmderr.StatusUsage, "", "format"},
 		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, cmderr.StatusIO, "", "nope.json: no such file or directory"},
 		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change\n"},
-		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, cmderr.StatusIO, "", "summary.json: line 1: not a diff record"},
-		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, cmderr.StatusIO, "", "diff.jsonl: line 2: not a diff record"},
+		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, cmderr.StatusIO, "", "summary.json:1:2: not a diff record: unexpected EOF"},
+		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:2:2: not a diff record: invalid character"},
 		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, cmderr.StatusIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -189,7 +189,7 @@ func TestReportMalformedDiff(t *testing.T) {
 	good := `{"change":"added","key":"k"}` + "\n"
 	for _, tc := range []struct{ name, doc, want string }{
 		{"a bad token", good + `{"change":"added","key":x}` + "\n", "diff.jsonl:2:25: not a diff record: invalid character 'x' at start of value, at /key"},
-		{"a string for a line", good + good + `{"change":"broke","new":{"input":"a","line":"3"}}` + "\n", "diff.jsonl:3:43: not a diff record: a JSON string where an integer belongs, at /new/line"},
+		{"a string for a line", good + good + `{"change":"broke","new":{"input":"a","line":"3"}}` + "\n", "diff.jsonl:3:45: not a diff record: a JSON string where an integer belongs, at /new/line"},
 		{"é before the fault", `{"change":"added","key":"é","old":{"valid":1}}` + "\n", "diff.jsonl:1:44: not a diff record: a JSON number where true or false belongs, at /old/valid"},
 		{"an array", good + "[1,2]\n", "diff.jsonl:2:1: not a diff record: a JSON array where an object belongs"},
 		{"cut short", good + `{"change":"added",` + "\r\n", "diff.jsonl:2:19: not a diff record: unexpected EOF"},

@@ -42,8 +42,11 @@ func (e *DecodeError) Detail() string {
 	return e.Msg + ", at " + e.Pointer
 }
 
-// decodeError turns the decoder's error on b into a *DecodeError.
-func decodeError(b []byte, err error) error {
+// LocateError turns the jsonv2 decoder's error on b into a *DecodeError,
+// which says where in b the fault is; another error is returned as it is.
+// The report reads the lines of its diff with it, so that their faults
+// are named as a summary's are.
+func LocateError(b []byte, err error) error {
 	var syn *jsontext.SyntacticError
 	var sem *jsonv2.SemanticError
 	switch {

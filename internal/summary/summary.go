@@ -401,7 +401,7 @@ func Unmarshal(b []byte) (*Summary, error) {
 	// offset and JSON Pointer of every fault, and rejects duplicate
 	// names.
 	if err := jsonv2.Unmarshal(b, &s, jsonv2.RejectUnknownMembers(true)); err != nil {
-		err = decodeError(b, err)
+		err = LocateError(b, err)
 		if de, ok := err.(*DecodeError); ok && de.unknownMember {
 			de.Newer = fromNewer(b)
 		}
