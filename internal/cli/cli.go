@@ -576,6 +576,7 @@ func (r *scanRun) startStdout(stdout io.Writer, prog *progress) error {
 		r.con.Errorf("%s", msg)
 		r.formats.note(msg)
 	}
+	r.cfg.Note = func(msg string) { r.con.Printf("%s", msg) }
 	return nil
 }
 

@@ -189,6 +189,7 @@ func readDumps(d *dump.Differ, o *diffOptions, paths []string, mode dump.KeyMode
 			Signatures: sigs,
 			Stdin:      stdin,
 			Diagnose:   func(msg string) { con.Errorf("%s", msg) },
+			Note:       func(msg string) { con.Printf("%s", msg) },
 			Interrupt:  sig.interrupt,
 			Extract: func() func([]byte, report.Verdict, *fastvalidate.Validator) []byte {
 				x := dump.NewExtractor(mode)
@@ -295,6 +296,7 @@ func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Rea
 			Options:   policyOptions(o.Policy),
 			Stdin:     stdin,
 			Diagnose:  func(msg string) { con.Errorf("%s", msg) },
+			Note:      func(msg string) { con.Printf("%s", msg) },
 			Interrupt: sig.interrupt,
 			Extract:   set.Extract(byte(i)),
 			Collect:   set.Add,

@@ -312,6 +312,17 @@ func wholeCardName(path string) bool {
 // input migrates one input: a whole card file or an NDJSON stream.
 func (r *migrateRun) input(in pipeline.Input, stdin io.Reader) error {
 	var src io.Reader = stdin
+	if in.Path != "" && r.o.write {
+		// --write replaces the file by renaming a new one over it; over
+		// a symbolic link, that would replace the link and leave the
+		// file it names as it was. The file named is the card's, so it
+		// is the one replaced, in its own directory, and the link stays.
+		target, err := filepath.EvalSymlinks(in.Path)
+		if err != nil {
+			return err
+		}
+		in.Path = target
+	}
 	if in.Path != "" {
 		f, err := os.Open(in.Path)
 		if err != nil {

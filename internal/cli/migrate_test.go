@@ -293,3 +293,58 @@ func TestMigrateOutputDash(t *testing.T) {
 		t.Errorf("the input ./- now holds %d bytes", len(got))
 	}
 }
+
+// TestMigrateWriteThroughSymlink: --write on a symbolic link replaced the
+// link with a regular file holding the migrated card and left the file it
+// named as it was. It writes through the link now, as an editor saves
+// through one: the file named is replaced (its original kept beside it as
+// FILE.orig), and the link stays a link to it. Both kinds of card file
+// are tried, a whole card and an NDJSON dump, each behind a relative link
+// from another directory and a link to that link.
+func TestMigrateWriteThroughSymlink(t *testing.T) {
+	card := migrateCard(t)
+	for name, src := range map[string][]byte{"card.json": card, "cards.ndjson": append(compact(card), '\n')} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			store, links := filepath.Join(root, "store"), filepath.Join(root, "links")
+			for _, d := range []string{store, links} {
+				if err := os.Mkdir(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			target := filepath.Join(store, name)
+			if err := os.WriteFile(target, src, 0o640); err != nil {
+				t.Fatal(err)
+			}
+			link, chain := filepath.Join(links, name), filepath.Join(links, "again-"+name)
+			if err := os.Symlink(filepath.Join("..", "store", name), link); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Base(link), chain); err != nil {
+				t.Fatal(err)
+			}
+			var out, errb bytes.Buffer
+			if code := Run([]string{"migrate", "--to", "a2a/1.0", "--write", chain}, nil, &out, &errb); code != 0 {
+				t.Fatalf("--write: exit %d: %s", code, errb.String())
+			}
+			for _, l := range []string{link, chain} {
+				if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("%s is no longer a symbolic link (%v)", l, err)
+				}
+			}
+			now, _ := os.ReadFile(target)
+			if !bytes.Contains(now, []byte("supportedInterfaces")) {
+				t.Errorf("the file the link names was not migrated")
+			}
+			if orig, err := os.ReadFile(target + ".orig"); err != nil || !bytes.Equal(orig, src) {
+				t.Errorf("want the original beside the file it was, as %s.orig (%v)", name, err)
+			}
+			if st, err := os.Stat(target); err != nil || st.Mode().Perm() != 0o640 {
+				t.Errorf("the file's mode changed: %v (%v)", st.Mode().Perm(), err)
+			}
+			if leftovers, _ := filepath.Glob(filepath.Join(links, ".*")); len(leftovers) > 0 {
+				t.Errorf("temporary files left beside the links: %q", leftovers)
+			}
+		})
+	}
+}

@@ -83,7 +83,7 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if len(operands) == 2 {
 		d, err = readDiffFile(operands[1], stdin)
 		if err != nil {
-			return cmderr.IOf("%s: %s", operands[1], err)
+			return cmderr.IOf("%s", notADiff(operands[1], err))
 		}
 	}
 	var page bytes.Buffer
@@ -112,6 +112,9 @@ func reportInputs(operands []string) []clobber.File {
 // and column, when decoding failed.
 func notASummary(path string, err error) string {
 	var de *summary.DecodeError
+	if errors.As(err, &de) && de.Newer {
+		return fmt.Sprintf("%s:%d:%d: %s: the summary may come from a newer cardscan than this one (%s)", path, de.Line, de.Column, de.Detail(), version())
+	}
 	if errors.As(err, &de) {
 		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s", path, de.Line, de.Column, de.Detail())
 	}
@@ -141,6 +144,16 @@ func readDiffFile(path string, stdin io.Reader) (*htmlreport.Diff, error) {
 	}
 	defer closer()
 	return htmlreport.ReadDiff(r)
+}
+
+// notADiff words a diff file's fault, with the line and column right
+// after the file's name when it has them.
+func notADiff(path string, err error) string {
+	var de *summary.DecodeError
+	if errors.As(err, &de) {
+		return fmt.Sprintf("%s:%d:%d: %s", path, de.Line, de.Column, de.Detail())
+	}
+	return fmt.Sprintf("%s: %s", path, err)
 }
 
 // openOperand opens a command's operand: standard input for "-" when the

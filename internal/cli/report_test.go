@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,8 +66,8 @@ func TestReportArguments(t *testing.T) {
 		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, cmderr.StatusUsage, "", "format"},
 		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, cmderr.StatusIO, "", "nope.json: no such file or directory"},
 		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change\n"},
-		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, cmderr.StatusIO, "", "summary.json: line 1: not a diff record"},
-		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, cmderr.StatusIO, "", "diff.jsonl: line 2: not a diff record"},
+		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, cmderr.StatusIO, "", "summary.json:1:2: not a diff record: unexpected EOF"},
+		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:2:2: not a diff record: invalid character"},
 		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, cmderr.StatusIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,6 +133,70 @@ func TestReportMalformedSummary(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			bad := writeFile(t, filepath.Join(dir, "bad.json"), []byte(tc.doc))
 			r := run(t, "", "report", bad, "-o", out)
+			want := "cardscan: error: " + filepath.Join(dir, tc.want) + "\n"
+			if r.code != cmderr.StatusIO || r.stderr != want {
+				t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.stderr, want)
+			}
+		})
+	}
+}
+
+// TestSummaryFromNewerCardscan: a summary holding a member this cardscan
+// does not know, which is otherwise a summary, was refused as "not a
+// cardscan summary" with no hint that a newer cardscan likely wrote it.
+// summary merge and report now name the member, the file, its line and
+// column, and say so; a document that is no summary at all is still
+// called none (TestReportMalformedSummary).
+func TestSummaryFromNewerCardscan(t *testing.T) {
+	good := string(readFile(t, reportSummary))
+	for _, tc := range []struct{ name, after, insert, pointer string }{
+		{"a new count", `"records": 12480,`, "\n  \"dialects\": {\"a2a\": 3},", "/dialects"},
+		{"a new member of an object", `"signed": 640,`, ` "forged": 2,`, "/signatures/forged"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !strings.Contains(good, tc.after) {
+				t.Fatalf("%s holds no %s", reportSummary, tc.after)
+			}
+			doc := strings.Replace(good, tc.after, tc.after+tc.insert, 1)
+			// Where the new member's name starts, counted as an editor does.
+			at := strings.Index(doc, tc.after) + len(tc.after) + strings.IndexByte(tc.insert, '"')
+			line := strings.Count(doc[:at], "\n") + 1
+			col := at - strings.LastIndexByte(doc[:at], '\n')
+			path := writeFile(t, filepath.Join(t.TempDir(), "newer.json"), []byte(doc))
+			member := tc.pointer[strings.LastIndexByte(tc.pointer, '/')+1:]
+			want := fmt.Sprintf("%s:%d:%d: unknown member %q, at %s: the summary may come from a newer cardscan than this one (%s)",
+				path, line, col, member, tc.pointer, version())
+			for _, args := range [][]string{
+				{"summary", "merge", reportSummary, path},
+				{"report", path, "-o", filepath.Join(t.TempDir(), "r.html")},
+			} {
+				r := run(t, "", args...)
+				if r.code != cmderr.StatusIO || r.stderr != "cardscan: error: "+want+"\n" {
+					t.Errorf("%s: exit %d, stderr\n%q\nwant\n%q", args[0], r.code, r.stderr, want)
+				}
+			}
+		})
+	}
+}
+
+// TestReportMalformedDiff: a diff line that is no diff record was named
+// by its line alone; it is named by line and column, counted in
+// characters, and by the JSON Pointer of the value at fault, as a
+// summary's faults are.
+func TestReportMalformedDiff(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	good := `{"change":"added","key":"k"}` + "\n"
+	for _, tc := range []struct{ name, doc, want string }{
+		{"a bad token", good + `{"change":"added","key":x}` + "\n", "diff.jsonl:2:25: not a diff record: invalid character 'x' at start of value, at /key"},
+		{"a string for a line", good + good + `{"change":"broke","new":{"input":"a","line":"3"}}` + "\n", "diff.jsonl:3:45: not a diff record: a JSON string where an integer belongs, at /new/line"},
+		{"é before the fault", `{"change":"added","key":"é","old":{"valid":1}}` + "\n", "diff.jsonl:1:44: not a diff record: a JSON number where true or false belongs, at /old/valid"},
+		{"an array", good + "[1,2]\n", "diff.jsonl:2:1: not a diff record: a JSON array where an object belongs"},
+		{"cut short", good + `{"change":"added",` + "\r\n", "diff.jsonl:2:19: not a diff record: unexpected EOF"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := writeFile(t, filepath.Join(dir, "diff.jsonl"), []byte(tc.doc))
+			r := run(t, "", "report", reportSummary, bad, "-o", out)
 			want := "cardscan: error: " + filepath.Join(dir, tc.want) + "\n"
 			if r.code != cmderr.StatusIO || r.stderr != want {
 				t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.stderr, want)

@@ -49,3 +49,25 @@ func TestURLListLongLine(t *testing.T) {
 		t.Errorf("reading a 256 MiB line allocated %d MiB; want at most 64", grew>>20)
 	}
 }
+
+// TestURLListBOM: a URL list saved by an editor that writes a byte order
+// mark had its first line refused as no URL, the mark shown in the
+// message. The mark is skipped, as the validation run skips it.
+func TestURLListBOM(t *testing.T) {
+	for _, list := range []string{"\ufeffhttps://a.example/\nhttps://b.example/\n", "\ufeff\r\nhttps://a.example/\nhttps://b.example/\n"} {
+		s := newURLSource(nil, strings.NewReader(list), nil, nil)
+		var got []string
+		for u, ok := s.next(); ok; u, ok = s.next() {
+			got = append(got, u)
+		}
+		if want := []string{"https://a.example/", "https://b.example/"}; strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("list %q: URLs %q, want %q", list, got, want)
+		}
+	}
+	// A mark on a later line is no mark of the file: that line is not a URL.
+	s := newURLSource(nil, strings.NewReader("https://a.example/\n\ufeffhttps://b.example/\n"), nil, nil)
+	s.next()
+	if u, _ := s.next(); u != "\ufeffhttps://b.example/" {
+		t.Errorf("a mark on line 2 was taken away: %q", u)
+	}
+}

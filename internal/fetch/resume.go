@@ -34,6 +34,8 @@ type urlSource struct {
 // file, /dev/zero) would otherwise grow without bound.
 const maxURLLine = 64 << 10
 
+const byteOrderMark = "\ufeff"
+
 func newURLSource(args []string, list io.Reader, done map[string]int, tooLong func(line int)) *urlSource {
 	s := &urlSource{args: args, done: done, tooLong: tooLong}
 	if list != nil {
@@ -60,6 +62,11 @@ func (s *urlSource) readLine() (string, error) {
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
+		}
+		if s.line == 1 {
+			// An editor's byte order mark opens the file, not its first
+			// URL; the validation run skips it the same way.
+			line = bytes.TrimPrefix(line, []byte(byteOrderMark))
 		}
 		if long {
 			s.long++

@@ -3,10 +3,13 @@ package htmlreport
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/cardscan/cardscan/internal/summary"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Change kinds, as cardscan diff names them, in the order the report
@@ -53,10 +56,10 @@ type Side struct {
 
 // Member is one changed member of a card.
 type Member struct {
-	Pointer string          `json:"pointer"`
-	What    string          `json:"what"`
-	Old     json.RawMessage `json:"old"`
-	New     json.RawMessage `json:"new"`
+	Pointer string         `json:"pointer"`
+	What    string         `json:"what"`
+	Old     jsontext.Value `json:"old"`
+	New     jsontext.Value `json:"new"`
 }
 
 // Error is a finding on the new card of a key that broke.
@@ -67,7 +70,8 @@ type Error struct {
 }
 
 // ReadDiff reads cardscan diff's JSONL output. A line that is not a JSON
-// object fails the read, naming the line; so does a file of objects none
+// object fails the read, naming the line, column and JSON Pointer of the
+// fault (a *summary.DecodeError); so does a file of objects none
 // of which is a diff record, which is more likely a file given by mistake
 // than a diff.
 func ReadDiff(r io.Reader) (*Diff, error) {
@@ -83,8 +87,8 @@ func ReadDiff(r io.Reader) (*Diff, error) {
 		line, err = readLine(br, line[:0])
 		if len(bytes.TrimSpace(line)) > 0 {
 			var c Change
-			if jerr := json.Unmarshal(line, &c); jerr != nil {
-				return nil, fmt.Errorf("line %d: not a diff record: %v", n, jerr)
+			if err := decodeChange(line, &c); err != nil {
+				return nil, lineError(n, line, err)
 			}
 			switch {
 			case c.Change == "":
@@ -111,6 +115,27 @@ func ReadDiff(r io.Reader) (*Diff, error) {
 		return nil, fmt.Errorf("none of its %d JSON objects is a diff record (no \"change\" member)", d.Skipped)
 	}
 	return d, nil
+}
+
+// decodeChange decodes one diff line as tolerantly as encoding/json did
+// (a member given twice is its last, invalid UTF-8 is kept, names match
+// in any case), through jsonv2, which says where a fault is.
+func decodeChange(line []byte, c *Change) error {
+	return jsonv2.Unmarshal(line, c, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true),
+		jsonv2.MatchCaseInsensitiveNames(true))
+}
+
+// lineError is the fault err of the diff's line n: a *summary.DecodeError
+// on line n, at the column and JSON Pointer of the fault, when the
+// decoder says where it is.
+func lineError(n int, line []byte, err error) error {
+	var de *summary.DecodeError
+	if errors.As(summary.LocateError(line, err), &de) {
+		de.Line = n
+		de.Msg = "not a diff record: " + de.Msg
+		return de
+	}
+	return fmt.Errorf("line %d: not a diff record: %v", n, err)
 }
 
 // readLine appends the next line to buf, without its ending, refusing one

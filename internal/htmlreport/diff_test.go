@@ -33,8 +33,8 @@ func TestReadDiff(t *testing.T) {
 			map[string]int64{"added": 1}, map[string]int{"added": 1}, 1, ""},
 		{"lists are bounded, counts are not", strings.Join(many, "\n"),
 			map[string]int64{"added": MaxListed + 7}, map[string]int{"added": MaxListed}, 0, ""},
-		{"not JSON", rec("added", "a") + "\nnot json\n", nil, nil, 0, "line 2: not a diff record"},
-		{"not an object", "[1,2]\n", nil, nil, 0, "line 1: not a diff record"},
+		{"not JSON", rec("added", "a") + "\nnot json\n", nil, nil, 0, "2:2: not a diff record: invalid character 'o'"},
+		{"not an object", "[1,2]\n", nil, nil, 0, "1:1: not a diff record: a JSON array where an object belongs"},
 		{"a summary, not a diff", `{"records":1,"valid":1,"invalid":0}` + "\n", nil, nil, 0, "none of its 1 JSON objects is a diff record"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

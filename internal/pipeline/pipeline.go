@@ -81,6 +81,9 @@ type Config struct {
 	// completely, in input order, after the verdicts read before the
 	// failure have been written.
 	Diagnose func(msg string)
+	// Note receives, from the reading goroutine, what was passed over in
+	// an input that was read to its end: a gzip stream's zero padding.
+	Note func(msg string)
 
 	// Stdin is read for an Input with an empty Path.
 	Stdin io.Reader
@@ -236,6 +239,9 @@ func Run(cfg Config, inputs []Input) (Stats, error) {
 	}
 	if cfg.Diagnose == nil {
 		cfg.Diagnose = func(string) {}
+	}
+	if cfg.Note == nil {
+		cfg.Note = func(string) {}
 	}
 	if cfg.Progress == nil {
 		cfg.Progress = new(Progress)

@@ -84,6 +84,11 @@ func describe(err error) string {
 	if errors.Is(err, zstd.ErrDecoderSizeExceeded) || errors.Is(err, zstd.ErrWindowSizeExceeded) {
 		return "zstd window larger than the 128 MiB accepted (compress with --long=27 or less)"
 	}
+	// The first frame's magic was seen before the decoder began: the one
+	// it misses is that of a frame after the last.
+	if errors.Is(err, zstd.ErrMagicMismatch) {
+		return "bytes after a zstd frame that start no zstd frame (trailing garbage or padding, which zstd -d refuses too)"
+	}
 	return err.Error()
 }
 
@@ -137,6 +142,9 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	err = cu.run()
 	if cu.framing != FramingAuto {
 		p.framed[cu.framing].Add(1)
+	}
+	if err == nil && compression == "gzip" && dec.gzip.zeros > 0 {
+		p.cfg.Note(in.Name + ": trailing zero bytes ignored (" + strconv.FormatInt(dec.gzip.zeros, 10) + " after the last gzip member)")
 	}
 	if err == nil || err == errHalted {
 		return err

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -17,6 +19,12 @@ type DecodeError struct {
 	Line, Column int    // 1-based; the column counts characters
 	Pointer      string // JSON Pointer of the value at fault; "" for the document
 	Msg          string
+	// Newer tells that the fault is a member unknown here in a document
+	// that is otherwise a summary: one written by a newer cardscan, most
+	// likely, rather than a file given by mistake.
+	Newer bool
+
+	unknownMember bool
 }
 
 // Error is "LINE:COLUMN: " and the Detail.
@@ -34,8 +42,11 @@ func (e *DecodeError) Detail() string {
 	return e.Msg + ", at " + e.Pointer
 }
 
-// decodeError turns the decoder's error on b into a *DecodeError.
-func decodeError(b []byte, err error) error {
+// LocateError turns the jsonv2 decoder's error on b into a *DecodeError,
+// which says where in b the fault is; another error is returned as it is.
+// The report reads the lines of its diff with it, so that their faults
+// are named as a summary's are.
+func LocateError(b []byte, err error) error {
 	var syn *jsontext.SyntacticError
 	var sem *jsonv2.SemanticError
 	switch {
@@ -45,7 +56,9 @@ func decodeError(b []byte, err error) error {
 		msg := fmt.Sprintf("a JSON %s where %s belongs", kindName(sem.JSONKind), goKind(sem.GoType))
 		switch {
 		case errors.Is(sem.Err, jsonv2.ErrUnknownName):
-			msg = fmt.Sprintf("unknown member %q", sem.JSONPointer.LastToken())
+			de := newDecodeError(b, sem.ByteOffset, string(sem.JSONPointer), fmt.Sprintf("unknown member %q", sem.JSONPointer.LastToken()))
+			de.unknownMember = true
+			return de
 		case sem.Err != nil:
 			msg += ": " + sem.Err.Error()
 		}
@@ -53,6 +66,46 @@ func decodeError(b []byte, err error) error {
 	}
 	return err
 }
+
+// fromNewer says b is a summary but for members unknown here: it holds
+// every member a summary always has, and read without the unknown ones
+// it is a summary whose counts agree.
+func fromNewer(b []byte) bool {
+	var top map[string]jsontext.Value
+	if jsonv2.Unmarshal(b, &top) != nil {
+		return false
+	}
+	for _, name := range alwaysWritten() {
+		if _, ok := top[name]; !ok {
+			return false
+		}
+	}
+	var s Summary
+	return jsonv2.Unmarshal(b, &s) == nil && s.check() == nil
+}
+
+// alwaysWritten are the names of the members every summary holds: those
+// of Summary's fields that are not left out when empty.
+var alwaysWritten = sync.OnceValue(func() []string {
+	var names []string
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for f := range t.Fields() {
+			tag := f.Tag.Get("json")
+			if f.Anonymous && tag == "" {
+				walk(f.Type)
+				continue
+			}
+			name, opts, _ := strings.Cut(tag, ",")
+			if name == "" || name == "-" || strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,") {
+				continue
+			}
+			names = append(names, name)
+		}
+	}
+	walk(reflect.TypeFor[Summary]())
+	return names
+})
 
 func newDecodeError(b []byte, offset int64, pointer, msg string) *DecodeError {
 	offset = min(max(offset, 0), int64(len(b)))

@@ -386,8 +386,10 @@ func (s *Summary) WriteFile(path string, w io.Writer) error {
 }
 
 // Unmarshal decodes a summary, rejecting documents that are not one:
-// unknown members most likely mean a file given by mistake. A document
-// that cannot be decoded gets a *DecodeError, which says where.
+// unknown members most likely mean a file given by mistake, or, in a
+// document that is otherwise a summary, one written by a newer cardscan
+// (DecodeError.Newer). A document that cannot be decoded gets a
+// *DecodeError, which says where.
 func Unmarshal(b []byte) (*Summary, error) {
 	var s Summary
 	// encoding/json, which writes summaries, would read invalid UTF-8 as
@@ -399,7 +401,11 @@ func Unmarshal(b []byte) (*Summary, error) {
 	// offset and JSON Pointer of every fault, and rejects duplicate
 	// names.
 	if err := jsonv2.Unmarshal(b, &s, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return nil, decodeError(b, err)
+		err = LocateError(b, err)
+		if de, ok := err.(*DecodeError); ok && de.unknownMember {
+			de.Newer = fromNewer(b)
+		}
+		return nil, err
 	}
 	if err := s.check(); err != nil {
 		return nil, err

@@ -513,3 +513,37 @@ func TestAddProbes(t *testing.T) {
 		t.Errorf("a run that probed nothing has probes: %+v", none.Probes)
 	}
 }
+
+// TestUnknownMemberNewer: a member unknown here is taken for a newer
+// cardscan's only in what is otherwise a summary this cardscan wrote.
+func TestUnknownMemberNewer(t *testing.T) {
+	b, err := sample().Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	for _, tc := range []struct {
+		name, doc string
+		newer     bool
+	}{
+		{"a new member", strings.Replace(doc, `"records":`, `"dialects": {"a2a": 1}, "records":`, 1), true},
+		{"a new member in a new object", strings.Replace(doc, `"records":`, `"future": {"x": 1}, "records":`, 1), true},
+		{"a member it always has missing", strings.Replace(strings.Replace(doc, `"shards": 1`, `"shard": 1`, 1), `"records":`, `"dialects": 1, "records":`, 1), false},
+		{"counts that disagree", strings.Replace(strings.Replace(doc, `"valid": 7`, `"valid": 8`, 1), `"records":`, `"dialects": 1, "records":`, 1), false},
+		{"a diff line", `{"change":"added","key":"k"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.doc == doc {
+				t.Fatal("the edit did not apply")
+			}
+			_, err := Unmarshal([]byte(tc.doc))
+			de, ok := err.(*DecodeError)
+			if !ok {
+				t.Fatalf("error %v, want a *DecodeError", err)
+			}
+			if de.Newer != tc.newer {
+				t.Errorf("Newer %v, want %v (%v)", de.Newer, tc.newer, err)
+			}
+		})
+	}
+}
