@@ -9,8 +9,9 @@ import (
 	"os"
 	"sync/atomic"
 
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/cardscan/cardscan/internal/gzipstream"
 )
 
 // Input is one source of records.
@@ -66,112 +67,8 @@ func (c countingReader) Read(p []byte) (int, error) {
 // directory of many small compressed files costs one zstd decoder.
 type decoders struct {
 	zstd *zstd.Decoder
-	gzip gzipMembers
+	gzip gzipstream.Reader
 	peek *bufio.Reader
-}
-
-// errGzipTrailing is what follows the last member of a gzip stream when
-// it is no member and not NUL bytes alone.
-var errGzipTrailing = errors.New("bytes after the last gzip member that are neither a gzip member nor zero padding")
-
-// gzipMembers reads a gzip stream member by member, so that what follows
-// a member is judged here rather than taken for the next one's header:
-// tar and some uploaders pad a stream with NUL bytes to a block (GNU
-// gzip -d ignores them, saying so). NUL bytes alone end the stream, and
-// are counted in zeros; anything else is errGzipTrailing. The padding is
-// read through, never held, so any length of it costs bounded memory.
-type gzipMembers struct {
-	z     *gzip.Reader
-	src   *bufio.Reader
-	zeros int64 // NUL bytes read after the last member
-	done  bool
-	err   error // to be returned once the bytes read with it are
-}
-
-// reset starts reading the stream of src, whose first member's header it
-// reads.
-func (g *gzipMembers) reset(src *bufio.Reader) error {
-	*g = gzipMembers{z: g.z, src: src}
-	var err error
-	if g.z == nil {
-		g.z, err = gzip.NewReader(src)
-	} else {
-		err = g.z.Reset(src)
-	}
-	if err != nil {
-		return err
-	}
-	// src is a bufio.Reader, so the decoder reads no byte past a
-	// member's end: what follows is left in src for next to judge.
-	g.z.Multistream(false)
-	return nil
-}
-
-func (g *gzipMembers) Read(p []byte) (int, error) {
-	for {
-		if g.err != nil {
-			return 0, g.err
-		}
-		if g.done {
-			return 0, io.EOF
-		}
-		n, err := g.z.Read(p)
-		if err == io.EOF {
-			err = g.next()
-		}
-		if err != nil {
-			if n > 0 {
-				g.err = err
-				return n, nil
-			}
-			return 0, err
-		}
-		if n > 0 {
-			return n, nil
-		}
-	}
-}
-
-// next goes on past the member that ended: to the next member, or through
-// NUL bytes alone to the end.
-func (g *gzipMembers) next() error {
-	head, err := g.src.Peek(len(gzipMagic))
-	switch {
-	case len(head) == 0 && errors.Is(err, io.EOF):
-		g.done = true
-		return nil
-	case bytes.Equal(head, gzipMagic):
-		if err := g.z.Reset(g.src); err != nil {
-			return err
-		}
-		g.z.Multistream(false)
-		return nil
-	case len(head) == 0:
-		return err
-	case head[0] == 0:
-		return g.skipZeros()
-	}
-	return errGzipTrailing
-}
-
-// skipZeros reads the stream to its end, a buffer at a time, as long as
-// it holds NUL bytes alone.
-func (g *gzipMembers) skipZeros() error {
-	for {
-		if _, err := g.src.Peek(1); err != nil {
-			if errors.Is(err, io.EOF) {
-				g.done = true
-				return nil
-			}
-			return err
-		}
-		b, _ := g.src.Peek(g.src.Buffered())
-		if len(bytes.TrimLeft(b, "\x00")) > 0 {
-			return errGzipTrailing
-		}
-		g.zeros += int64(len(b))
-		g.src.Discard(len(b))
-	}
 }
 
 // open returns the decompressed stream of r, chosen by magic bytes, and the
@@ -207,7 +104,7 @@ func (d *decoders) open(r io.Reader) (io.Reader, string, error) {
 		}
 		return d.zstd, "zstd", nil
 	case bytes.HasPrefix(head, gzipMagic):
-		if err := d.gzip.reset(d.peek); err != nil {
+		if err := d.gzip.Reset(d.peek); err != nil {
 			return nil, "gzip", err
 		}
 		return &d.gzip, "gzip", nil

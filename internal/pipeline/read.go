@@ -143,8 +143,8 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	if cu.framing != FramingAuto {
 		p.framed[cu.framing].Add(1)
 	}
-	if err == nil && compression == "gzip" && dec.gzip.zeros > 0 {
-		p.cfg.Note(in.Name + ": trailing zero bytes ignored (" + strconv.FormatInt(dec.gzip.zeros, 10) + " after the last gzip member)")
+	if err == nil && compression == "gzip" && dec.gzip.Zeros() > 0 {
+		p.cfg.Note(in.Name + ": trailing zero bytes ignored (" + strconv.FormatInt(dec.gzip.Zeros(), 10) + " after the last gzip member)")
 	}
 	if err == nil || err == errHalted {
 		return err
