@@ -18,9 +18,9 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/gzipstream"
 	"github.com/cardscan/cardscan/internal/migrate"
 	"github.com/cardscan/cardscan/internal/pipeline"
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -358,8 +358,11 @@ func decompress(br *bufio.Reader) (io.Reader, bool, error) {
 		}
 		return bufio.NewReaderSize(d.IOReadCloser(), 256<<10), true, nil
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
-		g, err := gzip.NewReader(br)
-		if err != nil {
+		// Member by member, as the validation run reads gzip: zero
+		// padding after the last member is read through, other bytes
+		// are an error rather than a member's bad header.
+		g := new(gzipstream.Reader)
+		if err := g.Reset(br); err != nil {
 			return nil, true, err
 		}
 		return bufio.NewReaderSize(g, 256<<10), true, nil

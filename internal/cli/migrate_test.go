@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"os"
@@ -344,6 +345,43 @@ func TestMigrateWriteThroughSymlink(t *testing.T) {
 			}
 			if leftovers, _ := filepath.Glob(filepath.Join(links, ".*")); len(leftovers) > 0 {
 				t.Errorf("temporary files left beside the links: %q", leftovers)
+			}
+		})
+	}
+}
+
+// TestMigrateGzipPadding: migrate reads a gzip dump as the validation run
+// does: NUL padding after the last member (tar pads to its blocks) is
+// read through, and other trailing bytes are an error, not more cards.
+func TestMigrateGzipPadding(t *testing.T) {
+	line := compact(migrateCard(t))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(append(line, '\n'))
+	zw.Close()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name  string
+		trail []byte
+		code  int
+	}{
+		{"zero padding", make([]byte, 10240), 0},
+		{"garbage", []byte("not gzip"), 3},
+		{"garbage before a member", append([]byte("not gzip"), gz.Bytes()...), 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, filepath.Join(dir, tc.name+".ndjson.gz"), append(bytes.Clone(gz.Bytes()), tc.trail...))
+			var out, errb bytes.Buffer
+			code := Run([]string{"migrate", "--to", "a2a/1.0", "-o", filepath.Join(dir, tc.name+".out.ndjson"), path}, nil, &out, &errb)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d: %s", code, tc.code, errb.String())
+			}
+			if tc.code != 0 && !strings.Contains(errb.String(), "neither a gzip member nor zero padding") {
+				t.Errorf("stderr does not name the trailing bytes: %s", errb.String())
+			}
+			got, err := os.ReadFile(filepath.Join(dir, tc.name+".out.ndjson"))
+			if err == nil && strings.Count(string(got), "\n") != 1 || tc.code == 0 && !strings.Contains(string(got), `"supportedInterfaces":[`) {
+				t.Errorf("output %q (%v), want the one card migrated", got, err)
 			}
 		})
 	}
