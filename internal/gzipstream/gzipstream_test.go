@@ -32,8 +32,11 @@ func TestReaderEnds(t *testing.T) {
 		{"two members", two, 0, nil},
 		{"padded to a tar block", append(bytes.Clone(two), make([]byte, 10240-len(two))...), int64(10240 - len(two)), nil},
 		{"padding past the buffer", append(bytes.Clone(two), make([]byte, 1<<20)...), 1 << 20, nil},
+		{"one zero", append(bytes.Clone(two), 0), 1, nil},
 		{"garbage", append(bytes.Clone(two), "trailing"...), 0, ErrTrailing},
 		{"zeros then garbage", append(append(bytes.Clone(two), make([]byte, 9000)...), 'x'), 0, ErrTrailing},
+		{"half a magic", append(bytes.Clone(two), 0x1f), 0, ErrTrailing},
+		{"a member header cut short", append(bytes.Clone(two), member("x")[:5]...), 0, io.ErrUnexpectedEOF},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := r.Reset(bufio.NewReaderSize(bytes.NewReader(tc.stream), 4096)); err != nil {

@@ -486,15 +486,7 @@ func TestHTTP(t *testing.T) {
 
 	// A message over --max-message is turned away before it is read.
 	big := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"validate_card","arguments":{"card":%q}}}`, strings.Repeat("x", 64<<10))
-	req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, strings.NewReader(big))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp, _ := postMCP(t, srv.URL, big, nil)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Errorf("oversized message: status %d, want 413", resp.StatusCode)
 	}
@@ -505,16 +497,7 @@ func TestHTTP(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":"a\ud800","method":"tools/list"}`, "lone surrogate"},
 		{`{"jsonrpc":"2.0","id":2,"method":"tools/list","id":3}`, `member \"id\" given twice`},
 	} {
-		req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, strings.NewReader(tc.body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
+		resp, b := postMCP(t, srv.URL, tc.body, nil)
 		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), tc.want) || !strings.Contains(string(b), `"id":null`) {
 			t.Errorf("%s: status %d, body %.200s; want 400, an error with a null id saying %s", tc.body, resp.StatusCode, b, tc.want)
 		}
@@ -532,19 +515,7 @@ func TestHTTP(t *testing.T) {
 		{"another host", map[string]string{"Host": "attacker.example"}, http.StatusForbidden},
 		{"cross-origin", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://attacker.example"}, http.StatusForbidden},
 	} {
-		req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, strings.NewReader(small))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
-		for k, v := range tc.header {
-			req.Header.Set(k, v)
-		}
-		req.Host = req.Header.Get("Host")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp, _ := postMCP(t, srv.URL, small, tc.header)
 		if resp.StatusCode != tc.want {
 			t.Errorf("%s: status %d, want %d", tc.name, resp.StatusCode, tc.want)
 		}
@@ -835,4 +806,27 @@ func TestFetchCardQuotesCardText(t *testing.T) {
 	srv := cardServer(t, hostileQuoteCard, nil)
 	cs := connect(t, mcpserver.Config{AllowPrivate: true})
 	checkQuoted(t, text(call(t, cs, "fetch_card", map[string]any{"url": srv.URL, "profile": "agentcard"})), quotedExcerpt)
+}
+
+// postMCP posts one JSON-RPC message to the server at url as a
+// streamable HTTP client does, with header's fields set over its own (a
+// "Host" one names the host asked for), and returns the response and
+// its body.
+func postMCP(t *testing.T, url, body string, header map[string]string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url+mcpserver.Endpoint, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	req.Host = req.Header.Get("Host")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, b
 }

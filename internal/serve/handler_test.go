@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -87,6 +88,21 @@ func postBody(t testing.TB, url, contentType string, body io.Reader) (*http.Resp
 	if err != nil {
 		t.Fatal(err)
 	}
+	return resp, b
+}
+
+// postHeader posts body to url with header's lines, each as given (two
+// lines of a field stay two), and returns the response and its body.
+func postHeader(t testing.TB, url string, header http.Header, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	maps.Copy(req.Header, header)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
 	return resp, b
 }
 
@@ -271,17 +287,11 @@ func TestValidate_TypesAndEncodings(t *testing.T) {
 		{"gzip NDJSON, not gzip", ndjsonType, "gzip", invalidCard, 400, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/validate", strings.NewReader(tc.body))
-			req.Header.Set("Content-Type", tc.ctype)
+			header := http.Header{"Content-Type": {tc.ctype}}
 			if tc.encoding != "" {
-				req.Header.Set("Content-Encoding", tc.encoding)
+				header["Content-Encoding"] = []string{tc.encoding}
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, body := postHeader(t, srv.URL+"/v1/validate", header, tc.body)
 			if tc.status != 200 {
 				requireProblem(t, resp, body, tc.status)
 				return
@@ -312,17 +322,11 @@ func TestValidate_RepeatedHeaderLines(t *testing.T) {
 		{"one of each", []string{"application/json"}, []string{"gzip"}, gzipped(t, invalidCard), 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/validate", strings.NewReader(tc.body))
-			req.Header["Content-Type"] = tc.ctypes
+			header := http.Header{"Content-Type": tc.ctypes}
 			if tc.encodings != nil {
-				req.Header["Content-Encoding"] = tc.encodings
+				header["Content-Encoding"] = tc.encodings
 			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
+			resp, body := postHeader(t, srv.URL+"/v1/validate", header, tc.body)
 			if tc.status != 200 {
 				requireProblem(t, resp, body, tc.status)
 				return
