@@ -358,6 +358,19 @@ func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
 // bit per byte from from. next is -1 where a word to hash runs from its
 // block through all of the next.
 func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
+	return gateTextBy(p, p.vec.mayStart, text, base, n)
+}
+
+// gateTextTeddyPortable is what gateTextAVX2 computes, to hold it to:
+// gateTextPortable with the anchors' words found by the nibble tables
+// (teddyTables), which let more words through than gateVecTables.
+func gateTextTeddyPortable(p *patternSet, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
+	return gateTextBy(p, func(src []byte) bool { return teddyPortable(&p.teddy, src, 1) != 0 }, text, base, n)
+}
+
+// gateTextBy is gateTextPortable with mayStart telling where an anchor's
+// word may start.
+func gateTextBy(p *patternSet, mayStart func(src []byte) bool, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
 	t := &p.vec
 	isWord := func(c byte) bool { return c < 0x80 && t.class[c]&vecWordByte != 0 }
 	for base < n {
@@ -370,7 +383,7 @@ func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, fro
 				anchors |= 1 << i
 			}
 			starts := isWord(c) && (base+i == 0 || !isWord(text[base+i-1]))
-			if starts && t.mayStart(text[base+i:]) {
+			if starts && mayStart(text[base+i:]) {
 				cands |= 1 << i
 			}
 		}
@@ -391,4 +404,21 @@ func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, fro
 		base += size
 	}
 	return seen, base, base, 0
+}
+
+// teddyAnchorTable is the table by which gateTextAVX2 tells the
+// literals' anchor bytes, all below 0x80 (mustParsePatterns checks), 32
+// at a time with two byte shuffles: at each low nibble, a bit per high
+// nibble (0 to 7) of the anchor bytes with that low nibble, the byte's
+// bit looked up by its high nibble in a constant table (anchorHighBits in
+// content_match_amd64.s) with none for 8 to 15. The table is there twice,
+// once for each 128-bit lane.
+func (p *patternSet) teddyAnchorTable() (t [32]byte) {
+	for c := range 128 {
+		if p.anchors[c] {
+			t[c&15] |= 1 << (c >> 4)
+			t[16+c&15] |= 1 << (c >> 4)
+		}
+	}
+	return t
 }

@@ -642,18 +642,36 @@ func matchesAsReference(t *testing.T, v *Validator, texts []string) (got, want [
 }
 
 // TestGateTextVecAsPortable holds gateTextVec, where this machine has
-// AVX-512, to gateTextPortable, call by call, on random texts of every
-// length up to three blocks and more: ASCII strewn with the anchors' words
-// in any case, the literals' anchor bytes, bytes beyond ASCII, and
-// anchors' words run on across a block or two.
+// AVX-512, to gateTextPortable, call by call (gateTextAsPortable).
 func TestGateTextVecAsPortable(t *testing.T) {
 	if !haveGateVec {
-		t.Skip("no AVX-512 VBMI: gateSegments reads texts a block at a time")
+		t.Skip("no AVX-512 VBMI: gateSegments reads texts with gateTextAVX2 or matchRaw")
 	}
+	gateTextAsPortable(t, gateTextVec, gateTextPortable)
+}
+
+// TestGateTextAVX2AsPortable holds gateTextAVX2, where this machine has
+// AVX2 and BMI2, to gateTextTeddyPortable, call by call
+// (gateTextAsPortable).
+func TestGateTextAVX2AsPortable(t *testing.T) {
+	if !haveGateAVX2 {
+		t.Skip("no AVX2 and BMI2: gateSegments reads texts with matchRaw")
+	}
+	gateTextAsPortable(t, gateTextAVX2, gateTextTeddyPortable)
+}
+
+// gateTextAsPortable holds a vector pass over a whole text to its
+// portable reference, call by call, on random texts of every length up
+// to three blocks and more: ASCII strewn with the anchors' words in any
+// case, the literals' anchor bytes, bytes beyond ASCII, and anchors'
+// words run on across a block or two.
+func gateTextAsPortable(t *testing.T,
+	vec func(p *byte, base, n int, ps *patternSet) (uint64, int, int, uint64),
+	portable func(p *patternSet, text []byte, base, n int) (uint64, int, int, uint64)) {
 	p := loadPatterns()
 	words := anchorWords(p)
 	rng := rand.New(rand.NewPCG(9, 10))
-	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"\x80\xc1\xe9"
+	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"\x80\xc1\xe9!]\xa0\xba\xdb"
 	calls, hits, anchorStops, longStops := 0, 0, 0, 0
 	for round := range 20000 {
 		n := rng.IntN(300)
@@ -674,8 +692,8 @@ func TestGateTextVecAsPortable(t *testing.T) {
 			copy(text[at:], words[rng.IntN(len(words))]+strings.Repeat("z", 60+rng.IntN(80)))
 		}
 		for base := 0; base < n; {
-			seen, from, next, anchors := gateTextVec(&text[0], base, n, p)
-			wantSeen, wantFrom, wantNext, wantAnchors := gateTextPortable(p, text, base, n)
+			seen, from, next, anchors := vec(&text[0], base, n, p)
+			wantSeen, wantFrom, wantNext, wantAnchors := portable(p, text, base, n)
 			calls++
 			if seen != wantSeen || from != wantFrom || next != wantNext || anchors != wantAnchors {
 				t.Fatalf("%q (n %d) from %d: got %#x %d %d %#x, want %#x %d %d %#x",
