@@ -70,9 +70,10 @@ func gateTextVec(p *byte, base, n int, ps *patternSet) (seen uint64, from, next 
 var haveGateAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 
 // gateTextAVX2 is gateTextTeddyPortable on AVX2, gateTextVec's results
-// with the anchors' words found by the nibble tables (ps.teddy), for the
-// text of n bytes at p, which must be followed by blockRead bytes of the
-// card; it reads ps.teddy, ps.teddyAnchors and ps.gate.
+// with the anchors' words found by the nibble tables (ps.teddy), or with
+// all every word's bits and no anchor bytes, for the text of n bytes at
+// p, which must be followed by blockRead bytes of the card; it reads
+// ps.teddy, ps.teddyAnchors and ps.gate.
 //
 //go:noescape
-func gateTextAVX2(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64)
+func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64)

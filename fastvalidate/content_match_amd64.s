@@ -471,7 +471,7 @@ GLOBL anchorHighBits<>(SB), RODATA|NOPTR, $0x20
 	VPMOVMSKB Y4, reg \
 	NOTL      reg
 
-// func gateTextAVX2(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64)
+// func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64)
 //
 // gateTextTeddyPortable in one call, gateTextVec for CPUs with AVX2 but
 // not AVX-512: the same blocks of up to 64 bytes, the same results, each
@@ -480,12 +480,14 @@ GLOBL anchorHighBits<>(SB), RODATA|NOPTR, $0x20
 // compares, the literals' anchor bytes by two byte shuffles on their
 // nibbles (teddyAnchorTable), and the bytes where an anchor's word may
 // start by the nibble tables ps.teddy, as textBlockTeddyAVX2 finds them.
+// With all, it hashes every word and looks for no anchor byte, returning
+// only at the text's end or at a long word.
 //
 // Registers: SI the text, BX the block's start, DX n, DI the block,
 // R8 the gate, R9 seen, CX the block's length, R10 its word bits, R11 its
 // anchor bytes, R13 the bits of its bytes, R15 the word starts to hash;
 // Y5 the anchors' table, Y6 0x20, Y7 0x0f, Y8 to Y15 the nibble tables.
-TEXT ·gateTextAVX2(SB), NOSPLIT, $0-64
+TEXT ·gateTextAVX2(SB), NOSPLIT, $0-72
 	MOVQ    p+0(FP), SI
 	MOVQ    base+8(FP), BX
 	MOVQ    n+16(FP), DX
@@ -535,6 +537,8 @@ block:
 	CMPQ CX, AX
 	CMOVQGT AX, CX
 	LEAQ (SI)(BX*1), DI
+	CMPB all+32(FP), $0
+	JNE  everyword
 	WORD32(0, R10)
 	ANCHORS32(R11)
 	CAND32(0, R12)
@@ -549,6 +553,18 @@ block:
 	ORQ  R13, R11
 	SHLQ $32, R14
 	ORQ  R14, R12
+	JMP  masked
+
+everyword:
+	// Every word hashed, and no anchor byte looked for.
+	WORD32(0, R10)
+	XORQ R11, R11
+	MOVQ $-1, R12
+	CMPQ CX, $32
+	JLE  masked
+	WORD32(32, AX)
+	SHLQ $32, AX
+	ORQ  AX, R10
 
 masked:
 	MOVQ  $-1, R13
@@ -627,26 +643,26 @@ hashed:
 	JMP   block
 
 anchors:
-	MOVQ R9, seen+32(FP)
-	MOVQ BX, from+40(FP)
+	MOVQ R9, seen+40(FP)
+	MOVQ BX, from+48(FP)
 	ADDQ CX, BX
-	MOVQ BX, next+48(FP)
-	MOVQ R11, anchors+56(FP)
+	MOVQ BX, next+56(FP)
+	MOVQ R11, anchors+64(FP)
 	VZEROUPPER
 	RET
 
 long:
-	MOVQ R9, seen+32(FP)
-	MOVQ BX, from+40(FP)
-	MOVQ $-1, next+48(FP)
-	MOVQ $0, anchors+56(FP)
+	MOVQ R9, seen+40(FP)
+	MOVQ BX, from+48(FP)
+	MOVQ $-1, next+56(FP)
+	MOVQ $0, anchors+64(FP)
 	VZEROUPPER
 	RET
 
 end:
-	MOVQ R9, seen+32(FP)
-	MOVQ BX, from+40(FP)
-	MOVQ BX, next+48(FP)
-	MOVQ $0, anchors+56(FP)
+	MOVQ R9, seen+40(FP)
+	MOVQ BX, from+48(FP)
+	MOVQ BX, next+56(FP)
+	MOVQ $0, anchors+64(FP)
 	VZEROUPPER
 	RET

@@ -39,6 +39,6 @@ const haveGateAVX2 = false
 // gateTextAVX2 is gateTextTeddyPortable here, which gateSegments does not
 // call (haveGateAVX2); the text of n bytes at p is followed by blockRead
 // more.
-func gateTextAVX2(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64) {
-	return gateTextTeddyPortable(ps, unsafe.Slice(p, n+blockRead), base, n)
+func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64) {
+	return gateTextTeddyPortable(ps, unsafe.Slice(p, n+blockRead), base, n, all)
 }

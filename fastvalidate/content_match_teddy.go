@@ -358,19 +358,26 @@ func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
 // bit per byte from from. next is -1 where a word to hash runs from its
 // block through all of the next.
 func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
-	return gateTextBy(p, p.vec.mayStart, text, base, n)
+	return gateTextBy(p, p.vec.mayStart, true, text, base, n)
 }
 
 // gateTextTeddyPortable is what gateTextAVX2 computes, to hold it to:
 // gateTextPortable with the anchors' words found by the nibble tables
-// (teddyTables), which let more words through than gateVecTables.
-func gateTextTeddyPortable(p *patternSet, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
-	return gateTextBy(p, func(src []byte) bool { return teddyPortable(&p.teddy, src, 1) != 0 }, text, base, n)
+// (teddyTables), which let more words through than gateVecTables; or,
+// with all, with every word hashed and no anchor byte looked for, which
+// returns only at the text's end or at a long word.
+func gateTextTeddyPortable(p *patternSet, text []byte, base, n int, all bool) (seen uint64, from, next int, anchors uint64) {
+	mayStart := func(src []byte) bool { return teddyPortable(&p.teddy, src, 1) != 0 }
+	if all {
+		mayStart = func([]byte) bool { return true }
+	}
+	return gateTextBy(p, mayStart, !all, text, base, n)
 }
 
 // gateTextBy is gateTextPortable with mayStart telling where an anchor's
-// word may start.
-func gateTextBy(p *patternSet, mayStart func(src []byte) bool, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
+// word may start, and the literals' anchor bytes looked for only with
+// stopAtAnchors.
+func gateTextBy(p *patternSet, mayStart func(src []byte) bool, stopAtAnchors bool, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
 	t := &p.vec
 	isWord := func(c byte) bool { return c < 0x80 && t.class[c]&vecWordByte != 0 }
 	for base < n {
@@ -379,7 +386,7 @@ func gateTextBy(p *patternSet, mayStart func(src []byte) bool, text []byte, base
 		anchors = 0
 		for i := range size {
 			c := text[base+i]
-			if c < 0x80 && t.class[c]&vecAnchorByte != 0 {
+			if stopAtAnchors && c < 0x80 && t.class[c]&vecAnchorByte != 0 {
 				anchors |= 1 << i
 			}
 			starts := isWord(c) && (base+i == 0 || !isWord(text[base+i-1]))
