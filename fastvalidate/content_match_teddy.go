@@ -57,8 +57,10 @@ func anchorToken(id string) int {
 type teddyTables [8][32]byte
 
 // buildTeddy fills p.teddy from the anchors' words: their first four
-// bytes, each put in the bucket whose tables it widens least (by the
-// number of 4-byte strings the bucket then lets through), so that
+// bytes, each put in the bucket whose tables it widens least (by
+// teddyVolume, the strings of text the bucket then lets through), then
+// each moved to the bucket it widens least given all the others, until
+// none moves, as fillBuckets does for the tables by whole bytes, so that
 // different words alias less; a bucket lets through every mix of the
 // nibbles of its words at each place.
 func (p *patternSet) buildTeddy() {
@@ -71,31 +73,47 @@ func (p *patternSet) buildTeddy() {
 	}
 	slices.Sort(prefixes)
 	prefixes = slices.Compact(prefixes)
-	var buckets [8][8]uint16 // per bucket, per table, the nibbles set
-	volume := func(b *[8]uint16) int {
-		v := 1
-		for _, nibbles := range b {
-			v *= bits.OnesCount16(nibbles)
-		}
-		return v
+	of := make([]int, len(prefixes)) // the bucket of each prefix, -1 for none yet
+	for i := range of {
+		of[i] = -1
 	}
-	for _, prefix := range prefixes {
-		best, bestGrowth := 0, -1
-		for b := range buckets {
-			grown := buckets[b]
-			addTeddyPrefix(&grown, prefix)
-			growth := volume(&grown) - volume(&buckets[b])
-			if buckets[b] == [8]uint16{} {
-				growth = volume(&grown) // an empty bucket's volume is none, not 1
+	// bucket returns the tables of bucket b's prefixes but prefix without.
+	bucket := func(b, without int) (tables [8]uint16) {
+		for i, prefix := range prefixes {
+			if of[i] == b && i != without {
+				addTeddyPrefix(&tables, prefix)
 			}
-			if bestGrowth < 0 || growth < bestGrowth {
+		}
+		return tables
+	}
+	place := func(i int) bool {
+		best, bestGrowth := 0, -1
+		for b := range 8 {
+			rest := bucket(b, i)
+			grown := rest
+			addTeddyPrefix(&grown, prefixes[i])
+			if growth := teddyVolume(&grown) - teddyVolume(&rest); bestGrowth < 0 || growth < bestGrowth {
 				best, bestGrowth = b, growth
 			}
 		}
-		addTeddyPrefix(&buckets[best], prefix)
+		moved := of[i] != best
+		of[i] = best
+		return moved
 	}
-	for b, tables := range buckets {
-		for table, nibbles := range tables {
+	for i := range prefixes {
+		place(i)
+	}
+	for range 8 {
+		moved := false
+		for i := range prefixes {
+			moved = place(i) || moved
+		}
+		if !moved {
+			break
+		}
+	}
+	for b := range 8 {
+		for table, nibbles := range bucket(b, -1) {
 			for n := range 16 {
 				if nibbles>>n&1 != 0 {
 					p.teddy[table][n] |= 1 << b
@@ -104,6 +122,30 @@ func (p *patternSet) buildTeddy() {
 			}
 		}
 	}
+}
+
+// teddyVolume returns how many strings of four bytes of text a bucket's
+// nibbles (tables, as addTeddyPrefix sets them) let through, each place
+// counted as byteSet.count counts a set of bytes, over the bytes as the
+// tables see them (ORed with 0x20): each letter or digit one, and the
+// bytes that end a word, all together, six. Counting every byte alike,
+// as an earlier version did, let the nibbles of "and" and "for" through,
+// with 16% of the dump's words. An empty bucket lets none through.
+func teddyVolume(tables *[8]uint16) int {
+	if *tables == [8]uint16{} {
+		return 0
+	}
+	v := 1
+	for k := range 4 {
+		var set byteSet
+		for c := range byte(128) {
+			if c|0x20 == c && tables[2*k]>>(c&15)&1 != 0 && tables[2*k+1]>>(c>>4)&1 != 0 {
+				set.add(c)
+			}
+		}
+		v *= set.count()
+	}
+	return v
 }
 
 // addTeddyPrefix sets in tables, a bucket's nibbles at each of the four
