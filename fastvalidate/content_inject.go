@@ -108,9 +108,11 @@ type patternSet struct {
 	gateTokens int
 	// anchorBits are the gate's bits of the tokens the patterns are
 	// anchored on, and teddy the tables that find where their words may
-	// start (content_match_teddy.go).
-	anchorBits uint64
-	teddy      teddyTables
+	// start (content_match_teddy.go); teddyAnchors tells the literals'
+	// anchor bytes with the same byte shuffles (teddyAnchorTable).
+	anchorBits   uint64
+	teddy        teddyTables
+	teddyAnchors [32]byte
 	// vec holds the tables of the pass over a whole text with AVX-512
 	// (gateTextVec), which finds the anchors' words by whole bytes.
 	vec gateVecTables
@@ -183,11 +185,19 @@ func mustParsePatterns(text string) *patternSet {
 	// a word split by dots alone ("i.g.n.o.r.e") is joined only in an
 	// object where a hyphen split one.
 	p.anchors['-'] = true
+	for c := 0x80; c < 256; c++ {
+		if p.anchors[c] {
+			// The vector passes (gateTextVec, gateTextAVX2) tell ASCII
+			// anchors only.
+			panic("fastvalidate: content/patterns.txt has a literal anchored on a byte beyond ASCII")
+		}
+	}
 	p.assignGateBits()
 	for i := range p.words {
 		p.addGate(&p.words[i])
 	}
 	p.buildTeddy()
+	p.teddyAnchors = p.teddyAnchorTable()
 	p.buildGateVec()
 	return p
 }
@@ -558,7 +568,10 @@ left:
 // the literals' matches to lits and returns the gate's bits of the words.
 // Where the pass over the card's own bytes looks only at the words that
 // may be an anchor's (haveTeddy), and one is, it goes over those bytes
-// again for every word's bits.
+// again for every word's bits. A text of the card's own bytes, which the
+// card holds blockRead bytes past, is read in place by gateText where
+// the vector unit allows; near the card's end, or on a CPU without AVX2
+// and BMI2, by matchRaw, which copies the last block.
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 	var seen, last uint64
 	lastWide := false
@@ -568,50 +581,8 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 		switch {
 		case seg.wide:
 			s = w.gateFolded(p, si, lits)
-		case haveGateVec && !seg.folded && int(seg.end)+blockRead <= len(w.b):
+		case (haveGateVec || haveGateAVX2) && !seg.folded && int(seg.end)+blockRead <= len(w.b):
 			s = w.gateText(p, si, lits)
-		case haveTeddy && !seg.folded && int(seg.end)+blockRead <= len(w.b):
-			// The card's own bytes, which the card holds blockRead bytes
-			// past: read in place, in blocks of at most 64 bytes that no
-			// word crosses, each ending before a word that may go on
-			// past it, so that the next block starts with that word and
-			// no word is left open from one block into the next, as
-			// matchRaw leaves them, nor a block copied near the card's
-			// end. Most texts, names, tags and short descriptions, are
-			// one block, for which matchRaw's loop cost more than the
-			// block's own work, and a call here a fifth of it (callgrind
-			// on the 100 MB dump's first 20,000 cards). A word of 64
-			// bytes or more, which no block holds, sends the text to
-			// matchRaw, which hashes the words read already to the same
-			// bits, and finds the literals found already again, of kinds
-			// matchLiteralsAt then passes over.
-			start, end := int(seg.start), int(seg.end)
-			for base := start; base < end; {
-				n := min(end-base, 64)
-				src := (*[blockRead]byte)(w.b[base:])
-				word, other, cand := blockMasksTeddyAt(src, n, &p.teddy)
-				keep := ^uint64(0) >> ((64 - n) & 63)
-				word &= keep
-				starts := word &^ (word << 1)
-				if base+n < end && word>>((n-1)&63)&1 != 0 {
-					lastStart := 63 - bits.LeadingZeros64(starts)
-					if lastStart == 0 {
-						s |= w.matchRaw(p, si, lits, true)
-						break
-					}
-					n, keep = lastStart, ^uint64(0)>>((64-lastStart)&63)
-					word &= keep
-					starts &= keep
-				}
-				s |= p.gateStarts(src[:], word, starts&cand)
-				for other &= keep; other != 0; other &= other - 1 {
-					i := bits.TrailingZeros64(other) & 63
-					if c := src[i]; p.anchors[c] {
-						w.matchLiteralsAt(p, si, base-start+i, c, lits)
-					}
-				}
-				base += n
-			}
 		default:
 			s = w.matchRaw(p, si, lits, haveTeddy)
 		}
@@ -635,7 +606,7 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 func (w *walker) gateAll(p *patternSet, seen, last uint64) (uint64, uint64) {
 	for si := range w.segs {
 		if !w.segs[si].wide {
-			s := w.matchRaw(p, si, nil, false)
+			s := w.gateWords(p, si)
 			seen |= s
 			if si == len(w.segs)-1 {
 				last = s
@@ -643,6 +614,32 @@ func (w *walker) gateAll(p *patternSet, seen, last uint64) (uint64, uint64) {
 		}
 	}
 	return seen, last
+}
+
+// gateWords returns the gate's bits of every word of segment si, not a
+// wide one: matchRaw's without the literals, in one call a text with AVX2
+// and BMI2 (gateTextAVX2, on AVX-512 CPUs too) where the text is the
+// card's own bytes and the card holds blockRead bytes past it. An object
+// that holds a word of an anchor has every word of its texts hashed so
+// (gateAll), 15,534 objects of the dump's first 20,000 cards, and as
+// many texts carried on from the object before (readOnFromTail).
+func (w *walker) gateWords(p *patternSet, si int) uint64 {
+	seg := &w.segs[si]
+	if !haveGateAVX2 || seg.folded || int(seg.end)+blockRead > len(w.b) {
+		return w.matchRaw(p, si, nil, false)
+	}
+	text := w.b[seg.start : int(seg.end)+blockRead]
+	n := int(seg.end - seg.start)
+	var seen uint64
+	for base := 0; base < n; {
+		s, _, next, _ := gateTextAVX2(&text[0], base, n, p, true)
+		seen |= s
+		if next < 0 {
+			return w.matchRaw(p, si, nil, false)
+		}
+		base = next
+	}
+	return seen
 }
 
 // readOnFromTail reads the patterns on from the last text of the object
@@ -665,7 +662,7 @@ func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull b
 	if !tailFull {
 		// Read past the segments, where it is put for the while.
 		w.segs = append(w.segs, w.tail)
-		tailSeen = w.matchRaw(p, len(w.segs)-1, nil, false)
+		tailSeen = w.gateWords(p, len(w.segs)-1)
 		w.segs = w.segs[:len(w.segs)-1]
 	}
 	if !p.gateOpen(seen | tailSeen) {
@@ -682,22 +679,34 @@ func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull b
 }
 
 // gateText is gateSegments' pass over segment si, the card's own bytes,
-// where the vector unit reads a whole text in one call (haveGateVec): in
-// 64-byte blocks, a word that runs on past one measured in the next,
-// with the blocks' loop, their masks and the hashing of the words that
-// may be an anchor's all in the call (gateTextVec), which returns to
-// match the literals where a block holds an anchor byte of one (5.6% of
-// the blocks on the dump's first 20,000 cards). Most texts are one call,
+// where the vector unit reads a whole text in one call: with AVX-512
+// (haveGateVec, gateTextVec) or else with AVX2 (haveGateAVX2,
+// gateTextAVX2), which find the anchors' words by whole bytes and by
+// nibbles. In 64-byte blocks, a word that runs on past one measured in
+// the next, with the blocks' loop, their masks and the hashing of the
+// words that may be an anchor's all in the call, which returns to match
+// the literals where a block holds an anchor byte of one (5.6% of the
+// blocks on the dump's first 20,000 cards). Most texts are one call,
 // rather than a call, its results through memory and the Go around it
-// for each block. A word to hash that runs from its block through all of
-// the next sends the text to matchRaw.
+// for each block, which on AVX2 cost the pass more than the blocks'
+// vector work (callgrind on those cards, docs/performance.md). A word to
+// hash that runs from its block through all of the next sends the text
+// to matchRaw, which hashes the words read already to the same bits,
+// and finds the literals found already again, of kinds matchLiteralsAt
+// then passes over.
 func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
 	seg := &w.segs[si]
 	text := w.b[seg.start : int(seg.end)+blockRead] // what gateTextVec reads
 	n := int(seg.end - seg.start)
 	var seen uint64
 	for base := 0; base < n; {
-		s, from, next, anchors := gateTextVec(&text[0], base, n, p)
+		var s, anchors uint64
+		var from, next int
+		if haveGateVec {
+			s, from, next, anchors = gateTextVec(&text[0], base, n, p)
+		} else {
+			s, from, next, anchors = gateTextAVX2(&text[0], base, n, p, false)
+		}
 		seen |= s
 		if next < 0 {
 			return seen | w.matchRaw(p, si, lits, haveTeddy)

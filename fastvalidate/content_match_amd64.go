@@ -47,19 +47,14 @@ func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint6
 	return textBlockTeddyAVX2(&src[0], t, n)
 }
 
-// blockMasksTeddyAt is blockMasksTeddy on a block the caller has made an
-// array of (whose conversion checks its length), small enough to inline:
-// gateSegments calls it once a block of every text.
-func blockMasksTeddyAt(src *[blockRead]byte, n int, t *teddyTables) (word, other, cand uint64) {
-	return textBlockTeddyAVX2(&src[0], t, n)
-}
-
 //go:noescape
 func textBlockTeddyAVX2(p *byte, t *teddyTables, n int) (word, other, cand uint64)
 
 // haveGateVec says whether gateTextVec may be called: on CPUs with
-// AVX-512 (F, BW, and VBMI for VPERMI2B) and BMI1 and BMI2.
-var haveGateVec = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI &&
+// AVX-512 (F, BW, and VBMI for VPERMI2B) and BMI1 and BMI2; and AVX2,
+// which every such CPU has, but which GODEBUG may turn off alone: the
+// words gateTextVec passes over are hashed again where haveTeddy.
+var haveGateVec = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512VBMI &&
 	cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 
 // gateTextVec is gateTextPortable on AVX-512, for the text of n bytes at
@@ -68,3 +63,17 @@ var haveGateVec = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW && cpu.X86.HasAVX512
 //
 //go:noescape
 func gateTextVec(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64)
+
+// haveGateAVX2 says whether gateTextAVX2 may be called: on CPUs with
+// AVX2, BMI1 and BMI2, which every CPU with AVX2 of Intel since Haswell
+// and of AMD since Zen has.
+var haveGateAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
+
+// gateTextAVX2 is gateTextTeddyPortable on AVX2, gateTextVec's results
+// with the anchors' words found by the nibble tables (ps.teddy), or with
+// all every word's bits and no anchor bytes, for the text of n bytes at
+// p, which must be followed by blockRead bytes of the card; it reads
+// ps.teddy, ps.teddyAnchors and ps.gate.
+//
+//go:noescape
+func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64)

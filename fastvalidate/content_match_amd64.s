@@ -404,3 +404,265 @@ end:
 	MOVQ $0, anchors+56(FP)
 	CLEANUP_HIGH
 	RET
+
+// The bit of a byte's high nibble in the anchors' table (teddyAnchorTable)
+// for nibbles 0 to 7, none for 8 to 15, whose bytes are beyond ASCII; in
+// each 128-bit lane.
+DATA anchorHighBits<>+0x00(SB)/8, $0x8040201008040201
+DATA anchorHighBits<>+0x08(SB)/8, $0
+DATA anchorHighBits<>+0x10(SB)/8, $0x8040201008040201
+DATA anchorHighBits<>+0x18(SB)/8, $0
+GLOBL anchorHighBits<>(SB), RODATA|NOPTR, $0x20
+
+// The word bits (textBlockMasksSSE2's) of the 32 bytes at off(DI) into
+// the low 32 bits of reg, the bytes left in Y0.
+#define WORD32(off, reg) \
+	VMOVDQU   off(DI), Y0 \
+	VPOR      Y6, Y0, Y1 \
+	VPADDB    teddyConsts<>+0x00(SB), Y1, Y1 \
+	VMOVDQU   teddyConsts<>+0x20(SB), Y3 \
+	VPCMPGTB  Y1, Y3, Y3 \
+	VPADDB    teddyConsts<>+0x40(SB), Y0, Y1 \
+	VMOVDQU   teddyConsts<>+0x60(SB), Y4 \
+	VPCMPGTB  Y1, Y4, Y4 \
+	VPOR      Y4, Y3, Y3 \
+	VPMOVMSKB Y3, reg
+
+// The literals' anchor bytes among the 32 in Y0 into reg: the table of
+// the byte's low nibble (Y5) ANDed with the bit of its high nibble.
+#define ANCHORS32(reg) \
+	VPAND     Y7, Y0, Y1 \
+	VPSRLW    $4, Y0, Y2 \
+	VPAND     Y7, Y2, Y2 \
+	VPSHUFB   Y1, Y5, Y1 \
+	VMOVDQU   anchorHighBits<>(SB), Y3 \
+	VPSHUFB   Y2, Y3, Y3 \
+	VPAND     Y1, Y3, Y3 \
+	VPXOR     Y4, Y4, Y4 \
+	VPCMPEQB  Y4, Y3, Y3 \
+	VPMOVMSKB Y3, reg \
+	NOTL      reg
+
+// The bucket bits of the byte at off(DI), its table pair lo and hi, into
+// Y2: PLACE on the block.
+#define GPLACE(off, lo, hi) \
+	VMOVDQU off(DI), Y1 \
+	VPOR    Y6, Y1, Y1 \
+	VPAND   Y7, Y1, Y2 \
+	VPSRLW  $4, Y1, Y1 \
+	VPAND   Y7, Y1, Y1 \
+	VPSHUFB Y2, lo, Y2 \
+	VPSHUFB Y1, hi, Y1 \
+	VPAND   Y1, Y2, Y2
+
+// The bytes of the 32 at off(DI) where an anchor's word may start by the
+// nibble tables (textBlockTeddyAVX2's cand) into reg.
+#define CAND32(off, reg) \
+	GPLACE(off, Y8, Y9) \
+	VMOVDQU   Y2, Y4 \
+	GPLACE(off+1, Y10, Y11) \
+	VPAND     Y2, Y4, Y4 \
+	GPLACE(off+2, Y12, Y13) \
+	VPAND     Y2, Y4, Y4 \
+	GPLACE(off+3, Y14, Y15) \
+	VPAND     Y2, Y4, Y4 \
+	VPXOR     Y3, Y3, Y3 \
+	VPCMPEQB  Y3, Y4, Y4 \
+	VPMOVMSKB Y4, reg \
+	NOTL      reg
+
+// func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64)
+//
+// gateTextTeddyPortable in one call, gateTextVec for CPUs with AVX2 but
+// not AVX-512: the same blocks of up to 64 bytes, the same results, each
+// block read 32 bytes an instruction (the second half only where the
+// block has more than 32 bytes), its word bits by textBlockMasksSSE2's
+// compares, the literals' anchor bytes by two byte shuffles on their
+// nibbles (teddyAnchorTable), and the bytes where an anchor's word may
+// start by the nibble tables ps.teddy, as textBlockTeddyAVX2 finds them.
+// With all, it hashes every word and looks for no anchor byte, returning
+// only at the text's end or at a long word.
+//
+// Registers: SI the text, BX the block's start, DX n, DI the block,
+// R8 the gate, R9 seen, CX the block's length, R10 its word bits, R11 its
+// anchor bytes, R13 the bits of its bytes, R15 the word starts to hash;
+// Y5 the anchors' table, Y6 0x20, Y7 0x0f, Y8 to Y15 the nibble tables.
+TEXT ·gateTextAVX2(SB), NOSPLIT, $0-72
+	MOVQ    p+0(FP), SI
+	MOVQ    base+8(FP), BX
+	MOVQ    n+16(FP), DX
+	MOVQ    ps+24(FP), DI
+	LEAQ    patternSet_gate(DI), R8
+	VMOVDQU patternSet_teddyAnchors(DI), Y5
+	ADDQ    $patternSet_teddy, DI
+	VMOVDQU 0(DI), Y8
+	VMOVDQU 32(DI), Y9
+	VMOVDQU 64(DI), Y10
+	VMOVDQU 96(DI), Y11
+	VMOVDQU 128(DI), Y12
+	VMOVDQU 160(DI), Y13
+	VMOVDQU 192(DI), Y14
+	VMOVDQU 224(DI), Y15
+	VMOVDQU teddyConsts<>+0x80(SB), Y6
+	VMOVDQU teddyConsts<>+0xa0(SB), Y7
+	XORQ    R9, R9
+	// The carry into the first block, kept in the base slot from here
+	// on: 1 when the byte before it is a letter or a digit, whose word
+	// then runs on into the block rather than starting in it.
+	XORQ  AX, AX
+	TESTQ BX, BX
+	JZ    carried
+	MOVBLZX -1(SI)(BX*1), R10
+	MOVQ  R10, R11
+	ORQ   $0x20, R11
+	SUBQ  $0x61, R11 // 'a'
+	CMPQ  R11, $26
+	JB    carryword
+	SUBQ  $0x30, R10 // '0'
+	CMPQ  R10, $10
+	JAE   carried
+
+carryword:
+	MOVL $1, AX
+
+carried:
+	MOVQ AX, base+8(FP)
+
+block:
+	CMPQ BX, DX
+	JGE  end
+	MOVQ DX, CX
+	SUBQ BX, CX
+	MOVQ $64, AX
+	CMPQ CX, AX
+	CMOVQGT AX, CX
+	LEAQ (SI)(BX*1), DI
+	CMPB all+32(FP), $0
+	JNE  everyword
+	WORD32(0, R10)
+	ANCHORS32(R11)
+	CAND32(0, R12)
+	CMPQ CX, $32
+	JLE  masked
+	WORD32(32, AX)
+	ANCHORS32(R13)
+	CAND32(32, R14)
+	SHLQ $32, AX
+	ORQ  AX, R10
+	SHLQ $32, R13
+	ORQ  R13, R11
+	SHLQ $32, R14
+	ORQ  R14, R12
+	JMP  masked
+
+everyword:
+	// Every word hashed, and no anchor byte looked for.
+	WORD32(0, R10)
+	XORQ R11, R11
+	MOVQ $-1, R12
+	CMPQ CX, $32
+	JLE  masked
+	WORD32(32, AX)
+	SHLQ $32, AX
+	ORQ  AX, R10
+
+masked:
+	MOVQ  $-1, R13
+	BZHIQ CX, R13, R13 // the block's bytes
+	ANDQ  R13, R10
+	ANDQ  R13, R11
+	LEAQ  (R10)(R10*1), R14
+	ORQ   base+8(FP), R14
+	ANDNQ R10, R14, R15 // word starts
+	ANDQ  R12, R15 // those that may be an anchor's
+	MOVQ  R10, R14
+	SHRQ  $63, R14
+	MOVQ  R14, base+8(FP) // the carry into the next block
+
+hash:
+	TESTQ  R15, R15
+	JZ     hashed
+	TZCNTQ R15, AX // a word's start
+	BLSRQ  R15, R15
+	SHRXQ  AX, R10, R14
+	NOTQ   R14
+	TZCNTQ R14, R14 // its length in the block
+	LEAQ   (AX)(R14*1), R12
+	CMPQ   R12, $64
+	JEQ    across
+
+key:
+	MOVQ   (DI)(AX*1), R12
+	MOVQ   $0x2020202020202020, AX
+	ORQ    AX, R12
+	MOVQ   $8, AX
+	CMPQ   R14, AX
+	CMOVQLT R14, AX
+	SHLQ   $3, AX
+	BZHIQ  AX, R12, R12 // its first eight bytes, lower-cased, no more
+	SHLQ   $59, R14
+	XORQ   R14, R12 // gateKey
+	MOVQ   $0x9E3779B97F4A7C15, AX
+	IMULQ  AX, R12
+	SHRQ   $53, R12 // gateSlot
+	ORQ    (R8)(R12*8), R9
+	JMP    hash
+
+across:
+	// The word runs to the block's end: unless the text ends there, on
+	// into the next block, whose word bits give the rest of its length;
+	// a word that fills that block too is left to the caller.
+	LEAQ 64(BX), R12
+	CMPQ R12, DX
+	JGE  key
+	MOVQ AX, R13 // the word's start, which WORD32 leaves be
+	WORD32(64, R12)
+	WORD32(96, AX)
+	SHLQ $32, AX
+	ORQ  AX, R12
+	MOVQ R13, AX
+	MOVQ DX, R13
+	SUBQ BX, R13
+	SUBQ $64, R13 // the text's bytes after this block
+	CMPQ R13, $64
+	JAE  rest
+	BZHIQ R13, R12, R12
+
+rest:
+	NOTQ   R12
+	TZCNTQ R12, R12
+	CMPQ   R12, $64
+	JEQ    long
+	ADDQ   R12, R14 // its whole length
+	JMP    key
+
+hashed:
+	TESTQ R11, R11
+	JNZ   anchors
+	ADDQ  CX, BX
+	JMP   block
+
+anchors:
+	MOVQ R9, seen+40(FP)
+	MOVQ BX, from+48(FP)
+	ADDQ CX, BX
+	MOVQ BX, next+56(FP)
+	MOVQ R11, anchors+64(FP)
+	VZEROUPPER
+	RET
+
+long:
+	MOVQ R9, seen+40(FP)
+	MOVQ BX, from+48(FP)
+	MOVQ $-1, next+56(FP)
+	MOVQ $0, anchors+64(FP)
+	VZEROUPPER
+	RET
+
+end:
+	MOVQ R9, seen+40(FP)
+	MOVQ BX, from+48(FP)
+	MOVQ BX, next+56(FP)
+	MOVQ $0, anchors+64(FP)
+	VZEROUPPER
+	RET

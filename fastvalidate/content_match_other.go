@@ -24,11 +24,6 @@ func blockMasksTeddy(src []byte, n int, t *teddyTables) (word, other, cand uint6
 	return word, other, teddyPortable(t, src, n)
 }
 
-// blockMasksTeddyAt is blockMasksTeddy here.
-func blockMasksTeddyAt(src *[blockRead]byte, n int, t *teddyTables) (word, other, cand uint64) {
-	return blockMasksTeddy(src[:], n, t)
-}
-
 // haveGateVec is false here: gateSegments reads texts as without it.
 const haveGateVec = false
 
@@ -36,4 +31,14 @@ const haveGateVec = false
 // (haveGateVec); the text of n bytes at p is followed by blockRead more.
 func gateTextVec(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64) {
 	return gateTextPortable(ps, unsafe.Slice(p, n+blockRead), base, n)
+}
+
+// haveGateAVX2 is false here: gateSegments reads texts as without it.
+const haveGateAVX2 = false
+
+// gateTextAVX2 is gateTextTeddyPortable here, which gateSegments does not
+// call (haveGateAVX2); the text of n bytes at p is followed by blockRead
+// more.
+func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64) {
+	return gateTextTeddyPortable(ps, unsafe.Slice(p, n+blockRead), base, n, all)
 }

@@ -16,9 +16,9 @@ import (
 // algorithm of Hyperscan and Rust's aho-corasick: nibble tables looked up
 // with a byte shuffle), hashes only the words that start there, and
 // hashes every word of the object, as without the anchors, only when one
-// of them is an anchor's word. With AVX-512 the tables are looked up by
-// whole bytes, in sixteen buckets, and a whole text is read in one call
-// (gateVecTables, gateTextVec).
+// of them is an anchor's word. With AVX2 and BMI2 a whole text is read in
+// one call (gateTextAVX2); with AVX-512 too, the tables looked up by
+// whole bytes, in sixteen buckets (gateVecTables, gateTextVec).
 
 // anchorToken returns the index in its tokens of the token a pattern is
 // anchored on: the one whose words the fewest strings of the real cards
@@ -57,8 +57,10 @@ func anchorToken(id string) int {
 type teddyTables [8][32]byte
 
 // buildTeddy fills p.teddy from the anchors' words: their first four
-// bytes, each put in the bucket whose tables it widens least (by the
-// number of 4-byte strings the bucket then lets through), so that
+// bytes, each put in the bucket whose tables it widens least (by
+// teddyVolume, the strings of text the bucket then lets through), then
+// each moved to the bucket it widens least given all the others, until
+// none moves, as fillBuckets does for the tables by whole bytes, so that
 // different words alias less; a bucket lets through every mix of the
 // nibbles of its words at each place.
 func (p *patternSet) buildTeddy() {
@@ -71,31 +73,47 @@ func (p *patternSet) buildTeddy() {
 	}
 	slices.Sort(prefixes)
 	prefixes = slices.Compact(prefixes)
-	var buckets [8][8]uint16 // per bucket, per table, the nibbles set
-	volume := func(b *[8]uint16) int {
-		v := 1
-		for _, nibbles := range b {
-			v *= bits.OnesCount16(nibbles)
-		}
-		return v
+	of := make([]int, len(prefixes)) // the bucket of each prefix, -1 for none yet
+	for i := range of {
+		of[i] = -1
 	}
-	for _, prefix := range prefixes {
-		best, bestGrowth := 0, -1
-		for b := range buckets {
-			grown := buckets[b]
-			addTeddyPrefix(&grown, prefix)
-			growth := volume(&grown) - volume(&buckets[b])
-			if buckets[b] == [8]uint16{} {
-				growth = volume(&grown) // an empty bucket's volume is none, not 1
+	// bucket returns the tables of bucket b's prefixes but prefix without.
+	bucket := func(b, without int) (tables [8]uint16) {
+		for i, prefix := range prefixes {
+			if of[i] == b && i != without {
+				addTeddyPrefix(&tables, prefix)
 			}
-			if bestGrowth < 0 || growth < bestGrowth {
+		}
+		return tables
+	}
+	place := func(i int) bool {
+		best, bestGrowth := 0, -1
+		for b := range 8 {
+			rest := bucket(b, i)
+			grown := rest
+			addTeddyPrefix(&grown, prefixes[i])
+			if growth := teddyVolume(&grown) - teddyVolume(&rest); bestGrowth < 0 || growth < bestGrowth {
 				best, bestGrowth = b, growth
 			}
 		}
-		addTeddyPrefix(&buckets[best], prefix)
+		moved := of[i] != best
+		of[i] = best
+		return moved
 	}
-	for b, tables := range buckets {
-		for table, nibbles := range tables {
+	for i := range prefixes {
+		place(i)
+	}
+	for range 8 {
+		moved := false
+		for i := range prefixes {
+			moved = place(i) || moved
+		}
+		if !moved {
+			break
+		}
+	}
+	for b := range 8 {
+		for table, nibbles := range bucket(b, -1) {
 			for n := range 16 {
 				if nibbles>>n&1 != 0 {
 					p.teddy[table][n] |= 1 << b
@@ -104,6 +122,30 @@ func (p *patternSet) buildTeddy() {
 			}
 		}
 	}
+}
+
+// teddyVolume returns how many strings of four bytes of text a bucket's
+// nibbles (tables, as addTeddyPrefix sets them) let through, each place
+// counted as byteSet.count counts a set of bytes, over the bytes as the
+// tables see them (ORed with 0x20): each letter or digit one, and the
+// bytes that end a word, all together, six. Counting every byte alike,
+// as an earlier version did, let the nibbles of "and" and "for" through,
+// with 16% of the dump's words. An empty bucket lets none through.
+func teddyVolume(tables *[8]uint16) int {
+	if *tables == [8]uint16{} {
+		return 0
+	}
+	v := 1
+	for k := range 4 {
+		var set byteSet
+		for c := range byte(128) {
+			if c|0x20 == c && tables[2*k]>>(c&15)&1 != 0 && tables[2*k+1]>>(c>>4)&1 != 0 {
+				set.add(c)
+			}
+		}
+		v *= set.count()
+	}
+	return v
 }
 
 // addTeddyPrefix sets in tables, a bucket's nibbles at each of the four
@@ -155,8 +197,9 @@ func anchorOf(wp *wordPattern) int {
 // anchor's word (k < 4), a bit per bucket of words whose k-th byte is
 // that byte in either case. A lookup by the whole byte rather than by
 // its two nibbles lets no mix of two words' nibbles through: where the
-// nibble tables (teddyTables) mark 6.1% of the dump's words, these mark
-// fewer (BenchmarkMatchRaw's anchor-cand/word). A word shorter than four
+// nibble tables (teddyTables) mark 6.9% of the dump's words, these mark
+// 4.1% (BenchmarkMatchRaw's anchor-cand/word, with and without
+// GODEBUG=cpu.avx512f=off,cpu.avx512bw=off). A word shorter than four
 // bytes needs a byte that is no letter nor digit after its end, since
 // the word must end there; past that, any byte. The tables are 1,152
 // bytes, made with the rest of the set (buildGateVec).
@@ -358,6 +401,26 @@ func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
 // bit per byte from from. next is -1 where a word to hash runs from its
 // block through all of the next.
 func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
+	return gateTextBy(p, p.vec.mayStart, true, text, base, n)
+}
+
+// gateTextTeddyPortable is what gateTextAVX2 computes, to hold it to:
+// gateTextPortable with the anchors' words found by the nibble tables
+// (teddyTables), which let more words through than gateVecTables; or,
+// with all, with every word hashed and no anchor byte looked for, which
+// returns only at the text's end or at a long word.
+func gateTextTeddyPortable(p *patternSet, text []byte, base, n int, all bool) (seen uint64, from, next int, anchors uint64) {
+	mayStart := func(src []byte) bool { return teddyPortable(&p.teddy, src, 1) != 0 }
+	if all {
+		mayStart = func([]byte) bool { return true }
+	}
+	return gateTextBy(p, mayStart, !all, text, base, n)
+}
+
+// gateTextBy is gateTextPortable with mayStart telling where an anchor's
+// word may start, and the literals' anchor bytes looked for only with
+// stopAtAnchors.
+func gateTextBy(p *patternSet, mayStart func(src []byte) bool, stopAtAnchors bool, text []byte, base, n int) (seen uint64, from, next int, anchors uint64) {
 	t := &p.vec
 	isWord := func(c byte) bool { return c < 0x80 && t.class[c]&vecWordByte != 0 }
 	for base < n {
@@ -366,11 +429,11 @@ func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, fro
 		anchors = 0
 		for i := range size {
 			c := text[base+i]
-			if c < 0x80 && t.class[c]&vecAnchorByte != 0 {
+			if stopAtAnchors && c < 0x80 && t.class[c]&vecAnchorByte != 0 {
 				anchors |= 1 << i
 			}
 			starts := isWord(c) && (base+i == 0 || !isWord(text[base+i-1]))
-			if starts && t.mayStart(text[base+i:]) {
+			if starts && mayStart(text[base+i:]) {
 				cands |= 1 << i
 			}
 		}
@@ -391,4 +454,21 @@ func gateTextPortable(p *patternSet, text []byte, base, n int) (seen uint64, fro
 		base += size
 	}
 	return seen, base, base, 0
+}
+
+// teddyAnchorTable is the table by which gateTextAVX2 tells the
+// literals' anchor bytes, all below 0x80 (mustParsePatterns checks), 32
+// at a time with two byte shuffles: at each low nibble, a bit per high
+// nibble (0 to 7) of the anchor bytes with that low nibble, the byte's
+// bit looked up by its high nibble in a constant table (anchorHighBits in
+// content_match_amd64.s) with none for 8 to 15. The table is there twice,
+// once for each 128-bit lane.
+func (p *patternSet) teddyAnchorTable() (t [32]byte) {
+	for c := range 128 {
+		if p.anchors[c] {
+			t[c&15] |= 1 << (c >> 4)
+			t[16+c&15] |= 1 << (c >> 4)
+		}
+	}
+	return t
 }

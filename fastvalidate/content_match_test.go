@@ -653,18 +653,44 @@ func matchesAsReference(t *testing.T, v *Validator, texts []string) (got, want [
 }
 
 // TestGateTextVecAsPortable holds gateTextVec, where this machine has
-// AVX-512, to gateTextPortable, call by call, on random texts of every
-// length up to three blocks and more: ASCII strewn with the anchors' words
-// in any case, the literals' anchor bytes, bytes beyond ASCII, and
-// anchors' words run on across a block or two.
+// AVX-512, to gateTextPortable, call by call (gateTextAsPortable).
 func TestGateTextVecAsPortable(t *testing.T) {
 	if !haveGateVec {
-		t.Skip("no AVX-512 VBMI: gateSegments reads texts a block at a time")
+		t.Skip("no AVX-512 VBMI: gateSegments reads texts with gateTextAVX2 or matchRaw")
 	}
+	gateTextAsPortable(t, gateTextVec, gateTextPortable, true)
+}
+
+// TestGateTextAVX2AsPortable holds gateTextAVX2, where this machine has
+// AVX2 and BMI2, to gateTextTeddyPortable, call by call
+// (gateTextAsPortable).
+func TestGateTextAVX2AsPortable(t *testing.T) {
+	if !haveGateAVX2 {
+		t.Skip("no AVX2 and BMI2: gateSegments reads texts with matchRaw")
+	}
+	for _, all := range []bool{false, true} {
+		gateTextAsPortable(t,
+			func(p *byte, base, n int, ps *patternSet) (uint64, int, int, uint64) {
+				return gateTextAVX2(p, base, n, ps, all)
+			},
+			func(p *patternSet, text []byte, base, n int) (uint64, int, int, uint64) {
+				return gateTextTeddyPortable(p, text, base, n, all)
+			}, !all)
+	}
+}
+
+// gateTextAsPortable holds a vector pass over a whole text to its
+// portable reference, call by call, on random texts of every length up
+// to three blocks and more: ASCII strewn with the anchors' words in any
+// case, the literals' anchor bytes, bytes beyond ASCII, and anchors'
+// words run on across a block or two.
+func gateTextAsPortable(t *testing.T,
+	vec func(p *byte, base, n int, ps *patternSet) (uint64, int, int, uint64),
+	portable func(p *patternSet, text []byte, base, n int) (uint64, int, int, uint64), stopsAtAnchors bool) {
 	p := loadPatterns()
 	words := anchorWords(p)
 	rng := rand.New(rand.NewPCG(9, 10))
-	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"\x80\xc1\xe9"
+	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"\x80\xc1\xe9!]\xa0\xba\xdb"
 	calls, hits, anchorStops, longStops := 0, 0, 0, 0
 	for round := range 20000 {
 		n := rng.IntN(300)
@@ -685,8 +711,8 @@ func TestGateTextVecAsPortable(t *testing.T) {
 			copy(text[at:], words[rng.IntN(len(words))]+strings.Repeat("z", 60+rng.IntN(80)))
 		}
 		for base := 0; base < n; {
-			seen, from, next, anchors := gateTextVec(&text[0], base, n, p)
-			wantSeen, wantFrom, wantNext, wantAnchors := gateTextPortable(p, text, base, n)
+			seen, from, next, anchors := vec(&text[0], base, n, p)
+			wantSeen, wantFrom, wantNext, wantAnchors := portable(p, text, base, n)
 			calls++
 			if seen != wantSeen || from != wantFrom || next != wantNext || anchors != wantAnchors {
 				t.Fatalf("%q (n %d) from %d: got %#x %d %d %#x, want %#x %d %d %#x",
@@ -707,7 +733,7 @@ func TestGateTextVecAsPortable(t *testing.T) {
 			base = next
 		}
 	}
-	if hits == 0 || anchorStops == 0 || longStops == 0 {
+	if hits == 0 || (anchorStops == 0) == stopsAtAnchors || longStops == 0 {
 		t.Fatalf("of %d calls, %d hashed an anchor's word, %d stopped at an anchor byte, %d at a long word: the test misses a case", calls, hits, anchorStops, longStops)
 	}
 }
@@ -771,4 +797,45 @@ func anchorWords(p *patternSet) []string {
 		words = append(words, p.words[i].tokens[anchorOf(&p.words[i])].words...)
 	}
 	return words
+}
+
+// TestGateWordsAsMatchRaw holds gateWords, which hashes every word of a
+// text in one call where the vector unit allows, to matchRaw without the
+// literals, on random texts of the card's own bytes: ASCII words of any
+// length (past two blocks, which gateWords leaves to matchRaw), the
+// anchors' words, and bytes beyond ASCII, at every distance from the
+// card's end (near which gateWords calls matchRaw too).
+func TestGateWordsAsMatchRaw(t *testing.T) {
+	p := loadPatterns()
+	words := append(anchorWords(p), "a", "to", "the", "x9", strings.Repeat("long", 20), strings.Repeat("w", 129))
+	rng := rand.New(rand.NewPCG(11, 12))
+	seps := []string{" ", ". ", "-", "\xc3\xa9", ", ", "\t"}
+	var w walker
+	nonzero := 0
+	for range 5000 {
+		var sb strings.Builder
+		for range rng.IntN(40) {
+			word := words[rng.IntN(len(words))]
+			if rng.IntN(3) == 0 {
+				word = strings.ToUpper(word)
+			}
+			sb.WriteString(word)
+			sb.WriteString(seps[rng.IntN(len(seps))])
+		}
+		text := sb.String()
+		after := rng.IntN(blockRead + 8) // the card's bytes after the text
+		w.b = []byte(`"` + text + `"` + strings.Repeat("x", after))
+		w.segs = w.segs[:0]
+		w.addSeg(1, uint32(1+len(text)), 0, false, false)
+		got, want := w.gateWords(p, 0), w.matchRaw(p, 0, nil, false)
+		if got != want {
+			t.Fatalf("%q with %d bytes after: gateWords %#x, matchRaw %#x", text, after, got, want)
+		}
+		if got != 0 {
+			nonzero++
+		}
+	}
+	if nonzero == 0 {
+		t.Fatal("no text had a word the gate knows: the test compares nothing")
+	}
 }
