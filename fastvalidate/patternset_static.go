@@ -3,7 +3,7 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name]):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 4\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now a|an|dan|in|no|the|my|unrestricted|jailbroken|free|evil|developer\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\nliteral hidden-markup text-indent-offscreen text-indent:-999\nliteral hidden-markup text-indent-offscreen-space text-indent: -999\nliteral hidden-markup left-offscreen left:-999\nliteral hidden-markup left-offscreen-space left: -999\nliteral hidden-markup top-offscreen top:-999\nliteral hidden-markup top-offscreen-space top: -999\nliteral hidden-markup text-indent-offscreen-1000 text-indent:-1000\nliteral hidden-markup text-indent-offscreen-1000-space text-indent: -1000\nliteral hidden-markup left-offscreen-1000 left:-1000\nliteral hidden-markup left-offscreen-1000-space left: -1000\nliteral hidden-markup top-offscreen-1000 top:-1000\nliteral hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [\nreflink hidden-markup empty-reference-link\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name]):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 4\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\nliteral hidden-markup text-indent-offscreen text-indent:-999\nliteral hidden-markup text-indent-offscreen-space text-indent: -999\nliteral hidden-markup left-offscreen left:-999\nliteral hidden-markup left-offscreen-space left: -999\nliteral hidden-markup top-offscreen top:-999\nliteral hidden-markup top-offscreen-space top: -999\nliteral hidden-markup text-indent-offscreen-1000 text-indent:-1000\nliteral hidden-markup text-indent-offscreen-1000-space text-indent: -1000\nliteral hidden-markup left-offscreen-1000 left:-1000\nliteral hidden-markup left-offscreen-1000-space left: -1000\nliteral hidden-markup top-offscreen-1000 top:-1000\nliteral hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [\nreflink hidden-markup empty-reference-link\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
@@ -127,7 +127,10 @@ var staticPatterns = patternSet{
 					bit:   0x40,
 				},
 				{
-					words: []string{"a", "an", "dan", "in", "no", "the", "my", "unrestricted", "jailbroken", "free", "evil", "developer"},
+					gap: 2,
+				},
+				{
+					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
 					bit:   0x80000000000000,
 				},
 			},
@@ -207,6 +210,13 @@ var staticPatterns = patternSet{
 					words: []string{"as", "that"},
 					bit:   0x4000000000000000,
 				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x8000000000000000,
+				},
 			},
 		},
 		{
@@ -222,22 +232,22 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x8000000000000000,
-				},
-				{
-					words: []string{"you"},
 					bit:   0x400000000000,
 				},
 				{
-					words: []string{"are", "re"},
+					words: []string{"you"},
 					bit:   0x800000000000,
+				},
+				{
+					words: []string{"are", "re"},
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x1000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -254,11 +264,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x2000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x4000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -276,7 +286,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x8000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -301,7 +311,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x10000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -318,7 +328,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x20000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"mode"},
@@ -343,14 +353,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x40000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x80000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -364,22 +374,22 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x100000000000000,
-				},
-				{
-					words: []string{"no"},
 					bit:   0x200000000000000,
 				},
 				{
-					words: []string{"longer"},
+					words: []string{"no"},
 					bit:   0x400000000000000,
+				},
+				{
+					words: []string{"longer"},
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"a", "an", "bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -403,7 +413,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -420,14 +430,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
@@ -452,7 +462,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x8000000000000000,
+					bit:   0x400000000000,
 				},
 			},
 		},
@@ -470,11 +480,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x400000000000,
+					bit:   0x800000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x800000000000,
+					bit:   0x1000000000000,
 				},
 			},
 		},
@@ -488,7 +498,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x1000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -510,7 +520,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"with"},
-					bit:   0x2000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -524,11 +534,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x4000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x8000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -542,14 +552,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"your", "these", "those"},
-					bit:   0x10000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
-					bit:   0x20000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -566,14 +576,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
-					bit:   0x40000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
-					bit:   0x80000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -590,11 +600,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x100000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x200000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"longer"},
@@ -602,7 +612,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x400000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -619,7 +629,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"tell"},
@@ -630,14 +640,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -654,7 +664,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
@@ -668,7 +678,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x8000000000000000,
+					bit:   0x400000000000,
 				},
 			},
 		},
@@ -685,28 +695,28 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x400000000000,
+					bit:   0x800000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x800000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x1000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x2000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -1917,10 +1927,10 @@ var staticPatterns = patternSet{
 	},
 	anchors:     [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
 	anchorAfter: [256][4]uint64{33: {1: 0x8000000}, 34: {1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x1019025200000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:        [2048]uint64{8: 0x400000000000, 18: 0x1400000000000, 20: 0x20000000000000, 23: 0x8000000000000000, 31: 0x200000000, 40: 0x81b2800001000000, 43: 0x200000000004000, 60: 0x4400000000000000, 88: 0x80000000000000, 96: 0xa000000000000000, 119: 0x9400000000000000, 127: 0x8032800004000000, 133: 0x400008000000000, 136: 0x4000000000000000, 142: 0x1000000, 159: 0x80000000000000, 162: 0x1200000000000, 169: 0x4000400000000000, 170: 0x10000001000000, 171: 0x1000000, 175: 0x20000000, 190: 0x400000000, 191: 0x1000000, 195: 0x1081000000000000, 202: 0x880000000000000, 219: 0x1000000, 222: 0x1000800000000000, 258: 0x1, 259: 0x800000000000, 262: 0x200040000000000, 263: 0x200, 265: 0x40000000008, 266: 0x800000000000, 269: 0x80000008000000, 270: 0x400000000000, 276: 0x400200000000, 284: 0x100000000000, 307: 0x1001000000000000, 310: 0xc000000000000, 333: 0x804000000000000, 336: 0x4, 347: 0x40000010008, 348: 0x1000000, 362: 0x400000000000000, 373: 0x4002000000000000, 375: 0x8000000000000000, 376: 0x400000000000, 385: 0x4000, 396: 0x2000000, 402: 0x4000000000, 404: 0x4000000000000, 410: 0x4000000000000000, 435: 0x800000000000000, 453: 0x100000000000, 454: 0x3080000000000000, 455: 0x80000000000, 457: 0x400000000000, 464: 0x8000000, 468: 0x20000000040000, 469: 0x2000000, 472: 0x4000000000, 484: 0x2000000000000000, 487: 0x20000000, 495: 0x8000000, 503: 0x49410000000000, 511: 0x800000000000000, 518: 0x10a1000000040000, 519: 0x80000000000, 525: 0x1000000, 539: 0x100000, 546: 0x1000000, 555: 0x4, 569: 0x2000000, 591: 0x4041400000000000, 593: 0x400, 605: 0x100000000000, 614: 0x200000800000000, 634: 0x4000000000000, 649: 0x2000000000000, 652: 0x400000000000000, 658: 0x2000000000000000, 685: 0x1000000, 709: 0x40000020, 713: 0x84d410000000000, 714: 0x100002000000, 716: 0x1281000000000000, 724: 0x80000000000, 742: 0x20000000000000, 751: 0x1000000, 778: 0x400000000000, 795: 0x80000000000, 803: 0xa000000000000, 817: 0x1000000000000000, 818: 0x80000000000000, 832: 0x1000000000000, 843: 0x400000000000, 852: 0x100000, 864: 0x20, 865: 0x20000000000000, 872: 0x3000000000000, 894: 0x680400200802080, 895: 0x400000000000, 899: 0x2000000000000, 900: 0x200400800004000, 929: 0x50000000000000, 934: 0x4, 938: 0x82800004000000, 948: 0x10a1000000040000, 969: 0x1000000, 982: 0x1000000, 991: 0x2000000000000000, 1019: 0x4000000000000000, 1022: 0x1000000, 1032: 0x1000000, 1038: 0x1001000000000000, 1056: 0x8000000, 1061: 0x800000000000000, 1063: 0x1000000, 1070: 0x10000000000, 1081: 0x200000000004000, 1098: 0x808000000000000, 1106: 0x2, 1107: 0x800000000000000, 1110: 0x50000000000000, 1113: 0x20, 1115: 0x400000000000, 1119: 0x4000000001000020, 1125: 0x800000000000, 1126: 0x400000000000, 1143: 0x8000000, 1156: 0x20000000, 1157: 0x100000, 1181: 0x1081000000000000, 1189: 0x1000000, 1192: 0x100000, 1206: 0x100008140, 1228: 0x810000000000, 1240: 0x880000000000000, 1242: 0x400000000000, 1268: 0x80000000000, 1270: 0x4000000000000, 1275: 0x180000000000000, 1286: 0x2000000, 1296: 0x2000000, 1309: 0x10000000000000, 1323: 0x940800000000000, 1341: 0x100800000000000, 1352: 0x400000000000000, 1375: 0x1800, 1381: 0x4045400000000000, 1385: 0x800000000000000, 1410: 0x1000000000000000, 1426: 0x100000000000, 1427: 0x22d9010080000000, 1431: 0x800000220000000, 1436: 0x8000000, 1443: 0x4008410000000000, 1464: 0x400000000000, 1475: 0x3001000000000000, 1504: 0x2000000, 1526: 0x8000000, 1538: 0x110000000000000, 1544: 0x122800000000000, 1551: 0x10000000, 1567: 0x8000000, 1570: 0x800000000000000, 1582: 0x9000000000000000, 1592: 0x2a0000, 1605: 0x1000000, 1606: 0x200200000000000, 1608: 0x8002800000000000, 1628: 0x80000000000, 1630: 0x400000000000, 1633: 0x100000, 1635: 0x80000000000, 1638: 0x1081000000000000, 1647: 0x3000000001, 1654: 0x80000000000000, 1658: 0x81b2800000000000, 1664: 0x1001020008000000, 1672: 0x81b2800004000000, 1714: 0x20, 1716: 0x10000000000000, 1718: 0x40000000008, 1722: 0x3000000001, 1726: 0x1000000, 1738: 0x49410000000000, 1742: 0x1800, 1776: 0x1001000000000000, 1841: 0x2080000000000000, 1843: 0x1000000, 1845: 0x5009410000000010, 1852: 0x2000000, 1858: 0x2, 1871: 0xa000000, 1888: 0x420000000000000, 1893: 0x1001000001000000, 1903: 0x20000040040020, 1912: 0x80b2800000000000, 1919: 0x120000000000000, 1921: 0x800000000000, 1930: 0x1000000000000000, 1931: 0x1000000, 1936: 0x1, 1941: 0x200000000, 1958: 0x1081403000400001, 1965: 0x1000000000000, 1972: 0x800000000000000, 1980: 0x1001000000000001, 1984: 0x9410000000000, 1989: 0x2000000000000, 1990: 0x1000000000000, 2016: 0x800000000000, 2026: 0x2000000},
-	gateNeeds:   []uint64{0xc00000000001, 0x3000000000002, 0x1c00000000000c, 0x20000000000030, 0xc00000000000c0, 0x300000000000300, 0x1c00000000000400, 0x6000000000000800, 0x8001c00000001000, 0x6000000006000, 0x8000000018000, 0x10000000060000, 0x20000000180000, 0xc0000000600000, 0xf00000000800000, 0x1000000003000000, 0x600000000c000000, 0x8000000030000000, 0xc000c0000000, 0x1000300000000, 0x2000c00000000, 0xc001000000000, 0x30002000000000, 0xc0004000000000, 0x700018000000000, 0x3800060000000000, 0xc000180000000000, 0x3e00000000000},
+	gate:        [2048]uint64{8: 0x400000000000, 18: 0x1400000000000, 20: 0x20000000000000, 23: 0x400000000000, 31: 0x200000000, 40: 0x352c00001000000, 43: 0x200000000004000, 60: 0x4400000000000000, 96: 0x2000400000000000, 119: 0x2400400000000000, 127: 0x72c00004000000, 133: 0x800008000000000, 136: 0x8000000000000000, 142: 0x1000000, 159: 0x100000000000000, 162: 0x2200000000000, 169: 0x8000400000000000, 170: 0x20000001000000, 171: 0x1000000, 175: 0x20000000, 190: 0x400000000, 191: 0x1000000, 195: 0x9082000000000000, 202: 0x1000000000000000, 219: 0x1000000, 222: 0x2001000000000000, 258: 0x1, 259: 0x1000000000000, 262: 0x200040000000000, 263: 0x200, 265: 0x40000000008, 266: 0x1000000000000, 269: 0x100000008000000, 270: 0x800000000000, 276: 0x800200000000, 284: 0x100000000000, 307: 0x9082000000000000, 310: 0x18000000000000, 333: 0x1004000000000000, 336: 0x4, 347: 0x40000010008, 348: 0x1000000, 362: 0x800000000000000, 373: 0x4004000000000000, 375: 0x400000000000, 376: 0x800000000000, 385: 0x4000, 396: 0x2000000, 402: 0x4000000000, 404: 0x8000000000000, 410: 0x8000000000000000, 435: 0x800000000000000, 453: 0x100000000000, 454: 0x6000000000000000, 455: 0x80000000000, 457: 0x800000000000, 464: 0x8000000, 468: 0xc0000000040000, 469: 0x2000000, 472: 0x4000000000, 484: 0x4000000000000000, 487: 0x20000000, 495: 0x8000000, 503: 0x99410000000000, 511: 0x1000000000000000, 518: 0x90c2000000040000, 519: 0x80000000000, 525: 0x1000000, 539: 0x100000, 546: 0x1000000, 555: 0x4, 569: 0x2000000, 591: 0x8081400000000000, 593: 0x400, 605: 0x100000000000, 614: 0x200000800000000, 634: 0x8000000000000, 649: 0x4000000000000, 652: 0x800000000000000, 658: 0x4000000000000000, 685: 0x1000000, 709: 0x40000020, 713: 0x1095410000000000, 714: 0x100002000000, 716: 0x9402000000000000, 724: 0x80000000000, 742: 0x40000000000000, 751: 0x1000000, 778: 0x800000000000, 795: 0x80000000000, 803: 0x14000000000000, 817: 0x2000000000000000, 818: 0x100000000000000, 832: 0x2000000000000, 843: 0x800000000000, 852: 0x100000, 864: 0x20, 865: 0x40000000000000, 872: 0x6000000000000, 894: 0x700800200802080, 895: 0x800000000000, 899: 0x4000000000000, 900: 0x200800800004000, 929: 0xa0000000000000, 934: 0x4, 938: 0x102800004000000, 948: 0x90c2000000040000, 969: 0x1000000, 982: 0x1000000, 991: 0x4000000000000000, 1019: 0x8000000000000000, 1022: 0x1000000, 1032: 0x1000000, 1038: 0x9082000000000000, 1056: 0x8000000, 1061: 0x1000000000000000, 1063: 0x1000000, 1070: 0x10000000000, 1081: 0x200000000004000, 1098: 0x1010000000000000, 1106: 0x2, 1107: 0x1000000000000000, 1110: 0xa0000000000000, 1113: 0x20, 1115: 0x800000000000, 1119: 0x8000000001000020, 1125: 0x800000000000, 1126: 0x800000000000, 1143: 0x8000000, 1156: 0x20000000, 1157: 0x100000, 1181: 0x9002000000000000, 1189: 0x1000000, 1192: 0x100000, 1206: 0x100008140, 1228: 0x810000000000, 1240: 0x1000000000000000, 1242: 0x400000000000, 1268: 0x80000000000, 1270: 0x8000000000000, 1275: 0x300000000000000, 1286: 0x2000000, 1296: 0x2000000, 1309: 0x20000000000000, 1323: 0xa41000000000000, 1341: 0x201000000000000, 1352: 0x800000000000000, 1375: 0x1800, 1381: 0x8089400000000000, 1385: 0x1000000000000000, 1410: 0x9000000000000000, 1426: 0x100000000000, 1427: 0x43a9010080000000, 1431: 0x1000000220000000, 1436: 0x8000000, 1443: 0x8008410000000000, 1464: 0x800000000000, 1475: 0xd002000000000000, 1504: 0x2000000, 1526: 0x8000000, 1538: 0x120000000000000, 1544: 0x242800000000000, 1551: 0x10000000, 1567: 0x8000000, 1570: 0x800000000000000, 1582: 0x2000400000000000, 1592: 0x2a0000, 1605: 0x1000000, 1606: 0x200200000000000, 1608: 0x2c00000000000, 1628: 0x80000000000, 1630: 0x800000000000, 1633: 0x100000, 1635: 0x80000000000, 1638: 0x9082000000000000, 1647: 0x3000000001, 1654: 0x100000000000000, 1658: 0x352c00000000000, 1664: 0x9082020008000000, 1672: 0x372c00004000000, 1714: 0x20, 1716: 0x20000000000000, 1718: 0x40000000008, 1722: 0x3000000001, 1726: 0x1000000, 1738: 0x89410000000000, 1742: 0x1800, 1776: 0x9002000000000000, 1841: 0x4000000000000000, 1843: 0x1000000, 1845: 0x900a410000000010, 1852: 0x2000000, 1858: 0x2, 1871: 0xa000000, 1888: 0x840000000000000, 1893: 0x9082000001000000, 1903: 0x40000040040020, 1912: 0x152c00000000000, 1919: 0x240000000000000, 1921: 0x800000000000, 1930: 0x2000000000000000, 1931: 0x1000000, 1936: 0x1, 1941: 0x200000000, 1958: 0x9082403000400001, 1965: 0x2000000000000, 1972: 0x1000000000000000, 1980: 0x9082000000000001, 1984: 0x19410000000000, 1989: 0x4000000000000, 1990: 0x2000000000000, 2016: 0x800000000000, 2026: 0x2000000},
+	gateNeeds:   []uint64{0xc00000000001, 0x3000000000002, 0x1c00000000000c, 0x20000000000030, 0xc00000000000c0, 0x300000000000300, 0x1c00000000000400, 0xe000000000000800, 0x3c00000001000, 0xc000000006000, 0x10000000018000, 0x20000000060000, 0x40000000180000, 0x180000000600000, 0x1e00000000800000, 0x2000000003000000, 0xc00000000c000000, 0x400030000000, 0x18000c0000000, 0x2000300000000, 0x4000c00000000, 0x18001000000000, 0x60002000000000, 0x180004000000000, 0xe00018000000000, 0x7000060000000000, 0x8000580000000000, 0x7a00000000000},
 	gateFirsts:  0x357aaad55eab,
-	gateTokens:  104,
+	gateTokens:  105,
 	anchorBits:  0x2af555aabd57,
 	teddy:       [8][32]uint8{0: {0: 0xc4, 1: 0x7, 2: 0x28, 3: 0xf5, 4: 0xe0, 5: 0x1, 6: 0xa6, 7: 0x20, 8: 0xc0, 9: 0x92, 11: 0x8, 12: 0x20, 13: 0xe0, 14: 0x6, 15: 0x50, 16: 0xc4, 17: 0x7, 18: 0x28, 19: 0xf5, 20: 0xe0, 21: 0x1, 22: 0xa6, 23: 0x20, 24: 0xc0, 25: 0x92, 27: 0x8, 28: 0x20, 29: 0xe0, 30: 0x6, 31: 0x50}, 1: {6: 0xff, 7: 0xf7, 22: 0xff, 23: 0xf7}, 2: {1: 0xa4, 2: 0x50, 3: 0x5, 5: 0xec, 6: 0x40, 7: 0x10, 9: 0x88, 11: 0x10, 12: 0x2, 14: 0xd1, 15: 0x32, 17: 0xa4, 18: 0x50, 19: 0x5, 21: 0xec, 22: 0x40, 23: 0x10, 25: 0x88, 27: 0x10, 28: 0x2, 30: 0xd1, 31: 0x32}, 3: {6: 0xff, 7: 0xcd, 22: 0xff, 23: 0xcd}, 4: {0: 0xc, 1: 0x60, 2: 0x86, 3: 0x80, 4: 0x21, 5: 0x52, 6: 0x1, 7: 0x6, 9: 0x1c, 11: 0x20, 12: 0x30, 14: 0x35, 15: 0x60, 16: 0xc, 17: 0x60, 18: 0x86, 19: 0x80, 20: 0x21, 21: 0x52, 22: 0x1, 23: 0x6, 25: 0x1c, 27: 0x20, 28: 0x30, 30: 0x35, 31: 0x60}, 5: {6: 0xf5, 7: 0x8f, 22: 0xf5, 23: 0x8f}, 6: {0: 0x1b, 1: 0xb, 2: 0xcb, 3: 0x8b, 4: 0xcf, 5: 0x2f, 6: 0x1b, 7: 0x2b, 8: 0xb, 9: 0x1f, 10: 0xb, 11: 0x2b, 12: 0x2f, 13: 0x4f, 14: 0x4b, 15: 0x1b, 16: 0x1b, 17: 0xb, 18: 0xcb, 19: 0x8b, 20: 0xcf, 21: 0x2f, 22: 0x1b, 23: 0x2b, 24: 0xb, 25: 0x1f, 26: 0xb, 27: 0x2b, 28: 0x2f, 29: 0x4f, 30: 0x4b, 31: 0x1b}, 7: {0: 0xb, 1: 0xb, 2: 0xb, 3: 0xb, 4: 0xb, 5: 0xb, 6: 0x7f, 7: 0xdb, 8: 0xb, 9: 0xb, 10: 0xb, 11: 0xb, 12: 0xb, 13: 0xb, 14: 0xb, 15: 0xb, 16: 0xb, 17: 0xb, 18: 0xb, 19: 0xb, 20: 0xb, 21: 0xb, 22: 0x7f, 23: 0xdb, 24: 0xb, 25: 0xb, 26: 0xb, 27: 0xb, 28: 0xb, 29: 0xb, 30: 0xb, 31: 0xb}},
 	vec: gateVecTables{
