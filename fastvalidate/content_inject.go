@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -444,6 +445,7 @@ var streamWordByte = func() (t [256]bool) {
 // first words, then the literals in the order of their places.
 func (w *walker) matchPatterns(p *patternSet) {
 	w.turnSeg = 0
+	w.code.seg = -1
 	var lits litHits
 	// The text before's bits, which gateSegments sets to this object's
 	// last text's.
@@ -461,7 +463,11 @@ func (w *walker) matchPatterns(p *patternSet) {
 	for _, h := range lits.hits[:lits.n] {
 		if bit := patternKindBit(h.lit.kind); reported&bit == 0 {
 			reported |= bit
-			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, plainMatch)
+			aside := plainMatch
+			if h.code {
+				aside = codeMatch
+			}
+			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, aside)
 		}
 	}
 	if w.splitWord {
@@ -934,6 +940,10 @@ type litHits struct {
 	hits [8]struct {
 		lit *literalPattern
 		seg int
+		// code says the match lies in a Markdown code span, which a
+		// reader sees as written: reported as a mention, and no bar to
+		// a match of its kind outside one.
+		code bool
 	}
 	n int
 }
@@ -968,9 +978,13 @@ next:
 		if l.anchor > 0 && l.text[l.anchor-1] != before || l.anchor+1 < len(l.text) && l.text[l.anchor+1] != after {
 			continue
 		}
+		kindSeen := false
 		for _, h := range lits.hits[:lits.n] {
 			if h.lit.kind == l.kind {
-				continue next
+				if !h.code {
+					continue next
+				}
+				kindSeen = true
 			}
 		}
 		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
@@ -978,10 +992,128 @@ next:
 			continue
 		}
 		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
-			lits.hits[lits.n].lit, lits.hits[lits.n].seg = l, startSeg
+			// Markup in a code span is shown as written: it hides
+			// nothing. A marker there is named, as a quoted one is.
+			code := w.inCodeSpan(si, i)
+			if code && (l.kind == "hidden-markup" || kindSeen) {
+				continue
+			}
+			lits.hits[lits.n].lit, lits.hits[lits.n].seg, lits.hits[lits.n].code = l, startSeg, code
 			lits.n++
 		}
 	}
+}
+
+// maxCodeRuns bounds the runs of backticks a segment's code spans are
+// found among; a segment with more is taken to hold none, so that its
+// matches are reported as they are (the safe side).
+const maxCodeRuns = 32
+
+// codeSpans are the CommonMark code spans of segment seg: spans[k] is the
+// start and end of the k-th span's content.
+type codeSpans struct {
+	seg   int
+	n     int
+	spans [maxCodeRuns / 2][2]int32
+}
+
+// inCodeSpan reports whether byte i of segment si lies in a CommonMark
+// code span (A2A lets a description be CommonMark): after a run of
+// backticks and before the next run of the same length in the same
+// paragraph. Only a text read as written counts: in one folded from
+// beyond ASCII, a full-width grave accent reads as a backtick but opens
+// no span.
+func (w *walker) inCodeSpan(si, i int) bool {
+	seg := &w.segs[si]
+	if seg.wide {
+		return false
+	}
+	if w.code.seg != si {
+		w.code.seg = si
+		w.code.n = findCodeSpans(w.segText(si), &w.code.spans)
+	}
+	for _, sp := range w.code.spans[:w.code.n] {
+		if int(sp[0]) <= i && i < int(sp[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// findCodeSpans puts text's code spans in spans and returns how many,
+// reading as CommonMark does (section 6.1), left to right: a backslash
+// makes the byte after it text; a run of backticks opens a span that the
+// next run of the same length closes, unless a blank line (a paragraph's
+// end) comes first, and with no closer is text; inside a span a backslash
+// is text. Past maxCodeRuns runs tried as openers it finds none: text that
+// hostile gets no benefit of the doubt. Each opener's search for its
+// closer reads on at most to the text's end, so a segment costs at most
+// maxCodeRuns passes over it.
+func findCodeSpans(text []byte, spans *[maxCodeRuns / 2][2]int32) int {
+	if len(text) > math.MaxInt32 {
+		return 0
+	}
+	n, tries := 0, 0
+	for j := 0; j < len(text); {
+		switch text[j] {
+		case '\\':
+			j += 2
+		case '`':
+			k := backtickRunEnd(text, j)
+			if tries++; tries > maxCodeRuns {
+				return 0
+			}
+			end := closingRun(text, k, k-j)
+			if end < 0 {
+				j = k
+				continue
+			}
+			if n == len(spans) {
+				return 0
+			}
+			spans[n] = [2]int32{int32(k), int32(end)}
+			n++
+			j = end + (k - j)
+		default:
+			j++
+		}
+	}
+	return n
+}
+
+// backtickRunEnd returns where the run of backticks at byte j ends.
+func backtickRunEnd(text []byte, j int) int {
+	for j < len(text) && text[j] == '`' {
+		j++
+	}
+	return j
+}
+
+// closingRun returns where the first run of exactly n backticks from byte
+// j on starts, or -1 when a blank line or the text's end comes first.
+func closingRun(text []byte, j, n int) int {
+	for j < len(text) {
+		switch text[j] {
+		case '`':
+			k := backtickRunEnd(text, j)
+			if k-j == n {
+				return j
+			}
+			j = k
+		case '\n':
+			k := j + 1
+			for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r') {
+				k++
+			}
+			if k < len(text) && text[k] == '\n' {
+				return -1
+			}
+			j = k
+		default:
+			j++
+		}
+	}
+	return -1
 }
 
 // streamStartsWith reports whether the stream (see matchPatterns) from
@@ -1254,6 +1386,7 @@ func patternKindBit(kind string) uint8 {
 const (
 	plainMatch  = ""
 	quotedMatch = " in quotes"
+	codeMatch   = " in a code span"
 	// A conversation turn: honest cards show example dialogues (a
 	// weather agent's "User: ... Assistant: ...", a prompt workbench's
 	// "SYSTEM: You are a translator."), which a model reads as the
@@ -1263,7 +1396,7 @@ const (
 
 // reportPattern reports a match of pattern id of kind at string node n;
 // matched is the text matched as the patterns read it, and aside one of
-// plainMatch, quotedMatch and turnMatch.
+// plainMatch, quotedMatch, codeMatch and turnMatch.
 func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, aside string) {
 	code := CodeContentInjection
 	if kind == "hidden-markup" {
@@ -1291,7 +1424,7 @@ func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, aside 
 		// A turn is matched as written: its case and line breaks count.
 		w.addContentAtMost(code, n, "%s", append(d, aside...), SeverityWarning)
 		return
-	case quotedMatch:
+	case quotedMatch, codeMatch:
 		d = append(d, aside...)
 		w.addContentAtMost(code, n, "%s, after folding case, look-alike and invisible characters", d, SeverityWarning)
 		return

@@ -206,3 +206,39 @@ func TestContentSplitAcrossObjects(t *testing.T) {
 		}
 	}
 }
+
+// TestFindCodeSpans holds findCodeSpans to CommonMark's code spans
+// (section 6.1 and its examples): runs of equal length pair, a run with
+// no closer is text, a backslash escapes a backtick outside a span but
+// not inside one, and a blank line ends the paragraph a span must close
+// in. Each span is given by its content.
+func TestFindCodeSpans(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"`foo`", []string{"foo"}},
+		{"`` foo ` bar ``", []string{" foo ` bar "}},
+		{"` `` `", []string{" `` "}},
+		{"`foo\\`bar`", []string{"foo\\"}},
+		{"``foo`", nil},
+		{"`foo``bar``", []string{"bar"}},
+		{"\\`foo`", nil},
+		{"`foo\n\nbar`", nil},
+		{"`foo\nbar`", []string{"foo\nbar"}},
+		{"a `b` c ``d`` e", []string{"b", "d"}},
+		{strings.Repeat("` ", 30), slices.Repeat([]string{" "}, 15)},
+		{strings.Repeat("` ", 40), nil}, // more spans than it holds: none
+		{strings.Repeat("x`", 80), nil}, // more runs tried than maxCodeRuns: none
+	} {
+		var spans [maxCodeRuns / 2][2]int32
+		n := findCodeSpans([]byte(tc.text), &spans)
+		var got []string
+		for _, sp := range spans[:n] {
+			got = append(got, tc.text[sp[0]:sp[1]])
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%q: spans %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}

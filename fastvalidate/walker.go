@@ -61,6 +61,9 @@ type walker struct {
 	// turnSeg is the segment after the last one a conversation turn was
 	// reported in (see walker.matchTurnAt).
 	turnSeg int
+	// code holds the Markdown code spans of one segment of the object,
+	// found on the first literal matched in it (see walker.inCodeSpan).
+	code codeSpans
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
