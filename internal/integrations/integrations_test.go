@@ -220,7 +220,9 @@ func TestActionRun(t *testing.T) {
 		{"defaults", nil, 1, []string{badAnnotation, "title=version.semver"}, []string{"agent-card.json"}, false, ""},
 		{"a good path", map[string]string{"paths": ".well-known/agent-card.json"}, 0, nil, []string{"::error"}, false, ""},
 		{"paths on lines", map[string]string{"paths": ".well-known/agent-card.json\nbad/agent.json\n"}, 1, []string{badAnnotation}, nil, false, ""},
-		{"a glob is not expanded", map[string]string{"paths": "bad/*.json"}, 3, nil, []string{"::error"}, false, ""},
+		// The pattern is named as an input that could not be read; no
+		// card's finding is annotated, as it would be were it expanded.
+		{"a glob is not expanded", map[string]string{"paths": "bad/*.json"}, 3, []string{"::error title=cardscan::bad/*.json: "}, []string{"::error file="}, false, ""},
 		{"profile", map[string]string{"profile": "a2a"}, 1, []string{"file=.well-known/agent-card.json"}, nil, false, ""},
 		{"config", map[string]string{"config": policy}, 0, []string{"::warning file=bad/agent.json,line=" + badLine + ","}, []string{"::error"}, false, ""},
 		{"another format is passed on", map[string]string{"format": "jsonl"}, 1, []string{`{"input":"bad/agent.json"`}, nil, false, ""},
