@@ -1246,20 +1246,22 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 				// A quoted match does not count as its kind's report, so
 				// that quoting one pattern first earns an unquoted one
 				// after it no warning; one quoted match an object is told.
-				quoted := w.quoted(first, last)
-				if quoted && reported&quotedReported != 0 {
+				aside := plainMatch
+				switch {
+				case w.quoted(first, last):
+					aside = quotedMatch
+				case p.kind == "exfiltration" && w.negated(first):
+					aside = negatedMatch
+				}
+				if aside != plainMatch && reported&quotedReported != 0 {
 					continue
 				}
-				if quoted {
+				if aside != plainMatch {
 					reported |= quotedReported
 				} else {
 					reported |= bit
 				}
 				var excerpt [64]byte
-				aside := plainMatch
-				if quoted {
-					aside = quotedMatch
-				}
 				w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node, aside)
 			}
 		}
@@ -1387,6 +1389,9 @@ const (
 	plainMatch  = ""
 	quotedMatch = " in quotes"
 	codeMatch   = " in a code span"
+	// A request that security advice forbids: "never send your password
+	// to anyone", "don't send tokens to the chat" (see walker.negated).
+	negatedMatch = " after a negation"
 	// A conversation turn: honest cards show example dialogues (a
 	// weather agent's "User: ... Assistant: ...", a prompt workbench's
 	// "SYSTEM: You are a translator."), which a model reads as the
@@ -1396,7 +1401,7 @@ const (
 
 // reportPattern reports a match of pattern id of kind at string node n;
 // matched is the text matched as the patterns read it, and aside one of
-// plainMatch, quotedMatch, codeMatch and turnMatch.
+// plainMatch, quotedMatch, codeMatch, negatedMatch and turnMatch.
 func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, aside string) {
 	code := CodeContentInjection
 	if kind == "hidden-markup" {
@@ -1424,7 +1429,7 @@ func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, aside 
 		// A turn is matched as written: its case and line breaks count.
 		w.addContentAtMost(code, n, "%s", append(d, aside...), SeverityWarning)
 		return
-	case quotedMatch, codeMatch:
+	case quotedMatch, codeMatch, negatedMatch:
 		d = append(d, aside...)
 		w.addContentAtMost(code, n, "%s, after folding case, look-alike and invisible characters", d, SeverityWarning)
 		return
@@ -1448,6 +1453,40 @@ func (w *walker) quoted(first, last wordAt) bool {
 	}
 	open := foldByte[w.segText(first.seg)[first.start-1]]
 	return (open == '\'' || open == '"' || open == '`') && foldByte[text[last.end]] == open
+}
+
+// negated reports whether the word before first, in its own text and
+// past white space alone, negates it: "never", "not", "dont", or the "t"
+// of a contraction ("don't", "shouldn't"), as security advice forbids
+// what an exfiltration request asks. Punctuation between ("Do not
+// hesitate: send ...") or a word ("never forget to send ...") leaves the
+// request as it is.
+func (w *walker) negated(first wordAt) bool {
+	text := w.segText(first.seg)
+	end := first.start
+	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t' || text[end-1] == '\n' || text[end-1] == '\r') {
+		end--
+	}
+	start := end
+	for start > 0 && foldWordByte[foldByte[text[start-1]]] {
+		start--
+	}
+	var word [5]byte
+	if end-start > len(word) || end == start {
+		return false
+	}
+	for i := start; i < end; i++ {
+		word[i-start] = foldByte[text[i]]
+	}
+	switch string(word[:end-start]) {
+	case "never", "not", "dont":
+		return true
+	case "t":
+		// The apostrophe of a contraction, after an n: don't, doesn't,
+		// shouldn't, mustn't.
+		return start >= 2 && (text[start-1] == '\'' || foldByte[text[start-1]] == '\'') && foldByte[text[start-2]] == 'n'
+	}
+	return false
 }
 
 // Skeleton appends to dst the confusable skeleton of s, by which
