@@ -73,47 +73,13 @@ func (p *patternSet) buildTeddy() {
 	}
 	slices.Sort(prefixes)
 	prefixes = slices.Compact(prefixes)
-	of := make([]int, len(prefixes)) // the bucket of each prefix, -1 for none yet
-	for i := range of {
-		of[i] = -1
-	}
-	// bucket returns the tables of bucket b's prefixes but prefix without.
-	bucket := func(b, without int) (tables [8]uint16) {
-		for i, prefix := range prefixes {
-			if of[i] == b && i != without {
-				addTeddyPrefix(&tables, prefix)
-			}
-		}
-		return tables
-	}
-	place := func(i int) bool {
-		best, bestGrowth := 0, -1
-		for b := range 8 {
-			rest := bucket(b, i)
-			grown := rest
-			addTeddyPrefix(&grown, prefixes[i])
-			if growth := teddyVolume(&grown) - teddyVolume(&rest); bestGrowth < 0 || growth < bestGrowth {
-				best, bestGrowth = b, growth
-			}
-		}
-		moved := of[i] != best
-		of[i] = best
-		return moved
-	}
-	for i := range prefixes {
-		place(i)
-	}
-	for range 8 {
-		moved := false
-		for i := range prefixes {
-			moved = place(i) || moved
-		}
-		if !moved {
-			break
-		}
+	of := assignBuckets(len(prefixes), 8, func(tables *[8]uint16, i int) { addTeddyPrefix(tables, prefixes[i]) }, teddyVolume)
+	var tables [8][8]uint16 // each bucket's
+	for i, b := range of {
+		addTeddyPrefix(&tables[b], prefixes[i])
 	}
 	for b := range 8 {
-		for table, nibbles := range bucket(b, -1) {
+		for table, nibbles := range tables[b] {
 			for n := range 16 {
 				if nibbles>>n&1 != 0 {
 					p.teddy[table][n] |= 1 << b
@@ -336,35 +302,53 @@ func (p *patternSet) buildGateVec() {
 // in the bucket whose sets it widens least, and returns the buckets'
 // sets.
 func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
-	of := make([]int, len(sets)) // the bucket of each word, -1 for none yet
-	for i := range of {
-		of[i] = -1
-	}
-	bucket := func(b, without int) (u [4]byteSet) {
-		for i := range sets {
-			if of[i] == b && i != without {
-				for k := range u {
-					u[k].union(&sets[i][k])
-				}
-			}
-		}
-		return u
-	}
-	volume := func(b *[4]byteSet) int {
+	volume := func(u *[4]byteSet) int {
 		v := 1
-		for k := range b {
-			v *= b[k].count()
+		for k := range u {
+			v *= u[k].count()
 		}
 		return v
 	}
+	of := assignBuckets(len(sets), gateVecBuckets, func(u *[4]byteSet, i int) {
+		for k := range u {
+			u[k].union(&sets[i][k])
+		}
+	}, volume)
+	for i, b := range of {
+		for k := range buckets[b] {
+			buckets[b][k].union(&sets[i][k])
+		}
+	}
+	return buckets
+}
+
+// assignBuckets puts each of n items in one of k buckets, whose state S
+// add grows by an item and volume measures (the strings of text the
+// bucket lets through): each item in turn in the bucket it widens least,
+// then, since that first placing depends on the items' order, each moved
+// to the bucket it widens least given all the others, until none moves
+// (eight rounds at most). It returns each item's bucket. The nibble
+// tables (buildTeddy) and the whole-byte tables (fillBuckets) are filled
+// by it alike.
+func assignBuckets[S any](n, k int, add func(s *S, i int), volume func(s *S) int) []int {
+	of := make([]int, n) // the bucket of each item, -1 for none yet
+	for i := range of {
+		of[i] = -1
+	}
+	bucket := func(b, without int) (s S) {
+		for i := range n {
+			if of[i] == b && i != without {
+				add(&s, i)
+			}
+		}
+		return s
+	}
 	place := func(i int) bool {
 		best, bestGrowth := 0, -1
-		for b := range gateVecBuckets {
+		for b := range k {
 			rest := bucket(b, i)
 			grown := rest
-			for k := range grown {
-				grown[k].union(&sets[i][k])
-			}
+			add(&grown, i)
 			if growth := volume(&grown) - volume(&rest); bestGrowth < 0 || growth < bestGrowth {
 				best, bestGrowth = b, growth
 			}
@@ -373,24 +357,19 @@ func fillBuckets(sets [][4]byteSet) (buckets [gateVecBuckets][4]byteSet) {
 		of[i] = best
 		return moved
 	}
-	for i := range sets {
+	for i := range n {
 		place(i)
 	}
-	// The first placing depends on the words' order: move each word to
-	// the bucket it widens least given all the others, until none moves.
 	for range 8 {
 		moved := false
-		for i := range sets {
+		for i := range n {
 			moved = place(i) || moved
 		}
 		if !moved {
 			break
 		}
 	}
-	for b := range buckets {
-		buckets[b] = bucket(b, -1)
-	}
-	return buckets
+	return of
 }
 
 // gateTextPortable is what gateTextVec computes, a byte at a time, to hold
