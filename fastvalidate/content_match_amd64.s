@@ -3,6 +3,70 @@
 #include "textflag.h"
 #include "go_asm.h"
 
+// HASH_WORDS is both gate passes' hashing of a block's words: the
+// block's CX bytes kept of the word bits (R10) and anchor bytes (R11),
+// the words that start in it and may be an anchor's (R12) hashed into
+// the gate's bits (R9); a word that runs to the block's end goes to
+// across, which comes back to key with its whole length in R14. The
+// carry of a word into the next block is kept in base+8(FP), the second
+// argument of both functions.
+#define HASH_WORDS \
+	MOVQ  $-1, R13 \
+	BZHIQ CX, R13, R13 /* the block's bytes */ \
+	ANDQ  R13, R10 \
+	ANDQ  R13, R11 \
+	LEAQ  (R10)(R10*1), R14 \
+	ORQ   base+8(FP), R14 \
+	ANDNQ R10, R14, R15 /* word starts */ \
+	ANDQ  R12, R15 /* those that may be an anchor's */ \
+	MOVQ  R10, R14 \
+	SHRQ  $63, R14 \
+	MOVQ  R14, base+8(FP) /* the carry into the next block */ \
+hash: \
+	TESTQ  R15, R15 \
+	JZ     hashed \
+	TZCNTQ R15, AX /* a word's start */ \
+	BLSRQ  R15, R15 \
+	SHRXQ  AX, R10, R14 \
+	NOTQ   R14 \
+	TZCNTQ R14, R14 /* its length in the block */ \
+	LEAQ   (AX)(R14*1), R12 \
+	CMPQ   R12, $64 \
+	JEQ    across \
+key: \
+	MOVQ   (DI)(AX*1), R12 \
+	MOVQ   $0x2020202020202020, AX \
+	ORQ    AX, R12 \
+	MOVQ   $8, AX \
+	CMPQ   R14, AX \
+	CMOVQLT R14, AX \
+	SHLQ   $3, AX \
+	BZHIQ  AX, R12, R12 /* its first eight bytes, lower-cased, no more */ \
+	SHLQ   $59, R14 \
+	XORQ   R14, R12 /* gateKey */ \
+	MOVQ   $0x9E3779B97F4A7C15, AX \
+	IMULQ  AX, R12 \
+	SHRQ   $53, R12 /* gateSlot */ \
+	ORQ    (R8)(R12*8), R9 \
+	JMP    hash
+
+// WORD_ENDS is both passes' end of a word that ran on past its block
+// (rest: its length in R12's bits), and of a block (hashed: on to the
+// next block, or back to the caller where it holds an anchor byte).
+#define WORD_ENDS \
+rest: \
+	NOTQ   R12 \
+	TZCNTQ R12, R12 \
+	CMPQ   R12, $64 \
+	JEQ    long \
+	ADDQ   R12, R14 /* its whole length */ \
+	JMP    key \
+hashed: \
+	TESTQ R11, R11 \
+	JNZ   anchors \
+	ADDQ  CX, BX \
+	JMP   block
+
 // func textBlockMasksSSE2(p *byte) (word, notOther uint64)
 //
 // For the 64 bytes at p, a bit per byte: in word, set for an ASCII letter
@@ -305,46 +369,7 @@ block:
 	KMOVQ      K1, R10
 	KMOVQ      K2, R11
 	KMOVQ      K3, R12
-	MOVQ  $-1, R13
-	BZHIQ CX, R13, R13 // the block's bytes
-	ANDQ  R13, R10
-	ANDQ  R13, R11
-	LEAQ  (R10)(R10*1), R14
-	ORQ   base+8(FP), R14
-	ANDNQ R10, R14, R15 // word starts
-	ANDQ  R12, R15 // those that may be an anchor's
-	MOVQ  R10, R14
-	SHRQ  $63, R14
-	MOVQ  R14, base+8(FP) // the carry into the next block
-
-hash:
-	TESTQ  R15, R15
-	JZ     hashed
-	TZCNTQ R15, AX // a word's start
-	BLSRQ  R15, R15
-	SHRXQ  AX, R10, R14
-	NOTQ   R14
-	TZCNTQ R14, R14 // its length in the block
-	LEAQ   (AX)(R14*1), R12
-	CMPQ   R12, $64
-	JEQ    across
-
-key:
-	MOVQ   (DI)(AX*1), R12
-	MOVQ   $0x2020202020202020, AX
-	ORQ    AX, R12
-	MOVQ   $8, AX
-	CMPQ   R14, AX
-	CMOVQLT R14, AX
-	SHLQ   $3, AX
-	BZHIQ  AX, R12, R12 // its first eight bytes, lower-cased, no more
-	SHLQ   $59, R14
-	XORQ   R14, R12 // gateKey
-	MOVQ   $0x9E3779B97F4A7C15, AX
-	IMULQ  AX, R12
-	SHRQ   $53, R12 // gateSlot
-	ORQ    (R8)(R12*8), R9
-	JMP    hash
+	HASH_WORDS
 
 across:
 	// The word runs to the block's end: unless the text ends there, on
@@ -366,19 +391,7 @@ across:
 	JAE  rest
 	BZHIQ R13, R12, R12
 
-rest:
-	NOTQ   R12
-	TZCNTQ R12, R12
-	CMPQ   R12, $64
-	JEQ    long
-	ADDQ   R12, R14 // its whole length
-	JMP    key
-
-hashed:
-	TESTQ R11, R11
-	JNZ   anchors
-	ADDQ  CX, BX
-	JMP   block
+	WORD_ENDS
 
 anchors:
 	MOVQ R9, seen+32(FP)
@@ -567,46 +580,7 @@ everyword:
 	ORQ  AX, R10
 
 masked:
-	MOVQ  $-1, R13
-	BZHIQ CX, R13, R13 // the block's bytes
-	ANDQ  R13, R10
-	ANDQ  R13, R11
-	LEAQ  (R10)(R10*1), R14
-	ORQ   base+8(FP), R14
-	ANDNQ R10, R14, R15 // word starts
-	ANDQ  R12, R15 // those that may be an anchor's
-	MOVQ  R10, R14
-	SHRQ  $63, R14
-	MOVQ  R14, base+8(FP) // the carry into the next block
-
-hash:
-	TESTQ  R15, R15
-	JZ     hashed
-	TZCNTQ R15, AX // a word's start
-	BLSRQ  R15, R15
-	SHRXQ  AX, R10, R14
-	NOTQ   R14
-	TZCNTQ R14, R14 // its length in the block
-	LEAQ   (AX)(R14*1), R12
-	CMPQ   R12, $64
-	JEQ    across
-
-key:
-	MOVQ   (DI)(AX*1), R12
-	MOVQ   $0x2020202020202020, AX
-	ORQ    AX, R12
-	MOVQ   $8, AX
-	CMPQ   R14, AX
-	CMOVQLT R14, AX
-	SHLQ   $3, AX
-	BZHIQ  AX, R12, R12 // its first eight bytes, lower-cased, no more
-	SHLQ   $59, R14
-	XORQ   R14, R12 // gateKey
-	MOVQ   $0x9E3779B97F4A7C15, AX
-	IMULQ  AX, R12
-	SHRQ   $53, R12 // gateSlot
-	ORQ    (R8)(R12*8), R9
-	JMP    hash
+	HASH_WORDS
 
 across:
 	// The word runs to the block's end: unless the text ends there, on
@@ -628,19 +602,7 @@ across:
 	JAE  rest
 	BZHIQ R13, R12, R12
 
-rest:
-	NOTQ   R12
-	TZCNTQ R12, R12
-	CMPQ   R12, $64
-	JEQ    long
-	ADDQ   R12, R14 // its whole length
-	JMP    key
-
-hashed:
-	TESTQ R11, R11
-	JNZ   anchors
-	ADDQ  CX, BX
-	JMP   block
+	WORD_ENDS
 
 anchors:
 	MOVQ R9, seen+40(FP)
