@@ -1,0 +1,128 @@
+package lspserver
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/cardscan/cardscan/internal/cmderr"
+)
+
+// serveRaw runs a session over pipes with a --max-message of maxMessage,
+// and returns the client's end, what the server writes, and its exit
+// status once it ends.
+func serveRaw(t *testing.T, maxMessage int64) (io.WriteCloser, *syncBuffer, chan error) {
+	t.Helper()
+	in, toServer := io.Pipe()
+	fromServer, out := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(t.Context(), Config{MaxDocument: 1 << 10}, in, out, maxMessage)
+		out.Close()
+	}()
+	got := &syncBuffer{}
+	go func() { _, _ = io.Copy(got, fromServer) }()
+	t.Cleanup(func() { toServer.Close() })
+	return toServer, got, done
+}
+
+// TestDeclaredLengthOverTheLimit: a header declaring more than
+// --max-message is refused when read, with an answer saying so, before
+// any buffer of that size is taken. The framing reserved the declared
+// length (up to 1 GiB) and then waited for the body.
+func TestDeclaredLengthOverTheLimit(t *testing.T) {
+	for _, declared := range []string{"1073741823", "2147483648", "99999999999999999999999"} {
+		toServer, got, done := serveRaw(t, 1<<12)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := io.WriteString(toServer, "Content-Length: "+declared+"\r\n\r\n{"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case err := <-done:
+			if status := cmderr.Status(err); status != 3 || !strings.Contains(fmt.Sprint(err), "Content-Length") {
+				t.Errorf("Content-Length %s: exit status %d, %v; want 3 and an error naming the Content-Length", declared, status, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("Content-Length %s: the session waits for the body of a message over --max-message", declared)
+		}
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+			t.Errorf("Content-Length %s: allocated %d MiB", declared, grew>>20)
+		}
+		want := `"id":null,"error":{"code":-32600,"message":"a message of ` + declared + ` bytes (Content-Length) is larger than --max-message 4096 bytes`
+		if s := got.waitFor(want); !strings.Contains(s, want) {
+			t.Errorf("Content-Length %s: the server wrote %q; want %s", declared, s, want)
+		}
+	}
+}
+
+// TestBadHeaders: a header block that cannot be read ends the session
+// with an error naming what was wrong; one the framing allows goes on.
+func TestBadHeaders(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"no/such","params":{}}`
+	for _, tc := range []struct{ head, want string }{
+		{"Content-Length: -5\r\n\r\n", "Content-Length"},
+		{"Content-Length: +5\r\n\r\n", "Content-Length"},
+		{"Content-Length: 5\r\nContent-Length: 6\r\n\r\n", "Content-Length"},
+		{"Content-Length\r\n\r\n", "header"},
+		{"Content-Type: application/vscode-jsonrpc\r\n\r\n", "no Content-Length"},
+		{"X-Long: " + strings.Repeat("a", 64<<10) + "\r\n\r\n", "header"},
+	} {
+		toServer, _, done := serveRaw(t, 1<<20)
+		go func() { _, _ = io.WriteString(toServer, tc.head+body) }()
+		select {
+		case err := <-done:
+			if status := cmderr.Status(err); status != 3 || !strings.Contains(fmt.Sprint(err), tc.want) {
+				t.Errorf("%.40q: exit status %d, %v; want 3 and an error naming %s", tc.head, status, err, tc.want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("%.40q: the session goes on", tc.head)
+		}
+	}
+	for _, head := range []string{
+		"content-length: " + itoa(len(body)) + "\n\n",
+		"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length:" + itoa(len(body)) + "\r\n\r\n",
+	} {
+		toServer, got, _ := serveRaw(t, 1<<20)
+		if _, err := io.WriteString(toServer, head+body); err != nil {
+			t.Fatal(err)
+		}
+		want := `"id":1,"error":{"code":-32601`
+		if s := got.waitFor(want); !strings.Contains(s, want) {
+			t.Errorf("%q: the server wrote %q; want %s", head, s, want)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer written by one goroutine and read by
+// another.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// waitFor returns what was written once it holds want, or after 10 s.
+func (b *syncBuffer) waitFor(want string) string {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b.mu.Lock()
+		s := b.buf.String()
+		b.mu.Unlock()
+		if strings.Contains(s, want) || time.Now().After(deadline) {
+			return s
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
