@@ -93,7 +93,7 @@ func TestBadHeaders(t *testing.T) {
 		if _, err := io.WriteString(toServer, head+body); err != nil {
 			t.Fatal(err)
 		}
-		want := `"id":1,"error":{"code":-32601`
+		want := `"id":1,"error":{"code":-32002` // before initialize
 		if s := got.waitFor(want); !strings.Contains(s, want) {
 			t.Errorf("%q: the server wrote %q; want %s", head, s, want)
 		}
@@ -124,5 +124,51 @@ func (b *syncBuffer) waitFor(want string) string {
 			return s
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestLifecycle holds the session to the LSP specification's order
+// (section "Lifecycle Messages"): a request before initialize gets
+// -32002 and a notification then is dropped; initialize is answered once;
+// after shutdown a request gets -32600 (InvalidRequest); exit then ends
+// the session with status 0. Requests were answered in any state.
+func TestLifecycle(t *testing.T) {
+	toServer, got, done := serveRaw(t, 1<<20)
+	frame := func(body string) {
+		t.Helper()
+		if _, err := io.WriteString(toServer, "Content-Length: "+itoa(len(body))+"\r\n\r\n"+body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect := func(want string) {
+		t.Helper()
+		if s := got.waitFor(want); !strings.Contains(s, want) {
+			t.Fatalf("the server wrote %q; want %s in it", s, want)
+		}
+	}
+	frame(`{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a.json"},"position":{"line":0,"character":0}}}`)
+	expect(`"id":1,"error":{"code":-32002`)
+	frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///early.json","languageId":"json","version":1,"text":"{}"}}}`)
+	frame(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":{}}}`)
+	expect(`"id":2,"result":{`)
+	frame(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"capabilities":{}}}`)
+	expect(`"id":3,"error":{"code":-32600`)
+	frame(`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`)
+	expect(`"id":4,"result":null`)
+	frame(`{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a.json"},"position":{"line":0,"character":0}}}`)
+	expect(`"id":5,"error":{"code":-32600`)
+	frame(`{"jsonrpc":"2.0","method":"exit"}`)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after shutdown: %v, want status 0", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("exit did not end the session")
+	}
+	got.mu.Lock()
+	defer got.mu.Unlock()
+	if s := got.buf.String(); strings.Contains(s, "early.json") {
+		t.Errorf("a document opened before initialize was judged: %s", s)
 	}
 }
