@@ -151,6 +151,10 @@ func TestLifecycle(t *testing.T) {
 	frame(`{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///early.json","languageId":"json","version":1,"text":"{}"}}}`)
 	frame(`{"jsonrpc":"2.0","id":2,"method":"initialize","params":{"capabilities":{}}}`)
 	expect(`"id":2,"result":{`)
+	// A null id, which JSON-RPC readers take for a request or for a
+	// notification: it was run as a notification, its answer dropped.
+	frame(`{"jsonrpc":"2.0","id":null,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///a.json"},"position":{"line":0,"character":0}}}`)
+	expect(`"id":null,"error":{"code":-32600,"message":"invalid request: id must not be null`)
 	frame(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"capabilities":{}}}`)
 	expect(`"id":3,"error":{"code":-32600`)
 	frame(`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`)
