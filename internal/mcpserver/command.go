@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmderr"
@@ -201,7 +202,7 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 	}
 	con.Printf("MCP over streamable HTTP at http://%s%s", ln.Addr(), Endpoint)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(netutil.LimitListener(ln, maxConns(cfg))) }()
 	select {
 	case err := <-served:
 		return cmderr.IOf("%v", err)
@@ -214,6 +215,20 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 	}
 	<-served
 	return nil
+}
+
+// connsPerRequest caps connections at a multiple of the requests served
+// at once (4 * --max-inflight): clients keep idle connections between
+// requests, and each connection, a goroutine and its buffers (a header up
+// to maxHeaderBytes), costs the server whether or not it ever sends a
+// request. The rest wait in the listen backlog, where they cost nothing,
+// until one closes or times out (readHeaderTimeout, idleTimeout).
+const connsPerRequest = 4
+
+func maxConns(cfg *Config) int {
+	c := *cfg
+	c.setDefaults()
+	return connsPerRequest * 4 * c.MaxInflight
 }
 
 // NewHTTPHandler serves server over the streamable HTTP transport at
