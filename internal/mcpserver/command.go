@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -248,6 +249,12 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 		select {
 		case slots <- struct{}{}:
 			defer func() { <-slots }()
+			if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+				// The SDK decodes none: the compressed bytes would be
+				// refused as JSON, for their first byte.
+				http.Error(w, fmt.Sprintf("Content-Encoding %q is not supported: send the message uncompressed", enc), http.StatusUnsupportedMediaType)
+				return
+			}
 			if refuseMalformed(w, r, c.MaxMessage) {
 				return
 			}

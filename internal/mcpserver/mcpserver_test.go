@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
@@ -868,5 +869,28 @@ func TestHTTPMalformedMessages(t *testing.T) {
 	resp, b := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, nil)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"id":7,"result"`) {
 		t.Errorf("tools/list after them: status %d, %.200s", resp.StatusCode, b)
+	}
+}
+
+// TestHTTPContentEncoding: a compressed message is refused as such (415),
+// not read as JSON and refused for its first byte; the SDK decodes no
+// Content-Encoding, and a message is kilobytes.
+func TestHTTPContentEncoding(t *testing.T) {
+	cfg := mcpserver.Config{}
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(cfg), &cfg))
+	defer srv.Close()
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	w.Close()
+	for _, enc := range []string{"gzip", "zstd", "br, gzip"} {
+		resp, b := postMCP(t, srv.URL, gz.String(), map[string]string{"Content-Encoding": enc})
+		if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(b), "Content-Encoding") {
+			t.Errorf("Content-Encoding %s: status %d, %.200s; want 415 naming the encoding", enc, resp.StatusCode, b)
+		}
+	}
+	resp, b := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, map[string]string{"Content-Encoding": "identity"})
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("Content-Encoding identity: status %d, %.200s", resp.StatusCode, b)
 	}
 }
