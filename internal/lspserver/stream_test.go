@@ -73,6 +73,7 @@ func TestBadHeaders(t *testing.T) {
 		{"Content-Length\r\n\r\n", "header"},
 		{"Content-Type: application/vscode-jsonrpc\r\n\r\n", "no Content-Length"},
 		{"X-Long: " + strings.Repeat("a", 64<<10) + "\r\n\r\n", "header"},
+		{strings.Repeat("X-Repeated: a\r\n", 2000) + "Content-Length: 5\r\n\r\n", "block is longer than 16384 bytes"},
 	} {
 		toServer, _, done := serveRaw(t, 1<<20)
 		go func() { _, _ = io.WriteString(toServer, tc.head+body) }()
