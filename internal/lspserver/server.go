@@ -51,6 +51,7 @@ type Server struct {
 	// validators are built once per profile and options in force, keyed
 	// by the profile and the policy file's path.
 	validators  map[string]*fastvalidate.Validator
+	held        int // bytes of the open documents' text
 	initialized bool
 	shutdown    bool
 	exited      chan struct{}
@@ -165,7 +166,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		if err := decode(params, &p); err != nil {
 			return nil, err
 		}
-		delete(s.docs, p.TextDocument.URI)
+		s.forget(p.TextDocument.URI)
 		// The client keeps a closed document's diagnostics until told.
 		return nil, s.conn.Notify(ctx, "textDocument/publishDiagnostics", publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []Diagnostic{}})
 	case "textDocument/hover":
