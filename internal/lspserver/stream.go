@@ -15,10 +15,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// readAhead is what the header reader may read past the end of a
-// message: its buffer's size, with room to spare.
-const readAhead = 16 << 10
-
 // headerBuffer is the header reader's buffer, and so the longest header
 // line; maxHeader bounds a header block. An LSP header block is two short
 // fields (Content-Length, Content-Type).
@@ -26,6 +22,11 @@ const (
 	headerBuffer = 4 << 10
 	maxHeader    = 16 << 10
 )
+
+// readAhead is what a message's budget allows beside its body: its header
+// block, and what the reader's buffer may read past the message's end
+// (and held over from the one before).
+const readAhead = maxHeader + 2*headerBuffer
 
 // errMessageTooLarge ends a session whose client sent, or declared, a
 // message larger than --max-message: the rest of that message cannot be

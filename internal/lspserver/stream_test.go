@@ -177,3 +177,21 @@ func TestLifecycle(t *testing.T) {
 		t.Errorf("a document opened before initialize was judged: %s", s)
 	}
 }
+
+// TestMessageAtTheLimit: a message of exactly --max-message bytes behind
+// a header block near its bound is read whole, twice in a row.
+func TestMessageAtTheLimit(t *testing.T) {
+	const maxMessage = 1 << 12
+	toServer, got, _ := serveRaw(t, maxMessage)
+	head := `{"jsonrpc":"2.0","id":%d,"method":"no/such","params":{"pad":"`
+	for id := 1; id <= 2; id++ {
+		body := fmt.Sprintf(head, id)
+		body += strings.Repeat("x", maxMessage-len(body)-3) + `"}}`
+		fields := strings.Repeat("X-Pad: "+strings.Repeat("p", 90)+"\r\n", (maxHeader-40)/99)
+		go func() { _, _ = io.WriteString(toServer, fields+"Content-Length: "+itoa(len(body))+"\r\n\r\n"+body) }()
+		want := fmt.Sprintf(`"id":%d,"error":{"code":-32002`, id)
+		if s := got.waitFor(want); !strings.Contains(s, want) {
+			t.Fatalf("message %d of --max-message bytes: the server wrote %.300q; want %s", id, s, want)
+		}
+	}
+}
