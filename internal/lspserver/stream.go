@@ -38,7 +38,8 @@ type errMessageTooLarge struct {
 
 func (e errMessageTooLarge) Error() string {
 	if e.declared != "" {
-		return fmt.Sprintf("a message of %s bytes (Content-Length) is larger than --max-message %d bytes", e.declared, e.limit)
+		// At most 40 digits: a header line may hold thousands.
+		return fmt.Sprintf("a message of %.40s bytes (Content-Length) is larger than --max-message %d bytes", e.declared, e.limit)
 	}
 	return fmt.Sprintf("a message larger than --max-message %d bytes", e.limit)
 }
