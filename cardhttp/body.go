@@ -45,10 +45,17 @@ var errTooLarge = errors.New("cardhttp: body exceeds the size limit")
 
 // readCapped appends r's content to dst, stopping after maxBytes+1 bytes so
 // that an oversized body is never read whole. The buffer grows as bytes
-// arrive, never to the declared length: a Content-Length is a promise the
-// client need not keep, and allocating it up front let connections that
-// send only headers hold the cap each. A declared length says only where
-// the body ends; a body that ends sooner is an error.
+// arrive, not to the declared length at once: a Content-Length is a
+// promise the client need not keep, and allocating it up front let
+// connections that send only headers hold the cap each. It doubles, and
+// goes straight to where the body must end (the declared length, or the
+// cap and the byte that shows a body over it) once a doubling would pass
+// half of that: a body never holds more than that end, nor more than four
+// times what it sent, and the buffers allocated on the way add up to less
+// than twice the end (doubling to a power of two just under it, then
+// copying into the end, took three times).
+// A declared length says only where the body ends; a body that ends
+// sooner is an error.
 func readCapped(dst []byte, r io.Reader, declared, maxBytes int64) ([]byte, error) {
 	if declared > maxBytes {
 		return dst, errTooLarge
@@ -59,7 +66,7 @@ func readCapped(dst []byte, r io.Reader, declared, maxBytes int64) ([]byte, erro
 	}
 	for len(dst) < limit {
 		if len(dst) == cap(dst) {
-			dst = grow(dst, min(max(512, cap(dst)), limit-len(dst)))
+			dst = grow(dst, min(max(512, cap(dst)), limit-len(dst)), limit)
 		}
 		n, err := r.Read(dst[len(dst):min(cap(dst), limit)])
 		dst = dst[:len(dst)+n]
@@ -80,12 +87,17 @@ func readCapped(dst []byte, r io.Reader, declared, maxBytes int64) ([]byte, erro
 }
 
 // grow makes room for n more bytes, like slices.Grow but doubling so a
-// stream of small reads costs few copies.
-func grow(b []byte, n int) []byte {
+// stream of small reads costs few copies, and to ceiling at once when a
+// doubling would pass half of it.
+func grow(b []byte, n, ceiling int) []byte {
 	if cap(b)-len(b) >= n {
 		return b
 	}
-	nb := make([]byte, len(b), max(2*cap(b), len(b)+n))
+	next := 2 * cap(b)
+	if next > ceiling/2 {
+		next = ceiling
+	}
+	nb := make([]byte, len(b), max(next, len(b)+n))
 	copy(nb, b)
 	return nb
 }

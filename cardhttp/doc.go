@@ -35,9 +35,11 @@
 //
 // # Hostile clients
 //
-// The buffer for a body grows as its bytes arrive, never to the declared
-// Content-Length, so a connection that promises a large body and sends
-// none holds a few KiB. The middleware does not bound connections or
+// The buffer for a body grows as its bytes arrive, not to the declared
+// Content-Length at once, so a connection that promises a large body and
+// sends none holds a few KiB. It doubles, and never past the declared
+// length or the cap: a body holds at most the cap (plus one byte), and the
+// buffers allocated while it arrives add up to less than twice that. The middleware does not bound connections or
 // requests in flight: that is the server's job (see cardscan serve's
 // --max-inflight for one way).
 //

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -29,6 +31,58 @@ func TestMergeExtremeFigures(t *testing.T) {
 		r := run(t, "", append([]string{"summary", "merge"}, tc.files...)...)
 		if r.code != tc.code || !strings.Contains(r.stdout, tc.stdout) || !strings.Contains(r.stderr, tc.stderr) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.files, r.code, r.stdout, r.stderr)
+		}
+	}
+}
+
+// TestMergeSameDigestUnderAnotherName: a shard's digest file given twice,
+// under any name (a copy, a hard link, ./x beside x, a symbolic link),
+// is refused naming both, for claims and for diff digests: its records
+// would each be counted twice. Shards' files, and a shard's empty file
+// given beside another shard's, are merged as before.
+func TestMergeSameDigestUnderAnotherName(t *testing.T) {
+	dir := t.TempDir()
+	old, new := shardDumps(t, dir, 120)
+	newDir := filepath.Join(dir, "new")
+	sd := t.TempDir()
+	claims := func(i int) string { return filepath.Join(sd, fmt.Sprintf("claims-%d", i)) }
+	diffs := func(i int) string { return filepath.Join(sd, fmt.Sprintf("diff-%d", i)) }
+	for i := range 2 {
+		shard := fmt.Sprintf("%d/2", i)
+		if r := run(t, "", append([]string{"-q", "--fail-on", "never", "--shard", shard, "--digest-out", claims(i)}, new...)...); r.code != 0 {
+			t.Fatalf("shard %d: %d %s", i, r.code, r.stderr)
+		}
+		if r := run(t, "", "diff", "--shard", shard, "--digest-out", diffs(i), filepath.Dir(old[0]), newDir); r.code != 0 {
+			t.Fatalf("diff shard %d: %d %s", i, r.code, r.stderr)
+		}
+	}
+	for _, set := range []func(int) string{claims, diffs} {
+		if r := run(t, "", "merge", "--format", "jsonl", set(0), set(1)); r.code > 1 {
+			t.Fatalf("merge of the shards: %d %s", r.code, r.stderr)
+		}
+		first := set(0)
+		data, err := os.ReadFile(first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied := first + ".copy"
+		hard := first + ".hard"
+		soft := first + ".soft"
+		if err := os.WriteFile(copied, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Link(first, hard); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(first, soft); err != nil {
+			t.Fatal(err)
+		}
+		dotted := filepath.Join(filepath.Dir(first), ".", filepath.Base(first))
+		for _, again := range []string{copied, hard, soft, dotted} {
+			r := run(t, "", "merge", "--format", "jsonl", first, set(1), again)
+			if r.code != exitIO || !strings.Contains(r.stderr, again) || !strings.Contains(r.stderr, "twice") {
+				t.Errorf("merge %s beside %s: exit %d, stderr %q; want 3 and an error naming it as given twice", again, first, r.code, r.stderr)
+			}
 		}
 	}
 }

@@ -336,19 +336,32 @@ func (r *migrateRun) input(in pipeline.Input, stdin io.Reader) error {
 	if err != nil {
 		return err
 	}
-	if c, ok := dec.(io.Closer); ok && compressed {
-		defer c.Close()
-	}
+	defer dec.Close()
 	if compressed && r.o.write {
 		return errors.New("--write cannot rewrite a compressed dump; use -o")
 	}
-	if wholeCardName(in.Path) || (in.Path == "" && !firstLineIsCard(dec.(*bufio.Reader))) {
+	if wholeCardName(in.Path) || (in.Path == "" && !firstLineIsCard(dec.Reader)) {
 		return r.wholeCard(in, dec)
 	}
-	return r.lines(in, dec)
+	return r.lines(in, dec.Reader)
 }
 
-func decompress(br *bufio.Reader) (io.Reader, bool, error) {
+// decodedInput is an input's content as read, decompressed when it was
+// compressed; Close releases the decoder (a zstd decoder's buffers are
+// megabytes, and migrate reads inputs by the thousand).
+type decodedInput struct {
+	*bufio.Reader
+	decoder io.Closer // nil when nothing needs releasing
+}
+
+func (d *decodedInput) Close() error {
+	if d.decoder == nil {
+		return nil
+	}
+	return d.decoder.Close()
+}
+
+func decompress(br *bufio.Reader) (*decodedInput, bool, error) {
 	head, _ := br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
@@ -356,7 +369,8 @@ func decompress(br *bufio.Reader) (io.Reader, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return bufio.NewReaderSize(d.IOReadCloser(), 256<<10), true, nil
+		rc := d.IOReadCloser()
+		return &decodedInput{Reader: bufio.NewReaderSize(rc, 256<<10), decoder: rc}, true, nil
 	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
 		// Member by member, as the validation run reads gzip: zero
 		// padding after the last member is read through, other bytes
@@ -365,9 +379,9 @@ func decompress(br *bufio.Reader) (io.Reader, bool, error) {
 		if err := g.Reset(br); err != nil {
 			return nil, true, err
 		}
-		return bufio.NewReaderSize(g, 256<<10), true, nil
+		return &decodedInput{Reader: bufio.NewReaderSize(g, 256<<10)}, true, nil
 	}
-	return br, false, nil
+	return &decodedInput{Reader: br}, false, nil
 }
 
 // firstLineIsCard says standard input is NDJSON: its first line holds a

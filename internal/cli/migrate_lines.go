@@ -154,7 +154,7 @@ func (w *migrateWorker) process(c *chunk, cards, records, write bool) {
 
 // lines migrates an NDJSON stream, one card per line; with --write, into
 // a temporary file renamed over the input only if a card changed.
-func (r *migrateRun) lines(in pipeline.Input, src io.Reader) error {
+func (r *migrateRun) lines(in pipeline.Input, src *bufio.Reader) error {
 	var tmp *os.File
 	var tw *bufio.Writer
 	out := r.cards
@@ -181,7 +181,7 @@ func (r *migrateRun) lines(in pipeline.Input, src io.Reader) error {
 	written := make(chan error, 1)
 	var t tally
 	go func() { written <- r.writeChunks(order, out, &t) }()
-	readErr := r.readChunks(in.Name, src.(*bufio.Reader), work, order, out)
+	readErr := r.readChunks(in.Name, src, work, order, out)
 	close(work)
 	close(order)
 	writeErr := <-written

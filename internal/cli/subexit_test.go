@@ -79,7 +79,7 @@ func TestSubcommandExits(t *testing.T) {
 		{"lsp help", "", []string{"lsp", "--help"}, exitOK, "", ""},
 		{"lsp closed", "", []string{"lsp"}, exitOK, "", ""},
 		{"lsp exit without shutdown", fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(lspExit), lspExit), []string{"lsp"}, exitInvalid, "", ""},
-		{"lsp bad header", "Content-Length: x\r\n\r\n", []string{"lsp"}, exitIO, "cardscan: error: lsp session: jsonrpc2: invalid message header\n", ""},
+		{"lsp bad header", "Content-Length: x\r\n\r\n", []string{"lsp"}, exitIO, "cardscan: error: lsp session: a message header gives Content-Length \"x\", not a length in bytes\n", ""},
 		{"lsp bad flag", "", []string{"lsp", "--bogus"}, exitUsage,
 			"cardscan: error: unknown flag --bogus\ncardscan: hint: run 'cardscan lsp --help' for usage\n", ""},
 	} {

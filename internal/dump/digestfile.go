@@ -556,6 +556,11 @@ type fileMerger struct {
 	files []*digestFile // a heap of those with a record
 	last  *digestFile
 	count int64
+	// The last record's place, to find one yielded again by another file.
+	lastRank byte
+	lastKey  []byte
+	lastTag  tag
+	lastFile *digestFile
 }
 
 func newFileMerger(files []*digestFile) (*fileMerger, error) {
@@ -577,6 +582,7 @@ func newFileMerger(files []*digestFile) (*fileMerger, error) {
 // call.
 func (m *fileMerger) next() ([]byte, bool, error) {
 	if m.last != nil {
+		m.lastRank, m.lastKey, m.lastTag, m.lastFile = m.last.rank, append(m.lastKey[:0], m.last.key...), m.last.tag, m.last
 		ok, err := m.last.next()
 		if err != nil {
 			return nil, false, err
@@ -592,8 +598,25 @@ func (m *fileMerger) next() ([]byte, bool, error) {
 		return nil, false, nil
 	}
 	m.last = m.files[0]
+	if err := m.again(); err != nil {
+		return nil, false, err
+	}
 	m.count++
 	return m.last.body, true, nil
+}
+
+// again refuses a record another file yielded just before: its key and
+// its place in one run over all the inputs are the record's own, so two
+// files holding it are one shard's file given twice (a copy, which
+// os.SameFile cannot tell) or shards of runs over overlapping inputs.
+// Files sort records of one key by place, so such twins come together.
+func (m *fileMerger) again() error {
+	f, prev := m.last, m.lastFile
+	if prev == nil || prev == f || f.rank != m.lastRank || f.tag != m.lastTag || !bytes.Equal(f.key, m.lastKey) {
+		return nil
+	}
+	return &DigestFileError{Path: f.path, Msg: fmt.Sprintf("holds a record that %s holds too (input %d, offset %d): one shard's file given twice, under another name, or shards of different runs; its records would be counted twice",
+		prev.path, f.tag.input, f.tag.offset)}
 }
 
 func (m *fileMerger) Len() int { return len(m.files) }

@@ -15,9 +15,11 @@ type document struct {
 	uri, path string
 	version   int
 	// text is the document's content; nil when it is larger than
-	// MaxDocument, which size then holds.
-	text []byte
-	size int
+	// MaxDocument, which size then holds, or when unheld: the open
+	// documents hold the most the server keeps.
+	text   []byte
+	size   int
+	unheld bool
 
 	// policyRead says policy, policyErr and v are current: they are read
 	// when the document opens and again when it is saved.
@@ -54,8 +56,7 @@ type finding struct {
 }
 
 func (s *Server) open(ctx context.Context, uri string, version int, text string) {
-	d := &document{uri: uri, path: filePath(uri)}
-	s.docs[uri] = d
+	s.forget(uri) // opened again: a new document
 	s.change(ctx, uri, version, text)
 }
 
@@ -64,15 +65,54 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 	if d == nil {
 		// A change to a document never opened: open it, as a client that
 		// restarted the server mid-session would expect.
+		if len(s.docs) >= maxDocuments {
+			s.notKept(ctx, uri, version)
+			return
+		}
 		d = &document{uri: uri, path: filePath(uri)}
 		s.docs[uri] = d
 	}
+	s.held -= len(d.text)
 	d.version, d.size = version, len(text)
-	d.text, d.migrations, d.migrationsDone = nil, nil, false
-	if len(text) <= s.cfg.MaxDocument {
+	d.text, d.migrations, d.migrationsDone, d.unheld = nil, nil, false, false
+	switch {
+	case len(text) > s.cfg.MaxDocument:
+	case s.held+len(text) > s.maxHeld():
+		d.unheld = true
+	default:
 		d.text = []byte(text)
+		s.held += len(text)
 	}
 	s.judge(ctx, d)
+}
+
+// forget lets go of a document, closed or opened again.
+func (s *Server) forget(uri string) {
+	if d := s.docs[uri]; d != nil {
+		s.held -= len(d.text)
+		delete(s.docs, uri)
+	}
+}
+
+// heldDocuments is how many documents of --max-document the open ones may
+// hold in all: a session keeps every document the client opens until it
+// closes it, and a client that never closes any would otherwise hold
+// without end.
+const heldDocuments = 64
+
+func (s *Server) maxHeld() int { return heldDocuments * s.cfg.MaxDocument }
+
+// maxDocuments bounds the documents a session keeps open, whatever their
+// size (each holds its URI, its findings and validators' state). A
+// variable, for a test to lower.
+var maxDocuments = 4096
+
+// notKept tells the client that a document past maxDocuments is neither
+// kept nor judged.
+func (s *Server) notKept(ctx context.Context, uri string, version int) {
+	diag := Diagnostic{Severity: severityError, Source: "cardscan",
+		Message: fmt.Sprintf("not judged: %d documents open, the most this server keeps; close some", len(s.docs))}
+	_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: &version, Diagnostics: []Diagnostic{diag}})
 }
 
 // judge validates the document and publishes its diagnostics.
@@ -86,6 +126,10 @@ func (s *Server) judge(ctx context.Context, d *document) {
 func (s *Server) diagnose(d *document) []Diagnostic {
 	d.findings = d.findings[:0]
 	top := Range{}
+	if d.unheld {
+		return []Diagnostic{{Range: top, Severity: severityError, Source: "cardscan",
+			Message: fmt.Sprintf("not judged: the open documents hold %d bytes, the most this server keeps (%d times --max-document); close some", s.held, heldDocuments)}}
+	}
 	if d.text == nil {
 		return []Diagnostic{{Range: top, Severity: severityError, Code: fastvalidate.CodeInputTooLarge.String(),
 			CodeDescription: ruleLink(fastvalidate.CodeInputTooLarge), Source: "cardscan",

@@ -50,9 +50,11 @@ type Server struct {
 	docs map[string]*document
 	// validators are built once per profile and options in force, keyed
 	// by the profile and the policy file's path.
-	validators map[string]*fastvalidate.Validator
-	shutdown   bool
-	exited     chan struct{}
+	validators  map[string]*fastvalidate.Validator
+	held        int // bytes of the open documents' text
+	initialized bool
+	shutdown    bool
+	exited      chan struct{}
 }
 
 // NewServer returns a Server that notifies the client over conn.
@@ -66,6 +68,14 @@ func (s *Server) Exited() <-chan struct{} { return s.exited }
 
 // Handle is the connection's jsonrpc2.Handler.
 func (s *Server) Handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	if err := s.outOfOrder(req); err != nil {
+		return nil, err
+	}
+	if !req.IsCall() && req.Method() != "exit" && (!s.initialized || s.shutdown) {
+		// Dropped, as the specification has it before initialize; after
+		// shutdown, only exit has a use.
+		return nil, nil
+	}
 	result, err := s.dispatch(ctx, req)
 	if err != nil && !req.IsCall() {
 		// A notification's error would end the connection: a client's
@@ -76,10 +86,35 @@ func (s *Server) Handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 	return result, err
 }
 
+// serverNotInitialized is the LSP specification's error code for a
+// request before initialize.
+const serverNotInitialized = -32002
+
+// outOfOrder returns the error that the LSP specification (section
+// "Lifecycle Messages") gives a request out of the session's order: one
+// before initialize, initialize again, and one after shutdown. Without
+// it, a client that had shut the server down still got answers, and one
+// that never initialized it got them under capabilities it never read.
+func (s *Server) outOfOrder(req *jsonrpc2.Request) error {
+	if !req.IsCall() {
+		return nil
+	}
+	switch {
+	case s.shutdown:
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s after shutdown: the server takes only exit now", req.Method()))
+	case !s.initialized && req.Method() != "initialize":
+		return jsonrpc2.NewError(serverNotInitialized, fmt.Sprintf("%s before initialize", req.Method()))
+	case s.initialized && req.Method() == "initialize":
+		return jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize again: it is sent once a session")
+	}
+	return nil
+}
+
 func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	params := req.Params()
 	switch req.Method() {
 	case "initialize":
+		s.initialized = true
 		return initializeResult(), nil
 	case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
 		return nil, nil
@@ -131,7 +166,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		if err := decode(params, &p); err != nil {
 			return nil, err
 		}
-		delete(s.docs, p.TextDocument.URI)
+		s.forget(p.TextDocument.URI)
 		// The client keeps a closed document's diagnostics until told.
 		return nil, s.conn.Notify(ctx, "textDocument/publishDiagnostics", publishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []Diagnostic{}})
 	case "textDocument/hover":

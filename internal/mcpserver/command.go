@@ -3,11 +3,9 @@ package mcpserver
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"io"
 	"log"
 	"net"
@@ -15,16 +13,17 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
-	"github.com/cardscan/cardscan/internal/rpcmsg"
 )
 
 // HTTP timeouts: a client's request is a JSON-RPC message of at most
@@ -204,7 +203,7 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 	}
 	con.Printf("MCP over streamable HTTP at http://%s%s", ln.Addr(), Endpoint)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(netutil.LimitListener(ln, maxConns(cfg))) }()
 	select {
 	case err := <-served:
 		return cmderr.IOf("%v", err)
@@ -217,6 +216,20 @@ func serveHTTP(ctx context.Context, server *mcp.Server, cfg *Config, ln net.List
 	}
 	<-served
 	return nil
+}
+
+// connsPerRequest caps connections at a multiple of the requests served
+// at once (4 * --max-inflight): clients keep idle connections between
+// requests, and each connection, a goroutine and its buffers (a header up
+// to maxHeaderBytes), costs the server whether or not it ever sends a
+// request. The rest wait in the listen backlog, where they cost nothing,
+// until one closes or times out (readHeaderTimeout, idleTimeout).
+const connsPerRequest = 4
+
+func maxConns(cfg *Config) int {
+	c := *cfg
+	c.setDefaults()
+	return connsPerRequest * 4 * c.MaxInflight
 }
 
 // NewHTTPHandler serves server over the streamable HTTP transport at
@@ -236,7 +249,13 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 		select {
 		case slots <- struct{}{}:
 			defer func() { <-slots }()
-			if refuseAmbiguous(w, r, c.MaxMessage) {
+			if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+				// The SDK decodes none: the compressed bytes would be
+				// refused as JSON, for their first byte.
+				http.Error(w, fmt.Sprintf("Content-Encoding %q is not supported: send the message uncompressed", enc), http.StatusUnsupportedMediaType)
+				return
+			}
+			if refuseMalformed(w, r, c.MaxMessage) {
 				return
 			}
 			h.ServeHTTP(w, r)
@@ -248,12 +267,14 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 	return mux
 }
 
-// refuseAmbiguous answers 400, with a JSON-RPC invalid request error whose
-// id is null, a POST whose message stdio would refuse as ambiguous (see
-// rpcmsg.Ambiguous), and reports whether it did. The body is read up to
-// maxMessage bytes and handed on as it was: a longer one is left for the
-// SDK to refuse with 413, as before.
-func refuseAmbiguous(w http.ResponseWriter, r *http.Request, maxMessage int64) bool {
+// refuseMalformed answers 400, with the JSON-RPC error stdio would answer
+// (see classify), a POST whose message stdio would refuse, and reports
+// whether it did. The SDK's HTTP handler takes what its decoder takes: an
+// id it rounds (1.5 answered as 1, an integer past 2^53 as another), a
+// message followed by other bytes, members given twice. The body is read
+// up to maxMessage bytes and handed on as it was: a longer one is left for
+// the SDK to refuse with 413, as before.
+func refuseMalformed(w http.ResponseWriter, r *http.Request, maxMessage int64) bool {
 	if r.Method != http.MethodPost || r.Body == nil {
 		return false
 	}
@@ -262,14 +283,14 @@ func refuseAmbiguous(w http.ResponseWriter, r *http.Request, maxMessage int64) b
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || int64(len(body)) > maxMessage || !json.Valid(body) {
+	if err != nil || int64(len(body)) > maxMessage || len(bytes.Trim(body, jsonSpace)) == 0 {
 		return false
 	}
-	why := rpcmsg.Ambiguous(body)
-	if why == "" {
+	_, rej := classify(body, bodyMessage)
+	if rej == nil {
 		return false
 	}
-	answer, _ := (&rejection{code: jsonrpc.CodeInvalidRequest, msg: "invalid request: " + why}).encode()
+	answer, _ := rej.encode()
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
 	w.Write(answer)

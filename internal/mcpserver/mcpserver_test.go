@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
@@ -829,4 +830,67 @@ func postMCP(t *testing.T, url, body string, header map[string]string) (*http.Re
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	return resp, b
+}
+
+// TestHTTPMalformedMessages: over HTTP, a message stdio refuses is refused
+// too, with the same JSON-RPC error, status 400 and the server serving
+// on. An id the SDK would round (a fraction, an integer past 2^53) was
+// answered under another id (1.5 as 1, 2^97 as -2^63), and a message
+// followed by other bytes was taken.
+func TestHTTPMalformedMessages(t *testing.T) {
+	cfg := mcpserver.Config{MaxMessage: 64 << 10}
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(cfg), &cfg))
+	defer srv.Close()
+	for _, tc := range []struct{ body, want string }{
+		{`{"jsonrpc":"2.0","id":1.5,"method":"tools/list"}`, "id must be a string or an integer"},
+		{`{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/list"}`, "id must be a string or an integer"},
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/list"}`, "id must be a string or an integer"},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"} trailing`, "parse error at byte 48 of the request body"},
+		{"{\"jsonrpc\":\"2.0\",\"id\":1,\n\"method\":\"tools/list\",}", "parse error at byte 48 of the request body"},
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"p\xffng\",\"method\":\"tools/list\"}", "invalid UTF-8"},
+		{`{"jsonrpc":"2.0","id":true,"method":"tools/list"}`, "id must be a string or an integer"},
+		{`[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`, "a batch"},
+		{`{"jsonrpc":"2.0","id":"a\ud800","method":"tools/list"}`, "lone surrogate"},
+	} {
+		resp, b := postMCP(t, srv.URL, tc.body, nil)
+		var answer struct {
+			ID    any `json:"id"`
+			Error struct {
+				Code    int
+				Message string
+			}
+		}
+		if err := json.Unmarshal(b, &answer); err != nil || resp.StatusCode != http.StatusBadRequest ||
+			answer.ID != nil || !strings.Contains(answer.Error.Message, tc.want) {
+			t.Errorf("%.60q: status %d, %.300s; want 400 and a JSON-RPC error with a null id saying %s", tc.body, resp.StatusCode, b, tc.want)
+		}
+	}
+	// And the server goes on.
+	resp, b := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, nil)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), `"id":7,"result"`) {
+		t.Errorf("tools/list after them: status %d, %.200s", resp.StatusCode, b)
+	}
+}
+
+// TestHTTPContentEncoding: a compressed message is refused as such (415),
+// not read as JSON and refused for its first byte; the SDK decodes no
+// Content-Encoding, and a message is kilobytes.
+func TestHTTPContentEncoding(t *testing.T) {
+	cfg := mcpserver.Config{}
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(cfg), &cfg))
+	defer srv.Close()
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	w.Close()
+	for _, enc := range []string{"gzip", "zstd", "br, gzip"} {
+		resp, b := postMCP(t, srv.URL, gz.String(), map[string]string{"Content-Encoding": enc})
+		if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(b), "Content-Encoding") {
+			t.Errorf("Content-Encoding %s: status %d, %.200s; want 415 naming the encoding", enc, resp.StatusCode, b)
+		}
+	}
+	resp, b := postMCP(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, map[string]string{"Content-Encoding": "identity"})
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("Content-Encoding identity: status %d, %.200s", resp.StatusCode, b)
+	}
 }

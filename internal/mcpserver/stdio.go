@@ -263,12 +263,24 @@ func (r *rejection) encode() ([]byte, error) {
 	}{"2.0", nil, e})
 }
 
+// A message is placed by its line of the session over stdio; over HTTP,
+// where a body is one message, lineNo is bodyMessage and a place is a
+// byte of the body.
+const bodyMessage = 0
+
 func parseError(lineNo, column int, what string) *rejection {
+	if lineNo == bodyMessage {
+		return &rejection{code: jsonrpc.CodeParseError, msg: fmt.Sprintf("parse error at byte %d of the request body: %s", column, what)}
+	}
 	return &rejection{code: jsonrpc.CodeParseError, msg: fmt.Sprintf("parse error at line %d, column %d: %s", lineNo, column, what)}
 }
 
 func invalidRequest(id jsonrpc.ID, lineNo int, format string, args ...any) *rejection {
-	return &rejection{id: id, code: jsonrpc.CodeInvalidRequest, msg: fmt.Sprintf("invalid request at line %d: ", lineNo) + fmt.Sprintf(format, args...)}
+	at := fmt.Sprintf(" at line %d", lineNo)
+	if lineNo == bodyMessage {
+		at = ""
+	}
+	return &rejection{id: id, code: jsonrpc.CodeInvalidRequest, msg: "invalid request" + at + ": " + fmt.Sprintf(format, args...)}
 }
 
 func rejectTooLong(prefix []byte, lineNo, limit int) *rejection {

@@ -13,13 +13,18 @@ import (
 )
 
 // Ambiguous says why msg, one JSON object (valid JSON), is ambiguous, or
-// returns "": a member of the envelope given twice, or an id that is a
-// string escaping a lone surrogate.
+// returns "": a member of the envelope given twice, an id that is a
+// string escaping a lone surrogate, or a null id, which JSON-RPC 2.0
+// allows in a request but its readers take for a notification's (no id)
+// as often, running the call and dropping its answer; MCP and LSP ids are
+// strings or integers.
 func Ambiguous(msg []byte) string {
 	name, twice, id := envelope(msg)
 	switch {
 	case twice:
 		return fmt.Sprintf("member %q given twice", name)
+	case string(id) == "null":
+		return "id must not be null: a request has a string or an integer id, a notification none"
 	case len(id) > 0 && id[0] == '"' && LoneSurrogate(id):
 		return "id must be valid Unicode: it holds an escaped lone surrogate (RFC 7493)"
 	}

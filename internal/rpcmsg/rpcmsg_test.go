@@ -35,6 +35,8 @@ func TestAmbiguous(t *testing.T) {
 		{`{"jsonrpc":"2.0","method":"m","method":"n"}`, `member "method" given twice`},
 		{`{"jsonrpc":"2.0","id":"\udc00","method":"m"}`, "lone surrogate"},
 		{`{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"m"}`, ""},
+		{`{"jsonrpc":"2.0","id":null,"method":"m"}`, "id must not be null"},
+		{`{"jsonrpc":"2.0","id":"null","method":"m"}`, ""},
 		{`[1,2]`, ""},
 	} {
 		got := Ambiguous([]byte(tc.msg))
