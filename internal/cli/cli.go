@@ -432,7 +432,7 @@ func scan(o *options, stdin io.Reader, stdout io.Writer, con *console.Console) e
 			verdict = cmderr.ErrFailed
 		}
 	}
-	if runErr == nil && r.formats.finish(runEnd(&st, sum.InputErrors, r.status(&st, sig, verdict), overridesInForce(o.overrides)), con) {
+	if runErr == nil && r.formats.finish(runEnd(&st, sum.InputErrors, r.status(&st, sig, verdict), overridesInForce(o.overrides), r.formats.describesRules()), con) {
 		r.ioFailed = true
 	}
 	con.Printf("%s%s", sum.Human(), warningsOver(o, &st))

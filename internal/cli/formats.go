@@ -173,6 +173,20 @@ func (r *outputRun) finish(end *report.RunEnd, con *console.Console) (failed boo
 	return failed
 }
 
+// describesRules reports whether an output's tail describes the rules
+// that fired (report.RunEnd.Rules): SARIF's does, and no other format's.
+func (r *outputRun) describesRules() bool {
+	if r.stdout != nil && r.stdout.Format() == report.FormatSARIF {
+		return true
+	}
+	for _, f := range r.files {
+		if f.w.Format() == report.FormatSARIF {
+			return true
+		}
+	}
+	return false
+}
+
 // warningsOver says, for the summary line, that the run's warnings are
 // more than --max-warnings allows, or returns "".
 func warningsOver(o *options, st *pipeline.Stats) string {

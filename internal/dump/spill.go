@@ -149,20 +149,28 @@ func RemoveSpillDirs() {
 // holds: those whose lock nobody holds and whose process is gone or which
 // are older than unlockedAge. It is best effort: a directory it cannot read
 // or remove is left.
+//
+// It reads tmp's names as the directory lists them, not sorted, and looks
+// further only at a spill directory's: a shared $TMPDIR holds thousands
+// of entries, and sorting them (os.ReadDir) took most of a millisecond of
+// every diff and --cross-card run's start, before its first record
+// (BenchmarkRemoveStale; docs/performance.md).
 func removeStale(tmp string) {
-	entries, err := os.ReadDir(tmp)
+	d, err := os.Open(tmp)
 	if err != nil {
 		return
 	}
+	names, _ := d.Readdirnames(-1)
+	d.Close()
 	self := os.Getpid()
-	for _, e := range entries {
-		pid, ok := spillPID(e.Name())
-		if !ok || pid == self || !e.IsDir() {
+	for _, name := range names {
+		pid, ok := spillPID(name)
+		if !ok || pid == self {
 			continue
 		}
-		path := filepath.Join(tmp, e.Name())
-		info, err := e.Info()
-		if err != nil {
+		path := filepath.Join(tmp, name)
+		info, err := os.Lstat(path)
+		if err != nil || !info.IsDir() {
 			continue
 		}
 		held, err := lockHeld(filepath.Join(path, lockName))
