@@ -52,6 +52,10 @@ type literalPattern struct {
 	// refDefined, for a "reflink" line, whose text is "[][": the empty
 	// link matches only where its text defines the label it names.
 	refDefined bool
+	// valueEnds, for a "declaration" line: the literal matches only
+	// where the value it starts runs on to the end of a declaration
+	// (declarationEnds), not on into prose.
+	valueEnds bool
 }
 
 // firstWord is a word patterns start with, and those patterns, by index
@@ -157,7 +161,7 @@ func mustParsePatterns(text string) *patternSet {
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
 		case f[0] == "reflink" && len(f) == 3:
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
-		case f[0] == "literal" && len(f) >= 4:
+		case (f[0] == "literal" || f[0] == "declaration") && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
 			rest := strings.SplitN(line, " ", 4)[3]
@@ -165,7 +169,7 @@ func mustParsePatterns(text string) *patternSet {
 			anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
 			ok = anchor >= 0
 			if ok {
-				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor})
+				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor, valueEnds: f[0] == "declaration"})
 			}
 		default:
 			ok = false
@@ -988,7 +992,8 @@ next:
 			}
 		}
 		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
-		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) || l.refDefined && !emptyRefDefined(text, i) {
+		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) || l.refDefined && !emptyRefDefined(text, i) ||
+			l.valueEnds && !declarationEnds(text, literalEnd(text, i+1, l.text[l.anchor+1:])) {
 			continue
 		}
 		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
@@ -1458,35 +1463,71 @@ func (w *walker) quoted(first, last wordAt) bool {
 // negated reports whether the word before first, in its own text and
 // past white space alone, negates it: "never", "not", "dont", or the "t"
 // of a contraction ("don't", "shouldn't"), as security advice forbids
-// what an exfiltration request asks. Punctuation between ("Do not
-// hesitate: send ...") or a word ("never forget to send ...") leaves the
-// request as it is.
+// what an exfiltration request asks. The negation may stand before a
+// request that it forbids anyone to make ("we will never ask you to
+// send", "no one will ask you to send"): up to maxAskWords words of
+// asking (askWord) are read past. Punctuation between ("Do not
+// hesitate: send ...") or another word ("never forget to send ...")
+// leaves the request as it is.
 func (w *walker) negated(first wordAt) bool {
 	text := w.segText(first.seg)
 	end := first.start
+	for asked := 0; ; asked++ {
+		start, wordEnd, ok := wordBefore(text, end)
+		if !ok {
+			return false
+		}
+		var word [8]byte
+		n := copy(word[:], text[start:wordEnd])
+		for i := range n {
+			word[i] = foldByte[word[i]]
+		}
+		switch string(word[:n]) {
+		case "never", "not", "dont":
+			return true
+		case "t":
+			// The apostrophe of a contraction, after an n: don't, doesn't,
+			// shouldn't, mustn't.
+			return start >= 2 && (text[start-1] == '\'' || foldByte[text[start-1]] == '\'') && foldByte[text[start-2]] == 'n'
+		}
+		if asked == maxAskWords || !askWord(string(word[:n])) {
+			return false
+		}
+		end = start
+	}
+}
+
+// maxAskWords bounds the words of asking negated reads back over: "ask
+// you to" is three.
+const maxAskWords = 3
+
+// askWord reports whether word, folded, is one of asking someone to do
+// what follows: "will never ask you to send ...", "won't request that
+// you send ...".
+func askWord(word string) bool {
+	switch word {
+	case "ask", "asks", "request", "requests", "require", "requires", "tell", "tells", "want", "wants", "need", "needs", "you", "to", "that", "ever":
+		return true
+	}
+	return false
+}
+
+// wordBefore returns the start and end of the word that ends, past white
+// space alone, before byte end of text; ok is false when punctuation or
+// the text's start comes first, or the word is longer than any negated
+// reads (8 bytes).
+func wordBefore(text []byte, end int) (start, wordEnd int, ok bool) {
 	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t' || text[end-1] == '\n' || text[end-1] == '\r') {
 		end--
 	}
-	start := end
+	start = end
 	for start > 0 && foldWordByte[foldByte[text[start-1]]] {
 		start--
 	}
-	var word [5]byte
-	if end-start > len(word) || end == start {
-		return false
+	if end == start || end-start > 8 {
+		return 0, 0, false
 	}
-	for i := start; i < end; i++ {
-		word[i-start] = foldByte[text[i]]
-	}
-	switch string(word[:end-start]) {
-	case "never", "not", "dont":
-		return true
-	case "t":
-		// The apostrophe of a contraction, after an n: don't, doesn't,
-		// shouldn't, mustn't.
-		return start >= 2 && (text[start-1] == '\'' || foldByte[text[start-1]] == '\'') && foldByte[text[start-2]] == 'n'
-	}
-	return false
+	return start, end, true
 }
 
 // Skeleton appends to dst the confusable skeleton of s, by which
@@ -1720,6 +1761,50 @@ func emptyRefDefined(text []byte, i int) bool {
 		if same {
 			return true
 		}
+	}
+	return false
+}
+
+// literalEnd returns the byte of text after the literal bytes rest, read
+// from byte i as the stream reads them (a space of rest stands for a run
+// of white space), or len(text)+1 when text ends first: a declaration
+// lies in one text.
+func literalEnd(text []byte, i int, rest string) int {
+	for k := 0; k < len(rest); k++ {
+		if i >= len(text) {
+			return len(text) + 1
+		}
+		if rest[k] != ' ' {
+			i++
+			continue
+		}
+		for i < len(text) && foldByte[text[i]] == ' ' {
+			i++
+		}
+	}
+	return i
+}
+
+// declarationEnds reports whether the CSS value a "declaration" literal
+// starts, whose literal ends before byte i of text, runs on to what ends
+// a declaration in a style attribute or a rule: the rest of its number
+// and unit, white space, then ; " ' > } or the ! of !important. Prose
+// that names the value goes on with a word ("text-indent: -9999px hurts
+// RTL layouts", "hidden off-screen with left: -9999px that keyboard
+// users reach") and is no match.
+func declarationEnds(text []byte, i int) bool {
+	for i < len(text) && (foldWordByte[foldByte[text[i]]] || foldByte[text[i]] == '.' || foldByte[text[i]] == '%') {
+		i++
+	}
+	for i < len(text) && foldByte[text[i]] == ' ' {
+		i++
+	}
+	if i >= len(text) {
+		return false
+	}
+	switch foldByte[text[i]] {
+	case ';', '"', '\'', '>', '}', '!':
+		return true
 	}
 	return false
 }

@@ -133,6 +133,8 @@ func literalAtPlain(l *literalPattern, inMember, stream string) bool {
 		return strings.HasPrefix(inMember, l.text) && imageURLHoldsPlain(inMember, l.urlHolds)
 	case l.refDefined:
 		return emptyRefDefinedPlain(inMember)
+	case l.valueEnds:
+		return strings.HasPrefix(inMember, l.text) && declarationEndsPlain(inMember[len(l.text):])
 	}
 	return strings.HasPrefix(stream, l.text)
 }
@@ -233,6 +235,14 @@ func imageURLHoldsPlain(text string, marks []string) bool {
 		}
 	}
 	return false
+}
+
+// declarationEndsPlain is declarationEnds by the strings package, on
+// the folded text of a member after a declaration literal.
+func declarationEndsPlain(rest string) bool {
+	rest = strings.TrimLeft(rest, "abcdefghijklmnopqrstuvwxyz0123456789.%")
+	rest = strings.TrimLeft(rest, " ")
+	return rest != "" && strings.ContainsAny(rest[:1], ";\"'>}!")
 }
 
 // emptyRefDefinedPlain is emptyRefDefined by the strings package, on
