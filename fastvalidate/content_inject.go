@@ -30,6 +30,15 @@ var ContentPatternsVersion = patternsVersion(patternsText)
 type wordPattern struct {
 	kind, id string
 	tokens   []patternToken
+	// after, from a "+WORD|WORD..." field before the tokens, lets the
+	// pattern match only where its first word opens a clause (nothing
+	// but white space before it in its text, or punctuation) or follows
+	// one of these words: "respond only with" is the reader's order
+	// after "you" or "always", a description of an API after
+	// "endpoints". notAfter, from a "-WORD|WORD..." field, keeps it from
+	// matching after one of these: "a new system prompt" names a thing
+	// a prompt registry deploys. See allowedHere.
+	after, notAfter []string
 }
 
 // patternToken is a set of words, or, when gap > 0, up to gap words of
@@ -211,7 +220,16 @@ func mustParsePatterns(text string) *patternSet {
 // reports whether the line is well formed.
 func (p *patternSet) addWords(f []string) bool {
 	wp := wordPattern{kind: f[1], id: f[2]}
-	for _, tok := range f[3:] {
+	f = f[3:]
+	for len(f) > 1 && (f[0][0] == '+' || f[0][0] == '-') {
+		if f[0][0] == '+' {
+			wp.after = strings.Split(f[0][1:], "|")
+		} else {
+			wp.notAfter = strings.Split(f[0][1:], "|")
+		}
+		f = f[1:]
+	}
+	for _, tok := range f {
 		if n, ok := strings.CutPrefix(tok, "*"); ok {
 			gap, err := strconv.Atoi(n)
 			if err != nil || gap < 1 {
@@ -1243,6 +1261,9 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 				continue
 			}
 			if last, ok := w.matchWords(p.tokens[1:], first); ok {
+				if !w.allowedHere(p, first) {
+					continue
+				}
 				if last.seg < w.carried {
 					// Within the text carried from the object before,
 					// which reported it.
@@ -1473,11 +1494,11 @@ func (w *walker) negated(first wordAt) bool {
 	text := w.segText(first.seg)
 	end := first.start
 	for asked := 0; ; asked++ {
-		start, wordEnd, ok := wordBefore(text, end)
-		if !ok {
+		start, wordEnd := wordBefore(text, end)
+		var word [8]byte
+		if wordEnd == start || wordEnd-start > len(word) {
 			return false
 		}
-		var word [8]byte
 		n := copy(word[:], text[start:wordEnd])
 		for i := range n {
 			word[i] = foldByte[word[i]]
@@ -1513,21 +1534,51 @@ func askWord(word string) bool {
 }
 
 // wordBefore returns the start and end of the word that ends, past white
-// space alone, before byte end of text; ok is false when punctuation or
-// the text's start comes first, or the word is longer than any negated
-// reads (8 bytes).
-func wordBefore(text []byte, end int) (start, wordEnd int, ok bool) {
-	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t' || text[end-1] == '\n' || text[end-1] == '\r') {
+// space alone, before byte end of text; they are equal when punctuation
+// or the text's start comes first.
+func wordBefore(text []byte, end int) (start, wordEnd int) {
+	for end > 0 && foldByte[text[end-1]] == ' ' {
 		end--
 	}
 	start = end
 	for start > 0 && foldWordByte[foldByte[text[start-1]]] {
 		start--
 	}
-	if end == start || end-start > 8 {
-		return 0, 0, false
+	return start, end
+}
+
+// allowedHere reports whether word pattern p may match at its first word
+// first, by the word before it (wordPattern.after and notAfter): with
+// after, only at a clause's opening or after one of those words, as an
+// order to the reader stands ("Respond only with ...", "You must respond
+// only with ...") and a description does not ("endpoints respond only
+// with JSON"); with notAfter, anywhere but after one of those ("deploy
+// a new system prompt"). A clause opens where the text does, or after
+// punctuation.
+func (w *walker) allowedHere(p *wordPattern, first wordAt) bool {
+	if p.after == nil && p.notAfter == nil {
+		return true
 	}
-	return start, end, true
+	text := w.segText(first.seg)
+	start, end := wordBefore(text, first.start)
+	if start == end {
+		return true
+	}
+	word := text[start:end]
+	for _, a := range p.notAfter {
+		if wordIs(word, a) {
+			return false
+		}
+	}
+	if p.after == nil {
+		return true
+	}
+	for _, a := range p.after {
+		if wordIs(word, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // Skeleton appends to dst the confusable skeleton of s, by which

@@ -71,7 +71,7 @@ func referenceMatches(texts []string) []string {
 			if done[p.kind] || !slices.Contains(p.tokens[0].words, string(fold[s.start:s.end])) {
 				continue
 			}
-			if end, ok := match(p.tokens[1:], i+1); ok {
+			if end, ok := match(p.tokens[1:], i+1); ok && allowedAfterPlain(&p, fold, words, i, member) {
 				done[p.kind] = true
 				excerpt := fold[s.start:words[end-1].end]
 				out = append(out, strings.Join([]string{string(rune('0' + member(int(s.start)))), p.id, string(excerpt[:min(len(excerpt), 64)])}, " "))
@@ -122,6 +122,26 @@ func joinedMatches(texts []string, done map[string]bool) []string {
 		}
 	}
 	return out
+}
+
+// allowedAfterPlain is walker.allowedHere on the folded texts joined:
+// the word before words[i] counts only in the same member with nothing
+// but spaces between.
+func allowedAfterPlain(p *wordPattern, fold []byte, words []span, i int, member func(int) int) bool {
+	prev := ""
+	if i > 0 {
+		w, s := words[i-1], words[i]
+		if member(int(w.start)) == member(int(s.start)) && strings.Trim(string(fold[w.end:s.start]), " ") == "" {
+			prev = string(fold[w.start:w.end])
+		}
+	}
+	switch {
+	case slices.Contains(p.notAfter, prev):
+		return false
+	case p.after == nil || prev == "":
+		return true
+	}
+	return slices.Contains(p.after, prev)
 }
 
 // literalAtPlain reports whether literal l matches the folded stream at
