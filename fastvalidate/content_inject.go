@@ -1745,11 +1745,23 @@ func imageURLHolds(text []byte, marks []string) bool {
 // placeholderAt reports whether a template placeholder starts at byte i
 // of url: "{name}" or "{{name}}", "$name" or "${name}", or "[name]", a
 // name being a letter or '_' and then letters, digits, '_', '.' or '-'
-// (the text is folded: its case is gone).
+// (the text is folded: its case is gone). Braces may be URL-encoded,
+// "%7Bname%7D" or "%7B%7Bname%7D%7D", as a template's placeholder is
+// once its URL is escaped, and a model that fills it sends the same; a
+// URL-encoded JSON config ("%7Btype%3A...") closes no name.
 func placeholderAt(url []byte, i int) bool {
 	open := url[i]
 	j := i + 1
-	if open == '{' && j < len(url) && url[j] == '{' || open == '$' && j < len(url) && url[j] == '{' {
+	switch {
+	case open == '%':
+		if !encodedBrace(url, i, 'b') {
+			return false
+		}
+		j = i + 3
+		if encodedBrace(url, j, 'b') {
+			j += 3
+		}
+	case open == '{' && j < len(url) && url[j] == '{' || open == '$' && j < len(url) && url[j] == '{':
 		j++
 	}
 	if j >= len(url) || !(isASCIILetter(url[j]) || url[j] == '_') {
@@ -1763,8 +1775,16 @@ func placeholderAt(url []byte, i int) bool {
 		return true
 	case open == '[':
 		return j < len(url) && url[j] == ']'
+	case open == '%':
+		return encodedBrace(url, j, 'd')
 	}
 	return j < len(url) && url[j] == '}'
+}
+
+// encodedBrace reports whether url holds at byte i a brace URL-encoded,
+// "%7" and then c ('b' for "{", 'd' for "}") in either case.
+func encodedBrace(url []byte, i int, c byte) bool {
+	return i+2 < len(url) && url[i] == '%' && url[i+1] == '7' && url[i+2]|0x20 == c
 }
 
 // isASCIILetter reports whether c is an ASCII letter.

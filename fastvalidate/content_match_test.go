@@ -235,7 +235,7 @@ func splitsPatternWord(text string) bool {
 }
 
 // placeholderPlain is placeholderAt by a regular expression.
-var placeholderPlain = regexp.MustCompile(`^(\{\{?[A-Za-z_][\w.-]*\}|\$\{[A-Za-z_][\w.-]*\}|\$[A-Za-z_]|\[[A-Za-z_][\w.-]*\])`)
+var placeholderPlain = regexp.MustCompile(`^(\{\{?[A-Za-z_][\w.-]*\}|\$\{[A-Za-z_][\w.-]*\}|\$[A-Za-z_]|\[[A-Za-z_][\w.-]*\]|%7[bB](%7[bB])?[A-Za-z_][\w.-]*%7[dD])`)
 
 // imageURLHoldsPlain is imageURLHolds by the strings package: text starts
 // with "![", and the URL in the parentheses after the first "]" holds a
