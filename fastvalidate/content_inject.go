@@ -1010,8 +1010,7 @@ next:
 			}
 		}
 		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
-		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) || l.refDefined && !emptyRefDefined(text, i) ||
-			l.valueEnds && !declarationEnds(text, literalEnd(text, i+1, l.text[l.anchor+1:])) {
+		if !l.contextHolds(text, i) {
 			continue
 		}
 		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
@@ -1834,6 +1833,22 @@ func emptyRefDefined(text []byte, i int) bool {
 		}
 	}
 	return false
+}
+
+// contextHolds reports whether what literal l needs around its match,
+// whose anchor is byte i of text, is there: an image's URL holds a
+// placeholder, an empty reference link's label is defined, a
+// declaration's value ends as one does; a plain literal needs nothing.
+func (l *literalPattern) contextHolds(text []byte, i int) bool {
+	switch {
+	case l.urlHolds != nil:
+		return imageURLHolds(text[i:], l.urlHolds)
+	case l.refDefined:
+		return emptyRefDefined(text, i)
+	case l.valueEnds:
+		return declarationEnds(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
+	}
+	return true
 }
 
 // literalEnd returns the byte of text after the literal bytes rest, read
