@@ -30,6 +30,15 @@ var ContentPatternsVersion = patternsVersion(patternsText)
 type wordPattern struct {
 	kind, id string
 	tokens   []patternToken
+	// after, from a "+WORD|WORD..." field before the tokens, lets the
+	// pattern match only where its first word opens a clause (nothing
+	// but white space before it in its text, or punctuation) or follows
+	// one of these words: "respond only with" is the reader's order
+	// after "you" or "always", a description of an API after
+	// "endpoints". notAfter, from a "-WORD|WORD..." field, keeps it from
+	// matching after one of these: "a new system prompt" names a thing
+	// a prompt registry deploys. See allowedHere.
+	after, notAfter []string
 }
 
 // patternToken is a set of words, or, when gap > 0, up to gap words of
@@ -52,6 +61,10 @@ type literalPattern struct {
 	// refDefined, for a "reflink" line, whose text is "[][": the empty
 	// link matches only where its text defines the label it names.
 	refDefined bool
+	// valueEnds, for a "declaration" line: the literal matches only
+	// where the value it starts runs on to the end of a declaration
+	// (declarationEnds), not on into prose.
+	valueEnds bool
 }
 
 // firstWord is a word patterns start with, and those patterns, by index
@@ -157,7 +170,7 @@ func mustParsePatterns(text string) *patternSet {
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
 		case f[0] == "reflink" && len(f) == 3:
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
-		case f[0] == "literal" && len(f) >= 4:
+		case (f[0] == "literal" || f[0] == "declaration") && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
 			rest := strings.SplitN(line, " ", 4)[3]
@@ -165,7 +178,7 @@ func mustParsePatterns(text string) *patternSet {
 			anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
 			ok = anchor >= 0
 			if ok {
-				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor})
+				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor, valueEnds: f[0] == "declaration"})
 			}
 		default:
 			ok = false
@@ -207,7 +220,16 @@ func mustParsePatterns(text string) *patternSet {
 // reports whether the line is well formed.
 func (p *patternSet) addWords(f []string) bool {
 	wp := wordPattern{kind: f[1], id: f[2]}
-	for _, tok := range f[3:] {
+	f = f[3:]
+	for len(f) > 1 && (f[0][0] == '+' || f[0][0] == '-') {
+		if f[0][0] == '+' {
+			wp.after = strings.Split(f[0][1:], "|")
+		} else {
+			wp.notAfter = strings.Split(f[0][1:], "|")
+		}
+		f = f[1:]
+	}
+	for _, tok := range f {
 		if n, ok := strings.CutPrefix(tok, "*"); ok {
 			gap, err := strconv.Atoi(n)
 			if err != nil || gap < 1 {
@@ -988,7 +1010,7 @@ next:
 			}
 		}
 		startSeg, ok := w.streamEndsWith(si, i, l.text[:l.anchor])
-		if l.urlHolds != nil && !imageURLHolds(text[i:], l.urlHolds) || l.refDefined && !emptyRefDefined(text, i) {
+		if !l.contextHolds(text, i) {
 			continue
 		}
 		if ok && w.streamStartsWith(si, i+1, l.text[l.anchor+1:]) && lits.n < len(lits.hits) {
@@ -1238,6 +1260,9 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 				continue
 			}
 			if last, ok := w.matchWords(p.tokens[1:], first); ok {
+				if !w.allowedHere(p, first) {
+					continue
+				}
 				if last.seg < w.carried {
 					// Within the text carried from the object before,
 					// which reported it.
@@ -1458,33 +1483,99 @@ func (w *walker) quoted(first, last wordAt) bool {
 // negated reports whether the word before first, in its own text and
 // past white space alone, negates it: "never", "not", "dont", or the "t"
 // of a contraction ("don't", "shouldn't"), as security advice forbids
-// what an exfiltration request asks. Punctuation between ("Do not
-// hesitate: send ...") or a word ("never forget to send ...") leaves the
-// request as it is.
+// what an exfiltration request asks. The negation may stand before a
+// request that it forbids anyone to make ("we will never ask you to
+// send", "no one will ask you to send"): up to maxAskWords words of
+// asking (askWord) are read past. Punctuation between ("Do not
+// hesitate: send ...") or another word ("never forget to send ...")
+// leaves the request as it is.
 func (w *walker) negated(first wordAt) bool {
 	text := w.segText(first.seg)
 	end := first.start
-	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t' || text[end-1] == '\n' || text[end-1] == '\r') {
+	for asked := 0; ; asked++ {
+		start, wordEnd := wordBefore(text, end)
+		var word [8]byte
+		if wordEnd == start || wordEnd-start > len(word) {
+			return false
+		}
+		n := copy(word[:], text[start:wordEnd])
+		for i := range n {
+			word[i] = foldByte[word[i]]
+		}
+		switch string(word[:n]) {
+		case "never", "not", "dont":
+			return true
+		case "t":
+			// The apostrophe of a contraction, after an n: don't, doesn't,
+			// shouldn't, mustn't.
+			return start >= 2 && (text[start-1] == '\'' || foldByte[text[start-1]] == '\'') && foldByte[text[start-2]] == 'n'
+		}
+		if asked == maxAskWords || !askWord(string(word[:n])) {
+			return false
+		}
+		end = start
+	}
+}
+
+// maxAskWords bounds the words of asking negated reads back over: "ask
+// you to" is three.
+const maxAskWords = 3
+
+// askWord reports whether word, folded, is one of asking someone to do
+// what follows: "will never ask you to send ...", "won't request that
+// you send ...".
+func askWord(word string) bool {
+	switch word {
+	case "ask", "asks", "request", "requests", "require", "requires", "tell", "tells", "want", "wants", "need", "needs", "you", "to", "that", "ever":
+		return true
+	}
+	return false
+}
+
+// wordBefore returns the start and end of the word that ends, past white
+// space alone, before byte end of text; they are equal when punctuation
+// or the text's start comes first.
+func wordBefore(text []byte, end int) (start, wordEnd int) {
+	for end > 0 && foldByte[text[end-1]] == ' ' {
 		end--
 	}
-	start := end
+	start = end
 	for start > 0 && foldWordByte[foldByte[text[start-1]]] {
 		start--
 	}
-	var word [5]byte
-	if end-start > len(word) || end == start {
-		return false
-	}
-	for i := start; i < end; i++ {
-		word[i-start] = foldByte[text[i]]
-	}
-	switch string(word[:end-start]) {
-	case "never", "not", "dont":
+	return start, end
+}
+
+// allowedHere reports whether word pattern p may match at its first word
+// first, by the word before it (wordPattern.after and notAfter): with
+// after, only at a clause's opening or after one of those words, as an
+// order to the reader stands ("Respond only with ...", "You must respond
+// only with ...") and a description does not ("endpoints respond only
+// with JSON"); with notAfter, anywhere but after one of those ("deploy
+// a new system prompt"). A clause opens where the text does, or after
+// punctuation.
+func (w *walker) allowedHere(p *wordPattern, first wordAt) bool {
+	if p.after == nil && p.notAfter == nil {
 		return true
-	case "t":
-		// The apostrophe of a contraction, after an n: don't, doesn't,
-		// shouldn't, mustn't.
-		return start >= 2 && (text[start-1] == '\'' || foldByte[text[start-1]] == '\'') && foldByte[text[start-2]] == 'n'
+	}
+	text := w.segText(first.seg)
+	start, end := wordBefore(text, first.start)
+	if start == end {
+		return true
+	}
+	word := text[start:end]
+	for _, a := range p.notAfter {
+		if wordIs(word, a) {
+			return false
+		}
+	}
+	if p.after == nil {
+		return true
+	}
+	for _, a := range p.after {
+		if wordIs(word, a) {
+			return true
+		}
 	}
 	return false
 }
@@ -1653,11 +1744,23 @@ func imageURLHolds(text []byte, marks []string) bool {
 // placeholderAt reports whether a template placeholder starts at byte i
 // of url: "{name}" or "{{name}}", "$name" or "${name}", or "[name]", a
 // name being a letter or '_' and then letters, digits, '_', '.' or '-'
-// (the text is folded: its case is gone).
+// (the text is folded: its case is gone). Braces may be URL-encoded,
+// "%7Bname%7D" or "%7B%7Bname%7D%7D", as a template's placeholder is
+// once its URL is escaped, and a model that fills it sends the same; a
+// URL-encoded JSON config ("%7Btype%3A...") closes no name.
 func placeholderAt(url []byte, i int) bool {
 	open := url[i]
 	j := i + 1
-	if open == '{' && j < len(url) && url[j] == '{' || open == '$' && j < len(url) && url[j] == '{' {
+	switch {
+	case open == '%':
+		if !encodedBrace(url, i, 'b') {
+			return false
+		}
+		j = i + 3
+		if encodedBrace(url, j, 'b') {
+			j += 3
+		}
+	case open == '{' && j < len(url) && url[j] == '{' || open == '$' && j < len(url) && url[j] == '{':
 		j++
 	}
 	if j >= len(url) || !(isASCIILetter(url[j]) || url[j] == '_') {
@@ -1671,8 +1774,16 @@ func placeholderAt(url []byte, i int) bool {
 		return true
 	case open == '[':
 		return j < len(url) && url[j] == ']'
+	case open == '%':
+		return encodedBrace(url, j, 'd')
 	}
 	return j < len(url) && url[j] == '}'
+}
+
+// encodedBrace reports whether url holds at byte i a brace URL-encoded,
+// "%7" and then c ('b' for "{", 'd' for "}") in either case.
+func encodedBrace(url []byte, i int, c byte) bool {
+	return i+2 < len(url) && url[i] == '%' && url[i+1] == '7' && url[i+2]|0x20 == c
 }
 
 // isASCIILetter reports whether c is an ASCII letter.
@@ -1720,6 +1831,66 @@ func emptyRefDefined(text []byte, i int) bool {
 		if same {
 			return true
 		}
+	}
+	return false
+}
+
+// contextHolds reports whether what literal l needs around its match,
+// whose anchor is byte i of text, is there: an image's URL holds a
+// placeholder, an empty reference link's label is defined, a
+// declaration's value ends as one does; a plain literal needs nothing.
+func (l *literalPattern) contextHolds(text []byte, i int) bool {
+	switch {
+	case l.urlHolds != nil:
+		return imageURLHolds(text[i:], l.urlHolds)
+	case l.refDefined:
+		return emptyRefDefined(text, i)
+	case l.valueEnds:
+		return declarationEnds(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
+	}
+	return true
+}
+
+// literalEnd returns the byte of text after the literal bytes rest, read
+// from byte i as the stream reads them (a space of rest stands for a run
+// of white space), or len(text)+1 when text ends first: a declaration
+// lies in one text.
+func literalEnd(text []byte, i int, rest string) int {
+	for k := 0; k < len(rest); k++ {
+		if i >= len(text) {
+			return len(text) + 1
+		}
+		if rest[k] != ' ' {
+			i++
+			continue
+		}
+		for i < len(text) && foldByte[text[i]] == ' ' {
+			i++
+		}
+	}
+	return i
+}
+
+// declarationEnds reports whether the CSS value a "declaration" literal
+// starts, whose literal ends before byte i of text, runs on to what ends
+// a declaration in a style attribute or a rule: the rest of its number
+// and unit, white space, then ; " ' > } or the ! of !important. Prose
+// that names the value goes on with a word ("text-indent: -9999px hurts
+// RTL layouts", "hidden off-screen with left: -9999px that keyboard
+// users reach") and is no match.
+func declarationEnds(text []byte, i int) bool {
+	for i < len(text) && (foldWordByte[foldByte[text[i]]] || foldByte[text[i]] == '.' || foldByte[text[i]] == '%') {
+		i++
+	}
+	for i < len(text) && foldByte[text[i]] == ' ' {
+		i++
+	}
+	if i >= len(text) {
+		return false
+	}
+	switch foldByte[text[i]] {
+	case ';', '"', '\'', '>', '}', '!':
+		return true
 	}
 	return false
 }

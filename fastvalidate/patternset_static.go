@@ -3,11 +3,11 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID TOKEN...          a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name]):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 4\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 no|without|unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *1 a|an|bound|restricted|limited|subject|assistant|chatgpt|claude\nwords exfiltration send-secrets send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\nliteral hidden-markup text-indent-offscreen text-indent:-999\nliteral hidden-markup text-indent-offscreen-space text-indent: -999\nliteral hidden-markup left-offscreen left:-999\nliteral hidden-markup left-offscreen-space left: -999\nliteral hidden-markup top-offscreen top:-999\nliteral hidden-markup top-offscreen-space top: -999\nliteral hidden-markup text-indent-offscreen-1000 text-indent:-1000\nliteral hidden-markup text-indent-offscreen-1000-space text-indent: -1000\nliteral hidden-markup left-offscreen-1000 left:-1000\nliteral hidden-markup left-offscreen-1000-space left: -1000\nliteral hidden-markup top-offscreen-1000 top:-1000\nliteral hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [\nreflink hidden-markup empty-reference-link\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 8\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
-	version: "4",
+	version: "8",
 	words: []wordPattern{
 		{
 			kind: "override",
@@ -22,14 +22,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x400000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "messages", "context", "constraints", "commands"},
-					bit:   0x800000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -46,14 +46,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x1000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x2000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -70,7 +70,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x4000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
@@ -81,14 +81,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x8000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x10000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -106,9 +106,10 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x20000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
+			notAfter: []string{"a", "an", "each", "every", "any", "per"},
 		},
 		{
 			kind: "roleplay",
@@ -120,7 +121,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -131,7 +132,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x80000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -149,14 +150,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"on"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x200000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -173,20 +174,58 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x400000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
-					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x100000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "pretend-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"pretend"},
+					bit:   0x800,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"to", "you", "that"},
+					bit:   0x200000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"be", "are", "have"},
+					bit:   0x400000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x800000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
 					bit:   0x1000000000000000,
 				},
 			},
@@ -197,7 +236,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x800,
+					bit:   0x1000,
 				},
 				{
 					gap: 1,
@@ -214,8 +253,92 @@ var staticPatterns = patternSet{
 					gap: 4,
 				},
 				{
-					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
 					bit:   0x8000000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-as-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay", "role"},
+					bit:   0x2000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"play"},
+					bit:   0x20000000000000,
+				},
+				{
+					words: []string{"as", "that"},
+					bit:   0x40000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x80000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x100000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-word-as",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay"},
+					bit:   0x4000,
+				},
+				{
+					words: []string{"as", "that"},
+					bit:   0x200000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x400000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-word-as-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay"},
+					bit:   0x8000,
+				},
+				{
+					words: []string{"as", "that"},
+					bit:   0x800000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x1000000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -225,29 +348,131 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x1000,
+					bit:   0x10000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x400000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x800000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
-					words: []string{"no", "without", "unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x2000000000000,
+					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x40000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-you-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay", "role"},
+					bit:   0x20000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"play"},
+					bit:   0x80000000000000,
+				},
+				{
+					words: []string{"you"},
+					bit:   0x100000000000000,
+				},
+				{
+					words: []string{"are", "re"},
+					bit:   0x200000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x400000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x800000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-word-you",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay"},
+					bit:   0x40000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"you"},
+					bit:   0x1000000000000000,
+				},
+				{
+					words: []string{"are", "re"},
+					bit:   0x2000000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x4000000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-word-you-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay"},
+					bit:   0x80000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"you"},
+					bit:   0x8000000000000000,
+				},
+				{
+					words: []string{"are", "re"},
+					bit:   0x20000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x40000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -257,22 +482,29 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x4000,
+					bit:   0x200000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x4000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x8000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x2000,
+					bit:   0x100000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -282,15 +514,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
-					bit:   0x10000,
+					bit:   0x800000,
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x10000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x8000,
+					bit:   0x400000,
 				},
 			},
 		},
@@ -300,18 +532,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
-					bit:   0x40000,
+					bit:   0x2000000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x20000,
+					bit:   0x1000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x20000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -321,18 +553,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"enter", "enable", "activate", "switch", "turn"},
-					bit:   0x100000,
+					bit:   0x8000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x80000,
+					bit:   0x4000000,
 				},
 			},
 		},
@@ -342,25 +574,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"developer"},
-					bit:   0x400000,
+					bit:   0x20000000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x200000,
+					bit:   0x10000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x80000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -370,26 +602,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x800000,
+					bit:   0x40000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x200000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x400000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000000,
 				},
 				{
-					gap: 1,
+					gap: 2,
 				},
 				{
-					words: []string{"a", "an", "bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude"},
-					bit:   0x1000000000000000,
+					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -399,23 +631,24 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "mail", "submit"},
-					bit:   0x2000000,
+					bit:   0x100000000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words: []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
-					bit:   0x1000000,
+					bit:   0x80000000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
+			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
 		},
 		{
 			kind: "exfiltration",
@@ -423,25 +656,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
-					bit:   0x8000000,
+					bit:   0x400000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
-					bit:   0x4000000,
+					bit:   0x200000000,
 				},
 			},
 		},
@@ -451,18 +684,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"set", "put", "cast", "push"},
-					bit:   0x20000000,
+					bit:   0x1000000000,
 				},
 				{
 					words: []string{"aside"},
-					bit:   0x10000000,
+					bit:   0x800000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x400000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -472,21 +705,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"your"},
-					bit:   0x80000000,
+					bit:   0x4000000000,
 				},
 				{
 					words: []string{"real", "actual"},
-					bit:   0x40000000,
+					bit:   0x2000000000,
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x1000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
+			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
 		},
 		{
 			kind: "override",
@@ -494,15 +728,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"assistant", "model", "ai", "llm", "you"},
-					bit:   0x200000000,
+					bit:   0x10000000000,
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x2000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x100000000,
+					bit:   0x8000000000,
 				},
 			},
 		},
@@ -512,17 +746,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"respond", "reply"},
-					bit:   0x800000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"only"},
-					bit:   0x400000000,
+					bit:   0x20000000000,
 				},
 				{
 					words: []string{"with"},
-					bit:   0x4000000000000,
+					bit:   0x20000000000000,
 				},
 			},
+			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
 		},
 		{
 			kind: "override",
@@ -530,15 +765,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x1000000000,
+					bit:   0x80000000000,
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x8000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x10000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -548,18 +783,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x2000000000,
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"your", "these", "those"},
-					bit:   0x20000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
-					bit:   0x40000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -569,21 +804,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"overrides", "supersedes"},
-					bit:   0x4000000000,
+					bit:   0x200000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
-					bit:   0x80000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
-					bit:   0x100000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -593,26 +828,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
-					bit:   0x10000000000,
+					bit:   0x800000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x200000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x400000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x8000000000,
+					bit:   0x400000000000,
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -622,32 +857,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don", "never"},
-					bit:   0x40000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"tell"},
-					bit:   0x20000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x2000000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x4000000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -657,28 +892,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
-					bit:   0x100000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x8000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
-					bit:   0x80000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x400000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -688,35 +923,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
-					bit:   0x200000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x800000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x1000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x2000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x4000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -817,6 +1052,12 @@ var staticPatterns = patternSet{
 			id:     "new-instructions",
 			text:   "new instructions:",
 			anchor: 16,
+		},
+		{
+			kind:   "marker",
+			id:     "new-system-prompt-colon",
+			text:   "new system prompt:",
+			anchor: 17,
 		},
 		{
 			kind: "marker",
@@ -1351,76 +1592,88 @@ var staticPatterns = patternSet{
 			anchor: 4,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "text-indent-offscreen",
-			text:   "text-indent:-999",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "text-indent-offscreen",
+			text:      "text-indent:-999",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "text-indent-offscreen-space",
-			text:   "text-indent: -999",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "text-indent-offscreen-space",
+			text:      "text-indent: -999",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "left-offscreen",
-			text:   "left:-999",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "left-offscreen",
+			text:      "left:-999",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "left-offscreen-space",
-			text:   "left: -999",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "left-offscreen-space",
+			text:      "left: -999",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "top-offscreen",
-			text:   "top:-999",
-			anchor: 3,
+			kind:      "hidden-markup",
+			id:        "top-offscreen",
+			text:      "top:-999",
+			anchor:    3,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "top-offscreen-space",
-			text:   "top: -999",
-			anchor: 3,
+			kind:      "hidden-markup",
+			id:        "top-offscreen-space",
+			text:      "top: -999",
+			anchor:    3,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "text-indent-offscreen-1000",
-			text:   "text-indent:-1000",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "text-indent-offscreen-1000",
+			text:      "text-indent:-1000",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "text-indent-offscreen-1000-space",
-			text:   "text-indent: -1000",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "text-indent-offscreen-1000-space",
+			text:      "text-indent: -1000",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "left-offscreen-1000",
-			text:   "left:-1000",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "left-offscreen-1000",
+			text:      "left:-1000",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "left-offscreen-1000-space",
-			text:   "left: -1000",
-			anchor: 4,
+			kind:      "hidden-markup",
+			id:        "left-offscreen-1000-space",
+			text:      "left: -1000",
+			anchor:    4,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "top-offscreen-1000",
-			text:   "top:-1000",
-			anchor: 3,
+			kind:      "hidden-markup",
+			id:        "top-offscreen-1000",
+			text:      "top:-1000",
+			anchor:    3,
+			valueEnds: true,
 		},
 		{
-			kind:   "hidden-markup",
-			id:     "top-offscreen-1000-space",
-			text:   "top: -1000",
-			anchor: 3,
+			kind:      "hidden-markup",
+			id:        "top-offscreen-1000-space",
+			text:      "top: -1000",
+			anchor:    3,
+			valueEnds: true,
 		},
 		{
 			kind:   "hidden-markup",
@@ -1438,13 +1691,183 @@ var staticPatterns = patternSet{
 			kind:     "exfiltration",
 			id:       "image-url-placeholder",
 			text:     "![",
-			urlHolds: []string{"{", "$", "["},
+			urlHolds: []string{"{", "$", "[", "%7B", "%7b"},
 		},
 		{
 			kind:       "hidden-markup",
 			id:         "empty-reference-link",
 			text:       "[][",
 			refDefined: true,
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-section",
+			text: "<section hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-aside",
+			text: "<aside hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-article",
+			text: "<article hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-header",
+			text: "<header hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-footer",
+			text: "<footer hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-nav",
+			text: "<nav hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-main",
+			text: "<main hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-small",
+			text: "<small hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-label",
+			text: "<label hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-ul",
+			text: "<ul hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-ol",
+			text: "<ol hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-li",
+			text: "<li hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-a",
+			text: "<a hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-b",
+			text: "<b hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-i",
+			text: "<i hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-em",
+			text: "<em hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-strong",
+			text: "<strong hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-font",
+			text: "<font hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-td",
+			text: "<td hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-tr",
+			text: "<tr hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-table",
+			text: "<table hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-h1",
+			text: "<h1 hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-h2",
+			text: "<h2 hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-h3",
+			text: "<h3 hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-h4",
+			text: "<h4 hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-h5",
+			text: "<h5 hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-h6",
+			text: "<h6 hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-pre",
+			text: "<pre hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-blockquote",
+			text: "<blockquote hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-form",
+			text: "<form hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-button",
+			text: "<button hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-img",
+			text: "<img hidden",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-attr-after-dq",
+			text: "\" hidden>",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "hidden-attr-after-dq-value",
+			text: "\" hidden=",
 		},
 	},
 	turns: []turnPattern{
@@ -1472,19 +1895,19 @@ var staticPatterns = patternSet{
 		18: {
 			{
 				word:     "ai",
-				patterns: []int{19},
+				patterns: []int{26},
 			},
 		},
 		19: {
 			{
 				word:     "act",
-				patterns: []int{9},
+				patterns: []int{16},
 			},
 		},
 		21: {
 			{
 				word:     "above",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 		},
 		22: {
@@ -1494,23 +1917,23 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "answer",
-				patterns: []int{9},
+				patterns: []int{16},
 			},
 			{
 				word:     "always",
-				patterns: []int{27},
+				patterns: []int{34},
 			},
 		},
 		24: {
 			{
 				word:     "activate",
-				patterns: []int{12},
+				patterns: []int{19},
 			},
 		},
 		25: {
 			{
 				word:     "assistant",
-				patterns: []int{19},
+				patterns: []int{26},
 			},
 		},
 		38: {
@@ -1520,91 +1943,91 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "behave",
-				patterns: []int{9},
+				patterns: []int{16},
 			},
 		},
 		52: {
 			{
 				word:     "cast",
-				patterns: []int{17},
+				patterns: []int{24},
 			},
 		},
 		66: {
 			{
 				word:     "do",
-				patterns: []int{2, 10, 25},
+				patterns: []int{2, 17, 32},
 			},
 		},
 		67: {
 			{
 				word:     "don",
-				patterns: []int{2, 25},
+				patterns: []int{2, 32},
 			},
 		},
 		68: {
 			{
 				word:     "dont",
-				patterns: []int{2, 25},
+				patterns: []int{2, 32},
 			},
 			{
 				word:     "dump",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 		},
 		70: {
 			{
 				word:     "divert",
-				patterns: []int{26},
+				patterns: []int{33},
 			},
 		},
 		71: {
 			{
 				word:     "display",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 		},
 		72: {
 			{
 				word:     "disclose",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 		},
 		73: {
 			{
 				word:     "disregard",
-				patterns: []int{0, 21, 22},
+				patterns: []int{0, 28, 29},
 			},
 			{
 				word:     "developer",
-				patterns: []int{13},
+				patterns: []int{20},
 			},
 		},
 		85: {
 			{
 				word:     "enter",
-				patterns: []int{12},
+				patterns: []int{19},
 			},
 			{
 				word:     "email",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 		},
 		86: {
 			{
 				word:     "enable",
-				patterns: []int{12},
+				patterns: []int{19},
 			},
 		},
 		87: {
 			{
 				word:     "earlier",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 		},
 		90: {
 			{
 				word:     "exfiltrate",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 		},
 		100: {
@@ -1616,65 +2039,65 @@ var staticPatterns = patternSet{
 		102: {
 			{
 				word:     "forget",
-				patterns: []int{0, 21, 22},
+				patterns: []int{0, 28, 29},
 			},
 		},
 		103: {
 			{
 				word:     "forward",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 		},
 		115: {
 			{
 				word:     "god",
-				patterns: []int{11},
+				patterns: []int{18},
 			},
 		},
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0, 21, 22},
+				patterns: []int{0, 28, 29},
 			},
 		},
 		169: {
 			{
 				word:     "jailbreak",
-				patterns: []int{11},
+				patterns: []int{18},
 			},
 		},
 		170: {
 			{
 				word:     "jailbroken",
-				patterns: []int{11},
+				patterns: []int{18},
 			},
 		},
 		195: {
 			{
 				word:     "llm",
-				patterns: []int{19},
+				patterns: []int{26},
 			},
 		},
 		196: {
 			{
 				word:     "leak",
-				patterns: []int{15, 16},
+				patterns: []int{22, 23},
 			},
 		},
 		212: {
 			{
 				word:     "mail",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 			{
 				word:     "must",
-				patterns: []int{27},
+				patterns: []int{34},
 			},
 		},
 		213: {
 			{
 				word:     "model",
-				patterns: []int{19},
+				patterns: []int{26},
 			},
 		},
 		227: {
@@ -1686,7 +2109,7 @@ var staticPatterns = patternSet{
 		229: {
 			{
 				word:     "never",
-				patterns: []int{25},
+				patterns: []int{32},
 			},
 		},
 		231: {
@@ -1698,13 +2121,13 @@ var staticPatterns = patternSet{
 		243: {
 			{
 				word:     "old",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 		},
 		246: {
 			{
 				word:     "output",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 		},
 		248: {
@@ -1718,51 +2141,51 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "original",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 		},
 		249: {
 			{
 				word:     "overrides",
-				patterns: []int{23},
+				patterns: []int{30},
 			},
 		},
 		259: {
 			{
 				word:     "put",
-				patterns: []int{17},
+				patterns: []int{24},
 			},
 		},
 		260: {
 			{
 				word:     "post",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 			{
 				word:     "push",
-				patterns: []int{17},
+				patterns: []int{24},
 			},
 		},
 		261: {
 			{
 				word:     "print",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 			{
 				word:     "prior",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 		},
 		263: {
 			{
 				word:     "pretend",
-				patterns: []int{6},
+				patterns: []int{6, 7},
 			},
 		},
 		264: {
 			{
 				word:     "previous",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 		},
 		292: {
@@ -1772,49 +2195,49 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "role",
-				patterns: []int{7, 8},
+				patterns: []int{8, 9, 12, 13},
 			},
 		},
 		293: {
 			{
 				word:     "reply",
-				patterns: []int{20},
+				patterns: []int{27},
 			},
 			{
 				word:     "route",
-				patterns: []int{26},
+				patterns: []int{33},
 			},
 		},
 		294: {
 			{
 				word:     "reveal",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 			{
 				word:     "repeat",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 		},
 		295: {
 			{
 				word:     "respond",
-				patterns: []int{9, 20},
+				patterns: []int{16, 27},
 			},
 		},
 		296: {
 			{
 				word:     "roleplay",
-				patterns: []int{7, 8},
+				patterns: []int{8, 9, 10, 11, 12, 13, 14, 15},
 			},
 			{
 				word:     "redirect",
-				patterns: []int{26},
+				patterns: []int{33},
 			},
 		},
 		307: {
 			{
 				word:     "set",
-				patterns: []int{17},
+				patterns: []int{24},
 			},
 		},
 		308: {
@@ -1824,11 +2247,11 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "send",
-				patterns: []int{15, 26},
+				patterns: []int{22, 33},
 			},
 			{
 				word:     "show",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 		},
 		310: {
@@ -1838,25 +2261,25 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "switch",
-				patterns: []int{12},
+				patterns: []int{19},
 			},
 			{
 				word:     "submit",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 			{
 				word:     "system",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 			{
 				word:     "safety",
-				patterns: []int{24},
+				patterns: []int{31},
 			},
 		},
 		314: {
 			{
 				word:     "supersedes",
-				patterns: []int{23},
+				patterns: []int{30},
 			},
 		},
 		324: {
@@ -1866,27 +2289,27 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "turn",
-				patterns: []int{12},
+				patterns: []int{19},
 			},
 			{
 				word:     "tell",
-				patterns: []int{16},
+				patterns: []int{23},
 			},
 		},
 		328: {
 			{
 				word:     "transmit",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 			{
 				word:     "transfer",
-				patterns: []int{26},
+				patterns: []int{33},
 			},
 		},
 		342: {
 			{
 				word:     "upload",
-				patterns: []int{15},
+				patterns: []int{22},
 			},
 		},
 		343: {
@@ -1898,40 +2321,40 @@ var staticPatterns = patternSet{
 		348: {
 			{
 				word:     "unrestricted",
-				patterns: []int{11},
+				patterns: []int{18},
 			},
 		},
 		403: {
 			{
 				word:     "you",
-				patterns: []int{4, 14, 19},
+				patterns: []int{4, 21, 26},
 			},
 		},
 		404: {
 			{
 				word:     "your",
-				patterns: []int{18, 24},
+				patterns: []int{25, 31},
 			},
 		},
 	},
 	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
-		33: {126},
-		34: {20, 21, 26, 27, 28, 29, 32, 33, 34, 35},
+		33: {127},
+		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 161, 162},
 		35: {14, 15, 16, 17},
-		45: {59, 60, 61, 62, 63, 64, 65, 66, 67, 98, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 118, 119},
-		58: {18, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 90, 91, 92, 93, 94, 95, 96, 97, 114, 115, 116, 117, 120, 121, 122, 123, 124, 125},
-		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 19, 22, 23, 24, 25, 30, 31, 36, 82, 83, 85, 86},
-		91: {9, 10, 84, 87, 88, 127},
-		93: {89},
+		45: {60, 61, 62, 63, 64, 65, 66, 67, 68, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 119, 120},
+		58: {18, 19, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 91, 92, 93, 94, 95, 96, 97, 98, 115, 116, 117, 118, 121, 122, 123, 124, 125, 126},
+		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 23, 24, 25, 26, 31, 32, 37, 83, 84, 86, 87, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160},
+		91: {9, 10, 85, 88, 89, 128},
+		93: {90},
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
-	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x1019025200000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x400000000000, 18: 0x1400000000000, 20: 0x20000000000000, 23: 0x400000000000, 31: 0x200000000, 40: 0x352c00001000000, 43: 0x200000000004000, 60: 0x4400000000000000, 96: 0x2000400000000000, 119: 0x2400400000000000, 127: 0x72c00004000000, 133: 0x800008000000000, 136: 0x8000000000000000, 142: 0x1000000, 159: 0x100000000000000, 162: 0x2200000000000, 169: 0x8000400000000000, 170: 0x20000001000000, 171: 0x1000000, 175: 0x20000000, 190: 0x400000000, 191: 0x1000000, 195: 0x9082000000000000, 202: 0x1000000000000000, 219: 0x1000000, 222: 0x2001000000000000, 258: 0x1, 259: 0x1000000000000, 262: 0x200040000000000, 263: 0x200, 265: 0x40000000008, 266: 0x1000000000000, 269: 0x100000008000000, 270: 0x800000000000, 276: 0x800200000000, 284: 0x100000000000, 307: 0x9082000000000000, 310: 0x18000000000000, 333: 0x1004000000000000, 336: 0x4, 347: 0x40000010008, 348: 0x1000000, 362: 0x800000000000000, 373: 0x4004000000000000, 375: 0x400000000000, 376: 0x800000000000, 385: 0x4000, 396: 0x2000000, 402: 0x4000000000, 404: 0x8000000000000, 410: 0x8000000000000000, 435: 0x800000000000000, 453: 0x100000000000, 454: 0x6000000000000000, 455: 0x80000000000, 457: 0x800000000000, 464: 0x8000000, 468: 0xc0000000040000, 469: 0x2000000, 472: 0x4000000000, 484: 0x4000000000000000, 487: 0x20000000, 495: 0x8000000, 503: 0x99410000000000, 511: 0x1000000000000000, 518: 0x90c2000000040000, 519: 0x80000000000, 525: 0x1000000, 539: 0x100000, 546: 0x1000000, 555: 0x4, 569: 0x2000000, 591: 0x8081400000000000, 593: 0x400, 605: 0x100000000000, 614: 0x200000800000000, 634: 0x8000000000000, 649: 0x4000000000000, 652: 0x800000000000000, 658: 0x4000000000000000, 685: 0x1000000, 709: 0x40000020, 713: 0x1095410000000000, 714: 0x100002000000, 716: 0x9402000000000000, 724: 0x80000000000, 742: 0x40000000000000, 751: 0x1000000, 778: 0x800000000000, 795: 0x80000000000, 803: 0x14000000000000, 817: 0x2000000000000000, 818: 0x100000000000000, 832: 0x2000000000000, 843: 0x800000000000, 852: 0x100000, 864: 0x20, 865: 0x40000000000000, 872: 0x6000000000000, 894: 0x700800200802080, 895: 0x800000000000, 899: 0x4000000000000, 900: 0x200800800004000, 929: 0xa0000000000000, 934: 0x4, 938: 0x102800004000000, 948: 0x90c2000000040000, 969: 0x1000000, 982: 0x1000000, 991: 0x4000000000000000, 1019: 0x8000000000000000, 1022: 0x1000000, 1032: 0x1000000, 1038: 0x9082000000000000, 1056: 0x8000000, 1061: 0x1000000000000000, 1063: 0x1000000, 1070: 0x10000000000, 1081: 0x200000000004000, 1098: 0x1010000000000000, 1106: 0x2, 1107: 0x1000000000000000, 1110: 0xa0000000000000, 1113: 0x20, 1115: 0x800000000000, 1119: 0x8000000001000020, 1125: 0x800000000000, 1126: 0x800000000000, 1143: 0x8000000, 1156: 0x20000000, 1157: 0x100000, 1181: 0x9002000000000000, 1189: 0x1000000, 1192: 0x100000, 1206: 0x100008140, 1228: 0x810000000000, 1240: 0x1000000000000000, 1242: 0x400000000000, 1268: 0x80000000000, 1270: 0x8000000000000, 1275: 0x300000000000000, 1286: 0x2000000, 1296: 0x2000000, 1309: 0x20000000000000, 1323: 0xa41000000000000, 1341: 0x201000000000000, 1352: 0x800000000000000, 1375: 0x1800, 1381: 0x8089400000000000, 1385: 0x1000000000000000, 1410: 0x9000000000000000, 1426: 0x100000000000, 1427: 0x43a9010080000000, 1431: 0x1000000220000000, 1436: 0x8000000, 1443: 0x8008410000000000, 1464: 0x800000000000, 1475: 0xd002000000000000, 1504: 0x2000000, 1526: 0x8000000, 1538: 0x120000000000000, 1544: 0x242800000000000, 1551: 0x10000000, 1567: 0x8000000, 1570: 0x800000000000000, 1582: 0x2000400000000000, 1592: 0x2a0000, 1605: 0x1000000, 1606: 0x200200000000000, 1608: 0x2c00000000000, 1628: 0x80000000000, 1630: 0x800000000000, 1633: 0x100000, 1635: 0x80000000000, 1638: 0x9082000000000000, 1647: 0x3000000001, 1654: 0x100000000000000, 1658: 0x352c00000000000, 1664: 0x9082020008000000, 1672: 0x372c00004000000, 1714: 0x20, 1716: 0x20000000000000, 1718: 0x40000000008, 1722: 0x3000000001, 1726: 0x1000000, 1738: 0x89410000000000, 1742: 0x1800, 1776: 0x9002000000000000, 1841: 0x4000000000000000, 1843: 0x1000000, 1845: 0x900a410000000010, 1852: 0x2000000, 1858: 0x2, 1871: 0xa000000, 1888: 0x840000000000000, 1893: 0x9082000001000000, 1903: 0x40000040040020, 1912: 0x152c00000000000, 1919: 0x240000000000000, 1921: 0x800000000000, 1930: 0x2000000000000000, 1931: 0x1000000, 1936: 0x1, 1941: 0x200000000, 1958: 0x9082403000400001, 1965: 0x2000000000000, 1972: 0x1000000000000000, 1980: 0x9082000000000001, 1984: 0x19410000000000, 1989: 0x4000000000000, 1990: 0x2000000000000, 2016: 0x800000000000, 2026: 0x2000000},
-	gateNeeds:    []uint64{0xc00000000001, 0x3000000000002, 0x1c00000000000c, 0x20000000000030, 0xc00000000000c0, 0x300000000000300, 0x1c00000000000400, 0xe000000000000800, 0x3c00000001000, 0xc000000006000, 0x10000000018000, 0x20000000060000, 0x40000000180000, 0x180000000600000, 0x1e00000000800000, 0x2000000003000000, 0xc00000000c000000, 0x400030000000, 0x18000c0000000, 0x2000300000000, 0x4000c00000000, 0x18001000000000, 0x60002000000000, 0x180004000000000, 0xe00018000000000, 0x7000060000000000, 0x8000580000000000, 0x7a00000000000},
-	gateFirsts:   0x357aaad55eab,
-	gateTokens:   105,
-	anchorBits:   0x2af555aabd57,
+	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x1039f37600000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
+	gate:         [2048]uint64{8: 0x20000000000000, 18: 0xa0000000000000, 19: 0x3980000000000000, 20: 0x1000000000000000, 23: 0x100000000000000, 31: 0x100010000000000, 40: 0x3bc0000080000000, 43: 0x20000000200000, 60: 0x4a40000000000000, 96: 0x60a0000000000000, 109: 0x100000000000000, 119: 0x340000000000000, 127: 0x1b40000200000000, 133: 0x80400000000000, 136: 0x80000000000000, 142: 0x80000000, 159: 0x8000000000000000, 162: 0x8010000000000000, 169: 0x820000000000000, 170: 0x100000080000000, 171: 0x80000000, 175: 0x1000000000, 190: 0x20000000000, 191: 0x80000000, 195: 0xc540000000000000, 219: 0x80000000, 222: 0x420000000000000, 258: 0x1, 259: 0x4000000000000000, 262: 0x22000000000000, 263: 0x200, 265: 0x2000000000008, 266: 0x400000000000000, 269: 0x8000000400000000, 270: 0x2000000000000000, 276: 0x2100010000000000, 284: 0x8000000000000, 307: 0xc540000000000000, 310: 0x840000000000000, 333: 0x8200000000000000, 336: 0x4, 347: 0x2000000800008, 348: 0x80000000, 362: 0x4000000000000000, 373: 0x4b40000000000000, 375: 0x1000000000000000, 376: 0x200000000000000, 385: 0x200000, 396: 0x100000000, 402: 0x200000000000, 404: 0x200000000000000, 410: 0x800000000000000, 435: 0x480000000000000, 453: 0x8000000000000, 454: 0x420000000000000, 455: 0x4000000000000, 457: 0x200000000000000, 464: 0x400000000, 468: 0x6400000002000000, 469: 0x100000000, 472: 0x200000000000, 484: 0x40000000000000, 487: 0x1000000000, 495: 0x400000000, 503: 0x4a0800000000000, 511: 0x100000000000000, 518: 0xe540000002000000, 519: 0x4000000000000, 525: 0x80000000, 539: 0x8000000, 546: 0x80000000, 555: 0x4, 569: 0x100000000, 591: 0x4a0000000000000, 593: 0xc00, 605: 0x8000000000000, 614: 0x20040000000000, 634: 0x200000000000000, 649: 0x1000000000000000, 652: 0x4000000000000000, 657: 0x3980000000000000, 658: 0x40000000000000, 685: 0x80000000, 709: 0x2000000020, 713: 0x86a0800000000000, 714: 0x8000100000000, 716: 0x3cc0000000000000, 724: 0x4000000000000, 742: 0x200000000000000, 751: 0x80000000, 778: 0x2000000000000000, 795: 0x4000000000000, 803: 0x1080000000000000, 817: 0x200000000000000, 818: 0xb980000000000000, 832: 0x800000000000000, 843: 0x200000000000000, 852: 0x8000000, 864: 0x20, 865: 0x200000000000000, 872: 0x1800000000000000, 894: 0x9360010040100080, 895: 0x200000000000000, 899: 0x20000000000000, 900: 0x220040000200000, 929: 0x5000000000000000, 934: 0x4, 938: 0x940000200000000, 948: 0xe540000002000000, 969: 0x80000000, 982: 0x80000000, 991: 0x40000000000000, 1000: 0x3980000000000000, 1015: 0x100000000000000, 1019: 0x80000000000000, 1022: 0x80000000, 1032: 0x80000000, 1038: 0xc540000000000000, 1056: 0x400000000, 1061: 0x100000000000000, 1063: 0x80000000, 1070: 0x800000000000, 1076: 0x3980000000000000, 1081: 0x20000000200000, 1098: 0x180000000000000, 1106: 0x2, 1107: 0x100000000000000, 1110: 0x5000000000000000, 1113: 0x20, 1115: 0x2000000000000000, 1119: 0x800000080000020, 1125: 0x40000000000000, 1126: 0x2000000000000000, 1142: 0x3980000000000000, 1143: 0x400000000, 1156: 0x1000000000, 1157: 0x8000000, 1181: 0xc540000000000000, 1189: 0x80000000, 1192: 0x8000000, 1206: 0x8000400140, 1228: 0x40800000000000, 1242: 0x20000000000000, 1268: 0x4000000000000, 1270: 0x40000000000000, 1275: 0xb980000000000000, 1286: 0x100000000, 1296: 0x100000000, 1309: 0x1000000000000000, 1323: 0x26a0000000000000, 1341: 0x2220000000000000, 1352: 0x4000000000000000, 1375: 0x33000, 1381: 0x4e0000000000000, 1385: 0x100000000000000, 1410: 0x8500000000000000, 1426: 0x8000000000000, 1427: 0x85a0804000000000, 1431: 0x100011000000000, 1436: 0x400000000, 1443: 0xc20800000000000, 1464: 0x2000000000000000, 1465: 0x3980000000000000, 1475: 0xc540000000000000, 1504: 0x100000000, 1517: 0x100000000000000, 1526: 0x400000000, 1528: 0x100000000000000, 1538: 0x9000000000000000, 1544: 0x3bc0000000000000, 1551: 0x800000000, 1567: 0x400000000, 1570: 0x480000000000000, 1582: 0x300000000000000, 1592: 0x15000000, 1605: 0x80000000, 1606: 0x30000000000000, 1608: 0x1140000000000000, 1628: 0x4000000000000, 1630: 0x200000000000000, 1633: 0x8000000, 1635: 0x4000000000000, 1638: 0xc540000000000000, 1647: 0x180000000001, 1654: 0x8000000000000000, 1658: 0x3bc0000000000000, 1664: 0xc541000400000000, 1672: 0x1b40000200000000, 1711: 0x3980000000000000, 1714: 0x20, 1716: 0x100000000000000, 1718: 0x3982000000000008, 1722: 0x180000000001, 1726: 0x80000000, 1738: 0x4a0800000000000, 1742: 0xff000, 1776: 0x1cc0000000000000, 1841: 0x400000000000000, 1843: 0x80000000, 1845: 0xcd60800000000010, 1852: 0x100000000, 1855: 0x3980000000000000, 1858: 0x2, 1871: 0x500000000, 1888: 0x7b80000000000000, 1893: 0xc540000080000000, 1903: 0x2000002002000020, 1912: 0x1b40000000000000, 1919: 0x3b80000000000000, 1921: 0x40000000000000, 1930: 0x200000000000000, 1931: 0x80000000, 1936: 0x1, 1941: 0x100010000000000, 1958: 0xc560180020000001, 1965: 0x800000000000000, 1972: 0x100000000000000, 1980: 0xc540000000000001, 1984: 0x4a0800000000000, 1989: 0x1000000000000000, 1990: 0xb980000000000000, 1993: 0x100000000000000, 2016: 0x40000000000000, 2026: 0x100000000},
+	gateNeeds:    []uint64{0x60000000000001, 0x180000000000002, 0xe0000000000000c, 0x1000000000000030, 0x60000000000000c0, 0x8020000000000300, 0x1c0000000000400, 0x1e00000000000800, 0xe000000000001000, 0x1e0000000002000, 0x600000000004000, 0x3800000000008000, 0xc060000000010000, 0xf80000000020000, 0x7000000000040000, 0x80e0000000080000, 0x700000000300000, 0x800000000c00000, 0x1000000003000000, 0x200000000c000000, 0xc000000030000000, 0x1e0000040000000, 0x200000180000000, 0xc00000600000000, 0x1000001800000000, 0x6000006000000000, 0x8000018000000000, 0x20060000000000, 0xc0080000000000, 0x300100000000000, 0xc00200000000000, 0x7000c00000000000, 0x8063000000000000, 0x18c000000000000, 0x1e10000000000000},
+	gateFirsts:   0x1abd556aaffeab,
+	gateTokens:   138,
+	anchorBits:   0x157aaad55ffd57,
 	teddy:        [8][32]uint8{0: {0: 0xa0, 1: 0x41, 2: 0x28, 3: 0xf4, 4: 0xe0, 5: 0x2, 6: 0x51, 7: 0x20, 8: 0xc0, 9: 0x42, 11: 0x8, 12: 0x10, 13: 0x90, 14: 0x12, 15: 0x90, 16: 0xa0, 17: 0x41, 18: 0x28, 19: 0xf4, 20: 0xe0, 21: 0x2, 22: 0x51, 23: 0x20, 24: 0xc0, 25: 0x42, 27: 0x8, 28: 0x10, 29: 0x90, 30: 0x12, 31: 0x90}, 1: {6: 0xdb, 7: 0xe7, 22: 0xdb, 23: 0xe7}, 2: {1: 0xa1, 2: 0xe0, 3: 0x45, 5: 0xf8, 6: 0x80, 7: 0x40, 9: 0x88, 11: 0x4, 12: 0x1, 14: 0x12, 15: 0x33, 17: 0xa1, 18: 0xe0, 19: 0x45, 21: 0xf8, 22: 0x80, 23: 0x40, 25: 0x88, 27: 0x4, 28: 0x1, 30: 0x12, 31: 0x33}, 3: {6: 0xff, 7: 0xec, 22: 0xff, 23: 0xec}, 4: {0: 0x28, 1: 0x60, 2: 0x1, 3: 0x82, 4: 0x11, 5: 0xd2, 6: 0x2, 7: 0x13, 9: 0x6c, 11: 0x20, 12: 0x30, 14: 0x54, 15: 0x30, 16: 0x28, 17: 0x60, 18: 0x1, 19: 0x82, 20: 0x11, 21: 0xd2, 22: 0x2, 23: 0x13, 25: 0x6c, 27: 0x20, 28: 0x30, 30: 0x54, 31: 0x30}, 5: {6: 0xf4, 7: 0xab, 22: 0xf4, 23: 0xab}, 6: {0: 0xe, 1: 0xf, 2: 0x8e, 3: 0x8f, 4: 0xce, 5: 0x3f, 6: 0x1e, 7: 0x1f, 8: 0xe, 9: 0x9f, 10: 0xe, 11: 0x1e, 12: 0x3e, 13: 0x3e, 14: 0x4e, 15: 0x4e, 16: 0xe, 17: 0xf, 18: 0x8e, 19: 0x8f, 20: 0xce, 21: 0x3f, 22: 0x1e, 23: 0x1f, 24: 0xe, 25: 0x9f, 26: 0xe, 27: 0x1e, 28: 0x3e, 29: 0x3e, 30: 0x4e, 31: 0x4e}, 7: {0: 0xe, 1: 0xe, 2: 0xe, 3: 0xe, 4: 0xe, 5: 0xe, 6: 0x7f, 7: 0x9f, 8: 0xe, 9: 0xe, 10: 0xe, 11: 0xe, 12: 0xe, 13: 0xe, 14: 0xe, 15: 0xe, 16: 0xe, 17: 0xe, 18: 0xe, 19: 0xe, 20: 0xe, 21: 0xe, 22: 0x7f, 23: 0x9f, 24: 0xe, 25: 0xe, 26: 0xe, 27: 0xe, 28: 0xe, 29: 0xe, 30: 0xe, 31: 0xe}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
