@@ -29,6 +29,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -660,5 +661,38 @@ func TestProbe_InterfacesPerCardBounded(t *testing.T) {
 	}
 	if skipped != n-maxProbedInterfaces {
 		t.Errorf("%d of the interfaces past the first %d not probed, want %d", skipped, maxProbedInterfaces, n-maxProbedInterfaces)
+	}
+}
+
+// TestWireCodec: an answer is taken only if it is protobuf's wire format,
+// as decoding it into a message with no known fields would take it.
+func TestWireCodec(t *testing.T) {
+	answers := []struct {
+		wire []byte
+		ok   bool
+	}{
+		{nil, true},
+		{protowire.AppendString(protowire.AppendTag(nil, 7, protowire.BytesType), "a task"), true},
+		{[]byte{0x0a, 0x05, 'a'}, false},                           // a string cut short
+		{[]byte{0x08}, false},                                      // a tag without its varint
+		{[]byte{0x0b, 0x10, 0x01}, false},                          // a group never ended
+		{protowire.AppendTag(nil, 0, protowire.VarintType), false}, // field number 0
+	}
+	for _, a := range answers {
+		var got wireMessage
+		err := wireCodec{}.Unmarshal(a.wire, &got)
+		if (err == nil) != a.ok {
+			t.Errorf("answer %x: error %v, want ok %v", a.wire, err, a.ok)
+		}
+		if err == nil && !bytes.Equal(got, a.wire) {
+			t.Errorf("answer %x read as %x", a.wire, got)
+		}
+		// protobuf itself, reading the same bytes into an empty message.
+		if perr := proto.Unmarshal(a.wire, new(emptypb.Empty)); (perr == nil) != a.ok {
+			t.Errorf("answer %x: protobuf says %v, the test wants ok %v", a.wire, perr, a.ok)
+		}
+	}
+	if _, err := (wireCodec{}).Marshal("not a message"); err == nil {
+		t.Error("encoding a string as a message: no error")
 	}
 }
