@@ -28,6 +28,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -438,10 +439,11 @@ func TestProbe_ReadsFetchRecords(t *testing.T) {
 // server does for a task it does not have, and any other method with
 // UNIMPLEMENTED. It records the methods called.
 type a2aGRPC struct {
-	service  string
-	mu       sync.Mutex
-	methods  []string
-	requests [][]byte // each call's request message, as sent
+	service      string
+	mu           sync.Mutex
+	methods      []string
+	requests     [][]byte // each call's request message, as sent
+	contentTypes []string // each call's content-type
 }
 
 func (g *a2aGRPC) handle(_ any, stream grpc.ServerStream) error {
@@ -454,6 +456,8 @@ func (g *a2aGRPC) handle(_ any, stream grpc.ServerStream) error {
 	g.mu.Lock()
 	g.methods = append(g.methods, method)
 	g.requests = append(g.requests, req.ProtoReflect().GetUnknown())
+	md, _ := metadata.FromIncomingContext(stream.Context())
+	g.contentTypes = append(g.contentTypes, strings.Join(md.Get("content-type"), ", "))
 	g.mu.Unlock()
 	if method == "/"+g.service+"/GetTask" {
 		return status.Error(codes.NotFound, "task not found")
@@ -510,6 +514,10 @@ func TestProbe_GRPC(t *testing.T) {
 	}
 	if !slices.Equal(v1.methods, []string{"/lf.a2a.v1.A2AService/GetTask"}) {
 		t.Errorf("methods called: %v", v1.methods)
+	}
+	// gRPC's own protobuf codec, with no subtype asked for, says this.
+	if !slices.Equal(v1.contentTypes, []string{"application/grpc"}) {
+		t.Errorf("content-type of the calls: %q, want application/grpc", v1.contentTypes)
 	}
 	// The 0.3 server is asked as 1.0 first (UNIMPLEMENTED), then as 0.3.
 	if !slices.Equal(v03.methods, []string{"/lf.a2a.v1.A2AService/GetTask", "/a2a.v1.A2AService/GetTask"}) {
