@@ -36,9 +36,18 @@ type grpcRelease struct {
 	extended string           // the extended card's method; its request is empty
 }
 
-var grpcReleases = map[bool]*grpcRelease{
-	true:  {service: "lf.a2a.v1.A2AService", idField: 2, extended: "GetExtendedAgentCard"},
-	false: {service: "a2a.v1.A2AService", idField: 1, idPrefix: "tasks/", extended: "GetAgentCard"},
+// The releases are static data, not a map, which package init would build.
+var (
+	grpcRelease10 = grpcRelease{service: "lf.a2a.v1.A2AService", idField: 2, extended: "GetExtendedAgentCard"}
+	grpcRelease03 = grpcRelease{service: "a2a.v1.A2AService", idField: 1, idPrefix: "tasks/", extended: "GetAgentCard"}
+)
+
+// grpcReleaseOf is 1.0's service for a 1.x card, 0.3's otherwise.
+func grpcReleaseOf(oneX bool) *grpcRelease {
+	if oneX {
+		return &grpcRelease10
+	}
+	return &grpcRelease03
 }
 
 // getTaskRequest is GetTaskRequest asking for task id, as protobuf encodes
@@ -214,7 +223,6 @@ func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
 }
 
 func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS bool, id string) outcome {
-	rels := grpcReleases
 	host, _, _ := net.SplitHostPort(addr)
 	gc := &grpcConn{f: f, useTLS: useTLS, host: host}
 	// The TLS handshake is the dial's, so gRPC itself runs over the
@@ -229,7 +237,7 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 	}
 	defer conn.Close()
 	oneX := it.is1x()
-	rel := rels[oneX]
+	rel := grpcReleaseOf(oneX)
 	start := time.Now()
 	// 1.0 section 3.6: the version travels as the a2a-version metadata.
 	if v := it.headerVersion(); v != "" {
@@ -262,7 +270,7 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		o.class, o.answer = classAuthRequired, code.String()
 		o.add(fastvalidate.CodeProbeAuthRequired, it.pointer, fmt.Sprintf("%s answered %s without credentials", what, code))
 	case codes.Unimplemented:
-		other := rels[!oneX]
+		other := grpcReleaseOf(!oneX)
 		octx := metadata.NewOutgoingContext(ctx, nil)
 		if v := versionHeader(!oneX, ""); v != "" {
 			octx = metadata.AppendToOutgoingContext(octx, "a2a-version", v)
