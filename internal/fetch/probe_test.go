@@ -465,6 +465,14 @@ func (g *a2aGRPC) handle(_ any, stream grpc.ServerStream) error {
 	return status.Error(codes.Unimplemented, "unknown method "+method)
 }
 
+// calls is what the server has been asked so far, read under its lock
+// so that the test's reading is ordered after the handlers' writing.
+func (g *a2aGRPC) calls() (methods []string, requests [][]byte, contentTypes []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.methods), slices.Clone(g.requests), slices.Clone(g.contentTypes)
+}
+
 func startGRPC(t *testing.T, service string, opts ...grpc.ServerOption) (*a2aGRPC, string) {
 	t.Helper()
 	g := &a2aGRPC{service: service}
@@ -512,27 +520,29 @@ func TestProbe_GRPC(t *testing.T) {
 	if d := recs[3].Probe.TLS; d == nil || !d.Verified || d.DaysLeft == nil {
 		t.Errorf("TLS of the gRPC interface: %+v", d)
 	}
-	if !slices.Equal(v1.methods, []string{"/lf.a2a.v1.A2AService/GetTask"}) {
-		t.Errorf("methods called: %v", v1.methods)
+	v1Methods, v1Requests, v1Types := v1.calls()
+	if !slices.Equal(v1Methods, []string{"/lf.a2a.v1.A2AService/GetTask"}) {
+		t.Fatalf("methods called: %v", v1Methods)
 	}
 	// gRPC's own protobuf codec, with no subtype asked for, says this.
-	if !slices.Equal(v1.contentTypes, []string{"application/grpc"}) {
-		t.Errorf("content-type of the calls: %q, want application/grpc", v1.contentTypes)
+	if !slices.Equal(v1Types, []string{"application/grpc"}) {
+		t.Errorf("content-type of the calls: %q, want application/grpc", v1Types)
 	}
 	// The 0.3 server is asked as 1.0 first (UNIMPLEMENTED), then as 0.3.
-	if !slices.Equal(v03.methods, []string{"/lf.a2a.v1.A2AService/GetTask", "/a2a.v1.A2AService/GetTask"}) {
-		t.Fatalf("methods called of the 0.3 server: %v", v03.methods)
+	v03Methods, v03Requests, _ := v03.calls()
+	if !slices.Equal(v03Methods, []string{"/lf.a2a.v1.A2AService/GetTask", "/a2a.v1.A2AService/GetTask"}) {
+		t.Fatalf("methods called of the 0.3 server: %v", v03Methods)
 	}
-	id := getTaskField(t, v1.requests[0], "id", 2)
+	id := getTaskField(t, v1Requests[0], "id", 2)
 	if !strings.HasPrefix(id, "cardscan-probe-") {
 		t.Errorf("1.0 GetTaskRequest.id = %q, want a cardscan-probe- task id", id)
 	}
 	// Both ask for the same task.
-	asked := getTaskField(t, v03.requests[0], "id", 2)
+	asked := getTaskField(t, v03Requests[0], "id", 2)
 	if !strings.HasPrefix(asked, "cardscan-probe-") {
 		t.Errorf("1.0 GetTaskRequest.id to the 0.3 server = %q, want a cardscan-probe- task id", asked)
 	}
-	if got := getTaskField(t, v03.requests[1], "name", 1); got != "tasks/"+asked {
+	if got := getTaskField(t, v03Requests[1], "name", 1); got != "tasks/"+asked {
 		t.Errorf("0.3 GetTaskRequest.name = %q, want tasks/%s", got, asked)
 	}
 }
