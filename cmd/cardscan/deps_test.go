@@ -24,6 +24,15 @@ func TestColdStartDeps(t *testing.T) {
 		// Its native loader and JIT decoder allocate about 2 MB and take
 		// 4-10 ms in init; every use of it in cardscan is once per run.
 		"github.com/bytedance/sonic": "sonic's loader and JIT initialise on every start",
+		// protodesc's init reads the editions' defaults (a proto.Unmarshal
+		// of its own), and descriptorpb and gofeaturespb register their
+		// .proto files: together about a sixth of all package init under
+		// perf record. probe's two request messages are written with
+		// protowire instead of described at run time.
+		"google.golang.org/protobuf/reflect/protodesc":  "protodesc and the descriptors it imports initialise on every start",
+		"google.golang.org/protobuf/types/descriptorpb": "descriptor.proto is registered on every start",
+		"google.golang.org/protobuf/types/gofeaturespb": "go_features.proto is registered on every start",
+		"google.golang.org/protobuf/types/dynamicpb":    "only useful with run-time descriptors (protodesc)",
 	}
 	pkgs := strings.Fields(string(out))
 	for prefix, why := range banned {

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"net/http"
+
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/fetch"
@@ -65,5 +67,12 @@ func (o *signatureOptions) verifier(pf *policyFile) (*cardsig.Verifier, error) {
 	if pf != nil && pf.trust != nil {
 		section = func() (*cardsig.Trust, error) { return trustfile.Parse(pf.path, pf.dir, pf.trust) }
 	}
-	return o.Verifier(section, fetch.KeySetClient(cardsig.JKUTimeout, false))
+	// Only a trust policy fetches key sets; building the client (its
+	// transport, its user agent from the build information) is left to
+	// the runs that have one, out of every other run's start.
+	var keySets *http.Client
+	if o.TrustFile != "" || section != nil {
+		keySets = fetch.KeySetClient(cardsig.JKUTimeout, false)
+	}
+	return o.Verifier(section, keySets)
 }

@@ -17,66 +17,86 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protodesc"
-	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
-	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
-// The A2A gRPC service's messages probe sends, by release. Only the
-// requests' fields are described: the answers probe expects are errors,
-// and a message it does not describe decodes as unknown fields. The
-// descriptors follow a2a-v1.0.1.proto (package lf.a2a.v1: GetTaskRequest
-// {tenant = 1; id = 2}, GetExtendedAgentCardRequest {tenant = 1}) and the
-// 0.3 a2a.proto (package a2a.v1: GetTaskRequest {name = 1, "tasks/{id}"},
-// GetAgentCardRequest {}); protobuf encodes them.
+// The A2A gRPC service's methods probe calls, by release. Only the
+// requests are written, each a string field or nothing: the answers probe
+// expects are errors, and whatever else a server answers is read only as
+// far as the wire format goes. The field numbers follow a2a-v1.0.1.proto
+// (package lf.a2a.v1: GetTaskRequest {tenant = 1; id = 2},
+// GetExtendedAgentCardRequest {tenant = 1}) and the 0.3 a2a.proto (package
+// a2a.v1: GetTaskRequest {name = 1, "tasks/{id}"}, GetAgentCardRequest {}).
+// protowire writes them rather than descriptors built at run time, which
+// would link protodesc and descriptor.proto, whose init every start pays.
 type grpcRelease struct {
-	service     string // full service name
-	getTask     protoreflect.MessageDescriptor
-	idField     protoreflect.FieldDescriptor
-	idPrefix    string // "tasks/" where the field is a resource name
-	extended    string // the extended card's method
-	extendedReq protoreflect.MessageDescriptor
-	answer      protoreflect.MessageDescriptor // Task and AgentCard alike: fields unknown
+	service  string           // full service name
+	idField  protowire.Number // GetTaskRequest's field for the task
+	idPrefix string           // "tasks/" where the field is a resource name
+	extended string           // the extended card's method; its request is empty
 }
 
-var grpcReleases = sync.OnceValues(func() (map[bool]*grpcRelease, error) {
-	str := descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum()
-	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
-	field := func(name string, n int32) *descriptorpb.FieldDescriptorProto {
-		return &descriptorpb.FieldDescriptorProto{Name: proto.String(name), Number: proto.Int32(n), Type: str, Label: opt, JsonName: proto.String(name)}
+// The releases are static data, not a map, which package init would build.
+var (
+	grpcRelease10 = grpcRelease{service: "lf.a2a.v1.A2AService", idField: 2, extended: "GetExtendedAgentCard"}
+	grpcRelease03 = grpcRelease{service: "a2a.v1.A2AService", idField: 1, idPrefix: "tasks/", extended: "GetAgentCard"}
+)
+
+// grpcReleaseOf is 1.0's service for a 1.x card, 0.3's otherwise.
+func grpcReleaseOf(oneX bool) *grpcRelease {
+	if oneX {
+		return &grpcRelease10
 	}
-	build := func(pkg string, getTask []*descriptorpb.FieldDescriptorProto, extendedReq, extended string, idField, prefix string) (*grpcRelease, error) {
-		fd := &descriptorpb.FileDescriptorProto{
-			Name:    proto.String("cardscan-probe-" + pkg + ".proto"),
-			Package: proto.String(pkg),
-			Syntax:  proto.String("proto3"),
-			MessageType: []*descriptorpb.DescriptorProto{
-				{Name: proto.String("GetTaskRequest"), Field: getTask},
-				{Name: proto.String(extendedReq)},
-				{Name: proto.String("Answer")},
-			},
+	return &grpcRelease03
+}
+
+// getTaskRequest is GetTaskRequest asking for task id, as protobuf encodes
+// a message with that one string field set.
+func (r *grpcRelease) getTaskRequest(id string) wireMessage {
+	b := protowire.AppendTag(nil, r.idField, protowire.BytesType)
+	return protowire.AppendString(b, r.idPrefix+id)
+}
+
+// wireMessage is a protobuf message as its encoded bytes. The probe's
+// calls send and receive it through wireCodec.
+type wireMessage []byte
+
+// wireCodec sends a wireMessage as it is and receives one after checking
+// that it is protobuf's wire format, as decoding a message whose fields
+// are all unknown would.
+type wireCodec struct{}
+
+func (wireCodec) Marshal(v any) ([]byte, error) {
+	m, ok := v.(*wireMessage)
+	if !ok {
+		return nil, fmt.Errorf("probe's gRPC codec cannot encode a %T", v)
+	}
+	return *m, nil
+}
+
+func (wireCodec) Unmarshal(data []byte, v any) error {
+	m, ok := v.(*wireMessage)
+	if !ok {
+		return fmt.Errorf("probe's gRPC codec cannot decode into a %T", v)
+	}
+	for rest := data; len(rest) > 0; {
+		num, typ, n := protowire.ConsumeTag(rest)
+		if n < 0 {
+			return protowire.ParseError(n)
 		}
-		f, err := protodesc.NewFile(fd, nil)
-		if err != nil {
-			return nil, err
+		rest = rest[n:]
+		if n = protowire.ConsumeFieldValue(num, typ, rest); n < 0 {
+			return protowire.ParseError(n)
 		}
-		msgs := f.Messages()
-		gt := msgs.ByName("GetTaskRequest")
-		return &grpcRelease{service: pkg + ".A2AService", getTask: gt, idField: gt.Fields().ByName(protoreflect.Name(idField)),
-			idPrefix: prefix, extended: extended, extendedReq: msgs.ByName(protoreflect.Name(extendedReq)), answer: msgs.ByName("Answer")}, nil
+		rest = rest[n:]
 	}
-	v1, err := build("lf.a2a.v1", []*descriptorpb.FieldDescriptorProto{field("tenant", 1), field("id", 2)}, "GetExtendedAgentCardRequest", "GetExtendedAgentCard", "id", "")
-	if err != nil {
-		return nil, err
-	}
-	v03, err := build("a2a.v1", []*descriptorpb.FieldDescriptorProto{field("name", 1)}, "GetAgentCardRequest", "GetAgentCard", "name", "tasks/")
-	if err != nil {
-		return nil, err
-	}
-	return map[bool]*grpcRelease{true: v1, false: v03}, nil
-})
+	*m = append((*m)[:0], data...)
+	return nil
+}
+
+// Name is empty so that the content-type stays application/grpc, as with
+// gRPC's own protobuf codec when no subtype is asked for.
+func (wireCodec) Name() string { return "" }
 
 // hostGate lets at most n probes at a time reach one host, as the HTTP
 // client's hostLimiter does for requests; hosts with none under way are
@@ -203,12 +223,6 @@ func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
 }
 
 func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS bool, id string) outcome {
-	rels, err := grpcReleases()
-	if err != nil {
-		o := outcome{class: classNotProbed, answer: "not probed"}
-		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, "the gRPC descriptors: "+err.Error())
-		return o
-	}
 	host, _, _ := net.SplitHostPort(addr)
 	gc := &grpcConn{f: f, useTLS: useTLS, host: host}
 	// The TLS handshake is the dial's, so gRPC itself runs over the
@@ -223,7 +237,7 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 	}
 	defer conn.Close()
 	oneX := it.is1x()
-	rel := rels[oneX]
+	rel := grpcReleaseOf(oneX)
 	start := time.Now()
 	// 1.0 section 3.6: the version travels as the a2a-version metadata.
 	if v := it.headerVersion(); v != "" {
@@ -256,7 +270,7 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		o.class, o.answer = classAuthRequired, code.String()
 		o.add(fastvalidate.CodeProbeAuthRequired, it.pointer, fmt.Sprintf("%s answered %s without credentials", what, code))
 	case codes.Unimplemented:
-		other := rels[!oneX]
+		other := grpcReleaseOf(!oneX)
 		octx := metadata.NewOutgoingContext(ctx, nil)
 		if v := versionHeader(!oneX, ""); v != "" {
 			octx = metadata.AppendToOutgoingContext(octx, "a2a-version", v)
@@ -301,15 +315,14 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 // grpcGetTask calls GetTask for id and returns the status the server
 // answered; err is a failure to get any answer (a timeout, no connection).
 func grpcGetTask(ctx context.Context, f *fetcher, conn *grpc.ClientConn, rel *grpcRelease, id string) (codes.Code, string, error) {
-	req := dynamicpb.NewMessage(rel.getTask)
-	req.Set(rel.idField, protoreflect.ValueOfString(rel.idPrefix+id))
-	return grpcCall(ctx, f, conn, "/"+rel.service+"/GetTask", req, rel)
+	return grpcCall(ctx, f, conn, "/"+rel.service+"/GetTask", rel.getTaskRequest(id))
 }
 
-func grpcCall(ctx context.Context, f *fetcher, conn *grpc.ClientConn, method string, req *dynamicpb.Message, rel *grpcRelease) (codes.Code, string, error) {
+func grpcCall(ctx context.Context, f *fetcher, conn *grpc.ClientConn, method string, req wireMessage) (codes.Code, string, error) {
 	cctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
-	err := conn.Invoke(cctx, method, req, dynamicpb.NewMessage(rel.answer), grpc.WaitForReady(false))
+	var answer wireMessage
+	err := conn.Invoke(cctx, method, &req, &answer, grpc.WaitForReady(false), grpc.ForceCodec(wireCodec{}))
 	if err == nil {
 		return codes.OK, "", nil
 	}
@@ -325,7 +338,7 @@ func grpcCall(ctx context.Context, f *fetcher, conn *grpc.ClientConn, method str
 
 // grpcExtendedCard asks for the extended card without credentials.
 func grpcExtendedCard(ctx context.Context, f *fetcher, conn *grpc.ClientConn, rel *grpcRelease, it *iface, o *outcome) {
-	code, msg, err := grpcCall(ctx, f, conn, "/"+rel.service+"/"+rel.extended, dynamicpb.NewMessage(rel.extendedReq), rel)
+	code, msg, err := grpcCall(ctx, f, conn, "/"+rel.service+"/"+rel.extended, nil)
 	switch {
 	case err != nil:
 		o.extended = "no answer"

@@ -28,7 +28,15 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/types/known/emptypb"
 )
 
 // card10 is an A2A 1.0 card with the given interfaces (a JSON array) and
@@ -431,20 +439,38 @@ func TestProbe_ReadsFetchRecords(t *testing.T) {
 // server does for a task it does not have, and any other method with
 // UNIMPLEMENTED. It records the methods called.
 type a2aGRPC struct {
-	service string
-	mu      sync.Mutex
-	methods []string
+	service      string
+	mu           sync.Mutex
+	methods      []string
+	requests     [][]byte // each call's request message, as sent
+	contentTypes []string // each call's content-type
 }
 
 func (g *a2aGRPC) handle(_ any, stream grpc.ServerStream) error {
 	method, _ := grpc.MethodFromServerStream(stream)
+	// emptypb keeps every field it does not know: the message as sent.
+	req := new(emptypb.Empty)
+	if err := stream.RecvMsg(req); err != nil {
+		return err
+	}
 	g.mu.Lock()
 	g.methods = append(g.methods, method)
+	g.requests = append(g.requests, req.ProtoReflect().GetUnknown())
+	md, _ := metadata.FromIncomingContext(stream.Context())
+	g.contentTypes = append(g.contentTypes, strings.Join(md.Get("content-type"), ", "))
 	g.mu.Unlock()
 	if method == "/"+g.service+"/GetTask" {
 		return status.Error(codes.NotFound, "task not found")
 	}
 	return status.Error(codes.Unimplemented, "unknown method "+method)
+}
+
+// calls is what the server has been asked so far, read under its lock
+// so that the test's reading is ordered after the handlers' writing.
+func (g *a2aGRPC) calls() (methods []string, requests [][]byte, contentTypes []string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.methods), slices.Clone(g.requests), slices.Clone(g.contentTypes)
 }
 
 func startGRPC(t *testing.T, service string, opts ...grpc.ServerOption) (*a2aGRPC, string) {
@@ -462,7 +488,7 @@ func startGRPC(t *testing.T, service string, opts ...grpc.ServerOption) (*a2aGRP
 
 func TestProbe_GRPC(t *testing.T) {
 	v1, v1Addr := startGRPC(t, "lf.a2a.v1.A2AService")
-	_, v03Addr := startGRPC(t, "a2a.v1.A2AService")
+	v03, v03Addr := startGRPC(t, "a2a.v1.A2AService")
 	_, otherAddr := startGRPC(t, "example.Other")
 	ca := newTestCA(t)
 	_, tlsAddr := startGRPC(t, "lf.a2a.v1.A2AService", grpc.Creds(credentials.NewServerTLSFromCert(ptr(ca.issue(t, 90*24*time.Hour, "127.0.0.1")))))
@@ -494,9 +520,55 @@ func TestProbe_GRPC(t *testing.T) {
 	if d := recs[3].Probe.TLS; d == nil || !d.Verified || d.DaysLeft == nil {
 		t.Errorf("TLS of the gRPC interface: %+v", d)
 	}
-	if !slices.Equal(v1.methods, []string{"/lf.a2a.v1.A2AService/GetTask"}) {
-		t.Errorf("methods called: %v", v1.methods)
+	v1Methods, v1Requests, v1Types := v1.calls()
+	if !slices.Equal(v1Methods, []string{"/lf.a2a.v1.A2AService/GetTask"}) {
+		t.Fatalf("methods called: %v", v1Methods)
 	}
+	// gRPC's own protobuf codec, with no subtype asked for, says this.
+	if !slices.Equal(v1Types, []string{"application/grpc"}) {
+		t.Errorf("content-type of the calls: %q, want application/grpc", v1Types)
+	}
+	// The 0.3 server is asked as 1.0 first (UNIMPLEMENTED), then as 0.3.
+	v03Methods, v03Requests, _ := v03.calls()
+	if !slices.Equal(v03Methods, []string{"/lf.a2a.v1.A2AService/GetTask", "/a2a.v1.A2AService/GetTask"}) {
+		t.Fatalf("methods called of the 0.3 server: %v", v03Methods)
+	}
+	id := getTaskField(t, v1Requests[0], "id", 2)
+	if !strings.HasPrefix(id, "cardscan-probe-") {
+		t.Errorf("1.0 GetTaskRequest.id = %q, want a cardscan-probe- task id", id)
+	}
+	// Both ask for the same task.
+	asked := getTaskField(t, v03Requests[0], "id", 2)
+	if !strings.HasPrefix(asked, "cardscan-probe-") {
+		t.Errorf("1.0 GetTaskRequest.id to the 0.3 server = %q, want a cardscan-probe- task id", asked)
+	}
+	if got := getTaskField(t, v03Requests[1], "name", 1); got != "tasks/"+asked {
+		t.Errorf("0.3 GetTaskRequest.name = %q, want tasks/%s", got, asked)
+	}
+}
+
+// getTaskField reads a GetTaskRequest as protobuf does, with a descriptor
+// of the one string field the A2A .proto files give it (a2a-v1.0.1.proto:
+// id = 2 beside tenant = 1; the 0.3 a2a.proto: name = 1), and returns that
+// field. A message protobuf cannot read, or with anything else set, fails.
+func getTaskField(t *testing.T, wire []byte, name string, number int32) string {
+	t.Helper()
+	fields := []*descriptorpb.FieldDescriptorProto{{Name: proto.String(name), Number: proto.Int32(number),
+		Type: descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum(), Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()}}
+	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{Name: proto.String("test-get-task.proto"), Package: proto.String("test"),
+		Syntax: proto.String("proto3"), MessageType: []*descriptorpb.DescriptorProto{{Name: proto.String("GetTaskRequest"), Field: fields}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := fd.Messages().ByName("GetTaskRequest")
+	msg := dynamicpb.NewMessage(md)
+	if err := proto.Unmarshal(wire, msg); err != nil {
+		t.Fatalf("GetTaskRequest %x: %v", wire, err)
+	}
+	if u := msg.GetUnknown(); len(u) > 0 {
+		t.Errorf("GetTaskRequest %x has fields other than %s: %x", wire, name, u)
+	}
+	return msg.Get(md.Fields().ByName(protoreflect.Name(name))).String()
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -607,5 +679,38 @@ func TestProbe_InterfacesPerCardBounded(t *testing.T) {
 	}
 	if skipped != n-maxProbedInterfaces {
 		t.Errorf("%d of the interfaces past the first %d not probed, want %d", skipped, maxProbedInterfaces, n-maxProbedInterfaces)
+	}
+}
+
+// TestWireCodec: an answer is taken only if it is protobuf's wire format,
+// as decoding it into a message with no known fields would take it.
+func TestWireCodec(t *testing.T) {
+	answers := []struct {
+		wire []byte
+		ok   bool
+	}{
+		{nil, true},
+		{protowire.AppendString(protowire.AppendTag(nil, 7, protowire.BytesType), "a task"), true},
+		{[]byte{0x0a, 0x05, 'a'}, false},                           // a string cut short
+		{[]byte{0x08}, false},                                      // a tag without its varint
+		{[]byte{0x0b, 0x10, 0x01}, false},                          // a group never ended
+		{protowire.AppendTag(nil, 0, protowire.VarintType), false}, // field number 0
+	}
+	for _, a := range answers {
+		var got wireMessage
+		err := wireCodec{}.Unmarshal(a.wire, &got)
+		if (err == nil) != a.ok {
+			t.Errorf("answer %x: error %v, want ok %v", a.wire, err, a.ok)
+		}
+		if err == nil && !bytes.Equal(got, a.wire) {
+			t.Errorf("answer %x read as %x", a.wire, got)
+		}
+		// protobuf itself, reading the same bytes into an empty message.
+		if perr := proto.Unmarshal(a.wire, new(emptypb.Empty)); (perr == nil) != a.ok {
+			t.Errorf("answer %x: protobuf says %v, the test wants ok %v", a.wire, perr, a.ok)
+		}
+	}
+	if _, err := (wireCodec{}).Marshal("not a message"); err == nil {
+		t.Error("encoding a string as a message: no error")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
@@ -27,7 +28,7 @@ func ReadRoot(path string, src []byte) (ast.Node, error) {
 	file, err := parser.Parse(tokens, 0)
 	if err != nil {
 		msg := yaml.FormatError(err, false, false)
-		if m := yamlPosition.FindStringSubmatch(msg); m != nil {
+		if m := yamlPosition().FindStringSubmatch(msg); m != nil {
 			return nil, fmt.Errorf("%s:%s:%s: %s", path, m[1], m[2], strings.TrimSpace(msg[len(m[0]):]))
 		}
 		return nil, fmt.Errorf("%s: %s", path, strings.TrimSpace(msg))
@@ -45,8 +46,10 @@ func ReadRoot(path string, src []byte) (ast.Node, error) {
 	return root, nil
 }
 
-// yamlPosition finds the line and column in a YAML error.
-var yamlPosition = regexp.MustCompile(`^\[(\d+):(\d+)\] `)
+// yamlPosition finds the line and column in a YAML error. It is compiled
+// on first use: only a policy file that does not parse reads it, and
+// every start of cardscan would pay a compile at init.
+var yamlPosition = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\[(\d+):(\d+)\] `) })
 
 // MappingEntries returns the entries of a mapping; a mapping of one entry
 // may parse as the entry alone.
