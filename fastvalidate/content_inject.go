@@ -446,13 +446,16 @@ var streamWordByte = func() (t [256]bool) {
 func (w *walker) matchPatterns(p *patternSet) {
 	w.turnSeg = 0
 	w.code.seg = -1
-	var lits litHits
+	// The walker's own, so that each object does not zero its 200 bytes:
+	// only hits[:n] is ever read.
+	lits := &w.lits
+	lits.n = 0
 	// The text before's bits, which gateSegments sets to this object's
 	// last text's.
 	tailSeen, tailFull := w.tailSeen, w.tailFull
-	seen := w.gateSegments(p, &lits)
+	seen := w.gateSegments(p, lits)
 	if w.hasTail && (seen|tailSeen)&p.anchorBits != 0 {
-		seen = w.readOnFromTail(p, seen, tailSeen, tailFull, &lits)
+		seen = w.readOnFromTail(p, seen, tailSeen, tailFull, lits)
 	}
 	var reported uint8
 	if p.gateOpen(seen) {
@@ -575,7 +578,7 @@ left:
 // Where the pass over the card's own bytes looks only at the words that
 // may be an anchor's (haveTeddy), and one is, it goes over those bytes
 // again for every word's bits. A text of the card's own bytes, which the
-// card holds blockRead bytes past, is read in place by gateText where
+// card holds blockRead bytes past, is read in place by gateTextOn where
 // the vector unit allows; near the card's end, or on a CPU without AVX2
 // and BMI2, by matchRaw, which copies the last block.
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
@@ -588,7 +591,20 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 		case seg.wide:
 			s = w.gateFolded(p, si, lits)
 		case (haveGateVec || haveGateAVX2) && !seg.folded && int(seg.end)+blockRead <= len(w.b):
-			s = w.gateText(p, si, lits)
+			// gateTextOn's first call, made here: most texts are read
+			// whole by it, with no anchor byte of a literal, and need
+			// nothing more.
+			n := int(seg.end - seg.start)
+			var from, next int
+			var anchors uint64
+			if haveGateVec {
+				s, from, next, anchors = gateTextVec(&w.b[seg.start], 0, n, p)
+			} else {
+				s, from, next, anchors = gateTextAVX2(&w.b[seg.start], 0, n, p, false)
+			}
+			if next != n || anchors != 0 {
+				s = w.gateTextOn(p, si, lits, s, from, next, anchors)
+			}
 		default:
 			s = w.matchRaw(p, si, lits, haveTeddy)
 		}
@@ -684,7 +700,7 @@ func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull b
 	return seen | tailSeen
 }
 
-// gateText is gateSegments' pass over segment si, the card's own bytes,
+// gateTextOn is gateSegments' pass over segment si, the card's own bytes,
 // where the vector unit reads a whole text in one call: with AVX-512
 // (haveGateVec, gateTextVec) or else with AVX2 (haveGateAVX2,
 // gateTextAVX2), which find the anchors' words by whole bytes and by
@@ -700,20 +716,17 @@ func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull b
 // to matchRaw, which hashes the words read already to the same bits,
 // and finds the literals found already again, of kinds matchLiteralsAt
 // then passes over.
-func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
+//
+// gateSegments makes the pass's first call on the text itself and comes
+// here, with that call's results (the gate's bits seen, the block where
+// its anchor bytes lie, where the next call starts: negative for a long
+// word), only when the call stopped short of the text's end or found an
+// anchor byte: most texts need one call and no more Go around it.
+func (w *walker) gateTextOn(p *patternSet, si int, lits *litHits, seen uint64, from, next int, anchors uint64) uint64 {
 	seg := &w.segs[si]
 	text := w.b[seg.start : int(seg.end)+blockRead] // what gateTextVec reads
 	n := int(seg.end - seg.start)
-	var seen uint64
-	for base := 0; base < n; {
-		var s, anchors uint64
-		var from, next int
-		if haveGateVec {
-			s, from, next, anchors = gateTextVec(&text[0], base, n, p)
-		} else {
-			s, from, next, anchors = gateTextAVX2(&text[0], base, n, p, false)
-		}
-		seen |= s
+	for {
 		if next < 0 {
 			return seen | w.matchRaw(p, si, lits, haveTeddy)
 		}
@@ -721,9 +734,17 @@ func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
 			i := from + bits.TrailingZeros64(anchors)
 			w.matchLiteralsAt(p, si, i, text[i], lits)
 		}
-		base = next
+		if next >= n {
+			return seen
+		}
+		var s uint64
+		if haveGateVec {
+			s, from, next, anchors = gateTextVec(&text[0], next, n, p)
+		} else {
+			s, from, next, anchors = gateTextAVX2(&text[0], next, n, p, false)
+		}
+		seen |= s
 	}
-	return seen
 }
 
 // matchRaw is matchPatterns' pass over segment si, ASCII: the card's own
