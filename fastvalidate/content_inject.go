@@ -508,11 +508,10 @@ func (w *walker) matchJoined(p *patternSet, reported uint8) {
 // each hyphen or dot that stands between two letters dropped.
 func appendJoined(dst, text []byte) []byte {
 	for i, c := range text {
-		c = foldByte[c]
-		if (c == '-' || c == '.') && i > 0 && i+1 < len(text) && isFoldLetter(foldByte[text[i-1]]) && isFoldLetter(foldByte[text[i+1]]) {
+		if joinsWord(text, i) {
 			continue
 		}
-		dst = append(dst, c)
+		dst = append(dst, foldByte[c])
 	}
 	return dst
 }
@@ -530,47 +529,50 @@ const maxJoined = 24
 // letters and digits on either side, across every hyphen or dot that
 // stands between two letters.
 func (w *walker) noteSplitWord(p *patternSet, si, i int) {
+	// It runs at every hyphen between two letters ("real-time"), so it
+	// reads each byte with one lookup (streamWordByte is foldWordByte of
+	// foldByte, and a hyphen or a dot folds to itself), and keys the
+	// joined word as gateWord would, from its first eight bytes and its
+	// length.
 	text := w.segText(si)
-	// splits reports whether byte k, a hyphen or a dot, stands between
-	// two letters.
-	splits := func(k int) bool {
-		return k > 0 && k+1 < len(text) && isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
-	}
 	start, letters := i, 0
-left:
 	for start > 0 {
-		c := foldByte[text[start-1]]
-		switch {
-		case foldWordByte[c]:
-			letters++
-		case (c == '-' || c == '.') && splits(start-1):
-		default:
-			break left
-		}
-		if letters > maxJoined {
-			return
+		if streamWordByte[text[start-1]] {
+			if letters++; letters > maxJoined {
+				return
+			}
+		} else if !joinsWord(text, start-1) {
+			break
 		}
 		start--
 	}
-	var buf [maxJoined + 8]byte
+	var buf [maxJoined]byte
 	n := 0
 	for k := start; k < len(text); k++ {
-		c := foldByte[text[k]]
-		if foldWordByte[c] {
+		c := text[k]
+		if streamWordByte[c] {
 			if n == maxJoined {
 				return
 			}
-			buf[n] = c
+			buf[n] = foldByte[c]
 			n++
 			continue
 		}
-		if (c != '-' && c != '.') || !splits(k) {
+		if !joinsWord(text, k) {
 			break
 		}
 	}
-	if p.gateWord(buf[:], 0, n) != 0 {
+	if p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(buf[:]), n))] != 0 {
 		w.splitWord = true
 	}
+}
+
+// joinsWord reports whether byte k of text is a hyphen or a dot that
+// stands between two letters, which noteSplitWord and appendJoined read
+// across.
+func joinsWord(text []byte, k int) bool {
+	c := text[k]
+	return (c == '-' || c == '.') && k > 0 && k+1 < len(text) && isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
 }
 
 // gateSegments is matchPatterns' pass over the object's texts: it adds
