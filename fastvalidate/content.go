@@ -237,7 +237,7 @@ func (w *walker) checkContent() {
 			obj = o
 		}
 		// "description" is more than half the names the rules read (6.4
-		// of the 10.9 a card on the dump's first 20,000 cards): told here
+		// of the 11.9 a card on the dump's first 20,000 cards): told here
 		// by one comparison the compiler makes inline, without the call.
 		as := uint8(memberText)
 		if name := vw.Name(k); string(name) != "description" {
