@@ -236,7 +236,13 @@ func (w *walker) checkContent() {
 			}
 			obj = o
 		}
-		as := classifyMember(vw.Name(k))
+		// "description" is more than half the names the rules read (6.4
+		// of the 11.9 a card on the dump's first 20,000 cards): told here
+		// by one comparison the compiler makes inline, without the call.
+		as := uint8(memberText)
+		if name := vw.Name(k); string(name) != "description" {
+			as = classifyMember(name)
+		}
 		switch {
 		case as == memberOther:
 		case as == memberLink:

@@ -468,13 +468,16 @@ var streamWordByte = func() (t [256]bool) {
 func (w *walker) matchPatterns(p *patternSet) {
 	w.turnSeg = 0
 	w.code.seg = -1
-	var lits litHits
+	// The walker's own, so that each object does not zero its 200 bytes:
+	// only hits[:n] is ever read.
+	lits := &w.lits
+	lits.n = 0
 	// The text before's bits, which gateSegments sets to this object's
 	// last text's.
 	tailSeen, tailFull := w.tailSeen, w.tailFull
-	seen := w.gateSegments(p, &lits)
+	seen := w.gateSegments(p, lits)
 	if w.hasTail && (seen|tailSeen)&p.anchorBits != 0 {
-		seen = w.readOnFromTail(p, seen, tailSeen, tailFull, &lits)
+		seen = w.readOnFromTail(p, seen, tailSeen, tailFull, lits)
 	}
 	var reported uint8
 	if p.gateOpen(seen) {
@@ -527,11 +530,10 @@ func (w *walker) matchJoined(p *patternSet, reported uint8) {
 // each hyphen or dot that stands between two letters dropped.
 func appendJoined(dst, text []byte) []byte {
 	for i, c := range text {
-		c = foldByte[c]
-		if (c == '-' || c == '.') && i > 0 && i+1 < len(text) && isFoldLetter(foldByte[text[i-1]]) && isFoldLetter(foldByte[text[i+1]]) {
+		if joinsWord(text, i) {
 			continue
 		}
-		dst = append(dst, c)
+		dst = append(dst, foldByte[c])
 	}
 	return dst
 }
@@ -549,47 +551,50 @@ const maxJoined = 24
 // letters and digits on either side, across every hyphen or dot that
 // stands between two letters.
 func (w *walker) noteSplitWord(p *patternSet, si, i int) {
+	// It runs at every hyphen between two letters ("real-time"), so it
+	// reads each byte with one lookup (streamWordByte is foldWordByte of
+	// foldByte, and a hyphen or a dot folds to itself), and keys the
+	// joined word as gateWord would, from its first eight bytes and its
+	// length.
 	text := w.segText(si)
-	// splits reports whether byte k, a hyphen or a dot, stands between
-	// two letters.
-	splits := func(k int) bool {
-		return k > 0 && k+1 < len(text) && isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
-	}
 	start, letters := i, 0
-left:
 	for start > 0 {
-		c := foldByte[text[start-1]]
-		switch {
-		case foldWordByte[c]:
-			letters++
-		case (c == '-' || c == '.') && splits(start-1):
-		default:
-			break left
-		}
-		if letters > maxJoined {
-			return
+		if streamWordByte[text[start-1]] {
+			if letters++; letters > maxJoined {
+				return
+			}
+		} else if !joinsWord(text, start-1) {
+			break
 		}
 		start--
 	}
-	var buf [maxJoined + 8]byte
+	var buf [maxJoined]byte
 	n := 0
 	for k := start; k < len(text); k++ {
-		c := foldByte[text[k]]
-		if foldWordByte[c] {
+		c := text[k]
+		if streamWordByte[c] {
 			if n == maxJoined {
 				return
 			}
-			buf[n] = c
+			buf[n] = foldByte[c]
 			n++
 			continue
 		}
-		if (c != '-' && c != '.') || !splits(k) {
+		if !joinsWord(text, k) {
 			break
 		}
 	}
-	if p.gateWord(buf[:], 0, n) != 0 {
+	if p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(buf[:]), n))] != 0 {
 		w.splitWord = true
 	}
+}
+
+// joinsWord reports whether byte k of text is a hyphen or a dot that
+// stands between two letters, which noteSplitWord and appendJoined read
+// across.
+func joinsWord(text []byte, k int) bool {
+	c := text[k]
+	return (c == '-' || c == '.') && k > 0 && k+1 < len(text) && isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
 }
 
 // gateSegments is matchPatterns' pass over the object's texts: it adds
@@ -597,7 +602,7 @@ left:
 // Where the pass over the card's own bytes looks only at the words that
 // may be an anchor's (haveTeddy), and one is, it goes over those bytes
 // again for every word's bits. A text of the card's own bytes, which the
-// card holds blockRead bytes past, is read in place by gateText where
+// card holds blockRead bytes past, is read in place by gateTextOn where
 // the vector unit allows; near the card's end, or on a CPU without AVX2
 // and BMI2, by matchRaw, which copies the last block.
 func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
@@ -610,7 +615,20 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 		case seg.wide:
 			s = w.gateFolded(p, si, lits)
 		case (haveGateVec || haveGateAVX2) && !seg.folded && int(seg.end)+blockRead <= len(w.b):
-			s = w.gateText(p, si, lits)
+			// gateTextOn's first call, made here: most texts are read
+			// whole by it, with no anchor byte of a literal, and need
+			// nothing more.
+			n := int(seg.end - seg.start)
+			var from, next int
+			var anchors uint64
+			if haveGateVec {
+				s, from, next, anchors = gateTextVec(&w.b[seg.start], 0, n, p)
+			} else {
+				s, from, next, anchors = gateTextAVX2(&w.b[seg.start], 0, n, p, false)
+			}
+			if next != n || anchors != 0 {
+				s = w.gateTextOn(p, si, lits, s, from, next, anchors)
+			}
 		default:
 			s = w.matchRaw(p, si, lits, haveTeddy)
 		}
@@ -706,7 +724,7 @@ func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull b
 	return seen | tailSeen
 }
 
-// gateText is gateSegments' pass over segment si, the card's own bytes,
+// gateTextOn is gateSegments' pass over segment si, the card's own bytes,
 // where the vector unit reads a whole text in one call: with AVX-512
 // (haveGateVec, gateTextVec) or else with AVX2 (haveGateAVX2,
 // gateTextAVX2), which find the anchors' words by whole bytes and by
@@ -722,20 +740,17 @@ func (w *walker) readOnFromTail(p *patternSet, seen, tailSeen uint64, tailFull b
 // to matchRaw, which hashes the words read already to the same bits,
 // and finds the literals found already again, of kinds matchLiteralsAt
 // then passes over.
-func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
+//
+// gateSegments makes the pass's first call on the text itself and comes
+// here, with that call's results (the gate's bits seen, the block where
+// its anchor bytes lie, where the next call starts: negative for a long
+// word), only when the call stopped short of the text's end or found an
+// anchor byte: most texts need one call and no more Go around it.
+func (w *walker) gateTextOn(p *patternSet, si int, lits *litHits, seen uint64, from, next int, anchors uint64) uint64 {
 	seg := &w.segs[si]
 	text := w.b[seg.start : int(seg.end)+blockRead] // what gateTextVec reads
 	n := int(seg.end - seg.start)
-	var seen uint64
-	for base := 0; base < n; {
-		var s, anchors uint64
-		var from, next int
-		if haveGateVec {
-			s, from, next, anchors = gateTextVec(&text[0], base, n, p)
-		} else {
-			s, from, next, anchors = gateTextAVX2(&text[0], base, n, p, false)
-		}
-		seen |= s
+	for {
 		if next < 0 {
 			return seen | w.matchRaw(p, si, lits, haveTeddy)
 		}
@@ -743,9 +758,17 @@ func (w *walker) gateText(p *patternSet, si int, lits *litHits) uint64 {
 			i := from + bits.TrailingZeros64(anchors)
 			w.matchLiteralsAt(p, si, i, text[i], lits)
 		}
-		base = next
+		if next >= n {
+			return seen
+		}
+		var s uint64
+		if haveGateVec {
+			s, from, next, anchors = gateTextVec(&text[0], next, n, p)
+		} else {
+			s, from, next, anchors = gateTextAVX2(&text[0], next, n, p, false)
+		}
+		seen |= s
 	}
-	return seen
 }
 
 // matchRaw is matchPatterns' pass over segment si, ASCII: the card's own

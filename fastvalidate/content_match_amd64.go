@@ -58,8 +58,8 @@ var haveGateVec = cpu.X86.HasAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &
 	cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 
 // gateTextVec is gateTextPortable on AVX-512, for the text of n bytes at
-// p, which must be followed by blockRead bytes of the card (gateText
-// slices it so); it reads ps.vec and ps.gate.
+// p, which must be followed by blockRead bytes of the card (gateSegments
+// and gateTextOn see to it); it reads ps.vec and ps.gate.
 //
 //go:noescape
 func gateTextVec(p *byte, base, n int, ps *patternSet) (seen uint64, from, next int, anchors uint64)

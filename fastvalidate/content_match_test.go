@@ -918,3 +918,97 @@ func TestGateWordsAsMatchRaw(t *testing.T) {
 		t.Fatal("no text had a word the gate knows: the test compares nothing")
 	}
 }
+
+// TestNoteSplitWordAsJoined holds noteSplitWord to what it is for: at a
+// hyphen between two letters, the word it splits, joined across every
+// hyphen or dot between two letters, is noted when it has no more than
+// maxJoined letters and digits and the gate lets it by. The texts join
+// the pattern set's own words (so that the gate lets many by), random
+// letters and letters beyond ASCII, with hyphens, dots and spaces; and
+// split words of about maxJoined letters at every place, for the bound.
+func TestNoteSplitWordAsJoined(t *testing.T) {
+	p := loadPatterns()
+	var words []string
+	for _, wp := range p.words {
+		for _, tok := range wp.tokens {
+			words = append(words, tok.words...)
+		}
+	}
+	joined := func(text []byte, i int) bool {
+		isWord := func(k int) bool { return foldWordByte[foldByte[text[k]]] }
+		joins := func(k int) bool {
+			c := text[k]
+			return (c == '-' || c == '.') && k > 0 && k+1 < len(text) &&
+				isFoldLetter(foldByte[text[k-1]]) && isFoldLetter(foldByte[text[k+1]])
+		}
+		start, end := i, i
+		for start > 0 && (isWord(start-1) || joins(start-1)) {
+			start--
+		}
+		for end < len(text) && (isWord(end) || joins(end)) {
+			end++
+		}
+		var word []byte
+		for k := start; k < end; k++ {
+			if isWord(k) {
+				word = append(word, foldByte[text[k]])
+			}
+		}
+		return len(word) <= maxJoined && p.gateWord(word, 0, len(word)) != 0
+	}
+	w := &walker{}
+	noted, checked := 0, 0
+	check := func(s string) {
+		text := []byte(s)
+		w.b = text
+		w.segs = append(w.segs[:0], textSeg{start: 0, end: uint32(len(text))})
+		for i := 1; i+1 < len(text); i++ {
+			if text[i] != '-' || !isFoldLetter(foldByte[text[i-1]]) || !isFoldLetter(foldByte[text[i+1]]) {
+				continue
+			}
+			w.splitWord = false
+			w.noteSplitWord(p, 0, i)
+			if want := joined(text, i); w.splitWord != want {
+				t.Fatalf("noteSplitWord(%q at %d) = %v, want %v", text, i, w.splitWord, want)
+			}
+			checked++
+			if w.splitWord {
+				noted++
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 37))
+	seps := []string{"-", "-", ".", " ", "--", "-.", "é", "-É"}
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(6) {
+			word := words[rng.IntN(len(words))]
+			switch rng.IntN(4) {
+			case 0:
+				word = strings.ToUpper(word)
+			case 1:
+				word = strings.Repeat(string(rune('a'+rng.IntN(26))), 1+rng.IntN(30))
+			}
+			if k := rng.IntN(len(word) + 1); k > 0 && k < len(word) && rng.IntN(2) == 0 {
+				word = word[:k] + "-" + word[k:] // a word split inside
+			}
+			b.WriteString(word)
+			b.WriteString(seps[rng.IntN(len(seps))])
+		}
+		check(b.String())
+	}
+	for n := maxJoined - 4; n <= maxJoined+4; n++ {
+		for range 40 {
+			var word []byte
+			for range n {
+				word = append(word, byte('a'+rng.IntN(26)))
+			}
+			for k := 1; k < n; k++ {
+				check(string(word[:k]) + "-" + string(word[k:]))
+			}
+		}
+	}
+	if noted == 0 || noted == checked {
+		t.Fatalf("%d of %d hyphens noted: the texts do not try both outcomes", noted, checked)
+	}
+}

@@ -64,6 +64,9 @@ type walker struct {
 	// code holds the Markdown code spans of one segment of the object,
 	// found on the first literal matched in it (see walker.inCodeSpan).
 	code codeSpans
+	// lits is the literals matched in the object the patterns read (see
+	// matchPatterns).
+	lits litHits
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
