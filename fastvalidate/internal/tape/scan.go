@@ -996,6 +996,12 @@ func (s *Scanner) scanStringBits(b []byte, i int) (int, uint8, Err) {
 		switch c := b[i]; {
 		case c == '\\':
 			flags |= FlagEscaped
+			// A two-byte escape, most of them (an embedded card's quotes),
+			// needs no call.
+			if i+1 < len(b) && shortEscapes[b[i+1]] != 0 {
+				i += 2
+				continue
+			}
 			var code Err
 			if i, code = escapeEnd(b, i); code != 0 {
 				return i, flags, code
