@@ -2,7 +2,6 @@
 // scanner's range check and the rules that bound a number.
 package decimal
 
-
 // Exact comparison of JSON number text with a decimal constant. A float64
 // would round 2.8539999999999999999999e-21 up to the Landauer floor and
 // 1.00000000000000000001 down to a maximum of 1; comparing the digits as
