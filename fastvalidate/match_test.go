@@ -132,6 +132,10 @@ func TestULIDTime(t *testing.T) {
 		{"80000000000000000000000000", 0, false},
 		{"ZZZZZZZZZZZZZZZZZZZZZZZZZZ", 0, false},
 		{"0000000000", 0, false},
+		// A character outside the alphabet in the timestamp, first and last.
+		{"u0000000000000000000000000", 0, false},
+		{"000000000I0000000000000000", 0, false},
+		{"0000a00000000000000000000Z", 0, false},
 	}
 	for _, c := range cases {
 		ms, ok := ULIDTime([]byte(c.id))
