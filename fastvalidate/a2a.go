@@ -3,6 +3,7 @@ package fastvalidate
 import (
 	"bytes"
 	"github.com/cardscan/cardscan/rule"
+	"math/bits"
 	"slices"
 
 	"github.com/cardscan/cardscan/fastvalidate/internal/tape"
@@ -113,7 +114,15 @@ type aliasScope uint16
 // JSON names MUST be camelCase, and 0.x readers do not know them; the
 // security schemes' camelCase names come from OpenAPI.
 func snakeAliasOf(name []byte, scope aliasScope) *snakeAlias {
-	if bytes.IndexByte(name, '_') < 0 {
+	// Most names the checks pass here are no alias: the lengths of the
+	// scope's aliases rule out nearly all of them, the draft's
+	// goal_subscriptions among them, before a search for '_' or a look
+	// at the list.
+	lengths := snakeAliasLengths[len(snakeAliasLengths)-1]
+	if scope&(scope-1) == 0 {
+		lengths = snakeAliasLengths[bits.TrailingZeros16(uint16(scope))]
+	}
+	if uint(len(name)) >= 64 || lengths>>len(name)&1 == 0 || bytes.IndexByte(name, '_') < 0 {
 		return nil
 	}
 	for i := range snakeAliases {
@@ -177,6 +186,21 @@ var snakeAliases = func() []snakeAlias {
 		list[i].missingMsg = "missing required member \"%s\"; the card spells it " + list[i].snake + ", which A2A readers do not know"
 	}
 	return list
+}()
+
+// snakeAliasLengths has bit l of entry b set when an alias of scope 1<<b
+// is l bytes long, and its last entry that bit for an alias of any scope.
+// Every alias is shorter than 64 bytes (TestSnakeAliasOf_Lengths).
+var snakeAliasLengths = func() (t [17]uint64) {
+	for _, a := range snakeAliases {
+		for b := range 16 {
+			if a.scope&(1<<b) != 0 {
+				t[b] |= 1 << len(a.snake)
+			}
+		}
+		t[16] |= 1 << len(a.snake)
+	}
+	return t
 }()
 
 func checkA2A(w *walker) string {

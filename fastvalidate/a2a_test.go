@@ -661,3 +661,33 @@ func TestA2A03_InterfaceURLByTransport(t *testing.T) {
 		{name: "custom transport by URI", edits: e("/additionalInterfaces/-", `{"url": "wss://agent.example.com/ws", "transport": "https://example.com/bindings/websocket/v1"}`)},
 	})
 }
+
+// snakeAliasOf rules names out by the lengths of its scope's aliases:
+// every alias must fit that table and be found in each of its scopes, in
+// their union and in no other, and a name of another length must not.
+func TestSnakeAliasOf_Lengths(t *testing.T) {
+	for i := range snakeAliases {
+		a := &snakeAliases[i]
+		if len(a.snake) >= 64 {
+			t.Fatalf("alias %s is %d bytes long; the length table holds 63 at most", a.snake, len(a.snake))
+		}
+		for b := range 16 {
+			scope := aliasScope(1) << b
+			got := snakeAliasOf([]byte(a.snake), scope)
+			if want := a.scope&scope != 0; (got == a) != want {
+				t.Errorf("snakeAliasOf(%s, 1<<%d) = %v; want it found: %v", a.snake, b, got, want)
+			}
+		}
+		if snakeAliasOf([]byte(a.snake), ^aliasScope(0)) != a {
+			t.Errorf("snakeAliasOf(%s, every scope) did not find it", a.snake)
+		}
+		if got := snakeAliasOf([]byte(a.snake+"_"), a.scope); got != nil {
+			t.Errorf("snakeAliasOf(%s_) = %s; want nil", a.snake, got.snake)
+		}
+	}
+	for _, name := range []string{"goal_subscriptions", "agent_id", "pricing", "", "_", strings.Repeat("a_", 40)} {
+		if got := snakeAliasOf([]byte(name), ^aliasScope(0)); got != nil {
+			t.Errorf("snakeAliasOf(%q) = %s; want nil", name, got.snake)
+		}
+	}
+}

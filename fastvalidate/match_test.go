@@ -132,6 +132,10 @@ func TestULIDTime(t *testing.T) {
 		{"80000000000000000000000000", 0, false},
 		{"ZZZZZZZZZZZZZZZZZZZZZZZZZZ", 0, false},
 		{"0000000000", 0, false},
+		// A character outside the alphabet in the timestamp, first and last.
+		{"u0000000000000000000000000", 0, false},
+		{"000000000I0000000000000000", 0, false},
+		{"0000a00000000000000000000Z", 0, false},
 	}
 	for _, c := range cases {
 		ms, ok := ULIDTime([]byte(c.id))
@@ -171,14 +175,17 @@ func TestIsCapabilityID(t *testing.T) {
 			t.Errorf("IsCapabilityID(%q) = %v, want %v", s, got, want)
 		}
 	}
-	// Every byte as the first character and at every later position of
-	// an id long enough for the word-at-a-time check and its tail.
+	// Every byte at every position of ids of every length up to 20: the
+	// byte loop, the two four-byte words, and the eight-byte words with
+	// the last one overlapping.
 	for c := 0; c < 256; c++ {
-		cases := [][]byte{{byte(c)}, {'a', byte(c)}}
-		for p := 1; p < 20; p++ {
-			b := []byte("a0._-z9a0._-z9a0._-z9")[:20]
-			b[p] = byte(c)
-			cases = append(cases, b)
+		var cases [][]byte
+		for n := 1; n <= 20; n++ {
+			for p := 0; p < n; p++ {
+				b := []byte("a0._-z9a0._-z9a0._-z9")[:n]
+				b[p] = byte(c)
+				cases = append(cases, b)
+			}
 		}
 		for _, b := range cases {
 			want := capabilityIDRegexp.Match(b)

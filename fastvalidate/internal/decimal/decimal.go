@@ -2,11 +2,6 @@
 // scanner's range check and the rules that bound a number.
 package decimal
 
-import (
-	"strconv"
-	"unsafe"
-)
-
 // Exact comparison of JSON number text with a decimal constant. A float64
 // would round 2.8539999999999999999999e-21 up to the Landauer floor and
 // 1.00000000000000000001 down to a maximum of 1; comparing the digits as
@@ -146,16 +141,28 @@ func (d *Decimal) isInteger() bool {
 // fits reports whether d, parsed from t, lies within float64's range
 // (magnitude at most math.MaxFloat64, about 1.8e308). A number too small
 // for a float64 fits: it rounds to zero or a subnormal, not to infinity.
-func (d *Decimal) fits(t []byte) bool {
+// One of 309 integer digits fits when it is below overflowAt: compared
+// digit by digit, as strconv.ParseFloat's slow path for such long text
+// took tens of thousands of instructions.
+func (d *Decimal) fits() bool {
 	switch {
 	case d.zero || d.point <= 308:
 		return true
 	case d.point > 309:
 		return false
 	}
-	_, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(t), len(t)), 64)
-	return err == nil
+	magnitude := *d
+	magnitude.neg = false
+	return magnitude.Cmp(&overflowAt) < 0
 }
+
+// overflowAt is the least magnitude a float64 rounds to infinity:
+// 2^1024 - 2^970, halfway between math.MaxFloat64 and 2^1024, which
+// rounding to even takes up, MaxFloat64's last significand bit being 1.
+// TestOverflowAt holds it to that value.
+var overflowAt = Parse([]byte(overflowAtText))
+
+const overflowAtText = "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497792"
 
 // Must parses s, which the caller knows to be JSON number text.
 func Must(s string) *Decimal {
@@ -193,7 +200,7 @@ func FitsFloat64(t []byte) bool {
 		}
 	}
 	d := Parse(t)
-	return d.fits(t)
+	return d.fits()
 }
 
 // IsInteger reports whether JSON number text is a mathematical integer.

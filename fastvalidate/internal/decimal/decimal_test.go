@@ -15,7 +15,14 @@ func TestFitsFloat64_AgreesWithParseFloat(t *testing.T) {
 	cases := []string{"0", "-0", "0e999999", "1e308", "1.7976931348623157e308", "1.7976931348623158e308",
 		"1.7976931348623159e308", "1.8e308", "-1.8e308", "1e309", "10e308", "0.1e310", "1e-400", "-1e-400",
 		"179769313486231570000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
-		"0.00001e313", "123456789e300", "2.854e-21", "1e99999999999999999999"}
+		"0.00001e313", "123456789e300", "2.854e-21", "1e99999999999999999999",
+		// overflowAt itself, which rounds up to infinity, the integer
+		// below it, and the same digits written other ways.
+		overflowAtText, "-" + overflowAtText, overflowAtText[:308] + "1", overflowAtText + ".0000",
+		overflowAtText[:308] + "1.99999999999999999999", "0." + overflowAtText + "e309", overflowAtText + "0e-1",
+		overflowAtText[:1] + "." + overflowAtText[1:] + "e308", overflowAtText[:1] + "." + overflowAtText[1:308] + "1e308",
+		overflowAtText[:1] + "." + overflowAtText[1:] + "000000001e308", "1.797693134862315807937289714053e308",
+		"1.797693134862315807937289714052e308", "1.797693134862315807937289714054e308"}
 	r := rand.New(rand.NewPCG(7, 7))
 	for range 20000 {
 		mant := strconv.FormatFloat(r.Float64()*10, 'f', r.IntN(20), 64)
@@ -83,4 +90,39 @@ func TestDecimal_AgreesWithBigRat(t *testing.T) {
 			}
 		}
 	}
+}
+
+// overflowAt must be 2^1024 - 2^970: halfway between math.MaxFloat64 and
+// 2^1024, the least magnitude strconv.ParseFloat rounds to infinity.
+func TestOverflowAt(t *testing.T) {
+	want := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 1024), new(big.Int).Lsh(big.NewInt(1), 970))
+	if overflowAtText != want.String() {
+		t.Fatalf("overflowAtText = %s; 2^1024 - 2^970 is %s", overflowAtText, want)
+	}
+	below := new(big.Int).Sub(want, big.NewInt(1)).String()
+	if _, err := strconv.ParseFloat(below, 64); err != nil {
+		t.Errorf("ParseFloat(2^1024 - 2^970 - 1): %v; want it within range", err)
+	}
+	if _, err := strconv.ParseFloat(overflowAtText, 64); err == nil {
+		t.Errorf("ParseFloat(2^1024 - 2^970) is within range; want a range error")
+	}
+}
+
+// FuzzFitsFloat64 holds FitsFloat64 to strconv.ParseFloat on numbers with
+// any digits and an exponent around float64's largest.
+func FuzzFitsFloat64(f *testing.F) {
+	f.Add(false, uint64(17976931348623158), uint64(79372897140530341), uint8(16), int16(292))
+	f.Add(true, uint64(1), uint64(0), uint8(0), int16(309))
+	f.Fuzz(func(t *testing.T, neg bool, hi, lo uint64, point uint8, exp int16) {
+		digits := strconv.FormatUint(hi, 10) + fmt.Sprintf("%017d", lo%1e17)
+		p := 1 + int(point)%len(digits)
+		text := digits[:p] + "." + digits[p:] + "e" + strconv.Itoa(int(exp%400))
+		if neg {
+			text = "-" + text
+		}
+		_, err := strconv.ParseFloat(text, 64)
+		if got, want := FitsFloat64([]byte(text)), err == nil; got != want {
+			t.Fatalf("FitsFloat64(%s) = %v, ParseFloat says %v", text, got, want)
+		}
+	})
 }

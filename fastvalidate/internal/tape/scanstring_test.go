@@ -229,3 +229,49 @@ func FuzzScanStringBits(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkAppendUnescaped times the decoding of an embedded card (a card
+// sent as one JSON string, an escaped quote every few bytes, as the
+// validator decodes it before scanning it again) and of French text with
+// few escapes.
+func BenchmarkAppendUnescaped(b *testing.B) {
+	card := generatedCards(b, 1, "a2a/0.3")[0]
+	for _, tc := range []struct{ name, text string }{
+		{"embedded-card", jsonString(string(card))},
+		{"non-ASCII", jsonString(strings.Repeat("Prévisions \"météo\" détaillées — ", 20))},
+	} {
+		raw := []byte(tc.text[1 : len(tc.text)-1])
+		var dst []byte
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(raw)))
+			b.ReportAllocs()
+			for b.Loop() {
+				dst = AppendUnescaped(dst[:0], raw)
+			}
+		})
+	}
+}
+
+// FuzzAppendUnescaped holds AppendUnescaped to encoding/json on every
+// string the Scanner accepts, whatever dst held before.
+func FuzzAppendUnescaped(f *testing.F) {
+	for _, s := range []string{`abc`, `a\"b`, `\u00e9\ud83d\ude00`, `é€`, `\\\\\\\\\\\\\\\\\\`, strings.Repeat(`x\"`, 40), `\n\r\t\b\f\/1234567\u0041`} {
+		f.Add([]byte(s), 3)
+	}
+	var sc Scanner
+	f.Fuzz(func(t *testing.T, s []byte, held int) {
+		doc := append(append([]byte{'"'}, s...), '"')
+		if !sc.Scan(doc) {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(doc, &want); err != nil {
+			t.Fatalf("the Scanner accepts %q, encoding/json does not: %v", doc, err)
+		}
+		prefix := bytes.Repeat([]byte{'p'}, held&15)
+		got := AppendUnescaped(prefix, s)
+		if string(got) != string(prefix)+want {
+			t.Fatalf("AppendUnescaped(%q) = %q; encoding/json says %q", s, got[len(prefix):], want)
+		}
+	})
+}
