@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -757,9 +758,14 @@ func appendTextSafe[T string | []byte](dst []byte, s T) []byte {
 //     or \u00XX;
 //   - DEL (U+007F) as \u007f: like the C0 controls it is a control
 //     character, which a terminal or log showing the JSON may act on;
-//   - U+2028 and U+2029 as \u2028 and \u2029: legal in JSON, but line
-//     terminators to JavaScript before ES2019 and to some log viewers, so
-//     a record containing them could not be embedded or read line-wise;
+//   - the C1 controls and the hidden characters of visible.Hidden (bidi
+//     controls, zero-width, tag characters, variation selectors, U+2028
+//     and U+2029) as \u escapes: a JSON reader gets the text as it is,
+//     while a person reading the records in a terminal or log sees what
+//     it holds, and a U+202E cannot reorder the line there (U+2028 and
+//     U+2029 are line terminators to JavaScript before ES2019 and to some
+//     log viewers, so a record holding them raw could not be embedded or
+//     read line-wise either);
 //   - each byte of invalid UTF-8 as \ufffd, as encoding/json does, so the
 //     output is always valid JSON and I-JSON (RFC 7493).
 //
@@ -804,10 +810,9 @@ func appendJSONBytes[T string | []byte](dst []byte, s T) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if r < 0xa0 || visible.Hidden(r) {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\u202`...)
-			dst = append(dst, hex[r&0xf])
+			dst = appendJSONEscape(dst, r)
 			i += size
 			start = i
 			continue
@@ -816,4 +821,16 @@ func appendJSONBytes[T string | []byte](dst []byte, s T) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// appendJSONEscape appends r as a JSON \u escape, a UTF-16 surrogate pair
+// beyond the Basic Multilingual Plane (a tag character, U+E0041, is
+// \udb40\udc41).
+func appendJSONEscape(dst []byte, r rune) []byte {
+	if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+		dst = appendJSONEscape(dst, r1)
+		r = r2
+	}
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
