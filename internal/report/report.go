@@ -21,7 +21,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -812,7 +811,7 @@ func appendJSONBytes[T string | []byte](dst []byte, s T) []byte {
 		}
 		if r < 0xa0 || visible.Hidden(r) {
 			dst = append(dst, s[start:i]...)
-			dst = appendJSONEscape(dst, r)
+			dst = visible.AppendJSONEscape(dst, r)
 			i += size
 			start = i
 			continue
@@ -821,16 +820,4 @@ func appendJSONBytes[T string | []byte](dst []byte, s T) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
-}
-
-// appendJSONEscape appends r as a JSON \u escape, a UTF-16 surrogate pair
-// beyond the Basic Multilingual Plane (a tag character, U+E0041, is
-// \udb40\udc41).
-func appendJSONEscape(dst []byte, r rune) []byte {
-	if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
-		dst = appendJSONEscape(dst, r1)
-		r = r2
-	}
-	const hex = "0123456789abcdef"
-	return append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
