@@ -273,7 +273,7 @@ func (o *readOptions) addShardFlags(fs *cmdflag.Set, digestWhat string) {
 // check checks the shared flags; a -j of 0 becomes a worker per CPU.
 func (o *readOptions) check() error {
 	if o.Jobs < 0 || o.Jobs > 4096 {
-		return usagef("-j %d: want 1 to 4096 workers", o.Jobs)
+		return usagef("-j %d: want 1 to 4096 workers, or 0 for one per CPU", o.Jobs)
 	}
 	if o.Jobs == 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)

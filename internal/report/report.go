@@ -686,7 +686,7 @@ func appendGitHubEscaped[T string | []byte](dst []byte, s T, property bool) []by
 // appendJSONShown appends s as a JSON string as appendJSONBytes does,
 // its hidden characters written as <U+202E>: for messages a person reads
 // (SARIF, Code Quality), where the card text they quote must show what it
-// holds. Machine records (JSONL) keep the text as it is.
+// holds. Machine records (JSONL) write them as \u escapes instead.
 func (e *Encoder) appendJSONShown(dst []byte, s []byte) []byte {
 	return appendJSONShown(dst, s, &e.shown)
 }

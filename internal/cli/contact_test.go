@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestEmptyFlagValues: a flag with no default given an empty value, as
+// --summary="$OUT" with OUT unset gives it, is a usage error naming the
+// flag; it was taken for the flag left out, and the run wrote no summary
+// and said nothing.
+func TestEmptyFlagValues(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "cards.ndjson"), readFile(t, cardsFile))
+	for _, args := range [][]string{
+		{"--summary=", in},
+		{"--valid-out", "", in},
+		{"--invalid-out=", in},
+		{"--digest-out=", in},
+		{"--config=", in},
+		{"--now=", in},
+		{"--stdin-filename=", in},
+		{"--shard=", in},
+		{"diff", "--summary=", in, in},
+		{"verify", "--trust=", in},
+		{"migrate", "--to", "a2a/1.0", "--report=", in},
+	} {
+		r := run(t, "", args...)
+		flag := args[0]
+		if flag == "diff" || flag == "verify" || flag == "migrate" {
+			flag = args[1]
+			if flag == "--to" {
+				flag = args[3]
+			}
+		}
+		flag = strings.TrimSuffix(flag, "=")
+		if r.code != 2 || !strings.Contains(r.stderr, flag+` "": `) || !strings.Contains(r.stderr, "is empty") {
+			t.Errorf("%q: exit %d, stderr %q; want 2 naming %s as empty", args, r.code, r.stderr, flag)
+		}
+	}
+	if entries, err := os.ReadDir(dir); err != nil || len(entries) != 1 {
+		t.Errorf("files in %s: %v, %v; want only the input", dir, entries, err)
+	}
+}
+
+// TestJobsBoundsSaid: the error for a -j out of range says what is
+// accepted, 0 among it.
+func TestJobsBoundsSaid(t *testing.T) {
+	if r := run(t, "", "-j", "0", cardsFile); r.code > 1 {
+		t.Fatalf("-j 0: exit %d: %s", r.code, r.stderr)
+	}
+	for _, j := range []string{"-1", "5000"} {
+		r := run(t, "", "-j", j, cardsFile)
+		if r.code != 2 || !strings.Contains(r.stderr, "-j "+j+": want 1 to 4096 workers, or 0 for one per CPU") {
+			t.Errorf("-j %s: exit %d, stderr %q", j, r.code, r.stderr)
+		}
+	}
+}
+
+// TestSizeTooLargeSaid: a SIZE past the largest is named too large, in
+// the unit the help writes sizes in, not called no size at all.
+func TestSizeTooLargeSaid(t *testing.T) {
+	for flag, want := range map[string]string{
+		"2TiB": `"2TiB" is more than 1TiB, the largest size`,
+		"1e3":  `"1e3" is not a size such as 4096, 64KiB or 16MiB`,
+	} {
+		r := run(t, "", "--max-record", flag, cardsFile)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("--max-record %s: exit %d, stderr %q; want 2 and %s", flag, r.code, r.stderr, want)
+		}
+	}
+}
