@@ -36,7 +36,7 @@ func TestEmptyFlagValues(t *testing.T) {
 			}
 		}
 		flag = strings.TrimSuffix(flag, "=")
-		if r.code != 2 || !strings.Contains(r.stderr, flag+` "": `) || !strings.Contains(r.stderr, "is empty") {
+		if r.code != 2 || !strings.Contains(r.stderr, flag+` "": `) || !strings.Contains(r.stderr, "may not be empty") {
 			t.Errorf("%q: exit %d, stderr %q; want 2 naming %s as empty", args, r.code, r.stderr, flag)
 		}
 	}

@@ -296,7 +296,7 @@ func (s *Set) Parse(args []string) (operands []string, err error) {
 			value = args[i]
 		}
 		if value == "" && f.noEmpty {
-			return nil, fmt.Errorf("%s %q: %s is empty (leave the flag out for its default)", typed, value, f.Arg)
+			return nil, fmt.Errorf("%s %q: %s may not be empty", typed, value, f.Arg)
 		}
 		if err := f.value.Set(value); err != nil {
 			if f.isSwitch() {

@@ -102,8 +102,8 @@ func TestSet_ParseErrors(t *testing.T) {
 		{[]string{"--max-record", "lots"}, `invalid value "lots" for flag --max-record: "lots" is not a size such as 4096, 64KiB or 16MiB`},
 		// A flag whose default is no value cannot be told from one left
 		// out when given empty (--summary="$UNSET"): the user meant one.
-		{[]string{"--summary="}, `--summary "": FILE is empty (leave the flag out for its default)`},
-		{[]string{"a.ndjson", "--summary", ""}, `--summary "": FILE is empty (leave the flag out for its default)`},
+		{[]string{"--summary="}, `--summary "": FILE may not be empty`},
+		{[]string{"a.ndjson", "--summary", ""}, `--summary "": FILE may not be empty`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, err := newTestSet(&testFlags{}).Parse(tc.args)
