@@ -72,3 +72,18 @@ func TestSizeTooLargeSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyChoiceValues: a flag of fixed choices given an empty value is
+// a usage error naming the choices; --shard-by= was taken for auto.
+func TestEmptyChoiceValues(t *testing.T) {
+	for flag, want := range map[string]string{
+		"--shard-by=": `--shard-by "": want auto, file or record`,
+		"--format=":   `--format "": want text, jsonl`,
+		"--input=":    `--input "": want auto, ndjson or json`,
+	} {
+		r := run(t, "", flag, cardsFile)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %s", flag, r.code, r.stderr, want)
+		}
+	}
+}
