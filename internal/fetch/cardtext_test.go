@@ -1,0 +1,29 @@
+package fetch
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/internal/visible"
+)
+
+// TestCardsRecordShowsHiddenCharacters: --format cards embeds the card
+// served; its hidden characters and C1 controls are \u escapes there as
+// in the rest of the record, so that the record decodes to the card as it
+// was, and a U+2028 or U+202E cannot break or reorder the line.
+func TestCardsRecordShowsHiddenCharacters(t *testing.T) {
+	card := []byte("{\"name\": \"a\u202eb\u200b\u0085\u2028c\U000E0041\", \"n\u2066\": 1}")
+	rd := renderer{cards: true}
+	out := rd.append(nil, &record{requested: "https://example.com/", card: card})
+	if visible.Has(out) || strings.Contains(string(out), "\u0085") || strings.Count(string(out), "\n") != 1 {
+		t.Errorf("hidden characters written raw:\n%s", out)
+	}
+	var rec struct{ Card map[string]any }
+	if err := json.Unmarshal(out, &rec); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rec.Card["name"] != "a\u202eb\u200b\u0085\u2028c\U000E0041" || rec.Card["n\u2066"] != 1.0 {
+		t.Errorf("card decodes to %q", rec.Card)
+	}
+}
