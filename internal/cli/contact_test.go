@@ -87,3 +87,49 @@ func TestEmptyChoiceValues(t *testing.T) {
 		}
 	}
 }
+
+// TestSameInputTwice: one file named twice (again, by another path, by a
+// link, or as standard input too) is a usage error naming both: each of
+// its cards was judged and counted twice, and --cross-card took each for
+// a duplicate of itself.
+func TestSameInputTwice(t *testing.T) {
+	dir := t.TempDir()
+	in := writeFile(t, filepath.Join(dir, "cards.ndjson"), readFile(t, cardsFile))
+	other := writeFile(t, filepath.Join(dir, "other.ndjson"), readFile(t, cardsFile))
+	link := filepath.Join(dir, "link.ndjson")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(sub, "hard.ndjson")
+	if err := os.Link(in, hard); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{in, in},
+		{"--cross-card", in, dir + "/./cards.ndjson"},
+		{in, link},
+		{sub, in},
+	} {
+		r := run(t, "", args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "are the same file") || r.stdout != "" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and the two names", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out, errOut strings.Builder
+	if code := Run([]string{in, "-"}, f, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "<stdin>") {
+		t.Errorf("standard input from an operand: exit %d, stderr %q", code, errOut.String())
+	}
+	// A copy is another file, judged as such; so are the files of a walk.
+	if r := run(t, "", "--cross-card", in, other); r.code != 1 || !strings.Contains(r.stdout, "dump.duplicate-card") {
+		t.Errorf("a copy: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 const stdinName = "<stdin>"
@@ -83,6 +84,40 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 		total = 0
 	}
 	return inputs, total, walkErrors
+}
+
+// sameInputs fails, naming both, when two inputs are one regular file:
+// the same path again, another path or a link to it, or standard input
+// redirected from it. Each of its records would be judged and counted
+// twice, and --cross-card would take each for a duplicate of itself.
+func sameInputs(inputs []pipeline.Input, stdin io.Reader) error {
+	seen := make(map[[2]uint64]string, len(inputs))
+	for _, in := range inputs {
+		var info os.FileInfo
+		var err error
+		if in.Path == "" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			info, err = f.Stat()
+		} else {
+			info, err = os.Stat(in.Path)
+		}
+		if err != nil || !info.Mode().IsRegular() {
+			continue // a missing file is reported when it is read
+		}
+		id, ok := fileID(info)
+		if !ok {
+			continue
+		}
+		if first, dup := seen[id]; dup {
+			return usagef("%s and %s are the same file; name it once, or each of its cards is judged twice",
+				report.TextSafe(first), report.TextSafe(in.Name))
+		}
+		seen[id] = in.Name
+	}
+	return nil
 }
 
 func regularSize(r io.Reader) (int64, bool) {
