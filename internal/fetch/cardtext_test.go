@@ -27,3 +27,22 @@ func TestCardsRecordShowsHiddenCharacters(t *testing.T) {
 		t.Errorf("card decodes to %q", rec.Card)
 	}
 }
+
+// TestProbeRecordShowsHiddenCharacters: a probe record's probe member
+// repeats the card's interface URL and binding and the server's answer;
+// their hidden characters are \u escapes as in the verdict members.
+func TestProbeRecordShowsHiddenCharacters(t *testing.T) {
+	it := &iface{url: "https://example.com/a\u202eb", binding: "JSONRPC\u200b", pointer: "/supportedInterfaces/0", version: "1.0\u2028"}
+	o := &outcome{class: "wrong-binding", answer: "answered \u0085\u2066x", server: "1.0\U000E0041"}
+	out := appendProbeJSON(nil, &probeCard{input: "c.json"}, it, o)
+	if visible.Has(out) || strings.Contains(string(out), "\u0085") {
+		t.Errorf("hidden characters written raw: %s", out)
+	}
+	var pj probeJSON
+	if err := json.Unmarshal(out, &pj); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if pj.URL != it.url || pj.Binding != it.binding || pj.Version != it.version || pj.Answer != o.answer || pj.Server != o.server {
+		t.Errorf("decodes to %+v", pj)
+	}
+}
