@@ -133,3 +133,28 @@ func TestSameInputTwice(t *testing.T) {
 		t.Errorf("a copy: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestVerifyNamesTheCardOnce: verify named a card it could not read
+// twice ("dir: dir: is a directory"), and standard input as "-" where
+// every other command says <stdin>.
+func TestVerifyNamesTheCardOnce(t *testing.T) {
+	f := newSigFixture(t)
+	missing := filepath.Join(f.dir, "missing.json")
+	for path, want := range map[string]string{
+		missing: "cardscan: error: " + missing + ": no such file or directory\n",
+		f.dir:   "cardscan: error: " + f.dir + ": is a directory\n",
+	} {
+		r := run(t, "", "verify", "--keys", f.keys, path)
+		if r.code != 3 || r.stderr != want {
+			t.Errorf("verify %s: exit %d, stderr %q; want 3 and %q", path, r.code, r.stderr, want)
+		}
+	}
+	r := run(t, "{\"a\":1,\"a\":2}", "verify", "--keys", f.keys, "-")
+	if r.code != 1 || !strings.HasPrefix(r.stderr, "cardscan: error: <stdin>:1:8: ") {
+		t.Errorf("verify -: exit %d, stderr %q; want 1 and <stdin>:1:8", r.code, r.stderr)
+	}
+	r = run(t, "{}", "verify", "--keys", f.keys, "-")
+	if r.code != 1 || r.stdout != "<stdin>: not signed\n" {
+		t.Errorf("verify -: exit %d, stdout %q; want 1 and <stdin>: not signed", r.code, r.stdout)
+	}
+}
