@@ -49,7 +49,7 @@ func init() {
 	commands = []command{
 		{name: "summary", usage: "summary merge SUMMARY.json ...",
 			synopsis: "merge SUMMARY.json ...", summary: "merge the JSON summaries of shards into one",
-			run: func(e *env) error { return runSummary(e.args, e.stdout, e.con) }},
+			run: func(e *env) error { return runSummary(e.args, e.stdin, e.stdout, e.con) }},
 		{name: "diff", usage: "diff OLD NEW        (what changed between two dumps; diff --help)",
 			synopsis: "[flags] OLD NEW", summary: "what changed between two dumps",
 			flags: func() *cmdflag.Set { return newDiffFlagSet(&diffOptions{}) },

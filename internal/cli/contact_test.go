@@ -158,3 +158,39 @@ func TestVerifyNamesTheCardOnce(t *testing.T) {
 		t.Errorf("verify -: exit %d, stdout %q; want 1 and <stdin>: not signed", r.code, r.stdout)
 	}
 }
+
+// TestSummaryMergeArguments: summary merge took every argument for a
+// file: --help was "--help: no such file or directory" (status 3), as
+// were a flag it does not know and "-"; one file named twice was added
+// to itself, doubling every count.
+func TestSummaryMergeArguments(t *testing.T) {
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "s.json")
+	if r := run(t, "", "--summary", sum, cardsFile); r.code != 1 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"summary", "merge", "--help"}, {"summary", "--help"}, {"summary", "-h"}} {
+		if r := run(t, "", args...); r.code != 0 || !strings.HasPrefix(r.stdout, "usage: cardscan summary merge") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want the usage", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"summary", "merge", "-o", "x", sum}, "unknown flag -o"},
+		{[]string{"summary", "mrege", sum}, "did you mean merge?"},
+		{[]string{"summary", "merge", sum, sum}, "are the same file"},
+		{[]string{"summary", "merge", sum, dir + "/./s.json"}, "are the same file"},
+		{[]string{"summary", "merge", "-", "-"}, "standard input twice"},
+	} {
+		if r := run(t, "", tc.args...); r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+	one := run(t, "", "summary", "merge", sum)
+	fromStdin := run(t, string(readFile(t, sum)), "summary", "merge", "-")
+	if one.code != 0 || fromStdin.code != 0 || fromStdin.stdout != one.stdout {
+		t.Errorf("summary merge -: exit %d, %q; want %q", fromStdin.code, fromStdin.stdout+fromStdin.stderr, one.stdout)
+	}
+}

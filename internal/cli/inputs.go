@@ -91,18 +91,51 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 // redirected from it. Each of its records would be judged and counted
 // twice, and --cross-card would take each for a duplicate of itself.
 func sameInputs(inputs []pipeline.Input, stdin io.Reader) error {
-	seen := make(map[[2]uint64]string, len(inputs))
-	for _, in := range inputs {
+	names := make([]string, len(inputs))
+	paths := make([]string, len(inputs))
+	for i, in := range inputs {
+		names[i], paths[i] = in.Name, in.Path
+		if in.Path == "" {
+			paths[i] = "-"
+		}
+	}
+	return sameFilesNamed(paths, names, stdin, "each of its cards is judged twice")
+}
+
+// sameFiles is sameInputs for a command's operands, "-" standard input:
+// summaries whose counts would be added to themselves.
+func sameFiles(paths []string, stdin io.Reader) error {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = p
+		if p == "-" {
+			names[i] = stdinName
+		}
+	}
+	return sameFilesNamed(paths, names, stdin, "its counts are added to themselves")
+}
+
+// sameFilesNamed fails when two of paths ("-" standard input) are one
+// regular file, or both standard input, naming them by names and saying
+// what would go wrong.
+func sameFilesNamed(paths, names []string, stdin io.Reader, harm string) error {
+	seen := make(map[[2]uint64]string, len(paths))
+	stdinSeen := false
+	for i, path := range paths {
 		var info os.FileInfo
 		var err error
-		if in.Path == "" {
+		if path == "-" {
+			if stdinSeen {
+				return usagef("standard input twice: it can be read once")
+			}
+			stdinSeen = true
 			f, ok := stdin.(*os.File)
 			if !ok {
 				continue
 			}
 			info, err = f.Stat()
 		} else {
-			info, err = os.Stat(in.Path)
+			info, err = os.Stat(path)
 		}
 		if err != nil || !info.Mode().IsRegular() {
 			continue // a missing file is reported when it is read
@@ -112,10 +145,10 @@ func sameInputs(inputs []pipeline.Input, stdin io.Reader) error {
 			continue
 		}
 		if first, dup := seen[id]; dup {
-			return usagef("%s and %s are the same file; name it once, or each of its cards is judged twice",
-				report.TextSafe(first), report.TextSafe(in.Name))
+			return usagef("%s and %s are the same file; name it once, or %s",
+				report.TextSafe(first), report.TextSafe(names[i]), harm)
 		}
-		seen[id] = in.Name
+		seen[id] = names[i]
 	}
 	return nil
 }
