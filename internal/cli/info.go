@@ -90,7 +90,7 @@ func runSummary(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		if len(args) > 0 && suggest.Nearest(args[0], []string{"merge"}) != "" {
 			return cmderr.Usage("cardscan summary", fmt.Errorf("unknown summary command %q: did you mean merge?", args[0]))
 		}
-		return cmderr.Usage("cardscan summary", errors.New("want summary merge SUMMARY.json ..."))
+		return cmderr.Usage("cardscan summary", errors.New("want: cardscan summary merge SUMMARY.json [SUMMARY.json]"))
 	}
 	var fs cmdflag.Set
 	paths, err := fs.Parse(args[1:])
