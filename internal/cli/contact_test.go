@@ -194,3 +194,21 @@ func TestSummaryMergeArguments(t *testing.T) {
 		t.Errorf("summary merge -: exit %d, %q; want %q", fromStdin.code, fromStdin.stdout+fromStdin.stderr, one.stdout)
 	}
 }
+
+// TestReportNamesStandardInput: report named standard input "-" in its
+// errors, where every other command says <stdin>.
+func TestReportNamesStandardInput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.html")
+	r := run(t, "{\"records\":", "report", "-", "-o", out)
+	if r.code != 3 || !strings.HasPrefix(r.stderr, "cardscan: error: <stdin>:1:") {
+		t.Errorf("exit %d, stderr %q; want 3 and <stdin>:1:", r.code, r.stderr)
+	}
+	sum := filepath.Join(t.TempDir(), "s.json")
+	if r := run(t, "", "--summary", sum, cardsFile); r.code != 1 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	r = run(t, "nope\n", "report", sum, "-", "-o", out)
+	if r.code != 3 || !strings.HasPrefix(r.stderr, "cardscan: error: <stdin>:1:2: ") {
+		t.Errorf("diff from stdin: exit %d, stderr %q; want 3 and <stdin>:1:2", r.code, r.stderr)
+	}
+}
