@@ -2,6 +2,9 @@ package fetch
 
 import (
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -44,5 +47,26 @@ func TestProbeRecordShowsHiddenCharacters(t *testing.T) {
 	}
 	if pj.URL != it.url || pj.Binding != it.binding || pj.Version != it.version || pj.Answer != o.answer || pj.Server != o.server {
 		t.Errorf("decodes to %+v", pj)
+	}
+}
+
+// TestProbeEmptyCardFile: an empty card file, or one of white space only,
+// holds no card, as an empty NDJSON dump holds none; probe counted it as
+// one invalid card with no findings.
+func TestProbeEmptyCardFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, text := range []string{"", " \n\t\r\n"} {
+		path := filepath.Join(dir, "empty.json")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := openCards(path, path, nil, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, line, err := r.next(); err != io.EOF {
+			t.Errorf("%q: record %q at line %d, %v; want io.EOF", text, b, line, err)
+		}
+		r.Close()
 	}
 }

@@ -204,6 +204,9 @@ func (r *cardReader) next() ([]byte, int, error) {
 		if int64(len(b)) > r.maxRecord {
 			return nil, 1, &longRecord{r.maxRecord}
 		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			return nil, 0, io.EOF // no card, as a blank NDJSON line is none
+		}
 		return b, 1, nil
 	}
 	for {
