@@ -212,3 +212,13 @@ func TestReportNamesStandardInput(t *testing.T) {
 		t.Errorf("diff from stdin: exit %d, stderr %q; want 3 and <stdin>:1:2", r.code, r.stderr)
 	}
 }
+
+// TestMaxWarningsOneWarning: the summary line said "1 warnings" when one
+// warning passed --max-warnings 0.
+func TestMaxWarningsOneWarning(t *testing.T) {
+	lines := strings.Split(string(readFile(t, cardsFile)), "\n")
+	r := run(t, lines[7]+"\n", "--max-warnings", "0") // a valid card with a warning
+	if r.code != exitInvalid || !strings.HasSuffix(r.stderr, "; 1 warning, more than --max-warnings 0\n") {
+		t.Errorf("exit %d, stderr %q; want 1 and \"1 warning, more than\"", r.code, r.stderr)
+	}
+}
