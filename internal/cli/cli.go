@@ -299,6 +299,9 @@ func (o *readOptions) check() error {
 	if o.digestParts < 1 || o.digestParts > maxDigestParts {
 		return usagef("--digest-parts %d: want 1 to %d", o.digestParts, maxDigestParts)
 	}
+	if o.digestParts > 1 && o.digestOut == "" {
+		return usagef("--digest-parts %d needs --digest-out: there is no digest file to split", o.digestParts)
+	}
 	var err error
 	o.sharding, err = o.shardFlags.spec(os.Getenv)
 	return err

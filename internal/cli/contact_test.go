@@ -222,3 +222,14 @@ func TestMaxWarningsOneWarning(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1 and \"1 warning, more than\"", r.code, r.stderr)
 	}
 }
+
+// TestDigestPartsNeedsDigestOut: --digest-parts without --digest-out
+// split nothing and said nothing; the user asked for parts no run writes.
+func TestDigestPartsNeedsDigestOut(t *testing.T) {
+	for _, args := range [][]string{{"--digest-parts", "4", cardsFile}, {"diff", "--digest-parts", "4", cardsFile, cardsFile}} {
+		r := run(t, "", args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--digest-parts 4 needs --digest-out") {
+			t.Errorf("%q: exit %d, stderr %q; want 2", args, r.code, r.stderr)
+		}
+	}
+}
