@@ -700,6 +700,41 @@ func appendJSONShown[T string | []byte](dst []byte, s T, scratch *[]byte) []byte
 	return appendJSONBytes(dst, *scratch)
 }
 
+// appendSARIFText appends s as a SARIF plain text message, shown as
+// appendJSONShown shows it, with each square bracket, and each backslash
+// before a bracket or a backslash, escaped by a backslash: a viewer renders
+// "[text](target)" in a message as a link, to a related location or a URI
+// (SARIF 2.1.0, section 3.11.6, which asks for literal brackets to be
+// escaped so), and card text must not make one in cardscan's words.
+// scratch holds the text between the two steps.
+func appendSARIFText[T string | []byte](dst []byte, s T, scratch *[]byte) []byte {
+	if !hasLinkSyntax(s) {
+		return appendJSONShown(dst, s, scratch)
+	}
+	b := visible.Append((*scratch)[:0], s)
+	n := len(b)
+	for i := 0; i < n; i++ {
+		c := b[i]
+		if c == '[' || c == ']' || c == '\\' && i+1 < n && (b[i+1] == '[' || b[i+1] == ']' || b[i+1] == '\\') {
+			b = append(b, '\\')
+		}
+		b = append(b, c)
+	}
+	*scratch = b
+	return appendJSONBytes(dst, b[n:])
+}
+
+// hasLinkSyntax tells whether s holds a square bracket, which
+// appendSARIFText escapes.
+func hasLinkSyntax[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '[' || s[i] == ']' {
+			return true
+		}
+	}
+	return false
+}
+
 // TextSafe returns s with ASCII control characters, invalid UTF-8 and
 // hidden characters escaped as the text format escapes them, for messages
 // to a terminal that name inputs or URLs.
