@@ -27,12 +27,17 @@ exit status: 0 written, 2 usage error (an unknown rule among them).
 flags:
 `
 
+func newExplainFlagSet(format *string) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(format, "--format FORMAT", "text", "text or json")
+	return &fs
+}
+
 // runExplain is `cardscan explain RULE`: the rule's documentation, as
 // docs/rules.md has it, in text or as one JSON object.
 func runExplain(args []string, stdout io.Writer, con *console.Console) error {
 	var format string
-	var fs cmdflag.Set
-	fs.String(&format, "--format FORMAT", "text", "text or json")
+	fs := newExplainFlagSet(&format)
 	operands, err := fs.Parse(args)
 	if err == nil && len(operands) != 1 {
 		err = fmt.Errorf("want one rule, got %d", len(operands))
