@@ -1,8 +1,9 @@
 // Package visible shows the characters of untrusted text that a reader
 // would not see: every output of cardscan that repeats a card's text
 // (the text format, GitHub annotations, SARIF messages, MCP tool results,
-// the HTML report) writes each of them as its code point, <U+202E>, so
-// that a name cannot pass for another nor reorder the line it is on.
+// the HTML report) writes each of them as its code point, <U+202E>, and
+// every JSON record as a \u escape, \u202e, so that a name cannot pass
+// for another nor reorder the line it is on.
 package visible
 
 import (
