@@ -233,3 +233,15 @@ func TestDigestPartsNeedsDigestOut(t *testing.T) {
 		}
 	}
 }
+
+// TestListRulesTakesNoPaths: --list-rules with paths printed the rules
+// and judged none of the files named, with status 0, as if it had.
+func TestListRulesTakesNoPaths(t *testing.T) {
+	r := run(t, "", "--list-rules", cardsFile)
+	if r.code != 2 || !strings.Contains(r.stderr, "--list-rules judges no card") || r.stdout != "" {
+		t.Errorf("exit %d, stdout %d bytes, stderr %q; want 2", r.code, len(r.stdout), r.stderr)
+	}
+	if r := run(t, "", "--list-rules", "--profile", "ma2d"); r.code != 0 || !strings.Contains(r.stdout, "ma2d.name") {
+		t.Errorf("--list-rules --profile ma2d: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
