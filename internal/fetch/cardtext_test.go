@@ -70,3 +70,22 @@ func TestProbeEmptyCardFile(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestDirectoryNamedOnce: probe DIR and fetch --urls DIR said
+// "dir: line 1: read dir: is a directory" and "read dir: is a
+// directory", the system call's words around the name.
+func TestDirectoryNamedOnce(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut strings.Builder
+	if err := RunProbe([]string{dir}, strings.NewReader(""), &out, &errOut); err == nil {
+		t.Errorf("probe of a directory succeeded")
+	}
+	if want := "cardscan: error: probe: " + dir + ": is a directory\n"; !strings.HasPrefix(errOut.String(), want) {
+		t.Errorf("probe: stderr %q, want it to start %q", errOut.String(), want)
+	}
+	errOut.Reset()
+	err := Run([]string{"--urls", dir}, strings.NewReader(""), &out, &errOut)
+	if want := "--urls " + dir + ": is a directory"; err == nil || err.Error() != want {
+		t.Errorf("fetch --urls: %v, want %q", err, want)
+	}
+}

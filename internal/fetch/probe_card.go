@@ -153,9 +153,9 @@ func openCards(name, path string, stdin io.Reader, maxRecord int64) (*cardReader
 	var src io.Reader = stdin
 	var file *os.File
 	if path != "" {
-		f, err := os.Open(path)
+		f, err := openFile(path)
 		if err != nil {
-			return nil, pathErr(err)
+			return nil, err
 		}
 		src, file = f, f
 	}
