@@ -227,6 +227,9 @@ func parseFlags(args []string) (*options, error) {
 	if err := checkOptions(o); err != nil {
 		return nil, fromPolicy(o, given, err)
 	}
+	if o.listRules && !o.version && len(paths) > 0 {
+		return nil, usageError{"--list-rules judges no card: drop the paths, or --list-rules to judge them"}
+	}
 	return o, nil
 }
 
@@ -273,7 +276,7 @@ func (o *readOptions) addShardFlags(fs *cmdflag.Set, digestWhat string) {
 // check checks the shared flags; a -j of 0 becomes a worker per CPU.
 func (o *readOptions) check() error {
 	if o.Jobs < 0 || o.Jobs > 4096 {
-		return usagef("-j %d: want 1 to 4096 workers", o.Jobs)
+		return usagef("-j %d: want 1 to 4096 workers, or 0 for one per CPU", o.Jobs)
 	}
 	if o.Jobs == 0 {
 		o.Jobs = runtime.GOMAXPROCS(0)
@@ -298,6 +301,9 @@ func (o *readOptions) check() error {
 	}
 	if o.digestParts < 1 || o.digestParts > maxDigestParts {
 		return usagef("--digest-parts %d: want 1 to %d", o.digestParts, maxDigestParts)
+	}
+	if o.digestParts > 1 && o.digestOut == "" {
+		return usagef("--digest-parts %d needs --digest-out: there is no digest file to split", o.digestParts)
 	}
 	var err error
 	o.sharding, err = o.shardFlags.spec(os.Getenv)
@@ -468,6 +474,9 @@ func (r *scanRun) prepare(stdin io.Reader, stdout io.Writer) (inputs, all []pipe
 				inputs[i].Name = o.stdinFilename
 			}
 		}
+	}
+	if err := sameInputs(inputs, stdin); err != nil {
+		return nil, nil, 0, 0, cmderr.UsageStop(err)
 	}
 	if inputs, err = checkOutputs(o, inputs, stdin, stdout, r.con); err != nil {
 		return nil, nil, 0, 0, cmderr.UsageStop(err)

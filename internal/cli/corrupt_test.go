@@ -32,6 +32,8 @@ func TestOnCorruptDrop(t *testing.T) {
 	intactCards := readFile(t, cardsFile)
 	dir := t.TempDir()
 	intact := writeFile(t, filepath.Join(dir, "intact.ndjson.gz"), gzipBytes(t, intactCards))
+	// A copy after the corrupted input: one file named twice is refused.
+	intactAfter := writeFile(t, filepath.Join(dir, "intact2.ndjson.gz"), gzipBytes(t, intactCards))
 	corrupted := 0
 	for i := range 24 {
 		r := rand.New(rand.NewPCG(uint64(i), 7))
@@ -45,7 +47,7 @@ func TestOnCorruptDrop(t *testing.T) {
 		path := writeFile(t, filepath.Join(dir, fmt.Sprintf("c%d.ndjson.x", i)), comp)
 		valid, invalid := filepath.Join(dir, "v.out"), filepath.Join(dir, "i.out")
 		res := run(t, "", "--on-corrupt", "drop", "--format", "jsonl", "--all", "-j", "2", "--chunk-size", "4KiB",
-			"--valid-out", valid, "--invalid-out", invalid, "--summary", filepath.Join(dir, "s.out"), intact, path, intact)
+			"--valid-out", valid, "--invalid-out", invalid, "--summary", filepath.Join(dir, "s.out"), intact, path, intactAfter)
 		s := readSummary(t, filepath.Join(dir, "s.out"))
 		out := append(outLines(readFile(t, valid)), outLines(readFile(t, invalid))...)
 		if res.code == exitIO {

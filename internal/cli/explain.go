@@ -2,43 +2,53 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/cardscan/cardscan/rule"
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmderr"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/internal/suggest"
 )
 
-const explainUsage = "usage: cardscan explain [--format text|json] RULE"
+const explainUsage = `usage: cardscan explain [--format text|json] RULE
+
+What RULE checks, why, and how to fix a card it fails, as docs/rules.md
+has it (cardscan --list-rules lists the rules).
+
+exit status: 0 written, 2 usage error (an unknown rule among them).
+
+flags:
+`
+
+func newExplainFlagSet(format *string) *cmdflag.Set {
+	var fs cmdflag.Set
+	fs.String(format, "--format FORMAT", "text", "text or json")
+	return &fs
+}
 
 // runExplain is `cardscan explain RULE`: the rule's documentation, as
 // docs/rules.md has it, in text or as one JSON object.
 func runExplain(args []string, stdout io.Writer, con *console.Console) error {
-	format, id := "text", ""
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "-h" || a == "--help":
-			return writeOut(stdout, explainUsage+"\n")
-		case a == "--format" && i+1 < len(args):
-			format = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--format="):
-			format = strings.TrimPrefix(a, "--format=")
-		case strings.HasPrefix(a, "-") || id != "":
-			return cmderr.UsageStop(fmt.Errorf("%s", explainUsage))
-		default:
-			id = a
+	var format string
+	fs := newExplainFlagSet(&format)
+	operands, err := fs.Parse(args)
+	if err == nil && len(operands) != 1 {
+		err = fmt.Errorf("want one rule, got %d", len(operands))
+	}
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return writeOut(stdout, explainUsage+fs.Help())
 		}
+		return cmderr.Usage("cardscan explain", err)
 	}
-	if id == "" {
-		return cmderr.UsageStop(fmt.Errorf("%s", explainUsage))
-	}
+	id := operands[0]
 	if format != "text" && format != "json" {
 		return cmderr.UsageStop(fmt.Errorf("explain: --format %q: want text or json", format))
 	}

@@ -63,10 +63,15 @@ func TestExplainUsage(t *testing.T) {
 		// ties a2a.url with a2a.null here and suggested the wrong one.
 		{[]string{"explain", "a2a.ulr"}, "did you mean a2a.url?"},
 		{[]string{"explain", "no.such-rule-at-all"}, `unknown rule "no.such-rule-at-all" (cardscan --list-rules lists them)`},
-		{[]string{"explain"}, "usage: cardscan explain"},
-		{[]string{"explain", "a", "b"}, "usage: cardscan explain"},
+		{[]string{"explain"}, "want one rule, got 0"},
+		{[]string{"explain", "a", "b"}, "want one rule, got 2"},
 		{[]string{"explain", "--format", "yaml", "a2a.mime"}, `--format "yaml": want text or json`},
 		{[]string{"explian", "a2a.mime"}, "did you mean explain?"},
+		// Flags read as every subcommand's do: a slip gets the flag meant,
+		// a flag without its value says so, not only the usage line.
+		{[]string{"explain", "--formt", "json", "a2a.mime"}, "unknown flag --formt: did you mean --format?"},
+		{[]string{"explain", "a2a.mime", "--format"}, "flag needs an argument: --format"},
+		{[]string{"explain", "--format=", "a2a.mime"}, `--format "": want text or json`},
 	} {
 		r := run(t, "", tc.args...)
 		if r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, tc.want) || r.stdout != "" {

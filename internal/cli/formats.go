@@ -193,5 +193,9 @@ func warningsOver(o *options, st *pipeline.Stats) string {
 	if o.maxWarnings < 0 || st.Warnings <= o.maxWarnings {
 		return ""
 	}
-	return "; " + strconv.FormatInt(st.Warnings, 10) + " warnings, more than --max-warnings " + strconv.FormatInt(o.maxWarnings, 10)
+	noun := " warnings"
+	if st.Warnings == 1 {
+		noun = " warning"
+	}
+	return "; " + strconv.FormatInt(st.Warnings, 10) + noun + ", more than --max-warnings " + strconv.FormatInt(o.maxWarnings, 10)
 }

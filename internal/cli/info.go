@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"runtime/debug"
@@ -14,6 +16,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/suggest"
 	"github.com/cardscan/cardscan/internal/summary"
 )
 
@@ -66,34 +69,66 @@ func listRules(w io.Writer, profile string, format report.Format) error {
 	return tw.Flush()
 }
 
+const summaryUsage = `usage: cardscan summary merge SUMMARY.json ...
+
+Adds up the --summary files of runs over parts of one dump (the shards
+of docs/cli.md) and writes the total, one summary, to standard output.
+'-' reads a summary from standard input. One file named twice is
+refused: its counts would be added to themselves.
+
+exit status: 0 written, 2 usage error, 3 a summary could not be read or
+added up, or the total not written.
+`
+
 // runSummary is `cardscan summary merge A.json B.json ...`: it adds up the
 // summaries of shards and prints the total.
-func runSummary(args []string, stdout io.Writer, con *console.Console) error {
+func runSummary(args []string, stdin io.Reader, stdout io.Writer, con *console.Console) error {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		return writeOut(stdout, summaryUsage)
+	}
 	if len(args) == 0 || args[0] != "merge" {
-		return cmderr.UsageStop(usageError{"usage: cardscan summary merge SUMMARY.json ..."})
+		if len(args) > 0 && suggest.Nearest(args[0], []string{"merge"}) != "" {
+			return cmderr.Usage("cardscan summary", fmt.Errorf("unknown summary command %q: did you mean merge?", args[0]))
+		}
+		return cmderr.Usage("cardscan summary", errors.New("want: cardscan summary merge SUMMARY.json [SUMMARY.json]"))
 	}
-	if len(args) == 1 {
-		return cmderr.UsageStop(fmt.Errorf("summary merge: no summary files given"))
+	var fs cmdflag.Set
+	paths, err := fs.Parse(args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return writeOut(stdout, summaryUsage)
 	}
-	inputs := make([]clobber.File, 0, len(args)-1)
-	for _, path := range args[1:] {
+	if err == nil && len(paths) == 0 {
+		err = errors.New("summary merge: no summary files given")
+	}
+	if err == nil {
+		err = sameFiles(paths, stdin)
+	}
+	if err != nil {
+		return cmderr.Usage("cardscan summary merge", err)
+	}
+	inputs := make([]clobber.File, 0, len(paths))
+	for _, path := range paths {
 		inputs = append(inputs, clobber.File{Role: "the summary", Path: path})
 	}
-	if err := guardFiles(inputs, []clobber.File{{Role: "standard output", Path: "-"}}, nil, stdout); err != nil {
+	if err := guardFiles(inputs, []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout); err != nil {
 		return cmderr.UsageStop(fmt.Errorf("summary merge: %s", err))
 	}
 	var total summary.Summary
-	for _, path := range args[1:] {
-		b, err := readSummaryFile(path, nil)
+	for _, path := range paths {
+		name := path
+		if path == "-" {
+			name = stdinName
+		}
+		b, err := readSummaryFile(path, stdin)
 		if err != nil {
-			return cmderr.IOf("%s: %s", path, err)
+			return cmderr.IOf("%s: %s", name, err)
 		}
 		s, err := summary.Unmarshal(b)
 		if err != nil {
-			return cmderr.IOf("%s", notASummary(path, err))
+			return cmderr.IOf("%s", notASummary(name, err))
 		}
 		if err := total.Add(s); err != nil {
-			return cmderr.IOf("summary merge: %s: %s", path, err)
+			return cmderr.IOf("summary merge: %s: %s", name, err)
 		}
 	}
 	if err := total.WriteFile("-", stdout); err != nil {

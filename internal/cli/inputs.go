@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 const stdinName = "<stdin>"
@@ -83,6 +84,73 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 		total = 0
 	}
 	return inputs, total, walkErrors
+}
+
+// sameInputs fails, naming both, when two inputs are one regular file:
+// the same path again, another path or a link to it, or standard input
+// redirected from it. Each of its records would be judged and counted
+// twice, and --cross-card would take each for a duplicate of itself.
+func sameInputs(inputs []pipeline.Input, stdin io.Reader) error {
+	names := make([]string, len(inputs))
+	paths := make([]string, len(inputs))
+	for i, in := range inputs {
+		names[i], paths[i] = in.Name, in.Path
+		if in.Path == "" {
+			paths[i] = "-"
+		}
+	}
+	return sameFilesNamed(paths, names, stdin, "each of its cards is judged twice")
+}
+
+// sameFiles is sameInputs for a command's operands, "-" standard input:
+// summaries whose counts would be added to themselves.
+func sameFiles(paths []string, stdin io.Reader) error {
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = p
+		if p == "-" {
+			names[i] = stdinName
+		}
+	}
+	return sameFilesNamed(paths, names, stdin, "its counts are added to themselves")
+}
+
+// sameFilesNamed fails when two of paths ("-" standard input) are one
+// regular file, or both standard input, naming them by names and saying
+// what would go wrong.
+func sameFilesNamed(paths, names []string, stdin io.Reader, harm string) error {
+	seen := make(map[[2]uint64]string, len(paths))
+	stdinSeen := false
+	for i, path := range paths {
+		var info os.FileInfo
+		var err error
+		if path == "-" {
+			if stdinSeen {
+				return usagef("standard input twice: it can be read once")
+			}
+			stdinSeen = true
+			f, ok := stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			info, err = f.Stat()
+		} else {
+			info, err = os.Stat(path)
+		}
+		if err != nil || !info.Mode().IsRegular() {
+			continue // a missing file is reported when it is read
+		}
+		id, ok := fileID(info)
+		if !ok {
+			continue
+		}
+		if first, dup := seen[id]; dup {
+			return usagef("%s and %s are the same file; name it once, or %s",
+				report.TextSafe(first), report.TextSafe(names[i]), harm)
+		}
+		seen[id] = names[i]
+	}
+	return nil
 }
 
 func regularSize(r io.Reader) (int64, bool) {

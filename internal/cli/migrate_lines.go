@@ -13,6 +13,7 @@ import (
 	"github.com/cardscan/cardscan/internal/migrate"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/visible"
 )
 
 // An NDJSON dump is migrated in chunks of lines, on one goroutine per
@@ -71,7 +72,8 @@ func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs, 
 	}
 	if recs != nil {
 		b, _ := json.Marshal(&w.rec) // a Record always marshals
-		*recs = append(append(*recs, b...), '\n')
+		// Card text written as verdict records write it (issue #37).
+		*recs = append(append(*recs, visible.EscapeJSON(b)...), '\n')
 	} else if notes != nil {
 		*notes = appendRefusal(*notes, &w.rec)
 	}

@@ -71,19 +71,25 @@ func runReport(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return cmderr.Usage("cardscan report", err)
 	}
 
+	names := append([]string(nil), operands...)
+	for i := range names {
+		if names[i] == "-" {
+			names[i] = stdinName
+		}
+	}
 	b, err := readSummaryFile(operands[0], stdin)
 	if err != nil {
-		return cmderr.IOf("%s: %s", operands[0], err)
+		return cmderr.IOf("%s: %s", names[0], err)
 	}
 	s, err := summary.Unmarshal(b)
 	if err != nil {
-		return cmderr.IOf("%s", notASummary(operands[0], err))
+		return cmderr.IOf("%s", notASummary(names[0], err))
 	}
 	var d *htmlreport.Diff
 	if len(operands) == 2 {
 		d, err = readDiffFile(operands[1], stdin)
 		if err != nil {
-			return cmderr.IOf("%s", notADiff(operands[1], err))
+			return cmderr.IOf("%s", notADiff(names[1], err))
 		}
 	}
 	var page bytes.Buffer

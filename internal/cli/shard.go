@@ -36,9 +36,6 @@ const jobIndexVar = "JOB_COMPLETION_INDEX"
 // spec reads the flags, and $JOB_COMPLETION_INDEX for --shards.
 func (f *shardFlags) spec(getenv func(string) string) (shardSpec, error) {
 	s := shardSpec{count: 1, by: f.by}
-	if s.by == "" {
-		s.by = "auto"
-	}
 	if s.by != "auto" && s.by != "file" && s.by != "record" {
 		return s, usagef("--shard-by %q: want auto, file or record", f.by)
 	}

@@ -52,6 +52,7 @@ func TestSmallRunInstallsNoHandler(t *testing.T) {
 	dir := t.TempDir()
 	cards := readFile(t, cardsFile)
 	small := writeFile(t, filepath.Join(dir, "one.json"), cards[:bytes.IndexByte(cards, '\n')+1])
+	other := writeFile(t, filepath.Join(dir, "two.json"), cards[:bytes.IndexByte(cards, '\n')+1])
 	large := writeFile(t, filepath.Join(dir, "big.ndjson"), bigInput(t, 40))
 	for _, tc := range []struct {
 		name string
@@ -62,7 +63,7 @@ func TestSmallRunInstallsNoHandler(t *testing.T) {
 		want  int
 	}{
 		{"one small file", "", []string{"-q", small}, 0},
-		{"two small files", "", []string{"-q", small, small}, 0},
+		{"two small files", "", []string{"-q", small, other}, 0},
 		{"standard input from a small file", "file", []string{"-q", "-"}, 0},
 		{"a file over 64 KiB", "", []string{"-q", large}, 1},
 		{"standard input that is no file", "{}\n", []string{"-q"}, 1},

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -95,9 +96,13 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if err != nil {
 		return cmderr.UsageStop(fmt.Errorf("%s", err))
 	}
+	name := operands[0]
+	if name == "-" {
+		name = stdinName
+	}
 	card, err := readCardArg(operands[0], stdin)
 	if err != nil {
-		return cmderr.IOf("%s: %s", operands[0], describe(err))
+		return cmderr.IOf("%s: %s", name, describe(err))
 	}
 	var signed []byte
 	if o.signedCopy != "" {
@@ -109,15 +114,15 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	var notCanonical *canon.Error
 	if errors.As(err, &notCanonical) {
 		line, col := report.LineColumn(card, notCanonical.Offset)
-		con.Errorf("%s:%d:%d: %s: the card has no RFC 8785 canonical form, so no signature over it can verify", report.TextSafe(operands[0]), line, col, notCanonical.Reason)
+		con.Errorf("%s:%d:%d: %s: the card has no RFC 8785 canonical form, so no signature over it can verify", report.TextSafe(name), line, col, notCanonical.Reason)
 		return cmderr.ErrFailed
 	}
 	if err != nil {
-		con.Errorf("%s: %s", operands[0], strings.TrimPrefix(err.Error(), "cardsig: "))
+		con.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "cardsig: "))
 		return cmderr.ErrFailed
 	}
 	var b bytes.Buffer
-	ok := writeVerification(&b, operands[0], exs, variants, o.explain)
+	ok := writeVerification(&b, name, exs, variants, o.explain)
 	if o.explain {
 		writeDifference(&b, v, exs, variants, signed, o.from)
 	}
@@ -146,16 +151,23 @@ func (o *verifyOptions) readFiles(card string) []clobber.File {
 }
 
 // readCardArg reads a card file, or standard input for "-", bounded as
-// the scan's records are.
+// the scan's records are. Its errors do not name the file: the caller
+// names it as its messages do.
 func readCardArg(path string, stdin io.Reader) ([]byte, error) {
-	if path == "-" && stdin != nil {
-		b, err := io.ReadAll(io.LimitReader(stdin, maxCardBytes+1))
-		if err == nil && len(b) > maxCardBytes {
-			err = fmt.Errorf("larger than %d bytes", maxCardBytes)
+	r := stdin
+	if path != "-" || stdin == nil {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
 		}
-		return b, err
+		defer f.Close()
+		r = f
 	}
-	return trustfile.ReadBounded(path, maxCardBytes)
+	b, err := io.ReadAll(io.LimitReader(r, maxCardBytes+1))
+	if err == nil && len(b) > maxCardBytes {
+		err = fmt.Errorf("larger than %d bytes", maxCardBytes)
+	}
+	return b, err
 }
 
 // maxCardBytes is the scan's default --max-record.

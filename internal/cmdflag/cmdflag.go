@@ -4,6 +4,7 @@
 package cmdflag
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,8 +15,8 @@ import (
 	"golang.org/x/term"
 )
 
-// Size is a byte count flag written as 4096, 64KiB, 16MiB or 1GiB (also K,
-// M, G, KB, MB, GB: all powers of 1024, since buffers are).
+// Size is a byte count flag written as 4096, 64KiB, 16MiB, 1GiB or 1TiB
+// (also K, M, G, T, KB, MB, GB, TB: all powers of 1024, since buffers are).
 type Size int64
 
 // String writes the size in the largest unit that divides it (16MiB), as
@@ -51,15 +52,22 @@ func ParseSize(v string) (int64, error) {
 	for _, u := range []struct {
 		suffix string
 		mult   int64
-	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"b", 1}} {
+	}{
+		{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+		{"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"tb", 1 << 40},
+		{"k", 1 << 10}, {"m", 1 << 20}, {"g", 1 << 30}, {"t", 1 << 40}, {"b", 1},
+	} {
 		if strings.HasSuffix(t, u.suffix) {
 			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
 			break
 		}
 	}
 	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 0 || n > (1<<40)/mult {
+	if err != nil && !errors.Is(err, strconv.ErrRange) || n < 0 {
 		return 0, fmt.Errorf("%q is not a size such as 4096, 64KiB or 16MiB", v)
+	}
+	if err != nil || n > (1<<40)/mult {
+		return 0, fmt.Errorf("%q is more than 1TiB, the largest size", v)
 	}
 	return n * mult, nil
 }

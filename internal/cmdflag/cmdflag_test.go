@@ -8,7 +8,7 @@ import (
 )
 
 func TestParseSize(t *testing.T) {
-	for in, want := range map[string]int64{"4096": 4096, "64KiB": 64 << 10, "16MiB": 16 << 20, "1g": 1 << 30, "2 MB": 2 << 20, "7b": 7, "1024GiB": 1 << 40} {
+	for in, want := range map[string]int64{"4096": 4096, "64KiB": 64 << 10, "16MiB": 16 << 20, "1g": 1 << 30, "2 MB": 2 << 20, "7b": 7, "1024GiB": 1 << 40, "1TiB": 1 << 40, "1t": 1 << 40} {
 		if got, err := ParseSize(in); err != nil || got != want {
 			t.Errorf("ParseSize(%q) = %d, %v; want %d", in, got, err, want)
 		}
@@ -16,6 +16,17 @@ func TestParseSize(t *testing.T) {
 	for _, in := range []string{"", "-1", "1.5M", "MiB", "9999999999G", "1025GiB", "12 apples"} {
 		if _, err := ParseSize(in); err == nil {
 			t.Errorf("ParseSize(%q) succeeded", in)
+		}
+	}
+	// The largest size is written as the help and docs write sizes; one
+	// past it is named as too large, not as no size at all.
+	for in, want := range map[string]string{
+		"2TiB":    `"2TiB" is more than 1TiB, the largest size`,
+		"1025GiB": `"1025GiB" is more than 1TiB, the largest size`,
+		"1e3":     `"1e3" is not a size such as 4096, 64KiB or 16MiB`,
+	} {
+		if _, err := ParseSize(in); err == nil || err.Error() != want {
+			t.Errorf("ParseSize(%q): %v, want %s", in, err, want)
 		}
 	}
 	var s Size

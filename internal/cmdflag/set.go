@@ -42,6 +42,10 @@ type Flag struct {
 	// given says Parse set the flag, for a command whose defaults come
 	// in part from a file the command line overrides.
 	given bool
+	// noEmpty refuses an empty value: the flag's default is the empty
+	// string, so an empty value would be taken for the flag left out
+	// (--summary="$UNSET" writing no summary, and saying nothing).
+	noEmpty bool
 }
 
 // boolFlag is how the flag package tells a switch, which takes no value,
@@ -68,8 +72,11 @@ func (s *Set) Bool(p *bool, spec, help string) *Flag {
 
 // String declares a flag with a string value. spec is the flag as the help
 // shows it, with its value's name: "--format FORMAT".
+// A flag whose default is "" refuses an empty value.
 func (s *Set) String(p *string, spec, def, help string) *Flag {
-	return s.declare(spec, help, func(fs *flag.FlagSet, key string) { fs.StringVar(p, key, def, "") })
+	f := s.declare(spec, help, func(fs *flag.FlagSet, key string) { fs.StringVar(p, key, def, "") })
+	f.noEmpty = def == ""
+	return f
 }
 
 // Int declares a flag with an int value.
@@ -287,6 +294,9 @@ func (s *Set) Parse(args []string) (operands []string, err error) {
 			}
 			i++
 			value = args[i]
+		}
+		if value == "" && f.noEmpty {
+			return nil, fmt.Errorf("%s %q: %s may not be empty", typed, value, f.Arg)
 		}
 		if err := f.value.Set(value); err != nil {
 			if f.isSwitch() {

@@ -18,6 +18,7 @@ type testFlags struct {
 	timeout time.Duration
 	size    Size
 	policy  string
+	summary string
 }
 
 func newTestSet(o *testFlags) *Set {
@@ -31,6 +32,7 @@ func newTestSet(o *testFlags) *Set {
 	o.size = 16 << 20
 	s.Var(&o.size, "--max-record SIZE", "longest record,\nin bytes")
 	s.String(&o.policy, "--policy NAME", "default", "default or production").HideDefault()
+	s.String(&o.summary, "--summary FILE", "", "write a summary to FILE")
 	return &s
 }
 
@@ -57,6 +59,7 @@ func TestSet_Parse(t *testing.T) {
 			o.limit, o.timeout, o.size, o.policy = 3, time.Minute, 1<<10, "production"
 		}, nil},
 		{[]string{"--format="}, func(o *testFlags) { o.format = "" }, nil},
+		{[]string{"--summary", "-"}, func(o *testFlags) { o.summary = "-" }, nil},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var got testFlags
@@ -97,6 +100,10 @@ func TestSet_ParseErrors(t *testing.T) {
 		{[]string{"--jobs=x"}, `invalid value "x" for flag --jobs: parse error`},
 		{[]string{"--all=maybe"}, `invalid boolean value "maybe" for --all: parse error`},
 		{[]string{"--max-record", "lots"}, `invalid value "lots" for flag --max-record: "lots" is not a size such as 4096, 64KiB or 16MiB`},
+		// A flag whose default is no value cannot be told from one left
+		// out when given empty (--summary="$UNSET"): the user meant one.
+		{[]string{"--summary="}, `--summary "": FILE may not be empty`},
+		{[]string{"a.ndjson", "--summary", ""}, `--summary "": FILE may not be empty`},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, err := newTestSet(&testFlags{}).Parse(tc.args)
@@ -123,7 +130,8 @@ func TestSet_Help(t *testing.T) {
 		"      --timeout D         time limit (default 10s)\n" +
 		"      --max-record SIZE   longest record,\n" +
 		"                          in bytes (default 16MiB)\n" +
-		"      --policy NAME       default or production\n"
+		"      --policy NAME       default or production\n" +
+		"      --summary FILE      write a summary to FILE\n"
 	if got != want {
 		t.Errorf("help:\n%s\nwant:\n%s", got, want)
 	}

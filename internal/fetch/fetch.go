@@ -168,9 +168,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *testHo
 	if o.urlsFile != "" {
 		list = stdin
 		if o.urlsFile != "-" {
-			f, err := os.Open(o.urlsFile)
+			f, err := openFile(o.urlsFile)
 			if err != nil {
-				return cmderr.IOf("--urls %s: %s", o.urlsFile, pathErr(err))
+				return cmderr.IOf("--urls %s: %s", o.urlsFile, err)
 			}
 			defer f.Close() // read only: nothing to lose
 			list = f
@@ -237,6 +237,21 @@ func sameFile(a, b string) bool {
 }
 
 // pathErr drops the operation and path an *os.PathError repeats.
+// openFile opens a file to read, its errors without the path (the caller
+// names it): a directory is refused here, "is a directory", rather than
+// on the first read in the system call's words.
+func openFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, pathErr(err)
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, syscall.EISDIR
+	}
+	return f, nil
+}
+
 func pathErr(err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {

@@ -24,6 +24,7 @@ import (
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/internal/summary"
+	"github.com/cardscan/cardscan/internal/visible"
 )
 
 type probeOptions struct {
@@ -462,7 +463,9 @@ func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
 		}
 	}
 	b, _ := json.Marshal(&pj) // strings and numbers always marshal
-	return append(dst, b...)
+	// Card and server text with hidden characters as \u escapes, as in
+	// the verdict members before it.
+	return append(dst, visible.EscapeJSON(b)...)
 }
 
 // probeRunEnd is the end of a SARIF log of a probe run: the rules that

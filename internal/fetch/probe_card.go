@@ -153,9 +153,9 @@ func openCards(name, path string, stdin io.Reader, maxRecord int64) (*cardReader
 	var src io.Reader = stdin
 	var file *os.File
 	if path != "" {
-		f, err := os.Open(path)
+		f, err := openFile(path)
 		if err != nil {
-			return nil, pathErr(err)
+			return nil, err
 		}
 		src, file = f, f
 	}
@@ -203,6 +203,9 @@ func (r *cardReader) next() ([]byte, int, error) {
 		}
 		if int64(len(b)) > r.maxRecord {
 			return nil, 1, &longRecord{r.maxRecord}
+		}
+		if len(bytes.TrimSpace(b)) == 0 {
+			return nil, 0, io.EOF // no card, as a blank NDJSON line is none
 		}
 		return b, 1, nil
 	}

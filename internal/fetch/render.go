@@ -1,6 +1,9 @@
 package fetch
 
-import "github.com/cardscan/cardscan/internal/report"
+import (
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/visible"
+)
 
 // record is everything said about one fetched card.
 type record struct {
@@ -44,7 +47,8 @@ func appendCard(dst []byte, card []byte) []byte {
 		return append(dst, "null"...)
 	}
 	if compact, ok := compactJSON(card); ok {
-		return append(dst, compact...)
+		// Hidden characters as \u escapes, as the record's other strings.
+		return append(dst, visible.EscapeJSON(compact)...)
 	}
 	return report.AppendJSONString(dst, string(card))
 }

@@ -53,3 +53,30 @@ func codeQualityDescriptions(t *testing.T, out []byte) []byte {
 	}
 	return b
 }
+
+// TestJSONLEscapesHiddenCharacters holds the JSON records to writing each
+// hidden character and C1 control of card text as a \u escape: a JSON
+// reader gets the text as it is, while a person who reads the records in
+// a terminal or a log sees what the text holds, and a U+202E cannot
+// reorder the record's line there.
+func TestJSONLEscapesHiddenCharacters(t *testing.T) {
+	vd := judge(t, hiddenCard)
+	vd.Input = "in\u202eput\u0085.ndjson"
+	var e Encoder
+	out := e.AppendJSONL(nil, &vd)
+	if visible.Has(out) || strings.Contains(string(out), "\u0085") {
+		t.Errorf("hidden characters left raw in:\n%s", out)
+	}
+	for _, esc := range []string{`in\u202eput\u0085.ndjson`, `v1\u202e2.0\u200b\u2066x\udb40\udc41\ufe0f`} {
+		if !strings.Contains(string(out), esc) {
+			t.Errorf("no %s in:\n%s", esc, out)
+		}
+	}
+	var rec struct{ Input string }
+	if err := json.Unmarshal(out, &rec); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rec.Input != vd.Input {
+		t.Errorf("input decodes to %q, want %q", rec.Input, vd.Input)
+	}
+}

@@ -686,7 +686,7 @@ func appendGitHubEscaped[T string | []byte](dst []byte, s T, property bool) []by
 // appendJSONShown appends s as a JSON string as appendJSONBytes does,
 // its hidden characters written as <U+202E>: for messages a person reads
 // (SARIF, Code Quality), where the card text they quote must show what it
-// holds. Machine records (JSONL) keep the text as it is.
+// holds. Machine records (JSONL) write them as \u escapes instead.
 func (e *Encoder) appendJSONShown(dst []byte, s []byte) []byte {
 	return appendJSONShown(dst, s, &e.shown)
 }
@@ -698,6 +698,41 @@ func appendJSONShown[T string | []byte](dst []byte, s T, scratch *[]byte) []byte
 	}
 	*scratch = visible.Append((*scratch)[:0], s)
 	return appendJSONBytes(dst, *scratch)
+}
+
+// appendSARIFText appends s as a SARIF plain text message, shown as
+// appendJSONShown shows it, with each square bracket, and each backslash
+// before a bracket or a backslash, escaped by a backslash: a viewer renders
+// "[text](target)" in a message as a link, to a related location or a URI
+// (SARIF 2.1.0, section 3.11.6, which asks for literal brackets to be
+// escaped so), and card text must not make one in cardscan's words.
+// scratch holds the text between the two steps.
+func appendSARIFText[T string | []byte](dst []byte, s T, scratch *[]byte) []byte {
+	if !hasLinkSyntax(s) {
+		return appendJSONShown(dst, s, scratch)
+	}
+	b := visible.Append((*scratch)[:0], s)
+	n := len(b)
+	for i := 0; i < n; i++ {
+		c := b[i]
+		if c == '[' || c == ']' || c == '\\' && i+1 < n && (b[i+1] == '[' || b[i+1] == ']' || b[i+1] == '\\') {
+			b = append(b, '\\')
+		}
+		b = append(b, c)
+	}
+	*scratch = b
+	return appendJSONBytes(dst, b[n:])
+}
+
+// hasLinkSyntax tells whether s holds a square bracket, which
+// appendSARIFText escapes.
+func hasLinkSyntax[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '[' || s[i] == ']' {
+			return true
+		}
+	}
+	return false
 }
 
 // TextSafe returns s with ASCII control characters, invalid UTF-8 and
@@ -757,9 +792,14 @@ func appendTextSafe[T string | []byte](dst []byte, s T) []byte {
 //     or \u00XX;
 //   - DEL (U+007F) as \u007f: like the C0 controls it is a control
 //     character, which a terminal or log showing the JSON may act on;
-//   - U+2028 and U+2029 as \u2028 and \u2029: legal in JSON, but line
-//     terminators to JavaScript before ES2019 and to some log viewers, so
-//     a record containing them could not be embedded or read line-wise;
+//   - the C1 controls and the hidden characters of visible.Hidden (bidi
+//     controls, zero-width, tag characters, variation selectors, U+2028
+//     and U+2029) as \u escapes: a JSON reader gets the text as it is,
+//     while a person reading the records in a terminal or log sees what
+//     it holds, and a U+202E cannot reorder the line there (U+2028 and
+//     U+2029 are line terminators to JavaScript before ES2019 and to some
+//     log viewers, so a record holding them raw could not be embedded or
+//     read line-wise either);
 //   - each byte of invalid UTF-8 as \ufffd, as encoding/json does, so the
 //     output is always valid JSON and I-JSON (RFC 7493).
 //
@@ -804,10 +844,9 @@ func appendJSONBytes[T string | []byte](dst []byte, s T) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if r < 0xa0 || visible.Hidden(r) {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\u202`...)
-			dst = append(dst, hex[r&0xf])
+			dst = visible.AppendJSONEscape(dst, r)
 			i += size
 			start = i
 			continue

@@ -174,7 +174,7 @@ func AppendSARIFTail(dst []byte, t *SARIFTail) []byte {
 			dst = append(dst, `,"message":{"text":`...)
 			// A note names inputs, whose names are as untrusted as card
 			// text: shown as a result's message is.
-			dst = appendJSONShown(dst, n.Text, &shown)
+			dst = appendSARIFText(dst, n.Text, &shown)
 			dst = append(dst, `}}`...)
 		}
 		dst = append(dst, ']')
@@ -212,7 +212,7 @@ func (e *Encoder) AppendSARIF(dst []byte, v *Verdict) []byte {
 			e.msg = append(append(e.msg, f.Path...), ": "...)
 		}
 		e.msg = f.AppendMessage(e.msg)
-		dst = e.appendJSONShown(dst, e.msg)
+		dst = appendSARIFText(dst, e.msg, &e.shown)
 		dst = append(dst, `},"locations":[{`...)
 		dst = appendPhysicalLocation(dst, uri, based, locs[i])
 		dst = append(dst, `}],"partialFingerprints":{"cardscanFinding/v1":"`...)
@@ -269,7 +269,7 @@ func (e *Encoder) AppendSARIFAcross(dst []byte, code fastvalidate.Code, sev fast
 		dst = append(dst, `,"level":"error"`...)
 	}
 	dst = append(dst, `,"message":{"text":`...)
-	dst = appendJSONShown(dst, msg, &e.shown)
+	dst = appendSARIFText(dst, msg, &e.shown)
 	dst = append(dst, `},"locations":[{`...)
 	uri, based := e.sarifURI(places[0].Input)
 	dst = appendPhysicalLocation(dst, uri, based, Location{Line: places[0].Line, Column: 1})

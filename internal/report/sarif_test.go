@@ -54,3 +54,39 @@ func TestSARIFWriterJoinsResults(t *testing.T) {
 		t.Errorf("the marker survives JSON escaping")
 	}
 }
+
+// TestSARIFMessageLinksInert: SARIF viewers render "[text](target)" in a
+// plain text message as a link (SARIF 2.1.0, section 3.11.6), to a
+// related location by id or to a URI. Card text in a message has its
+// brackets, and a backslash before one, escaped by a backslash as the
+// section asks for literal ones, so that it cannot make a link in
+// cardscan's words.
+func TestSARIFMessageLinksInert(t *testing.T) {
+	card := `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"n","version":"[fix](https://evil.example) \\[1](1)","capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"https","url":"https://example.com/a"}}`
+	vd := judge(t, card)
+	var e Encoder
+	var results []struct {
+		Message struct{ Text string }
+	}
+	out := e.AppendSARIF(nil, &vd)
+	if err := json.Unmarshal([]byte("["+strings.TrimPrefix(string(out), ",")+"]"), &results); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	found := false
+	for _, r := range results {
+		if !strings.Contains(r.Message.Text, "fix") {
+			continue
+		}
+		found = true
+		if want := `\[fix\](https://evil.example) \\\\\[1\](1)`; !strings.Contains(r.Message.Text, want) {
+			t.Errorf("message %q lacks %q", r.Message.Text, want)
+		}
+	}
+	if !found {
+		t.Fatalf("no message quotes the version: %s", out)
+	}
+	tail := AppendSARIFTail(nil, &SARIFTail{Name: "cardscan", Notes: []SARIFNote{{"error", "[x](1).ndjson: unexpected EOF"}}})
+	if !strings.Contains(string(tail), `\\[x\\](1).ndjson`) {
+		t.Errorf("notification links not escaped: %s", tail)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cardscan/cardscan/internal/visible"
 	jsonv2 "github.com/go-json-experiment/json"
 )
 
@@ -369,7 +370,9 @@ func (s *Summary) Marshal() ([]byte, error) {
 	if err := enc.Encode(s); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	// Input names come from crawls as the cards do: their hidden
+	// characters are written as \u escapes, as verdict records write them.
+	return visible.EscapeJSON(b.Bytes()), nil
 }
 
 // WriteFile writes s to path ("-" for w).

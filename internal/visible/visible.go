@@ -1,12 +1,14 @@
 // Package visible shows the characters of untrusted text that a reader
 // would not see: every output of cardscan that repeats a card's text
 // (the text format, GitHub annotations, SARIF messages, MCP tool results,
-// the HTML report) writes each of them as its code point, <U+202E>, so
-// that a name cannot pass for another nor reorder the line it is on.
+// the HTML report) writes each of them as its code point, <U+202E>, and
+// every JSON record as a \u escape, \u202e, so that a name cannot pass
+// for another nor reorder the line it is on.
 package visible
 
 import (
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -80,4 +82,44 @@ func Has[T string | []byte](s T) bool {
 		i += size
 	}
 	return false
+}
+
+// AppendJSONEscape appends r as a JSON \u escape, a UTF-16 surrogate pair
+// beyond the Basic Multilingual Plane (a tag character, U+E0041, is
+// \udb40\udc41).
+func AppendJSONEscape(dst []byte, r rune) []byte {
+	if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+		dst = AppendJSONEscape(dst, r1)
+		r = r2
+	}
+	const hex = "0123456789abcdef"
+	return append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+}
+
+// EscapeJSON returns the JSON text js, as encoding/json writes it, with
+// each hidden character and C1 control written as a \u escape: a JSON
+// reader decodes the same text, a person reading it sees what it holds.
+// Outside its strings such JSON holds only ASCII, so every one of them is
+// inside a string, where an escape means the character itself. js itself
+// is returned when it holds none.
+func EscapeJSON(js []byte) []byte {
+	var out []byte
+	start := 0
+	for i := 0; i < len(js); {
+		if js[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(js[i:])
+		if size > 1 && (r < 0xa0 || Hidden(r)) {
+			out = append(out, js[start:i]...)
+			out = AppendJSONEscape(out, r)
+			start = i + size
+		}
+		i += size
+	}
+	if out == nil {
+		return js
+	}
+	return append(out, js[start:]...)
 }

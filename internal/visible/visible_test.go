@@ -1,6 +1,10 @@
 package visible
 
-import "testing"
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
 
 func TestAppend(t *testing.T) {
 	for in, want := range map[string]string{
@@ -33,5 +37,28 @@ func TestCodePoint(t *testing.T) {
 		if got := CodePoint(r); got != want {
 			t.Errorf("CodePoint(%#x) = %q, want %q", r, got, want)
 		}
+	}
+}
+
+func TestEscapeJSON(t *testing.T) {
+	in := "{\"a\u202eb\":[\"\u200b\U000E0041\u0085\u2028\",\"é ☃ 𝄞\"]}"
+	got := string(EscapeJSON([]byte(in)))
+	want := `{"a\u202eb":["\u200b\udb40\udc41\u0085\u2028","é ☃ 𝄞"]}`
+	if got != want {
+		t.Errorf("EscapeJSON(%q) = %s, want %s", in, got, want)
+	}
+	var back, orig any
+	if err := json.Unmarshal([]byte(got), &back); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(in), &orig); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, orig) {
+		t.Errorf("decodes to %q, want %q", back, orig)
+	}
+	plain := []byte(`{"a":"é"}`)
+	if got := EscapeJSON(plain); &got[0] != &plain[0] {
+		t.Error("text without hidden characters was copied")
 	}
 }
