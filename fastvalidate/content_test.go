@@ -329,7 +329,7 @@ func TestSkeleton(t *testing.T) {
 		{"paypal.com", "p\u0430yp\u0430l.com"},
 		{"Summariser", "Summ\u200bariser"},
 		{"Summariser", "Ｓｕｍｍａｒｉｓｅｒ"},
-		{"(a)gent", "\u249cgent"}, // the patterns read ⒜ as a; UTS #39 as (a)
+		{"(a)gent", "\u249cgent"},           // the patterns read ⒜ as a; UTS #39 as (a)
 		{"co-op agent", "co\u2011op agent"}, // UTS #39 takes the non-breaking hyphen to "-"
 		{"x-ray agent", "x\u2212ray agent"}, // and the minus sign
 	}
