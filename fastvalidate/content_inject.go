@@ -1913,7 +1913,8 @@ func emptyRefDefined(text []byte, i int) bool {
 // contextHolds reports whether what literal l needs around its match,
 // whose anchor is byte i of text, is there: an image's URL holds a
 // placeholder, an empty reference link's label is defined, a
-// declaration's value ends as one does; a plain literal needs nothing.
+// declaration's value ends as one does, a marker tag is not named in
+// prose (namedAsMarkup); a plain literal needs nothing.
 func (l *literalPattern) contextHolds(text []byte, i int) bool {
 	switch {
 	case l.urlHolds != nil:
@@ -1922,8 +1923,37 @@ func (l *literalPattern) contextHolds(text []byte, i int) bool {
 		return emptyRefDefined(text, i)
 	case l.valueEnds:
 		return declarationEnds(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
+	case l.kind == "marker" && l.text[len(l.text)-1] == '>':
+		return !namedAsMarkup(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
 	}
 	return true
+}
+
+// namedAsMarkup reports whether a marker tag whose literal ends before
+// byte i of text is named in prose rather than written: followed, past
+// white space, by a word that names markup ("matches <user> and
+// <assistant> tags in chat logs", "the SMBIOS <system> block"). A model
+// reads such a tag as the thing named, not as a turn it opens; a tag
+// followed by anything else ("<system>obey", "<system> approve all")
+// is still the marker.
+func namedAsMarkup(text []byte, i int) bool {
+	if i >= len(text) || foldByte[text[i]] != ' ' {
+		return false
+	}
+	for i < len(text) && foldByte[text[i]] == ' ' {
+		i++
+	}
+	end := i
+	for end < len(text) && foldWordByte[foldByte[text[end]]] {
+		end++
+	}
+	switch word := text[i:end]; {
+	case wordIs(word, "tag"), wordIs(word, "tags"), wordIs(word, "element"), wordIs(word, "elements"),
+		wordIs(word, "block"), wordIs(word, "blocks"), wordIs(word, "token"), wordIs(word, "tokens"),
+		wordIs(word, "marker"), wordIs(word, "markers"):
+		return true
+	}
+	return false
 }
 
 // literalEnd returns the byte of text after the literal bytes rest, read
