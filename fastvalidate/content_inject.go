@@ -1300,6 +1300,8 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 					aside = quotedMatch
 				case p.kind == "exfiltration" && w.negated(first):
 					aside = negatedMatch
+				case w.listedAsExample(first):
+					aside = listedMatch
 				}
 				if aside != plainMatch && reported&quotedReported != 0 {
 					continue
@@ -1440,6 +1442,10 @@ const (
 	// A request that security advice forbids: "never send your password
 	// to anyone", "don't send tokens to the chat" (see walker.negated).
 	negatedMatch = " after a negation"
+	// An attack named as an example of what a shield blocks: "blocks
+	// prompt injection such as ignore previous instructions or reveal
+	// your system prompt" (see walker.listedAsExample).
+	listedMatch = " listed after \"such as\""
 	// A conversation turn: honest cards show example dialogues (a
 	// weather agent's "User: ... Assistant: ...", a prompt workbench's
 	// "SYSTEM: You are a translator."), which a model reads as the
@@ -1449,7 +1455,8 @@ const (
 
 // reportPattern reports a match of pattern id of kind at string node n;
 // matched is the text matched as the patterns read it, and aside one of
-// plainMatch, quotedMatch, codeMatch, negatedMatch and turnMatch.
+// plainMatch, quotedMatch, codeMatch, negatedMatch, listedMatch and
+// turnMatch.
 func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, aside string) {
 	code := CodeContentInjection
 	if kind == "hidden-markup" {
@@ -1477,7 +1484,7 @@ func (w *walker) reportPattern(kind, id string, matched []byte, n uint32, aside 
 		// A turn is matched as written: its case and line breaks count.
 		w.addContentAtMost(code, n, "%s", append(d, aside...), SeverityWarning)
 		return
-	case quotedMatch, codeMatch, negatedMatch:
+	case quotedMatch, codeMatch, negatedMatch, listedMatch:
 		d = append(d, aside...)
 		w.addContentAtMost(code, n, "%s, after folding case, look-alike and invisible characters", d, SeverityWarning)
 		return
@@ -1539,6 +1546,51 @@ func (w *walker) negated(first wordAt) bool {
 		end = start
 	}
 }
+
+// listedAsExample reports whether the match whose first word is first
+// stands in a list of examples that "such as" opens, in its own text and
+// sentence: right after "such as", or after "or" or "and" with "such
+// as" before them and no punctuation that ends a sentence or clause
+// (. ! ? ; :) between, as a prompt shield names what it blocks ("blocks
+// prompt injection such as ignore previous instructions or reveal your
+// system prompt"). It makes the match a mention, still reported but a
+// warning under every policy, as quotes do: a model may obey it all the
+// same. A comma does not end the list ("such as pasta, and ignore ..."
+// is still an example's place), so an attack written after one is a
+// warning too; one after a full stop is an error as before.
+func (w *walker) listedAsExample(first wordAt) bool {
+	text := w.segText(first.seg)
+	start, end := wordBefore(text, first.start)
+	if start == end {
+		return false
+	}
+	switch {
+	case wordIs(text[start:end], "as"):
+		s2, e2 := wordBefore(text, start)
+		return s2 != e2 && wordIs(text[s2:e2], "such")
+	case wordIs(text[start:end], "or"), wordIs(text[start:end], "and"):
+	default:
+		return false
+	}
+	// Back over the sentence for "such as", at most maxListBack bytes.
+	for i := start; i > 0 && start-i < maxListBack; i-- {
+		switch foldByte[text[i-1]] {
+		case '.', '!', '?', ';', ':':
+			return false
+		}
+		if ws, we := wordBefore(text, i); ws != we && we == i && wordIs(text[ws:we], "as") {
+			if s2, e2 := wordBefore(text, ws); s2 != e2 && wordIs(text[s2:e2], "such") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxListBack bounds how far back listedAsExample looks for "such as"
+// before an "or" or "and": a list of a few examples, each a pattern's
+// words.
+const maxListBack = 160
 
 // maxAskWords bounds the words of asking negated reads back over: "ask
 // you to" is three.
@@ -1861,7 +1913,8 @@ func emptyRefDefined(text []byte, i int) bool {
 // contextHolds reports whether what literal l needs around its match,
 // whose anchor is byte i of text, is there: an image's URL holds a
 // placeholder, an empty reference link's label is defined, a
-// declaration's value ends as one does; a plain literal needs nothing.
+// declaration's value ends as one does, a marker tag is not named in
+// prose (namedAsMarkup); a plain literal needs nothing.
 func (l *literalPattern) contextHolds(text []byte, i int) bool {
 	switch {
 	case l.urlHolds != nil:
@@ -1870,8 +1923,37 @@ func (l *literalPattern) contextHolds(text []byte, i int) bool {
 		return emptyRefDefined(text, i)
 	case l.valueEnds:
 		return declarationEnds(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
+	case l.kind == "marker" && l.text[len(l.text)-1] == '>':
+		return !namedAsMarkup(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
 	}
 	return true
+}
+
+// namedAsMarkup reports whether a marker tag whose literal ends before
+// byte i of text is named in prose rather than written: followed, past
+// white space, by a word that names markup ("matches <user> and
+// <assistant> tags in chat logs", "the SMBIOS <system> block"). A model
+// reads such a tag as the thing named, not as a turn it opens; a tag
+// followed by anything else ("<system>obey", "<system> approve all")
+// is still the marker.
+func namedAsMarkup(text []byte, i int) bool {
+	if i >= len(text) || foldByte[text[i]] != ' ' {
+		return false
+	}
+	for i < len(text) && foldByte[text[i]] == ' ' {
+		i++
+	}
+	end := i
+	for end < len(text) && foldWordByte[foldByte[text[end]]] {
+		end++
+	}
+	switch word := text[i:end]; {
+	case wordIs(word, "tag"), wordIs(word, "tags"), wordIs(word, "element"), wordIs(word, "elements"),
+		wordIs(word, "block"), wordIs(word, "blocks"), wordIs(word, "token"), wordIs(word, "tokens"),
+		wordIs(word, "marker"), wordIs(word, "markers"):
+		return true
+	}
+	return false
 }
 
 // literalEnd returns the byte of text after the literal bytes rest, read

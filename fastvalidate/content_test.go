@@ -329,7 +329,9 @@ func TestSkeleton(t *testing.T) {
 		{"paypal.com", "p\u0430yp\u0430l.com"},
 		{"Summariser", "Summ\u200bariser"},
 		{"Summariser", "Ｓｕｍｍａｒｉｓｅｒ"},
-		{"(a)gent", "\u249cgent"}, // the patterns read ⒜ as a; UTS #39 as (a)
+		{"(a)gent", "\u249cgent"},           // the patterns read ⒜ as a; UTS #39 as (a)
+		{"co-op agent", "co\u2011op agent"}, // UTS #39 takes the non-breaking hyphen to "-"
+		{"x-ray agent", "x\u2212ray agent"}, // and the minus sign
 	}
 	for _, p := range same {
 		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a != b {
@@ -344,6 +346,9 @@ func TestSkeleton(t *testing.T) {
 		// keeps UTS #39, whose skeleton of Greek ε and of ᴍ is not ASCII.
 		{"Secure Agent", "S\u03b5cure Agent"},
 		{"Mail Agent", "\u1d0dail Agent"},
+		// The em dash reads as a hyphen to the patterns alone: UTS #39
+		// takes it to ー.
+		{"co-op agent", "co\u2014op agent"},
 	}
 	for _, p := range differ {
 		if a, b := string(Skeleton(nil, []byte(p[0]))), string(Skeleton(nil, []byte(p[1]))); a == b {

@@ -3,11 +3,11 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 8\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|messages|context|constraints|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match.\nversion 9\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
-	version: "8",
+	version: "9",
 	words: []wordPattern{
 		{
 			kind: "override",
@@ -22,14 +22,38 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x20000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
-					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "messages", "context", "constraints", "commands"},
-					bit:   0x40000000000000,
+					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
+					bit:   0x80000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-previous-messages",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "disregard"},
+					bit:   0x2,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
+					bit:   0x100000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"messages", "commands"},
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -39,21 +63,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"override", "bypass"},
-					bit:   0x2,
+					bit:   0x4,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x80000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x100000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -63,32 +87,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don"},
-					bit:   0x8,
+					bit:   0x10,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x200000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
-					bit:   0x4,
+					bit:   0x8,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x400000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -98,15 +122,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"new", "updated", "real", "actual", "true", "secret"},
-					bit:   0x20,
+					bit:   0x40,
 				},
 				{
 					words: []string{"system"},
-					bit:   0x10,
+					bit:   0x20,
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -117,22 +141,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x80,
+					bit:   0x100,
 				},
 				{
 					words: []string{"are"},
-					bit:   0x2000000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x40,
+					bit:   0x80,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x4000000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -142,59 +166,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"from"},
-					bit:   0x200,
+					bit:   0x400,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x100,
+					bit:   0x200,
 				},
 				{
 					words: []string{"on"},
-					bit:   0x8000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x20000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
 		{
 			kind: "roleplay",
 			id:   "pretend",
-			tokens: []patternToken{
-				{
-					words: []string{"pretend"},
-					bit:   0x400,
-				},
-				{
-					gap: 1,
-				},
-				{
-					words: []string{"to", "you", "that"},
-					bit:   0x40000000000000,
-				},
-				{
-					gap: 1,
-				},
-				{
-					words: []string{"be", "are", "have"},
-					bit:   0x80000000000000,
-				},
-				{
-					gap: 4,
-				},
-				{
-					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x100000000000000,
-				},
-			},
-		},
-		{
-			kind: "roleplay",
-			id:   "pretend-no-rules",
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
@@ -205,62 +198,65 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x200000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x400000000000000,
-				},
-				{
-					gap: 4,
-				},
-				{
-					words: []string{"no", "without"},
 					bit:   0x800000000000000,
-				},
-				{
-					gap: 3,
-				},
-				{
-					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x1000000000000000,
-				},
-			},
-		},
-		{
-			kind: "roleplay",
-			id:   "roleplay-as",
-			tokens: []patternToken{
-				{
-					words: []string{"roleplay", "role"},
-					bit:   0x1000,
-				},
-				{
-					gap: 1,
-				},
-				{
-					words: []string{"play"},
-					bit:   0x2000000000000000,
-				},
-				{
-					words: []string{"as", "that"},
-					bit:   0x4000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
 		{
 			kind: "roleplay",
-			id:   "roleplay-as-no-rules",
+			id:   "pretend-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"pretend"},
+					bit:   0x1000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"to", "you", "that"},
+					bit:   0x2000000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"be", "are", "have"},
+					bit:   0x4000000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x8000000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x40000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-as",
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
@@ -271,56 +267,35 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x20000000000000,
-				},
-				{
-					words: []string{"as", "that"},
-					bit:   0x40000000000000,
-				},
-				{
-					gap: 4,
-				},
-				{
-					words: []string{"no", "without"},
 					bit:   0x80000000000000,
 				},
 				{
-					gap: 3,
-				},
-				{
-					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x100000000000000,
-				},
-			},
-		},
-		{
-			kind: "roleplay",
-			id:   "roleplay-word-as",
-			tokens: []patternToken{
-				{
-					words: []string{"roleplay"},
-					bit:   0x4000,
-				},
-				{
 					words: []string{"as", "that"},
-					bit:   0x200000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x400000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
 		{
 			kind: "roleplay",
-			id:   "roleplay-word-as-no-rules",
+			id:   "roleplay-as-no-rules",
 			tokens: []patternToken{
 				{
-					words: []string{"roleplay"},
-					bit:   0x8000,
+					words: []string{"roleplay", "role"},
+					bit:   0x4000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"play"},
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"as", "that"},
@@ -344,39 +319,56 @@ var staticPatterns = patternSet{
 		},
 		{
 			kind: "roleplay",
-			id:   "roleplay-you",
+			id:   "roleplay-word-as",
 			tokens: []patternToken{
 				{
-					words: []string{"roleplay", "role"},
-					bit:   0x10000,
+					words: []string{"roleplay"},
+					bit:   0x8000,
 				},
 				{
-					gap: 1,
-				},
-				{
-					words: []string{"play"},
+					words: []string{"as", "that"},
 					bit:   0x4000000000000000,
 				},
 				{
-					words: []string{"you"},
+					gap: 4,
+				},
+				{
+					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
 					bit:   0x8000000000000000,
-				},
-				{
-					words: []string{"are", "re"},
-					bit:   0x20000000000000,
-				},
-				{
-					gap: 2,
-				},
-				{
-					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x40000000000000,
 				},
 			},
 		},
 		{
 			kind: "roleplay",
-			id:   "roleplay-you-no-rules",
+			id:   "roleplay-word-as-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay"},
+					bit:   0x10000,
+				},
+				{
+					words: []string{"as", "that"},
+					bit:   0x40000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x80000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x100000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-you",
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
@@ -387,63 +379,67 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x80000000000000,
-				},
-				{
-					words: []string{"you"},
-					bit:   0x100000000000000,
-				},
-				{
-					words: []string{"are", "re"},
 					bit:   0x200000000000000,
 				},
 				{
-					gap: 2,
-				},
-				{
-					words: []string{"no", "without"},
+					words: []string{"you"},
 					bit:   0x400000000000000,
 				},
 				{
-					gap: 3,
-				},
-				{
-					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000000,
-				},
-			},
-		},
-		{
-			kind: "roleplay",
-			id:   "roleplay-word-you",
-			tokens: []patternToken{
-				{
-					words: []string{"roleplay"},
-					bit:   0x40000,
-				},
-				{
-					gap: 1,
-				},
-				{
-					words: []string{"you"},
-					bit:   0x1000000000000000,
-				},
-				{
 					words: []string{"are", "re"},
-					bit:   0x2000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
 		{
 			kind: "roleplay",
-			id:   "roleplay-word-you-no-rules",
+			id:   "roleplay-you-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay", "role"},
+					bit:   0x40000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"play"},
+					bit:   0x2000000000000000,
+				},
+				{
+					words: []string{"you"},
+					bit:   0x4000000000000000,
+				},
+				{
+					words: []string{"are", "re"},
+					bit:   0x8000000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x40000000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x80000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-word-you",
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
@@ -454,25 +450,53 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"you"},
-					bit:   0x8000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x20000000000000,
+					bit:   0x200000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
+					bit:   0x400000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "roleplay-word-you-no-rules",
+			tokens: []patternToken{
+				{
+					words: []string{"roleplay"},
+					bit:   0x100000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"you"},
+					bit:   0x800000000000000,
+				},
+				{
+					words: []string{"are", "re"},
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x80000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -482,29 +506,29 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x200000,
+					bit:   0x400000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x200000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x100000,
+					bit:   0x200000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x400000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -514,15 +538,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
-					bit:   0x800000,
+					bit:   0x1000000,
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x800000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x400000,
+					bit:   0x800000,
 				},
 			},
 		},
@@ -532,18 +556,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
-					bit:   0x2000000,
+					bit:   0x4000000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x1000000,
+					bit:   0x2000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x1000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -553,18 +577,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"enter", "enable", "activate", "switch", "turn"},
-					bit:   0x8000000,
+					bit:   0x10000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x2000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x4000000,
+					bit:   0x8000000,
 				},
 			},
 		},
@@ -574,25 +598,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"developer"},
-					bit:   0x20000000,
+					bit:   0x40000000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x10000000,
+					bit:   0x20000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x4000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -602,26 +626,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x40000000,
+					bit:   0x80000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x20000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x40000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x80000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x100000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -631,21 +655,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "mail", "submit"},
-					bit:   0x100000000,
+					bit:   0x200000000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words: []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
-					bit:   0x80000000,
+					bit:   0x100000000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x200000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -656,25 +680,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
-					bit:   0x400000000,
+					bit:   0x800000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x400000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x800000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
-					bit:   0x200000000,
+					bit:   0x400000000,
 				},
 			},
 		},
@@ -684,18 +708,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"set", "put", "cast", "push"},
-					bit:   0x1000000000,
+					bit:   0x2000000000,
 				},
 				{
 					words: []string{"aside"},
-					bit:   0x800000000,
+					bit:   0x1000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x1000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -705,19 +729,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"your"},
-					bit:   0x4000000000,
+					bit:   0x8000000000,
 				},
 				{
 					words: []string{"real", "actual"},
-					bit:   0x2000000000,
+					bit:   0x4000000000,
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x2000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"to"},
+					bit:   0x2000000000000000,
 				},
 			},
 			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
@@ -728,15 +759,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"assistant", "model", "ai", "llm", "you"},
-					bit:   0x10000000000,
+					bit:   0x20000000000,
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x8000000000,
+					bit:   0x10000000000,
 				},
 			},
 		},
@@ -746,15 +777,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"respond", "reply"},
-					bit:   0x40000000000,
+					bit:   0x80000000000,
 				},
 				{
 					words: []string{"only"},
-					bit:   0x20000000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"with"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -765,7 +796,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x80000000000,
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"everything", "anything", "all"},
@@ -783,7 +814,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x100000000000,
+					bit:   0x200000000000,
 				},
 				{
 					words: []string{"your", "these", "those"},
@@ -804,7 +835,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"overrides", "supersedes"},
-					bit:   0x200000000000,
+					bit:   0x400000000000,
 				},
 				{
 					gap: 2,
@@ -828,7 +859,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
-					bit:   0x800000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 1,
@@ -843,7 +874,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x400000000000,
+					bit:   0x800000000000,
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
@@ -857,7 +888,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don", "never"},
-					bit:   0x2000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 1,
@@ -868,21 +899,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"tell"},
-					bit:   0x1000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x20000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x40000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -892,28 +923,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
-					bit:   0x8000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x80000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
-					bit:   0x4000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x100000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -923,35 +954,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
-					bit:   0x10000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x200000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x400000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -1895,221 +1926,221 @@ var staticPatterns = patternSet{
 		18: {
 			{
 				word:     "ai",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		19: {
 			{
 				word:     "act",
-				patterns: []int{16},
+				patterns: []int{17},
 			},
 		},
 		21: {
 			{
 				word:     "above",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 		},
 		22: {
 			{
 				word:     "actual",
-				patterns: []int{3},
+				patterns: []int{4},
 			},
 			{
 				word:     "answer",
-				patterns: []int{16},
+				patterns: []int{17},
 			},
 			{
 				word:     "always",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		24: {
 			{
 				word:     "activate",
-				patterns: []int{19},
+				patterns: []int{20},
 			},
 		},
 		25: {
 			{
 				word:     "assistant",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		38: {
 			{
 				word:     "bypass",
-				patterns: []int{1},
+				patterns: []int{2},
 			},
 			{
 				word:     "behave",
-				patterns: []int{16},
+				patterns: []int{17},
 			},
 		},
 		52: {
 			{
 				word:     "cast",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		66: {
 			{
 				word:     "do",
-				patterns: []int{2, 17, 32},
+				patterns: []int{3, 18, 33},
 			},
 		},
 		67: {
 			{
 				word:     "don",
-				patterns: []int{2, 32},
+				patterns: []int{3, 33},
 			},
 		},
 		68: {
 			{
 				word:     "dont",
-				patterns: []int{2, 32},
+				patterns: []int{3, 33},
 			},
 			{
 				word:     "dump",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		70: {
 			{
 				word:     "divert",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		71: {
 			{
 				word:     "display",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		72: {
 			{
 				word:     "disclose",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		73: {
 			{
 				word:     "disregard",
-				patterns: []int{0, 28, 29},
+				patterns: []int{0, 1, 29, 30},
 			},
 			{
 				word:     "developer",
-				patterns: []int{20},
+				patterns: []int{21},
 			},
 		},
 		85: {
 			{
 				word:     "enter",
-				patterns: []int{19},
+				patterns: []int{20},
 			},
 			{
 				word:     "email",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 		},
 		86: {
 			{
 				word:     "enable",
-				patterns: []int{19},
+				patterns: []int{20},
 			},
 		},
 		87: {
 			{
 				word:     "earlier",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 		},
 		90: {
 			{
 				word:     "exfiltrate",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 		},
 		100: {
 			{
 				word:     "from",
-				patterns: []int{5},
+				patterns: []int{6},
 			},
 		},
 		102: {
 			{
 				word:     "forget",
-				patterns: []int{0, 28, 29},
+				patterns: []int{0, 29, 30},
 			},
 		},
 		103: {
 			{
 				word:     "forward",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 		},
 		115: {
 			{
 				word:     "god",
-				patterns: []int{18},
+				patterns: []int{19},
 			},
 		},
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0, 28, 29},
+				patterns: []int{0, 1, 29, 30},
 			},
 		},
 		169: {
 			{
 				word:     "jailbreak",
-				patterns: []int{18},
+				patterns: []int{19},
 			},
 		},
 		170: {
 			{
 				word:     "jailbroken",
-				patterns: []int{18},
+				patterns: []int{19},
 			},
 		},
 		195: {
 			{
 				word:     "llm",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		196: {
 			{
 				word:     "leak",
-				patterns: []int{22, 23},
+				patterns: []int{23, 24},
 			},
 		},
 		212: {
 			{
 				word:     "mail",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 			{
 				word:     "must",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		213: {
 			{
 				word:     "model",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		227: {
 			{
 				word:     "new",
-				patterns: []int{3},
+				patterns: []int{4},
 			},
 		},
 		229: {
 			{
 				word:     "never",
-				patterns: []int{32},
+				patterns: []int{33},
 			},
 		},
 		231: {
@@ -2121,13 +2152,13 @@ var staticPatterns = patternSet{
 		243: {
 			{
 				word:     "old",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 		},
 		246: {
 			{
 				word:     "output",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		248: {
@@ -2137,107 +2168,107 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "override",
-				patterns: []int{1},
+				patterns: []int{2},
 			},
 			{
 				word:     "original",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 		},
 		249: {
 			{
 				word:     "overrides",
-				patterns: []int{30},
+				patterns: []int{31},
 			},
 		},
 		259: {
 			{
 				word:     "put",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		260: {
 			{
 				word:     "post",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 			{
 				word:     "push",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		261: {
 			{
 				word:     "print",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 			{
 				word:     "prior",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 		},
 		263: {
 			{
 				word:     "pretend",
-				patterns: []int{6, 7},
+				patterns: []int{7, 8},
 			},
 		},
 		264: {
 			{
 				word:     "previous",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 		},
 		292: {
 			{
 				word:     "real",
-				patterns: []int{3},
+				patterns: []int{4},
 			},
 			{
 				word:     "role",
-				patterns: []int{8, 9, 12, 13},
+				patterns: []int{9, 10, 13, 14},
 			},
 		},
 		293: {
 			{
 				word:     "reply",
-				patterns: []int{27},
+				patterns: []int{28},
 			},
 			{
 				word:     "route",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		294: {
 			{
 				word:     "reveal",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 			{
 				word:     "repeat",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		295: {
 			{
 				word:     "respond",
-				patterns: []int{16, 27},
+				patterns: []int{17, 28},
 			},
 		},
 		296: {
 			{
 				word:     "roleplay",
-				patterns: []int{8, 9, 10, 11, 12, 13, 14, 15},
+				patterns: []int{9, 10, 11, 12, 13, 14, 15, 16},
 			},
 			{
 				word:     "redirect",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		307: {
 			{
 				word:     "set",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		308: {
@@ -2247,93 +2278,93 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "send",
-				patterns: []int{22, 33},
+				patterns: []int{23, 34},
 			},
 			{
 				word:     "show",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		310: {
 			{
 				word:     "secret",
-				patterns: []int{3},
+				patterns: []int{4},
 			},
 			{
 				word:     "switch",
-				patterns: []int{19},
+				patterns: []int{20},
 			},
 			{
 				word:     "submit",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 			{
 				word:     "system",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 			{
 				word:     "safety",
-				patterns: []int{31},
+				patterns: []int{32},
 			},
 		},
 		314: {
 			{
 				word:     "supersedes",
-				patterns: []int{30},
+				patterns: []int{31},
 			},
 		},
 		324: {
 			{
 				word:     "true",
-				patterns: []int{3},
+				patterns: []int{4},
 			},
 			{
 				word:     "turn",
-				patterns: []int{19},
+				patterns: []int{20},
 			},
 			{
 				word:     "tell",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		328: {
 			{
 				word:     "transmit",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 			{
 				word:     "transfer",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		342: {
 			{
 				word:     "upload",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 		},
 		343: {
 			{
 				word:     "updated",
-				patterns: []int{3},
+				patterns: []int{4},
 			},
 		},
 		348: {
 			{
 				word:     "unrestricted",
-				patterns: []int{18},
+				patterns: []int{19},
 			},
 		},
 		403: {
 			{
 				word:     "you",
-				patterns: []int{4, 21, 26},
+				patterns: []int{5, 22, 27},
 			},
 		},
 		404: {
 			{
 				word:     "your",
-				patterns: []int{25, 31},
+				patterns: []int{26, 32},
 			},
 		},
 	},
@@ -2350,11 +2381,11 @@ var staticPatterns = patternSet{
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
 	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x1039f37600000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x20000000000000, 18: 0xa0000000000000, 19: 0x3980000000000000, 20: 0x1000000000000000, 23: 0x100000000000000, 31: 0x100010000000000, 40: 0x3bc0000080000000, 43: 0x20000000200000, 60: 0x4a40000000000000, 96: 0x60a0000000000000, 109: 0x100000000000000, 119: 0x340000000000000, 127: 0x1b40000200000000, 133: 0x80400000000000, 136: 0x80000000000000, 142: 0x80000000, 159: 0x8000000000000000, 162: 0x8010000000000000, 169: 0x820000000000000, 170: 0x100000080000000, 171: 0x80000000, 175: 0x1000000000, 190: 0x20000000000, 191: 0x80000000, 195: 0xc540000000000000, 219: 0x80000000, 222: 0x420000000000000, 258: 0x1, 259: 0x4000000000000000, 262: 0x22000000000000, 263: 0x200, 265: 0x2000000000008, 266: 0x400000000000000, 269: 0x8000000400000000, 270: 0x2000000000000000, 276: 0x2100010000000000, 284: 0x8000000000000, 307: 0xc540000000000000, 310: 0x840000000000000, 333: 0x8200000000000000, 336: 0x4, 347: 0x2000000800008, 348: 0x80000000, 362: 0x4000000000000000, 373: 0x4b40000000000000, 375: 0x1000000000000000, 376: 0x200000000000000, 385: 0x200000, 396: 0x100000000, 402: 0x200000000000, 404: 0x200000000000000, 410: 0x800000000000000, 435: 0x480000000000000, 453: 0x8000000000000, 454: 0x420000000000000, 455: 0x4000000000000, 457: 0x200000000000000, 464: 0x400000000, 468: 0x6400000002000000, 469: 0x100000000, 472: 0x200000000000, 484: 0x40000000000000, 487: 0x1000000000, 495: 0x400000000, 503: 0x4a0800000000000, 511: 0x100000000000000, 518: 0xe540000002000000, 519: 0x4000000000000, 525: 0x80000000, 539: 0x8000000, 546: 0x80000000, 555: 0x4, 569: 0x100000000, 591: 0x4a0000000000000, 593: 0xc00, 605: 0x8000000000000, 614: 0x20040000000000, 634: 0x200000000000000, 649: 0x1000000000000000, 652: 0x4000000000000000, 657: 0x3980000000000000, 658: 0x40000000000000, 685: 0x80000000, 709: 0x2000000020, 713: 0x86a0800000000000, 714: 0x8000100000000, 716: 0x3cc0000000000000, 724: 0x4000000000000, 742: 0x200000000000000, 751: 0x80000000, 778: 0x2000000000000000, 795: 0x4000000000000, 803: 0x1080000000000000, 817: 0x200000000000000, 818: 0xb980000000000000, 832: 0x800000000000000, 843: 0x200000000000000, 852: 0x8000000, 864: 0x20, 865: 0x200000000000000, 872: 0x1800000000000000, 894: 0x9360010040100080, 895: 0x200000000000000, 899: 0x20000000000000, 900: 0x220040000200000, 929: 0x5000000000000000, 934: 0x4, 938: 0x940000200000000, 948: 0xe540000002000000, 969: 0x80000000, 982: 0x80000000, 991: 0x40000000000000, 1000: 0x3980000000000000, 1015: 0x100000000000000, 1019: 0x80000000000000, 1022: 0x80000000, 1032: 0x80000000, 1038: 0xc540000000000000, 1056: 0x400000000, 1061: 0x100000000000000, 1063: 0x80000000, 1070: 0x800000000000, 1076: 0x3980000000000000, 1081: 0x20000000200000, 1098: 0x180000000000000, 1106: 0x2, 1107: 0x100000000000000, 1110: 0x5000000000000000, 1113: 0x20, 1115: 0x2000000000000000, 1119: 0x800000080000020, 1125: 0x40000000000000, 1126: 0x2000000000000000, 1142: 0x3980000000000000, 1143: 0x400000000, 1156: 0x1000000000, 1157: 0x8000000, 1181: 0xc540000000000000, 1189: 0x80000000, 1192: 0x8000000, 1206: 0x8000400140, 1228: 0x40800000000000, 1242: 0x20000000000000, 1268: 0x4000000000000, 1270: 0x40000000000000, 1275: 0xb980000000000000, 1286: 0x100000000, 1296: 0x100000000, 1309: 0x1000000000000000, 1323: 0x26a0000000000000, 1341: 0x2220000000000000, 1352: 0x4000000000000000, 1375: 0x33000, 1381: 0x4e0000000000000, 1385: 0x100000000000000, 1410: 0x8500000000000000, 1426: 0x8000000000000, 1427: 0x85a0804000000000, 1431: 0x100011000000000, 1436: 0x400000000, 1443: 0xc20800000000000, 1464: 0x2000000000000000, 1465: 0x3980000000000000, 1475: 0xc540000000000000, 1504: 0x100000000, 1517: 0x100000000000000, 1526: 0x400000000, 1528: 0x100000000000000, 1538: 0x9000000000000000, 1544: 0x3bc0000000000000, 1551: 0x800000000, 1567: 0x400000000, 1570: 0x480000000000000, 1582: 0x300000000000000, 1592: 0x15000000, 1605: 0x80000000, 1606: 0x30000000000000, 1608: 0x1140000000000000, 1628: 0x4000000000000, 1630: 0x200000000000000, 1633: 0x8000000, 1635: 0x4000000000000, 1638: 0xc540000000000000, 1647: 0x180000000001, 1654: 0x8000000000000000, 1658: 0x3bc0000000000000, 1664: 0xc541000400000000, 1672: 0x1b40000200000000, 1711: 0x3980000000000000, 1714: 0x20, 1716: 0x100000000000000, 1718: 0x3982000000000008, 1722: 0x180000000001, 1726: 0x80000000, 1738: 0x4a0800000000000, 1742: 0xff000, 1776: 0x1cc0000000000000, 1841: 0x400000000000000, 1843: 0x80000000, 1845: 0xcd60800000000010, 1852: 0x100000000, 1855: 0x3980000000000000, 1858: 0x2, 1871: 0x500000000, 1888: 0x7b80000000000000, 1893: 0xc540000080000000, 1903: 0x2000002002000020, 1912: 0x1b40000000000000, 1919: 0x3b80000000000000, 1921: 0x40000000000000, 1930: 0x200000000000000, 1931: 0x80000000, 1936: 0x1, 1941: 0x100010000000000, 1958: 0xc560180020000001, 1965: 0x800000000000000, 1972: 0x100000000000000, 1980: 0xc540000000000001, 1984: 0x4a0800000000000, 1989: 0x1000000000000000, 1990: 0xb980000000000000, 1993: 0x100000000000000, 2016: 0x40000000000000, 2026: 0x100000000},
-	gateNeeds:    []uint64{0x60000000000001, 0x180000000000002, 0xe0000000000000c, 0x1000000000000030, 0x60000000000000c0, 0x8020000000000300, 0x1c0000000000400, 0x1e00000000000800, 0xe000000000001000, 0x1e0000000002000, 0x600000000004000, 0x3800000000008000, 0xc060000000010000, 0xf80000000020000, 0x7000000000040000, 0x80e0000000080000, 0x700000000300000, 0x800000000c00000, 0x1000000003000000, 0x200000000c000000, 0xc000000030000000, 0x1e0000040000000, 0x200000180000000, 0xc00000600000000, 0x1000001800000000, 0x6000006000000000, 0x8000018000000000, 0x20060000000000, 0xc0080000000000, 0x300100000000000, 0xc00200000000000, 0x7000c00000000000, 0x8063000000000000, 0x18c000000000000, 0x1e10000000000000},
-	gateFirsts:   0x1abd556aaffeab,
-	gateTokens:   138,
-	anchorBits:   0x157aaad55ffd57,
+	gate:         [2048]uint64{8: 0x140000000000000, 18: 0x540000000000000, 19: 0x61c0000000000000, 20: 0x8000000000000000, 23: 0x200000000000000, 31: 0x40020000000000, 40: 0x7fc0000100000000, 43: 0x200000000400000, 60: 0x6d40000000000000, 96: 0x2680000000000000, 109: 0x40000000000000, 119: 0x2680000000000000, 127: 0xce80000400000000, 133: 0x8000800000000000, 136: 0x100000000000000, 142: 0x100000000, 159: 0x1000000000000000, 162: 0x4020000000000000, 169: 0x340000000000000, 170: 0x100000100000000, 171: 0x100000000, 175: 0x2000000000, 190: 0x40000000000, 191: 0x100000000, 195: 0x9680000000000000, 219: 0x100000000, 222: 0x840000000000000, 258: 0x1, 259: 0x1000000000000000, 262: 0x204000000000000, 263: 0x400, 265: 0x4000000000010, 266: 0x800000000000000, 269: 0x1000000800000000, 270: 0x800000000000000, 276: 0x840020000000000, 284: 0x10000000000000, 307: 0x9680000000000000, 310: 0x140000000000000, 333: 0x9000000000000000, 336: 0x8, 347: 0x4000001000010, 348: 0x100000000, 362: 0x4000000000000000, 373: 0xc940000000000000, 375: 0x400000000000000, 376: 0x400000000000000, 385: 0x400000, 396: 0x200000000, 402: 0x400000000000, 404: 0x40000000000000, 410: 0x200000000000000, 435: 0x4800000000000000, 453: 0x10000000000000, 454: 0x140000000000000, 455: 0x8000000000000, 457: 0x400000000000000, 464: 0x800000000, 468: 0x480000004000000, 469: 0x200000000, 472: 0x400000000000, 484: 0x80000000000000, 487: 0x2000000000, 495: 0x800000000, 503: 0x25c1000000000000, 511: 0x40000000000000, 518: 0x9680000004000000, 519: 0x8000000000000, 525: 0x100000000, 539: 0x10000000, 546: 0x100000000, 555: 0x8, 569: 0x200000000, 591: 0x540000000000000, 593: 0x1800, 605: 0x10000000000000, 614: 0x200080000000000, 634: 0x40000000000000, 649: 0x2000000000000000, 652: 0x4000000000000000, 657: 0x61c0000000000000, 658: 0x80000000000000, 685: 0x100000000, 709: 0x4000000040, 713: 0x95c1000000000000, 714: 0x10000200000000, 716: 0xf0c0000000000000, 724: 0x8000000000000, 742: 0x200000000000000, 751: 0x100000000, 778: 0x800000000000000, 795: 0x8000000000000, 803: 0x2080000000000000, 817: 0x80000000000000, 818: 0x71c0000000000000, 832: 0x1000000000000000, 843: 0x400000000000000, 852: 0x10000000, 864: 0x40, 865: 0x200000000000000, 872: 0x3000000000000000, 894: 0x7f00020080200100, 895: 0x400000000000000, 899: 0x8000000000000000, 900: 0x600080000400000, 929: 0xa00000000000000, 934: 0x8, 938: 0x880000400000000, 948: 0x9680000004000000, 969: 0x100000000, 982: 0x100000000, 991: 0x80000000000000, 1000: 0x61c0000000000000, 1015: 0x40000000000000, 1019: 0x100000000000000, 1022: 0x100000000, 1032: 0x100000000, 1038: 0x9680000000000000, 1056: 0x800000000, 1061: 0x40000000000000, 1063: 0x100000000, 1070: 0x1000000000000, 1076: 0x61c0000000000000, 1081: 0x200000000400000, 1098: 0xc0000000000000, 1106: 0x4, 1107: 0x40000000000000, 1110: 0xa00000000000000, 1113: 0x40, 1115: 0x800000000000000, 1119: 0x200000100000040, 1125: 0x80000000000000, 1126: 0x800000000000000, 1142: 0x61c0000000000000, 1143: 0x800000000, 1156: 0x2000000000, 1157: 0x10000000, 1181: 0x9600000000000000, 1189: 0x100000000, 1192: 0x10000000, 1206: 0x10000800280, 1228: 0x201000000000000, 1242: 0x140000000000000, 1268: 0x8000000000000, 1270: 0x40000000000000, 1275: 0x71c0000000000000, 1286: 0x200000000, 1296: 0x200000000, 1309: 0x200000000000000, 1323: 0xfa40000000000000, 1341: 0xba00000000000000, 1352: 0x4000000000000000, 1375: 0x66000, 1381: 0x540000000000000, 1385: 0x40000000000000, 1410: 0x9200000000000000, 1426: 0x10000000000000, 1427: 0x3701008000000000, 1431: 0x40022000000000, 1436: 0x800000000, 1443: 0x2341000000000000, 1464: 0x800000000000000, 1465: 0x61c0000000000000, 1475: 0x9680000000000000, 1504: 0x200000000, 1517: 0x40000000000000, 1526: 0x800000000, 1528: 0x40000000000000, 1538: 0x300000000000000, 1544: 0x7bc0000000000000, 1551: 0x1000000000, 1567: 0x800000000, 1570: 0x4800000000000000, 1582: 0x280000000000000, 1592: 0x2a000000, 1605: 0x100000000, 1606: 0x220000000000000, 1608: 0xc80000000000000, 1628: 0x8000000000000, 1630: 0x400000000000000, 1633: 0x10000000, 1635: 0x8000000000000, 1638: 0x9680000000000000, 1647: 0x300000000003, 1654: 0x1000000000000000, 1658: 0x7fc0000000000000, 1664: 0x9682000800000000, 1672: 0xde80000400000000, 1711: 0x61c0000000000000, 1714: 0x40, 1716: 0x100000000000000, 1718: 0x61c4000000000010, 1722: 0x300000000001, 1726: 0x100000000, 1738: 0x2541000000000000, 1742: 0x1fe000, 1776: 0xb0c0000000000000, 1841: 0x100000000000000, 1843: 0x100000000, 1845: 0xb741000000000020, 1852: 0x200000000, 1855: 0x61c0000000000000, 1858: 0x4, 1871: 0xa00000000, 1888: 0x63c0000000000000, 1893: 0x9680000100000000, 1903: 0x400004004000040, 1912: 0x4e80000000000000, 1919: 0x73c0000000000000, 1921: 0x200000000000000, 1930: 0x80000000000000, 1931: 0x100000000, 1936: 0x1, 1941: 0x40020000000000, 1958: 0x97c0300040000003, 1965: 0x1000000000000000, 1972: 0x40000000000000, 1980: 0x9680000000000001, 1984: 0x25c1000000000000, 1989: 0x2000000000000000, 1990: 0x61c0000000000000, 1993: 0x40000000000000, 2016: 0x80000000000000, 2026: 0x200000000},
+	gateNeeds:    []uint64{0xc0000000000001, 0x300000000000002, 0xc00000000000004, 0x7000000000000018, 0x8000000000000060, 0xc0000000000180, 0x300000000000600, 0x1c00000000000800, 0xe040000000001000, 0x380000000002000, 0x3c00000000004000, 0xc000000000008000, 0x1c0000000010000, 0x1e00000000020000, 0xe0c0000000040000, 0x700000000080000, 0x7800000000100000, 0x80c0000000600000, 0x100000001800000, 0x200000006000000, 0x400000018000000, 0x1800000060000000, 0xe040000080000000, 0x80000300000000, 0x300000c00000000, 0x400003000000000, 0x380000c000000000, 0x4000030000000000, 0x80000c0000000000, 0xc0100000000000, 0x300200000000000, 0xc00400000000000, 0x7001800000000000, 0x80c6000000000000, 0x318000000000000, 0x3c20000000000000},
+	gateFirsts:   0x357aaad55ffd57,
+	gateTokens:   142,
+	anchorBits:   0x2af555aabffaaf,
 	teddy:        [8][32]uint8{0: {0: 0xa0, 1: 0x41, 2: 0x28, 3: 0xf4, 4: 0xe0, 5: 0x2, 6: 0x51, 7: 0x20, 8: 0xc0, 9: 0x42, 11: 0x8, 12: 0x10, 13: 0x90, 14: 0x12, 15: 0x90, 16: 0xa0, 17: 0x41, 18: 0x28, 19: 0xf4, 20: 0xe0, 21: 0x2, 22: 0x51, 23: 0x20, 24: 0xc0, 25: 0x42, 27: 0x8, 28: 0x10, 29: 0x90, 30: 0x12, 31: 0x90}, 1: {6: 0xdb, 7: 0xe7, 22: 0xdb, 23: 0xe7}, 2: {1: 0xa1, 2: 0xe0, 3: 0x45, 5: 0xf8, 6: 0x80, 7: 0x40, 9: 0x88, 11: 0x4, 12: 0x1, 14: 0x12, 15: 0x33, 17: 0xa1, 18: 0xe0, 19: 0x45, 21: 0xf8, 22: 0x80, 23: 0x40, 25: 0x88, 27: 0x4, 28: 0x1, 30: 0x12, 31: 0x33}, 3: {6: 0xff, 7: 0xec, 22: 0xff, 23: 0xec}, 4: {0: 0x28, 1: 0x60, 2: 0x1, 3: 0x82, 4: 0x11, 5: 0xd2, 6: 0x2, 7: 0x13, 9: 0x6c, 11: 0x20, 12: 0x30, 14: 0x54, 15: 0x30, 16: 0x28, 17: 0x60, 18: 0x1, 19: 0x82, 20: 0x11, 21: 0xd2, 22: 0x2, 23: 0x13, 25: 0x6c, 27: 0x20, 28: 0x30, 30: 0x54, 31: 0x30}, 5: {6: 0xf4, 7: 0xab, 22: 0xf4, 23: 0xab}, 6: {0: 0xe, 1: 0xf, 2: 0x8e, 3: 0x8f, 4: 0xce, 5: 0x3f, 6: 0x1e, 7: 0x1f, 8: 0xe, 9: 0x9f, 10: 0xe, 11: 0x1e, 12: 0x3e, 13: 0x3e, 14: 0x4e, 15: 0x4e, 16: 0xe, 17: 0xf, 18: 0x8e, 19: 0x8f, 20: 0xce, 21: 0x3f, 22: 0x1e, 23: 0x1f, 24: 0xe, 25: 0x9f, 26: 0xe, 27: 0x1e, 28: 0x3e, 29: 0x3e, 30: 0x4e, 31: 0x4e}, 7: {0: 0xe, 1: 0xe, 2: 0xe, 3: 0xe, 4: 0xe, 5: 0xe, 6: 0x7f, 7: 0x9f, 8: 0xe, 9: 0xe, 10: 0xe, 11: 0xe, 12: 0xe, 13: 0xe, 14: 0xe, 15: 0xe, 16: 0xe, 17: 0xe, 18: 0xe, 19: 0xe, 20: 0xe, 21: 0xe, 22: 0x7f, 23: 0x9f, 24: 0xe, 25: 0xe, 26: 0xe, 27: 0xe, 28: 0xe, 29: 0xe, 30: 0xe, 31: 0xe}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
