@@ -475,7 +475,7 @@ func (r *scanRun) prepare(stdin io.Reader, stdout io.Writer) (inputs, all []pipe
 			}
 		}
 	}
-	if err := sameInputs(inputs, stdin); err != nil {
+	if err := sameInputs(inputs, stdin, "each of its cards is judged twice"); err != nil {
 		return nil, nil, 0, 0, cmderr.UsageStop(err)
 	}
 	if inputs, err = checkOutputs(o, inputs, stdin, stdout, r.con); err != nil {
