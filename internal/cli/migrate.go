@@ -22,6 +22,7 @@ import (
 	"github.com/cardscan/cardscan/internal/gzipstream"
 	"github.com/cardscan/cardscan/internal/migrate"
 	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/sign"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -297,13 +298,10 @@ func containsStdin(paths []string) bool {
 func migrateOptionsOf(o *migrateOptions) (migrate.Options, error) {
 	mo := migrate.Options{To: o.to, From: o.from, KeepLegacy: o.keepLegacy, DropSignatures: o.dropSignatures, Validate: policyOptions(o.policy)}
 	if o.key != "" {
-		b, err := os.ReadFile(o.key)
+		// Read as cardscan sign reads it, with its errors.
+		k, err := sign.ReadKey(o.key, o.keyID)
 		if err != nil {
-			return mo, usagef("--key %s: %s", o.key, describe(err))
-		}
-		k, err := cardsig.ParsePrivateKey(b)
-		if err != nil {
-			return mo, usagef("--key %s: %s", o.key, err)
+			return mo, usagef("%s", err)
 		}
 		mo.SignKey = &k
 		mo.SignOpts = cardsig.SignOptions{KeyID: o.keyID}

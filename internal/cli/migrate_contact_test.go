@@ -76,3 +76,17 @@ func TestMigrateForeignEncoding(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 3, nothing on stdout and %q", code, out.String(), errb.String(), want)
 	}
 }
+
+// TestMigrateKeyNotAKey: migrate --key given a file that is no signing
+// key (a card, here) said go-jose's "missing json web key type"; it says
+// what sign says: what the file is and which keys --key reads.
+func TestMigrateKeyNotAKey(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agent.json")
+	os.WriteFile(path, migrateCard(t), 0o644)
+	var out, errb bytes.Buffer
+	code := Run([]string{"migrate", "--to", "a2a/1.0", "--key", path, path}, nil, &out, &errb)
+	want := "--key " + path + `: not a signing key: a JSON object with no "kty" member, which every JWK has; --key reads a private JWK`
+	if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "go-jose") {
+		t.Errorf("exit %d, %d bytes out, stderr %q; want 2, none and %q", code, out.Len(), errb.String(), want)
+	}
+}
