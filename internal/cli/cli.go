@@ -227,6 +227,9 @@ func parseFlags(args []string) (*options, error) {
 	if err := checkOptions(o); err != nil {
 		return nil, fromPolicy(o, given, err)
 	}
+	if fset.Given("memory") && !o.crossCard && o.digestOut == "" {
+		return nil, usageError{"--memory bounds what --cross-card and --digest-out hold: give one, or drop --memory"}
+	}
 	if o.listRules && !o.version && len(paths) > 0 {
 		return nil, usageError{"--list-rules judges no card: drop the paths, or --list-rules to judge them"}
 	}
