@@ -354,10 +354,10 @@ func (cu *cutter) run() error {
 }
 
 // checkEncoding reads the first bytes of the input (up to 4, fewer when
-// it ends or fails first, the failure kept for the framing's reader) and
-// refuses a UTF-16 or UTF-32 text (CheckEncoding).
+// they tell already or it ends or fails first, the failure kept for the
+// framing's reader) and refuses a UTF-16 or UTF-32 text (CheckEncoding).
 func (cu *cutter) checkEncoding() error {
-	for len(cu.c.buf) < 4 {
+	for !encodingKnown(cu.c.buf) {
 		if _, _, err := cu.fill(); err != nil {
 			cu.r = errReader{err}
 			break
