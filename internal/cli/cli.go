@@ -227,6 +227,9 @@ func parseFlags(args []string) (*options, error) {
 	if err := checkOptions(o); err != nil {
 		return nil, fromPolicy(o, given, err)
 	}
+	if fset.Given("memory") && !o.crossCard && o.digestOut == "" {
+		return nil, usageError{"--memory bounds what --cross-card and --digest-out hold: give one, or drop --memory"}
+	}
 	if o.listRules && !o.version && len(paths) > 0 {
 		return nil, usageError{"--list-rules judges no card: drop the paths, or --list-rules to judge them"}
 	}
@@ -475,7 +478,7 @@ func (r *scanRun) prepare(stdin io.Reader, stdout io.Writer) (inputs, all []pipe
 			}
 		}
 	}
-	if err := sameInputs(inputs, stdin); err != nil {
+	if err := sameInputs(inputs, stdin, "each of its cards is judged twice"); err != nil {
 		return nil, nil, 0, 0, cmderr.UsageStop(err)
 	}
 	if inputs, err = checkOutputs(o, inputs, stdin, stdout, r.con); err != nil {

@@ -88,9 +88,10 @@ func expandPaths(paths []string, framing pipeline.Framing, stdin io.Reader, con 
 
 // sameInputs fails, naming both, when two inputs are one regular file:
 // the same path again, another path or a link to it, or standard input
-// redirected from it. Each of its records would be judged and counted
-// twice, and --cross-card would take each for a duplicate of itself.
-func sameInputs(inputs []pipeline.Input, stdin io.Reader) error {
+// redirected from it. Each of its records would be handled twice (judged
+// and counted, and --cross-card would take each for a duplicate of
+// itself; migrated and written twice), as harm says.
+func sameInputs(inputs []pipeline.Input, stdin io.Reader, harm string) error {
 	names := make([]string, len(inputs))
 	paths := make([]string, len(inputs))
 	for i, in := range inputs {
@@ -99,7 +100,7 @@ func sameInputs(inputs []pipeline.Input, stdin io.Reader) error {
 			paths[i] = "-"
 		}
 	}
-	return sameFilesNamed(paths, names, stdin, "each of its cards is judged twice")
+	return sameFilesNamed(paths, names, stdin, harm)
 }
 
 // sameFiles is sameInputs for a command's operands, "-" standard input:

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/clobber"
@@ -21,6 +22,7 @@ import (
 	"github.com/cardscan/cardscan/internal/gzipstream"
 	"github.com/cardscan/cardscan/internal/migrate"
 	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/sign"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -106,6 +108,9 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		return cmderr.Usage("cardscan migrate", usageError{err.Error()})
 	}
 	inputs, _, walkErrors := expandPaths(paths, pipeline.FramingAuto, stdin, con, nil)
+	if err := sameInputs(inputs, stdin, "each of its cards is migrated twice"); err != nil {
+		return cmderr.Usage("cardscan migrate", err)
+	}
 	r := &migrateRun{o: o, con: con, ioErrors: walkErrors, workers: ws[1:], solo: ws[0]}
 	closers, err := r.openOutputs(stdout)
 	if err != nil {
@@ -241,6 +246,11 @@ func checkMigrateOptions(o *migrateOptions, paths []string) error {
 	if o.to == "" {
 		return usagef("--to is required: a2a/1.0 or a2a/0.3")
 	}
+	if o.from == "" {
+		// The library takes "" for auto; given on the command line it
+		// is a variable left unset, not a choice.
+		return usagef(`--from "": want auto, a2a/0.2, a2a/0.3 or a2a/1.0`)
+	}
 	n := 0
 	for _, b := range []bool{o.write, o.check, o.out != ""} {
 		if b {
@@ -288,13 +298,10 @@ func containsStdin(paths []string) bool {
 func migrateOptionsOf(o *migrateOptions) (migrate.Options, error) {
 	mo := migrate.Options{To: o.to, From: o.from, KeepLegacy: o.keepLegacy, DropSignatures: o.dropSignatures, Validate: policyOptions(o.policy)}
 	if o.key != "" {
-		b, err := os.ReadFile(o.key)
+		// Read as cardscan sign reads it, with its errors.
+		k, err := sign.ReadKey(o.key, o.keyID)
 		if err != nil {
-			return mo, usagef("--key %s: %s", o.key, describe(err))
-		}
-		k, err := cardsig.ParsePrivateKey(b)
-		if err != nil {
-			return mo, usagef("--key %s: %s", o.key, err)
+			return mo, usagef("%s", err)
 		}
 		mo.SignKey = &k
 		mo.SignOpts = cardsig.SignOptions{KeyID: o.keyID}
@@ -339,6 +346,10 @@ func (r *migrateRun) input(in pipeline.Input, stdin io.Reader) error {
 	defer dec.Close()
 	if compressed && r.o.write {
 		return errors.New("--write cannot rewrite a compressed dump; use -o")
+	}
+	head, _ := dec.Peek(4)
+	if err := pipeline.CheckEncoding(head); err != nil {
+		return err
 	}
 	if wholeCardName(in.Path) || (in.Path == "" && !firstLineIsCard(dec.Reader)) {
 		return r.wholeCard(in, dec)
@@ -429,6 +440,12 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 			return r.replace(in.Path, out, card)
 		}
 	case r.cards != nil:
+		if r.solo.rec.Status == migrate.StatusRefused && binaryText(card) {
+			// Refused text goes out as it came, as a filter passes what
+			// it cannot change; bytes that are no text would only garble
+			// the stream or the terminal. Its record says it was refused.
+			return nil
+		}
 		if !r.asIs {
 			line, ok := oneLine(out)
 			switch {
@@ -449,6 +466,12 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 		_, err = r.cards.Write(out)
 	}
 	return err
+}
+
+// binaryText says b is no text, as grep decides: it holds a NUL byte or
+// is not UTF-8.
+func binaryText(b []byte) bool {
+	return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b)
 }
 
 // oneLine is a card file's text as one NDJSON line: compact when it

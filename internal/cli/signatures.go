@@ -27,6 +27,12 @@ func (s *signatureOptions) check(hasTrust bool) error {
 	if err := s.Check(hasTrust); err != nil {
 		return usagef("%s", err)
 	}
+	// A policy file's trust section stays allowed: --signatures off is
+	// how one run sets it aside. Keys given on the command line beside
+	// it were read for nothing, the cards passing unverified.
+	if s.Signatures == "off" && (len(s.Keys) > 0 || len(s.TrustJKU) > 0 || s.TrustFile != "") {
+		return usagef("--signatures off verifies no signature, so --keys, --trust-jku and --trust are read for nothing: drop them, or --signatures off")
+	}
 	return nil
 }
 

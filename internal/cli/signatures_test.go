@@ -172,7 +172,12 @@ func TestSignatureModes(t *testing.T) {
 
 	for _, mode := range []string{"off", "check", "require"} {
 		t.Run(mode, func(t *testing.T) {
-			r := run(t, "", "--format", "jsonl", "--all", "--keys", f.keys, "--trust-jku", "https://keys.example/a2a/", "--signatures", mode, path)
+			args := []string{"--format", "jsonl", "--all", "--keys", f.keys, "--trust-jku", "https://keys.example/a2a/", "--signatures", mode, path}
+			if mode == "off" {
+				// Keys beside off are refused (TestSignaturesOffWithKeys).
+				args = []string{"--format", "jsonl", "--all", "--signatures", mode, path}
+			}
+			r := run(t, "", args...)
 			if r.code == cmderr.StatusUsage || r.code == cmderr.StatusIO {
 				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
@@ -276,7 +281,7 @@ func TestSignaturesLeaveUnsignedCardsAlone(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"--format", "jsonl", "--all", cardsFile}
 	plain := run(t, "", append(args, "--summary", filepath.Join(dir, "plain.json"))...)
-	for _, extra := range [][]string{{"--keys", f.keys}, {"--keys", f.keys, "--signatures", "off"}, {"--canonical", "drop-empty"}} {
+	for _, extra := range [][]string{{"--keys", f.keys}, {"--signatures", "off"}, {"--canonical", "drop-empty"}} {
 		name := filepath.Join(dir, "s.json")
 		r := run(t, "", append(append(args, "--summary", name), extra...)...)
 		if r.stdout != plain.stdout || r.code != plain.code {

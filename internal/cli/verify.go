@@ -18,6 +18,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/trustfile"
 )
@@ -166,6 +167,9 @@ func readCardArg(path string, stdin io.Reader) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxCardBytes+1))
 	if err == nil && len(b) > maxCardBytes {
 		err = fmt.Errorf("larger than %d bytes", maxCardBytes)
+	}
+	if err == nil {
+		err = pipeline.CheckEncoding(b)
 	}
 	return b, err
 }

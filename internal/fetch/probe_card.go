@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
@@ -177,6 +178,13 @@ func openCards(name, path string, stdin io.Reader, maxRecord int64) (*cardReader
 			return nil, err
 		}
 		r.br = bufio.NewReaderSize(g, 256<<10)
+	}
+	// Read as UTF-8, a UTF-16 card is no card at all: refused as the
+	// validation run refuses it.
+	head, _ = r.br.Peek(4)
+	if err := pipeline.CheckEncoding(head); err != nil {
+		r.Close()
+		return nil, err
 	}
 	r.whole = strings.HasSuffix(strings.ToLower(path), ".json")
 	return r, nil

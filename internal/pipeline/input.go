@@ -49,6 +49,21 @@ func isZstd(head []byte) bool {
 	return len(head) >= 4 && head[0]&0xf0 == 0x50 && head[1] == 0x2a && head[2] == 0x4d && head[3] == 0x18
 }
 
+// mayBeMagic says head, fewer bytes than a zstd magic number, starts the
+// magic number of a zstd frame, a skippable frame or a gzip member, so
+// that more bytes are needed to tell whether the input is compressed.
+func mayBeMagic(head []byte) bool {
+	switch {
+	case len(head) == 0 || len(head) >= len(zstdMagic):
+		return false
+	case bytes.HasPrefix(zstdMagic, head):
+		return true
+	case len(head) < len(gzipMagic) && bytes.HasPrefix(gzipMagic, head):
+		return true
+	}
+	return head[0]&0xf0 == 0x50 && bytes.HasPrefix([]byte{head[0], 0x2a, 0x4d, 0x18}, head)
+}
+
 // countingReader counts the bytes read from an input as stored, before
 // any decompression. n is read by the progress display while the reader
 // runs.
@@ -79,7 +94,12 @@ func (d *decoders) open(r io.Reader) (io.Reader, string, error) {
 	} else {
 		d.peek.Reset(r)
 	}
-	head, err := d.peek.Peek(len(zstdMagic))
+	// Only as many bytes as may still be magic: a pipe that holds "{}\n"
+	// and stays open is judged at once, not when a fourth byte comes.
+	head, err := d.peek.Peek(1)
+	for err == nil && mayBeMagic(head) {
+		head, err = d.peek.Peek(len(head) + 1)
+	}
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, "", err
 	}

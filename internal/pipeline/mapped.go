@@ -197,7 +197,8 @@ func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 			m = nil
 		}
 	}()
-	if isZstd(data) || bytes.HasPrefix(data, gzipMagic) || !p.ndjson(in, data) {
+	// A UTF-16 or UTF-32 file is left to the read path, which refuses it.
+	if isZstd(data) || bytes.HasPrefix(data, gzipMagic) || CheckEncoding(data[:min(len(data), 4)]) != nil || !p.ndjson(in, data) {
 		unmapFile(data)
 		return nil
 	}

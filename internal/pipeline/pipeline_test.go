@@ -261,6 +261,13 @@ func TestPipeFirstCardJudgedAtOnce(t *testing.T) {
 		{"ndjson", FramingNDJSON, card + "\n"},
 		{"json, one line", FramingJSON, card + "\n"},
 		{"json, pretty", FramingJSON, pretty},
+		// Shorter than the four bytes that tell UTF-16 and UTF-32 apart
+		// by their NULs, but already no such text.
+		{"auto, three bytes", FramingAuto, "{}\n"},
+		{"auto, five bytes", FramingAuto, "{  }\n"},
+		{"auto, nine bytes", FramingAuto, "{\"a\":1}\n"},
+		{"ndjson, three bytes", FramingNDJSON, "{}\n"},
+		{"json, three bytes", FramingJSON, "{}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, w := io.Pipe()

@@ -143,6 +143,10 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	if cu.framing != FramingAuto {
 		p.framed[cu.framing].Add(1)
 	}
+	var encErr *EncodingError
+	if errors.As(err, &encErr) {
+		return p.diagnose(in.Name, encErr.Error())
+	}
 	if err == nil && compression == "gzip" && dec.gzip.Zeros() > 0 {
 		p.cfg.Note(in.Name + ": trailing zero bytes ignored (" + strconv.FormatInt(dec.gzip.Zeros(), 10) + " after the last gzip member)")
 	}
@@ -333,6 +337,11 @@ func (cu *cutter) run() error {
 	if err := cu.newChunk(0); err != nil {
 		return err
 	}
+	if err := cu.checkEncoding(); err != nil {
+		cu.p.free <- cu.c
+		cu.c = nil
+		return err
+	}
 	cu.framing = cu.in.Framing
 	if cu.framing == FramingAuto {
 		cu.framing = cu.detect()
@@ -342,6 +351,19 @@ func (cu *cutter) run() error {
 		return cu.runJSON()
 	}
 	return cu.runLines()
+}
+
+// checkEncoding reads the first bytes of the input (up to 4, fewer when
+// they tell already or it ends or fails first, the failure kept for the
+// framing's reader) and refuses a UTF-16 or UTF-32 text (CheckEncoding).
+func (cu *cutter) checkEncoding() error {
+	for !encodingKnown(cu.c.buf) {
+		if _, _, err := cu.fill(); err != nil {
+			cu.r = errReader{err}
+			break
+		}
+	}
+	return CheckEncoding(cu.c.buf)
 }
 
 // grow gives the current chunk room for more of a record that fills it,

@@ -26,16 +26,21 @@ func signingKey(data []byte, kid string) (jose.JSONWebKey, error) {
 		Keys *[]json.RawMessage `json:"keys"`
 	}
 	if json.Unmarshal(data, &set) != nil || set.Keys == nil {
-		return cardsig.ParsePrivateKey(data)
+		return privateKey(data)
 	}
 	var private []jose.JSONWebKey
 	var kids []string
 	for i, raw := range *set.Keys {
-		k, err := cardsig.ParsePrivateKey(raw)
+		k, err := privateKey(raw)
 		if err != nil {
 			var jwk jose.JSONWebKey
 			if jwk.UnmarshalJSON(raw) == nil && jwk.Valid() && jwk.IsPublic() {
 				continue // a public key beside the private one: not for signing
+			}
+			var ke *keyError
+			if errors.As(err, &ke) {
+				// Where in the file is not known: raw is a piece of it.
+				return jose.JSONWebKey{}, &keyError{why: fmt.Sprintf("the JWK Set's key %d: %s", i, ke.why)}
 			}
 			return jose.JSONWebKey{}, fmt.Errorf("the JWK Set's key %d: %s", i, strings.TrimPrefix(err.Error(), "cardsig: "))
 		}

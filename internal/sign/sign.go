@@ -18,6 +18,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 )
 
@@ -100,13 +101,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		console.New(stderr).Printf("wrote the private key to %s (kid %s) and its public key set to %s", o.output, kid, pub)
 		return nil
 	}
-	keyText, err := readLimited(o.key, nil)
+	key, err := ReadKey(o.key, o.kid)
 	if err != nil {
-		return cmderr.IOf("--key %s: %s", o.key, err)
-	}
-	key, err := signingKey(keyText, o.kid)
-	if err != nil {
-		return cmderr.IOf("--key %s: %s", o.key, strings.TrimPrefix(err.Error(), "cardsig: "))
+		return cmderr.IOf("%s", err)
 	}
 	card, err := readLimited(o.card, stdin)
 	if err != nil {
@@ -181,5 +178,5 @@ func readLimited(path string, stdin io.Reader) ([]byte, error) {
 	if len(b) > maxCard {
 		return nil, fmt.Errorf("larger than %d bytes", maxCard)
 	}
-	return b, nil
+	return b, pipeline.CheckEncoding(b)
 }

@@ -160,7 +160,7 @@ func TestKeySet(t *testing.T) {
 		{"two private keys", []string{"--key", two, cardPath}, 3, "", `--key ` + two + `: the JWK Set holds 2 private keys ("ed-1", "ec-1"): choose one with --kid` + "\n"},
 		{"no such kid", []string{"--key", two, "--kid", "rsa-1", cardPath}, 3, "", `the JWK Set holds no private key with kid "rsa-1" (its private keys: "ed-1", "ec-1")`},
 		{"only public keys", []string{"--key", public, cardPath}, 3, "", "the JWK Set holds no private key, only public ones"},
-		{"a set that is no set", []string{"--key", writeJSON(t, dir, "bad.jwks", map[string]any{"keys": []any{map[string]string{"kty": "nope"}}}), cardPath}, 3, "", "the JWK Set's key 0: private key: "},
+		{"a set that is no set", []string{"--key", writeJSON(t, dir, "bad.jwks", map[string]any{"keys": []any{map[string]string{"kty": "nope"}}}), cardPath}, 3, "", `not a signing key: the JWK Set's key 0: kty "nope", which is no key type of JWK (OKP, EC, RSA)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runSign(t, tc.args...)
