@@ -57,8 +57,8 @@ func a2aWideCard(ver string, skills, schemes int, id func(i int) string) []byte 
 	return []byte(b.String())
 }
 
-// compares validates card and returns how many string comparisons the
-// checks made.
+// compares validates card and returns how many string comparisons and
+// hashes the checks made.
 func compares(t *testing.T, v *Validator, card []byte) uint64 {
 	t.Helper()
 	v.Validate(card)
@@ -91,7 +91,7 @@ func TestA2AListsLinear(t *testing.T) {
 				small := compares(t, v, a2aWideCard(ver, tc.skills, tc.schemes, tc.id))
 				large := compares(t, v, a2aWideCard(ver, 8*tc.skills, 8*tc.schemes, tc.id))
 				if large > 16*max(small, 1) {
-					t.Errorf("%d string comparisons for 8 times the list, %d for the list: more than linear", large, small)
+					t.Errorf("%d string comparisons and hashes for 8 times the list, %d for the list: more than linear", large, small)
 				}
 			})
 		}
@@ -153,4 +153,19 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestA2ALongListsNoAllocs holds the indexes of long lists to the rule
+// that a valid card costs no allocation once the buffers have grown.
+func TestA2ALongListsNoAllocs(t *testing.T) {
+	for _, ver := range []string{"0.3", "1.0"} {
+		card := a2aWideCard(ver, 200, 200, func(i int) string { return fmt.Sprintf(`sk\u00e9ll-%d`, i) })
+		v := MustNew("a2a")
+		if res := v.Validate(card); !res.Valid() {
+			t.Fatalf("%s: card not valid: %v", ver, res.Findings())
+		}
+		if n := testing.AllocsPerRun(10, func() { v.Validate(card) }); n != 0 {
+			t.Errorf("%s: %v allocations per valid card with long lists, want 0", ver, n)
+		}
+	}
 }

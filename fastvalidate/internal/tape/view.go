@@ -39,9 +39,12 @@ type aux struct {
 	// keys for DuplicateString's sort.
 	x, y []byte
 	keys []keyRef
-	// compares counts the string comparisons since the Scan, so that
-	// tests can hold a check's work to the size of the card.
+	// compares counts the string comparisons and index hashes since the
+	// Scan, each a pass over a text, so that tests can hold a check's
+	// work to the size of the card.
 	compares uint64
+	// indexes are the lookups of the checks of long lists (StringIndex).
+	indexes [numIndexes]StringIndex
 }
 
 // span is where a decoded member name lies in aux.names.
@@ -166,8 +169,8 @@ func (v View) SameAs(n uint32, raw []byte) bool {
 	return v.s.aux.same(v.Raw(n), raw)
 }
 
-// Compares returns how many string comparisons (Same, SameAs) the checks
-// have made since the Scan.
+// Compares returns how many string comparisons (Same, SameAs) and index
+// hashes (StringIndex) the checks have made since the Scan.
 func (v View) Compares() uint64 { return v.s.aux.compares }
 
 // DuplicateString returns the first string element of array arr equal to
