@@ -96,9 +96,9 @@ func (c *card10) up(root *node, e *edit) {
 	c.requirementsUp(root, e, "")
 	if s := root.get("securitySchemes"); s != nil && s.kind == '{' {
 		se := w.edit(s)
-		for _, m := range s.members {
+		for i, m := range s.members {
 			if v := c.schemeUp(m.val, "/securitySchemes/"+escape(m.name)); v != nil {
-				se.Set(m.name, v)
+				se.SetAt(i, v)
 			}
 		}
 		e.Set("securitySchemes", se.Raw())
@@ -181,8 +181,8 @@ func (c *card10) requirementsUp(o *node, e *edit, at string) {
 			continue
 		}
 		re := w.edit(r)
-		for _, m := range r.members {
-			re.Set(m.name, w.wrap(m.val, obj{{"list", w.rawOf(m.val)}}))
+		for j, m := range r.members {
+			re.SetAt(j, w.wrap(m.val, obj{{"list", w.rawOf(m.val)}}))
 		}
 		ae.SetAt(i, w.wrap(r, obj{{"schemes", re.Raw()}}))
 	}
@@ -248,7 +248,7 @@ func (c *card10) flowsUp(f *node, at string) *edit {
 	for i, m := range f.members {
 		switch {
 		case i != keep:
-			fe.Drop(m.name)
+			fe.DropAt(i)
 			c.note(fastvalidate.CodeMigrateFlows, "dropped", at+"/"+escape(m.name), "", "1.0 flows hold exactly one flow: "+m.name+" was dropped, "+f.members[keep].name+" kept", specSch)
 		case m.name == "implicit" || m.name == "password":
 			c.note(fastvalidate.CodeMigrateDeprecatedFlow, "kept", at+"/"+m.name, at+"/"+m.name, "the "+m.name+" flow is deprecated in 1.0 (use authorization code with PKCE)", specSch)
@@ -279,16 +279,16 @@ func (c *card10) down(root *node, e *edit) {
 	c.requirementsDown(root, e, "")
 	if s := root.get("securitySchemes"); s != nil && s.kind == '{' {
 		se := w.edit(s)
-		for _, m := range s.members {
+		for i, m := range s.members {
 			at := "/securitySchemes/" + escape(m.name)
 			switch v := c.schemeDown(m.val, at, w.indentAt(m.keyStart)); {
 			case v == errNoFlow && requires(root, m.name):
 				c.refusal = fmt.Sprintf("the OAuth scheme %s has no flow but deviceCode, which 0.3 cannot express, and the card requires it: refused, as dropping it would drop a security requirement (offer an authorizationCode or clientCredentials flow beside it)", at)
 			case v == errNoFlow:
-				se.Drop(m.name)
+				se.DropAt(i)
 				c.note(fastvalidate.CodeMigrateSchemeUnsupported, "dropped", at, "", "the OAuth scheme has no flow but deviceCode, which 0.3 cannot express, and no requirement names it: it was dropped", specSch)
 			case v != nil:
-				se.Set(m.name, v)
+				se.SetAt(i, v)
 			}
 		}
 		e.Set("securitySchemes", se.Raw())
@@ -369,11 +369,11 @@ func (c *card10) requirementsDown(o *node, e *edit, at string) {
 			continue
 		}
 		se := w.edit(s)
-		for _, m := range s.members {
+		for j, m := range s.members {
 			if l := m.val.get("list"); l != nil {
-				se.Set(m.name, w.rawOf(l))
+				se.SetAt(j, w.rawOf(l))
 			} else {
-				se.Set(m.name, arr{})
+				se.SetAt(j, arr{})
 			}
 		}
 		ae.SetAt(i, se.Raw())
