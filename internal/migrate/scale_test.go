@@ -9,7 +9,8 @@ import (
 )
 
 // wideCard returns a card of release ver ("0.3" or "1.0") with n security
-// schemes, all named by one requirement and each by one of its own.
+// schemes, all named by one requirement and each by one of its own; in 1.0,
+// with n more that 0.3 cannot express and no requirement names.
 func wideCard(ver string, n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"name":"Wide","description":"A card with long lists.","version":"1.0.0",`)
@@ -31,7 +32,8 @@ func wideCard(ver string, n int) []byte {
 	b.WriteString(`"securitySchemes":{`)
 	if ver == "1.0" {
 		list(func(i int) string {
-			return fmt.Sprintf(`"key%d":{"apiKeySecurityScheme":{"location":"header","name":"X-Key"}}`, i)
+			return fmt.Sprintf(`"key%d":{"apiKeySecurityScheme":{"location":"header","name":"X-Key"}},`, i) +
+				fmt.Sprintf(`"dev%d":{"oauth2SecurityScheme":{"flows":{"deviceCode":{"deviceAuthorizationUrl":"https://auth.example.com/device","tokenUrl":"https://auth.example.com/token","scopes":{}}}}}`, i)
 		})
 		b.WriteString(`},"securityRequirements":[{"schemes":{`)
 		list(func(i int) string { return fmt.Sprintf(`"key%d":{"list":[]}`, i) })
