@@ -17,6 +17,9 @@ type card10 struct {
 	// refusal, when set, says why the card cannot be migrated after all:
 	// it is then left as it was.
 	refusal string
+	// required holds the scheme names the card's requirements name,
+	// gathered on first use (see requires).
+	required map[string]bool
 }
 
 func (c *card10) to() string {
@@ -282,7 +285,7 @@ func (c *card10) down(root *node, e *edit) {
 		for i, m := range s.members {
 			at := "/securitySchemes/" + escape(m.name)
 			switch v := c.schemeDown(m.val, at, w.indentAt(m.keyStart)); {
-			case v == errNoFlow && requires(root, m.name):
+			case v == errNoFlow && c.requires(root, m.name):
 				c.refusal = fmt.Sprintf("the OAuth scheme %s has no flow but deviceCode, which 0.3 cannot express, and the card requires it: refused, as dropping it would drop a security requirement (offer an authorizationCode or clientCredentials flow beside it)", at)
 			case v == errNoFlow:
 				se.DropAt(i)
@@ -389,25 +392,42 @@ func (c *card10) requirementsDown(o *node, e *edit, at string) {
 var errNoFlow = errors.New("no flow 0.3 can express")
 
 // requires reports whether a security requirement of the card or of one
-// of its skills names the scheme, in either release's shape.
-func requires(root *node, scheme string) bool {
+// of its skills names the scheme, in either release's shape. The names are
+// gathered on first use, once per card: gathered again for each scheme, a
+// card of n schemes 0.3 cannot express and n requirements cost n².
+func (c *card10) requires(root *node, scheme string) bool {
+	if c.required == nil {
+		c.required = requiredSchemes(root)
+	}
+	return c.required[scheme]
+}
+
+// requiredSchemes returns the names of the schemes the security
+// requirements of the card and of its skills name, in either release's
+// shape.
+func requiredSchemes(root *node) map[string]bool {
+	names := map[string]bool{}
 	holders := []*node{root}
 	if skills := root.get("skills"); skills != nil {
 		holders = append(holders, skills.elems...)
 	}
 	for _, h := range holders {
 		for _, r := range h.get("securityRequirements").elemsOf() {
-			if r.get("schemes").get(scheme) != nil {
-				return true
+			if s := r.get("schemes"); s != nil && s.kind == '{' {
+				for _, m := range s.members {
+					names[m.name] = true
+				}
 			}
 		}
 		for _, r := range h.get("security").elemsOf() {
-			if r.get(scheme) != nil {
-				return true
+			if r != nil && r.kind == '{' {
+				for _, m := range r.members {
+					names[m.name] = true
+				}
 			}
 		}
 	}
-	return false
+	return names
 }
 
 // schemeDown returns 1.0 scheme s in 0.x's shape, nil to keep it, or
