@@ -169,3 +169,44 @@ func TestA2ALongListsNoAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestFindingPathsLinear holds the JSON Pointers of the findings of a long
+// array to its length: a fault repeated in every element (one value, so
+// each finding folds into the first and the findings never reach their
+// cap) found each element's position by counting the elements before it,
+// n² for the card. Eight times the elements may cost at most sixteen times
+// the work.
+func TestFindingPathsLinear(t *testing.T) {
+	for _, tc := range []struct {
+		profile string
+		card    func(n int) []byte
+	}{
+		{"a2a", func(n int) []byte {
+			return a2aWideCard("1.0", n, 1, func(int) string { return "same" })
+		}},
+		{"agentcard", func(n int) []byte {
+			var b strings.Builder
+			b.WriteString(`{"agent_id":"01JR5NZQNDZY361THDPD0SCTCZ","name":"Wide","version":"1.0.0","capabilities":[`)
+			for i := range n {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(`{"id":"Bad Id","description":"Does a thing."}`)
+			}
+			b.WriteString(`],"endpoint":{"protocol":"https","url":"https://a.example.com/run","auth":{"scheme":"none"}}}`)
+			return []byte(b.String())
+		}},
+	} {
+		t.Run(tc.profile, func(t *testing.T) {
+			v := MustNew(tc.profile)
+			if res := v.Validate(tc.card(200)); res.Errors()+res.Warnings() < 199 {
+				t.Fatalf("the card has fewer than a finding per element: %v", res.Findings())
+			}
+			small := compares(t, v, tc.card(200))
+			large := compares(t, v, tc.card(1600))
+			if large > 16*max(small, 1) {
+				t.Errorf("%d string comparisons and steps for 1,600 elements, %d for 200: more than linear", large, small)
+			}
+		})
+	}
+}

@@ -71,3 +71,14 @@ func (v View) seededHash(n uint32) uint64 {
 	}
 	return maphash.Bytes(indexSeed, raw)
 }
+
+// ElementIndex returns the position of element x in array arr, which lies
+// depth levels below the root, for a finding's JSON Pointer.
+func (v View) ElementIndex(arr, x uint32, depth int) int {
+	idx := 0
+	for e := arr + 1; e < x; e = v.Next(e) {
+		idx++
+	}
+	v.s.aux.compares += uint64(idx) // a step over each element before x
+	return idx
+}

@@ -40,8 +40,9 @@ type aux struct {
 	x, y []byte
 	keys []keyRef
 	// compares counts the string comparisons and index hashes since the
-	// Scan, each a pass over a text, so that tests can hold a check's
-	// work to the size of the card.
+	// Scan, each a pass over a text, and the elements stepped over to find
+	// an element's position (ElementIndex), so that tests can hold a
+	// check's work to the size of the card.
 	compares uint64
 	// indexes are the lookups of the checks of long lists (StringIndex).
 	indexes [numIndexes]StringIndex
@@ -169,8 +170,9 @@ func (v View) SameAs(n uint32, raw []byte) bool {
 	return v.s.aux.same(v.Raw(n), raw)
 }
 
-// Compares returns how many string comparisons (Same, SameAs) and index
-// hashes (StringIndex) the checks have made since the Scan.
+// Compares returns how many string comparisons (Same, SameAs), index
+// hashes (StringIndex) and element steps (ElementIndex) the checks have
+// made since the Scan.
 func (v View) Compares() uint64 { return v.s.aux.compares }
 
 // DuplicateString returns the first string element of array arr equal to
