@@ -73,12 +73,34 @@ func (v View) seededHash(n uint32) uint64 {
 }
 
 // ElementIndex returns the position of element x in array arr, which lies
-// depth levels below the root, for a finding's JSON Pointer.
+// depth levels below the root, for a finding's JSON Pointer. Checks report
+// an array's findings in the order of its elements, so it resumes from the
+// element it last counted to at that depth: n findings in an array of n
+// cost n steps, where counting from the first element each time cost n².
 func (v View) ElementIndex(arr, x uint32, depth int) int {
-	idx := 0
-	for e := arr + 1; e < x; e = v.Next(e) {
+	var at *elementAt
+	if depth >= 0 && depth < len(v.s.aux.elementAt) {
+		at = &v.s.aux.elementAt[depth]
+	}
+	e, idx := arr+1, 0
+	if at != nil && at.arr == arr && at.node <= x && at.node > arr {
+		e, idx = at.node, at.index
+	}
+	steps := idx
+	for ; e < x; e = v.Next(e) {
 		idx++
 	}
-	v.s.aux.compares += uint64(idx) // a step over each element before x
+	v.s.aux.compares += uint64(idx - steps) // a step over each element counted
+	if at != nil {
+		*at = elementAt{arr: arr, node: x, index: idx}
+	}
 	return idx
+}
+
+// elementAt is where ElementIndex last stopped at one depth: element node,
+// the index-th of array arr. Scan clears it, as node numbers mean another
+// card's nodes after it.
+type elementAt struct {
+	arr, node uint32
+	index     int
 }

@@ -46,6 +46,9 @@ type aux struct {
 	compares uint64
 	// indexes are the lookups of the checks of long lists (StringIndex).
 	indexes [numIndexes]StringIndex
+	// elementAt is where ElementIndex last stopped, at each of the first
+	// 16 depths.
+	elementAt [16]elementAt
 }
 
 // span is where a decoded member name lies in aux.names.
