@@ -83,7 +83,8 @@ func (v View) ElementIndex(arr, x uint32, depth int) int {
 		at = &v.s.aux.elementAt[depth]
 	}
 	e, idx := arr+1, 0
-	if at != nil && at.arr == arr && at.node <= x && at.node > arr {
+	gen := v.s.aux.scans
+	if at != nil && at.scan == gen && at.arr == arr && at.node <= x {
 		e, idx = at.node, at.index
 	}
 	steps := idx
@@ -92,15 +93,16 @@ func (v View) ElementIndex(arr, x uint32, depth int) int {
 	}
 	v.s.aux.compares += uint64(idx - steps) // a step over each element counted
 	if at != nil {
-		*at = elementAt{arr: arr, node: x, index: idx}
+		*at = elementAt{scan: gen, arr: arr, node: x, index: idx}
 	}
 	return idx
 }
 
 // elementAt is where ElementIndex last stopped at one depth: element node,
-// the index-th of array arr. Scan clears it, as node numbers mean another
-// card's nodes after it.
+// the index-th of array arr, in the scan-th Scan; after another Scan node
+// numbers name another card's nodes, so it holds only in that one.
 type elementAt struct {
+	scan      uint64
 	arr, node uint32
 	index     int
 }

@@ -34,7 +34,7 @@ const (
 func (s *Scanner) Scan(b []byte) bool {
 	s.doc = b
 	s.aux.compares = 0
-	s.aux.elementAt = [len(s.aux.elementAt)]elementAt{}
+	s.aux.scans++
 	ok := s.scan(b)
 	if len(s.escaped) != 0 && len(s.tape) != 0 {
 		s.aux.decodeNames(s.View(), s.escaped)

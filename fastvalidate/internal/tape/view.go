@@ -47,8 +47,10 @@ type aux struct {
 	// indexes are the lookups of the checks of long lists (StringIndex).
 	indexes [numIndexes]StringIndex
 	// elementAt is where ElementIndex last stopped, at each of the first
-	// 16 depths.
-	elementAt [16]elementAt
+	// 64 depths, and scans numbers the Scans, so that what an earlier
+	// card left there is told apart without clearing it on every card.
+	elementAt [64]elementAt
+	scans     uint64
 }
 
 // span is where a decoded member name lies in aux.names.
