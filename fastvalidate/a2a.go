@@ -463,6 +463,10 @@ type a2aCheck struct {
 	// taken holds those addMissing reported before snakeKey saw them.
 	taken  [4]uint32
 	ntaken int
+	// schemes indexes the names of securitySchemes once schemeRef finds
+	// it long (schemesShort once it finds it short).
+	schemes      *tape.StringIndex
+	schemesShort bool
 }
 
 // checkA2AVersion checks the card as A2A release ver. The steps run in
@@ -864,8 +868,9 @@ func (c *a2aCheck) authentication(a uint32) {
 	c.checkStringArray(schemes, false)
 }
 
-// maxSeenSkills bounds the skill ids skills keeps for the uniqueness
-// check; past that many, the earlier skills' ids are looked up again.
+// maxSeenSkills bounds the skill ids skills compares pair by pair for the
+// uniqueness check; a longer list is indexed, so that a hostile card of n
+// skills costs n log n comparisons rather than n².
 const maxSeenSkills = 32
 
 // skills checks each skill of array arr, and that no two share an id.
@@ -874,6 +879,10 @@ func (c *a2aCheck) skills(arr uint32) {
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
 	vw := w.vw // see tape.View
+	var ids *tape.StringIndex
+	if c.skillCount(arr) > maxSeenSkills {
+		ids = c.indexSkillIDs(arr)
+	}
 	for s, end := arr+1, vw.End(arr); s < end; s = vw.Next(s) {
 		if !w.want(s, tape.KindObject) {
 			continue
@@ -889,18 +898,47 @@ func (c *a2aCheck) skills(arr uint32) {
 		if id == 0 || w.kind(id) != tape.KindString {
 			continue
 		}
-		if nseen <= len(seen) {
-			if w.equalsAny(seen[:nseen], id) {
-				w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
-			}
+		var repeated bool
+		if ids != nil {
+			// The index holds every skill's id: the first of this text is
+			// an earlier skill's unless it is this one.
+			repeated = ids.First(vw, id) != id
 		} else {
-			c.uniqueSkillID(arr, s, id)
-		}
-		if nseen < len(seen) {
+			repeated = w.equalsAny(seen[:nseen], id)
 			seen[nseen] = id
+			nseen++
 		}
-		nseen++
+		if repeated {
+			w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
+		}
 	}
+}
+
+// skillCount returns the number of elements of skill array arr, up to
+// maxSeenSkills+1.
+func (c *a2aCheck) skillCount(arr uint32) int {
+	n := 0
+	for s := arr + 1; s < c.end(arr) && n <= maxSeenSkills; s = c.next(s) {
+		n++
+	}
+	return n
+}
+
+// indexSkillIDs indexes the string ids of the skills of array arr.
+func (c *a2aCheck) indexSkillIDs(arr uint32) *tape.StringIndex {
+	w := c.walker
+	ids := w.vw.Index(tape.IndexA)
+	ids.Reset()
+	for s := arr + 1; s < c.end(arr); s = c.next(s) {
+		if c.kind(s) != tape.KindObject {
+			continue
+		}
+		if id := w.member(s, "id"); id != 0 && c.kind(id) == tape.KindString {
+			ids.Add(w.vw, id)
+		}
+	}
+	ids.Sort()
+	return ids
 }
 
 // skillNodes holds the nodes of a skill's members that its release
@@ -978,21 +1016,6 @@ func (c *a2aCheck) skillRequired(s uint32, sk *skillNodes) {
 		w.addTypeMismatch(tags, tape.KindArray)
 	default:
 		c.checkStringArray(tags, true)
-	}
-}
-
-// uniqueSkillID reports id when an earlier skill of arr, before s, has
-// the same one, looking each one's id up.
-func (c *a2aCheck) uniqueSkillID(arr, s, id uint32) {
-	w := c.walker
-	for p := arr + 1; p < s; p = c.next(p) {
-		if c.kind(p) != tape.KindObject {
-			continue
-		}
-		if q := w.member(p, "id"); q != 0 && c.kind(q) == tape.KindString && w.same(q, id) {
-			w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
-			return
-		}
 	}
 }
 

@@ -354,6 +354,11 @@ func (c *a2aCheck) scopeList(n uint32) {
 	}
 }
 
+// maxScanSchemes bounds the schemes schemeRef compares a name with one by
+// one; more are indexed, so that a hostile card of n schemes and n
+// requirements costs n log n comparisons rather than n².
+const maxScanSchemes = 16
+
 // schemeRef reports the member at key node k when its name is not a key
 // of the card's securitySchemes.
 func (c *a2aCheck) schemeRef(k uint32) {
@@ -363,11 +368,44 @@ func (c *a2aCheck) schemeRef(k uint32) {
 		return // securitySchemes has the wrong type, reported already; no name can be looked up
 	}
 	if ss != 0 && c.kind(ss) == tape.KindObject {
-		for d, end := ss+1, c.end(ss); d < end; d = c.next(d + 1) {
-			if w.same(d, k) {
+		if c.schemeNames(ss) != nil {
+			if c.schemes.First(w.vw, k) != 0 {
 				return
+			}
+		} else {
+			for d, end := ss+1, c.end(ss); d < end; d = c.next(d + 1) {
+				if w.same(d, k) {
+					return
+				}
 			}
 		}
 	}
 	w.add(CodeA2ASecurityRef, k+1, "names a scheme that securitySchemes does not define")
+}
+
+// schemeNames returns the index of the names of object ss, built on first
+// use, or nil when ss has too few members to need one.
+func (c *a2aCheck) schemeNames(ss uint32) *tape.StringIndex {
+	if c.schemes != nil {
+		return c.schemes
+	}
+	if c.schemesShort {
+		return nil
+	}
+	n := 0
+	for d := ss + 1; d < c.end(ss) && n <= maxScanSchemes; d = c.next(d + 1) {
+		n++
+	}
+	if n <= maxScanSchemes {
+		c.schemesShort = true
+		return nil
+	}
+	idx := c.vw.Index(tape.IndexB)
+	idx.Reset()
+	for d := ss + 1; d < c.end(ss); d = c.next(d + 1) {
+		idx.Add(c.vw, d)
+	}
+	idx.Sort()
+	c.schemes = idx
+	return idx
 }

@@ -535,11 +535,7 @@ func (w *walker) appendPath(n uint32) {
 			w.res.arena = appendPointerToken(w.res.arena, vw.Name(x-1))
 			continue
 		}
-		idx := 0
-		for e := p + 1; e < x; e = w.next(e) {
-			idx++
-		}
-		w.res.arena = strconv.AppendInt(w.res.arena, int64(idx), 10)
+		w.res.arena = strconv.AppendInt(w.res.arena, int64(vw.ElementIndex(p, x, len(w.pathBuf)-1-i)), 10)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 )
 
 // node is a JSON value located in the card's bytes, so that a migration
@@ -25,11 +26,17 @@ type member struct {
 	val              *node
 }
 
+// nameCompares counts the member names get and index look through (all
+// of the object's, each call), so that tests can hold a rewrite's work to
+// the size of the card.
+var nameCompares atomic.Int64
+
 // get returns the value of the member named name, or nil.
 func (n *node) get(name string) *node {
 	if n == nil || n.kind != '{' {
 		return nil
 	}
+	nameCompares.Add(int64(len(n.members)))
 	for i := range n.members {
 		if n.members[i].name == name {
 			return n.members[i].val
@@ -51,6 +58,7 @@ func (n *node) index(name string) int {
 	if n == nil {
 		return -1
 	}
+	nameCompares.Add(int64(len(n.members)))
 	for i := range n.members {
 		if n.members[i].name == name {
 			return i

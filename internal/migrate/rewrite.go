@@ -17,6 +17,9 @@ type card10 struct {
 	// refusal, when set, says why the card cannot be migrated after all:
 	// it is then left as it was.
 	refusal string
+	// required holds the scheme names the card's requirements name,
+	// gathered on first use (see requires).
+	required map[string]bool
 }
 
 func (c *card10) to() string {
@@ -96,9 +99,9 @@ func (c *card10) up(root *node, e *edit) {
 	c.requirementsUp(root, e, "")
 	if s := root.get("securitySchemes"); s != nil && s.kind == '{' {
 		se := w.edit(s)
-		for _, m := range s.members {
+		for i, m := range s.members {
 			if v := c.schemeUp(m.val, "/securitySchemes/"+escape(m.name)); v != nil {
-				se.Set(m.name, v)
+				se.SetAt(i, v)
 			}
 		}
 		e.Set("securitySchemes", se.Raw())
@@ -181,8 +184,8 @@ func (c *card10) requirementsUp(o *node, e *edit, at string) {
 			continue
 		}
 		re := w.edit(r)
-		for _, m := range r.members {
-			re.Set(m.name, w.wrap(m.val, obj{{"list", w.rawOf(m.val)}}))
+		for j, m := range r.members {
+			re.SetAt(j, w.wrap(m.val, obj{{"list", w.rawOf(m.val)}}))
 		}
 		ae.SetAt(i, w.wrap(r, obj{{"schemes", re.Raw()}}))
 	}
@@ -248,7 +251,7 @@ func (c *card10) flowsUp(f *node, at string) *edit {
 	for i, m := range f.members {
 		switch {
 		case i != keep:
-			fe.Drop(m.name)
+			fe.DropAt(i)
 			c.note(fastvalidate.CodeMigrateFlows, "dropped", at+"/"+escape(m.name), "", "1.0 flows hold exactly one flow: "+m.name+" was dropped, "+f.members[keep].name+" kept", specSch)
 		case m.name == "implicit" || m.name == "password":
 			c.note(fastvalidate.CodeMigrateDeprecatedFlow, "kept", at+"/"+m.name, at+"/"+m.name, "the "+m.name+" flow is deprecated in 1.0 (use authorization code with PKCE)", specSch)
@@ -279,16 +282,16 @@ func (c *card10) down(root *node, e *edit) {
 	c.requirementsDown(root, e, "")
 	if s := root.get("securitySchemes"); s != nil && s.kind == '{' {
 		se := w.edit(s)
-		for _, m := range s.members {
+		for i, m := range s.members {
 			at := "/securitySchemes/" + escape(m.name)
 			switch v := c.schemeDown(m.val, at, w.indentAt(m.keyStart)); {
-			case v == errNoFlow && requires(root, m.name):
+			case v == errNoFlow && c.requires(root, m.name):
 				c.refusal = fmt.Sprintf("the OAuth scheme %s has no flow but deviceCode, which 0.3 cannot express, and the card requires it: refused, as dropping it would drop a security requirement (offer an authorizationCode or clientCredentials flow beside it)", at)
 			case v == errNoFlow:
-				se.Drop(m.name)
+				se.DropAt(i)
 				c.note(fastvalidate.CodeMigrateSchemeUnsupported, "dropped", at, "", "the OAuth scheme has no flow but deviceCode, which 0.3 cannot express, and no requirement names it: it was dropped", specSch)
 			case v != nil:
-				se.Set(m.name, v)
+				se.SetAt(i, v)
 			}
 		}
 		e.Set("securitySchemes", se.Raw())
@@ -369,11 +372,11 @@ func (c *card10) requirementsDown(o *node, e *edit, at string) {
 			continue
 		}
 		se := w.edit(s)
-		for _, m := range s.members {
+		for j, m := range s.members {
 			if l := m.val.get("list"); l != nil {
-				se.Set(m.name, w.rawOf(l))
+				se.SetAt(j, w.rawOf(l))
 			} else {
-				se.Set(m.name, arr{})
+				se.SetAt(j, arr{})
 			}
 		}
 		ae.SetAt(i, se.Raw())
@@ -389,25 +392,42 @@ func (c *card10) requirementsDown(o *node, e *edit, at string) {
 var errNoFlow = errors.New("no flow 0.3 can express")
 
 // requires reports whether a security requirement of the card or of one
-// of its skills names the scheme, in either release's shape.
-func requires(root *node, scheme string) bool {
+// of its skills names the scheme, in either release's shape. The names are
+// gathered on first use, once per card: gathered again for each scheme, a
+// card of n schemes 0.3 cannot express and n requirements cost n².
+func (c *card10) requires(root *node, scheme string) bool {
+	if c.required == nil {
+		c.required = requiredSchemes(root)
+	}
+	return c.required[scheme]
+}
+
+// requiredSchemes returns the names of the schemes the security
+// requirements of the card and of its skills name, in either release's
+// shape.
+func requiredSchemes(root *node) map[string]bool {
+	names := map[string]bool{}
 	holders := []*node{root}
 	if skills := root.get("skills"); skills != nil {
 		holders = append(holders, skills.elems...)
 	}
 	for _, h := range holders {
 		for _, r := range h.get("securityRequirements").elemsOf() {
-			if r.get("schemes").get(scheme) != nil {
-				return true
+			if s := r.get("schemes"); s != nil && s.kind == '{' {
+				for _, m := range s.members {
+					names[m.name] = true
+				}
 			}
 		}
 		for _, r := range h.get("security").elemsOf() {
-			if r.get(scheme) != nil {
-				return true
+			if r != nil && r.kind == '{' {
+				for _, m := range r.members {
+					names[m.name] = true
+				}
 			}
 		}
 	}
-	return false
+	return names
 }
 
 // schemeDown returns 1.0 scheme s in 0.x's shape, nil to keep it, or

@@ -234,8 +234,13 @@ func (e *edit) InsertAfter(at string, k string, v any) {
 	e.before[i+1] = append(e.before[i+1], kv{k, v})
 }
 
-// SetAt replaces element i of an array.
+// SetAt replaces element i of an array, or the value of member i of an
+// object: a loop over an object's members sets each by its position, as
+// Set would look each name up among all the members, n² for the loop.
 func (e *edit) SetAt(i int, v any) { e.value[i] = v }
+
+// DropAt removes member i of an object (see SetAt).
+func (e *edit) DropAt(i int) { e.drop[i] = true }
 
 // Append adds an element at the end of an array, or a member at the end
 // of an object (given as kv).

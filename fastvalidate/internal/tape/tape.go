@@ -33,6 +33,8 @@ const (
 // View.Name needs no call and stays within the inliner's budget.
 func (s *Scanner) Scan(b []byte) bool {
 	s.doc = b
+	s.aux.compares = 0
+	s.aux.scans++
 	ok := s.scan(b)
 	if len(s.escaped) != 0 && len(s.tape) != 0 {
 		s.aux.decodeNames(s.View(), s.escaped)

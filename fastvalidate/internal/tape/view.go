@@ -39,6 +39,18 @@ type aux struct {
 	// keys for DuplicateString's sort.
 	x, y []byte
 	keys []keyRef
+	// compares counts the string comparisons and index hashes since the
+	// Scan, each a pass over a text, and the elements stepped over to find
+	// an element's position (ElementIndex), so that tests can hold a
+	// check's work to the size of the card.
+	compares uint64
+	// indexes are the lookups of the checks of long lists (StringIndex).
+	indexes [numIndexes]StringIndex
+	// elementAt is where ElementIndex last stopped, at each of the first
+	// 64 depths, and scans numbers the Scans, so that what an earlier
+	// card left there is told apart without clearing it on every card.
+	elementAt [64]elementAt
+	scans     uint64
 }
 
 // span is where a decoded member name lies in aux.names.
@@ -148,6 +160,7 @@ func (v View) AppendStr(dst []byte, n uint32) []byte {
 
 // Same reports whether string nodes x and y decode to the same text.
 func (v View) Same(x, y uint32) bool {
+	v.s.aux.compares++
 	tx, ty := &v.tape[x], &v.tape[y]
 	if (tx.flags|ty.flags)&FlagEscaped == 0 {
 		return string(v.s.doc[tx.start:tx.end]) == string(v.s.doc[ty.start:ty.end])
@@ -158,8 +171,14 @@ func (v View) Same(x, y uint32) bool {
 // SameAs reports whether string node n decodes to the text that raw, the
 // text of a JSON string as written, decodes to.
 func (v View) SameAs(n uint32, raw []byte) bool {
+	v.s.aux.compares++
 	return v.s.aux.same(v.Raw(n), raw)
 }
+
+// Compares returns how many string comparisons (Same, SameAs), index
+// hashes (StringIndex) and element steps (ElementIndex) the checks have
+// made since the Scan.
+func (v View) Compares() uint64 { return v.s.aux.compares }
 
 // DuplicateString returns the first string element of array arr equal to
 // an earlier one, or 0. Tag lists are short; a long one is sorted by hash
