@@ -1,5 +1,7 @@
 package tape
 
+import "hash/maphash"
+
 // View is the cursor over a scanned document: its tape, and the Scanner
 // that holds the document's bytes and the member names the scan decoded.
 // It is four words held by value: the tape's pointer, length and capacity,
@@ -209,28 +211,33 @@ func (v View) DuplicateString(arr uint32) uint32 {
 		}
 	}
 	sortKeyRefs(a.keys)
+	// Elements of one hash lie in list order, so an element equal to one
+	// before it in its run repeats it; the first such element in the list
+	// is the one to report, whatever the order of the hashes.
+	first := uint32(0)
 	for x := 1; x < len(a.keys); x++ {
 		for y := x - 1; y >= 0 && a.keys[y].hash == a.keys[x].hash; y-- {
 			if v.Same(a.keys[y].node, a.keys[x].node) {
-				return max(a.keys[x].node, a.keys[y].node)
+				if first == 0 || a.keys[x].node < first {
+					first = a.keys[x].node
+				}
+				break
 			}
 		}
 	}
-	return 0
+	return first
 }
 
-// hash is FNV-1a over a string's decoded text.
+// hash hashes a string's decoded text for the searches by hash. Its seed
+// is the process's (StringIndex's), so that no card can be made of names
+// that all share a hash and so cost a search n² comparisons; the searches
+// read only which nodes are equal, never the hashes' order.
 func (a *aux) hash(raw []byte, flags uint8) uint64 {
 	if flags&FlagEscaped != 0 {
 		a.x = AppendUnescaped(a.x[:0], raw)
 		raw = a.x
 	}
-	h := uint64(14695981039346656037)
-	for _, c := range raw {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
+	return maphash.Bytes(indexSeed, raw)
 }
 
 // same reports whether two strings' raw texts decode alike.
