@@ -10,10 +10,12 @@
 // or gzip, has its body read once, up to a cap, and judged:
 //
 //   - a body over the cap is turned away with 413 Content Too Large; a
-//     declared Content-Length over the cap is turned away unread. The rest
-//     of the body is then read and discarded, up to 16 MiB for 5 s, so
-//     that a client that sends its whole body before reading sees the 413
-//     rather than a connection reset;
+//     declared Content-Length over the cap is turned away unread. Over
+//     HTTP/1 the response closes the connection and the rest of the body
+//     is read and discarded, up to 16 MiB for 5 s, so that a client that
+//     sends its whole body before reading sees the 413 rather than a
+//     connection reset; over HTTP/2 only the request's stream ends, and
+//     the connection's other streams go on;
 //   - a body of any other media type, of none, or in an encoding other
 //     than gzip is turned away with 415 ([WithRejectOtherTypes] passes
 //     other types on instead);

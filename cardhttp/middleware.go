@@ -87,10 +87,13 @@ func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	}
 	st, ok := c.check(r)
 	if !ok {
-		tooLarge := st.rej.Status == http.StatusRequestEntityTooLarge
+		// Over HTTP/1 the rest of the body stays unread: the connection
+		// cannot carry another request. HTTP/2 resets the one stream and
+		// reads Connection: close as a request to end the connection,
+		// with every other stream on it; its client, answered, stops
+		// sending, so there is nothing to drain either.
+		tooLarge := st.rej.Status == http.StatusRequestEntityTooLarge && r.ProtoMajor < 2
 		if tooLarge {
-			// The rest of the body stays unread: the connection cannot
-			// carry another request.
 			w.Header().Set("Connection", "close")
 		}
 		if st.rej.Status == http.StatusUnsupportedMediaType {

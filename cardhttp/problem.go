@@ -40,17 +40,17 @@ type Rejection struct {
 	card []byte
 }
 
-// WriteProblem writes the rejection as an RFC 9457 problem response.
+// WriteProblem writes the rejection as an RFC 9457 problem response. It
+// leaves the connection to the caller: after a 413 whose body was left
+// unread, an HTTP/1 server must also send Connection: close, which
+// Middleware does, and an HTTP/2 one must not, as it would end every
+// other stream on the connection.
 func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 	body := rej.AppendProblem(nil)
 	h := w.Header()
 	h.Set("Content-Type", ProblemMediaType)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
-	if rej.Status == http.StatusRequestEntityTooLarge {
-		// The unread rest of the body makes the connection unusable.
-		h.Set("Connection", "close")
-	}
 	w.WriteHeader(rej.Status)
 	w.Write(body)
 }
