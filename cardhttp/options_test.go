@@ -66,3 +66,24 @@ func TestWithValidatorOptions(t *testing.T) {
 		})
 	}
 }
+
+// An option chosen at run time is often nil when not wanted: both
+// constructors skip it rather than calling it.
+func TestOptions_NilSkipped(t *testing.T) {
+	var none Option
+	for name, build := range map[string]func() error{
+		"Middleware":     func() error { _, err := Middleware(none, WithProfile("agentcard")); return err },
+		"ModifyResponse": func() error { _, err := ModifyResponse(WithProfile("agentcard"), none); return err },
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s with a nil option panics: %v", name, r)
+				}
+			}()
+			if err := build(); err != nil {
+				t.Errorf("%s with a nil option: %v", name, err)
+			}
+		}()
+	}
+}
