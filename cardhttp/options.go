@@ -22,7 +22,8 @@ const MediaType = "application/agentcard+json"
 // A2A from 0.3 on, and A2A before 0.3.
 var wellKnownPaths = []string{"/.well-known/agentcard", "/.well-known/agent-card.json", "/.well-known/agent.json"}
 
-// Option configures Middleware and ModifyResponse.
+// Option configures Middleware and ModifyResponse; a nil Option is
+// skipped.
 type Option func(*config)
 
 type config struct {
@@ -137,7 +138,9 @@ func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Poo
 		drainTimeout: linger.DefaultTimeout,
 	}
 	for _, o := range opts {
-		o(c)
+		if o != nil {
+			o(c)
+		}
 	}
 	if c.profile == "" {
 		c.profile = "auto"

@@ -100,14 +100,17 @@ var ErrUnknownProfile = errors.New("fastvalidate: unknown profile")
 //
 // A Validator may be reused for any number of cards and allocates nothing
 // after its buffers have grown to the largest card seen. It cannot be used
-// from concurrent goroutines: use one per goroutine, or a Pool.
+// from concurrent goroutines: use one per goroutine, or a Pool. Make it
+// with New or MustNew: the zero Validator has no profile, and Validate
+// panics on it.
 type Validator struct {
 	cfg     config
 	profile profileDef
 	w       walker
 }
 
-// New returns a Validator for the named profile (see Profiles).
+// New returns a Validator for the named profile (see Profiles). Nil
+// options are skipped.
 func New(profile string, opts ...Option) (*Validator, error) {
 	def, ok := profiles[profile]
 	if !ok {
@@ -122,7 +125,9 @@ func New(profile string, opts ...Option) (*Validator, error) {
 		v.cfg.rootType = CodeSchemaType
 	}
 	for _, o := range opts {
-		o(&v.cfg)
+		if o != nil {
+			o(&v.cfg)
+		}
 	}
 	if v.cfg.err != nil {
 		return nil, v.cfg.err
@@ -158,6 +163,9 @@ func (v *Validator) Profile() string { return v.profile.name }
 // next call to Validate.
 func (v *Validator) Validate(card []byte) *Result {
 	w := &v.w
+	if w.cfg == nil {
+		panic("fastvalidate: Validate on a zero Validator; make it with New or MustNew")
+	}
 	w.res.reset()
 	w.validate(card, &v.profile)
 	return &w.res
@@ -165,7 +173,8 @@ func (v *Validator) Validate(card []byte) *Result {
 
 // Pool hands out Validators of one profile to concurrent goroutines, for
 // request handlers that come and go. Long-lived workers should own a
-// Validator each instead.
+// Validator each instead. Its methods are safe for concurrent use. Make it
+// with NewPool: the zero Pool has no profile, and Get panics on it.
 type Pool struct {
 	profile string
 	opts    []Option
@@ -183,7 +192,13 @@ func NewPool(profile string, opts ...Option) (*Pool, error) {
 }
 
 // Get returns a Validator for the caller's exclusive use until Put.
-func (p *Pool) Get() *Validator { return p.pool.Get().(*Validator) }
+func (p *Pool) Get() *Validator {
+	v, _ := p.pool.Get().(*Validator)
+	if v == nil {
+		panic("fastvalidate: Get on a zero Pool; make it with NewPool")
+	}
+	return v
+}
 
 // Put returns a Validator; its last Result must no longer be used.
 func (p *Pool) Put(v *Validator) { p.pool.Put(v) }
