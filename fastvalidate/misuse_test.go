@@ -54,3 +54,19 @@ func TestNew_SkipsNilOptions(t *testing.T) {
 		t.Fatalf("NewPool with a nil option: panic %q, error %v", msg, err)
 	}
 }
+
+// A Pool makes Validators long after NewPool returns; a caller that
+// reuses its slice of options for another pool must not change this one.
+func TestNewPool_KeepsItsOwnOptions(t *testing.T) {
+	opts := []fastvalidate.Option{fastvalidate.WithMaxDepth(2)}
+	pool, err := fastvalidate.NewPool("agentcard", opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts[0] = fastvalidate.WithMaxDepth(100)
+	deep := []byte(`{"a":{"b":{}}}`)
+	v := pool.Get()
+	if f := v.Validate(deep).Findings(); len(f) == 0 || f[0].Rule() != "json.depth" {
+		t.Errorf("a Pool made with depth 2 judged a card of depth 3 as %v", f)
+	}
+}
