@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -186,7 +187,9 @@ func NewPool(profile string, opts ...Option) (*Pool, error) {
 	if _, err := New(profile, opts...); err != nil {
 		return nil, err
 	}
-	p := &Pool{profile: profile, opts: opts}
+	// Cloned: the pool reads its options whenever it makes a
+	// Validator, long after the caller's slice may have been reused.
+	p := &Pool{profile: profile, opts: slices.Clone(opts)}
 	p.pool.New = func() any { return MustNew(p.profile, p.opts...) }
 	return p, nil
 }
