@@ -87,3 +87,19 @@ func TestOptions_NilSkipped(t *testing.T) {
 		}()
 	}
 }
+
+// Middleware reads its methods, paths and types on every request; a
+// caller that reuses the slices it passed must not change what is checked.
+func TestOptions_KeepTheirOwnSlices(t *testing.T) {
+	methods, paths, types := []string{"POST"}, []string{"/agents"}, []string{"text/plain"}
+	check := mustMiddleware(t, WithMethods(methods...), WithPaths(paths...), WithContentTypes(types...))
+	methods[0], paths[0], types[0] = "GET", "/other", "text/csv"
+	r := httptest.NewRequest(http.MethodPost, "/agents", strings.NewReader(`{}`))
+	r.Header.Set("Content-Type", "text/plain")
+	h := &recordingHandler{}
+	rec := httptest.NewRecorder()
+	check(h).ServeHTTP(rec, r)
+	if rec.Code != http.StatusUnprocessableEntity || h.called {
+		t.Errorf("a POST of an invalid text/plain card to /agents got %d (handler called %v), want 422", rec.Code, h.called)
+	}
+}
