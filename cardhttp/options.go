@@ -2,6 +2,7 @@ package cardhttp
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,7 +24,8 @@ const MediaType = "application/agentcard+json"
 var wellKnownPaths = []string{"/.well-known/agentcard", "/.well-known/agent-card.json", "/.well-known/agent.json"}
 
 // Option configures Middleware and ModifyResponse; a nil Option is
-// skipped.
+// skipped. Options copy the slices they are given, which the middleware
+// reads on every request.
 type Option func(*config)
 
 type config struct {
@@ -57,7 +59,7 @@ func WithValidatorOptions(opts ...fastvalidate.Option) Option {
 // handler or router that is not would otherwise see "post" unchecked.
 // Requests with other methods pass through unchecked.
 func WithMethods(methods ...string) Option {
-	return func(c *config) { c.methods = methods }
+	return func(c *config) { c.methods = slices.Clone(methods) }
 }
 
 // WithPaths sets the URL paths checked. A pattern ending in "/" matches every
@@ -65,7 +67,7 @@ func WithMethods(methods ...string) Option {
 // Middleware checks every path by default; ModifyResponse checks the
 // well-known card paths.
 func WithPaths(patterns ...string) Option {
-	return func(c *config) { c.paths = patterns }
+	return func(c *config) { c.paths = slices.Clone(patterns) }
 }
 
 // WithContentTypes sets the request media types Middleware checks besides
@@ -74,7 +76,7 @@ func WithPaths(patterns ...string) Option {
 // parameters such as charset are ignored. ModifyResponse ignores it (see
 // ModifyResponse).
 func WithContentTypes(types ...string) Option {
-	return func(c *config) { c.contentTypes = types }
+	return func(c *config) { c.contentTypes = slices.Clone(types) }
 }
 
 // WithRejectOtherTypes sets what Middleware does with a request on a
