@@ -188,7 +188,7 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 		return st, true
 	}
 	st.v = v
-	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.namedProfile(), card: card}
+	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.judgedBy(res), card: card}
 	return st, false
 }
 

@@ -188,9 +188,13 @@ func (c *config) judgesType(t string) bool {
 	return false
 }
 
-// namedProfile is the profile a rejection names when the result names
-// none: "auto" is a way of choosing, not a rule set, so it is never named.
-func (c *config) namedProfile() string {
+// judgedBy is the profile a rejection names for res: the one the result
+// names, else the one configured, unless that is "auto", which is a way
+// of choosing, not a rule set, and so is never named.
+func (c *config) judgedBy(res *fastvalidate.Result) string {
+	if res.Profile != "" {
+		return res.Profile
+	}
 	if c.profile == "auto" {
 		return ""
 	}

@@ -69,7 +69,7 @@ func (c *checker) checkResponse(resp *http.Response) error {
 	if rej.Status == 0 {
 		v := c.pool.Get()
 		if res := v.Validate(card); !res.Valid() {
-			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.namedProfile(), card: card}
+			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.judgedBy(res), card: card}
 			replaceWithProblem(resp, &rej)
 		} else if err := c.cfg.requireSignature(card, upstreamURL(resp)); err != nil {
 			rej = Rejection{Status: http.StatusBadGateway, Err: err}
