@@ -41,9 +41,15 @@
 // Content-Length at once, so a connection that promises a large body and
 // sends none holds a few KiB. It doubles, and never past the declared
 // length or the cap: a body holds at most the cap (plus one byte), and the
-// buffers allocated while it arrives add up to less than twice that. The middleware does not bound connections or
-// requests in flight: that is the server's job (see cardscan serve's
-// --max-inflight for one way).
+// buffers allocated while it arrives add up to less than twice that.
+//
+// A body is read until it ends, passes the cap, or the connection fails
+// or reaches its read deadline. The request's context is not consulted:
+// a handler timeout such as [net/http.TimeoutHandler] answers the client
+// but leaves the read waiting on a client that stalls, so a server facing
+// hostile clients sets [net/http.Server.ReadTimeout] too. The middleware
+// does not bound connections or requests in flight either: that is the
+// server's job (see cardscan serve's --max-inflight for one way).
 //
 // # Cost
 //
