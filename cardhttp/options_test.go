@@ -2,6 +2,7 @@ package cardhttp
 
 import (
 	"bytes"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -101,5 +102,19 @@ func TestOptions_KeepTheirOwnSlices(t *testing.T) {
 	check(h).ServeHTTP(rec, r)
 	if rec.Code != http.StatusUnprocessableEntity || h.called {
 		t.Errorf("a POST of an invalid text/plain card to /agents got %d (handler called %v), want 422", rec.Code, h.called)
+	}
+}
+
+// A cap as large as an int64 holds ("no practical limit") must let a body
+// of unknown length through, not overflow into refusing every one.
+func TestWithMaxBytes_Largest(t *testing.T) {
+	card := readTestdata(t, "valid.json")
+	r := post(onlyReader{bytes.NewReader(card)}, MediaType)
+	r.ContentLength = -1
+	h := &recordingHandler{}
+	rec := httptest.NewRecorder()
+	mustMiddleware(t, WithMaxBytes(math.MaxInt64))(h).ServeHTTP(rec, r)
+	if !h.called || !bytes.Equal(h.body, card) {
+		t.Fatalf("a valid card of unknown length under the largest cap got %d: %s", rec.Code, rec.Body)
 	}
 }
