@@ -13,7 +13,8 @@ import (
 
 // Middleware returns a function that wraps a handler so that the agent
 // cards sent to it are judged first (see the package documentation). It
-// fails only for an unknown profile.
+// fails only as fastvalidate.New does: for an unknown profile, or a
+// validator option New refuses.
 func Middleware(opts ...Option) (func(http.Handler) http.Handler, error) {
 	cfg, pool, err := newConfig(nil, opts)
 	if err != nil {

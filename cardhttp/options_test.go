@@ -2,6 +2,7 @@ package cardhttp
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -116,5 +117,17 @@ func TestWithMaxBytes_Largest(t *testing.T) {
 	mustMiddleware(t, WithMaxBytes(math.MaxInt64))(h).ServeHTTP(rec, r)
 	if !h.called || !bytes.Equal(h.body, card) {
 		t.Fatalf("a valid card of unknown length under the largest cap got %d: %s", rec.Code, rec.Body)
+	}
+}
+
+// Middleware and ModifyResponse fail as fastvalidate.New does, for a
+// validator option it refuses as for an unknown profile.
+func TestOptions_RefusedValidatorOption(t *testing.T) {
+	bad := WithValidatorOptions(fastvalidate.WithSeverity(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityOff))
+	if _, err := Middleware(bad); !errors.Is(err, fastvalidate.ErrOverride) {
+		t.Errorf("Middleware: error %v, want one wrapping ErrOverride", err)
+	}
+	if _, err := ModifyResponse(bad); !errors.Is(err, fastvalidate.ErrOverride) {
+		t.Errorf("ModifyResponse: error %v, want one wrapping ErrOverride", err)
 	}
 }

@@ -32,7 +32,8 @@ import (
 //
 // Of the options it honours WithProfile, WithValidatorOptions, WithPaths
 // and WithMaxBytes (which caps the card as sent and as decoded). It fails
-// only for an unknown profile.
+// only as fastvalidate.New does: for an unknown profile, or a validator
+// option New refuses.
 func ModifyResponse(opts ...Option) (func(*http.Response) error, error) {
 	cfg, pool, err := newConfig(wellKnownPaths, opts)
 	if err != nil {

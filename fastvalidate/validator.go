@@ -111,7 +111,9 @@ type Validator struct {
 }
 
 // New returns a Validator for the named profile (see Profiles). Nil
-// options are skipped.
+// options are skipped. It fails with an error wrapping ErrUnknownProfile
+// for a profile it does not know, and one wrapping ErrOverride for a
+// WithSeverity it refuses.
 func New(profile string, opts ...Option) (*Validator, error) {
 	def, ok := profiles[profile]
 	if !ok {
@@ -182,7 +184,8 @@ type Pool struct {
 	pool    sync.Pool
 }
 
-// NewPool returns a Pool of Validators for the profile.
+// NewPool returns a Pool of Validators for the profile. It fails as New
+// does.
 func NewPool(profile string, opts ...Option) (*Pool, error) {
 	if _, err := New(profile, opts...); err != nil {
 		return nil, err
@@ -203,7 +206,9 @@ func (p *Pool) Get() *Validator {
 	return v
 }
 
-// Put returns a Validator; its last Result must no longer be used.
+// Put returns a Validator that this Pool's Get gave out (one of another
+// profile or options would judge later cards by its rules); its last
+// Result must no longer be used.
 func (p *Pool) Put(v *Validator) { p.pool.Put(v) }
 
 // Valid reports whether the card passes, for callers that need only the
