@@ -70,3 +70,18 @@ func TestNewPool_KeepsItsOwnOptions(t *testing.T) {
 		t.Errorf("a Pool made with depth 2 judged a card of depth 3 as %v", f)
 	}
 }
+
+// WithClock(nil), a clock left unset, means the default clock, not a
+// panic in the middle of judging a valid card.
+func TestWithClock_Nil(t *testing.T) {
+	card := []byte(`{"agent_id":"01HZQK3P8EMXR9V7T5N2W4J6C0","name":"A","version":"1.0.0",` +
+		`"capabilities":[{"id":"a","description":"d"}],"endpoint":{"protocol":"https","url":"https://a.example"}}`)
+	v := fastvalidate.MustNew("agentcard", fastvalidate.WithClock(nil))
+	var valid bool
+	if msg := panicText(func() { valid = v.Validate(card).Valid() }); msg != "" {
+		t.Fatalf("Validate with WithClock(nil) panics: %s", msg)
+	}
+	if !valid {
+		t.Error("a valid card fails under WithClock(nil)")
+	}
+}
