@@ -46,12 +46,18 @@ type config struct {
 	err error
 }
 
-// WithMaxDepth sets the nesting limit (DefaultMaxDepth by default).
+// WithMaxDepth sets the nesting limit (DefaultMaxDepth by default); a
+// limit below 1 counts as 1.
 func WithMaxDepth(n int) Option { return func(c *config) { c.maxDepth = max(n, 1) } }
 
 // WithClock sets the clock used to tell whether an agent_id's timestamp lies
-// in the future (time.Now by default); tests pin it.
-func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+// in the future (time.Now by default, and for nil); tests pin it.
+func WithClock(now func() time.Time) Option {
+	if now == nil {
+		now = time.Now
+	}
+	return func(c *config) { c.now = now }
+}
 
 // WithPolicy sets the policy (PolicyDefault by default).
 func WithPolicy(p Policy) Option { return func(c *config) { c.policy = p } }
@@ -148,7 +154,7 @@ func New(profile string, opts ...Option) (*Validator, error) {
 	return v, nil
 }
 
-// MustNew is like New but panics on an unknown profile; for package-level
+// MustNew is like New but panics where New would fail; for package-level
 // variables.
 func MustNew(profile string, opts ...Option) *Validator {
 	v, err := New(profile, opts...)
