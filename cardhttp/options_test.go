@@ -131,3 +131,23 @@ func TestOptions_RefusedValidatorOption(t *testing.T) {
 		t.Errorf("ModifyResponse: error %v, want one wrapping ErrOverride", err)
 	}
 }
+
+// A list of methods or paths read from configuration may come empty, as
+// nil or as an empty slice alike; neither may switch the checks off.
+func TestOptions_EmptyListsKeepTheDefault(t *testing.T) {
+	for name, opt := range map[string]Option{
+		"WithMethods()":           WithMethods(),
+		"WithMethods(empty...)":   WithMethods([]string{}...),
+		"WithPaths(empty...)":     WithPaths([]string{}...),
+		"WithContentTypes(empty)": WithContentTypes([]string{}...),
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/agents", strings.NewReader(`{}`))
+		r.Header.Set("Content-Type", MediaType)
+		h := &recordingHandler{}
+		rec := httptest.NewRecorder()
+		mustMiddleware(t, opt)(h).ServeHTTP(rec, r)
+		if rec.Code != http.StatusUnprocessableEntity || h.called {
+			t.Errorf("%s: an invalid card posted got %d (handler called %v), want 422", name, rec.Code, h.called)
+		}
+	}
+}
