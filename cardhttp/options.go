@@ -55,19 +55,39 @@ func WithValidatorOptions(opts ...fastvalidate.Option) Option {
 }
 
 // WithMethods sets the request methods Middleware checks (POST, PUT and PATCH
-// by default), in any letter case: methods are case-sensitive, but a
-// handler or router that is not would otherwise see "post" unchecked.
-// Requests with other methods pass through unchecked.
+// by default, and when methods is empty), in any letter case: methods are
+// case-sensitive, but a handler or router that is not would otherwise see
+// "post" unchecked. Requests with other methods pass through unchecked.
+// An empty list keeps the default rather than checking nothing: a list
+// from configuration that came empty must not switch the checks off.
 func WithMethods(methods ...string) Option {
-	return func(c *config) { c.methods = slices.Clone(methods) }
+	methods = slices.Clone(methods)
+	if len(methods) == 0 {
+		methods = defaultMethods
+	}
+	return func(c *config) { c.methods = methods }
 }
+
+var defaultMethods = []string{http.MethodPost, http.MethodPut, http.MethodPatch}
 
 // WithPaths sets the URL paths checked. A pattern ending in "/" matches every
 // path below it, as in http.ServeMux; any other pattern matches exactly.
 // Middleware checks every path by default; ModifyResponse checks the
-// well-known card paths.
+// well-known card paths. No patterns at all, nil or empty, means every
+// path, for both.
+//
+// Patterns are compared with the request's URL.Path as it is, byte for
+// byte. A router that folds letter case or trailing slashes routes paths
+// that a pattern does not match: wrap the handler the router chose rather
+// than the router, or list every spelling the router accepts.
 func WithPaths(patterns ...string) Option {
-	return func(c *config) { c.paths = slices.Clone(patterns) }
+	// nil, not "/": it matches paths that do not start with a slash too,
+	// such as the empty path of a request to "http://host".
+	patterns = slices.Clone(patterns)
+	if len(patterns) == 0 {
+		patterns = nil
+	}
+	return func(c *config) { c.paths = patterns }
 }
 
 // WithContentTypes sets the request media types Middleware checks besides
@@ -132,7 +152,7 @@ func WithTrust(check func(card []byte, fetchedFrom string) error) Option {
 
 func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Pool, error) {
 	c := &config{
-		methods:      []string{http.MethodPost, http.MethodPut, http.MethodPatch},
+		methods:      defaultMethods,
 		paths:        defaultPaths,
 		contentTypes: nil,
 		maxBytes:     DefaultMaxBytes,
