@@ -129,8 +129,9 @@ func WithRejectFunc(fn func(w http.ResponseWriter, r *http.Request, rej *Rejecti
 // cardsig.Verifier, which asks for at least one signature a trusted key
 // verifies. A card check refuses is turned away with 422 by Middleware and
 // replaced by a 502 problem by ModifyResponse, the error's text as the
-// problem's detail. Taking a func keeps this package on the standard
-// library; cardsig's verification costs what the signature's crypto costs.
+// problem's detail. Taking a func keeps cardsig and its dependencies out
+// of this package's; cardsig's verification costs what the signature's
+// crypto costs.
 func WithSignatures(check func(card []byte) error) Option {
 	return func(c *config) { c.signatures = check }
 }
