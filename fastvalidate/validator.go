@@ -105,8 +105,11 @@ var ErrUnknownProfile = errors.New("fastvalidate: unknown profile")
 
 // Validator checks cards against one profile.
 //
-// A Validator may be reused for any number of cards and allocates nothing
-// after its buffers have grown to the largest card seen. It cannot be used
+// A Validator may be reused for any number of cards. Once its buffers have
+// grown to the largest card seen, a valid card costs no allocation, save
+// one whose URLs have internationalised host names, which are decoded, and
+// under PolicyProduction a host the public suffix lookup has not seen
+// lately (see docs/design.md). It cannot be used
 // from concurrent goroutines: use one per goroutine, or a Pool. Make it
 // with New or MustNew: the zero Validator has no profile, and Validate
 // panics on it.
