@@ -570,3 +570,24 @@ func TestMiddleware_ConcurrentBodiesStayApart(t *testing.T) {
 		})
 	}
 }
+
+// A server that caps bodies itself, with http.MaxBytesHandler, tells the
+// client its body is too large: the middleware in front of the handler
+// must say so with 413, not call the body unreadable.
+func TestMiddleware_ServerBodyCap(t *testing.T) {
+	card := readTestdata(t, "valid.json")
+	limit := int64(len(card) / 2)
+	h := &recordingHandler{}
+	handler := http.MaxBytesHandler(mustMiddleware(t)(h), limit)
+	r := post(onlyReader{bytes.NewReader(card)}, MediaType)
+	r.ContentLength = -1
+	rec := httptest.NewRecorder()
+	handler.ServeHTTP(rec, r)
+	if rec.Code != http.StatusRequestEntityTooLarge || h.called {
+		t.Fatalf("a body over the server's cap got %d (handler called %v): %s", rec.Code, h.called, rec.Body)
+	}
+	p := decodeProblem(t, rec.Result(), rec.Body.Bytes())
+	if want := fmt.Sprintf("the body exceeds the limit of %d bytes", limit); p.Detail != want {
+		t.Errorf("detail %q, want %q", p.Detail, want)
+	}
+}
