@@ -9,7 +9,9 @@
 // text/json or any +json type such as application/agentcard+json), plain
 // or gzip, has its body read once, up to a cap, and judged:
 //
-//   - a body over the cap is turned away with 413 Content Too Large; a
+//   - a body over the cap, or over one the server sets with
+//     [net/http.MaxBytesHandler], is turned away with 413 Content Too
+//     Large; a
 //     declared Content-Length over the cap is turned away unread. Over
 //     HTTP/1 the response closes the connection and the rest of the body
 //     is read and discarded, up to 16 MiB for 5 s, so that a client that

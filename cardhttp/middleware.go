@@ -175,7 +175,7 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 		st.rej = Rejection{Status: http.StatusBadRequest, Err: err}
 		return st, false
 	case err != nil:
-		st.rej = Rejection{Status: http.StatusBadRequest, Err: errReadBody}
+		st.rej = readFailure(err)
 		return st, false
 	}
 	v := c.pool.Get()
@@ -191,6 +191,17 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	st.v = v
 	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.judgedBy(res), card: card}
 	return st, false
+}
+
+// readFailure is the rejection of a body whose read failed with err: 413
+// when a cap of the server's (http.MaxBytesReader) stopped it, else 400.
+// Apart from check so that the error's target escapes only on failure.
+func readFailure(err error) Rejection {
+	var serverCap *http.MaxBytesError
+	if errors.As(err, &serverCap) {
+		return Rejection{Status: http.StatusRequestEntityTooLarge, MaxBytes: serverCap.Limit}
+	}
+	return Rejection{Status: http.StatusBadRequest, Err: errReadBody}
 }
 
 // errReadBody stands for any failure to read a request body: the details

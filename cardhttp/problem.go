@@ -29,7 +29,8 @@ type Rejection struct {
 	// object), the profile configured unless it is "auto", as in
 	// cardscan serve's verdicts. "" when no profile applied.
 	Profile string
-	// MaxBytes is the cap a 413 rejection exceeded.
+	// MaxBytes is the cap a 413 rejection exceeded: the middleware's, or
+	// the server's when an http.MaxBytesReader stopped the read first.
 	MaxBytes int64
 	// Err says why the body could not be read, for 400 and some 502s, or
 	// why a card that passed its profile failed the WithSignatures check
