@@ -591,3 +591,17 @@ func TestMiddleware_ServerBodyCap(t *testing.T) {
 		t.Errorf("detail %q, want %q", p.Detail, want)
 	}
 }
+
+// Wrapping a nil handler is a mistake of the program's, found when it is
+// made, as http.Handle finds it, not by the first card that passes.
+func TestMiddleware_NilHandler(t *testing.T) {
+	check := mustMiddleware(t)
+	msg := func() (msg any) {
+		defer func() { msg = recover() }()
+		check(nil)
+		return nil
+	}()
+	if s, ok := msg.(string); !ok || !strings.HasPrefix(s, "cardhttp: ") {
+		t.Errorf("wrapping nil panics with %v, want a cardhttp message at wrap time", msg)
+	}
+}
