@@ -12,7 +12,8 @@ import (
 )
 
 // Middleware returns a function that wraps a handler so that the agent
-// cards sent to it are judged first (see the package documentation). It
+// cards sent to it are judged first (see the package documentation);
+// wrapping a nil handler panics, as http.Handle does. It
 // fails only as fastvalidate.New does: for an unknown profile, or a
 // validator option New refuses.
 func Middleware(opts ...Option) (func(http.Handler) http.Handler, error) {
@@ -22,6 +23,9 @@ func Middleware(opts ...Option) (func(http.Handler) http.Handler, error) {
 	}
 	c := &checker{cfg: cfg, pool: pool}
 	return func(next http.Handler) http.Handler {
+		if next == nil {
+			panic("cardhttp: Middleware wrapping a nil handler")
+		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c.serve(w, r, next)
 		})
