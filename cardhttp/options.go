@@ -114,8 +114,8 @@ func WithRejectOtherTypes(reject bool) Option {
 }
 
 // WithMaxBytes sets the largest card body accepted (DefaultMaxBytes by
-// default); a negative n counts as 0, which refuses every body but an
-// empty one. The cap holds for a gzip body both as sent and as decoded.
+// default); a negative n counts as 0, which turns away every body that
+// is not empty as too large. The cap holds for a gzip body both as sent and as decoded.
 func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = max(n, 0) } }
 
 // WithRejectFunc replaces Middleware's problem responses. fn must write the
