@@ -17,8 +17,9 @@ type Rejection struct {
 	// Status is the response status: 422 for an invalid card, 413 for a
 	// body over the cap, 415 for a body of another media type or of a
 	// content encoding other than gzip, 400 for a body that could not be
-	// read or decoded, and 502 for an upstream card ModifyResponse
-	// replaces.
+	// read or decoded or a request framed two ways or typed twice
+	// (Content-Length with Transfer-Encoding, two Content-Type lines),
+	// and 502 for an upstream card ModifyResponse replaces.
 	Status int
 	// Result holds the findings on an invalid card, nil otherwise. It is
 	// owned by a pooled validator: valid only until the reject func
