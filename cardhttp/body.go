@@ -3,6 +3,7 @@ package cardhttp
 import (
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"sync"
 
@@ -57,6 +58,9 @@ var errTooLarge = errors.New("cardhttp: body exceeds the size limit")
 // A declared length says only where the body ends; a body that ends
 // sooner is an error.
 func readCapped(dst []byte, r io.Reader, declared, maxBytes int64) ([]byte, error) {
+	// A cap past what a slice can hold is no cap; clamping it keeps the
+	// limits below from overflowing.
+	maxBytes = min(maxBytes, int64(math.MaxInt-1-len(dst)))
 	if declared > maxBytes {
 		return dst, errTooLarge
 	}

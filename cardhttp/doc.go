@@ -9,11 +9,15 @@
 // text/json or any +json type such as application/agentcard+json), plain
 // or gzip, has its body read once, up to a cap, and judged:
 //
-//   - a body over the cap is turned away with 413 Content Too Large; a
-//     declared Content-Length over the cap is turned away unread. The rest
-//     of the body is then read and discarded, up to 16 MiB for 5 s, so
-//     that a client that sends its whole body before reading sees the 413
-//     rather than a connection reset;
+//   - a body over the cap, or over one the server sets with
+//     [net/http.MaxBytesHandler], is turned away with 413 Content Too
+//     Large; a
+//     declared Content-Length over the cap is turned away unread. Over
+//     HTTP/1 the response closes the connection and the rest of the body
+//     is read and discarded, up to 16 MiB for 5 s, so that a client that
+//     sends its whole body before reading sees the 413 rather than a
+//     connection reset; over HTTP/2 only the request's stream ends, and
+//     the connection's other streams go on;
 //   - a body of any other media type, of none, or in an encoding other
 //     than gzip is turned away with 415 ([WithRejectOtherTypes] passes
 //     other types on instead);
@@ -39,9 +43,15 @@
 // Content-Length at once, so a connection that promises a large body and
 // sends none holds a few KiB. It doubles, and never past the declared
 // length or the cap: a body holds at most the cap (plus one byte), and the
-// buffers allocated while it arrives add up to less than twice that. The middleware does not bound connections or
-// requests in flight: that is the server's job (see cardscan serve's
-// --max-inflight for one way).
+// buffers allocated while it arrives add up to less than twice that.
+//
+// A body is read until it ends, passes the cap, or the connection fails
+// or reaches its read deadline. The request's context is not consulted:
+// a handler timeout such as [net/http.TimeoutHandler] answers the client
+// but leaves the read waiting on a client that stalls, so a server facing
+// hostile clients sets [net/http.Server.ReadTimeout] too. The middleware
+// does not bound connections or requests in flight either: that is the
+// server's job (see cardscan serve's --max-inflight for one way).
 //
 // # Cost
 //

@@ -12,8 +12,10 @@ import (
 )
 
 // Middleware returns a function that wraps a handler so that the agent
-// cards sent to it are judged first (see the package documentation). It
-// fails only for an unknown profile.
+// cards sent to it are judged first (see the package documentation);
+// wrapping a nil handler panics, as http.Handle does. It
+// fails only as fastvalidate.New does: for an unknown profile, or a
+// validator option New refuses.
 func Middleware(opts ...Option) (func(http.Handler) http.Handler, error) {
 	cfg, pool, err := newConfig(nil, opts)
 	if err != nil {
@@ -21,6 +23,9 @@ func Middleware(opts ...Option) (func(http.Handler) http.Handler, error) {
 	}
 	c := &checker{cfg: cfg, pool: pool}
 	return func(next http.Handler) http.Handler {
+		if next == nil {
+			panic("cardhttp: Middleware wrapping a nil handler")
+		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c.serve(w, r, next)
 		})
@@ -87,10 +92,13 @@ func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	}
 	st, ok := c.check(r)
 	if !ok {
-		tooLarge := st.rej.Status == http.StatusRequestEntityTooLarge
+		// Over HTTP/1 the rest of the body stays unread: the connection
+		// cannot carry another request. HTTP/2 resets the one stream and
+		// reads Connection: close as a request to end the connection,
+		// with every other stream on it; its client, answered, stops
+		// sending, so there is nothing to drain either.
+		tooLarge := st.rej.Status == http.StatusRequestEntityTooLarge && r.ProtoMajor < 2
 		if tooLarge {
-			// The rest of the body stays unread: the connection cannot
-			// carry another request.
 			w.Header().Set("Connection", "close")
 		}
 		if st.rej.Status == http.StatusUnsupportedMediaType {
@@ -171,7 +179,7 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 		st.rej = Rejection{Status: http.StatusBadRequest, Err: err}
 		return st, false
 	case err != nil:
-		st.rej = Rejection{Status: http.StatusBadRequest, Err: errReadBody}
+		st.rej = readFailure(err)
 		return st, false
 	}
 	v := c.pool.Get()
@@ -185,8 +193,19 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 		return st, true
 	}
 	st.v = v
-	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.namedProfile(), card: card}
+	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.judgedBy(res), card: card}
 	return st, false
+}
+
+// readFailure is the rejection of a body whose read failed with err: 413
+// when a cap of the server's (http.MaxBytesReader) stopped it, else 400.
+// Apart from check so that the error's target escapes only on failure.
+func readFailure(err error) Rejection {
+	var serverCap *http.MaxBytesError
+	if errors.As(err, &serverCap) {
+		return Rejection{Status: http.StatusRequestEntityTooLarge, MaxBytes: serverCap.Limit}
+	}
+	return Rejection{Status: http.StatusBadRequest, Err: errReadBody}
 }
 
 // errReadBody stands for any failure to read a request body: the details

@@ -570,3 +570,38 @@ func TestMiddleware_ConcurrentBodiesStayApart(t *testing.T) {
 		})
 	}
 }
+
+// A server that caps bodies itself, with http.MaxBytesHandler, tells the
+// client its body is too large: the middleware in front of the handler
+// must say so with 413, not call the body unreadable.
+func TestMiddleware_ServerBodyCap(t *testing.T) {
+	card := readTestdata(t, "valid.json")
+	limit := int64(len(card) / 2)
+	h := &recordingHandler{}
+	handler := http.MaxBytesHandler(mustMiddleware(t)(h), limit)
+	r := post(onlyReader{bytes.NewReader(card)}, MediaType)
+	r.ContentLength = -1
+	rec := httptest.NewRecorder()
+	handler.ServeHTTP(rec, r)
+	if rec.Code != http.StatusRequestEntityTooLarge || h.called {
+		t.Fatalf("a body over the server's cap got %d (handler called %v): %s", rec.Code, h.called, rec.Body)
+	}
+	p := decodeProblem(t, rec.Result(), rec.Body.Bytes())
+	if want := fmt.Sprintf("the body exceeds the limit of %d bytes", limit); p.Detail != want {
+		t.Errorf("detail %q, want %q", p.Detail, want)
+	}
+}
+
+// Wrapping a nil handler is a mistake of the program's, found when it is
+// made, as http.Handle finds it, not by the first card that passes.
+func TestMiddleware_NilHandler(t *testing.T) {
+	check := mustMiddleware(t)
+	msg := func() (msg any) {
+		defer func() { msg = recover() }()
+		check(nil)
+		return nil
+	}()
+	if s, ok := msg.(string); !ok || !strings.HasPrefix(s, "cardhttp: ") {
+		t.Errorf("wrapping nil panics with %v, want a cardhttp message at wrap time", msg)
+	}
+}

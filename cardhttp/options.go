@@ -2,6 +2,7 @@ package cardhttp
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -22,7 +23,9 @@ const MediaType = "application/agentcard+json"
 // A2A from 0.3 on, and A2A before 0.3.
 var wellKnownPaths = []string{"/.well-known/agentcard", "/.well-known/agent-card.json", "/.well-known/agent.json"}
 
-// Option configures Middleware and ModifyResponse.
+// Option configures Middleware and ModifyResponse; a nil Option is
+// skipped. Options copy the slices they are given, which the middleware
+// reads on every request.
 type Option func(*config)
 
 type config struct {
@@ -52,18 +55,38 @@ func WithValidatorOptions(opts ...fastvalidate.Option) Option {
 }
 
 // WithMethods sets the request methods Middleware checks (POST, PUT and PATCH
-// by default), in any letter case: methods are case-sensitive, but a
-// handler or router that is not would otherwise see "post" unchecked.
-// Requests with other methods pass through unchecked.
+// by default, and when methods is empty), in any letter case: methods are
+// case-sensitive, but a handler or router that is not would otherwise see
+// "post" unchecked. Requests with other methods pass through unchecked.
+// An empty list keeps the default rather than checking nothing: a list
+// from configuration that came empty must not switch the checks off.
 func WithMethods(methods ...string) Option {
+	methods = slices.Clone(methods)
+	if len(methods) == 0 {
+		methods = defaultMethods
+	}
 	return func(c *config) { c.methods = methods }
 }
+
+var defaultMethods = []string{http.MethodPost, http.MethodPut, http.MethodPatch}
 
 // WithPaths sets the URL paths checked. A pattern ending in "/" matches every
 // path below it, as in http.ServeMux; any other pattern matches exactly.
 // Middleware checks every path by default; ModifyResponse checks the
-// well-known card paths.
+// well-known card paths. No patterns at all, nil or empty, means every
+// path, for both.
+//
+// Patterns are compared with the request's URL.Path as it is, byte for
+// byte. A router that folds letter case or trailing slashes routes paths
+// that a pattern does not match: wrap the handler the router chose rather
+// than the router, or list every spelling the router accepts.
 func WithPaths(patterns ...string) Option {
+	// nil, not "/": it matches paths that do not start with a slash too,
+	// such as the empty path of a request to "http://host".
+	patterns = slices.Clone(patterns)
+	if len(patterns) == 0 {
+		patterns = nil
+	}
 	return func(c *config) { c.paths = patterns }
 }
 
@@ -73,7 +96,7 @@ func WithPaths(patterns ...string) Option {
 // parameters such as charset are ignored. ModifyResponse ignores it (see
 // ModifyResponse).
 func WithContentTypes(types ...string) Option {
-	return func(c *config) { c.contentTypes = types }
+	return func(c *config) { c.contentTypes = slices.Clone(types) }
 }
 
 // WithRejectOtherTypes sets what Middleware does with a request on a
@@ -91,7 +114,8 @@ func WithRejectOtherTypes(reject bool) Option {
 }
 
 // WithMaxBytes sets the largest card body accepted (DefaultMaxBytes by
-// default).
+// default); a negative n counts as 0, which turns away every body that
+// is not empty as too large. The cap holds for a gzip body both as sent and as decoded.
 func WithMaxBytes(n int64) Option { return func(c *config) { c.maxBytes = max(n, 0) } }
 
 // WithRejectFunc replaces Middleware's problem responses. fn must write the
@@ -106,8 +130,9 @@ func WithRejectFunc(fn func(w http.ResponseWriter, r *http.Request, rej *Rejecti
 // cardsig.Verifier, which asks for at least one signature a trusted key
 // verifies. A card check refuses is turned away with 422 by Middleware and
 // replaced by a 502 problem by ModifyResponse, the error's text as the
-// problem's detail. Taking a func keeps this package on the standard
-// library; cardsig's verification costs what the signature's crypto costs.
+// problem's detail. Taking a func keeps cardsig and its dependencies out
+// of this package's; cardsig's verification costs what the signature's
+// crypto costs.
 func WithSignatures(check func(card []byte) error) Option {
 	return func(c *config) { c.signatures = check }
 }
@@ -129,7 +154,7 @@ func WithTrust(check func(card []byte, fetchedFrom string) error) Option {
 
 func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Pool, error) {
 	c := &config{
-		methods:      []string{http.MethodPost, http.MethodPut, http.MethodPatch},
+		methods:      defaultMethods,
 		paths:        defaultPaths,
 		contentTypes: nil,
 		maxBytes:     DefaultMaxBytes,
@@ -137,7 +162,9 @@ func newConfig(defaultPaths []string, opts []Option) (*config, *fastvalidate.Poo
 		drainTimeout: linger.DefaultTimeout,
 	}
 	for _, o := range opts {
-		o(c)
+		if o != nil {
+			o(c)
+		}
 	}
 	if c.profile == "" {
 		c.profile = "auto"
@@ -183,9 +210,13 @@ func (c *config) judgesType(t string) bool {
 	return false
 }
 
-// namedProfile is the profile a rejection names when the result names
-// none: "auto" is a way of choosing, not a rule set, so it is never named.
-func (c *config) namedProfile() string {
+// judgedBy is the profile a rejection names for res: the one the result
+// names, else the one configured, unless that is "auto", which is a way
+// of choosing, not a rule set, and so is never named.
+func (c *config) judgedBy(res *fastvalidate.Result) string {
+	if res.Profile != "" {
+		return res.Profile
+	}
 	if c.profile == "auto" {
 		return ""
 	}

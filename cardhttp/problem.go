@@ -17,8 +17,9 @@ type Rejection struct {
 	// Status is the response status: 422 for an invalid card, 413 for a
 	// body over the cap, 415 for a body of another media type or of a
 	// content encoding other than gzip, 400 for a body that could not be
-	// read or decoded, and 502 for an upstream card ModifyResponse
-	// replaces.
+	// read or decoded or a request framed two ways or typed twice
+	// (Content-Length with Transfer-Encoding, two Content-Type lines),
+	// and 502 for an upstream card ModifyResponse replaces.
 	Status int
 	// Result holds the findings on an invalid card, nil otherwise. It is
 	// owned by a pooled validator: valid only until the reject func
@@ -29,7 +30,8 @@ type Rejection struct {
 	// object), the profile configured unless it is "auto", as in
 	// cardscan serve's verdicts. "" when no profile applied.
 	Profile string
-	// MaxBytes is the cap a 413 rejection exceeded.
+	// MaxBytes is the cap a 413 rejection exceeded: the middleware's, or
+	// the server's when an http.MaxBytesReader stopped the read first.
 	MaxBytes int64
 	// Err says why the body could not be read, for 400 and some 502s, or
 	// why a card that passed its profile failed the WithSignatures check
@@ -40,17 +42,17 @@ type Rejection struct {
 	card []byte
 }
 
-// WriteProblem writes the rejection as an RFC 9457 problem response.
+// WriteProblem writes the rejection as an RFC 9457 problem response. It
+// leaves the connection to the caller: after a 413 whose body was left
+// unread, an HTTP/1 server must also send Connection: close, which
+// Middleware does, and an HTTP/2 one must not, as it would end every
+// other stream on the connection.
 func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 	body := rej.AppendProblem(nil)
 	h := w.Header()
 	h.Set("Content-Type", ProblemMediaType)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
-	if rej.Status == http.StatusRequestEntityTooLarge {
-		// The unread rest of the body makes the connection unusable.
-		h.Set("Connection", "close")
-	}
 	w.WriteHeader(rej.Status)
 	w.Write(body)
 }

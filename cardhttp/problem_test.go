@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -49,5 +51,25 @@ func TestAppendProblem_FindingsAsJSONL(t *testing.T) {
 				t.Errorf("raw DEL or line separator in %q", problem)
 			}
 		})
+	}
+}
+
+// Rejection.Profile is documented as the profile that judged the card:
+// under "auto" that is the dialect the card was judged as, which a
+// WithRejectFunc reads from it as the default problem does.
+func TestRejection_ProfileNamesTheJudge(t *testing.T) {
+	var got, want string
+	reject := func(w http.ResponseWriter, r *http.Request, rej *Rejection) {
+		got, want = rej.Profile, rej.Result.Profile
+		w.WriteHeader(rej.Status)
+	}
+	invalid := strings.Replace(string(readTestdata(t, "valid.json")), `"version"`, `"verzion"`, 1)
+	rec := httptest.NewRecorder()
+	mustMiddleware(t, WithRejectFunc(reject))(&recordingHandler{}).ServeHTTP(rec, post(strings.NewReader(invalid), MediaType))
+	if rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", rec.Code)
+	}
+	if want == "" || got != want {
+		t.Errorf("Rejection.Profile %q, want the Result's %q", got, want)
 	}
 }

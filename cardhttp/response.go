@@ -19,20 +19,23 @@ import (
 // Information among them. It replaces with a 502 problem response:
 //
 //   - a card served as anything but JSON (application/json, text/json or
-//     a +json type such as application/agentcard+json), or with no
-//     Content-Type: served as text/html, even a valid card is a page a
-//     browser renders, and a client that trusts the type misreads it;
+//     a +json type such as application/agentcard+json), with no
+//     Content-Type, or with more than one: served as text/html, even a
+//     valid card is a page a browser renders, and a client that trusts
+//     the type misreads it;
 //   - a 206 Partial Content: a range of a card cannot be checked;
 //   - an invalid, oversized, unreadable or undecodable card.
 //
 // 204 and 205 (no body) and every other status pass untouched. A valid
 // card is passed on exactly as the upstream sent it, headers and bytes.
-// Identity and gzip content encodings are judged; any other encoding is
-// refused, since a card that cannot be read cannot be vouched for.
+// Identity and gzip content encodings are judged; any other encoding, or
+// a list of them (on one line or several), is refused, since a card that
+// cannot be read cannot be vouched for.
 //
 // Of the options it honours WithProfile, WithValidatorOptions, WithPaths
 // and WithMaxBytes (which caps the card as sent and as decoded). It fails
-// only for an unknown profile.
+// only as fastvalidate.New does: for an unknown profile, or a validator
+// option New refuses.
 func ModifyResponse(opts ...Option) (func(*http.Response) error, error) {
 	cfg, pool, err := newConfig(wellKnownPaths, opts)
 	if err != nil {
@@ -55,10 +58,16 @@ func (c *checker) checkResponse(resp *http.Response) error {
 		replaceWithProblem(resp, &Rejection{Status: http.StatusBadGateway, Err: errUpstreamRange})
 		return nil
 	}
-	if header := resp.Header.Get("Content-Type"); !isJSONType(header) {
+	// Read whole, as the client reads it: a type on two lines is no one
+	// type, and a browser takes the last.
+	header, single := mediatype.ContentType(resp.Header)
+	if !single || !isJSONType(header) {
 		resp.Body.Close()
 		what := "with no Content-Type"
-		if header != "" {
+		switch {
+		case !single:
+			what = "with more than one Content-Type"
+		case header != "":
 			what = "as " + strconv.Quote(header)
 		}
 		replaceWithProblem(resp, &Rejection{Status: http.StatusBadGateway, Err: errors.New("the upstream served the agent card " + what + ", not as JSON")})
@@ -69,7 +78,7 @@ func (c *checker) checkResponse(resp *http.Response) error {
 	if rej.Status == 0 {
 		v := c.pool.Get()
 		if res := v.Validate(card); !res.Valid() {
-			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.namedProfile(), card: card}
+			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.judgedBy(res), card: card}
 			replaceWithProblem(resp, &rej)
 		} else if err := c.cfg.requireSignature(card, upstreamURL(resp)); err != nil {
 			rej = Rejection{Status: http.StatusBadGateway, Err: err}
@@ -103,10 +112,13 @@ var (
 // readUpstream buffers the upstream body in st.buf (the bytes to forward)
 // and returns the card to judge: the same bytes, or their gzip decoding.
 func (c *checker) readUpstream(st *state, resp *http.Response) ([]byte, Rejection) {
-	encoding := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding")))
-	if encoding != "" && encoding != "identity" && encoding != "gzip" {
+	// Codings on several lines are one list, applied in turn: only
+	// identity or gzip alone is judged, as for requests.
+	encoding := mediatype.ContentEncoding(resp.Header)
+	coding := mediatype.ParseEncoding(encoding)
+	if coding == mediatype.Unsupported {
 		resp.Body.Close()
-		return nil, Rejection{Status: http.StatusBadGateway, Err: errors.New("the upstream agent card has content encoding " + strconv.Quote(encoding) + ", which cannot be checked")}
+		return nil, Rejection{Status: http.StatusBadGateway, Err: errors.New("the upstream agent card has content encoding " + strconv.Quote(strings.TrimSpace(encoding)) + ", which cannot be checked")}
 	}
 	var err error
 	st.buf, err = readCapped(st.buf[:0], resp.Body, resp.ContentLength, c.cfg.maxBytes)
@@ -117,7 +129,7 @@ func (c *checker) readUpstream(st *state, resp *http.Response) ([]byte, Rejectio
 	case err != nil:
 		return nil, Rejection{Status: http.StatusBadGateway, Err: errUpstreamRead}
 	}
-	if encoding != "gzip" {
+	if coding != mediatype.Gzip {
 		return st.buf, Rejection{}
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(st.buf))

@@ -239,3 +239,33 @@ func TestModifyResponse_DefaultPathsAndMethods(t *testing.T) {
 		t.Errorf("HEAD: status %d, want 200", resp.StatusCode)
 	}
 }
+
+// A header on several lines is one list (RFC 9110, section 5.3), and the
+// client reads it whole: a hook that reads only the first line judges a
+// card other than the one the client gets. A Content-Type on two lines
+// is no one type (a browser takes the last, text/html here), and codings
+// on two lines are applied in turn, of which only gzip alone is judged.
+func TestModifyResponse_HeaderOnSeveralLines(t *testing.T) {
+	card := readTestdata(t, "valid.json")
+	hook, err := ModifyResponse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tc := range map[string]struct {
+		header http.Header
+		body   []byte
+	}{
+		"two types":     {http.Header{"Content-Type": {"application/json", "text/html"}}, card},
+		"two encodings": {http.Header{"Content-Type": {"application/json"}, "Content-Encoding": {"gzip", "br"}}, gzipped(t, card)},
+	} {
+		req := httptest.NewRequest(http.MethodGet, "http://upstream.example/.well-known/agentcard", nil)
+		resp := &http.Response{StatusCode: http.StatusOK, Header: tc.header, Body: io.NopCloser(bytes.NewReader(tc.body)), ContentLength: int64(len(tc.body)), Request: req}
+		if err := hook(resp); err != nil {
+			t.Fatal(err)
+		}
+		if resp.StatusCode != http.StatusBadGateway || resp.Header.Get("Content-Type") != ProblemMediaType {
+			t.Errorf("%s: forwarded as %d %v, want a 502 problem", name, resp.StatusCode, resp.Header)
+		}
+		resp.Body.Close()
+	}
+}

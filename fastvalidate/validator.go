@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,12 +46,18 @@ type config struct {
 	err error
 }
 
-// WithMaxDepth sets the nesting limit (DefaultMaxDepth by default).
+// WithMaxDepth sets the nesting limit (DefaultMaxDepth by default); a
+// limit below 1 counts as 1.
 func WithMaxDepth(n int) Option { return func(c *config) { c.maxDepth = max(n, 1) } }
 
 // WithClock sets the clock used to tell whether an agent_id's timestamp lies
-// in the future (time.Now by default); tests pin it.
-func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+// in the future (time.Now by default, and for nil); tests pin it.
+func WithClock(now func() time.Time) Option {
+	if now == nil {
+		now = time.Now
+	}
+	return func(c *config) { c.now = now }
+}
 
 // WithPolicy sets the policy (PolicyDefault by default).
 func WithPolicy(p Policy) Option { return func(c *config) { c.policy = p } }
@@ -98,16 +105,24 @@ var ErrUnknownProfile = errors.New("fastvalidate: unknown profile")
 
 // Validator checks cards against one profile.
 //
-// A Validator may be reused for any number of cards and allocates nothing
-// after its buffers have grown to the largest card seen. It cannot be used
-// from concurrent goroutines: use one per goroutine, or a Pool.
+// A Validator may be reused for any number of cards. Once its buffers have
+// grown to the largest card seen, a valid card costs no allocation, save
+// one whose URLs have internationalised host names, which are decoded, and
+// under PolicyProduction a host the public suffix lookup has not seen
+// lately (see docs/design.md). It cannot be used
+// from concurrent goroutines: use one per goroutine, or a Pool. Make it
+// with New or MustNew: the zero Validator has no profile, and Validate
+// panics on it.
 type Validator struct {
 	cfg     config
 	profile profileDef
 	w       walker
 }
 
-// New returns a Validator for the named profile (see Profiles).
+// New returns a Validator for the named profile (see Profiles). Nil
+// options are skipped. It fails with an error wrapping ErrUnknownProfile
+// for a profile it does not know, and one wrapping ErrOverride for a
+// WithSeverity it refuses.
 func New(profile string, opts ...Option) (*Validator, error) {
 	def, ok := profiles[profile]
 	if !ok {
@@ -122,7 +137,9 @@ func New(profile string, opts ...Option) (*Validator, error) {
 		v.cfg.rootType = CodeSchemaType
 	}
 	for _, o := range opts {
-		o(&v.cfg)
+		if o != nil {
+			o(&v.cfg)
+		}
 	}
 	if v.cfg.err != nil {
 		return nil, v.cfg.err
@@ -140,7 +157,7 @@ func New(profile string, opts ...Option) (*Validator, error) {
 	return v, nil
 }
 
-// MustNew is like New but panics on an unknown profile; for package-level
+// MustNew is like New but panics where New would fail; for package-level
 // variables.
 func MustNew(profile string, opts ...Option) *Validator {
 	v, err := New(profile, opts...)
@@ -158,6 +175,9 @@ func (v *Validator) Profile() string { return v.profile.name }
 // next call to Validate.
 func (v *Validator) Validate(card []byte) *Result {
 	w := &v.w
+	if w.cfg == nil {
+		panic("fastvalidate: Validate on a zero Validator; make it with New or MustNew")
+	}
 	w.res.reset()
 	w.validate(card, &v.profile)
 	return &w.res
@@ -165,27 +185,39 @@ func (v *Validator) Validate(card []byte) *Result {
 
 // Pool hands out Validators of one profile to concurrent goroutines, for
 // request handlers that come and go. Long-lived workers should own a
-// Validator each instead.
+// Validator each instead. Its methods are safe for concurrent use. Make it
+// with NewPool: the zero Pool has no profile, and Get panics on it.
 type Pool struct {
 	profile string
 	opts    []Option
 	pool    sync.Pool
 }
 
-// NewPool returns a Pool of Validators for the profile.
+// NewPool returns a Pool of Validators for the profile. It fails as New
+// does.
 func NewPool(profile string, opts ...Option) (*Pool, error) {
 	if _, err := New(profile, opts...); err != nil {
 		return nil, err
 	}
-	p := &Pool{profile: profile, opts: opts}
+	// Cloned: the pool reads its options whenever it makes a
+	// Validator, long after the caller's slice may have been reused.
+	p := &Pool{profile: profile, opts: slices.Clone(opts)}
 	p.pool.New = func() any { return MustNew(p.profile, p.opts...) }
 	return p, nil
 }
 
 // Get returns a Validator for the caller's exclusive use until Put.
-func (p *Pool) Get() *Validator { return p.pool.Get().(*Validator) }
+func (p *Pool) Get() *Validator {
+	v, _ := p.pool.Get().(*Validator)
+	if v == nil {
+		panic("fastvalidate: Get on a zero Pool; make it with NewPool")
+	}
+	return v
+}
 
-// Put returns a Validator; its last Result must no longer be used.
+// Put returns a Validator that this Pool's Get gave out (one of another
+// profile or options would judge later cards by its rules); its last
+// Result must no longer be used.
 func (p *Pool) Put(v *Validator) { p.pool.Put(v) }
 
 // Valid reports whether the card passes, for callers that need only the

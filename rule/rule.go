@@ -89,13 +89,14 @@ func (c Code) String() string {
 	return "unknown"
 }
 
-// Severity returns the rule's default severity. It is inlinable: the
-// validator asks it for every finding.
+// Severity returns the rule's default severity, 0 (no severity) for a
+// code no rule has. It is inlinable: the validator asks it for every
+// finding.
 func (c Code) Severity() Severity {
 	if c < MaxCode {
 		return table[c].Severity
 	}
-	return SeverityError
+	return 0
 }
 
 // Description returns the rule's one-line description, "" for a code no

@@ -401,6 +401,7 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 func (s *server) tooLarge(w http.ResponseWriter, r *http.Request, read int64) {
 	s.metrics.rejected.Inc()
 	rej := cardhttp.Rejection{Status: http.StatusRequestEntityTooLarge, MaxBytes: s.cfg.maxBytes}
+	w.Header().Set("Connection", "close")
 	rej.WriteProblem(w)
 	linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
 }
