@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -18,8 +17,8 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
-	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/sign"
 	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
@@ -101,13 +100,13 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if name == "-" {
 		name = stdinName
 	}
-	card, err := readCardArg(operands[0], stdin)
+	card, err := sign.ReadInput(operands[0], stdin)
 	if err != nil {
 		return cmderr.IOf("%s: %s", name, describe(err))
 	}
 	var signed []byte
 	if o.signedCopy != "" {
-		if signed, err = readCardArg(o.signedCopy, nil); err != nil {
+		if signed, err = sign.ReadInput(o.signedCopy, nil); err != nil {
 			return cmderr.IOf("--signed-copy %s: %s", o.signedCopy, describe(err))
 		}
 	}
@@ -150,32 +149,6 @@ func (o *verifyOptions) readFiles(card string) []clobber.File {
 	}
 	return files
 }
-
-// readCardArg reads a card file, or standard input for "-", bounded as
-// the scan's records are. Its errors do not name the file: the caller
-// names it as its messages do.
-func readCardArg(path string, stdin io.Reader) ([]byte, error) {
-	r := stdin
-	if path != "-" || stdin == nil {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	b, err := io.ReadAll(io.LimitReader(r, maxCardBytes+1))
-	if err == nil && len(b) > maxCardBytes {
-		err = fmt.Errorf("larger than %d bytes", maxCardBytes)
-	}
-	if err == nil {
-		err = pipeline.CheckEncoding(b)
-	}
-	return b, err
-}
-
-// maxCardBytes is the scan's default --max-record.
-const maxCardBytes = 16 << 20
 
 // writeVerification prints each signature's outcome (and with explain its
 // header, key and canonical forms), and reports whether one verified.

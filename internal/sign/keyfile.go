@@ -33,7 +33,7 @@ func (e *keyError) Error() string { return "not a signing key: " + e.why + "; " 
 // one. Its errors name the file as --key PATH, with the line and column
 // where its text is at fault.
 func ReadKey(path, kid string) (jose.JSONWebKey, error) {
-	text, err := readLimited(path, nil)
+	text, err := ReadInput(path, nil)
 	if err != nil {
 		return jose.JSONWebKey{}, fmt.Errorf("--key %s: %w", path, err)
 	}

@@ -105,7 +105,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return cmderr.IOf("%s", err)
 	}
-	card, err := readLimited(o.card, stdin)
+	card, err := ReadInput(o.card, stdin)
 	if err != nil {
 		return cmderr.IOf("%s: %s", o.card, err)
 	}
@@ -159,9 +159,11 @@ func parseArgs(args []string) (*options, error) {
 	return o, nil
 }
 
-// readLimited reads a file, or stdin for "-", refusing more than maxCard
-// bytes rather than holding them.
-func readLimited(path string, stdin io.Reader) ([]byte, error) {
+// ReadInput reads a card or key file, or stdin for "-" when stdin is not
+// nil, refusing more than the scan's default --max-record rather than
+// holding it, and text in another encoding than UTF-8. Its errors do not
+// name the file: sign, verify and migrate name it as their messages do.
+func ReadInput(path string, stdin io.Reader) ([]byte, error) {
 	r := stdin
 	if path != "-" || stdin == nil {
 		f, err := os.Open(path)
