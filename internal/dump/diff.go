@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"io"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -507,19 +508,88 @@ func indexParts(jobs int, records int64) int {
 	return jobParts(jobs, records, minIndexPart)
 }
 
-// sortKeyed sorts by hash, then key, then arrival.
+// sortKeyed sorts by hash, then key, then arrival (compareKeyed). The
+// hashes are as good as random, so it deals the entries into buckets by
+// their hashes' leading bits, in order, about eight a bucket, and sorts
+// each bucket by insertion, comparing hashes inline: a comparison sort
+// called compareKeyed about log2(n) times an entry, and the calls were
+// most of the index's instructions. A bucket of many entries, as many
+// copies of one key make, is sorted by slices.SortFunc instead.
 func sortKeyed(list []keyed, blocks [][]byte) {
-	slices.SortFunc(list, func(a, b keyed) int {
-		if c := cmp.Compare(a.hash, b.hash); c != 0 {
-			return c
+	if len(list) < minBucketSort {
+		sortKeyedFunc(list, blocks)
+		return
+	}
+	lo, hi := list[0].hash, list[0].hash
+	for _, k := range list {
+		lo, hi = min(lo, k.hash), max(hi, k.hash)
+	}
+	if lo == hi {
+		sortKeyedFunc(list, blocks)
+		return
+	}
+	// The bucket of a hash is the leading bits of its distance from lo,
+	// scaled by shift so that hi's distance has its top bit set: the
+	// buckets follow the hashes' order and hi falls in the last.
+	nbits := min(bits.Len(uint(len(list)/8)), 16)
+	shift := bits.LeadingZeros64(hi - lo)
+	bucket := func(h uint64) int { return int((h - lo) << shift >> (64 - nbits)) }
+	starts := make([]int, 1<<nbits+1)
+	for _, k := range list {
+		starts[bucket(k.hash)+1]++
+	}
+	for b := 1; b < len(starts); b++ {
+		starts[b] += starts[b-1]
+	}
+	dealt := make([]keyed, len(list))
+	for _, k := range list {
+		b := bucket(k.hash)
+		dealt[starts[b]] = k
+		starts[b]++
+	}
+	// Each bucket's start has moved to its end, the next one's start.
+	for b, start := 0, 0; b < len(starts)-1; b, start = b+1, starts[b] {
+		part := dealt[start:starts[b]]
+		if len(part) > maxInsertionSort {
+			sortKeyedFunc(part, blocks)
+			continue
 		}
-		// Keys of one hash are the same but for a collision: by key, then
-		// by arrival, so that the last of a key ends its run.
-		if c := bytes.Compare(a.key(blocks), b.key(blocks)); c != 0 {
-			return c
+		for i := 1; i < len(part); i++ {
+			k, j := part[i], i
+			for ; j > 0; j-- {
+				p := part[j-1]
+				if p.hash < k.hash || p.hash == k.hash && compareKeyed(p, k, blocks) < 0 {
+					break
+				}
+				part[j] = p
+			}
+			part[j] = k
 		}
-		return cmp.Compare(a.at, b.at)
-	})
+	}
+	copy(list, dealt)
+}
+
+// minBucketSort is the fewest entries sortKeyed deals into buckets, and
+// maxInsertionSort the most it sorts by insertion; variables so that
+// tests may reach every path with a few entries.
+var minBucketSort, maxInsertionSort = 64, 32
+
+// sortKeyedFunc sorts as sortKeyed does, by comparisons.
+func sortKeyedFunc(list []keyed, blocks [][]byte) {
+	slices.SortFunc(list, func(a, b keyed) int { return compareKeyed(a, b, blocks) })
+}
+
+// compareKeyed orders by hash, then key, then arrival.
+func compareKeyed(a, b keyed, blocks [][]byte) int {
+	if c := cmp.Compare(a.hash, b.hash); c != 0 {
+		return c
+	}
+	// Keys of one hash are the same but for a collision: by key, then
+	// by arrival, so that the last of a key ends its run.
+	if c := bytes.Compare(a.key(blocks), b.key(blocks)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.at, b.at)
 }
 
 // dedupKeyed keeps, at the start of sorted list, the last entry of each
