@@ -148,7 +148,10 @@ func (d *Differ) add(s *store, keys *[]keyed, valid map[uint64]uint64, b []byte)
 		}
 		rec := added[i].rec(s.blocks)
 		if r, isValid := digestReader(rec); !r.bad && isValid {
-			raw := priorRaw(rec)
+			// The content hash, then the hash of the record's bytes
+			// (priorRaw), read on from where the verdict was.
+			r.n(16)
+			raw := r.n(16)
 			valid[binary.LittleEndian.Uint64(raw[8:])] = added[i].at
 		}
 	}
@@ -687,6 +690,11 @@ type mergePart struct {
 func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
 	for len(ol) > 0 || len(nl) > 0 {
 		c := 0
+		// The keys and heads of two digests of one key hash, read once
+		// for both the keys' comparison and the heads'.
+		var okey, nkey []byte
+		var osum, nsum [16]byte
+		var ov, nv bool
 		switch {
 		case len(ol) == 0:
 			c = 1
@@ -694,7 +702,9 @@ func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
 			c = -1
 		default:
 			if c = cmp.Compare(ol[0].hash, nl[0].hash); c == 0 {
-				c = bytes.Compare(ol[0].key(oldBlocks), nl[0].key(newBlocks))
+				okey, osum, ov, _ = digestKeyHead(ol[0].rec(oldBlocks))
+				nkey, nsum, nv, _ = digestKeyHead(nl[0].rec(newBlocks))
+				c = bytes.Compare(okey, nkey)
 			}
 		}
 		switch {
@@ -708,13 +718,11 @@ func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
 			nl = nl[1:]
 		default:
 			o, n := ol[0].rec(oldBlocks), nl[0].rec(newBlocks)
-			os, ov, _ := digestHead(o)
-			ns, nv, _ := digestHead(n)
-			if os == ns && ov == nv {
+			if osum == nsum && ov == nv {
 				m.unchanged++
 				m.kinds[n[0]]++
 			} else {
-				m.changed = append(m.changed, pair{nl[0].key(newBlocks), o, n})
+				m.changed = append(m.changed, pair{nkey, o, n})
 			}
 			ol, nl = ol[1:], nl[1:]
 		}
