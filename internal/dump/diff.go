@@ -79,7 +79,7 @@ type Differ struct {
 	// (which recall then compares whole: two valid records that agree in
 	// the half only cost the second a judgement).
 	oldKeys, newKeys []keyed
-	valid            places
+	valid            map[uint64]uint64
 	// oldIndexed: oldList is the whole old dump's, which OldRead indexed,
 	// with oldDups keys superseded.
 	oldIndexed bool
@@ -108,7 +108,10 @@ func NewDiffer(memory int64) (*Differ, error) {
 
 // AddOld adds digests of the old dump; AddNew of the new one.
 func (d *Differ) AddOld(b []byte) error {
-	return d.add(d.old, &d.oldKeys, &d.valid, b)
+	if d.valid == nil {
+		d.valid = map[uint64]uint64{}
+	}
+	return d.add(d.old, &d.oldKeys, d.valid, b)
 }
 
 // AddNew adds digests of the new dump.
@@ -122,7 +125,7 @@ func (d *Differ) AddNew(b []byte) error { return d.add(d.new, &d.newKeys, nil, b
 // index of the old dump, which the new dump's records wait for, read 14
 // MB of digests from memory once for each, and the new dump's decoder
 // then stopped, having filled the pipeline's few chunks in flight.
-func (d *Differ) add(s *store, keys *[]keyed, valid *places, b []byte) error {
+func (d *Differ) add(s *store, keys *[]keyed, valid map[uint64]uint64, b []byte) error {
 	if s.spilled() {
 		return s.add(b)
 	}
@@ -149,7 +152,7 @@ func (d *Differ) add(s *store, keys *[]keyed, valid *places, b []byte) error {
 			// (priorRaw), read on from where the verdict was.
 			r.n(16)
 			raw := r.n(16)
-			valid.put(binary.LittleEndian.Uint64(raw[8:]), added[i].at)
+			valid[binary.LittleEndian.Uint64(raw[8:])] = added[i].at
 		}
 	}
 	if !s.overBudget() {
@@ -157,9 +160,7 @@ func (d *Differ) add(s *store, keys *[]keyed, valid *places, b []byte) error {
 	}
 	// The stores' sorted runs are compared instead.
 	*keys = nil
-	if valid != nil {
-		valid.reset()
-	}
+	clear(valid)
 	return s.spill()
 }
 
@@ -211,7 +212,7 @@ func (d *Differ) OldRead() (prior func(kind byte, key []byte) ([]byte, bool), re
 	recall = func() func(dst, rec []byte, input string, line int) ([]byte, bool) {
 		return func(dst, rec []byte, input string, line int) ([]byte, bool) {
 			raw := sum128(rec)
-			at, ok := d.valid.get(binary.LittleEndian.Uint64(raw[8:]))
+			at, ok := d.valid[binary.LittleEndian.Uint64(raw[8:])]
 			if !ok {
 				return dst, false
 			}
