@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"io"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -147,7 +148,10 @@ func (d *Differ) add(s *store, keys *[]keyed, valid map[uint64]uint64, b []byte)
 		}
 		rec := added[i].rec(s.blocks)
 		if r, isValid := digestReader(rec); !r.bad && isValid {
-			raw := priorRaw(rec)
+			// The content hash, then the hash of the record's bytes
+			// (priorRaw), read on from where the verdict was.
+			r.n(16)
+			raw := r.n(16)
 			valid[binary.LittleEndian.Uint64(raw[8:])] = added[i].at
 		}
 	}
@@ -507,19 +511,88 @@ func indexParts(jobs int, records int64) int {
 	return jobParts(jobs, records, minIndexPart)
 }
 
-// sortKeyed sorts by hash, then key, then arrival.
+// sortKeyed sorts by hash, then key, then arrival (compareKeyed). The
+// hashes are as good as random, so it deals the entries into buckets by
+// their hashes' leading bits, in order, about eight a bucket, and sorts
+// each bucket by insertion, comparing hashes inline: a comparison sort
+// called compareKeyed about log2(n) times an entry, and the calls were
+// most of the index's instructions. A bucket of many entries, as many
+// copies of one key make, is sorted by slices.SortFunc instead.
 func sortKeyed(list []keyed, blocks [][]byte) {
-	slices.SortFunc(list, func(a, b keyed) int {
-		if c := cmp.Compare(a.hash, b.hash); c != 0 {
-			return c
+	if len(list) < minBucketSort {
+		sortKeyedFunc(list, blocks)
+		return
+	}
+	lo, hi := list[0].hash, list[0].hash
+	for _, k := range list {
+		lo, hi = min(lo, k.hash), max(hi, k.hash)
+	}
+	if lo == hi {
+		sortKeyedFunc(list, blocks)
+		return
+	}
+	// The bucket of a hash is the leading bits of its distance from lo,
+	// scaled by shift so that hi's distance has its top bit set: the
+	// buckets follow the hashes' order and hi falls in the last.
+	nbits := min(bits.Len(uint(len(list)/8)), 16)
+	shift := bits.LeadingZeros64(hi - lo)
+	bucket := func(h uint64) int { return int((h - lo) << shift >> (64 - nbits)) }
+	starts := make([]int, 1<<nbits+1)
+	for _, k := range list {
+		starts[bucket(k.hash)+1]++
+	}
+	for b := 1; b < len(starts); b++ {
+		starts[b] += starts[b-1]
+	}
+	dealt := make([]keyed, len(list))
+	for _, k := range list {
+		b := bucket(k.hash)
+		dealt[starts[b]] = k
+		starts[b]++
+	}
+	// Each bucket's start has moved to its end, the next one's start.
+	for b, start := 0, 0; b < len(starts)-1; b, start = b+1, starts[b] {
+		part := dealt[start:starts[b]]
+		if len(part) > maxInsertionSort {
+			sortKeyedFunc(part, blocks)
+			continue
 		}
-		// Keys of one hash are the same but for a collision: by key, then
-		// by arrival, so that the last of a key ends its run.
-		if c := bytes.Compare(a.key(blocks), b.key(blocks)); c != 0 {
-			return c
+		for i := 1; i < len(part); i++ {
+			k, j := part[i], i
+			for ; j > 0; j-- {
+				p := part[j-1]
+				if p.hash < k.hash || p.hash == k.hash && compareKeyed(p, k, blocks) < 0 {
+					break
+				}
+				part[j] = p
+			}
+			part[j] = k
 		}
-		return cmp.Compare(a.at, b.at)
-	})
+	}
+	copy(list, dealt)
+}
+
+// minBucketSort is the fewest entries sortKeyed deals into buckets, and
+// maxInsertionSort the most it sorts by insertion; variables so that
+// tests may reach every path with a few entries.
+var minBucketSort, maxInsertionSort = 64, 32
+
+// sortKeyedFunc sorts as sortKeyed does, by comparisons.
+func sortKeyedFunc(list []keyed, blocks [][]byte) {
+	slices.SortFunc(list, func(a, b keyed) int { return compareKeyed(a, b, blocks) })
+}
+
+// compareKeyed orders by hash, then key, then arrival.
+func compareKeyed(a, b keyed, blocks [][]byte) int {
+	if c := cmp.Compare(a.hash, b.hash); c != 0 {
+		return c
+	}
+	// Keys of one hash are the same but for a collision: by key, then
+	// by arrival, so that the last of a key ends its run.
+	if c := bytes.Compare(a.key(blocks), b.key(blocks)); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.at, b.at)
 }
 
 // dedupKeyed keeps, at the start of sorted list, the last entry of each
@@ -617,6 +690,11 @@ type mergePart struct {
 func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
 	for len(ol) > 0 || len(nl) > 0 {
 		c := 0
+		// The keys and heads of two digests of one key hash, read once
+		// for both the keys' comparison and the heads'.
+		var okey, nkey []byte
+		var osum, nsum [16]byte
+		var ov, nv bool
 		switch {
 		case len(ol) == 0:
 			c = 1
@@ -624,7 +702,9 @@ func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
 			c = -1
 		default:
 			if c = cmp.Compare(ol[0].hash, nl[0].hash); c == 0 {
-				c = bytes.Compare(ol[0].key(oldBlocks), nl[0].key(newBlocks))
+				okey, osum, ov, _ = digestKeyHead(ol[0].rec(oldBlocks))
+				nkey, nsum, nv, _ = digestKeyHead(nl[0].rec(newBlocks))
+				c = bytes.Compare(okey, nkey)
 			}
 		}
 		switch {
@@ -638,13 +718,11 @@ func (m *mergePart) merge(ol, nl []keyed, oldBlocks, newBlocks [][]byte) {
 			nl = nl[1:]
 		default:
 			o, n := ol[0].rec(oldBlocks), nl[0].rec(newBlocks)
-			os, ov, _ := digestHead(o)
-			ns, nv, _ := digestHead(n)
-			if os == ns && ov == nv {
+			if osum == nsum && ov == nv {
 				m.unchanged++
 				m.kinds[n[0]]++
 			} else {
-				m.changed = append(m.changed, pair{nl[0].key(newBlocks), o, n})
+				m.changed = append(m.changed, pair{nkey, o, n})
 			}
 			ol, nl = ol[1:], nl[1:]
 		}

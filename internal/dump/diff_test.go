@@ -104,6 +104,56 @@ func TestIndexInParts(t *testing.T) {
 	}
 }
 
+// TestSortKeyedAsComparison checks that sortKeyed, which deals entries
+// into buckets by hash, orders them as the comparison sort does: by hash,
+// then key, then arrival, with keys taken again and hashes shared by
+// other keys, as a collision would, in buckets small and large.
+func TestSortKeyedAsComparison(t *testing.T) {
+	batches, _ := syntheticDigests(6_000, 0, 2_500, 997, 0, "")
+	d, err := NewDiffer(1 << 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for _, b := range batches {
+		if err := d.AddOld(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blocks := d.old.blocks
+	defer func(m, i int) { minBucketSort, maxInsertionSort = m, i }(minBucketSort, maxInsertionSort)
+	cases := []struct {
+		name string
+		hash func(h uint64) uint64 // the hash each entry is given
+		n    int
+	}{
+		{"as hashed", func(h uint64) uint64 { return h }, 6_000},
+		{"few hashes", func(h uint64) uint64 { return h % 97 }, 6_000},
+		{"spread few hashes", func(h uint64) uint64 { return (h % 997) << 50 }, 6_000},
+		{"one hash", func(uint64) uint64 { return 42 }, 500},
+		{"hashes high and low", func(h uint64) uint64 { return h | 1<<63 }, 6_000},
+		{"small", func(h uint64) uint64 { return h }, 70},
+		{"smaller than a bucket sort", func(h uint64) uint64 { return h }, 20},
+	}
+	for _, c := range cases {
+		for _, limits := range [][2]int{{64, 32}, {2, 1}, {2, 1 << 30}} {
+			minBucketSort, maxInsertionSort = limits[0], limits[1]
+			list := slices.Clone(d.oldKeys[:c.n])
+			for i := range list {
+				list[i].hash = c.hash(list[i].hash)
+			}
+			want := slices.Clone(list)
+			sortKeyedFunc(want, blocks)
+			sortKeyed(list, blocks)
+			for i := range want {
+				if list[i] != want[i] {
+					t.Fatalf("%s, limits %v: entry %d is %+v, want %+v", c.name, limits, i, list[i], want[i])
+				}
+			}
+		}
+	}
+}
+
 // TestCompareInPartsSameOutput diffs two dumps of synthetic digests, keys
 // added, removed, changed, broken and taken again, spilled to sorted files
 // (compareSorted, which streams them in key order) and in memory with one

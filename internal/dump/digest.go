@@ -824,14 +824,21 @@ func priorTail(rec []byte) (sum, members []byte) {
 // digestReader reads an encoded digest (without its length) up to its
 // content hash, and tells its verdict.
 func digestReader(rec []byte) (r reader, valid bool) {
+	r, _, valid = digestKeyReader(rec)
+	return r, valid
+}
+
+// digestKeyReader is digestReader that also returns the digest's key, as
+// digestKey does, for a caller that needs both from one reading.
+func digestKeyReader(rec []byte) (r reader, key []byte, valid bool) {
 	r = reader{b: rec}
 	r.byte()
-	r.bytes() // key
+	key = r.bytes()
 	r.bytes() // profile
 	r.bytes() // input
 	r.uvarint()
 	valid = r.byte() == 1
-	return r, valid
+	return r, key, valid
 }
 
 func appendBytes(dst []byte, s []byte) []byte {
@@ -871,9 +878,16 @@ func digestKey(rec []byte) (kind string, key []byte) {
 // digestHead reads what tells whether a key changed from an encoded digest
 // (without its length), allocating nothing.
 func digestHead(rec []byte) (sum [16]byte, valid, ok bool) {
-	r, valid := digestReader(rec)
+	_, sum, valid, ok = digestKeyHead(rec)
+	return sum, valid, ok
+}
+
+// digestKeyHead reads an encoded digest's key, as digestKey does, with
+// its head, as digestHead does, in one reading.
+func digestKeyHead(rec []byte) (key []byte, sum [16]byte, valid, ok bool) {
+	r, key, valid := digestKeyReader(rec)
 	copy(sum[:], r.n(16))
-	return sum, valid, !r.bad
+	return key, sum, valid, !r.bad
 }
 
 // decodeDigest decodes an encoded digest (without its length).

@@ -1,6 +1,7 @@
 package dump
 
 import (
+	"bytes"
 	"encoding/hex"
 	"slices"
 	"strings"
@@ -251,4 +252,23 @@ func TestPriorDigestIsTheSame(t *testing.T) {
 		t.Errorf("only %d of %d cards recalled from the old dump", recalled, len(cards))
 	}
 	t.Logf("%d of %d digests copied from the old dump, %d records recalled whole", copied, len(cards), recalled)
+}
+
+// TestDigestKeyHeadAsParts checks that digestKeyHead, which merge reads
+// both from, reads what digestKey and digestHead read apart, from whole
+// digests and from every cut of one.
+func TestDigestKeyHeadAsParts(t *testing.T) {
+	batches, _ := syntheticDigests(50, 0, 40, 50, 0, "")
+	for rec := range eachDigest(batches) {
+		for cut := range len(rec) + 1 {
+			r := rec[:cut]
+			key, sum, valid, ok := digestKeyHead(r)
+			wantSum, wantValid, wantOK := digestHead(r)
+			_, wantKey := digestKey(r)
+			if !bytes.Equal(key, wantKey) || sum != wantSum || valid != wantValid || ok != wantOK {
+				t.Fatalf("%q cut at %d: key %q sum %x valid %v ok %v, want %q %x %v %v",
+					rec, cut, key, sum, valid, ok, wantKey, wantSum, wantValid, wantOK)
+			}
+		}
+	}
 }
