@@ -63,7 +63,7 @@ func decodeProblem(t *testing.T, resp *http.Response, body []byte) problem {
 	if p.Status != resp.StatusCode {
 		t.Errorf("problem status %d, response status %d", p.Status, resp.StatusCode)
 	}
-	if p.Title != http.StatusText(resp.StatusCode) || p.Type != "about:blank" || p.Detail == "" {
+	if p.Title != statusTitle(resp.StatusCode) || p.Type != "about:blank" || p.Detail == "" {
 		t.Errorf("problem type/title/detail = %q/%q/%q", p.Type, p.Title, p.Detail)
 	}
 	return p

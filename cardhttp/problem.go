@@ -64,7 +64,7 @@ func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 // members, in the same bytes, as cardscan's JSON Lines records.
 func (rej *Rejection) AppendProblem(dst []byte) []byte {
 	dst = append(dst, `{"type":"about:blank","title":`...)
-	dst = report.AppendJSONString(dst, http.StatusText(rej.Status))
+	dst = report.AppendJSONString(dst, statusTitle(rej.Status))
 	dst = append(dst, `,"status":`...)
 	dst = strconv.AppendInt(dst, int64(rej.Status), 10)
 	dst = append(dst, `,"detail":`...)
@@ -104,7 +104,22 @@ func (rej *Rejection) appendDetail(dst []byte) []byte {
 	case rej.Err != nil:
 		return append(dst, rej.Err.Error()...)
 	}
-	return append(dst, http.StatusText(rej.Status)...)
+	return append(dst, statusTitle(rej.Status)...)
+}
+
+// statusTitle is the name RFC 9110, section 15, gives status, the title of
+// its problem responses. It is http.StatusText but for the two statuses
+// RFC 9110 renamed from RFC 7231's names, which net/http still returns (as
+// of Go 1.26): 413 is "Content Too Large", not "Request Entity Too
+// Large", and 422 "Unprocessable Content", not "Unprocessable Entity".
+func statusTitle(status int) string {
+	switch status {
+	case http.StatusRequestEntityTooLarge:
+		return "Content Too Large"
+	case http.StatusUnprocessableEntity:
+		return "Unprocessable Content"
+	}
+	return http.StatusText(status)
 }
 
 func (rej *Rejection) profile() string {

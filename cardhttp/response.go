@@ -150,7 +150,7 @@ func (c *checker) readUpstream(st *state, resp *http.Response) ([]byte, Rejectio
 func replaceWithProblem(resp *http.Response, rej *Rejection) {
 	body := rej.AppendProblem(nil)
 	resp.StatusCode = rej.Status
-	resp.Status = strconv.Itoa(rej.Status) + " " + http.StatusText(rej.Status)
+	resp.Status = strconv.Itoa(rej.Status) + " " + statusTitle(rej.Status)
 	resp.Header = http.Header{
 		"Content-Type":   {ProblemMediaType},
 		"Content-Length": {strconv.Itoa(len(body))},
