@@ -42,7 +42,9 @@ type Rejection struct {
 	card []byte
 }
 
-// WriteProblem writes the rejection as an RFC 9457 problem response. It
+// WriteProblem writes the rejection as an RFC 9457 problem response, with
+// X-Content-Type-Options: nosniff: its detail and findings quote the card,
+// which a browser sniffing the body could take for HTML. It
 // leaves the connection to the caller: after a 413 whose body was left
 // unread, an HTTP/1 server must also send Connection: close, which
 // Middleware does, and an HTTP/2 one must not, as it would end every
@@ -53,6 +55,7 @@ func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 	h.Set("Content-Type", ProblemMediaType)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(rej.Status)
 	w.Write(body)
 }

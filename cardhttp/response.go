@@ -155,6 +155,8 @@ func replaceWithProblem(resp *http.Response, rej *Rejection) {
 		"Content-Type":   {ProblemMediaType},
 		"Content-Length": {strconv.Itoa(len(body))},
 		"Cache-Control":  {"no-store"},
+		// As WriteProblem's: the problem quotes the upstream's card.
+		"X-Content-Type-Options": {"nosniff"},
 	}
 	resp.Trailer = nil
 	resp.TransferEncoding = nil
