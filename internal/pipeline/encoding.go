@@ -55,12 +55,12 @@ func CheckEncoding(head []byte) error {
 // characters in UTF-16 or UTF-32: ASCII other than NUL.
 func isASCII(b byte) bool { return b != 0 && b < 0x80 }
 
-// encodingKnown says whether head, the first bytes of a text, tells
+// EncodingKnown says whether head, the first bytes of a text, tells
 // CheckEncoding's answer already, so that a reader waits for no more: a
 // pipe that holds "{}\n" and stays open is judged at once. Four bytes
 // always tell; fewer do once the first two are not NUL and are no byte
 // order mark's start, which every UTF-16 or UTF-32 text begins with.
-func encodingKnown(head []byte) bool {
+func EncodingKnown(head []byte) bool {
 	switch {
 	case len(head) >= 4:
 		return true

@@ -56,6 +56,7 @@ type scratch struct {
 	out    []byte
 	lines  *pipeline.LineReader // an NDJSON stream's
 	enc    report.Encoder
+	head   headReader // an NDJSON stream's first bytes
 	// sig verifies signatures, when the server does; the verdicts it
 	// adds findings to borrow its buffers.
 	sig *pipeline.SignatureChecker
@@ -219,6 +220,7 @@ func (s *server) putScratch(sc *scratch) {
 			return
 		}
 	}
+	sc.head.reset(nil)
 	if cap(sc.out) > maxPooledScratch {
 		return
 	}
@@ -360,6 +362,10 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		writeProblem(w, http.StatusBadRequest, "the request body could not be read")
 		return
 	}
+	if err := pipeline.CheckEncoding(whole); err != nil {
+		writeProblem(w, http.StatusUnsupportedMediaType, encodingDetail(err))
+		return
+	}
 	// Line and offset locate the card as the CLI does for a .json file:
 	// where its first non-blank byte is. White space before it changes no
 	// verdict.
@@ -452,6 +458,9 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		}
 		return nil
 	}
+	// Nothing has been read yet: the client has the read timeout, up to
+	// the idle bound, to send the first bytes, as for every later wait.
+	rc.SetReadDeadline(time.Now().Add(min(s.cfg.readTimeout, s.cfg.idleTimeout)))
 	var body io.Reader = r.Body
 	if coding == mediatype.Gzip {
 		zr, err := mediatype.NewGzipReader(r.Body)
@@ -461,10 +470,27 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		}
 		body = zr
 	}
+	head := &sc.head
+	head.reset(body)
+	if err := pipeline.CheckEncoding(head.fill()); err != nil {
+		// Nothing is written yet: the stream becomes one problem. The
+		// rest of the body is discarded, as after a 413, so that the
+		// client can read it.
+		w.Header().Set("Connection", "close")
+		writeProblem(w, http.StatusUnsupportedMediaType, encodingDetail(err))
+		// A gzip body's bytes read so far are not counted; none counts
+		// as fewer, which only drains less.
+		read := int64(0)
+		if coding != mediatype.Gzip {
+			read = int64(len(head.buf()))
+		}
+		linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
+		return
+	}
 	if sc.lines == nil {
-		sc.lines = pipeline.NewLineReader(body, streamReadSize)
+		sc.lines = pipeline.NewLineReader(head, streamReadSize)
 	} else {
-		sc.lines.Reset(body)
+		sc.lines.Reset(head)
 	}
 	v := pool.Get()
 	defer pool.Put(v)
@@ -535,4 +561,56 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			return
 		}
 	}
+}
+
+// encodingDetail is the problem detail for a body in UTF-16 or UTF-32,
+// err from pipeline.CheckEncoding: the encoding, and the command that
+// turns the body into the UTF-8 RFC 8259 (section 8.1) asks of JSON.
+func encodingDetail(err error) string {
+	var enc *pipeline.EncodingError
+	if !errors.As(err, &enc) {
+		return err.Error()
+	}
+	return "the body is " + enc.Encoding + " text; send UTF-8, as RFC 8259 (section 8.1) asks: iconv -f " + enc.From + " -t UTF-8"
+}
+
+// headReader reads a body's first bytes, as many as tell whether it is
+// UTF-16 or UTF-32 (pipeline.EncodingKnown: at most 4, fewer for a text
+// that shows it is neither sooner, so that a client that sends "{}\n" and
+// waits gets its verdict), then reads the body from its start: those bytes
+// again, then the rest.
+type headReader struct {
+	r      io.Reader
+	head   [4]byte
+	n, off int
+	// err ended the read of the first bytes; the reads after them meet
+	// it, as they would have without headReader.
+	err error
+}
+
+func (h *headReader) reset(r io.Reader) { *h = headReader{r: r} }
+
+// fill reads the first bytes, until they tell or the body ends or fails,
+// and returns them.
+func (h *headReader) fill() []byte {
+	for h.err == nil && !pipeline.EncodingKnown(h.head[:h.n]) {
+		var n int
+		n, h.err = h.r.Read(h.head[h.n:])
+		h.n += n
+	}
+	return h.buf()
+}
+
+func (h *headReader) buf() []byte { return h.head[:h.n] }
+
+func (h *headReader) Read(p []byte) (int, error) {
+	if h.off < h.n {
+		n := copy(p, h.head[h.off:h.n])
+		h.off += n
+		return n, nil
+	}
+	if h.err != nil {
+		return 0, h.err
+	}
+	return h.r.Read(p)
 }

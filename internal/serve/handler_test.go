@@ -405,7 +405,7 @@ func TestValidate_NDJSON(t *testing.T) {
 
 // TestValidate_NDJSONStreamsBothWays sends each card only after reading the
 // verdict on the previous one: the server must answer as cards arrive,
-// not after the body ends.
+// not after the body ends, from the first.
 func TestValidate_NDJSONStreamsBothWays(t *testing.T) {
 	srv := newTestServer(t, testConfig())
 	pr, pw := io.Pipe()
@@ -426,7 +426,10 @@ func TestValidate_NDJSONStreamsBothWays(t *testing.T) {
 		}
 		respc <- resp
 	}()
-	cards := []string{validCard, invalidCard, validCard}
+	// The first line is shorter than the 4 bytes that tell a UTF-16 or
+	// UTF-32 body from UTF-8 in general: its own 3 tell already, and the
+	// server must not wait for a fourth.
+	cards := []string{"{}", validCard, invalidCard, validCard}
 	var br *bufio.Reader
 	var resp *http.Response
 	for i, card := range cards {
