@@ -15,8 +15,8 @@ const ProblemMediaType = "application/problem+json"
 // ModifyResponse replaces.
 type Rejection struct {
 	// Status is the response status: 422 for an invalid card, 413 for a
-	// body over the cap, 415 for a body of another media type or of a
-	// content encoding other than gzip, 400 for a body that could not be
+	// body over the cap, 415 for a body of another media type, of a
+	// content encoding other than gzip or in UTF-16 or UTF-32 text, 400 for a body that could not be
 	// read or decoded or a request framed two ways or typed twice
 	// (Content-Length with Transfer-Encoding, two Content-Type lines),
 	// and 502 for an upstream card ModifyResponse replaces.

@@ -357,7 +357,7 @@ func (cu *cutter) run() error {
 // they tell already or it ends or fails first, the failure kept for the
 // framing's reader) and refuses a UTF-16 or UTF-32 text (CheckEncoding).
 func (cu *cutter) checkEncoding() error {
-	for !EncodingKnown(cu.c.buf) {
+	for !encodingKnown(cu.c.buf) {
 		if _, _, err := cu.fill(); err != nil {
 			cu.r = errReader{err}
 			break

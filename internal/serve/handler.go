@@ -362,7 +362,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		writeProblem(w, http.StatusBadRequest, "the request body could not be read")
 		return
 	}
-	if err := pipeline.CheckEncoding(whole); err != nil {
+	if err := mediatype.CheckEncoding(whole); err != nil {
 		writeProblem(w, http.StatusUnsupportedMediaType, encodingDetail(err))
 		return
 	}
@@ -472,7 +472,7 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	}
 	head := &sc.head
 	head.reset(body)
-	if err := pipeline.CheckEncoding(head.fill()); err != nil {
+	if err := mediatype.CheckEncoding(head.fill()); err != nil {
 		// Nothing is written yet: the stream becomes one problem. The
 		// rest of the body is discarded, as after a 413, so that the
 		// client can read it.
@@ -564,18 +564,17 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 }
 
 // encodingDetail is the problem detail for a body in UTF-16 or UTF-32,
-// err from pipeline.CheckEncoding: the encoding, and the command that
-// turns the body into the UTF-8 RFC 8259 (section 8.1) asks of JSON.
+// err from mediatype.CheckEncoding.
 func encodingDetail(err error) string {
-	var enc *pipeline.EncodingError
+	var enc *mediatype.EncodingError
 	if !errors.As(err, &enc) {
 		return err.Error()
 	}
-	return "the body is " + enc.Encoding + " text; send UTF-8, as RFC 8259 (section 8.1) asks: iconv -f " + enc.From + " -t UTF-8"
+	return mediatype.EncodingDetail(enc)
 }
 
 // headReader reads a body's first bytes, as many as tell whether it is
-// UTF-16 or UTF-32 (pipeline.EncodingKnown: at most 4, fewer for a text
+// UTF-16 or UTF-32 (mediatype.EncodingKnown: at most 4, fewer for a text
 // that shows it is neither sooner, so that a client that sends "{}\n" and
 // waits gets its verdict), then reads the body from its start: those bytes
 // again, then the rest.
@@ -593,7 +592,7 @@ func (h *headReader) reset(r io.Reader) { *h = headReader{r: r} }
 // fill reads the first bytes, until they tell or the body ends or fails,
 // and returns them.
 func (h *headReader) fill() []byte {
-	for h.err == nil && !pipeline.EncodingKnown(h.head[:h.n]) {
+	for h.err == nil && !mediatype.EncodingKnown(h.head[:h.n]) {
 		var n int
 		n, h.err = h.r.Read(h.head[h.n:])
 		h.n += n
