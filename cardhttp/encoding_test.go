@@ -39,3 +39,18 @@ func TestMiddleware_ForeignEncodingIs415(t *testing.T) {
 		t.Errorf("Accept-Encoding %q on a refusal of the text's encoding", got)
 	}
 }
+
+// An upstream card in UTF-16 is replaced with a 502 naming its encoding,
+// not with findings of a json.syntax error at its byte order mark.
+func TestModifyResponse_ForeignEncoding(t *testing.T) {
+	card := utf16LE(string(readTestdata(t, "valid.json")))
+	front := proxyTo(t, map[string]upstreamReply{"/.well-known/agentcard": {status: 200, body: card}})
+	resp, body := fetchRaw(t, front+"/.well-known/agentcard")
+	if resp.StatusCode != 502 {
+		t.Fatalf("status %d, want 502: %s", resp.StatusCode, body)
+	}
+	p := decodeProblem(t, resp, body)
+	if p.Errors != nil || !strings.Contains(p.Detail, "UTF-16 (little-endian)") {
+		t.Errorf("problem %+v does not name the encoding, or judged the card", p)
+	}
+}
