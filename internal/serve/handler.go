@@ -470,27 +470,14 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		}
 		body = zr
 	}
-	head := &sc.head
-	head.reset(body)
-	if err := mediatype.CheckEncoding(head.fill()); err != nil {
-		// Nothing is written yet: the stream becomes one problem. The
-		// rest of the body is discarded, as after a 413, so that the
-		// client can read it.
-		w.Header().Set("Connection", "close")
-		writeProblem(w, http.StatusUnsupportedMediaType, encodingDetail(err))
-		// A gzip body's bytes read so far are not counted; none counts
-		// as fewer, which only drains less.
-		read := int64(0)
-		if coding != mediatype.Gzip {
-			read = int64(len(head.buf()))
-		}
-		linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
+	sc.head.reset(body)
+	if s.refuseEncoding(w, r, &sc.head, coding) {
 		return
 	}
 	if sc.lines == nil {
-		sc.lines = pipeline.NewLineReader(head, streamReadSize)
+		sc.lines = pipeline.NewLineReader(&sc.head, streamReadSize)
 	} else {
-		sc.lines.Reset(head)
+		sc.lines.Reset(&sc.head)
 	}
 	v := pool.Get()
 	defer pool.Put(v)
@@ -561,6 +548,27 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			return
 		}
 	}
+}
+
+// refuseEncoding reads a stream's first bytes and, when they are UTF-16
+// or UTF-32, answers the stream with one 415 and reports true. Nothing is
+// written before: the refusal is the whole response. The rest of the body
+// is discarded, as after a 413, so that the client can read it.
+func (s *server) refuseEncoding(w http.ResponseWriter, r *http.Request, head *headReader, coding mediatype.Encoding) bool {
+	err := mediatype.CheckEncoding(head.fill())
+	if err == nil {
+		return false
+	}
+	w.Header().Set("Connection", "close")
+	writeProblem(w, http.StatusUnsupportedMediaType, encodingDetail(err))
+	// A gzip body's bytes read so far are not counted; none counts as
+	// fewer, which only drains less.
+	read := int64(0)
+	if coding != mediatype.Gzip {
+		read = int64(len(head.buf()))
+	}
+	linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
+	return true
 }
 
 // encodingDetail is the problem detail for a body in UTF-16 or UTF-32,
