@@ -20,7 +20,9 @@
 //     the connection's other streams go on;
 //   - a body of any other media type, of none, or in an encoding other
 //     than gzip is turned away with 415 ([WithRejectOtherTypes] passes
-//     other types on instead);
+//     other types on instead), and so is a card in UTF-16 or UTF-32 text
+//     (by its byte order mark, or by where NUL bytes fall among its first
+//     four), named in the problem's detail, as cardscan serve does;
 //   - an invalid card is turned away with 422 and an RFC 9457
 //     application/problem+json body listing the findings;
 //   - a valid card reaches the next handler with its body intact, served

@@ -43,5 +43,5 @@ func ExampleMiddleware() {
 	// 200 text/plain; charset=utf-8
 	// registered a card of 237 bytes
 	// 422 application/problem+json
-	// {"type":"about:blank","title":"Unprocessable Entity","status":422,"detail":"the agent card fails profile agentcard: 1 error, 0 warnings","profile":"agentcard","errors":[{"rule":"version.semver","path":"/version","message":"version is not Semantic Versioning 2.0.0 (got \"2.4\")","line":1,"column":68}],"warnings":[]}
+	// {"type":"about:blank","title":"Unprocessable Content","status":422,"detail":"the agent card fails profile agentcard: 1 error, 0 warnings","profile":"agentcard","errors":[{"rule":"version.semver","path":"/version","message":"version is not Semantic Versioning 2.0.0 (got \"2.4\")","line":1,"column":68}],"warnings":[]}
 }

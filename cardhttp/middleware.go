@@ -101,7 +101,7 @@ func (c *checker) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 		if tooLarge {
 			w.Header().Set("Connection", "close")
 		}
-		if st.rej.Status == http.StatusUnsupportedMediaType {
+		if st.rej.Status == http.StatusUnsupportedMediaType && mediatype.ParseEncoding(mediatype.ContentEncoding(r.Header)) == mediatype.Unsupported {
 			w.Header().Set("Accept-Encoding", mediatype.AcceptEncoding)
 		}
 		c.rejectWith(w, r, &st.rej)
@@ -182,6 +182,10 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 		st.rej = readFailure(err)
 		return st, false
 	}
+	if err := mediatype.CheckEncoding(card); err != nil {
+		st.rej = foreignEncoding(err)
+		return st, false
+	}
 	v := c.pool.Get()
 	res := v.Validate(card)
 	if res.Valid() {
@@ -195,6 +199,19 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	st.v = v
 	st.rej = Rejection{Status: http.StatusUnprocessableEntity, Result: res, Profile: c.cfg.judgedBy(res), card: card}
 	return st, false
+}
+
+// foreignEncoding is the rejection of a card in UTF-16 or UTF-32, err
+// from mediatype.CheckEncoding: 415, as cardscan serve answers, naming the
+// encoding; judged as UTF-8 it was a 422 for a json.syntax error at a byte
+// order mark or a NUL, which says nothing of the card. Apart from check so
+// that the error escapes only on failure.
+func foreignEncoding(err error) Rejection {
+	var enc *mediatype.EncodingError
+	if errors.As(err, &enc) {
+		err = errors.New(mediatype.EncodingDetail(enc))
+	}
+	return Rejection{Status: http.StatusUnsupportedMediaType, Err: err}
 }
 
 // readFailure is the rejection of a body whose read failed with err: 413

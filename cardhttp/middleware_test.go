@@ -54,6 +54,10 @@ func decodeProblem(t *testing.T, resp *http.Response, body []byte) problem {
 	if ct := resp.Header.Get("Content-Type"); ct != ProblemMediaType {
 		t.Fatalf("Content-Type = %q, want %q", ct, ProblemMediaType)
 	}
+	// A problem quotes the card; a browser must not sniff it as HTML.
+	if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("X-Content-Type-Options = %q, want nosniff", got)
+	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	var p problem
@@ -63,7 +67,7 @@ func decodeProblem(t *testing.T, resp *http.Response, body []byte) problem {
 	if p.Status != resp.StatusCode {
 		t.Errorf("problem status %d, response status %d", p.Status, resp.StatusCode)
 	}
-	if p.Title != http.StatusText(resp.StatusCode) || p.Type != "about:blank" || p.Detail == "" {
+	if p.Title != statusTitle(resp.StatusCode) || p.Type != "about:blank" || p.Detail == "" {
 		t.Errorf("problem type/title/detail = %q/%q/%q", p.Type, p.Title, p.Detail)
 	}
 	return p

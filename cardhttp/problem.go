@@ -15,8 +15,8 @@ const ProblemMediaType = "application/problem+json"
 // ModifyResponse replaces.
 type Rejection struct {
 	// Status is the response status: 422 for an invalid card, 413 for a
-	// body over the cap, 415 for a body of another media type or of a
-	// content encoding other than gzip, 400 for a body that could not be
+	// body over the cap, 415 for a body of another media type, of a
+	// content encoding other than gzip or in UTF-16 or UTF-32 text, 400 for a body that could not be
 	// read or decoded or a request framed two ways or typed twice
 	// (Content-Length with Transfer-Encoding, two Content-Type lines),
 	// and 502 for an upstream card ModifyResponse replaces.
@@ -42,7 +42,9 @@ type Rejection struct {
 	card []byte
 }
 
-// WriteProblem writes the rejection as an RFC 9457 problem response. It
+// WriteProblem writes the rejection as an RFC 9457 problem response, with
+// X-Content-Type-Options: nosniff: its detail and findings quote the card,
+// which a browser sniffing the body could take for HTML. It
 // leaves the connection to the caller: after a 413 whose body was left
 // unread, an HTTP/1 server must also send Connection: close, which
 // Middleware does, and an HTTP/2 one must not, as it would end every
@@ -53,6 +55,7 @@ func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 	h.Set("Content-Type", ProblemMediaType)
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(rej.Status)
 	w.Write(body)
 }
@@ -64,7 +67,7 @@ func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 // members, in the same bytes, as cardscan's JSON Lines records.
 func (rej *Rejection) AppendProblem(dst []byte) []byte {
 	dst = append(dst, `{"type":"about:blank","title":`...)
-	dst = report.AppendJSONString(dst, http.StatusText(rej.Status))
+	dst = report.AppendJSONString(dst, statusTitle(rej.Status))
 	dst = append(dst, `,"status":`...)
 	dst = strconv.AppendInt(dst, int64(rej.Status), 10)
 	dst = append(dst, `,"detail":`...)
@@ -104,7 +107,22 @@ func (rej *Rejection) appendDetail(dst []byte) []byte {
 	case rej.Err != nil:
 		return append(dst, rej.Err.Error()...)
 	}
-	return append(dst, http.StatusText(rej.Status)...)
+	return append(dst, statusTitle(rej.Status)...)
+}
+
+// statusTitle is the name RFC 9110, section 15, gives status, the title of
+// its problem responses. It is http.StatusText but for the two statuses
+// RFC 9110 renamed from RFC 7231's names, which net/http still returns (as
+// of Go 1.26): 413 is "Content Too Large", not "Request Entity Too
+// Large", and 422 "Unprocessable Content", not "Unprocessable Entity".
+func statusTitle(status int) string {
+	switch status {
+	case http.StatusRequestEntityTooLarge:
+		return "Content Too Large"
+	case http.StatusUnprocessableEntity:
+		return "Unprocessable Content"
+	}
+	return http.StatusText(status)
 }
 
 func (rej *Rejection) profile() string {

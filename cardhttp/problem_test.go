@@ -73,3 +73,32 @@ func TestRejection_ProfileNamesTheJudge(t *testing.T) {
 		t.Errorf("Rejection.Profile %q, want the Result's %q", got, want)
 	}
 }
+
+// A problem's title is the status's name in RFC 9110, section 15, which
+// renamed 413 and 422 from RFC 7231's "Request Entity Too Large" and
+// "Unprocessable Entity"; a 413 without its cap names the status the same
+// way in its detail too.
+func TestAppendProblem_TitleIsRFC9110Name(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		want   string
+	}{
+		{http.StatusRequestEntityTooLarge, "Content Too Large"},
+		{http.StatusUnprocessableEntity, "Unprocessable Content"},
+		{http.StatusUnsupportedMediaType, "Unsupported Media Type"},
+		{http.StatusBadGateway, "Bad Gateway"},
+	} {
+		rej := Rejection{Status: tc.status}
+		var p struct{ Title, Detail string }
+		if err := json.Unmarshal(rej.AppendProblem(nil), &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Title != tc.want {
+			t.Errorf("status %d: title %q, want %q", tc.status, p.Title, tc.want)
+		}
+	}
+	rej := Rejection{Status: http.StatusUnprocessableEntity}
+	if got := string(rej.appendDetail(nil)); got != "Unprocessable Content" {
+		t.Errorf("422 detail without a cause %q, want RFC 9110's name", got)
+	}
+}

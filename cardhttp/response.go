@@ -24,7 +24,8 @@ import (
 //     valid card is a page a browser renders, and a client that trusts
 //     the type misreads it;
 //   - a 206 Partial Content: a range of a card cannot be checked;
-//   - an invalid, oversized, unreadable or undecodable card.
+//   - an invalid, oversized, unreadable or undecodable card, or one in
+//     UTF-16 or UTF-32 text.
 //
 // 204 and 205 (no body) and every other status pass untouched. A valid
 // card is passed on exactly as the upstream sent it, headers and bytes.
@@ -75,6 +76,9 @@ func (c *checker) checkResponse(resp *http.Response) error {
 	}
 	st := getState()
 	card, rej := c.readUpstream(st, resp)
+	if rej.Status == 0 {
+		rej = upstreamEncoding(card)
+	}
 	if rej.Status == 0 {
 		v := c.pool.Get()
 		if res := v.Validate(card); !res.Valid() {
@@ -145,16 +149,33 @@ func (c *checker) readUpstream(st *state, resp *http.Response) ([]byte, Rejectio
 	return st.plain, Rejection{}
 }
 
+// upstreamEncoding is the rejection of an upstream card in UTF-16 or
+// UTF-32, named as the middleware names such a request body; judged as
+// UTF-8 its one finding was a json.syntax error at its first byte.
+func upstreamEncoding(card []byte) Rejection {
+	err := mediatype.CheckEncoding(card)
+	if err == nil {
+		return Rejection{}
+	}
+	var enc *mediatype.EncodingError
+	if !errors.As(err, &enc) {
+		return Rejection{Status: http.StatusBadGateway, Err: err}
+	}
+	return Rejection{Status: http.StatusBadGateway, Err: errors.New("the upstream agent card is " + enc.Encoding + " text, not UTF-8 (RFC 8259, section 8.1)")}
+}
+
 // replaceWithProblem turns resp into a problem response. The upstream's
 // headers are dropped, not merged: they describe a body that is gone.
 func replaceWithProblem(resp *http.Response, rej *Rejection) {
 	body := rej.AppendProblem(nil)
 	resp.StatusCode = rej.Status
-	resp.Status = strconv.Itoa(rej.Status) + " " + http.StatusText(rej.Status)
+	resp.Status = strconv.Itoa(rej.Status) + " " + statusTitle(rej.Status)
 	resp.Header = http.Header{
 		"Content-Type":   {ProblemMediaType},
 		"Content-Length": {strconv.Itoa(len(body))},
 		"Cache-Control":  {"no-store"},
+		// As WriteProblem's: the problem quotes the upstream's card.
+		"X-Content-Type-Options": {"nosniff"},
 	}
 	resp.Trailer = nil
 	resp.TransferEncoding = nil

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -35,6 +36,9 @@ func TestServeAndMiddlewareAgree(t *testing.T) {
 		{"gzip past the cap", "application/json", "gzip", gzipped(t, strings.Repeat(" ", 5000))},
 		{"past the cap", "application/json", "", validCard + strings.Repeat(" ", 5000)},
 		{"br", "application/json", "br", validCard},
+		{"UTF-16LE with BOM", "application/json", "", string(encodeText(validCard, 2, binary.LittleEndian, true))},
+		{"UTF-16BE", "application/json", "", string(encodeText(invalidCard, 2, binary.BigEndian, false))},
+		{"gzip UTF-32LE", "application/json", "gzip", gzipped(t, string(encodeText(validCard, 4, binary.LittleEndian, false)))},
 	}
 	for _, profile := range []string{"auto", "agentcard", "agentcard-schema"} {
 		cfg := testConfig()

@@ -56,6 +56,7 @@ type scratch struct {
 	out    []byte
 	lines  *pipeline.LineReader // an NDJSON stream's
 	enc    report.Encoder
+	head   headReader // an NDJSON stream's first bytes
 	// sig verifies signatures, when the server does; the verdicts it
 	// adds findings to borrow its buffers.
 	sig *pipeline.SignatureChecker
@@ -126,6 +127,7 @@ func healthz(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	io.WriteString(w, "ok\n")
 }
 
@@ -218,6 +220,7 @@ func (s *server) putScratch(sc *scratch) {
 			return
 		}
 	}
+	sc.head.reset(nil)
 	if cap(sc.out) > maxPooledScratch {
 		return
 	}
@@ -359,6 +362,10 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		writeProblem(w, http.StatusBadRequest, "the request body could not be read")
 		return
 	}
+	if err := mediatype.CheckEncoding(whole); err != nil {
+		writeProblem(w, http.StatusUnsupportedMediaType, encodingDetail(err))
+		return
+	}
 	// Line and offset locate the card as the CLI does for a .json file:
 	// where its first non-blank byte is. White space before it changes no
 	// verdict.
@@ -370,6 +377,7 @@ func (s *server) single(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(sc.out)))
+	h.Set("X-Content-Type-Options", "nosniff")
 	w.Write(sc.out)
 }
 
@@ -430,6 +438,9 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 	_ = rc.EnableFullDuplex()
 	w.Header().Set("Content-Type", ndjsonType)
 	w.Header().Set("Cache-Control", "no-store")
+	// A verdict quotes its card, which a browser sniffing the body could
+	// take for HTML; every body the server writes says nosniff.
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	sc := s.getScratch()
 	defer s.putScratch(sc)
 	// The stream's fixed buffers count from the start; a line longer
@@ -447,6 +458,9 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		}
 		return nil
 	}
+	// Nothing has been read yet: the client has the read timeout, up to
+	// the idle bound, to send the first bytes, as for every later wait.
+	rc.SetReadDeadline(time.Now().Add(min(s.cfg.readTimeout, s.cfg.idleTimeout)))
 	var body io.Reader = r.Body
 	if coding == mediatype.Gzip {
 		zr, err := mediatype.NewGzipReader(r.Body)
@@ -456,10 +470,14 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 		}
 		body = zr
 	}
+	sc.head.reset(body)
+	if s.refuseEncoding(w, r, &sc.head, coding) {
+		return
+	}
 	if sc.lines == nil {
-		sc.lines = pipeline.NewLineReader(body, streamReadSize)
+		sc.lines = pipeline.NewLineReader(&sc.head, streamReadSize)
 	} else {
-		sc.lines.Reset(body)
+		sc.lines.Reset(&sc.head)
 	}
 	v := pool.Get()
 	defer pool.Put(v)
@@ -530,4 +548,76 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request, pool *fastvalida
 			return
 		}
 	}
+}
+
+// refuseEncoding reads a stream's first bytes and, when they are UTF-16
+// or UTF-32, answers the stream with one 415 and reports true. Nothing is
+// written before: the refusal is the whole response. The rest of the body
+// is discarded, as after a 413, so that the client can read it.
+func (s *server) refuseEncoding(w http.ResponseWriter, r *http.Request, head *headReader, coding mediatype.Encoding) bool {
+	err := mediatype.CheckEncoding(head.fill())
+	if err == nil {
+		return false
+	}
+	w.Header().Set("Connection", "close")
+	writeProblem(w, http.StatusUnsupportedMediaType, encodingDetail(err))
+	// A gzip body's bytes read so far are not counted; none counts as
+	// fewer, which only drains less.
+	read := int64(0)
+	if coding != mediatype.Gzip {
+		read = int64(len(head.buf()))
+	}
+	linger.Drain(w, r, read, s.cfg.lingerBytes, s.cfg.lingerTimeout)
+	return true
+}
+
+// encodingDetail is the problem detail for a body in UTF-16 or UTF-32,
+// err from mediatype.CheckEncoding.
+func encodingDetail(err error) string {
+	var enc *mediatype.EncodingError
+	if !errors.As(err, &enc) {
+		return err.Error()
+	}
+	return mediatype.EncodingDetail(enc)
+}
+
+// headReader reads a body's first bytes, as many as tell whether it is
+// UTF-16 or UTF-32 (mediatype.EncodingKnown: at most 4, fewer for a text
+// that shows it is neither sooner, so that a client that sends "{}\n" and
+// waits gets its verdict), then reads the body from its start: those bytes
+// again, then the rest.
+type headReader struct {
+	r      io.Reader
+	head   [4]byte
+	n, off int
+	// err ended the read of the first bytes; the reads after them meet
+	// it, as they would have without headReader.
+	err error
+}
+
+func (h *headReader) reset(r io.Reader) { *h = headReader{r: r} }
+
+// fill reads the first bytes, until they tell or the body ends or fails,
+// and returns them.
+func (h *headReader) fill() []byte {
+	for h.err == nil && !mediatype.EncodingKnown(h.head[:h.n]) {
+		var n int
+		n, h.err = h.r.Read(h.head[h.n:])
+		h.n += n
+	}
+	return h.buf()
+}
+
+func (h *headReader) buf() []byte { return h.head[:h.n] }
+
+func (h *headReader) Read(p []byte) (int, error) {
+	if h.off < h.n {
+		n := copy(p, h.head[h.off:h.n])
+		h.off += n
+		return n, nil
+	}
+	if h.err != nil {
+		return 0, h.err
+	}
+	return h.r.Read(p)
 }

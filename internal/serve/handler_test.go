@@ -121,6 +121,7 @@ func requireProblem(t *testing.T, resp *http.Response, body []byte, status int) 
 	if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
 		t.Fatalf("Content-Type %q, want application/problem+json", ct)
 	}
+	requireNoSniff(t, resp)
 	var p problem
 	if err := json.Unmarshal(body, &p); err != nil {
 		t.Fatalf("problem body %s: %v", body, err)
@@ -129,6 +130,37 @@ func requireProblem(t *testing.T, resp *http.Response, body []byte, status int) 
 		t.Fatalf("problem %+v", p)
 	}
 	return p
+}
+
+// requireNoSniff fails unless resp forbids a browser to sniff its body:
+// verdicts and problems quote the card, which may look like HTML.
+func requireNoSniff(t *testing.T, resp *http.Response) {
+	t.Helper()
+	if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("%s: X-Content-Type-Options = %q, want nosniff", resp.Request.URL.Path, got)
+	}
+}
+
+// Every body the server writes itself says nosniff: a single verdict, a
+// stream of them, a problem, and /healthz.
+func TestValidate_NoSniff(t *testing.T) {
+	srv := newTestServer(t, testConfig())
+	card := `{"name":"<script>alert(1)</script>"}`
+	for _, contentType := range []string{"application/json", ndjsonType} {
+		resp, body := postBody(t, srv.URL+"/v1/validate", contentType, strings.NewReader(card+"\n"))
+		if resp.StatusCode != http.StatusOK || !bytes.HasPrefix(body, []byte(`{"input":"<request>"`)) {
+			t.Fatalf("%s: status %d, body %s", contentType, resp.StatusCode, body)
+		}
+		requireNoSniff(t, resp)
+	}
+	resp, body := postBody(t, srv.URL+"/nowhere", "application/json", strings.NewReader(card))
+	requireProblem(t, resp, body, http.StatusNotFound)
+	resp, err := http.Get(srv.URL + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	requireNoSniff(t, resp)
 }
 
 func TestValidate_SingleCard(t *testing.T) {
@@ -373,7 +405,7 @@ func TestValidate_NDJSON(t *testing.T) {
 
 // TestValidate_NDJSONStreamsBothWays sends each card only after reading the
 // verdict on the previous one: the server must answer as cards arrive,
-// not after the body ends.
+// not after the body ends, from the first.
 func TestValidate_NDJSONStreamsBothWays(t *testing.T) {
 	srv := newTestServer(t, testConfig())
 	pr, pw := io.Pipe()
@@ -394,7 +426,10 @@ func TestValidate_NDJSONStreamsBothWays(t *testing.T) {
 		}
 		respc <- resp
 	}()
-	cards := []string{validCard, invalidCard, validCard}
+	// The first line is shorter than the 4 bytes that tell a UTF-16 or
+	// UTF-32 body from UTF-8 in general: its own 3 tell already, and the
+	// server must not wait for a fourth.
+	cards := []string{"{}", validCard, invalidCard, validCard}
 	var br *bufio.Reader
 	var resp *http.Response
 	for i, card := range cards {
