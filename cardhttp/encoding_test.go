@@ -5,15 +5,16 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"unicode/utf16"
+
+	"golang.org/x/text/encoding/unicode"
 )
 
 // utf16LE writes text as UTF-16 (little-endian) after a byte order mark,
 // as Windows editors and PowerShell save JSON.
 func utf16LE(text string) []byte {
-	b := []byte{0xff, 0xfe}
-	for _, u := range utf16.Encode([]rune(text)) {
-		b = append(b, byte(u), byte(u>>8))
+	b, err := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().Bytes([]byte(text))
+	if err != nil {
+		panic(err) // text is the test's own valid UTF-8
 	}
 	return b
 }

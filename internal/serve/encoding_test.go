@@ -5,32 +5,33 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"unicode/utf16"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 )
 
 // encodeText writes text in UTF-16 (width 2) or UTF-32 (width 4) in the
 // byte order given, after a byte order mark when bom is set.
 func encodeText(text string, width int, order binary.AppendByteOrder, bom bool) []byte {
-	var units []uint32
+	var enc encoding.Encoding
+	bomPolicy16, bomPolicy32 := unicode.IgnoreBOM, utf32.IgnoreBOM
 	if bom {
-		units = append(units, 0xfeff)
+		bomPolicy16, bomPolicy32 = unicode.UseBOM, utf32.UseBOM
 	}
-	for _, r := range text {
-		if width == 4 {
-			units = append(units, uint32(r))
-			continue
-		}
-		for _, u := range utf16.Encode([]rune{r}) {
-			units = append(units, uint32(u))
-		}
+	switch big := order == binary.BigEndian; {
+	case width == 4 && big:
+		enc = utf32.UTF32(utf32.BigEndian, bomPolicy32)
+	case width == 4:
+		enc = utf32.UTF32(utf32.LittleEndian, bomPolicy32)
+	case big:
+		enc = unicode.UTF16(unicode.BigEndian, bomPolicy16)
+	default:
+		enc = unicode.UTF16(unicode.LittleEndian, bomPolicy16)
 	}
-	var b []byte
-	for _, u := range units {
-		if width == 4 {
-			b = order.AppendUint32(b, u)
-		} else {
-			b = order.AppendUint16(b, uint16(u))
-		}
+	b, err := enc.NewEncoder().Bytes([]byte(text))
+	if err != nil {
+		panic(err) // text is the test's own valid UTF-8
 	}
 	return b
 }
