@@ -42,22 +42,30 @@ func syntheticDigests(n, first, distinct, perBlock, changeEvery int, salt string
 	return blocks, records
 }
 
+// differWithOld returns a Differ, closed when the test ends, that holds
+// the digest batches as the old dump.
+func differWithOld(t *testing.T, batches [][]byte) *Differ {
+	t.Helper()
+	d, err := NewDiffer(1 << 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	for _, b := range batches {
+		if err := d.AddOld(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
 // TestIndexInParts checks that index, made in parts on goroutines, lists
 // the last digest of each key, sorted by hash and key, as one sort of
 // every digest does, and counts the same superseded records: the
 // comparison's output depends on it.
 func TestIndexInParts(t *testing.T) {
 	batches, records := syntheticDigests(40_000, 0, 23_000, 997, 0, "")
-	d, err := NewDiffer(1 << 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	for _, b := range batches {
-		if err := d.AddOld(b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d := differWithOld(t, batches)
 	blocks := d.old.blocks
 	if len(d.oldKeys) != int(records) {
 		t.Fatalf("%d digests noted of %d added", len(d.oldKeys), records)
@@ -110,16 +118,7 @@ func TestIndexInParts(t *testing.T) {
 // other keys, as a collision would, in buckets small and large.
 func TestSortKeyedAsComparison(t *testing.T) {
 	batches, _ := syntheticDigests(6_000, 0, 2_500, 997, 0, "")
-	d, err := NewDiffer(1 << 30)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	for _, b := range batches {
-		if err := d.AddOld(b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	d := differWithOld(t, batches)
 	blocks := d.old.blocks
 	defer func(m, i int) { minBucketSort, maxInsertionSort = m, i }(minBucketSort, maxInsertionSort)
 	cases := []struct {
