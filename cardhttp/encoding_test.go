@@ -2,28 +2,19 @@ package cardhttp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"golang.org/x/text/encoding/unicode"
+	"github.com/cardscan/cardscan/internal/mediatype/encodingtest"
 )
-
-// utf16LE writes text as UTF-16 (little-endian) after a byte order mark,
-// as Windows editors and PowerShell save JSON.
-func utf16LE(text string) []byte {
-	b, err := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().Bytes([]byte(text))
-	if err != nil {
-		panic(err) // text is the test's own valid UTF-8
-	}
-	return b
-}
 
 // A valid card in UTF-16 is refused with a 415 naming its encoding, and
 // never reaches the handler: judged as UTF-8 it was a 422 for a json.syntax
 // error at its byte order mark.
 func TestMiddleware_ForeignEncodingIs415(t *testing.T) {
-	card := utf16LE(string(readTestdata(t, "valid.json")))
+	card := encodingtest.Encode(string(readTestdata(t, "valid.json")), 2, binary.LittleEndian, true)
 	h := &recordingHandler{}
 	rec := httptest.NewRecorder()
 	mustMiddleware(t)(h).ServeHTTP(rec, post(bytes.NewReader(card), MediaType))
@@ -44,7 +35,7 @@ func TestMiddleware_ForeignEncodingIs415(t *testing.T) {
 // An upstream card in UTF-16 is replaced with a 502 naming its encoding,
 // not with findings of a json.syntax error at its byte order mark.
 func TestModifyResponse_ForeignEncoding(t *testing.T) {
-	card := utf16LE(string(readTestdata(t, "valid.json")))
+	card := encodingtest.Encode(string(readTestdata(t, "valid.json")), 2, binary.LittleEndian, true)
 	front := proxyTo(t, map[string]upstreamReply{"/.well-known/agentcard": {status: 200, body: card}})
 	resp, body := fetchRaw(t, front+"/.well-known/agentcard")
 	if resp.StatusCode != 502 {

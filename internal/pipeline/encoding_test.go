@@ -8,35 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/encoding/unicode/utf32"
+	"github.com/cardscan/cardscan/internal/mediatype/encodingtest"
 )
-
-// encode writes text in UTF-16 or UTF-32 of the given byte order, after
-// a byte order mark when bom is set.
-func encode(text string, width int, order binary.AppendByteOrder, bom bool) []byte {
-	var enc encoding.Encoding
-	bomPolicy16, bomPolicy32 := unicode.IgnoreBOM, utf32.IgnoreBOM
-	if bom {
-		bomPolicy16, bomPolicy32 = unicode.UseBOM, utf32.UseBOM
-	}
-	switch big := order == binary.BigEndian; {
-	case width == 4 && big:
-		enc = utf32.UTF32(utf32.BigEndian, bomPolicy32)
-	case width == 4:
-		enc = utf32.UTF32(utf32.LittleEndian, bomPolicy32)
-	case big:
-		enc = unicode.UTF16(unicode.BigEndian, bomPolicy16)
-	default:
-		enc = unicode.UTF16(unicode.LittleEndian, bomPolicy16)
-	}
-	b, err := enc.NewEncoder().Bytes([]byte(text))
-	if err != nil {
-		panic(err) // text is the test's own valid UTF-8
-	}
-	return b
-}
 
 // TestForeignEncodingIsOneError checks that a UTF-16 or UTF-32 input, as
 // Windows editors and PowerShell's > write it, is one error naming the
@@ -59,20 +32,20 @@ func TestForeignEncodingIsOneError(t *testing.T) {
 		stdin bool
 		want  string
 	}{
-		{"utf16le-bom", encode(card, 2, le, true), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
-		{"utf16be-bom", encode(card, 2, be, true), false, "UTF-16 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
-		{"utf16le", encode(card, 2, le, false), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16LE -t UTF-8"},
-		{"utf16be", encode(card, 2, be, false), false, "UTF-16 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-16BE -t UTF-8"},
-		{"utf32le-bom", encode(card, 4, le, true), false, "UTF-32 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-32 -t UTF-8"},
-		{"utf32be-bom", encode(card, 4, be, true), false, "UTF-32 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-32 -t UTF-8"},
-		{"utf32le", encode(card, 4, le, false), false, "UTF-32 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-32LE -t UTF-8"},
-		{"utf32be", encode(card, 4, be, false), false, "UTF-32 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-32BE -t UTF-8"},
+		{"utf16le-bom", encodingtest.Encode(card, 2, le, true), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
+		{"utf16be-bom", encodingtest.Encode(card, 2, be, true), false, "UTF-16 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
+		{"utf16le", encodingtest.Encode(card, 2, le, false), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16LE -t UTF-8"},
+		{"utf16be", encodingtest.Encode(card, 2, be, false), false, "UTF-16 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-16BE -t UTF-8"},
+		{"utf32le-bom", encodingtest.Encode(card, 4, le, true), false, "UTF-32 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-32 -t UTF-8"},
+		{"utf32be-bom", encodingtest.Encode(card, 4, be, true), false, "UTF-32 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-32 -t UTF-8"},
+		{"utf32le", encodingtest.Encode(card, 4, le, false), false, "UTF-32 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-32LE -t UTF-8"},
+		{"utf32be", encodingtest.Encode(card, 4, be, false), false, "UTF-32 (big-endian) text; cardscan reads UTF-8: iconv -f UTF-32BE -t UTF-8"},
 		{"bom-only", []byte{0xff, 0xfe}, false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
-		{"gzip", gz(encode(card, 2, le, true)), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
-		{"stdin", encode(card, 2, le, true), true, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
+		{"gzip", gz(encodingtest.Encode(card, 2, le, true)), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
+		{"stdin", encodingtest.Encode(card, 2, le, true), true, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
 		// Large enough to be mapped, which tells the framing apart
 		// on its own.
-		{"mapped", encode(string(ndjson), 2, le, true), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
+		{"mapped", encodingtest.Encode(string(ndjson), 2, le, true), false, "UTF-16 (little-endian) text; cardscan reads UTF-8: iconv -f UTF-16 -t UTF-8"},
 	}
 	dir := t.TempDir()
 	for _, tc := range cases {

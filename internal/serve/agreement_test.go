@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/cardscan/cardscan/cardhttp"
+
+	"github.com/cardscan/cardscan/internal/mediatype/encodingtest"
 )
 
 // TestServeAndMiddlewareAgree posts the same bodies to serve and through
@@ -36,9 +38,9 @@ func TestServeAndMiddlewareAgree(t *testing.T) {
 		{"gzip past the cap", "application/json", "gzip", gzipped(t, strings.Repeat(" ", 5000))},
 		{"past the cap", "application/json", "", validCard + strings.Repeat(" ", 5000)},
 		{"br", "application/json", "br", validCard},
-		{"UTF-16LE with BOM", "application/json", "", string(encodeText(validCard, 2, binary.LittleEndian, true))},
-		{"UTF-16BE", "application/json", "", string(encodeText(invalidCard, 2, binary.BigEndian, false))},
-		{"gzip UTF-32LE", "application/json", "gzip", gzipped(t, string(encodeText(validCard, 4, binary.LittleEndian, false)))},
+		{"UTF-16LE with BOM", "application/json", "", string(encodingtest.Encode(validCard, 2, binary.LittleEndian, true))},
+		{"UTF-16BE", "application/json", "", string(encodingtest.Encode(invalidCard, 2, binary.BigEndian, false))},
+		{"gzip UTF-32LE", "application/json", "gzip", gzipped(t, string(encodingtest.Encode(validCard, 4, binary.LittleEndian, false)))},
 	}
 	for _, profile := range []string{"auto", "agentcard", "agentcard-schema"} {
 		cfg := testConfig()

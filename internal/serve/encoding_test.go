@@ -6,35 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/text/encoding"
-	"golang.org/x/text/encoding/unicode"
-	"golang.org/x/text/encoding/unicode/utf32"
+	"github.com/cardscan/cardscan/internal/mediatype/encodingtest"
 )
-
-// encodeText writes text in UTF-16 (width 2) or UTF-32 (width 4) in the
-// byte order given, after a byte order mark when bom is set.
-func encodeText(text string, width int, order binary.AppendByteOrder, bom bool) []byte {
-	var enc encoding.Encoding
-	bomPolicy16, bomPolicy32 := unicode.IgnoreBOM, utf32.IgnoreBOM
-	if bom {
-		bomPolicy16, bomPolicy32 = unicode.UseBOM, utf32.UseBOM
-	}
-	switch big := order == binary.BigEndian; {
-	case width == 4 && big:
-		enc = utf32.UTF32(utf32.BigEndian, bomPolicy32)
-	case width == 4:
-		enc = utf32.UTF32(utf32.LittleEndian, bomPolicy32)
-	case big:
-		enc = unicode.UTF16(unicode.BigEndian, bomPolicy16)
-	default:
-		enc = unicode.UTF16(unicode.LittleEndian, bomPolicy16)
-	}
-	b, err := enc.NewEncoder().Bytes([]byte(text))
-	if err != nil {
-		panic(err) // text is the test's own valid UTF-8
-	}
-	return b
-}
 
 // A body in UTF-16 or UTF-32, as Windows tools write JSON, is one 415
 // naming its encoding, for a card and for NDJSON alike (plain or gzip):
@@ -71,7 +44,7 @@ func TestValidate_ForeignEncodingIs415(t *testing.T) {
 				name += " gzip"
 			}
 			t.Run(name, func(t *testing.T) {
-				text := string(encodeText(body.text, enc.width, enc.order, enc.bom))
+				text := string(encodingtest.Encode(body.text, enc.width, enc.order, enc.bom))
 				header := http.Header{"Content-Type": {body.contentType}}
 				if body.gzip {
 					text = gzipped(t, text)
