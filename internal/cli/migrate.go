@@ -20,6 +20,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/gzipstream"
+	"github.com/cardscan/cardscan/internal/mediatype"
 	"github.com/cardscan/cardscan/internal/migrate"
 	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/sign"
@@ -348,7 +349,7 @@ func (r *migrateRun) input(in pipeline.Input, stdin io.Reader) error {
 		return errors.New("--write cannot rewrite a compressed dump; use -o")
 	}
 	head, _ := dec.Peek(4)
-	if err := pipeline.CheckEncoding(head); err != nil {
+	if err := mediatype.CheckEncoding(head); err != nil {
 		return err
 	}
 	if wholeCardName(in.Path) || (in.Path == "" && !firstLineIsCard(dec.Reader)) {

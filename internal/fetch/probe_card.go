@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
-	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/mediatype"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
@@ -182,7 +182,7 @@ func openCards(name, path string, stdin io.Reader, maxRecord int64) (*cardReader
 	// Read as UTF-8, a UTF-16 card is no card at all: refused as the
 	// validation run refuses it.
 	head, _ = r.br.Peek(4)
-	if err := pipeline.CheckEncoding(head); err != nil {
+	if err := mediatype.CheckEncoding(head); err != nil {
 		r.Close()
 		return nil, err
 	}

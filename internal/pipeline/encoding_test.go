@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/cardscan/cardscan/internal/mediatype"
 	"github.com/cardscan/cardscan/internal/mediatype/encodingtest"
 )
 
@@ -84,7 +85,7 @@ func TestUTF8InputsNotTakenForOtherEncodings(t *testing.T) {
 		"\x00{\x00\x00\n",
 		"1",
 	} {
-		if err := CheckEncoding([]byte(text)); err != nil {
+		if err := mediatype.CheckEncoding([]byte(text)); err != nil {
 			t.Errorf("%q: %v, want it read as UTF-8", text, err)
 		}
 		got := runWith(Config{Jobs: 1}, []Input{{Name: "<stdin>"}}, []byte(text), false)

@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/mediatype"
 )
 
 // A regular, uncompressed NDJSON file of mapMinSize bytes or more, judged
@@ -198,7 +199,7 @@ func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 		}
 	}()
 	// A UTF-16 or UTF-32 file is left to the read path, which refuses it.
-	if isZstd(data) || bytes.HasPrefix(data, gzipMagic) || CheckEncoding(data[:min(len(data), 4)]) != nil || !p.ndjson(in, data) {
+	if isZstd(data) || bytes.HasPrefix(data, gzipMagic) || mediatype.CheckEncoding(data[:min(len(data), 4)]) != nil || !p.ndjson(in, data) {
 		unmapFile(data)
 		return nil
 	}

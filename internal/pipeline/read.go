@@ -4,14 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"github.com/cardscan/cardscan/internal/report"
-	"github.com/klauspost/compress/zstd"
 	"io"
 	"io/fs"
 	"math"
 	"runtime/debug"
 	"strconv"
 	"unsafe"
+
+	"github.com/cardscan/cardscan/internal/mediatype"
+	"github.com/cardscan/cardscan/internal/report"
+	"github.com/klauspost/compress/zstd"
 )
 
 // read feeds every input to the workers, in order, then closes the queues.
@@ -143,7 +145,7 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 	if cu.framing != FramingAuto {
 		p.framed[cu.framing].Add(1)
 	}
-	var encErr *EncodingError
+	var encErr *mediatype.EncodingError
 	if errors.As(err, &encErr) {
 		return p.diagnose(in.Name, encErr.Error())
 	}
@@ -355,15 +357,15 @@ func (cu *cutter) run() error {
 
 // checkEncoding reads the first bytes of the input (up to 4, fewer when
 // they tell already or it ends or fails first, the failure kept for the
-// framing's reader) and refuses a UTF-16 or UTF-32 text (CheckEncoding).
+// framing's reader) and refuses a UTF-16 or UTF-32 text (mediatype.CheckEncoding).
 func (cu *cutter) checkEncoding() error {
-	for !encodingKnown(cu.c.buf) {
+	for !mediatype.EncodingKnown(cu.c.buf) {
 		if _, _, err := cu.fill(); err != nil {
 			cu.r = errReader{err}
 			break
 		}
 	}
-	return CheckEncoding(cu.c.buf)
+	return mediatype.CheckEncoding(cu.c.buf)
 }
 
 // grow gives the current chunk room for more of a record that fills it,

@@ -18,7 +18,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
-	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/mediatype"
 	"github.com/cardscan/cardscan/internal/report"
 )
 
@@ -180,5 +180,5 @@ func ReadInput(path string, stdin io.Reader) ([]byte, error) {
 	if len(b) > maxCard {
 		return nil, fmt.Errorf("larger than %d bytes", maxCard)
 	}
-	return b, pipeline.CheckEncoding(b)
+	return b, mediatype.CheckEncoding(b)
 }
