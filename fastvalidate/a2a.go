@@ -878,11 +878,8 @@ func (c *a2aCheck) skills(arr uint32) {
 	w := c.walker
 	var seen [maxSeenSkills]uint32 // the string ids of the skills so far
 	nseen := 0
-	vw := w.vw // see tape.View
-	var ids *tape.StringIndex
-	if c.skillCount(arr) > maxSeenSkills {
-		ids = c.indexSkillIDs(arr)
-	}
+	vw := w.vw                // see tape.View
+	var ids *tape.StringIndex // every skill's id, once seen is full
 	for s, end := arr+1, vw.End(arr); s < end; s = vw.Next(s) {
 		if !w.want(s, tape.KindObject) {
 			continue
@@ -899,6 +896,9 @@ func (c *a2aCheck) skills(arr uint32) {
 			continue
 		}
 		var repeated bool
+		if ids == nil && nseen == len(seen) {
+			ids = c.indexSkillIDs(arr)
+		}
 		if ids != nil {
 			// The index holds every skill's id: the first of this text is
 			// an earlier skill's unless it is this one.
@@ -912,16 +912,6 @@ func (c *a2aCheck) skills(arr uint32) {
 			w.addGot(CodeA2ASkillIDUnique, id, "an earlier skill has the same id")
 		}
 	}
-}
-
-// skillCount returns the number of elements of skill array arr, up to
-// maxSeenSkills+1.
-func (c *a2aCheck) skillCount(arr uint32) int {
-	n := 0
-	for s := arr + 1; s < c.end(arr) && n <= maxSeenSkills; s = c.next(s) {
-		n++
-	}
-	return n
 }
 
 // indexSkillIDs indexes the string ids of the skills of array arr.
