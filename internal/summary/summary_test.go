@@ -547,3 +547,45 @@ func TestUnknownMemberNewer(t *testing.T) {
 		})
 	}
 }
+
+// TestUnmarshalRejectsNegativeCounts: a count cardscan never writes below
+// zero, edited to be, was read and added up into a total that no run can
+// have (errors -5, inputs -5); the member must be named instead.
+func TestUnmarshalRejectsNegativeCounts(t *testing.T) {
+	for _, c := range []struct{ member, doc string }{
+		{"errors", `"errors":-5`},
+		{"warnings", `"warnings":-1`},
+		{"inputs", `"inputs":-5`},
+		{"input_errors", `"input_errors":-9`},
+		{"bytes_read", `"bytes_read":-1`},
+		{"bytes_decompressed", `"bytes_decompressed":-1`},
+		{"shards", `"shards":-2`},
+		{"schema_would_pass", `"schema_would_pass":-1`},
+		{`rules "capability.id"`, `"rules":{"capability.id":-5}`},
+		{`framings "ndjson"`, `"framings":{"ndjson":-1}`},
+		{`fetch_failures "fetch.status"`, `"fetch_failures":{"fetch.status":-1}`},
+		{`profiles "none"`, `"profiles":{"agentcard":3,"none":-1}`},
+		{"signatures.findings", `"signatures":{"signed":0,"verified":0,"findings":-1}`},
+		{"probes.cards_skipped", `"probes":{"interfaces":0,"answering":0,"auth_required":0,"wrong_binding":0,"tls":0,"unreachable":0,"not_probed":0,"cards_skipped":-1}`},
+	} {
+		doc := `{"records":3,"valid":0,"invalid":3,` + c.doc + `}`
+		_, err := Unmarshal([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), c.member) || !strings.Contains(err.Error(), "less than none") {
+			t.Errorf("%s: error %v, want one naming %s as less than none", doc, err, c.member)
+		}
+	}
+}
+
+// TestUnmarshalRejectsUnknownLevel: overrides hold the level a rule was
+// run at, which Add compares across shards; a level no run has (a typo
+// in a hand-edited file) would be carried into the total as it is.
+func TestUnmarshalRejectsUnknownLevel(t *testing.T) {
+	doc := `{"records":0,"valid":0,"invalid":0,"overrides":{"version.semver":"warnign"}}`
+	if _, err := Unmarshal([]byte(doc)); err == nil || !strings.Contains(err.Error(), `"warnign"`) {
+		t.Errorf("%s: error %v, want one naming the level", doc, err)
+	}
+	doc = `{"records":0,"valid":0,"invalid":0,"overrides":{"a":"off","b":"warning","c":"error","d":"mixed"}}`
+	if _, err := Unmarshal([]byte(doc)); err != nil {
+		t.Errorf("%s: %v", doc, err)
+	}
+}
