@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -419,6 +420,12 @@ func Unmarshal(b []byte) (*Summary, error) {
 // check refuses a decoded summary whose counts contradict each other,
 // which cardscan never writes.
 func (s *Summary) check() error {
+	if err := s.checkNotNegative(); err != nil {
+		return err
+	}
+	if err := s.checkOverrides(); err != nil {
+		return err
+	}
 	if s.Seconds < 0 {
 		return fmt.Errorf("seconds is %g, less than none", s.Seconds)
 	}
@@ -445,6 +452,64 @@ func (s *Summary) check() error {
 	for _, c := range s.WorstInputs {
 		if c.Invalid <= 0 || c.Invalid > c.Records || c.Invalid > s.Invalid {
 			return fmt.Errorf("worst_inputs %q: %d invalid of %d records", c.Input, c.Invalid, c.Records)
+		}
+	}
+	return nil
+}
+
+// checkNotNegative names the first count below zero, which no run
+// counts and Add would carry into a total as it is.
+func (s *Summary) checkNotNegative() error {
+	counts := []struct {
+		name string
+		n    int64
+	}{
+		{"records", s.Records}, {"valid", s.Valid}, {"invalid", s.Invalid},
+		{"errors", s.Errors}, {"warnings", s.Warnings},
+		{"inputs", s.Inputs}, {"input_errors", s.InputErrors},
+		{"bytes_read", s.BytesRead}, {"bytes_decompressed", s.BytesDecompressed},
+		{"shards", s.Shards}, {"schema_would_pass", s.SchemaWouldPass},
+	}
+	if g := s.Signatures; g != nil {
+		counts = append(counts, []struct {
+			name string
+			n    int64
+		}{{"signatures.signed", g.Signed}, {"signatures.verified", g.Verified}, {"signatures.findings", g.Findings}}...)
+	}
+	if p := s.Probes; p != nil {
+		counts = append(counts, []struct {
+			name string
+			n    int64
+		}{{"probes.interfaces", p.Interfaces}, {"probes.answering", p.Answering}, {"probes.auth_required", p.AuthRequired},
+			{"probes.wrong_binding", p.WrongBinding}, {"probes.tls", p.TLS}, {"probes.unreachable", p.Unreachable},
+			{"probes.not_probed", p.NotProbed}, {"probes.cards_skipped", p.CardsSkipped}}...)
+	}
+	for _, c := range counts {
+		if c.n < 0 {
+			return fmt.Errorf("%s is %d, less than none", c.name, c.n)
+		}
+	}
+	for _, m := range []struct {
+		name   string
+		counts map[string]int64
+	}{{"rules", s.Rules}, {"profiles", s.Profiles}, {"framings", s.Framings}, {"fetch_failures", s.FetchFailures}} {
+		for _, k := range slices.Sorted(maps.Keys(m.counts)) {
+			if n := m.counts[k]; n < 0 {
+				return fmt.Errorf("%s %q is %d, less than none", m.name, k, n)
+			}
+		}
+	}
+	return nil
+}
+
+// overrideLevels are the levels Overrides holds: those of --rule, and
+// mixed, which Add writes for a rule the shards ran at different levels.
+var overrideLevels = []string{"off", "warning", "error", "mixed"}
+
+func (s *Summary) checkOverrides() error {
+	for _, k := range slices.Sorted(maps.Keys(s.Overrides)) {
+		if v := s.Overrides[k]; !slices.Contains(overrideLevels, v) {
+			return fmt.Errorf("overrides %q: unknown level %q (known: %s)", k, v, strings.Join(overrideLevels, ", "))
 		}
 	}
 	return nil
