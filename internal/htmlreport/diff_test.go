@@ -77,8 +77,9 @@ func TestReadDiffFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := d.Listed["broke"][0]
-	if c.Key != "k" || c.KeyKind != "endpoint" || c.Profile != "ma2d" || c.Old.Line != 12 || !*c.Old.Valid || c.New.Input != "n" || *c.New.Valid ||
-		c.Changes[0].Pointer != "/p" || string(c.Changes[0].New) != `{"a":2}` || c.Errors[0].Rule != "ma2d.url" || c.Errors[0].Message != "m" {
+	if c.Key != text("k") || c.KeyKind != text("endpoint") || c.Profile != text("ma2d") || c.Old.Line != 12 || c.New.Input != text("n") ||
+		c.Changes[0].Pointer != text("/p") || c.Changes[0].Old != text("1") || c.Changes[0].New != text(`{"a":2}`) ||
+		c.Errors[0].Rule != text("ma2d.url") || c.Errors[0].Message != text("m") {
 		t.Errorf("read %+v", c)
 	}
 }

@@ -88,11 +88,11 @@ func TestLongValuesCut(t *testing.T) {
 	long := "https://x.example/" + strings.Repeat("a", 8_400_000)
 	s := &summary.Summary{Counts: summary.Counts{Records: 1, Invalid: 1, Profiles: map[string]int64{"a2a/1.0": 1}},
 		WorstInputs: []summary.InputCount{{Input: long, Records: 1, Invalid: 1}}}
-	d := &Diff{Counts: map[string]int64{"broke": 1}, Listed: map[string][]Change{"broke": {{
+	d := brokeDiff(Change{
 		Change: "broke", Key: long, Profile: "a2a/1.0", Old: &Side{Input: long, Line: 1}, New: &Side{Input: "n", Line: 2},
 		Changes: []Member{{Pointer: "/" + long, What: "x", Old: []byte(`"` + long + `"`), New: []byte(`1`)}},
 		Errors:  []Error{{Rule: "a2a.url", Pointer: "/url", Message: long}},
-	}}}}
+	})
 	page := render(t, s, d)
 	if len(page) > 256<<10 {
 		t.Errorf("the page is %d bytes", len(page))
@@ -140,10 +140,16 @@ func hostileFixture() (*summary.Summary, *Diff) {
 	s := &summary.Summary{Counts: summary.Counts{Records: 2, Valid: 1, Invalid: 1, Rules: map[string]int64{"rule" + rlo: 1}, Profiles: map[string]int64{"a2a" + rlo + "/1.0" + rlo: 2}},
 		ProfileVerdicts: map[string]summary.Verdicts{"a2a" + rlo + "/1.0" + rlo: {Valid: 1, Invalid: 1}},
 		WorstInputs:     []summary.InputCount{{Input: evil, Records: 2, Invalid: 1}}}
-	d := &Diff{Counts: map[string]int64{"broke": 1}, Listed: map[string][]Change{"broke": {{
+	d := brokeDiff(Change{
 		Change: "broke", Key: evil, KeyKind: "url" + rlo, Profile: "a2a" + rlo, Old: &Side{Input: evil, Line: 1}, New: &Side{Input: evil, Line: 2},
 		Changes: []Member{{Pointer: "/" + rlo, What: "w" + rlo, Old: []byte(`"` + rlo + `"`), New: []byte(`1`)}},
 		Errors:  []Error{{Rule: "r" + rlo, Pointer: "/" + rlo, Message: "m" + rlo}},
-	}}}}
+	})
 	return s, d
+}
+
+// brokeDiff is a diff of the one record c, a key that broke, as ReadDiff
+// lists it.
+func brokeDiff(c Change) *Diff {
+	return &Diff{Counts: map[string]int64{"broke": 1}, Records: 1, Listed: map[string][]Listed{"broke": {c.listed()}}}
 }

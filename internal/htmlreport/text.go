@@ -89,6 +89,14 @@ func text(s string) template.HTML {
 	return template.HTML(b.String())
 }
 
+// optionalText is text(s), or nothing for an empty s.
+func optionalText(s string) template.HTML {
+	if s == "" {
+		return ""
+	}
+	return text(s)
+}
+
 // svgText is text for a chart's <text> element, where HTML elements do
 // not belong: hidden characters in a <tspan>; the style sheet isolates
 // chart text.
