@@ -204,3 +204,36 @@ func TestReportMalformedDiff(t *testing.T) {
 		})
 	}
 }
+
+// TestReportAndSchemaWriteThroughALink: -o naming a symbolic link (a
+// report published by a link into a web root) replaced the link with a
+// regular file and left the file it named as it was, where --summary and
+// --format FILE write through the link to the file.
+func TestReportAndSchemaWriteThroughALink(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in what is written
+	}{
+		{"report", []string{"report", reportSummary}, "<!DOCTYPE html>"},
+		{"schema", []string{"schema", "ma2d"}, `"$schema"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target := writeFile(t, filepath.Join(dir, "published"), []byte("old"))
+			link := filepath.Join(dir, "link")
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			if r := run(t, "", append(tc.args, "-o", link)...); r.code != cmderr.StatusOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("-o %s is no longer a symbolic link (%v)", link, err)
+			}
+			if got := readFile(t, target); !strings.Contains(string(got), tc.want) {
+				t.Errorf("the file the link names holds %.40q, want the new output", got)
+			}
+		})
+	}
+}
