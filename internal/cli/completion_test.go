@@ -267,13 +267,13 @@ func isManRequest(line string) bool {
 }
 
 // TestCompletionNamesTheShellGiven: an unknown shell was refused without
-// being named, so a typo (fsh) or a hidden character in a script's
+// being named, so a typo (fisj) or a hidden character in a script's
 // variable could not be told from a missing operand.
 func TestCompletionNamesTheShellGiven(t *testing.T) {
 	for _, tc := range []struct{ shell, want string }{
-		{"fsh", `unknown shell "fsh": want bash, zsh or fish; did you mean fish?`},
+		{"fisj", `unknown shell "fisj": want bash, zsh or fish; did you mean fish?`},
 		{"powershell", `unknown shell "powershell": want bash, zsh or fish`},
-		{"bash\x1b[2J", `unknown shell "bash\x1b[2J": want bash, zsh or fish; did you mean bash?`},
+		{"bash\x1b", `unknown shell "bash\x1b": want bash, zsh or fish; did you mean bash?`},
 	} {
 		r := run(t, "", "completion", tc.shell)
 		if r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, tc.want) {
