@@ -99,3 +99,21 @@ func TestKeySetFaultWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyFromChecked: a --from that is no URL with an origin was read
+// only when a trust policy asked for origins, and then reported as a
+// fault of the card (exit 1, "card.json: fetched from ..."); with --keys
+// alone it was ignored. It is a usage error naming the flag.
+func TestVerifyFromChecked(t *testing.T) {
+	f := newSigFixture(t)
+	path := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(f.sign(t, a2aCard, f.k1, cardsig.SignOptions{})))
+	for _, from := range []string{"javascript:alert(1)", "https://a\x1b[31m.example/", "/relative", "https://a.example:99999/"} {
+		r := run(t, "", "verify", "--keys", f.keys, "--from", from, path)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--from ") {
+			t.Errorf("--from %q: exit %d, stderr %q; want a usage error naming --from", from, r.code, r.stderr)
+		}
+	}
+	if r := run(t, "", "verify", "--keys", f.keys, "--from", "https://a.example/card.json", path); r.code != exitOK {
+		t.Errorf("a good --from: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
