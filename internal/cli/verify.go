@@ -77,6 +77,14 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if err == nil {
 		_, err = trustfile.ParseNow(o.Now)
 	}
+	if err == nil && o.from != "" {
+		// Checked here, whether or not a trust policy will ask for its
+		// origin: a --from that is no URL is a mistake on the command
+		// line, not a fault of the card.
+		if _, ferr := cardsig.Origin(o.from); ferr != nil {
+			err = fmt.Errorf("--from %q: %s", o.from, strings.TrimPrefix(ferr.Error(), strconv.Quote(o.from)+" "))
+		}
+	}
 	if err == nil && o.Canonical != "as-is" && o.Canonical != "drop-empty" {
 		err = fmt.Errorf("--canonical %q: want as-is or drop-empty", o.Canonical)
 	}
