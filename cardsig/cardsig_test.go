@@ -616,3 +616,19 @@ func TestVerify_UnprotectedHeader(t *testing.T) {
 		})
 	}
 }
+
+// TestSign_JKUAVerifierFollows: Sign wrote any jku into the header, one
+// no verifier follows (not https, dot segments, user info) included;
+// RFC 7515 section 4.1.2 has the key set fetched over TLS.
+func TestSign_JKUAVerifierFollows(t *testing.T) {
+	k := testKeys(t)[0]
+	for _, jku := range []string{"http://keys.example/jwks.json", "javascript:alert(1)", "https://keys.example/a/../jwks.json",
+		"https://user@keys.example/jwks.json", "https://keys.example/jwks.json#k", "/jwks.json", "https://keys.example/%2e%2e/jwks.json"} {
+		if _, err := Sign([]byte(testCard), k.priv, SignOptions{Alg: k.alg, JKU: jku}); err == nil || !strings.Contains(err.Error(), "jku") {
+			t.Errorf("jku %q: error %v, want one naming the jku", jku, err)
+		}
+	}
+	if _, err := Sign([]byte(testCard), k.priv, SignOptions{Alg: k.alg, JKU: "https://keys.example/jwks.json?v=2"}); err != nil {
+		t.Errorf("an https jku: %v", err)
+	}
+}
