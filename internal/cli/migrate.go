@@ -366,6 +366,11 @@ func migrateOptionsOf(o *migrateOptions) (migrate.Options, error) {
 		}
 		mo.SignKey = &k
 		mo.SignOpts = cardsig.SignOptions{KeyID: o.keyID}
+		// A key that cannot sign (no kid) would drop every signed
+		// card's signatures and put none in their place.
+		if err := cardsig.CheckSignOptions(k, mo.SignOpts); err != nil {
+			return mo, usagef("--key %s: %s", o.key, strings.TrimPrefix(err.Error(), "cardsig: "))
+		}
 	}
 	return mo, nil
 }
