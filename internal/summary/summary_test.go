@@ -589,3 +589,19 @@ func TestUnmarshalRejectsUnknownLevel(t *testing.T) {
 		t.Errorf("%s: %v", doc, err)
 	}
 }
+
+// TestUnmarshalRejectsWrappingSums: the checks that parts add up to a
+// whole added the parts in int64, so two parts of 5e18 wrapped to a
+// negative sum that passed "not more than the whole".
+func TestUnmarshalRejectsWrappingSums(t *testing.T) {
+	const big, quarter = "5000000000000000000", "4611686018427387904"
+	for _, doc := range []string{
+		`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":3},"profile_verdicts":{"a2a/1.0":{"valid":` + big + `,"invalid":` + big + `}}}`,
+		// Four classes of 2^62 wrap to 0, the interfaces.
+		`{"records":3,"valid":0,"invalid":3,"probes":{"interfaces":0,"answering":` + quarter + `,"auth_required":` + quarter + `,"wrong_binding":` + quarter + `,"tls":` + quarter + `,"unreachable":0,"not_probed":0,"cards_skipped":0}}`,
+	} {
+		if _, err := Unmarshal([]byte(doc)); err == nil {
+			t.Errorf("%s: accepted", doc)
+		}
+	}
+}
