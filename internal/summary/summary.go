@@ -442,7 +442,9 @@ func (s *Summary) check() error {
 		return err
 	}
 	for k, v := range s.ProfileVerdicts {
-		if v.Valid < 0 || v.Invalid < 0 || v.Valid+v.Invalid > s.Profiles[k] {
+		// Compared without adding, which could wrap past the largest
+		// int64 to a sum that passes.
+		if v.Valid < 0 || v.Invalid < 0 || v.Valid > s.Profiles[k] || v.Invalid > s.Profiles[k]-v.Valid {
 			return fmt.Errorf("profile_verdicts %q: %d valid + %d invalid is not within the profile's %d cards", k, v.Valid, v.Invalid, s.Profiles[k])
 		}
 	}
@@ -543,6 +545,11 @@ func (s *Summary) checkProbes() error {
 	for _, n := range []int64{p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed} {
 		if n < 0 {
 			return errors.New("probes: a count is less than none")
+		}
+		if n > p.Interfaces-sum {
+			// Compared before adding: a sum that wrapped past the
+			// largest int64 could come out right.
+			return fmt.Errorf("probes: the classes add up to more than the %d interfaces", p.Interfaces)
 		}
 		sum += n
 	}
