@@ -605,3 +605,21 @@ func TestUnmarshalRejectsWrappingSums(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmarshalRejectsMoreProfiledThanRecords: each record is counted
+// under one profile ("none" when none judged it), so the profiles' counts
+// cannot add up to more than the records; two of 9e18 made the report's
+// per-dialect totals wrap negative.
+func TestUnmarshalRejectsMoreProfiledThanRecords(t *testing.T) {
+	for _, doc := range []string{
+		`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":9000000000000000000,"ma2d":9000000000000000000}}`,
+		`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":3,"none":1}}`,
+	} {
+		if _, err := Unmarshal([]byte(doc)); err == nil || !strings.Contains(err.Error(), "profiles") {
+			t.Errorf("%s: error %v, want one about profiles", doc, err)
+		}
+	}
+	if _, err := Unmarshal([]byte(`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":2,"none":1}}`)); err != nil {
+		t.Error(err)
+	}
+}
