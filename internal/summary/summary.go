@@ -441,6 +441,16 @@ func (s *Summary) check() error {
 	if err := s.checkProbes(); err != nil {
 		return err
 	}
+	// Each record is counted under one profile ("none" when none judged
+	// it), so the profiles hold at most the records; compared before each
+	// addition, which could wrap.
+	left := s.Records
+	for _, k := range slices.Sorted(maps.Keys(s.Profiles)) {
+		if s.Profiles[k] > left {
+			return fmt.Errorf("profiles: the profiles count more cards than the %d records", s.Records)
+		}
+		left -= s.Profiles[k]
+	}
 	for k, v := range s.ProfileVerdicts {
 		// Compared without adding, which could wrap past the largest
 		// int64 to a sum that passes.
