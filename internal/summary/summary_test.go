@@ -623,3 +623,12 @@ func TestUnmarshalRejectsMoreProfiledThanRecords(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestUnmarshalRejectsOutcomesPastInt64: the outcomes are what a report
+// adds up as the signatures checked; two of 9e18 wrapped that negative.
+func TestUnmarshalRejectsOutcomesPastInt64(t *testing.T) {
+	doc := `{"records":3,"valid":0,"invalid":3,"signatures":{"signed":0,"verified":0,"findings":0,"outcomes":{"verified":9000000000000000000,"invalid":9000000000000000000}}}`
+	if _, err := Unmarshal([]byte(doc)); err == nil || !strings.Contains(err.Error(), "signatures.outcomes") {
+		t.Errorf("%s: error %v, want one naming signatures.outcomes", doc, err)
+	}
+}
