@@ -535,13 +535,19 @@ func (s *Summary) checkSignatures() error {
 	if g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records {
 		return fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
 	}
-	for k, n := range g.Outcomes {
+	var checked int64 // the signatures checked, which a report adds up
+	for _, k := range slices.Sorted(maps.Keys(g.Outcomes)) {
+		n := g.Outcomes[k]
 		if !slices.Contains(SignatureOutcomes, k) {
 			return fmt.Errorf("signatures.outcomes: unknown outcome %q (known: %s)", k, strings.Join(SignatureOutcomes, ", "))
 		}
 		if n < 0 {
 			return fmt.Errorf("signatures.outcomes.%s is %d, less than none", k, n)
 		}
+		if n > math.MaxInt64-checked {
+			return errors.New("signatures.outcomes: the outcomes add up to more than a 64-bit integer holds")
+		}
+		checked += n
 	}
 	return nil
 }
