@@ -71,28 +71,8 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if errors.Is(err, flag.ErrHelp) {
 		return writeOut(stdout, verifyUsageHead+newVerifyFlagSet(&verifyOptions{}).Help())
 	}
-	if err == nil && len(operands) != 1 {
-		err = fmt.Errorf("want exactly one card, got %d", len(operands))
-	}
 	if err == nil {
-		_, err = trustfile.ParseNow(o.Now)
-	}
-	if err == nil && o.from != "" {
-		// Checked here, whether or not a trust policy will ask for its
-		// origin: a --from that is no URL is a mistake on the command
-		// line, not a fault of the card.
-		if _, ferr := cardsig.Origin(o.from); ferr != nil {
-			err = fmt.Errorf("--from %q: %s", o.from, strings.TrimPrefix(ferr.Error(), strconv.Quote(o.from)+" "))
-		}
-	}
-	if err == nil && o.Canonical != "as-is" && o.Canonical != "drop-empty" {
-		err = fmt.Errorf("--canonical %q: want as-is or drop-empty", o.Canonical)
-	}
-	if err == nil && o.config != "" {
-		o.policyFile, err = loadPolicy(o.config)
-	}
-	if err == nil && len(o.Keys) == 0 && len(o.TrustJKU) == 0 && !o.hasTrust() {
-		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
+		err = checkVerifyOptions(o, operands)
 	}
 	if err == nil {
 		err = guardFiles(o.readFiles(operands[0]), []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout)
@@ -139,6 +119,38 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	}
 	if !ok {
 		return cmderr.ErrFailed
+	}
+	return nil
+}
+
+// checkVerifyOptions checks verify's command line, and reads the policy
+// file --config names.
+func checkVerifyOptions(o *verifyOptions, operands []string) error {
+	if len(operands) != 1 {
+		return fmt.Errorf("want exactly one card, got %d", len(operands))
+	}
+	if _, err := trustfile.ParseNow(o.Now); err != nil {
+		return err
+	}
+	if o.from != "" {
+		// Checked here, whether or not a trust policy will ask for its
+		// origin: a --from that is no URL is a mistake on the command
+		// line, not a fault of the card.
+		if _, err := cardsig.Origin(o.from); err != nil {
+			return fmt.Errorf("--from %q: %s", o.from, strings.TrimPrefix(err.Error(), strconv.Quote(o.from)+" "))
+		}
+	}
+	if o.Canonical != "as-is" && o.Canonical != "drop-empty" {
+		return fmt.Errorf("--canonical %q: want as-is or drop-empty", o.Canonical)
+	}
+	if o.config != "" {
+		var err error
+		if o.policyFile, err = loadPolicy(o.config); err != nil {
+			return err
+		}
+	}
+	if len(o.Keys) == 0 && len(o.TrustJKU) == 0 && !o.hasTrust() {
+		return errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
 	}
 	return nil
 }
