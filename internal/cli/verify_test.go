@@ -117,3 +117,16 @@ func TestVerifyFromChecked(t *testing.T) {
 		t.Errorf("a good --from: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestVerifySignedCopyFaultWhere: a --signed-copy with no canonical form
+// was said by byte offset ("json.duplicate-key at offset 7"), where the
+// card's own fault is said by line and column.
+func TestVerifySignedCopyFaultWhere(t *testing.T) {
+	f := newSigFixture(t)
+	card := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(f.sign(t, a2aCard, f.k1, cardsig.SignOptions{})))
+	copyPath := writeFile(t, filepath.Join(f.dir, "copy.json"), []byte("{\n  \"é\": 1,\n  \"é\": 2\n}\n"))
+	r := run(t, "", "verify", "--explain", "--keys", f.keys, "--signed-copy", copyPath, card)
+	if want := "--signed-copy " + copyPath + ":3:3: json.duplicate-key: "; !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "offset") {
+		t.Errorf("exit %d, stdout %q; want %q", r.code, r.stdout, want)
+	}
+}
