@@ -112,7 +112,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	var b bytes.Buffer
 	ok := writeVerification(&b, name, exs, variants, o.explain)
 	if o.explain {
-		writeDifference(&b, v, exs, variants, signed, o.from)
+		writeDifference(&b, v, exs, variants, signedCopy{o.signedCopy, signed}, o.from)
 	}
 	if err := writeOut(stdout, b.String()); err != nil {
 		return err
@@ -121,6 +121,13 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return cmderr.ErrFailed
 	}
 	return nil
+}
+
+// signedCopy is --signed-copy: its name and what it holds (nil without
+// one).
+type signedCopy struct {
+	name string
+	text []byte
 }
 
 // checkVerifyOptions checks verify's command line, and reads the policy
@@ -228,7 +235,8 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 // first differ: against the as-is form, when a signature matched another
 // variant; against the signed copy's form under the variant it verifies
 // over, when one is given.
-func writeDifference(w *bytes.Buffer, v *cardsig.Verifier, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, signed []byte, from string) {
+func writeDifference(w *bytes.Buffer, v *cardsig.Verifier, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, sc signedCopy, from string) {
+	signed := sc.text
 	byName := map[string][]byte{}
 	for _, cv := range variants {
 		byName[cv.Name] = cv.Bytes
@@ -247,8 +255,14 @@ func writeDifference(w *bytes.Buffer, v *cardsig.Verifier, exs []cardsig.Explana
 		return
 	}
 	copyEx, copyVariants, err := v.Explain(signed, from)
+	var notCanonical *canon.Error
+	if errors.As(err, &notCanonical) {
+		line, col := report.LineColumn(signed, notCanonical.Offset)
+		fmt.Fprintf(w, "--signed-copy %s:%d:%d: %s: the copy has no RFC 8785 canonical form to compare\n", report.TextSafe(sc.name), line, col, notCanonical.Reason)
+		return
+	}
 	if err != nil {
-		fmt.Fprintf(w, "--signed-copy: %s\n", strings.TrimPrefix(err.Error(), "cardsig: "))
+		fmt.Fprintf(w, "--signed-copy %s: %s\n", report.TextSafe(sc.name), strings.TrimPrefix(err.Error(), "cardsig: "))
 		return
 	}
 	copyBytes := map[string][]byte{}
