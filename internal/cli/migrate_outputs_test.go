@@ -82,3 +82,32 @@ func TestMigrateOutputsReplacedWhole(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrateWriteKeepsAnEarlierBackup: --write removed a FILE.orig that
+// was already there (an earlier run's backup of the true original, or
+// patch's) to put its own in its place. It is left as it was, and the
+// card not rewritten, unless it holds the very bytes it would keep.
+func TestMigrateWriteKeepsAnEarlierBackup(t *testing.T) {
+	dir := t.TempDir()
+	src := migrateCard(t)
+	path := writeFile(t, filepath.Join(dir, "agent.json"), src)
+	backup := writeFile(t, path+".orig", []byte("the true original"))
+	r := run(t, "", "migrate", "--to", "a2a/1.0", "--write", path)
+	if r.code != exitIO || !strings.Contains(r.stderr, backup+" exists") {
+		t.Errorf("exit %d, stderr %q; want %d naming %s", r.code, r.stderr, exitIO, backup)
+	}
+	if got := readFile(t, backup); string(got) != "the true original" {
+		t.Errorf("%s now holds %.40q", backup, got)
+	}
+	if got := readFile(t, path); !bytes.Equal(got, src) {
+		t.Error("the card was rewritten without its backup")
+	}
+	// A backup holding the card's own bytes loses nothing when replaced.
+	writeFile(t, backup, src)
+	if r := run(t, "", "migrate", "--to", "a2a/1.0", "--write", path); r.code != exitOK {
+		t.Errorf("a backup equal to the card: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if got := readFile(t, backup); !bytes.Equal(got, src) {
+		t.Errorf("%s holds %.40q, not the original", backup, got)
+	}
+}
