@@ -592,20 +592,49 @@ func (r *migrateRun) commit(path string, tmp *os.File) error {
 		return err
 	}
 	if !r.o.noBack {
-		// A hard link keeps the original's bytes under FILE.orig without
-		// copying them; a file system without links gets a copy.
-		os.Remove(path + ".orig")
-		if err := os.Link(path, path+".orig"); err != nil {
-			b, rerr := os.ReadFile(path)
-			if rerr != nil {
-				return rerr
-			}
-			if werr := os.WriteFile(path+".orig", b, st.Mode().Perm()); werr != nil {
-				return werr
-			}
+		if err := keepOriginal(path, st.Mode().Perm()); err != nil {
+			return err
 		}
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// keepOriginal keeps path's bytes as path.orig, before path is replaced:
+// by a hard link, which copies nothing, or by a copy on a file system
+// without links. A path.orig already there is replaced only when it holds
+// those very bytes; anything else (the backup of an earlier original,
+// patch's .orig, a directory) is left alone and the error says so, and
+// path is not rewritten.
+func keepOriginal(path string, perm os.FileMode) error {
+	backup := path + ".orig"
+	if fi, err := os.Lstat(backup); err == nil {
+		same := false
+		if fi.Mode().IsRegular() {
+			old, oerr := os.ReadFile(backup)
+			cur, cerr := os.ReadFile(path)
+			same = oerr == nil && cerr == nil && bytes.Equal(old, cur)
+		}
+		if !same {
+			return fmt.Errorf("%s exists and is no copy of %s: move it away, or give --no-backup", backup, path)
+		}
+		if err := os.Remove(backup); err != nil {
+			return err
+		}
+	}
+	if os.Link(path, backup) == nil {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	// O_EXCL: a name that appeared since is not written through.
+	f, err := os.OpenFile(backup, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	return errors.Join(err, f.Close())
 }
 
 func (r *migrateRun) summary() string {
