@@ -117,3 +117,15 @@ func TestReadDiffKeepsListingsSmall(t *testing.T) {
 		t.Errorf("listed %d broke records, want %d", got, MaxListed)
 	}
 }
+
+// TestReadDiffPrettyJSON: a pretty-printed JSON document given as the
+// diff (a --summary file, most often) failed at "1:2: not a diff record:
+// unexpected EOF", which does not say that a diff is one record a line.
+func TestReadDiffPrettyJSON(t *testing.T) {
+	for _, in := range []string{"{\n  \"records\": 1,\n  \"valid\": 1\n}\n", "{\r\n  \"change\": \"added\"\r\n}\r\n"} {
+		_, err := ReadDiff(strings.NewReader(in))
+		if err == nil || !strings.Contains(err.Error(), "1:2: ") || !strings.Contains(err.Error(), "one JSON object a line") {
+			t.Errorf("%q: error %v, want one at 1:2 saying a diff is one JSON object a line", in, err)
+		}
+	}
+}
