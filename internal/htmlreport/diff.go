@@ -187,6 +187,11 @@ func lineError(n int, line []byte, err error) error {
 	if errors.As(summary.LocateError(line, err), &de) {
 		de.Line = n
 		de.Msg = "not a diff record: " + de.Msg
+		if string(bytes.TrimSpace(line)) == "{" {
+			// An object that goes on past its line: pretty-printed
+			// JSON, such as a --summary file given in the diff's place.
+			de.Msg += " (a diff is JSONL, one JSON object a line, as cardscan diff --format jsonl writes it; this object goes on past its line)"
+		}
 		return de
 	}
 	return fmt.Errorf("line %d: not a diff record: %v", n, err)
