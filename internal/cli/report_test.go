@@ -237,3 +237,25 @@ func TestReportAndSchemaWriteThroughALink(t *testing.T) {
 		})
 	}
 }
+
+// TestNotASummaryNamesDiffFiles: diff's --summary, or its JSONL, given
+// where a validation summary belongs was called "not a cardscan summary:
+// unknown member", which does not say what the file is nor where it goes.
+func TestNotASummaryNamesDiffFiles(t *testing.T) {
+	dir := t.TempDir()
+	diffSummary := writeFile(t, filepath.Join(dir, "diff-summary.json"), []byte("{\n  \"diff\": {\n    \"old_records\": 1\n  }\n}\n"))
+	diffJSONL := writeFile(t, filepath.Join(dir, "d.jsonl"), []byte(`{"change":"added","key":"k"}`+"\n"))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"summary", "merge", diffSummary}, "cardscan diff's --summary"},
+		{[]string{"report", diffSummary, "-o", filepath.Join(dir, "r.html")}, "cardscan diff's --summary"},
+		{[]string{"report", diffJSONL, "-o", filepath.Join(dir, "r.html")}, "cardscan diff's JSONL: give it to report after the summary"},
+	} {
+		r := run(t, "", tc.args...)
+		if r.code != exitIO || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
