@@ -121,9 +121,21 @@ func notASummary(path string, err error) string {
 		return fmt.Sprintf("%s:%d:%d: %s: the summary may come from a newer cardscan than this one (%s)", path, de.Line, de.Column, de.Detail(), version())
 	}
 	if errors.As(err, &de) {
-		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s", path, de.Line, de.Column, de.Detail())
+		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s%s", path, de.Line, de.Column, de.Detail(), diffFileHint(de))
 	}
 	return fmt.Sprintf("%s: not a cardscan summary: %s", path, err)
+}
+
+// diffFileHint says what a file is when its first unknown member is one
+// of cardscan diff's own, which users give in a summary's place.
+func diffFileHint(de *summary.DecodeError) string {
+	switch de.Pointer {
+	case "/diff":
+		return " (it is cardscan diff's --summary, which counts changed keys: give validation's --summary)"
+	case "/change":
+		return " (it is cardscan diff's JSONL: give it to report after the summary)"
+	}
+	return ""
 }
 
 func readSummaryFile(path string, stdin io.Reader) ([]byte, error) {

@@ -65,7 +65,7 @@ func TestReportArguments(t *testing.T) {
 		{"stdin twice", "", []string{"report", "-", "-", "-o", out}, cmderr.StatusUsage, "", "not both"},
 		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, cmderr.StatusUsage, "", "format"},
 		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, cmderr.StatusIO, "", "nope.json: no such file or directory"},
-		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change\n"},
+		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change (it is cardscan diff's JSONL: give it to report after the summary)\n"},
 		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, cmderr.StatusIO, "", "summary.json:1:2: not a diff record: unexpected EOF"},
 		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:2:2: not a diff record: invalid character"},
 		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, cmderr.StatusIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
