@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,4 +153,39 @@ func hostileFixture() (*summary.Summary, *Diff) {
 // lists it.
 func brokeDiff(c Change) *Diff {
 	return &Diff{Counts: map[string]int64{"broke": 1}, Records: 1, Listed: map[string][]Listed{"broke": {c.listed()}}}
+}
+
+// TestHiddenCharactersBounded: a name is cut at maxText characters, but
+// each hidden one in it became a marked-up <U+200B> of about a hundred
+// bytes: a diff of 17 MB whose names were zero-width spaces made a page
+// of 208 MB. A hidden character now counts as the characters its mark
+// shows, so a record's row is bounded as one of plain text is.
+func TestHiddenCharactersBounded(t *testing.T) {
+	z := strings.Repeat("\u200b", 300)
+	q := strconv.Quote(z)
+	var in strings.Builder
+	const perKind = 5
+	for _, kind := range changeKinds {
+		for i := range perKind {
+			changes := strings.TrimSuffix(strings.Repeat(`{"pointer":"/`+z+`","what":"`+z+`","old":`+strconv.Quote(q)+`,"new":`+strconv.Quote(q)+`},`, 6), ",")
+			errs := strings.TrimSuffix(strings.Repeat(`{"rule":"`+z+`","pointer":"`+z+`","message":"`+z+`"},`, 6), ",")
+			fmt.Fprintf(&in, `{"change":%q,"key":"%s%d","key_kind":"%s","profile":"%s","old":{"input":"%s","line":1},"new":{"input":"%s","line":2},"changes":[%s],"errors":[%s]}`+"\n",
+				kind, z, i, z, z, z, z, changes, errs)
+		}
+	}
+	d, err := ReadDiff(strings.NewReader(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &summary.Summary{Counts: summary.Counts{Records: 1, Valid: 1, Profiles: map[string]int64{"a2a/1.0": 1}}}
+	page := render(t, s, d)
+	rows := len(changeKinds) * perKind
+	// A row of 35 names cut at 200 characters, of text that escapes to
+	// at most 6 bytes a character (&quot;), is about 42 kB.
+	if perRow := len(page) / rows; perRow > 64<<10 {
+		t.Errorf("%d bytes of page per listed record of hidden characters (%d in all), more than a row of plain text takes", perRow, len(page))
+	}
+	if !strings.Contains(page, "&lt;U+200B&gt;") {
+		t.Error("the hidden characters are not shown")
+	}
 }
