@@ -111,3 +111,37 @@ func TestMigrateWriteKeepsAnEarlierBackup(t *testing.T) {
 		t.Errorf("%s holds %.40q, not the original", backup, got)
 	}
 }
+
+// TestOutputsKeepTheirMode: an output written beside its file and
+// renamed over it took mode 0644, so a --summary, report or migrate -o
+// kept private (0600) became readable by everyone on the machine. The
+// mode of the file replaced is kept.
+func TestOutputsKeepTheirMode(t *testing.T) {
+	dir := t.TempDir()
+	card := writeFile(t, filepath.Join(dir, "card.json"), migrateCard(t))
+	private := func(name string) string {
+		p := writeFile(t, filepath.Join(dir, name), []byte("earlier"))
+		if err := os.Chmod(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sum, rep, mig := private("s.json"), private("r.html"), private("m.json")
+	for _, args := range [][]string{
+		{"-q", "--summary", sum, cardsFile},
+		{"report", reportSummary, "-o", rep},
+		{"migrate", "--to", "a2a/1.0", "-o", mig, card},
+	} {
+		if r := run(t, "", args...); r.code > 1 {
+			t.Fatalf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+	}
+	for _, p := range []string{sum, rep, mig} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v (%v), want the 0600 it had", p, fi.Mode().Perm(), err)
+		}
+		if got := readFile(t, p); string(got) == "earlier" {
+			t.Errorf("%s was not written", p)
+		}
+	}
+}
