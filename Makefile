@@ -179,6 +179,7 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzStdioTransport -fuzztime=$(FUZZ_LONG) ./internal/mcpserver/
 	$(GO) test -run=NONE -fuzz=FuzzAppendJSONString -fuzztime=$(FUZZ_LONG) ./internal/report/
 	$(GO) test -run=NONE -fuzz=FuzzMigrate -fuzztime=$(FUZZ_LONG) ./internal/migrate/
+	$(GO) test -run=NONE -fuzz=FuzzMergeReadsBack -fuzztime=$(FUZZ_LONG) ./internal/summary/
 
 .PHONY: sample corpus
 

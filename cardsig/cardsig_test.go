@@ -573,3 +573,62 @@ func TestSign_KeepsLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestVerify_UnprotectedHeader: a signature entry's header member (the
+// JWS Unprotected Header) was ignored, so a signature verified whatever
+// it held. RFC 7515 section 7.2.1 makes it a JSON object whose names are
+// not also in the protected header, and crit (section 4.1.11) and b64
+// (RFC 7797 section 3) must be integrity protected.
+func TestVerify_UnprotectedHeader(t *testing.T) {
+	keys := testKeys(t)
+	v := newVerifier(t, keys)
+	ed := keys[0].priv.Key.(ed25519.PrivateKey)
+	card := withEntry(t, `{"alg":"EdDSA","kid":"key-EdDSA","typ":"JOSE"}`, func(in []byte) []byte { return ed25519.Sign(ed, in) })
+	for _, tc := range []struct {
+		name, header string
+		want         Status
+		reason       string
+	}{
+		{"control: none", ``, Verified, ""},
+		{"control: an unprotected name of its own", `{"x-note":"rotated"}`, Verified, ""},
+		{"control: empty", `{}`, Verified, ""},
+		{"not an object", `"kid"`, Invalid, "not a JSON object"},
+		{"null", `null`, Invalid, "not a JSON object"},
+		{"kid in both", `{"kid":"key-ES256"}`, Invalid, `"kid"`},
+		{"alg in both", `{"alg":"none"}`, Invalid, `"alg"`},
+		{"crit unprotected", `{"crit":["exp"]}`, Invalid, `"crit"`},
+		{"b64 unprotected", `{"b64":false}`, Invalid, `"b64"`},
+		{"escaped name in both", `{"\u006bid":"key-ES256"}`, Invalid, `"kid"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := card
+			if tc.header != "" {
+				c = []byte(strings.Replace(string(card), `"protected":`, `"header":`+tc.header+`,"protected":`, 1))
+			}
+			res, err := v.Verify(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Signatures[0]
+			if got.Status != tc.want || !strings.Contains(got.Reason, tc.reason) {
+				t.Errorf("%s: got %v (%s), want %v with %q", c[strings.Index(string(c), `"signatures"`):], got.Status, got.Reason, tc.want, tc.reason)
+			}
+		})
+	}
+}
+
+// TestSign_JKUAVerifierFollows: Sign wrote any jku into the header, one
+// no verifier follows (not https, dot segments, user info) included;
+// RFC 7515 section 4.1.2 has the key set fetched over TLS.
+func TestSign_JKUAVerifierFollows(t *testing.T) {
+	k := testKeys(t)[0]
+	for _, jku := range []string{"http://keys.example/jwks.json", "javascript:alert(1)", "https://keys.example/a/../jwks.json",
+		"https://user@keys.example/jwks.json", "https://keys.example/jwks.json#k", "/jwks.json", "https://keys.example/%2e%2e/jwks.json"} {
+		if _, err := Sign([]byte(testCard), k.priv, SignOptions{Alg: k.alg, JKU: jku}); err == nil || !strings.Contains(err.Error(), "jku") {
+			t.Errorf("jku %q: error %v, want one naming the jku", jku, err)
+		}
+	}
+	if _, err := Sign([]byte(testCard), k.priv, SignOptions{Alg: k.alg, JKU: "https://keys.example/jwks.json?v=2"}); err != nil {
+		t.Errorf("an https jku: %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,29 +71,64 @@ type SignOptions struct {
 	Mode              canon.Mode
 }
 
-// Sign returns card with one more signature in its signatures array
-// (which it adds when missing), leaving the rest of its bytes as they are.
-// The protected header holds alg, kid and typ "JOSE" (and jku when given).
-func Sign(card []byte, key jose.JSONWebKey, opts SignOptions) ([]byte, error) {
-	kid := opts.KeyID
+// CheckSignOptions says why key cannot sign with opts, whatever the card:
+// no kid, an algorithm card signatures do not take or the key cannot
+// make, or a jku no verifier follows (CheckJKU). It returns nil when it
+// can.
+func CheckSignOptions(key jose.JSONWebKey, opts SignOptions) error {
+	_, _, err := signerOf(key, opts)
+	return err
+}
+
+// signerOf is the kid and algorithm key signs with under opts.
+func signerOf(key jose.JSONWebKey, opts SignOptions) (kid, alg string, err error) {
+	kid = opts.KeyID
 	if kid == "" {
 		kid = key.KeyID
 	}
 	if kid == "" {
-		return nil, errors.New("cardsig: the key has no kid; name one")
+		return "", "", errors.New("cardsig: the key has no kid; name one")
 	}
-	alg := opts.Alg
+	alg = opts.Alg
 	if alg == "" {
-		var err error
 		if alg, err = DefaultAlgorithm(key); err != nil {
-			return nil, err
+			return "", "", err
 		}
 	}
 	if !slices.Contains(algorithms, alg) {
-		return nil, fmt.Errorf("cardsig: algorithm %s is not one card signatures accept (%v)", strconv.Quote(alg), algorithms)
+		return "", "", fmt.Errorf("cardsig: algorithm %s is not one card signatures accept (%v)", strconv.Quote(alg), algorithms)
 	}
 	if why := keyFits(alg, trustedKey{JSONWebKey: jose.JSONWebKey{Key: key.Public().Key, KeyID: kid, Algorithm: key.Algorithm, Use: key.Use}}); why != "" {
-		return nil, errors.New("cardsig: " + why)
+		return "", "", errors.New("cardsig: " + why)
+	}
+	if opts.JKU != "" {
+		if err := CheckJKU(opts.JKU); err != nil {
+			return "", "", err
+		}
+	}
+	return kid, alg, nil
+}
+
+// CheckJKU says why a signer may not name jku in a protected header, or
+// returns nil: a verifier follows only an https URL (RFC 7515 section
+// 4.1.2 has the key set fetched over TLS) without user info, fragment or
+// dot segments, as WithTrustedJKU's prefixes are checked.
+func CheckJKU(jku string) error {
+	u, err := url.Parse(jku)
+	if err != nil || u.Scheme != "https" || u.Host == "" || u.Opaque != "" || u.User != nil || u.Fragment != "" || hasDotSegment(u) {
+		return fmt.Errorf("cardsig: jku %s is no URL a verifier follows: want https, without user info, fragment or dot segments", strconv.Quote(jku))
+	}
+	return nil
+}
+
+// Sign returns card with one more signature in its signatures array
+// (which it adds when missing), leaving the rest of its bytes as they are.
+// The protected header holds alg, kid and typ "JOSE" (and jku when given).
+// It fails as CheckSignOptions does before it reads the card.
+func Sign(card []byte, key jose.JSONWebKey, opts SignOptions) ([]byte, error) {
+	kid, alg, err := signerOf(key, opts)
+	if err != nil {
+		return nil, err
 	}
 	payload, err := canon.Append(nil, card, canon.Options{Mode: opts.Mode, DropTopLevel: "signatures"})
 	if err != nil {

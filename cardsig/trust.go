@@ -64,7 +64,8 @@ type OriginTrust struct {
 
 // Origin returns the origin of a URL as a trust policy names it:
 // scheme "://" host, with ":" port unless it is the scheme's default, all
-// lowercase. It fails for a URL without scheme or host.
+// lowercase. It fails for a URL without scheme or host, or with a port
+// outside 1 to 65535.
 func Origin(raw string) (string, error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil {
@@ -74,6 +75,10 @@ func Origin(raw string) (string, error) {
 		return "", fmt.Errorf("%s is not an absolute URL with a host", strconv.Quote(raw))
 	}
 	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if n, err := strconv.Atoi(port); port != "" && (err != nil || n < 1 || n > 65535) {
+		// url.Parse takes any digits: no connection has such a port.
+		return "", fmt.Errorf("%s has port %s, not one of 1 to 65535", strconv.Quote(raw), port)
+	}
 	if port == "443" && scheme == "https" || port == "80" && scheme == "http" {
 		port = ""
 	}

@@ -319,7 +319,7 @@ func TestOrigin(t *testing.T) {
 			t.Errorf("Origin(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"/relative", "a.example", "mailto:x@a.example"} {
+	for _, bad := range []string{"/relative", "a.example", "mailto:x@a.example", "https://a.example:99999/", "https://a.example:0/"} {
 		if got, err := Origin(bad); err == nil {
 			t.Errorf("Origin(%q) = %q, want an error", bad, got)
 		}

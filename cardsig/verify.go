@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -277,6 +278,9 @@ func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte, origins []st
 	}
 	h, reason := parseHeader(protected)
 	s := Signature{KeyID: h.kid, Alg: h.alg}
+	if reason == "" {
+		reason = unprotectedFault(e["header"], h.names)
+	}
 	if reason != "" {
 		s.Status, s.Reason = Invalid, reason
 		return s
@@ -360,6 +364,7 @@ func jsonString(raw json.RawMessage) (string, bool) {
 const maxChain = 8
 
 type header struct {
+	names         map[string]json.RawMessage // every member, by name
 	alg, kid, jku string
 	x5c           []string
 	// exp, nbf and iat are zero when the header has none.
@@ -388,6 +393,7 @@ func parseHeader(protected string) (header, string) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return h, "protected header is not an I-JSON object"
 	}
+	h.names = m
 	var ok bool
 	if h.alg, ok = jsonString(m["alg"]); !ok || h.alg == "" {
 		return h, "protected header has no non-empty string alg"
@@ -429,6 +435,36 @@ func parseHeader(protected string) (header, string) {
 		return h, "protected header has b64 (RFC 7797), which card signatures do not use"
 	}
 	return h, ""
+}
+
+// mustBeProtected are the header parameters that mean something only
+// when the signature covers them: crit (RFC 7515 section 4.1.11) and b64
+// (RFC 7797 section 3).
+var mustBeProtected = []string{"crit", "b64"}
+
+// unprotectedFault says what is wrong with a signature entry's header
+// member, the JWS Unprotected Header: RFC 7515 section 7.2.1 makes it a
+// JSON object whose names are not also the protected header's, for a
+// reader taking the kid or alg from one and a second reader from the
+// other would judge two different signatures. "" when it is absent or
+// sound; its other parameters are not used.
+func unprotectedFault(raw json.RawMessage, protected map[string]json.RawMessage) string {
+	if raw == nil {
+		return ""
+	}
+	var m map[string]json.RawMessage
+	if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
+		return "header (the unprotected header) is not a JSON object"
+	}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		if slices.Contains(mustBeProtected, name) {
+			return "header (the unprotected header) has " + strconv.Quote(name) + ", which must be in the protected header"
+		}
+		if _, both := protected[name]; both {
+			return "header (the unprotected header) and the protected header both have " + strconv.Quote(name) + ", which RFC 7515 section 7.2.1 forbids"
+		}
+	}
+	return ""
 }
 
 // UnverifiedError says why a card has no signature a trusted key verifies.

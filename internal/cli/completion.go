@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/suggest"
 )
 
 // commandTree is cardscan and its subcommands, each with the flags it
@@ -57,8 +59,15 @@ func runCompletion(args []string, stdout io.Writer, con *console.Console) error 
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
 		return writeOut(stdout, completionUsage)
 	}
-	if len(args) != 1 || !slices.Contains(cmdflag.Shells, args[0]) {
+	if len(args) != 1 {
 		return cmderr.Usage("cardscan completion", usagef("completion takes one shell: bash, zsh or fish"))
+	}
+	if !slices.Contains(cmdflag.Shells, args[0]) {
+		msg := fmt.Sprintf("unknown shell %q: want bash, zsh or fish", args[0])
+		if near := suggest.Nearest(args[0], cmdflag.Shells); near != "" {
+			msg += "; did you mean " + near + "?"
+		}
+		return cmderr.Usage("cardscan completion", usagef("%s", msg))
 	}
 	script, err := commandTree().Completion(args[0])
 	if err != nil {

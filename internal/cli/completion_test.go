@@ -265,3 +265,19 @@ func isManRequest(line string) bool {
 	req, _, _ := strings.Cut(line, " ")
 	return slices.Contains([]string{".TH", ".SH", ".SS", ".TP", ".PP", ".B", ".br"}, req)
 }
+
+// TestCompletionNamesTheShellGiven: an unknown shell was refused without
+// being named, so a typo (fisj) or a hidden character in a script's
+// variable could not be told from a missing operand.
+func TestCompletionNamesTheShellGiven(t *testing.T) {
+	for _, tc := range []struct{ shell, want string }{
+		{"fisj", `unknown shell "fisj": want bash, zsh or fish; did you mean fish?`},
+		{"powershell", `unknown shell "powershell": want bash, zsh or fish`},
+		{"bash\x1b", `unknown shell "bash\x1b": want bash, zsh or fish; did you mean bash?`},
+	} {
+		r := run(t, "", "completion", tc.shell)
+		if r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("completion %q: exit %d, stderr %q; want %q", tc.shell, r.code, r.stderr, tc.want)
+		}
+	}
+}

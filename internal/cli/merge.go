@@ -6,6 +6,7 @@ import (
 	"flag"
 	"io"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -172,7 +173,7 @@ func mergeClaims(o *mergeOptions, paths []string, stdout io.Writer, style report
 	if err != nil {
 		return nil, cmderr.IOf("merge: %s", err)
 	}
-	con.Printf("%d digest files: %d errors, %d warnings across cards", len(paths), counts.Errors, counts.Warnings)
+	con.Printf("%s: %s, %s across cards", countOf(int64(len(paths)), "digest file"), countOf(counts.Errors, "error"), countOf(counts.Warnings, "warning"))
 	if counts.Errors > 0 {
 		return b, cmderr.ErrFailed
 	}
@@ -207,4 +208,12 @@ func mergeDiff(o *mergeOptions, paths []string, stdout io.Writer, style report.S
 		return append(b, '\n'), cmderr.ErrFailed
 	}
 	return append(b, '\n'), nil
+}
+
+// countOf is "1 error", "0 errors", "2 errors".
+func countOf(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.FormatInt(n, 10) + " " + noun + "s"
 }

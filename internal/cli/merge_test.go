@@ -87,3 +87,18 @@ func TestMergeSameDigestUnderAnotherName(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeClaimsLineCounts: the closing line said "1 digest files: 1
+// errors"; each count now takes its noun's number.
+func TestMergeClaimsLineCounts(t *testing.T) {
+	dir := t.TempDir()
+	_, new := shardDumps(t, dir, 120)
+	digest := filepath.Join(t.TempDir(), "claims")
+	if r := run(t, "", append([]string{"-q", "--fail-on", "never", "--digest-out", digest}, new...)...); r.code != 0 {
+		t.Fatalf("%d %s", r.code, r.stderr)
+	}
+	r := run(t, "", "merge", "--format", "jsonl", digest)
+	if !strings.Contains(r.stderr, "cardscan: 1 digest file: ") || strings.Contains(r.stderr, " 1 errors") || strings.Contains(r.stderr, " 1 warnings") {
+		t.Errorf("exit %d, stderr %q; want \"1 digest file: \" and singular counts", r.code, r.stderr)
+	}
+}

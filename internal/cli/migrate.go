@@ -119,14 +119,30 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 	}
 	r.asIs = len(inputs) == 1 && wholeCardName(inputs[0].Path)
 	r.oneInput = len(inputs) == 1
+	said := map[string]bool{} // the outputs whose write error was said
 	for _, in := range inputs {
 		if err := r.input(in, stdin); err != nil {
-			con.Errorf("migrate: %s: %s", in.Name, describe(err))
+			var ow *outputWriteError
+			if errors.As(err, &ow) {
+				said[ow.name] = true
+				con.Errorf("migrate: %s: %s", in.Name, ow)
+			} else {
+				con.Errorf("migrate: %s: %s", in.Name, describe(err))
+			}
 			r.ioErrors++
 		}
 	}
 	for _, c := range closers {
-		if err := c(); err != nil && !isClosedPipe(err) {
+		err := c()
+		var ow *outputWriteError
+		switch {
+		case err == nil || isClosedPipe(err) && !errors.As(err, &ow):
+		case errors.As(err, &ow):
+			if !said[ow.name] {
+				con.Errorf("migrate: %s", ow)
+			}
+			r.ioErrors++
+		default:
 			con.Errorf("migrate: writing: %s", describe(err))
 			r.ioErrors++
 		}
@@ -189,13 +205,19 @@ func parseMigrateArgs(args []string, stdin io.Reader, stdout io.Writer) (*migrat
 
 // openOutputs creates where the migrated cards (-o, or stdout) and the
 // report (--report, or stdout) go, and returns what flushes and closes
-// them, in order. On an error, those opened are closed.
+// them, in order, each error naming its output. -o and --report are
+// written as --summary is (createPending): beside the file and renamed
+// over it when written whole, so that a failed write leaves an earlier
+// file as it was, and write-only, so that a FIFO whose reader goes fails
+// the writes rather than blocking them. On an error, those opened are
+// dropped.
 func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err error) {
 	o := r.o
+	var opened []*pendingFile
 	defer func() {
 		if err != nil {
-			for _, c := range closers {
-				c()
+			for _, f := range opened {
+				f.discard()
 			}
 		}
 	}()
@@ -206,34 +228,72 @@ func (r *migrateRun) openOutputs(stdout io.Writer) (closers []func() error, err 
 	switch {
 	case o.write || o.check:
 	case o.out != "":
-		f, err := os.Create(o.out)
+		f, err := createPending(o.out)
 		if err != nil {
-			return closers, cmderr.IOf("-o %s: %s", o.out, describe(err))
+			return nil, cmderr.IOf("-o %s: %s", o.out, describe(err))
 		}
-		bw := bufio.NewWriterSize(f, 256<<10)
+		opened = append(opened, f)
+		bw := bufio.NewWriterSize(namedWriter{"-o " + o.out, f}, 256<<10)
 		r.cards = bw
-		closers = append(closers, func() error { return errors.Join(bw.Flush(), f.Close()) })
+		closers = append(closers, commitAfter(bw, f))
 	default:
-		bw := bufio.NewWriterSize(stdout, 256<<10)
+		bw := bufio.NewWriterSize(namedWriter{"standard output", stdout}, 256<<10)
 		r.cards = bw
 		closers = append(closers, bw.Flush)
 	}
 	switch reportTo {
 	case "":
 	case "-":
-		r.records = bufio.NewWriterSize(stdout, 64<<10)
+		r.records = bufio.NewWriterSize(namedWriter{"standard output", stdout}, 64<<10)
 		closers = append(closers, r.records.Flush)
 	default:
-		f, err := os.Create(reportTo)
+		f, err := createPending(reportTo)
 		if err != nil {
-			return closers, cmderr.IOf("--report %s: %s", reportTo, describe(err))
+			return nil, cmderr.IOf("--report %s: %s", reportTo, describe(err))
 		}
-		r.records = bufio.NewWriterSize(f, 64<<10)
-		w := r.records
-		closers = append(closers, func() error { return errors.Join(w.Flush(), f.Close()) })
+		opened = append(opened, f)
+		r.records = bufio.NewWriterSize(namedWriter{"--report " + reportTo, f}, 64<<10)
+		closers = append(closers, commitAfter(r.records, f))
 	}
 	return closers, nil
 }
+
+// commitAfter flushes w into f and puts f in place, or drops f when a
+// write failed: an output cut short is not put over an earlier one.
+func commitAfter(w *bufio.Writer, f *pendingFile) func() error {
+	return func() error {
+		if err := w.Flush(); err != nil {
+			f.discard()
+			return err
+		}
+		return f.commit(nil)
+	}
+}
+
+// namedWriter names its output in the errors of its writes: a write
+// error surfaces while an input is migrated, and would otherwise be
+// taken for one of that input.
+type namedWriter struct {
+	name string
+	w    io.Writer
+}
+
+func (n namedWriter) Write(p []byte) (int, error) {
+	k, err := n.w.Write(p)
+	if err != nil {
+		err = &outputWriteError{n.name, err}
+	}
+	return k, err
+}
+
+// outputWriteError is a failed write to the output named.
+type outputWriteError struct {
+	name string
+	err  error
+}
+
+func (e *outputWriteError) Error() string { return "writing " + e.name + ": " + describe(e.err) }
+func (e *outputWriteError) Unwrap() error { return e.err }
 
 // writesStdout says the run writes to standard output: the cards, when
 // they go nowhere else, or the records, when the cards do (as
@@ -306,6 +366,11 @@ func migrateOptionsOf(o *migrateOptions) (migrate.Options, error) {
 		}
 		mo.SignKey = &k
 		mo.SignOpts = cardsig.SignOptions{KeyID: o.keyID}
+		// A key that cannot sign (no kid) would drop every signed
+		// card's signatures and put none in their place.
+		if err := cardsig.CheckSignOptions(k, mo.SignOpts); err != nil {
+			return mo, usagef("--key %s: %s", o.key, strings.TrimPrefix(err.Error(), "cardsig: "))
+		}
 	}
 	return mo, nil
 }
@@ -527,20 +592,49 @@ func (r *migrateRun) commit(path string, tmp *os.File) error {
 		return err
 	}
 	if !r.o.noBack {
-		// A hard link keeps the original's bytes under FILE.orig without
-		// copying them; a file system without links gets a copy.
-		os.Remove(path + ".orig")
-		if err := os.Link(path, path+".orig"); err != nil {
-			b, rerr := os.ReadFile(path)
-			if rerr != nil {
-				return rerr
-			}
-			if werr := os.WriteFile(path+".orig", b, st.Mode().Perm()); werr != nil {
-				return werr
-			}
+		if err := keepOriginal(path, st.Mode().Perm()); err != nil {
+			return err
 		}
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// keepOriginal keeps path's bytes as path.orig, before path is replaced:
+// by a hard link, which copies nothing, or by a copy on a file system
+// without links. A path.orig already there is replaced only when it holds
+// those very bytes; anything else (the backup of an earlier original,
+// patch's .orig, a directory) is left alone and the error says so, and
+// path is not rewritten.
+func keepOriginal(path string, perm os.FileMode) error {
+	backup := path + ".orig"
+	if fi, err := os.Lstat(backup); err == nil {
+		same := false
+		if fi.Mode().IsRegular() {
+			old, oerr := os.ReadFile(backup)
+			cur, cerr := os.ReadFile(path)
+			same = oerr == nil && cerr == nil && bytes.Equal(old, cur)
+		}
+		if !same {
+			return fmt.Errorf("%s exists and is no copy of %s: move it away, or give --no-backup", backup, path)
+		}
+		if err := os.Remove(backup); err != nil {
+			return err
+		}
+	}
+	if os.Link(path, backup) == nil {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	// O_EXCL: a name that appeared since is not written through.
+	f, err := os.OpenFile(backup, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	return errors.Join(err, f.Close())
 }
 
 func (r *migrateRun) summary() string {

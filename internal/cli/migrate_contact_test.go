@@ -2,10 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cardscan/cardscan/cardsig"
 )
 
 // TestMigrateEmptyFrom: --from= (a variable left unset) was taken for
@@ -89,4 +92,32 @@ func TestMigrateKeyNotAKey(t *testing.T) {
 	if code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "go-jose") {
 		t.Errorf("exit %d, %d bytes out, stderr %q; want 2, none and %q", code, out.Len(), errb.String(), want)
 	}
+}
+
+// TestMigrateKeyThatCannotSign: migrate --key with a key that cannot
+// sign (no kid; one of another algorithm than --kid's key set names)
+// dropped each signed card's signatures, signed nothing, and exited 0,
+// the failure said only in a record. It is a usage error naming --key,
+// before any card is read.
+func TestMigrateKeyThatCannotSign(t *testing.T) {
+	dir := t.TempDir()
+	f := newSigFixture(t)
+	signed := writeFile(t, filepath.Join(dir, "signed.json"), []byte(f.sign(t, string(compact(migrateCard(t))), f.k1, cardsig.SignOptions{})))
+	noKid := f.k1
+	noKid.KeyID = ""
+	keyPath := writeFile(t, filepath.Join(dir, "nokid.jwk"), mustJSONText(t, noKid))
+	var out, errb bytes.Buffer
+	code := Run([]string{"migrate", "--to", "a2a/1.0", "--key", keyPath, signed}, nil, &out, &errb)
+	if want := "--key " + keyPath + ": the key has no kid"; code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), want) {
+		t.Errorf("exit %d, %d bytes out, stderr %q; want 2, nothing written and %q", code, out.Len(), errb.String(), want)
+	}
+}
+
+func mustJSONText(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -227,6 +227,9 @@ type pendingFile struct {
 	path string
 	f    *os.File
 	tmp  bool // f is a temporary file, to be renamed over path
+	// mode is what the file gets: that of the file it replaces, so that
+	// one kept private stays so, else 0644.
+	mode os.FileMode
 }
 
 func createPending(path string) (*pendingFile, error) {
@@ -235,7 +238,12 @@ func createPending(path string) (*pendingFile, error) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+	mode := os.FileMode(0o644)
+	fi, err := os.Stat(path)
+	if err == nil && fi.Mode().IsRegular() {
+		mode = fi.Mode().Perm()
+	}
+	if err == nil && !fi.Mode().IsRegular() {
 		if fi.IsDir() {
 			return nil, &os.PathError{Op: "create", Path: path, Err: syscall.EISDIR}
 		}
@@ -255,7 +263,7 @@ func createPending(path string) (*pendingFile, error) {
 		}
 		return nil, err
 	}
-	return &pendingFile{path: path, f: f, tmp: true}, nil
+	return &pendingFile{path: path, f: f, tmp: true, mode: mode}, nil
 }
 
 func (p *pendingFile) Write(b []byte) (int, error) { return p.f.Write(b) }
@@ -265,7 +273,7 @@ func (p *pendingFile) Write(b []byte) (int, error) { return p.f.Write(b) }
 func (p *pendingFile) commit(b []byte) error {
 	_, err := p.f.Write(b)
 	if err == nil && p.tmp {
-		err = p.f.Chmod(0o644)
+		err = p.f.Chmod(p.mode)
 	}
 	if cerr := p.f.Close(); err == nil {
 		err = cerr

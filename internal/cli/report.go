@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/cardscan/cardscan/internal/clobber"
 	"github.com/cardscan/cardscan/internal/cmderr"
@@ -122,9 +121,21 @@ func notASummary(path string, err error) string {
 		return fmt.Sprintf("%s:%d:%d: %s: the summary may come from a newer cardscan than this one (%s)", path, de.Line, de.Column, de.Detail(), version())
 	}
 	if errors.As(err, &de) {
-		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s", path, de.Line, de.Column, de.Detail())
+		return fmt.Sprintf("%s:%d:%d: not a cardscan summary: %s%s", path, de.Line, de.Column, de.Detail(), diffFileHint(de))
 	}
 	return fmt.Sprintf("%s: not a cardscan summary: %s", path, err)
+}
+
+// diffFileHint says what a file is when its first unknown member is one
+// of cardscan diff's own, which users give in a summary's place.
+func diffFileHint(de *summary.DecodeError) string {
+	switch de.Pointer {
+	case "/diff":
+		return " (it is cardscan diff's --summary, which counts changed keys: give validation's --summary)"
+	case "/change":
+		return " (it is cardscan diff's JSONL: give it to report after the summary)"
+	}
+	return ""
 }
 
 func readSummaryFile(path string, stdin io.Reader) ([]byte, error) {
@@ -177,35 +188,15 @@ func openOperand(path string, stdin io.Reader) (io.Reader, func(), error) {
 
 func describeErr(err error) error { return errors.New(describe(err)) }
 
-// replaceFile writes b to path through a temporary file in the same
-// directory, renamed over path once complete: a failed write (a full
-// disk) leaves an earlier report whole rather than cut short. A path
-// that is not a regular file (a FIFO, /dev/stdout) is written in place.
+// replaceFile writes b to path as --summary is written (createPending):
+// through a temporary file in the same directory, renamed over path once
+// complete, so that a failed write (a full disk) leaves an earlier file
+// whole; through a symbolic link to the file it names; and in place to a
+// path that is not a regular file (a FIFO, /dev/stdout).
 func replaceFile(path string, b []byte) error {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
-		if err != nil {
-			return err
-		}
-		_, err = f.Write(b)
-		return errors.Join(err, f.Close())
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	f, err := createPending(path)
 	if err != nil {
 		return err
 	}
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Chmod(0o644)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return f.commit(b)
 }

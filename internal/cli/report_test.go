@@ -65,7 +65,7 @@ func TestReportArguments(t *testing.T) {
 		{"stdin twice", "", []string{"report", "-", "-", "-o", out}, cmderr.StatusUsage, "", "not both"},
 		{"unknown flag", "", []string{"report", "--format", "pdf", reportSummary, "-o", out}, cmderr.StatusUsage, "", "format"},
 		{"missing summary", "", []string{"report", filepath.Join(dir, "nope.json"), "-o", out}, cmderr.StatusIO, "", "nope.json: no such file or directory"},
-		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change\n"},
+		{"a diff given as summary", "", []string{"report", reportDiff, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:1:2: not a cardscan summary: unknown member \"change\", at /change (it is cardscan diff's JSONL: give it to report after the summary)\n"},
 		{"a summary given as diff", "", []string{"report", reportSummary, reportSummary, "-o", out}, cmderr.StatusIO, "", "summary.json:1:2: not a diff record: unexpected EOF"},
 		{"a bad diff line", "", []string{"report", reportSummary, notJSON, "-o", out}, cmderr.StatusIO, "", "diff.jsonl:2:2: not a diff record: invalid character"},
 		{"an unwritable -o", "", []string{"report", reportSummary, "-o", filepath.Join(dir, "no", "dir.html")}, cmderr.StatusIO, "", "-o " + filepath.Join(dir, "no", "dir.html")},
@@ -202,5 +202,60 @@ func TestReportMalformedDiff(t *testing.T) {
 				t.Errorf("exit %d, stderr\n%q\nwant\n%q", r.code, r.stderr, want)
 			}
 		})
+	}
+}
+
+// TestReportAndSchemaWriteThroughALink: -o naming a symbolic link (a
+// report published by a link into a web root) replaced the link with a
+// regular file and left the file it named as it was, where --summary and
+// --format FILE write through the link to the file.
+func TestReportAndSchemaWriteThroughALink(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in what is written
+	}{
+		{"report", []string{"report", reportSummary}, "<!DOCTYPE html>"},
+		{"schema", []string{"schema", "ma2d"}, `"$schema"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			target := writeFile(t, filepath.Join(dir, "published"), []byte("old"))
+			link := filepath.Join(dir, "link")
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			if r := run(t, "", append(tc.args, "-o", link)...); r.code != cmderr.StatusOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("-o %s is no longer a symbolic link (%v)", link, err)
+			}
+			if got := readFile(t, target); !strings.Contains(string(got), tc.want) {
+				t.Errorf("the file the link names holds %.40q, want the new output", got)
+			}
+		})
+	}
+}
+
+// TestNotASummaryNamesDiffFiles: diff's --summary, or its JSONL, given
+// where a validation summary belongs was called "not a cardscan summary:
+// unknown member", which does not say what the file is nor where it goes.
+func TestNotASummaryNamesDiffFiles(t *testing.T) {
+	dir := t.TempDir()
+	diffSummary := writeFile(t, filepath.Join(dir, "diff-summary.json"), []byte("{\n  \"diff\": {\n    \"old_records\": 1\n  }\n}\n"))
+	diffJSONL := writeFile(t, filepath.Join(dir, "d.jsonl"), []byte(`{"change":"added","key":"k"}`+"\n"))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"summary", "merge", diffSummary}, "cardscan diff's --summary"},
+		{[]string{"report", diffSummary, "-o", filepath.Join(dir, "r.html")}, "cardscan diff's --summary"},
+		{[]string{"report", diffJSONL, "-o", filepath.Join(dir, "r.html")}, "cardscan diff's JSONL: give it to report after the summary"},
+	} {
+		r := run(t, "", tc.args...)
+		if r.code != exitIO || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", tc.args, r.code, r.stderr, tc.want)
+		}
 	}
 }

@@ -71,20 +71,8 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if errors.Is(err, flag.ErrHelp) {
 		return writeOut(stdout, verifyUsageHead+newVerifyFlagSet(&verifyOptions{}).Help())
 	}
-	if err == nil && len(operands) != 1 {
-		err = fmt.Errorf("want exactly one card, got %d", len(operands))
-	}
 	if err == nil {
-		_, err = trustfile.ParseNow(o.Now)
-	}
-	if err == nil && o.Canonical != "as-is" && o.Canonical != "drop-empty" {
-		err = fmt.Errorf("--canonical %q: want as-is or drop-empty", o.Canonical)
-	}
-	if err == nil && o.config != "" {
-		o.policyFile, err = loadPolicy(o.config)
-	}
-	if err == nil && len(o.Keys) == 0 && len(o.TrustJKU) == 0 && !o.hasTrust() {
-		err = errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
+		err = checkVerifyOptions(o, operands)
 	}
 	if err == nil {
 		err = guardFiles(o.readFiles(operands[0]), []clobber.File{{Role: "standard output", Path: "-"}}, stdin, stdout)
@@ -124,13 +112,52 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	var b bytes.Buffer
 	ok := writeVerification(&b, name, exs, variants, o.explain)
 	if o.explain {
-		writeDifference(&b, v, exs, variants, signed, o.from)
+		writeDifference(&b, v, exs, variants, signedCopy{o.signedCopy, signed}, o.from)
 	}
 	if err := writeOut(stdout, b.String()); err != nil {
 		return err
 	}
 	if !ok {
 		return cmderr.ErrFailed
+	}
+	return nil
+}
+
+// signedCopy is --signed-copy: its name and what it holds (nil without
+// one).
+type signedCopy struct {
+	name string
+	text []byte
+}
+
+// checkVerifyOptions checks verify's command line, and reads the policy
+// file --config names.
+func checkVerifyOptions(o *verifyOptions, operands []string) error {
+	if len(operands) != 1 {
+		return fmt.Errorf("want exactly one card, got %d", len(operands))
+	}
+	if _, err := trustfile.ParseNow(o.Now); err != nil {
+		return err
+	}
+	if o.from != "" {
+		// Checked here, whether or not a trust policy will ask for its
+		// origin: a --from that is no URL is a mistake on the command
+		// line, not a fault of the card.
+		if _, err := cardsig.Origin(o.from); err != nil {
+			return fmt.Errorf("--from %q: %s", o.from, strings.TrimPrefix(err.Error(), strconv.Quote(o.from)+" "))
+		}
+	}
+	if o.Canonical != "as-is" && o.Canonical != "drop-empty" {
+		return fmt.Errorf("--canonical %q: want as-is or drop-empty", o.Canonical)
+	}
+	if o.config != "" {
+		var err error
+		if o.policyFile, err = loadPolicy(o.config); err != nil {
+			return err
+		}
+	}
+	if len(o.Keys) == 0 && len(o.TrustJKU) == 0 && !o.hasTrust() {
+		return errors.New("no trusted keys: give --keys, --trust-jku, --trust or --config")
 	}
 	return nil
 }
@@ -208,7 +235,8 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 // first differ: against the as-is form, when a signature matched another
 // variant; against the signed copy's form under the variant it verifies
 // over, when one is given.
-func writeDifference(w *bytes.Buffer, v *cardsig.Verifier, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, signed []byte, from string) {
+func writeDifference(w *bytes.Buffer, v *cardsig.Verifier, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, sc signedCopy, from string) {
+	signed := sc.text
 	byName := map[string][]byte{}
 	for _, cv := range variants {
 		byName[cv.Name] = cv.Bytes
@@ -227,8 +255,14 @@ func writeDifference(w *bytes.Buffer, v *cardsig.Verifier, exs []cardsig.Explana
 		return
 	}
 	copyEx, copyVariants, err := v.Explain(signed, from)
+	var notCanonical *canon.Error
+	if errors.As(err, &notCanonical) {
+		line, col := report.LineColumn(signed, notCanonical.Offset)
+		fmt.Fprintf(w, "--signed-copy %s:%d:%d: %s: the copy has no RFC 8785 canonical form to compare\n", report.TextSafe(sc.name), line, col, notCanonical.Reason)
+		return
+	}
 	if err != nil {
-		fmt.Fprintf(w, "--signed-copy: %s\n", strings.TrimPrefix(err.Error(), "cardsig: "))
+		fmt.Fprintf(w, "--signed-copy %s: %s\n", report.TextSafe(sc.name), strings.TrimPrefix(err.Error(), "cardsig: "))
 		return
 	}
 	copyBytes := map[string][]byte{}

@@ -99,3 +99,34 @@ func TestKeySetFaultWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyFromChecked: a --from that is no URL with an origin was read
+// only when a trust policy asked for origins, and then reported as a
+// fault of the card (exit 1, "card.json: fetched from ..."); with --keys
+// alone it was ignored. It is a usage error naming the flag.
+func TestVerifyFromChecked(t *testing.T) {
+	f := newSigFixture(t)
+	path := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(f.sign(t, a2aCard, f.k1, cardsig.SignOptions{})))
+	for _, from := range []string{"javascript:alert(1)", "https://a\x1b[31m.example/", "/relative", "https://a.example:99999/"} {
+		r := run(t, "", "verify", "--keys", f.keys, "--from", from, path)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--from ") {
+			t.Errorf("--from %q: exit %d, stderr %q; want a usage error naming --from", from, r.code, r.stderr)
+		}
+	}
+	if r := run(t, "", "verify", "--keys", f.keys, "--from", "https://a.example/card.json", path); r.code != exitOK {
+		t.Errorf("a good --from: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestVerifySignedCopyFaultWhere: a --signed-copy with no canonical form
+// was said by byte offset ("json.duplicate-key at offset 7"), where the
+// card's own fault is said by line and column.
+func TestVerifySignedCopyFaultWhere(t *testing.T) {
+	f := newSigFixture(t)
+	card := writeFile(t, filepath.Join(f.dir, "signed.json"), []byte(f.sign(t, a2aCard, f.k1, cardsig.SignOptions{})))
+	copyPath := writeFile(t, filepath.Join(f.dir, "copy.json"), []byte("{\n  \"é\": 1,\n  \"é\": 2\n}\n"))
+	r := run(t, "", "verify", "--explain", "--keys", f.keys, "--signed-copy", copyPath, card)
+	if want := "--signed-copy " + copyPath + ":3:3: json.duplicate-key: "; !strings.Contains(r.stdout, want) || strings.Contains(r.stdout, "offset") {
+		t.Errorf("exit %d, stdout %q; want %q", r.code, r.stdout, want)
+	}
+}

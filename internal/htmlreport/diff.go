@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 
 	"github.com/cardscan/cardscan/internal/summary"
@@ -28,7 +29,7 @@ const maxLine = 16 << 20
 // the first MaxListed of each kind listed.
 type Diff struct {
 	Counts map[string]int64 // records per change kind; "other" for kinds not known here
-	Listed map[string][]Change
+	Listed map[string][]Listed
 	// Records counts the diff records read; Skipped the JSON objects
 	// without a change member (a summary line, say), which are left out.
 	Records, Skipped int64
@@ -69,13 +70,66 @@ type Error struct {
 	Message string `json:"message"`
 }
 
+// Listed is a diff record as the page lists it, each text already cut to
+// what the page shows and escaped for it: a record of megabytes (a key
+// that long, thousands of changed members) is kept in a few kilobytes,
+// so that the listings' memory does not grow with the records' size.
+type Listed struct {
+	Key, KeyKind, Profile template.HTML // KeyKind is "" when the record has none
+	Old, New              *ListedSide
+	Changes               []ListedMember // the first maxChanges
+	Errors                []ListedError  // the first maxChanges
+}
+
+// ListedSide is a Side as the page lists it.
+type ListedSide struct {
+	Input template.HTML
+	Line  int64
+}
+
+// ListedMember is a changed member as the page lists it; Old and New are
+// both "" when the record gives neither value.
+type ListedMember struct {
+	Pointer, What, Old, New template.HTML
+}
+
+// ListedError is an Error as the page lists it; Message is "" when the
+// record has none.
+type ListedError struct {
+	Rule, Pointer, Message template.HTML
+}
+
+// listed is c as the page lists it.
+func (c *Change) listed() Listed {
+	l := Listed{Key: text(c.Key), KeyKind: optionalText(c.KeyKind), Profile: text(c.Profile),
+		Old: c.Old.listed(), New: c.New.listed()}
+	for _, m := range c.Changes[:min(len(c.Changes), maxChanges)] {
+		lm := ListedMember{Pointer: text(m.Pointer), What: text(m.What)}
+		if m.Old != nil || m.New != nil {
+			lm.Old, lm.New = value(m.Old), value(m.New)
+		}
+		l.Changes = append(l.Changes, lm)
+	}
+	for _, e := range c.Errors[:min(len(c.Errors), maxChanges)] {
+		l.Errors = append(l.Errors, ListedError{Rule: text(e.Rule), Pointer: text(e.Pointer), Message: optionalText(e.Message)})
+	}
+	return l
+}
+
+func (s *Side) listed() *ListedSide {
+	if s == nil {
+		return nil
+	}
+	return &ListedSide{Input: text(s.Input), Line: s.Line}
+}
+
 // ReadDiff reads cardscan diff's JSONL output. A line that is not a JSON
 // object fails the read, naming the line, column and JSON Pointer of the
 // fault (a *summary.DecodeError); so does a file of objects none
 // of which is a diff record, which is more likely a file given by mistake
 // than a diff.
 func ReadDiff(r io.Reader) (*Diff, error) {
-	d := &Diff{Counts: map[string]int64{}, Listed: map[string][]Change{}}
+	d := &Diff{Counts: map[string]int64{}, Listed: map[string][]Listed{}}
 	known := map[string]bool{}
 	for _, k := range changeKinds {
 		known[k] = true
@@ -97,7 +151,7 @@ func ReadDiff(r io.Reader) (*Diff, error) {
 				d.Records++
 				d.Counts[c.Change]++
 				if len(d.Listed[c.Change]) < MaxListed {
-					d.Listed[c.Change] = append(d.Listed[c.Change], c)
+					d.Listed[c.Change] = append(d.Listed[c.Change], c.listed())
 				}
 			default:
 				d.Records++
@@ -133,6 +187,11 @@ func lineError(n int, line []byte, err error) error {
 	if errors.As(summary.LocateError(line, err), &de) {
 		de.Line = n
 		de.Msg = "not a diff record: " + de.Msg
+		if string(bytes.TrimSpace(line)) == "{" {
+			// An object that goes on past its line: pretty-printed
+			// JSON, such as a --summary file given in the diff's place.
+			de.Msg += " (a diff is JSONL, one JSON object a line, as cardscan diff --format jsonl writes it; this object goes on past its line)"
+		}
 		return de
 	}
 	return fmt.Errorf("line %d: not a diff record: %v", n, err)

@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -76,8 +77,55 @@ func TestReadDiffFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := d.Listed["broke"][0]
-	if c.Key != "k" || c.KeyKind != "endpoint" || c.Profile != "ma2d" || c.Old.Line != 12 || !*c.Old.Valid || c.New.Input != "n" || *c.New.Valid ||
-		c.Changes[0].Pointer != "/p" || string(c.Changes[0].New) != `{"a":2}` || c.Errors[0].Rule != "ma2d.url" || c.Errors[0].Message != "m" {
+	if c.Key != text("k") || c.KeyKind != text("endpoint") || c.Profile != text("ma2d") || c.Old.Line != 12 || c.New.Input != text("n") ||
+		c.Changes[0].Pointer != text("/p") || c.Changes[0].Old != text("1") || c.Changes[0].New != text(`{"a":2}`) ||
+		c.Errors[0].Rule != text("ma2d.url") || c.Errors[0].Message != text("m") {
 		t.Errorf("read %+v", c)
+	}
+}
+
+// TestReadDiffKeepsListingsSmall: the records listed were kept whole, so
+// that MaxListed records of each kind, each a line of up to maxLine bytes
+// (a key of megabytes, thousands of changed members), held gigabytes
+// for a page that shows a few hundred characters of each.
+func TestReadDiffKeepsListingsSmall(t *testing.T) {
+	changes := strings.Repeat(`{"pointer":"/p","what":"changed","old":1,"new":2},`, 2000)
+	changes = "[" + strings.TrimSuffix(changes, ",") + "]"
+	var in strings.Builder
+	for _, kind := range changeKinds {
+		for i := range MaxListed {
+			fmt.Fprintf(&in, `{"change":%q,"key":"%d%s","profile":"a2a/1.0","changes":%s}`+"\n", kind, i, strings.Repeat("k", 20_000), changes)
+		}
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	d, err := ReadDiff(strings.NewReader(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	kept := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	runtime.KeepAlive(d)
+	// 300 records of 120 kB: the page shows at most maxText characters
+	// of a key and maxChanges members of each, a few kilobytes a record.
+	if limit := int64(4 << 20); kept > limit {
+		t.Errorf("ReadDiff of %d MB keeps %d bytes for its listings, more than %d", in.Len()>>20, kept, limit)
+	}
+	if got := len(d.Listed["broke"]); got != MaxListed {
+		t.Errorf("listed %d broke records, want %d", got, MaxListed)
+	}
+}
+
+// TestReadDiffPrettyJSON: a pretty-printed JSON document given as the
+// diff (a --summary file, most often) failed at "1:2: not a diff record:
+// unexpected EOF", which does not say that a diff is one record a line.
+func TestReadDiffPrettyJSON(t *testing.T) {
+	for _, in := range []string{"{\n  \"records\": 1,\n  \"valid\": 1\n}\n", "{\r\n  \"change\": \"added\"\r\n}\r\n"} {
+		_, err := ReadDiff(strings.NewReader(in))
+		if err == nil || !strings.Contains(err.Error(), "1:2: ") || !strings.Contains(err.Error(), "one JSON object a line") {
+			t.Errorf("%q: error %v, want one at 1:2 saying a diff is one JSON object a line", in, err)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,11 +89,11 @@ func TestLongValuesCut(t *testing.T) {
 	long := "https://x.example/" + strings.Repeat("a", 8_400_000)
 	s := &summary.Summary{Counts: summary.Counts{Records: 1, Invalid: 1, Profiles: map[string]int64{"a2a/1.0": 1}},
 		WorstInputs: []summary.InputCount{{Input: long, Records: 1, Invalid: 1}}}
-	d := &Diff{Counts: map[string]int64{"broke": 1}, Listed: map[string][]Change{"broke": {{
+	d := brokeDiff(Change{
 		Change: "broke", Key: long, Profile: "a2a/1.0", Old: &Side{Input: long, Line: 1}, New: &Side{Input: "n", Line: 2},
 		Changes: []Member{{Pointer: "/" + long, What: "x", Old: []byte(`"` + long + `"`), New: []byte(`1`)}},
 		Errors:  []Error{{Rule: "a2a.url", Pointer: "/url", Message: long}},
-	}}}}
+	})
 	page := render(t, s, d)
 	if len(page) > 256<<10 {
 		t.Errorf("the page is %d bytes", len(page))
@@ -140,10 +141,51 @@ func hostileFixture() (*summary.Summary, *Diff) {
 	s := &summary.Summary{Counts: summary.Counts{Records: 2, Valid: 1, Invalid: 1, Rules: map[string]int64{"rule" + rlo: 1}, Profiles: map[string]int64{"a2a" + rlo + "/1.0" + rlo: 2}},
 		ProfileVerdicts: map[string]summary.Verdicts{"a2a" + rlo + "/1.0" + rlo: {Valid: 1, Invalid: 1}},
 		WorstInputs:     []summary.InputCount{{Input: evil, Records: 2, Invalid: 1}}}
-	d := &Diff{Counts: map[string]int64{"broke": 1}, Listed: map[string][]Change{"broke": {{
+	d := brokeDiff(Change{
 		Change: "broke", Key: evil, KeyKind: "url" + rlo, Profile: "a2a" + rlo, Old: &Side{Input: evil, Line: 1}, New: &Side{Input: evil, Line: 2},
 		Changes: []Member{{Pointer: "/" + rlo, What: "w" + rlo, Old: []byte(`"` + rlo + `"`), New: []byte(`1`)}},
 		Errors:  []Error{{Rule: "r" + rlo, Pointer: "/" + rlo, Message: "m" + rlo}},
-	}}}}
+	})
 	return s, d
+}
+
+// brokeDiff is a diff of the one record c, a key that broke, as ReadDiff
+// lists it.
+func brokeDiff(c Change) *Diff {
+	return &Diff{Counts: map[string]int64{"broke": 1}, Records: 1, Listed: map[string][]Listed{"broke": {c.listed()}}}
+}
+
+// TestHiddenCharactersBounded: a name is cut at maxText characters, but
+// each hidden one in it became a marked-up <U+200B> of about a hundred
+// bytes: a diff of 17 MB whose names were zero-width spaces made a page
+// of 208 MB. A hidden character now counts as the characters its mark
+// shows, so a record's row is bounded as one of plain text is.
+func TestHiddenCharactersBounded(t *testing.T) {
+	z := strings.Repeat("\u200b", 300)
+	q := strconv.Quote(z)
+	var in strings.Builder
+	const perKind = 5
+	for _, kind := range changeKinds {
+		for i := range perKind {
+			changes := strings.TrimSuffix(strings.Repeat(`{"pointer":"/`+z+`","what":"`+z+`","old":`+strconv.Quote(q)+`,"new":`+strconv.Quote(q)+`},`, 6), ",")
+			errs := strings.TrimSuffix(strings.Repeat(`{"rule":"`+z+`","pointer":"`+z+`","message":"`+z+`"},`, 6), ",")
+			fmt.Fprintf(&in, `{"change":%q,"key":"%s%d","key_kind":"%s","profile":"%s","old":{"input":"%s","line":1},"new":{"input":"%s","line":2},"changes":[%s],"errors":[%s]}`+"\n",
+				kind, z, i, z, z, z, z, changes, errs)
+		}
+	}
+	d, err := ReadDiff(strings.NewReader(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &summary.Summary{Counts: summary.Counts{Records: 1, Valid: 1, Profiles: map[string]int64{"a2a/1.0": 1}}}
+	page := render(t, s, d)
+	rows := len(changeKinds) * perKind
+	// A row of 35 names cut at 200 characters, of text that escapes to
+	// at most 6 bytes a character (&quot;), is about 42 kB.
+	if perRow := len(page) / rows; perRow > 64<<10 {
+		t.Errorf("%d bytes of page per listed record of hidden characters (%d in all), more than a row of plain text takes", perRow, len(page))
+	}
+	if !strings.Contains(page, "&lt;U+200B&gt;") {
+		t.Error("the hidden characters are not shown")
+	}
 }

@@ -33,10 +33,6 @@ var page = sync.OnceValue(func() *template.Template {
 		"value": value,
 		"text":  text,
 		"add":   func(a, b int64) int64 { return a + b },
-		"first": func(m []Member) []Member { return m[:min(len(m), maxChanges)] },
-		"firstErrors": func(e []Error) []Error {
-			return e[:min(len(e), maxChanges)]
-		},
 	}).ParseFS(files, "report.html.tmpl"))
 })
 
@@ -162,7 +158,7 @@ type diffView struct {
 type kindView struct {
 	Name    string
 	Count   int64
-	Listed  []Change
+	Listed  []Listed
 	More    int64
 	Heading string
 }

@@ -14,19 +14,37 @@ import (
 // megabytes made a page of tens of megabytes.
 const maxText = 200
 
-// cut shortens s to n characters, saying how long s was: "… (8.4 MB,
-// cut)". It reads only as far as it keeps.
+// cut shortens s to n characters as the page shows them, saying how long
+// s was: "… (8.4 MB, cut)". A hidden character counts as the characters
+// of its mark, <U+200B>, so that a name of them is bounded on the page as
+// one of letters is. It reads only as far as it keeps.
 func cut(s string, n int) string {
 	i, kept := 0, 0
-	for i < len(s) && kept < n {
-		_, w := utf8.DecodeRuneInString(s[i:])
+	for i < len(s) {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		if kept += shownWidth(r); kept > n {
+			break
+		}
 		i += w
-		kept++
 	}
 	if i >= len(s) {
 		return s
 	}
 	return s[:i] + "… (" + size(len(s)) + ", cut)"
+}
+
+// shownWidth is how many characters r takes on the page: 1, or for a
+// hidden character those of its mark, "<U+" and ">" around four to six
+// hexadecimal digits.
+func shownWidth(r rune) int {
+	if !visible.Hidden(r) {
+		return 1
+	}
+	digits := 4
+	for r>>(4*digits) != 0 {
+		digits++
+	}
+	return digits + 4
 }
 
 // shorten cuts s to n characters with an ellipsis alone, for a chart
@@ -75,7 +93,10 @@ func mark(b *strings.Builder, s, open, close string) {
 	b.WriteString(template.HTMLEscapeString(s[start:]))
 }
 
-const hiddenOpen = `<span class="hidden-char" title="a hidden character, shown by its code point">`
+// hiddenOpen marks a hidden character with its style alone: a tooltip on
+// each, repeated for every one of a name's, tripled the bytes of a name
+// of them.
+const hiddenOpen = `<span class="hidden-char">`
 
 // text is a name from a summary or a diff as the page shows it in HTML:
 // cut to maxText characters, its hidden characters shown, and isolated in
@@ -87,6 +108,14 @@ func text(s string) template.HTML {
 	mark(&b, cut(s, maxText), hiddenOpen, "</span>")
 	b.WriteString("</bdi>")
 	return template.HTML(b.String())
+}
+
+// optionalText is text(s), or nothing for an empty s.
+func optionalText(s string) template.HTML {
+	if s == "" {
+		return ""
+	}
+	return text(s)
 }
 
 // svgText is text for a chart's <text> element, where HTML elements do

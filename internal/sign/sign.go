@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cardscan/cardscan/cardsig"
@@ -105,15 +106,21 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return cmderr.IOf("%s", err)
 	}
-	card, err := ReadInput(o.card, stdin)
-	if err != nil {
-		return cmderr.IOf("%s: %s", o.card, err)
-	}
 	mode := canon.AsIs
 	if o.canonical == "drop-empty" {
 		mode = canon.DropEmpty
 	}
-	signed, err := cardsig.Sign(card, key, cardsig.SignOptions{KeyID: o.kid, Alg: o.alg, JKU: o.jku, Mode: mode})
+	opts := cardsig.SignOptions{KeyID: o.kid, Alg: o.alg, JKU: o.jku, Mode: mode}
+	// The flags were checked alone; what the key makes of them is its
+	// fault, not the card's, and is said before the card is read.
+	if err := cardsig.CheckSignOptions(key, opts); err != nil {
+		return cmderr.IOf("--key %s: %s", o.key, strings.TrimPrefix(err.Error(), "cardsig: "))
+	}
+	card, err := ReadInput(o.card, stdin)
+	if err != nil {
+		return cmderr.IOf("%s: %s", o.card, err)
+	}
+	signed, err := cardsig.Sign(card, key, opts)
 	var notCanonical *canon.Error
 	if errors.As(err, &notCanonical) {
 		line, col := report.LineColumn(card, notCanonical.Offset)
@@ -154,6 +161,13 @@ func parseArgs(args []string) (*options, error) {
 		return nil, fmt.Errorf("want exactly one card to sign, got %d", len(cards))
 	case o.canonical != "as-is" && o.canonical != "drop-empty":
 		return nil, fmt.Errorf("--canonical %q: want as-is or drop-empty", o.canonical)
+	case o.alg != "" && !slices.Contains(cardsig.Algorithms(), o.alg):
+		return nil, fmt.Errorf("--alg %q: want one of %s", o.alg, strings.Join(cardsig.Algorithms(), ", "))
+	}
+	if o.jku != "" {
+		if err := cardsig.CheckJKU(o.jku); err != nil {
+			return nil, fmt.Errorf("--jku %q: %s", o.jku, strings.TrimPrefix(err.Error(), "cardsig: jku "+strconv.Quote(o.jku)+" "))
+		}
 	}
 	o.card = cards[0]
 	return o, nil

@@ -65,7 +65,7 @@ func TestRun(t *testing.T) {
 		{"drop-empty", []string{"--key", edPath, "--canonical", "drop-empty", cardPath}, "", 0, "", ""},
 		{"no kid", []string{"--key", ecPath, cardPath}, "", 3, "", "no kid"},
 		{"wrong alg for the key", []string{"--key", edPath, "--alg", "ES256", cardPath}, "", 3, "", "ES256"},
-		{"HMAC refused", []string{"--key", edPath, "--alg", "HS256", cardPath}, "", 3, "", "HS256"},
+		{"HMAC refused", []string{"--key", edPath, "--alg", "HS256", cardPath}, "", 2, "", "HS256"},
 		{"no key", []string{cardPath}, "", 2, "", "--key is required"},
 		{"two cards", []string{"--key", edPath, cardPath, cardPath}, "", 2, "", "exactly one card"},
 		{"bad mode", []string{"--key", edPath, "--canonical", "sorted", cardPath}, "", 2, "", "--canonical"},
@@ -257,4 +257,61 @@ func decodeB64(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestRunBlamesTheOption: a jku no verifier follows (javascript:, http,
+// dot segments) was signed into the header; an --alg no card signature
+// takes, or one the key cannot make, was reported as a fault of the card
+// ("card.json: cardsig: ..."). The flag at fault is named, before the
+// card is read.
+func TestRunBlamesTheOption(t *testing.T) {
+	dir := t.TempDir()
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	edPath := writeJSON(t, dir, "ed.jwk", jose.JSONWebKey{Key: ed, KeyID: "ed-1"})
+	ecPath := writeJSON(t, dir, "ec.jwk", jose.JSONWebKey{Key: ec})
+	cardPath := filepath.Join(dir, "card.json")
+	if err := os.WriteFile(cardPath, []byte(card), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"HMAC", []string{"--key", edPath, "--alg", "HS256", cardPath}, 2, `--alg "HS256"`},
+		{"none", []string{"--key", edPath, "--alg", "none", cardPath}, 2, `--alg "none"`},
+		{"javascript jku", []string{"--key", edPath, "--jku", "javascript:alert(1)", cardPath}, 2, `--jku "javascript:alert(1)"`},
+		{"http jku", []string{"--key", edPath, "--jku", "http://keys.example/jwks.json", cardPath}, 2, "--jku "},
+		{"jku with dot segments", []string{"--key", edPath, "--jku", "https://keys.example/a/../jwks.json", cardPath}, 2, "--jku "},
+		{"jku with a control character", []string{"--key", edPath, "--jku", "https://keys.example/\x1b[31m", cardPath}, 2, `--jku "https://keys.example/\x1b[31m"`},
+		{"alg the key cannot make", []string{"--key", edPath, "--alg", "ES256", cardPath}, 3, "--key " + edPath + ": "},
+		{"no kid", []string{"--key", ecPath, cardPath}, 3, "--key " + ecPath + ": "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runSign(t, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.stderr) || strings.Contains(stderr, cardPath+":") || stdout != "" {
+				t.Errorf("exit %d, stderr %q; want %d naming %q and not the card", code, stderr, tc.code, tc.stderr)
+			}
+		})
+	}
+	code, stdout, stderr := runSign(t, "--key", edPath, "--jku", "https://keys.example/jwks.json?v=2", cardPath)
+	if code != 0 || !strings.Contains(decodeB64(t, protectedOf(t, stdout)), `"jku":"https://keys.example/jwks.json?v=2"`) {
+		t.Errorf("an https jku: exit %d, stderr %q, card %s", code, stderr, stdout)
+	}
+}
+
+// protectedOf is the protected member of the last signature of a card.
+func protectedOf(t *testing.T, signed string) string {
+	t.Helper()
+	var c struct {
+		Signatures []struct {
+			Protected string `json:"protected"`
+		} `json:"signatures"`
+	}
+	if err := json.Unmarshal([]byte(signed), &c); err != nil || len(c.Signatures) == 0 {
+		t.Fatalf("no signature in %q: %v", signed, err)
+	}
+	return c.Signatures[len(c.Signatures)-1].Protected
 }

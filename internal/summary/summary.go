@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"slices"
@@ -419,6 +420,12 @@ func Unmarshal(b []byte) (*Summary, error) {
 // check refuses a decoded summary whose counts contradict each other,
 // which cardscan never writes.
 func (s *Summary) check() error {
+	if err := s.checkNotNegative(); err != nil {
+		return err
+	}
+	if err := s.checkOverrides(); err != nil {
+		return err
+	}
 	if s.Seconds < 0 {
 		return fmt.Errorf("seconds is %g, less than none", s.Seconds)
 	}
@@ -434,8 +441,20 @@ func (s *Summary) check() error {
 	if err := s.checkProbes(); err != nil {
 		return err
 	}
+	// Each record is counted under one profile ("none" when none judged
+	// it), so the profiles hold at most the records; compared before each
+	// addition, which could wrap.
+	left := s.Records
+	for _, k := range slices.Sorted(maps.Keys(s.Profiles)) {
+		if s.Profiles[k] > left {
+			return fmt.Errorf("profiles: the profiles count more cards than the %d records", s.Records)
+		}
+		left -= s.Profiles[k]
+	}
 	for k, v := range s.ProfileVerdicts {
-		if v.Valid < 0 || v.Invalid < 0 || v.Valid+v.Invalid > s.Profiles[k] {
+		// Compared without adding, which could wrap past the largest
+		// int64 to a sum that passes.
+		if v.Valid < 0 || v.Invalid < 0 || v.Valid > s.Profiles[k] || v.Invalid > s.Profiles[k]-v.Valid {
 			return fmt.Errorf("profile_verdicts %q: %d valid + %d invalid is not within the profile's %d cards", k, v.Valid, v.Invalid, s.Profiles[k])
 		}
 	}
@@ -450,6 +469,64 @@ func (s *Summary) check() error {
 	return nil
 }
 
+// checkNotNegative names the first count below zero, which no run
+// counts and Add would carry into a total as it is.
+func (s *Summary) checkNotNegative() error {
+	counts := []struct {
+		name string
+		n    int64
+	}{
+		{"records", s.Records}, {"valid", s.Valid}, {"invalid", s.Invalid},
+		{"errors", s.Errors}, {"warnings", s.Warnings},
+		{"inputs", s.Inputs}, {"input_errors", s.InputErrors},
+		{"bytes_read", s.BytesRead}, {"bytes_decompressed", s.BytesDecompressed},
+		{"shards", s.Shards}, {"schema_would_pass", s.SchemaWouldPass},
+	}
+	if g := s.Signatures; g != nil {
+		counts = append(counts, []struct {
+			name string
+			n    int64
+		}{{"signatures.signed", g.Signed}, {"signatures.verified", g.Verified}, {"signatures.findings", g.Findings}}...)
+	}
+	if p := s.Probes; p != nil {
+		counts = append(counts, []struct {
+			name string
+			n    int64
+		}{{"probes.interfaces", p.Interfaces}, {"probes.answering", p.Answering}, {"probes.auth_required", p.AuthRequired},
+			{"probes.wrong_binding", p.WrongBinding}, {"probes.tls", p.TLS}, {"probes.unreachable", p.Unreachable},
+			{"probes.not_probed", p.NotProbed}, {"probes.cards_skipped", p.CardsSkipped}}...)
+	}
+	for _, c := range counts {
+		if c.n < 0 {
+			return fmt.Errorf("%s is %d, less than none", c.name, c.n)
+		}
+	}
+	for _, m := range []struct {
+		name   string
+		counts map[string]int64
+	}{{"rules", s.Rules}, {"profiles", s.Profiles}, {"framings", s.Framings}, {"fetch_failures", s.FetchFailures}} {
+		for _, k := range slices.Sorted(maps.Keys(m.counts)) {
+			if n := m.counts[k]; n < 0 {
+				return fmt.Errorf("%s %q is %d, less than none", m.name, k, n)
+			}
+		}
+	}
+	return nil
+}
+
+// overrideLevels are the levels Overrides holds: those of --rule, and
+// mixed, which Add writes for a rule the shards ran at different levels.
+var overrideLevels = []string{"off", "warning", "error", "mixed"}
+
+func (s *Summary) checkOverrides() error {
+	for _, k := range slices.Sorted(maps.Keys(s.Overrides)) {
+		if v := s.Overrides[k]; !slices.Contains(overrideLevels, v) {
+			return fmt.Errorf("overrides %q: unknown level %q (known: %s)", k, v, strings.Join(overrideLevels, ", "))
+		}
+	}
+	return nil
+}
+
 func (s *Summary) checkSignatures() error {
 	g := s.Signatures
 	if g == nil {
@@ -458,13 +535,19 @@ func (s *Summary) checkSignatures() error {
 	if g.Verified < 0 || g.Findings < 0 || g.Verified > g.Signed || g.Signed > s.Records {
 		return fmt.Errorf("signatures: %d verified of %d signed cards among %d records", g.Verified, g.Signed, s.Records)
 	}
-	for k, n := range g.Outcomes {
+	var checked int64 // the signatures checked, which a report adds up
+	for _, k := range slices.Sorted(maps.Keys(g.Outcomes)) {
+		n := g.Outcomes[k]
 		if !slices.Contains(SignatureOutcomes, k) {
 			return fmt.Errorf("signatures.outcomes: unknown outcome %q (known: %s)", k, strings.Join(SignatureOutcomes, ", "))
 		}
 		if n < 0 {
 			return fmt.Errorf("signatures.outcomes.%s is %d, less than none", k, n)
 		}
+		if n > math.MaxInt64-checked {
+			return errors.New("signatures.outcomes: the outcomes add up to more than a 64-bit integer holds")
+		}
+		checked += n
 	}
 	return nil
 }
@@ -478,6 +561,11 @@ func (s *Summary) checkProbes() error {
 	for _, n := range []int64{p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed} {
 		if n < 0 {
 			return errors.New("probes: a count is less than none")
+		}
+		if n > p.Interfaces-sum {
+			// Compared before adding: a sum that wrapped past the
+			// largest int64 could come out right.
+			return fmt.Errorf("probes: the classes add up to more than the %d interfaces", p.Interfaces)
 		}
 		sum += n
 	}

@@ -547,3 +547,88 @@ func TestUnknownMemberNewer(t *testing.T) {
 		})
 	}
 }
+
+// TestUnmarshalRejectsNegativeCounts: a count cardscan never writes below
+// zero, edited to be, was read and added up into a total that no run can
+// have (errors -5, inputs -5); the member must be named instead.
+func TestUnmarshalRejectsNegativeCounts(t *testing.T) {
+	for _, c := range []struct{ member, doc string }{
+		{"errors", `"errors":-5`},
+		{"warnings", `"warnings":-1`},
+		{"inputs", `"inputs":-5`},
+		{"input_errors", `"input_errors":-9`},
+		{"bytes_read", `"bytes_read":-1`},
+		{"bytes_decompressed", `"bytes_decompressed":-1`},
+		{"shards", `"shards":-2`},
+		{"schema_would_pass", `"schema_would_pass":-1`},
+		{`rules "capability.id"`, `"rules":{"capability.id":-5}`},
+		{`framings "ndjson"`, `"framings":{"ndjson":-1}`},
+		{`fetch_failures "fetch.status"`, `"fetch_failures":{"fetch.status":-1}`},
+		{`profiles "none"`, `"profiles":{"agentcard":3,"none":-1}`},
+		{"signatures.findings", `"signatures":{"signed":0,"verified":0,"findings":-1}`},
+		{"probes.cards_skipped", `"probes":{"interfaces":0,"answering":0,"auth_required":0,"wrong_binding":0,"tls":0,"unreachable":0,"not_probed":0,"cards_skipped":-1}`},
+	} {
+		doc := `{"records":3,"valid":0,"invalid":3,` + c.doc + `}`
+		_, err := Unmarshal([]byte(doc))
+		if err == nil || !strings.Contains(err.Error(), c.member) || !strings.Contains(err.Error(), "less than none") {
+			t.Errorf("%s: error %v, want one naming %s as less than none", doc, err, c.member)
+		}
+	}
+}
+
+// TestUnmarshalRejectsUnknownLevel: overrides hold the level a rule was
+// run at, which Add compares across shards; a level no run has (a typo
+// in a hand-edited file) would be carried into the total as it is.
+func TestUnmarshalRejectsUnknownLevel(t *testing.T) {
+	doc := `{"records":0,"valid":0,"invalid":0,"overrides":{"version.semver":"warnign"}}`
+	if _, err := Unmarshal([]byte(doc)); err == nil || !strings.Contains(err.Error(), `"warnign"`) {
+		t.Errorf("%s: error %v, want one naming the level", doc, err)
+	}
+	doc = `{"records":0,"valid":0,"invalid":0,"overrides":{"a":"off","b":"warning","c":"error","d":"mixed"}}`
+	if _, err := Unmarshal([]byte(doc)); err != nil {
+		t.Errorf("%s: %v", doc, err)
+	}
+}
+
+// TestUnmarshalRejectsWrappingSums: the checks that parts add up to a
+// whole added the parts in int64, so two parts of 5e18 wrapped to a
+// negative sum that passed "not more than the whole".
+func TestUnmarshalRejectsWrappingSums(t *testing.T) {
+	const big, quarter = "5000000000000000000", "4611686018427387904"
+	for _, doc := range []string{
+		`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":3},"profile_verdicts":{"a2a/1.0":{"valid":` + big + `,"invalid":` + big + `}}}`,
+		// Four classes of 2^62 wrap to 0, the interfaces.
+		`{"records":3,"valid":0,"invalid":3,"probes":{"interfaces":0,"answering":` + quarter + `,"auth_required":` + quarter + `,"wrong_binding":` + quarter + `,"tls":` + quarter + `,"unreachable":0,"not_probed":0,"cards_skipped":0}}`,
+	} {
+		if _, err := Unmarshal([]byte(doc)); err == nil {
+			t.Errorf("%s: accepted", doc)
+		}
+	}
+}
+
+// TestUnmarshalRejectsMoreProfiledThanRecords: each record is counted
+// under one profile ("none" when none judged it), so the profiles' counts
+// cannot add up to more than the records; two of 9e18 made the report's
+// per-dialect totals wrap negative.
+func TestUnmarshalRejectsMoreProfiledThanRecords(t *testing.T) {
+	for _, doc := range []string{
+		`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":9000000000000000000,"ma2d":9000000000000000000}}`,
+		`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":3,"none":1}}`,
+	} {
+		if _, err := Unmarshal([]byte(doc)); err == nil || !strings.Contains(err.Error(), "profiles") {
+			t.Errorf("%s: error %v, want one about profiles", doc, err)
+		}
+	}
+	if _, err := Unmarshal([]byte(`{"records":3,"valid":0,"invalid":3,"profiles":{"a2a/1.0":2,"none":1}}`)); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestUnmarshalRejectsOutcomesPastInt64: the outcomes are what a report
+// adds up as the signatures checked; two of 9e18 wrapped that negative.
+func TestUnmarshalRejectsOutcomesPastInt64(t *testing.T) {
+	doc := `{"records":3,"valid":0,"invalid":3,"signatures":{"signed":0,"verified":0,"findings":0,"outcomes":{"verified":9000000000000000000,"invalid":9000000000000000000}}}`
+	if _, err := Unmarshal([]byte(doc)); err == nil || !strings.Contains(err.Error(), "signatures.outcomes") {
+		t.Errorf("%s: error %v, want one naming signatures.outcomes", doc, err)
+	}
+}
