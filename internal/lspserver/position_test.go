@@ -1,0 +1,79 @@
+package lspserver
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// editorLines splits text into lines as the LSP specification has an
+// editor do ("\n", "\r\n" and "\r" each end a line), by way of a regular
+// expression rather than the server's own scan.
+var editorLineEnd = regexp.MustCompile("\r\n|\r|\n")
+
+func TestLineIndexEndsLinesAsTheEditorDoes(t *testing.T) {
+	for _, text := range []string{
+		"a\nbc\n😀d\n",
+		"a\r\nbc\r\n😀d\r\n",
+		"a\rbc\r😀d\r",
+		"a\r\rb\n\r\nc\r",
+		"\r",
+		"x\r\n",
+	} {
+		li := newLineIndex([]byte(text))
+		ends := editorLineEnd.FindAllStringIndex(text, -1)
+		lineStart := 0
+		for line := 0; line <= len(ends); line++ {
+			lineEnd := len(text)
+			if line < len(ends) {
+				lineEnd = ends[line][0]
+			}
+			for off := lineStart; off <= lineEnd; off++ {
+				if !utf8Start(text, off) {
+					continue
+				}
+				want := Position{Line: line, Character: len(utf16.Encode([]rune(text[lineStart:off])))}
+				if got := li.position(off); got != want {
+					t.Errorf("%q: offset %d at %+v, the editor puts it at %+v", text, off, got, want)
+				}
+				if got := li.offset(want); got != off {
+					t.Errorf("%q: %+v at offset %d, want %d", text, want, got, off)
+				}
+			}
+			// A column past the line's end is its end, before the
+			// line's terminator, as the specification says.
+			if got := li.offset(Position{Line: line, Character: 1000}); got != lineEnd {
+				t.Errorf("%q: line %d column 1000 at offset %d, want the line's end %d", text, line, got, lineEnd)
+			}
+			if line < len(ends) {
+				lineStart = ends[line][1]
+			}
+		}
+	}
+}
+
+func utf8Start(s string, i int) bool { return i == len(s) || s[i]&0xC0 != 0x80 }
+
+// TestDiagnosticsWhateverTheLineEnds judges one card with each line end
+// the LSP specification allows: a card saved on a system that ends lines
+// with "\r" alone had every diagnostic on its first line.
+func TestDiagnosticsWhateverTheLineEnds(t *testing.T) {
+	text := readCard(t, "a2a-astral.json")
+	c := newClient(t, Config{Profile: "auto", MaxDocument: DefaultMaxDocument})
+	want := c.open("file:///cards/lf.json", text)
+	if len(want) < 2 || want[1].Range.Start.Line == 0 {
+		t.Fatalf("the card should have a finding past its first line: %+v", want)
+	}
+	for name, end := range map[string]string{"crlf": "\r\n", "cr": "\r"} {
+		got := c.open("file:///cards/"+name+".json", strings.ReplaceAll(text, "\n", end))
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d diagnostics, %d with \\n", name, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Range != want[i].Range {
+				t.Errorf("%s: %s at %+v, with \\n at %+v", name, got[i].Code, got[i].Range, want[i].Range)
+			}
+		}
+	}
+}
