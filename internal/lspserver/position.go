@@ -6,28 +6,43 @@ import (
 )
 
 // lineIndex maps byte offsets of a document to LSP positions and back.
-// Lines end at '\n' (a "\r\n" ends with it too), as the CLI counts them;
-// columns are UTF-16 code units, as LSP counts them by default, where the
-// CLI counts code points: a character outside the Basic Multilingual Plane
-// (an emoji) is one column to the CLI and two to the editor. A byte that is
-// not UTF-8 counts as the one U+FFFD an editor decodes it to.
+// Lines end at "\n", "\r\n" or a lone "\r", the line ends the LSP
+// specification (3.17, "Text Documents") has client and server agree on:
+// the CLI counts '\n' alone, which puts a card saved with "\r" line ends
+// on one line. Columns are UTF-16 code units, as LSP counts them by
+// default, where the CLI counts code points: a character outside the Basic
+// Multilingual Plane (an emoji) is one column to the CLI and two to the
+// editor. A byte that is not UTF-8 counts as the one U+FFFD an editor
+// decodes it to.
 type lineIndex struct {
-	text  []byte
-	lines []int // byte offset of each line's first byte
+	text []byte
+	// lines holds the byte offset of each line's first byte, and
+	// ends that of each line's end, before its terminator.
+	lines, ends []int
 }
 
 func newLineIndex(text []byte) *lineIndex {
 	li := &lineIndex{text: text, lines: make([]int, 1, 1+bytes.Count(text, []byte{'\n'}))}
-	for i, c := range text {
-		if c == '\n' {
-			li.lines = append(li.lines, i+1)
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '\r':
+			li.ends = append(li.ends, i)
+			if i+1 < len(text) && text[i+1] == '\n' {
+				i++
+			}
+		case '\n':
+			li.ends = append(li.ends, i)
+		default:
+			continue
 		}
+		li.lines = append(li.lines, i+1)
 	}
+	li.ends = append(li.ends, len(text))
 	return li
 }
 
 // position returns the LSP position of byte offset off, clamped to the
-// text.
+// text; an offset inside a line's terminator is the line's end.
 func (li *lineIndex) position(off int) Position {
 	off = min(max(off, 0), len(li.text))
 	// The last line starting at or before off.
@@ -40,12 +55,13 @@ func (li *lineIndex) position(off int) Position {
 			hi = mid - 1
 		}
 	}
-	return Position{Line: lo, Character: utf16Len(li.text[li.lines[lo]:off])}
+	return Position{Line: lo, Character: utf16Len(li.text[li.lines[lo]:min(off, li.ends[lo])])}
 }
 
 // offset returns the byte offset of an LSP position: a line past the end
-// is the end of the text, a column past the end of its line the line's end,
-// and a column inside a surrogate pair the character's first byte.
+// is the end of the text, a column past the end of its line the line's end
+// (before its terminator), and a column inside a surrogate pair the
+// character's first byte.
 func (li *lineIndex) offset(p Position) int {
 	if p.Line < 0 {
 		return 0
@@ -53,11 +69,7 @@ func (li *lineIndex) offset(p Position) int {
 	if p.Line >= len(li.lines) {
 		return len(li.text)
 	}
-	start := li.lines[p.Line]
-	end := len(li.text)
-	if p.Line+1 < len(li.lines) {
-		end = li.lines[p.Line+1] - 1 // the '\n'
-	}
+	start, end := li.lines[p.Line], li.ends[p.Line]
 	units, i := 0, start
 	for i < end {
 		r, size := utf8.DecodeRune(li.text[i:end])
