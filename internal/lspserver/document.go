@@ -20,6 +20,10 @@ type document struct {
 	text   []byte
 	size   int
 	unheld bool
+	// outOfSync says the client sent a change with a range, which this
+	// server does not ask for: the text it holds is no longer the
+	// client's, so it is dropped until a full text comes.
+	outOfSync bool
 
 	// policyRead says policy, policyErr and v are current: they are read
 	// when the document opens and again when it is saved.
@@ -74,7 +78,7 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 	}
 	s.held -= len(d.text)
 	d.version, d.size = version, len(text)
-	d.text, d.migrations, d.migrationsDone, d.unheld = nil, nil, false, false
+	d.text, d.migrations, d.migrationsDone, d.unheld, d.outOfSync = nil, nil, false, false, false
 	switch {
 	case len(text) > s.cfg.MaxDocument:
 	case s.held+len(text) > s.maxHeld():
@@ -83,6 +87,20 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 		d.text = []byte(text)
 		s.held += len(text)
 	}
+	s.judge(ctx, d)
+}
+
+// loseSync drops the text of a document the client changed by a range:
+// answers from the text before the change (a code action's edits above
+// all) would be placed wrongly in the client's text.
+func (s *Server) loseSync(ctx context.Context, uri string, version int) {
+	d := s.docs[uri]
+	if d == nil {
+		return
+	}
+	s.held -= len(d.text)
+	d.version, d.size, d.text, d.migrations, d.migrationsDone = version, 0, nil, nil, false
+	d.unheld, d.outOfSync = false, true
 	s.judge(ctx, d)
 }
 
@@ -126,6 +144,10 @@ func (s *Server) judge(ctx context.Context, d *document) {
 func (s *Server) diagnose(d *document) []Diagnostic {
 	d.findings = d.findings[:0]
 	top := Range{}
+	if d.outOfSync {
+		return []Diagnostic{{Range: top, Severity: severityError, Source: "cardscan",
+			Message: "not judged: the client sent an incremental change, but this server takes full text (textDocumentSync 1); reopen the document or send its full text"}}
+	}
 	if d.unheld {
 		return []Diagnostic{{Range: top, Severity: severityError, Source: "cardscan",
 			Message: fmt.Sprintf("not judged: the open documents hold %d bytes, the most this server keeps (%d times --max-document); close some", s.held, heldDocuments)}}

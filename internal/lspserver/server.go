@@ -145,6 +145,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		}
 		last := p.ContentChanges[len(p.ContentChanges)-1]
 		if last.Range != nil {
+			s.loseSync(ctx, p.TextDocument.URI, p.TextDocument.Version)
 			return nil, invalidParams("an incremental change: the server asked for full text (textDocumentSync 1)")
 		}
 		s.change(ctx, p.TextDocument.URI, p.TextDocument.Version, last.Text)
