@@ -189,8 +189,11 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		}
 		return s.complete(p), nil
 	}
-	if strings.HasPrefix(req.Method(), "$/") {
-		return nil, nil // optional notifications and requests may be ignored
+	if strings.HasPrefix(req.Method(), "$/") && !req.IsCall() {
+		// The specification lets a server ignore a "$/" notification;
+		// a request of one gets MethodNotFound, as any other it does
+		// not implement.
+		return nil, nil
 	}
 	return nil, fmt.Errorf("%q: %w", req.Method(), jsonrpc2.ErrMethodNotFound)
 }
