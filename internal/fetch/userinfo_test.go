@@ -1,0 +1,37 @@
+package fetch
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestUserinfoRedactedInFailures: a URL may carry a password in its
+// userinfo (https://user:secret@host/). A fetched card's record names the
+// URL with the password written as xxxxx; a URL that yielded no card named
+// it whole, in the record's input and in the text format's location,
+// which end up in CI logs and shared files.
+func TestUserinfoRedactedInFailures(t *testing.T) {
+	for _, format := range []string{"text", "jsonl", "github"} {
+		// Loopback without --allow-private: refused before any request.
+		_, out, errOut := runFetchGuarded(t, nil, "--format", format, "--all", "http://user:secret@127.0.0.1:1/x.json")
+		if strings.Contains(out+errOut, "secret") || !strings.Contains(out, "user:xxxxx@") {
+			t.Errorf("--format %s: the password shows, or the URL is not named:\n%s%s", format, out, errOut)
+		}
+	}
+	// The MCP server's client says why it found no card in an error.
+	c := NewClient(time.Second, 1<<20, blockAll{})
+	_, err := c.Fetch(t.Context(), "http://user:secret@192.0.2.1/x.json", "auto")
+	if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "user:xxxxx@") {
+		t.Errorf("Client.Fetch: %v", err)
+	}
+}
+
+// blockAll is a transport that reaches nothing.
+type blockAll struct{}
+
+func (blockAll) RoundTrip(*http.Request) (*http.Response, error) {
+	return nil, errors.New("refused by the test")
+}
