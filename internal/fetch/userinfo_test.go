@@ -3,6 +3,7 @@ package fetch
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -34,4 +35,35 @@ type blockAll struct{}
 
 func (blockAll) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, errors.New("refused by the test")
+}
+
+// TestRedactPasswordAsTheStandardLibrary checks the hand-written
+// redaction against url.URL.Redacted on URLs that parse, and that one
+// that does not parse loses its password too.
+func TestRedactPasswordAsTheStandardLibrary(t *testing.T) {
+	for _, raw := range []string{
+		"https://user:secret@a.example/x.json",
+		"https://user:sec@ret@a.example:8443/p?q=@#f",
+		"https://user@a.example/",
+		"https://a.example/p@q",
+		"https://a.example/?u=a:b@c",
+		"http://:secret@a.example",
+		"https://a.example",
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := redactPassword(raw), u.Redacted(); got != want {
+			t.Errorf("redactPassword(%q) = %q, url.Redacted %q", raw, got, want)
+		}
+	}
+	for raw, want := range map[string]string{
+		"user:secret@a.example/x.json":      "user:xxxxx@a.example/x.json",
+		"https://user:secret@a.example/%zz": "https://user:xxxxx@a.example/%zz",
+	} {
+		if got := redactPassword(raw); got != want {
+			t.Errorf("redactPassword(%q) = %q, want %q", raw, got, want)
+		}
+	}
 }
