@@ -67,3 +67,15 @@ func TestRedactPasswordAsTheStandardLibrary(t *testing.T) {
 		}
 	}
 }
+
+// TestUserinfoRedactedInProbes: a probe record names the card's URL, from
+// a fetch record or from fetch --probe, as card_url; its password, too,
+// is written xxxxx.
+func TestUserinfoRedactedInProbes(t *testing.T) {
+	rec := `{"url":"https://user:secret@a.example/card.json","card":` + card10("["+iface10("https://127.0.0.1:1/rpc", "JSONRPC")+"]", "{}") + "}\n"
+	var out, errOut strings.Builder
+	runProbeExit([]string{"--timeout", "2s"}, strings.NewReader(rec), &out, &errOut, nil)
+	if strings.Contains(out.String()+errOut.String(), "secret") || !strings.Contains(out.String(), `"card_url":"https://user:xxxxx@a.example/card.json"`) {
+		t.Errorf("probe record:\n%s%s", out.String(), errOut.String())
+	}
+}
