@@ -77,3 +77,59 @@ func TestDiagnosticsWhateverTheLineEnds(t *testing.T) {
 		}
 	}
 }
+
+// editorApply applies edits to text as an editor does, with lines ended
+// by "\n", "\r\n" or "\r" and columns in UTF-16 code units, the edits
+// taken from the last to the first (they do not overlap).
+func editorApply(t *testing.T, text string, edits []TextEdit) string {
+	t.Helper()
+	offset := func(p Position) int {
+		starts := []int{0}
+		for _, e := range editorLineEnd.FindAllStringIndex(text, -1) {
+			starts = append(starts, e[1])
+		}
+		if p.Line >= len(starts) {
+			t.Fatalf("%+v: past the last line", p)
+		}
+		line := text[starts[p.Line]:]
+		if e := editorLineEnd.FindStringIndex(line); e != nil {
+			line = line[:e[0]]
+		}
+		units := utf16.Encode([]rune(line))
+		return starts[p.Line] + len(string(utf16.Decode(units[:min(p.Character, len(units))])))
+	}
+	for i := len(edits) - 1; i >= 0; i-- {
+		e := edits[i]
+		text = text[:offset(e.Range.Start)] + e.NewText + text[offset(e.Range.End):]
+	}
+	return text
+}
+
+// TestFixKeepsTheLineEnds: a fix that adds a member on a line of its own
+// ends that line as the document ends its lines; in a CRLF card it ended
+// it with "\n" alone, and in a card whose lines end in "\r" it put the
+// member on the line of the brace.
+func TestFixKeepsTheLineEnds(t *testing.T) {
+	lf := readCard(t, "agentcard-missing.json")
+	var want string
+	for _, end := range []string{"\n", "\r\n", "\r"} {
+		text := strings.ReplaceAll(lf, "\n", end)
+		c := newClient(t, Config{Profile: "agentcard", MaxDocument: DefaultMaxDocument})
+		uri := "file:///cards/missing.json"
+		diags := c.open(uri, text)
+		var actions []CodeAction
+		c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": uri},
+			"range": diags[0].Range, "context": map[string]any{"diagnostics": diags}}, &actions)
+		if len(actions) == 0 || !strings.HasPrefix(actions[0].Title, "Add the required member") {
+			t.Fatalf("%q: actions %+v", end, actions)
+		}
+		got := editorApply(t, text, actions[0].Edit.Changes[uri])
+		if end == "\n" {
+			want = got
+			continue
+		}
+		if got != strings.ReplaceAll(want, "\n", end) {
+			t.Errorf("%q: the fix made\n%q\nwant\n%q", end, got, strings.ReplaceAll(want, "\n", end))
+		}
+	}
+}
