@@ -74,6 +74,25 @@ func TestHTTPBodiesInFlightBounded(t *testing.T) {
 	if resp, body := postMCP(t, srv.URL, validateMessage(maxMessage-4<<10), nil); resp.StatusCode != http.StatusOK {
 		t.Errorf("a large message after the first was served: status %d (%.200s)", resp.StatusCode, body)
 	}
+	// A body without a Content-Length is read as it comes, within
+	// --max-message.
+	for _, tc := range []struct {
+		size int
+		want int
+	}{{maxMessage - 4<<10, http.StatusOK}, {maxMessage + 1, http.StatusRequestEntityTooLarge}} {
+		req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, io.MultiReader(strings.NewReader(validateMessage(tc.size))))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("a chunked message of %d bytes: status %d (%.200s), want %d", tc.size, resp.StatusCode, b, tc.want)
+		}
+	}
 	// A Content-Length over --max-message is refused before the body is
 	// read, naming both.
 	resp, body = postMCP(t, srv.URL, validateMessage(maxMessage+1), nil)

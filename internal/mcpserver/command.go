@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -328,7 +329,7 @@ func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted
 				return nil, held, false
 			}
 			held += bodyChunk
-			body = append(body, make([]byte, bodyChunk)...)[:len(body)]
+			body = slices.Grow(body, bodyChunk)
 		}
 		n, err := r.Body.Read(body[len(body):cap(body)])
 		body = body[:len(body)+n]
