@@ -228,6 +228,10 @@ func (f *finding) diagnostic(li *lineIndex, text []byte) Diagnostic {
 	if f.path != "" {
 		msg = f.path + ": " + msg
 	}
+	// The message quotes card text: its hidden characters (a U+202E that
+	// reorders the line, a zero-width space) and controls are written as
+	// the CLI's text format writes them.
+	msg = report.TextSafe(msg)
 	return Diagnostic{
 		Range:           Range{Start: li.position(f.offset), End: li.position(tokenEnd(text, f.offset))},
 		Severity:        sev,

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/rule"
 )
@@ -33,7 +34,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 			continue
 		}
 		r, _ := rule.Lookup(f.code.String())
-		parts = append(parts, "**"+f.code.String()+"**: "+markdownText(f.message)+"\n\n```text\n"+ruledoc.Text(r)+"```")
+		parts = append(parts, "**"+f.code.String()+"**: "+markdownText(report.TextSafe(f.message))+"\n\n```text\n"+ruledoc.Text(r)+"```")
 	}
 	if len(parts) == 0 {
 		return nil
