@@ -13,7 +13,11 @@ import (
 // document is an open card.
 type document struct {
 	uri, path string
-	version   int
+	// nameSize is the bytes of uri and path, which the document holds
+	// while it is open whatever its text, and which count with it
+	// against the most the open documents hold.
+	nameSize int
+	version  int
 	// text is the document's content; nil when it is larger than
 	// MaxDocument, which size then holds, or when unheld: the open
 	// documents hold the most the server keeps.
@@ -70,10 +74,16 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 		// A change to a document never opened: open it, as a client that
 		// restarted the server mid-session would expect.
 		if len(s.docs) >= maxDocuments {
-			s.notKept(ctx, uri, version)
+			s.notKept(ctx, uri, version, fmt.Sprintf("%d documents open, the most this server keeps", len(s.docs)))
 			return
 		}
 		d = &document{uri: uri, path: filePath(uri)}
+		d.nameSize = len(d.uri) + len(d.path)
+		if s.held+d.nameSize > s.maxHeld() {
+			s.notKept(ctx, uri, version, s.heldMessage())
+			return
+		}
+		s.held += d.nameSize
 		s.docs[uri] = d
 	}
 	s.held -= len(d.text)
@@ -107,7 +117,7 @@ func (s *Server) loseSync(ctx context.Context, uri string, version int) {
 // forget lets go of a document, closed or opened again.
 func (s *Server) forget(uri string) {
 	if d := s.docs[uri]; d != nil {
-		s.held -= len(d.text)
+		s.held -= len(d.text) + d.nameSize
 		delete(s.docs, uri)
 	}
 }
@@ -120,16 +130,21 @@ const heldDocuments = 64
 
 func (s *Server) maxHeld() int { return heldDocuments * s.cfg.MaxDocument }
 
+// heldMessage says why a document is not held: the others hold the most.
+func (s *Server) heldMessage() string {
+	return fmt.Sprintf("the open documents hold %d bytes (texts and URIs), the most this server keeps (%d times --max-document)", s.held, heldDocuments)
+}
+
 // maxDocuments bounds the documents a session keeps open, whatever their
 // size (each holds its URI, its findings and validators' state). A
 // variable, for a test to lower.
 var maxDocuments = 4096
 
-// notKept tells the client that a document past maxDocuments is neither
-// kept nor judged.
-func (s *Server) notKept(ctx context.Context, uri string, version int) {
-	diag := Diagnostic{Severity: severityError, Source: "cardscan",
-		Message: fmt.Sprintf("not judged: %d documents open, the most this server keeps; close some", len(s.docs))}
+// notKept tells the client that a document is neither kept nor judged,
+// and why: past maxDocuments, or its URI past the bytes the open
+// documents may hold.
+func (s *Server) notKept(ctx context.Context, uri string, version int, why string) {
+	diag := Diagnostic{Severity: severityError, Source: "cardscan", Message: "not judged: " + why + "; close some"}
 	_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: &version, Diagnostics: []Diagnostic{diag}})
 }
 
@@ -150,7 +165,7 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 	}
 	if d.unheld {
 		return []Diagnostic{{Range: top, Severity: severityError, Source: "cardscan",
-			Message: fmt.Sprintf("not judged: the open documents hold %d bytes, the most this server keeps (%d times --max-document); close some", s.held, heldDocuments)}}
+			Message: "not judged: " + s.heldMessage() + "; close some"}}
 	}
 	if d.text == nil {
 		return []Diagnostic{{Range: top, Severity: severityError, Code: fastvalidate.CodeInputTooLarge.String(),

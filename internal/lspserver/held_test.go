@@ -25,7 +25,13 @@ func TestOpenDocumentsBounded(t *testing.T) {
 		}
 		kept++
 	}
-	if want := 64 << 10 / len(text); kept != want {
+	// Each holds its text, its URI and the file path made of it.
+	want, held := 0, 0
+	for held+len(text)+2*len(uri(want))-len("file://") <= 64<<10 {
+		held += len(text) + 2*len(uri(want)) - len("file://")
+		want++
+	}
+	if kept != want {
 		t.Errorf("kept %d documents of %d bytes under --max-document 1KiB; want %d", kept, len(text), want)
 	}
 	// Closing one makes room.
@@ -34,7 +40,12 @@ func TestOpenDocumentsBounded(t *testing.T) {
 	if diags := c.open(uri(0), text); len(diags) == 1 && strings.Contains(diags[0].Message, "the open documents hold") {
 		t.Errorf("a document after one closed: %v", diags)
 	}
-	// In number: small documents past maxDocuments.
+	// In number: small documents past maxDocuments, once the large
+	// ones closed.
+	for i := range kept {
+		c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": uri(i)}})
+		c.nextDiagnostics()
+	}
 	for i := range maxDocuments {
 		c.open(fmt.Sprintf("file:///small/%d.json", i), "{}")
 	}
