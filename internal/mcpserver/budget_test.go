@@ -100,3 +100,30 @@ func TestHTTPBodiesInFlightBounded(t *testing.T) {
 		t.Errorf("a message over --max-message: status %d (%.200s), want 413 naming the limit", resp.StatusCode, body)
 	}
 }
+
+// TestHTTPDeclaredBytesAreNotHeld: a request holds of the budget the bytes
+// it has sent, not those its Content-Length declares: taken up front, a
+// client declaring --max-message and sending nothing held the budget of a
+// whole message until the read timeout, and --max-inflight of them
+// turned every other request away.
+func TestHTTPDeclaredBytesAreNotHeld(t *testing.T) {
+	const maxMessage = 64 << 10
+	cfg := mcpserver.Config{MaxMessage: maxMessage, MaxInflight: 1}
+	srv := httptest.NewServer(mcpserver.NewHTTPHandler(mcpserver.New(cfg), &cfg))
+	defer srv.Close()
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req, _ := http.NewRequest("POST", srv.URL+mcpserver.Endpoint, pr)
+	req.ContentLength = maxMessage
+	req.Header.Set("Content-Type", "application/json")
+	go func() {
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	io.WriteString(pw, `{"jsonrpc":"2.0",`) // and nothing more
+	time.Sleep(200 * time.Millisecond)
+	if resp, body := postMCP(t, srv.URL, validateMessage(maxMessage/2), nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("a message while another declares --max-message and sends nothing: status %d (%.200s), want 200", resp.StatusCode, body)
+	}
+}

@@ -288,59 +288,53 @@ func busy(w http.ResponseWriter, why string) {
 	http.Error(w, why, http.StatusServiceUnavailable)
 }
 
-// bodyChunk is how much of a body without a Content-Length is read, and
-// taken from the budget, at a time.
+// bodyChunk is the least a body's buffer grows by, and takes from the
+// budget, as its bytes come.
 const bodyChunk = 32 << 10
 
-// readBody reads a request's body within maxMessage bytes, taking its
-// bytes from bodies: a declared Content-Length before the body is read, a
-// body without one as it comes. It returns the body and the bytes taken,
-// which the caller gives back when the request is done; when it has
-// answered the request itself (413 over maxMessage, 503 over the budget,
-// 400 for a body cut short), ok is false.
+// readBody reads a request's body within maxMessage bytes, its buffer
+// taking its bytes from bodies as it grows with the bytes that come, so
+// that a request holds of the budget what it has sent, not what its
+// Content-Length declares (a client declaring --max-message and sending
+// nothing would hold it until the read timeout). It returns the body and
+// the bytes taken, which the caller gives back when the request is done;
+// when it has answered the request itself (413 over maxMessage, 503 over
+// the budget, 400 for a body cut short), ok is false.
 func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted, maxMessage int64) (body []byte, held int64, ok bool) {
-	tooLarge := func(size string) {
-		http.Error(w, fmt.Sprintf("a message of %s bytes is larger than --max-message %d bytes", size, maxMessage), http.StatusRequestEntityTooLarge)
+	declared := r.ContentLength
+	if declared > maxMessage {
+		http.Error(w, fmt.Sprintf("a message of %d bytes is larger than --max-message %d bytes", declared, maxMessage), http.StatusRequestEntityTooLarge)
+		return nil, 0, false
 	}
-	if n := r.ContentLength; n >= 0 {
-		if n > maxMessage {
-			tooLarge(fmt.Sprint(n))
-			return nil, 0, false
-		}
-		if !bodies.TryAcquire(n) {
-			busy(w, "too many bytes of messages at once")
-			return nil, 0, false
-		}
-		body = make([]byte, n)
-		if _, err := io.ReadFull(r.Body, body); err != nil {
-			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
-			return nil, n, false
-		}
-		return body, n, true
+	limit := maxMessage + 1 // a byte more shows a body without a Content-Length is too long
+	if declared >= 0 {
+		limit = declared
 	}
-	for {
-		if int64(len(body)) > maxMessage {
-			tooLarge("more than " + fmt.Sprint(maxMessage))
-			return nil, held, false
-		}
-		if cap(body)-len(body) < bodyChunk/2 {
-			if !bodies.TryAcquire(bodyChunk) {
+	for int64(len(body)) < limit {
+		if len(body) == cap(body) {
+			grow := min(int64(max(len(body), bodyChunk)), limit-int64(len(body)))
+			if !bodies.TryAcquire(grow) {
 				busy(w, "too many bytes of messages at once")
 				return nil, held, false
 			}
-			held += bodyChunk
-			body = slices.Grow(body, bodyChunk)
+			held += grow
+			body = slices.Grow(body, int(grow))
 		}
-		n, err := r.Body.Read(body[len(body):cap(body)])
+		n, err := r.Body.Read(body[len(body):min(int64(cap(body)), limit)])
 		body = body[:len(body)+n]
-		if err == io.EOF {
-			return body, held, true
+		if err == io.EOF && declared < 0 {
+			break
 		}
-		if err != nil {
+		if err != nil && (err != io.EOF || int64(len(body)) < limit) {
 			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
 			return nil, held, false
 		}
 	}
+	if int64(len(body)) > maxMessage {
+		http.Error(w, fmt.Sprintf("a message of more than %d bytes is larger than --max-message", maxMessage), http.StatusRequestEntityTooLarge)
+		return nil, held, false
+	}
+	return body, held, true
 }
 
 // refuseMalformed answers 400, with the JSON-RPC error stdio would answer
