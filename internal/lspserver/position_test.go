@@ -133,3 +133,24 @@ func TestFixKeepsTheLineEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestUnterminatedStringEndsAtItsLine: a member name being typed, an
+// unterminated string, ends at the end of its line, whatever ends it. In
+// a card whose lines end in "\r" it ran on to the next quote, and a
+// completion, which replaces the string, swallowed the line break and
+// the next line's opening quote.
+func TestUnterminatedStringEndsAtItsLine(t *testing.T) {
+	for _, end := range []string{"\n", "\r\n", "\r"} {
+		card := strings.ReplaceAll("{\n  \"na\n  \"version\": \"1.0.0\"\n}\n", "\n", end)
+		c := newClient(t, Config{Profile: "a2a/1.0", MaxDocument: DefaultMaxDocument})
+		uri := "file:///cards/card.json"
+		c.open(uri, card)
+		items := c.complete(uri, Position{Line: 1, Character: 5}).Items
+		if len(items) == 0 || items[0].TextEdit == nil {
+			t.Fatalf("%q: no completion in the member name being typed", end)
+		}
+		if want := (Range{Start: Position{Line: 1, Character: 2}, End: Position{Line: 1, Character: 5}}); items[0].TextEdit.Range != want {
+			t.Errorf("%q: the completion replaces %+v, want the name typed so far %+v", end, items[0].TextEdit.Range, want)
+		}
+	}
+}
