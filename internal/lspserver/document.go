@@ -263,7 +263,8 @@ func ruleLink(c fastvalidate.Code) *codeDescription {
 }
 
 // tokenEnd returns the end of the JSON token at off, which a diagnostic
-// underlines: a string to its closing quote, a number or literal to its
+// underlines: a string to its closing quote (or, unterminated, its line's
+// end), a number or literal to its
 // last character, an object or array its opening bracket alone (the whole
 // of a card would hide every other underline).
 func tokenEnd(text []byte, off int) int {
@@ -278,7 +279,7 @@ func tokenEnd(text []byte, off int) int {
 				i++
 			case '"':
 				return i + 1
-			case '\n':
+			case '\n', '\r':
 				return i
 			}
 		}

@@ -116,8 +116,8 @@ func escapePointer(s string) string {
 }
 
 // scanToken returns the end of the token starting at i: a string to its
-// closing quote (or the end of its line, unterminated), anything else to
-// the next delimiter.
+// closing quote (or, unterminated, the end of its line, which "\n",
+// "\r\n" or "\r" ends), anything else to the next delimiter.
 func scanToken(text []byte, i int) int {
 	if text[i] == '"' {
 		for j := i + 1; j < len(text); j++ {
@@ -126,7 +126,7 @@ func scanToken(text []byte, i int) int {
 				j++
 			case '"':
 				return j + 1
-			case '\n':
+			case '\n', '\r':
 				return j
 			}
 		}
