@@ -89,8 +89,8 @@ func TestHTTPBodiesInFlightBounded(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != tc.want {
-			t.Errorf("a chunked message of %d bytes: status %d (%.200s), want %d", tc.size, resp.StatusCode, b, tc.want)
+		if resp.StatusCode != tc.want || tc.want == http.StatusRequestEntityTooLarge && !strings.Contains(string(b), fmt.Sprint(maxMessage)) {
+			t.Errorf("a chunked message of %d bytes: status %d (%.200s), want %d (naming --max-message)", tc.size, resp.StatusCode, b, tc.want)
 		}
 	}
 	// A Content-Length over --max-message is refused before the body is

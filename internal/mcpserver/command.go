@@ -331,7 +331,7 @@ func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted
 		}
 	}
 	if int64(len(body)) > maxMessage {
-		http.Error(w, fmt.Sprintf("a message of more than %d bytes is larger than --max-message", maxMessage), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("a message larger than --max-message %d bytes", maxMessage), http.StatusRequestEntityTooLarge)
 		return nil, held, false
 	}
 	return body, held, true
