@@ -264,9 +264,9 @@ func ruleLink(c fastvalidate.Code) *codeDescription {
 
 // tokenEnd returns the end of the JSON token at off, which a diagnostic
 // underlines: a string to its closing quote (or, unterminated, its line's
-// end), a number or literal to its
-// last character, an object or array its opening bracket alone (the whole
-// of a card would hide every other underline).
+// end), a number or literal to its last character, an object or array
+// its opening bracket alone (the whole of a card would hide every other
+// underline).
 func tokenEnd(text []byte, off int) int {
 	if off < 0 || off >= len(text) {
 		return max(min(off, len(text)), 0)

@@ -22,7 +22,8 @@ type lineIndex struct {
 }
 
 func newLineIndex(text []byte) *lineIndex {
-	li := &lineIndex{text: text, lines: make([]int, 1, 1+bytes.Count(text, []byte{'\n'}))}
+	breaks := bytes.Count(text, []byte{'\n'}) + bytes.Count(text, []byte{'\r'}) - bytes.Count(text, []byte("\r\n"))
+	li := &lineIndex{text: text, lines: make([]int, 1, 1+breaks), ends: make([]int, 0, 1+breaks)}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\r':
