@@ -154,3 +154,27 @@ func TestUnterminatedStringEndsAtItsLine(t *testing.T) {
 		}
 	}
 }
+
+// TestCompletionAtAPositionPastItsLine: a completion between tokens is
+// inserted at the cursor, which the answer named as the client sent it:
+// a column past the line's end, or a negative one, came back as the
+// range of the item's edit, which is no place in the document.
+func TestCompletionAtAPositionPastItsLine(t *testing.T) {
+	card := "{\n  \n}\n"
+	c := newClient(t, Config{Profile: "a2a/1.0", MaxDocument: DefaultMaxDocument})
+	uri := "file:///cards/card.json"
+	c.open(uri, card)
+	for _, at := range []Position{{Line: 1, Character: 1000}, {Line: 1, Character: -5}} {
+		items := c.complete(uri, at).Items
+		if len(items) == 0 || items[0].TextEdit == nil {
+			t.Fatalf("%+v: no completion", at)
+		}
+		want := Position{Line: 1, Character: 2}
+		if at.Character < 0 {
+			want.Character = 0
+		}
+		if r := items[0].TextEdit.Range; r.Start != want || r.End != want {
+			t.Errorf("at %+v the item's edit is at %+v, want the place in the line %+v", at, r, want)
+		}
+	}
+}
