@@ -40,7 +40,7 @@ func (s *Server) codeActions(p codeActionParams) any {
 	if d == nil || d.text == nil || d.v == nil {
 		return actions
 	}
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	from, to := li.offset(p.Range.Start), li.offset(p.Range.End)
 	findings := append([]finding(nil), d.findings...)
 	for _, f := range findings {

@@ -9,7 +9,7 @@ func (s *Server) complete(p textDocumentPositionParams) any {
 	if d == nil || d.text == nil {
 		return completionList{Items: []completionItem{}}
 	}
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	off := li.offset(p.Position)
 	pl := locate(d.text, off)
 	items := []completionItem{}

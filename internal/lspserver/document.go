@@ -18,6 +18,9 @@ type document struct {
 	// against the most the open documents hold.
 	nameSize int
 	version  int
+	// enc is the session's position encoding, which the client picked
+	// before any document opened.
+	enc positionEncoding
 	// text is the document's content; nil when it is larger than
 	// MaxDocument, which size then holds, or when unheld: the open
 	// documents hold the most the server keeps.
@@ -77,7 +80,7 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 			s.notKept(ctx, uri, version, fmt.Sprintf("%d documents open, the most this server keeps", len(s.docs)))
 			return
 		}
-		d = &document{uri: uri, path: filePath(uri)}
+		d = &document{uri: uri, path: filePath(uri), enc: s.encoding}
 		d.nameSize = len(d.uri) + len(d.path)
 		if s.held+d.nameSize > s.maxHeld() {
 			s.notKept(ctx, uri, version, s.heldMessage())
@@ -182,7 +185,7 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 		return []Diagnostic{}
 	}
 	d.findings, d.judged = validate(d.v, d.text, d.findings)
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	diags := make([]Diagnostic, 0, len(d.findings))
 	for _, f := range d.findings {
 		diags = append(diags, f.diagnostic(li, d.text))

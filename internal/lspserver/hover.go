@@ -18,7 +18,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 	if d == nil || d.text == nil {
 		return nil
 	}
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	off := li.offset(p.Position)
 	var parts []string
 	var rng *Range

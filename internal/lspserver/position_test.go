@@ -21,34 +21,52 @@ func TestLineIndexEndsLinesAsTheEditorDoes(t *testing.T) {
 		"\r",
 		"x\r\n",
 	} {
-		li := newLineIndex([]byte(text))
-		ends := editorLineEnd.FindAllStringIndex(text, -1)
-		lineStart := 0
-		for line := 0; line <= len(ends); line++ {
-			lineEnd := len(text)
-			if line < len(ends) {
-				lineEnd = ends[line][0]
+		for _, enc := range []positionEncoding{utf16Units, utf8Bytes, utf32CodePoints} {
+			checkLineIndex(t, text, enc)
+		}
+	}
+}
+
+// checkLineIndex checks the index of text in enc against the editor's
+// lines and the standard library's counts of each encoding.
+func checkLineIndex(t *testing.T, text string, enc positionEncoding) {
+	t.Helper()
+	columns := func(s string) int {
+		switch enc {
+		case utf8Bytes:
+			return len(s)
+		case utf32CodePoints:
+			return len([]rune(s))
+		}
+		return len(utf16.Encode([]rune(s)))
+	}
+	li := newLineIndex([]byte(text), enc)
+	ends := editorLineEnd.FindAllStringIndex(text, -1)
+	lineStart := 0
+	for line := 0; line <= len(ends); line++ {
+		lineEnd := len(text)
+		if line < len(ends) {
+			lineEnd = ends[line][0]
+		}
+		for off := lineStart; off <= lineEnd; off++ {
+			if !utf8Start(text, off) {
+				continue
 			}
-			for off := lineStart; off <= lineEnd; off++ {
-				if !utf8Start(text, off) {
-					continue
-				}
-				want := Position{Line: line, Character: len(utf16.Encode([]rune(text[lineStart:off])))}
-				if got := li.position(off); got != want {
-					t.Errorf("%q: offset %d at %+v, the editor puts it at %+v", text, off, got, want)
-				}
-				if got := li.offset(want); got != off {
-					t.Errorf("%q: %+v at offset %d, want %d", text, want, got, off)
-				}
+			want := Position{Line: line, Character: columns(text[lineStart:off])}
+			if got := li.position(off); got != want {
+				t.Errorf("%s %q: offset %d at %+v, the editor puts it at %+v", enc, text, off, got, want)
 			}
-			// A column past the line's end is its end, before the
-			// line's terminator, as the specification says.
-			if got := li.offset(Position{Line: line, Character: 1000}); got != lineEnd {
-				t.Errorf("%q: line %d column 1000 at offset %d, want the line's end %d", text, line, got, lineEnd)
+			if got := li.offset(want); got != off {
+				t.Errorf("%s %q: %+v at offset %d, want %d", enc, text, want, got, off)
 			}
-			if line < len(ends) {
-				lineStart = ends[line][1]
-			}
+		}
+		// A column past the line's end is its end, before the
+		// line's terminator, as the specification says.
+		if got := li.offset(Position{Line: line, Character: 1000}); got != lineEnd {
+			t.Errorf("%s %q: line %d column 1000 at offset %d, want the line's end %d", enc, text, line, got, lineEnd)
+		}
+		if line < len(ends) {
+			lineStart = ends[line][1]
 		}
 	}
 }
