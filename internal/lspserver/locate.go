@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // place is what lies at a byte offset of a card being written: the
@@ -51,6 +53,12 @@ func locate(text []byte, off int) place {
 			i++
 			continue
 		case '{', '[':
+			if len(stack) == fastvalidate.DefaultMaxDepth {
+				// Deeper than any card the validator takes or any
+				// member table reaches: the place is unknown, and
+				// what is held stays bounded by the limit.
+				return place{tokStart: -1, tokEnd: -1}
+			}
 			seg := ""
 			if n := len(stack); n > 0 {
 				seg = stack[n-1].segmentOfChild()
