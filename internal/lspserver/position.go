@@ -62,32 +62,39 @@ func (e positionEncoding) width(r rune, size int) int {
 // to the CLI and two to the editor. A byte that is not UTF-8 counts as
 // the one U+FFFD an editor decodes it to.
 type lineIndex struct {
-	text []byte
-	enc  positionEncoding
-	// lines holds the byte offset of each line's first byte, and
-	// ends that of each line's end, before its terminator.
-	lines, ends []int
+	text  []byte
+	enc   positionEncoding
+	lines []int // byte offset of each line's first byte
 }
 
 func newLineIndex(text []byte, enc positionEncoding) *lineIndex {
 	breaks := bytes.Count(text, []byte{'\n'}) + bytes.Count(text, []byte{'\r'}) - bytes.Count(text, []byte("\r\n"))
-	li := &lineIndex{text: text, enc: enc, lines: make([]int, 1, 1+breaks), ends: make([]int, 0, 1+breaks)}
+	li := &lineIndex{text: text, enc: enc, lines: make([]int, 1, 1+breaks)}
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '\r':
-			li.ends = append(li.ends, i)
 			if i+1 < len(text) && text[i+1] == '\n' {
 				i++
 			}
 		case '\n':
-			li.ends = append(li.ends, i)
 		default:
 			continue
 		}
 		li.lines = append(li.lines, i+1)
 	}
-	li.ends = append(li.ends, len(text))
 	return li
+}
+
+// lineEnd is the byte offset of the end of line n, before its terminator.
+func (li *lineIndex) lineEnd(n int) int {
+	if n+1 >= len(li.lines) {
+		return len(li.text)
+	}
+	end := li.lines[n+1] - 1 // a '\n' or a lone '\r'
+	if li.text[end] == '\n' && end > li.lines[n] && li.text[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 // position returns the LSP position of byte offset off, clamped to the
@@ -104,7 +111,7 @@ func (li *lineIndex) position(off int) Position {
 			hi = mid - 1
 		}
 	}
-	return Position{Line: lo, Character: li.columns(li.text[li.lines[lo]:min(off, li.ends[lo])])}
+	return Position{Line: lo, Character: li.columns(li.text[li.lines[lo]:min(off, li.lineEnd(lo))])}
 }
 
 // offset returns the byte offset of an LSP position: a line past the end
@@ -118,7 +125,7 @@ func (li *lineIndex) offset(p Position) int {
 	if p.Line >= len(li.lines) {
 		return len(li.text)
 	}
-	start, end := li.lines[p.Line], li.ends[p.Line]
+	start, end := li.lines[p.Line], li.lineEnd(p.Line)
 	units, i := 0, start
 	for i < end {
 		r, size := utf8.DecodeRune(li.text[i:end])
