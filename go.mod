@@ -19,6 +19,7 @@ require (
 	github.com/zeebo/xxh3 v1.1.0
 	go.lsp.dev/jsonrpc2 v1.0.1
 	golang.org/x/net v0.60.0
+	golang.org/x/sync v0.23.0
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.42.0
 	google.golang.org/grpc v1.85.0
@@ -38,7 +39,6 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
-	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.49.0
 	golang.org/x/time v0.15.0 // indirect
 	google.golang.org/protobuf v1.36.12

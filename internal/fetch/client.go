@@ -69,7 +69,7 @@ func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error
 	text := renderer{r: report.FormatText.Renderer(report.WriterOptions{All: true, Style: report.Quoted})}
 	res := fetchOne(ctx, c.f, pool, nil, &cards, &text, url)
 	if res.fail != nil {
-		return Fetched{}, errors.New(printable(url) + ": " + res.fail.detail)
+		return Fetched{}, errors.New(printable(redactPassword(url)) + ": " + res.fail.detail)
 	}
 	if res.stats.Invalid+res.stats.Warnings > 0 {
 		res.text = append(append([]byte(report.QuoteNote), '\n'), res.text...)

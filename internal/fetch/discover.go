@@ -212,6 +212,9 @@ type attempt struct {
 	rule   fastvalidate.Code
 	reason string
 	final  bool // the other candidates would fare no better: stop
+	// answered says the URL answered, with headers, but its body could
+	// not be read: its host was reached, whatever the rule.
+	answered bool
 }
 
 // rank orders the rules of attempts that let discovery go on, most
@@ -252,7 +255,7 @@ func (f *fetcher) discover(ctx context.Context, raw string) (*found, *failure) {
 		}
 		if at.final {
 			detail := name + ": " + at.reason
-			if at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout {
+			if !at.answered && (at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout) {
 				detail = "cannot reach " + c.Host + ": " + at.reason
 			}
 			if len(reasons) > 0 {
@@ -289,7 +292,7 @@ func (f *fetcher) get(ctx context.Context, u *url.URL) (*found, attempt) {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return nil, attempt{fastvalidate.CodeHTTPTimeout, "cancelled while waiting to retry", true}
+			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: "cancelled while waiting to retry", final: true}
 		}
 	}
 }
@@ -306,7 +309,7 @@ type retryHint struct {
 func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attempt, hint retryHint) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, attempt{fastvalidate.CodeHTTPUnreachable, err.Error(), true}, hint
+		return nil, attempt{rule: fastvalidate.CodeHTTPUnreachable, reason: err.Error(), final: true}, hint
 	}
 	req.Header.Set("Accept", acceptHeader)
 	req.Header.Set("User-Agent", f.userAgent)
@@ -314,7 +317,7 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 	if err != nil {
 		var re *redirectError
 		if errors.As(err, &re) {
-			return nil, attempt{fastvalidate.CodeHTTPRedirect, re.msg, false}, hint
+			return nil, attempt{rule: fastvalidate.CodeHTTPRedirect, reason: re.msg, final: false}, hint
 		}
 		return nil, classify(err), hint
 	}
@@ -327,16 +330,18 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 		// Drain a little so the connection can be reused for the next
 		// candidate; a large error page is not worth reading.
 		io.CopyN(io.Discard, resp.Body, 4<<10)
-		return nil, attempt{fastvalidate.CodeHTTPStatus, resp.Status, false}, hint
+		return nil, attempt{rule: fastvalidate.CodeHTTPStatus, reason: resp.Status, final: false}, hint
 	}
 	if mt := mediaType(resp.Header.Get("Content-Type")); mt == "text/html" || mt == "application/xhtml+xml" {
 		io.CopyN(io.Discard, resp.Body, 4<<10)
-		return nil, attempt{fastvalidate.CodeHTTPNotACard, "200, served as " + mt + ", not a card", false}, hint
+		return nil, attempt{rule: fastvalidate.CodeHTTPNotACard, reason: "200, served as " + mt + ", not a card", final: false}, hint
 	}
 	body, verdict, err := readCandidate(resp.Body, f.maxBytes)
 	if err != nil {
+		// The path answered: the error says what, as probe's does.
+		be := &bodyError{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type")), timeout: f.timeout, err: err}
 		at := classify(err)
-		at.reason = "reading the body: " + at.reason
+		at.reason, at.answered = be.Error(), true
 		return nil, at, hint
 	}
 	switch verdict {
@@ -345,9 +350,9 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 		if b := firstByte(body); b >= 0 {
 			what = "a body starting with " + strconv.QuoteRuneToASCII(rune(b))
 		}
-		return nil, attempt{fastvalidate.CodeHTTPNotACard, "200 with " + what + ", not a card", false}, hint
+		return nil, attempt{rule: fastvalidate.CodeHTTPNotACard, reason: "200 with " + what + ", not a card", final: false}, hint
 	case overCap:
-		return nil, attempt{fastvalidate.CodeHTTPTooLarge, fmt.Sprintf("the body is larger than --max-record (%d bytes)", f.maxBytes), true}, hint
+		return nil, attempt{rule: fastvalidate.CodeHTTPTooLarge, reason: fmt.Sprintf("the body is larger than --max-record (%d bytes)", f.maxBytes), final: true}, hint
 	}
 	return &found{url: resp.Request.URL, header: resp.Header, body: body, size: int64(len(body))}, attempt{}, hint
 }
@@ -356,13 +361,13 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 func classify(err error) attempt {
 	var be *blockedError
 	if errors.As(err, &be) {
-		return attempt{fastvalidate.CodeHTTPBlockedAddress, be.Error(), true}
+		return attempt{rule: fastvalidate.CodeHTTPBlockedAddress, reason: be.Error(), final: true}
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
-		return attempt{fastvalidate.CodeHTTPTimeout, "timed out", true}
+		return attempt{rule: fastvalidate.CodeHTTPTimeout, reason: "timed out", final: true}
 	}
-	return attempt{fastvalidate.CodeHTTPUnreachable, describe(err), true}
+	return attempt{rule: fastvalidate.CodeHTTPUnreachable, reason: describe(err), final: true}
 }
 
 // retryAfter reads a Retry-After header: delay-seconds or an HTTP date

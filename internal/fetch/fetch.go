@@ -421,7 +421,7 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pip
 	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
-		rec := record{requested: raw, vd: report.Verdict{Input: printable(raw), Line: 1, Findings: []fastvalidate.Finding{
+		rec := record{requested: raw, vd: report.Verdict{Input: printable(redactPassword(raw)), Line: 1, Findings: []fastvalidate.Finding{
 			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", printable(fail.detail)),
 		}}}
 		res.out = rd.append(nil, &rec)
@@ -495,6 +495,30 @@ func hostKey(raw string) string {
 		return ""
 	}
 	return strings.ToLower(canonicalAddr(cands[0]))
+}
+
+// redactPassword writes the password of raw's userinfo as xxxxx, as
+// url.URL.Redacted does for the URL of a card found; by hand, since a URL
+// that yields no card may be one that does not parse.
+func redactPassword(raw string) string {
+	scheme := strings.Index(raw, "://")
+	start := scheme + len("://")
+	if scheme < 0 {
+		start = 0 // taken as https://raw
+	}
+	authority := raw[start:]
+	if end := strings.IndexAny(authority, "/?#"); end >= 0 {
+		authority = authority[:end]
+	}
+	at := strings.LastIndexByte(authority, '@')
+	if at < 0 {
+		return raw
+	}
+	colon := strings.IndexByte(authority[:at], ':')
+	if colon < 0 {
+		return raw
+	}
+	return raw[:start+colon+1] + "xxxxx" + raw[start+at:]
 }
 
 // printable escapes what the URL list or a server put in a message that

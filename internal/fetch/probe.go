@@ -492,7 +492,7 @@ func probeFound(ctx context.Context, p *prober, rec *record, cards bool, res *re
 	if len(ifaces) == 0 {
 		return
 	}
-	pc := &probeCard{input: rec.vd.Input, line: rec.vd.Line, cardURL: rec.requested, valid: true, profile: rec.vd.Profile}
+	pc := &probeCard{input: rec.vd.Input, line: rec.vd.Line, cardURL: redactPassword(rec.requested), valid: true, profile: rec.vd.Profile}
 	counts := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}}, Probes: &summary.Probes{}}
 	var probes []byte
 	for i := range ifaces {

@@ -43,7 +43,7 @@ type iface struct {
 type probeCard struct {
 	input   string
 	line    int
-	cardURL string // the URL a fetch record names, else ""
+	cardURL string // the URL a fetch record names, its password redacted, else ""
 	valid   bool
 	profile string
 	ifaces  []iface
@@ -272,7 +272,7 @@ func readProbeCard(input string, line int, text []byte, v *fastvalidate.Validato
 	card := text
 	var fr fetchRecord
 	if bytes.HasPrefix(text, []byte(`{"url":`)) && json.Unmarshal(text, &fr) == nil && fr.URL != nil && fr.Card != nil {
-		pc.cardURL = *fr.URL
+		pc.cardURL = redactPassword(*fr.URL)
 		card = fr.Card
 		if bytes.Equal(card, []byte("null")) {
 			pc.err = "the fetch record holds no card"

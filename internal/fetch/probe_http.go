@@ -608,10 +608,34 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 	}
 	a.body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
 	if err != nil {
-		return nil, err
+		return nil, &bodyError{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type")), timeout: p.f.timeout, err: err}
 	}
 	return a, nil
 }
+
+// bodyError is an answer whose headers came but whose body did not: an
+// event stream, a body that trickles or a connection cut. The interface
+// was reached, which the error says, with what it answered.
+type bodyError struct {
+	status    int
+	mediaType string
+	timeout   time.Duration
+	err       error
+}
+
+func (e *bodyError) Error() string {
+	what := "no Content-Type"
+	if e.mediaType != "" {
+		what = clip(e.mediaType)
+	}
+	head := fmt.Sprintf("answered %d (%s), but ", e.status, what)
+	if at := classify(e.err); at.rule == fastvalidate.CodeHTTPTimeout {
+		return head + fmt.Sprintf("its body did not end within --timeout %v", e.timeout)
+	}
+	return head + "reading its body failed: " + describe(e.err)
+}
+
+func (e *bodyError) Unwrap() error { return e.err }
 
 // failed names a request that got no answer.
 func failed(it *iface, err error) outcome {
@@ -630,6 +654,16 @@ func failed(it *iface, err error) outcome {
 	}
 	at := classify(err)
 	o.answer = at.reason
+	var be *bodyError
+	if errors.As(err, &be) {
+		rule := fastvalidate.CodeProbeUnreachable
+		if at.rule == fastvalidate.CodeHTTPTimeout {
+			rule = fastvalidate.CodeProbeTimeout
+		}
+		o.answer = fmt.Sprintf("%d, body cut off (%s)", be.status, at.reason)
+		o.add(rule, it.pointer, hostOf(it.url)+" "+be.Error())
+		return o
+	}
 	switch at.rule {
 	case fastvalidate.CodeHTTPBlockedAddress:
 		o.add(fastvalidate.CodeProbeBlockedAddress, it.pointer, at.reason)

@@ -40,7 +40,7 @@ func (s *Server) codeActions(p codeActionParams) any {
 	if d == nil || d.text == nil || d.v == nil {
 		return actions
 	}
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	from, to := li.offset(p.Range.Start), li.offset(p.Range.End)
 	findings := append([]finding(nil), d.findings...)
 	for _, f := range findings {
@@ -174,7 +174,8 @@ func lastSegment(ptr string) string {
 
 // insertMember adds "name": value as the first member of the object at
 // open, on a line of its own indented like the object's next line when
-// the object spans lines.
+// the object spans lines, ended as that line's predecessor is ("\n",
+// "\r\n" or "\r").
 func insertMember(text []byte, open int, name, value string) byteEdit {
 	member := strconv.Quote(name) + ": " + value
 	i := open + 1
@@ -184,9 +185,17 @@ func insertMember(text []byte, open int, name, value string) byteEdit {
 	if i < len(text) && text[i] == '}' {
 		return byteEdit{open + 1, i, member}
 	}
-	if nl := bytes.IndexByte(text[open+1:i], '\n'); nl >= 0 {
-		indent := text[open+1+nl+1 : i]
-		return byteEdit{open + 1, open + 1, "\n" + string(indent) + member + ","}
+	gap := text[open+1 : i]
+	if nl := bytes.IndexAny(gap, "\r\n"); nl >= 0 {
+		end := gap[nl : nl+1]
+		if bytes.HasPrefix(gap[nl:], []byte("\r\n")) {
+			end = gap[nl : nl+2]
+		}
+		indent := gap[nl+len(end):]
+		if j := bytes.LastIndexAny(indent, "\r\n"); j >= 0 {
+			indent = indent[j+1:] // blank lines between: the last line's
+		}
+		return byteEdit{open + 1, open + 1, string(end) + string(indent) + member + ","}
 	}
 	return byteEdit{open + 1, open + 1, member + ", "}
 }

@@ -9,7 +9,7 @@ func (s *Server) complete(p textDocumentPositionParams) any {
 	if d == nil || d.text == nil {
 		return completionList{Items: []completionItem{}}
 	}
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	off := li.offset(p.Position)
 	pl := locate(d.text, off)
 	items := []completionItem{}
@@ -17,8 +17,10 @@ func (s *Server) complete(p textDocumentPositionParams) any {
 		return completionList{Items: items}
 	}
 	// Inside a string, the item replaces it whole; between tokens it is
-	// inserted at the cursor.
-	replace := Range{Start: p.Position, End: p.Position}
+	// inserted at the cursor, as the document has it: a column past the
+	// line's end is its end.
+	at := li.position(off)
+	replace := Range{Start: at, End: at}
 	if pl.tokStart >= 0 {
 		replace = Range{Start: li.position(pl.tokStart), End: li.position(pl.tokEnd)}
 	}

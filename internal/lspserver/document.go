@@ -13,13 +13,24 @@ import (
 // document is an open card.
 type document struct {
 	uri, path string
-	version   int
+	// nameSize is the bytes of uri and path, which the document holds
+	// while it is open whatever its text, and which count with it
+	// against the most the open documents hold.
+	nameSize int
+	version  int
+	// enc is the session's position encoding, which the client picked
+	// before any document opened.
+	enc positionEncoding
 	// text is the document's content; nil when it is larger than
 	// MaxDocument, which size then holds, or when unheld: the open
 	// documents hold the most the server keeps.
 	text   []byte
 	size   int
 	unheld bool
+	// outOfSync says the client sent a change with a range, which this
+	// server does not ask for: the text it holds is no longer the
+	// client's, so it is dropped until a full text comes.
+	outOfSync bool
 
 	// policyRead says policy, policyErr and v are current: they are read
 	// when the document opens and again when it is saved.
@@ -66,15 +77,21 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 		// A change to a document never opened: open it, as a client that
 		// restarted the server mid-session would expect.
 		if len(s.docs) >= maxDocuments {
-			s.notKept(ctx, uri, version)
+			s.notKept(ctx, uri, version, fmt.Sprintf("%d documents open, the most this server keeps", len(s.docs)))
 			return
 		}
-		d = &document{uri: uri, path: filePath(uri)}
+		d = &document{uri: uri, path: filePath(uri), enc: s.encoding}
+		d.nameSize = len(d.uri) + len(d.path)
+		if s.held+d.nameSize > s.maxHeld() {
+			s.notKept(ctx, uri, version, s.heldMessage())
+			return
+		}
+		s.held += d.nameSize
 		s.docs[uri] = d
 	}
 	s.held -= len(d.text)
 	d.version, d.size = version, len(text)
-	d.text, d.migrations, d.migrationsDone, d.unheld = nil, nil, false, false
+	d.text, d.migrations, d.migrationsDone, d.unheld, d.outOfSync = nil, nil, false, false, false
 	switch {
 	case len(text) > s.cfg.MaxDocument:
 	case s.held+len(text) > s.maxHeld():
@@ -86,10 +103,24 @@ func (s *Server) change(ctx context.Context, uri string, version int, text strin
 	s.judge(ctx, d)
 }
 
+// loseSync drops the text of a document the client changed by a range:
+// answers from the text before the change (a code action's edits above
+// all) would be placed wrongly in the client's text.
+func (s *Server) loseSync(ctx context.Context, uri string, version int) {
+	d := s.docs[uri]
+	if d == nil {
+		return
+	}
+	s.held -= len(d.text)
+	d.version, d.size, d.text, d.migrations, d.migrationsDone = version, 0, nil, nil, false
+	d.unheld, d.outOfSync = false, true
+	s.judge(ctx, d)
+}
+
 // forget lets go of a document, closed or opened again.
 func (s *Server) forget(uri string) {
 	if d := s.docs[uri]; d != nil {
-		s.held -= len(d.text)
+		s.held -= len(d.text) + d.nameSize
 		delete(s.docs, uri)
 	}
 }
@@ -102,16 +133,21 @@ const heldDocuments = 64
 
 func (s *Server) maxHeld() int { return heldDocuments * s.cfg.MaxDocument }
 
+// heldMessage says why a document is not held: the others hold the most.
+func (s *Server) heldMessage() string {
+	return fmt.Sprintf("the open documents hold %d bytes (texts and URIs), the most this server keeps (%d times --max-document)", s.held, heldDocuments)
+}
+
 // maxDocuments bounds the documents a session keeps open, whatever their
 // size (each holds its URI, its findings and validators' state). A
 // variable, for a test to lower.
 var maxDocuments = 4096
 
-// notKept tells the client that a document past maxDocuments is neither
-// kept nor judged.
-func (s *Server) notKept(ctx context.Context, uri string, version int) {
-	diag := Diagnostic{Severity: severityError, Source: "cardscan",
-		Message: fmt.Sprintf("not judged: %d documents open, the most this server keeps; close some", len(s.docs))}
+// notKept tells the client that a document is neither kept nor judged,
+// and why: past maxDocuments, or its URI past the bytes the open
+// documents may hold.
+func (s *Server) notKept(ctx context.Context, uri string, version int, why string) {
+	diag := Diagnostic{Severity: severityError, Source: "cardscan", Message: "not judged: " + why + "; close some"}
 	_ = s.conn.Notify(ctx, "textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: &version, Diagnostics: []Diagnostic{diag}})
 }
 
@@ -126,9 +162,13 @@ func (s *Server) judge(ctx context.Context, d *document) {
 func (s *Server) diagnose(d *document) []Diagnostic {
 	d.findings = d.findings[:0]
 	top := Range{}
+	if d.outOfSync {
+		return []Diagnostic{{Range: top, Severity: severityError, Source: "cardscan",
+			Message: "not judged: the client sent an incremental change, but this server takes full text (textDocumentSync 1); reopen the document or send its full text"}}
+	}
 	if d.unheld {
 		return []Diagnostic{{Range: top, Severity: severityError, Source: "cardscan",
-			Message: fmt.Sprintf("not judged: the open documents hold %d bytes, the most this server keeps (%d times --max-document); close some", s.held, heldDocuments)}}
+			Message: "not judged: " + s.heldMessage() + "; close some"}}
 	}
 	if d.text == nil {
 		return []Diagnostic{{Range: top, Severity: severityError, Code: fastvalidate.CodeInputTooLarge.String(),
@@ -145,7 +185,7 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 		return []Diagnostic{}
 	}
 	d.findings, d.judged = validate(d.v, d.text, d.findings)
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	diags := make([]Diagnostic, 0, len(d.findings))
 	for _, f := range d.findings {
 		diags = append(diags, f.diagnostic(li, d.text))
@@ -206,6 +246,10 @@ func (f *finding) diagnostic(li *lineIndex, text []byte) Diagnostic {
 	if f.path != "" {
 		msg = f.path + ": " + msg
 	}
+	// The message quotes card text: its hidden characters (a U+202E that
+	// reorders the line, a zero-width space) and controls are written as
+	// the CLI's text format writes them.
+	msg = report.TextSafe(msg)
 	return Diagnostic{
 		Range:           Range{Start: li.position(f.offset), End: li.position(tokenEnd(text, f.offset))},
 		Severity:        sev,
@@ -222,9 +266,10 @@ func ruleLink(c fastvalidate.Code) *codeDescription {
 }
 
 // tokenEnd returns the end of the JSON token at off, which a diagnostic
-// underlines: a string to its closing quote, a number or literal to its
-// last character, an object or array its opening bracket alone (the whole
-// of a card would hide every other underline).
+// underlines: a string to its closing quote (or, unterminated, its line's
+// end), a number or literal to its last character, an object or array
+// its opening bracket alone (the whole of a card would hide every other
+// underline).
 func tokenEnd(text []byte, off int) int {
 	if off < 0 || off >= len(text) {
 		return max(min(off, len(text)), 0)
@@ -237,7 +282,7 @@ func tokenEnd(text []byte, off int) int {
 				i++
 			case '"':
 				return i + 1
-			case '\n':
+			case '\n', '\r':
 				return i
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 	"github.com/cardscan/cardscan/rule"
 )
@@ -17,7 +18,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 	if d == nil || d.text == nil {
 		return nil
 	}
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	off := li.offset(p.Position)
 	var parts []string
 	var rng *Range
@@ -33,7 +34,7 @@ func (s *Server) hover(p textDocumentPositionParams) any {
 			continue
 		}
 		r, _ := rule.Lookup(f.code.String())
-		parts = append(parts, "**"+f.code.String()+"**: "+markdownText(f.message)+"\n\n```text\n"+ruledoc.Text(r)+"```")
+		parts = append(parts, "**"+f.code.String()+"**: "+markdownText(report.TextSafe(f.message))+"\n\n```text\n"+ruledoc.Text(r)+"```")
 	}
 	if len(parts) == 0 {
 		return nil

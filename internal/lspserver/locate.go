@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/cardscan/cardscan/fastvalidate"
 )
 
 // place is what lies at a byte offset of a card being written: the
@@ -51,6 +53,12 @@ func locate(text []byte, off int) place {
 			i++
 			continue
 		case '{', '[':
+			if len(stack) == fastvalidate.DefaultMaxDepth {
+				// Deeper than any card the validator takes or any
+				// member table reaches: the place is unknown, and
+				// what is held stays bounded by the limit.
+				return place{tokStart: -1, tokEnd: -1}
+			}
 			seg := ""
 			if n := len(stack); n > 0 {
 				seg = stack[n-1].segmentOfChild()
@@ -116,8 +124,8 @@ func escapePointer(s string) string {
 }
 
 // scanToken returns the end of the token starting at i: a string to its
-// closing quote (or the end of its line, unterminated), anything else to
-// the next delimiter.
+// closing quote (or, unterminated, the end of its line, which "\n",
+// "\r\n" or "\r" ends), anything else to the next delimiter.
 func scanToken(text []byte, i int) int {
 	if text[i] == '"' {
 		for j := i + 1; j < len(text); j++ {
@@ -126,7 +134,7 @@ func scanToken(text []byte, i int) int {
 				j++
 			case '"':
 				return j + 1
-			case '\n':
+			case '\n', '\r':
 				return j
 			}
 		}

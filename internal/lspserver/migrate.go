@@ -94,7 +94,7 @@ func (d *document) migrateAction(to, release string) (CodeAction, bool) {
 	if drops := droppedMembers(rec.Changes); drops != "" {
 		title += " (drops " + drops + ")"
 	}
-	li := newLineIndex(d.text)
+	li := newLineIndex(d.text, d.enc)
 	action := CodeAction{Title: title, Kind: "refactor.rewrite",
 		Edit: WorkspaceEdit{Changes: map[string][]TextEdit{d.uri: lineEdits(li, d.text, out)}}}
 	for _, f := range d.findings {

@@ -240,7 +240,7 @@ func TestLineEdits(t *testing.T) {
 	}
 	check := func(old, new string) []TextEdit {
 		t.Helper()
-		edits := lineEdits(newLineIndex([]byte(old)), []byte(old), []byte(new))
+		edits := lineEdits(newLineIndex([]byte(old), utf16Units), []byte(old), []byte(new))
 		if got := applyEdits(t, old, edits); got != new {
 			t.Fatalf("edits %+v turn %q into %q, want %q", edits, old, got, new)
 		}

@@ -5,7 +5,8 @@ package lspserver
 // writes are declared; a client's others are ignored when decoding.
 
 // Position is a place in a document: a 0-based line and a 0-based column
-// counted in UTF-16 code units, the protocol's default position encoding.
+// counted in the session's position encoding (UTF-16 code units unless
+// the client prefers another).
 type Position struct {
 	Line      int `json:"line"`
 	Character int `json:"character"`
@@ -15,6 +16,16 @@ type Position struct {
 type Range struct {
 	Start Position `json:"start"`
 	End   Position `json:"end"`
+}
+
+// initializeParams is what the server reads of initialize's params: the
+// position encodings the client supports, most preferred first.
+type initializeParams struct {
+	Capabilities struct {
+		General struct {
+			PositionEncodings []string `json:"positionEncodings"`
+		} `json:"general"`
+	} `json:"capabilities"`
 }
 
 type textDocumentIdentifier struct {

@@ -50,8 +50,10 @@ type Server struct {
 	docs map[string]*document
 	// validators are built once per profile and options in force, keyed
 	// by the profile and the policy file's path.
-	validators  map[string]*fastvalidate.Validator
-	held        int // bytes of the open documents' text
+	validators map[string]*fastvalidate.Validator
+	held       int // bytes of the open documents' text
+	// encoding is the position encoding picked at initialize.
+	encoding    positionEncoding
 	initialized bool
 	shutdown    bool
 	exited      chan struct{}
@@ -115,7 +117,13 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 	switch req.Method() {
 	case "initialize":
 		s.initialized = true
-		return initializeResult(), nil
+		// Params that do not decode leave the default, UTF-16: they
+		// are the client's to get right, and the session can go on.
+		var p initializeParams
+		if json.Unmarshal(params, &p) == nil {
+			s.encoding = pickEncoding(p.Capabilities.General.PositionEncodings)
+		}
+		return initializeResult(s.encoding), nil
 	case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles":
 		return nil, nil
 	case "shutdown":
@@ -145,6 +153,7 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		}
 		last := p.ContentChanges[len(p.ContentChanges)-1]
 		if last.Range != nil {
+			s.loseSync(ctx, p.TextDocument.URI, p.TextDocument.Version)
 			return nil, invalidParams("an incremental change: the server asked for full text (textDocumentSync 1)")
 		}
 		s.change(ctx, p.TextDocument.URI, p.TextDocument.Version, last.Text)
@@ -188,13 +197,16 @@ func (s *Server) dispatch(ctx context.Context, req *jsonrpc2.Request) (any, erro
 		}
 		return s.complete(p), nil
 	}
-	if strings.HasPrefix(req.Method(), "$/") {
-		return nil, nil // optional notifications and requests may be ignored
+	if strings.HasPrefix(req.Method(), "$/") && !req.IsCall() {
+		// The specification lets a server ignore a "$/" notification;
+		// a request of one gets MethodNotFound, as any other it does
+		// not implement.
+		return nil, nil
 	}
 	return nil, fmt.Errorf("%q: %w", req.Method(), jsonrpc2.ErrMethodNotFound)
 }
 
-func initializeResult() any {
+func initializeResult(enc positionEncoding) any {
 	type sync struct {
 		OpenClose bool           `json:"openClose"`
 		Change    int            `json:"change"`
@@ -202,7 +214,7 @@ func initializeResult() any {
 	}
 	return map[string]any{
 		"capabilities": map[string]any{
-			"positionEncoding":   "utf-16",
+			"positionEncoding":   enc.String(),
 			"textDocumentSync":   sync{OpenClose: true, Change: 1, Save: map[string]any{"includeText": false}},
 			"hoverProvider":      true,
 			"codeActionProvider": map[string]any{"codeActionKinds": []string{"quickfix", "refactor.rewrite"}},

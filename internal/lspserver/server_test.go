@@ -29,6 +29,13 @@ type client struct {
 
 func newClient(t *testing.T, cfg Config) *client {
 	t.Helper()
+	return newClientWith(t, cfg, map[string]any{"capabilities": map[string]any{}}, nil)
+}
+
+// newClientWith starts a session whose initialize sends initParams, and
+// decodes the server's answer into initResult unless it is nil.
+func newClientWith(t *testing.T, cfg Config, initParams, initResult any) *client {
+	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	c := &client{t: t, diags: make(chan publishDiagnosticsParams, 16), logs: make(chan string, 16), done: make(chan error, 1)}
@@ -57,7 +64,7 @@ func newClient(t *testing.T, cfg Config) *client {
 		fromClient.Close()
 		cancel()
 	})
-	c.call("initialize", map[string]any{"capabilities": map[string]any{}}, nil)
+	c.call("initialize", initParams, initResult)
 	return c
 }
 

@@ -13,12 +13,14 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/net/netutil"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmderr"
@@ -233,8 +235,12 @@ func maxConns(cfg *Config) int {
 }
 
 // NewHTTPHandler serves server over the streamable HTTP transport at
-// Endpoint. Past 4*MaxInflight requests at once it answers 503: each
-// request holds its body, up to MaxMessage bytes.
+// Endpoint. Past 4*MaxInflight requests at once, or past MaxInflight
+// messages of MaxMessage bytes in the bodies of the requests served at
+// once, it answers 503: the SDK decodes a message several times over, so
+// a request holds several times its body while it is served (see
+// docs/mcp.md, Limits), and counting requests alone let 4*MaxInflight
+// messages near MaxMessage be held at once.
 func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 	c := *cfg
 	c.setDefaults()
@@ -244,46 +250,100 @@ func NewHTTPHandler(server *mcp.Server, cfg *Config) http.Handler {
 		MaxRequestBodyBytes: c.MaxMessage,
 	})
 	slots := make(chan struct{}, 4*c.MaxInflight)
+	bodies := semaphore.NewWeighted(int64(c.MaxInflight) * c.MaxMessage)
 	mux := http.NewServeMux()
 	mux.Handle(Endpoint, http.NewCrossOriginProtection().Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case slots <- struct{}{}:
 			defer func() { <-slots }()
-			if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-				// The SDK decodes none: the compressed bytes would be
-				// refused as JSON, for their first byte.
-				http.Error(w, fmt.Sprintf("Content-Encoding %q is not supported: send the message uncompressed", enc), http.StatusUnsupportedMediaType)
-				return
-			}
-			if refuseMalformed(w, r, c.MaxMessage) {
-				return
-			}
-			h.ServeHTTP(w, r)
 		default:
-			w.Header().Set("Retry-After", "1")
-			http.Error(w, "too many requests at once", http.StatusServiceUnavailable)
+			busy(w, "too many requests at once")
+			return
 		}
+		if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+			// The SDK decodes none: the compressed bytes would be
+			// refused as JSON, for their first byte.
+			http.Error(w, fmt.Sprintf("Content-Encoding %q is not supported: send the message uncompressed", enc), http.StatusUnsupportedMediaType)
+			return
+		}
+		if r.Method == http.MethodPost && r.Body != nil {
+			body, held, ok := readBody(w, r, bodies, c.MaxMessage)
+			defer bodies.Release(held)
+			if !ok || refuseMalformed(w, body) {
+				return
+			}
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{bytes.NewReader(body), r.Body}
+		}
+		h.ServeHTTP(w, r)
 	})))
 	return mux
+}
+
+// busy answers 503, for the client to retry.
+func busy(w http.ResponseWriter, why string) {
+	w.Header().Set("Retry-After", "1")
+	http.Error(w, why, http.StatusServiceUnavailable)
+}
+
+// bodyChunk is the least a body's buffer grows by, and takes from the
+// budget, as its bytes come.
+const bodyChunk = 32 << 10
+
+// readBody reads a request's body within maxMessage bytes, its buffer
+// taking its bytes from bodies as it grows with the bytes that come, so
+// that a request holds of the budget what it has sent, not what its
+// Content-Length declares (a client declaring --max-message and sending
+// nothing would hold it until the read timeout). It returns the body and
+// the bytes taken, which the caller gives back when the request is done;
+// when it has answered the request itself (413 over maxMessage, 503 over
+// the budget, 400 for a body cut short), ok is false.
+func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted, maxMessage int64) (body []byte, held int64, ok bool) {
+	declared := r.ContentLength
+	if declared > maxMessage {
+		http.Error(w, fmt.Sprintf("a message of %d bytes is larger than --max-message %d bytes", declared, maxMessage), http.StatusRequestEntityTooLarge)
+		return nil, 0, false
+	}
+	limit := maxMessage + 1 // a byte more shows a body without a Content-Length is too long
+	if declared >= 0 {
+		limit = declared
+	}
+	for int64(len(body)) < limit {
+		if len(body) == cap(body) {
+			grow := min(int64(max(len(body), bodyChunk)), limit-int64(len(body)))
+			if !bodies.TryAcquire(grow) {
+				busy(w, "too many bytes of messages at once")
+				return nil, held, false
+			}
+			held += grow
+			body = slices.Grow(body, int(grow))
+		}
+		n, err := r.Body.Read(body[len(body):min(int64(cap(body)), limit)])
+		body = body[:len(body)+n]
+		if err == io.EOF && declared < 0 {
+			break
+		}
+		if err != nil && (err != io.EOF || int64(len(body)) < limit) {
+			http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+			return nil, held, false
+		}
+	}
+	if int64(len(body)) > maxMessage {
+		http.Error(w, fmt.Sprintf("a message larger than --max-message %d bytes", maxMessage), http.StatusRequestEntityTooLarge)
+		return nil, held, false
+	}
+	return body, held, true
 }
 
 // refuseMalformed answers 400, with the JSON-RPC error stdio would answer
 // (see classify), a POST whose message stdio would refuse, and reports
 // whether it did. The SDK's HTTP handler takes what its decoder takes: an
 // id it rounds (1.5 answered as 1, an integer past 2^53 as another), a
-// message followed by other bytes, members given twice. The body is read
-// up to maxMessage bytes and handed on as it was: a longer one is left for
-// the SDK to refuse with 413, as before.
-func refuseMalformed(w http.ResponseWriter, r *http.Request, maxMessage int64) bool {
-	if r.Method != http.MethodPost || r.Body == nil {
-		return false
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxMessage+1))
-	r.Body = struct {
-		io.Reader
-		io.Closer
-	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || int64(len(body)) > maxMessage || len(bytes.Trim(body, jsonSpace)) == 0 {
+// message followed by other bytes, members given twice.
+func refuseMalformed(w http.ResponseWriter, body []byte) bool {
+	if len(bytes.Trim(body, jsonSpace)) == 0 {
 		return false
 	}
 	_, rej := classify(body, bodyMessage)
