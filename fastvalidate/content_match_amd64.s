@@ -628,3 +628,235 @@ end:
 	MOVQ $0, anchors+64(FP)
 	VZEROUPPER
 	RET
+
+// func gateCardVec(p *byte, blocks int, ps *patternSet, flags *uint64, carry uint64) (carryOut uint64)
+//
+// gateCardPortable's flags for the blocks of 64 bytes at p (readable to
+// p+64*blocks+7), one uint64 a block stored at flags on: a bit at each
+// literal's anchor byte and at the start of each word that may be an
+// anchor's by the tables of gateTextVec (ps.vec) and whose gate bits hold
+// an anchor's, or that runs to its block's end, left unhashed. The
+// blocks' bytes are the card's, strings or not: the walk reads only the
+// bits of its texts (walker.gateCard). carry is 1 when the byte before p
+// is a letter or a digit, and carryOut the same for the last block's last
+// byte. gateTextVec's block in a loop of its own, the tables loaded once
+// a card where gateTextVec loads them once a text.
+//
+// Registers: DI the block, DX the blocks left, BX the next flag, R8 the
+// gate, CX ps.anchorBits, R9 the carry, R10 the block's word bits, R11
+// its flags, R12 the candidates, R15 the word starts to hash.
+TEXT ·gateCardVec(SB), NOSPLIT, $0-48
+	MOVQ p+0(FP), SI
+	MOVQ blocks+8(FP), DX
+	MOVQ ps+16(FP), DI
+	MOVQ flags+24(FP), BX
+	MOVQ carry+32(FP), R9
+	LEAQ patternSet_gate(DI), R8
+	MOVQ patternSet_anchorBits(DI), CX
+	ADDQ $patternSet_vec, DI
+	VMOVDQU64 0(DI), Z8 // class, bytes 0 to 63
+	VMOVDQU64 64(DI), Z9 // and 64 to 127
+	VMOVDQU64 128(DI), Z10
+	VMOVDQU64 192(DI), Z11
+	VMOVDQU64 256(DI), Z12
+	VMOVDQU64 320(DI), Z13
+	VMOVDQU64 384(DI), Z14
+	VMOVDQU64 448(DI), Z15
+	VMOVDQU64 512(DI), Z16
+	VMOVDQU64 576(DI), Z17
+	VMOVDQU64 640(DI), Z20 // the places of buckets 8 to 15
+	VMOVDQU64 704(DI), Z21
+	VMOVDQU64 768(DI), Z22
+	VMOVDQU64 832(DI), Z23
+	VMOVDQU64 896(DI), Z24
+	VMOVDQU64 960(DI), Z25
+	VMOVDQU64 1024(DI), Z26
+	VMOVDQU64 1088(DI), Z27
+	MOVL $1, AX // vecWordByte
+	VPBROADCASTB AX, Z18
+	MOVL $2, AX // vecAnchorByte
+	VPBROADCASTB AX, Z19
+	MOVQ  SI, DI
+	TESTQ DX, DX
+	JZ    cdone
+
+cblock:
+	VMOVDQU8   (DI), Z0
+	VPMOVB2M   Z0, K4 // bytes beyond ASCII
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z9, Z8, Z1
+	VPTESTMB   Z18, Z1, K1
+	VPTESTMB   Z19, Z1, K2
+	VMOVDQA64  Z0, Z5
+	VPERMI2B   Z11, Z10, Z0 // place 0, buckets 0 to 7
+	VPERMI2B   Z21, Z20, Z5 // and 8 to 15
+	VMOVDQU8   1(DI), Z2
+	VMOVDQA64  Z2, Z6
+	VPERMI2B   Z13, Z12, Z2
+	VPERMI2B   Z23, Z22, Z6
+	VMOVDQU8   2(DI), Z3
+	VMOVDQA64  Z3, Z7
+	VPERMI2B   Z15, Z14, Z3
+	VPERMI2B   Z25, Z24, Z7
+	VPTERNLOGD $0x80, Z3, Z2, Z0 // the buckets of places 0 to 2, ANDed
+	VPTERNLOGD $0x80, Z7, Z6, Z5
+	VMOVDQU8   3(DI), Z4
+	VMOVDQA64  Z4, Z1
+	VPERMI2B   Z17, Z16, Z4
+	VPERMI2B   Z27, Z26, Z1
+	VPTESTMB   Z4, Z0, K3 // and of place 3: a word of an anchor may start
+	VPTESTMB   Z1, Z5, K5
+	KORQ       K5, K3, K3
+	KANDNQ     K1, K4, K1
+	KANDNQ     K2, K4, K2
+	KMOVQ      K1, R10
+	KMOVQ      K2, R11
+	KMOVQ      K3, R12
+	LEAQ       (R10)(R10*1), R13
+	ORQ        R9, R13
+	ANDNQ      R10, R13, R15 // word starts
+	ANDQ       R12, R15 // those that may be an anchor's
+	MOVQ       R10, R9
+	SHRQ       $63, R9 // the carry into the next block
+
+chash:
+	TESTQ  R15, R15
+	JZ     cstore
+	TZCNTQ R15, AX // a word's start
+	BLSRQ  R15, R15
+	SHRXQ  AX, R10, R14
+	NOTQ   R14
+	TZCNTQ R14, R14 // its length in the block
+	LEAQ   (AX)(R14*1), R12
+	CMPQ   R12, $64
+	JEQ    cflag // runs on into the next block: flagged unhashed
+	MOVQ   (DI)(AX*1), R12
+	MOVQ   $0x2020202020202020, R13
+	ORQ    R13, R12
+	MOVQ   $8, R13
+	CMPQ   R14, R13
+	CMOVQLT R14, R13
+	SHLQ   $3, R13
+	BZHIQ  R13, R12, R12 // its first eight bytes, lower-cased, no more
+	SHLQ   $59, R14
+	XORQ   R14, R12 // gateKey
+	MOVQ   $0x9E3779B97F4A7C15, R13
+	IMULQ  R13, R12
+	SHRQ   $53, R12 // gateSlot
+	MOVQ   (R8)(R12*8), R12
+	TESTQ  CX, R12
+	JZ     chash
+
+cflag:
+	BTSQ AX, R11
+	JMP  chash
+
+cstore:
+	MOVQ R11, (BX)
+	ADDQ $8, BX
+	ADDQ $64, DI
+	DECQ DX
+	JNZ  cblock
+
+cdone:
+	MOVQ R9, carryOut+40(FP)
+	CLEANUP_HIGH
+	RET
+
+// func gateCardAVX2(p *byte, blocks int, ps *patternSet, flags *uint64, carry uint64) (carryOut uint64)
+//
+// gateCardVec for CPUs with AVX2 but not AVX-512: the same flags, with
+// the anchors' words found by the nibble tables (ps.teddy) as
+// gateTextAVX2 finds them, each block read 32 bytes an instruction
+// (WORD32, ANCHORS32, CAND32); p is readable to p+64*blocks+7.
+//
+// Registers: DI the block, DX the blocks left, BX the next flag, R8 the
+// gate, CX ps.anchorBits, R9 the carry, R10 the block's word bits, R11
+// its flags, R12 the candidates, R15 the word starts to hash; Y5 the
+// anchors' table, Y6 0x20, Y7 0x0f, Y8 to Y15 the nibble tables.
+TEXT ·gateCardAVX2(SB), NOSPLIT, $0-48
+	MOVQ    p+0(FP), DI
+	MOVQ    blocks+8(FP), DX
+	MOVQ    ps+16(FP), SI
+	MOVQ    flags+24(FP), BX
+	MOVQ    carry+32(FP), R9
+	LEAQ    patternSet_gate(SI), R8
+	MOVQ    patternSet_anchorBits(SI), CX
+	VMOVDQU patternSet_teddyAnchors(SI), Y5
+	ADDQ    $patternSet_teddy, SI
+	VMOVDQU 0(SI), Y8
+	VMOVDQU 32(SI), Y9
+	VMOVDQU 64(SI), Y10
+	VMOVDQU 96(SI), Y11
+	VMOVDQU 128(SI), Y12
+	VMOVDQU 160(SI), Y13
+	VMOVDQU 192(SI), Y14
+	VMOVDQU 224(SI), Y15
+	VMOVDQU teddyConsts<>+0x80(SB), Y6
+	VMOVDQU teddyConsts<>+0xa0(SB), Y7
+	TESTQ   DX, DX
+	JZ      cdone
+
+cblock:
+	WORD32(0, R10)
+	ANCHORS32(R11)
+	CAND32(0, R12)
+	WORD32(32, AX)
+	ANCHORS32(R13)
+	CAND32(32, R14)
+	SHLQ  $32, AX
+	ORQ   AX, R10
+	SHLQ  $32, R13
+	ORQ   R13, R11
+	SHLQ  $32, R14
+	ORQ   R14, R12
+	LEAQ  (R10)(R10*1), R13
+	ORQ   R9, R13
+	ANDNQ R10, R13, R15 // word starts
+	ANDQ  R12, R15 // those that may be an anchor's
+	MOVQ  R10, R9
+	SHRQ  $63, R9 // the carry into the next block
+
+chash:
+	TESTQ  R15, R15
+	JZ     cstore
+	TZCNTQ R15, AX // a word's start
+	BLSRQ  R15, R15
+	SHRXQ  AX, R10, R14
+	NOTQ   R14
+	TZCNTQ R14, R14 // its length in the block
+	LEAQ   (AX)(R14*1), R12
+	CMPQ   R12, $64
+	JEQ    cflag // runs on into the next block: flagged unhashed
+	MOVQ   (DI)(AX*1), R12
+	MOVQ   $0x2020202020202020, R13
+	ORQ    R13, R12
+	MOVQ   $8, R13
+	CMPQ   R14, R13
+	CMOVQLT R14, R13
+	SHLQ   $3, R13
+	BZHIQ  R13, R12, R12 // its first eight bytes, lower-cased, no more
+	SHLQ   $59, R14
+	XORQ   R14, R12 // gateKey
+	MOVQ   $0x9E3779B97F4A7C15, R13
+	IMULQ  R13, R12
+	SHRQ   $53, R12 // gateSlot
+	MOVQ   (R8)(R12*8), R12
+	TESTQ  CX, R12
+	JZ     chash
+
+cflag:
+	BTSQ AX, R11
+	JMP  chash
+
+cstore:
+	MOVQ R11, (BX)
+	ADDQ $8, BX
+	ADDQ $64, DI
+	DECQ DX
+	JNZ  cblock
+
+cdone:
+	MOVQ R9, carryOut+40(FP)
+	VZEROUPPER
+	RET
