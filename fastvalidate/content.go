@@ -214,11 +214,6 @@ func (w *walker) checkContent() {
 		patterns = loadPatterns()
 	}
 	w.patterns = patterns
-	w.cardGated = patterns != nil && (haveGateVec || haveGateAVX2) && !cardGateOff
-	if w.cardGated {
-		w.gateCard(patterns)
-	}
-	w.objQuiet = w.cardGated
 	for _, p := range picked {
 		k := uint32(p)
 		v := k + 1
@@ -235,7 +230,7 @@ func (w *walker) checkContent() {
 			// object's folded texts stay in walker.fold, where its last
 			// text may be read again with the next object's.
 			if len(w.segs) != 0 {
-				w.matchObject(patterns)
+				w.matchPatterns(patterns)
 				w.tail, w.hasTail = w.segs[len(w.segs)-1], true
 				w.segs, w.carried = w.segs[:0], 0
 			}
@@ -268,7 +263,7 @@ func (w *walker) checkContent() {
 		}
 	}
 	if len(w.segs) != 0 {
-		w.matchObject(patterns)
+		w.matchPatterns(patterns)
 	}
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
@@ -458,32 +453,10 @@ func (w *walker) addFoldSeg(n uint32, start int, wide bool) {
 // them there one by one and loaded them back as one 16 bytes, which the
 // CPU cannot forward from several stores and waits for (a stall that perf
 // annotate put three fifths of checkText's samples on).
-//
-// A text not read in place, or one the card gate marked, flags the
-// object for matchPatterns (see matchObject).
 func (w *walker) addSeg(start, end, n uint32, folded, wide bool) {
 	w.segs = append(w.segs, textSeg{})
 	s := &w.segs[len(w.segs)-1]
 	s.start, s.end, s.node, s.folded, s.wide = start, end, n, folded, wide
-	if w.objQuiet {
-		w.objQuiet = !folded && !w.flaggedIn(start, end)
-	}
-}
-
-// matchObject matches the patterns against the texts of the object the
-// walk leaves (walker.segs) where they may match: where the card gate did
-// not run, or marked one of its texts, or one is not the card's own
-// bytes, or the text carried from the object before holds an anchor's
-// bits (see gateCard). Elsewhere it leaves the carried text's bits as
-// gateSegments would for an object without an anchor's word: none to
-// read on from, its words to be read again if the next object needs them.
-func (w *walker) matchObject(p *patternSet) {
-	if !w.objQuiet || w.hasTail && w.tailSeen&p.anchorBits != 0 {
-		w.matchPatterns(p)
-	} else {
-		w.tailSeen, w.tailFull = 0, false
-	}
-	w.objQuiet = w.cardGated
 }
 
 // textSeg is the text of one name or text member of the object the

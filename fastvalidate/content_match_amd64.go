@@ -77,18 +77,3 @@ var haveGateAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 //
 //go:noescape
 func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64)
-
-// gateCardVec is gateCardPortable on AVX-512 (haveGateVec) with the
-// tables of gateTextVec, for the blocks of 64 bytes at p, which must be
-// followed by 7 bytes more (walker.gateCard sees to it): their flags
-// stored at flags on, a uint64 a block, and the carry of a word into the
-// block after the last; it reads ps.vec, ps.gate and ps.anchorBits.
-//
-//go:noescape
-func gateCardVec(p *byte, blocks int, ps *patternSet, flags *uint64, carry uint64) (carryOut uint64)
-
-// gateCardAVX2 is gateCardTeddyPortable on AVX2 (haveGateAVX2): what
-// gateCardVec computes, with gateTextAVX2's nibble tables.
-//
-//go:noescape
-func gateCardAVX2(p *byte, blocks int, ps *patternSet, flags *uint64, carry uint64) (carryOut uint64)

@@ -42,15 +42,3 @@ const haveGateAVX2 = false
 func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64) {
 	return gateTextTeddyPortable(ps, unsafe.Slice(p, n+blockRead), base, n, all)
 }
-
-// gateCardVec is gateCardPortable here, which walker.gateCard does not
-// call (haveGateVec); the blocks at p are followed by 7 bytes more.
-func gateCardVec(p *byte, blocks int, ps *patternSet, flags *uint64, carry uint64) (carryOut uint64) {
-	return gateCardPortable(ps, unsafe.Slice(p, 64*blocks+7), blocks, unsafe.Slice(flags, blocks), carry)
-}
-
-// gateCardAVX2 is gateCardTeddyPortable here, which walker.gateCard does
-// not call (haveGateAVX2); the blocks at p are followed by 7 bytes more.
-func gateCardAVX2(p *byte, blocks int, ps *patternSet, flags *uint64, carry uint64) (carryOut uint64) {
-	return gateCardTeddyPortable(ps, unsafe.Slice(p, 64*blocks+7), blocks, unsafe.Slice(flags, blocks), carry)
-}

@@ -67,13 +67,6 @@ type walker struct {
 	// lits is the literals matched in the object the patterns read (see
 	// matchPatterns).
 	lits litHits
-	// cardFlags are the card gate's marks, a uint64 a block of 64 bytes
-	// of w.b, when cardGated (see gateCard); objQuiet says that no text
-	// of the object the walk is in has needed matchPatterns so far (see
-	// matchObject), false where the card gate did not run.
-	cardFlags []uint64
-	cardGated bool
-	objQuiet  bool
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
