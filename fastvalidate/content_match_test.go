@@ -1012,3 +1012,81 @@ func TestNoteSplitWordAsJoined(t *testing.T) {
 		t.Fatalf("%d of %d hyphens noted: the texts do not try both outcomes", noted, checked)
 	}
 }
+
+// TestGateShortTextAsVector holds gateShortText to the vector pass's
+// first call on the same text in place, by both kinds of anchor tables:
+// wherever it takes a text (letters, digits and spaces, up to
+// maxShortText bytes), its bits are the call's, and the call stops at the
+// text's end with no anchor byte. The texts join the anchors' words in
+// any case, other letters and digits, spaces and now and then a byte of
+// punctuation, which sends the text to the vector pass; the card's bytes
+// after the text vary, since the tables read up to three of them.
+func TestGateShortTextAsVector(t *testing.T) {
+	p := loadPatterns()
+	words := append(anchorWords(p), "a", "to", "of", "x1", "AI", "agent", "Q3", "42")
+	rng := rand.New(rand.NewPCG(41, 42))
+	const after = "\",:]} \n\"x-a0\u00e9"
+	taken, hits := 0, 0
+	for range 20000 {
+		var sb strings.Builder
+		for sb.Len() < maxShortText && rng.IntN(3) != 0 {
+			w := words[rng.IntN(len(words))]
+			switch rng.IntN(3) {
+			case 0:
+				w = strings.ToUpper(w)
+			case 1:
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			sb.WriteString(w)
+			if rng.IntN(4) != 0 {
+				sb.WriteByte(" -.:'"[min(rng.IntN(12), 4)])
+			}
+		}
+		text := sb.String()
+		if len(text) > maxShortText {
+			text = text[:maxShortText]
+		}
+		card := []byte(`{"tags":["` + text)
+		for range blockRead + 8 {
+			card = append(card, after[rng.IntN(len(after))])
+		}
+		start, n := len(`{"tags":["`), len(text)
+		for _, vec := range []bool{true, false} {
+			got, ok := p.gateShortTextBy(card, start, n, vec)
+			if !ok {
+				continue
+			}
+			taken++
+			if got != 0 {
+				hits++
+			}
+			var want uint64
+			var next int
+			var anchors uint64
+			if vec {
+				want, _, next, anchors = gateTextPortable(p, card[start:], 0, n)
+				if haveGateVec {
+					w, _, nx, a := gateTextVec(&card[start], 0, n, p)
+					if w != want || nx != next || a != anchors {
+						t.Fatalf("%q: gateTextVec %#x %d %#x, gateTextPortable %#x %d %#x", text, w, nx, a, want, next, anchors)
+					}
+				}
+			} else {
+				want, _, next, anchors = gateTextTeddyPortable(p, card[start:], 0, n, false)
+				if haveGateAVX2 {
+					w, _, nx, a := gateTextAVX2(&card[start], 0, n, p, false)
+					if w != want || nx != next || a != anchors {
+						t.Fatalf("%q: gateTextAVX2 %#x %d %#x, gateTextTeddyPortable %#x %d %#x", text, w, nx, a, want, next, anchors)
+					}
+				}
+			}
+			if got != want || next != n || anchors != 0 {
+				t.Fatalf("%q followed by %q (vec %v): gateShortText %#x, the pass %#x, next %d of %d, anchors %#x",
+					text, card[start+n:], vec, got, want, next, n, anchors)
+			}
+		}
+	}
+	if taken == 0 || hits == 0 {
+		t.Fatalf("%d texts taken, %d with bits: the test compares nothing", taken, hits)
+	}
+}
