@@ -619,12 +619,6 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 			// whole by it, with no anchor byte of a literal, and need
 			// nothing more.
 			n := int(seg.end - seg.start)
-			if n <= maxShortText {
-				var ok bool
-				if s, ok = p.gateShortText(w.b, int(seg.start), n); ok {
-					break
-				}
-			}
 			var from, next int
 			var anchors uint64
 			if haveGateVec {
