@@ -67,6 +67,54 @@ hashed: \
 	ADDQ  CX, BX \
 	JMP   block
 
+// The first calls of a card's texts in one (gateFirstCallsAVX2,
+// gateFirstCallsVec): for each of the n segments at segs (textSeg) read
+// in place, as gateSegments reads them, the results of the pass's first
+// call on it into the firstCall at out of the same index, done set; a
+// segment folded, wide, or ending fewer than blockRead bytes before
+// limit, the card's length, is left undone. The block loop is the
+// function's of one text; the tables are loaded once for all the texts,
+// and the Go around each call is spared. Between texts the loop keeps
+// the segment and the result it is at in the segs and out slots, the
+// segments left in n.
+#define FIRST_NEXT \
+	MOVQ  segs+16(FP), R12 \
+	MOVQ  out+48(FP), R13 \
+	DECQ  n+24(FP) \
+	JL    done \
+	MOVB  $0, firstCall_done(R13) \
+	MOVBLZX textSeg_folded(R12), AX \
+	ORB   textSeg_wide(R12), AX \
+	JNZ   skip \
+	MOVL  textSeg_start(R12), SI \
+	MOVL  textSeg_end(R12), DX \
+	LEAQ  71(DX), AX /* blockRead */ \
+	CMPQ  AX, limit+40(FP) \
+	JG    skip \
+	SUBQ  SI, DX /* the text's length */ \
+	ADDQ  p+0(FP), SI /* the text */ \
+	XORQ  BX, BX \
+	XORQ  R9, R9 \
+	MOVQ  $0, base+8(FP) /* no word carried into its first block */ \
+	JMP   block \
+skip: \
+	ADDQ  $textSeg__size, segs+16(FP) \
+	ADDQ  $firstCall__size, out+48(FP) \
+	JMP   next
+
+// FIRST_STORE stores a text's results (seen R9, from BX, next in AX,
+// anchors in R11) and goes on to the next text.
+#define FIRST_STORE \
+	MOVQ  out+48(FP), R13 \
+	MOVQ  R9, firstCall_seen(R13) \
+	MOVQ  BX, firstCall_from(R13) \
+	MOVQ  AX, firstCall_next(R13) \
+	MOVQ  R11, firstCall_anchors(R13) \
+	MOVB  $1, firstCall_done(R13) \
+	ADDQ  $textSeg__size, segs+16(FP) \
+	ADDQ  $firstCall__size, out+48(FP) \
+	JMP   next
+
 // func textBlockMasksSSE2(p *byte) (word, notOther uint64)
 //
 // For the 64 bytes at p, a bit per byte: in word, set for an ASCII letter
@@ -627,4 +675,203 @@ end:
 	MOVQ BX, next+56(FP)
 	MOVQ $0, anchors+64(FP)
 	VZEROUPPER
+	RET
+
+// func gateFirstCallsAVX2(p *byte, base int, segs *textSeg, n int, ps *patternSet, limit int, out *firstCall)
+//
+// gateTextAVX2's first call (base 0, all false) on each text, as above;
+// base is the block loop's carry slot, its value unused.
+TEXT ·gateFirstCallsAVX2(SB), NOSPLIT, $0-56
+	MOVQ    ps+32(FP), DI
+	LEAQ    patternSet_gate(DI), R8
+	VMOVDQU patternSet_teddyAnchors(DI), Y5
+	ADDQ    $patternSet_teddy, DI
+	VMOVDQU 0(DI), Y8
+	VMOVDQU 32(DI), Y9
+	VMOVDQU 64(DI), Y10
+	VMOVDQU 96(DI), Y11
+	VMOVDQU 128(DI), Y12
+	VMOVDQU 160(DI), Y13
+	VMOVDQU 192(DI), Y14
+	VMOVDQU 224(DI), Y15
+	VMOVDQU teddyConsts<>+0x80(SB), Y6
+	VMOVDQU teddyConsts<>+0xa0(SB), Y7
+
+next:
+	FIRST_NEXT
+
+block:
+	CMPQ BX, DX
+	JGE  end
+	MOVQ DX, CX
+	SUBQ BX, CX
+	MOVQ $64, AX
+	CMPQ CX, AX
+	CMOVQGT AX, CX
+	LEAQ (SI)(BX*1), DI
+	WORD32(0, R10)
+	ANCHORS32(R11)
+	CAND32(0, R12)
+	CMPQ CX, $32
+	JLE  masked
+	WORD32(32, AX)
+	ANCHORS32(R13)
+	CAND32(32, R14)
+	SHLQ $32, AX
+	ORQ  AX, R10
+	SHLQ $32, R13
+	ORQ  R13, R11
+	SHLQ $32, R14
+	ORQ  R14, R12
+
+masked:
+	HASH_WORDS
+
+across:
+	LEAQ 64(BX), R12
+	CMPQ R12, DX
+	JGE  key
+	MOVQ AX, R13 // the word's start, which WORD32 leaves be
+	WORD32(64, R12)
+	WORD32(96, AX)
+	SHLQ $32, AX
+	ORQ  AX, R12
+	MOVQ R13, AX
+	MOVQ DX, R13
+	SUBQ BX, R13
+	SUBQ $64, R13 // the text's bytes after this block
+	CMPQ R13, $64
+	JAE  rest
+	BZHIQ R13, R12, R12
+
+	WORD_ENDS
+
+anchors:
+	LEAQ (BX)(CX*1), AX
+	FIRST_STORE
+
+long:
+	MOVQ $-1, AX
+	XORQ R11, R11
+	FIRST_STORE
+
+end:
+	MOVQ BX, AX
+	XORQ R11, R11
+	FIRST_STORE
+
+done:
+	VZEROUPPER
+	RET
+
+// func gateFirstCallsVec(p *byte, base int, segs *textSeg, n int, ps *patternSet, limit int, out *firstCall)
+//
+// gateTextVec's first call (base 0) on each text, as above.
+TEXT ·gateFirstCallsVec(SB), NOSPLIT, $0-56
+	MOVQ ps+32(FP), DI
+	LEAQ patternSet_gate(DI), R8
+	ADDQ $patternSet_vec, DI
+	VMOVDQU64 0(DI), Z8
+	VMOVDQU64 64(DI), Z9
+	VMOVDQU64 128(DI), Z10
+	VMOVDQU64 192(DI), Z11
+	VMOVDQU64 256(DI), Z12
+	VMOVDQU64 320(DI), Z13
+	VMOVDQU64 384(DI), Z14
+	VMOVDQU64 448(DI), Z15
+	VMOVDQU64 512(DI), Z16
+	VMOVDQU64 576(DI), Z17
+	VMOVDQU64 640(DI), Z20
+	VMOVDQU64 704(DI), Z21
+	VMOVDQU64 768(DI), Z22
+	VMOVDQU64 832(DI), Z23
+	VMOVDQU64 896(DI), Z24
+	VMOVDQU64 960(DI), Z25
+	VMOVDQU64 1024(DI), Z26
+	VMOVDQU64 1088(DI), Z27
+	MOVL $1, AX // vecWordByte
+	VPBROADCASTB AX, Z18
+	MOVL $2, AX // vecAnchorByte
+	VPBROADCASTB AX, Z19
+
+next:
+	FIRST_NEXT
+
+block:
+	CMPQ BX, DX
+	JGE  end
+	MOVQ DX, CX
+	SUBQ BX, CX
+	MOVQ $64, AX
+	CMPQ CX, AX
+	CMOVQGT AX, CX
+	LEAQ (SI)(BX*1), DI
+	VMOVDQU8   (DI), Z0
+	VPMOVB2M   Z0, K4
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z9, Z8, Z1
+	VPTESTMB   Z18, Z1, K1
+	VPTESTMB   Z19, Z1, K2
+	VMOVDQA64  Z0, Z5
+	VPERMI2B   Z11, Z10, Z0
+	VPERMI2B   Z21, Z20, Z5
+	VMOVDQU8   1(DI), Z2
+	VMOVDQA64  Z2, Z6
+	VPERMI2B   Z13, Z12, Z2
+	VPERMI2B   Z23, Z22, Z6
+	VMOVDQU8   2(DI), Z3
+	VMOVDQA64  Z3, Z7
+	VPERMI2B   Z15, Z14, Z3
+	VPERMI2B   Z25, Z24, Z7
+	VPTERNLOGD $0x80, Z3, Z2, Z0
+	VPTERNLOGD $0x80, Z7, Z6, Z5
+	VMOVDQU8   3(DI), Z4
+	VMOVDQA64  Z4, Z1
+	VPERMI2B   Z17, Z16, Z4
+	VPERMI2B   Z27, Z26, Z1
+	VPTESTMB   Z4, Z0, K3
+	VPTESTMB   Z1, Z5, K5
+	KORQ       K5, K3, K3
+	KANDNQ     K1, K4, K1
+	KANDNQ     K2, K4, K2
+	KMOVQ      K1, R10
+	KMOVQ      K2, R11
+	KMOVQ      K3, R12
+	HASH_WORDS
+
+across:
+	LEAQ 64(BX), R12
+	CMPQ R12, DX
+	JGE  key
+	VMOVDQU8 64(DI), Z0
+	VPMOVB2M Z0, K4
+	VPERMI2B Z9, Z8, Z0
+	VPTESTMB Z18, Z0, K1
+	KANDNQ   K1, K4, K1
+	KMOVQ    K1, R12
+	MOVQ DX, R13
+	SUBQ BX, R13
+	SUBQ $64, R13
+	CMPQ R13, $64
+	JAE  rest
+	BZHIQ R13, R12, R12
+
+	WORD_ENDS
+
+anchors:
+	LEAQ (BX)(CX*1), AX
+	FIRST_STORE
+
+long:
+	MOVQ $-1, AX
+	XORQ R11, R11
+	FIRST_STORE
+
+end:
+	MOVQ BX, AX
+	XORQ R11, R11
+	FIRST_STORE
+
+done:
+	CLEANUP_HIGH
 	RET
