@@ -205,8 +205,6 @@ func (w *walker) checkContent() {
 	obj := tape.NoParent
 	w.fold = w.fold[:0]
 	w.segs = w.segs[:0]
-	w.pending, w.pendingEnds = w.pending[:0], w.pendingEnds[:0]
-	w.objStart, w.firstDone = 0, 0
 	w.carried = 0
 	w.hasTail = false
 	// Once a card rather than once an object: sync.OnceValue's check is
@@ -230,11 +228,11 @@ func (w *walker) checkContent() {
 			// An object with no text of its own (capabilities, an
 			// interface's links) leaves the last text where it is. The
 			// object's folded texts stay in walker.fold, where its last
-			// text may be read again with the next object's. Its
-			// patterns are matched later (matchPending).
-			if len(w.pending) != w.objStart {
-				w.pendingEnds = append(w.pendingEnds, len(w.pending))
-				w.objStart = len(w.pending)
+			// text may be read again with the next object's.
+			if len(w.segs) != 0 {
+				w.matchPatterns(patterns)
+				w.tail, w.hasTail = w.segs[len(w.segs)-1], true
+				w.segs, w.carried = w.segs[:0], 0
 			}
 			obj = o
 		}
@@ -249,7 +247,6 @@ func (w *walker) checkContent() {
 		case as == memberOther:
 		case as == memberLink:
 			if kind == tape.KindString && work&(workLinks|workIDN) != 0 {
-				w.matchPending(patterns) // before its findings
 				w.checkLink(v, work)
 			}
 		case kind == tape.KindString && vw.Flags(v)&(tape.FlagEscaped|tape.FlagNonASCII) == 0:
@@ -265,10 +262,9 @@ func (w *walker) checkContent() {
 			w.checkTexts(v, kind, as == memberIsName, work)
 		}
 	}
-	if len(w.pending) != w.objStart {
-		w.pendingEnds = append(w.pendingEnds, len(w.pending))
+	if len(w.segs) != 0 {
+		w.matchPatterns(patterns)
 	}
-	w.matchPending(patterns)
 	if work&workOrigin != 0 {
 		w.checkLinkOrigin()
 	}
@@ -385,8 +381,6 @@ func (w *walker) checkTexts(v uint32, kind tape.Kind, name bool, work contentWor
 // checkText judges string node n, a name when name is set, and adds its
 // text to the object's segments for the patterns.
 func (w *walker) checkText(n uint32, name bool, work contentWork) {
-	// Its findings come after the patterns' of the objects before.
-	w.matchPending(w.patterns)
 	flags := w.vw.Flags(n)
 	if flags&(tape.FlagEscaped|tape.FlagNonASCII) == 0 {
 		// Printable ASCII as written, the common case: the patterns read
@@ -454,14 +448,14 @@ func (w *walker) addFoldSeg(n uint32, start int, wide bool) {
 	w.addSeg(uint32(start), uint32(len(w.fold)), n, true, wide)
 }
 
-// addSeg adds a textSeg to the walk's (walker.pending). Its fields are stored
+// addSeg adds a textSeg to the object's segments. Its fields are stored
 // one by one into the list: appending a textSeg made on the stack stored
 // them there one by one and loaded them back as one 16 bytes, which the
 // CPU cannot forward from several stores and waits for (a stall that perf
 // annotate put three fifths of checkText's samples on).
 func (w *walker) addSeg(start, end, n uint32, folded, wide bool) {
-	w.pending = append(w.pending, textSeg{})
-	s := &w.pending[len(w.pending)-1]
+	w.segs = append(w.segs, textSeg{})
+	s := &w.segs[len(w.segs)-1]
 	s.start, s.end, s.node, s.folded, s.wide = start, end, n, folded, wide
 }
 

@@ -515,7 +515,7 @@ func (w *walker) matchJoined(p *patternSet, reported uint8) {
 	for si := range n {
 		start := len(w.fold)
 		w.fold = appendJoined(w.fold, w.segText(si))
-		w.segs = append(w.segs, textSeg{start: uint32(start), end: uint32(len(w.fold)), node: w.segs[si].node, folded: true, wide: true})
+		w.addSeg(uint32(start), uint32(len(w.fold)), w.segs[si].node, true, true)
 	}
 	all := w.segs
 	w.segs = all[n:]
@@ -621,11 +621,7 @@ func (w *walker) gateSegments(p *patternSet, lits *litHits) uint64 {
 			n := int(seg.end - seg.start)
 			var from, next int
 			var anchors uint64
-			if si < len(w.objFirst) && w.objFirst[si].done {
-				// Made with the card's other texts (gateFirstCalls).
-				r := &w.objFirst[si]
-				s, from, next, anchors = r.seen, r.from, r.next, r.anchors
-			} else if haveGateVec {
+			if haveGateVec {
 				s, from, next, anchors = gateTextVec(&w.b[seg.start], 0, n, p)
 			} else {
 				s, from, next, anchors = gateTextAVX2(&w.b[seg.start], 0, n, p, false)

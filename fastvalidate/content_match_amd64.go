@@ -77,18 +77,3 @@ var haveGateAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasBMI1 && cpu.X86.HasBMI2
 //
 //go:noescape
 func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64)
-
-// gateFirstCallsAVX2 and gateFirstCallsVec make the first call of
-// gateTextAVX2 (all false) or of gateTextVec on each of the n segments
-// at segs read in place, a card's texts in one call (see
-// walker.gateFirstCalls): each result into the firstCall at out of the
-// same index, done set, and a segment folded, wide or ending fewer than
-// blockRead bytes before limit, the length of the card at p, left
-// undone. base is their block loop's scratch. gateFirstCallsPortable is
-// what they compute.
-//
-//go:noescape
-func gateFirstCallsAVX2(p *byte, base int, segs *textSeg, n int, ps *patternSet, limit int, out *firstCall)
-
-//go:noescape
-func gateFirstCallsVec(p *byte, base int, segs *textSeg, n int, ps *patternSet, limit int, out *firstCall)

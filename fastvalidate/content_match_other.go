@@ -42,15 +42,3 @@ const haveGateAVX2 = false
 func gateTextAVX2(p *byte, base, n int, ps *patternSet, all bool) (seen uint64, from, next int, anchors uint64) {
 	return gateTextTeddyPortable(ps, unsafe.Slice(p, n+blockRead), base, n, all)
 }
-
-// gateFirstCallsAVX2 is gateFirstCallsPortable here, which
-// walker.gateFirstCalls does not call (haveGateAVX2).
-func gateFirstCallsAVX2(p *byte, base int, segs *textSeg, n int, ps *patternSet, limit int, out *firstCall) {
-	gateFirstCallsPortable(ps, unsafe.Slice(p, limit), unsafe.Slice(segs, n), unsafe.Slice(out, n), false)
-}
-
-// gateFirstCallsVec is gateFirstCallsPortable here, which
-// walker.gateFirstCalls does not call (haveGateVec).
-func gateFirstCallsVec(p *byte, base int, segs *textSeg, n int, ps *patternSet, limit int, out *firstCall) {
-	gateFirstCallsPortable(ps, unsafe.Slice(p, limit), unsafe.Slice(segs, n), unsafe.Slice(out, n), true)
-}

@@ -904,7 +904,8 @@ func TestGateWordsAsMatchRaw(t *testing.T) {
 		text := sb.String()
 		after := rng.IntN(blockRead + 8) // the card's bytes after the text
 		w.b = []byte(`"` + text + `"` + strings.Repeat("x", after))
-		w.segs = append(w.segs[:0], textSeg{start: 1, end: uint32(1 + len(text))})
+		w.segs = w.segs[:0]
+		w.addSeg(1, uint32(1+len(text)), 0, false, false)
 		got, want := w.gateWords(p, 0), w.matchRaw(p, 0, nil, false)
 		if got != want {
 			t.Fatalf("%q with %d bytes after: gateWords %#x, matchRaw %#x", text, after, got, want)
@@ -1009,58 +1010,5 @@ func TestNoteSplitWordAsJoined(t *testing.T) {
 	}
 	if noted == 0 || noted == checked {
 		t.Fatalf("%d of %d hyphens noted: the texts do not try both outcomes", noted, checked)
-	}
-}
-
-// TestGateFirstCallsAsPortable holds gateFirstCallsVec and
-// gateFirstCallsAVX2, where this machine has them, to
-// gateFirstCallsPortable: random texts of a random card, some folded,
-// wide or near its end, which they leave undone.
-func TestGateFirstCallsAsPortable(t *testing.T) {
-	p := loadPatterns()
-	words := anchorWords(p)
-	rng := rand.New(rand.NewPCG(51, 52))
-	const alphabet = " abcdefghijklmnopqrstuvwxyzAEIOU.,-:0<#[\"!]"
-	done := 0
-	for range 2000 {
-		card := make([]byte, 64+rng.IntN(600))
-		for i := range card {
-			card[i] = alphabet[rng.IntN(len(alphabet))]
-		}
-		for range rng.IntN(8) {
-			copy(card[rng.IntN(len(card)):], words[rng.IntN(len(words))])
-		}
-		segs := make([]textSeg, rng.IntN(12))
-		for i := range segs {
-			start := rng.IntN(len(card))
-			segs[i] = textSeg{start: uint32(start), end: uint32(start + rng.IntN(len(card)-start+1)),
-				folded: rng.IntN(8) == 0, wide: rng.IntN(8) == 0}
-		}
-		if len(segs) == 0 {
-			continue
-		}
-		for _, vec := range []bool{true, false} {
-			if vec && !haveGateVec || !vec && !haveGateAVX2 {
-				continue
-			}
-			got, want := make([]firstCall, len(segs)), make([]firstCall, len(segs))
-			if vec {
-				gateFirstCallsVec(&card[0], 0, &segs[0], len(segs), p, len(card), &got[0])
-			} else {
-				gateFirstCallsAVX2(&card[0], 0, &segs[0], len(segs), p, len(card), &got[0])
-			}
-			gateFirstCallsPortable(p, card, segs, want, vec)
-			if !slices.Equal(got, want) {
-				t.Fatalf("%q %v (vec %v): got %+v, want %+v", card, segs, vec, got, want)
-			}
-			for _, r := range want {
-				if r.done {
-					done++
-				}
-			}
-		}
-	}
-	if done == 0 {
-		t.Skip("no vector pass on this machine, or no text read: nothing compared")
 	}
 }

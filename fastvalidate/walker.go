@@ -67,17 +67,6 @@ type walker struct {
 	// lits is the literals matched in the object the patterns read (see
 	// matchPatterns).
 	lits litHits
-	// pending holds the texts of the objects whose patterns the walk has
-	// put off matching (see matchPending), each object's ending at the
-	// next of pendingEnds, the object the walk is in from objStart on;
-	// first the first calls' results of pending[:firstDone] (see
-	// gateFirstCalls), and objFirst those of the object matched.
-	pending     []textSeg
-	pendingEnds []int
-	objStart    int
-	first       []firstCall
-	firstDone   int
-	objFirst    []firstCall
 }
 
 // validate judges card by profile p. Result.Profile is set here and only
