@@ -634,7 +634,7 @@ func TestSign_JKUAVerifierFollows(t *testing.T) {
 }
 
 // TestVerify_ReasonsBounded: a reason quoted the header's kid, alg or jku
-// whole, so a card of 32 signatures with a kid of 300 kB each gave 3.6 MB
+// whole, so a card of 12 signatures with a kid of 300 kB each gave 3.6 MB
 // of findings and of verify's output. What a reason quotes of the card is
 // cut, saying how long it was.
 func TestVerify_ReasonsBounded(t *testing.T) {
