@@ -632,3 +632,32 @@ func TestSign_JKUAVerifierFollows(t *testing.T) {
 		t.Errorf("an https jku: %v", err)
 	}
 }
+
+// TestVerify_ReasonsBounded: a reason quoted the header's kid, alg or jku
+// whole, so a card of 12 signatures with a kid of 300 kB each gave 3.6 MB
+// of findings and of verify's output. What a reason quotes of the card is
+// cut, saying how long it was.
+func TestVerify_ReasonsBounded(t *testing.T) {
+	keys := testKeys(t)
+	v := newVerifier(t, keys)
+	ed := keys[0].priv.Key.(ed25519.PrivateKey)
+	edSign := func(in []byte) []byte { return ed25519.Sign(ed, in) }
+	long := strings.Repeat("K", 100_000)
+	for _, header := range []string{
+		`{"alg":"EdDSA","kid":"` + long + `"}`,
+		`{"alg":"` + long + `","kid":"key-EdDSA"}`,
+		`{"alg":"EdDSA","kid":"key-nobody","jku":"https://keys.example/` + long + `"}`,
+	} {
+		res, err := v.Verify(withEntry(t, header, edSign))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := res.Signatures[0].Reason
+		if len(r) > 1000 {
+			t.Errorf("a reason of %d bytes, want one that cuts what it quotes: %.120s", len(r), r)
+		}
+		if strings.Contains(r, "KKKK") && !strings.Contains(r, "(100000 bytes)") {
+			t.Errorf("a reason that does not say how long the text it cut was: %.120s", r)
+		}
+	}
+}

@@ -133,15 +133,15 @@ func hasDotSegment(u *url.URL) bool {
 func (r *jkuResolver) lookup(jku, kid string) (trustedKey, string) {
 	u, err := url.Parse(jku)
 	if err != nil || !r.trusted(u) {
-		return trustedKey{}, "no trusted key has kid " + strconv.Quote(kid) + ", and jku " + strconv.Quote(jku) + " is outside the trusted jku prefixes"
+		return trustedKey{}, "no trusted key has kid " + quoted(kid) + ", and jku " + quoted(jku) + " is outside the trusted jku prefixes"
 	}
 	keys, why := r.get(u)
 	if why != "" {
-		return trustedKey{}, "jku " + strconv.Quote(jku) + ": " + why
+		return trustedKey{}, "jku " + quoted(jku) + ": " + why
 	}
 	k, ok := keys.lookup(kid)
 	if !ok {
-		return k, "no key with kid " + strconv.Quote(kid) + " in the trusted jku " + strconv.Quote(jku)
+		return k, "no key with kid " + quoted(kid) + " in the trusted jku " + quoted(jku)
 	}
 	return k, ""
 }

@@ -208,11 +208,11 @@ type keyChoice struct {
 // when no key is found, with why.
 func (v *Verifier) findKey(h header, origins []string) (keyChoice, Status, string) {
 	if k, ok := v.keys.lookup(h.kid); ok {
-		return keyChoice{key: k, how: "kid " + strconv.Quote(h.kid) + " is in the trusted key set (any origin)", anyOrigin: true}, 0, ""
+		return keyChoice{key: k, how: "kid " + quoted(h.kid) + " is in the trusted key set (any origin)", anyOrigin: true}, 0, ""
 	}
 	if h.jku != "" && v.jku != nil {
 		if k, why := v.jku.lookup(h.jku, h.kid); why == "" {
-			return keyChoice{key: k, how: "kid " + strconv.Quote(h.kid) + " is in the jku " + strconv.Quote(h.jku) + " below a trusted prefix (any origin)", anyOrigin: true}, 0, ""
+			return keyChoice{key: k, how: "kid " + quoted(h.kid) + " is in the jku " + quoted(h.jku) + " below a trusted prefix (any origin)", anyOrigin: true}, 0, ""
 		}
 	}
 	t := v.trust
@@ -222,7 +222,7 @@ func (v *Verifier) findKey(h header, origins []string) (keyChoice, Status, strin
 	for _, o := range origins {
 		if p := t.policy(o); p != nil {
 			if k, ok := p.Keys.lookup(h.kid); ok {
-				return keyChoice{key: k, how: "kid " + strconv.Quote(h.kid) + " is pinned for " + o, origin: o}, 0, ""
+				return keyChoice{key: k, how: "kid " + quoted(h.kid) + " is pinned for " + o, origin: o}, 0, ""
 			}
 		}
 	}
@@ -256,10 +256,10 @@ func (v *Verifier) findKey(h header, origins []string) (keyChoice, Status, strin
 	}
 	for _, o := range slices.Sorted(maps.Keys(t.Origins)) {
 		if k, ok := t.Origins[o].Keys.lookup(h.kid); ok && o != "*" {
-			return keyChoice{key: k, how: "kid " + strconv.Quote(h.kid) + " is pinned for " + o + ", not for the card's origin", origin: o}, 0, ""
+			return keyChoice{key: k, how: "kid " + quoted(h.kid) + " is pinned for " + o + ", not for the card's origin", origin: o}, 0, ""
 		}
 	}
-	why := "no trusted key has kid " + strconv.Quote(h.kid)
+	why := "no trusted key has kid " + quoted(h.kid)
 	if len(origins) == 0 {
 		why += ", and the card names no origin (no interface URL)"
 	} else {
@@ -277,13 +277,13 @@ func (v *Verifier) findLegacy(h header) (keyChoice, Status, string) {
 	var why string
 	switch {
 	case h.jku == "":
-		why = "no trusted key has kid " + strconv.Quote(h.kid)
+		why = "no trusted key has kid " + quoted(h.kid)
 	case v.jku == nil:
-		why = "no trusted key has kid " + strconv.Quote(h.kid) + ", and jku is followed only below a trusted prefix"
+		why = "no trusted key has kid " + quoted(h.kid) + ", and jku is followed only below a trusted prefix"
 	default:
 		var k trustedKey
 		if k, why = v.jku.lookup(h.jku, h.kid); why == "" {
-			return keyChoice{key: k, how: "kid " + strconv.Quote(h.kid) + " is in the jku " + strconv.Quote(h.jku) + " below a trusted prefix", anyOrigin: true}, 0, ""
+			return keyChoice{key: k, how: "kid " + quoted(h.kid) + " is in the jku " + quoted(h.jku) + " below a trusted prefix", anyOrigin: true}, 0, ""
 		}
 	}
 	return keyChoice{}, KeyUnknown, why
@@ -294,14 +294,14 @@ func (v *Verifier) findLegacy(h header) (keyChoice, Status, string) {
 func (v *Verifier) jkuKey(h header, origins []string) (keyChoice, string) {
 	u, err := url.Parse(h.jku)
 	if err != nil || u.Scheme != "https" || u.User != nil || u.Fragment != "" || hasDotSegment(u) {
-		return keyChoice{}, "jku " + strconv.Quote(h.jku) + " is not a plain https URL, so it is not followed"
+		return keyChoice{}, "jku " + quoted(h.jku) + " is not a plain https URL, so it is not followed"
 	}
 	o, err := Origin(h.jku)
 	if err != nil {
-		return keyChoice{}, "jku " + strconv.Quote(h.jku) + " has no origin"
+		return keyChoice{}, "jku " + quoted(h.jku) + " has no origin"
 	}
 	if !slices.Contains(origins, o) {
-		return keyChoice{}, "jku " + strconv.Quote(h.jku) + " is on " + o + ", not the card's origin, so it is never fetched"
+		return keyChoice{}, "jku " + quoted(h.jku) + " is on " + o + ", not the card's origin, so it is never fetched"
 	}
 	if p := v.trust.policy(o); p == nil || !p.SameOriginJKU {
 		return keyChoice{}, "the policy for " + o + " does not follow jku"
@@ -313,17 +313,17 @@ func (v *Verifier) jkuKey(h header, origins []string) (keyChoice, string) {
 func (v *Verifier) fetchedKey(u, origin, kid, what string) (keyChoice, string) {
 	parsed, err := url.Parse(u)
 	if err != nil {
-		return keyChoice{}, what + " " + strconv.Quote(u) + ": " + err.Error()
+		return keyChoice{}, what + " " + quoted(u) + ": " + err.Error()
 	}
 	ks, why := v.fetch.get(parsed)
 	if why != "" {
-		return keyChoice{}, what + " " + strconv.Quote(u) + ": " + why
+		return keyChoice{}, what + " " + quoted(u) + ": " + why
 	}
 	k, ok := ks.lookup(kid)
 	if !ok {
-		return keyChoice{}, "no key with kid " + strconv.Quote(kid) + " in the " + what + " " + strconv.Quote(u)
+		return keyChoice{}, "no key with kid " + quoted(kid) + " in the " + what + " " + quoted(u)
 	}
-	return keyChoice{key: k, how: "kid " + strconv.Quote(kid) + " is in the " + what + " " + strconv.Quote(u) + ", served by " + origin, origin: origin}, ""
+	return keyChoice{key: k, how: "kid " + quoted(kid) + " is in the " + what + " " + quoted(u) + ", served by " + origin, origin: origin}, ""
 }
 
 // x5cKey takes the key of h's x5c leaf once crypto/x509 has built a chain
@@ -368,7 +368,7 @@ func (v *Verifier) x5cKey(h header, origins []string) (keyChoice, Status, string
 		return keyChoice{}, KeyUnknown, "x5c chain does not lead to a trusted root: " + err.Error()
 	}
 	k := trustedKey{JSONWebKey: jose.JSONWebKey{Key: leaf.PublicKey, KeyID: h.kid}}
-	return keyChoice{key: k, how: "x5c leaf " + strconv.Quote(leaf.Subject.String()) + " (DNS names " + strings.Join(leaf.DNSNames, ", ") + ") chains to a trusted root", leaf: leaf}, 0, ""
+	return keyChoice{key: k, how: "x5c leaf " + quoted(leaf.Subject.String()) + " (DNS names " + strings.Join(leaf.DNSNames, ", ") + ") chains to a trusted root", leaf: leaf}, 0, ""
 }
 
 // allowedFor says why the key chosen may not sign for origin, or "".
@@ -407,15 +407,15 @@ func (t *Trust) allowedFor(c keyChoice, thumb, origin string) string {
 func expiry(h header, k trustedKey, now time.Time) string {
 	switch {
 	case !k.notAfter.IsZero() && !now.Before(k.notAfter):
-		return "key " + strconv.Quote(k.KeyID) + " expired at " + k.notAfter.Format(time.RFC3339)
+		return "key " + quoted(k.KeyID) + " expired at " + k.notAfter.Format(time.RFC3339)
 	case !k.notBefore.IsZero() && now.Before(k.notBefore):
-		return "key " + strconv.Quote(k.KeyID) + " is not valid before " + k.notBefore.Format(time.RFC3339)
+		return "key " + quoted(k.KeyID) + " is not valid before " + k.notBefore.Format(time.RFC3339)
 	case !h.exp.IsZero() && !now.Before(h.exp):
 		return "the signature expired at " + h.exp.Format(time.RFC3339)
 	case !h.nbf.IsZero() && now.Before(h.nbf):
 		return "the signature is not valid before " + h.nbf.Format(time.RFC3339)
 	case !h.iat.IsZero() && !k.notAfter.IsZero() && !h.iat.Before(k.notAfter):
-		return "signed at " + h.iat.Format(time.RFC3339) + ", after key " + strconv.Quote(k.KeyID) + " expired"
+		return "signed at " + h.iat.Format(time.RFC3339) + ", after key " + quoted(k.KeyID) + " expired"
 	}
 	return ""
 }

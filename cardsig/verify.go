@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate/canon"
 )
@@ -286,7 +287,7 @@ func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte, origins []st
 		return s
 	}
 	if !v.algs[h.alg] {
-		s.Status, s.Reason = AlgRejected, "algorithm "+strconv.Quote(h.alg)+" is not accepted"
+		s.Status, s.Reason = AlgRejected, "algorithm "+quoted(h.alg)+" is not accepted"
 		return s
 	}
 	sig, err := base64.RawURLEncoding.Strict().DecodeString(sigText)
@@ -324,7 +325,7 @@ func (v *Verifier) judgeGood(s Signature, h header, c keyChoice, origins []strin
 	if v.trust != nil {
 		now = v.trust.Now()
 		if v.trust.revoked(s.Thumbprint) {
-			s.Status, s.Reason = Revoked, "key "+strconv.Quote(h.kid)+" (thumbprint "+s.Thumbprint+") is revoked"
+			s.Status, s.Reason = Revoked, "key "+quoted(h.kid)+" (thumbprint "+s.Thumbprint+") is revoked"
 			return s
 		}
 	}
@@ -437,6 +438,24 @@ func parseHeader(protected string) (header, string) {
 	return h, ""
 }
 
+// maxQuoted bounds what a reason quotes of a card (a kid, an alg, a jku,
+// a header's member name): a card holds up to MaxSignatures of them, and
+// a reason is a line a person reads.
+const maxQuoted = 120
+
+// quoted is strconv.Quote of at most maxQuoted bytes of s, cut where a
+// character starts, followed by "… (N bytes)" when s is longer.
+func quoted(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	i := maxQuoted
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return strconv.Quote(s[:i]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
 // mustBeProtected are the header parameters that mean something only
 // when the signature covers them: crit (RFC 7515 section 4.1.11) and b64
 // (RFC 7797 section 3).
@@ -458,10 +477,10 @@ func unprotectedFault(raw json.RawMessage, protected map[string]json.RawMessage)
 	}
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		if slices.Contains(mustBeProtected, name) {
-			return "header (the unprotected header) has " + strconv.Quote(name) + ", which must be in the protected header"
+			return "header (the unprotected header) has " + quoted(name) + ", which must be in the protected header"
 		}
 		if _, both := protected[name]; both {
-			return "header (the unprotected header) and the protected header both have " + strconv.Quote(name) + ", which RFC 7515 section 7.2.1 forbids"
+			return "header (the unprotected header) and the protected header both have " + quoted(name) + ", which RFC 7515 section 7.2.1 forbids"
 		}
 	}
 	return ""

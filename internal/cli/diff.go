@@ -271,8 +271,8 @@ func diffHuman(s *dump.DiffSummary) string {
 	if s.SignerChanged != nil {
 		signers = fmt.Sprintf(", %d signer changed", *s.SignerChanged)
 	}
-	return fmt.Sprintf("%d old and %d new records: %d added, %d removed, %d broke, %d fixed, %d changed%s, %d unchanged (%.1f MB/s)",
-		s.OldRecords, s.NewRecords, s.Added, s.Removed, s.Broke, s.Fixed, s.Changed, signers, s.Unchanged, s.MBPerSecond)
+	return fmt.Sprintf("%d old and %s: %d added, %d removed, %d broke, %d fixed, %d changed%s, %d unchanged (%.1f MB/s)",
+		s.OldRecords, countOf(s.NewRecords, "new record"), s.Added, s.Removed, s.Broke, s.Fixed, s.Changed, signers, s.Unchanged, s.MBPerSecond)
 }
 
 // diffDigests reads the shard's slice of both dumps into a digest file

@@ -102,3 +102,16 @@ func TestMergeClaimsLineCounts(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want \"1 digest file: \" and singular counts", r.code, r.stderr)
 	}
 }
+
+// TestDiffLineCounts: diff's closing line said "1 old and 1 new
+// records"; the count takes its noun's number, as merge's does.
+func TestDiffLineCounts(t *testing.T) {
+	dir := t.TempDir()
+	card := `{"agent_id":"01ARZ3NDEKTSV4RRFFQ69G5FAV","name":"W","version":"1.2.0","capabilities":[{"id":"w.f","description":"d"}],"endpoint":{"protocol":"https","url":"https://w.example.com/a"}}` + "\n"
+	old := writeFile(t, filepath.Join(dir, "old.ndjson"), []byte(card))
+	new := writeFile(t, filepath.Join(dir, "new.ndjson"), []byte(card))
+	r := run(t, "", "diff", old, new)
+	if !strings.Contains(r.stderr, "cardscan: 1 old and 1 new record: ") {
+		t.Errorf("exit %d, stderr %q; want \"1 old and 1 new record: \"", r.code, r.stderr)
+	}
+}

@@ -136,7 +136,7 @@ func runMigrate(args []string, stdin io.Reader, stdout io.Writer, con *console.C
 		err := c()
 		var ow *outputWriteError
 		switch {
-		case err == nil || isClosedPipe(err) && !errors.As(err, &ow):
+		case err == nil || isClosedPipe(err):
 		case errors.As(err, &ow):
 			if !said[ow.name] {
 				con.Errorf("migrate: %s", ow)
