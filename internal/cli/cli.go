@@ -526,11 +526,7 @@ func (r *scanRun) openOutputs(all []pipeline.Input) error {
 		if spec.path == "" {
 			continue
 		}
-		create := createOutput
-		if o.sharding.sharded() {
-			create = createShardOutput
-		}
-		f, err := create(spec.path)
+		f, err := createOutput(spec.path)
 		if err != nil {
 			return cmderr.IOf("%s %s: %s", spec.flag, spec.path, describe(err))
 		}
@@ -592,12 +588,14 @@ func (r *scanRun) startStdout(stdout io.Writer, prog *progress) error {
 	return nil
 }
 
-// closeOuts closes --valid-out and --invalid-out at the end of a run. A
-// shard's are put in place whole or not at all.
+// closeOuts puts --valid-out and --invalid-out in place at the end of a
+// run, unless writing them failed. An interrupted run's hold the records
+// it judged, whole; an interrupted shard's are dropped, so that the shard
+// run again replaces its files whole.
 func (r *scanRun) closeOuts(st *pipeline.Stats, runErr error) {
 	r.closed = true
 	for _, f := range r.outs {
-		if f.commit != nil && (st.Interrupted || runErr != nil) {
+		if runErr != nil || st.Interrupted && r.o.sharding.sharded() {
 			f.drop()
 			continue
 		}

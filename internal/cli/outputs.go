@@ -22,58 +22,31 @@ import (
 // name ends in .zst or .gz.
 type outputFile struct {
 	path string
-	f    *os.File
+	// file is written beside path and renamed over it by Close
+	// (createPending), so that a run that fails to write it leaves any
+	// earlier file as it was; a FIFO or device is written in place.
+	file *pendingFile
 	w    io.Writer
 	c    io.Closer // the compressor, closed before the file
-	// commit, for an output of a sharded run, renames the temporary file
-	// f is over path (replaceOnClose); tmp is that file.
-	commit func() error
-	tmp    string
 }
 
-func createOutput(path string) (*outputFile, error) { return openOutput(path, path) }
-
-// createShardOutput is createOutput for a sharded run: the file is put in
-// place whole by a Close that succeeds, and dropped by closeOutputs.
-func createShardOutput(path string) (*outputFile, error) {
-	tmp, commit, err := replaceOnClose(path)
+// createOutput opens path as a --valid-out or --invalid-out file.
+func createOutput(path string) (*outputFile, error) {
+	p, err := createPending(path)
 	if err != nil {
 		return nil, err
 	}
-	o, err := openOutput(path, tmp)
-	if err != nil {
-		if tmp != path {
-			os.Remove(tmp)
-		}
-		return nil, err
-	}
-	if tmp != path {
-		o.commit, o.tmp = commit, tmp
-	}
-	return o, nil
-}
-
-// openOutput opens file to write path's output: compressed as path's name
-// says.
-func openOutput(path, file string) (*outputFile, error) {
-	// Write-only, unlike os.Create: opened read-write, a FIFO (or
-	// /dev/stdout on a pipe) would have cardscan hold its read end itself,
-	// so that a reader going away is never seen and writes block for ever.
-	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
-	if err != nil {
-		return nil, err
-	}
-	o := &outputFile{path: path, f: f, w: f}
+	o := &outputFile{path: path, file: p, w: p}
 	switch name := strings.ToLower(path); {
 	case strings.HasSuffix(name, ".zst"):
-		enc, err := zstd.NewWriter(f, zstd.WithEncoderConcurrency(1))
+		enc, err := zstd.NewWriter(p, zstd.WithEncoderConcurrency(1))
 		if err != nil {
-			f.Close()
+			p.discard()
 			return nil, err
 		}
 		o.w, o.c = enc, enc
 	case strings.HasSuffix(name, ".gz"):
-		gz := gzip.NewWriter(f)
+		gz := gzip.NewWriter(p)
 		o.w, o.c = gz, gz
 	}
 	return o, nil
@@ -81,34 +54,30 @@ func openOutput(path, file string) (*outputFile, error) {
 
 func (o *outputFile) Write(p []byte) (int, error) { return o.w.Write(p) }
 
-// Close flushes the compressor and closes the file, reporting the first
-// failure.
+// Close flushes the compressor and puts the file in place, reporting the
+// first failure; a file that failed is dropped.
 func (o *outputFile) Close() error {
+	if o.file == nil {
+		return nil
+	}
 	var err error
 	if o.c != nil {
 		err = o.c.Close()
 	}
-	if cerr := o.f.Close(); err == nil {
-		err = cerr
+	if err != nil {
+		o.drop()
+		return err
 	}
-	if o.commit != nil {
-		if err == nil {
-			err = o.commit()
-		}
-		if err != nil {
-			os.Remove(o.tmp)
-		}
-		o.commit = nil
-	}
+	err = o.file.commit(nil)
+	o.file = nil
 	return err
 }
 
-// drop closes an output of a sharded run without putting it in place.
+// drop closes the file without putting it in place.
 func (o *outputFile) drop() {
-	if o.commit != nil {
-		o.commit = nil
-		o.f.Close()
-		os.Remove(o.tmp)
+	if o.file != nil {
+		o.file.discard()
+		o.file = nil
 	}
 }
 
@@ -119,15 +88,11 @@ func (o *outputFile) flagName(opts *options) string {
 	return "--invalid-out"
 }
 
-// closeOutputs closes the outputs of a run that failed: a sharded run's
-// are dropped, leaving any earlier ones in place.
+// closeOutputs drops the outputs of a run that failed, leaving any
+// earlier ones in place.
 func closeOutputs(outs []*outputFile) {
 	for _, o := range outs {
-		if o.commit != nil {
-			o.drop()
-			continue
-		}
-		o.Close()
+		o.drop()
 	}
 }
 

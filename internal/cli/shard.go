@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -130,28 +127,6 @@ func inputOrder(inputs []pipeline.Input) map[string]int {
 		}
 	}
 	return order
-}
-
-// replaceOnClose is an output of a sharded run: written to a temporary
-// file beside path and renamed over it when complete, so that a shard
-// killed mid-run leaves its earlier output (or none), never half of one,
-// and a re-run shard replaces its files whole.
-func replaceOnClose(path string) (tmp string, commit func() error, err error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
-		// A FIFO or device is written in place.
-		return path, func() error { return nil }, nil
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			pe.Path = path
-		}
-		return "", nil, err
-	}
-	tmp = f.Name()
-	f.Close()
-	return tmp, func() error { return os.Rename(tmp, path) }, nil
 }
 
 // maxDigestParts bounds --digest-parts: a shard holds a compressor per
