@@ -318,7 +318,7 @@ func groupHash(rec []byte) (h uint64, ok bool) {
 	r := reader{b: rec}
 	r.byte()
 	r.bytes()
-	keyEnd := len(rec) - len(r.b)
+	keyEnd := r.off
 	return xxh3.Hash(rec[:keyEnd]), !r.bad
 }
 
@@ -1078,7 +1078,7 @@ func (p *placeList) add(input []byte, line int) error {
 func (p *placeList) each(fn func(input []byte, line int) error) error {
 	read := func(b []byte) ([]byte, error) {
 		r := reader{b: b}
-		for len(r.b) > 0 {
+		for r.off < len(r.b) {
 			line := int(r.uvarint())
 			input := r.bytes()
 			if r.bad {
@@ -1088,7 +1088,7 @@ func (p *placeList) each(fn func(input []byte, line int) error) error {
 				return nil, err
 			}
 		}
-		return r.b, nil
+		return r.rest(), nil
 	}
 	if p.f == nil {
 		_, err := read(p.buf)
