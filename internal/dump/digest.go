@@ -931,7 +931,7 @@ func decodeDigest(rec []byte) (*Digest, bool) {
 // marks, goes through its write barrier, and --cross-card's Finish, whose
 // tables often start a collection, read every claim so: the barrier and
 // the marking of the blocks it named took 71M instructions of a run on the
-// make perf dump, more than Add's own (docs/performance.md).
+// make perf dump, about as many as Add took (docs/performance.md).
 type reader struct {
 	b   []byte
 	off int // what is read of b
