@@ -551,6 +551,9 @@ func (r *scanRun) openOutputs(all []pipeline.Input) error {
 		r.cross = cross
 		cross.Levels, cross.MinLevel = overrideTable(o.overrides), r.cfg.MinLevel
 		cross.Jobs = o.Jobs
+		// Room for a chunk's claims at 235 B a card of 1.8 KB
+		// (docs/cli.md), no more than the default chunk's.
+		cross.ClaimRoom = int(min(o.ChunkSize/4, pipeline.DefaultChunkSize/4))
 		cross.Reread(inputFiles(all))
 		r.cfg.Extract, r.cfg.Collect = cross.Extract, cross.Add
 	}

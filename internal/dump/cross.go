@@ -60,13 +60,19 @@ type Cross struct {
 	// Jobs bounds the goroutines Finish groups the claims on; 0 is one
 	// per CPU the process may use, as -j's default is.
 	Jobs int
+	// ClaimRoom, when set, is the room Extract's functions make at once
+	// for the claims of a chunk of records (pipeline.Config.ChunkSize/4
+	// holds those of a chunk of cards of 1.8 KB, 235 B each): the
+	// pipeline's buffer for them, grown by append from empty, left each
+	// smaller size to the collector, which that garbage set off twice at
+	// the start of a --cross-card run of the make perf dump.
+	ClaimRoom int
 
 	// hashes holds the group hash of each claim in c.st and where it
 	// lies there, in their order, while c.st holds them all in memory
 	// (addRun), in chunks of hashChunk: one slice grown by append copied
 	// all it held at each doubling, into fresh memory that page-faulted.
-	hashes [][]claimHash
-	hashed int // in hashes
+	hashes claimHashes
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
 	// their keys all the same.
@@ -85,8 +91,10 @@ func NewCross(memory int64) (*Cross, error) {
 	budget := max(memory/4, 1)
 	// Pending claims take the place of an identified card's claims of
 	// identity and content, and share their budget.
-	return &Cross{dir: dir, st: newStore("claims", dir, max(budget/2, 1), byGroup),
-		pending: newStore("pending", dir, max(budget/2, 1), byIdentity), groupBudget: max(budget/4, 1)}, nil
+	c := &Cross{dir: dir, st: newStore("claims", dir, max(budget/2, 1), byGroup),
+		pending: newStore("pending", dir, max(budget/2, 1), byIdentity), groupBudget: max(budget/4, 1)}
+	c.st.mem.outside, c.pending.mem.outside, c.hashes.mem.outside = true, true, true
+	return c, nil
 }
 
 // Reread names the files that the inputs named stand for, by input name,
@@ -147,6 +155,9 @@ func (c *Cross) Extract() func(dst []byte, vd report.Verdict, v *fastvalidate.Va
 			x.place = binary.AppendUvarint(x.place[:0], uint64(c.names.number(vd.Input)))
 		}
 		x.mayDefer = reread
+		if len(dst) == 0 && cap(dst) < c.ClaimRoom {
+			dst = make([]byte, 0, c.ClaimRoom)
+		}
 		return x.appendCrossClaims(dst, vd, v)
 	}
 }
@@ -196,10 +207,38 @@ func (c *Cross) addClaims(b []byte) error {
 // hashChunk is how many claims a chunk of Cross.hashes holds: 128 KiB.
 const hashChunk = 8192
 
-// claimHash is a claim's group hash and where it lies in the store
-// (claimAt).
-type claimHash struct {
-	hash, pos uint64
+// claimHashSize is the size of a claim's entry in claimHashes: its group
+// hash and where it lies in the store (claimAt), little-endian.
+const claimHashSize = 16
+
+// claimHashes lists the group hash of each claim held and where it lies,
+// claimHashSize bytes a claim, in chunks of hashChunk claims, made outside
+// the Go heap as the claims' blocks are (blockSource).
+type claimHashes struct {
+	chunks [][]byte
+	n      int // claims
+	mem    blockSource
+}
+
+func (l *claimHashes) add(hash, pos uint64) {
+	if k := len(l.chunks); k == 0 || len(l.chunks[k-1]) == hashChunk*claimHashSize {
+		l.chunks = append(l.chunks, l.mem.block(hashChunk*claimHashSize))
+	}
+	last := &l.chunks[len(l.chunks)-1]
+	*last = binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(*last, hash), pos)
+	l.n++
+}
+
+// hashAt returns the hash and place of the entry at offset i of a chunk.
+func hashAt(chunk []byte, i int) (hash, pos uint64) {
+	e := chunk[i : i+claimHashSize]
+	return binary.LittleEndian.Uint64(e), binary.LittleEndian.Uint64(e[8:])
+}
+
+// reset empties the list and frees its chunks.
+func (l *claimHashes) reset() {
+	l.chunks, l.n = nil, 0
+	l.mem.free()
 }
 
 // addRun adds b, n claims that are not pending, to c.st, and notes the
@@ -213,7 +252,7 @@ func (c *Cross) addRun(b []byte, n int) error {
 	pos := c.st.hold(b, n)
 	if c.st.overBudget() || c.st.spilled() {
 		// findSorted groups the claims as they are merged.
-		c.hashes, c.hashed = nil, 0
+		c.hashes.reset()
 		if c.st.overBudget() {
 			return c.st.spill()
 		}
@@ -228,12 +267,7 @@ func (c *Cross) addRun(b []byte, n int) error {
 		if !ok {
 			return errGarbledClaim
 		}
-		if k := len(c.hashes); k == 0 || len(c.hashes[k-1]) == hashChunk {
-			c.hashes = append(c.hashes, make([]claimHash, 0, hashChunk))
-		}
-		last := &c.hashes[len(c.hashes)-1]
-		*last = append(*last, claimHash{h, pos + uint64(off)})
-		c.hashed++
+		c.hashes.add(h, pos+uint64(off))
 		off += 4 + len(rec)
 	}
 	return nil
@@ -241,6 +275,7 @@ func (c *Cross) addRun(b []byte, n int) error {
 
 // Close removes the temporary files.
 func (c *Cross) Close() {
+	c.hashes.reset()
 	c.st.close()
 	c.pending.close()
 	c.dir.remove()
@@ -318,7 +353,7 @@ func groupHash(rec []byte) (h uint64, ok bool) {
 	r := reader{b: rec}
 	r.byte()
 	r.bytes()
-	keyEnd := len(rec) - len(r.b)
+	keyEnd := r.off
 	return xxh3.Hash(rec[:keyEnd]), !r.bad
 }
 
@@ -519,10 +554,10 @@ func (f *finding) text() (kind, key, msg string) {
 // size; the findings are then written in their one sort order, whatever
 // part found them, so the output is the same for any number of parts.
 func (c *Cross) findInMemory(out *findingWriter) error {
-	if int64(c.hashed) != c.st.records {
+	if int64(c.hashes.n) != c.st.records {
 		return errGarbledClaim
 	}
-	parts := make([]claimPart, crossParts(c.Jobs, c.hashed))
+	parts := make([]claimPart, crossParts(c.Jobs, c.hashes.n))
 	if len(parts) == 1 {
 		parts[0].group(c, 0, 1)
 	} else {
@@ -532,7 +567,7 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		}
 		wg.Wait()
 	}
-	c.hashes, c.hashed = nil, 0
+	c.hashes.reset()
 	for i := range parts {
 		if parts[i].err != nil {
 			return parts[i].err
@@ -604,11 +639,11 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 	t := &p.t
 	// Claims share their groups (a name, a host, an endpoint many cards
 	// give): 50,000 hashes for 150,000 claims on the make perf dump.
-	t.reset(c.hashed/parts, c.hashed/parts/3, c.hashOnly)
-	for _, chunk := range c.hashes {
-		for _, ch := range chunk {
-			if parts == 1 || hashPart(ch.hash, parts) == part {
-				t.add(ch.hash)
+	t.reset(c.hashes.n/parts, c.hashes.n/parts/3, c.hashOnly)
+	for _, chunk := range c.hashes.chunks {
+		for i := 0; i < len(chunk); i += claimHashSize {
+			if h, _ := hashAt(chunk, i); parts == 1 || hashPart(h, parts) == part {
+				t.add(h)
 			}
 		}
 	}
@@ -628,9 +663,10 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 	// the cache for every claim (docs/performance.md).
 	firstGroups := make([]int32, t.shared)
 	mine := 0
-	for _, chunk := range c.hashes {
-		for _, ch := range chunk {
-			if parts > 1 && hashPart(ch.hash, parts) != part {
+	for _, chunk := range c.hashes.chunks {
+		for i := 0; i < len(chunk); i += claimHashSize {
+			h, pos := hashAt(chunk, i)
+			if parts > 1 && hashPart(h, parts) != part {
 				continue
 			}
 			shared := t.slots[mine]
@@ -638,7 +674,7 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 			if shared == 0 {
 				continue
 			}
-			if err := p.join(claimAt(c.st.blocks, ch.pos), ch.pos, &firstGroups[shared-1]); err != nil {
+			if err := p.join(claimAt(c.st.blocks, pos), pos, &firstGroups[shared-1]); err != nil {
 				p.err = err
 				return
 			}
@@ -1078,7 +1114,7 @@ func (p *placeList) add(input []byte, line int) error {
 func (p *placeList) each(fn func(input []byte, line int) error) error {
 	read := func(b []byte) ([]byte, error) {
 		r := reader{b: b}
-		for len(r.b) > 0 {
+		for r.off < len(r.b) {
 			line := int(r.uvarint())
 			input := r.bytes()
 			if r.bad {
@@ -1088,7 +1124,7 @@ func (p *placeList) each(fn func(input []byte, line int) error) error {
 				return nil, err
 			}
 		}
-		return r.b, nil
+		return r.rest(), nil
 	}
 	if p.f == nil {
 		_, err := read(p.buf)

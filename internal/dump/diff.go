@@ -235,12 +235,12 @@ func appendMoved(dst, rec []byte, input string, line int) []byte {
 	r.byte()
 	r.bytes() // key
 	r.bytes() // profile
-	dst = append(dst, rec[:len(rec)-len(r.b)]...)
+	dst = append(dst, rec[:r.off]...)
 	r.bytes() // input
 	r.uvarint()
 	dst = appendString(dst, input)
 	dst = binary.AppendUvarint(dst, uint64(line))
-	dst = append(dst, r.b...)
+	dst = append(dst, r.rest()...)
 	binary.LittleEndian.PutUint32(dst[start:], uint32(len(dst)-start-4))
 	return dst
 }

@@ -110,7 +110,7 @@ func appendTag(dst []byte, t tag) []byte {
 func splitTag(rec []byte) (tag, []byte, bool) {
 	r := reader{b: rec}
 	t := tag{side: r.byte(), input: r.uvarint(), offset: r.uvarint()}
-	return t, r.b, !r.bad
+	return t, r.rest(), !r.bad
 }
 
 // tagged is the sort key of tagged records: the side, then the record's own
@@ -176,7 +176,7 @@ func partOf(kind byte, rec []byte, parts int) int {
 		r := reader{b: rec}
 		r.byte()
 		r.bytes()
-		h = xxh3.Hash(rec[:len(rec)-len(r.b)])
+		h = xxh3.Hash(rec[:r.off])
 	} else {
 		_, key := digestKey(rec)
 		h = xxh3.Hash(key)

@@ -2,6 +2,7 @@ package dump
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -121,9 +122,10 @@ func crossRun(t testing.TB, claims []byte, memory int64, format report.Format, r
 	if remap != nil {
 		// Every claim of a group and key has one hash: remapped, they
 		// still do, as if XXH3 had given it.
-		for _, chunk := range c.hashes {
-			for i := range chunk {
-				chunk[i].hash = remap(chunk[i].hash)
+		for _, chunk := range c.hashes.chunks {
+			for i := 0; i < len(chunk); i += claimHashSize {
+				h, _ := hashAt(chunk, i)
+				binary.LittleEndian.PutUint64(chunk[i:], remap(h))
 			}
 		}
 	}

@@ -80,7 +80,7 @@ func decodePending(rec []byte) (p pendingClaim, ok bool) {
 		r.bad = true
 	}
 	p.offset, p.length = int64(offset), int(length)
-	return p, !r.bad && len(r.b) == 0 && (p.kind == pendingRaw || p.kind == pendingSum)
+	return p, !r.bad && r.off == len(r.b) && (p.kind == pendingRaw || p.kind == pendingSum)
 }
 
 // byIdentity is the sort key of pending claims: the identity.

@@ -26,8 +26,8 @@ func TestReaderUvarint(t *testing.T) {
 				switch {
 				case n <= 0 && !r.bad:
 					t.Errorf("% x: read %d, want it bad", in, got)
-				case n > 0 && (r.bad || got != want || len(r.b) != len(in)-n):
-					t.Errorf("% x: read %d (bad %v, %d left), want %d (%d left)", in, got, r.bad, len(r.b), want, len(in)-n)
+				case n > 0 && (r.bad || got != want || len(r.rest()) != len(in)-n):
+					t.Errorf("% x: read %d (bad %v, %d left), want %d (%d left)", in, got, r.bad, len(r.rest()), want, len(in)-n)
 				}
 			}
 		}
