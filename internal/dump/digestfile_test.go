@@ -182,3 +182,62 @@ func TestMergeHeldRecordsBounded(t *testing.T) {
 		t.Errorf("one file of a 4 MiB record: %v", err)
 	}
 }
+
+// TestDigestFileCutOrCorrupt: a digest file cut short or with a byte
+// flipped inside its zstd stream (a copy between machines that stopped,
+// a bad disk) was called "not a cardscan digest file", sending the user
+// to look for the wrong file. It is named as cut short or corrupt, with
+// the decoder's reason; a file that is not zstd at all is still no
+// digest file.
+func TestDigestFileCutOrCorrupt(t *testing.T) {
+	raw := append([]byte(digestMagic), ClaimsFile, 0)
+	raw = binary.AppendUvarint(raw, 0) // part
+	raw = binary.AppendUvarint(raw, 1) // parts
+	// Records enough that the stream is a few blocks, not all of it
+	// in the frame's first bytes.
+	for i := range 5000 {
+		raw = binary.AppendUvarint(raw, 8)
+		raw = binary.BigEndian.AppendUint64(raw, uint64(i)*0x9E3779B97F4A7C15)
+	}
+	whole, err := os.ReadFile(writeDigest(t, raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	flipped := bytes.Clone(whole)
+	flipped[len(flipped)/2] ^= 0xff
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"cut", whole[:len(whole)/2], "cut short"},
+		{"cut-in-frame-header", whole[:6], "cut short"},
+		{"flipped", flipped, "corrupt"},
+		{"not-zstd", []byte("{\"name\":\"a card\"}\n"), "not a cardscan digest file"},
+	} {
+		path := filepath.Join(dir, tc.name+".dig")
+		if err := os.WriteFile(path, tc.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := readAll(path)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v; want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// readAll opens a digest file and reads its records to the end.
+func readAll(path string) error {
+	d, err := openDigestFile(path, 0)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	for {
+		more, err := d.next()
+		if err != nil || !more {
+			return err
+		}
+	}
+}
