@@ -370,6 +370,7 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 	d.info, _ = f.Stat()
 	head := make([]byte, len(digestMagic)+2)
 	if _, err := io.ReadFull(d.r, head); err != nil || string(head[:len(digestMagic)]) != digestMagic {
+		zstdStream := err != nil && zstdMagicAt(f)
 		d.close()
 		if wideFrame(err) {
 			return nil, &DigestFileError{Path: path, Msg: wideWindow}
@@ -378,6 +379,11 @@ func openDigestFile(path string, side int) (*digestFile, error) {
 		if err == nil && string(head[:len(name)]) == name {
 			return nil, &DigestFileError{Path: path, Msg: fmt.Sprintf("a digest file of format version %d, written by another cardscan; this one reads version %d",
 				head[len(name)], digestMagic[len(name)])}
+		}
+		if zstdStream {
+			// A zstd stream that ends or breaks before the header is
+			// out: a digest file cut short or damaged, not another file.
+			return nil, &DigestFileError{Path: path, Msg: streamFault(err)}
 		}
 		return nil, &DigestFileError{Path: path, Msg: "not a cardscan digest file (--digest-out writes them)"}
 	}
@@ -410,7 +416,24 @@ func (d *digestFile) cutShort(err error) error {
 	if errors.Is(err, errHeld) {
 		return d.garbled(fmt.Sprintf("states a record of a size that, with the records held at once of the other files, passes %d MiB: records are kilobytes", maxHeldRecords>>20), nil)
 	}
-	return d.garbled("cut short, with no trailer (was its writer stopped?)", nil)
+	return d.garbled(streamFault(err), nil)
+}
+
+// streamFault says why a digest file's zstd stream gave no more bytes:
+// it ended (its writer was stopped, or a copy of it was), or the decoder
+// found it damaged.
+func streamFault(err error) string {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return "cut short, with no trailer (was its writer stopped, or its copy?)"
+	}
+	return "corrupt: its zstd stream does not decode (" + err.Error() + ")"
+}
+
+// zstdMagicAt says f starts as a zstd frame does.
+func zstdMagicAt(f *os.File) bool {
+	var magic [4]byte
+	_, err := f.ReadAt(magic[:], 0)
+	return err == nil && magic == [4]byte{0x28, 0xb5, 0x2f, 0xfd}
 }
 
 func (d *digestFile) garbled(what string, err error) error {
