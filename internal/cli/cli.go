@@ -558,6 +558,9 @@ func (r *scanRun) openOutputs(all []pipeline.Input) error {
 		r.cfg.Extract, r.cfg.Collect = cross.Extract, cross.Add
 	}
 	if o.digestOut != "" {
+		if err := checkDigestOut(o.digestOut, o.digestParts); err != nil {
+			return err
+		}
 		r.digests = dump.NewClaimDigests(int64(o.memory), inputOrder(all))
 		r.cfg.Extract, r.cfg.Collect = r.digests.Extract(0), r.digests.Add
 	}

@@ -278,6 +278,9 @@ func diffHuman(s *dump.DiffSummary) string {
 // diffDigests reads the shard's slice of both dumps into a digest file
 // (--digest-out), for cardscan merge to compare with the other shards'.
 func diffDigests(o *diffOptions, paths []string, mode dump.KeyMode, stdin io.Reader, con *console.Console) error {
+	if err := checkDigestOut(o.digestOut, o.digestParts); err != nil {
+		return err
+	}
 	sig := catchSignals()
 	defer sig.stop()
 	framing, _ := pipeline.ParseFraming(o.Input)

@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/cardscan/cardscan/internal/clobber"
+	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/console"
 	"github.com/cardscan/cardscan/internal/dump"
 	"github.com/cardscan/cardscan/internal/pipeline"
@@ -278,6 +279,30 @@ func writeSummary(sum *summary.Summary, f *pendingFile, stdout io.Writer) error 
 		return err
 	}
 	return f.commit(b)
+}
+
+// checkDigestOut refuses --digest-out's files before the run reads a
+// record, as every other output is refused (openOutputs), where they are
+// written only at its end: a directory, or a directory that does not
+// exist or cannot be written, found by making a temporary file where the
+// digest's will go. A FIFO or device is left to the end.
+func checkDigestOut(path string, parts int) error {
+	for _, f := range digestFiles(path, parts) {
+		fi, err := os.Stat(f.Path)
+		if err == nil && fi.IsDir() {
+			return cmderr.IOf("--digest-out %s: %s", f.Path, syscall.EISDIR)
+		}
+		if err == nil && !fi.Mode().IsRegular() {
+			continue
+		}
+		probe, err := os.CreateTemp(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+".*")
+		if err != nil {
+			return cmderr.IOf("--digest-out %s: %s", f.Path, describe(err))
+		}
+		probe.Close()
+		os.Remove(probe.Name())
+	}
+	return nil
 }
 
 // digestFiles are the files --digest-out writes.
