@@ -842,11 +842,28 @@ func (c *a2aCheck) extension(x uint32) {
 			}
 		}
 	}
-	// The 0.x schemas require uri; the 1.0 proto does not mark it, but an
-	// extension without one names nothing.
+	// The 0.x schemas require uri; the 1.0 proto marks no AgentExtension
+	// field REQUIRED, and its uri, declared without optional, is unset when
+	// "".
+	if c.ver >= a2aV10 {
+		if !c.protoDefault(uri) && c.checkOptionalString(uri) {
+			c.url(uri, urlIdentifier)
+		}
+		return
+	}
 	if c.goodString(uri) || c.checkRequiredString(x, uri, CodeA2ARequired, "uri") {
 		c.url(uri, urlIdentifier)
 	}
+}
+
+// protoDefault reports whether member n is the empty string that a 1.0
+// string field declared without the optional keyword holds by default:
+// proto3 does not tell it from an absent one (1.0 section 5.7; section 9.1
+// leaves it out of the canonical form), so a URL field holding it names no
+// URL. documentationUrl and iconUrl are declared optional: "" is a value
+// set there, and is checked.
+func (c *a2aCheck) protoDefault(n uint32) bool {
+	return c.ver >= a2aV10 && n != 0 && c.kind(n) == tape.KindString && c.emptyString(n)
 }
 
 func (c *a2aCheck) authentication(a uint32) {

@@ -168,7 +168,7 @@ func (c *a2aCheck) checkScheme(s uint32, which int, body *schemeBody) {
 			c.flows(body.flows)
 		}
 		// oauth2MetadataUrl arrived in 0.3.
-		if c.ver >= a2aV03 && c.checkString(body.metadata, false) {
+		if c.ver >= a2aV03 && !c.protoDefault(body.metadata) && c.checkString(body.metadata, false) {
 			c.url(body.metadata, urlEndpoint)
 		}
 	case schemeOIDC:
@@ -248,7 +248,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 		case "scopes":
 			scopes = v
 		case "refreshUrl":
-			if c.checkString(v, false) {
+			if !c.protoDefault(v) && c.checkString(v, false) {
 				c.url(v, urlEndpoint)
 			}
 		case "pkceRequired":
@@ -284,6 +284,9 @@ func (c *a2aCheck) flowURL(f, n uint32, required bool, name string) {
 		if required {
 			c.addMissing(CodeA2ASecurityScheme, f, name)
 		}
+		return
+	}
+	if !required && c.protoDefault(n) {
 		return
 	}
 	if c.checkStringAs(n, required, CodeA2ASecurityScheme) {

@@ -140,6 +140,8 @@ func TestA2A02(t *testing.T) {
 		{name: "scopes are a list", edits: e("/security/0/bearer", `"all"`), want: []hit{{"field.type", "/security/0/bearer"}}},
 		{name: "security is a list", edits: e("/security", `{"bearer": []}`), want: []hit{{"field.type", "/security"}}},
 		{name: "extension without uri", edits: e("/capabilities/extensions/0/uri", omitted), want: []hit{{"a2a.required", "/capabilities/extensions/0/uri"}}},
+		// 0.x has no proto3 defaults: "" is a value, and no URI.
+		{name: "extension with empty uri", edits: e("/capabilities/extensions/0/uri", `""`), want: []hit{{"a2a.url", "/capabilities/extensions/0/uri"}}},
 		{name: "extension uri relative", edits: e("/capabilities/extensions/0/uri", `"ratings/v1"`), want: []hit{{"a2a.url", "/capabilities/extensions/0/uri"}}},
 		{name: "extension required not a boolean", edits: e("/capabilities/extensions/0/required", `"no"`), want: []hit{{"field.type", "/capabilities/extensions/0/required"}}},
 		{name: "extended card flag not a boolean", edits: e("/supportsAuthenticatedExtendedCard", `"true"`), want: []hit{{"field.type", "/supportsAuthenticatedExtendedCard"}}},
@@ -224,7 +226,22 @@ func TestA2A10(t *testing.T) {
 		{name: "snake_case card member", edits: e("/supported_interfaces", `[]`), want: []hit{{"a2a.field-name", "/supported_interfaces"}}},
 		{name: "removed stateTransitionHistory", edits: e("/capabilities/stateTransitionHistory", `false`), want: []hit{{"a2a.removed", "/capabilities/stateTransitionHistory"}}},
 		{name: "extendedAgentCard a string", edits: e("/capabilities/extendedAgentCard", `"True"`), want: []hit{{"field.type", "/capabilities/extendedAgentCard"}}},
-		{name: "extension without uri", edits: e("/capabilities/extensions/0/uri", omitted), want: []hit{{"a2a.required", "/capabilities/extensions/0/uri"}}},
+		// The 1.0 proto marks no AgentExtension field REQUIRED (section 4.4.4
+		// is its table); the 0.x schemas require uri.
+		{name: "extension without uri", edits: e("/capabilities/extensions/0/uri", omitted)},
+		{name: "extension with empty uri", edits: e("/capabilities/extensions/0/uri", `""`)},
+		{name: "extension uri not a URI", edits: e("/capabilities/extensions/0/uri", `"ratings"`), want: []hit{{"a2a.url", "/capabilities/extensions/0/uri"}}},
+		// A proto3 string without the optional keyword holds "" by default,
+		// which section 5.7 does not tell from absent: the MUST of "in the
+		// form of a URL" binds a URL that is set. documentationUrl and
+		// iconUrl are declared optional, so "" is a value set, and checked.
+		{name: "empty refreshUrl is unset", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/refreshUrl", `""`)},
+		{name: "empty oauth2MetadataUrl is unset", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/oauth2MetadataUrl", `""`)},
+		{name: "empty deprecated flow URLs are unset", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows", `{"implicit": {"authorizationUrl": "", "refreshUrl": "", "scopes": {}}}`),
+			want: []hit{{"a2a.deprecated", "/securitySchemes/device/oauth2SecurityScheme/flows/implicit"}}},
+		{name: "refreshUrl not a URL", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/refreshUrl", `"refresh"`), want: []hit{{"a2a.url", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/refreshUrl"}}},
+		{name: "empty documentationUrl is set", edits: e("/documentationUrl", `""`), want: []hit{{"a2a.url", "/documentationUrl"}}},
+		{name: "empty iconUrl is set", edits: e("/iconUrl", `""`), want: []hit{{"a2a.url", "/iconUrl"}}},
 		{name: "hybrid card", edits: e("/url", `"https://agent.example.com/a2a"`, "/preferredTransport", `"JSONRPC"`, "/protocolVersion", `"0.3.0"`), want: []hit{{"a2a.hybrid", ""}}},
 		{name: "hybrid with legacy security", edits: e("/security", `[{"oidc": ["openid"]}]`), want: []hit{{"a2a.hybrid", ""}}},
 		// The 0.x members of a hybrid card are there for 0.x clients, and

@@ -92,7 +92,7 @@ var a2aMembers = memberSpec{types: tObject, members: []memberSpec{
 			{name: "extensions", in: from02, types: tArray, nullable: inAll,
 				doc: "A list of protocol extensions supported by the agent.",
 				items: objectArray(memberSpec{members: []memberSpec{
-					{name: "uri", types: tString, required: inAll, nonEmpty: in10,
+					{name: "uri", types: tString, required: in0x, nullable: in10,
 						doc: "The unique URI identifying the extension."},
 					{name: "description", types: tString, nullable: inAll,
 						doc: "A human-readable description of how this agent uses the extension."},
