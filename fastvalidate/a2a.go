@@ -51,7 +51,7 @@ var (
 func init() {
 	rule.Register(
 		def(CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"),
-		def(CodeA2ANull, "a2a.null", SeverityWarning, a2aFrom02, "an optional member is null; from 0.2 on the schema wants it left out (0.1 allows null)"),
+		def(CodeA2ANull, "a2a.null", SeverityWarning, a2aAll, "an optional member is null; from 0.2 on the schema wants it left out (0.1's text allows null where it types a member \"T | null\")"),
 		def(CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"),
 		def(CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"),
 		def(CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"),
@@ -617,8 +617,8 @@ func (c *a2aCheck) reportSnakeCase() {
 }
 
 // present reports whether an optional member is there and not null. null
-// is allowed in 0.1, whose spec types optional members as "T | null"; the
-// later schemas want the member left out instead.
+// is allowed in 0.1, whose spec types most optional members as "T | null";
+// the later schemas want the member left out instead.
 func (c *a2aCheck) present(n uint32) bool {
 	// Node 0, for absent, is the card itself: an object, so not null.
 	if c.vw.Kind(n) != tape.KindNull {
@@ -626,6 +626,18 @@ func (c *a2aCheck) present(n uint32) bool {
 	}
 	c.null(n)
 	return false
+}
+
+// presentTyped is present for an optional member that the 0.1 text too
+// types without "| null" (defaultInputModes, defaultOutputModes and the
+// capabilities' flags, 0.1 sections 5.5 and 5.5.2): a null one is a2a.null
+// in every release.
+func (c *a2aCheck) presentTyped(n uint32) bool {
+	if c.ver == a2aV01 && n != 0 && c.vw.Kind(n) == tape.KindNull {
+		c.add(CodeA2ANull, n, "optional member is null; leave it out instead")
+		return false
+	}
+	return c.present(n)
 }
 
 // null is the rare path of present, kept out of line so that present
@@ -743,7 +755,7 @@ func (c *a2aCheck) checkStringArray(n uint32, required bool) bool {
 // modes checks a list of input or output modes. They are media types from
 // 0.2 on; the 0.1 schema's own default was ["text"], so 0.1 is not held to it.
 func (c *a2aCheck) modes(n uint32, required bool) {
-	if n == 0 || !required && !c.present(n) {
+	if n == 0 || !required && !c.presentTyped(n) {
 		return
 	}
 	w := c.walker
@@ -796,13 +808,13 @@ func (c *a2aCheck) capabilities(caps uint32) {
 		v := k + 1
 		switch string(c.name(k)) {
 		case "streaming", "pushNotifications":
-			if c.present(v) {
+			if c.presentTyped(v) {
 				c.want(v, kindBoolean)
 			}
 		case "stateTransitionHistory":
 			if c.ver >= a2aV10 {
 				w.add(CodeA2ARemoved, v, "stateTransitionHistory was removed in 1.0")
-			} else if c.present(v) {
+			} else if c.presentTyped(v) {
 				c.want(v, kindBoolean)
 			}
 		case "extendedAgentCard":
@@ -973,7 +985,10 @@ func (c *a2aCheck) skillMembers(s uint32) (sk skillNodes) {
 				c.checkStringArray(v, false)
 			}
 		case "inputModes", "outputModes":
-			c.modes(v, false)
+			// 0.1 types a skill's modes "string[] | null" (section 5.5.4).
+			if c.present(v) {
+				c.modes(v, false)
+			}
 		case "security":
 			// 0.3's member, which a hybrid 1.0 card keeps for 0.3 clients.
 			if c.ver >= a2aV03 && c.present(v) {

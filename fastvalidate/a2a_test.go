@@ -47,6 +47,12 @@ func TestA2A01(t *testing.T) {
 		{name: "description optional", edits: e("/description", omitted)},
 		{name: "modes optional", edits: e("/defaultInputModes", omitted, "/defaultOutputModes", omitted)},
 		{name: "null optional members allowed", edits: e("/description", "null", "/provider", "null", "/documentationUrl", "null", "/authentication", "null")},
+		// 0.1 section 5.5 types these "T | null"; defaultInputModes,
+		// defaultOutputModes and the capabilities (5.5.2) it types without
+		// null, and its schema admits null nowhere.
+		{name: "null where 0.1 types no null", edits: e("/defaultInputModes", "null", "/defaultOutputModes", "null", "/capabilities/streaming", "null", "/capabilities/pushNotifications", "null", "/capabilities/stateTransitionHistory", "null"),
+			want: []hit{{"a2a.null", "/defaultInputModes"}, {"a2a.null", "/defaultOutputModes"}, {"a2a.null", "/capabilities/streaming"}, {"a2a.null", "/capabilities/pushNotifications"}, {"a2a.null", "/capabilities/stateTransitionHistory"}}},
+		{name: "null skill members 0.1 allows", edits: e("/skills/0/description", "null", "/skills/0/tags", "null", "/skills/0/examples", "null", "/skills/0/inputModes", "null", "/skills/0/outputModes", "null", "/provider/url", "null")},
 		{name: "null required member", edits: e("/name", "null"), want: []hit{{"field.type", "/name"}}},
 		{name: "null capabilities", edits: e("/capabilities", "null", "/skills", "null"), want: []hit{{"field.type", "/capabilities"}, {"field.type", "/skills"}}},
 		{name: "name not a string", edits: e("/name", "42"), want: []hit{{"field.type", "/name"}}},

@@ -260,7 +260,7 @@ func a2aStructureDocs() map[Code]rule.Doc {
 			Fix:     "Add the member the finding names, with a value that is not empty.",
 		},
 		CodeA2ANull: {
-			Basis:   "the A2A JSON Schemas from 0.2.0 on (a2a/v0.2.0-a2a.json and later), whose optional members do not admit null, where 0.1's do; readers that map the card to types may fail on it",
+			Basis:   "the A2A JSON Schemas from 0.2.0 on (a2a/v0.2.0-a2a.json and later), whose optional members do not admit null; 0.1's text (section 5.5) types most of its optional members \"T | null\", all but defaultInputModes, defaultOutputModes and the capabilities' flags (its schema admits null nowhere); readers that map the card to types may fail on it",
 			Fail:    a2a03(`, "documentationUrl": null`),
 			Pass:    a2a03(`, "documentationUrl": "https://docs.example.com/recipes"`),
 			Profile: "a2a/0.3",
