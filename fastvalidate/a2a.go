@@ -228,6 +228,7 @@ const (
 	versionProtocol                                // protocolVersion names a release
 	versionNoRelease                               // protocolVersion names none: the members decide
 	versionMembers10                               // a member only 1.0 has, nested ones too
+	versionMembers03                               // a member 0.3 brought: signatures, a skill's security, mutualTLS, oauth2MetadataUrl
 	versionSecurity                                // securitySchemes or security: 0.2
 	versionAuthentication                          // authentication: 0.1
 	versionAssumed                                 // no marker at all: 0.2.0-0.2.4 assumed
@@ -243,8 +244,9 @@ var noReleaseMessages = [...]string{
 // a2aVersionOf returns the version a card's members claim and how they
 // claim it: supportedInterfaces means 1.0; otherwise protocolVersion names
 // a release, or failing that protocol_version, its proto spelling, does;
-// otherwise a member only 1.0 has means 1.0 (uses10), securitySchemes or
-// security 0.2 and authentication 0.1. A card with none of these is
+// otherwise a member only 1.0 has means 1.0 (uses10), a member 0.3
+// brought 0.3 (uses03), securitySchemes or security 0.2 and
+// authentication 0.1. A card with none of these is
 // 0.2.0-0.2.4, the releases that had neither authentication nor
 // protocolVersion. A protocolVersion string that names no release
 // ("0.2.9", the sample value of the 0.2.5 to 0.3.0 specifications) leaves
@@ -282,6 +284,11 @@ func (w *walker) a2aVersionByMembers(m *topMembers) (a2aVersion, versionSource) 
 	switch {
 	case w.uses10(m):
 		return a2aV10, versionMembers10
+	case w.uses03(m):
+		// A member 0.3 brought makes a 0.3 card, as one only 1.0 has makes
+		// a 1.0 card: judged as 0.2.0-0.2.4, which know no signatures, its
+		// signatures went unchecked and its missing protocolVersion unsaid.
+		return a2aV03, versionMembers03
 	case m.securitySchemes != 0 || m.security != 0:
 		return a2aV02, versionSecurity
 	case m.authentication != 0:

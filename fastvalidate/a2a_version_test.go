@@ -134,6 +134,15 @@ func TestA2A_ReleaseByNestedMembers(t *testing.T) {
 		// A card that claims no 1.x is not told it does.
 		{name: "url and a 1.0 scheme wrapper", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`), judged: "a2a/1.0",
 			want: []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}}, says: []string{`missing required member "supportedInterfaces"`}},
+		// Members 0.3 brought make a 0.3 card, and 0.3 requires
+		// protocolVersion (0.3 section 5.5): judged as 0.2.0-0.2.4, which
+		// know no signatures, its signatures went unchecked.
+		{name: "signatures without protocolVersion", card: edited(t, a2aCard03, "/protocolVersion", omitted), judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}}},
+		{name: "malformed signature without protocolVersion", card: edited(t, a2aCard03, "/protocolVersion", omitted, "/signatures/0/protected", `"not base64url!"`), judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}, {"a2a.signature-format", "/signatures/0/protected"}}},
+		{name: "a skill's security without protocolVersion", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"type": "http", "scheme": "bearer"}}`, "/skills/0/security", `[{"b": []}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}, {"a2a.preferred-transport", "/preferredTransport"}}},
 		{name: "0.x schemes stay 0.2", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"type": "http", "scheme": "bearer"}}`), judged: "a2a/0.2"},
 		{name: "a named release wins", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/protocolVersion", `"0.2.5"`, "/capabilities/extendedAgentCard", "true"), judged: "a2a/0.2"},
 	})
