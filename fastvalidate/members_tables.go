@@ -175,10 +175,10 @@ var draftMembers = memberSpec{types: tObject | tString, members: []memberSpec{
 			{name: "description", types: tString,
 				doc: "Human-readable description of what this capability does."},
 			withDoc(stringArray(""), "tags", "Optional semantic tags for discovery and routing."),
-			{name: "input_schema", types: tObject | tNull,
-				doc: "JSON Schema describing the input this capability accepts. Null means the input is unstructured."},
-			{name: "output_schema", types: tObject | tNull,
-				doc: "JSON Schema describing the output this capability produces. Null means the output is unstructured."},
+			{name: "input_schema", types: tObject,
+				doc: "JSON Schema describing the input this capability accepts."},
+			{name: "output_schema", types: tObject,
+				doc: "JSON Schema describing the output this capability produces."},
 		}})},
 	{name: "endpoint", types: tObject, required: inAll, doc: "How to reach this agent.", members: []memberSpec{
 		{name: "protocol", types: tString, required: inAll, enum: draftProtocols, enumRule: CodeEndpointProtocol,
@@ -195,6 +195,7 @@ var draftMembers = memberSpec{types: tObject | tString, members: []memberSpec{
 	}},
 	{name: "metadata", types: tObject, doc: "Metadata derived from PACR causal history via the π projection function.", members: []memberSpec{
 		{name: "pacr:trust_tier", types: tString, enum: trustTiers, enumRule: CodeMetadataTrustTier},
+		{name: "pacr:substrate_scope", types: tString},
 	}},
 	{name: "goal_subscriptions", types: tArray, items: objectArray(memberSpec{members: []memberSpec{
 		{name: "goal_id", types: tString, required: inAll, requiredRule: CodeGoalID, typeRule: CodeGoalID},
