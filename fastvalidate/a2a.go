@@ -53,7 +53,7 @@ func init() {
 		def(CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"),
 		def(CodeA2ANull, "a2a.null", SeverityWarning, a2aAll, "an optional member is null; from 0.2 on the schema wants it left out (0.1's text allows null where it types a member \"T | null\")"),
 		def(CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"),
-		def(CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"),
+		def(CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x), and the card is judged by the newest release whose members it uses; or a 1.0 interface's is not Major.Minor (1.0 section 3.6: patch numbers SHOULD NOT be used)"),
 		def(CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"),
 		def(CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON, nor an absolute URI naming a custom binding (1.0 section 5.8: SHOULD be a URI); an open string: check the spelling"),
 		def(CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"),
@@ -422,6 +422,22 @@ func minorPatch(v []byte) bool {
 		}
 	}
 	return digits > 0
+}
+
+// majorMinor reports whether v is a version as 1.0 section 3.6 names one,
+// Major.Minor ("1.0", "0.3"), with no patch number.
+func majorMinor(v []byte) bool {
+	dot := bytes.IndexByte(v, '.')
+	return dot > 0 && dot < len(v)-1 && allDigits(v[:dot]) && allDigits(v[dot+1:])
+}
+
+func allDigits(v []byte) bool {
+	for _, c := range v {
+		if c-'0' > 9 {
+			return false
+		}
+	}
+	return true
 }
 
 // Bits of the members a version requires, in the order they are reported.
@@ -1081,10 +1097,13 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 		if c.goodString(binding) || c.checkRequiredString(e, binding, CodeA2AInterface, "protocolBinding") {
 			c.transport(binding)
 		}
-		if !c.goodString(version) {
+		switch {
+		case !c.goodString(version):
 			c.checkRequiredString(e, version, CodeA2AInterface, "protocolVersion")
-		} else if protocolRelease(c.str(version)) == 0 {
+		case protocolRelease(c.str(version)) == 0:
 			c.addGot(CodeA2AProtocolVersion, version, "protocolVersion names no A2A release that has the member")
+		case !majorMinor(c.str(version)):
+			c.addGot(CodeA2AProtocolVersion, version, "protocolVersion is not Major.Minor: 1.0 section 3.6 names a version by Major.Minor, and patch numbers SHOULD NOT be used in Agent Cards")
 		}
 	}
 }

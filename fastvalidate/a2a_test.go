@@ -260,6 +260,12 @@ func TestA2A10(t *testing.T) {
 				{"a2a.url", "/additionalInterfaces/0/url"}, {"a2a.interface", "/additionalInterfaces/0/transport"}}},
 		{name: "interface of no release", edits: e("/supportedInterfaces/0/protocolVersion", `"9.9"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/0/protocolVersion"}}},
 		{name: "interface of release 0.3", edits: e("/supportedInterfaces/1/protocolVersion", `"0.3"`)},
+		// 1.0 section 3.6: a version is Major.Minor, and patch numbers
+		// SHOULD NOT be used in Agent Cards.
+		{name: "interface version with a patch", edits: e("/supportedInterfaces/0/protocolVersion", `"1.0.0"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/0/protocolVersion"}}},
+		{name: "interface version 0.3.0", edits: e("/supportedInterfaces/1/protocolVersion", `"0.3.0"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/1/protocolVersion"}}},
+		{name: "interface version major only", edits: e("/supportedInterfaces/0/protocolVersion", `"1"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/0/protocolVersion"}}},
+		{name: "interface version 1.1", edits: e("/supportedInterfaces/0/protocolVersion", `"1.1"`)},
 		{name: "hybrid legacy url at risk", edits: e("/url", `"http://10.0.0.1/a2a"`), want: []hit{{"a2a.hybrid", ""}, {"a2a.url-risk", "/url"}}},
 		{name: "0.x scheme shape", edits: e("/securitySchemes/bearer", `{"type": "http", "scheme": "bearer"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/bearer"}}},
 		{name: "wrapper holding two schemes", edits: e("/securitySchemes/mtls/httpAuthSecurityScheme", `{"scheme": "Basic"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
