@@ -38,6 +38,7 @@ const (
 	CodeA2AMIME
 	CodeA2ASkillIDUnique
 	CodeA2APreferredTransport
+	CodeA2AInterfaceCompleteness
 )
 
 // Profiles columns: rule.A2A stands for every A2A release; the others name
@@ -68,6 +69,7 @@ func init() {
 		def(CodeA2AMIME, "a2a.mime", SeverityWarning, a2aFrom02, "an input or output mode is not a media type (type/subtype)"),
 		def(CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"),
 		def(CodeA2APreferredTransport, "a2a.preferred-transport", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card lacks preferredTransport: the 0.3 text (5.6.1) says REQUIRED and MUST, the 0.3 JSON Schema leaves it optional with default JSONRPC"),
+		def(CodeA2AInterfaceCompleteness, "a2a.interface-completeness", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card's additionalInterfaces has no entry for its url and preferredTransport, which the 0.3 text (5.6.4) says it SHOULD include"),
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
 	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
@@ -1186,7 +1188,36 @@ func (c *a2aCheck) transports0x() {
 	}
 	if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, tape.KindArray) {
 		c.additionalInterfaces(m.additionalInterfaces)
+		if c.ver == a2aV03 {
+			c.mainInterfaceListed(m.additionalInterfaces)
+		}
 	}
+}
+
+// mainInterfaceListed warns when a 0.3 card's additionalInterfaces, arr,
+// has no entry for its url and preferredTransport (JSONRPC when absent,
+// the schema's default), which 0.3 section 5.6.4 says it SHOULD include
+// ("Interface completeness"). A url or preferredTransport of no string is
+// another rule's finding, and leaves nothing to compare.
+func (c *a2aCheck) mainInterfaceListed(arr uint32) {
+	url, pref := c.m.url, c.m.preferredTransport
+	if url == 0 || c.kind(url) != tape.KindString || pref != 0 && c.kind(pref) != tape.KindString {
+		return
+	}
+	vw := c.vw // see tape.View
+	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
+		if c.kind(e) != tape.KindObject {
+			continue
+		}
+		u, t := c.member(e, "url"), c.member(e, "transport")
+		if u == 0 || t == 0 || c.kind(u) != tape.KindString || c.kind(t) != tape.KindString || !vw.Same(u, url) {
+			continue
+		}
+		if pref != 0 && vw.Same(t, pref) || pref == 0 && string(c.str(t)) == "JSONRPC" {
+			return
+		}
+	}
+	c.add(CodeA2AInterfaceCompleteness, arr, "additionalInterfaces has no entry for the main url and its preferredTransport; 0.3 section 5.6.4 says it SHOULD include one")
 }
 
 // legacy checks the 0.x members of a hybrid 1.0 card as a 0.3 card's:

@@ -686,7 +686,7 @@ func TestA2A03_InterfaceURLByTransport(t *testing.T) {
 	runA2ATable(t, "a2a/0.3", a2aCard03, []a2aCase{
 		{name: "grpc host:port", edits: e("/additionalInterfaces/-", `{"url": "grpc.agent.example.com:443", "transport": "GRPC"}`)},
 		{name: "jsonrpc host:port", edits: e("/additionalInterfaces/-", `{"url": "agent.example.com:443", "transport": "JSONRPC"}`), want: []hit{{"a2a.url", "/additionalInterfaces/2/url"}}},
-		{name: "preferred grpc at host:port", edits: e("/preferredTransport", `"GRPC"`, "/url", `"grpc.agent.example.com:443"`)},
+		{name: "preferred grpc at host:port", edits: e("/preferredTransport", `"GRPC"`, "/url", `"grpc.agent.example.com:443"`, "/additionalInterfaces/-", `{"url": "grpc.agent.example.com:443", "transport": "GRPC"}`)},
 		{name: "custom transport by URI", edits: e("/additionalInterfaces/-", `{"url": "wss://agent.example.com/ws", "transport": "https://example.com/bindings/websocket/v1"}`)},
 	})
 }

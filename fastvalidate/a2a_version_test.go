@@ -105,6 +105,28 @@ func TestA2A_Claims10With03Shape(t *testing.T) {
 	testAllocs(t, "claims 1.0", 0, func() { v.Validate(card) })
 }
 
+// 0.3 section 5.6.4, "Interface completeness": if additionalInterfaces is
+// provided, it SHOULD include an entry corresponding to the main url and
+// preferredTransport (JSONRPC when absent, the schema's default).
+func TestA2A_InterfaceCompleteness03(t *testing.T) {
+	other := `[{"url": "https://agent.example.com/grpc", "transport": "GRPC"}]`
+	runVersionCases(t, []versionCase{
+		{name: "main interface listed", card: a2aCard03, judged: "a2a/0.3"},
+		{name: "main interface missing", card: edited(t, a2aCard03, "/additionalInterfaces", other), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}, says: []string{"5.6.4"}},
+		{name: "empty list", card: edited(t, a2aCard03, "/additionalInterfaces", `[]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
+		{name: "main url under another transport", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https://agent.example.com/a2a", "transport": "HTTP+JSON"}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
+		{name: "escaped url still the main one", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https:\/\/agent.example.com\/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
+		{name: "default transport JSONRPC", card: edited(t, a2aCard03, "/preferredTransport", omitted, "/additionalInterfaces", `[{"url": "https://agent.example.com/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
+		{name: "no list, no rule", card: edited(t, a2aCard03, "/additionalInterfaces", omitted), judged: "a2a/0.3"},
+		// Only the 0.3 text says it.
+		{name: "0.2 has no such rule", card: edited(t, a2aCard02, "/additionalInterfaces", other), judged: "a2a/0.2"},
+	})
+}
+
 // 0.3's preferredTransport: REQUIRED in the text, optional in the schema.
 func TestA2A_PreferredTransport03(t *testing.T) {
 	runVersionCases(t, []versionCase{

@@ -395,6 +395,14 @@ func a2aValueDocs() map[Code]rule.Doc {
 			Profile: "a2a/0.3",
 			Fix:     `Add "preferredTransport": "JSONRPC" (or the transport the url serves).`,
 		},
+		CodeA2AInterfaceCompleteness: {
+			Spec:    "Interface completeness: If additionalInterfaces is provided, it SHOULD include an entry corresponding to the main url and preferredTransport.",
+			Source:  "A2A 0.3.0 specification, section 5.6.4",
+			Fail:    a2a03(`, "additionalInterfaces": [{"url": "https://agent.example.com/grpc", "transport": "GRPC"}]`),
+			Pass:    a2a03(`, "additionalInterfaces": [{"url": "https://agent.example.com/a2a", "transport": "JSONRPC"}, {"url": "https://agent.example.com/grpc", "transport": "GRPC"}]`),
+			Profile: "a2a/0.3",
+			Fix:     `Add the main interface to the list: {"url": the card's url, "transport": its preferredTransport}.`,
+		},
 	}
 }
 
