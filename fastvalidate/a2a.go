@@ -895,7 +895,7 @@ func (c *a2aCheck) extension(x uint32) {
 
 // protoDefault reports whether member n is the empty string that a 1.0
 // string field declared without the optional keyword holds by default:
-// proto3 does not tell it from an absent one (1.0 section 5.7; section 9.1
+// proto3 does not tell it from an absent one (1.0 section 5.7; section 8.4.1
 // leaves it out of the canonical form), so a URL field holding it names no
 // URL. documentationUrl and iconUrl are declared optional: "" is a value
 // set there, and is checked.
