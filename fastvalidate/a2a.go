@@ -1210,7 +1210,10 @@ func (c *a2aCheck) mainInterfaceListed(arr uint32) {
 			continue
 		}
 		u, t := c.member(e, "url"), c.member(e, "transport")
-		if u == 0 || t == 0 || c.kind(u) != tape.KindString || c.kind(t) != tape.KindString || !vw.Same(u, url) {
+		if u == 0 || t == 0 || c.kind(u) != tape.KindString || c.kind(t) != tape.KindString {
+			continue
+		}
+		if !vw.Same(u, url) && !c.equivalentURLNodes(u, url) {
 			continue
 		}
 		if pref != 0 && vw.Same(t, pref) || pref == 0 && string(c.str(t)) == "JSONRPC" {
@@ -1218,6 +1221,52 @@ func (c *a2aCheck) mainInterfaceListed(arr uint32) {
 		}
 	}
 	c.add(CodeA2AInterfaceCompleteness, arr, "additionalInterfaces has no entry for the main url and its preferredTransport; 0.3 section 5.6.4 says it SHOULD include one")
+}
+
+// equivalentURLNodes is equivalentURLs on string nodes x and y as decoded.
+// The walker decodes one escaped string at a time, so two that both hold
+// escapes are compared no further than tape.View.Same does.
+func (c *a2aCheck) equivalentURLNodes(x, y uint32) bool {
+	if c.vw.Escaped(x) && c.vw.Escaped(y) {
+		return false
+	}
+	return equivalentURLs(c.str(x), c.str(y))
+}
+
+// equivalentURLs reports whether URLs a and b are the same by RFC 3986's
+// syntax-based and scheme-based normalization (sections 6.2.2.1 and
+// 6.2.3): scheme and host compared without case, and an empty path the
+// same as "/", as in http and https.
+func equivalentURLs(a, b []byte) bool {
+	aHead, aRest := splitAuthority(a)
+	bHead, bRest := splitAuthority(b)
+	if aHead == nil || bHead == nil || !bytes.EqualFold(aHead, bHead) {
+		return false
+	}
+	aRoot := len(aRest) == 0 || aRest[0] == '?' || aRest[0] == '#'
+	bRoot := len(bRest) == 0 || bRest[0] == '?' || bRest[0] == '#'
+	switch {
+	case aRoot == bRoot:
+		return bytes.Equal(aRest, bRest)
+	case aRoot:
+		return bRest[0] == '/' && bytes.Equal(aRest, bRest[1:])
+	default:
+		return aRest[0] == '/' && bytes.Equal(aRest[1:], bRest)
+	}
+}
+
+// splitAuthority cuts a URL with an authority after its scheme and
+// authority ("https://host:port"), or returns nil for one without.
+func splitAuthority(u []byte) (head, rest []byte) {
+	i := bytes.Index(u, []byte("://"))
+	if i <= 0 {
+		return nil, nil
+	}
+	end := i + 3
+	for end < len(u) && u[end] != '/' && u[end] != '?' && u[end] != '#' {
+		end++
+	}
+	return u[:end], u[end:]
 }
 
 // legacy checks the 0.x members of a hybrid 1.0 card as a 0.3 card's:

@@ -118,6 +118,13 @@ func TestA2A_InterfaceCompleteness03(t *testing.T) {
 			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
 		{name: "main url under another transport", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https://agent.example.com/a2a", "transport": "HTTP+JSON"}]`), judged: "a2a/0.3",
 			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
+		// RFC 3986 section 6.2.2.1 and 6.2.3: scheme and host have no case,
+		// and an empty path is "/" in http(s).
+		{name: "main url in another case", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "HTTPS://Agent.Example.com/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
+		{name: "empty path and slash", card: edited(t, a2aCard03, "/url", `"https://agent.example.com"`, "/additionalInterfaces", `[{"url": "https://agent.example.com/", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
+		{name: "path in another case", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https://agent.example.com/A2A", "transport": "JSONRPC"}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
+		{name: "escaped url in another case", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "HTTPS:\/\/agent.example.com\/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
 		{name: "escaped url still the main one", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https:\/\/agent.example.com\/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
 		{name: "default transport JSONRPC", card: edited(t, a2aCard03, "/preferredTransport", omitted, "/additionalInterfaces", `[{"url": "https://agent.example.com/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3",
 			want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
