@@ -322,6 +322,9 @@ func (w *walker) checkGoals(v uint32) {
 				id = k + 1
 			case "priority":
 				p = k + 1
+			case "description":
+				// "an OPTIONAL human-readable description" (section 2.8).
+				w.want(k+1, tape.KindString)
 			}
 		}
 		switch {

@@ -489,7 +489,8 @@ func TestAgentCard_Metadata(t *testing.T) {
 	runCardCases(t, cases)
 }
 
-// Section 2.8: a REQUIRED string goal_id and an OPTIONAL priority in [0, 1].
+// Section 2.8: a REQUIRED string goal_id, an OPTIONAL human-readable
+// description and an OPTIONAL priority in [0, 1].
 func TestAgentCard_Goals(t *testing.T) {
 	goals := func(s string) string { return card(map[string]string{"goal_subscriptions": s}) }
 	prio := func(n string) string { return goals(`[{"goal_id":"g","priority":` + n + `}]`) }
@@ -500,6 +501,10 @@ func TestAgentCard_Goals(t *testing.T) {
 		{"no goal_id", goals(`[{"priority":0.5}]`), errAt("goal.goal-id", "/goal_subscriptions/0/goal_id")},
 		{"goal_id number", goals(`[{"goal_id":1}]`), errAt("goal.goal-id", "/goal_subscriptions/0/goal_id")},
 		{"goal_id empty string", goals(`[{"goal_id":""}]`), nil},
+		// "an OPTIONAL human-readable description": text, as the example's.
+		{"description", goals(`[{"goal_id":"g","description":""}]`), nil},
+		{"description number", goals(`[{"goal_id":"g","description":7}]`), errAt("field.type", "/goal_subscriptions/0/description")},
+		{"description null", goals(`[{"goal_id":"g","description":null}]`), errAt("field.type", "/goal_subscriptions/0/description")},
 		{"entry not object", goals(`[{"goal_id":"g"},"g2"]`), errAt("field.type", "/goal_subscriptions/1")},
 		{"priority 0", prio(`0`), nil},
 		{"priority -0", prio(`-0`), nil},

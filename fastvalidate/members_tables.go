@@ -195,10 +195,11 @@ var draftMembers = memberSpec{types: tObject | tString, members: []memberSpec{
 	}},
 	{name: "metadata", types: tObject, doc: "Metadata derived from PACR causal history via the π projection function.", members: []memberSpec{
 		{name: "pacr:trust_tier", types: tString, enum: trustTiers, enumRule: CodeMetadataTrustTier},
-		{name: "pacr:substrate_scope", types: tString},
+		{name: "pacr:substrate_scope", types: tString, doc: "A free-form string identifying the computational substrate (hardware or data population) on which the agent was trained or calibrated"},
 	}},
 	{name: "goal_subscriptions", types: tArray, items: objectArray(memberSpec{members: []memberSpec{
 		{name: "goal_id", types: tString, required: inAll, requiredRule: CodeGoalID, typeRule: CodeGoalID},
+		{name: "description", types: tString},
 		{name: "priority", types: tNumber, minimum: "0", maximum: "1", rangeRule: CodeGoalPriority},
 	}})},
 }}
