@@ -325,10 +325,18 @@ func (c *a2aCheck) requirements10(arr uint32) {
 		if !c.want(r, tape.KindObject) {
 			continue
 		}
+		// 1.0 section 5.7 says to ignore unrecognized fields, and a member
+		// beside schemes changes nothing a reader takes. Without schemes
+		// the requirement is empty to a 1.0 reader, which is no
+		// authentication at all: its members (0.x's {NAME: [scopes]}) are
+		// errors then.
+		hasSchemes := c.member(r, "schemes") != 0
 		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
 			v := k + 1
 			if string(c.name(k)) != "schemes" {
-				w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
+				if !hasSchemes {
+					w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
+				}
 				continue
 			}
 			if !c.want(v, tape.KindObject) {
@@ -348,9 +356,14 @@ func (c *a2aCheck) scopeList(n uint32) {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
 		return
 	}
+	// As for the requirement: a member beside list is ignored, one in its
+	// place leaves the scopes empty.
+	hasList := c.member(n, "list") != 0
 	for k, end := n+1, c.end(n); k < end; k = c.next(k + 1) {
 		if string(c.name(k)) != "list" {
-			w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
+			if !hasList {
+				w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
+			}
 			continue
 		}
 		c.checkStringArray(k+1, false)

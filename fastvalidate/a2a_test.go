@@ -294,6 +294,12 @@ func TestA2A10(t *testing.T) {
 		{name: "requirement in the 0.x shape", edits: e("/securityRequirements", `[{"bearer": []}]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/bearer"}}},
 		{name: "requirement scopes a bare list", edits: e("/securityRequirements/0/schemes/bearer", `[]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer"}}},
 		{name: "requirement scopes misnamed", edits: e("/securityRequirements/0/schemes/bearer", `{"scopes": []}`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer/scopes"}}},
+		// 1.0 section 5.7: unrecognized fields SHOULD be ignored. A member
+		// beside schemes or list changes nothing a reader takes; one in
+		// their place leaves the requirement empty, which reads as no
+		// authentication, so it stays an error.
+		{name: "requirement with an extra member", edits: e("/securityRequirements/0/note", `"read-only"`)},
+		{name: "scope list with an extra member", edits: e("/securityRequirements/0/schemes/bearer/note", `1`)},
 		{name: "requirement names an undefined scheme", edits: e("/securityRequirements/0/schemes/basic", `{"list": []}`), want: []hit{{"a2a.security-ref", "/securityRequirements/0/schemes/basic"}}},
 		{name: "skill requirement names an undefined scheme", edits: e("/skills/0/securityRequirements/0/schemes/basic", `{}`), want: []hit{{"a2a.security-ref", "/skills/0/securityRequirements/0/schemes/basic"}}},
 		{name: "signature header without kid", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"RS256"}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},

@@ -254,7 +254,8 @@ func a2aExplained(ver string) explained {
 // stricter reports whether f, an error of cardscan on a card the schema
 // passes, is one of the kinds it reports on purpose: a stricterA2A rule,
 // or in 1.0 what the proto marks REQUIRED and its one-of shapes, which the
-// bundle generated from it leaves out (PROFILE.md). An empty string set
+// bundle generated from it leaves out (PROFILE.md), but not for a member
+// added beside the ones a requirement has. An empty string set
 // in 1.0 is held to it apart: a proto3 string without the optional
 // keyword is unset when "", so only the two declared optional may fail
 // a2a.url for it.
@@ -268,6 +269,8 @@ func stricter(ver string, m mutant, f Finding) bool {
 		return f.Path == "/documentationUrl" || f.Path == "/iconUrl"
 	case rule == "a2a.required":
 		return required10(f.Path)
+	case rule == "a2a.security-requirement" && strings.HasPrefix(m.edit, "extra "):
+		return false // section 5.7: an unrecognized field is ignored
 	}
 	return slices.Contains(stricterA2A, rule) || rule == "a2a.interface" || rule == "a2a.security-scheme" || rule == "a2a.security-requirement"
 }
