@@ -96,12 +96,13 @@ debian-packages:
 # internal/mcpserver's tests drive cardscan mcp with; the JavaScript A2A
 # SDK (@a2a-js/sdk, with express and grpc-js) serves the A2A servers
 # internal/fetch's probe tests ask; ajv compiles cardscan schema's output
+# and judges fastvalidate's mutated cards by the published schemas
 # (fastvalidate). npm ci runs again in a directory only when its lockfile
 # changes.
 NODE_DEPS = cardsig/testdata/node cardsig/testdata/a2ajs internal/mcpserver/testdata/inspector fastvalidate/testdata/ajv internal/fetch/testdata/jssdk
 node-deps:
 	@if ! command -v npm >/dev/null 2>&1; then \
-	  echo "warning: npm is not installed; cardsig's cross-implementation tests, the MCP Inspector test, the ajv schema test and the JavaScript SDK probe test will be skipped"; \
+	  echo "warning: npm is not installed; cardsig's cross-implementation tests, the MCP Inspector test, the ajv schema and differential tests and the JavaScript SDK probe test will be skipped"; \
 	else for d in $(NODE_DEPS); do \
 	  if [ ! -f $$d/node_modules/.package-lock.json ] || [ $$d/package-lock.json -nt $$d/node_modules/.package-lock.json ]; then \
 	    (cd $$d && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \

@@ -15,9 +15,9 @@ func init() {
 		registerDefects(d, jsonDefectsWithoutAgentID()...)
 		registerDefects(d, a2aDefectsAll(d)...)
 	}
-	for _, d := range []string{"a2a/0.2", "a2a/0.3", "a2a/1.0"} {
-		registerDefects(d, a2aDefectsFrom02...)
-	}
+	registerDefects("a2a/0.2", a2aDefectsFrom02...)
+	registerDefects("a2a/0.3", a2aDefectsFrom02...)
+	registerDefects("a2a/1.0", from02In10()...)
 	for _, d := range []string{"a2a/0.1", "a2a/0.2", "a2a/0.3"} {
 		registerDefects(d, a2aDefects0x...)
 	}
@@ -104,6 +104,24 @@ var a2aDefectsFrom02 = []defect{
 	}},
 	setOneOf("field.type/modes-string", "field.type", "/defaultInputModes", `"text/plain"`, `{"text/plain":true}`),
 	setOneOf("field.type/skill-tags-string", "field.type", "/skills/0/tags", `"search,retrieval"`, `null`),
+}
+
+// from02In10 is a2aDefectsFrom02 for 1.0, whose proto marks no
+// AgentExtension field REQUIRED, so that a missing uri is no defect there:
+// an empty version, a required string 1.0 holds non-empty, takes its
+// place. The list is sorted by name, and the name sorts where the one it
+// replaces did, so that no other card of the corpus changes.
+func from02In10() []defect {
+	out := append([]defect(nil), a2aDefectsFrom02...)
+	for i := range out {
+		if out[i].name == "a2a.required/extension-uri" {
+			out[i] = defect{name: "a2a.required/empty-version", rule: "a2a.required", edit: func(b *builder) {
+				b.r.pick(tagWords) // the draw the replaced defect made, keeping the stream in step
+				b.set("/version", b.str(""))
+			}}
+		}
+	}
+	return out
 }
 
 // a2aDefects0x break the rules of the 0.x top-level url.

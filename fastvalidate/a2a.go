@@ -38,6 +38,7 @@ const (
 	CodeA2AMIME
 	CodeA2ASkillIDUnique
 	CodeA2APreferredTransport
+	CodeA2AInterfaceCompleteness
 )
 
 // Profiles columns: rule.A2A stands for every A2A release; the others name
@@ -51,9 +52,9 @@ var (
 func init() {
 	rule.Register(
 		def(CodeA2ARequired, "a2a.required", SeverityError, a2aAll, "a member the card's A2A version requires is missing, or (1.0) is an empty string or array"),
-		def(CodeA2ANull, "a2a.null", SeverityWarning, a2aFrom02, "an optional member is null; from 0.2 on the schema wants it left out (0.1 allows null)"),
+		def(CodeA2ANull, "a2a.null", SeverityWarning, a2aAll, "an optional member is null; from 0.2 on the schema wants it left out (0.1's text allows null where it types a member \"T | null\")"),
 		def(CodeA2AFieldName, "a2a.field-name", SeverityWarning, a2aAll, "a member is spelled in snake_case, which readers miss: an error in 1.0, whose spec says JSON names MUST be camelCase; a warning before, whose texts say nothing of it and whose schemas allow extra members"),
-		def(CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x); the card is judged by the newest release whose members it uses"),
+		def(CodeA2AProtocolVersion, "a2a.protocol-version", SeverityWarning, a2aAll, "protocolVersion names no A2A release that has the member (0.2.0 to 0.2.6, 0.3.0, 1.x), and the card is judged by the newest release whose members it uses; or a 1.0 interface's is not Major.Minor (1.0 section 3.6: patch numbers SHOULD NOT be used)"),
 		def(CodeA2AInterface, "a2a.interface", SeverityError, a2aFrom02, "an interface lacks url, protocolBinding or protocolVersion (1.0), or url or transport (0.x additionalInterfaces)"),
 		def(CodeA2ATransport, "a2a.transport", SeverityWarning, a2aFrom02, "a transport or protocolBinding is none of the core JSONRPC, GRPC, HTTP+JSON, nor an absolute URI naming a custom binding (1.0 section 5.8: SHOULD be a URI); an open string: check the spelling"),
 		def(CodeA2ASecurityScheme, "a2a.security-scheme", SeverityError, a2aFrom02, "a security scheme is not in its version's shape (0.x: discriminated by type; 1.0: a wrapper holding exactly one scheme, flows holding exactly one flow)"),
@@ -68,6 +69,7 @@ func init() {
 		def(CodeA2AMIME, "a2a.mime", SeverityWarning, a2aFrom02, "an input or output mode is not a media type (type/subtype)"),
 		def(CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"),
 		def(CodeA2APreferredTransport, "a2a.preferred-transport", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card lacks preferredTransport: the 0.3 text (5.6.1) says REQUIRED and MUST, the 0.3 JSON Schema leaves it optional with default JSONRPC"),
+		def(CodeA2AInterfaceCompleteness, "a2a.interface-completeness", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card's additionalInterfaces has no entry for its url and preferredTransport, which the 0.3 text (5.6.4) says it SHOULD include"),
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
 	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
@@ -228,6 +230,7 @@ const (
 	versionProtocol                                // protocolVersion names a release
 	versionNoRelease                               // protocolVersion names none: the members decide
 	versionMembers10                               // a member only 1.0 has, nested ones too
+	versionMembers03                               // a member 0.3 brought: signatures, a skill's security, mutualTLS, oauth2MetadataUrl
 	versionSecurity                                // securitySchemes or security: 0.2
 	versionAuthentication                          // authentication: 0.1
 	versionAssumed                                 // no marker at all: 0.2.0-0.2.4 assumed
@@ -243,8 +246,9 @@ var noReleaseMessages = [...]string{
 // a2aVersionOf returns the version a card's members claim and how they
 // claim it: supportedInterfaces means 1.0; otherwise protocolVersion names
 // a release, or failing that protocol_version, its proto spelling, does;
-// otherwise a member only 1.0 has means 1.0 (uses10), securitySchemes or
-// security 0.2 and authentication 0.1. A card with none of these is
+// otherwise a member only 1.0 has means 1.0 (uses10), a member 0.3
+// brought 0.3 (uses03), securitySchemes or security 0.2 and
+// authentication 0.1. A card with none of these is
 // 0.2.0-0.2.4, the releases that had neither authentication nor
 // protocolVersion. A protocolVersion string that names no release
 // ("0.2.9", the sample value of the 0.2.5 to 0.3.0 specifications) leaves
@@ -282,6 +286,11 @@ func (w *walker) a2aVersionByMembers(m *topMembers) (a2aVersion, versionSource) 
 	switch {
 	case w.uses10(m):
 		return a2aV10, versionMembers10
+	case w.uses03(m):
+		// A member 0.3 brought makes a 0.3 card, as one only 1.0 has makes
+		// a 1.0 card: judged as 0.2.0-0.2.4, which know no signatures, its
+		// signatures went unchecked and its missing protocolVersion unsaid.
+		return a2aV03, versionMembers03
 	case m.securitySchemes != 0 || m.security != 0:
 		return a2aV02, versionSecurity
 	case m.authentication != 0:
@@ -415,6 +424,22 @@ func minorPatch(v []byte) bool {
 		}
 	}
 	return digits > 0
+}
+
+// majorMinor reports whether v is a version as 1.0 section 3.6 names one,
+// Major.Minor ("1.0", "0.3"), with no patch number.
+func majorMinor(v []byte) bool {
+	dot := bytes.IndexByte(v, '.')
+	return dot > 0 && dot < len(v)-1 && allDigits(v[:dot]) && allDigits(v[dot+1:])
+}
+
+func allDigits(v []byte) bool {
+	for _, c := range v {
+		if c-'0' > 9 {
+			return false
+		}
+	}
+	return true
 }
 
 // Bits of the members a version requires, in the order they are reported.
@@ -617,8 +642,8 @@ func (c *a2aCheck) reportSnakeCase() {
 }
 
 // present reports whether an optional member is there and not null. null
-// is allowed in 0.1, whose spec types optional members as "T | null"; the
-// later schemas want the member left out instead.
+// is allowed in 0.1, whose spec types most optional members as "T | null";
+// the later schemas want the member left out instead.
 func (c *a2aCheck) present(n uint32) bool {
 	// Node 0, for absent, is the card itself: an object, so not null.
 	if c.vw.Kind(n) != tape.KindNull {
@@ -626,6 +651,18 @@ func (c *a2aCheck) present(n uint32) bool {
 	}
 	c.null(n)
 	return false
+}
+
+// presentTyped is present for an optional member that the 0.1 text too
+// types without "| null" (defaultInputModes, defaultOutputModes and the
+// capabilities' flags, 0.1 sections 5.5 and 5.5.2): a null one is a2a.null
+// in every release.
+func (c *a2aCheck) presentTyped(n uint32) bool {
+	if c.ver == a2aV01 && n != 0 && c.vw.Kind(n) == tape.KindNull {
+		c.add(CodeA2ANull, n, "optional member is null; leave it out instead")
+		return false
+	}
+	return c.present(n)
 }
 
 // null is the rare path of present, kept out of line so that present
@@ -743,7 +780,7 @@ func (c *a2aCheck) checkStringArray(n uint32, required bool) bool {
 // modes checks a list of input or output modes. They are media types from
 // 0.2 on; the 0.1 schema's own default was ["text"], so 0.1 is not held to it.
 func (c *a2aCheck) modes(n uint32, required bool) {
-	if n == 0 || !required && !c.present(n) {
+	if n == 0 || !required && !c.presentTyped(n) {
 		return
 	}
 	w := c.walker
@@ -796,13 +833,13 @@ func (c *a2aCheck) capabilities(caps uint32) {
 		v := k + 1
 		switch string(c.name(k)) {
 		case "streaming", "pushNotifications":
-			if c.present(v) {
+			if c.presentTyped(v) {
 				c.want(v, kindBoolean)
 			}
 		case "stateTransitionHistory":
 			if c.ver >= a2aV10 {
 				w.add(CodeA2ARemoved, v, "stateTransitionHistory was removed in 1.0")
-			} else if c.present(v) {
+			} else if c.presentTyped(v) {
 				c.want(v, kindBoolean)
 			}
 		case "extendedAgentCard":
@@ -842,11 +879,28 @@ func (c *a2aCheck) extension(x uint32) {
 			}
 		}
 	}
-	// The 0.x schemas require uri; the 1.0 proto does not mark it, but an
-	// extension without one names nothing.
+	// The 0.x schemas require uri; the 1.0 proto marks no AgentExtension
+	// field REQUIRED, and its uri, declared without optional, is unset when
+	// "".
+	if c.ver >= a2aV10 {
+		if !c.protoDefault(uri) && c.checkOptionalString(uri) {
+			c.url(uri, urlIdentifier)
+		}
+		return
+	}
 	if c.goodString(uri) || c.checkRequiredString(x, uri, CodeA2ARequired, "uri") {
 		c.url(uri, urlIdentifier)
 	}
+}
+
+// protoDefault reports whether member n is the empty string that a 1.0
+// string field declared without the optional keyword holds by default:
+// proto3 does not tell it from an absent one (1.0 section 5.7; section 8.4.1
+// leaves it out of the canonical form), so a URL field holding it names no
+// URL. documentationUrl and iconUrl are declared optional: "" is a value
+// set there, and is checked.
+func (c *a2aCheck) protoDefault(n uint32) bool {
+	return c.ver >= a2aV10 && n != 0 && c.kind(n) == tape.KindString && c.emptyString(n)
 }
 
 func (c *a2aCheck) authentication(a uint32) {
@@ -956,7 +1010,10 @@ func (c *a2aCheck) skillMembers(s uint32) (sk skillNodes) {
 				c.checkStringArray(v, false)
 			}
 		case "inputModes", "outputModes":
-			c.modes(v, false)
+			// 0.1 types a skill's modes "string[] | null" (section 5.5.4).
+			if c.present(v) {
+				c.modes(v, false)
+			}
 		case "security":
 			// 0.3's member, which a hybrid 1.0 card keeps for 0.3 clients.
 			if c.ver >= a2aV03 && c.present(v) {
@@ -1042,10 +1099,13 @@ func (c *a2aCheck) supportedInterfaces(arr uint32) {
 		if c.goodString(binding) || c.checkRequiredString(e, binding, CodeA2AInterface, "protocolBinding") {
 			c.transport(binding)
 		}
-		if !c.goodString(version) {
+		switch {
+		case !c.goodString(version):
 			c.checkRequiredString(e, version, CodeA2AInterface, "protocolVersion")
-		} else if protocolRelease(c.str(version)) == 0 {
+		case protocolRelease(c.str(version)) == 0:
 			c.addGot(CodeA2AProtocolVersion, version, "protocolVersion names no A2A release that has the member")
+		case !majorMinor(c.str(version)):
+			c.addGot(CodeA2AProtocolVersion, version, "protocolVersion is not Major.Minor: 1.0 section 3.6 names a version by Major.Minor, and patch numbers SHOULD NOT be used in Agent Cards")
 		}
 	}
 }
@@ -1128,7 +1188,85 @@ func (c *a2aCheck) transports0x() {
 	}
 	if c.present(m.additionalInterfaces) && c.want(m.additionalInterfaces, tape.KindArray) {
 		c.additionalInterfaces(m.additionalInterfaces)
+		if c.ver == a2aV03 {
+			c.mainInterfaceListed(m.additionalInterfaces)
+		}
 	}
+}
+
+// mainInterfaceListed warns when a 0.3 card's additionalInterfaces, arr,
+// has no entry for its url and preferredTransport (JSONRPC when absent,
+// the schema's default), which 0.3 section 5.6.4 says it SHOULD include
+// ("Interface completeness"). A url or preferredTransport of no string is
+// another rule's finding, and leaves nothing to compare.
+func (c *a2aCheck) mainInterfaceListed(arr uint32) {
+	url, pref := c.m.url, c.m.preferredTransport
+	if url == 0 || c.kind(url) != tape.KindString || pref != 0 && c.kind(pref) != tape.KindString {
+		return
+	}
+	vw := c.vw // see tape.View
+	for e, end := arr+1, c.end(arr); e < end; e = c.next(e) {
+		if c.kind(e) != tape.KindObject {
+			continue
+		}
+		u, t := c.member(e, "url"), c.member(e, "transport")
+		if u == 0 || t == 0 || c.kind(u) != tape.KindString || c.kind(t) != tape.KindString {
+			continue
+		}
+		if !vw.Same(u, url) && !c.equivalentURLNodes(u, url) {
+			continue
+		}
+		if pref != 0 && vw.Same(t, pref) || pref == 0 && string(c.str(t)) == "JSONRPC" {
+			return
+		}
+	}
+	c.add(CodeA2AInterfaceCompleteness, arr, "additionalInterfaces has no entry for the main url and its preferredTransport; 0.3 section 5.6.4 says it SHOULD include one")
+}
+
+// equivalentURLNodes is equivalentURLs on string nodes x and y as decoded.
+// The walker decodes one escaped string at a time, so two that both hold
+// escapes are compared no further than tape.View.Same does.
+func (c *a2aCheck) equivalentURLNodes(x, y uint32) bool {
+	if c.vw.Escaped(x) && c.vw.Escaped(y) {
+		return false
+	}
+	return equivalentURLs(c.str(x), c.str(y))
+}
+
+// equivalentURLs reports whether URLs a and b are the same by RFC 3986's
+// syntax-based and scheme-based normalization (sections 6.2.2.1 and
+// 6.2.3): scheme and host compared without case, and an empty path the
+// same as "/", as in http and https.
+func equivalentURLs(a, b []byte) bool {
+	aHead, aRest := splitAuthority(a)
+	bHead, bRest := splitAuthority(b)
+	if aHead == nil || bHead == nil || !bytes.EqualFold(aHead, bHead) {
+		return false
+	}
+	aRoot := len(aRest) == 0 || aRest[0] == '?' || aRest[0] == '#'
+	bRoot := len(bRest) == 0 || bRest[0] == '?' || bRest[0] == '#'
+	switch {
+	case aRoot == bRoot:
+		return bytes.Equal(aRest, bRest)
+	case aRoot:
+		return bRest[0] == '/' && bytes.Equal(aRest, bRest[1:])
+	default:
+		return aRest[0] == '/' && bytes.Equal(aRest[1:], bRest)
+	}
+}
+
+// splitAuthority cuts a URL with an authority after its scheme and
+// authority ("https://host:port"), or returns nil for one without.
+func splitAuthority(u []byte) (head, rest []byte) {
+	i := bytes.Index(u, []byte("://"))
+	if i <= 0 {
+		return nil, nil
+	}
+	end := i + 3
+	for end < len(u) && u[end] != '/' && u[end] != '?' && u[end] != '#' {
+		end++
+	}
+	return u[:end], u[end:]
 }
 
 // legacy checks the 0.x members of a hybrid 1.0 card as a 0.3 card's:

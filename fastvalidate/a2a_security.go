@@ -168,7 +168,7 @@ func (c *a2aCheck) checkScheme(s uint32, which int, body *schemeBody) {
 			c.flows(body.flows)
 		}
 		// oauth2MetadataUrl arrived in 0.3.
-		if c.ver >= a2aV03 && c.checkString(body.metadata, false) {
+		if c.ver >= a2aV03 && !c.protoDefault(body.metadata) && c.checkString(body.metadata, false) {
 			c.url(body.metadata, urlEndpoint)
 		}
 	case schemeOIDC:
@@ -248,7 +248,7 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 		case "scopes":
 			scopes = v
 		case "refreshUrl":
-			if c.checkString(v, false) {
+			if !c.protoDefault(v) && c.checkString(v, false) {
 				c.url(v, urlEndpoint)
 			}
 		case "pkceRequired":
@@ -284,6 +284,9 @@ func (c *a2aCheck) flowURL(f, n uint32, required bool, name string) {
 		if required {
 			c.addMissing(CodeA2ASecurityScheme, f, name)
 		}
+		return
+	}
+	if !required && c.protoDefault(n) {
 		return
 	}
 	if c.checkStringAs(n, required, CodeA2ASecurityScheme) {
@@ -322,10 +325,18 @@ func (c *a2aCheck) requirements10(arr uint32) {
 		if !c.want(r, tape.KindObject) {
 			continue
 		}
+		// 1.0 section 5.7 says to ignore unrecognized fields, and a member
+		// beside schemes changes nothing a reader takes. Without schemes
+		// the requirement is empty to a 1.0 reader, which is no
+		// authentication at all: its members (0.x's {NAME: [scopes]}) are
+		// errors then.
+		hasSchemes := c.member(r, "schemes") != 0
 		for k, end := r+1, c.end(r); k < end; k = c.next(k + 1) {
 			v := k + 1
 			if string(c.name(k)) != "schemes" {
-				w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
+				if !hasSchemes {
+					w.add(CodeA2ASecurityRequirement, v, "not a member of a 1.0 security requirement, which is {\"schemes\": {NAME: {\"list\": [scopes]}}}")
+				}
 				continue
 			}
 			if !c.want(v, tape.KindObject) {
@@ -345,9 +356,14 @@ func (c *a2aCheck) scopeList(n uint32) {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
 		return
 	}
+	// As for the requirement: a member beside list is ignored, one in its
+	// place leaves the scopes empty.
+	hasList := c.member(n, "list") != 0
 	for k, end := n+1, c.end(n); k < end; k = c.next(k + 1) {
 		if string(c.name(k)) != "list" {
-			w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
+			if !hasList {
+				w.add(CodeA2ASecurityRequirement, k+1, "not a member of a 1.0 scope list, which is {\"list\": [scopes]}")
+			}
 			continue
 		}
 		c.checkStringArray(k+1, false)

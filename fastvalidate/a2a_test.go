@@ -47,6 +47,12 @@ func TestA2A01(t *testing.T) {
 		{name: "description optional", edits: e("/description", omitted)},
 		{name: "modes optional", edits: e("/defaultInputModes", omitted, "/defaultOutputModes", omitted)},
 		{name: "null optional members allowed", edits: e("/description", "null", "/provider", "null", "/documentationUrl", "null", "/authentication", "null")},
+		// 0.1 section 5.5 types these "T | null"; defaultInputModes,
+		// defaultOutputModes and the capabilities (5.5.2) it types without
+		// null, and its schema admits null nowhere.
+		{name: "null where 0.1 types no null", edits: e("/defaultInputModes", "null", "/defaultOutputModes", "null", "/capabilities/streaming", "null", "/capabilities/pushNotifications", "null", "/capabilities/stateTransitionHistory", "null"),
+			want: []hit{{"a2a.null", "/defaultInputModes"}, {"a2a.null", "/defaultOutputModes"}, {"a2a.null", "/capabilities/streaming"}, {"a2a.null", "/capabilities/pushNotifications"}, {"a2a.null", "/capabilities/stateTransitionHistory"}}},
+		{name: "null skill members 0.1 allows", edits: e("/skills/0/description", "null", "/skills/0/tags", "null", "/skills/0/examples", "null", "/skills/0/inputModes", "null", "/skills/0/outputModes", "null", "/provider/url", "null")},
 		{name: "null required member", edits: e("/name", "null"), want: []hit{{"field.type", "/name"}}},
 		{name: "null capabilities", edits: e("/capabilities", "null", "/skills", "null"), want: []hit{{"field.type", "/capabilities"}, {"field.type", "/skills"}}},
 		{name: "name not a string", edits: e("/name", "42"), want: []hit{{"field.type", "/name"}}},
@@ -140,6 +146,8 @@ func TestA2A02(t *testing.T) {
 		{name: "scopes are a list", edits: e("/security/0/bearer", `"all"`), want: []hit{{"field.type", "/security/0/bearer"}}},
 		{name: "security is a list", edits: e("/security", `{"bearer": []}`), want: []hit{{"field.type", "/security"}}},
 		{name: "extension without uri", edits: e("/capabilities/extensions/0/uri", omitted), want: []hit{{"a2a.required", "/capabilities/extensions/0/uri"}}},
+		// 0.x has no proto3 defaults: "" is a value, and no URI.
+		{name: "extension with empty uri", edits: e("/capabilities/extensions/0/uri", `""`), want: []hit{{"a2a.url", "/capabilities/extensions/0/uri"}}},
 		{name: "extension uri relative", edits: e("/capabilities/extensions/0/uri", `"ratings/v1"`), want: []hit{{"a2a.url", "/capabilities/extensions/0/uri"}}},
 		{name: "extension required not a boolean", edits: e("/capabilities/extensions/0/required", `"no"`), want: []hit{{"field.type", "/capabilities/extensions/0/required"}}},
 		{name: "extended card flag not a boolean", edits: e("/supportsAuthenticatedExtendedCard", `"true"`), want: []hit{{"field.type", "/supportsAuthenticatedExtendedCard"}}},
@@ -224,7 +232,22 @@ func TestA2A10(t *testing.T) {
 		{name: "snake_case card member", edits: e("/supported_interfaces", `[]`), want: []hit{{"a2a.field-name", "/supported_interfaces"}}},
 		{name: "removed stateTransitionHistory", edits: e("/capabilities/stateTransitionHistory", `false`), want: []hit{{"a2a.removed", "/capabilities/stateTransitionHistory"}}},
 		{name: "extendedAgentCard a string", edits: e("/capabilities/extendedAgentCard", `"True"`), want: []hit{{"field.type", "/capabilities/extendedAgentCard"}}},
-		{name: "extension without uri", edits: e("/capabilities/extensions/0/uri", omitted), want: []hit{{"a2a.required", "/capabilities/extensions/0/uri"}}},
+		// The 1.0 proto marks no AgentExtension field REQUIRED (section 4.4.4
+		// is its table); the 0.x schemas require uri.
+		{name: "extension without uri", edits: e("/capabilities/extensions/0/uri", omitted)},
+		{name: "extension with empty uri", edits: e("/capabilities/extensions/0/uri", `""`)},
+		{name: "extension uri not a URI", edits: e("/capabilities/extensions/0/uri", `"ratings"`), want: []hit{{"a2a.url", "/capabilities/extensions/0/uri"}}},
+		// A proto3 string without the optional keyword holds "" by default,
+		// which section 5.7 does not tell from absent: the MUST of "in the
+		// form of a URL" binds a URL that is set. documentationUrl and
+		// iconUrl are declared optional, so "" is a value set, and checked.
+		{name: "empty refreshUrl is unset", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/refreshUrl", `""`)},
+		{name: "empty oauth2MetadataUrl is unset", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/oauth2MetadataUrl", `""`)},
+		{name: "empty deprecated flow URLs are unset", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows", `{"implicit": {"authorizationUrl": "", "refreshUrl": "", "scopes": {}}}`),
+			want: []hit{{"a2a.deprecated", "/securitySchemes/device/oauth2SecurityScheme/flows/implicit"}}},
+		{name: "refreshUrl not a URL", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/refreshUrl", `"refresh"`), want: []hit{{"a2a.url", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/refreshUrl"}}},
+		{name: "empty documentationUrl is set", edits: e("/documentationUrl", `""`), want: []hit{{"a2a.url", "/documentationUrl"}}},
+		{name: "empty iconUrl is set", edits: e("/iconUrl", `""`), want: []hit{{"a2a.url", "/iconUrl"}}},
 		{name: "hybrid card", edits: e("/url", `"https://agent.example.com/a2a"`, "/preferredTransport", `"JSONRPC"`, "/protocolVersion", `"0.3.0"`), want: []hit{{"a2a.hybrid", ""}}},
 		{name: "hybrid with legacy security", edits: e("/security", `[{"oidc": ["openid"]}]`), want: []hit{{"a2a.hybrid", ""}}},
 		// The 0.x members of a hybrid card are there for 0.x clients, and
@@ -237,6 +260,12 @@ func TestA2A10(t *testing.T) {
 				{"a2a.url", "/additionalInterfaces/0/url"}, {"a2a.interface", "/additionalInterfaces/0/transport"}}},
 		{name: "interface of no release", edits: e("/supportedInterfaces/0/protocolVersion", `"9.9"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/0/protocolVersion"}}},
 		{name: "interface of release 0.3", edits: e("/supportedInterfaces/1/protocolVersion", `"0.3"`)},
+		// 1.0 section 3.6: a version is Major.Minor, and patch numbers
+		// SHOULD NOT be used in Agent Cards.
+		{name: "interface version with a patch", edits: e("/supportedInterfaces/0/protocolVersion", `"1.0.0"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/0/protocolVersion"}}},
+		{name: "interface version 0.3.0", edits: e("/supportedInterfaces/1/protocolVersion", `"0.3.0"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/1/protocolVersion"}}},
+		{name: "interface version major only", edits: e("/supportedInterfaces/0/protocolVersion", `"1"`), want: []hit{{"a2a.protocol-version", "/supportedInterfaces/0/protocolVersion"}}},
+		{name: "interface version 1.1", edits: e("/supportedInterfaces/0/protocolVersion", `"1.1"`)},
 		{name: "hybrid legacy url at risk", edits: e("/url", `"http://10.0.0.1/a2a"`), want: []hit{{"a2a.hybrid", ""}, {"a2a.url-risk", "/url"}}},
 		{name: "0.x scheme shape", edits: e("/securitySchemes/bearer", `{"type": "http", "scheme": "bearer"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/bearer"}}},
 		{name: "wrapper holding two schemes", edits: e("/securitySchemes/mtls/httpAuthSecurityScheme", `{"scheme": "Basic"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
@@ -265,6 +294,12 @@ func TestA2A10(t *testing.T) {
 		{name: "requirement in the 0.x shape", edits: e("/securityRequirements", `[{"bearer": []}]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/bearer"}}},
 		{name: "requirement scopes a bare list", edits: e("/securityRequirements/0/schemes/bearer", `[]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer"}}},
 		{name: "requirement scopes misnamed", edits: e("/securityRequirements/0/schemes/bearer", `{"scopes": []}`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer/scopes"}}},
+		// 1.0 section 5.7: unrecognized fields SHOULD be ignored. A member
+		// beside schemes or list changes nothing a reader takes; one in
+		// their place leaves the requirement empty, which reads as no
+		// authentication, so it stays an error.
+		{name: "requirement with an extra member", edits: e("/securityRequirements/0/note", `"read-only"`)},
+		{name: "scope list with an extra member", edits: e("/securityRequirements/0/schemes/bearer/note", `1`)},
 		{name: "requirement names an undefined scheme", edits: e("/securityRequirements/0/schemes/basic", `{"list": []}`), want: []hit{{"a2a.security-ref", "/securityRequirements/0/schemes/basic"}}},
 		{name: "skill requirement names an undefined scheme", edits: e("/skills/0/securityRequirements/0/schemes/basic", `{}`), want: []hit{{"a2a.security-ref", "/skills/0/securityRequirements/0/schemes/basic"}}},
 		{name: "signature header without kid", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"RS256"}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
@@ -657,7 +692,7 @@ func TestA2A03_InterfaceURLByTransport(t *testing.T) {
 	runA2ATable(t, "a2a/0.3", a2aCard03, []a2aCase{
 		{name: "grpc host:port", edits: e("/additionalInterfaces/-", `{"url": "grpc.agent.example.com:443", "transport": "GRPC"}`)},
 		{name: "jsonrpc host:port", edits: e("/additionalInterfaces/-", `{"url": "agent.example.com:443", "transport": "JSONRPC"}`), want: []hit{{"a2a.url", "/additionalInterfaces/2/url"}}},
-		{name: "preferred grpc at host:port", edits: e("/preferredTransport", `"GRPC"`, "/url", `"grpc.agent.example.com:443"`)},
+		{name: "preferred grpc at host:port", edits: e("/preferredTransport", `"GRPC"`, "/url", `"grpc.agent.example.com:443"`, "/additionalInterfaces/-", `{"url": "grpc.agent.example.com:443", "transport": "GRPC"}`)},
 		{name: "custom transport by URI", edits: e("/additionalInterfaces/-", `{"url": "wss://agent.example.com/ws", "transport": "https://example.com/bindings/websocket/v1"}`)},
 	})
 }

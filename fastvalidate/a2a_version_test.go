@@ -105,6 +105,35 @@ func TestA2A_Claims10With03Shape(t *testing.T) {
 	testAllocs(t, "claims 1.0", 0, func() { v.Validate(card) })
 }
 
+// 0.3 section 5.6.4, "Interface completeness": if additionalInterfaces is
+// provided, it SHOULD include an entry corresponding to the main url and
+// preferredTransport (JSONRPC when absent, the schema's default).
+func TestA2A_InterfaceCompleteness03(t *testing.T) {
+	other := `[{"url": "https://agent.example.com/grpc", "transport": "GRPC"}]`
+	runVersionCases(t, []versionCase{
+		{name: "main interface listed", card: a2aCard03, judged: "a2a/0.3"},
+		{name: "main interface missing", card: edited(t, a2aCard03, "/additionalInterfaces", other), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}, says: []string{"5.6.4"}},
+		{name: "empty list", card: edited(t, a2aCard03, "/additionalInterfaces", `[]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
+		{name: "main url under another transport", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https://agent.example.com/a2a", "transport": "HTTP+JSON"}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
+		// RFC 3986 section 6.2.2.1 and 6.2.3: scheme and host have no case,
+		// and an empty path is "/" in http(s).
+		{name: "main url in another case", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "HTTPS://Agent.Example.com/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
+		{name: "empty path and slash", card: edited(t, a2aCard03, "/url", `"https://agent.example.com"`, "/additionalInterfaces", `[{"url": "https://agent.example.com/", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
+		{name: "path in another case", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https://agent.example.com/A2A", "transport": "JSONRPC"}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.interface-completeness", "/additionalInterfaces"}}},
+		{name: "escaped url in another case", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "HTTPS:\/\/agent.example.com\/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
+		{name: "escaped url still the main one", card: edited(t, a2aCard03, "/additionalInterfaces", `[{"url": "https:\/\/agent.example.com\/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3"},
+		{name: "default transport JSONRPC", card: edited(t, a2aCard03, "/preferredTransport", omitted, "/additionalInterfaces", `[{"url": "https://agent.example.com/a2a", "transport": "JSONRPC"}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
+		{name: "no list, no rule", card: edited(t, a2aCard03, "/additionalInterfaces", omitted), judged: "a2a/0.3"},
+		// Only the 0.3 text says it.
+		{name: "0.2 has no such rule", card: edited(t, a2aCard02, "/additionalInterfaces", other), judged: "a2a/0.2"},
+	})
+}
+
 // 0.3's preferredTransport: REQUIRED in the text, optional in the schema.
 func TestA2A_PreferredTransport03(t *testing.T) {
 	runVersionCases(t, []versionCase{
@@ -134,6 +163,15 @@ func TestA2A_ReleaseByNestedMembers(t *testing.T) {
 		// A card that claims no 1.x is not told it does.
 		{name: "url and a 1.0 scheme wrapper", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}}`), judged: "a2a/1.0",
 			want: []hit{{"a2a.required", "/supportedInterfaces"}, {"a2a.hybrid", ""}}, says: []string{`missing required member "supportedInterfaces"`}},
+		// Members 0.3 brought make a 0.3 card, and 0.3 requires
+		// protocolVersion (0.3 section 5.5): judged as 0.2.0-0.2.4, which
+		// know no signatures, its signatures went unchecked.
+		{name: "signatures without protocolVersion", card: edited(t, a2aCard03, "/protocolVersion", omitted), judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}}},
+		{name: "malformed signature without protocolVersion", card: edited(t, a2aCard03, "/protocolVersion", omitted, "/signatures/0/protected", `"not base64url!"`), judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}, {"a2a.signature-format", "/signatures/0/protected"}}},
+		{name: "a skill's security without protocolVersion", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"type": "http", "scheme": "bearer"}}`, "/skills/0/security", `[{"b": []}]`), judged: "a2a/0.3",
+			want: []hit{{"a2a.required", "/protocolVersion"}, {"a2a.preferred-transport", "/preferredTransport"}}},
 		{name: "0.x schemes stay 0.2", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/securitySchemes", `{"b": {"type": "http", "scheme": "bearer"}}`), judged: "a2a/0.2"},
 		{name: "a named release wins", card: edited(t, base, "/url", `"https://a.example.com/a2a"`, "/protocolVersion", `"0.2.5"`, "/capabilities/extendedAgentCard", "true"), judged: "a2a/0.2"},
 	})

@@ -65,6 +65,11 @@ func checkAgentCard(w *walker) string {
 				if t := w.member(v, "pacr:trust_tier"); t != 0 {
 					w.checkTrustTier(t)
 				}
+				if t := w.member(v, "pacr:substrate_scope"); t != 0 {
+					w.note = disSubstrateScope
+					w.want(t, tape.KindString)
+					w.note = noDisagreement
+				}
 			}
 		case "goal_subscriptions":
 			w.checkGoals(v)
@@ -103,13 +108,6 @@ func (w *walker) wantOrDisputedNull(n uint32, k tape.Kind, d disagreement) bool 
 	w.note = noDisagreement
 	return false
 }
-
-var schemaOrNullMessages = func() (t [8]string) {
-	for got := tape.KindObject; got <= tape.KindNull; got++ {
-		t[got] = "expected object or null, got " + kindName(got)
-	}
-	return t
-}()
 
 func (w *walker) checkAgentID(v uint32) {
 	if !w.want(v, tape.KindString) {
@@ -175,9 +173,9 @@ func (w *walker) checkCapabilities(v uint32) {
 					w.want(t, tape.KindString)
 				}
 			case "input_schema", "output_schema":
-				if fk := w.kind(f); fk != tape.KindObject && fk != tape.KindNull {
-					w.add(CodeFieldType, f, schemaOrNullMessages[fk])
-				}
+				// Section 2.4.3 types both "object (JSON Schema)"; the
+				// schema adds null.
+				w.wantOrDisputedNull(f, tape.KindObject, disSchemaNull)
 			}
 		}
 		switch {
@@ -324,6 +322,9 @@ func (w *walker) checkGoals(v uint32) {
 				id = k + 1
 			case "priority":
 				p = k + 1
+			case "description":
+				// "an OPTIONAL human-readable description" (section 2.8).
+				w.want(k+1, tape.KindString)
 			}
 		}
 		switch {

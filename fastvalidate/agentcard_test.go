@@ -262,7 +262,11 @@ func TestAgentCard_Capabilities(t *testing.T) {
 		{"tags not array", caps(`[{"id":"a","description":"d","tags":"x"}]`), errAt("field.type", "/capabilities/0/tags")},
 		{"tag not string", caps(`[{"id":"a","description":"d","tags":["x",2]}]`), errAt("field.type", "/capabilities/0/tags/1")},
 		{"tags empty", caps(`[{"id":"a","description":"d","tags":[]}]`), nil},
-		{"input_schema null", caps(`[{"id":"a","description":"d","input_schema":null}]`), nil},
+		// Section 2.4.3 types both "object (JSON Schema)"; only the schema
+		// adds null.
+		{"input_schema null", caps(`[{"id":"a","description":"d","input_schema":null}]`), errAt("field.type", "/capabilities/0/input_schema")},
+		{"output_schema null", caps(`[{"id":"a","description":"d","output_schema":null}]`), errAt("field.type", "/capabilities/0/output_schema")},
+		{"input_schema object", caps(`[{"id":"a","description":"d","input_schema":{}}]`), nil},
 		{"input_schema array", caps(`[{"id":"a","description":"d","input_schema":[]}]`), errAt("field.type", "/capabilities/0/input_schema")},
 		{"output_schema string", caps(`[{"id":"a","description":"d","output_schema":"x"}]`), errAt("field.type", "/capabilities/0/output_schema")},
 		{"third id bad", caps(`[{"id":"a","description":"d"},{"id":"b","description":"d"},{"id":"C","description":"d"}]`), errAt("capability.id", "/capabilities/2/id")},
@@ -448,7 +452,8 @@ func TestAgentCard_Pricing(t *testing.T) {
 	runCardCases(t, cases)
 }
 
-// Section 2.7 and rule 5.9: metadata is open, but pacr:trust_tier is an enum.
+// Section 2.7 and rule 5.9: metadata is open, but pacr:trust_tier is an enum
+// and pacr:substrate_scope a string.
 func TestAgentCard_Metadata(t *testing.T) {
 	meta := func(s string) string { return card(map[string]string{"metadata": s}) }
 	tier := func(s string) string { return meta(`{"pacr:trust_tier":` + jsonString(s) + `}`) }
@@ -472,14 +477,20 @@ func TestAgentCard_Metadata(t *testing.T) {
 		{"escaped key", meta(`{"pacr:trust\u005ftier":"gold"}`), badTier},
 		// The key is matched exactly: other spellings are unknown keys.
 		{"tier key case", meta(`{"PACR:trust_tier":"gold"}`), nil},
-		{"unknown pacr key", meta(`{"pacr:substrate_scope":42,"pacr:future":{"x":[1]}}`), nil},
+		{"unknown pacr key", meta(`{"pacr:future":{"x":[1]}}`), nil},
+		// Section 2.7 defines pacr:substrate_scope too: a free-form string.
+		{"substrate scope", meta(`{"pacr:substrate_scope":"UKBiobank"}`), nil},
+		{"empty substrate scope", meta(`{"pacr:substrate_scope":""}`), nil},
+		{"substrate scope number", meta(`{"pacr:substrate_scope":42}`), errAt("field.type", "/metadata/pacr:substrate_scope")},
+		{"substrate scope null", meta(`{"pacr:substrate_scope":null}`), errAt("field.type", "/metadata/pacr:substrate_scope")},
 		{"unknown mcp key", meta(`{"mcp:anything":null}`), nil},
 		{"deep metadata", meta(`{"a":{"b":{"c":[{"pacr:trust_tier":"gold"}]}}}`), nil},
 	}
 	runCardCases(t, cases)
 }
 
-// Section 2.8: a REQUIRED string goal_id and an OPTIONAL priority in [0, 1].
+// Section 2.8: a REQUIRED string goal_id, an OPTIONAL human-readable
+// description and an OPTIONAL priority in [0, 1].
 func TestAgentCard_Goals(t *testing.T) {
 	goals := func(s string) string { return card(map[string]string{"goal_subscriptions": s}) }
 	prio := func(n string) string { return goals(`[{"goal_id":"g","priority":` + n + `}]`) }
@@ -490,6 +501,10 @@ func TestAgentCard_Goals(t *testing.T) {
 		{"no goal_id", goals(`[{"priority":0.5}]`), errAt("goal.goal-id", "/goal_subscriptions/0/goal_id")},
 		{"goal_id number", goals(`[{"goal_id":1}]`), errAt("goal.goal-id", "/goal_subscriptions/0/goal_id")},
 		{"goal_id empty string", goals(`[{"goal_id":""}]`), nil},
+		// "an OPTIONAL human-readable description": text, as the example's.
+		{"description", goals(`[{"goal_id":"g","description":""}]`), nil},
+		{"description number", goals(`[{"goal_id":"g","description":7}]`), errAt("field.type", "/goal_subscriptions/0/description")},
+		{"description null", goals(`[{"goal_id":"g","description":null}]`), errAt("field.type", "/goal_subscriptions/0/description")},
 		{"entry not object", goals(`[{"goal_id":"g"},"g2"]`), errAt("field.type", "/goal_subscriptions/1")},
 		{"priority 0", prio(`0`), nil},
 		{"priority -0", prio(`-0`), nil},

@@ -52,6 +52,8 @@ const (
 	disSchemaOnlyMember
 	disPACRStatistics
 	disEmbeddedString
+	disSchemaNull
+	disSubstrateScope
 	numDisagreements
 )
 
@@ -76,6 +78,8 @@ var disagreements = [numDisagreements]disputeKind{
 	disSchemaOnlyMember:   {"/endpoint/health_url, /endpoint/auth/token_url, /endpoint/auth/header, /pricing/estimated_latency_ms, /pricing/cost_per_request, /pricing/currency", "a value the schema's type, format, minimum or pattern refuses (the draft does not define these members)", false, "5, rule 10", nil, []Code{CodeSchemaType, CodeSchemaFormat, CodeSchemaMinimum, CodeSchemaPattern}},
 	disPACRStatistics:     {"/metadata/pacr:interaction_count, /metadata/pacr:avg_latency_ms, /metadata/pacr:avg_cost_joules, /metadata/pacr:reputation_score, /metadata/pacr:influence_rank, /metadata/pacr:critical_score", "a value of another type, below 0, or a reputation score above 1 (the draft does not define these keys)", false, "2.7", nil, []Code{CodeSchemaType, CodeSchemaMinimum, CodeSchemaMaximum}},
 	disEmbeddedString:     {"", "a JSON string holding the card (the embedded-string form)", false, "3", nil, []Code{CodeSchemaType}},
+	disSchemaNull:         {"/capabilities/*/input_schema, /capabilities/*/output_schema", "null (the schema: the input or output is unstructured)", true, "2.4.3", []Code{CodeFieldType}, nil},
+	disSubstrateScope:     {"/metadata/pacr:substrate_scope", "anything but a string (the schema does not define the member, and metadata is open)", true, "2.7", []Code{CodeFieldType}, nil},
 }
 
 // disagreementNotes is what a finding's message ends with for each

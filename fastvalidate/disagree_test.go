@@ -83,6 +83,9 @@ func TestDisagreements(t *testing.T) {
 		{"latency below 0", withMember(`"metadata": {"pacr:avg_latency_ms": -1}`), disPACRStatistics, CodeSchemaMinimum, "/metadata/pacr:avg_latency_ms"},
 		{"reputation above 1", withMember(`"metadata": {"pacr:reputation_score": 2}`), disPACRStatistics, CodeSchemaMaximum, "/metadata/pacr:reputation_score"},
 		{"embedded string", strconv.Quote(withMember(`"metadata": {}`)), disEmbeddedString, CodeSchemaType, ""},
+		{"input_schema null", withCapability(`{"id": "text.summarise", "description": "Summarises text.", "input_schema": null}`), disSchemaNull, CodeFieldType, "/capabilities/0/input_schema"},
+		{"output_schema null", withCapability(`{"id": "text.summarise", "description": "Summarises text.", "output_schema": null}`), disSchemaNull, CodeFieldType, "/capabilities/0/output_schema"},
+		{"substrate scope type", withMember(`"metadata": {"pacr:substrate_scope": 7}`), disSubstrateScope, CodeFieldType, "/metadata/pacr:substrate_scope"},
 	}
 	clock := WithClock(func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) })
 	draft, schema := MustNew("agentcard", clock), MustNew("agentcard-schema", clock)

@@ -92,7 +92,7 @@ var a2aMembers = memberSpec{types: tObject, members: []memberSpec{
 			{name: "extensions", in: from02, types: tArray, nullable: inAll,
 				doc: "A list of protocol extensions supported by the agent.",
 				items: objectArray(memberSpec{members: []memberSpec{
-					{name: "uri", types: tString, required: inAll, nonEmpty: in10,
+					{name: "uri", types: tString, required: in0x, nullable: in10,
 						doc: "The unique URI identifying the extension."},
 					{name: "description", types: tString, nullable: inAll,
 						doc: "A human-readable description of how this agent uses the extension."},
@@ -175,10 +175,10 @@ var draftMembers = memberSpec{types: tObject | tString, members: []memberSpec{
 			{name: "description", types: tString,
 				doc: "Human-readable description of what this capability does."},
 			withDoc(stringArray(""), "tags", "Optional semantic tags for discovery and routing."),
-			{name: "input_schema", types: tObject | tNull,
-				doc: "JSON Schema describing the input this capability accepts. Null means the input is unstructured."},
-			{name: "output_schema", types: tObject | tNull,
-				doc: "JSON Schema describing the output this capability produces. Null means the output is unstructured."},
+			{name: "input_schema", types: tObject,
+				doc: "JSON Schema describing the input this capability accepts."},
+			{name: "output_schema", types: tObject,
+				doc: "JSON Schema describing the output this capability produces."},
 		}})},
 	{name: "endpoint", types: tObject, required: inAll, doc: "How to reach this agent.", members: []memberSpec{
 		{name: "protocol", types: tString, required: inAll, enum: draftProtocols, enumRule: CodeEndpointProtocol,
@@ -195,9 +195,11 @@ var draftMembers = memberSpec{types: tObject | tString, members: []memberSpec{
 	}},
 	{name: "metadata", types: tObject, doc: "Metadata derived from PACR causal history via the π projection function.", members: []memberSpec{
 		{name: "pacr:trust_tier", types: tString, enum: trustTiers, enumRule: CodeMetadataTrustTier},
+		{name: "pacr:substrate_scope", types: tString, doc: "A free-form string identifying the computational substrate (hardware or data population) on which the agent was trained or calibrated"},
 	}},
 	{name: "goal_subscriptions", types: tArray, items: objectArray(memberSpec{members: []memberSpec{
 		{name: "goal_id", types: tString, required: inAll, requiredRule: CodeGoalID, typeRule: CodeGoalID},
+		{name: "description", types: tString},
 		{name: "priority", types: tNumber, minimum: "0", maximum: "1", rangeRule: CodeGoalPriority},
 	}})},
 }}

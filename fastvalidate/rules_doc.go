@@ -260,7 +260,7 @@ func a2aStructureDocs() map[Code]rule.Doc {
 			Fix:     "Add the member the finding names, with a value that is not empty.",
 		},
 		CodeA2ANull: {
-			Basis:   "the A2A JSON Schemas from 0.2.0 on (a2a/v0.2.0-a2a.json and later), whose optional members do not admit null, where 0.1's do; readers that map the card to types may fail on it",
+			Basis:   "the A2A JSON Schemas from 0.2.0 on (a2a/v0.2.0-a2a.json and later), whose optional members do not admit null; 0.1's text (section 5.5) types most of its optional members \"T | null\", all but defaultInputModes, defaultOutputModes and the capabilities' flags (its schema admits null nowhere); readers that map the card to types may fail on it",
 			Fail:    a2a03(`, "documentationUrl": null`),
 			Pass:    a2a03(`, "documentationUrl": "https://docs.example.com/recipes"`),
 			Profile: "a2a/0.3",
@@ -394,6 +394,14 @@ func a2aValueDocs() map[Code]rule.Doc {
 			Pass:    a2a03(""),
 			Profile: "a2a/0.3",
 			Fix:     `Add "preferredTransport": "JSONRPC" (or the transport the url serves).`,
+		},
+		CodeA2AInterfaceCompleteness: {
+			Spec:    "Interface completeness: If additionalInterfaces is provided, it SHOULD include an entry corresponding to the main url and preferredTransport.",
+			Source:  "A2A 0.3.0 specification, section 5.6.4",
+			Fail:    a2a03(`, "additionalInterfaces": [{"url": "https://agent.example.com/grpc", "transport": "GRPC"}]`),
+			Pass:    a2a03(`, "additionalInterfaces": [{"url": "https://agent.example.com/a2a", "transport": "JSONRPC"}, {"url": "https://agent.example.com/grpc", "transport": "GRPC"}]`),
+			Profile: "a2a/0.3",
+			Fix:     `Add the main interface to the list: {"url": the card's url, "transport": its preferredTransport}.`,
 		},
 	}
 }

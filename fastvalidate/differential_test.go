@@ -1,0 +1,383 @@
+package fastvalidate
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The differential test: cards made by editing valid ones, one member at a
+// time, are judged by cardscan and by ajv 8 (with ajv-formats) against the
+// published JSON Schema of the same dialect. For agentcard-schema the two
+// must agree on every card. For the A2A releases they may disagree only
+// where the release's text says more than its schema, or cardscan decided
+// otherwise on purpose; each such kind of disagreement is named below with
+// the reason, and any other fails the test.
+
+// mutationValues are the values each member is set to in turn: every JSON
+// type, and the boundaries of the formats, enums, patterns and lengths the
+// dialects have.
+var mutationValues = []string{
+	`null`, `true`, `false`, `0`, `-1`, `1.5`, `2.853e-21`, `2.854e-21`, `1e20`,
+	`[]`, `{}`, `["x"]`, `[{}]`, `[1]`, `{"x": 1}`,
+	`""`, `" "`, `"x"`, `"X Y"`, `"a_b"`, `"a-b"`, `"A"`, `"é"`,
+	`"1.0.0"`, `"1.0"`, `"0.3"`, `"0.3.0"`, `"0.2.5"`, `"1.0.0-rc.1"`, `"01.0.0"`, `"v1.0.0"`,
+	`"https://example.com/a"`, `"http://example.com"`, `"https://"`, `"not a uri"`, `"urn:x:y"`,
+	`"grpc://h:1"`, `"example.com:443"`, `"/relative"`,
+	`"JSONRPC"`, `"GRPC"`, `"HTTP+JSON"`, `"jsonrpc"`, `"text/plain"`, `"text"`,
+	`"header"`, `"query"`, `"cookie"`, `"bearer"`, `"none"`, `"https"`, `"http"`, `"stdio"`, `"mcp"`, `"websocket"`,
+	`"01ARZ3NDEKTSV4RRFFQ69G5FAV"`, `"01arz3ndektsv4rrffq69g5fav"`, `"81ARZ3NDEKTSV4RRFFQ69G5FAV"`,
+	`"2025-01-01"`, `"2025-01-01T00:00:00Z"`, `"en"`, `"eng"`,
+	strconv.Quote(strings.Repeat("a", 64)), strconv.Quote(strings.Repeat("a", 65)),
+	strconv.Quote(strings.Repeat("a", 128)), strconv.Quote(strings.Repeat("a", 129)),
+	strconv.Quote(strings.Repeat("é", 128)), strconv.Quote(strings.Repeat("é", 129)),
+	strconv.Quote(strings.Repeat("a", 512)), strconv.Quote(strings.Repeat("a", 513)),
+}
+
+// mutant is an edited card and what was done to it.
+type mutant struct {
+	edit string // "del PTR", "set PTR=VALUE", "extra PTR" or "dup PTR"
+	ptr  string
+	null bool // the edit set the member to null
+	card []byte
+}
+
+// mutants returns base and every card one edit away from it: each member
+// and element deleted and set to each of mutationValues, an unknown member
+// added to each object, the first element of each array repeated.
+func mutants(t *testing.T, base string) []mutant {
+	t.Helper()
+	var root any
+	dec := json.NewDecoder(strings.NewReader(base))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil {
+		t.Fatal(err)
+	}
+	values := make([]any, len(mutationValues))
+	for i, v := range mutationValues {
+		d := json.NewDecoder(strings.NewReader(v))
+		d.UseNumber()
+		if err := d.Decode(&values[i]); err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+	}
+	out := []mutant{{edit: "base", card: marshal(t, root)}}
+	var walk func(node any, path []string)
+	walk = func(node any, path []string) {
+		ptr := pointerOf(path)
+		if len(path) > 0 {
+			out = append(out, mutant{edit: "del " + ptr, ptr: ptr, card: marshal(t, replaced(root, path, nil, true))})
+			for i, v := range values {
+				out = append(out, mutant{edit: "set " + ptr + "=" + mutationValues[i], ptr: ptr, null: v == nil,
+					card: marshal(t, replaced(root, path, v, false))})
+			}
+		}
+		switch n := node.(type) {
+		case map[string]any:
+			extra := make(map[string]any, len(n)+1)
+			for k, v := range n {
+				extra[k] = v
+			}
+			extra["x_extra"] = json.Number("1")
+			out = append(out, mutant{edit: "extra " + ptr, ptr: ptr, card: marshal(t, replaced(root, path, extra, false))})
+			for _, k := range sortedKeys(n) {
+				walk(n[k], append(slices.Clip(path), k))
+			}
+		case []any:
+			if len(n) > 0 {
+				out = append(out, mutant{edit: "dup " + ptr, ptr: ptr, card: marshal(t, replaced(root, path, append(slices.Clip(n), n[0]), false))})
+			}
+			for i, v := range n {
+				walk(v, append(slices.Clip(path), strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(root, nil)
+	return out
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func pointerOf(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
+	}
+	return b.String()
+}
+
+// replaced returns a copy of root with the value at path set to v, or
+// deleted; the rest is shared, and root is left as it was.
+func replaced(root any, path []string, v any, del bool) any {
+	if len(path) == 0 {
+		return v
+	}
+	switch n := root.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(n))
+		for k, x := range n {
+			c[k] = x
+		}
+		if len(path) == 1 && del {
+			delete(c, path[0])
+		} else {
+			c[path[0]] = replaced(n[path[0]], path[1:], v, del)
+		}
+		return c
+	case []any:
+		i, _ := strconv.Atoi(path[0])
+		if len(path) == 1 && del {
+			return append(slices.Clip(n[:i]), n[i+1:]...)
+		}
+		c := slices.Clone(n)
+		c[i] = replaced(n[i], path[1:], v, del)
+		return c
+	}
+	panic("replaced: path leads into a scalar")
+}
+
+func marshal(t *testing.T, v any) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// ajvVerdicts judges each card with testdata/ajv/judge.mjs against
+// definition pointer of schema: "" for valid, ajv's errors otherwise.
+func ajvVerdicts(t *testing.T, node, schema, pointer, draft string, ms []mutant) []string {
+	t.Helper()
+	var in bytes.Buffer
+	for _, m := range ms {
+		in.Write(m.card)
+		in.WriteByte('\n')
+	}
+	cmd := exec.Command(node, "testdata/ajv/judge.mjs", schema, pointer, draft)
+	cmd.Stdin = &in
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("judge.mjs %s: %v\n%s", schema, err, stderr.Bytes())
+	}
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != len(ms) {
+		t.Fatalf("judge.mjs %s: %d verdicts for %d cards", schema, len(lines), len(ms))
+	}
+	for i, l := range lines {
+		switch {
+		case l == "valid":
+			lines[i] = ""
+		case strings.HasPrefix(l, "invalid "):
+			lines[i] = strings.TrimPrefix(l, "invalid ")
+		default:
+			t.Fatalf("judge.mjs %s: verdict %q", schema, l)
+		}
+	}
+	return lines
+}
+
+// explained says why cardscan's verdict r on m may differ from the
+// schema's, whose errors are ajvErrs ("" when the schema passes the card),
+// or returns "" when nothing does.
+type explained func(m mutant, r *Result, ajvErrs string) string
+
+// errorRules returns the rules of r's errors.
+func errorRules(r *Result) []string {
+	var rules []string
+	for _, f := range r.Findings() {
+		if f.Severity == SeverityError {
+			rules = append(rules, f.Code.String())
+		}
+	}
+	return rules
+}
+
+func hasFinding(r *Result, rule, path string) bool {
+	for _, f := range r.Findings() {
+		if f.Code.String() == rule && f.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// stricterA2A are the rules by which cardscan rejects what the 0.x
+// schemas, which type these members as plain strings and objects, let
+// pass: a URL that is none (the texts say URL, docs/design.md), a
+// signature that is no JWS (0.3 and 1.0 say RFC 7515), a requirement
+// naming a scheme the card does not define.
+var stricterA2A = []string{"a2a.url", "a2a.signature-format", "a2a.security-ref"}
+
+// a2aExplained explains the disagreements of an A2A release with its schema.
+func a2aExplained(ver string) explained {
+	return func(m mutant, r *Result, ajvErrs string) string {
+		if ajvErrs == "" {
+			for _, f := range r.Findings() {
+				if f.Severity == SeverityError && !stricter(ver, m, f) {
+					return ""
+				}
+			}
+			return "cardscan is stricter than the schema (" + strings.Join(errorRules(r), ", ") + ")"
+		}
+		switch {
+		case m.null && hasFinding(r, "a2a.null", m.ptr):
+			return "a null optional member is a2a.null, a warning (the schemas from 0.2 on want it left out)"
+		case m.null && ver == "0.1" && nullable01(m.ptr):
+			return `the 0.1 text types the member "T | null" (section 5.5)`
+		case ver == "0.2" && m.edit == "del /protocolVersion" && strings.Contains(ajvErrs, "'protocolVersion'"):
+			return "a2a/0.2 covers 0.2.0-0.2.4, which had no protocolVersion"
+		case ver == "1.0" && onlyUnknownMembers(ajvErrs):
+			return "the 1.0 bundle is closed where 1.0 section 5.7 says unrecognized fields SHOULD be ignored"
+		}
+		return ""
+	}
+}
+
+// stricter reports whether f, an error of cardscan on a card the schema
+// passes, is one of the kinds it reports on purpose: a stricterA2A rule,
+// or in 1.0 what the proto marks REQUIRED and its one-of shapes, which the
+// bundle generated from it leaves out (PROFILE.md), but not for a member
+// added beside the ones a requirement has. An empty string set
+// in 1.0 is held to it apart: a proto3 string without the optional
+// keyword is unset when "", so only the two declared optional may fail
+// a2a.url for it.
+func stricter(ver string, m mutant, f Finding) bool {
+	rule := f.Code.String()
+	if ver != "1.0" {
+		return slices.Contains(stricterA2A, rule)
+	}
+	switch {
+	case rule == "a2a.url" && strings.HasSuffix(m.edit, `=""`):
+		return f.Path == "/documentationUrl" || f.Path == "/iconUrl"
+	case rule == "a2a.required":
+		return required10(f.Path)
+	case rule == "a2a.security-requirement" && strings.HasPrefix(m.edit, "extra "):
+		return false // section 5.7: an unrecognized field is ignored
+	}
+	return slices.Contains(stricterA2A, rule) || rule == "a2a.interface" || rule == "a2a.security-scheme" || rule == "a2a.security-requirement"
+}
+
+// required10 reports whether ptr is a member of the card, its provider or
+// a skill that the 1.0 proto marks REQUIRED.
+func required10(ptr string) bool {
+	parts := strings.Split(ptr, "/")[1:]
+	switch {
+	case len(parts) == 1:
+		return slices.Contains([]string{"name", "description", "supportedInterfaces", "version", "capabilities", "defaultInputModes", "defaultOutputModes", "skills"}, parts[0])
+	case len(parts) == 2 && parts[0] == "provider":
+		return parts[1] == "url" || parts[1] == "organization"
+	case len(parts) == 3 && parts[0] == "skills":
+		return slices.Contains([]string{"id", "name", "description", "tags"}, parts[2])
+	}
+	return false
+}
+
+func nullable01(ptr string) bool {
+	switch ptr {
+	case "/description", "/provider", "/provider/url", "/documentationUrl", "/authentication", "/authentication/credentials":
+		return true
+	}
+	for _, m := range []string{"/description", "/tags", "/examples", "/inputModes", "/outputModes"} {
+		if strings.HasPrefix(ptr, "/skills/") && strings.HasSuffix(ptr, m) && strings.Count(ptr, "/") == 3 {
+			return true
+		}
+	}
+	return false
+}
+
+func onlyUnknownMembers(ajvErrs string) bool {
+	for _, e := range strings.Split(ajvErrs, "; ") {
+		if !strings.Contains(e, "additionalProperties") {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDifferential_Ajv(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the differential test against ajv is skipped")
+	}
+	if _, err := os.Stat("testdata/ajv/node_modules/ajv"); err != nil {
+		t.Skip("testdata/ajv/node_modules is missing (run make node-deps): the differential test against ajv is skipped")
+	}
+	const specs = "../../shared/specs"
+	if _, err := os.Stat(specs); err != nil {
+		t.Skip("the specifications are not at ../shared/specs: the differential test against ajv is skipped")
+	}
+	schemaCards, err := filepath.Glob("testdata/golden/gen-agentcard-schema-*-valid*.json")
+	if err != nil || len(schemaCards) == 0 {
+		t.Fatalf("no valid agentcard-schema cards in testdata/golden: %v", err)
+	}
+	type run struct {
+		profile, schema, pointer, draft string
+		bases                           []string
+		explain                         explained
+	}
+	var runs []run
+	for _, f := range schemaCards {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, run{"agentcard-schema", "agentcard-schema-v1.0.json", "", "2020", []string{string(b)}, nil})
+	}
+	runs = append(runs,
+		// a2aCard01's nulls, which the 0.1 text allows, would set every card
+		// of it apart from the schema: the base has values instead.
+		run{"a2a/0.1", "a2a/v0.1.0-a2a.json", "#/$defs/AgentCard", "07", []string{edited(t, a2aCard01, "/provider/url", `"https://example.com"`,
+			"/authentication/credentials", omitted, "/skills/0/description", `"Finds recipes."`, "/skills/0/inputModes", `["text"]`)}, a2aExplained("0.1")},
+		// The 0.2.0 schema lacks the members 0.2.1 to 0.2.4 added, which
+		// a2a/0.2 checks as the later releases type them: its base card
+		// has none of them.
+		run{"a2a/0.2", "a2a/v0.2.0-a2a.json", "#/definitions/AgentCard", "07", []string{edited(t, a2aCard02, "/iconUrl", omitted, "/capabilities/extensions", omitted,
+			"/supportsAuthenticatedExtendedCard", omitted, "/preferredTransport", omitted, "/additionalInterfaces", omitted)}, a2aExplained("0.2")},
+		run{"a2a/0.2", "a2a/v0.2.6-a2a.json", "#/definitions/AgentCard", "07",
+			[]string{edited(t, a2aCard02, "/protocolVersion", `"0.2.6"`)}, a2aExplained("0.2")},
+		run{"a2a/0.3", "a2a/v0.3.0-a2a.json", "#/definitions/AgentCard", "07", []string{a2aCard03}, a2aExplained("0.3")},
+		run{"a2a/1.0", "a2a/v1.0.1-generated-a2a.json", "#/definitions/Agent Card", "2020", []string{a2aCard10}, a2aExplained("1.0")},
+	)
+	total, disagreed := 0, 0
+	for _, r := range runs {
+		v := newTestValidator(t, r.profile)
+		for _, base := range r.bases {
+			ms := mutants(t, base)
+			verdicts := ajvVerdicts(t, node, filepath.Join(specs, r.schema), r.pointer, r.draft, ms)
+			for i, m := range ms {
+				res := v.Validate(m.card)
+				total++
+				if res.Valid() == (verdicts[i] == "") {
+					continue
+				}
+				disagreed++
+				why := ""
+				if r.explain != nil {
+					why = r.explain(m, res, verdicts[i])
+				}
+				if why == "" {
+					t.Errorf("%s, %s: %s: cardscan valid=%v %v; ajv: %q\n%s", r.profile, r.schema, m.edit, res.Valid(), res.Findings(), verdicts[i], m.card)
+				}
+			}
+		}
+	}
+	t.Logf("%d cards, %d judged otherwise by ajv, each for a reason named in this test", total, disagreed)
+}
