@@ -2037,9 +2037,10 @@ func (l *literalPattern) contextHolds(text []byte, i int) bool {
 
 // linkTargetAt reports whether the Markdown link target that starts at
 // byte i of text is a link a model may follow: it holds a scheme's
-// colon, a slash, a dot, a query or a fragment before it ends (")" or
-// white space). "[](url)" and "[](link)", which a Markdown linter's
-// description names in prose, hold none and lead nowhere; an empty link
+// colon, a slash, a dot, a query, an at sign or an escape before it ends
+// (")" or white space). "[](url)", "[](link)" and "[](#)", which a
+// Markdown linter's description names in prose, hold none and lead to
+// no other page; an empty link
 // whose target does ("[](https://evil.example/x)", "[](//evil.example)",
 // "[](javascript:...)") is hidden markup.
 func linkTargetAt(text []byte, i int) bool {
@@ -2047,7 +2048,7 @@ func linkTargetAt(text []byte, i int) bool {
 		switch c := foldByte[text[i]]; c {
 		case ')', ' ':
 			return false
-		case ':', '/', '.', '?', '#', '@', '%', '\\':
+		case ':', '/', '.', '?', '@', '%', '\\':
 			return true
 		}
 	}
