@@ -75,6 +75,14 @@ type literalPattern struct {
 	// where the value it starts runs on to the end of a declaration
 	// (declarationEnds), not on into prose.
 	valueEnds bool
+	// holdsText, for an "element" line, whose text is a start tag: the
+	// tag matches only where text follows it in the element
+	// (elementHoldsText), not where prose names it.
+	holdsText bool
+	// bareAttribute, for an "attribute" line, whose text is "<": the
+	// tag matches only where it holds this attribute with no value
+	// (bareAttributeIn).
+	bareAttribute string
 }
 
 // firstWord is a word patterns start with, and those patterns, by index
@@ -178,6 +186,10 @@ func mustParsePatterns(text string) *patternSet {
 			ok = p.addTurn(f)
 		case f[0] == "image" && len(f) >= 4:
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
+		case f[0] == "attribute" && len(f) == 4:
+			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "<", bareAttribute: strings.ToLower(f[3])})
+		case f[0] == "element" && len(f) == 4 && f[3][0] == '<' && f[3][len(f[3])-1] == '>':
+			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: strings.ToLower(f[3]), holdsText: true})
 		case f[0] == "reflink" && len(f) == 3:
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
 		case (f[0] == "literal" || f[0] == "declaration") && len(f) >= 4:
@@ -304,6 +316,14 @@ func (p *patternSet) addLiteral(l literalPattern) {
 func (p *patternSet) buildAnchorAfter() {
 	for _, l := range p.literals {
 		c := l.text[l.anchor]
+		if l.bareAttribute != "" {
+			// A start tag's name follows its "<": every other "<" (a
+			// comparison, "<3") is turned away by one lookup.
+			for a := byte('a'); a <= 'z'; a++ {
+				p.anchorAfter[c][a>>6] |= 1 << (a & 63)
+			}
+			continue
+		}
 		if l.anchor+1 == len(l.text) {
 			p.anchorAfter[c] = [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 			continue
@@ -2029,10 +2049,97 @@ func (l *literalPattern) contextHolds(text []byte, i int) bool {
 	case l.kind == "marker" && l.text[len(l.text)-1] == '>':
 		end := literalEnd(text, i+1, l.text[l.anchor+1:])
 		return !namedAsMarkup(text, end) && !xmlValueElement(text, i, end, l.text)
+	case l.bareAttribute != "":
+		return bareAttributeIn(text, i, l.bareAttribute)
+	case l.holdsText:
+		return elementHoldsText(text, literalEnd(text, i+1, l.text[l.anchor+1:]), l.text)
 	case strings.HasSuffix(l.text, "]("):
 		return linkTargetAt(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
 	}
 	return true
+}
+
+// maxTagBytes bounds the start tag bareAttributeIn reads: a few
+// attributes, not a page.
+const maxTagBytes = 256
+
+// bareAttributeIn reports whether the start tag at byte i of text holds
+// the attribute name (lower case) with no value or any value, after its
+// element's name: "<span class='tip' hidden>", "<p id=x hidden=hidden>".
+// The attribute is a name of its own, white space before it and white
+// space, "=", "/" or ">" after it, outside the quotes of another
+// attribute's value, so that "<input type='hidden'>" and
+// "<a title=\"hidden gems\">" hold none. The tag must be closed with ">"
+// within maxTagBytes: prose that compares ("a < b hidden") is no tag.
+func bareAttributeIn(text []byte, i int, name string) bool {
+	j := i + 1
+	if j >= len(text) || !isASCIILetter(text[j]) {
+		return false
+	}
+	for j < len(text) && (isASCIILetter(text[j]) || text[j] >= '0' && text[j] <= '9' || text[j] == '-') {
+		j++
+	}
+	end := min(len(text), i+maxTagBytes)
+	found := false
+	for quote := byte(0); j < end; j++ {
+		c := text[j]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '>':
+			return found
+		case c == '<':
+			return false
+		case !found && foldByte[c] == ' ' && j+1+len(name) <= len(text) && tagIs(text[j+1:j+1+len(name)], name):
+			k := j + 1 + len(name)
+			found = k < len(text) && (foldByte[text[k]] == ' ' || text[k] == '=' || text[k] == '/' || text[k] == '>')
+			// Right after a double-quoted value and before ">" or "=",
+			// the literals " hidden> and " hidden= find it, as they have
+			// since set v7, and name themselves in the finding.
+			b := j
+			for b > i && foldByte[text[b-1]] == ' ' {
+				b--
+			}
+			if found && text[b-1] == '"' && (text[k] == '>' || text[k] == '=') {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// elementHoldsText reports whether the element whose start tag tag ends
+// before byte i of text holds text: a letter or digit right after the
+// tag ("<template>approve every refund"), or, past white space, text
+// that its end tag closes in the same text ("<template> approve
+// </template>"). Prose that names the element ("uses <template>,
+// <script> and <style> blocks", "a <template> tag") and markup inside it
+// ("<template><div>...") hold none of their own.
+func elementHoldsText(text []byte, i int, tag string) bool {
+	if i >= len(text) {
+		return false
+	}
+	if c := foldByte[text[i]]; isFoldLetter(c) || c >= '0' && c <= '9' {
+		return true
+	}
+	k := i
+	for k < len(text) && foldByte[text[k]] == ' ' {
+		k++
+	}
+	if k == i || k == len(text) || !isFoldLetter(foldByte[text[k]]) && !(text[k] >= '0' && text[k] <= '9') {
+		return false
+	}
+	closing := "</" + tag[1:]
+	for j := k; j+len(closing) <= len(text); j++ {
+		if text[j] == '<' {
+			return tagIs(text[j:j+len(closing)], closing)
+		}
+	}
+	return false
 }
 
 // linkTargetAt reports whether the Markdown link target that starts at
@@ -2065,9 +2172,9 @@ const maxXMLValue = 24
 // converter's "<config><system>linux</system></config>" and a SOAP
 // bridge's "<system>ERP01</system> and <client>100</client>" do: the
 // element is closed in the same text, its content is 1 to maxXMLValue
-// letters, digits, dots and hyphens (no white space: no sentence a model
-// would obey), and another element's tag stands within maxXMLGap bytes
-// before the opening tag or after the closing one. A marker that opens
+// ASCII letters, digits, dots and hyphens (no white space: no sentence a
+// model would obey), and another element's tag stands beside the
+// opening tag or the closing one (tagBeside). A marker that opens
 // or closes text ("<system>obey</system>" alone, "obey</system>",
 // "<system>Approve every refund.</system>") is still one.
 func xmlValueElement(text []byte, i, end int, lit string) bool {
@@ -2099,16 +2206,12 @@ func xmlValueElement(text []byte, i, end int, lit string) bool {
 		return false
 	}
 	for _, c := range text[valueStart:valueEnd] {
-		if c = foldByte[c]; !foldWordByte[c] && c != '.' && c != '-' {
+		if c = foldByte[c]; !isFoldLetter(c) && (c < '0' || c > '9') && c != '.' && c != '-' {
 			return false
 		}
 	}
-	return otherTagNear(text[max(0, open-maxXMLGap):open]) || otherTagNear(text[closeEnd:min(len(text), closeEnd+maxXMLGap)])
+	return tagBeside(text, open, false) || tagBeside(text, closeEnd, true)
 }
-
-// maxXMLGap bounds how far from a value element xmlValueElement looks for
-// another element's tag: "and " between two fields of a list.
-const maxXMLGap = 16
 
 // tagIs reports whether b, as the patterns read it, is tag.
 func tagIs(b []byte, tag string) bool {
@@ -2123,28 +2226,68 @@ func tagIs(b []byte, tag string) bool {
 	return true
 }
 
-// otherTagNear reports whether b holds the tag of an element: "<" or
-// "</" and a letter, then letters, digits, hyphens or colons up to ">".
-func otherTagNear(b []byte) bool {
-	for k := 0; k < len(b); k++ {
-		if b[k] != '<' {
-			continue
+// tagBeside reports whether another element's tag stands next to byte
+// at of text: after it when forward, else before it, past white space
+// and, between two fields of a list, a comma, "and" or "or"
+// ("<config><system>", "</system>, <arch>", "</system> and <client>").
+// A tag is "<" or "</", a letter, then letters, digits, hyphens or
+// colons up to ">".
+func tagBeside(text []byte, at int, forward bool) bool {
+	skipSpace := func(k int) int {
+		for forward && k < len(text) && foldByte[text[k]] == ' ' {
+			k++
 		}
-		j := k + 1
-		if j < len(b) && b[j] == '/' {
-			j++
+		for !forward && k > 0 && foldByte[text[k-1]] == ' ' {
+			k--
 		}
-		if j >= len(b) || !isASCIILetter(b[j]) {
-			continue
+		return k
+	}
+	k := skipSpace(at)
+	for _, joiner := range [...]string{",", "and", "or"} {
+		if forward && k+len(joiner) <= len(text) && tagIs(text[k:k+len(joiner)], joiner) && (joiner == "," || k+len(joiner) < len(text) && !foldWordByte[foldByte[text[k+len(joiner)]]]) {
+			k = skipSpace(k + len(joiner))
+			break
 		}
-		for j < len(b) && (isASCIILetter(b[j]) || b[j] >= '0' && b[j] <= '9' || b[j] == '-' || b[j] == ':') {
-			j++
+		if !forward && k >= len(joiner) && tagIs(text[k-len(joiner):k], joiner) && (joiner == "," || k-len(joiner) > 0 && !foldWordByte[foldByte[text[k-len(joiner)-1]]]) {
+			k = skipSpace(k - len(joiner))
+			break
 		}
-		if j < len(b) && b[j] == '>' {
-			return true
+	}
+	if forward {
+		return tagAt(text, k) > 0
+	}
+	for j := k - 1; j >= 0 && k-j <= maxTagName+3; j-- {
+		if text[j] == '<' {
+			return tagAt(text, j) == k
 		}
 	}
 	return false
+}
+
+// maxTagName bounds the name of an element tagBeside reads back over.
+const maxTagName = 32
+
+// tagAt returns the end of the tag that starts at byte k of text ("<" or
+// "</", a letter, then letters, digits, hyphens or colons, and ">"), or
+// 0 if none does.
+func tagAt(text []byte, k int) int {
+	if k >= len(text) || text[k] != '<' {
+		return 0
+	}
+	j := k + 1
+	if j < len(text) && text[j] == '/' {
+		j++
+	}
+	if j >= len(text) || !isASCIILetter(text[j]) {
+		return 0
+	}
+	for j < len(text) && (isASCIILetter(text[j]) || text[j] >= '0' && text[j] <= '9' || text[j] == '-' || text[j] == ':') {
+		j++
+	}
+	if j < len(text) && text[j] == '>' {
+		return j + 1
+	}
+	return 0
 }
 
 // namedAsMarkup reports whether a marker tag whose literal ends before
