@@ -79,6 +79,11 @@ type literalPattern struct {
 	// tag matches only where text follows it in the element
 	// (elementHoldsText), not where prose names it.
 	holdsText bool
+	// unlit, for a "lighttext" line, a declaration of a white text
+	// colour: it matches only where the value is white and no more
+	// ("#fff", "#ffffff", "white"), the property is colour itself (not
+	// border-color), and the text sets no background (unlitText).
+	unlit bool
 	// bareAttribute, for an "attribute" line, whose text is "<": the
 	// tag matches only where it holds this attribute with no value
 	// (bareAttributeIn).
@@ -192,7 +197,7 @@ func mustParsePatterns(text string) *patternSet {
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: strings.ToLower(f[3]), holdsText: true})
 		case f[0] == "reflink" && len(f) == 3:
 			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
-		case (f[0] == "literal" || f[0] == "declaration") && len(f) >= 4:
+		case (f[0] == "literal" || f[0] == "declaration" || f[0] == "lighttext") && len(f) >= 4:
 			// The text is the rest of the line after the id, folded as
 			// card text is.
 			rest := strings.SplitN(line, " ", 4)[3]
@@ -200,7 +205,7 @@ func mustParsePatterns(text string) *patternSet {
 			anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
 			ok = anchor >= 0
 			if ok {
-				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor, valueEnds: f[0] == "declaration"})
+				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor, valueEnds: f[0] == "declaration", unlit: f[0] == "lighttext"})
 			}
 		default:
 			ok = false
@@ -2051,12 +2056,52 @@ func (l *literalPattern) contextHolds(text []byte, i int) bool {
 		return !namedAsMarkup(text, end) && !xmlValueElement(text, i, end, l.text)
 	case l.bareAttribute != "":
 		return bareAttributeIn(text, i, l.bareAttribute)
+	case l.unlit:
+		return unlitText(text, i-l.anchor, literalEnd(text, i+1, l.text[l.anchor+1:]))
 	case l.holdsText:
 		return elementHoldsText(text, literalEnd(text, i+1, l.text[l.anchor+1:]), l.text)
 	case strings.HasSuffix(l.text, "]("):
 		return linkTargetAt(text, literalEnd(text, i+1, l.text[l.anchor+1:]))
 	}
 	return true
+}
+
+// unlitText reports whether the white text colour declared from byte
+// start to end of text (a "lighttext" literal: "color:#fff", "color:
+// white") hides text: the declaration is the property color itself
+// (not border-color or background-color), its value is white and ends
+// there ("#fff" or "#ffffff", then white space and ; " ' > } or !), and
+// the text sets no background anywhere ("background", "bgcolor"). White
+// text on a background of its own is a button's or a banner's, which
+// email templates and badges write; with none, on the white page a
+// registry shows, a reader sees nothing and a model reads it all. Prose
+// that names the declaration ("white text (color: #fff) on dark themes")
+// goes on with no end of a declaration, and prose about dark themes
+// names their background.
+func unlitText(text []byte, start, end int) bool {
+	if start > 0 {
+		if c := foldByte[text[start-1]]; foldWordByte[c] || c == '-' {
+			return false
+		}
+	}
+	if end > len(text) {
+		return false
+	}
+	if end+3 <= len(text) && tagIs(text[end:end+3], "fff") {
+		end += 3
+	}
+	for end < len(text) && foldByte[text[end]] == ' ' {
+		end++
+	}
+	if end == len(text) {
+		return false
+	}
+	switch foldByte[text[end]] {
+	case ';', '"', '\'', '>', '}', '!':
+	default:
+		return false
+	}
+	return !containsFold(text, "background") && !containsFold(text, "bgcolor")
 }
 
 // maxTagBytes bounds the start tag bareAttributeIn reads: a few

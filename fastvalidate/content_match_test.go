@@ -263,6 +263,21 @@ func linkTargetPlain(inMember string) bool {
 	return strings.ContainsAny(target, ":/.?@%\\")
 }
 
+// unlitPlain is unlitText on the member's folded text, before and from
+// the literal lit on: color is its own property, the value white and no
+// more, and the member names no background.
+func unlitPlain(before, inMember, lit string) bool {
+	if before != "" && (foldWordByte[before[len(before)-1]] || before[len(before)-1] == '-') {
+		return false
+	}
+	value := strings.TrimLeft(strings.TrimPrefix(inMember[len(lit):], "fff"), " ")
+	if value == "" || !strings.ContainsRune(";\"'>}!", rune(value[0])) {
+		return false
+	}
+	member := before + inMember
+	return !strings.Contains(member, "background") && !strings.Contains(member, "bgcolor")
+}
+
 // literalAtPlain reports whether literal l matches the folded stream at
 // a place: stream is the stream from there on, inMember the same up to
 // the end of its member, and before the member's folded text before it.
@@ -270,6 +285,8 @@ func literalAtPlain(l *literalPattern, before, inMember, stream string) bool {
 	switch {
 	case l.bareAttribute != "":
 		return bareAttributePlain(inMember, l.bareAttribute)
+	case l.unlit:
+		return strings.HasPrefix(inMember, l.text) && unlitPlain(before, inMember, l.text)
 	case l.holdsText:
 		return strings.HasPrefix(inMember, l.text) && elementHoldsTextPlain(inMember, l.text)
 	case l.text == "[](":
