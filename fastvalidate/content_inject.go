@@ -541,10 +541,85 @@ func (w *walker) matchPatterns(p *patternSet) {
 			w.reportPattern(h.lit.kind, h.lit.id, []byte(h.lit.text), w.segs[h.seg].node, aside)
 		}
 	}
+	if !w.splitWord && seen&p.anchorBits != 0 {
+		w.noteDottedWord(p)
+	}
 	if w.splitWord {
 		w.splitWord = false
 		w.matchJoined(p, reported)
 	}
+}
+
+// noteDottedWord sets walker.splitWord where the object's texts hold a
+// word split by dots alone ("i.g.n.o.r.e all previous instructions")
+// that, joined, may be a pattern's word (noteSplitWord). The literal
+// pass does not visit dots, which end most sentences (visiting them cost
+// it 15%), and looking for them apart in every object cost the patterns
+// 8% (BenchmarkContentGroups/patterns, cpu-sec/card), so matchPatterns
+// calls it only for an object where the gate saw an anchor's word
+// ("instructions" above), which every word pattern needs and whose
+// words it has all read: 3% of the generated dump's objects.
+//
+// The gate's bits can hold an anchor's bit for a word that only shares
+// its slot, and which words the gate reads depends on the CPU (the
+// vector passes read only those that may be an anchor's), so a dotted
+// word that joins to a pattern's is followed only where the object's
+// texts hold an anchor's word itself (holdsAnchorWord): on every CPU,
+// the same objects.
+func (w *walker) noteDottedWord(p *patternSet) {
+	for si := range w.segs {
+		text := w.segText(si)
+		for k := 0; ; k++ {
+			d := bytes.IndexByte(text[k:], '.')
+			if d < 0 {
+				break
+			}
+			k += d
+			if joinsWord(text, k) {
+				if w.noteSplitWord(p, si, k); w.splitWord {
+					w.splitWord = w.holdsAnchorWord(p)
+					return
+				}
+			}
+		}
+	}
+}
+
+// holdsAnchorWord reports whether a word of the object's texts is one of
+// a word pattern's anchor token (anchorOf), as written.
+func (w *walker) holdsAnchorWord(p *patternSet) bool {
+	for si := range w.segs {
+		text := w.segText(si)
+		for i := 0; i < len(text); {
+			if !streamWordByte[text[i]] {
+				i++
+				continue
+			}
+			end := i + 1
+			for end < len(text) && streamWordByte[text[end]] {
+				end++
+			}
+			if p.gateWord(text, i, end-i)&p.anchorBits != 0 && p.isAnchorWord(text[i:end]) {
+				return true
+			}
+			i = end
+		}
+	}
+	return false
+}
+
+// isAnchorWord reports whether word, as the patterns read it, is a word
+// of some word pattern's anchor token.
+func (p *patternSet) isAnchorWord(word []byte) bool {
+	for i := range p.words {
+		wp := &p.words[i]
+		for _, a := range wp.tokens[anchorOf(wp)].words {
+			if wordIs(word, a) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // matchJoined follows the word patterns, for the kinds not reported yet,
@@ -591,8 +666,9 @@ func isFoldLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 // pattern's word, and than a dotted spelling of one.
 const maxJoined = 24
 
-// noteSplitWord sets walker.splitWord when the hyphen at byte i of
-// segment si, between two letters, splits a word that, joined, may be a
+// noteSplitWord sets walker.splitWord when the hyphen (or, from
+// noteDottedWord, the dot) at byte i of segment si, between two
+// letters, splits a word that, joined, may be a
 // pattern's word by the gate (which lets no pattern's word by): the
 // letters and digits on either side, across every hyphen or dot that
 // stands between two letters.
