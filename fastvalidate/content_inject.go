@@ -180,37 +180,7 @@ func mustParsePatterns(text string) *patternSet {
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		f := strings.Fields(line)
-		ok := true
-		switch {
-		case f[0] == "version" && len(f) == 2:
-			p.version = f[1]
-		case f[0] == "words" && len(f) >= 4:
-			ok = p.addWords(f)
-		case f[0] == "turn" && (len(f) == 4 || len(f) == 5):
-			ok = p.addTurn(f)
-		case f[0] == "image" && len(f) >= 4:
-			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
-		case f[0] == "attribute" && len(f) == 4:
-			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "<", bareAttribute: strings.ToLower(f[3])})
-		case f[0] == "element" && len(f) == 4 && f[3][0] == '<' && f[3][len(f[3])-1] == '>':
-			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: strings.ToLower(f[3]), holdsText: true})
-		case f[0] == "reflink" && len(f) == 3:
-			p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
-		case (f[0] == "literal" || f[0] == "declaration" || f[0] == "lighttext") && len(f) >= 4:
-			// The text is the rest of the line after the id, folded as
-			// card text is.
-			rest := strings.SplitN(line, " ", 4)[3]
-			lit := string(appendFolded(nil, []byte(rest)))
-			anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
-			ok = anchor >= 0
-			if ok {
-				p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor, valueEnds: f[0] == "declaration", unlit: f[0] == "lighttext"})
-			}
-		default:
-			ok = false
-		}
-		if !ok {
+		if !p.addLine(line) {
 			panic("fastvalidate: content/patterns.txt line " + strconv.Itoa(i+1) + ": " + line)
 		}
 	}
@@ -241,6 +211,41 @@ func mustParsePatterns(text string) *patternSet {
 	p.teddyAnchors = p.teddyAnchorTable()
 	p.buildGateVec()
 	return p
+}
+
+// addLine adds the pattern of one line of the set, not blank and no
+// comment, and reports whether the line is well formed.
+func (p *patternSet) addLine(line string) bool {
+	f := strings.Fields(line)
+	switch {
+	case f[0] == "version" && len(f) == 2:
+		p.version = f[1]
+	case f[0] == "words" && len(f) >= 4:
+		return p.addWords(f)
+	case f[0] == "turn" && (len(f) == 4 || len(f) == 5):
+		return p.addTurn(f)
+	case f[0] == "image" && len(f) >= 4:
+		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "![", urlHolds: f[3:]})
+	case f[0] == "attribute" && len(f) == 4:
+		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "<", bareAttribute: strings.ToLower(f[3])})
+	case f[0] == "element" && len(f) == 4 && f[3][0] == '<' && f[3][len(f[3])-1] == '>':
+		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: strings.ToLower(f[3]), holdsText: true})
+	case f[0] == "reflink" && len(f) == 3:
+		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
+	case (f[0] == "literal" || f[0] == "declaration" || f[0] == "lighttext") && len(f) >= 4:
+		// The text is the rest of the line after the id, folded as card
+		// text is.
+		rest := strings.SplitN(line, " ", 4)[3]
+		lit := string(appendFolded(nil, []byte(rest)))
+		anchor := strings.IndexFunc(lit, func(r rune) bool { return !foldWordByte[byte(r)] && r != ' ' })
+		if anchor < 0 {
+			return false
+		}
+		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: lit, anchor: anchor, valueEnds: f[0] == "declaration", unlit: f[0] == "lighttext"})
+	default:
+		return false
+	}
+	return true
 }
 
 // addWords adds the pattern of a "words" line, split into fields f, and
@@ -2215,22 +2220,35 @@ func bareAttributeIn(text []byte, i int, name string) bool {
 			return found
 		case c == '<':
 			return false
-		case !found && foldByte[c] == ' ' && j+1+len(name) <= len(text) && tagIs(text[j+1:j+1+len(name)], name):
-			k := j + 1 + len(name)
-			found = k < len(text) && (foldByte[text[k]] == ' ' || text[k] == '=' || text[k] == '/' || text[k] == '>')
-			// Right after a double-quoted value and before ">" or "=",
-			// the literals " hidden> and " hidden= find it, as they have
-			// since set v7, and name themselves in the finding.
-			b := j
-			for b > i && foldByte[text[b-1]] == ' ' {
-				b--
-			}
-			if found && text[b-1] == '"' && (text[k] == '>' || text[k] == '=') {
+		case !found && foldByte[c] == ' ':
+			var leave bool
+			if found, leave = attributeAfter(text, i, j, name); leave {
 				return false
 			}
 		}
 	}
 	return false
+}
+
+// attributeAfter reports whether the white space at byte j of the start
+// tag at byte i of text is followed by the attribute name, then white
+// space, "=", "/" or ">"; leave, whether that is right after a
+// double-quoted value and before ">" or "=", where the literals " hidden>
+// and " hidden= find it, as they have since set v7, and name themselves
+// in the finding.
+func attributeAfter(text []byte, i, j int, name string) (found, leave bool) {
+	k := j + 1 + len(name)
+	if k >= len(text) || !tagIs(text[j+1:k], name) {
+		return false, false
+	}
+	if c := text[k]; foldByte[c] != ' ' && c != '=' && c != '/' && c != '>' {
+		return false, false
+	}
+	b := j
+	for b > i && foldByte[text[b-1]] == ' ' {
+		b--
+	}
+	return true, text[b-1] == '"' && (text[k] == '>' || text[k] == '=')
 }
 
 // elementHoldsText reports whether the element whose start tag tag ends
