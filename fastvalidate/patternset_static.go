@@ -3,7 +3,7 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 10\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|olvida|olvide|olvidad|esqueca|esquecam|esquece toutes|tous|todas|todos *2 instructions|instrucciones|instrucoes|consignes|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override ignore-previous-german ignoriere|ignorier|ignorieren|vergiss|vergesst *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too.\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 10\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|olvida|olvide|olvidad|esqueca|esquecam|esquece toutes|tous|todas|todos *2 instructions|instrucciones|instrucoes|consignes|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override ignore-previous-german ignoriere|ignorier|ignorieren|vergiss|vergesst *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|olvida|olvide|olvidad|esqueca|esquecam|esquece|ignoriere|ignorier|ignorieren|vergiss|vergesst tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
@@ -22,14 +22,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -46,14 +46,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"messages", "commands"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -70,14 +70,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -94,7 +94,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x1000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
@@ -105,14 +105,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x2000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -130,7 +130,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x8000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -145,7 +145,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -156,7 +156,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -174,14 +174,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"on"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x4000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -198,14 +198,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 4,
@@ -250,7 +250,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -267,18 +267,18 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -295,25 +295,25 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -327,14 +327,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -348,21 +348,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -379,15 +379,15 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x4000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 2,
@@ -426,14 +426,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -450,18 +450,18 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"you"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -478,25 +478,25 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"you"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x1000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x2000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -513,11 +513,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x8000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -528,7 +528,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -545,11 +545,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x4000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -560,14 +560,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -655,7 +655,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -669,22 +669,22 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x1000000000000000,
-				},
-				{
-					words: []string{"no"},
 					bit:   0x2000000000000000,
 				},
 				{
-					words: []string{"longer"},
+					words: []string{"no"},
 					bit:   0x4000000000000000,
+				},
+				{
+					words: []string{"longer"},
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -709,7 +709,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -727,14 +727,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x1000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x2000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
@@ -759,7 +759,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -777,18 +777,18 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x8000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
@@ -803,7 +803,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -825,7 +825,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"with"},
-					bit:   0x4000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -840,11 +840,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 			objects: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints", "messages", "commands", "orders", "text", "content", "input", "guidance", "programming", "training", "restrictions", "filters", "policies"},
@@ -907,11 +907,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"longer"},
@@ -919,7 +919,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -936,7 +936,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"tell"},
@@ -947,14 +947,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -971,7 +971,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x1000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
@@ -985,7 +985,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x2000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1002,28 +1002,28 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x8000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1040,14 +1040,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x4000000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -1061,14 +1061,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instrucciones", "instrucoes", "consignes", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1093,6 +1093,27 @@ var staticPatterns = patternSet{
 				{
 					words: []string{"anweisungen", "anweisung", "instruktionen", "befehle", "regeln", "vorgaben", "anordnungen", "richtlinien"},
 					bit:   0x2000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-everything-intl",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem", "oublie", "oubliez", "olvida", "olvide", "olvidad", "esqueca", "esquecam", "esquece", "ignoriere", "ignorier", "ignorieren", "vergiss", "vergesst"},
+					bit:   0x800000000000000,
+				},
+				{
+					words: []string{"tout", "todo", "tudo", "alles"},
+					bit:   0x4000000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -2206,17 +2227,17 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "esqueca",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "esquece",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 		},
 		88: {
 			{
 				word:     "esquecam",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "esquecer",
@@ -2256,51 +2277,51 @@ var staticPatterns = patternSet{
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0, 1, 30, 31, 37, 38},
+				patterns: []int{0, 1, 30, 31, 37, 38, 40},
 			},
 			{
 				word:     "ignora",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 		},
 		151: {
 			{
 				word:     "ignorez",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "ignorer",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "ignorar",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "ignorad",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "ignorem",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 		},
 		152: {
 			{
 				word:     "ignorier",
-				patterns: []int{39},
+				patterns: []int{39, 40},
 			},
 		},
 		153: {
 			{
 				word:     "ignoriere",
-				patterns: []int{39},
+				patterns: []int{39, 40},
 			},
 		},
 		154: {
 			{
 				word:     "ignorieren",
-				patterns: []int{39},
+				patterns: []int{39, 40},
 			},
 		},
 		169: {
@@ -2374,21 +2395,21 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "oublie",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "olvida",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "olvide",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 		},
 		247: {
 			{
 				word:     "oubliez",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "oublier",
@@ -2396,7 +2417,7 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "olvidad",
-				patterns: []int{37, 38},
+				patterns: []int{37, 38, 40},
 			},
 			{
 				word:     "olvidar",
@@ -2600,13 +2621,13 @@ var staticPatterns = patternSet{
 		359: {
 			{
 				word:     "vergiss",
-				patterns: []int{39},
+				patterns: []int{39, 40},
 			},
 		},
 		360: {
 			{
 				word:     "vergesst",
-				patterns: []int{39},
+				patterns: []int{39, 40},
 			},
 		},
 		403: {
@@ -2635,11 +2656,11 @@ var staticPatterns = patternSet{
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
 	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x2800000000000000, 15: 0x4000000000000000, 18: 0xa800000000000000, 19: 0x7800000000000000, 20: 0x8000000000000000, 23: 0x2000000000000000, 31: 0x8000080000000000, 32: 0x2000000000000000, 35: 0x4000000000000000, 40: 0xf800000400000000, 43: 0x4000000001400000, 60: 0xe800000000000000, 75: 0x2000000000000000, 80: 0x4000000000000000, 88: 0x8000000000000000, 96: 0xf000000000000000, 99: 0x8000000000000000, 101: 0x2000000000000000, 109: 0x8000000000000000, 116: 0x2800000000000000, 119: 0xb800000000000000, 127: 0xf800001000000000, 133: 0x4002000000000000, 134: 0x2000000000000000, 136: 0x1000000000000000, 142: 0x400000000, 156: 0x2800000000000000, 159: 0x800000000000000, 160: 0x2800000000000000, 161: 0x300000000000000, 162: 0x2080000000000000, 169: 0x2800000000000000, 170: 0x1000000400000000, 171: 0x400000000, 175: 0x8000000000, 190: 0x100000000000, 191: 0x400000000, 195: 0xd000000000000000, 219: 0x400000000, 222: 0x8000000000000000, 258: 0x1, 259: 0x800000000000000, 262: 0x4010000000000000, 263: 0x400, 265: 0x10000000000010, 266: 0x8000000000000000, 269: 0x2800002000000000, 270: 0x8000000000000000, 271: 0x300000000000000, 272: 0x2800000000000000, 276: 0x8000080000000000, 284: 0x40000000000000, 298: 0x2000000000000000, 307: 0xd000000000000000, 310: 0x9000000000000000, 315: 0x1000000000000000, 333: 0x5000000000000000, 336: 0x8, 347: 0x10000004000010, 348: 0x400000000, 362: 0x2000000000000000, 369: 0x4000000000000000, 373: 0xe800000000000000, 375: 0x4000000000000000, 376: 0x4000000000000000, 384: 0x8000000000000000, 385: 0x1400000, 393: 0x2800000000000000, 396: 0x800000000, 402: 0x1000000000000, 404: 0x4800000000000000, 410: 0x2000000000000000, 416: 0x2800000000000000, 419: 0x300000000000000, 435: 0x4800000000000000, 442: 0x4000000000000000, 453: 0x40000000000000, 454: 0x9000000000000000, 455: 0x20000000000000, 457: 0x4000000000000000, 464: 0x2000000000, 468: 0x5000000010000000, 469: 0x800000000, 472: 0x1000000000000, 484: 0x800000000000000, 487: 0x400008000000000, 495: 0x2000000000, 497: 0x300000000000000, 503: 0xe804000000000000, 511: 0x8000000000000000, 518: 0xd000000010000000, 519: 0x20000000000000, 522: 0x100000000000000, 525: 0x400000000, 539: 0x40000000, 542: 0x4000000000000000, 546: 0x400000000, 555: 0x8, 569: 0x800000000, 591: 0xf800000000000000, 592: 0x4000000000000000, 593: 0x1800, 601: 0x2000000000000000, 605: 0x40000000000000, 613: 0x4000000000000000, 614: 0x4000200000000000, 634: 0x4800000000000000, 649: 0x1000000000000000, 652: 0x2000000000000000, 657: 0x7800000000000000, 658: 0x800000000000000, 679: 0x8000000000000000, 685: 0x1000000400000000, 695: 0x1400000000000000, 703: 0x300000000000000, 704: 0x2800000000000000, 709: 0x10000000040, 713: 0xf804000000000000, 714: 0x40000800000000, 716: 0xb800000000000000, 717: 0x2000000000000000, 719: 0x4000000000000000, 724: 0x20000000000000, 741: 0x2000000000000000, 742: 0x2000000000000000, 751: 0x400000000, 778: 0x8000000000000000, 784: 0x4000000000000000, 795: 0x20000000000000, 803: 0x1800000000000000, 817: 0x800000000000000, 818: 0x7800000000000000, 820: 0x2000000000000000, 832: 0x800000000000000, 843: 0x4000000000000000, 852: 0x40000000, 864: 0x40, 865: 0x2000000000000000, 866: 0x300000000000000, 872: 0x1800000000000000, 894: 0xe800080200a00100, 895: 0x4000000000000000, 899: 0x4000000000000000, 900: 0x4000200001400000, 909: 0x300000000000000, 929: 0xa000000000000000, 930: 0x2800000000000000, 934: 0x8, 938: 0x9800001000000000, 948: 0xd000000010000000, 969: 0x400000000, 982: 0x400000000, 991: 0xb00000000000000, 1000: 0x7800000000000000, 1015: 0x8000000000000000, 1019: 0x1000000000000000, 1022: 0x400000000, 1032: 0x400000000, 1038: 0xd000000000000000, 1054: 0x1000000000000000, 1056: 0x2000000000, 1061: 0x8000000000000000, 1063: 0x400000000, 1070: 0x4000000000000, 1076: 0x7800000000000000, 1081: 0x4000000001400000, 1093: 0x2800000000000000, 1098: 0x8800000000000000, 1104: 0x2000000000000000, 1106: 0x4, 1107: 0x8000000000000000, 1110: 0xa000000000000000, 1113: 0x40, 1115: 0x8000000000000000, 1119: 0x2000000400000040, 1125: 0x1000000000000000, 1126: 0x8000000000000000, 1128: 0x2800000000000000, 1142: 0x7800000000000000, 1143: 0x2000000000, 1149: 0x1000000000000000, 1156: 0x8000000000, 1157: 0x40000000, 1181: 0xd000000000000000, 1189: 0x400000000, 1191: 0x300000000000000, 1192: 0x40000000, 1206: 0x40002000280, 1228: 0x4004000000000000, 1238: 0x1000000000000000, 1242: 0x2800000000000000, 1268: 0x20000000000000, 1270: 0x8000000000000000, 1275: 0x7800000000000000, 1286: 0x800000000, 1296: 0x800000000, 1309: 0x2000000000000000, 1323: 0xd800000000000000, 1341: 0xd800000000000000, 1345: 0x400000000000000, 1352: 0x2000000000000000, 1373: 0x1000000000000000, 1375: 0x66000, 1381: 0xf800000000000000, 1385: 0x8000000000000000, 1399: 0x1000000000000000, 1410: 0xd000000000000000, 1426: 0x40000000000000, 1427: 0xf804020000000000, 1431: 0x8000088000000000, 1436: 0x2000000000, 1441: 0x300000000000000, 1443: 0x2804000000000000, 1464: 0x8000000000000000, 1465: 0x7800000000000000, 1469: 0x2800000000000000, 1475: 0xd800000000000000, 1504: 0x800000000, 1517: 0x8000000000000000, 1526: 0x300002000000000, 1528: 0x8000000000000000, 1538: 0x2000000000000000, 1544: 0x7800000000000000, 1551: 0x4000000000, 1567: 0x2000000000, 1570: 0x4800000000000000, 1582: 0x2800000000000000, 1592: 0xa8000000, 1595: 0x1000000000000000, 1600: 0x1000000000000000, 1605: 0x400000000, 1606: 0x4080000000000000, 1608: 0x7800000000000000, 1622: 0x300000000000000, 1628: 0x20000000000000, 1630: 0x4000000000000000, 1633: 0x40000000, 1635: 0x20000000000000, 1638: 0xd000000000000000, 1643: 0x4000000000000000, 1647: 0xc00000000003, 1654: 0x800000000000000, 1658: 0xf800000000000000, 1664: 0xd008002000000000, 1672: 0xf800001000000000, 1682: 0x2000000000000000, 1711: 0x7800000000000000, 1713: 0x1000000000000000, 1714: 0x40, 1716: 0x1000000000000000, 1718: 0x7810000000000010, 1722: 0xc00000000001, 1726: 0x400000000, 1738: 0xe804000000000000, 1741: 0x1000000000000000, 1742: 0x1fe000, 1766: 0x4000000000000000, 1774: 0x1000000000000000, 1776: 0xbb00000000000000, 1831: 0x400000000000000, 1841: 0x1000000000000000, 1842: 0x1000000000000000, 1843: 0x400000000, 1844: 0x4000000000000000, 1845: 0xf804000000000020, 1852: 0x800000000, 1855: 0x7800000000000000, 1858: 0x4, 1871: 0x2800000000, 1880: 0x300000000000000, 1888: 0x7800000000000000, 1893: 0xd000000400000000, 1895: 0x400000000000000, 1903: 0x4000010010000040, 1906: 0x100000000000000, 1912: 0xf800000000000000, 1919: 0x7800000000000000, 1921: 0x4000000000000000, 1930: 0x800000000000000, 1931: 0x400000000, 1936: 0x1, 1941: 0x8000080000000000, 1950: 0x4000000000000000, 1958: 0xfb00c00100000003, 1965: 0x800000000000000, 1972: 0x8000000000000000, 1973: 0x2800000000000000, 1980: 0xd000000000000001, 1984: 0xa804000000000000, 1989: 0x1000000000000000, 1990: 0x7800000000000000, 1993: 0x8000000000000000, 2016: 0x1000000000000000, 2026: 0x800000000, 2028: 0x100000000000000},
-	gateNeeds:    []uint64{0x1800000000000001, 0x6000000000000002, 0x8800000000000004, 0x7000000000000018, 0x8000000000000060, 0x1800000000000180, 0x6000000000000600, 0x9800000000000800, 0xe800000000001000, 0x7000000000002000, 0xb800000000004000, 0xc000000000008000, 0x3800000000010000, 0xd800000000020000, 0xf800000000040000, 0xe000000000080000, 0x7800000000100000, 0x9800000000600000, 0xe800000001800000, 0x1000000006000000, 0x2000000018000000, 0x4000000060000000, 0x8800000180000000, 0xf000000200000000, 0x800000c00000000, 0x3000003000000000, 0x400000c000000000, 0x9800030000000000, 0x20000c0000000000, 0x4000300000000000, 0x8800400000000000, 0x3000800000000000, 0xc001000000000000, 0x3806000000000000, 0xc818000000000000, 0x3060000000000000, 0xd880000000000000, 0x6100000000000000, 0x8a00000000000000, 0x3400000000000000},
-	gateFirsts:   0x7d5eaab555ffd57,
-	gateTokens:   157,
-	anchorBits:   0x7abd556aabffaaf,
+	gate:         [2048]uint64{8: 0x5000000000000000, 15: 0x2000000000000000, 18: 0x5000000000000000, 19: 0xb000000000000000, 20: 0x2000000000000000, 23: 0x8000000000000000, 31: 0x1000080000000000, 32: 0x1000000000000000, 35: 0x2000000000000000, 40: 0xb000000400000000, 43: 0x2000000001400000, 51: 0x8000000000000000, 60: 0x7000000000000000, 75: 0x2000000000000000, 80: 0x2000000000000000, 88: 0x4000000000000000, 96: 0x3000000000000000, 99: 0x4000000000000000, 101: 0x2000000000000000, 109: 0x1000000000000000, 114: 0x4000000000000000, 116: 0x9000000000000000, 119: 0xe000000000000000, 127: 0x3000001000000000, 133: 0x8002000000000000, 134: 0x2000000000000000, 136: 0x4000000000000000, 142: 0x400000000, 144: 0x8000000000000000, 156: 0x9000000000000000, 159: 0x1000000000000000, 160: 0x9000000000000000, 161: 0xb00000000000000, 162: 0x1080000000000000, 169: 0xd000000000000000, 170: 0x1000000400000000, 171: 0x400000000, 175: 0x8000000000, 190: 0x100000000000, 191: 0x400000000, 195: 0xb000000000000000, 219: 0x400000000, 222: 0x3000000000000000, 258: 0x1, 259: 0x4000000000000000, 262: 0x2010000000000000, 263: 0x400, 265: 0x10000000000010, 266: 0x2000000000000000, 269: 0x9000002000000000, 270: 0x2000000000000000, 271: 0xb00000000000000, 272: 0x9000000000000000, 276: 0x3000080000000000, 284: 0x40000000000000, 298: 0x2000000000000000, 307: 0xb000000000000000, 310: 0x5000000000000000, 315: 0x1000000000000000, 333: 0xc000000000000000, 336: 0x8, 347: 0x10000004000010, 348: 0x400000000, 362: 0x4000000000000000, 369: 0x2000000000000000, 373: 0x7000000000000000, 375: 0x1000000000000000, 376: 0x1000000000000000, 384: 0x4000000000000000, 385: 0x1400000, 393: 0x9000000000000000, 396: 0x8000000800000000, 402: 0x1000000000000, 404: 0x6000000000000000, 410: 0x8000000000000000, 416: 0x9000000000000000, 419: 0xb00000000000000, 435: 0xc000000000000000, 442: 0x2000000000000000, 453: 0x40000000000000, 454: 0x5000000000000000, 455: 0x20000000000000, 457: 0x1000000000000000, 464: 0x2000000000, 468: 0xc000000010000000, 469: 0x800000000, 472: 0x1000000000000, 484: 0x2000000000000000, 487: 0xc00008000000000, 495: 0x2000000000, 497: 0xb00000000000000, 503: 0xd004000000000000, 511: 0x1000000000000000, 518: 0xf000000010000000, 519: 0x20000000000000, 522: 0x100000000000000, 525: 0x400000000, 527: 0x8000000000000000, 539: 0x40000000, 542: 0xa000000000000000, 546: 0x400000000, 555: 0x8, 559: 0x8000000000000000, 569: 0x800000000, 591: 0x5000000000000000, 592: 0x2000000000000000, 593: 0x1800, 601: 0x2000000000000000, 605: 0x40000000000000, 606: 0x8000000000000000, 613: 0x2000000000000000, 614: 0x2000200000000000, 634: 0x6000000000000000, 649: 0x8000000000000000, 652: 0x4000000000000000, 657: 0xb000000000000000, 658: 0x2000000000000000, 669: 0x8000000000000000, 679: 0x4000000000000000, 685: 0x1000000400000000, 695: 0x1c00000000000000, 703: 0xb00000000000000, 704: 0x9000000000000000, 709: 0x10000000040, 713: 0xd004000000000000, 714: 0x40000800000000, 716: 0xf000000000000000, 717: 0x2000000000000000, 719: 0x2000000000000000, 722: 0x4000000000000000, 724: 0x20000000000000, 741: 0x2000000000000000, 742: 0x2000000000000000, 751: 0x400000000, 778: 0x2000000000000000, 784: 0x2000000000000000, 795: 0x20000000000000, 803: 0x8000000000000000, 817: 0x2000000000000000, 818: 0xb000000000000000, 820: 0x1000000000000000, 832: 0x4000000000000000, 843: 0x1000000000000000, 852: 0x40000000, 864: 0x40, 865: 0x2000000000000000, 866: 0xb00000000000000, 872: 0xc000000000000000, 894: 0x7000080200a00100, 895: 0x1000000000000000, 899: 0x2000000000000000, 900: 0x3000200001400000, 909: 0xb00000000000000, 929: 0xa000000000000000, 930: 0x9000000000000000, 934: 0x8, 938: 0xa000001000000000, 946: 0x8000000000000000, 948: 0xf000000010000000, 969: 0x400000000, 982: 0x400000000, 991: 0x2b00000000000000, 1000: 0xb000000000000000, 1015: 0x1000000000000000, 1019: 0xd000000000000000, 1022: 0x400000000, 1032: 0x400000000, 1038: 0xb000000000000000, 1054: 0x1000000000000000, 1056: 0x2000000000, 1061: 0x1000000000000000, 1063: 0x400000000, 1070: 0x4000000000000, 1076: 0xb000000000000000, 1081: 0x2000000001400000, 1093: 0x9000000000000000, 1098: 0x9000000000000000, 1104: 0x1000000000000000, 1106: 0x4, 1107: 0x1000000000000000, 1110: 0xa000000000000000, 1113: 0x40, 1115: 0x2000000000000000, 1119: 0x8000000400000040, 1120: 0x8000000000000000, 1125: 0x2000000000000000, 1126: 0x2000000000000000, 1128: 0x9000000000000000, 1142: 0xb000000000000000, 1143: 0x2000000000, 1149: 0x1000000000000000, 1156: 0x8000000000, 1157: 0x40000000, 1181: 0xb000000000000000, 1189: 0x400000000, 1191: 0xb00000000000000, 1192: 0x40000000, 1206: 0x40002000280, 1208: 0x8000000000000000, 1228: 0x8004000000000000, 1238: 0x1000000000000000, 1242: 0x5000000000000000, 1268: 0x20000000000000, 1270: 0x4000000000000000, 1275: 0xb000000000000000, 1286: 0x800000000, 1296: 0x800000000, 1309: 0x2000000000000000, 1323: 0xe000000000000000, 1331: 0x4000000000000000, 1341: 0xe000000000000000, 1345: 0xc00000000000000, 1352: 0x4000000000000000, 1373: 0x1000000000000000, 1375: 0x66000, 1381: 0x5000000000000000, 1385: 0x1000000000000000, 1399: 0x9000000000000000, 1406: 0x8000000000000000, 1410: 0xb000000000000000, 1426: 0x40000000000000, 1427: 0xf004020000000000, 1431: 0x1000088000000000, 1436: 0x2000000000, 1441: 0xb00000000000000, 1443: 0xd004000000000000, 1464: 0x2000000000000000, 1465: 0xb000000000000000, 1469: 0x9000000000000000, 1475: 0xb000000000000000, 1504: 0x800000000, 1517: 0x1000000000000000, 1526: 0xb00002000000000, 1528: 0x1000000000000000, 1538: 0x3000000000000000, 1544: 0xb000000000000000, 1551: 0x4000000000, 1567: 0x2000000000, 1570: 0xc000000000000000, 1574: 0x8000000000000000, 1582: 0xa000000000000000, 1592: 0xa8000000, 1595: 0x1000000000000000, 1600: 0x1000000000000000, 1605: 0x400000000, 1606: 0x2080000000000000, 1608: 0x3000000000000000, 1622: 0xb00000000000000, 1628: 0x20000000000000, 1630: 0x1000000000000000, 1633: 0x40000000, 1635: 0x20000000000000, 1638: 0xb000000000000000, 1643: 0x2000000000000000, 1647: 0xc00000000003, 1654: 0x1000000000000000, 1658: 0xb000000000000000, 1664: 0xb008002000000000, 1672: 0xb000001000000000, 1682: 0x2000000000000000, 1684: 0x8000000000000000, 1700: 0x8000000000000000, 1711: 0xb000000000000000, 1713: 0x1000000000000000, 1714: 0x40, 1716: 0x1000000000000000, 1718: 0xb010000000000010, 1722: 0xc00000000001, 1726: 0x400000000, 1738: 0xd004000000000000, 1741: 0x1000000000000000, 1742: 0x1fe000, 1766: 0x2000000000000000, 1774: 0x1000000000000000, 1776: 0xdb00000000000000, 1786: 0x8000000000000000, 1831: 0xc00000000000000, 1841: 0x4000000000000000, 1842: 0x9000000000000000, 1843: 0x400000000, 1844: 0x2000000000000000, 1845: 0xf004000000000020, 1852: 0x800000000, 1855: 0xb000000000000000, 1858: 0x4, 1871: 0x2800000000, 1880: 0xb00000000000000, 1888: 0xf000000000000000, 1893: 0xb000000400000000, 1895: 0xc00000000000000, 1903: 0x4000010010000040, 1906: 0x100000000000000, 1912: 0xb000000000000000, 1919: 0xb000000000000000, 1921: 0x8000000000000000, 1930: 0x2000000000000000, 1931: 0x400000000, 1936: 0x1, 1941: 0x1000080000000000, 1950: 0x2000000000000000, 1958: 0xfb00c00100000003, 1965: 0x4000000000000000, 1972: 0x1000000000000000, 1973: 0x9000000000000000, 1980: 0xb000000000000001, 1984: 0xd004000000000000, 1989: 0x8000000000000000, 1990: 0xb000000000000000, 1993: 0x1000000000000000, 2016: 0x2000000000000000, 2026: 0x800000000, 2028: 0x100000000000000},
+	gateNeeds:    []uint64{0x3000000000000001, 0xc000000000000002, 0x3000000000000004, 0xd000000000000018, 0x2000000000000060, 0xc000000000000180, 0x3000000000000600, 0xd000000000000800, 0xf000000000001000, 0xe000000000002000, 0xf000000000004000, 0x3000000000008000, 0xd000000000010000, 0xf000000000020000, 0xf000000000040000, 0xd000000000080000, 0xf000000000100000, 0xe000000000600000, 0xf000000001800000, 0x1000000006000000, 0x2000000018000000, 0x4000000060000000, 0x9000000180000000, 0xf000000200000000, 0x2000000c00000000, 0xc000003000000000, 0x100000c000000000, 0xe000030000000000, 0x10000c0000000000, 0x2000300000000000, 0xc000400000000000, 0x3000800000000000, 0xc001000000000000, 0x7006000000000000, 0xb018000000000000, 0xc060000000000000, 0xf080000000000000, 0x3100000000000000, 0xc200000000000000, 0x3400000000000000, 0xc800000000000000},
+	gateFirsts:   0xfd5eaab555ffd57,
+	gateTokens:   160,
+	anchorBits:   0xfabd556aabffaaf,
 	teddy:        [8][32]uint8{0: {0: 0xa4, 1: 0x49, 2: 0x68, 3: 0xdc, 4: 0xe0, 5: 0x1, 6: 0xe0, 7: 0x20, 8: 0xc0, 9: 0x92, 11: 0x2, 12: 0x20, 13: 0x90, 14: 0x42, 15: 0x5c, 16: 0xa4, 17: 0x49, 18: 0x68, 19: 0xdc, 20: 0xe0, 21: 0x1, 22: 0xe0, 23: 0x20, 24: 0xc0, 25: 0x92, 27: 0x2, 28: 0x20, 29: 0x90, 30: 0x42, 31: 0x5c}, 1: {6: 0xff, 7: 0xee, 22: 0xff, 23: 0xee}, 2: {1: 0xa0, 2: 0x54, 3: 0x45, 5: 0xea, 6: 0x4, 7: 0x10, 9: 0x88, 11: 0x80, 12: 0x8, 14: 0x91, 15: 0x32, 17: 0xa0, 18: 0x54, 19: 0x45, 21: 0xea, 22: 0x4, 23: 0x10, 25: 0x88, 27: 0x80, 28: 0x8, 30: 0x91, 31: 0x32}, 3: {6: 0xfb, 7: 0xcd, 22: 0xfb, 23: 0xcd}, 4: {0: 0x8, 1: 0x41, 2: 0xe0, 3: 0x80, 4: 0x11, 5: 0x56, 6: 0x9, 7: 0x4a, 9: 0xe2, 11: 0x20, 12: 0x30, 14: 0x74, 15: 0x14, 16: 0x8, 17: 0x41, 18: 0xe0, 19: 0x80, 20: 0x11, 21: 0x56, 22: 0x9, 23: 0x4a, 25: 0xe2, 27: 0x20, 28: 0x30, 30: 0x74, 31: 0x14}, 5: {6: 0xf4, 7: 0xab, 22: 0xf4, 23: 0xab}, 6: {0: 0x87, 1: 0xf, 2: 0x87, 3: 0x87, 4: 0xc7, 5: 0x3f, 6: 0x17, 7: 0x27, 8: 0x7, 9: 0x3f, 10: 0x7, 11: 0x17, 12: 0x67, 13: 0x37, 14: 0x47, 15: 0x17, 16: 0x87, 17: 0xf, 18: 0x87, 19: 0x87, 20: 0xc7, 21: 0x3f, 22: 0x17, 23: 0x27, 24: 0x7, 25: 0x3f, 26: 0x7, 27: 0x17, 28: 0x67, 29: 0x37, 30: 0x47, 31: 0x17}, 7: {0: 0x7, 1: 0x7, 2: 0x7, 3: 0x7, 4: 0x7, 5: 0x7, 6: 0x7f, 7: 0x97, 8: 0x7, 9: 0x7, 10: 0x7, 11: 0x7, 12: 0x7, 13: 0x7, 14: 0x7, 15: 0x7, 16: 0x7, 17: 0x7, 18: 0x7, 19: 0x7, 20: 0x7, 21: 0x7, 22: 0x7f, 23: 0x97, 24: 0x7, 25: 0x7, 26: 0x7, 27: 0x7, 28: 0x7, 29: 0x7, 30: 0x7, 31: 0x7}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
