@@ -547,7 +547,7 @@ func (w *walker) matchPatterns(p *patternSet) {
 		}
 	}
 	if !w.splitWord && seen&p.anchorBits != 0 {
-		w.noteDottedWord(p)
+		w.noteDisguisedWord(p)
 	}
 	if w.splitWord {
 		w.splitWord = false
@@ -555,9 +555,11 @@ func (w *walker) matchPatterns(p *patternSet) {
 	}
 }
 
-// noteDottedWord sets walker.splitWord where the object's texts hold a
+// noteDisguisedWord sets walker.splitWord where the object's texts hold a
 // word split by dots alone ("i.g.n.o.r.e all previous instructions")
-// that, joined, may be a pattern's word (noteSplitWord). The literal
+// that, joined, may be a pattern's word (noteSplitWord), or one spelt in
+// leetspeak that, read as letters, may be ("1gn0r3 all previous
+// instructions", noteLeetWord). The literal
 // pass does not visit dots, which end most sentences (visiting them cost
 // it 15%), and looking for them apart in every object cost the patterns
 // 8% (BenchmarkContentGroups/patterns, cpu-sec/card), so matchPatterns
@@ -571,22 +573,54 @@ func (w *walker) matchPatterns(p *patternSet) {
 // word that joins to a pattern's is followed only where the object's
 // texts hold an anchor's word itself (holdsAnchorWord): on every CPU,
 // the same objects.
-func (w *walker) noteDottedWord(p *patternSet) {
+func (w *walker) noteDisguisedWord(p *patternSet) {
 	for si := range w.segs {
 		text := w.segText(si)
-		for k := 0; ; k++ {
-			d := bytes.IndexByte(text[k:], '.')
-			if d < 0 {
-				break
-			}
-			k += d
-			if joinsWord(text, k) {
-				if w.noteSplitWord(p, si, k); w.splitWord {
-					w.splitWord = w.holdsAnchorWord(p)
-					return
+		for k := 0; k < len(text); k++ {
+			c := text[k]
+			if c == '.' && joinsWord(text, k) {
+				w.noteSplitWord(p, si, k)
+			} else if leetLetter[c] != 0 {
+				start := k
+				for start > 0 && streamWordByte[text[start-1]] {
+					start--
+				}
+				w.noteLeetWord(p, text[start:])
+				for k+1 < len(text) && streamWordByte[text[k+1]] {
+					k++ // one look a word
 				}
 			}
+			if w.splitWord {
+				w.splitWord = w.holdsAnchorWord(p)
+				return
+			}
 		}
+	}
+}
+
+// noteLeetWord sets walker.splitWord where the word that text starts
+// with is spelt in leetspeak (leetWord) and, read as letters, may be a
+// pattern's word by the gate ("1gn0r3 all previous instructions").
+func (w *walker) noteLeetWord(p *patternSet, text []byte) {
+	var buf [maxJoined]byte
+	n := 0
+	for n < len(text) && streamWordByte[text[n]] {
+		if n == maxJoined {
+			return
+		}
+		buf[n] = foldByte[text[n]]
+		n++
+	}
+	if !leetWord(buf[:n]) {
+		return
+	}
+	for k := range n {
+		if l := leetLetter[buf[k]]; l != 0 {
+			buf[k] = l
+		}
+	}
+	if p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(buf[:]), n))] != 0 {
+		w.splitWord = true
 	}
 }
 
@@ -653,15 +687,58 @@ func (w *walker) matchJoined(p *patternSet, reported uint8) {
 }
 
 // appendJoined appends text, as the patterns read it (foldByte), with
-// each hyphen or dot that stands between two letters dropped.
+// each hyphen or dot that stands between two letters dropped, and the
+// digits of each word that leetDecode reads as letters ("1gn0r3")
+// replaced by them.
 func appendJoined(dst, text []byte) []byte {
+	start := len(dst)
 	for i, c := range text {
 		if joinsWord(text, i) {
 			continue
 		}
 		dst = append(dst, foldByte[c])
 	}
+	for i := start; i < len(dst); {
+		if !foldWordByte[dst[i]] {
+			i++
+			continue
+		}
+		end := i + 1
+		for end < len(dst) && foldWordByte[dst[end]] {
+			end++
+		}
+		if leetWord(dst[i:end]) {
+			for k := i; k < end; k++ {
+				if l := leetLetter[dst[k]]; l != 0 {
+					dst[k] = l
+				}
+			}
+		}
+		i = end
+	}
 	return dst
+}
+
+// leetLetter maps the digits that leetspeak writes for letters to them:
+// 0 o, 1 i, 3 e, 4 a, 5 s, 7 t.
+var leetLetter = [256]byte{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't'}
+
+// leetWord reports whether word, folded, is spelt in leetspeak: letters
+// and digits, at least one of each, every digit one that leetLetter
+// reads as a letter ("1gn0r3", "pr3v10u5"; not "k8s", "2024" or "v2").
+func leetWord(word []byte) bool {
+	letters, digits := 0, 0
+	for _, c := range word {
+		switch {
+		case isFoldLetter(c):
+			letters++
+		case leetLetter[c] != 0:
+			digits++
+		default:
+			return false
+		}
+	}
+	return letters > 0 && digits > 0
 }
 
 // isFoldLetter tells an ASCII letter of folded text.
@@ -672,7 +749,7 @@ func isFoldLetter(c byte) bool { return c >= 'a' && c <= 'z' }
 const maxJoined = 24
 
 // noteSplitWord sets walker.splitWord when the hyphen (or, from
-// noteDottedWord, the dot) at byte i of segment si, between two
+// noteDisguisedWord, the dot) at byte i of segment si, between two
 // letters, splits a word that, joined, may be a
 // pattern's word by the gate (which lets no pattern's word by): the
 // letters and digits on either side, across every hyphen or dot that
