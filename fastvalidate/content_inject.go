@@ -559,20 +559,19 @@ func (w *walker) matchPatterns(p *patternSet) {
 // word split by dots alone ("i.g.n.o.r.e all previous instructions")
 // that, joined, may be a pattern's word (noteSplitWord), or one spelt in
 // leetspeak that, read as letters, may be ("1gn0r3 all previous
-// instructions", noteLeetWord). The literal
-// pass does not visit dots, which end most sentences (visiting them cost
-// it 15%), and looking for them apart in every object cost the patterns
-// 8% (BenchmarkContentGroups/patterns, cpu-sec/card), so matchPatterns
+// instructions", noteLeetWord). The literal pass visits neither dots,
+// which end most sentences (visiting them cost it 15%), nor digits, and
+// looking for dots apart in every object cost the patterns 8%
+// (BenchmarkContentGroups/patterns, cpu-sec/card), so matchPatterns
 // calls it only for an object where the gate saw an anchor's word
 // ("instructions" above), which every word pattern needs and whose
 // words it has all read: 3% of the generated dump's objects.
 //
 // The gate's bits can hold an anchor's bit for a word that only shares
 // its slot, and which words the gate reads depends on the CPU (the
-// vector passes read only those that may be an anchor's), so a dotted
-// word that joins to a pattern's is followed only where the object's
-// texts hold an anchor's word itself (holdsAnchorWord): on every CPU,
-// the same objects.
+// vector passes read only those that may be an anchor's), so such a word
+// is followed only where the object's texts hold an anchor's word itself
+// (holdsAnchorWord): on every CPU, the same objects.
 func (w *walker) noteDisguisedWord(p *patternSet) {
 	for si := range w.segs {
 		text := w.segText(si)
@@ -663,11 +662,12 @@ func (p *patternSet) isAnchorWord(word []byte) bool {
 
 // matchJoined follows the word patterns, for the kinds not reported yet,
 // through the object's texts with the hyphens and dots that split words
-// dropped (appendJoined), as a model reads "ig-nore all pre-vious
-// in-struc-tions": only for an object where the literal pass saw a word
-// so split that, joined, is a pattern's word (noteSplitWord), so that the
-// texts are copied only then. Dots between letters are dropped too, in
-// such an object. The joined texts stand in for the object's
+// dropped and words of leetspeak read as letters (appendJoined), as a
+// model reads "ig-nore all pre-vious in-struc-tions": only for an object
+// where the literal pass saw a word so split that, joined, is a
+// pattern's word (noteSplitWord), or noteDisguisedWord a word split by
+// dots or spelt in leetspeak, so that the texts are copied only then.
+// The joined texts stand in for the object's
 // segments while they are matched, in the same order, so that a match is
 // reported at the member where it starts.
 func (w *walker) matchJoined(p *patternSet, reported uint8) {
@@ -688,8 +688,8 @@ func (w *walker) matchJoined(p *patternSet, reported uint8) {
 
 // appendJoined appends text, as the patterns read it (foldByte), with
 // each hyphen or dot that stands between two letters dropped, and the
-// digits of each word that leetDecode reads as letters ("1gn0r3")
-// replaced by them.
+// digits of each word of leetspeak (leetWord, "1gn0r3") replaced by the
+// letters they stand for.
 func appendJoined(dst, text []byte) []byte {
 	start := len(dst)
 	for i, c := range text {
@@ -750,8 +750,8 @@ const maxJoined = 24
 
 // noteSplitWord sets walker.splitWord when the hyphen (or, from
 // noteDisguisedWord, the dot) at byte i of segment si, between two
-// letters, splits a word that, joined, may be a
-// pattern's word by the gate (which lets no pattern's word by): the
+// letters, splits a word that, joined, may be a pattern's word by the
+// gate (which lets no pattern's word by): the
 // letters and digits on either side, across every hyphen or dot that
 // stands between two letters.
 func (w *walker) noteSplitWord(p *patternSet, si, i int) {
@@ -2363,8 +2363,8 @@ func elementHoldsText(text []byte, i int, tag string) bool {
 // colon, a slash, a dot, a query, an at sign or an escape before it ends
 // (")" or white space). "[](url)", "[](link)" and "[](#)", which a
 // Markdown linter's description names in prose, hold none and lead to
-// no other page; an empty link
-// whose target does ("[](https://evil.example/x)", "[](//evil.example)",
+// no other page; an empty link whose target does
+// ("[](https://evil.example/x)", "[](//evil.example)",
 // "[](javascript:...)") is hidden markup.
 func linkTargetAt(text []byte, i int) bool {
 	for ; i < len(text); i++ {
