@@ -565,7 +565,7 @@ func (w *walker) matchPatterns(p *patternSet) {
 // (BenchmarkContentGroups/patterns, cpu-sec/card), so matchPatterns
 // calls it only for an object where the gate saw an anchor's word
 // ("instructions" above), which every word pattern needs and whose
-// words it has all read: 3% of the generated dump's objects.
+// words it has all read then: a few of the dump's objects.
 //
 // The gate's bits can hold an anchor's bit for a word that only shares
 // its slot, and which words the gate reads depends on the CPU (the
