@@ -22,6 +22,15 @@ const (
 	jkuRedirects = 3
 )
 
+// How long a fetched key set is kept, how long a key set that failed is
+// answered from memory before it is fetched again, and how many key sets
+// a fetcher keeps at most.
+const (
+	jkuKeepFor    = 15 * time.Minute
+	jkuRetryAfter = 30 * time.Second
+	jkuMaxSets    = 256
+)
+
 // jkuResolver follows trusted jku URLs and keeps what each one gave for
 // its whole life, so a run fetches a key set once however many cards name
 // it, and a key set that failed stays failed.
@@ -33,6 +42,7 @@ type jkuResolver struct {
 // keyFetcher fetches key sets by URL, each once for its whole life.
 type keyFetcher struct {
 	client *http.Client
+	now    func() time.Time
 	mu     sync.Mutex
 	sets   map[string]*jkuEntry
 }
@@ -49,7 +59,7 @@ func newKeyFetcher(client *http.Client, redirect func(*http.Request, []*http.Req
 	if c.Timeout == 0 {
 		c.Timeout = JKUTimeout
 	}
-	return &keyFetcher{client: &c, sets: map[string]*jkuEntry{}}
+	return &keyFetcher{client: &c, now: time.Now, sets: map[string]*jkuEntry{}}
 }
 
 type jkuEntry struct {
