@@ -10,7 +10,22 @@ cardscan=${CARDSCAN:-cardscan}
 format=${INPUT_FORMAT:-github}
 sarif_file=${INPUT_SARIF_FILE:-cardscan.sarif}
 
-args=(--format "$format" --progress never --color never)
+# escape_message escapes a workflow command's message as the runner
+# reads it: a newline in a path would otherwise end the message, and the
+# line after it would be a command of its own.
+escape_message() {
+  local s=${1//%/%25}
+  s=${s//$'\r'/%0D}
+  printf '%s' "${s//$'\n'/%0A}"
+}
+
+if [[ $sarif_file == *$'\n'* || $sarif_file == *$'\r'* ]]; then
+  # It is written to GITHUB_OUTPUT, one output a line.
+  echo "::error title=cardscan::sarif-file $(escape_message "$sarif_file") holds a line break"
+  exit 2
+fi
+
+args=(--progress never --color never)
 if [[ -n ${INPUT_PROFILE:-} ]]; then
   args+=(--profile "$INPUT_PROFILE")
 fi
@@ -55,10 +70,12 @@ if [[ ${#paths[@]} -eq 0 ]]; then
   if [[ ${#paths[@]} -eq 0 ]]; then
     # Finding nothing to check is no pass: a workflow pointed at the
     # wrong directory, or cards under other names, would go green.
-    echo "::error title=cardscan::no agent card found in $(pwd): looked for agent-card.json, agent.json, agentcard.json, *.agentcard.json and .well-known/agentcard outside node_modules and git-ignored files; name the cards with the paths input"
+    echo "::error title=cardscan::no agent card found in $(escape_message "$(pwd)"): looked for agent-card.json, agent.json, agentcard.json, *.agentcard.json and .well-known/agentcard outside node_modules and git-ignored files; name the cards with the paths input"
     exit 2
   fi
-  echo "cardscan: checking ${#paths[@]} card file(s) found by name: ${paths[*]}" >&2
+  # Quoted as the shell would (%q), one line whatever the names hold:
+  # the runner reads stderr for workflow commands too.
+  echo "cardscan: checking ${#paths[@]} card file(s) found by name:$(printf ' %q' "${paths[@]}")" >&2
 fi
 
 # migrate-check: fail first while a card would change under cardscan
@@ -68,13 +85,21 @@ if [[ -n ${INPUT_MIGRATE_CHECK:-} ]]; then
 fi
 
 if [[ $format == sarif ]]; then
-  # The report is a file for upload-sarif; the summary line still goes
-  # to the log.
+  # The report is a file for upload-sarif, which cardscan writes itself
+  # (--format sarif=FILE): it refuses a file that is one of the cards,
+  # which a shell redirection would empty before cardscan read it, and
+  # renames the report into place whole. ./ keeps a sarif-file of - a
+  # file. -q: stdout has no report; the summary line still goes to the
+  # log.
+  out=$sarif_file
+  if [[ $out == - ]]; then
+    out=./-
+  fi
   status=0
-  "$cardscan" "${args[@]}" -- "${paths[@]}" >"$sarif_file" || status=$?
+  "$cardscan" --format "sarif=$out" -q "${args[@]}" -- "${paths[@]}" || status=$?
   if [[ -n ${GITHUB_OUTPUT:-} ]]; then
     echo "sarif-file=$sarif_file" >>"$GITHUB_OUTPUT"
   fi
   exit "$status"
 fi
-exec "$cardscan" "${args[@]}" -- "${paths[@]}"
+exec "$cardscan" --format "$format" "${args[@]}" -- "${paths[@]}"

@@ -114,6 +114,15 @@ func TestActionHostileInputs(t *testing.T) {
 		}
 	})
 
+	t.Run("sarif-file holds a line break", func(t *testing.T) {
+		repo := t.TempDir()
+		writeFile(t, filepath.Join(repo, "agent.json"), badCard)
+		code, stdout, stderr := run(t, repo, map[string]string{"format": "sarif", "sarif-file": "a.sarif\nsecret=forged"})
+		if code != 2 || !strings.HasPrefix(stdout, "::error title=cardscan::sarif-file a.sarif%0Asecret=forged holds a line break") {
+			t.Errorf("exit %d, want 2 with an ::error line\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+	})
+
 	t.Run("paths that look like flags or shell", func(t *testing.T) {
 		repo := t.TempDir()
 		names := []string{"--format=jsonl=out.json", "$(touch${IFS}pwned)", "`touch${IFS}pwned`", "'q'\"q\"", "*"}
