@@ -15,6 +15,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -88,6 +90,9 @@ func Build(s beam.Scope, o Options) error {
 		if err := checkScheme(path); err != nil {
 			return err
 		}
+	}
+	if err := checkOutputs(context.Background(), o); err != nil {
+		return err
 	}
 	valid, invalid, sums := judgeFiles(s, o.Inputs, judgeFileFn{Profile: o.Profile, Digests: d,
 		CopyValid: o.ValidOut != "", CopyInvalid: o.InvalidOut != ""})
@@ -169,6 +174,55 @@ func (c *checkReadFn) ProcessElement(s Summary) error {
 			c.Glob, s.InputErrors, s.Inputs, strings.Join(s.Unread, "; "))
 	}
 	return nil
+}
+
+// checkOutputs refuses an output that is one of the inputs, that the
+// inputs' glob matches (a later run would read it as a dump), or that is
+// another output, as cardscan refuses an out file that is an input:
+// textio.Write would replace a dump with the run's output.
+func checkOutputs(ctx context.Context, o Options) error {
+	var inputs []string
+	if fs, err := filesystem.New(ctx, o.Inputs); err == nil {
+		// A glob that cannot be listed now fails the pipeline's own
+		// match; the pattern is still checked below.
+		inputs, _ = fs.List(ctx, o.Inputs)
+		fs.Close()
+	}
+	for i := range inputs {
+		inputs[i] = canonicalPath(inputs[i])
+	}
+	glob := canonicalPath(o.Inputs)
+	seen := map[string]string{}
+	for _, out := range []struct{ flag, path string }{{"--valid-out", o.ValidOut}, {"--invalid-out", o.InvalidOut}, {"--summary", o.Summary}} {
+		if out.path == "" {
+			continue
+		}
+		p := canonicalPath(out.path)
+		if other, ok := seen[p]; ok {
+			return fmt.Errorf("%s %s is also %s", out.flag, out.path, other)
+		}
+		seen[p] = out.flag
+		if slices.Contains(inputs, p) {
+			return fmt.Errorf("%s %s is also an input: writing it would destroy it", out.flag, out.path)
+		}
+		if matched, _ := path.Match(glob, p); matched {
+			return fmt.Errorf("%s %s is matched by --inputs %s: a later run would read it as a dump", out.flag, out.path, o.Inputs)
+		}
+	}
+	return nil
+}
+
+// canonicalPath is p as the outputs are compared with the inputs: a local
+// path absolute and clean, with slashes; another filesystem's URL as
+// given.
+func canonicalPath(p string) string {
+	if strings.Contains(p, "://") {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return filepath.ToSlash(p)
 }
 
 // checkScheme is Beam's check that path's filesystem is registered (an
