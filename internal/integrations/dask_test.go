@@ -75,6 +75,8 @@ urls = [u for s in cardscan_dask.url_shards(sys.argv[2], 2) for u in s]
 print(json.dumps([u.encode("utf-8", "surrogateescape").decode("utf-8", "replace") for u in urls]))
 `
 			cmd := exec.Command(python, "-c", script, contrib, list)
+			// No __pycache__ left in the source tree.
+			cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			py, err := cmd.Output()
