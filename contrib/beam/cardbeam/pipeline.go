@@ -366,21 +366,20 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 	}
 	defer done()
 	sum.Framings["ndjson"] = 1
-	n, err := eachLine(r, func(line []byte, number, offset int64) {
+	n, err := eachLine(r, func(line []byte, number, offset int64, tooLarge bool) {
+		if tooLarge {
+			f.judgeTooLarge(number, offset, sum, in, sink)
+			return
+		}
 		// cardscan judges a record without the '\r' of a CRLF line and
 		// copies it as read.
 		rec := bytes.TrimSuffix(line, []byte{'\r'})
 		res := f.v.Validate(rec)
-		sum.Records++
-		in.Records++
 		profile := res.Profile
 		if profile == "" {
 			profile = "none"
 		}
-		sum.Profiles[profile]++
-		pv := sum.ProfileVerdicts[profile]
-		sum.Errors += int64(res.Errors())
-		sum.Warnings += int64(res.Warnings())
+		count(sum, in, profile, res.Valid(), int64(res.Errors()), int64(res.Warnings()))
 		for _, fd := range res.Findings() {
 			sum.Rules[fd.Code.String()]++
 		}
@@ -390,16 +389,10 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 		if sink.enabled() {
 			sink.add(report.FromResult(in.Input, int(number), 1, offset, rec, res), f.v)
 		}
-		if res.Valid() {
-			sum.Valid++
-			pv.Valid++
-			if f.CopyValid {
-				valid(string(line))
-			}
-		} else {
-			sum.Invalid++
-			in.Invalid++
-			pv.Invalid++
+		switch {
+		case res.Valid() && f.CopyValid:
+			valid(string(line))
+		case !res.Valid():
 			if profile == "agentcard" && f.schema.Validate(rec).Valid() {
 				sum.SchemaWouldPass++
 			}
@@ -407,10 +400,46 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 				invalid(string(line))
 			}
 		}
-		sum.ProfileVerdicts[profile] = pv
 	})
 	sum.BytesDecompressed = n
 	return err
+}
+
+// judgeTooLarge counts a line longer than MaxRecord as cardscan does: one
+// invalid record of rule input.too-large, of the profile asked for (none
+// under auto). It is not copied to the invalid output: a Beam element is
+// held whole, and the line was read without being held.
+func (f *judgeFileFn) judgeTooLarge(number, offset int64, sum *Summary, in *InputCount, sink *digestSink) {
+	vd := report.TooLarge(in.Input, int(number), 1, offset, MaxRecord)
+	profile := "none"
+	if f.Profile != "auto" {
+		vd.Profile = f.v.Profile()
+		profile = vd.Profile
+	}
+	count(sum, in, profile, false, 1, 0)
+	sum.Rules[fastvalidate.CodeInputTooLarge.String()]++
+	if sink.enabled() {
+		sink.add(vd, nil)
+	}
+}
+
+// count counts one record of profile in sum and in.
+func count(sum *Summary, in *InputCount, profile string, valid bool, errors, warnings int64) {
+	sum.Records++
+	in.Records++
+	sum.Profiles[profile]++
+	pv := sum.ProfileVerdicts[profile]
+	if valid {
+		sum.Valid++
+		pv.Valid++
+	} else {
+		sum.Invalid++
+		in.Invalid++
+		pv.Invalid++
+	}
+	sum.ProfileVerdicts[profile] = pv
+	sum.Errors += errors
+	sum.Warnings += warnings
 }
 
 // mergeSummaryFn adds the files' summaries up.
