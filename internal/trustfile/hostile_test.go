@@ -77,3 +77,26 @@ func TestParseRefusesFilesThatAreNotRegular(t *testing.T) {
 		}
 	}
 }
+
+// A huge scalar or key is quoted in an error by its start and its size,
+// not whole: a policy file of one 1 MiB value would make a 1 MiB line of
+// a CI log.
+func TestErrorsQuoteHugeScalarsBounded(t *testing.T) {
+	huge := strings.Repeat("x", 200000)
+	for _, src := range []string{
+		"origins:\n  https://a.example:\n    " + huge + ": 1\n",
+		"origins:\n  https://a.example:\n    jku: " + huge + "\n",
+	} {
+		root, err := ReadRoot("p.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Parse("p.yaml", t.TempDir(), root)
+		if err == nil {
+			t.Fatal("a huge key or value was accepted")
+		}
+		if msg := err.Error(); len(msg) > 300 || !strings.Contains(msg, `"xxxxxxxx`) || !strings.Contains(msg, "200000 bytes") {
+			t.Errorf("error of %d bytes, want at most 300 quoting the start and the size: %.300s", len(msg), msg)
+		}
+	}
+}
