@@ -90,9 +90,9 @@ func (r trustReader) at(n ast.Node, format string, args ...any) error {
 // unknown is the error for a key outside known.
 func (r trustReader) unknown(n ast.Node, what, key string, known []string) error {
 	if near := suggest.Nearest(key, known); near != "" {
-		return r.at(n, "%s: unknown key %q: did you mean %s?", what, key, near)
+		return r.at(n, "%s: unknown key %s: did you mean %s?", what, Quote(key), near)
 	}
-	return r.at(n, "%s: unknown key %q; known keys: %s", what, key, strings.Join(known, ", "))
+	return r.at(n, "%s: unknown key %s; known keys: %s", what, Quote(key), strings.Join(known, ", "))
 }
 
 // Parse reads a trust policy's mapping, root, of the file path; files it
@@ -144,7 +144,7 @@ func (r trustReader) readOrigins(t *cardsig.Trust, v ast.Node) error {
 				return r.at(e.Key, "origins: %s", strings.TrimPrefix(err.Error(), "cardsig: "))
 			}
 			if u, err := url.Parse(name); err != nil || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-				return r.at(e.Key, "origins: %q has a path, query or fragment: an origin is scheme://host[:port] (%s)", name, o)
+				return r.at(e.Key, "origins: %s has a path, query or fragment: an origin is scheme://host[:port] (%s)", Quote(name), o)
 			}
 			norm = o
 		}

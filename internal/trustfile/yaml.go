@@ -121,7 +121,24 @@ func NodeKind(n ast.Node) string {
 		return "an anchor, alias or tag (not supported here)"
 	}
 	if s, ok := Scalar(n); ok {
-		return strconv.Quote(s)
+		return Quote(s)
 	}
 	return "something else"
+}
+
+// quoteMax is how many bytes of a scalar an error quotes.
+const quoteMax = 64
+
+// Quote quotes s for an error, as strconv.Quote does, but only its start
+// when it is long, with its size: a policy file of one 1 MiB value would
+// otherwise make a 1 MiB line of a CI log.
+func Quote(s string) string {
+	if len(s) <= quoteMax {
+		return strconv.Quote(s)
+	}
+	cut := quoteMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }
