@@ -3,6 +3,7 @@ package integrations
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -120,6 +121,27 @@ func TestActionHostileInputs(t *testing.T) {
 		code, stdout, stderr := run(t, repo, map[string]string{"format": "sarif", "sarif-file": "a.sarif\nsecret=forged"})
 		if code != 2 || !strings.HasPrefix(stdout, "::error title=cardscan::sarif-file a.sarif%0Asecret=forged holds a line break") {
 			t.Errorf("exit %d, want 2 with an ::error line\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+		}
+	})
+
+	t.Run("more cards than one command line holds", func(t *testing.T) {
+		// 24,000 paths of 116 bytes: 2.8 MB, past Linux's 2 MiB ARG_MAX.
+		repo := t.TempDir()
+		const n = 24000
+		pad := strings.Repeat("x", 90)
+		for i := range n {
+			writeFile(t, filepath.Join(repo, "cards", fmt.Sprintf("agent-%05d-%s", i, pad), "agent.json"), badCard)
+		}
+		code, stdout, stderr := run(t, repo, nil)
+		if got := strings.Count(stdout, ",title=version.semver::"); code != 1 || got != n {
+			t.Errorf("exit %d with %d findings, want 1 with %d\nstderr:\n%.2000s", code, got, n, stderr)
+		}
+		if len(stderr) > 64<<10 {
+			t.Errorf("stderr is %d bytes: the found cards are listed whole", len(stderr))
+		}
+		code, stdout, stderr = run(t, repo, map[string]string{"format": "sarif"})
+		if code != 2 || !strings.Contains(stdout, "::error title=cardscan::") || !strings.Contains(stdout, "too many") {
+			t.Errorf("sarif: exit %d, want 2 with an ::error line\nstdout:\n%.2000s\nstderr:\n%.2000s", code, stdout, stderr)
 		}
 	})
 
