@@ -74,17 +74,79 @@ if [[ ${#paths[@]} -eq 0 ]]; then
     exit 2
   fi
   # Quoted as the shell would (%q), one line whatever the names hold:
-  # the runner reads stderr for workflow commands too.
-  echo "cardscan: checking ${#paths[@]} card file(s) found by name:$(printf ' %q' "${paths[@]}")" >&2
+  # the runner reads stderr for workflow commands too. The first 20
+  # only: a repository of thousands of cards would make a line of
+  # megabytes.
+  shown=$(printf ' %q' "${paths[@]:0:20}")
+  if ((${#paths[@]} > 20)); then
+    shown+=" and $((${#paths[@]} - 20)) more"
+  fi
+  echo "cardscan: checking ${#paths[@]} card file(s) found by name:$shown" >&2
 fi
+
+# A command line holds at most ARG_MAX bytes, the environment's included
+# (2 MiB on Linux): tens of thousands of cards would fail with "Argument
+# list too long" before cardscan judged one. The paths go to cardscan in
+# batches of at most batch_bytes, and the status is the worst of the
+# runs', ranked as one run's is: 2 over 3 over 1 over 0.
+batch_bytes=$((256 * 1024))
+
+# rank orders cardscan's exit statuses by severity; any other status (a
+# signal, a missing binary) ranks above them all.
+rank() {
+  case $1 in
+    0) echo 0 ;;
+    1) echo 1 ;;
+    3) echo 2 ;;
+    2) echo 3 ;;
+    *) echo 4 ;;
+  esac
+}
+
+# batches splits paths into runs of at most batch_bytes (a longer path
+# alone), each an index into paths (batch_starts) and a count
+# (batch_lengths).
+batch_starts=() batch_lengths=()
+batches() {
+  local LC_ALL=C # ${#f} counts bytes
+  local i start=0 size=0
+  for ((i = 0; i < ${#paths[@]}; i++)); do
+    if ((i > start && size + ${#paths[i]} + 1 > batch_bytes)); then
+      batch_starts+=("$start") batch_lengths+=($((i - start)))
+      start=$i size=0
+    fi
+    size=$((size + ${#paths[i]} + 1))
+  done
+  batch_starts+=("$start") batch_lengths+=($((${#paths[@]} - start)))
+}
+batches
+
+# run_batches runs "$@" -- BATCH for each batch and exits with the worst
+# status unless every run succeeded.
+run_batches() {
+  local b s worst=0
+  for ((b = 0; b < ${#batch_starts[@]}; b++)); do
+    s=0
+    "$@" -- "${paths[@]:batch_starts[b]:batch_lengths[b]}" || s=$?
+    if (($(rank "$s") > $(rank "$worst"))); then
+      worst=$s
+    fi
+  done
+  return "$worst"
+}
 
 # migrate-check: fail first while a card would change under cardscan
 # migrate --to the named release.
 if [[ -n ${INPUT_MIGRATE_CHECK:-} ]]; then
-  "$cardscan" migrate --check --report /dev/null --to "$INPUT_MIGRATE_CHECK" -- "${paths[@]}" || exit $?
+  run_batches "$cardscan" migrate --check --report /dev/null --to "$INPUT_MIGRATE_CHECK" || exit $?
 fi
 
 if [[ $format == sarif ]]; then
+  if ((${#batch_starts[@]} > 1)); then
+    # One report is one run's: batches would each write their own.
+    echo "::error title=cardscan::${#paths[@]} card files are too many for one cardscan command line, which one SARIF report needs: give the paths input their directories (every *.json, *.ndjson and *.jsonl there is judged)"
+    exit 2
+  fi
   # The report is a file for upload-sarif, which cardscan writes itself
   # (--format sarif=FILE): it refuses a file that is one of the cards,
   # which a shell redirection would empty before cardscan read it, and
@@ -102,4 +164,4 @@ if [[ $format == sarif ]]; then
   fi
   exit "$status"
 fi
-exec "$cardscan" --format "$format" "${args[@]}" -- "${paths[@]}"
+run_batches "$cardscan" --format "$format" "${args[@]}"
