@@ -45,3 +45,40 @@ func TestBuildRefusesOutputsOverInputs(t *testing.T) {
 		t.Errorf("outputs apart from the inputs: %v", err)
 	}
 }
+
+// Digest files the inputs' glob would match are refused too: a later run
+// would judge them as dumps (each NDJSON line of cards it is not).
+func TestBuildRefusesDigestsTheInputsMatch(t *testing.T) {
+	dir := t.TempDir()
+	all := filepath.Join(dir, "*")
+	dumps := filepath.Join(dir, "*.ndjson")
+	for _, tc := range []struct {
+		name  string
+		build func(beam.Scope) error
+		want  string // "" for none
+	}{
+		{"claims beside the dumps", func(s beam.Scope) error {
+			return Build(s, Options{Inputs: all, Digest: filepath.Join(dir, "claims")})
+		}, "--digest " + filepath.Join(dir, "claims") + ": its files (" + filepath.Join(dir, "claims") + "-00000-of-00001) are matched by " + all},
+		{"claims shards beside the dumps", func(s beam.Scope) error {
+			return Build(s, Options{Inputs: all, Digest: filepath.Join(dir, "claims"), DigestShards: 4})
+		}, "are matched by " + all},
+		{"diff digests under the new crawl", func(s beam.Scope) error {
+			return BuildDiff(s, DiffOptions{Old: filepath.Join(t.TempDir(), "*"), New: all, Digest: filepath.Join(dir, "d")})
+		}, "are matched by " + all},
+		{"claims the glob does not match", func(s beam.Scope) error {
+			return Build(s, Options{Inputs: dumps, Digest: filepath.Join(dir, "claims")})
+		}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, s := beam.NewPipelineWithRoot()
+			err := tc.build(s)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
