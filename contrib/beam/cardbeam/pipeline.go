@@ -94,6 +94,9 @@ func Build(s beam.Scope, o Options) error {
 	if err := checkOutputs(context.Background(), o); err != nil {
 		return err
 	}
+	if err := d.checkOutside(o.Inputs); err != nil {
+		return err
+	}
 	valid, invalid, sums := judgeFiles(s, o.Inputs, judgeFileFn{Profile: o.Profile, Digests: d,
 		CopyValid: o.ValidOut != "", CopyInvalid: o.InvalidOut != ""})
 	if o.ValidOut != "" {
@@ -208,6 +211,19 @@ func checkOutputs(ctx context.Context, o Options) error {
 		if matched, _ := path.Match(glob, p); matched {
 			return fmt.Errorf("%s %s is matched by --inputs %s: a later run would read it as a dump", out.flag, out.path, o.Inputs)
 		}
+	}
+	return nil
+}
+
+// checkOutside refuses a digest whose files glob matches: a later run
+// would judge them as dumps.
+func (d DigestSpec) checkOutside(glob string) error {
+	if d.Path == "" {
+		return nil
+	}
+	first := d.fileOf(0, 1, d.Shards > 0)
+	if matched, _ := path.Match(canonicalPath(glob), canonicalPath(first)); matched {
+		return fmt.Errorf("--digest %s: its files (%s) are matched by %s: a later run would read them as dumps", d.Path, first, glob)
 	}
 	return nil
 }
