@@ -101,3 +101,27 @@ print(json.dumps([u.encode("utf-8", "surrogateescape").decode("utf-8", "replace"
 		})
 	}
 }
+
+// TestDaskOutIsAFile: an --out that is a file is a usage error naming it,
+// not a Python traceback, and the file is left as it was.
+func TestDaskOutIsAFile(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed")
+	}
+	dir := t.TempDir()
+	list := filepath.Join(dir, "urls.txt")
+	out := filepath.Join(dir, "results")
+	writeFile(t, list, "http://127.0.0.1:9/\n")
+	writeFile(t, out, "kept\n")
+	cmd := exec.Command(python, filepath.Join(root, "contrib", "dask", "cardscan_dask.py"), "--urls", list, "--out", out)
+	cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	msg, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(string(msg), "--out "+out+": ") || strings.Contains(string(msg), "Traceback") {
+		t.Errorf("exit %v, want 2 naming --out:\n%s", err, msg)
+	}
+	if b, err := os.ReadFile(out); err != nil || string(b) != "kept\n" {
+		t.Errorf("--out's file holds %q, %v", b, err)
+	}
+}
