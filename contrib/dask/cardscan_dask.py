@@ -318,11 +318,6 @@ def main(argv):
         p.error("--shard-size, --shards and --workers must be at least 1, --retries at least 0")
     if args.shards is not None and not args.dumps:
         p.error("--shards slices --dumps; a URL list is split by --shard-size")
-    try:
-        import dask
-        from distributed import Client, LocalCluster
-    except ImportError as e:
-        p.error("%s: install Dask's distributed (pip install distributed, or Debian's python3-distributed)" % e)
 
     out = os.path.abspath(args.out)
     skipped = []  # lines of --urls too long to be a URL
@@ -349,7 +344,19 @@ def main(argv):
     cardscan = args.cardscan
     if os.sep in cardscan:
         cardscan = os.path.abspath(cardscan)
-    os.makedirs(os.path.join(out, "shards"), exist_ok=True)
+    try:
+        os.makedirs(os.path.join(out, "shards"), exist_ok=True)
+    except OSError as e:
+        # A file where the directory goes, or one that cannot be made.
+        p.error("--out %s: %s" % (args.out, e.strerror or e))
+    # Dask is imported once the flags and --out are known good, so that a
+    # mistake in them is named first, and before the plan is written, so
+    # that a run stopped for want of it leaves no plan behind.
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError as e:
+        p.error("%s: install Dask's distributed (pip install distributed, or Debian's python3-distributed)" % e)
     # Committed shards are kept, so that a run stopped goes on when run
     # again; they must be shards of the same plan.
     plan = hashlib.sha256(json.dumps([plan_input, args.extra]).encode("utf-8", "surrogateescape")).hexdigest() + "\n"
