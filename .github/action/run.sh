@@ -2,8 +2,9 @@
 # Runs cardscan as action.yml's inputs ask, from the environment the
 # composite step sets (INPUT_PATHS, INPUT_PROFILE, INPUT_CONFIG,
 # INPUT_FORMAT, INPUT_SARIF_FILE; CARDSCAN, the binary), so that a test
-# can run it the same way. Its exit status is cardscan's, or 2 when no
-# paths are given and no card is found.
+# can run it the same way. Its exit status is cardscan's (the worst of
+# its runs', when the paths take several), or 2 when no paths are given
+# and no card is found.
 set -euo pipefail
 
 cardscan=${CARDSCAN:-cardscan}
@@ -108,7 +109,7 @@ rank() {
 # (batch_lengths).
 batch_starts=() batch_lengths=()
 batches() {
-  local LC_ALL=C # ${#f} counts bytes
+  local LC_ALL=C # so that ${#...} counts bytes
   local i start=0 size=0
   for ((i = 0; i < ${#paths[@]}; i++)); do
     if ((i > start && size + ${#paths[i]} + 1 > batch_bytes)); then
@@ -121,8 +122,8 @@ batches() {
 }
 batches
 
-# run_batches runs "$@" -- BATCH for each batch and exits with the worst
-# status unless every run succeeded.
+# run_batches runs "$@" -- BATCH for each batch and returns the worst of
+# their statuses.
 run_batches() {
   local b s worst=0
   for ((b = 0; b < ${#batch_starts[@]}; b++)); do
