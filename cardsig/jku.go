@@ -25,12 +25,13 @@ const (
 )
 
 // How long a fetched key set is kept, how long a key set that failed is
-// answered from memory before it is fetched again, and how many key sets
-// a fetcher keeps at most.
+// answered from memory before it is fetched again, and how many key sets,
+// and bytes of their bodies in all, a fetcher keeps at most.
 const (
-	jkuKeepFor    = 15 * time.Minute
-	jkuRetryAfter = 30 * time.Second
-	jkuMaxSets    = 256
+	jkuKeepFor     = 15 * time.Minute
+	jkuRetryAfter  = 30 * time.Second
+	jkuMaxSets     = 256
+	jkuMaxSetBytes = 16 << 20
 )
 
 // jkuResolver follows trusted jku URLs through a keyFetcher, so a run
@@ -74,6 +75,7 @@ type jkuEntry struct {
 	keys    *KeySet
 	err     string
 	expires time.Time
+	size    int
 }
 
 // ParseJKUPrefix checks a trusted jku prefix: an absolute https URL with a

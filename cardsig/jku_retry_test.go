@@ -1,6 +1,7 @@
 package cardsig
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -205,5 +206,38 @@ func TestKeyFetcher_BoundedSets(t *testing.T) {
 	}
 	if srv.hits.Load() != before {
 		t.Error("the newest key set was fetched again")
+	}
+}
+
+// Key sets are kept up to jkuMaxSetBytes of their bodies in all, so that
+// a server (a same-origin jku is the card's origin's) answering every URL
+// below it with a 2 MiB set cannot hold 256 of them.
+func TestKeyFetcher_BoundedBytes(t *testing.T) {
+	keys := testKeys(t)
+	// One key, padded with white space to most of JKUMaxBytes.
+	jwks := append(trustStore(t, keys[:1]), bytes.Repeat([]byte(" "), JKUMaxBytes-4096)...)
+	srv := newFlakyKeyServer(t, jwks)
+	f := newKeyFetcher(srv.Client(), nil)
+	base, err := url.Parse(srv.URL + "/a2a/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 2*jkuMaxSetBytes/len(jwks) + 2
+	for i := range n {
+		if ks, why := f.get(base.JoinPath(strconv.Itoa(i))); ks == nil {
+			t.Fatalf("set %d: %s", i, why)
+		}
+	}
+	f.mu.Lock()
+	kept, held := len(f.sets), 0
+	for _, e := range f.sets {
+		held += e.size
+	}
+	f.mu.Unlock()
+	if held > jkuMaxSetBytes || kept*len(jwks) > jkuMaxSetBytes {
+		t.Errorf("%d key sets of %d bytes kept (%d counted), want at most %d bytes", kept, len(jwks), held, jkuMaxSetBytes)
+	}
+	if kept == 0 {
+		t.Error("no key set kept")
 	}
 }
