@@ -179,8 +179,8 @@ func (f *keyFetcher) get(u *url.URL) (*KeySet, string) {
 		if e, ok := f.cached(key); ok {
 			return e, nil
 		}
-		keys, why := f.fetch(u)
-		e := jkuEntry{keys: keys, err: why, expires: f.now().Add(jkuKeepFor)}
+		keys, size, why := f.fetch(u)
+		e := jkuEntry{keys: keys, err: why, size: size, expires: f.now().Add(jkuKeepFor)}
 		if why != "" {
 			e.expires = f.now().Add(jkuRetryAfter)
 		}
@@ -201,54 +201,62 @@ func (f *keyFetcher) cached(key string) (jkuEntry, bool) {
 	return e, true
 }
 
-// store keeps e for key, first dropping the expired entries when the
-// fetcher is full, then the entry nearest its expiry.
+// store keeps e for key, making room first while the fetcher is full (in
+// entries or bytes): the expired entries go, then those nearest their
+// expiry.
 func (f *keyFetcher) store(key string, e jkuEntry) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, ok := f.sets[key]; !ok && len(f.sets) >= jkuMaxSets {
-		now := f.now()
+	delete(f.sets, key)
+	now, held := f.now(), e.size
+	for k, old := range f.sets {
+		if now.Before(old.expires) {
+			held += old.size
+		} else {
+			delete(f.sets, k)
+		}
+	}
+	for len(f.sets) > 0 && (len(f.sets) >= jkuMaxSets || held > jkuMaxSetBytes) {
 		var soonest string
 		for k, old := range f.sets {
-			if !now.Before(old.expires) {
-				delete(f.sets, k)
-			} else if soonest == "" || old.expires.Before(f.sets[soonest].expires) {
+			if soonest == "" || old.expires.Before(f.sets[soonest].expires) {
 				soonest = k
 			}
 		}
-		if len(f.sets) >= jkuMaxSets {
-			delete(f.sets, soonest)
-		}
+		held -= f.sets[soonest].size
+		delete(f.sets, soonest)
 	}
 	f.sets[key] = e
 }
 
-func (f *keyFetcher) fetch(u *url.URL) (*KeySet, string) {
+// fetch fetches the key set at u: its keys and the size of its body, or
+// why there are none.
+func (f *keyFetcher) fetch(u *url.URL) (*KeySet, int, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), f.client.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err.Error()
+		return nil, 0, err.Error()
 	}
 	req.Header.Set("Accept", "application/jwk-set+json, application/json")
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return nil, "fetch failed: " + err.Error()
+		return nil, 0, "fetch failed: " + err.Error()
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, "fetch failed: " + resp.Status
+		return nil, 0, "fetch failed: " + resp.Status
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, JKUMaxBytes+1))
 	if err != nil {
-		return nil, "fetch failed: " + err.Error()
+		return nil, 0, "fetch failed: " + err.Error()
 	}
 	if len(body) > JKUMaxBytes {
-		return nil, "key set larger than " + strconv.Itoa(JKUMaxBytes) + " bytes"
+		return nil, 0, "key set larger than " + strconv.Itoa(JKUMaxBytes) + " bytes"
 	}
 	ks, err := ParseKeySet(body)
 	if err != nil {
-		return nil, err.Error()
+		return nil, 0, err.Error()
 	}
-	return ks, ""
+	return ks, len(body), ""
 }
