@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // The limits a jku fetch runs under, as cardscan fetch's for a card: a
@@ -22,19 +24,35 @@ const (
 	jkuRedirects = 3
 )
 
-// jkuResolver follows trusted jku URLs and keeps what each one gave for
-// its whole life, so a run fetches a key set once however many cards name
-// it, and a key set that failed stays failed.
+// How long a fetched key set is kept, how long a key set that failed is
+// answered from memory before it is fetched again, and how many key sets,
+// and bytes of their bodies in all, a fetcher keeps at most.
+const (
+	jkuKeepFor     = 15 * time.Minute
+	jkuRetryAfter  = 30 * time.Second
+	jkuMaxSets     = 256
+	jkuMaxSetBytes = 16 << 20
+)
+
+// jkuResolver follows trusted jku URLs through a keyFetcher, so a run
+// fetches a key set once however many cards name it.
 type jkuResolver struct {
 	prefixes []*url.URL
 	*keyFetcher
 }
 
-// keyFetcher fetches key sets by URL, each once for its whole life.
+// keyFetcher fetches key sets by URL and keeps what each gave: a key set
+// for jkuKeepFor, so a key its owner removed stops verifying in a
+// long-running serve; a failure for jkuRetryAfter, so a server that failed
+// once is tried again without a restart but is not asked once per card
+// while it fails. Concurrent callers needing the same URL share one fetch,
+// and at most jkuMaxSets URLs are kept: the URLs come from the cards.
 type keyFetcher struct {
 	client *http.Client
+	now    func() time.Time
+	flight singleflight.Group
 	mu     sync.Mutex
-	sets   map[string]*jkuEntry
+	sets   map[string]jkuEntry
 }
 
 // newKeyFetcher returns a keyFetcher whose client is a copy of client
@@ -49,13 +67,15 @@ func newKeyFetcher(client *http.Client, redirect func(*http.Request, []*http.Req
 	if c.Timeout == 0 {
 		c.Timeout = JKUTimeout
 	}
-	return &keyFetcher{client: &c, sets: map[string]*jkuEntry{}}
+	return &keyFetcher{client: &c, now: time.Now, sets: map[string]jkuEntry{}}
 }
 
+// jkuEntry is what one fetch gave: keys, or why there are none.
 type jkuEntry struct {
-	once sync.Once
-	keys *KeySet
-	err  string
+	keys    *KeySet
+	err     string
+	expires time.Time
+	size    int
 }
 
 // ParseJKUPrefix checks a trusted jku prefix: an absolute https URL with a
@@ -146,46 +166,97 @@ func (r *jkuResolver) lookup(jku, kid string) (trustedKey, string) {
 	return k, ""
 }
 
-// get returns the key set at u, fetching it the first time it is asked
-// for; a key set that failed stays failed.
+// get returns the key set at u, fetching it when the fetcher has none or
+// what it has expired.
 func (f *keyFetcher) get(u *url.URL) (*KeySet, string) {
-	f.mu.Lock()
-	e := f.sets[u.String()]
-	if e == nil {
-		e = &jkuEntry{}
-		f.sets[u.String()] = e
+	key := u.String()
+	if e, ok := f.cached(key); ok {
+		return e.keys, e.err
 	}
-	f.mu.Unlock()
-	e.once.Do(func() { e.keys, e.err = f.fetch(u) })
+	v, _, _ := f.flight.Do(key, func() (any, error) {
+		// A flight that ended between the look above and this one has
+		// already stored what it got.
+		if e, ok := f.cached(key); ok {
+			return e, nil
+		}
+		keys, size, why := f.fetch(u)
+		e := jkuEntry{keys: keys, err: why, size: size, expires: f.now().Add(jkuKeepFor)}
+		if why != "" {
+			e.expires = f.now().Add(jkuRetryAfter)
+		}
+		f.store(key, e)
+		return e, nil
+	})
+	e := v.(jkuEntry)
 	return e.keys, e.err
 }
 
-func (f *keyFetcher) fetch(u *url.URL) (*KeySet, string) {
+func (f *keyFetcher) cached(key string) (jkuEntry, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.sets[key]
+	if !ok || !f.now().Before(e.expires) {
+		return jkuEntry{}, false
+	}
+	return e, true
+}
+
+// store keeps e for key, making room first while the fetcher is full (in
+// entries or bytes): the expired entries go, then those nearest their
+// expiry.
+func (f *keyFetcher) store(key string, e jkuEntry) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.sets, key)
+	now, held := f.now(), e.size
+	for k, old := range f.sets {
+		if now.Before(old.expires) {
+			held += old.size
+		} else {
+			delete(f.sets, k)
+		}
+	}
+	for len(f.sets) > 0 && (len(f.sets) >= jkuMaxSets || held > jkuMaxSetBytes) {
+		var soonest string
+		for k, old := range f.sets {
+			if soonest == "" || old.expires.Before(f.sets[soonest].expires) {
+				soonest = k
+			}
+		}
+		held -= f.sets[soonest].size
+		delete(f.sets, soonest)
+	}
+	f.sets[key] = e
+}
+
+// fetch fetches the key set at u: its keys and the size of its body, or
+// why there are none.
+func (f *keyFetcher) fetch(u *url.URL) (*KeySet, int, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), f.client.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, err.Error()
+		return nil, 0, err.Error()
 	}
 	req.Header.Set("Accept", "application/jwk-set+json, application/json")
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return nil, "fetch failed: " + err.Error()
+		return nil, 0, "fetch failed: " + err.Error()
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, "fetch failed: " + resp.Status
+		return nil, 0, "fetch failed: " + resp.Status
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, JKUMaxBytes+1))
 	if err != nil {
-		return nil, "fetch failed: " + err.Error()
+		return nil, 0, "fetch failed: " + err.Error()
 	}
 	if len(body) > JKUMaxBytes {
-		return nil, "key set larger than " + strconv.Itoa(JKUMaxBytes) + " bytes"
+		return nil, 0, "key set larger than " + strconv.Itoa(JKUMaxBytes) + " bytes"
 	}
 	ks, err := ParseKeySet(body)
 	if err != nil {
-		return nil, err.Error()
+		return nil, 0, err.Error()
 	}
-	return ks, ""
+	return ks, len(body), ""
 }

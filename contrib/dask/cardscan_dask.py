@@ -98,13 +98,52 @@ def dump_shards(root):
     return sorted(found)
 
 
-def url_shards(path, size):
-    """The URL list's lines, blank lines and comments left out, in shards
-    of size lines."""
+# cardscan fetch --urls's bound: a longer line is no URL, skipped unread.
+MAX_URL_LINE = 64 << 10
+BOM = b"\xef\xbb\xbf"
+# The white space Go's strings.TrimSpace trims, as fetch trims a line.
+GO_SPACE = "\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def url_lines(f):
+    """Yields (line number, raw line) of the binary file f as cardscan fetch
+    --urls reads it: a line ends at \n alone (a lone \r is within it), a
+    byte order mark opening the file is no part of its first line, and a
+    line longer than MAX_URL_LINE (its line end aside) is read to its end
+    without being held and yielded as None."""
+    number = 0
+    while True:
+        number += 1
+        line = f.readline(MAX_URL_LINE + 3)
+        if not line:
+            return
+        if len(line) > MAX_URL_LINE + 2:
+            while not line.endswith(b"\n"):
+                line = f.readline(1 << 20)
+                if not line:
+                    break
+            yield number, None
+            continue
+        if number == 1 and line.startswith(BOM):
+            line = line[len(BOM):]
+        yield number, line
+
+
+def url_shards(path, size, skipped=None):
+    """The URL list's URLs, blank lines and comments left out, in shards of
+    size lines, read as cardscan fetch --urls reads them. A line too long
+    to be a URL is reported on stderr as fetch reports it, and its number
+    added to skipped."""
     shard = []
-    with open(path, encoding="utf-8", errors="surrogateescape") as f:
-        for line in f:
-            url = line.strip()
+    with open(path, "rb") as f:
+        for number, line in url_lines(f):
+            if line is None:
+                print("cardscan_dask: --urls %s:%d: longer than %d bytes: not a URL; skipped"
+                      % (path, number, MAX_URL_LINE), file=sys.stderr)
+                if skipped is not None:
+                    skipped.append(number)
+                continue
+            url = line.decode("utf-8", "surrogateescape").strip(GO_SPACE)
             if not url or url.startswith("#"):
                 continue
             shard.append(url)
@@ -279,13 +318,9 @@ def main(argv):
         p.error("--shard-size, --shards and --workers must be at least 1, --retries at least 0")
     if args.shards is not None and not args.dumps:
         p.error("--shards slices --dumps; a URL list is split by --shard-size")
-    try:
-        import dask
-        from distributed import Client, LocalCluster
-    except ImportError as e:
-        p.error("%s: install Dask's distributed (pip install distributed, or Debian's python3-distributed)" % e)
 
     out = os.path.abspath(args.out)
+    skipped = []  # lines of --urls too long to be a URL
     if args.dumps:
         root = os.path.abspath(args.dumps)
         if not os.path.isdir(root):
@@ -300,7 +335,7 @@ def main(argv):
         shards = [("dumps", (root, count))] * count if files else []
     else:
         try:
-            shards = [("urls", s) for s in url_shards(args.urls, args.shard_size)]
+            shards = [("urls", s) for s in url_shards(args.urls, args.shard_size, skipped)]
             plan_input = shards
         except OSError as e:
             p.error("--urls %s: %s" % (args.urls, e.strerror))
@@ -309,7 +344,19 @@ def main(argv):
     cardscan = args.cardscan
     if os.sep in cardscan:
         cardscan = os.path.abspath(cardscan)
-    os.makedirs(os.path.join(out, "shards"), exist_ok=True)
+    try:
+        os.makedirs(os.path.join(out, "shards"), exist_ok=True)
+    except OSError as e:
+        # A file where the directory goes, or one that cannot be made.
+        p.error("--out %s: %s" % (args.out, e.strerror or e))
+    # Dask is imported once the flags and --out are known good, so that a
+    # mistake in them is named first, and before the plan is written, so
+    # that a run stopped for want of it leaves no plan behind.
+    try:
+        import dask
+        from distributed import Client, LocalCluster
+    except ImportError as e:
+        p.error("%s: install Dask's distributed (pip install distributed, or Debian's python3-distributed)" % e)
     # Committed shards are kept, so that a run stopped goes on when run
     # again; they must be shards of the same plan.
     plan = hashlib.sha256(json.dumps([plan_input, args.extra]).encode("utf-8", "surrogateescape")).hexdigest() + "\n"
@@ -353,6 +400,12 @@ def main(argv):
     if undigested:
         print("cardscan_dask: no cross-card.jsonl: %s could not read an input in full (see stderr.txt there)"
               % ", ".join(undigested), file=sys.stderr)
+        return 3
+    if skipped:
+        # As cardscan fetch: the URLs were fetched, the lines that were
+        # none reported above, and the run ends in status 3.
+        print("cardscan_dask: %d line(s) of --urls %s skipped as too long to be a URL"
+              % (len(skipped), args.urls), file=sys.stderr)
         return 3
     return 0
 

@@ -403,9 +403,9 @@ func TestPreCommitHook(t *testing.T) {
 		"GOFLAGS=-mod=mod",
 		"GOTOOLCHAIN=local",
 	)
-	tryRepo := func(args ...string) (string, int) {
+	tryRepo := func(dir string, args ...string) (string, int) {
 		cmd := exec.Command(preCommit, append([]string{"try-repo", hooks, "cardscan", "--color", "never"}, args...)...)
-		cmd.Dir = work
+		cmd.Dir = dir
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
 		var ee *exec.ExitError
@@ -418,7 +418,7 @@ func TestPreCommitHook(t *testing.T) {
 		return string(out), 0
 	}
 
-	out, code := tryRepo("--all-files")
+	out, code := tryRepo(work, "--all-files")
 	if code != 1 {
 		t.Fatalf("pre-commit try-repo --all-files: exit %d, want 1\n%s", code, out)
 	}
@@ -433,9 +433,23 @@ func TestPreCommitHook(t *testing.T) {
 		t.Errorf("the hook did not judge exactly the three cards:\n%s", out)
 	}
 
-	out, code = tryRepo("--files", ".well-known/agent-card.json", "cards/weather.agentcard.json")
+	out, code = tryRepo(work, "--files", ".well-known/agent-card.json", "cards/weather.agentcard.json")
 	if code != 0 || !strings.Contains(out, "Passed") {
 		t.Errorf("good cards: exit %d\n%s", code, out)
+	}
+
+	// A card whose name starts with a dash is judged as a card: taken as
+	// a flag, it would write out.agentcard.json, read nothing and pass.
+	dashed := filepath.Join(t.TempDir(), "dashed")
+	writeFile(t, filepath.Join(dashed, "--format=jsonl=out.agentcard.json"), badCard)
+	git(t, dashed, "init", "-q")
+	git(t, dashed, "add", "-A")
+	out, code = tryRepo(dashed, "--all-files")
+	if code != 1 || !strings.Contains(out, "--format=jsonl=out.agentcard.json:"+badLine+":14: error: version.semver") {
+		t.Errorf("a card named like a flag: exit %d, want 1 with its finding\n%s", code, out)
+	}
+	if _, err := os.Lstat(filepath.Join(dashed, "out.agentcard.json")); err == nil {
+		t.Error("a card's name was taken as --format and wrote out.agentcard.json")
 	}
 }
 

@@ -90,9 +90,9 @@ func (r trustReader) at(n ast.Node, format string, args ...any) error {
 // unknown is the error for a key outside known.
 func (r trustReader) unknown(n ast.Node, what, key string, known []string) error {
 	if near := suggest.Nearest(key, known); near != "" {
-		return r.at(n, "%s: unknown key %q: did you mean %s?", what, key, near)
+		return r.at(n, "%s: unknown key %s: did you mean %s?", what, Quote(key), near)
 	}
-	return r.at(n, "%s: unknown key %q; known keys: %s", what, key, strings.Join(known, ", "))
+	return r.at(n, "%s: unknown key %s; known keys: %s", what, Quote(key), strings.Join(known, ", "))
 }
 
 // Parse reads a trust policy's mapping, root, of the file path; files it
@@ -144,7 +144,7 @@ func (r trustReader) readOrigins(t *cardsig.Trust, v ast.Node) error {
 				return r.at(e.Key, "origins: %s", strings.TrimPrefix(err.Error(), "cardsig: "))
 			}
 			if u, err := url.Parse(name); err != nil || u.Path != "" && u.Path != "/" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-				return r.at(e.Key, "origins: %q has a path, query or fragment: an origin is scheme://host[:port] (%s)", name, o)
+				return r.at(e.Key, "origins: %s has a path, query or fragment: an origin is scheme://host[:port] (%s)", Quote(name), o)
 			}
 			norm = o
 		}
@@ -218,7 +218,7 @@ func (r trustReader) readKeys(what string, v ast.Node) (*cardsig.KeySet, error) 
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(r.dir, file)
 		}
-		data, err := ReadKeySet(file)
+		data, err := readNamed(file, maxKeySet)
 		if err != nil {
 			return nil, r.at(n, "%s: %s: %s", what, file, pathErr(err))
 		}
@@ -266,9 +266,9 @@ func (r trustReader) readRoots(v ast.Node) (*x509.CertPool, error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(r.dir, file)
 	}
-	pem, err := ReadBounded(file, maxPEM)
+	pem, err := readNamed(file, maxPEM)
 	if err != nil {
-		return nil, r.at(v, "x5c-roots: %s", err)
+		return nil, r.at(v, "x5c-roots: %s: %s", file, pathErr(err))
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pem) {
@@ -300,17 +300,40 @@ func pathErr(err error) string {
 
 // ReadKeySet reads a JWK Set file of at most a jku's size.
 func ReadKeySet(path string) ([]byte, error) {
+	return readLimited(path, maxKeySet)
+}
+
+// readNamed reads a file a policy names, of at most limit bytes. Only a
+// regular file is opened: a policy file arrives with a pull request, and
+// a FIFO it named would block the run until something wrote to it, a
+// device would be read as a key set. (A --keys or --trust flag may name
+// a FIFO, as a shell's <(...) makes: the user chose it.)
+func readNamed(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case st.IsDir():
+		return nil, errors.New("is a directory")
+	case !st.Mode().IsRegular():
+		return nil, errors.New("not a regular file")
+	}
+	return readLimited(path, limit)
+}
+
+// readLimited reads path, refusing a file of more than limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxKeySet+1))
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxKeySet {
-		return nil, fmt.Errorf("larger than %d bytes", maxKeySet)
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes", limit)
 	}
 	return data, nil
 }

@@ -1,15 +1,19 @@
 package trustfile
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // ReadRoot parses a policy file (or a trust policy file) under the
@@ -18,6 +22,16 @@ import (
 func ReadRoot(path string, src []byte) (ast.Node, error) {
 	at := func(n ast.Node, format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", path, n.GetToken().Position.Line, fmt.Sprintf(format, args...))
+	}
+	// A byte order mark may start a YAML 1.2 stream (5.2) and is no part
+	// of its first key; the positions the parser gives are then those of
+	// the file without it, as an editor counts them.
+	src = bytes.TrimPrefix(src, []byte("\ufeff"))
+	if bad := invalidUTF8(src); bad >= 0 {
+		// The parser would read each such byte as U+FFFD, so that a glob
+		// or a path holding one silently matched or named nothing.
+		line, column := report.LineColumn(src, bad)
+		return nil, fmt.Errorf("%s:%d:%d: not UTF-8 (byte 0x%02x): a policy file is UTF-8 text", path, line, column, src[bad])
 	}
 	// YAML 1.2 reads JSON as well, so one parser serves the three names.
 	// Its errors, duplicate keys among them, carry the line and column.
@@ -44,6 +58,22 @@ func ReadRoot(path string, src []byte) (ast.Node, error) {
 		root = doc.Body
 	}
 	return root, nil
+}
+
+// invalidUTF8 returns the offset of the first byte of src that is not
+// UTF-8, or -1.
+func invalidUTF8(src []byte) int {
+	if utf8.Valid(src) {
+		return -1
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
 }
 
 // yamlPosition finds the line and column in a YAML error. It is compiled
@@ -85,11 +115,30 @@ func NodeKind(n ast.Node) string {
 		return "a list"
 	case *ast.NullNode:
 		return "nothing"
+	case *ast.MergeKeyNode:
+		return "a merge key (<<), which a policy file takes none of"
 	case *ast.AnchorNode, *ast.AliasNode, *ast.TagNode:
 		return "an anchor, alias or tag (not supported here)"
 	}
 	if s, ok := Scalar(n); ok {
-		return strconv.Quote(s)
+		return Quote(s)
 	}
 	return "something else"
+}
+
+// quoteMax is how many bytes of a scalar an error quotes.
+const quoteMax = 64
+
+// Quote quotes s for an error, as strconv.Quote does, but only its start
+// when it is long, with its size: a policy file of one 1 MiB value would
+// otherwise make a 1 MiB line of a CI log.
+func Quote(s string) string {
+	if len(s) <= quoteMax {
+		return strconv.Quote(s)
+	}
+	cut := quoteMax
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
 }

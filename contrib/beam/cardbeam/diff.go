@@ -50,6 +50,11 @@ func BuildDiff(s beam.Scope, o DiffOptions) error {
 		if err := d.check(); err != nil {
 			return err
 		}
+		for _, g := range []string{o.Old, o.New} {
+			if err := d.checkOutside(g); err != nil {
+				return err
+			}
+		}
 		// The records themselves are not written: a diff is of the
 		// digests alone, as cardscan diff --digest-out writes no more.
 		_, _, sums := judgeFiles(s.Scope([...]string{"old", "new"}[side]), glob, judgeFileFn{Profile: o.Profile, Digests: d})

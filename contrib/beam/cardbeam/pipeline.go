@@ -15,6 +15,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -88,6 +90,12 @@ func Build(s beam.Scope, o Options) error {
 		if err := checkScheme(path); err != nil {
 			return err
 		}
+	}
+	if err := checkOutputs(context.Background(), o); err != nil {
+		return err
+	}
+	if err := d.checkOutside(o.Inputs); err != nil {
+		return err
 	}
 	valid, invalid, sums := judgeFiles(s, o.Inputs, judgeFileFn{Profile: o.Profile, Digests: d,
 		CopyValid: o.ValidOut != "", CopyInvalid: o.InvalidOut != ""})
@@ -169,6 +177,68 @@ func (c *checkReadFn) ProcessElement(s Summary) error {
 			c.Glob, s.InputErrors, s.Inputs, strings.Join(s.Unread, "; "))
 	}
 	return nil
+}
+
+// checkOutputs refuses an output that is one of the inputs, that the
+// inputs' glob matches (a later run would read it as a dump), or that is
+// another output, as cardscan refuses an out file that is an input:
+// textio.Write would replace a dump with the run's output.
+func checkOutputs(ctx context.Context, o Options) error {
+	var inputs []string
+	if fs, err := filesystem.New(ctx, o.Inputs); err == nil {
+		// A glob that cannot be listed now fails the pipeline's own
+		// match; the pattern is still checked below.
+		inputs, _ = fs.List(ctx, o.Inputs)
+		fs.Close()
+	}
+	for i := range inputs {
+		inputs[i] = canonicalPath(inputs[i])
+	}
+	glob := canonicalPath(o.Inputs)
+	seen := map[string]string{}
+	for _, out := range []struct{ flag, path string }{{"--valid-out", o.ValidOut}, {"--invalid-out", o.InvalidOut}, {"--summary", o.Summary}} {
+		if out.path == "" {
+			continue
+		}
+		p := canonicalPath(out.path)
+		if other, ok := seen[p]; ok {
+			return fmt.Errorf("%s %s is also %s", out.flag, out.path, other)
+		}
+		seen[p] = out.flag
+		if slices.Contains(inputs, p) {
+			return fmt.Errorf("%s %s is also an input: writing it would destroy it", out.flag, out.path)
+		}
+		if matched, _ := path.Match(glob, p); matched {
+			return fmt.Errorf("%s %s is matched by --inputs %s: a later run would read it as a dump", out.flag, out.path, o.Inputs)
+		}
+	}
+	return nil
+}
+
+// checkOutside refuses a digest whose files glob matches: a later run
+// would judge them as dumps.
+func (d DigestSpec) checkOutside(glob string) error {
+	if d.Path == "" {
+		return nil
+	}
+	first := d.fileOf(0, 1, d.Shards > 0)
+	if matched, _ := path.Match(canonicalPath(glob), canonicalPath(first)); matched {
+		return fmt.Errorf("--digest %s: its files (%s) are matched by %s: a later run would read them as dumps", d.Path, first, glob)
+	}
+	return nil
+}
+
+// canonicalPath is p as the outputs are compared with the inputs: a local
+// path absolute and clean, with slashes; another filesystem's URL as
+// given.
+func canonicalPath(p string) string {
+	if strings.Contains(p, "://") {
+		return p
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return filepath.ToSlash(p)
 }
 
 // checkScheme is Beam's check that path's filesystem is registered (an
@@ -312,21 +382,20 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 	}
 	defer done()
 	sum.Framings["ndjson"] = 1
-	n, err := eachLine(r, func(line []byte, number, offset int64) {
+	n, err := eachLine(r, func(line []byte, number, offset int64, tooLarge bool) {
+		if tooLarge {
+			f.judgeTooLarge(number, offset, sum, in, sink)
+			return
+		}
 		// cardscan judges a record without the '\r' of a CRLF line and
 		// copies it as read.
 		rec := bytes.TrimSuffix(line, []byte{'\r'})
 		res := f.v.Validate(rec)
-		sum.Records++
-		in.Records++
 		profile := res.Profile
 		if profile == "" {
 			profile = "none"
 		}
-		sum.Profiles[profile]++
-		pv := sum.ProfileVerdicts[profile]
-		sum.Errors += int64(res.Errors())
-		sum.Warnings += int64(res.Warnings())
+		count(sum, in, profile, res.Valid(), int64(res.Errors()), int64(res.Warnings()))
 		for _, fd := range res.Findings() {
 			sum.Rules[fd.Code.String()]++
 		}
@@ -336,16 +405,10 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 		if sink.enabled() {
 			sink.add(report.FromResult(in.Input, int(number), 1, offset, rec, res), f.v)
 		}
-		if res.Valid() {
-			sum.Valid++
-			pv.Valid++
-			if f.CopyValid {
-				valid(string(line))
-			}
-		} else {
-			sum.Invalid++
-			in.Invalid++
-			pv.Invalid++
+		switch {
+		case res.Valid() && f.CopyValid:
+			valid(string(line))
+		case !res.Valid():
 			if profile == "agentcard" && f.schema.Validate(rec).Valid() {
 				sum.SchemaWouldPass++
 			}
@@ -353,10 +416,46 @@ func (f *judgeFileFn) judge(stored io.Reader, sum *Summary, in *InputCount, sink
 				invalid(string(line))
 			}
 		}
-		sum.ProfileVerdicts[profile] = pv
 	})
 	sum.BytesDecompressed = n
 	return err
+}
+
+// judgeTooLarge counts a line longer than MaxRecord as cardscan does: one
+// invalid record of rule input.too-large, of the profile asked for (none
+// under auto). It is not copied to the invalid output: a Beam element is
+// held whole, and the line was read without being held.
+func (f *judgeFileFn) judgeTooLarge(number, offset int64, sum *Summary, in *InputCount, sink *digestSink) {
+	vd := report.TooLarge(in.Input, int(number), 1, offset, MaxRecord)
+	profile := "none"
+	if f.Profile != "auto" {
+		vd.Profile = f.v.Profile()
+		profile = vd.Profile
+	}
+	count(sum, in, profile, false, 1, 0)
+	sum.Rules[fastvalidate.CodeInputTooLarge.String()]++
+	if sink.enabled() {
+		sink.add(vd, nil)
+	}
+}
+
+// count counts one record of profile in sum and in.
+func count(sum *Summary, in *InputCount, profile string, valid bool, errors, warnings int64) {
+	sum.Records++
+	in.Records++
+	sum.Profiles[profile]++
+	pv := sum.ProfileVerdicts[profile]
+	if valid {
+		sum.Valid++
+		pv.Valid++
+	} else {
+		sum.Invalid++
+		in.Invalid++
+		pv.Invalid++
+	}
+	sum.ProfileVerdicts[profile] = pv
+	sum.Errors += errors
+	sum.Warnings += warnings
 }
 
 // mergeSummaryFn adds the files' summaries up.

@@ -11,8 +11,9 @@ import (
 )
 
 // MaxRecord bounds a line, as cardscan's default --max-record does: a
-// longer line ends the reading of its input with an input error, so that
-// one endless line cannot take a worker's memory.
+// longer line is read to its end without being held, and is one invalid
+// record of rule input.too-large, so that one endless line can take
+// neither a worker's memory nor the records after it.
 const MaxRecord = 16 << 20
 
 var (
@@ -69,41 +70,50 @@ func isBlank(b []byte) bool {
 
 // eachLine calls fn with each non-blank line of r (without its newline,
 // with a '\r' before it), its line number from 1 and its byte offset in r,
-// as cardscan numbers and places records. It returns the decompressed
-// bytes read and the first error of reading, naming the line.
-func eachLine(r io.Reader, fn func(line []byte, number, offset int64)) (int64, error) {
+// as cardscan numbers and places records. A line longer than MaxRecord
+// (its '\r' counted, as cardscan counts it) is given as nil with tooLarge
+// set, blank or not, as cardscan's reader cuts it without looking. It
+// returns the decompressed bytes read and the first error of reading,
+// naming the line.
+func eachLine(r io.Reader, fn func(line []byte, number, offset int64, tooLarge bool)) (int64, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
-	var n, number, start int64
+	var n, number, start, size int64
 	var long []byte
+	tooLarge := false
 	for {
-		if long == nil {
-			start = n
-		}
 		chunk, err := br.ReadSlice('\n')
 		n += int64(len(chunk))
-		line := chunk
-		if err == bufio.ErrBufferFull || long != nil {
-			if len(long)+len(chunk) > MaxRecord+1 {
-				return n, fmt.Errorf("line %d: longer than %d bytes", number+1, MaxRecord)
-			}
-			long = append(long, chunk...)
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			line = long
-		}
-		if err != nil && err != io.EOF {
+		partial := err == bufio.ErrBufferFull
+		if err != nil && err != io.EOF && !partial {
 			// A partial line before a broken stream is not a record.
 			return n, fmt.Errorf("line %d: %w", number+1, err)
 		}
-		if len(line) > 0 {
+		size += int64(len(chunk))
+		body := size
+		if !partial && bytes.HasSuffix(chunk, []byte{'\n'}) {
+			body--
+		}
+		line := chunk
+		switch {
+		case tooLarge:
+		case body > MaxRecord:
+			tooLarge, long = true, nil
+		case partial || long != nil:
+			long = append(long, chunk...)
+			line = long
+		}
+		if partial {
+			continue
+		}
+		if size > 0 {
 			number++
-			body := bytes.TrimSuffix(line, []byte{'\n'})
-			if !isBlank(body) {
-				fn(body, number, start)
+			if tooLarge {
+				fn(nil, number, start, true)
+			} else if body := bytes.TrimSuffix(line, []byte{'\n'}); !isBlank(body) {
+				fn(body, number, start, false)
 			}
 		}
-		long = nil
+		long, tooLarge, size, start = nil, false, 0, n
 		if err == io.EOF {
 			return n, nil
 		}

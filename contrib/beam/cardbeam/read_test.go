@@ -48,7 +48,7 @@ func TestBlankLinesAsCardscan(t *testing.T) {
 			want = append(want, [2]int64{rec.Line, rec.Offset})
 		}
 		var got [][2]int64
-		if _, err := eachLine(strings.NewReader(input), func(_ []byte, number, offset int64) {
+		if _, err := eachLine(strings.NewReader(input), func(_ []byte, number, offset int64, _ bool) {
 			got = append(got, [2]int64{number, offset})
 		}); err != nil {
 			t.Fatalf("%.60q: %v", input, err)
