@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -72,6 +73,13 @@ func findConfig(dir string) (string, error) {
 		for _, name := range configNames {
 			p := filepath.Join(dir, name)
 			st, err := os.Stat(p)
+			if err != nil {
+				if _, lerr := os.Lstat(p); lerr == nil || !errors.Is(err, fs.ErrNotExist) {
+					// A link to nothing or a loop, or a name that cannot
+					// be looked at: a policy file meant, not none.
+					return "", fmt.Errorf("%s: %s", p, describeLink(err))
+				}
+			}
 			switch {
 			case err != nil || st.IsDir():
 			case !st.Mode().IsRegular():
@@ -97,6 +105,18 @@ func findConfig(dir string) (string, error) {
 		}
 		dir = parent
 	}
+}
+
+// maxPolicyValue bounds a value of a policy file's keys that stand for
+// flags: PATH_MAX, for a format's FILE.
+const maxPolicyValue = 4096
+
+// describeLink says why a policy file's name leads nowhere.
+func describeLink(err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return "a symbolic link to nothing (" + describe(err) + ")"
+	}
+	return describe(err)
 }
 
 // loadPolicy reads and checks a policy file. Every mistake is a usage
@@ -152,6 +172,11 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 			if !ok {
 				return nil, at(v, "%s: want a string, got %s", key, trustfile.NodeKind(v))
 			}
+			if len(value) > maxPolicyValue {
+				// No profile, policy, level or format is this long; a
+				// format's FILE is a path, within PATH_MAX.
+				return nil, at(v, "%s: %s is no value of it", key, trustfile.Quote(value))
+			}
 			if key == "profile" {
 				if err := cmdflag.CheckProfile(value); err != nil {
 					return nil, at(v, "%s", err)
@@ -180,9 +205,9 @@ func parsePolicy(path, dir string, src []byte) (*policyFile, error) {
 				p.exclude = globs
 			}
 		default:
-			msg := fmt.Sprintf("unknown key %q; known keys: %s", key, strings.Join(configKeys, ", "))
+			msg := fmt.Sprintf("unknown key %s; known keys: %s", trustfile.Quote(key), strings.Join(configKeys, ", "))
 			if near := suggest.Nearest(key, configKeys); near != "" {
-				msg = fmt.Sprintf("unknown key %q: did you mean %s?", key, near)
+				msg = fmt.Sprintf("unknown key %s: did you mean %s?", trustfile.Quote(key), near)
 			}
 			return nil, at(e.Key, "%s", msg)
 		}
@@ -251,13 +276,13 @@ func parseOverride(id, level string) (ruleOverride, error) {
 	if !ok {
 		ids := ruleIDs()
 		if near := suggest.Nearest(id, ids); near != "" {
-			return ruleOverride{}, fmt.Errorf("unknown rule %q; the closest known rule is %s", id, near)
+			return ruleOverride{}, fmt.Errorf("unknown rule %s; the closest known rule is %s", trustfile.Quote(id), near)
 		}
-		return ruleOverride{}, fmt.Errorf("unknown rule %q (cardscan --list-rules lists them)", id)
+		return ruleOverride{}, fmt.Errorf("unknown rule %s (cardscan --list-rules lists them)", trustfile.Quote(id))
 	}
 	sev, ok := rule.ParseSeverity(level)
 	if !ok {
-		return ruleOverride{}, levelError{fmt.Sprintf("%s: level %q: want off, warning or error", id, level)}
+		return ruleOverride{}, levelError{fmt.Sprintf("%s: level %s: want off, warning or error", id, trustfile.Quote(level))}
 	}
 	if sev != fastvalidate.SeverityError && fastvalidate.Unjudged(r.Code) {
 		return ruleOverride{}, levelError{fmt.Sprintf("%s cannot be %s: a card it rejects is not judged further", id, sev)}
