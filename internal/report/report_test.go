@@ -569,3 +569,34 @@ func TestEmptyPointer(t *testing.T) {
 		t.Errorf("github %q, want %q", gh, want)
 	}
 }
+
+// TestAppendTextNoWorkflowCommand: a text line starts with the input's
+// name, and a GitHub Actions runner obeys any line of a step's output
+// that starts with "::" as a workflow command: a card file named
+// "::warning::x/agent.json" forged an annotation when a workflow chose
+// the text format. Such a name is written "./::warning::x/agent.json",
+// the same file.
+func TestAppendTextNoWorkflowCommand(t *testing.T) {
+	for _, name := range []string{"::warning::x/agent.json", " ::error title=t::forged.json"} {
+		vd := judge(t, prettyCard)
+		vd.Input = name
+		var e Encoder
+		for _, style := range []Style{Plain, Color} {
+			out := string(e.AppendText(nil, &vd, style))
+			out += string(e.AppendTextOK(nil, &vd, style))
+			for _, line := range strings.Split(strings.TrimSuffix(stripANSI(out), "\n"), "\n") {
+				if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+					t.Errorf("%q, style %v: line %q starts a workflow command", name, style, line)
+				}
+				if !strings.HasPrefix(line, "./") {
+					t.Errorf("%q, style %v: line %q does not name the file as ./NAME", name, style, line)
+				}
+			}
+		}
+	}
+	vd := judge(t, prettyCard)
+	var e Encoder
+	if out := string(e.AppendText(nil, &vd, Plain)); !strings.HasPrefix(out, "in.ndjson:") {
+		t.Errorf("an ordinary name changed: %q", out)
+	}
+}
