@@ -558,6 +558,12 @@ func appendTextPrefix(dst []byte, input string, loc Location, style Style) []byt
 	if style == Color {
 		dst = append(dst, ansiBold...)
 	}
+	if strings.HasPrefix(strings.TrimLeft(input, " "), "::") {
+		// A GitHub Actions runner obeys a line of a step's output that
+		// starts with "::" as a workflow command; "./NAME" is the same
+		// file, and no command.
+		dst = append(dst, "./"...)
+	}
 	dst = appendTextSafe(dst, input)
 	dst = append(dst, ':')
 	dst = AppendLocation(dst, loc)
