@@ -309,7 +309,9 @@ func (v *Verifier) jkuKey(h header, origins []string) (keyChoice, string) {
 	return v.fetchedKey(u.String(), o, h.kid, "jku")
 }
 
-// fetchedKey looks kid up in the key set at u, fetched once per Verifier.
+// fetchedKey looks kid up in the key set at u, through the Verifier's
+// keyFetcher, which keeps a set it fetched for jkuKeepFor and a failure
+// for jkuRetryAfter.
 func (v *Verifier) fetchedKey(u, origin, kid, what string) (keyChoice, string) {
 	parsed, err := url.Parse(u)
 	if err != nil {
