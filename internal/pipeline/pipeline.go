@@ -375,6 +375,9 @@ func (p *pipeline) runWorker() {
 				mappedChunkHook(c)
 			}
 			ok = w.processMapped(c, 0, 0)
+			if w.lazyLines {
+				w.judgedLines(c)
+			}
 		} else {
 			ok = w.process(c, 0, 0)
 		}
