@@ -209,7 +209,7 @@ func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 		return nil
 	}
 	size := regularSize(osf)
-	if size < int64(mapMinSize) || size > mapMaxSize || int64(int(size)) != size {
+	if size < int64(p.mapMinSize) || size > mapMaxSize || int64(int(size)) != size {
 		return nil
 	}
 	data, err := mapFile(osf, size)
