@@ -8,4 +8,4 @@ import (
 	"github.com/cardscan/cardscan/internal/cli"
 )
 
-func main() { os.Exit(cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -39,6 +39,14 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return cmderr.Exit(runCardscan(args, stdin, stdout, stderr, con), con)
 }
 
+// Main is Run for a process that exits with the status it returns, as
+// cmd/cardscan does: what a run would undo for the sake of a process that
+// goes on (its signal handler) is left to the exit.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	exitsAfterRun.Store(true)
+	return Run(args, stdin, stdout, stderr)
+}
+
 // runCardscan runs cardscan; its error says which way out it took.
 func runCardscan(args []string, stdin io.Reader, stdout, stderr io.Writer, con *console.Console) error {
 	if len(args) > 0 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/signal"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -37,6 +38,14 @@ type signals struct {
 // notify and stopNotify are signal.Notify and signal.Stop; tests count
 // the handlers a run installs.
 var notify, stopNotify = signal.Notify, signal.Stop
+
+// exitsAfterRun is set by Main, whose process ends when the run returns:
+// a run's handler then stays installed to the end rather than be removed.
+// Removing it hands each of its three signals to os/signal's thread and
+// waits for the thread to answer, about 0.3 ms in all, serial at the end
+// of every run, for a process that is about to exit. A signal after the
+// run has ended, in order, is then ignored.
+var exitsAfterRun atomic.Bool
 
 // catchSignals installs the handler at once.
 func catchSignals() *signals {
@@ -115,7 +124,7 @@ func (s *signals) stop() {
 	}
 	armed := s.armed
 	s.mu.Unlock()
-	if armed {
+	if armed && !exitsAfterRun.Load() {
 		stopNotify(s.ch)
 	}
 	close(s.done)

@@ -136,3 +136,29 @@ func TestStopBeforeGrace(t *testing.T) {
 		t.Errorf("a run stopped within the grace installed %d handlers and removed %d, want none", notified, stopped)
 	}
 }
+
+// TestMainLeavesHandlerInstalled: a run through Main, whose process exits
+// when it returns, installs its handler as Run does but leaves it to the
+// exit rather than remove it: removal waits on os/signal's thread once
+// per signal, serial at the end of every run.
+func TestMainLeavesHandlerInstalled(t *testing.T) {
+	large := writeFile(t, filepath.Join(t.TempDir(), "big.ndjson"), bigInput(t, 40))
+	t.Cleanup(func() { exitsAfterRun.Store(false) })
+	for _, tc := range []struct {
+		name        string
+		run         func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+		wantStopped int
+	}{
+		{"Run", Run, 1},
+		{"Main", Main, 0},
+	} {
+		f := installFakeNotify(t)
+		var out, errOut strings.Builder
+		if code := tc.run([]string{"-q", large}, strings.NewReader(""), &out, &errOut); code > 1 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut.String())
+		}
+		if notified, stopped := f.count(); notified != 1 || stopped != tc.wantStopped {
+			t.Errorf("%s installed %d signal handlers and removed %d, want 1 and %d", tc.name, notified, stopped, tc.wantStopped)
+		}
+	}
+}

@@ -2,8 +2,11 @@ package pipeline
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"testing"
+
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // perfDump is the dump `make perf` generates (100 MB of 1.7 KB agentcard
@@ -12,7 +15,10 @@ const perfDump = "../../bin/perf/agentcard-100mb.ndjson"
 
 // BenchmarkRunDump runs the pipeline on make perf's dump as cardscan
 // --quiet does, with one and two workers, on the NDJSON and the zstd
-// copy. With -trace it shows where -j 2's workers wait:
+// copy; "ndjson-lines" renders the verdicts of the invalid cards as
+// --format jsonl does, to io.Discard, so that a mapped chunk's lines are
+// counted before it is judged (lineChain). With -trace it shows where
+// -j 2's workers wait:
 //
 //	go test -run=NONE -bench='RunDump/ndjson/j2' -benchtime=1x -trace=j2.trace ./internal/pipeline/
 //	go tool trace -pprof=sync j2.trace > sync.pprof
@@ -22,7 +28,14 @@ func BenchmarkRunDump(b *testing.B) {
 	if err != nil {
 		b.Skipf("no %s (make perf writes it): %v", perfDump, err)
 	}
-	for _, in := range []struct{ name, path string }{{"ndjson", perfDump}, {"zstd", perfDump + ".zst"}} {
+	for _, in := range []struct {
+		name, path string
+		findings   report.VerdictWriter
+	}{
+		{"ndjson", perfDump, nil},
+		{"ndjson-lines", perfDump, report.FormatJSONL.Writer(io.Discard, report.WriterOptions{})},
+		{"zstd", perfDump + ".zst", nil},
+	} {
 		if _, err := os.Stat(in.path); err != nil {
 			b.Skipf("no %s (make perf writes it): %v", in.path, err)
 		}
@@ -31,7 +44,8 @@ func BenchmarkRunDump(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(st.Size())
 				for b.Loop() {
-					if _, err := Run(Config{Profile: "agentcard", Jobs: jobs}, []Input{{Name: in.path, Path: in.path}}); err != nil {
+					cfg := Config{Profile: "agentcard", Jobs: jobs, Findings: in.findings}
+					if _, err := Run(cfg, []Input{{Name: in.path, Path: in.path}}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -131,39 +131,70 @@ func (m *mapping) faultOffset(r any) (int64, bool) {
 }
 
 // lineChain numbers the lines of a mapped input without the reader
-// counting them: the worker of chunk i counts its chunk's newlines, waits
-// for chunk i-1's last line and publishes its own. Counting runs at
-// memory speed and chunks are taken in order, so the wait is short.
+// counting them: the worker of each chunk publishes the chunk's count of
+// newlines, in any order, and a chunk's first line is known once every
+// chunk before it has published. A run that shows line numbers has each
+// worker count its chunk first and wait for its first line (a short wait:
+// counting runs at memory speed and chunks are taken in order); a run
+// that shows none (lazyLines) counts the lines as it judges them and
+// publishes at the end, so that no worker waits for another and no pass
+// over the bytes precedes the judging.
 type lineChain struct {
 	mu   sync.Mutex
 	cond sync.Cond
-	// next holds, by chunk number modulo 2, the number and the line after
-	// the chunk's last. Two slots are enough: chunk i+1 reads slot i%2
-	// before it publishes, and chunk i+2 writes it only after reading
-	// what i+1 published.
-	next [2]struct{ chunk, line int }
+	// slots hold, by chunk number modulo len(slots), what each chunk
+	// published and, once it is known, its first line. A slot is used
+	// again only by a chunk len(slots) later, which cannot be in flight
+	// before the chunk that used it is written and recycled, by which
+	// time that chunk and every one before it have published.
+	slots []chainSlot
+	// settled is the first chunk whose first line is not yet known for
+	// want of a count before it, and line that chunk's first line.
+	settled, line int
 }
 
-func (lc *lineChain) init() {
+type chainSlot struct{ chunk, count, first int }
+
+// init readies the chain for at most inFlight chunks in flight at once.
+func (lc *lineChain) init(inFlight int) {
 	lc.cond.L = &lc.mu
-	lc.next[0].chunk, lc.next[1].chunk = -1, -1
+	lc.slots = make([]chainSlot, inFlight)
+	for i := range lc.slots {
+		lc.slots[i].chunk = -1
+	}
+	lc.line = 1
 }
 
-// settle returns the first line of chunk i, which holds count newlines.
-func (lc *lineChain) settle(i, count int) int {
+// publish records that chunk i holds count newlines.
+func (lc *lineChain) publish(i, count int) {
 	lc.mu.Lock()
-	first := 1
-	if i > 0 {
-		prev := &lc.next[(i-1)&1]
-		for prev.chunk != i-1 {
-			lc.cond.Wait()
-		}
-		first = prev.line
+	n := len(lc.slots)
+	lc.slots[i%n] = chainSlot{chunk: i, count: count}
+	moved := false
+	for s := &lc.slots[lc.settled%n]; s.chunk == lc.settled; s = &lc.slots[lc.settled%n] {
+		s.first = lc.line
+		lc.line += s.count
+		lc.settled++
+		moved = true
 	}
-	lc.next[i&1].chunk, lc.next[i&1].line = i, first+count
 	lc.mu.Unlock()
-	lc.cond.Broadcast()
-	return first
+	if moved {
+		lc.cond.Broadcast()
+	}
+}
+
+// first returns the first line of chunk i, waiting for every chunk before
+// it to publish. The caller holds chunk i, so its slot is still its own.
+func (lc *lineChain) first(i int) int {
+	lc.mu.Lock()
+	defer lc.mu.Unlock()
+	for lc.settled < i {
+		lc.cond.Wait()
+	}
+	if lc.settled == i {
+		return lc.line
+	}
+	return lc.slots[i%len(lc.slots)].first
 }
 
 // mapInput maps f when the input is a regular, uncompressed NDJSON file
@@ -178,7 +209,7 @@ func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 		return nil
 	}
 	size := regularSize(osf)
-	if size < int64(mapMinSize) || size > mapMaxSize || int64(int(size)) != size {
+	if size < int64(p.mapMinSize) || size > mapMaxSize || int64(int(size)) != size {
 		return nil
 	}
 	data, err := mapFile(osf, size)
@@ -186,7 +217,7 @@ func (p *pipeline) mapInput(in Input, f any) (m *mapping) {
 		return nil
 	}
 	m = &mapping{data: data, f: osf}
-	m.chain.init()
+	m.chain.init(cap(p.free))
 	defer func() {
 		// A fault here (the file shrank before the framing was told)
 		// leaves it to the read path, which reads what is there.
@@ -357,20 +388,52 @@ func (mc *mapCutter) send(kind chunkKind, from, to int64, lines int) error {
 		c.recordOffset = mc.cu.offset
 	}
 	mc.m.hold()
-	c.mapped, c.chainAt, c.lines = mc.m, mc.chunk, lines
+	c.mapped, c.chainAt, c.lines, c.published = mc.m, mc.chunk, lines, false
 	mc.chunk++
 	p.dispatch(c)
 	return nil
 }
 
 // settleLine gives a chunk of a mapped input its first line number,
-// finding its newlines first when the reader did not count them.
+// finding its newlines first when the reader did not count them. Under
+// lazyLines it only publishes a count the reader gave: the chunk's
+// records are judged with line numbers counted from 0, which nothing
+// shows, and publishLines publishes the count they end at.
 func (w *worker) settleLine(c *chunk) {
 	lines := c.lines
+	if w.lazyLines {
+		if lines >= 0 {
+			w.publishLines(c, lines)
+		}
+		return
+	}
 	if lines < 0 {
 		lines = w.indexLines(c)
 	}
-	c.line = c.mapped.chain.settle(c.chainAt, lines)
+	w.publishLines(c, lines)
+	c.line = c.mapped.chain.first(c.chainAt)
+}
+
+// publishLines publishes c's count of newlines, once.
+func (w *worker) publishLines(c *chunk, count int) {
+	if !c.published {
+		c.published = true
+		c.mapped.chain.publish(c.chainAt, count)
+	}
+}
+
+// judgedLines publishes, under lazyLines, the count of newlines of a
+// mapped chunk that its judging found (or, if it stopped short, a count
+// of them), before the writer may recycle the chunk.
+func (w *worker) judgedLines(c *chunk) {
+	if c.published {
+		return
+	}
+	n := c.newlines
+	if n < 0 || c.kind != kindLines {
+		n = w.indexLines(c)
+	}
+	w.publishLines(c, n)
 }
 
 // indexLines counts c's newlines and keeps where the first of them are
@@ -471,10 +534,16 @@ func (w *worker) processGuarded(c *chunk, from int, limit int64) (ok bool, at in
 // noteFault says where the judging of c's faulted input stopped: after
 // the whole lines c kept.
 func (w *worker) noteFault(c *chunk) {
-	c.faultLine = c.line
+	n := 0
 	if c.kind == kindLines {
-		c.faultLine += w.indexLines(c)
+		n = w.indexLines(c)
 	}
+	if w.lazyLines {
+		// The lines were judged without their numbers: wait for them.
+		w.publishLines(c, n)
+		c.line = c.mapped.chain.first(c.chainAt)
+	}
+	c.faultLine = c.line + n
 	c.faultOffset = c.offset + int64(len(c.buf))
 }
 

@@ -286,6 +286,11 @@ type pipeline struct {
 	// faulted is the input whose mapped file was found truncated: the
 	// writer drops its chunks after the one that found it.
 	faulted int
+
+	// mapMinSize is the package's, as the run started: the reader of a
+	// run that stopped early may still be winding down when the next
+	// run starts.
+	mapMinSize int
 }
 
 func newPipeline(cfg *Config) *pipeline {
@@ -297,6 +302,8 @@ func newPipeline(cfg *Config) *pipeline {
 		work:      make(chan *chunk, cfg.Jobs),
 		stop:      make(chan struct{}),
 		bytesRead: &cfg.Progress.BytesRead,
+
+		mapMinSize: mapMinSize,
 	}
 	p.bytesDecompressed = &cfg.Progress.BytesDecompressed
 	for _, r := range rule.All() {
@@ -375,6 +382,9 @@ func (p *pipeline) runWorker() {
 				mappedChunkHook(c)
 			}
 			ok = w.processMapped(c, 0, 0)
+			if w.lazyLines {
+				w.judgedLines(c)
+			}
 		} else {
 			ok = w.process(c, 0, 0)
 		}

@@ -25,6 +25,16 @@ func (p *pipeline) read(inputs []Input) {
 	var dec decoders
 	defer dec.close()
 	for _, in := range inputs {
+		// A run that has stopped (--max-invalid, an output error, an
+		// interrupt) opens no further input: the writer has returned,
+		// and mapping or reading the next one would only cost.
+		select {
+		case <-p.stop:
+			return
+		case <-p.cfg.Interrupt:
+			return
+		default:
+		}
 		if err := p.readInput(in, &dec); err != nil {
 			return // halted
 		}

@@ -81,6 +81,11 @@ type chunk struct {
 	mapped  *mapping
 	chainAt int
 	lines   int
+	// published is set once the chunk's count of newlines is in its line
+	// chain, and newlines is the count its judging found walking every
+	// line (kindLines), -1 when it stopped short.
+	published bool
+	newlines  int
 	// ends holds where the first newlines of a kindLines chunk's buf are
 	// (one place per lineEndsPer bytes at most), found by the pass that
 	// counts its lines: the reader's for a chunk read, the worker's for
@@ -174,7 +179,11 @@ type worker struct {
 	// autoProfile marks the auto profile, under which a card no profile
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
-	syntax      [1]fastvalidate.Finding
+	// lazyLines is set when no verdict's line number is shown or kept
+	// (no findings rendered, nothing extracted): a mapped chunk's lines
+	// are then numbered after it is judged, not found before (lineChain).
+	lazyLines bool
+	syntax    [1]fastvalidate.Finding
 	// sig is nil unless the run verifies signatures.
 	sig *signatureJudge
 	// extract is this worker's Config.Extract, or nil; recall its
@@ -201,11 +210,14 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		autoProfile: cfg.Profile == "auto",
 	}
 	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
+	w.lazyLines = cfg.Extract == nil
 	if cfg.Findings != nil {
 		w.render = cfg.Findings.Renderer()
+		w.lazyLines = w.lazyLines && cfg.Findings.Format() == report.FormatNone
 	}
 	for _, out := range cfg.Also {
 		w.renderAlso = append(w.renderAlso, out.W.Renderer())
+		w.lazyLines = w.lazyLines && out.W.Format() == report.FormatNone
 	}
 	if cfg.Signatures != nil {
 		w.sig = &signatureJudge{cfg: cfg.Signatures}
@@ -300,6 +312,7 @@ func (w *worker) lines(c *chunk) {
 	b := c.buf
 	line := c.line
 	ends := c.ends
+	c.newlines = -1
 	for start := 0; start < len(b); line++ {
 		var end int
 		if len(ends) > 0 && int(ends[0]) < len(b) {
@@ -328,6 +341,12 @@ func (w *worker) lines(c *chunk) {
 		if !w.next(c) {
 			return
 		}
+	}
+	// Every line was walked: their count is the newlines', but for an
+	// unterminated last one.
+	c.newlines = line - c.line
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		c.newlines--
 	}
 }
 
