@@ -1,0 +1,260 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/internal/cmdflag"
+)
+
+// flagHome is the page that documents each command's flags in full, the
+// one a user of the command reads: --help prints them in short, so a flag
+// missing there, or shown with another default, is one the user meets
+// only by accident.
+var flagHome = map[string]string{
+	"cardscan":   "cli.md",
+	"diff":       "cli.md",
+	"merge":      "cli.md",
+	"report":     "cli.md",
+	"fetch":      "cli.md",
+	"probe":      "cli.md",
+	"explain":    "cli.md",
+	"migrate":    "cli.md",
+	"schema":     "cli.md",
+	"completion": "cli.md",
+	"man":        "cli.md",
+	"summary":    "cli.md",
+	"serve":      "design.md",
+	"sign":       "signatures.md",
+	"verify":     "signatures.md",
+	"mcp":        "mcp.md",
+	"lsp":        "editors.md",
+}
+
+// docsDir is docs/ of the checkout the test runs in.
+const docsDir = "../../docs"
+
+// TestDocsNameEveryFlag: every flag a command declares, and so shows in
+// its --help and the manual page, is named on the page that documents the
+// command.
+func TestDocsNameEveryFlag(t *testing.T) {
+	tree := commandTree()
+	for _, c := range append([]cmdflag.Command{tree}, tree.Subcommands...) {
+		page, ok := flagHome[c.Name]
+		if !ok {
+			t.Errorf("command %s has no page in flagHome: say where its flags are documented", c.Name)
+			continue
+		}
+		if c.Flags == nil {
+			continue
+		}
+		text := readDoc(t, page)
+		for _, f := range c.Flags.Flags() {
+			if !namesFlag(text, f.Long) {
+				t.Errorf("docs/%s does not name --%s, a flag of %s (%s)", page, f.Long, commandLine(c), firstHelpLine(f))
+			}
+		}
+	}
+}
+
+// TestDocsFlagDefaults: where a table row of a command's page documents one
+// of its flags and states a default, or a synopsis shows the flag with a
+// value ("cardscan serve [--listen 127.0.0.1:8089]"), that is the declared
+// default, which --help shows.
+func TestDocsFlagDefaults(t *testing.T) {
+	tree := commandTree()
+	compared := 0
+	for _, c := range append([]cmdflag.Command{tree}, tree.Subcommands...) {
+		if c.Flags == nil {
+			continue
+		}
+		page := flagHome[c.Name]
+		text := readDoc(t, page)
+		rows := flagRows(page, text, commandLine(c))
+		synopses := synopsisDefaults(text, commandLine(c))
+		for _, f := range c.Flags.Flags() {
+			if f.Default == "" {
+				continue
+			}
+			for _, row := range append(rows[f.Long], synopses[f.Long]...) {
+				if row.stated == "" {
+					continue
+				}
+				compared++
+				if normalizeDefault(row.stated) != normalizeDefault(f.Default) {
+					t.Errorf("docs/%s:%d: --%s of %s: the page says default %q, --help says %q", page, row.line, f.Long, commandLine(c), row.stated, f.Default)
+				}
+			}
+		}
+	}
+	// The pages state dozens; none found means the tables or synopses
+	// changed shape and this test no longer reads them.
+	if compared < 20 {
+		t.Errorf("only %d defaults stated in the docs were found to compare: the tables or synopses changed shape", compared)
+	}
+}
+
+func commandLine(c cmdflag.Command) string {
+	if c.Name == "cardscan" {
+		return "cardscan"
+	}
+	return "cardscan " + c.Name
+}
+
+func firstHelpLine(f *cmdflag.Flag) string {
+	line, _, _ := strings.Cut(f.Help, "\n")
+	return line
+}
+
+func readDoc(t *testing.T, page string) string {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join(docsDir, page))
+	if err != nil {
+		t.Fatalf("the documentation beside the code: %v", err)
+	}
+	return string(text)
+}
+
+// namesFlag says whether text names --long as a whole word: --format does
+// not count as --format-version, nor --key as --keys.
+func namesFlag(text, long string) bool {
+	return regexp.MustCompile(`--` + regexp.QuoteMeta(long) + `(?:[^a-z0-9-]|$)`).MatchString(text)
+}
+
+type flagRow struct {
+	line   int
+	stated string // the default the row states, "" for none
+}
+
+var (
+	tableFlag = regexp.MustCompile("`(?:-[a-z], )?--([a-z0-9-]+)[^`]*`")
+	// "(default `16MiB`", "(default 8)", "(default `text`;": the value after.
+	defaultAfter = regexp.MustCompile("\\(default (`[^`]+`|[0-9][^ ;,)]*)")
+	// "`check` (default)": the value before.
+	defaultBefore = regexp.MustCompile("`([^`]+)` \\(default[);:]")
+)
+
+// pageCommand is the command a page's sections are about unless their
+// heading names another.
+var pageCommand = map[string]string{
+	"cli.md":     "cardscan",
+	"mcp.md":     "cardscan mcp",
+	"editors.md": "cardscan lsp",
+}
+
+// flagRows finds the rows of a page's flag tables (headed "| flag |") whose
+// first cell names one flag, with the default each states. A table whose
+// header has a "default" column states it there. Tables under a section
+// about another command are left out: "`--format`" of cardscan fetch is not
+// cardscan's.
+func flagRows(page, text, command string) map[string][]flagRow {
+	rows := map[string][]flagRow{}
+	inFlagTable, defaultColumn := false, -1
+	about := pageCommand[page]
+	for i, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "## ") {
+			about = sectionCommand(line, pageCommand[page])
+		}
+		if !strings.HasPrefix(line, "|") {
+			inFlagTable = false
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if cells[0] == "flag" {
+			inFlagTable, defaultColumn = true, -1
+			for j, c := range cells {
+				if c == "default" {
+					defaultColumn = j
+				}
+			}
+			continue
+		}
+		if !inFlagTable || about != command {
+			continue
+		}
+		named := tableFlag.FindAllStringSubmatch(cells[0], -1)
+		if len(named) != 1 {
+			continue
+		}
+		row := flagRow{line: i + 1}
+		rest := strings.Join(cells[1:], " | ")
+		switch {
+		case defaultColumn > 0 && defaultColumn < len(cells):
+			row.stated = cells[defaultColumn]
+		case defaultAfter.MatchString(rest):
+			row.stated = defaultAfter.FindStringSubmatch(rest)[1]
+		case defaultBefore.MatchString(rest):
+			row.stated = defaultBefore.FindStringSubmatch(rest)[1]
+		}
+		rows[named[0][1]] = append(rows[named[0][1]], row)
+	}
+	return rows
+}
+
+// sectionCommand is the command a section documents: the one its heading
+// names ("## `cardscan fetch`"), else the page's.
+func sectionCommand(heading, page string) string {
+	m := sectionTitle.FindStringSubmatch(heading)
+	if m == nil {
+		return page
+	}
+	return m[1]
+}
+
+var sectionTitle = regexp.MustCompile("`(cardscan[a-z ]*)`")
+
+// normalizeDefault makes "8 MiB" and "8MiB", "`text`" and "text", "10 s"
+// and "10s" one value.
+func normalizeDefault(s string) string {
+	return strings.ReplaceAll(strings.Trim(s, "`"), " ", "")
+}
+
+// synopsisFlag is "[--listen 127.0.0.1:8089]" in a synopsis: a flag shown
+// with a value, not a placeholder (FILE) nor a choice (as-is|drop-empty).
+// A synopsis shows a flag's default that way, and its choices as a|b.
+var synopsisFlag = regexp.MustCompile(`\[--([a-z0-9-]+)[ =]([^\]A-Z| ]+)\]`)
+
+// synopsisDefaults finds the values a page's code blocks show for
+// command's flags in its synopses: lines that start with the command, and
+// the indented lines that continue them.
+func synopsisDefaults(text, command string) map[string][]flagRow {
+	rows := map[string][]flagRow{}
+	fenced, current := false, ""
+	for i, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced, current = !fenced, ""
+			continue
+		}
+		if !fenced {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "cardscan "):
+			current = synopsisCommand(line)
+		case !strings.HasPrefix(line, " "):
+			current = ""
+		}
+		if current != command {
+			continue
+		}
+		for _, m := range synopsisFlag.FindAllStringSubmatch(line, -1) {
+			rows[m[1]] = append(rows[m[1]], flagRow{line: i + 1, stated: m[2]})
+		}
+	}
+	return rows
+}
+
+// synopsisCommand is the command a line of a code block runs: cardscan
+// itself, or a subcommand named by its first operand.
+func synopsisCommand(line string) string {
+	fields := strings.Fields(line)
+	for _, c := range commands {
+		if len(fields) > 1 && fields[1] == c.name {
+			return "cardscan " + c.name
+		}
+	}
+	return "cardscan"
+}
