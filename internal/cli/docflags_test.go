@@ -97,6 +97,35 @@ func TestDocsFlagDefaults(t *testing.T) {
 	}
 }
 
+// TestDocsFlagTablesNameDeclaredFlags: a flag table documents only flags
+// the command takes, so a flag renamed or dropped cannot live on in the
+// docs.
+func TestDocsFlagTablesNameDeclaredFlags(t *testing.T) {
+	tree := commandTree()
+	listed := 0
+	for _, c := range append([]cmdflag.Command{tree}, tree.Subcommands...) {
+		page := flagHome[c.Name]
+		if _, ok := pageCommand[page]; !ok {
+			continue
+		}
+		declared := map[string]bool{}
+		if c.Flags != nil {
+			for _, f := range c.Flags.Flags() {
+				declared[f.Long] = true
+			}
+		}
+		for name, rows := range flagRows(page, readDoc(t, page), commandLine(c)) {
+			listed++
+			if !declared[name] {
+				t.Errorf("docs/%s:%d documents --%s, which %s does not take (%s --help lists its flags)", page, rows[0].line, name, commandLine(c), commandLine(c))
+			}
+		}
+	}
+	if listed < 50 {
+		t.Errorf("only %d flags found in the docs' flag tables: the tables changed shape", listed)
+	}
+}
+
 func commandLine(c cmdflag.Command) string {
 	if c.Name == "cardscan" {
 		return "cardscan"
@@ -145,8 +174,9 @@ var pageCommand = map[string]string{
 	"editors.md": "cardscan lsp",
 }
 
-// flagRows finds the rows of a page's flag tables (headed "| flag |") whose
-// first cell names one flag, with the default each states. A table whose
+// flagRows finds the rows of a page's flag tables (headed "| flag |") by
+// the flags their first cell names, with the default a row of one flag
+// states. A table whose
 // header has a "default" column states it there. Tables under a section
 // about another command are left out: "`--format`" of cardscan fetch is not
 // cardscan's.
@@ -176,22 +206,31 @@ func flagRows(page, text, command string) map[string][]flagRow {
 			continue
 		}
 		named := tableFlag.FindAllStringSubmatch(cells[0], -1)
-		if len(named) != 1 {
-			continue
-		}
 		row := flagRow{line: i + 1}
-		rest := strings.Join(cells[1:], " | ")
-		switch {
-		case defaultColumn > 0 && defaultColumn < len(cells):
-			row.stated = cells[defaultColumn]
-		case defaultAfter.MatchString(rest):
-			row.stated = defaultAfter.FindStringSubmatch(rest)[1]
-		case defaultBefore.MatchString(rest):
-			row.stated = defaultBefore.FindStringSubmatch(rest)[1]
+		// A row of several flags ("--timeout D, --connect-timeout D")
+		// states their defaults together, in an order not worth parsing.
+		if len(named) == 1 {
+			row.stated = statedDefault(cells, defaultColumn)
 		}
-		rows[named[0][1]] = append(rows[named[0][1]], row)
+		for _, m := range named {
+			rows[m[1]] = append(rows[m[1]], row)
+		}
 	}
 	return rows
+}
+
+// statedDefault is the default a flag table's row states, "" for none.
+func statedDefault(cells []string, defaultColumn int) string {
+	rest := strings.Join(cells[1:], " | ")
+	switch {
+	case defaultColumn > 0 && defaultColumn < len(cells):
+		return cells[defaultColumn]
+	case defaultAfter.MatchString(rest):
+		return defaultAfter.FindStringSubmatch(rest)[1]
+	case defaultBefore.MatchString(rest):
+		return defaultBefore.FindStringSubmatch(rest)[1]
+	}
+	return ""
 }
 
 // sectionCommand is the command a section documents: the one its heading
