@@ -126,6 +126,19 @@ func TestDocsFlagTablesNameDeclaredFlags(t *testing.T) {
 	}
 }
 
+// TestCLIDocSynopsisNamesEverySubcommand: cli.md's synopsis, the first
+// thing a user of the command reads, lists every subcommand --help lists.
+func TestCLIDocSynopsisNamesEverySubcommand(t *testing.T) {
+	text := readDoc(t, "cli.md")
+	_, rest, _ := strings.Cut(text, "```sh\n")
+	synopsis, _, _ := strings.Cut(rest, "```")
+	for _, c := range commandTree().Subcommands {
+		if !strings.Contains(synopsis, "\ncardscan "+c.Name+" ") {
+			t.Errorf("the synopsis at the top of docs/cli.md has no line for %s", commandLine(c))
+		}
+	}
+}
+
 func commandLine(c cmdflag.Command) string {
 	if c.Name == "cardscan" {
 		return "cardscan"
