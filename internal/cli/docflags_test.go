@@ -310,3 +310,91 @@ func synopsisCommand(line string) string {
 	}
 	return "cardscan"
 }
+
+var (
+	// codeSpanCommand is an inline command: `cardscan diff --key id OLD NEW`.
+	codeSpanCommand = regexp.MustCompile("`((?:bin/|\\./)?cardscan [^`]+)`")
+	// typedFlag is a flag as typed in a command, not inside a word
+	// (x--y) or a longer flag.
+	typedFlag = regexp.MustCompile(`(?:^|[^\w-])--([a-z][a-z0-9-]*)`)
+)
+
+// TestDocsCommandsUseDeclaredFlags: every cardscan command the docs show,
+// in a code span or a line of a code block, uses only flags the command
+// (or the subcommand it names) takes: a user who copies it gets no
+// "unknown flag".
+func TestDocsCommandsUseDeclaredFlags(t *testing.T) {
+	tree := commandTree()
+	declared := map[string]map[string]bool{}
+	for _, c := range append([]cmdflag.Command{tree}, tree.Subcommands...) {
+		declared[c.Name] = map[string]bool{"help": true}
+		if c.Flags != nil {
+			for _, f := range c.Flags.Flags() {
+				declared[c.Name][f.Long] = true
+			}
+		}
+	}
+	pages, err := filepath.Glob(filepath.Join(docsDir, "*.md"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no pages in %s: %v", docsDir, err)
+	}
+	checked := 0
+	for _, page := range append([]string{filepath.Join(docsDir, "..", "README.md")}, pages...) {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cmd := range shownCommands(string(text)) {
+			checked++
+			name := "cardscan"
+			if words := strings.Fields(cmd); len(words) > 1 && declared[words[1]] != nil {
+				name = words[1]
+			}
+			for _, m := range typedFlag.FindAllStringSubmatch(cmd, -1) {
+				if !declared[name][m[1]] {
+					t.Errorf("%s shows %q: --%s is no flag of %s", filepath.Base(page), cmd, m[1], name)
+				}
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d cardscan commands found in the docs: the pattern no longer finds them", checked)
+	}
+}
+
+// shownCommands returns the cardscan commands a page shows: its code spans
+// that start with cardscan, and in its code blocks each command of a line
+// (after a "$ " prompt, a pipe, ";" or "&&", its backslash continuations
+// joined) that does, up to a comment.
+func shownCommands(text string) []string {
+	var cmds []string
+	for _, m := range codeSpanCommand.FindAllStringSubmatch(text, -1) {
+		cmds = append(cmds, strings.Join(strings.Fields(m[1]), " "))
+	}
+	fenced, continued := false, ""
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(line, "```") {
+			fenced, continued = !fenced, ""
+			continue
+		}
+		if !fenced {
+			continue
+		}
+		// A line ending in a backslash goes on on the next.
+		if more, ok := strings.CutSuffix(line, "\\"); ok {
+			continued += more + " "
+			continue
+		}
+		line, continued = continued+line, ""
+		line, _, _ = strings.Cut(strings.TrimPrefix(strings.TrimSpace(line), "$ "), " #")
+		for _, part := range strings.FieldsFunc(line, func(r rune) bool { return r == '|' || r == ';' || r == '&' }) {
+			part = strings.TrimSpace(part)
+			for _, prefix := range []string{"cardscan ", "bin/cardscan ", "./cardscan "} {
+				if strings.HasPrefix(part, prefix) {
+					cmds = append(cmds, strings.TrimPrefix(part, strings.TrimSuffix(prefix, "cardscan ")))
+				}
+			}
+		}
+	}
+	return cmds
+}
