@@ -300,7 +300,7 @@ func (o *readOptions) check() error {
 		return usagef("--max-record must be at least 1 byte")
 	}
 	if o.ChunkSize < 1<<10 || o.ChunkSize > 1<<30 {
-		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.ChunkSize)
+		return usagef("--chunk-size %v: want 1KiB to 1GiB", &o.ChunkSize)
 	}
 	if o.digestParts < 1 || o.digestParts > maxDigestParts {
 		return usagef("--digest-parts %d: want 1 to %d", o.digestParts, maxDigestParts)

@@ -34,3 +34,15 @@ func TestWalkSkipsFormatFileNamedAsFlag(t *testing.T) {
 		t.Errorf("stderr %q; want %q", r.stderr, want)
 	}
 }
+
+// TestChunkSizeBoundNamedAsTyped: a --chunk-size past its bound was named
+// in bytes ("--chunk-size 2147483648"), a number the user did not type and
+// has to convert to see the mistake; it is written in units, as --help
+// writes sizes.
+func TestChunkSizeBoundNamedAsTyped(t *testing.T) {
+	r := run(t, "{}\n", "--chunk-size", "2GiB")
+	want := "--chunk-size 2GiB: want 1KiB to 1GiB"
+	if r.code != cmderr.StatusUsage || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want status %d and %q", r.code, r.stderr, cmderr.StatusUsage, want)
+	}
+}
