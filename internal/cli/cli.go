@@ -132,7 +132,8 @@ flags:
 
 const usageTail = `
 exit status: 0 every card passed, 1 a card failed, 2 usage error,
-3 an input could not be read or an output written.
+3 an input could not be read or an output written; 130, 143 or 129
+after SIGINT, SIGTERM or SIGHUP, the records read judged and written.
 `
 
 // usage is the text of --help.

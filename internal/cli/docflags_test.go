@@ -398,3 +398,38 @@ func shownCommands(text string) []string {
 	}
 	return cmds
 }
+
+// exitStatus is a status in the first column of cli.md's table.
+var exitStatus = regexp.MustCompile(`^\d+$`)
+
+// TestHelpNamesEveryExitStatusOfCLIDoc: every exit status the table of
+// docs/cli.md's "Exit status" lists is in --help's, and so the manual
+// page's, exit status paragraph, so that a script's author who reads
+// only those learns what 130 means.
+func TestHelpNamesEveryExitStatusOfCLIDoc(t *testing.T) {
+	text := readDoc(t, "cli.md")
+	_, section, ok := strings.Cut(text, "\n## Exit status\n")
+	if !ok {
+		t.Fatal(`docs/cli.md has no "## Exit status" section`)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	statuses := 0
+	for _, line := range strings.Split(section, "\n") {
+		first, _, ok := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+		if !ok || !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		for _, n := range strings.Split(first, ", ") {
+			if !exitStatus.MatchString(n) {
+				continue
+			}
+			statuses++
+			if !regexp.MustCompile(`\b` + n + `\b`).MatchString(usageTail) {
+				t.Errorf("docs/cli.md's exit status %s is not in --help's: %q", n, strings.TrimSpace(usageTail))
+			}
+		}
+	}
+	if statuses < 5 {
+		t.Errorf("only %d exit statuses found in docs/cli.md's table: it changed shape", statuses)
+	}
+}
