@@ -140,7 +140,8 @@ flags:
 
 const usageTail = `
 exit status: 0 every card passed, 1 a card failed, 2 usage error,
-3 an input could not be read or an output written.
+3 an input could not be read or an output written; 130, 143 or 129
+after SIGINT, SIGTERM or SIGHUP, the records read judged and written.
 `
 
 // usage is the text of --help.
@@ -308,7 +309,7 @@ func (o *readOptions) check() error {
 		return usagef("--max-record must be at least 1 byte")
 	}
 	if o.ChunkSize < 1<<10 || o.ChunkSize > 1<<30 {
-		return usagef("--chunk-size %d: want 1KiB to 1GiB", o.ChunkSize)
+		return usagef("--chunk-size %v: want 1KiB to 1GiB", &o.ChunkSize)
 	}
 	if o.digestParts < 1 || o.digestParts > maxDigestParts {
 		return usagef("--digest-parts %d: want 1 to %d", o.digestParts, maxDigestParts)

@@ -105,7 +105,7 @@ func (o *options) outputFiles() []clobber.File {
 	all := []clobber.File{{Role: "--valid-out", Path: o.validOut}, {Role: "--invalid-out", Path: o.invalidOut}, {Role: "--summary", Path: o.summary}}
 	all = append(all, digestFiles(o.digestOut, o.digestParts)...)
 	for _, ff := range o.formatFiles {
-		all = append(all, clobber.File{Role: "--format " + ff.format, Path: ff.path})
+		all = append(all, clobber.File{Role: "--format " + ff.format + "=", Path: ff.path})
 	}
 	for _, f := range all {
 		if f.Path != "" && f.Path != "-" {
@@ -164,7 +164,7 @@ func checkOutputs(o *options, inputs []pipeline.Input, stdin io.Reader, stdout i
 		}
 		st, err := os.Stat(in.Path)
 		if out, bad := g.Output(st); err == nil && bad {
-			con.Printf("note: not reading %s: it is the %s file", in.Name, out.Role)
+			con.Printf("note: not reading %s: it is the %s file", in.Name, strings.TrimSuffix(out.Role, "="))
 			continue
 		}
 		kept = append(kept, in)

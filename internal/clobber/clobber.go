@@ -15,12 +15,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // File is a file a command reads or writes, as its messages name it.
 type File struct {
 	// Role names the file in messages: a flag ("-o", "--summary") or what
-	// the operand is ("the summary", "the card").
+	// the operand is ("the summary", "the card"). A Role ending in "="
+	// ("--format jsonl=") is joined to Path as it was typed.
 	Role string
 	// Path is the file's name on the command line; "-" is standard input
 	// for an input, standard output for an output.
@@ -30,6 +32,9 @@ type File struct {
 func (f File) String() string {
 	if f.Path == "-" {
 		return f.Role
+	}
+	if strings.HasSuffix(f.Role, "=") {
+		return f.Role + f.Path
 	}
 	return f.Role + " " + f.Path
 }
