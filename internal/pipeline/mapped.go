@@ -274,8 +274,8 @@ var (
 func (p *pipeline) readMapped(in Input, m *mapping) error {
 	m.hold()
 	defer m.release()
-	if mappedHook != nil {
-		mappedHook(in)
+	if p.hooks.mapped != nil {
+		p.hooks.mapped(in)
 	}
 	mc := mapCutter{cu: cutter{p: p, in: in, size: int64(len(m.data)), file: true, framing: FramingNDJSON}, m: m}
 	p.framed[FramingNDJSON].Add(1)
@@ -356,8 +356,8 @@ func (mc *mapCutter) tooLarge(start, from int64) error {
 			}
 		}
 	}
-	if tooLargeHook != nil {
-		tooLargeHook(start, end)
+	if p.hooks.tooLarge != nil {
+		p.hooks.tooLarge(start, end)
 	}
 	lines := 1
 	if unterminated {

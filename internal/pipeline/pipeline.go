@@ -291,6 +291,17 @@ type pipeline struct {
 	// run that stopped early may still be winding down when the next
 	// run starts.
 	mapMinSize int
+	// hooks are the package's test hooks as the run started, for the
+	// same reason: a test clears them once Run has returned.
+	hooks testHooks
+}
+
+// testHooks are the test hooks of mapped.go, as a run holds them.
+type testHooks struct {
+	mapped      func(Input)
+	read        func(Input)
+	mappedChunk func(*chunk)
+	tooLarge    func(start, end int64)
 }
 
 func newPipeline(cfg *Config) *pipeline {
@@ -304,6 +315,7 @@ func newPipeline(cfg *Config) *pipeline {
 		bytesRead: &cfg.Progress.BytesRead,
 
 		mapMinSize: mapMinSize,
+		hooks:      testHooks{mapped: mappedHook, read: readHook, mappedChunk: mappedChunkHook, tooLarge: tooLargeHook},
 	}
 	p.bytesDecompressed = &cfg.Progress.BytesDecompressed
 	for _, r := range rule.All() {
@@ -378,8 +390,8 @@ func (p *pipeline) runWorker() {
 		ok := false
 		if c.mapped != nil {
 			w.settleLine(c)
-			if mappedChunkHook != nil {
-				mappedChunkHook(c)
+			if p.hooks.mappedChunk != nil {
+				p.hooks.mappedChunk(c)
 			}
 			ok = w.processMapped(c, 0, 0)
 			if w.lazyLines {

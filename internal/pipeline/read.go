@@ -129,8 +129,8 @@ func (p *pipeline) readInput(in Input, dec *decoders) error {
 		// that is cardscan's to map or to measure from its start).
 		stored = &sizedReader{r: f, size: rest}
 	}
-	if readHook != nil && (size >= 0 || stored != io.Reader(f)) {
-		readHook(in)
+	if p.hooks.read != nil && (size >= 0 || stored != io.Reader(f)) {
+		p.hooks.read(in)
 	}
 	storedStart := p.bytesRead.Load()
 	r, compression, err := dec.open(countingReader{r: stored, n: p.bytesRead})
