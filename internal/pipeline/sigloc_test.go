@@ -139,12 +139,25 @@ func TestSignatureFindingsAtTheSignature(t *testing.T) {
 	}
 	badHeader := strings.Replace(tampered, entry.Signatures[0].Protected, "e30", 1) // "{}": no alg, no kid
 
+	// The record's own escapes, each decoding to a different number of
+	// bytes, stand before the entry: é, a surrogate pair, a quote.
+	var compactBad bytes.Buffer
+	if err := json.Compact(&compactBad, []byte(badHeader)); err != nil {
+		t.Fatal(err)
+	}
+	escapedBad := strings.Replace(strconv.Quote(compactBad.String()), `\"Geo\"`, `\"G\u00e9o\ud83d\ude00\\\"\"`, 1)
+	if !strings.Contains(escapedBad, `\u00e9`) {
+		t.Fatalf("no escapes in %s", escapedBad)
+	}
+
 	for _, c := range []struct {
 		name, input string
 		record      int // the verdict of the record to read
 		rule, path  string
 		want        report.Location
-		// sameAs names the validator's finding placed at the same spot.
+		// sameAs names the validator's finding placed at the same spot
+		// (it judges an A2A card embedded as a string no further than
+		// card.type).
 		sameAs string
 	}{
 		{"pretty", tampered, 0, "a2a.signature-invalid", "/signatures/0", at(t, tampered, 0, `"signatures": [`+"\n    "), ""},
@@ -153,6 +166,8 @@ func TestSignatureFindingsAtTheSignature(t *testing.T) {
 		{"embedded", embedded + "\n", 0, "a2a.signature-invalid", "/signatures/0", at(t, embedded, 0, `\"signatures\":[`), ""},
 		{"bad header", badHeader, 0, "a2a.signature-invalid", "/signatures/0/protected",
 			at(t, badHeader, strings.Index(badHeader, `"signatures"`), `"protected": `), "a2a.signature-format"},
+		{"embedded bad header", escapedBad + "\n", 0, "a2a.signature-invalid", "/signatures/0/protected",
+			at(t, escapedBad, strings.Index(escapedBad, `\"signatures\"`), `\"protected\":`), ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			verdicts := runLocated(t, c.input, v)
@@ -171,7 +186,7 @@ func TestSignatureFindingsAtTheSignature(t *testing.T) {
 				return
 			}
 			if g, ok := findRule(fs, c.sameAs); !ok || g.Path != f.Path || g.Line != f.Line || g.Column != f.Column {
-				t.Errorf("%s at %s %d:%d, but %s at %+v", c.rule, f.Path, f.Line, f.Column, c.sameAs, g)
+				t.Errorf("%s at %s %d:%d, but %s at %+v among %+v", c.rule, f.Path, f.Line, f.Column, c.sameAs, g, fs)
 			}
 		})
 	}
@@ -212,6 +227,33 @@ func TestSignatureFindingsPlacedInEveryFormat(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), "a2a.signature-invalid") || !strings.Contains(out.String(), tc.want) {
 			t.Errorf("%s: no a2a.signature-invalid placed by %q in\n%s", tc.format, tc.want, out.String())
+		}
+	}
+}
+
+// TestEmbeddedOffsets: an offset in an embedded card maps to the byte of
+// the record it is decoded from, past escapes of every size and bytes
+// that encoding/json decodes as U+FFFD.
+func TestEmbeddedOffsets(t *testing.T) {
+	for _, c := range []struct {
+		rec  string
+		want int // of the card's brace
+	}{
+		{`"{}"`, 1},
+		{` "\u00e9{}"`, 8},
+		{`"\ud83d\ude00{}"`, 13},
+		{`"\ud800{}"`, 7},        // a lone surrogate: U+FFFD
+		{`"\ud800\u0041{}"`, 13}, // not a pair: U+FFFD, A
+		{"\"\xff\\n{}\"", 4},     // not UTF-8: U+FFFD; a newline
+	} {
+		card, ok := embedded([]byte(c.rec))
+		if !ok {
+			t.Fatalf("%q: not embedded", c.rec)
+		}
+		l := signatureLocator{rec: []byte(c.rec), card: card, embedded: true}
+		brace := bytes.IndexByte(card, '{')
+		if got := l.inRecord(brace); got != c.want || c.rec[got] != '{' {
+			t.Errorf("%q: the card's brace at %d maps to %d, want %d", c.rec, brace, got, c.want)
 		}
 	}
 }
