@@ -50,9 +50,9 @@ type signatureJudge struct {
 }
 
 // judge verifies rec's signatures, when it may have any, and adds the
-// findings to vd, its counts to errs and warns, and its outcome to s. from
-// is the URL the card was fetched from, "" when it was not. It runs only
-// when keys are configured.
+// findings to vd, placed at offsets in rec, their counts to errs and
+// warns, and its outcome to s. from is the URL the card was fetched from,
+// "" when it was not. It runs only when keys are configured.
 func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, from string, errs, warns *int) {
 	j.extra = j.extra[:0]
 	var res *cardsig.Result
@@ -185,8 +185,10 @@ func (o *SignatureOutcomes) Each(f func(outcome string, n int64)) {
 }
 
 // Check verifies card's signatures and adds their findings to vd, the
-// verdict report.FromResult made of card: vd's Valid, Findings, Unlisted,
-// SignedBy and Signers then borrow c's buffers until the next Check.
+// verdict report.FromResult made of card, at offsets in card as the
+// validator's are (so vd.Card must be card): vd's Valid, Findings,
+// Unlisted, SignedBy and Signers then borrow c's buffers until the next
+// Check.
 // from is the URL the card was fetched from ("" for none), whose origin
 // its signing key must also be allowed for.
 func (c *SignatureChecker) Check(vd *report.Verdict, card []byte, from string) SignatureOutcomes {
