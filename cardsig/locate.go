@@ -78,7 +78,7 @@ func (l *Locator) readEntries() {
 		return
 	}
 	l.signatures = at
-	if l.card[at] != '[' {
+	if at >= len(l.card) || l.card[at] != '[' {
 		l.entries = append(l.entries, at)
 		return
 	}
@@ -86,7 +86,11 @@ func (l *Locator) readEntries() {
 		return
 	}
 	for dec.More() {
-		l.entries = append(l.entries, elementStart(l.card, int(dec.InputOffset())))
+		start := elementStart(l.card, int(dec.InputOffset()))
+		if start >= len(l.card) {
+			return
+		}
+		l.entries = append(l.entries, start)
 		if !skipValue(dec) {
 			return
 		}
@@ -106,8 +110,16 @@ func child(dec *json.Decoder, card []byte, name string) (offset int, ok bool) {
 		if err != nil {
 			return 0, false
 		}
-		// After a name come white space, the colon, white space.
-		start := skipSpace(card, skipSpace(card, int(dec.InputOffset()))+1)
+		// After a name come white space, the colon, white space; a card
+		// cut short may have none of them.
+		colon := skipSpace(card, int(dec.InputOffset()))
+		if colon >= len(card) || card[colon] != ':' {
+			return 0, false
+		}
+		start := skipSpace(card, colon+1)
+		if start >= len(card) {
+			return 0, false
+		}
 		if got == name {
 			return start, true
 		}

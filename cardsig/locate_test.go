@@ -83,3 +83,20 @@ func TestLocator_NoSignaturesArray(t *testing.T) {
 		t.Errorf("an entry past the array's end at %d, want the array's", got)
 	}
 }
+
+// FuzzLocator: any text, JSON or not, gets offsets inside it and no panic.
+func FuzzLocator(f *testing.F) {
+	f.Add([]byte(`{"signatures":[{"protected":"x"},{}]}`), 1, "protected")
+	f.Add([]byte(`{"signatures":{"header":[]}}`), 0, "header")
+	f.Add([]byte(`{"signatures" `), 0, "")
+	f.Add([]byte(`{"signatures":[{"protected"`), 0, "protected")
+	f.Fuzz(func(t *testing.T, card []byte, index int, member string) {
+		l := NewLocator(card)
+		if at := l.Offset(&Signature{Index: index, Member: member}); at < 0 || at > len(card) {
+			t.Errorf("offset %d outside a card of %d bytes", at, len(card))
+		}
+		if at := l.Signatures(); at < 0 || at > len(card) {
+			t.Errorf("signatures at %d outside a card of %d bytes", at, len(card))
+		}
+	})
+}

@@ -257,3 +257,28 @@ func TestEmbeddedOffsets(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEmbeddedOffsets: every offset of an embedded card maps into the
+// record, in order, and past the escapes before it.
+func FuzzEmbeddedOffsets(f *testing.F) {
+	f.Add([]byte(`"{\"a\":\"\u00e9\ud83d\ude00\ud800\"}"`))
+	f.Add([]byte("\"\xff\\n\\\\\""))
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		card, ok := embedded(rec)
+		if !ok {
+			return
+		}
+		l := signatureLocator{rec: rec, card: card, embedded: true}
+		last := 0
+		for k := 0; k <= len(card); k++ {
+			at := l.inRecord(k)
+			if at < last || at >= len(rec) {
+				t.Fatalf("card offset %d maps to %d, after %d, in a record of %d bytes", k, at, last, len(rec))
+			}
+			last = at
+		}
+		if end := bytes.LastIndexByte(rec, '"'); last != end {
+			t.Errorf("the card's end maps to %d, not the closing quote at %d", last, end)
+		}
+	})
+}
