@@ -205,7 +205,8 @@ func a2aLine(t *testing.T, card string) string {
 
 // TestSignatureFindingsPlacedInEveryFormat: every writer puts a signature
 // finding on the signature's line and column, as they share the
-// finding's offset: text, GitHub annotations and SARIF alike.
+// finding's offset: text, GitHub annotations, SARIF, JUnit and Code
+// Quality (which gives a line only) alike; jsonl is checked above.
 func TestSignatureFindingsPlacedInEveryFormat(t *testing.T) {
 	signed, v := signedA2A(t, a2aCard)
 	tampered := strings.Replace(signed, "Plans routes.", "Plans roads.", 1)
@@ -218,11 +219,19 @@ func TestSignatureFindingsPlacedInEveryFormat(t *testing.T) {
 		{report.FormatText, "in:" + l + ":" + c + ": error: a2a.signature-invalid: /signatures/0:"},
 		{report.FormatGitHub, "::error file=in,line=" + l + ",col=" + c + ",title=a2a.signature-invalid::"},
 		{report.FormatSARIF, `"startLine":` + l + `,"startColumn":` + c},
+		{report.FormatJUnit, "in:" + l + ":" + c + ": error: a2a.signature-invalid: /signatures/0:"},
 		{report.FormatCodeQuality, `"begin":` + l},
 	} {
 		var out strings.Builder
-		if _, err := Run(Config{Profile: "auto", Findings: tc.format.Writer(&out, report.WriterOptions{}), Stdin: strings.NewReader(tampered),
+		w := tc.format.Writer(&out, report.WriterOptions{})
+		if err := w.Head(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(Config{Profile: "auto", Findings: w, Stdin: strings.NewReader(tampered),
 			Signatures: &Signatures{Verifier: v}}, []Input{{Name: "in"}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Tail(&report.RunEnd{Name: "cardscan", Successful: true}); err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(out.String(), "a2a.signature-invalid") || !strings.Contains(out.String(), tc.want) {
