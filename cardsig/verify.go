@@ -93,6 +93,10 @@ type Signature struct {
 	KeyID  string // the protected header's kid, if it could be read
 	Alg    string // the protected header's alg, if it could be read
 	Reason string // why it did not verify; "" when verified
+	// Member names the entry's member at fault when the fault is in one
+	// ("protected", "signature" or "header"), "" when the outcome is the
+	// entry's as a whole: see Pointer.
+	Member string
 	// Key says which key was chosen and why, when one was.
 	Key string
 	// Thumbprint is the RFC 7638 thumbprint of that key.
@@ -271,28 +275,29 @@ func (v *Verifier) verifyOne(entry json.RawMessage, payload []byte, origins []st
 	}
 	protected, ok := jsonString(e["protected"])
 	if !ok {
-		return Signature{Status: Invalid, Reason: "protected is missing or not a string"}
+		return Signature{Status: Invalid, Reason: "protected is missing or not a string", Member: "protected"}
 	}
 	sigText, ok := jsonString(e["signature"])
 	if !ok {
-		return Signature{Status: Invalid, Reason: "signature is missing or not a string"}
+		return Signature{Status: Invalid, Reason: "signature is missing or not a string", Member: "signature"}
 	}
 	h, reason := parseHeader(protected)
 	s := Signature{KeyID: h.kid, Alg: h.alg}
-	if reason == "" {
-		reason = unprotectedFault(e["header"], h.names)
-	}
 	if reason != "" {
-		s.Status, s.Reason = Invalid, reason
+		s.Status, s.Reason, s.Member = Invalid, reason, "protected"
+		return s
+	}
+	if reason = unprotectedFault(e["header"], h.names); reason != "" {
+		s.Status, s.Reason, s.Member = Invalid, reason, "header"
 		return s
 	}
 	if !v.algs[h.alg] {
-		s.Status, s.Reason = AlgRejected, "algorithm "+quoted(h.alg)+" is not accepted"
+		s.Status, s.Reason, s.Member = AlgRejected, "algorithm "+quoted(h.alg)+" is not accepted", "protected"
 		return s
 	}
 	sig, err := base64.RawURLEncoding.Strict().DecodeString(sigText)
 	if err != nil || len(sig) == 0 {
-		s.Status, s.Reason = Invalid, "signature is not unpadded base64url"
+		s.Status, s.Reason, s.Member = Invalid, "signature is not unpadded base64url", "signature"
 		return s
 	}
 	choice, status, why := v.findKey(h, origins)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -48,9 +50,9 @@ type signatureJudge struct {
 }
 
 // judge verifies rec's signatures, when it may have any, and adds the
-// findings to vd, its counts to errs and warns, and its outcome to s. from
-// is the URL the card was fetched from, "" when it was not. It runs only
-// when keys are configured.
+// findings to vd, placed at offsets in rec, their counts to errs and
+// warns, and its outcome to s. from is the URL the card was fetched from,
+// "" when it was not. It runs only when keys are configured.
 func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, from string, errs, warns *int) {
 	j.extra = j.extra[:0]
 	var res *cardsig.Result
@@ -58,8 +60,10 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 	// A card that holds neither the name nor an escape that could spell it
 	// has no signatures member: it skips the canonical form and JSON
 	// decoding that Verify starts with.
+	var at signatureLocator
 	if bytes.Contains(rec, []byte("signatures")) || bytes.Contains(rec, []byte(`\u`)) {
-		card := embedded(rec)
+		card, isEmbedded := embedded(rec)
+		at = signatureLocator{rec: rec, card: card, embedded: isEmbedded}
 		r, err := j.cfg.Verifier.VerifyFrom(card, from)
 		switch {
 		case err == nil:
@@ -70,7 +74,7 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 			// verify.
 			signed = true
 			s.outcomes[cardsig.Invalid]++
-			j.add(fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError, "/signatures",
+			j.add(fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError, "/signatures", at.signatures(),
 				"no signature can verify: "+strings.TrimPrefix(err.Error(), "cardsig: "))
 		}
 	}
@@ -104,17 +108,17 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 			if verified {
 				sev = fastvalidate.SeverityWarning
 			}
-			j.add(code, sev, "/signatures/"+strconv.Itoa(sig.Index), sig.Reason)
+			j.add(code, sev, sig.Pointer(), at.offset(&sig), sig.Reason)
 		}
 		vd.SignedBy = res.SignedBy
 		vd.Signers = j.signers(res)
 	}
 	if j.cfg.Require && !verified {
-		path, msg := "", "the card is not signed"
+		path, offset, msg := "", 0, "the card is not signed"
 		if signed {
-			path, msg = "/signatures", "no signature verifies with a trusted key"
+			path, offset, msg = "/signatures", at.signatures(), "no signature verifies with a trusted key"
 		}
-		j.add(fastvalidate.CodeA2ASignatureMissing, fastvalidate.SeverityError, path, msg)
+		j.add(fastvalidate.CodeA2ASignatureMissing, fastvalidate.SeverityError, path, offset, msg)
 	}
 
 	if signed {
@@ -181,8 +185,10 @@ func (o *SignatureOutcomes) Each(f func(outcome string, n int64)) {
 }
 
 // Check verifies card's signatures and adds their findings to vd, the
-// verdict report.FromResult made of card: vd's Valid, Findings, Unlisted,
-// SignedBy and Signers then borrow c's buffers until the next Check.
+// verdict report.FromResult made of card, at offsets in card as the
+// validator's are (so vd.Card must be card): vd's Valid, Findings,
+// Unlisted, SignedBy and Signers then borrow c's buffers until the next
+// Check.
 // from is the URL the card was fetched from ("" for none), whose origin
 // its signing key must also be allowed for.
 func (c *SignatureChecker) Check(vd *report.Verdict, card []byte, from string) SignatureOutcomes {
@@ -210,14 +216,18 @@ func (j *signatureJudge) signers(res *cardsig.Result) []string {
 	return j.thumbs
 }
 
-func (j *signatureJudge) add(code fastvalidate.Code, sev fastvalidate.Severity, path, msg string) {
+// add adds a finding at path, which starts offset bytes into the record,
+// as the validator's findings are placed.
+func (j *signatureJudge) add(code fastvalidate.Code, sev fastvalidate.Severity, path string, offset int, msg string) {
 	if o, ok := j.cfg.Overrides[code]; ok {
 		if o == fastvalidate.SeverityOff {
 			return
 		}
 		sev = o
 	}
-	j.extra = append(j.extra, fastvalidate.NewFinding(code, sev, path, msg))
+	f := fastvalidate.NewFinding(code, sev, path, msg)
+	f.Offset = offset
+	j.extra = append(j.extra, f)
 }
 
 func (j *signatureJudge) countUnlisted(f fastvalidate.Finding) {
@@ -231,17 +241,104 @@ func (j *signatureJudge) countUnlisted(f fastvalidate.Finding) {
 }
 
 // embedded returns the card a record holds as a JSON string (a form the
-// validator accepts), or the record itself.
-func embedded(rec []byte) []byte {
+// validator accepts), or the record itself; ok says it was embedded.
+func embedded(rec []byte) (card []byte, ok bool) {
 	t := bytes.TrimLeft(rec, " \t\r\n")
 	if len(t) == 0 || t[0] != '"' {
-		return rec
+		return rec, false
 	}
 	var inner string
 	if json.Unmarshal(t, &inner) != nil {
-		return rec
+		return rec, false
 	}
-	return []byte(inner)
+	return []byte(inner), true
+}
+
+// signatureLocator places signature findings in a record as the
+// validator places its own: at offsets in the record as given, so that a
+// card embedded as a JSON string has them in the string's text. It reads
+// the card only when a finding is placed, so that a card whose
+// signatures verify costs nothing more.
+type signatureLocator struct {
+	rec, card []byte
+	embedded  bool
+	places    *cardsig.Locator
+}
+
+// signatures is the offset of the card's signatures member.
+func (l *signatureLocator) signatures() int {
+	if l.card == nil {
+		return 0
+	}
+	return l.inRecord(l.locator().Signatures())
+}
+
+// offset is the offset of what sig is about: its entry, or the member of
+// it at fault.
+func (l *signatureLocator) offset(sig *cardsig.Signature) int {
+	return l.inRecord(l.locator().Offset(sig))
+}
+
+func (l *signatureLocator) locator() *cardsig.Locator {
+	if l.places == nil {
+		l.places = cardsig.NewLocator(l.card)
+	}
+	return l.places
+}
+
+// inRecord maps an offset in the card to one in the record: for an
+// embedded card, to the byte of the string's text the card's byte comes
+// from, the backslash of an escape, as fastvalidate maps its findings'.
+func (l *signatureLocator) inRecord(offset int) int {
+	if !l.embedded {
+		return offset
+	}
+	raw := l.rec
+	i := bytes.IndexByte(raw, '"') + 1
+	for decoded := 0; decoded < offset && i < len(raw); {
+		var width, size int
+		switch r, n := utf8.DecodeRune(raw[i:]); {
+		case raw[i] == '\\':
+			width, size = escapeSize(raw[i:])
+		case r == utf8.RuneError && n == 1:
+			// encoding/json decodes a byte that is not UTF-8 as U+FFFD.
+			width, size = 1, 3
+		default:
+			width, size = n, n
+		}
+		if decoded+size > offset {
+			break // inside what this escape or character decodes to
+		}
+		i, decoded = i+width, decoded+size
+	}
+	return i
+}
+
+// escapeSize returns the width of the JSON string escape that b starts
+// with and the size of what encoding/json decodes it to: a surrogate pair
+// is one 4-byte character, a lone surrogate U+FFFD. The string decoded
+// already, so the escape is whole.
+func escapeSize(b []byte) (width, size int) {
+	if b[1] != 'u' {
+		return 2, 1
+	}
+	r := hex4(b[2:6])
+	switch {
+	case utf16.IsSurrogate(r) && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' &&
+		utf16.DecodeRune(r, hex4(b[8:12])) != utf8.RuneError:
+		return 12, 4
+	case utf16.IsSurrogate(r):
+		return 6, 3
+	}
+	return 6, utf8.RuneLen(r)
+}
+
+func hex4(b []byte) rune {
+	v, err := strconv.ParseUint(string(b), 16, 32)
+	if err != nil {
+		return utf8.RuneError
+	}
+	return rune(v)
 }
 
 // hasSignatures reports whether card, which has no canonical form, still

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
@@ -16,6 +17,7 @@ import (
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/console"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // signedFixture is a card signed by a key pinned for its own origin,
@@ -166,6 +168,56 @@ func TestServe_SignatureFlagErrors(t *testing.T) {
 		code := cmderr.Exit(err, console.New(&stderr))
 		if code != cmderr.StatusUsage || !strings.Contains(stderr.String(), tc.want) {
 			t.Errorf("%q: got exit %d %q, want exit 2 saying %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
+
+// TestServe_SignatureFindingsAtTheSignature: serve places a signature
+// finding at the signatures[] entry it is about, in a pretty-printed card
+// and in a stream, as cardscan does; it was placed at the card's start.
+func TestServe_SignatureFindingsAtTheSignature(t *testing.T) {
+	f := newSignedFixture(t)
+	url := signedServer(t, "--trust", f.trustFile, "--now", "2026-03-01T00:00:00Z")
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, f.card, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	tampered := strings.Replace(pretty.String(), "Plans routes.", "Plans roads.", 1)
+	compact := strings.Replace(string(f.card), "Plans routes.", "Plans roads.", 1)
+	place := func(text, before string) (line, column int) {
+		i := strings.Index(text, before)
+		if i < 0 {
+			t.Fatalf("%q not in %s", before, text)
+		}
+		return report.LineColumn([]byte(text), i+len(before))
+	}
+	prettyLine, prettyCol := place(tampered, "\"signatures\": [\n    ")
+	_, compactCol := place(compact, `"signatures":[`)
+	for _, tc := range []struct {
+		name, contentType, body string
+		verdict                 int
+		line, column            int
+	}{
+		{"single", "application/json", tampered, 0, prettyLine, prettyCol},
+		{"stream", ndjsonType, string(f.card) + "\n" + compact + "\n", 1, 2, compactCol},
+	} {
+		_, body := postBody(t, url+"/v1/validate", tc.contentType, strings.NewReader(tc.body))
+		lines := bytes.Split(bytes.TrimSpace(body), []byte("\n"))
+		if len(lines) <= tc.verdict {
+			t.Fatalf("%s: %d verdicts: %s", tc.name, len(lines), body)
+		}
+		var v struct {
+			Errors []struct {
+				Rule, Path   string
+				Line, Column int
+			}
+		}
+		if err := json.Unmarshal(lines[tc.verdict], &v); err != nil {
+			t.Fatalf("%s: %v: %s", tc.name, err, body)
+		}
+		if len(v.Errors) != 1 || v.Errors[0].Rule != "a2a.signature-invalid" || v.Errors[0].Path != "/signatures/0" ||
+			v.Errors[0].Line != tc.line || v.Errors[0].Column != tc.column {
+			t.Errorf("%s: got %s, want a2a.signature-invalid at /signatures/0, %d:%d", tc.name, lines[tc.verdict], tc.line, tc.column)
 		}
 	}
 }
