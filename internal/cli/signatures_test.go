@@ -7,6 +7,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -221,7 +222,15 @@ func TestSignatureMessages(t *testing.T) {
 	f := newSigFixture(t)
 	jku := f.sign(t, a2aCard, f.stranger, cardsig.SignOptions{JKU: "https://evil.example/keys.json"})
 	r := run(t, jku+"\n", "--format", "text", "--keys", f.keys, "--trust-jku", "https://keys.example/a2a/")
-	want := `<stdin>:1:1: warning: a2a.signature-key-unknown: /signatures/0: no trusted key has kid "k9", and jku "https://evil.example/keys.json" is outside the trusted jku prefixes` + "\n"
+	// A signature's finding sits at its entry in the signatures array.
+	entryColumn := func(card string) int {
+		i := strings.Index(card, `"signatures":[`)
+		if i < 0 {
+			t.Fatalf("no signatures array in %.80q", card)
+		}
+		return i + len(`"signatures":[`) + 1
+	}
+	want := fmt.Sprintf(`<stdin>:1:%d: warning: a2a.signature-key-unknown: /signatures/0: no trusted key has kid "k9", and jku "https://evil.example/keys.json" is outside the trusted jku prefixes`+"\n", entryColumn(jku))
 	if r.stdout != want || r.code != cmderr.StatusOK {
 		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
@@ -229,7 +238,7 @@ func TestSignatureMessages(t *testing.T) {
 	r = run(t, tampered+"\n", "--keys", f.keys)
 	// An invalid card says which A2A version judged it, first.
 	want = "<stdin>:1:1: note: judged as a2a/1.0\n" +
-		`<stdin>:1:1: error: a2a.signature-invalid: /signatures/0: signature does not verify with key "k1"` + "\n"
+		fmt.Sprintf(`<stdin>:1:%d: error: a2a.signature-invalid: /signatures/0: signature does not verify with key "k1"`+"\n", entryColumn(tampered))
 	if r.stdout != want || r.code != cmderr.StatusFailed {
 		t.Errorf("exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
