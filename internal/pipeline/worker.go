@@ -317,11 +317,15 @@ func (w *worker) lines(c *chunk) {
 		rec, length := LineRecord(b[start:end])
 		offset := c.offset + int64(start)
 		start = next
-		if BlankRecord(rec) || !w.cfg.Slice.Owns(offset) || w.skipping() {
+		if !w.cfg.Slice.Owns(offset) || w.skipping() {
 			continue
 		}
+		// Length before content: a line that crosses chunks is found too
+		// large before its bytes are seen, so a long blank line is too.
 		if length > w.cfg.MaxRecord {
 			w.judgeTooLarge(c, line, 1, offset, raw)
+		} else if BlankRecord(rec) {
+			continue
 		} else {
 			w.judge(c, rec, raw, line, offset)
 		}
