@@ -398,11 +398,16 @@ func (cu *cutter) grow() bool {
 func (cu *cutter) detect() Framing {
 	eof := false
 	for {
-		b := cu.c.buf
-		if framing, ok := framingOf(b, eof); ok {
+		// Only the first MaxRecord+1 bytes decide, as for a mapped input,
+		// so that a chunk larger than MaxRecord does not see further.
+		b, whole := cu.c.buf, eof
+		if len(b) > cu.p.cfg.MaxRecord {
+			b, whole = b[:cu.p.cfg.MaxRecord+1], false
+		}
+		if framing, ok := framingOf(b, whole); ok {
 			return framing
 		}
-		if eof || len(b) == cap(b) && !cu.grow() {
+		if eof || len(b) > cu.p.cfg.MaxRecord || len(b) == cap(b) && !cu.grow() {
 			return FramingNDJSON
 		}
 		if _, _, err := cu.fill(); err != nil {
