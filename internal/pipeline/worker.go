@@ -175,6 +175,7 @@ type worker struct {
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
 	syntax      [1]fastvalidate.Finding
+	unclosed    [1]fastvalidate.Finding // of a record with no bytes
 	// sig is nil unless the run verifies signatures.
 	sig *signatureJudge
 	// extract is this worker's Config.Extract, or nil; recall its
@@ -201,6 +202,7 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		autoProfile: cfg.Profile == "auto",
 	}
 	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
+	w.unclosed[0] = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "", unclosedArray)
 	if cfg.Findings != nil {
 		w.render = cfg.Findings.Renderer()
 	}
@@ -464,6 +466,12 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 	}
 	errs, warns := res.Errors(), res.Warnings()
 	switch {
+	case len(rec) == 0:
+		// The input ended inside the array of cards, where an element or
+		// its ']' was due (see splitter.finish): the validator would say
+		// "expected a value", wrong after a whole element.
+		vd.Findings, vd.Unlisted = w.unclosed[:], nil
+		errs, warns = 1, 0
 	case vd.Valid:
 		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
 		errs, warns = 1, 0
@@ -479,6 +487,10 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 	}
 	w.account(c, &vd, rec, errs, warns, w.v)
 }
+
+// unclosedArray is the message of the record with no bytes that stands
+// for the ']' an array of cards lacks.
+const unclosedArray = "unexpected end of input: the array of cards has no closing ']'"
 
 // hasJSONFault reports whether findings say the bytes are no complete
 // JSON value. A repeated name, bad UTF-8 or a huge number are faults of a
