@@ -564,6 +564,12 @@ func (cu *cutter) runJSON() error {
 		}
 		if len(c.buf) == cap(c.buf) {
 			if !cu.grow() {
+				if spans := cu.sp.settle(c.spans); len(spans) > len(c.spans) {
+					// An element whole, then only white space: not a
+					// record too large.
+					c.spans = spans
+					continue
+				}
 				if err := cu.streamTooLarge(); err != nil {
 					return err
 				}
@@ -650,7 +656,9 @@ func (cu *cutter) streamTooLarge() error {
 	for {
 		c := cu.c
 		_, _, err := cu.fill()
-		c.spans = cu.sp.scan(c.buf, c.offset, c.spans)
+		// Once the element is whole it ends there, before the white
+		// space after it reaches bytes already passed on.
+		c.spans = cu.sp.settle(cu.sp.scan(c.buf, c.offset, c.spans))
 		if err != nil {
 			c.spans = cu.sp.finish(c.spans)
 			cu.r = errReader{err}

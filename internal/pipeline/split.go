@@ -470,6 +470,21 @@ func (s *splitter) elementDone(at int64, out []span) []span {
 	return out
 }
 
+// settle ends an element of the array of cards whose value is whole and
+// that waits only for its comma or ']' (only white space came after it):
+// its span is appended to out, and what comes next starts anew (junk a
+// broken record of its own). The cutter calls it rather than take white
+// space longer than the record bound for part of the element, which would
+// make a card of a few bytes too large.
+func (s *splitter) settle(out []span) []span {
+	if !s.cards || s.rec < 0 || s.closedAt < 0 || s.recBroken || s.resync {
+		return out
+	}
+	out = append(out, span{s.rec, s.closedAt, false})
+	s.rec, s.closedAt = -1, -1
+	return out
+}
+
 // How record returned.
 type recordEnd uint8
 
