@@ -201,7 +201,7 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		ruleSlots:   ruleSlots,
 		autoProfile: cfg.Profile == "auto",
 	}
-	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
+	w.syntax[0] = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "", missingComma)
 	w.unclosed[0] = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "", unclosedArray)
 	if cfg.Findings != nil {
 		w.render = cfg.Findings.Renderer()
@@ -473,6 +473,8 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 		vd.Findings, vd.Unlisted = w.unclosed[:], nil
 		errs, warns = 1, 0
 	case vd.Valid:
+		// Where the comma was due, as below.
+		w.syntax[0].Offset = len(rec)
 		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
 		errs, warns = 1, 0
 	case !hasJSONFault(vd.Findings):
@@ -487,6 +489,10 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 	}
 	w.account(c, &vd, rec, errs, warns, w.v)
 }
+
+// missingComma is the message of an element whose value is whole but
+// that the next one follows with no comma between (see judgeBroken).
+const missingComma = "missing comma: expected ',' or ']' after the element"
 
 // unclosedArray is the message of the record with no bytes that stands
 // for the ']' an array of cards lacks.
