@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -40,6 +41,43 @@ func TestArraySpaceAfterElement(t *testing.T) {
 			if n := int64(strings.Count(valid.String(), card+"\n")); n != st.Valid {
 				t.Errorf("%s: %d valid, %d cards in --valid-out", where, st.Valid, n)
 			}
+		}
+	}
+}
+
+// TestArraySpacedElementsWhole: an array of cards with white space of any
+// length (up to three times MaxRecord) around its commas and brackets is
+// read as its cards, all valid, whatever the chunk size and workers.
+func TestArraySpacedElementsWhole(t *testing.T) {
+	const maxRecord = 512
+	r := rand.New(rand.NewPCG(3, 4))
+	space := func() string {
+		n := r.IntN(3 * maxRecord)
+		if r.IntN(3) == 0 {
+			n = r.IntN(4)
+		}
+		return strings.Repeat([]string{" ", "\n", "\t", "\r\n"}[r.IntN(4)], n)
+	}
+	for i := range 60 {
+		cards := 1 + r.IntN(5)
+		var b strings.Builder
+		b.WriteString(space() + "[" + space())
+		for j := range cards {
+			if j > 0 {
+				b.WriteString(space() + "," + space())
+			}
+			b.WriteString(card)
+		}
+		b.WriteString(space() + "]" + space())
+		chunk, jobs := 1024+r.IntN(4096), 1+r.IntN(2)
+		var valid bytes.Buffer
+		st, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: maxRecord, ValidOut: &valid,
+			Stdin: strings.NewReader(b.String())}, []Input{{Name: "in", Framing: FramingJSON}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Records != int64(cards) || st.Valid != int64(cards) || valid.String() != strings.Repeat(card+"\n", cards) {
+			t.Fatalf("input %d (%d bytes, chunk %d, -j %d): %d records, %d valid, want %d", i, b.Len(), chunk, jobs, st.Records, st.Valid, cards)
 		}
 	}
 }
