@@ -81,3 +81,38 @@ func TestArraySpacedElementsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestArraySpaceThenFaultSameForEveryChunk: after white space longer
+// than MaxRecord behind a whole element, junk or a next element with no
+// comma before it makes the same records whatever the chunk size. A
+// chunk too small to hold the space ends the element before the fault
+// arrives; a larger one used to see the fault and take it into the
+// element, so the records and their count hung on --chunk-size.
+func TestArraySpaceThenFaultSameForEveryChunk(t *testing.T) {
+	const maxRecord = 1024
+	for _, n := range []int{maxRecord - len(card) - 2, maxRecord - len(card), 3 * maxRecord} {
+		space := strings.Repeat(" ", n)
+		for k, input := range []string{
+			"[" + card + space + "x," + card + "]\n",
+			"[" + card + space + "\n" + card + "]\n",
+			"[" + card + space + "}" + card + "]\n",
+		} {
+			var want string
+			for _, chunk := range []int{1024, 1 << 20} {
+				var out, valid, invalid bytes.Buffer
+				_, err := Run(Config{Profile: "agentcard", Jobs: 1, ChunkSize: chunk, MaxRecord: maxRecord,
+					All: true, Findings: jsonlTo(&out, true), ValidOut: &valid, InvalidOut: &invalid,
+					Stdin: strings.NewReader(input)}, []Input{{Name: "in", Framing: FramingJSON}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := out.String() + valid.String() + "\x00" + invalid.String()
+				if want == "" {
+					want = got
+				} else if got != want {
+					t.Errorf("%d spaces, case %d: chunk %d differs from 1024:\n got %.400q\nwant %.400q", n, k, chunk, got, want)
+				}
+			}
+		}
+	}
+}
