@@ -540,6 +540,7 @@ func (cu *cutter) runJSON() error {
 		start = int64(len(utf8BOM))
 	}
 	cu.sp.reset(start, bom)
+	cu.sp.limit = int64(p.cfg.MaxRecord)
 	cu.c.spans = cu.sp.scan(cu.c.buf, cu.c.offset, cu.c.spans[:0])
 	// Likewise the records complete in what detect and the reads above
 	// gave, unless a file has the rest at once.

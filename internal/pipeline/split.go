@@ -182,6 +182,10 @@ type splitter struct {
 	// not), recBroken that something in it or after it is wrong.
 	closedAt  int64
 	recBroken bool
+	// limit is the record bound (0: none): white space after a whole
+	// element that takes the record in progress past it ends the
+	// element (see settle).
+	limit int64
 
 	// exact turns the block path off, so that tests can hold the two
 	// paths against each other.
@@ -321,6 +325,15 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 			i++
 			line0, s.lineBlank = i, true
 			continue
+		}
+		if s.rec >= 0 && s.limit > 0 && base+int64(i)-s.rec > s.limit {
+			// Past the bound behind a whole element, as far as a cutter
+			// that cannot hold the space sees it (see settle): end the
+			// element, so that what follows is framed alike whatever
+			// the chunk size.
+			out = s.settle(out)
+		}
+		switch classes[c] {
 		case clComma:
 			if exp&allowComma == 0 {
 				break
