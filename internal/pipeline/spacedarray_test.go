@@ -116,3 +116,49 @@ func TestArraySpaceThenFaultSameForEveryChunk(t *testing.T) {
 		}
 	}
 }
+
+// TestArraySpacedFaultsAnyChunk: arrays of cards with long white space,
+// junk, stray brackets and missing commas at random give the same
+// verdicts and out files at every chunk size and -j 1 or 2 as in one
+// chunk that holds them whole.
+func TestArraySpacedFaultsAnyChunk(t *testing.T) {
+	const maxRecord = 512
+	r := rand.New(rand.NewPCG(5, 6))
+	gap := func() string {
+		n := r.IntN(2 * maxRecord)
+		if r.IntN(2) == 0 {
+			n = r.IntN(3)
+		}
+		return strings.Repeat([]string{" ", "\n", "\t"}[r.IntN(3)], n)
+	}
+	run := func(input string, chunk, jobs int) string {
+		var out, valid, invalid bytes.Buffer
+		_, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: maxRecord,
+			All: true, Findings: jsonlTo(&out, true), ValidOut: &valid, InvalidOut: &invalid,
+			Stdin: strings.NewReader(input)}, []Input{{Name: "in", Framing: FramingJSON}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.String() + valid.String() + "\x00" + invalid.String()
+	}
+	for i := range 80 {
+		var b strings.Builder
+		b.WriteString("[")
+		for j := range 1 + r.IntN(4) {
+			if j > 0 {
+				b.WriteString(gap() + []string{",", ",", ",", "", "x,", "},", "]"}[r.IntN(7)] + gap())
+			}
+			b.WriteString(card)
+		}
+		b.WriteString(gap() + []string{"]", "]", "", "x]"}[r.IntN(4)] + "\n")
+		input := b.String()
+		want := run(input, 1<<20, 1)
+		for _, chunk := range []int{1024, 1024 + r.IntN(2048)} {
+			jobs := 1 + r.IntN(2)
+			if got := run(input, chunk, jobs); got != want {
+				t.Logf("input %q", strings.ReplaceAll(strings.ReplaceAll(input, card, "C"), strings.Repeat(" ", 10), "S"))
+				t.Fatalf("input %d (%d bytes), chunk %d, -j %d: differs from one chunk\n got %.600q\nwant %.600q", i, len(input), chunk, jobs, got, want)
+			}
+		}
+	}
+}
