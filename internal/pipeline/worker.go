@@ -349,6 +349,9 @@ func (w *worker) values(c *chunk) {
 		if !w.cfg.Slice.Owns(offset) || w.skipping() {
 			continue
 		}
+		// A broken record is as long as framed, white space before its
+		// comma or ']' included, as when it is streamed too large.
+		framed := c.buf[start:end:end]
 		if sp.broken {
 			for end > start && isSpace(c.buf[end-1]) {
 				end--
@@ -359,8 +362,8 @@ func (w *worker) values(c *chunk) {
 			rec = []byte{} // copied as an empty line, unlike a too-large record's nil
 		}
 		switch {
-		case end-start > w.cfg.MaxRecord:
-			w.judgeTooLarge(c, line, w.column(c, start), offset, rec)
+		case len(framed) > w.cfg.MaxRecord:
+			w.judgeTooLarge(c, line, w.column(c, start), offset, framed)
 		case sp.broken:
 			w.judgeBroken(c, rec, line, offset)
 		default:
