@@ -162,3 +162,32 @@ func TestArraySpacedFaultsAnyChunk(t *testing.T) {
 		}
 	}
 }
+
+// FuzzJSONChunkingSmallBound: JSON text read in chunks of every size
+// gives the verdicts and out files it gives in one chunk, with a record
+// bound small enough that records are streamed too large.
+func FuzzJSONChunkingSmallBound(f *testing.F) {
+	f.Add([]byte("["+card+strings.Repeat(" ", 700)+"x,"+card+"]"), uint16(0), uint8(0))
+	f.Add([]byte("["+card+"\n"+card+strings.Repeat("\n", 600)+"]"), uint16(300), uint8(1))
+	f.Add([]byte(card+strings.Repeat("\t", 900)+card), uint16(10), uint8(1))
+	f.Fuzz(func(t *testing.T, input []byte, chunk uint16, jobs uint8) {
+		if len(input) > 1<<14 {
+			return
+		}
+		run := func(chunk, jobs int) string {
+			var out, valid, invalid bytes.Buffer
+			_, err := Run(Config{Profile: "agentcard", Jobs: jobs, ChunkSize: chunk, MaxRecord: 512,
+				All: true, Findings: jsonlTo(&out, true), ValidOut: &valid, InvalidOut: &invalid,
+				Stdin: bytes.NewReader(input)}, []Input{{Name: "in", Framing: FramingJSON}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out.String() + valid.String() + "\x00" + invalid.String()
+		}
+		want := run(1<<20, 1)
+		size, j := 1024+int(chunk)%2048, 1+int(jobs)%2
+		if got := run(size, j); got != want {
+			t.Fatalf("chunk %d, -j %d: differs from one chunk\n got %.600q\nwant %.600q", size, j, got, want)
+		}
+	})
+}
