@@ -175,7 +175,6 @@ type worker struct {
 	// judged is counted under "" rather than the profile asked for.
 	autoProfile bool
 	syntax      [1]fastvalidate.Finding
-	unclosed    [1]fastvalidate.Finding // of a record with no bytes
 	// sig is nil unless the run verifies signatures.
 	sig *signatureJudge
 	// extract is this worker's Config.Extract, or nil; recall its
@@ -201,8 +200,7 @@ func newWorker(cfg *Config, ruleSlots int) *worker {
 		ruleSlots:   ruleSlots,
 		autoProfile: cfg.Profile == "auto",
 	}
-	w.syntax[0] = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "", missingComma)
-	w.unclosed[0] = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "", unclosedArray)
+	w.syntax[0] = fastvalidate.Finding{Code: fastvalidate.CodeJSONSyntax, Severity: fastvalidate.SeverityError}
 	if cfg.Findings != nil {
 		w.render = cfg.Findings.Renderer()
 	}
@@ -473,10 +471,12 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 		// The input ended inside the array of cards, where an element or
 		// its ']' was due (see splitter.finish): the validator would say
 		// "expected a value", wrong after a whole element.
-		vd.Findings, vd.Unlisted = w.unclosed[:], nil
+		w.syntax[0] = unclosedArrayFault
+		vd.Findings, vd.Unlisted = w.syntax[:], nil
 		errs, warns = 1, 0
 	case vd.Valid:
 		// Where the comma was due, as below.
+		w.syntax[0] = missingCommaFault
 		w.syntax[0].Offset = len(rec)
 		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
 		errs, warns = 1, 0
@@ -485,7 +485,7 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 		// document is broken just after it (a missing comma): say so
 		// where the comma should be, or the syntax error would be lost
 		// behind the card's own findings.
-		fault := w.syntax[0]
+		fault := missingCommaFault
 		fault.Offset = len(rec)
 		vd.Findings = append(append(make([]fastvalidate.Finding, 0, len(vd.Findings)+1), vd.Findings...), fault)
 		errs++
@@ -493,13 +493,15 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 	w.account(c, &vd, rec, errs, warns, w.v)
 }
 
-// missingComma is the message of an element whose value is whole but
-// that the next one follows with no comma between (see judgeBroken).
-const missingComma = "missing comma: expected ',' or ']' after the element"
-
-// unclosedArray is the message of the record with no bytes that stands
-// for the ']' an array of cards lacks.
-const unclosedArray = "unexpected end of input: the array of cards has no closing ']'"
+// The faults judgeBroken reports itself: of an element whose value is
+// whole but that the next one follows with no comma between, and of the
+// record with no bytes that stands for the ']' an array of cards lacks.
+var (
+	missingCommaFault = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "",
+		"missing comma: expected ',' or ']' after the element")
+	unclosedArrayFault = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "",
+		"unexpected end of input: the array of cards has no closing ']'")
+)
 
 // hasJSONFault reports whether findings say the bytes are no complete
 // JSON value. A repeated name, bad UTF-8 or a huge number are faults of a
