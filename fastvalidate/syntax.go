@@ -68,6 +68,7 @@ const (
 	faultNonNumber
 	faultTrailingData
 	faultNDJSON
+	faultLoneCR
 	numFaults
 )
 
@@ -83,6 +84,7 @@ var faultPrefix = [numFaults]string{
 	faultNonNumber:     "NaN and Infinity are not JSON numbers: ",
 	faultTrailingData:  "trailing data: ",
 	faultNDJSON:        "trailing data: this looks like NDJSON; use --input ndjson: ",
+	faultLoneCR:        "trailing data: this looks like lines ended by a lone CR, which ends no line; tr '\\r' '\\n' converts them: ",
 }
 
 // syntaxMessages holds a message for every fault in every context, built
@@ -181,8 +183,11 @@ func structuralFault(b []byte, off int, ctx syntaxContext, prev int) syntaxFault
 	case commentAt(b, off):
 		return faultComment
 	case ctx == ctxEnd:
-		if bytes.IndexByte(b[prev+1:off], '\n') >= 0 {
+		switch gap := b[prev+1 : off]; {
+		case bytes.IndexByte(gap, '\n') >= 0:
 			return faultNDJSON
+		case bytes.IndexByte(gap, '\r') >= 0:
+			return faultLoneCR
 		}
 		return faultTrailingData
 	case ctx == ctxColon:

@@ -51,6 +51,7 @@ var syntaxCases = []syntaxCase{
 	{`{'a':1}`, `'a'`, 0, `single-quoted string: expected a member name in double quotes or '}', found 'a'`},
 	{`{"a":'b c'}`, `'b c'`, 0, `single-quoted string: expected a value, found 'b c'`},
 	{"{\"a\":1}\n{\"a\":2}", `{"a":2}`, 0, `trailing data: this looks like NDJSON; use --input ndjson: expected the end of input after the JSON value, found '{' on a new line`},
+	{"{\"a\":1}\r{\"a\":2}", `{"a":2}`, 0, `trailing data: this looks like lines ended by a lone CR, which ends no line; tr '\r' '\n' converts them: expected the end of input after the JSON value, found '{'`},
 	{`{"a":1} {"a":2}`, `{"a":2}`, 0, `trailing data: expected the end of input after the JSON value, found '{'`},
 	{`{"a":1},`, `,`, 0, `trailing data: expected the end of input after the JSON value, found ','`},
 	{"\ufeff{}", "\ufeff", 0, `byte order mark: JSON text must not begin with one; expected a value, found U+FEFF BYTE ORDER MARK`},

@@ -66,7 +66,7 @@ func reference(input []byte, maxRecord int) (verdicts, valid, invalid []byte) {
 		raw, rec := input[off:next], bytes.TrimSuffix(input[off:end], []byte("\r"))
 		offset := off
 		off = next
-		if len(bytes.TrimSpace(rec)) == 0 {
+		if len(bytes.TrimSpace(rec)) == 0 && end-offset <= maxRecord {
 			continue
 		}
 		var vd report.Verdict

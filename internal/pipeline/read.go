@@ -408,11 +408,16 @@ func (cu *cutter) grow() bool {
 func (cu *cutter) detect() Framing {
 	eof := false
 	for {
-		b := cu.c.buf
-		if framing, ok := framingOf(b, eof); ok {
+		// Only the first MaxRecord+1 bytes decide, as for a mapped input,
+		// so that a chunk larger than MaxRecord does not see further.
+		b, whole := cu.c.buf, eof
+		if len(b) > cu.p.cfg.MaxRecord {
+			b, whole = b[:cu.p.cfg.MaxRecord+1], false
+		}
+		if framing, ok := framingOf(b, whole); ok {
 			return framing
 		}
-		if eof || len(b) == cap(b) && !cu.grow() {
+		if eof || len(b) > cu.p.cfg.MaxRecord || len(b) == cap(b) && !cu.grow() {
 			return FramingNDJSON
 		}
 		if _, _, err := cu.fill(); err != nil {
@@ -545,6 +550,7 @@ func (cu *cutter) runJSON() error {
 		start = int64(len(utf8BOM))
 	}
 	cu.sp.reset(start, bom)
+	cu.sp.limit = int64(p.cfg.MaxRecord)
 	cu.c.spans = cu.sp.scan(cu.c.buf, cu.c.offset, cu.c.spans[:0])
 	// Likewise the records complete in what detect and the reads above
 	// gave, unless a file has the rest at once.
@@ -569,6 +575,12 @@ func (cu *cutter) runJSON() error {
 		}
 		if len(c.buf) == cap(c.buf) {
 			if !cu.grow() {
+				if spans := cu.sp.settle(c.spans); len(spans) > len(c.spans) {
+					// An element whole, then only white space: not a
+					// record too large.
+					c.spans = spans
+					continue
+				}
 				if err := cu.streamTooLarge(); err != nil {
 					return err
 				}
@@ -655,7 +667,9 @@ func (cu *cutter) streamTooLarge() error {
 	for {
 		c := cu.c
 		_, _, err := cu.fill()
-		c.spans = cu.sp.scan(c.buf, c.offset, c.spans)
+		// Once the element is whole it ends there, before the white
+		// space after it reaches bytes already passed on.
+		c.spans = cu.sp.settle(cu.sp.scan(c.buf, c.offset, c.spans))
 		if err != nil {
 			c.spans = cu.sp.finish(c.spans)
 			cu.r = errReader{err}

@@ -182,6 +182,10 @@ type splitter struct {
 	// not), recBroken that something in it or after it is wrong.
 	closedAt  int64
 	recBroken bool
+	// limit is the record bound (0: none): white space after a whole
+	// element that takes the record in progress past it ends the
+	// element (see settle).
+	limit int64
 
 	// exact turns the block path off, so that tests can hold the two
 	// paths against each other.
@@ -321,6 +325,15 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 			i++
 			line0, s.lineBlank = i, true
 			continue
+		}
+		if s.rec >= 0 && s.limit > 0 && base+int64(i)-s.rec > s.limit {
+			// Past the bound behind a whole element, as far as a cutter
+			// that cannot hold the space sees it (see settle): end the
+			// element, so that what follows is framed alike whatever
+			// the chunk size.
+			out = s.settle(out)
+		}
+		switch classes[c] {
 		case clComma:
 			if exp&allowComma == 0 {
 				break
@@ -467,6 +480,21 @@ func (s *splitter) elementDone(at int64, out []span) []span {
 	}
 	out = append(out, span{s.rec, end, broken})
 	s.rec, s.closedAt, s.recBroken = -1, -1, false
+	return out
+}
+
+// settle ends an element of the array of cards whose value is whole and
+// that waits only for its comma or ']' (only white space came after it):
+// its span is appended to out, and what comes next starts anew (junk a
+// broken record of its own). The cutter calls it rather than take white
+// space longer than the record bound for part of the element, which would
+// make a card of a few bytes too large.
+func (s *splitter) settle(out []span) []span {
+	if !s.cards || s.rec < 0 || s.closedAt < 0 || s.recBroken || s.resync {
+		return out
+	}
+	out = append(out, span{s.rec, s.closedAt, false})
+	s.rec, s.closedAt = -1, -1
 	return out
 }
 

@@ -330,11 +330,15 @@ func (w *worker) lines(c *chunk) {
 		rec, length := LineRecord(b[start:end])
 		offset := c.offset + int64(start)
 		start = next
-		if BlankRecord(rec) || !w.cfg.Slice.Owns(offset) || w.skipping() {
+		if !w.cfg.Slice.Owns(offset) || w.skipping() {
 			continue
 		}
+		// Length before content: a line that crosses chunks is found too
+		// large before its bytes are seen, so a long blank line is too.
 		if length > w.cfg.MaxRecord {
 			w.judgeTooLarge(c, line, 1, offset, raw)
+		} else if BlankRecord(rec) {
+			continue
 		} else {
 			w.judge(c, rec, raw, line, offset)
 		}
@@ -362,6 +366,9 @@ func (w *worker) values(c *chunk) {
 		if !w.cfg.Slice.Owns(offset) || w.skipping() {
 			continue
 		}
+		// A broken record is as long as framed, white space before its
+		// comma or ']' included, as when it is streamed too large.
+		framed := c.buf[start:end:end]
 		if sp.broken {
 			for end > start && isSpace(c.buf[end-1]) {
 				end--
@@ -372,8 +379,8 @@ func (w *worker) values(c *chunk) {
 			rec = []byte{} // copied as an empty line, unlike a too-large record's nil
 		}
 		switch {
-		case end-start > w.cfg.MaxRecord:
-			w.judgeTooLarge(c, line, w.column(c, start), offset, rec)
+		case len(framed) > w.cfg.MaxRecord:
+			w.judgeTooLarge(c, line, w.column(c, start), offset, framed)
 		case sp.broken:
 			w.judgeBroken(c, rec, line, offset)
 		default:
@@ -479,7 +486,17 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 	}
 	errs, warns := res.Errors(), res.Warnings()
 	switch {
+	case len(rec) == 0:
+		// The input ended inside the array of cards, where an element or
+		// its ']' was due (see splitter.finish): the validator would say
+		// "expected a value", wrong after a whole element.
+		w.syntax[0] = unclosedArrayFault
+		vd.Findings, vd.Unlisted = w.syntax[:], nil
+		errs, warns = 1, 0
 	case vd.Valid:
+		// Where the comma was due, as below.
+		w.syntax[0] = missingCommaFault
+		w.syntax[0].Offset = len(rec)
 		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
 		errs, warns = 1, 0
 	case !hasJSONFault(vd.Findings):
@@ -487,13 +504,23 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 		// document is broken just after it (a missing comma): say so
 		// where the comma should be, or the syntax error would be lost
 		// behind the card's own findings.
-		fault := w.syntax[0]
+		fault := missingCommaFault
 		fault.Offset = len(rec)
 		vd.Findings = append(append(make([]fastvalidate.Finding, 0, len(vd.Findings)+1), vd.Findings...), fault)
 		errs++
 	}
 	w.account(c, &vd, rec, errs, warns, w.v)
 }
+
+// The faults judgeBroken reports itself: of an element whose value is
+// whole but that the next one follows with no comma between, and of the
+// record with no bytes that stands for the ']' an array of cards lacks.
+var (
+	missingCommaFault = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "",
+		"missing comma: expected ',' or ']' after the element")
+	unclosedArrayFault = fastvalidate.NewFinding(fastvalidate.CodeJSONSyntax, fastvalidate.SeverityError, "",
+		"unexpected end of input: the array of cards has no closing ']'")
+)
 
 // hasJSONFault reports whether findings say the bytes are no complete
 // JSON value. A repeated name, bad UTF-8 or a huge number are faults of a
