@@ -579,7 +579,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--allow-remote"}, "--allow-remote needs --listen"},
 		{[]string{"--max-inflight", "0"}, "--max-inflight 0: want 1 to 1024"},
 		{[]string{"--timeout", "0s"}, "want a positive duration"},
-		{[]string{"--max-message", "12"}, "want 1KiB to 1GiB"},
+		{[]string{"--max-message", "12"}, "--max-message 12: want 1KiB to 1GiB"},
+		// A size over 1GiB was printed in bytes (2147483648), not as typed.
+		{[]string{"--max-message", "2GiB"}, "--max-message 2GiB: want 1KiB to 1GiB"},
+		{[]string{"--max-message=2048m"}, "--max-message 2048m: want 1KiB to 1GiB"},
+		{[]string{"--max-inflight", "100000"}, "--max-inflight 100000: want 1 to 1024"},
 		{[]string{"--max-record", "0"}, "--max-record must be at least 1 byte"},
 		{[]string{"--nope"}, "unknown flag --nope"},
 		{[]string{"extra"}, `mcp takes no arguments, got "extra"`},
