@@ -26,7 +26,7 @@ func (s *Size) String() string {
 	for _, u := range []struct {
 		suffix string
 		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
 		if n != 0 && n%u.mult == 0 {
 			return strconv.FormatInt(n/u.mult, 10) + u.suffix
 		}

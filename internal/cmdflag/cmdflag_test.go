@@ -33,7 +33,7 @@ func TestParseSize(t *testing.T) {
 	if err := s.Set("2MiB"); err != nil || s != 2<<20 || s.String() != "2MiB" {
 		t.Errorf("Size.Set(2MiB): %v, %d, %q", err, s, s.String())
 	}
-	for n, want := range map[Size]string{0: "0", 7: "7", 4096: "4KiB", 1536: "1536", 16 << 20: "16MiB", 3 << 30: "3GiB", 1<<20 + 1<<10: "1025KiB", 1 << 40: "1TiB", 1<<40 + 1<<30: "1025GiB"} {
+	for n, want := range map[Size]string{0: "0", 7: "7", 4096: "4KiB", 1536: "1536", 16 << 20: "16MiB", 3 << 30: "3GiB", 1<<20 + 1<<10: "1025KiB", 1 << 40: "1TiB", 1<<40 - 1<<30: "1023GiB"} {
 		if got := n.String(); got != want {
 			t.Errorf("Size(%d).String() = %q, want %q", n, got, want)
 		}

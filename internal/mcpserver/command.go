@@ -138,7 +138,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 func parseArgs(args []string) (*options, error) {
 	o := &options{}
-	operands, err := newFlagSet(o).Parse(args)
+	fs := newFlagSet(o)
+	operands, err := fs.Parse(args)
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +150,11 @@ func parseArgs(args []string) (*options, error) {
 	case o.MaxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
 	case o.MaxMessage < 1<<10 || o.MaxMessage > 1<<30:
-		return nil, fmt.Errorf("--max-message %d: want 1KiB to 1GiB", o.MaxMessage)
+		return nil, fmt.Errorf("--max-message %s: want 1KiB to 1GiB", fs.Typed("max-message"))
 	case o.Timeout <= 0:
 		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.Timeout)
 	case o.MaxInflight < 1 || o.MaxInflight > 1024:
-		return nil, fmt.Errorf("--max-inflight %d: want 1 to 1024", o.MaxInflight)
+		return nil, fmt.Errorf("--max-inflight %s: want 1 to 1024", fs.Typed("max-inflight"))
 	case o.allowRemote && o.listen == "":
 		return nil, errors.New("--allow-remote needs --listen")
 	}
