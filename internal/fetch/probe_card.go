@@ -47,8 +47,8 @@ type probeCard struct {
 	valid   bool
 	profile string
 	ifaces  []iface
-	// err says why the record could not be read as a card (not JSON, too
-	// long); ifaces is then empty.
+	// err says why the record holds no card (a fetch record of a URL that
+	// yielded none); the record is then no card, and ifaces is empty.
 	err string
 }
 
@@ -275,7 +275,7 @@ func readProbeCard(input string, line int, text []byte, v *fastvalidate.Validato
 		pc.cardURL = redactPassword(*fr.URL)
 		card = fr.Card
 		if bytes.Equal(card, []byte("null")) {
-			pc.err = "the fetch record holds no card"
+			pc.err = "the fetch record of " + printable(pc.cardURL) + " holds no card"
 			return pc
 		}
 	}
