@@ -549,7 +549,7 @@ func TestStdio(t *testing.T) {
 	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	_, err = cs.CallTool(tctx, &mcp.CallToolParams{Name: "validate_card", Arguments: map[string]any{"card": strings.Repeat("x", 8<<10)}})
-	if err == nil || !strings.Contains(err.Error(), "longer than the limit of 4096 bytes (--max-message)") {
+	if err == nil || !strings.Contains(err.Error(), "longer than --max-message 4KiB") {
 		t.Errorf("a message over --max-message: %v; want the limit named", err)
 	}
 	m = structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{}`)}))
