@@ -34,6 +34,13 @@ func (s *Size) String() string {
 	return strconv.FormatInt(n, 10)
 }
 
+// FormatSize writes n bytes as Size.String does, for a message that
+// names a size flag's value as the user would type it.
+func FormatSize(n int64) string {
+	s := Size(n)
+	return s.String()
+}
+
 // Set parses a size; it implements flag.Value.
 func (s *Size) Set(v string) error {
 	n, err := ParseSize(v)

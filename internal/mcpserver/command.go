@@ -304,7 +304,7 @@ const bodyChunk = 32 << 10
 func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted, maxMessage int64) (body []byte, held int64, ok bool) {
 	declared := r.ContentLength
 	if declared > maxMessage {
-		http.Error(w, fmt.Sprintf("a message of %d bytes is larger than --max-message %d bytes", declared, maxMessage), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("a message of %d bytes is larger than --max-message %s", declared, cmdflag.FormatSize(maxMessage)), http.StatusRequestEntityTooLarge)
 		return nil, 0, false
 	}
 	limit := maxMessage + 1 // a byte more shows a body without a Content-Length is too long
@@ -332,7 +332,7 @@ func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted
 		}
 	}
 	if int64(len(body)) > maxMessage {
-		http.Error(w, fmt.Sprintf("a message larger than --max-message %d bytes", maxMessage), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("a message larger than --max-message %s", cmdflag.FormatSize(maxMessage)), http.StatusRequestEntityTooLarge)
 		return nil, held, false
 	}
 	return body, held, true
