@@ -763,3 +763,13 @@ func TestProbe_FetchRecordWithoutCard(t *testing.T) {
 		}
 	}
 }
+
+// TestProbe_LongRecordNamesTheLimitAsTyped: a record over --max-record
+// was reported as "longer than --max-record (1024 bytes)".
+func TestProbe_LongRecordNamesTheLimitAsTyped(t *testing.T) {
+	long := `{"name":"` + strings.Repeat("x", 2000) + `"}` + "\n"
+	_, _, stderr := runProbeOn(t, nil, long, "--max-record", "1KiB")
+	if want := "probe: <stdin>:1: longer than --max-record 1KiB; its interfaces are not probed"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q; want %q", stderr, want)
+	}
+}
