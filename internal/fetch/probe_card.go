@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/mediatype"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -254,7 +255,7 @@ func (r *cardReader) next() ([]byte, int, error) {
 type longRecord struct{ max int64 }
 
 func (e *longRecord) Error() string {
-	return fmt.Sprintf("longer than --max-record (%d bytes)", e.max)
+	return "longer than --max-record " + cmdflag.FormatSize(e.max)
 }
 
 // fetchRecord is the part of a cardscan fetch --format cards record probe
