@@ -3,7 +3,7 @@ GO ?= go
 STATICCHECK_VERSION ?= v0.8.2
 GOBIN ?= $(shell $(GO) env GOPATH)/bin
 
-.PHONY: all build man test lint vet fmt-check tidy-check staticcheck unit fuzz-seeds bench bench-unit beam-test compare bench-gateway clean perf pgo debian-packages node-deps
+.PHONY: all build man test vet fmt-check tidy-check staticcheck unit fuzz-seeds bench bench-unit beam-test compare bench-gateway clean perf pgo debian-packages node-deps
 
 all: build
 

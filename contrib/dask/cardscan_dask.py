@@ -296,10 +296,11 @@ def join(out, dirs, cardscan, dumps):
 def main(argv):
     p = argparse.ArgumentParser(
         description="Runs cardscan over a Dask cluster, one task per shard, and joins the summaries.",
-        epilog="Flags after -- go to cardscan (fetch), e.g. -- -j 16 --per-host 2 --allow-private.")
+        epilog="Flags after -- go to each task's cardscan fetch with --urls, to cardscan with --dumps, "
+               "e.g. -- -j 16 --per-host 2 --allow-private with --urls, -- --profile a2a/1.0 with --dumps.")
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--urls", metavar="FILE", help="a URL list, one per line, fetched with cardscan fetch")
-    src.add_argument("--dumps", metavar="DIR", help="a directory of dumps, one task per file")
+    src.add_argument("--urls", metavar="FILE", help="a URL list, one per line, split into tasks of --shard-size URLs, each fetched with cardscan fetch")
+    src.add_argument("--dumps", metavar="DIR", help="a directory of dumps, split into --shards tasks, each judging its slice of DIR with cardscan --shard I/N")
     p.add_argument("--out", metavar="DIR", required=True,
                    help="where shards, records.jsonl and summary.json go (storage every worker sees)")
     p.add_argument("--shard-size", type=int, default=10000, metavar="N", help="URLs per task (default 10000)")

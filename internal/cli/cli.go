@@ -240,7 +240,7 @@ func parseFlags(args []string) (*options, error) {
 		return nil, usageError{"--memory bounds what --cross-card and --digest-out hold: give one, or drop --memory"}
 	}
 	if o.listRules && !o.version && len(paths) > 0 {
-		return nil, usageError{"--list-rules judges no card: drop the paths, or --list-rules to judge them"}
+		return nil, usageError{"--list-rules judges no card, so the paths beside it would go unread: drop the paths to list the rules, or drop --list-rules to judge the paths"}
 	}
 	return o, nil
 }

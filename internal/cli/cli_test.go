@@ -796,6 +796,13 @@ func TestMaxInvalid(t *testing.T) {
 		if !strings.Contains(r.stderr, "stopped early") {
 			t.Errorf("stderr %q", r.stderr)
 		}
+		// The line said "3 records: ...; 1.4 MB in ..." as if the bytes
+		// were those of the records judged: they are those read, which
+		// run ahead of judging, as bytes_decompressed counts them.
+		want := fmt.Sprintf("; %.1f MB read, some never judged, in ", float64(s.BytesDecompressed)/1e6)
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("--max-invalid %d: stderr %q; want %q", n, r.stderr, want)
+		}
 	}
 }
 

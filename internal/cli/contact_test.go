@@ -241,6 +241,13 @@ func TestListRulesTakesNoPaths(t *testing.T) {
 	if r.code != 2 || !strings.Contains(r.stderr, "--list-rules judges no card") || r.stdout != "" {
 		t.Errorf("exit %d, stdout %d bytes, stderr %q; want 2", r.code, len(r.stdout), r.stderr)
 	}
+	// "drop the paths, or --list-rules to judge them" offered --list-rules
+	// as the way to judge the paths: each way out names what to drop.
+	for _, want := range []string{"drop the paths to list the rules", "or drop --list-rules to judge the paths"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q; want it to say %q", r.stderr, want)
+		}
+	}
 	if r := run(t, "", "--list-rules", "--profile", "ma2d"); r.code != 0 || !strings.Contains(r.stdout, "ma2d.name") {
 		t.Errorf("--list-rules --profile ma2d: exit %d, stderr %q", r.code, r.stderr)
 	}

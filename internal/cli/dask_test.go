@@ -245,3 +245,33 @@ func recordKeys(t *testing.T, out []byte) []string {
 	}
 	return keys
 }
+
+// TestDaskRecipeHelp: the recipe's --help said "one task per file" of
+// --dumps, which --shards slices into any number of tasks, and that the
+// flags after -- go to "cardscan (fetch)", when with --dumps they go to
+// cardscan itself. Only argparse runs, so no Dask is needed.
+func TestDaskRecipeHelp(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skipf("no python3 on PATH to run %s --help: %v", daskRecipe, err)
+	}
+	out, err := exec.Command(python, daskRecipe, "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s --help: %v\n%s", daskRecipe, err, out)
+	}
+	help := strings.Join(strings.Fields(string(out)), " ")
+	for _, stale := range []string{"one task per file", "cardscan (fetch)"} {
+		if strings.Contains(help, stale) {
+			t.Errorf("--help says %q:\n%s", stale, out)
+		}
+	}
+	for _, want := range []string{
+		"--dumps DIR a directory of dumps, split into --shards tasks",
+		"--urls FILE a URL list, one per line, split into tasks of --shard-size URLs",
+		"Flags after -- go to each task's cardscan fetch with --urls, to cardscan with --dumps",
+	} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not say %q:\n%s", want, out)
+		}
+	}
+}

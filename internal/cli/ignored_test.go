@@ -37,5 +37,16 @@ func TestSignaturesOffWithKeys(t *testing.T) {
 		if want := "--signatures off verifies no signature"; r.code != 2 || !strings.Contains(r.stderr, want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", args, r.code, r.stderr, want)
 		}
+		// "drop them, or --signatures off" read as if --signatures off
+		// were the remedy, when it is the cause: each way out names the
+		// flags to drop and what the run then does.
+		for _, want := range []string{
+			"drop --keys, --trust-jku and --trust to judge the cards unverified",
+			"or drop --signatures off to verify with them",
+		} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%q: stderr %q; want it to say %q", args, r.stderr, want)
+			}
+		}
 	}
 }

@@ -484,7 +484,7 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 		return err
 	}
 	if len(card) > int(r.o.maxRecord) {
-		return fmt.Errorf("longer than --max-record (%d bytes)", int64(r.o.maxRecord))
+		return fmt.Errorf("longer than --max-record %s", r.o.maxRecord.String())
 	}
 	var recs, notes []byte
 	var t tally

@@ -289,7 +289,7 @@ func (r *migrateRun) longLine(name string, line int, br *bufio.Reader, b []byte,
 		order <- c
 		return nil
 	}
-	r.con.Errorf("migrate: %s:%d: longer than --max-record (%d bytes); the line is kept as it was", name, line, int64(r.o.maxRecord))
+	r.con.Errorf("migrate: %s:%d: longer than --max-record %s; the line is kept as it was", name, line, r.o.maxRecord.String())
 	r.ioErrors++
 	bar := &barrier{reached: make(chan bool), resume: make(chan bool)}
 	order <- &chunk{barrier: bar}

@@ -111,8 +111,9 @@ func TestMigrateLongLineKept(t *testing.T) {
 		dir := t.TempDir()
 		outPath := filepath.Join(dir, "out.ndjson")
 		var out, errb bytes.Buffer
-		code := Run([]string{"migrate", "--to", "a2a/1.0", "--max-record", "4000", "-o", outPath, "--report", filepath.Join(dir, "r.jsonl")}, strings.NewReader(dump), &out, &errb)
-		if code != 3 || !strings.Contains(errb.String(), ":2: longer than --max-record") {
+		code := Run([]string{"migrate", "--to", "a2a/1.0", "--max-record", "4KiB", "-o", outPath, "--report", filepath.Join(dir, "r.jsonl")}, strings.NewReader(dump), &out, &errb)
+		// The limit is written as typed (4KiB), where it was "(4096 bytes)".
+		if code != 3 || !strings.Contains(errb.String(), ":2: longer than --max-record 4KiB;") {
 			t.Errorf("exit %d, want 3 naming line 2: %s", code, errb.String())
 		}
 		got, err := os.ReadFile(outPath)

@@ -31,7 +31,7 @@ func (s *signatureOptions) check(hasTrust bool) error {
 	// how one run sets it aside. Keys given on the command line beside
 	// it were read for nothing, the cards passing unverified.
 	if s.Signatures == "off" && (len(s.Keys) > 0 || len(s.TrustJKU) > 0 || s.TrustFile != "") {
-		return usagef("--signatures off verifies no signature, so --keys, --trust-jku and --trust are read for nothing: drop them, or --signatures off")
+		return usagef("--signatures off verifies no signature, so --keys, --trust-jku and --trust are read for nothing: drop --keys, --trust-jku and --trust to judge the cards unverified, or drop --signatures off to verify with them")
 	}
 	return nil
 }

@@ -26,12 +26,19 @@ func (s *Size) String() string {
 	for _, u := range []struct {
 		suffix string
 		mult   int64
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+	}{{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
 		if n != 0 && n%u.mult == 0 {
 			return strconv.FormatInt(n/u.mult, 10) + u.suffix
 		}
 	}
 	return strconv.FormatInt(n, 10)
+}
+
+// FormatSize writes n bytes as Size.String does, for a message that
+// names a size flag's value as the user would type it.
+func FormatSize(n int64) string {
+	s := Size(n)
+	return s.String()
 }
 
 // Set parses a size; it implements flag.Value.

@@ -33,7 +33,7 @@ func TestParseSize(t *testing.T) {
 	if err := s.Set("2MiB"); err != nil || s != 2<<20 || s.String() != "2MiB" {
 		t.Errorf("Size.Set(2MiB): %v, %d, %q", err, s, s.String())
 	}
-	for n, want := range map[Size]string{0: "0", 7: "7", 4096: "4KiB", 1536: "1536", 16 << 20: "16MiB", 3 << 30: "3GiB", 1<<20 + 1<<10: "1025KiB"} {
+	for n, want := range map[Size]string{0: "0", 7: "7", 4096: "4KiB", 1536: "1536", 16 << 20: "16MiB", 3 << 30: "3GiB", 1<<20 + 1<<10: "1025KiB", 1 << 40: "1TiB", 1<<40 - 1<<30: "1023GiB"} {
 		if got := n.String(); got != want {
 			t.Errorf("Size(%d).String() = %q, want %q", n, got, want)
 		}
@@ -54,5 +54,24 @@ func TestWantColor(t *testing.T) {
 	t.Setenv("NO_COLOR", "")
 	if WantColor("auto", &bytes.Buffer{}) {
 		t.Error("colour on for a buffer")
+	}
+}
+
+// TestTyped: an error about a flag's value quotes it as the user wrote
+// it; a flag left out reads as its default.
+func TestTyped(t *testing.T) {
+	var size Size = 1 << 20
+	var n, m int
+	var fs Set
+	fs.Var(&size, "--max-message SIZE", "")
+	fs.Int(&n, "-j, --jobs N", 4, "")
+	fs.Int(&m, "--other N", 7, "")
+	if _, err := fs.Parse([]string{"--max-message=2048M", "-j", "+016"}); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{"max-message": "2048M", "jobs": "+016", "j": "+016", "other": "7", "nope": ""} {
+		if got := fs.Typed(name); got != want {
+			t.Errorf("Typed(%q) = %q, want %q", name, got, want)
+		}
 	}
 }

@@ -42,6 +42,9 @@ type Flag struct {
 	// given says Parse set the flag, for a command whose defaults come
 	// in part from a file the command line overrides.
 	given bool
+	// typed is the value as the user wrote it, for an error that quotes
+	// it: 2048M, not the 2147483648 it was read as.
+	typed string
 	// noEmpty refuses an empty value: the flag's default is the empty
 	// string, so an empty value would be taken for the flag left out
 	// (--summary="$UNSET" writing no summary, and saying nothing).
@@ -157,6 +160,20 @@ func (s *Set) add(spec, help string, v flag.Value) *Flag {
 func (s *Set) Given(name string) bool {
 	f := s.names[name]
 	return f != nil && f.given
+}
+
+// Typed returns the value of the flag of that name (long or short,
+// without dashes) as the last Parse was given it, or its current value's
+// text when it was not given; "" for no such flag.
+func (s *Set) Typed(name string) string {
+	f := s.names[name]
+	switch {
+	case f == nil:
+		return ""
+	case f.given:
+		return f.typed
+	}
+	return f.value.String()
 }
 
 // Flags returns the declared flags, in the order of declaration.
@@ -304,7 +321,7 @@ func (s *Set) Parse(args []string) (operands []string, err error) {
 			}
 			return nil, fmt.Errorf("invalid value %q for flag %s: %v", value, typed, err)
 		}
-		f.given = true
+		f.given, f.typed = true, value
 	}
 	return operands, nil
 }

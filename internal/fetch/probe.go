@@ -69,7 +69,7 @@ flags:
 const probeUsageTail = `
 exit status: 0 every interface answered as declared (per --fail-on), 1 one
 did not, 2 usage error, 3 an input could not be read (or the records
-could not be written).
+could not be written), or every record was a fetch record without a card.
 `
 
 func newProbeFlagSet(o *probeOptions) *cmdflag.Set {
@@ -278,19 +278,22 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 			}
 		}
 	})
-	total.InputErrors = readErrors
+	noCard := total.InputErrors // fetch records that hold no card
+	total.InputErrors += readErrors
 	total.Seconds = time.Since(start).Seconds()
 	total.Finish()
 	// The cards' own findings are validation's business: the status
-	// judges what the interfaces answered.
+	// judges what the interfaces answered. Records without a card fail
+	// the run only when there was no card at all, as fetch fails only
+	// when no URL yielded one.
 	verdict := cmderr.Verdict(o.failOn, failing, total.Warnings)
-	if readErrors > 0 || writeErr {
+	if readErrors > 0 || writeErr || noCard > 0 && total.Records == 0 {
 		verdict = cmderr.ErrIOReported
 	}
 	if sarif != nil && !writeFailed {
 		sarif.Tail(probeRunEnd(&total, verdict))
 	}
-	con.Printf("%s", probeHuman(&total))
+	con.Printf("%s", probeHuman(&total, noCard))
 	return total, verdict
 }
 
@@ -319,6 +322,13 @@ func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalid
 		pc := readProbeCard(name, line, text, v)
 		total.BytesRead += int64(len(text))
 		total.BytesDecompressed += int64(len(text))
+		if pc.err != "" {
+			// No card to judge or probe: an input error, as fetch counted
+			// the URL, rather than an invalid card of no profile.
+			con.Errorf("probe: %s:%d: %s; nothing to probe", name, line, pc.err)
+			total.InputErrors++
+			continue
+		}
 		total.Records++
 		if pc.valid {
 			total.Valid++
@@ -371,12 +381,15 @@ func countProbe(total *summary.Summary, res *probeResult) {
 }
 
 // probeHuman is the line written to stderr at the end of a run.
-func probeHuman(s *summary.Summary) string {
+func probeHuman(s *summary.Summary, noCard int64) string {
 	p := s.Probes
 	msg := fmt.Sprintf("probe: %s of %s: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable, %d not probed",
 		plural(p.Interfaces, "interface"), plural(s.Records, "card"), p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed)
 	if p.CardsSkipped > 0 {
 		msg += fmt.Sprintf("; %d invalid cards not probed (--include-invalid probes them)", p.CardsSkipped)
+	}
+	if noCard > 0 {
+		msg += "; " + plural(noCard, "fetch record") + " without a card (input errors)"
 	}
 	return msg + fmt.Sprintf("; %.2f s", s.Seconds)
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/mediatype"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
@@ -47,8 +48,8 @@ type probeCard struct {
 	valid   bool
 	profile string
 	ifaces  []iface
-	// err says why the record could not be read as a card (not JSON, too
-	// long); ifaces is then empty.
+	// err says why the record holds no card (a fetch record of a URL that
+	// yielded none); the record is then no card, and ifaces is empty.
 	err string
 }
 
@@ -254,7 +255,7 @@ func (r *cardReader) next() ([]byte, int, error) {
 type longRecord struct{ max int64 }
 
 func (e *longRecord) Error() string {
-	return fmt.Sprintf("longer than --max-record (%d bytes)", e.max)
+	return "longer than --max-record " + cmdflag.FormatSize(e.max)
 }
 
 // fetchRecord is the part of a cardscan fetch --format cards record probe
@@ -275,7 +276,7 @@ func readProbeCard(input string, line int, text []byte, v *fastvalidate.Validato
 		pc.cardURL = redactPassword(*fr.URL)
 		card = fr.Card
 		if bytes.Equal(card, []byte("null")) {
-			pc.err = "the fetch record holds no card"
+			pc.err = "the fetch record of " + printable(pc.cardURL) + " holds no card"
 			return pc
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/json"
+	"fmt"
 	"io"
 	mathbig "math/big"
 	"net"
@@ -712,5 +713,63 @@ func TestWireCodec(t *testing.T) {
 	}
 	if _, err := (wireCodec{}).Marshal("not a message"); err == nil {
 		t.Error("encoding a string as a message: no error")
+	}
+}
+
+// TestProbe_FetchRecordWithoutCard: a fetch record of a URL that yielded
+// no card was counted as one invalid card of profile "none", silently. It
+// is no card: an input error, named on stderr, as fetch counts that URL;
+// and a run that read no card at all exits 3, as fetch does when no URL
+// yielded one.
+func TestProbe_FetchRecordWithoutCard(t *testing.T) {
+	srv := httptest.NewServer(&fakeRPC{oneX: true})
+	defer srv.Close()
+	card := card10("["+iface10(srv.URL, "JSONRPC")+"]", "{}")
+	withCard := `{"url":"https://ledger.example.org/","input":"https://ledger.example.org/.well-known/agent-card.json","line":1,"offset":0,"valid":true,"profile":"a2a/1.0","errors":[],"warnings":[],"card":` + card + "}\n"
+	without := `{"url":"https://gone.example.org/","input":"https://gone.example.org/","line":1,"offset":0,"valid":false,"profile":"","errors":[{"rule":"http.unreachable"}],"warnings":[],"card":null}` + "\n"
+	for _, tc := range []struct {
+		name, records string
+		status        int
+		cards, valid  int64
+	}{
+		{"beside a card", withCard + without, cmderr.StatusOK, 1, 1},
+		{"alone", without, cmderr.StatusIO, 0, 0},
+	} {
+		sum := filepath.Join(t.TempDir(), "summary.json")
+		var out, errb bytes.Buffer
+		status := runProbeExit([]string{"--allow-private", "--summary", sum, "-"}, strings.NewReader(tc.records), &out, &errb, nil)
+		stderr := errb.String()
+		if status != tc.status {
+			t.Errorf("%s: status %d, want %d; stderr %s", tc.name, status, tc.status, stderr)
+		}
+		line := strings.Count(tc.records, "\n")
+		if want := fmt.Sprintf("probe: <stdin>:%d: the fetch record of https://gone.example.org/ holds no card", line); !strings.Contains(stderr, want) {
+			t.Errorf("%s: stderr %q does not say %q", tc.name, stderr, want)
+		}
+		if want := fmt.Sprintf("of %s: ", plural(tc.cards, "card")); !strings.Contains(stderr, want) || !strings.Contains(stderr, "1 fetch record without a card") {
+			t.Errorf("%s: stderr %q; want %q and the record without a card counted apart", tc.name, stderr, want)
+		}
+		b, err := os.ReadFile(sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := summary.Unmarshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Records != tc.cards || s.Valid != tc.valid || s.Invalid != 0 || s.Profiles["none"] != 0 || s.InputErrors != 1 {
+			t.Errorf("%s: records %d valid %d invalid %d profiles %v input_errors %d; want %d, %d, 0, no none, 1",
+				tc.name, s.Records, s.Valid, s.Invalid, s.Profiles, s.InputErrors, tc.cards, tc.valid)
+		}
+	}
+}
+
+// TestProbe_LongRecordNamesTheLimitAsTyped: a record over --max-record
+// was reported as "longer than --max-record (1024 bytes)".
+func TestProbe_LongRecordNamesTheLimitAsTyped(t *testing.T) {
+	long := `{"name":"` + strings.Repeat("x", 2000) + `"}` + "\n"
+	_, _, stderr := runProbeOn(t, nil, long, "--max-record", "1KiB")
+	if want := "probe: <stdin>:1: longer than --max-record 1KiB; its interfaces are not probed"; !strings.Contains(stderr, want) {
+		t.Errorf("stderr %q; want %q", stderr, want)
 	}
 }

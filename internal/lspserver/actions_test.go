@@ -166,6 +166,12 @@ func TestDocumentOverTheLimitIsNotJudged(t *testing.T) {
 	if len(diags) != 1 || diags[0].Code != "input.too-large" || !strings.Contains(diags[0].Message, "--max-document 64") {
 		t.Fatalf("diagnostics %+v", diags)
 	}
+	// The limit is written as it is typed, 2KiB, not 2048.
+	c = newClient(t, Config{MaxDocument: 2 << 10})
+	diags = c.open("file:///bigger.json", `{"name": "`+strings.Repeat("x", 3000)+`"}`)
+	if len(diags) != 1 || !strings.HasSuffix(diags[0].Message, "more than --max-document 2KiB") {
+		t.Fatalf("diagnostics %+v", diags)
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -65,7 +65,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 
 func parseArgs(args []string) (*options, error) {
 	o := &options{}
-	operands, err := newFlagSet(o).Parse(args)
+	fs := newFlagSet(o)
+	operands, err := fs.Parse(args)
 	if err != nil {
 		return nil, err
 	}
@@ -76,10 +77,11 @@ func parseArgs(args []string) (*options, error) {
 		return nil, cmdflag.CheckProfile(o.profile)
 	case o.policy != "" && o.policy != "default" && o.policy != "production":
 		return nil, fmt.Errorf("--policy %q: want default or production", o.policy)
-	case o.maxDocument < 1:
-		return nil, errors.New("--max-document must be at least 1 byte")
+	case o.maxDocument < 1 || o.maxDocument > 1<<30:
+		// A document comes in one message, and no message is larger.
+		return nil, fmt.Errorf("--max-document %s: want 1 byte to 1GiB", fs.Typed("max-document"))
 	case o.maxMessage < 1<<10 || o.maxMessage > 1<<30:
-		return nil, fmt.Errorf("--max-message %d: want 1KiB to 1GiB", int64(o.maxMessage))
+		return nil, fmt.Errorf("--max-message %s: want 1KiB to 1GiB", fs.Typed("max-message"))
 	}
 	return o, nil
 }

@@ -3,6 +3,7 @@ package lspserver
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cardscan/cardscan/internal/cmderr"
@@ -56,5 +57,30 @@ func TestSessionEndConnectionFailed(t *testing.T) {
 	err := sessionEnd(context.Background(), server, endedConn{errors.New("broken pipe")})
 	if cmderr.Status(err) != cmderr.StatusIO {
 		t.Errorf("failed connection: %v (status %d), want an I/O error", err, cmderr.Status(err))
+	}
+}
+
+// TestSizeFlagBounds: --max-document had no upper bound (2GiB was taken,
+// beyond the largest message that could carry a document), and an
+// out-of-range --max-message was printed in bytes rather than as typed.
+func TestSizeFlagBounds(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-document", "2GiB"}, "--max-document 2GiB: want 1 byte to 1GiB"},
+		{[]string{"--max-document=0"}, "--max-document 0: want 1 byte to 1GiB"},
+		{[]string{"--max-message", "2GiB"}, "--max-message 2GiB: want 1KiB to 1GiB"},
+		{[]string{"--max-message", "2048M"}, "--max-message 2048M: want 1KiB to 1GiB"},
+		{[]string{"--max-message", "1000"}, "--max-message 1000: want 1KiB to 1GiB"},
+	} {
+		if _, err := parseArgs(tc.args); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+	for _, args := range [][]string{{"--max-document", "1GiB"}, {"--max-document", "1"}, {"--max-message", "1GiB", "--max-document", "1KiB"}} {
+		if _, err := parseArgs(args); err != nil {
+			t.Errorf("%q: %v", args, err)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/ruledoc"
 )
@@ -173,7 +174,7 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 	if d.text == nil {
 		return []Diagnostic{{Range: top, Severity: severityError, Code: fastvalidate.CodeInputTooLarge.String(),
 			CodeDescription: ruleLink(fastvalidate.CodeInputTooLarge), Source: "cardscan",
-			Message: fmt.Sprintf("not judged: %d bytes, more than --max-document %d", d.size, s.cfg.MaxDocument)}}
+			Message: fmt.Sprintf("not judged: %d bytes, more than --max-document %s", d.size, cmdflag.FormatSize(int64(s.cfg.MaxDocument)))}}
 	}
 	if !d.policyRead {
 		s.readPolicy(d)

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/rpcmsg"
 	"go.lsp.dev/jsonrpc2"
 )
@@ -39,9 +40,9 @@ type errMessageTooLarge struct {
 func (e errMessageTooLarge) Error() string {
 	if e.declared != "" {
 		// At most 40 digits: a header line may hold thousands.
-		return fmt.Sprintf("a message of %.40s bytes (Content-Length) is larger than --max-message %d bytes", e.declared, e.limit)
+		return fmt.Sprintf("a message of %.40s bytes (Content-Length) is larger than --max-message %s", e.declared, cmdflag.FormatSize(e.limit))
 	}
-	return fmt.Sprintf("a message larger than --max-message %d bytes", e.limit)
+	return fmt.Sprintf("a message larger than --max-message %s", cmdflag.FormatSize(e.limit))
 }
 
 // errHeader is a header block that cannot be read: the session ends,

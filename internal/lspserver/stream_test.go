@@ -55,7 +55,7 @@ func TestDeclaredLengthOverTheLimit(t *testing.T) {
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
 			t.Errorf("Content-Length %s: allocated %d MiB", declared, grew>>20)
 		}
-		want := `"id":null,"error":{"code":-32600,"message":"a message of ` + declared[:min(len(declared), 40)] + ` bytes (Content-Length) is larger than --max-message 4096 bytes`
+		want := `"id":null,"error":{"code":-32600,"message":"a message of ` + declared[:min(len(declared), 40)] + ` bytes (Content-Length) is larger than --max-message 4KiB`
 		if s := got.waitFor(want); !strings.Contains(s, want) {
 			t.Errorf("Content-Length %s: the server wrote %q; want %s", declared, s, want)
 		}

@@ -89,14 +89,14 @@ func TestHTTPBodiesInFlightBounded(t *testing.T) {
 		}
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode != tc.want || tc.want == http.StatusRequestEntityTooLarge && !strings.Contains(string(b), fmt.Sprint(maxMessage)) {
+		if resp.StatusCode != tc.want || tc.want == http.StatusRequestEntityTooLarge && !strings.Contains(string(b), "--max-message 64KiB") {
 			t.Errorf("a chunked message of %d bytes: status %d (%.200s), want %d (naming --max-message)", tc.size, resp.StatusCode, b, tc.want)
 		}
 	}
 	// A Content-Length over --max-message is refused before the body is
 	// read, naming both.
 	resp, body = postMCP(t, srv.URL, validateMessage(maxMessage+1), nil)
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), fmt.Sprint(maxMessage)) {
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(string(body), fmt.Sprintf("a message of %d bytes is larger than --max-message 64KiB", maxMessage+1)) {
 		t.Errorf("a message over --max-message: status %d (%.200s), want 413 naming the limit", resp.StatusCode, body)
 	}
 }

@@ -138,7 +138,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 func parseArgs(args []string) (*options, error) {
 	o := &options{}
-	operands, err := newFlagSet(o).Parse(args)
+	fs := newFlagSet(o)
+	operands, err := fs.Parse(args)
 	if err != nil {
 		return nil, err
 	}
@@ -149,11 +150,11 @@ func parseArgs(args []string) (*options, error) {
 	case o.MaxRecord < 1:
 		return nil, errors.New("--max-record must be at least 1 byte")
 	case o.MaxMessage < 1<<10 || o.MaxMessage > 1<<30:
-		return nil, fmt.Errorf("--max-message %d: want 1KiB to 1GiB", o.MaxMessage)
+		return nil, fmt.Errorf("--max-message %s: want 1KiB to 1GiB", fs.Typed("max-message"))
 	case o.Timeout <= 0:
 		return nil, fmt.Errorf("--timeout %v: want a positive duration", o.Timeout)
 	case o.MaxInflight < 1 || o.MaxInflight > 1024:
-		return nil, fmt.Errorf("--max-inflight %d: want 1 to 1024", o.MaxInflight)
+		return nil, fmt.Errorf("--max-inflight %s: want 1 to 1024", fs.Typed("max-inflight"))
 	case o.allowRemote && o.listen == "":
 		return nil, errors.New("--allow-remote needs --listen")
 	}
@@ -303,7 +304,7 @@ const bodyChunk = 32 << 10
 func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted, maxMessage int64) (body []byte, held int64, ok bool) {
 	declared := r.ContentLength
 	if declared > maxMessage {
-		http.Error(w, fmt.Sprintf("a message of %d bytes is larger than --max-message %d bytes", declared, maxMessage), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("a message of %d bytes is larger than --max-message %s", declared, cmdflag.FormatSize(maxMessage)), http.StatusRequestEntityTooLarge)
 		return nil, 0, false
 	}
 	limit := maxMessage + 1 // a byte more shows a body without a Content-Length is too long
@@ -331,7 +332,7 @@ func readBody(w http.ResponseWriter, r *http.Request, bodies *semaphore.Weighted
 		}
 	}
 	if int64(len(body)) > maxMessage {
-		http.Error(w, fmt.Sprintf("a message larger than --max-message %d bytes", maxMessage), http.StatusRequestEntityTooLarge)
+		http.Error(w, fmt.Sprintf("a message larger than --max-message %s", cmdflag.FormatSize(maxMessage)), http.StatusRequestEntityTooLarge)
 		return nil, held, false
 	}
 	return body, held, true

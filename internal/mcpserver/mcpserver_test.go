@@ -549,7 +549,7 @@ func TestStdio(t *testing.T) {
 	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	_, err = cs.CallTool(tctx, &mcp.CallToolParams{Name: "validate_card", Arguments: map[string]any{"card": strings.Repeat("x", 8<<10)}})
-	if err == nil || !strings.Contains(err.Error(), "longer than the limit of 4096 bytes (--max-message)") {
+	if err == nil || !strings.Contains(err.Error(), "longer than --max-message 4KiB") {
 		t.Errorf("a message over --max-message: %v; want the limit named", err)
 	}
 	m = structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(`{}`)}))
@@ -579,7 +579,11 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"--allow-remote"}, "--allow-remote needs --listen"},
 		{[]string{"--max-inflight", "0"}, "--max-inflight 0: want 1 to 1024"},
 		{[]string{"--timeout", "0s"}, "want a positive duration"},
-		{[]string{"--max-message", "12"}, "want 1KiB to 1GiB"},
+		{[]string{"--max-message", "12"}, "--max-message 12: want 1KiB to 1GiB"},
+		// A size over 1GiB was printed in bytes (2147483648), not as typed.
+		{[]string{"--max-message", "2GiB"}, "--max-message 2GiB: want 1KiB to 1GiB"},
+		{[]string{"--max-message=2048m"}, "--max-message 2048m: want 1KiB to 1GiB"},
+		{[]string{"--max-inflight", "100000"}, "--max-inflight 100000: want 1 to 1024"},
 		{[]string{"--max-record", "0"}, "--max-record must be at least 1 byte"},
 		{[]string{"--nope"}, "unknown flag --nope"},
 		{[]string{"extra"}, `mcp takes no arguments, got "extra"`},

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/cardscan/cardscan/internal/cmdflag"
 	"github.com/cardscan/cardscan/internal/rpcmsg"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -284,7 +285,7 @@ func invalidRequest(id jsonrpc.ID, lineNo int, format string, args ...any) *reje
 }
 
 func rejectTooLong(prefix []byte, lineNo, limit int) *rejection {
-	return invalidRequest(idInPrefix(prefix), lineNo, "longer than the limit of %d bytes (--max-message)", limit)
+	return invalidRequest(idInPrefix(prefix), lineNo, "longer than --max-message %s", cmdflag.FormatSize(int64(limit)))
 }
 
 // classify returns the message a line holds, or the answer to it when it

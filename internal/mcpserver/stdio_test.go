@@ -160,8 +160,8 @@ func TestMalformedLines(t *testing.T) {
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, invalidRequest, nil, "a response needs the id"},
 		{"response with a bad error", `{"jsonrpc":"2.0","id":5,"error":"x"}`, invalidRequest, nil, "invalid request at line 3"},
 		{"too deep", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"a":` + deep + `}}`, invalidRequest, float64(5), "depth"},
-		{"too long", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"card":"` + strings.Repeat("x", 5000) + `"}}`, invalidRequest, float64(5), "longer than the limit of 4096 bytes (--max-message)"},
-		{"too long, id late", `{"jsonrpc":"2.0","method":"tools/call","params":{"card":"` + strings.Repeat("x", 5000) + `"},"id":5}`, invalidRequest, nil, "longer than the limit"},
+		{"too long", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"card":"` + strings.Repeat("x", 5000) + `"}}`, invalidRequest, float64(5), "longer than --max-message 4KiB"},
+		{"too long, id late", `{"jsonrpc":"2.0","method":"tools/call","params":{"card":"` + strings.Repeat("x", 5000) + `"},"id":5}`, invalidRequest, nil, "longer than --max-message 4KiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startRaw(t, "--max-message", "4KiB")

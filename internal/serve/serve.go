@@ -95,7 +95,11 @@ const (
 
 // Defaults of the limits in the package documentation.
 const (
-	defaultMaxInflight      = 256
+	defaultMaxInflight = 256
+	// maxMaxInflight is --max-inflight's bound, mcp's: more requests at
+	// once than that only queue for the same two to a few dozen cores,
+	// while their connections (connsPerRequest times as many) hold memory.
+	maxMaxInflight          = 1024
 	defaultMaxInflightBytes = 256 << 20
 	defaultIdleTimeout      = 30 * time.Second
 	// connsPerRequest caps connections at a multiple of --max-inflight:
@@ -226,7 +230,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 // parseArgs reads serve's flags; flag.ErrHelp means --help was asked for.
 func parseArgs(args []string) (cfg config, err error) {
 	var maxRecord cmdflag.Size
-	operands, err := newFlagSet(&cfg, &maxRecord).Parse(args)
+	fs := newFlagSet(&cfg, &maxRecord)
+	operands, err := fs.Parse(args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, err
@@ -240,8 +245,8 @@ func parseArgs(args []string) (cfg config, err error) {
 		return cfg, cmderr.UsageStop(fmt.Errorf("serve takes no arguments, got %q", operands[0]))
 	case cfg.maxBytes <= 0:
 		return cfg, cmderr.UsageStop(errors.New("--max-record must be at least 1 byte"))
-	case cfg.maxInflight <= 0:
-		return cfg, cmderr.UsageStop(errors.New("--max-inflight must be at least 1"))
+	case cfg.maxInflight < 1 || cfg.maxInflight > maxMaxInflight:
+		return cfg, cmderr.UsageStop(fmt.Errorf("--max-inflight %s: want 1 to %d", fs.Typed("max-inflight"), maxMaxInflight))
 	case cfg.maxInflightBytes <= 0:
 		return cfg, cmderr.UsageStop(errors.New("--max-inflight-bytes must be at least 1 byte"))
 	case cfg.idleTimeout <= 0:

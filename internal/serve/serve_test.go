@@ -372,6 +372,8 @@ func TestRun_Usage(t *testing.T) {
 		{[]string{"--profile", "nope"}, cmderr.StatusUsage},
 		{[]string{"--max-record", "0"}, cmderr.StatusUsage},
 		{[]string{"--max-record", "lots"}, cmderr.StatusUsage},
+		{[]string{"--max-inflight", "100000"}, cmderr.StatusUsage},
+		{[]string{"--max-inflight", "0"}, cmderr.StatusUsage},
 		{[]string{"extra"}, cmderr.StatusUsage},
 		{[]string{"--no-such-flag"}, cmderr.StatusUsage},
 		{[]string{"--listen", "256.0.0.1:1"}, cmderr.StatusIO},
@@ -395,6 +397,16 @@ func TestRun_Flags(t *testing.T) {
 		if err != nil || cfg.maxBytes != 1<<10 {
 			t.Errorf("%q: %v, max bytes %d; want 1024", args, err, cfg.maxBytes)
 		}
+	}
+	// --max-inflight had no upper bound: 100000 was taken, and with it
+	// connections capped at 400000. Its bound is mcp's, 1 to 1024.
+	for _, typed := range []string{"100000", "1025", "0", "+2000"} {
+		if _, err := parseArgs([]string{"--max-inflight", typed}); err == nil || !strings.Contains(err.Error(), "--max-inflight "+typed+": want 1 to 1024") {
+			t.Errorf("--max-inflight %s: %v; want it refused, naming the value as typed", typed, err)
+		}
+	}
+	if cfg, err := parseArgs([]string{"--max-inflight", "1024"}); err != nil || cfg.maxInflight != 1024 {
+		t.Errorf("--max-inflight 1024: %v, %d", err, cfg.maxInflight)
 	}
 	var stdout, stderr bytes.Buffer
 	runServe([]string{"--bogus=1"}, nil, &stdout, &stderr)

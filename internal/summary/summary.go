@@ -598,7 +598,14 @@ func (s *Summary) Human() string {
 			b.WriteString(" (signatures: " + t + ")")
 		}
 	}
-	fmt.Fprintf(&b, "; %.1f MB in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
+	if s.StoppedEarly || s.Interrupted {
+		// Reading runs ahead of judging by the chunks in flight, so a
+		// run ended early read bytes past its last record: the records
+		// are those judged (and written), the bytes those read.
+		fmt.Fprintf(&b, "; %.1f MB read, some never judged, in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
+	} else {
+		fmt.Fprintf(&b, "; %.1f MB in %.2f s (%.1f MB/s)", float64(s.BytesDecompressed)/1e6, s.Seconds, s.MBPerSecond)
+	}
 	if f := s.framingText(); f != "" {
 		b.WriteString("; read as ")
 		b.WriteString(f)
