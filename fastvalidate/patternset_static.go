@@ -3,7 +3,7 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 10\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|olvida|olvide|olvidad|esqueca|esquecam|esquece toutes|tous|todas|todos *2 instructions|instrucciones|instrucoes|consignes|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override ignore-previous-german ignoriere|ignorier|ignorieren|vergiss|vergesst *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|oublie|oubliez|olvida|olvide|olvidad|esqueca|esquecam|esquece|ignoriere|ignorier|ignorieren|vergiss|vergesst tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 10\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
@@ -22,14 +22,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -46,14 +46,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"messages", "commands"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -112,7 +112,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -130,7 +130,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -145,7 +145,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -156,7 +156,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -212,7 +212,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -229,21 +229,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 3,
@@ -295,25 +295,25 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -362,7 +362,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -379,15 +379,15 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
@@ -426,14 +426,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -450,11 +450,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"you"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
@@ -496,7 +496,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -513,11 +513,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -528,7 +528,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -581,7 +581,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -606,7 +606,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -623,7 +623,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"mode"},
@@ -648,7 +648,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 4,
@@ -684,7 +684,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -709,7 +709,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -727,14 +727,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
@@ -803,7 +803,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -825,7 +825,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"with"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -840,11 +840,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 			objects: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints", "messages", "commands", "orders", "text", "content", "input", "guidance", "programming", "training", "restrictions", "filters", "policies"},
@@ -907,11 +907,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"longer"},
@@ -919,7 +919,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -936,7 +936,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"tell"},
@@ -1002,118 +1002,28 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x4000000000000000,
-				},
-				{
-					gap: 3,
-				},
-				{
-					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x8000000000000000,
-				},
-			},
-		},
-		{
-			kind: "override",
-			id:   "ignore-previous-romance",
-			tokens: []patternToken{
-				{
-					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem", "oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x100000000000000,
-				},
-				{
-					gap: 3,
-				},
-				{
-					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x1000000000000000,
-				},
-				{
-					gap: 1,
-				},
-				{
-					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x2000000000000000,
-				},
-			},
-		},
-		{
-			kind: "override",
-			id:   "ignore-all-romance",
-			tokens: []patternToken{
-				{
-					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem", "oublie", "oubliez", "olvida", "olvide", "olvidad", "esqueca", "esquecam", "esquece"},
-					bit:   0x200000000000000,
-				},
-				{
-					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x4000000000000000,
-				},
-				{
-					gap: 2,
-				},
-				{
-					words: []string{"instructions", "instrucciones", "instrucoes", "consignes", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x8000000000000000,
-				},
-			},
-		},
-		{
-			kind: "override",
-			id:   "ignore-previous-german",
-			tokens: []patternToken{
-				{
-					words: []string{"ignoriere", "ignorier", "ignorieren", "vergiss", "vergesst"},
 					bit:   0x400000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
-					words: []string{"vorherigen", "vorherige", "vorigen", "bisherigen", "bisherige", "fruheren", "fruhere", "frueheren", "obigen", "obige", "alle", "allen", "samtliche", "ursprunglichen", "urspruenglichen"},
-					bit:   0x1000000000000000,
-				},
-				{
-					gap: 2,
-				},
-				{
-					words: []string{"anweisungen", "anweisung", "instruktionen", "befehle", "regeln", "vorgaben", "anordnungen", "richtlinien"},
-					bit:   0x2000000000000000,
-				},
-			},
-		},
-		{
-			kind: "override",
-			id:   "ignore-everything-intl",
-			tokens: []patternToken{
-				{
-					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem", "oublie", "oubliez", "olvida", "olvide", "olvidad", "esqueca", "esquecam", "esquece", "ignoriere", "ignorier", "ignorieren", "vergiss", "vergesst"},
+					words: []string{"instead", "over", "before", "rather"},
 					bit:   0x800000000000000,
-				},
-				{
-					words: []string{"tout", "todo", "tudo", "alles"},
-					bit:   0x4000000000000000,
-				},
-				{
-					gap: 4,
-				},
-				{
-					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -2225,24 +2135,6 @@ var staticPatterns = patternSet{
 				word:     "earlier",
 				patterns: []int{33},
 			},
-			{
-				word:     "esqueca",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "esquece",
-				patterns: []int{37, 38, 40},
-			},
-		},
-		88: {
-			{
-				word:     "esquecam",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "esquecer",
-				patterns: []int{37},
-			},
 		},
 		90: {
 			{
@@ -2277,51 +2169,7 @@ var staticPatterns = patternSet{
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0, 1, 30, 31, 37, 38, 40},
-			},
-			{
-				word:     "ignora",
-				patterns: []int{37, 38, 40},
-			},
-		},
-		151: {
-			{
-				word:     "ignorez",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "ignorer",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "ignorar",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "ignorad",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "ignorem",
-				patterns: []int{37, 38, 40},
-			},
-		},
-		152: {
-			{
-				word:     "ignorier",
-				patterns: []int{39, 40},
-			},
-		},
-		153: {
-			{
-				word:     "ignoriere",
-				patterns: []int{39, 40},
-			},
-		},
-		154: {
-			{
-				word:     "ignorieren",
-				patterns: []int{39, 40},
+				patterns: []int{0, 1, 30, 31},
 			},
 		},
 		169: {
@@ -2392,36 +2240,6 @@ var staticPatterns = patternSet{
 			{
 				word:     "output",
 				patterns: []int{25},
-			},
-			{
-				word:     "oublie",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "olvida",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "olvide",
-				patterns: []int{37, 38, 40},
-			},
-		},
-		247: {
-			{
-				word:     "oubliez",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "oublier",
-				patterns: []int{37},
-			},
-			{
-				word:     "olvidad",
-				patterns: []int{37, 38, 40},
-			},
-			{
-				word:     "olvidar",
-				patterns: []int{37},
 			},
 		},
 		248: {
@@ -2618,18 +2436,6 @@ var staticPatterns = patternSet{
 				patterns: []int{20},
 			},
 		},
-		359: {
-			{
-				word:     "vergiss",
-				patterns: []int{39, 40},
-			},
-		},
-		360: {
-			{
-				word:     "vergesst",
-				patterns: []int{39, 40},
-			},
-		},
 		403: {
 			{
 				word:     "you",
@@ -2643,7 +2449,7 @@ var staticPatterns = patternSet{
 			},
 		},
 	},
-	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40022, 88: 0x42000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x22, 151: 0x4042010, 152: 0x40000, 153: 0x20, 154: 0x4000, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100022, 247: 0x4040010, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 359: 0x80000, 360: 0x100000, 403: 0x200000, 404: 0x40000},
+	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
 		33: {127},
 		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 161, 162},
@@ -2656,15 +2462,15 @@ var staticPatterns = patternSet{
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
 	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x5000000000000000, 15: 0x2000000000000000, 18: 0x5000000000000000, 19: 0xb000000000000000, 20: 0x2000000000000000, 23: 0x8000000000000000, 31: 0x1000080000000000, 32: 0x1000000000000000, 35: 0x2000000000000000, 40: 0xb000000400000000, 43: 0x2000000001400000, 51: 0x8000000000000000, 60: 0x7000000000000000, 75: 0x2000000000000000, 80: 0x2000000000000000, 88: 0x4000000000000000, 96: 0x3000000000000000, 99: 0x4000000000000000, 101: 0x2000000000000000, 109: 0x1000000000000000, 114: 0x4000000000000000, 116: 0x9000000000000000, 119: 0xe000000000000000, 127: 0x3000001000000000, 133: 0x8002000000000000, 134: 0x2000000000000000, 136: 0x4000000000000000, 142: 0x400000000, 144: 0x8000000000000000, 156: 0x9000000000000000, 159: 0x1000000000000000, 160: 0x9000000000000000, 161: 0xb00000000000000, 162: 0x1080000000000000, 169: 0xd000000000000000, 170: 0x1000000400000000, 171: 0x400000000, 175: 0x8000000000, 190: 0x100000000000, 191: 0x400000000, 195: 0xb000000000000000, 219: 0x400000000, 222: 0x3000000000000000, 258: 0x1, 259: 0x4000000000000000, 262: 0x2010000000000000, 263: 0x400, 265: 0x10000000000010, 266: 0x2000000000000000, 269: 0x9000002000000000, 270: 0x2000000000000000, 271: 0xb00000000000000, 272: 0x9000000000000000, 276: 0x3000080000000000, 284: 0x40000000000000, 298: 0x2000000000000000, 307: 0xb000000000000000, 310: 0x5000000000000000, 315: 0x1000000000000000, 333: 0xc000000000000000, 336: 0x8, 347: 0x10000004000010, 348: 0x400000000, 362: 0x4000000000000000, 369: 0x2000000000000000, 373: 0x7000000000000000, 375: 0x1000000000000000, 376: 0x1000000000000000, 384: 0x4000000000000000, 385: 0x1400000, 393: 0x9000000000000000, 396: 0x8000000800000000, 402: 0x1000000000000, 404: 0x6000000000000000, 410: 0x8000000000000000, 416: 0x9000000000000000, 419: 0xb00000000000000, 435: 0xc000000000000000, 442: 0x2000000000000000, 453: 0x40000000000000, 454: 0x5000000000000000, 455: 0x20000000000000, 457: 0x1000000000000000, 464: 0x2000000000, 468: 0xc000000010000000, 469: 0x800000000, 472: 0x1000000000000, 484: 0x2000000000000000, 487: 0xc00008000000000, 495: 0x2000000000, 497: 0xb00000000000000, 503: 0xd004000000000000, 511: 0x1000000000000000, 518: 0xf000000010000000, 519: 0x20000000000000, 522: 0x100000000000000, 525: 0x400000000, 527: 0x8000000000000000, 539: 0x40000000, 542: 0xa000000000000000, 546: 0x400000000, 555: 0x8, 559: 0x8000000000000000, 569: 0x800000000, 591: 0x5000000000000000, 592: 0x2000000000000000, 593: 0x1800, 601: 0x2000000000000000, 605: 0x40000000000000, 606: 0x8000000000000000, 613: 0x2000000000000000, 614: 0x2000200000000000, 634: 0x6000000000000000, 649: 0x8000000000000000, 652: 0x4000000000000000, 657: 0xb000000000000000, 658: 0x2000000000000000, 669: 0x8000000000000000, 679: 0x4000000000000000, 685: 0x1000000400000000, 695: 0x1c00000000000000, 703: 0xb00000000000000, 704: 0x9000000000000000, 709: 0x10000000040, 713: 0xd004000000000000, 714: 0x40000800000000, 716: 0xf000000000000000, 717: 0x2000000000000000, 719: 0x2000000000000000, 722: 0x4000000000000000, 724: 0x20000000000000, 741: 0x2000000000000000, 742: 0x2000000000000000, 751: 0x400000000, 778: 0x2000000000000000, 784: 0x2000000000000000, 795: 0x20000000000000, 803: 0x8000000000000000, 817: 0x2000000000000000, 818: 0xb000000000000000, 820: 0x1000000000000000, 832: 0x4000000000000000, 843: 0x1000000000000000, 852: 0x40000000, 864: 0x40, 865: 0x2000000000000000, 866: 0xb00000000000000, 872: 0xc000000000000000, 894: 0x7000080200a00100, 895: 0x1000000000000000, 899: 0x2000000000000000, 900: 0x3000200001400000, 909: 0xb00000000000000, 929: 0xa000000000000000, 930: 0x9000000000000000, 934: 0x8, 938: 0xa000001000000000, 946: 0x8000000000000000, 948: 0xf000000010000000, 969: 0x400000000, 982: 0x400000000, 991: 0x2b00000000000000, 1000: 0xb000000000000000, 1015: 0x1000000000000000, 1019: 0xd000000000000000, 1022: 0x400000000, 1032: 0x400000000, 1038: 0xb000000000000000, 1054: 0x1000000000000000, 1056: 0x2000000000, 1061: 0x1000000000000000, 1063: 0x400000000, 1070: 0x4000000000000, 1076: 0xb000000000000000, 1081: 0x2000000001400000, 1093: 0x9000000000000000, 1098: 0x9000000000000000, 1104: 0x1000000000000000, 1106: 0x4, 1107: 0x1000000000000000, 1110: 0xa000000000000000, 1113: 0x40, 1115: 0x2000000000000000, 1119: 0x8000000400000040, 1120: 0x8000000000000000, 1125: 0x2000000000000000, 1126: 0x2000000000000000, 1128: 0x9000000000000000, 1142: 0xb000000000000000, 1143: 0x2000000000, 1149: 0x1000000000000000, 1156: 0x8000000000, 1157: 0x40000000, 1181: 0xb000000000000000, 1189: 0x400000000, 1191: 0xb00000000000000, 1192: 0x40000000, 1206: 0x40002000280, 1208: 0x8000000000000000, 1228: 0x8004000000000000, 1238: 0x1000000000000000, 1242: 0x5000000000000000, 1268: 0x20000000000000, 1270: 0x4000000000000000, 1275: 0xb000000000000000, 1286: 0x800000000, 1296: 0x800000000, 1309: 0x2000000000000000, 1323: 0xe000000000000000, 1331: 0x4000000000000000, 1341: 0xe000000000000000, 1345: 0xc00000000000000, 1352: 0x4000000000000000, 1373: 0x1000000000000000, 1375: 0x66000, 1381: 0x5000000000000000, 1385: 0x1000000000000000, 1399: 0x9000000000000000, 1406: 0x8000000000000000, 1410: 0xb000000000000000, 1426: 0x40000000000000, 1427: 0xf004020000000000, 1431: 0x1000088000000000, 1436: 0x2000000000, 1441: 0xb00000000000000, 1443: 0xd004000000000000, 1464: 0x2000000000000000, 1465: 0xb000000000000000, 1469: 0x9000000000000000, 1475: 0xb000000000000000, 1504: 0x800000000, 1517: 0x1000000000000000, 1526: 0xb00002000000000, 1528: 0x1000000000000000, 1538: 0x3000000000000000, 1544: 0xb000000000000000, 1551: 0x4000000000, 1567: 0x2000000000, 1570: 0xc000000000000000, 1574: 0x8000000000000000, 1582: 0xa000000000000000, 1592: 0xa8000000, 1595: 0x1000000000000000, 1600: 0x1000000000000000, 1605: 0x400000000, 1606: 0x2080000000000000, 1608: 0x3000000000000000, 1622: 0xb00000000000000, 1628: 0x20000000000000, 1630: 0x1000000000000000, 1633: 0x40000000, 1635: 0x20000000000000, 1638: 0xb000000000000000, 1643: 0x2000000000000000, 1647: 0xc00000000003, 1654: 0x1000000000000000, 1658: 0xb000000000000000, 1664: 0xb008002000000000, 1672: 0xb000001000000000, 1682: 0x2000000000000000, 1684: 0x8000000000000000, 1700: 0x8000000000000000, 1711: 0xb000000000000000, 1713: 0x1000000000000000, 1714: 0x40, 1716: 0x1000000000000000, 1718: 0xb010000000000010, 1722: 0xc00000000001, 1726: 0x400000000, 1738: 0xd004000000000000, 1741: 0x1000000000000000, 1742: 0x1fe000, 1766: 0x2000000000000000, 1774: 0x1000000000000000, 1776: 0xdb00000000000000, 1786: 0x8000000000000000, 1831: 0xc00000000000000, 1841: 0x4000000000000000, 1842: 0x9000000000000000, 1843: 0x400000000, 1844: 0x2000000000000000, 1845: 0xf004000000000020, 1852: 0x800000000, 1855: 0xb000000000000000, 1858: 0x4, 1871: 0x2800000000, 1880: 0xb00000000000000, 1888: 0xf000000000000000, 1893: 0xb000000400000000, 1895: 0xc00000000000000, 1903: 0x4000010010000040, 1906: 0x100000000000000, 1912: 0xb000000000000000, 1919: 0xb000000000000000, 1921: 0x8000000000000000, 1930: 0x2000000000000000, 1931: 0x400000000, 1936: 0x1, 1941: 0x1000080000000000, 1950: 0x2000000000000000, 1958: 0xfb00c00100000003, 1965: 0x4000000000000000, 1972: 0x1000000000000000, 1973: 0x9000000000000000, 1980: 0xb000000000000001, 1984: 0xd004000000000000, 1989: 0x8000000000000000, 1990: 0xb000000000000000, 1993: 0x1000000000000000, 2016: 0x2000000000000000, 2026: 0x800000000, 2028: 0x100000000000000},
-	gateNeeds:    []uint64{0x3000000000000001, 0xc000000000000002, 0x3000000000000004, 0xd000000000000018, 0x2000000000000060, 0xc000000000000180, 0x3000000000000600, 0xd000000000000800, 0xf000000000001000, 0xe000000000002000, 0xf000000000004000, 0x3000000000008000, 0xd000000000010000, 0xf000000000020000, 0xf000000000040000, 0xd000000000080000, 0xf000000000100000, 0xe000000000600000, 0xf000000001800000, 0x1000000006000000, 0x2000000018000000, 0x4000000060000000, 0x9000000180000000, 0xf000000200000000, 0x2000000c00000000, 0xc000003000000000, 0x100000c000000000, 0xe000030000000000, 0x10000c0000000000, 0x2000300000000000, 0xc000400000000000, 0x3000800000000000, 0xc001000000000000, 0x7006000000000000, 0xb018000000000000, 0xc060000000000000, 0xf080000000000000, 0x3100000000000000, 0xc200000000000000, 0x3400000000000000, 0xc800000000000000},
-	gateFirsts:   0xfd5eaab555ffd57,
-	gateTokens:   160,
-	anchorBits:   0xfabd556aabffaaf,
-	teddy:        [8][32]uint8{0: {0: 0xa4, 1: 0x49, 2: 0x68, 3: 0xdc, 4: 0xe0, 5: 0x1, 6: 0xe0, 7: 0x20, 8: 0xc0, 9: 0x92, 11: 0x2, 12: 0x20, 13: 0x90, 14: 0x42, 15: 0x5c, 16: 0xa4, 17: 0x49, 18: 0x68, 19: 0xdc, 20: 0xe0, 21: 0x1, 22: 0xe0, 23: 0x20, 24: 0xc0, 25: 0x92, 27: 0x2, 28: 0x20, 29: 0x90, 30: 0x42, 31: 0x5c}, 1: {6: 0xff, 7: 0xee, 22: 0xff, 23: 0xee}, 2: {1: 0xa0, 2: 0x54, 3: 0x45, 5: 0xea, 6: 0x4, 7: 0x10, 9: 0x88, 11: 0x80, 12: 0x8, 14: 0x91, 15: 0x32, 17: 0xa0, 18: 0x54, 19: 0x45, 21: 0xea, 22: 0x4, 23: 0x10, 25: 0x88, 27: 0x80, 28: 0x8, 30: 0x91, 31: 0x32}, 3: {6: 0xfb, 7: 0xcd, 22: 0xfb, 23: 0xcd}, 4: {0: 0x8, 1: 0x41, 2: 0xe0, 3: 0x80, 4: 0x11, 5: 0x56, 6: 0x9, 7: 0x4a, 9: 0xe2, 11: 0x20, 12: 0x30, 14: 0x74, 15: 0x14, 16: 0x8, 17: 0x41, 18: 0xe0, 19: 0x80, 20: 0x11, 21: 0x56, 22: 0x9, 23: 0x4a, 25: 0xe2, 27: 0x20, 28: 0x30, 30: 0x74, 31: 0x14}, 5: {6: 0xf4, 7: 0xab, 22: 0xf4, 23: 0xab}, 6: {0: 0x87, 1: 0xf, 2: 0x87, 3: 0x87, 4: 0xc7, 5: 0x3f, 6: 0x17, 7: 0x27, 8: 0x7, 9: 0x3f, 10: 0x7, 11: 0x17, 12: 0x67, 13: 0x37, 14: 0x47, 15: 0x17, 16: 0x87, 17: 0xf, 18: 0x87, 19: 0x87, 20: 0xc7, 21: 0x3f, 22: 0x17, 23: 0x27, 24: 0x7, 25: 0x3f, 26: 0x7, 27: 0x17, 28: 0x67, 29: 0x37, 30: 0x47, 31: 0x17}, 7: {0: 0x7, 1: 0x7, 2: 0x7, 3: 0x7, 4: 0x7, 5: 0x7, 6: 0x7f, 7: 0x97, 8: 0x7, 9: 0x7, 10: 0x7, 11: 0x7, 12: 0x7, 13: 0x7, 14: 0x7, 15: 0x7, 16: 0x7, 17: 0x7, 18: 0x7, 19: 0x7, 20: 0x7, 21: 0x7, 22: 0x7f, 23: 0x97, 24: 0x7, 25: 0x7, 26: 0x7, 27: 0x7, 28: 0x7, 29: 0x7, 30: 0x7, 31: 0x7}},
+	gate:         [2048]uint64{8: 0x500000000000000, 18: 0x1500000000000000, 19: 0x9b00000000000000, 20: 0x200000000000000, 23: 0x8000000000000000, 31: 0x100080000000000, 40: 0xbb00000400000000, 43: 0x2000000001400000, 60: 0x5200000000000000, 96: 0x2300000000000000, 109: 0x100000000000000, 119: 0xc200000000000000, 127: 0x3300001000000000, 133: 0x8002000000000000, 136: 0x4000000000000000, 142: 0x400000000, 159: 0x1000000000000000, 162: 0x180000000000000, 169: 0xd00000000000000, 170: 0x1000000400000000, 171: 0x400000000, 175: 0x8000000000, 190: 0x100000000000, 191: 0x400000000, 195: 0xb900000000000000, 219: 0x400000000, 222: 0x1200000000000000, 258: 0x1, 259: 0x4000000000000000, 262: 0x2010000000000000, 263: 0x400, 265: 0x10000000000010, 266: 0x200000000000000, 269: 0x1000002000000000, 270: 0x2000000000000000, 276: 0x2100080000000000, 284: 0x40000000000000, 307: 0xb900000000000000, 310: 0x500000000000000, 333: 0x4800000000000000, 336: 0x8, 347: 0x10000004000010, 348: 0x400000000, 362: 0x400000000000000, 373: 0x5200000000000000, 375: 0x1000000000000000, 376: 0x100000000000000, 385: 0x1400000, 396: 0x800000000, 402: 0x1000000000000, 404: 0x2400000000000000, 410: 0x800000000000000, 435: 0x8400000000000000, 453: 0x40000000000000, 454: 0x1400000000000000, 455: 0x20000000000000, 457: 0x100000000000000, 464: 0x2000000000, 468: 0xc00000010000000, 469: 0x800000000, 472: 0x1000000000000, 484: 0x2000000000000000, 487: 0x8000000000, 495: 0x2000000000, 503: 0xdd04000000000000, 511: 0x100000000000000, 518: 0xbd00000010000000, 519: 0x20000000000000, 525: 0x400000000, 539: 0x40000000, 546: 0x400000000, 555: 0x8, 569: 0x800000000, 591: 0x5500000000000000, 593: 0x1800, 605: 0x40000000000000, 614: 0x2000200000000000, 634: 0x2400000000000000, 649: 0x800000000000000, 652: 0x400000000000000, 657: 0x9b00000000000000, 658: 0x2000000000000000, 685: 0x400000000, 709: 0x10000000040, 713: 0x5d04000000000000, 714: 0x40000800000000, 716: 0xcf00000000000000, 724: 0x20000000000000, 742: 0x2000000000000000, 751: 0x400000000, 778: 0x2000000000000000, 795: 0x20000000000000, 803: 0x800000000000000, 817: 0x200000000000000, 818: 0x9b00000000000000, 832: 0x400000000000000, 843: 0x100000000000000, 852: 0x40000000, 864: 0x40, 865: 0x2000000000000000, 872: 0xc00000000000000, 894: 0x7600080200a00100, 895: 0x100000000000000, 899: 0x200000000000000, 900: 0x2100200001400000, 929: 0xa00000000000000, 934: 0x8, 938: 0xa200001000000000, 948: 0xbd00000010000000, 969: 0x400000000, 982: 0x400000000, 991: 0x2000000000000000, 1000: 0x9b00000000000000, 1015: 0x100000000000000, 1019: 0x4000000000000000, 1022: 0x400000000, 1032: 0x400000000, 1038: 0xb900000000000000, 1056: 0x2000000000, 1061: 0x100000000000000, 1063: 0x400000000, 1070: 0x4000000000000, 1076: 0x9b00000000000000, 1081: 0x2000000001400000, 1098: 0x900000000000000, 1106: 0x4, 1107: 0x100000000000000, 1110: 0xa00000000000000, 1113: 0x40, 1115: 0x2000000000000000, 1119: 0x800000400000040, 1125: 0x200000000000000, 1126: 0x2000000000000000, 1142: 0x9b00000000000000, 1143: 0x2000000000, 1156: 0x8000000000, 1157: 0x40000000, 1181: 0xb100000000000000, 1189: 0x400000000, 1192: 0x40000000, 1206: 0x40002000280, 1228: 0x804000000000000, 1242: 0x500000000000000, 1268: 0x20000000000000, 1270: 0x400000000000000, 1275: 0x9b00000000000000, 1286: 0x800000000, 1296: 0x800000000, 1309: 0x200000000000000, 1323: 0xec00000000000000, 1341: 0xe800000000000000, 1352: 0x400000000000000, 1375: 0x66000, 1381: 0x5500000000000000, 1385: 0x100000000000000, 1410: 0xa100000000000000, 1426: 0x40000000000000, 1427: 0xf404020000000000, 1431: 0x100088000000000, 1436: 0x2000000000, 1443: 0x8d04000000000000, 1464: 0x2000000000000000, 1465: 0x9b00000000000000, 1475: 0xb100000000000000, 1504: 0x800000000, 1517: 0x100000000000000, 1526: 0x2000000000, 1528: 0x100000000000000, 1538: 0x1200000000000000, 1544: 0xbb00000000000000, 1551: 0x4000000000, 1567: 0x2000000000, 1570: 0x8400000000000000, 1582: 0x8200000000000000, 1592: 0xa8000000, 1605: 0x400000000, 1606: 0x2080000000000000, 1608: 0x3200000000000000, 1628: 0x20000000000000, 1630: 0x100000000000000, 1633: 0x40000000, 1635: 0x20000000000000, 1638: 0xb900000000000000, 1647: 0xc00000000003, 1654: 0x1000000000000000, 1658: 0xbb00000000000000, 1664: 0xb908002000000000, 1672: 0xb300001000000000, 1711: 0x9b00000000000000, 1714: 0x40, 1716: 0x1000000000000000, 1718: 0x9b10000000000010, 1722: 0xc00000000001, 1726: 0x400000000, 1738: 0xd504000000000000, 1742: 0x1fe000, 1776: 0xcd00000000000000, 1841: 0x400000000000000, 1843: 0x400000000, 1845: 0xbd04000000000020, 1852: 0x800000000, 1855: 0x9b00000000000000, 1858: 0x4, 1871: 0x2800000000, 1888: 0xbf00000000000000, 1893: 0xb900000400000000, 1903: 0x400010010000040, 1912: 0xb300000000000000, 1919: 0xbb00000000000000, 1921: 0x800000000000000, 1930: 0x200000000000000, 1931: 0x400000000, 1936: 0x1, 1941: 0x100080000000000, 1958: 0xbd00c00100000003, 1965: 0x400000000000000, 1972: 0x100000000000000, 1980: 0xb900000000000001, 1984: 0x9d04000000000000, 1989: 0x800000000000000, 1990: 0x9b00000000000000, 1993: 0x100000000000000, 2016: 0x200000000000000, 2026: 0x800000000},
+	gateNeeds:    []uint64{0x300000000000001, 0xc00000000000002, 0x3000000000000004, 0xc100000000000018, 0x200000000000060, 0xc00000000000180, 0x3000000000000600, 0xc100000000000800, 0x1e00000000001000, 0xe000000000002000, 0xf00000000004000, 0x3000000000008000, 0xc100000000010000, 0x1e00000000020000, 0xe300000000040000, 0x1c00000000080000, 0xe100000000100000, 0xe00000000600000, 0xf000000001800000, 0x100000006000000, 0x200000018000000, 0x400000060000000, 0x1800000180000000, 0xe100000200000000, 0x200000c00000000, 0xc00003000000000, 0x100000c000000000, 0xe000030000000000, 0x1000c0000000000, 0x200300000000000, 0xc00400000000000, 0x3000800000000000, 0xc001000000000000, 0x706000000000000, 0x3818000000000000, 0xc060000000000000, 0xf80000000000000},
+	gateFirsts:   0xd5eaab555ffd57,
+	gateTokens:   148,
+	anchorBits:   0xabd556aabffaaf,
+	teddy:        [8][32]uint8{0: {0: 0xa0, 1: 0x41, 2: 0x28, 3: 0xf4, 4: 0xe0, 5: 0x2, 6: 0x51, 7: 0x20, 8: 0xc0, 9: 0x42, 11: 0x8, 12: 0x10, 13: 0x90, 14: 0x12, 15: 0x90, 16: 0xa0, 17: 0x41, 18: 0x28, 19: 0xf4, 20: 0xe0, 21: 0x2, 22: 0x51, 23: 0x20, 24: 0xc0, 25: 0x42, 27: 0x8, 28: 0x10, 29: 0x90, 30: 0x12, 31: 0x90}, 1: {6: 0xdb, 7: 0xe7, 22: 0xdb, 23: 0xe7}, 2: {1: 0xa1, 2: 0xe0, 3: 0x45, 5: 0xf8, 6: 0x80, 7: 0x40, 9: 0x88, 11: 0x4, 12: 0x1, 14: 0x12, 15: 0x33, 17: 0xa1, 18: 0xe0, 19: 0x45, 21: 0xf8, 22: 0x80, 23: 0x40, 25: 0x88, 27: 0x4, 28: 0x1, 30: 0x12, 31: 0x33}, 3: {6: 0xff, 7: 0xec, 22: 0xff, 23: 0xec}, 4: {0: 0x28, 1: 0x60, 2: 0x1, 3: 0x82, 4: 0x11, 5: 0xd2, 6: 0x2, 7: 0x13, 9: 0x6c, 11: 0x20, 12: 0x30, 14: 0x54, 15: 0x30, 16: 0x28, 17: 0x60, 18: 0x1, 19: 0x82, 20: 0x11, 21: 0xd2, 22: 0x2, 23: 0x13, 25: 0x6c, 27: 0x20, 28: 0x30, 30: 0x54, 31: 0x30}, 5: {6: 0xf4, 7: 0xab, 22: 0xf4, 23: 0xab}, 6: {0: 0xe, 1: 0xf, 2: 0x8e, 3: 0x8f, 4: 0xce, 5: 0x3f, 6: 0x1e, 7: 0x1f, 8: 0xe, 9: 0x9f, 10: 0xe, 11: 0x1e, 12: 0x3e, 13: 0x3e, 14: 0x4e, 15: 0x4e, 16: 0xe, 17: 0xf, 18: 0x8e, 19: 0x8f, 20: 0xce, 21: 0x3f, 22: 0x1e, 23: 0x1f, 24: 0xe, 25: 0x9f, 26: 0xe, 27: 0x1e, 28: 0x3e, 29: 0x3e, 30: 0x4e, 31: 0x4e}, 7: {0: 0xe, 1: 0xe, 2: 0xe, 3: 0xe, 4: 0xe, 5: 0xe, 6: 0x7f, 7: 0x9f, 8: 0xe, 9: 0xe, 10: 0xe, 11: 0xe, 12: 0xe, 13: 0xe, 14: 0xe, 15: 0xe, 16: 0xe, 17: 0xe, 18: 0xe, 19: 0xe, 20: 0xe, 21: 0xe, 22: 0x7f, 23: 0x9f, 24: 0xe, 25: 0xe, 26: 0xe, 27: 0xe, 28: 0xe, 29: 0xe, 30: 0xe, 31: 0xe}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
 		class:  [128]uint8{33: 0x2, 34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 93: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
-		places: [2][4][128]uint8{0: {0: {65: 0x5, 66: 0x8, 67: 0x70, 68: 0x80, 70: 0x10, 76: 0x10, 77: 0x60, 78: 0x2, 79: 0x8d, 80: 0x40, 82: 0x20, 83: 0x80, 84: 0x20, 86: 0x10, 89: 0x2, 97: 0x5, 98: 0x8, 99: 0x70, 100: 0x80, 102: 0x10, 108: 0x10, 109: 0x60, 110: 0x2, 111: 0x8d, 112: 0x40, 114: 0x20, 115: 0x80, 116: 0x20, 118: 0x10, 121: 0x2}, 1: {66: 0x1, 67: 0x1, 69: 0x90, 73: 0x80, 76: 0x4, 78: 0x48, 79: 0x32, 82: 0x40, 83: 0x4, 86: 0x80, 89: 0x8, 98: 0x1, 99: 0x1, 101: 0x90, 105: 0x80, 108: 0x4, 110: 0x48, 111: 0x32, 114: 0x40, 115: 0x4, 118: 0x80, 121: 0x8}, 2: {67: 0x80, 68: 0x20, 69: 0xc1, 73: 0x4, 75: 0x20, 76: 0x28, 78: 0x30, 79: 0x60, 80: 0x8, 82: 0x10, 83: 0x80, 84: 0x1, 85: 0x2, 86: 0x4, 87: 0x6, 99: 0x80, 100: 0x20, 101: 0xc1, 105: 0x4, 107: 0x20, 108: 0x28, 110: 0x30, 111: 0x60, 112: 0x8, 114: 0x10, 115: 0x80, 116: 0x1, 117: 0x2, 118: 0x4, 119: 0x6}, 3: {0: 0x2, 1: 0x2, 2: 0x2, 3: 0x2, 4: 0x2, 5: 0x2, 6: 0x2, 7: 0x2, 8: 0x2, 9: 0x2, 10: 0x2, 11: 0x2, 12: 0x2, 13: 0x2, 14: 0x2, 15: 0x2, 16: 0x2, 17: 0x2, 18: 0x2, 19: 0x2, 20: 0x2, 21: 0x2, 22: 0x2, 23: 0x2, 24: 0x2, 25: 0x2, 26: 0x2, 27: 0x2, 28: 0x2, 29: 0x2, 30: 0x2, 31: 0x2, 32: 0x2, 33: 0x2, 34: 0x2, 35: 0x2, 36: 0x2, 37: 0x2, 38: 0x2, 39: 0x2, 40: 0x2, 41: 0x2, 42: 0x2, 43: 0x2, 44: 0x2, 45: 0x2, 46: 0x2, 47: 0x2, 58: 0x2, 59: 0x2, 60: 0x2, 61: 0x2, 62: 0x2, 63: 0x2, 64: 0x2, 65: 0xc, 68: 0x44, 69: 0x20, 71: 0x10, 73: 0x4, 75: 0x20, 77: 0x40, 82: 0x80, 84: 0x40, 85: 0x1, 86: 0x10, 89: 0x9, 91: 0x2, 92: 0x2, 93: 0x2, 94: 0x2, 95: 0x2, 96: 0x2, 97: 0xc, 100: 0x44, 101: 0x20, 103: 0x10, 105: 0x4, 107: 0x20, 109: 0x40, 114: 0x80, 116: 0x40, 117: 0x1, 118: 0x10, 121: 0x9, 123: 0x2, 124: 0x2, 125: 0x2, 126: 0x2, 127: 0x2}}, 1: {0: {69: 0x3, 70: 0x14, 72: 0x60, 73: 0xc0, 75: 0x20, 77: 0x40, 78: 0x4, 79: 0x10, 80: 0x2, 82: 0x4, 83: 0x79, 84: 0x84, 86: 0x8, 87: 0x4, 101: 0x3, 102: 0x14, 104: 0x60, 105: 0xc0, 107: 0x20, 109: 0x40, 110: 0x4, 111: 0x10, 112: 0x2, 114: 0x4, 115: 0x79, 116: 0x84, 118: 0x8, 119: 0x4}, 1: {65: 0xe, 69: 0x24, 71: 0x80, 73: 0x40, 75: 0x8, 78: 0x41, 79: 0x4, 82: 0x80, 83: 0x3, 85: 0x50, 89: 0x40, 97: 0xe, 101: 0x24, 103: 0x80, 105: 0x40, 107: 0x8, 110: 0x41, 111: 0x4, 114: 0x80, 115: 0x3, 117: 0x50, 121: 0x40}, 2: {65: 0x84, 66: 0x10, 69: 0x20, 71: 0x4, 73: 0x8, 76: 0x4, 78: 0x91, 80: 0x10, 81: 0x2, 82: 0x8, 83: 0x42, 86: 0x1, 89: 0x22, 97: 0x84, 98: 0x10, 101: 0x20, 103: 0x4, 105: 0x8, 108: 0x4, 110: 0x91, 112: 0x10, 113: 0x2, 114: 0x8, 115: 0x42, 118: 0x1, 121: 0x22}, 3: {0: 0x21, 1: 0x21, 2: 0x21, 3: 0x21, 4: 0x21, 5: 0x21, 6: 0x21, 7: 0x21, 8: 0x21, 9: 0x21, 10: 0x21, 11: 0x21, 12: 0x21, 13: 0x21, 14: 0x21, 15: 0x21, 16: 0x21, 17: 0x21, 18: 0x21, 19: 0x21, 20: 0x21, 21: 0x21, 22: 0x21, 23: 0x21, 24: 0x21, 25: 0x21, 26: 0x21, 27: 0x21, 28: 0x21, 29: 0x21, 30: 0x21, 31: 0x21, 32: 0x21, 33: 0x21, 34: 0x21, 35: 0x21, 36: 0x21, 37: 0x21, 38: 0x21, 39: 0x21, 40: 0x21, 41: 0x21, 42: 0x21, 43: 0x21, 44: 0x21, 45: 0x21, 46: 0x21, 47: 0x21, 58: 0x21, 59: 0x21, 60: 0x21, 61: 0x21, 62: 0x21, 63: 0x21, 64: 0x21, 68: 0x30, 69: 0x10, 73: 0x9, 76: 0x14, 77: 0x2, 78: 0x80, 79: 0x80, 80: 0x8, 83: 0x2a, 84: 0x40, 85: 0x2, 91: 0x21, 92: 0x21, 93: 0x21, 94: 0x21, 95: 0x21, 96: 0x21, 100: 0x30, 101: 0x10, 105: 0x9, 108: 0x14, 109: 0x2, 110: 0x80, 111: 0x80, 112: 0x8, 115: 0x2a, 116: 0x40, 117: 0x2, 123: 0x21, 124: 0x21, 125: 0x21, 126: 0x21, 127: 0x21}}},
+		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0x60, 72: 0x40, 76: 0x20, 77: 0x20, 78: 0x2, 79: 0x80, 80: 0x84, 83: 0x50, 84: 0x8, 86: 0x4, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0x60, 104: 0x40, 108: 0x20, 109: 0x20, 110: 0x2, 111: 0x80, 112: 0x84, 115: 0x50, 116: 0x8, 118: 0x4, 121: 0x2}, 1: {65: 0x4, 67: 0x1, 69: 0x40, 76: 0x1, 79: 0x22, 82: 0xc8, 83: 0x11, 86: 0x80, 89: 0x8, 97: 0x4, 99: 0x1, 101: 0x40, 108: 0x1, 111: 0x22, 114: 0xc8, 115: 0x11, 118: 0x80, 121: 0x8}, 2: {65: 0x8, 67: 0x40, 68: 0x20, 69: 0xc0, 73: 0x1, 78: 0x30, 79: 0xa0, 80: 0x8, 82: 0x4, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 99: 0x40, 100: 0x20, 101: 0xc0, 105: 0x1, 110: 0x30, 111: 0xa0, 112: 0x8, 114: 0x4, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x12, 1: 0x12, 2: 0x12, 3: 0x12, 4: 0x12, 5: 0x12, 6: 0x12, 7: 0x12, 8: 0x12, 9: 0x12, 10: 0x12, 11: 0x12, 12: 0x12, 13: 0x12, 14: 0x12, 15: 0x12, 16: 0x12, 17: 0x12, 18: 0x12, 19: 0x12, 20: 0x12, 21: 0x12, 22: 0x12, 23: 0x12, 24: 0x12, 25: 0x12, 26: 0x12, 27: 0x12, 28: 0x12, 29: 0x12, 30: 0x12, 31: 0x12, 32: 0x12, 33: 0x12, 34: 0x12, 35: 0x12, 36: 0x12, 37: 0x12, 38: 0x12, 39: 0x12, 40: 0x12, 41: 0x12, 42: 0x12, 43: 0x12, 44: 0x12, 45: 0x12, 46: 0x12, 47: 0x12, 58: 0x12, 59: 0x12, 60: 0x12, 61: 0x12, 62: 0x12, 63: 0x12, 64: 0x12, 65: 0x9, 68: 0x41, 69: 0x20, 71: 0x20, 73: 0x4, 75: 0x20, 77: 0x84, 78: 0x8, 82: 0xc0, 83: 0x4, 84: 0x80, 85: 0x1, 86: 0x20, 91: 0x12, 92: 0x12, 93: 0x12, 94: 0x12, 95: 0x12, 96: 0x12, 97: 0x9, 100: 0x41, 101: 0x20, 103: 0x20, 105: 0x4, 107: 0x20, 109: 0x84, 110: 0x8, 114: 0xc0, 115: 0x4, 116: 0x80, 117: 0x1, 118: 0x20, 123: 0x12, 124: 0x12, 125: 0x12, 126: 0x12, 127: 0x12}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0xc, 72: 0x20, 73: 0x60, 75: 0x10, 77: 0xa0, 78: 0x2, 79: 0x80, 82: 0x6, 83: 0x68, 84: 0x6, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0xc, 104: 0x20, 105: 0x60, 107: 0x10, 109: 0xa0, 110: 0x2, 111: 0x80, 114: 0x6, 115: 0x68, 116: 0x6, 119: 0x2}, 1: {65: 0x2, 66: 0x80, 69: 0x12, 71: 0x40, 73: 0x20, 75: 0x40, 78: 0xa1, 79: 0x4, 85: 0x28, 89: 0x20, 97: 0x2, 98: 0x80, 101: 0x12, 103: 0x40, 105: 0x20, 107: 0x40, 110: 0xa1, 111: 0x4, 117: 0x28, 121: 0x20}, 2: {65: 0x2, 69: 0x80, 71: 0x2, 73: 0x40, 75: 0x4, 76: 0x86, 78: 0x48, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 101: 0x80, 103: 0x2, 105: 0x40, 107: 0x4, 108: 0x86, 110: 0x48, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 68: 0x8, 69: 0xc, 71: 0x4, 73: 0x1, 76: 0x6, 77: 0x80, 79: 0x40, 80: 0x40, 82: 0x20, 83: 0x10, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 100: 0x8, 101: 0xc, 103: 0x4, 105: 0x1, 108: 0x6, 109: 0x80, 111: 0x40, 112: 0x40, 114: 0x20, 115: 0x10, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
 	},
 }
