@@ -354,9 +354,7 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 			continue
 		case clColon:
 		default: // a value: clOpen, clQuote, clScalar
-			if s.cards && s.rec >= 0 && classes[c] == clOpen && i-line0 <= int(s.indent) && base+int64(line0) > s.rec {
-				// An element cut short (no comma after it) or broken
-				// ends before a line that starts the next.
+			if s.startsNextElement(c, base, i, line0) {
 				out = append(out, span{s.rec, base + int64(i), true})
 				s.rec, s.closedAt, s.recBroken, s.lineBlank = -1, -1, false, true
 				exp = expElement
@@ -415,6 +413,15 @@ func (s *splitter) between(b []byte, base int64, i int, out []span) (int, []span
 	}
 	s.exp, s.line0 = exp, base+int64(line0)
 	return i, out
+}
+
+// startsNextElement reports whether c, at b[i] on a line starting at
+// b[line0], opens a line that starts the next element of the array of
+// cards, so that the element before, cut short (no comma after it) or
+// broken, ends there: an opening bracket indented no deeper than that
+// element's first line, on a line after its start.
+func (s *splitter) startsNextElement(c byte, base int64, i, line0 int) bool {
+	return s.cards && s.rec >= 0 && classes[c] == clOpen && i-line0 <= int(s.indent) && base+int64(line0) > s.rec
 }
 
 // startValue notes the start of a value at b[i] between records: a
