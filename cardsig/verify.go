@@ -21,9 +21,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/fastvalidate/canon"
+	"github.com/cardscan/cardscan/internal/visible"
 )
 
 // algorithms are the JWS algorithms a Verifier accepts unless told
@@ -448,18 +448,9 @@ func parseHeader(protected string) (header, string) {
 // a reason is a line a person reads.
 const maxQuoted = 120
 
-// quoted is strconv.Quote of at most maxQuoted bytes of s, cut where a
-// character starts, followed by "… (N bytes)" when s is longer.
-func quoted(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	i := maxQuoted
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return strconv.Quote(s[:i]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
-}
+// quoted quotes at most maxQuoted bytes of s, and its size when it is
+// longer (visible.QuoteCut).
+func quoted(s string) string { return visible.QuoteCut(s, maxQuoted) }
 
 // mustBeProtected are the header parameters that mean something only
 // when the signature covers them: crit (RFC 7515 section 4.1.11) and b64

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -14,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml/parser"
 
 	"github.com/cardscan/cardscan/internal/report"
+	"github.com/cardscan/cardscan/internal/visible"
 )
 
 // ReadRoot parses a policy file (or a trust policy file) under the
@@ -129,16 +129,7 @@ func NodeKind(n ast.Node) string {
 // quoteMax is how many bytes of a scalar an error quotes.
 const quoteMax = 64
 
-// Quote quotes s for an error, as strconv.Quote does, but only its start
-// when it is long, with its size: a policy file of one 1 MiB value would
+// Quote quotes s for an error, only its start and its size when it is
+// long (visible.QuoteCut): a policy file of one 1 MiB value would
 // otherwise make a 1 MiB line of a CI log.
-func Quote(s string) string {
-	if len(s) <= quoteMax {
-		return strconv.Quote(s)
-	}
-	cut := quoteMax
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strconv.Quote(s[:cut]) + "... (" + strconv.Itoa(len(s)) + " bytes)"
-}
+func Quote(s string) string { return visible.QuoteCut(s, quoteMax) }

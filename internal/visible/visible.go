@@ -7,6 +7,7 @@
 package visible
 
 import (
+	"strconv"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -122,4 +123,19 @@ func EscapeJSON(js []byte) []byte {
 		return js
 	}
 	return append(out, js[start:]...)
+}
+
+// QuoteCut quotes s for a message, as strconv.Quote does, but only its
+// first limit bytes (cut where a character starts) and its size when it
+// is longer: a key, kid or value of a hostile file can be megabytes, and
+// a message is a line a person reads.
+func QuoteCut(s string, limit int) string {
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
 }

@@ -62,3 +62,20 @@ func TestEscapeJSON(t *testing.T) {
 		t.Error("text without hidden characters was copied")
 	}
 }
+
+func TestQuoteCut(t *testing.T) {
+	for _, c := range []struct {
+		s     string
+		limit int
+		want  string
+	}{
+		{"kid", 3, `"kid"`},
+		{"abcd", 3, `"abc"… (4 bytes)`},
+		{"aé", 2, `"a"… (3 bytes)`}, // not inside é
+		{"\n\x00", 8, `"\n\x00"`},
+	} {
+		if got := QuoteCut(c.s, c.limit); got != c.want {
+			t.Errorf("QuoteCut(%q, %d) = %s, want %s", c.s, c.limit, got, c.want)
+		}
+	}
+}
