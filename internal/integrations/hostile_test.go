@@ -2,7 +2,6 @@ package integrations
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,36 +23,12 @@ func TestActionHostileInputs(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	a := readAction(t)
-	script, err := filepath.Abs(filepath.Join(root, ".github/action/run.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	runnerTemp := t.TempDir()
-	bin := filepath.Join(runnerTemp, "cardscan-bin", "cardscan")
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(cardscanBinary(t), bin); err != nil {
-		t.Fatal(err)
-	}
+	a, script, runnerTemp, _ := actionInstalled(t)
 	run := func(t *testing.T, dir string, inputs map[string]string) (code int, stdout, stderr string) {
 		t.Helper()
-		cmd := exec.Command("bash", script)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), actionEnv(t, a, inputs, runnerTemp)...)
-		cmd.Env = append(cmd.Env, gitIdentity...)
-		cmd.Env = append(cmd.Env, "GITHUB_OUTPUT="+filepath.Join(t.TempDir(), "github_output"))
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errOut.String()
+		env := append(os.Environ(), actionEnv(t, a, inputs, runnerTemp)...)
+		env = append(env, gitIdentity...)
+		return runScript(t, script, dir, append(env, "GITHUB_OUTPUT="+filepath.Join(t.TempDir(), "github_output")))
 	}
 	// forged reports a line of the log the runner would obey as a
 	// workflow command planted by a file name.

@@ -169,24 +169,51 @@ func actionEnv(t *testing.T, a action, inputs map[string]string, runnerTemp stri
 
 // TestActionRun runs .github/action/run.sh as the Action does, with the
 // environment action.yml's step gives it, on a workspace holding a good
-// and a bad card.
-func TestActionRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds cardscan")
-	}
-	a := readAction(t)
+// actionInstalled sets run.sh up as the runner does, cardscan built where
+// action.yml leaves it under runnerTemp, and returns the action, the
+// script's path, runnerTemp and the binary.
+func actionInstalled(t *testing.T) (a action, script, runnerTemp, bin string) {
+	t.Helper()
+	a = readAction(t)
 	script, err := filepath.Abs(filepath.Join(root, ".github/action/run.sh"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	runnerTemp := t.TempDir()
-	bin := filepath.Join(runnerTemp, "cardscan-bin", "cardscan")
+	runnerTemp = t.TempDir()
+	bin = filepath.Join(runnerTemp, "cardscan-bin", "cardscan")
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(cardscanBinary(t), bin); err != nil {
 		t.Fatal(err)
 	}
+	return a, script, runnerTemp, bin
+}
+
+// runScript runs script with bash in dir under env, and returns its exit
+// status and output.
+func runScript(t *testing.T, script, dir string, env []string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command("bash", script)
+	cmd.Dir, cmd.Env = dir, env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, out.String(), errOut.String()
+}
+
+// and a bad card.
+func TestActionRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cardscan")
+	}
+	a, script, runnerTemp, bin := actionInstalled(t)
 	sarif := false
 	if out, _ := exec.Command(bin, "--help").Output(); strings.Contains(string(out), "sarif") {
 		sarif = true
@@ -243,37 +270,26 @@ func TestActionRun(t *testing.T) {
 				}
 			}
 			output := filepath.Join(t.TempDir(), "github_output")
-			cmd := exec.Command("bash", script)
-			cmd.Dir = work
+			dir := work
 			if c.dir != "" {
-				cmd.Dir = c.dir
+				dir = c.dir
 			}
-			cmd.Env = append(os.Environ(), actionEnv(t, a, c.inputs, runnerTemp)...)
-			cmd.Env = append(cmd.Env, "GITHUB_OUTPUT="+output)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
-			if c.inputs["migrate-check"] != "" && !strings.Contains(stderr.String(), "migrate: ") {
-				t.Errorf("migrate-check did not run cardscan migrate; stderr:\n%s", &stderr)
+			env := append(os.Environ(), actionEnv(t, a, c.inputs, runnerTemp)...)
+			code, stdout, stderr := runScript(t, script, dir, append(env, "GITHUB_OUTPUT="+output))
+			if c.inputs["migrate-check"] != "" && !strings.Contains(stderr, "migrate: ") {
+				t.Errorf("migrate-check did not run cardscan migrate; stderr:\n%s", stderr)
 			}
 			if code != c.code {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, &stdout, &stderr)
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, c.code, stdout, stderr)
 			}
 			for _, w := range c.want {
-				if !strings.Contains(stdout.String(), w) {
-					t.Errorf("stdout lacks %q:\n%s", w, &stdout)
+				if !strings.Contains(stdout, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, stdout)
 				}
 			}
 			for _, r := range c.reject {
-				if strings.Contains(stdout.String(), r) {
-					t.Errorf("stdout has %q:\n%s", r, &stdout)
+				if strings.Contains(stdout, r) {
+					t.Errorf("stdout has %q:\n%s", r, stdout)
 				}
 			}
 			if c.sarif {
@@ -466,37 +482,13 @@ func TestActionFindsCards(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	a := readAction(t)
-	script, err := filepath.Abs(filepath.Join(root, ".github/action/run.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	runnerTemp := t.TempDir()
-	bin := filepath.Join(runnerTemp, "cardscan-bin", "cardscan")
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(cardscanBinary(t), bin); err != nil {
-		t.Fatal(err)
-	}
+	a, script, runnerTemp, _ := actionInstalled(t)
 	runAction := func(t *testing.T, dir string) (code int, stdout, stderr string) {
 		t.Helper()
-		cmd := exec.Command("bash", script)
-		cmd.Dir = dir
 		// The default format, jsonl, so that every judged input is named;
 		// paths as action.yml's default leaves it.
-		cmd.Env = append(os.Environ(), actionEnv(t, a, map[string]string{"format": "jsonl"}, runnerTemp)...)
-		cmd.Env = append(cmd.Env, gitIdentity...)
-		var out, errOut bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errOut
-		err := cmd.Run()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return code, out.String(), errOut.String()
+		env := append(os.Environ(), actionEnv(t, a, map[string]string{"format": "jsonl"}, runnerTemp)...)
+		return runScript(t, script, dir, append(env, gitIdentity...))
 	}
 
 	t.Run("one card among other JSON", func(t *testing.T) {
