@@ -22,7 +22,7 @@ func TestCrossOutsideHeapBound(t *testing.T) {
 	}
 	defer c.Close()
 	addClaims(t, c, claims)
-	held := func() int64 { return c.st.mem.bytes + c.pending.mem.bytes + c.hashes.mem.bytes }
+	held := func() int64 { return c.st.mem.held() + c.pending.mem.held() + c.hashes.mem.held() }
 	if !c.st.spilled() {
 		t.Fatalf("%d bytes of claims did not spill with --memory %d", len(claims), memory)
 	}

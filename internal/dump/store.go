@@ -419,7 +419,6 @@ func (s *store) close() {
 type blockSource struct {
 	outside bool
 	made    [][]byte // the blocks made outside the heap, to free
-	bytes   int64    // their size in all
 }
 
 // block returns an empty block of capacity size.
@@ -430,7 +429,6 @@ func (m *blockSource) block(size int) []byte {
 	blk, ok := newOutsideBlock(size)
 	if ok {
 		m.made = append(m.made, blk)
-		m.bytes += int64(cap(blk))
 	}
 	return blk
 }
@@ -441,5 +439,14 @@ func (m *blockSource) free() {
 	for _, blk := range m.made {
 		freeOutsideBlock(blk)
 	}
-	m.made, m.bytes = nil, 0
+	m.made = nil
+}
+
+// held is the size of the blocks made outside the heap and not yet freed.
+func (m *blockSource) held() int64 {
+	var n int64
+	for _, blk := range m.made {
+		n += int64(cap(blk))
+	}
+	return n
 }
