@@ -30,6 +30,12 @@ const acceptHeader = "application/agentcard+json, application/json"
 // maxRedirects bounds a discovery's redirect chain.
 const maxRedirects = 3
 
+// maxHeaderBytes bounds an answer's header lines, which net/http reads
+// up to 10 MB of by default: 10 MB of tiny lines cost some 170 MB of heap
+// as a header map, whatever --max-record says. A card's server sends a
+// few KiB; nginx in front of one refuses more than 8 KiB by default.
+const maxHeaderBytes = 64 << 10
+
 // netConfig is how the fetcher reaches the network.
 type netConfig struct {
 	timeout        time.Duration // each request (a redirect is another), body included

@@ -1,0 +1,88 @@
+package fetch
+
+import (
+	"bufio"
+	"bytes"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cardscan/cardscan/internal/cmderr"
+)
+
+// rawServer is a server on loopback that reads each request's head and
+// lets respond write whatever bytes it likes, HTTP or not, on the
+// connection; it returns the server's http:// URL.
+func rawServer(t *testing.T, respond func(c net.Conn, head string)) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				br := bufio.NewReader(c)
+				var head strings.Builder
+				for {
+					l, err := br.ReadString('\n')
+					head.WriteString(l)
+					if err != nil || l == "\r\n" {
+						break
+					}
+				}
+				respond(c, head.String())
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// manyHeaders is a 200 answer holding a card after size bytes of tiny
+// header lines.
+func manyHeaders(size int, body string) []byte {
+	var b bytes.Buffer
+	b.WriteString("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n")
+	for b.Len() < size {
+		b.WriteString("X: a\r\n")
+	}
+	b.WriteString("\r\n" + body)
+	return b.Bytes()
+}
+
+// TestHugeHeadersRefused: net/http reads up to 10 MB of an answer's
+// headers by default, and 10 MB of tiny header lines cost some 170 MB of
+// heap as a map, whatever --max-record says: a few such servers in a
+// crawl's -j would exhaust the machine. Headers past maxHeaderBytes end
+// the answer, named as such.
+func TestHugeHeadersRefused(t *testing.T) {
+	answer := manyHeaders(maxHeaderBytes+1024, a2aCard)
+	u := rawServer(t, func(c net.Conn, _ string) { c.Write(answer) })
+	code, out, errOut := runFetch(t, nil, "--format", "jsonl", u+"/card.json")
+	recs := decodeRecords(t, out)
+	if code != cmderr.StatusIO || len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.unreachable"}) ||
+		!strings.Contains(recs[0].Errors[0].Message, "headers exceeded") {
+		t.Fatalf("fetch: exit %d, records %+v\n%s", code, recs, errOut)
+	}
+
+	card := card10("["+iface10(u+"/rpc", "JSONRPC")+"]", "{}")
+	precs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private")
+	if len(precs) != 1 || precs[0].Probe.Class != classUnreachable || len(precs[0].Errors) != 1 || !strings.Contains(precs[0].Errors[0].Message, "headers exceeded") {
+		t.Fatalf("probe: %+v\n%s", precs, errOut)
+	}
+
+	// Headers within the bound are read as ever.
+	small := manyHeaders(maxHeaderBytes-1024, a2aCard)
+	u = rawServer(t, func(c net.Conn, _ string) { c.Write(small) })
+	if code, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", u+"/card.json"); code == cmderr.StatusIO {
+		t.Fatalf("headers within the bound: exit %d\n%s%s", code, out, errOut)
+	}
+}
