@@ -104,15 +104,16 @@ func newFetcher(c netConfig) *fetcher {
 		proxy = http.ProxyFromEnvironment
 	}
 	transport := &http.Transport{
-		Proxy:                 d.proxyFunc(proxy, c.allowPrivate),
-		DialContext:           d.DialContext,
-		TLSClientConfig:       &tls.Config{RootCAs: h.rootCAs},
-		TLSHandshakeTimeout:   c.connectTimeout,
-		ResponseHeaderTimeout: c.timeout,
-		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   c.perHost,
-		IdleConnTimeout:       30 * time.Second,
-		ForceAttemptHTTP2:     true,
+		Proxy:                  d.proxyFunc(proxy, c.allowPrivate),
+		DialContext:            d.DialContext,
+		TLSClientConfig:        &tls.Config{RootCAs: h.rootCAs},
+		TLSHandshakeTimeout:    c.connectTimeout,
+		ResponseHeaderTimeout:  c.timeout,
+		MaxResponseHeaderBytes: maxHeaderBytes,
+		MaxIdleConns:           256,
+		MaxIdleConnsPerHost:    c.perHost,
+		IdleConnTimeout:        30 * time.Second,
+		ForceAttemptHTTP2:      true,
 	}
 	var next http.RoundTripper = transport
 	if h.transport != nil {

@@ -231,6 +231,9 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithContextDialer(gc.dial),
 		grpc.WithUserAgent(f.userAgent),
+		// gRPC's own bound is 16 MB of headers and trailers, whose
+		// status message probe clips to 200 bytes anyway.
+		grpc.WithMaxHeaderListSize(maxHeaderBytes),
 		grpc.WithNoProxy())
 	if err != nil {
 		return failed(it, err)
