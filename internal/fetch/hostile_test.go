@@ -3,6 +3,7 @@ package fetch
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"net"
 	"slices"
 	"strconv"
@@ -84,5 +85,45 @@ func TestHugeHeadersRefused(t *testing.T) {
 	u = rawServer(t, func(c net.Conn, _ string) { c.Write(small) })
 	if code, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", u+"/card.json"); code == cmderr.StatusIO {
 		t.Fatalf("headers within the bound: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// TestSilentServerIsNotUnreachable: a server that takes the request and
+// then says nothing, or hangs up, was reached; "cannot reach HOST: timed
+// out" sent whoever reads the record to look for a firewall or a host
+// that is down.
+func TestSilentServerIsNotUnreachable(t *testing.T) {
+	silent := rawServer(t, func(c net.Conn, _ string) { io.Copy(io.Discard, c) })
+	hangUp := rawServer(t, func(net.Conn, string) {})
+	for _, tc := range []struct {
+		name, url, rule, fetchMsg, probeRule, probeMsg string
+	}{
+		{"silent", silent, "http.timeout", "took the request but did not answer within --timeout 1s", "probe.timeout", "took the request but did not answer within --timeout 1s"},
+		{"hang up", hangUp, "http.unreachable", "took the request, then closed the connection without answering", "probe.unreachable", "took the request, then closed the connection without answering"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			host := strings.TrimPrefix(tc.url, "http://")
+			_, out, errOut := runFetch(t, nil, "--timeout", "1s", "--format", "jsonl", tc.url+"/card.json")
+			recs := decodeRecords(t, out)
+			if want := host + " " + tc.fetchMsg; len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{tc.rule}) || recs[0].Errors[0].Message != want {
+				t.Errorf("fetch: records %+v, want one %s: %q\n%s", recs, tc.rule, want, errOut)
+			}
+			card := card10("["+iface10(tc.url+"/rpc", "JSONRPC")+"]", "{}")
+			precs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private", "--timeout", "1s", "--retries", "0")
+			if want := host + " " + tc.probeMsg; len(precs) != 1 || !slices.Equal(precs[0].rules(), []string{tc.probeRule}) || precs[0].Errors[0].Message != want {
+				t.Errorf("probe: records %+v, want one %s: %q\n%s", precs, tc.probeRule, want, errOut)
+			}
+		})
+	}
+	// A port nothing listens on is still one that cannot be reached.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	_, out, _ := runFetch(t, nil, "--format", "jsonl", "http://"+closed+"/card.json")
+	if recs := decodeRecords(t, out); len(recs) != 1 || !strings.HasPrefix(recs[0].Errors[0].Message, "cannot reach "+closed+": ") {
+		t.Errorf("a closed port: %+v", recs)
 	}
 }
