@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -10,10 +11,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -222,6 +225,11 @@ type attempt struct {
 	// answered says the URL answered, with headers, but its body could
 	// not be read: its host was reached, whatever the rule.
 	answered bool
+	// host is the host (name and port) that got no answer: the URL's,
+	// or a redirect's; "" for the URL's.
+	host string
+	// silent says the host took the request and did not answer it.
+	silent bool
 }
 
 // rank orders the rules of attempts that let discovery go on, most
@@ -263,7 +271,11 @@ func (f *fetcher) discover(ctx context.Context, raw string) (*found, *failure) {
 		if at.final {
 			detail := name + ": " + at.reason
 			if !at.answered && (at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout) {
-				detail = "cannot reach " + c.Host + ": " + at.reason
+				host := cmp.Or(at.host, c.Host)
+				detail = "cannot reach " + host + ": " + at.reason
+				if at.silent {
+					detail = host + " " + at.reason
+				}
 			}
 			if len(reasons) > 0 {
 				detail += " (after " + strings.Join(reasons, "; ") + ")"
@@ -320,13 +332,19 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 	}
 	req.Header.Set("Accept", acceptHeader)
 	req.Header.Set("User-Agent", f.userAgent)
+	sent := traceSent(req)
 	resp, err := f.client.Do(req)
 	if err != nil {
 		var re *redirectError
 		if errors.As(err, &re) {
 			return nil, attempt{rule: fastvalidate.CodeHTTPRedirect, reason: re.msg, final: false}, hint
 		}
-		return nil, classify(err), hint
+		if sent.Load() {
+			err = &silentError{timeout: f.timeout, err: err}
+		}
+		at := classify(err)
+		at.host = errHost(err, u.Host)
+		return nil, at, hint
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -370,11 +388,72 @@ func classify(err error) attempt {
 	if errors.As(err, &be) {
 		return attempt{rule: fastvalidate.CodeHTTPBlockedAddress, reason: be.Error(), final: true}
 	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+	var se *silentError
+	if errors.As(err, &se) {
+		return attempt{rule: se.rule(), reason: se.Error(), final: true, silent: true}
+	}
+	if isTimeout(err) {
 		return attempt{rule: fastvalidate.CodeHTTPTimeout, reason: "timed out", final: true}
 	}
 	return attempt{rule: fastvalidate.CodeHTTPUnreachable, reason: describe(err), final: true}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
+}
+
+// traceSent traces req's chain of requests (a redirect is another) and
+// reports whether the last of them was written whole: a failure after
+// that is the server's silence, not a host that could not be reached.
+// The transport calls the hooks from its own goroutines.
+func traceSent(req *http.Request) *atomic.Bool {
+	sent := new(atomic.Bool)
+	*req = *req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GetConn:      func(string) { sent.Store(false) },
+		WroteRequest: func(i httptrace.WroteRequestInfo) { sent.Store(i.Err == nil) },
+	}))
+	return sent
+}
+
+// silentError is a request written whole that got no answer: the server
+// said nothing within --timeout, hung up, or sent something that is no
+// HTTP answer.
+type silentError struct {
+	timeout time.Duration
+	err     error
+}
+
+func (e *silentError) Error() string {
+	switch {
+	case isTimeout(e.err):
+		return fmt.Sprintf("took the request but did not answer within --timeout %v", e.timeout)
+	case errors.Is(e.err, io.EOF) || errors.Is(e.err, io.ErrUnexpectedEOF):
+		return "took the request, then closed the connection without answering"
+	}
+	return "took the request, then: " + describe(e.err)
+}
+
+func (e *silentError) Unwrap() error { return e.err }
+
+// rule is fetch's rule for the silence.
+func (e *silentError) rule() fastvalidate.Code {
+	if isTimeout(e.err) {
+		return fastvalidate.CodeHTTPTimeout
+	}
+	return fastvalidate.CodeHTTPUnreachable
+}
+
+// errHost is the host of the request err is about (a redirect's, when
+// that is the one that failed), or else fallback.
+func errHost(err error, fallback string) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+			return u.Host
+		}
+	}
+	return fallback
 }
 
 // retryAfter reads a Retry-After header: delay-seconds or an HTTP date

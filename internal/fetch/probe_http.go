@@ -593,8 +593,13 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 	if version != "" {
 		req.Header.Set("A2A-Version", version)
 	}
+	written := traceSent(req)
 	resp, err := p.f.client.Do(req)
 	if err != nil {
+		var re *redirectError
+		if written.Load() && !errors.As(err, &re) {
+			return nil, &silentError{timeout: p.f.timeout, err: err}
+		}
 		return nil, err
 	}
 	defer resp.Body.Close()
@@ -662,6 +667,15 @@ func failed(it *iface, err error) outcome {
 		}
 		o.answer = fmt.Sprintf("%d, body cut off (%s)", be.status, at.reason)
 		o.add(rule, it.pointer, hostOf(it.url)+" "+be.Error())
+		return o
+	}
+	if at.silent {
+		rule := fastvalidate.CodeProbeUnreachable
+		if at.rule == fastvalidate.CodeHTTPTimeout {
+			rule = fastvalidate.CodeProbeTimeout
+		}
+		o.answer = "no answer"
+		o.add(rule, it.pointer, errHost(err, hostOf(it.url))+" "+at.reason)
 		return o
 	}
 	switch at.rule {
