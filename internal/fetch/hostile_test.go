@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
@@ -125,5 +127,34 @@ func TestSilentServerIsNotUnreachable(t *testing.T) {
 	_, out, _ := runFetch(t, nil, "--format", "jsonl", "http://"+closed+"/card.json")
 	if recs := decodeRecords(t, out); len(recs) != 1 || !strings.HasPrefix(recs[0].Errors[0].Message, "cannot reach "+closed+": ") {
 		t.Errorf("a closed port: %+v", recs)
+	}
+}
+
+// TestProbe_EnormousAnswer: an answer is read up to maxAnswer bytes. A
+// JSON-RPC error longer than that was judged on its cut-off start, which
+// parses as no JSON, and named "a body in no binding's shape": the record
+// said something untrue of the server. It says the body was too large to
+// judge; a large HTML page is still a page.
+func TestProbe_EnormousAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/page") {
+			w.Header().Set("Content-Type", "text/html")
+			io.WriteString(w, "<!doctype html><title>x</title>"+strings.Repeat("<p>filler</p>", maxAnswer/8))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"`+strings.Repeat("x", 2*maxAnswer)+`"}}`)
+	}))
+	t.Cleanup(srv.Close)
+	card := card10("["+iface10(srv.URL+"/rpc", "JSONRPC")+","+iface10(srv.URL+"/page", "JSONRPC")+"]", "{}")
+	recs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private")
+	if len(recs) != 2 {
+		t.Fatalf("records %+v\n%s", recs, errOut)
+	}
+	if want := "GetTask answered 200 with a body larger than 64 KiB, read no further"; !slices.Equal(recs[0].rules(), []string{"probe.status"}) || recs[0].Errors[0].Message != want {
+		t.Errorf("an enormous error: %+v, want probe.status %q", recs[0], want)
+	}
+	if !slices.Equal(recs[1].rules(), []string{"probe.html"}) {
+		t.Errorf("an enormous page: %+v, want probe.html", recs[1])
 	}
 }
