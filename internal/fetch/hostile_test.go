@@ -151,7 +151,7 @@ func TestProbe_EnormousAnswer(t *testing.T) {
 	if len(recs) != 2 {
 		t.Fatalf("records %+v\n%s", recs, errOut)
 	}
-	if want := "GetTask answered 200 with a body larger than 64 KiB, read no further"; !slices.Equal(recs[0].rules(), []string{"probe.status"}) || recs[0].Errors[0].Message != want {
+	if want := "GetTask answered 200 with a body larger than 64KiB, read no further"; !slices.Equal(recs[0].rules(), []string{"probe.status"}) || recs[0].Errors[0].Message != want {
 		t.Errorf("an enormous error: %+v, want probe.status %q", recs[0], want)
 	}
 	if !slices.Equal(recs[1].rules(), []string{"probe.html"}) {

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 )
 
 // maxAnswer bounds the bytes of an answer probe reads: an error object is
@@ -67,6 +68,7 @@ type answer struct {
 	status int
 	header http.Header
 	body   []byte
+	cut    bool // the body went on past maxAnswer
 	ttfb   time.Duration
 	tls    *tlsInfo
 }
@@ -81,10 +83,12 @@ const (
 	shapeREST                 // an HTTP+JSON error (google.rpc.Status, or 0.3's {code, message})
 	shapeGRPC                 // a gRPC response over HTTP
 	shapeJSON                 // a JSON object of no binding's error shape
+	shapeTooLarge             // longer than maxAnswer, not a web page: not judged
 )
 
 func (s shape) String() string {
-	return [...]string{"a body in no binding's shape", "an HTML page", "JSON-RPC", "HTTP+JSON", "gRPC", "JSON in no binding's shape"}[s]
+	return [...]string{"a body in no binding's shape", "an HTML page", "JSON-RPC", "HTTP+JSON", "gRPC", "JSON in no binding's shape",
+		"a body larger than " + cmdflag.FormatSize(maxAnswer) + ", read no further"}[s]
 }
 
 // rpcError is the error member of a JSON-RPC response.
@@ -110,6 +114,10 @@ func shapeOf(a *answer) shaped {
 	first := firstByte(a.body)
 	if ct == "text/html" || ct == "application/xhtml+xml" || first == '<' {
 		return shaped{shape: shapeHTML}
+	}
+	if a.cut {
+		// Its start alone would parse as no JSON at all.
+		return shaped{shape: shapeTooLarge}
 	}
 	if first != '{' {
 		return shaped{shape: shapeNone}
@@ -611,7 +619,10 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 		leaf := cs.PeerCertificates[0]
 		a.tls = &tlsInfo{verified: true, notAfter: leaf.NotAfter, daysLeft: int(time.Until(leaf.NotAfter).Hours() / 24)}
 	}
-	a.body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	a.body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if len(a.body) > maxAnswer {
+		a.body, a.cut = a.body[:maxAnswer], true
+	}
 	if err != nil {
 		return nil, &bodyError{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type")), timeout: p.f.timeout, err: err}
 	}
