@@ -77,13 +77,13 @@ type answer struct {
 type shape int
 
 const (
-	shapeNone    shape = iota // empty, or in no binding's shape
-	shapeHTML                 // a web page
-	shapeJSONRPC              // a JSON-RPC 2.0 response
-	shapeREST                 // an HTTP+JSON error (google.rpc.Status, or 0.3's {code, message})
-	shapeGRPC                 // a gRPC response over HTTP
-	shapeJSON                 // a JSON object of no binding's error shape
-	shapeTooLarge             // longer than maxAnswer, not a web page: not judged
+	shapeNone     shape = iota // empty, or in no binding's shape
+	shapeHTML                  // a web page
+	shapeJSONRPC               // a JSON-RPC 2.0 response
+	shapeREST                  // an HTTP+JSON error (google.rpc.Status, or 0.3's {code, message})
+	shapeGRPC                  // a gRPC response over HTTP
+	shapeJSON                  // a JSON object of no binding's error shape
+	shapeTooLarge              // longer than maxAnswer, not a web page: not judged
 )
 
 func (s shape) String() string {
