@@ -3,10 +3,14 @@ package fetch
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"errors"
+	"github.com/cardscan/cardscan/internal/visible"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,5 +160,42 @@ func TestProbe_EnormousAnswer(t *testing.T) {
 	}
 	if !slices.Equal(recs[1].rules(), []string{"probe.html"}) {
 		t.Errorf("an enormous page: %+v, want probe.html", recs[1])
+	}
+}
+
+// noDNS is hooks under which no name resolves.
+func noDNS() *testHooks {
+	return &testHooks{lookup: func(context.Context, string) ([]netip.Addr, error) {
+		return nil, errors.New("no such host")
+	}}
+}
+
+// TestRecordsNameTheURLAsListed: a URL that yielded no card was named in
+// its record after escaping every byte past ASCII as \uXXXX text, before
+// the record's own encoding: a JSON record's input read
+// "https://b\\u00fccher.example/", a URL no one listed, and probe's
+// messages alike. The encoders show hidden characters themselves; an IDN
+// host is written as it is.
+func TestRecordsNameTheURLAsListed(t *testing.T) {
+	const idn = "https://bücher.example/card.json"
+	const hidden = "https://a\u202eb.example/card.json"
+	_, out, errOut := runFetchGuarded(t, noDNS(), "--format", "jsonl", idn, hidden)
+	recs := decodeRecords(t, out)
+	if len(recs) != 2 || recs[0].Input != idn || recs[1].Input != hidden ||
+		!strings.Contains(recs[0].Errors[0].Message, "cannot reach bücher.example: ") {
+		t.Errorf("jsonl: %+v\n%s", recs, errOut)
+	}
+	if visible.Has([]byte(out)) {
+		t.Errorf("jsonl: hidden characters written raw:\n%s", out)
+	}
+	_, out, _ = runFetchGuarded(t, noDNS(), "--format", "text", idn, hidden)
+	if !strings.HasPrefix(out, idn+":1:1: error: http.unreachable: ") || !strings.Contains(out, "https://a<U+202E>b.example/card.json:1:1:") || visible.Has([]byte(out)) {
+		t.Errorf("text:\n%s", out)
+	}
+
+	card := card10("["+iface10("https://bücher.example/rpc", "JSONRPC")+"]", "{}")
+	precs, _, errOut := runProbeOn(t, noDNS(), card+"\n", "--include-invalid")
+	if len(precs) != 1 || len(precs[0].Errors) != 1 || !strings.HasPrefix(precs[0].Errors[0].Message, "cannot reach bücher.example: ") {
+		t.Errorf("probe: %+v\n%s", precs, errOut)
 	}
 }
