@@ -421,8 +421,12 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pip
 	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
-		rec := record{requested: raw, vd: report.Verdict{Input: printable(redactPassword(raw)), Line: 1, Findings: []fastvalidate.Finding{
-			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", printable(fail.detail)),
+		// The URL and the detail as they are: every format's encoder
+		// shows their hidden characters and controls in its own way, and
+		// escaping them here as well wrote an IDN host's letters as
+		// \uXXXX text in JSON, naming a URL no one listed.
+		rec := record{requested: raw, vd: report.Verdict{Input: redactPassword(raw), Line: 1, Findings: []fastvalidate.Finding{
+			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", fail.detail),
 		}}}
 		res.out = rd.append(nil, &rec)
 		if text != nil {
@@ -522,7 +526,9 @@ func redactPassword(raw string) string {
 }
 
 // printable escapes what the URL list or a server put in a message that
-// a terminal would act on: control characters and bytes past ASCII.
+// a terminal would act on: control characters and bytes past ASCII. It is
+// for messages written as they are (stderr, an error); records go through
+// their format's encoder, which does this its own way.
 func printable(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {

@@ -59,8 +59,10 @@ type tlsInfo struct {
 	notAfter time.Time
 }
 
+// add records a finding. Its message goes into records as it is: every
+// format's encoder shows hidden characters and controls its own way.
 func (o *outcome) add(code fastvalidate.Code, path, msg string) {
-	o.findings = append(o.findings, fastvalidate.NewFinding(code, code.Severity(), path, printable(msg)))
+	o.findings = append(o.findings, fastvalidate.NewFinding(code, code.Severity(), path, msg))
 }
 
 // answer is one HTTP answer, its body read up to maxAnswer.
