@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cardscan/cardscan/internal/cmderr"
@@ -196,6 +197,39 @@ func TestRecordsNameTheURLAsListed(t *testing.T) {
 	card := card10("["+iface10("https://bücher.example/rpc", "JSONRPC")+"]", "{}")
 	precs, _, errOut := runProbeOn(t, noDNS(), card+"\n", "--include-invalid")
 	if len(precs) != 1 || len(precs[0].Errors) != 1 || !strings.HasPrefix(precs[0].Errors[0].Message, "cannot reach bücher.example: ") {
+		t.Errorf("probe: %+v\n%s", precs, errOut)
+	}
+}
+
+// TestPortOutOfRange: url.Parse takes any run of digits for a port. Port
+// 0 was looked up and dialled, and 99999 looked up, before the dial said
+// "address 99999: invalid port"; such a URL names no server, and is
+// refused as it is read, with no lookup.
+func TestPortOutOfRange(t *testing.T) {
+	var lookups atomic.Int32
+	hooks := &testHooks{lookup: func(context.Context, string) ([]netip.Addr, error) {
+		lookups.Add(1)
+		return nil, errors.New("no such host")
+	}}
+	_, out, errOut := runFetchGuarded(t, hooks, "--format", "jsonl", "https://a.example:0/", "http://a.example:99999/card.json", "https://a.example:65536")
+	recs := decodeRecords(t, out)
+	if len(recs) != 3 {
+		t.Fatalf("records %+v\n%s", recs, errOut)
+	}
+	for i, port := range []string{"0", "99999", "65536"} {
+		if want := "port " + port + " is not 1 to 65535"; recs[i].Errors[0].Message != want {
+			t.Errorf("%s: %q, want %q", recs[i].Input, recs[i].Errors[0].Message, want)
+		}
+	}
+	if n := lookups.Load(); n != 0 {
+		t.Errorf("%d lookups of a URL whose port names no server", n)
+	}
+
+	card := card10("["+iface10("https://a.example:0/rpc", "JSONRPC")+","+iface10("https://a.example:70000/", "GRPC")+"]", "{}")
+	precs, _, errOut := runProbeOn(t, hooks, card+"\n", "--include-invalid")
+	if len(precs) != 2 || precs[0].Probe.Class != classNotProbed || precs[1].Probe.Class != classNotProbed ||
+		!strings.Contains(precs[0].Errors[0].Message+precs[1].Errors[0].Message, "port 0 is not 1 to 65535") ||
+		!strings.Contains(precs[1].Errors[0].Message, "port 70000 is not 1 to 65535") {
 		t.Errorf("probe: %+v\n%s", precs, errOut)
 	}
 }
