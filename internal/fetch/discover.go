@@ -156,6 +156,9 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	if s := req.URL.Scheme; s != "http" && s != "https" {
 		return &redirectError{"refused redirect to a " + strconv.Quote(s) + " URL"}
 	}
+	if err := checkPort(req.URL); err != nil {
+		return &redirectError{"refused redirect to " + req.URL.Redacted() + ": " + err.Error()}
+	}
 	if prev := via[len(via)-1]; prev.URL.Scheme == "https" && req.URL.Scheme != "https" {
 		// A downgrade would let an on-path attacker substitute the card
 		// (draft section 8.5).
@@ -198,6 +201,9 @@ func candidates(raw string) ([]*url.URL, error) {
 	if u.Host == "" {
 		return nil, errors.New("the URL has no host")
 	}
+	if err := checkPort(u); err != nil {
+		return nil, err
+	}
 	u.Fragment = ""
 	for _, wk := range wellKnownPaths {
 		if strings.HasSuffix(u.Path, wk) {
@@ -215,6 +221,19 @@ func candidates(raw string) ([]*url.URL, error) {
 		out[i] = &c
 	}
 	return out, nil
+}
+
+// checkPort refuses a URL whose port names no TCP port, before any
+// lookup: url.Parse takes any run of digits.
+func checkPort(u *url.URL) error {
+	p := u.Port()
+	if p == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %s is not 1 to 65535", clip(p))
+	}
+	return nil
 }
 
 // attempt is what one candidate URL answered when it held no card.

@@ -146,6 +146,9 @@ func grpcTarget(raw string) (host string, useTLS bool, err error) {
 	if err != nil || u.Host == "" {
 		return "", false, errors.New("not a URL with a host")
 	}
+	if err := checkPort(u); err != nil {
+		return "", false, err
+	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "grpc":
 		return canonicalAddrFor(u, "80"), false, nil

@@ -261,6 +261,11 @@ func httpURL(it *iface, o *outcome) (*url.URL, bool) {
 		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q is not an http or https URL", it.url))
 		return nil, false
 	}
+	if err := checkPort(u); err != nil {
+		*o = outcome{class: classNotProbed, answer: "not probed"}
+		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.url, err))
+		return nil, false
+	}
 	u.Fragment = ""
 	return u, true
 }
