@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"github.com/cardscan/cardscan/internal/visible"
 	"io"
@@ -234,6 +235,82 @@ func TestPortOutOfRange(t *testing.T) {
 		r := precs[i]
 		if !slices.Equal(r.rules(), []string{"probe.not-probed"}) || r.Probe.Class != classNotProbed || !strings.HasSuffix(r.Warnings[0].Message, "port "+port+" is not 1 to 65535") {
 			t.Errorf("probe: %+v", r)
+		}
+	}
+}
+
+// TestMaxTime: --timeout bounds each request, but not what one URL or
+// one interface costs in all: a site answering 503 with Retry-After at
+// each well-known path, each redirect a request of its own, held a fetch
+// for minutes (3 paths × (--retries + 1) tries, each up to --timeout per
+// hop, and the waits between them); a card's 32 interfaces under fetch
+// --probe are asked one after the other, each with its own retries. A
+// URL, its probes included, and an interface under probe, end at
+// --max-time, and the record says that is why.
+func TestMaxTime(t *testing.T) {
+	var calls atomic.Int32
+	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Retry-After", "1")
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	t.Cleanup(busy.Close)
+	_, out, errOut := runFetch(t, nil, "--format", "jsonl", "--retries", "10", "--max-time", "2500ms", busy.URL)
+	recs := decodeRecords(t, out)
+	if len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.timeout"}) ||
+		!strings.Contains(recs[0].Errors[0].Message, "--max-time 2.5s ran out") {
+		t.Errorf("fetch: %+v\n%s", recs, errOut)
+	}
+	if n := calls.Load(); n > 4 {
+		t.Errorf("fetch: %d requests in 2.5 s at Retry-After 1", n)
+	}
+
+	calls.Store(0)
+	card := card10("["+iface10(busy.URL+"/rpc", "JSONRPC")+"]", "{}")
+	precs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private", "--retries", "10", "--max-time", "2500ms")
+	if len(precs) != 1 || !slices.Equal(precs[0].rules(), []string{"probe.timeout"}) ||
+		!strings.Contains(precs[0].Errors[0].Message, "--max-time 2.5s ran out") {
+		t.Errorf("probe: %+v\n%s", precs, errOut)
+	}
+	if n := calls.Load(); n > 4 {
+		t.Errorf("probe: %d requests in 2.5 s at Retry-After 1", n)
+	}
+
+	// fetch --probe: the card's interfaces are asked one after the other
+	// within the URL's --max-time; the one under way when it ends is cut,
+	// and those after it are not asked.
+	stall := rawServer(t, func(c net.Conn, _ string) { io.Copy(io.Discard, c) })
+	cardSite := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, card10("["+iface10(stall+"/a", "JSONRPC")+","+iface10(stall+"/b", "JSONRPC")+","+iface10(stall+"/c", "JSONRPC")+"]", "{}"))
+	}))
+	t.Cleanup(cardSite.Close)
+	_, out, errOut = runFetch(t, nil, "--format", "cards", "--probe", "--timeout", "2s", "--max-time", "3s", cardSite.URL+"/card.json")
+	var rec struct {
+		Probes []probeRecord `json:"probes"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("%v: %s%s", err, out, errOut)
+	}
+	want := []struct{ rule, msg string }{
+		{"probe.timeout", "did not answer within --timeout 2s"},
+		{"probe.timeout", "--max-time 3s ran out"},
+		{"probe.not-probed", "--max-time 3s ran out"},
+	}
+	if len(rec.Probes) != len(want) {
+		t.Fatalf("fetch --probe: %+v", rec.Probes)
+	}
+	for i, w := range want {
+		r := rec.Probes[i]
+		msgs := ""
+		for _, e := range r.Errors {
+			msgs += e.Message
+		}
+		for _, e := range r.Warnings {
+			msgs += e.Message
+		}
+		if !slices.Equal(r.rules(), []string{w.rule}) || !strings.Contains(msgs, w.msg) {
+			t.Errorf("fetch --probe, interface %d: %+v, want %s %q", i, r, w.rule, w.msg)
 		}
 	}
 }
