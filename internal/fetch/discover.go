@@ -47,9 +47,12 @@ type netConfig struct {
 	perHost        int // requests in flight per host
 	retries        int // further tries of a path that answers 429 or 503
 	maxRetryWait   time.Duration
-	userAgent      string
-	allowPrivate   bool
-	hooks          *testHooks
+	// maxTime bounds all that is done for one URL (fetch) or one
+	// interface (probe); 0 for no bound, the caller's context's.
+	maxTime      time.Duration
+	userAgent    string
+	allowPrivate bool
+	hooks        *testHooks
 }
 
 // testHooks stand in for the network's parts that tests cannot use: DNS,
@@ -84,6 +87,7 @@ type fetcher struct {
 	maxBytes     int64
 	retries      int
 	maxRetryWait time.Duration
+	maxTime      time.Duration
 	backoff      time.Duration
 	userAgent    string
 	// What probe's gRPC client needs of the network: the guarded dial,
@@ -134,6 +138,7 @@ func newFetcher(c netConfig) *fetcher {
 		maxBytes:     c.maxBytes,
 		retries:      c.retries,
 		maxRetryWait: c.maxRetryWait,
+		maxTime:      c.maxTime,
 		backoff:      backoff,
 		userAgent:    c.userAgent,
 
@@ -223,6 +228,29 @@ func candidates(raw string) ([]*url.URL, error) {
 	return out, nil
 }
 
+// maxTimeError is what ends a URL's, or an interface's, work when
+// --max-time runs out: the cause of its context.
+type maxTimeError struct{ d time.Duration }
+
+func (e *maxTimeError) Error() string { return fmt.Sprintf("--max-time %v ran out", e.d) }
+
+// withinMaxTime is ctx bounded by f.maxTime, when there is one.
+func (f *fetcher) withinMaxTime(ctx context.Context) (context.Context, context.CancelFunc) {
+	if f.maxTime <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, f.maxTime, &maxTimeError{f.maxTime})
+}
+
+// maxTimeOf says whether ctx ended because --max-time ran out.
+func maxTimeOf(ctx context.Context) *maxTimeError {
+	var mt *maxTimeError
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &mt) {
+		return mt
+	}
+	return nil
+}
+
 // checkPort refuses a URL whose port names no TCP port, before any
 // lookup: url.Parse takes any run of digits.
 func checkPort(u *url.URL) error {
@@ -249,6 +277,8 @@ type attempt struct {
 	host string
 	// silent says the host took the request and did not answer it.
 	silent bool
+	// spent says --max-time ran out, whatever the URL was doing.
+	spent bool
 }
 
 // rank orders the rules of attempts that let discovery go on, most
@@ -289,7 +319,7 @@ func (f *fetcher) discover(ctx context.Context, raw string) (*found, *failure) {
 		}
 		if at.final {
 			detail := name + ": " + at.reason
-			if !at.answered && (at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout) {
+			if !at.answered && !at.spent && (at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout) {
 				host := cmp.Or(at.host, c.Host)
 				detail = "cannot reach " + host + ": " + at.reason
 				if at.silent {
@@ -330,6 +360,9 @@ func (f *fetcher) get(ctx context.Context, u *url.URL) (*found, attempt) {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+			if mt := maxTimeOf(ctx); mt != nil {
+				return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: mt.Error() + " waiting to retry after " + at.reason, final: true, spent: true}
+			}
 			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: "cancelled while waiting to retry", final: true}
 		}
 	}
@@ -358,6 +391,9 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 		if errors.As(err, &re) {
 			return nil, attempt{rule: fastvalidate.CodeHTTPRedirect, reason: re.msg, final: false}, hint
 		}
+		if mt := maxTimeOf(ctx); mt != nil {
+			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: mt.Error(), final: true, spent: true}, hint
+		}
 		if sent.Load() {
 			err = &silentError{timeout: f.timeout, err: err}
 		}
@@ -382,6 +418,9 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 	}
 	body, verdict, err := readCandidate(resp.Body, f.maxBytes)
 	if err != nil {
+		if mt := maxTimeOf(ctx); mt != nil {
+			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: mt.Error() + " reading the body", final: true, spent: true, answered: true}, hint
+		}
 		// The path answered: the error says what, as probe's does.
 		be := &bodyError{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type")), timeout: f.timeout, err: err}
 		at := classify(err)

@@ -126,6 +126,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Duration(&o.connectTimeout, "--connect-timeout D", 5*time.Second, "time limit for each connection, TLS included")
 	fs.Int(&o.retries, "--retries N", 2, "tries more of a path answering 429 or 503")
 	fs.Duration(&o.maxRetryWait, "--max-retry-wait D", 30*time.Second, "longest Retry-After waited for; longer is a failure")
+	fs.Duration(&o.maxTime, "--max-time D", time.Minute, "time limit for one URL: all its requests, redirects,\n"+
+		"retries and waits (with --probe, its probes too)")
 	fs.String(&o.userAgent, "--user-agent S", defaultUserAgent(), "the User-Agent header (default cardscan/VERSION ...)").HideDefault()
 	fs.Bool(&o.allowPrivate, "--allow-private", "let URLs reach loopback, private and link-local addresses")
 	fs.String(&o.resume, "--resume FILE", "", "append the records to FILE (--format cards), skipping\n"+
@@ -326,6 +328,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		perHost:        o.perHost,
 		retries:        o.retries,
 		maxRetryWait:   o.maxRetryWait,
+		maxTime:        o.maxTime,
 		userAgent:      o.userAgent,
 		allowPrivate:   o.allowPrivate,
 		hooks:          o.hooks,
@@ -419,6 +422,8 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 // the card's signatures, binding them to the origin it was fetched from.
 func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pipeline.SignatureChecker, rd, text *renderer, raw string) result {
 	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
+	ctx, cancel := f.withinMaxTime(ctx)
+	defer cancel()
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
 		// The URL and the detail as they are: every format's encoder
@@ -578,6 +583,7 @@ type manners struct {
 	connectTimeout time.Duration
 	retries        int
 	maxRetryWait   time.Duration
+	maxTime        time.Duration
 	userAgent      string
 	maxRecord      cmdflag.Size
 }
@@ -595,6 +601,8 @@ func (m *manners) check() error {
 		return fmt.Errorf("--retries %d: want 0 to 10", m.retries)
 	case m.maxRetryWait < 0:
 		return fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", m.maxRetryWait)
+	case m.maxTime <= 0:
+		return fmt.Errorf("--max-time %v: want a positive duration", m.maxTime)
 	case strings.ContainsAny(m.userAgent, "\r\n") || strings.TrimSpace(m.userAgent) == "":
 		return errors.New("--user-agent must be one non-blank line")
 	case m.maxRecord < 1:

@@ -82,6 +82,7 @@ func newProbeFlagSet(o *probeOptions) *cmdflag.Set {
 	fs.Duration(&o.connectTimeout, "--connect-timeout D", 5*time.Second, "time limit for each connection, TLS included")
 	fs.Int(&o.retries, "--retries N", 2, "tries more of a request answered 429 or 503")
 	fs.Duration(&o.maxRetryWait, "--max-retry-wait D", 30*time.Second, "longest Retry-After waited for; longer is the answer")
+	fs.Duration(&o.maxTime, "--max-time D", time.Minute, "time limit for one interface: all its requests,\nretries and waits")
 	fs.String(&o.userAgent, "--user-agent S", defaultUserAgent(), "the User-Agent header (default cardscan/VERSION ...)").HideDefault()
 	fs.Bool(&o.allowPrivate, "--allow-private", "let interfaces reach loopback, private and link-local addresses")
 	fs.Bool(&o.includeInvalid, "--include-invalid", "probe the interfaces of invalid cards too")
@@ -209,6 +210,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 		perHost:        o.perHost,
 		retries:        o.retries,
 		maxRetryWait:   o.maxRetryWait,
+		maxTime:        o.maxTime,
 		userAgent:      o.userAgent,
 		allowPrivate:   o.allowPrivate,
 		hooks:          o.hooks,
@@ -509,7 +511,15 @@ func probeFound(ctx context.Context, p *prober, rec *record, cards bool, res *re
 	counts := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}}, Probes: &summary.Probes{}}
 	var probes []byte
 	for i := range ifaces {
-		pr := renderProbe(pc, &ifaces[i], p.probe(ctx, &ifaces[i]), report.FormatJSONL)
+		var o outcome
+		if mt := maxTimeOf(ctx); mt != nil {
+			// The URL's time is spent: the rest are not asked, and say so.
+			o = outcome{class: classNotProbed, answer: "not probed"}
+			o.add(fastvalidate.CodeProbeNotProbed, ifaces[i].pointer, "not asked: "+mt.Error()+" for the card's URL")
+		} else {
+			o = p.probe(ctx, &ifaces[i])
+		}
+		pr := renderProbe(pc, &ifaces[i], o, report.FormatJSONL)
 		countProbe(&counts, &pr)
 		if pr.errs > 0 {
 			res.probeErrors++

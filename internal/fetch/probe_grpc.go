@@ -180,6 +180,9 @@ func newGRPCProber(f *fetcher, n int) func(ctx context.Context, it *iface, taskI
 		}
 		leave, err := gate.enter(ctx, strings.ToLower(addr))
 		if err != nil {
+			if mt := maxTimeOf(ctx); mt != nil {
+				return failed(it, mt)
+			}
 			return failed(it, err)
 		}
 		defer leave()
@@ -250,6 +253,9 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		ctx = metadata.AppendToOutgoingContext(ctx, "a2a-version", v)
 	}
 	code, msg, err := grpcGetTask(ctx, f, conn, rel, id)
+	if mt := maxTimeOf(ctx); mt != nil {
+		return failed(it, mt)
+	}
 	var o outcome
 	o.ttfb = time.Since(start)
 	gc.mu.Lock()

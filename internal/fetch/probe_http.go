@@ -222,8 +222,10 @@ func (it *iface) is02() bool {
 }
 
 // probe asks one interface, and its extended card when the card promises
-// one.
+// one, within --max-time.
 func (p *prober) probe(ctx context.Context, it *iface) outcome {
+	ctx, cancel := p.f.withinMaxTime(ctx)
+	defer cancel()
 	var o outcome
 	if it.beyond {
 		o = outcome{class: classNotProbed, answer: "not probed"}
@@ -581,6 +583,9 @@ func (p *prober) call(ctx context.Context, method, target string, body []byte, v
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+			if mt := maxTimeOf(ctx); mt != nil {
+				return nil, mt
+			}
 			return nil, ctx.Err()
 		}
 	}
@@ -610,6 +615,9 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 	}
 	written := traceSent(req)
 	resp, err := p.f.client.Do(req)
+	if mt := maxTimeOf(ctx); err != nil && mt != nil {
+		return nil, mt
+	}
 	if err != nil {
 		var re *redirectError
 		if written.Load() && !errors.As(err, &re) {
@@ -629,6 +637,9 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 	a.body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
 	if len(a.body) > maxAnswer {
 		a.body, a.cut = a.body[:maxAnswer], true
+	}
+	if mt := maxTimeOf(ctx); err != nil && mt != nil {
+		return nil, mt
 	}
 	if err != nil {
 		return nil, &bodyError{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type")), timeout: p.f.timeout, err: err}
@@ -663,6 +674,12 @@ func (e *bodyError) Unwrap() error { return e.err }
 // failed names a request that got no answer.
 func failed(it *iface, err error) outcome {
 	o := outcome{class: classUnreachable}
+	var mt *maxTimeError
+	if errors.As(err, &mt) {
+		o.answer = "cut off"
+		o.add(fastvalidate.CodeProbeTimeout, it.pointer, hostOf(it.url)+": "+mt.Error()+" before the probe ended")
+		return o
+	}
 	var re *redirectError
 	if errors.As(err, &re) {
 		o.answer = "redirect refused"
