@@ -12,6 +12,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -312,5 +314,40 @@ func TestMaxTime(t *testing.T) {
 		if !slices.Equal(r.rules(), []string{w.rule}) || !strings.Contains(msgs, w.msg) {
 			t.Errorf("fetch --probe, interface %d: %+v, want %s %q", i, r, w.rule, w.msg)
 		}
+	}
+}
+
+// TestResumeURLNotUTF8: a cards record's url is the URL as listed, which
+// --resume matches; a listed line that is not UTF-8 was written with
+// U+FFFD for its bad bytes, matched nothing on the next run, and was
+// fetched again and its record appended again on every resume.
+func TestResumeURLNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	list, out := filepath.Join(dir, "urls.txt"), filepath.Join(dir, "cards.ndjson")
+	if err := os.WriteFile(list, []byte("https://a.example/\xff.json\nhttps://a.example/\xfe.json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		runFetchGuarded(t, noDNS(), "--urls", list, "--resume", out)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n != 2 {
+		t.Errorf("%d records for 2 URLs after a resume:\n%s", n, b)
+	}
+	var held []string
+	for line := range bytes.Lines(b) {
+		var rec struct {
+			URLBase64 []byte `json:"url_base64"`
+		}
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		held = append(held, string(rec.URLBase64))
+	}
+	if want := []string{"https://a.example/\xff.json", "https://a.example/\xfe.json"}; !slices.Equal(held, want) {
+		t.Errorf("the records' url_base64 hold %q, want %q", held, want)
 	}
 }
