@@ -351,3 +351,28 @@ func TestResumeURLNotUTF8(t *testing.T) {
 		t.Errorf("the records' url_base64 hold %q, want %q", held, want)
 	}
 }
+
+// TestProbeResumeInputNotUTF8: probe --resume keys a record by its
+// input, line and pointer; an input whose name is not UTF-8 is written
+// with U+FFFD for its bad bytes (and input_base64 beside it), matched
+// nothing on the next run, and its interfaces were probed and appended
+// again on every resume.
+func TestProbeResumeInputNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "cards\xff.ndjson"), filepath.Join(dir, "probes.jsonl")
+	card := card10("["+iface10("https://a.example/rpc", "JSONRPC")+"]", "{}")
+	if err := os.WriteFile(in, []byte(card+"\n"), 0o644); err != nil {
+		t.Skipf("the file system refuses a name that is not UTF-8: %v", err)
+	}
+	for range 2 {
+		var o, e bytes.Buffer
+		runProbeExit([]string{"--resume", out, in}, strings.NewReader(""), &o, &e, noDNS())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := bytes.Count(b, []byte("\n")); n != 1 {
+		t.Errorf("%d records for 1 interface after a resume:\n%s", n, b)
+	}
+}
