@@ -169,19 +169,26 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *t
 }
 
 // probeRecords are cardscan probe's records, keyed by the card (input and
-// line) and the interface's pointer in it.
+// line) and the interface's pointer in it: input_base64's bytes for the
+// input when the record has them (a name that is not UTF-8, which input
+// holds with U+FFFD for its bad bytes).
 var probeRecords = resumeKind{name: "a record of cardscan probe", key: func(line []byte) (string, bool) {
 	var rec struct {
-		Input *string `json:"input"`
-		Line  int     `json:"line"`
-		Probe *struct {
+		Input       *string `json:"input"`
+		InputBase64 []byte  `json:"input_base64"`
+		Line        int     `json:"line"`
+		Probe       *struct {
 			Pointer string `json:"pointer"`
 		} `json:"probe"`
 	}
 	if json.Unmarshal(line, &rec) != nil || rec.Input == nil || rec.Probe == nil {
 		return "", false
 	}
-	return probeKey(*rec.Input, rec.Line, rec.Probe.Pointer), true
+	input := *rec.Input
+	if rec.InputBase64 != nil {
+		input = string(rec.InputBase64)
+	}
+	return probeKey(input, rec.Line, rec.Probe.Pointer), true
 }}
 
 func probeKey(input string, line int, pointer string) string {
