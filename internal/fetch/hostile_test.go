@@ -376,3 +376,31 @@ func TestProbeResumeInputNotUTF8(t *testing.T) {
 		t.Errorf("%d records for 1 interface after a resume:\n%s", n, b)
 	}
 }
+
+// TestRedirectOverPlainHTTP: a card fetched over https after a redirect
+// served over plain http got no http.insecure-fetch warning, although
+// anyone on the path could have sent that redirect to a host of their
+// own, whose card would then be judged, and its signatures bound to it,
+// as the site's.
+func TestRedirectOverPlainHTTP(t *testing.T) {
+	tlsSite, tlsSrv := newTLSSite(t, nil)
+	tlsSite.pages = map[string]page{"/card.json": {body: a2aCard, ctype: "application/json"}}
+	_, plain := newSite(t, map[string]page{"/start.json": {location: tlsSrv.URL + "/card.json"}})
+	_, out, errOut := runFetch(t, trusting(tlsSrv), "--format", "jsonl", "--all", plain.URL+"/start.json", tlsSrv.URL+"/card.json")
+	recs := decodeRecords(t, out)
+	if len(recs) != 2 {
+		t.Fatalf("records %+v\n%s", recs, errOut)
+	}
+	var found bool
+	for _, w := range recs[0].Warnings {
+		if w.Rule == "http.insecure-fetch" && strings.Contains(w.Message, plain.URL+"/start.json") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("via a plain-http redirect: warnings %+v, want http.insecure-fetch naming %s", recs[0].Warnings, plain.URL+"/start.json")
+	}
+	if slices.Contains(rules(recs[1].Warnings), "http.insecure-fetch") {
+		t.Errorf("https throughout: %+v", recs[1].Warnings)
+	}
+}
