@@ -178,6 +178,9 @@ type found struct {
 	header http.Header
 	body   []byte
 	size   int64 // bytes read
+	// plainHop is the first URL of the redirect chain asked over plain
+	// http when url is https, else nil.
+	plainHop *url.URL
 }
 
 // failure is why a URL yielded no card to judge: a rule of the fetch
@@ -437,7 +440,23 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 	case overCap:
 		return nil, attempt{rule: fastvalidate.CodeHTTPTooLarge, reason: fmt.Sprintf("the body is larger than --max-record (%d bytes)", f.maxBytes), final: true}, hint
 	}
-	return &found{url: resp.Request.URL, header: resp.Header, body: body, size: int64(len(body))}, attempt{}, hint
+	return &found{url: resp.Request.URL, header: resp.Header, body: body, size: int64(len(body)), plainHop: plainHop(resp)}, attempt{}, hint
+}
+
+// plainHop is the first request of resp's redirect chain made over plain
+// http, when resp itself came over https, else nil.
+func plainHop(resp *http.Response) *url.URL {
+	if resp.Request.URL.Scheme != "https" {
+		return nil
+	}
+	var first *url.URL
+	for r := resp.Request; r.Response != nil; {
+		r = r.Response.Request
+		if r.URL.Scheme == "http" {
+			first = r.URL
+		}
+	}
+	return first
 }
 
 // classify names the rule of an error of a request or of its body.
