@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -402,5 +403,34 @@ func TestRedirectOverPlainHTTP(t *testing.T) {
 	}
 	if slices.Contains(rules(recs[1].Warnings), "http.insecure-fetch") {
 		t.Errorf("https throughout: %+v", recs[1].Warnings)
+	}
+}
+
+// TestProbeSendsNoCredentials: an interface URL may carry userinfo
+// (https://user:secret@host/rpc). net/http turns it into an Authorization
+// header, so probe sent a card's credentials to the interface, and its
+// extended-card call, meant to show what a caller without credentials
+// gets, carried them. Nor does the record repeat the password.
+func TestProbeSendsNoCredentials(t *testing.T) {
+	var mu sync.Mutex
+	var auth []string
+	rpc := &fakeRPC{oneX: true, extended: 200}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auth = append(auth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		rpc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	withUser := strings.Replace(srv.URL, "http://", "http://user:secret@", 1) + "/rpc"
+	card := card10("["+iface10(withUser, "JSONRPC")+"]", `{"extendedAgentCard":true}`)
+	recs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private", "--include-invalid")
+	mu.Lock()
+	defer mu.Unlock()
+	if len(auth) == 0 || slices.ContainsFunc(auth, func(a string) bool { return a != "" }) {
+		t.Errorf("Authorization headers sent: %q\n%s", auth, errOut)
+	}
+	if len(recs) != 1 || recs[0].Probe.URL != strings.Replace(withUser, "secret", "xxxxx", 1) {
+		t.Errorf("records %+v", recs)
 	}
 }
