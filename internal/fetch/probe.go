@@ -434,7 +434,7 @@ func renderProbe(pc *probeCard, it *iface, o outcome, format report.Format) prob
 		res.out = enc.AppendSARIF(nil, &vd)
 	case report.FormatText:
 		if len(vd.Findings) == 0 {
-			res.out = fmt.Appendf(nil, "%s:%d: %s %s (%s): %s, %s\n", report.TextSafe(pc.input), pc.line, it.pointer, report.TextSafe(it.url), report.TextSafe(it.binding), o.class, report.TextSafe(o.answer))
+			res.out = fmt.Appendf(nil, "%s:%d: %s %s (%s): %s, %s\n", report.TextSafe(pc.input), pc.line, it.pointer, report.TextSafe(it.shown()), report.TextSafe(it.binding), o.class, report.TextSafe(o.answer))
 		} else {
 			res.out = enc.AppendText(nil, &vd, report.Plain)
 		}
@@ -470,7 +470,7 @@ type tlsJSON struct {
 }
 
 func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
-	pj := probeJSON{Pointer: it.pointer, URL: it.url, Binding: it.binding, Version: it.version, CardURL: pc.cardURL,
+	pj := probeJSON{Pointer: it.pointer, URL: it.shown(), Binding: it.binding, Version: it.version, CardURL: pc.cardURL,
 		Class: o.class, Answer: o.answer, Status: o.status, Server: o.server, Extended: o.extended}
 	if o.ttfb > 0 {
 		ms := float64(o.ttfb.Microseconds()) / 1000

@@ -175,7 +175,7 @@ func newGRPCProber(f *fetcher, n int) func(ctx context.Context, it *iface, taskI
 		addr, useTLS, err := grpcTarget(it.url)
 		if err != nil {
 			o := outcome{class: classNotProbed, answer: "not probed"}
-			o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.url, err))
+			o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.shown(), err))
 			return o
 		}
 		leave, err := gate.enter(ctx, strings.ToLower(addr))

@@ -260,15 +260,18 @@ func httpURL(it *iface, o *outcome) (*url.URL, bool) {
 	u, err := url.Parse(it.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		*o = outcome{class: classNotProbed, answer: "not probed"}
-		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q is not an http or https URL", it.url))
+		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q is not an http or https URL", it.shown()))
 		return nil, false
 	}
 	if err := checkPort(u); err != nil {
 		*o = outcome{class: classNotProbed, answer: "not probed"}
-		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.url, err))
+		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.shown(), err))
 		return nil, false
 	}
 	u.Fragment = ""
+	// net/http would send userinfo as an Authorization header: a card's
+	// credentials, on calls meant to show what a caller without any gets.
+	u.User = nil
 	return u, true
 }
 
@@ -338,7 +341,7 @@ func (p *prober) jsonrpc(ctx context.Context, it *iface) outcome {
 		// POST to its base; its GetTask says whether it is one.
 		if rest := p.otherBinding(ctx, u, oneX, id, it, false); rest != shapeNone {
 			o.class, o.answer = classWrongBinding, rest.String()
-			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared JSONRPC, but %s answers no JSON-RPC (%d, %s) and GET %s answers in %s's shape", it.url, a.status, s.shape, restPathName(oneX), rest))
+			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared JSONRPC, but %s answers no JSON-RPC (%d, %s) and GET %s answers in %s's shape", it.shown(), a.status, s.shape, restPathName(oneX), rest))
 			return o
 		}
 		p.noBinding(it, a, s, method, &o)
@@ -440,7 +443,7 @@ func (p *prober) rest(ctx context.Context, it *iface) outcome {
 		}
 		if other := p.otherBinding(ctx, u, oneX, id, it, true); other != shapeNone {
 			o.class, o.answer = classWrongBinding, other.String()
-			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared HTTP+JSON, but %s answers %d (%s) and a JSON-RPC call to %s answers in %s's shape", what, a.status, s.shape, it.url, other))
+			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared HTTP+JSON, but %s answers %d (%s) and a JSON-RPC call to %s answers in %s's shape", what, a.status, s.shape, it.shown(), other))
 			return o
 		}
 		p.noBinding(it, a, s, what, &o)
@@ -513,7 +516,11 @@ func (p *prober) checkVersion(it *iface, o *outcome) {
 // extendedCard asks for the extended card without credentials: a server
 // that has one asks for them (401, 403); one that has none says so.
 func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
-	u, _ := url.Parse(it.url)
+	var none outcome
+	u, ok := httpURL(it, &none)
+	if !ok {
+		return
+	}
 	oneX := it.is1x()
 	var a *answer
 	var err error
