@@ -434,3 +434,16 @@ func TestProbeSendsNoCredentials(t *testing.T) {
 		t.Errorf("records %+v", recs)
 	}
 }
+
+// TestProbe_GRPCSilentServer: a gRPC interface whose server takes the
+// connection and never speaks HTTP/2 was "cannot reach HOST: timed out",
+// as if no connection had been made.
+func TestProbe_GRPCSilentServer(t *testing.T) {
+	silent := rawServer(t, func(c net.Conn, _ string) { io.Copy(io.Discard, c) })
+	card := card10("["+iface10(silent, "GRPC")+"]", "{}")
+	recs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private", "--timeout", "1s")
+	want := strings.TrimPrefix(silent, "http://") + " took the connection but did not answer within --timeout 1s"
+	if len(recs) != 1 || !slices.Equal(recs[0].rules(), []string{"probe.timeout"}) || recs[0].Errors[0].Message != want {
+		t.Errorf("records %+v, want one probe.timeout %q\n%s", recs, want, errOut)
+	}
+}
