@@ -499,16 +499,23 @@ func traceSent(req *http.Request) *atomic.Bool {
 type silentError struct {
 	timeout time.Duration
 	err     error
+	// conn says only a connection was made (gRPC's, whose call waits
+	// for the server's HTTP/2 preface), not a request written.
+	conn bool
 }
 
 func (e *silentError) Error() string {
+	took := "took the request"
+	if e.conn {
+		took = "took the connection"
+	}
 	switch {
 	case isTimeout(e.err):
-		return fmt.Sprintf("took the request but did not answer within --timeout %v", e.timeout)
+		return fmt.Sprintf("%s but did not answer within --timeout %v", took, e.timeout)
 	case errors.Is(e.err, io.EOF) || errors.Is(e.err, io.ErrUnexpectedEOF):
-		return "took the request, then closed the connection without answering"
+		return took + ", then closed the connection without answering"
 	}
-	return "took the request, then: " + describe(e.err)
+	return took + ", then: " + describe(e.err)
 }
 
 func (e *silentError) Unwrap() error { return e.err }

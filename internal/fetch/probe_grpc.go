@@ -196,9 +196,10 @@ type grpcConn struct {
 	f       *fetcher
 	useTLS  bool
 	host    string
-	mu      sync.Mutex
-	dialErr error
-	state   *tls.ConnectionState
+	mu        sync.Mutex
+	dialErr   error
+	connected bool // a dial succeeded, TLS included
+	state     *tls.ConnectionState
 }
 
 func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
@@ -211,7 +212,7 @@ func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
 		if err == nil {
 			st := tc.ConnectionState()
 			c.mu.Lock()
-			c.state = &st
+			c.state, c.connected = &st, true
 			c.mu.Unlock()
 			return tc, nil
 		}
@@ -225,6 +226,9 @@ func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
 		c.mu.Unlock()
 		return nil, err
 	}
+	c.mu.Lock()
+	c.connected = true
+	c.mu.Unlock()
 	return conn, nil
 }
 
@@ -259,12 +263,16 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 	var o outcome
 	o.ttfb = time.Since(start)
 	gc.mu.Lock()
-	dialErr := gc.dialErr
+	dialErr, connected := gc.dialErr, gc.connected
 	gc.mu.Unlock()
 	// No connection: the dial's own error says why (refused, the guard,
 	// the certificate), which gRPC's status only quotes.
 	if dialErr != nil && (err != nil || code == codes.Unavailable) {
 		return failed(it, dialErr)
+	}
+	if err != nil && connected {
+		// Connected, and no answer: the server's silence.
+		return failed(it, &silentError{timeout: f.timeout, err: err, conn: true})
 	}
 	if err != nil {
 		return failed(it, err)
