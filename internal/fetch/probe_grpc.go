@@ -232,6 +232,27 @@ func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
 	return conn, nil
 }
 
+// noAnswer says why a call that ended with code and err got no answer
+// to judge, or returns nil when it got one: --max-time ran out; no
+// connection, which the dial's own error explains (refused, the guard,
+// the certificate) where gRPC's status only quotes it; or a connection
+// made and no answer on it, the server's silence.
+func (c *grpcConn) noAnswer(ctx context.Context, code codes.Code, err error) error {
+	if mt := maxTimeOf(ctx); mt != nil {
+		return mt
+	}
+	c.mu.Lock()
+	dialErr, connected := c.dialErr, c.connected
+	c.mu.Unlock()
+	switch {
+	case dialErr != nil && (err != nil || code == codes.Unavailable):
+		return dialErr
+	case err != nil && connected:
+		return &silentError{timeout: c.f.timeout, err: err, conn: true}
+	}
+	return err
+}
+
 func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS bool, id string) outcome {
 	host, _, _ := net.SplitHostPort(addr)
 	gc := &grpcConn{f: f, useTLS: useTLS, host: host}
@@ -257,26 +278,11 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		ctx = metadata.AppendToOutgoingContext(ctx, "a2a-version", v)
 	}
 	code, msg, err := grpcGetTask(ctx, f, conn, rel, id)
-	if mt := maxTimeOf(ctx); mt != nil {
-		return failed(it, mt)
+	if err := gc.noAnswer(ctx, code, err); err != nil {
+		return failed(it, err)
 	}
 	var o outcome
 	o.ttfb = time.Since(start)
-	gc.mu.Lock()
-	dialErr, connected := gc.dialErr, gc.connected
-	gc.mu.Unlock()
-	// No connection: the dial's own error says why (refused, the guard,
-	// the certificate), which gRPC's status only quotes.
-	if dialErr != nil && (err != nil || code == codes.Unavailable) {
-		return failed(it, dialErr)
-	}
-	if err != nil && connected {
-		// Connected, and no answer: the server's silence.
-		return failed(it, &silentError{timeout: f.timeout, err: err, conn: true})
-	}
-	if err != nil {
-		return failed(it, err)
-	}
 	if st := gc.state; st != nil && len(st.PeerCertificates) > 0 {
 		leaf := st.PeerCertificates[0]
 		o.tls = &tlsInfo{verified: true, notAfter: leaf.NotAfter, daysLeft: int(time.Until(leaf.NotAfter).Hours() / 24)}
