@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/cardscan/cardscan/internal/visible"
+	"github.com/klauspost/compress/zstd"
 	"io"
 	"net"
 	"net/http"
@@ -445,5 +446,28 @@ func TestProbe_GRPCSilentServer(t *testing.T) {
 	want := strings.TrimPrefix(silent, "http://") + " took the connection but did not answer within --timeout 1s"
 	if len(recs) != 1 || !slices.Equal(recs[0].rules(), []string{"probe.timeout"}) || recs[0].Errors[0].Message != want {
 		t.Errorf("records %+v, want one probe.timeout %q\n%s", recs, want, errOut)
+	}
+}
+
+// TestUnaskedContentEncoding: fetch asks for gzip only, which net/http
+// decodes. A card sent in another encoding anyway (zstd, or gzip twice)
+// was "200 with a body starting with '('", which sent the reader looking
+// for a broken card rather than at the server's encoding.
+func TestUnaskedContentEncoding(t *testing.T) {
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := enc.EncodeAll([]byte(a2aCard), nil)
+	enc.Close()
+	u := rawServer(t, func(c net.Conn, _ string) {
+		c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: zstd\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n"))
+		c.Write(body)
+	})
+	_, out, errOut := runFetch(t, nil, "--format", "jsonl", u+"/card.json")
+	recs := decodeRecords(t, out)
+	if len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.not-a-card"}) ||
+		!strings.Contains(recs[0].Errors[0].Message, `200 with Content-Encoding "zstd", which was not asked for`) {
+		t.Errorf("records %+v\n%s", recs, errOut)
 	}
 }
