@@ -436,6 +436,12 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 		if b := firstByte(body); b >= 0 {
 			what = "a body starting with " + strconv.QuoteRuneToASCII(rune(b))
 		}
+		// net/http decodes the gzip it asks for, and drops the header:
+		// one left is an encoding nobody asked for, which explains the
+		// bytes better than they do.
+		if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+			what = "Content-Encoding " + quoteHeader(ce) + ", which was not asked for"
+		}
 		return nil, attempt{rule: fastvalidate.CodeHTTPNotACard, reason: "200 with " + what + ", not a card", final: false}, hint
 	case overCap:
 		return nil, attempt{rule: fastvalidate.CodeHTTPTooLarge, reason: fmt.Sprintf("the body is larger than --max-record (%d bytes)", f.maxBytes), final: true}, hint
