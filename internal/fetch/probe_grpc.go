@@ -193,9 +193,9 @@ func newGRPCProber(f *fetcher, n int) func(ctx context.Context, it *iface, taskI
 // grpcConn is one connection's dial, remembering what failed and what the
 // server's certificate was.
 type grpcConn struct {
-	f       *fetcher
-	useTLS  bool
-	host    string
+	f         *fetcher
+	useTLS    bool
+	host      string
 	mu        sync.Mutex
 	dialErr   error
 	connected bool // a dial succeeded, TLS included
