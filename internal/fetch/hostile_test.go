@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/cardscan/cardscan/internal/visible"
 	"github.com/klauspost/compress/zstd"
 	"io"
@@ -20,7 +21,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cardscan/cardscan/internal/cmderr"
 )
@@ -469,5 +472,57 @@ func TestUnaskedContentEncoding(t *testing.T) {
 	if len(recs) != 1 || !slices.Equal(rules(recs[0].Errors), []string{"http.not-a-card"}) ||
 		!strings.Contains(recs[0].Errors[0].Message, `200 with Content-Encoding "zstd", which was not asked for`) {
 		t.Errorf("records %+v\n%s", recs, errOut)
+	}
+}
+
+// brokenPipe is standard output whose reader has gone (cardscan fetch
+// ... | head -1): every write after the first fails with EPIPE.
+type brokenPipe struct{ writes int }
+
+func (p *brokenPipe) Write(b []byte) (int, error) {
+	if p.writes++; p.writes > 1 {
+		return 0, syscall.EPIPE
+	}
+	return len(b), nil
+}
+
+// TestReaderGoneStopsTheRun: once standard output's reader has gone,
+// no record can be written, but fetch went on fetching every URL of its
+// list, and probe asking every interface: `cardscan fetch --urls
+// million.txt | head -1` crawled the million. The run stops asking.
+func TestReaderGoneStopsTheRun(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		time.Sleep(20 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		if r.Method == http.MethodPost {
+			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"task not found"}}`)
+			return
+		}
+		io.WriteString(w, a2aCard)
+	}))
+	t.Cleanup(srv.Close)
+	const n = 200
+
+	var urls strings.Builder
+	for i := range n {
+		fmt.Fprintf(&urls, "%s/card-%d.json\n", srv.URL, i)
+	}
+	var errOut bytes.Buffer
+	runExit([]string{"--allow-private", "--urls", "-", "--format", "jsonl", "--all"}, strings.NewReader(urls.String()), &brokenPipe{}, &errOut, nil)
+	if got := hits.Load(); got > n/4 {
+		t.Errorf("fetch: %d of %d URLs fetched after the reader went\n%s", got, n, errOut.String())
+	}
+
+	hits.Store(0)
+	var cards strings.Builder
+	for range n {
+		cards.WriteString(card10("["+iface10(srv.URL+"/rpc", "JSONRPC")+"]", "{}") + "\n")
+	}
+	errOut.Reset()
+	runProbeExit([]string{"--allow-private", "-"}, strings.NewReader(cards.String()), &brokenPipe{}, &errOut, nil)
+	if got := hits.Load(); got > n/4 {
+		t.Errorf("probe: %d of %d interfaces asked after the reader went\n%s", got, n, errOut.String())
 	}
 }
