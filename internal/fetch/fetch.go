@@ -363,9 +363,14 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	// of the -j fetches waits on a busy host's turn while URLs of other
 	// hosts wait behind it (TestPerHost_OtherHostsGoOn).
 	sched := newHostScheduler(o.jobs, o.perHost, max(1024, 16*o.jobs), maxPending, func(r result) int64 { return int64(len(r.out)) })
+	// Once no record can be written (the reader of a pipe has gone, a
+	// disk is full), nothing more is asked: the URLs under way end at
+	// once, and no others start.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go func() {
 		defer sched.close()
-		for {
+		for ctx.Err() == nil {
 			u, ok := src.next()
 			if !ok {
 				return
@@ -387,13 +392,18 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	var probeErrors int64
 	writeFailed, writeErr := false, false
 	sched.each(func(res result) {
-		if !writeFailed && len(res.out) > 0 {
+		if writeFailed {
+			return // stopped: neither written nor counted
+		}
+		if len(res.out) > 0 {
 			if _, err := stdout.Write(res.out); err != nil {
 				writeFailed = true
+				stop()
 				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
 					con.Errorf("writing the records: %v", err)
 					writeErr = true
 				}
+				return
 			}
 		}
 		total.Add(&res.stats)

@@ -236,17 +236,24 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	total := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Shards: 1, Probes: &summary.Probes{}}
 	var readErrors int64
 	var failing int64 // interfaces with an error finding
+	// Once no record can be written, nothing more is asked: the
+	// interfaces under way end at once, and no more cards are read.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go func() {
 		defer sched.close()
 		v := pool.Get()
 		defer pool.Put(v)
 		for _, path := range o.paths {
+			if ctx.Err() != nil {
+				return
+			}
 			name, file := path, path
 			if path == "-" {
 				name, file = "<stdin>", ""
 			}
 			total.Inputs++
-			if err := readInput(name, file, stdin, o, v, done, &total, con, func(pc *probeCard, it *iface) {
+			if err := readInput(ctx, name, file, stdin, o, v, done, &total, con, func(pc *probeCard, it *iface) {
 				sched.submit(it.host(), func() probeResult {
 					return renderProbe(pc, it, p.probe(ctx, it), o.parsed)
 				})
@@ -266,25 +273,29 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	}
 	writeFailed, writeErr := false, false
 	sched.each(func(res probeResult) {
+		if writeFailed {
+			return // stopped: neither written nor counted
+		}
+		if len(res.out) > 0 {
+			var err error
+			if sarif != nil {
+				_, err = sarif.Write(res.out)
+			} else {
+				_, err = out.Write(res.out)
+			}
+			if err != nil {
+				writeFailed = true
+				stop()
+				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
+					con.Errorf("writing the records: %v", err)
+					writeErr = true
+				}
+				return
+			}
+		}
 		countProbe(&total, &res)
 		if res.errs > 0 {
 			failing++
-		}
-		if writeFailed || len(res.out) == 0 {
-			return
-		}
-		var err error
-		if sarif != nil {
-			_, err = sarif.Write(res.out)
-		} else {
-			_, err = out.Write(res.out)
-		}
-		if err != nil {
-			writeFailed = true
-			if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-				con.Errorf("writing the records: %v", err)
-				writeErr = true
-			}
 		}
 	})
 	noCard := total.InputErrors // fetch records that hold no card
@@ -307,15 +318,15 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 }
 
 // readInput reads one input's cards and hands each interface to probe, in
-// order. An unreadable record is diagnosed and skipped; a read error ends
-// the input.
-func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalidate.Validator, done map[string]int, total *summary.Summary, con *console.Console, probe func(*probeCard, *iface)) error {
+// order, until ctx ends. An unreadable record is diagnosed and skipped; a
+// read error ends the input.
+func readInput(ctx context.Context, name, path string, stdin io.Reader, o *probeOptions, v *fastvalidate.Validator, done map[string]int, total *summary.Summary, con *console.Console, probe func(*probeCard, *iface)) error {
 	r, err := openCards(name, path, stdin, int64(o.maxRecord))
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	for {
+	for ctx.Err() == nil {
 		text, line, err := r.next()
 		if err == io.EOF {
 			return nil
@@ -363,6 +374,7 @@ func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalid
 			probe(&pc, it)
 		}
 	}
+	return nil
 }
 
 func countProbe(total *summary.Summary, res *probeResult) {
