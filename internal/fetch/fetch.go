@@ -390,21 +390,10 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 
 	total := summary.Summary{Shards: 1}
 	var probeErrors int64
-	writeFailed, writeErr := false, false
+	sink := recordSink{out: stdout, con: con, stop: stop}
 	sched.each(func(res result) {
-		if writeFailed {
+		if !sink.write(res.out) {
 			return // stopped: neither written nor counted
-		}
-		if len(res.out) > 0 {
-			if _, err := stdout.Write(res.out); err != nil {
-				writeFailed = true
-				stop()
-				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-					con.Errorf("writing the records: %v", err)
-					writeErr = true
-				}
-				return
-			}
 		}
 		total.Add(&res.stats)
 		probeErrors += res.probeErrors
@@ -420,10 +409,42 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 
 	// A URL that could not be read is a record like any other; only a
 	// run that read none at all failed as a whole.
-	if total.Inputs > 0 && total.InputErrors == total.Inputs || writeErr || listErr {
+	if total.Inputs > 0 && total.InputErrors == total.Inputs || sink.errored || listErr {
 		return total, cmderr.ErrIOReported
 	}
 	return total, cmderr.Verdict(o.failOn, total.Invalid+probeErrors, total.Warnings)
+}
+
+// recordSink writes a run's records to out until one cannot be written;
+// then it stops the run, since no record after it can be, and says so
+// unless the reader of a pipe has only gone.
+type recordSink struct {
+	out     io.Writer
+	con     *console.Console
+	stop    func()
+	failed  bool // a write failed: nothing more is written
+	errored bool // ... for another reason than a reader gone
+}
+
+// write writes rec, and reports whether it was written (an empty rec is,
+// until a write has failed).
+func (s *recordSink) write(rec []byte) bool {
+	if s.failed {
+		return false
+	}
+	if len(rec) == 0 {
+		return true
+	}
+	if _, err := s.out.Write(rec); err != nil {
+		s.failed = true
+		s.stop()
+		if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
+			s.con.Errorf("writing the records: %v", err)
+			s.errored = true
+		}
+		return false
+	}
+	return true
 }
 
 // fetchOne discovers, judges and renders the card of one URL, with rd and,

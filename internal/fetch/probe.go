@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cardscan/cardscan/rule"
@@ -267,31 +266,15 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	// A SARIF log's results are framed; the other formats' records are
 	// written as they are.
 	var sarif report.VerdictWriter
+	sink := recordSink{out: out, con: con, stop: stop}
 	if o.parsed == report.FormatSARIF {
 		sarif = o.parsed.Writer(out, report.WriterOptions{})
 		sarif.Head()
+		sink.out = sarif
 	}
-	writeFailed, writeErr := false, false
 	sched.each(func(res probeResult) {
-		if writeFailed {
+		if !sink.write(res.out) {
 			return // stopped: neither written nor counted
-		}
-		if len(res.out) > 0 {
-			var err error
-			if sarif != nil {
-				_, err = sarif.Write(res.out)
-			} else {
-				_, err = out.Write(res.out)
-			}
-			if err != nil {
-				writeFailed = true
-				stop()
-				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-					con.Errorf("writing the records: %v", err)
-					writeErr = true
-				}
-				return
-			}
 		}
 		countProbe(&total, &res)
 		if res.errs > 0 {
@@ -307,10 +290,10 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	// the run only when there was no card at all, as fetch fails only
 	// when no URL yielded one.
 	verdict := cmderr.Verdict(o.failOn, failing, total.Warnings)
-	if readErrors > 0 || writeErr || noCard > 0 && total.Records == 0 {
+	if readErrors > 0 || sink.errored || noCard > 0 && total.Records == 0 {
 		verdict = cmderr.ErrIOReported
 	}
-	if sarif != nil && !writeFailed {
+	if sarif != nil && !sink.failed {
 		sarif.Tail(probeRunEnd(&total, verdict))
 	}
 	con.Printf("%s", probeHuman(&total, noCard))
