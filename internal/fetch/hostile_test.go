@@ -3,6 +3,7 @@ package fetch
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -476,12 +477,16 @@ func TestUnaskedContentEncoding(t *testing.T) {
 }
 
 // brokenPipe is standard output whose reader has gone (cardscan fetch
-// ... | head -1): every write after the first fails with EPIPE.
-type brokenPipe struct{ writes int }
+// ... | head -1): every write after the first fails with err, EPIPE
+// unless set.
+type brokenPipe struct {
+	writes int
+	err    error
+}
 
 func (p *brokenPipe) Write(b []byte) (int, error) {
 	if p.writes++; p.writes > 1 {
-		return 0, syscall.EPIPE
+		return 0, cmp.Or(p.err, error(syscall.EPIPE))
 	}
 	return len(b), nil
 }
@@ -524,5 +529,13 @@ func TestReaderGoneStopsTheRun(t *testing.T) {
 	runProbeExit([]string{"--allow-private", "-"}, strings.NewReader(cards.String()), &brokenPipe{}, &errOut, nil)
 	if got := hits.Load(); got > n/4 {
 		t.Errorf("probe: %d of %d interfaces asked after the reader went\n%s", got, n, errOut.String())
+	}
+
+	// A full disk stops the run too, and is an error of its own.
+	hits.Store(0)
+	errOut.Reset()
+	code := runExit([]string{"--allow-private", "--urls", "-", "--format", "jsonl", "--all"}, strings.NewReader(urls.String()), &brokenPipe{err: syscall.ENOSPC}, &errOut, nil)
+	if got := hits.Load(); code != cmderr.StatusIO || got > n/4 || !strings.Contains(errOut.String(), "writing the records: no space left on device") {
+		t.Errorf("fetch to a full disk: exit %d, %d of %d URLs fetched\n%s", code, got, n, errOut.String())
 	}
 }
