@@ -539,3 +539,32 @@ func TestReaderGoneStopsTheRun(t *testing.T) {
 		t.Errorf("fetch to a full disk: exit %d, %d of %d URLs fetched\n%s", code, got, n, errOut.String())
 	}
 }
+
+// TestProbe_VersionNotAHeaderValue: a 1.x interface's requests carry its
+// declared protocolVersion's MAJOR.MINOR as A2A-Version. A card declaring
+// "1.0\r\nX-Injected: 1" (probed under --include-invalid) had net/http
+// refuse the request, which the record named "cannot reach HOST", a
+// failure of the host's; a version that is not MAJOR.MINOR is sent as
+// 1.0, as an interface declaring none is.
+func TestProbe_VersionNotAHeaderValue(t *testing.T) {
+	var mu sync.Mutex
+	var got []http.Header
+	rpc := &fakeRPC{oneX: true}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Clone())
+		mu.Unlock()
+		rpc.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	for _, version := range []string{`1.0\r\nX-Injected: 1`, `1.\u00e9`, `1.0 beta`} {
+		got = nil
+		card := card10(`[{"url":"`+srv.URL+`/rpc","protocolBinding":"JSONRPC","protocolVersion":"`+version+`"}]`, "{}")
+		recs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private", "--include-invalid")
+		mu.Lock()
+		if len(recs) != 1 || recs[0].Probe.Class != classAnswering || len(got) != 1 || got[0].Get("A2A-Version") != "1.0" || got[0].Get("X-Injected") != "" {
+			t.Errorf("protocolVersion %s: records %+v, headers %v\n%s", version, recs, got, errOut)
+		}
+		mu.Unlock()
+	}
+}
