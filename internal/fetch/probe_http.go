@@ -192,14 +192,27 @@ func (it *iface) headerVersion() string {
 	return versionHeader(it.is1x(), it.version)
 }
 
+// versionHeader is the A2A-Version of a request: "" for 0.x, else the
+// declared version's MAJOR.MINOR, or 1.0 when it has none. Card text
+// goes into a header only when it is MAJOR.MINOR: net/http refuses a
+// control character, and would send other text as it is.
 func versionHeader(oneX bool, declared string) string {
 	if !oneX {
 		return ""
 	}
-	if v := majorMinor(declared); v != "" && !strings.HasPrefix(v, "0.") {
+	if v := majorMinor(declared); isMajorMinor(v) && !strings.HasPrefix(v, "0.") {
 		return v
 	}
 	return "1.0"
+}
+
+// isMajorMinor says whether v is two runs of ASCII digits joined by a dot.
+func isMajorMinor(v string) bool {
+	major, minor, ok := strings.Cut(v, ".")
+	digits := func(s string) bool {
+		return s != "" && len(s) <= 9 && strings.Trim(s, "0123456789") == ""
+	}
+	return ok && digits(major) && digits(minor)
 }
 
 // is1x says the interface speaks A2A 1.x: it says so, or says nothing and
