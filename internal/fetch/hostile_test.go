@@ -568,3 +568,26 @@ func TestProbe_VersionNotAHeaderValue(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+// TestRedirectToNoURL: a redirect whose Location is no URL made
+// net/http's client fail the request ("failed to parse Location
+// header"), which ended the discovery as a host that could not be
+// reached; it is a redirect refused, like one to another scheme, and the
+// next path is asked.
+func TestRedirectToNoURL(t *testing.T) {
+	u := rawServer(t, func(c net.Conn, head string) {
+		if strings.HasPrefix(head, "GET /.well-known/agent-card.json ") {
+			c.Write([]byte("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(a2aCard)) + "\r\n\r\n" + a2aCard))
+			return
+		}
+		c.Write([]byte("HTTP/1.1 302 Found\r\nLocation: http://a b/%zz\r\nContent-Length: 0\r\n\r\n"))
+	})
+	_, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", u+"/", u+"/x.json")
+	recs := decodeRecords(t, out)
+	if len(recs) != 2 || recs[0].Input != u+"/.well-known/agent-card.json" {
+		t.Errorf("the next path was not asked: %+v\n%s", recs, errOut)
+	}
+	if len(recs) == 2 && (!slices.Equal(rules(recs[1].Errors), []string{"http.redirect"}) || !strings.Contains(recs[1].Errors[0].Message, `refused redirect to "http://a b/%zz", not a URL`)) {
+		t.Errorf("a direct URL: %+v", recs[1])
+	}
+}
