@@ -122,7 +122,7 @@ func newFetcher(c netConfig) *fetcher {
 		IdleConnTimeout:        30 * time.Second,
 		ForceAttemptHTTP2:      true,
 	}
-	var next http.RoundTripper = transport
+	var next http.RoundTripper = locationCheck{transport}
 	if h.transport != nil {
 		next = h.transport
 	}
@@ -147,6 +147,33 @@ func newFetcher(c netConfig) *fetcher {
 		timeout:        c.timeout,
 		connectTimeout: c.connectTimeout,
 	}
+}
+
+// locationCheck refuses a redirect whose Location is no URL as a
+// redirect refused. net/http's client would fail the whole request on it
+// ("failed to parse Location header"), which ended a discovery as if the
+// host could not be reached, where a redirect refused goes on to the next
+// path.
+type locationCheck struct{ next http.RoundTripper }
+
+func (l locationCheck) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		// The codes net/http's client follows.
+	default:
+		return resp, nil
+	}
+	if loc := resp.Header.Get("Location"); loc != "" {
+		if _, perr := req.URL.Parse(loc); perr != nil {
+			resp.Body.Close()
+			return nil, &redirectError{"refused redirect to " + quoteHeader(loc) + ", not a URL"}
+		}
+	}
+	return resp, nil
 }
 
 // redirectError is a redirect the fetcher refused to follow.
