@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cardscan/cardscan/internal/summary"
 	"github.com/cardscan/cardscan/internal/visible"
 	"github.com/klauspost/compress/zstd"
 	"io"
@@ -589,5 +590,28 @@ func TestRedirectToNoURL(t *testing.T) {
 	}
 	if len(recs) == 2 && (!slices.Equal(rules(recs[1].Errors), []string{"http.redirect"}) || !strings.Contains(recs[1].Errors[0].Message, `refused redirect to "http://a b/%zz", not a URL`)) {
 		t.Errorf("a direct URL: %+v", recs[1])
+	}
+}
+
+// TestProbe_LongRecordCounted: a record longer than --max-record is named
+// on stderr and not probed, but the summary counted it nowhere: not in
+// records, not in input_errors, so that a run that skipped a card read as
+// one that had none to skip.
+func TestProbe_LongRecordCounted(t *testing.T) {
+	long := `{"name":"` + strings.Repeat("x", 2000) + `"}` + "\n"
+	card := card10("["+iface10("https://a.example/rpc", "JSONRPC")+"]", "{}") + "\n"
+	sum := filepath.Join(t.TempDir(), "summary.json")
+	var out, errOut bytes.Buffer
+	runProbeExit([]string{"--max-record", "1KiB", "--summary", sum, "-"}, strings.NewReader(long+card), &out, &errOut, noDNS())
+	b, err := os.ReadFile(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s summary.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Records != 1 || s.InputErrors != 1 || !strings.Contains(errOut.String(), "; 1 record longer than --max-record (input errors)") {
+		t.Errorf("records %d, input_errors %d, want 1 and 1\n%s", s.Records, s.InputErrors, errOut.String())
 	}
 }
