@@ -234,6 +234,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	sched := newHostScheduler(o.jobs, 2*o.perHost, max(256, 8*o.jobs), maxPending, func(r probeResult) int64 { return int64(len(r.out)) })
 	total := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Shards: 1, Probes: &summary.Probes{}}
 	var readErrors int64
+	var skipped skippedRecords
 	var failing int64 // interfaces with an error finding
 	// Once no record can be written, nothing more is asked: the
 	// interfaces under way end at once, and no more cards are read.
@@ -252,7 +253,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 				name, file = "<stdin>", ""
 			}
 			total.Inputs++
-			if err := readInput(ctx, name, file, stdin, o, v, done, &total, con, func(pc *probeCard, it *iface) {
+			if err := readInput(ctx, name, file, stdin, o, v, done, &total, &skipped, con, func(pc *probeCard, it *iface) {
 				sched.submit(it.host(), func() probeResult {
 					return renderProbe(pc, it, p.probe(ctx, it), o.parsed)
 				})
@@ -281,7 +282,6 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 			failing++
 		}
 	})
-	noCard := total.InputErrors // fetch records that hold no card
 	total.InputErrors += readErrors
 	total.Seconds = time.Since(start).Seconds()
 	total.Finish()
@@ -290,20 +290,20 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	// the run only when there was no card at all, as fetch fails only
 	// when no URL yielded one.
 	verdict := cmderr.Verdict(o.failOn, failing, total.Warnings)
-	if readErrors > 0 || sink.errored || noCard > 0 && total.Records == 0 {
+	if readErrors > 0 || sink.errored || skipped.noCard > 0 && total.Records == 0 {
 		verdict = cmderr.ErrIOReported
 	}
 	if sarif != nil && !sink.failed {
 		sarif.Tail(probeRunEnd(&total, verdict))
 	}
-	con.Printf("%s", probeHuman(&total, noCard))
+	con.Printf("%s", probeHuman(&total, skipped))
 	return total, verdict
 }
 
 // readInput reads one input's cards and hands each interface to probe, in
 // order, until ctx ends. An unreadable record is diagnosed and skipped; a
 // read error ends the input.
-func readInput(ctx context.Context, name, path string, stdin io.Reader, o *probeOptions, v *fastvalidate.Validator, done map[string]int, total *summary.Summary, con *console.Console, probe func(*probeCard, *iface)) error {
+func readInput(ctx context.Context, name, path string, stdin io.Reader, o *probeOptions, v *fastvalidate.Validator, done map[string]int, total *summary.Summary, skipped *skippedRecords, con *console.Console, probe func(*probeCard, *iface)) error {
 	r, err := openCards(name, path, stdin, int64(o.maxRecord))
 	if err != nil {
 		return err
@@ -317,6 +317,8 @@ func readInput(ctx context.Context, name, path string, stdin io.Reader, o *probe
 		var long *longRecord
 		if errors.As(err, &long) {
 			con.Errorf("probe: %s:%d: %v; its interfaces are not probed", name, line, err)
+			total.InputErrors++
+			skipped.long++
 			continue
 		}
 		if err != nil {
@@ -330,6 +332,7 @@ func readInput(ctx context.Context, name, path string, stdin io.Reader, o *probe
 			// the URL, rather than an invalid card of no profile.
 			con.Errorf("probe: %s:%d: %s; nothing to probe", name, line, pc.err)
 			total.InputErrors++
+			skipped.noCard++
 			continue
 		}
 		total.Records++
@@ -384,16 +387,26 @@ func countProbe(total *summary.Summary, res *probeResult) {
 	}
 }
 
+// skippedRecords counts the records read that held no card to probe,
+// which the summary counts as input errors.
+type skippedRecords struct {
+	noCard int64 // fetch records of a URL that yielded none
+	long   int64 // longer than --max-record
+}
+
 // probeHuman is the line written to stderr at the end of a run.
-func probeHuman(s *summary.Summary, noCard int64) string {
+func probeHuman(s *summary.Summary, skipped skippedRecords) string {
 	p := s.Probes
 	msg := fmt.Sprintf("probe: %s of %s: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable, %d not probed",
 		plural(p.Interfaces, "interface"), plural(s.Records, "card"), p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed)
 	if p.CardsSkipped > 0 {
 		msg += fmt.Sprintf("; %d invalid cards not probed (--include-invalid probes them)", p.CardsSkipped)
 	}
-	if noCard > 0 {
-		msg += "; " + plural(noCard, "fetch record") + " without a card (input errors)"
+	if skipped.noCard > 0 {
+		msg += "; " + plural(skipped.noCard, "fetch record") + " without a card (input errors)"
+	}
+	if skipped.long > 0 {
+		msg += "; " + plural(skipped.long, "record") + " longer than --max-record (input errors)"
 	}
 	return msg + fmt.Sprintf("; %.2f s", s.Seconds)
 }
