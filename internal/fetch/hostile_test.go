@@ -615,3 +615,31 @@ func TestProbe_LongRecordCounted(t *testing.T) {
 		t.Errorf("records %d, input_errors %d, want 1 and 1\n%s", s.Records, s.InputErrors, errOut.String())
 	}
 }
+
+// TestProbe_RPCWithoutResult: a JSON-RPC response whose error member is
+// no error object (a string, null) or that has neither result nor error
+// was taken for a result: GetTask "answered a result", and the extended
+// card "served without authentication", a finding against a server that
+// served nothing.
+func TestProbe_RPCWithoutResult(t *testing.T) {
+	for _, body := range []string{
+		`{"jsonrpc":"2.0","id":1,"error":"task not found"}`,
+		`{"jsonrpc":"2.0","id":1,"error":null}`,
+		`{"jsonrpc":"2.0","id":1}`,
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, body)
+		}))
+		card := card10("["+iface10(srv.URL+"/rpc", "JSONRPC")+"]", `{"extendedAgentCard":true}`)
+		recs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private")
+		srv.Close()
+		if len(recs) != 1 {
+			t.Fatalf("%s: records %+v\n%s", body, recs, errOut)
+		}
+		r := recs[0]
+		if !slices.Equal(r.rules(), []string{"probe.unexpected"}) || r.Probe.Answer != "neither a result nor an error object" || r.Probe.Extended == "served without authentication" {
+			t.Errorf("%s: %+v", body, r)
+		}
+	}
+}
