@@ -102,7 +102,8 @@ type rpcError struct {
 // shaped reads an answer's body as each binding writes its errors.
 type shaped struct {
 	shape     shape
-	rpcErr    *rpcError // JSON-RPC: the error, nil with a result
+	rpcErr    *rpcError // JSON-RPC: the error object, nil without one
+	rpcResult bool      // JSON-RPC: a result member, null included
 	restCode  int       // HTTP+JSON: error.code (1.0) or code (0.3)
 	restState string    // HTTP+JSON 1.0: error.status, such as NOT_FOUND
 	message   string
@@ -125,9 +126,9 @@ func shapeOf(a *answer) shaped {
 		return shaped{shape: shapeNone}
 	}
 	var m struct {
-		JSONRPC *string          `json:"jsonrpc"`
-		Result  *json.RawMessage `json:"result"`
-		Error   json.RawMessage  `json:"error"`
+		JSONRPC *string         `json:"jsonrpc"`
+		Result  json.RawMessage `json:"result"` // "null" for a null result
+		Error   json.RawMessage `json:"error"`
 		Code    *int             `json:"code"`
 		Message *string          `json:"message"`
 	}
@@ -135,9 +136,9 @@ func shapeOf(a *answer) shaped {
 		return shaped{shape: shapeNone}
 	}
 	if m.JSONRPC != nil && *m.JSONRPC == "2.0" {
-		s := shaped{shape: shapeJSONRPC}
+		s := shaped{shape: shapeJSONRPC, rpcResult: m.Result != nil}
 		var e rpcError
-		if m.Error != nil && json.Unmarshal(m.Error, &e) == nil {
+		if firstByte(m.Error) == '{' && json.Unmarshal(m.Error, &e) == nil {
 			s.rpcErr, s.message = &e, e.Message
 		}
 		return s
@@ -371,6 +372,10 @@ func restPathName(oneX bool) string {
 // judgeRPC judges a JSON-RPC answer to GetTask.
 func (p *prober) judgeRPC(ctx context.Context, it *iface, u *url.URL, method string, s shaped, o *outcome) {
 	switch {
+	case s.rpcErr == nil && !s.rpcResult:
+		// An error member that is no error object, or none and no result.
+		o.answer = "neither a result nor an error object"
+		o.add(fastvalidate.CodeProbeUnexpected, it.pointer, fmt.Sprintf("%s answered JSON-RPC with neither a result nor an error object, not error -32001", method))
 	case s.rpcErr == nil:
 		o.answer = "a result"
 		o.add(fastvalidate.CodeProbeUnexpected, it.pointer, fmt.Sprintf("%s for a task id that cannot exist answered a result, not error -32001", method))
@@ -564,10 +569,10 @@ func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
 	switch {
 	case a.status == http.StatusUnauthorized || a.status == http.StatusForbidden:
 		o.extended = "asks for authentication (" + strconv.Itoa(a.status) + ")"
-	case s.shape == shapeJSONRPC && s.rpcErr == nil, s.shape == shapeJSON && a.status == http.StatusOK:
+	case s.shape == shapeJSONRPC && s.rpcErr == nil && s.rpcResult, s.shape == shapeJSON && a.status == http.StatusOK:
 		o.extended = "served without authentication"
 		o.add(fastvalidate.CodeProbeExtendedCardOpen, it.pointer, fmt.Sprintf("%s served the extended card to a request without credentials", what))
-	case s.shape == shapeJSONRPC && (s.rpcErr.Code == -32601 || s.rpcErr.Code == -32007 || s.rpcErr.Code == -32004),
+	case s.shape == shapeJSONRPC && s.rpcErr != nil && (s.rpcErr.Code == -32601 || s.rpcErr.Code == -32007 || s.rpcErr.Code == -32004),
 		a.status == http.StatusNotFound,
 		s.shape == shapeREST && (s.restState == "UNIMPLEMENTED" || s.restState == "FAILED_PRECONDITION"):
 		o.extended = "missing"
