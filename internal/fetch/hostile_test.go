@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -641,5 +642,52 @@ func TestProbe_RPCWithoutResult(t *testing.T) {
 		if !slices.Equal(r.rules(), []string{"probe.unexpected"}) || r.Probe.Answer != "neither a result nor an error object" || r.Probe.Extended == "served without authentication" {
 			t.Errorf("%s: %+v", body, r)
 		}
+	}
+}
+
+// TestHeldAgainstHostileServers pins what held: answers that are bounded
+// or named already.
+func TestHeldAgainstHostileServers(t *testing.T) {
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zw.Write([]byte("{"))
+	zw.Write(bytes.Repeat([]byte(" "), 100<<20))
+	zw.Close()
+	for _, tc := range []struct {
+		name   string
+		answer string
+		rule   string // "" for a card judged
+		has    string
+	}{
+		{"a gzip bomb", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: " + strconv.Itoa(bomb.Len()) + "\r\n\r\n" + bomb.String(),
+			"http.too-large", "larger than --max-record"},
+		{"50 informational answers", strings.Repeat("HTTP/1.1 103 Early Hints\r\nLink: </x>\r\n\r\n", 50) +
+			"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(a2aCard)) + "\r\n\r\n" + a2aCard, "", ""},
+		{"204", "HTTP/1.1 204 No Content\r\n\r\n", "http.status", "204 No Content"},
+		{"a chunk of no length", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"a\":\r\nzz\r\n",
+			"http.unreachable", "answered 200 (application/json), but reading its body failed"},
+		{"cut mid-body", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":",
+			"http.unreachable", "reading its body failed: unexpected EOF"},
+		{"a CR in Location", "HTTP/1.1 302 Found\r\nLocation: /x\r\x1b[31m\r\nContent-Length: 0\r\n\r\n",
+			"http.unreachable", `malformed MIME header line: "Location: /x\r\x1b[31m"`},
+		{"an array", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\n[{}]", "http.not-a-card", "a body starting with '['"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := rawServer(t, func(c net.Conn, _ string) { io.WriteString(c, tc.answer) })
+			_, out, errOut := runFetch(t, nil, "--format", "jsonl", "--all", u+"/card.json")
+			recs := decodeRecords(t, out)
+			if len(recs) != 1 {
+				t.Fatalf("records %+v\n%s", recs, errOut)
+			}
+			if tc.rule == "" {
+				if recs[0].Profile == "" {
+					t.Errorf("no card judged: %+v", recs[0])
+				}
+				return
+			}
+			if !slices.Equal(rules(recs[0].Errors), []string{tc.rule}) || !strings.Contains(recs[0].Errors[0].Message, tc.has) {
+				t.Errorf("%+v, want %s with %q", recs[0].Errors, tc.rule, tc.has)
+			}
+		})
 	}
 }
