@@ -34,7 +34,7 @@ const acceptHeader = "application/agentcard+json, application/json"
 const maxRedirects = 3
 
 // maxHeaderBytes bounds an answer's header lines, which net/http reads
-// up to 10 MB of by default: 10 MB of tiny lines cost some 170 MB of heap
+// up to 10 MB of by default: 10 MB of tiny lines allocate some 160 MB
 // as a header map, whatever --max-record says. A card's server sends a
 // few KiB; nginx in front of one refuses more than 8 KiB by default.
 const maxHeaderBytes = 64 << 10
