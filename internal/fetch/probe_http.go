@@ -129,8 +129,8 @@ func shapeOf(a *answer) shaped {
 		JSONRPC *string         `json:"jsonrpc"`
 		Result  json.RawMessage `json:"result"` // "null" for a null result
 		Error   json.RawMessage `json:"error"`
-		Code    *int             `json:"code"`
-		Message *string          `json:"message"`
+		Code    *int            `json:"code"`
+		Message *string         `json:"message"`
 	}
 	if json.Unmarshal(a.body, &m) != nil {
 		return shaped{shape: shapeNone}
