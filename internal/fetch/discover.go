@@ -544,7 +544,7 @@ func (e *silentError) Error() string {
 	}
 	switch {
 	case isTimeout(e.err):
-		return fmt.Sprintf("%s but did not answer within --timeout %v", took, e.timeout)
+		return fmt.Sprintf("%s, then timed out: no answer within --timeout %v", took, e.timeout)
 	case errors.Is(e.err, io.EOF) || errors.Is(e.err, io.ErrUnexpectedEOF):
 		return took + ", then closed the connection without answering"
 	}

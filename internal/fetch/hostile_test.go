@@ -117,7 +117,7 @@ func TestSilentServerIsNotUnreachable(t *testing.T) {
 	for _, tc := range []struct {
 		name, url, rule, fetchMsg, probeRule, probeMsg string
 	}{
-		{"silent", silent, "http.timeout", "took the request but did not answer within --timeout 1s", "probe.timeout", "took the request but did not answer within --timeout 1s"},
+		{"silent", silent, "http.timeout", "took the request, then timed out: no answer within --timeout 1s", "probe.timeout", "took the request, then timed out: no answer within --timeout 1s"},
 		{"hang up", hangUp, "http.unreachable", "took the request, then closed the connection without answering", "probe.unreachable", "took the request, then closed the connection without answering"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -304,7 +304,7 @@ func TestMaxTime(t *testing.T) {
 		t.Fatalf("%v: %s%s", err, out, errOut)
 	}
 	want := []struct{ rule, msg string }{
-		{"probe.timeout", "did not answer within --timeout 2s"},
+		{"probe.timeout", "no answer within --timeout 2s"},
 		{"probe.timeout", "--max-time 3s ran out"},
 		{"probe.not-probed", "--max-time 3s ran out"},
 	}
@@ -450,7 +450,7 @@ func TestProbe_GRPCSilentServer(t *testing.T) {
 	silent := rawServer(t, func(c net.Conn, _ string) { io.Copy(io.Discard, c) })
 	card := card10("["+iface10(silent, "GRPC")+"]", "{}")
 	recs, _, errOut := runProbeOn(t, nil, card+"\n", "--allow-private", "--timeout", "1s")
-	want := strings.TrimPrefix(silent, "http://") + " took the connection but did not answer within --timeout 1s"
+	want := strings.TrimPrefix(silent, "http://") + " took the connection, then timed out: no answer within --timeout 1s"
 	if len(recs) != 1 || !slices.Equal(recs[0].rules(), []string{"probe.timeout"}) || recs[0].Errors[0].Message != want {
 		t.Errorf("records %+v, want one probe.timeout %q\n%s", recs, want, errOut)
 	}
