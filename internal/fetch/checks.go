@@ -50,6 +50,11 @@ func httpChecks(fd *found, card []byte, profile string) []fastvalidate.Finding {
 		// its endpoints say.
 		out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPInsecureFetch, fastvalidate.SeverityWarning, "",
 			"fetched over plain http, where anyone on the path could have changed it; serve the card over https"))
+	case fd.plainHop != nil && (profile == "a2a" || strings.HasPrefix(profile, "a2a/") || profile == "ma2d"):
+		// The card came over https, but where from was said over http:
+		// whoever could change the redirect chose the card's host.
+		out = append(out, fastvalidate.NewFinding(fastvalidate.CodeHTTPInsecureFetch, fastvalidate.SeverityWarning, "",
+			"reached through a redirect from "+fd.plainHop.Redacted()+", over plain http, where anyone on the path could have sent it to another host; list the https URL"))
 	}
 	return out
 }

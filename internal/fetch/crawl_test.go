@@ -170,7 +170,7 @@ func TestDiscovery_RealServers(t *testing.T) {
 		{name: "slow headers",
 			routes: map[string]http.HandlerFunc{agent: stall(nil)},
 			args:   []string{"--timeout", "300ms"},
-			rule:   "http.timeout", detail: ": timed out", paths: []string{agent}},
+			rule:   "http.timeout", detail: " took the request, then timed out: no answer within --timeout 300ms", paths: []string{agent}},
 		{name: "headers, then a body that never comes",
 			routes: map[string]http.HandlerFunc{agent: stall(func(w http.ResponseWriter) { w.Header().Set("Content-Type", "application/json") })},
 			args:   []string{"--timeout", "300ms"},

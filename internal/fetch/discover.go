@@ -2,6 +2,7 @@ package fetch
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -10,10 +11,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -30,6 +33,12 @@ const acceptHeader = "application/agentcard+json, application/json"
 // maxRedirects bounds a discovery's redirect chain.
 const maxRedirects = 3
 
+// maxHeaderBytes bounds an answer's header lines, which net/http reads
+// up to 10 MB of by default: 10 MB of tiny lines allocate some 160 MB
+// as a header map, whatever --max-record says. A card's server sends a
+// few KiB; nginx in front of one refuses more than 8 KiB by default.
+const maxHeaderBytes = 64 << 10
+
 // netConfig is how the fetcher reaches the network.
 type netConfig struct {
 	timeout        time.Duration // each request (a redirect is another), body included
@@ -38,9 +47,12 @@ type netConfig struct {
 	perHost        int // requests in flight per host
 	retries        int // further tries of a path that answers 429 or 503
 	maxRetryWait   time.Duration
-	userAgent      string
-	allowPrivate   bool
-	hooks          *testHooks
+	// maxTime bounds all that is done for one URL (fetch) or one
+	// interface (probe); 0 for no bound, the caller's context's.
+	maxTime      time.Duration
+	userAgent    string
+	allowPrivate bool
+	hooks        *testHooks
 }
 
 // testHooks stand in for the network's parts that tests cannot use: DNS,
@@ -75,6 +87,7 @@ type fetcher struct {
 	maxBytes     int64
 	retries      int
 	maxRetryWait time.Duration
+	maxTime      time.Duration
 	backoff      time.Duration
 	userAgent    string
 	// What probe's gRPC client needs of the network: the guarded dial,
@@ -98,17 +111,18 @@ func newFetcher(c netConfig) *fetcher {
 		proxy = http.ProxyFromEnvironment
 	}
 	transport := &http.Transport{
-		Proxy:                 d.proxyFunc(proxy, c.allowPrivate),
-		DialContext:           d.DialContext,
-		TLSClientConfig:       &tls.Config{RootCAs: h.rootCAs},
-		TLSHandshakeTimeout:   c.connectTimeout,
-		ResponseHeaderTimeout: c.timeout,
-		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   c.perHost,
-		IdleConnTimeout:       30 * time.Second,
-		ForceAttemptHTTP2:     true,
+		Proxy:                  d.proxyFunc(proxy, c.allowPrivate),
+		DialContext:            d.DialContext,
+		TLSClientConfig:        &tls.Config{RootCAs: h.rootCAs},
+		TLSHandshakeTimeout:    c.connectTimeout,
+		ResponseHeaderTimeout:  c.timeout,
+		MaxResponseHeaderBytes: maxHeaderBytes,
+		MaxIdleConns:           256,
+		MaxIdleConnsPerHost:    c.perHost,
+		IdleConnTimeout:        30 * time.Second,
+		ForceAttemptHTTP2:      true,
 	}
-	var next http.RoundTripper = transport
+	var next http.RoundTripper = locationCheck{transport}
 	if h.transport != nil {
 		next = h.transport
 	}
@@ -124,6 +138,7 @@ func newFetcher(c netConfig) *fetcher {
 		maxBytes:     c.maxBytes,
 		retries:      c.retries,
 		maxRetryWait: c.maxRetryWait,
+		maxTime:      c.maxTime,
 		backoff:      backoff,
 		userAgent:    c.userAgent,
 
@@ -132,6 +147,33 @@ func newFetcher(c netConfig) *fetcher {
 		timeout:        c.timeout,
 		connectTimeout: c.connectTimeout,
 	}
+}
+
+// locationCheck refuses a redirect whose Location is no URL as a
+// redirect refused. net/http's client would fail the whole request on it
+// ("failed to parse Location header"), which ended a discovery as if the
+// host could not be reached, where a redirect refused goes on to the next
+// path.
+type locationCheck struct{ next http.RoundTripper }
+
+func (l locationCheck) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.next.RoundTrip(req)
+	if err != nil {
+		return nil, err
+	}
+	switch resp.StatusCode {
+	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther, http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
+		// The codes net/http's client follows.
+	default:
+		return resp, nil
+	}
+	if loc := resp.Header.Get("Location"); loc != "" {
+		if _, perr := req.URL.Parse(loc); perr != nil {
+			resp.Body.Close()
+			return nil, &redirectError{"refused redirect to " + quoteHeader(loc) + ", not a URL"}
+		}
+	}
+	return resp, nil
 }
 
 // redirectError is a redirect the fetcher refused to follow.
@@ -145,6 +187,9 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	if s := req.URL.Scheme; s != "http" && s != "https" {
 		return &redirectError{"refused redirect to a " + strconv.Quote(s) + " URL"}
+	}
+	if err := checkPort(req.URL); err != nil {
+		return &redirectError{"refused redirect to " + req.URL.Redacted() + ": " + err.Error()}
 	}
 	if prev := via[len(via)-1]; prev.URL.Scheme == "https" && req.URL.Scheme != "https" {
 		// A downgrade would let an on-path attacker substitute the card
@@ -160,6 +205,9 @@ type found struct {
 	header http.Header
 	body   []byte
 	size   int64 // bytes read
+	// plainHop is the first URL of the redirect chain asked over plain
+	// http when url is https, else nil.
+	plainHop *url.URL
 }
 
 // failure is why a URL yielded no card to judge: a rule of the fetch
@@ -188,6 +236,9 @@ func candidates(raw string) ([]*url.URL, error) {
 	if u.Host == "" {
 		return nil, errors.New("the URL has no host")
 	}
+	if err := checkPort(u); err != nil {
+		return nil, err
+	}
 	u.Fragment = ""
 	for _, wk := range wellKnownPaths {
 		if strings.HasSuffix(u.Path, wk) {
@@ -207,6 +258,42 @@ func candidates(raw string) ([]*url.URL, error) {
 	return out, nil
 }
 
+// maxTimeError is what ends a URL's, or an interface's, work when
+// --max-time runs out: the cause of its context.
+type maxTimeError struct{ d time.Duration }
+
+func (e *maxTimeError) Error() string { return fmt.Sprintf("--max-time %v ran out", e.d) }
+
+// withinMaxTime is ctx bounded by f.maxTime, when there is one.
+func (f *fetcher) withinMaxTime(ctx context.Context) (context.Context, context.CancelFunc) {
+	if f.maxTime <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, f.maxTime, &maxTimeError{f.maxTime})
+}
+
+// maxTimeOf says whether ctx ended because --max-time ran out.
+func maxTimeOf(ctx context.Context) *maxTimeError {
+	var mt *maxTimeError
+	if ctx.Err() != nil && errors.As(context.Cause(ctx), &mt) {
+		return mt
+	}
+	return nil
+}
+
+// checkPort refuses a URL whose port names no TCP port, before any
+// lookup: url.Parse takes any run of digits.
+func checkPort(u *url.URL) error {
+	p := u.Port()
+	if p == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %s is not 1 to 65535", clip(p))
+	}
+	return nil
+}
+
 // attempt is what one candidate URL answered when it held no card.
 type attempt struct {
 	rule   fastvalidate.Code
@@ -215,6 +302,13 @@ type attempt struct {
 	// answered says the URL answered, with headers, but its body could
 	// not be read: its host was reached, whatever the rule.
 	answered bool
+	// host is the host (name and port) that got no answer: the URL's,
+	// or a redirect's; "" for the URL's.
+	host string
+	// silent says the host took the request and did not answer it.
+	silent bool
+	// spent says --max-time ran out, whatever the URL was doing.
+	spent bool
 }
 
 // rank orders the rules of attempts that let discovery go on, most
@@ -255,8 +349,12 @@ func (f *fetcher) discover(ctx context.Context, raw string) (*found, *failure) {
 		}
 		if at.final {
 			detail := name + ": " + at.reason
-			if !at.answered && (at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout) {
-				detail = "cannot reach " + c.Host + ": " + at.reason
+			if !at.answered && !at.spent && (at.rule == fastvalidate.CodeHTTPUnreachable || at.rule == fastvalidate.CodeHTTPTimeout) {
+				host := cmp.Or(at.host, c.Host)
+				detail = "cannot reach " + host + ": " + at.reason
+				if at.silent {
+					detail = host + " " + at.reason
+				}
 			}
 			if len(reasons) > 0 {
 				detail += " (after " + strings.Join(reasons, "; ") + ")"
@@ -292,6 +390,9 @@ func (f *fetcher) get(ctx context.Context, u *url.URL) (*found, attempt) {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+			if mt := maxTimeOf(ctx); mt != nil {
+				return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: mt.Error() + " waiting to retry after " + at.reason, final: true, spent: true}
+			}
 			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: "cancelled while waiting to retry", final: true}
 		}
 	}
@@ -313,13 +414,22 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 	}
 	req.Header.Set("Accept", acceptHeader)
 	req.Header.Set("User-Agent", f.userAgent)
+	sent := traceSent(req)
 	resp, err := f.client.Do(req)
 	if err != nil {
 		var re *redirectError
 		if errors.As(err, &re) {
 			return nil, attempt{rule: fastvalidate.CodeHTTPRedirect, reason: re.msg, final: false}, hint
 		}
-		return nil, classify(err), hint
+		if mt := maxTimeOf(ctx); mt != nil {
+			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: mt.Error(), final: true, spent: true}, hint
+		}
+		if sent.Load() {
+			err = &silentError{timeout: f.timeout, err: err}
+		}
+		at := classify(err)
+		at.host = errHost(err, u.Host)
+		return nil, at, hint
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -338,6 +448,9 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 	}
 	body, verdict, err := readCandidate(resp.Body, f.maxBytes)
 	if err != nil {
+		if mt := maxTimeOf(ctx); mt != nil {
+			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: mt.Error() + " reading the body", final: true, spent: true, answered: true}, hint
+		}
 		// The path answered: the error says what, as probe's does.
 		be := &bodyError{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type")), timeout: f.timeout, err: err}
 		at := classify(err)
@@ -350,11 +463,33 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 		if b := firstByte(body); b >= 0 {
 			what = "a body starting with " + strconv.QuoteRuneToASCII(rune(b))
 		}
+		// net/http decodes the gzip it asks for, and drops the header:
+		// one left is an encoding nobody asked for, which explains the
+		// bytes better than they do.
+		if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+			what = "Content-Encoding " + quoteHeader(ce) + ", which was not asked for"
+		}
 		return nil, attempt{rule: fastvalidate.CodeHTTPNotACard, reason: "200 with " + what + ", not a card", final: false}, hint
 	case overCap:
 		return nil, attempt{rule: fastvalidate.CodeHTTPTooLarge, reason: fmt.Sprintf("the body is larger than --max-record (%d bytes)", f.maxBytes), final: true}, hint
 	}
-	return &found{url: resp.Request.URL, header: resp.Header, body: body, size: int64(len(body))}, attempt{}, hint
+	return &found{url: resp.Request.URL, header: resp.Header, body: body, size: int64(len(body)), plainHop: plainHop(resp)}, attempt{}, hint
+}
+
+// plainHop is the first request of resp's redirect chain made over plain
+// http, when resp itself came over https, else nil.
+func plainHop(resp *http.Response) *url.URL {
+	if resp.Request.URL.Scheme != "https" {
+		return nil
+	}
+	var first *url.URL
+	for r := resp.Request; r.Response != nil; {
+		r = r.Response.Request
+		if r.URL.Scheme == "http" {
+			first = r.URL
+		}
+	}
+	return first
 }
 
 // classify names the rule of an error of a request or of its body.
@@ -363,11 +498,79 @@ func classify(err error) attempt {
 	if errors.As(err, &be) {
 		return attempt{rule: fastvalidate.CodeHTTPBlockedAddress, reason: be.Error(), final: true}
 	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded) {
+	var se *silentError
+	if errors.As(err, &se) {
+		return attempt{rule: se.rule(), reason: se.Error(), final: true, silent: true}
+	}
+	if isTimeout(err) {
 		return attempt{rule: fastvalidate.CodeHTTPTimeout, reason: "timed out", final: true}
 	}
 	return attempt{rule: fastvalidate.CodeHTTPUnreachable, reason: describe(err), final: true}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
+}
+
+// traceSent traces req's chain of requests (a redirect is another) and
+// reports whether the last of them was written whole: a failure after
+// that is the server's silence, not a host that could not be reached.
+// The transport calls the hooks from its own goroutines.
+func traceSent(req *http.Request) *atomic.Bool {
+	sent := new(atomic.Bool)
+	*req = *req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		GetConn:      func(string) { sent.Store(false) },
+		WroteRequest: func(i httptrace.WroteRequestInfo) { sent.Store(i.Err == nil) },
+	}))
+	return sent
+}
+
+// silentError is a request written whole that got no answer: the server
+// said nothing within --timeout, hung up, or sent something that is no
+// HTTP answer.
+type silentError struct {
+	timeout time.Duration
+	err     error
+	// conn says only a connection was made (gRPC's, whose call waits
+	// for the server's HTTP/2 preface), not a request written.
+	conn bool
+}
+
+func (e *silentError) Error() string {
+	took := "took the request"
+	if e.conn {
+		took = "took the connection"
+	}
+	switch {
+	case isTimeout(e.err):
+		return fmt.Sprintf("%s, then timed out: no answer within --timeout %v", took, e.timeout)
+	case errors.Is(e.err, io.EOF) || errors.Is(e.err, io.ErrUnexpectedEOF):
+		return took + ", then closed the connection without answering"
+	}
+	return took + ", then: " + describe(e.err)
+}
+
+func (e *silentError) Unwrap() error { return e.err }
+
+// rule is fetch's rule for the silence.
+func (e *silentError) rule() fastvalidate.Code {
+	if isTimeout(e.err) {
+		return fastvalidate.CodeHTTPTimeout
+	}
+	return fastvalidate.CodeHTTPUnreachable
+}
+
+// errHost is the host of the request err is about (a redirect's, when
+// that is the one that failed), or else fallback.
+func errHost(err error, fallback string) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil && u.Host != "" {
+			return u.Host
+		}
+	}
+	return fallback
 }
 
 // retryAfter reads a Retry-After header: delay-seconds or an HTTP date

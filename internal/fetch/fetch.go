@@ -126,6 +126,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Duration(&o.connectTimeout, "--connect-timeout D", 5*time.Second, "time limit for each connection, TLS included")
 	fs.Int(&o.retries, "--retries N", 2, "tries more of a path answering 429 or 503")
 	fs.Duration(&o.maxRetryWait, "--max-retry-wait D", 30*time.Second, "longest Retry-After waited for; longer is a failure")
+	fs.Duration(&o.maxTime, "--max-time D", time.Minute, "time limit for one URL: all its requests, redirects,\n"+
+		"retries and waits (with --probe, its probes too)")
 	fs.String(&o.userAgent, "--user-agent S", defaultUserAgent(), "the User-Agent header (default cardscan/VERSION ...)").HideDefault()
 	fs.Bool(&o.allowPrivate, "--allow-private", "let URLs reach loopback, private and link-local addresses")
 	fs.String(&o.resume, "--resume FILE", "", "append the records to FILE (--format cards), skipping\n"+
@@ -326,6 +328,7 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 		perHost:        o.perHost,
 		retries:        o.retries,
 		maxRetryWait:   o.maxRetryWait,
+		maxTime:        o.maxTime,
 		userAgent:      o.userAgent,
 		allowPrivate:   o.allowPrivate,
 		hooks:          o.hooks,
@@ -360,9 +363,14 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 	// of the -j fetches waits on a busy host's turn while URLs of other
 	// hosts wait behind it (TestPerHost_OtherHostsGoOn).
 	sched := newHostScheduler(o.jobs, o.perHost, max(1024, 16*o.jobs), maxPending, func(r result) int64 { return int64(len(r.out)) })
+	// Once no record can be written (the reader of a pipe has gone, a
+	// disk is full), nothing more is asked: the URLs under way end at
+	// once, and no others start.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go func() {
 		defer sched.close()
-		for {
+		for ctx.Err() == nil {
 			u, ok := src.next()
 			if !ok {
 				return
@@ -382,16 +390,10 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 
 	total := summary.Summary{Shards: 1}
 	var probeErrors int64
-	writeFailed, writeErr := false, false
+	sink := recordSink{out: stdout, con: con, stop: stop}
 	sched.each(func(res result) {
-		if !writeFailed && len(res.out) > 0 {
-			if _, err := stdout.Write(res.out); err != nil {
-				writeFailed = true
-				if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-					con.Errorf("writing the records: %v", err)
-					writeErr = true
-				}
-			}
+		if !sink.write(res.out) {
+			return // stopped: neither written nor counted
 		}
 		total.Add(&res.stats)
 		probeErrors += res.probeErrors
@@ -407,10 +409,42 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 
 	// A URL that could not be read is a record like any other; only a
 	// run that read none at all failed as a whole.
-	if total.Inputs > 0 && total.InputErrors == total.Inputs || writeErr || listErr {
+	if total.Inputs > 0 && total.InputErrors == total.Inputs || sink.errored || listErr {
 		return total, cmderr.ErrIOReported
 	}
 	return total, cmderr.Verdict(o.failOn, total.Invalid+probeErrors, total.Warnings)
+}
+
+// recordSink writes a run's records to out until one cannot be written;
+// then it stops the run, since no record after it can be, and says so
+// unless the reader of a pipe has only gone.
+type recordSink struct {
+	out     io.Writer
+	con     *console.Console
+	stop    func()
+	failed  bool // a write failed: nothing more is written
+	errored bool // ... for another reason than a reader gone
+}
+
+// write writes rec, and reports whether it was written (an empty rec is,
+// until a write has failed).
+func (s *recordSink) write(rec []byte) bool {
+	if s.failed {
+		return false
+	}
+	if len(rec) == 0 {
+		return true
+	}
+	if _, err := s.out.Write(rec); err != nil {
+		s.failed = true
+		s.stop()
+		if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
+			s.con.Errorf("writing the records: %v", err)
+			s.errored = true
+		}
+		return false
+	}
+	return true
 }
 
 // fetchOne discovers, judges and renders the card of one URL, with rd and,
@@ -419,10 +453,16 @@ func fetchAll(ctx context.Context, o *options, src *urlSource, stdout io.Writer,
 // the card's signatures, binding them to the origin it was fetched from.
 func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pipeline.SignatureChecker, rd, text *renderer, raw string) result {
 	res := result{stats: summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Inputs: 1}}
+	ctx, cancel := f.withinMaxTime(ctx)
+	defer cancel()
 	fd, fail := f.discover(ctx, raw)
 	if fail != nil {
-		rec := record{requested: raw, vd: report.Verdict{Input: printable(redactPassword(raw)), Line: 1, Findings: []fastvalidate.Finding{
-			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", printable(fail.detail)),
+		// The URL and the detail as they are: every format's encoder
+		// shows their hidden characters and controls in its own way, and
+		// escaping them here as well wrote an IDN host's letters as
+		// \uXXXX text in JSON, naming a URL no one listed.
+		rec := record{requested: raw, vd: report.Verdict{Input: redactPassword(raw), Line: 1, Findings: []fastvalidate.Finding{
+			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", fail.detail),
 		}}}
 		res.out = rd.append(nil, &rec)
 		if text != nil {
@@ -522,7 +562,9 @@ func redactPassword(raw string) string {
 }
 
 // printable escapes what the URL list or a server put in a message that
-// a terminal would act on: control characters and bytes past ASCII.
+// a terminal would act on: control characters and bytes past ASCII. It is
+// for messages written as they are (stderr, an error); records go through
+// their format's encoder, which does this its own way.
 func printable(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f {
@@ -572,6 +614,7 @@ type manners struct {
 	connectTimeout time.Duration
 	retries        int
 	maxRetryWait   time.Duration
+	maxTime        time.Duration
 	userAgent      string
 	maxRecord      cmdflag.Size
 }
@@ -589,6 +632,8 @@ func (m *manners) check() error {
 		return fmt.Errorf("--retries %d: want 0 to 10", m.retries)
 	case m.maxRetryWait < 0:
 		return fmt.Errorf("--max-retry-wait %v: want a duration of 0 or more", m.maxRetryWait)
+	case m.maxTime <= 0:
+		return fmt.Errorf("--max-time %v: want a positive duration", m.maxTime)
 	case strings.ContainsAny(m.userAgent, "\r\n") || strings.TrimSpace(m.userAgent) == "":
 		return errors.New("--user-agent must be one non-blank line")
 	case m.maxRecord < 1:

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/cardscan/cardscan/rule"
@@ -82,6 +81,7 @@ func newProbeFlagSet(o *probeOptions) *cmdflag.Set {
 	fs.Duration(&o.connectTimeout, "--connect-timeout D", 5*time.Second, "time limit for each connection, TLS included")
 	fs.Int(&o.retries, "--retries N", 2, "tries more of a request answered 429 or 503")
 	fs.Duration(&o.maxRetryWait, "--max-retry-wait D", 30*time.Second, "longest Retry-After waited for; longer is the answer")
+	fs.Duration(&o.maxTime, "--max-time D", time.Minute, "time limit for one interface: all its requests,\nretries and waits")
 	fs.String(&o.userAgent, "--user-agent S", defaultUserAgent(), "the User-Agent header (default cardscan/VERSION ...)").HideDefault()
 	fs.Bool(&o.allowPrivate, "--allow-private", "let interfaces reach loopback, private and link-local addresses")
 	fs.Bool(&o.includeInvalid, "--include-invalid", "probe the interfaces of invalid cards too")
@@ -168,19 +168,26 @@ func runProbe(args []string, stdin io.Reader, stdout, stderr io.Writer, hooks *t
 }
 
 // probeRecords are cardscan probe's records, keyed by the card (input and
-// line) and the interface's pointer in it.
+// line) and the interface's pointer in it: input_base64's bytes for the
+// input when the record has them (a name that is not UTF-8, which input
+// holds with U+FFFD for its bad bytes).
 var probeRecords = resumeKind{name: "a record of cardscan probe", key: func(line []byte) (string, bool) {
 	var rec struct {
-		Input *string `json:"input"`
-		Line  int     `json:"line"`
-		Probe *struct {
+		Input       *string `json:"input"`
+		InputBase64 []byte  `json:"input_base64"`
+		Line        int     `json:"line"`
+		Probe       *struct {
 			Pointer string `json:"pointer"`
 		} `json:"probe"`
 	}
 	if json.Unmarshal(line, &rec) != nil || rec.Input == nil || rec.Probe == nil {
 		return "", false
 	}
-	return probeKey(*rec.Input, rec.Line, rec.Probe.Pointer), true
+	input := *rec.Input
+	if rec.InputBase64 != nil {
+		input = string(rec.InputBase64)
+	}
+	return probeKey(input, rec.Line, rec.Probe.Pointer), true
 }}
 
 func probeKey(input string, line int, pointer string) string {
@@ -209,6 +216,7 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 		perHost:        o.perHost,
 		retries:        o.retries,
 		maxRetryWait:   o.maxRetryWait,
+		maxTime:        o.maxTime,
 		userAgent:      o.userAgent,
 		allowPrivate:   o.allowPrivate,
 		hooks:          o.hooks,
@@ -226,18 +234,26 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	sched := newHostScheduler(o.jobs, 2*o.perHost, max(256, 8*o.jobs), maxPending, func(r probeResult) int64 { return int64(len(r.out)) })
 	total := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}, Profiles: map[string]int64{}}, Shards: 1, Probes: &summary.Probes{}}
 	var readErrors int64
+	var skipped skippedRecords
 	var failing int64 // interfaces with an error finding
+	// Once no record can be written, nothing more is asked: the
+	// interfaces under way end at once, and no more cards are read.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	go func() {
 		defer sched.close()
 		v := pool.Get()
 		defer pool.Put(v)
 		for _, path := range o.paths {
+			if ctx.Err() != nil {
+				return
+			}
 			name, file := path, path
 			if path == "-" {
 				name, file = "<stdin>", ""
 			}
 			total.Inputs++
-			if err := readInput(name, file, stdin, o, v, done, &total, con, func(pc *probeCard, it *iface) {
+			if err := readInput(ctx, name, file, stdin, o, v, done, &total, &skipped, con, func(pc *probeCard, it *iface) {
 				sched.submit(it.host(), func() probeResult {
 					return renderProbe(pc, it, p.probe(ctx, it), o.parsed)
 				})
@@ -251,34 +267,21 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	// A SARIF log's results are framed; the other formats' records are
 	// written as they are.
 	var sarif report.VerdictWriter
+	sink := recordSink{out: out, con: con, stop: stop}
 	if o.parsed == report.FormatSARIF {
 		sarif = o.parsed.Writer(out, report.WriterOptions{})
 		sarif.Head()
+		sink.out = sarif
 	}
-	writeFailed, writeErr := false, false
 	sched.each(func(res probeResult) {
+		if !sink.write(res.out) {
+			return // stopped: neither written nor counted
+		}
 		countProbe(&total, &res)
 		if res.errs > 0 {
 			failing++
 		}
-		if writeFailed || len(res.out) == 0 {
-			return
-		}
-		var err error
-		if sarif != nil {
-			_, err = sarif.Write(res.out)
-		} else {
-			_, err = out.Write(res.out)
-		}
-		if err != nil {
-			writeFailed = true
-			if !errors.Is(err, syscall.EPIPE) && !errors.Is(err, io.ErrClosedPipe) {
-				con.Errorf("writing the records: %v", err)
-				writeErr = true
-			}
-		}
 	})
-	noCard := total.InputErrors // fetch records that hold no card
 	total.InputErrors += readErrors
 	total.Seconds = time.Since(start).Seconds()
 	total.Finish()
@@ -287,26 +290,26 @@ func probeAll(ctx context.Context, o *probeOptions, stdin io.Reader, out io.Writ
 	// the run only when there was no card at all, as fetch fails only
 	// when no URL yielded one.
 	verdict := cmderr.Verdict(o.failOn, failing, total.Warnings)
-	if readErrors > 0 || writeErr || noCard > 0 && total.Records == 0 {
+	if readErrors > 0 || sink.errored || skipped.noCard > 0 && total.Records == 0 {
 		verdict = cmderr.ErrIOReported
 	}
-	if sarif != nil && !writeFailed {
+	if sarif != nil && !sink.failed {
 		sarif.Tail(probeRunEnd(&total, verdict))
 	}
-	con.Printf("%s", probeHuman(&total, noCard))
+	con.Printf("%s", probeHuman(&total, skipped))
 	return total, verdict
 }
 
 // readInput reads one input's cards and hands each interface to probe, in
-// order. An unreadable record is diagnosed and skipped; a read error ends
-// the input.
-func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalidate.Validator, done map[string]int, total *summary.Summary, con *console.Console, probe func(*probeCard, *iface)) error {
+// order, until ctx ends. An unreadable record is diagnosed and skipped; a
+// read error ends the input.
+func readInput(ctx context.Context, name, path string, stdin io.Reader, o *probeOptions, v *fastvalidate.Validator, done map[string]int, total *summary.Summary, skipped *skippedRecords, con *console.Console, probe func(*probeCard, *iface)) error {
 	r, err := openCards(name, path, stdin, int64(o.maxRecord))
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	for {
+	for ctx.Err() == nil {
 		text, line, err := r.next()
 		if err == io.EOF {
 			return nil
@@ -314,6 +317,8 @@ func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalid
 		var long *longRecord
 		if errors.As(err, &long) {
 			con.Errorf("probe: %s:%d: %v; its interfaces are not probed", name, line, err)
+			total.InputErrors++
+			skipped.long++
 			continue
 		}
 		if err != nil {
@@ -327,6 +332,7 @@ func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalid
 			// the URL, rather than an invalid card of no profile.
 			con.Errorf("probe: %s:%d: %s; nothing to probe", name, line, pc.err)
 			total.InputErrors++
+			skipped.noCard++
 			continue
 		}
 		total.Records++
@@ -354,6 +360,7 @@ func readInput(name, path string, stdin io.Reader, o *probeOptions, v *fastvalid
 			probe(&pc, it)
 		}
 	}
+	return nil
 }
 
 func countProbe(total *summary.Summary, res *probeResult) {
@@ -380,16 +387,26 @@ func countProbe(total *summary.Summary, res *probeResult) {
 	}
 }
 
+// skippedRecords counts the records read that held no card to probe,
+// which the summary counts as input errors.
+type skippedRecords struct {
+	noCard int64 // fetch records of a URL that yielded none
+	long   int64 // longer than --max-record
+}
+
 // probeHuman is the line written to stderr at the end of a run.
-func probeHuman(s *summary.Summary, noCard int64) string {
+func probeHuman(s *summary.Summary, skipped skippedRecords) string {
 	p := s.Probes
 	msg := fmt.Sprintf("probe: %s of %s: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable, %d not probed",
 		plural(p.Interfaces, "interface"), plural(s.Records, "card"), p.Answering, p.AuthRequired, p.WrongBinding, p.TLS, p.Unreachable, p.NotProbed)
 	if p.CardsSkipped > 0 {
 		msg += fmt.Sprintf("; %d invalid cards not probed (--include-invalid probes them)", p.CardsSkipped)
 	}
-	if noCard > 0 {
-		msg += "; " + plural(noCard, "fetch record") + " without a card (input errors)"
+	if skipped.noCard > 0 {
+		msg += "; " + plural(skipped.noCard, "fetch record") + " without a card (input errors)"
+	}
+	if skipped.long > 0 {
+		msg += "; " + plural(skipped.long, "record") + " longer than --max-record (input errors)"
 	}
 	return msg + fmt.Sprintf("; %.2f s", s.Seconds)
 }
@@ -425,7 +442,7 @@ func renderProbe(pc *probeCard, it *iface, o outcome, format report.Format) prob
 		res.out = enc.AppendSARIF(nil, &vd)
 	case report.FormatText:
 		if len(vd.Findings) == 0 {
-			res.out = fmt.Appendf(nil, "%s:%d: %s %s (%s): %s, %s\n", report.TextSafe(pc.input), pc.line, it.pointer, report.TextSafe(it.url), report.TextSafe(it.binding), o.class, report.TextSafe(o.answer))
+			res.out = fmt.Appendf(nil, "%s:%d: %s %s (%s): %s, %s\n", report.TextSafe(pc.input), pc.line, it.pointer, report.TextSafe(it.shown()), report.TextSafe(it.binding), o.class, report.TextSafe(o.answer))
 		} else {
 			res.out = enc.AppendText(nil, &vd, report.Plain)
 		}
@@ -461,7 +478,7 @@ type tlsJSON struct {
 }
 
 func appendProbeJSON(dst []byte, pc *probeCard, it *iface, o *outcome) []byte {
-	pj := probeJSON{Pointer: it.pointer, URL: it.url, Binding: it.binding, Version: it.version, CardURL: pc.cardURL,
+	pj := probeJSON{Pointer: it.pointer, URL: it.shown(), Binding: it.binding, Version: it.version, CardURL: pc.cardURL,
 		Class: o.class, Answer: o.answer, Status: o.status, Server: o.server, Extended: o.extended}
 	if o.ttfb > 0 {
 		ms := float64(o.ttfb.Microseconds()) / 1000
@@ -509,7 +526,15 @@ func probeFound(ctx context.Context, p *prober, rec *record, cards bool, res *re
 	counts := summary.Summary{Counts: summary.Counts{Rules: map[string]int64{}}, Probes: &summary.Probes{}}
 	var probes []byte
 	for i := range ifaces {
-		pr := renderProbe(pc, &ifaces[i], p.probe(ctx, &ifaces[i]), report.FormatJSONL)
+		var o outcome
+		if mt := maxTimeOf(ctx); mt != nil {
+			// The URL's time is spent: the rest are not asked, and say so.
+			o = outcome{class: classNotProbed, answer: "not probed"}
+			o.add(fastvalidate.CodeProbeNotProbed, ifaces[i].pointer, "not asked: "+mt.Error()+" for the card's URL")
+		} else {
+			o = p.probe(ctx, &ifaces[i])
+		}
+		pr := renderProbe(pc, &ifaces[i], o, report.FormatJSONL)
 		countProbe(&counts, &pr)
 		if pr.errs > 0 {
 			res.probeErrors++

@@ -289,6 +289,10 @@ func readProbeCard(input string, line int, text []byte, v *fastvalidate.Validato
 	return pc
 }
 
+// shown is the interface's URL as records name it, its password written
+// xxxxx.
+func (it *iface) shown() string { return redactPassword(it.url) }
+
 // host is the host (name and port) probing it asks, as the per-host limits
 // count them: the gRPC client's for GRPC, the HTTP client's for the
 // bindings over HTTP; "" for an interface probe does not ask.

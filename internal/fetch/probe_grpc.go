@@ -146,6 +146,9 @@ func grpcTarget(raw string) (host string, useTLS bool, err error) {
 	if err != nil || u.Host == "" {
 		return "", false, errors.New("not a URL with a host")
 	}
+	if err := checkPort(u); err != nil {
+		return "", false, err
+	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "grpc":
 		return canonicalAddrFor(u, "80"), false, nil
@@ -172,11 +175,14 @@ func newGRPCProber(f *fetcher, n int) func(ctx context.Context, it *iface, taskI
 		addr, useTLS, err := grpcTarget(it.url)
 		if err != nil {
 			o := outcome{class: classNotProbed, answer: "not probed"}
-			o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.url, err))
+			o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.shown(), err))
 			return o
 		}
 		leave, err := gate.enter(ctx, strings.ToLower(addr))
 		if err != nil {
+			if mt := maxTimeOf(ctx); mt != nil {
+				return failed(it, mt)
+			}
 			return failed(it, err)
 		}
 		defer leave()
@@ -187,12 +193,13 @@ func newGRPCProber(f *fetcher, n int) func(ctx context.Context, it *iface, taskI
 // grpcConn is one connection's dial, remembering what failed and what the
 // server's certificate was.
 type grpcConn struct {
-	f       *fetcher
-	useTLS  bool
-	host    string
-	mu      sync.Mutex
-	dialErr error
-	state   *tls.ConnectionState
+	f         *fetcher
+	useTLS    bool
+	host      string
+	mu        sync.Mutex
+	dialErr   error
+	connected bool // a dial succeeded, TLS included
+	state     *tls.ConnectionState
 }
 
 func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
@@ -205,7 +212,7 @@ func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
 		if err == nil {
 			st := tc.ConnectionState()
 			c.mu.Lock()
-			c.state = &st
+			c.state, c.connected = &st, true
 			c.mu.Unlock()
 			return tc, nil
 		}
@@ -219,7 +226,31 @@ func (c *grpcConn) dial(ctx context.Context, addr string) (net.Conn, error) {
 		c.mu.Unlock()
 		return nil, err
 	}
+	c.mu.Lock()
+	c.connected = true
+	c.mu.Unlock()
 	return conn, nil
+}
+
+// noAnswer says why a call that ended with code and err got no answer
+// to judge, or returns nil when it got one: --max-time ran out; no
+// connection, which the dial's own error explains (refused, the guard,
+// the certificate) where gRPC's status only quotes it; or a connection
+// made and no answer on it, the server's silence.
+func (c *grpcConn) noAnswer(ctx context.Context, code codes.Code, err error) error {
+	if mt := maxTimeOf(ctx); mt != nil {
+		return mt
+	}
+	c.mu.Lock()
+	dialErr, connected := c.dialErr, c.connected
+	c.mu.Unlock()
+	switch {
+	case dialErr != nil && (err != nil || code == codes.Unavailable):
+		return dialErr
+	case err != nil && connected:
+		return &silentError{timeout: c.f.timeout, err: err, conn: true}
+	}
+	return err
 }
 
 func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS bool, id string) outcome {
@@ -231,6 +262,9 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		grpc.WithTransportCredentials(insecure.NewCredentials()),
 		grpc.WithContextDialer(gc.dial),
 		grpc.WithUserAgent(f.userAgent),
+		// gRPC's own bound is 16 MB of headers and trailers, whose
+		// status message probe clips to 200 bytes anyway.
+		grpc.WithMaxHeaderListSize(maxHeaderBytes),
 		grpc.WithNoProxy())
 	if err != nil {
 		return failed(it, err)
@@ -244,19 +278,11 @@ func probeGRPC(ctx context.Context, f *fetcher, it *iface, addr string, useTLS b
 		ctx = metadata.AppendToOutgoingContext(ctx, "a2a-version", v)
 	}
 	code, msg, err := grpcGetTask(ctx, f, conn, rel, id)
-	var o outcome
-	o.ttfb = time.Since(start)
-	gc.mu.Lock()
-	dialErr := gc.dialErr
-	gc.mu.Unlock()
-	// No connection: the dial's own error says why (refused, the guard,
-	// the certificate), which gRPC's status only quotes.
-	if dialErr != nil && (err != nil || code == codes.Unavailable) {
-		return failed(it, dialErr)
-	}
-	if err != nil {
+	if err := gc.noAnswer(ctx, code, err); err != nil {
 		return failed(it, err)
 	}
+	var o outcome
+	o.ttfb = time.Since(start)
 	if st := gc.state; st != nil && len(st.PeerCertificates) > 0 {
 		leaf := st.PeerCertificates[0]
 		o.tls = &tlsInfo{verified: true, notAfter: leaf.NotAfter, daysLeft: int(time.Until(leaf.NotAfter).Hours() / 24)}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/cmdflag"
 )
 
 // maxAnswer bounds the bytes of an answer probe reads: an error object is
@@ -58,8 +59,10 @@ type tlsInfo struct {
 	notAfter time.Time
 }
 
+// add records a finding. Its message goes into records as it is: every
+// format's encoder shows hidden characters and controls its own way.
 func (o *outcome) add(code fastvalidate.Code, path, msg string) {
-	o.findings = append(o.findings, fastvalidate.NewFinding(code, code.Severity(), path, printable(msg)))
+	o.findings = append(o.findings, fastvalidate.NewFinding(code, code.Severity(), path, msg))
 }
 
 // answer is one HTTP answer, its body read up to maxAnswer.
@@ -67,6 +70,7 @@ type answer struct {
 	status int
 	header http.Header
 	body   []byte
+	cut    bool // the body went on past maxAnswer
 	ttfb   time.Duration
 	tls    *tlsInfo
 }
@@ -75,16 +79,18 @@ type answer struct {
 type shape int
 
 const (
-	shapeNone    shape = iota // empty, or in no binding's shape
-	shapeHTML                 // a web page
-	shapeJSONRPC              // a JSON-RPC 2.0 response
-	shapeREST                 // an HTTP+JSON error (google.rpc.Status, or 0.3's {code, message})
-	shapeGRPC                 // a gRPC response over HTTP
-	shapeJSON                 // a JSON object of no binding's error shape
+	shapeNone     shape = iota // empty, or in no binding's shape
+	shapeHTML                  // a web page
+	shapeJSONRPC               // a JSON-RPC 2.0 response
+	shapeREST                  // an HTTP+JSON error (google.rpc.Status, or 0.3's {code, message})
+	shapeGRPC                  // a gRPC response over HTTP
+	shapeJSON                  // a JSON object of no binding's error shape
+	shapeTooLarge              // longer than maxAnswer, not a web page: not judged
 )
 
 func (s shape) String() string {
-	return [...]string{"a body in no binding's shape", "an HTML page", "JSON-RPC", "HTTP+JSON", "gRPC", "JSON in no binding's shape"}[s]
+	return [...]string{"a body in no binding's shape", "an HTML page", "JSON-RPC", "HTTP+JSON", "gRPC", "JSON in no binding's shape",
+		"a body larger than " + cmdflag.FormatSize(maxAnswer) + ", read no further"}[s]
 }
 
 // rpcError is the error member of a JSON-RPC response.
@@ -96,7 +102,8 @@ type rpcError struct {
 // shaped reads an answer's body as each binding writes its errors.
 type shaped struct {
 	shape     shape
-	rpcErr    *rpcError // JSON-RPC: the error, nil with a result
+	rpcErr    *rpcError // JSON-RPC: the error object, nil without one
+	rpcResult bool      // JSON-RPC: a result member, null included
 	restCode  int       // HTTP+JSON: error.code (1.0) or code (0.3)
 	restState string    // HTTP+JSON 1.0: error.status, such as NOT_FOUND
 	message   string
@@ -111,23 +118,27 @@ func shapeOf(a *answer) shaped {
 	if ct == "text/html" || ct == "application/xhtml+xml" || first == '<' {
 		return shaped{shape: shapeHTML}
 	}
+	if a.cut {
+		// Its start alone would parse as no JSON at all.
+		return shaped{shape: shapeTooLarge}
+	}
 	if first != '{' {
 		return shaped{shape: shapeNone}
 	}
 	var m struct {
-		JSONRPC *string          `json:"jsonrpc"`
-		Result  *json.RawMessage `json:"result"`
-		Error   json.RawMessage  `json:"error"`
-		Code    *int             `json:"code"`
-		Message *string          `json:"message"`
+		JSONRPC *string         `json:"jsonrpc"`
+		Result  json.RawMessage `json:"result"` // "null" for a null result
+		Error   json.RawMessage `json:"error"`
+		Code    *int            `json:"code"`
+		Message *string         `json:"message"`
 	}
 	if json.Unmarshal(a.body, &m) != nil {
 		return shaped{shape: shapeNone}
 	}
 	if m.JSONRPC != nil && *m.JSONRPC == "2.0" {
-		s := shaped{shape: shapeJSONRPC}
+		s := shaped{shape: shapeJSONRPC, rpcResult: m.Result != nil}
 		var e rpcError
-		if m.Error != nil && json.Unmarshal(m.Error, &e) == nil {
+		if firstByte(m.Error) == '{' && json.Unmarshal(m.Error, &e) == nil {
 			s.rpcErr, s.message = &e, e.Message
 		}
 		return s
@@ -182,14 +193,27 @@ func (it *iface) headerVersion() string {
 	return versionHeader(it.is1x(), it.version)
 }
 
+// versionHeader is the A2A-Version of a request: "" for 0.x, else the
+// declared version's MAJOR.MINOR, or 1.0 when it has none. Card text
+// goes into a header only when it is MAJOR.MINOR: net/http refuses a
+// control character, and would send other text as it is.
 func versionHeader(oneX bool, declared string) string {
 	if !oneX {
 		return ""
 	}
-	if v := majorMinor(declared); v != "" && !strings.HasPrefix(v, "0.") {
+	if v := majorMinor(declared); isMajorMinor(v) && !strings.HasPrefix(v, "0.") {
 		return v
 	}
 	return "1.0"
+}
+
+// isMajorMinor says whether v is two runs of ASCII digits joined by a dot.
+func isMajorMinor(v string) bool {
+	major, minor, ok := strings.Cut(v, ".")
+	digits := func(s string) bool {
+		return s != "" && len(s) <= 9 && strings.Trim(s, "0123456789") == ""
+	}
+	return ok && digits(major) && digits(minor)
 }
 
 // is1x says the interface speaks A2A 1.x: it says so, or says nothing and
@@ -212,8 +236,10 @@ func (it *iface) is02() bool {
 }
 
 // probe asks one interface, and its extended card when the card promises
-// one.
+// one, within --max-time.
 func (p *prober) probe(ctx context.Context, it *iface) outcome {
+	ctx, cancel := p.f.withinMaxTime(ctx)
+	defer cancel()
 	var o outcome
 	if it.beyond {
 		o = outcome{class: classNotProbed, answer: "not probed"}
@@ -248,10 +274,18 @@ func httpURL(it *iface, o *outcome) (*url.URL, bool) {
 	u, err := url.Parse(it.url)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		*o = outcome{class: classNotProbed, answer: "not probed"}
-		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q is not an http or https URL", it.url))
+		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q is not an http or https URL", it.shown()))
+		return nil, false
+	}
+	if err := checkPort(u); err != nil {
+		*o = outcome{class: classNotProbed, answer: "not probed"}
+		o.add(fastvalidate.CodeProbeNotProbed, it.pointer, fmt.Sprintf("%q: %v", it.shown(), err))
 		return nil, false
 	}
 	u.Fragment = ""
+	// net/http would send userinfo as an Authorization header: a card's
+	// credentials, on calls meant to show what a caller without any gets.
+	u.User = nil
 	return u, true
 }
 
@@ -321,7 +355,7 @@ func (p *prober) jsonrpc(ctx context.Context, it *iface) outcome {
 		// POST to its base; its GetTask says whether it is one.
 		if rest := p.otherBinding(ctx, u, oneX, id, it, false); rest != shapeNone {
 			o.class, o.answer = classWrongBinding, rest.String()
-			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared JSONRPC, but %s answers no JSON-RPC (%d, %s) and GET %s answers in %s's shape", it.url, a.status, s.shape, restPathName(oneX), rest))
+			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared JSONRPC, but %s answers no JSON-RPC (%d, %s) and GET %s answers in %s's shape", it.shown(), a.status, s.shape, restPathName(oneX), rest))
 			return o
 		}
 		p.noBinding(it, a, s, method, &o)
@@ -338,6 +372,10 @@ func restPathName(oneX bool) string {
 // judgeRPC judges a JSON-RPC answer to GetTask.
 func (p *prober) judgeRPC(ctx context.Context, it *iface, u *url.URL, method string, s shaped, o *outcome) {
 	switch {
+	case s.rpcErr == nil && !s.rpcResult:
+		// An error member that is no error object, or none and no result.
+		o.answer = "neither a result nor an error object"
+		o.add(fastvalidate.CodeProbeUnexpected, it.pointer, fmt.Sprintf("%s answered JSON-RPC with neither a result nor an error object, not error -32001", method))
 	case s.rpcErr == nil:
 		o.answer = "a result"
 		o.add(fastvalidate.CodeProbeUnexpected, it.pointer, fmt.Sprintf("%s for a task id that cannot exist answered a result, not error -32001", method))
@@ -423,7 +461,7 @@ func (p *prober) rest(ctx context.Context, it *iface) outcome {
 		}
 		if other := p.otherBinding(ctx, u, oneX, id, it, true); other != shapeNone {
 			o.class, o.answer = classWrongBinding, other.String()
-			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared HTTP+JSON, but %s answers %d (%s) and a JSON-RPC call to %s answers in %s's shape", what, a.status, s.shape, it.url, other))
+			o.add(fastvalidate.CodeProbeWrongBinding, it.pointer, fmt.Sprintf("declared HTTP+JSON, but %s answers %d (%s) and a JSON-RPC call to %s answers in %s's shape", what, a.status, s.shape, it.shown(), other))
 			return o
 		}
 		p.noBinding(it, a, s, what, &o)
@@ -496,7 +534,11 @@ func (p *prober) checkVersion(it *iface, o *outcome) {
 // extendedCard asks for the extended card without credentials: a server
 // that has one asks for them (401, 403); one that has none says so.
 func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
-	u, _ := url.Parse(it.url)
+	var none outcome
+	u, ok := httpURL(it, &none)
+	if !ok {
+		return
+	}
 	oneX := it.is1x()
 	var a *answer
 	var err error
@@ -527,10 +569,10 @@ func (p *prober) extendedCard(ctx context.Context, it *iface, o *outcome) {
 	switch {
 	case a.status == http.StatusUnauthorized || a.status == http.StatusForbidden:
 		o.extended = "asks for authentication (" + strconv.Itoa(a.status) + ")"
-	case s.shape == shapeJSONRPC && s.rpcErr == nil, s.shape == shapeJSON && a.status == http.StatusOK:
+	case s.shape == shapeJSONRPC && s.rpcErr == nil && s.rpcResult, s.shape == shapeJSON && a.status == http.StatusOK:
 		o.extended = "served without authentication"
 		o.add(fastvalidate.CodeProbeExtendedCardOpen, it.pointer, fmt.Sprintf("%s served the extended card to a request without credentials", what))
-	case s.shape == shapeJSONRPC && (s.rpcErr.Code == -32601 || s.rpcErr.Code == -32007 || s.rpcErr.Code == -32004),
+	case s.shape == shapeJSONRPC && s.rpcErr != nil && (s.rpcErr.Code == -32601 || s.rpcErr.Code == -32007 || s.rpcErr.Code == -32004),
 		a.status == http.StatusNotFound,
 		s.shape == shapeREST && (s.restState == "UNIMPLEMENTED" || s.restState == "FAILED_PRECONDITION"):
 		o.extended = "missing"
@@ -566,6 +608,9 @@ func (p *prober) call(ctx context.Context, method, target string, body []byte, v
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+			if mt := maxTimeOf(ctx); mt != nil {
+				return nil, mt
+			}
 			return nil, ctx.Err()
 		}
 	}
@@ -593,8 +638,16 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 	if version != "" {
 		req.Header.Set("A2A-Version", version)
 	}
+	written := traceSent(req)
 	resp, err := p.f.client.Do(req)
+	if mt := maxTimeOf(ctx); err != nil && mt != nil {
+		return nil, mt
+	}
 	if err != nil {
+		var re *redirectError
+		if written.Load() && !errors.As(err, &re) {
+			return nil, &silentError{timeout: p.f.timeout, err: err}
+		}
 		return nil, err
 	}
 	defer resp.Body.Close()
@@ -606,7 +659,13 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 		leaf := cs.PeerCertificates[0]
 		a.tls = &tlsInfo{verified: true, notAfter: leaf.NotAfter, daysLeft: int(time.Until(leaf.NotAfter).Hours() / 24)}
 	}
-	a.body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer))
+	a.body, err = io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if len(a.body) > maxAnswer {
+		a.body, a.cut = a.body[:maxAnswer], true
+	}
+	if mt := maxTimeOf(ctx); err != nil && mt != nil {
+		return nil, mt
+	}
 	if err != nil {
 		return nil, &bodyError{status: resp.StatusCode, mediaType: mediaType(resp.Header.Get("Content-Type")), timeout: p.f.timeout, err: err}
 	}
@@ -640,6 +699,12 @@ func (e *bodyError) Unwrap() error { return e.err }
 // failed names a request that got no answer.
 func failed(it *iface, err error) outcome {
 	o := outcome{class: classUnreachable}
+	var mt *maxTimeError
+	if errors.As(err, &mt) {
+		o.answer = "cut off"
+		o.add(fastvalidate.CodeProbeTimeout, it.pointer, hostOf(it.url)+": "+mt.Error()+" before the probe ended")
+		return o
+	}
 	var re *redirectError
 	if errors.As(err, &re) {
 		o.answer = "redirect refused"
@@ -662,6 +727,15 @@ func failed(it *iface, err error) outcome {
 		}
 		o.answer = fmt.Sprintf("%d, body cut off (%s)", be.status, at.reason)
 		o.add(rule, it.pointer, hostOf(it.url)+" "+be.Error())
+		return o
+	}
+	if at.silent {
+		rule := fastvalidate.CodeProbeUnreachable
+		if at.rule == fastvalidate.CodeHTTPTimeout {
+			rule = fastvalidate.CodeProbeTimeout
+		}
+		o.answer = "no answer"
+		o.add(rule, it.pointer, errHost(err, hostOf(it.url))+" "+at.reason)
 		return o
 	}
 	switch at.rule {

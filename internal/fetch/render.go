@@ -1,6 +1,9 @@
 package fetch
 
 import (
+	"encoding/base64"
+	"unicode/utf8"
+
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/visible"
 )
@@ -30,6 +33,13 @@ func (rd *renderer) append(dst []byte, r *record) []byte {
 		// the card after it.
 		dst = append(dst, `{"url":`...)
 		dst = report.AppendJSONString(dst, r.requested)
+		if !utf8.ValidString(r.requested) {
+			// url holds U+FFFD for each bad byte, as input does: the
+			// bytes, which --resume matches, go beside it as input's do.
+			dst = append(dst, `,"url_base64":"`...)
+			dst = base64.StdEncoding.AppendEncode(dst, []byte(r.requested))
+			dst = append(dst, '"')
+		}
 		dst = append(dst, ',')
 		dst = rd.enc.AppendJSONMembers(dst, vd)
 		dst = append(dst, `,"card":`...)

@@ -147,13 +147,19 @@ type resumeKind struct {
 	key  func(line []byte) (string, bool)
 }
 
-// cardsRecords are fetch --format cards records, keyed by their URL.
+// cardsRecords are fetch --format cards records, keyed by their URL as
+// listed: url_base64's bytes when the record has them (a URL that is not
+// UTF-8, which url holds with U+FFFD for its bad bytes).
 var cardsRecords = resumeKind{name: "a record of --format cards", key: func(line []byte) (string, bool) {
 	var rec struct {
-		URL *string `json:"url"`
+		URL       *string `json:"url"`
+		URLBase64 []byte  `json:"url_base64"`
 	}
 	if json.Unmarshal(line, &rec) != nil || rec.URL == nil {
 		return "", false
+	}
+	if rec.URLBase64 != nil {
+		return string(rec.URLBase64), true
 	}
 	return *rec.URL, true
 }}
