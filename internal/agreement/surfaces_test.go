@@ -506,3 +506,11 @@ func middleware(t *testing.T, opts ...cardhttp.Option) func(http.Handler) http.H
 	}
 	return mw
 }
+
+// parseInto decodes one JSON document into v.
+func parseInto(t *testing.T, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+}
