@@ -110,7 +110,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return cmderr.ErrFailed
 	}
 	var b bytes.Buffer
-	ok := writeVerification(&b, name, exs, variants, o.explain)
+	ok := writeVerification(&b, name, card, exs, variants, o.explain)
 	if o.explain {
 		writeDifference(&b, v, exs, variants, signedCopy{o.signedCopy, signed}, o.from)
 	}
@@ -179,7 +179,10 @@ func (o *verifyOptions) readFiles(card string) []clobber.File {
 
 // writeVerification prints each signature's outcome (and with explain its
 // header, key and canonical forms), and reports whether one verified.
-func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
+// An outcome is placed as the scan command places the finding it makes:
+// at the line and column of what its pointer names in card (the entry, or
+// its member at fault), found by cardsig.Locator.
+func writeVerification(w *bytes.Buffer, name string, card []byte, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
 	// Everything printed from the card, its header or a fetched key set
 	// is hostile: report.TextSafe escapes what could drive a terminal,
 	// break a line or reorder it. The byte counts and digests stay those
@@ -189,9 +192,11 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 	if len(exs) == 0 {
 		fmt.Fprintf(w, "%s: not signed\n", name)
 	}
+	places := cardsig.NewLocator(card)
 	for _, ex := range exs {
 		ok = ok || ex.Status == cardsig.Verified
-		fmt.Fprintf(w, "%s: signatures/%d: %s", name, ex.Index, ex.Status)
+		line, col := report.LineColumn(card, places.Offset(&ex.Signature))
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s", name, line, col, ex.Pointer(), ex.Status)
 		if ex.Reason != "" {
 			fmt.Fprintf(w, ": %s", report.TextSafe(ex.Reason))
 		}
