@@ -12,6 +12,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardhttp"
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/lspserver"
 	"github.com/cardscan/cardscan/internal/mcpserver"
 	"github.com/cardscan/cardscan/internal/report"
 )
@@ -124,7 +125,7 @@ func TestSurfacesAgree(t *testing.T) {
 	handler := serveHandler(t, "--profile", "auto")
 	mw := middleware(t, cardhttp.WithProfile("auto"))
 	mcpc := mcpSession(t, mcpserver.Config{})
-	lsp := newLSPClient(t)
+	lsp := newLSPClient(t, lspserver.Config{MaxDocument: 16 << 20})
 
 	d := &disagreements{t: t}
 	var framed []string

@@ -17,7 +17,9 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cli"
+	"github.com/cardscan/cardscan/internal/lspserver"
 	"github.com/cardscan/cardscan/internal/mcpserver"
+	"github.com/cardscan/cardscan/internal/pipeline"
 )
 
 // signedCard is an A2A 1.0 card with text beyond ASCII before its
@@ -113,6 +115,15 @@ func TestSignaturesAgree(t *testing.T) {
 	jsonl, _, _ := parseJSONL(t, cliRun(t, dir, "--keys", keys)["jsonl"])
 	handler := serveHandler(t, "--profile", "auto", "--keys", keys)
 	mcpc := mcpSession(t, mcpserver.Config{})
+	keySet, err := cardsig.ParseKeySet(jwks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier, err := cardsig.NewVerifier(keySet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lsp := newLSPClient(t, lspserver.Config{MaxDocument: 16 << 20, Signatures: &pipeline.Signatures{Verifier: verifier}})
 
 	for _, c := range cards {
 		t.Run(c.name, func(t *testing.T) {
@@ -135,6 +146,9 @@ func TestSignaturesAgree(t *testing.T) {
 			}
 			if got := verifySignatures(t, mcpc, c.text, string(jwks)); !sameSigFindings(got, want) {
 				t.Errorf("verify_signatures:\n  got  %+v\n  want %+v (the CLI's)", got, want)
+			}
+			if got, want := lsp.diagnose(c.name, c.text), inEditor(c.text, rec); !sameVerdict(got, want) {
+				t.Errorf("lsp:\n  got  %+v\n  want %+v (the CLI's)", got, want)
 			}
 			for _, f := range rec.findings {
 				if offsetInMessage.MatchString(f.shown) {
@@ -209,5 +223,19 @@ func verifySignatures(t *testing.T, cs *mcp.ClientSession, text []byte, jwks str
 			out = append(out, sigFinding{s.Path, s.Status, s.Reason, s.Line, s.Column})
 		}
 	}
+	return out
+}
+
+// inEditor is the CLI's verdict rec on text as the language server must
+// show it: no profile, each finding's message as a diagnostic's, placed
+// in LSP's lines and UTF-16 characters (+1 each).
+func inEditor(text []byte, rec verdict) verdict {
+	out := verdict{valid: rec.valid}
+	for _, f := range rec.findings {
+		path, msg, _ := strings.Cut(f.shown, "\x00")
+		line, char := lspPosition(text, byteOffset(text, f.line, f.column))
+		out.findings = append(out.findings, finding{f.rule, f.severity, lspRender(path, msg), line + 1, char + 1})
+	}
+	sortFindings(out.findings)
 	return out
 }

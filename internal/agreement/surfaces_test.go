@@ -405,7 +405,7 @@ type pipeRW struct {
 	io.WriteCloser
 }
 
-func newLSPClient(t *testing.T) *lspClient {
+func newLSPClient(t *testing.T, cfg lspserver.Config) *lspClient {
 	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
@@ -414,7 +414,7 @@ func newLSPClient(t *testing.T) *lspClient {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = lspserver.Serve(ctx, lspserver.Config{MaxDocument: 16 << 20}, toServer, fromServer, 64<<20)
+		_ = lspserver.Serve(ctx, cfg, toServer, fromServer, 64<<20)
 		fromServer.Close()
 	}()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipeRW{toClient, fromClient}))

@@ -186,6 +186,7 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 		return []Diagnostic{}
 	}
 	d.findings, d.judged = validate(d.v, d.text, d.findings)
+	d.findings = s.signatureFindings(d.text, d.findings)
 	li := newLineIndex(d.text, d.enc)
 	diags := make([]Diagnostic, 0, len(d.findings))
 	for _, f := range d.findings {
@@ -236,6 +237,25 @@ func validate(v *fastvalidate.Validator, text []byte, dst []finding) ([]finding,
 			message: f.Message(), offset: int(start) + f.Offset})
 	}
 	return dst, res.Profile
+}
+
+// signatureFindings verifies the signatures of the card in text, when the
+// server has keys, and appends the findings that makes to dst, placed as
+// the CLI places them (pipeline.SignatureChecker, which cardscan serve
+// uses too): at the entry or its member at fault, found by
+// cardsig.Locator.
+func (s *Server) signatureFindings(text []byte, dst []finding) []finding {
+	if s.sig == nil {
+		return dst
+	}
+	card, _, _, start := report.Start(text)
+	vd := report.Verdict{Card: card, Valid: true}
+	s.sig.Check(&vd, card, "")
+	for _, f := range vd.Findings {
+		dst = append(dst, finding{code: f.Code, sev: f.Severity, path: strings.Clone(f.Path),
+			message: f.Message(), offset: int(start) + f.Offset})
+	}
+	return dst
 }
 
 func (f *finding) diagnostic(li *lineIndex, text []byte) Diagnostic {
