@@ -108,6 +108,9 @@ func TestSurfacesAgree(t *testing.T) {
 		}
 	}
 	outs := cliRun(t, dir)
+	for format, out := range outs {
+		checkNothingHidden(t, "--format "+format, string(out))
+	}
 	jsonl, records, total := parseJSONL(t, outs["jsonl"])
 	formats := map[string]map[string]verdict{
 		"jsonl":       jsonl,

@@ -63,6 +63,7 @@ func signatureCards(t *testing.T, trusted, stranger jose.JSONWebKey) []card {
 		{"sig-bad-header.json", []byte(badHeader)},
 		{"sig-bad-signature.json", []byte(badSig)},
 		{"sig-stranger.json", []byte(sign(signedCard, stranger))},
+		{"sig-hostile-kid.json", []byte(sign(signedCard, jose.JSONWebKey{Key: stranger.Key, KeyID: "k9\u202e\x1b[31m\u200b\nforged: verified"}))},
 		{"sig-two.json", []byte(sign(tampered, stranger))},
 		{"sig-duplicate-key.json", []byte(strings.Replace(good, `"version": "1.2.0",`, `"version": "1.2.0", "version": "x",`, 1))},
 	}
@@ -185,6 +186,7 @@ func verifyLines(t *testing.T, name, keys string, explain bool) []sigFinding {
 	}
 	var stdout, stderr bytes.Buffer
 	cli.Run(args, strings.NewReader(""), &stdout, &stderr)
+	checkNothingHidden(t, strings.Join(args[:len(args)-1], " "), stdout.String()+stderr.String())
 	var out []sigFinding
 	for line := range strings.Lines(stdout.String()) {
 		line = strings.TrimSuffix(line, "\n")

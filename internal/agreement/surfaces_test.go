@@ -364,6 +364,12 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any, out an
 		b, _ := json.Marshal(res.Content)
 		t.Fatalf("%s: tool error: %s", name, b)
 	}
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			// The text a model reads quotes card text, escaped.
+			checkNothingHidden(t, name+"'s text", tc.Text)
+		}
+	}
 	b, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
@@ -475,6 +481,7 @@ func (c *lspClient) diagnose(name string, text []byte) verdict {
 	}
 	v := verdict{valid: true}
 	for _, d := range p.Diagnostics {
+		checkNothingHidden(c.t, "a diagnostic of "+name, d.Message)
 		sev := "error"
 		if d.Severity == 2 {
 			sev = "warning"
