@@ -101,6 +101,7 @@ func TestSurfacesAgree(t *testing.T) {
 	cards = append(cards, realCards(t)...)
 	cards = append(cards, hostileCards()...)
 
+	t.Logf("%d cards", len(cards))
 	dir := t.TempDir()
 	for _, c := range cards {
 		if err := os.WriteFile(filepath.Join(dir, c.name), c.text, 0o644); err != nil {
