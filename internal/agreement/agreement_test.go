@@ -3,6 +3,7 @@ package agreement
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,15 +101,49 @@ func TestSurfacesAgree(t *testing.T) {
 	cards = append(cards, sampleCards(t, 3)...)
 	cards = append(cards, realCards(t)...)
 	cards = append(cards, hostileCards()...)
-
 	t.Logf("%d cards", len(cards))
+	agree(t, cards, judgement{profile: "auto"})
+}
+
+// TestSurfacesAgreeUnderOptions is TestSurfacesAgree for the golden and
+// hostile cards with a profile named and under the production policy,
+// which every surface but serve (which has no --policy) is told.
+func TestSurfacesAgreeUnderOptions(t *testing.T) {
+	cards := append(goldenCards(t), hostileCards()...)
+	for _, j := range []judgement{{profile: "a2a"}, {profile: "agentcard-schema"}, {profile: "agentcard", policy: "production"}} {
+		t.Run(j.profile+"/"+j.policy, func(t *testing.T) { agree(t, cards, j) })
+	}
+}
+
+// judgement is how the surfaces are told to judge: a profile, and a
+// policy ("" for the default).
+type judgement struct{ profile, policy string }
+
+func (j judgement) cliFlags() []string {
+	flags := []string{"--profile", j.profile}
+	if j.policy != "" {
+		flags = append(flags, "--policy", j.policy)
+	}
+	return flags
+}
+
+func (j judgement) validatorOptions() []fastvalidate.Option {
+	if j.policy == "production" {
+		return []fastvalidate.Option{fastvalidate.WithPolicy(fastvalidate.PolicyProduction)}
+	}
+	return nil
+}
+
+// agree judges cards on every surface as j says and reports each
+// disagreement with the library.
+func agree(t *testing.T, cards []card, j judgement) {
 	dir := t.TempDir()
 	for _, c := range cards {
 		if err := os.WriteFile(filepath.Join(dir, c.name), c.text, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	outs := cliRun(t, dir)
+	outs := cliRun(t, dir, j.cliFlags()...)
 	for format, out := range outs {
 		checkNothingHidden(t, "--format "+format, string(out))
 	}
@@ -122,14 +157,17 @@ func TestSurfacesAgree(t *testing.T) {
 		"codequality": parseCodeQuality(t, outs["codequality"]),
 	}
 
-	v, err := fastvalidate.New("auto")
+	v, err := fastvalidate.New(j.profile, j.validatorOptions()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	handler := serveHandler(t, "--profile", "auto")
-	mw := middleware(t, cardhttp.WithProfile("auto"))
+	var handler http.Handler
+	if j.policy == "" {
+		handler = serveHandler(t, "--profile", j.profile)
+	}
+	mw := middleware(t, cardhttp.WithProfile(j.profile), cardhttp.WithValidatorOptions(j.validatorOptions()...))
 	mcpc := mcpSession(t, mcpserver.Config{})
-	lsp := newLSPClient(t, lspserver.Config{MaxDocument: 16 << 20})
+	lsp := newLSPClient(t, lspserver.Config{MaxDocument: 16 << 20, Profile: j.profile, PolicyName: j.policy})
 
 	d := &disagreements{t: t}
 	var framed []string
@@ -144,7 +182,9 @@ func TestSurfacesAgree(t *testing.T) {
 			// (docs/cli.md, "Inputs"), not judged as one card.
 			framed = append(framed, fmt.Sprintf("%s (%d records)", c.name, n))
 		}
-		d.check("serve", c.name, served(t, handler, c.text), jsonWant)
+		if handler != nil {
+			d.check("serve", c.name, served(t, handler, c.text), jsonWant)
+		}
 		httpWant := jsonWant
 		if ref.valid {
 			httpWant = verdict{valid: true}
@@ -155,7 +195,7 @@ func TestSurfacesAgree(t *testing.T) {
 			// a byte that is not UTF-8.
 			continue
 		}
-		d.check("mcp validate_card", c.name, validateCard(t, mcpc, c.text), jsonWant)
+		d.check("mcp validate_card", c.name, validateCard(t, mcpc, c.text, j), jsonWant)
 		lspWant := ref.expect(c.text, lspRender, func(text []byte, off int) (int, int) {
 			line, char := lspPosition(text, off)
 			return line + 1, char + 1

@@ -379,11 +379,15 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args any, out an
 	}
 }
 
-// validateCard is validate_card on the card's text.
-func validateCard(t *testing.T, cs *mcp.ClientSession, text []byte) verdict {
+// validateCard is validate_card on the card's text, judged as j says.
+func validateCard(t *testing.T, cs *mcp.ClientSession, text []byte, j judgement) verdict {
 	t.Helper()
+	args := map[string]any{"card": string(text), "profile": j.profile}
+	if j.policy != "" {
+		args["policy"] = j.policy
+	}
 	var v jsonVerdict
-	callTool(t, cs, "validate_card", map[string]any{"card": string(text)}, &v)
+	callTool(t, cs, "validate_card", args, &v)
 	return v.verdict()
 }
 
