@@ -24,7 +24,7 @@ type card struct {
 const root = "../.."
 
 // goldenCards are the cards of fastvalidate's golden tables.
-func goldenCards(t *testing.T) []card {
+func goldenCards(t testing.TB) []card {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(root, "fastvalidate/testdata/golden/*.json"))
 	if err != nil || len(files) == 0 {
@@ -177,6 +177,8 @@ func hostileCards() []card {
 		{"hostile-signatures-crlf.json", []byte(strings.ReplaceAll(a2aSigned, "\n", "\r\n"))},
 		{"hostile-syntax.json", []byte("{\n  \"name\": \"😀\",\n  \"version\": 2.4.1\n}\n")},
 		{"hostile-truncated.json", []byte("{\n  \"name\": \"😀 é")},
+		{"hostile-truncated-utf8.json", []byte("{\n  \"name\": \"caf\xe9")},
+		{"hostile-unterminated-utf8.json", []byte("\"0\x91")},
 		{"hostile-not-object.json", []byte("[1, 2]\n")},
 		{"hostile-empty-object.json", []byte("{}")},
 	}

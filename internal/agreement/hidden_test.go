@@ -27,7 +27,7 @@ func hiddenIn(out string) string {
 }
 
 // checkNothingHidden fails the test when out holds what hiddenIn finds.
-func checkNothingHidden(t *testing.T, what, out string) {
+func checkNothingHidden(t testing.TB, what, out string) {
 	t.Helper()
 	if h := hiddenIn(out); h != "" {
 		i := strings.Index(out, h)

@@ -333,7 +333,7 @@ func guarded(t *testing.T, mw func(http.Handler) http.Handler, text []byte) verd
 }
 
 // mcpSession is a client of cardscan mcp's server, in memory.
-func mcpSession(t *testing.T, cfg mcpserver.Config) *mcp.ClientSession {
+func mcpSession(t testing.TB, cfg mcpserver.Config) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
@@ -393,7 +393,7 @@ func validateCard(t *testing.T, cs *mcp.ClientSession, text []byte, j judgement)
 
 // lspClient is an editor's end of a cardscan lsp session, in memory.
 type lspClient struct {
-	t     *testing.T
+	t     testing.TB
 	conn  jsonrpc2.Conn
 	diags chan lspDiagnostics
 }
@@ -415,7 +415,7 @@ type pipeRW struct {
 	io.WriteCloser
 }
 
-func newLSPClient(t *testing.T, cfg lspserver.Config) *lspClient {
+func newLSPClient(t testing.TB, cfg lspserver.Config) *lspClient {
 	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
@@ -499,7 +499,7 @@ func (c *lspClient) diagnose(name string, text []byte) verdict {
 }
 
 // serveHandler is cardscan serve's handler, with args as its flags.
-func serveHandler(t *testing.T, args ...string) http.Handler {
+func serveHandler(t testing.TB, args ...string) http.Handler {
 	t.Helper()
 	h, err := serve.NewHandler(args)
 	if err != nil {
