@@ -115,6 +115,33 @@ func TestSurfacesAgreeUnderOptions(t *testing.T) {
 	}
 }
 
+// TestLanguageServerEncodings holds the language server's diagnostics to
+// the library's places in each position encoding a client may prefer.
+func TestLanguageServerEncodings(t *testing.T) {
+	cards := append(goldenCards(t), hostileCards()...)
+	v, err := fastvalidate.New("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, enc := range []string{"utf-8", "utf-16", "utf-32"} {
+		t.Run(enc, func(t *testing.T) {
+			lsp := newLSPClientEncoding(t, lspserver.Config{MaxDocument: 16 << 20}, enc)
+			d := &disagreements{t: t}
+			for _, c := range cards {
+				if !utf8.Valid(c.text) {
+					continue
+				}
+				want := judge(v, c.text).expect(c.text, lspRender, func(text []byte, off int) (int, int) {
+					line, char := lspPositionIn(text, off, enc)
+					return line + 1, char + 1
+				})
+				d.check("lsp ("+enc+")", c.name, lsp.diagnose(c.name, c.text), withoutProfile(want))
+			}
+			d.done()
+		})
+	}
+}
+
 // judgement is how the surfaces are told to judge: a profile, and a
 // policy ("" for the default).
 type judgement struct{ profile, policy string }

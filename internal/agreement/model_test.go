@@ -175,6 +175,12 @@ func lineColumn(text []byte, offset int) (line, column int) {
 // by \n, \r\n or a lone \r, characters counted in UTF-16 code units, as
 // LSP 3.17 says for the default position encoding.
 func lspPosition(text []byte, offset int) (line, character int) {
+	return lspPositionIn(text, offset, "utf-16")
+}
+
+// lspPositionIn is lspPosition in the position encoding enc: characters
+// counted in UTF-8 bytes, UTF-16 code units or code points (utf-32).
+func lspPositionIn(text []byte, offset int, enc string) (line, character int) {
 	for i := 0; i < offset && i < len(text); {
 		switch c := text[i]; {
 		case c == '\n':
@@ -188,7 +194,14 @@ func lspPosition(text []byte, offset int) (line, character int) {
 			}
 		default:
 			r, n := utf8.DecodeRune(text[i:])
-			character += len(utf16.Encode([]rune{r}))
+			switch enc {
+			case "utf-8":
+				character += n
+			case "utf-32":
+				character++
+			default:
+				character += len(utf16.Encode([]rune{r}))
+			}
 			i += n
 		}
 	}

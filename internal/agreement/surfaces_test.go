@@ -416,6 +416,13 @@ type pipeRW struct {
 }
 
 func newLSPClient(t testing.TB, cfg lspserver.Config) *lspClient {
+	return newLSPClientEncoding(t, cfg, "")
+}
+
+// newLSPClientEncoding starts a session whose client prefers the position
+// encoding enc ("utf-8", "utf-16" or "utf-32"; "" lists none, which means
+// UTF-16).
+func newLSPClientEncoding(t testing.TB, cfg lspserver.Config, enc string) *lspClient {
 	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
@@ -443,7 +450,19 @@ func newLSPClient(t testing.TB, cfg lspserver.Config) *lspClient {
 		cancel()
 		<-done
 	})
-	c.call("initialize", map[string]any{"capabilities": map[string]any{}}, nil)
+	caps := map[string]any{}
+	if enc != "" {
+		caps["general"] = map[string]any{"positionEncodings": []string{enc}}
+	}
+	var init struct {
+		Capabilities struct {
+			PositionEncoding string `json:"positionEncoding"`
+		} `json:"capabilities"`
+	}
+	c.call("initialize", map[string]any{"capabilities": caps}, &init)
+	if enc != "" && init.Capabilities.PositionEncoding != enc {
+		t.Fatalf("initialize: position encoding %q, want %q", init.Capabilities.PositionEncoding, enc)
+	}
 	c.notify("initialized", map[string]any{})
 	return c
 }
