@@ -241,3 +241,59 @@ func inEditor(text []byte, rec verdict) verdict {
 	sortFindings(out.findings)
 	return out
 }
+
+// TestSignaturePolicyLevelsAgree: a policy file's rules: levels apply to
+// the signature findings on the command line and in the editor alike.
+// The language server set them on the validator alone, which reports no
+// signature finding, so an a2a.signature-invalid the policy lowers to a
+// warning still failed the card there.
+func TestSignaturePolicyLevelsAgree(t *testing.T) {
+	_, k1, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, k9, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trusted := jose.JSONWebKey{Key: k1, KeyID: "k1"}
+	jwks, err := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{trusted.Public()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	keys := filepath.Join(t.TempDir(), "trusted.jwks")
+	policy := filepath.Join(dir, ".cardscan.yaml")
+	for name, text := range map[string]string{keys: string(jwks),
+		policy: "rules:\n  a2a.signature-invalid: warning\n  a2a.signature-key-unknown: off\n"} {
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cards := signatureCards(t, trusted, jose.JSONWebKey{Key: k9, KeyID: "k9"})
+	for _, c := range cards {
+		if err := os.WriteFile(filepath.Join(dir, c.name), c.text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	jsonl, _, _ := parseJSONL(t, cliRun(t, dir, "--keys", keys, "--config", policy)["jsonl"])
+	lsp := newLSPCommand(t, dir, "--keys", keys)
+	lowered := 0
+	for _, c := range cards {
+		rec := jsonl[c.name]
+		for _, f := range rec.findings {
+			if f.rule == "a2a.signature-key-unknown" || f.rule == "a2a.signature-invalid" && f.severity == "error" {
+				t.Errorf("%s: the CLI did not apply the policy: %s", c.name, f)
+			}
+			if f.rule == "a2a.signature-invalid" {
+				lowered++
+			}
+		}
+		if got, want := lsp.diagnose(c.name, c.text), inEditor(c.text, rec); !sameVerdict(got, want) {
+			t.Errorf("%s: lsp:\n  got  %+v\n  want %+v (the CLI's)", c.name, got, want)
+		}
+	}
+	if lowered == 0 {
+		t.Error("no a2a.signature-invalid finding to lower")
+	}
+}

@@ -2,6 +2,7 @@ package agreement
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -396,6 +397,8 @@ type lspClient struct {
 	t     testing.TB
 	conn  jsonrpc2.Conn
 	diags chan lspDiagnostics
+	// dir is the directory the documents' URIs name.
+	dir string
 }
 
 type lspDiagnostics struct {
@@ -424,6 +427,27 @@ func newLSPClient(t testing.TB, cfg lspserver.Config) *lspClient {
 // UTF-16).
 func newLSPClientEncoding(t testing.TB, cfg lspserver.Config, enc string) *lspClient {
 	t.Helper()
+	return startLSP(t, enc, func(ctx context.Context, in io.Reader, out io.Writer) {
+		_ = lspserver.Serve(ctx, cfg, in, out, 64<<20)
+	})
+}
+
+// newLSPCommand is a session with `cardscan lsp ARGS`, run by the CLI as
+// an editor would start it (policy files found as the CLI finds them),
+// its documents in dir.
+func newLSPCommand(t testing.TB, dir string, args ...string) *lspClient {
+	t.Helper()
+	c := startLSP(t, "", func(_ context.Context, in io.Reader, out io.Writer) {
+		cli.Run(append([]string{"lsp"}, args...), in, out, io.Discard)
+	})
+	c.dir = dir
+	return c
+}
+
+// startLSP serves a session with serve over pipes and initializes it,
+// the client preferring the position encoding enc ("" for none).
+func startLSP(t testing.TB, enc string, serve func(ctx context.Context, in io.Reader, out io.Writer)) *lspClient {
+	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	c := &lspClient{t: t, diags: make(chan lspDiagnostics, 1)}
@@ -431,7 +455,7 @@ func newLSPClientEncoding(t testing.TB, cfg lspserver.Config, enc string) *lspCl
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = lspserver.Serve(ctx, cfg, toServer, fromServer, 64<<20)
+		serve(ctx, toServer, fromServer)
 		fromServer.Close()
 	}()
 	c.conn = jsonrpc2.NewConn(jsonrpc2.NewHeaderStream(pipeRW{toClient, fromClient}))
@@ -488,7 +512,7 @@ func (c *lspClient) notify(method string, params any) {
 // characters, +1 each, to be compared with lspPosition's.
 func (c *lspClient) diagnose(name string, text []byte) verdict {
 	c.t.Helper()
-	uri := "file:///cards/" + name
+	uri := "file://" + path.Join(cmp.Or(c.dir, "/cards"), name)
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": uri, "languageId": "json", "version": 1, "text": string(text)}})
 	var p lspDiagnostics
 	select {

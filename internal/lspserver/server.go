@@ -17,12 +17,15 @@ import (
 // Policy is what a policy file (.cardscan.yaml) sets for a document, as
 // the CLI reads it: File is the file's path ("" for none), Profile and
 // Policy its profile and policy keys ("" when unset), Rules the validator
-// options of its rules: map, and Skip whether its include and exclude
-// globs leave the document out.
+// options of its rules: map, Levels the same levels by rule (for the
+// signature rules, which no validator reports: they are set on the
+// findings verification makes, as the CLI sets them), and Skip whether
+// its include and exclude globs leave the document out.
 type Policy struct {
 	File            string
 	Profile, Policy string
 	Rules           []fastvalidate.Option
+	Levels          map[fastvalidate.Code]fastvalidate.Severity
 	Skip            bool
 }
 
