@@ -5,12 +5,14 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -66,7 +68,25 @@ func signatureCards(t *testing.T, trusted, stranger jose.JSONWebKey) []card {
 		{"sig-hostile-kid.json", []byte(sign(signedCard, jose.JSONWebKey{Key: stranger.Key, KeyID: "k9\u202e\x1b[31m\u200b\nforged: verified"}))},
 		{"sig-two.json", []byte(sign(tampered, stranger))},
 		{"sig-duplicate-key.json", []byte(strings.Replace(good, `"version": "1.2.0",`, `"version": "1.2.0", "version": "x",`, 1))},
+		{"sig-embedded.json", []byte(jsonString(tampered))},
+		{"sig-embedded-escaped.json", []byte(asciiJSONString(badHeader))},
 	}
+}
+
+// asciiJSONString writes s as a JSON string in ASCII: every other
+// character as \u escapes, astral ones as surrogate pairs.
+func asciiJSONString(s string) string {
+	var b strings.Builder
+	for _, r := range jsonString(s) {
+		if r < 0x80 {
+			b.WriteRune(r)
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&b, `\u%04x`, u)
+		}
+	}
+	return b.String()
 }
 
 // sigFinding is a signature's outcome placed in its card.

@@ -88,10 +88,14 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if name == "-" {
 		name = stdinName
 	}
-	card, err := sign.ReadInput(operands[0], stdin)
+	text, err := sign.ReadInput(operands[0], stdin)
 	if err != nil {
 		return cmderr.IOf("%s: %s", name, describe(err))
 	}
+	// A card given as a JSON string holding it is verified as the scan
+	// verifies it, and placed in the string's text.
+	card, _ := cardsig.Unembed(text)
+	places := cardsig.NewTextLocator(text)
 	var signed []byte
 	if o.signedCopy != "" {
 		if signed, err = sign.ReadInput(o.signedCopy, nil); err != nil {
@@ -101,7 +105,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	exs, variants, err := v.Explain(card, o.from)
 	var notCanonical *canon.Error
 	if errors.As(err, &notCanonical) {
-		line, col := report.LineColumn(card, notCanonical.Offset)
+		line, col := report.LineColumn(text, places.InText(notCanonical.Offset))
 		con.Errorf("%s:%d:%d: %s: the card has no RFC 8785 canonical form, so no signature over it can verify", report.TextSafe(name), line, col, notCanonical.Reason)
 		return cmderr.ErrFailed
 	}
@@ -110,7 +114,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return cmderr.ErrFailed
 	}
 	var b bytes.Buffer
-	ok := writeVerification(&b, name, card, exs, variants, o.explain)
+	ok := writeVerification(&b, name, text, places, exs, variants, o.explain)
 	if o.explain {
 		writeDifference(&b, v, exs, variants, signedCopy{o.signedCopy, signed}, o.from)
 	}
@@ -180,9 +184,9 @@ func (o *verifyOptions) readFiles(card string) []clobber.File {
 // writeVerification prints each signature's outcome (and with explain its
 // header, key and canonical forms), and reports whether one verified.
 // An outcome is placed as the scan command places the finding it makes:
-// at the line and column of what its pointer names in card (the entry, or
-// its member at fault), found by cardsig.Locator.
-func writeVerification(w *bytes.Buffer, name string, card []byte, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
+// at the line and column in text of what its pointer names (the entry, or
+// its member at fault), found by places.
+func writeVerification(w *bytes.Buffer, name string, text []byte, places *cardsig.Locator, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
 	// Everything printed from the card, its header or a fetched key set
 	// is hostile: report.TextSafe escapes what could drive a terminal,
 	// break a line or reorder it. The byte counts and digests stay those
@@ -192,10 +196,9 @@ func writeVerification(w *bytes.Buffer, name string, card []byte, exs []cardsig.
 	if len(exs) == 0 {
 		fmt.Fprintf(w, "%s: not signed\n", name)
 	}
-	places := cardsig.NewLocator(card)
 	for _, ex := range exs {
 		ok = ok || ex.Status == cardsig.Verified
-		line, col := report.LineColumn(card, places.Offset(&ex.Signature))
+		line, col := report.LineColumn(text, places.Offset(&ex.Signature))
 		fmt.Fprintf(w, "%s:%d:%d: %s: %s", name, line, col, ex.Pointer(), ex.Status)
 		if ex.Reason != "" {
 			fmt.Fprintf(w, ": %s", report.TextSafe(ex.Reason))

@@ -81,13 +81,16 @@ func (t *tools) verifySignatures(ctx context.Context, a *verifyArgs) (*mcp.CallT
 	if keys == nil {
 		return toolError(errors.New("no keys to trust: pass them as jwks (the server was started without --keys)")), nil
 	}
-	card, line, col, _, err := cardBytes(a.Card)
+	given, line, col, _, err := cardBytes(a.Card)
 	if err != nil {
 		return toolError(err), nil
 	}
-	if int64(len(card)) > t.cfg.MaxRecord {
-		return toolError(fmt.Errorf("argument \"card\": %d bytes, more than the server's limit of %d (--max-record)", len(card), t.cfg.MaxRecord)), nil
+	if int64(len(given)) > t.cfg.MaxRecord {
+		return toolError(fmt.Errorf("argument \"card\": %d bytes, more than the server's limit of %d (--max-record)", len(given), t.cfg.MaxRecord)), nil
 	}
+	// A card given as a JSON string holding it (the embedded form) is
+	// verified as the scan verifies it, and placed in the string's text.
+	card, _ := cardsig.Unembed(given)
 	v, err := cardsig.NewVerifier(keys, opts...)
 	if err != nil {
 		return toolError(err), nil
@@ -127,10 +130,10 @@ func (t *tools) verifySignatures(ctx context.Context, a *verifyArgs) (*mcp.CallT
 	default:
 		text.WriteString("not verified: no signature verifies with a trusted key\n")
 	}
-	places := cardsig.NewLocator(card)
+	places := cardsig.NewTextLocator(given)
 	for _, s := range o.res.Signatures {
 		so := signatureOut{Index: s.Index, Path: s.Pointer(), Status: s.Status.String(), Kid: s.KeyID, Alg: s.Alg, Reason: s.Reason}
-		so.Line, so.Column = inText(card, line, col, places.Offset(&s))
+		so.Line, so.Column = inText(given, line, col, places.Offset(&s))
 		out.Signatures = append(out.Signatures, so)
 		fmt.Fprintf(&text, "%s:%d:%d: %s: %s (kid %q, alg %q)", cardInput, so.Line, so.Column, so.Path, so.Status, so.Kid, so.Alg)
 		if so.Reason != "" {
