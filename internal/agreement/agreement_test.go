@@ -50,6 +50,10 @@ func (d *disagreements) check(surface, name string, got, want verdict) {
 			fmt.Fprintf(&b, "\n  want only: %s", f)
 		}
 	}
+	if !slices.Equal(got.findings, want.findings) {
+		// The same findings, in other numbers or order: list them all.
+		fmt.Fprintf(&b, "\n  got  %v\n  want %v", got.findings, want.findings)
+	}
 	d.t.Error(b.String())
 }
 
@@ -69,9 +73,9 @@ func withoutProfile(v verdict) verdict {
 	return v
 }
 
-// onlyInvalid is what a surface that lists only invalid cards' findings
-// (github, sarif, codequality list every finding but say nothing of a
-// card that has none) shows of v: its findings alone.
+// findingsOnly is what a surface that lists findings alone (github,
+// sarif, codequality: nothing of a card without any, no profile) shows
+// of v.
 func findingsOnly(v verdict) verdict {
 	return verdict{findings: v.findings}
 }
