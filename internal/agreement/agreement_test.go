@@ -6,7 +6,9 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -51,7 +53,8 @@ func (d *disagreements) check(surface, name string, got, want verdict) {
 		}
 	}
 	if !slices.Equal(got.findings, want.findings) {
-		// The same findings, in other numbers or order: list them all.
+		// Whatever differs, numbers and order too, which the lines
+		// above miss: list them all.
 		fmt.Fprintf(&b, "\n  got  %v\n  want %v", got.findings, want.findings)
 	}
 	d.t.Error(b.String())
@@ -178,6 +181,8 @@ func agree(t *testing.T, cards []card, j judgement) {
 	for format, out := range outs {
 		checkNothingHidden(t, "--format "+format, string(out))
 	}
+	checkOrder(t, "text", outs["text"], textLine, 1)
+	checkOrder(t, "github", outs["github"], githubLine, 2)
 	jsonl, records, total := parseJSONL(t, outs["jsonl"])
 	formats := map[string]map[string]verdict{
 		"jsonl":       jsonl,
@@ -279,4 +284,31 @@ func checkFormats(d *disagreements, formats map[string]map[string]verdict, c car
 	d.check("github", c.name, formats["github"][c.name], findingsOnly(ref.expect(c.text, githubRender, lineColumn)))
 	d.check("sarif", c.name, formats["sarif"][c.name], findingsOnly(ref.expect(c.text, sarifRender, lineColumn)))
 	d.check("codequality", c.name, formats["codequality"][c.name], columnless(ref.expect(c.text, shownRender, lineColumn)))
+}
+
+// checkOrder holds the finding lines of out, a format of one line per
+// finding (line matches them, its submatch input the input's name, the
+// two after it the line and column), to docs/cli.md's order: by
+// position within each card's lines. A line that does not match (a note,
+// an ok) is passed over.
+func checkOrder(t *testing.T, format string, out []byte, line *regexp.Regexp, input int) {
+	t.Helper()
+	type place struct {
+		input     string
+		line, col int
+	}
+	var last place
+	for l := range strings.Lines(string(out)) {
+		m := line.FindStringSubmatch(strings.TrimSuffix(l, "\n"))
+		if m == nil || strings.HasPrefix(l, "::notice") || strings.Contains(l, ": ok: ") || strings.Contains(l, ": note: ") {
+			continue
+		}
+		p := place{input: m[input]}
+		p.line, _ = strconv.Atoi(m[input+1])
+		p.col, _ = strconv.Atoi(m[input+2])
+		if p.input == last.input && (p.line < last.line || p.line == last.line && p.col < last.col) {
+			t.Errorf("--format %s: %s:%d:%d listed after %d:%d", format, p.input, p.line, p.col, last.line, last.col)
+		}
+		last = p
+	}
 }
