@@ -27,6 +27,9 @@ func (s *Signature) Pointer() string {
 // allocates).
 type Locator struct {
 	card []byte
+	// text is what an embedded card was decoded from (NewTextLocator),
+	// nil for a card given as itself.
+	text []byte
 	read bool
 	// signatures is the offset of the signatures member's value, or of
 	// the card when it has none; entries are the offsets of its elements
@@ -40,10 +43,11 @@ type Locator struct {
 func NewLocator(card []byte) *Locator { return &Locator{card: card} }
 
 // Signatures returns the offset of the card's signatures member's value,
-// or of the card itself when it has none.
+// or of the card itself when it has none. Like Offset's, it is an offset
+// in the text the Locator was made from (see InText).
 func (l *Locator) Signatures() int {
 	l.readEntries()
-	return l.signatures
+	return l.InText(l.signatures)
 }
 
 // Offset returns the offset of what s is about, the value its Pointer
@@ -51,6 +55,10 @@ func (l *Locator) Signatures() int {
 // A missing member is placed at the entry that lacks it, a missing entry
 // at the signatures member.
 func (l *Locator) Offset(s *Signature) int {
+	return l.InText(l.offset(s))
+}
+
+func (l *Locator) offset(s *Signature) int {
 	l.readEntries()
 	if s.Index < 0 || s.Index >= len(l.entries) {
 		return l.signatures

@@ -100,3 +100,38 @@ func FuzzLocator(f *testing.F) {
 		}
 	})
 }
+
+// TestTextLocator_EmbeddedCard: a card given as a JSON string holding it
+// is verified decoded and placed in the string's text: an entry's brace at
+// its own byte, a member's opening quote at the backslash of its \",
+// past escapes and a surrogate pair before them.
+func TestTextLocator_EmbeddedCard(t *testing.T) {
+	v := newVerifier(t, testKeys(t))
+	card := `{"name":"😀 é\\","signatures":[{"protected":"!!","signature":"AAAA"}]}`
+	// The string's text: the emoji as a surrogate pair, é as \u00e9, the
+	// quotes and the backslash escaped.
+	text := []byte("\n  " + `"{\"name\":\"\ud83d\ude00 \u00e9\\\\\",\"signatures\":[{\"protected\":\"!!\",\"signature\":\"AAAA\"}]}"`)
+	decoded, embedded := Unembed(text)
+	if !embedded || string(decoded) != card {
+		t.Fatalf("Unembed: %q, %v; want the card, true", decoded, embedded)
+	}
+	res, err := v.Verify(decoded)
+	if err != nil || len(res.Signatures) != 1 {
+		t.Fatalf("Verify: %v, %+v", err, res)
+	}
+	l := NewTextLocator(text)
+	if at := l.Offset(&res.Signatures[0]); !strings.HasPrefix(string(text[at:]), `\"!!\"`) {
+		t.Errorf("/signatures/0/protected at %d: %q, want the \\\" of its value", at, text[at:min(at+8, len(text))])
+	}
+	entry := res.Signatures[0]
+	entry.Member = ""
+	if at := l.Offset(&entry); !strings.HasPrefix(string(text[at:]), `{\"protected`) {
+		t.Errorf("/signatures/0 at %d: %q, want its brace", at, text[at:min(at+8, len(text))])
+	}
+	if at := l.Signatures(); !strings.HasPrefix(string(text[at:]), `[{`) {
+		t.Errorf("signatures at %d: %q, want its bracket", at, text[at:min(at+8, len(text))])
+	}
+	if _, embedded := Unembed([]byte(card)); embedded {
+		t.Error("Unembed: a card given as itself read as embedded")
+	}
+}

@@ -197,6 +197,26 @@ const MaxSignatures = 32
 // I-JSON object: nothing in it can verify.
 var ErrNoCanonicalForm = errors.New("cardsig: card has no RFC 8785 canonical form")
 
+// notCanonicalError is ErrNoCanonicalForm for a card the canonicalizer
+// refused, with its reason.
+type notCanonicalError struct{ err error }
+
+// Error names the reason, the json.* rule of the fault, and not its byte
+// offset: counted in the card Verify was given, that is neither the
+// input's offset nor, for an embedded card, the string's, and the
+// validator reports the fault itself at its line and column.
+func (e *notCanonicalError) Error() string {
+	var ce *canon.Error
+	if errors.As(e.err, &ce) {
+		return ErrNoCanonicalForm.Error() + " (" + ce.Reason.String() + ")"
+	}
+	return ErrNoCanonicalForm.Error() + ": " + e.err.Error()
+}
+
+// Unwrap makes errors.Is(err, ErrNoCanonicalForm) hold, and errors.As
+// find the *canon.Error with the fault's offset.
+func (e *notCanonicalError) Unwrap() []error { return []error{ErrNoCanonicalForm, e.err} }
+
 // Verify checks every signature of card. The error is non-nil only when
 // the card itself cannot be read strictly; a card without signatures has
 // an empty Result.
@@ -212,7 +232,7 @@ func (v *Verifier) VerifyFrom(card []byte, fetchedFrom string) (*Result, error) 
 	payload, err := c.Append(nil, card, canon.Options{Mode: v.mode, DropTopLevel: "signatures"})
 	v.canon.Put(c)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoCanonicalForm, err)
+		return nil, &notCanonicalError{err}
 	}
 	entries, err := signatureEntries(card)
 	if err != nil {

@@ -168,7 +168,7 @@ func (w *walker) scanFailed() {
 		n = w.vw.Parent(n)
 	}
 	msg, at := "", w.sc.ErrOffset()
-	arg := int64(at)
+	var arg int64
 	start := len(w.res.arena)
 	if n != tape.NoParent && n < uint32(w.vw.Len()) {
 		w.appendPath(n)
@@ -180,9 +180,12 @@ func (w *walker) scanFailed() {
 	case CodeJSONSyntax:
 		msg, at = w.describeSyntax()
 	case CodeJSONUTF8:
-		msg = "invalid UTF-8 or lone surrogate at offset %d"
+		// The finding's place says where: an offset here would count
+		// from the card's first byte, which is neither the input's
+		// offset nor, for an embedded card, the string's.
+		msg = "invalid UTF-8 or lone surrogate"
 	case CodeJSONDuplicateKey:
-		msg = "duplicate member name at offset %d"
+		msg = "duplicate member name"
 	case CodeJSONDepth:
 		msg = "nesting deeper than %d"
 		arg = int64(w.cfg.maxDepth)

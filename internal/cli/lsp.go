@@ -30,7 +30,7 @@ func lspPolicy(path string) (lspserver.Policy, error) {
 		return lspserver.Policy{}, err
 	}
 	pol := lspserver.Policy{File: file, Profile: p.values["profile"].value, Policy: p.values["policy"].value,
-		Rules: overrideOptions(p.rules)}
+		Rules: overrideOptions(p.rules), Levels: overrideTable(p.rules)}
 	if path != "" {
 		f := newPathFilter(p)
 		pol.Skip = f.excluded(path) || !f.walked(path)

@@ -88,10 +88,14 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	if name == "-" {
 		name = stdinName
 	}
-	card, err := sign.ReadInput(operands[0], stdin)
+	text, err := sign.ReadInput(operands[0], stdin)
 	if err != nil {
 		return cmderr.IOf("%s: %s", name, describe(err))
 	}
+	// A card given as a JSON string holding it is verified as the scan
+	// verifies it, and placed in the string's text.
+	card, _ := cardsig.Unembed(text)
+	places := cardsig.NewTextLocator(text)
 	var signed []byte
 	if o.signedCopy != "" {
 		if signed, err = sign.ReadInput(o.signedCopy, nil); err != nil {
@@ -101,7 +105,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 	exs, variants, err := v.Explain(card, o.from)
 	var notCanonical *canon.Error
 	if errors.As(err, &notCanonical) {
-		line, col := report.LineColumn(card, notCanonical.Offset)
+		line, col := report.LineColumn(text, places.InText(notCanonical.Offset))
 		con.Errorf("%s:%d:%d: %s: the card has no RFC 8785 canonical form, so no signature over it can verify", report.TextSafe(name), line, col, notCanonical.Reason)
 		return cmderr.ErrFailed
 	}
@@ -110,7 +114,7 @@ func runVerify(args []string, stdin io.Reader, stdout io.Writer, con *console.Co
 		return cmderr.ErrFailed
 	}
 	var b bytes.Buffer
-	ok := writeVerification(&b, name, exs, variants, o.explain)
+	ok := writeVerification(&b, name, text, places, exs, variants, o.explain)
 	if o.explain {
 		writeDifference(&b, v, exs, variants, signedCopy{o.signedCopy, signed}, o.from)
 	}
@@ -179,7 +183,10 @@ func (o *verifyOptions) readFiles(card string) []clobber.File {
 
 // writeVerification prints each signature's outcome (and with explain its
 // header, key and canonical forms), and reports whether one verified.
-func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
+// An outcome is placed as the scan command places the finding it makes:
+// at the line and column in text of what its pointer names (the entry, or
+// its member at fault), found by places.
+func writeVerification(w *bytes.Buffer, name string, text []byte, places *cardsig.Locator, exs []cardsig.Explanation, variants []cardsig.CanonicalVariant, explain bool) bool {
 	// Everything printed from the card, its header or a fetched key set
 	// is hostile: report.TextSafe escapes what could drive a terminal,
 	// break a line or reorder it. The byte counts and digests stay those
@@ -191,7 +198,8 @@ func writeVerification(w *bytes.Buffer, name string, exs []cardsig.Explanation, 
 	}
 	for _, ex := range exs {
 		ok = ok || ex.Status == cardsig.Verified
-		fmt.Fprintf(w, "%s: signatures/%d: %s", name, ex.Index, ex.Status)
+		line, col := report.LineColumn(text, places.Offset(&ex.Signature))
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s", name, line, col, ex.Pointer(), ex.Status)
 		if ex.Reason != "" {
 			fmt.Fprintf(w, ": %s", report.TextSafe(ex.Reason))
 		}

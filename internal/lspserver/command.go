@@ -12,8 +12,12 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/cmderr"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/fetch"
+	"github.com/cardscan/cardscan/internal/pipeline"
+	"github.com/cardscan/cardscan/internal/trustfile"
 )
 
 // Defaults of the size flags. A card is a few kilobytes; a document far
@@ -48,6 +52,7 @@ func usage() string { return usageHead + newFlagSet(&options{}).Help() + usageTa
 type options struct {
 	profile, policy         string
 	maxDocument, maxMessage cmdflag.Size
+	sig                     trustfile.Flags
 }
 
 func newFlagSet(o *options) *cmdflag.Set {
@@ -60,6 +65,7 @@ func newFlagSet(o *options) *cmdflag.Set {
 		"gets one input.too-large diagnostic and is not kept")
 	fs.Var(&o.maxMessage, "--max-message SIZE", "largest message read from the client; a larger one\n"+
 		"ends the session")
+	o.sig.AddFlags(&fs)
 	return &fs
 }
 
@@ -83,6 +89,9 @@ func parseArgs(args []string) (*options, error) {
 	case o.maxMessage < 1<<10 || o.maxMessage > 1<<30:
 		return nil, fmt.Errorf("--max-message %s: want 1KiB to 1GiB", fs.Typed("max-message"))
 	}
+	if err := o.sig.Check(false); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -100,7 +109,17 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer, loadPolicy Po
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	// Key sets a trust policy names are fetched as cardscan fetch fetches
+	// them, never from a private address: a card's jku is its author's
+	// word, and the editor may have opened anyone's card.
+	v, err := o.sig.Verifier(nil, fetch.KeySetClient(cardsig.JKUTimeout, false))
+	if err != nil {
+		return cmderr.UsageStop(err)
+	}
 	cfg := Config{Profile: o.profile, PolicyName: o.policy, MaxDocument: int(o.maxDocument), LoadPolicy: loadPolicy}
+	if v != nil {
+		cfg.Signatures = &pipeline.Signatures{Verifier: v, Require: o.sig.Signatures == "require"}
+	}
 	return Serve(ctx, cfg, stdin, stdout, int64(o.maxMessage))
 }
 

@@ -3,6 +3,8 @@ package lspserver
 import (
 	"context"
 	"errors"
+	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -82,5 +84,26 @@ func TestSizeFlagBounds(t *testing.T) {
 		if _, err := parseArgs(args); err != nil {
 			t.Errorf("%q: %v", args, err)
 		}
+	}
+}
+
+// TestSignatureFlagsChecked: the signature flags are checked as serve's
+// and verify's are, before a session starts.
+func TestSignatureFlagsChecked(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--signatures", "require"}, "--signatures require needs trusted keys"},
+		{[]string{"--signatures", "maybe"}, `--signatures "maybe": want off, check or require`},
+		{[]string{"--canonical", "sorted"}, `--canonical "sorted": want as-is or drop-empty`},
+		{[]string{"--now", "yesterday"}, "--now"},
+	} {
+		if _, err := parseArgs(tc.args); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want %q", tc.args, err, tc.want)
+		}
+	}
+	if err := Run([]string{"--keys", filepath.Join(t.TempDir(), "none.jwks")}, strings.NewReader(""), io.Discard, io.Discard, nil); cmderr.Status(err) != 2 {
+		t.Errorf("--keys naming no file: %v (status %d), want a usage error", err, cmderr.Status(err))
 	}
 }

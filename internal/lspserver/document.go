@@ -186,6 +186,7 @@ func (s *Server) diagnose(d *document) []Diagnostic {
 		return []Diagnostic{}
 	}
 	d.findings, d.judged = validate(d.v, d.text, d.findings)
+	d.findings = s.signatureFindings(d.text, d.policy.Levels, d.findings)
 	li := newLineIndex(d.text, d.enc)
 	diags := make([]Diagnostic, 0, len(d.findings))
 	for _, f := range d.findings {
@@ -236,6 +237,32 @@ func validate(v *fastvalidate.Validator, text []byte, dst []finding) ([]finding,
 			message: f.Message(), offset: int(start) + f.Offset})
 	}
 	return dst, res.Profile
+}
+
+// signatureFindings verifies the signatures of the card in text, when the
+// server has keys, and appends the findings that makes to dst, placed as
+// the CLI places them (pipeline.SignatureChecker, which cardscan serve
+// uses too): at the entry or its member at fault, found by
+// cardsig.Locator. levels are the policy file's rule levels, which the
+// CLI gives these findings too (pipeline.Signatures.Overrides).
+func (s *Server) signatureFindings(text []byte, levels map[fastvalidate.Code]fastvalidate.Severity, dst []finding) []finding {
+	if s.sig == nil {
+		return dst
+	}
+	card, _, _, start := report.Start(text)
+	vd := report.Verdict{Card: card, Valid: true}
+	s.sig.Check(&vd, card, "")
+	for _, f := range vd.Findings {
+		if level, ok := levels[f.Code]; ok {
+			if level == fastvalidate.SeverityOff {
+				continue
+			}
+			f.Severity = level
+		}
+		dst = append(dst, finding{code: f.Code, sev: f.Severity, path: strings.Clone(f.Path),
+			message: f.Message(), offset: int(start) + f.Offset})
+	}
+	return dst
 }
 
 func (f *finding) diagnostic(li *lineIndex, text []byte) Diagnostic {

@@ -11,17 +11,21 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/cardscan/cardscan/fastvalidate"
+	"github.com/cardscan/cardscan/internal/pipeline"
 )
 
 // Policy is what a policy file (.cardscan.yaml) sets for a document, as
 // the CLI reads it: File is the file's path ("" for none), Profile and
 // Policy its profile and policy keys ("" when unset), Rules the validator
-// options of its rules: map, and Skip whether its include and exclude
-// globs leave the document out.
+// options of its rules: map, Levels the same levels by rule (for the
+// signature rules, which no validator reports: they are set on the
+// findings verification makes, as the CLI sets them), and Skip whether
+// its include and exclude globs leave the document out.
 type Policy struct {
 	File            string
 	Profile, Policy string
 	Rules           []fastvalidate.Option
+	Levels          map[fastvalidate.Code]fastvalidate.Severity
 	Skip            bool
 }
 
@@ -40,6 +44,9 @@ type Config struct {
 	MaxDocument int
 	// LoadPolicy reads the policy file of a document; nil for none.
 	LoadPolicy PolicyFunc
+	// Signatures verifies the signatures of A2A cards, as --keys does on
+	// the command line; nil checks only their form.
+	Signatures *pipeline.Signatures
 }
 
 // Server answers one client. Its handler runs on the connection's read
@@ -52,6 +59,8 @@ type Server struct {
 	// by the profile and the policy file's path.
 	validators map[string]*fastvalidate.Validator
 	held       int // bytes of the open documents' text
+	// sig verifies the documents' signatures; nil without keys.
+	sig *pipeline.SignatureChecker
 	// encoding is the position encoding picked at initialize.
 	encoding    positionEncoding
 	initialized bool
@@ -61,8 +70,12 @@ type Server struct {
 
 // NewServer returns a Server that notifies the client over conn.
 func NewServer(cfg Config, conn jsonrpc2.Conn) *Server {
-	return &Server{cfg: cfg, conn: conn, docs: map[string]*document{},
+	s := &Server{cfg: cfg, conn: conn, docs: map[string]*document{},
 		validators: map[string]*fastvalidate.Validator{}, exited: make(chan struct{})}
+	if cfg.Signatures != nil {
+		s.sig = pipeline.NewSignatureChecker(cfg.Signatures)
+	}
+	return s
 }
 
 // Exited is closed when the client sends exit.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate/canon"
+	"github.com/cardscan/cardscan/internal/report"
 )
 
 // maxKeySet bounds a jwks argument: a JWK Set of a few hundred RSA keys,
@@ -32,7 +33,12 @@ type signaturesOut struct {
 }
 
 type signatureOut struct {
-	Index  int    `json:"index" jsonschema:"position in the card's signatures"`
+	Index int `json:"index" jsonschema:"position in the card's signatures"`
+	// Path, Line and Column place the outcome as validate_card and the
+	// CLI place the finding it makes.
+	Path   string `json:"path" jsonschema:"JSON Pointer of what the outcome is about: the entry, /signatures/0, or its member at fault, /signatures/0/protected"`
+	Line   int    `json:"line" jsonschema:"line of that value in the card's text, from 1"`
+	Column int    `json:"column" jsonschema:"column of that value, in characters from 1, as validate_card counts them"`
 	Status string `json:"status" jsonschema:"verified, invalid, key-unknown or alg"`
 	Kid    string `json:"kid,omitempty" jsonschema:"the protected header's kid, if it could be read"`
 	Alg    string `json:"alg,omitempty" jsonschema:"the protected header's alg, if it could be read"`
@@ -75,13 +81,16 @@ func (t *tools) verifySignatures(ctx context.Context, a *verifyArgs) (*mcp.CallT
 	if keys == nil {
 		return toolError(errors.New("no keys to trust: pass them as jwks (the server was started without --keys)")), nil
 	}
-	card, _, _, _, err := cardBytes(a.Card)
+	given, line, col, _, err := cardBytes(a.Card)
 	if err != nil {
 		return toolError(err), nil
 	}
-	if int64(len(card)) > t.cfg.MaxRecord {
-		return toolError(fmt.Errorf("argument \"card\": %d bytes, more than the server's limit of %d (--max-record)", len(card), t.cfg.MaxRecord)), nil
+	if int64(len(given)) > t.cfg.MaxRecord {
+		return toolError(fmt.Errorf("argument \"card\": %d bytes, more than the server's limit of %d (--max-record)", len(given), t.cfg.MaxRecord)), nil
 	}
+	// A card given as a JSON string holding it (the embedded form) is
+	// verified as the scan verifies it, and placed in the string's text.
+	card, _ := cardsig.Unembed(given)
 	v, err := cardsig.NewVerifier(keys, opts...)
 	if err != nil {
 		return toolError(err), nil
@@ -121,14 +130,27 @@ func (t *tools) verifySignatures(ctx context.Context, a *verifyArgs) (*mcp.CallT
 	default:
 		text.WriteString("not verified: no signature verifies with a trusted key\n")
 	}
+	places := cardsig.NewTextLocator(given)
 	for _, s := range o.res.Signatures {
-		so := signatureOut{Index: s.Index, Status: s.Status.String(), Kid: s.KeyID, Alg: s.Alg, Reason: s.Reason}
+		so := signatureOut{Index: s.Index, Path: s.Pointer(), Status: s.Status.String(), Kid: s.KeyID, Alg: s.Alg, Reason: s.Reason}
+		so.Line, so.Column = inText(given, line, col, places.Offset(&s))
 		out.Signatures = append(out.Signatures, so)
-		fmt.Fprintf(&text, "/signatures/%d: %s (kid %q, alg %q)", so.Index, so.Status, so.Kid, so.Alg)
+		fmt.Fprintf(&text, "%s:%d:%d: %s: %s (kid %q, alg %q)", cardInput, so.Line, so.Column, so.Path, so.Status, so.Kid, so.Alg)
 		if so.Reason != "" {
 			text.WriteString(": " + so.Reason)
 		}
 		text.WriteByte('\n')
 	}
 	return structured(out, text.String())
+}
+
+// inText is the line and column of offset in card, which starts at line
+// and column of the text the caller sent (after the white space before
+// it), as validate_card places its findings.
+func inText(card []byte, line, col, offset int) (int, int) {
+	l, c := report.LineColumn(card, offset)
+	if l == 1 {
+		c += col - 1
+	}
+	return l + line - 1, c
 }

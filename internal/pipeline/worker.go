@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -499,11 +500,16 @@ func (w *worker) judgeBroken(c *chunk, rec []byte, line int, offset int64) {
 		w.syntax[0].Offset = len(rec)
 		vd.Valid, vd.Findings, vd.Unlisted = false, w.syntax[:], nil
 		errs, warns = 1, 0
-	case !hasJSONFault(vd.Findings):
+	case !hasJSONFault(vd.Findings) && json.Valid(rec):
 		// The bytes are one JSON value, judged on its own merits, but the
 		// document is broken just after it (a missing comma): say so
 		// where the comma should be, or the syntax error would be lost
-		// behind the card's own findings.
+		// behind the card's own findings. The validator stops at its
+		// first fault, so bad UTF-8 before the end says nothing of the
+		// rest; encoding/json.Valid, which takes bad UTF-8, repeated
+		// names and huge numbers, tells a whole value from one cut short
+		// (a string cut short after a bad byte is no element that another
+		// follows).
 		fault := missingCommaFault
 		fault.Offset = len(rec)
 		vd.Findings = append(append(make([]fastvalidate.Finding, 0, len(vd.Findings)+1), vd.Findings...), fault)

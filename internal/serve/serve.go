@@ -227,6 +227,18 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return serve(ctx, cfg, ln, stderr)
 }
 
+// NewHandler returns the handler `cardscan serve ARGS` serves, without
+// listening or setting the process's memory limit: for a program that
+// serves it on a listener of its own, or judges requests in process as
+// the tests that hold serve to the CLI's verdicts do.
+func NewHandler(args []string) (http.Handler, error) {
+	cfg, err := parseArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return newHandler(cfg)
+}
+
 // parseArgs reads serve's flags; flag.ErrHelp means --help was asked for.
 func parseArgs(args []string) (cfg config, err error) {
 	var maxRecord cmdflag.Size
