@@ -576,6 +576,11 @@ func (w *walker) noteDisguisedWord(p *patternSet) {
 	for si := range w.segs {
 		text := w.segText(si)
 		for k := 0; k < len(text); k++ {
+			// Most bytes are neither a dot nor a digit: passed over eight
+			// at a time (disguiseAt).
+			if k = disguiseAt(text, k); k == len(text) {
+				break
+			}
 			c := text[k]
 			if c == '.' && joinsWord(text, k) {
 				w.noteSplitWord(p, si, k)
