@@ -58,3 +58,32 @@ func FuzzDisguiseAt(f *testing.F) {
 		}
 	})
 }
+
+// gateOpen opens just where some pattern's every token is seen: its test
+// of the anchors' bits first turns away only what the loop would.
+func TestGateOpenAsEveryNeed(t *testing.T) {
+	p := loadPatterns()
+	open := func(seen uint64) bool {
+		for _, need := range p.gateNeeds {
+			if seen&need == need {
+				return true
+			}
+		}
+		return false
+	}
+	rng := rand.New(rand.NewPCG(5, 9))
+	for range 200000 {
+		seen := rng.Uint64() & rng.Uint64() & rng.Uint64()
+		if rng.IntN(2) == 0 {
+			seen |= p.gateNeeds[rng.IntN(len(p.gateNeeds))] &^ (uint64(1) << rng.IntN(64) * uint64(rng.IntN(2)))
+		}
+		if got, want := p.gateOpen(seen), open(seen); got != want {
+			t.Fatalf("gateOpen(%#x) = %v, want %v", seen, got, want)
+		}
+	}
+	for _, need := range p.gateNeeds {
+		if !p.gateOpen(need) || p.gateOpen(need&^p.anchorBits) {
+			t.Fatalf("gateOpen on need %#x: open %v, without its anchor %v", need, p.gateOpen(need), p.gateOpen(need&^p.anchorBits))
+		}
+	}
+}
