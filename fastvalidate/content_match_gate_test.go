@@ -3,6 +3,7 @@ package fastvalidate
 import (
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // disguiseAtByBytes is disguiseAt a byte at a time.
@@ -85,5 +86,58 @@ func TestGateOpenAsEveryNeed(t *testing.T) {
 		if !p.gateOpen(need) || p.gateOpen(need&^p.anchorBits) {
 			t.Fatalf("gateOpen on need %#x: open %v, without its anchor %v", need, p.gateOpen(need), p.gateOpen(need&^p.anchorBits))
 		}
+	}
+}
+
+// The tables each call of the anchors' pass loads whole lie on whole
+// cache lines in the sets the validator reads: the static set's copy
+// (patternsFor) and a parsed one, both on the heap.
+func TestGateTablesAligned(t *testing.T) {
+	for name, p := range map[string]*patternSet{"static": loadPatterns(), "parsed": mustParsePatterns(patternsText)} {
+		if at := uintptr(unsafe.Pointer(&p.vec)) % 64; at != 0 {
+			t.Errorf("%s set: vec lies %d bytes into a cache line", name, at)
+		}
+		if at := uintptr(unsafe.Pointer(&p.teddy)) % 32; at != 0 {
+			t.Errorf("%s set: teddy lies %d bytes past a 32-byte boundary", name, at)
+		}
+		if at := uintptr(unsafe.Pointer(&p.teddyAnchors)) % 32; at != 0 {
+			t.Errorf("%s set: teddyAnchors lies %d bytes past a 32-byte boundary", name, at)
+		}
+	}
+}
+
+// BenchmarkGateTextVecAlignment times the AVX-512 pass's call on a short
+// text with its tables on whole cache lines, as patternsFor places them,
+// and 8 bytes past, where every 64-byte load of them is split over two
+// lines.
+func BenchmarkGateTextVecAlignment(b *testing.B) {
+	if !haveGateVec {
+		b.Skip("no AVX-512 VBMI: gateTextVec is not called")
+	}
+	p0 := loadPatterns()
+	// Room for a copy of the set at any place in a cache line; the copy
+	// holds no pointer the collector must see but those p0 keeps alive.
+	buf := make([]uint64, (unsafe.Sizeof(*p0)+128)/8)
+	text := []byte("search tools")
+	src := make([]byte, len(text)+blockRead)
+	copy(src, text)
+	for _, c := range []struct {
+		name  string
+		split uintptr
+	}{{"line", 0}, {"split", 8}} {
+		at := uintptr(unsafe.Pointer(&buf[0]))
+		off := (64-at%64)%64 + c.split
+		p := (*patternSet)(unsafe.Add(unsafe.Pointer(&buf[0]), off))
+		p.vec, p.gate = p0.vec, p0.gate
+		b.Run(c.name, func(b *testing.B) {
+			var seen uint64
+			for b.Loop() {
+				s, _, _, _ := gateTextVec(&src[0], 0, len(text), p)
+				seen |= s
+			}
+			if seen != 0 {
+				b.Fatalf("%q: gate bits %#x, want none", text, seen)
+			}
+		})
 	}
 }
