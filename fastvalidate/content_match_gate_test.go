@@ -141,3 +141,30 @@ func BenchmarkGateTextVecAlignment(b *testing.B) {
 		})
 	}
 }
+
+// No token but an anchor has an anchor's bit in the gate: a word of no
+// anchor token then sets none, but where its slot is an anchor word's,
+// and an object's texts open the passes that follow an anchor's word
+// (gateAll, readOnFromTail, noteDisguisedWord) only where they may hold
+// one. With anchors and first tokens given bits of their own in turn
+// past the 64 bits, set v10 shared 37 of them with other tokens, and
+// common words of the dump ("language", "seconds", "copy", "time") set
+// them.
+func TestGateAnchorBitsOwn(t *testing.T) {
+	for name, p := range map[string]*patternSet{"static": loadPatterns(), "parsed": mustParsePatterns(patternsText)} {
+		for i := range p.words {
+			wp := &p.words[i]
+			for ti, tok := range wp.tokens {
+				if tok.gap > 0 {
+					continue
+				}
+				if tok.bit == 0 {
+					t.Fatalf("%s set: %s token %d has no bit", name, wp.id, ti)
+				}
+				if ti != anchorOf(wp) && tok.bit&p.anchorBits != 0 {
+					t.Errorf("%s set: %s token %d (%s) has an anchor's bit %#x", name, wp.id, ti, tok.words[0], tok.bit)
+				}
+			}
+		}
+	}
+}
