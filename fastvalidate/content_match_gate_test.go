@@ -146,10 +146,9 @@ func BenchmarkGateTextVecAlignment(b *testing.B) {
 // anchor token then sets none, but where its slot is an anchor word's,
 // and an object's texts open the passes that follow an anchor's word
 // (gateAll, readOnFromTail, noteDisguisedWord) only where they may hold
-// one. With anchors and first tokens given bits of their own in turn
-// past the 64 bits, set v10 shared 37 of them with other tokens, and
-// common words of the dump ("language", "seconds", "copy", "time") set
-// them.
+// one. assignGateBits gives anchors and first tokens bits of their own
+// in turn, and a set with more of those than the gate has bits would
+// share anchors' bits with other tokens; set v10 has 56.
 func TestGateAnchorBitsOwn(t *testing.T) {
 	for name, p := range map[string]*patternSet{"static": loadPatterns(), "parsed": mustParsePatterns(patternsText)} {
 		for i := range p.words {
