@@ -22,12 +22,23 @@ import (
 // learns.
 
 // gateSlots is the size of patternSet.gate, a power of two. The set's 230
-// or so distinct words fill one slot in nine, so that a word it does not
-// name sets some token's bit about as often; that only lets an object
+// or so distinct words fill one slot in eighteen, so that a word it does
+// not name sets some token's bit about as often; that only lets an object
 // through to matchWordsExact, which on the dump's first 20,000 cards
 // happens for fewer than 0.01% of them (BenchmarkMatchRaw's gated/object
-// metric, 0 with set v1 and with set v2).
-const gateSlots = 2048
+// metric, 0 with set v1 and with set v2). A word that shares an anchor
+// word's slot costs more: it sends its object through the passes that
+// follow an anchor's word (gateAll, readOnFromTail, noteDisguisedWord).
+// With 2,048 slots, 61 of them an anchor word's, 52 of the 1,944 words
+// of the real cards' texts shared one, 1.7% of the words read, and on the
+// dump "sales" (in one card of five); with 4,096, 19 and 0.5%, for a gate
+// of 32 KB rather than 16.
+const gateSlots = 1 << gateSlotBits
+
+// gateSlotBits is the bits of a slot's index, the top bits of the key's
+// product (gateSlot; HASH_WORDS in content_match_amd64.s shifts by
+// 64-gateSlotBits too).
+const gateSlotBits = 12
 
 // gateKey returns the key of a word of n bytes, x holding its first eight
 // bytes as a little-endian uint64 (and any bytes after it): the bytes of
@@ -43,7 +54,7 @@ func gateKey(x uint64, n int) uint64 {
 }
 
 // gateSlot maps a key to a slot of patternSet.gate (Fibonacci hashing).
-func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - 11) }
+func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - gateSlotBits) }
 
 // assignGateBits gives each token of the word patterns its bit in the
 // gate. The tokens outnumber a uint64's bits, so some must share one,
