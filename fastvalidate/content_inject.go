@@ -108,6 +108,19 @@ type turnPattern struct {
 }
 
 type patternSet struct {
+	// vec holds the tables of the pass over a whole text with AVX-512
+	// (gateTextVec), which finds the anchors' words by whole bytes;
+	// teddy the tables that find where the anchors' words may start
+	// with AVX2 (content_match_teddy.go), and teddyAnchors the literals'
+	// anchor bytes by the same byte shuffles (teddyAnchorTable). They
+	// come first, so that in a set the heap holds (patternsFor) each
+	// table the vector unit loads whole, 64 or 32 bytes, lies in one
+	// cache line: each of the pass's calls loads them all, and a load
+	// split over two lines costs about two (TestGateTablesAligned).
+	vec          gateVecTables
+	teddy        teddyTables
+	teddyAnchors [32]byte
+
 	version  string
 	words    []wordPattern
 	literals []literalPattern
@@ -144,15 +157,8 @@ type patternSet struct {
 	gateFirsts uint64 // the bits of the patterns' first tokens
 	gateTokens int
 	// anchorBits are the gate's bits of the tokens the patterns are
-	// anchored on, and teddy the tables that find where their words may
-	// start (content_match_teddy.go); teddyAnchors tells the literals'
-	// anchor bytes with the same byte shuffles (teddyAnchorTable).
-	anchorBits   uint64
-	teddy        teddyTables
-	teddyAnchors [32]byte
-	// vec holds the tables of the pass over a whole text with AVX-512
-	// (gateTextVec), which finds the anchors' words by whole bytes.
-	vec gateVecTables
+	// anchored on (see teddy, at the top).
+	anchorBits uint64
 }
 
 // loadPatterns returns the pattern set, read on first use rather than at
@@ -576,6 +582,11 @@ func (w *walker) noteDisguisedWord(p *patternSet) {
 	for si := range w.segs {
 		text := w.segText(si)
 		for k := 0; k < len(text); k++ {
+			// Most bytes are neither a dot nor a digit: passed over eight
+			// at a time (disguiseAt).
+			if k = disguiseAt(text, k); k == len(text) {
+				break
+			}
 			c := text[k]
 			if c == '.' && joinsWord(text, k) {
 				w.noteSplitWord(p, si, k)

@@ -46,7 +46,7 @@ key: \
 	XORQ   R14, R12 /* gateKey */ \
 	MOVQ   $0x9E3779B97F4A7C15, AX \
 	IMULQ  AX, R12 \
-	SHRQ   $53, R12 /* gateSlot */ \
+	SHRQ   $52, R12 /* gateSlot: 64-gateSlotBits */ \
 	ORQ    (R8)(R12*8), R9 \
 	JMP    hash
 

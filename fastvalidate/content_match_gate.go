@@ -22,12 +22,23 @@ import (
 // learns.
 
 // gateSlots is the size of patternSet.gate, a power of two. The set's 230
-// or so distinct words fill one slot in nine, so that a word it does not
-// name sets some token's bit about as often; that only lets an object
+// or so distinct words fill one slot in eighteen, so that a word it does
+// not name sets some token's bit about as often; that only lets an object
 // through to matchWordsExact, which on the dump's first 20,000 cards
 // happens for fewer than 0.01% of them (BenchmarkMatchRaw's gated/object
-// metric, 0 with set v1 and with set v2).
-const gateSlots = 2048
+// metric, 0 with set v1 and with set v2). A word that shares an anchor
+// word's slot costs more: it sends its object through the passes that
+// follow an anchor's word (gateAll, readOnFromTail, noteDisguisedWord).
+// With 2,048 slots, 61 of them an anchor word's, 52 of the 1,944 words
+// of the real cards' texts shared one, 1.7% of the words read, and on the
+// dump "sales" (in one card of five); with 4,096, 19 and 0.5%, for a gate
+// of 32 KB rather than 16.
+const gateSlots = 1 << gateSlotBits
+
+// gateSlotBits is the bits of a slot's index, the top bits of the key's
+// product (gateSlot; HASH_WORDS in content_match_amd64.s shifts by
+// 64-gateSlotBits too).
+const gateSlotBits = 12
 
 // gateKey returns the key of a word of n bytes, x holding its first eight
 // bytes as a little-endian uint64 (and any bytes after it): the bytes of
@@ -43,7 +54,7 @@ func gateKey(x uint64, n int) uint64 {
 }
 
 // gateSlot maps a key to a slot of patternSet.gate (Fibonacci hashing).
-func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - 11) }
+func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - gateSlotBits) }
 
 // assignGateBits gives each token of the word patterns its bit in the
 // gate. The tokens outnumber a uint64's bits, so some must share one,
@@ -106,8 +117,10 @@ func (p *patternSet) addGate(wp *wordPattern) {
 // gateOpen reports whether the tokens seen, by the gate's bits, hold every
 // token of some word pattern.
 func (p *patternSet) gateOpen(seen uint64) bool {
-	if seen&p.gateFirsts == 0 {
-		// No pattern's first token: the common case, in one test.
+	if seen&p.gateFirsts == 0 || seen&p.anchorBits == 0 {
+		// No pattern's first token, or no anchor token, which every
+		// pattern needs as well: the common cases, in two tests, where
+		// the loop below costs some hundred instructions.
 		return false
 	}
 	for _, need := range p.gateNeeds {
@@ -142,4 +155,31 @@ func (p *patternSet) gateStarts(src []byte, word, starts uint64) uint64 {
 		seen |= p.gate[gateSlot(gateKey(binary.LittleEndian.Uint64(src[i:]), n))]
 	}
 	return seen
+}
+
+// disguiseAt returns the index of the first byte of text from k on that
+// noteDisguisedWord looks at, a dot or a digit leetLetter reads as a
+// letter, or maybe another byte of '.' to '7' ('/', '2', '6'), which it
+// passes over; len(text) if none. It tests eight bytes at a time: the
+// byte by byte loop over every text of an object with an anchor's word
+// was 4% of the content rules' instructions on the AVX2 path (callgrind,
+// docs/performance.md).
+func disguiseAt(text []byte, k int) int {
+	const lows, highs = 0x0101010101010101, 0x8080808080808080
+	for ; k+8 <= len(text); k += 8 {
+		x := binary.LittleEndian.Uint64(text[k:])
+		// Each byte's low seven bits plus 0x80-'.' and 0x80-('7'+1), which
+		// carry into no other byte: bit 7 of the first says >= '.', of the
+		// second >= '8'; a byte beyond ASCII is none.
+		low := x &^ highs
+		if m := (low + (0x80-'.')*lows) &^ (low + (0x80-'8')*lows) &^ x & highs; m != 0 {
+			return k + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; k < len(text); k++ {
+		if c := text[k]; c >= '.' && c <= '7' {
+			return k
+		}
+	}
+	return k
 }

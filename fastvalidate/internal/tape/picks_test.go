@@ -197,3 +197,36 @@ func TestPickKeys_EachPartAlone(t *testing.T) {
 		}
 	}
 }
+
+// A name is held to the bits of the names given that end as it does: one
+// whose last byte ends no name given, and was not given to AddLast, is
+// never picked, whatever its hash's bits. With every name's bits in one
+// set, "goal_id" and one name in twelve like it were.
+func TestPickKeys_ByLastByte(t *testing.T) {
+	var f KeyFilter
+	for _, name := range []string{"name", "title", "displayName", "organization", "description", "summary",
+		"examples", "tags", "endpoint", ""} {
+		f.AddName(name)
+	}
+	f.AddLast("lLiIfF")
+	sc := Scanner{MaxDepth: 8}
+	sc.PickKeys(&f)
+	const letters = "abcdeghjkmnopqrstuvwxyz_"
+	for i := range 5000 {
+		// Names ending in none of e, n, y, s, t, l, i or f.
+		name := []byte{letters[i%len(letters)], letters[i/len(letters)%len(letters)], letters[i/7%len(letters)], "abdgkmoprux_"[i%12]}
+		name = name[:2+i%3]
+		name = append(name, "abdgkmoprux_"[i/3%12])
+		doc := `{"` + string(name) + `":1,"` + "description" + `":"x","":2}`
+		if !sc.Scan([]byte(doc)) {
+			t.Fatalf("%s does not scan", doc)
+		}
+		var got []string
+		for _, p := range sc.Picked() {
+			got = append(got, string(sc.View().Name(uint32(p))))
+		}
+		if want := []string{"description", ""}; !slices.Equal(got, want) {
+			t.Fatalf("%s: picked %q, want %q", doc, got, want)
+		}
+	}
+}
