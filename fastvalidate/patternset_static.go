@@ -22,14 +22,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000,
 				},
 			},
 		},
@@ -46,14 +46,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x400000000000000,
+					bit:   0x8000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"messages", "commands"},
-					bit:   0x800000000000000,
+					bit:   0x20000000000,
 				},
 			},
 		},
@@ -70,14 +70,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x1000000000000000,
+					bit:   0x40000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x2000000000000000,
+					bit:   0x80000000000,
 				},
 			},
 		},
@@ -94,7 +94,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x4000000000000000,
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
@@ -105,14 +105,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x8000000000000000,
+					bit:   0x200000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x100000000000000,
+					bit:   0x400000000000,
 				},
 			},
 		},
@@ -130,7 +130,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x200000000000000,
+					bit:   0x800000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -145,7 +145,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are"},
-					bit:   0x400000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -156,7 +156,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -166,22 +166,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"from"},
-					bit:   0x400,
-				},
-				{
-					words: []string{"now"},
 					bit:   0x200,
 				},
 				{
+					words: []string{"now"},
+					bit:   0x80,
+				},
+				{
 					words: []string{"on"},
-					bit:   0x1000000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x2000000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -191,28 +191,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
-					bit:   0x800,
+					bit:   0x400,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x4000000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x8000000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x100000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -222,35 +222,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
-					bit:   0x1000,
+					bit:   0x400,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -260,25 +260,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x2000,
+					bit:   0x800,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -288,32 +288,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x4000,
+					bit:   0x800,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x100000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x200000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x400000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -323,18 +323,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x8000,
+					bit:   0x1000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x1000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x2000000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -344,18 +344,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x10000,
+					bit:   0x1000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 3,
@@ -372,7 +372,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x20000,
+					bit:   0x800,
 				},
 				{
 					gap: 1,
@@ -383,7 +383,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"you"},
-					bit:   0x400000000000000,
+					bit:   0x100,
 				},
 				{
 					words: []string{"are", "re"},
@@ -404,36 +404,36 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x40000,
+					bit:   0x800,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x4000000000000000,
+					bit:   0x100,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x100000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x200000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -443,14 +443,14 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x80000,
+					bit:   0x1000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x400000000000000,
+					bit:   0x100,
 				},
 				{
 					words: []string{"are", "re"},
@@ -471,25 +471,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x100000,
+					bit:   0x1000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x2000000000000000,
+					bit:   0x100,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 3,
@@ -506,29 +506,29 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x400000,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x200000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x400000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x200000,
+					bit:   0x100,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -538,36 +538,36 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x1000000,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x1000000000000000,
-				},
-				{
-					words: []string{"if", "though"},
 					bit:   0x2000000000000000,
 				},
 				{
+					words: []string{"if", "though"},
+					bit:   0x4000000000000000,
+				},
+				{
 					words: []string{"you"},
-					bit:   0x800000,
+					bit:   0x100,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x4000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x8000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -577,15 +577,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
-					bit:   0x4000000,
+					bit:   0x4000,
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x2000000,
+					bit:   0x80,
 				},
 			},
 		},
@@ -595,18 +595,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
-					bit:   0x10000000,
+					bit:   0x10000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x8000000,
+					bit:   0x8000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x200000000000000,
+					bit:   0x8000000000,
 				},
 			},
 		},
@@ -616,18 +616,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"enter", "enable", "activate", "switch", "turn"},
-					bit:   0x40000000,
+					bit:   0x20000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x400000000000000,
+					bit:   0x10000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x20000000,
+					bit:   0x8000,
 				},
 			},
 		},
@@ -637,25 +637,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"developer"},
-					bit:   0x100000000,
+					bit:   0x40000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x80000000,
+					bit:   0x8000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x800000000000000,
+					bit:   0x10000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x1000000000000000,
+					bit:   0x20000000000,
 				},
 			},
 		},
@@ -665,26 +665,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x200000000,
+					bit:   0x100,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x2000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x4000000000000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x8000000000000000,
+					bit:   0x100000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x100000000000000,
+					bit:   0x80000000000,
 				},
 			},
 		},
@@ -694,14 +694,14 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "mail", "submit"},
-					bit:   0x800000000,
+					bit:   0x100000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words:     []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
-					bit:       0x400000000,
+					bit:       0x80000,
 					notBefore: []string{"count", "counts", "counter", "counting", "usage", "limit", "limits", "budget", "budgets", "cost", "costs", "length", "estimate", "estimates", "price", "prices", "pricing", "total", "totals", "points", "takeaways", "metrics", "figures", "findings", "facts", "insights", "highlights", "dates", "decisions", "ideas", "moments", "stats", "steps", "questions", "terms"},
 				},
 				{
@@ -709,7 +709,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x200000000000000,
+					bit:   0x100000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -720,25 +720,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
-					bit:   0x2000000000,
+					bit:   0x400000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x400000000000000,
+					bit:   0x200000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x800000000000000,
+					bit:   0x400000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
-					bit:   0x1000000000,
+					bit:   0x200000,
 				},
 			},
 		},
@@ -748,18 +748,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"set", "put", "cast", "push"},
-					bit:   0x8000000000,
+					bit:   0x1000000,
 				},
 				{
 					words: []string{"aside"},
-					bit:   0x4000000000,
+					bit:   0x800000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x1000000000000000,
+					bit:   0x800000000000,
 				},
 			},
 		},
@@ -769,26 +769,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"your"},
-					bit:   0x20000000000,
+					bit:   0x4000000,
 				},
 				{
 					words: []string{"real", "actual"},
-					bit:   0x10000000000,
+					bit:   0x2000000,
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x4000000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
@@ -799,15 +799,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"assistant", "model", "ai", "llm", "you"},
-					bit:   0x80000000000,
+					bit:   0x8000000,
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x40000000000,
+					bit:   0x80,
 				},
 			},
 		},
@@ -817,15 +817,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"respond", "reply"},
-					bit:   0x200000000000,
+					bit:   0x20000000,
 				},
 				{
 					words: []string{"only"},
-					bit:   0x100000000000,
+					bit:   0x10000000,
 				},
 				{
 					words: []string{"with"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -836,15 +836,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x400000000000,
+					bit:   0x40000000,
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x800000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 			objects: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints", "messages", "commands", "orders", "text", "content", "input", "guidance", "programming", "training", "restrictions", "filters", "policies"},
@@ -855,18 +855,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x800000000000,
+					bit:   0x40000000,
 				},
 				{
 					words: []string{"your", "these", "those"},
-					bit:   0x1000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
-					bit:   0x2000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -876,21 +876,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"overrides", "supersedes"},
-					bit:   0x1000000000000,
+					bit:   0x80000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
-					bit:   0x4000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
-					bit:   0x8000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -900,26 +900,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
-					bit:   0x4000000000000,
+					bit:   0x200000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x100000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x200000000000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x2000000000000,
+					bit:   0x100000000,
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x400000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -929,32 +929,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don", "never"},
-					bit:   0x10000000000000,
+					bit:   0x800000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x800000000000000,
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"tell"},
-					bit:   0x8000000000000,
+					bit:   0x400000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -964,28 +964,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
-					bit:   0x20000000000000,
+					bit:   0x1000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x8000000000000000,
+					bit:   0x8000000000,
 				},
 			},
 		},
@@ -995,35 +995,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
-					bit:   0x80000000000000,
+					bit:   0x4000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x100000000000000,
+					bit:   0x10000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x200000000000000,
+					bit:   0x20000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x400000000000000,
+					bit:   0x40000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000,
 				},
 			},
 		},
@@ -2462,11 +2462,11 @@ var staticPatterns = patternSet{
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
 	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x500000000000000, 18: 0x1500000000000000, 19: 0x9b00000000000000, 20: 0x200000000000000, 23: 0x8000000000000000, 31: 0x100080000000000, 40: 0xbb00000400000000, 43: 0x2000000001400000, 60: 0x5200000000000000, 96: 0x2300000000000000, 109: 0x100000000000000, 119: 0xc200000000000000, 127: 0x3300001000000000, 133: 0x8002000000000000, 136: 0x4000000000000000, 142: 0x400000000, 159: 0x1000000000000000, 162: 0x180000000000000, 169: 0xd00000000000000, 170: 0x1000000400000000, 171: 0x400000000, 175: 0x8000000000, 190: 0x100000000000, 191: 0x400000000, 195: 0xb900000000000000, 219: 0x400000000, 222: 0x1200000000000000, 258: 0x1, 259: 0x4000000000000000, 262: 0x2010000000000000, 263: 0x400, 265: 0x10000000000010, 266: 0x200000000000000, 269: 0x1000002000000000, 270: 0x2000000000000000, 276: 0x2100080000000000, 284: 0x40000000000000, 307: 0xb900000000000000, 310: 0x500000000000000, 333: 0x4800000000000000, 336: 0x8, 347: 0x10000004000010, 348: 0x400000000, 362: 0x400000000000000, 373: 0x5200000000000000, 375: 0x1000000000000000, 376: 0x100000000000000, 385: 0x1400000, 396: 0x800000000, 402: 0x1000000000000, 404: 0x2400000000000000, 410: 0x800000000000000, 435: 0x8400000000000000, 453: 0x40000000000000, 454: 0x1400000000000000, 455: 0x20000000000000, 457: 0x100000000000000, 464: 0x2000000000, 468: 0xc00000010000000, 469: 0x800000000, 472: 0x1000000000000, 484: 0x2000000000000000, 487: 0x8000000000, 495: 0x2000000000, 503: 0xdd04000000000000, 511: 0x100000000000000, 518: 0xbd00000010000000, 519: 0x20000000000000, 525: 0x400000000, 539: 0x40000000, 546: 0x400000000, 555: 0x8, 569: 0x800000000, 591: 0x5500000000000000, 593: 0x1800, 605: 0x40000000000000, 614: 0x2000200000000000, 634: 0x2400000000000000, 649: 0x800000000000000, 652: 0x400000000000000, 657: 0x9b00000000000000, 658: 0x2000000000000000, 685: 0x400000000, 709: 0x10000000040, 713: 0x5d04000000000000, 714: 0x40000800000000, 716: 0xcf00000000000000, 724: 0x20000000000000, 742: 0x2000000000000000, 751: 0x400000000, 778: 0x2000000000000000, 795: 0x20000000000000, 803: 0x800000000000000, 817: 0x200000000000000, 818: 0x9b00000000000000, 832: 0x400000000000000, 843: 0x100000000000000, 852: 0x40000000, 864: 0x40, 865: 0x2000000000000000, 872: 0xc00000000000000, 894: 0x7600080200a00100, 895: 0x100000000000000, 899: 0x200000000000000, 900: 0x2100200001400000, 929: 0xa00000000000000, 934: 0x8, 938: 0xa200001000000000, 948: 0xbd00000010000000, 969: 0x400000000, 982: 0x400000000, 991: 0x2000000000000000, 1000: 0x9b00000000000000, 1015: 0x100000000000000, 1019: 0x4000000000000000, 1022: 0x400000000, 1032: 0x400000000, 1038: 0xb900000000000000, 1056: 0x2000000000, 1061: 0x100000000000000, 1063: 0x400000000, 1070: 0x4000000000000, 1076: 0x9b00000000000000, 1081: 0x2000000001400000, 1098: 0x900000000000000, 1106: 0x4, 1107: 0x100000000000000, 1110: 0xa00000000000000, 1113: 0x40, 1115: 0x2000000000000000, 1119: 0x800000400000040, 1125: 0x200000000000000, 1126: 0x2000000000000000, 1142: 0x9b00000000000000, 1143: 0x2000000000, 1156: 0x8000000000, 1157: 0x40000000, 1181: 0xb100000000000000, 1189: 0x400000000, 1192: 0x40000000, 1206: 0x40002000280, 1228: 0x804000000000000, 1242: 0x500000000000000, 1268: 0x20000000000000, 1270: 0x400000000000000, 1275: 0x9b00000000000000, 1286: 0x800000000, 1296: 0x800000000, 1309: 0x200000000000000, 1323: 0xec00000000000000, 1341: 0xe800000000000000, 1352: 0x400000000000000, 1375: 0x66000, 1381: 0x5500000000000000, 1385: 0x100000000000000, 1410: 0xa100000000000000, 1426: 0x40000000000000, 1427: 0xf404020000000000, 1431: 0x100088000000000, 1436: 0x2000000000, 1443: 0x8d04000000000000, 1464: 0x2000000000000000, 1465: 0x9b00000000000000, 1475: 0xb100000000000000, 1504: 0x800000000, 1517: 0x100000000000000, 1526: 0x2000000000, 1528: 0x100000000000000, 1538: 0x1200000000000000, 1544: 0xbb00000000000000, 1551: 0x4000000000, 1567: 0x2000000000, 1570: 0x8400000000000000, 1582: 0x8200000000000000, 1592: 0xa8000000, 1605: 0x400000000, 1606: 0x2080000000000000, 1608: 0x3200000000000000, 1628: 0x20000000000000, 1630: 0x100000000000000, 1633: 0x40000000, 1635: 0x20000000000000, 1638: 0xb900000000000000, 1647: 0xc00000000003, 1654: 0x1000000000000000, 1658: 0xbb00000000000000, 1664: 0xb908002000000000, 1672: 0xb300001000000000, 1711: 0x9b00000000000000, 1714: 0x40, 1716: 0x1000000000000000, 1718: 0x9b10000000000010, 1722: 0xc00000000001, 1726: 0x400000000, 1738: 0xd504000000000000, 1742: 0x1fe000, 1776: 0xcd00000000000000, 1841: 0x400000000000000, 1843: 0x400000000, 1845: 0xbd04000000000020, 1852: 0x800000000, 1855: 0x9b00000000000000, 1858: 0x4, 1871: 0x2800000000, 1888: 0xbf00000000000000, 1893: 0xb900000400000000, 1903: 0x400010010000040, 1912: 0xb300000000000000, 1919: 0xbb00000000000000, 1921: 0x800000000000000, 1930: 0x200000000000000, 1931: 0x400000000, 1936: 0x1, 1941: 0x100080000000000, 1958: 0xbd00c00100000003, 1965: 0x400000000000000, 1972: 0x100000000000000, 1980: 0xb900000000000001, 1984: 0x9d04000000000000, 1989: 0x800000000000000, 1990: 0x9b00000000000000, 1993: 0x100000000000000, 2016: 0x200000000000000, 2026: 0x800000000},
-	gateNeeds:    []uint64{0x300000000000001, 0xc00000000000002, 0x3000000000000004, 0xc100000000000018, 0x200000000000060, 0xc00000000000180, 0x3000000000000600, 0xc100000000000800, 0x1e00000000001000, 0xe000000000002000, 0xf00000000004000, 0x3000000000008000, 0xc100000000010000, 0x1e00000000020000, 0xe300000000040000, 0x1c00000000080000, 0xe100000000100000, 0xe00000000600000, 0xf000000001800000, 0x100000006000000, 0x200000018000000, 0x400000060000000, 0x1800000180000000, 0xe100000200000000, 0x200000c00000000, 0xc00003000000000, 0x100000c000000000, 0xe000030000000000, 0x1000c0000000000, 0x200300000000000, 0xc00400000000000, 0x3000800000000000, 0xc001000000000000, 0x706000000000000, 0x3818000000000000, 0xc060000000000000, 0xf80000000000000},
-	gateFirsts:   0xd5eaab555ffd57,
-	gateTokens:   148,
-	anchorBits:   0xabd556aabffaaf,
+	gate:         [2048]uint64{8: 0x8000000000, 18: 0x48000000000, 19: 0x100000000000000, 20: 0x800000000000, 23: 0x8000000000, 31: 0x80008000000, 40: 0xd00c90000080000, 43: 0x8000000002000, 60: 0x410000000000000, 96: 0x200000000000000, 109: 0x80000000000, 119: 0x14108000000000, 127: 0x100c90000200000, 133: 0x100000000, 136: 0x8000000000000000, 142: 0x80000, 159: 0x20000000000, 162: 0x8004000000000, 169: 0x408000000000, 170: 0x80000000080000, 171: 0x80000, 175: 0x1000000, 190: 0x10000000, 191: 0x80000, 195: 0x1042000000000000, 219: 0x80000, 222: 0x2000020000000000, 258: 0x1, 259: 0x2000000000000, 262: 0x8000800000000, 263: 0x200, 265: 0x800000010, 266: 0x20000000000, 269: 0x20000400000, 270: 0x1000000000000, 276: 0x1080008000000, 284: 0x2000000000, 307: 0x1042000000000000, 310: 0x8020000000000000, 333: 0x100000000000, 336: 0x8, 347: 0x800004010, 348: 0x80000, 362: 0x1000000000000000, 373: 0x2400000000000000, 375: 0x800000000000, 376: 0x10000000000, 385: 0x2000, 396: 0x100000, 402: 0x80000000, 404: 0x4000000000000000, 410: 0x400000000000, 435: 0x20000000000000, 453: 0x2000000000, 454: 0x2000200000000000, 455: 0x1000000000, 457: 0x10000000000, 464: 0x400000, 468: 0x2000000010000, 469: 0x100000, 472: 0x80000000, 484: 0x4000000000000000, 487: 0x1000000, 495: 0x400000, 503: 0x240248200000000, 511: 0x80000000000, 518: 0x1042000000010000, 519: 0x1000000000, 525: 0x80000, 539: 0x20000, 546: 0x80000, 555: 0x8, 569: 0x100000, 591: 0x8200048000000000, 593: 0x400, 605: 0x2000000000, 614: 0x8000020000000, 634: 0x4000000000000000, 649: 0x80000000000, 652: 0x1000000000000000, 657: 0x100000000000000, 658: 0x4000000000000000, 685: 0x80000, 709: 0x2000040, 713: 0x240148200000000, 714: 0x2000100000, 716: 0x80040000000000, 724: 0x1000000000, 742: 0x100000000000000, 751: 0x80000, 778: 0x1000000000000, 795: 0x1000000000, 803: 0x40080000000000, 817: 0x100000000000, 818: 0x100020000000000, 832: 0x40000000000, 843: 0x10000000000, 852: 0x20000, 864: 0x40, 865: 0x100000000000000, 872: 0xc0000000000, 894: 0x18020008000100, 895: 0x10000000000, 899: 0x10000000000000, 900: 0x8010020002000, 929: 0x18000000000, 934: 0x8, 938: 0x400090000200000, 948: 0x1042000000010000, 969: 0x80000, 982: 0x80000, 991: 0x4000000000000000, 1000: 0x100000000000000, 1015: 0x80000000000, 1019: 0x8000000000000000, 1022: 0x80000, 1032: 0x80000, 1038: 0x1042000000000000, 1056: 0x400000, 1061: 0x80000000000, 1063: 0x80000, 1070: 0x200000000, 1076: 0x100000000000000, 1081: 0x8000000002000, 1098: 0x40080000000000, 1106: 0x4, 1107: 0x80000000000, 1110: 0x18000000000, 1113: 0x40, 1115: 0x1000000000000, 1119: 0x400000080040, 1125: 0x10000000000, 1126: 0x1000000000000, 1142: 0x100000000000000, 1143: 0x400000, 1156: 0x1000000, 1157: 0x20000, 1181: 0x1040000000000000, 1189: 0x80000, 1192: 0x20000, 1206: 0x80, 1228: 0x20200000000, 1242: 0x8000000000, 1268: 0x1000000000, 1270: 0x20000000000000, 1275: 0x900020000000000, 1286: 0x100000, 1296: 0x100000, 1309: 0x8000000000, 1323: 0x821000000000000, 1341: 0x800000000000000, 1352: 0x1000000000000000, 1375: 0x800, 1381: 0x8220048000000000, 1385: 0x80000000000, 1410: 0x40000000000000, 1426: 0x2000000000, 1427: 0x288260204000000, 1431: 0x80009000000, 1436: 0x400000, 1443: 0x608200000000, 1464: 0x1000000000000, 1465: 0x100000000000000, 1475: 0x5040000000000000, 1504: 0x100000, 1517: 0x80000000000, 1526: 0x400000, 1528: 0x80000000000, 1538: 0x4008000000000, 1544: 0x900090000000000, 1551: 0x800000, 1567: 0x400000, 1570: 0x20000000000000, 1582: 0x108000000000, 1592: 0x8000, 1605: 0x80000, 1606: 0x8004000000000, 1608: 0x890000000000, 1628: 0x1000000000, 1630: 0x10000000000, 1633: 0x20000, 1635: 0x1000000000, 1638: 0x1042000000000000, 1647: 0x40000003, 1654: 0x20000000000, 1658: 0xd00c90000000000, 1664: 0x1042000400400000, 1672: 0xd00c90000200000, 1711: 0x100000000000000, 1714: 0x40, 1716: 0x80000000000000, 1718: 0x100000800000010, 1722: 0x40000001, 1726: 0x80000, 1738: 0x200248200000000, 1742: 0x1800, 1776: 0x80000000000000, 1841: 0x200000000000, 1843: 0x80000, 1845: 0x1040608200000020, 1852: 0x100000, 1855: 0x100000000000000, 1858: 0x4, 1871: 0x500000, 1888: 0x1100000000000000, 1893: 0x1042000000080000, 1903: 0x2010040, 1912: 0x500c90000000000, 1919: 0x900000000000000, 1921: 0x20000000000, 1930: 0x100000000000, 1931: 0x80000, 1936: 0x1, 1941: 0x80008000000, 1958: 0x1042008040040003, 1965: 0x40000000000, 1972: 0x80000000000, 1980: 0x1042000000000001, 1984: 0x40248200000000, 1989: 0x80000000000, 1990: 0x108000000000000, 1993: 0x80000000000, 2016: 0x10000000000, 2026: 0x100000},
+	gateNeeds:    []uint64{0x18000000001, 0x28000000002, 0xc0000000004, 0x700000000018, 0x800000000060, 0x3000000000180, 0xc000000000280, 0x70000000000400, 0x1b0000000000400, 0x640000000000800, 0x780000000000800, 0x440000000001000, 0x580000000001000, 0x1a00000000000900, 0xb80000000000900, 0x1800000000001100, 0x980000000001100, 0x6002000000002100, 0x6180000000002100, 0x8000000000004080, 0x8000018000, 0x38000, 0x30000048000, 0x8000c0100000100, 0x100000180000, 0x600000600000, 0x800001800000, 0x7000006000000, 0x8000008000080, 0x10000030000000, 0x60000040000000, 0x180000040000000, 0x600000080000000, 0x1800040300000000, 0x6000100c00000000, 0x800000b000000000, 0xf4000000000},
+	gateFirsts:   0x6aed577f57,
+	gateTokens:   94,
+	anchorBits:   0x55d2a89daf,
 	teddy:        [8][32]uint8{0: {0: 0xa0, 1: 0x41, 2: 0x28, 3: 0xf4, 4: 0xe0, 5: 0x2, 6: 0x51, 7: 0x20, 8: 0xc0, 9: 0x42, 11: 0x8, 12: 0x10, 13: 0x90, 14: 0x12, 15: 0x90, 16: 0xa0, 17: 0x41, 18: 0x28, 19: 0xf4, 20: 0xe0, 21: 0x2, 22: 0x51, 23: 0x20, 24: 0xc0, 25: 0x42, 27: 0x8, 28: 0x10, 29: 0x90, 30: 0x12, 31: 0x90}, 1: {6: 0xdb, 7: 0xe7, 22: 0xdb, 23: 0xe7}, 2: {1: 0xa1, 2: 0xe0, 3: 0x45, 5: 0xf8, 6: 0x80, 7: 0x40, 9: 0x88, 11: 0x4, 12: 0x1, 14: 0x12, 15: 0x33, 17: 0xa1, 18: 0xe0, 19: 0x45, 21: 0xf8, 22: 0x80, 23: 0x40, 25: 0x88, 27: 0x4, 28: 0x1, 30: 0x12, 31: 0x33}, 3: {6: 0xff, 7: 0xec, 22: 0xff, 23: 0xec}, 4: {0: 0x28, 1: 0x60, 2: 0x1, 3: 0x82, 4: 0x11, 5: 0xd2, 6: 0x2, 7: 0x13, 9: 0x6c, 11: 0x20, 12: 0x30, 14: 0x54, 15: 0x30, 16: 0x28, 17: 0x60, 18: 0x1, 19: 0x82, 20: 0x11, 21: 0xd2, 22: 0x2, 23: 0x13, 25: 0x6c, 27: 0x20, 28: 0x30, 30: 0x54, 31: 0x30}, 5: {6: 0xf4, 7: 0xab, 22: 0xf4, 23: 0xab}, 6: {0: 0xe, 1: 0xf, 2: 0x8e, 3: 0x8f, 4: 0xce, 5: 0x3f, 6: 0x1e, 7: 0x1f, 8: 0xe, 9: 0x9f, 10: 0xe, 11: 0x1e, 12: 0x3e, 13: 0x3e, 14: 0x4e, 15: 0x4e, 16: 0xe, 17: 0xf, 18: 0x8e, 19: 0x8f, 20: 0xce, 21: 0x3f, 22: 0x1e, 23: 0x1f, 24: 0xe, 25: 0x9f, 26: 0xe, 27: 0x1e, 28: 0x3e, 29: 0x3e, 30: 0x4e, 31: 0x4e}, 7: {0: 0xe, 1: 0xe, 2: 0xe, 3: 0xe, 4: 0xe, 5: 0xe, 6: 0x7f, 7: 0x9f, 8: 0xe, 9: 0xe, 10: 0xe, 11: 0xe, 12: 0xe, 13: 0xe, 14: 0xe, 15: 0xe, 16: 0xe, 17: 0xe, 18: 0xe, 19: 0xe, 20: 0xe, 21: 0xe, 22: 0x7f, 23: 0x9f, 24: 0xe, 25: 0xe, 26: 0xe, 27: 0xe, 28: 0xe, 29: 0xe, 30: 0xe, 31: 0xe}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
