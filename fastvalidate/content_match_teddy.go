@@ -40,6 +40,12 @@ func anchorToken(id string) int {
 		return 3 // follow|obey|heed, tell, mode
 	case "route-payments", "act-as-if", "no-longer-apply":
 		return 4 // payment|payments|funds|..., you, longer
+	case "forget-previous-romance":
+		return 2 // instructions|instrucciones|instrucoes|...
+	case "forget-all-romance", "forget-all-rules-romance":
+		return 3 // instructions|instrucciones|..., reglas|regles
+	case "forget-everything-romance":
+		return 1 // todo|tudo
 	case "reveal-prompt":
 		return 5 // prompt|prompts|instructions
 	}
