@@ -3,7 +3,7 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 11\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-previous-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao\nwords override forget-previous-french oublie|oubliez|oublier *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-french oublie|oubliez|oublier toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-all-rules-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 reglas|regles\nwords override ignore-previous-german ignoriere|ignorier|ignorieren *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|ignoriere|ignorier|ignorieren tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer todo|tudo *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-french oublie|oubliez|oublier tout *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   alttext KIND ID                 a word pattern matched inside the alt\n#                                   text of a Markdown image, ![alt](url),\n#                                   in one text: a reader sees alt text\n#                                   only where the image fails to load, a\n#                                   model reads it; the word pattern is\n#                                   reported too\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 11\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-admin act|behave|operate *1 as *1 system admin|administrator|root|superuser *4 and|with|having no|without *2 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-previous-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao\nwords override forget-previous-french oublie|oubliez|oublier *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-french oublie|oubliez|oublier toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-all-rules-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 reglas|regles\nwords override ignore-previous-german ignoriere|ignorier|ignorieren *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|ignoriere|ignorier|ignorieren tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer todo|tudo *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-french oublie|oubliez|oublier tout *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\ndeclaration hidden-markup opacity-near-zero opacity:0.00\ndeclaration hidden-markup opacity-near-zero-space opacity: 0.00\ndeclaration hidden-markup opacity-one-percent opacity:0.01\ndeclaration hidden-markup opacity-one-percent-space opacity: 0.01\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nalttext hidden-markup image-alt-instruction\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
@@ -22,14 +22,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x800000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
-					bit:   0x1000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -46,14 +46,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x800000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"messages", "commands"},
-					bit:   0x2000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -70,14 +70,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x4000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x8000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -94,7 +94,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x10000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
@@ -105,14 +105,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x20000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x40000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -130,7 +130,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x80000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -145,7 +145,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are"},
-					bit:   0x100000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -156,7 +156,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x200000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -174,14 +174,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"on"},
-					bit:   0x400000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -198,21 +198,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -229,28 +229,28 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -267,18 +267,18 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x1000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x2000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -295,25 +295,25 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x1000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x2000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -327,14 +327,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x2000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -348,21 +348,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x2000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -379,7 +379,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x1000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -387,14 +387,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -411,7 +411,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x1000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -419,21 +419,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -454,14 +454,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -482,21 +482,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -513,11 +513,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x10000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x20000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -528,7 +528,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x200000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -545,11 +545,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x10000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x20000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -560,14 +560,60 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "act-as-admin",
+			tokens: []patternToken{
+				{
+					words: []string{"act", "behave", "operate"},
+					bit:   0x4000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"as"},
+					bit:   0x40000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"system"},
+					bit:   0x20,
+				},
+				{
+					words: []string{"admin", "administrator", "root", "superuser"},
+					bit:   0x100000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"and", "with", "having"},
+					bit:   0x200000000000000,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x1000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -577,11 +623,11 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
-					bit:   0x4000,
+					bit:   0x8000,
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x40000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -595,18 +641,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
-					bit:   0x10000,
+					bit:   0x20000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x8000,
+					bit:   0x10000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x80000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -616,18 +662,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"enter", "enable", "activate", "switch", "turn"},
-					bit:   0x20000,
+					bit:   0x40000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x10000,
+					bit:   0x20000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x8000,
+					bit:   0x10000,
 				},
 			},
 		},
@@ -637,25 +683,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"developer"},
-					bit:   0x40000,
+					bit:   0x80000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x8000,
+					bit:   0x10000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x100000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x200000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -669,22 +715,22 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x400000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x100000000,
+					bit:   0x200000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -694,14 +740,14 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "mail", "submit"},
-					bit:   0x100000,
+					bit:   0x200000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words:     []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
-					bit:       0x80000,
+					bit:       0x100000,
 					notBefore: []string{"count", "counts", "counter", "counting", "usage", "limit", "limits", "budget", "budgets", "cost", "costs", "length", "estimate", "estimates", "price", "prices", "pricing", "total", "totals", "points", "takeaways", "metrics", "figures", "findings", "facts", "insights", "highlights", "dates", "decisions", "ideas", "moments", "stats", "steps", "questions", "terms"},
 				},
 				{
@@ -709,7 +755,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x1000000000000000,
+					bit:   0x1000000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -720,25 +766,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
-					bit:   0x400000,
+					bit:   0x800000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x2000000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x4000000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
-					bit:   0x200000,
+					bit:   0x400000,
 				},
 			},
 		},
@@ -748,18 +794,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"set", "put", "cast", "push"},
-					bit:   0x1000000,
+					bit:   0x2000000,
 				},
 				{
 					words: []string{"aside"},
-					bit:   0x800000,
+					bit:   0x1000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x8000000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -769,26 +815,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"your"},
-					bit:   0x4000000,
+					bit:   0x8000000,
 				},
 				{
 					words: []string{"real", "actual"},
-					bit:   0x2000000,
+					bit:   0x4000000,
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x800000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
@@ -799,11 +845,11 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"assistant", "model", "ai", "llm", "you"},
-					bit:   0x8000000,
+					bit:   0x10000000,
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x4000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -817,15 +863,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"respond", "reply"},
-					bit:   0x20000000,
+					bit:   0x40000000,
 				},
 				{
 					words: []string{"only"},
-					bit:   0x10000000,
+					bit:   0x20000000,
 				},
 				{
 					words: []string{"with"},
-					bit:   0x8000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -836,15 +882,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x40000000,
+					bit:   0x80000000,
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x10000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x20000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 			objects: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints", "messages", "commands", "orders", "text", "content", "input", "guidance", "programming", "training", "restrictions", "filters", "policies"},
@@ -855,18 +901,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x40000000,
+					bit:   0x80000000,
 				},
 				{
 					words: []string{"your", "these", "those"},
-					bit:   0x40000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
-					bit:   0x80000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -876,21 +922,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"overrides", "supersedes"},
-					bit:   0x80000000,
+					bit:   0x100000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
-					bit:   0x100000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
-					bit:   0x200000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -900,26 +946,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
-					bit:   0x200000000,
+					bit:   0x400000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x400000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x400000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x100000000,
+					bit:   0x200000000,
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000,
 				},
 			},
 		},
@@ -929,32 +975,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don", "never"},
-					bit:   0x800000000,
+					bit:   0x1000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x10000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"tell"},
-					bit:   0x400000000,
+					bit:   0x800000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -964,28 +1010,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
-					bit:   0x2000000000,
+					bit:   0x4000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
-					bit:   0x1000000000,
+					bit:   0x2000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x8000000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -995,35 +1041,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
-					bit:   0x4000000000,
+					bit:   0x8000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x800000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x1000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x2000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x4000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -1033,21 +1079,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem"},
-					bit:   0x8000000000,
+					bit:   0x10000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x8000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x10000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -1057,18 +1103,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem"},
-					bit:   0x8000000000,
+					bit:   0x10000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x20000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x8000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -1078,21 +1124,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x20000000000,
+					bit:   0x40000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao"},
-					bit:   0x10000000000,
+					bit:   0x20000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x10000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -1102,18 +1148,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x20000000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x20000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao"},
-					bit:   0x10000000000,
+					bit:   0x20000000000,
 				},
 			},
 		},
@@ -1123,21 +1169,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier"},
-					bit:   0x40000000000,
+					bit:   0x80000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x8000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x10000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -1147,18 +1193,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier"},
-					bit:   0x40000000000,
+					bit:   0x80000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x20000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x8000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -1168,18 +1214,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x20000000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x20000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"reglas", "regles"},
-					bit:   0x80000000000,
+					bit:   0x100000000000,
 				},
 			},
 		},
@@ -1189,21 +1235,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignoriere", "ignorier", "ignorieren"},
-					bit:   0x100000000000,
+					bit:   0x200000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"vorherigen", "vorherige", "vorigen", "bisherigen", "bisherige", "fruheren", "fruhere", "frueheren", "obigen", "obige", "alle", "allen", "samtliche", "ursprunglichen", "urspruenglichen"},
-					bit:   0x40000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"anweisungen", "anweisung", "instruktionen", "befehle", "regeln", "vorgaben", "anordnungen", "richtlinien"},
-					bit:   0x80000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -1213,18 +1259,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem", "ignoriere", "ignorier", "ignorieren"},
-					bit:   0x200000000000,
+					bit:   0x400000000000,
 				},
 				{
 					words: []string{"tout", "todo", "tudo", "alles"},
-					bit:   0x100000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x200000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1234,18 +1280,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x20000000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"todo", "tudo"},
-					bit:   0x400000000000,
+					bit:   0x800000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x200000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1255,18 +1301,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier"},
-					bit:   0x40000000000,
+					bit:   0x80000000000,
 				},
 				{
 					words: []string{"tout"},
-					bit:   0x400000000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x200000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1823,6 +1869,34 @@ var staticPatterns = patternSet{
 			anchor: 7,
 		},
 		{
+			kind:      "hidden-markup",
+			id:        "opacity-near-zero",
+			text:      "opacity:0.00",
+			anchor:    7,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "opacity-near-zero-space",
+			text:      "opacity: 0.00",
+			anchor:    7,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "opacity-one-percent",
+			text:      "opacity:0.01",
+			anchor:    7,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "opacity-one-percent-space",
+			text:      "opacity: 0.01",
+			anchor:    7,
+			valueEnds: true,
+		},
+		{
 			kind:   "hidden-markup",
 			id:     "font-size-zero-em",
 			text:   "font-size:0em",
@@ -2244,25 +2318,29 @@ var staticPatterns = patternSet{
 			next: "Assistant:",
 		},
 	},
+	imageAlt: altTextPattern{
+		kind: "hidden-markup",
+		id:   "image-alt-instruction",
+	},
 	turnFirst:  [256]bool{72: true, 83: true, 85: true},
 	turnBefore: [256]bool{109: true, 110: true, 114: true},
 	byFirst: [512][]firstWord{
 		18: {
 			{
 				word:     "ai",
-				patterns: []int{28},
+				patterns: []int{29},
 			},
 		},
 		19: {
 			{
 				word:     "act",
-				patterns: []int{17, 18},
+				patterns: []int{17, 18, 19},
 			},
 		},
 		21: {
 			{
 				word:     "above",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		22: {
@@ -2276,19 +2354,19 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "always",
-				patterns: []int{36},
+				patterns: []int{37},
 			},
 		},
 		24: {
 			{
 				word:     "activate",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 		},
 		25: {
 			{
 				word:     "assistant",
-				patterns: []int{28},
+				patterns: []int{29},
 			},
 		},
 		38: {
@@ -2298,109 +2376,109 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "behave",
-				patterns: []int{17, 18},
+				patterns: []int{17, 18, 19},
 			},
 		},
 		52: {
 			{
 				word:     "cast",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		66: {
 			{
 				word:     "do",
-				patterns: []int{3, 19, 34},
+				patterns: []int{3, 20, 35},
 			},
 		},
 		67: {
 			{
 				word:     "don",
-				patterns: []int{3, 34},
+				patterns: []int{3, 35},
 			},
 		},
 		68: {
 			{
 				word:     "dont",
-				patterns: []int{3, 34},
+				patterns: []int{3, 35},
 			},
 			{
 				word:     "dump",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		70: {
 			{
 				word:     "divert",
-				patterns: []int{35},
+				patterns: []int{36},
 			},
 		},
 		71: {
 			{
 				word:     "display",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		72: {
 			{
 				word:     "disclose",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		73: {
 			{
 				word:     "disregard",
-				patterns: []int{0, 1, 30, 31},
+				patterns: []int{0, 1, 31, 32},
 			},
 			{
 				word:     "developer",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 		},
 		85: {
 			{
 				word:     "enter",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 			{
 				word:     "email",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		86: {
 			{
 				word:     "enable",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 		},
 		87: {
 			{
 				word:     "earlier",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 			{
 				word:     "esqueca",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 			{
 				word:     "esquece",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 		},
 		88: {
 			{
 				word:     "esquecam",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 			{
 				word:     "esquecer",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 		},
 		90: {
 			{
 				word:     "exfiltrate",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		100: {
@@ -2412,109 +2490,109 @@ var staticPatterns = patternSet{
 		102: {
 			{
 				word:     "forget",
-				patterns: []int{0, 30, 31},
+				patterns: []int{0, 31, 32},
 			},
 		},
 		103: {
 			{
 				word:     "forward",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		115: {
 			{
 				word:     "god",
-				patterns: []int{20},
+				patterns: []int{21},
 			},
 		},
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0, 1, 30, 31, 37, 38, 45},
+				patterns: []int{0, 1, 31, 32, 38, 39, 46},
 			},
 			{
 				word:     "ignora",
-				patterns: []int{37, 38, 45},
+				patterns: []int{38, 39, 46},
 			},
 		},
 		151: {
 			{
 				word:     "ignorez",
-				patterns: []int{37, 38, 45},
+				patterns: []int{38, 39, 46},
 			},
 			{
 				word:     "ignorer",
-				patterns: []int{37, 38, 45},
+				patterns: []int{38, 39, 46},
 			},
 			{
 				word:     "ignorar",
-				patterns: []int{37, 38, 45},
+				patterns: []int{38, 39, 46},
 			},
 			{
 				word:     "ignorad",
-				patterns: []int{37, 38, 45},
+				patterns: []int{38, 39, 46},
 			},
 			{
 				word:     "ignorem",
-				patterns: []int{37, 38, 45},
+				patterns: []int{38, 39, 46},
 			},
 		},
 		152: {
 			{
 				word:     "ignorier",
-				patterns: []int{44, 45},
+				patterns: []int{45, 46},
 			},
 		},
 		153: {
 			{
 				word:     "ignoriere",
-				patterns: []int{44, 45},
+				patterns: []int{45, 46},
 			},
 		},
 		154: {
 			{
 				word:     "ignorieren",
-				patterns: []int{44, 45},
+				patterns: []int{45, 46},
 			},
 		},
 		169: {
 			{
 				word:     "jailbreak",
-				patterns: []int{20},
+				patterns: []int{21},
 			},
 		},
 		170: {
 			{
 				word:     "jailbroken",
-				patterns: []int{20},
+				patterns: []int{21},
 			},
 		},
 		195: {
 			{
 				word:     "llm",
-				patterns: []int{28},
+				patterns: []int{29},
 			},
 		},
 		196: {
 			{
 				word:     "leak",
-				patterns: []int{24, 25},
+				patterns: []int{25, 26},
 			},
 		},
 		212: {
 			{
 				word:     "mail",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 			{
 				word:     "must",
-				patterns: []int{36},
+				patterns: []int{37},
 			},
 		},
 		213: {
 			{
 				word:     "model",
-				patterns: []int{28},
+				patterns: []int{29},
 			},
 		},
 		227: {
@@ -2526,7 +2604,7 @@ var staticPatterns = patternSet{
 		229: {
 			{
 				word:     "never",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		231: {
@@ -2538,43 +2616,47 @@ var staticPatterns = patternSet{
 		243: {
 			{
 				word:     "old",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		246: {
 			{
 				word:     "output",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 			{
 				word:     "oublie",
-				patterns: []int{39, 40, 41, 42, 43, 46, 47},
+				patterns: []int{40, 41, 42, 43, 44, 47, 48},
 			},
 			{
 				word:     "olvida",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 			{
 				word:     "olvide",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 		},
 		247: {
 			{
+				word:     "operate",
+				patterns: []int{19},
+			},
+			{
 				word:     "oubliez",
-				patterns: []int{39, 40, 41, 42, 43, 46, 47},
+				patterns: []int{40, 41, 42, 43, 44, 47, 48},
 			},
 			{
 				word:     "oublier",
-				patterns: []int{39, 40, 41, 42, 43, 46, 47},
+				patterns: []int{40, 41, 42, 43, 44, 47, 48},
 			},
 			{
 				word:     "olvidad",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 			{
 				word:     "olvidar",
-				patterns: []int{39, 40, 43, 46},
+				patterns: []int{40, 41, 44, 47},
 			},
 		},
 		248: {
@@ -2588,39 +2670,39 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "original",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		249: {
 			{
 				word:     "overrides",
-				patterns: []int{32},
+				patterns: []int{33},
 			},
 		},
 		259: {
 			{
 				word:     "put",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		260: {
 			{
 				word:     "post",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 			{
 				word:     "push",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		261: {
 			{
 				word:     "print",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 			{
 				word:     "prior",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		263: {
@@ -2632,7 +2714,7 @@ var staticPatterns = patternSet{
 		264: {
 			{
 				word:     "previous",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		292: {
@@ -2648,27 +2730,27 @@ var staticPatterns = patternSet{
 		293: {
 			{
 				word:     "reply",
-				patterns: []int{29},
+				patterns: []int{30},
 			},
 			{
 				word:     "route",
-				patterns: []int{35},
+				patterns: []int{36},
 			},
 		},
 		294: {
 			{
 				word:     "reveal",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 			{
 				word:     "repeat",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		295: {
 			{
 				word:     "respond",
-				patterns: []int{17, 18, 29},
+				patterns: []int{17, 18, 30},
 			},
 		},
 		296: {
@@ -2678,13 +2760,13 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "redirect",
-				patterns: []int{35},
+				patterns: []int{36},
 			},
 		},
 		307: {
 			{
 				word:     "set",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		308: {
@@ -2694,11 +2776,11 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "send",
-				patterns: []int{24, 35},
+				patterns: []int{25, 36},
 			},
 			{
 				word:     "show",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		310: {
@@ -2708,25 +2790,25 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "switch",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 			{
 				word:     "submit",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 			{
 				word:     "system",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 			{
 				word:     "safety",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		314: {
 			{
 				word:     "supersedes",
-				patterns: []int{32},
+				patterns: []int{33},
 			},
 		},
 		324: {
@@ -2736,27 +2818,27 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "turn",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 			{
 				word:     "tell",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		328: {
 			{
 				word:     "transmit",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 			{
 				word:     "transfer",
-				patterns: []int{35},
+				patterns: []int{36},
 			},
 		},
 		342: {
 			{
 				word:     "upload",
-				patterns: []int{24},
+				patterns: []int{25},
 			},
 		},
 		343: {
@@ -2768,40 +2850,40 @@ var staticPatterns = patternSet{
 		348: {
 			{
 				word:     "unrestricted",
-				patterns: []int{20},
+				patterns: []int{21},
 			},
 		},
 		403: {
 			{
 				word:     "you",
-				patterns: []int{5, 23, 28},
+				patterns: []int{5, 24, 29},
 			},
 		},
 		404: {
 			{
 				word:     "your",
-				patterns: []int{27, 33},
+				patterns: []int{28, 34},
 			},
 		},
 	},
-	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40022, 88: 0x42000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x22, 151: 0x4042010, 152: 0x40000, 153: 0x20, 154: 0x4000, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100022, 247: 0x4040010, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
+	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40022, 88: 0x42000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x22, 151: 0x4042010, 152: 0x40000, 153: 0x20, 154: 0x4000, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100022, 247: 0x4040030, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
-		33: {127},
-		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 161, 162},
+		33: {131},
+		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 165, 166},
 		35: {14, 15, 16, 17},
-		45: {60, 61, 62, 63, 64, 65, 66, 67, 68, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 119, 120},
-		58: {18, 19, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 91, 92, 93, 94, 95, 96, 97, 98, 115, 116, 117, 118, 121, 122, 123, 124, 125, 126, 165, 166, 167, 168},
-		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 23, 24, 25, 26, 31, 32, 37, 83, 84, 86, 87, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 163, 164},
-		91: {9, 10, 85, 88, 89, 128},
+		45: {60, 61, 62, 63, 64, 65, 66, 67, 68, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 123, 124},
+		58: {18, 19, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 119, 120, 121, 122, 125, 126, 127, 128, 129, 130, 169, 170, 171, 172},
+		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 23, 24, 25, 26, 31, 32, 37, 83, 84, 86, 87, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 167, 168},
+		91: {9, 10, 85, 88, 89, 132},
 		93: {90},
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
 	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x800000000000, 15: 0x10000000000000, 18: 0x4800000000000, 19: 0x800000000000, 20: 0x80000000000000, 23: 0x8000000000000000, 31: 0x800000008000000, 32: 0x8010000000000, 35: 0x10000000000000, 40: 0x86c9800000080000, 43: 0x800000000002000, 51: 0x200000000000000, 60: 0x1002000000000000, 75: 0x80000000000000, 80: 0x10000000000000, 88: 0x20000000000000, 96: 0x1000000000000, 99: 0x20000000000000, 101: 0x80000000000000, 109: 0x800000000000000, 114: 0x500000000000000, 116: 0x8000000000000, 119: 0x9002000000000000, 127: 0x80c9000000200000, 133: 0x100000000, 134: 0x80000000000000, 136: 0x4000000000000000, 142: 0x80000, 144: 0x200000000000000, 156: 0x8000000000000, 159: 0x200000000000000, 160: 0x8010000000000, 161: 0x20000000000, 162: 0x4004000000000, 169: 0x4000800000000000, 170: 0x40000000080000, 171: 0x80000, 175: 0x1000000, 190: 0x10000000, 191: 0x80000, 195: 0x4208000000000000, 219: 0x80000, 222: 0x1001000000000000, 258: 0x1, 259: 0x1000000000000, 262: 0x800000800000000, 263: 0x200, 265: 0x800000010, 266: 0x1000000000000, 269: 0x208000000400000, 270: 0x800000000000, 271: 0x60000000000, 272: 0x8000000000000, 276: 0x800800008000000, 284: 0x2000000000, 298: 0x80000000000000, 307: 0x4208000000000000, 310: 0x50000000000000, 315: 0x40000000000000, 333: 0x10000000000000, 336: 0x8, 347: 0x800004010, 348: 0x80000, 362: 0x800000000000000, 369: 0x10000000000000, 373: 0x12000000000000, 375: 0x8000000000000000, 376: 0x800000000000, 384: 0x20000000000000, 385: 0x2000, 393: 0x8080000000000, 396: 0x200000000100000, 402: 0x80000000, 404: 0x20000000000000, 410: 0x4000000000000000, 416: 0x8080000000000, 419: 0x20000000000, 435: 0x2000000000000000, 442: 0x10000000000000, 453: 0x2000000000, 454: 0x3000000000000000, 455: 0x1000000000, 457: 0x800000000000, 464: 0x400000, 468: 0x200000000010000, 469: 0x100000, 472: 0x80000000, 484: 0x2000000000000000, 487: 0x300001000000, 495: 0x400000, 497: 0x20000000000, 503: 0x124800200000000, 511: 0x800000000000000, 518: 0x4208000000010000, 519: 0x1000000000, 522: 0x60000000000, 525: 0x80000, 527: 0x200000000000000, 539: 0x20000, 542: 0x210000000000000, 546: 0x80000, 555: 0x8, 559: 0x200000000000000, 569: 0x100000, 591: 0x4104800000000000, 592: 0x10000000000000, 593: 0x400, 601: 0x80000000000000, 605: 0x2000000000, 606: 0x200000000000000, 613: 0x10000000000000, 614: 0x800000020000000, 634: 0x20000000000000, 649: 0x4000000000000, 652: 0x800000000000000, 657: 0x800000000000, 658: 0x2000000000000000, 669: 0x200000000000000, 679: 0x20000000000000, 685: 0x40000000080000, 695: 0x40000000000000, 703: 0x60000000000, 704: 0x8010000000000, 709: 0x2000040, 713: 0x134800200000000, 714: 0x2000100000, 716: 0x8500400000000000, 717: 0x80000000000000, 719: 0x10000000000000, 722: 0x100000000000000, 724: 0x1000000000, 741: 0x80000000000000, 742: 0x80000000000000, 751: 0x80000, 778: 0x800000000000, 784: 0x10000000000000, 795: 0x1000000000, 803: 0x24000000000000, 817: 0x1000000000000000, 818: 0x200800000000000, 820: 0x8000000000000, 832: 0x2000000000000, 843: 0x800000000000, 852: 0x20000, 864: 0x40, 865: 0x80000000000000, 866: 0x20000000000, 872: 0x6000000000000, 894: 0x1a00000008000100, 895: 0x800000000000, 899: 0x8000000000000, 900: 0x800800020002000, 909: 0x208000000000, 929: 0x180000000000000, 930: 0x8000000000000, 934: 0x8, 938: 0x209000000200000, 946: 0x200000000000000, 948: 0x4208000000010000, 969: 0x80000, 982: 0x80000, 991: 0x2000020000000000, 1000: 0x800000000000, 1015: 0x800000000000000, 1019: 0x4240000000000000, 1022: 0x80000, 1032: 0x80000, 1038: 0x4208000000000000, 1054: 0x40000000000000, 1056: 0x400000, 1061: 0x800000000000000, 1063: 0x80000, 1070: 0x200000000, 1076: 0x800000000000, 1081: 0x800000000002000, 1093: 0x8000000000000, 1098: 0x820000000000000, 1104: 0x8010000000000, 1106: 0x4, 1107: 0x800000000000000, 1110: 0x180000000000000, 1113: 0x40, 1115: 0x800000000000, 1119: 0x4000000000080040, 1120: 0x200000000000000, 1125: 0x1000000000000, 1126: 0x800000000000, 1128: 0x8000000000000, 1142: 0x800000000000, 1143: 0x400000, 1149: 0x40000000000000, 1156: 0x1000000, 1157: 0x20000, 1181: 0x4008000000000000, 1189: 0x80000, 1191: 0x20000000000, 1192: 0x20000, 1206: 0x80, 1208: 0x200000000000000, 1228: 0x2000200000000, 1238: 0x40000000000000, 1242: 0x800000000000, 1268: 0x1000000000, 1270: 0x10000000000000, 1275: 0x600800000000000, 1286: 0x100000, 1296: 0x100000, 1309: 0x80000000000000, 1323: 0x2104000000000000, 1331: 0x100400000000000, 1341: 0x4000000000000, 1352: 0x800000000000000, 1373: 0x40000000000000, 1375: 0x800, 1381: 0x4114800000000000, 1385: 0x800000000000000, 1399: 0x240000000000000, 1406: 0x200000000000000, 1410: 0x4000000000000000, 1426: 0x2000000000, 1427: 0x2b64000204000000, 1431: 0x800000009000000, 1436: 0x400000, 1441: 0x208000000000, 1443: 0x4020800200000000, 1464: 0x800000000000, 1465: 0x800000000000, 1469: 0x8000000000000, 1475: 0x6008000000000000, 1504: 0x100000, 1517: 0x800000000000000, 1526: 0x208000400000, 1528: 0x800000000000000, 1538: 0x480000000000000, 1544: 0x489800000000000, 1551: 0x800000, 1567: 0x400000, 1570: 0x2000000000000000, 1574: 0x200000000000000, 1582: 0x9000000000000000, 1592: 0x8000, 1595: 0x40000000000000, 1600: 0x40000000000000, 1605: 0x80000, 1606: 0x800004000000000, 1608: 0x8009010000000000, 1622: 0x208000000000, 1628: 0x1000000000, 1630: 0x800000000000, 1633: 0x20000, 1635: 0x1000000000, 1638: 0x4208000000000000, 1643: 0x10000000000000, 1647: 0x40000003, 1654: 0x200000000000000, 1658: 0x86c9800000000000, 1664: 0x4208000400400000, 1672: 0x86c9010000200000, 1682: 0x80000000000000, 1684: 0x200000000000000, 1700: 0x200000000000000, 1711: 0x800000000000, 1713: 0x40000000000000, 1714: 0x40, 1716: 0x40000000000000, 1718: 0x800800000010, 1722: 0x40000001, 1726: 0x80000, 1738: 0x124800200000000, 1741: 0x40000000000000, 1742: 0x1800, 1766: 0x10000000000000, 1774: 0x40000000000000, 1776: 0x8000208000000000, 1786: 0x200000000000000, 1831: 0x300000000000, 1841: 0x2000000000000000, 1842: 0x240000000000000, 1843: 0x80000, 1844: 0x10000000000000, 1845: 0x4028800200000020, 1852: 0x100000, 1855: 0x800000000000, 1858: 0x4, 1871: 0x500000, 1880: 0x208000000000, 1888: 0x880800000000000, 1893: 0x4208000000080000, 1895: 0x300000000000, 1903: 0x2010040, 1906: 0x20000000000, 1912: 0x82c9000000000000, 1919: 0x480800000000000, 1921: 0x2000000000000, 1930: 0x1000000000000000, 1931: 0x80000, 1936: 0x1, 1941: 0x800000008000000, 1950: 0x10000000000000, 1958: 0x4208a08040040003, 1965: 0x2000000000000, 1972: 0x800000000000000, 1973: 0x8000000000000, 1980: 0x4208000000000001, 1984: 0x24800200000000, 1989: 0x4000000000000, 1990: 0x4800000000000, 1993: 0x800000000000000, 2016: 0x1000000000000, 2026: 0x100000, 2028: 0x20000000000},
-	gateNeeds:    []uint64{0x1800000000001, 0x2800000000002, 0xc000000000004, 0x70000000000018, 0x80000000000060, 0x300000000000180, 0xc00000000000280, 0x7000000000000400, 0xb000800000000400, 0x4003000000000800, 0x8003800000000800, 0x4002000000001000, 0x8002800000001000, 0xd000000000900, 0x8005800000000900, 0xc000000001100, 0x8004800000001100, 0x230000000002100, 0x8030800000002100, 0x40000000004080, 0x80000000018000, 0x38000, 0x300000000048000, 0xc04000100000100, 0x1000000000180000, 0x6000000000600000, 0x8000000001800000, 0x3800006000000, 0x4000008000080, 0x8000030000000, 0x30000040000000, 0xc0000040000000, 0x300000080000000, 0xc00000300000000, 0x3010000c00000000, 0xc000003000000000, 0x7804000000000, 0x18008000000000, 0x28008000000000, 0x10030000000000, 0x20030000000000, 0x18040000000000, 0x28040000000000, 0x200a0000000000, 0xc0100000000000, 0x300200000000000, 0x200420000000000, 0x600040000000000},
-	gateFirsts:   0x36eaed577f57,
-	gateTokens:   110,
-	anchorBits:   0x7dd5d2a89daf,
+	gate:         [2048]uint64{8: 0x1000000000000, 15: 0x400000000000000, 18: 0x9000000000000, 19: 0x2000000000000, 20: 0x100000000000000, 23: 0x10000000000000, 31: 0x8000000010000000, 32: 0x200020000000000, 35: 0x400000000000000, 40: 0xd09a000000100000, 43: 0x1000000000002000, 49: 0x100000000000000, 51: 0x8000000000000000, 60: 0x2008000000000000, 63: 0x4000, 75: 0x2000000000000000, 80: 0x400000000000000, 88: 0x800000000000000, 96: 0x4000000000000, 99: 0x800000000000000, 101: 0x2000000000000000, 109: 0x8000000000000000, 114: 0x4001000000000000, 116: 0x200000000000000, 119: 0x2051000000000000, 127: 0x119a000000400000, 133: 0x200000000, 134: 0x2000000000000000, 136: 0x8000000000000, 142: 0x100000, 144: 0x8000000000000000, 156: 0x200000000000000, 159: 0x2000000000000000, 160: 0x200020000000000, 161: 0x40000000000, 162: 0x80008000000000, 169: 0x5000000000000, 170: 0x800000000100000, 171: 0x100000, 175: 0x2000000, 178: 0x200000000000000, 190: 0x20000000, 191: 0x100000, 195: 0x8420000000000000, 219: 0x100000, 222: 0x42000000000000, 258: 0x1, 259: 0x20000000000000, 262: 0x1000001000000000, 263: 0x200, 265: 0x1000000010, 266: 0x40000000000000, 269: 0x2200000000800000, 270: 0x10000000000000, 271: 0xc0000000000, 272: 0x200000000000000, 276: 0x8010000010000000, 284: 0x4000000000, 298: 0x2000000000000000, 307: 0x8420000000000000, 310: 0x600000000000000, 315: 0x1000000000000000, 333: 0x20000000000000, 336: 0x8, 347: 0x1000008010, 348: 0x100000, 362: 0x1000000000000, 369: 0x400000000000000, 373: 0x48000000000000, 375: 0x8000000000000, 376: 0x20000000000000, 384: 0x800000000000000, 385: 0x6000, 393: 0x200100000000000, 396: 0x8000000000200000, 402: 0x100000000, 404: 0x80000000000000, 410: 0x4000000000000, 416: 0x200100000000000, 419: 0x40000000000, 435: 0x4000000000000000, 442: 0x400000000000000, 453: 0x4000000000, 454: 0x2000000000000, 455: 0x2000000000, 457: 0x20000000000000, 464: 0x800000, 468: 0x400000000020000, 469: 0x200000, 472: 0x100000000, 484: 0x4000000000000, 487: 0x600002000000, 495: 0x800000, 497: 0x40000000000, 503: 0x2449000400000000, 511: 0x8000000000000000, 518: 0x8420000000020000, 519: 0x2000000000, 522: 0xc0000000000, 525: 0x100000, 527: 0x8000000000000000, 539: 0x40000, 542: 0x8400000000000000, 546: 0x100000, 555: 0x8, 559: 0x8000000000000000, 569: 0x200000, 591: 0x2009000000000000, 592: 0x400000000000000, 593: 0x400, 601: 0x2000000000000000, 605: 0x4000000000, 606: 0x8000000000000000, 613: 0x400000000000000, 614: 0x1000000040000000, 622: 0x200000000000000, 634: 0x80000000000000, 649: 0x100000000000000, 652: 0x1000000000000, 657: 0x2000000000000, 658: 0x4000000000000, 669: 0x8000000000000000, 679: 0x800000000000000, 685: 0x1000000000100000, 695: 0x1000000000000000, 703: 0xc0000000000, 704: 0x200020000000000, 709: 0x4000040, 713: 0x2429000400000000, 714: 0x4000200000, 716: 0x4001800000000000, 717: 0x2000000000000000, 719: 0x400000000000000, 722: 0x4000000000000000, 724: 0x2000000000, 741: 0x2000000000000000, 742: 0x1000000000000000, 751: 0x100000, 778: 0x10000000000000, 784: 0x400000000000000, 795: 0x2000000000, 803: 0x500000000000000, 817: 0x1000000000000, 818: 0x2002000000000000, 820: 0x200000000000000, 832: 0x80000000000000, 843: 0x20000000000000, 852: 0x40000, 864: 0x40, 865: 0x1000000000000000, 866: 0x40000000000, 872: 0x180000000000000, 894: 0x3000000010000100, 895: 0x20000000000000, 899: 0x300000000000000, 900: 0x1020000040002000, 909: 0x410000000000, 929: 0x1800000000000000, 930: 0x200000000000000, 934: 0x8, 938: 0x4012000000400000, 946: 0x8000000000000000, 948: 0x8420000000020000, 969: 0x100000, 982: 0x100000, 991: 0x4040000000000, 1000: 0x2000000000000, 1015: 0x8000000000000000, 1019: 0x9008000000000000, 1022: 0x100000, 1032: 0x100000, 1038: 0x8520000000000000, 1054: 0x1000000000000000, 1056: 0x800000, 1061: 0x8000000000000000, 1063: 0x100000, 1070: 0x400000000, 1076: 0x2000000000000, 1081: 0x1000000000006000, 1093: 0x200000000000000, 1098: 0x8400000000000000, 1104: 0x200020000000000, 1106: 0x4, 1107: 0x8000000000000000, 1110: 0x1800000000000000, 1113: 0x40, 1115: 0x10000000000000, 1119: 0x4000000100040, 1120: 0x8000000000000000, 1125: 0x2000000000000, 1126: 0x10000000000000, 1128: 0x200000000000000, 1142: 0x2000000000000, 1143: 0x800000, 1149: 0x1000000000000000, 1156: 0x2000000, 1157: 0x40000, 1181: 0x8020000000000000, 1189: 0x100000, 1191: 0x40000000000, 1192: 0x40000, 1206: 0x80, 1208: 0x8000000000000000, 1228: 0x4000400000000, 1238: 0x1000000000000000, 1242: 0x1000000000000, 1268: 0x2000000000, 1270: 0x200000000000000, 1275: 0xa002000000000000, 1286: 0x200000, 1296: 0x200000, 1309: 0x800000000000000, 1323: 0x4210000000000000, 1331: 0x4000800000000000, 1341: 0x10000000000000, 1352: 0x1000000000000, 1373: 0x1000000000000000, 1375: 0x800, 1381: 0x2209000000000000, 1385: 0x8000000000000000, 1399: 0x9000000000000000, 1406: 0x8000000000000000, 1410: 0x8000000000000000, 1426: 0x4000000000, 1427: 0x384a000408000000, 1431: 0x8000000012000000, 1436: 0x800000, 1441: 0x410000000000, 1443: 0x45000400000000, 1464: 0x10000000000000, 1465: 0x2000000000000, 1469: 0x200000000000000, 1475: 0x8024000000000000, 1504: 0x200000, 1517: 0x8000000000000000, 1526: 0x410000800000, 1528: 0x8000000000000000, 1538: 0x800000000000000, 1544: 0x9012000000000000, 1551: 0x1000000, 1567: 0x800000, 1570: 0x4000000000000000, 1574: 0x8000000000000000, 1582: 0x11000000000000, 1592: 0x10000, 1595: 0x1000000000000000, 1600: 0x1000000000000000, 1605: 0x100000, 1606: 0x1000008000000000, 1608: 0x21a020000000000, 1622: 0x410000000000, 1628: 0x2000000000, 1630: 0x20000000000000, 1633: 0x40000, 1635: 0x2000000000, 1638: 0x8420000000000000, 1643: 0x400000000000000, 1647: 0x80000003, 1654: 0x2000000000000000, 1658: 0xd09a000000000000, 1664: 0x8520000800800000, 1672: 0xd39a020000400000, 1682: 0x2000000000000000, 1684: 0x8000000000000000, 1700: 0x8000000000000000, 1711: 0x2000000000000, 1713: 0x1000000000000000, 1714: 0x40, 1716: 0x800000000000000, 1718: 0x2001000000010, 1722: 0x80000001, 1726: 0x100000, 1738: 0x2049000400000000, 1741: 0x1000000000000000, 1742: 0x1800, 1766: 0x400000000000000, 1774: 0x1000000000000000, 1776: 0x1410000000000, 1786: 0x8000000000000000, 1831: 0x600000000000, 1841: 0x2000000000000, 1842: 0x9000000000000000, 1843: 0x100000, 1844: 0x400000000000000, 1845: 0x8065000400000020, 1852: 0x200000, 1855: 0x2000000000000, 1858: 0x4, 1871: 0xa00000, 1880: 0x410000000000, 1888: 0x1003000000000000, 1893: 0x8420000000100000, 1895: 0x600000000000, 1903: 0x4020040, 1906: 0x40000000000, 1912: 0x529a000000000000, 1919: 0x9002000000000000, 1921: 0x4000000000000, 1930: 0x1000000000000, 1931: 0x100000, 1936: 0x1, 1941: 0x8000000010000000, 1950: 0x400000000000000, 1958: 0x8421410080080003, 1965: 0x80000000000000, 1972: 0x8000000000000000, 1973: 0x200000000000000, 1980: 0x8520000000000001, 1984: 0x449000400000000, 1989: 0x100000000000000, 1990: 0x82000000000000, 1993: 0x8000000000000000, 2016: 0x2000000000000, 2026: 0x200000, 2028: 0x40000000000},
+	gateNeeds:    []uint64{0x3000000000001, 0x5000000000002, 0x18000000000004, 0xe0000000000018, 0x100000000000060, 0x600000000000180, 0x1800000000000280, 0xe000000000000400, 0x6003000000000400, 0x800c000000000800, 0xf000000000800, 0x8008000000001000, 0xb000000001000, 0x34000000000900, 0x17000000000900, 0x30000000001100, 0x13000000001100, 0x4c0000000002100, 0xc3000000002100, 0x343000000004020, 0x400000000008080, 0x800000000030000, 0x70000, 0x3000000000090000, 0xc010000200000100, 0x1000000300000, 0x6000000c00000, 0x8000003000000, 0x7000000c000000, 0x80000010000080, 0x100000060000000, 0x600000080000000, 0x1800000080000000, 0x6000000100000000, 0xc001000600000000, 0x26001800000000, 0x18006000000000, 0x1e0008000000000, 0x600010000000000, 0xa00010000000000, 0x400060000000000, 0x800060000000000, 0x600080000000000, 0xa00080000000000, 0x800140000000000, 0x3000200000000000, 0xc000400000000000, 0x8000840000000000, 0x8001080000000000},
+	gateFirsts:   0x6dd5daaeff57,
+	gateTokens:   113,
+	anchorBits:   0xfbaba5511daf,
 	teddy:        [8][32]uint8{0: {0: 0xc0, 1: 0x41, 2: 0x2c, 3: 0xf0, 4: 0xa4, 5: 0x2, 6: 0x61, 7: 0x4, 8: 0xc0, 9: 0x6, 11: 0x8, 12: 0x20, 13: 0xa0, 14: 0x6, 15: 0xa4, 16: 0xc0, 17: 0x41, 18: 0x2c, 19: 0xf0, 20: 0xa4, 21: 0x2, 22: 0x61, 23: 0x4, 24: 0xc0, 25: 0x6, 27: 0x8, 28: 0x20, 29: 0xa0, 30: 0x6, 31: 0xa4}, 1: {6: 0xef, 7: 0xf7, 22: 0xef, 23: 0xf7}, 2: {1: 0xc5, 2: 0xc4, 3: 0x51, 5: 0xcc, 6: 0x80, 7: 0x4, 9: 0x88, 11: 0x10, 12: 0x1, 14: 0x22, 15: 0x23, 17: 0xc5, 18: 0xc4, 19: 0x51, 21: 0xcc, 22: 0x80, 23: 0x4, 25: 0x88, 27: 0x10, 28: 0x1, 30: 0x22, 31: 0x23}, 3: {6: 0xff, 7: 0xdc, 22: 0xff, 23: 0xdc}, 4: {0: 0x48, 1: 0x4, 2: 0x5, 3: 0x82, 4: 0x25, 5: 0xe2, 6: 0x2, 7: 0x7, 9: 0x58, 11: 0x20, 12: 0x24, 14: 0x74, 15: 0x60, 16: 0x48, 17: 0x4, 18: 0x5, 19: 0x82, 20: 0x25, 21: 0xe2, 22: 0x2, 23: 0x7, 25: 0x58, 27: 0x20, 28: 0x24, 30: 0x74, 31: 0x60}, 5: {6: 0xf4, 7: 0xcb, 22: 0xf4, 23: 0xcb}, 6: {0: 0x1a, 1: 0x1b, 2: 0x9a, 3: 0x9b, 4: 0xda, 5: 0x7b, 6: 0x3a, 7: 0x3b, 8: 0x1a, 9: 0xbb, 10: 0x1a, 11: 0x3a, 12: 0x3e, 13: 0x7a, 14: 0x1e, 15: 0x3e, 16: 0x1a, 17: 0x1b, 18: 0x9a, 19: 0x9b, 20: 0xda, 21: 0x7b, 22: 0x3a, 23: 0x3b, 24: 0x1a, 25: 0xbb, 26: 0x1a, 27: 0x3a, 28: 0x3e, 29: 0x7a, 30: 0x1e, 31: 0x3e}, 7: {0: 0x1a, 1: 0x1a, 2: 0x1a, 3: 0x1a, 4: 0x1a, 5: 0x1a, 6: 0x7f, 7: 0xbb, 8: 0x1a, 9: 0x1a, 10: 0x1a, 11: 0x1a, 12: 0x1a, 13: 0x1a, 14: 0x1a, 15: 0x1a, 16: 0x1a, 17: 0x1a, 18: 0x1a, 19: 0x1a, 20: 0x1a, 21: 0x1a, 22: 0x7f, 23: 0xbb, 24: 0x1a, 25: 0x1a, 26: 0x1a, 27: 0x1a, 28: 0x1a, 29: 0x1a, 30: 0x1a, 31: 0x1a}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
