@@ -438,8 +438,9 @@ func appendFolded(dst, text []byte) []byte {
 		}
 		if s := foldReadingRune(r); s != "" {
 			// Only the patterns read these (Skeleton passes them by):
-			// see foldReadingTable.
-			dst = append(dst, s...)
+			// see foldReadingTable. A blank read as a space collapses
+			// with the white space beside it.
+			dst = appendLowerASCII(dst, []byte(s))
 			continue
 		}
 		switch {

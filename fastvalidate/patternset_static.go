@@ -3,7 +3,7 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   alttext KIND ID                 a word pattern matched inside the alt\n#                                   text of a Markdown image, ![alt](url),\n#                                   in one text: a reader sees alt text\n#                                   only where the image fails to load, a\n#                                   model reads it; the word pattern is\n#                                   reported too\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 11\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-admin act|behave|operate *1 as *1 system admin|administrator|root|superuser *4 and|with|having no|without *2 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-previous-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao\nwords override forget-previous-french oublie|oubliez|oublier *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-french oublie|oubliez|oublier toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-all-rules-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 reglas|regles\nwords override ignore-previous-german ignoriere|ignorier|ignorieren *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|ignoriere|ignorier|ignorieren tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer todo|tudo *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-french oublie|oubliez|oublier tout *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\ndeclaration hidden-markup opacity-near-zero opacity:0.00\ndeclaration hidden-markup opacity-near-zero-space opacity: 0.00\ndeclaration hidden-markup opacity-one-percent opacity:0.01\ndeclaration hidden-markup opacity-one-percent-space opacity: 0.01\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nalttext hidden-markup image-alt-instruction\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   alttext KIND ID                 a word pattern matched inside the alt\n#                                   text of a Markdown image, ![alt](url),\n#                                   in one text: a reader sees alt text\n#                                   only where the image fails to load, a\n#                                   model reads it; the word pattern is\n#                                   reported too\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 11\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override discard-previous discard|dismiss|abandon|drop|erase|scrap|ditch|trash *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any|your *2 instructions|instruction\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-admin act|behave|operate *1 as *1 system admin|administrator|root|superuser *4 and|with|having no|without *2 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-previous-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao\nwords override forget-previous-french oublie|oubliez|oublier *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-french oublie|oubliez|oublier toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-all-rules-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 reglas|regles\nwords override ignore-previous-german ignoriere|ignorier|ignorieren *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|ignoriere|ignorier|ignorieren tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer todo|tudo *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-french oublie|oubliez|oublier tout *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-angle [comment]: <>\nliteral hidden-markup markdown-comment-slashes-angle [//]: <>\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\ndeclaration hidden-markup opacity-near-zero opacity:0.00\nliteral hidden-markup height-zero-overflow height:0;overflow:hidden\nliteral hidden-markup max-height-zero-overflow max-height:0;overflow:hidden\nliteral hidden-markup clip-path-inset-full clip-path:inset(100%)\nliteral hidden-markup clip-path-inset-half clip-path:inset(50%)\nliteral hidden-markup scale-zero transform:scale(0)\ndeclaration hidden-markup font-size-one-pixel font-size:1px\ndeclaration hidden-markup font-size-one-pixel-space font-size: 1px\ndeclaration hidden-markup opacity-near-zero-space opacity: 0.00\ndeclaration hidden-markup opacity-one-percent opacity:0.01\ndeclaration hidden-markup opacity-one-percent-space opacity: 0.01\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nalttext hidden-markup image-alt-instruction\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
@@ -22,14 +22,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x1000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
-					bit:   0x2000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -46,14 +46,38 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x1000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"messages", "commands"},
-					bit:   0x4000000000000,
+					bit:   0x10000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "discard-previous",
+			tokens: []patternToken{
+				{
+					words: []string{"discard", "dismiss", "abandon", "drop", "erase", "scrap", "ditch", "trash"},
+					bit:   0x8,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any", "your"},
+					bit:   0x20000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "instruction"},
+					bit:   0x4,
 				},
 			},
 		},
@@ -63,21 +87,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"override", "bypass"},
-					bit:   0x4,
+					bit:   0x10,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x8000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x10000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -87,32 +111,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don"},
-					bit:   0x10,
+					bit:   0x40,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x20000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
-					bit:   0x8,
+					bit:   0x20,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x40000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x80000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -122,15 +146,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"new", "updated", "real", "actual", "true", "secret"},
-					bit:   0x40,
+					bit:   0x100,
 				},
 				{
 					words: []string{"system"},
-					bit:   0x20,
+					bit:   0x80,
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x100000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -141,22 +165,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are"},
-					bit:   0x200000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x80,
+					bit:   0x200,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x400000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -166,22 +190,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"from"},
-					bit:   0x200,
+					bit:   0x800,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x80,
+					bit:   0x200,
 				},
 				{
 					words: []string{"on"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -191,28 +215,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
-					bit:   0x400,
+					bit:   0x1000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -222,35 +246,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
-					bit:   0x400,
+					bit:   0x1000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -260,25 +284,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x800,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x4000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x8000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -288,32 +312,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x800,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x4000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x8000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -323,18 +347,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x1000,
+					bit:   0x4000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x8000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -344,25 +368,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x1000,
+					bit:   0x4000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x8000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -372,29 +396,29 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x800,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x4000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x10000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x20000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -404,36 +428,36 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x800,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x4000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x10000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -443,25 +467,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x1000,
+					bit:   0x4000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x10000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x20000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -471,32 +495,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x1000,
+					bit:   0x4000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x10000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -506,29 +530,29 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x2000,
+					bit:   0x8000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x40000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x80000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x400000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -538,36 +562,36 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x2000,
+					bit:   0x8000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x40000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x80000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -577,43 +601,43 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "operate"},
-					bit:   0x4000,
+					bit:   0x10000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x40000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system"},
-					bit:   0x20,
+					bit:   0x80,
 				},
 				{
 					words: []string{"admin", "administrator", "root", "superuser"},
-					bit:   0x100000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"and", "with", "having"},
-					bit:   0x200000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x1000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x2000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -623,15 +647,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
-					bit:   0x8000,
+					bit:   0x20000,
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x400000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x80,
+					bit:   0x200,
 				},
 			},
 		},
@@ -641,18 +665,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
-					bit:   0x20000,
+					bit:   0x80000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x10000,
+					bit:   0x40000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -662,18 +686,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"enter", "enable", "activate", "switch", "turn"},
-					bit:   0x40000,
+					bit:   0x100000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x20000,
+					bit:   0x80000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x10000,
+					bit:   0x40000,
 				},
 			},
 		},
@@ -683,25 +707,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"developer"},
-					bit:   0x80000,
+					bit:   0x200000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x10000,
+					bit:   0x40000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x2000000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -711,26 +735,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x10000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x4000000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x200000000,
+					bit:   0x800000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x8000000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -740,14 +764,14 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "mail", "submit"},
-					bit:   0x200000,
+					bit:   0x800000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words:     []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
-					bit:       0x100000,
+					bit:       0x400000,
 					notBefore: []string{"count", "counts", "counter", "counting", "usage", "limit", "limits", "budget", "budgets", "cost", "costs", "length", "estimate", "estimates", "price", "prices", "pricing", "total", "totals", "points", "takeaways", "metrics", "figures", "findings", "facts", "insights", "highlights", "dates", "decisions", "ideas", "moments", "stats", "steps", "questions", "terms"},
 				},
 				{
@@ -755,7 +779,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x1000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -766,25 +790,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
-					bit:   0x800000,
+					bit:   0x2000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x2000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x4000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
-					bit:   0x400000,
+					bit:   0x1000000,
 				},
 			},
 		},
@@ -794,18 +818,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"set", "put", "cast", "push"},
-					bit:   0x2000000,
+					bit:   0x8000000,
 				},
 				{
 					words: []string{"aside"},
-					bit:   0x1000000,
+					bit:   0x4000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x8000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -815,26 +839,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"your"},
-					bit:   0x8000000,
+					bit:   0x20000000,
 				},
 				{
 					words: []string{"real", "actual"},
-					bit:   0x4000000,
+					bit:   0x10000000,
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x10000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x20000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
@@ -845,15 +869,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"assistant", "model", "ai", "llm", "you"},
-					bit:   0x10000000,
+					bit:   0x40000000,
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x80000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x80,
+					bit:   0x200,
 				},
 			},
 		},
@@ -863,15 +887,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"respond", "reply"},
-					bit:   0x40000000,
+					bit:   0x100000000,
 				},
 				{
 					words: []string{"only"},
-					bit:   0x20000000,
+					bit:   0x80000000,
 				},
 				{
 					words: []string{"with"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -882,15 +906,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x80000000,
+					bit:   0x200000000,
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x200000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x400000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 			objects: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints", "messages", "commands", "orders", "text", "content", "input", "guidance", "programming", "training", "restrictions", "filters", "policies"},
@@ -901,18 +925,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x80000000,
+					bit:   0x200000000,
 				},
 				{
 					words: []string{"your", "these", "those"},
-					bit:   0x800000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
-					bit:   0x1000000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -922,21 +946,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"overrides", "supersedes"},
-					bit:   0x100000000,
+					bit:   0x400000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
-					bit:   0x2000000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
-					bit:   0x4000000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -946,26 +970,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
-					bit:   0x400000000,
+					bit:   0x1000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x8000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x4000000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x200000000,
+					bit:   0x800000000,
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x1000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -975,32 +999,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don", "never"},
-					bit:   0x1000000000,
+					bit:   0x4000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x20000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"tell"},
-					bit:   0x800000000,
+					bit:   0x2000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x2000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x4000000000000,
+					bit:   0x800000000000000,
 				},
 			},
 		},
@@ -1010,28 +1034,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
-					bit:   0x4000000000,
+					bit:   0x10000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x8000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
-					bit:   0x2000000000,
+					bit:   0x8000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x10000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -1041,35 +1065,35 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
-					bit:   0x8000000000,
+					bit:   0x20000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x20000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x40000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x80000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -1079,21 +1103,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem"},
-					bit:   0x10000000000,
+					bit:   0x40000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -1103,18 +1127,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem"},
-					bit:   0x10000000000,
+					bit:   0x40000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x800000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -1124,21 +1148,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x40000000000,
+					bit:   0x100000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao"},
-					bit:   0x20000000000,
+					bit:   0x80000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -1148,18 +1172,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x40000000000,
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x800000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao"},
-					bit:   0x20000000000,
+					bit:   0x80000000000,
 				},
 			},
 		},
@@ -1169,21 +1193,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier"},
-					bit:   0x80000000000,
+					bit:   0x200000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -1193,18 +1217,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier"},
-					bit:   0x80000000000,
+					bit:   0x200000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x800000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -1214,18 +1238,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x40000000000,
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x800000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"reglas", "regles"},
-					bit:   0x100000000000,
+					bit:   0x400000000000,
 				},
 			},
 		},
@@ -1235,21 +1259,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignoriere", "ignorier", "ignorieren"},
-					bit:   0x200000000000,
+					bit:   0x800000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"vorherigen", "vorherige", "vorigen", "bisherigen", "bisherige", "fruheren", "fruhere", "frueheren", "obigen", "obige", "alle", "allen", "samtliche", "ursprunglichen", "urspruenglichen"},
-					bit:   0x1000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"anweisungen", "anweisung", "instruktionen", "befehle", "regeln", "vorgaben", "anordnungen", "richtlinien"},
-					bit:   0x2000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -1259,18 +1283,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem", "ignoriere", "ignorier", "ignorieren"},
-					bit:   0x400000000000,
+					bit:   0x1000000000000,
 				},
 				{
 					words: []string{"tout", "todo", "tudo", "alles"},
-					bit:   0x4000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x8000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -1280,18 +1304,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x40000000000,
+					bit:   0x100000000000,
 				},
 				{
 					words: []string{"todo", "tudo"},
-					bit:   0x800000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x8000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -1301,18 +1325,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"oublie", "oubliez", "oublier"},
-					bit:   0x80000000000,
+					bit:   0x200000000000,
 				},
 				{
 					words: []string{"tout"},
-					bit:   0x1000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x8000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 		},
@@ -1812,6 +1836,16 @@ var staticPatterns = patternSet{
 		},
 		{
 			kind: "hidden-markup",
+			id:   "markdown-comment-angle",
+			text: "[comment]: <>",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "markdown-comment-slashes-angle",
+			text: "[//]: <>",
+		},
+		{
+			kind: "hidden-markup",
 			id:   "markdown-comment-label",
 			text: "[comment]: #",
 		},
@@ -1873,6 +1907,50 @@ var staticPatterns = patternSet{
 			id:        "opacity-near-zero",
 			text:      "opacity:0.00",
 			anchor:    7,
+			valueEnds: true,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "height-zero-overflow",
+			text:   "height:0;overflow:hidden",
+			anchor: 6,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "max-height-zero-overflow",
+			text:   "max-height:0;overflow:hidden",
+			anchor: 3,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "clip-path-inset-full",
+			text:   "clip-path:inset(100%)",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "clip-path-inset-half",
+			text:   "clip-path:inset(50%)",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "scale-zero",
+			text:   "transform:scale(0)",
+			anchor: 9,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "font-size-one-pixel",
+			text:      "font-size:1px",
+			anchor:    4,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "font-size-one-pixel-space",
+			text:      "font-size: 1px",
+			anchor:    4,
 			valueEnds: true,
 		},
 		{
@@ -2328,283 +2406,311 @@ var staticPatterns = patternSet{
 		18: {
 			{
 				word:     "ai",
-				patterns: []int{29},
+				patterns: []int{30},
 			},
 		},
 		19: {
 			{
 				word:     "act",
-				patterns: []int{17, 18, 19},
+				patterns: []int{18, 19, 20},
 			},
 		},
 		21: {
 			{
 				word:     "above",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		22: {
 			{
 				word:     "actual",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "answer",
-				patterns: []int{17, 18},
+				patterns: []int{18, 19},
 			},
 			{
 				word:     "always",
-				patterns: []int{37},
+				patterns: []int{38},
+			},
+		},
+		23: {
+			{
+				word:     "abandon",
+				patterns: []int{2},
 			},
 		},
 		24: {
 			{
 				word:     "activate",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 		},
 		25: {
 			{
 				word:     "assistant",
-				patterns: []int{29},
+				patterns: []int{30},
 			},
 		},
 		38: {
 			{
 				word:     "bypass",
-				patterns: []int{2},
+				patterns: []int{3},
 			},
 			{
 				word:     "behave",
-				patterns: []int{17, 18, 19},
+				patterns: []int{18, 19, 20},
 			},
 		},
 		52: {
 			{
 				word:     "cast",
-				patterns: []int{27},
+				patterns: []int{28},
 			},
 		},
 		66: {
 			{
 				word:     "do",
-				patterns: []int{3, 20, 35},
+				patterns: []int{4, 21, 36},
 			},
 		},
 		67: {
 			{
 				word:     "don",
-				patterns: []int{3, 35},
+				patterns: []int{4, 36},
 			},
 		},
 		68: {
 			{
+				word:     "drop",
+				patterns: []int{2},
+			},
+			{
 				word:     "dont",
-				patterns: []int{3, 35},
+				patterns: []int{4, 36},
 			},
 			{
 				word:     "dump",
-				patterns: []int{26},
+				patterns: []int{27},
+			},
+		},
+		69: {
+			{
+				word:     "ditch",
+				patterns: []int{2},
 			},
 		},
 		70: {
 			{
 				word:     "divert",
-				patterns: []int{36},
+				patterns: []int{37},
 			},
 		},
 		71: {
 			{
+				word:     "discard",
+				patterns: []int{2},
+			},
+			{
+				word:     "dismiss",
+				patterns: []int{2},
+			},
+			{
 				word:     "display",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		72: {
 			{
 				word:     "disclose",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		73: {
 			{
 				word:     "disregard",
-				patterns: []int{0, 1, 31, 32},
+				patterns: []int{0, 1, 32, 33},
 			},
 			{
 				word:     "developer",
-				patterns: []int{23},
+				patterns: []int{24},
 			},
 		},
 		85: {
 			{
+				word:     "erase",
+				patterns: []int{2},
+			},
+			{
 				word:     "enter",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 			{
 				word:     "email",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		86: {
 			{
 				word:     "enable",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 		},
 		87: {
 			{
 				word:     "earlier",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 			{
 				word:     "esqueca",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 			{
 				word:     "esquece",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 		},
 		88: {
 			{
 				word:     "esquecam",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 			{
 				word:     "esquecer",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 		},
 		90: {
 			{
 				word:     "exfiltrate",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		100: {
 			{
 				word:     "from",
-				patterns: []int{6},
+				patterns: []int{7},
 			},
 		},
 		102: {
 			{
 				word:     "forget",
-				patterns: []int{0, 31, 32},
+				patterns: []int{0, 32, 33},
 			},
 		},
 		103: {
 			{
 				word:     "forward",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		115: {
 			{
 				word:     "god",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 		},
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0, 1, 31, 32, 38, 39, 46},
+				patterns: []int{0, 1, 32, 33, 39, 40, 47},
 			},
 			{
 				word:     "ignora",
-				patterns: []int{38, 39, 46},
+				patterns: []int{39, 40, 47},
 			},
 		},
 		151: {
 			{
 				word:     "ignorez",
-				patterns: []int{38, 39, 46},
+				patterns: []int{39, 40, 47},
 			},
 			{
 				word:     "ignorer",
-				patterns: []int{38, 39, 46},
+				patterns: []int{39, 40, 47},
 			},
 			{
 				word:     "ignorar",
-				patterns: []int{38, 39, 46},
+				patterns: []int{39, 40, 47},
 			},
 			{
 				word:     "ignorad",
-				patterns: []int{38, 39, 46},
+				patterns: []int{39, 40, 47},
 			},
 			{
 				word:     "ignorem",
-				patterns: []int{38, 39, 46},
+				patterns: []int{39, 40, 47},
 			},
 		},
 		152: {
 			{
 				word:     "ignorier",
-				patterns: []int{45, 46},
+				patterns: []int{46, 47},
 			},
 		},
 		153: {
 			{
 				word:     "ignoriere",
-				patterns: []int{45, 46},
+				patterns: []int{46, 47},
 			},
 		},
 		154: {
 			{
 				word:     "ignorieren",
-				patterns: []int{45, 46},
+				patterns: []int{46, 47},
 			},
 		},
 		169: {
 			{
 				word:     "jailbreak",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 		},
 		170: {
 			{
 				word:     "jailbroken",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 		},
 		195: {
 			{
 				word:     "llm",
-				patterns: []int{29},
+				patterns: []int{30},
 			},
 		},
 		196: {
 			{
 				word:     "leak",
-				patterns: []int{25, 26},
+				patterns: []int{26, 27},
 			},
 		},
 		212: {
 			{
 				word:     "mail",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 			{
 				word:     "must",
-				patterns: []int{37},
+				patterns: []int{38},
 			},
 		},
 		213: {
 			{
 				word:     "model",
-				patterns: []int{29},
+				patterns: []int{30},
 			},
 		},
 		227: {
 			{
 				word:     "new",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 		},
 		229: {
 			{
 				word:     "never",
-				patterns: []int{35},
+				patterns: []int{36},
 			},
 		},
 		231: {
@@ -2616,47 +2722,47 @@ var staticPatterns = patternSet{
 		243: {
 			{
 				word:     "old",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		246: {
 			{
 				word:     "output",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 			{
 				word:     "oublie",
-				patterns: []int{40, 41, 42, 43, 44, 47, 48},
+				patterns: []int{41, 42, 43, 44, 45, 48, 49},
 			},
 			{
 				word:     "olvida",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 			{
 				word:     "olvide",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 		},
 		247: {
 			{
 				word:     "operate",
-				patterns: []int{19},
+				patterns: []int{20},
 			},
 			{
 				word:     "oubliez",
-				patterns: []int{40, 41, 42, 43, 44, 47, 48},
+				patterns: []int{41, 42, 43, 44, 45, 48, 49},
 			},
 			{
 				word:     "oublier",
-				patterns: []int{40, 41, 42, 43, 44, 47, 48},
+				patterns: []int{41, 42, 43, 44, 45, 48, 49},
 			},
 			{
 				word:     "olvidad",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 			{
 				word:     "olvidar",
-				patterns: []int{40, 41, 44, 47},
+				patterns: []int{41, 42, 45, 48},
 			},
 		},
 		248: {
@@ -2666,107 +2772,107 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "override",
-				patterns: []int{2},
+				patterns: []int{3},
 			},
 			{
 				word:     "original",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		249: {
 			{
 				word:     "overrides",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		259: {
 			{
 				word:     "put",
-				patterns: []int{27},
+				patterns: []int{28},
 			},
 		},
 		260: {
 			{
 				word:     "post",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 			{
 				word:     "push",
-				patterns: []int{27},
+				patterns: []int{28},
 			},
 		},
 		261: {
 			{
 				word:     "print",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 			{
 				word:     "prior",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		263: {
 			{
 				word:     "pretend",
-				patterns: []int{7, 8},
+				patterns: []int{8, 9},
 			},
 		},
 		264: {
 			{
 				word:     "previous",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		292: {
 			{
 				word:     "real",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "role",
-				patterns: []int{9, 10, 13, 14},
+				patterns: []int{10, 11, 14, 15},
 			},
 		},
 		293: {
 			{
 				word:     "reply",
-				patterns: []int{30},
+				patterns: []int{31},
 			},
 			{
 				word:     "route",
-				patterns: []int{36},
+				patterns: []int{37},
 			},
 		},
 		294: {
 			{
 				word:     "reveal",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 			{
 				word:     "repeat",
-				patterns: []int{26},
+				patterns: []int{27},
 			},
 		},
 		295: {
 			{
 				word:     "respond",
-				patterns: []int{17, 18, 30},
+				patterns: []int{18, 19, 31},
 			},
 		},
 		296: {
 			{
 				word:     "roleplay",
-				patterns: []int{9, 10, 11, 12, 13, 14, 15, 16},
+				patterns: []int{10, 11, 12, 13, 14, 15, 16, 17},
 			},
 			{
 				word:     "redirect",
-				patterns: []int{36},
+				patterns: []int{37},
 			},
 		},
 		307: {
 			{
 				word:     "set",
-				patterns: []int{27},
+				patterns: []int{28},
 			},
 		},
 		308: {
@@ -2776,114 +2882,126 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "send",
-				patterns: []int{25, 36},
+				patterns: []int{26, 37},
 			},
 			{
 				word:     "show",
-				patterns: []int{26},
+				patterns: []int{27},
+			},
+		},
+		309: {
+			{
+				word:     "scrap",
+				patterns: []int{2},
 			},
 		},
 		310: {
 			{
 				word:     "secret",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "switch",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 			{
 				word:     "submit",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 			{
 				word:     "system",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 			{
 				word:     "safety",
-				patterns: []int{34},
+				patterns: []int{35},
 			},
 		},
 		314: {
 			{
 				word:     "supersedes",
-				patterns: []int{33},
+				patterns: []int{34},
 			},
 		},
 		324: {
 			{
 				word:     "true",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "turn",
-				patterns: []int{22},
+				patterns: []int{23},
 			},
 			{
 				word:     "tell",
-				patterns: []int{26},
+				patterns: []int{27},
+			},
+		},
+		325: {
+			{
+				word:     "trash",
+				patterns: []int{2},
 			},
 		},
 		328: {
 			{
 				word:     "transmit",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 			{
 				word:     "transfer",
-				patterns: []int{36},
+				patterns: []int{37},
 			},
 		},
 		342: {
 			{
 				word:     "upload",
-				patterns: []int{25},
+				patterns: []int{26},
 			},
 		},
 		343: {
 			{
 				word:     "updated",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 		},
 		348: {
 			{
 				word:     "unrestricted",
-				patterns: []int{21},
+				patterns: []int{22},
 			},
 		},
 		403: {
 			{
 				word:     "you",
-				patterns: []int{5, 24, 29},
+				patterns: []int{6, 25, 30},
 			},
 		},
 		404: {
 			{
 				word:     "your",
-				patterns: []int{28, 34},
+				patterns: []int{29, 35},
 			},
 		},
 	},
-	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40022, 88: 0x42000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x22, 151: 0x4042010, 152: 0x40000, 153: 0x20, 154: 0x4000, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100022, 247: 0x4040030, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
+	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 23: 0x4000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 69: 0x100, 70: 0x100000, 71: 0x2080010, 72: 0x20, 73: 0x40010, 85: 0x41020, 86: 0x20, 87: 0x40022, 88: 0x42000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x22, 151: 0x4042010, 152: 0x40000, 153: 0x20, 154: 0x4000, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100022, 247: 0x4040030, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 309: 0x10000, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 325: 0x100, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
-		33: {131},
-		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 165, 166},
+		33: {140},
+		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 174, 175},
 		35: {14, 15, 16, 17},
-		45: {60, 61, 62, 63, 64, 65, 66, 67, 68, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 123, 124},
-		58: {18, 19, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 119, 120, 121, 122, 125, 126, 127, 128, 129, 130, 169, 170, 171, 172},
-		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 23, 24, 25, 26, 31, 32, 37, 83, 84, 86, 87, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 167, 168},
-		91: {9, 10, 85, 88, 89, 132},
-		93: {90},
+		45: {60, 61, 62, 63, 64, 65, 66, 67, 68, 103, 104, 105, 107, 108, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 132, 133},
+		58: {18, 19, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 106, 109, 110, 111, 128, 129, 130, 131, 134, 135, 136, 137, 138, 139, 178, 179, 180, 181},
+		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 23, 24, 25, 26, 31, 32, 37, 83, 84, 86, 87, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 176, 177},
+		91: {9, 10, 85, 88, 89, 90, 91, 141},
+		93: {92},
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
-	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x1000000000000, 15: 0x400000000000000, 18: 0x9000000000000, 19: 0x2000000000000, 20: 0x100000000000000, 23: 0x10000000000000, 31: 0x8000000010000000, 32: 0x200020000000000, 35: 0x400000000000000, 40: 0xd09a000000100000, 43: 0x1000000000002000, 49: 0x100000000000000, 51: 0x8000000000000000, 60: 0x2008000000000000, 63: 0x4000, 75: 0x2000000000000000, 80: 0x400000000000000, 88: 0x800000000000000, 96: 0x4000000000000, 99: 0x800000000000000, 101: 0x2000000000000000, 109: 0x8000000000000000, 114: 0x4001000000000000, 116: 0x200000000000000, 119: 0x2051000000000000, 127: 0x119a000000400000, 133: 0x200000000, 134: 0x2000000000000000, 136: 0x8000000000000, 142: 0x100000, 144: 0x8000000000000000, 156: 0x200000000000000, 159: 0x2000000000000000, 160: 0x200020000000000, 161: 0x40000000000, 162: 0x80008000000000, 169: 0x5000000000000, 170: 0x800000000100000, 171: 0x100000, 175: 0x2000000, 178: 0x200000000000000, 190: 0x20000000, 191: 0x100000, 195: 0x8420000000000000, 219: 0x100000, 222: 0x42000000000000, 258: 0x1, 259: 0x20000000000000, 262: 0x1000001000000000, 263: 0x200, 265: 0x1000000010, 266: 0x40000000000000, 269: 0x2200000000800000, 270: 0x10000000000000, 271: 0xc0000000000, 272: 0x200000000000000, 276: 0x8010000010000000, 284: 0x4000000000, 298: 0x2000000000000000, 307: 0x8420000000000000, 310: 0x600000000000000, 315: 0x1000000000000000, 333: 0x20000000000000, 336: 0x8, 347: 0x1000008010, 348: 0x100000, 362: 0x1000000000000, 369: 0x400000000000000, 373: 0x48000000000000, 375: 0x8000000000000, 376: 0x20000000000000, 384: 0x800000000000000, 385: 0x6000, 393: 0x200100000000000, 396: 0x8000000000200000, 402: 0x100000000, 404: 0x80000000000000, 410: 0x4000000000000, 416: 0x200100000000000, 419: 0x40000000000, 435: 0x4000000000000000, 442: 0x400000000000000, 453: 0x4000000000, 454: 0x2000000000000, 455: 0x2000000000, 457: 0x20000000000000, 464: 0x800000, 468: 0x400000000020000, 469: 0x200000, 472: 0x100000000, 484: 0x4000000000000, 487: 0x600002000000, 495: 0x800000, 497: 0x40000000000, 503: 0x2449000400000000, 511: 0x8000000000000000, 518: 0x8420000000020000, 519: 0x2000000000, 522: 0xc0000000000, 525: 0x100000, 527: 0x8000000000000000, 539: 0x40000, 542: 0x8400000000000000, 546: 0x100000, 555: 0x8, 559: 0x8000000000000000, 569: 0x200000, 591: 0x2009000000000000, 592: 0x400000000000000, 593: 0x400, 601: 0x2000000000000000, 605: 0x4000000000, 606: 0x8000000000000000, 613: 0x400000000000000, 614: 0x1000000040000000, 622: 0x200000000000000, 634: 0x80000000000000, 649: 0x100000000000000, 652: 0x1000000000000, 657: 0x2000000000000, 658: 0x4000000000000, 669: 0x8000000000000000, 679: 0x800000000000000, 685: 0x1000000000100000, 695: 0x1000000000000000, 703: 0xc0000000000, 704: 0x200020000000000, 709: 0x4000040, 713: 0x2429000400000000, 714: 0x4000200000, 716: 0x4001800000000000, 717: 0x2000000000000000, 719: 0x400000000000000, 722: 0x4000000000000000, 724: 0x2000000000, 741: 0x2000000000000000, 742: 0x1000000000000000, 751: 0x100000, 778: 0x10000000000000, 784: 0x400000000000000, 795: 0x2000000000, 803: 0x500000000000000, 817: 0x1000000000000, 818: 0x2002000000000000, 820: 0x200000000000000, 832: 0x80000000000000, 843: 0x20000000000000, 852: 0x40000, 864: 0x40, 865: 0x1000000000000000, 866: 0x40000000000, 872: 0x180000000000000, 894: 0x3000000010000100, 895: 0x20000000000000, 899: 0x300000000000000, 900: 0x1020000040002000, 909: 0x410000000000, 929: 0x1800000000000000, 930: 0x200000000000000, 934: 0x8, 938: 0x4012000000400000, 946: 0x8000000000000000, 948: 0x8420000000020000, 969: 0x100000, 982: 0x100000, 991: 0x4040000000000, 1000: 0x2000000000000, 1015: 0x8000000000000000, 1019: 0x9008000000000000, 1022: 0x100000, 1032: 0x100000, 1038: 0x8520000000000000, 1054: 0x1000000000000000, 1056: 0x800000, 1061: 0x8000000000000000, 1063: 0x100000, 1070: 0x400000000, 1076: 0x2000000000000, 1081: 0x1000000000006000, 1093: 0x200000000000000, 1098: 0x8400000000000000, 1104: 0x200020000000000, 1106: 0x4, 1107: 0x8000000000000000, 1110: 0x1800000000000000, 1113: 0x40, 1115: 0x10000000000000, 1119: 0x4000000100040, 1120: 0x8000000000000000, 1125: 0x2000000000000, 1126: 0x10000000000000, 1128: 0x200000000000000, 1142: 0x2000000000000, 1143: 0x800000, 1149: 0x1000000000000000, 1156: 0x2000000, 1157: 0x40000, 1181: 0x8020000000000000, 1189: 0x100000, 1191: 0x40000000000, 1192: 0x40000, 1206: 0x80, 1208: 0x8000000000000000, 1228: 0x4000400000000, 1238: 0x1000000000000000, 1242: 0x1000000000000, 1268: 0x2000000000, 1270: 0x200000000000000, 1275: 0xa002000000000000, 1286: 0x200000, 1296: 0x200000, 1309: 0x800000000000000, 1323: 0x4210000000000000, 1331: 0x4000800000000000, 1341: 0x10000000000000, 1352: 0x1000000000000, 1373: 0x1000000000000000, 1375: 0x800, 1381: 0x2209000000000000, 1385: 0x8000000000000000, 1399: 0x9000000000000000, 1406: 0x8000000000000000, 1410: 0x8000000000000000, 1426: 0x4000000000, 1427: 0x384a000408000000, 1431: 0x8000000012000000, 1436: 0x800000, 1441: 0x410000000000, 1443: 0x45000400000000, 1464: 0x10000000000000, 1465: 0x2000000000000, 1469: 0x200000000000000, 1475: 0x8024000000000000, 1504: 0x200000, 1517: 0x8000000000000000, 1526: 0x410000800000, 1528: 0x8000000000000000, 1538: 0x800000000000000, 1544: 0x9012000000000000, 1551: 0x1000000, 1567: 0x800000, 1570: 0x4000000000000000, 1574: 0x8000000000000000, 1582: 0x11000000000000, 1592: 0x10000, 1595: 0x1000000000000000, 1600: 0x1000000000000000, 1605: 0x100000, 1606: 0x1000008000000000, 1608: 0x21a020000000000, 1622: 0x410000000000, 1628: 0x2000000000, 1630: 0x20000000000000, 1633: 0x40000, 1635: 0x2000000000, 1638: 0x8420000000000000, 1643: 0x400000000000000, 1647: 0x80000003, 1654: 0x2000000000000000, 1658: 0xd09a000000000000, 1664: 0x8520000800800000, 1672: 0xd39a020000400000, 1682: 0x2000000000000000, 1684: 0x8000000000000000, 1700: 0x8000000000000000, 1711: 0x2000000000000, 1713: 0x1000000000000000, 1714: 0x40, 1716: 0x800000000000000, 1718: 0x2001000000010, 1722: 0x80000001, 1726: 0x100000, 1738: 0x2049000400000000, 1741: 0x1000000000000000, 1742: 0x1800, 1766: 0x400000000000000, 1774: 0x1000000000000000, 1776: 0x1410000000000, 1786: 0x8000000000000000, 1831: 0x600000000000, 1841: 0x2000000000000, 1842: 0x9000000000000000, 1843: 0x100000, 1844: 0x400000000000000, 1845: 0x8065000400000020, 1852: 0x200000, 1855: 0x2000000000000, 1858: 0x4, 1871: 0xa00000, 1880: 0x410000000000, 1888: 0x1003000000000000, 1893: 0x8420000000100000, 1895: 0x600000000000, 1903: 0x4020040, 1906: 0x40000000000, 1912: 0x529a000000000000, 1919: 0x9002000000000000, 1921: 0x4000000000000, 1930: 0x1000000000000, 1931: 0x100000, 1936: 0x1, 1941: 0x8000000010000000, 1950: 0x400000000000000, 1958: 0x8421410080080003, 1965: 0x80000000000000, 1972: 0x8000000000000000, 1973: 0x200000000000000, 1980: 0x8520000000000001, 1984: 0x449000400000000, 1989: 0x100000000000000, 1990: 0x82000000000000, 1993: 0x8000000000000000, 2016: 0x2000000000000, 2026: 0x200000, 2028: 0x40000000000},
-	gateNeeds:    []uint64{0x3000000000001, 0x5000000000002, 0x18000000000004, 0xe0000000000018, 0x100000000000060, 0x600000000000180, 0x1800000000000280, 0xe000000000000400, 0x6003000000000400, 0x800c000000000800, 0xf000000000800, 0x8008000000001000, 0xb000000001000, 0x34000000000900, 0x17000000000900, 0x30000000001100, 0x13000000001100, 0x4c0000000002100, 0xc3000000002100, 0x343000000004020, 0x400000000008080, 0x800000000030000, 0x70000, 0x3000000000090000, 0xc010000200000100, 0x1000000300000, 0x6000000c00000, 0x8000003000000, 0x7000000c000000, 0x80000010000080, 0x100000060000000, 0x600000080000000, 0x1800000080000000, 0x6000000100000000, 0xc001000600000000, 0x26001800000000, 0x18006000000000, 0x1e0008000000000, 0x600010000000000, 0xa00010000000000, 0x400060000000000, 0x800060000000000, 0x600080000000000, 0xa00080000000000, 0x800140000000000, 0x3000200000000000, 0xc000400000000000, 0x8000840000000000, 0x8001080000000000},
-	gateFirsts:   0x6dd5daaeff57,
-	gateTokens:   113,
-	anchorBits:   0xfbaba5511daf,
+	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x9030000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
+	gate:         [2048]uint64{8: 0x24000000000000, 15: 0x20000000000000, 18: 0x64000000000000, 19: 0x40000000000000, 20: 0x800000000000000, 23: 0x2000000000000000, 31: 0x40000040000000, 32: 0x10080000000000, 35: 0x20000000000000, 40: 0x5e8000000400000, 43: 0x8000000000008000, 49: 0x2000000000000000, 51: 0x400000000000000, 60: 0x104000000000000, 63: 0x10000, 75: 0x100000000000000, 80: 0x20000000000000, 88: 0x40000000000000, 96: 0x80000000000000, 99: 0x40000000000000, 101: 0x100000000000000, 109: 0x40000000000000, 114: 0xa00000000000000, 116: 0x10000000000000, 119: 0x2084000000000000, 127: 0xca8000001000000, 133: 0x800000000, 134: 0x100000000000000, 135: 0x8, 136: 0x1000000000000000, 142: 0x400000, 144: 0x400000000000000, 156: 0x10000000000000, 159: 0x10000000000008, 160: 0x10080000000000, 161: 0x100000000000, 162: 0x4000020000000000, 169: 0x224000000000000, 170: 0x10000000400000, 171: 0x400000, 175: 0x8000000, 178: 0x4000000000000000, 190: 0x80000000, 191: 0x400000, 195: 0x2410000000000000, 219: 0x400000, 222: 0x8400000000000000, 258: 0x1, 259: 0x1000000000000000, 262: 0x8000004000000000, 263: 0x800, 265: 0x4000000040, 266: 0x8000000000000000, 269: 0x10000002000000, 270: 0x800000000000000, 271: 0x300000000000, 272: 0x10000000000000, 276: 0x840000040000000, 284: 0x10000000000, 298: 0x100000000000000, 307: 0x2410000000000000, 310: 0x8004000000000000, 315: 0x80000000000000, 333: 0x100000000000000, 336: 0x20, 347: 0x4000020040, 348: 0x400000, 362: 0x200000000000000, 369: 0x20000000000000, 373: 0x900000000000000, 375: 0x400000000000000, 376: 0x4000000000000000, 384: 0x40000000000000, 385: 0x18000, 393: 0x10400000000000, 396: 0x400000000800000, 402: 0x400000000, 404: 0x1000000000000000, 410: 0x200000000000000, 416: 0x10400000000000, 419: 0x100000000000, 435: 0x8000000000000, 442: 0x20000000000000, 453: 0x10000000000, 454: 0x500000000000008, 455: 0x8000000000, 457: 0x4000000000000000, 464: 0x2000000, 468: 0x2000000000080000, 469: 0x800000, 472: 0x400000000, 484: 0x800000000000000, 487: 0x1800008000000, 495: 0x2000000, 497: 0x100000000000, 503: 0x26c001000000000, 511: 0x40000000000000, 518: 0x2410000000080000, 519: 0x8000000000, 522: 0x300000000000, 525: 0x400000, 527: 0x400000000000000, 539: 0x100000, 542: 0x420000000000000, 546: 0x400000, 555: 0x20, 559: 0x400000000000000, 569: 0x800000, 591: 0x1064000000000000, 592: 0x20000000000000, 593: 0x1000, 601: 0x100000000000000, 605: 0x10000000000, 606: 0x400000000000000, 613: 0x20000000000000, 614: 0x8000000100000000, 622: 0x4000000000000000, 634: 0x1000000000000000, 649: 0x8000000000000, 652: 0x200000000000000, 657: 0x40000000000000, 658: 0x800000000000000, 669: 0x400000000000000, 679: 0x40000000000000, 685: 0x80000000400000, 695: 0x80000000000000, 703: 0x300000000000, 704: 0x10080000000000, 709: 0x10000100, 713: 0x16c001000000000, 714: 0x10000800000, 716: 0x222000000000000, 717: 0x100000000000000, 719: 0x20000000000000, 722: 0x200000000000000, 724: 0x8000000000, 741: 0x100000000000000, 742: 0x20000000000000, 751: 0x400000, 778: 0x800000000000000, 784: 0x20000000000000, 795: 0x8000000000, 803: 0x8000000000000, 817: 0x80000000000000, 818: 0x50000000000000, 820: 0x10000000000000, 832: 0x4000000000000, 843: 0x4000000000000000, 852: 0x100000, 864: 0x100, 865: 0x20000000000000, 866: 0x100000000000, 872: 0xc000000000000, 894: 0x8014000040000408, 895: 0x4000000000000000, 899: 0xc000000000000000, 900: 0xc000000100008000, 905: 0x8, 909: 0x1040000000000, 929: 0xc000000000000, 930: 0x10000000000000, 934: 0x20, 938: 0x88000001000000, 946: 0x400000000000000, 948: 0x2410000000080000, 969: 0x400000, 982: 0x400000, 991: 0x800100000000000, 1000: 0x40000000000000, 1015: 0x40000000000000, 1019: 0x1480000000000000, 1022: 0x400000, 1032: 0x400000, 1038: 0x2410000000000000, 1054: 0x80000000000000, 1056: 0x2000000, 1061: 0x40000000000000, 1063: 0x400000, 1070: 0x1000000000, 1076: 0x40000000000000, 1081: 0x8000000000018000, 1093: 0x10000000000000, 1098: 0x48000000000000, 1104: 0x10080000000000, 1106: 0x10, 1107: 0x40000000000000, 1110: 0xc000000000000, 1113: 0x100, 1115: 0x800000000000000, 1119: 0x200000000400100, 1120: 0x400000000000000, 1125: 0x8000000000000, 1126: 0x800000000000000, 1128: 0x10000000000000, 1142: 0x40000000000000, 1143: 0x2000000, 1149: 0x80000000000000, 1156: 0x8000000, 1157: 0x100000, 1181: 0x410000000000000, 1189: 0x400000, 1191: 0x100000000000, 1192: 0x100000, 1206: 0x200, 1208: 0x400000000000000, 1228: 0x10001000000000, 1238: 0x80000000000000, 1242: 0x24000000000000, 1268: 0x8000000000, 1270: 0x4000000000000, 1275: 0x150000000000000, 1286: 0x800000, 1296: 0x800000, 1309: 0x4000000000000, 1323: 0x1208000000000000, 1331: 0x202000000000000, 1341: 0x200000000000000, 1352: 0x200000000000000, 1373: 0x80000000000000, 1375: 0x2000, 1381: 0x1064000000000000, 1385: 0x40000000000000, 1399: 0x480000000000000, 1406: 0x400000000000000, 1410: 0x10000000000000, 1426: 0x10000000000, 1427: 0x8370001020000000, 1431: 0x40000048000000, 1436: 0x2000000, 1441: 0x1040000000000, 1443: 0x224001000000000, 1464: 0x800000000000000, 1465: 0x40000000000000, 1469: 0x10000000000000, 1475: 0xc10000000000000, 1504: 0x800000, 1517: 0x40000000000000, 1526: 0x1040002000000, 1528: 0x40000000000000, 1538: 0x4004000000000000, 1544: 0x1e8000000000000, 1551: 0x4000000, 1567: 0x2000000, 1570: 0x8000000000000, 1574: 0x400000000000000, 1582: 0x2080000000000000, 1592: 0x40000, 1595: 0x80000000000000, 1600: 0x80000000000000, 1605: 0x400000, 1606: 0x8000020000000000, 1608: 0x498080000000004, 1622: 0x1040000000000, 1628: 0x8000000000, 1630: 0x4000000000000000, 1633: 0x100000, 1635: 0x8000000000, 1638: 0x2410000000000000, 1643: 0x20000000000000, 1647: 0x200000003, 1654: 0x10000000000000, 1658: 0x5e8000000000000, 1664: 0x2410002002000000, 1672: 0xdb8080001000004, 1682: 0x100000000000000, 1684: 0x400000000000000, 1700: 0x400000000000000, 1711: 0x40000000000000, 1713: 0x80000000000000, 1714: 0x100, 1716: 0x10000000000000, 1718: 0x40004000000040, 1720: 0x8, 1722: 0x200000001, 1726: 0x400000, 1738: 0x264001000000000, 1741: 0x80000000000000, 1742: 0x6000, 1766: 0x20000000000000, 1774: 0x80000000000000, 1776: 0x21040000000000, 1786: 0x400000000000000, 1831: 0x1800000000000, 1841: 0x100000000000000, 1842: 0x480000000000000, 1843: 0x400000, 1844: 0x20000000000000, 1845: 0x634001000000080, 1852: 0x800000, 1855: 0x40000000000000, 1858: 0x10, 1871: 0x2800000, 1880: 0x1040000000000, 1888: 0x260000000000000, 1893: 0x2410000000400000, 1895: 0x1800000000000, 1903: 0x10080100, 1906: 0x100000000000, 1912: 0x4b8000000000000, 1919: 0x160000000000000, 1921: 0x10000000000000, 1930: 0x80000000000000, 1931: 0x400000, 1932: 0x8, 1936: 0x1, 1941: 0x40000040000000, 1950: 0x20000000000000, 1958: 0x2435040200200003, 1965: 0x4000000000000, 1972: 0x40000000000000, 1973: 0x10000000000000, 1980: 0x2410000000000001, 1984: 0x26c001000000000, 1989: 0x8000000000000, 1990: 0x4040000000000000, 1993: 0x40000000000000, 2016: 0x8000000000000, 2026: 0x800000, 2027: 0x8, 2028: 0x100000000000},
+	gateNeeds:    []uint64{0xc000000000001, 0x14000000000002, 0x2000000000000c, 0xc0000000000010, 0x700000000000060, 0x800000000000180, 0x3000000000000600, 0xc000000000000a00, 0x1c000000001000, 0x6c000000001000, 0x190000000002000, 0x1e0000000002000, 0x110000000004000, 0x160000000004000, 0x680000000002400, 0x2e0000000002400, 0x600000000004400, 0x260000000004400, 0x3800000000008400, 0x1860000000008400, 0x6860000000010080, 0x8000000000020200, 0x40000000c0000, 0x1c0000, 0x18000000240000, 0x260000800000400, 0x80000000c00000, 0x300000003000000, 0x40000000c000000, 0x3800000030000000, 0x4000000040000200, 0x8000000180000000, 0xc000200000000, 0x30000200000000, 0xc0000400000000, 0x320001800000000, 0xd00006000000000, 0x3000018000000000, 0xc00c020000000000, 0x30040000000000, 0x50040000000000, 0x20180000000000, 0x40180000000000, 0x30200000000000, 0x50200000000000, 0x40500000000000, 0x180800000000000, 0x601000000000000, 0x402100000000000, 0xc00200000000000},
+	gateFirsts:   0x1b7576abbfd5b,
+	gateTokens:   116,
+	anchorBits:   0x3eeae954476b7,
 	teddy:        [8][32]uint8{0: {0: 0xc0, 1: 0x41, 2: 0x2c, 3: 0xf0, 4: 0xa4, 5: 0x2, 6: 0x61, 7: 0x4, 8: 0xc0, 9: 0x6, 11: 0x8, 12: 0x20, 13: 0xa0, 14: 0x6, 15: 0xa4, 16: 0xc0, 17: 0x41, 18: 0x2c, 19: 0xf0, 20: 0xa4, 21: 0x2, 22: 0x61, 23: 0x4, 24: 0xc0, 25: 0x6, 27: 0x8, 28: 0x20, 29: 0xa0, 30: 0x6, 31: 0xa4}, 1: {6: 0xef, 7: 0xf7, 22: 0xef, 23: 0xf7}, 2: {1: 0xc5, 2: 0xc4, 3: 0x51, 5: 0xcc, 6: 0x80, 7: 0x4, 9: 0x88, 11: 0x10, 12: 0x1, 14: 0x22, 15: 0x23, 17: 0xc5, 18: 0xc4, 19: 0x51, 21: 0xcc, 22: 0x80, 23: 0x4, 25: 0x88, 27: 0x10, 28: 0x1, 30: 0x22, 31: 0x23}, 3: {6: 0xff, 7: 0xdc, 22: 0xff, 23: 0xdc}, 4: {0: 0x48, 1: 0x4, 2: 0x5, 3: 0x82, 4: 0x25, 5: 0xe2, 6: 0x2, 7: 0x7, 9: 0x58, 11: 0x20, 12: 0x24, 14: 0x74, 15: 0x60, 16: 0x48, 17: 0x4, 18: 0x5, 19: 0x82, 20: 0x25, 21: 0xe2, 22: 0x2, 23: 0x7, 25: 0x58, 27: 0x20, 28: 0x24, 30: 0x74, 31: 0x60}, 5: {6: 0xf4, 7: 0xcb, 22: 0xf4, 23: 0xcb}, 6: {0: 0x1a, 1: 0x1b, 2: 0x9a, 3: 0x9b, 4: 0xda, 5: 0x7b, 6: 0x3a, 7: 0x3b, 8: 0x1a, 9: 0xbb, 10: 0x1a, 11: 0x3a, 12: 0x3e, 13: 0x7a, 14: 0x1e, 15: 0x3e, 16: 0x1a, 17: 0x1b, 18: 0x9a, 19: 0x9b, 20: 0xda, 21: 0x7b, 22: 0x3a, 23: 0x3b, 24: 0x1a, 25: 0xbb, 26: 0x1a, 27: 0x3a, 28: 0x3e, 29: 0x7a, 30: 0x1e, 31: 0x3e}, 7: {0: 0x1a, 1: 0x1a, 2: 0x1a, 3: 0x1a, 4: 0x1a, 5: 0x1a, 6: 0x7f, 7: 0xbb, 8: 0x1a, 9: 0x1a, 10: 0x1a, 11: 0x1a, 12: 0x1a, 13: 0x1a, 14: 0x1a, 15: 0x1a, 16: 0x1a, 17: 0x1a, 18: 0x1a, 19: 0x1a, 20: 0x1a, 21: 0x1a, 22: 0x7f, 23: 0xbb, 24: 0x1a, 25: 0x1a, 26: 0x1a, 27: 0x1a, 28: 0x1a, 29: 0x1a, 30: 0x1a, 31: 0x1a}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
