@@ -43,9 +43,7 @@ func anchorToken(id string) int {
 	case "forget-previous-romance":
 		return 2 // instructions|instrucciones|instrucoes|...
 	case "forget-all-romance", "forget-all-rules-romance":
-		return 3 // instructions|instrucciones|..., reglas|regles
-	case "forget-everything-romance":
-		return 1 // todo|tudo
+		return 3 // instructions|instrucciones|..., reglas|regles|regras
 	case "reveal-prompt":
 		return 5 // prompt|prompts|instructions
 	}

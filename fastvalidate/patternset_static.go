@@ -3,7 +3,7 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   alttext KIND ID                 a word pattern matched inside the alt\n#                                   text of a Markdown image, ![alt](url),\n#                                   in one text: a reader sees alt text\n#                                   only where the image fails to load, a\n#                                   model reads it; the word pattern is\n#                                   reported too\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 11\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override discard-previous discard|dismiss|abandon|drop|erase|scrap|ditch|trash *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any|your *2 instructions|instruction\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-admin act|behave|operate *1 as *1 system admin|administrator|root|superuser *4 and|with|having no|without *2 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-previous-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao\nwords override forget-previous-french oublie|oubliez|oublier *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-french oublie|oubliez|oublier toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-all-rules-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 reglas|regles\nwords override ignore-previous-german ignoriere|ignorier|ignorieren *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|ignoriere|ignorier|ignorieren tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer todo|tudo *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-french oublie|oubliez|oublier tout *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-angle [comment]: <>\nliteral hidden-markup markdown-comment-slashes-angle [//]: <>\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\ndeclaration hidden-markup opacity-near-zero opacity:0.00\nliteral hidden-markup height-zero-overflow height:0;overflow:hidden\nliteral hidden-markup max-height-zero-overflow max-height:0;overflow:hidden\nliteral hidden-markup clip-path-inset-full clip-path:inset(100%)\nliteral hidden-markup clip-path-inset-half clip-path:inset(50%)\nliteral hidden-markup scale-zero transform:scale(0)\ndeclaration hidden-markup font-size-one-pixel font-size:1px\ndeclaration hidden-markup font-size-one-pixel-space font-size: 1px\ndeclaration hidden-markup opacity-near-zero-space opacity: 0.00\ndeclaration hidden-markup opacity-one-percent opacity:0.01\ndeclaration hidden-markup opacity-one-percent-space opacity: 0.01\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nalttext hidden-markup image-alt-instruction\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   alttext KIND ID                 a word pattern matched inside the alt\n#                                   text of a Markdown image, ![alt](url),\n#                                   in one text: a reader sees alt text\n#                                   only where the image fails to load, a\n#                                   model reads it; the word pattern is\n#                                   reported too\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 11\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override discard-previous discard|dismiss|abandon|drop|erase|scrap|ditch|trash *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any|your *2 instructions|instruction\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-admin act|behave|operate *1 as *1 system admin|administrator|root|superuser *4 and|with|having no|without *2 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-previous-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao\nwords override forget-previous-french oublie|oubliez|oublier *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-french oublie|oubliez|oublier toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-all-rules-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 reglas|regles|regras\nwords override ignore-previous-german ignoriere|ignorier|ignorieren *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|ignoriere|ignorier|ignorieren tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-french oublie|oubliez|oublier tout *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-angle [comment]: <>\nliteral hidden-markup markdown-comment-slashes-angle [//]: <>\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\ndeclaration hidden-markup opacity-near-zero opacity:0.00\nliteral hidden-markup height-zero-overflow height:0;overflow:hidden\nliteral hidden-markup max-height-zero-overflow max-height:0;overflow:hidden\nliteral hidden-markup clip-path-inset-full clip-path:inset(100%)\nliteral hidden-markup clip-path-inset-half clip-path:inset(50%)\nliteral hidden-markup scale-zero transform:scale(0)\ndeclaration hidden-markup font-size-one-pixel font-size:1px\ndeclaration hidden-markup font-size-one-pixel-space font-size: 1px\ndeclaration hidden-markup opacity-near-zero-space opacity: 0.00\ndeclaration hidden-markup opacity-one-percent opacity:0.01\ndeclaration hidden-markup opacity-one-percent-space opacity: 0.01\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nalttext hidden-markup image-alt-instruction\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
@@ -22,14 +22,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x4000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
-					bit:   0x8000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -46,14 +46,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x4000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"messages", "commands"},
-					bit:   0x10000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -70,7 +70,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any", "your"},
-					bit:   0x20000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 2,
@@ -94,14 +94,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x40000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x80000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -118,7 +118,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x100000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
@@ -129,14 +129,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x200000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x400000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -154,7 +154,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x800000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -169,7 +169,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are"},
-					bit:   0x1000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -180,7 +180,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -198,14 +198,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"on"},
-					bit:   0x4000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -222,21 +222,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x4000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x8000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -253,28 +253,28 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x4000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x8000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -291,18 +291,18 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x80000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x100000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -319,25 +319,25 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x80000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x100000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -351,14 +351,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x100000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -372,21 +372,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x100000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -403,7 +403,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x80000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -411,14 +411,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x200000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x400000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -435,7 +435,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x80000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -443,21 +443,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x200000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -478,14 +478,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x200000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x400000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -506,21 +506,21 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x200000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -537,11 +537,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x800000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x1000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -552,7 +552,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x2000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -569,11 +569,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x800000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x1000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"you"},
@@ -584,14 +584,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -608,7 +608,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"as"},
-					bit:   0x800000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
@@ -619,25 +619,25 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"admin", "administrator", "root", "superuser"},
-					bit:   0x2000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"and", "with", "having"},
-					bit:   0x4000000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -651,7 +651,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x8000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -676,7 +676,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x4000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -718,14 +718,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x8000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x10000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -739,11 +739,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x200000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x20000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"longer"},
@@ -754,7 +754,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x40000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -779,7 +779,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x80000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -797,14 +797,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x100000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x200000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
@@ -829,7 +829,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x400000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -847,18 +847,18 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x800000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x1000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to"},
-					bit:   0x2000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
@@ -873,7 +873,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x4000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"now"},
@@ -895,7 +895,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"with"},
-					bit:   0x8000000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -910,11 +910,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x4000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x8000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 			objects: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints", "messages", "commands", "orders", "text", "content", "input", "guidance", "programming", "training", "restrictions", "filters", "policies"},
@@ -929,14 +929,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"your", "these", "those"},
-					bit:   0x10000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
-					bit:   0x20000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -953,14 +953,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
-					bit:   0x40000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
-					bit:   0x80000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -977,11 +977,11 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x100000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x20000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"longer"},
@@ -989,7 +989,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x200000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -1006,7 +1006,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x100000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"tell"},
@@ -1017,14 +1017,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x400000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -1041,7 +1041,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
@@ -1055,7 +1055,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x2000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -1072,28 +1072,28 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x4000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x4000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x8000000000000,
+					bit:   0x2000000000000000,
 				},
 			},
 		},
@@ -1110,14 +1110,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1131,14 +1131,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -1162,7 +1162,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1176,7 +1176,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
@@ -1200,14 +1200,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000000000,
 				},
 			},
 		},
@@ -1221,14 +1221,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -1242,13 +1242,13 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"toutes", "tous", "todas", "todos"},
-					bit:   0x40000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
-					words: []string{"reglas", "regles"},
+					words: []string{"reglas", "regles", "regras"},
 					bit:   0x400000000000,
 				},
 			},
@@ -1266,14 +1266,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"vorherigen", "vorherige", "vorigen", "bisherigen", "bisherige", "fruheren", "fruhere", "frueheren", "obigen", "obige", "alle", "allen", "samtliche", "ursprunglichen", "urspruenglichen"},
-					bit:   0x80000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"anweisungen", "anweisung", "instruktionen", "befehle", "regeln", "vorgaben", "anordnungen", "richtlinien"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -1287,35 +1287,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"tout", "todo", "tudo", "alles"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x400000000000000,
-				},
-			},
-		},
-		{
-			kind: "override",
-			id:   "forget-everything-romance",
-			tokens: []patternToken{
-				{
-					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
-					bit:   0x100000000000,
-				},
-				{
-					words: []string{"todo", "tudo"},
-					bit:   0x2000000000000,
-				},
-				{
-					gap: 4,
-				},
-				{
-					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -1329,14 +1308,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"tout"},
-					bit:   0x800000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -2564,21 +2543,21 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "esqueca",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 			{
 				word:     "esquece",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 		},
 		88: {
 			{
 				word:     "esquecam",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 			{
 				word:     "esquecer",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 		},
 		90: {
@@ -2732,15 +2711,15 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "oublie",
-				patterns: []int{41, 42, 43, 44, 45, 48, 49},
+				patterns: []int{41, 42, 43, 44, 45, 48},
 			},
 			{
 				word:     "olvida",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 			{
 				word:     "olvide",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 		},
 		247: {
@@ -2750,19 +2729,19 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "oubliez",
-				patterns: []int{41, 42, 43, 44, 45, 48, 49},
+				patterns: []int{41, 42, 43, 44, 45, 48},
 			},
 			{
 				word:     "oublier",
-				patterns: []int{41, 42, 43, 44, 45, 48, 49},
+				patterns: []int{41, 42, 43, 44, 45, 48},
 			},
 			{
 				word:     "olvidad",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 			{
 				word:     "olvidar",
-				patterns: []int{41, 42, 45, 48},
+				patterns: []int{41, 42, 45},
 			},
 		},
 		248: {
@@ -2997,15 +2976,15 @@ var staticPatterns = patternSet{
 	},
 	anchors:      [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
 	anchorAfter:  [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x9030000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:         [2048]uint64{8: 0x24000000000000, 15: 0x20000000000000, 18: 0x64000000000000, 19: 0x40000000000000, 20: 0x800000000000000, 23: 0x2000000000000000, 31: 0x40000040000000, 32: 0x10080000000000, 35: 0x20000000000000, 40: 0x5e8000000400000, 43: 0x8000000000008000, 49: 0x2000000000000000, 51: 0x400000000000000, 60: 0x104000000000000, 63: 0x10000, 75: 0x100000000000000, 80: 0x20000000000000, 88: 0x40000000000000, 96: 0x80000000000000, 99: 0x40000000000000, 101: 0x100000000000000, 109: 0x40000000000000, 114: 0xa00000000000000, 116: 0x10000000000000, 119: 0x2084000000000000, 127: 0xca8000001000000, 133: 0x800000000, 134: 0x100000000000000, 135: 0x8, 136: 0x1000000000000000, 142: 0x400000, 144: 0x400000000000000, 156: 0x10000000000000, 159: 0x10000000000008, 160: 0x10080000000000, 161: 0x100000000000, 162: 0x4000020000000000, 169: 0x224000000000000, 170: 0x10000000400000, 171: 0x400000, 175: 0x8000000, 178: 0x4000000000000000, 190: 0x80000000, 191: 0x400000, 195: 0x2410000000000000, 219: 0x400000, 222: 0x8400000000000000, 258: 0x1, 259: 0x1000000000000000, 262: 0x8000004000000000, 263: 0x800, 265: 0x4000000040, 266: 0x8000000000000000, 269: 0x10000002000000, 270: 0x800000000000000, 271: 0x300000000000, 272: 0x10000000000000, 276: 0x840000040000000, 284: 0x10000000000, 298: 0x100000000000000, 307: 0x2410000000000000, 310: 0x8004000000000000, 315: 0x80000000000000, 333: 0x100000000000000, 336: 0x20, 347: 0x4000020040, 348: 0x400000, 362: 0x200000000000000, 369: 0x20000000000000, 373: 0x900000000000000, 375: 0x400000000000000, 376: 0x4000000000000000, 384: 0x40000000000000, 385: 0x18000, 393: 0x10400000000000, 396: 0x400000000800000, 402: 0x400000000, 404: 0x1000000000000000, 410: 0x200000000000000, 416: 0x10400000000000, 419: 0x100000000000, 435: 0x8000000000000, 442: 0x20000000000000, 453: 0x10000000000, 454: 0x500000000000008, 455: 0x8000000000, 457: 0x4000000000000000, 464: 0x2000000, 468: 0x2000000000080000, 469: 0x800000, 472: 0x400000000, 484: 0x800000000000000, 487: 0x1800008000000, 495: 0x2000000, 497: 0x100000000000, 503: 0x26c001000000000, 511: 0x40000000000000, 518: 0x2410000000080000, 519: 0x8000000000, 522: 0x300000000000, 525: 0x400000, 527: 0x400000000000000, 539: 0x100000, 542: 0x420000000000000, 546: 0x400000, 555: 0x20, 559: 0x400000000000000, 569: 0x800000, 591: 0x1064000000000000, 592: 0x20000000000000, 593: 0x1000, 601: 0x100000000000000, 605: 0x10000000000, 606: 0x400000000000000, 613: 0x20000000000000, 614: 0x8000000100000000, 622: 0x4000000000000000, 634: 0x1000000000000000, 649: 0x8000000000000, 652: 0x200000000000000, 657: 0x40000000000000, 658: 0x800000000000000, 669: 0x400000000000000, 679: 0x40000000000000, 685: 0x80000000400000, 695: 0x80000000000000, 703: 0x300000000000, 704: 0x10080000000000, 709: 0x10000100, 713: 0x16c001000000000, 714: 0x10000800000, 716: 0x222000000000000, 717: 0x100000000000000, 719: 0x20000000000000, 722: 0x200000000000000, 724: 0x8000000000, 741: 0x100000000000000, 742: 0x20000000000000, 751: 0x400000, 778: 0x800000000000000, 784: 0x20000000000000, 795: 0x8000000000, 803: 0x8000000000000, 817: 0x80000000000000, 818: 0x50000000000000, 820: 0x10000000000000, 832: 0x4000000000000, 843: 0x4000000000000000, 852: 0x100000, 864: 0x100, 865: 0x20000000000000, 866: 0x100000000000, 872: 0xc000000000000, 894: 0x8014000040000408, 895: 0x4000000000000000, 899: 0xc000000000000000, 900: 0xc000000100008000, 905: 0x8, 909: 0x1040000000000, 929: 0xc000000000000, 930: 0x10000000000000, 934: 0x20, 938: 0x88000001000000, 946: 0x400000000000000, 948: 0x2410000000080000, 969: 0x400000, 982: 0x400000, 991: 0x800100000000000, 1000: 0x40000000000000, 1015: 0x40000000000000, 1019: 0x1480000000000000, 1022: 0x400000, 1032: 0x400000, 1038: 0x2410000000000000, 1054: 0x80000000000000, 1056: 0x2000000, 1061: 0x40000000000000, 1063: 0x400000, 1070: 0x1000000000, 1076: 0x40000000000000, 1081: 0x8000000000018000, 1093: 0x10000000000000, 1098: 0x48000000000000, 1104: 0x10080000000000, 1106: 0x10, 1107: 0x40000000000000, 1110: 0xc000000000000, 1113: 0x100, 1115: 0x800000000000000, 1119: 0x200000000400100, 1120: 0x400000000000000, 1125: 0x8000000000000, 1126: 0x800000000000000, 1128: 0x10000000000000, 1142: 0x40000000000000, 1143: 0x2000000, 1149: 0x80000000000000, 1156: 0x8000000, 1157: 0x100000, 1181: 0x410000000000000, 1189: 0x400000, 1191: 0x100000000000, 1192: 0x100000, 1206: 0x200, 1208: 0x400000000000000, 1228: 0x10001000000000, 1238: 0x80000000000000, 1242: 0x24000000000000, 1268: 0x8000000000, 1270: 0x4000000000000, 1275: 0x150000000000000, 1286: 0x800000, 1296: 0x800000, 1309: 0x4000000000000, 1323: 0x1208000000000000, 1331: 0x202000000000000, 1341: 0x200000000000000, 1352: 0x200000000000000, 1373: 0x80000000000000, 1375: 0x2000, 1381: 0x1064000000000000, 1385: 0x40000000000000, 1399: 0x480000000000000, 1406: 0x400000000000000, 1410: 0x10000000000000, 1426: 0x10000000000, 1427: 0x8370001020000000, 1431: 0x40000048000000, 1436: 0x2000000, 1441: 0x1040000000000, 1443: 0x224001000000000, 1464: 0x800000000000000, 1465: 0x40000000000000, 1469: 0x10000000000000, 1475: 0xc10000000000000, 1504: 0x800000, 1517: 0x40000000000000, 1526: 0x1040002000000, 1528: 0x40000000000000, 1538: 0x4004000000000000, 1544: 0x1e8000000000000, 1551: 0x4000000, 1567: 0x2000000, 1570: 0x8000000000000, 1574: 0x400000000000000, 1582: 0x2080000000000000, 1592: 0x40000, 1595: 0x80000000000000, 1600: 0x80000000000000, 1605: 0x400000, 1606: 0x8000020000000000, 1608: 0x498080000000004, 1622: 0x1040000000000, 1628: 0x8000000000, 1630: 0x4000000000000000, 1633: 0x100000, 1635: 0x8000000000, 1638: 0x2410000000000000, 1643: 0x20000000000000, 1647: 0x200000003, 1654: 0x10000000000000, 1658: 0x5e8000000000000, 1664: 0x2410002002000000, 1672: 0xdb8080001000004, 1682: 0x100000000000000, 1684: 0x400000000000000, 1700: 0x400000000000000, 1711: 0x40000000000000, 1713: 0x80000000000000, 1714: 0x100, 1716: 0x10000000000000, 1718: 0x40004000000040, 1720: 0x8, 1722: 0x200000001, 1726: 0x400000, 1738: 0x264001000000000, 1741: 0x80000000000000, 1742: 0x6000, 1766: 0x20000000000000, 1774: 0x80000000000000, 1776: 0x21040000000000, 1786: 0x400000000000000, 1831: 0x1800000000000, 1841: 0x100000000000000, 1842: 0x480000000000000, 1843: 0x400000, 1844: 0x20000000000000, 1845: 0x634001000000080, 1852: 0x800000, 1855: 0x40000000000000, 1858: 0x10, 1871: 0x2800000, 1880: 0x1040000000000, 1888: 0x260000000000000, 1893: 0x2410000000400000, 1895: 0x1800000000000, 1903: 0x10080100, 1906: 0x100000000000, 1912: 0x4b8000000000000, 1919: 0x160000000000000, 1921: 0x10000000000000, 1930: 0x80000000000000, 1931: 0x400000, 1932: 0x8, 1936: 0x1, 1941: 0x40000040000000, 1950: 0x20000000000000, 1958: 0x2435040200200003, 1965: 0x4000000000000, 1972: 0x40000000000000, 1973: 0x10000000000000, 1980: 0x2410000000000001, 1984: 0x26c001000000000, 1989: 0x8000000000000, 1990: 0x4040000000000000, 1993: 0x40000000000000, 2016: 0x8000000000000, 2026: 0x800000, 2027: 0x8, 2028: 0x100000000000},
-	gateNeeds:    []uint64{0xc000000000001, 0x14000000000002, 0x2000000000000c, 0xc0000000000010, 0x700000000000060, 0x800000000000180, 0x3000000000000600, 0xc000000000000a00, 0x1c000000001000, 0x6c000000001000, 0x190000000002000, 0x1e0000000002000, 0x110000000004000, 0x160000000004000, 0x680000000002400, 0x2e0000000002400, 0x600000000004400, 0x260000000004400, 0x3800000000008400, 0x1860000000008400, 0x6860000000010080, 0x8000000000020200, 0x40000000c0000, 0x1c0000, 0x18000000240000, 0x260000800000400, 0x80000000c00000, 0x300000003000000, 0x40000000c000000, 0x3800000030000000, 0x4000000040000200, 0x8000000180000000, 0xc000200000000, 0x30000200000000, 0xc0000400000000, 0x320001800000000, 0xd00006000000000, 0x3000018000000000, 0xc00c020000000000, 0x30040000000000, 0x50040000000000, 0x20180000000000, 0x40180000000000, 0x30200000000000, 0x50200000000000, 0x40500000000000, 0x180800000000000, 0x601000000000000, 0x402100000000000, 0xc00200000000000},
+	gate:         [2048]uint64{8: 0x12000000000000, 15: 0x8000000000000000, 18: 0x32000000000000, 19: 0x10000000000000, 20: 0x400000000000000, 23: 0x200000000000000, 31: 0x8000040000000, 32: 0x4000080000000000, 35: 0x8000000000000000, 40: 0x2de000000400000, 43: 0x4000000000008000, 49: 0x800000000000000, 51: 0x20000000000000, 60: 0x8040000000000000, 63: 0x10000, 75: 0x8000000000000, 80: 0x8000000000000000, 88: 0x2000000000000, 96: 0x20000000000000, 99: 0x2000000000000, 101: 0x8000000000000, 109: 0x8000000000000, 114: 0x50000000000000, 116: 0x4000000000000000, 119: 0x8610000000000000, 127: 0x6c6000001000000, 133: 0x800000000, 134: 0x8000000000000, 135: 0x8, 136: 0x100000000000000, 142: 0x400000, 144: 0x20000000000000, 156: 0x4000000000000000, 159: 0x2000000000008, 160: 0x4000080000000000, 161: 0x100000000000, 162: 0x800020000000000, 169: 0x52000000000000, 170: 0x8000000000400000, 171: 0x400000, 175: 0x8000000, 178: 0x1000000000000000, 190: 0x80000000, 191: 0x400000, 195: 0x1104000000000000, 219: 0x400000, 222: 0x840000000000000, 258: 0x1, 259: 0x200000000000000, 262: 0x4000004000000000, 263: 0x800, 265: 0x4000000040, 266: 0x800000000000000, 269: 0x4002000002000000, 270: 0x100000000000000, 271: 0x300000000000, 272: 0x4000000000000000, 276: 0x108000040000000, 284: 0x10000000000, 298: 0x8000000000000, 307: 0x1104000000000000, 310: 0x2000000000000000, 315: 0x4000000000000, 333: 0x80000000000000, 336: 0x20, 347: 0x4000020040, 348: 0x400000, 362: 0x20000000000000, 369: 0x8000000000000000, 373: 0x240000000000000, 375: 0x80000000000000, 376: 0x400000000000000, 384: 0x2000000000000, 385: 0x18000, 393: 0x4000400000000000, 396: 0x20000000800000, 402: 0x400000000, 404: 0x400000000000000, 410: 0x40000000000000, 416: 0x4000400000000000, 419: 0x100000000000, 435: 0x2000000000000, 442: 0x8000000000000000, 453: 0x10000000000, 454: 0x60000000000008, 455: 0x8000000000, 457: 0x400000000000000, 464: 0x2000000, 468: 0x1000000000080000, 469: 0x800000, 472: 0x400000000, 484: 0x80000000000000, 487: 0x1800008000000, 495: 0x2000000, 497: 0x100000000000, 503: 0x4136001000000000, 511: 0x8000000000000, 518: 0x1104000000080000, 519: 0x8000000000, 522: 0x300000000000, 525: 0x400000, 527: 0x20000000000000, 539: 0x100000, 542: 0x8020000000000000, 546: 0x400000, 555: 0x20, 559: 0x20000000000000, 569: 0x800000, 591: 0x136000000000000, 592: 0x8000000000000000, 593: 0x1000, 601: 0x8000000000000, 605: 0x10000000000, 606: 0x20000000000000, 613: 0x8000000000000000, 614: 0x4000000100000000, 622: 0x1000000000000000, 634: 0x400000000000000, 649: 0x2000000000000000, 652: 0x20000000000000, 657: 0x10000000000000, 658: 0x80000000000000, 669: 0x20000000000000, 679: 0x2000000000000, 685: 0x4000000400000, 695: 0x4000000000000, 703: 0x300000000000, 704: 0x4000080000000000, 709: 0x10000100, 713: 0x40b6001000000000, 714: 0x10000800000, 716: 0x1c000000000000, 717: 0x8000000000000, 719: 0x8000000000000000, 722: 0x10000000000000, 724: 0x8000000000, 741: 0x8000000000000, 742: 0x2000000000000, 751: 0x400000, 778: 0x100000000000000, 784: 0x8000000000000000, 795: 0x8000000000, 803: 0x6000000000000000, 817: 0x10000000000000, 818: 0x12000000000000, 820: 0x4000000000000000, 832: 0x1000000000000000, 843: 0x400000000000000, 852: 0x100000, 864: 0x100, 865: 0x2000000000000, 866: 0x100000000000, 872: 0x3000000000000000, 894: 0xc002000040000408, 895: 0x400000000000000, 899: 0x1000000000000000, 900: 0x4400000100008000, 905: 0x8, 909: 0x1040000000000, 929: 0xc000000000000000, 930: 0x4000000000000000, 934: 0x20, 938: 0x4c000001000000, 946: 0x20000000000000, 948: 0x1104000000080000, 969: 0x400000, 982: 0x400000, 991: 0x80100000000000, 1000: 0x10000000000000, 1015: 0x8000000000000, 1019: 0x124000000000000, 1022: 0x400000, 1032: 0x400000, 1038: 0x1904000000000000, 1054: 0x4000000000000, 1056: 0x2000000, 1061: 0x8000000000000, 1063: 0x400000, 1070: 0x1000000000, 1076: 0x10000000000000, 1081: 0x4000000000018000, 1093: 0x4000000000000000, 1098: 0x4008000000000000, 1104: 0x4000080000000000, 1106: 0x10, 1107: 0x8000000000000, 1110: 0xc000000000000000, 1113: 0x100, 1115: 0x100000000000000, 1119: 0x40000000400100, 1120: 0x20000000000000, 1125: 0x4000000000000, 1126: 0x100000000000000, 1128: 0x4000400000000000, 1142: 0x10000000000000, 1143: 0x2000000, 1149: 0x4000000000000, 1156: 0x8000000, 1157: 0x100000, 1181: 0x104000000000000, 1189: 0x400000, 1191: 0x100000000000, 1192: 0x100000, 1206: 0x200, 1208: 0x20000000000000, 1228: 0x8001000000000, 1238: 0x4000000000000, 1242: 0x12000000000000, 1268: 0x8000000000, 1270: 0x2000000000000000, 1275: 0x12000000000000, 1286: 0x800000, 1296: 0x800000, 1309: 0x4000000000000000, 1323: 0x882000000000000, 1331: 0x10000000000000, 1341: 0x80000000000000, 1352: 0x20000000000000, 1373: 0x4000000000000, 1375: 0x2000, 1381: 0x2136000000000000, 1385: 0x8000000000000, 1399: 0x24000000000000, 1406: 0x20000000000000, 1410: 0x4000000000000, 1426: 0x10000000000, 1427: 0xc136001020000000, 1431: 0x8000048000000, 1436: 0x2000000, 1441: 0x1040000000000, 1443: 0x152001000000000, 1464: 0x100000000000000, 1465: 0x10000000000000, 1469: 0x4000000000000000, 1475: 0x184000000000000, 1504: 0x800000, 1517: 0x8000000000000, 1526: 0x1040002000000, 1528: 0x8000000000000, 1538: 0x6000000000000000, 1544: 0x56000000000000, 1551: 0x4000000, 1567: 0x2000000, 1570: 0x2000000000000, 1574: 0x20000000000000, 1582: 0x210000000000000, 1592: 0x40000, 1595: 0x4000000000000, 1600: 0x4000000000000, 1605: 0x400000, 1606: 0x4000020000000000, 1608: 0x40c4080000000004, 1622: 0x1040000000000, 1628: 0x8000000000, 1630: 0x400000000000000, 1633: 0x100000, 1635: 0x8000000000, 1638: 0x1104000000000000, 1643: 0x8000000000000000, 1647: 0x200000003, 1654: 0x2000000000000, 1658: 0x2de000000000000, 1664: 0x1904002002000000, 1672: 0x46de080001000004, 1682: 0x8000000000000, 1684: 0x20000000000000, 1700: 0x20000000000000, 1711: 0x10000000000000, 1713: 0x4000000000000, 1714: 0x100, 1716: 0x8000000000000000, 1718: 0x10004000000040, 1720: 0x8, 1722: 0x200000001, 1726: 0x400000, 1738: 0x136001000000000, 1741: 0x4000000000000, 1742: 0x6000, 1766: 0x8000000000000000, 1774: 0x4000000000000, 1776: 0x9040000000000, 1786: 0x20000000000000, 1831: 0x1800000000000, 1841: 0x20000000000000, 1842: 0x24000000000000, 1843: 0x400000, 1844: 0x8000000000000000, 1845: 0x156001000000080, 1852: 0x800000, 1855: 0x10000000000000, 1858: 0x10, 1871: 0x2800000, 1880: 0x1040000000000, 1888: 0x32000000000000, 1893: 0x1104000000400000, 1895: 0x1800000000000, 1903: 0x10080100, 1906: 0x100000000000, 1912: 0x42ce000000000000, 1919: 0x12000000000000, 1921: 0x8000000000000, 1930: 0x10000000000000, 1931: 0x400000, 1932: 0x8, 1936: 0x1, 1941: 0x8000040000000, 1950: 0x8000000000000000, 1958: 0x1117040200200003, 1965: 0x1000000000000000, 1972: 0x8000000000000, 1973: 0x4000000000000000, 1980: 0x1904000000000001, 1984: 0x4132001000000000, 1989: 0x2000000000000000, 1990: 0x810000000000000, 1993: 0x8000000000000, 2016: 0x4000000000000, 2026: 0x800000, 2027: 0x8, 2028: 0x100000000000},
+	gateNeeds:    []uint64{0x6000000000001, 0xa000000000002, 0x1000000000000c, 0x60000000000010, 0x380000000000060, 0x400000000000180, 0x1800000000000600, 0x6000000000000a00, 0x8006000000001000, 0x801a000000001000, 0x64000000002000, 0x78000000002000, 0x44000000004000, 0x58000000004000, 0x1a0000000002400, 0xb8000000002400, 0x180000000004400, 0x98000000004400, 0x1600000000008400, 0x618000000008400, 0x1a18000000010080, 0x2000000000020200, 0x40000000000c0000, 0x1c0000, 0x8002000000240000, 0x8c000800000400, 0x10000000c00000, 0x60000003000000, 0x8000000c000000, 0x700000030000000, 0x800000040000200, 0x1000000180000000, 0x6000000200000000, 0x8002000200000000, 0xc000400000000, 0x34001800000000, 0xc0006000000000, 0x300018000000000, 0x3c00020000000000, 0xc000040000000000, 0x4002040000000000, 0x8000180000000000, 0x2180000000000, 0xc000200000000000, 0x4002200000000000, 0x2500000000000, 0xc800000000000, 0x31000000000000, 0x60200000000000},
 	gateFirsts:   0x1b7576abbfd5b,
-	gateTokens:   116,
-	anchorBits:   0x3eeae954476b7,
-	teddy:        [8][32]uint8{0: {0: 0xc0, 1: 0x41, 2: 0x2c, 3: 0xf0, 4: 0xa4, 5: 0x2, 6: 0x61, 7: 0x4, 8: 0xc0, 9: 0x6, 11: 0x8, 12: 0x20, 13: 0xa0, 14: 0x6, 15: 0xa4, 16: 0xc0, 17: 0x41, 18: 0x2c, 19: 0xf0, 20: 0xa4, 21: 0x2, 22: 0x61, 23: 0x4, 24: 0xc0, 25: 0x6, 27: 0x8, 28: 0x20, 29: 0xa0, 30: 0x6, 31: 0xa4}, 1: {6: 0xef, 7: 0xf7, 22: 0xef, 23: 0xf7}, 2: {1: 0xc5, 2: 0xc4, 3: 0x51, 5: 0xcc, 6: 0x80, 7: 0x4, 9: 0x88, 11: 0x10, 12: 0x1, 14: 0x22, 15: 0x23, 17: 0xc5, 18: 0xc4, 19: 0x51, 21: 0xcc, 22: 0x80, 23: 0x4, 25: 0x88, 27: 0x10, 28: 0x1, 30: 0x22, 31: 0x23}, 3: {6: 0xff, 7: 0xdc, 22: 0xff, 23: 0xdc}, 4: {0: 0x48, 1: 0x4, 2: 0x5, 3: 0x82, 4: 0x25, 5: 0xe2, 6: 0x2, 7: 0x7, 9: 0x58, 11: 0x20, 12: 0x24, 14: 0x74, 15: 0x60, 16: 0x48, 17: 0x4, 18: 0x5, 19: 0x82, 20: 0x25, 21: 0xe2, 22: 0x2, 23: 0x7, 25: 0x58, 27: 0x20, 28: 0x24, 30: 0x74, 31: 0x60}, 5: {6: 0xf4, 7: 0xcb, 22: 0xf4, 23: 0xcb}, 6: {0: 0x1a, 1: 0x1b, 2: 0x9a, 3: 0x9b, 4: 0xda, 5: 0x7b, 6: 0x3a, 7: 0x3b, 8: 0x1a, 9: 0xbb, 10: 0x1a, 11: 0x3a, 12: 0x3e, 13: 0x7a, 14: 0x1e, 15: 0x3e, 16: 0x1a, 17: 0x1b, 18: 0x9a, 19: 0x9b, 20: 0xda, 21: 0x7b, 22: 0x3a, 23: 0x3b, 24: 0x1a, 25: 0xbb, 26: 0x1a, 27: 0x3a, 28: 0x3e, 29: 0x7a, 30: 0x1e, 31: 0x3e}, 7: {0: 0x1a, 1: 0x1a, 2: 0x1a, 3: 0x1a, 4: 0x1a, 5: 0x1a, 6: 0x7f, 7: 0xbb, 8: 0x1a, 9: 0x1a, 10: 0x1a, 11: 0x1a, 12: 0x1a, 13: 0x1a, 14: 0x1a, 15: 0x1a, 16: 0x1a, 17: 0x1a, 18: 0x1a, 19: 0x1a, 20: 0x1a, 21: 0x1a, 22: 0x7f, 23: 0xbb, 24: 0x1a, 25: 0x1a, 26: 0x1a, 27: 0x1a, 28: 0x1a, 29: 0x1a, 30: 0x1a, 31: 0x1a}},
+	gateTokens:   115,
+	anchorBits:   0x1eeae954476b7,
+	teddy:        [8][32]uint8{0: {0: 0xc1, 1: 0x41, 2: 0xac, 3: 0xf0, 4: 0xa4, 5: 0x2, 6: 0x61, 7: 0x4, 8: 0xc0, 9: 0x6, 11: 0x8, 12: 0x20, 13: 0xa0, 14: 0x6, 15: 0xa4, 16: 0xc1, 17: 0x41, 18: 0xac, 19: 0xf0, 20: 0xa4, 21: 0x2, 22: 0x61, 23: 0x4, 24: 0xc0, 25: 0x6, 27: 0x8, 28: 0x20, 29: 0xa0, 30: 0x6, 31: 0xa4}, 1: {6: 0xef, 7: 0xf7, 22: 0xef, 23: 0xf7}, 2: {1: 0x45, 2: 0xc4, 3: 0x51, 5: 0xcc, 6: 0x80, 7: 0x4, 9: 0x88, 11: 0x10, 12: 0x1, 14: 0x22, 15: 0x23, 17: 0x45, 18: 0xc4, 19: 0x51, 21: 0xcc, 22: 0x80, 23: 0x4, 25: 0x88, 27: 0x10, 28: 0x1, 30: 0x22, 31: 0x23}, 3: {6: 0xff, 7: 0xdc, 22: 0xff, 23: 0xdc}, 4: {0: 0x48, 1: 0x4, 2: 0x5, 3: 0x83, 4: 0x21, 5: 0xe2, 6: 0x2, 7: 0x87, 9: 0x58, 11: 0x20, 12: 0x24, 14: 0x74, 15: 0x60, 16: 0x48, 17: 0x4, 18: 0x5, 19: 0x83, 20: 0x21, 21: 0xe2, 22: 0x2, 23: 0x87, 25: 0x58, 27: 0x20, 28: 0x24, 30: 0x74, 31: 0x60}, 5: {6: 0xf4, 7: 0xcb, 22: 0xf4, 23: 0xcb}, 6: {0: 0x1a, 1: 0x1b, 2: 0x9a, 3: 0x1b, 4: 0xda, 5: 0x7b, 6: 0x3a, 7: 0x3b, 8: 0x1a, 9: 0xbb, 10: 0x1a, 11: 0x3a, 12: 0x3e, 13: 0x7a, 14: 0x1e, 15: 0x1e, 16: 0x1a, 17: 0x1b, 18: 0x9a, 19: 0x1b, 20: 0xda, 21: 0x7b, 22: 0x3a, 23: 0x3b, 24: 0x1a, 25: 0xbb, 26: 0x1a, 27: 0x3a, 28: 0x3e, 29: 0x7a, 30: 0x1e, 31: 0x1e}, 7: {0: 0x1a, 1: 0x1a, 2: 0x1a, 3: 0x1a, 4: 0x1a, 5: 0x1a, 6: 0x7f, 7: 0xbb, 8: 0x1a, 9: 0x1a, 10: 0x1a, 11: 0x1a, 12: 0x1a, 13: 0x1a, 14: 0x1a, 15: 0x1a, 16: 0x1a, 17: 0x1a, 18: 0x1a, 19: 0x1a, 20: 0x1a, 21: 0x1a, 22: 0x7f, 23: 0xbb, 24: 0x1a, 25: 0x1a, 26: 0x1a, 27: 0x1a, 28: 0x1a, 29: 0x1a, 30: 0x1a, 31: 0x1a}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
 	vec: gateVecTables{
 		class:  [128]uint8{33: 0x2, 34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 93: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
-		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0x50, 70: 0x80, 72: 0x40, 76: 0x10, 77: 0x20, 78: 0x2, 79: 0x80, 80: 0x44, 82: 0x10, 83: 0x40, 84: 0x28, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0x50, 102: 0x80, 104: 0x40, 108: 0x10, 109: 0x20, 110: 0x2, 111: 0x80, 112: 0x44, 114: 0x10, 115: 0x40, 116: 0x28, 121: 0x2}, 1: {65: 0x4, 67: 0x1, 69: 0x40, 76: 0x1, 79: 0xb2, 82: 0x4c, 83: 0x1, 85: 0xa0, 89: 0x8, 97: 0x4, 99: 0x1, 101: 0x40, 108: 0x1, 111: 0xb2, 114: 0x4c, 115: 0x1, 117: 0xa0, 121: 0x8}, 2: {65: 0x8, 66: 0x80, 68: 0x20, 69: 0x40, 73: 0x1, 75: 0x20, 76: 0x90, 78: 0xb0, 79: 0x14, 80: 0x8, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 98: 0x80, 100: 0x20, 101: 0x40, 105: 0x1, 107: 0x20, 108: 0x90, 110: 0xb0, 111: 0x14, 112: 0x8, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x2, 1: 0x2, 2: 0x2, 3: 0x2, 4: 0x2, 5: 0x2, 6: 0x2, 7: 0x2, 8: 0x2, 9: 0x2, 10: 0x2, 11: 0x2, 12: 0x2, 13: 0x2, 14: 0x2, 15: 0x2, 16: 0x2, 17: 0x2, 18: 0x2, 19: 0x2, 20: 0x2, 21: 0x2, 22: 0x2, 23: 0x2, 24: 0x2, 25: 0x2, 26: 0x2, 27: 0x2, 28: 0x2, 29: 0x2, 30: 0x2, 31: 0x2, 32: 0x2, 33: 0x2, 34: 0x2, 35: 0x2, 36: 0x2, 37: 0x2, 38: 0x2, 39: 0x2, 40: 0x2, 41: 0x2, 42: 0x2, 43: 0x2, 44: 0x2, 45: 0x2, 46: 0x2, 47: 0x2, 58: 0x2, 59: 0x2, 60: 0x2, 61: 0x2, 62: 0x2, 63: 0x2, 64: 0x2, 65: 0x9, 68: 0xc1, 69: 0x30, 71: 0x10, 75: 0x10, 76: 0x80, 77: 0x4, 78: 0x8, 79: 0x20, 83: 0x4, 84: 0x40, 85: 0x1, 86: 0x10, 91: 0x2, 92: 0x2, 93: 0x2, 94: 0x2, 95: 0x2, 96: 0x2, 97: 0x9, 100: 0xc1, 101: 0x30, 103: 0x10, 107: 0x10, 108: 0x80, 109: 0x4, 110: 0x8, 111: 0x20, 115: 0x4, 116: 0x40, 117: 0x1, 118: 0x10, 123: 0x2, 124: 0x2, 125: 0x2, 126: 0x2, 127: 0x2}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0x4, 72: 0x20, 73: 0x60, 75: 0x10, 77: 0xa0, 78: 0x2, 79: 0x80, 82: 0x2, 83: 0x69, 84: 0x2, 86: 0x4, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0x4, 104: 0x20, 105: 0x60, 107: 0x10, 109: 0xa0, 110: 0x2, 111: 0x80, 114: 0x2, 115: 0x69, 116: 0x2, 118: 0x4, 119: 0x2}, 1: {65: 0x6, 66: 0x80, 69: 0x52, 71: 0x40, 73: 0x20, 75: 0x8, 78: 0xa1, 79: 0x4, 83: 0x1, 85: 0x28, 86: 0x80, 89: 0x20, 97: 0x6, 98: 0x80, 101: 0x52, 103: 0x40, 105: 0x20, 107: 0x8, 110: 0xa1, 111: 0x4, 115: 0x1, 117: 0x28, 118: 0x80, 121: 0x20}, 2: {65: 0x2, 67: 0x40, 69: 0x80, 71: 0x2, 73: 0x8, 76: 0x82, 78: 0x41, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 99: 0x40, 101: 0x80, 103: 0x2, 105: 0x8, 108: 0x82, 110: 0x41, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 69: 0x8, 71: 0x4, 73: 0x5, 76: 0x2, 77: 0x80, 79: 0x40, 80: 0x8, 82: 0xe0, 83: 0x14, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 101: 0x8, 103: 0x4, 105: 0x5, 108: 0x2, 109: 0x80, 111: 0x40, 112: 0x8, 114: 0xe0, 115: 0x14, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
+		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0xa0, 76: 0x10, 77: 0x60, 78: 0x2, 79: 0x80, 80: 0x44, 83: 0x10, 84: 0x8, 86: 0x4, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0xa0, 108: 0x10, 109: 0x60, 110: 0x2, 111: 0x80, 112: 0x44, 115: 0x10, 116: 0x8, 118: 0x4, 121: 0x2}, 1: {65: 0x4, 66: 0x80, 67: 0x1, 75: 0x10, 76: 0x1, 78: 0x40, 79: 0x32, 82: 0xc8, 83: 0x1, 86: 0x80, 89: 0x8, 97: 0x4, 98: 0x80, 99: 0x1, 107: 0x10, 108: 0x1, 110: 0x40, 111: 0x32, 114: 0xc8, 115: 0x1, 118: 0x80, 121: 0x8}, 2: {65: 0x8, 68: 0x20, 69: 0xc0, 73: 0x11, 78: 0x30, 79: 0x60, 80: 0x8, 82: 0x4, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 100: 0x20, 101: 0xc0, 105: 0x11, 110: 0x30, 111: 0x60, 112: 0x8, 114: 0x4, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x2, 1: 0x2, 2: 0x2, 3: 0x2, 4: 0x2, 5: 0x2, 6: 0x2, 7: 0x2, 8: 0x2, 9: 0x2, 10: 0x2, 11: 0x2, 12: 0x2, 13: 0x2, 14: 0x2, 15: 0x2, 16: 0x2, 17: 0x2, 18: 0x2, 19: 0x2, 20: 0x2, 21: 0x2, 22: 0x2, 23: 0x2, 24: 0x2, 25: 0x2, 26: 0x2, 27: 0x2, 28: 0x2, 29: 0x2, 30: 0x2, 31: 0x2, 32: 0x2, 33: 0x2, 34: 0x2, 35: 0x2, 36: 0x2, 37: 0x2, 38: 0x2, 39: 0x2, 40: 0x2, 41: 0x2, 42: 0x2, 43: 0x2, 44: 0x2, 45: 0x2, 46: 0x2, 47: 0x2, 58: 0x2, 59: 0x2, 60: 0x2, 61: 0x2, 62: 0x2, 63: 0x2, 64: 0x2, 65: 0x9, 68: 0x81, 69: 0x20, 71: 0x10, 73: 0x4, 75: 0x20, 77: 0x44, 78: 0x8, 80: 0x10, 82: 0x80, 83: 0x4, 84: 0x40, 85: 0x1, 86: 0x20, 89: 0x80, 91: 0x2, 92: 0x2, 93: 0x2, 94: 0x2, 95: 0x2, 96: 0x2, 97: 0x9, 100: 0x81, 101: 0x20, 103: 0x10, 105: 0x4, 107: 0x20, 109: 0x44, 110: 0x8, 112: 0x10, 114: 0x80, 115: 0x4, 116: 0x40, 117: 0x1, 118: 0x20, 121: 0x80, 123: 0x2, 124: 0x2, 125: 0x2, 126: 0x2, 127: 0x2}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0xc, 72: 0x60, 73: 0xa0, 75: 0x10, 77: 0x20, 78: 0x2, 79: 0x88, 82: 0x46, 83: 0x69, 84: 0x6, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0xc, 104: 0x60, 105: 0xa0, 107: 0x10, 109: 0x20, 110: 0x2, 111: 0x88, 114: 0x46, 115: 0x69, 116: 0x6, 119: 0x2}, 1: {65: 0x2, 69: 0x52, 71: 0x80, 73: 0x20, 78: 0xa1, 79: 0x4, 83: 0x1, 85: 0x28, 89: 0x20, 97: 0x2, 101: 0x52, 103: 0x80, 105: 0x20, 110: 0xa1, 111: 0x4, 115: 0x1, 117: 0x28, 121: 0x20}, 2: {65: 0x2, 66: 0x8, 67: 0x40, 69: 0x40, 71: 0x42, 75: 0x4, 76: 0x86, 78: 0x89, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 98: 0x8, 99: 0x40, 101: 0x40, 103: 0x42, 107: 0x4, 108: 0x86, 110: 0x89, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 68: 0x48, 69: 0xc, 71: 0x4, 73: 0x1, 76: 0xe, 79: 0x80, 82: 0x60, 83: 0x10, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 100: 0x48, 101: 0xc, 103: 0x4, 105: 0x1, 108: 0xe, 111: 0x80, 114: 0x60, 115: 0x10, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
 	},
 }
