@@ -130,11 +130,8 @@ func fold(r rune, bySkeleton map[string][]byte) string {
 		return ""
 	}
 	pick := cands[0]
-	// Lisu letters have no case and are drawn as Latin capitals (ꓲ as
-	// I, not l), so they fold as capitals do.
-	upper := unicode.IsUpper(r) || unicode.Is(unicode.Lisu, r)
 	for _, c := range cands {
-		if upper == (c >= 'A' && c <= 'Z') && (c < '0' || c > '9') {
+		if unicode.IsUpper(r) == (c >= 'A' && c <= 'Z') && (c < '0' || c > '9') {
 			pick = c
 			break
 		}
