@@ -145,8 +145,9 @@ type patternSet struct {
 	anchorAfter [256][4]uint64
 	// gate has, in the slot of each word a pattern names (gateSlot),
 	// a bit for each token that word is one of; gateNeeds, for each word
-	// pattern, the bits of all its tokens; gateTokens counts the tokens
-	// given a bit. See content_match_gate.go.
+	// pattern, the bits of all its tokens; gateTokens counts the bits
+	// given, one for the tokens of the same words. See
+	// content_match_gate.go.
 	gate       [gateSlots]uint64
 	gateNeeds  []uint64
 	gateFirsts uint64 // the bits of the patterns' first tokens
