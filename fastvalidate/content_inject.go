@@ -97,6 +97,11 @@ type firstWord struct {
 	patterns []int
 }
 
+// altTextPattern is an "alttext" line: a word pattern matched inside
+// the alt text of a Markdown image, ![alt](url), which a reader sees
+// only where the image fails to load, and a model reads as text.
+type altTextPattern struct{ kind, id string }
+
 // turnPattern is a "turn" line: a conversation turn that a model takes
 // for a new speaker's, role (its case as written, and a colon) at the
 // start of a text or of one of its lines, and, when next is set, a later
@@ -125,6 +130,9 @@ type patternSet struct {
 	words    []wordPattern
 	literals []literalPattern
 	turns    []turnPattern
+	// imageAlt, from an "alttext" line, is reported where a word
+	// pattern matches inside a Markdown image's alt text (inImageAlt).
+	imageAlt altTextPattern
 	// turnFirst has the first bytes of the turns' roles: a line that
 	// starts with none of them is passed over with one lookup. Every
 	// role ends with a colon, an anchor the literal pass visits, and
@@ -150,8 +158,9 @@ type patternSet struct {
 	anchorAfter [256][4]uint64
 	// gate has, in the slot of each word a pattern names (gateSlot),
 	// a bit for each token that word is one of; gateNeeds, for each word
-	// pattern, the bits of all its tokens; gateTokens counts the tokens
-	// given a bit. See content_match_gate.go.
+	// pattern, the bits of all its tokens; gateTokens counts the bits
+	// given, one for the tokens of the same words. See
+	// content_match_gate.go.
 	gate       [gateSlots]uint64
 	gateNeeds  []uint64
 	gateFirsts uint64 // the bits of the patterns' first tokens
@@ -236,6 +245,8 @@ func (p *patternSet) addLine(line string) bool {
 		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "<", bareAttribute: strings.ToLower(f[3])})
 	case f[0] == "element" && len(f) == 4 && f[3][0] == '<' && f[3][len(f[3])-1] == '>':
 		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: strings.ToLower(f[3]), holdsText: true})
+	case f[0] == "alttext" && len(f) == 3:
+		p.imageAlt = altTextPattern{kind: f[1], id: f[2]}
 	case f[0] == "reflink" && len(f) == 3:
 		p.addLiteral(literalPattern{kind: f[1], id: f[2], text: "[][", refDefined: true})
 	case (f[0] == "literal" || f[0] == "declaration" || f[0] == "lighttext") && len(f) >= 4:
@@ -434,8 +445,9 @@ func appendFolded(dst, text []byte) []byte {
 		}
 		if s := foldReadingRune(r); s != "" {
 			// Only the patterns read these (Skeleton passes them by):
-			// see foldReadingTable.
-			dst = append(dst, s...)
+			// see foldReadingTable. A blank read as a space collapses
+			// with the white space beside it.
+			dst = appendLowerASCII(dst, []byte(s))
 			continue
 		}
 		switch {
@@ -1527,7 +1539,12 @@ func (w *walker) matchWordsAt(ps *patternSet, si, start, end int, reported uint8
 					reported |= bit
 				}
 				var excerpt [64]byte
-				w.reportPattern(p.kind, p.id, w.appendStream(excerpt[:0], first, last), w.segs[si].node, aside)
+				matched := w.appendStream(excerpt[:0], first, last)
+				w.reportPattern(p.kind, p.id, matched, w.segs[si].node, aside)
+				if alt := &ps.imageAlt; alt.id != "" && aside == plainMatch && reported&patternKindBit(alt.kind) == 0 && w.inImageAlt(first, last) {
+					reported |= patternKindBit(alt.kind)
+					w.reportPattern(alt.kind, alt.id, matched, w.segs[si].node, plainMatch)
+				}
 			}
 		}
 		break
@@ -2072,6 +2089,22 @@ func lineBody(text []byte) []byte {
 // hasPrefix reports whether text starts with s, without converting s.
 func hasPrefix(text []byte, s string) bool {
 	return len(text) >= len(s) && string(text[:len(s)]) == s
+}
+
+// inImageAlt reports whether the words first to last lie in one text,
+// inside the alt text of a Markdown image: "![" before first with no
+// bracket between, and "](" after last with none between.
+func (w *walker) inImageAlt(first, last wordAt) bool {
+	if first.seg != last.seg {
+		return false
+	}
+	text := w.segText(first.seg)
+	open := bytes.LastIndexAny(text[:first.start], "[]")
+	if open < 1 || text[open] != '[' || text[open-1] != '!' {
+		return false
+	}
+	end := bytes.IndexAny(text[last.end:], "[]")
+	return end >= 0 && text[last.end+end] == ']' && last.end+end+1 < len(text) && text[last.end+end+1] == '('
 }
 
 // imageURLHolds reports whether text, which starts with a Markdown image

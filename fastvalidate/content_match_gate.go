@@ -3,6 +3,8 @@ package fastvalidate
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
+	"strings"
 )
 
 // The gate on the word patterns. A word pattern matches only where every
@@ -63,12 +65,19 @@ func gateSlot(key uint64) uint64 { return key * 0x9E3779B97F4A7C15 >> (64 - gate
 // own, since the anchors' bits decide whether every word of an object is
 // hashed (gateSegments) and the first tokens' whether the gate is opened
 // at all (gateOpen), and the other tokens share the bits left in turn.
+// Tokens of the same words ("roleplay|role" of four patterns, "you" of
+// four) are set by the same words, so they take one bit at no loss: the
+// bits left to share are the more for it.
 func (p *patternSet) assignGateBits() {
 	next := 0
+	bitOf := map[string]uint64{} // by tokenWords
 	own := func(tok *patternToken) {
 		if tok.bit == 0 {
-			tok.bit = uint64(1) << (next % 64)
-			next++
+			if tok.bit = bitOf[tokenWords(tok)]; tok.bit == 0 {
+				tok.bit = uint64(1) << (next % 64)
+				bitOf[tokenWords(tok)] = tok.bit
+				next++
+			}
 		}
 	}
 	for i := range p.words {
@@ -80,12 +89,21 @@ func (p *patternSet) assignGateBits() {
 	for i := range p.words {
 		for t := range p.words[i].tokens {
 			if tok := &p.words[i].tokens[t]; tok.gap == 0 && tok.bit == 0 {
-				tok.bit = uint64(1) << (shared + (next-shared)%(64-shared))
-				next++
+				if tok.bit = bitOf[tokenWords(tok)]; tok.bit == 0 {
+					tok.bit = uint64(1) << (shared + (next-shared)%(64-shared))
+					bitOf[tokenWords(tok)] = tok.bit
+					next++
+				}
 			}
 		}
 	}
 	p.gateTokens = next
+}
+
+// tokenWords returns the words of tok, sorted and joined, the same for
+// every token of the same words.
+func tokenWords(tok *patternToken) string {
+	return strings.Join(slices.Sorted(slices.Values(tok.words)), "|")
 }
 
 // addGate records the tokens of pattern wp in the gate: each word of a

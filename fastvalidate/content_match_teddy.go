@@ -38,8 +38,12 @@ func anchorToken(id string) int {
 		return 2 // now, now, key|keys|token|..., now
 	case "do-not-follow", "do-not-tell", "enter-mode":
 		return 3 // follow|obey|heed, tell, mode
-	case "route-payments", "act-as-if", "no-longer-apply":
-		return 4 // payment|payments|funds|..., you, longer
+	case "route-payments", "act-as-if", "no-longer-apply", "act-as-admin", "discard-previous":
+		return 4 // payment|payments|funds|..., you, longer, system, instructions
+	case "forget-previous-romance":
+		return 2 // instructions|instrucciones|instrucoes|...
+	case "forget-all-romance", "forget-all-rules-romance":
+		return 3 // instructions|instrucciones|..., reglas|regles|regras
 	case "reveal-prompt":
 		return 5 // prompt|prompts|instructions
 	}

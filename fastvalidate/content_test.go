@@ -89,6 +89,9 @@ func TestContentHostile(t *testing.T) {
 			t.Errorf("pattern %s has no hostile card that finds it", p.id)
 		}
 	}
+	if id := loadPatterns().imageAlt.id; id != "" && !found[id] {
+		t.Errorf("pattern %s has no hostile card that finds it", id)
+	}
 }
 
 // TestContentHonest holds honest cards in many scripts, with emoji

@@ -3,17 +3,17 @@
 package fastvalidate
 
 // staticPatternsText is the content/patterns.txt staticPatterns was made from.
-const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 10\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
+const staticPatternsText = "# Instructions aimed at the model that reads a card: the pattern set of\n# cardscan's content.injection and content.hidden-markup rules.\n#\n# Patterns are matched against a card's names and texts folded (NFKC,\n# ASCII case folded, confusables mapped to the ASCII they pass for by UTS\n# #39 skeletons, format characters and combining marks dropped, white space\n# collapsed), each object's texts joined in document order, and the last\n# text of an object read on into the next object's; words that hyphens\n# split are read joined too, and so, in an object that holds a word a\n# pattern is anchored on, are words that dots split (\"i.g.n.o.r.e\") and\n# words of leetspeak, read as letters (\"1gn0r3\").\n#\n# Lines:\n#   version N                       the set's version; raise it on any change\n#   words KIND ID [+W|W..] [-W|W..] TOKEN...\n#                                   a sequence of words: each TOKEN is one or\n#                                   more words separated by \"|\", or *N: up to\n#                                   N words of any kind. With +W|W.., the\n#                                   first word must open a clause (the text's\n#                                   start, or punctuation, before it) or\n#                                   follow one of the Ws, past white space;\n#                                   with -W|W.., it must not follow one.\n#                                   A TOKEN followed by a field !W|W..\n#                                   matches no word that one of the Ws\n#                                   follows (\"token\" of \"token count\").\n#                                   A last field ~W|W.. keeps the pattern\n#                                   from matching where its last word is\n#                                   followed by a past participle and a\n#                                   word that names none of the Ws (\"all\n#                                   previously acknowledged alerts\")\n#   literal KIND ID TEXT            TEXT (the rest of the line, folded as\n#                                   above) anywhere; for markup and markers.\n#                                   A CSS literal ends with what ends a\n#                                   declaration in a style attribute\n#                                   (; \" ' >), so that prose naming the\n#                                   property (\"hidden with display:none\n#                                   that screen readers skip\") is no match\n#   declaration KIND ID TEXT        a literal that starts a CSS value\n#                                   (\"left:-999\"), matched only where the\n#                                   value runs on to what ends a\n#                                   declaration (the rest of its number\n#                                   and unit, then ; \" ' > } or !), so\n#                                   that prose naming the value is none\n#   image KIND ID MARK...           a Markdown image, ![alt](url), in one\n#                                   text, whose url holds a placeholder one\n#                                   of the MARKs opens ({name}, $name, [name],\n#                                   %7Bname%7D):\n#                                   a model fills it with what it should\n#                                   keep, and it is sent to the url's host\n#   alttext KIND ID                 a word pattern matched inside the alt\n#                                   text of a Markdown image, ![alt](url),\n#                                   in one text: a reader sees alt text\n#                                   only where the image fails to load, a\n#                                   model reads it; the word pattern is\n#                                   reported too\n#   reflink KIND ID                 a Markdown link with no text, [][label],\n#                                   whose text then defines the label\n#                                   ([label]: url): seen by no reader\n#   lighttext KIND ID TEXT          a literal that declares a white text\n#                                   colour (\"color:#fff\"), matched only\n#                                   where the value is white and ends as\n#                                   a declaration does, the property is\n#                                   color itself, and the text sets no\n#                                   background: white on a page's white\n#   element KIND ID <TAG>           the start tag <TAG> of an element that\n#                                   holds text: a letter or digit right\n#                                   after it, or text its end tag closes\n#                                   in the same text; prose that names the\n#                                   element (\"<template>, <script> and\n#                                   <style> blocks\") is none\n#   attribute KIND ID NAME          a start tag that holds the attribute\n#                                   NAME with no value or any, outside the\n#                                   quotes of another attribute's value\n#                                   (\"<span class='tip' hidden>\"), not\n#                                   NAME as a value (\"type='hidden'\")\n#   turn KIND ID ROLE [NEXT]        a conversation turn: ROLE (as written,\n#                                   case and all, not folded; it ends with\n#                                   a colon) opening the text or one of its\n#                                   lines, and, with NEXT, a later line\n#                                   opened by NEXT; read on each text\n#                                   apart, where its line breaks and case\n#                                   are still known, so that \"Operating\n#                                   system: Linux\" is none\n#\n# KIND is what the finding names; hidden-markup reports\n# content.hidden-markup, every other kind content.injection. Every\n# pattern has a case in testdata/content/hostile.tsv that it finds, and\n# testdata/content/honest.tsv holds honest cards none may match. Words\n# of French, Spanish, Portuguese and German are written as they fold:\n# accents dropped (\"precedentes\", \"instrucoes\", \"fruheren\").\nversion 11\n\nwords override ignore-previous ignore|disregard|forget|overlook|skip|neglect *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints\nwords override ignore-previous-messages ignore|disregard *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any *2 messages|commands\nwords override discard-previous discard|dismiss|abandon|drop|erase|scrap|ditch|trash *3 previous|prior|above|earlier|preceding|former|foregoing|original|initial|system|developer|all|any|your *2 instructions|instruction\nwords override override-previous override|bypass *1 all|any|previous|prior|earlier|above|preceding|your *2 instructions|instruction|prompt|prompts|directives|rules|guidelines|constraints\nwords override do-not-follow do|dont|don *1 not|t follow|obey|heed *3 previous|prior|above|system|original|your *1 instructions|rules|guidelines|prompt|directives\nwords override new-system-prompt -a|an|each|every|any|per new|updated|real|actual|true|secret system prompt|instructions|message\nwords roleplay you-are-now you are now *2 dan|unrestricted|unfiltered|uncensored|jailbroken|evil|developer|admin|administrator|root|god\nwords roleplay from-now-on from now on *1 you|your|always|never|respond|act|answer|reply\nwords roleplay pretend pretend *1 to|you|that *1 be|are|have *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay pretend-no-rules pretend *1 to|you|that *1 be|are|have *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-as roleplay|role *1 play as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-as-no-rules roleplay|role *1 play as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-as roleplay as|that *4 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|official|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-as-no-rules roleplay as|that *4 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-you roleplay|role *1 play you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-you-no-rules roleplay|role *1 play you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay roleplay-word-you roleplay *1 you are|re *2 unrestricted|unfiltered|uncensored|evil|dan|jailbroken|free|human|admin|administrator|root|system|developer\nwords roleplay roleplay-word-you-no-rules roleplay *1 you are|re *2 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 unrestricted|unfiltered|uncensored|jailbroken|evil|dan|admin|administrator|root|developer|god\nwords roleplay act-as-if act|behave|respond|answer *1 as if|though you *3 no|without *3 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay act-as-admin act|behave|operate *1 as *1 system admin|administrator|root|superuser *4 and|with|having no|without *2 rules|rule|restrictions|restriction|limits|limitations|filters|filter|guidelines|guardrails|censorship|ethics|morals|boundaries|policies|constraints|safeguards\nwords roleplay dan do anything now\nwords roleplay developer-mode god|jailbreak|jailbroken|unrestricted mode *1 enabled|on|activated|active\nwords roleplay enter-mode enter|enable|activate|switch|turn *2 jailbreak|jailbroken|god|unrestricted mode\nwords roleplay developer-mode-policies developer mode *2 enabled|activated *4 you|your|policies|policy|responses|output|censorship\nwords roleplay no-longer you are|re no longer *2 bound|restricted|limited|subject|assistant|chatgpt|claude|ai|model|chatbot|bot|llm|gpt|censored|filtered\nwords exfiltration send-secrets -your|the|a|an|my|our|their|his|her|by|via|of|per|each|every|no send|post|forward|upload|email|exfiltrate|leak|transmit|mail|submit *6 key|keys|token|tokens|password|passwords|passphrase|credential|credentials|secret|secrets|cookie|cookies|conversation|history|environment|env|variables|vars|ssn|seed|mnemonic|wallet !count|counts|counter|counting|usage|limit|limits|budget|budgets|cost|costs|length|estimate|estimates|price|prices|pricing|total|totals|points|takeaways|metrics|figures|findings|facts|insights|highlights|dates|decisions|ideas|moments|stats|steps|questions|terms *6 to|at|via|into\nwords exfiltration reveal-prompt reveal|print|output|repeat|show|leak|disclose|dump|display|tell *3 your|the|my *1 system|hidden|initial|original|secret prompt|prompts|instructions\nwords override set-aside set|put|cast|push aside *4 told|instructions|instruction|rules|guidelines|prompt|directives\nwords override real-task -what|whatever|whether|how|why|where|when|know your real|actual task|job|goal|mission|objective|purpose is *1 to\nwords override must-now assistant|model|ai|llm|you must|shall now\nwords override respond-only +you|always|must|should|shall|please|now|then|and|strictly|henceforth respond|reply only with\nwords override ignore-everything ignore|disregard|forget everything|anything|all above|before|prior|previously|earlier ~instructions|instruction|prompt|prompts|directions|directives|rules|guidelines|context|constraints|messages|commands|orders|text|content|input|guidance|programming|training|restrictions|filters|policies\nwords override forget-instructions ignore|disregard|forget your|these|those *1 instructions|prompt|rules|guidelines|programming|training|directives|restrictions|constraints|filters\nwords override supersede overrides|supersedes *2 all|any|previous|prior|earlier|your *2 instructions|prompts|rules|guidelines|directives\nwords override no-longer-apply previous|prior|earlier|above|original|old|system|your|safety *1 instructions|rules|guidelines|restrictions|constraints|policies no longer apply|applies|matter|matters\nwords exfiltration do-not-tell do|dont|don|never *1 not|t tell *1 the|this *1 user|users|human|customer\nwords exfiltration route-payments route|redirect|divert|send|transfer *3 every|all|each|any *1 payment|payments|funds|money|transaction|transactions|transfers *3 to|through|via\nwords override always-call always|must *1 call|invoke|use|choose|select|prefer *2 this|our *1 agent|tool|skill *3 instead|over|before|rather\nwords override ignore-previous-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override ignore-all-romance ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-previous-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao\nwords override forget-previous-french oublie|oubliez|oublier *3 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens *1 precedentes|precedente|precedents|anteriores|anterior|anterieures|anterieure|anterieurs|previas|previos|iniciales|initiales|iniciais|originales|originais|originelles\nwords override forget-all-french oublie|oubliez|oublier toutes|tous|todas|todos *2 instructions|instruction|instrucciones|instruccion|instrucoes|instrucao|consignes|consigne|indicaciones|indicacoes|orientacoes|directives|directivas|diretrizes|reglas|regles|regras|ordres|ordenes|ordens\nwords override forget-all-rules-romance oublie|oubliez|oublier|olvida|olvide|olvidad|olvidar|esqueca|esquecam|esquece|esquecer toutes|tous|todas|todos *2 reglas|regles|regras\nwords override ignore-previous-german ignoriere|ignorier|ignorieren *3 vorherigen|vorherige|vorigen|bisherigen|bisherige|fruheren|fruhere|frueheren|obigen|obige|alle|allen|samtliche|ursprunglichen|urspruenglichen *2 anweisungen|anweisung|instruktionen|befehle|regeln|vorgaben|anordnungen|richtlinien\nwords override ignore-everything-intl ignore|ignorez|ignorer|ignora|ignorar|ignorad|ignorem|ignoriere|ignorier|ignorieren tout|todo|tudo|alles *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nwords override forget-everything-french oublie|oubliez|oublier tout *4 precede|precedent|anterior|anteriormente|antes|arriba|acima|dessus|davor|vorher|zuvor|bisher|bisherige|vorherige|oben|obige|dito|dicho|gesagte\nliteral marker im-start <|im_start|>\nliteral marker im-end <|im_end|>\nliteral marker endoftext <|endoftext|>\nliteral marker special-system <|system|>\nliteral marker special-user <|user|>\nliteral marker special-assistant <|assistant|>\nliteral marker header-id <|start_header_id|>\nliteral marker eot-id <|eot_id|>\nliteral marker start-of-turn <start_of_turn>\nliteral marker inst [inst]\nliteral marker inst-end [/inst]\nliteral marker llama-sys <<sys>>\nliteral marker system-tag <system>\nliteral marker system-tag-end </system>\nliteral marker hash-system ### system\nliteral marker hash-instruction ### instruction\nliteral marker hash-assistant ### assistant\nliteral marker hash-human ### human\nliteral marker new-instructions new instructions:\nliteral marker new-system-prompt-colon new system prompt:\nliteral marker assistant-tag <assistant>\nliteral marker role-system-json \"role\": \"system\"\nliteral marker role-system-json-tight \"role\":\"system\"\nturn marker system-turn SYSTEM:\nturn marker human-assistant-turn Human: Assistant:\nturn marker user-assistant-turn User: Assistant:\nliteral tool-call tool-call-tag <tool_call>\nliteral tool-call function-calls <function_calls>\nliteral tool-call invoke-tag <invoke name=\nliteral tool-call tool-use-tag <tool_use>\nliteral tool-call tool-calls-json \"tool_calls\":\nliteral tool-call tool-calls-json-space \"tool_calls\" :\nliteral tool-call function-call-json \"function_call\":\nliteral tool-call function-call-json-space \"function_call\" :\nliteral tool-call special-tool-call <|tool_call|>\nliteral tool-call function-tag <function=\nliteral tool-call arguments-json \"arguments\": {\nliteral tool-call arguments-json-tight \"arguments\":{\nliteral tool-call arguments-json-string \"arguments\": \"\nliteral tool-call arguments-json-string-tight \"arguments\":\"\nliteral hidden-markup html-comment <!--\nliteral hidden-markup display-none display:none;\nliteral hidden-markup display-none-dq display:none\"\nliteral hidden-markup display-none-sq display:none'\nliteral hidden-markup display-none-gt display:none>\nliteral hidden-markup display-none-important display:none!\nliteral hidden-markup display-none-space display: none;\nliteral hidden-markup display-none-space-dq display: none\"\nliteral hidden-markup display-none-space-sq display: none'\nliteral hidden-markup display-none-spaces display : none;\nliteral hidden-markup display-none-spaces-dq display : none\"\nliteral hidden-markup display-none-spaces-sq display : none'\nliteral hidden-markup visibility-hidden visibility:hidden;\nliteral hidden-markup visibility-hidden-dq visibility:hidden\"\nliteral hidden-markup visibility-hidden-sq visibility:hidden'\nliteral hidden-markup visibility-hidden-gt visibility:hidden>\nliteral hidden-markup visibility-hidden-space visibility: hidden;\nliteral hidden-markup visibility-hidden-space-dq visibility: hidden\"\nliteral hidden-markup visibility-hidden-space-sq visibility: hidden'\nliteral hidden-markup visibility-collapse visibility:collapse;\nliteral hidden-markup visibility-collapse-dq visibility:collapse\"\nliteral hidden-markup visibility-collapse-sq visibility:collapse'\nliteral hidden-markup visibility-collapse-gt visibility:collapse>\nliteral hidden-markup font-size-zero font-size:0;\nliteral hidden-markup font-size-zero-dq font-size:0\"\nliteral hidden-markup font-size-zero-sq font-size:0'\nliteral hidden-markup font-size-zero-gt font-size:0>\nliteral hidden-markup font-size-zero-px font-size:0px\nliteral hidden-markup font-size-zero-space font-size: 0;\nliteral hidden-markup font-size-zero-space-dq font-size: 0\"\nliteral hidden-markup font-size-zero-space-sq font-size: 0'\nliteral hidden-markup font-size-zero-space-px font-size: 0px\nliteral hidden-markup opacity-zero opacity:0;\nliteral hidden-markup opacity-zero-dq opacity:0\"\nliteral hidden-markup opacity-zero-sq opacity:0'\nliteral hidden-markup opacity-zero-gt opacity:0>\nliteral hidden-markup opacity-zero-space opacity: 0;\nliteral hidden-markup opacity-zero-space-dq opacity: 0\"\nliteral hidden-markup opacity-zero-space-sq opacity: 0'\nliteral hidden-markup color-transparent color:transparent;\nliteral hidden-markup color-transparent-dq color:transparent\"\nliteral hidden-markup color-transparent-sq color:transparent'\nliteral hidden-markup color-transparent-gt color:transparent>\nliteral hidden-markup color-transparent-space color: transparent;\nliteral hidden-markup color-transparent-space-dq color: transparent\"\nliteral hidden-markup color-transparent-space-sq color: transparent'\nliteral hidden-markup hidden-attr <span hidden\nliteral hidden-markup hidden-div <div hidden\nliteral hidden-markup empty-link-text []( \nliteral hidden-markup details-tag <details\nliteral hidden-markup hidden-p <p hidden\nliteral hidden-markup markdown-comment [//]: #\nliteral hidden-markup markdown-comment-angle [comment]: <>\nliteral hidden-markup markdown-comment-slashes-angle [//]: <>\nliteral hidden-markup markdown-comment-label [comment]: #\nliteral hidden-markup markdown-script-link ](javascript:\nliteral hidden-markup clip-rect-zero clip:rect(0\nliteral hidden-markup clip-rect-zero-space clip: rect(0\nliteral hidden-markup opacity-zero-point opacity:0.0;\nliteral hidden-markup opacity-zero-point-dq opacity:0.0\"\nliteral hidden-markup opacity-zero-point-sq opacity:0.0'\nliteral hidden-markup opacity-zero-point-space opacity: 0.0;\nliteral hidden-markup opacity-zero-point-space-dq opacity: 0.0\"\nliteral hidden-markup opacity-zero-point-space-sq opacity: 0.0'\ndeclaration hidden-markup opacity-near-zero opacity:0.00\nliteral hidden-markup height-zero-overflow height:0;overflow:hidden\nliteral hidden-markup max-height-zero-overflow max-height:0;overflow:hidden\nliteral hidden-markup clip-path-inset-full clip-path:inset(100%)\nliteral hidden-markup clip-path-inset-half clip-path:inset(50%)\nliteral hidden-markup scale-zero transform:scale(0)\ndeclaration hidden-markup font-size-one-pixel font-size:1px\ndeclaration hidden-markup font-size-one-pixel-space font-size: 1px\ndeclaration hidden-markup opacity-near-zero-space opacity: 0.00\ndeclaration hidden-markup opacity-one-percent opacity:0.01\ndeclaration hidden-markup opacity-one-percent-space opacity: 0.01\nliteral hidden-markup font-size-zero-em font-size:0em\nliteral hidden-markup font-size-zero-em-space font-size: 0em\nliteral hidden-markup font-size-zero-rem font-size:0rem\nliteral hidden-markup font-size-zero-rem-space font-size: 0rem\nliteral hidden-markup font-size-zero-pt font-size:0pt\nliteral hidden-markup font-size-zero-pt-space font-size: 0pt\nliteral hidden-markup font-size-zero-percent font-size:0%\nliteral hidden-markup font-size-zero-percent-space font-size: 0%\nliteral hidden-markup font-size-zero-point-em font-size:0.0em\nliteral hidden-markup font-size-zero-point-em-space font-size: 0.0em\nliteral hidden-markup font-size-zero-point-rem font-size:0.0rem\nliteral hidden-markup font-size-zero-point-rem-space font-size: 0.0rem\nliteral hidden-markup font-size-zero-point-px font-size:0.0px\nliteral hidden-markup font-size-zero-point-px-space font-size: 0.0px\ndeclaration hidden-markup text-indent-offscreen text-indent:-999\ndeclaration hidden-markup text-indent-offscreen-space text-indent: -999\ndeclaration hidden-markup left-offscreen left:-999\ndeclaration hidden-markup left-offscreen-space left: -999\ndeclaration hidden-markup top-offscreen top:-999\ndeclaration hidden-markup top-offscreen-space top: -999\ndeclaration hidden-markup text-indent-offscreen-1000 text-indent:-1000\ndeclaration hidden-markup text-indent-offscreen-1000-space text-indent: -1000\ndeclaration hidden-markup left-offscreen-1000 left:-1000\ndeclaration hidden-markup left-offscreen-1000-space left: -1000\ndeclaration hidden-markup top-offscreen-1000 top:-1000\ndeclaration hidden-markup top-offscreen-1000-space top: -1000\nliteral hidden-markup zero-box width:0;height:0;overflow:hidden\nliteral hidden-markup zero-box-space width: 0; height: 0; overflow: hidden\nimage exfiltration image-url-placeholder { $ [ %7B %7b\nreflink hidden-markup empty-reference-link\nalttext hidden-markup image-alt-instruction\nliteral hidden-markup hidden-section <section hidden\nliteral hidden-markup hidden-aside <aside hidden\nliteral hidden-markup hidden-article <article hidden\nliteral hidden-markup hidden-header <header hidden\nliteral hidden-markup hidden-footer <footer hidden\nliteral hidden-markup hidden-nav <nav hidden\nliteral hidden-markup hidden-main <main hidden\nliteral hidden-markup hidden-small <small hidden\nliteral hidden-markup hidden-label <label hidden\nliteral hidden-markup hidden-ul <ul hidden\nliteral hidden-markup hidden-ol <ol hidden\nliteral hidden-markup hidden-li <li hidden\nliteral hidden-markup hidden-a <a hidden\nliteral hidden-markup hidden-b <b hidden\nliteral hidden-markup hidden-i <i hidden\nliteral hidden-markup hidden-em <em hidden\nliteral hidden-markup hidden-strong <strong hidden\nliteral hidden-markup hidden-font <font hidden\nliteral hidden-markup hidden-td <td hidden\nliteral hidden-markup hidden-tr <tr hidden\nliteral hidden-markup hidden-table <table hidden\nliteral hidden-markup hidden-h1 <h1 hidden\nliteral hidden-markup hidden-h2 <h2 hidden\nliteral hidden-markup hidden-h3 <h3 hidden\nliteral hidden-markup hidden-h4 <h4 hidden\nliteral hidden-markup hidden-h5 <h5 hidden\nliteral hidden-markup hidden-h6 <h6 hidden\nliteral hidden-markup hidden-pre <pre hidden\nliteral hidden-markup hidden-blockquote <blockquote hidden\nliteral hidden-markup hidden-form <form hidden\nliteral hidden-markup hidden-button <button hidden\nliteral hidden-markup hidden-img <img hidden\nliteral hidden-markup hidden-attr-after-dq \" hidden>\nliteral hidden-markup hidden-attr-after-dq-value \" hidden=\nelement hidden-markup template-text <template>\nattribute hidden-markup hidden-attribute hidden\nlighttext hidden-markup white-text color:#fff\nlighttext hidden-markup white-text-space color: #fff\nlighttext hidden-markup white-text-word color:white\nlighttext hidden-markup white-text-word-space color: white\n"
 
 // staticPatterns is mustParsePatterns(staticPatternsText), as static data.
 var staticPatterns = patternSet{
 	vec: gateVecTables{
 		class:  [128]uint8{33: 0x2, 34: 0x2, 35: 0x2, 45: 0x2, 48: 0x1, 49: 0x1, 50: 0x1, 51: 0x1, 52: 0x1, 53: 0x1, 54: 0x1, 55: 0x1, 56: 0x1, 57: 0x1, 58: 0x2, 60: 0x2, 65: 0x1, 66: 0x1, 67: 0x1, 68: 0x1, 69: 0x1, 70: 0x1, 71: 0x1, 72: 0x1, 73: 0x1, 74: 0x1, 75: 0x1, 76: 0x1, 77: 0x1, 78: 0x1, 79: 0x1, 80: 0x1, 81: 0x1, 82: 0x1, 83: 0x1, 84: 0x1, 85: 0x1, 86: 0x1, 87: 0x1, 88: 0x1, 89: 0x1, 90: 0x1, 91: 0x2, 93: 0x2, 97: 0x1, 98: 0x1, 99: 0x1, 100: 0x1, 101: 0x1, 102: 0x1, 103: 0x1, 104: 0x1, 105: 0x1, 106: 0x1, 107: 0x1, 108: 0x1, 109: 0x1, 110: 0x1, 111: 0x1, 112: 0x1, 113: 0x1, 114: 0x1, 115: 0x1, 116: 0x1, 117: 0x1, 118: 0x1, 119: 0x1, 120: 0x1, 121: 0x1, 122: 0x1},
-		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0x60, 72: 0x40, 76: 0x20, 77: 0x20, 78: 0x2, 79: 0x80, 80: 0x84, 83: 0x50, 84: 0x8, 86: 0x4, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0x60, 104: 0x40, 108: 0x20, 109: 0x20, 110: 0x2, 111: 0x80, 112: 0x84, 115: 0x50, 116: 0x8, 118: 0x4, 121: 0x2}, 1: {65: 0x4, 67: 0x1, 69: 0x40, 76: 0x1, 79: 0x22, 82: 0xc8, 83: 0x11, 86: 0x80, 89: 0x8, 97: 0x4, 99: 0x1, 101: 0x40, 108: 0x1, 111: 0x22, 114: 0xc8, 115: 0x11, 118: 0x80, 121: 0x8}, 2: {65: 0x8, 67: 0x40, 68: 0x20, 69: 0xc0, 73: 0x1, 78: 0x30, 79: 0xa0, 80: 0x8, 82: 0x4, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 99: 0x40, 100: 0x20, 101: 0xc0, 105: 0x1, 110: 0x30, 111: 0xa0, 112: 0x8, 114: 0x4, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x12, 1: 0x12, 2: 0x12, 3: 0x12, 4: 0x12, 5: 0x12, 6: 0x12, 7: 0x12, 8: 0x12, 9: 0x12, 10: 0x12, 11: 0x12, 12: 0x12, 13: 0x12, 14: 0x12, 15: 0x12, 16: 0x12, 17: 0x12, 18: 0x12, 19: 0x12, 20: 0x12, 21: 0x12, 22: 0x12, 23: 0x12, 24: 0x12, 25: 0x12, 26: 0x12, 27: 0x12, 28: 0x12, 29: 0x12, 30: 0x12, 31: 0x12, 32: 0x12, 33: 0x12, 34: 0x12, 35: 0x12, 36: 0x12, 37: 0x12, 38: 0x12, 39: 0x12, 40: 0x12, 41: 0x12, 42: 0x12, 43: 0x12, 44: 0x12, 45: 0x12, 46: 0x12, 47: 0x12, 58: 0x12, 59: 0x12, 60: 0x12, 61: 0x12, 62: 0x12, 63: 0x12, 64: 0x12, 65: 0x9, 68: 0x41, 69: 0x20, 71: 0x20, 73: 0x4, 75: 0x20, 77: 0x84, 78: 0x8, 82: 0xc0, 83: 0x4, 84: 0x80, 85: 0x1, 86: 0x20, 91: 0x12, 92: 0x12, 93: 0x12, 94: 0x12, 95: 0x12, 96: 0x12, 97: 0x9, 100: 0x41, 101: 0x20, 103: 0x20, 105: 0x4, 107: 0x20, 109: 0x84, 110: 0x8, 114: 0xc0, 115: 0x4, 116: 0x80, 117: 0x1, 118: 0x20, 123: 0x12, 124: 0x12, 125: 0x12, 126: 0x12, 127: 0x12}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0xc, 72: 0x20, 73: 0x60, 75: 0x10, 77: 0xa0, 78: 0x2, 79: 0x80, 82: 0x6, 83: 0x68, 84: 0x6, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0xc, 104: 0x20, 105: 0x60, 107: 0x10, 109: 0xa0, 110: 0x2, 111: 0x80, 114: 0x6, 115: 0x68, 116: 0x6, 119: 0x2}, 1: {65: 0x2, 66: 0x80, 69: 0x12, 71: 0x40, 73: 0x20, 75: 0x40, 78: 0xa1, 79: 0x4, 85: 0x28, 89: 0x20, 97: 0x2, 98: 0x80, 101: 0x12, 103: 0x40, 105: 0x20, 107: 0x40, 110: 0xa1, 111: 0x4, 117: 0x28, 121: 0x20}, 2: {65: 0x2, 69: 0x80, 71: 0x2, 73: 0x40, 75: 0x4, 76: 0x86, 78: 0x48, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 101: 0x80, 103: 0x2, 105: 0x40, 107: 0x4, 108: 0x86, 110: 0x48, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 68: 0x8, 69: 0xc, 71: 0x4, 73: 0x1, 76: 0x6, 77: 0x80, 79: 0x40, 80: 0x40, 82: 0x20, 83: 0x10, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 100: 0x8, 101: 0xc, 103: 0x4, 105: 0x1, 108: 0x6, 109: 0x80, 111: 0x40, 112: 0x40, 114: 0x20, 115: 0x10, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
+		places: [2][4][128]uint8{0: {0: {65: 0x1, 66: 0x8, 67: 0xa0, 76: 0x10, 77: 0x60, 78: 0x2, 79: 0x80, 80: 0x44, 83: 0x10, 84: 0x8, 86: 0x4, 89: 0x2, 97: 0x1, 98: 0x8, 99: 0xa0, 108: 0x10, 109: 0x60, 110: 0x2, 111: 0x80, 112: 0x44, 115: 0x10, 116: 0x8, 118: 0x4, 121: 0x2}, 1: {65: 0x4, 66: 0x80, 67: 0x1, 75: 0x10, 76: 0x1, 78: 0x40, 79: 0x32, 82: 0xc8, 83: 0x1, 86: 0x80, 89: 0x8, 97: 0x4, 98: 0x80, 99: 0x1, 107: 0x10, 108: 0x1, 110: 0x40, 111: 0x32, 114: 0xc8, 115: 0x1, 118: 0x80, 121: 0x8}, 2: {65: 0x8, 68: 0x20, 69: 0xc0, 73: 0x11, 78: 0x30, 79: 0x60, 80: 0x8, 82: 0x4, 83: 0x4, 84: 0x1, 85: 0x2, 87: 0x3, 89: 0x4, 97: 0x8, 100: 0x20, 101: 0xc0, 105: 0x11, 110: 0x30, 111: 0x60, 112: 0x8, 114: 0x4, 115: 0x4, 116: 0x1, 117: 0x2, 119: 0x3, 121: 0x4}, 3: {0: 0x2, 1: 0x2, 2: 0x2, 3: 0x2, 4: 0x2, 5: 0x2, 6: 0x2, 7: 0x2, 8: 0x2, 9: 0x2, 10: 0x2, 11: 0x2, 12: 0x2, 13: 0x2, 14: 0x2, 15: 0x2, 16: 0x2, 17: 0x2, 18: 0x2, 19: 0x2, 20: 0x2, 21: 0x2, 22: 0x2, 23: 0x2, 24: 0x2, 25: 0x2, 26: 0x2, 27: 0x2, 28: 0x2, 29: 0x2, 30: 0x2, 31: 0x2, 32: 0x2, 33: 0x2, 34: 0x2, 35: 0x2, 36: 0x2, 37: 0x2, 38: 0x2, 39: 0x2, 40: 0x2, 41: 0x2, 42: 0x2, 43: 0x2, 44: 0x2, 45: 0x2, 46: 0x2, 47: 0x2, 58: 0x2, 59: 0x2, 60: 0x2, 61: 0x2, 62: 0x2, 63: 0x2, 64: 0x2, 65: 0x9, 68: 0x81, 69: 0x20, 71: 0x10, 73: 0x4, 75: 0x20, 77: 0x44, 78: 0x8, 80: 0x10, 82: 0x80, 83: 0x4, 84: 0x40, 85: 0x1, 86: 0x20, 89: 0x80, 91: 0x2, 92: 0x2, 93: 0x2, 94: 0x2, 95: 0x2, 96: 0x2, 97: 0x9, 100: 0x81, 101: 0x20, 103: 0x10, 105: 0x4, 107: 0x20, 109: 0x44, 110: 0x8, 112: 0x10, 114: 0x80, 115: 0x4, 116: 0x40, 117: 0x1, 118: 0x20, 121: 0x80, 123: 0x2, 124: 0x2, 125: 0x2, 126: 0x2, 127: 0x2}}, 1: {0: {68: 0x20, 69: 0x1, 70: 0xc, 72: 0x60, 73: 0xa0, 75: 0x10, 77: 0x20, 78: 0x2, 79: 0x88, 82: 0x46, 83: 0x69, 84: 0x6, 87: 0x2, 100: 0x20, 101: 0x1, 102: 0xc, 104: 0x60, 105: 0xa0, 107: 0x10, 109: 0x20, 110: 0x2, 111: 0x88, 114: 0x46, 115: 0x69, 116: 0x6, 119: 0x2}, 1: {65: 0x2, 69: 0x52, 71: 0x80, 73: 0x20, 78: 0xa1, 79: 0x4, 83: 0x1, 85: 0x28, 89: 0x20, 97: 0x2, 101: 0x52, 103: 0x80, 105: 0x20, 110: 0xa1, 111: 0x4, 115: 0x1, 117: 0x28, 121: 0x20}, 2: {65: 0x2, 66: 0x8, 67: 0x40, 69: 0x40, 71: 0x42, 75: 0x4, 76: 0x86, 78: 0x89, 80: 0x8, 82: 0x4, 83: 0x20, 86: 0x1, 89: 0x10, 97: 0x2, 98: 0x8, 99: 0x40, 101: 0x40, 103: 0x42, 107: 0x4, 108: 0x86, 110: 0x89, 112: 0x8, 114: 0x4, 115: 0x20, 118: 0x1, 121: 0x10}, 3: {0: 0x11, 1: 0x11, 2: 0x11, 3: 0x11, 4: 0x11, 5: 0x11, 6: 0x11, 7: 0x11, 8: 0x11, 9: 0x11, 10: 0x11, 11: 0x11, 12: 0x11, 13: 0x11, 14: 0x11, 15: 0x11, 16: 0x11, 17: 0x11, 18: 0x11, 19: 0x11, 20: 0x11, 21: 0x11, 22: 0x11, 23: 0x11, 24: 0x11, 25: 0x11, 26: 0x11, 27: 0x11, 28: 0x11, 29: 0x11, 30: 0x11, 31: 0x11, 32: 0x11, 33: 0x11, 34: 0x11, 35: 0x11, 36: 0x11, 37: 0x11, 38: 0x11, 39: 0x11, 40: 0x11, 41: 0x11, 42: 0x11, 43: 0x11, 44: 0x11, 45: 0x11, 46: 0x11, 47: 0x11, 58: 0x11, 59: 0x11, 60: 0x11, 61: 0x11, 62: 0x11, 63: 0x11, 64: 0x11, 68: 0x48, 69: 0xc, 71: 0x4, 73: 0x1, 76: 0xe, 79: 0x80, 82: 0x60, 83: 0x10, 84: 0x20, 89: 0x80, 91: 0x11, 92: 0x11, 93: 0x11, 94: 0x11, 95: 0x11, 96: 0x11, 100: 0x48, 101: 0xc, 103: 0x4, 105: 0x1, 108: 0xe, 111: 0x80, 114: 0x60, 115: 0x10, 116: 0x20, 121: 0x80, 123: 0x11, 124: 0x11, 125: 0x11, 126: 0x11, 127: 0x11}}},
 	},
-	teddy:        [8][32]uint8{0: {0: 0xa0, 1: 0x41, 2: 0x28, 3: 0xf4, 4: 0xe0, 5: 0x2, 6: 0x51, 7: 0x20, 8: 0xc0, 9: 0x42, 11: 0x8, 12: 0x10, 13: 0x90, 14: 0x12, 15: 0x90, 16: 0xa0, 17: 0x41, 18: 0x28, 19: 0xf4, 20: 0xe0, 21: 0x2, 22: 0x51, 23: 0x20, 24: 0xc0, 25: 0x42, 27: 0x8, 28: 0x10, 29: 0x90, 30: 0x12, 31: 0x90}, 1: {6: 0xdb, 7: 0xe7, 22: 0xdb, 23: 0xe7}, 2: {1: 0xa1, 2: 0xe0, 3: 0x45, 5: 0xf8, 6: 0x80, 7: 0x40, 9: 0x88, 11: 0x4, 12: 0x1, 14: 0x12, 15: 0x33, 17: 0xa1, 18: 0xe0, 19: 0x45, 21: 0xf8, 22: 0x80, 23: 0x40, 25: 0x88, 27: 0x4, 28: 0x1, 30: 0x12, 31: 0x33}, 3: {6: 0xff, 7: 0xec, 22: 0xff, 23: 0xec}, 4: {0: 0x28, 1: 0x60, 2: 0x1, 3: 0x82, 4: 0x11, 5: 0xd2, 6: 0x2, 7: 0x13, 9: 0x6c, 11: 0x20, 12: 0x30, 14: 0x54, 15: 0x30, 16: 0x28, 17: 0x60, 18: 0x1, 19: 0x82, 20: 0x11, 21: 0xd2, 22: 0x2, 23: 0x13, 25: 0x6c, 27: 0x20, 28: 0x30, 30: 0x54, 31: 0x30}, 5: {6: 0xf4, 7: 0xab, 22: 0xf4, 23: 0xab}, 6: {0: 0xe, 1: 0xf, 2: 0x8e, 3: 0x8f, 4: 0xce, 5: 0x3f, 6: 0x1e, 7: 0x1f, 8: 0xe, 9: 0x9f, 10: 0xe, 11: 0x1e, 12: 0x3e, 13: 0x3e, 14: 0x4e, 15: 0x4e, 16: 0xe, 17: 0xf, 18: 0x8e, 19: 0x8f, 20: 0xce, 21: 0x3f, 22: 0x1e, 23: 0x1f, 24: 0xe, 25: 0x9f, 26: 0xe, 27: 0x1e, 28: 0x3e, 29: 0x3e, 30: 0x4e, 31: 0x4e}, 7: {0: 0xe, 1: 0xe, 2: 0xe, 3: 0xe, 4: 0xe, 5: 0xe, 6: 0x7f, 7: 0x9f, 8: 0xe, 9: 0xe, 10: 0xe, 11: 0xe, 12: 0xe, 13: 0xe, 14: 0xe, 15: 0xe, 16: 0xe, 17: 0xe, 18: 0xe, 19: 0xe, 20: 0xe, 21: 0xe, 22: 0x7f, 23: 0x9f, 24: 0xe, 25: 0xe, 26: 0xe, 27: 0xe, 28: 0xe, 29: 0xe, 30: 0xe, 31: 0xe}},
+	teddy:        [8][32]uint8{0: {0: 0xc1, 1: 0x41, 2: 0xac, 3: 0xf0, 4: 0xa4, 5: 0x2, 6: 0x61, 7: 0x4, 8: 0xc0, 9: 0x6, 11: 0x8, 12: 0x20, 13: 0xa0, 14: 0x6, 15: 0xa4, 16: 0xc1, 17: 0x41, 18: 0xac, 19: 0xf0, 20: 0xa4, 21: 0x2, 22: 0x61, 23: 0x4, 24: 0xc0, 25: 0x6, 27: 0x8, 28: 0x20, 29: 0xa0, 30: 0x6, 31: 0xa4}, 1: {6: 0xef, 7: 0xf7, 22: 0xef, 23: 0xf7}, 2: {1: 0x45, 2: 0xc4, 3: 0x51, 5: 0xcc, 6: 0x80, 7: 0x4, 9: 0x88, 11: 0x10, 12: 0x1, 14: 0x22, 15: 0x23, 17: 0x45, 18: 0xc4, 19: 0x51, 21: 0xcc, 22: 0x80, 23: 0x4, 25: 0x88, 27: 0x10, 28: 0x1, 30: 0x22, 31: 0x23}, 3: {6: 0xff, 7: 0xdc, 22: 0xff, 23: 0xdc}, 4: {0: 0x48, 1: 0x4, 2: 0x5, 3: 0x83, 4: 0x21, 5: 0xe2, 6: 0x2, 7: 0x87, 9: 0x58, 11: 0x20, 12: 0x24, 14: 0x74, 15: 0x60, 16: 0x48, 17: 0x4, 18: 0x5, 19: 0x83, 20: 0x21, 21: 0xe2, 22: 0x2, 23: 0x87, 25: 0x58, 27: 0x20, 28: 0x24, 30: 0x74, 31: 0x60}, 5: {6: 0xf4, 7: 0xcb, 22: 0xf4, 23: 0xcb}, 6: {0: 0x1a, 1: 0x1b, 2: 0x9a, 3: 0x1b, 4: 0xda, 5: 0x7b, 6: 0x3a, 7: 0x3b, 8: 0x1a, 9: 0xbb, 10: 0x1a, 11: 0x3a, 12: 0x3e, 13: 0x7a, 14: 0x1e, 15: 0x1e, 16: 0x1a, 17: 0x1b, 18: 0x9a, 19: 0x1b, 20: 0xda, 21: 0x7b, 22: 0x3a, 23: 0x3b, 24: 0x1a, 25: 0xbb, 26: 0x1a, 27: 0x3a, 28: 0x3e, 29: 0x7a, 30: 0x1e, 31: 0x1e}, 7: {0: 0x1a, 1: 0x1a, 2: 0x1a, 3: 0x1a, 4: 0x1a, 5: 0x1a, 6: 0x7f, 7: 0xbb, 8: 0x1a, 9: 0x1a, 10: 0x1a, 11: 0x1a, 12: 0x1a, 13: 0x1a, 14: 0x1a, 15: 0x1a, 16: 0x1a, 17: 0x1a, 18: 0x1a, 19: 0x1a, 20: 0x1a, 21: 0x1a, 22: 0x7f, 23: 0xbb, 24: 0x1a, 25: 0x1a, 26: 0x1a, 27: 0x1a, 28: 0x1a, 29: 0x1a, 30: 0x1a, 31: 0x1a}},
 	teddyAnchors: [32]uint8{1: 0x4, 2: 0x4, 3: 0x4, 10: 0x8, 11: 0x20, 12: 0x8, 13: 0x24, 17: 0x4, 18: 0x4, 19: 0x4, 26: 0x8, 27: 0x20, 28: 0x8, 29: 0x24},
-	version:      "10",
+	version:      "11",
 	words: []wordPattern{
 		{
 			kind: "override",
@@ -28,14 +28,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x100000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints"},
-					bit:   0x200000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -52,14 +52,38 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any"},
-					bit:   0x400000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"messages", "commands"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "discard-previous",
+			tokens: []patternToken{
+				{
+					words: []string{"discard", "dismiss", "abandon", "drop", "erase", "scrap", "ditch", "trash"},
+					bit:   0x8,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"previous", "prior", "above", "earlier", "preceding", "former", "foregoing", "original", "initial", "system", "developer", "all", "any", "your"},
+					bit:   0x10000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "instruction"},
+					bit:   0x4,
 				},
 			},
 		},
@@ -69,21 +93,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"override", "bypass"},
-					bit:   0x4,
+					bit:   0x10,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "above", "preceding", "your"},
-					bit:   0x1000000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "instruction", "prompt", "prompts", "directives", "rules", "guidelines", "constraints"},
-					bit:   0x2000000000000000,
+					bit:   0x40000000000000,
 				},
 			},
 		},
@@ -93,32 +117,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don"},
-					bit:   0x10,
+					bit:   0x40,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x4000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"follow", "obey", "heed"},
-					bit:   0x8,
+					bit:   0x20,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"previous", "prior", "above", "system", "original", "your"},
-					bit:   0x8000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x100000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -128,15 +152,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"new", "updated", "real", "actual", "true", "secret"},
-					bit:   0x40,
+					bit:   0x100,
 				},
 				{
 					words: []string{"system"},
-					bit:   0x20,
+					bit:   0x80,
 				},
 				{
 					words: []string{"prompt", "instructions", "message"},
-					bit:   0x200000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 			notAfter: []string{"a", "an", "each", "every", "any", "per"},
@@ -147,22 +171,22 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x100,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are"},
-					bit:   0x400000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x80,
+					bit:   0x200,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"dan", "unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "developer", "admin", "administrator", "root", "god"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -172,7 +196,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"from"},
-					bit:   0x400,
+					bit:   0x800,
 				},
 				{
 					words: []string{"now"},
@@ -180,14 +204,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"on"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you", "your", "always", "never", "respond", "act", "answer", "reply"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -197,28 +221,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"pretend"},
-					bit:   0x800,
+					bit:   0x1000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x8000000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x100000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -235,28 +259,28 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "you", "that"},
-					bit:   0x200000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"be", "are", "have"},
-					bit:   0x400000000000000,
+					bit:   0x2000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x1000000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -273,18 +297,18 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"play"},
-					bit:   0x2000000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x4000000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x8000000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -294,32 +318,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x4000,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x100000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x200000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x400000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x800000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -329,18 +353,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x8000,
+					bit:   0x4000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x1000000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "official", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x2000000000000000,
+					bit:   0x4000000000000,
 				},
 			},
 		},
@@ -350,25 +374,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x10000,
+					bit:   0x4000,
 				},
 				{
 					words: []string{"as", "that"},
-					bit:   0x4000000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x100000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -378,29 +402,29 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x20000,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x200000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x400000000000000,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -410,36 +434,36 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay", "role"},
-					bit:   0x40000,
+					bit:   0x2000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"play"},
-					bit:   0x2000000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x4000000000000000,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x8000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -449,25 +473,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x80000,
+					bit:   0x4000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x400000000000000,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "evil", "dan", "jailbroken", "free", "human", "admin", "administrator", "root", "system", "developer"},
-					bit:   0x1000000000000000,
+					bit:   0x100000000000000,
 				},
 			},
 		},
@@ -477,32 +501,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"roleplay"},
-					bit:   0x100000,
+					bit:   0x4000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x2000000000000000,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x4000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x8000000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x100000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -512,7 +536,7 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x400000,
+					bit:   0x8000,
 				},
 				{
 					gap: 1,
@@ -527,14 +551,14 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"you"},
-					bit:   0x200000,
+					bit:   0x400,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"unrestricted", "unfiltered", "uncensored", "jailbroken", "evil", "dan", "admin", "administrator", "root", "developer", "god"},
-					bit:   0x800000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 		},
@@ -544,36 +568,82 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"act", "behave", "respond", "answer"},
-					bit:   0x1000000,
+					bit:   0x8000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"as"},
-					bit:   0x1000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					words: []string{"if", "though"},
-					bit:   0x2000000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					words: []string{"you"},
-					bit:   0x800000,
+					bit:   0x400,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"no", "without"},
-					bit:   0x4000000000000000,
+					bit:   0x8000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
-					bit:   0x8000000000000000,
+					bit:   0x10000000000000,
+				},
+			},
+		},
+		{
+			kind: "roleplay",
+			id:   "act-as-admin",
+			tokens: []patternToken{
+				{
+					words: []string{"act", "behave", "operate"},
+					bit:   0x10000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"as"},
+					bit:   0x200000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"system"},
+					bit:   0x80,
+				},
+				{
+					words: []string{"admin", "administrator", "root", "superuser"},
+					bit:   0x800000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"and", "with", "having"},
+					bit:   0x1000000000000000,
+				},
+				{
+					words: []string{"no", "without"},
+					bit:   0x8000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"rules", "rule", "restrictions", "restriction", "limits", "limitations", "filters", "filter", "guidelines", "guardrails", "censorship", "ethics", "morals", "boundaries", "policies", "constraints", "safeguards"},
+					bit:   0x10000000000000,
 				},
 			},
 		},
@@ -583,15 +653,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do"},
-					bit:   0x4000000,
+					bit:   0x20000,
 				},
 				{
 					words: []string{"anything"},
-					bit:   0x100000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x2000000,
+					bit:   0x200,
 				},
 			},
 		},
@@ -601,18 +671,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"god", "jailbreak", "jailbroken", "unrestricted"},
-					bit:   0x10000000,
+					bit:   0x80000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x8000000,
+					bit:   0x40000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"enabled", "on", "activated", "active"},
-					bit:   0x200000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 		},
@@ -622,18 +692,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"enter", "enable", "activate", "switch", "turn"},
-					bit:   0x40000000,
+					bit:   0x100000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"jailbreak", "jailbroken", "god", "unrestricted"},
-					bit:   0x400000000000000,
+					bit:   0x80000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x20000000,
+					bit:   0x40000,
 				},
 			},
 		},
@@ -643,25 +713,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"developer"},
-					bit:   0x100000000,
+					bit:   0x200000,
 				},
 				{
 					words: []string{"mode"},
-					bit:   0x80000000,
+					bit:   0x40000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"enabled", "activated"},
-					bit:   0x800000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"you", "your", "policies", "policy", "responses", "output", "censorship"},
-					bit:   0x1000000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -671,26 +741,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"you"},
-					bit:   0x200000000,
+					bit:   0x400,
 				},
 				{
 					words: []string{"are", "re"},
-					bit:   0x2000000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x4000000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x8000000000000000,
+					bit:   0x800000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"bound", "restricted", "limited", "subject", "assistant", "chatgpt", "claude", "ai", "model", "chatbot", "bot", "llm", "gpt", "censored", "filtered"},
-					bit:   0x100000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -700,14 +770,14 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"send", "post", "forward", "upload", "email", "exfiltrate", "leak", "transmit", "mail", "submit"},
-					bit:   0x800000000,
+					bit:   0x800000,
 				},
 				{
 					gap: 6,
 				},
 				{
 					words:     []string{"key", "keys", "token", "tokens", "password", "passwords", "passphrase", "credential", "credentials", "secret", "secrets", "cookie", "cookies", "conversation", "history", "environment", "env", "variables", "vars", "ssn", "seed", "mnemonic", "wallet"},
-					bit:       0x400000000,
+					bit:       0x400000,
 					notBefore: []string{"count", "counts", "counter", "counting", "usage", "limit", "limits", "budget", "budgets", "cost", "costs", "length", "estimate", "estimates", "price", "prices", "pricing", "total", "totals", "points", "takeaways", "metrics", "figures", "findings", "facts", "insights", "highlights", "dates", "decisions", "ideas", "moments", "stats", "steps", "questions", "terms"},
 				},
 				{
@@ -715,7 +785,7 @@ var staticPatterns = patternSet{
 				},
 				{
 					words: []string{"to", "at", "via", "into"},
-					bit:   0x200000000000000,
+					bit:   0x10000000000000,
 				},
 			},
 			notAfter: []string{"your", "the", "a", "an", "my", "our", "their", "his", "her", "by", "via", "of", "per", "each", "every", "no"},
@@ -726,25 +796,25 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"reveal", "print", "output", "repeat", "show", "leak", "disclose", "dump", "display", "tell"},
-					bit:   0x2000000000,
+					bit:   0x2000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"your", "the", "my"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"system", "hidden", "initial", "original", "secret"},
-					bit:   0x800000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					words: []string{"prompt", "prompts", "instructions"},
-					bit:   0x1000000000,
+					bit:   0x1000000,
 				},
 			},
 		},
@@ -754,18 +824,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"set", "put", "cast", "push"},
-					bit:   0x8000000000,
+					bit:   0x8000000,
 				},
 				{
 					words: []string{"aside"},
-					bit:   0x4000000000,
+					bit:   0x4000000,
 				},
 				{
 					gap: 4,
 				},
 				{
 					words: []string{"told", "instructions", "instruction", "rules", "guidelines", "prompt", "directives"},
-					bit:   0x1000000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -775,26 +845,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"your"},
-					bit:   0x20000000000,
+					bit:   0x20000000,
 				},
 				{
 					words: []string{"real", "actual"},
-					bit:   0x10000000000,
+					bit:   0x10000000,
 				},
 				{
 					words: []string{"task", "job", "goal", "mission", "objective", "purpose"},
-					bit:   0x2000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					words: []string{"is"},
-					bit:   0x4000000000000000,
+					bit:   0x200000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"to"},
-					bit:   0x8000000000000000,
+					bit:   0x400000000000000,
 				},
 			},
 			notAfter: []string{"what", "whatever", "whether", "how", "why", "where", "when", "know"},
@@ -805,15 +875,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"assistant", "model", "ai", "llm", "you"},
-					bit:   0x80000000000,
+					bit:   0x40000000,
 				},
 				{
 					words: []string{"must", "shall"},
-					bit:   0x100000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					words: []string{"now"},
-					bit:   0x40000000000,
+					bit:   0x200,
 				},
 			},
 		},
@@ -823,15 +893,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"respond", "reply"},
-					bit:   0x200000000000,
+					bit:   0x100000000,
 				},
 				{
 					words: []string{"only"},
-					bit:   0x100000000000,
+					bit:   0x80000000,
 				},
 				{
 					words: []string{"with"},
-					bit:   0x200000000000000,
+					bit:   0x1000000000000000,
 				},
 			},
 			after: []string{"you", "always", "must", "should", "shall", "please", "now", "then", "and", "strictly", "henceforth"},
@@ -842,15 +912,15 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x400000000000,
+					bit:   0x200000000,
 				},
 				{
 					words: []string{"everything", "anything", "all"},
-					bit:   0x400000000000000,
+					bit:   0x2000000000000000,
 				},
 				{
 					words: []string{"above", "before", "prior", "previously", "earlier"},
-					bit:   0x800000000000000,
+					bit:   0x4000000000000000,
 				},
 			},
 			objects: []string{"instructions", "instruction", "prompt", "prompts", "directions", "directives", "rules", "guidelines", "context", "constraints", "messages", "commands", "orders", "text", "content", "input", "guidance", "programming", "training", "restrictions", "filters", "policies"},
@@ -861,18 +931,18 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"ignore", "disregard", "forget"},
-					bit:   0x800000000000,
+					bit:   0x200000000,
 				},
 				{
 					words: []string{"your", "these", "those"},
-					bit:   0x1000000000000000,
+					bit:   0x8000000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "prompt", "rules", "guidelines", "programming", "training", "directives", "restrictions", "constraints", "filters"},
-					bit:   0x2000000000000000,
+					bit:   0x2000000000000,
 				},
 			},
 		},
@@ -882,21 +952,21 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"overrides", "supersedes"},
-					bit:   0x1000000000000,
+					bit:   0x400000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"all", "any", "previous", "prior", "earlier", "your"},
-					bit:   0x4000000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"instructions", "prompts", "rules", "guidelines", "directives"},
-					bit:   0x8000000000000000,
+					bit:   0x8000000000000,
 				},
 			},
 		},
@@ -906,26 +976,26 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"previous", "prior", "earlier", "above", "original", "old", "system", "your", "safety"},
-					bit:   0x4000000000000,
+					bit:   0x1000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"instructions", "rules", "guidelines", "restrictions", "constraints", "policies"},
-					bit:   0x100000000000000,
+					bit:   0x10000000000000,
 				},
 				{
 					words: []string{"no"},
-					bit:   0x200000000000000,
+					bit:   0x4000000000000,
 				},
 				{
 					words: []string{"longer"},
-					bit:   0x2000000000000,
+					bit:   0x800000000,
 				},
 				{
 					words: []string{"apply", "applies", "matter", "matters"},
-					bit:   0x400000000000000,
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -935,32 +1005,32 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"do", "dont", "don", "never"},
-					bit:   0x10000000000000,
+					bit:   0x4000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"not", "t"},
-					bit:   0x800000000000000,
+					bit:   0x80000000000000,
 				},
 				{
 					words: []string{"tell"},
-					bit:   0x8000000000000,
+					bit:   0x2000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"the", "this"},
-					bit:   0x1000000000000000,
+					bit:   0x40000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"user", "users", "human", "customer"},
-					bit:   0x2000000000000000,
+					bit:   0x80000000000000,
 				},
 			},
 		},
@@ -970,28 +1040,28 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"route", "redirect", "divert", "send", "transfer"},
-					bit:   0x40000000000000,
+					bit:   0x10000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"every", "all", "each", "any"},
-					bit:   0x4000000000000000,
+					bit:   0x100000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"payment", "payments", "funds", "money", "transaction", "transactions", "transfers"},
-					bit:   0x20000000000000,
+					bit:   0x8000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"to", "through", "via"},
-					bit:   0x8000000000000000,
+					bit:   0x200000000000000,
 				},
 			},
 		},
@@ -1001,35 +1071,257 @@ var staticPatterns = patternSet{
 			tokens: []patternToken{
 				{
 					words: []string{"always", "must"},
-					bit:   0x80000000000000,
+					bit:   0x20000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"call", "invoke", "use", "choose", "select", "prefer"},
-					bit:   0x100000000000000,
+					bit:   0x400000000000000,
 				},
 				{
 					gap: 2,
 				},
 				{
 					words: []string{"this", "our"},
-					bit:   0x200000000000000,
+					bit:   0x800000000000000,
 				},
 				{
 					gap: 1,
 				},
 				{
 					words: []string{"agent", "tool", "skill"},
-					bit:   0x400000000000000,
+					bit:   0x1000000000000000,
 				},
 				{
 					gap: 3,
 				},
 				{
 					words: []string{"instead", "over", "before", "rather"},
-					bit:   0x800000000000000,
+					bit:   0x2000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-previous-romance",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem"},
+					bit:   0x40000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
+					bit:   0x4000000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
+					bit:   0x8000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-all-romance",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem"},
+					bit:   0x40000000000,
+				},
+				{
+					words: []string{"toutes", "tous", "todas", "todos"},
+					bit:   0x2000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
+					bit:   0x4000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-previous-romance",
+			tokens: []patternToken{
+				{
+					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
+					bit:   0x100000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao"},
+					bit:   0x80000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
+					bit:   0x8000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-all-romance",
+			tokens: []patternToken{
+				{
+					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
+					bit:   0x100000000000,
+				},
+				{
+					words: []string{"toutes", "tous", "todas", "todos"},
+					bit:   0x2000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao"},
+					bit:   0x80000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-previous-french",
+			tokens: []patternToken{
+				{
+					words: []string{"oublie", "oubliez", "oublier"},
+					bit:   0x200000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
+					bit:   0x4000000000000000,
+				},
+				{
+					gap: 1,
+				},
+				{
+					words: []string{"precedentes", "precedente", "precedents", "anteriores", "anterior", "anterieures", "anterieure", "anterieurs", "previas", "previos", "iniciales", "initiales", "iniciais", "originales", "originais", "originelles"},
+					bit:   0x8000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-all-french",
+			tokens: []patternToken{
+				{
+					words: []string{"oublie", "oubliez", "oublier"},
+					bit:   0x200000000000,
+				},
+				{
+					words: []string{"toutes", "tous", "todas", "todos"},
+					bit:   0x2000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"instructions", "instruction", "instrucciones", "instruccion", "instrucoes", "instrucao", "consignes", "consigne", "indicaciones", "indicacoes", "orientacoes", "directives", "directivas", "diretrizes", "reglas", "regles", "regras", "ordres", "ordenes", "ordens"},
+					bit:   0x4000000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-all-rules-romance",
+			tokens: []patternToken{
+				{
+					words: []string{"oublie", "oubliez", "oublier", "olvida", "olvide", "olvidad", "olvidar", "esqueca", "esquecam", "esquece", "esquecer"},
+					bit:   0x100000000000,
+				},
+				{
+					words: []string{"toutes", "tous", "todas", "todos"},
+					bit:   0x2000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"reglas", "regles", "regras"},
+					bit:   0x400000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-previous-german",
+			tokens: []patternToken{
+				{
+					words: []string{"ignoriere", "ignorier", "ignorieren"},
+					bit:   0x800000000000,
+				},
+				{
+					gap: 3,
+				},
+				{
+					words: []string{"vorherigen", "vorherige", "vorigen", "bisherigen", "bisherige", "fruheren", "fruhere", "frueheren", "obigen", "obige", "alle", "allen", "samtliche", "ursprunglichen", "urspruenglichen"},
+					bit:   0x4000000000000,
+				},
+				{
+					gap: 2,
+				},
+				{
+					words: []string{"anweisungen", "anweisung", "instruktionen", "befehle", "regeln", "vorgaben", "anordnungen", "richtlinien"},
+					bit:   0x8000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "ignore-everything-intl",
+			tokens: []patternToken{
+				{
+					words: []string{"ignore", "ignorez", "ignorer", "ignora", "ignorar", "ignorad", "ignorem", "ignoriere", "ignorier", "ignorieren"},
+					bit:   0x1000000000000,
+				},
+				{
+					words: []string{"tout", "todo", "tudo", "alles"},
+					bit:   0x10000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
+					bit:   0x20000000000000,
+				},
+			},
+		},
+		{
+			kind: "override",
+			id:   "forget-everything-french",
+			tokens: []patternToken{
+				{
+					words: []string{"oublie", "oubliez", "oublier"},
+					bit:   0x200000000000,
+				},
+				{
+					words: []string{"tout"},
+					bit:   0x40000000000000,
+				},
+				{
+					gap: 4,
+				},
+				{
+					words: []string{"precede", "precedent", "anterior", "anteriormente", "antes", "arriba", "acima", "dessus", "davor", "vorher", "zuvor", "bisher", "bisherige", "vorherige", "oben", "obige", "dito", "dicho", "gesagte"},
+					bit:   0x20000000000000,
 				},
 			},
 		},
@@ -1529,6 +1821,16 @@ var staticPatterns = patternSet{
 		},
 		{
 			kind: "hidden-markup",
+			id:   "markdown-comment-angle",
+			text: "[comment]: <>",
+		},
+		{
+			kind: "hidden-markup",
+			id:   "markdown-comment-slashes-angle",
+			text: "[//]: <>",
+		},
+		{
+			kind: "hidden-markup",
 			id:   "markdown-comment-label",
 			text: "[comment]: #",
 		},
@@ -1584,6 +1886,78 @@ var staticPatterns = patternSet{
 			id:     "opacity-zero-point-space-sq",
 			text:   "opacity: 0.0'",
 			anchor: 7,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "opacity-near-zero",
+			text:      "opacity:0.00",
+			anchor:    7,
+			valueEnds: true,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "height-zero-overflow",
+			text:   "height:0;overflow:hidden",
+			anchor: 6,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "max-height-zero-overflow",
+			text:   "max-height:0;overflow:hidden",
+			anchor: 3,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "clip-path-inset-full",
+			text:   "clip-path:inset(100%)",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "clip-path-inset-half",
+			text:   "clip-path:inset(50%)",
+			anchor: 4,
+		},
+		{
+			kind:   "hidden-markup",
+			id:     "scale-zero",
+			text:   "transform:scale(0)",
+			anchor: 9,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "font-size-one-pixel",
+			text:      "font-size:1px",
+			anchor:    4,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "font-size-one-pixel-space",
+			text:      "font-size: 1px",
+			anchor:    4,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "opacity-near-zero-space",
+			text:      "opacity: 0.00",
+			anchor:    7,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "opacity-one-percent",
+			text:      "opacity:0.01",
+			anchor:    7,
+			valueEnds: true,
+		},
+		{
+			kind:      "hidden-markup",
+			id:        "opacity-one-percent-space",
+			text:      "opacity: 0.01",
+			anchor:    7,
+			valueEnds: true,
 		},
 		{
 			kind:   "hidden-markup",
@@ -2007,227 +2381,321 @@ var staticPatterns = patternSet{
 			next: "Assistant:",
 		},
 	},
+	imageAlt: altTextPattern{
+		kind: "hidden-markup",
+		id:   "image-alt-instruction",
+	},
 	turnFirst:  [256]bool{72: true, 83: true, 85: true},
 	turnBefore: [256]bool{109: true, 110: true, 114: true},
 	byFirst: [512][]firstWord{
 		18: {
 			{
 				word:     "ai",
-				patterns: []int{28},
+				patterns: []int{30},
 			},
 		},
 		19: {
 			{
 				word:     "act",
-				patterns: []int{17, 18},
+				patterns: []int{18, 19, 20},
 			},
 		},
 		21: {
 			{
 				word:     "above",
-				patterns: []int{33},
+				patterns: []int{35},
 			},
 		},
 		22: {
 			{
 				word:     "actual",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "answer",
-				patterns: []int{17, 18},
+				patterns: []int{18, 19},
 			},
 			{
 				word:     "always",
-				patterns: []int{36},
+				patterns: []int{38},
+			},
+		},
+		23: {
+			{
+				word:     "abandon",
+				patterns: []int{2},
 			},
 		},
 		24: {
 			{
 				word:     "activate",
-				patterns: []int{21},
+				patterns: []int{23},
 			},
 		},
 		25: {
 			{
 				word:     "assistant",
-				patterns: []int{28},
+				patterns: []int{30},
 			},
 		},
 		38: {
 			{
 				word:     "bypass",
-				patterns: []int{2},
+				patterns: []int{3},
 			},
 			{
 				word:     "behave",
-				patterns: []int{17, 18},
+				patterns: []int{18, 19, 20},
 			},
 		},
 		52: {
 			{
 				word:     "cast",
-				patterns: []int{26},
+				patterns: []int{28},
 			},
 		},
 		66: {
 			{
 				word:     "do",
-				patterns: []int{3, 19, 34},
+				patterns: []int{4, 21, 36},
 			},
 		},
 		67: {
 			{
 				word:     "don",
-				patterns: []int{3, 34},
+				patterns: []int{4, 36},
 			},
 		},
 		68: {
 			{
+				word:     "drop",
+				patterns: []int{2},
+			},
+			{
 				word:     "dont",
-				patterns: []int{3, 34},
+				patterns: []int{4, 36},
 			},
 			{
 				word:     "dump",
-				patterns: []int{25},
+				patterns: []int{27},
+			},
+		},
+		69: {
+			{
+				word:     "ditch",
+				patterns: []int{2},
 			},
 		},
 		70: {
 			{
 				word:     "divert",
-				patterns: []int{35},
+				patterns: []int{37},
 			},
 		},
 		71: {
 			{
+				word:     "discard",
+				patterns: []int{2},
+			},
+			{
+				word:     "dismiss",
+				patterns: []int{2},
+			},
+			{
 				word:     "display",
-				patterns: []int{25},
+				patterns: []int{27},
 			},
 		},
 		72: {
 			{
 				word:     "disclose",
-				patterns: []int{25},
+				patterns: []int{27},
 			},
 		},
 		73: {
 			{
 				word:     "disregard",
-				patterns: []int{0, 1, 30, 31},
+				patterns: []int{0, 1, 32, 33},
 			},
 			{
 				word:     "developer",
-				patterns: []int{22},
+				patterns: []int{24},
 			},
 		},
 		85: {
 			{
+				word:     "erase",
+				patterns: []int{2},
+			},
+			{
 				word:     "enter",
-				patterns: []int{21},
+				patterns: []int{23},
 			},
 			{
 				word:     "email",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 		},
 		86: {
 			{
 				word:     "enable",
-				patterns: []int{21},
+				patterns: []int{23},
 			},
 		},
 		87: {
 			{
 				word:     "earlier",
-				patterns: []int{33},
+				patterns: []int{35},
+			},
+			{
+				word:     "esqueca",
+				patterns: []int{41, 42, 45},
+			},
+			{
+				word:     "esquece",
+				patterns: []int{41, 42, 45},
+			},
+		},
+		88: {
+			{
+				word:     "esquecam",
+				patterns: []int{41, 42, 45},
+			},
+			{
+				word:     "esquecer",
+				patterns: []int{41, 42, 45},
 			},
 		},
 		90: {
 			{
 				word:     "exfiltrate",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 		},
 		100: {
 			{
 				word:     "from",
-				patterns: []int{6},
+				patterns: []int{7},
 			},
 		},
 		102: {
 			{
 				word:     "forget",
-				patterns: []int{0, 30, 31},
+				patterns: []int{0, 32, 33},
 			},
 		},
 		103: {
 			{
 				word:     "forward",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 		},
 		115: {
 			{
 				word:     "god",
-				patterns: []int{20},
+				patterns: []int{22},
 			},
 		},
 		150: {
 			{
 				word:     "ignore",
-				patterns: []int{0, 1, 30, 31},
+				patterns: []int{0, 1, 32, 33, 39, 40, 47},
+			},
+			{
+				word:     "ignora",
+				patterns: []int{39, 40, 47},
+			},
+		},
+		151: {
+			{
+				word:     "ignorez",
+				patterns: []int{39, 40, 47},
+			},
+			{
+				word:     "ignorer",
+				patterns: []int{39, 40, 47},
+			},
+			{
+				word:     "ignorar",
+				patterns: []int{39, 40, 47},
+			},
+			{
+				word:     "ignorad",
+				patterns: []int{39, 40, 47},
+			},
+			{
+				word:     "ignorem",
+				patterns: []int{39, 40, 47},
+			},
+		},
+		152: {
+			{
+				word:     "ignorier",
+				patterns: []int{46, 47},
+			},
+		},
+		153: {
+			{
+				word:     "ignoriere",
+				patterns: []int{46, 47},
+			},
+		},
+		154: {
+			{
+				word:     "ignorieren",
+				patterns: []int{46, 47},
 			},
 		},
 		169: {
 			{
 				word:     "jailbreak",
-				patterns: []int{20},
+				patterns: []int{22},
 			},
 		},
 		170: {
 			{
 				word:     "jailbroken",
-				patterns: []int{20},
+				patterns: []int{22},
 			},
 		},
 		195: {
 			{
 				word:     "llm",
-				patterns: []int{28},
+				patterns: []int{30},
 			},
 		},
 		196: {
 			{
 				word:     "leak",
-				patterns: []int{24, 25},
+				patterns: []int{26, 27},
 			},
 		},
 		212: {
 			{
 				word:     "mail",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 			{
 				word:     "must",
-				patterns: []int{36},
+				patterns: []int{38},
 			},
 		},
 		213: {
 			{
 				word:     "model",
-				patterns: []int{28},
+				patterns: []int{30},
 			},
 		},
 		227: {
 			{
 				word:     "new",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 		},
 		229: {
 			{
 				word:     "never",
-				patterns: []int{34},
+				patterns: []int{36},
 			},
 		},
 		231: {
@@ -2239,13 +2707,47 @@ var staticPatterns = patternSet{
 		243: {
 			{
 				word:     "old",
-				patterns: []int{33},
+				patterns: []int{35},
 			},
 		},
 		246: {
 			{
 				word:     "output",
-				patterns: []int{25},
+				patterns: []int{27},
+			},
+			{
+				word:     "oublie",
+				patterns: []int{41, 42, 43, 44, 45, 48},
+			},
+			{
+				word:     "olvida",
+				patterns: []int{41, 42, 45},
+			},
+			{
+				word:     "olvide",
+				patterns: []int{41, 42, 45},
+			},
+		},
+		247: {
+			{
+				word:     "operate",
+				patterns: []int{20},
+			},
+			{
+				word:     "oubliez",
+				patterns: []int{41, 42, 43, 44, 45, 48},
+			},
+			{
+				word:     "oublier",
+				patterns: []int{41, 42, 43, 44, 45, 48},
+			},
+			{
+				word:     "olvidad",
+				patterns: []int{41, 42, 45},
+			},
+			{
+				word:     "olvidar",
+				patterns: []int{41, 42, 45},
 			},
 		},
 		248: {
@@ -2255,107 +2757,107 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "override",
-				patterns: []int{2},
+				patterns: []int{3},
 			},
 			{
 				word:     "original",
-				patterns: []int{33},
+				patterns: []int{35},
 			},
 		},
 		249: {
 			{
 				word:     "overrides",
-				patterns: []int{32},
+				patterns: []int{34},
 			},
 		},
 		259: {
 			{
 				word:     "put",
-				patterns: []int{26},
+				patterns: []int{28},
 			},
 		},
 		260: {
 			{
 				word:     "post",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 			{
 				word:     "push",
-				patterns: []int{26},
+				patterns: []int{28},
 			},
 		},
 		261: {
 			{
 				word:     "print",
-				patterns: []int{25},
+				patterns: []int{27},
 			},
 			{
 				word:     "prior",
-				patterns: []int{33},
+				patterns: []int{35},
 			},
 		},
 		263: {
 			{
 				word:     "pretend",
-				patterns: []int{7, 8},
+				patterns: []int{8, 9},
 			},
 		},
 		264: {
 			{
 				word:     "previous",
-				patterns: []int{33},
+				patterns: []int{35},
 			},
 		},
 		292: {
 			{
 				word:     "real",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "role",
-				patterns: []int{9, 10, 13, 14},
+				patterns: []int{10, 11, 14, 15},
 			},
 		},
 		293: {
 			{
 				word:     "reply",
-				patterns: []int{29},
+				patterns: []int{31},
 			},
 			{
 				word:     "route",
-				patterns: []int{35},
+				patterns: []int{37},
 			},
 		},
 		294: {
 			{
 				word:     "reveal",
-				patterns: []int{25},
+				patterns: []int{27},
 			},
 			{
 				word:     "repeat",
-				patterns: []int{25},
+				patterns: []int{27},
 			},
 		},
 		295: {
 			{
 				word:     "respond",
-				patterns: []int{17, 18, 29},
+				patterns: []int{18, 19, 31},
 			},
 		},
 		296: {
 			{
 				word:     "roleplay",
-				patterns: []int{9, 10, 11, 12, 13, 14, 15, 16},
+				patterns: []int{10, 11, 12, 13, 14, 15, 16, 17},
 			},
 			{
 				word:     "redirect",
-				patterns: []int{35},
+				patterns: []int{37},
 			},
 		},
 		307: {
 			{
 				word:     "set",
-				patterns: []int{26},
+				patterns: []int{28},
 			},
 		},
 		308: {
@@ -2365,112 +2867,124 @@ var staticPatterns = patternSet{
 			},
 			{
 				word:     "send",
-				patterns: []int{24, 35},
+				patterns: []int{26, 37},
 			},
 			{
 				word:     "show",
-				patterns: []int{25},
+				patterns: []int{27},
+			},
+		},
+		309: {
+			{
+				word:     "scrap",
+				patterns: []int{2},
 			},
 		},
 		310: {
 			{
 				word:     "secret",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "switch",
-				patterns: []int{21},
+				patterns: []int{23},
 			},
 			{
 				word:     "submit",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 			{
 				word:     "system",
-				patterns: []int{33},
+				patterns: []int{35},
 			},
 			{
 				word:     "safety",
-				patterns: []int{33},
+				patterns: []int{35},
 			},
 		},
 		314: {
 			{
 				word:     "supersedes",
-				patterns: []int{32},
+				patterns: []int{34},
 			},
 		},
 		324: {
 			{
 				word:     "true",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 			{
 				word:     "turn",
-				patterns: []int{21},
+				patterns: []int{23},
 			},
 			{
 				word:     "tell",
-				patterns: []int{25},
+				patterns: []int{27},
+			},
+		},
+		325: {
+			{
+				word:     "trash",
+				patterns: []int{2},
 			},
 		},
 		328: {
 			{
 				word:     "transmit",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 			{
 				word:     "transfer",
-				patterns: []int{35},
+				patterns: []int{37},
 			},
 		},
 		342: {
 			{
 				word:     "upload",
-				patterns: []int{24},
+				patterns: []int{26},
 			},
 		},
 		343: {
 			{
 				word:     "updated",
-				patterns: []int{4},
+				patterns: []int{5},
 			},
 		},
 		348: {
 			{
 				word:     "unrestricted",
-				patterns: []int{20},
+				patterns: []int{22},
 			},
 		},
 		403: {
 			{
 				word:     "you",
-				patterns: []int{5, 23, 28},
+				patterns: []int{6, 25, 30},
 			},
 		},
 		404: {
 			{
 				word:     "your",
-				patterns: []int{27, 33},
+				patterns: []int{29, 35},
 			},
 		},
 	},
-	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 70: 0x100000, 71: 0x2000000, 72: 0x20, 73: 0x40010, 85: 0x41000, 86: 0x20, 87: 0x40000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x20, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100000, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
+	firstWords: [512]uint32{18: 0x200, 19: 0x100000, 21: 0x20, 22: 0xc1000, 23: 0x4000, 24: 0x20, 25: 0x100000, 38: 0x80020, 52: 0x100000, 66: 0x8000, 67: 0x4000, 68: 0x110000, 69: 0x100, 70: 0x100000, 71: 0x2080010, 72: 0x20, 73: 0x40010, 85: 0x41020, 86: 0x20, 87: 0x40022, 88: 0x42000, 90: 0x20, 100: 0x2000, 102: 0x100000, 103: 0x10, 115: 0x10, 150: 0x22, 151: 0x4042010, 152: 0x40000, 153: 0x20, 154: 0x4000, 169: 0x800, 170: 0x4000, 195: 0x2000, 196: 0x800, 212: 0x101000, 213: 0x1000, 227: 0x800000, 229: 0x40000, 231: 0x100000, 243: 0x10, 246: 0x100022, 247: 0x4040030, 248: 0x1820, 249: 0x80000, 259: 0x100000, 260: 0x100100, 261: 0x140000, 263: 0x10, 264: 0x80000, 292: 0x1020, 293: 0x2000020, 294: 0x101000, 295: 0x10, 296: 0x2100000, 307: 0x100000, 308: 0x810010, 309: 0x10000, 310: 0x2102100, 314: 0x80000, 324: 0x5020, 325: 0x100, 328: 0x140000, 342: 0x10, 343: 0x10, 348: 0x10, 403: 0x200000, 404: 0x40000},
 	byAnchor: [256][]int{
-		33: {127},
-		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 161, 162},
+		33: {140},
+		34: {21, 22, 27, 28, 29, 30, 33, 34, 35, 36, 174, 175},
 		35: {14, 15, 16, 17},
-		45: {60, 61, 62, 63, 64, 65, 66, 67, 68, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113, 114, 119, 120},
-		58: {18, 19, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 91, 92, 93, 94, 95, 96, 97, 98, 115, 116, 117, 118, 121, 122, 123, 124, 125, 126, 165, 166, 167, 168},
-		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 23, 24, 25, 26, 31, 32, 37, 83, 84, 86, 87, 129, 130, 131, 132, 133, 134, 135, 136, 137, 138, 139, 140, 141, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 163, 164},
-		91: {9, 10, 85, 88, 89, 128},
-		93: {90},
+		45: {60, 61, 62, 63, 64, 65, 66, 67, 68, 103, 104, 105, 107, 108, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 132, 133},
+		58: {18, 19, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 93, 94, 95, 96, 97, 98, 99, 100, 101, 102, 106, 109, 110, 111, 128, 129, 130, 131, 134, 135, 136, 137, 138, 139, 178, 179, 180, 181},
+		60: {0, 1, 2, 3, 4, 5, 6, 7, 8, 11, 12, 13, 20, 23, 24, 25, 26, 31, 32, 37, 83, 84, 86, 87, 142, 143, 144, 145, 146, 147, 148, 149, 150, 151, 152, 153, 154, 155, 156, 157, 158, 159, 160, 161, 162, 163, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 176, 177},
+		91: {9, 10, 85, 88, 89, 90, 91, 141},
+		93: {92},
 	},
 	anchors:     [256]bool{33: true, 34: true, 35: true, 45: true, 58: true, 60: true, 91: true, 93: true},
-	anchorAfter: [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x8020000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
-	gate:        [4096]uint64{17: 0x500000000000000, 37: 0x1500000000000000, 38: 0x9b00000000000000, 41: 0x200000000000000, 46: 0x8000000000000000, 63: 0x100080000000000, 81: 0xbb00000400000000, 87: 0x2000000001400000, 120: 0x5200000000000000, 193: 0x2300000000000000, 218: 0x100000000000000, 238: 0xc200000000000000, 254: 0x3300001000000000, 267: 0x8002000000000000, 273: 0x4000000000000000, 285: 0x400000000, 319: 0x1000000000000000, 324: 0x180000000000000, 339: 0xd00000000000000, 341: 0x1000000400000000, 343: 0x400000000, 351: 0x8000000000, 380: 0x100000000000, 382: 0x400000000, 391: 0xb900000000000000, 439: 0x400000000, 445: 0x1200000000000000, 517: 0x1, 518: 0x4000000000000000, 524: 0x2010000000000000, 527: 0x400, 530: 0x10000000000010, 532: 0x200000000000000, 539: 0x1000002000000000, 540: 0x2000000000000000, 552: 0x2100080000000000, 568: 0x40000000000000, 615: 0xb900000000000000, 621: 0x500000000000000, 666: 0x4800000000000000, 672: 0x8, 695: 0x10000004000010, 696: 0x400000000, 725: 0x400000000000000, 747: 0x5200000000000000, 750: 0x1000000000000000, 752: 0x100000000000000, 770: 0x1400000, 792: 0x800000000, 804: 0x1000000000000, 809: 0x2400000000000000, 821: 0x800000000000000, 870: 0x8400000000000000, 907: 0x40000000000000, 908: 0x1400000000000000, 910: 0x20000000000000, 915: 0x100000000000000, 928: 0x2000000000, 936: 0xc00000010000000, 938: 0x800000000, 945: 0x1000000000000, 968: 0x2000000000000000, 975: 0x8000000000, 991: 0x2000000000, 1006: 0xdd04000000000000, 1022: 0x100000000000000, 1036: 0xbd00000010000000, 1038: 0x20000000000000, 1050: 0x400000000, 1079: 0x40000000, 1092: 0x400000000, 1111: 0x8, 1139: 0x800000000, 1183: 0x5500000000000000, 1187: 0x1800, 1210: 0x40000000000000, 1228: 0x2000200000000000, 1268: 0x2400000000000000, 1299: 0x800000000000000, 1304: 0x400000000000000, 1315: 0x9b00000000000000, 1317: 0x2000000000000000, 1371: 0x400000000, 1419: 0x10000000040, 1426: 0x5d04000000000000, 1429: 0x40000800000000, 1433: 0xcf00000000000000, 1448: 0x20000000000000, 1484: 0x2000000000000000, 1503: 0x400000000, 1557: 0x2000000000000000, 1591: 0x20000000000000, 1607: 0x800000000000000, 1634: 0x200000000000000, 1637: 0x9b00000000000000, 1664: 0x400000000000000, 1687: 0x100000000000000, 1705: 0x40000000, 1729: 0x40, 1731: 0x2000000000000000, 1744: 0xc00000000000000, 1788: 0x7600080200a00100, 1791: 0x100000000000000, 1799: 0x200000000000000, 1800: 0x2100200001400000, 1859: 0xa00000000000000, 1869: 0x8, 1877: 0xa200001000000000, 1896: 0xbd00000010000000, 1939: 0x400000000, 1964: 0x400000000, 1982: 0x2000000000000000, 2000: 0x9b00000000000000, 2030: 0x100000000000000, 2039: 0x4000000000000000, 2044: 0x400000000, 2065: 0x400000000, 2076: 0xb900000000000000, 2112: 0x2000000000, 2122: 0x100000000000000, 2126: 0x400000000, 2141: 0x4000000000000, 2153: 0x9b00000000000000, 2162: 0x2000000001400000, 2196: 0x800000000000000, 2197: 0x100000000000000, 2212: 0x4, 2214: 0x100000000000000, 2220: 0xa00000000000000, 2227: 0x40, 2230: 0x2000000000000000, 2239: 0x800000400000040, 2250: 0x200000000000000, 2252: 0x2000000000000000, 2284: 0x9b00000000000000, 2287: 0x2000000000, 2313: 0x8000000000, 2314: 0x40000000, 2363: 0xb100000000000000, 2378: 0x400000000, 2385: 0x40000000, 2413: 0x40002000280, 2457: 0x804000000000000, 2485: 0x500000000000000, 2537: 0x20000000000000, 2541: 0x400000000000000, 2551: 0x9b00000000000000, 2572: 0x800000000, 2592: 0x800000000, 2618: 0x200000000000000, 2646: 0xec00000000000000, 2683: 0xe800000000000000, 2705: 0x400000000000000, 2751: 0x66000, 2762: 0x5500000000000000, 2770: 0x100000000000000, 2821: 0xa100000000000000, 2853: 0x40000000000000, 2855: 0xf404020000000000, 2862: 0x100080000000000, 2863: 0x8000000000, 2872: 0x2000000000, 2886: 0x8d04000000000000, 2929: 0x2000000000000000, 2930: 0x9b00000000000000, 2950: 0xb100000000000000, 3009: 0x800000000, 3035: 0x100000000000000, 3052: 0x2000000000, 3057: 0x100000000000000, 3077: 0x1200000000000000, 3089: 0xbb00000000000000, 3102: 0x4000000000, 3135: 0x2000000000, 3140: 0x8400000000000000, 3164: 0x8200000000000000, 3185: 0xa8000000, 3210: 0x400000000, 3212: 0x2080000000000000, 3217: 0x3200000000000000, 3256: 0x20000000000000, 3261: 0x100000000000000, 3267: 0x40000000, 3271: 0x20000000000000, 3276: 0xb900000000000000, 3294: 0xc00000000003, 3308: 0x1000000000000000, 3316: 0xbb00000000000000, 3329: 0xb908002000000000, 3345: 0xb300001000000000, 3423: 0x9b00000000000000, 3429: 0x40, 3433: 0x1000000000000000, 3436: 0x9b00000000000000, 3437: 0x10000000000010, 3445: 0xc00000000001, 3452: 0x400000000, 3476: 0xd504000000000000, 3485: 0x1fe000, 3552: 0xcd00000000000000, 3682: 0x400000000000000, 3686: 0x400000000, 3690: 0xbd04000000000020, 3704: 0x800000000, 3710: 0x9b00000000000000, 3717: 0x4, 3742: 0x2800000000, 3776: 0xbb00000000000000, 3777: 0x400000000000000, 3786: 0x400000000, 3787: 0xb900000000000000, 3806: 0x400010010000040, 3825: 0xb300000000000000, 3838: 0xbb00000000000000, 3842: 0x800000000000000, 3860: 0x200000000000000, 3862: 0x400000000, 3873: 0x1, 3883: 0x100080000000000, 3916: 0xc00000000003, 3917: 0xbd00000100000000, 3930: 0x400000000000000, 3945: 0x100000000000000, 3961: 0xb900000000000001, 3969: 0x9d04000000000000, 3978: 0x800000000000000, 3980: 0x100000000000000, 3981: 0x9b00000000000000, 3987: 0x100000000000000, 4033: 0x200000000000000, 4053: 0x800000000},
-	gateNeeds:   []uint64{0x300000000000001, 0xc00000000000002, 0x3000000000000004, 0xc100000000000018, 0x200000000000060, 0xc00000000000180, 0x3000000000000600, 0xc100000000000800, 0x1e00000000001000, 0xe000000000002000, 0xf00000000004000, 0x3000000000008000, 0xc100000000010000, 0x1e00000000020000, 0xe300000000040000, 0x1c00000000080000, 0xe100000000100000, 0xe00000000600000, 0xf000000001800000, 0x100000006000000, 0x200000018000000, 0x400000060000000, 0x1800000180000000, 0xe100000200000000, 0x200000c00000000, 0xc00003000000000, 0x100000c000000000, 0xe000030000000000, 0x1000c0000000000, 0x200300000000000, 0xc00400000000000, 0x3000800000000000, 0xc001000000000000, 0x706000000000000, 0x3818000000000000, 0xc060000000000000, 0xf80000000000000},
-	gateFirsts:  0xd5eaab555ffd57,
-	gateTokens:  148,
-	anchorBits:  0xabd556aabffaaf,
+	anchorAfter: [256][4]uint64{33: {1: 0x8000000}, 34: {0: 0x100000000, 1: 0x14004200000000}, 35: {0: 0x800000000}, 45: {1: 0x9030000000000}, 58: {0: 0xffffffffffffffff, 1: 0xffffffffffffffff, 2: 0xffffffffffffffff, 3: 0xffffffffffffffff}, 60: {0: 0x1000800200000000, 1: 0x17fffffe00000000}, 91: {0: 0x800000000000, 1: 0x20820000000}, 93: {0: 0x10000000000}},
+	gate:        [4096]uint64{17: 0x12000000000000, 31: 0x8000000000000000, 37: 0x32000000000000, 38: 0x10000000000000, 41: 0x400000000000000, 46: 0x200000000000000, 63: 0x8000040000000, 65: 0x4000080000000000, 70: 0x8000000000000000, 81: 0x2de000000400000, 87: 0x4000000000008000, 99: 0x800000000000000, 102: 0x20000000000000, 120: 0x8040000000000000, 126: 0x10000, 151: 0x8000000000000, 160: 0x8000000000000000, 177: 0x2000000000000, 193: 0x20000000000000, 199: 0x2000000000000, 202: 0x8000000000000, 218: 0x8000000000000, 229: 0x50000000000000, 233: 0x4000000000000000, 238: 0x8610000000000000, 254: 0x6c6000001000000, 267: 0x800000000, 268: 0x8000000000000, 271: 0x8, 273: 0x100000000000000, 285: 0x400000, 288: 0x20000000000000, 312: 0x4000000000000000, 319: 0x2000000000008, 321: 0x4000080000000000, 323: 0x100000000000, 324: 0x800020000000000, 339: 0x52000000000000, 341: 0x8000000000400000, 343: 0x400000, 351: 0x8000000, 356: 0x1000000000000000, 380: 0x80000000, 382: 0x400000, 391: 0x1104000000000000, 439: 0x400000, 445: 0x840000000000000, 517: 0x1, 518: 0x200000000000000, 524: 0x4000004000000000, 527: 0x800, 530: 0x4000000040, 532: 0x800000000000000, 538: 0x4000000000000000, 539: 0x2000002000000, 540: 0x100000000000000, 542: 0x300000000000, 544: 0x4000000000000000, 552: 0x108000040000000, 568: 0x10000000000, 597: 0x8000000000000, 615: 0x1104000000000000, 621: 0x2000000000000000, 631: 0x4000000000000, 666: 0x80000000000000, 672: 0x20, 695: 0x4000020040, 696: 0x400000, 725: 0x20000000000000, 739: 0x8000000000000000, 747: 0x240000000000000, 750: 0x80000000000000, 752: 0x400000000000000, 768: 0x2000000000000, 770: 0x18000, 787: 0x4000400000000000, 792: 0x20000000800000, 804: 0x400000000, 809: 0x400000000000000, 821: 0x40000000000000, 832: 0x4000400000000000, 838: 0x100000000000, 870: 0x2000000000000, 885: 0x8000000000000000, 907: 0x10000000000, 908: 0x60000000000000, 909: 0x8, 910: 0x8000000000, 915: 0x400000000000000, 928: 0x2000000, 936: 0x1000000000080000, 938: 0x800000, 945: 0x400000000, 968: 0x80000000000000, 975: 0x1800008000000, 991: 0x2000000, 994: 0x100000000000, 1006: 0x4136001000000000, 1022: 0x8000000000000, 1036: 0x1104000000080000, 1038: 0x8000000000, 1044: 0x300000000000, 1050: 0x400000, 1054: 0x20000000000000, 1079: 0x100000, 1084: 0x8020000000000000, 1092: 0x400000, 1111: 0x20, 1119: 0x20000000000000, 1139: 0x800000, 1183: 0x136000000000000, 1185: 0x8000000000000000, 1187: 0x1000, 1202: 0x8000000000000, 1210: 0x10000000000, 1212: 0x20000000000000, 1227: 0x8000000000000000, 1228: 0x4000000100000000, 1244: 0x1000000000000000, 1268: 0x400000000000000, 1299: 0x2000000000000000, 1304: 0x20000000000000, 1315: 0x10000000000000, 1317: 0x80000000000000, 1338: 0x20000000000000, 1358: 0x2000000000000, 1371: 0x4000000400000, 1390: 0x4000000000000, 1406: 0x300000000000, 1409: 0x4000080000000000, 1419: 0x10000100, 1426: 0x40b6001000000000, 1429: 0x10000800000, 1433: 0x1c000000000000, 1435: 0x8000000000000, 1439: 0x8000000000000000, 1444: 0x10000000000000, 1448: 0x8000000000, 1482: 0x8000000000000, 1484: 0x2000000000000, 1503: 0x400000, 1557: 0x100000000000000, 1568: 0x8000000000000000, 1591: 0x8000000000, 1607: 0x6000000000000000, 1634: 0x10000000000000, 1637: 0x12000000000000, 1641: 0x4000000000000000, 1664: 0x1000000000000000, 1687: 0x400000000000000, 1705: 0x100000, 1729: 0x100, 1731: 0x2000000000000, 1732: 0x100000000000, 1744: 0x3000000000000000, 1788: 0xc002000040000400, 1789: 0x8, 1791: 0x400000000000000, 1799: 0x1000000000000000, 1800: 0x4400000100008000, 1810: 0x8, 1819: 0x1040000000000, 1859: 0xc000000000000000, 1861: 0x4000000000000000, 1869: 0x20, 1877: 0x4c000001000000, 1893: 0x20000000000000, 1896: 0x1104000000080000, 1939: 0x400000, 1964: 0x400000, 1982: 0x80000000000000, 1983: 0x100000000000, 2000: 0x10000000000000, 2030: 0x8000000000000, 2039: 0x124000000000000, 2044: 0x400000, 2065: 0x400000, 2076: 0x1904000000000000, 2109: 0x4000000000000, 2112: 0x2000000, 2122: 0x8000000000000, 2126: 0x400000, 2141: 0x1000000000, 2153: 0x10000000000000, 2162: 0x4000000000018000, 2186: 0x4000000000000000, 2196: 0x4000000000000000, 2197: 0x8000000000000, 2209: 0x4000080000000000, 2212: 0x10, 2214: 0x8000000000000, 2220: 0xc000000000000000, 2227: 0x100, 2230: 0x100000000000000, 2239: 0x40000000400100, 2240: 0x20000000000000, 2250: 0x4000000000000, 2252: 0x100000000000000, 2256: 0x4000400000000000, 2284: 0x10000000000000, 2287: 0x2000000, 2298: 0x4000000000000, 2313: 0x8000000, 2314: 0x100000, 2363: 0x104000000000000, 2378: 0x400000, 2383: 0x100000000000, 2385: 0x100000, 2413: 0x200, 2416: 0x20000000000000, 2457: 0x8001000000000, 2477: 0x4000000000000, 2485: 0x12000000000000, 2537: 0x8000000000, 2541: 0x2000000000000000, 2551: 0x12000000000000, 2572: 0x800000, 2592: 0x800000, 2618: 0x4000000000000000, 2646: 0x882000000000000, 2662: 0x10000000000000, 2683: 0x80000000000000, 2705: 0x20000000000000, 2747: 0x4000000000000, 2751: 0x2000, 2762: 0x2136000000000000, 2770: 0x8000000000000, 2798: 0x24000000000000, 2813: 0x20000000000000, 2821: 0x4000000000000, 2853: 0x10000000000, 2855: 0xc136001020000000, 2862: 0x8000040000000, 2863: 0x8000000, 2872: 0x2000000, 2882: 0x1040000000000, 2886: 0x152001000000000, 2929: 0x100000000000000, 2930: 0x10000000000000, 2939: 0x4000000000000000, 2950: 0x184000000000000, 3009: 0x800000, 3035: 0x8000000000000, 3052: 0x1040002000000, 3057: 0x8000000000000, 3077: 0x6000000000000000, 3089: 0x56000000000000, 3102: 0x4000000, 3135: 0x2000000, 3140: 0x2000000000000, 3149: 0x20000000000000, 3164: 0x210000000000000, 3185: 0x40000, 3191: 0x4000000000000, 3201: 0x4000000000000, 3210: 0x400000, 3212: 0x4000020000000000, 3217: 0x40c4080000000004, 3244: 0x1040000000000, 3256: 0x8000000000, 3261: 0x400000000000000, 3267: 0x100000, 3271: 0x8000000000, 3276: 0x1104000000000000, 3286: 0x8000000000000000, 3294: 0x200000003, 3308: 0x2000000000000, 3316: 0x2de000000000000, 3329: 0x1904002002000000, 3345: 0x46de080001000004, 3364: 0x8000000000000, 3369: 0x20000000000000, 3401: 0x20000000000000, 3423: 0x10000000000000, 3426: 0x4000000000000, 3429: 0x100, 3433: 0x8000000000000000, 3436: 0x10000000000000, 3437: 0x4000000040, 3441: 0x8, 3445: 0x200000001, 3452: 0x400000, 3476: 0x136001000000000, 3483: 0x4000000000000, 3485: 0x6000, 3532: 0x8000000000000000, 3549: 0x4000000000000, 3552: 0x8000000000000, 3553: 0x1040000000000, 3572: 0x20000000000000, 3663: 0x1800000000000, 3682: 0x20000000000000, 3685: 0x24000000000000, 3686: 0x400000, 3688: 0x8000000000000000, 3690: 0x156001000000080, 3704: 0x800000, 3710: 0x10000000000000, 3717: 0x10, 3742: 0x2800000, 3760: 0x1040000000000, 3776: 0x12000000000000, 3777: 0x20000000000000, 3786: 0x400000, 3787: 0x1104000000000000, 3791: 0x1800000000000, 3806: 0x10080100, 3812: 0x100000000000, 3825: 0x42ce000000000000, 3838: 0x12000000000000, 3842: 0x8000000000000, 3860: 0x10000000000000, 3862: 0x400000, 3864: 0x8, 3873: 0x1, 3883: 0x8000040000000, 3900: 0x8000000000000000, 3916: 0x1040200000003, 3917: 0x1116000000200000, 3930: 0x1000000000000000, 3945: 0x8000000000000, 3946: 0x4000000000000000, 3961: 0x1904000000000001, 3969: 0x4132001000000000, 3978: 0x2000000000000000, 3980: 0x800000000000000, 3981: 0x10000000000000, 3987: 0x8000000000000, 4033: 0x4000000000000, 4053: 0x800000, 4054: 0x8, 4057: 0x100000000000},
+	gateNeeds:   []uint64{0x6000000000001, 0xa000000000002, 0x1000000000000c, 0x60000000000010, 0x380000000000060, 0x400000000000180, 0x1800000000000600, 0x6000000000000a00, 0x8006000000001000, 0x801a000000001000, 0x64000000002000, 0x78000000002000, 0x44000000004000, 0x58000000004000, 0x1a0000000002400, 0xb8000000002400, 0x180000000004400, 0x98000000004400, 0x1600000000008400, 0x618000000008400, 0x1a18000000010080, 0x2000000000020200, 0x40000000000c0000, 0x1c0000, 0x8002000000240000, 0x8c000800000400, 0x10000000c00000, 0x60000003000000, 0x8000000c000000, 0x700000030000000, 0x800000040000200, 0x1000000180000000, 0x6000000200000000, 0x8002000200000000, 0xc000400000000, 0x34001800000000, 0xc0006000000000, 0x300018000000000, 0x3c00020000000000, 0xc000040000000000, 0x4002040000000000, 0x8000180000000000, 0x2180000000000, 0xc000200000000000, 0x4002200000000000, 0x2500000000000, 0xc800000000000, 0x31000000000000, 0x60200000000000},
+	gateFirsts:  0x1b7576abbfd5b,
+	gateTokens:  115,
+	anchorBits:  0x1eeae954476b7,
 }

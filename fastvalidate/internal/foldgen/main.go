@@ -190,15 +190,36 @@ var notRead = map[rune]bool{0x028D: true, 0xAB69: true}
 // dash. Only the patterns read them as "-"; the skeleton keeps UTS #39.
 var dashesRead = map[rune]bool{0x2014: true, 0x2015: true, 0xFE58: true}
 
+// dotsRead holds the middle dots a reader takes for a dot between the
+// letters of a word split by them ("i·g·n·o·r·e"), which UTS #39 keeps
+// as they are: the middle dot, the Greek ano teleia, the hyphenation
+// point, the bullet and dot operators, and the Katakana middle dots.
+// Only the patterns read them as ".", which they join a word across
+// as they do across dots; the skeleton keeps UTS #39.
+var dotsRead = map[rune]bool{0x00B7: true, 0x0387: true, 0x2027: true, 0x2219: true, 0x22C5: true, 0x30FB: true, 0xFF65: true}
+
+// blanksRead holds the characters drawn as a blank that are no white
+// space to Unicode nor dropped as invisible: the Braille pattern blank,
+// which a reader takes for a space between words. Only the patterns
+// read it as one.
+var blanksRead = map[rune]bool{0x2800: true}
+
 // foldReading returns the lowercase ASCII letter a letter of the Greek,
 // Cyrillic, Armenian or Latin script passes for to a reader by readsAs,
-// when fold finds none, or "-" for a dash of dashesRead, or "".
+// when fold finds none, or "-" for a dash of dashesRead, "." for a dot of
+// dotsRead, " " for a blank of blanksRead, or "".
 func foldReading(r rune, bySkeleton map[string][]byte) string {
 	if c := parenthesisedLetter(norm.NFKC.String(string(r))); c != 0 {
 		return string(c)
 	}
 	if dashesRead[r] {
 		return "-"
+	}
+	if dotsRead[r] {
+		return "."
+	}
+	if blanksRead[r] {
+		return " "
 	}
 	if !unicode.IsLetter(r) || !unicode.In(r, unicode.Greek, unicode.Cyrillic, unicode.Armenian, unicode.Latin) ||
 		notRead[r] || fold(r, bySkeleton) != "" {
