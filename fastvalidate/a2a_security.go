@@ -366,7 +366,10 @@ func (c *a2aCheck) scopeList(n uint32) {
 			}
 			continue
 		}
-		c.checkStringArray(k+1, false)
+		// list is repeated and not REQUIRED: null leaves it unset.
+		if c.present(k + 1) {
+			c.checkStringArray(k+1, false)
+		}
 	}
 }
 

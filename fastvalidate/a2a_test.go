@@ -300,6 +300,10 @@ func TestA2A10(t *testing.T) {
 		// authentication, so it stays an error.
 		{name: "requirement with an extra member", edits: e("/securityRequirements/0/note", `"read-only"`)},
 		{name: "scope list with an extra member", edits: e("/securityRequirements/0/schemes/bearer/note", `1`)},
+		// StringList.list is a repeated field the proto does not mark
+		// REQUIRED: null is an optional member left unset, as elsewhere.
+		{name: "null scope list", edits: e("/securityRequirements/0/schemes/bearer/list", `null`), want: []hit{{"a2a.null", "/securityRequirements/0/schemes/bearer/list"}}},
+		{name: "null skill scope list", edits: e("/skills/0/securityRequirements/0/schemes/oidc/list", `null`), want: []hit{{"a2a.null", "/skills/0/securityRequirements/0/schemes/oidc/list"}}},
 		{name: "requirement names an undefined scheme", edits: e("/securityRequirements/0/schemes/basic", `{"list": []}`), want: []hit{{"a2a.security-ref", "/securityRequirements/0/schemes/basic"}}},
 		{name: "skill requirement names an undefined scheme", edits: e("/skills/0/securityRequirements/0/schemes/basic", `{}`), want: []hit{{"a2a.security-ref", "/skills/0/securityRequirements/0/schemes/basic"}}},
 		{name: "signature header without kid", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"RS256"}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
