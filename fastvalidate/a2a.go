@@ -39,6 +39,7 @@ const (
 	CodeA2ASkillIDUnique
 	CodeA2APreferredTransport
 	CodeA2AInterfaceCompleteness
+	CodeA2ASignatureTyp
 )
 
 // Profiles columns: rule.A2A stands for every A2A release; the others name
@@ -70,6 +71,7 @@ func init() {
 		def(CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"),
 		def(CodeA2APreferredTransport, "a2a.preferred-transport", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card lacks preferredTransport: the 0.3 text (5.6.1) says REQUIRED and MUST, the 0.3 JSON Schema leaves it optional with default JSONRPC"),
 		def(CodeA2AInterfaceCompleteness, "a2a.interface-completeness", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card's additionalInterfaces has no entry for its url and preferredTransport, which the 0.3 text (5.6.4) says it SHOULD include"),
+		def(CodeA2ASignatureTyp, "a2a.signature-typ", SeverityWarning, rule.Only(rule.A2A10), "a signature's protected header has a typ other than \"JOSE\", which the 1.0 text (8.4.2) says it SHOULD be"),
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
 	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
