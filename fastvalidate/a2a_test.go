@@ -730,3 +730,31 @@ func TestSnakeAliasOf_Lengths(t *testing.T) {
 		}
 	}
 }
+
+// The scheme cards of the differential test hold the security schemes and
+// OAuth flows the version tables' cards do not; each passes as written,
+// and each scheme type fails on its own required member.
+func TestA2A_SchemeCards(t *testing.T) {
+	runA2ATable(t, "a2a/0.3", a2aCard03Schemes, []a2aCase{
+		{name: "base card"},
+		{name: "apiKey in a body", edits: e("/securitySchemes/key/in", `"body"`), want: []hit{{"a2a.security-scheme", "/securitySchemes/key/in"}}},
+		{name: "apiKey without name", edits: e("/securitySchemes/cookie/name", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/cookie/name"}}},
+		{name: "openIdConnect without url", edits: e("/securitySchemes/oidc/openIdConnectUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oidc/openIdConnectUrl"}}},
+		{name: "implicit without authorizationUrl", edits: e("/securitySchemes/oauth/flows/implicit/authorizationUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oauth/flows/implicit/authorizationUrl"}}},
+		{name: "password without scopes", edits: e("/securitySchemes/oauth/flows/password/scopes", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oauth/flows/password/scopes"}}},
+	})
+	runA2ATable(t, "a2a/0.2", edited(t, a2aCard03Schemes, "/protocolVersion", `"0.2.6"`, "/signatures", omitted), []a2aCase{
+		{name: "base card"},
+	})
+	// 1.0.1 proto: implicit and password are deprecated, and their members
+	// carry no REQUIRED marker.
+	deprecated := []hit{{"a2a.deprecated", "/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit"}, {"a2a.deprecated", "/securitySchemes/password/oauth2SecurityScheme/flows/password"}}
+	runA2ATable(t, "a2a/1.0", a2aCard10Flows, []a2aCase{
+		{name: "base card", want: deprecated},
+		{name: "clientCredentials without tokenUrl", edits: e("/securitySchemes/cc/oauth2SecurityScheme/flows/clientCredentials/tokenUrl", omitted),
+			want: append([]hit{{"a2a.security-scheme", "/securitySchemes/cc/oauth2SecurityScheme/flows/clientCredentials/tokenUrl"}}, deprecated...)},
+		{name: "implicit without its members", edits: e("/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit", `{}`), want: deprecated},
+		{name: "apiKey location in a body", edits: e("/securitySchemes/query/apiKeySecurityScheme/location", `"body"`),
+			want: append([]hit{{"a2a.security-scheme", "/securitySchemes/query/apiKeySecurityScheme/location"}}, deprecated...)},
+	})
+}
