@@ -625,7 +625,11 @@ func (c *a2aCheck) interfaces() {
 	// 0.3 alone: 0.2 had no preferredTransport and 1.0 replaced it
 	// with supportedInterfaces, so this stays an equality.
 	if c.ver == a2aV03 && m.preferredTransport == 0 {
-		c.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msgPreferredTransport)
+		msg := msgPreferredTransport
+		if c.takeSnake(0, "preferredTransport") != nil {
+			msg = msgPreferredTransportSnake
+		}
+		c.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msg)
 	}
 }
 
@@ -1363,8 +1367,11 @@ func (c *a2aCheck) reportSnake(k uint32) {
 // preferredTransport field is REQUIRED and MUST be present in every
 // AgentCard". The schema is what 0.3 validators and SDKs apply, so the
 // card passes, but a client may not assume the default the schema names.
-const msgPreferredTransport = "0.3 card without \"%s\": the 0.3 specification text (5.6.1) calls it REQUIRED and MUST, " +
-	"the 0.3 JSON Schema optional with default JSONRPC; name the transport at url"
+const (
+	msgPreferredTransport = "0.3 card without \"%s\": the 0.3 specification text (5.6.1) calls it REQUIRED and MUST, " +
+		"the 0.3 JSON Schema optional with default JSONRPC; name the transport at url"
+	msgPreferredTransportSnake = msgPreferredTransport + "; the card spells it preferred_transport, which A2A readers do not know"
+)
 
 // msgShape03 names, in the finding for a missing supportedInterfaces, the
 // 0.3 shape of a card that claims 1.0, and whether it passes as 0.3, so
@@ -1425,6 +1432,17 @@ func (c *a2aCheck) passesAs03() bool {
 // the snake_case spelling the object has instead, if any: one finding for
 // one fault, where a missing member and a misspelled one would be two.
 func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
+	if a := c.takeSnake(obj, name); a != nil {
+		c.addMissingMsg(code, obj, name, a.missingMsg)
+		return
+	}
+	c.walker.addMissing(code, obj, name)
+}
+
+// takeSnake returns the snake_case alias of member name that object obj
+// has, marking it as named by the missing member's finding so that it
+// gets none of its own, or nil when obj has none.
+func (c *a2aCheck) takeSnake(obj uint32, name string) *snakeAlias {
 	for i := range snakeAliases {
 		a := &snakeAliases[i]
 		if a.camel != name {
@@ -1440,11 +1458,10 @@ func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
 				c.taken[c.ntaken] = v - 1
 				c.ntaken++
 			}
-			c.addMissingMsg(code, obj, name, a.missingMsg)
-			return
+			return a
 		}
 	}
-	c.walker.addMissing(code, obj, name)
+	return nil
 }
 
 func (c *a2aCheck) url(n uint32, kind urlKind) {

@@ -173,6 +173,10 @@ func TestA2A03(t *testing.T) {
 		{name: "protocolVersion not a string", edits: e("/protocolVersion", `0.3`), want: []hit{{"field.type", "/protocolVersion"}}},
 		// The schema makes it optional, the prose REQUIRED: a warning.
 		{name: "preferredTransport missing", edits: e("/preferredTransport", omitted), want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
+		// docs/design.md: a required member present only in snake_case is
+		// one finding, the missing member's; 5.6.1 calls preferredTransport
+		// REQUIRED.
+		{name: "preferredTransport only in snake_case", edits: e("/preferredTransport", omitted, "/preferred_transport", `"JSONRPC"`), want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
 		{name: "metadata url relative", edits: e("/securitySchemes/oauth/oauth2MetadataUrl", `"/meta"`), want: []hit{{"a2a.url", "/securitySchemes/oauth/oauth2MetadataUrl"}}},
 		{name: "skill requirement names an undefined scheme", edits: e("/skills/0/security/0/nope", `[]`), want: []hit{{"a2a.security-ref", "/skills/0/security/0/nope"}}},
 		{name: "interface on loopback", edits: e("/additionalInterfaces/1/url", `"http://127.0.0.1:9000"`), want: []hit{{"a2a.url-risk", "/additionalInterfaces/1/url"}}},
