@@ -339,7 +339,9 @@ func (c *a2aCheck) requirements10(arr uint32) {
 				}
 				continue
 			}
-			if !c.want(v, tape.KindObject) {
+			// schemes is a map the proto does not mark REQUIRED: null
+			// leaves it empty, as {} does.
+			if !c.present(v) || !c.want(v, tape.KindObject) {
 				continue
 			}
 			for s, end := v+1, c.end(v); s < end; s = c.next(s + 1) {

@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -761,4 +762,65 @@ func TestA2A_SchemeCards(t *testing.T) {
 		{name: "apiKey location in a body", edits: e("/securitySchemes/query/apiKeySecurityScheme/location", `"body"`),
 			want: append([]hit{{"a2a.security-scheme", "/securitySchemes/query/apiKeySecurityScheme/location"}}, deprecated...)},
 	})
+}
+
+// TestA2A10_NullOptionalMembers sets each member of the 1.0 test cards to
+// null in turn: one the 1.0.1 proto marks REQUIRED is an error, any other
+// is an optional member left unset, the a2a.null warning and no error
+// there, as section 5.7 reads presence. Map values (a scheme, a scope, a
+// requirement's scope list) and array elements are no members.
+func TestA2A10_NullOptionalMembers(t *testing.T) {
+	v := newTestValidator(t, "a2a/1.0")
+	for _, base := range []string{a2aCard10, a2aCard10Flows} {
+		for _, m := range mutants(t, base) {
+			if !m.null || !nullableMember10(m.ptr) {
+				continue
+			}
+			r := v.Validate(m.card)
+			bad := !hasFinding(r, "a2a.null", m.ptr)
+			for _, f := range r.Findings() {
+				// A requirement naming a scheme of a securitySchemes that
+				// is null names one the card does not define.
+				bad = bad || f.Severity == SeverityError && (f.Path == m.ptr || strings.HasPrefix(f.Path, m.ptr+"/"))
+			}
+			if bad {
+				t.Errorf("%s: %v, want a2a.null at it and no error there", m.edit, r.Findings())
+			}
+		}
+	}
+}
+
+// nullableMember10 reports whether ptr names a member of a 1.0 message
+// that the proto does not mark REQUIRED.
+func nullableMember10(ptr string) bool {
+	parts := strings.Split(ptr, "/")[1:]
+	last := parts[len(parts)-1]
+	if _, err := strconv.Atoi(last); err == nil {
+		return false // an array element
+	}
+	if len(parts) >= 2 {
+		switch parent := parts[len(parts)-2]; {
+		case parent == "securitySchemes" || parent == "scopes" || parent == "schemes" || parent == "params" || parent == "header":
+			return false // a map's value
+		case parent == "flows" || strings.HasSuffix(parent, "SecurityScheme") && len(parts) == 3:
+			return false // a oneof's only member: null sets none
+		}
+	}
+	switch {
+	case required10(ptr):
+		return false
+	case len(parts) == 3 && parts[0] == "supportedInterfaces":
+		return last == "tenant"
+	case len(parts) == 3 && parts[0] == "signatures":
+		return last == "header"
+	case len(parts) == 4 && parts[0] == "securitySchemes":
+		return last == "description" || last == "bearerFormat" || last == "oauth2MetadataUrl"
+	case len(parts) == 6 && parts[3] == "flows":
+		flow := parts[4]
+		if flow == "implicit" || flow == "password" {
+			return true // the deprecated flows require nothing
+		}
+		return last == "refreshUrl" || last == "pkceRequired"
+	}
+	return true
 }
