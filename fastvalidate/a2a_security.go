@@ -82,11 +82,13 @@ func (c *a2aCheck) scheme10(s uint32) {
 		default:
 			c.snakeKey(k, inScheme10)
 		}
-		if which == 0 {
+		// A null member sets no scheme, as proto3 JSON reads null
+		// (a2a.null says so): the wrapper holds what the others hold.
+		if which == 0 || !c.present(v) {
 			continue
 		}
 		held++
-		if c.present(v) && c.want(v, tape.KindObject) {
+		if c.want(v, tape.KindObject) {
 			body := c.readScheme(v)
 			c.checkScheme(v, which, &body)
 		}
@@ -217,14 +219,15 @@ func (c *a2aCheck) flows(obj uint32) {
 		default:
 			c.snakeKey(k, inFlows)
 		}
-		if flow == 0 {
+		// As in a scheme wrapper, a null flow is none.
+		if flow == 0 || !c.present(v) {
 			continue
 		}
 		held++
 		if c.ver >= a2aV10 && (flow == flowImplicit || flow == flowPassword) {
 			w.add(CodeA2ADeprecated, v, "OAuth flow deprecated in 1.0; use authorizationCode with PKCE, or deviceCode")
 		}
-		if c.present(v) && c.want(v, tape.KindObject) {
+		if c.want(v, tape.KindObject) {
 			c.flow(v, flow)
 		}
 	}

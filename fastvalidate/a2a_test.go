@@ -296,6 +296,16 @@ func TestA2A10(t *testing.T) {
 		{name: "deprecated password flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows", `{"password": {"tokenUrl": "https://auth.example.com/token"}}`), want: []hit{{"a2a.deprecated", "/securitySchemes/device/oauth2SecurityScheme/flows/password"}}},
 		{name: "deviceCode without device url", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/deviceAuthorizationUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/deviceAuthorizationUrl"}}},
 		{name: "pkceRequired a string", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkceRequired", `"yes"`), want: []hit{{"field.type", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkceRequired"}}},
+		// A null member of a oneof sets none of it, as proto3 JSON reads
+		// null: the wrapper or flows holds what its other members hold.
+		{name: "scheme wrapper holding only null", edits: e("/securitySchemes/key", `{"apiKeySecurityScheme": null}`),
+			want: []hit{{"a2a.null", "/securitySchemes/key/apiKeySecurityScheme"}, {"a2a.security-scheme", "/securitySchemes/key"}}},
+		{name: "scheme wrapper with a null beside its scheme", edits: e("/securitySchemes/key", `{"apiKeySecurityScheme": null, "httpAuthSecurityScheme": {"scheme": "Basic"}}`),
+			want: []hit{{"a2a.null", "/securitySchemes/key/apiKeySecurityScheme"}}},
+		{name: "flows holding only null", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows", `{"authorizationCode": null}`),
+			want: []hit{{"a2a.null", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode"}, {"a2a.security-scheme", "/securitySchemes/oauth/oauth2SecurityScheme/flows"}}},
+		{name: "flows with a null beside its flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/implicit", `null`),
+			want: []hit{{"a2a.null", "/securitySchemes/device/oauth2SecurityScheme/flows/implicit"}}},
 		{name: "requirement in the 0.x shape", edits: e("/securityRequirements", `[{"bearer": []}]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/bearer"}}},
 		{name: "requirement scopes a bare list", edits: e("/securityRequirements/0/schemes/bearer", `[]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer"}}},
 		{name: "requirement scopes misnamed", edits: e("/securityRequirements/0/schemes/bearer", `{"scopes": []}`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer/scopes"}}},
