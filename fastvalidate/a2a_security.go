@@ -275,7 +275,10 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 		if !deprecated10 {
 			w.addMissing(CodeA2ASecurityScheme, f, "scopes")
 		}
-	case c.present(scopes) && c.want(scopes, tape.KindObject):
+	case deprecated10 && !c.present(scopes):
+		// Optional there: null is unset (a2a.null). Where scopes are
+		// required, null is no object, as for any required member.
+	case c.want(scopes, tape.KindObject):
 		for k, end := scopes+1, c.end(scopes); k < end; k = c.next(k + 1) {
 			c.want(k+1, tape.KindString)
 		}

@@ -174,6 +174,9 @@ func TestA2A03(t *testing.T) {
 		{name: "protocolVersion not a string", edits: e("/protocolVersion", `0.3`), want: []hit{{"field.type", "/protocolVersion"}}},
 		// The schema makes it optional, the prose REQUIRED: a warning.
 		{name: "preferredTransport missing", edits: e("/preferredTransport", omitted), want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
+		// The 0.3 schema requires a flow's scopes: null is no object, as for
+		// any required member.
+		{name: "null scopes", edits: e("/securitySchemes/oauth/flows/clientCredentials/scopes", `null`), want: []hit{{"field.type", "/securitySchemes/oauth/flows/clientCredentials/scopes"}}},
 		// docs/design.md: a required member present only in snake_case is
 		// one finding, the missing member's; 5.6.1 calls preferredTransport
 		// REQUIRED.
@@ -302,6 +305,8 @@ func TestA2A10(t *testing.T) {
 			want: []hit{{"a2a.null", "/securitySchemes/key/apiKeySecurityScheme"}, {"a2a.security-scheme", "/securitySchemes/key"}}},
 		{name: "scheme wrapper with a null beside its scheme", edits: e("/securitySchemes/key", `{"apiKeySecurityScheme": null, "httpAuthSecurityScheme": {"scheme": "Basic"}}`),
 			want: []hit{{"a2a.null", "/securitySchemes/key/apiKeySecurityScheme"}}},
+		{name: "null scopes of a flow that requires them", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/scopes", `null`),
+			want: []hit{{"field.type", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/scopes"}}},
 		{name: "flows holding only null", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows", `{"authorizationCode": null}`),
 			want: []hit{{"a2a.null", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode"}, {"a2a.security-scheme", "/securitySchemes/oauth/oauth2SecurityScheme/flows"}}},
 		{name: "flows with a null beside its flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/implicit", `null`),
@@ -769,68 +774,86 @@ func TestA2A_SchemeCards(t *testing.T) {
 		{name: "clientCredentials without tokenUrl", edits: e("/securitySchemes/cc/oauth2SecurityScheme/flows/clientCredentials/tokenUrl", omitted),
 			want: append([]hit{{"a2a.security-scheme", "/securitySchemes/cc/oauth2SecurityScheme/flows/clientCredentials/tokenUrl"}}, deprecated...)},
 		{name: "implicit without its members", edits: e("/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit", `{}`), want: deprecated},
+		{name: "implicit with null scopes", edits: e("/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit/scopes", `null`),
+			want: append([]hit{{"a2a.null", "/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit/scopes"}}, deprecated...)},
 		{name: "apiKey location in a body", edits: e("/securitySchemes/query/apiKeySecurityScheme/location", `"body"`),
 			want: append([]hit{{"a2a.security-scheme", "/securitySchemes/query/apiKeySecurityScheme/location"}}, deprecated...)},
 	})
 }
 
-// TestA2A10_NullOptionalMembers sets each member of the 1.0 test cards to
-// null in turn: one the 1.0.1 proto marks REQUIRED is an error, any other
-// is an optional member left unset, the a2a.null warning and no error
-// there, as section 5.7 reads presence. Map values (a scheme, a scope, a
-// requirement's scope list) and array elements are no members.
-func TestA2A10_NullOptionalMembers(t *testing.T) {
+// TestA2A10_NullMembers sets each member of the 1.0 test cards to null in
+// turn. One the 1.0.1 proto marks REQUIRED is then an error there; any
+// other is an optional member left unset, as section 5.7 reads presence:
+// the a2a.null warning and no error there. Map values (a scheme, a scope,
+// a requirement's scope list), array elements and one-of members are no
+// such members.
+func TestA2A10_NullMembers(t *testing.T) {
 	v := newTestValidator(t, "a2a/1.0")
 	for _, base := range []string{a2aCard10, a2aCard10Flows} {
 		for _, m := range mutants(t, base) {
-			if !m.null || !nullableMember10(m.ptr) {
+			if !m.null {
+				continue
+			}
+			kind := memberKind10(m.ptr)
+			if kind == notMember {
 				continue
 			}
 			r := v.Validate(m.card)
-			bad := !hasFinding(r, "a2a.null", m.ptr)
+			errorThere := false
 			for _, f := range r.Findings() {
 				// A requirement naming a scheme of a securitySchemes that
-				// is null names one the card does not define.
-				bad = bad || f.Severity == SeverityError && (f.Path == m.ptr || strings.HasPrefix(f.Path, m.ptr+"/"))
+				// is null names one the card does not define: that error
+				// is elsewhere.
+				errorThere = errorThere || f.Severity == SeverityError && (f.Path == m.ptr || strings.HasPrefix(f.Path, m.ptr+"/"))
 			}
-			if bad {
+			switch {
+			case kind == optionalMember && (errorThere || !hasFinding(r, "a2a.null", m.ptr)):
 				t.Errorf("%s: %v, want a2a.null at it and no error there", m.edit, r.Findings())
+			case kind == requiredMember && !errorThere:
+				t.Errorf("%s: %v, want an error at it", m.edit, r.Findings())
 			}
 		}
 	}
 }
 
-// nullableMember10 reports whether ptr names a member of a 1.0 message
-// that the proto does not mark REQUIRED.
-func nullableMember10(ptr string) bool {
+const (
+	notMember = iota
+	optionalMember
+	requiredMember
+)
+
+// memberKind10 says whether ptr names a member of a 1.0 message, and
+// whether the proto marks it REQUIRED.
+func memberKind10(ptr string) int {
 	parts := strings.Split(ptr, "/")[1:]
 	last := parts[len(parts)-1]
 	if _, err := strconv.Atoi(last); err == nil {
-		return false // an array element
+		return notMember // an array element
 	}
 	if len(parts) >= 2 {
 		switch parent := parts[len(parts)-2]; {
 		case parent == "securitySchemes" || parent == "scopes" || parent == "schemes" || parent == "params" || parent == "header":
-			return false // a map's value
+			return notMember // a map's value
 		case parent == "flows" || strings.HasSuffix(parent, "SecurityScheme") && len(parts) == 3:
-			return false // a oneof's only member: null sets none
+			return notMember // a one-of's member
 		}
 	}
+	required := false
 	switch {
-	case required10(ptr):
-		return false
+	case len(parts) == 1 || len(parts) == 2 && parts[0] == "provider" || len(parts) == 3 && parts[0] == "skills":
+		required = required10(ptr)
 	case len(parts) == 3 && parts[0] == "supportedInterfaces":
-		return last == "tenant"
+		required = last != "tenant"
 	case len(parts) == 3 && parts[0] == "signatures":
-		return last == "header"
+		required = last != "header"
 	case len(parts) == 4 && parts[0] == "securitySchemes":
-		return last == "description" || last == "bearerFormat" || last == "oauth2MetadataUrl"
+		required = last == "location" || last == "name" || last == "scheme" || last == "flows" || last == "openIdConnectUrl"
 	case len(parts) == 6 && parts[3] == "flows":
-		flow := parts[4]
-		if flow == "implicit" || flow == "password" {
-			return true // the deprecated flows require nothing
-		}
-		return last == "refreshUrl" || last == "pkceRequired"
+		// The deprecated flows mark nothing REQUIRED.
+		required = parts[4] != "implicit" && parts[4] != "password" && last != "refreshUrl" && last != "pkceRequired"
 	}
-	return true
+	if required {
+		return requiredMember
+	}
+	return optionalMember
 }
