@@ -76,7 +76,7 @@ type mutant struct {
 	// optional is true when the card without the member passes cardscan,
 	// which a null member may then stand for (set by the test).
 	optional bool
-	card []byte
+	card     []byte
 }
 
 // mutants returns base and every card one edit away from it: each member
