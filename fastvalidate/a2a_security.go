@@ -360,8 +360,13 @@ func (c *a2aCheck) requirements10(arr uint32) {
 
 func (c *a2aCheck) scopeList(n uint32) {
 	w := c.walker
-	if c.kind(n) != tape.KindObject {
+	// A bare list is 0.x's shape, which the rule names; any other JSON
+	// type is one, as it is in 0.x.
+	if c.kind(n) == tape.KindArray {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
+		return
+	}
+	if !c.want(n, tape.KindObject) {
 		return
 	}
 	// As for the requirement: a member beside list is ignored, one in its

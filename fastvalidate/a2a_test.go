@@ -313,6 +313,10 @@ func TestA2A10(t *testing.T) {
 			want: []hit{{"a2a.null", "/securitySchemes/device/oauth2SecurityScheme/flows/implicit"}}},
 		{name: "requirement in the 0.x shape", edits: e("/securityRequirements", `[{"bearer": []}]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/bearer"}}},
 		{name: "requirement scopes a bare list", edits: e("/securityRequirements/0/schemes/bearer", `[]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer"}}},
+		// Any other JSON type is a type error, as 0.x's scopes of the wrong
+		// type are ("scopes are a list" of TestA2A02).
+		{name: "requirement scopes a string", edits: e("/securityRequirements/0/schemes/bearer", `"read"`), want: []hit{{"field.type", "/securityRequirements/0/schemes/bearer"}}},
+		{name: "requirement scopes null", edits: e("/securityRequirements/0/schemes/bearer", `null`), want: []hit{{"field.type", "/securityRequirements/0/schemes/bearer"}}},
 		{name: "requirement scopes misnamed", edits: e("/securityRequirements/0/schemes/bearer", `{"scopes": []}`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer/scopes"}}},
 		// 1.0 section 5.7: unrecognized fields SHOULD be ignored. A member
 		// beside schemes or list changes nothing a reader takes; one in
