@@ -343,6 +343,33 @@ func onlyUnknownMembers(ajvErrs string) bool {
 	return true
 }
 
+// typeRuleOf is the rule by which profile reports a value of the wrong
+// JSON type.
+func typeRuleOf(profile string) string {
+	if profile == "agentcard-schema" {
+		return "schema.type"
+	}
+	return "field.type"
+}
+
+// ajvTypeError reports whether ajv's errors, as judge.mjs prints them,
+// have a type error at ptr that is no branch of a oneOf there (which
+// fails as a whole, schema.oneOf): a card both reject for a value of the
+// wrong JSON type should be rejected under the rule for it, at the same
+// place.
+func ajvTypeError(ajvErrs, ptr string) bool {
+	typ := false
+	for _, e := range strings.Split(ajvErrs, "; ") {
+		switch {
+		case strings.HasPrefix(e, ptr+" oneOf "):
+			return false
+		case strings.HasPrefix(e, ptr+" type "):
+			typ = true
+		}
+	}
+	return typ
+}
+
 // markOptional sets the optional flag of each mutant whose member v
 // accepts the card without: a null there may be a2a.null, one in a
 // member the card needs may not.
@@ -418,6 +445,11 @@ func TestDifferential_Ajv(t *testing.T) {
 				res := v.Validate(m.card)
 				total++
 				if res.Valid() == (verdicts[i] == "") {
+					if !m.null && ajvTypeError(verdicts[i], m.ptr) && !hasFinding(res, typeRuleOf(r.profile), m.ptr) &&
+						// 0.x's bare scope list in a 1.0 requirement, named for what it is
+						!(r.profile == "a2a/1.0" && strings.Contains(m.edit, "=[") && hasFinding(res, "a2a.security-requirement", m.ptr)) {
+						t.Errorf("%s, %s: %s: ajv has a type error at the member, cardscan no %s: %v", r.profile, r.schema, m.edit, typeRuleOf(r.profile), res.Findings())
+					}
 					continue
 				}
 				disagreed++
