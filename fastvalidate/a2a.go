@@ -1439,6 +1439,18 @@ func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
 	c.walker.addMissing(code, obj, name)
 }
 
+// takeOneSnake is takeSnake for the first member of obj that is a
+// snake_case alias of a member of scope the card's version has, when obj
+// lacks that member: the one-of's member a holder of none spelled so.
+func (c *a2aCheck) takeOneSnake(obj uint32, scope aliasScope) *snakeAlias {
+	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
+		if a := snakeAliasOf(c.name(k), scope); a != nil && c.ver >= a.since {
+			return c.takeSnake(obj, a.camel)
+		}
+	}
+	return nil
+}
+
 // takeSnake returns the snake_case alias of member name that object obj
 // has, marking it as named by the missing member's finding so that it
 // gets none of its own, or nil when obj has none.

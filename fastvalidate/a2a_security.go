@@ -97,6 +97,12 @@ func (c *a2aCheck) scheme10(s uint32) {
 	case held == 0 && legacy:
 		w.add(CodeA2ASecurityScheme, s, "scheme is in the 0.x shape (discriminated by type); 1.0 wraps it, e.g. {\"httpAuthSecurityScheme\": {...}}")
 	case held == 0:
+		// One spelled in snake_case is the missing member's one finding,
+		// as for any member (addMissing).
+		if a := c.takeOneSnake(s, inScheme10); a != nil {
+			c.addMissingMsg(CodeA2ASecurityScheme, s, a.camel, a.missingMsg)
+			return
+		}
 		w.add(CodeA2ASecurityScheme, s, "scheme holds none of apiKeySecurityScheme, httpAuthSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, mtlsSecurityScheme")
 	case held > 1:
 		w.add(CodeA2ASecurityScheme, s, "scheme wrapper holds more than one scheme; 1.0 allows exactly one")
@@ -232,6 +238,10 @@ func (c *a2aCheck) flows(obj uint32) {
 		}
 	}
 	if c.ver >= a2aV10 && held != 1 {
+		if a := c.takeOneSnake(obj, inFlows); held == 0 && a != nil {
+			c.addMissingMsg(CodeA2ASecurityScheme, obj, a.camel, a.missingMsg)
+			return
+		}
 		w.addArg(CodeA2ASecurityScheme, obj, "flows holds %d flows; 1.0 allows exactly one", int64(held))
 	}
 }

@@ -279,13 +279,14 @@ func TestA2A10(t *testing.T) {
 		{name: "wrapper holding two schemes", edits: e("/securitySchemes/mtls/httpAuthSecurityScheme", `{"scheme": "Basic"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
 		{name: "empty wrapper", edits: e("/securitySchemes/mtls", `{}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
 		// The proto's own field names, which proto3 JSON parsers take too;
-		// the spec says JSON names are camelCase.
+		// the spec says JSON names are camelCase. A wrapper holding its
+		// scheme only so spelled is one finding, the missing member's.
 		{name: "snake_case wrapper member", edits: e("/securitySchemes/key", `{"api_key_security_scheme": {"location": "header", "name": "X-API-Key"}}`),
-			want: []hit{{"a2a.field-name", "/securitySchemes/key/api_key_security_scheme"}, {"a2a.security-scheme", "/securitySchemes/key"}}},
+			want: []hit{{"a2a.security-scheme", "/securitySchemes/key/apiKeySecurityScheme"}}},
 		{name: "snake_case scheme members", edits: e("/securitySchemes/bearer/httpAuthSecurityScheme/bearer_format", `"JWT"`, "/securitySchemes/oidc/openIdConnectSecurityScheme/open_id_connect_url", `"https://auth.example.com/oidc"`),
 			want: []hit{{"a2a.field-name", "/securitySchemes/bearer/httpAuthSecurityScheme/bearer_format"}, {"a2a.field-name", "/securitySchemes/oidc/openIdConnectSecurityScheme/open_id_connect_url"}}},
 		{name: "snake_case flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows", `{"device_code": {}}`),
-			want: []hit{{"a2a.field-name", "/securitySchemes/device/oauth2SecurityScheme/flows/device_code"}, {"a2a.security-scheme", "/securitySchemes/device/oauth2SecurityScheme/flows"}}},
+			want: []hit{{"a2a.security-scheme", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode"}}},
 		{name: "snake_case flow members", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkce_required", `true`, "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/device_authorization_url", `"https://auth.example.com/device"`),
 			want: []hit{{"a2a.field-name", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkce_required"}, {"a2a.field-name", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/device_authorization_url"}}},
 		{name: "apiKey location outside the enum", edits: e("/securitySchemes/key/apiKeySecurityScheme/location", `"body"`), want: []hit{{"a2a.security-scheme", "/securitySchemes/key/apiKeySecurityScheme/location"}}},
@@ -311,6 +312,12 @@ func TestA2A10(t *testing.T) {
 			want: []hit{{"a2a.null", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode"}, {"a2a.security-scheme", "/securitySchemes/oauth/oauth2SecurityScheme/flows"}}},
 		{name: "flows with a null beside its flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/implicit", `null`),
 			want: []hit{{"a2a.null", "/securitySchemes/device/oauth2SecurityScheme/flows/implicit"}}},
+		// docs/design.md: a member present only in snake_case is one
+		// finding, the missing member's; so is a one-of's only member.
+		{name: "flow only in snake_case", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows", `{"authorization_code": {"authorizationUrl": "https://auth.example.com/authorize", "tokenUrl": "https://auth.example.com/token", "scopes": {}}}`),
+			want: []hit{{"a2a.security-scheme", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode"}}},
+		{name: "snake_case scheme beside a camelCase one", edits: e("/securitySchemes/key/http_auth_security_scheme", `{"scheme": "Basic"}`),
+			want: []hit{{"a2a.field-name", "/securitySchemes/key/http_auth_security_scheme"}}},
 		{name: "requirement in the 0.x shape", edits: e("/securityRequirements", `[{"bearer": []}]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/bearer"}}},
 		{name: "requirement scopes a bare list", edits: e("/securityRequirements/0/schemes/bearer", `[]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer"}}},
 		// Any other JSON type is a type error, as 0.x's scopes of the wrong
