@@ -3,6 +3,7 @@ package fastvalidate
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +13,10 @@ import (
 	"testing"
 )
 
-// The differential test: cards made by editing valid ones, one member at a
-// time, are judged by cardscan and by ajv 8 (with ajv-formats) against the
+// The differential test: cards made by editing valid ones (the test cards,
+// and a real card of each dialect when ../shared/corpus/real is there),
+// one member at a time, are judged by cardscan and by ajv 8 (with
+// ajv-formats) against the
 // published JSON Schema of the same dialect. For agentcard-schema the two
 // must agree on every card but one kind, where ajv-formats departs from
 // RFC 3986 (schemaExplained). For the A2A releases they may disagree only
@@ -225,6 +228,14 @@ func ajvVerdicts(t *testing.T, node, schema, pointer, draft string, ms []mutant)
 	return lines
 }
 
+// differentialRun is one schema's judging of the cards one edit away from
+// each of its bases.
+type differentialRun struct {
+	profile, schema, pointer, draft string
+	bases                           []string
+	explain                         explained
+}
+
 // explained says why cardscan's verdict r on m may differ from the
 // schema's, whose errors are ajvErrs ("" when the schema passes the card),
 // or returns "" when nothing does.
@@ -370,6 +381,72 @@ func ajvTypeError(ajvErrs, ptr string) bool {
 	return typ
 }
 
+// realBaseSchemas names, for each profile whose real cards serve as bases,
+// the schema, definition and draft the test judges them by.
+var realBaseSchemas = map[string][3]string{
+	"a2a/0.1":          {"a2a/v0.1.0-a2a.json", "#/$defs/AgentCard", "07"},
+	"a2a/0.2":          {"a2a/v0.2.6-a2a.json", "#/definitions/AgentCard", "07"},
+	"a2a/0.3":          {"a2a/v0.3.0-a2a.json", "#/definitions/AgentCard", "07"},
+	"a2a/1.0":          {"a2a/v1.0.1-generated-a2a.json", "#/definitions/Agent Card", "2020"},
+	"agentcard-schema": {"agentcard-schema-v1.0.json", "", "2020"},
+}
+
+// maxRealBases bounds the real cards mutated per profile, each some
+// thousands of cards to judge.
+const maxRealBases = 1
+
+// realRuns returns runs whose bases are real cards of the corpus, read in
+// place: per profile, the first few that auto judges valid as it and ajv
+// passes unedited (a real card's own disagreements, such as a 0.2 card
+// without the protocolVersion 0.2.6 requires, would set every edit of it
+// apart). None when the corpus is absent.
+func realRuns(t *testing.T, node, specs string) []differentialRun {
+	t.Helper()
+	files, err := filepath.Glob("../../shared/corpus/real/*.json")
+	if err != nil || len(files) == 0 {
+		t.Log("the real cards are not at ../shared/corpus/real: the differential test mutates none of them")
+		return nil
+	}
+	auto, schema := newTestValidator(t, "auto"), newTestValidator(t, "agentcard-schema")
+	candidates := map[string][]mutant{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c bytes.Buffer
+		if json.Compact(&c, b) != nil {
+			continue
+		}
+		r := auto.Validate(b)
+		profile := r.Profile
+		if profile == "agentcard" {
+			profile = "agentcard-schema"
+			r = schema.Validate(b)
+		}
+		if _, ok := realBaseSchemas[profile]; ok && r.Valid() {
+			candidates[profile] = append(candidates[profile], mutant{edit: filepath.Base(f), card: c.Bytes()})
+		}
+	}
+	var runs []differentialRun
+	for _, profile := range slices.Sorted(maps.Keys(candidates)) {
+		s := realBaseSchemas[profile]
+		verdicts := ajvVerdicts(t, node, filepath.Join(specs, s[0]), s[1], s[2], candidates[profile])
+		var bases []string
+		for i, m := range candidates[profile] {
+			if verdicts[i] == "" && len(bases) < maxRealBases {
+				bases = append(bases, string(m.card))
+			}
+		}
+		explain := schemaExplained
+		if profile != "agentcard-schema" {
+			explain = a2aExplained(strings.TrimPrefix(profile, "a2a/"))
+		}
+		runs = append(runs, differentialRun{profile, s[0], s[1], s[2], bases, explain})
+	}
+	return runs
+}
+
 // markOptional sets the optional flag of each mutant whose member v
 // accepts the card without: a null there may be a2a.null, one in a
 // member the card needs may not.
@@ -401,39 +478,35 @@ func TestDifferential_Ajv(t *testing.T) {
 	if err != nil || len(schemaCards) == 0 {
 		t.Fatalf("no valid agentcard-schema cards in testdata/golden: %v", err)
 	}
-	type run struct {
-		profile, schema, pointer, draft string
-		bases                           []string
-		explain                         explained
-	}
-	var runs []run
+	var runs []differentialRun
 	for _, f := range schemaCards {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		runs = append(runs, run{"agentcard-schema", "agentcard-schema-v1.0.json", "", "2020", []string{string(b)}, schemaExplained})
+		runs = append(runs, differentialRun{"agentcard-schema", "agentcard-schema-v1.0.json", "", "2020", []string{string(b)}, schemaExplained})
 	}
-	runs = append(runs, run{"agentcard-schema", "agentcard-schema-v1.0.json", "", "2020",
+	runs = append(runs, differentialRun{"agentcard-schema", "agentcard-schema-v1.0.json", "", "2020",
 		[]string{schemaFull, edited(t, schemaFull, "/pricing", `null`, "/endpoint/auth", `null`)}, schemaExplained})
 	runs = append(runs,
 		// a2aCard01's nulls, which the 0.1 text allows, would set every card
 		// of it apart from the schema: the base has values instead.
-		run{"a2a/0.1", "a2a/v0.1.0-a2a.json", "#/$defs/AgentCard", "07", []string{edited(t, a2aCard01, "/provider/url", `"https://example.com"`,
+		differentialRun{"a2a/0.1", "a2a/v0.1.0-a2a.json", "#/$defs/AgentCard", "07", []string{edited(t, a2aCard01, "/provider/url", `"https://example.com"`,
 			"/authentication/credentials", omitted, "/skills/0/description", `"Finds recipes."`, "/skills/0/inputModes", `["text"]`)}, a2aExplained("0.1")},
 		// The 0.2.0 schema lacks the members 0.2.1 to 0.2.4 added, which
 		// a2a/0.2 checks as the later releases type them: its base card
 		// has none of them.
-		run{"a2a/0.2", "a2a/v0.2.0-a2a.json", "#/definitions/AgentCard", "07", []string{edited(t, a2aCard02, "/iconUrl", omitted, "/capabilities/extensions", omitted,
+		differentialRun{"a2a/0.2", "a2a/v0.2.0-a2a.json", "#/definitions/AgentCard", "07", []string{edited(t, a2aCard02, "/iconUrl", omitted, "/capabilities/extensions", omitted,
 			"/supportsAuthenticatedExtendedCard", omitted, "/preferredTransport", omitted, "/additionalInterfaces", omitted)}, a2aExplained("0.2")},
-		run{"a2a/0.2", "a2a/v0.2.5-a2a.json", "#/definitions/AgentCard", "07",
+		differentialRun{"a2a/0.2", "a2a/v0.2.5-a2a.json", "#/definitions/AgentCard", "07",
 			[]string{edited(t, a2aCard02, "/protocolVersion", `"0.2.5"`)}, a2aExplained("0.2")},
 		// The 0.3 schemes but mutualTLS are 0.2's too, with the same members.
-		run{"a2a/0.2", "a2a/v0.2.6-a2a.json", "#/definitions/AgentCard", "07",
+		differentialRun{"a2a/0.2", "a2a/v0.2.6-a2a.json", "#/definitions/AgentCard", "07",
 			[]string{edited(t, a2aCard02, "/protocolVersion", `"0.2.6"`), edited(t, a2aCard03Schemes, "/protocolVersion", `"0.2.6"`, "/signatures", omitted)}, a2aExplained("0.2")},
-		run{"a2a/0.3", "a2a/v0.3.0-a2a.json", "#/definitions/AgentCard", "07", []string{a2aCard03, a2aCard03Schemes}, a2aExplained("0.3")},
-		run{"a2a/1.0", "a2a/v1.0.1-generated-a2a.json", "#/definitions/Agent Card", "2020", []string{a2aCard10, a2aCard10Flows}, a2aExplained("1.0")},
+		differentialRun{"a2a/0.3", "a2a/v0.3.0-a2a.json", "#/definitions/AgentCard", "07", []string{a2aCard03, a2aCard03Schemes}, a2aExplained("0.3")},
+		differentialRun{"a2a/1.0", "a2a/v1.0.1-generated-a2a.json", "#/definitions/Agent Card", "2020", []string{a2aCard10, a2aCard10Flows}, a2aExplained("1.0")},
 	)
+	runs = append(runs, realRuns(t, node, specs)...)
 	total, disagreed := 0, 0
 	for _, r := range runs {
 		v := newTestValidator(t, r.profile)
