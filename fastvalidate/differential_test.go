@@ -16,13 +16,13 @@ import (
 // The differential test: cards made by editing valid ones (the test cards,
 // and a real card of each dialect when ../shared/corpus/real is there),
 // one member at a time, are judged by cardscan and by ajv 8 (with
-// ajv-formats) against the
-// published JSON Schema of the same dialect. For agentcard-schema the two
-// must agree on every card but one kind, where ajv-formats departs from
-// RFC 3986 (schemaExplained). For the A2A releases they may disagree only
-// where the release's text says more than its schema, or cardscan decided
-// otherwise on purpose; each such kind of disagreement is named below with
-// the reason, and any other fails the test.
+// ajv-formats) against the published JSON Schema of the same dialect.
+// For agentcard-schema the two must agree on every card but one kind,
+// where ajv-formats departs from RFC 3986 (schemaExplained). For the A2A
+// releases they may disagree only where the release's text says more
+// than its schema, or cardscan decided otherwise on purpose; each such
+// kind of disagreement is named below with the reason, and any other
+// fails the test.
 
 // mutationValues are the values each member is set to in turn: every JSON
 // type, and the boundaries of the formats, enums, patterns and lengths the
