@@ -792,21 +792,28 @@ func TestA2A_SchemeCards(t *testing.T) {
 	})
 }
 
-// TestA2A10_NullMembers sets each member of the 1.0 test cards to null in
-// turn. One the 1.0.1 proto marks REQUIRED is then an error there; any
-// other is an optional member left unset, as section 5.7 reads presence:
-// the a2a.null warning and no error there. Map values (a scheme, a scope,
-// a requirement's scope list), array elements and one-of members are no
-// such members.
+// TestA2A10_NullMembers removes each member of the 1.0 test cards, and
+// sets it to null, in turn. One the 1.0.1 proto marks REQUIRED is then an
+// error there; any other is an optional member left unset, as section 5.7
+// reads presence: no error there, and when null the a2a.null warning. Map
+// values (a scheme, a scope, a requirement's scope list), array elements
+// and one-of members are no such members.
 func TestA2A10_NullMembers(t *testing.T) {
 	v := newTestValidator(t, "a2a/1.0")
 	for _, base := range []string{a2aCard10, a2aCard10Flows} {
 		for _, m := range mutants(t, base) {
-			if !m.null {
-				continue
-			}
 			kind := memberKind10(m.ptr)
 			if kind == notMember {
+				continue
+			}
+			if strings.HasPrefix(m.edit, "del ") {
+				r := v.Validate(m.card)
+				if errorThere := hasError(r, m.ptr); errorThere != (kind == requiredMember) {
+					t.Errorf("%s: %v, want an error at it %v", m.edit, r.Findings(), kind == requiredMember)
+				}
+				continue
+			}
+			if !m.null {
 				continue
 			}
 			r := v.Validate(m.card)
@@ -833,9 +840,22 @@ const (
 	requiredMember
 )
 
+// hasError reports whether r has an error at ptr.
+func hasError(r *Result, ptr string) bool {
+	for _, f := range r.Findings() {
+		if f.Severity == SeverityError && f.Path == ptr {
+			return true
+		}
+	}
+	return false
+}
+
 // memberKind10 says whether ptr names a member of a 1.0 message, and
 // whether the proto marks it REQUIRED.
 func memberKind10(ptr string) int {
+	if ptr == "" {
+		return notMember // the card itself
+	}
 	parts := strings.Split(ptr, "/")[1:]
 	last := parts[len(parts)-1]
 	if _, err := strconv.Atoi(last); err == nil {
