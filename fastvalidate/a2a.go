@@ -39,6 +39,7 @@ const (
 	CodeA2ASkillIDUnique
 	CodeA2APreferredTransport
 	CodeA2AInterfaceCompleteness
+	CodeA2ASignatureTyp
 )
 
 // Profiles columns: rule.A2A stands for every A2A release; the others name
@@ -70,6 +71,7 @@ func init() {
 		def(CodeA2ASkillIDUnique, "a2a.skill-id-unique", SeverityWarning, a2aAll, "two skills share an id, which the spec says identifies a skill within the agent"),
 		def(CodeA2APreferredTransport, "a2a.preferred-transport", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card lacks preferredTransport: the 0.3 text (5.6.1) says REQUIRED and MUST, the 0.3 JSON Schema leaves it optional with default JSONRPC"),
 		def(CodeA2AInterfaceCompleteness, "a2a.interface-completeness", SeverityWarning, rule.Only(rule.A2A03), "a 0.3 card's additionalInterfaces has no entry for its url and preferredTransport, which the 0.3 text (5.6.4) says it SHOULD include"),
+		def(CodeA2ASignatureTyp, "a2a.signature-typ", SeverityWarning, rule.Only(rule.A2A10), "a signature's protected header has a typ other than \"JOSE\", which the 1.0 text (8.4.2) says it SHOULD be"),
 	)
 	registerProfile("a2a", "A2A Agent Card, version detected per card (0.1, 0.2.x, 0.3, 1.0)", checkA2A)
 	registerProfile("a2a/0.1", "A2A Agent Card 0.1", func(w *walker) string { return w.checkA2AForced(a2aV01) })
@@ -623,7 +625,11 @@ func (c *a2aCheck) interfaces() {
 	// 0.3 alone: 0.2 had no preferredTransport and 1.0 replaced it
 	// with supportedInterfaces, so this stays an equality.
 	if c.ver == a2aV03 && m.preferredTransport == 0 {
-		c.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msgPreferredTransport)
+		msg := msgPreferredTransport
+		if c.takeSnake(0, "preferredTransport") != nil {
+			msg = msgPreferredTransportSnake
+		}
+		c.addMissingMsg(CodeA2APreferredTransport, 0, "preferredTransport", msg)
 	}
 }
 
@@ -1361,8 +1367,11 @@ func (c *a2aCheck) reportSnake(k uint32) {
 // preferredTransport field is REQUIRED and MUST be present in every
 // AgentCard". The schema is what 0.3 validators and SDKs apply, so the
 // card passes, but a client may not assume the default the schema names.
-const msgPreferredTransport = "0.3 card without \"%s\": the 0.3 specification text (5.6.1) calls it REQUIRED and MUST, " +
-	"the 0.3 JSON Schema optional with default JSONRPC; name the transport at url"
+const (
+	msgPreferredTransport = "0.3 card without \"%s\": the 0.3 specification text (5.6.1) calls it REQUIRED and MUST, " +
+		"the 0.3 JSON Schema optional with default JSONRPC; name the transport at url"
+	msgPreferredTransportSnake = msgPreferredTransport + "; the card spells it preferred_transport, which A2A readers do not know"
+)
 
 // msgShape03 names, in the finding for a missing supportedInterfaces, the
 // 0.3 shape of a card that claims 1.0, and whether it passes as 0.3, so
@@ -1423,6 +1432,29 @@ func (c *a2aCheck) passesAs03() bool {
 // the snake_case spelling the object has instead, if any: one finding for
 // one fault, where a missing member and a misspelled one would be two.
 func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
+	if a := c.takeSnake(obj, name); a != nil {
+		c.addMissingMsg(code, obj, name, a.missingMsg)
+		return
+	}
+	c.walker.addMissing(code, obj, name)
+}
+
+// takeOneSnake is takeSnake for the first member of obj that is a
+// snake_case alias of a member of scope the card's version has, when obj
+// lacks that member: the one-of's member a holder of none spelled so.
+func (c *a2aCheck) takeOneSnake(obj uint32, scope aliasScope) *snakeAlias {
+	for k, end := obj+1, c.end(obj); k < end; k = c.next(k + 1) {
+		if a := snakeAliasOf(c.name(k), scope); a != nil && c.ver >= a.since {
+			return c.takeSnake(obj, a.camel)
+		}
+	}
+	return nil
+}
+
+// takeSnake returns the snake_case alias of member name that object obj
+// has, marking it as named by the missing member's finding so that it
+// gets none of its own, or nil when obj has none.
+func (c *a2aCheck) takeSnake(obj uint32, name string) *snakeAlias {
 	for i := range snakeAliases {
 		a := &snakeAliases[i]
 		if a.camel != name {
@@ -1438,11 +1470,10 @@ func (c *a2aCheck) addMissing(code Code, obj uint32, name string) {
 				c.taken[c.ntaken] = v - 1
 				c.ntaken++
 			}
-			c.addMissingMsg(code, obj, name, a.missingMsg)
-			return
+			return a
 		}
 	}
-	c.walker.addMissing(code, obj, name)
+	return nil
 }
 
 func (c *a2aCheck) url(n uint32, kind urlKind) {

@@ -128,6 +128,66 @@ var a2aCard10 = `{
   "signatures": [{"protected": "` + jwsHeader(`{"alg":"ES256","typ":"JOSE","kid":"key-1"}`) + `", "signature": "` + testSignature + `"}]
 }`
 
+// a2aCard03Schemes has the 0.3 security schemes and flows a2aCard03 lacks:
+// apiKey in a query and a cookie, openIdConnect, http basic, and the
+// authorizationCode, implicit and password flows, each with refreshUrl.
+var a2aCard03Schemes = `{
+  "protocolVersion": "0.3.0",
+  "name": "Recipe Agent",
+  "description": "Finds recipes by ingredient.",
+  "url": "https://agent.example.com/a2a",
+  "preferredTransport": "JSONRPC",
+  "version": "1.0.0",
+  "capabilities": {},
+  "securitySchemes": {
+    "key": {"type": "apiKey", "in": "query", "name": "key", "description": "Issued on sign-up"},
+    "cookie": {"type": "apiKey", "in": "cookie", "name": "sid"},
+    "oidc": {"type": "openIdConnect", "openIdConnectUrl": "https://accounts.example.com/.well-known/openid-configuration", "description": "Single sign-on"},
+    "oauth": {"type": "oauth2", "description": "Delegated access", "flows": {
+      "authorizationCode": {"authorizationUrl": "https://auth.example.com/authorize", "tokenUrl": "https://auth.example.com/token", "refreshUrl": "https://auth.example.com/refresh", "scopes": {"read": "Read recipes"}},
+      "implicit": {"authorizationUrl": "https://auth.example.com/authorize", "refreshUrl": "https://auth.example.com/refresh", "scopes": {}},
+      "password": {"tokenUrl": "https://auth.example.com/token", "refreshUrl": "https://auth.example.com/refresh", "scopes": {}}
+    }},
+    "basic": {"type": "http", "scheme": "basic", "description": "Username and password"}
+  },
+  "security": [{"key": [], "cookie": []}, {"oidc": ["openid"]}, {"oauth": ["read"]}, {"basic": []}],
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["application/json"],
+  "skills": [
+    {"id": "find", "name": "Find recipes", "description": "Finds recipes by ingredient.", "tags": ["cooking"], "examples": ["pasta"], "inputModes": ["text/plain"], "outputModes": ["text/plain"]}
+  ],
+  "signatures": [{"protected": "` + jwsHeader(`{"alg":"ES256","kid":"key-1"}`) + `", "signature": "` + testSignature + `"}]
+}`
+
+// a2aCard10Flows has the 1.0 schemes and flows a2aCard10 lacks: the
+// clientCredentials flow and the deprecated implicit and password ones,
+// each with refreshUrl, apiKey in a query and a cookie, http basic, and
+// an unprotected signature header.
+var a2aCard10Flows = `{
+  "name": "Recipe Agent",
+  "description": "Finds recipes by ingredient.",
+  "supportedInterfaces": [
+    {"url": "https://agent.example.com/a2a", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0"}
+  ],
+  "version": "1.0.0",
+  "capabilities": {},
+  "securitySchemes": {
+    "cc": {"oauth2SecurityScheme": {"description": "Service accounts", "flows": {"clientCredentials": {"tokenUrl": "https://auth.example.com/token", "refreshUrl": "https://auth.example.com/refresh", "scopes": {"read": "Read recipes"}}}}},
+    "implicit": {"oauth2SecurityScheme": {"flows": {"implicit": {"authorizationUrl": "https://auth.example.com/authorize", "refreshUrl": "https://auth.example.com/refresh", "scopes": {}}}}},
+    "password": {"oauth2SecurityScheme": {"flows": {"password": {"tokenUrl": "https://auth.example.com/token", "refreshUrl": "https://auth.example.com/refresh", "scopes": {}}}}},
+    "query": {"apiKeySecurityScheme": {"location": "query", "name": "key"}},
+    "cookie": {"apiKeySecurityScheme": {"location": "cookie", "name": "sid"}},
+    "basic": {"httpAuthSecurityScheme": {"scheme": "basic", "description": "Username and password"}}
+  },
+  "securityRequirements": [{"schemes": {"cc": {"list": ["read"]}, "query": {"list": []}}}, {"schemes": {"basic": {}}}],
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["application/json"],
+  "skills": [
+    {"id": "find", "name": "Find recipes", "description": "Finds recipes by ingredient.", "tags": ["cooking"]}
+  ],
+  "signatures": [{"protected": "` + jwsHeader(`{"alg":"ES256","typ":"JOSE","kid":"key-1"}`) + `", "signature": "` + testSignature + `", "header": {"note": "unprotected"}}]
+}`
+
 // ma2dCard is the complete example of ma2d-agent-card-spec.md as printed.
 const ma2dCard = `{
   "name": "weather-assistant",

@@ -82,11 +82,13 @@ func (c *a2aCheck) scheme10(s uint32) {
 		default:
 			c.snakeKey(k, inScheme10)
 		}
-		if which == 0 {
+		// A null member sets no scheme, as proto3 JSON reads null
+		// (a2a.null says so): the wrapper holds what the others hold.
+		if which == 0 || !c.present(v) {
 			continue
 		}
 		held++
-		if c.present(v) && c.want(v, tape.KindObject) {
+		if c.want(v, tape.KindObject) {
 			body := c.readScheme(v)
 			c.checkScheme(v, which, &body)
 		}
@@ -95,6 +97,12 @@ func (c *a2aCheck) scheme10(s uint32) {
 	case held == 0 && legacy:
 		w.add(CodeA2ASecurityScheme, s, "scheme is in the 0.x shape (discriminated by type); 1.0 wraps it, e.g. {\"httpAuthSecurityScheme\": {...}}")
 	case held == 0:
+		// One spelled in snake_case is the missing member's one finding,
+		// as for any member (addMissing).
+		if a := c.takeOneSnake(s, inScheme10); a != nil {
+			c.addMissingMsg(CodeA2ASecurityScheme, s, a.camel, a.missingMsg)
+			return
+		}
 		w.add(CodeA2ASecurityScheme, s, "scheme holds none of apiKeySecurityScheme, httpAuthSecurityScheme, oauth2SecurityScheme, openIdConnectSecurityScheme, mtlsSecurityScheme")
 	case held > 1:
 		w.add(CodeA2ASecurityScheme, s, "scheme wrapper holds more than one scheme; 1.0 allows exactly one")
@@ -217,18 +225,23 @@ func (c *a2aCheck) flows(obj uint32) {
 		default:
 			c.snakeKey(k, inFlows)
 		}
-		if flow == 0 {
+		// As in a scheme wrapper, a null flow is none.
+		if flow == 0 || !c.present(v) {
 			continue
 		}
 		held++
 		if c.ver >= a2aV10 && (flow == flowImplicit || flow == flowPassword) {
 			w.add(CodeA2ADeprecated, v, "OAuth flow deprecated in 1.0; use authorizationCode with PKCE, or deviceCode")
 		}
-		if c.present(v) && c.want(v, tape.KindObject) {
+		if c.want(v, tape.KindObject) {
 			c.flow(v, flow)
 		}
 	}
 	if c.ver >= a2aV10 && held != 1 {
+		if a := c.takeOneSnake(obj, inFlows); held == 0 && a != nil {
+			c.addMissingMsg(CodeA2ASecurityScheme, obj, a.camel, a.missingMsg)
+			return
+		}
 		w.addArg(CodeA2ASecurityScheme, obj, "flows holds %d flows; 1.0 allows exactly one", int64(held))
 	}
 }
@@ -272,7 +285,10 @@ func (c *a2aCheck) flow(f uint32, flow int) {
 		if !deprecated10 {
 			w.addMissing(CodeA2ASecurityScheme, f, "scopes")
 		}
-	case c.present(scopes) && c.want(scopes, tape.KindObject):
+	case deprecated10 && !c.present(scopes):
+		// Optional there: null is unset (a2a.null). Where scopes are
+		// required, null is no object, as for any required member.
+	case c.want(scopes, tape.KindObject):
 		for k, end := scopes+1, c.end(scopes); k < end; k = c.next(k + 1) {
 			c.want(k+1, tape.KindString)
 		}
@@ -339,7 +355,9 @@ func (c *a2aCheck) requirements10(arr uint32) {
 				}
 				continue
 			}
-			if !c.want(v, tape.KindObject) {
+			// schemes is a map the proto does not mark REQUIRED: null
+			// leaves it empty, as {} does.
+			if !c.present(v) || !c.want(v, tape.KindObject) {
 				continue
 			}
 			for s, end := v+1, c.end(v); s < end; s = c.next(s + 1) {
@@ -352,8 +370,13 @@ func (c *a2aCheck) requirements10(arr uint32) {
 
 func (c *a2aCheck) scopeList(n uint32) {
 	w := c.walker
-	if c.kind(n) != tape.KindObject {
+	// A bare list is 0.x's shape, which the rule names; any other JSON
+	// type is one, as it is in 0.x.
+	if c.kind(n) == tape.KindArray {
 		w.add(CodeA2ASecurityRequirement, n, "scopes of a 1.0 requirement are {\"list\": [scopes]}")
+		return
+	}
+	if !c.want(n, tape.KindObject) {
 		return
 	}
 	// As for the requirement: a member beside list is ignored, one in its
@@ -366,7 +389,10 @@ func (c *a2aCheck) scopeList(n uint32) {
 			}
 			continue
 		}
-		c.checkStringArray(k+1, false)
+		// list is repeated and not REQUIRED: null leaves it unset.
+		if c.present(k + 1) {
+			c.checkStringArray(k+1, false)
+		}
 	}
 }
 

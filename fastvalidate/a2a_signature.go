@@ -46,9 +46,20 @@ func (c *a2aCheck) protectedHeader(n uint32) {
 	// Decoding never writes ahead of what it has read, so it may decode
 	// in place when str returned the scratch buffer itself.
 	w.valBuf = appendBase64URL(w.valBuf[:0], src)
-	if msg := w.checkJWSHeader(w.valBuf); msg != "" {
+	msg, typ := w.checkJWSHeader(w.valBuf)
+	switch {
+	case msg != "":
 		w.addGot(CodeA2ASignatureFormat, n, msg)
+	case typ != 0 && c.ver >= a2aV10 && !w.headerIsJOSE(typ):
+		w.add(CodeA2ASignatureTyp, n, "protected header's typ is not \"JOSE\", which A2A 1.0 section 8.4.2 says it SHOULD be")
 	}
+}
+
+// headerIsJOSE reports whether node typ of the protected header
+// checkJWSHeader read last is the string "JOSE", escapes decoded.
+func (w *walker) headerIsJOSE(typ uint32) bool {
+	vw := w.header.View()
+	return vw.Kind(typ) == tape.KindString && vw.SameAs(typ, []byte("JOSE"))
 }
 
 // base64URL maps the base64url alphabet (RFC 4648 section 5) to its values
@@ -102,26 +113,27 @@ func appendBase64URL(dst, src []byte) []byte {
 const maxHeaderDepth = 32
 
 // checkJWSHeader checks that b is one strict JSON object with string
-// members alg and kid, and returns what is wrong, or "". The header is
+// members alg and kid, and returns what is wrong, or "", and the node of
+// its typ member on the header's tape, 0 for none. The header is
 // read by the scanner that reads cards, on a tape of its own, so that it
 // is held to the same rules: RFC 8259 syntax, I-JSON (RFC 7493), and
 // member names compared decoded, so that "\u0061lg" is alg. RFC 7515
 // section 4 lets a reader either reject a repeated header name or keep
 // the last one; a check of the form cannot know which the verifier will
 // do, so it rejects any.
-func (w *walker) checkJWSHeader(b []byte) string {
+func (w *walker) checkJWSHeader(b []byte) (msg string, typ uint32) {
 	const notObject = "protected does not decode to a JSON object"
 	sc := &w.header
 	sc.MaxDepth = maxHeaderDepth
 	if !sc.Scan(b) {
 		if sc.Err() == tape.ErrDuplicateKey {
-			return "protected header has a member name twice (RFC 7515 section 4)"
+			return "protected header has a member name twice (RFC 7515 section 4)", 0
 		}
-		return notObject
+		return notObject, 0
 	}
 	vw := sc.View()
 	if vw.Kind(0) != tape.KindObject {
-		return notObject
+		return notObject, 0
 	}
 	var alg, kid uint32
 	for k := vw.First(0); k < vw.End(0); k = vw.NextMember(k) {
@@ -130,22 +142,24 @@ func (w *walker) checkJWSHeader(b []byte) string {
 			alg = k + 1
 		case "kid":
 			kid = k + 1
+		case "typ":
+			typ = k + 1
 		}
 	}
 	switch {
 	case alg == 0 && kid == 0:
-		return "protected header has neither alg nor kid"
+		return "protected header has neither alg nor kid", 0
 	case alg == 0:
-		return "protected header has no alg"
+		return "protected header has no alg", 0
 	case kid == 0:
-		return "protected header has no kid"
+		return "protected header has no kid", 0
 	case vw.Kind(alg) != tape.KindString || vw.Kind(kid) != tape.KindString:
-		return "protected header's alg and kid must be strings"
+		return "protected header's alg and kid must be strings", 0
 	case len(vw.Raw(alg)) == 0 || len(vw.Raw(kid)) == 0:
 		// An empty alg names no algorithm, an empty kid no key. Escapes
 		// never decode to nothing, so the raw text is empty or not as
 		// the decoded one is.
-		return "protected header's alg and kid must not be empty"
+		return "protected header's alg and kid must not be empty", 0
 	}
-	return ""
+	return "", typ
 }

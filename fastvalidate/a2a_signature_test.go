@@ -64,3 +64,36 @@ func TestA2A_ProtectedHeaderStrict(t *testing.T) {
 		})
 	}
 }
+
+// TestA2A10_SignatureTyp: the 1.0 text (section 8.4.2) says the protected
+// header's typ "SHOULD be set to "JOSE"". A typ of another value is a
+// warning; no typ at all is what RFC 7515 allows and the 0.3 text, which
+// names no header member, asks nothing of.
+func TestA2A10_SignatureTyp(t *testing.T) {
+	const ptr = "/signatures/0/protected"
+	for _, tc := range []struct {
+		profile, header string
+		want            []hit
+	}{
+		{"a2a/1.0", `{"alg":"ES256","typ":"JOSE","kid":"k"}`, nil},
+		{"a2a/1.0", `{"alg":"ES256","typ":"\u004aOSE","kid":"k"}`, nil},
+		{"a2a/1.0", `{"alg":"ES256","kid":"k"}`, nil},
+		{"a2a/1.0", `{"alg":"ES256","typ":"JWT","kid":"k"}`, []hit{{"a2a.signature-typ", ptr}}},
+		{"a2a/1.0", `{"alg":"ES256","typ":"jose","kid":"k"}`, []hit{{"a2a.signature-typ", ptr}}},
+		{"a2a/1.0", `{"alg":"ES256","typ":"","kid":"k"}`, []hit{{"a2a.signature-typ", ptr}}},
+		{"a2a/1.0", `{"alg":"ES256","typ":1,"kid":"k"}`, []hit{{"a2a.signature-typ", ptr}}},
+		// A header that is no JWS header is one error, whatever its typ.
+		{"a2a/1.0", `{"typ":"JWT","kid":"k"}`, []hit{{"a2a.signature-format", ptr}}},
+		{"a2a/0.3", `{"alg":"ES256","typ":"JWT","kid":"k"}`, nil},
+	} {
+		t.Run(tc.profile+" "+tc.header, func(t *testing.T) {
+			base := a2aCard10
+			if tc.profile == "a2a/0.3" {
+				base = a2aCard03
+			}
+			card := edited(t, base, "/signatures/0/protected", jsonString(jwsHeader(tc.header)))
+			r := newTestValidator(t, tc.profile).Validate([]byte(card))
+			checkHits(t, r, tc.want)
+		})
+	}
+}

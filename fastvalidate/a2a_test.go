@@ -1,6 +1,7 @@
 package fastvalidate
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -173,6 +174,13 @@ func TestA2A03(t *testing.T) {
 		{name: "protocolVersion not a string", edits: e("/protocolVersion", `0.3`), want: []hit{{"field.type", "/protocolVersion"}}},
 		// The schema makes it optional, the prose REQUIRED: a warning.
 		{name: "preferredTransport missing", edits: e("/preferredTransport", omitted), want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
+		// The 0.3 schema requires a flow's scopes: null is no object, as for
+		// any required member.
+		{name: "null scopes", edits: e("/securitySchemes/oauth/flows/clientCredentials/scopes", `null`), want: []hit{{"field.type", "/securitySchemes/oauth/flows/clientCredentials/scopes"}}},
+		// docs/design.md: a required member present only in snake_case is
+		// one finding, the missing member's; 5.6.1 calls preferredTransport
+		// REQUIRED.
+		{name: "preferredTransport only in snake_case", edits: e("/preferredTransport", omitted, "/preferred_transport", `"JSONRPC"`), want: []hit{{"a2a.preferred-transport", "/preferredTransport"}}},
 		{name: "metadata url relative", edits: e("/securitySchemes/oauth/oauth2MetadataUrl", `"/meta"`), want: []hit{{"a2a.url", "/securitySchemes/oauth/oauth2MetadataUrl"}}},
 		{name: "skill requirement names an undefined scheme", edits: e("/skills/0/security/0/nope", `[]`), want: []hit{{"a2a.security-ref", "/skills/0/security/0/nope"}}},
 		{name: "interface on loopback", edits: e("/additionalInterfaces/1/url", `"http://127.0.0.1:9000"`), want: []hit{{"a2a.url-risk", "/additionalInterfaces/1/url"}}},
@@ -271,13 +279,14 @@ func TestA2A10(t *testing.T) {
 		{name: "wrapper holding two schemes", edits: e("/securitySchemes/mtls/httpAuthSecurityScheme", `{"scheme": "Basic"}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
 		{name: "empty wrapper", edits: e("/securitySchemes/mtls", `{}`), want: []hit{{"a2a.security-scheme", "/securitySchemes/mtls"}}},
 		// The proto's own field names, which proto3 JSON parsers take too;
-		// the spec says JSON names are camelCase.
+		// the spec says JSON names are camelCase. A wrapper holding its
+		// scheme only so spelled is one finding, the missing member's.
 		{name: "snake_case wrapper member", edits: e("/securitySchemes/key", `{"api_key_security_scheme": {"location": "header", "name": "X-API-Key"}}`),
-			want: []hit{{"a2a.field-name", "/securitySchemes/key/api_key_security_scheme"}, {"a2a.security-scheme", "/securitySchemes/key"}}},
+			want: []hit{{"a2a.security-scheme", "/securitySchemes/key/apiKeySecurityScheme"}}},
 		{name: "snake_case scheme members", edits: e("/securitySchemes/bearer/httpAuthSecurityScheme/bearer_format", `"JWT"`, "/securitySchemes/oidc/openIdConnectSecurityScheme/open_id_connect_url", `"https://auth.example.com/oidc"`),
 			want: []hit{{"a2a.field-name", "/securitySchemes/bearer/httpAuthSecurityScheme/bearer_format"}, {"a2a.field-name", "/securitySchemes/oidc/openIdConnectSecurityScheme/open_id_connect_url"}}},
 		{name: "snake_case flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows", `{"device_code": {}}`),
-			want: []hit{{"a2a.field-name", "/securitySchemes/device/oauth2SecurityScheme/flows/device_code"}, {"a2a.security-scheme", "/securitySchemes/device/oauth2SecurityScheme/flows"}}},
+			want: []hit{{"a2a.security-scheme", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode"}}},
 		{name: "snake_case flow members", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkce_required", `true`, "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/device_authorization_url", `"https://auth.example.com/device"`),
 			want: []hit{{"a2a.field-name", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkce_required"}, {"a2a.field-name", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/device_authorization_url"}}},
 		{name: "apiKey location outside the enum", edits: e("/securitySchemes/key/apiKeySecurityScheme/location", `"body"`), want: []hit{{"a2a.security-scheme", "/securitySchemes/key/apiKeySecurityScheme/location"}}},
@@ -291,8 +300,30 @@ func TestA2A10(t *testing.T) {
 		{name: "deprecated password flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows", `{"password": {"tokenUrl": "https://auth.example.com/token"}}`), want: []hit{{"a2a.deprecated", "/securitySchemes/device/oauth2SecurityScheme/flows/password"}}},
 		{name: "deviceCode without device url", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/deviceAuthorizationUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/deviceAuthorizationUrl"}}},
 		{name: "pkceRequired a string", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkceRequired", `"yes"`), want: []hit{{"field.type", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode/pkceRequired"}}},
+		// A null member of a oneof sets none of it, as proto3 JSON reads
+		// null: the wrapper or flows holds what its other members hold.
+		{name: "scheme wrapper holding only null", edits: e("/securitySchemes/key", `{"apiKeySecurityScheme": null}`),
+			want: []hit{{"a2a.null", "/securitySchemes/key/apiKeySecurityScheme"}, {"a2a.security-scheme", "/securitySchemes/key"}}},
+		{name: "scheme wrapper with a null beside its scheme", edits: e("/securitySchemes/key", `{"apiKeySecurityScheme": null, "httpAuthSecurityScheme": {"scheme": "Basic"}}`),
+			want: []hit{{"a2a.null", "/securitySchemes/key/apiKeySecurityScheme"}}},
+		{name: "null scopes of a flow that requires them", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/scopes", `null`),
+			want: []hit{{"field.type", "/securitySchemes/device/oauth2SecurityScheme/flows/deviceCode/scopes"}}},
+		{name: "flows holding only null", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows", `{"authorizationCode": null}`),
+			want: []hit{{"a2a.null", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode"}, {"a2a.security-scheme", "/securitySchemes/oauth/oauth2SecurityScheme/flows"}}},
+		{name: "flows with a null beside its flow", edits: e("/securitySchemes/device/oauth2SecurityScheme/flows/implicit", `null`),
+			want: []hit{{"a2a.null", "/securitySchemes/device/oauth2SecurityScheme/flows/implicit"}}},
+		// docs/design.md: a member present only in snake_case is one
+		// finding, the missing member's; so is a one-of's only member.
+		{name: "flow only in snake_case", edits: e("/securitySchemes/oauth/oauth2SecurityScheme/flows", `{"authorization_code": {"authorizationUrl": "https://auth.example.com/authorize", "tokenUrl": "https://auth.example.com/token", "scopes": {}}}`),
+			want: []hit{{"a2a.security-scheme", "/securitySchemes/oauth/oauth2SecurityScheme/flows/authorizationCode"}}},
+		{name: "snake_case scheme beside a camelCase one", edits: e("/securitySchemes/key/http_auth_security_scheme", `{"scheme": "Basic"}`),
+			want: []hit{{"a2a.field-name", "/securitySchemes/key/http_auth_security_scheme"}}},
 		{name: "requirement in the 0.x shape", edits: e("/securityRequirements", `[{"bearer": []}]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/bearer"}}},
 		{name: "requirement scopes a bare list", edits: e("/securityRequirements/0/schemes/bearer", `[]`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer"}}},
+		// Any other JSON type is a type error, as 0.x's scopes of the wrong
+		// type are ("scopes are a list" of TestA2A02).
+		{name: "requirement scopes a string", edits: e("/securityRequirements/0/schemes/bearer", `"read"`), want: []hit{{"field.type", "/securityRequirements/0/schemes/bearer"}}},
+		{name: "requirement scopes null", edits: e("/securityRequirements/0/schemes/bearer", `null`), want: []hit{{"field.type", "/securityRequirements/0/schemes/bearer"}}},
 		{name: "requirement scopes misnamed", edits: e("/securityRequirements/0/schemes/bearer", `{"scopes": []}`), want: []hit{{"a2a.security-requirement", "/securityRequirements/0/schemes/bearer/scopes"}}},
 		// 1.0 section 5.7: unrecognized fields SHOULD be ignored. A member
 		// beside schemes or list changes nothing a reader takes; one in
@@ -300,6 +331,10 @@ func TestA2A10(t *testing.T) {
 		// authentication, so it stays an error.
 		{name: "requirement with an extra member", edits: e("/securityRequirements/0/note", `"read-only"`)},
 		{name: "scope list with an extra member", edits: e("/securityRequirements/0/schemes/bearer/note", `1`)},
+		// StringList.list is a repeated field the proto does not mark
+		// REQUIRED: null is an optional member left unset, as elsewhere.
+		{name: "null scope list", edits: e("/securityRequirements/0/schemes/bearer/list", `null`), want: []hit{{"a2a.null", "/securityRequirements/0/schemes/bearer/list"}}},
+		{name: "null skill scope list", edits: e("/skills/0/securityRequirements/0/schemes/oidc/list", `null`), want: []hit{{"a2a.null", "/skills/0/securityRequirements/0/schemes/oidc/list"}}},
 		{name: "requirement names an undefined scheme", edits: e("/securityRequirements/0/schemes/basic", `{"list": []}`), want: []hit{{"a2a.security-ref", "/securityRequirements/0/schemes/basic"}}},
 		{name: "skill requirement names an undefined scheme", edits: e("/skills/0/securityRequirements/0/schemes/basic", `{}`), want: []hit{{"a2a.security-ref", "/skills/0/securityRequirements/0/schemes/basic"}}},
 		{name: "signature header without kid", edits: e("/signatures/0/protected", jsonString(jwsHeader(`{"alg":"RS256"}`))), want: []hit{{"a2a.signature-format", "/signatures/0/protected"}}},
@@ -725,4 +760,131 @@ func TestSnakeAliasOf_Lengths(t *testing.T) {
 			t.Errorf("snakeAliasOf(%q) = %s; want nil", name, got.snake)
 		}
 	}
+}
+
+// The scheme cards of the differential test hold the security schemes and
+// OAuth flows the version tables' cards do not; each passes as written,
+// and each scheme type fails on its own required member.
+func TestA2A_SchemeCards(t *testing.T) {
+	runA2ATable(t, "a2a/0.3", a2aCard03Schemes, []a2aCase{
+		{name: "base card"},
+		{name: "apiKey in a body", edits: e("/securitySchemes/key/in", `"body"`), want: []hit{{"a2a.security-scheme", "/securitySchemes/key/in"}}},
+		{name: "apiKey without name", edits: e("/securitySchemes/cookie/name", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/cookie/name"}}},
+		{name: "openIdConnect without url", edits: e("/securitySchemes/oidc/openIdConnectUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oidc/openIdConnectUrl"}}},
+		{name: "implicit without authorizationUrl", edits: e("/securitySchemes/oauth/flows/implicit/authorizationUrl", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oauth/flows/implicit/authorizationUrl"}}},
+		{name: "password without scopes", edits: e("/securitySchemes/oauth/flows/password/scopes", omitted), want: []hit{{"a2a.security-scheme", "/securitySchemes/oauth/flows/password/scopes"}}},
+	})
+	runA2ATable(t, "a2a/0.2", edited(t, a2aCard03Schemes, "/protocolVersion", `"0.2.6"`, "/signatures", omitted), []a2aCase{
+		{name: "base card"},
+	})
+	// 1.0.1 proto: implicit and password are deprecated, and their members
+	// carry no REQUIRED marker.
+	deprecated := []hit{{"a2a.deprecated", "/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit"}, {"a2a.deprecated", "/securitySchemes/password/oauth2SecurityScheme/flows/password"}}
+	runA2ATable(t, "a2a/1.0", a2aCard10Flows, []a2aCase{
+		{name: "base card", want: deprecated},
+		{name: "clientCredentials without tokenUrl", edits: e("/securitySchemes/cc/oauth2SecurityScheme/flows/clientCredentials/tokenUrl", omitted),
+			want: append([]hit{{"a2a.security-scheme", "/securitySchemes/cc/oauth2SecurityScheme/flows/clientCredentials/tokenUrl"}}, deprecated...)},
+		{name: "implicit without its members", edits: e("/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit", `{}`), want: deprecated},
+		{name: "implicit with null scopes", edits: e("/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit/scopes", `null`),
+			want: append([]hit{{"a2a.null", "/securitySchemes/implicit/oauth2SecurityScheme/flows/implicit/scopes"}}, deprecated...)},
+		{name: "apiKey location in a body", edits: e("/securitySchemes/query/apiKeySecurityScheme/location", `"body"`),
+			want: append([]hit{{"a2a.security-scheme", "/securitySchemes/query/apiKeySecurityScheme/location"}}, deprecated...)},
+	})
+}
+
+// TestA2A10_NullMembers removes each member of the 1.0 test cards, and
+// sets it to null, in turn. One the 1.0.1 proto marks REQUIRED is then an
+// error there; any other is an optional member left unset, as section 5.7
+// reads presence: no error there, and when null the a2a.null warning. Map
+// values (a scheme, a scope, a requirement's scope list), array elements
+// and one-of members are no such members.
+func TestA2A10_NullMembers(t *testing.T) {
+	v := newTestValidator(t, "a2a/1.0")
+	for _, base := range []string{a2aCard10, a2aCard10Flows} {
+		for _, m := range mutants(t, base) {
+			kind := memberKind10(m.ptr)
+			if kind == notMember {
+				continue
+			}
+			if strings.HasPrefix(m.edit, "del ") {
+				r := v.Validate(m.card)
+				if errorThere := hasError(r, m.ptr); errorThere != (kind == requiredMember) {
+					t.Errorf("%s: %v, want an error at it %v", m.edit, r.Findings(), kind == requiredMember)
+				}
+				continue
+			}
+			if !m.null {
+				continue
+			}
+			r := v.Validate(m.card)
+			errorThere := false
+			for _, f := range r.Findings() {
+				// A requirement naming a scheme of a securitySchemes that
+				// is null names one the card does not define: that error
+				// is elsewhere.
+				errorThere = errorThere || f.Severity == SeverityError && (f.Path == m.ptr || strings.HasPrefix(f.Path, m.ptr+"/"))
+			}
+			switch {
+			case kind == optionalMember && (errorThere || !hasFinding(r, "a2a.null", m.ptr)):
+				t.Errorf("%s: %v, want a2a.null at it and no error there", m.edit, r.Findings())
+			case kind == requiredMember && !errorThere:
+				t.Errorf("%s: %v, want an error at it", m.edit, r.Findings())
+			}
+		}
+	}
+}
+
+const (
+	notMember = iota
+	optionalMember
+	requiredMember
+)
+
+// hasError reports whether r has an error at ptr.
+func hasError(r *Result, ptr string) bool {
+	for _, f := range r.Findings() {
+		if f.Severity == SeverityError && f.Path == ptr {
+			return true
+		}
+	}
+	return false
+}
+
+// memberKind10 says whether ptr names a member of a 1.0 message, and
+// whether the proto marks it REQUIRED.
+func memberKind10(ptr string) int {
+	if ptr == "" {
+		return notMember // the card itself
+	}
+	parts := strings.Split(ptr, "/")[1:]
+	last := parts[len(parts)-1]
+	if _, err := strconv.Atoi(last); err == nil {
+		return notMember // an array element
+	}
+	if len(parts) >= 2 {
+		switch parent := parts[len(parts)-2]; {
+		case parent == "securitySchemes" || parent == "scopes" || parent == "schemes" || parent == "params" || parent == "header":
+			return notMember // a map's value
+		case parent == "flows" || strings.HasSuffix(parent, "SecurityScheme") && len(parts) == 3:
+			return notMember // a one-of's member
+		}
+	}
+	required := false
+	switch {
+	case len(parts) == 1 || len(parts) == 2 && parts[0] == "provider" || len(parts) == 3 && parts[0] == "skills":
+		required = required10(ptr)
+	case len(parts) == 3 && parts[0] == "supportedInterfaces":
+		required = last != "tenant"
+	case len(parts) == 3 && parts[0] == "signatures":
+		required = last != "header"
+	case len(parts) == 4 && parts[0] == "securitySchemes":
+		required = last == "location" || last == "name" || last == "scheme" || last == "flows" || last == "openIdConnectUrl"
+	case len(parts) == 6 && parts[3] == "flows":
+		// The deprecated flows mark nothing REQUIRED.
+		required = parts[4] != "implicit" && parts[4] != "password" && last != "refreshUrl" && last != "pkceRequired"
+	}
+	if required {
+		return requiredMember
+	}
+	return optionalMember
 }

@@ -417,6 +417,14 @@ func a2aSignatureDocs() map[Code]rule.Doc {
 			Profile: "a2a/1.0",
 			Fix:     "Sign the card with a JWS library (cardscan sign does): protected is the base64url of a JSON header holding alg and kid.",
 		},
+		CodeA2ASignatureTyp: {
+			Spec:    `typ: SHOULD be set to "JOSE" for JWS`,
+			Source:  "A2A 1.0.1 specification, section 8.4.2",
+			Fail:    a2a10("", `, "signatures": [{"protected": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6ImtleS0xIn0", "signature": "c2ln"}]`),
+			Pass:    a2a10("", `, "signatures": [{"protected": "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpPU0UiLCJraWQiOiJrZXktMSJ9", "signature": "c2ln"}]`),
+			Profile: "a2a/1.0",
+			Fix:     `Sign the card again with "typ": "JOSE" in the protected header, or without typ (cardscan sign writes "JOSE").`,
+		},
 		CodeA2ASignatureInvalid: {
 			Spec:    "Verify the signature against the canonicalized payload",
 			Source:  "A2A 1.0.1 specification, section 8.4.3",
