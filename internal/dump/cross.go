@@ -67,6 +67,11 @@ type Cross struct {
 	// smaller size to the collector, which that garbage set off twice at
 	// the start of a --cross-card run of the make perf dump.
 	ClaimRoom int
+	// rooms makes the rooms for claims, outside the heap, up to
+	// maxOutsideRooms of them; roomsMu guards it, for every worker's
+	// function.
+	rooms   blockSource
+	roomsMu sync.Mutex
 
 	// hashes holds the group hash of each claim in c.st and where it
 	// lies there, in their order, while c.st holds them all in memory
@@ -93,7 +98,7 @@ func NewCross(memory int64) (*Cross, error) {
 	// identity and content, and share their budget.
 	c := &Cross{dir: dir, st: newStore("claims", dir, max(budget/2, 1), byGroup),
 		pending: newStore("pending", dir, max(budget/2, 1), byIdentity), groupBudget: max(budget/4, 1)}
-	c.st.mem.outside, c.pending.mem.outside, c.hashes.mem.outside = true, true, true
+	c.st.mem.outside, c.pending.mem.outside, c.hashes.mem.outside, c.rooms.outside = true, true, true, true
 	return c, nil
 }
 
@@ -156,10 +161,30 @@ func (c *Cross) Extract() func(dst []byte, vd report.Verdict, v *fastvalidate.Va
 		}
 		x.mayDefer = reread
 		if len(dst) == 0 && cap(dst) < c.ClaimRoom {
-			dst = make([]byte, 0, c.ClaimRoom)
+			dst = c.room()
 		}
 		return x.appendCrossClaims(dst, vd, v)
 	}
+}
+
+// maxOutsideRooms bounds the rooms for claims made outside the heap: the
+// pipeline keeps a room for each chunk in flight (six with -j 2) and drops
+// one only once it has grown past four chunks, so that more are seldom
+// made; any more are the heap's.
+const maxOutsideRooms = 64
+
+// room returns an empty room of ClaimRoom bytes for a chunk's claims,
+// outside the heap while fewer than maxOutsideRooms are: 1.5 MB of them
+// with -j 2, on the heap, brought the collector's first cycle on within
+// the first 20 ms of the make perf dump, which plain validation never
+// collects in (docs/performance.md).
+func (c *Cross) room() []byte {
+	c.roomsMu.Lock()
+	defer c.roomsMu.Unlock()
+	if len(c.rooms.made) >= maxOutsideRooms {
+		return make([]byte, 0, c.ClaimRoom)
+	}
+	return c.rooms.block(c.ClaimRoom)
 }
 
 // Add adds claims, as Extract's functions appended them: the pending
@@ -273,9 +298,13 @@ func (c *Cross) addRun(b []byte, n int) error {
 	return nil
 }
 
-// Close removes the temporary files.
+// Close removes the temporary files. The rooms of Extract's functions are
+// freed with the claims: nothing may read them after.
 func (c *Cross) Close() {
 	c.hashes.reset()
+	c.roomsMu.Lock()
+	c.rooms.free()
+	c.roomsMu.Unlock()
 	c.st.close()
 	c.pending.close()
 	c.dir.remove()
@@ -568,6 +597,11 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		wg.Wait()
 	}
 	c.hashes.reset()
+	defer func() {
+		for i := range parts {
+			parts[i].t.mem.free()
+		}
+	}()
 	for i := range parts {
 		if parts[i].err != nil {
 			return parts[i].err
@@ -623,12 +657,77 @@ type claimPart struct {
 	// apart by their XXH3-128, as cards are by their content hashes, with
 	// the same odds (sum128): a map of the (group, key, other) triples
 	// themselves allocated each one.
-	seen map[seenOther]struct{}
+	seen seenOthers
 }
 
-type seenOther struct {
-	group uint32
-	other xxh3.Uint128
+// seenOthers is a set of the others of groups, each by its group's number
+// and its XXH3-128, in a table open-addressed by the hash with linear
+// probing, at most two thirds full, made outside the heap as the part's
+// other tables are: Go's map of them, 1.3 MB on the make perf dump, was
+// most of what Finish put on the heap, and brought on a collection there.
+type seenOthers struct {
+	slots []seenSlot
+	mask  uint64
+	n     int
+	mem   *blockSource
+}
+
+// seenSlot is a slot of seenOthers: group is the group's number, 0 when
+// the slot is empty (groups number from 1).
+type seenSlot struct {
+	lo, hi uint64
+	group  uint32
+}
+
+// reset empties the set, sized for about n others.
+func (s *seenOthers) reset(mem *blockSource, n int) {
+	size := 1 << bits.Len(uint(n+n/2+8))
+	s.mem, s.n, s.mask = mem, 0, uint64(size-1)
+	s.slots = outsideSlice[seenSlot](mem, size)[:size]
+}
+
+// add adds group's other of hash h, and reports whether it was new.
+func (s *seenOthers) add(group uint32, h xxh3.Uint128) bool {
+	i := s.slot(group, h)
+	if s.slots[i].group != 0 {
+		return false
+	}
+	if 3*(s.n+1) > 2*len(s.slots) {
+		s.grow()
+		i = s.slot(group, h)
+	}
+	s.slots[i] = seenSlot{lo: h.Lo, hi: h.Hi, group: group}
+	s.n++
+	return true
+}
+
+// slot returns the slot of group's other of hash h: its own, or the empty
+// one it would take.
+func (s *seenOthers) slot(group uint32, h xxh3.Uint128) uint64 {
+	// An endpoint's others are many identities of one group: the
+	// group's number, spread by a multiplier, keeps them apart from
+	// another group's of the same hash, and XXH3's bits are as good as
+	// random.
+	i := (h.Lo ^ uint64(group)*0x9e3779b97f4a7c15) & s.mask
+	for {
+		sl := &s.slots[i]
+		if sl.group == 0 || sl.group == group && sl.lo == h.Lo && sl.hi == h.Hi {
+			return i
+		}
+		i = (i + 1) & s.mask
+	}
+}
+
+// grow doubles the table.
+func (s *seenOthers) grow() {
+	old := s.slots
+	size := 2 * len(old)
+	s.slots, s.mask = outsideSlice[seenSlot](s.mem, size)[:size], uint64(size-1)
+	for _, sl := range old {
+		if sl.group != 0 {
+			s.slots[s.slot(sl.group, xxh3.Uint128{Lo: sl.lo, Hi: sl.hi})] = sl
+		}
+	}
 }
 
 // group counts and groups the claims of part, of parts. Its claims are
@@ -637,9 +736,14 @@ type seenOther struct {
 // reading c.hashes again did.
 func (p *claimPart) group(c *Cross, part, parts int) {
 	t := &p.t
+	t.mem.outside = true
 	// Claims share their groups (a name, a host, an endpoint many cards
-	// give): 50,000 hashes for 150,000 claims on the make perf dump.
-	t.reset(c.hashes.n/parts, c.hashes.n/parts/3, c.hashOnly)
+	// give): 50,000 hashes for 150,000 claims on the make perf dump. A
+	// part's share of the claims, split by hash, strays from an even one
+	// by about its square root: the eighth more spares the list of them
+	// its growth.
+	share := c.hashes.n / parts
+	t.reset(share+share/8+64, share/3, c.hashOnly)
 	for _, chunk := range c.hashes.chunks {
 		for i := 0; i < len(chunk); i += claimHashSize {
 			if h, _ := hashAt(chunk, i); parts == 1 || hashPart(h, parts) == part {
@@ -648,20 +752,22 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 		}
 	}
 	// Most claims of shared hashes are content.impersonation's, which
-	// note no others here: sized for a quarter of them (the make perf
+	// note no others here: sized for a twelfth of them (the make perf
 	// dump's parts noted 8,713 and 4,810 others of 56,235 and 49,587
-	// such claims), the map is not rehashed as it grows, which was a
-	// sixth of a part's grouping.
-	p.seen = make(map[seenOther]struct{}, t.grouped/4)
+	// such claims), the set grows seldom; sized for a quarter, as Go's
+	// map was so as not to be rehashed, its fresh pages faulted in for
+	// nothing.
+	p.seen.reset(&t.mem, t.grouped/12)
 	// Sized at once: grown by append, the lists copied all they held at
 	// each doubling, into fresh memory that page-faulted.
-	p.members.pos = make([]uint64, 0, t.grouped)
-	p.members.group = make([]uint32, 0, t.grouped)
+	p.groups = make([]*claimGroup, 0, t.shared)
+	p.members.pos = outsideSlice[uint64](&t.mem, t.grouped)
+	p.members.group = outsideSlice[uint32](&t.mem, t.grouped)
 	// The second pass reads each claim's hash's number (groupCounts.shared)
 	// in claim order, and the first group of each such hash in a list of
 	// them that the cache holds, not the count table: its look-up missed
 	// the cache for every claim (docs/performance.md).
-	firstGroups := make([]int32, t.shared)
+	firstGroups := outsideSlice[int32](&t.mem, t.shared)[:t.shared]
 	mine := 0
 	for _, chunk := range c.hashes.chunks {
 		for i := 0; i < len(chunk); i += claimHashSize {
@@ -719,21 +825,24 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	p.members.group = append(p.members.group, g.seq-1)
 	switch group {
 	case groupLookalike:
-		g.looks.add(other)
+		g.looks.addHeld(other)
 		return nil
 	case groupContent:
 		return nil // its findings count no others
 	}
-	k := seenOther{g.seq, xxh3.Hash128(other)}
-	if _, ok := p.seen[k]; !ok {
-		p.seen[k] = struct{}{}
+	if p.seen.add(g.seq, xxh3.Hash128(other)) {
 		g.others++
 	}
 	return nil
 }
 
+// newGroup makes the group of key, which lies in a claim of c.st: its key
+// is a view of those bytes, not a copy, as the store's blocks are neither
+// written over nor freed before Finish ends (Close frees them), and a
+// finding's key is copied (writeGroups). A copy per group was a third of
+// what Finish put on the heap, which a collection then marked.
 func (p *claimPart) newGroup(group byte, key []byte) *claimGroup {
-	g := &claimGroup{group: group, key: string(key), seq: uint32(len(p.groups) + 1)}
+	g := &claimGroup{group: group, key: unsafe.String(unsafe.SliceData(key), len(key)), seq: uint32(len(p.groups) + 1)}
 	p.groups = append(p.groups, g)
 	return g
 }
@@ -758,6 +867,9 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 			switch {
 			case !ok:
 			case out.writes(f.code):
+				// The group's key is a view of its claim (newGroup),
+				// and a writer may keep a finding's key past Finish.
+				f.key = strings.Clone(f.key)
 				found = append(found, placed{finding: f, part: pi, g: i})
 			default:
 				if err := out.write(f, nil, nil); err != nil {
@@ -817,6 +929,9 @@ type groupCounts struct {
 	shared, grouped int
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
+	// mem makes the table and lists of the part it counts, outside the
+	// heap (outsideSlice), freed once the part's findings are written.
+	mem blockSource
 }
 
 // countSlot is a slot of groupCounts' table: its hash, its count and
@@ -840,23 +955,26 @@ type countSlot struct {
 func (t *groupCounts) reset(claims, hashes int, hashOnly func(uint64) uint64) {
 	size := 1 << bits.Len(uint(hashes+hashes/2+8))
 	if cap(t.table) < size {
-		t.table = newCountTable(size)
+		t.table = t.newTable(size)
 	}
 	t.table = t.table[:size]
 	clear(t.table)
 	t.mask, t.used, t.shared, t.grouped = uint64(size-1), 0, 0, 0
-	t.slots = slices.Grow(t.slots[:0], claims)
+	if cap(t.slots) < claims {
+		t.slots = outsideSlice[uint32](&t.mem, claims)
+	}
+	t.slots = t.slots[:0]
 	t.hashOnly = hashOnly
 }
 
-// newCountTable returns a table of size empty slots, each page of it
+// newTable returns a table of size empty slots, each page of it
 // written once. Fresh memory from the system that a look-up reads first
 // is mapped to the kernel's one page of zeros, and the slot's first write
 // then replaces that mapping: a second page fault, and a flush of the TLB
 // of each other core that runs the process, by interrupt, which Finish's
 // parts, run at once, then paid each other's.
-func newCountTable(size int) []countSlot {
-	table := make([]countSlot, size)
+func (t *groupCounts) newTable(size int) []countSlot {
+	table := outsideSlice[countSlot](&t.mem, size)[:size]
 	step := max(os.Getpagesize()/int(unsafe.Sizeof(countSlot{})), 1)
 	for i := 0; i < size; i += step {
 		table[i].n = 0
@@ -912,7 +1030,7 @@ func (t *groupCounts) slot(h uint64) uint64 {
 func (t *groupCounts) grow() {
 	old := t.table
 	size := 2 * len(old)
-	t.table, t.mask = newCountTable(size), uint64(size-1)
+	t.table, t.mask = t.newTable(size), uint64(size-1)
 	for _, s := range old {
 		if s.n != 0 {
 			t.table[t.slot(s.key)] = s

@@ -477,6 +477,17 @@ func (s *lookalikeSpellings) add(other []byte) {
 		s.first = append(s.first, other...)
 		return
 	}
+	s.addHeld(other)
+}
+
+// addHeld is add, but that other, when first, is kept rather than copied:
+// the caller holds its bytes unchanged as long as s is read (newGroup),
+// and does not reset s, whose next add would write into them.
+func (s *lookalikeSpellings) addHeld(other []byte) {
+	if len(s.first) == 0 {
+		s.first = other
+		return
+	}
 	if s.origins && s.spellings || bytes.Equal(other, s.first) {
 		// Known already, or the same origin and spelling as the first:
 		// a host's claims, most of a dump's, are all alike.

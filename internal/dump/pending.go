@@ -241,8 +241,11 @@ func (c *Cross) resolve() error {
 // single goroutine of the run's end.
 func (rs *resolver) inMemory() error {
 	p := rs.c.pending
-	hashes := make([]uint64, 0, p.records)
-	seen, twice := newHashBits(int(p.records)), newHashBits(int(p.records))
+	// Outside the heap, freed as resolving ends (outsideSlice).
+	mem := blockSource{outside: true}
+	defer mem.free()
+	hashes := outsideSlice[uint64](&mem, int(p.records))
+	seen, twice := newHashBits(&mem, int(p.records)), newHashBits(&mem, int(p.records))
 	// The hashes that may be claimed twice, each with its claims; twice
 	// has their bits set, so that the map is looked up for few others.
 	var again map[uint64]int
@@ -298,9 +301,9 @@ type hashBits struct {
 
 // newHashBits returns a table of at least sixteen bits per hash of n, so
 // that a hash finds its bit set by another for about one in sixteen.
-func newHashBits(n int) hashBits {
+func newHashBits(mem *blockSource, n int) hashBits {
 	size := 1 << bits.Len(uint(16*n+63))
-	return hashBits{words: make([]uint64, size/64), mask: uint64(size - 1)}
+	return hashBits{words: outsideSlice[uint64](mem, size/64)[:size/64], mask: uint64(size - 1)}
 }
 
 // test reports whether h's bit is set.

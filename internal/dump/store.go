@@ -12,6 +12,7 @@ import (
 	"iter"
 	"os"
 	"slices"
+	"unsafe"
 )
 
 // store holds encoded digests in memory up to budget bytes. Past that it
@@ -440,6 +441,25 @@ func (m *blockSource) free() {
 		freeOutsideBlock(blk)
 	}
 	m.made = nil
+}
+
+// outsideSlice returns an empty slice of capacity n of T, a type that
+// holds no pointer, that m makes as it makes blocks: outside the Go heap
+// when m.outside and the system allows, in fresh zeroed memory. Finish's
+// tables and lists and the room for a chunk's claims are made there, so
+// that the heap of a --cross-card run stays as small as a plain run's,
+// which never reaches the collector's first goal (docs/performance.md).
+func outsideSlice[T any](m *blockSource, n int) []T {
+	size := n * int(unsafe.Sizeof(*new(T)))
+	if !m.outside || size == 0 {
+		return make([]T, 0, n)
+	}
+	blk, ok := newOutsideBlock(size)
+	if !ok {
+		return make([]T, 0, n)
+	}
+	m.made = append(m.made, blk)
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(blk[:size]))), n)[:0]
 }
 
 // held is the size of the blocks made outside the heap and not yet freed.
