@@ -78,6 +78,9 @@ type Cross struct {
 	// (addRun), in chunks of hashChunk: one slice grown by append copied
 	// all it held at each doubling, into fresh memory that page-faulted.
 	hashes claimHashes
+	// pendingHashes holds the same of the pending claims in c.pending,
+	// the hash their identity's (addPending), for resolve.
+	pendingHashes claimHashes
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
 	// their keys all the same.
@@ -99,6 +102,7 @@ func NewCross(memory int64) (*Cross, error) {
 	c := &Cross{dir: dir, st: newStore("claims", dir, max(budget/2, 1), byGroup),
 		pending: newStore("pending", dir, max(budget/2, 1), byIdentity), groupBudget: max(budget/4, 1)}
 	c.st.mem.outside, c.pending.mem.outside, c.hashes.mem.outside, c.rooms.outside = true, true, true, true
+	c.pendingHashes.mem.outside = true
 	return c, nil
 }
 
@@ -204,7 +208,7 @@ func (c *Cross) Add(b []byte) error {
 		}
 		var err error
 		if pending {
-			err = c.pending.addCounted(b[:end], n)
+			err = c.addPending(b[:end], n)
 		} else {
 			err = c.addRun(b[:end], n)
 		}
@@ -298,10 +302,39 @@ func (c *Cross) addRun(b []byte, n int) error {
 	return nil
 }
 
+// addPending adds b, n pending claims, to c.pending, and notes the hash
+// of each one's identity and where it lies, while c.pending holds all of
+// them in memory, for resolve: hashed here, as they arrive and are in the
+// cache, rather than read again from c.pending on the run's last
+// goroutine once every record is judged, while the other cores idle
+// (docs/performance.md).
+func (c *Cross) addPending(b []byte, n int) error {
+	pos := c.pending.hold(b, n)
+	if c.pending.overBudget() || c.pending.spilled() {
+		// resolve's sorted reads them as they are merged.
+		c.pendingHashes.reset()
+		if c.pending.overBudget() {
+			return c.pending.spill()
+		}
+		return nil
+	}
+	for off := 0; off < len(b); {
+		rec, _, ok := nextDigest(b[off:])
+		if !ok {
+			return errGarbledClaim
+		}
+		_, id := byIdentity(rec)
+		c.pendingHashes.add(xxh3.Hash(id), pos+uint64(off))
+		off += 4 + len(rec)
+	}
+	return nil
+}
+
 // Close removes the temporary files. The rooms of Extract's functions are
 // freed with the claims: nothing may read them after.
 func (c *Cross) Close() {
 	c.hashes.reset()
+	c.pendingHashes.reset()
 	c.roomsMu.Lock()
 	c.rooms.free()
 	c.roomsMu.Unlock()
@@ -752,12 +785,12 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 		}
 	}
 	// Most claims of shared hashes are content.impersonation's, which
-	// note no others here: sized for a twelfth of them (the make perf
+	// note no others here: sized for a sixth of them (the make perf
 	// dump's parts noted 8,713 and 4,810 others of 56,235 and 49,587
 	// such claims), the set grows seldom; sized for a quarter, as Go's
 	// map was so as not to be rehashed, its fresh pages faulted in for
 	// nothing.
-	p.seen.reset(&t.mem, t.grouped/12)
+	p.seen.reset(&t.mem, t.grouped/6)
 	// Sized at once: grown by append, the lists copied all they held at
 	// each doubling, into fresh memory that page-faulted.
 	p.groups = make([]*claimGroup, 0, t.shared)
