@@ -11,7 +11,6 @@ import (
 	"os"
 	"slices"
 	"sync"
-
 )
 
 // A card's content hash is needed by --cross-card only when another record
