@@ -770,6 +770,7 @@ func (s *seenOthers) grow() {
 func (p *claimPart) group(c *Cross, part, parts int) {
 	t := &p.t
 	t.mem.outside = true
+	t.arena.mem = &t.mem
 	// Claims share their groups (a name, a host, an endpoint many cards
 	// give): 50,000 hashes for 150,000 claims on the make perf dump. A
 	// part's share of the claims, split by hash, strays from an even one
@@ -858,6 +859,10 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	p.members.group = append(p.members.group, g.seq-1)
 	switch group {
 	case groupLookalike:
+		if len(g.looks.first) == 0 {
+			// Kept as the group's key is (newGroup).
+			other = p.t.arena.copy(other)
+		}
 		g.looks.addHeld(other)
 		return nil
 	case groupContent:
@@ -869,12 +874,14 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	return nil
 }
 
-// newGroup makes the group of key, which lies in a claim of c.st: its key
-// is a view of those bytes, not a copy, as the store's blocks are neither
-// written over nor freed before Finish ends (Close frees them), and a
-// finding's key is copied (writeGroups). A copy per group was a third of
-// what Finish put on the heap, which a collection then marked.
+// newGroup makes the group of key. Its key is copied to the part's arena,
+// outside the heap, and a finding's key from there (writeGroups): a copy
+// per group on the heap was a third of what Finish put there, which a
+// collection then marked, and a view of the claim in the store, compared
+// with each claim of the group, missed the cache where the copies, side
+// by side, did not.
 func (p *claimPart) newGroup(group byte, key []byte) *claimGroup {
+	key = p.t.arena.copy(key)
 	g := &claimGroup{group: group, key: unsafe.String(unsafe.SliceData(key), len(key)), seq: uint32(len(p.groups) + 1)}
 	p.groups = append(p.groups, g)
 	return g
@@ -963,8 +970,30 @@ type groupCounts struct {
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
 	// mem makes the table and lists of the part it counts, outside the
-	// heap (outsideSlice), freed once the part's findings are written.
-	mem blockSource
+	// heap (outsideSlice), freed once the part's findings are written;
+	// arena holds its groups' keys and first spellings there.
+	mem   blockSource
+	arena byteArena
+}
+
+// byteArena copies byte strings side by side into blocks that mem makes,
+// which hold them until mem frees them.
+type byteArena struct {
+	mem *blockSource
+	cur []byte
+}
+
+// arenaBlock is the size of a byteArena's blocks, but for longer strings.
+const arenaBlock = 64 << 10
+
+// copy returns a copy of b in the arena.
+func (a *byteArena) copy(b []byte) []byte {
+	if cap(a.cur)-len(a.cur) < len(b) {
+		a.cur = outsideSlice[byte](a.mem, max(arenaBlock, len(b)))
+	}
+	n := len(a.cur)
+	a.cur = append(a.cur, b...)
+	return a.cur[n:len(a.cur):len(a.cur)]
 }
 
 // countSlot is a slot of groupCounts' table: its hash, its count and
