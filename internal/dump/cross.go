@@ -620,6 +620,11 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		return errGarbledClaim
 	}
 	parts := make([]claimPart, crossParts(c.Jobs, c.hashes.n))
+	// The pending claims, resolved, left their blocks to their store.
+	spare := &sparePool{blocks: slices.Clone(c.pending.free)}
+	for i := range parts {
+		parts[i].t.mem.spare = spare
+	}
 	if len(parts) == 1 {
 		parts[0].group(c, 0, 1)
 	} else {

@@ -1,10 +1,12 @@
 package dump
 
 import (
+	"bytes"
 	"io"
 	"math/rand/v2"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/zeebo/xxh3"
@@ -99,4 +101,40 @@ func TestFinishTablesOutsideHeap(t *testing.T) {
 	if got := after.TotalAlloc - before.TotalAlloc; got >= table {
 		t.Errorf("Finish allocated %d bytes on the heap for %d claims, want under %d", got, n, table)
 	}
+}
+
+// TestSparePoolLends checks that a spare pool lends cleared pieces of its
+// blocks, apart and on cache lines, that outsideSlice takes them before
+// making a block of its own, and that it makes one when none is left.
+func TestSparePoolLends(t *testing.T) {
+	blk := bytes.Repeat([]byte{0xff}, 1024)
+	pool := &sparePool{blocks: [][]byte{blk[:0]}}
+	m := blockSource{outside: true, spare: pool}
+	a := outsideSlice[uint64](&m, 10)[:10]
+	b := outsideSlice[uint32](&m, 3)[:3]
+	start := uintptr(unsafe.Pointer(&blk[0]))
+	for name, p := range map[string]uintptr{"first": uintptr(unsafe.Pointer(&a[0])), "second": uintptr(unsafe.Pointer(&b[0]))} {
+		if p < start || p >= start+uintptr(len(blk)) || (p-start)%64 != 0 {
+			t.Errorf("the %s piece at %d of a block at %d, want a cache line of it", name, p, start)
+		}
+	}
+	if uintptr(unsafe.Pointer(&b[0]))-uintptr(unsafe.Pointer(&a[0])) < 80 {
+		t.Error("the pieces overlap")
+	}
+	for i := range a {
+		if a[i] != 0 {
+			t.Fatalf("a piece not cleared: %x", a)
+		}
+	}
+	if len(m.made) != 0 {
+		t.Errorf("%d blocks made with the pool's left", len(m.made))
+	}
+	if _, ok := pool.take(1024); ok {
+		t.Error("the pool lent more than it had")
+	}
+	c := outsideSlice[uint64](&m, 200)
+	if cap(c) != 200 || outsideHeap && len(m.made) != 1 {
+		t.Errorf("past the pool: capacity %d, %d blocks made, want 200 and 1", cap(c), len(m.made))
+	}
+	m.free()
 }
