@@ -494,13 +494,20 @@ func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 	return counts, err
 }
 
+// claimGroup is a group of claims of one group and key that findInMemory
+// builds. It holds no pointer, so that a part's groups are made outside
+// the heap with its tables: its key, and the first spelling of a
+// groupLookalike group, lie in the part's arena.
 type claimGroup struct {
-	group  byte
-	key    string
 	n      int // claims
 	others int // distinct
-	looks  lookalikeSpellings
-	seq    uint32 // the group's number, for findInMemory's seen
+	key    arenaRef
+	first  arenaRef // groupLookalike's: the first claim's other
+	seq    uint32   // the group's number, for findInMemory's seen
+	group  byte
+	// groupLookalike's: its claims come from two origins or more, and
+	// spell the text two ways or more (lookalikeSpellings).
+	origins, spellings bool
 }
 
 // claimAt returns the claim at position pos of blocks, the block's index
@@ -536,9 +543,10 @@ type groupMembers struct {
 }
 
 // groupFinding returns the finding a group of n claims of one group and
-// key makes, others of them distinct (looks: their spellings, for
-// groupLookalike), if any.
-func groupFinding(group byte, key string, n, others int, looks *lookalikeSpellings) (finding, bool) {
+// key makes, others of them distinct (lookalike: for groupLookalike, that
+// they come from two origins or more and spell the text two ways or
+// more), if any.
+func groupFinding(group byte, key string, n, others int, lookalike bool) (finding, bool) {
 	f := finding{group: group, key: key, n: n, others: others}
 	switch {
 	case n < 2:
@@ -549,7 +557,7 @@ func groupFinding(group byte, key string, n, others int, looks *lookalikeSpellin
 		f.code = fastvalidate.CodeDumpSharedEndpoint
 	case group == groupContent:
 		f.code = fastvalidate.CodeDumpDuplicateCard
-	case group == groupLookalike && looks.origins && looks.spellings:
+	case group == groupLookalike && lookalike:
 		f.code = fastvalidate.CodeContentImpersonation
 	default:
 		return finding{}, false
@@ -680,15 +688,15 @@ func hashPart(h uint64, parts int) int {
 // order they came, and its count table.
 type claimPart struct {
 	t       groupCounts
-	groups  []*claimGroup
+	groups  []claimGroup // outside the heap, with the part's tables
 	members groupMembers
 	err     error
 	// The groups are found by the claims' hashes: the groups of one
 	// hash are told apart by key when two share it (group's list of
 	// first groups holds the first, others, by group and key, the
 	// second and later).
-	others map[string]*claimGroup
-	gk     []byte // others' key
+	others map[string]int // by group and key, the group's index
+	gk     []byte         // others' key
 	// The others seen of each group, by the group's number, to count its
 	// distinct others: a list searched per claim made an endpoint that
 	// many cards share cost the square of their number. They are told
@@ -799,7 +807,7 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 	p.seen.reset(&t.mem, t.grouped/6)
 	// Sized at once: grown by append, the lists copied all they held at
 	// each doubling, into fresh memory that page-faulted.
-	p.groups = make([]*claimGroup, 0, t.shared)
+	p.groups = outsideSlice[claimGroup](&t.mem, t.shared)
 	p.members.pos = outsideSlice[uint64](&t.mem, t.grouped)
 	p.members.group = outsideSlice[uint32](&t.mem, t.grouped)
 	// The second pass reads each claim's hash's number (groupCounts.shared)
@@ -843,20 +851,22 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	}
 	var g *claimGroup
 	if i := *first; i > 0 {
-		g = p.groups[i-1]
+		g = &p.groups[i-1]
 	}
 	switch {
 	case g == nil:
 		g = p.newGroup(group, key)
 		*first = int32(g.seq)
-	case g.group != group || g.key != string(key):
+	case g.group != group || !bytes.Equal(p.t.arena.bytes(g.key), key):
 		p.gk = append(append(p.gk[:0], group), key...)
-		if g = p.others[string(p.gk)]; g == nil {
+		if i, ok := p.others[string(p.gk)]; ok {
+			g = &p.groups[i]
+		} else {
 			g = p.newGroup(group, key)
 			if p.others == nil {
-				p.others = make(map[string]*claimGroup)
+				p.others = make(map[string]int)
 			}
-			p.others[string(p.gk)] = g
+			p.others[string(p.gk)] = int(g.seq - 1)
 		}
 	}
 	g.n++
@@ -864,11 +874,12 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	p.members.group = append(p.members.group, g.seq-1)
 	switch group {
 	case groupLookalike:
-		if len(g.looks.first) == 0 {
-			// Kept as the group's key is (newGroup).
-			other = p.t.arena.copy(other)
+		if g.first.n == 0 {
+			g.first = p.t.arena.copy(other)
+		} else if !(g.origins && g.spellings) {
+			origins, spellings := spellingsDiffer(p.t.arena.bytes(g.first), other)
+			g.origins, g.spellings = g.origins || origins, g.spellings || spellings
 		}
-		g.looks.addHeld(other)
 		return nil
 	case groupContent:
 		return nil // its findings count no others
@@ -880,16 +891,19 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 }
 
 // newGroup makes the group of key. Its key is copied to the part's arena,
-// outside the heap, and a finding's key from there (writeGroups): a copy
-// per group on the heap was a third of what Finish put there, which a
-// collection then marked, and a view of the claim in the store, compared
-// with each claim of the group, missed the cache where the copies, side
-// by side, did not.
+// outside the heap, as the group itself is: copies of keys and groups on
+// the heap were most of what Finish put there, which a collection then
+// marked, and views of the claims in the store instead, compared with each
+// claim of the group, missed the cache where the copies, side by side,
+// did not.
 func (p *claimPart) newGroup(group byte, key []byte) *claimGroup {
-	key = p.t.arena.copy(key)
-	g := &claimGroup{group: group, key: unsafe.String(unsafe.SliceData(key), len(key)), seq: uint32(len(p.groups) + 1)}
-	p.groups = append(p.groups, g)
-	return g
+	if len(p.groups) == cap(p.groups) {
+		// More groups than hashes shared: hashes that two keys share.
+		grown := outsideSlice[claimGroup](&p.t.mem, 2*cap(p.groups)+16)
+		p.groups = append(grown, p.groups...)
+	}
+	p.groups = append(p.groups, claimGroup{group: group, key: p.t.arena.copy(key), seq: uint32(len(p.groups) + 1)})
+	return &p.groups[len(p.groups)-1]
 }
 
 // writeGroups writes the findings of the groups of parts, in their sort
@@ -907,12 +921,15 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 	// the run's last goroutine (docs/performance.md).
 	var found []placed
 	for pi := range parts {
-		for i, g := range parts[pi].groups {
-			f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks)
+		arena := &parts[pi].t.arena
+		for i := range parts[pi].groups {
+			g := &parts[pi].groups[i]
+			key := arena.bytes(g.key)
+			f, ok := groupFinding(g.group, unsafe.String(unsafe.SliceData(key), len(key)), g.n, g.others, g.origins && g.spellings)
 			switch {
 			case !ok:
 			case out.writes(f.code):
-				// The group's key is a view of its claim (newGroup),
+				// The group's key lies in the part's arena (newGroup),
 				// and a writer may keep a finding's key past Finish.
 				f.key = strings.Clone(f.key)
 				found = append(found, placed{finding: f, part: pi, g: i})
@@ -984,21 +1001,32 @@ type groupCounts struct {
 // byteArena copies byte strings side by side into blocks that mem makes,
 // which hold them until mem frees them.
 type byteArena struct {
-	mem *blockSource
-	cur []byte
+	mem    *blockSource
+	blocks [][]byte
 }
+
+// arenaRef is where a byteArena holds a string: its block, its offset in
+// it and its length.
+type arenaRef struct{ blk, off, n uint32 }
 
 // arenaBlock is the size of a byteArena's blocks, but for longer strings.
 const arenaBlock = 64 << 10
 
-// copy returns a copy of b in the arena.
-func (a *byteArena) copy(b []byte) []byte {
-	if cap(a.cur)-len(a.cur) < len(b) {
-		a.cur = outsideSlice[byte](a.mem, max(arenaBlock, len(b)))
+// copy copies b to the arena and returns where it lies.
+func (a *byteArena) copy(b []byte) arenaRef {
+	last := len(a.blocks) - 1
+	if last < 0 || cap(a.blocks[last])-len(a.blocks[last]) < len(b) {
+		a.blocks = append(a.blocks, outsideSlice[byte](a.mem, max(arenaBlock, len(b))))
+		last++
 	}
-	n := len(a.cur)
-	a.cur = append(a.cur, b...)
-	return a.cur[n:len(a.cur):len(a.cur)]
+	off := len(a.blocks[last])
+	a.blocks[last] = append(a.blocks[last], b...)
+	return arenaRef{blk: uint32(last), off: uint32(off), n: uint32(len(b))}
+}
+
+// bytes returns the string at r.
+func (a *byteArena) bytes(r arenaRef) []byte {
+	return a.blocks[r.blk][r.off : r.off+r.n : r.off+r.n]
 }
 
 // countSlot is a slot of groupCounts' table: its hash, its count and
@@ -1239,7 +1267,7 @@ func (g *groupClaims) judge(out *findingWriter) error {
 			return err
 		}
 	}
-	f, ok := groupFinding(g.group, string(g.key), g.n, others, &g.looks)
+	f, ok := groupFinding(g.group, string(g.key), g.n, others, g.looks.origins && g.looks.spellings)
 	if !ok {
 		return nil
 	}

@@ -477,24 +477,22 @@ func (s *lookalikeSpellings) add(other []byte) {
 		s.first = append(s.first, other...)
 		return
 	}
-	s.addHeld(other)
+	if s.origins && s.spellings {
+		return
+	}
+	origins, spellings := spellingsDiffer(s.first, other)
+	s.origins, s.spellings = s.origins || origins, s.spellings || spellings
 }
 
-// addHeld is add, but that other, when first, is kept rather than copied:
-// the caller holds its bytes unchanged as long as s is read (newGroup),
-// and does not reset s, whose next add would write into them.
-func (s *lookalikeSpellings) addHeld(other []byte) {
-	if len(s.first) == 0 {
-		s.first = other
-		return
+// spellingsDiffer tells whether two claims' others of one groupLookalike
+// group differ in origin, and in spelling.
+func spellingsDiffer(first, other []byte) (origins, spellings bool) {
+	if bytes.Equal(other, first) {
+		// The same origin and spelling as the first: a host's claims,
+		// most of a dump's, are all alike.
+		return false, false
 	}
-	if s.origins && s.spellings || bytes.Equal(other, s.first) {
-		// Known already, or the same origin and spelling as the first:
-		// a host's claims, most of a dump's, are all alike.
-		return
-	}
-	o1, sp1, _ := bytes.Cut(s.first, []byte{0})
+	o1, sp1, _ := bytes.Cut(first, []byte{0})
 	o2, sp2, _ := bytes.Cut(other, []byte{0})
-	s.origins = s.origins || !bytes.Equal(o1, o2)
-	s.spellings = s.spellings || !bytes.Equal(sp1, sp2)
+	return !bytes.Equal(o1, o2), !bytes.Equal(sp1, sp2)
 }
