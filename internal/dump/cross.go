@@ -181,7 +181,7 @@ const maxOutsideRooms = 64
 // outside the heap while fewer than maxOutsideRooms are: 1.5 MB of them
 // with -j 2, on the heap, brought the collector's first cycle on within
 // the first 20 ms of the make perf dump, which plain validation never
-// collects in (docs/performance.md).
+// collects in (docs/performance.md). Finish frees them; see Close.
 func (c *Cross) room() []byte {
 	c.roomsMu.Lock()
 	defer c.roomsMu.Unlock()
@@ -330,14 +330,13 @@ func (c *Cross) addPending(b []byte, n int) error {
 	return nil
 }
 
-// Close removes the temporary files. The rooms of Extract's functions are
-// freed with the claims: nothing may read them after.
+// Close removes the temporary files. It leaves the rooms of Extract's
+// functions as they are unless Finish freed them: a run that ends early
+// (an error, a signal, --max-invalid) returns while its workers still
+// judge the chunks in flight, and write their claims in those rooms.
 func (c *Cross) Close() {
 	c.hashes.reset()
 	c.pendingHashes.reset()
-	c.roomsMu.Lock()
-	c.rooms.free()
-	c.roomsMu.Unlock()
 	c.st.close()
 	c.pending.close()
 	c.dir.remove()
@@ -477,6 +476,10 @@ func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
 // counts them.
 func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 	counts := &CrossCounts{Rules: map[string]int64{}}
+	// Every record is judged, and no worker writes its claims any more.
+	c.roomsMu.Lock()
+	c.rooms.free()
+	c.roomsMu.Unlock()
 	if err := c.resolve(); err != nil {
 		return counts, err
 	}

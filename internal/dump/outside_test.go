@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"unsafe"
 
@@ -40,7 +41,7 @@ func TestSeenOthersAsMap(t *testing.T) {
 
 // TestCrossRoomsOutsideHeap checks that the rooms for a chunk's claims are
 // made outside the heap, no more than maxOutsideRooms of them, and freed
-// at Close.
+// by Finish.
 func TestCrossRoomsOutsideHeap(t *testing.T) {
 	if !outsideHeap {
 		t.Skip("no memory outside the heap on this system")
@@ -59,9 +60,36 @@ func TestCrossRoomsOutsideHeap(t *testing.T) {
 	if got, want := c.rooms.held(), int64(maxOutsideRooms*c.ClaimRoom); got != want {
 		t.Errorf("%d bytes of rooms outside the heap, want %d", got, want)
 	}
-	c.Close()
+	if _, err := c.Finish(report.FormatNone.Writer(io.Discard, report.WriterOptions{})); err != nil {
+		t.Fatal(err)
+	}
 	if got := c.rooms.held(); got != 0 {
-		t.Errorf("%d bytes of rooms outside the heap after Close, want 0", got)
+		t.Errorf("%d bytes of rooms outside the heap after Finish, want 0", got)
+	}
+}
+
+// TestCrossRoomsOutliveClose checks that a room stays writable after
+// Close: a run that ends early closes its Cross while its workers still
+// judge the chunks in flight and write their claims into their rooms,
+// which, unmapped, faulted.
+func TestCrossRoomsOutliveClose(t *testing.T) {
+	c, err := NewCross(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ClaimRoom = 4096
+	room := c.room()
+	c.Close()
+	defer c.rooms.free()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("writing claims into a room after Close: %v", r)
+		}
+	}()
+	room = append(room, bytes.Repeat([]byte{'c'}, c.ClaimRoom)...)
+	if room[c.ClaimRoom-1] != 'c' {
+		t.Error("the room does not hold what was written")
 	}
 }
 
