@@ -67,12 +67,20 @@ type Cross struct {
 	// smaller size to the collector, which that garbage set off twice at
 	// the start of a --cross-card run of the make perf dump.
 	ClaimRoom int
+	// rooms makes the rooms for claims, outside the heap, up to
+	// maxOutsideRooms of them; roomsMu guards it, for every worker's
+	// function.
+	rooms   blockSource
+	roomsMu sync.Mutex
 
 	// hashes holds the group hash of each claim in c.st and where it
 	// lies there, in their order, while c.st holds them all in memory
 	// (addRun), in chunks of hashChunk: one slice grown by append copied
 	// all it held at each doubling, into fresh memory that page-faulted.
 	hashes claimHashes
+	// pendingHashes holds the same of the pending claims in c.pending,
+	// the hash their identity's (addPending), for resolve.
+	pendingHashes claimHashes
 	// A table that compares its groups by hash alone, for a test to
 	// have every group collide with others: the groups are told apart by
 	// their keys all the same.
@@ -93,7 +101,8 @@ func NewCross(memory int64) (*Cross, error) {
 	// identity and content, and share their budget.
 	c := &Cross{dir: dir, st: newStore("claims", dir, max(budget/2, 1), byGroup),
 		pending: newStore("pending", dir, max(budget/2, 1), byIdentity), groupBudget: max(budget/4, 1)}
-	c.st.mem.outside, c.pending.mem.outside, c.hashes.mem.outside = true, true, true
+	c.st.mem.outside, c.pending.mem.outside, c.hashes.mem.outside, c.rooms.outside = true, true, true, true
+	c.pendingHashes.mem.outside = true
 	return c, nil
 }
 
@@ -156,10 +165,30 @@ func (c *Cross) Extract() func(dst []byte, vd report.Verdict, v *fastvalidate.Va
 		}
 		x.mayDefer = reread
 		if len(dst) == 0 && cap(dst) < c.ClaimRoom {
-			dst = make([]byte, 0, c.ClaimRoom)
+			dst = c.room()
 		}
 		return x.appendCrossClaims(dst, vd, v)
 	}
+}
+
+// maxOutsideRooms bounds the rooms for claims made outside the heap: the
+// pipeline keeps a room for each chunk in flight (six with -j 2) and drops
+// one only once it has grown past four chunks, so that more are seldom
+// made; any more are the heap's.
+const maxOutsideRooms = 64
+
+// room returns an empty room of ClaimRoom bytes for a chunk's claims,
+// outside the heap while fewer than maxOutsideRooms are: 1.5 MB of them
+// with -j 2, on the heap, brought the collector's first cycle on within
+// the first 20 ms of the make perf dump, which plain validation never
+// collects in (docs/performance.md). Finish frees them; see Close.
+func (c *Cross) room() []byte {
+	c.roomsMu.Lock()
+	defer c.roomsMu.Unlock()
+	if len(c.rooms.made) >= maxOutsideRooms {
+		return make([]byte, 0, c.ClaimRoom)
+	}
+	return c.rooms.block(c.ClaimRoom)
 }
 
 // Add adds claims, as Extract's functions appended them: the pending
@@ -179,7 +208,7 @@ func (c *Cross) Add(b []byte) error {
 		}
 		var err error
 		if pending {
-			err = c.pending.addCounted(b[:end], n)
+			err = c.addPending(b[:end], n)
 		} else {
 			err = c.addRun(b[:end], n)
 		}
@@ -273,9 +302,41 @@ func (c *Cross) addRun(b []byte, n int) error {
 	return nil
 }
 
-// Close removes the temporary files.
+// addPending adds b, n pending claims, to c.pending, and notes the hash
+// of each one's identity and where it lies, while c.pending holds all of
+// them in memory, for resolve: hashed here, as they arrive and are in the
+// cache, rather than read again from c.pending on the run's last
+// goroutine once every record is judged, while the other cores idle
+// (docs/performance.md).
+func (c *Cross) addPending(b []byte, n int) error {
+	pos := c.pending.hold(b, n)
+	if c.pending.overBudget() || c.pending.spilled() {
+		// resolve's sorted reads them as they are merged.
+		c.pendingHashes.reset()
+		if c.pending.overBudget() {
+			return c.pending.spill()
+		}
+		return nil
+	}
+	for off := 0; off < len(b); {
+		rec, _, ok := nextDigest(b[off:])
+		if !ok {
+			return errGarbledClaim
+		}
+		_, id := byIdentity(rec)
+		c.pendingHashes.add(xxh3.Hash(id), pos+uint64(off))
+		off += 4 + len(rec)
+	}
+	return nil
+}
+
+// Close removes the temporary files. It leaves the rooms of Extract's
+// functions as they are unless Finish freed them: a run that ends early
+// (an error, a signal, --max-invalid) returns while its workers still
+// judge the chunks in flight, and write their claims in those rooms.
 func (c *Cross) Close() {
 	c.hashes.reset()
+	c.pendingHashes.reset()
 	c.st.close()
 	c.pending.close()
 	c.dir.remove()
@@ -415,6 +476,10 @@ func (c *Cross) level(code fastvalidate.Code) fastvalidate.Severity {
 // counts them.
 func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 	counts := &CrossCounts{Rules: map[string]int64{}}
+	// Every record is judged, and no worker writes its claims any more.
+	c.roomsMu.Lock()
+	c.rooms.free()
+	c.roomsMu.Unlock()
 	if err := c.resolve(); err != nil {
 		return counts, err
 	}
@@ -432,13 +497,20 @@ func (c *Cross) Finish(w report.VerdictWriter) (*CrossCounts, error) {
 	return counts, err
 }
 
+// claimGroup is a group of claims of one group and key that findInMemory
+// builds. It holds no pointer, so that a part's groups are made outside
+// the heap with its tables: its key, and the first spelling of a
+// groupLookalike group, lie in the part's arena.
 type claimGroup struct {
-	group  byte
-	key    string
 	n      int // claims
 	others int // distinct
-	looks  lookalikeSpellings
-	seq    uint32 // the group's number, for findInMemory's seen
+	key    arenaRef
+	first  arenaRef // groupLookalike's: the first claim's other
+	seq    uint32   // the group's number, for findInMemory's seen
+	group  byte
+	// groupLookalike's: its claims come from two origins or more, and
+	// spell the text two ways or more (lookalikeSpellings).
+	origins, spellings bool
 }
 
 // claimAt returns the claim at position pos of blocks, the block's index
@@ -474,9 +546,10 @@ type groupMembers struct {
 }
 
 // groupFinding returns the finding a group of n claims of one group and
-// key makes, others of them distinct (looks: their spellings, for
-// groupLookalike), if any.
-func groupFinding(group byte, key string, n, others int, looks *lookalikeSpellings) (finding, bool) {
+// key makes, others of them distinct (lookalike: for groupLookalike, that
+// they come from two origins or more and spell the text two ways or
+// more), if any.
+func groupFinding(group byte, key string, n, others int, lookalike bool) (finding, bool) {
 	f := finding{group: group, key: key, n: n, others: others}
 	switch {
 	case n < 2:
@@ -487,7 +560,7 @@ func groupFinding(group byte, key string, n, others int, looks *lookalikeSpellin
 		f.code = fastvalidate.CodeDumpSharedEndpoint
 	case group == groupContent:
 		f.code = fastvalidate.CodeDumpDuplicateCard
-	case group == groupLookalike && looks.origins && looks.spellings:
+	case group == groupLookalike && lookalike:
 		f.code = fastvalidate.CodeContentImpersonation
 	default:
 		return finding{}, false
@@ -558,6 +631,11 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		return errGarbledClaim
 	}
 	parts := make([]claimPart, crossParts(c.Jobs, c.hashes.n))
+	// The pending claims, resolved, left their blocks to their store.
+	spare := &sparePool{blocks: slices.Clone(c.pending.free)}
+	for i := range parts {
+		parts[i].t.mem.spare = spare
+	}
 	if len(parts) == 1 {
 		parts[0].group(c, 0, 1)
 	} else {
@@ -568,6 +646,11 @@ func (c *Cross) findInMemory(out *findingWriter) error {
 		wg.Wait()
 	}
 	c.hashes.reset()
+	defer func() {
+		for i := range parts {
+			parts[i].t.mem.free()
+		}
+	}()
 	for i := range parts {
 		if parts[i].err != nil {
 			return parts[i].err
@@ -608,27 +691,92 @@ func hashPart(h uint64, parts int) int {
 // order they came, and its count table.
 type claimPart struct {
 	t       groupCounts
-	groups  []*claimGroup
+	groups  []claimGroup // outside the heap, with the part's tables
 	members groupMembers
 	err     error
 	// The groups are found by the claims' hashes: the groups of one
 	// hash are told apart by key when two share it (group's list of
 	// first groups holds the first, others, by group and key, the
 	// second and later).
-	others map[string]*claimGroup
-	gk     []byte // others' key
+	others map[string]int // by group and key, the group's index
+	gk     []byte         // others' key
 	// The others seen of each group, by the group's number, to count its
 	// distinct others: a list searched per claim made an endpoint that
 	// many cards share cost the square of their number. They are told
 	// apart by their XXH3-128, as cards are by their content hashes, with
 	// the same odds (sum128): a map of the (group, key, other) triples
 	// themselves allocated each one.
-	seen map[seenOther]struct{}
+	seen seenOthers
 }
 
-type seenOther struct {
-	group uint32
-	other xxh3.Uint128
+// seenOthers is a set of the others of groups, each by its group's number
+// and its XXH3-128, in a table open-addressed by the hash with linear
+// probing, at most two thirds full, made outside the heap as the part's
+// other tables are: Go's map of them, 1.3 MB on the make perf dump, was
+// most of what Finish put on the heap, and brought on a collection there.
+type seenOthers struct {
+	slots []seenSlot
+	mask  uint64
+	n     int
+	mem   *blockSource
+}
+
+// seenSlot is a slot of seenOthers: group is the group's number, 0 when
+// the slot is empty (groups number from 1).
+type seenSlot struct {
+	lo, hi uint64
+	group  uint32
+}
+
+// reset empties the set, sized for about n others.
+func (s *seenOthers) reset(mem *blockSource, n int) {
+	size := 1 << bits.Len(uint(n+n/2+8))
+	s.mem, s.n, s.mask = mem, 0, uint64(size-1)
+	s.slots = outsideSlice[seenSlot](mem, size)[:size]
+}
+
+// add adds group's other of hash h, and reports whether it was new.
+func (s *seenOthers) add(group uint32, h xxh3.Uint128) bool {
+	i := s.slot(group, h)
+	if s.slots[i].group != 0 {
+		return false
+	}
+	if 3*(s.n+1) > 2*len(s.slots) {
+		s.grow()
+		i = s.slot(group, h)
+	}
+	s.slots[i] = seenSlot{lo: h.Lo, hi: h.Hi, group: group}
+	s.n++
+	return true
+}
+
+// slot returns the slot of group's other of hash h: its own, or the empty
+// one it would take.
+func (s *seenOthers) slot(group uint32, h xxh3.Uint128) uint64 {
+	// An endpoint's others are many identities of one group: the
+	// group's number, spread by a multiplier, keeps them apart from
+	// another group's of the same hash, and XXH3's bits are as good as
+	// random.
+	i := (h.Lo ^ uint64(group)*0x9e3779b97f4a7c15) & s.mask
+	for {
+		sl := &s.slots[i]
+		if sl.group == 0 || sl.group == group && sl.lo == h.Lo && sl.hi == h.Hi {
+			return i
+		}
+		i = (i + 1) & s.mask
+	}
+}
+
+// grow doubles the table.
+func (s *seenOthers) grow() {
+	old := s.slots
+	size := 2 * len(old)
+	s.slots, s.mask = outsideSlice[seenSlot](s.mem, size)[:size], uint64(size-1)
+	for _, sl := range old {
+		if sl.group != 0 {
+			s.slots[s.slot(sl.group, xxh3.Uint128{Lo: sl.lo, Hi: sl.hi})] = sl
+		}
+	}
 }
 
 // group counts and groups the claims of part, of parts. Its claims are
@@ -637,9 +785,15 @@ type seenOther struct {
 // reading c.hashes again did.
 func (p *claimPart) group(c *Cross, part, parts int) {
 	t := &p.t
+	t.mem.outside = true
+	t.arena.mem = &t.mem
 	// Claims share their groups (a name, a host, an endpoint many cards
-	// give): 50,000 hashes for 150,000 claims on the make perf dump.
-	t.reset(c.hashes.n/parts, c.hashes.n/parts/3, c.hashOnly)
+	// give): 50,000 hashes for 150,000 claims on the make perf dump. A
+	// part's share of the claims, split by hash, strays from an even one
+	// by about its square root: the eighth more spares the list of them
+	// its growth.
+	share := c.hashes.n / parts
+	t.reset(share+share/8+64, share/3, c.hashOnly)
 	for _, chunk := range c.hashes.chunks {
 		for i := 0; i < len(chunk); i += claimHashSize {
 			if h, _ := hashAt(chunk, i); parts == 1 || hashPart(h, parts) == part {
@@ -648,20 +802,22 @@ func (p *claimPart) group(c *Cross, part, parts int) {
 		}
 	}
 	// Most claims of shared hashes are content.impersonation's, which
-	// note no others here: sized for a quarter of them (the make perf
+	// note no others here: sized for a sixth of them (the make perf
 	// dump's parts noted 8,713 and 4,810 others of 56,235 and 49,587
-	// such claims), the map is not rehashed as it grows, which was a
-	// sixth of a part's grouping.
-	p.seen = make(map[seenOther]struct{}, t.grouped/4)
+	// such claims), the set grows seldom; sized for a quarter, as Go's
+	// map was so as not to be rehashed, its fresh pages faulted in for
+	// nothing.
+	p.seen.reset(&t.mem, t.grouped/6)
 	// Sized at once: grown by append, the lists copied all they held at
 	// each doubling, into fresh memory that page-faulted.
-	p.members.pos = make([]uint64, 0, t.grouped)
-	p.members.group = make([]uint32, 0, t.grouped)
+	p.groups = outsideSlice[claimGroup](&t.mem, t.shared)
+	p.members.pos = outsideSlice[uint64](&t.mem, t.grouped)
+	p.members.group = outsideSlice[uint32](&t.mem, t.grouped)
 	// The second pass reads each claim's hash's number (groupCounts.shared)
 	// in claim order, and the first group of each such hash in a list of
 	// them that the cache holds, not the count table: its look-up missed
 	// the cache for every claim (docs/performance.md).
-	firstGroups := make([]int32, t.shared)
+	firstGroups := outsideSlice[int32](&t.mem, t.shared)[:t.shared]
 	mine := 0
 	for _, chunk := range c.hashes.chunks {
 		for i := 0; i < len(chunk); i += claimHashSize {
@@ -698,20 +854,22 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	}
 	var g *claimGroup
 	if i := *first; i > 0 {
-		g = p.groups[i-1]
+		g = &p.groups[i-1]
 	}
 	switch {
 	case g == nil:
 		g = p.newGroup(group, key)
 		*first = int32(g.seq)
-	case g.group != group || g.key != string(key):
+	case g.group != group || !bytes.Equal(p.t.arena.bytes(g.key), key):
 		p.gk = append(append(p.gk[:0], group), key...)
-		if g = p.others[string(p.gk)]; g == nil {
+		if i, ok := p.others[string(p.gk)]; ok {
+			g = &p.groups[i]
+		} else {
 			g = p.newGroup(group, key)
 			if p.others == nil {
-				p.others = make(map[string]*claimGroup)
+				p.others = make(map[string]int)
 			}
-			p.others[string(p.gk)] = g
+			p.others[string(p.gk)] = int(g.seq - 1)
 		}
 	}
 	g.n++
@@ -719,23 +877,36 @@ func (p *claimPart) join(rec []byte, pos uint64, first *int32) error {
 	p.members.group = append(p.members.group, g.seq-1)
 	switch group {
 	case groupLookalike:
-		g.looks.add(other)
+		if g.first.n == 0 {
+			g.first = p.t.arena.copy(other)
+		} else if !(g.origins && g.spellings) {
+			origins, spellings := spellingsDiffer(p.t.arena.bytes(g.first), other)
+			g.origins, g.spellings = g.origins || origins, g.spellings || spellings
+		}
 		return nil
 	case groupContent:
 		return nil // its findings count no others
 	}
-	k := seenOther{g.seq, xxh3.Hash128(other)}
-	if _, ok := p.seen[k]; !ok {
-		p.seen[k] = struct{}{}
+	if p.seen.add(g.seq, xxh3.Hash128(other)) {
 		g.others++
 	}
 	return nil
 }
 
+// newGroup makes the group of key. Its key is copied to the part's arena,
+// outside the heap, as the group itself is: copies of keys and groups on
+// the heap were most of what Finish put there, which a collection then
+// marked, and views of the claims in the store instead, compared with each
+// claim of the group, missed the cache where the copies, side by side,
+// did not.
 func (p *claimPart) newGroup(group byte, key []byte) *claimGroup {
-	g := &claimGroup{group: group, key: string(key), seq: uint32(len(p.groups) + 1)}
-	p.groups = append(p.groups, g)
-	return g
+	if len(p.groups) == cap(p.groups) {
+		// More groups than hashes shared: hashes that two keys share.
+		grown := outsideSlice[claimGroup](&p.t.mem, 2*cap(p.groups)+16)
+		p.groups = append(grown, p.groups...)
+	}
+	p.groups = append(p.groups, claimGroup{group: group, key: p.t.arena.copy(key), seq: uint32(len(p.groups) + 1)})
+	return &p.groups[len(p.groups)-1]
 }
 
 // writeGroups writes the findings of the groups of parts, in their sort
@@ -753,11 +924,17 @@ func writeGroups(parts []claimPart, blocks [][]byte, names *placeNames, out *fin
 	// the run's last goroutine (docs/performance.md).
 	var found []placed
 	for pi := range parts {
-		for i, g := range parts[pi].groups {
-			f, ok := groupFinding(g.group, g.key, g.n, g.others, &g.looks)
+		arena := &parts[pi].t.arena
+		for i := range parts[pi].groups {
+			g := &parts[pi].groups[i]
+			key := arena.bytes(g.key)
+			f, ok := groupFinding(g.group, unsafe.String(unsafe.SliceData(key), len(key)), g.n, g.others, g.origins && g.spellings)
 			switch {
 			case !ok:
 			case out.writes(f.code):
+				// The group's key lies in the part's arena (newGroup),
+				// and a writer may keep a finding's key past Finish.
+				f.key = strings.Clone(f.key)
 				found = append(found, placed{finding: f, part: pi, g: i})
 			default:
 				if err := out.write(f, nil, nil); err != nil {
@@ -817,6 +994,42 @@ type groupCounts struct {
 	shared, grouped int
 	// hashOnly, when set, maps each hash first (see Cross.hashOnly).
 	hashOnly func(uint64) uint64
+	// mem makes the table and lists of the part it counts, outside the
+	// heap (outsideSlice), freed once the part's findings are written;
+	// arena holds its groups' keys and first spellings there.
+	mem   blockSource
+	arena byteArena
+}
+
+// byteArena copies byte strings side by side into blocks that mem makes,
+// which hold them until mem frees them.
+type byteArena struct {
+	mem    *blockSource
+	blocks [][]byte
+}
+
+// arenaRef is where a byteArena holds a string: its block, its offset in
+// it and its length.
+type arenaRef struct{ blk, off, n uint32 }
+
+// arenaBlock is the size of a byteArena's blocks, but for longer strings.
+const arenaBlock = 64 << 10
+
+// copy copies b to the arena and returns where it lies.
+func (a *byteArena) copy(b []byte) arenaRef {
+	last := len(a.blocks) - 1
+	if last < 0 || cap(a.blocks[last])-len(a.blocks[last]) < len(b) {
+		a.blocks = append(a.blocks, outsideSlice[byte](a.mem, max(arenaBlock, len(b))))
+		last++
+	}
+	off := len(a.blocks[last])
+	a.blocks[last] = append(a.blocks[last], b...)
+	return arenaRef{blk: uint32(last), off: uint32(off), n: uint32(len(b))}
+}
+
+// bytes returns the string at r.
+func (a *byteArena) bytes(r arenaRef) []byte {
+	return a.blocks[r.blk][r.off : r.off+r.n : r.off+r.n]
 }
 
 // countSlot is a slot of groupCounts' table: its hash, its count and
@@ -840,23 +1053,26 @@ type countSlot struct {
 func (t *groupCounts) reset(claims, hashes int, hashOnly func(uint64) uint64) {
 	size := 1 << bits.Len(uint(hashes+hashes/2+8))
 	if cap(t.table) < size {
-		t.table = newCountTable(size)
+		t.table = t.newTable(size)
 	}
 	t.table = t.table[:size]
 	clear(t.table)
 	t.mask, t.used, t.shared, t.grouped = uint64(size-1), 0, 0, 0
-	t.slots = slices.Grow(t.slots[:0], claims)
+	if cap(t.slots) < claims {
+		t.slots = outsideSlice[uint32](&t.mem, claims)
+	}
+	t.slots = t.slots[:0]
 	t.hashOnly = hashOnly
 }
 
-// newCountTable returns a table of size empty slots, each page of it
+// newTable returns a table of size empty slots, each page of it
 // written once. Fresh memory from the system that a look-up reads first
 // is mapped to the kernel's one page of zeros, and the slot's first write
 // then replaces that mapping: a second page fault, and a flush of the TLB
 // of each other core that runs the process, by interrupt, which Finish's
 // parts, run at once, then paid each other's.
-func newCountTable(size int) []countSlot {
-	table := make([]countSlot, size)
+func (t *groupCounts) newTable(size int) []countSlot {
+	table := outsideSlice[countSlot](&t.mem, size)[:size]
 	step := max(os.Getpagesize()/int(unsafe.Sizeof(countSlot{})), 1)
 	for i := 0; i < size; i += step {
 		table[i].n = 0
@@ -912,7 +1128,7 @@ func (t *groupCounts) slot(h uint64) uint64 {
 func (t *groupCounts) grow() {
 	old := t.table
 	size := 2 * len(old)
-	t.table, t.mask = newCountTable(size), uint64(size-1)
+	t.table, t.mask = t.newTable(size), uint64(size-1)
 	for _, s := range old {
 		if s.n != 0 {
 			t.table[t.slot(s.key)] = s
@@ -1054,7 +1270,7 @@ func (g *groupClaims) judge(out *findingWriter) error {
 			return err
 		}
 	}
-	f, ok := groupFinding(g.group, string(g.key), g.n, others, &g.looks)
+	f, ok := groupFinding(g.group, string(g.key), g.n, others, g.looks.origins && g.looks.spellings)
 	if !ok {
 		return nil
 	}

@@ -477,13 +477,22 @@ func (s *lookalikeSpellings) add(other []byte) {
 		s.first = append(s.first, other...)
 		return
 	}
-	if s.origins && s.spellings || bytes.Equal(other, s.first) {
-		// Known already, or the same origin and spelling as the first:
-		// a host's claims, most of a dump's, are all alike.
+	if s.origins && s.spellings {
 		return
 	}
-	o1, sp1, _ := bytes.Cut(s.first, []byte{0})
+	origins, spellings := spellingsDiffer(s.first, other)
+	s.origins, s.spellings = s.origins || origins, s.spellings || spellings
+}
+
+// spellingsDiffer tells whether two claims' others of one groupLookalike
+// group differ in origin, and in spelling.
+func spellingsDiffer(first, other []byte) (origins, spellings bool) {
+	if bytes.Equal(other, first) {
+		// The same origin and spelling as the first: a host's claims,
+		// most of a dump's, are all alike.
+		return false, false
+	}
+	o1, sp1, _ := bytes.Cut(first, []byte{0})
 	o2, sp2, _ := bytes.Cut(other, []byte{0})
-	s.origins = s.origins || !bytes.Equal(o1, o2)
-	s.spellings = s.spellings || !bytes.Equal(sp1, sp2)
+	return !bytes.Equal(o1, o2), !bytes.Equal(sp1, sp2)
 }

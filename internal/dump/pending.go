@@ -6,12 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"math/bits"
 	"os"
 	"slices"
 	"sync"
-
-	"github.com/zeebo/xxh3"
 )
 
 // A card's content hash is needed by --cross-card only when another record
@@ -224,6 +223,7 @@ func (c *Cross) resolve() error {
 		err = c.addClaims(rs.claims)
 	}
 	c.pending.reset()
+	c.pendingHashes.reset()
 	return err
 }
 
@@ -240,19 +240,18 @@ func (c *Cross) resolve() error {
 // look-ups missed the cache, was most of what resolving cost, on the
 // single goroutine of the run's end.
 func (rs *resolver) inMemory() error {
-	p := rs.c.pending
-	hashes := make([]uint64, 0, p.records)
-	seen, twice := newHashBits(int(p.records)), newHashBits(int(p.records))
+	p, list := rs.c.pending, &rs.c.pendingHashes
+	if int64(list.n) != p.records {
+		return errGarbledClaim
+	}
+	// Outside the heap, freed as resolving ends (outsideSlice).
+	mem := blockSource{outside: true}
+	defer mem.free()
+	seen, twice := newHashBits(&mem, list.n), newHashBits(&mem, list.n)
 	// The hashes that may be claimed twice, each with its claims; twice
 	// has their bits set, so that the map is looked up for few others.
 	var again map[uint64]int
-	for rec := range eachDigest(p.blocks) {
-		_, id := byIdentity(rec)
-		h := xxh3.Hash(id)
-		if rs.c.hashOnly != nil {
-			h = rs.c.hashOnly(h)
-		}
-		hashes = append(hashes, h)
+	for h := range rs.identityHashes() {
 		if seen.testAndSet(h) {
 			if again == nil {
 				// Sized at once for the hashes a table of sixteen
@@ -269,7 +268,7 @@ func (rs *resolver) inMemory() error {
 	if len(again) == 0 {
 		return nil
 	}
-	for _, h := range hashes {
+	for h := range rs.identityHashes() {
 		if !twice.test(h) {
 			continue
 		}
@@ -277,17 +276,39 @@ func (rs *resolver) inMemory() error {
 			again[h] = n + 1
 		}
 	}
-	claim := -1
-	for rec := range eachDigest(p.blocks) {
-		claim++
-		if h := hashes[claim]; !twice.test(h) || again[h] < 2 {
-			continue
-		}
-		if err := rs.claim(rec); err != nil {
-			return err
+	for _, chunk := range list.chunks {
+		for i := 0; i < len(chunk); i += claimHashSize {
+			h, pos := hashAt(chunk, i)
+			if rs.c.hashOnly != nil {
+				h = rs.c.hashOnly(h)
+			}
+			if !twice.test(h) || again[h] < 2 {
+				continue
+			}
+			if err := rs.claim(claimAt(p.blocks, pos)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// identityHashes yields the hash of each pending claim's identity, in the
+// order they came (Cross.addPending).
+func (rs *resolver) identityHashes() iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		for _, chunk := range rs.c.pendingHashes.chunks {
+			for i := 0; i < len(chunk); i += claimHashSize {
+				h, _ := hashAt(chunk, i)
+				if rs.c.hashOnly != nil {
+					h = rs.c.hashOnly(h)
+				}
+				if !yield(h) {
+					return
+				}
+			}
+		}
+	}
 }
 
 // hashBits is a table of bits indexed by a hash's low bits.
@@ -298,9 +319,9 @@ type hashBits struct {
 
 // newHashBits returns a table of at least sixteen bits per hash of n, so
 // that a hash finds its bit set by another for about one in sixteen.
-func newHashBits(n int) hashBits {
+func newHashBits(mem *blockSource, n int) hashBits {
 	size := 1 << bits.Len(uint(16*n+63))
-	return hashBits{words: make([]uint64, size/64), mask: uint64(size - 1)}
+	return hashBits{words: outsideSlice[uint64](mem, size/64)[:size/64], mask: uint64(size - 1)}
 }
 
 // test reports whether h's bit is set.

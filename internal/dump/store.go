@@ -12,6 +12,8 @@ import (
 	"iter"
 	"os"
 	"slices"
+	"sync"
+	"unsafe"
 )
 
 // store holds encoded digests in memory up to budget bytes. Past that it
@@ -419,6 +421,43 @@ func (s *store) close() {
 type blockSource struct {
 	outside bool
 	made    [][]byte // the blocks made outside the heap, to free
+	// spare, when set, is drawn on first by outsideSlice: memory that
+	// another source owns and frees.
+	spare *sparePool
+}
+
+// sparePool lends the blocks of a store that no longer needs them (the
+// pending claims', once resolved) to Finish's parts for their tables: each
+// page of a fresh block costs a page fault (the kernel's zeroing, its
+// accounting), a page of these has been paid for, and clearing it costs
+// less. The store keeps, and frees, its blocks. Its parts take from it at
+// once, so it locks.
+type sparePool struct {
+	mu     sync.Mutex
+	blocks [][]byte // each lent up to its length
+}
+
+// take returns size bytes of a block, cleared, or ok false when no block
+// has that many left.
+func (p *sparePool) take(size int) (b []byte, ok bool) {
+	// Each piece starts on a cache line: a table's slots are then
+	// aligned as Go's own allocations would be, and no two parts write
+	// to one line.
+	if p == nil {
+		return nil, false
+	}
+	size = (size + 63) &^ 63
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, blk := range p.blocks {
+		if n := len(blk); cap(blk)-n >= size {
+			p.blocks[i] = blk[:n+size]
+			b = blk[n : n+size : n+size]
+			clear(b)
+			return b, true
+		}
+	}
+	return nil, false
 }
 
 // block returns an empty block of capacity size.
@@ -440,6 +479,27 @@ func (m *blockSource) free() {
 		freeOutsideBlock(blk)
 	}
 	m.made = nil
+}
+
+// outsideSlice returns an empty slice of capacity n of T, a type that
+// holds no pointer, that m makes as it makes blocks: outside the Go heap
+// when m.outside and the system allows, in fresh zeroed memory. Finish's
+// tables and lists and the room for a chunk's claims are made there, so
+// that the heap of a --cross-card run stays as small as a plain run's,
+// which never reaches the collector's first goal (docs/performance.md).
+func outsideSlice[T any](m *blockSource, n int) []T {
+	size := n * int(unsafe.Sizeof(*new(T)))
+	if !m.outside || size == 0 {
+		return make([]T, 0, n)
+	}
+	blk, ok := m.spare.take(size)
+	if !ok {
+		if blk, ok = newOutsideBlock(size); !ok {
+			return make([]T, 0, n)
+		}
+		m.made = append(m.made, blk)
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(blk[:size]))), n)[:0]
 }
 
 // held is the size of the blocks made outside the heap and not yet freed.
