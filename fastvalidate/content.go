@@ -516,7 +516,7 @@ func (w *walker) checkRunes(n uint32, text []byte) {
 			i = j
 			continue
 		}
-		r, size := utf8.DecodeRune(text[i:])
+		r, size := decodeRune(text, i)
 		i += size
 		if r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
 			// Most characters beyond ASCII break no rule wherever they
@@ -929,7 +929,13 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 		var r rune = ' '
 		size := 1
 		if i < len(text) {
-			r, size = utf8.DecodeRune(text[i:])
+			// Most of a name is ASCII: its bytes are read here, the rest
+			// by decodeRune.
+			if c := text[i]; c < utf8.RuneSelf {
+				r = rune(c)
+			} else {
+				r, size = decodeRune(text, i)
+			}
 		}
 		i += size
 		if s := x.scriptOf(r); s != nil {
