@@ -2,6 +2,8 @@ package fastvalidate
 
 import (
 	"bytes"
+	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -87,4 +89,86 @@ func comparePlainLink(t *testing.T, u []byte) bool {
 		t.Fatalf("%q: no two dashes seen in host %q, which has an ACE prefix", u, a.host)
 	}
 	return true
+}
+
+// readLinkGeneral reads link u checkLink's general way, as far as
+// readPlainLink reads it, and says whether its host needs checkIDNHost.
+func readLinkGeneral(u []byte) (linkAuthority, bool) {
+	if bytes.IndexByte(u, '&') >= 0 && referencedScheme(u) != nil {
+		return linkAuthority{}, false
+	}
+	colon := bytes.IndexByte(u, ':')
+	if colon <= 0 {
+		return linkAuthority{}, false
+	}
+	var compact [16]byte
+	if len(schemeWithoutTabs(u[:colon], &compact)) == 0 {
+		return linkAuthority{}, false
+	}
+	rest := u[colon+1:]
+	if len(rest) < 2 || rest[0] != '/' || rest[1] != '/' {
+		return linkAuthority{}, false
+	}
+	a := readAuthority(rest[2:])
+	host := withoutZone(a.host)
+	return a, hasNonASCII(host) || hasACE(host)
+}
+
+// BenchmarkReadLink reads the links of the cards of $CARDSCAN_CONTENT_DUMP
+// (the values of endpoint and of names ending in url, uri or href) the
+// general way and by readPlainLink, falling back to the general way.
+func BenchmarkReadLink(b *testing.B) {
+	var links [][]byte
+	var walk func(key string, v any)
+	walk = func(key string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, e := range v {
+				walk(k, e)
+			}
+		case []any:
+			for _, e := range v {
+				walk(key, e)
+			}
+		case string:
+			if k := strings.ToLower(key); k == "endpoint" || strings.HasSuffix(k, "url") || strings.HasSuffix(k, "uri") || strings.HasSuffix(k, "href") {
+				links = append(links, []byte(v))
+			}
+		}
+	}
+	for _, card := range contentDumpCards(b) {
+		var v any
+		if json.Unmarshal(card, &v) == nil {
+			walk("", v)
+		}
+	}
+	b.Run("general", func(b *testing.B) {
+		idn := 0
+		for b.Loop() {
+			for _, u := range links {
+				if _, ok := readLinkGeneral(u); ok {
+					idn++
+				}
+			}
+		}
+		b.ReportMetric(float64(len(links)), "links")
+	})
+	b.Run("plain", func(b *testing.B) {
+		idn := 0
+		for b.Loop() {
+			for _, u := range links {
+				a, plain := linkAuthority{}, false
+				if _, a, plain = readPlainLink(u); plain {
+					if a.wide && hasNonASCII(a.host) || a.dashes && hasACE(a.host) {
+						idn++
+					}
+					continue
+				}
+				if _, ok := readLinkGeneral(u); ok {
+					idn++
+				}
+			}
+		}
+		b.ReportMetric(float64(len(links)), "links")
+	})
 }
