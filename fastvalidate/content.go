@@ -516,7 +516,7 @@ func (w *walker) checkRunes(n uint32, text []byte) {
 			i = j
 			continue
 		}
-		r, size := utf8.DecodeRune(text[i:])
+		r, size := decodeRune(text, i)
 		i += size
 		if r <= 0xFFFF && plainRunes[r>>6]&(1<<(r&63)) != 0 {
 			// Most characters beyond ASCII break no rule wherever they
@@ -922,6 +922,14 @@ var recommendedScripts = []*unicode.RangeTable{
 // Words of fewer than three letters pass: they imitate nothing worth
 // spoofing, and honest names write symbols so ("Mη").
 func (w *walker) checkMixedScript(n uint32, text []byte) {
+	if mixesScripts(text) {
+		w.addGot(CodeContentMixedScript, n, "a word mixes scripts (UTS #39 restriction level below moderately restrictive)")
+	}
+}
+
+// mixesScripts reports whether a word of text falls below UTS #39's
+// moderately restrictive level (see checkMixedScript).
+func mixesScripts(text []byte) bool {
 	var set scriptSet
 	letters := 0
 	x := scriptIndex()
@@ -929,7 +937,24 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 		var r rune = ' '
 		size := 1
 		if i < len(text) {
-			r, size = utf8.DecodeRune(text[i:])
+			c := text[i]
+			if c|0x20 >= 'a' && c|0x20 <= 'z' {
+				// A run of ASCII letters, most of a name: Latin, one
+				// script for all of them.
+				j := i + 1
+				for j < len(text) && text[j]|0x20 >= 'a' && text[j]|0x20 <= 'z' {
+					j++
+				}
+				set.add(unicode.Latin)
+				letters += j - i
+				i = j
+				continue
+			}
+			if c < utf8.RuneSelf {
+				r = rune(c)
+			} else {
+				r, size = decodeRune(text, i)
+			}
 		}
 		i += size
 		if s := x.scriptOf(r); s != nil {
@@ -941,9 +966,9 @@ func (w *walker) checkMixedScript(n uint32, text []byte) {
 			continue
 		}
 		if letters >= 3 && !set.moderatelyRestrictive() {
-			w.addGot(CodeContentMixedScript, n, "a word mixes scripts (UTS #39 restriction level below moderately restrictive)")
-			return
+			return true
 		}
 		set, letters = scriptSet{}, 0
 	}
+	return false
 }

@@ -431,7 +431,7 @@ func appendFolded(dst, text []byte) []byte {
 			i = end
 			continue
 		}
-		r, size := utf8.DecodeRune(text[i:])
+		r, size := decodeRune(text, i)
 		i += size
 		if r <= 0xFFFF && foldsToOther[r>>6]&(1<<(r&63)) != 0 {
 			// A letter of another script, most often: one lookup rather
@@ -470,12 +470,32 @@ type foldEntry struct {
 
 // foldRune returns the ASCII r passes for, or "".
 func foldRune(r rune) string {
+	if uint32(r) < uint32(len(foldShort)) {
+		// The two-byte characters, accented Latin, Greek and Cyrillic,
+		// by one lookup rather than a search of some 2,900 rows.
+		if i := foldShort[r]; i != 0 {
+			return foldTable[i-1].s
+		}
+		return ""
+	}
 	i := sort.Search(len(foldTable), func(i int) bool { return foldTable[i].r >= r })
 	if i < len(foldTable) && foldTable[i].r == r {
 		return foldTable[i].s
 	}
 	return ""
 }
+
+// foldShort has, for each character below U+0800 (those UTF-8 writes in
+// one or two bytes), one more than its row of foldTable, or 0 when
+// foldTable has none.
+var foldShort = func() (t [0x800]uint16) {
+	for i, e := range foldTable {
+		if e.r < rune(len(t)) {
+			t[e.r] = uint16(i + 1)
+		}
+	}
+	return t
+}()
 
 // foldReadingRune returns the ASCII letter r is read as though its UTS #39
 // skeleton is not ASCII (Greek ε, small capitals), or "".
