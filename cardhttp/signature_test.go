@@ -89,7 +89,8 @@ func TestMiddleware_WithSignatures(t *testing.T) {
 // cardscan serve --keys --signatures require places them: each signature
 // that did not verify at its entry or the member at fault, and
 // a2a.signature-missing at the signatures member, or at the card when it
-// is not signed. The problem used to carry a detail string only.
+// is not signed, in the order of their places. The problem used to carry
+// a detail string only.
 func TestMiddleware_WithSignaturesListsErrors(t *testing.T) {
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	key := jose.JSONWebKey{Key: priv, KeyID: "gw-1"}
@@ -135,8 +136,8 @@ func TestMiddleware_WithSignaturesListsErrors(t *testing.T) {
 	}{
 		{"not signed", card, []finding{{Rule: "a2a.signature-missing", Path: "", Line: 1, Column: 1}}},
 		{"changed after signing", tampered, []finding{
-			{Rule: "a2a.signature-invalid", Path: "/signatures/0", Line: entryLine, Column: entryCol},
 			{Rule: "a2a.signature-missing", Path: "/signatures", Line: sigLine, Column: sigCol},
+			{Rule: "a2a.signature-invalid", Path: "/signatures/0", Line: entryLine, Column: entryCol},
 		}},
 	} {
 		resp, err := http.Post(srv.URL+"/", "application/json", bytes.NewReader(tc.body))

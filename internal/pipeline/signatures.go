@@ -81,23 +81,12 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 			if int(sig.Status) < signatureStatuses {
 				s.outcomes[sig.Status]++
 			}
-			code, sev := fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError
-			switch sig.Status {
-			case cardsig.Verified:
+			if sig.Status == cardsig.Verified {
 				continue
-			case cardsig.UntrustedOrigin:
-				code = fastvalidate.CodeA2ASignatureUntrustedOrigin
-			case cardsig.Expired:
-				code = fastvalidate.CodeA2ASignatureExpired
-			case cardsig.Revoked:
-				code = fastvalidate.CodeA2ASignatureRevoked
-			case cardsig.KeyUnknown:
-				code = fastvalidate.CodeA2ASignatureKeyUnknown
-				if !j.cfg.Require {
-					sev = fastvalidate.SeverityWarning
-				}
-			case cardsig.AlgRejected:
-				code = fastvalidate.CodeA2ASignatureAlg
+			}
+			sev := fastvalidate.SeverityError
+			if sig.Status == cardsig.KeyUnknown && !j.cfg.Require {
+				sev = fastvalidate.SeverityWarning
 			}
 			// One good signature makes the card verified; the others are
 			// still said, but may not veto it: anyone can append an entry
@@ -105,7 +94,7 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 			if verified {
 				sev = fastvalidate.SeverityWarning
 			}
-			j.add(code, sev, sig.Pointer(), at.offset(&sig), sig.Reason)
+			j.add(sig.Status.Code(), sev, sig.Pointer(), at.offset(&sig), sig.Reason)
 		}
 		vd.SignedBy = res.SignedBy
 		vd.Signers = j.signers(res)
