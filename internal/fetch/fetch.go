@@ -461,7 +461,7 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pip
 		// shows their hidden characters and controls in its own way, and
 		// escaping them here as well wrote an IDN host's letters as
 		// \uXXXX text in JSON, naming a URL no one listed.
-		rec := record{requested: raw, vd: report.Verdict{Input: redactPassword(raw), Line: 1, Findings: []fastvalidate.Finding{
+		rec := record{requested: raw, vd: report.Verdict{Input: redactPassword(raw), Line: 1, NoCard: true, Findings: []fastvalidate.Finding{
 			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", fail.detail),
 		}}}
 		res.out = rd.append(nil, &rec)
