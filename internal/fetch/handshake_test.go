@@ -48,4 +48,13 @@ func TestHandshakeStallIsSaid(t *testing.T) {
 		strings.Contains(f.Message, "cannot reach") {
 		t.Errorf("fetch: %s %q; want http.timeout saying the handshake stalled", f.Rule, f.Message)
 	}
+
+	recs2, _, stderr := runProbeOn(t, nil, card10("["+iface10("https://"+addr+"/a2a", "JSONRPC")+"]", "{}")+"\n",
+		"--allow-private", "--include-invalid", "--connect-timeout", "300ms", "--retries", "0")
+	if len(recs2) != 1 || len(recs2[0].Errors) != 1 {
+		t.Fatalf("probe records %+v; stderr %s", recs2, stderr)
+	}
+	if e := recs2[0].Errors[0]; e.Rule != "probe.timeout" || !strings.Contains(e.Message, addr+" took the connection, then stalled in the TLS handshake") {
+		t.Errorf("probe: %s %q; want probe.timeout saying the handshake stalled", e.Rule, e.Message)
+	}
 }
