@@ -399,11 +399,12 @@ var nl = []byte{'\n'}
 
 // trimBrokenRecord drops the white space at the end of a broken record
 // that more input follows, so that a fault at its end (no value, no
-// comma) is reported where its last token ends rather than where the next
-// record or the array's comma starts, unless that white space is in a string cut short: a
-// raw newline, tab or carriage return there is the fault itself (an
-// unescaped control character, as Python's json and a whole document's
-// validation say), which "unterminated string" would hide.
+// comma) is reported where its last token ends rather than where the
+// next record or the array's comma starts, unless that white space is in
+// a string cut short: a raw newline, tab or carriage return there is the
+// fault itself (an unescaped control character, as Python's json and a
+// whole document's validation say), which "unterminated string" would
+// hide.
 func trimBrokenRecord(rec []byte) []byte {
 	end := len(rec)
 	for end > 0 && isSpace(rec[end-1]) {
