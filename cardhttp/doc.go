@@ -24,7 +24,9 @@
 //     (by its byte order mark, or by where NUL bytes fall among its first
 //     four), named in the problem's detail, as cardscan serve does;
 //   - an invalid card is turned away with 422 and an RFC 9457
-//     application/problem+json body listing the findings;
+//     application/problem+json body listing the findings, and so is a
+//     valid one that fails [WithSignatures] or [WithTrust], listing its
+//     a2a.signature-* errors;
 //   - a valid card reaches the next handler with its body intact, served
 //     from the one buffered copy.
 //

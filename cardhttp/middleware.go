@@ -189,9 +189,10 @@ func (c *checker) check(r *http.Request) (st *state, ok bool) {
 	v := c.pool.Get()
 	res := v.Validate(card)
 	if res.Valid() {
+		profile := c.cfg.judgedBy(res) // res is v's, which Put hands on
 		c.pool.Put(v)
 		if err := c.cfg.requireSignature(st.buf, ""); err != nil {
-			st.rej = Rejection{Status: http.StatusUnprocessableEntity, Err: err}
+			st.rej = signatureRejection(http.StatusUnprocessableEntity, err, st.buf, profile)
 			return st, false
 		}
 		return st, true
@@ -229,6 +230,25 @@ func readFailure(err error) Rejection {
 // (a reset connection, a malformed chunk) come from the transport and tell
 // the client nothing it can act on.
 var errReadBody = errors.New("the request body could not be read")
+
+// signatureRejection turns away card, which failed the signature check
+// with err, with the errors err places in it when it can (cardsig's
+// UnverifiedError can), else with one a2a.signature-missing error at the
+// card that says err: the errors entries every rejection of a card has.
+func signatureRejection(status int, err error, card []byte, profile string) Rejection {
+	var placed interface {
+		Findings(card []byte) []fastvalidate.Finding
+	}
+	var findings []fastvalidate.Finding
+	if errors.As(err, &placed) {
+		findings = placed.Findings(card)
+	}
+	if len(findings) == 0 {
+		findings = []fastvalidate.Finding{fastvalidate.NewFinding(fastvalidate.CodeA2ASignatureMissing,
+			fastvalidate.SeverityError, "", err.Error())}
+	}
+	return Rejection{Status: status, Err: err, Profile: profile, card: card, signature: findings}
+}
 
 // requireSignature returns why card, fetched from the URL from ("" when
 // posted), lacks a signature WithTrust or WithSignatures requires, or nil.

@@ -130,9 +130,15 @@ func WithRejectFunc(fn func(w http.ResponseWriter, r *http.Request, rej *Rejecti
 // cardsig.Verifier, which asks for at least one signature a trusted key
 // verifies. A card check refuses is turned away with 422 by Middleware and
 // replaced by a 502 problem by ModifyResponse, the error's text as the
-// problem's detail. Taking a func keeps cardsig and its dependencies out
-// of this package's; cardsig's verification costs what the signature's
-// crypto costs.
+// problem's detail and its "errors" entries (rule, path, message, line,
+// column) those the error places in the card through a method
+// Findings(card []byte) []fastvalidate.Finding, as cardsig's
+// UnverifiedError does, the scan's a2a.signature-* findings: each
+// signature that did not verify, and a2a.signature-missing at the
+// signatures member or the card. An error without that method gives one
+// a2a.signature-missing entry at the card, saying the error. Taking a
+// func keeps cardsig and its dependencies out of this package's;
+// cardsig's verification costs what the signature's crypto costs.
 func WithSignatures(check func(card []byte) error) Option {
 	return func(c *config) { c.signatures = check }
 }

@@ -38,8 +38,12 @@ type Rejection struct {
 	// (with 422 or 502).
 	Err error
 
-	// card is the body Result judged, in which its findings are located.
+	// card is the body Result judged, in which its findings are located,
+	// or the card that failed the WithSignatures check.
 	card []byte
+	// signature lists why the card failed the WithSignatures check, as
+	// Result lists a profile's findings.
+	signature []fastvalidate.Finding
 }
 
 // WriteProblem writes the rejection as an RFC 9457 problem response, with
@@ -64,7 +68,9 @@ func (rej *Rejection) WriteProblem(w http.ResponseWriter) {
 // object. An invalid card's findings are listed in the extension members
 // "errors" and "warnings", each as {"rule", "path", "message", "line",
 // "column"}, with the finding's line and column in the body: the same
-// members, in the same bytes, as cardscan's JSON Lines records.
+// members, in the same bytes, as cardscan's JSON Lines records. So are
+// the a2a.signature-* errors of a card that failed the WithSignatures or
+// WithTrust check (see WithSignatures).
 func (rej *Rejection) AppendProblem(dst []byte) []byte {
 	dst = append(dst, `{"type":"about:blank","title":`...)
 	dst = report.AppendJSONString(dst, statusTitle(rej.Status))
@@ -78,6 +84,15 @@ func (rej *Rejection) AppendProblem(dst []byte) []byte {
 		dst = append(dst, ',')
 		var enc report.Encoder
 		vd := report.Verdict{Line: 1, Column: 1, Card: rej.card, Findings: res.Findings()}
+		dst = enc.AppendFindingArrays(dst, &vd)
+	} else if rej.signature != nil {
+		if p := rej.profile(); p != "" {
+			dst = append(dst, `,"profile":`...)
+			dst = report.AppendJSONString(dst, p)
+		}
+		dst = append(dst, ',')
+		var enc report.Encoder
+		vd := report.Verdict{Line: 1, Column: 1, Card: rej.card, Findings: rej.signature}
 		dst = enc.AppendFindingArrays(dst, &vd)
 	}
 	return append(dst, '}')

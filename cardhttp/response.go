@@ -85,7 +85,7 @@ func (c *checker) checkResponse(resp *http.Response) error {
 			rej = Rejection{Status: http.StatusBadGateway, Result: res, Profile: c.cfg.judgedBy(res), card: card}
 			replaceWithProblem(resp, &rej)
 		} else if err := c.cfg.requireSignature(card, upstreamURL(resp)); err != nil {
-			rej = Rejection{Status: http.StatusBadGateway, Err: err}
+			rej = signatureRejection(http.StatusBadGateway, err, card, c.cfg.judgedBy(res))
 			replaceWithProblem(resp, &rej)
 		}
 		c.pool.Put(v)

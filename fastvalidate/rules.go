@@ -203,7 +203,7 @@ func init() {
 		def(CodeHTTPEndpointScheme, "http.endpoint-scheme", SeverityError, rule.Fetch, "an AgentCard's http(s) endpoint's scheme differs from the scheme the card was fetched over (draft section 8.5)"),
 		def(CodeHTTPInsecureFetch, "http.insecure-fetch", SeverityWarning, rule.Fetch, "an A2A or MA2D card was fetched over plain http, where anyone on the path could have changed it"),
 		def(CodeHTTPUnreachable, "http.unreachable", SeverityError, rule.Fetch, "no card: the host could not be reached (name unknown, connection refused or reset, TLS failed)"),
-		def(CodeHTTPTimeout, "http.timeout", SeverityError, rule.Fetch, "no card: connecting, the headers or the body took longer than --connect-timeout or --timeout"),
+		def(CodeHTTPTimeout, "http.timeout", SeverityError, rule.Fetch, "no card: connecting, the headers or the body took longer than --connect-timeout or --timeout, or the URL's requests all together longer than --max-time"),
 		def(CodeHTTPStatus, "http.status", SeverityError, rule.Fetch, "no card: every well-known path answered a status other than 200"),
 		def(CodeHTTPNotACard, "http.not-a-card", SeverityError, rule.Fetch, "no card: a path answered 200 with HTML, or with a body that does not start as a card does (a JSON object, or a string holding one), and none with a card"),
 		def(CodeHTTPTooLarge, "http.too-large", SeverityError, rule.Fetch, "no card judged: the body is larger than --max-record"),

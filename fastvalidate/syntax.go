@@ -2,6 +2,7 @@ package fastvalidate
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
@@ -83,8 +84,25 @@ var faultPrefix = [numFaults]string{
 	faultSingleQuote:   "single-quoted string: ",
 	faultNonNumber:     "NaN and Infinity are not JSON numbers: ",
 	faultTrailingData:  "trailing data: ",
-	faultNDJSON:        "trailing data: this looks like NDJSON; use --input ndjson: ",
+	faultNDJSON:        "trailing data: this looks like NDJSON; " + ndjsonAdvice + ": ",
 	faultLoneCR:        "trailing data: this looks like lines ended by a lone CR, which ends no line; tr '\\r' '\\n' converts them: ",
+}
+
+// ndjsonAdvice is what faultNDJSON's message tells the CLI's user to do;
+// AdviseNDJSON replaces it for a caller without that flag.
+const ndjsonAdvice = "use --input ndjson"
+
+// AdviseNDJSON returns f with the advice of a json.syntax fault that
+// finds a second value on a line of its own (the text looks like
+// NDJSON), "use --input ndjson", replaced by advice, for a caller whose
+// users have no --input flag to follow it with (cardscan fetch, which
+// judges what a server sent); any other finding is returned as it is.
+// advice is written as it is, and must hold no % verb.
+func (f Finding) AdviseNDJSON(advice string) Finding {
+	if f.Code == CodeJSONSyntax && strings.HasPrefix(f.msg, faultPrefix[faultNDJSON]) {
+		f.msg = strings.Replace(f.msg, ndjsonAdvice, advice, 1)
+	}
+	return f
 }
 
 // syntaxMessages holds a message for every fault in every context, built

@@ -221,7 +221,7 @@ func TestDiscovery_RealServers(t *testing.T) {
 				if f := r.Errors[0]; f.Rule != tc.rule || !strings.Contains(f.Message, tc.detail) {
 					t.Fatalf("failure %s %q, want %s containing %q", f.Rule, f.Message, tc.rule, tc.detail)
 				}
-				if !strings.Contains(errOut, "1 of 1 input unreadable ("+tc.rule+" 1)") {
+				if !strings.Contains(errOut, "1 of 1 input served no card ("+tc.rule+" 1)") {
 					t.Errorf("stderr summary: %s", errOut)
 				}
 			}
@@ -465,7 +465,7 @@ func TestOneRecordPerURL(t *testing.T) {
 			if !strings.Contains(errOut, "cardscan: 3 records: 2 valid, 1 invalid") {
 				t.Errorf("stderr summary does not count the three cards: %s", errOut)
 			}
-			if !strings.Contains(errOut, "; 7 of 10 inputs unreadable (http.not-a-card 2, http.unreachable 2, http.status 1, http.timeout 1, http.too-large 1)") {
+			if !strings.Contains(errOut, "; 7 of 10 inputs served no card (http.not-a-card 2, http.unreachable 2, http.status 1, http.timeout 1, http.too-large 1)") {
 				t.Errorf("stderr summary does not count the failures by rule: %s", errOut)
 			}
 			switch format {
@@ -492,7 +492,7 @@ func TestOneRecordPerURL(t *testing.T) {
 					if rule == "" {
 						continue
 					}
-					prefix := printable(list[i]) + ":1:1: error: " + rule + `: "": `
+					prefix := printable(list[i]) + ":1:1: error: " + rule + ": " + printable(list[i]) + ": "
 					if format == "github" {
 						// The runner's escaping of a property: ':' and ',' (and
 						// %, CR, LF, which these URLs lack).

@@ -414,7 +414,7 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 	}
 	req.Header.Set("Accept", acceptHeader)
 	req.Header.Set("User-Agent", f.userAgent)
-	sent := traceSent(req)
+	trace := traceRequest(req)
 	resp, err := f.client.Do(req)
 	if err != nil {
 		var re *redirectError
@@ -424,9 +424,7 @@ func (f *fetcher) getOnce(ctx context.Context, u *url.URL) (fd *found, at attemp
 		if mt := maxTimeOf(ctx); mt != nil {
 			return nil, attempt{rule: fastvalidate.CodeHTTPTimeout, reason: mt.Error(), final: true, spent: true}, hint
 		}
-		if sent.Load() {
-			err = &silentError{timeout: f.timeout, err: err}
-		}
+		err = trace.silence(err, f.timeout, f.connectTimeout)
 		at := classify(err)
 		at.host = errHost(err, u.Host)
 		return nil, at, hint
@@ -513,17 +511,45 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
 }
 
-// traceSent traces req's chain of requests (a redirect is another) and
-// reports whether the last of them was written whole: a failure after
-// that is the server's silence, not a host that could not be reached.
-// The transport calls the hooks from its own goroutines.
-func traceSent(req *http.Request) *atomic.Bool {
-	sent := new(atomic.Bool)
+// requestTrace follows the last of a chain of requests (a redirect is
+// another) far enough to tell a host that could not be reached from one
+// that took the connection and then said nothing. The transport calls
+// its hooks from its own goroutines.
+type requestTrace struct {
+	// sent says the request was written whole: a failure after that is
+	// the server's silence.
+	sent atomic.Bool
+	// shaking says a TLS handshake began and did not succeed (the
+	// transport ends a stalled one with an error).
+	shaking atomic.Bool
+}
+
+// traceRequest traces req's chain of requests.
+func traceRequest(req *http.Request) *requestTrace {
+	tr := new(requestTrace)
 	*req = *req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-		GetConn:      func(string) { sent.Store(false) },
-		WroteRequest: func(i httptrace.WroteRequestInfo) { sent.Store(i.Err == nil) },
+		GetConn: func(string) {
+			tr.sent.Store(false)
+			tr.shaking.Store(false)
+		},
+		TLSHandshakeStart: func() { tr.shaking.Store(true) },
+		TLSHandshakeDone:  func(_ tls.ConnectionState, err error) { tr.shaking.Store(err != nil) },
+		WroteRequest:      func(i httptrace.WroteRequestInfo) { tr.sent.Store(i.Err == nil) },
 	}))
-	return sent
+	return tr
+}
+
+// silence returns err, the request's failure, as a silentError when the
+// host took the request, or took the connection and timed out in the TLS
+// handshake (a certificate's failure stays as it is), else err itself.
+func (tr *requestTrace) silence(err error, timeout, connectTimeout time.Duration) error {
+	switch {
+	case tr.sent.Load():
+		return &silentError{timeout: timeout, err: err}
+	case tr.shaking.Load() && isTimeout(err):
+		return &silentError{timeout: connectTimeout, err: err, conn: true, handshake: true}
+	}
+	return err
 }
 
 // silentError is a request written whole that got no answer: the server
@@ -533,8 +559,9 @@ type silentError struct {
 	timeout time.Duration
 	err     error
 	// conn says only a connection was made (gRPC's, whose call waits
-	// for the server's HTTP/2 preface), not a request written.
-	conn bool
+	// for the server's HTTP/2 preface), not a request written; handshake
+	// that its TLS handshake then stalled.
+	conn, handshake bool
 }
 
 func (e *silentError) Error() string {
@@ -543,6 +570,8 @@ func (e *silentError) Error() string {
 		took = "took the connection"
 	}
 	switch {
+	case e.handshake:
+		return fmt.Sprintf("%s, then stalled in the TLS handshake: none finished within %v", took, e.timeout)
 	case isTimeout(e.err):
 		return fmt.Sprintf("%s, then timed out: no answer within --timeout %v", took, e.timeout)
 	case errors.Is(e.err, io.EOF) || errors.Is(e.err, io.ErrUnexpectedEOF):

@@ -447,6 +447,9 @@ func (s *recordSink) write(rec []byte) bool {
 	return true
 }
 
+// ndjsonAdvice is what a body of cards one per line is told to do.
+const ndjsonAdvice = "serve one card as one JSON document"
+
 // fetchOne discovers, judges and renders the card of one URL, with rd and,
 // when not nil, text as well (the verdict borrows a pooled validator's
 // Result, so every rendering happens here). sig, when not nil, verifies
@@ -461,7 +464,7 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pip
 		// shows their hidden characters and controls in its own way, and
 		// escaping them here as well wrote an IDN host's letters as
 		// \uXXXX text in JSON, naming a URL no one listed.
-		rec := record{requested: raw, vd: report.Verdict{Input: redactPassword(raw), Line: 1, Findings: []fastvalidate.Finding{
+		rec := record{requested: raw, vd: report.Verdict{Input: redactPassword(raw), Line: 1, NoCard: true, Findings: []fastvalidate.Finding{
 			fastvalidate.NewFinding(fail.rule, fastvalidate.SeverityError, "", fail.detail),
 		}}}
 		res.out = rd.append(nil, &rec)
@@ -484,6 +487,11 @@ func fetchOne(ctx context.Context, f *fetcher, pool *fastvalidate.Pool, sig *pip
 	// their own: the profile's belong to the validator.
 	extra := httpChecks(fd, fd.body, rec.vd.Profile)
 	rec.vd.Findings = slices.Concat(rec.vd.Findings, extra)
+	for i := range rec.vd.Findings {
+		// The body is the server's, and fetch has no --input to read it
+		// with: say what the server should send instead.
+		rec.vd.Findings[i] = rec.vd.Findings[i].AdviseNDJSON(ndjsonAdvice)
+	}
 	for i := range extra {
 		if extra[i].Severity == fastvalidate.SeverityError {
 			rec.vd.Valid = false

@@ -638,15 +638,15 @@ func (p *prober) callOnce(ctx context.Context, method, target string, body []byt
 	if version != "" {
 		req.Header.Set("A2A-Version", version)
 	}
-	written := traceSent(req)
+	requests := traceRequest(req)
 	resp, err := p.f.client.Do(req)
 	if mt := maxTimeOf(ctx); err != nil && mt != nil {
 		return nil, mt
 	}
 	if err != nil {
 		var re *redirectError
-		if written.Load() && !errors.As(err, &re) {
-			return nil, &silentError{timeout: p.f.timeout, err: err}
+		if !errors.As(err, &re) {
+			err = requests.silence(err, p.f.timeout, p.f.connectTimeout)
 		}
 		return nil, err
 	}

@@ -43,6 +43,7 @@ import (
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/internal/fetch"
+	"github.com/cardscan/cardscan/internal/pipeline"
 )
 
 // Defaults of Config's limits.
@@ -71,8 +72,9 @@ type Config struct {
 	// link-local and other non-public addresses. Only the operator can
 	// set it: no tool argument does.
 	AllowPrivate bool
-	// Keys are the keys verify_signatures trusts when a call passes none
-	// (--keys); nil for none.
+	// Keys are the keys verify_signatures trusts when a call passes none,
+	// and validate_card verifies every card's signatures with (--keys);
+	// nil for none.
 	Keys *cardsig.KeySet
 	// Transport replaces fetch_card's HTTP transport, for tests; the
 	// private-address guard does not apply to it.
@@ -111,6 +113,14 @@ func New(cfg Config) *mcp.Server {
 		transport = guardedTransport(cfg.Timeout)
 	}
 	t := &tools{cfg: cfg, fetch: fetch.NewClient(cfg.Timeout, cfg.MaxRecord, transport)}
+	if cfg.Keys != nil {
+		// No jku is followed and no signature required: serve's
+		// defaults with --keys alone.
+		var v *cardsig.Verifier
+		if v, t.signaturesErr = cardsig.NewVerifier(cfg.Keys); t.signaturesErr == nil {
+			t.signatures = &pipeline.Signatures{Verifier: v}
+		}
+	}
 	t.register(s)
 	s.AddReceivingMiddleware(newLimiter(cfg.MaxInflight, cfg.Timeout).middleware)
 	return s

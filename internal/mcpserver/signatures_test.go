@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -119,6 +120,60 @@ func TestKeysFlag(t *testing.T) {
 		var errOut bytes.Buffer
 		if st := cli.Run([]string{"mcp", "--keys", tc.path}, strings.NewReader(""), &bytes.Buffer{}, &errOut); st != 3 || !strings.Contains(errOut.String(), tc.want) {
 			t.Errorf("--keys %s: status %d, %q; want 3 and %q", tc.path, st, errOut.String(), tc.want)
+		}
+	}
+}
+
+// TestValidateCardVerifiesWithServerKeys: a server started with --keys
+// verifies the signatures of the cards validate_card judges, as cardscan
+// --keys does (and serve with --keys): the same record, signature
+// findings, signedBy and signers included. validate_card used to verify
+// nothing, so a tampered card read valid.
+func TestValidateCardVerifiesWithServerKeys(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	_, other, _ := ed25519.GenerateKey(rand.Reader)
+	key := jose.JSONWebKey{Key: priv, KeyID: "k1"}
+	jwks, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{key.Public()}})
+	keys, err := cardsig.ParseKeySet(jwks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	keysPath := filepath.Join(dir, "keys.jwks")
+	if err := os.WriteFile(keysPath, jwks, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	signed, err := cardsig.Sign([]byte(a2aCard), key, cardsig.SignOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byOther, err := cardsig.Sign([]byte(a2aCard), jose.JSONWebKey{Key: other, KeyID: "k2"}, cardsig.SignOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := bytes.Replace(signed, []byte(`"Echoes"`), []byte(`"Echoed"`), 1)
+	cs := connect(t, mcpserver.Config{Keys: keys})
+	for _, tc := range []struct {
+		name  string
+		card  []byte
+		valid bool
+	}{
+		{"signed", signed, true},
+		{"signed by another key", byOther, true}, // a2a.signature-key-unknown, a warning
+		{"changed after signing", tampered, false},
+	} {
+		path := filepath.Join(dir, "card.ndjson")
+		if err := os.WriteFile(path, append(bytes.Clone(tc.card), '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := cliRecords(t, "--input", "ndjson", "--keys", keysPath, path)
+		got := structured(t, call(t, cs, "validate_card", map[string]any{"card": json.RawMessage(tc.card)}))
+		got["input"] = want[0]["input"]
+		if !reflect.DeepEqual(got, want[0]) {
+			t.Errorf("%s:\n got %v\nwant %v", tc.name, got, want[0])
+		}
+		if got["valid"] != tc.valid {
+			t.Errorf("%s: valid %v, want %v", tc.name, got["valid"], tc.valid)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/fetch"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 	"github.com/cardscan/cardscan/internal/suggest"
 )
@@ -86,6 +87,11 @@ type tools struct {
 	// pools has a Validator pool per profile and policy, made up front so
 	// that a call takes no lock.
 	pools map[poolKey]*fastvalidate.Pool
+	// signatures verifies validate_card's cards with the server's keys
+	// (--keys), as serve --keys does; nil without keys. signaturesErr
+	// says why a verifier could not be made of them.
+	signatures    *pipeline.Signatures
+	signaturesErr error
 }
 
 type poolKey struct {
@@ -239,6 +245,14 @@ func (t *tools) validateCard(ctx context.Context, a *validateArgs) (*mcp.CallToo
 		}
 	} else {
 		vd = report.FromResult(cardInput, line, col, offset, card, v.Validate(card))
+		if t.signaturesErr != nil {
+			return toolError(t.signaturesErr), nil
+		}
+		if t.signatures != nil {
+			// The same judge as serve's and the scan's, so that the
+			// findings, signedBy and signers are theirs.
+			pipeline.NewSignatureChecker(t.signatures).Check(&vd, card, "")
+		}
 	}
 	var enc report.Encoder
 	record := bytes.TrimSuffix(enc.AppendJSONL(nil, &vd), []byte("\n"))

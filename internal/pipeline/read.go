@@ -240,7 +240,7 @@ func (cu *cutter) newChunk(minCap int) error {
 	}
 	c.input = cu.in.Name
 	c.line, c.col, c.offset = cu.line, cu.col, cu.offset
-	c.unterminated = false
+	c.unterminated, c.inputEnd = false, false
 	cu.c = c
 	return nil
 }
@@ -590,7 +590,7 @@ func (cu *cutter) runJSON() error {
 		n, short, err := cu.fill()
 		c.spans = cu.sp.scan(c.buf, c.offset, c.spans)
 		if errors.Is(err, io.EOF) {
-			c.spans = cu.sp.finish(c.spans)
+			c.spans, c.inputEnd = cu.sp.finish(c.spans), true
 			if len(c.spans) > 0 {
 				p.dispatch(c)
 			} else {

@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/cardscan/cardscan/cardsig"
 	"github.com/cardscan/cardscan/fastvalidate"
@@ -62,8 +59,8 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 	// decoding that Verify starts with.
 	var at signatureLocator
 	if bytes.Contains(rec, []byte("signatures")) || bytes.Contains(rec, []byte(`\u`)) {
-		card, isEmbedded := embedded(rec)
-		at = signatureLocator{rec: rec, card: card, embedded: isEmbedded}
+		card, _ := cardsig.Unembed(rec)
+		at.rec = rec
 		r, err := j.cfg.Verifier.VerifyFrom(card, from)
 		switch {
 		case err == nil:
@@ -84,23 +81,12 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 			if int(sig.Status) < signatureStatuses {
 				s.outcomes[sig.Status]++
 			}
-			code, sev := fastvalidate.CodeA2ASignatureInvalid, fastvalidate.SeverityError
-			switch sig.Status {
-			case cardsig.Verified:
+			if sig.Status == cardsig.Verified {
 				continue
-			case cardsig.UntrustedOrigin:
-				code = fastvalidate.CodeA2ASignatureUntrustedOrigin
-			case cardsig.Expired:
-				code = fastvalidate.CodeA2ASignatureExpired
-			case cardsig.Revoked:
-				code = fastvalidate.CodeA2ASignatureRevoked
-			case cardsig.KeyUnknown:
-				code = fastvalidate.CodeA2ASignatureKeyUnknown
-				if !j.cfg.Require {
-					sev = fastvalidate.SeverityWarning
-				}
-			case cardsig.AlgRejected:
-				code = fastvalidate.CodeA2ASignatureAlg
+			}
+			sev := fastvalidate.SeverityError
+			if sig.Status == cardsig.KeyUnknown && !j.cfg.Require {
+				sev = fastvalidate.SeverityWarning
 			}
 			// One good signature makes the card verified; the others are
 			// still said, but may not veto it: anyone can append an entry
@@ -108,7 +94,7 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 			if verified {
 				sev = fastvalidate.SeverityWarning
 			}
-			j.add(code, sev, sig.Pointer(), at.offset(&sig), sig.Reason)
+			j.add(sig.Status.Code(), sev, sig.Pointer(), at.offset(&sig), sig.Reason)
 		}
 		vd.SignedBy = res.SignedBy
 		vd.Signers = j.signers(res)
@@ -240,105 +226,35 @@ func (j *signatureJudge) countUnlisted(f fastvalidate.Finding) {
 	j.unlisted = append(j.unlisted, fastvalidate.RuleCount{Code: f.Code, Severity: f.Severity, Count: 1})
 }
 
-// embedded returns the card a record holds as a JSON string (a form the
-// validator accepts), or the record itself; ok says it was embedded.
-func embedded(rec []byte) (card []byte, ok bool) {
-	t := bytes.TrimLeft(rec, " \t\r\n")
-	if len(t) == 0 || t[0] != '"' {
-		return rec, false
-	}
-	var inner string
-	if json.Unmarshal(t, &inner) != nil {
-		return rec, false
-	}
-	return []byte(inner), true
-}
-
 // signatureLocator places signature findings in a record as the
 // validator places its own: at offsets in the record as given, so that a
 // card embedded as a JSON string has them in the string's text. It reads
 // the card only when a finding is placed, so that a card whose
 // signatures verify costs nothing more.
 type signatureLocator struct {
-	rec, card []byte
-	embedded  bool
-	places    *cardsig.Locator
+	rec    []byte // nil: the record cannot hold signatures
+	places *cardsig.Locator
 }
 
 // signatures is the offset of the card's signatures member.
 func (l *signatureLocator) signatures() int {
-	if l.card == nil {
+	if l.rec == nil {
 		return 0
 	}
-	return l.inRecord(l.locator().Signatures())
+	return l.locator().Signatures()
 }
 
 // offset is the offset of what sig is about: its entry, or the member of
 // it at fault.
 func (l *signatureLocator) offset(sig *cardsig.Signature) int {
-	return l.inRecord(l.locator().Offset(sig))
+	return l.locator().Offset(sig)
 }
 
 func (l *signatureLocator) locator() *cardsig.Locator {
 	if l.places == nil {
-		l.places = cardsig.NewLocator(l.card)
+		l.places = cardsig.NewTextLocator(l.rec)
 	}
 	return l.places
-}
-
-// inRecord maps an offset in the card to one in the record: for an
-// embedded card, to the byte of the string's text the card's byte comes
-// from, the backslash of an escape, as fastvalidate maps its findings'.
-func (l *signatureLocator) inRecord(offset int) int {
-	if !l.embedded {
-		return offset
-	}
-	raw := l.rec
-	i := bytes.IndexByte(raw, '"') + 1
-	for decoded := 0; decoded < offset && i < len(raw); {
-		var width, size int
-		switch r, n := utf8.DecodeRune(raw[i:]); {
-		case raw[i] == '\\':
-			width, size = escapeSize(raw[i:])
-		case r == utf8.RuneError && n == 1:
-			// encoding/json decodes a byte that is not UTF-8 as U+FFFD.
-			width, size = 1, 3
-		default:
-			width, size = n, n
-		}
-		if decoded+size > offset {
-			break // inside what this escape or character decodes to
-		}
-		i, decoded = i+width, decoded+size
-	}
-	return i
-}
-
-// escapeSize returns the width of the JSON string escape that b starts
-// with and the size of what encoding/json decodes it to: a surrogate pair
-// is one 4-byte character, a lone surrogate U+FFFD. The string decoded
-// already, so the escape is whole.
-func escapeSize(b []byte) (width, size int) {
-	if b[1] != 'u' {
-		return 2, 1
-	}
-	r := hex4(b[2:6])
-	switch {
-	case utf16.IsSurrogate(r) && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' &&
-		utf16.DecodeRune(r, hex4(b[8:12])) != utf8.RuneError:
-		return 12, 4
-	case utf16.IsSurrogate(r):
-		return 6, 3
-	}
-	return 6, utf8.RuneLen(r)
-}
-
-func hex4(b []byte) rune {
-	v, err := strconv.ParseUint(string(b), 16, 32)
-	if err != nil {
-		return utf8.RuneError
-	}
-	return rune(v)
 }
 
 // hasSignatures reports whether card, which has no canonical form, still

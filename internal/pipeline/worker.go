@@ -51,7 +51,9 @@ type chunk struct {
 
 	// For kindTooLarge: whether the record ended without a newline.
 	unterminated bool
-	diag         string
+	// For kindValues: whether buf runs to the end of its input.
+	inputEnd bool
+	diag     string
 
 	out        []byte
 	also       [][]byte // Config.Also's verdicts, by output
@@ -368,12 +370,12 @@ func (w *worker) values(c *chunk) {
 			continue
 		}
 		// A broken record is as long as framed, white space before its
-		// comma or ']' included, as when it is streamed too large.
+		// comma or ']' included, as when it is streamed too large. One
+		// that runs to the end of the input is judged whole, as a parser
+		// of the whole input judges it: "{ " lacks a name at 1:3.
 		framed := c.buf[start:end:end]
-		if sp.broken {
-			for end > start && isSpace(c.buf[end-1]) {
-				end--
-			}
+		if sp.broken && !(c.inputEnd && end == len(c.buf)) {
+			end = start + len(trimBrokenRecord(framed))
 		}
 		rec := c.buf[start:end:end]
 		if rec == nil {
@@ -394,6 +396,46 @@ func (w *worker) values(c *chunk) {
 }
 
 var nl = []byte{'\n'}
+
+// trimBrokenRecord drops the white space at the end of a broken record
+// that more input follows, so that a fault at its end (no value, no
+// comma) is reported where its last token ends rather than where the
+// next record or the array's comma starts, unless that white space is in
+// a string cut short: a raw newline, tab or carriage return there is the
+// fault itself (an unescaped control character, as Python's json and a
+// whole document's validation say), which "unterminated string" would
+// hide.
+func trimBrokenRecord(rec []byte) []byte {
+	end := len(rec)
+	for end > 0 && isSpace(rec[end-1]) {
+		end--
+	}
+	if end < len(rec) && endsInString(rec[:end]) {
+		return rec
+	}
+	return rec[:end]
+}
+
+// endsInString reports whether b ends inside a string, strings read as
+// the splitter reads them: from a quote to the next unescaped quote or
+// raw newline.
+func endsInString(b []byte) bool {
+	for i := 0; i < len(b); {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return false
+		}
+		end, st := stringEnd(b, i+q+1)
+		switch st {
+		case strOpen, strOpenEscaped:
+			return true
+		case strClosed:
+			end++ // the closing quote
+		}
+		i = end
+	}
+	return false
+}
 
 // column returns the column at which a record starting at c.buf[i]
 // starts. NDJSON records start a line; JSON-framed ones are counted on

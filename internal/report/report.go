@@ -59,6 +59,10 @@ type Verdict struct {
 	// verified with, sorted, each once: what tells a card's signer
 	// (cardscan diff's signer-changed), where a kid is the signer's word.
 	Signers []string
+	// NoCard says the input yielded no card (a URL cardscan fetch found
+	// none at): its findings are about the input, which text output
+	// names where a card's pointer would be.
+	NoCard bool
 }
 
 // CountRules calls add once per rule and severity among the verdict's
@@ -445,7 +449,8 @@ const (
 // where LINE and COLUMN locate the finding in the input. The pointer of
 // the card itself, the empty string, is written "" as JSON writes it, so
 // the field is always there, visibly, and the line splits the same way
-// (no pointer into a card starts with a quote). Control characters in the input name,
+// (no pointer into a card starts with a quote); a verdict on no card
+// (NoCard) has the input there instead. Control characters in the input name,
 // pointer and message are escaped so that each finding stays on one line.
 //
 // An invalid A2A card whose version its members chose gets a line before
@@ -495,6 +500,8 @@ func (e *Encoder) AppendText(dst []byte, v *Verdict, style Style) []byte {
 		case style == Quoted:
 			e.msg = appendCardQuote(e.msg[:0], f.Path)
 			dst = appendTextSafe(dst, e.msg)
+		case f.Path == "" && v.NoCard:
+			dst = appendTextSafe(dst, v.Input)
 		case f.Path == "":
 			dst = append(dst, `""`...)
 		default:

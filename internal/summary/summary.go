@@ -610,13 +610,17 @@ func (s *Summary) Human() string {
 		b.WriteString("; read as ")
 		b.WriteString(f)
 	}
-	if s.InputErrors > 0 {
-		fmt.Fprintf(&b, "; %d of %s unreadable", s.InputErrors, plural(s.Inputs, "input"))
-		if len(s.FetchFailures) > 0 {
-			b.WriteString(" (")
-			b.WriteString(countsText(s.FetchFailures))
-			b.WriteString(")")
-		}
+	// A URL that yielded no card is an input error too, but nothing was
+	// unreadable: it served no card, for the reasons counted.
+	var noCard int64
+	for _, n := range s.FetchFailures {
+		noCard += n
+	}
+	if unreadable := s.InputErrors - noCard; unreadable > 0 {
+		fmt.Fprintf(&b, "; %d of %s unreadable", unreadable, plural(s.Inputs, "input"))
+	}
+	if noCard > 0 {
+		fmt.Fprintf(&b, "; %d of %s served no card (%s)", noCard, plural(s.Inputs, "input"), countsText(s.FetchFailures))
 	}
 	if p := s.Probes; p != nil {
 		fmt.Fprintf(&b, "; %s probed: %d answering, %d asking for credentials, %d wrong binding, %d TLS problems, %d unreachable",

@@ -189,8 +189,12 @@ func TestFetchFailures(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(back.FetchFailures, total.FetchFailures) {
 		t.Fatalf("round trip: %v, %v", back, err)
 	}
-	if h := total.Human(); !strings.Contains(h, "; 3 of 5 inputs unreadable (http.status 2, http.timeout 1)") {
+	if h := total.Human(); !strings.Contains(h, "; 3 of 5 inputs served no card (http.status 2, http.timeout 1)") || strings.Contains(h, "unreadable") {
 		t.Errorf("Human() = %q", h)
+	}
+	total.InputErrors++ // one that is no fetch failure
+	if h := total.Human(); !strings.Contains(h, "; 1 of 5 inputs unreadable; 3 of 5 inputs served no card (") {
+		t.Errorf("Human() = %q, with an unreadable input", h)
 	}
 }
 
