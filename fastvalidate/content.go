@@ -207,13 +207,14 @@ func (w *walker) checkContent() {
 	w.segs = w.segs[:0]
 	w.carried = 0
 	w.hasTail = false
-	// Once a card rather than once an object: sync.OnceValue's check is
-	// some twenty instructions a call, and a card has eight objects.
-	var patterns *patternSet
-	if work&workPatterns != 0 {
+	// Once a walker rather than once a card or an object: sync.OnceValue's
+	// check is some thirty instructions a call, and work, fixed with the
+	// Validator, decides it for every card the walker reads.
+	patterns := w.patterns
+	if patterns == nil && work&workPatterns != 0 {
 		patterns = loadPatterns()
+		w.patterns = patterns
 	}
-	w.patterns = patterns
 	for _, p := range picked {
 		k := uint32(p)
 		v := k + 1
