@@ -108,7 +108,28 @@ const (
 	memberIsName
 	memberText
 	memberLink
+	memberUnknown // not one commonMember knows
 )
+
+// commonMember says what the content rules read the member names they
+// meet most as, without classifyMember's call, and memberUnknown for any
+// other name: on the dump's first 5,000 cards, of the 11.9 names a card
+// the rules read, "description" 6.4, "tags" 2.6, and "name", "url" and
+// "protocol" (a string whose name ends as url's does) 0.95 each.
+// TestCommonMemberAsClassifyMember holds it to classifyMember.
+func commonMember(k []byte) uint8 {
+	switch string(k) {
+	case "description", "tags":
+		return memberText
+	case "name":
+		return memberIsName
+	case "url":
+		return memberLink
+	case "protocol":
+		return memberOther
+	}
+	return memberUnknown
+}
 
 // classifyMember says what the content rules read member name k as.
 func classifyMember(k []byte) uint8 {
@@ -237,11 +258,9 @@ func (w *walker) checkContent() {
 			}
 			obj = o
 		}
-		// "description" is more than half the names the rules read (6.4
-		// of the 11.9 a card on the dump's first 20,000 cards): told here
-		// by one comparison the compiler makes inline, without the call.
-		as := uint8(memberText)
-		if name := vw.Name(k); string(name) != "description" {
+		name := vw.Name(k)
+		as := commonMember(name)
+		if as == memberUnknown {
 			as = classifyMember(name)
 		}
 		switch {
