@@ -565,6 +565,13 @@ func (w *walker) matchPatterns(p *patternSet) {
 	// last text's.
 	tailSeen, tailFull := w.tailSeen, w.tailFull
 	seen := w.gateSegments(p, lits)
+	if (seen|tailSeen)&p.anchorBits == 0 && lits.n == 0 && !w.splitWord {
+		// Most objects: no anchor's word in them or in the text before,
+		// so no reading on from it, a shut gate (gateOpen) and no
+		// disguised word to look for; and no literal or split word
+		// found. One test rather than the four below.
+		return
+	}
 	if w.hasTail && (seen|tailSeen)&p.anchorBits != 0 {
 		seen = w.readOnFromTail(p, seen, tailSeen, tailFull, lits)
 	}

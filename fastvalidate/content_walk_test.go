@@ -242,3 +242,35 @@ func TestFindCodeSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestCommonMemberAsClassifyMember holds commonMember, checkContent's
+// inline answer for the names it meets most, to classifyMember: every
+// name it knows gets classifyMember's class, and no other name one.
+func TestCommonMemberAsClassifyMember(t *testing.T) {
+	names := append([]string{"protocol", "url", "tags", "name", "description", "Name", "URL", "tag",
+		"names", "descriptions", "protocols", "", "n", "uri", "href"}, contentNames...)
+	rng := rand.New(rand.NewPCG(3, 4))
+	const letters = "descriptiontagsnameurlpoURL"
+	for range 200000 {
+		b := make([]byte, rng.IntN(13))
+		for i := range b {
+			b[i] = letters[rng.IntN(len(letters))]
+		}
+		names = append(names, string(b))
+	}
+	known := 0
+	for _, name := range names {
+		got := commonMember([]byte(name))
+		if got == memberUnknown {
+			continue
+		}
+		known++
+		if want := classifyMember([]byte(name)); got != want {
+			t.Errorf("commonMember(%q) = %d, classifyMember says %d", name, got, want)
+		}
+	}
+	// The five names it knows, each given at least once above.
+	if known < 5 {
+		t.Errorf("commonMember knew %d of the names, want the 5 it is written for at least", known)
+	}
+}

@@ -55,8 +55,8 @@ type walker struct {
 	// hyphen (and maybe more hyphens or dots) that, joined, may be a
 	// pattern's word (see walker.noteSplitWord).
 	splitWord bool
-	// patterns is the pattern set, got once a card by checkContent for
-	// the texts it reads.
+	// patterns is the pattern set, got by the walker's first checkContent
+	// for the texts it reads, nil while the patterns' rules are off.
 	patterns *patternSet
 	// turnSeg is the segment after the last one a conversation turn was
 	// reported in (see walker.matchTurnAt).

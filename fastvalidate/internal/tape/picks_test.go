@@ -230,3 +230,35 @@ func TestPickKeys_ByLastByte(t *testing.T) {
 		}
 	}
 }
+
+// A scanner reused over cards with escaped member names, escaped values
+// alone and neither lists every escaped name, and none of an earlier
+// card's: Picked merges the names with escapes only after a Scan that
+// decoded one.
+func TestPickKeys_EscapedNamesAndValues(t *testing.T) {
+	sc := Scanner{MaxDepth: 8}
+	sc.PickKeys(testKeys())
+	for _, doc := range []string{
+		`{"nam\u0065":"a","x\"y":{"description":"b"}}`,
+		`{"name":"a\nb","description":"c\/d","o":{"u\"rl":"e"}}`,
+		`{"name":"a\nb","description":"c\/d","z":{"zz":"e\te"}}`,
+		`{"a":{"b":1},"\u0064escription":"x","name":"\u00e9"}`,
+		`{"name":"plain","list":["\"q\"","r"],"url":"s"}`,
+		`{"url":"t"}`,
+	} {
+		if !sc.Scan([]byte(doc)) {
+			t.Fatalf("%s does not scan", doc)
+		}
+		checkPicks(t, &sc, []byte(doc))
+		v := sc.View()
+		want := 0
+		for n := uint32(0); int(n) < v.Len(); n++ {
+			if v.Kind(n) == KindString && v.memberName(n) && (wanted(v.Name(n)) || v.Escaped(n)) {
+				want++
+			}
+		}
+		if got := len(sc.Picked()); got < want {
+			t.Errorf("%s: %d picks, want at least the %d names", doc, got, want)
+		}
+	}
+}

@@ -35,6 +35,7 @@ func (s *Scanner) Scan(b []byte) bool {
 	s.doc = b
 	s.aux.compares = 0
 	s.aux.scans++
+	s.aux.namesEscaped = false
 	ok := s.scan(b)
 	if len(s.escaped) != 0 && len(s.tape) != 0 {
 		s.aux.decodeNames(s.View(), s.escaped)
@@ -131,11 +132,14 @@ func (s *Scanner) PickKeys(f *KeyFilter) {
 // read up to the error.
 func (s *Scanner) Picked() []uint64 {
 	picked := s.picks[:s.nPicked]
-	if len(s.escaped) == 0 || !s.picking {
+	if !s.aux.namesEscaped || !s.picking {
 		return picked
 	}
 	// Names with escapes are rare: they join the list here, in order,
-	// rather than cost the scan loop a term for every name.
+	// rather than cost the scan loop a term for every name. Values with
+	// escapes ("\n" in a description, "\/" in a URL) are not, and a
+	// card with those alone returns above, as Scan found no name among
+	// them (aux.decodeNames).
 	v := s.View()
 	out := s.merged[:0]
 	for _, n := range s.escaped {

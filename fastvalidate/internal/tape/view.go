@@ -37,6 +37,9 @@ type aux struct {
 	// indexed by tape index, where each lies in it.
 	names  []byte
 	nameAt []span
+	// namesEscaped says the last Scan decoded a member name with
+	// escapes, which Picked then merges into the picks.
+	namesEscaped bool
 	// x and y are scratch for decoding the two sides of a comparison, and
 	// keys for DuplicateString's sort.
 	x, y []byte
@@ -261,6 +264,7 @@ func (a *aux) decodeNames(v View, escaped []uint32) {
 		if !v.memberName(n) {
 			continue
 		}
+		a.namesEscaped = true
 		t := &v.tape[n]
 		start := len(a.names)
 		a.names = AppendUnescaped(a.names, v.s.doc[t.start:t.end])
