@@ -121,6 +121,11 @@ func (c *card10) interfacesUp(root *node, e *edit) {
 		return
 	}
 	pt, ai, pv := root.get("preferredTransport"), root.get("additionalInterfaces"), root.get("protocolVersion")
+	if pt.isNull(src) {
+		// 0.x reads an optional member set to null as absent (a2a.null):
+		// the card names no transport and takes the default.
+		pt = nil
+	}
 	ver := interfaceVersion(src, pv, c.from)
 	mainURL, _ := url.str(src)
 	binding := "JSONRPC"
