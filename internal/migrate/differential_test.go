@@ -362,3 +362,37 @@ func TestNullPreferredTransport(t *testing.T) {
 		t.Errorf("the record does not say the default binding was added: %+v", rec.Changes)
 	}
 }
+
+// A card that is no JSON text one can read one way (a member named twice,
+// nesting beyond the limit, a string that is not UTF-8, a number beyond
+// a float64) is refused whichever release --from names, its record
+// naming the rule, the place and the line and column: a migration would
+// pick one of the duplicate members, where readers keep the last, and
+// write a valid card from an ambiguous one.
+func TestUnreadableJSONRefused(t *testing.T) {
+	card := read(t, "geo-0.3-pretty.json")
+	dup := bytes.Replace(card, []byte(`"url":`), []byte("\"url\": \"https://other.example/a2a\",\n  \"url\":"), 1)
+	deep := []byte(`{"protocolVersion": "0.3.0", "url": "https://a.example", "x": ` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`)
+	for _, tc := range []struct {
+		name string
+		card []byte
+		want string
+	}{
+		{"duplicate member", dup, "json.duplicate-key at /url (line 6, column 3)"},
+		{"deep nesting", deep, "json.depth at /x/0/0/0/0/0/0/0/0/0/0/0/0"},
+		{"not UTF-8", bytes.Replace(card, []byte("Plans routes."), []byte("Plans \xff routes."), 1), "json.utf8 at /description (line 4, column 19)"},
+		{"number beyond a float64", bytes.Replace(card, []byte(`"streaming": true`), []byte(`"streaming": 1e400`), 1), "json.number-range at /capabilities/streaming"},
+	} {
+		for _, from := range []string{"auto", V03} {
+			var rec Record
+			out := mustNew(t, Options{To: V10, From: from}).Migrate(nil, tc.card, &rec)
+			if rec.Status != StatusRefused || !bytes.Equal(out, tc.card) || len(rec.Changes) != 1 || rec.Changes[0].Rule != "migrate.unsupported" {
+				t.Errorf("%s, --from %s: want refused as it is under migrate.unsupported, got %s: %+v", tc.name, from, rec.Status, rec.Changes)
+				continue
+			}
+			if msg := rec.Changes[0].Message; !strings.Contains(msg, tc.want) || !strings.Contains(msg, "(line ") {
+				t.Errorf("%s, --from %s: the record does not say %q and a line: %.300s", tc.name, from, tc.want, rec.Changes[0].Message)
+			}
+		}
+	}
+}
