@@ -380,7 +380,7 @@ func TestUnreadableJSONRefused(t *testing.T) {
 	}{
 		{"duplicate member", dup, "json.duplicate-key at /url (line 6, column 3)"},
 		{"deep nesting", deep, "json.depth at /x/0/0/0/0/0/0/0/0/0/0/0/0"},
-		{"not UTF-8", bytes.Replace(card, []byte("Plans routes."), []byte("Plans \xff routes."), 1), "json.utf8 at /description (line 4, column 19)"},
+		{"not UTF-8", bytes.Replace(card, []byte("Plans routes."), []byte("Plans \xff routes."), 1), "json.utf8 at /description (line 4, column 25)"},
 		{"number beyond a float64", bytes.Replace(card, []byte(`"streaming": true`), []byte(`"streaming": 1e400`), 1), "json.number-range at /capabilities/streaming"},
 	} {
 		for _, from := range []string{"auto", V03} {
