@@ -55,6 +55,8 @@ func TestDifferential_MigrateAgainstValidator(t *testing.T) {
 	}
 	up := mustNew(t, Options{To: V10, DropSignatures: true})
 	down := mustNew(t, Options{To: V03, DropSignatures: true})
+	keep := map[*Migrator]*Migrator{up: mustNew(t, Options{To: V10}), down: mustNew(t, Options{To: V03})}
+	signed := 0
 	counts := map[string]int{}
 	failures := 0
 	fail := func(format string, args ...any) {
@@ -71,6 +73,11 @@ func TestDifferential_MigrateAgainstValidator(t *testing.T) {
 			if problem := checkRecord(&rec, c.card, out, release[m.opts.To]); problem != "" {
 				fail("%s, to %s: %s\n%s\n->\n%s", c.name, m.opts.To, problem, c.card, out)
 			}
+			if problem := checkSigned(keep[m], &rec, c.card); problem != "" {
+				fail("%s, to %s: %s\n%s", c.name, m.opts.To, problem, c.card)
+			} else if slices.ContainsFunc(rec.Changes, func(c Change) bool { return c.Rule == "migrate.signed" }) {
+				signed++
+			}
 			if c.absent != nil && rec.ValidBefore && !rec.ValidAfter && rec.Status != StatusRefused {
 				var without Record
 				m.Migrate(nil, c.absent, &without)
@@ -85,6 +92,9 @@ func TestDifferential_MigrateAgainstValidator(t *testing.T) {
 		}
 	}
 	t.Logf("%d cards (edits of %v valid cards among them), migrated each way: %v", len(cards), bases, counts)
+	if signed == 0 {
+		t.Error("no signed card was migrated: the refusal of signed cards is not checked")
+	}
 	for _, want := range []string{"a2a/0.2 -> a2a/1.0 migrated", "a2a/0.3 -> a2a/1.0 migrated", "a2a/1.0 -> a2a/0.3 migrated"} {
 		if counts[want] == 0 {
 			t.Errorf("no card went %s: the differential shows nothing there", want)
@@ -117,6 +127,22 @@ func checkRecord(rec *Record, in, out []byte, target *fastvalidate.Validator) st
 	if rec.ValidBefore && !res.Valid() && (rec.Status != StatusFailed || len(rec.Errors) != res.Errors() ||
 		!slices.ContainsFunc(rec.Changes, func(c Change) bool { return c.Rule == "migrate.invalid-result" })) {
 		return fmt.Sprintf("a card valid under %s became invalid under %s without a failed record naming the errors (status %s): %+v", rec.From, rec.To, rec.Status, rec.Errors)
+	}
+	return ""
+}
+
+// checkSigned returns what is wrong with how plain, a migrator told
+// neither to drop signatures nor to sign, treats a card whose migration
+// with --drop-signatures (rec) dropped them: it must refuse it as it is,
+// under migrate.signed.
+func checkSigned(plain *Migrator, rec *Record, card []byte) string {
+	if !slices.ContainsFunc(rec.Changes, func(c Change) bool { return c.Rule == "migrate.signed" && c.Action == "dropped" }) {
+		return ""
+	}
+	var own Record
+	out := plain.Migrate(nil, card, &own)
+	if own.Status != StatusRefused || !bytes.Equal(out, card) || len(own.Changes) != 1 || own.Changes[0].Rule != "migrate.signed" {
+		return fmt.Sprintf("a signed card was not refused under migrate.signed without --drop-signatures or --key: %s %+v", own.Status, own.Changes)
 	}
 	return ""
 }
