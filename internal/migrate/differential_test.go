@@ -422,3 +422,36 @@ func TestUnreadableJSONRefused(t *testing.T) {
 		}
 	}
 }
+
+// A 1.0 card's only interface may carry members neither release knows
+// (a real card prices its endpoint there); 0.3's url and
+// preferredTransport cannot hold them, so they must go to
+// additionalInterfaces, not vanish unreported, and come back on the way
+// up again.
+func TestSingleInterfaceKeepsItsMembers(t *testing.T) {
+	card := []byte(`{
+  "name": "Myco",
+  "description": "Fungi.",
+  "supportedInterfaces": [
+    {"url": "https://api.example.com/a2a", "protocolBinding": "HTTP+JSON", "protocolVersion": "1.0", "pricing": {"amount": "0.005"}}
+  ],
+  "version": "1.0.0",
+  "capabilities": {},
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
+  "skills": [{"id": "id", "name": "Identify", "description": "Identifies.", "tags": ["fungi"]}]
+}
+`)
+	var r1, r2 Record
+	v03 := mustNew(t, Options{To: V03}).Migrate(nil, card, &r1)
+	if r1.Status != StatusMigrated || !r1.ValidAfter {
+		t.Fatalf("to 0.3: %s %+v\n%s", r1.Status, r1.Errors, v03)
+	}
+	if got := leaves(v03)["/additionalInterfaces/0/pricing/amount"]; got != `"0.005"` {
+		t.Errorf("the interface's pricing is not in additionalInterfaces:\n%s", v03)
+	}
+	back := mustNew(t, Options{To: V10}).Migrate(nil, v03, &r2)
+	if got := leaves(back)["/supportedInterfaces/0/pricing/amount"]; got != `"0.005"` || r2.Status != StatusMigrated || !r2.ValidAfter {
+		t.Errorf("back to 1.0 (%s), the interface lost its pricing:\n%s", r2.Status, back)
+	}
+}
