@@ -304,10 +304,26 @@ func (c *card10) down(root *node, e *edit) {
 	c.rewriteSkillsWith(root, e, "securityRequirements", c.requirementsDown)
 }
 
+// ownMembers reports whether a 1.0 interface holds members url and
+// preferredTransport cannot carry: any but url, protocolBinding,
+// protocolVersion (the card's, in 0.3) and tenant (which 0.3 lacks).
+func ownMembers(ifc *node) bool {
+	for _, m := range ifc.members {
+		switch m.name {
+		case "url", "protocolBinding", "protocolVersion", "tenant":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // interfacesDown turns supportedInterfaces back into url and
 // preferredTransport (the first interface), additionalInterfaces (all of
-// them, when there are several, as 0.3 section 5.6.2 asks) and the card's
-// protocolVersion, which goes first, where 0.3's sample card has it.
+// them, when there are several, as 0.3 section 5.6.2 asks, or when the
+// only one holds members of its own, which would otherwise be lost) and
+// the card's protocolVersion, which goes first, where 0.3's sample card
+// has it.
 func (c *card10) interfacesDown(root *node, e *edit) {
 	w, src := c.w, c.w.src
 	si := root.get("supportedInterfaces")
@@ -328,7 +344,7 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 	if b := i0.get("protocolBinding"); b != nil {
 		e.InsertAfter("supportedInterfaces", "preferredTransport", w.rawOf(b))
 	}
-	if len(si.elems) > 1 {
+	if len(si.elems) > 1 || ownMembers(i0) {
 		var list arr
 		for i, el := range si.elems {
 			if el.kind != '{' {
@@ -351,7 +367,7 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 			c.note(fastvalidate.CodeMigrateProtocolVersion, "dropped", fmt.Sprintf("/supportedInterfaces/%d/protocolVersion", i), "/protocolVersion", "the interface speaks A2A "+v+" while the card now claims 0.3.0: a 0.3 client may not talk to it", specIfc)
 		}
 	}
-	c.note(fastvalidate.CodeMigrateInterfaces, "moved", "/supportedInterfaces/0", "/url", "the first interface became url and preferredTransport; several interfaces became additionalInterfaces", specIfc)
+	c.note(fastvalidate.CodeMigrateInterfaces, "moved", "/supportedInterfaces/0", "/url", "the first interface became url and preferredTransport; several interfaces, or one holding members of its own, became additionalInterfaces", specIfc)
 	e.InsertBefore(root.members[0].name, "protocolVersion", "0.3.0")
 }
 
