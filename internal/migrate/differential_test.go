@@ -57,6 +57,7 @@ func TestDifferential_MigrateAgainstValidator(t *testing.T) {
 	down := mustNew(t, Options{To: V03, DropSignatures: true})
 	keep := map[*Migrator]*Migrator{up: mustNew(t, Options{To: V10}), down: mustNew(t, Options{To: V03})}
 	signed := 0
+	roundTrips := map[string]int{}
 	counts := map[string]int{}
 	failures := 0
 	fail := func(format string, args ...any) {
@@ -87,11 +88,22 @@ func TestDifferential_MigrateAgainstValidator(t *testing.T) {
 				}
 			}
 		}
-		if problem := checkRoundTrip(up, down, c.card, release); problem != "" {
+		if checked, problem := checkRoundTrip(up, down, c.card, release); problem != "" {
 			fail("%s, 0.3 -> 1.0 -> 0.3: %s\n%s", c.name, problem, c.card)
+		} else if checked {
+			roundTrips["0.3 -> 1.0 -> 0.3"]++
+		}
+		if checked, problem := checkRoundTrip10(up, down, c.card); problem != "" {
+			fail("%s, 1.0 -> 0.3 -> 1.0: %s\n%s", c.name, problem, c.card)
+		} else if checked {
+			roundTrips["1.0 -> 0.3 -> 1.0"]++
 		}
 	}
 	t.Logf("%d cards (edits of %v valid cards among them), migrated each way: %v", len(cards), bases, counts)
+	t.Logf("round trips that kept every value: %v", roundTrips)
+	if roundTrips["0.3 -> 1.0 -> 0.3"] == 0 || roundTrips["1.0 -> 0.3 -> 1.0"] == 0 {
+		t.Errorf("a round trip was never checked: %v", roundTrips)
+	}
 	if signed == 0 {
 		t.Error("no signed card was migrated: the refusal of signed cards is not checked")
 	}
@@ -149,18 +161,18 @@ func checkSigned(plain *Migrator, rec *Record, card []byte) string {
 
 // checkRoundTrip returns what a valid 0.3 card lost on its way to 1.0
 // and back, or "".
-func checkRoundTrip(up, down *Migrator, card []byte, release map[string]*fastvalidate.Validator) string {
+func checkRoundTrip(up, down *Migrator, card []byte, release map[string]*fastvalidate.Validator) (checked bool, problem string) {
 	if !release[V03].Validate(card).Valid() || fastvalidate.MustNew("a2a").Validate(card).Profile != V03 {
-		return ""
+		return false, ""
 	}
 	var r1, r2 Record
 	v10 := up.Migrate(nil, card, &r1)
 	if r1.Status == StatusRefused {
-		return ""
+		return false, ""
 	}
 	back := down.Migrate(nil, v10, &r2)
 	if r2.Status == StatusRefused || r2.Status == StatusFailed {
-		return fmt.Sprintf("the 1.0 card does not come back (%s): %+v\n%s", r2.Status, r2.Changes, v10)
+		return true, fmt.Sprintf("the 1.0 card does not come back (%s): %+v\n%s", r2.Status, r2.Changes, v10)
 	}
 	before, after := leaves(card), leaves(back)
 	var lost []string
@@ -172,9 +184,59 @@ func checkRoundTrip(up, down *Migrator, card []byte, release map[string]*fastval
 	}
 	slices.Sort(lost)
 	if len(lost) > 0 {
-		return fmt.Sprintf("lost %s\n1.0:\n%s\nback:\n%s", strings.Join(lost, ", "), v10, back)
+		return true, fmt.Sprintf("lost %s\n1.0:\n%s\nback:\n%s", strings.Join(lost, ", "), v10, back)
 	}
-	return ""
+	return true, ""
+}
+
+// checkRoundTrip10 returns what a valid 1.0 card (not a hybrid, whose
+// 0.x members stand for its 1.0 ones) lost on its way to 0.3 and back,
+// or "".
+func checkRoundTrip10(up, down *Migrator, card []byte) (checked bool, problem string) {
+	res := fastvalidate.MustNew("a2a").Validate(card)
+	if !res.Valid() || res.Profile != V10 || slices.ContainsFunc(res.Findings(), func(f fastvalidate.Finding) bool { return f.Rule() == "a2a.hybrid" }) {
+		return false, ""
+	}
+	var r1, r2 Record
+	v03 := down.Migrate(nil, card, &r1)
+	if r1.Status != StatusMigrated {
+		return false, ""
+	}
+	back := up.Migrate(nil, v03, &r2)
+	if r2.Status == StatusRefused || r2.Status == StatusFailed {
+		return true, fmt.Sprintf("the 0.3 card does not come back (%s): %+v\n%s", r2.Status, r2.Changes, v03)
+	}
+	before, after := leaves(card), leaves(back)
+	var lost []string
+	for ptr, v := range before {
+		if after[ptr] == v || sameIn10(ptr, v, after) || roundTripMayChange(ptr, v, &r1, &r2) {
+			continue
+		}
+		lost = append(lost, ptr+"="+v+" became "+after[ptr])
+	}
+	slices.Sort(lost)
+	if len(lost) > 0 {
+		return true, fmt.Sprintf("lost %s\n0.3:\n%s\nback:\n%s", strings.Join(lost, ", "), v03, back)
+	}
+	return true, ""
+}
+
+// sameIn10 reports whether after says what v at ptr said in 1.0's
+// ProtoJSON, where a message's empty repeated or map field may be left
+// out or null: a requirement's scheme {} and {"list": []}, a requirement
+// {} and {"schemes": {}}; and whether an interface's protocolVersion
+// "0.3.0" came back as the major.minor "0.3" docs/cli.md says interfaces
+// moved to 1.0 keep.
+func sameIn10(ptr, v string, after map[string]string) bool {
+	switch {
+	case (v == "{}" || v == "null") && strings.Contains(ptr, "/schemes/"):
+		return after[ptr+"/list"] == "[]" || after[ptr] == "{}"
+	case (v == "{}" || v == "null") && strings.Contains(ptr, "securityRequirements/"):
+		return after[ptr+"/schemes"] == "{}" || after[ptr] == "{}"
+	case strings.HasSuffix(ptr, "/protocolVersion") && strings.Count(v, ".") == 2:
+		return after[ptr] == v[:strings.LastIndexByte(v, '.')]+`"`
+	}
+	return false
 }
 
 // roundTripMayChange reports whether docs/cli.md lets a round trip change
