@@ -23,7 +23,8 @@ import (
 // ajv-formats, which asserts every "format") would judge them: the
 // generated cards of each dialect (half with a defect), the test cards
 // of testdata/golden, corpus/sample.ndjson.zst, the real cards of
-// ../shared/corpus/real (when there), and every card one edit away from a
+// ../shared/corpus/real (when there), the cards of the tables of
+// testdata/content, and every card one edit away from a
 // valid card of each profile. A card cardscan accepts and the schema
 // rejects is a defect of the schema; a card the schema accepts and
 // cardscan rejects is one only when a rule of cardscan's errors is one
@@ -217,6 +218,39 @@ func ajvSharedCards(t *testing.T) []mutant {
 			t.Fatal(err)
 		}
 		add(filepath.Base(f), b)
+	}
+	for _, c := range tableCards(t, "testdata/content/*.tsv") {
+		add(c.name, c.card)
+	}
+	return out
+}
+
+// namedCard is a card and where it comes from.
+type namedCard struct {
+	name string
+	card []byte
+}
+
+// tableCards returns the cards of the tables glob names: lines of
+// "what the card is<TAB>card", "#" lines being comments.
+func tableCards(t *testing.T, glob string) []namedCard {
+	t.Helper()
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no tables at %s", glob)
+	}
+	var out []namedCard
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			what, card, ok := strings.Cut(line, "\t")
+			if ok && !strings.HasPrefix(line, "#") {
+				out = append(out, namedCard{f + ":" + strconv.Itoa(i+1) + " " + what, []byte(card)})
+			}
+		}
 	}
 	return out
 }

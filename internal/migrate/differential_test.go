@@ -17,7 +17,7 @@ import (
 
 // The differential test holds migrate to the validator, card by card:
 // every card of the generated A2A dialects (half with a defect), the
-// sample corpus, the validator's test cards, migrate's own test cards,
+// sample corpus, the validator's test cards and tables, migrate's own test cards,
 // the real cards (when ../shared/corpus/real is there) and every card one
 // edit away from valid cards of each release is migrated to 1.0 and to
 // 0.3. The record must say what the target profile says of the card
@@ -323,6 +323,21 @@ func diffCards(t *testing.T) []diffCard {
 	}
 	for i, c := range sampleCards(t) {
 		out = append(out, diffCard{name: fmt.Sprintf("corpus/sample.ndjson.zst card %d", i+1), card: c})
+	}
+	tables, _ := filepath.Glob("../../fastvalidate/testdata/content/*.tsv")
+	if len(tables) == 0 {
+		t.Fatal("no tables at fastvalidate/testdata/content")
+	}
+	for _, f := range tables {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if what, card, ok := strings.Cut(line, "\t"); ok && !strings.HasPrefix(line, "#") {
+				out = append(out, diffCard{name: fmt.Sprintf("%s:%d %s", f, i+1, what), card: []byte(card)})
+			}
+		}
 	}
 	for _, glob := range []string{"testdata/cards/*.json", "../../fastvalidate/testdata/golden/*.json", "../../../shared/corpus/real/*.json"} {
 		files, _ := filepath.Glob(glob)
