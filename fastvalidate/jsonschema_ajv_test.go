@@ -299,7 +299,7 @@ func profileMutants(t *testing.T, v *Validator, p string, shared []mutant) []mut
 			continue
 		}
 		*count++
-		for _, e := range mutants(t, string(m.card)) {
+		for _, e := range append(mutants(t, string(m.card)), stringMutants(t, m.card)...) {
 			e.edit = m.edit + ": " + e.edit
 			out = append(out, e)
 		}
@@ -307,5 +307,49 @@ func profileMutants(t *testing.T, v *Validator, p string, shared []mutant) []mut
 	if generated+others == 0 {
 		t.Fatalf("%s: no valid card to edit", p)
 	}
+	return out
+}
+
+// stringValues are what each string of a card is set to besides
+// mutationValues: lengths counted in code points beyond the Basic
+// Multilingual Plane (two UTF-16 units each, one code point for both
+// cardscan and ajv) at the tables' bounds, and escapes.
+var stringValues = []string{
+	strings.Repeat("\U0001F600", 64), strings.Repeat("\U0001F600", 65),
+	strings.Repeat("\U0001F600", 128), strings.Repeat("\U0001F600", 129),
+	strings.Repeat("\U0001F600", 512), strings.Repeat("\U0001F600", 513),
+	"a\nb", "\u00e9", "\x00", "e\u0301", " x", "x ", "\u200b",
+}
+
+// stringMutants returns the cards with one string of card set to each of
+// stringValues.
+func stringMutants(t *testing.T, card []byte) []mutant {
+	t.Helper()
+	var root any
+	dec := json.NewDecoder(bytes.NewReader(card))
+	dec.UseNumber()
+	if err := dec.Decode(&root); err != nil {
+		t.Fatal(err)
+	}
+	var out []mutant
+	var walk func(node any, path []string)
+	walk = func(node any, path []string) {
+		switch n := node.(type) {
+		case string:
+			for _, v := range stringValues {
+				out = append(out, mutant{edit: "set " + pointerOf(path) + "=" + strconv.QuoteToASCII(v), ptr: pointerOf(path),
+					card: marshal(t, replaced(root, path, v, false))})
+			}
+		case map[string]any:
+			for _, k := range sortedKeys(n) {
+				walk(n[k], append(slices.Clip(path), k))
+			}
+		case []any:
+			for i, e := range n {
+				walk(e, append(slices.Clip(path), strconv.Itoa(i)))
+			}
+		}
+	}
+	walk(root, nil)
 	return out
 }
