@@ -319,6 +319,9 @@ var stringValues = []string{
 	strings.Repeat("\U0001F600", 128), strings.Repeat("\U0001F600", 129),
 	strings.Repeat("\U0001F600", 512), strings.Repeat("\U0001F600", 513),
 	"a\nb", "\u00e9", "\x00", "e\u0301", " x", "x ", "\u200b",
+	// URIs whose hier-part is an empty path, which RFC 3986 section 3
+	// allows and ajv-formats' "uri" does not, and near misses.
+	"a:?q", "a:#f", "A+.-:?/?:@!$&'()*+,;=%41#/?", "a:?%zz", "a:?q r", "a:#f#g", "1a:", ":",
 }
 
 // stringMutants returns the cards with one string of card set to each of
