@@ -66,8 +66,6 @@ func TestJSONSchema_AjvAgrees(t *testing.T) {
 			}
 			r := v.Validate(m.card)
 			switch {
-			case r.Valid() && verdicts[i] != "" && schemaExplained(m, r, verdicts[i]) != "":
-				explained++
 			case r.Valid() && verdicts[i] != "":
 				stricter++
 				if stricter <= 20 {
