@@ -532,3 +532,45 @@ func TestSingleInterfaceKeepsItsMembers(t *testing.T) {
 		t.Errorf("back to 1.0 (%s), the interface lost its pricing:\n%s", r2.Status, back)
 	}
 }
+
+// A 1.0 card may still carry 0.x members beside supportedInterfaces
+// (a hybrid, a2a.hybrid) without url: its protocolVersion,
+// preferredTransport or additionalInterfaces. On the way to 0.3 they
+// take the values the interfaces give, in place, rather than standing
+// beside a second member of the same name (json.duplicate-key).
+func TestStrayLegacyMembersNotDuplicated(t *testing.T) {
+	card := []byte(`{
+  "name": "Myco",
+  "description": "Fungi.",
+  "protocolVersion": "1.0",
+  "preferredTransport": "GRPC",
+  "additionalInterfaces": [],
+  "supportedInterfaces": [
+    {"url": "https://api.example.com/a2a", "protocolBinding": "HTTP+JSON", "protocolVersion": "0.3"},
+    {"url": "https://api.example.com/rpc", "protocolBinding": "JSONRPC", "protocolVersion": "0.3"}
+  ],
+  "version": "1.0.0",
+  "capabilities": {},
+  "defaultInputModes": ["text/plain"],
+  "defaultOutputModes": ["text/plain"],
+  "skills": [{"id": "id", "name": "Identify", "description": "Identifies.", "tags": ["fungi"]}]
+}
+`)
+	if r := fastvalidate.MustNew("a2a").Validate(card); !r.Valid() || r.Profile != V10 {
+		t.Fatalf("the test card is not a valid 1.0 card: %s %v", r.Profile, r.Findings())
+	}
+	var rec Record
+	out := mustNew(t, Options{To: V03}).Migrate(nil, card, &rec)
+	if rec.Status != StatusMigrated || !rec.ValidAfter {
+		t.Fatalf("to 0.3: %s %+v\n%s", rec.Status, rec.Errors, out)
+	}
+	l := leaves(out)
+	if l["/protocolVersion"] != `"0.3.0"` || l["/preferredTransport"] != `"HTTP+JSON"` || l["/additionalInterfaces/1/url"] != `"https://api.example.com/rpc"` {
+		t.Errorf("the 0.x members do not say what the interfaces say:\n%s", out)
+	}
+	for _, name := range []string{`"protocolVersion"`, `"preferredTransport"`, `"additionalInterfaces"`} {
+		if n := bytes.Count(out, []byte(name)); n != 1 {
+			t.Errorf("%s stands %d times:\n%s", name, n, out)
+		}
+	}
+}
