@@ -342,7 +342,7 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 	e.Rename("supportedInterfaces", "url")
 	e.Set("supportedInterfaces", w.rawOf(i0.get("url")))
 	if b := i0.get("protocolBinding"); b != nil {
-		e.InsertAfter("supportedInterfaces", "preferredTransport", w.rawOf(b))
+		c.putLegacy(root, e, "preferredTransport", w.rawOf(b), func() { e.InsertAfter("supportedInterfaces", "preferredTransport", w.rawOf(b)) })
 	}
 	if len(si.elems) > 1 || ownMembers(i0) {
 		var list arr
@@ -358,7 +358,7 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 			}
 			list = append(list, ie.Raw())
 		}
-		e.InsertAfter("supportedInterfaces", "additionalInterfaces", list)
+		c.putLegacy(root, e, "additionalInterfaces", list, func() { e.InsertAfter("supportedInterfaces", "additionalInterfaces", list) })
 	} else if i0.get("tenant") != nil {
 		c.note(fastvalidate.CodeMigrateRemoved, "dropped", "/supportedInterfaces/0/tenant", "", "0.3 interfaces have no tenant; it was dropped", specIfc)
 	}
@@ -368,7 +368,20 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 		}
 	}
 	c.note(fastvalidate.CodeMigrateInterfaces, "moved", "/supportedInterfaces/0", "/url", "the first interface became url and preferredTransport; several interfaces, or one holding members of its own, became additionalInterfaces", specIfc)
-	e.InsertBefore(root.members[0].name, "protocolVersion", "0.3.0")
+	c.putLegacy(root, e, "protocolVersion", "0.3.0", func() { e.InsertBefore(root.members[0].name, "protocolVersion", "0.3.0") })
+}
+
+// putLegacy writes the 0.3 member name, v, with insert; or, when the 1.0
+// card still carries a member of that name (a hybrid that has no url),
+// in its place, noting the value it replaces: inserted beside it, the
+// card would name the member twice.
+func (c *card10) putLegacy(root *node, e *edit, name string, v any, insert func()) {
+	if root.get(name) == nil {
+		insert()
+		return
+	}
+	e.Set(name, v)
+	c.note(fastvalidate.CodeMigrateInterfaces, "rewrote", "/"+name, "/"+name, "the card also carried the 0.x member "+name+"; it now says what the interfaces say", specIfc)
 }
 
 func (c *card10) requirementsDown(o *node, e *edit, at string) {
