@@ -164,16 +164,32 @@ func checkSigned(plain *Migrator, rec *Record, card []byte) string {
 	return ""
 }
 
-// holds10Members reports whether a 0.x card carries a member only 1.0
-// defines, which the way back writes in 0.x's shape (a securityRequirements
-// becomes security).
-func holds10Members(card []byte) bool {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(card, &top) != nil {
-		return false
+// holdsMembersOf reports whether a card carries a member only the other
+// release defines (names, a skill's given as "skills/*/NAME"), which a
+// round trip writes back in the card's own release's shape (a 0.3 card's
+// securityRequirements comes back as security).
+func holdsMembersOf(card []byte, names []string) bool {
+	for ptr := range leaves(card) {
+		parts := strings.Split(ptr, "/")
+		if len(parts) > 3 && parts[1] == "skills" {
+			parts[2] = "*"
+		}
+		for _, n := range names {
+			if strings.HasPrefix(strings.Join(parts, "/")+"/", "/"+n+"/") {
+				return true
+			}
+		}
 	}
-	return top["securityRequirements"] != nil || top["supportedInterfaces"] != nil
+	return false
 }
+
+// only10 and only0x are the members one release defines and the other
+// does not.
+var (
+	only10 = []string{"securityRequirements", "supportedInterfaces", "capabilities/extendedAgentCard", "skills/*/securityRequirements"}
+	only0x = []string{"security", "url", "preferredTransport", "additionalInterfaces", "protocolVersion",
+		"supportsAuthenticatedExtendedCard", "capabilities/stateTransitionHistory", "skills/*/security"}
+)
 
 // hybrid reports whether the card carries members of another release
 // (a2a.hybrid), which a round trip writes in the card's own release.
@@ -185,7 +201,7 @@ func hybrid(res *fastvalidate.Result) bool {
 // and back, or "".
 func checkRoundTrip(up, down *Migrator, card []byte, release map[string]*fastvalidate.Validator) (checked bool, problem string) {
 	res := fastvalidate.MustNew("a2a").Validate(card)
-	if !release[V03].Validate(card).Valid() || res.Profile != V03 || hybrid(res) || holds10Members(card) {
+	if !release[V03].Validate(card).Valid() || res.Profile != V03 || hybrid(res) || holdsMembersOf(card, only10) {
 		return false, ""
 	}
 	var r1, r2 Record
@@ -217,7 +233,7 @@ func checkRoundTrip(up, down *Migrator, card []byte, release map[string]*fastval
 // or "".
 func checkRoundTrip10(up, down *Migrator, card []byte) (checked bool, problem string) {
 	res := fastvalidate.MustNew("a2a").Validate(card)
-	if !res.Valid() || res.Profile != V10 || hybrid(res) {
+	if !res.Valid() || res.Profile != V10 || hybrid(res) || holdsMembersOf(card, only0x) {
 		return false, ""
 	}
 	var r1, r2 Record
@@ -421,30 +437,50 @@ func diffEdits(t *testing.T, c diffCard) []diffCard {
 		}
 	}
 	walk(root, nil)
-	if obj, ok := root.(map[string]any); ok {
-		for _, m := range strayMembers {
-			if _, there := obj[m.name]; there {
-				continue
-			}
-			var v any
-			if err := json.Unmarshal([]byte(m.value), &v); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, diffCard{name: c.name + ": add /" + m.name + "=" + m.value, card: encode(t, edited(root, []string{m.name}, v, false))})
+	for _, m := range strayMembers {
+		path := strings.Split(m.name, "/")
+		if parent, ok := valueAt(root, path[:len(path)-1]).(map[string]any); !ok || parent[path[len(path)-1]] != nil {
+			continue
 		}
+		var v any
+		if err := json.Unmarshal([]byte(m.value), &v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, diffCard{name: c.name + ": add /" + m.name + "=" + m.value, card: encode(t, edited(root, path, v, false))})
 	}
 	return out
 }
 
-// strayMembers are members of the other releases a card is given, one at
-// a time: a 1.0 card with 0.x members (a hybrid), a 0.x card with 1.0
-// ones.
+// valueAt returns the value at path in root, or nil.
+func valueAt(root any, path []string) any {
+	for _, p := range path {
+		switch n := root.(type) {
+		case map[string]any:
+			root = n[p]
+		case []any:
+			i, err := strconv.Atoi(p)
+			if err != nil || i < 0 || i >= len(n) {
+				return nil
+			}
+			root = n[i]
+		default:
+			return nil
+		}
+	}
+	return root
+}
+
+// strayMembers are members of the other releases a card is given (at
+// their paths, when the object is there), one at a time: a 1.0 card with
+// 0.x members (a hybrid), a 0.x card with 1.0 ones.
 var strayMembers = []struct{ name, value string }{
 	{"protocolVersion", `"0.3.0"`}, {"protocolVersion", `"1.0"`}, {"preferredTransport", `"GRPC"`},
 	{"additionalInterfaces", `[{"url": "https://other.example.com/a2a", "transport": "JSONRPC"}]`},
 	{"url", `"https://other.example.com/a2a"`}, {"security", `[{}]`}, {"supportsAuthenticatedExtendedCard", `true`},
 	{"supportedInterfaces", `[{"url": "https://other.example.com/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}]`},
 	{"securityRequirements", `[]`}, {"signatures", `[]`},
+	{"capabilities/extendedAgentCard", `true`}, {"capabilities/stateTransitionHistory", `true`},
+	{"skills/0/security", `[{}]`}, {"skills/0/securityRequirements", `[{"schemes": {}}]`},
 }
 
 // edited returns a copy of root with the value at path set to v, or
