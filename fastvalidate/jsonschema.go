@@ -101,6 +101,12 @@ func (g schemaGen) or(c, def Code) Code {
 	return def
 }
 
+// uriOfEmptyPath matches the absolute URIs (RFC 3986 section 3) whose
+// hier-part is an empty path: a scheme, a colon, and a query and a
+// fragment of unreserved, sub-delims, ":", "@", "/", "?" and
+// percent-encoded octets, each optional.
+const uriOfEmptyPath = `^[A-Za-z][A-Za-z0-9+.-]*:(\?([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$`
+
 // member writes member m's schema; required says its object requires it,
 // and typeRule is the rule of its type when m names none.
 func (g schemaGen) member(m *memberSpec, required bool, typeRule Code) *jsonObject {
@@ -137,7 +143,16 @@ func (g schemaGen) member(m *memberSpec, required bool, typeRule Code) *jsonObje
 		o.set("pattern", m.pattern)
 		rules.add(m.patternRule)
 	}
-	if m.format != "" {
+	if m.format == "uri" {
+		// An absolute URI whose hier-part is an empty path ("urn:", "a:?q",
+		// RFC 3986 section 3) is one to cardscan, not to ajv-formats' "uri",
+		// which most editors' validators use: the pattern lets it pass.
+		uri, empty := &jsonObject{}, &jsonObject{}
+		uri.set("format", "uri")
+		empty.set("pattern", uriOfEmptyPath)
+		o.set("anyOf", []any{uri, empty})
+		rules.add(m.formatRule)
+	} else if m.format != "" {
 		o.set("format", m.format)
 		rules.add(m.formatRule)
 	}

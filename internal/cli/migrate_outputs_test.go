@@ -145,3 +145,93 @@ func TestOutputsKeepTheirMode(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryMigrateWriteDiskFullKeepsCard: --write on a disk that fills
+// up (a file size limit, so that the backup may fit and the migrated card
+// not) exits 3 naming the file and leaves it, and its directory, as they
+// were: no half-written card, no temporary file.
+func TestBinaryMigrateWriteDiskFullKeepsCard(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed: no file size limit to fill the disk with")
+	}
+	bin := binary(t)
+	card := migrateCard(t)
+	// bash's ulimit -f counts KiB: the card padded to just under 2 KiB
+	// fits as a backup, the migrated card, longer, does not; at 1 KiB
+	// neither fits.
+	pad := 2040 - len(card) - len(`"x-pad": "",`)
+	if pad < 0 {
+		t.Fatalf("the test card is %d bytes: too long to pad to 2040", len(card))
+	}
+	padded := bytes.Replace(card, []byte("{"), []byte(`{"x-pad": "`+strings.Repeat("p", pad)+`",`), 1)
+	for _, limit := range []string{"1", "2"} {
+		for _, backup := range []string{"", "--no-backup"} {
+			t.Run(limit+"KiB"+backup, func(t *testing.T) {
+				dir := t.TempDir()
+				path := writeFile(t, filepath.Join(dir, "card.json"), padded)
+				args := []string{"-c", `ulimit -f ` + limit + ` && exec "$0" "$@"`, bin, "migrate", "--to", "a2a/1.0", "--write", "--report", "/dev/null"}
+				if backup != "" {
+					args = append(args, backup)
+				}
+				cmd := exec.Command(bash, append(args, path)...)
+				var errOut bytes.Buffer
+				cmd.Stderr = &errOut
+				err := cmd.Run()
+				if code := cmd.ProcessState.ExitCode(); code != exitIO {
+					t.Fatalf("exit %d (%v), want %d: %s", code, err, exitIO, errOut.Bytes())
+				}
+				if !strings.Contains(errOut.String(), path) {
+					t.Errorf("the error does not name %s: %s", path, errOut.Bytes())
+				}
+				if got := readFile(t, path); !bytes.Equal(got, padded) {
+					t.Errorf("the card was changed by a write that failed:\n%.200s", got)
+				}
+				entries, err := os.ReadDir(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range entries {
+					switch e.Name() {
+					case "card.json":
+					case "card.json.orig":
+						if got := readFile(t, filepath.Join(dir, e.Name())); !bytes.Equal(got, padded) {
+							t.Errorf("card.json.orig is not the card: %.200s", got)
+						}
+					default:
+						t.Errorf("the failed write left %s behind", e.Name())
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestMigrateWriteReadOnlyDirKeepsCard: --write into a directory it may
+// not create files in (the temporary file beside the card, the backup)
+// exits 3 naming the file and leaves the card as it was.
+func TestMigrateWriteReadOnlyDirKeepsCard(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root, which writes into a read-only directory: skipped")
+	}
+	dir := t.TempDir()
+	card := migrateCard(t)
+	path := writeFile(t, filepath.Join(dir, "card.json"), card)
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+	for _, backup := range []string{"", "--no-backup"} {
+		args := []string{"migrate", "--to", "a2a/1.0", "--write", "--report", "/dev/null"}
+		if backup != "" {
+			args = append(args, backup)
+		}
+		r := run(t, "", append(args, path)...)
+		if r.code != exitIO || !strings.Contains(r.stderr, path) {
+			t.Errorf("%s: exit %d, want %d naming %s: %s", backup, r.code, exitIO, path, r.stderr)
+		}
+		if got := readFile(t, path); !bytes.Equal(got, card) {
+			t.Errorf("%s: the card was changed by a write that failed:\n%.200s", backup, got)
+		}
+	}
+}

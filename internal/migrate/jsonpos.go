@@ -260,6 +260,11 @@ func unquote(tok []byte) (string, error) {
 	return s, nil
 }
 
+// isNull reports whether the node is the literal null.
+func (n *node) isNull(src []byte) bool {
+	return n != nil && n.kind == 'v' && string(src[n.start:n.end]) == "null"
+}
+
 // str returns the decoded string a node holds, and whether it is one.
 func (n *node) str(src []byte) (string, bool) {
 	if n == nil || n.kind != '"' {

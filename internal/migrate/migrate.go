@@ -208,6 +208,12 @@ func (m *Migrator) source(card []byte, rec *Record) (from string, valid, ok bool
 		res = m.forced[m.opts.From].Validate(card)
 	}
 	from = res.Profile
+	if f, ok := unreadable(res); ok {
+		line, col := lineColumn(card, f.Offset)
+		m.refuse(rec, fastvalidate.CodeMigrateUnsupported, fmt.Sprintf("the card is no JSON text migrate can read one way: %s at %s (line %d, column %d): %s",
+			f.Rule(), pointer(f.Path), line, col, f.Message()))
+		return from, false, false
+	}
 	if m.opts.From == "auto" && !res.Detected {
 		msg := "the card is not an A2A card migrate can read"
 		for _, f := range res.Findings() {
@@ -226,6 +232,32 @@ func (m *Migrator) source(card []byte, rec *Record) (from string, valid, ok bool
 		return from, false, false
 	}
 	return from, res.Valid(), true
+}
+
+// unreadable returns the first finding of res that makes the card no
+// JSON text a reader reads one way (a member named twice, which readers
+// resolve differently; bytes that are no JSON or no UTF-8; nesting or a
+// number beyond the limits), which the migration would otherwise resolve
+// by itself, writing a clean card from an ambiguous one.
+func unreadable(res *fastvalidate.Result) (fastvalidate.Finding, bool) {
+	for _, f := range res.Findings() {
+		switch f.Code {
+		case fastvalidate.CodeJSONSyntax, fastvalidate.CodeJSONUTF8, fastvalidate.CodeJSONDuplicateKey,
+			fastvalidate.CodeJSONDepth, fastvalidate.CodeJSONNumberRange:
+			if f.Severity == fastvalidate.SeverityError {
+				return f, true
+			}
+		}
+	}
+	return fastvalidate.Finding{}, false
+}
+
+// lineColumn returns the 1-based line and column (in bytes) of offset in
+// card.
+func lineColumn(card []byte, offset int) (line, column int) {
+	offset = min(max(offset, 0), len(card))
+	before := card[:offset]
+	return bytes.Count(before, []byte("\n")) + 1, offset - bytes.LastIndexByte(before, '\n')
 }
 
 func pointer(p string) string {

@@ -121,6 +121,11 @@ func (c *card10) interfacesUp(root *node, e *edit) {
 		return
 	}
 	pt, ai, pv := root.get("preferredTransport"), root.get("additionalInterfaces"), root.get("protocolVersion")
+	if pt.isNull(src) {
+		// 0.x reads an optional member set to null as absent (a2a.null):
+		// the card names no transport and takes the default.
+		pt = nil
+	}
 	ver := interfaceVersion(src, pv, c.from)
 	mainURL, _ := url.str(src)
 	binding := "JSONRPC"
@@ -299,10 +304,26 @@ func (c *card10) down(root *node, e *edit) {
 	c.rewriteSkillsWith(root, e, "securityRequirements", c.requirementsDown)
 }
 
+// ownMembers reports whether a 1.0 interface holds members url and
+// preferredTransport cannot carry: any but url, protocolBinding,
+// protocolVersion (the card's, in 0.3) and tenant (which 0.3 lacks).
+func ownMembers(ifc *node) bool {
+	for _, m := range ifc.members {
+		switch m.name {
+		case "url", "protocolBinding", "protocolVersion", "tenant":
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // interfacesDown turns supportedInterfaces back into url and
 // preferredTransport (the first interface), additionalInterfaces (all of
-// them, when there are several, as 0.3 section 5.6.2 asks) and the card's
-// protocolVersion, which goes first, where 0.3's sample card has it.
+// them, when there are several, as 0.3 section 5.6.2 asks, or when the
+// only one holds members of its own, which would otherwise be lost) and
+// the card's protocolVersion, which goes first, where 0.3's sample card
+// has it.
 func (c *card10) interfacesDown(root *node, e *edit) {
 	w, src := c.w, c.w.src
 	si := root.get("supportedInterfaces")
@@ -321,9 +342,9 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 	e.Rename("supportedInterfaces", "url")
 	e.Set("supportedInterfaces", w.rawOf(i0.get("url")))
 	if b := i0.get("protocolBinding"); b != nil {
-		e.InsertAfter("supportedInterfaces", "preferredTransport", w.rawOf(b))
+		c.putLegacy(root, e, "preferredTransport", w.rawOf(b), func() { e.InsertAfter("supportedInterfaces", "preferredTransport", w.rawOf(b)) })
 	}
-	if len(si.elems) > 1 {
+	if len(si.elems) > 1 || ownMembers(i0) {
 		var list arr
 		for i, el := range si.elems {
 			if el.kind != '{' {
@@ -337,7 +358,7 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 			}
 			list = append(list, ie.Raw())
 		}
-		e.InsertAfter("supportedInterfaces", "additionalInterfaces", list)
+		c.putLegacy(root, e, "additionalInterfaces", list, func() { e.InsertAfter("supportedInterfaces", "additionalInterfaces", list) })
 	} else if i0.get("tenant") != nil {
 		c.note(fastvalidate.CodeMigrateRemoved, "dropped", "/supportedInterfaces/0/tenant", "", "0.3 interfaces have no tenant; it was dropped", specIfc)
 	}
@@ -346,8 +367,21 @@ func (c *card10) interfacesDown(root *node, e *edit) {
 			c.note(fastvalidate.CodeMigrateProtocolVersion, "dropped", fmt.Sprintf("/supportedInterfaces/%d/protocolVersion", i), "/protocolVersion", "the interface speaks A2A "+v+" while the card now claims 0.3.0: a 0.3 client may not talk to it", specIfc)
 		}
 	}
-	c.note(fastvalidate.CodeMigrateInterfaces, "moved", "/supportedInterfaces/0", "/url", "the first interface became url and preferredTransport; several interfaces became additionalInterfaces", specIfc)
-	e.InsertBefore(root.members[0].name, "protocolVersion", "0.3.0")
+	c.note(fastvalidate.CodeMigrateInterfaces, "moved", "/supportedInterfaces/0", "/url", "the first interface became url and preferredTransport; several interfaces, or one holding members of its own, became additionalInterfaces", specIfc)
+	c.putLegacy(root, e, "protocolVersion", "0.3.0", func() { e.InsertBefore(root.members[0].name, "protocolVersion", "0.3.0") })
+}
+
+// putLegacy writes the 0.3 member name, v, with insert; or, when the 1.0
+// card still carries a member of that name (a hybrid that has no url),
+// in its place, noting the value it replaces: inserted beside it, the
+// card would name the member twice.
+func (c *card10) putLegacy(root *node, e *edit, name string, v any, insert func()) {
+	if root.get(name) == nil {
+		insert()
+		return
+	}
+	e.Set(name, v)
+	c.note(fastvalidate.CodeMigrateInterfaces, "rewrote", "/"+name, "/"+name, "the card also carried the 0.x member "+name+"; it now says what the interfaces say", specIfc)
 }
 
 func (c *card10) requirementsDown(o *node, e *edit, at string) {
