@@ -37,9 +37,12 @@ type migrateWorker struct {
 // tally is what the cards of a chunk (or a whole card file) add to the
 // run's summary and exit status.
 type tally struct {
-	counts   [4]int // by status, in statusOrder
-	wouldRun bool   // a card --check fails on
-	changed  bool   // a card's bytes changed
+	counts [4]int // by status, in statusOrder
+	// notWritten counts the changed cards --write failed to write: they
+	// are out of counts[0], as no file holds them migrated.
+	notWritten int
+	wouldRun   bool // a card --check fails on
+	changed    bool // a card's bytes changed
 }
 
 var statusOrder = [4]string{migrate.StatusMigrated, migrate.StatusUnchanged, migrate.StatusRefused, migrate.StatusFailed}
@@ -48,6 +51,7 @@ func (t *tally) add(o tally) {
 	for i := range t.counts {
 		t.counts[i] += o.counts[i]
 	}
+	t.notWritten += o.notWritten
 	t.wouldRun = t.wouldRun || o.wouldRun
 	t.changed = t.changed || o.changed
 }
@@ -187,17 +191,24 @@ func (r *migrateRun) lines(in pipeline.Input, src *bufio.Reader) error {
 	close(work)
 	close(order)
 	writeErr := <-written
+	err := errors.Join(readErr, writeErr)
+	if err == nil && r.o.write && t.changed {
+		if err = tw.Flush(); err == nil {
+			err = r.commit(in.Path, tmp)
+		}
+	}
+	if err != nil && r.o.write {
+		t.unwritten()
+	}
 	r.tally.add(t)
-	if err := errors.Join(readErr, writeErr); err != nil {
-		return err
-	}
-	if !r.o.write || !t.changed {
-		return nil
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return r.commit(in.Path, tmp)
+	return err
+}
+
+// unwritten moves the migrated cards of a file --write failed to
+// rewrite to notWritten: the file holds none of them.
+func (t *tally) unwritten() {
+	t.notWritten += t.counts[0]
+	t.counts[0] = 0
 }
 
 // writeChunks writes the chunks' cards and records in the order they
