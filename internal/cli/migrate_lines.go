@@ -74,6 +74,14 @@ func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs, 
 		(w.rec.Status == migrate.StatusRefused && len(w.rec.Changes) > 0 && w.rec.Changes[0].Rule == "migrate.signed") {
 		t.wouldRun = true
 	}
+	w.record(recs, notes)
+	return w.buf
+}
+
+// record appends the record of the card just migrated to recs when
+// records are written, or else to notes the line saying why it was
+// refused or failed.
+func (w *migrateWorker) record(recs, notes *[]byte) {
 	if recs != nil {
 		b, _ := json.Marshal(&w.rec) // a Record always marshals
 		// Card text written as verdict records write it (issue #37).
@@ -81,7 +89,6 @@ func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs, 
 	} else if notes != nil {
 		*notes = appendRefusal(*notes, &w.rec)
 	}
-	return w.buf
 }
 
 // appendRefusal appends a line saying why a refused or failed card was
@@ -302,12 +309,23 @@ func (r *migrateRun) longLine(name string, line int, br *bufio.Reader, b []byte,
 	}
 	r.con.Errorf("migrate: %s:%d: longer than --max-record %s; the line is kept as it was", name, line, r.o.maxRecord.String())
 	r.ioErrors++
+	// Its record, refused, so that a reader of the records does not lose
+	// it; the stderr line above stays, as the run's status is 3.
+	var recs []byte
+	r.solo.rec.Input, r.solo.rec.Line = name, line
+	r.solo.m.Unread(&r.solo.rec, fmt.Sprintf("the line is longer than --max-record %s and was not read past line %d, column %d: kept as it was", r.o.maxRecord.String(), line, int(r.o.maxRecord)+1))
+	r.solo.record(&recs, nil)
+	r.tally.counts[2]++ // refused, in statusOrder
 	bar := &barrier{reached: make(chan bool), resume: make(chan bool)}
 	order <- &chunk{barrier: bar}
 	<-bar.reached
 	defer close(bar.resume)
 	var werr error
-	if out != nil {
+	if r.records != nil {
+		// The writer waits at the barrier: the records are the reader's.
+		_, werr = r.records.Write(recs)
+	}
+	if out != nil && werr == nil {
 		_, werr = out.Write(long)
 	}
 	for errors.Is(err, bufio.ErrBufferFull) && werr == nil {
