@@ -42,7 +42,7 @@ func (e *UnverifiedError) Findings(text []byte) []fastvalidate.Finding {
 	signed := false
 	switch {
 	case e.err != nil:
-		if card, _ := Unembed(text); hasSignaturesMember(card) {
+		if card, _ := Unembed(text); HasSignaturesMember(card) {
 			signed = true
 			add(fastvalidate.CodeA2ASignatureInvalid, "/signatures", loc.Signatures(),
 				"no signature can verify: "+strings.TrimPrefix(e.err.Error(), "cardsig: "))
@@ -64,9 +64,13 @@ func (e *UnverifiedError) Findings(text []byte) []fastvalidate.Finding {
 	return out
 }
 
-// hasSignaturesMember reports whether card, which has no canonical form,
-// still reads as an object with a top-level signatures member.
-func hasSignaturesMember(card []byte) bool {
+// HasSignaturesMember reports whether card, which has no canonical form
+// (Verify failed on it: a member named twice, a lone surrogate, a number
+// beyond float64), still reads as an object with a top-level signatures
+// member: then it was meant to be signed, and no signature in it can
+// verify, which a checker reports as an invalid signature rather than as
+// a card not signed.
+func HasSignaturesMember(card []byte) bool {
 	var top map[string]json.RawMessage
 	if json.Unmarshal(card, &top) != nil {
 		return false

@@ -493,17 +493,23 @@ func (r *migrateRun) wholeCard(in pipeline.Input, src io.Reader) error {
 		recsTo, notesTo = nil, &notes
 	}
 	out := r.solo.one(in.Name, 0, card, &t, recsTo, notesTo)
-	r.tally.add(t)
+	defer func() { r.tally.add(t) }()
 	r.refusals(notes)
 	if r.records != nil {
 		if _, err := r.records.Write(recs); err != nil {
+			if r.o.write {
+				t.unwritten() // replace is not reached
+			}
 			return err
 		}
 	}
 	switch {
 	case r.o.write:
 		if r.solo.rec.Changed() && r.solo.rec.Status != migrate.StatusFailed {
-			return r.replace(in.Path, out, card)
+			if err := r.replace(in.Path, out, card); err != nil {
+				t.unwritten()
+				return err
+			}
 		}
 	case r.cards != nil:
 		if r.solo.rec.Status == migrate.StatusRefused && binaryText(card) {
@@ -639,5 +645,9 @@ func keepOriginal(path string, perm os.FileMode) error {
 
 func (r *migrateRun) summary() string {
 	c := r.tally.counts // in statusOrder
-	return fmt.Sprintf("migrate: %d migrated, %d unchanged, %d refused, %d failed the target", c[0], c[1], c[2], c[3])
+	s := fmt.Sprintf("migrate: %d migrated, %d unchanged, %d refused, %d failed the target", c[0], c[1], c[2], c[3])
+	if r.tally.notWritten > 0 {
+		s += fmt.Sprintf(", %d not written", r.tally.notWritten)
+	}
+	return s
 }

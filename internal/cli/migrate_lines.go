@@ -37,9 +37,12 @@ type migrateWorker struct {
 // tally is what the cards of a chunk (or a whole card file) add to the
 // run's summary and exit status.
 type tally struct {
-	counts   [4]int // by status, in statusOrder
-	wouldRun bool   // a card --check fails on
-	changed  bool   // a card's bytes changed
+	counts [4]int // by status, in statusOrder
+	// notWritten counts the changed cards --write failed to write: they
+	// are out of counts[0], as no file holds them migrated.
+	notWritten int
+	wouldRun   bool // a card --check fails on
+	changed    bool // a card's bytes changed
 }
 
 var statusOrder = [4]string{migrate.StatusMigrated, migrate.StatusUnchanged, migrate.StatusRefused, migrate.StatusFailed}
@@ -48,6 +51,7 @@ func (t *tally) add(o tally) {
 	for i := range t.counts {
 		t.counts[i] += o.counts[i]
 	}
+	t.notWritten += o.notWritten
 	t.wouldRun = t.wouldRun || o.wouldRun
 	t.changed = t.changed || o.changed
 }
@@ -70,6 +74,14 @@ func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs, 
 		(w.rec.Status == migrate.StatusRefused && len(w.rec.Changes) > 0 && w.rec.Changes[0].Rule == "migrate.signed") {
 		t.wouldRun = true
 	}
+	w.record(recs, notes)
+	return w.buf
+}
+
+// record appends the record of the card just migrated to recs when
+// records are written, or else to notes the line saying why it was
+// refused or failed.
+func (w *migrateWorker) record(recs, notes *[]byte) {
 	if recs != nil {
 		b, _ := json.Marshal(&w.rec) // a Record always marshals
 		// Card text written as verdict records write it (issue #37).
@@ -77,7 +89,6 @@ func (w *migrateWorker) one(name string, line int, card []byte, t *tally, recs, 
 	} else if notes != nil {
 		*notes = appendRefusal(*notes, &w.rec)
 	}
-	return w.buf
 }
 
 // appendRefusal appends a line saying why a refused or failed card was
@@ -187,17 +198,24 @@ func (r *migrateRun) lines(in pipeline.Input, src *bufio.Reader) error {
 	close(work)
 	close(order)
 	writeErr := <-written
+	err := errors.Join(readErr, writeErr)
+	if err == nil && r.o.write && t.changed {
+		if err = tw.Flush(); err == nil {
+			err = r.commit(in.Path, tmp)
+		}
+	}
+	if err != nil && r.o.write {
+		t.unwritten()
+	}
 	r.tally.add(t)
-	if err := errors.Join(readErr, writeErr); err != nil {
-		return err
-	}
-	if !r.o.write || !t.changed {
-		return nil
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return r.commit(in.Path, tmp)
+	return err
+}
+
+// unwritten moves the migrated cards of a file --write failed to
+// rewrite to notWritten: the file holds none of them.
+func (t *tally) unwritten() {
+	t.notWritten += t.counts[0]
+	t.counts[0] = 0
 }
 
 // writeChunks writes the chunks' cards and records in the order they
@@ -291,12 +309,23 @@ func (r *migrateRun) longLine(name string, line int, br *bufio.Reader, b []byte,
 	}
 	r.con.Errorf("migrate: %s:%d: longer than --max-record %s; the line is kept as it was", name, line, r.o.maxRecord.String())
 	r.ioErrors++
+	// Its record, refused, so that a reader of the records does not lose
+	// it; the stderr line above stays, as the run's status is 3.
+	var recs []byte
+	r.solo.rec.Input, r.solo.rec.Line = name, line
+	r.solo.m.Unread(&r.solo.rec, fmt.Sprintf("the line is longer than --max-record %s and was not read past line %d, column %d: kept as it was", r.o.maxRecord.String(), line, int(r.o.maxRecord)+1))
+	r.solo.record(&recs, nil)
+	r.tally.counts[2]++ // refused, in statusOrder
 	bar := &barrier{reached: make(chan bool), resume: make(chan bool)}
 	order <- &chunk{barrier: bar}
 	<-bar.reached
 	defer close(bar.resume)
 	var werr error
-	if out != nil {
+	if r.records != nil {
+		// The writer waits at the barrier: the records are the reader's.
+		_, werr = r.records.Write(recs)
+	}
+	if out != nil && werr == nil {
 		_, werr = out.Write(long)
 	}
 	for errors.Is(err, bufio.ErrBufferFull) && werr == nil {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
@@ -233,5 +234,39 @@ func TestMigrateWriteReadOnlyDirKeepsCard(t *testing.T) {
 		if got := readFile(t, path); !bytes.Equal(got, card) {
 			t.Errorf("%s: the card was changed by a write that failed:\n%.200s", backup, got)
 		}
+	}
+}
+
+// TestBinaryMigrateWriteDiskFullCountsNotWritten: a card --write failed
+// to write is not counted as migrated in the closing line: it was not.
+func TestBinaryMigrateWriteDiskFullCountsNotWritten(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("bash is not installed: no file size limit to fill the disk with")
+	}
+	bin := binary(t)
+	for _, name := range []string{"card.json", "cards.ndjson"} {
+		t.Run(name, func(t *testing.T) {
+			card := migrateCard(t)
+			if name == "cards.ndjson" {
+				var c bytes.Buffer
+				if err := json.Compact(&c, card); err != nil {
+					t.Fatal(err)
+				}
+				card = append(c.Bytes(), '\n')
+			}
+			padded := bytes.Replace(card, []byte("{"), []byte(`{"x-pad": "`+strings.Repeat("p", 1100)+`",`), 1)
+			path := writeFile(t, filepath.Join(t.TempDir(), name), padded)
+			cmd := exec.Command(bash, "-c", `ulimit -f 1 && exec "$0" "$@"`, bin, "migrate", "--to", "a2a/1.0", "--write", "--no-backup", "--report", "/dev/null", path)
+			var errOut bytes.Buffer
+			cmd.Stderr = &errOut
+			err := cmd.Run()
+			if code := cmd.ProcessState.ExitCode(); code != exitIO {
+				t.Fatalf("exit %d (%v), want %d: %s", code, err, exitIO, errOut.Bytes())
+			}
+			if !strings.Contains(errOut.String(), "migrate: 0 migrated, 0 unchanged, 0 refused, 0 failed the target, 1 not written") {
+				t.Errorf("the closing line does not count the card as not written:\n%s", errOut.Bytes())
+			}
+		})
 	}
 }

@@ -127,6 +127,50 @@ func TestMigrateLongLineKept(t *testing.T) {
 	}
 }
 
+// A line longer than --max-record has its record in --report, in its
+// place between the others, so that a reader of the records does not
+// lose it: refused under migrate.unsupported, naming its line and the
+// column the limit stopped at.
+func TestMigrateLongLineRecorded(t *testing.T) {
+	card := string(compact(migrateCard(t)))
+	for _, long := range []string{
+		`{"name":"` + strings.Repeat("b", 8000) + `"}`,
+		`{"name":"` + strings.Repeat("b", 600<<10) + `"}`,
+	} {
+		dump := card + "\n" + long + "\r\n" + card + "\n"
+		dir := t.TempDir()
+		repPath := filepath.Join(dir, "r.jsonl")
+		var out, errb bytes.Buffer
+		code := Run([]string{"migrate", "--to", "a2a/1.0", "--max-record", "4KiB", "-o", filepath.Join(dir, "out.ndjson"), "--report", repPath}, strings.NewReader(dump), &out, &errb)
+		if code != 3 || !strings.Contains(errb.String(), ":2: longer than --max-record 4KiB;") {
+			t.Errorf("exit %d, want 3 and the stderr line naming line 2: %s", code, errb.String())
+		}
+		var recs []migrate.Record
+		for _, l := range strings.Split(strings.TrimSuffix(string(readFile(t, repPath)), "\n"), "\n") {
+			var rec migrate.Record
+			if err := json.Unmarshal([]byte(l), &rec); err != nil {
+				t.Fatalf("record %q: %v", l, err)
+			}
+			recs = append(recs, rec)
+		}
+		if len(recs) != 3 {
+			t.Fatalf("%d records, want 3 (one per line)", len(recs))
+		}
+		for i, want := range []string{migrate.StatusMigrated, migrate.StatusRefused, migrate.StatusMigrated} {
+			if recs[i].Line != i+1 || recs[i].Status != want {
+				t.Errorf("record %d: line %d, status %s; want line %d, %s", i, recs[i].Line, recs[i].Status, i+1, want)
+			}
+		}
+		r := recs[1]
+		if len(r.Changes) != 1 || r.Changes[0].Rule != "migrate.unsupported" || !strings.Contains(r.Changes[0].Message, "line 2, column 4097") {
+			t.Errorf("the long line's record does not name migrate.unsupported, line 2 and column 4097: %+v", r)
+		}
+		if !strings.Contains(errb.String(), "0 unchanged, 1 refused") {
+			t.Errorf("the closing line does not count the long line as refused: %s", errb.String())
+		}
+	}
+}
+
 // A dump migrated on every core comes out in its order: each card and
 // each record as migrating the lines one by one gives them.
 func TestMigrateNDJSONInOrder(t *testing.T) {

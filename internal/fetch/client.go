@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardscan/cardscan/fastvalidate"
 	"github.com/cardscan/cardscan/internal/cmdflag"
+	"github.com/cardscan/cardscan/internal/pipeline"
 	"github.com/cardscan/cardscan/internal/report"
 )
 
@@ -58,16 +59,18 @@ type Fetched struct {
 	Valid bool
 }
 
-// Fetch discovers the card of url and judges it with the named profile. The
+// Fetch discovers the card of url and judges it with the named profile,
+// and, when sig is not nil, verifies its signatures as the command does
+// with --keys (sig is not safe for concurrent use: one per call). The
 // error says why no card was found.
-func (c *Client) Fetch(ctx context.Context, url, profile string) (Fetched, error) {
+func (c *Client) Fetch(ctx context.Context, url, profile string, sig *pipeline.SignatureChecker) (Fetched, error) {
 	pool, ok := c.pools[profile]
 	if !ok {
 		return Fetched{}, cmdflag.CheckProfile(profile)
 	}
 	cards := renderer{cards: true}
 	text := renderer{r: report.FormatText.Renderer(report.WriterOptions{All: true, Style: report.Quoted})}
-	res := fetchOne(ctx, c.f, pool, nil, &cards, &text, url)
+	res := fetchOne(ctx, c.f, pool, sig, &cards, &text, url)
 	if res.fail != nil {
 		return Fetched{}, errors.New(printable(redactPassword(url)) + ": " + res.fail.detail)
 	}

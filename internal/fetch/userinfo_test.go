@@ -24,7 +24,7 @@ func TestUserinfoRedactedInFailures(t *testing.T) {
 	}
 	// The MCP server's client says why it found no card in an error.
 	c := NewClient(time.Second, 1<<20, blockAll{})
-	_, err := c.Fetch(t.Context(), "http://user:secret@192.0.2.1/x.json", "auto")
+	_, err := c.Fetch(t.Context(), "http://user:secret@192.0.2.1/x.json", "auto", nil)
 	if err == nil || strings.Contains(err.Error(), "secret") || !strings.Contains(err.Error(), "user:xxxxx@") {
 		t.Errorf("Client.Fetch: %v", err)
 	}

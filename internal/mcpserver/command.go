@@ -83,8 +83,8 @@ func newFlagSet(o *options) *cmdflag.Set {
 	fs.Bool(&o.AllowPrivate, "--allow-private", "let fetch_card connect to loopback, private and\n"+
 		"link-local addresses (refused by default)")
 	fs.String(&o.keys, "--keys FILE", "", "the JWK Set verify_signatures trusts when a call\n"+
-		"passes none, and validate_card verifies every card's\n"+
-		"signatures with, as serve --keys does")
+		"passes none, and validate_card and fetch_card verify\n"+
+		"every card's signatures with, as serve --keys does")
 	o.maxRecord, o.maxMessage = DefaultMaxRecord, DefaultMaxMessage
 	fs.Var(&o.maxRecord, "--max-record SIZE", "largest card judged, e.g. 2MiB; a larger one gets\n"+
 		"the input.too-large verdict")

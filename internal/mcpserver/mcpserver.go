@@ -73,7 +73,8 @@ type Config struct {
 	// set it: no tool argument does.
 	AllowPrivate bool
 	// Keys are the keys verify_signatures trusts when a call passes none,
-	// and validate_card verifies every card's signatures with (--keys);
+	// and validate_card and fetch_card verify every card's signatures
+	// with (--keys);
 	// nil for none.
 	Keys *cardsig.KeySet
 	// Transport replaces fetch_card's HTTP transport, for tests; the

@@ -177,3 +177,52 @@ func TestValidateCardVerifiesWithServerKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchCardVerifiesWithServerKeys: a server started with --keys
+// verifies the signatures of the cards fetch_card fetches, as validate_card
+// does and as cardscan fetch --keys does: the same record. fetch_card
+// used to verify nothing, so a card changed after signing read valid.
+func TestFetchCardVerifiesWithServerKeys(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	key := jose.JSONWebKey{Key: priv, KeyID: "k1"}
+	jwks, _ := json.Marshal(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{key.Public()}})
+	keys, err := cardsig.ParseKeySet(jwks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keysPath := filepath.Join(t.TempDir(), "keys.jwks")
+	if err := os.WriteFile(keysPath, jwks, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	signed, err := cardsig.Sign([]byte(a2aCard), key, cardsig.SignOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tampered := bytes.Replace(signed, []byte(`"Echoes"`), []byte(`"Echoed"`), 1)
+	cs := connect(t, mcpserver.Config{Keys: keys, AllowPrivate: true})
+	for _, tc := range []struct {
+		name  string
+		card  []byte
+		valid bool
+	}{
+		{"signed", signed, true},
+		{"changed after signing", tampered, false},
+	} {
+		srv := cardServer(t, string(tc.card), nil)
+		var out, errOut bytes.Buffer
+		if st := cli.Run([]string{"fetch", "--allow-private", "--format", "cards", "--keys", keysPath, srv.URL}, nil, &out, &errOut); st > 1 {
+			t.Fatalf("cardscan fetch: status %d: %s", st, errOut.String())
+		}
+		var want map[string]any
+		if err := json.Unmarshal(out.Bytes(), &want); err != nil {
+			t.Fatal(err)
+		}
+		got := structured(t, call(t, cs, "fetch_card", map[string]any{"url": srv.URL}))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got %v\nwant %v", tc.name, got, want)
+		}
+		if got["valid"] != tc.valid {
+			t.Errorf("%s: valid %v, want %v", tc.name, got["valid"], tc.valid)
+		}
+	}
+}

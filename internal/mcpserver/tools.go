@@ -87,8 +87,8 @@ type tools struct {
 	// pools has a Validator pool per profile and policy, made up front so
 	// that a call takes no lock.
 	pools map[poolKey]*fastvalidate.Pool
-	// signatures verifies validate_card's cards with the server's keys
-	// (--keys), as serve --keys does; nil without keys. signaturesErr
+	// signatures verifies the cards of validate_card and fetch_card
+	// with the server's keys (--keys), as serve --keys does; nil without keys. signaturesErr
 	// says why a verifier could not be made of them.
 	signatures    *pipeline.Signatures
 	signaturesErr error
@@ -354,7 +354,16 @@ func (t *tools) fetchCard(ctx context.Context, a *fetchArgs) (*mcp.CallToolResul
 	if _, err := t.pool(profile, ""); err != nil {
 		return toolError(err), nil
 	}
-	fd, err := t.fetch.Fetch(ctx, a.URL, profile)
+	if t.signaturesErr != nil {
+		return toolError(t.signaturesErr), nil
+	}
+	var sig *pipeline.SignatureChecker
+	if t.signatures != nil {
+		// As validate_card, and as cardscan fetch --keys binds a card's
+		// signatures to the origin that served it.
+		sig = pipeline.NewSignatureChecker(t.signatures)
+	}
+	fd, err := t.fetch.Fetch(ctx, a.URL, profile, sig)
 	if err != nil {
 		return toolError(err), nil
 	}

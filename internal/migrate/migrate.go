@@ -198,6 +198,18 @@ func (m *Migrator) Migrate(dst, card []byte, rec *Record) []byte {
 	return dst
 }
 
+// Unread fills rec (its Input and Line kept) for a card that was not
+// read, such as a dump's line past the reader's size limit: refused as it
+// is, under the rule of every card migrate cannot read, msg saying why.
+// Its release is unknown unless Options.From named one.
+func (m *Migrator) Unread(rec *Record, msg string) {
+	*rec = Record{Input: rec.Input, Line: rec.Line, To: m.opts.To, Changes: rec.Changes[:0]}
+	if m.opts.From != "auto" {
+		rec.From = m.opts.From
+	}
+	m.refuse(rec, fastvalidate.CodeMigrateUnsupported, msg)
+}
+
 // source finds the card's release and whether it passes it; ok is false,
 // with a change saying why, when it cannot be migrated.
 func (m *Migrator) source(card []byte, rec *Record) (from string, valid, ok bool) {

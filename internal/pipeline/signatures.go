@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 
@@ -65,7 +64,7 @@ func (j *signatureJudge) judge(s *chunkStats, vd *report.Verdict, rec []byte, fr
 		switch {
 		case err == nil:
 			res, signed = r, len(r.Signatures) > 0
-		case hasSignatures(card):
+		case cardsig.HasSignaturesMember(card):
 			// Duplicate names, a lone surrogate, a number beyond float64:
 			// two readers may see different cards, so nothing in it can
 			// verify.
@@ -255,15 +254,4 @@ func (l *signatureLocator) locator() *cardsig.Locator {
 		l.places = cardsig.NewTextLocator(l.rec)
 	}
 	return l.places
-}
-
-// hasSignatures reports whether card, which has no canonical form, still
-// reads as an object with a top-level signatures member.
-func hasSignatures(card []byte) bool {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(card, &top) != nil {
-		return false
-	}
-	_, ok := top["signatures"]
-	return ok
 }
