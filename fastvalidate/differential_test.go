@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/cardscan/cardscan/internal/jsonedit"
 )
 
 // The differential test: cards made by editing valid ones (the test cards,
@@ -106,10 +108,10 @@ func mutants(t *testing.T, base string) []mutant {
 	walk = func(node any, path []string) {
 		ptr := pointerOf(path)
 		if len(path) > 0 {
-			out = append(out, mutant{edit: "del " + ptr, ptr: ptr, card: marshal(t, replaced(root, path, nil, true))})
+			out = append(out, mutant{edit: "del " + ptr, ptr: ptr, card: marshal(t, jsonedit.Edited(root, path, nil, true))})
 			for i, v := range values {
 				out = append(out, mutant{edit: "set " + ptr + "=" + mutationValues[i], ptr: ptr, null: v == nil,
-					card: marshal(t, replaced(root, path, v, false))})
+					card: marshal(t, jsonedit.Edited(root, path, v, false))})
 			}
 		}
 		switch n := node.(type) {
@@ -119,13 +121,13 @@ func mutants(t *testing.T, base string) []mutant {
 				extra[k] = v
 			}
 			extra["x_extra"] = json.Number("1")
-			out = append(out, mutant{edit: "extra " + ptr, ptr: ptr, card: marshal(t, replaced(root, path, extra, false))})
+			out = append(out, mutant{edit: "extra " + ptr, ptr: ptr, card: marshal(t, jsonedit.Edited(root, path, extra, false))})
 			for _, k := range sortedKeys(n) {
 				walk(n[k], append(slices.Clip(path), k))
 			}
 		case []any:
 			if len(n) > 0 {
-				out = append(out, mutant{edit: "dup " + ptr, ptr: ptr, card: marshal(t, replaced(root, path, append(slices.Clip(n), n[0]), false))})
+				out = append(out, mutant{edit: "dup " + ptr, ptr: ptr, card: marshal(t, jsonedit.Edited(root, path, append(slices.Clip(n), n[0]), false))})
 			}
 			for i, v := range n {
 				walk(v, append(slices.Clip(path), strconv.Itoa(i)))
@@ -151,36 +153,6 @@ func pointerOf(path []string) string {
 		b.WriteString("/" + strings.ReplaceAll(strings.ReplaceAll(p, "~", "~0"), "/", "~1"))
 	}
 	return b.String()
-}
-
-// replaced returns a copy of root with the value at path set to v, or
-// deleted; the rest is shared, and root is left as it was.
-func replaced(root any, path []string, v any, del bool) any {
-	if len(path) == 0 {
-		return v
-	}
-	switch n := root.(type) {
-	case map[string]any:
-		c := make(map[string]any, len(n))
-		for k, x := range n {
-			c[k] = x
-		}
-		if len(path) == 1 && del {
-			delete(c, path[0])
-		} else {
-			c[path[0]] = replaced(n[path[0]], path[1:], v, del)
-		}
-		return c
-	case []any:
-		i, _ := strconv.Atoi(path[0])
-		if len(path) == 1 && del {
-			return append(slices.Clip(n[:i]), n[i+1:]...)
-		}
-		c := slices.Clone(n)
-		c[i] = replaced(n[i], path[1:], v, del)
-		return c
-	}
-	panic("replaced: path leads into a scalar")
 }
 
 func marshal(t *testing.T, v any) []byte {

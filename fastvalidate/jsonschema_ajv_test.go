@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/cardscan/cardscan/corpus"
+	"github.com/cardscan/cardscan/internal/jsonedit"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -339,7 +340,7 @@ func stringMutants(t *testing.T, card []byte) []mutant {
 		case string:
 			for _, v := range stringValues {
 				out = append(out, mutant{edit: "set " + pointerOf(path) + "=" + strconv.QuoteToASCII(v), ptr: pointerOf(path),
-					card: marshal(t, replaced(root, path, v, false))})
+					card: marshal(t, jsonedit.Edited(root, path, v, false))})
 			}
 		case map[string]any:
 			for _, k := range sortedKeys(n) {

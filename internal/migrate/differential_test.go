@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardscan/cardscan/internal/jsonedit"
+
 	"github.com/cardscan/cardscan/corpus"
 	"github.com/cardscan/cardscan/fastvalidate"
 )
@@ -415,10 +417,10 @@ func diffEdits(t *testing.T, c diffCard) []diffCard {
 	walk = func(node any, path []string) {
 		if len(path) > 0 {
 			ptr := "/" + strings.Join(path, "/")
-			out = append(out, diffCard{name: c.name + ": del " + ptr, card: encode(t, edited(root, path, nil, true))})
+			out = append(out, diffCard{name: c.name + ": del " + ptr, card: encode(t, jsonedit.Edited(root, path, nil, true))})
 			absent := out[len(out)-1].card
 			for i, v := range values {
-				e := diffCard{name: c.name + ": set " + ptr + "=" + diffEditValues[i], card: encode(t, edited(root, path, v, false))}
+				e := diffCard{name: c.name + ": set " + ptr + "=" + diffEditValues[i], card: encode(t, jsonedit.Edited(root, path, v, false))}
 				if v == nil {
 					e.absent = absent
 				}
@@ -446,7 +448,7 @@ func diffEdits(t *testing.T, c diffCard) []diffCard {
 		if err := json.Unmarshal([]byte(m.value), &v); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, diffCard{name: c.name + ": add /" + m.name + "=" + m.value, card: encode(t, edited(root, path, v, false))})
+		out = append(out, diffCard{name: c.name + ": add /" + m.name + "=" + m.value, card: encode(t, jsonedit.Edited(root, path, v, false))})
 	}
 	return out
 }
@@ -481,36 +483,6 @@ var strayMembers = []struct{ name, value string }{
 	{"securityRequirements", `[]`}, {"signatures", `[]`},
 	{"capabilities/extendedAgentCard", `true`}, {"capabilities/stateTransitionHistory", `true`},
 	{"skills/0/security", `[{}]`}, {"skills/0/securityRequirements", `[{"schemes": {}}]`},
-}
-
-// edited returns a copy of root with the value at path set to v, or
-// deleted; root is left as it was.
-func edited(root any, path []string, v any, del bool) any {
-	if len(path) == 0 {
-		return v
-	}
-	switch n := root.(type) {
-	case map[string]any:
-		c := make(map[string]any, len(n))
-		for k, x := range n {
-			c[k] = x
-		}
-		if len(path) == 1 && del {
-			delete(c, path[0])
-		} else {
-			c[path[0]] = edited(n[path[0]], path[1:], v, del)
-		}
-		return c
-	case []any:
-		i, _ := strconv.Atoi(path[0])
-		if len(path) == 1 && del {
-			return append(slices.Clip(n[:i]), n[i+1:]...)
-		}
-		c := slices.Clone(n)
-		c[i] = edited(n[i], path[1:], v, del)
-		return c
-	}
-	return root
 }
 
 func encode(t *testing.T, v any) []byte {
