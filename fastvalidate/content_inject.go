@@ -485,18 +485,6 @@ func foldRune(r rune) string {
 	return ""
 }
 
-// foldShort has, for each character below U+0800 (those UTF-8 writes in
-// one or two bytes), one more than its row of foldTable, or 0 when
-// foldTable has none.
-var foldShort = func() (t [0x800]uint16) {
-	for i, e := range foldTable {
-		if e.r < rune(len(t)) {
-			t[e.r] = uint16(i + 1)
-		}
-	}
-	return t
-}()
-
 // foldReadingRune returns the ASCII letter r is read as though its UTS #39
 // skeleton is not ASCII (Greek ε, small capitals), or "".
 func foldReadingRune(r rune) string {
